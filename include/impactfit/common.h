@@ -1,0 +1,70 @@
+/* impactfit — common definitions: export macro, status codes, error reports.
+ *
+ * Every fallible function of libimpactfit returns an int status from the list below (0 on success,
+ * a negative code on error) and, when given a non-NULL impactfit_error *, fills it with a message
+ * naming the reason. The library never calls exit() or abort() and installs no global error handler
+ * of its own (GSL's aborting handler is switched off at every entry point that uses GSL).
+ */
+#ifndef IMPACTFIT_COMMON_H
+#define IMPACTFIT_COMMON_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define IMPACTFIT_EXPORT
+#else
+#define IMPACTFIT_EXPORT __attribute__((visibility("default")))
+#endif
+
+/* The one list of status codes: X(name, value, message). Zero is success, positive values are
+ * informational stops, negative values are errors. The enum, impactfit_status_name() and
+ * impactfit_strerror() are all generated from it. */
+#define IMPACTFIT_STATUS_LIST(X)                                                                   \
+  X(OK, 0, "success")                                                                              \
+  X(EINVAL, -1, "invalid argument")                                                                \
+  X(ENOMEM, -2, "out of memory")                                                                   \
+  X(ENOSEP, -3, "no separation within the time bound")                                             \
+  X(ENONFINITE, -4, "non-finite value in the solution")                                            \
+  X(ENOCONV, -5, "no convergence")                                                                 \
+  X(ENOROOT, -6, "no solution exists")                                                             \
+  X(ESTEP, -7, "integrator step failed")                                                           \
+  X(EIO, -8, "input/output error")                                                                 \
+  X(EPARSE, -9, "malformed input")                                                                 \
+  X(EINTR, -10, "interrupted")
+
+typedef enum impactfit_status {
+#define IMPACTFIT__STATUS_ENUM(name, value, msg) IMPACTFIT_##name = value,
+  IMPACTFIT_STATUS_LIST(IMPACTFIT__STATUS_ENUM)
+#undef IMPACTFIT__STATUS_ENUM
+} impactfit_status;
+
+/* Short description of a status code ("no separation within the time bound"). Never NULL. */
+IMPACTFIT_EXPORT const char *impactfit_strerror(int status);
+/* The code's name without prefix ("ENOSEP"). Never NULL. */
+IMPACTFIT_EXPORT const char *impactfit_status_name(int status);
+/* 1 if the status means the caller's input was invalid (EINVAL, EPARSE), 0 otherwise
+ * (numerical failures: ENOSEP, ENOCONV, ENOROOT, ...). The CLI maps the former to exit code 2. */
+IMPACTFIT_EXPORT int impactfit_status_is_input_error(int status);
+
+/* A detailed error report. Pass NULL where the detail is not wanted. */
+typedef struct impactfit_error {
+  int status;         /* the status that was returned */
+  char message[512];  /* human-readable reason, without a trailing newline */
+  const char *file;   /* source file and line of the library that raised it (for bug reports) */
+  int line;
+} impactfit_error;
+
+/* Resets an error report to success; accepts NULL. */
+IMPACTFIT_EXPORT void impactfit_error_clear(impactfit_error *err);
+
+/* Version of the library at run time, "MAJOR.MINOR.PATCH". */
+IMPACTFIT_EXPORT const char *impactfit_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* IMPACTFIT_COMMON_H */

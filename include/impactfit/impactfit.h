@@ -1,0 +1,9 @@
+/* impactfit — umbrella header: include this to get the whole public API. */
+#ifndef IMPACTFIT_IMPACTFIT_H
+#define IMPACTFIT_IMPACTFIT_H
+
+#include "impactfit/common.h"
+#include "impactfit/impact.h"
+#include "impactfit/version.h"
+
+#endif

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages impactfit needs and that are missing, with apt-get (through sudo
+# when not run as root). usage: scripts/deps.sh GROUP...   groups: build main test bench
+set -eu
+declare -A group
+group[build]="build-essential cmake pkg-config libgsl-dev libnlopt-dev libinih-dev"
+group[main]="gnuplot-nox"
+group[test]=""
+group[bench]="python3-scipy"
+want=""
+for g in "$@"; do
+  [ -n "${group[$g]+x}" ] || { echo "deps.sh: unknown group '$g'" >&2; exit 2; }
+  want="$want ${group[$g]}"
+done
+missing=""
+for p in $want; do
+  if [ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null)" != "installed" ]; then
+    missing="$missing $p"
+  fi
+done
+[ -z "$missing" ] && exit 0
+echo "deps.sh: installing$missing"
+SUDO=""
+[ "$(id -u)" = 0 ] || SUDO=sudo
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing

@@ -1,0 +1,279 @@
+/* Option and number parsing, error reporting and JSON output for the CLI. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int cli_input_error(const char *fmt, ...) {
+  va_list ap;
+  fputs("impactfit: error: ", stderr);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  return CLI_INPUT;
+}
+
+int cli_status_error(int status, const impactfit_error *err, const char *context) {
+  const char *msg = (err && err->message[0]) ? err->message : impactfit_strerror(status);
+  if (context && context[0])
+    fprintf(stderr, "impactfit: error: %s: %s\n", context, msg);
+  else
+    fprintf(stderr, "impactfit: error: %s\n", msg);
+  return impactfit_status_is_input_error(status) ? CLI_INPUT : CLI_NUMERIC;
+}
+
+int cli_parse_double(const char *what, const char *s, double *out) {
+  if (!s || !*s)
+    return cli_input_error("%s: expected a number, got an empty string", what);
+  if (isspace((unsigned char)s[0]))
+    return cli_input_error("%s: expected a number, got '%s'", what, s);
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (end == s || *end != '\0')
+    return cli_input_error("%s: expected a number, got '%s'", what, s);
+  if (isnan(v) || isinf(v))
+    return cli_input_error("%s: expected a finite number, got '%s'", what, s);
+  if (errno == ERANGE)
+    return cli_input_error("%s: '%s' is outside the range of double precision", what, s);
+  *out = v;
+  return 0;
+}
+
+int cli_parse_int(const char *what, const char *s, long lo, long hi, long *out) {
+  if (!s || !*s)
+    return cli_input_error("%s: expected an integer, got an empty string", what);
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (end == s || *end != '\0' || isspace((unsigned char)s[0]))
+    return cli_input_error("%s: expected an integer, got '%s'", what, s);
+  if (errno == ERANGE || v < lo || v > hi)
+    return cli_input_error("%s: %s is out of range (%ld..%ld)", what, s, lo, hi);
+  *out = v;
+  return 0;
+}
+
+int cli_parse_grid(const char *what, const char *s, double **values, size_t *count) {
+  *values = NULL;
+  *count = 0;
+  if (!s || !*s)
+    return cli_input_error("%s: expected a value, a list a,b,c or a range start:stop:count", what);
+  char *copy = strdup(s);
+  if (!copy)
+    return cli_input_error("out of memory");
+  int rc = 0;
+  char *colon = strchr(copy, ':');
+  if (colon) {
+    char *c2 = strchr(colon + 1, ':');
+    if (!c2 || strchr(c2 + 1, ':') || strchr(copy, ',')) {
+      rc = cli_input_error("%s: a range is start:stop:count, got '%s'", what, s);
+      goto done;
+    }
+    *colon = '\0';
+    *c2 = '\0';
+    double a, b;
+    long n;
+    if ((rc = cli_parse_double(what, copy, &a)) || (rc = cli_parse_double(what, colon + 1, &b)) ||
+        (rc = cli_parse_int(what, c2 + 1, 1, 100000000, &n)))
+      goto done;
+    if (n == 1 && a != b) {
+      rc = cli_input_error("%s: a range with count 1 needs start = stop, got '%s'", what, s);
+      goto done;
+    }
+    *values = malloc((size_t)n * sizeof **values);
+    if (!*values) {
+      rc = cli_input_error("%s: out of memory for %ld values", what, n);
+      goto done;
+    }
+    for (long i = 0; i < n; i++)
+      (*values)[i] = (n == 1) ? a : (i == n - 1 ? b : a + (b - a) * (double)i / (double)(n - 1));
+    *count = (size_t)n;
+  } else {
+    size_t n = 1;
+    for (const char *p = copy; *p; p++)
+      n += (*p == ',');
+    *values = malloc(n * sizeof **values);
+    if (!*values) {
+      rc = cli_input_error("%s: out of memory", what);
+      goto done;
+    }
+    char *save = NULL, *tok = copy;
+    size_t i = 0;
+    /* strtok would skip empty fields; walk by hand so that "1,,2" is an error. */
+    for (;;) {
+      char *comma = strchr(tok, ',');
+      if (comma)
+        *comma = '\0';
+      if ((rc = cli_parse_double(what, tok, &(*values)[i])))
+        goto done;
+      i++;
+      if (!comma)
+        break;
+      tok = comma + 1;
+    }
+    (void)save;
+    *count = i;
+  }
+done:
+  free(copy);
+  if (rc) {
+    free(*values);
+    *values = NULL;
+    *count = 0;
+  }
+  return rc;
+}
+
+int cli_parse(int argc, char **argv, int first, cli_opt *opts, size_t nopts, const char **pos,
+              size_t max_pos, size_t *npos, int *help) {
+  size_t np = 0;
+  for (size_t i = 0; i < nopts; i++)
+    opts[i].seen = 0;
+  for (int i = first; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+      if (help)
+        *help = 1;
+      continue;
+    }
+    if (a[0] != '-' || a[1] == '\0') {
+      if (np >= max_pos)
+        return cli_input_error("unexpected argument '%s'", a);
+      pos[np++] = a;
+      continue;
+    }
+    if (a[1] != '-')
+      return cli_input_error("unknown option '%s' (options are spelled --name)", a);
+    const char *name = a + 2;
+    const char *eq = strchr(name, '=');
+    size_t len = eq ? (size_t)(eq - name) : strlen(name);
+    cli_opt *o = NULL;
+    for (size_t k = 0; k < nopts; k++)
+      if (strlen(opts[k].name) == len && strncmp(opts[k].name, name, len) == 0)
+        o = &opts[k];
+    if (!o)
+      return cli_input_error("unknown option '--%.*s'", (int)len, name);
+    if (o->seen)
+      return cli_input_error("option '--%s' given twice", o->name);
+    o->seen = 1;
+    if (o->type == OPT_FLAG) {
+      if (eq)
+        return cli_input_error("option '--%s' takes no value", o->name);
+      *(int *)o->dest = 1;
+      continue;
+    }
+    const char *val;
+    if (eq)
+      val = eq + 1;
+    else if (i + 1 < argc)
+      val = argv[++i];
+    else
+      return cli_input_error("option '--%s' needs a value", o->name);
+    char what[96];
+    snprintf(what, sizeof what, "--%s", o->name);
+    int rc = 0;
+    long iv;
+    switch (o->type) {
+    case OPT_DOUBLE:
+      rc = cli_parse_double(what, val, (double *)o->dest);
+      break;
+    case OPT_INT:
+      rc = cli_parse_int(what, val, -2147483647L, 2147483647L, &iv);
+      if (!rc)
+        *(int *)o->dest = (int)iv;
+      break;
+    case OPT_STRING:
+      if (!val[0])
+        rc = cli_input_error("%s: empty value", what);
+      *(const char **)o->dest = val;
+      break;
+    default:
+      break;
+    }
+    if (rc)
+      return rc;
+  }
+  if (npos)
+    *npos = np;
+  return 0;
+}
+
+void cli_json_begin(cli_json *j, FILE *f) {
+  j->f = f;
+  j->first = 1;
+  fputc('{', f);
+}
+
+static void json_key(cli_json *j, const char *key) {
+  fprintf(j->f, "%s\"%s\":", j->first ? "" : ",", key);
+  j->first = 0;
+}
+
+void cli_json_num(cli_json *j, const char *key, double v) {
+  json_key(j, key);
+  if (isfinite(v))
+    fprintf(j->f, "%.17g", v);
+  else
+    fputs("null", j->f);
+}
+
+void cli_json_int(cli_json *j, const char *key, long v) {
+  json_key(j, key);
+  fprintf(j->f, "%ld", v);
+}
+
+void cli_json_str(cli_json *j, const char *key, const char *v) {
+  json_key(j, key);
+  fputc('"', j->f);
+  for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+    if (*p == '"' || *p == '\\')
+      fprintf(j->f, "\\%c", *p);
+    else if (*p < 0x20)
+      fprintf(j->f, "\\u%04x", *p);
+    else
+      fputc(*p, j->f);
+  }
+  fputc('"', j->f);
+}
+
+void cli_json_end(cli_json *j) { fputs("}\n", j->f); }
+
+int cli_out_open(cli_out *o, const char *path) {
+  o->f = NULL;
+  if (strlen(path) >= sizeof o->path)
+    return cli_input_error("output path too long: %s", path);
+  strcpy(o->path, path);
+  snprintf(o->tmp, sizeof o->tmp, "%s.tmp.%ld", path, (long)getpid());
+  o->f = fopen(o->tmp, "w");
+  if (!o->f)
+    return cli_input_error("cannot write %s: %s", path, strerror(errno));
+  return 0;
+}
+
+int cli_out_commit(cli_out *o) {
+  int bad = ferror(o->f);
+  if (fclose(o->f) != 0)
+    bad = 1;
+  o->f = NULL;
+  if (bad || rename(o->tmp, o->path) != 0) {
+    int e = errno;
+    remove(o->tmp);
+    return cli_input_error("cannot write %s: %s", o->path, strerror(e));
+  }
+  return 0;
+}
+
+void cli_out_abort(cli_out *o) {
+  if (o->f)
+    fclose(o->f);
+  o->f = NULL;
+  remove(o->tmp);
+}

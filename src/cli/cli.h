@@ -1,0 +1,70 @@
+/* Shared helpers of the impactfit command-line program (not part of the library). */
+#ifndef IMPACTFIT_CLI_H
+#define IMPACTFIT_CLI_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "impactfit/common.h"
+
+/* Exit codes of the program. */
+enum { CLI_OK = 0, CLI_NUMERIC = 1, CLI_INPUT = 2, CLI_SIGINT = 130, CLI_SIGTERM = 143 };
+
+#define X(name, fn, summary) int fn(int argc, char **argv);
+#include "commands.def"
+#undef X
+
+/* Prints "impactfit: error: <msg>" on stderr; returns CLI_INPUT. */
+int cli_input_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "impactfit: error: <msg>" and returns CLI_INPUT or CLI_NUMERIC depending on the status. */
+int cli_status_error(int status, const impactfit_error *err, const char *context);
+
+/* ---- options ---- */
+typedef enum { OPT_FLAG, OPT_DOUBLE, OPT_INT, OPT_STRING } cli_opt_type;
+
+typedef struct cli_opt {
+  const char *name;   /* without the leading "--" */
+  cli_opt_type type;
+  void *dest;         /* int* (FLAG, INT), double* (DOUBLE), const char** (STRING) */
+  int seen;           /* set by the parser */
+} cli_opt;
+
+/* Parses argv[first..argc): every "--name value" / "--name=value" must match an option exactly;
+ * positional arguments are stored in pos (up to max_pos). Prints the error and returns CLI_INPUT on
+ * unknown, duplicated or malformed options, 0 otherwise. "--help" sets *help (if help != NULL). */
+int cli_parse(int argc, char **argv, int first, cli_opt *opts, size_t nopts, const char **pos,
+              size_t max_pos, size_t *npos, int *help);
+
+/* Strict number parsing: the whole string, finite, within double range. Prints an error naming the
+ * option on failure and returns CLI_INPUT; 0 on success. */
+int cli_parse_double(const char *what, const char *s, double *out);
+int cli_parse_int(const char *what, const char *s, long lo, long hi, long *out);
+
+/* A value, a comma list "a,b,c" or a linear range "start:stop:count" (count ≥ 1).
+ * Allocates *values (free with free()). Returns 0 or CLI_INPUT (error printed). */
+int cli_parse_grid(const char *what, const char *s, double **values, size_t *count);
+
+/* ---- output ---- */
+/* JSON helpers writing one object: fields separated by commas, numbers as %.17g. */
+typedef struct cli_json {
+  FILE *f;
+  int first;
+} cli_json;
+void cli_json_begin(cli_json *j, FILE *f);
+void cli_json_num(cli_json *j, const char *key, double v);
+void cli_json_int(cli_json *j, const char *key, long v);
+void cli_json_str(cli_json *j, const char *key, const char *v);
+void cli_json_end(cli_json *j); /* writes "}\n" */
+
+/* Writes a file atomically: open FILE.tmp.<pid>, let the caller write, then rename over FILE.
+ * cli_out_abort removes the temporary file (no partial result is left behind). */
+typedef struct cli_out {
+  FILE *f;
+  char path[4096];
+  char tmp[4200];
+} cli_out;
+int cli_out_open(cli_out *o, const char *path);   /* 0 or CLI_INPUT (error printed) */
+int cli_out_commit(cli_out *o);                   /* 0 or CLI_INPUT (error printed) */
+void cli_out_abort(cli_out *o);
+
+#endif

@@ -1,0 +1,1194 @@
+/* The impact engine (include/impactfit/impact.h).
+ *
+ * Method, in the scaled variables of impact.h (x = δ/δ_m0, τ = t v/δ_m0):
+ *   x'' = γ − K s(x) − ζ a(x) x',  K = (n+1)/2,  s(x) = sgn(x)|x|^n,  a(x) = |x|^m,
+ * with a third state W' = ζ a(x) x'^2 (damping work) for the energy balance.
+ * The odd extension s(x) and even a(x) make the element force continuous through x = 0, so a step
+ * that crosses δ = 0 sees the sign change instead of a masked δ^n; for condition B the same
+ * extension is the element's force before the bodies touch.
+ *
+ * A contact is a chain of segments: a power-series start at x = 0 (series.h), steps of GSL's rk8pd,
+ * and a power-series arrival at x = 0 (reversed time), each able to return the state at any point
+ * inside it. Events are sign changes of event functions between the sample points of a segment
+ * (its ends for an integrator step, nine points for a series piece); each is located by Brent's
+ * method (gsl_root_fsolver_brent) on the segment's own solution: for an integrator step, a single
+ * rk8pd step of length s from the step's start, so the located state lies on the integrator's
+ * solution rather than on an interpolant. A pair of roots hidden inside one step is caught through
+ * the sign change of the derivative of the event function (a local extremum between the ends).
+ *
+ * Stepper choice: rk8pd, an explicit embedded 8(7) pair, because the contact is not stiff in the
+ * scaled variables for the seeds' range (ζ up to a few hundred) and tight tolerances (1e-13) are
+ * reached with far fewer right-hand-side evaluations than with rkf45 or rkck (measured in
+ * bench/bench_impact.c); implicit methods would cost Jacobians for no stability gain.
+ */
+#include "impact_impl.h"
+
+#include <ctype.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_roots.h>
+
+#include "../common/common_impl.h"
+
+/* ---- transition conditions ---------------------------------------------------------------- */
+
+static const impactfit_transition tr_A = {"A", "contact while delta > 0 (a tensile force may act at the end)", 0, 0, 0};
+static const impactfit_transition tr_B = {"B", "contact while the element force is positive (starts before touching)", 1, 1, 0};
+static const impactfit_transition tr_C = {"C", "starts at delta = 0, ends when the element force falls to zero", 0, 1, 0};
+static const impactfit_transition tr_D = {"D", "as C; the element relaxes by itself after separation", 0, 1, 1};
+const impactfit_transition *const impactfit_transition_A = &tr_A;
+const impactfit_transition *const impactfit_transition_B = &tr_B;
+const impactfit_transition *const impactfit_transition_C = &tr_C;
+const impactfit_transition *const impactfit_transition_D = &tr_D;
+
+const impactfit_transition *impactfit_transition_from_name(const char *name) {
+  static const impactfit_transition *const all[] = {&tr_A, &tr_B, &tr_C, &tr_D};
+  if (!name || !name[0] || name[1])
+    return NULL;
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+    if (toupper((unsigned char)name[0]) == all[i]->name[0])
+      return all[i];
+  return NULL;
+}
+
+/* ---- parameters and scales ----------------------------------------------------------------- */
+
+impactfit_impact_params impactfit_impact_default_params(void) {
+  impactfit_impact_params p;
+  memset(&p, 0, sizeof p);
+  p.n = 1.5;
+  p.m = 0.0;
+  p.k = 1.0;
+  p.c = 0.0;
+  p.mass = 1.0;
+  p.v = 1.0;
+  p.accel = 0.0;
+  p.transition = impactfit_transition_C;
+  p.max_contacts = 1;
+  p.t_max = 1e4;
+  p.rtol = 1e-13;
+  p.series = 1;
+  p.locate_extrema = 1;
+  return p;
+}
+
+impactfit_impact_params impactfit_impact_scaled_params(double n, double m, double zeta) {
+  impactfit_impact_params p = impactfit_impact_default_params();
+  p.n = n;
+  p.m = m;
+  p.k = 0.5 * (n + 1.0); /* then (n+1) mass v^2 / (2k) = 1 exactly */
+  p.c = zeta;
+  return p;
+}
+
+static int check_params(const impactfit_impact_params *p, impactfit_error *err) {
+#define REQUIRE(cond, ...)                                                                         \
+  do {                                                                                             \
+    if (!(cond))                                                                                   \
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, __VA_ARGS__);                                 \
+  } while (0)
+  REQUIRE(p != NULL, "no parameters given");
+  REQUIRE(isfinite(p->n) && p->n > 0.0, "spring exponent n must be a finite number > 0 (got %g)", p->n);
+  REQUIRE(isfinite(p->m) && p->m >= 0.0, "damping exponent m must be a finite number >= 0 (got %g)", p->m);
+  REQUIRE(isfinite(p->k) && p->k > 0.0, "stiffness k must be a finite number > 0 (got %g)", p->k);
+  REQUIRE(isfinite(p->c) && p->c >= 0.0, "damping coefficient c must be a finite number >= 0 (got %g)", p->c);
+  REQUIRE(isfinite(p->mass) && p->mass > 0.0, "mass must be a finite number > 0 (got %g)", p->mass);
+  REQUIRE(isfinite(p->v) && p->v > 0.0, "approach velocity v must be a finite number > 0 (got %g)", p->v);
+  REQUIRE(isfinite(p->accel) && p->accel >= 0.0, "accel must be a finite number >= 0 (got %g)", p->accel);
+  REQUIRE(p->transition == impactfit_transition_A || p->transition == impactfit_transition_B ||
+              p->transition == impactfit_transition_C || p->transition == impactfit_transition_D,
+          "unknown transition condition");
+  REQUIRE(p->max_contacts >= 1 && p->max_contacts <= IMPACTFIT_MAX_CONTACTS,
+          "max_contacts must be between 1 and %d (got %d)", IMPACTFIT_MAX_CONTACTS, p->max_contacts);
+  REQUIRE(p->max_contacts == 1 || p->accel > 0.0,
+          "further contacts need accel > 0: in a free impact the bodies never meet again");
+  REQUIRE(isfinite(p->t_max) && p->t_max > 0.0, "t_max must be a finite number > 0 (got %g)", p->t_max);
+  REQUIRE(isfinite(p->rtol) && p->rtol >= 1e-15 && p->rtol <= 1e-3,
+          "rtol must be between 1e-15 and 1e-3 (got %g)", p->rtol);
+#undef REQUIRE
+  return IMPACTFIT_OK;
+}
+
+int impactfit_impact_scales(const impactfit_impact_params *p, double *delta_m0, double *time_scale,
+                            double *force_scale, double *zeta, double *gamma, impactfit_error *err) {
+  int st = check_params(p, err);
+  if (st)
+    return st;
+  double n = p->n, m = p->m;
+  /* δ_m0^(n+1) = (n+1) mass v^2 / (2k): direct products where they are representable (exact for
+   * the scaled parameters), logarithms at the edges of the double range. */
+  double r = (n + 1.0) * p->mass * p->v * p->v / (2.0 * p->k);
+  double ld;
+  if (isnormal(r))
+    ld = log(r) / (n + 1.0);
+  else
+    ld = (log(n + 1.0) + log(p->mass) + 2.0 * log(p->v) - log(2.0) - log(p->k)) / (n + 1.0);
+  double d = isnormal(r) ? pow(r, 1.0 / (n + 1.0)) : exp(ld);
+  double lz = (p->c > 0.0) ? log(p->c) + (m + 1.0) * ld - log(p->mass) - log(p->v) : -INFINITY;
+  double z = p->c * pow(d, m + 1.0) / (p->mass * p->v);
+  if (p->c > 0.0 && !isnormal(z))
+    z = exp(lz);
+  double T = d / p->v, F = p->mass * p->v * p->v / d, g = p->accel * d / (p->v * p->v);
+  if (!isnormal(d) || !isnormal(T) || !isnormal(F) || !isfinite(z) || !isfinite(g) ||
+      (p->accel > 0.0 && !isnormal(g)))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "parameters out of range: the scaled problem (delta_m0 = %g m, zeta = %g) "
+                           "is not representable in double precision", d, z);
+  if (z > 1e12)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "damping out of range: scaled damping zeta = %g exceeds 1e12", z);
+  if (delta_m0)
+    *delta_m0 = d;
+  if (time_scale)
+    *time_scale = T;
+  if (force_scale)
+    *force_scale = F;
+  if (zeta)
+    *zeta = z;
+  if (gamma)
+    *gamma = g;
+  return IMPACTFIT_OK;
+}
+
+/* ---- right-hand side and event functions ---------------------------------------------------- */
+
+/* s(x) = sgn(x)|x|^n and a(x) = |x|^m. */
+static inline void powers(const impactfit__sys *s, double x, double *sn, double *am) {
+  double ax = fabs(x), pn, pm;
+  if (ax == 0.0) {
+    pn = 0.0;
+    pm = (s->m == 0.0) ? 1.0 : 0.0;
+  } else {
+    pn = (s->n == 1.0) ? ax : (s->n == 2.0) ? ax * ax : pow(ax, s->n);
+    pm = (s->m == 0.0) ? 1.0 : (s->m == s->n) ? pn : (s->m == 1.0) ? ax : pow(ax, s->m);
+  }
+  *sn = (x < 0.0) ? -pn : pn;
+  *am = pm;
+}
+
+static int rhs(double t, const double y[], double dydt[], void *params) {
+  (void)t;
+  impactfit__sys *s = params;
+  s->nevals++;
+  double sn, am;
+  powers(s, y[0], &sn, &am);
+  double f = s->K * sn + s->zeta * am * y[1];
+  dydt[0] = y[1];
+  dydt[1] = s->gamma - f;
+  dydt[2] = s->zeta * am * y[1] * y[1];
+  if (!isfinite(dydt[1]) || !isfinite(dydt[2]))
+    return GSL_EBADFUNC;
+  return GSL_SUCCESS;
+}
+
+enum { EV_X, EV_XD, EV_F, EV_FD, EV_H };
+
+static double force(const impactfit__sys *s, const double y[]) {
+  double sn, am;
+  powers(s, y[0], &sn, &am);
+  return s->K * sn + s->zeta * am * y[1];
+}
+
+static double event_value(const impactfit__sys *s, int ev, const double y[]) {
+  double x = y[0], xd = y[1];
+  switch (ev) {
+  case EV_X:
+    return x;
+  case EV_XD:
+    return xd;
+  case EV_F:
+    return force(s, y);
+  case EV_FD: { /* df/dt = K n |x|^(n-1) x' + ζ m sgn(x)|x|^(m-1) x'^2 + ζ |x|^m x'' */
+    double ax = fabs(x);
+    if (ax == 0.0)
+      return 0.0;
+    double sn, am;
+    powers(s, x, &sn, &am);
+    double f = s->K * sn + s->zeta * am * xd;
+    double xdd = s->gamma - f;
+    double d = s->K * s->n * pow(ax, s->n - 1.0) * xd + s->zeta * am * xdd;
+    if (s->m != 0.0)
+      d += s->zeta * s->m * ((x < 0.0) ? -1.0 : 1.0) * pow(ax, s->m - 1.0) * xd * xd;
+    return d;
+  }
+  case EV_H: /* f / |x|^m: the sign of the force, well defined as x → 0 */
+  default: {
+    double ax = fabs(x);
+    double p = (ax == 0.0) ? ((s->n > s->m) ? 0.0 : (s->n == s->m ? 1.0 : INFINITY))
+                           : pow(ax, s->n - s->m);
+    return ((x < 0.0) ? -s->K : s->K) * p + s->zeta * xd;
+  }
+  }
+}
+
+static double spring_energy(const impactfit__sys *s, double x) {
+  return s->K * pow(fabs(x), s->n + 1.0) / (s->n + 1.0);
+}
+
+/* ---- workspace ------------------------------------------------------------------------------ */
+
+#define SERIES_ORDER_2D 12
+#define SERIES_ORDER_3D 8
+#define SERIES_TOL 1e-17 /* highest-degree terms of a series piece are below this (relative) */
+#define SERIES_SAMPLES 8
+#define ZERO_SPEED_FLOOR 1e-9 /* scaled speed below which reaching δ = 0 is not a separation */
+#define FORCE_ZERO_BAND 1e-10 /* m ≥ n: |f| below this fraction of its terms counts as zero */
+
+impactfit_impact_workspace *impactfit_impact_alloc(void) {
+  impactfit_impact_workspace *ws = calloc(1, sizeof *ws);
+  if (!ws)
+    return NULL;
+  impactfit__gsl_quiet();
+  ws->step = gsl_odeiv2_step_alloc(gsl_odeiv2_step_rk8pd, 3);
+  ws->control = gsl_odeiv2_control_standard_new(1e-13, 1e-13, 1.0, 0.0);
+  ws->evolve = gsl_odeiv2_evolve_alloc(3);
+  ws->ser2 = impactfit__series_alloc(SERIES_ORDER_2D, 0);
+  ws->ser3 = impactfit__series_alloc(SERIES_ORDER_3D, 1);
+  ws->brent = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+  ws->ctrl_tol = 1e-13;
+  if (!ws->brent || !ws->step || !ws->control || !ws->evolve || !ws->ser2 || !ws->ser3) {
+    impactfit_impact_free(ws);
+    return NULL;
+  }
+  ws->gsys.function = rhs;
+  ws->gsys.jacobian = NULL;
+  ws->gsys.dimension = 3;
+  ws->gsys.params = &ws->sys;
+  return ws;
+}
+
+void impactfit_impact_free(impactfit_impact_workspace *ws) {
+  if (!ws)
+    return;
+  if (ws->step)
+    gsl_odeiv2_step_free(ws->step);
+  if (ws->control)
+    gsl_odeiv2_control_free(ws->control);
+  if (ws->evolve)
+    gsl_odeiv2_evolve_free(ws->evolve);
+  if (ws->brent)
+    gsl_root_fsolver_free(ws->brent);
+  impactfit__series_free(ws->ser2);
+  impactfit__series_free(ws->ser3);
+  free(ws);
+}
+
+int impactfit_impact_contact(const impactfit_impact_workspace *ws, int i, impactfit_contact *out) {
+  if (!ws || !out || i < 0 || i >= ws->n_contacts)
+    return IMPACTFIT_EINVAL;
+  *out = ws->contacts[i];
+  return IMPACTFIT_OK;
+}
+
+/* ---- segments ------------------------------------------------------------------------------- */
+
+enum { SEG_STEP, SEG_START, SEG_END, SEG_PRE };
+
+typedef struct seg {
+  int kind;
+  double t0, len;                 /* forward time at the segment's start; its length */
+  double y0[3], dydt0[3];         /* SEG_STEP: state and derivative at t0 */
+  int have_dydt0;
+  impactfit__series_point pt;     /* series pieces */
+  double sigma1;                  /* SEG_END/PRE: reversed time at the segment's start */
+  double w_acc;                   /* damping work accumulated before the segment */
+  double wser1;                   /* SEG_END/PRE: series damping work at sigma1 */
+} seg;
+
+/* Contact-level bookkeeping (scaled). */
+typedef struct contact_state {
+  const impactfit_transition *tr;
+  int locate_extrema;
+  int phase;        /* PH_PRE, PH_COMP, PH_REST */
+  double xmax, t_xmax;
+  double fmax, t_fmax, fmin;
+  int ended;        /* 1: contact over (end state in y_end/t_end) */
+  int touched;      /* 1: B's pre-touch phase reached x = 0 */
+  int asymptotic;   /* 1: x reached 0 with a speed below the resolution: no separation */
+  double t_end, y_end[3];
+} contact_state;
+
+enum { PH_PRE, PH_COMP, PH_REST };
+
+static int seg_state(impactfit_impact_workspace *ws, seg *sg, double s, double y[3]) {
+  impactfit__series *ser = ws->ser;
+  switch (sg->kind) {
+  case SEG_STEP: {
+    memcpy(y, sg->y0, sizeof sg->y0);
+    if (s == 0.0)
+      return GSL_SUCCESS;
+    if (!sg->have_dydt0) {
+      int st = rhs(sg->t0, sg->y0, sg->dydt0, &ws->sys);
+      if (st)
+        return st;
+      sg->have_dydt0 = 1;
+    }
+    double yerr[3];
+    return gsl_odeiv2_step_apply(ws->step, sg->t0, s, y, yerr, sg->dydt0, NULL, &ws->gsys);
+  }
+  case SEG_START: {
+    double x, xd, w;
+    impactfit__series_eval(ser, &sg->pt, s, &x, &xd, &w, NULL, NULL);
+    y[0] = x;
+    y[1] = xd;
+    y[2] = sg->w_acc + w;
+    return GSL_SUCCESS;
+  }
+  case SEG_END:
+  case SEG_PRE:
+  default: {
+    double sigma = sg->sigma1 - s;
+    if (sigma < 0.0)
+      sigma = 0.0;
+    double X, Xs, W;
+    impactfit__series_eval(ser, &sg->pt, sigma, &X, &Xs, &W, NULL, NULL);
+    if (sg->kind == SEG_END) {
+      y[0] = X;
+      y[1] = -Xs;
+    } else {
+      y[0] = -X;
+      y[1] = Xs;
+    }
+    y[2] = sg->w_acc + (sg->wser1 - W);
+    return GSL_SUCCESS;
+  }
+  }
+}
+
+typedef struct root_ctx {
+  impactfit_impact_workspace *ws;
+  seg *sg;
+  int ev;
+  int status;
+} root_ctx;
+
+static double root_fn(double s, void *params) {
+  root_ctx *rc = params;
+  double y[3];
+  int st = seg_state(rc->ws, rc->sg, s, y);
+  if (st) {
+    rc->status = st;
+    return 0.0;
+  }
+  return event_value(&rc->ws->sys, rc->ev, y);
+}
+
+/* Locates a root of event ev inside [a, b] where its sign changes; returns its position in *s. */
+static int locate(impactfit_impact_workspace *ws, seg *sg, int ev, double a, double b, double ga,
+                  double gb, double *s) {
+  root_ctx rc = {ws, sg, ev, 0};
+  gsl_function F = {root_fn, &rc};
+  /* The bracket's values on the segment itself (a series piece's first point and the integrator
+   * state it starts from can differ in the last bit): if they no longer straddle zero, the event is
+   * at the level of rounding and sits at the end closer to zero. */
+  ga = root_fn(a, &rc);
+  gb = root_fn(b, &rc);
+  if (rc.status)
+    return IMPACTFIT_ENONFINITE;
+  if (gb == 0.0 || (ga * gb > 0.0 && fabs(gb) <= fabs(ga))) {
+    *s = b;
+    return 0;
+  }
+  if (ga == 0.0 || ga * gb > 0.0) {
+    *s = a;
+    return 0;
+  }
+  /* Brent's method (GSL). Converged when the bracket is a few units of rounding of the time. */
+  gsl_root_fsolver *solver = ws->brent;
+  int st = gsl_root_fsolver_set(solver, &F, a, b);
+  double lo = a, hi = b, r = 0.5 * (a + b);
+  for (int it = 0; st == GSL_SUCCESS && it < 200; it++) {
+    st = gsl_root_fsolver_iterate(solver);
+    if (rc.status)
+      break;
+    r = gsl_root_fsolver_root(solver);
+    lo = gsl_root_fsolver_x_lower(solver);
+    hi = gsl_root_fsolver_x_upper(solver);
+    if (hi - lo <= 4.0 * DBL_EPSILON * (fabs(sg->t0) + fabs(hi)))
+      break;
+  }
+  if (rc.status)
+    return IMPACTFIT_ENONFINITE;
+  if (st != GSL_SUCCESS)
+    return IMPACTFIT_ENOCONV;
+  *s = r;
+  return 0;
+}
+
+/* ---- trajectory samples (impactfit_impact_trace) -------------------------------------------- */
+
+static void emit_point(impactfit_impact_workspace *ws, double t, const double y[3], int in_contact,
+                       double element) {
+  impactfit__sample_hook *hk = ws->hook;
+  impactfit_trace_point pt;
+  pt.t = t * hk->time_scale;
+  pt.delta = y[0] * hk->delta_m0;
+  pt.delta_dot = y[1] * hk->delta_m0 / hk->time_scale;
+  pt.force = in_contact ? force(&ws->sys, y) * hk->force_scale : 0.0;
+  pt.element = element * hk->delta_m0;
+  pt.in_contact = in_contact;
+  if (!hk->status)
+    hk->status = hk->fn(hk->ctx, &pt);
+}
+
+/* Emits the samples whose times fall in [t0 + 0, t0 + s_hi] of a contact segment. */
+static int emit_segment(impactfit_impact_workspace *ws, seg *sg, double s_hi) {
+  impactfit__sample_hook *hk = ws->hook;
+  if (!hk)
+    return 0;
+  while (!hk->status && hk->next < hk->count && hk->times[hk->next] <= sg->t0 + s_hi) {
+    double s = hk->times[hk->next] - sg->t0, y[3];
+    if (s < 0.0)
+      s = 0.0;
+    int st = seg_state(ws, sg, s, y);
+    if (st)
+      return IMPACTFIT_ENONFINITE;
+    emit_point(ws, hk->times[hk->next], y, 1, y[0] > 0.0 ? y[0] : 0.0);
+    hk->next++;
+  }
+  return 0;
+}
+
+/* ---- events inside a segment ---------------------------------------------------------------- */
+
+enum { E_MAXPEN, E_MINPEN, E_FMAX, E_FMIN, E_SEP, E_ZERO, E_TOUCH };
+
+typedef struct cand {
+  double s;
+  int type;
+} cand;
+
+static void end_contact(contact_state *cs, double t, const double y[3]) {
+  cs->ended = 1;
+  cs->t_end = t;
+  memcpy(cs->y_end, y, 3 * sizeof y[0]);
+}
+
+/* Extremal value of the cubic Hermite interpolant of f on an interval of length h with end values
+ * fa, fb and derivatives da, db of opposite sign (so an interior extremum exists). */
+static double hermite_extremum(double fa, double fb, double da, double db, double h) {
+  /* p(u) = fa + da h u + c2 u^2 + c3 u^3, u in [0, 1] */
+  double c2 = 3.0 * (fb - fa) - h * (2.0 * da + db), c3 = 2.0 * (fa - fb) + h * (da + db);
+  double A = 3.0 * c3, B = 2.0 * c2, C = da * h, u;
+  if (fabs(A) < 1e-300) {
+    u = (B != 0.0) ? -C / B : 0.5;
+  } else {
+    double disc = B * B - 4.0 * A * C;
+    disc = disc > 0.0 ? sqrt(disc) : 0.0;
+    double q = -0.5 * (B + (B >= 0.0 ? disc : -disc));
+    double u1 = (q != 0.0) ? q / A : 0.5, u2 = (q != 0.0) ? C / q : 0.5;
+    u = (u1 >= 0.0 && u1 <= 1.0) ? u1 : u2;
+  }
+  if (!(u >= 0.0 && u <= 1.0))
+    u = 0.5;
+  return fa + u * (da * h + u * (c2 + u * c3));
+}
+
+/* For m ≥ n a force zero before δ = 0 is exceptional (impossible for Hunt–Crossley, where εe < 1),
+ * and near the end the force can sit within rounding of zero for a long stretch (ε ≳ 35: the body
+ * moves at δ' = −v/ε to machine precision): only a sign change beyond this band counts. For m < n
+ * the force falls through zero cleanly (h → −ζ|x'| as x → 0) and the band is 0. */
+static double force_band(const impactfit__sys *S, const double y[3]) {
+  if (S->m < S->n)
+    return 0.0;
+  double h = event_value(S, EV_H, y), damp = S->zeta * y[1];
+  return FORCE_ZERO_BAND * (fabs(h - damp) + fabs(damp));
+}
+
+/* Scans [sa, sb] of a segment for events, given the states and event values at both ends. */
+static int scan_interval(impactfit_impact_workspace *ws, contact_state *cs, seg *sg, double sa,
+                         double sb, const double ya[3], const double yb[3]) {
+  const impactfit__sys *S = &ws->sys;
+  double xa = ya[0], xb = yb[0], da = ya[1], db = yb[1];
+  double fda = event_value(S, EV_FD, ya), fdb = event_value(S, EV_FD, yb);
+  double ha = event_value(S, EV_H, ya), hb = event_value(S, EV_H, yb);
+  cand c[8];
+  int nc = 0, st;
+  double s;
+#define ADD(cond, ev, type_, ga, gb)                                                               \
+  if (cond) {                                                                                      \
+    if ((st = locate(ws, sg, ev, sa, sb, ga, gb, &s)))                                             \
+      return st;                                                                                   \
+    c[nc].s = s;                                                                                   \
+    c[nc++].type = type_;                                                                          \
+  }
+  int pre = (cs->phase == PH_PRE);
+  ADD(!pre && da > 0.0 && db <= 0.0, EV_XD, E_MAXPEN, da, db);
+  ADD(!pre && da < 0.0 && db >= 0.0, EV_XD, E_MINPEN, da, db);
+  /* Force extrema are located only where they matter: a maximum that may exceed the largest force
+   * so far, a minimum that may fall below the smallest or (hidden-root guard) come near zero. The
+   * cubic Hermite interpolant of f through both ends estimates the extremum's value; this keeps a
+   * resting contact, where f' hovers around zero at rounding level, from locating noise. */
+  if (xa != 0.0 && xb != 0.0 && ((fda > 0.0 && fdb <= 0.0) || (fda < 0.0 && fdb >= 0.0))) {
+    double fa = force(S, ya), fb = force(S, yb), fh = hermite_extremum(fa, fb, fda, fdb, sb - sa);
+    double tolf = 1e-6 * (fabs(fa) + fabs(fb));
+    int is_max = fda > 0.0;
+    int want = is_max ? (cs->locate_extrema && fh >= cs->fmax - tolf)
+                      : ((cs->locate_extrema && fh <= cs->fmin + tolf) ||
+                         (cs->tr->end_on_force && fh <= 0.1 * fmin(fabs(fa), fabs(fb))));
+    ADD(want, EV_FD, is_max ? E_FMAX : E_FMIN, fda, fdb);
+  }
+  double band = force_band(S, yb);
+  if (!pre) {
+    ADD(cs->tr->end_on_force && xa > 0.0 && ha > 0.0 && hb <= -band, EV_H, E_SEP, ha, hb);
+    ADD(xa > 0.0 && xb <= 0.0, EV_X, E_ZERO, xa, xb);
+  } else {
+    ADD(xa < 0.0 && xb >= 0.0, EV_X, E_TOUCH, xa, xb);
+    ADD(cs->tr->end_on_force && ha > 0.0 && hb <= 0.0, EV_H, E_SEP, ha, hb);
+  }
+#undef ADD
+  /* Process in order of position (insertion sort: at most a handful). */
+  for (int i = 1; i < nc; i++)
+    for (int j = i; j > 0 && c[j].s < c[j - 1].s; j--) {
+      cand tmp = c[j];
+      c[j] = c[j - 1];
+      c[j - 1] = tmp;
+    }
+  double s_last = sa, y_last[3];
+  memcpy(y_last, ya, sizeof y_last);
+  for (int i = 0; i < nc; i++) {
+    double y[3];
+    if ((st = seg_state(ws, sg, c[i].s, y)))
+      return IMPACTFIT_ENONFINITE;
+    double t = sg->t0 + c[i].s;
+    switch (c[i].type) {
+    case E_MAXPEN:
+      if (y[0] > cs->xmax) {
+        cs->xmax = y[0];
+        cs->t_xmax = t;
+      }
+      if (cs->phase == PH_COMP)
+        cs->phase = PH_REST;
+      break;
+    case E_MINPEN:
+      if (cs->phase == PH_REST && y[0] <= 0.0) { /* x dipped through 0 and back inside the step */
+        double se, ye[3];
+        if ((st = locate(ws, sg, EV_X, s_last, c[i].s, y_last[0], y[0], &se)))
+          return st;
+        if ((st = seg_state(ws, sg, se, ye)))
+          return IMPACTFIT_ENONFINITE;
+        end_contact(cs, sg->t0 + se, ye);
+        return 0;
+      }
+      cs->phase = PH_COMP;
+      break;
+    case E_FMAX:
+    case E_FMIN: {
+      double f = force(S, y);
+      if (cs->locate_extrema) {
+        if (f > cs->fmax) {
+          cs->fmax = f;
+          cs->t_fmax = t;
+        }
+        if (f < cs->fmin)
+          cs->fmin = f;
+      }
+      if (c[i].type == E_FMIN && cs->tr->end_on_force && cs->phase != PH_PRE && y[0] > 0.0 &&
+          event_value(S, EV_H, y) <= -force_band(S, y)) { /* the force dipped to zero and back inside the step */
+        double se, ye[3];
+        double hl = event_value(S, EV_H, y_last);
+        if (hl > 0.0) {
+          if ((st = locate(ws, sg, EV_H, s_last, c[i].s, hl, event_value(S, EV_H, y), &se)))
+            return st;
+        } else {
+          se = s_last;
+        }
+        if ((st = seg_state(ws, sg, se, ye)))
+          return IMPACTFIT_ENONFINITE;
+        end_contact(cs, sg->t0 + se, ye);
+        return 0;
+      }
+      break;
+    }
+    case E_SEP:
+    case E_ZERO:
+      if (c[i].type == E_ZERO)
+        y[0] = 0.0; /* located on the event function itself: δ = 0 up to rounding */
+      /* Reaching δ = 0, or zero force, with a speed at the level of the integration error is no
+       * separation: the solution approaches the event asymptotically (overdamped linear element
+       * under A or B) and rounding made it cross. */
+      if (-y[1] < ZERO_SPEED_FLOOR) {
+        cs->asymptotic = 1;
+        end_contact(cs, t, y);
+        cs->ended = 0;
+        return 0;
+      }
+      end_contact(cs, t, y);
+      return 0;
+    case E_TOUCH:
+    default:
+      y[0] = 0.0;
+      cs->touched = 1;
+      cs->t_end = t;
+      memcpy(cs->y_end, y, sizeof y);
+      return 0;
+    }
+    s_last = c[i].s;
+    memcpy(y_last, y, sizeof y_last);
+  }
+  return 0;
+}
+
+/* Scans a whole segment: its two ends for an integrator step, nsamp + 1 points for a series piece. */
+static int process_segment(impactfit_impact_workspace *ws, contact_state *cs, seg *sg, int nsamp,
+                           const double *y_start, const double *y_end) {
+  double ya[3], yb[3];
+  int st;
+  if (y_start)
+    memcpy(ya, y_start, sizeof ya);
+  else if ((st = seg_state(ws, sg, 0.0, ya)))
+    return IMPACTFIT_ENONFINITE;
+  double sa = 0.0;
+  for (int i = 1; i <= nsamp; i++) {
+    double sb = (i == nsamp) ? sg->len : sg->len * i / nsamp;
+    if (i == nsamp && y_end)
+      memcpy(yb, y_end, sizeof yb);
+    else if ((st = seg_state(ws, sg, sb, yb)))
+      return IMPACTFIT_ENONFINITE;
+    if ((st = scan_interval(ws, cs, sg, sa, sb, ya, yb)))
+      return st;
+    if (cs->ended || cs->touched)
+      return emit_segment(ws, sg, cs->t_end - sg->t0);
+    sa = sb;
+    memcpy(ya, yb, sizeof ya);
+  }
+  return emit_segment(ws, sg, sg->len);
+}
+
+/* ---- series pieces -------------------------------------------------------------------------- */
+
+/* Tries to finish the approach to x = 0 with the reversed-time series: from state y at time t with
+ * x > 0, x' < 0 (end of a contact), or, mirrored, x < 0, x' > 0 (B's approach before touching).
+ * On success fills sg and returns 1; returns 0 when the series is not accurate here yet. */
+static int try_arrival(impactfit_impact_workspace *ws, double t, const double y[3], int mirrored,
+                       seg *sg) {
+  const impactfit__sys *S = &ws->sys;
+  impactfit__series *ser = ws->ser;
+  double xi = mirrored ? -y[0] : y[0], s1 = mirrored ? y[1] : -y[1];
+  if (!(xi > 0.0) || !(s1 > 0.0))
+    return 0;
+  double zr = -S->zeta, gr = mirrored ? -S->gamma : S->gamma;
+  impactfit__series_point pt;
+  impactfit__series_point_set(&pt, ser, S->K, zr, gr, s1);
+  double R = impactfit__series_radius(ser, &pt, SERIES_TOL);
+  double sig = xi / s1, w = s1;
+  if (!(sig < 0.5 * R))
+    return 0;
+  /* Newton on (w, σ): X(σ; w) = ξ, X_σ(σ; w) = s1. */
+  int ok = 0;
+  for (int it = 0; it < 40; it++) {
+    impactfit__series_point_set(&pt, ser, S->K, zr, gr, w);
+    double X, Xs, dX, dXs;
+    impactfit__series_eval(ser, &pt, sig, &X, &Xs, NULL, &dX, &dXs);
+    double r1 = X - xi, r2 = Xs - s1;
+    double Xn = pow(X, S->n), Xm = (S->m == 0.0) ? 1.0 : pow(X, S->m);
+    double Xss = gr - S->K * Xn - zr * Xm * Xs;
+    double det = dX * Xss - Xs * dXs;
+    if (!isfinite(det) || det == 0.0)
+      return 0;
+    double dw = (r1 * Xss - Xs * r2) / det, ds = (dX * r2 - dXs * r1) / det;
+    w -= dw;
+    sig -= ds;
+    if (!(w > 0.0) || !(sig > 0.0) || !isfinite(w) || !isfinite(sig))
+      return 0;
+    if (fabs(dw) <= 4.0 * DBL_EPSILON * w && fabs(ds) <= 4.0 * DBL_EPSILON * sig) {
+      ok = 1;
+      break;
+    }
+  }
+  if (!ok)
+    return 0;
+  impactfit__series_point_set(&pt, ser, S->K, zr, gr, w);
+  R = impactfit__series_radius(ser, &pt, SERIES_TOL);
+  if (!(sig < 0.7 * R))
+    return 0;
+  sg->kind = mirrored ? SEG_PRE : SEG_END;
+  sg->t0 = t;
+  sg->len = sig;
+  sg->sigma1 = sig;
+  sg->pt = pt;
+  sg->w_acc = y[2];
+  impactfit__series_eval(ser, &pt, sig, NULL, NULL, &sg->wser1, NULL, NULL);
+  return 1;
+}
+
+/* ---- one contact ---------------------------------------------------------------------------- */
+
+enum { START_ZERO, START_PRE, START_POS };
+
+typedef struct scaled_problem {
+  const impactfit_transition *tr;
+  double rtol, t_bound;
+  int series, locate_extrema;
+} scaled_problem;
+
+static int set_tolerance(impactfit_impact_workspace *ws, double tol) {
+  if (ws->ctrl_tol == tol)
+    return 0;
+  /* The same absolute and relative tolerance: the state is O(1) in the scaled variables. Where δ
+   * decays towards 0 without reaching it, rounding may still make it cross; such a crossing has a
+   * speed below ZERO_SPEED_FLOOR and is not taken as a separation. */
+  if (gsl_odeiv2_control_init(ws->control, tol, tol, 1.0, 0.0) != GSL_SUCCESS)
+    return IMPACTFIT_EINVAL;
+  ws->ctrl_tol = tol;
+  return 0;
+}
+
+/* Integrates from (t, y) until the contact ends (or B's approach touches), by rk8pd steps and a
+ * series arrival at x = 0. */
+static int integrate(impactfit_impact_workspace *ws, const scaled_problem *P, contact_state *cs,
+                     double t, double y[3], double h, long *steps, impactfit_error *err) {
+  gsl_odeiv2_evolve_reset(ws->evolve);
+  while (!cs->ended && !cs->touched) {
+    if (cs->asymptotic)
+      return IMPACTFIT__FAIL(err, IMPACTFIT_ENOSEP,
+                             "no separation: the bodies approach delta = 0 asymptotically (speed at "
+                             "delta = 0 below %g v; transition %s, zeta = %g)",
+                             ZERO_SPEED_FLOOR, P->tr->name, ws->sys.zeta);
+    if (!(t < P->t_bound)) {
+      cs->t_end = t; /* the state at the bound, for a resting contact's record */
+      memcpy(cs->y_end, y, 3 * sizeof y[0]);
+      return IMPACTFIT__FAIL(err, IMPACTFIT_ENOSEP,
+                             "no separation before the time bound (t_max = %g in units of "
+                             "delta_m0/v): the bodies stay in contact (transition %s, zeta = %g)",
+                             P->t_bound, P->tr->name, ws->sys.zeta);
+    }
+    seg sg;
+    sg.kind = SEG_STEP;
+    sg.t0 = t;
+    memcpy(sg.y0, y, sizeof sg.y0);
+    sg.have_dydt0 = 0;
+    int st = gsl_odeiv2_evolve_apply(ws->evolve, ws->control, ws->step, &ws->gsys, &t, P->t_bound,
+                                     &h, y);
+    if (st == GSL_EBADFUNC || !isfinite(y[0]) || !isfinite(y[1]) || !isfinite(y[2]))
+      return IMPACTFIT__FAIL(err, IMPACTFIT_ENONFINITE,
+                             "non-finite state at t = %g (scaled): the parameters are outside the "
+                             "range the integrator can follow", t);
+    if (st != GSL_SUCCESS)
+      return IMPACTFIT__FAIL(err, IMPACTFIT_ESTEP, "integrator step failed at t = %g (scaled): %s", t,
+                             gsl_strerror(st));
+    (*steps)++;
+    sg.len = t - sg.t0;
+    /* Static equilibrium under a pressing force: the contact can never end. */
+    if (ws->sys.gamma > 0.0 && fabs(y[1]) <= 1e-12 &&
+        fabs(force(&ws->sys, y) - ws->sys.gamma) <= 1e-10 * ws->sys.gamma) {
+      cs->t_end = t;
+      memcpy(cs->y_end, y, 3 * sizeof y[0]);
+      return IMPACTFIT__FAIL(err, IMPACTFIT_ENOSEP,
+                             "no separation: the bodies come to rest in contact (static "
+                             "equilibrium at delta = %g delta_m0, transition %s)",
+                             y[0], P->tr->name);
+    }
+    if ((st = process_segment(ws, cs, &sg, 1, sg.y0, y)))
+      return IMPACTFIT__FAIL(err, st, "event location failed at t = %g (scaled)", t);
+    if (cs->ended || cs->touched || cs->asymptotic)
+      continue;
+    if (P->series && ((cs->phase == PH_REST && y[0] > 0.0 && y[1] < 0.0) ||
+                      (cs->phase == PH_PRE && y[0] < 0.0 && y[1] > 0.0))) {
+      seg as;
+      if (try_arrival(ws, t, y, cs->phase == PH_PRE, &as)) {
+        if ((st = process_segment(ws, cs, &as, SERIES_SAMPLES, y, NULL)))
+          return IMPACTFIT__FAIL(err, st, "event location failed in the arrival series");
+        if (!cs->ended && !cs->touched && !cs->asymptotic) /* x = 0 at the segment's end */
+          return IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV, "arrival series did not reach delta = 0");
+      }
+    }
+  }
+  return 0;
+}
+
+typedef struct contact_out {
+  int ended;
+  double t_start, x_start, v_start, f_start;
+  double t_end, x_end, v_end, f_end; /* v_end: x' at the end (negative when leaving) */
+  double xmax, t_xmax, fmax, t_fmax, fmin;
+  double work, energy_error;
+} contact_out;
+
+static int do_contact(impactfit_impact_workspace *ws, const scaled_problem *P, int kind, double t0,
+                      double x0, double v0, contact_out *out, long *steps, impactfit_error *err) {
+  const impactfit__sys *S = &ws->sys;
+  contact_state cs;
+  memset(&cs, 0, sizeof cs);
+  cs.tr = P->tr;
+  cs.locate_extrema = P->locate_extrema;
+  double y[3] = {x0, v0, 0.0};
+  double f0 = force(S, y);
+  cs.fmax = cs.fmin = f0;
+  cs.t_fmax = t0;
+  cs.xmax = x0;
+  cs.t_xmax = t0;
+  out->t_start = t0;
+  out->x_start = x0;
+  out->v_start = v0;
+  out->f_start = f0;
+  double t = t0;
+  int st = 0;
+  if (kind == START_PRE) {
+    cs.phase = PH_PRE;
+    if ((st = integrate(ws, P, &cs, t, y, 1e-3, steps, err)))
+      goto finish;
+    if (cs.touched) {
+      t = cs.t_end;
+      memcpy(y, cs.y_end, sizeof y);
+      cs.touched = 0;
+      kind = START_ZERO;
+    }
+  }
+  if (!cs.ended && kind == START_ZERO) {
+    cs.phase = PH_COMP;
+    double w = y[1], h = 1e-6;
+    if (P->series) {
+      seg sg;
+      sg.kind = SEG_START;
+      sg.t0 = t;
+      sg.w_acc = y[2];
+      impactfit__series_point_set(&sg.pt, ws->ser, S->K, S->zeta, S->gamma, w);
+      double tau0 = impactfit__series_radius(ws->ser, &sg.pt, SERIES_TOL);
+      if (tau0 > 1.0)
+        tau0 = 1.0;
+      double xd;
+      for (int i = 0; i < 60; i++) { /* keep the start piece inside the compression phase */
+        impactfit__series_eval(ws->ser, &sg.pt, tau0, NULL, &xd, NULL, NULL, NULL);
+        if (xd > 0.25 * w)
+          break;
+        tau0 *= 0.5;
+      }
+      sg.len = tau0;
+      double ys[3] = {0.0, w, y[2]};
+      if ((st = process_segment(ws, &cs, &sg, SERIES_SAMPLES, ys, NULL)))
+        return IMPACTFIT__FAIL(err, st, "event location failed in the start series");
+      if (!cs.ended) {
+        seg_state(ws, &sg, tau0, y);
+        t += tau0;
+        h = 0.5 * tau0;
+      }
+    } else {
+      y[0] = 0.0;
+    }
+    if (!cs.ended && (st = integrate(ws, P, &cs, t, y, h, steps, err)))
+      goto finish;
+  } else if (!cs.ended && kind == START_POS) {
+    cs.phase = (v0 >= 0.0) ? PH_COMP : PH_REST;
+    if ((st = integrate(ws, P, &cs, t, y, 1e-3, steps, err)))
+      goto finish;
+  }
+finish:
+  if (st && st != IMPACTFIT_ENOSEP)
+    return st;
+  out->ended = cs.ended;
+  out->t_end = cs.t_end;
+  out->x_end = cs.y_end[0];
+  out->v_end = cs.y_end[1];
+  out->f_end = force(S, cs.y_end);
+  if (cs.locate_extrema) {
+    if (out->f_end > cs.fmax) {
+      cs.fmax = out->f_end;
+      cs.t_fmax = cs.t_end;
+    }
+    if (out->f_end < cs.fmin)
+      cs.fmin = out->f_end;
+  }
+  out->xmax = cs.xmax;
+  out->t_xmax = cs.t_xmax;
+  out->fmax = cs.fmax;
+  out->t_fmax = cs.t_fmax;
+  out->fmin = cs.fmin;
+  out->work = cs.y_end[2];
+  /* ½v_in² − ½v_out² + γ Δx = W + ΔU */
+  double lhs = 0.5 * (v0 * v0 - out->v_end * out->v_end) + S->gamma * (out->x_end - x0);
+  double rhs_ = out->work + spring_energy(S, out->x_end) - spring_energy(S, x0);
+  out->energy_error = fabs(lhs - rhs_);
+  return st;
+}
+
+/* ---- free flight between contacts (accel > 0) ----------------------------------------------- */
+
+/* Compression of the relaxing element (D) a time d after separation at x_s:
+ * ζ x_f^m x_f' = −K x_f^n, i.e. x_f' = −(K/ζ) x_f^p, p = n − m. */
+static double element_relax(const impactfit__sys *S, double xs, double d) {
+  if (xs <= 0.0)
+    return 0.0;
+  if (S->zeta == 0.0)
+    return 0.0;
+  double p = S->n - S->m, r = S->K / S->zeta;
+  if (p == 1.0)
+    return xs * exp(-r * d);
+  double base = pow(xs, 1.0 - p) - (1.0 - p) * r * d;
+  if (p < 1.0)
+    return base > 0.0 ? pow(base, 1.0 / (1.0 - p)) : 0.0;
+  return pow(base, 1.0 / (1.0 - p)); /* p > 1: base grows, x_f decays algebraically */
+}
+
+typedef struct flight {
+  const impactfit__sys *S;
+  double xs, vs;  /* state at separation */
+  int relax;      /* D */
+  int which;      /* 0: body − element (D), 1: force sign (B) */
+} flight;
+
+static void flight_state(const flight *F, double d, double y[3]) {
+  y[0] = F->xs + F->vs * d + 0.5 * F->S->gamma * d * d;
+  y[1] = F->vs + F->S->gamma * d;
+  y[2] = 0.0;
+}
+
+static double flight_fn(double d, void *params) {
+  const flight *F = params;
+  double y[3];
+  flight_state(F, d, y);
+  if (F->which == 0)
+    return y[0] - element_relax(F->S, F->xs, d);
+  return event_value(F->S, EV_H, y);
+}
+
+/* First d in (0, dhi] where flight_fn becomes ≥ 0 after being negative (scan + Brent). */
+static int flight_root(impactfit_impact_workspace *ws, flight *F, double dhi, double *d) {
+  gsl_function fn = {flight_fn, F};
+  const int M = 256;
+  double a = 0.0, ga = -1.0;
+  for (int i = 1; i <= M; i++) {
+    double b = dhi * (double)i / M, gb = flight_fn(b, F);
+    if (i == 1 && gb >= 0.0) { /* refine near 0: the functions start at 0 and dip first */
+      b = dhi * 1e-6;
+      gb = flight_fn(b, F);
+    }
+    if (ga < 0.0 && gb >= 0.0 && a > 0.0) {
+      if (gb == 0.0) {
+        *d = b;
+        return 0;
+      }
+      if (gsl_root_fsolver_set(ws->brent, &fn, a, b) != GSL_SUCCESS)
+        return IMPACTFIT_ENOCONV;
+      double r = b;
+      for (int it = 0; it < 200; it++) {
+        if (gsl_root_fsolver_iterate(ws->brent) != GSL_SUCCESS)
+          return IMPACTFIT_ENOCONV;
+        r = gsl_root_fsolver_root(ws->brent);
+        if (gsl_root_fsolver_x_upper(ws->brent) - gsl_root_fsolver_x_lower(ws->brent) <=
+            4.0 * DBL_EPSILON * b)
+          break;
+      }
+      *d = r;
+      return 0;
+    }
+    a = b;
+    ga = gb;
+  }
+  return IMPACTFIT_ENOROOT;
+}
+
+static void emit_flight(impactfit_impact_workspace *ws, double t_sep, const flight *F, double t_hi) {
+  impactfit__sample_hook *hk = ws->hook;
+  if (!hk)
+    return;
+  while (!hk->status && hk->next < hk->count && hk->times[hk->next] <= t_hi) {
+    double d = hk->times[hk->next] - t_sep, y[3];
+    flight_state(F, d, y);
+    double el = F->relax ? element_relax(F->S, F->xs, d) : 0.0;
+    emit_point(ws, hk->times[hk->next], y, 0, el);
+    hk->next++;
+  }
+}
+
+/* Finds the start of the next contact after separation at (t_sep, xs, vs). Returns 0 and the start
+ * kind and state, or ENOROOT when there is none before the time bound. */
+static int next_start(impactfit_impact_workspace *ws, const scaled_problem *P, double t_sep, double xs,
+                      double vs, int *kind, double *t_next, double *x_next, double *v_next,
+                      double *element) {
+  const impactfit__sys *S = &ws->sys;
+  double g = S->gamma;
+  flight F = {S, xs, vs, P->tr->relax_element, 0};
+  double d = 0.0;
+  *element = 0.0;
+  if (P->tr->start_on_force) {
+    F.which = 1;
+    double dhi = 2.0 * fabs(vs) / g + 2.0 * sqrt(2.0 * fabs(xs) / g) + 1e-300;
+    if (flight_root(ws, &F, dhi, &d))
+      return IMPACTFIT_ENOROOT;
+    double y[3];
+    flight_state(&F, d, y);
+    *x_next = y[0];
+    *v_next = y[1];
+    *kind = (y[0] < 0.0) ? START_PRE : START_POS;
+  } else if (P->tr->relax_element && xs > 0.0 && S->zeta > 0.0) {
+    F.which = 0;
+    double dhi = 2.0 * fabs(vs) / g + 2.0 * sqrt(2.0 * xs / g);
+    if (flight_root(ws, &F, dhi, &d))
+      return IMPACTFIT_ENOROOT;
+    double y[3];
+    flight_state(&F, d, y);
+    double el = element_relax(S, xs, d);
+    *element = el;
+    *v_next = y[1];
+    if (el > 0.0) {
+      *x_next = el;
+      *kind = START_POS;
+    } else {
+      *x_next = 0.0;
+      *kind = START_ZERO;
+    }
+  } else {
+    /* A, C (and D once relaxed): the next contact starts where x = 0 is crossed inwards. */
+    double disc = vs * vs - 2.0 * g * xs;
+    if (xs <= 0.0 || disc >= 0.0) {
+      double sq = sqrt(disc > 0.0 ? disc : 0.0);
+      d = (-vs + sq) / g;
+      *x_next = 0.0;
+      *v_next = sq;
+      *kind = START_ZERO;
+    } else { /* C: the body turns back before leaving the undeformed surface */
+      d = -vs / g;
+      *x_next = xs - vs * vs / (2.0 * g);
+      *v_next = 0.0;
+      *kind = START_POS;
+    }
+  }
+  *t_next = t_sep + d;
+  emit_flight(ws, t_sep, &F, *t_next);
+  if (!(*t_next < P->t_bound))
+    return IMPACTFIT_ENOROOT;
+  return 0;
+}
+
+/* ---- the solve ------------------------------------------------------------------------------ */
+
+static int solve(impactfit_impact_workspace *ws, const impactfit_impact_params *p,
+                 impactfit_impact_result *res, impactfit_error *err) {
+  impactfit__gsl_quiet();
+  if (!ws)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no workspace given");
+  double d0, T, Fs, zeta, gamma;
+  int st = impactfit_impact_scales(p, &d0, &T, &Fs, &zeta, &gamma, err);
+  if (st)
+    return st;
+  impactfit__sys *S = &ws->sys;
+  S->n = p->n;
+  S->m = p->m;
+  S->K = 0.5 * (p->n + 1.0);
+  S->zeta = zeta;
+  S->gamma = gamma;
+  S->nevals = 0;
+  if (p->transition == impactfit_transition_B && p->m == p->n && zeta > S->K)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "transition B is undefined for m = n when c v > k: the extended element "
+                           "force is positive at every negative penetration");
+  ws->ser = (gamma > 0.0) ? ws->ser3 : ws->ser2;
+  impactfit__series_set(ws->ser, p->n, p->m);
+  if ((st = set_tolerance(ws, p->rtol)))
+    return IMPACTFIT__FAIL(err, st, "cannot set the integrator tolerance %g", p->rtol);
+  scaled_problem P = {p->transition, p->rtol, p->t_max, p->series, p->locate_extrema};
+  long steps = 0;
+  ws->n_contacts = 0;
+
+  /* The first contact: B starts where the extended force reaches zero before touching. */
+  int kind = START_ZERO;
+  double x0 = 0.0;
+  if (p->transition == impactfit_transition_B && p->m < p->n && zeta > 0.0) {
+    x0 = -pow(zeta / S->K, 1.0 / (p->n - p->m));
+    kind = START_PRE;
+  }
+  double t0 = 0.0, v0 = 1.0, element = 0.0;
+  contact_out first;
+  memset(&first, 0, sizeof first);
+  for (int i = 0; i < p->max_contacts; i++) {
+    contact_out co;
+    st = do_contact(ws, &P, kind, t0, x0, v0, &co, &steps, err);
+    if (st && (i == 0 || st != IMPACTFIT_ENOSEP))
+      return st;
+    if (st) /* a later contact that does not end is a resting contact, not an error */
+      impactfit_error_clear(err);
+    impactfit_contact *rec = &ws->contacts[ws->n_contacts++];
+    rec->t_start = co.t_start * T;
+    rec->t_end = co.t_end * T;
+    rec->delta_start = co.x_start * d0;
+    rec->delta_end = co.x_end * d0;
+    rec->v_in = co.v_start * p->v;
+    rec->v_out = -co.v_end * p->v;
+    rec->f_start = co.f_start * Fs;
+    rec->f_end = co.f_end * Fs;
+    rec->element_start = element * d0;
+    rec->ended = co.ended;
+    if (i == 0)
+      first = co;
+    if (!co.ended || i + 1 == p->max_contacts)
+      break;
+    double t1, x1, v1;
+    if (next_start(ws, &P, co.t_end, co.x_end, co.v_end, &kind, &t1, &x1, &v1, &element))
+      break;
+    t0 = t1;
+    x0 = x1;
+    v0 = v1;
+  }
+  /* Samples after the last contact: free flight (and the relaxing element under D). */
+  if (ws->hook && ws->n_contacts > 0 && ws->contacts[ws->n_contacts - 1].ended) {
+    impactfit_contact *last = &ws->contacts[ws->n_contacts - 1];
+    flight F = {S, last->delta_end / d0, -last->v_out / p->v, p->transition->relax_element, 0};
+    emit_flight(ws, last->t_end / T, &F, INFINITY);
+  }
+  memset(res, 0, sizeof *res);
+  res->e_out = -first.v_end; /* scaled approach speed is 1 */
+  res->t_contact = (first.t_end - first.t_start) * T;
+  res->f_max = first.fmax * Fs;
+  res->t_fmax = first.t_fmax * T;
+  res->f_min = first.fmin * Fs;
+  res->delta_max = first.xmax * d0;
+  res->t_delta_max = first.t_xmax * T;
+  res->delta_start = first.x_start * d0;
+  res->delta_sep = first.x_end * d0;
+  res->f_start = first.f_start * Fs;
+  res->f_end = first.f_end * Fs;
+  res->damping_work = first.work * p->mass * p->v * p->v;
+  res->energy_error = first.energy_error / 0.5;
+  res->zeta = zeta;
+  res->gamma = gamma;
+  res->delta_m0 = d0;
+  res->rhs_evals = S->nevals;
+  res->steps = steps;
+  res->n_contacts = ws->n_contacts;
+  if (!isfinite(res->e_out) || !isfinite(res->t_contact))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENONFINITE, "non-finite result");
+  return IMPACTFIT_OK;
+}
+
+int impactfit_impact_solve(impactfit_impact_workspace *ws, const impactfit_impact_params *p,
+                           impactfit_impact_result *res, impactfit_error *err) {
+  impactfit_impact_result tmp;
+  if (ws)
+    ws->hook = NULL;
+  return solve(ws, p, res ? res : &tmp, err);
+}
+
+int impactfit_impact_trace(impactfit_impact_workspace *ws, const impactfit_impact_params *p,
+                           size_t points, impactfit_trace_fn fn, void *ctx,
+                           impactfit_impact_result *res, impactfit_error *err) {
+  if (!fn || points < 2)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "a trace needs a callback and at least 2 points");
+  impactfit_impact_result r1;
+  int st = impactfit_impact_solve(ws, p, &r1, err);
+  if (st)
+    return st;
+  double d0, T, Fs;
+  impactfit_impact_scales(p, &d0, &T, &Fs, NULL, NULL, NULL);
+  double t_last = ws->contacts[ws->n_contacts - 1].t_end / T;
+  double span = 1.25 * t_last;
+  double *times = malloc(points * sizeof *times);
+  if (!times)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory for %zu trace points", points);
+  for (size_t i = 0; i < points; i++)
+    times[i] = span * (double)i / (double)(points - 1);
+  impactfit__sample_hook hk = {times, points, 0, t_last, fn, ctx, d0, T, Fs, 0};
+  ws->hook = &hk;
+  st = solve(ws, p, res ? res : &r1, err);
+  ws->hook = NULL;
+  free(times);
+  if (st)
+    return st;
+  if (hk.status)
+    return hk.status;
+  return IMPACTFIT_OK;
+}

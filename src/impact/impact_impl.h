@@ -1,0 +1,43 @@
+/* Internals of the impact engine shared with the inverse solvers (not installed). */
+#ifndef IMPACTFIT_IMPACT_IMPL_H
+#define IMPACTFIT_IMPACT_IMPL_H
+
+#include <gsl/gsl_odeiv2.h>
+#include <gsl/gsl_roots.h>
+
+#include "impactfit/impact.h"
+#include "series.h"
+
+/* Scaled problem: x'' = γ − K s(x) − ζ a(x) x', with s(x) = sgn(x)|x|^n, a(x) = |x|^m. */
+typedef struct impactfit__sys {
+  double n, m, K, zeta, gamma;
+  long nevals;
+} impactfit__sys;
+
+typedef struct impactfit__sample_hook {
+  const double *times; /* scaled sample times, increasing */
+  size_t count, next;
+  double t_end;        /* samples beyond the last contact are free flight */
+  impactfit_trace_fn fn;
+  void *ctx;
+  double delta_m0, time_scale, force_scale;
+  int status;          /* non-zero once fn asked to stop */
+} impactfit__sample_hook;
+
+struct impactfit_impact_workspace {
+  gsl_odeiv2_step *step;
+  gsl_odeiv2_control *control;
+  gsl_odeiv2_evolve *evolve;
+  gsl_root_fsolver *brent;
+  gsl_odeiv2_system gsys;
+  impactfit__sys sys;
+  impactfit__series *ser2; /* without γ terms */
+  impactfit__series *ser3; /* with γ terms */
+  impactfit__series *ser;  /* the one in use */
+  double ctrl_tol;         /* tolerance the control object was set up with */
+  impactfit__sample_hook *hook;
+  int n_contacts;
+  impactfit_contact contacts[IMPACTFIT_MAX_CONTACTS]; /* scaled until the end of a solve */
+};
+
+#endif
