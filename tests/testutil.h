@@ -6,6 +6,10 @@
 #include <math.h>
 #include <stdio.h>
 
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
 static int tu_failures = 0;
 static int tu_checks = 0;
 
@@ -47,19 +51,19 @@ static inline int tu_true(int cond, const char *file, int line, const char *what
 
 #define CHECK_REL(got, want, tol, ...)                                                             \
   do {                                                                                             \
-    char tu_what_[256];                                                                            \
+    char tu_what_[1024];                                                                            \
     snprintf(tu_what_, sizeof tu_what_, __VA_ARGS__);                                              \
     tu_rel((got), (want), (tol), __FILE__, __LINE__, tu_what_);                                    \
   } while (0)
 #define CHECK_ABS(got, want, tol, ...)                                                             \
   do {                                                                                             \
-    char tu_what_[256];                                                                            \
+    char tu_what_[1024];                                                                            \
     snprintf(tu_what_, sizeof tu_what_, __VA_ARGS__);                                              \
     tu_abs((got), (want), (tol), __FILE__, __LINE__, tu_what_);                                    \
   } while (0)
 #define CHECK(cond, ...)                                                                           \
   do {                                                                                             \
-    char tu_what_[256];                                                                            \
+    char tu_what_[1024];                                                                            \
     snprintf(tu_what_, sizeof tu_what_, __VA_ARGS__);                                              \
     tu_true((cond), __FILE__, __LINE__, tu_what_);                                                 \
   } while (0)

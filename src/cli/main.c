@@ -12,7 +12,7 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
-#define X(name, fn, summary) {#name, fn, summary},
+#define X(name, fn, summary) {name, fn, summary},
 #include "commands.def"
 #undef X
 };

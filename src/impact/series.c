@@ -25,7 +25,11 @@ void impactfit__series_free(impactfit__series *s) {
   free(s->e);
   free(s->c);
   free(s->s);
+  free(s->ope);
+  free(s->kap);
+  free(s->ibe);
   free(s->top);
+  free(s->ltop);
   free(s->index);
   free(s->work);
   free(s);
@@ -45,7 +49,8 @@ impactfit__series *impactfit__series_alloc(int order, int with_gamma) {
   s->l = malloc(cap * sizeof *s->l);
   s->q = malloc(cap * sizeof *s->q);
   s->top = malloc(cap * sizeof *s->top);
-  if (!s->index || !s->j || !s->l || !s->q || !s->top) {
+  s->ltop = malloc(cap * sizeof *s->ltop);
+  if (!s->index || !s->j || !s->l || !s->q || !s->top || !s->ltop) {
     impactfit__series_free(s);
     return NULL;
   }
@@ -71,8 +76,11 @@ impactfit__series *impactfit__series_alloc(int order, int with_gamma) {
   s->e = malloc(k * sizeof *s->e);
   s->c = malloc(k * sizeof *s->c);
   s->s = malloc(k * sizeof *s->s);
+  s->ope = malloc(k * sizeof *s->ope);
+  s->kap = malloc(k * sizeof *s->kap);
+  s->ibe = malloc(k * sizeof *s->ibe);
   s->work = malloc(6 * k * sizeof *s->work);
-  if (!s->e || !s->c || !s->s || !s->work) {
+  if (!s->e || !s->c || !s->s || !s->ope || !s->kap || !s->ibe || !s->work) {
     impactfit__series_free(s);
     return NULL;
   }
@@ -158,6 +166,15 @@ void impactfit__series_set(impactfit__series *s, double n, double m) {
   /* Damping-work series S = Q · D · D. */
   for (size_t a = 0; a < K; a++)
     s->s[a] = conv(s, Q, DD, (int)a);
+  for (size_t a = 0; a < K; a++) {
+    s->ope[a] = 1.0 + s->e[a];
+    s->kap[a] = 1.0 + s->j[a] * (n - 1.0) + s->l[a] * m - s->q[a];
+    s->ibe[a] = 1.0 / (beta + s->e[a]);
+  }
+  for (size_t t = 0; t < s->ntop; t++) {
+    int a = s->top[t];
+    s->ltop[t] = (s->c[a] == 0.0) ? -INFINITY : log(fabs(s->c[a]) * (1.0 + s->e[a]));
+  }
 }
 
 void impactfit__series_point_set(impactfit__series_point *pt, const impactfit__series *s, double K,
@@ -172,18 +189,19 @@ void impactfit__series_point_set(impactfit__series_point *pt, const impactfit__s
 double impactfit__series_radius(const impactfit__series *s, const impactfit__series_point *pt,
                                 double tol) {
   double alpha = s->n + 1.0, beta = s->m + 1.0;
-  double lg[3] = {log(fabs(pt->g[0])), log(fabs(pt->g[1])), log(fabs(pt->g[2]))};
-  double r = INFINITY;
+  double lg[3] = {log(fabs(pt->g[0])), pt->g[1] != 0.0 ? log(fabs(pt->g[1])) : 0.0,
+                  pt->g[2] != 0.0 ? log(fabs(pt->g[2])) : 0.0};
+  double r = INFINITY, ltol = log(tol);
   for (size_t t = 0; t < s->ntop; t++) {
     int a = s->top[t];
     int j = s->j[a], l = s->l[a], q = s->q[a];
     if (s->c[a] == 0.0 || (l > 0 && pt->g[1] == 0.0) || (q > 0 && pt->g[2] == 0.0))
       continue;
     /* |c_a| (1+e_a) g1^j g2^l g3^q τ^(e_a) ≤ tol */
-    double lc = log(fabs(s->c[a]) * (1.0 + s->e[a]));
+    double lc = s->ltop[t];
     double lgsum = (j ? j * lg[0] : 0.0) + (l ? l * lg[1] : 0.0) + (q ? q * lg[2] : 0.0);
     double e = j * alpha + l * beta + q;
-    double ltau = (log(tol) - lc - lgsum) / e;
+    double ltau = (ltol - lc - lgsum) / e;
     if (ltau < log(r))
       r = exp(ltau);
   }
@@ -195,7 +213,8 @@ void impactfit__series_eval(const impactfit__series *s, const impactfit__series_
   int N = s->order;
   double u1[64], u2[64], u3[64];
   double alpha = s->n + 1.0, beta = s->m + 1.0;
-  double v1 = pt->g[0] * pow(tau, alpha), v2 = pt->g[1] * pow(tau, beta), v3 = pt->g[2] * tau;
+  double lt = (tau > 0.0) ? log(tau) : -INFINITY;
+  double v1 = pt->g[0] * exp(alpha * lt), v2 = pt->g[1] * exp(beta * lt), v3 = pt->g[2] * tau;
   u1[0] = u2[0] = u3[0] = 1.0;
   for (int i = 1; i <= N; i++) {
     u1[i] = u1[i - 1] * v1;
@@ -203,19 +222,19 @@ void impactfit__series_eval(const impactfit__series *s, const impactfit__series_
     u3[i] = u3[i - 1] * v3;
   }
   double sx = 0.0, sxd = 0.0, sw = 0.0, sdx = 0.0, sdxd = 0.0;
-  double n = s->n, m = s->m;
+  int deriv = (dx_dw || dxd_dw);
   /* Sum from the highest degree down so that the small terms are added first. */
   for (size_t a = s->count; a-- > 0;) {
-    int j = s->j[a], l = s->l[a], q = s->q[a];
-    double u = u1[j] * u2[l] * u3[q];
+    double u = u1[s->j[a]] * u2[s->l[a]] * u3[s->q[a]];
     double t = s->c[a] * u;
-    double kappa = j * (n - 1.0) + l * m - q; /* d(log u)/d(log w) */
     sx += t;
-    sxd += (1.0 + s->e[a]) * t;
-    sdx += (1.0 + kappa) * t;
-    sdxd += (1.0 + s->e[a]) * (1.0 + kappa) * t;
+    sxd += s->ope[a] * t;
+    if (deriv) {
+      sdx += s->kap[a] * t;
+      sdxd += s->ope[a] * s->kap[a] * t;
+    }
     if (work)
-      sw += s->s[a] * u / (beta + s->e[a]);
+      sw += s->s[a] * u * s->ibe[a];
   }
   double w = pt->w;
   if (x)
@@ -228,7 +247,7 @@ void impactfit__series_eval(const impactfit__series *s, const impactfit__series_
     *dxd_dw = sdxd;
   if (work) {
     /* W = |ζ| w^(m+2) τ^(m+1) Σ s_a u^a / (m+1+e_a) */
-    double wm = (m == 0.0) ? 1.0 : pow(w, m);
-    *work = pt->zeta_abs * wm * w * w * pow(tau, beta) * sw;
+    double wm = (s->m == 0.0) ? 1.0 : pow(w, s->m);
+    *work = pt->zeta_abs * wm * w * w * exp(beta * lt) * sw;
   }
 }

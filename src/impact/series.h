@@ -31,7 +31,11 @@ typedef struct impactfit__series {
   double *e;      /* exponents e_a */
   double *c;      /* coefficients of V */
   double *s;      /* coefficients of S = V^m D^2 (damping work) */
+  double *ope;    /* 1 + e_a */
+  double *kap;    /* 1 + κ_a, κ_a = j(n−1) + l m − q = d log(u^a) / d log w */
+  double *ibe;    /* 1 / (m + 1 + e_a) */
   int *top;       /* indices of the terms of the highest degree */
+  double *ltop;   /* log(|c_a| (1 + e_a)) of those terms (−inf where c_a = 0) */
   size_t ntop;
   int *index;     /* (order+1)^3 map from (j,l,q) to term index, −1 outside the simplex */
   double *work;   /* scratch for P, Q, D, R and products, 6 * count */

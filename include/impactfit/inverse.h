@@ -1,0 +1,136 @@
+/* impactfit — the inverse problem: the damping that gives a prescribed restitution.
+ *
+ * For the element f = k δ^n + c δ^m δ' (impact.h) and a target restitution e ∈ (0, 1], find the
+ * damping with e_out = e to |e_out − e| ≤ tol·e. In the scaled variables of impact.h the problem
+ * depends on (n, m, e, transition) only: find ζ with
+ *     x'' + ζ x^m x' + ((n+1)/2) x^n = 0,  x(0) = 0, x'(0) = 1,  e_out(ζ) = e,
+ * then c = ζ mass v / δ_m0^(m+1), δ_m0 = [(n+1) mass v²/(2k)]^(1/(n+1)) (PROBLEMS.md §2, §3).
+ * e = 1 gives ζ = 0 without integrating.
+ *
+ * Two published parametrisations are thin wrappers:
+ *  - c_opt (Poursina & Nikravesh 2020): m = 0, condition C; c_opt = ζ mass v / δ_m0, and
+ *    c_opt ∝ mass^(n/(n+1)) v^((n−1)/(n+1)) k^(1/(n+1)) exactly.
+ *  - α (Zhang et al. 2021): λ = 3 mass (m+1)(1−e) v/(4α) · [e mass (n+1) v²/(2k)]^(−(m+1)/(n+1))
+ *    (their Eq. 53), i.e. λ* = 3(1−e)(m+1)/(4α) in their scaling and
+ *    ζ = λ* e^(−(m+1)/(n+1)),  α = 3(1−e)(m+1) e^(−(m+1)/(n+1)) / (4ζ).
+ *
+ * e_out(ζ) decreases monotonically under C (measured over ζ ∈ [1e-3, 1e4] for m ∈ [0, 2]); under A
+ * with m < n there is a critical damping beyond which the bodies never separate (e_out falls to 0
+ * before it). While bracketing, "no separation" (no separation within 200 δ_m0/v, about 70
+ * undamped contact durations, or a speed at δ = 0 below 1e-9 v) counts as too much damping; if the
+ * target lies in a jump of e_out(ζ), or e_out is found not to be monotone, the solvers return
+ * IMPACTFIT_ENOROOT with the reason instead of a number. The simulations run at an integrator
+ * tolerance of tol/100 (at most 1e-13), which keeps their e_out within 0.15 tol of the exact value.
+ *
+ * Methods (constant type objects, looked up by name):
+ *   bisect  bisection on ln ζ inside an expanding bracket: the papers' method, kept as the reference;
+ *   fast    (default) a Newton step from a close initial guess, then secant steps until the root is
+ *           bracketed and Brent's method (GSL) inside the bracket;
+ *   nlopt   the papers' "minimise |e_out − e|" formulation: NLopt's BOBYQA on ln ζ minimising
+ *           ((e_out − e)/e)², stopped once the misfit is within tol.
+ * All three stop as soon as a simulated e_out is within tol of e and return that simulation's values.
+ */
+#ifndef IMPACTFIT_INVERSE_H
+#define IMPACTFIT_INVERSE_H
+
+#include <stddef.h>
+
+#include "impactfit/common.h"
+#include "impactfit/impact.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct impactfit_root_method {
+  const char *name;    /* "bisect", "fast", "nlopt" */
+  const char *summary; /* one line */
+} impactfit_root_method;
+
+IMPACTFIT_EXPORT extern const impactfit_root_method *const impactfit_root_bisect;
+IMPACTFIT_EXPORT extern const impactfit_root_method *const impactfit_root_fast;
+IMPACTFIT_EXPORT extern const impactfit_root_method *const impactfit_root_nlopt;
+/* Looks a method up by name; NULL when unknown. */
+IMPACTFIT_EXPORT const impactfit_root_method *impactfit_root_method_from_name(const char *name);
+
+typedef struct impactfit_inverse_params {
+  double n;                               /* spring exponent, > 0 */
+  double m;                               /* damping exponent, ≥ 0 */
+  const impactfit_transition *transition; /* default C */
+  const impactfit_root_method *method;    /* default fast */
+  double tol;                             /* |e_out − e| ≤ tol·e; default 1e-10, ≥ 1e-13 */
+  int max_iter;                           /* simulations allowed per point; default 200 */
+} impactfit_inverse_params;
+
+IMPACTFIT_EXPORT impactfit_inverse_params impactfit_inverse_default_params(void);
+
+typedef struct impactfit_inverse_result {
+  double e;          /* the target */
+  double zeta;       /* scaled damping ζ */
+  double e_out;      /* restitution of the simulation at ζ */
+  double x_sep;      /* penetration at separation, in units of δ_m0 */
+  double t_contact;  /* contact duration, in units of δ_m0 / v */
+  int iterations;    /* simulations run for this point */
+  long rhs_evals;    /* right-hand-side evaluations of those simulations */
+} impactfit_inverse_result;
+
+typedef struct impactfit_inverse_workspace impactfit_inverse_workspace;
+
+IMPACTFIT_EXPORT impactfit_inverse_workspace *impactfit_inverse_alloc(void);
+IMPACTFIT_EXPORT void impactfit_inverse_free(impactfit_inverse_workspace *ws); /* NULL: no-op */
+
+/* Solves for ζ at one target e ∈ (0, 1]. zeta_guess > 0 replaces the built-in initial guess.
+ * Returns 0, EINVAL (bad parameters), ENOROOT (no ζ gives e), ENOCONV (not within tol after
+ * max_iter simulations), or the engine's failure. */
+IMPACTFIT_EXPORT int impactfit_inverse_solve(impactfit_inverse_workspace *ws,
+                                             const impactfit_inverse_params *p, double e,
+                                             double zeta_guess, impactfit_inverse_result *res,
+                                             impactfit_error *err);
+
+/* Solves a run of targets e[0..count) in order, each from an initial guess extrapolated from the
+ * previous solutions (continuation): neighbouring targets cost about one or two simulations each.
+ * status[i] (may be NULL) receives each point's status; the function returns 0 when every point was
+ * solved, else the first failure's status (err describes it); the other points are still solved. */
+IMPACTFIT_EXPORT int impactfit_inverse_solve_run(impactfit_inverse_workspace *ws,
+                                                 const impactfit_inverse_params *p, const double *e,
+                                                 size_t count, impactfit_inverse_result *res,
+                                                 int *status, impactfit_error *err);
+
+/* ---- c_opt (Poursina & Nikravesh 2020): m = 0, condition C ---- */
+
+typedef struct impactfit_copt_result {
+  double c_opt;     /* damping coefficient, N·s/m */
+  double zeta;      /* its scaled value ζ = c_opt δ_m0 / (mass v) */
+  double e_out;     /* restitution of the simulation with c_opt */
+  double delta_sep; /* penetration at separation, m: δ_s = (v c_opt e_out / k)^(1/n) */
+  double t_contact; /* contact duration, s */
+  int iterations;
+  long rhs_evals;
+} impactfit_copt_result;
+
+/* c_opt for spring exponent n, target e, stiffness k, mass and velocity v, through the scaled
+ * problem (p->m and p->transition are ignored: m = 0, condition C). With dimensional != 0 the root
+ * is searched on c itself with simulations in the user's units (for verification). */
+IMPACTFIT_EXPORT int impactfit_copt_solve(impactfit_inverse_workspace *ws,
+                                          const impactfit_inverse_params *p, double e, double k,
+                                          double mass, double v, int dimensional,
+                                          impactfit_copt_result *res, impactfit_error *err);
+
+/* Converts a scaled solution to c_opt for given k, mass, v (no simulation). */
+IMPACTFIT_EXPORT int impactfit_copt_from_zeta(double n, double zeta, double k, double mass, double v,
+                                              double *c_opt, impactfit_error *err);
+
+/* ---- α (Zhang et al. 2021) ---- */
+
+/* α and λ* from a scaled solution ζ at target e < 1 (see the header comment). */
+IMPACTFIT_EXPORT int impactfit_zhang_alpha_from_zeta(double n, double m, double e, double zeta,
+                                                     double *alpha, double *lambda_star,
+                                                     impactfit_error *err);
+/* λ = ζ mass v / δ_m0^(m+1) in the user's units (Zhang's Eq. 53 with the α found). */
+IMPACTFIT_EXPORT int impactfit_lambda_from_zeta(double n, double m, double zeta, double k, double mass,
+                                                double v, double *lambda, impactfit_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* IMPACTFIT_INVERSE_H */

@@ -1,0 +1,687 @@
+/* The inverse problem: ζ (or c) such that a simulated impact gives the target restitution
+ * (include/impactfit/inverse.h).
+ *
+ * All methods search on u = ln ζ (or ln c) the root of g(u) = ln e_out(e^u) − ln e, which is smooth
+ * and close to linear in u over many decades. A simulation that does not separate counts as
+ * g = NOSEP_G (too much damping) so that the bracket logic stays sign-based.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_roots.h>
+#include <gsl/gsl_sf_gamma.h>
+#include <nlopt.h>
+
+#include "../common/common_impl.h"
+#include "impactfit/inverse.h"
+
+#define NOSEP_G (-50.0) /* g for a simulation without separation: e_out "below e^-50 e" */
+#define MAX_EVALS 512   /* simulations recorded per point */
+#define HISTORY 4       /* points used by the continuation */
+/* Time bound of the simulations, in units of δ_m0/v (about 70 undamped contact durations): a contact
+ * still open then counts as "no separation" (too much damping). Under A near the critical damping
+ * the creep towards δ = 0 would otherwise cost whole seconds per simulation. */
+#define SIM_T_MAX 200.0
+
+/* ---- methods -------------------------------------------------------------------------------- */
+
+static const impactfit_root_method m_bisect = {"bisect", "bisection on ln zeta in an expanding bracket (reference)"};
+static const impactfit_root_method m_fast = {"fast", "Newton step from a close guess, secant to a bracket, then Brent (default)"};
+static const impactfit_root_method m_nlopt = {"nlopt", "NLopt BOBYQA minimising ((e_out - e)/e)^2 over ln zeta"};
+const impactfit_root_method *const impactfit_root_bisect = &m_bisect;
+const impactfit_root_method *const impactfit_root_fast = &m_fast;
+const impactfit_root_method *const impactfit_root_nlopt = &m_nlopt;
+
+const impactfit_root_method *impactfit_root_method_from_name(const char *name) {
+  static const impactfit_root_method *const all[] = {&m_bisect, &m_fast, &m_nlopt};
+  if (!name)
+    return NULL;
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+    if (strcmp(name, all[i]->name) == 0)
+      return all[i];
+  return NULL;
+}
+
+impactfit_inverse_params impactfit_inverse_default_params(void) {
+  impactfit_inverse_params p;
+  memset(&p, 0, sizeof p);
+  p.n = 1.5;
+  p.m = 0.0;
+  p.transition = impactfit_transition_C;
+  p.method = impactfit_root_fast;
+  p.tol = 1e-10;
+  p.max_iter = 200;
+  return p;
+}
+
+/* ---- workspace and evaluations -------------------------------------------------------------- */
+
+typedef struct evaluation {
+  double u, g;
+  int separated;
+  double e_out, x_sep, t_contact;
+} evaluation;
+
+struct impactfit_inverse_workspace {
+  impactfit_impact_workspace *impact;
+  gsl_root_fsolver *brent;
+  nlopt_opt opt;
+  /* the current point */
+  impactfit_impact_params base; /* c is set from u */
+  double target, ln_target, tol;
+  int max_iter, n_evals, converged, best;
+  long rhs;
+  evaluation evals[MAX_EVALS];
+  int status;              /* first engine failure inside a callback */
+  impactfit_error *err;
+};
+
+impactfit_inverse_workspace *impactfit_inverse_alloc(void) {
+  impactfit_inverse_workspace *ws = calloc(1, sizeof *ws);
+  if (!ws)
+    return NULL;
+  impactfit__gsl_quiet();
+  ws->impact = impactfit_impact_alloc();
+  ws->brent = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+  ws->opt = nlopt_create(NLOPT_LN_BOBYQA, 1);
+  if (!ws->impact || !ws->brent || !ws->opt) {
+    impactfit_inverse_free(ws);
+    return NULL;
+  }
+  return ws;
+}
+
+void impactfit_inverse_free(impactfit_inverse_workspace *ws) {
+  if (!ws)
+    return;
+  impactfit_impact_free(ws->impact);
+  if (ws->brent)
+    gsl_root_fsolver_free(ws->brent);
+  if (ws->opt)
+    nlopt_destroy(ws->opt);
+  free(ws);
+}
+
+/* One simulation at u = ln c (or ln ζ); cached: the same u is never simulated twice. */
+static const evaluation *evaluate(impactfit_inverse_workspace *ws, double u) {
+  for (int i = 0; i < ws->n_evals; i++)
+    if (ws->evals[i].u == u)
+      return &ws->evals[i];
+  if (ws->n_evals >= ws->max_iter || ws->n_evals >= MAX_EVALS || ws->status)
+    return NULL;
+  evaluation *ev = &ws->evals[ws->n_evals];
+  impactfit_impact_params p = ws->base;
+  p.c = exp(u);
+  impactfit_impact_result r;
+  impactfit_error e2;
+  impactfit_error_clear(&e2);
+  int st = impactfit_impact_solve(ws->impact, &p, &r, &e2);
+  ev->u = u;
+  if (st == IMPACTFIT_ENOSEP) {
+    ev->separated = 0;
+    ev->g = NOSEP_G;
+    ev->e_out = 0.0;
+    ev->x_sep = ev->t_contact = 0.0;
+  } else if (st) {
+    ws->status = st;
+    if (ws->err)
+      *ws->err = e2;
+    return NULL;
+  } else {
+    ev->separated = 1;
+    ev->e_out = r.e_out;
+    ev->g = (r.e_out > 0.0) ? log(r.e_out) - ws->ln_target : NOSEP_G;
+    if (ev->g < NOSEP_G)
+      ev->g = NOSEP_G;
+    ev->x_sep = r.delta_sep / r.delta_m0;
+    ev->t_contact = r.t_contact * p.v / r.delta_m0;
+  }
+  ws->rhs += r.rhs_evals;
+  ws->n_evals++;
+  if (ev->separated && fabs(ev->e_out - ws->target) <= ws->tol * ws->target) {
+    ws->converged = 1;
+    ws->best = ws->n_evals - 1;
+  }
+  return ev;
+}
+
+/* Non-monotone e_out(u) among the recorded simulations (beyond rounding)? */
+static int non_monotone(const impactfit_inverse_workspace *ws, double *u1, double *u2) {
+  for (int i = 0; i < ws->n_evals; i++)
+    for (int j = 0; j < ws->n_evals; j++) {
+      const evaluation *a = &ws->evals[i], *b = &ws->evals[j];
+      if (a->u < b->u && a->separated && b->separated && b->e_out > a->e_out * (1.0 + 1e-9)) {
+        *u1 = a->u;
+        *u2 = b->u;
+        return 1;
+      }
+    }
+  return 0;
+}
+
+/* ---- bracketing ----------------------------------------------------------------------------- */
+
+/* Steps from u0 (value g0) in the direction that changes the sign of g, by `step` growing ×1.5,
+ * until a sign change: returns 1 with the bracket [lo, hi] (g(lo) > 0 > g(hi)), 0 when converged
+ * meanwhile, −1 on failure. */
+static int expand_bracket(impactfit_inverse_workspace *ws, double u0, double g0, double step, double *lo,
+                          double *hi) {
+  double u = u0, g = g0;
+  double dir = (g0 > 0.0) ? 1.0 : -1.0; /* e_out too large → more damping */
+  for (int i = 0; i < 200; i++) {
+    double un = u + dir * step;
+    const evaluation *ev = evaluate(ws, un);
+    if (!ev)
+      return -1;
+    if (ws->converged)
+      return 0;
+    if ((ev->g > 0.0) != (g > 0.0)) {
+      *lo = (dir > 0.0) ? u : un;
+      *hi = (dir > 0.0) ? un : u;
+      return 1;
+    }
+    if (dir < 0.0 && un < log(1e-300)) /* e_out stays below e however small the damping */
+      return -1;
+    u = un;
+    g = ev->g;
+    step *= 1.5;
+  }
+  return -1;
+}
+
+static double brent_fn(double u, void *vws) {
+  impactfit_inverse_workspace *ws = vws;
+  const evaluation *ev = evaluate(ws, u);
+  return ev ? ev->g : 0.0;
+}
+
+/* Brent's method (GSL) inside [lo, hi] until a simulation is within tol. */
+static int brent(impactfit_inverse_workspace *ws, double lo, double hi) {
+  gsl_function F = {brent_fn, ws};
+  if (gsl_root_fsolver_set(ws->brent, &F, lo, hi) != GSL_SUCCESS)
+    return -1;
+  while (!ws->converged && !ws->status) {
+    if (gsl_root_fsolver_iterate(ws->brent) != GSL_SUCCESS)
+      return -1;
+    if (ws->converged || ws->status)
+      break;
+    double a = gsl_root_fsolver_x_lower(ws->brent), b = gsl_root_fsolver_x_upper(ws->brent);
+    if (b - a <= 4.0 * DBL_EPSILON * fmax(1.0, fabs(a)))
+      return -1; /* bracket exhausted: a jump of e_out across the target */
+    if (ws->n_evals >= ws->max_iter)
+      return -1;
+  }
+  return ws->converged ? 0 : -1;
+}
+
+/* ---- the three methods ---------------------------------------------------------------------- */
+
+static int solve_bisect(impactfit_inverse_workspace *ws, double u0, double slope) {
+  (void)slope;
+  const evaluation *ev = evaluate(ws, u0);
+  if (!ev || ws->converged)
+    return ws->converged ? 0 : -1;
+  double lo, hi;
+  int b = expand_bracket(ws, u0, ev->g, log(2.0), &lo, &hi);
+  if (b <= 0)
+    return b;
+  while (!ws->converged) {
+    double mid = 0.5 * (lo + hi);
+    if (!(mid > lo && mid < hi))
+      return -1;
+    ev = evaluate(ws, mid);
+    if (!ev)
+      return -1;
+    if (ev->g > 0.0)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return 0;
+}
+
+static int solve_fast(impactfit_inverse_workspace *ws, double u0, double slope) {
+  const evaluation *e0 = evaluate(ws, u0);
+  if (!e0 || ws->converged)
+    return ws->converged ? 0 : -1;
+  double ua = u0, ga = e0->g;
+  if (!(slope < 0.0))
+    slope = -1.0;
+  /* Newton step with the estimated slope dg/du */
+  double step = -ga / slope;
+  if (step > 3.0)
+    step = 3.0;
+  if (step < -3.0)
+    step = -3.0;
+  double ub = ua + step;
+  const evaluation *e1 = evaluate(ws, ub);
+  if (!e1 || ws->converged)
+    return ws->converged ? 0 : -1;
+  double gb = e1->g;
+  /* secant steps until the root is bracketed */
+  for (int i = 0; i < 60 && (ga > 0.0) == (gb > 0.0); i++) {
+    double un;
+    if (gb != ga && ga > NOSEP_G && gb > NOSEP_G)
+      un = ub - gb * (ub - ua) / (gb - ga);
+    else
+      un = ub + ((gb > 0.0) ? 1.0 : -1.0) * 2.0 * fmax(fabs(ub - ua), 0.25);
+    /* move at least a little past the predicted root, at most a factor e^3 */
+    double d = un - ub;
+    d *= 1.02;
+    if (fabs(d) < 1e-6 * fmax(1.0, fabs(ub)))
+      d = ((gb > 0.0) ? 1.0 : -1.0) * 1e-6 * fmax(1.0, fabs(ub));
+    if (d > 3.0)
+      d = 3.0;
+    if (d < -3.0)
+      d = -3.0;
+    /* the secant must head towards the root: towards more damping when e_out is too large */
+    if ((gb > 0.0) != (d > 0.0))
+      d = ((gb > 0.0) ? 1.0 : -1.0) * fmax(fabs(ub - ua), 0.25);
+    ua = ub;
+    ga = gb;
+    ub = ub + d;
+    const evaluation *en = evaluate(ws, ub);
+    if (!en || ws->converged)
+      return ws->converged ? 0 : -1;
+    gb = en->g;
+  }
+  if ((ga > 0.0) == (gb > 0.0))
+    return -1;
+  return brent(ws, fmin(ua, ub), fmax(ua, ub));
+}
+
+static double nlopt_fn(unsigned n, const double *x, double *grad, void *vws) {
+  (void)n;
+  (void)grad;
+  impactfit_inverse_workspace *ws = vws;
+  const evaluation *ev = evaluate(ws, x[0]);
+  if (!ev) {
+    nlopt_force_stop(ws->opt);
+    return 1.0;
+  }
+  if (ws->converged)
+    nlopt_force_stop(ws->opt);
+  double r = (ev->e_out - ws->target) / ws->target;
+  return r * r;
+}
+
+static int solve_nlopt(impactfit_inverse_workspace *ws, double u0, double slope) {
+  (void)slope;
+  const evaluation *ev = evaluate(ws, u0);
+  if (!ev || ws->converged)
+    return ws->converged ? 0 : -1;
+  double lo, hi;
+  int b = expand_bracket(ws, u0, ev->g, log(2.0), &lo, &hi);
+  if (b <= 0)
+    return b;
+  nlopt_opt opt = ws->opt;
+  nlopt_set_lower_bounds1(opt, lo);
+  nlopt_set_upper_bounds1(opt, hi);
+  nlopt_set_min_objective(opt, nlopt_fn, ws);
+  nlopt_set_stopval(opt, ws->tol * ws->tol);
+  nlopt_set_xtol_rel(opt, 1e-15);
+  nlopt_set_maxeval(opt, ws->max_iter);
+  double x = 0.5 * (lo + hi), dx = 0.25 * (hi - lo), f;
+  nlopt_set_initial_step(opt, &dx);
+  nlopt_optimize(opt, &x, &f);
+  return ws->converged ? 0 : -1;
+}
+
+typedef int (*method_fn)(impactfit_inverse_workspace *, double, double);
+
+static method_fn method_of(const impactfit_root_method *m) {
+  if (m == impactfit_root_bisect)
+    return solve_bisect;
+  if (m == impactfit_root_nlopt)
+    return solve_nlopt;
+  if (m == impactfit_root_fast)
+    return solve_fast;
+  return NULL;
+}
+
+/* ---- initial guesses ------------------------------------------------------------------------ */
+
+/* Scaled ζ from Zhang et al.'s primary formula with α = 1: ζ = 3(1−e)(m+1)/4 · e^(−(m+1)/(n+1));
+ * for m = 0, C, Poursina & Nikravesh's Eq. (49) with their α(n), β(n) (scaled); for m = n the
+ * Ramaswamy–Humbert ε(e) (0.1 % accurate), ζ = Kε. Only starting points: the solvers do the rest. */
+static double guess_zeta(double n, double m, double e, const impactfit_transition *tr) {
+  double K = 0.5 * (n + 1.0);
+  if (m == n) {
+    double a = 1.381, b = 0.451, p = a * (exp(-b * e) - exp(-b));
+    double eps = (3.0 + 2.0 * p) * (1.0 - e * e) / (2.0 * e) / ((3.0 + 2.0 * p) / (3.0 - 2.0 * p) + e);
+    return K * eps;
+  }
+  if (m == 0.0 && tr != impactfit_transition_A) {
+    double al = ((0.3331 * n - 1.48) * n + 3.077) * n * n - 2.306 * n + 1.794;
+    double be = 1.285 * pow(n, 0.2553) - 1.725;
+    double z = al * (pow(e, be) - 1.0) * pow(K, 1.0 / (n + 1.0));
+    if (z > 0.0 && isfinite(z))
+      return z;
+  }
+  return 0.75 * (1.0 - e) * (m + 1.0) * pow(e, -(m + 1.0) / (n + 1.0));
+}
+
+/* ---- solving one point ---------------------------------------------------------------------- */
+
+static int check_inverse(const impactfit_inverse_params *p, double e, impactfit_error *err) {
+  if (!p)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no parameters given");
+  if (!(isfinite(p->n) && p->n > 0.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "spring exponent n must be a finite number > 0 (got %g)", p->n);
+  if (!(isfinite(p->m) && p->m >= 0.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "damping exponent m must be a finite number >= 0 (got %g)", p->m);
+  if (!(isfinite(e) && e > 0.0 && e <= 1.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "restitution e must be in (0, 1] (got %g)", e);
+  if (!method_of(p->method))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown root-finding method");
+  if (!(isfinite(p->tol) && p->tol >= 1e-13 && p->tol < 0.1))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "tolerance must be between 1e-13 and 0.1 (got %g)", p->tol);
+  if (p->max_iter < 2 || p->max_iter > MAX_EVALS)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "max_iter must be between 2 and %d (got %d)", MAX_EVALS,
+                           p->max_iter);
+  if (p->transition != impactfit_transition_A && p->transition != impactfit_transition_B &&
+      p->transition != impactfit_transition_C && p->transition != impactfit_transition_D)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown transition condition");
+  return 0;
+}
+
+/* Runs the method on the prepared workspace (base parameters, target) from u0 with slope estimate.
+ * On failure, explains it in err. */
+static int run_method(impactfit_inverse_workspace *ws, const impactfit_inverse_params *p, double u0,
+                      double slope, const char *what, impactfit_error *err) {
+  ws->n_evals = 0;
+  ws->converged = 0;
+  ws->best = -1;
+  ws->rhs = 0;
+  ws->status = 0;
+  ws->err = err;
+  int r = method_of(p->method)(ws, u0, slope);
+  if (ws->status)
+    return ws->status;
+  if (r == 0 && ws->converged)
+    return 0;
+  double u1, u2;
+  if (non_monotone(ws, &u1, &u2))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT,
+                           "no %s for e = %.17g: e_out is not monotone in the damping (it rises "
+                           "from %s = %.6g to %.6g)", what, ws->target, what, exp(u1), exp(u2));
+  /* the closest simulations on both sides of the target */
+  int above = -1, below = -1, nosep = 0;
+  for (int i = 0; i < ws->n_evals; i++) {
+    const evaluation *ev = &ws->evals[i];
+    if (!ev->separated)
+      nosep = 1;
+    if (ev->g > 0.0 && (above < 0 || ev->u > ws->evals[above].u))
+      above = i;
+    if (ev->g <= 0.0 && (below < 0 || ev->u < ws->evals[below].u))
+      below = i;
+  }
+  if (above >= 0 && below >= 0 && ws->evals[below].u - ws->evals[above].u <= 1e-12 * fmax(1.0, fabs(ws->evals[above].u)))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT,
+                           "no damping gives e = %.17g (transition %s): e_out jumps from %.6g to %s "
+                           "at %s = %.10g",
+                           ws->target, p->transition->name, ws->evals[above].e_out,
+                           ws->evals[below].separated ? "a smaller value" : "no separation", what,
+                           exp(ws->evals[above].u));
+  if (ws->n_evals >= p->max_iter)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV,
+                           "no convergence to e = %.17g within %d simulations (method %s)",
+                           ws->target, p->max_iter, p->method->name);
+  return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT,
+                         "no %s reproduces e = %.17g (transition %s)%s", what, ws->target,
+                         p->transition->name,
+                         nosep ? ": the bodies stop separating before e_out reaches it" : "");
+}
+
+static void fill_result(const impactfit_inverse_workspace *ws, double e, impactfit_inverse_result *res) {
+  const evaluation *ev = &ws->evals[ws->best];
+  res->e = e;
+  res->zeta = exp(ev->u);
+  res->e_out = ev->e_out;
+  res->x_sep = ev->x_sep;
+  res->t_contact = ev->t_contact;
+  res->iterations = ws->n_evals;
+  res->rhs_evals = ws->rhs;
+}
+
+/* Integrator tolerance of the simulations: two orders below the target tolerance, which keeps the
+ * simulated e_out within 0.15 tol of the true value over e ≥ 1e-4 (measured against the exact
+ * Kelvin–Voigt restitution: 1.5e-11 relative at rtol 1e-12, e ≈ 6e-4), and at most 1e-13. */
+static double sim_rtol(double tol) {
+  double r = 1e-2 * tol;
+  return r < 1e-13 ? 1e-13 : (r > 1e-8 ? 1e-8 : r);
+}
+
+/* Undamped Hertz contact duration in units of δ_m0/v: 2 B(1/(n+1), 1/2)/(n+1). */
+static double hertz_time(double n) { return 2.0 * gsl_sf_beta(1.0 / (n + 1.0), 0.5) / (n + 1.0); }
+
+static int solve_point(impactfit_inverse_workspace *ws, const impactfit_inverse_params *p, double e,
+                       double zeta_guess, double slope, impactfit_inverse_result *res,
+                       impactfit_error *err) {
+  int st = check_inverse(p, e, err);
+  if (st)
+    return st;
+  if (e == 1.0) { /* no damping: Hertz, e = 1 exactly */
+    memset(res, 0, sizeof *res);
+    res->e = res->e_out = 1.0;
+    res->t_contact = hertz_time(p->n);
+    return 0;
+  }
+  ws->base = impactfit_impact_scaled_params(p->n, p->m, 1.0);
+  ws->base.transition = p->transition;
+  ws->base.locate_extrema = 0;
+  ws->base.rtol = sim_rtol(p->tol);
+  ws->base.t_max = SIM_T_MAX;
+  ws->target = e;
+  ws->ln_target = log(e);
+  ws->tol = p->tol;
+  ws->max_iter = p->max_iter;
+  double z0 = (zeta_guess > 0.0 && isfinite(zeta_guess)) ? zeta_guess : guess_zeta(p->n, p->m, e, p->transition);
+  if (!(z0 > 0.0) || !isfinite(z0))
+    z0 = 1.0;
+  if (!(slope < 0.0)) /* d ln e_out / d ln ζ: ≈ ln e for light damping, O(−1) for heavy */
+    slope = fmin(-0.05, fmax(log(e), -1.5));
+  st = run_method(ws, p, log(z0), slope, "zeta", err);
+  if (st)
+    return st;
+  fill_result(ws, e, res);
+  return 0;
+}
+
+int impactfit_inverse_solve(impactfit_inverse_workspace *ws, const impactfit_inverse_params *p, double e,
+                            double zeta_guess, impactfit_inverse_result *res, impactfit_error *err) {
+  impactfit__gsl_quiet();
+  if (!ws || !res)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no workspace or result given");
+  return solve_point(ws, p, e, zeta_guess, 0.0, res, err);
+}
+
+/* Continuation: y = ln ζ − ln(1 − e) as a polynomial in t = ln e through the last solved points
+ * (smooth at both ends: ζ ∝ (1 − e) as e → 1 and ζ ∝ e^(−p) as e → 0). Returns the predicted ζ and
+ * the slope d ln e_out / d ln ζ there. */
+static int extrapolate(const double *te, const double *ty, int k, double e, double *zeta, double *slope) {
+  if (k < 2 || !(e < 1.0))
+    return 0;
+  double t = log(e), y = 0.0, dy = 0.0;
+  for (int i = 0; i < k; i++) { /* Lagrange basis and its derivative */
+    double li = 1.0, dli = 0.0;
+    for (int j = 0; j < k; j++) {
+      if (j == i)
+        continue;
+      double den = te[i] - te[j];
+      if (den == 0.0)
+        return 0;
+      dli = dli * (t - te[j]) / den + li / den;
+      li *= (t - te[j]) / den;
+    }
+    y += li * ty[i];
+    dy += dli * ty[i];
+  }
+  double du_dt = dy - e / (1.0 - e); /* u = y + ln(1 − e), d ln(1−e)/dt = −e/(1−e) */
+  *zeta = exp(y) * (1.0 - e);
+  *slope = (du_dt != 0.0) ? 1.0 / du_dt : 0.0;
+  return isfinite(*zeta) && *zeta > 0.0;
+}
+
+int impactfit_inverse_solve_run(impactfit_inverse_workspace *ws, const impactfit_inverse_params *p,
+                                const double *e, size_t count, impactfit_inverse_result *res, int *status,
+                                impactfit_error *err) {
+  impactfit__gsl_quiet();
+  if (!ws || (!e && count) || (!res && count))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no workspace, targets or results given");
+  double te[HISTORY], ty[HISTORY];
+  int k = 0, first = 0;
+  for (size_t i = 0; i < count; i++) {
+    double zg = 0.0, slope = 0.0;
+    if (k >= 2 && !(fabs(log(e[i]) - te[k - 1]) > 0.5)) /* only close neighbours */
+      extrapolate(te, ty, k, e[i], &zg, &slope);
+    impactfit_error e1;
+    impactfit_error_clear(&e1);
+    int st = solve_point(ws, p, e[i], zg, slope, &res[i], &e1);
+    if (status)
+      status[i] = st;
+    if (st) {
+      memset(&res[i], 0, sizeof res[i]);
+      res[i].e = e[i];
+      if (!first) {
+        first = st;
+        if (err)
+          *err = e1;
+      }
+      k = 0; /* restart the continuation after a failure */
+      continue;
+    }
+    /* Record the simulated pair (e_out, ζ): it lies on the curve to the simulation's accuracy,
+     * whereas the target e is only within tol of it — noise the extrapolation would amplify. */
+    double eo = res[i].e_out;
+    if (e[i] < 1.0 && eo > 0.0 && eo < 1.0) {
+      if (k == HISTORY) {
+        memmove(te, te + 1, (HISTORY - 1) * sizeof te[0]);
+        memmove(ty, ty + 1, (HISTORY - 1) * sizeof ty[0]);
+        k--;
+      }
+      te[k] = log(eo);
+      ty[k] = log(res[i].zeta) - log1p(-eo);
+      k++;
+    }
+  }
+  return first;
+}
+
+/* ---- c_opt ---------------------------------------------------------------------------------- */
+
+static int scales(double n, double m, double k, double mass, double v, double *dm, impactfit_error *err) {
+  impactfit_impact_params q = impactfit_impact_default_params();
+  q.n = n;
+  q.m = m;
+  q.k = k;
+  q.mass = mass;
+  q.v = v;
+  q.c = 0.0;
+  return impactfit_impact_scales(&q, dm, NULL, NULL, NULL, NULL, err);
+}
+
+int impactfit_lambda_from_zeta(double n, double m, double zeta, double k, double mass, double v,
+                               double *lambda, impactfit_error *err) {
+  double dm;
+  int st = scales(n, m, k, mass, v, &dm, err);
+  if (st)
+    return st;
+  if (!(isfinite(zeta) && zeta >= 0.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "zeta must be a finite number >= 0 (got %g)", zeta);
+  /* ζ = c δ_m0^(m+1)/(mass v) */
+  double c = zeta * mass * v / pow(dm, m + 1.0);
+  if (!isfinite(c))
+    c = exp(log(zeta) + log(mass) + log(v) - (m + 1.0) * log(dm));
+  if (!isfinite(c))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "damping coefficient out of double range");
+  *lambda = c;
+  return 0;
+}
+
+int impactfit_copt_from_zeta(double n, double zeta, double k, double mass, double v, double *c_opt,
+                             impactfit_error *err) {
+  return impactfit_lambda_from_zeta(n, 0.0, zeta, k, mass, v, c_opt, err);
+}
+
+int impactfit_copt_solve(impactfit_inverse_workspace *ws, const impactfit_inverse_params *p, double e,
+                         double k, double mass, double v, int dimensional, impactfit_copt_result *res,
+                         impactfit_error *err) {
+  impactfit__gsl_quiet();
+  if (!ws || !res || !p)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no workspace, parameters or result given");
+  impactfit_inverse_params q = *p;
+  q.m = 0.0;
+  q.transition = impactfit_transition_C;
+  int st = check_inverse(&q, e, err);
+  double dm;
+  if (!st)
+    st = scales(q.n, 0.0, k, mass, v, &dm, err);
+  if (st)
+    return st;
+  memset(res, 0, sizeof *res);
+  double T = dm / v;
+  if (!dimensional || e == 1.0) {
+    impactfit_inverse_result r;
+    if ((st = solve_point(ws, &q, e, 0.0, 0.0, &r, err)))
+      return st;
+    if ((st = impactfit_copt_from_zeta(q.n, r.zeta, k, mass, v, &res->c_opt, err)))
+      return st;
+    res->zeta = r.zeta;
+    res->e_out = r.e_out;
+    res->delta_sep = r.x_sep * dm;
+    res->t_contact = r.t_contact * T;
+    res->iterations = r.iterations;
+    res->rhs_evals = r.rhs_evals;
+    return 0;
+  }
+  /* In the user's units: the same root search on ln c, each simulation with k, mass, v, c. */
+  ws->base = impactfit_impact_default_params();
+  ws->base.n = q.n;
+  ws->base.m = 0.0;
+  ws->base.k = k;
+  ws->base.mass = mass;
+  ws->base.v = v;
+  ws->base.locate_extrema = 0;
+  ws->base.rtol = sim_rtol(q.tol);
+  ws->base.t_max = SIM_T_MAX;
+  ws->target = e;
+  ws->ln_target = log(e);
+  ws->tol = q.tol;
+  ws->max_iter = q.max_iter;
+  double c0;
+  if ((st = impactfit_copt_from_zeta(q.n, guess_zeta(q.n, 0.0, e, q.transition), k, mass, v, &c0, err)))
+    return st;
+  if ((st = run_method(ws, &q, log(c0), fmin(-0.05, fmax(log(e), -1.5)), "c", err)))
+    return st;
+  const evaluation *ev = &ws->evals[ws->best];
+  res->c_opt = exp(ev->u);
+  res->zeta = res->c_opt * dm / (mass * v);
+  res->e_out = ev->e_out;
+  res->delta_sep = ev->x_sep * dm;
+  res->t_contact = ev->t_contact * T;
+  res->iterations = ws->n_evals;
+  res->rhs_evals = ws->rhs;
+  return 0;
+}
+
+/* ---- Zhang et al.'s α ----------------------------------------------------------------------- */
+
+int impactfit_zhang_alpha_from_zeta(double n, double m, double e, double zeta, double *alpha,
+                                    double *lambda_star, impactfit_error *err) {
+  if (!(isfinite(n) && n > 0.0 && isfinite(m) && m >= 0.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "exponents must satisfy n > 0, m >= 0 (got n = %g, m = %g)", n, m);
+  if (!(isfinite(e) && e > 0.0 && e < 1.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "alpha is defined for 0 < e < 1 (got %g)", e);
+  if (!(isfinite(zeta) && zeta > 0.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "zeta must be a finite number > 0 (got %g)", zeta);
+  double f = exp((m + 1.0) / (n + 1.0) * log(e)); /* e^((m+1)/(n+1)) */
+  if (lambda_star)
+    *lambda_star = zeta * f;
+  if (alpha)
+    *alpha = 0.75 * (1.0 - e) * (m + 1.0) / (zeta * f);
+  return 0;
+}
