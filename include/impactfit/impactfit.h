@@ -5,6 +5,7 @@
 #include "impactfit/common.h"
 #include "impactfit/impact.h"
 #include "impactfit/inverse.h"
+#include "impactfit/surrogate.h"
 #include "impactfit/version.h"
 
 #endif

@@ -1,7 +1,11 @@
 /* impactfit — the inverse problem: the damping that gives a prescribed restitution.
  *
  * For the element f = k δ^n + c δ^m δ' (impact.h) and a target restitution e ∈ (0, 1], find the
- * damping with e_out = e to |e_out − e| ≤ tol·e. In the scaled variables of impact.h the problem
+ * damping with e_out = e to |e_out − e| ≤ tol·e. For e > 1/2 the solvers converge on the stricter
+ * |(1 − e_out) − (1 − e)| ≤ tol·(1 − e), with 1 − e_out taken from the energy balance
+ * (1 − e_out² = 2 × the energy dissipated and left in the spring, integrated without cancellation):
+ * as e → 1, ζ ∝ 1 − e, and this keeps ζ (and c, λ, α) accurate to about tol relative right up to
+ * e = 1, where |e_out − e| ≤ tol·e alone would leave ζ uncertain by tol·e/(1 − e). In the scaled variables of impact.h the problem
  * depends on (n, m, e, transition) only: find ζ with
  *     x'' + ζ x^m x' + ((n+1)/2) x^n = 0,  x(0) = 0, x'(0) = 1,  e_out(ζ) = e,
  * then c = ζ mass v / δ_m0^(m+1), δ_m0 = [(n+1) mass v²/(2k)]^(1/(n+1)) (PROBLEMS.md §2, §3).
@@ -27,7 +31,7 @@
  *   fast    (default) a Newton step from a close initial guess, then secant steps until the root is
  *           bracketed and Brent's method (GSL) inside the bracket;
  *   nlopt   the papers' "minimise |e_out − e|" formulation: NLopt's BOBYQA on ln ζ minimising
- *           ((e_out − e)/e)², stopped once the misfit is within tol.
+ *           ((e_out − e)/e)² (((e_out − e)/(1 − e))² for e > 1/2), stopped within tol.
  * All three stop as soon as a simulated e_out is within tol of e and return that simulation's values.
  */
 #ifndef IMPACTFIT_INVERSE_H
@@ -58,8 +62,11 @@ typedef struct impactfit_inverse_params {
   double m;                               /* damping exponent, ≥ 0 */
   const impactfit_transition *transition; /* default C */
   const impactfit_root_method *method;    /* default fast */
-  double tol;                             /* |e_out − e| ≤ tol·e; default 1e-10, ≥ 1e-13 */
+  double tol;                             /* |e_out − e| ≤ tol·min(e, 1 − e); default 1e-10, ≥ 1e-13 */
   int max_iter;                           /* simulations allowed per point; default 200 */
+  int surrogate_guess;                    /* 1 (default): start from the generated surrogate where
+                                             it applies (m = 0, C); 0: from the closed forms only
+                                             (results then do not depend on the committed header) */
 } impactfit_inverse_params;
 
 IMPACTFIT_EXPORT impactfit_inverse_params impactfit_inverse_default_params(void);

@@ -472,7 +472,7 @@ static int locate_newton(impactfit_impact_workspace *ws, seg *sg, int ev, double
 /* Locates a root of event ev inside [a, b] where its sign changes; returns its position in *s. */
 static int locate(impactfit_impact_workspace *ws, seg *sg, int ev, double a, double b, double ga,
                   double gb, double *s) {
-  if (sg->kind == SEG_STEP && ev != EV_FD && ga * gb < 0.0)
+  if (ev != EV_FD && ga * gb < 0.0)
     return locate_newton(ws, sg, ev, a, b, ga, gb, s);
   root_ctx rc = {ws, sg, ev, 0};
   gsl_function F = {root_fn, &rc};

@@ -31,6 +31,10 @@ void impactfit__series_free(impactfit__series *s) {
   free(s->top);
   free(s->ltop);
   free(s->index);
+  free(s->pair_start);
+  free(s->pair_b);
+  free(s->pair_r);
+  free(s->pair_db);
   free(s->work);
   free(s);
 }
@@ -84,37 +88,54 @@ impactfit__series *impactfit__series_alloc(int order, int with_gamma) {
     impactfit__series_free(s);
     return NULL;
   }
+  /* the index pairs of every convolution, once: the recurrences then run over flat lists */
+  size_t npairs = 0;
+  for (size_t a = 0; a < k; a++)
+    npairs += (size_t)(s->j[a] + 1) * (s->l[a] + 1) * (s->q[a] + 1);
+  s->pair_start = malloc((k + 1) * sizeof *s->pair_start);
+  s->pair_b = malloc(npairs * sizeof *s->pair_b);
+  s->pair_r = malloc(npairs * sizeof *s->pair_r);
+  s->pair_db = malloc(npairs * sizeof *s->pair_db);
+  if (!s->pair_start || !s->pair_b || !s->pair_r || !s->pair_db) {
+    impactfit__series_free(s);
+    return NULL;
+  }
+  size_t np = 0;
+  for (size_t a = 0; a < k; a++) {
+    s->pair_start[a] = (int)np;
+    int ja = s->j[a], la = s->l[a], qa = s->q[a];
+    for (int j = 0; j <= ja; j++)
+      for (int l = 0; l <= la; l++)
+        for (int q = 0; q <= qa; q++) {
+          s->pair_b[np] = idx3(s, j, l, q);
+          s->pair_r[np] = idx3(s, ja - j, la - l, qa - q);
+          s->pair_db[np] = j + l + q;
+          np++;
+        }
+  }
+  s->pair_start[k] = (int)np;
   return s;
 }
 
 /* Coefficient a of the product A·B of two series on the simplex. */
 static double conv(const impactfit__series *s, const double *A, const double *B, int a) {
-  int ja = s->j[a], la = s->l[a], qa = s->q[a];
   double sum = 0.0;
-  for (int j = 0; j <= ja; j++)
-    for (int l = 0; l <= la; l++)
-      for (int q = 0; q <= qa; q++) {
-        int b = idx3(s, j, l, q), r = idx3(s, ja - j, la - l, qa - q);
-        sum += A[b] * B[r];
-      }
+  for (int k = s->pair_start[a]; k < s->pair_start[a + 1]; k++)
+    sum += A[s->pair_b[k]] * B[s->pair_r[k]];
   return sum;
 }
 
 /* Coefficient a of P = V^p (V_0 = 1), given P at all lower indices (Miller's recurrence). */
 static double power_coef(const impactfit__series *s, const double *V, const double *P, double p,
                          int a) {
-  int ja = s->j[a], la = s->l[a], qa = s->q[a];
-  int da = ja + la + qa;
+  int da = s->j[a] + s->l[a] + s->q[a];
   double sum = 0.0;
-  for (int j = 0; j <= ja; j++)
-    for (int l = 0; l <= la; l++)
-      for (int q = 0; q <= qa; q++) {
-        int db = j + l + q;
-        if (db == 0)
-          continue;
-        int b = idx3(s, j, l, q), r = idx3(s, ja - j, la - l, qa - q);
-        sum += (p * db - (da - db)) * V[b] * P[r];
-      }
+  for (int k = s->pair_start[a]; k < s->pair_start[a + 1]; k++) {
+    int db = s->pair_db[k];
+    if (db == 0)
+      continue;
+    sum += (p * db - (da - db)) * V[s->pair_b[k]] * P[s->pair_r[k]];
+  }
   return sum / da;
 }
 
@@ -158,14 +179,14 @@ void impactfit__series_set(impactfit__series *s, double n, double m) {
                           : power_coef(s, V, Q, m, (int)a);
     }
     for (size_t a = start; a < end; a++) {
-      R[a] = conv(s, Q, D, (int)a);
+      R[a] = (m == 0.0) ? D[a] : conv(s, Q, D, (int)a); /* Q = V^0 = 1 */
       DD[a] = conv(s, D, D, (int)a);
     }
     start = end;
   }
   /* Damping-work series S = Q · D · D. */
   for (size_t a = 0; a < K; a++)
-    s->s[a] = conv(s, Q, DD, (int)a);
+    s->s[a] = (m == 0.0) ? DD[a] : conv(s, Q, DD, (int)a);
   for (size_t a = 0; a < K; a++) {
     s->ope[a] = 1.0 + s->e[a];
     s->kap[a] = 1.0 + s->j[a] * (n - 1.0) + s->l[a] * m - s->q[a];

@@ -38,6 +38,9 @@ typedef struct impactfit__series {
   double *ltop;   /* log(|c_a| (1 + e_a)) of those terms (−inf where c_a = 0) */
   size_t ntop;
   int *index;     /* (order+1)^3 map from (j,l,q) to term index, −1 outside the simplex */
+  /* for each term a, the pairs (b, a − b) of terms whose indices add up to a: pair_b[k], pair_r[k]
+   * for k in [pair_start[a], pair_start[a+1]); pair_db[k] = |b| (total degree of b) */
+  int *pair_start, *pair_b, *pair_r, *pair_db;
   double *work;   /* scratch for P, Q, D, R and products, 6 * count */
 } impactfit__series;
 

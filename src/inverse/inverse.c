@@ -16,11 +16,12 @@
 #include <nlopt.h>
 
 #include "../common/common_impl.h"
+#include "impactfit/generated/copt_surrogate.h"
 #include "impactfit/inverse.h"
 
 #define NOSEP_G (-50.0) /* g for a simulation without separation: e_out "below e^-50 e" */
 #define MAX_EVALS 512   /* simulations recorded per point */
-#define HISTORY 4       /* points used by the continuation */
+#define HISTORY 6       /* points used by the continuation (quintic extrapolation) */
 /* Time bound of the simulations, in units of δ_m0/v (about 70 undamped contact durations): a contact
  * still open then counts as "no separation" (too much damping). Under A near the critical damping
  * the creep towards δ = 0 would otherwise cost whole seconds per simulation. */
@@ -54,6 +55,7 @@ impactfit_inverse_params impactfit_inverse_default_params(void) {
   p.method = impactfit_root_fast;
   p.tol = 1e-10;
   p.max_iter = 200;
+  p.surrogate_guess = 1;
   return p;
 }
 
@@ -62,7 +64,7 @@ impactfit_inverse_params impactfit_inverse_default_params(void) {
 typedef struct evaluation {
   double u, g;
   int separated;
-  double e_out, x_sep, t_contact;
+  double e_out, one_minus, x_sep, t_contact; /* one_minus = 1 − e_out without cancellation */
 } evaluation;
 
 struct impactfit_inverse_workspace {
@@ -72,6 +74,8 @@ struct impactfit_inverse_workspace {
   /* the current point */
   impactfit_impact_params base; /* c is set from u */
   double target, ln_target, tol;
+  int upper;               /* e > 1/2: g in terms of 1 − e */
+  double one_minus_target, ln_one_minus;
   int max_iter, n_evals, converged, best;
   long rhs;
   evaluation evals[MAX_EVALS];
@@ -105,7 +109,11 @@ void impactfit_inverse_free(impactfit_inverse_workspace *ws) {
   free(ws);
 }
 
-/* One simulation at u = ln c (or ln ζ); cached: the same u is never simulated twice. */
+/* One simulation at u = ln c (or ln ζ); cached: the same u is never simulated twice.
+ * g = ln e_out − ln e for e ≤ 1/2, and g = ln(1 − e) − ln(1 − e_out) above, where 1 − e_out is
+ * taken from the energy balance 1 − e_out² = 2 (W + U(x_end) − U(x_start)) (W the damping work,
+ * integrated with relative accuracy; U = K|x|^(n+1)/(n+1) the spring energy), which has no
+ * cancellation as e → 1: ζ ∝ 1 − e there, so this keeps ζ accurate to about tol relative. */
 static const evaluation *evaluate(impactfit_inverse_workspace *ws, double u) {
   for (int i = 0; i < ws->n_evals; i++)
     if (ws->evals[i].u == u)
@@ -124,6 +132,7 @@ static const evaluation *evaluate(impactfit_inverse_workspace *ws, double u) {
     ev->separated = 0;
     ev->g = NOSEP_G;
     ev->e_out = 0.0;
+    ev->one_minus = 1.0;
     ev->x_sep = ev->t_contact = 0.0;
   } else if (st) {
     ws->status = st;
@@ -133,19 +142,39 @@ static const evaluation *evaluate(impactfit_inverse_workspace *ws, double u) {
   } else {
     ev->separated = 1;
     ev->e_out = r.e_out;
-    ev->g = (r.e_out > 0.0) ? log(r.e_out) - ws->ln_target : NOSEP_G;
-    if (ev->g < NOSEP_G)
-      ev->g = NOSEP_G;
     ev->x_sep = r.delta_sep / r.delta_m0;
     ev->t_contact = r.t_contact * p.v / r.delta_m0;
+    double n = p.n, K = 0.5 * (n + 1.0), x0 = r.delta_start / r.delta_m0;
+    double W = r.damping_work / (p.mass * p.v * p.v);
+    double dU = K * (pow(fabs(ev->x_sep), n + 1.0) - pow(fabs(x0), n + 1.0)) / (n + 1.0);
+    ev->one_minus = 2.0 * (W + dU) / (1.0 + r.e_out);
+    if (ws->upper)
+      ev->g = (ev->one_minus > 0.0) ? ws->ln_one_minus - log(ev->one_minus) : 50.0;
+    else
+      ev->g = (r.e_out > 0.0) ? log(r.e_out) - ws->ln_target : NOSEP_G;
+    if (ev->g < NOSEP_G)
+      ev->g = NOSEP_G;
   }
   ws->rhs += r.rhs_evals;
   ws->n_evals++;
-  if (ev->separated && fabs(ev->e_out - ws->target) <= ws->tol * ws->target) {
+  int ok = ws->upper ? fabs(ev->one_minus - ws->one_minus_target) <= ws->tol * ws->one_minus_target
+                     : fabs(ev->e_out - ws->target) <= ws->tol * ws->target;
+  if (ev->separated && ok) {
     ws->converged = 1;
     ws->best = ws->n_evals - 1;
   }
   return ev;
+}
+
+/* Sets the target of the next solve. */
+static void set_target(impactfit_inverse_workspace *ws, double e, double tol, int max_iter) {
+  ws->target = e;
+  ws->ln_target = log(e);
+  ws->upper = (e > 0.5);
+  ws->one_minus_target = 1.0 - e; /* exact for e ≥ 1/2 (Sterbenz) */
+  ws->ln_one_minus = log(ws->one_minus_target);
+  ws->tol = tol;
+  ws->max_iter = max_iter;
 }
 
 /* Non-monotone e_out(u) among the recorded simulations (beyond rounding)? */
@@ -304,7 +333,8 @@ static double nlopt_fn(unsigned n, const double *x, double *grad, void *vws) {
   }
   if (ws->converged)
     nlopt_force_stop(ws->opt);
-  double r = (ev->e_out - ws->target) / ws->target;
+  double r = ws->upper ? (ev->one_minus - ws->one_minus_target) / ws->one_minus_target
+                      : (ev->e_out - ws->target) / ws->target;
   return r * r;
 }
 
@@ -344,11 +374,18 @@ static method_fn method_of(const impactfit_root_method *m) {
 
 /* ---- initial guesses ------------------------------------------------------------------------ */
 
-/* Scaled ζ from Zhang et al.'s primary formula with α = 1: ζ = 3(1−e)(m+1)/4 · e^(−(m+1)/(n+1));
- * for m = 0, C, Poursina & Nikravesh's Eq. (49) with their α(n), β(n) (scaled); for m = n the
- * Ramaswamy–Humbert ε(e) (0.1 % accurate), ζ = Kε. Only starting points: the solvers do the rest. */
-static double guess_zeta(double n, double m, double e, const impactfit_transition *tr) {
+/* Starting points; the solvers do the rest. For m = 0 under C (or D) inside n ∈ [1, 2],
+ * e ∈ [1e-4, 1]: the generated c_opt surrogate (ζ to ~1e-11, so one simulation usually confirms
+ * it); for m = n the Ramaswamy–Humbert ε(e) (0.1 % accurate), ζ = Kε; for m = 0 elsewhere
+ * Poursina & Nikravesh's Eq. (49) with their α(n), β(n) (scaled); otherwise Zhang et al.'s primary
+ * formula with α = 1: ζ = 3(1−e)(m+1)/4 · e^(−(m+1)/(n+1)). */
+static double guess_zeta(double n, double m, double e, const impactfit_transition *tr, int surrogate) {
   double K = 0.5 * (n + 1.0);
+  if (surrogate && m == 0.0 && (tr == impactfit_transition_C || tr == impactfit_transition_D)) {
+    double z = impactfit_copt_zeta(n, e);
+    if (z > 0.0)
+      return z;
+  }
   if (m == n) {
     double a = 1.381, b = 0.451, p = a * (exp(-b * e) - exp(-b));
     double eps = (3.0 + 2.0 * p) * (1.0 - e * e) / (2.0 * e) / ((3.0 + 2.0 * p) / (3.0 - 2.0 * p) + e);
@@ -475,11 +512,8 @@ static int solve_point(impactfit_inverse_workspace *ws, const impactfit_inverse_
   ws->base.locate_extrema = 0;
   ws->base.rtol = sim_rtol(p->tol);
   ws->base.t_max = SIM_T_MAX;
-  ws->target = e;
-  ws->ln_target = log(e);
-  ws->tol = p->tol;
-  ws->max_iter = p->max_iter;
-  double z0 = (zeta_guess > 0.0 && isfinite(zeta_guess)) ? zeta_guess : guess_zeta(p->n, p->m, e, p->transition);
+  set_target(ws, e, p->tol, p->max_iter);
+  double z0 = (zeta_guess > 0.0 && isfinite(zeta_guess)) ? zeta_guess : guess_zeta(p->n, p->m, e, p->transition, p->surrogate_guess);
   if (!(z0 > 0.0) || !isfinite(z0))
     z0 = 1.0;
   if (!(slope < 0.0)) /* d ln e_out / d ln ζ: ≈ ln e for light damping, O(−1) for heavy */
@@ -499,30 +533,38 @@ int impactfit_inverse_solve(impactfit_inverse_workspace *ws, const impactfit_inv
   return solve_point(ws, p, e, zeta_guess, 0.0, res, err);
 }
 
-/* Continuation: y = ln ζ − ln(1 − e) as a polynomial in t = ln e through the last solved points
- * (smooth at both ends: ζ ∝ (1 − e) as e → 1 and ζ ∝ e^(−p) as e → 0). Returns the predicted ζ and
- * the slope d ln e_out / d ln ζ there. */
-static int extrapolate(const double *te, const double *ty, int k, double e, double *zeta, double *slope) {
+/* Continuation: y = ln ζ − ln(1 − e) as a polynomial through the last solved points, in t = ln e for
+ * e ≤ 1/2 and in r = ln(1 − e) above (ζ ∝ e^(−p) as e → 0; as e → 1, y has terms (1 − e)^p with
+ * non-integer p, smooth in r but not in t: see surrogate.h). Returns the predicted ζ and the slope
+ * dg/du of the solver's function g (u = ln ζ) there. */
+static int extrapolate(const double *ht, const double *hr, const double *hy, int k, double e, double *zeta,
+                       double *slope) {
   if (k < 2 || !(e < 1.0))
     return 0;
-  double t = log(e), y = 0.0, dy = 0.0;
+  int upper = (e > 0.5);
+  const double *hx = upper ? hr : ht;
+  double x = upper ? log1p(-e) : log(e), y = 0.0, dy = 0.0;
   for (int i = 0; i < k; i++) { /* Lagrange basis and its derivative */
     double li = 1.0, dli = 0.0;
     for (int j = 0; j < k; j++) {
       if (j == i)
         continue;
-      double den = te[i] - te[j];
+      double den = hx[i] - hx[j];
       if (den == 0.0)
         return 0;
-      dli = dli * (t - te[j]) / den + li / den;
-      li *= (t - te[j]) / den;
+      dli = dli * (x - hx[j]) / den + li / den;
+      li *= (x - hx[j]) / den;
     }
-    y += li * ty[i];
-    dy += dli * ty[i];
+    y += li * hy[i];
+    dy += dli * hy[i];
   }
-  double du_dt = dy - e / (1.0 - e); /* u = y + ln(1 − e), d ln(1−e)/dt = −e/(1−e) */
   *zeta = exp(y) * (1.0 - e);
-  *slope = (du_dt != 0.0) ? 1.0 / du_dt : 0.0;
+  if (upper) { /* r = u − y(r): dr/du = 1/(1 + y'); g = r_target − r_out, dg/du = −dr/du */
+    *slope = (1.0 + dy != 0.0) ? -1.0 / (1.0 + dy) : 0.0;
+  } else { /* u = y(t) + ln(1 − e^t): du/dt = y' − e/(1 − e); g = t_out − t_target, dg/du = dt/du */
+    double du_dt = dy - e / (1.0 - e);
+    *slope = (du_dt != 0.0) ? 1.0 / du_dt : 0.0;
+  }
   return isfinite(*zeta) && *zeta > 0.0;
 }
 
@@ -532,12 +574,14 @@ int impactfit_inverse_solve_run(impactfit_inverse_workspace *ws, const impactfit
   impactfit__gsl_quiet();
   if (!ws || (!e && count) || (!res && count))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no workspace, targets or results given");
-  double te[HISTORY], ty[HISTORY];
+  double ht[HISTORY], hr[HISTORY], hy[HISTORY];
   int k = 0, first = 0;
   for (size_t i = 0; i < count; i++) {
     double zg = 0.0, slope = 0.0;
-    if (k >= 2 && !(fabs(log(e[i]) - te[k - 1]) > 0.5)) /* only close neighbours */
-      extrapolate(te, ty, k, e[i], &zg, &slope);
+    int upper = (e[i] > 0.5);
+    double x = upper ? log1p(-e[i]) : log(e[i]), xl = k ? (upper ? hr[k - 1] : ht[k - 1]) : 0.0;
+    if (k >= 2 && !(fabs(x - xl) > 0.5)) /* only close neighbours */
+      extrapolate(ht, hr, hy, k, e[i], &zg, &slope);
     impactfit_error e1;
     impactfit_error_clear(&e1);
     int st = solve_point(ws, p, e[i], zg, slope, &res[i], &e1);
@@ -554,17 +598,20 @@ int impactfit_inverse_solve_run(impactfit_inverse_workspace *ws, const impactfit
       k = 0; /* restart the continuation after a failure */
       continue;
     }
-    /* Record the simulated pair (e_out, ζ): it lies on the curve to the simulation's accuracy,
-     * whereas the target e is only within tol of it — noise the extrapolation would amplify. */
-    double eo = res[i].e_out;
-    if (e[i] < 1.0 && eo > 0.0 && eo < 1.0) {
+    /* Record the simulated pair (e_out, ζ), with 1 − e_out free of cancellation: it lies on the
+     * curve to the simulation's accuracy, whereas the target is only within tol of it — noise the
+     * extrapolation would amplify. */
+    double eo = res[i].e_out, om = ws->best >= 0 ? ws->evals[ws->best].one_minus : 1.0 - eo;
+    if (e[i] < 1.0 && eo > 0.0 && om > 0.0) {
       if (k == HISTORY) {
-        memmove(te, te + 1, (HISTORY - 1) * sizeof te[0]);
-        memmove(ty, ty + 1, (HISTORY - 1) * sizeof ty[0]);
+        memmove(ht, ht + 1, (HISTORY - 1) * sizeof ht[0]);
+        memmove(hr, hr + 1, (HISTORY - 1) * sizeof hr[0]);
+        memmove(hy, hy + 1, (HISTORY - 1) * sizeof hy[0]);
         k--;
       }
-      te[k] = log(eo);
-      ty[k] = log(res[i].zeta) - log1p(-eo);
+      ht[k] = log(eo);
+      hr[k] = log(om);
+      hy[k] = log(res[i].zeta) - log(om);
       k++;
     }
   }
@@ -648,12 +695,9 @@ int impactfit_copt_solve(impactfit_inverse_workspace *ws, const impactfit_invers
   ws->base.locate_extrema = 0;
   ws->base.rtol = sim_rtol(q.tol);
   ws->base.t_max = SIM_T_MAX;
-  ws->target = e;
-  ws->ln_target = log(e);
-  ws->tol = q.tol;
-  ws->max_iter = q.max_iter;
+  set_target(ws, e, q.tol, q.max_iter);
   double c0;
-  if ((st = impactfit_copt_from_zeta(q.n, guess_zeta(q.n, 0.0, e, q.transition), k, mass, v, &c0, err)))
+  if ((st = impactfit_copt_from_zeta(q.n, guess_zeta(q.n, 0.0, e, q.transition, q.surrogate_guess), k, mass, v, &c0, err)))
     return st;
   if ((st = run_method(ws, &q, log(c0), fmin(-0.05, fmax(log(e), -1.5)), "c", err)))
     return st;
