@@ -106,7 +106,9 @@ typedef struct impactfit_mb1d_system {
 /* Jönsson et al.'s vibratory roller (PROBLEMS.md §6, seed 004 Table 2): mass 0 is the drum
  * (m2 = 2000 kg, carries the excitation F_ω sin(ωt), F_ω = 58.8 kN, and rests on the soil through
  * the contact element), mass 1 the frame (m3 = 1000 kg) joined to the drum by k23 = 1e6 N/m,
- * c23 = 1e4 N s/m, free length d = 0 (d only shifts the frame's position), g = 9.81 m/s².
+ * c23 = 1e4 N s/m, free length d = 0.5 m (the paper gives none; d only shifts the frame's
+ * position), g = 9.81 m/s². The drum's position is that of its lowest point (0: touching the
+ * undeformed soil).
  * case_no 1..4 selects (k, c, ω) = (5e6, 8e4, 40π), (2e8, 5.06e5, 40π), (2e8, 5.06e5, 80π),
  * (2e8, 2.53e6, 80π); c = 2D√(m2 k) with D = 0.4, 0.4, 0.4, 2.0 as printed (rounded) in the paper.
  * Returns 0 or EINVAL. */

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include <gsl/gsl_errno.h>
+#include <gsl/gsl_math.h> /* M_PI */
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_multiroots.h>
 
@@ -214,7 +215,7 @@ int impactfit_mb1d_roller(int case_no, const impactfit_transition *tr, impactfit
   sys->mass[0] = 2000.0; /* drum m2 */
   sys->mass[1] = 1000.0; /* frame m3 */
   sys->n_links = 1;
-  sys->link[0] = (impactfit_mb1d_link){0, 1, 1e6, 1e4, 0.0};
+  sys->link[0] = (impactfit_mb1d_link){0, 1, 1e6, 1e4, 0.5};
   sys->g = 9.81;
   sys->excited = 0;
   sys->f_amp = 58.8e3;
@@ -434,6 +435,7 @@ typedef struct runner {
   double T, L, V;
   const impactfit_mb1d_params *p;
   /* samples */
+  int reporting; /* transitions and samples go to p->fn */
   int sampling;
   double sample_t0, sample_dt;
   long sample_next, sample_last;
@@ -462,7 +464,7 @@ static void make_point(runner *R, int kind, double t, const double *y, impactfit
 }
 
 static int emit(runner *R, int kind, double t, const double *y) {
-  if (!R->p->fn)
+  if (!R->p->fn || !R->reporting)
     return 0;
   impactfit_mb1d_point pt;
   make_point(R, kind, t, y, &pt);
@@ -752,6 +754,7 @@ int impactfit_mb1d_simulate(impactfit_mb1d_workspace *ws, const impactfit_mb1d_s
   if ((st = runner_init(&R, ws, S, p, err)))
     return st;
   ws->n_periods = 0;
+  R.reporting = 1;
   R.M.in_contact = state->in_contact ? 1 : 0;
   double y[IMPACTFIT__HYB_MAXDIM], t = state->t;
   state_to_y(&R, state, y);
@@ -896,6 +899,7 @@ int impactfit_mb1d_steady(impactfit_mb1d_workspace *ws, const impactfit_mb1d_sys
   if (nrec > IMPACTFIT_MB1D_MAX_RECORD)
     nrec = IMPACTFIT_MB1D_MAX_RECORD;
   R.stats = 1;
+  R.reporting = 1;
   double contrast = 0.0;
   if (p->trace_points > 0 && p->fn) {
     R.sampling = 1;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <gsl/gsl_errno.h>
+#include <gsl/gsl_math.h> /* M_PI */
 
 #include "../common/common_impl.h"
 #include "hybrid.h"
