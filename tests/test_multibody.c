@@ -213,7 +213,7 @@ static void check_against_engine(double n, double k, double c, const impactfit_t
         double d = P->t - tplus, r = k / c;
         double want = (n == 1.0) ? xplus * exp(-r * d)
                                  : pow(pow(xplus, 1.0 - n) + (n - 1.0) * r * d, 1.0 / (1.0 - n));
-        CHECK(fabs(P->element - want) <= 1e-9 * xplus, "n=%g D: relaxing element at t = %.6f: %.17g vs closed form %.17g",
+        CHECK(fabs(P->element - want) <= 1e-11 * xplus, "n=%g D: relaxing element at t = %.6f: %.17g vs closed form %.17g",
               n, P->t, P->element, want);
         relax_checked++;
       }
@@ -222,11 +222,11 @@ static void check_against_engine(double n, double k, double c, const impactfit_t
     const impactfit_mb1d_point *A = &pts[i + 1]; /* after the switch */
     impactfit_contact ec;
     impactfit_impact_contact(iw, ic, &ec);
-    double tol_t = 1e-9 * ec.t_end, tol_v = 1e-9 * v;
+    double tol_t = 1e-11 * ec.t_end, tol_v = 1e-11 * v;
     if (P->kind == 2) {
       CHECK_ABS(A->t, ec.t_end, tol_t, "n=%g %.100s contact %d: end time", n, tr->name, ic);
       CHECK_ABS(A->v[0], ec.v_out, tol_v, "n=%g %.100s contact %d: rebound speed", n, tr->name, ic);
-      CHECK_ABS(A->delta, ec.delta_end, 1e-9 * fabs(c0.delta_start) + 1e-12, "n=%g %.100s contact %d: penetration at the end", n, tr->name, ic);
+      CHECK_ABS(A->delta, ec.delta_end, 1e-11 * fabs(c0.delta_start) + 1e-13, "n=%g %.4s contact %d: penetration at the end", n, tr->name, ic);
       tplus = A->t;
       xplus = A->element;
       ic++;
@@ -238,8 +238,8 @@ static void check_against_engine(double n, double k, double c, const impactfit_t
         double d = A->t - tplus, r = k / c;
         double want = (n == 1.0) ? xplus * exp(-r * d)
                                  : pow(pow(xplus, 1.0 - n) + (n - 1.0) * r * d, 1.0 / (1.0 - n));
-        CHECK_REL(A->delta, want, 1e-8, "n=%g D contact %d: starts on the relaxing surface", n, ic);
-        CHECK_REL(A->delta, ec.element_start, 1e-8, "n=%g D contact %d: element as the engine", n, ic);
+        CHECK_REL(A->delta, want, 1e-10, "n=%g D contact %d: starts on the relaxing surface", n, ic);
+        CHECK_REL(A->delta, ec.element_start, 1e-10, "n=%g D contact %d: element as the engine", n, ic);
         CHECK(want > 1e-3 * xplus, "n=%g D contact %d: the relaxation is visible (x_f = %g of x+)", n, ic,
               want / xplus);
       }
