@@ -196,3 +196,48 @@ int impactfit__hyb_crossing(impactfit__hyb *H, const impactfit__hyb_fn *fn, int 
   *found = 1;
   return 0;
 }
+
+int impactfit__hyb_crossing_valid(impactfit__hyb *H, const impactfit__hyb_fn *fn, int dir, double a,
+                                  double b, const double *ya, const double *yb,
+                                  int (*valid)(const double *y, void *vctx), void *vctx, int *found,
+                                  double *s, double *ys) {
+  double yA[IMPACTFIT__HYB_MAXDIM];
+  memcpy(yA, ya, H->dim * sizeof yA[0]);
+  *found = 0;
+  for (int tries = 0; tries < 8; tries++) {
+    int st, f;
+    double r;
+    if ((st = impactfit__hyb_crossing(H, fn, dir, a, b, yA, yb, &f, &r)))
+      return st;
+    if (!f)
+      return 0;
+    if ((st = impactfit__hyb_state(H, r, yA)))
+      return st;
+    if (!valid || valid(yA, vctx)) {
+      *found = 1;
+      *s = r;
+      memcpy(ys, yA, H->dim * sizeof yA[0]);
+      return 0;
+    }
+    if (!(r > a)) /* no progress: the invalid root sits at the start */
+      return 0;
+    a = r;
+  }
+  return 0;
+}
+
+int impactfit__hyb_sample(impactfit__hyb *H, impactfit__hyb_sampler *S, double s_hi, double *t,
+                          double y[]) {
+  if (S->next > S->last)
+    return 0;
+  double ts = S->t0 + (double)S->next * S->dt;
+  if (ts > H->t0 + s_hi)
+    return 0;
+  double s = ts - H->t0;
+  int st = impactfit__hyb_state(H, s < 0.0 ? 0.0 : s, y);
+  if (st)
+    return st;
+  *t = ts;
+  S->next++;
+  return 1;
+}

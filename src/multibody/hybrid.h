@@ -70,6 +70,24 @@ int impactfit__hyb_root(impactfit__hyb *H, const impactfit__hyb_fn *fn, int whic
 int impactfit__hyb_crossing(impactfit__hyb *H, const impactfit__hyb_fn *fn, int dir, double a,
                             double b, const double *ya, const double *yb, int *found, double *s);
 
+/* As impactfit__hyb_crossing, but a root whose state fails valid(y, vctx) (if valid is not NULL) is
+ * skipped and the search goes on after it; on success ys holds the state at the root. */
+int impactfit__hyb_crossing_valid(impactfit__hyb *H, const impactfit__hyb_fn *fn, int dir, double a,
+                                  double b, const double *ya, const double *yb,
+                                  int (*valid)(const double *y, void *vctx), void *vctx, int *found,
+                                  double *s, double *ys);
+
+/* Equally spaced sample times t0 + k·dt, k = next..last. */
+typedef struct impactfit__hyb_sampler {
+  double t0, dt;
+  long next, last;
+} impactfit__hyb_sampler;
+
+/* The next sample time in [t0, t0 + s_hi] of the current segment and the state there (on the
+ * segment's own solution): returns 1 and moves on, 0 when there is none, or a negative error. */
+int impactfit__hyb_sample(impactfit__hyb *H, impactfit__hyb_sampler *S, double s_hi, double *t,
+                          double y[]);
+
 /* An interior extremum of g in [a, b] (where gd changes sign between the given end states): sets
  * *found, its position *s and value *value. */
 int impactfit__hyb_extremum(impactfit__hyb *H, const impactfit__hyb_fn *fn, double a, double b,

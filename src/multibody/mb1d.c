@@ -118,13 +118,17 @@ static double fd_delta(double t, const double *y, void *ctx) {
   return -y[M->N + M->cm];
 }
 static double f_force(double t, const double *y, void *ctx) { return element_force(ctx, y); }
+/* dF_f/dt = k n |δ|^(n−1) δ' + c δ'', δ'' = −a_contact. */
+static double force_rate(const mbsys *M, const double *y, const double *a) {
+  double d = -y[M->cm], dd = -y[M->N + M->cm], n = M->S.n;
+  double kp = (n == 1.0) ? 1.0 : n * pow(fabs(d), n - 1.0);
+  return M->S.k * kp * dd - M->S.c * a[M->cm];
+}
 static double fd_force(double t, const double *y, void *ctx) {
   const mbsys *M = ctx;
   double a[NMAX];
   accelerations(M, t, y, a);
-  double d = -y[M->cm], dd = -y[M->N + M->cm], n = M->S.n;
-  double kp = (n == 1.0) ? 1.0 : n * pow(fabs(d), n - 1.0);
-  return M->S.k * kp * dd - M->S.c * a[M->cm];
+  return force_rate(M, y, a);
 }
 static double f_gap(double t, const double *y, void *ctx) {
   const mbsys *M = ctx;
@@ -159,7 +163,7 @@ static double fd_accel(double t, const double *y, void *ctx) {
   if (S->excited == cm)
     J += S->f_amp * S->omega * cos(S->omega * t);
   if (M->in_contact)
-    J += fd_force(t, y, (void *)M);
+    J += force_rate(M, y, a);
   return J / S->mass[cm];
 }
 
@@ -437,8 +441,7 @@ typedef struct runner {
   /* samples */
   int reporting; /* transitions and samples go to p->fn */
   int sampling;
-  double sample_t0, sample_dt;
-  long sample_next, sample_last;
+  impactfit__hyb_sampler smp;
   /* statistics of the current period */
   int stats;
   impactfit_mb1d_period cur;
@@ -475,22 +478,12 @@ static int emit(runner *R, int kind, double t, const double *y) {
 static int emit_samples(runner *R, double s_hi) {
   if (!R->sampling || !R->p->fn)
     return 0;
-  impactfit__hyb *H = R->H;
-  while (R->sample_next <= R->sample_last) {
-    double ts = R->sample_t0 + (double)R->sample_next * R->sample_dt;
-    if (ts > H->t0 + s_hi)
-      break;
-    double s = ts - H->t0, y[IMPACTFIT__HYB_MAXDIM];
-    if (s < 0.0)
-      s = 0.0;
-    int st = impactfit__hyb_state(H, s, y);
-    if (st)
-      return st;
+  double ts, y[IMPACTFIT__HYB_MAXDIM];
+  int st;
+  while ((st = impactfit__hyb_sample(R->H, &R->smp, s_hi, &ts, y)) > 0)
     if ((st = emit(R, 0, ts, y)))
       return st;
-    R->sample_next++;
-  }
-  return 0;
+  return st;
 }
 
 static void upd(double v, double *lo, double *hi) {
@@ -563,6 +556,11 @@ static int segment_stats(runner *R, double s_end, const double *ya, const double
 }
 
 /* The first event of the current mode inside the current segment [0, len]; *which = −1 if none. */
+static int delta_positive(const double *y, void *ctx) {
+  const mbsys *M = ctx;
+  return -y[M->cm] > 0.0;
+}
+
 static int find_event(runner *R, const double *ya, const double *yb, double *s_ev, int *which) {
   impactfit__hyb *H = R->H;
   mbsys *M = &R->M;
@@ -587,28 +585,14 @@ static int find_event(runner *R, const double *ya, const double *yb, double *s_e
   *which = -1;
   double best = H->len;
   for (int k = 0; k < nf; k++) {
-    double a = 0.0, yA[IMPACTFIT__HYB_MAXDIM];
-    memcpy(yA, ya, H->dim * sizeof yA[0]);
-    for (int tries = 0; tries < 8; tries++) {
-      int found, st;
-      double s;
-      if ((st = impactfit__hyb_crossing(H, fns[k], dirs[k], a, H->len, yA, yb, &found, &s)))
-        return st;
-      if (!found)
-        break;
-      if ((st = impactfit__hyb_state(H, s, yA)))
-        return st;
-      if (valid_pos[k] && !(-yA[M->cm] > 0.0)) { /* not a valid event: search on after it */
-        if (!(s > a))
-          break;
-        a = s;
-        continue;
-      }
-      if (s < best || *which < 0) {
-        best = s;
-        *which = k;
-      }
-      break;
+    int found, st;
+    double s, ys[IMPACTFIT__HYB_MAXDIM];
+    if ((st = impactfit__hyb_crossing_valid(H, fns[k], dirs[k], 0.0, H->len, ya, yb,
+                                            valid_pos[k] ? delta_positive : NULL, M, &found, &s, ys)))
+      return st;
+    if (found && (s < best || *which < 0)) {
+      best = s;
+      *which = k;
     }
   }
   *s_ev = best;
@@ -759,11 +743,9 @@ int impactfit_mb1d_simulate(impactfit_mb1d_workspace *ws, const impactfit_mb1d_s
   double y[IMPACTFIT__HYB_MAXDIM], t = state->t;
   state_to_y(&R, state, y);
   if (p->trace_points > 0) {
+    double dt = R.T / p->trace_points;
     R.sampling = 1;
-    R.sample_t0 = t;
-    R.sample_dt = R.T / p->trace_points;
-    R.sample_next = 1;
-    R.sample_last = (long)floor((t_end - t) / R.sample_dt * (1.0 + 1e-15));
+    R.smp = (impactfit__hyb_sampler){t, dt, 1, (long)floor((t_end - t) / dt * (1.0 + 1e-15))};
     if ((st = emit(&R, 0, t, y)))
       return st;
   }
@@ -903,10 +885,7 @@ int impactfit_mb1d_steady(impactfit_mb1d_workspace *ws, const impactfit_mb1d_sys
   double contrast = 0.0;
   if (p->trace_points > 0 && p->fn) {
     R.sampling = 1;
-    R.sample_t0 = J * R.T;
-    R.sample_dt = R.T / p->trace_points;
-    R.sample_next = 1;
-    R.sample_last = (long)nrec * p->trace_points;
+    R.smp = (impactfit__hyb_sampler){J * R.T, R.T / p->trace_points, 1, (long)nrec * p->trace_points};
     if ((st = emit(&R, 0, t, y)))
       goto out;
   }

@@ -318,7 +318,7 @@ typedef struct prun {
   impactfit_pendulum_workspace *ws;
   const impactfit_pendulum_params *p;
   pend P;
-  long sample_next, sample_last;
+  impactfit__hyb_sampler smp;
   double E_ref, E_scale, drift;
 } prun;
 
@@ -345,22 +345,34 @@ static int emit(prun *R, int kind, double t, const double *y) {
 static int emit_samples(prun *R, double s_hi) {
   if (!(R->p->sample_dt > 0.0) || !R->p->fn)
     return 0;
-  impactfit__hyb *H = &R->ws->H;
-  while (R->sample_next <= R->sample_last) {
-    double ts = (double)R->sample_next * R->p->sample_dt;
-    if (ts > H->t0 + s_hi)
-      break;
-    double s = ts - H->t0, y[4];
-    if (s < 0.0)
-      s = 0.0;
-    int st = impactfit__hyb_state(H, s, y);
-    if (st)
-      return st;
+  double ts, y[4];
+  int st;
+  while ((st = impactfit__hyb_sample(&R->ws->H, &R->smp, s_hi, &ts, y)) > 0)
     if ((st = emit(R, 0, ts, y)))
       return st;
-    R->sample_next++;
-  }
-  return 0;
+  return st;
+}
+
+/* Fills the "after" fields of an impact from the state (t, y) where it ended. */
+static void finish_impact(impactfit_pendulum_impact *I, const pend *P, double t, const double *y,
+                          int ended) {
+  geo G;
+  geometry(P, y, &G);
+  I->t_end = t;
+  I->v_out = -G.ddelta;
+  I->e_eff = I->v_out / I->v_in;
+  I->omega1_after = y[2];
+  I->omega2_after = y[3];
+  I->energy_after = energy(P, y);
+  I->ended = ended;
+}
+
+/* A contact starts only where the tip meets rod 1 itself (0 ≤ ℓ ≤ L1) while approaching. */
+static int valid_start(const double *y, void *ctx) {
+  const pend *P = ctx;
+  geo G;
+  geometry(P, y, &G);
+  return G.lever >= 0.0 && G.lever <= P->L1 && G.ddelta > 0.0;
 }
 
 static void set_reference(prun *R, const double *y) {
@@ -413,8 +425,7 @@ int impactfit_pendulum_simulate(impactfit_pendulum_workspace *ws, const impactfi
                              G.delta);
   }
   if (p->sample_dt > 0.0) {
-    R.sample_next = 1;
-    R.sample_last = (long)floor(p->t_end / p->sample_dt * (1.0 + 1e-15));
+    R.smp = (impactfit__hyb_sampler){0.0, p->sample_dt, 1, (long)floor(p->t_end / p->sample_dt * (1.0 + 1e-15))};
     if ((st = emit(&R, 0, 0.0, y)))
       return st;
   }
@@ -429,25 +440,12 @@ int impactfit_pendulum_simulate(impactfit_pendulum_workspace *ws, const impactfi
     int ev = 0, found; /* 1: contact starts, 2: contact ends */
     double s;
     if (!P->in_contact) {
-      double a = 0.0, yA[4];
-      memcpy(yA, ya, sizeof yA);
-      for (int tries = 0; tries < 8; tries++) {
-        if ((st = impactfit__hyb_crossing(H, &fdl, 1, a, H->len, yA, y, &found, &s)))
-          return IMPACTFIT__FAIL(err, st, "event location failed at t = %.17g s", H->t0);
-        if (!found)
-          break;
-        if ((st = impactfit__hyb_state(H, s, yA)))
-          return IMPACTFIT__FAIL(err, st, "non-finite state at t = %.17g s", H->t0 + s);
-        geo G;
-        geometry(P, yA, &G);
-        if (G.lever >= 0.0 && G.lever <= p->L1 && G.ddelta > 0.0) {
-          ev = 1;
-          s_ev = s;
-          break;
-        }
-        if (!(s > a)) /* the tip passes rod 1's line beyond its ends: no contact */
-          break;
-        a = s;
+      double ys[4];
+      if ((st = impactfit__hyb_crossing_valid(H, &fdl, 1, 0.0, H->len, ya, y, valid_start, P, &found, &s, ys)))
+        return IMPACTFIT__FAIL(err, st, "event location failed at t = %.17g s", H->t0);
+      if (found) { /* (a crossing beyond rod 1's ends is no contact) */
+        ev = 1;
+        s_ev = s;
       }
     } else {
       double best = H->len;
@@ -522,15 +520,7 @@ int impactfit_pendulum_simulate(impactfit_pendulum_workspace *ws, const impactfi
         double Pimp = (1.0 + p->e) * mass * v;
         y[2] += G.lever * Pimp / P->I1;
         y[3] -= p->L2 * G.cphi * Pimp / P->I2;
-        geo G2;
-        geometry(P, y, &G2);
-        cur->t_end = t;
-        cur->v_out = -G2.ddelta;
-        cur->e_eff = cur->v_out / v;
-        cur->omega1_after = y[2];
-        cur->omega2_after = y[3];
-        cur->energy_after = energy(P, y);
-        cur->ended = 1;
+        finish_impact(cur, P, t, y, 1);
         cur = NULL;
         if ((st = emit(&R, 2, t, y)))
           return st;
@@ -549,15 +539,8 @@ int impactfit_pendulum_simulate(impactfit_pendulum_workspace *ws, const impactfi
     } else {
       if ((st = emit(&R, 2, t, y)))
         return st;
-      cur->t_end = t;
-      cur->v_out = -G.ddelta;
-      cur->e_eff = cur->v_out / cur->v_in;
-      cur->omega1_after = y[2];
-      cur->omega2_after = y[3];
-      cur->ended = 1;
-      P->in_contact = 0;
-      /* the rods' energy: what the element still holds at separation (δ_s > 0) stays with it */
-      cur->energy_after = energy(P, y);
+      P->in_contact = 0; /* first: the energy the element still holds at separation is not the rods' */
+      finish_impact(cur, P, t, y, 1);
       cur = NULL;
       if ((st = emit(&R, 2, t, y)))
         return st;
@@ -565,17 +548,8 @@ int impactfit_pendulum_simulate(impactfit_pendulum_workspace *ws, const impactfi
     set_reference(&R, y);
     impactfit__hyb_restart(H, H->h);
   }
-  if (cur) { /* a contact still open at t_end */
-    geo G;
-    geometry(P, y, &G);
-    cur->t_end = t;
-    cur->v_out = -G.ddelta;
-    cur->e_eff = cur->v_out / cur->v_in;
-    cur->omega1_after = y[2];
-    cur->omega2_after = y[3];
-    cur->energy_after = energy(P, y);
-    cur->ended = 0;
-  }
+  if (cur) /* a contact still open at t_end */
+    finish_impact(cur, P, t, y, 0);
   res->n_impacts = ws->n_impacts;
   res->energy_end = energy(P, y);
   res->theta1 = y[0];
