@@ -293,7 +293,9 @@ typedef struct impactfit_pendulum_result {
   int n_impacts;
   double energy_start, energy_end; /* J */
   double theta1, theta2, omega1, omega2; /* state at t_end */
-  double max_energy_drift;   /* largest |E − E_after last impact| / |E scale| between impacts */
+  double max_energy_drift;   /* largest |E − E after the last impact| between impacts, at the
+                                integrator's steps, relative to Σ m_i g L_i/2 + the initial
+                                kinetic energy */
   long steps, rhs_evals;
 } impactfit_pendulum_result;
 

@@ -33,10 +33,10 @@
  * max|f|), and a contact held while δ < 0 for more than UNTOUCHED_FLOOR of a period is a force
  * without touching (under A the contact starts at a located δ = 0, within ~1e-13 of a period). */
 #define TENSILE_FLOOR 1e-8
+#define UNTOUCHED_FLOOR 1e-9
 /* A period-q steady state is accepted only if every proper divisor q' of q is far from repeating:
  * d_q' > SUBPERIOD_FACTOR·ss_tol (see impactfit_mb1d_steady). */
 #define SUBPERIOD_FACTOR 1e3
-#define UNTOUCHED_FLOOR 1e-9
 
 /* ---- the system ----------------------------------------------------------------------------- */
 
