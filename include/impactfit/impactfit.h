@@ -4,6 +4,8 @@
 
 #include "impactfit/common.h"
 #include "impactfit/impact.h"
+#include "impactfit/hc.h"
+#include "impactfit/formulas.h"
 #include "impactfit/version.h"
 
 #endif
