@@ -51,7 +51,7 @@ IMPACTFIT_EXPORT int impactfit_hc_omega(double k, double v, double mass, double 
                                         impactfit_error *err);
 
 /* Dimensionless contact duration Δτ(ε, n) of x'' + x^n (ε x' + 1) = 0, x(0) = 0, x'(0) = 1, until x
- * returns to 0 (ε ≥ 0, n > 0). Simulated with the impact engine (mass = k = v = 1, m = n, c = ε,
+ * returns to 0 (0 ≤ ε ≤ 1e7, n > 0). Simulated with the impact engine (mass = k = v = 1, m = n, c = ε,
  * then ω_i = 1 and t_contact = Δτ) under condition A: it is condition C for this model, and ends
  * exactly at δ = 0 even for ε ≳ 1e4, where 1 + ε x' underflows long before x reaches 0 and C's
  * zero-force test would end the contact early. Δτ(0, n) = 2 x_m B(1/(n+1), 1/2)/(n+1),

@@ -17,7 +17,7 @@ static const char *help_text =
     "With --k, --mass and --v (all three): the impact natural frequency\n"
     "omega_i = (k v^(n-1) / mass)^(1/(n+1)) in 1/s, the contact duration dt = dtau / omega_i in s\n"
     "and lambda = eps k / v.\n\n"
-    "  --eps EPS    hysteresis damping ratio eps = lambda v / k, 0 <= eps <= 1e9 (required)\n"
+    "  --eps EPS    hysteresis damping ratio eps = lambda v / k, 0 <= eps <= 1e7 (required)\n"
     "  --n N        spring exponent, > 0 (required)\n"
     "  --k K        stiffness in N/m^n\n"
     "  --mass MASS  effective mass in kg\n"
@@ -73,8 +73,8 @@ int impactfit_cmd_impact_time(int argc, char **argv) {
     hc_grid_point(ax, 5, idx, v);
     tpoint *p = &pts[idx];
     p->eps = v[0], p->n = v[1], p->k = v[2], p->mass = v[3], p->v = v[4];
-    if (!(p->eps >= 0.0 && p->eps <= 1e9))
-      rc = cli_input_error("--eps: the damping ratio must be in [0, 1e9], got %g", p->eps);
+    if (!(p->eps >= 0.0 && p->eps <= 1e7))
+      rc = cli_input_error("--eps: the damping ratio must be in [0, 1e7], got %g", p->eps);
     else if (!(p->n > 0.0))
       rc = cli_input_error("--n: the spring exponent must be > 0, got %g", p->n);
     else if (dims) {

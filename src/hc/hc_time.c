@@ -58,9 +58,9 @@ int impactfit_hc_impact_time(impactfit_impact_workspace *ws, double eps, double 
   if (!(isfinite(n) && n > 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                            "spring exponent n must be a finite number > 0 (got %g)", n);
-  if (eps > 1e9)
+  if (eps > 1e7)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "damping ratio eps = %g is beyond the supported range (<= 1e9)", eps);
+                           "damping ratio eps = %g is beyond the supported range (<= 1e7: the cost grows like eps)", eps);
   /* mass = k = v = 1: ω_i = 1, the engine's time is τ and its δ is x. */
   impactfit_impact_params p = impactfit_impact_default_params();
   p.n = n;
