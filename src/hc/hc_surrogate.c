@@ -8,8 +8,8 @@
  * a discrete cosine sum (exact for the interpolant, near-best in the maximum norm):
  *     c_ij = (2 − δ_i0)(2 − δ_j0)/((N+1)(M+1)) Σ_p Σ_q g(x_p, y_q) cos(iπ(p+½)/(N+1)) cos(jπ(q+½)/(M+1)).
  * GSL's gsl_cheb is one-dimensional and evaluates its function at its own nodes per series, so
- * the two-dimensional sum and a two-level Clenshaw recurrence are written here (tested against
- * held-out simulations and against the one-dimensional gsl_cheb in tests/test_hc.c).
+ * the two-dimensional sum and a two-level Clenshaw recurrence are written here (tested in
+ * tests/test_hc.c: interpolation at the nodes to 1e-13, held-out simulations to 1e-9).
  */
 #include "hc_impl.h"
 
