@@ -53,12 +53,12 @@ IMPACTFIT_EXPORT int impactfit_hc_omega(double k, double v, double mass, double 
                                         impactfit_error *err);
 
 /* Dimensionless contact duration Δτ(ε, n) of x'' + x^n (ε x' + 1) = 0, x(0) = 0, x'(0) = 1, until x
- * returns to 0 (0 ≤ ε ≤ 1e7, n > 0). Simulated with the impact engine (mass = k = v = 1, m = n, c = ε,
- * then ω_i = 1 and t_contact = Δτ) under condition A: it is condition C for this model, and ends
- * exactly at δ = 0 even for ε ≳ 1e4, where 1 + ε x' underflows long before x reaches 0 and C's
- * zero-force test would end the contact early. Δτ(0, n) = 2 x_m B(1/(n+1), 1/2)/(n+1),
+ * returns to 0 (0 ≤ ε ≤ 1e7, n > 0). Simulated with the impact engine (mass = k = v = 1, m = n,
+ * c = ε, then ω_i = 1 and t_contact = Δτ) under condition A: it is condition C for this model,
+ * and ends exactly at δ = 0 even for ε ≳ 1e4, where 1 + ε x' falls below rounding long before x
+ * reaches 0 and C's zero-force test would end the contact early. Δτ(0, n) = 2 x_m B(1/(n+1), 1/2)/(n+1),
  * x_m = ((n+1)/2)^(1/(n+1)) (Δτ(0, 1) = π); for large ε, Δτ grows like ε^(n/(n+1)).
- * Accuracy: measured ≤ 2e-14 relative for 1e-6 ≤ ε ≤ 2e4 and ≤ 2e-13 up to 1e7, 0.5 ≤ n ≤ 3,
+ * Accuracy: measured ≤ 3e-14 relative for 1e-6 ≤ ε ≤ 2e4 and ≤ 2e-13 up to 1e7, 0.5 ≤ n ≤ 3,
  * against an independent quadrature (tests/test_hc.c). Cost (measured, one core): 50–100 µs for
  * ε ≤ 100, then growing like ε (0.2 ms at 1e3, 0.15 s at 1e6, 1.7 s at 1e7). `e_out` (may be
  * NULL) receives the simulated restitution. ws: an engine workspace (one per thread). EINVAL for
@@ -83,8 +83,10 @@ typedef struct impactfit_hc_identified {
 /* Stiffness and damping of a Hunt–Crossley contact (exponent n, m = n) that reproduce a measured
  * coefficient of restitution e and contact duration dt (s) for an impact of effective mass `mass`
  * (kg) at approach velocity v (m/s): ε from e (exact), ω_i = Δτ(ε, n)/dt, then k and λ. The result
- * is checked by simulating the identified impact; the residuals are typically ≤ 1e-12. EINVAL for
- * invalid input. */
+ * is checked by simulating the identified impact; the residuals are typically ≤ 1e-13. Round trips
+ * (simulate → identify) return k to about 1e-14 and λ to about 1e-14/ε relative (the absolute
+ * accuracy of a simulated e, amplified by dε/de near e = 1). EINVAL for invalid input, for e so
+ * small that ε > 1e7, or when k is not representable. */
 IMPACTFIT_EXPORT int impactfit_hc_identify(impactfit_impact_workspace *ws, double e, double dt,
                                            double v, double mass, double n,
                                            impactfit_hc_identified *out, impactfit_error *err);

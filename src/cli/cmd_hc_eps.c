@@ -89,11 +89,11 @@ int impactfit_cmd_hc_eps(int argc, char **argv) {
                            pt[1], pt[2]);
   }
   if (!rc && !json) {
-    printf("# eps(e): %s, eps = %s\n", f->label, f->expression);
+    printf("# eps(e) by %s: %s\n", f->label, f->expression);
     if (s_k)
-      printf("%-20s %-12s %-12s %-24s %s\n", "e", "k", "v", "eps", "lambda");
+      printf("%-24s %-12s %-12s %-24s %s\n", "e", "k", "v", "eps", "lambda");
     else
-      printf("%-20s %s\n", "e", "eps");
+      printf("%-24s %s\n", "e", "eps");
   }
   for (size_t idx = 0; idx < total && !rc; idx++) {
     double pt[3];
@@ -113,9 +113,9 @@ int impactfit_cmd_hc_eps(int argc, char **argv) {
       }
       cli_json_end(&j);
     } else if (s_k) {
-      printf("%-20.17g %-12.6g %-12.6g %-24.17g %.17g\n", e, pt[1], pt[2], x, lambda);
+      printf("%-24.17g %-12.6g %-12.6g %-24.17g %.17g\n", e, pt[1], pt[2], x, lambda);
     } else {
-      printf("%-20.17g %.17g\n", e, x);
+      printf("%-24.17g %.17g\n", e, x);
     }
   }
   free(eps);
