@@ -11,9 +11,10 @@
  * keep full relative precision at both ends. ln q is evaluated without cancellation: by its
  * Taylor series for |x| < 1/2 (as log1p of q − 1), and from ln(x − ln(1 + x)) resp. ln(−(w + y))
  * beyond (at most a factor 5 of cancellation there).
- * (*) is decreasing in w on (−∞, 0): each ln q term moves monotonically with y. The root is found
- * by GSL's Brent solver on a bracket built from bounds of ε (Hunt–Crossley's 3(1−e)/2 ≤ ε ≤
- * min(8(1−e)/(5e), 1/e)), widened to (−(1+e)/e, 0] if rounding spoils it. The inverse e(ε) solves
+ * φ(w) = ln q(ε) − ln q(−y) − 2 ln e is increasing in w on (−∞, 0] (as w falls, y and ε grow, q(ε)
+ * falls and q(−y) grows), from −∞ to φ(0) = −2 ln e > 0, so the root is unique. It is found by
+ * GSL's Brent solver on a bracket built from bounds of ε (Hunt–Crossley's 3(1−e)/2 ≤ ε ≤
+ * min(8(1−e)/(5e), 1/e)), widened to [−(1+e)/e − 1, 0] if rounding spoils it. The inverse e(ε) solves
  * the same equation (*) at fixed ε (see below).
  */
 #include "hc_impl.h"
