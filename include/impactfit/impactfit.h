@@ -7,6 +7,8 @@
 #include "impactfit/inverse.h"
 #include "impactfit/surrogate.h"
 #include "impactfit/multibody.h"
+#include "impactfit/hc.h"
+#include "impactfit/formulas.h"
 #include "impactfit/version.h"
 
 #endif

@@ -1,0 +1,209 @@
+/* The published ε(e) formulas for the Hunt–Crossley model and their audit
+ * (include/impactfit/formulas.h). */
+#include <ctype.h>
+#include <math.h>
+#include <string.h>
+
+#include "impactfit/formulas.h"
+#include "impactfit/hc.h"
+
+#include "../common/common_impl.h"
+#include "../hc/hc_impl.h"
+
+static int f_hunt_crossley(double e, double *eps, impactfit_error *err) {
+  (void)err;
+  *eps = 1.5 * (1.0 - e);
+  return IMPACTFIT_OK;
+}
+
+static int f_lankarani_nikravesh(double e, double *eps, impactfit_error *err) {
+  (void)err;
+  *eps = 0.75 * (1.0 - e) * (1.0 + e);
+  return IMPACTFIT_OK;
+}
+
+static int f_hu_guo(double e, double *eps, impactfit_error *err) {
+  (void)err;
+  *eps = 1.5 * (1.0 - e) / e;
+  return IMPACTFIT_OK;
+}
+
+static int f_flores(double e, double *eps, impactfit_error *err) {
+  (void)err;
+  *eps = 1.6 * (1.0 - e) / e;
+  return IMPACTFIT_OK;
+}
+
+static int f_gonthier(double e, double *eps, impactfit_error *err) { return impactfit_hc_eps(e, eps, err); }
+
+static int f_zhang_2020(double e, double *eps, impactfit_error *err) {
+  (void)err;
+  double alpha = 0.6181 * exp(-3.52 * e) + 0.899 * exp(0.09025 * e);
+  *eps = 1.5 * (1.0 - e) / (alpha * e);
+  return IMPACTFIT_OK;
+}
+
+static int f_ramaswamy_humbert(double e, double *eps, impactfit_error *err) {
+  return impactfit_hc_rh_eps(e, IMPACTFIT_HC_RH_ALPHA, IMPACTFIT_HC_RH_BETA, eps, err);
+}
+
+static const impactfit_formula formulas[] = {
+    {"hunt-crossley", "Hunt-Crossley (1975)", "3(1-e)/2",
+     "K. H. Hunt, F. R. E. Crossley, Coefficient of restitution interpreted as damping in "
+     "vibroimpact, J. Appl. Mech. 42(2) (1975) 440-445",
+     f_hunt_crossley},
+    {"lankarani-nikravesh", "Lankarani-Nikravesh (1990)", "3(1-e^2)/4",
+     "H. M. Lankarani, P. E. Nikravesh, A contact force model with hysteresis damping for impact "
+     "analysis of multibody systems, J. Mech. Des. 112(3) (1990) 369-376",
+     f_lankarani_nikravesh},
+    {"hu-guo", "Hu-Guo (2015)", "3(1-e)/(2e)",
+     "S. Hu, X. Guo, A dissipative contact force model for impact analysis in multibody dynamics, "
+     "Multibody Syst. Dyn. 35(2) (2015) 131-151",
+     f_hu_guo},
+    {"flores", "Flores et al. (2011)", "8(1-e)/(5e)",
+     "P. Flores, M. Machado, M. T. Silva, J. M. Martins, On the continuous contact force models for "
+     "soft materials in multibody dynamics, Multibody Syst. Dyn. 25(3) (2011) 357-375",
+     f_flores},
+    {"gonthier", "Gonthier et al. (2004), exact", "(1+eps)/(1-e eps) = exp(eps(1+e)), solved exactly",
+     "Y. Gonthier, J. McPhee, C. Lange, J.-C. Piedboeuf, A regularized contact model with asymmetric "
+     "damping and dwell-time dependent friction, Multibody Syst. Dyn. 11(3) (2004) 209-233",
+     f_gonthier},
+    {"zhang-2020", "Zhang et al. (2020)",
+     "3(1-e)/(2 alpha e), alpha = 0.6181 exp(-3.52 e) + 0.899 exp(0.09025 e)",
+     "J. Zhang, W. Li, L. Zhao, G. He, A continuous contact force model for impact analysis in "
+     "multibody dynamics, Mech. Mach. Theory 153 (2020) 103946; as written in J. Zhang et al., "
+     "Mech. Syst. Signal Process. 159 (2021) 107808, Eqs. (48), (53) with m = n",
+     f_zhang_2020},
+    {"ramaswamy-humbert", "Ramaswamy-Humbert",
+     "(3+2p)(1-e^2)/(2e) / ((3+2p)/(3-2p) + e), p = 1.381 (exp(-0.451 e) - exp(-0.451))",
+     "D. A. Ramaswamy, J. S. Humbert, A continuous contact force model for highly damped impacts of "
+     "arbitrary material and geometry (extended abstract), Eq. (6)",
+     f_ramaswamy_humbert},
+};
+
+#define NFORMULAS (sizeof formulas / sizeof formulas[0])
+
+const impactfit_formula *const impactfit_formula_hunt_crossley = &formulas[0];
+const impactfit_formula *const impactfit_formula_lankarani_nikravesh = &formulas[1];
+const impactfit_formula *const impactfit_formula_hu_guo = &formulas[2];
+const impactfit_formula *const impactfit_formula_flores = &formulas[3];
+const impactfit_formula *const impactfit_formula_gonthier = &formulas[4];
+const impactfit_formula *const impactfit_formula_zhang_2020 = &formulas[5];
+const impactfit_formula *const impactfit_formula_ramaswamy_humbert = &formulas[6];
+
+size_t impactfit_formula_count(void) { return NFORMULAS; }
+
+const impactfit_formula *impactfit_formula_at(size_t i) { return (i < NFORMULAS) ? &formulas[i] : NULL; }
+
+static int same_name(const char *a, const char *b) {
+  for (; *a && *b; a++, b++)
+    if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+      return 0;
+  return *a == *b;
+}
+
+const impactfit_formula *impactfit_formula_from_name(const char *name) {
+  if (!name)
+    return NULL;
+  if (same_name(name, "exact"))
+    return impactfit_formula_gonthier;
+  for (size_t i = 0; i < NFORMULAS; i++)
+    if (same_name(name, formulas[i].name))
+      return &formulas[i];
+  return NULL;
+}
+
+static int known(const impactfit_formula *f) {
+  for (size_t i = 0; i < NFORMULAS; i++)
+    if (f == &formulas[i])
+      return 1;
+  return 0;
+}
+
+int impactfit_formula_eps(const impactfit_formula *f, double e, double *eps, impactfit_error *err) {
+  if (!f || !known(f))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown formula");
+  if (!eps)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no output given");
+  if (!(isfinite(e) && e > 0.0 && e <= 1.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "coefficient of restitution e must be in (0, 1] (got %g)", e);
+  double v;
+  int st = f->eps(e, &v, err);
+  if (st)
+    return st;
+  if (!isfinite(v))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENONFINITE, "%s: non-finite damping ratio at e = %g", f->name, e);
+  *eps = v;
+  return IMPACTFIT_OK;
+}
+
+/* ---- audit ---- */
+
+impactfit_audit_params impactfit_audit_default_params(void) {
+  impactfit_audit_params p;
+  p.e_min = 0.01;
+  p.e_max = 1.0;
+  p.points = 991;
+  p.n = 1.5;
+  return p;
+}
+
+static int eps_adapter(double e, void *ctx, double *eps, impactfit_error *err) {
+  return impactfit_formula_eps((const impactfit_formula *)ctx, e, eps, err);
+}
+
+int impactfit_formula_audit(impactfit_impact_workspace *ws, const impactfit_formula *f,
+                            const impactfit_audit_params *p, impactfit_audit_row *row,
+                            impactfit_error *err) {
+  if (!ws || !p || !row)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no workspace, parameters or output given");
+  if (!f || !known(f))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown formula");
+  if (!(isfinite(p->e_min) && isfinite(p->e_max) && p->e_min > 0.0 && p->e_max <= 1.0 &&
+        p->e_min <= p->e_max))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "the e range must satisfy 0 < e_min <= e_max <= 1 (got %g, %g)", p->e_min,
+                           p->e_max);
+  if (p->points < 1 || p->points > 10000000 || ((p->points == 1) != (p->e_min == p->e_max)))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "grid points must be 1..1e7 (1 exactly when e_min = e_max; got %zu)", p->points);
+  if (!(isfinite(p->n) && p->n > 0.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "spring exponent n must be > 0 (got %g)", p->n);
+  impactfit_audit_row r;
+  memset(&r, 0, sizeof r);
+  r.formula = f;
+  r.points = p->points;
+  r.eps_e_at_max = r.e_e_at_max = p->e_min;
+  double se = 0.0, sx = 0.0;
+  for (size_t i = 0; i < p->points; i++) {
+    double e = impactfit__grid(p->e_min, p->e_max, p->points, i), rel, ef;
+    int st = impactfit__eps_rel_error(eps_adapter, (void *)f, e, &rel, err);
+    if (st)
+      return st;
+    if ((st = impactfit_formula_eps(f, e, &ef, err)))
+      return st;
+    impactfit_impact_params ip = impactfit_impact_scaled_params(p->n, p->n, 0.0);
+    ip.k = ip.mass = ip.v = 1.0; /* then c = λ = ε */
+    ip.c = ef;
+    ip.locate_extrema = 0;
+    impactfit_impact_result res;
+    if ((st = impactfit_impact_solve(ws, &ip, &res, err)))
+      return st;
+    double de = fabs(res.e_out - e);
+    se += rel;
+    sx += de;
+    if (rel > r.eps_max) {
+      r.eps_max = rel;
+      r.eps_e_at_max = e;
+    }
+    if (de > r.e_max) {
+      r.e_max = de;
+      r.e_e_at_max = e;
+    }
+  }
+  r.eps_mean = se / (double)p->points;
+  r.e_mean = sx / (double)p->points;
+  *row = r;
+  return IMPACTFIT_OK;
+}
