@@ -193,14 +193,23 @@ static void test_hunt_crossley(void) {
         continue;
       }
       CHECK_REL(r.e_out, hc_exact_e(eps), 1e-9, "HC n=%g eps=%g: e", p.n, eps);
-      /* Ends at δ = 0 (the force k δ^n (1 + ε δ'/v) > 0 while eε < 1). For ε ≳ 35, 1 − eε is below
-       * rounding: the body then moves at δ' = −v/ε with a force that is zero to machine precision,
-       * and where the contact "ends" inside that stretch is undetermined; e is not affected. */
-      if (eps < 30)
-        CHECK_ABS(r.delta_sep, 0.0, 0.0, "HC n=%g eps=%g: ends at delta = 0", p.n, eps);
+      /* Ends at δ = 0: the force k δ^n (1 + ε δ'/v) stays positive (δ' > −v/ε) — even for ε ≳ 35,
+       * where 1 + εδ'/v falls below rounding during a long creep at δ' ≈ −v/ε. */
+      CHECK_ABS(r.delta_sep, 0.0, 0.0, "HC n=%g eps=%g: ends at delta = 0", p.n, eps);
       CHECK_ABS(r.energy_error, 0.0, 1e-11, "HC n=%g eps=%g: energy balance", p.n, eps);
     }
   CHECK_REL(hc_exact_e(50.0), 0.02, 1e-15, "HC reference: e(50) = 1/50 to double precision");
+  /* ε = 1e4: under C the contact must last until δ = 0, as under A (they coincide for m = n) */
+  impactfit_impact_params p = impactfit_impact_scaled_params(1.5, 1.5, 1.25e4);
+  impactfit_impact_result rc, ra;
+  if (!run(&p, &rc)) {
+    p.transition = impactfit_transition_A;
+    if (!run(&p, &ra)) {
+      CHECK_REL(rc.t_contact, ra.t_contact, 1e-9, "HC eps=1e4: contact time under C equals A's");
+      CHECK(rc.delta_sep == 0.0, "HC eps=1e4: C ends at delta = 0");
+      CHECK_REL(rc.e_out, hc_exact_e(1e4), 1e-10, "HC eps=1e4: e");
+    }
+  }
 }
 
 /* ---- separation penetration and energy for general m ---- */

@@ -68,7 +68,8 @@ typedef struct impactfit_impact_params {
   double accel; /* constant acceleration pressing the bodies together, ≥ 0; default 0 */
   const impactfit_transition *transition; /* default impactfit_transition_C */
   int max_contacts;   /* contacts to follow, 1..IMPACTFIT_MAX_CONTACTS; > 1 needs accel > 0 */
-  double t_max;       /* time bound in units of δ_m0 / v (default 1e4): ENOSEP beyond it */
+  double t_max;       /* time bound in units of δ_m0 / v: ENOSEP beyond it; default 0 =
+                         automatic, 1e4 max(1, ζ) (a heavily damped creep takes a time ∝ ζ) */
   double rtol;        /* integrator tolerance on the scaled state (default 1e-13) */
   int series;         /* 1 (default): power-series start and end at δ = 0; 0: integrate only */
   int locate_extrema; /* 1 (default): locate δ_max and the force extrema; 0: skip (inverse solvers) */

@@ -26,7 +26,7 @@ static const char *help_text =
     "                  D: as C, the element then relaxes by itself\n"
     "  --accel G       constant acceleration pressing the bodies together (m/s^2), default 0\n"
     "  --contacts N    follow up to N contacts (bounces), needs --accel > 0; default 1\n"
-    "  --t-max T       time bound in units of delta_m0/v, default 1e4\n"
+    "  --t-max T       time bound in units of delta_m0/v, default 1e4 max(1, zeta)\n"
     "  --trace FILE    write the trajectory (t, delta, delta_dot, force, element, in_contact)\n"
     "                  sampled at equally spaced times over 1.25 x the end of the last contact\n"
     "  --trace-points P  number of trace samples, default 401\n"
@@ -163,6 +163,8 @@ int impactfit_cmd_simulate(int argc, char **argv) {
   }
   if (!s_n)
     return cli_input_error("simulate: --n is required (spring exponent, > 0)");
+  if (opts[8].seen && !(base.t_max > 0.0))
+    return cli_input_error("--t-max: expected a time bound > 0, got %g", base.t_max);
   if (!s_c)
     return cli_input_error("simulate: --c is required (damping coefficient, >= 0)");
   if (json && csv)

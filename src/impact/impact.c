@@ -69,7 +69,7 @@ impactfit_impact_params impactfit_impact_default_params(void) {
   p.accel = 0.0;
   p.transition = impactfit_transition_C;
   p.max_contacts = 1;
-  p.t_max = 1e4;
+  p.t_max = 0.0; /* automatic: 1e4 max(1, ζ) */
   p.rtol = 1e-13;
   p.series = 1;
   p.locate_extrema = 1;
@@ -106,7 +106,7 @@ static int check_params(const impactfit_impact_params *p, impactfit_error *err) 
           "max_contacts must be between 1 and %d (got %d)", IMPACTFIT_MAX_CONTACTS, p->max_contacts);
   REQUIRE(p->max_contacts == 1 || p->accel > 0.0,
           "further contacts need accel > 0: in a free impact the bodies never meet again");
-  REQUIRE(isfinite(p->t_max) && p->t_max > 0.0, "t_max must be a finite number > 0 (got %g)", p->t_max);
+  REQUIRE(isfinite(p->t_max) && p->t_max >= 0.0, "t_max must be a finite number >= 0 (got %g)", p->t_max);
   REQUIRE(isfinite(p->rtol) && p->rtol >= 1e-15 && p->rtol <= 1e-3,
           "rtol must be between 1e-15 and 1e-3 (got %g)", p->rtol);
 #undef REQUIRE
@@ -290,7 +290,6 @@ static double spring_energy(const impactfit__sys *s, double x) {
 #define SERIES_TOL 1e-17 /* highest-degree terms of a series piece are below this (relative) */
 #define SERIES_SAMPLES 8
 #define ZERO_SPEED_FLOOR 1e-9 /* scaled speed below which reaching δ = 0 is not a separation */
-#define FORCE_ZERO_BAND 1e-10 /* m ≥ n: |f| below this fraction of its terms counts as zero */
 
 impactfit_impact_workspace *impactfit_impact_alloc(void) {
   impactfit_impact_workspace *ws = calloc(1, sizeof *ws);
@@ -582,15 +581,14 @@ static double hermite_extremum(double fa, double fb, double da, double db, doubl
   return fa + u * (da * h + u * (c2 + u * c3));
 }
 
-/* For m ≥ n a force zero before δ = 0 is exceptional (impossible for Hunt–Crossley, where εe < 1),
- * and near the end the force can sit within rounding of zero for a long stretch (ε ≳ 35: the body
- * moves at δ' = −v/ε to machine precision): only a sign change beyond this band counts. For m < n
- * the force falls through zero cleanly (h → −ζ|x'| as x → 0) and the band is 0. */
-static double force_band(const impactfit__sys *S, const double y[3]) {
-  if (S->m < S->n)
-    return 0.0;
-  double h = event_value(S, EV_H, y), damp = S->zeta * y[1];
-  return FORCE_ZERO_BAND * (fabs(h - damp) + fabs(damp));
+/* Can the contact end where the force falls to zero (B, C, D) before δ = 0? Only for m < n. With
+ * h = f/|x|^m = K x^(n−m) + ζ x', at a zero of h (x > 0): x' = −(K/ζ) x^(n−m) and x'' = γ − f = γ,
+ * so dh/dt = −(K²/ζ)(n−m) x^(2(n−m)−1) + ζγ ≥ 0 when m ≥ n: h can touch zero but never cross it
+ * downwards, and the contact ends at δ = 0 (for Hunt–Crossley, m = n, this is εe < 1). Watching
+ * the force there would only catch rounding: at ε ≳ 1e4 the body creeps at δ' = −v/ε for a long
+ * time with 1 + εδ'/v below rounding. */
+static int force_can_end(const contact_state *cs, const impactfit__sys *S) {
+  return cs->tr->end_on_force && S->m < S->n;
 }
 
 /* Scans [sa, sb] of a segment for events, given the states and event values at both ends. */
@@ -627,12 +625,11 @@ static int scan_interval(impactfit_impact_workspace *ws, contact_state *cs, seg 
     int is_max = fda > 0.0;
     int want = is_max ? (cs->locate_extrema && fh >= cs->fmax - tolf)
                       : ((cs->locate_extrema && fh <= cs->fmin + tolf) ||
-                         (cs->tr->end_on_force && fh <= 0.1 * fmin(fabs(fa), fabs(fb))));
+                         (force_can_end(cs, S) && fh <= 0.1 * fmin(fabs(fa), fabs(fb))));
     ADD(want, EV_FD, is_max ? E_FMAX : E_FMIN, fda, fdb);
   }
-  double band = force_band(S, yb);
   if (!pre) {
-    ADD(cs->tr->end_on_force && xa > 0.0 && ha > 0.0 && hb <= -band, EV_H, E_SEP, ha, hb);
+    ADD(force_can_end(cs, S) && xa > 0.0 && ha > 0.0 && hb <= 0.0, EV_H, E_SEP, ha, hb);
     ADD(xa > 0.0 && xb <= 0.0, EV_X, E_ZERO, xa, xb);
   } else {
     ADD(xa < 0.0 && xb >= 0.0, EV_X, E_TOUCH, xa, xb);
@@ -685,8 +682,8 @@ static int scan_interval(impactfit_impact_workspace *ws, contact_state *cs, seg 
         if (f < cs->fmin)
           cs->fmin = f;
       }
-      if (c[i].type == E_FMIN && cs->tr->end_on_force && cs->phase != PH_PRE && y[0] > 0.0 &&
-          event_value(S, EV_H, y) <= -force_band(S, y)) { /* the force dipped to zero and back inside the step */
+      if (c[i].type == E_FMIN && force_can_end(cs, S) && cs->phase != PH_PRE && y[0] > 0.0 &&
+          event_value(S, EV_H, y) <= 0.0) { /* the force dipped to zero and back inside the step */
         double se, ye[3];
         double hl = event_value(S, EV_H, y_last);
         if (hl > 0.0) {
@@ -1194,7 +1191,9 @@ static int solve(impactfit_impact_workspace *ws, const impactfit_impact_params *
   impactfit__series_set(ws->ser, p->n, p->m);
   if ((st = set_tolerance(ws, p->rtol)))
     return IMPACTFIT__FAIL(err, st, "cannot set the integrator tolerance %g", p->rtol);
-  scaled_problem P = {p->transition, p->rtol, p->t_max, p->series, p->locate_extrema};
+  /* the creep towards δ = 0 under heavy damping takes a time ∝ ζ (at δ' ≈ −v/ε for Hunt–Crossley) */
+  double t_bound = (p->t_max > 0.0) ? p->t_max : 1e4 * fmax(1.0, zeta);
+  scaled_problem P = {p->transition, p->rtol, t_bound, p->series, p->locate_extrema};
   long steps = 0;
   ws->n_contacts = 0;
 
