@@ -4,6 +4,7 @@
 
 #include "impactfit/common.h"
 #include "impactfit/impact.h"
+#include "impactfit/sweep.h"
 #include "impactfit/version.h"
 
 #endif
