@@ -77,7 +77,14 @@ typedef struct parse_ctx {
   size_t npend, cappend;
   int problem_line;
   char problem_name[64];
+  const impactfit_sweep_problem *forced; /* tests: a problem outside the registry */
 } parse_ctx;
+
+static const impactfit_sweep_problem *lookup(const parse_ctx *c, const char *name) {
+  if (c->forced)
+    return strcmp(c->forced->name, name) == 0 ? c->forced : NULL;
+  return impactfit_sweep_problem_from_name(name);
+}
 
 static int append_values(impactfit_sweep_axis *ax, double **store, size_t *cap, const char *text,
                          impactfit_error *err) {
@@ -338,7 +345,7 @@ static int on_key(void *user, const char *section, const char *name, const char 
       return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "problem given twice (first on line %d)", c->problem_line);
     c->problem_line = line;
     snprintf(c->problem_name, sizeof c->problem_name, "%s", value);
-    if (!impactfit_sweep_problem_from_name(value)) {
+    if (!lookup(c, value)) {
       char all[512] = "";
       size_t used = 0;
       const impactfit_sweep_problem *p;
@@ -414,8 +421,9 @@ static int build_header(impactfit_sweep *s, impactfit_error *err) {
   return IMPACTFIT_OK;
 }
 
-int impactfit_sweep_parse(const char *text, size_t len, const char *name, impactfit_sweep **out,
-                          impactfit_error *err) {
+int impactfit__sweep_parse_problem(const char *text, size_t len, const char *name,
+                                   const impactfit_sweep_problem *forced, impactfit_sweep **out,
+                                   impactfit_error *err) {
   *out = NULL;
   if (!text || !name)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no definition given");
@@ -423,6 +431,7 @@ int impactfit_sweep_parse(const char *text, size_t len, const char *name, impact
   parse_ctx c;
   memset(&c, 0, sizeof c);
   c.s = s;
+  c.forced = forced;
   int st = IMPACTFIT_OK;
   if (!s || !(s->name = strdup(name))) {
     free(s);
@@ -436,7 +445,7 @@ int impactfit_sweep_parse(const char *text, size_t len, const char *name, impact
     st = IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "%s: no problem named ([sweep] problem = ...)", name);
     goto done;
   }
-  const impactfit_sweep_problem *pr = impactfit_sweep_problem_from_name(c.problem_name);
+  const impactfit_sweep_problem *pr = lookup(&c, c.problem_name);
   s->problem = pr;
   size_t np = pr->n_params, no = pr->n_options;
   s->fixed = calloc(np ? np : 1, sizeof *s->fixed);
@@ -572,6 +581,11 @@ done:
   }
   *out = s;
   return IMPACTFIT_OK;
+}
+
+int impactfit_sweep_parse(const char *text, size_t len, const char *name, impactfit_sweep **out,
+                          impactfit_error *err) {
+  return impactfit__sweep_parse_problem(text, len, name, NULL, out, err);
 }
 
 int impactfit_sweep_load(const char *path, impactfit_sweep **out, impactfit_error *err) {

@@ -23,6 +23,11 @@ struct impactfit_sweep {
   char *header;
 };
 
+/* impactfit_sweep_parse with `forced` as the only known problem (tests of the runner). */
+int impactfit__sweep_parse_problem(const char *text, size_t len, const char *name,
+                                   const impactfit_sweep_problem *forced, impactfit_sweep **out,
+                                   impactfit_error *err);
+
 /* 1 if s is a C identifier. */
 int impactfit__sweep_identifier(const char *s);
 
