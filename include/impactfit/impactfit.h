@@ -5,6 +5,8 @@
 #include "impactfit/common.h"
 #include "impactfit/impact.h"
 #include "impactfit/sweep.h"
+#include "impactfit/fit.h"
+#include "impactfit/codegen.h"
 #include "impactfit/version.h"
 
 #endif

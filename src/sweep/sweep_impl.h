@@ -27,6 +27,9 @@ void impactfit__hash_hex(const void *data, size_t len, char out[17]);
 /* Strict number: the whole string, finite; 0 or EPARSE with a message naming `what`. */
 int impactfit__parse_number(const char *what, const char *s, double *out, impactfit_error *err);
 
+/* 1 if s is a C identifier. */
+int impactfit__sweep_identifier(const char *s);
+
 /* Writes %.17g of v into buf (at least 32 bytes); returns the length. */
 int impactfit__fmt_g17(char *buf, double v);
 

@@ -28,8 +28,6 @@ int impactfit__sweep_parse_problem(const char *text, size_t len, const char *nam
                                    const impactfit_sweep_problem *forced, impactfit_sweep **out,
                                    impactfit_error *err);
 
-/* 1 if s is a C identifier. */
-int impactfit__sweep_identifier(const char *s);
 
 /* The registered problems (src/sweep/problems.def). */
 #define X(name) extern const impactfit_sweep_problem impactfit__problem_##name;
