@@ -3,7 +3,7 @@
 # when not run as root). usage: scripts/deps.sh GROUP...   groups: build main test bench
 set -eu
 declare -A group
-group[build]="build-essential cmake pkg-config libgsl-dev libnlopt-dev libinih-dev"
+group[build]="build-essential cmake pkg-config libgsl-dev libnlopt-dev libinih-dev libxxhash-dev libmatheval-dev"
 group[main]="gnuplot-nox"
 group[test]=""
 group[bench]="python3-scipy"

@@ -9,6 +9,9 @@
 #include "impactfit/multibody.h"
 #include "impactfit/hc.h"
 #include "impactfit/formulas.h"
+#include "impactfit/sweep.h"
+#include "impactfit/fit.h"
+#include "impactfit/codegen.h"
 #include "impactfit/version.h"
 
 #endif

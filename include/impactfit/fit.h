@@ -1,0 +1,197 @@
+/* impactfit — curve and surface fits of sweep results, and fit files that chain them.
+ *
+ * A fit finds the constants p of a model y ≈ f(x; p) (or f(x, x2; p) for a surface) from N data
+ * points by least squares, minimising
+ *     χ² = Σ r_i²,   r_i = f(x_i; p) − y_i            (objective "absolute"), or
+ *                    r_i = (f(x_i; p) − y_i) / y_i    (objective "relative", every y_i ≠ 0).
+ * Forms (constant type objects, looked up by name):
+ *     polynomial   y = a0 + a1 x + … + ad x^d          linear: gsl_multifit_wlinear (SVD)
+ *     power        y = a x^b + c                        nonlinear: gsl_multifit_nlinear
+ *     exp          y = a e^(b x)
+ *     double_exp   y = a e^(b x) + c e^(d x)
+ *     alpha_pow    y = alpha (x^beta − 1)               the c_opt form of Poursina–Nikravesh
+ *     formula      y = any expression of one or two variables and named constants, parsed and
+ *                  differentiated symbolically by GNU libmatheval (Jacobian exact; GSL's finite
+ *                  differences where a derivative is not finite, e.g. log of a negative x)
+ * The relative objective is the weighted problem with weights 1/y_i² (same minimiser).
+ * Nonlinear fits use GSL's trust-region driver (method lm by default; lmaccel, dogleg, ddogleg,
+ * subspace2D), stopping when a step changes every constant by less than xtol (relative) or the
+ * scaled gradient falls below gtol. Starting values are given, or, for power, exp and alpha_pow,
+ * found by scanning the exponent on a grid and solving for the linear constants (variable
+ * projection); double_exp and formula need them.
+ * Results (impactfit_fit_result): constants, standard errors se_j = √(s² C_jj) with
+ * C = (JᵀWJ)⁻¹ at the minimum and s² = χ²/(N − p), the correlation matrix C_jk/√(C_jj C_kk),
+ * χ², rms = √(χ²/N), and on the data the largest |f − y| and |f − y|/|y|. N > p is required.
+ *
+ * A fit file (INI) chains stages on one sweep's output:
+ *     [fit]
+ *     name = demo_copt                  ; C identifier; the generated header's name
+ *     sweep = ../sweeps/demo_copt.ini   ; relative to the fit file
+ *     [stage per_n]                     ; stages run in file order
+ *     data = sweep                      ; the sweep's CSV, or the table of an earlier stage
+ *     where = m = 0, e_out >= 0.45      ; optional filters: = != < <= > >= (= within 1e-12 rel.)
+ *     group = n                         ; optional: one fit per distinct value of this column
+ *     x = e_out                         ; independent column (x2 = … for a surface)
+ *     y = c                             ; fitted column
+ *     form = alpha_pow                  ; degree = d for polynomial; formula = … and
+ *     objective = absolute              ;   constants = a, b, … for formula
+ *     start = 2, -0.3                   ; optional starting values; method = lm
+ * Rows of the sweep whose status is not OK are skipped (and counted). A stage's table has one
+ * row per group: the group value (if grouped), the constants, their standard errors (<name>_se),
+ * points, rms, max_abs, max_rel; a later stage reads it with data = <stage name>.
+ */
+#ifndef IMPACTFIT_FIT_H
+#define IMPACTFIT_FIT_H
+
+#include <stddef.h>
+
+#include "impactfit/common.h"
+#include "impactfit/sweep.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct impactfit_fit_form {
+  const char *name;     /* "polynomial", "power", "exp", "double_exp", "alpha_pow", "formula" */
+  const char *equation; /* "y = a x^b + c" */
+  int linear;           /* solved by linear least squares */
+} impactfit_fit_form;
+
+IMPACTFIT_EXPORT extern const impactfit_fit_form *const impactfit_fit_polynomial;
+IMPACTFIT_EXPORT extern const impactfit_fit_form *const impactfit_fit_power;
+IMPACTFIT_EXPORT extern const impactfit_fit_form *const impactfit_fit_exp;
+IMPACTFIT_EXPORT extern const impactfit_fit_form *const impactfit_fit_double_exp;
+IMPACTFIT_EXPORT extern const impactfit_fit_form *const impactfit_fit_alpha_pow;
+IMPACTFIT_EXPORT extern const impactfit_fit_form *const impactfit_fit_formula;
+/* Looks a form up by name; NULL when unknown. */
+IMPACTFIT_EXPORT const impactfit_fit_form *impactfit_fit_form_from_name(const char *name);
+
+#define IMPACTFIT_FIT_MAX_PARAMS 16
+
+typedef enum impactfit_fit_objective {
+  IMPACTFIT_FIT_ABSOLUTE = 0, /* r = f − y */
+  IMPACTFIT_FIT_RELATIVE = 1  /* r = (f − y)/y */
+} impactfit_fit_objective;
+
+typedef struct impactfit_fit_spec {
+  const impactfit_fit_form *form;
+  int degree;                        /* polynomial: 0 .. IMPACTFIT_FIT_MAX_PARAMS − 1 */
+  impactfit_fit_objective objective;
+  const char *method;                /* nonlinear: "lm" (default), "lmaccel", "dogleg", "ddogleg",
+                                        "subspace2D" */
+  const char *formula;               /* formula: the expression (libmatheval syntax: + - * / ^,
+                                        exp log sqrt sin cos tan asin acos atan sinh cosh tanh
+                                        asinh acosh atanh erf abs, constants e and pi) */
+  const char *var1, *var2;           /* formula: names of x and x2 in the expression (var2 NULL
+                                        for a curve) */
+  const char *const *constants;      /* formula: names of the fitted constants */
+  size_t n_constants;
+  const double *start;               /* starting values, one per constant, or NULL */
+  size_t n_start;
+  double xtol, gtol;                 /* nonlinear stopping tolerances (default 1e-13, 1e-13) */
+  int max_iter;                      /* nonlinear iteration bound (default 1000) */
+} impactfit_fit_spec;
+
+IMPACTFIT_EXPORT impactfit_fit_spec impactfit_fit_default_spec(void);
+
+typedef struct impactfit_fit_result {
+  size_t n_params;
+  char names[IMPACTFIT_FIT_MAX_PARAMS][32];
+  double value[IMPACTFIT_FIT_MAX_PARAMS];
+  double se[IMPACTFIT_FIT_MAX_PARAMS];  /* standard errors */
+  double corr[IMPACTFIT_FIT_MAX_PARAMS][IMPACTFIT_FIT_MAX_PARAMS];
+  size_t n_points;
+  double chisq;                /* Σ r_i² of the objective */
+  double rms;                  /* √(χ²/N) */
+  double max_abs, max_rel;     /* max |f − y|; max |f − y|/|y| over y ≠ 0 */
+  int iterations;              /* nonlinear: trust-region iterations; linear: 0 */
+  int finite_diff;             /* 1 when the Jacobian was taken by finite differences */
+  char method[128];            /* "linear least squares (SVD)", "lm", ... */
+} impactfit_fit_result;
+
+/* A compiled model: the spec checked, a formula parsed (opaque; not thread-safe to create, since
+ * libmatheval's parser is not; fitting and evaluating one model from several threads is not
+ * supported either). */
+typedef struct impactfit_fit_model impactfit_fit_model;
+
+/* Checks the spec and compiles it (EINVAL with a message: unknown form, degree, formula syntax,
+ * a name in the formula that is neither a variable nor a constant, reserved names, start values
+ * of the wrong count or missing where required). The strings of spec are copied. */
+IMPACTFIT_EXPORT int impactfit_fit_model_create(const impactfit_fit_spec *spec, impactfit_fit_model **out,
+                                                impactfit_error *err);
+IMPACTFIT_EXPORT void impactfit_fit_model_free(impactfit_fit_model *m); /* NULL is a no-op */
+IMPACTFIT_EXPORT size_t impactfit_fit_model_param_count(const impactfit_fit_model *m);
+IMPACTFIT_EXPORT int impactfit_fit_model_variables(const impactfit_fit_model *m); /* 1 or 2 */
+
+/* Fits the model to (x[i], x2[i], y[i]), i < n (x2 only for a two-variable formula). Returns 0;
+ * EINVAL (n ≤ p, non-finite data, y = 0 with the relative objective), ENOCONV (no convergence in
+ * max_iter, or a singular Jacobian) or ENONFINITE (the model is not finite at the data). */
+IMPACTFIT_EXPORT int impactfit_fit_run(impactfit_fit_model *m, size_t n, const double *x, const double *x2,
+                                       const double *y, impactfit_fit_result *res, impactfit_error *err);
+
+/* f(x, x2; params). */
+IMPACTFIT_EXPORT double impactfit_fit_model_eval(const impactfit_fit_model *m, const double *params, double x,
+                                                 double x2);
+
+/* ---- tables: CSV with a header row ---- */
+
+typedef struct impactfit_table impactfit_table;
+
+/* Reads a CSV file with a header row: numeric columns, and optionally a column "status" whose
+ * value OK marks the rows that can be used (other rows may have empty cells). EIO/EPARSE with
+ * "FILE:LINE: reason". */
+IMPACTFIT_EXPORT int impactfit_table_read_csv(const char *path, impactfit_table **out, impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_table_parse_csv(const char *text, size_t len, const char *name,
+                                               impactfit_table **out, impactfit_error *err);
+IMPACTFIT_EXPORT void impactfit_table_free(impactfit_table *t);
+IMPACTFIT_EXPORT size_t impactfit_table_rows(const impactfit_table *t);
+IMPACTFIT_EXPORT size_t impactfit_table_cols(const impactfit_table *t);
+IMPACTFIT_EXPORT const char *impactfit_table_col_name(const impactfit_table *t, size_t j);
+IMPACTFIT_EXPORT int impactfit_table_find(const impactfit_table *t, const char *name); /* −1: none */
+/* Column j (rows() values; 0 in the empty cells of rows that are not OK). */
+IMPACTFIT_EXPORT const double *impactfit_table_col(const impactfit_table *t, size_t j);
+IMPACTFIT_EXPORT int impactfit_table_row_ok(const impactfit_table *t, size_t i);
+/* Writes the table as CSV (%.17g) into a malloc'ed string. */
+IMPACTFIT_EXPORT int impactfit_table_to_csv(const impactfit_table *t, char **text, size_t *len,
+                                            impactfit_error *err);
+
+/* ---- fit files ---- */
+
+typedef struct impactfit_fitfile impactfit_fitfile;
+
+/* Reads a fit file and the sweep definition it names (EIO, EPARSE, EINVAL with "FILE:LINE:"). */
+IMPACTFIT_EXPORT int impactfit_fitfile_load(const char *path, impactfit_fitfile **out, impactfit_error *err);
+IMPACTFIT_EXPORT void impactfit_fitfile_free(impactfit_fitfile *f);
+IMPACTFIT_EXPORT const char *impactfit_fitfile_name(const impactfit_fitfile *f);     /* [fit] name */
+IMPACTFIT_EXPORT const char *impactfit_fitfile_path(const impactfit_fitfile *f);     /* as given */
+IMPACTFIT_EXPORT const char *impactfit_fitfile_hash(const impactfit_fitfile *f);     /* XXH64 hex */
+IMPACTFIT_EXPORT const char *impactfit_fitfile_sweep_ref(const impactfit_fitfile *f); /* as written */
+IMPACTFIT_EXPORT const char *impactfit_fitfile_sweep_path(const impactfit_fitfile *f); /* resolved */
+IMPACTFIT_EXPORT const impactfit_sweep *impactfit_fitfile_sweep(const impactfit_fitfile *f);
+
+/* Runs every stage on the sweep's data (a table read from the sweep's CSV). The data must hold
+ * the sweep's grid: as many rows as points, the index column 0, 1, 2, … (EINVAL otherwise).
+ * Returns 0, or the first failing stage's status with "stage NAME[, GROUP = v]: reason". */
+IMPACTFIT_EXPORT int impactfit_fitfile_run(impactfit_fitfile *f, const impactfit_table *sweep_data,
+                                           impactfit_error *err);
+
+typedef struct impactfit_fit_stage {
+  const char *name, *data, *where, *group, *x, *x2, *y; /* as in the file (where, group, x2 may be NULL) */
+  const impactfit_fit_spec *spec;
+  const impactfit_fit_model *model;
+  size_t n_groups;              /* 1 when not grouped; valid after a run */
+  const double *group_values;   /* n_groups values (NULL when not grouped) */
+  const impactfit_fit_result *results; /* n_groups results */
+  size_t rows_used, rows_failed; /* data rows passing the filters; of them, not OK (skipped) */
+  const impactfit_table *table; /* the stage's table */
+} impactfit_fit_stage;
+
+IMPACTFIT_EXPORT size_t impactfit_fitfile_stage_count(const impactfit_fitfile *f);
+/* Stage i; EINVAL when out of range. Results and table only after impactfit_fitfile_run. */
+IMPACTFIT_EXPORT int impactfit_fitfile_stage(const impactfit_fitfile *f, size_t i, impactfit_fit_stage *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* IMPACTFIT_FIT_H */

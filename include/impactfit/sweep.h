@@ -1,0 +1,219 @@
+/* impactfit — parameter sweeps: declarative definition files, a parallel block-ordered runner and
+ * the problem registry.
+ *
+ * A sweep evaluates one *problem* (simulate, and the inverse problems copt, zhang-alpha, hc-eps,
+ * impact-time added by later modules) on the product grid of its *axes*. A definition file (INI,
+ * parsed with inih) names the problem, its fixed parameters and options, and the axes:
+ *
+ *     [sweep]
+ *     problem = simulate
+ *     outputs = e_out, t_contact        ; optional: a subset of the problem's outputs
+ *     [fixed]
+ *     m = 0                             ; numeric parameters and string options
+ *     transition = C
+ *     [axes]                            ; first axis outermost, last axis fastest
+ *     n = linear 1, 2, 5                ; start, stop, count (ends exact)
+ *     c = log 0.01, 10, 31              ; geometric: start and stop non-zero, same sign
+ *     v = list 0.5, 1, 2                ; a list may continue on indented lines
+ *
+ * Point index i (0 ≤ i < N, N = product of the axis counts) maps to axis positions in mixed radix,
+ * last axis fastest; impactfit_sweep_point() gives the inputs of any index without running
+ * anything, so that shards and resumed runs enumerate exactly the same points.
+ *
+ * The runner computes the grid in blocks (default 4096 points): a block is computed in parallel
+ * (OpenMP, dynamic scheduling, one problem state per thread allocated once per run and reused for
+ * every point), its rows formatted as CSV with %.17g, then handed in index order to a callback. The
+ * output is therefore byte-identical for any thread count, memory stays bounded and rows stream.
+ * A failed point is a row with its status name and empty outputs; it is also reported to a
+ * failure callback with its message. A non-finite output turns a point into an ENONFINITE failure.
+ *
+ * CSV columns: index, every parameter of the problem (fixed or swept, in the problem's order),
+ * the selected outputs, status, rhs_evals.
+ *
+ * ---- Adding a problem ---------------------------------------------------------------------------
+ * Write one source file src/sweep/prob_<name>.c defining
+ *     const impactfit_sweep_problem impactfit__problem_<name> = { ... };
+ * (see src/sweep/prob_simulate.c), add it to IMPACTFIT_SOURCES and add one line
+ *     X(<name>)
+ * to src/sweep/problems.def. The fields of impactfit_sweep_problem below are the whole contract:
+ * the runner calls check() on every point before computing anything (invalid input is a definition
+ * error, exit 2 in the CLI), alloc() once per thread, reset() before every work unit, solve() (or
+ * solve_run()) for the points, free() at the end. A problem never prints and never allocates in
+ * solve().
+ */
+#ifndef IMPACTFIT_SWEEP_H
+#define IMPACTFIT_SWEEP_H
+
+#include <stddef.h>
+
+#include "impactfit/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Flags of a numeric parameter. */
+enum {
+  IMPACTFIT_SWEEP_REQUIRED = 1u << 0,      /* no default: must be fixed or swept */
+  IMPACTFIT_SWEEP_INTEGER = 1u << 1,       /* values must be whole numbers */
+  IMPACTFIT_SWEEP_TOLERANCE = 1u << 2,     /* a solver tolerance or bound: listed in provenance */
+  IMPACTFIT_SWEEP_MIN_EXCLUSIVE = 1u << 3, /* value > min (default: value ≥ min) */
+  IMPACTFIT_SWEEP_MAX_EXCLUSIVE = 1u << 4  /* value < max (default: value ≤ max) */
+};
+
+/* A numeric input of a problem: fixed in [fixed] or swept in [axes]. */
+typedef struct impactfit_sweep_param {
+  const char *name;    /* a C identifier, also the CSV column name */
+  double def;          /* default value (ignored with IMPACTFIT_SWEEP_REQUIRED) */
+  double min, max;     /* allowed range, checked for every fixed and axis value (±HUGE_VAL: none) */
+  unsigned flags;
+  const char *help;    /* one line with the unit */
+} impactfit_sweep_param;
+
+/* A string option of a problem (fixed for the whole sweep). */
+typedef struct impactfit_sweep_option {
+  const char *name;
+  const char *def;     /* default value */
+  const char *choices; /* allowed values separated by '|' (compared case-sensitively), or NULL */
+  const char *help;
+} impactfit_sweep_option;
+
+/* A problem: a constant type object (compare by address, look up by name). */
+typedef struct impactfit_sweep_problem {
+  const char *name;    /* "simulate" */
+  const char *summary; /* one line */
+  const impactfit_sweep_param *params;
+  size_t n_params;
+  const impactfit_sweep_option *options;
+  size_t n_options;
+  const char *const *outputs; /* output column names */
+  size_t n_outputs;
+
+  /* Optional: validates one point's inputs (in[i] is params[i]) beyond the per-parameter ranges,
+   * e.g. combinations. No state, no allocation; returns 0 or EINVAL with a message. */
+  int (*check)(const char *const *options, const double *in, impactfit_error *err);
+
+  /* Allocates the per-thread state. options[j] is the value of options[j] (validated against
+   * `choices` already); wanted[k] != 0 when outputs[k] will be written (a problem may skip work
+   * for the others). Returns 0, EINVAL (an option value it rejects) or ENOMEM. *state may be NULL
+   * on success if the problem needs none. */
+  int (*alloc)(void **state, const char *const *options, const unsigned char *wanted,
+               impactfit_error *err);
+  /* Optional: forgets everything carried from earlier points (e.g. a continuation guess). Called
+   * before every work unit: results must not depend on which thread computed what before. */
+  void (*reset)(void *state);
+  /* Frees the state (NULL allowed). */
+  void (*free)(void *state);
+
+  /* Solves one point: in[i] for params[i]; writes out[k] for every wanted output (finite values)
+   * and the right-hand-side evaluations spent (also on failure). Returns 0 or a status (the point
+   * fails: ENOSEP, ENOCONV, ...; EINVAL for inputs check() could not foresee). */
+  int (*solve)(void *state, const double *in, double *out, long *rhs_evals, impactfit_error *err);
+
+  /* Optional: solves `count` neighbouring points at once, which differ only in the innermost
+   * axis, in increasing index order (continuation along that axis). in is count × n_params,
+   * out count × n_outputs, row-major; rhs_evals[i], status[i] and errs[i] per point. When given,
+   * the runner uses it instead of solve(); a run never crosses a block boundary and starts after
+   * reset(). Returns 0 (per-point failures go to status[]) or a status that fails the whole run. */
+  int (*solve_run)(void *state, size_t count, const double *in, double *out, long *rhs_evals,
+                   int *status, impactfit_error *errs);
+} impactfit_sweep_problem;
+
+/* The registered problems, in registration order; NULL past the end. */
+IMPACTFIT_EXPORT const impactfit_sweep_problem *impactfit_sweep_problem_at(size_t i);
+/* Looks a problem up by name; NULL when unknown. */
+IMPACTFIT_EXPORT const impactfit_sweep_problem *impactfit_sweep_problem_from_name(const char *name);
+
+/* ---- definitions ---------------------------------------------------------------------------- */
+
+typedef enum impactfit_sweep_axis_kind {
+  IMPACTFIT_AXIS_LIST,
+  IMPACTFIT_AXIS_LINEAR, /* start + (stop − start)·i/(count − 1), ends exact */
+  IMPACTFIT_AXIS_LOG     /* 10^(log10 start + (log10 stop − log10 start)·i/(count − 1)), ends exact */
+} impactfit_sweep_axis_kind;
+
+/* An axis as read from the file (values[] holds every value in order). */
+typedef struct impactfit_sweep_axis {
+  const char *name;
+  int param;           /* index into problem->params */
+  impactfit_sweep_axis_kind kind;
+  double start, stop;  /* LINEAR/LOG: as written; LIST: first and last value */
+  size_t count;
+  const double *values;
+  int line;            /* line of the definition */
+} impactfit_sweep_axis;
+
+typedef struct impactfit_sweep impactfit_sweep; /* a parsed definition (opaque, read-only) */
+
+/* Reads and checks a definition file. Errors (EIO, EPARSE, EINVAL) carry a message
+ * "FILE:LINE: reason" (without LINE when no single line is at fault): unknown sections or keys,
+ * unknown problem, missing or duplicate axes, a parameter both fixed and swept, count 0, a log
+ * range through 0, non-numbers, values outside a parameter's range, points that check() refuses. */
+IMPACTFIT_EXPORT int impactfit_sweep_load(const char *path, impactfit_sweep **out,
+                                          impactfit_error *err);
+/* The same from text in memory; `name` stands for the file in messages and provenance. */
+IMPACTFIT_EXPORT int impactfit_sweep_parse(const char *text, size_t len, const char *name,
+                                           impactfit_sweep **out, impactfit_error *err);
+IMPACTFIT_EXPORT void impactfit_sweep_free(impactfit_sweep *s); /* NULL is a no-op */
+
+IMPACTFIT_EXPORT const impactfit_sweep_problem *impactfit_sweep_get_problem(const impactfit_sweep *s);
+IMPACTFIT_EXPORT const char *impactfit_sweep_name(const impactfit_sweep *s); /* file as given */
+/* XXH64 (seed 0) of the definition file's bytes, as 16 lower-case hex digits. */
+IMPACTFIT_EXPORT const char *impactfit_sweep_hash(const impactfit_sweep *s);
+IMPACTFIT_EXPORT size_t impactfit_sweep_point_count(const impactfit_sweep *s);
+IMPACTFIT_EXPORT size_t impactfit_sweep_axis_count(const impactfit_sweep *s);
+IMPACTFIT_EXPORT const impactfit_sweep_axis *impactfit_sweep_get_axis(const impactfit_sweep *s, size_t i);
+/* 1 if parameter i is swept; its fixed (or default) value otherwise. */
+IMPACTFIT_EXPORT int impactfit_sweep_param_is_swept(const impactfit_sweep *s, size_t i);
+IMPACTFIT_EXPORT double impactfit_sweep_param_value(const impactfit_sweep *s, size_t i);
+/* Value of option j (fixed or default). */
+IMPACTFIT_EXPORT const char *impactfit_sweep_option_value(const impactfit_sweep *s, size_t j);
+/* 1 if output k is written. */
+IMPACTFIT_EXPORT int impactfit_sweep_output_wanted(const impactfit_sweep *s, size_t k);
+
+/* Inputs of point `index` (in[i] for params[i]); EINVAL when index ≥ the point count. */
+IMPACTFIT_EXPORT int impactfit_sweep_point(const impactfit_sweep *s, size_t index, double *in);
+
+/* The CSV header line (with '\n'), as written before the first row. Never NULL; owned by s. */
+IMPACTFIT_EXPORT const char *impactfit_sweep_csv_header(const impactfit_sweep *s);
+
+/* ---- running ---------------------------------------------------------------------------------- */
+
+typedef struct impactfit_sweep_run_params {
+  int threads;        /* OpenMP threads; 0: omp_get_max_threads() */
+  size_t block;       /* points per block; 0: 4096 */
+  size_t first;       /* first point index to compute (for shards and resumed runs) */
+  size_t count;       /* points to compute from `first`; 0: to the end of the grid */
+} impactfit_sweep_run_params;
+
+IMPACTFIT_EXPORT impactfit_sweep_run_params impactfit_sweep_default_run_params(void);
+
+/* Receives the CSV rows of points first .. first+count−1 (count ≥ 1), complete lines in index
+ * order. Called from one thread at a time, blocks in increasing order. Non-zero stops the run,
+ * which then returns EIO (or EINTR if the callback returned EINTR). */
+typedef int (*impactfit_sweep_rows_fn)(void *ctx, size_t first, size_t count, const char *rows,
+                                       size_t len);
+/* Receives each failed point (in index order, just before the block holding it is written). */
+typedef void (*impactfit_sweep_failure_fn)(void *ctx, size_t index, int status, const char *message);
+
+typedef struct impactfit_sweep_summary {
+  size_t points;         /* points computed */
+  size_t failed;         /* of which failed */
+  long long rhs_evals;   /* total right-hand-side evaluations */
+  double wall_seconds;   /* wall time of the run */
+  int threads;           /* threads used */
+} impactfit_sweep_summary;
+
+/* Runs the sweep (or the range rp->first, rp->count of it). Returns 0 when every point was
+ * computed, whether or not some failed (see summary->failed); ENOMEM, EIO/EINTR (a callback
+ * stopped it: the rows already delivered stand) or EINVAL (bad run parameters) otherwise.
+ * `failure` may be NULL. */
+IMPACTFIT_EXPORT int impactfit_sweep_run(const impactfit_sweep *s, const impactfit_sweep_run_params *rp,
+                                         impactfit_sweep_rows_fn rows, impactfit_sweep_failure_fn failure,
+                                         void *ctx, impactfit_sweep_summary *summary,
+                                         impactfit_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* IMPACTFIT_SWEEP_H */

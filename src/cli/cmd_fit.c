@@ -1,0 +1,173 @@
+/* impactfit fit: runs the stages of a fit file on a sweep's CSV and writes a generated C header. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "impactfit/impactfit.h"
+
+static const char *help_text =
+    "usage: impactfit fit FILE.ini [--data DIR] [--header-dir DIR] [--tables DIR]\n\n"
+    "Fits the stages of a fit file to the output of the sweep it names and writes the generated\n"
+    "header HEADER_DIR/NAME.h (constants as %.17g, one static inline function per stage, a DO NOT\n"
+    "EDIT banner with the provenance and the fit statistics). Prints every stage's constants,\n"
+    "standard errors, correlations, residuals and largest errors.\n\n"
+    "  --data DIR        where `impactfit sweep SWEEP --out DIR` wrote SWEEP_NAME.csv and .json,\n"
+    "                    default . (the JSON's definition hash must match the sweep file)\n"
+    "  --header-dir DIR  default include/impactfit/generated\n"
+    "  --tables DIR      also write each stage's table as DIR/NAME_STAGE.csv\n\n"
+    "Fit file (INI):\n"
+    "  [fit]\n"
+    "  name = demo_copt                ; C identifier (default: the file's base name)\n"
+    "  sweep = ../sweeps/demo_copt.ini ; relative to the fit file\n"
+    "  [stage per_n]                   ; stages run in file order\n"
+    "  data = sweep                    ; or the name of an earlier stage (its table)\n"
+    "  where = m = 0, e_out >= 0.45    ; optional filters (= != < <= > >=)\n"
+    "  group = n                       ; optional: one fit per distinct value\n"
+    "  x = e_out                       ; x2 = COLUMN for a surface (form = formula)\n"
+    "  y = c\n"
+    "  form = alpha_pow                ; polynomial (degree = d), power, exp, double_exp,\n"
+    "                                  ; alpha_pow, formula (formula = ..., constants = a, b)\n"
+    "  objective = absolute            ; or relative: residuals (f - y)/y\n"
+    "  start = 2, -0.3                 ; starting values (required for double_exp, formula)\n"
+    "  method = lm                     ; lm, lmaccel, dogleg, ddogleg, subspace2D\n"
+    "A stage's table has the group value, the constants, NAME_se, points, rms, max_abs, max_rel.\n\n"
+    "Exit status: 0 success, 1 a fit did not converge, 2 invalid fit file, missing or stale data.\n";
+
+static int write_text(const char *path, const char *text, size_t len) {
+  cli_out o;
+  int rc = cli_out_open(&o, path);
+  if (rc)
+    return rc;
+  fwrite(text, 1, len, o.f);
+  return cli_out_commit(&o);
+}
+
+static void report(const impactfit_fitfile *f) {
+  printf("fit %s: sweep %s (%zu points)\n", impactfit_fitfile_name(f), impactfit_fitfile_sweep_path(f),
+         impactfit_sweep_point_count(impactfit_fitfile_sweep(f)));
+  for (size_t i = 0; i < impactfit_fitfile_stage_count(f); i++) {
+    impactfit_fit_stage st;
+    impactfit_fitfile_stage(f, i, &st);
+    printf("stage %s: %s(%s%s%s) by form %s, %s residuals, %zu rows used%s\n", st.name, st.y, st.x, st.x2 ? ", " : "",
+           st.x2 ? st.x2 : "", st.spec->form->name,
+           st.spec->objective == IMPACTFIT_FIT_RELATIVE ? "relative" : "absolute", st.rows_used - st.rows_failed,
+           st.rows_failed ? " (failed rows skipped)" : "");
+    for (size_t g = 0; g < st.n_groups; g++) {
+      const impactfit_fit_result *r = &st.results[g];
+      if (st.group)
+        printf("  %s = %.10g:", st.group, st.group_values[g]);
+      else
+        printf(" ");
+      for (size_t j = 0; j < r->n_params; j++)
+        printf(" %s = %.10g +- %.2g", r->names[j], r->value[j], r->se[j]);
+      printf("; rms %.3g, max abs %.3g, max rel %.3g", r->rms, r->max_abs, r->max_rel);
+      if (r->n_params == 2)
+        printf(", corr %.6f", r->corr[0][1]);
+      printf("\n");
+    }
+  }
+}
+
+int impactfit_cmd_fit(int argc, char **argv) {
+  const char *data_dir = ".", *header_dir = "include/impactfit/generated", *tables = NULL;
+  int help = 0;
+  cli_opt opts[] = {
+      {"data", OPT_STRING, &data_dir, 0},
+      {"header-dir", OPT_STRING, &header_dir, 0},
+      {"tables", OPT_STRING, &tables, 0},
+  };
+  const char *pos[1];
+  size_t npos = 0;
+  int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], pos, 1, &npos, &help);
+  if (rc)
+    return rc;
+  if (help) {
+    fputs(help_text, stdout);
+    return CLI_OK;
+  }
+  if (npos != 1)
+    return cli_input_error("fit: expected one fit file (see 'impactfit fit --help')");
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  impactfit_fitfile *f = NULL;
+  int st = impactfit_fitfile_load(pos[0], &f, &err);
+  if (st)
+    return cli_status_error(st == IMPACTFIT_EIO ? IMPACTFIT_EINVAL : st, &err, "fit");
+  const impactfit_sweep *s = impactfit_fitfile_sweep(f);
+  const char *sb = strrchr(impactfit_sweep_name(s), '/');
+  sb = sb ? sb + 1 : impactfit_sweep_name(s);
+  size_t sl = strlen(sb);
+  if (sl > 4 && strcmp(sb + sl - 4, ".ini") == 0)
+    sl -= 4;
+  char csv[4096], json[4096], path[4096];
+  snprintf(csv, sizeof csv, "%s/%.*s.csv", data_dir, (int)sl, sb);
+  snprintf(json, sizeof json, "%s/%.*s.json", data_dir, (int)sl, sb);
+  impactfit_table *t = NULL;
+  char *text = NULL;
+  size_t len = 0;
+  /* the data must come from this very definition: the sidecar records its hash */
+  {
+    FILE *jf = fopen(json, "r");
+    char buf[65536];
+    size_t n = jf ? fread(buf, 1, sizeof buf - 1, jf) : 0;
+    if (jf)
+      fclose(jf);
+    buf[n] = '\0';
+    char want[64];
+    snprintf(want, sizeof want, "\"definition_xxh64\": \"%s\"", impactfit_sweep_hash(s));
+    if (!jf) {
+      rc = cli_input_error("fit: cannot read %s: run 'impactfit sweep %s --out %s' first", json, impactfit_sweep_name(s),
+                           data_dir);
+      goto out;
+    }
+    if (!strstr(buf, want)) {
+      rc = cli_input_error("fit: %s was not produced from the current %s (definition hash differs): run the sweep "
+                           "again", csv, impactfit_sweep_name(s));
+      goto out;
+    }
+  }
+  if ((st = impactfit_table_read_csv(csv, &t, &err))) {
+    rc = cli_status_error(st == IMPACTFIT_EIO ? IMPACTFIT_EINVAL : st, &err, "fit");
+    goto out;
+  }
+  if ((st = impactfit_fitfile_run(f, t, &err))) {
+    rc = cli_status_error(st, &err, "fit");
+    goto out;
+  }
+  report(f);
+  if ((st = impactfit_codegen_header(f, &text, &len, &err))) {
+    rc = cli_status_error(st, &err, "fit");
+    goto out;
+  }
+  if ((size_t)snprintf(path, sizeof path, "%s/%s.h", header_dir, impactfit_fitfile_name(f)) >= sizeof path) {
+    rc = cli_input_error("fit: header path too long");
+    goto out;
+  }
+  if ((rc = write_text(path, text, len)))
+    goto out;
+  printf("wrote %s\n", path);
+  if (tables)
+    for (size_t i = 0; i < impactfit_fitfile_stage_count(f); i++) {
+      impactfit_fit_stage stg;
+      impactfit_fitfile_stage(f, i, &stg);
+      char *tt;
+      size_t tl;
+      if ((st = impactfit_table_to_csv(stg.table, &tt, &tl, &err))) {
+        rc = cli_status_error(st, &err, "fit");
+        goto out;
+      }
+      snprintf(path, sizeof path, "%s/%s_%s.csv", tables, impactfit_fitfile_name(f), stg.name);
+      rc = write_text(path, tt, tl);
+      free(tt);
+      if (rc)
+        goto out;
+      printf("wrote %s\n", path);
+    }
+out:
+  free(text);
+  impactfit_table_free(t);
+  impactfit_fitfile_free(f);
+  return rc;
+}

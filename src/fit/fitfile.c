@@ -1,0 +1,651 @@
+/* Fit files: stages of fits on a sweep's output, chained through their tables (include/impactfit/fit.h). */
+#define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/common_impl.h"
+#include "../sweep/sweep_impl.h"
+#include "fit_impl.h"
+#include "table_impl.h"
+
+#define MAX_CONDS 16
+
+enum { OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE };
+static const char *const op_text[] = {"=", "!=", "<", "<=", ">", ">="};
+
+typedef struct cond {
+  char col[64];
+  int op;
+  double value;
+} cond;
+
+typedef struct stage {
+  char *name;
+  int line;     /* line of the first key of the stage */
+  char *key[16]; /* values by key index, see keys[] */
+  int key_line[16];
+  char **constants;
+  size_t n_constants;
+  double start[IMPACTFIT_FIT_MAX_PARAMS];
+  size_t n_start;
+  cond conds[MAX_CONDS];
+  size_t n_conds;
+  int src; /* −1: the sweep; otherwise an earlier stage */
+  impactfit_fit_spec spec;
+  impactfit_fit_model *model;
+  size_t n_groups;
+  double *group_values;
+  impactfit_fit_result *results;
+  size_t rows_used, rows_failed;
+  impactfit_table *table;
+} stage;
+
+enum { K_DATA, K_WHERE, K_GROUP, K_X, K_X2, K_Y, K_FORM, K_DEGREE, K_OBJECTIVE, K_METHOD, K_FORMULA, K_CONSTANTS,
+       K_START, K_XTOL, K_GTOL, K_MAX_ITER, K_COUNT };
+static const char *const keys[K_COUNT] = {"data", "where", "group", "x", "x2", "y", "form", "degree", "objective",
+                                          "method", "formula", "constants", "start", "xtol", "gtol", "max_iter"};
+
+struct impactfit_fitfile {
+  char *path, *name, *sweep_ref, *sweep_path;
+  char hash[17];
+  int name_line, sweep_line;
+  impactfit_sweep *sweep;
+  stage *stages;
+  size_t n, cap;
+};
+
+static void stage_clear(stage *s) {
+  free(s->name);
+  for (int k = 0; k < K_COUNT; k++)
+    free(s->key[k]);
+  for (size_t j = 0; j < s->n_constants; j++)
+    free(s->constants[j]);
+  free(s->constants);
+  impactfit_fit_model_free(s->model);
+  free(s->group_values);
+  free(s->results);
+  impactfit_table_free(s->table);
+}
+
+void impactfit_fitfile_free(impactfit_fitfile *f) {
+  if (!f)
+    return;
+  for (size_t i = 0; i < f->n; i++)
+    stage_clear(&f->stages[i]);
+  free(f->stages);
+  free(f->path);
+  free(f->name);
+  free(f->sweep_ref);
+  free(f->sweep_path);
+  impactfit_sweep_free(f->sweep);
+  free(f);
+}
+
+static int is_ident(const char *s) { return impactfit__sweep_identifier(s) && strlen(s) < 48; }
+
+/* Splits "a, b, c" into trimmed items; returns the count or −1 (empty item, too many). */
+static int split_list(const char *v, char items[][64], int max) {
+  int n = 0;
+  const char *p = v;
+  for (;;) {
+    while (*p == ' ' || *p == '\t')
+      p++;
+    const char *c = strchr(p, ',');
+    size_t len = c ? (size_t)(c - p) : strlen(p);
+    while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+      len--;
+    if (!len || len >= 64 || n == max)
+      return -1;
+    memcpy(items[n], p, len);
+    items[n][len] = '\0';
+    n++;
+    if (!c)
+      return n;
+    p = c + 1;
+  }
+}
+
+static int on_key(void *user, const char *section, const char *name, const char *value, int line, int continuation,
+                  impactfit_error *err) {
+  impactfit_fitfile *f = user;
+  if (continuation)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "continuation lines are not allowed in fit files");
+  if (strcmp(section, "fit") == 0) {
+    char **dst;
+    int *dl;
+    if (strcmp(name, "name") == 0)
+      dst = &f->name, dl = &f->name_line;
+    else if (strcmp(name, "sweep") == 0)
+      dst = &f->sweep_ref, dl = &f->sweep_line;
+    else
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "unknown key '%s' in [fit] (keys: name, sweep)", name);
+    if (*dst)
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "%s given twice (first on line %d)", name, *dl);
+    if (!value[0])
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "%s: empty value", name);
+    if (strcmp(name, "name") == 0 && !is_ident(value))
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "name '%s' must be a C identifier (letters, digits, _)", value);
+    if (!(*dst = strdup(value)))
+      return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+    *dl = line;
+    return IMPACTFIT_OK;
+  }
+  if (strncmp(section, "stage ", 6) != 0)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "unknown section [%s] (sections: [fit], [stage NAME])", section);
+  const char *sname = section + 6;
+  while (*sname == ' ')
+    sname++;
+  if (!is_ident(sname) || strcmp(sname, "sweep") == 0)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stage name '%s' must be a C identifier other than 'sweep'", sname);
+  stage *s = NULL;
+  for (size_t i = 0; i < f->n; i++)
+    if (strcmp(f->stages[i].name, sname) == 0)
+      s = &f->stages[i];
+  if (s && s != &f->stages[f->n - 1])
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "stage %s appears twice (first on line %d)", sname, s->line);
+  if (!s) {
+    if (f->n == f->cap) {
+      size_t nc = f->cap ? 2 * f->cap : 8;
+      stage *ns = realloc(f->stages, nc * sizeof *ns);
+      if (!ns)
+        return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+      f->stages = ns;
+      f->cap = nc;
+    }
+    s = &f->stages[f->n++];
+    memset(s, 0, sizeof *s);
+    s->line = line;
+    if (!(s->name = strdup(sname)))
+      return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+  }
+  int k;
+  for (k = 0; k < K_COUNT; k++)
+    if (strcmp(keys[k], name) == 0)
+      break;
+  if (k == K_COUNT)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE,
+                           "unknown key '%s' in a stage (keys: data, where, group, x, x2, y, form, degree, "
+                           "objective, method, formula, constants, start, xtol, gtol, max_iter)", name);
+  if (s->key[k])
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "%s given twice (first on line %d)", name, s->key_line[k]);
+  if (!value[0])
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "%s: empty value", name);
+  if (!(s->key[k] = strdup(value)))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+  s->key_line[k] = line;
+  return IMPACTFIT_OK;
+}
+
+/* Checks a stage and compiles its model. Messages without location (the caller adds it). */
+static int stage_setup(impactfit_fitfile *f, size_t si, int *line, impactfit_error *err) {
+  stage *s = &f->stages[si];
+  *line = s->line;
+  static const int required[] = {K_DATA, K_X, K_Y, K_FORM};
+  for (size_t r = 0; r < sizeof required / sizeof required[0]; r++)
+    if (!s->key[required[r]])
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stage %s: '%s' is required", s->name, keys[required[r]]);
+  *line = s->key_line[K_DATA];
+  s->src = -2;
+  if (strcmp(s->key[K_DATA], "sweep") == 0)
+    s->src = -1;
+  for (size_t j = 0; j < si; j++)
+    if (strcmp(f->stages[j].name, s->key[K_DATA]) == 0)
+      s->src = (int)j;
+  if (s->src == -2)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stage %s: data '%s' is neither 'sweep' nor an earlier stage",
+                           s->name, s->key[K_DATA]);
+  for (int k = K_GROUP; k <= K_Y; k++)
+    if (s->key[k] && !is_ident(s->key[k])) {
+      *line = s->key_line[k];
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stage %s: %s = '%s' is not a column name", s->name, keys[k],
+                             s->key[k]);
+    }
+  if (s->key[K_WHERE]) {
+    *line = s->key_line[K_WHERE];
+    char items[MAX_CONDS][64];
+    int n = split_list(s->key[K_WHERE], items, MAX_CONDS);
+    if (n < 0)
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "stage %s: where: expected 'column op value, ...' (at most %d)",
+                             s->name, MAX_CONDS);
+    for (int i = 0; i < n; i++) {
+      cond *c = &s->conds[s->n_conds++];
+      char *p = items[i];
+      size_t l = 0;
+      while (isalnum((unsigned char)p[l]) || p[l] == '_')
+        l++;
+      memcpy(c->col, p, l);
+      c->col[l] = '\0';
+      p += l;
+      while (*p == ' ')
+        p++;
+      int op = -1;
+      for (int o = 5; o >= 0; o--) /* two-character operators first */
+        if (strncmp(p, op_text[o], strlen(op_text[o])) == 0 && (op < 0 || strlen(op_text[o]) > strlen(op_text[op])))
+          op = o;
+      if (!l || op < 0)
+        return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "stage %s: where: '%s' is not 'column op value' (op: = != < <= > >=)",
+                               s->name, items[i]);
+      c->op = op;
+      p += strlen(op_text[op]);
+      while (*p == ' ')
+        p++;
+      char what[96];
+      snprintf(what, sizeof what, "stage %s: where %s", s->name, c->col);
+      int st = impactfit__parse_number(what, p, &c->value, err);
+      if (st)
+        return st;
+    }
+  }
+  impactfit_fit_spec sp = impactfit_fit_default_spec();
+  *line = s->key_line[K_FORM];
+  sp.form = impactfit_fit_form_from_name(s->key[K_FORM]);
+  if (!sp.form)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stage %s: unknown form '%s' (polynomial, power, exp, double_exp, "
+                           "alpha_pow, formula)", s->name, s->key[K_FORM]);
+  if (sp.form == impactfit_fit_polynomial) {
+    if (!s->key[K_DEGREE])
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stage %s: a polynomial needs degree = d", s->name);
+  } else if (s->key[K_DEGREE]) {
+    *line = s->key_line[K_DEGREE];
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stage %s: degree is for polynomials only", s->name);
+  }
+  if (s->key[K_DEGREE]) {
+    *line = s->key_line[K_DEGREE];
+    double d;
+    int st = impactfit__parse_number("degree", s->key[K_DEGREE], &d, err);
+    if (st)
+      return st;
+    if (d != floor(d) || d < 0 || d >= IMPACTFIT_FIT_MAX_PARAMS)
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stage %s: degree must be a whole number 0..%d", s->name,
+                             IMPACTFIT_FIT_MAX_PARAMS - 1);
+    sp.degree = (int)d;
+  }
+  int is_formula = (sp.form == impactfit_fit_formula);
+  if (!is_formula && (s->key[K_FORMULA] || s->key[K_CONSTANTS] || s->key[K_X2])) {
+    *line = s->key[K_FORMULA] ? s->key_line[K_FORMULA] : s->key[K_CONSTANTS] ? s->key_line[K_CONSTANTS] : s->key_line[K_X2];
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stage %s: formula, constants and x2 belong to form = formula", s->name);
+  }
+  if (is_formula) {
+    if (!s->key[K_FORMULA] || !s->key[K_CONSTANTS])
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stage %s: a formula needs formula = ... and constants = ...",
+                             s->name);
+    *line = s->key_line[K_CONSTANTS];
+    char items[IMPACTFIT_FIT_MAX_PARAMS][64];
+    int n = split_list(s->key[K_CONSTANTS], items, IMPACTFIT_FIT_MAX_PARAMS);
+    if (n < 0)
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "stage %s: constants: a list of 1..%d names", s->name,
+                             IMPACTFIT_FIT_MAX_PARAMS);
+    s->constants = calloc((size_t)n, sizeof *s->constants);
+    if (!s->constants)
+      return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+    for (int i = 0; i < n; i++) {
+      if (!(s->constants[i] = strdup(items[i])))
+        return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+      s->n_constants = (size_t)i + 1;
+    }
+    sp.formula = s->key[K_FORMULA];
+    sp.var1 = s->key[K_X];
+    sp.var2 = s->key[K_X2];
+    sp.constants = (const char *const *)s->constants;
+    sp.n_constants = s->n_constants;
+  }
+  if (s->key[K_OBJECTIVE]) {
+    *line = s->key_line[K_OBJECTIVE];
+    if (strcmp(s->key[K_OBJECTIVE], "absolute") == 0)
+      sp.objective = IMPACTFIT_FIT_ABSOLUTE;
+    else if (strcmp(s->key[K_OBJECTIVE], "relative") == 0)
+      sp.objective = IMPACTFIT_FIT_RELATIVE;
+    else
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stage %s: objective is absolute or relative, not '%s'", s->name,
+                             s->key[K_OBJECTIVE]);
+  }
+  if (s->key[K_METHOD])
+    sp.method = s->key[K_METHOD];
+  if (s->key[K_START]) {
+    *line = s->key_line[K_START];
+    char items[IMPACTFIT_FIT_MAX_PARAMS][64];
+    int n = split_list(s->key[K_START], items, IMPACTFIT_FIT_MAX_PARAMS);
+    if (n < 0)
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "stage %s: start: a list of numbers", s->name);
+    for (int i = 0; i < n; i++) {
+      int st = impactfit__parse_number("start", items[i], &s->start[i], err);
+      if (st)
+        return st;
+    }
+    s->n_start = (size_t)n;
+    sp.start = s->start;
+    sp.n_start = s->n_start;
+  }
+  static const int tol_keys[] = {K_XTOL, K_GTOL, K_MAX_ITER};
+  for (size_t t = 0; t < 3; t++) {
+    int k = tol_keys[t];
+    if (!s->key[k])
+      continue;
+    *line = s->key_line[k];
+    double v;
+    int st = impactfit__parse_number(keys[k], s->key[k], &v, err);
+    if (st)
+      return st;
+    if (k == K_XTOL)
+      sp.xtol = v;
+    else if (k == K_GTOL)
+      sp.gtol = v;
+    else if (v != floor(v) || v < 1 || v > 1e7)
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stage %s: max_iter must be a whole number 1..1e7", s->name);
+    else
+      sp.max_iter = (int)v;
+  }
+  *line = s->key_line[K_FORM];
+  s->spec = sp;
+  impactfit_error e2;
+  impactfit_error_clear(&e2);
+  int st = impactfit_fit_model_create(&s->spec, &s->model, &e2);
+  if (st) {
+    if (is_formula && s->key[K_FORMULA])
+      *line = s->key_line[K_FORMULA];
+    return IMPACTFIT__FAIL(err, st, "stage %s: %s", s->name, e2.message);
+  }
+  return IMPACTFIT_OK;
+}
+
+int impactfit_fitfile_load(const char *path, impactfit_fitfile **out, impactfit_error *err) {
+  *out = NULL;
+  char *text;
+  size_t len;
+  int st = impactfit__read_file(path, &text, &len, err);
+  if (st)
+    return st;
+  impactfit_fitfile *f = calloc(1, sizeof *f);
+  if (!f || !(f->path = strdup(path))) {
+    free(text);
+    free(f);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+  }
+  impactfit__hash_hex(text, len, f->hash);
+  st = impactfit__ini_parse(text, len, path, on_key, f, err);
+  free(text);
+  if (st)
+    goto done;
+  if (!f->sweep_ref) {
+    st = IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: [fit] sweep = FILE is required", path);
+    goto done;
+  }
+  if (!f->name) {
+    /* default: the file's base name without .ini */
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    size_t bl = strlen(b);
+    if (bl > 4 && strcmp(b + bl - 4, ".ini") == 0)
+      bl -= 4;
+    f->name = strndup(b, bl);
+    if (!f->name || !is_ident(f->name)) {
+      st = IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: the file name is not a C identifier; set [fit] name = ...", path);
+      goto done;
+    }
+  }
+  if (f->n == 0) {
+    st = IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: no [stage NAME] section", path);
+    goto done;
+  }
+  /* the sweep file, relative to the fit file */
+  {
+    const char *slash = strrchr(path, '/');
+    size_t dl = (f->sweep_ref[0] == '/' || !slash) ? 0 : (size_t)(slash - path) + 1;
+    f->sweep_path = malloc(dl + strlen(f->sweep_ref) + 1);
+    if (!f->sweep_path) {
+      st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+      goto done;
+    }
+    memcpy(f->sweep_path, path, dl);
+    strcpy(f->sweep_path + dl, f->sweep_ref);
+    impactfit_error e2;
+    impactfit_error_clear(&e2);
+    if ((st = impactfit_sweep_load(f->sweep_path, &f->sweep, &e2))) {
+      st = IMPACTFIT__FAIL(err, st == IMPACTFIT_EIO ? IMPACTFIT_EINVAL : st, "%s:%d: sweep: %s", path, f->sweep_line,
+                           e2.message);
+      goto done;
+    }
+  }
+  for (size_t i = 0; i < f->n; i++) {
+    int line = 0;
+    impactfit_error e2;
+    impactfit_error_clear(&e2);
+    if ((st = stage_setup(f, i, &line, &e2))) {
+      st = IMPACTFIT__FAIL(err, st, "%s:%d: %s", path, line, e2.message);
+      goto done;
+    }
+  }
+done:
+  if (st) {
+    impactfit_fitfile_free(f);
+    return st;
+  }
+  *out = f;
+  return IMPACTFIT_OK;
+}
+
+const char *impactfit_fitfile_name(const impactfit_fitfile *f) { return f->name; }
+const char *impactfit_fitfile_path(const impactfit_fitfile *f) { return f->path; }
+const char *impactfit_fitfile_hash(const impactfit_fitfile *f) { return f->hash; }
+const char *impactfit_fitfile_sweep_ref(const impactfit_fitfile *f) { return f->sweep_ref; }
+const char *impactfit_fitfile_sweep_path(const impactfit_fitfile *f) { return f->sweep_path; }
+const impactfit_sweep *impactfit_fitfile_sweep(const impactfit_fitfile *f) { return f->sweep; }
+size_t impactfit_fitfile_stage_count(const impactfit_fitfile *f) { return f->n; }
+
+int impactfit_fitfile_stage(const impactfit_fitfile *f, size_t i, impactfit_fit_stage *out) {
+  if (i >= f->n)
+    return IMPACTFIT_EINVAL;
+  const stage *s = &f->stages[i];
+  memset(out, 0, sizeof *out);
+  out->name = s->name;
+  out->data = s->key[K_DATA];
+  out->where = s->key[K_WHERE];
+  out->group = s->key[K_GROUP];
+  out->x = s->key[K_X];
+  out->x2 = s->key[K_X2];
+  out->y = s->key[K_Y];
+  out->spec = &s->spec;
+  out->model = s->model;
+  out->n_groups = s->n_groups;
+  out->group_values = s->group_values;
+  out->results = s->results;
+  out->rows_used = s->rows_used;
+  out->rows_failed = s->rows_failed;
+  out->table = s->table;
+  return IMPACTFIT_OK;
+}
+
+static int col_or_fail(const impactfit_table *t, const char *tname, const stage *s, const char *col, impactfit_error *err) {
+  int j = impactfit_table_find(t, col);
+  if (j < 0) {
+    char all[512] = "";
+    size_t used = 0;
+    for (size_t k = 0; k < impactfit_table_cols(t) && used < sizeof all; k++)
+      used += (size_t)snprintf(all + used, sizeof all - used, "%s%s", k ? ", " : "", impactfit_table_col_name(t, k));
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stage %s: no column '%s' in %s (columns: %s)", s->name, col, tname,
+                           all);
+  }
+  return j;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static int cond_holds(const cond *c, double v) {
+  switch (c->op) {
+  case OP_EQ:
+    return v == c->value || fabs(v - c->value) <= 1e-12 * fmax(fabs(v), fabs(c->value));
+  case OP_NE:
+    return !(v == c->value || fabs(v - c->value) <= 1e-12 * fmax(fabs(v), fabs(c->value)));
+  case OP_LT:
+    return v < c->value;
+  case OP_LE:
+    return v <= c->value;
+  case OP_GT:
+    return v > c->value;
+  default:
+    return v >= c->value;
+  }
+}
+
+static int run_stage(impactfit_fitfile *f, size_t si, const impactfit_table *sweep_data, impactfit_error *err) {
+  stage *s = &f->stages[si];
+  const impactfit_table *t = s->src < 0 ? sweep_data : f->stages[s->src].table;
+  const char *tname = s->src < 0 ? "the sweep's data" : f->stages[s->src].name;
+  int jx = col_or_fail(t, tname, s, s->key[K_X], err);
+  if (jx < 0)
+    return IMPACTFIT_EINVAL;
+  int jy = col_or_fail(t, tname, s, s->key[K_Y], err);
+  if (jy < 0)
+    return IMPACTFIT_EINVAL;
+  int jx2 = -1, jg = -1, jc[MAX_CONDS];
+  if (s->key[K_X2] && (jx2 = col_or_fail(t, tname, s, s->key[K_X2], err)) < 0)
+    return IMPACTFIT_EINVAL;
+  if (s->key[K_GROUP] && (jg = col_or_fail(t, tname, s, s->key[K_GROUP], err)) < 0)
+    return IMPACTFIT_EINVAL;
+  for (size_t c = 0; c < s->n_conds; c++)
+    if ((jc[c] = col_or_fail(t, tname, s, s->conds[c].col, err)) < 0)
+      return IMPACTFIT_EINVAL;
+  size_t rows = impactfit_table_rows(t);
+  double *x = malloc((rows + 1) * sizeof *x), *x2 = malloc((rows + 1) * sizeof *x2), *y = malloc((rows + 1) * sizeof *y);
+  double *g = malloc((rows + 1) * sizeof *g);
+  size_t *sel = malloc((rows + 1) * sizeof *sel);
+  int st = IMPACTFIT_OK;
+  impactfit_table *out = NULL;
+  if (!x || !x2 || !y || !g || !sel) {
+    st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+    goto done;
+  }
+  size_t nsel = 0;
+  s->rows_used = s->rows_failed = 0;
+  for (size_t i = 0; i < rows; i++) {
+    int pass = 1;
+    for (size_t c = 0; c < s->n_conds && pass; c++)
+      pass = impactfit_table_row_ok(t, i) ? cond_holds(&s->conds[c], impactfit_table_col(t, (size_t)jc[c])[i]) : 1;
+    if (!pass)
+      continue;
+    s->rows_used++;
+    if (!impactfit_table_row_ok(t, i)) {
+      s->rows_failed++;
+      continue;
+    }
+    sel[nsel++] = i;
+  }
+  /* groups: distinct values of the group column, ascending */
+  size_t ng = 1;
+  if (jg >= 0) {
+    for (size_t k = 0; k < nsel; k++)
+      g[k] = impactfit_table_col(t, (size_t)jg)[sel[k]];
+    qsort(g, nsel, sizeof *g, cmp_double);
+    ng = 0;
+    for (size_t k = 0; k < nsel; k++)
+      if (ng == 0 || g[k] != g[ng - 1])
+        g[ng++] = g[k];
+    if (ng == 0) {
+      st = IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stage %s: no data rows pass the filters", s->name);
+      goto done;
+    }
+  }
+  free(s->group_values);
+  free(s->results);
+  s->group_values = (jg >= 0) ? malloc(ng * sizeof *s->group_values) : NULL;
+  s->results = calloc(ng, sizeof *s->results);
+  s->n_groups = ng;
+  if ((jg >= 0 && !s->group_values) || !s->results) {
+    st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+    goto done;
+  }
+  /* the stage's table */
+  size_t p = impactfit_fit_model_param_count(s->model), nc = 0;
+  char cn[2 * IMPACTFIT_FIT_MAX_PARAMS + 8][64];
+  const char *cnp[2 * IMPACTFIT_FIT_MAX_PARAMS + 8];
+  if (jg >= 0)
+    snprintf(cn[nc++], 64, "%s", s->key[K_GROUP]);
+  for (size_t j = 0; j < p; j++)
+    snprintf(cn[nc++], 64, "%s", s->model->names[j]);
+  for (size_t j = 0; j < p; j++)
+    snprintf(cn[nc++], 64, "%s_se", s->model->names[j]);
+  static const char *const tail[] = {"points", "rms", "max_abs", "max_rel"};
+  for (size_t j = 0; j < 4; j++)
+    snprintf(cn[nc++], 64, "%s", tail[j]);
+  for (size_t j = 0; j < nc; j++)
+    cnp[j] = cn[j];
+  if ((st = impactfit__table_new(nc, cnp, &out, err)))
+    goto done;
+  for (size_t gi = 0; gi < ng; gi++) {
+    size_t n = 0;
+    for (size_t k = 0; k < nsel; k++) {
+      size_t i = sel[k];
+      if (jg >= 0 && impactfit_table_col(t, (size_t)jg)[i] != g[gi])
+        continue;
+      x[n] = impactfit_table_col(t, (size_t)jx)[i];
+      y[n] = impactfit_table_col(t, (size_t)jy)[i];
+      x2[n] = jx2 >= 0 ? impactfit_table_col(t, (size_t)jx2)[i] : 0.0;
+      n++;
+    }
+    impactfit_error e2;
+    impactfit_error_clear(&e2);
+    impactfit_fit_result *r = &s->results[gi];
+    st = impactfit_fit_run(s->model, n, x, jx2 >= 0 ? x2 : NULL, y, r, &e2);
+    if (st) {
+      if (jg >= 0)
+        st = IMPACTFIT__FAIL(err, st, "stage %s, %s = %.17g: %s", s->name, s->key[K_GROUP], g[gi], e2.message);
+      else
+        st = IMPACTFIT__FAIL(err, st, "stage %s: %s", s->name, e2.message);
+      goto done;
+    }
+    if (jg >= 0)
+      s->group_values[gi] = g[gi];
+    double row[2 * IMPACTFIT_FIT_MAX_PARAMS + 8];
+    size_t c = 0;
+    if (jg >= 0)
+      row[c++] = g[gi];
+    for (size_t j = 0; j < p; j++)
+      row[c++] = r->value[j];
+    for (size_t j = 0; j < p; j++)
+      row[c++] = r->se[j];
+    row[c++] = (double)r->n_points;
+    row[c++] = r->rms;
+    row[c++] = r->max_abs;
+    row[c++] = r->max_rel;
+    if ((st = impactfit__table_add_row(out, row, 1, err)))
+      goto done;
+  }
+  impactfit_table_free(s->table);
+  s->table = out;
+  out = NULL;
+done:
+  impactfit_table_free(out);
+  free(x);
+  free(x2);
+  free(y);
+  free(g);
+  free(sel);
+  return st;
+}
+
+int impactfit_fitfile_run(impactfit_fitfile *f, const impactfit_table *data, impactfit_error *err) {
+  size_t total = impactfit_sweep_point_count(f->sweep);
+  int ji = impactfit_table_find(data, "index");
+  if (impactfit_table_rows(data) != total || ji < 0)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "the data has %zu rows%s; the sweep %s has %zu points: run the sweep "
+                           "again", impactfit_table_rows(data), ji < 0 ? " and no index column" : "",
+                           impactfit_sweep_name(f->sweep), total);
+  const double *idx = impactfit_table_col(data, (size_t)ji);
+  for (size_t i = 0; i < total; i++)
+    if (idx[i] != (double)i)
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "the data's row %zu has index %.17g: not the output of sweep %s", i,
+                             idx[i], impactfit_sweep_name(f->sweep));
+  for (size_t i = 0; i < f->n; i++) {
+    int st = run_stage(f, i, data, err);
+    if (st)
+      return st;
+  }
+  return IMPACTFIT_OK;
+}
+

@@ -1,0 +1,137 @@
+/* Sweep problem "simulate": one impact through f = k d^n + c d^m d' (include/impactfit/impact.h)
+ * per point; the outputs are the fields of impactfit_impact_result. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/common_impl.h"
+#include "impactfit/impact.h"
+#include "sweep_internal.h"
+
+enum { P_N, P_M, P_K, P_C, P_MASS, P_V, P_ACCEL, P_CONTACTS, P_TMAX, P_RTOL, P_COUNT };
+
+static const impactfit_sweep_param params[P_COUNT] = {
+    {"n", 1.5, 0.0, HUGE_VAL, IMPACTFIT_SWEEP_MIN_EXCLUSIVE, "spring exponent (> 0)"},
+    {"m", 0.0, 0.0, HUGE_VAL, 0, "damping exponent (>= 0)"},
+    {"k", 1.0, 0.0, HUGE_VAL, IMPACTFIT_SWEEP_MIN_EXCLUSIVE, "stiffness, N/m^n"},
+    {"c", 0.0, 0.0, HUGE_VAL, 0, "damping coefficient, N s m^-(m+1)"},
+    {"mass", 1.0, 0.0, HUGE_VAL, IMPACTFIT_SWEEP_MIN_EXCLUSIVE, "effective mass, kg"},
+    {"v", 1.0, 0.0, HUGE_VAL, IMPACTFIT_SWEEP_MIN_EXCLUSIVE, "approach velocity, m/s"},
+    {"accel", 0.0, 0.0, HUGE_VAL, 0, "constant acceleration pressing the bodies together, m/s^2"},
+    {"contacts", 1.0, 1.0, IMPACTFIT_MAX_CONTACTS, IMPACTFIT_SWEEP_INTEGER, "contacts to follow (> 1 needs accel > 0)"},
+    {"t_max", 1e4, 0.0, HUGE_VAL, IMPACTFIT_SWEEP_MIN_EXCLUSIVE | IMPACTFIT_SWEEP_TOLERANCE,
+     "time bound in units of delta_m0/v"},
+    {"rtol", 1e-13, 1e-15, 1e-3, IMPACTFIT_SWEEP_TOLERANCE, "integrator tolerance on the scaled state"},
+};
+
+static const impactfit_sweep_option options[] = {
+    {"transition", "C", "A|B|C|D", "transition condition (impact.h)"},
+};
+
+enum {
+  O_E_OUT, O_T_CONTACT, O_F_MAX, O_T_FMAX, O_F_MIN, O_DELTA_MAX, O_T_DELTA_MAX, O_DELTA_START,
+  O_DELTA_SEP, O_F_START, O_F_END, O_DAMPING_WORK, O_ENERGY_ERROR, O_ZETA, O_DELTA_M0, O_N_CONTACTS,
+  O_COUNT
+};
+static const char *const outputs[O_COUNT] = {
+    "e_out", "t_contact", "f_max", "t_fmax", "f_min", "delta_max", "t_delta_max", "delta_start",
+    "delta_sep", "f_start", "f_end", "damping_work", "energy_error", "zeta", "delta_m0", "n_contacts"};
+
+typedef struct state {
+  impactfit_impact_workspace *ws;
+  const impactfit_transition *tr;
+  int extrema;
+} state;
+
+static impactfit_impact_params to_params(const impactfit_transition *tr, const double *in) {
+  impactfit_impact_params p = impactfit_impact_default_params();
+  p.n = in[P_N];
+  p.m = in[P_M];
+  p.k = in[P_K];
+  p.c = in[P_C];
+  p.mass = in[P_MASS];
+  p.v = in[P_V];
+  p.accel = in[P_ACCEL];
+  p.max_contacts = (int)in[P_CONTACTS];
+  p.t_max = in[P_TMAX];
+  p.rtol = in[P_RTOL];
+  p.transition = tr;
+  return p;
+}
+
+static int check(const char *const *opt, const double *in, impactfit_error *err) {
+  const impactfit_transition *tr = impactfit_transition_from_name(opt[0]);
+  impactfit_impact_params p = to_params(tr, in);
+  return impactfit_impact_scales(&p, NULL, NULL, NULL, NULL, NULL, err);
+}
+
+static int alloc(void **out, const char *const *opt, const unsigned char *wanted, impactfit_error *err) {
+  *out = NULL;
+  state *s = malloc(sizeof *s);
+  if (!s)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+  s->tr = impactfit_transition_from_name(opt[0]);
+  s->ws = impactfit_impact_alloc();
+  s->extrema = wanted[O_F_MAX] || wanted[O_T_FMAX] || wanted[O_F_MIN] || wanted[O_DELTA_MAX] ||
+               wanted[O_T_DELTA_MAX];
+  if (!s->ws) {
+    free(s);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+  }
+  *out = s;
+  return IMPACTFIT_OK;
+}
+
+static void state_free(void *vs) {
+  state *s = vs;
+  if (!s)
+    return;
+  impactfit_impact_free(s->ws);
+  free(s);
+}
+
+static int solve(void *vs, const double *in, double *out, long *rhs_evals, impactfit_error *err) {
+  state *s = vs;
+  impactfit_impact_params p = to_params(s->tr, in);
+  p.locate_extrema = s->extrema;
+  impactfit_impact_result r;
+  memset(&r, 0, sizeof r);
+  int st = impactfit_impact_solve(s->ws, &p, &r, err);
+  *rhs_evals = r.rhs_evals;
+  if (st)
+    return st;
+  out[O_E_OUT] = r.e_out;
+  out[O_T_CONTACT] = r.t_contact;
+  out[O_F_MAX] = r.f_max;
+  out[O_T_FMAX] = r.t_fmax;
+  out[O_F_MIN] = r.f_min;
+  out[O_DELTA_MAX] = r.delta_max;
+  out[O_T_DELTA_MAX] = r.t_delta_max;
+  out[O_DELTA_START] = r.delta_start;
+  out[O_DELTA_SEP] = r.delta_sep;
+  out[O_F_START] = r.f_start;
+  out[O_F_END] = r.f_end;
+  out[O_DAMPING_WORK] = r.damping_work;
+  out[O_ENERGY_ERROR] = r.energy_error;
+  out[O_ZETA] = r.zeta;
+  out[O_DELTA_M0] = r.delta_m0;
+  out[O_N_CONTACTS] = r.n_contacts;
+  return IMPACTFIT_OK;
+}
+
+const impactfit_sweep_problem impactfit__problem_simulate = {
+    .name = "simulate",
+    .summary = "one impact per point (impactfit_impact_solve): restitution, contact time, extrema",
+    .params = params,
+    .n_params = P_COUNT,
+    .options = options,
+    .n_options = sizeof options / sizeof options[0],
+    .outputs = outputs,
+    .n_outputs = O_COUNT,
+    .check = check,
+    .alloc = alloc,
+    .reset = NULL,
+    .free = state_free,
+    .solve = solve,
+    .solve_run = NULL,
+};

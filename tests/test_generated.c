@@ -1,0 +1,142 @@
+/* The committed generated headers (include/impactfit/generated/) against a fresh run.
+ *
+ * For each demonstration fit file, the sweep it names is run in-process, the fit file's stages are
+ * fitted to it, and
+ *  - the header text generated now must equal the committed file byte for byte (the committed
+ *    header is up to date and generation is deterministic);
+ *  - the committed header's constants must be the fitted doubles exactly, and its inline
+ *    functions, compiled here, must evaluate to impactfit_fit_model_eval at every data point;
+ *  - demo_scaling fits t_c = a mass^b k^d to undamped Hertz impacts (n = 1.5, v = 1), where
+ *    exactly b = 1/(n+1) = 0.4, d = −0.4 and a = 2 (1.25)^0.4 B(0.4, 1/2)/2.5 (PROBLEMS.md §1:
+ *    t_c = 2 (δ_m0/v) B(1/(n+1), 1/2)/(n+1), δ_m0 = [(n+1) mass v²/(2k)]^(1/(n+1))).
+ * usage: test_generated SOURCE_DIR */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_sf_gamma.h>
+
+#include "impactfit/generated/demo_copt.h"
+#include "impactfit/generated/demo_scaling.h"
+#include "impactfit/impactfit.h"
+#include "testutil.h"
+
+typedef struct sink {
+  char *p;
+  size_t len, cap;
+} sink;
+
+static void append(sink *s, const char *t, size_t len) {
+  if (s->len + len + 1 > s->cap) {
+    s->cap = 2 * (s->len + len + 1);
+    s->p = realloc(s->p, s->cap);
+  }
+  memcpy(s->p + s->len, t, len);
+  s->len += len;
+  s->p[s->len] = '\0';
+}
+
+static int on_rows(void *ctx, size_t first, size_t count, const char *rows, size_t len) {
+  (void)first;
+  (void)count;
+  append(ctx, rows, len);
+  return 0;
+}
+
+/* Runs the fit file's sweep and stages; returns the fit file (NULL on failure). */
+static impactfit_fitfile *pipeline(const char *src, const char *fit_name) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/fits/%s.ini", src, fit_name);
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  impactfit_fitfile *f = NULL;
+  if (impactfit_fitfile_load(path, &f, &err)) {
+    CHECK(0, "load %s: %.150s", fit_name, err.message);
+    return NULL;
+  }
+  const impactfit_sweep *s = impactfit_fitfile_sweep(f);
+  sink k = {NULL, 0, 0};
+  append(&k, impactfit_sweep_csv_header(s), strlen(impactfit_sweep_csv_header(s)));
+  impactfit_sweep_summary sum;
+  impactfit_table *t = NULL;
+  int st = impactfit_sweep_run(s, NULL, on_rows, NULL, &k, &sum, &err);
+  if (!st)
+    st = impactfit_table_parse_csv(k.p, k.len, "sweep", &t, &err);
+  if (!st)
+    st = impactfit_fitfile_run(f, t, &err);
+  CHECK(st == 0 && sum.failed == 0, "%s: sweep and fits run: %.150s", fit_name, err.message);
+  free(k.p);
+  impactfit_table_free(t);
+  if (st) {
+    impactfit_fitfile_free(f);
+    return NULL;
+  }
+  /* the committed header is what the generator writes now */
+  char *text = NULL;
+  size_t len = 0;
+  impactfit_codegen_header(f, &text, &len, &err);
+  snprintf(path, sizeof path, "%s/include/impactfit/generated/%s.h", src, fit_name);
+  FILE *h = fopen(path, "rb");
+  char *old = malloc(len + 2);
+  size_t got = h ? fread(old, 1, len + 1, h) : 0;
+  if (h)
+    fclose(h);
+  CHECK(text && got == len && memcmp(old, text, len) == 0,
+        "%s: regenerated header equals the committed one (regenerate it with impactfit fit)", fit_name);
+  free(old);
+  free(text);
+  return f;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: test_generated SOURCE_DIR\n");
+    return 2;
+  }
+  impactfit_fitfile *f = pipeline(argv[1], "demo_copt");
+  if (f) {
+    impactfit_fit_stage per_n, alpha, beta;
+    impactfit_fitfile_stage(f, 0, &per_n);
+    impactfit_fitfile_stage(f, 1, &alpha);
+    impactfit_fitfile_stage(f, 2, &beta);
+    CHECK(per_n.n_groups == IMPACTFIT_DEMO_COPT_PER_N_GROUPS, "per_n: group count");
+    for (size_t g = 0; g < per_n.n_groups && g < IMPACTFIT_DEMO_COPT_PER_N_GROUPS; g++) {
+      const impactfit_fit_result *r = &per_n.results[g];
+      CHECK(impactfit_demo_copt_per_n_n[g] == per_n.group_values[g] && impactfit_demo_copt_per_n_alpha[g] == r->value[0] &&
+                impactfit_demo_copt_per_n_beta[g] == r->value[1],
+            "per_n group %zu: header constants are the fitted doubles", g);
+      for (double e = 0.45; e <= 1.0; e += 0.05)
+        CHECK_REL(impactfit_demo_copt_per_n(g, e), impactfit_fit_model_eval(per_n.model, r->value, e, 0.0), 1e-15,
+                  "per_n group %zu: header function at e = %g", g, e);
+    }
+    for (double n = 1.0; n <= 2.0; n += 0.125) {
+      CHECK_REL(impactfit_demo_copt_alpha(n), impactfit_fit_model_eval(alpha.model, alpha.results[0].value, n, 0.0), 1e-15,
+                "alpha(%g) from the header", n);
+      CHECK_REL(impactfit_demo_copt_beta(n), impactfit_fit_model_eval(beta.model, beta.results[0].value, n, 0.0), 1e-15,
+                "beta(%g) from the header", n);
+    }
+    CHECK(impactfit_demo_copt_alpha_a2 == alpha.results[0].value[2] && impactfit_demo_copt_beta_b == beta.results[0].value[1],
+          "alpha and beta constants are the fitted doubles");
+    impactfit_fitfile_free(f);
+  }
+  f = pipeline(argv[1], "demo_scaling");
+  if (f) {
+    impactfit_fit_stage tc;
+    impactfit_fitfile_stage(f, 0, &tc);
+    const impactfit_fit_result *r = &tc.results[0];
+    double a = 2.0 * pow(1.25, 0.4) * gsl_sf_beta(0.4, 0.5) / 2.5;
+    CHECK_REL(r->value[0], a, 1e-12, "scaling: a = 2 (1.25)^0.4 B(0.4, 1/2)/2.5");
+    CHECK_REL(r->value[1], 0.4, 1e-12, "scaling: mass exponent 1/(n+1)");
+    CHECK_REL(r->value[2], -0.4, 1e-12, "scaling: stiffness exponent -1/(n+1)");
+    CHECK(impactfit_demo_scaling_tc_a == r->value[0] && impactfit_demo_scaling_tc_b == r->value[1] &&
+              impactfit_demo_scaling_tc_d == r->value[2],
+          "scaling: header constants are the fitted doubles");
+    for (double mass = 1e-3; mass <= 10.0; mass *= 3.7)
+      for (double k = 1e5; k <= 1e10; k *= 13.0)
+        CHECK_REL(impactfit_demo_scaling_tc(mass, k), impactfit_fit_model_eval(tc.model, r->value, mass, k), 1e-15,
+                  "scaling: header function at mass %g, k %g", mass, k);
+    impactfit_fitfile_free(f);
+  }
+  return tu_report("test_generated");
+}

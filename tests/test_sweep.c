@@ -1,0 +1,389 @@
+/* The sweep module: definition files, grid enumeration, the block-ordered runner.
+ *
+ * References:
+ *  - enumeration: an independent nested loop over the axes written here (last axis fastest), with
+ *    the values computed from the definitions: linear a + (b − a) i/(n − 1), log 10^(...), and
+ *    exactly representable cases (1, 1.25, ..., 2; 0.01, 0.1, 1, 10 to one rounding);
+ *  - physics through the runner: for n = 1, m = 0 (Kelvin–Voigt, condition C) every row's e_out
+ *    must equal exp(−2ξ acos ξ/√(1−ξ²)), ξ = c/(2√(k mass)) (derivation in test_impact.c), which
+ *    fails if the runner hands a parameter to the wrong slot or a row to the wrong index;
+ *  - determinism: the CSV text for 1 and 2 threads and for several block sizes is compared byte
+ *    for byte, and a sub-range run must reproduce the corresponding rows of the full run;
+ *  - a test problem (below) with solve_run checks that runs are neighbours along the innermost
+ *    axis, start after reset(), never cross blocks, and that failures and non-finite outputs
+ *    become rows with a status and empty outputs. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "impactfit/impactfit.h"
+#include "sweep/sweep_internal.h"
+#include "testutil.h"
+
+typedef struct buf {
+  char *p;
+  size_t len, cap;
+  size_t calls, last_end;
+  int order_ok;
+  size_t fail_idx[64];
+  int fail_status[64];
+  size_t nfail;
+} buf;
+
+static int on_rows(void *ctx, size_t first, size_t count, const char *rows, size_t len) {
+  buf *b = ctx;
+  if (b->calls && first != b->last_end)
+    b->order_ok = 0;
+  b->last_end = first + count;
+  b->calls++;
+  if (b->len + len + 1 > b->cap) {
+    b->cap = 2 * (b->len + len + 1);
+    b->p = realloc(b->p, b->cap);
+  }
+  memcpy(b->p + b->len, rows, len);
+  b->len += len;
+  b->p[b->len] = '\0';
+  return 0;
+}
+
+static void on_fail(void *ctx, size_t index, int status, const char *message) {
+  buf *b = ctx;
+  (void)message;
+  if (b->nfail < 64) {
+    b->fail_idx[b->nfail] = index;
+    b->fail_status[b->nfail] = status;
+  }
+  b->nfail++;
+}
+
+static impactfit_sweep *parse(const char *text, impactfit_error *err) {
+  impactfit_sweep *s = NULL;
+  impactfit_error_clear(err);
+  int st = impactfit_sweep_parse(text, strlen(text), "t.ini", &s, err);
+  if (st)
+    fprintf(stderr, "  parse failed: %s\n", err->message);
+  return s;
+}
+
+static int run(const impactfit_sweep *s, int threads, size_t block, size_t first, size_t count, buf *b,
+               impactfit_sweep_summary *sum) {
+  memset(b, 0, sizeof *b);
+  b->order_ok = 1;
+  impactfit_sweep_run_params rp = impactfit_sweep_default_run_params();
+  rp.threads = threads;
+  rp.block = block;
+  rp.first = first;
+  rp.count = count;
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  int st = impactfit_sweep_run(s, &rp, on_rows, on_fail, b, sum, &err);
+  if (st)
+    fprintf(stderr, "  run failed: %s\n", err.message);
+  return st;
+}
+
+/* ---- enumeration ---- */
+static void test_enumeration(void) {
+  impactfit_error err;
+  impactfit_sweep *s = parse("[sweep]\nproblem = simulate\n[fixed]\nm = 0.5\ntransition = A\n[axes]\n"
+                             "n = linear 1, 2, 5\nc = log 0.01, 10, 4\nv = list 3, 1,\n  2.5\n",
+                             &err);
+  CHECK(s != NULL, "definition with list, linear and log axes parses");
+  if (!s)
+    return;
+  CHECK(impactfit_sweep_point_count(s) == 5 * 4 * 3, "point count %zu", impactfit_sweep_point_count(s));
+  CHECK(impactfit_sweep_axis_count(s) == 3, "three axes");
+  const double nv[5] = {1, 1.25, 1.5, 1.75, 2}, cv[4] = {0.01, 0.1, 1, 10}, vv[3] = {3, 1, 2.5};
+  double in[16];
+  size_t idx = 0;
+  int exact_lin = 1, bad = 0;
+  for (int i = 0; i < 5; i++)
+    for (int j = 0; j < 4; j++)
+      for (int k = 0; k < 3; k++, idx++) {
+        impactfit_sweep_point(s, idx, in);
+        exact_lin &= (in[0] == nv[i]);
+        CHECK_REL(in[3], cv[j], 2e-16, "log axis value %d at point %zu", j, idx);
+        bad |= (in[5] != vv[k]) || (in[1] != 0.5) || (in[2] != 1.0) || (in[4] != 1.0) || (in[9] != 1e-13);
+      }
+  CHECK(exact_lin, "linear axis values exact (1, 1.25, ..., 2)");
+  CHECK(!bad, "list axis (with a continuation line), fixed values and defaults in the right slots");
+  CHECK(impactfit_sweep_point(s, idx, in) == IMPACTFIT_EINVAL, "index past the grid is EINVAL");
+  CHECK(strcmp(impactfit_sweep_option_value(s, 0), "A") == 0, "option fixed");
+  CHECK(strcmp(impactfit_sweep_csv_header(s),
+               "index,n,m,k,c,mass,v,accel,contacts,t_max,rtol,e_out,t_contact,f_max,t_fmax,f_min,delta_max,"
+               "t_delta_max,delta_start,delta_sep,f_start,f_end,damping_work,energy_error,zeta,delta_m0,"
+               "n_contacts,status,rhs_evals\n") == 0,
+        "CSV header: index, all parameters, all outputs, status, rhs_evals");
+  impactfit_sweep_free(s);
+
+  /* a log range of 7 points over 3 decades: 10^(-1 + i/2), and a negative geometric range */
+  s = parse("[sweep]\nproblem = simulate\n[axes]\nk = log 0.1, 100, 7\naccel = linear 0, 1, 3\n", &err);
+  if (s) {
+    for (size_t i = 0; i < 7; i++) {
+      impactfit_sweep_point(s, i * 3 + 1, in);
+      CHECK_REL(in[2], pow(10.0, -1.0 + 0.5 * (double)i), 4e-16, "log axis point %zu", i);
+      CHECK(in[6] == 0.5, "linear 0..1 middle value");
+    }
+    impactfit_sweep_free(s);
+  }
+}
+
+/* ---- bad definitions: status and "t.ini:LINE:" ---- */
+static void test_bad_definitions(void) {
+  static const struct {
+    const char *text;
+    const char *where; /* expected prefix of the message */
+    const char *why;   /* a word the reason must contain */
+  } cases[] = {
+      {"[sweep]\nproblem = nosuch\n[axes]\nn = list 1\n", "t.ini:2:", "unknown problem"},
+      {"[axes]\nn = list 1\n", "t.ini:", "no problem"},
+      {"[sweep]\nproblem = simulate\n", "t.ini:", "no axes"},
+      {"[sweep]\nproblem = simulate\n[axes]\nn = list 1\nbogus = list 2\n", "t.ini:5:", "unknown parameter"},
+      {"[sweep]\nproblem = simulate\n[fixed]\nfoo = 1\n[axes]\nn = list 1\n", "t.ini:4:", "unknown parameter"},
+      {"[sweep]\nproblem = simulate\ncolour = red\n[axes]\nn = list 1\n", "t.ini:3:", "unknown key"},
+      {"[sweep]\nproblem = simulate\n[axis]\nn = list 1\n", "t.ini:4:", "unknown section"}, /* first key */
+      {"[sweep]\nproblem = simulate\n[axes]\nn = list 1\nn = list 2\n", "t.ini:5:", "duplicate axis"},
+      {"[sweep]\nproblem = simulate\n[axes]\nn = linear 1, 2, 0\n", "t.ini:4:", "count"},
+      {"[sweep]\nproblem = simulate\n[axes]\nn = linear 1, 2, 2.5\n", "t.ini:4:", "count"},
+      {"[sweep]\nproblem = simulate\n[axes]\nn = linear 1, 2\n", "t.ini:4:", "3 numbers"},
+      {"[sweep]\nproblem = simulate\n[axes]\nc = log 0, 1, 5\n", "t.ini:4:", "log range"},
+      {"[sweep]\nproblem = simulate\n[axes]\nc = log -1, 1, 5\n", "t.ini:4:", "log range"},
+      {"[sweep]\nproblem = simulate\n[axes]\nn = list 1, abc\n", "t.ini:4:", "expected a number"},
+      {"[sweep]\nproblem = simulate\n[axes]\nn = list 1, nan\n", "t.ini:4:", "finite"},
+      {"[sweep]\nproblem = simulate\n[axes]\nn = list 1,,2\n", "t.ini:4:", "empty"},
+      {"[sweep]\nproblem = simulate\n[axes]\nn = list 1, 1\n", "t.ini:4:", "twice"},
+      {"[sweep]\nproblem = simulate\n[axes]\nn = grid 1, 2\n", "t.ini:4:", "expected"},
+      {"[sweep]\nproblem = simulate\n[axes]\nn = list 1, -1\n", "t.ini:4:", "out of range"},
+      {"[sweep]\nproblem = simulate\n[axes]\nn = list 0\n", "t.ini:4:", "out of range"},
+      {"[sweep]\nproblem = simulate\n[fixed]\nn = 2\n[axes]\nn = list 1\n", "t.ini:6:", "both fixed"},
+      {"[sweep]\nproblem = simulate\n[fixed]\ntransition = E\n[axes]\nn = list 1\n", "t.ini:4:", "one of"},
+      {"[sweep]\nproblem = simulate\n[axes]\ntransition = list 1\n", "t.ini:4:", "cannot be swept"},
+      {"[sweep]\nproblem = simulate\n[fixed]\ncontacts = 1.5\n[axes]\nn = list 1\n", "t.ini:4:", "whole"},
+      {"[sweep]\nproblem = simulate\noutputs = e_out, nosuch\n[axes]\nn = list 1\n", "t.ini:3:", "unknown output"},
+      {"[sweep]\nproblem = simulate\n[axes]\nn = list 1\nthis line is not ini\n", "t.ini:5:", "syntax"},
+      {"[sweep]\nproblem = simulate\nproblem = simulate\n[axes]\nn = list 1\n", "t.ini:3:", "twice"},
+      {"[sweep]\nproblem = simulate\n[fixed]\nm = 1\n  2\n[axes]\nn = list 1\n", "t.ini:5:", "continuation"},
+      /* a combination only the problem's check() refuses: more contacts without accel */
+      {"[sweep]\nproblem = simulate\n[fixed]\ncontacts = 3\n[axes]\nn = list 1\n", "t.ini: point 0", "accel"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    impactfit_sweep *s = NULL;
+    impactfit_error err;
+    impactfit_error_clear(&err);
+    int st = impactfit_sweep_parse(cases[i].text, strlen(cases[i].text), "t.ini", &s, &err);
+    CHECK(st != 0 && impactfit_status_is_input_error(st) && s == NULL, "bad definition %zu refused as input error (st %d)", i, st);
+    CHECK(strncmp(err.message, cases[i].where, strlen(cases[i].where)) == 0 && strstr(err.message, cases[i].why),
+          "bad definition %zu: message '%.120s' should start with '%.12s' and mention '%.20s'", i, err.message, cases[i].where,
+          cases[i].why);
+  }
+  /* a line longer than inih's buffer is refused, not split */
+  char *longdef = malloc(3000);
+  strcpy(longdef, "[sweep]\nproblem = simulate\n[axes]\nn = list 1");
+  for (int i = 0; i < 400; i++)
+    strcat(longdef, ", 1");
+  strcat(longdef, "\n");
+  impactfit_sweep *s = NULL;
+  impactfit_error err;
+  int st = impactfit_sweep_parse(longdef, strlen(longdef), "t.ini", &s, &err);
+  CHECK(st == IMPACTFIT_EPARSE && strstr(err.message, "t.ini:4: line too long"), "long line: %.100s", err.message);
+  free(longdef);
+  st = impactfit_sweep_load("/nonexistent/x.ini", &s, &err);
+  CHECK(st == IMPACTFIT_EIO && s == NULL, "missing file is EIO");
+}
+
+/* ---- physics through the runner: Kelvin–Voigt ---- */
+static double kv_e(double c, double k, double mass) {
+  double xi = c / (2.0 * sqrt(k * mass));
+  return exp(-2.0 * xi * acos(xi) / sqrt(1.0 - xi * xi));
+}
+
+static void test_runner_kelvin_voigt(void) {
+  impactfit_error err;
+  impactfit_sweep *s = parse("[sweep]\nproblem = simulate\noutputs = e_out\n[fixed]\nn = 1\n[axes]\n"
+                             "mass = list 0.5, 2\nk = log 1, 100, 3\nc = linear 0.05, 0.6, 4\n",
+                             &err);
+  if (!s)
+    return;
+  buf b;
+  impactfit_sweep_summary sum;
+  CHECK(run(s, 2, 5, 0, 0, &b, &sum) == 0, "run");
+  CHECK(sum.points == 24 && sum.failed == 0 && b.order_ok && b.calls == 5, "24 points in 5 ordered blocks");
+  CHECK(sum.rhs_evals > 24 * 100, "rhs evaluations summed (%lld)", sum.rhs_evals);
+  const char *row = b.p; /* the callback gets rows only, the header is the caller's */
+  size_t rows = 0;
+  while (row && row[0]) {
+    size_t idx;
+    double n, m, k, c, mass, v, accel, contacts, tmax, rtol, e;
+    char status[16];
+    long evals;
+    int got = sscanf(row, "%zu,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%15[^,],%ld", &idx, &n, &m, &k, &c, &mass,
+                     &v, &accel, &contacts, &tmax, &rtol, &e, status, &evals);
+    CHECK(got == 14 && idx == rows && strcmp(status, "OK") == 0 && evals > 0, "row %zu parses", rows);
+    if (got == 14)
+      CHECK_REL(e, kv_e(c, k, mass), 1e-11, "row %zu: e_out against Kelvin-Voigt (c=%g k=%g mass=%g)", idx, c, k, mass);
+    rows++;
+    row = strchr(row, '\n');
+    if (row)
+      row++;
+  }
+  CHECK(rows == 24, "24 rows (%zu)", rows);
+  free(b.p);
+  impactfit_sweep_free(s);
+}
+
+/* ---- determinism and failed points ---- */
+static void test_runner_determinism(void) {
+  impactfit_error err;
+  /* transition A with c = 3, n = 1 (xi = 1.5) never separates: ENOSEP rows */
+  impactfit_sweep *s = parse("[sweep]\nproblem = simulate\n[fixed]\ntransition = A\n[axes]\n"
+                             "n = list 1, 1.5\nc = list 0.2, 3, 0.7\nv = log 0.5, 2, 3\n",
+                             &err);
+  if (!s)
+    return;
+  buf ref, b;
+  impactfit_sweep_summary sum;
+  run(s, 1, 0, 0, 0, &ref, &sum);
+  CHECK(sum.failed > 0 && ref.nfail == sum.failed, "some points fail (%zu)", sum.failed);
+  /* every failed row: status name and empty outputs */
+  for (size_t i = 0; i < ref.nfail && i < 64; i++) {
+    char key[32];
+    snprintf(key, sizeof key, "\n%zu,", ref.fail_idx[i]);
+    const char *row = strstr(ref.p, key);
+    CHECK(row != NULL, "failed point %zu has a row", ref.fail_idx[i]);
+    if (row) {
+      const char *end = strchr(row + 1, '\n');
+      char text[1024];
+      snprintf(text, sizeof text, "%.*s", (int)(end - row - 1), row + 1);
+      char want[64] = "e-13";
+      for (int c = 0; c < 17; c++)
+        strcat(want, ",");
+      strcat(want, "ENOSEP,");
+      CHECK(strstr(text, want) != NULL, "failed row has 16 empty outputs and ENOSEP: %.150s", text);
+    }
+    CHECK(ref.fail_status[i] == IMPACTFIT_ENOSEP, "failure status ENOSEP");
+  }
+  static const struct {
+    int threads;
+    size_t block;
+  } cfg[] = {{2, 0}, {2, 1}, {2, 7}, {1, 5}, {3, 2}};
+  for (size_t i = 0; i < sizeof cfg / sizeof cfg[0]; i++) {
+    run(s, cfg[i].threads, cfg[i].block, 0, 0, &b, &sum);
+    CHECK(b.len == ref.len && memcmp(b.p, ref.p, ref.len) == 0 && b.order_ok,
+          "CSV identical with %d threads, block %zu", cfg[i].threads, cfg[i].block);
+    free(b.p);
+  }
+  /* a sub-range reproduces its rows of the full run */
+  run(s, 2, 4, 5, 7, &b, &sum);
+  const char *p5 = strstr(ref.p, "\n5,"), *p12 = strstr(ref.p, "\n12,");
+  CHECK(sum.points == 7 && p5 && p12 && b.len == (size_t)(p12 - p5) && memcmp(b.p, p5 + 1, b.len) == 0,
+        "range 5..11 reproduces rows 5..11");
+  free(b.p);
+  impactfit_sweep_run_params rp = impactfit_sweep_default_run_params();
+  rp.first = 18;
+  CHECK(impactfit_sweep_run(s, &rp, on_rows, NULL, &b, NULL, &err) == IMPACTFIT_EINVAL, "range past the grid refused");
+  free(ref.p);
+  impactfit_sweep_free(s);
+}
+
+/* ---- a test problem with solve_run ---- */
+static const impactfit_sweep_param tp_params[] = {
+    {"x", 0.0, -HUGE_VAL, HUGE_VAL, 0, "outer"},
+    {"y", 0.0, -HUGE_VAL, HUGE_VAL, 0, "inner"},
+};
+static const char *const tp_outputs[] = {"value", "run_pos"};
+typedef struct tp_state {
+  int fresh;
+} tp_state;
+static int tp_alloc(void **st, const char *const *o, const unsigned char *w, impactfit_error *err) {
+  (void)o;
+  (void)w;
+  (void)err;
+  *st = calloc(1, sizeof(tp_state));
+  return *st ? 0 : IMPACTFIT_ENOMEM;
+}
+static void tp_free(void *st) { free(st); }
+static void tp_reset(void *st) { ((tp_state *)st)->fresh = 1; }
+static int tp_solve(void *st, const double *in, double *out, long *rhs, impactfit_error *err) {
+  (void)st;
+  (void)err;
+  out[0] = in[0] * 1000 + in[1];
+  out[1] = -1;
+  *rhs = 1;
+  return 0;
+}
+static int tp_solve_run(void *vs, size_t count, const double *in, double *out, long *rhs, int *status,
+                        impactfit_error *errs) {
+  tp_state *st = vs;
+  int ok = st->fresh;
+  st->fresh = 0;
+  for (size_t i = 0; i < count; i++) {
+    ok &= (in[2 * i] == in[0]) && (i == 0 || in[2 * i + 1] == in[2 * i - 1] + 1.0);
+    out[2 * i] = in[2 * i] * 1000 + in[2 * i + 1];
+    out[2 * i + 1] = ok ? (double)i : -1.0; /* position inside the run; −1 marks a broken contract */
+    rhs[i] = (long)i;
+    if (in[2 * i + 1] == 3.0 && in[2 * i] == 2.0) {
+      status[i] = IMPACTFIT_ENOCONV;
+      snprintf(errs[i].message, sizeof errs[i].message, "injected failure");
+    }
+    if (in[2 * i + 1] == 4.0 && in[2 * i] == 1.0)
+      out[2 * i] = NAN; /* must become an ENONFINITE row */
+  }
+  return 0;
+}
+static const impactfit_sweep_problem tp = {
+    .name = "runtest", .summary = "test", .params = tp_params, .n_params = 2, .options = NULL, .n_options = 0,
+    .outputs = tp_outputs, .n_outputs = 2, .check = NULL, .alloc = tp_alloc, .reset = tp_reset, .free = tp_free,
+    .solve = tp_solve, .solve_run = tp_solve_run,
+};
+
+static void test_runner_runs(void) {
+  const char *def = "[sweep]\nproblem = runtest\n[axes]\nx = list 1, 2, 3\ny = linear 0, 4, 5\n";
+  impactfit_sweep *s = NULL;
+  impactfit_error err;
+  int st = impactfit__sweep_parse_problem(def, strlen(def), "t.ini", &tp, &s, &err);
+  CHECK(st == 0, "test problem definition parses");
+  if (st)
+    return;
+  buf ref, b;
+  impactfit_sweep_summary sum;
+  run(s, 1, 0, 0, 0, &ref, &sum);
+  CHECK(sum.failed == 2 && ref.nfail == 2 && ref.fail_idx[0] == 4 && ref.fail_status[0] == IMPACTFIT_ENONFINITE &&
+            ref.fail_idx[1] == 8 && ref.fail_status[1] == IMPACTFIT_ENOCONV,
+        "injected failures: point 4 ENONFINITE, point 8 ENOCONV");
+  /* with whole runs per block, run_pos is the position along the innermost axis */
+  const char *p = ref.p;
+  for (size_t idx = 0; idx < 15; idx++) {
+    size_t id;
+    double x, y, val, pos;
+    if (sscanf(p, "%zu,%lf,%lf,%lf,%lf", &id, &x, &y, &val, &pos) == 5)
+      CHECK(id == idx && val == x * 1000 + y && pos == (double)(idx % 5), "run row %zu: value and run position", idx);
+    else
+      CHECK(idx == 4 || idx == 8, "row %zu has empty outputs only when it failed", idx);
+    p = strchr(p, '\n') + 1;
+  }
+  CHECK(strstr(ref.p, "\n4,1,4,,,ENONFINITE,4\n") && strstr(ref.p, "\n8,2,3,,,ENOCONV,3\n"), "failed rows");
+  /* blocks of 4 are rounded down to whole runs of 5? no: 4 < 5, runs are cut at block boundaries */
+  run(s, 2, 4, 0, 0, &b, &sum);
+  CHECK(b.calls == 4 && b.order_ok, "blocks of 4 points: 4 calls");
+  CHECK(strstr(b.p, "\n4,1,4,,,ENONFINITE,0\n") != NULL, "run cut by a block boundary restarts after reset");
+  buf b2;
+  run(s, 1, 4, 0, 0, &b2, &sum);
+  CHECK(b.len == b2.len && memcmp(b.p, b2.p, b.len) == 0, "cut runs identical for 1 and 2 threads");
+  CHECK(strstr(b.p, "\n5,2,0,2000,0,OK,0\n") && strstr(b.p, "\n6,2,1,2001,1,OK,1\n") &&
+            strstr(b.p, "\n7,2,2,2002,2,OK,2\n") && strstr(b.p, "\n8,2,3,,,ENOCONV,0\n"),
+        "row 8 starts a new run at the block boundary 8");
+  free(b.p);
+  free(b2.p);
+  free(ref.p);
+  impactfit_sweep_free(s);
+}
+
+int main(void) {
+  test_enumeration();
+  test_bad_definitions();
+  test_runner_kelvin_voigt();
+  test_runner_determinism();
+  test_runner_runs();
+  return tu_report("test_sweep");
+}
