@@ -5,7 +5,7 @@ set -eu
 declare -A group
 group[build]="build-essential cmake pkg-config libgsl-dev libnlopt-dev libinih-dev libxxhash-dev libmatheval-dev"
 group[main]="gnuplot-nox"
-group[test]=""
+group[test]="gnuplot-nox"
 group[bench]="python3-scipy"
 want=""
 for g in "$@"; do

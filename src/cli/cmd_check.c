@@ -1,0 +1,214 @@
+/* impactfit check: recomputes every published formula's accuracy and impactfit's own targets, and
+ * compares the measured figures with the committed expectations in tests/published/. */
+#include <ini.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "impactfit/impactfit.h"
+#include "report.h"
+
+static const char *help_text =
+    "usage: impactfit check [--json] [--src DIR] [--topic NAME] [--write-expectations]\n\n"
+    "Recomputes, on modest grids, the real accuracy of every published formula and impactfit's own\n"
+    "accuracy targets, and prints for each figure the claimed value (where the paper makes one), the\n"
+    "measured value and the verdict (holds / does not hold). A published claim that does not hold is\n"
+    "a finding, not a failure. check fails (exit 1) when a measured figure has changed from its\n"
+    "committed expectation in DIR/tests/published/<topic>.ini, or when one of impactfit's own\n"
+    "targets is missed.\n\n"
+    "  --json                one JSON object per figure, then one summary object\n"
+    "  --src DIR             the repository, default .\n"
+    "  --topic NAME          one topic only\n"
+    "  --write-expectations  (re)write tests/published/<topic>.ini from this run's figures\n";
+
+static const struct {
+  const char *name;
+  int (*fn)(const topic_opts *, report *);
+  const char *summary;
+} topics[] = {
+#define X(name, fn, summary) {name, fn, summary},
+#include "topics.def"
+#undef X
+};
+
+typedef struct expectation {
+  char id[64];
+  double measured;
+  int line; /* order in the file */
+} expectation;
+
+typedef struct expectations {
+  expectation *e;
+  size_t n, cap;
+} expectations;
+
+static int expect_handler(void *user, const char *section, const char *name, const char *value) {
+  expectations *x = user;
+  if (strcmp(name, "measured") != 0)
+    return 1;
+  if (x->n == x->cap) {
+    size_t cap = x->cap ? 2 * x->cap : 32;
+    expectation *p = realloc(x->e, cap * sizeof *p);
+    if (!p)
+      return 0;
+    x->e = p;
+    x->cap = cap;
+  }
+  expectation *e = &x->e[x->n++];
+  snprintf(e->id, sizeof e->id, "%s", section);
+  e->measured = strtod(value, NULL);
+  e->line = (int)x->n;
+  return 1;
+}
+
+static const expectation *find(const expectations *x, const char *id) {
+  for (size_t i = 0; i < x->n; i++)
+    if (strcmp(x->e[i].id, id) == 0)
+      return &x->e[i];
+  return NULL;
+}
+
+static const char *verdict_text(int v) { return v == 1 ? "holds" : v == 0 ? "does not hold" : "-"; }
+
+int impactfit_cmd_check(int argc, char **argv) {
+  const char *src = ".", *only = NULL;
+  int json = 0, help = 0, write = 0;
+  cli_opt opts[] = {
+      {"json", OPT_FLAG, &json, 0},
+      {"src", OPT_STRING, &src, 0},
+      {"topic", OPT_STRING, &only, 0},
+      {"write-expectations", OPT_FLAG, &write, 0},
+  };
+  int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], NULL, 0, NULL, &help);
+  if (rc)
+    return rc;
+  if (help) {
+    fputs(help_text, stdout);
+    return CLI_OK;
+  }
+  int found = !only;
+  for (size_t i = 0; i < sizeof topics / sizeof topics[0] && !found; i++)
+    found = strcmp(topics[i].name, only) == 0;
+  if (!found)
+    return cli_input_error("--topic: unknown topic '%s' (see 'impactfit reproduce --help')", only);
+  int failures = 0;
+  if (!json)
+    printf("%-14s %-66s %12s %12s %-14s %s\n", "topic", "figure", "claimed", "measured", "verdict",
+           "expectation");
+  for (size_t t = 0; t < sizeof topics / sizeof topics[0]; t++) {
+    if (only && strcmp(topics[t].name, only) != 0)
+      continue;
+    report *r = report_open(NULL, 0);
+    if (!r)
+      return CLI_INPUT;
+    report_set_topic(r, topics[t].name);
+    topic_opts o = {src, NULL, 0, 1, NULL};
+    if ((rc = topics[t].fn(&o, r))) {
+      report_discard(r);
+      return rc;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tests/published/%s.ini", src, topics[t].name);
+    expectations x = {NULL, 0, 0};
+    int ini_rc = write ? 0 : ini_parse(path, expect_handler, &x);
+    if (ini_rc < 0 && !write) {
+      free(x.e);
+      report_discard(r);
+      return cli_input_error("check: cannot read the expectations %s (write them with "
+                             "'impactfit check --write-expectations')", path);
+    }
+    if (ini_rc > 0) {
+      free(x.e);
+      report_discard(r);
+      return cli_input_error("check: %s:%d: malformed line", path, ini_rc);
+    }
+    cli_out out;
+    if (write && (rc = cli_out_open(&out, path))) {
+      report_discard(r);
+      return rc;
+    }
+    if (write)
+      fprintf(out.f, "# Expected figures of `impactfit check --topic %s`: what impactfit measured when\n"
+                     "# this file was written (impactfit check --write-expectations). check fails when a\n"
+                     "# figure drifts from its value here; review the change before rewriting this file.\n",
+              topics[t].name);
+    for (size_t i = 0; i < report_claim_count(r); i++) {
+      const claim *c = report_claim_at(r, i);
+      const expectation *e = find(&x, c->id);
+      double tol = c->drift_tol > 0 ? c->drift_tol : 1e-6;
+      char status[512];
+      int ok = 1;
+      if (write) {
+        fprintf(out.f, "\n[%s]\n# %s: %s\nmeasured = %.17g\n", c->id, c->source, c->what, c->measured);
+        snprintf(status, sizeof status, "written");
+      } else if (!e) {
+        ok = 0;
+        snprintf(status, sizeof status, "FAIL: no expectation in %.300s", path);
+      } else if (!(fabs(c->measured - e->measured) <= tol * fmax(fabs(e->measured), 1e-300))) {
+        ok = 0;
+        snprintf(status, sizeof status, "FAIL: changed from %.10g ([%s] in %.300s)", e->measured, c->id, path);
+      } else {
+        snprintf(status, sizeof status, "ok");
+      }
+      failures += !ok;
+      if (json) {
+        cli_json j;
+        cli_json_begin(&j, stdout);
+        cli_json_str(&j, "topic", c->topic);
+        cli_json_str(&j, "id", c->id);
+        cli_json_str(&j, "source", c->source);
+        cli_json_str(&j, "what", c->what);
+        cli_json_num(&j, "claimed", c->claimed);
+        cli_json_num(&j, "measured", c->measured);
+        cli_json_str(&j, "unit", c->unit);
+        cli_json_str(&j, "verdict", verdict_text(c->verdict));
+        cli_json_str(&j, "how", c->how);
+        cli_json_str(&j, "expectation", status);
+        cli_json_end(&j);
+      } else {
+        char cl[32], me[32];
+        if (isnan(c->claimed))
+          snprintf(cl, sizeof cl, "-");
+        else
+          snprintf(cl, sizeof cl, "%.4g%s", c->claimed, c->unit);
+        snprintf(me, sizeof me, "%.4g%s", c->measured, c->unit);
+        printf("%-14s %-66.66s %12s %12s %-14s %s\n", c->topic, c->what, cl, me, verdict_text(c->verdict), status);
+      }
+    }
+    for (size_t i = 0; i < report_target_count(r); i++) {
+      const char *tp, *what, *detail;
+      int ok = report_target_at(r, i, &tp, &what, &detail);
+      failures += !ok;
+      if (json) {
+        cli_json j;
+        cli_json_begin(&j, stdout);
+        cli_json_str(&j, "topic", tp);
+        cli_json_str(&j, "target", what);
+        cli_json_str(&j, "met", ok ? "yes" : "no");
+        cli_json_str(&j, "detail", detail);
+        cli_json_end(&j);
+      } else {
+        printf("%-14s %-66.66s %12s %12s %-14s %s\n", tp, what, "target", "", ok ? "met" : "MISSED", detail);
+      }
+    }
+    free(x.e);
+    report_discard(r);
+    if (write && (rc = cli_out_commit(&out)))
+      return rc;
+  }
+  if (json) {
+    cli_json j;
+    cli_json_begin(&j, stdout);
+    cli_json_str(&j, "summary", failures ? "fail" : "pass");
+    cli_json_int(&j, "failures", failures);
+    cli_json_end(&j);
+  } else {
+    printf("impactfit check: %s (%d failure%s)\n", failures ? "FAIL" : "pass", failures, failures == 1 ? "" : "s");
+  }
+  if (failures && !json)
+    fprintf(stderr, "impactfit: error: check: %d figure%s changed or target%s missed\n", failures,
+            failures == 1 ? "" : "s", failures == 1 ? "" : "s");
+  return failures ? CLI_NUMERIC : CLI_OK;
+}
