@@ -1153,10 +1153,18 @@ static int next_start(impactfit_impact_workspace *ws, const scaled_problem *P, d
       *x_next = 0.0;
       *v_next = sq;
       *kind = START_ZERO;
-    } else { /* C: the body turns back before leaving the undeformed surface */
-      d = -vs / g;
-      *x_next = xs - vs * vs / (2.0 * g);
-      *v_next = 0.0;
+    } else {
+      /* C: the body turns back before leaving the undeformed surface. The element (compression x,
+       * as C assumes) pushes again once its force ζ x^m x' + ((n+1)/2) x^n rises through zero,
+       * which happens before the turning point d = −vs/g, where x' = 0 and the force is positive:
+       * the contact restarts there (the same rule as the multibody systems, multibody.h). */
+      F.which = 1;
+      if (flight_root(ws, &F, -vs / g, &d))
+        d = -vs / g; /* the force is positive from the start of the flight (rounding): turn point */
+      double y[3];
+      flight_state(&F, d, y);
+      *x_next = y[0];
+      *v_next = y[1];
       *kind = START_POS;
     }
   }
