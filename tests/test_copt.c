@@ -185,8 +185,9 @@ static void test_threads(void) {
   const char *defs[] = {
       "[sweep]\nproblem = copt\n[axes]\nn = linear 1, 2, 5\ne = linear 0.3, 1, 37\n",
       "[sweep]\nproblem = copt\n[fixed]\ne = 0.6\n[axes]\nn = linear 1, 2, 4\nk = log 1e5, 1e10, 9\n",
+      "[sweep]\nproblem = copt\n[fixed]\ne = 0.6\ndimensional = 1\n[axes]\nn = linear 1, 2, 3\nmass = log 1e-5, 50, 7\n",
   };
-  for (size_t d = 0; d < 2; d++) {
+  for (size_t d = 0; d < sizeof defs / sizeof defs[0]; d++) {
     char *a = run_text(defs[d], 1, 0, NULL), *b = run_text(defs[d], 2, 0, NULL), *c = run_text(defs[d], 2, 11, NULL),
          *c1 = run_text(defs[d], 1, 11, NULL);
     CHECK(a && b && strcmp(a, b) == 0, "definition %zu: 1 and 2 threads give the same bytes", d);
