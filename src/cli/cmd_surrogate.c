@@ -1,4 +1,6 @@
 /* impactfit surrogate: builds and writes the generated surrogate headers of the inverse solution. */
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,9 +30,9 @@ static const char *help_text =
 int impactfit_cmd_surrogate(int argc, char **argv) {
   const char *pos[1] = {NULL}, *out = NULL;
   size_t npos = 0;
-  enum { UNSET = -1000000 };
+  enum { UNSET = INT_MIN }; /* not given (cli_parse_int cannot return it) */
   int help = 0, json = 0, dn = UNSET, dm = UNSET, dt = UNSET, dr = UNSET, check = UNSET;
-  double drop = -1.0;
+  double drop = NAN; /* NAN: not given */
   cli_opt opts[] = {
       {"drop", OPT_DOUBLE, &drop, 0},
       {"out", OPT_STRING, &out, 0},  {"deg-n", OPT_INT, &dn, 0},   {"deg-m", OPT_INT, &dm, 0},
@@ -59,7 +61,7 @@ int impactfit_cmd_surrogate(int argc, char **argv) {
     return cli_input_error("surrogate: degrees must be >= 0 in n and m, >= 1 in ln e and ln(1 - e)");
   if (check != UNSET && check < 0)
     return cli_input_error("--check: expected a number of points >= 0, got %d", check);
-  if (drop != -1.0 && !(drop >= 0.0))
+  if (!isnan(drop) && !(drop >= 0.0 && drop < 1e-3))
     return cli_input_error("--drop: expected a value in [0, 1e-3), got %g", drop);
   if (dn > 60 || dm > 60 || dt > 120 || dr > 120)
     return cli_input_error("surrogate: degrees are at most 60 in n and m, 120 in ln e and ln(1 - e)");
@@ -76,7 +78,7 @@ int impactfit_cmd_surrogate(int argc, char **argv) {
       spec.deg_t = dt;
     if (dr >= 0)
       spec.deg_r = dr;
-    if (drop >= 0.0)
+    if (!isnan(drop))
       return cli_input_error("--drop: only for the piecewise surrogates zhang-c and zhang-a");
     if (check >= 0)
       spec.check_points = check;
@@ -97,9 +99,7 @@ int impactfit_cmd_surrogate(int argc, char **argv) {
         }
       cl += snprintf(command + cl, sizeof command - (size_t)cl, " --%s %d", names[q], *given[q]);
     }
-    if (drop >= 0.0) {
-      if (!(drop < 1e-3))
-        return cli_input_error("--drop: expected a value in [0, 1e-3), got %g", drop);
+    if (!isnan(drop)) {
       spec.drop = drop;
       cl += snprintf(command + cl, sizeof command - (size_t)cl, " --drop %g", drop);
     }
