@@ -229,8 +229,10 @@ static int load_fit(const topic_opts *o, int t, int run, zdata *z, impactfit_fit
     st = sink_add(&k, impactfit_sweep_csv_header(sw), strlen(impactfit_sweep_csv_header(sw))) ? IMPACTFIT_ENOMEM : 0;
     if (!st)
       st = impactfit_sweep_run(sw, NULL, on_rows, NULL, &k, &sum, &err);
-    if (!st && sum.failed)
-      st = IMPACTFIT_ENOROOT, snprintf(err.message, sizeof err.message, "%zu sweep points failed", sum.failed);
+    if (!st && sum.failed) {
+      st = IMPACTFIT_ENOROOT;
+      snprintf(err.message, sizeof err.message, "%zu sweep points failed", sum.failed);
+    }
     if (!st)
       st = impactfit_table_parse_csv(k.p, k.len, "zhang sweep", &tab, &err);
     if (!st)
@@ -575,11 +577,11 @@ static double lammps_tsuji(double e) {
   return p * sqrt(2.0);
 }
 
-static int dem_table(const topic_opts *o, report *r) {
+static int dem_table(report *r) {
   static const double es[] = {0.01, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99};
   enum { NE = sizeof es / sizeof es[0] };
   const double n = 1.5, m = 0.25, s125 = sqrt(1.25);
-  double zeta[2][NE], alpha[2][NE], beta[2][NE], cf[2][NE], ts[NE], ts_eo[2][NE];
+  double alpha[2][NE], beta[2][NE], cf[2][NE], ts[NE], ts_eo[2][NE];
   impactfit_inverse_workspace *ws = impactfit_inverse_alloc();
   impactfit_impact_workspace *iw = impactfit_impact_alloc();
   if (!ws || !iw) {
@@ -605,7 +607,6 @@ static int dem_table(const topic_opts *o, report *r) {
       return cli_status_error(s, &err, "zhang: DEM table");
     }
     for (int k = 0; k < NE; k++) {
-      zeta[t][k] = res[k].zeta;
       impactfit_zhang_alpha_from_zeta(n, m, es[k], res[k].zeta, &alpha[t][k], NULL, NULL);
       beta[t][k] = res[k].zeta / s125;
       double L = log(es[k]), xi = t ? -L / sqrt(PI * PI + L * L) : kv_xi(es[k]);
@@ -650,7 +651,7 @@ static int dem_table(const topic_opts *o, report *r) {
             cf_dev);
   for (int k = 0; k < NE; k++)
     report_md(r, "| %.2f | %.6f | %.6f | %.6f | %.6f | %.6f | %+.3f %% | %.5f | %.5f |\n", es[k], alpha[1][k],
-              alpha[0][k], beta[1][k], beta[0][k], ts[k], 100 * (ts[k] / beta[1][k] - 1), ts_eo[0 + 1][k], ts_eo[0][k]);
+              alpha[0][k], beta[1][k], beta[0][k], ts[k], 100 * (ts[k] / beta[1][k] - 1), ts_eo[1][k], ts_eo[0][k]);
   report_md(r, "\nβ from the exact solver (tol 1e-12); LAMMPS tsuji β = √2 × (1.2728 − 4.2783e + 11.087e² − "
                "22.348e³ + 27.467e⁴ − 18.022e⁵ + 4.8218e⁶) (Marshall 2009, Eq. 53; the √2 is in LAMMPS's "
                "source for Tsuji's effective-mass convention), simulated with λ = β √(mass k).\n\n");
@@ -668,8 +669,6 @@ static int dem_table(const topic_opts *o, report *r) {
             "Tsuji prefactor: max |e_out - e| simulated under A", NAN, ts_eo_max[1], "", 0.0, -1, how);
   add_claim(r, "dem-tsuji-eout-C", "LAMMPS damping tsuji (Marshall 2009 Eq. 53 x sqrt 2)",
             "Tsuji prefactor: max |e_out - e| simulated under C (limit_damping)", NAN, ts_eo_max[0], "", 0.0, -1, how);
-  (void)o;
-  (void)zeta;
   return 0;
 }
 
@@ -995,7 +994,7 @@ int topic_zhang(const topic_opts *o, report *r) {
   figures(z, r);
 
   /* ---- the DEM table ---- */
-  if ((rc = dem_table(o, r)))
+  if ((rc = dem_table(r)))
     goto out;
 
   /* ---- surrogates ---- */
