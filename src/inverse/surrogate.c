@@ -93,11 +93,6 @@ impactfit_surrogate_spec impactfit_surrogate_zhang_spec(const impactfit_transiti
   s.m_hi = 2.0;
   s.e_lo = 0.01;
   s.e_split = 0.5;
-  /* the single-piece degrees are not used (n_pieces > 0); kept for --deg-* overrides */
-  s.deg_n = 12;
-  s.deg_m = 24;
-  s.deg_t = 24;
-  s.deg_r = 64;
   s.check_points = 2000;
   s.seed = 20211;
   s.n_pieces = 2;
