@@ -862,7 +862,8 @@ int topic_zhang(const topic_opts *o, report *r) {
   report_md(r, "### Published and regenerated constants\n\n"
                "The paper's forms fitted to the exact α (fits/zhang2021_c.ini, fits/zhang2021_a.ini, "
                "generated header include/impactfit/generated/zhang2021.h), least squares on absolute "
-               "residuals (the objective that reproduces the published constants best) and, last column, on "
+               "residuals (closer to the published constants than relative residuals, the slow term c e^(de) in "
+               "particular) and, last column, on "
                "relative residuals (the relative error of λ); ± one standard error from the covariance at the "
                "minimum, which measures the misfit of the form, not noise.\n\n"
                "| m | Eq. | published | refit under A (abs.) | refit under C (abs.) | refit under A (rel.) |\n|---|---|---|---|---|---|\n");

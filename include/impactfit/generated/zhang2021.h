@@ -24,7 +24,7 @@
  *     impactfit sweep SWEEP_FILE --out DIR && impactfit fit FIT_FILE --data DIR
  *
  * Inputs:
- *   fit file     zhang2021_c.ini  (xxh64 cc0d88410b48c939)
+ *   fit file     zhang2021_c.ini  (xxh64 bdcf88fe2f2ed6f0)
  *   sweep file   ../sweeps/zhang2021_c.ini  (xxh64 ab866ea24f88a10d; path relative to the fit file)
  *   problem      zhang-alpha; options transition = C, method = fast
  *   fixed        n = 1.5, k = 1, mass = 1, v = 1
@@ -333,7 +333,7 @@ static inline double impactfit_zhang2021_c_m0_25_rel(double e) {
  *     impactfit sweep SWEEP_FILE --out DIR && impactfit fit FIT_FILE --data DIR
  *
  * Inputs:
- *   fit file     zhang2021_a.ini  (xxh64 1f005f0688d972e5)
+ *   fit file     zhang2021_a.ini  (xxh64 77e5a8bdbffa5009)
  *   sweep file   ../sweeps/zhang2021_a.ini  (xxh64 5296bfdd0682f328; path relative to the fit file)
  *   problem      zhang-alpha; options transition = A, method = fast
  *   fixed        n = 1.5, k = 1, mass = 1, v = 1
