@@ -545,38 +545,6 @@ static int rebuild_surrogate(const topic_opts *o, int t, double *seconds) {
 
 /* ---- the DEM case -------------------------------------------------------------------------------- */
 
-/* Kelvin–Voigt restitution under C (PROBLEMS.md §1) and its inverse by bisection. */
-static double kv_e(double xi) {
-  if (xi < 1.0)
-    return exp(-2.0 * xi * acos(xi) / sqrt(1.0 - xi * xi));
-  if (xi == 1.0)
-    return exp(-2.0);
-  return exp(-2.0 * xi * acosh(xi) / sqrt(xi * xi - 1.0));
-}
-static double kv_xi(double e) {
-  double lo = 0.0, hi = 1.0;
-  while (kv_e(hi) > e)
-    hi *= 2.0;
-  for (int it = 0; it < 200; it++) {
-    double mid = 0.5 * (lo + hi);
-    if (!(mid > lo && mid < hi))
-      break;
-    if (e >= 0.5 && mid < 1.0 ? -expm1(-2.0 * mid * acos(mid) / sqrt(1.0 - mid * mid)) < 1.0 - e : kv_e(mid) > e)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  return 0.5 * (lo + hi);
-}
-
-/* LAMMPS `damping tsuji`: Marshall (2009) Eq. 53 times √2 (the effective-mass convention of Tsuji
- * et al. 1992), η_n = α √(m_eff k_n), k_n = (4/3) E a: λ = α √(mass k) for f = k δ^1.5 + λ δ^0.25 δ'. */
-static double lammps_tsuji(double e) {
-  double p = 1.2728 - 4.2783 * e + 11.087 * e * e - 22.348 * pow(e, 3) + 27.467 * pow(e, 4) - 18.022 * pow(e, 5) +
-             4.8218 * pow(e, 6);
-  return p * sqrt(2.0);
-}
-
 static int dem_table(report *r) {
   static const double es[] = {0.01, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99};
   enum { NE = sizeof es / sizeof es[0] };
@@ -609,13 +577,15 @@ static int dem_table(report *r) {
     for (int k = 0; k < NE; k++) {
       impactfit_zhang_alpha_from_zeta(n, m, es[k], res[k].zeta, &alpha[t][k], NULL, NULL);
       beta[t][k] = res[k].zeta / s125;
-      double L = log(es[k]), xi = t ? -L / sqrt(PI * PI + L * L) : kv_xi(es[k]);
-      cf[t][k] = sqrt(5.0) * xi;
+      /* the family's closed form (inverse.h): ζ from the linear oscillator's restitution */
+      double zc = NAN;
+      impactfit_scale_invariant_zeta(n, es[k], cond_tr(t), &zc, NULL);
+      cf[t][k] = zc / s125;
       cf_dev = fmax(cf_dev, fabs(beta[t][k] / cf[t][k] - 1.0));
     }
   }
   for (int k = 0; k < NE; k++) {
-    ts[k] = lammps_tsuji(es[k]);
+    ts[k] = impactfit_dem_formula_from_name("tsuji")->prefactor(es[k]); /* dem.h */
     double dv = fabs(ts[k] / beta[1][k] - 1.0);
     ts_dev = fmax(ts_dev, dv);
     if (es[k] >= 0.1 && es[k] <= 0.9)
