@@ -271,9 +271,14 @@ int impactfit_identify_data_read(const char *path, impactfit_identify_data **out
   char *text = NULL;
   size_t len = 0;
   int st = impactfit__read_file(path, &text, &len, err);
-  if (st)
-    return st == IMPACTFIT_EIO ? IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s", err ? err->message : path)
-                               : st;
+  if (st) {
+    if (st != IMPACTFIT_EIO)
+      return st;
+    /* a file that cannot be read is the caller's input error (exit 2 in the CLI) */
+    char msg[sizeof err->message];
+    snprintf(msg, sizeof msg, "%s", err ? err->message : path);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s", msg);
+  }
   st = impactfit_identify_data_parse(text, len, path, out, err);
   free(text);
   return st;
