@@ -104,6 +104,10 @@ static void test_parser(void) {
     CHECK(impactfit_identify_data_set_mass(d, 1.0, &err) == IMPACTFIT_EINVAL, "mass twice refused");
     impactfit_identify_data_free(d);
   }
+  const char bom[] = "\xEF\xBB\xBFv,e\n2,0.5\n";
+  st = impactfit_identify_data_parse(bom, sizeof bom - 1, "bom.csv", &d, &err);
+  CHECK(st == 0 && d->rows == 1 && d->row[0].v == 2.0, "UTF-8 byte order mark skipped");
+  impactfit_identify_data_free(st ? NULL : d);
   st = impactfit_identify_data_parse("v,e\n1,1\n", 8, NULL, &d, &err);
   CHECK(st == 0 && d && d->rows == 1 && d->row[0].e == 1.0 && d->row[0].mass == 0.0 &&
             strcmp(d->source, "<data>") == 0,
@@ -140,6 +144,8 @@ static void test_parser(void) {
   rej("v,e\n1,0.5x\n", 2, "column e: '0.5x' is not a number");
   rej("v,e\n1,0.5 0.6\n", 2, "is not a number");
   rej("v,e\n\"1\",0.5\n", 2, "is not a number");
+  rej("v,e\n1\x01,0.5\n", 2, "column v: '1?' is not a number"); /* control characters not echoed */
+  rej("\xEF\xBB\xBFv,x\n", 1, "unknown column 'x'");
   rej("v,e\nnan,0.5\n", 2, "column v: 'nan' is not a finite number");
   rej("v,e\n1,NaN\n", 2, "not a finite number");
   rej("v,e\ninf,0.5\n", 2, "not a finite number");

@@ -28,11 +28,16 @@
  * When neither dt nor fmax is measured there is no length scale: k cannot be identified (e depends
  * on k and c only through ζ) and must be fixed (EINVAL otherwise).
  *
- * Method: a global search of the box (NLopt CRS2 with local mutation, seeded, or DIRECT-L), started
- * from the box centre with ζ_r from the inverse solver, then a local polish (NLopt BOBYQA) to
- * |Δx| ≤ xtol in the search coordinates, then Gauss–Newton steps with the finite-difference
- * Jacobian below, accepted only while they lower S (they take exact data from the 1e-7 of BOBYQA
- * to the engine's accuracy).
+ * Method: a global search of the box (NLopt CRS2 with local mutation, its population seeded with
+ * nlopt_srand(seed) — NLopt's own generator state —, or DIRECT-L, or none), which includes the
+ * data-derived start (box centre, ζ_r from the inverse solver at the mid (n, m)); then a local
+ * polish (NLopt BOBYQA) to |Δx| ≤ xtol in the search coordinates; both run the engine at
+ * rtol = 1e-10 (e to ~2e-11, half the cost). Then Gauss–Newton steps at the engine's full
+ * accuracy with the finite-difference Jacobian below, through the same truncated SVD (never along
+ * an undetermined direction), n and m clamped to their bounds, each accepted only if it lowers S:
+ * they take exact data from BOBYQA's ~1e-9 to ~1e-14. A parameter point where an impact cannot
+ * be simulated (e.g. no separation under A) scores a residual of 10 per quantity of that row.
+ * Simulations end at 500 max(1, ζ) δ_m0/v.
  *
  * Uncertainty. J = ∂r/∂u is the Jacobian of the N weighted residuals in the fit coordinates
  * u = (n, m, ln k, ln c) of the free parameters, by central differences with step 1e-4 (truncation
@@ -41,11 +46,18 @@
  * (default 1e-6, far above the ~1e-9 finite-difference noise, far below any practically
  * determined combination) is reported as not identifiable, with the combination Σ_i d_i u_i it
  * leaves undetermined; every parameter with |V_ij| > 1e-3 in such a direction is marked not
- * identifiable. The covariance is Cov_u = s² D⁻¹ V Σ⁺² Vᵀ D⁻¹ over the determined directions, with
+ * identifiable. A column below 1e-7 × the largest (a parameter without effect, e.g. n on
+ * Hunt–Crossley e) is taken as zero before the scaling, which would otherwise blow its
+ * finite-difference noise up to a unit column. The covariance is Cov_u = s² D⁻¹ V Σ⁺² Vᵀ D⁻¹ over the determined directions, with
  * s² = S / (N − p) when N > p (the weights then only need to be proportional to 1/σ of each
  * relative measurement error), else s² = 1 (the weights must be 1/σ). Standard errors are those of
  * u (n, m absolute; ln k, ln c: relative errors of k and c), linearised at the optimum: they are
  * meaningful when the misfit is small and the optimum is inside the bounds (warnings otherwise).
+ *
+ * Warnings (res->warning, one line each): an undetermined combination; n or m within 1e-6 of the
+ * bound width of a bound, k or c at the edge of the search box; no redundancy (N ≤ p); a poorly
+ * determined parameter (2 SE wider than the bounds of n or m, or than a factor 10 for k, c); an
+ * rms weighted residual above 0.1 (the model may not describe the data).
  */
 #ifndef IMPACTFIT_IDENTIFY_H
 #define IMPACTFIT_IDENTIFY_H
@@ -90,8 +102,9 @@ typedef struct impactfit_identify_data {
 
 /* Parses CSV text of `len` bytes (NUL bytes are an error, the text need not be NUL-terminated).
  * Format: a header line naming the columns, in any order, each at most once: v and e (required),
- * dt, fmax, mass (optional); then one line per impact with exactly as many numeric fields.
- * Fields may be surrounded by blanks; lines may end in LF or CRLF; lines whose first non-blank
+ * dt, fmax, mass (optional); then one line per impact with exactly as many numeric fields
+ * (C-locale numbers as strtod reads them, no quotes). Fields may be surrounded by blanks; lines
+ * may end in LF or CRLF; a leading UTF-8 byte order mark is skipped; lines whose first non-blank
  * character is '#' and blank lines are skipped. Every rejection is EPARSE with the message
  * "SOURCE:LINE: reason": empty file, missing/unknown/duplicate/empty column names, wrong field
  * count, empty field, a field that is not a number (strict: the whole field), NaN or infinity,

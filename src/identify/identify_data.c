@@ -1,6 +1,7 @@
 /* Measured impacts for identification: the CSV parser (kept separate and free of global state so
  * that it can be fuzzed on its own), checks, the effective mass option and synthetic data. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -96,10 +97,14 @@ static int parse_fail(parser *P, int status, int line, const char *fmt, ...) {
   return IMPACTFIT__FAIL(P->err, status, "%s:%d: %s", P->src, line, msg);
 }
 
-/* Prints at most 40 characters of a field for a message. */
+/* Quotes at most 40 bytes of a field for a message, control characters shown as '?'. */
 static void quote(char *out, size_t cap, const char *s, size_t len) {
+  char b[41];
   size_t n = len > 40 ? 40 : len;
-  snprintf(out, cap, "'%.*s%s'", (int)n, s, len > 40 ? "..." : "");
+  for (size_t i = 0; i < n; i++)
+    b[i] = ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) ? '?' : s[i];
+  b[n] = '\0';
+  snprintf(out, cap, "'%s%s'", b, len > 40 ? "..." : "");
 }
 
 static int parse_number(parser *P, int line, int col, const char *s, size_t len, double *out) {
@@ -190,7 +195,13 @@ int impactfit_identify_data_parse(const char *text, size_t len, const char *sour
   size_t ncols = 0;
   int have_header = 0, line = 0, header_line = 0, st = 0;
   size_t pos = 0;
+  if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) /* a UTF-8 byte order mark (spreadsheets) */
+    pos = 3;
   while (pos < len) {
+    if (line == INT_MAX) {
+      st = PFAIL(&P, line, "too many lines");
+      break;
+    }
     line++;
     const char *s = text + pos;
     const char *nl = memchr(s, '\n', len - pos);
@@ -379,10 +390,11 @@ int impactfit_identify_synth(impactfit_identify_workspace *ws, impactfit_identif
   gsl_rng_set(rng, seed);
   for (size_t i = 0; i < d->rows; i++) {
     impactfit_identify_row *r = &d->row[i];
-    double e;
+    /* an undamped impact may return e = 1 + a rounding error: its e is 1 */
+    double e, e0 = rf[i].e < 1.0 ? rf[i].e : 1.0;
     int tries = 0;
     do {
-      e = rf[i].e * (1.0 + noise * gsl_ran_gaussian(rng, 1.0));
+      e = e0 * (1.0 + noise * gsl_ran_gaussian(rng, 1.0));
     } while (!(e > 0.0 && e <= 1.0) && ++tries < 1000);
     if (!(e > 0.0 && e <= 1.0)) {
       gsl_rng_free(rng);
