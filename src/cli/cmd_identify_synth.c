@@ -127,8 +127,9 @@ int impactfit_cmd_identify_synth(int argc, char **argv) {
     return rc;
   for (size_t i = 0; i < nv; i++)
     if (!(v[i] > 0.0)) {
+      double bad = v[i];
       free(v);
-      return cli_input_error("--v: approach velocities must be > 0, got %g", v[i]);
+      return cli_input_error("--v: approach velocities must be > 0, got %g", bad);
     }
   if (nv * (size_t)repeat > IMPACTFIT_IDENTIFY_MAX_ROWS) {
     free(v);
