@@ -124,7 +124,7 @@ static const evaluation *evaluate(impactfit_inverse_workspace *ws, double u) {
   impactfit_impact_params p = ws->base;
   p.c = exp(u);
   impactfit_impact_result r;
-  memset(&r, 0, sizeof r); /* the engine leaves it untouched on failure (ENOSEP): count 0 evaluations */
+  memset(&r, 0, sizeof r);
   impactfit_error e2;
   impactfit_error_clear(&e2);
   int st = impactfit_impact_solve(ws->impact, &p, &r, &e2);
