@@ -73,8 +73,9 @@ static double A1(double eps) {
  *     ε − ln(1+ε) = e^w − 1 − w,   i.e.  A(ε) = E(w),  w < 0,
  * (take logarithms: ln(1+ε) − w = ε + eε = ε + 1 − e^w). E is convex and decreasing on w < 0,
  * so Newton's method from a point left of the root, w0 = −1 − A − √(2A) (where E(w0) ≥ A), rises
- * monotonically to it. Then e = (1 − e^w)/ε. A different unknown and method from the library's
- * (Brent on ln q(ε) − ln q(−eε) = 2 ln e). */
+ * monotonically to it. Then e = (1 − e^w)/ε. A different equation from the library's (which solves
+ * ln q(ε) − ln q(−eε) = 2 ln e for w at fixed e, by a bracketed Newton iteration with its own
+ * derivative). */
 static double ref_w(double eps) {
   double A = A1(eps), w = -1.0 - A - sqrt(2.0 * A);
   for (int i = 0; i < 400; i++) {
