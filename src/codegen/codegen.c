@@ -101,7 +101,7 @@ static void banner_sweep(sbuf *b, const impactfit_fitfile *f) {
   }
 }
 
-static void banner_result(sbuf *b, const impactfit_fit_result *r) {
+static void banner_result(sbuf *b, const impactfit_fit_result *r, int minimax, int exact) {
   out(b, " *     %zu points; %s", r->n_points, r->method);
   if (r->iterations)
     out(b, ", %d iterations", r->iterations);
@@ -117,8 +117,13 @@ static void banner_result(sbuf *b, const impactfit_fit_result *r) {
     }
     out(b, "\n");
   }
+  if (minimax)
+    out(b, " *     (standard errors of a minimax fit: the least-squares formulas at these constants)\n");
   out(b, " *     chi^2 = %.6g, rms residual = %.6g, max |f - y| = %.6g, max |f - y|/|y| = %.6g\n", r->chisq, r->rms,
       r->max_abs, r->max_rel);
+  if (exact)
+    out(b, " *     mean |f - y| = %.6g, mean |f - y|/|y| = %.6g (exact data: the form's own errors)\n", r->mean_abs,
+        r->mean_rel);
 }
 
 int impactfit_codegen_header(const impactfit_fitfile *f, char **text, size_t *len, impactfit_error *err) {
@@ -163,13 +168,31 @@ int impactfit_codegen_header(const impactfit_fitfile *f, char **text, size_t *le
       out(&b, " (where %s)", st.where);
     if (st.rows_failed)
       out(&b, ", %zu failed rows skipped", st.rows_failed);
-    out(&b, "\n *   objective: %s, %s\n",
-        st.spec->objective == IMPACTFIT_FIT_RELATIVE ? "relative residuals (f - y)/y" : "absolute residuals f - y",
-        form->linear ? "linear least squares" : "nonlinear least squares");
+    impactfit_fit_objective obj = st.spec->objective;
+    int minimax = obj == IMPACTFIT_FIT_MINIMAX_ABSOLUTE || obj == IMPACTFIT_FIT_MINIMAX_RELATIVE;
+    if (minimax)
+      out(&b, "\n *   objective: minimax, smallest max %s (NLopt SLSQP on the epigraph form, from the least-squares "
+              "fit\n *   with the same residuals)",
+          obj == IMPACTFIT_FIT_MINIMAX_RELATIVE ? "|f - y|/|y|" : "|f - y|");
+    else
+      out(&b, "\n *   objective: %s, %s",
+          obj == IMPACTFIT_FIT_RELATIVE ? "relative residuals (f - y)/y" : "absolute residuals f - y",
+          form->linear ? "linear least squares" : "nonlinear least squares");
+    if (st.weights)
+      out(&b, ",\n *   %s-rule weights in %s%s%s (the sum approximates the integral over the grid)", st.weights, st.x,
+          st.x2 ? " and " : "", st.x2 ? st.x2 : "");
+    out(&b, "\n");
+    if (st.spec->ridge > 0.0) {
+      out(&b, " *   ridge regularisation: N lambda^2 sum_j ((a_j - s_j)/max(1, |s_j|))^2 added, lambda = %.17g,\n"
+              " *   centre s = the start values:", st.spec->ridge);
+      for (size_t j = 0; j < st.results[0].n_params; j++)
+        out(&b, "%s %s = %.17g", j % 4 == 0 ? "\n *    " : ",", st.results[0].names[j], st.spec->start[j]);
+      out(&b, "\n");
+    }
     for (size_t g = 0; g < st.n_groups; g++) {
       if (st.group)
         out(&b, " *   %s = %.17g:\n", st.group, st.group_values[g]);
-      banner_result(&b, &st.results[g]);
+      banner_result(&b, &st.results[g], minimax, impactfit_fitfile_exact(f));
     }
   }
   out(&b, " */\n#ifndef IMPACTFIT_GENERATED_%s_H\n#define IMPACTFIT_GENERATED_%s_H\n\n#include <math.h>\n#include "
