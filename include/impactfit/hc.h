@@ -23,6 +23,7 @@
 #define IMPACTFIT_HC_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "impactfit/common.h"
 #include "impactfit/impact.h"
@@ -226,6 +227,18 @@ IMPACTFIT_EXPORT int impactfit_hc_dtau_surrogate_error(impactfit_impact_workspac
 /* Its parameters and coefficients c[i (deg_n+1) + j] of T_i(X) T_j(Y) (owned by s). */
 IMPACTFIT_EXPORT const double *impactfit_hc_dtau_surrogate_coefficients(
     const impactfit_hc_dtau_surrogate *s, impactfit_hc_dtau_surrogate_params *p);
+
+/* Writes the surrogate as a self-contained C header (`impactfit dtau-surrogate` writes
+ * include/impactfit/generated/ramaswamy_dtau_surrogate.h): a DO NOT EDIT banner with the command
+ * (may be NULL), the box, the degrees and the held-out check (`check`, may be NULL); the
+ * coefficients printed with %.17g; static inline double impactfit_<name>(eps, n), computing what
+ * impactfit_hc_dtau_surrogate_eval computes in the same operation order (−1 outside the box), and
+ * impactfit_<name>_dt(eps, n, k, mass, v) = Δτ/ω_i in s. The text holds no time stamp: the same
+ * surrogate gives the same bytes. EINVAL when name is not a C identifier, EIO on a write error. */
+IMPACTFIT_EXPORT int impactfit_hc_dtau_surrogate_write_header(const impactfit_hc_dtau_surrogate *s,
+                                                              const impactfit_hc_dtau_stats *check,
+                                                              const char *name, const char *command,
+                                                              FILE *f, impactfit_error *err);
 
 #ifdef __cplusplus
 }

@@ -93,6 +93,8 @@ static void banner_sweep(sbuf *b, const impactfit_fitfile *f) {
           impactfit_sweep_param_is_swept(s, i) ? " (swept)" : "");
       sep = ", ";
     }
+  if (sep[0] == ' ')
+    out(b, " none (the problem has no tolerance parameter)");
   out(b, "\n *   grid         %zu points, last axis fastest:\n", impactfit_sweep_point_count(s));
   for (size_t a = 0; a < impactfit_sweep_axis_count(s); a++) {
     const impactfit_sweep_axis *ax = impactfit_sweep_get_axis(s, a);
