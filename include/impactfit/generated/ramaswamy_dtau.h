@@ -2,7 +2,7 @@
  *     impactfit sweep SWEEP_FILE --out DIR && impactfit fit FIT_FILE --data DIR
  *
  * Inputs:
- *   fit file     ramaswamy_dtau.ini  (xxh64 67f6e42e591cd405)
+ *   fit file     ramaswamy_dtau.ini  (xxh64 aa7b746914b93fae)
  *   sweep file   ../sweeps/ramaswamy_dtau.ini  (xxh64 d1fed6c372543e54; path relative to the fit file)
  *   problem      impact-time
  *   fixed        k = 1, mass = 1, v = 1
