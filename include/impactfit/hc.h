@@ -128,7 +128,7 @@ IMPACTFIT_EXPORT impactfit_hc_rh_fit_params impactfit_hc_rh_fit_default_params(v
 
 /* Objective of a refit. */
 typedef enum impactfit_hc_objective {
-  IMPACTFIT_HC_LSQ = 0,    /* least squares on the relative error (GSL multifit_nlinear) */
+  IMPACTFIT_HC_LSQ = 0,    /* least squares on the relative error, trapezoid weights (GSL multifit_nlinear) */
   IMPACTFIT_HC_MINIMAX = 1 /* smallest maximum relative error (NLopt SLSQP, epigraph form) */
 } impactfit_hc_objective;
 
@@ -147,7 +147,9 @@ IMPACTFIT_EXPORT int impactfit_hc_rh_eps_error(double alpha, double beta,
                                                impactfit_hc_eps_stats *out, impactfit_error *err);
 
 /* Refits α and β against the exact ε on the grid of `p`: least squares on the relative error
- * (Levenberg–Marquardt with the analytic Jacobian), or the smallest maximum relative error (the
+ * with trapezoid-rule weights (1/2 at the two ends: the sum approximates the integral over the
+ * range, so the constants hardly depend on the grid's spacing; Levenberg–Marquardt with the
+ * analytic Jacobian; as fits/ramaswamy_eps.ini), or the smallest maximum relative error (the
  * epigraph problem min t subject to |r_i(α, β)| ≤ t, solved by SLSQP from the least-squares
  * solution, and checked by restarts from the published constants). ENOCONV when the optimiser
  * fails. */
