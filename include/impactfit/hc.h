@@ -97,7 +97,8 @@ IMPACTFIT_EXPORT int impactfit_hc_identify(impactfit_impact_workspace *ws, doubl
 
 /* Published constants of Ramaswamy & Humbert, Eq. (6) (claimed 0.062 % relative error in ε on
  * 0.01 ≤ e ≤ 1; measured against the exact ε: 3.35 % maximum at e = 0.32, 1.52 % mean, see
- * README and `impactfit hc-audit`). */
+ * README and `impactfit hc-audit`). Refitted constants (least squares: 1.75 % max; minimax:
+ * 0.793 % max, the best this form reaches) are in include/impactfit/generated/ramaswamy_eps.h. */
 #define IMPACTFIT_HC_RH_ALPHA 1.381
 #define IMPACTFIT_HC_RH_BETA 0.451
 
@@ -161,7 +162,9 @@ IMPACTFIT_EXPORT int impactfit_hc_rh_eps_refit(const impactfit_hc_rh_fit_params 
 
 /* Δτ = a e^(−bε) + (c − d e^(−f n)) ε + (g n − h) e^(−i n) − j n + k, constants in the order
  * a b c d f g h i j k. Published (Eq. 7, claimed 0.237 % relative error; measured on
- * [0, 20] × [1, 2]: 7.6 % maximum, 1.9 % mean; on [0, 10] × [1, 2]: 1.5 % maximum, 0.22 % mean): */
+ * [0, 20] × [1, 2]: 7.6 % maximum, 1.9 % mean; on [0, 10] × [1, 2]: 1.5 % maximum, 0.22 % mean).
+ * Refitted constants (5.1 % maximum, 0.43 % mean on [0, 20] × [1, 2]) are in
+ * include/impactfit/generated/ramaswamy_dtau.h; impactfit_hc_rh_dtau evaluates either set. */
 IMPACTFIT_EXPORT extern const double impactfit_hc_rh_dtau_published[10];
 IMPACTFIT_EXPORT double impactfit_hc_rh_dtau(const double c[10], double eps, double n);
 
