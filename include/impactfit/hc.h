@@ -39,7 +39,7 @@ extern "C" {
  * nothing (src/hc/hc_eps.c; safe inside sweep loops and from any number of threads); accurate to a
  * few units of double rounding: measured ≤ 5e-16 relative against 100-digit arithmetic at 525
  * values of e in [1e-300, 1]. EINVAL for e outside (0, 1], not finite, or so small that 1/e
- * overflows; ENOCONV if the root finder fails (not observed). About 1.1 µs. */
+ * overflows; ENOCONV if the root finder fails (not observed). About 1–1.5 µs (bench/bench_hc). */
 IMPACTFIT_EXPORT int impactfit_hc_eps(double e, double *eps, impactfit_error *err);
 
 /* The inverse, e(ε), for finite ε ≥ 0 (ε = 0 gives 1), from the same relation solved for 1 − e
