@@ -205,7 +205,7 @@ int impactfit_codegen_header(const impactfit_fitfile *f, char **text, size_t *le
     impactfit_fitfile_stage(f, i, &st);
     const impactfit_fit_result *r = &st.results[0];
     size_t p = r->n_params;
-    char prefix[160], cnames[IMPACTFIT_FIT_MAX_PARAMS][200], expr[8192];
+    char prefix[160], cnames[IMPACTFIT_FIT_MAX_PARAMS][224], expr[8192];
     const char *cptr[IMPACTFIT_FIT_MAX_PARAMS];
     snprintf(prefix, sizeof prefix, "impactfit_%s_%s", name, st.name);
     out(&b, "\n/* stage %s */\n", st.name);
