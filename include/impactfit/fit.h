@@ -20,11 +20,14 @@
  * problem: minimise t over (p, t) subject to r_i(p) − t ≤ 0 and −r_i(p) − t ≤ 0 for every i, with
  * NLopt's SLSQP (exact gradients from the form's Jacobian), started from the least-squares fit with
  * the same residuals (GSL) and from the start values, each run restarted from its result while
- * that improves; the best is kept. At the solution the largest residuals equioscillate (for a
+ * that improves; the best is kept (ENOCONV when no run improves on the least-squares maximum:
+ * SLSQP can stall on ill-conditioned forms, e.g. measured on the 10-constant Ramaswamy–Humbert
+ * Δτ surface). At the solution the largest residuals equioscillate (for a
  * linear family on an interval: p + 1 alternating extrema, Chebyshev's theorem). Why NLopt and not
  * a Remez exchange: the forms are nonlinear and the data are discrete points; SLSQP handles the 2N
  * constraints directly.
- * Ridge regularisation (ridge = λ > 0, least squares only, start values required): adds
+ * Ridge regularisation (ridge = λ > 0, start values required; for a minimax fit it applies to
+ * the least-squares start): adds
  *     N λ² Σ_j ((p_j − s_j)/max(1, |s_j|))²
  * to χ², s_j the start values: for constants the data determine, a small λ changes nothing (the
  * data term grows with N like the penalty); along directions in which the data leave χ² flat (e.g.
@@ -131,7 +134,8 @@ typedef struct impactfit_fit_spec {
   double xtol, gtol;                 /* nonlinear stopping tolerances (default 1e-13, 1e-13) */
   int max_iter;                      /* nonlinear iteration bound (default 1000) */
   double ridge;                      /* ridge regularisation λ ≥ 0 toward start (default 0: none;
-                                        least squares, nonlinear forms, start values required) */
+                                        nonlinear forms, start values required; for minimax: its
+                                        least-squares start) */
 } impactfit_fit_spec;
 
 IMPACTFIT_EXPORT impactfit_fit_spec impactfit_fit_default_spec(void);

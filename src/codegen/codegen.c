@@ -185,8 +185,8 @@ int impactfit_codegen_header(const impactfit_fitfile *f, char **text, size_t *le
           st.x2 ? " and " : "", st.x2 ? st.x2 : "");
     out(&b, "\n");
     if (st.spec->ridge > 0.0) {
-      out(&b, " *   ridge regularisation: N lambda^2 sum_j ((a_j - s_j)/max(1, |s_j|))^2 added, lambda = %.17g,\n"
-              " *   centre s = the start values:", st.spec->ridge);
+      out(&b, " *   ridge regularisation%s: N lambda^2 sum_j ((a_j - s_j)/max(1, |s_j|))^2 added, lambda = %.17g,\n"
+              " *   centre s = the start values:", minimax ? " (of the least-squares start)" : "", st.spec->ridge);
       for (size_t j = 0; j < st.results[0].n_params; j++)
         out(&b, "%s %s = %.17g", j % 4 == 0 ? "\n *    " : ",", st.results[0].names[j], st.spec->start[j]);
       out(&b, "\n");

@@ -138,11 +138,9 @@ int impactfit_fit_model_create(const impactfit_fit_spec *spec, impactfit_fit_mod
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: unknown objective");
   if (!(isfinite(spec->ridge) && spec->ridge >= 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: ridge must be a finite number >= 0");
-  if (spec->ridge > 0.0 && (form->linear || !spec->start ||
-                            spec->objective == IMPACTFIT_FIT_MINIMAX_ABSOLUTE ||
-                            spec->objective == IMPACTFIT_FIT_MINIMAX_RELATIVE))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: ridge regularisation is for least-squares fits of nonlinear "
-                           "forms with start values (its centre)");
+  if (spec->ridge > 0.0 && (form->linear || !spec->start))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: ridge regularisation is for nonlinear forms with start values "
+                           "(its centre)");
   if (!(spec->xtol > 0 && spec->xtol < 1) || !(spec->gtol > 0 && spec->gtol < 1) || spec->max_iter < 1)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: xtol and gtol must be in (0, 1), max_iter >= 1");
   impactfit_fit_model *m = calloc(1, sizeof *m);
@@ -784,6 +782,17 @@ static int fit_minimax(impactfit_fit_model *m, size_t n, const double *x, const 
   free(tol);
   if (!(tbest < HUGE_VAL))
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV, "fit: minimax: SLSQP failed from every start");
+  /* No progress at all means SLSQP stalled (seen on ill-conditioned forms with many constants):
+   * a least-squares result must not pass for a minimax one. Exact fits (max |r| at rounding
+   * level) are already optimal. */
+  double scale = 1.0;
+  if (!is_relative(m))
+    for (size_t i = 0; i < n; i++)
+      scale = i ? fmax(scale, fabs(y[i])) : fabs(y[i]);
+  double t_lsq = mm_max(&d, starts[0]);
+  if (!(tbest < t_lsq * (1.0 - 1e-9)) && t_lsq > 1e-13 * scale)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV, "fit: minimax: SLSQP made no progress from the least-squares fit "
+                           "(max residual %.6g after %d evaluations); the form may be ill-conditioned", t_lsq, evals);
   memcpy(res->value, best, p * sizeof *best);
   res->iterations += evals;
   finish_stats(m, n, x, x2, y, qw, res->value, res);
