@@ -76,6 +76,13 @@ static void test_kelvin_voigt(void) {
       else
         CHECK_REL(r.c_opt, 2 * xi * sqrt(k * mass), 1e-8, "KV c_opt e=%g method %s", e, p.method->name);
       CHECK_ABS(r.e_out / e - 1.0, 0.0, 1e-10, "KV e_out within tol, e=%g method %s", e, p.method->name);
+      /* the promise itself: the exact restitution of the returned damping is within tol·min(e, 1 − e)
+       * of e (the simulated e_out above carries the integrator's error, largest at small e) */
+      if (e < 1.0) {
+        double e_true = kv_e(r.c_opt / (2 * sqrt(k * mass)));
+        CHECK(fabs(e_true - e) <= p.tol * fmin(e, 1 - e), "KV e=%g method %s: exact e of c_opt off by %.2e (tol %.0e)",
+              e, p.method->name, fabs(e_true - e) / fmin(e, 1 - e), p.tol);
+      }
       if (e < 1.0)
         CHECK_REL(r.delta_sep, pow(v * r.c_opt * r.e_out / k, 1.0), 1e-9, "KV delta_sep = v c e/k, e=%g", e);
     }
@@ -292,6 +299,49 @@ static double now(void) {
     printf("  %-28s %.2f s\n", #f, now() - t0_);                                                  \
   } while (0)
 
+/* The promise of inverse.h: the restitution of the returned ζ, simulated again at the engine's
+ * finest tolerance (1e-15, an independent and ~100x more accurate run than the solver's), is within
+ * tol·min(e, 1 − e) of e. The cases include where the integrator's error is largest: e = 1e-4, e → 1,
+ * and condition A with m < n near the critical damping, where e_out(ζ) falls steeply to 0 (at
+ * n = 1.5, m = 0, e = 1.6e-4 a solver trusting a simulation at rtol 1e-12 missed e by 19 tol). */
+static void test_promise(void) {
+  struct {
+    double n, m;
+    const impactfit_transition *tr;
+  } cs[] = {{1.5, 0.0, impactfit_transition_A}, {1.5, 0.25, impactfit_transition_C},
+            {2.0, 0.25, impactfit_transition_A}, {1.0, 1.0, impactfit_transition_C}};
+  const double es[] = {1e-4, 1.585e-4, 1e-3, 0.02, 0.1, 0.5, 0.9, 0.999, 0.9999};
+  const double tols[] = {1e-8, 1e-10};
+  impactfit_impact_workspace *iw = impactfit_impact_alloc();
+  for (size_t c = 0; c < sizeof cs / sizeof cs[0]; c++)
+    for (size_t t = 0; t < 2; t++)
+      for (size_t j = 0; j < sizeof es / sizeof es[0]; j++) {
+        impactfit_inverse_params p = impactfit_inverse_default_params();
+        p.n = cs[c].n;
+        p.m = cs[c].m;
+        p.transition = cs[c].tr;
+        p.tol = tols[t];
+        impactfit_inverse_result r;
+        impactfit_error err;
+        int st = impactfit_inverse_solve(ws, &p, es[j], 0.0, &r, &err);
+        CHECK(st == 0, "promise n=%g m=%g %s e=%g: %.100s", p.n, p.m, p.transition->name, es[j], err.message);
+        if (st)
+          continue;
+        impactfit_impact_params q = impactfit_impact_scaled_params(p.n, p.m, r.zeta);
+        q.transition = p.transition;
+        q.rtol = 1e-15;
+        q.locate_extrema = 0;
+        impactfit_impact_result rr;
+        st = impactfit_impact_solve(iw, &q, &rr, &err);
+        CHECK(st == 0, "promise reference: %.100s", err.message);
+        double scale = fmin(es[j], 1.0 - es[j]);
+        CHECK(fabs(rr.e_out - es[j]) <= p.tol * scale,
+              "promise n=%g m=%g %s e=%g tol %.0e: the returned zeta gives e off by %.2f tol", p.n, p.m,
+              p.transition->name, es[j], p.tol, fabs(rr.e_out - es[j]) / (p.tol * scale));
+      }
+  impactfit_impact_free(iw);
+}
+
 int main(void) {
   ws = impactfit_inverse_alloc();
   if (!ws)
@@ -302,6 +352,7 @@ int main(void) {
   TIMED(test_methods_and_scaling);
   TIMED(test_zhang);
   TIMED(test_run);
+  TIMED(test_promise);
   TIMED(test_invalid);
   impactfit_inverse_free(ws);
   return tu_report("test_inverse");

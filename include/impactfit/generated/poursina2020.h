@@ -16,701 +16,701 @@
  *   objective: absolute residuals f - y, nonlinear least squares
  *   n = 1:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.5365599175956415  +- 0.000251 (standard error)
- *     beta     = -0.41388765087550516  +- 6e-05 (standard error)
+ *     alpha    = 1.5365599176469029  +- 0.000251 (standard error)
+ *     beta     = -0.4138876508640485  +- 6e-05 (standard error)
  *     correlation:  +1.000000 +0.999500
  *                  +0.999500 +1.000000
  *     chi^2 = 8.49978e-07, rms residual = 3.76381e-05, max |f - y| = 0.000120299, max |f - y|/|y| = 0.00102744
  *   n = 1.0101010101010102:
- *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.5383236266572802  +- 0.000181 (standard error)
- *     beta     = -0.41224365970159016  +- 4.32e-05 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 14 iterations
+ *     alpha    = 1.5383236266758171  +- 0.000181 (standard error)
+ *     beta     = -0.41224365969774501  +- 4.32e-05 (standard error)
  *     correlation:  +1.000000 +0.999503
  *                  +0.999503 +1.000000
  *     chi^2 = 4.37608e-07, rms residual = 2.70064e-05, max |f - y| = 9.30422e-05, max |f - y|/|y| = 0.000449071
  *   n = 1.0202020202020201:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.5402040111325084  +- 0.000116 (standard error)
- *     beta     = -0.41059722517547603  +- 2.75e-05 (standard error)
+ *     alpha    = 1.540204011165679  +- 0.000116 (standard error)
+ *     beta     = -0.41059722516815028  +- 2.75e-05 (standard error)
  *     correlation:  +1.000000 +0.999507
  *                  +0.999507 +1.000000
  *     chi^2 = 1.76252e-07, rms residual = 1.71392e-05, max |f - y| = 6.61482e-05, max |f - y|/|y| = 0.000243355
  *   n = 1.0303030303030303:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.542199903474379  +- 6.91e-05 (standard error)
- *     beta     = -0.40894843228559291  +- 1.63e-05 (standard error)
+ *     alpha    = 1.5421999035033349  +- 6.91e-05 (standard error)
+ *     beta     = -0.408948432279303  +- 1.63e-05 (standard error)
  *     correlation:  +1.000000 +0.999511
  *                  +0.999511 +1.000000
  *     chi^2 = 6.14914e-08, rms residual = 1.01235e-05, max |f - y| = 3.96137e-05, max |f - y|/|y| = 0.000888612
  *   n = 1.0404040404040404:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.5443101841239757  +- 8.39e-05 (standard error)
- *     beta     = -0.40729736747652867  +- 1.97e-05 (standard error)
+ *     alpha    = 1.5443101842063776  +- 8.39e-05 (standard error)
+ *     beta     = -0.40729736745747297  +- 1.97e-05 (standard error)
  *     correlation:  +1.000000 +0.999514
  *                  +0.999514 +1.000000
  *     chi^2 = 8.89548e-08, rms residual = 1.21761e-05, max |f - y| = 2.41184e-05, max |f - y|/|y| = 0.00154011
  *   n = 1.0505050505050506:
- *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.5465337800830274  +- 0.000143 (standard error)
- *     beta     = -0.40564411850264193  +- 3.34e-05 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 13 iterations
+ *     alpha    = 1.5465337806291635  +- 0.000143 (standard error)
+ *     beta     = -0.40564411837595304  +- 3.34e-05 (standard error)
  *     correlation:  +1.000000 +0.999518
  *                  +0.999518 +1.000000
  *     chi^2 = 2.54321e-07, rms residual = 2.0588e-05, max |f - y| = 3.91155e-05, max |f - y|/|y| = 0.00219763
  *   n = 1.0606060606060606:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.5488696663410544  +- 0.000213 (standard error)
- *     beta     = -0.40398877364231717  +- 4.94e-05 (standard error)
+ *     alpha    = 1.5488696663562371  +- 0.000213 (standard error)
+ *     beta     = -0.40398877363959523  +- 4.94e-05 (standard error)
  *     correlation:  +1.000000 +0.999521
  *                  +0.999521 +1.000000
  *     chi^2 = 5.53323e-07, rms residual = 3.03678e-05, max |f - y| = 5.44359e-05, max |f - y|/|y| = 0.00286091
  *   n = 1.0707070707070707:
- *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 1.551316860034804  +- 0.000286 (standard error)
- *     beta     = -0.40233142262690941  +- 6.6e-05 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 12 iterations
+ *     alpha    = 1.5513168600560181  +- 0.000286 (standard error)
+ *     beta     = -0.40233142262287064  +- 6.6e-05 (standard error)
  *     correlation:  +1.000000 +0.999525
  *                  +0.999525 +1.000000
  *     chi^2 = 9.81758e-07, rms residual = 4.04508e-05, max |f - y| = 6.98208e-05, max |f - y|/|y| = 0.00352975
  *   n = 1.0808080808080809:
- *     600 points; GSL multifit_nlinear lm, 14 iterations
- *     alpha    = 1.5538744246019704  +- 0.00036 (standard error)
- *     beta     = -0.40067215526471162  +- 8.28e-05 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 12 iterations
+ *     alpha    = 1.553874424617905  +- 0.00036 (standard error)
+ *     beta     = -0.40067215526196093  +- 8.28e-05 (standard error)
  *     correlation:  +1.000000 +0.999529
  *                  +0.999529 +1.000000
  *     chi^2 = 1.53549e-06, rms residual = 5.0588e-05, max |f - y| = 8.78033e-05, max |f - y|/|y| = 0.00420391
  *   n = 1.0909090909090908:
  *     600 points; GSL multifit_nlinear lm, 15 iterations
- *     alpha    = 1.5565414662826786  +- 0.000436 (standard error)
- *     beta     = -0.39901106186902785  +- 9.96e-05 (standard error)
+ *     alpha    = 1.5565414662649875  +- 0.000436 (standard error)
+ *     beta     = -0.39901106187402507  +- 9.96e-05 (standard error)
  *     correlation:  +1.000000 +0.999532
  *                  +0.999532 +1.000000
  *     chi^2 = 2.21044e-06, rms residual = 6.06965e-05, max |f - y| = 0.000112264, max |f - y|/|y| = 0.00488318
  *   n = 1.101010101010101:
- *     600 points; GSL multifit_nlinear lm, 14 iterations
- *     alpha    = 1.5593171336659757  +- 0.000513 (standard error)
- *     beta     = -0.39734823299583577  +- 0.000116 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 15 iterations
+ *     alpha    = 1.559317133916114  +- 0.000513 (standard error)
+ *     beta     = -0.3973482329400127  +- 0.000116 (standard error)
  *     correlation:  +1.000000 +0.999536
  *                  +0.999536 +1.000000
  *     chi^2 = 3.00261e-06, rms residual = 7.07414e-05, max |f - y| = 0.000136393, max |f - y|/|y| = 0.00556735
  *   n = 1.1111111111111112:
  *     600 points; GSL multifit_nlinear lm, 14 iterations
- *     alpha    = 1.5622006171473537  +- 0.00059 (standard error)
- *     beta     = -0.39568375922364341  +- 0.000133 (standard error)
+ *     alpha    = 1.5622006171471863  +- 0.00059 (standard error)
+ *     beta     = -0.39568375922479293  +- 0.000133 (standard error)
  *     correlation:  +1.000000 +0.999540
  *                  +0.999540 +1.000000
  *     chi^2 = 3.90808e-06, rms residual = 8.07061e-05, max |f - y| = 0.000160194, max |f - y|/|y| = 0.00625622
  *   n = 1.1212121212121211:
  *     600 points; GSL multifit_nlinear lm, 14 iterations
- *     alpha    = 1.5651911477864902  +- 0.000668 (standard error)
- *     beta     = -0.39401773108855975  +- 0.00015 (standard error)
+ *     alpha    = 1.5651911477917666  +- 0.000668 (standard error)
+ *     beta     = -0.39401773108852622  +- 0.00015 (standard error)
  *     correlation:  +1.000000 +0.999543
  *                  +0.999543 +1.000000
  *     chi^2 = 4.923e-06, rms residual = 9.05814e-05, max |f - y| = 0.000183673, max |f - y|/|y| = 0.00694958
  *   n = 1.1313131313131313:
  *     600 points; GSL multifit_nlinear lm, 14 iterations
- *     alpha    = 1.5682879966850087  +- 0.000746 (standard error)
- *     beta     = -0.3923502389179504  +- 0.000167 (standard error)
+ *     alpha    = 1.5682879966872718  +- 0.000746 (standard error)
+ *     beta     = -0.39235023891862636  +- 0.000167 (standard error)
  *     correlation:  +1.000000 +0.999547
  *                  +0.999547 +1.000000
  *     chi^2 = 6.04359e-06, rms residual = 0.000100363, max |f - y| = 0.000206833, max |f - y|/|y| = 0.00764724
  *   n = 1.1414141414141414:
  *     600 points; GSL multifit_nlinear lm, 14 iterations
- *     alpha    = 1.5714904741163138  +- 0.000825 (standard error)
- *     beta     = -0.39068137273697034  +- 0.000183 (standard error)
+ *     alpha    = 1.5714904741386355  +- 0.000825 (standard error)
+ *     beta     = -0.39068137273323073  +- 0.000183 (standard error)
  *     correlation:  +1.000000 +0.999550
  *                  +0.999550 +1.000000
  *     chi^2 = 7.26617e-06, rms residual = 0.000110047, max |f - y| = 0.000229678, max |f - y|/|y| = 0.00834901
  *   n = 1.1515151515151516:
  *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 1.5747979288908087  +- 0.000905 (standard error)
- *     beta     = -0.38901122213797279  +- 0.0002 (standard error)
+ *     alpha    = 1.5747979289199299  +- 0.000905 (standard error)
+ *     beta     = -0.38901122213281264  +- 0.0002 (standard error)
  *     correlation:  +1.000000 +0.999554
  *                  +0.999554 +1.000000
  *     chi^2 = 8.58712e-06, rms residual = 0.000119632, max |f - y| = 0.000252213, max |f - y|/|y| = 0.00905469
  *   n = 1.1616161616161615:
- *     600 points; GSL multifit_nlinear lm, 15 iterations
- *     alpha    = 1.57820974751736  +- 0.000986 (standard error)
- *     beta     = -0.38733987621037025  +- 0.000216 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 13 iterations
+ *     alpha    = 1.5782097475495851  +- 0.000986 (standard error)
+ *     beta     = -0.38733987620461074  +- 0.000216 (standard error)
  *     correlation:  +1.000000 +0.999557
  *                  +0.999557 +1.000000
  *     chi^2 = 1.00029e-05, rms residual = 0.000129118, max |f - y| = 0.000274442, max |f - y|/|y| = 0.00976412
  *   n = 1.1717171717171717:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.5817253535411346  +- 0.00107 (standard error)
- *     beta     = -0.38566742344524274  +- 0.000233 (standard error)
+ *     alpha    = 1.5817253537889941  +- 0.00107 (standard error)
+ *     beta     = -0.38566742339255172  +- 0.000233 (standard error)
  *     correlation:  +1.000000 +0.999561
  *                  +0.999561 +1.000000
  *     chi^2 = 1.15101e-05, rms residual = 0.000138504, max |f - y| = 0.000296368, max |f - y|/|y| = 0.0104771
  *   n = 1.1818181818181819:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.5853442071728736  +- 0.00115 (standard error)
- *     beta     = -0.38399395159050553  +- 0.000249 (standard error)
+ *     alpha    = 1.5853442069596271  +- 0.00115 (standard error)
+ *     beta     = -0.38399395163817762  +- 0.000249 (standard error)
  *     correlation:  +1.000000 +0.999564
  *                  +0.999564 +1.000000
  *     chi^2 = 1.31053e-05, rms residual = 0.000147791, max |f - y| = 0.000317997, max |f - y|/|y| = 0.0111935
  *   n = 1.1919191919191918:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.5890658032354852  +- 0.00123 (standard error)
- *     beta     = -0.38231954788385558  +- 0.000265 (standard error)
+ *     alpha    = 1.5890658033028038  +- 0.00123 (standard error)
+ *     beta     = -0.38231954787084932  +- 0.000265 (standard error)
  *     correlation:  +1.000000 +0.999568
  *                  +0.999568 +1.000000
  *     chi^2 = 1.47852e-05, rms residual = 0.000156977, max |f - y| = 0.000339332, max |f - y|/|y| = 0.0119131
  *   n = 1.202020202020202:
- *     600 points; GSL multifit_nlinear lm, 15 iterations
- *     alpha    = 1.5928896733795128  +- 0.00131 (standard error)
- *     beta     = -0.38064429837255193  +- 0.000281 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 13 iterations
+ *     alpha    = 1.5928896733262468  +- 0.00131 (standard error)
+ *     beta     = -0.38064429838548469  +- 0.000281 (standard error)
  *     correlation:  +1.000000 +0.999571
  *                  +0.999571 +1.000000
  *     chi^2 = 1.65466e-05, rms residual = 0.000166065, max |f - y| = 0.000360377, max |f - y|/|y| = 0.0126357
  *   n = 1.2121212121212122:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.5968153821492235  +- 0.0014 (standard error)
- *     beta     = -0.37896828857610754  +- 0.000297 (standard error)
+ *     alpha    = 1.5968153822274616  +- 0.0014 (standard error)
+ *     beta     = -0.37896828856100007  +- 0.000297 (standard error)
  *     correlation:  +1.000000 +0.999575
  *                  +0.999575 +1.000000
  *     chi^2 = 1.83864e-05, rms residual = 0.000175054, max |f - y| = 0.000381136, max |f - y|/|y| = 0.0133613
  *   n = 1.2222222222222223:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6008425290221684  +- 0.00148 (standard error)
- *     beta     = -0.37729160287017222  +- 0.000313 (standard error)
+ *     alpha    = 1.6008425296133997  +- 0.00148 (standard error)
+ *     beta     = -0.37729160274675577  +- 0.000313 (standard error)
  *     correlation:  +1.000000 +0.999578
  *                  +0.999578 +1.000000
  *     chi^2 = 2.03015e-05, rms residual = 0.000183945, max |f - y| = 0.000401614, max |f - y|/|y| = 0.0140896
  *   n = 1.2323232323232323:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6049707463018239  +- 0.00157 (standard error)
- *     beta     = -0.3756143247732272  +- 0.000329 (standard error)
+ *     alpha    = 1.6049707463947727  +- 0.00157 (standard error)
+ *     beta     = -0.37561432475528678  +- 0.000329 (standard error)
  *     correlation:  +1.000000 +0.999582
  *                  +0.999582 +1.000000
  *     chi^2 = 2.2289e-05, rms residual = 0.000192739, max |f - y| = 0.000421815, max |f - y|/|y| = 0.0148204
  *   n = 1.2424242424242424:
- *     600 points; GSL multifit_nlinear lm, 14 iterations
- *     alpha    = 1.609199699575302  +- 0.00165 (standard error)
- *     beta     = -0.37393653669536836  +- 0.000345 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 12 iterations
+ *     alpha    = 1.609199699316157  +- 0.00165 (standard error)
+ *     beta     = -0.3739365367509947  +- 0.000345 (standard error)
  *     correlation:  +1.000000 +0.999585
  *                  +0.999585 +1.000000
  *     chi^2 = 2.4346e-05, rms residual = 0.000201436, max |f - y| = 0.000441742, max |f - y|/|y| = 0.0155537
  *   n = 1.2525252525252526:
- *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 1.6135290853319184  +- 0.00174 (standard error)
- *     beta     = -0.37225832029319184  +- 0.00036 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 12 iterations
+ *     alpha    = 1.6135290854180808  +- 0.00174 (standard error)
+ *     beta     = -0.37225832027689915  +- 0.00036 (standard error)
  *     correlation:  +1.000000 +0.999589
  *                  +0.999589 +1.000000
  *     chi^2 = 2.64696e-05, rms residual = 0.000210038, max |f - y| = 0.000461399, max |f - y|/|y| = 0.0162893
  *   n = 1.2626262626262625:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6179586342024579  +- 0.00183 (standard error)
- *     beta     = -0.37057975566115181  +- 0.000376 (standard error)
+ *     alpha    = 1.6179586340378478  +- 0.00183 (standard error)
+ *     beta     = -0.37057975569657864  +- 0.000376 (standard error)
  *     correlation:  +1.000000 +0.999592
  *                  +0.999592 +1.000000
  *     chi^2 = 2.86571e-05, rms residual = 0.000218545, max |f - y| = 0.000480791, max |f - y|/|y| = 0.0170271
  *   n = 1.2727272727272727:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6224881059801732  +- 0.00191 (standard error)
- *     beta     = -0.36890092224283627  +- 0.000391 (standard error)
+ *     alpha    = 1.6224881058565861  +- 0.00191 (standard error)
+ *     beta     = -0.36890092226965426  +- 0.000391 (standard error)
  *     correlation:  +1.000000 +0.999596
  *                  +0.999596 +1.000000
  *     chi^2 = 3.09059e-05, rms residual = 0.000226958, max |f - y| = 0.000499921, max |f - y|/|y| = 0.0177669
  *   n = 1.2828282828282829:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6271172923858841  +- 0.002 (standard error)
- *     beta     = -0.36722189814035777  +- 0.000407 (standard error)
+ *     alpha    = 1.6271172924580541  +- 0.002 (standard error)
+ *     beta     = -0.36722189812728318  +- 0.000407 (standard error)
  *     correlation:  +1.000000 +0.999599
  *                  +0.999599 +1.000000
  *     chi^2 = 3.32133e-05, rms residual = 0.000235277, max |f - y| = 0.000518792, max |f - y|/|y| = 0.0185085
  *   n = 1.2929292929292928:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6318460158218715  +- 0.00209 (standard error)
- *     beta     = -0.3655427602673359  +- 0.000422 (standard error)
+ *     alpha    = 1.6318460158914145  +- 0.00209 (standard error)
+ *     beta     = -0.36554276025490301  +- 0.000422 (standard error)
  *     correlation:  +1.000000 +0.999603
  *                  +0.999603 +1.000000
  *     chi^2 = 3.55768e-05, rms residual = 0.000243505, max |f - y| = 0.00053741, max |f - y|/|y| = 0.0192519
  *   n = 1.303030303030303:
- *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6366741282171171  +- 0.00218 (standard error)
- *     beta     = -0.36386358448404171  +- 0.000437 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 13 iterations
+ *     alpha    = 1.6366741283392001  +- 0.00218 (standard error)
+ *     beta     = -0.36386358446121991  +- 0.000437 (standard error)
  *     correlation:  +1.000000 +0.999606
  *                  +0.999606 +1.000000
  *     chi^2 = 3.7994e-05, rms residual = 0.000251641, max |f - y| = 0.000555777, max |f - y|/|y| = 0.0199969
  *   n = 1.3131313131313131:
- *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 1.641601511395298  +- 0.00227 (standard error)
- *     beta     = -0.36218444543069273  +- 0.000452 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 12 iterations
+ *     alpha    = 1.641601511475395  +- 0.00227 (standard error)
+ *     beta     = -0.36218444541641948  +- 0.000452 (standard error)
  *     correlation:  +1.000000 +0.999609
  *                  +0.999609 +1.000000
  *     chi^2 = 4.04626e-05, rms residual = 0.000259687, max |f - y| = 0.000573898, max |f - y|/|y| = 0.0207433
  *   n = 1.3232323232323233:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.646628076510978  +- 0.00237 (standard error)
- *     beta     = -0.36050541655779  +- 0.000467 (standard error)
+ *     alpha    = 1.646628076598954  +- 0.00237 (standard error)
+ *     beta     = -0.36050541654210766  +- 0.000467 (standard error)
  *     correlation:  +1.000000 +0.999613
  *                  +0.999613 +1.000000
  *     chi^2 = 4.29801e-05, rms residual = 0.000267644, max |f - y| = 0.000591775, max |f - y|/|y| = 0.0214912
  *   n = 1.3333333333333333:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6517537637314621  +- 0.00246 (standard error)
- *     beta     = -0.35882657011307267  +- 0.000482 (standard error)
+ *     alpha    = 1.6517537638062694  +- 0.00246 (standard error)
+ *     beta     = -0.35882657010001034  +- 0.000482 (standard error)
  *     correlation:  +1.000000 +0.999616
  *                  +0.999616 +1.000000
  *     chi^2 = 4.55443e-05, rms residual = 0.000275513, max |f - y| = 0.000609413, max |f - y|/|y| = 0.0222403
  *   n = 1.3434343434343434:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6569785418930238  +- 0.00255 (standard error)
- *     beta     = -0.35714797713986507  +- 0.000496 (standard error)
+ *     alpha    = 1.6569785419636232  +- 0.00255 (standard error)
+ *     beta     = -0.3571479771276968  +- 0.000496 (standard error)
  *     correlation:  +1.000000 +0.999619
  *                  +0.999619 +1.000000
  *     chi^2 = 4.81531e-05, rms residual = 0.000283294, max |f - y| = 0.000626815, max |f - y|/|y| = 0.0229905
  *   n = 1.3535353535353536:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6623024082197906  +- 0.00265 (standard error)
- *     beta     = -0.35546970746909734  +- 0.000511 (standard error)
+ *     alpha    = 1.6623024082924425  +- 0.00265 (standard error)
+ *     beta     = -0.35546970745662171  +- 0.000511 (standard error)
  *     correlation:  +1.000000 +0.999623
  *                  +0.999623 +1.000000
  *     chi^2 = 5.08044e-05, rms residual = 0.000290988, max |f - y| = 0.000643985, max |f - y|/|y| = 0.0237418
  *   n = 1.3636363636363638:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6677253880421827  +- 0.00274 (standard error)
- *     beta     = -0.35379182971723694  +- 0.000525 (standard error)
+ *     alpha    = 1.6677253881103393  +- 0.00274 (standard error)
+ *     beta     = -0.35379182970570594  +- 0.000525 (standard error)
  *     correlation:  +1.000000 +0.999626
  *                  +0.999626 +1.000000
  *     chi^2 = 5.34961e-05, rms residual = 0.000298597, max |f - y| = 0.000660925, max |f - y|/|y| = 0.0244939
  *   n = 1.3737373737373737:
- *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6732475345425024  +- 0.00284 (standard error)
- *     beta     = -0.35211441128449922  +- 0.00054 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 11 iterations
+ *     alpha    = 1.6732475434304521  +- 0.00284 (standard error)
+ *     beta     = -0.35211440959615453  +- 0.00054 (standard error)
  *     correlation:  +1.000000 +0.999629
  *                  +0.999629 +1.000000
  *     chi^2 = 5.62262e-05, rms residual = 0.000306121, max |f - y| = 0.00067764, max |f - y|/|y| = 0.0252469
  *   n = 1.3838383838383839:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6788689284829426  +- 0.00294 (standard error)
- *     beta     = -0.35043751836165737  +- 0.000554 (standard error)
+ *     alpha    = 1.6788689285659224  +- 0.00294 (standard error)
+ *     beta     = -0.35043751834759018  +- 0.000554 (standard error)
  *     correlation:  +1.000000 +0.999633
  *                  +0.999633 +1.000000
  *     chi^2 = 5.89928e-05, rms residual = 0.000313562, max |f - y| = 0.000694132, max |f - y|/|y| = 0.0260006
  *   n = 1.393939393939394:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6845896785379011  +- 0.00303 (standard error)
- *     beta     = -0.34876121582845765  +- 0.000568 (standard error)
+ *     alpha    = 1.6845896781445138  +- 0.00303 (standard error)
+ *     beta     = -0.34876121590374176  +- 0.000568 (standard error)
  *     correlation:  +1.000000 +0.999636
  *                  +0.999636 +1.000000
  *     chi^2 = 6.17939e-05, rms residual = 0.00032092, max |f - y| = 0.000710406, max |f - y|/|y| = 0.0267548
  *   n = 1.404040404040404:
- *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6904099212277082  +- 0.00313 (standard error)
- *     beta     = -0.34708556723572126  +- 0.000582 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 11 iterations
+ *     alpha    = 1.6904099213617068  +- 0.00313 (standard error)
+ *     beta     = -0.34708556721249739  +- 0.000582 (standard error)
  *     correlation:  +1.000000 +0.999639
  *                  +0.999639 +1.000000
  *     chi^2 = 6.46279e-05, rms residual = 0.000328197, max |f - y| = 0.000726464, max |f - y|/|y| = 0.0275096
  *   n = 1.4141414141414141:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.6963298139841179  +- 0.00323 (standard error)
- *     beta     = -0.34541063605920458  +- 0.000596 (standard error)
+ *     alpha    = 1.6963298125617663  +- 0.00323 (standard error)
+ *     beta     = -0.3454106363229873  +- 0.000596 (standard error)
  *     correlation:  +1.000000 +0.999642
  *                  +0.999642 +1.000000
  *     chi^2 = 6.74929e-05, rms residual = 0.000335393, max |f - y| = 0.00074231, max |f - y|/|y| = 0.0282647
  *   n = 1.4242424242424243:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.7023495496051362  +- 0.00334 (standard error)
- *     beta     = -0.34373648298768711  +- 0.00061 (standard error)
+ *     alpha    = 1.702349549692709  +- 0.00334 (standard error)
+ *     beta     = -0.34373648297331422  +- 0.00061 (standard error)
  *     correlation:  +1.000000 +0.999646
  *                  +0.999646 +1.000000
  *     chi^2 = 7.03873e-05, rms residual = 0.000342509, max |f - y| = 0.000757946, max |f - y|/|y| = 0.0290202
  *   n = 1.4343434343434343:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.7084693439399063  +- 0.00344 (standard error)
- *     beta     = -0.342063168199294  +- 0.000624 (standard error)
+ *     alpha    = 1.7084693437193428  +- 0.00344 (standard error)
+ *     beta     = -0.34206316824090943  +- 0.000624 (standard error)
  *     correlation:  +1.000000 +0.999649
  *                  +0.999649 +1.000000
  *     chi^2 = 7.33093e-05, rms residual = 0.000349546, max |f - y| = 0.000773376, max |f - y|/|y| = 0.0297759
  *   n = 1.4444444444444444:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.7146894392259184  +- 0.00354 (standard error)
- *     beta     = -0.34039075071896113  +- 0.000637 (standard error)
+ *     alpha    = 1.7146894394000929  +- 0.00354 (standard error)
+ *     beta     = -0.3403907506892272  +- 0.000637 (standard error)
  *     correlation:  +1.000000 +0.999652
  *                  +0.999652 +1.000000
  *     chi^2 = 7.62574e-05, rms residual = 0.000356505, max |f - y| = 0.000788603, max |f - y|/|y| = 0.0305317
  *   n = 1.4545454545454546:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.72101010450209  +- 0.00365 (standard error)
- *     beta     = -0.33871928833220349  +- 0.000651 (standard error)
+ *     alpha    = 1.7210101045753463  +- 0.00365 (standard error)
+ *     beta     = -0.33871928832072867  +- 0.000651 (standard error)
  *     correlation:  +1.000000 +0.999655
  *                  +0.999655 +1.000000
  *     chi^2 = 7.923e-05, rms residual = 0.000363387, max |f - y| = 0.00080363, max |f - y|/|y| = 0.0312875
  *   n = 1.4646464646464645:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.7274316346819125  +- 0.00375 (standard error)
- *     beta     = -0.33704883774445049  +- 0.000664 (standard error)
+ *     alpha    = 1.727431634750042  +- 0.00375 (standard error)
+ *     beta     = -0.33704883773399719  +- 0.000664 (standard error)
  *     correlation:  +1.000000 +0.999658
  *                  +0.999658 +1.000000
  *     chi^2 = 8.22257e-05, rms residual = 0.000370193, max |f - y| = 0.00081846, max |f - y|/|y| = 0.0320433
  *   n = 1.4747474747474747:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.7339543512522697  +- 0.00386 (standard error)
- *     beta     = -0.33537945445148898  +- 0.000678 (standard error)
+ *     alpha    = 1.7339543513441231  +- 0.00386 (standard error)
+ *     beta     = -0.33537945443698325  +- 0.000678 (standard error)
  *     correlation:  +1.000000 +0.999662
  *                  +0.999662 +1.000000
  *     chi^2 = 8.5243e-05, rms residual = 0.000376924, max |f - y| = 0.000833096, max |f - y|/|y| = 0.0327989
  *   n = 1.4848484848484849:
  *     600 points; GSL multifit_nlinear lm, 10 iterations
- *     alpha    = 1.7405786075755678  +- 0.00397 (standard error)
- *     beta     = -0.33371119181864867  +- 0.000691 (standard error)
+ *     alpha    = 1.7405786076329612  +- 0.00397 (standard error)
+ *     beta     = -0.33371119181027414  +- 0.000691 (standard error)
  *     correlation:  +1.000000 +0.999665
  *                  +0.999665 +1.000000
  *     chi^2 = 8.82804e-05, rms residual = 0.00038358, max |f - y| = 0.000847541, max |f - y|/|y| = 0.0335543
  *   n = 1.494949494949495:
- *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.7473047605050565  +- 0.00408 (standard error)
- *     beta     = -0.33204410602724332  +- 0.000704 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 12 iterations
+ *     alpha    = 1.7473047605581571  +- 0.00408 (standard error)
+ *     beta     = -0.3320441060196877  +- 0.000704 (standard error)
  *     correlation:  +1.000000 +0.999668
  *                  +0.999668 +1.000000
  *     chi^2 = 9.13366e-05, rms residual = 0.000390164, max |f - y| = 0.000861797, max |f - y|/|y| = 0.0343095
  *   n = 1.5050505050505052:
- *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.754133227038331  +- 0.00419 (standard error)
- *     beta     = -0.33037824621657069  +- 0.000717 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 10 iterations
+ *     alpha    = 1.7541332280711803  +- 0.00419 (standard error)
+ *     beta     = -0.33037824604135269  +- 0.000717 (standard error)
  *     correlation:  +1.000000 +0.999671
  *                  +0.999671 +1.000000
  *     chi^2 = 9.44104e-05, rms residual = 0.000396674, max |f - y| = 0.000875867, max |f - y|/|y| = 0.0350642
  *   n = 1.5151515151515151:
  *     600 points; GSL multifit_nlinear lm, 10 iterations
- *     alpha    = 1.7610644276235168  +- 0.0043 (standard error)
- *     beta     = -0.32871366436665483  +- 0.00073 (standard error)
+ *     alpha    = 1.7610644276692746  +- 0.0043 (standard error)
+ *     beta     = -0.32871366436048322  +- 0.00073 (standard error)
  *     correlation:  +1.000000 +0.999674
  *                  +0.999674 +1.000000
  *     chi^2 = 9.75003e-05, rms residual = 0.000403114, max |f - y| = 0.000889755, max |f - y|/|y| = 0.0358186
  *   n = 1.5252525252525253:
  *     600 points; GSL multifit_nlinear lm, 10 iterations
- *     alpha    = 1.768098814509818  +- 0.00441 (standard error)
- *     beta     = -0.32705041037535082  +- 0.000743 (standard error)
+ *     alpha    = 1.7680988145487448  +- 0.00441 (standard error)
+ *     beta     = -0.32705041037038485  +- 0.000743 (standard error)
  *     correlation:  +1.000000 +0.999677
  *                  +0.999677 +1.000000
  *     chi^2 = 0.000100605, rms residual = 0.000409482, max |f - y| = 0.000903463, max |f - y|/|y| = 0.0365724
  *   n = 1.5353535353535355:
  *     600 points; GSL multifit_nlinear lm, 10 iterations
- *     alpha    = 1.775236866096024  +- 0.00453 (standard error)
- *     beta     = -0.32538853305948179  +- 0.000756 (standard error)
+ *     alpha    = 1.7752368661377846  +- 0.00453 (standard error)
+ *     beta     = -0.32538853305408805  +- 0.000756 (standard error)
  *     correlation:  +1.000000 +0.999680
  *                  +0.999680 +1.000000
  *     chi^2 = 0.000103724, rms residual = 0.00041578, max |f - y| = 0.000916993, max |f - y|/|y| = 0.0373256
  *   n = 1.5454545454545454:
- *     600 points; GSL multifit_nlinear lm, 10 iterations
- *     alpha    = 1.7824790869736835  +- 0.00465 (standard error)
- *     beta     = -0.32372808016756416  +- 0.000768 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 9 iterations
+ *     alpha    = 1.7824790930180923  +- 0.00465 (standard error)
+ *     beta     = -0.32372807916921775  +- 0.000768 (standard error)
  *     correlation:  +1.000000 +0.999683
  *                  +0.999683 +1.000000
  *     chi^2 = 0.000106855, rms residual = 0.00042201, max |f - y| = 0.000930349, max |f - y|/|y| = 0.0380781
  *   n = 1.5555555555555556:
  *     600 points; GSL multifit_nlinear lm, 10 iterations
- *     alpha    = 1.7898260079762986  +- 0.00476 (standard error)
- *     beta     = -0.32206909839454079  +- 0.000781 (standard error)
+ *     alpha    = 1.7898260080036785  +- 0.00476 (standard error)
+ *     beta     = -0.32206909839159509  +- 0.000781 (standard error)
  *     correlation:  +1.000000 +0.999686
  *                  +0.999686 +1.000000
  *     chi^2 = 0.000109998, rms residual = 0.000428171, max |f - y| = 0.000943532, max |f - y|/|y| = 0.03883
  *   n = 1.5656565656565657:
  *     600 points; GSL multifit_nlinear lm, 10 iterations
- *     alpha    = 1.7972781862638976  +- 0.00488 (standard error)
- *     beta     = -0.32041163339360296  +- 0.000793 (standard error)
+ *     alpha    = 1.7972781864280933  +- 0.00488 (standard error)
+ *     beta     = -0.32041163336844186  +- 0.000793 (standard error)
  *     correlation:  +1.000000 +0.999689
  *                  +0.999689 +1.000000
  *     chi^2 = 0.000113152, rms residual = 0.000434265, max |f - y| = 0.000956545, max |f - y|/|y| = 0.039581
  *   n = 1.5757575757575757:
  *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.8048362053817539  +- 0.005 (standard error)
- *     beta     = -0.31875572979511696  +- 0.000806 (standard error)
+ *     alpha    = 1.8048362054037235  +- 0.005 (standard error)
+ *     beta     = -0.31875572979308792  +- 0.000806 (standard error)
  *     correlation:  +1.000000 +0.999692
  *                  +0.999692 +1.000000
  *     chi^2 = 0.000116315, rms residual = 0.000440293, max |f - y| = 0.000969391, max |f - y|/|y| = 0.0403312
  *   n = 1.5858585858585859:
  *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.8125006754097019  +- 0.00512 (standard error)
- *     beta     = -0.31710143121361428  +- 0.000818 (standard error)
+ *     alpha    = 1.8125006754303257  +- 0.00512 (standard error)
+ *     beta     = -0.317101431211816  +- 0.000818 (standard error)
  *     correlation:  +1.000000 +0.999695
  *                  +0.999695 +1.000000
  *     chi^2 = 0.000119486, rms residual = 0.000446254, max |f - y| = 0.000982073, max |f - y|/|y| = 0.0410805
  *   n = 1.595959595959596:
  *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.8202722330400314  +- 0.00525 (standard error)
- *     beta     = -0.31544878026918938  +- 0.00083 (standard error)
+ *     alpha    = 1.8202722330598224  +- 0.00525 (standard error)
+ *     beta     = -0.31544878026753848  +- 0.00083 (standard error)
  *     correlation:  +1.000000 +0.999698
  *                  +0.999698 +1.000000
  *     chi^2 = 0.000122664, rms residual = 0.000452151, max |f - y| = 0.000994592, max |f - y|/|y| = 0.0418288
  *   n = 1.606060606060606:
  *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.8281515417364069  +- 0.00537 (standard error)
- *     beta     = -0.31379781859850536  +- 0.000842 (standard error)
+ *     alpha    = 1.8281515417676062  +- 0.00537 (standard error)
+ *     beta     = -0.3137978185950776  +- 0.000842 (standard error)
  *     correlation:  +1.000000 +0.999701
  *                  +0.999701 +1.000000
  *     chi^2 = 0.00012585, rms residual = 0.000457984, max |f - y| = 0.00100695, max |f - y|/|y| = 0.0425761
  *   n = 1.6161616161616161:
  *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.8361392918823831  +- 0.0055 (standard error)
- *     beta     = -0.31214858687024133  +- 0.000854 (standard error)
+ *     alpha    = 1.8361392918980246  +- 0.0055 (standard error)
+ *     beta     = -0.31214858686925773  +- 0.000854 (standard error)
  *     correlation:  +1.000000 +0.999704
  *                  +0.999704 +1.000000
  *     chi^2 = 0.00012904, rms residual = 0.000463753, max |f - y| = 0.00101915, max |f - y|/|y| = 0.0433223
  *   n = 1.6262626262626263:
- *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.8442362009522124  +- 0.00563 (standard error)
- *     beta     = -0.31050112479966452  +- 0.000866 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 8 iterations
+ *     alpha    = 1.8442362055686294  +- 0.00563 (standard error)
+ *     beta     = -0.31050112409045316  +- 0.000866 (standard error)
  *     correlation:  +1.000000 +0.999707
  *                  +0.999707 +1.000000
  *     chi^2 = 0.000132236, rms residual = 0.00046946, max |f - y| = 0.0010312, max |f - y|/|y| = 0.0440673
  *   n = 1.6363636363636362:
  *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.8524430136959069  +- 0.00576 (standard error)
- *     beta     = -0.30885547116360501  +- 0.000878 (standard error)
+ *     alpha    = 1.8524430137137515  +- 0.00576 (standard error)
+ *     beta     = -0.30885547116227602  +- 0.000878 (standard error)
  *     correlation:  +1.000000 +0.999710
  *                  +0.999710 +1.000000
  *     chi^2 = 0.000135435, rms residual = 0.000475106, max |f - y| = 0.00104309, max |f - y|/|y| = 0.0448112
  *   n = 1.6464646464646466:
  *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.8607605023471037  +- 0.00589 (standard error)
- *     beta     = -0.30721166381450665  +- 0.000889 (standard error)
+ *     alpha    = 1.8607605030943066  +- 0.00589 (standard error)
+ *     beta     = -0.30721166370299724  +- 0.000889 (standard error)
  *     correlation:  +1.000000 +0.999713
  *                  +0.999713 +1.000000
  *     chi^2 = 0.000138638, rms residual = 0.00048069, max |f - y| = 0.00105483, max |f - y|/|y| = 0.0455538
  *   n = 1.6565656565656566:
  *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.8691894668376396  +- 0.00602 (standard error)
- *     beta     = -0.30556973969603118  +- 0.000901 (standard error)
+ *     alpha    = 1.8691894668586215  +- 0.00602 (standard error)
+ *     beta     = -0.30556973969423668  +- 0.000901 (standard error)
  *     correlation:  +1.000000 +0.999716
  *                  +0.999716 +1.000000
  *     chi^2 = 0.000141842, rms residual = 0.000486214, max |f - y| = 0.00106643, max |f - y|/|y| = 0.0462951
  *   n = 1.6666666666666665:
  *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.8777307350393055  +- 0.00615 (standard error)
- *     beta     = -0.3039297348570788  +- 0.000912 (standard error)
+ *     alpha    = 1.8777307350615728  +- 0.00615 (standard error)
+ *     beta     = -0.30392973485510277  +- 0.000912 (standard error)
  *     correlation:  +1.000000 +0.999719
  *                  +0.999719 +1.000000
  *     chi^2 = 0.000145048, rms residual = 0.000491678, max |f - y| = 0.00107788, max |f - y|/|y| = 0.047035
  *   n = 1.6767676767676769:
  *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.8863851630179693  +- 0.00629 (standard error)
- *     beta     = -0.30229168446650651  +- 0.000924 (standard error)
+ *     alpha    = 1.8863851630405919  +- 0.00629 (standard error)
+ *     beta     = -0.30229168446449051  +- 0.000924 (standard error)
  *     correlation:  +1.000000 +0.999722
  *                  +0.999722 +1.000000
  *     chi^2 = 0.000148255, rms residual = 0.000497083, max |f - y| = 0.00108918, max |f - y|/|y| = 0.0477736
  *   n = 1.6868686868686869:
  *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.8951536353013863  +- 0.00643 (standard error)
- *     beta     = -0.30065562282832037  +- 0.000935 (standard error)
+ *     alpha    = 1.8951536353260949  +- 0.00643 (standard error)
+ *     beta     = -0.30065562282601543  +- 0.000935 (standard error)
  *     correlation:  +1.000000 +0.999724
  *                  +0.999724 +1.000000
  *     chi^2 = 0.000151462, rms residual = 0.000502431, max |f - y| = 0.00110034, max |f - y|/|y| = 0.0485107
  *   n = 1.696969696969697:
  *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.9040370650594773  +- 0.00657 (standard error)
- *     beta     = -0.29902158341189389  +- 0.000946 (standard error)
+ *     alpha    = 1.9040370652024305  +- 0.00657 (standard error)
+ *     beta     = -0.29902158339258256  +- 0.000946 (standard error)
  *     correlation:  +1.000000 +0.999727
  *                  +0.999727 +1.000000
  *     chi^2 = 0.000154669, rms residual = 0.000507721, max |f - y| = 0.00111136, max |f - y|/|y| = 0.0492463
  *   n = 1.7070707070707072:
  *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.9130363949948663  +- 0.00671 (standard error)
- *     beta     = -0.2973895987824216  +- 0.000957 (standard error)
+ *     alpha    = 1.9130363950200311  +- 0.00671 (standard error)
+ *     beta     = -0.29738959878010529  +- 0.000957 (standard error)
  *     correlation:  +1.000000 +0.999730
  *                  +0.999730 +1.000000
  *     chi^2 = 0.000157874, rms residual = 0.000512955, max |f - y| = 0.00112224, max |f - y|/|y| = 0.0499803
  *   n = 1.7171717171717171:
  *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.9221525964880342  +- 0.00685 (standard error)
- *     beta     = -0.2957597007852088  +- 0.000968 (standard error)
+ *     alpha    = 1.9221525958985735  +- 0.00685 (standard error)
+ *     beta     = -0.29575970086972908  +- 0.000968 (standard error)
  *     correlation:  +1.000000 +0.999733
  *                  +0.999733 +1.000000
  *     chi^2 = 0.000161077, rms residual = 0.000518132, max |f - y| = 0.00113299, max |f - y|/|y| = 0.0507128
  *   n = 1.7272727272727273:
- *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.9313866710352092  +- 0.007 (standard error)
- *     beta     = -0.2941319204019221  +- 0.000979 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 8 iterations
+ *     alpha    = 1.9313866711561116  +- 0.007 (standard error)
+ *     beta     = -0.2941319203862644  +- 0.000979 (standard error)
  *     correlation:  +1.000000 +0.999736
  *                  +0.999736 +1.000000
  *     chi^2 = 0.000164277, rms residual = 0.000523255, max |f - y| = 0.0011436, max |f - y|/|y| = 0.0514437
  *   n = 1.7373737373737375:
  *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.9407396504770071  +- 0.00715 (standard error)
- *     beta     = -0.29250628778583015  +- 0.00099 (standard error)
+ *     alpha    = 1.9407396505055721  +- 0.00715 (standard error)
+ *     beta     = -0.2925062877831186  +- 0.00099 (standard error)
  *     correlation:  +1.000000 +0.999738
  *                  +0.999738 +1.000000
  *     chi^2 = 0.000167475, rms residual = 0.000528323, max |f - y| = 0.00115408, max |f - y|/|y| = 0.052173
  *   n = 1.7474747474747474:
- *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.9502125965696939  +- 0.0073 (standard error)
- *     beta     = -0.2908828323885666  +- 0.001 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 8 iterations
+ *     alpha    = 1.950212591065734  +- 0.0073 (standard error)
+ *     beta     = -0.29088283314441821  +- 0.001 (standard error)
  *     correlation:  +1.000000 +0.999741
  *                  +0.999741 +1.000000
  *     chi^2 = 0.000170669, rms residual = 0.000533336, max |f - y| = 0.00116443, max |f - y|/|y| = 0.0529005
  *   n = 1.7575757575757576:
  *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.9598066023205349  +- 0.00745 (standard error)
- *     beta     = -0.28926158284315256  +- 0.00101 (standard error)
+ *     alpha    = 1.9598066023516698  +- 0.00745 (standard error)
+ *     beta     = -0.28926158284014647  +- 0.00101 (standard error)
  *     correlation:  +1.000000 +0.999744
  *                  +0.999744 +1.000000
  *     chi^2 = 0.000173858, rms residual = 0.000538297, max |f - y| = 0.00117465, max |f - y|/|y| = 0.0536263
  *   n = 1.7676767676767677:
  *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.9695227919471276  +- 0.0076 (standard error)
- *     beta     = -0.28764256704217367  +- 0.00102 (standard error)
+ *     alpha    = 1.9695227919814697  +- 0.0076 (standard error)
+ *     beta     = -0.28764256703875962  +- 0.00102 (standard error)
  *     correlation:  +1.000000 +0.999747
  *                  +0.999747 +1.000000
  *     chi^2 = 0.000177043, rms residual = 0.000543205, max |f - y| = 0.00118474, max |f - y|/|y| = 0.0543503
  *   n = 1.7777777777777777:
  *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.979362321384259  +- 0.00776 (standard error)
- *     beta     = -0.28602581214178102  +- 0.00103 (standard error)
+ *     alpha    = 1.9793623214210159  +- 0.00776 (standard error)
+ *     beta     = -0.2860258121380756  +- 0.00103 (standard error)
  *     correlation:  +1.000000 +0.999749
  *                  +0.999749 +1.000000
  *     chi^2 = 0.000180223, rms residual = 0.000548061, max |f - y| = 0.00119471, max |f - y|/|y| = 0.0550725
  *   n = 1.7878787878787878:
  *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.9893263787736926  +- 0.00792 (standard error)
- *     beta     = -0.2844113445710581  +- 0.00104 (standard error)
+ *     alpha    = 1.9893263780378094  +- 0.00792 (standard error)
+ *     beta     = -0.28441134466910589  +- 0.00104 (standard error)
  *     correlation:  +1.000000 +0.999752
  *                  +0.999752 +1.000000
  *     chi^2 = 0.000183397, rms residual = 0.000552866, max |f - y| = 0.00120456, max |f - y|/|y| = 0.0557929
  *   n = 1.797979797979798:
  *     600 points; GSL multifit_nlinear lm, 10 iterations
- *     alpha    = 1.9994161849311627  +- 0.00808 (standard error)
- *     beta     = -0.28279919004710097  +- 0.00105 (standard error)
+ *     alpha    = 1.9994161849745615  +- 0.00808 (standard error)
+ *     beta     = -0.28279919004260018  +- 0.00105 (standard error)
  *     correlation:  +1.000000 +0.999755
  *                  +0.999755 +1.000000
  *     chi^2 = 0.000186564, rms residual = 0.00055762, max |f - y| = 0.00121428, max |f - y|/|y| = 0.0565114
  *   n = 1.808080808080808:
  *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 2.0096329757056632  +- 0.00824 (standard error)
- *     beta     = -0.28118937592794213  +- 0.00106 (standard error)
+ *     alpha    = 2.0096329757447915  +- 0.00824 (standard error)
+ *     beta     = -0.2811893759240422  +- 0.00106 (standard error)
  *     correlation:  +1.000000 +0.999757
  *                  +0.999757 +1.000000
  *     chi^2 = 0.000189725, rms residual = 0.000562324, max |f - y| = 0.00122388, max |f - y|/|y| = 0.057228
  *   n = 1.8181818181818183:
  *     600 points; GSL multifit_nlinear lm, 10 iterations
- *     alpha    = 2.0199780932183251  +- 0.00841 (standard error)
- *     beta     = -0.27958191952571759  +- 0.00107 (standard error)
+ *     alpha    = 2.0199780932554985  +- 0.00841 (standard error)
+ *     beta     = -0.27958191952211553  +- 0.00107 (standard error)
  *     correlation:  +1.000000 +0.999760
  *                  +0.999760 +1.000000
  *     chi^2 = 0.000192879, rms residual = 0.000566979, max |f - y| = 0.00123337, max |f - y|/|y| = 0.0579426
  *   n = 1.8282828282828283:
  *     600 points; GSL multifit_nlinear lm, 10 iterations
- *     alpha    = 2.0304528049759738  +- 0.00858 (standard error)
- *     beta     = -0.27797685151893892  +- 0.00108 (standard error)
+ *     alpha    = 2.0304528050125632  +- 0.00858 (standard error)
+ *     beta     = -0.27797685151545343  +- 0.00108 (standard error)
  *     correlation:  +1.000000 +0.999763
  *                  +0.999763 +1.000000
  *     chi^2 = 0.000196025, rms residual = 0.000571584, max |f - y| = 0.00124274, max |f - y|/|y| = 0.0586553
  *   n = 1.8383838383838382:
- *     600 points; GSL multifit_nlinear lm, 10 iterations
- *     alpha    = 2.0410584858723482  +- 0.00875 (standard error)
- *     beta     = -0.27637419256531115  +- 0.00109 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 11 iterations
+ *     alpha    = 2.0410584859058716  +- 0.00875 (standard error)
+ *     beta     = -0.27637419256225093  +- 0.00109 (standard error)
  *     correlation:  +1.000000 +0.999765
  *                  +0.999765 +1.000000
  *     chi^2 = 0.000199164, rms residual = 0.000576142, max |f - y| = 0.00125199, max |f - y|/|y| = 0.059366
  *   n = 1.8484848484848486:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 2.0517965280573338  +- 0.00892 (standard error)
- *     beta     = -0.27477396501462131  +- 0.0011 (standard error)
+ *     alpha    = 2.0517965280936092  +- 0.00892 (standard error)
+ *     beta     = -0.27477396501125784  +- 0.0011 (standard error)
  *     correlation:  +1.000000 +0.999768
  *                  +0.999768 +1.000000
  *     chi^2 = 0.000202294, rms residual = 0.000580651, max |f - y| = 0.00126113, max |f - y|/|y| = 0.0600747
  *   n = 1.8585858585858586:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 2.0626683597095239  +- 0.0091 (standard error)
- *     beta     = -0.27317619057915093  +- 0.00111 (standard error)
+ *     alpha    = 2.0626683597460764  +- 0.0091 (standard error)
+ *     beta     = -0.27317619057579728  +- 0.00111 (standard error)
  *     correlation:  +1.000000 +0.999770
  *                  +0.999770 +1.000000
  *     chi^2 = 0.000205415, rms residual = 0.000585114, max |f - y| = 0.00127016, max |f - y|/|y| = 0.0607813
  *   n = 1.8686868686868687:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 2.0736754456351565  +- 0.00928 (standard error)
- *     beta     = -0.27158089035061411  +- 0.00112 (standard error)
+ *     alpha    = 2.0736754456718209  +- 0.00928 (standard error)
+ *     beta     = -0.27158089034729105  +- 0.00112 (standard error)
  *     correlation:  +1.000000 +0.999773
  *                  +0.999773 +1.000000
  *     chi^2 = 0.000208527, rms residual = 0.00058953, max |f - y| = 0.00127908, max |f - y|/|y| = 0.0614858
  *   n = 1.8787878787878789:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 2.0848192879951228  +- 0.00946 (standard error)
- *     beta     = -0.26998808480421649  +- 0.00113 (standard error)
+ *     alpha    = 2.0848192880322522  +- 0.00946 (standard error)
+ *     beta     = -0.26998808480088204  +- 0.00113 (standard error)
  *     correlation:  +1.000000 +0.999775
  *                  +0.999775 +1.000000
  *     chi^2 = 0.00021163, rms residual = 0.0005939, max |f - y| = 0.00128789, max |f - y|/|y| = 0.0621883
  *   n = 1.8888888888888888:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 2.0961014269341227  +- 0.00964 (standard error)
- *     beta     = -0.26839779381767609  +- 0.00114 (standard error)
+ *     alpha    = 2.0961014270754097  +- 0.00964 (standard error)
+ *     beta     = -0.2683977938018397  +- 0.00114 (standard error)
  *     correlation:  +1.000000 +0.999778
  *                  +0.999778 +1.000000
  *     chi^2 = 0.000214724, rms residual = 0.000598225, max |f - y| = 0.0012966, max |f - y|/|y| = 0.0628886
  *   n = 1.898989898989899:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 2.1075234413212409  +- 0.00983 (standard error)
- *     beta     = -0.26681003667958486  +- 0.00115 (standard error)
+ *     alpha    = 2.1075234414653203  +- 0.00983 (standard error)
+ *     beta     = -0.26681003666360092  +- 0.00115 (standard error)
  *     correlation:  +1.000000 +0.999780
  *                  +0.999780 +1.000000
  *     chi^2 = 0.000217807, rms residual = 0.000602504, max |f - y| = 0.00130519, max |f - y|/|y| = 0.0635867
  *   n = 1.9090909090909092:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 2.1190869296254258  +- 0.01 (standard error)
- *     beta     = -0.26522483440412931  +- 0.00116 (standard error)
+ *     alpha    = 2.1190869496387092  +- 0.01 (standard error)
+ *     beta     = -0.26522483208463909  +- 0.00116 (standard error)
  *     correlation:  +1.000000 +0.999783
  *                  +0.999783 +1.000000
  *     chi^2 = 0.00022088, rms residual = 0.00060674, max |f - y| = 0.00131369, max |f - y|/|y| = 0.0642827
  *   n = 1.9191919191919191:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 2.1307936100089009  +- 0.0102 (standard error)
- *     beta     = -0.26364219822635521  +- 0.00117 (standard error)
+ *     alpha    = 2.1307936101556861  +- 0.0102 (standard error)
+ *     beta     = -0.26364219821043333  +- 0.00117 (standard error)
  *     correlation:  +1.000000 +0.999785
  *                  +0.999785 +1.000000
  *     chi^2 = 0.000223942, rms residual = 0.000610931, max |f - y| = 0.00132208, max |f - y|/|y| = 0.0649765
  *   n = 1.9292929292929293:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 2.1426451224662304  +- 0.0104 (standard error)
- *     beta     = -0.26206215264619498  +- 0.00118 (standard error)
+ *     alpha    = 2.1426451226136001  +- 0.0104 (standard error)
+ *     beta     = -0.26206215263039784  +- 0.00118 (standard error)
  *     correlation:  +1.000000 +0.999788
  *                  +0.999788 +1.000000
  *     chi^2 = 0.000226994, rms residual = 0.000615079, max |f - y| = 0.00133037, max |f - y|/|y| = 0.065668
  *   n = 1.9393939393939394:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 2.1546432283104546  +- 0.0106 (standard error)
- *     beta     = -0.2604847124061529  +- 0.00119 (standard error)
+ *     alpha    = 2.1546432284584567  +- 0.0106 (standard error)
+ *     beta     = -0.26048471239047871  +- 0.00119 (standard error)
  *     correlation:  +1.000000 +0.999790
  *                  +0.999790 +1.000000
  *     chi^2 = 0.000230034, rms residual = 0.000619185, max |f - y| = 0.00133856, max |f - y|/|y| = 0.0663573
  *   n = 1.9494949494949494:
  *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 2.1667897116973909  +- 0.0108 (standard error)
- *     beta     = -0.25890989401882858  +- 0.0012 (standard error)
+ *     alpha    = 2.1667897118462527  +- 0.0108 (standard error)
+ *     beta     = -0.25890989400325615  +- 0.0012 (standard error)
  *     correlation:  +1.000000 +0.999793
  *                  +0.999793 +1.000000
  *     chi^2 = 0.000233063, rms residual = 0.000623248, max |f - y| = 0.00134665, max |f - y|/|y| = 0.0670444
  *   n = 1.9595959595959596:
  *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 2.1790864003625785  +- 0.011 (standard error)
- *     beta     = -0.25733771347588819  +- 0.00121 (standard error)
+ *     alpha    = 2.1790864005342798  +- 0.011 (standard error)
+ *     beta     = -0.25733771345801099  +- 0.00121 (standard error)
  *     correlation:  +1.000000 +0.999795
  *                  +0.999795 +1.000000
  *     chi^2 = 0.00023608, rms residual = 0.000627269, max |f - y| = 0.00135464, max |f - y|/|y| = 0.0677291
  *   n = 1.9696969696969697:
  *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 2.1915351666417116  +- 0.0112 (standard error)
- *     beta     = -0.25576818624731462  +- 0.00122 (standard error)
+ *     alpha    = 2.1915351667959553  +- 0.0112 (standard error)
+ *     beta     = -0.25576818623155101  +- 0.00122 (standard error)
  *     correlation:  +1.000000 +0.999797
  *                  +0.999797 +1.000000
  *     chi^2 = 0.000239086, rms residual = 0.00063125, max |f - y| = 0.00136254, max |f - y|/|y| = 0.0684116
  *   n = 1.9797979797979797:
  *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 2.2041379281422735  +- 0.0114 (standard error)
- *     beta     = -0.25420132732211143  +- 0.00123 (standard error)
+ *     alpha    = 2.2041379283645948  +- 0.0114 (standard error)
+ *     beta     = -0.2542013272992541  +- 0.00123 (standard error)
  *     correlation:  +1.000000 +0.999800
  *                  +0.999800 +1.000000
  *     chi^2 = 0.000242079, rms residual = 0.000635189, max |f - y| = 0.00137034, max |f - y|/|y| = 0.0690918
  *   n = 1.9898989898989901:
  *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 2.2168966492771198  +- 0.0116 (standard error)
- *     beta     = -0.25263715115910335  +- 0.00123 (standard error)
+ *     alpha    = 2.216896649439839  +- 0.0116 (standard error)
+ *     beta     = -0.25263715114282415  +- 0.00123 (standard error)
  *     correlation:  +1.000000 +0.999802
  *                  +0.999802 +1.000000
  *     chi^2 = 0.00024506, rms residual = 0.000639088, max |f - y| = 0.00137805, max |f - y|/|y| = 0.0697696
  *   n = 2:
  *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 2.2298133404420173  +- 0.0119 (standard error)
- *     beta     = -0.25107567189179814  +- 0.00124 (standard error)
+ *     alpha    = 2.2298133416866333  +- 0.0119 (standard error)
+ *     beta     = -0.25107567176246331  +- 0.00124 (standard error)
  *     correlation:  +1.000000 +0.999804
  *                  +0.999804 +1.000000
  *     chi^2 = 0.000248029, rms residual = 0.000642947, max |f - y| = 0.00138566, max |f - y|/|y| = 0.0704451
@@ -719,25 +719,25 @@
  *   data the table of stage per_n; 100 rows used
  *   objective: absolute residuals f - y, linear least squares
  *     100 points; linear least squares (GSL wlinear, SVD)
- *     a0       = 2.2018181324412853  +- 0.000711 (standard error)
- *     a1       = -1.8810304529653954  +- 0.00198 (standard error)
- *     a2       = 1.708789050747715  +- 0.00204 (standard error)
- *     a3       = -0.60543751180896799  +- 0.000919 (standard error)
- *     a4       = 0.11239865910479001  +- 0.000153 (standard error)
+ *     a0       = 2.2018182013505578  +- 0.000711 (standard error)
+ *     a1       = -1.8810306643378489  +- 0.00198 (standard error)
+ *     a2       = 1.7087892886182388  +- 0.00204 (standard error)
+ *     a3       = -0.60543762809615753  +- 0.000919 (standard error)
+ *     a4       = 0.11239868000580226  +- 0.000153 (standard error)
  *     correlation:  +1.000000 -0.998943 +0.995872 -0.991001 +0.984595
  *                  -0.998943 +1.000000 -0.998983 +0.996058 -0.991463
  *                  +0.995872 -0.998983 +1.000000 -0.999038 +0.996296
  *                  -0.991001 +0.996058 -0.999038 +1.000000 -0.999103
  *                  +0.984595 -0.991463 +0.996296 -0.999103 +1.000000
- *     chi^2 = 5.44559e-09, rms residual = 7.37943e-06, max |f - y| = 2.20401e-05, max |f - y|/|y| = 1.43438e-05
+ *     chi^2 = 5.44502e-09, rms residual = 7.37904e-06, max |f - y| = 2.20401e-05, max |f - y|/|y| = 1.43438e-05
  *
  * Stage beta: beta = a x^b + c with x = n
  *   data the table of stage per_n; 100 rows used
  *   objective: absolute residuals f - y, nonlinear least squares
  *     100 points; GSL multifit_nlinear lm, 11 iterations
- *     a        = 0.18647567162176959  +- 0.00127 (standard error)
- *     b        = 0.90933239185910575  +- 0.00457 (standard error)
- *     c        = -0.60086884319872591  +- 0.00132 (standard error)
+ *     a        = 0.18647567165143272  +- 0.00127 (standard error)
+ *     b        = 0.90933239208648575  +- 0.00457 (standard error)
+ *     c        = -0.60086884321037715  +- 0.00132 (standard error)
  *     correlation:  +1.000000 -0.998231 -0.999620
  *                  -0.998231 +1.000000 +0.996464
  *                  -0.999620 +0.996464 +1.000000
@@ -752,28 +752,28 @@
 /* stage per_n */
 #define IMPACTFIT_POURSINA2020_PER_N_GROUPS 100
 static const double impactfit_poursina2020_per_n_n[100] = {1, 1.0101010101010102, 1.0202020202020201, 1.0303030303030303, 1.0404040404040404, 1.0505050505050506, 1.0606060606060606, 1.0707070707070707, 1.0808080808080809, 1.0909090909090908, 1.101010101010101, 1.1111111111111112, 1.1212121212121211, 1.1313131313131313, 1.1414141414141414, 1.1515151515151516, 1.1616161616161615, 1.1717171717171717, 1.1818181818181819, 1.1919191919191918, 1.202020202020202, 1.2121212121212122, 1.2222222222222223, 1.2323232323232323, 1.2424242424242424, 1.2525252525252526, 1.2626262626262625, 1.2727272727272727, 1.2828282828282829, 1.2929292929292928, 1.303030303030303, 1.3131313131313131, 1.3232323232323233, 1.3333333333333333, 1.3434343434343434, 1.3535353535353536, 1.3636363636363638, 1.3737373737373737, 1.3838383838383839, 1.393939393939394, 1.404040404040404, 1.4141414141414141, 1.4242424242424243, 1.4343434343434343, 1.4444444444444444, 1.4545454545454546, 1.4646464646464645, 1.4747474747474747, 1.4848484848484849, 1.494949494949495, 1.5050505050505052, 1.5151515151515151, 1.5252525252525253, 1.5353535353535355, 1.5454545454545454, 1.5555555555555556, 1.5656565656565657, 1.5757575757575757, 1.5858585858585859, 1.595959595959596, 1.606060606060606, 1.6161616161616161, 1.6262626262626263, 1.6363636363636362, 1.6464646464646466, 1.6565656565656566, 1.6666666666666665, 1.6767676767676769, 1.6868686868686869, 1.696969696969697, 1.7070707070707072, 1.7171717171717171, 1.7272727272727273, 1.7373737373737375, 1.7474747474747474, 1.7575757575757576, 1.7676767676767677, 1.7777777777777777, 1.7878787878787878, 1.797979797979798, 1.808080808080808, 1.8181818181818183, 1.8282828282828283, 1.8383838383838382, 1.8484848484848486, 1.8585858585858586, 1.8686868686868687, 1.8787878787878789, 1.8888888888888888, 1.898989898989899, 1.9090909090909092, 1.9191919191919191, 1.9292929292929293, 1.9393939393939394, 1.9494949494949494, 1.9595959595959596, 1.9696969696969697, 1.9797979797979797, 1.9898989898989901, 2};
-static const double impactfit_poursina2020_per_n_alpha[100] = {1.5365599175956415, 1.5383236266572802, 1.5402040111325084, 1.542199903474379, 1.5443101841239757, 1.5465337800830274, 1.5488696663410544, 1.551316860034804, 1.5538744246019704, 1.5565414662826786, 1.5593171336659757, 1.5622006171473537, 1.5651911477864902, 1.5682879966850087, 1.5714904741163138, 1.5747979288908087, 1.57820974751736, 1.5817253535411346, 1.5853442071728736, 1.5890658032354852, 1.5928896733795128, 1.5968153821492235, 1.6008425290221684, 1.6049707463018239, 1.609199699575302, 1.6135290853319184, 1.6179586342024579, 1.6224881059801732, 1.6271172923858841, 1.6318460158218715, 1.6366741282171171, 1.641601511395298, 1.646628076510978, 1.6517537637314621, 1.6569785418930238, 1.6623024082197906, 1.6677253880421827, 1.6732475345425024, 1.6788689284829426, 1.6845896785379011, 1.6904099212277082, 1.6963298139841179, 1.7023495496051362, 1.7084693439399063, 1.7146894392259184, 1.72101010450209, 1.7274316346819125, 1.7339543512522697, 1.7405786075755678, 1.7473047605050565, 1.754133227038331, 1.7610644276235168, 1.768098814509818, 1.775236866096024, 1.7824790869736835, 1.7898260079762986, 1.7972781862638976, 1.8048362053817539, 1.8125006754097019, 1.8202722330400314, 1.8281515417364069, 1.8361392918823831, 1.8442362009522124, 1.8524430136959069, 1.8607605023471037, 1.8691894668376396, 1.8777307350393055, 1.8863851630179693, 1.8951536353013863, 1.9040370650594773, 1.9130363949948663, 1.9221525964880342, 1.9313866710352092, 1.9407396504770071, 1.9502125965696939, 1.9598066023205349, 1.9695227919471276, 1.979362321384259, 1.9893263787736926, 1.9994161849311627, 2.0096329757056632, 2.0199780932183251, 2.0304528049759738, 2.0410584858723482, 2.0517965280573338, 2.0626683597095239, 2.0736754456351565, 2.0848192879951228, 2.0961014269341227, 2.1075234413212409, 2.1190869296254258, 2.1307936100089009, 2.1426451224662304, 2.1546432283104546, 2.1667897116973909, 2.1790864003625785, 2.1915351666417116, 2.2041379281422735, 2.2168966492771198, 2.2298133404420173};
-static const double impactfit_poursina2020_per_n_beta[100] = {-0.41388765087550516, -0.41224365970159016, -0.41059722517547603, -0.40894843228559291, -0.40729736747652867, -0.40564411850264193, -0.40398877364231717, -0.40233142262690941, -0.40067215526471162, -0.39901106186902785, -0.39734823299583577, -0.39568375922364341, -0.39401773108855975, -0.3923502389179504, -0.39068137273697034, -0.38901122213797279, -0.38733987621037025, -0.38566742344524274, -0.38399395159050553, -0.38231954788385558, -0.38064429837255193, -0.37896828857610754, -0.37729160287017222, -0.3756143247732272, -0.37393653669536836, -0.37225832029319184, -0.37057975566115181, -0.36890092224283627, -0.36722189814035777, -0.3655427602673359, -0.36386358448404171, -0.36218444543069273, -0.36050541655779, -0.35882657011307267, -0.35714797713986507, -0.35546970746909734, -0.35379182971723694, -0.35211441128449922, -0.35043751836165737, -0.34876121582845765, -0.34708556723572126, -0.34541063605920458, -0.34373648298768711, -0.342063168199294, -0.34039075071896113, -0.33871928833220349, -0.33704883774445049, -0.33537945445148898, -0.33371119181864867, -0.33204410602724332, -0.33037824621657069, -0.32871366436665483, -0.32705041037535082, -0.32538853305948179, -0.32372808016756416, -0.32206909839454079, -0.32041163339360296, -0.31875572979511696, -0.31710143121361428, -0.31544878026918938, -0.31379781859850536, -0.31214858687024133, -0.31050112479966452, -0.30885547116360501, -0.30721166381450665, -0.30556973969603118, -0.3039297348570788, -0.30229168446650651, -0.30065562282832037, -0.29902158341189389, -0.2973895987824216, -0.2957597007852088, -0.2941319204019221, -0.29250628778583015, -0.2908828323885666, -0.28926158284315256, -0.28764256704217367, -0.28602581214178102, -0.2844113445710581, -0.28279919004710097, -0.28118937592794213, -0.27958191952571759, -0.27797685151893892, -0.27637419256531115, -0.27477396501462131, -0.27317619057915093, -0.27158089035061411, -0.26998808480421649, -0.26839779381767609, -0.26681003667958486, -0.26522483440412931, -0.26364219822635521, -0.26206215264619498, -0.2604847124061529, -0.25890989401882858, -0.25733771347588819, -0.25576818624731462, -0.25420132732211143, -0.25263715115910335, -0.25107567189179814};
+static const double impactfit_poursina2020_per_n_alpha[100] = {1.5365599176469029, 1.5383236266758171, 1.540204011165679, 1.5421999035033349, 1.5443101842063776, 1.5465337806291635, 1.5488696663562371, 1.5513168600560181, 1.553874424617905, 1.5565414662649875, 1.559317133916114, 1.5622006171471863, 1.5651911477917666, 1.5682879966872718, 1.5714904741386355, 1.5747979289199299, 1.5782097475495851, 1.5817253537889941, 1.5853442069596271, 1.5890658033028038, 1.5928896733262468, 1.5968153822274616, 1.6008425296133997, 1.6049707463947727, 1.609199699316157, 1.6135290854180808, 1.6179586340378478, 1.6224881058565861, 1.6271172924580541, 1.6318460158914145, 1.6366741283392001, 1.641601511475395, 1.646628076598954, 1.6517537638062694, 1.6569785419636232, 1.6623024082924425, 1.6677253881103393, 1.6732475434304521, 1.6788689285659224, 1.6845896781445138, 1.6904099213617068, 1.6963298125617663, 1.702349549692709, 1.7084693437193428, 1.7146894394000929, 1.7210101045753463, 1.727431634750042, 1.7339543513441231, 1.7405786076329612, 1.7473047605581571, 1.7541332280711803, 1.7610644276692746, 1.7680988145487448, 1.7752368661377846, 1.7824790930180923, 1.7898260080036785, 1.7972781864280933, 1.8048362054037235, 1.8125006754303257, 1.8202722330598224, 1.8281515417676062, 1.8361392918980246, 1.8442362055686294, 1.8524430137137515, 1.8607605030943066, 1.8691894668586215, 1.8777307350615728, 1.8863851630405919, 1.8951536353260949, 1.9040370652024305, 1.9130363950200311, 1.9221525958985735, 1.9313866711561116, 1.9407396505055721, 1.950212591065734, 1.9598066023516698, 1.9695227919814697, 1.9793623214210159, 1.9893263780378094, 1.9994161849745615, 2.0096329757447915, 2.0199780932554985, 2.0304528050125632, 2.0410584859058716, 2.0517965280936092, 2.0626683597460764, 2.0736754456718209, 2.0848192880322522, 2.0961014270754097, 2.1075234414653203, 2.1190869496387092, 2.1307936101556861, 2.1426451226136001, 2.1546432284584567, 2.1667897118462527, 2.1790864005342798, 2.1915351667959553, 2.2041379283645948, 2.216896649439839, 2.2298133416866333};
+static const double impactfit_poursina2020_per_n_beta[100] = {-0.4138876508640485, -0.41224365969774501, -0.41059722516815028, -0.408948432279303, -0.40729736745747297, -0.40564411837595304, -0.40398877363959523, -0.40233142262287064, -0.40067215526196093, -0.39901106187402507, -0.3973482329400127, -0.39568375922479293, -0.39401773108852622, -0.39235023891862636, -0.39068137273323073, -0.38901122213281264, -0.38733987620461074, -0.38566742339255172, -0.38399395163817762, -0.38231954787084932, -0.38064429838548469, -0.37896828856100007, -0.37729160274675577, -0.37561432475528678, -0.3739365367509947, -0.37225832027689915, -0.37057975569657864, -0.36890092226965426, -0.36722189812728318, -0.36554276025490301, -0.36386358446121991, -0.36218444541641948, -0.36050541654210766, -0.35882657010001034, -0.3571479771276968, -0.35546970745662171, -0.35379182970570594, -0.35211440959615453, -0.35043751834759018, -0.34876121590374176, -0.34708556721249739, -0.3454106363229873, -0.34373648297331422, -0.34206316824090943, -0.3403907506892272, -0.33871928832072867, -0.33704883773399719, -0.33537945443698325, -0.33371119181027414, -0.3320441060196877, -0.33037824604135269, -0.32871366436048322, -0.32705041037038485, -0.32538853305408805, -0.32372807916921775, -0.32206909839159509, -0.32041163336844186, -0.31875572979308792, -0.317101431211816, -0.31544878026753848, -0.3137978185950776, -0.31214858686925773, -0.31050112409045316, -0.30885547116227602, -0.30721166370299724, -0.30556973969423668, -0.30392973485510277, -0.30229168446449051, -0.30065562282601543, -0.29902158339258256, -0.29738959878010529, -0.29575970086972908, -0.2941319203862644, -0.2925062877831186, -0.29088283314441821, -0.28926158284014647, -0.28764256703875962, -0.2860258121380756, -0.28441134466910589, -0.28279919004260018, -0.2811893759240422, -0.27958191952211553, -0.27797685151545343, -0.27637419256225093, -0.27477396501125784, -0.27317619057579728, -0.27158089034729105, -0.26998808480088204, -0.2683977938018397, -0.26681003666360092, -0.26522483208463909, -0.26364219821043333, -0.26206215263039784, -0.26048471239047871, -0.25890989400325615, -0.25733771345801099, -0.25576818623155101, -0.2542013272992541, -0.25263715114282415, -0.25107567176246331};
 /* c_opt for group group_index (n = impactfit_poursina2020_per_n_n[group_index], 0 <= group_index < 100) */
 static inline double impactfit_poursina2020_per_n(size_t group_index, double e) {
   return impactfit_poursina2020_per_n_alpha[group_index] * (pow(e, impactfit_poursina2020_per_n_beta[group_index]) - 1.0);
 }
 
 /* stage alpha */
-static const double impactfit_poursina2020_alpha_a0 = 2.2018181324412853;
-static const double impactfit_poursina2020_alpha_a1 = -1.8810304529653954;
-static const double impactfit_poursina2020_alpha_a2 = 1.708789050747715;
-static const double impactfit_poursina2020_alpha_a3 = -0.60543751180896799;
-static const double impactfit_poursina2020_alpha_a4 = 0.11239865910479001;
+static const double impactfit_poursina2020_alpha_a0 = 2.2018182013505578;
+static const double impactfit_poursina2020_alpha_a1 = -1.8810306643378489;
+static const double impactfit_poursina2020_alpha_a2 = 1.7087892886182388;
+static const double impactfit_poursina2020_alpha_a3 = -0.60543762809615753;
+static const double impactfit_poursina2020_alpha_a4 = 0.11239868000580226;
 /* alpha(n) */
 static inline double impactfit_poursina2020_alpha(double n) {
   return ((((impactfit_poursina2020_alpha_a4 * n + impactfit_poursina2020_alpha_a3) * n + impactfit_poursina2020_alpha_a2) * n + impactfit_poursina2020_alpha_a1) * n + impactfit_poursina2020_alpha_a0);
 }
 
 /* stage beta */
-static const double impactfit_poursina2020_beta_a = 0.18647567162176959;
-static const double impactfit_poursina2020_beta_b = 0.90933239185910575;
-static const double impactfit_poursina2020_beta_c = -0.60086884319872591;
+static const double impactfit_poursina2020_beta_a = 0.18647567165143272;
+static const double impactfit_poursina2020_beta_b = 0.90933239208648575;
+static const double impactfit_poursina2020_beta_c = -0.60086884321037715;
 /* beta(n) */
 static inline double impactfit_poursina2020_beta(double n) {
   return impactfit_poursina2020_beta_a * pow(n, impactfit_poursina2020_beta_b) + impactfit_poursina2020_beta_c;

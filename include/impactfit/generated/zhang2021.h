@@ -37,10 +37,10 @@
  *   data the sweep; 99 rows used (where m = 2)
  *   objective: absolute residuals f - y, linear least squares
  *     99 points; linear least squares (GSL wlinear, SVD)
- *     a0       = 0.89115999708572835  +- 0.0134 (standard error)
- *     a1       = 1.1675518488508514  +- 0.116 (standard error)
- *     a2       = -2.723099520851171  +- 0.268 (standard error)
- *     a3       = 1.6581510285149146  +- 0.176 (standard error)
+ *     a0       = 0.89115999708575444  +- 0.0134 (standard error)
+ *     a1       = 1.1675518488514824  +- 0.116 (standard error)
+ *     a2       = -2.723099520853113  +- 0.268 (standard error)
+ *     a3       = 1.6581510285162553  +- 0.176 (standard error)
  *     correlation:  +1.000000 -0.874573 +0.758539 -0.676324
  *                  -0.874573 +1.000000 -0.969336 +0.918857
  *                  +0.758539 -0.969336 +1.000000 -0.986298
@@ -51,10 +51,10 @@
  *   data the sweep; 99 rows used (where m = 1.5)
  *   objective: absolute residuals f - y, nonlinear least squares
  *     99 points; GSL multifit_nlinear lm, 9 iterations
- *     a        = 0.61380603674165513  +- 0.00859 (standard error)
- *     b        = -3.6176723068221301  +- 0.0712 (standard error)
- *     c        = 0.90729291869894579  +- 0.00949 (standard error)
- *     d        = 0.083617728077040376  +- 0.00996 (standard error)
+ *     a        = 0.61380603674164824  +- 0.00859 (standard error)
+ *     b        = -3.6176723068227794  +- 0.0712 (standard error)
+ *     c        = 0.90729291869897299  +- 0.00949 (standard error)
+ *     d        = 0.083617728077065037  +- 0.00996 (standard error)
  *     correlation:  +1.000000 +0.927358 -0.984808 +0.987121
  *                  +0.927358 +1.000000 -0.972496 +0.951583
  *                  -0.984808 -0.972496 +1.000000 -0.995380
@@ -65,10 +65,10 @@
  *   data the sweep; 99 rows used (where m = 1)
  *   objective: absolute residuals f - y, nonlinear least squares
  *     99 points; GSL multifit_nlinear lm, 11 iterations
- *     a        = -0.046465466518405156  +- 0.00336 (standard error)
- *     b        = -19.478762138719024  +- 2.32 (standard error)
- *     c        = 1.1409387383794651  +- 0.00103 (standard error)
- *     d        = -0.082018941644005056  +- 0.00142 (standard error)
+ *     a        = -0.046465466536818489  +- 0.00336 (standard error)
+ *     b        = -19.478762159841892  +- 2.32 (standard error)
+ *     c        = 1.1409387383735647  +- 0.00103 (standard error)
+ *     d        = -0.082018941636720286  +- 0.00142 (standard error)
  *     correlation:  +1.000000 +0.604316 +0.003840 +0.014672
  *                  +0.604316 +1.000000 +0.626834 -0.559712
  *                  +0.003840 +0.626834 +1.000000 -0.934387
@@ -78,11 +78,11 @@
  * Stage m0_65: alpha = a exp(b x) + c exp(d x) with x = e
  *   data the sweep; 99 rows used (where m = 0.65)
  *   objective: absolute residuals f - y, nonlinear least squares
- *     99 points; GSL multifit_nlinear lm, 14 iterations
- *     a        = -0.16908422345580601  +- 0.00331 (standard error)
- *     b        = -4.1395372393349943  +- 0.125 (standard error)
- *     c        = 1.0894990791360513  +- 0.00372 (standard error)
- *     d        = 0.0251622527837401  +- 0.00346 (standard error)
+ *     99 points; GSL multifit_nlinear lm, 15 iterations
+ *     a        = -0.16908422346414034  +- 0.00331 (standard error)
+ *     b        = -4.1395372389373257  +- 0.125 (standard error)
+ *     c        = 1.0894990791467827  +- 0.00372 (standard error)
+ *     d        = 0.025162252774209738  +- 0.00346 (standard error)
  *     correlation:  +1.000000 -0.891215 -0.972358 +0.976050
  *                  -0.891215 +1.000000 +0.964131 -0.939158
  *                  -0.972358 +0.964131 +1.000000 -0.994174
@@ -92,11 +92,11 @@
  * Stage m0_5: alpha = a exp(b x) + c exp(d x) with x = e
  *   data the sweep; 99 rows used (where m = 0.5)
  *   objective: absolute residuals f - y, nonlinear least squares
- *     99 points; GSL multifit_nlinear lm, 15 iterations
- *     a        = -0.19908043013944399  +- 0.00508 (standard error)
- *     b        = -3.676096284444732  +- 0.134 (standard error)
- *     c        = 1.0580449898826882  +- 0.00563 (standard error)
- *     d        = 0.079378799068241163  +- 0.00511 (standard error)
+ *     99 points; GSL multifit_nlinear lm, 14 iterations
+ *     a        = -0.1990804299682998  +- 0.00508 (standard error)
+ *     b        = -3.6760962893402538  +- 0.134 (standard error)
+ *     c        = 1.0580449896830304  +- 0.00563 (standard error)
+ *     d        = 0.079378799245329382  +- 0.00511 (standard error)
  *     correlation:  +1.000000 -0.923564 -0.983588 +0.986063
  *                  -0.923564 +1.000000 +0.971561 -0.950185
  *                  -0.983588 +0.971561 +1.000000 -0.995253
@@ -107,10 +107,10 @@
  *   data the sweep; 99 rows used (where m = 0.25)
  *   objective: absolute residuals f - y, nonlinear least squares
  *     99 points; GSL multifit_nlinear lm, 13 iterations
- *     a        = -0.17532547067397614  +- 0.00252 (standard error)
- *     b        = -4.3639330407875514  +- 0.116 (standard error)
- *     c        = 0.94745584816953843  +- 0.00291 (standard error)
- *     d        = 0.22238498641858254  +- 0.00323 (standard error)
+ *     a        = -0.17532547067387977  +- 0.00252 (standard error)
+ *     b        = -4.3639330407924204  +- 0.116 (standard error)
+ *     c        = 0.94745584816945516  +- 0.00291 (standard error)
+ *     d        = 0.22238498641866605  +- 0.00323 (standard error)
  *     correlation:  +1.000000 -0.826247 -0.943641 +0.950454
  *                  -0.826247 +1.000000 +0.953974 -0.926228
  *                  -0.943641 +0.953974 +1.000000 -0.993446
@@ -121,10 +121,10 @@
  *   data the sweep; 99 rows used (where m = 2)
  *   objective: relative residuals (f - y)/y, linear least squares
  *     99 points; linear least squares (GSL wlinear, SVD)
- *     a0       = 0.86031293141148502  +- 0.0137 (standard error)
- *     a1       = 1.3691212923729039  +- 0.122 (standard error)
- *     a2       = -3.0926255295780356  +- 0.288 (standard error)
- *     a3       = 1.8613486759880757  +- 0.191 (standard error)
+ *     a0       = 0.86031293141150555  +- 0.0137 (standard error)
+ *     a1       = 1.3691212923734746  +- 0.122 (standard error)
+ *     a2       = -3.0926255295797569  +- 0.288 (standard error)
+ *     a3       = 1.8613486759892526  +- 0.191 (standard error)
  *     correlation:  +1.000000 -0.845867 +0.719348 -0.635436
  *                  -0.845867 +1.000000 -0.967854 +0.916373
  *                  +0.719348 -0.967854 +1.000000 -0.986185
@@ -134,11 +134,11 @@
  * Stage m1_5_rel: alpha = a exp(b x) + c exp(d x) with x = e
  *   data the sweep; 99 rows used (where m = 1.5)
  *   objective: relative residuals (f - y)/y, nonlinear least squares
- *     99 points; GSL multifit_nlinear lm, 10 iterations
- *     a        = 0.60244810036904606  +- 0.00672 (standard error)
- *     b        = -3.7391324782561073  +- 0.0645 (standard error)
- *     c        = 0.92134879309834283  +- 0.00764 (standard error)
- *     d        = 0.069511720068842986  +- 0.00793 (standard error)
+ *     99 points; GSL multifit_nlinear lm, 9 iterations
+ *     a        = 0.60244810036985386  +- 0.00672 (standard error)
+ *     b        = -3.7391324782476207  +- 0.0645 (standard error)
+ *     c        = 0.92134879309734596  +- 0.00764 (standard error)
+ *     d        = 0.069511720069895921  +- 0.00793 (standard error)
  *     correlation:  +1.000000 +0.898925 -0.972105 +0.977133
  *                  +0.898925 +1.000000 -0.969904 +0.948636
  *                  -0.972105 -0.969904 +1.000000 -0.995525
@@ -148,11 +148,11 @@
  * Stage m1_0_rel: alpha = a exp(b x) + c exp(d x) with x = e
  *   data the sweep; 99 rows used (where m = 1)
  *   objective: relative residuals (f - y)/y, nonlinear least squares
- *     99 points; GSL multifit_nlinear lm, 12 iterations
- *     a        = -0.046335060357597657  +- 0.00349 (standard error)
- *     b        = -19.745869008015315  +- 2.44 (standard error)
- *     c        = 1.1406931597206478  +- 0.00104 (standard error)
- *     d        = -0.081685285061140908  +- 0.00142 (standard error)
+ *     99 points; GSL multifit_nlinear lm, 9 iterations
+ *     a        = -0.046335058485863112  +- 0.00349 (standard error)
+ *     b        = -19.745866888393579  +- 2.44 (standard error)
+ *     c        = 1.1406931602690717  +- 0.00104 (standard error)
+ *     d        = -0.081685285727194662  +- 0.00142 (standard error)
  *     correlation:  +1.000000 +0.610651 +0.004734 +0.012586
  *                  +0.610651 +1.000000 +0.617469 -0.553322
  *                  +0.004734 +0.617469 +1.000000 -0.935620
@@ -162,11 +162,11 @@
  * Stage m0_65_rel: alpha = a exp(b x) + c exp(d x) with x = e
  *   data the sweep; 99 rows used (where m = 0.65)
  *   objective: relative residuals (f - y)/y, nonlinear least squares
- *     99 points; GSL multifit_nlinear lm, 13 iterations
- *     a        = -0.16636617584526375  +- 0.00327 (standard error)
- *     b        = -4.2736024313505272  +- 0.13 (standard error)
- *     c        = 1.0859647776762393  +- 0.00367 (standard error)
- *     d        = 0.028350965596175743  +- 0.00349 (standard error)
+ *     99 points; GSL multifit_nlinear lm, 14 iterations
+ *     a        = -0.16636617602824563  +- 0.00327 (standard error)
+ *     b        = -4.2736024231571497  +- 0.13 (standard error)
+ *     c        = 1.0859647778982382  +- 0.00367 (standard error)
+ *     d        = 0.028350965390687183  +- 0.00349 (standard error)
  *     correlation:  +1.000000 -0.890189 -0.973332 +0.976204
  *                  -0.890189 +1.000000 +0.962008 -0.935523
  *                  -0.973332 +0.962008 +1.000000 -0.993536
@@ -177,10 +177,10 @@
  *   data the sweep; 99 rows used (where m = 0.5)
  *   objective: relative residuals (f - y)/y, nonlinear least squares
  *     99 points; GSL multifit_nlinear lm, 16 iterations
- *     a        = -0.19252247457501989  +- 0.0048 (standard error)
- *     b        = -3.8880270876241809  +- 0.14 (standard error)
- *     c        = 1.0501298559873535  +- 0.00529 (standard error)
- *     d        = 0.086485870699972517  +- 0.00503 (standard error)
+ *     a        = -0.19252247457455371  +- 0.0048 (standard error)
+ *     b        = -3.8880270876354439  +- 0.14 (standard error)
+ *     c        = 1.0501298559868562  +- 0.00529 (standard error)
+ *     d        = 0.086485870700486203  +- 0.00503 (standard error)
  *     correlation:  +1.000000 -0.918659 -0.983252 +0.984970
  *                  -0.918659 +1.000000 +0.968395 -0.944670
  *                  -0.983252 +0.968395 +1.000000 -0.994382
@@ -190,11 +190,11 @@
  * Stage m0_25_rel: alpha = a exp(b x) + c exp(d x) with x = e
  *   data the sweep; 99 rows used (where m = 0.25)
  *   objective: relative residuals (f - y)/y, nonlinear least squares
- *     99 points; GSL multifit_nlinear lm, 14 iterations
- *     a        = -0.17100112981535151  +- 0.00258 (standard error)
- *     b        = -4.6247429465528658  +- 0.126 (standard error)
- *     c        = 0.9415443987105705  +- 0.00294 (standard error)
- *     d        = 0.22887922537175534  +- 0.00342 (standard error)
+ *     99 points; GSL multifit_nlinear lm, 13 iterations
+ *     a        = -0.17100112965286116  +- 0.00258 (standard error)
+ *     b        = -4.6247429561180757  +- 0.126 (standard error)
+ *     c        = 0.94154439849944005  +- 0.00294 (standard error)
+ *     d        = 0.22887922560868657  +- 0.00342 (standard error)
  *     correlation:  +1.000000 -0.834562 -0.951782 +0.956160
  *                  -0.834562 +1.000000 +0.950332 -0.919135
  *                  -0.951782 +0.950332 +1.000000 -0.991791
@@ -208,120 +208,120 @@
 #include <stddef.h>
 
 /* stage m2_0 */
-static const double impactfit_zhang2021_c_m2_0_a0 = 0.89115999708572835;
-static const double impactfit_zhang2021_c_m2_0_a1 = 1.1675518488508514;
-static const double impactfit_zhang2021_c_m2_0_a2 = -2.723099520851171;
-static const double impactfit_zhang2021_c_m2_0_a3 = 1.6581510285149146;
+static const double impactfit_zhang2021_c_m2_0_a0 = 0.89115999708575444;
+static const double impactfit_zhang2021_c_m2_0_a1 = 1.1675518488514824;
+static const double impactfit_zhang2021_c_m2_0_a2 = -2.723099520853113;
+static const double impactfit_zhang2021_c_m2_0_a3 = 1.6581510285162553;
 /* alpha(e) */
 static inline double impactfit_zhang2021_c_m2_0(double e) {
   return (((impactfit_zhang2021_c_m2_0_a3 * e + impactfit_zhang2021_c_m2_0_a2) * e + impactfit_zhang2021_c_m2_0_a1) * e + impactfit_zhang2021_c_m2_0_a0);
 }
 
 /* stage m1_5 */
-static const double impactfit_zhang2021_c_m1_5_a = 0.61380603674165513;
-static const double impactfit_zhang2021_c_m1_5_b = -3.6176723068221301;
-static const double impactfit_zhang2021_c_m1_5_c = 0.90729291869894579;
-static const double impactfit_zhang2021_c_m1_5_d = 0.083617728077040376;
+static const double impactfit_zhang2021_c_m1_5_a = 0.61380603674164824;
+static const double impactfit_zhang2021_c_m1_5_b = -3.6176723068227794;
+static const double impactfit_zhang2021_c_m1_5_c = 0.90729291869897299;
+static const double impactfit_zhang2021_c_m1_5_d = 0.083617728077065037;
 /* alpha(e) */
 static inline double impactfit_zhang2021_c_m1_5(double e) {
   return impactfit_zhang2021_c_m1_5_a * exp(impactfit_zhang2021_c_m1_5_b * e) + impactfit_zhang2021_c_m1_5_c * exp(impactfit_zhang2021_c_m1_5_d * e);
 }
 
 /* stage m1_0 */
-static const double impactfit_zhang2021_c_m1_0_a = -0.046465466518405156;
-static const double impactfit_zhang2021_c_m1_0_b = -19.478762138719024;
-static const double impactfit_zhang2021_c_m1_0_c = 1.1409387383794651;
-static const double impactfit_zhang2021_c_m1_0_d = -0.082018941644005056;
+static const double impactfit_zhang2021_c_m1_0_a = -0.046465466536818489;
+static const double impactfit_zhang2021_c_m1_0_b = -19.478762159841892;
+static const double impactfit_zhang2021_c_m1_0_c = 1.1409387383735647;
+static const double impactfit_zhang2021_c_m1_0_d = -0.082018941636720286;
 /* alpha(e) */
 static inline double impactfit_zhang2021_c_m1_0(double e) {
   return impactfit_zhang2021_c_m1_0_a * exp(impactfit_zhang2021_c_m1_0_b * e) + impactfit_zhang2021_c_m1_0_c * exp(impactfit_zhang2021_c_m1_0_d * e);
 }
 
 /* stage m0_65 */
-static const double impactfit_zhang2021_c_m0_65_a = -0.16908422345580601;
-static const double impactfit_zhang2021_c_m0_65_b = -4.1395372393349943;
-static const double impactfit_zhang2021_c_m0_65_c = 1.0894990791360513;
-static const double impactfit_zhang2021_c_m0_65_d = 0.0251622527837401;
+static const double impactfit_zhang2021_c_m0_65_a = -0.16908422346414034;
+static const double impactfit_zhang2021_c_m0_65_b = -4.1395372389373257;
+static const double impactfit_zhang2021_c_m0_65_c = 1.0894990791467827;
+static const double impactfit_zhang2021_c_m0_65_d = 0.025162252774209738;
 /* alpha(e) */
 static inline double impactfit_zhang2021_c_m0_65(double e) {
   return impactfit_zhang2021_c_m0_65_a * exp(impactfit_zhang2021_c_m0_65_b * e) + impactfit_zhang2021_c_m0_65_c * exp(impactfit_zhang2021_c_m0_65_d * e);
 }
 
 /* stage m0_5 */
-static const double impactfit_zhang2021_c_m0_5_a = -0.19908043013944399;
-static const double impactfit_zhang2021_c_m0_5_b = -3.676096284444732;
-static const double impactfit_zhang2021_c_m0_5_c = 1.0580449898826882;
-static const double impactfit_zhang2021_c_m0_5_d = 0.079378799068241163;
+static const double impactfit_zhang2021_c_m0_5_a = -0.1990804299682998;
+static const double impactfit_zhang2021_c_m0_5_b = -3.6760962893402538;
+static const double impactfit_zhang2021_c_m0_5_c = 1.0580449896830304;
+static const double impactfit_zhang2021_c_m0_5_d = 0.079378799245329382;
 /* alpha(e) */
 static inline double impactfit_zhang2021_c_m0_5(double e) {
   return impactfit_zhang2021_c_m0_5_a * exp(impactfit_zhang2021_c_m0_5_b * e) + impactfit_zhang2021_c_m0_5_c * exp(impactfit_zhang2021_c_m0_5_d * e);
 }
 
 /* stage m0_25 */
-static const double impactfit_zhang2021_c_m0_25_a = -0.17532547067397614;
-static const double impactfit_zhang2021_c_m0_25_b = -4.3639330407875514;
-static const double impactfit_zhang2021_c_m0_25_c = 0.94745584816953843;
-static const double impactfit_zhang2021_c_m0_25_d = 0.22238498641858254;
+static const double impactfit_zhang2021_c_m0_25_a = -0.17532547067387977;
+static const double impactfit_zhang2021_c_m0_25_b = -4.3639330407924204;
+static const double impactfit_zhang2021_c_m0_25_c = 0.94745584816945516;
+static const double impactfit_zhang2021_c_m0_25_d = 0.22238498641866605;
 /* alpha(e) */
 static inline double impactfit_zhang2021_c_m0_25(double e) {
   return impactfit_zhang2021_c_m0_25_a * exp(impactfit_zhang2021_c_m0_25_b * e) + impactfit_zhang2021_c_m0_25_c * exp(impactfit_zhang2021_c_m0_25_d * e);
 }
 
 /* stage m2_0_rel */
-static const double impactfit_zhang2021_c_m2_0_rel_a0 = 0.86031293141148502;
-static const double impactfit_zhang2021_c_m2_0_rel_a1 = 1.3691212923729039;
-static const double impactfit_zhang2021_c_m2_0_rel_a2 = -3.0926255295780356;
-static const double impactfit_zhang2021_c_m2_0_rel_a3 = 1.8613486759880757;
+static const double impactfit_zhang2021_c_m2_0_rel_a0 = 0.86031293141150555;
+static const double impactfit_zhang2021_c_m2_0_rel_a1 = 1.3691212923734746;
+static const double impactfit_zhang2021_c_m2_0_rel_a2 = -3.0926255295797569;
+static const double impactfit_zhang2021_c_m2_0_rel_a3 = 1.8613486759892526;
 /* alpha(e) */
 static inline double impactfit_zhang2021_c_m2_0_rel(double e) {
   return (((impactfit_zhang2021_c_m2_0_rel_a3 * e + impactfit_zhang2021_c_m2_0_rel_a2) * e + impactfit_zhang2021_c_m2_0_rel_a1) * e + impactfit_zhang2021_c_m2_0_rel_a0);
 }
 
 /* stage m1_5_rel */
-static const double impactfit_zhang2021_c_m1_5_rel_a = 0.60244810036904606;
-static const double impactfit_zhang2021_c_m1_5_rel_b = -3.7391324782561073;
-static const double impactfit_zhang2021_c_m1_5_rel_c = 0.92134879309834283;
-static const double impactfit_zhang2021_c_m1_5_rel_d = 0.069511720068842986;
+static const double impactfit_zhang2021_c_m1_5_rel_a = 0.60244810036985386;
+static const double impactfit_zhang2021_c_m1_5_rel_b = -3.7391324782476207;
+static const double impactfit_zhang2021_c_m1_5_rel_c = 0.92134879309734596;
+static const double impactfit_zhang2021_c_m1_5_rel_d = 0.069511720069895921;
 /* alpha(e) */
 static inline double impactfit_zhang2021_c_m1_5_rel(double e) {
   return impactfit_zhang2021_c_m1_5_rel_a * exp(impactfit_zhang2021_c_m1_5_rel_b * e) + impactfit_zhang2021_c_m1_5_rel_c * exp(impactfit_zhang2021_c_m1_5_rel_d * e);
 }
 
 /* stage m1_0_rel */
-static const double impactfit_zhang2021_c_m1_0_rel_a = -0.046335060357597657;
-static const double impactfit_zhang2021_c_m1_0_rel_b = -19.745869008015315;
-static const double impactfit_zhang2021_c_m1_0_rel_c = 1.1406931597206478;
-static const double impactfit_zhang2021_c_m1_0_rel_d = -0.081685285061140908;
+static const double impactfit_zhang2021_c_m1_0_rel_a = -0.046335058485863112;
+static const double impactfit_zhang2021_c_m1_0_rel_b = -19.745866888393579;
+static const double impactfit_zhang2021_c_m1_0_rel_c = 1.1406931602690717;
+static const double impactfit_zhang2021_c_m1_0_rel_d = -0.081685285727194662;
 /* alpha(e) */
 static inline double impactfit_zhang2021_c_m1_0_rel(double e) {
   return impactfit_zhang2021_c_m1_0_rel_a * exp(impactfit_zhang2021_c_m1_0_rel_b * e) + impactfit_zhang2021_c_m1_0_rel_c * exp(impactfit_zhang2021_c_m1_0_rel_d * e);
 }
 
 /* stage m0_65_rel */
-static const double impactfit_zhang2021_c_m0_65_rel_a = -0.16636617584526375;
-static const double impactfit_zhang2021_c_m0_65_rel_b = -4.2736024313505272;
-static const double impactfit_zhang2021_c_m0_65_rel_c = 1.0859647776762393;
-static const double impactfit_zhang2021_c_m0_65_rel_d = 0.028350965596175743;
+static const double impactfit_zhang2021_c_m0_65_rel_a = -0.16636617602824563;
+static const double impactfit_zhang2021_c_m0_65_rel_b = -4.2736024231571497;
+static const double impactfit_zhang2021_c_m0_65_rel_c = 1.0859647778982382;
+static const double impactfit_zhang2021_c_m0_65_rel_d = 0.028350965390687183;
 /* alpha(e) */
 static inline double impactfit_zhang2021_c_m0_65_rel(double e) {
   return impactfit_zhang2021_c_m0_65_rel_a * exp(impactfit_zhang2021_c_m0_65_rel_b * e) + impactfit_zhang2021_c_m0_65_rel_c * exp(impactfit_zhang2021_c_m0_65_rel_d * e);
 }
 
 /* stage m0_5_rel */
-static const double impactfit_zhang2021_c_m0_5_rel_a = -0.19252247457501989;
-static const double impactfit_zhang2021_c_m0_5_rel_b = -3.8880270876241809;
-static const double impactfit_zhang2021_c_m0_5_rel_c = 1.0501298559873535;
-static const double impactfit_zhang2021_c_m0_5_rel_d = 0.086485870699972517;
+static const double impactfit_zhang2021_c_m0_5_rel_a = -0.19252247457455371;
+static const double impactfit_zhang2021_c_m0_5_rel_b = -3.8880270876354439;
+static const double impactfit_zhang2021_c_m0_5_rel_c = 1.0501298559868562;
+static const double impactfit_zhang2021_c_m0_5_rel_d = 0.086485870700486203;
 /* alpha(e) */
 static inline double impactfit_zhang2021_c_m0_5_rel(double e) {
   return impactfit_zhang2021_c_m0_5_rel_a * exp(impactfit_zhang2021_c_m0_5_rel_b * e) + impactfit_zhang2021_c_m0_5_rel_c * exp(impactfit_zhang2021_c_m0_5_rel_d * e);
 }
 
 /* stage m0_25_rel */
-static const double impactfit_zhang2021_c_m0_25_rel_a = -0.17100112981535151;
-static const double impactfit_zhang2021_c_m0_25_rel_b = -4.6247429465528658;
-static const double impactfit_zhang2021_c_m0_25_rel_c = 0.9415443987105705;
-static const double impactfit_zhang2021_c_m0_25_rel_d = 0.22887922537175534;
+static const double impactfit_zhang2021_c_m0_25_rel_a = -0.17100112965286116;
+static const double impactfit_zhang2021_c_m0_25_rel_b = -4.6247429561180757;
+static const double impactfit_zhang2021_c_m0_25_rel_c = 0.94154439849944005;
+static const double impactfit_zhang2021_c_m0_25_rel_d = 0.22887922560868657;
 /* alpha(e) */
 static inline double impactfit_zhang2021_c_m0_25_rel(double e) {
   return impactfit_zhang2021_c_m0_25_rel_a * exp(impactfit_zhang2021_c_m0_25_rel_b * e) + impactfit_zhang2021_c_m0_25_rel_c * exp(impactfit_zhang2021_c_m0_25_rel_d * e);
@@ -346,10 +346,10 @@ static inline double impactfit_zhang2021_c_m0_25_rel(double e) {
  *   data the sweep; 99 rows used (where m = 2)
  *   objective: absolute residuals f - y, linear least squares
  *     99 points; linear least squares (GSL wlinear, SVD)
- *     a0       = 0.89115999708572835  +- 0.0134 (standard error)
- *     a1       = 1.1675518488508514  +- 0.116 (standard error)
- *     a2       = -2.723099520851171  +- 0.268 (standard error)
- *     a3       = 1.6581510285149146  +- 0.176 (standard error)
+ *     a0       = 0.89115999708575444  +- 0.0134 (standard error)
+ *     a1       = 1.1675518488514824  +- 0.116 (standard error)
+ *     a2       = -2.723099520853113  +- 0.268 (standard error)
+ *     a3       = 1.6581510285162553  +- 0.176 (standard error)
  *     correlation:  +1.000000 -0.874573 +0.758539 -0.676324
  *                  -0.874573 +1.000000 -0.969336 +0.918857
  *                  +0.758539 -0.969336 +1.000000 -0.986298
@@ -360,10 +360,10 @@ static inline double impactfit_zhang2021_c_m0_25_rel(double e) {
  *   data the sweep; 99 rows used (where m = 1.5)
  *   objective: absolute residuals f - y, nonlinear least squares
  *     99 points; GSL multifit_nlinear lm, 9 iterations
- *     a        = 0.61380603674165513  +- 0.00859 (standard error)
- *     b        = -3.6176723068221301  +- 0.0712 (standard error)
- *     c        = 0.90729291869894579  +- 0.00949 (standard error)
- *     d        = 0.083617728077040376  +- 0.00996 (standard error)
+ *     a        = 0.61380603674164824  +- 0.00859 (standard error)
+ *     b        = -3.6176723068227794  +- 0.0712 (standard error)
+ *     c        = 0.90729291869897299  +- 0.00949 (standard error)
+ *     d        = 0.083617728077065037  +- 0.00996 (standard error)
  *     correlation:  +1.000000 +0.927358 -0.984808 +0.987121
  *                  +0.927358 +1.000000 -0.972496 +0.951583
  *                  -0.984808 -0.972496 +1.000000 -0.995380
@@ -374,10 +374,10 @@ static inline double impactfit_zhang2021_c_m0_25_rel(double e) {
  *   data the sweep; 99 rows used (where m = 1)
  *   objective: absolute residuals f - y, nonlinear least squares
  *     99 points; GSL multifit_nlinear lm, 15 iterations
- *     a        = 1.5931976681325486  +- 0.029 (standard error)
- *     b        = -13.945362637141361  +- 0.491 (standard error)
- *     c        = 1.2697753561439153  +- 0.0146 (standard error)
- *     d        = -0.21777264171618563  +- 0.0175 (standard error)
+ *     a        = 1.5931976681324684  +- 0.029 (standard error)
+ *     b        = -13.945362637140139  +- 0.491 (standard error)
+ *     c        = 1.2697753561438923  +- 0.0146 (standard error)
+ *     d        = -0.21777264171616298  +- 0.0175 (standard error)
  *     correlation:  +1.000000 -0.408242 -0.138104 +0.157569
  *                  -0.408242 +1.000000 -0.732589 +0.662189
  *                  -0.138104 -0.732589 +1.000000 -0.950757
@@ -387,11 +387,11 @@ static inline double impactfit_zhang2021_c_m0_25_rel(double e) {
  * Stage m0_65: alpha = a exp(b x) + c exp(d x) with x = e
  *   data the sweep; 99 rows used (where m = 0.65)
  *   objective: absolute residuals f - y, nonlinear least squares
- *     99 points; GSL multifit_nlinear lm, 20 iterations
- *     a        = 2.9332145371598828  +- 0.072 (standard error)
- *     b        = -22.45195467514586  +- 0.878 (standard error)
- *     c        = 1.4195829072895974  +- 0.0204 (standard error)
- *     d        = -0.3101089786219372  +- 0.0239 (standard error)
+ *     99 points; GSL multifit_nlinear lm, 18 iterations
+ *     a        = 2.9332145371594112  +- 0.072 (standard error)
+ *     b        = -22.451954674950944  +- 0.878 (standard error)
+ *     c        = 1.4195829072895927  +- 0.0204 (standard error)
+ *     d        = -0.31010897862171238  +- 0.0239 (standard error)
  *     correlation:  +1.000000 -0.632025 +0.021657 -0.001287
  *                  -0.632025 +1.000000 -0.610685 +0.536541
  *                  +0.021657 -0.610685 +1.000000 -0.922232
@@ -401,11 +401,11 @@ static inline double impactfit_zhang2021_c_m0_25_rel(double e) {
  * Stage m0_5: alpha = a exp(b x) + c exp(d x) with x = e
  *   data the sweep; 99 rows used (where m = 0.5)
  *   objective: absolute residuals f - y, nonlinear least squares
- *     99 points; GSL multifit_nlinear lm, 19 iterations
- *     a        = 3.4635328679947159  +- 0.0931 (standard error)
- *     b        = -25.94665940875765  +- 1.05 (standard error)
- *     c        = 1.4694937185639925  +- 0.0223 (standard error)
- *     d        = -0.3310451708993461  +- 0.0258 (standard error)
+ *     99 points; GSL multifit_nlinear lm, 20 iterations
+ *     a        = 3.4635328702242174  +- 0.0931 (standard error)
+ *     b        = -25.946659447139805  +- 1.05 (standard error)
+ *     c        = 1.4694937190623545  +- 0.0223 (standard error)
+ *     d        = -0.33104517141225709  +- 0.0258 (standard error)
  *     correlation:  +1.000000 -0.676215 +0.051032 -0.030087
  *                  -0.676215 +1.000000 -0.575516 +0.502166
  *                  +0.051032 -0.575516 +1.000000 -0.914006
@@ -415,11 +415,11 @@ static inline double impactfit_zhang2021_c_m0_25_rel(double e) {
  * Stage m0_25: alpha = a exp(b x) + c exp(d x) with x = e
  *   data the sweep; 99 rows used (where m = 0.25)
  *   objective: absolute residuals f - y, nonlinear least squares
- *     99 points; GSL multifit_nlinear lm, 19 iterations
- *     a        = 3.5690054832218312  +- 0.102 (standard error)
- *     b        = -27.887639188565132  +- 1.17 (standard error)
- *     c        = 1.507870272519346  +- 0.0222 (standard error)
- *     d        = -0.31777900124061326  +- 0.0251 (standard error)
+ *     99 points; GSL multifit_nlinear lm, 21 iterations
+ *     a        = 3.5690054888307934  +- 0.102 (standard error)
+ *     b        = -27.887639283149468  +- 1.17 (standard error)
+ *     c        = 1.5078702735820977  +- 0.0222 (standard error)
+ *     d        = -0.31777900230920475  +- 0.0251 (standard error)
  *     correlation:  +1.000000 -0.697251 +0.064393 -0.043334
  *                  -0.697251 +1.000000 -0.556339 +0.484503
  *                  +0.064393 -0.556339 +1.000000 -0.910670
@@ -430,10 +430,10 @@ static inline double impactfit_zhang2021_c_m0_25_rel(double e) {
  *   data the sweep; 99 rows used (where m = 2)
  *   objective: relative residuals (f - y)/y, linear least squares
  *     99 points; linear least squares (GSL wlinear, SVD)
- *     a0       = 0.86031293141148502  +- 0.0137 (standard error)
- *     a1       = 1.3691212923729039  +- 0.122 (standard error)
- *     a2       = -3.0926255295780356  +- 0.288 (standard error)
- *     a3       = 1.8613486759880757  +- 0.191 (standard error)
+ *     a0       = 0.86031293141150555  +- 0.0137 (standard error)
+ *     a1       = 1.3691212923734746  +- 0.122 (standard error)
+ *     a2       = -3.0926255295797569  +- 0.288 (standard error)
+ *     a3       = 1.8613486759892526  +- 0.191 (standard error)
  *     correlation:  +1.000000 -0.845867 +0.719348 -0.635436
  *                  -0.845867 +1.000000 -0.967854 +0.916373
  *                  +0.719348 -0.967854 +1.000000 -0.986185
@@ -443,11 +443,11 @@ static inline double impactfit_zhang2021_c_m0_25_rel(double e) {
  * Stage m1_5_rel: alpha = a exp(b x) + c exp(d x) with x = e
  *   data the sweep; 99 rows used (where m = 1.5)
  *   objective: relative residuals (f - y)/y, nonlinear least squares
- *     99 points; GSL multifit_nlinear lm, 10 iterations
- *     a        = 0.60244810036904606  +- 0.00672 (standard error)
- *     b        = -3.7391324782561073  +- 0.0645 (standard error)
- *     c        = 0.92134879309834283  +- 0.00764 (standard error)
- *     d        = 0.069511720068842986  +- 0.00793 (standard error)
+ *     99 points; GSL multifit_nlinear lm, 9 iterations
+ *     a        = 0.60244810036985386  +- 0.00672 (standard error)
+ *     b        = -3.7391324782476207  +- 0.0645 (standard error)
+ *     c        = 0.92134879309734596  +- 0.00764 (standard error)
+ *     d        = 0.069511720069895921  +- 0.00793 (standard error)
  *     correlation:  +1.000000 +0.898925 -0.972105 +0.977133
  *                  +0.898925 +1.000000 -0.969904 +0.948636
  *                  -0.972105 -0.969904 +1.000000 -0.995525
@@ -457,11 +457,11 @@ static inline double impactfit_zhang2021_c_m0_25_rel(double e) {
  * Stage m1_0_rel: alpha = a exp(b x) + c exp(d x) with x = e
  *   data the sweep; 99 rows used (where m = 1)
  *   objective: relative residuals (f - y)/y, nonlinear least squares
- *     99 points; GSL multifit_nlinear lm, 14 iterations
- *     a        = 1.4692062562156984  +- 0.0297 (standard error)
- *     b        = -11.227758418021057  +- 0.361 (standard error)
- *     c        = 1.212071142002449  +- 0.0113 (standard error)
- *     d        = -0.15605893553077632  +- 0.0131 (standard error)
+ *     99 points; GSL multifit_nlinear lm, 15 iterations
+ *     a        = 1.4692062533021419  +- 0.0297 (standard error)
+ *     b        = -11.227758351004574  +- 0.361 (standard error)
+ *     c        = 1.212071140358528  +- 0.0113 (standard error)
+ *     d        = -0.1560589337684648  +- 0.0131 (standard error)
  *     correlation:  +1.000000 -0.543218 +0.048433 -0.017069
  *                  -0.543218 +1.000000 -0.762503 +0.704310
  *                  +0.048433 -0.762503 +1.000000 -0.968872
@@ -471,11 +471,11 @@ static inline double impactfit_zhang2021_c_m0_25_rel(double e) {
  * Stage m0_65_rel: alpha = a exp(b x) + c exp(d x) with x = e
  *   data the sweep; 99 rows used (where m = 0.65)
  *   objective: relative residuals (f - y)/y, nonlinear least squares
- *     99 points; GSL multifit_nlinear lm, 19 iterations
- *     a        = 2.3722612414116702  +- 0.0768 (standard error)
- *     b        = -15.598324689989896  +- 0.612 (standard error)
- *     c        = 1.3196379646904193  +- 0.0149 (standard error)
- *     d        = -0.20712336741447526  +- 0.0168 (standard error)
+ *     99 points; GSL multifit_nlinear lm, 21 iterations
+ *     a        = 2.3722612366599312  +- 0.0768 (standard error)
+ *     b        = -15.598324635723971  +- 0.612 (standard error)
+ *     c        = 1.3196379637984499  +- 0.0149 (standard error)
+ *     d        = -0.20712336649397656  +- 0.0168 (standard error)
  *     correlation:  +1.000000 -0.708269 +0.162888 -0.132474
  *                  -0.708269 +1.000000 -0.653821 +0.593618
  *                  +0.162888 -0.653821 +1.000000 -0.953854
@@ -485,11 +485,11 @@ static inline double impactfit_zhang2021_c_m0_25_rel(double e) {
  * Stage m0_5_rel: alpha = a exp(b x) + c exp(d x) with x = e
  *   data the sweep; 99 rows used (where m = 0.5)
  *   objective: relative residuals (f - y)/y, nonlinear least squares
- *     99 points; GSL multifit_nlinear lm, 20 iterations
- *     a        = 2.6526192271593314  +- 0.0975 (standard error)
- *     b        = -17.083321872828414  +- 0.717 (standard error)
- *     c        = 1.3561985611196088  +- 0.016 (standard error)
- *     d        = -0.21621241721867804  +- 0.0178 (standard error)
+ *     99 points; GSL multifit_nlinear lm, 19 iterations
+ *     a        = 2.6526192451729393  +- 0.0975 (standard error)
+ *     b        = -17.083322055547658  +- 0.717 (standard error)
+ *     c        = 1.3561985637474285  +- 0.016 (standard error)
+ *     d        = -0.21621241988545023  +- 0.0178 (standard error)
  *     correlation:  +1.000000 -0.734944 +0.175789 -0.145838
  *                  -0.734944 +1.000000 -0.623885 +0.564157
  *                  +0.175789 -0.623885 +1.000000 -0.949553
@@ -499,11 +499,11 @@ static inline double impactfit_zhang2021_c_m0_25_rel(double e) {
  * Stage m0_25_rel: alpha = a exp(b x) + c exp(d x) with x = e
  *   data the sweep; 99 rows used (where m = 0.25)
  *   objective: relative residuals (f - y)/y, nonlinear least squares
- *     99 points; GSL multifit_nlinear lm, 21 iterations
- *     a        = 2.6775048544267563  +- 0.104 (standard error)
- *     b        = -18.088601210270486  +- 0.792 (standard error)
- *     c        = 1.3979271629804702  +- 0.016 (standard error)
- *     d        = -0.20883430889626065  +- 0.0174 (standard error)
+ *     99 points; GSL multifit_nlinear lm, 22 iterations
+ *     a        = 2.6775048478378456  +- 0.104 (standard error)
+ *     b        = -18.088601142278588  +- 0.792 (standard error)
+ *     c        = 1.3979271621193921  +- 0.016 (standard error)
+ *     d        = -0.20883430804321174  +- 0.0174 (standard error)
  *     correlation:  +1.000000 -0.744348 +0.175748 -0.146424
  *                  -0.744348 +1.000000 -0.606789 +0.547292
  *                  +0.175748 -0.606789 +1.000000 -0.946514
@@ -517,120 +517,120 @@ static inline double impactfit_zhang2021_c_m0_25_rel(double e) {
 #include <stddef.h>
 
 /* stage m2_0 */
-static const double impactfit_zhang2021_a_m2_0_a0 = 0.89115999708572835;
-static const double impactfit_zhang2021_a_m2_0_a1 = 1.1675518488508514;
-static const double impactfit_zhang2021_a_m2_0_a2 = -2.723099520851171;
-static const double impactfit_zhang2021_a_m2_0_a3 = 1.6581510285149146;
+static const double impactfit_zhang2021_a_m2_0_a0 = 0.89115999708575444;
+static const double impactfit_zhang2021_a_m2_0_a1 = 1.1675518488514824;
+static const double impactfit_zhang2021_a_m2_0_a2 = -2.723099520853113;
+static const double impactfit_zhang2021_a_m2_0_a3 = 1.6581510285162553;
 /* alpha(e) */
 static inline double impactfit_zhang2021_a_m2_0(double e) {
   return (((impactfit_zhang2021_a_m2_0_a3 * e + impactfit_zhang2021_a_m2_0_a2) * e + impactfit_zhang2021_a_m2_0_a1) * e + impactfit_zhang2021_a_m2_0_a0);
 }
 
 /* stage m1_5 */
-static const double impactfit_zhang2021_a_m1_5_a = 0.61380603674165513;
-static const double impactfit_zhang2021_a_m1_5_b = -3.6176723068221301;
-static const double impactfit_zhang2021_a_m1_5_c = 0.90729291869894579;
-static const double impactfit_zhang2021_a_m1_5_d = 0.083617728077040376;
+static const double impactfit_zhang2021_a_m1_5_a = 0.61380603674164824;
+static const double impactfit_zhang2021_a_m1_5_b = -3.6176723068227794;
+static const double impactfit_zhang2021_a_m1_5_c = 0.90729291869897299;
+static const double impactfit_zhang2021_a_m1_5_d = 0.083617728077065037;
 /* alpha(e) */
 static inline double impactfit_zhang2021_a_m1_5(double e) {
   return impactfit_zhang2021_a_m1_5_a * exp(impactfit_zhang2021_a_m1_5_b * e) + impactfit_zhang2021_a_m1_5_c * exp(impactfit_zhang2021_a_m1_5_d * e);
 }
 
 /* stage m1_0 */
-static const double impactfit_zhang2021_a_m1_0_a = 1.5931976681325486;
-static const double impactfit_zhang2021_a_m1_0_b = -13.945362637141361;
-static const double impactfit_zhang2021_a_m1_0_c = 1.2697753561439153;
-static const double impactfit_zhang2021_a_m1_0_d = -0.21777264171618563;
+static const double impactfit_zhang2021_a_m1_0_a = 1.5931976681324684;
+static const double impactfit_zhang2021_a_m1_0_b = -13.945362637140139;
+static const double impactfit_zhang2021_a_m1_0_c = 1.2697753561438923;
+static const double impactfit_zhang2021_a_m1_0_d = -0.21777264171616298;
 /* alpha(e) */
 static inline double impactfit_zhang2021_a_m1_0(double e) {
   return impactfit_zhang2021_a_m1_0_a * exp(impactfit_zhang2021_a_m1_0_b * e) + impactfit_zhang2021_a_m1_0_c * exp(impactfit_zhang2021_a_m1_0_d * e);
 }
 
 /* stage m0_65 */
-static const double impactfit_zhang2021_a_m0_65_a = 2.9332145371598828;
-static const double impactfit_zhang2021_a_m0_65_b = -22.45195467514586;
-static const double impactfit_zhang2021_a_m0_65_c = 1.4195829072895974;
-static const double impactfit_zhang2021_a_m0_65_d = -0.3101089786219372;
+static const double impactfit_zhang2021_a_m0_65_a = 2.9332145371594112;
+static const double impactfit_zhang2021_a_m0_65_b = -22.451954674950944;
+static const double impactfit_zhang2021_a_m0_65_c = 1.4195829072895927;
+static const double impactfit_zhang2021_a_m0_65_d = -0.31010897862171238;
 /* alpha(e) */
 static inline double impactfit_zhang2021_a_m0_65(double e) {
   return impactfit_zhang2021_a_m0_65_a * exp(impactfit_zhang2021_a_m0_65_b * e) + impactfit_zhang2021_a_m0_65_c * exp(impactfit_zhang2021_a_m0_65_d * e);
 }
 
 /* stage m0_5 */
-static const double impactfit_zhang2021_a_m0_5_a = 3.4635328679947159;
-static const double impactfit_zhang2021_a_m0_5_b = -25.94665940875765;
-static const double impactfit_zhang2021_a_m0_5_c = 1.4694937185639925;
-static const double impactfit_zhang2021_a_m0_5_d = -0.3310451708993461;
+static const double impactfit_zhang2021_a_m0_5_a = 3.4635328702242174;
+static const double impactfit_zhang2021_a_m0_5_b = -25.946659447139805;
+static const double impactfit_zhang2021_a_m0_5_c = 1.4694937190623545;
+static const double impactfit_zhang2021_a_m0_5_d = -0.33104517141225709;
 /* alpha(e) */
 static inline double impactfit_zhang2021_a_m0_5(double e) {
   return impactfit_zhang2021_a_m0_5_a * exp(impactfit_zhang2021_a_m0_5_b * e) + impactfit_zhang2021_a_m0_5_c * exp(impactfit_zhang2021_a_m0_5_d * e);
 }
 
 /* stage m0_25 */
-static const double impactfit_zhang2021_a_m0_25_a = 3.5690054832218312;
-static const double impactfit_zhang2021_a_m0_25_b = -27.887639188565132;
-static const double impactfit_zhang2021_a_m0_25_c = 1.507870272519346;
-static const double impactfit_zhang2021_a_m0_25_d = -0.31777900124061326;
+static const double impactfit_zhang2021_a_m0_25_a = 3.5690054888307934;
+static const double impactfit_zhang2021_a_m0_25_b = -27.887639283149468;
+static const double impactfit_zhang2021_a_m0_25_c = 1.5078702735820977;
+static const double impactfit_zhang2021_a_m0_25_d = -0.31777900230920475;
 /* alpha(e) */
 static inline double impactfit_zhang2021_a_m0_25(double e) {
   return impactfit_zhang2021_a_m0_25_a * exp(impactfit_zhang2021_a_m0_25_b * e) + impactfit_zhang2021_a_m0_25_c * exp(impactfit_zhang2021_a_m0_25_d * e);
 }
 
 /* stage m2_0_rel */
-static const double impactfit_zhang2021_a_m2_0_rel_a0 = 0.86031293141148502;
-static const double impactfit_zhang2021_a_m2_0_rel_a1 = 1.3691212923729039;
-static const double impactfit_zhang2021_a_m2_0_rel_a2 = -3.0926255295780356;
-static const double impactfit_zhang2021_a_m2_0_rel_a3 = 1.8613486759880757;
+static const double impactfit_zhang2021_a_m2_0_rel_a0 = 0.86031293141150555;
+static const double impactfit_zhang2021_a_m2_0_rel_a1 = 1.3691212923734746;
+static const double impactfit_zhang2021_a_m2_0_rel_a2 = -3.0926255295797569;
+static const double impactfit_zhang2021_a_m2_0_rel_a3 = 1.8613486759892526;
 /* alpha(e) */
 static inline double impactfit_zhang2021_a_m2_0_rel(double e) {
   return (((impactfit_zhang2021_a_m2_0_rel_a3 * e + impactfit_zhang2021_a_m2_0_rel_a2) * e + impactfit_zhang2021_a_m2_0_rel_a1) * e + impactfit_zhang2021_a_m2_0_rel_a0);
 }
 
 /* stage m1_5_rel */
-static const double impactfit_zhang2021_a_m1_5_rel_a = 0.60244810036904606;
-static const double impactfit_zhang2021_a_m1_5_rel_b = -3.7391324782561073;
-static const double impactfit_zhang2021_a_m1_5_rel_c = 0.92134879309834283;
-static const double impactfit_zhang2021_a_m1_5_rel_d = 0.069511720068842986;
+static const double impactfit_zhang2021_a_m1_5_rel_a = 0.60244810036985386;
+static const double impactfit_zhang2021_a_m1_5_rel_b = -3.7391324782476207;
+static const double impactfit_zhang2021_a_m1_5_rel_c = 0.92134879309734596;
+static const double impactfit_zhang2021_a_m1_5_rel_d = 0.069511720069895921;
 /* alpha(e) */
 static inline double impactfit_zhang2021_a_m1_5_rel(double e) {
   return impactfit_zhang2021_a_m1_5_rel_a * exp(impactfit_zhang2021_a_m1_5_rel_b * e) + impactfit_zhang2021_a_m1_5_rel_c * exp(impactfit_zhang2021_a_m1_5_rel_d * e);
 }
 
 /* stage m1_0_rel */
-static const double impactfit_zhang2021_a_m1_0_rel_a = 1.4692062562156984;
-static const double impactfit_zhang2021_a_m1_0_rel_b = -11.227758418021057;
-static const double impactfit_zhang2021_a_m1_0_rel_c = 1.212071142002449;
-static const double impactfit_zhang2021_a_m1_0_rel_d = -0.15605893553077632;
+static const double impactfit_zhang2021_a_m1_0_rel_a = 1.4692062533021419;
+static const double impactfit_zhang2021_a_m1_0_rel_b = -11.227758351004574;
+static const double impactfit_zhang2021_a_m1_0_rel_c = 1.212071140358528;
+static const double impactfit_zhang2021_a_m1_0_rel_d = -0.1560589337684648;
 /* alpha(e) */
 static inline double impactfit_zhang2021_a_m1_0_rel(double e) {
   return impactfit_zhang2021_a_m1_0_rel_a * exp(impactfit_zhang2021_a_m1_0_rel_b * e) + impactfit_zhang2021_a_m1_0_rel_c * exp(impactfit_zhang2021_a_m1_0_rel_d * e);
 }
 
 /* stage m0_65_rel */
-static const double impactfit_zhang2021_a_m0_65_rel_a = 2.3722612414116702;
-static const double impactfit_zhang2021_a_m0_65_rel_b = -15.598324689989896;
-static const double impactfit_zhang2021_a_m0_65_rel_c = 1.3196379646904193;
-static const double impactfit_zhang2021_a_m0_65_rel_d = -0.20712336741447526;
+static const double impactfit_zhang2021_a_m0_65_rel_a = 2.3722612366599312;
+static const double impactfit_zhang2021_a_m0_65_rel_b = -15.598324635723971;
+static const double impactfit_zhang2021_a_m0_65_rel_c = 1.3196379637984499;
+static const double impactfit_zhang2021_a_m0_65_rel_d = -0.20712336649397656;
 /* alpha(e) */
 static inline double impactfit_zhang2021_a_m0_65_rel(double e) {
   return impactfit_zhang2021_a_m0_65_rel_a * exp(impactfit_zhang2021_a_m0_65_rel_b * e) + impactfit_zhang2021_a_m0_65_rel_c * exp(impactfit_zhang2021_a_m0_65_rel_d * e);
 }
 
 /* stage m0_5_rel */
-static const double impactfit_zhang2021_a_m0_5_rel_a = 2.6526192271593314;
-static const double impactfit_zhang2021_a_m0_5_rel_b = -17.083321872828414;
-static const double impactfit_zhang2021_a_m0_5_rel_c = 1.3561985611196088;
-static const double impactfit_zhang2021_a_m0_5_rel_d = -0.21621241721867804;
+static const double impactfit_zhang2021_a_m0_5_rel_a = 2.6526192451729393;
+static const double impactfit_zhang2021_a_m0_5_rel_b = -17.083322055547658;
+static const double impactfit_zhang2021_a_m0_5_rel_c = 1.3561985637474285;
+static const double impactfit_zhang2021_a_m0_5_rel_d = -0.21621241988545023;
 /* alpha(e) */
 static inline double impactfit_zhang2021_a_m0_5_rel(double e) {
   return impactfit_zhang2021_a_m0_5_rel_a * exp(impactfit_zhang2021_a_m0_5_rel_b * e) + impactfit_zhang2021_a_m0_5_rel_c * exp(impactfit_zhang2021_a_m0_5_rel_d * e);
 }
 
 /* stage m0_25_rel */
-static const double impactfit_zhang2021_a_m0_25_rel_a = 2.6775048544267563;
-static const double impactfit_zhang2021_a_m0_25_rel_b = -18.088601210270486;
-static const double impactfit_zhang2021_a_m0_25_rel_c = 1.3979271629804702;
-static const double impactfit_zhang2021_a_m0_25_rel_d = -0.20883430889626065;
+static const double impactfit_zhang2021_a_m0_25_rel_a = 2.6775048478378456;
+static const double impactfit_zhang2021_a_m0_25_rel_b = -18.088601142278588;
+static const double impactfit_zhang2021_a_m0_25_rel_c = 1.3979271621193921;
+static const double impactfit_zhang2021_a_m0_25_rel_d = -0.20883430804321174;
 /* alpha(e) */
 static inline double impactfit_zhang2021_a_m0_25_rel(double e) {
   return impactfit_zhang2021_a_m0_25_rel_a * exp(impactfit_zhang2021_a_m0_25_rel_b * e) + impactfit_zhang2021_a_m0_25_rel_c * exp(impactfit_zhang2021_a_m0_25_rel_d * e);
@@ -646,62 +646,62 @@ static const char *const impactfit_zhang2021_stage_name[12] = {"m2_0", "m1_5", "
 static const double impactfit_zhang2021_stage_m[12] = {2, 1.5, 1, 0.65000000000000002, 0.5, 0.25, 2, 1.5, 1, 0.65000000000000002, 0.5, 0.25};
 static const double impactfit_zhang2021_const[2][12][4] = {
     {
-        {0.89115999708572835, 1.1675518488508514, -2.723099520851171, 1.6581510285149146},
-        {0.61380603674165513, -3.6176723068221301, 0.90729291869894579, 0.083617728077040376},
-        {-0.046465466518405156, -19.478762138719024, 1.1409387383794651, -0.082018941644005056},
-        {-0.16908422345580601, -4.1395372393349943, 1.0894990791360513, 0.0251622527837401},
-        {-0.19908043013944399, -3.676096284444732, 1.0580449898826882, 0.079378799068241163},
-        {-0.17532547067397614, -4.3639330407875514, 0.94745584816953843, 0.22238498641858254},
-        {0.86031293141148502, 1.3691212923729039, -3.0926255295780356, 1.8613486759880757},
-        {0.60244810036904606, -3.7391324782561073, 0.92134879309834283, 0.069511720068842986},
-        {-0.046335060357597657, -19.745869008015315, 1.1406931597206478, -0.081685285061140908},
-        {-0.16636617584526375, -4.2736024313505272, 1.0859647776762393, 0.028350965596175743},
-        {-0.19252247457501989, -3.8880270876241809, 1.0501298559873535, 0.086485870699972517},
-        {-0.17100112981535151, -4.6247429465528658, 0.9415443987105705, 0.22887922537175534},
+        {0.89115999708575444, 1.1675518488514824, -2.723099520853113, 1.6581510285162553},
+        {0.61380603674164824, -3.6176723068227794, 0.90729291869897299, 0.083617728077065037},
+        {-0.046465466536818489, -19.478762159841892, 1.1409387383735647, -0.082018941636720286},
+        {-0.16908422346414034, -4.1395372389373257, 1.0894990791467827, 0.025162252774209738},
+        {-0.1990804299682998, -3.6760962893402538, 1.0580449896830304, 0.079378799245329382},
+        {-0.17532547067387977, -4.3639330407924204, 0.94745584816945516, 0.22238498641866605},
+        {0.86031293141150555, 1.3691212923734746, -3.0926255295797569, 1.8613486759892526},
+        {0.60244810036985386, -3.7391324782476207, 0.92134879309734596, 0.069511720069895921},
+        {-0.046335058485863112, -19.745866888393579, 1.1406931602690717, -0.081685285727194662},
+        {-0.16636617602824563, -4.2736024231571497, 1.0859647778982382, 0.028350965390687183},
+        {-0.19252247457455371, -3.8880270876354439, 1.0501298559868562, 0.086485870700486203},
+        {-0.17100112965286116, -4.6247429561180757, 0.94154439849944005, 0.22887922560868657},
     },
     {
-        {0.89115999708572835, 1.1675518488508514, -2.723099520851171, 1.6581510285149146},
-        {0.61380603674165513, -3.6176723068221301, 0.90729291869894579, 0.083617728077040376},
-        {1.5931976681325486, -13.945362637141361, 1.2697753561439153, -0.21777264171618563},
-        {2.9332145371598828, -22.45195467514586, 1.4195829072895974, -0.3101089786219372},
-        {3.4635328679947159, -25.94665940875765, 1.4694937185639925, -0.3310451708993461},
-        {3.5690054832218312, -27.887639188565132, 1.507870272519346, -0.31777900124061326},
-        {0.86031293141148502, 1.3691212923729039, -3.0926255295780356, 1.8613486759880757},
-        {0.60244810036904606, -3.7391324782561073, 0.92134879309834283, 0.069511720068842986},
-        {1.4692062562156984, -11.227758418021057, 1.212071142002449, -0.15605893553077632},
-        {2.3722612414116702, -15.598324689989896, 1.3196379646904193, -0.20712336741447526},
-        {2.6526192271593314, -17.083321872828414, 1.3561985611196088, -0.21621241721867804},
-        {2.6775048544267563, -18.088601210270486, 1.3979271629804702, -0.20883430889626065},
+        {0.89115999708575444, 1.1675518488514824, -2.723099520853113, 1.6581510285162553},
+        {0.61380603674164824, -3.6176723068227794, 0.90729291869897299, 0.083617728077065037},
+        {1.5931976681324684, -13.945362637140139, 1.2697753561438923, -0.21777264171616298},
+        {2.9332145371594112, -22.451954674950944, 1.4195829072895927, -0.31010897862171238},
+        {3.4635328702242174, -25.946659447139805, 1.4694937190623545, -0.33104517141225709},
+        {3.5690054888307934, -27.887639283149468, 1.5078702735820977, -0.31777900230920475},
+        {0.86031293141150555, 1.3691212923734746, -3.0926255295797569, 1.8613486759892526},
+        {0.60244810036985386, -3.7391324782476207, 0.92134879309734596, 0.069511720069895921},
+        {1.4692062533021419, -11.227758351004574, 1.212071140358528, -0.1560589337684648},
+        {2.3722612366599312, -15.598324635723971, 1.3196379637984499, -0.20712336649397656},
+        {2.6526192451729393, -17.083322055547658, 1.3561985637474285, -0.21621241988545023},
+        {2.6775048478378456, -18.088601142278588, 1.3979271621193921, -0.20883430804321174},
     },
 };
 static const double impactfit_zhang2021_se[2][12][4] = {
     {
-        {0.013420422038785103, 0.11564142604300356, 0.26798623259648396, 0.17620957154385686},
-        {0.0085886228236159105, 0.071239942351144087, 0.0094854362178423378, 0.0099648443077311032},
-        {0.0033559648971527587, 2.3164903291335217, 0.0010274869230518671, 0.0014151393976456652},
-        {0.0033069520313562645, 0.1250539427611298, 0.0037246029814127259, 0.0034627509240247158},
-        {0.0050834500520220453, 0.13373484050302584, 0.0056285921183822554, 0.0051089564473539096},
-        {0.0025235627462501077, 0.11608502911281531, 0.0029137743808383223, 0.00322606358725028},
-        {0.013670320306584825, 0.12217596460903116, 0.28829787827019654, 0.19093333343455057},
-        {0.0067182918131199008, 0.064487695985412097, 0.00764443768445761, 0.0079282110250547561},
-        {0.0034903503490800645, 2.4415149436671362, 0.0010442994601194751, 0.0014237578926385396},
-        {0.0032747816782044297, 0.12981349632415007, 0.0036676640777060432, 0.0034948818806086386},
-        {0.0047992821031839182, 0.13959440881167928, 0.0052922598463250791, 0.0050254650923470898},
-        {0.0025835118059189133, 0.12610114317801099, 0.0029398677138235325, 0.0034155252567095195},
+        {0.013420422038795884, 0.11564142604309646, 0.26798623259669924, 0.17620957154399844},
+        {0.0085886228236117714, 0.071239942351137134, 0.009485436217838164, 0.0099648443077273111},
+        {0.003355964899763393, 2.3164903315355061, 0.0010274869224731898, 0.0014151393970459002},
+        {0.0033069520321458773, 0.12505394275981302, 0.0037246029822337926, 0.0034627509245936925},
+        {0.0050834500349637895, 0.1337348405331317, 0.0056285921009633522, 0.0051089564359492997},
+        {0.0025235627462397814, 0.11608502911266201, 0.002913774380826825, 0.0032260635872393716},
+        {0.013670320306593072, 0.12217596460910631, 0.28829787827037545, 0.19093333343466887},
+        {0.0067182918131477691, 0.064487695985342028, 0.0076444376844864784, 0.0079282110250852474},
+        {0.0034903500796293497, 2.4415146929000855, 0.0010442995160722655, 0.0014237579506290582},
+        {0.0032747816930906838, 0.12981349625935135, 0.0036676640931343186, 0.003494881891414948},
+        {0.004799282103153682, 0.13959440881196294, 0.0052922598462945203, 0.0050254650923276991},
+        {0.0025835117946135856, 0.12610114325970925, 0.0029398677017281223, 0.0034155252463975092},
     },
     {
-        {0.013420422038785103, 0.11564142604300356, 0.26798623259648396, 0.17620957154385686},
-        {0.0085886228236159105, 0.071239942351144087, 0.0094854362178423378, 0.0099648443077311032},
-        {0.029000723533067083, 0.49115186937243965, 0.014634856650083267, 0.017506224655737635},
-        {0.072003150184433554, 0.87826207177880089, 0.020445397989006676, 0.023903635164685844},
-        {0.093146518852196561, 1.0546028288313554, 0.022338486112996582, 0.025763899616470631},
-        {0.10153035920800448, 1.166330906760048, 0.022185904706084666, 0.025067160414204596},
-        {0.013670320306584825, 0.12217596460903116, 0.28829787827019654, 0.19093333343455057},
-        {0.0067182918131199008, 0.064487695985412097, 0.00764443768445761, 0.0079282110250547561},
-        {0.029697608278767836, 0.36075430571290218, 0.011340289586297105, 0.013082662673371461},
-        {0.076774859297354656, 0.61180188702407667, 0.014909223604475186, 0.016811157159725594},
-        {0.097452445434191237, 0.7173180512321724, 0.016006211715581458, 0.017814015824125288},
-        {0.10423105175747091, 0.79172097415360676, 0.016011096314010029, 0.017442556804517288},
+        {0.013420422038795884, 0.11564142604309646, 0.26798623259669924, 0.17620957154399844},
+        {0.0085886228236117714, 0.071239942351137134, 0.009485436217838164, 0.0099648443077273111},
+        {0.029000723533063721, 0.49115186937238375, 0.014634856650083176, 0.017506224655737493},
+        {0.072003150183985024, 0.87826207176878679, 0.020445397989096996, 0.023903635164764226},
+        {0.093146518963919803, 1.0546028304435044, 0.022338486104073855, 0.025763899604122224},
+        {0.10153035949675947, 1.166330910855516, 0.022185904687084989, 0.025067160388852396},
+        {0.013670320306593072, 0.12217596460910631, 0.28829787827037545, 0.19093333343466887},
+        {0.0067182918131477691, 0.064487695985342028, 0.0076444376844864784, 0.0079282110250852474},
+        {0.029697608141105666, 0.36075430395424851, 0.011340289642852214, 0.013082662737643478},
+        {0.076774859059244319, 0.61180188515599443, 0.01490922363254002, 0.016811157192160597},
+        {0.097452446395206671, 0.7173180580253582, 0.016006211633484851, 0.017814015729898935},
+        {0.10423105139269846, 0.7917209715014154, 0.016011096341093344, 0.017442556834538742},
     },
 };
 
