@@ -8,6 +8,7 @@
  * continuation. */
 #include "sweep_impl.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <ini.h>
 #include <math.h>
@@ -150,7 +151,8 @@ int impactfit__parse_number(const char *what, const char *s, double *out, impact
   char *end;
   errno = 0;
   double v = strtod(s, &end);
-  if (end == s || *end != '\0' || s[0] == ' ' || s[0] == '\t')
+  /* strtod skips any leading white space (\r, \v, \f too): refused, the whole string must be the number */
+  if (end == s || *end != '\0' || isspace((unsigned char)s[0]))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "%s: expected a number, got '%s'", what, s);
   if (!isfinite(v))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "%s: expected a finite number, got '%s'", what, s);
