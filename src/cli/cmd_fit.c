@@ -137,7 +137,6 @@ int impactfit_cmd_fit(int argc, char **argv) {
     rc = cli_status_error(st, &err, "fit");
     goto out;
   }
-  report(f);
   if ((st = impactfit_codegen_header(f, &text, &len, &err))) {
     rc = cli_status_error(st, &err, "fit");
     goto out;
@@ -179,9 +178,12 @@ int impactfit_cmd_fit(int argc, char **argv) {
         cli_out_abort(&outs[j]);
       goto out;
     }
-    printf("wrote %s\n", outs[i].path);
   }
   nopen = 0;
+  /* the fitted constants only once they are in their files: a failed run prints nothing */
+  report(f);
+  for (size_t i = 0; i < nouts; i++)
+    printf("wrote %s\n", outs[i].path);
 out:
   for (size_t i = 0; i < nopen; i++)
     cli_out_abort(&outs[i]);
