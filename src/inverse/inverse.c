@@ -743,10 +743,15 @@ int impactfit_zhang_alpha_from_zeta(double n, double m, double e, double zeta, d
   if (!(isfinite(zeta) && zeta > 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "zeta must be a finite number > 0 (got %g)", zeta);
   double f = exp((m + 1.0) / (n + 1.0) * log(e)); /* e^((m+1)/(n+1)) */
+  double ls = zeta * f, a = 0.75 * (1.0 - e) * (m + 1.0) / ls;
+  if (!(ls > 0.0 && isfinite(ls) && isfinite(a)))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "alpha and lambda* are not representable in double precision for zeta = %g, "
+                           "e = %g", zeta, e);
   if (lambda_star)
-    *lambda_star = zeta * f;
+    *lambda_star = ls;
   if (alpha)
-    *alpha = 0.75 * (1.0 - e) * (m + 1.0) / (zeta * f);
+    *alpha = a;
   return 0;
 }
 
@@ -759,6 +764,8 @@ static double kv_ln_e_force(double xi) {
     double s = sqrt((1.0 - xi) * (1.0 + xi)), th = atan2(s, xi);
     return -2.0 * xi * (s > 0.0 ? th / s : 1.0);
   }
+  if (xi > 1e150) /* ξ² overflows; there √(ξ² − 1) = ξ and acosh ξ = ln 2ξ to double precision */
+    return -2.0 * (log(2.0) + log(xi));
   double s = sqrt((xi - 1.0) * (xi + 1.0)), ph = log1p((xi - 1.0) + s);
   return -2.0 * xi * (s > 0.0 ? ph / s : 1.0);
 }
