@@ -85,6 +85,32 @@ static void test_impact(void) {
     if (st == IMPACTFIT_OK)
       CHECK(r.e_out >= 0.0 && r.e_out <= 1.0 + 1e-9, "%s: e_out = %.17g in [0, 1]", what, r.e_out);
   }
+  /* Around the critical damping of the linear family m = (n − 1)/2 under A (ξ = ζ/(n + 1) = 1):
+   * below it the bodies separate with the exact e down to e = 1.9e-7 (the no-separation test must
+   * not cut the contact short; below 1e-9 the engine reports no separation by design), above it they
+   * do not, and a heavily damped contact is decided at once. */
+  const double fam_n[] = {1.0, 2.0, 3.0};
+  const double xis[] = {0.5, 0.9, 0.95, 0.98, 1.001, 1.1, 1e3, 1e9}; /* e = 0.163 … 1.9e-7, then none */
+  for (size_t a = 0; a < 3; a++)
+    for (size_t b = 0; b < sizeof xis / sizeof xis[0]; b++) {
+      double n = fam_n[a], m = 0.5 * (n - 1.0), zeta = xis[b] * (n + 1.0), e_exact = NAN;
+      impactfit_impact_params q = impactfit_impact_scaled_params(n, m, zeta);
+      q.transition = impactfit_transition_A;
+      impactfit_error_clear(&err);
+      int st = impactfit_impact_solve(ws, &q, &r, &err);
+      impactfit_error e2;
+      int st2 = impactfit_scale_invariant_e(n, zeta, impactfit_transition_A, &e_exact, &e2);
+      if (xis[b] < 1.0) {
+        CHECK(st == 0 && st2 == 0, "family n=%g xi=%g under A separates (%s)", n, xis[b], err.message);
+        if (st == 0 && st2 == 0)
+          CHECK_ABS(r.e_out, e_exact, 1e-9 * e_exact + 1e-14, "family n=%g xi=%g: e_out against the exact e", n,
+                    xis[b]);
+      } else {
+        CHECK(st == IMPACTFIT_ENOSEP && st2 == IMPACTFIT_ENOSEP, "family n=%g xi=%g under A: no separation (%s)",
+              n, xis[b], impactfit_status_name(st));
+      }
+    }
+
   /* the scales alone at the same edges */
   impactfit_impact_params p = impactfit_impact_default_params();
   p.k = 1e300, p.mass = 1e-300, p.c = 1e-200;
