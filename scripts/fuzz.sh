@@ -45,7 +45,8 @@ run_one() {
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "build-fuzz/logs/$h.log")
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "build-fuzz/logs/$h.log")
   rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "build-fuzz/logs/$h.log")
-  corpus=$(find "build-fuzz/corpus/$h" -type f | wc -l)
+  # the corpus in memory at the end (committed seeds and new inputs), from libFuzzer's last status line
+  corpus=$(grep -o 'corp: [0-9]*' "build-fuzz/logs/$h.log" | tail -1 | cut -d' ' -f2)
   printf 'fuzz %-9s %5s s  %10s execs  %6s/s  corpus %5s  peak %4s MB  %s\n' "$h" "$secs" "${execs:-?}" \
     "${rate:-?}" "$corpus" "${rss:-?}" "$([ $rc = 0 ] && echo ok || echo "FAILED (exit $rc, see build-fuzz/logs/$h.log)")"
   return $rc
