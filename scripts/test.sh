@@ -5,9 +5,10 @@
 set -eu
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh build test
+jobs=$(nproc)
 cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPACTFIT_WERROR=ON >/dev/null
-cmake --build build-test -j"$(nproc)"
-(cd build-test && ctest --output-on-failure -j"$(nproc)")
+cmake --build build-test -j"$jobs"
+(cd build-test && ctest --output-on-failure -j"$jobs")
 
 echo "== ASan + UBSan (build-asan/): the tests under the sanitizers"
 bash scripts/asan.sh
