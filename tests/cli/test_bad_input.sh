@@ -65,8 +65,10 @@ while IFS= read -r line || [ -n "$line" ]; do
   args=$(subst "$args")
   regex=$(subst "$regex")
   eval "set -- $args"
-  "$BIN" "$@" >"$DIR/out" 2>"$DIR/err"
+  # a hang is a failure of its own case, not a stalled test
+  timeout 60 "$BIN" "$@" >"$DIR/out" 2>"$DIR/err"
   got=$?
+  [ "$got" = 124 ] && echo "FAIL: line $lineno: impactfit $args: no answer within 60 s" && fail=$((fail + 1)) && continue
   what="line $lineno: impactfit $args"
   nerr=$(grep -c '^impactfit: error: ' "$DIR/err")
   other=$(grep -v '^impactfit: error: ' "$DIR/err" | grep -cv '^impactfit [a-z-]*: ')
@@ -83,7 +85,7 @@ while IFS= read -r line || [ -n "$line" ]; do
   fi
   if [ -z "$bad" ]; then
     left=$(find "$DIR/work" \( -name '*.tmp.*' -o -name '.impactfit-tmp.*' \) -print | head -1)
-    [ -n "$left" ] && bad="left the temporary $left behind"
+    [ -n "$left" ] && bad="left the temporary $left behind" && rm -rf "$left"
   fi
   if [ -n "$bad" ]; then
     echo "FAIL: $what: $bad"
