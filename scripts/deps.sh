@@ -7,6 +7,10 @@ group[build]="build-essential cmake pkg-config libgsl-dev libnlopt-dev libinih-d
 group[main]="gnuplot-nox"
 group[test]="gnuplot-nox"
 group[bench]="python3-scipy"
+# fuzz (scripts/fuzz.sh, scripts/asan.sh): clang with libFuzzer and the sanitizer runtimes, libomp for
+# OpenMP under clang, llvm-symbolizer for readable stacks; valgrind: scripts/valgrind.sh
+group[fuzz]="clang libclang-rt-14-dev libomp-dev llvm"
+group[valgrind]="valgrind"
 want=""
 for g in "$@"; do
   [ -n "${group[$g]+x}" ] || { echo "deps.sh: unknown group '$g'" >&2; exit 2; }

@@ -127,8 +127,10 @@ IMPACTFIT_EXPORT impactfit_impact_workspace *impactfit_impact_alloc(void);
 IMPACTFIT_EXPORT void impactfit_impact_free(impactfit_impact_workspace *ws); /* NULL is a no-op */
 
 /* Simulates the impact. Returns 0, or EINVAL (invalid parameters), ENOSEP (the first contact does
- * not end before t_max: e.g. condition A with strong damping, where the bodies never separate),
- * ENONFINITE, ESTEP. With max_contacts > 1, the simulation follows further contacts until
+ * not end before t_max: e.g. condition A with strong damping, where the bodies never separate; also
+ * when, under A without accel and with n ≥ 1, m ≤ (n − 1)/2, the state proves that δ can no longer
+ * reach 0, and when a contact needs more than 4e6 integrator steps, about 10 s: a creep too slow to
+ * follow), ENONFINITE, ESTEP. With max_contacts > 1, the simulation follows further contacts until
  * max_contacts have started or t_max is reached; a later contact that does not end before t_max
  * (the bodies come to rest) is recorded with ended = 0 and is not an error. When the first contact
  * fails (ENOSEP, ENONFINITE, ESTEP), res holds zeros except zeta, gamma, delta_m0 and the cost of

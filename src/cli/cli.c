@@ -81,8 +81,10 @@ int cli_parse_grid(const char *what, const char *s, double **values, size_t *cou
     *c2 = '\0';
     double a, b;
     long n;
+    char cwhat[128];
+    snprintf(cwhat, sizeof cwhat, "%s: the count of range '%.40s'", what, s);
     if ((rc = cli_parse_double(what, copy, &a)) || (rc = cli_parse_double(what, colon + 1, &b)) ||
-        (rc = cli_parse_int(what, c2 + 1, 1, 100000000, &n)))
+        (rc = cli_parse_int(cwhat, c2 + 1, 1, 100000000, &n)))
       goto done;
     if (n == 1 && a != b) {
       rc = cli_input_error("%s: a range with count 1 needs start = stop, got '%s'", what, s);

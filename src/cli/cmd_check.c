@@ -56,9 +56,13 @@ static int expect_handler(void *user, const char *section, const char *name, con
     x->e = p;
     x->cap = cap;
   }
+  char *end;
+  double v = strtod(value, &end);
+  if (end == value || *end) /* not a number: reported as a malformed line */
+    return 0;
   expectation *e = &x->e[x->n++];
   snprintf(e->id, sizeof e->id, "%s", section);
-  e->measured = strtod(value, NULL);
+  e->measured = v;
   e->line = (int)x->n;
   return 1;
 }
@@ -93,10 +97,7 @@ int impactfit_cmd_check(int argc, char **argv) {
     found = strcmp(topics[i].name, only) == 0;
   if (!found)
     return cli_input_error("--topic: unknown topic '%s' (see 'impactfit reproduce --help')", only);
-  int failures = 0;
-  if (!json)
-    printf("%-14s %-66s %12s %12s %-14s %s\n", "topic", "figure", "claimed", "measured", "verdict",
-           "expectation");
+  int failures = 0, header = json;
   for (size_t t = 0; t < sizeof topics / sizeof topics[0]; t++) {
     if (only && strcmp(topics[t].name, only) != 0)
       continue;
@@ -108,6 +109,12 @@ int impactfit_cmd_check(int argc, char **argv) {
     if ((rc = topics[t].fn(&o, r))) {
       report_discard(r);
       return rc;
+    }
+    /* the table header after the first topic ran: a --src that is not the repository prints nothing */
+    if (!header) {
+      printf("%-14s %-66s %12s %12s %-14s %s\n", "topic", "figure", "claimed", "measured", "verdict",
+             "expectation");
+      header = 1;
     }
     char path[4096];
     snprintf(path, sizeof path, "%s/tests/published/%s.ini", src, topics[t].name);

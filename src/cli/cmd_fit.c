@@ -39,13 +39,13 @@ static const char *help_text =
     "A stage's table has the group value, the constants, NAME_se, points, rms, max_abs, max_rel.\n\n"
     "Exit status: 0 success, 1 a fit did not converge, 2 invalid fit file, missing or stale data.\n";
 
-static int write_text(const char *path, const char *text, size_t len) {
-  cli_out o;
-  int rc = cli_out_open(&o, path);
+/* Opens o at path and writes text to its temporary file (committed later by the caller). */
+static int write_text(cli_out *o, const char *path, const char *text, size_t len) {
+  int rc = cli_out_open(o, path);
   if (rc)
     return rc;
-  fwrite(text, 1, len, o.f);
-  return cli_out_commit(&o);
+  fwrite(text, 1, len, o->f);
+  return 0;
 }
 
 static void report(const impactfit_fitfile *f) {
@@ -115,7 +115,8 @@ int impactfit_cmd_fit(int argc, char **argv) {
   snprintf(json, sizeof json, "%s/%.*s.json", data_dir, (int)sl, sb);
   impactfit_table *t = NULL;
   char *text = NULL;
-  size_t len = 0;
+  size_t len = 0, nouts = 0, nopen = 0;
+  cli_out *outs = NULL;
   /* the data must come from this very definition: the sidecar records its hash */
   {
     FILE *jf = fopen(json, "r");
@@ -145,7 +146,6 @@ int impactfit_cmd_fit(int argc, char **argv) {
     rc = cli_status_error(st, &err, "fit");
     goto out;
   }
-  report(f);
   if ((st = impactfit_codegen_header(f, &text, &len, &err))) {
     rc = cli_status_error(st, &err, "fit");
     goto out;
@@ -154,27 +154,49 @@ int impactfit_cmd_fit(int argc, char **argv) {
     rc = cli_input_error("fit: header path too long");
     goto out;
   }
-  if ((rc = write_text(path, text, len)))
+  /* Every output is written to its temporary file before any is renamed into place, so that an
+   * unwritable --tables directory does not leave a new header behind a failed run. */
+  nouts = 1 + (tables ? impactfit_fitfile_stage_count(f) : 0);
+  if (!(outs = calloc(nouts, sizeof *outs))) {
+    rc = cli_input_error("fit: out of memory");
     goto out;
-  printf("wrote %s\n", path);
-  if (tables)
-    for (size_t i = 0; i < impactfit_fitfile_stage_count(f); i++) {
-      impactfit_fit_stage stg;
-      impactfit_fitfile_stage(f, i, &stg);
-      char *tt;
-      size_t tl;
-      if ((st = impactfit_table_to_csv(stg.table, &tt, &tl, &err))) {
-        rc = cli_status_error(st, &err, "fit");
-        goto out;
-      }
-      snprintf(path, sizeof path, "%s/%s_%s.csv", tables, impactfit_fitfile_name(f), stg.name);
-      rc = write_text(path, tt, tl);
-      free(tt);
-      if (rc)
-        goto out;
-      printf("wrote %s\n", path);
+  }
+  if ((rc = write_text(&outs[0], path, text, len)))
+    goto out;
+  nopen = 1;
+  for (size_t i = 1; i < nouts; i++) {
+    impactfit_fit_stage stg;
+    impactfit_fitfile_stage(f, i - 1, &stg);
+    char *tt;
+    size_t tl;
+    if ((st = impactfit_table_to_csv(stg.table, &tt, &tl, &err))) {
+      rc = cli_status_error(st, &err, "fit");
+      goto out;
     }
+    snprintf(path, sizeof path, "%s/%s_%s.csv", tables, impactfit_fitfile_name(f), stg.name);
+    rc = write_text(&outs[i], path, tt, tl);
+    free(tt);
+    if (rc)
+      goto out;
+    nopen = i + 1;
+  }
+  for (size_t i = 0; i < nouts; i++) {
+    if ((rc = cli_out_commit(&outs[i]))) {
+      nopen = 0;
+      for (size_t j = i + 1; j < nouts; j++)
+        cli_out_abort(&outs[j]);
+      goto out;
+    }
+  }
+  nopen = 0;
+  /* the fitted constants only once they are in their files: a failed run prints nothing */
+  report(f);
+  for (size_t i = 0; i < nouts; i++)
+    printf("wrote %s\n", outs[i].path);
 out:
+  for (size_t i = 0; i < nopen; i++)
+    cli_out_abort(&outs[i]);
+  free(outs);
   free(text);
   impactfit_table_free(t);
   impactfit_fitfile_free(f);

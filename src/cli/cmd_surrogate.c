@@ -112,21 +112,24 @@ int impactfit_cmd_surrogate(int argc, char **argv) {
     snprintf(path, sizeof path, "include/impactfit/generated/%s_surrogate.h", spec.name);
     out = path;
   }
+  /* the output opened first: an unwritable path fails at once, not after seconds of solves */
+  int to_stdout = strcmp(out, "-") == 0;
+  cli_out o;
+  if (!to_stdout && (rc = cli_out_open(&o, out)))
+    return rc;
   impactfit_surrogate *s = NULL;
   impactfit_surrogate_report rep;
   impactfit_error err;
   impactfit_error_clear(&err);
   int st = impactfit_surrogate_build(&spec, &s, &rep, &err);
-  if (st)
+  if (st) {
+    if (!to_stdout)
+      cli_out_abort(&o);
     return cli_status_error(st, &err, "surrogate");
-  if (strcmp(out, "-") == 0) {
+  }
+  if (to_stdout) {
     st = impactfit_surrogate_write_header(s, &rep, command, stdout, &err);
   } else {
-    cli_out o;
-    if ((rc = cli_out_open(&o, out))) {
-      impactfit_surrogate_free(s);
-      return rc;
-    }
     st = impactfit_surrogate_write_header(s, &rep, command, o.f, &err);
     if (st)
       cli_out_abort(&o);

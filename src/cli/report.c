@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "report.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -25,6 +26,11 @@ typedef struct target {
 
 struct report {
   char outdir[2048];
+  /* Every file goes to outdir/.impactfit-tmp.PID first and moves into outdir when the report is
+   * complete (report_close); a failed run removes it (report_discard). So a failed or interrupted
+   * reproduce never leaves figures or data that could pass for a result, nor overwrites part of an
+   * earlier complete report. */
+  char stage[2100];
   int write_files;
   char topic[64];
   char *md;
@@ -64,7 +70,39 @@ report *report_open(const char *outdir, int write_files) {
     free(r);
     return NULL;
   }
+  snprintf(r->stage, sizeof r->stage, "%s/.impactfit-tmp.%ld", r->outdir, (long)getpid());
+  if (write_files && mkdir(r->stage, 0777) != 0) {
+    cli_input_error("cannot create %s: %s", r->stage, strerror(errno));
+    free(r);
+    return NULL;
+  }
   return r;
+}
+
+/* Moves (commit) or removes (!commit) every staged file, then removes the staging directory.
+ * Returns 0 or CLI_INPUT with the error printed. */
+static int unstage(report *r, int commit) {
+  if (!r->write_files)
+    return 0;
+  DIR *d = opendir(r->stage);
+  int rc = 0;
+  if (d) {
+    struct dirent *e;
+    while ((e = readdir(d))) {
+      if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+        continue;
+      char from[4096], to[4096];
+      snprintf(from, sizeof from, "%s/%s", r->stage, e->d_name);
+      snprintf(to, sizeof to, "%s/%s", r->outdir, e->d_name);
+      if (commit && !rc && rename(from, to) != 0)
+        rc = cli_input_error("cannot move %s to %s: %s", from, to, strerror(errno));
+      if (!commit || rc)
+        remove(from);
+    }
+    closedir(d);
+  }
+  rmdir(r->stage);
+  return rc;
 }
 
 int report_writes_files(const report *r) { return r->write_files; }
@@ -98,7 +136,7 @@ FILE *report_data(report *r, const char *name) {
   if (!r->write_files)
     return NULL;
   char path[4096];
-  snprintf(path, sizeof path, "%s/%s", r->outdir, name);
+  snprintf(path, sizeof path, "%s/%s", r->stage, name);
   FILE *f = fopen(path, "w");
   if (!f)
     fprintf(stderr, "impactfit: warning: cannot write %s: %s\n", path, strerror(errno));
@@ -127,11 +165,27 @@ static int run_gnuplot(const char *dir, const char *file) {
   return (WIFEXITED(status) && WEXITSTATUS(status) == 0) ? 0 : -1;
 }
 
+/* Runs the staged script name.gp (ok: it was written) and references the figure in the report, or
+ * says it could not be drawn. */
+static int draw_figure(report *r, const char *name, const char *caption, int ok) {
+  char gpname[1024];
+  snprintf(gpname, sizeof gpname, "%s.gp", name);
+  if (ok && run_gnuplot(r->stage, gpname) == 0) {
+    report_md(r, "![%s](%s.svg)\n\n*Figure %s.* %s\n\n", name, name, name, caption);
+    return 0;
+  }
+  r->figure_failures++;
+  report_md(r, "*Figure %s could not be drawn (gnuplot failed; its script and data are in the report "
+               "directory).* %s\n\n",
+            name, caption);
+  return -1;
+}
+
 int report_figure(report *r, const char *name, const char *caption, const char *script) {
   if (!r->write_files)
     return 0;
   char gp[4096];
-  snprintf(gp, sizeof gp, "%s/%s.gp", r->outdir, name);
+  snprintf(gp, sizeof gp, "%s/%s.gp", r->stage, name);
   FILE *f = fopen(gp, "w");
   int ok = 0;
   if (f) {
@@ -144,17 +198,7 @@ int report_figure(report *r, const char *name, const char *caption, const char *
             IMPACTFIT_VERSION_STRING, name, name, name, name, script, name);
     ok = (fclose(f) == 0);
   }
-  char gpname[1024];
-  snprintf(gpname, sizeof gpname, "%s.gp", name);
-  if (ok && run_gnuplot(r->outdir, gpname) == 0) {
-    report_md(r, "![%s](%s.svg)\n\n*Figure %s.* %s\n\n", name, name, name, caption);
-    return 0;
-  }
-  r->figure_failures++;
-  report_md(r, "*Figure %s could not be drawn (gnuplot failed; its script and data are in the report "
-               "directory).* %s\n\n",
-            name, caption);
-  return -1;
+  return draw_figure(r, name, caption, ok);
 }
 
 void report_claim(report *r, const claim *c) {
@@ -212,8 +256,9 @@ static void md_number(FILE *f, double v, const char *unit) {
 static const char *verdict_text(int v) { return v == 1 ? "holds" : v == 0 ? "does not hold" : "—"; }
 
 int report_close(report *r, const char *title, double wall_seconds) {
-  int rc = 0;
-  if (r->write_files) {
+  /* figures and data first: REPORT.md and claims.json, written last, mark a complete report */
+  int rc = unstage(r, 1);
+  if (r->write_files && !rc) {
     char path[4096];
     snprintf(path, sizeof path, "%s/REPORT.md", r->outdir);
     cli_out o;
@@ -270,6 +315,7 @@ int report_close(report *r, const char *title, double wall_seconds) {
 void report_discard(report *r) {
   if (!r)
     return;
+  unstage(r, 0);
   free(r->md);
   free(r->claims);
   free(r->targets);
@@ -281,7 +327,7 @@ int report_figure_panels(report *r, const char *name, const char *caption, int w
   if (!r->write_files)
     return 0;
   char gp[4096];
-  snprintf(gp, sizeof gp, "%s/%s.gp", r->outdir, name);
+  snprintf(gp, sizeof gp, "%s/%s.gp", r->stage, name);
   FILE *f = fopen(gp, "w");
   int ok = 0;
   if (f) {
@@ -296,15 +342,5 @@ int report_figure_panels(report *r, const char *name, const char *caption, int w
             width, height, name, script);
     ok = (fclose(f) == 0);
   }
-  char gpname[1024];
-  snprintf(gpname, sizeof gpname, "%s.gp", name);
-  if (ok && run_gnuplot(r->outdir, gpname) == 0) {
-    report_md(r, "![%s](%s.svg)\n\n*Figure %s.* %s\n\n", name, name, name, caption);
-    return 0;
-  }
-  r->figure_failures++;
-  report_md(r, "*Figure %s could not be drawn (gnuplot failed; its script and data are in the report "
-               "directory).* %s\n\n",
-            name, caption);
-  return -1;
+  return draw_figure(r, name, caption, ok);
 }

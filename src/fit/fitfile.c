@@ -9,6 +9,7 @@
 #include "../common/common_impl.h"
 #include "../sweep/sweep_impl.h"
 #include "fit_impl.h"
+#include "fitfile_impl.h"
 #include "table_impl.h"
 
 #define MAX_CONDS 16
@@ -378,6 +379,11 @@ static int stage_setup(impactfit_fitfile *f, size_t si, int *line, impactfit_err
   return IMPACTFIT_OK;
 }
 
+static int load_sweep_file(void *ctx, const char *path, impactfit_sweep **out, impactfit_error *err) {
+  (void)ctx;
+  return impactfit_sweep_load(path, out, err);
+}
+
 int impactfit_fitfile_load(const char *path, impactfit_fitfile **out, impactfit_error *err) {
   *out = NULL;
   char *text;
@@ -385,15 +391,24 @@ int impactfit_fitfile_load(const char *path, impactfit_fitfile **out, impactfit_
   int st = impactfit__read_file(path, &text, &len, err);
   if (st)
     return st;
+  st = impactfit__fitfile_parse(text, len, path, load_sweep_file, NULL, out, err);
+  free(text);
+  return st;
+}
+
+int impactfit__fitfile_parse(const char *text, size_t len, const char *path, impactfit__sweep_loader load,
+                             void *load_ctx, impactfit_fitfile **out, impactfit_error *err) {
+  *out = NULL;
+  if (!text || !path || !load)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no fit file given");
+  int st;
   impactfit_fitfile *f = calloc(1, sizeof *f);
   if (!f || !(f->path = strdup(path))) {
-    free(text);
     free(f);
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
   }
   impactfit__hash_hex(text, len, f->hash);
   st = impactfit__ini_parse(text, len, path, on_key, f, err);
-  free(text);
   if (st)
     goto done;
   if (!f->sweep_ref) {
@@ -430,7 +445,7 @@ int impactfit_fitfile_load(const char *path, impactfit_fitfile **out, impactfit_
     strcpy(f->sweep_path + dl, f->sweep_ref);
     impactfit_error e2;
     impactfit_error_clear(&e2);
-    if ((st = impactfit_sweep_load(f->sweep_path, &f->sweep, &e2))) {
+    if ((st = load(load_ctx, f->sweep_path, &f->sweep, &e2))) {
       st = IMPACTFIT__FAIL(err, st == IMPACTFIT_EIO ? IMPACTFIT_EINVAL : st, "%s:%d: sweep: %s", path, f->sweep_line,
                            e2.message);
       goto done;

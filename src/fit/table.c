@@ -139,6 +139,13 @@ int impactfit_table_parse_csv(const char *text, size_t len, const char *name, im
           st = IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "%s:1: empty column name (column %zu)", name, j + 1);
           goto done;
         }
+        /* a name with a control character (a stray \r, say) could not be written back and read again */
+        for (const char *q = fields[j]; *q; q++)
+          if ((unsigned char)*q < 0x20 || *q == 0x7f) {
+            st = IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "%s:1: control character 0x%02x in the name of column %zu",
+                                 name, (unsigned)(unsigned char)*q, j + 1);
+            goto done;
+          }
         for (size_t k = 0; k < j; k++)
           if (strcmp(fields[k], fields[j]) == 0) {
             st = IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "%s:1: column '%s' appears twice", name, fields[j]);

@@ -97,12 +97,13 @@ static int parse_fail(parser *P, int status, int line, const char *fmt, ...) {
   return IMPACTFIT__FAIL(P->err, status, "%s:%d: %s", P->src, line, msg);
 }
 
-/* Quotes at most 40 bytes of a field for a message, control characters shown as '?'. */
+/* Quotes at most 40 bytes of a field for a message, bytes other than printable ASCII shown as '?'
+ * (a binary file's bytes would make the error line unreadable, or a terminal misbehave). */
 static void quote(char *out, size_t cap, const char *s, size_t len) {
   char b[41];
   size_t n = len > 40 ? 40 : len;
   for (size_t i = 0; i < n; i++)
-    b[i] = ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) ? '?' : s[i];
+    b[i] = ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f) ? '?' : s[i];
   b[n] = '\0';
   snprintf(out, cap, "'%s%s'", b, len > 40 ? "..." : "");
 }

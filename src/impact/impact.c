@@ -292,6 +292,11 @@ static double spring_energy(const impactfit__sys *s, double x) {
 #define SERIES_TOL 1e-17 /* highest-degree terms of a series piece are below this (relative) */
 #define SERIES_SAMPLES 8
 #define ZERO_SPEED_FLOOR 1e-9 /* scaled speed below which reaching δ = 0 is not a separation */
+/* Integrator steps per contact before giving up with ENOSEP (about 10 s). A heavily damped contact
+ * is stiff for the explicit rk8pd (steps of order 1/ζ) and may creep for a time of order ζ: the time
+ * bound alone let a single impact run for hours (A, m = 1, n = 1.5, ζ = 1e7). The most any supported
+ * use needs is 1.9e6 (Hunt–Crossley Δτ at its limit ε = 1e7, hc.h). */
+#define MAX_CONTACT_STEPS 4000000L
 
 impactfit_impact_workspace *impactfit_impact_alloc(void) {
   impactfit_impact_workspace *ws = calloc(1, sizeof *ws);
@@ -849,11 +854,36 @@ static int set_tolerance(impactfit_impact_workspace *ws, double tol) {
   return 0;
 }
 
+/* Under condition A without a pressing force, for n ≥ 1 and m ≤ (n − 1)/2: 1 when the state of the
+ * restitution phase (x > 0, u = −x' > 0) shows that x can no longer reach 0 in finite time. With
+ * p = n − m ≥ 1 and q = n − 2m − 1 ≥ 0, that is the case when
+ *     D = ζ² − 4Kp x^q ≥ 0  and  u ≤ c₂ x^p,  c₂ = (ζ + √D)/(2p x^q).
+ * Why: on the curve u = c x^p, d(u − c x^p)/dt = x^n (K − ζc + p c² x^q), which is ≤ 0 at every
+ * x' ≤ x when c₁ ≤ c ≤ c₂ (the roots of p x^q c² − ζc + K at x); so once u ≤ c x^p with such a c it
+ * stays so while x decreases, x' ≥ −c x^p, and x only decays (like a power of t, or exponentially
+ * for p = 1). For the linear family m = (n − 1)/2, D ≥ 0 is exactly the overdamped case ζ ≥ n + 1.
+ * Without this test a heavily damped contact under A creeps to the time bound 1e4 ζ at a cost that
+ * grows like ζ² (14 s at ζ = 100, hours at 1e4). The 1e-6 margin keeps rounding on the safe side:
+ * a contact that does separate is never cut short. */
+static int creeps_forever(const impactfit__sys *s, const impactfit_transition *tr, const double y[]) {
+  double x = y[0], u = -y[1];
+  if (tr != impactfit_transition_A || s->gamma != 0.0 || !(s->n >= 1.0) || !(s->m <= 0.5 * (s->n - 1.0)) ||
+      !(x > 0.0) || !(u > 0.0))
+    return 0;
+  double p = s->n - s->m, q = s->n - 2.0 * s->m - 1.0, xq = (q > 0.0) ? pow(x, q) : 1.0;
+  double D = s->zeta * s->zeta - 4.0 * s->K * p * xq;
+  if (!(D >= 0.0) || !(xq > 0.0))
+    return 0;
+  double c2 = (s->zeta + sqrt(D)) / (2.0 * p * xq);
+  return u <= (1.0 - 1e-6) * c2 * pow(x, p);
+}
+
 /* Integrates from (t, y) until the contact ends (or B's approach touches), by rk8pd steps and a
  * series arrival at x = 0. */
 static int integrate(impactfit_impact_workspace *ws, const scaled_problem *P, contact_state *cs,
                      double t, double y[3], double h, long *steps, impactfit_error *err) {
   gsl_odeiv2_evolve_reset(ws->evolve);
+  long contact_steps = 0;
   while (!cs->ended && !cs->touched) {
     if (cs->asymptotic)
       return IMPACTFIT__FAIL(err, IMPACTFIT_ENOSEP,
@@ -883,6 +913,15 @@ static int integrate(impactfit_impact_workspace *ws, const scaled_problem *P, co
       return IMPACTFIT__FAIL(err, IMPACTFIT_ESTEP, "integrator step failed at t = %g (scaled): %s", t,
                              gsl_strerror(st));
     (*steps)++;
+    if (++contact_steps > MAX_CONTACT_STEPS) {
+      cs->t_end = t;
+      memcpy(cs->y_end, y, 3 * sizeof y[0]);
+      return IMPACTFIT__FAIL(err, IMPACTFIT_ENOSEP,
+                             "no separation within %g integrator steps (t = %g of the time bound %g "
+                             "delta_m0/v, delta = %g delta_m0): a creep too slow to follow (transition "
+                             "%s, zeta = %g)",
+                             (double)MAX_CONTACT_STEPS, t, P->t_bound, y[0], P->tr->name, ws->sys.zeta);
+    }
     sg.len = t - sg.t0;
     /* Static equilibrium under a pressing force: the contact can never end. */
     if (ws->sys.gamma > 0.0 && fabs(y[1]) <= 1e-12 &&
@@ -898,6 +937,14 @@ static int integrate(impactfit_impact_workspace *ws, const scaled_problem *P, co
       return IMPACTFIT__FAIL(err, st, "event location failed at t = %g (scaled)", t);
     if (cs->ended || cs->touched || cs->asymptotic)
       continue;
+    if (creeps_forever(&ws->sys, P->tr, y)) {
+      cs->t_end = t;
+      memcpy(cs->y_end, y, 3 * sizeof y[0]);
+      return IMPACTFIT__FAIL(err, IMPACTFIT_ENOSEP,
+                             "no separation: the bodies creep towards delta = 0 without reaching it "
+                             "(transition A, zeta = %g; shown at t = %g delta_m0/v, delta = %g delta_m0)",
+                             ws->sys.zeta, t, y[0]);
+    }
     if (P->series && ((cs->phase == PH_REST && y[0] > 0.0 && y[1] < 0.0) ||
                       (cs->phase == PH_PRE && y[0] < 0.0 && y[1] > 0.0))) {
       seg as;

@@ -65,6 +65,7 @@ impactfit_inverse_params impactfit_inverse_default_params(void) {
 typedef struct evaluation {
   double u, g;
   int separated;
+  int beyond; /* the engine refused the damping as out of its range (ζ > 1e12) */
   double e_out, one_minus, x_sep, t_contact; /* one_minus = 1 − e_out without cancellation */
 } evaluation;
 
@@ -84,6 +85,7 @@ struct impactfit_inverse_workspace {
   evaluation evals[MAX_EVALS];
   int status;              /* first engine failure inside a callback */
   impactfit_error *err;
+  char beyond_msg[256];    /* the engine's reason for the first damping out of its range */
 };
 
 impactfit_inverse_workspace *impactfit_inverse_alloc(void) {
@@ -129,6 +131,17 @@ static int simulate(impactfit_inverse_workspace *ws, double u, double rtol, eval
   int st = impactfit_impact_solve(ws->impact, &p, &r, e2);
   *rhs = r.rhs_evals;
   ev->u = u;
+  ev->beyond = 0;
+  /* The point's own parameters were checked before the search, so an input error here is a trial
+   * damping the engine does not accept (ζ > 1e12: the target needs more damping than the engine
+   * simulates). It counts as too much damping, so that a root below the limit is still bracketed;
+   * run_method reports the limit if the search ends there. */
+  if (impactfit_status_is_input_error(st)) {
+    if (!ws->beyond_msg[0])
+      snprintf(ws->beyond_msg, sizeof ws->beyond_msg, "%.200s", e2->message);
+    ev->beyond = 1;
+    st = IMPACTFIT_ENOSEP;
+  }
   if (st == IMPACTFIT_ENOSEP) {
     ev->separated = 0;
     ev->g = NOSEP_G;
@@ -458,6 +471,7 @@ static int run_method(impactfit_inverse_workspace *ws, const impactfit_inverse_p
   ws->rhs = 0;
   ws->status = 0;
   ws->err = err;
+  ws->beyond_msg[0] = '\0';
   int r = method_of(p->method)(ws, u0, slope);
   if (ws->status)
     return ws->status;
@@ -479,6 +493,11 @@ static int run_method(impactfit_inverse_workspace *ws, const impactfit_inverse_p
     if (ev->g <= 0.0 && (below < 0 || ev->u < ws->evals[below].u))
       below = i;
   }
+  if (above >= 0 && below >= 0 && ws->evals[below].beyond)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT,
+                           "no %s within the engine's range gives e = %.17g (transition %s): e_out is "
+                           "still %.6g at %s = %.6g (%s)", what, ws->target, p->transition->name,
+                           ws->evals[above].e_out, what, exp(ws->evals[above].u), ws->beyond_msg);
   if (above >= 0 && below >= 0 && ws->evals[below].u - ws->evals[above].u <= 1e-12 * fmax(1.0, fabs(ws->evals[above].u)))
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT,
                            "no damping gives e = %.17g (transition %s): e_out jumps from %.6g to %s "
@@ -798,10 +817,15 @@ int impactfit_zhang_alpha_from_zeta(double n, double m, double e, double zeta, d
   if (!(isfinite(zeta) && zeta > 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "zeta must be a finite number > 0 (got %g)", zeta);
   double f = exp((m + 1.0) / (n + 1.0) * log(e)); /* e^((m+1)/(n+1)) */
+  double ls = zeta * f, a = 0.75 * (1.0 - e) * (m + 1.0) / ls;
+  if (!(ls > 0.0 && isfinite(ls) && isfinite(a)))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "alpha and lambda* are not representable in double precision for zeta = %g, "
+                           "e = %g", zeta, e);
   if (lambda_star)
-    *lambda_star = zeta * f;
+    *lambda_star = ls;
   if (alpha)
-    *alpha = 0.75 * (1.0 - e) * (m + 1.0) / (zeta * f);
+    *alpha = a;
   return 0;
 }
 
@@ -814,6 +838,8 @@ static double kv_ln_e_force(double xi) {
     double s = sqrt((1.0 - xi) * (1.0 + xi)), th = atan2(s, xi);
     return -2.0 * xi * (s > 0.0 ? th / s : 1.0);
   }
+  if (xi > 1e150) /* ξ² overflows; there √(ξ² − 1) = ξ and acosh ξ = ln 2ξ to double precision */
+    return -2.0 * (log(2.0) + log(xi));
   double s = sqrt((xi - 1.0) * (xi + 1.0)), ph = log1p((xi - 1.0) + s);
   return -2.0 * xi * (s > 0.0 ? ph / s : 1.0);
 }

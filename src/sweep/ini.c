@@ -8,6 +8,7 @@
  * continuation. */
 #include "sweep_impl.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <ini.h>
 #include <math.h>
@@ -17,6 +18,9 @@
 #include <xxhash.h>
 
 #include "../common/common_impl.h"
+
+#define IMPACTFIT__STR2(x) #x
+#define IMPACTFIT__STR(x) IMPACTFIT__STR2(x)
 
 typedef struct reader {
   const char *p, *end;
@@ -42,7 +46,7 @@ static char *read_line(char *str, int num, void *stream) {
   if (len + 1 > (size_t)num || len > IMPACTFIT__INI_MAX_LINE) {
     if (!r->bad_line) {
       r->bad_line = r->line;
-      r->bad_reason = "line too long";
+      r->bad_reason = "line too long (at most " IMPACTFIT__STR(IMPACTFIT__INI_MAX_LINE) " characters)";
     }
     len = 0; /* hand inih an empty line instead of a split one */
   } else if (memchr(r->p, '\0', len)) {
@@ -91,8 +95,7 @@ int impactfit__ini_parse(const char *text, size_t len, const char *name, impactf
   r.user = user;
   int rc = ini_parse_stream(read_line, &r, handler, &r);
   if (r.bad_line && (!r.err_line || r.bad_line <= r.err_line) && (rc <= 0 || r.bad_line <= rc))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "%s:%d: %s (at most %d characters)", name,
-                           r.bad_line, r.bad_reason, IMPACTFIT__INI_MAX_LINE);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "%s:%d: %s", name, r.bad_line, r.bad_reason);
   if (r.err_line && (rc <= 0 || r.err_line <= rc))
     return IMPACTFIT__FAIL(err, r.herr.status, "%s:%d: %s", name, r.err_line, r.herr.message);
   if (rc == -2)
@@ -150,7 +153,8 @@ int impactfit__parse_number(const char *what, const char *s, double *out, impact
   char *end;
   errno = 0;
   double v = strtod(s, &end);
-  if (end == s || *end != '\0' || s[0] == ' ' || s[0] == '\t')
+  /* strtod skips any leading white space (\r, \v, \f too): refused, the whole string must be the number */
+  if (end == s || *end != '\0' || isspace((unsigned char)s[0]))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "%s: expected a number, got '%s'", what, s);
   if (!isfinite(v))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "%s: expected a finite number, got '%s'", what, s);

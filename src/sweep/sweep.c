@@ -64,6 +64,29 @@ static void list_names(char *buf, size_t size, const impactfit_sweep_problem *pr
       used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? ", " : "", pr->options[i].name);
 }
 
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* *dup = a value listed twice, or NaN. Sorting a copy: a list may hold millions of values (continuation
+ * lines), where comparing every pair would take hours. */
+static int find_duplicate(const double *v, size_t n, double *dup, impactfit_error *err) {
+  *dup = NAN;
+  double *w = malloc((n ? n : 1) * sizeof *w);
+  if (!w)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+  memcpy(w, v, n * sizeof *w);
+  qsort(w, n, sizeof *w, cmp_double);
+  for (size_t i = 1; i < n; i++)
+    if (w[i] == w[i - 1]) {
+      *dup = w[i];
+      break;
+    }
+  free(w);
+  return IMPACTFIT_OK;
+}
+
 /* ---- parsing ---- */
 
 typedef struct parse_ctx {
@@ -78,6 +101,7 @@ typedef struct parse_ctx {
   int problem_line;
   char problem_name[64];
   const impactfit_sweep_problem *forced; /* tests: a problem outside the registry */
+  double max_points;                     /* MAX_POINTS, or less (fuzzing) */
 } parse_ctx;
 
 static const impactfit_sweep_problem *lookup(const parse_ctx *c, const char *name) {
@@ -129,7 +153,7 @@ static int append_values(impactfit_sweep_axis *ax, double **store, size_t *cap, 
   return IMPACTFIT_OK;
 }
 
-static int parse_axis(impactfit_sweep *s, size_t ai, const char *value, impactfit_error *err) {
+static int parse_axis(impactfit_sweep *s, size_t ai, const char *value, double max_points, impactfit_error *err) {
   impactfit_sweep_axis *ax = &s->axes[ai];
   const char *p = value;
   size_t wl = 0;
@@ -164,9 +188,12 @@ static int parse_axis(impactfit_sweep *s, size_t ai, const char *value, impactfi
   }
   double a = three[0], b = three[1], c = three[2];
   free(three);
-  if (c != floor(c) || c < 1 || c > MAX_POINTS)
+  if (c != floor(c) || c < 1)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: count must be a whole number >= 1, got %.17g",
                            ax->name, c);
+  if (c > max_points)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: count %.17g is too large (the grid has at most %.3g points)",
+                           ax->name, c, max_points);
   size_t n = (size_t)c;
   if (n == 1 && a != b)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: a range with count 1 needs start = stop", ax->name);
@@ -330,7 +357,7 @@ static int apply_key(parse_ctx *c, const char *section, const char *name, const 
     ax->param = pi;
     ax->line = line;
     ax->count = 0;
-    return parse_axis(s, ai, value, err);
+    return parse_axis(s, ai, value, c->max_points, err);
   }
   return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "unknown section [%s] (sections: sweep, fixed, axes)", section);
 }
@@ -421,9 +448,8 @@ static int build_header(impactfit_sweep *s, impactfit_error *err) {
   return IMPACTFIT_OK;
 }
 
-int impactfit__sweep_parse_problem(const char *text, size_t len, const char *name,
-                                   const impactfit_sweep_problem *forced, impactfit_sweep **out,
-                                   impactfit_error *err) {
+static int parse(const char *text, size_t len, const char *name, const impactfit_sweep_problem *forced,
+                 double max_points, impactfit_sweep **out, impactfit_error *err) {
   *out = NULL;
   if (!text || !name)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no definition given");
@@ -432,6 +458,7 @@ int impactfit__sweep_parse_problem(const char *text, size_t len, const char *nam
   memset(&c, 0, sizeof c);
   c.s = s;
   c.forced = forced;
+  c.max_points = max_points;
   int st = IMPACTFIT_OK;
   if (!s || !(s->name = strdup(name))) {
     free(s);
@@ -493,13 +520,13 @@ int impactfit__sweep_parse_problem(const char *text, size_t len, const char *nam
     if (ax->kind == IMPACTFIT_AXIS_LIST) {
       ax->start = ax->values[0];
       ax->stop = ax->values[ax->count - 1];
-      for (size_t i = 0; i < ax->count; i++)
-        for (size_t j = 0; j < i; j++)
-          if (ax->values[i] == ax->values[j]) {
-            st = IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s:%d: %s lists %.17g twice", name, ax->line, ax->name,
-                                 ax->values[i]);
-            goto done;
-          }
+      double dup;
+      if ((st = find_duplicate(ax->values, ax->count, &dup, err)))
+        goto done;
+      if (!isnan(dup)) {
+        st = IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s:%d: %s lists %.17g twice", name, ax->line, ax->name, dup);
+        goto done;
+      }
     }
     for (size_t i = 0; i < ax->count; i++) {
       impactfit_error e2;
@@ -512,8 +539,9 @@ int impactfit__sweep_parse_problem(const char *text, size_t len, const char *nam
     s->swept[ax->param] = 1;
     total *= (double)ax->count;
   }
-  if (total > MAX_POINTS) {
-    st = IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: the grid has %.3g points (at most 1e9)", name, total);
+  if (total > c.max_points) {
+    st = IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: the grid has %.3g points (at most %.3g)", name, total,
+                         c.max_points);
     goto done;
   }
   s->total = (size_t)total;
@@ -583,9 +611,22 @@ done:
   return IMPACTFIT_OK;
 }
 
+int impactfit__sweep_parse_problem(const char *text, size_t len, const char *name,
+                                   const impactfit_sweep_problem *forced, impactfit_sweep **out,
+                                   impactfit_error *err) {
+  return parse(text, len, name, forced, MAX_POINTS, out, err);
+}
+
+int impactfit__sweep_parse_bounded(const char *text, size_t len, const char *name, double max_points,
+                                   impactfit_sweep **out, impactfit_error *err) {
+  if (!(max_points >= 1.0 && max_points <= MAX_POINTS))
+    max_points = MAX_POINTS;
+  return parse(text, len, name, NULL, max_points, out, err);
+}
+
 int impactfit_sweep_parse(const char *text, size_t len, const char *name, impactfit_sweep **out,
                           impactfit_error *err) {
-  return impactfit__sweep_parse_problem(text, len, name, NULL, out, err);
+  return parse(text, len, name, NULL, MAX_POINTS, out, err);
 }
 
 int impactfit_sweep_load(const char *path, impactfit_sweep **out, impactfit_error *err) {

@@ -30,6 +30,12 @@ int impactfit__parse_number(const char *what, const char *s, double *out, impact
 /* 1 if s is a C identifier. */
 int impactfit__sweep_identifier(const char *s);
 
+/* impactfit_sweep_parse with a grid of at most max_points points (≤ 1e9, the public bound). The
+ * parser checks every point, so a legal billion-point grid takes minutes to read: the fuzz harnesses
+ * bound it to keep each input fast. */
+int impactfit__sweep_parse_bounded(const char *text, size_t len, const char *name, double max_points,
+                                   impactfit_sweep **out, impactfit_error *err);
+
 /* Writes %.17g of v into buf (at least 32 bytes); returns the length. */
 int impactfit__fmt_g17(char *buf, double v);
 

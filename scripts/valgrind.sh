@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Valgrind memcheck of one run of every command of the CLI (small inputs), plus a few runs that fail
+# on bad input (their error paths free what they allocated too). Any error, or a definitely lost
+# block, fails the run (exit status 99 from valgrind).
+# usage: scripts/valgrind.sh [path/to/impactfit]   (default: builds build-valgrind/, -O1 -g)
+set -u
+cd "$(dirname "$0")/.."
+bash scripts/deps.sh build valgrind || exit 1
+if [ $# -ge 1 ]; then
+  BIN=$1
+else
+  cmake -S . -B build-valgrind -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g" \
+    >/dev/null || exit 1
+  cmake --build build-valgrind -j"$(nproc)" --target impactfit_cli >/dev/null || exit 1
+  BIN=build-valgrind/src/cli/impactfit
+fi
+SRC=$PWD
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+mkdir -p "$T/src/include/impactfit/generated"
+printf '[sweep]\nproblem = simulate\n[fixed]\nm = 0\n[axes]\nn = list 1, 1.5, 2\nc = linear 0.1, 0.5, 4\n' >"$T/grid.ini"
+printf '[fit]\nname = vgfit\nsweep = grid.ini\n[stage s]\ndata = sweep\ngroup = n\nx = c\ny = e_out\nform = exp\n' \
+  >"$T/fit.ini"
+printf '[sweep]\nproblem = simulate\n[axes]\nn = log 1, -2, 3\n' >"$T/bad.ini"
+printf 'v,e\n1,nan\n' >"$T/bad.csv"
+
+# One command per line: the expected exit status, then the arguments ($T, $SRC expanded).
+runs=$(cat <<RUNS
+0 simulate --n 1.5 --c 0.5 --trace $T/trace.csv --trace-points 21
+0 simulate --n 1 --c 400 --k 1e4 --v 20 --accel 9.81 --contacts 3 --transition C,D --json
+1 simulate --n 1.5 --c 1e11
+0 copt --n 1.5 --e 0.5,0.7
+0 copt --n 1.5 --e 0.6 --method nlopt --dimensional
+0 zhang-alpha --n 1.5 --m 0.25 --e 0.3,0.5 --transition A
+0 surrogate copt --deg-n 2 --deg-t 4 --deg-r 4 --check 5 --out $T/s.h
+0 roller --case I --transition C --periods 1 --trace $T/roller.csv --trace-points 20
+0 pendulum --model copt --t-end 1.5 --trace $T/p.csv --trace-dt 0.05
+0 pendulum --model impulse,flores --t-end 1 --json
+0 hc-eps --e 0.2,0.5,1 --k 1e8 --v 2 --json
+0 hc-eps --e 0.5 --formula ramaswamy-humbert
+0 impact-time --eps 0.8 --n 1.5 --k 1e8 --mass 0.05 --v 2
+0 identify-hc --e 0.6 --dt 1e-4 --v 2 --mass 0.05 --n 1.5
+0 hc-audit --points 5 --dtau-points 3 --dtau-n-points 2
+0 sweep $T/grid.ini --out $T --threads 2
+0 fit $T/fit.ini --data $T --header-dir $T --tables $T
+0 reproduce --topic dem --src $T/src --out $T/rep
+0 check --topic dem --src $SRC
+0 dem-audit --points 3 --write-header $T
+0 identify $SRC/tests/data/drop_test.csv --model hc --mass 0.064 --fix n=1.5 --global none --per-row
+0 identify-synth --model zhang --params n=1.5,m=1,k=5e9,lambda=2e9 --v 1,2 --mass 0.064 --noise 0.01 --output $T/syn.csv
+2 sweep $T/bad.ini --out $T
+2 identify $T/bad.csv --model hc --mass 1
+2 fit $T/bad.ini
+2 simulate --n 1.5 --c 1 --trace $T/nodir/t.csv
+RUNS
+)
+fail=0
+n=0
+t0=$(date +%s)
+while read -r want args; do
+  n=$((n + 1))
+  # shellcheck disable=SC2086
+  valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite \
+    --log-file="$T/vg.log" "$BIN" $args >/dev/null 2>"$T/err"
+  got=$?
+  # an error or a definite leak makes the exit status 99 (libgomp's thread stacks are "possibly lost")
+  if [ "$got" != "$want" ]; then
+    echo "FAIL: impactfit $args: exit $got (want $want)"
+    head -40 "$T/vg.log"
+    head -3 "$T/err"
+    fail=$((fail + 1))
+  fi
+done <<<"$runs"
+echo "valgrind: $n runs, $fail failed, $(($(date +%s) - t0)) s"
+[ "$fail" = 0 ]

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# The cross-command bad-input contract: runs every case of tests/cli/bad_input.tsv (format in its
+# header) and checks the exit status, the one "impactfit: error:" line and its text, an empty stdout
+# for invalid input, and that no output path nor any temporary file is left behind.
+# usage: test_bad_input.sh path/to/impactfit SOURCE_DIR
+set -u
+BIN=${1:?usage: test_bad_input.sh path/to/impactfit SOURCE_DIR}
+SRC=${2:?usage: test_bad_input.sh path/to/impactfit SOURCE_DIR}
+TABLE=$SRC/tests/cli/bad_input.tsv
+DIR=$(mktemp -d)
+trap 'rm -rf "$DIR"' EXIT
+mkdir -p "$DIR/f" "$DIR/work"
+fail=0
+pass=0
+TAB=$'\t'
+
+subst() { # the table's placeholders
+  local s=$1
+  s=${s//@DIR@/$DIR/work}
+  s=${s//@SRC@/$SRC}
+  while [[ $s =~ @F/([^@]*)@ ]]; do
+    s=${s//"${BASH_REMATCH[0]}"/$DIR/f/${BASH_REMATCH[1]}}
+  done
+  printf '%s' "$s"
+}
+
+lineno=0
+while IFS= read -r line || [ -n "$line" ]; do
+  lineno=$((lineno + 1))
+  case $line in
+    '#'* | '') continue ;;
+  esac
+  if [[ $line == file:* ]]; then
+    name=${line%%"$TAB"*}
+    name=${name#file:}
+    content=${line#*"$TAB"}
+    if [[ $content == '@repeat '* ]]; then
+      read -r _ count text <<<"$content"
+      for ((i = 0; i < count; i++)); do printf '%s' "$text"; done >"$DIR/f/$name"
+    else
+      printf '%b' "$content" >"$DIR/f/$name"
+    fi
+    continue
+  fi
+  if [[ $line == run:* ]]; then
+    eval "set -- $(subst "${line#*"$TAB"}")"
+    if ! "$BIN" "$@" >"$DIR/out" 2>"$DIR/err"; then
+      echo "FAIL: line $lineno: setup 'impactfit $*' failed:"; cat "$DIR/err"; fail=$((fail + 1))
+    fi
+    continue
+  fi
+  # split by hand: with IFS=<tab>, read would merge the empty first field (no arguments at all)
+  args=${line%%"$TAB"*}
+  rest=${line#*"$TAB"}
+  want=${rest%%"$TAB"*}
+  rest=${rest#*"$TAB"}
+  regex=${rest%%"$TAB"*}
+  paths=${rest#*"$TAB"}
+  [ "$paths" = "$rest" ] && paths=""
+  if [ -z "${want:-}" ] || [ -z "${regex:-}" ] || [ -z "${paths:-}" ]; then
+    echo "FAIL: line $lineno: malformed case (ARGS, EXIT, REGEX, PATHS separated by tabs): $line"
+    fail=$((fail + 1))
+    continue
+  fi
+  args=$(subst "$args")
+  regex=$(subst "$regex")
+  eval "set -- $args"
+  # a hang is a failure of its own case, not a stalled test
+  timeout 60 "$BIN" "$@" >"$DIR/out" 2>"$DIR/err"
+  got=$?
+  [ "$got" = 124 ] && echo "FAIL: line $lineno: impactfit $args: no answer within 60 s" && fail=$((fail + 1)) && continue
+  what="line $lineno: impactfit $args"
+  nerr=$(grep -c '^impactfit: error: ' "$DIR/err")
+  other=$(grep -v '^impactfit: error: ' "$DIR/err" | grep -cv '^impactfit [a-z-]*: ')
+  bad=""
+  [ "$got" = "$want" ] || bad="exit $got, want $want"
+  [ -z "$bad" ] && [ "$nerr" != 1 ] && bad="$nerr 'impactfit: error:' lines on stderr, want 1"
+  [ -z "$bad" ] && [ "$other" != 0 ] && bad="stderr has lines other than the error and progress lines"
+  [ -z "$bad" ] && ! grep '^impactfit: error: ' "$DIR/err" | grep -Eq -- "$regex" && bad="the error line does not match /$regex/"
+  [ -z "$bad" ] && [ "$want" = 2 ] && [ -s "$DIR/out" ] && bad="printed on stdout despite invalid input"
+  if [ -z "$bad" ] && [ "$paths" != - ]; then
+    for p in $(subst "$paths"); do
+      [ -e "$p" ] && bad="left $p behind" && break
+    done
+  fi
+  if [ -z "$bad" ]; then
+    left=$(find "$DIR/work" \( -name '*.tmp.*' -o -name '.impactfit-tmp.*' \) -print | head -1)
+    [ -n "$left" ] && bad="left the temporary $left behind" && rm -rf "$left"
+  fi
+  if [ -n "$bad" ]; then
+    echo "FAIL: $what: $bad"
+    sed 's/^/    stderr: /' "$DIR/err" | head -5
+    fail=$((fail + 1))
+  else
+    pass=$((pass + 1))
+  fi
+done <"$TABLE"
+
+echo "test_bad_input: $pass cases passed, $fail failed"
+[ "$pass" -ge 40 ] || { echo "FAIL: fewer than 40 cases ran"; exit 1; }
+[ "$fail" = 0 ]
