@@ -1,0 +1,527 @@
+/* `impactfit sweep` over MPI ranks (sweep_mpi.h); compiled with -DIMPACTFIT_MPI=ON only.
+ *
+ * Protocol (MPI_COMM_WORLD, rank 0 = lead):
+ *   lead -> worker  TASK {task, first, count}   at most QUEUE queued per worker
+ *                   CANCEL {}                   stop the task in flight (a signal somewhere)
+ *                   STOP {}                     no more tasks (sent when the worker has none queued)
+ *   worker -> lead  RESULT {task, covered, len, flen, failed, interrupted}, then ROWS (len bytes,
+ *                   the rows of [first, first + covered)) and FAILS (flen bytes: "index status
+ *                   message\n" per failed point)
+ * A task is one block of the grid: [max(first, (k0 + t)B), min(last, (k0 + t + 1)B)), so the
+ * units, and therefore the rows, are those of a serial run. The lead computes tasks too; it
+ * services messages from its poll hook (after each unit its main thread computes) and while
+ * waiting. Results are kept in a ring of WINDOW slots and written in task order. */
+#define _POSIX_C_SOURCE 200809L
+#include <limits.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "signals.h"
+#include "sweep_mpi.h"
+
+enum { TAG_TASK = 11, TAG_CANCEL, TAG_STOP, TAG_RESULT, TAG_ROWS, TAG_FAILS };
+#define QUEUE 2 /* tasks queued per worker: one in flight, one waiting */
+
+static int mpi_on = 0;
+
+int sweep_mpi_built(void) { return 1; }
+
+static int launched_by_mpi(void) {
+  static const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE", "MPI_LOCALNRANKS"};
+  for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
+    if (getenv(vars[i]))
+      return 1;
+  return 0;
+}
+
+int sweep_mpi_init(int *rank, int *size) {
+  *rank = 0;
+  *size = 1;
+  if (!launched_by_mpi())
+    return 0;
+  int provided = 0;
+  if (MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+    return cli_input_error("sweep: MPI_Init_thread failed");
+  mpi_on = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, rank);
+  MPI_Comm_size(MPI_COMM_WORLD, size);
+  if (provided < MPI_THREAD_FUNNELED && *size > 1) {
+    if (*rank == 0)
+      cli_input_error("sweep: the MPI library does not provide MPI_THREAD_FUNNELED (OpenMP inside ranks)");
+    MPI_Finalize();
+    mpi_on = 0;
+    return CLI_INPUT;
+  }
+  return 0;
+}
+
+void sweep_mpi_finalize(void) {
+  if (mpi_on)
+    MPI_Finalize();
+  mpi_on = 0;
+}
+
+int sweep_mpi_max(int rc) {
+  int out = rc;
+  if (mpi_on)
+    MPI_Allreduce(&rc, &out, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  return out;
+}
+
+void sweep_mpi_bcast(size_t *v, int n) {
+  if (!mpi_on)
+    return;
+  unsigned long long buf[16];
+  for (int i = 0; i < n && i < 16; i++)
+    buf[i] = v[i];
+  MPI_Bcast(buf, n, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+  for (int i = 0; i < n && i < 16; i++)
+    v[i] = (size_t)buf[i];
+}
+
+int sweep_mpi_same_hash(const char *hash) {
+  if (!mpi_on)
+    return 1;
+  char h0[17];
+  snprintf(h0, sizeof h0, "%s", hash);
+  MPI_Bcast(h0, 17, MPI_CHAR, 0, MPI_COMM_WORLD);
+  int same = strcmp(h0, hash) == 0, all = same;
+  MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return all;
+}
+
+double sweep_mpi_sum(double v) {
+  double out = v;
+  if (mpi_on)
+    MPI_Reduce(&v, &out, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  return out;
+}
+
+static void nap(void) {
+  struct timespec t = {0, 100000}; /* 0.1 ms: waiting ranks leave the cores to the computing ones */
+  nanosleep(&t, NULL);
+}
+
+/* ---- growing byte buffers ---- */
+typedef struct bytes {
+  char *p;
+  size_t len, cap;
+} bytes;
+
+static int bytes_add(bytes *b, const char *p, size_t n) {
+  if (b->len + n + 1 > b->cap) {
+    size_t cap = 2 * (b->len + n + 1);
+    char *q = realloc(b->p, cap);
+    if (!q)
+      return -1;
+    b->p = q;
+    b->cap = cap;
+  }
+  memcpy(b->p + b->len, p, n);
+  b->len += n;
+  return 0;
+}
+
+/* ---- one task computed in this process ---- */
+typedef struct task_out {
+  bytes rows, fails;
+  size_t first, covered, failed;
+  int oom;
+} task_out;
+
+static int task_rows(void *ctx, size_t first, size_t count, const char *rows, size_t len) {
+  task_out *t = ctx;
+  if (first != t->first + t->covered || bytes_add(&t->rows, rows, len)) {
+    t->oom = 1;
+    return IMPACTFIT_EIO;
+  }
+  t->covered = first + count - t->first;
+  return 0;
+}
+
+static void task_failure(void *ctx, size_t index, int status, const char *message) {
+  task_out *t = ctx;
+  char line[700];
+  int n = snprintf(line, sizeof line, "%zu %d %s\n", index, status, message ? message : "");
+  if (n < 0 || (size_t)n >= sizeof line)
+    n = (int)sizeof line - 1, line[n - 1] = '\n';
+  t->failed++;
+  if (bytes_add(&t->fails, line, (size_t)n))
+    t->oom = 1;
+}
+
+/* Passes the failures serialized by task_failure to the writer. */
+static void replay_failures(sweep_out *o, const char *p, size_t len) {
+  const char *end = p + len;
+  while (p < end) {
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    if (!nl)
+      break;
+    char line[700];
+    size_t l = (size_t)(nl - p) < sizeof line - 1 ? (size_t)(nl - p) : sizeof line - 1;
+    memcpy(line, p, l);
+    line[l] = '\0';
+    size_t index;
+    int status, off = 0;
+    if (sscanf(line, "%zu %d %n", &index, &status, &off) == 2)
+      sweep_out_failure(o, index, status, line + off);
+    p = nl + 1;
+  }
+}
+
+/* ---- lead (rank 0) ---- */
+typedef struct slot {
+  int state; /* 0 free, 1 assigned, 2 done */
+  size_t task, first, count;
+  task_out out;
+} slot;
+
+typedef struct lead {
+  const impactfit_sweep *s;
+  impactfit_sweep_run_params rp;
+  sweep_out *o;
+  cli_progress *pr;
+  int ranks;
+  size_t B, first, last, k0, ntasks, next_task, next_write, window;
+  slot *ring;
+  int *outstanding;
+  int stopping, write_blocked;
+  int status; /* first error (EIO, ENOMEM) or EINTR */
+} lead;
+
+static void task_range(const lead *L, size_t t, size_t *a, size_t *b) {
+  size_t lo = (L->k0 + t) * L->B, hi = lo + L->B;
+  *a = lo > L->first ? lo : L->first;
+  *b = hi < L->last ? hi : L->last;
+}
+
+static slot *claim(lead *L) {
+  if (L->stopping || L->next_task >= L->ntasks || L->next_task >= L->next_write + L->window)
+    return NULL;
+  size_t t = L->next_task++;
+  slot *sl = &L->ring[t % L->window];
+  sl->state = 1;
+  sl->task = t;
+  task_range(L, t, &sl->first, &sl->count);
+  sl->count -= sl->first;
+  sl->out.rows.len = sl->out.fails.len = 0;
+  sl->out.first = sl->first;
+  sl->out.covered = sl->out.failed = 0;
+  sl->out.oom = 0;
+  return sl;
+}
+
+static void assign(lead *L, int w) {
+  slot *sl;
+  while (L->outstanding[w] < QUEUE && (sl = claim(L))) {
+    unsigned long long msg[3] = {sl->task, sl->first, sl->count};
+    MPI_Send(msg, 3, MPI_UNSIGNED_LONG_LONG, w, TAG_TASK, MPI_COMM_WORLD);
+    L->outstanding[w]++;
+  }
+}
+
+static void begin_stop(lead *L, int status) {
+  if (L->stopping)
+    return;
+  L->stopping = 1;
+  if (!L->status)
+    L->status = status;
+  for (int w = 1; w < L->ranks; w++)
+    if (L->outstanding[w] > 0)
+      MPI_Send(NULL, 0, MPI_BYTE, w, TAG_CANCEL, MPI_COMM_WORLD);
+}
+
+/* Writes the finished tasks at the head of the ring, in order. */
+static void write_ready(lead *L) {
+  while (!L->write_blocked && L->next_write < L->ntasks) {
+    slot *sl = &L->ring[L->next_write % L->window];
+    if (sl->state != 2 || sl->task != L->next_write)
+      return;
+    if (sl->out.oom) {
+      L->write_blocked = 1;
+      begin_stop(L, IMPACTFIT_ENOMEM);
+      return;
+    }
+    replay_failures(L->o, sl->out.fails.p, sl->out.fails.len);
+    if ((sl->out.covered || sl->out.rows.len) &&
+        sweep_out_rows(L->o, sl->first, sl->out.covered, sl->out.rows.p ? sl->out.rows.p : "", sl->out.rows.len)) {
+      L->write_blocked = 1;
+      begin_stop(L, IMPACTFIT_EIO);
+      return;
+    }
+    if (sl->out.covered < sl->count) { /* an interrupted task ends what can be written */
+      L->write_blocked = 1;
+      begin_stop(L, IMPACTFIT_EINTR);
+      return;
+    }
+    sl->state = 0;
+    L->next_write++;
+  }
+}
+
+static int recv_bytes(bytes *b, size_t n, int src, int tag) {
+  if (n + 1 > b->cap) {
+    char *q = realloc(b->p, n + 1);
+    if (!q)
+      return -1;
+    b->p = q;
+    b->cap = n + 1;
+  }
+  MPI_Recv(b->p, (int)n, MPI_BYTE, src, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  b->len = n;
+  return 0;
+}
+
+/* Receives every result that has arrived, hands out tasks, writes what is ready. */
+static void service(lead *L) {
+  for (;;) {
+    int flag = 0;
+    MPI_Status st;
+    MPI_Iprobe(MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &flag, &st);
+    if (!flag)
+      break;
+    int w = st.MPI_SOURCE;
+    unsigned long long h[6];
+    MPI_Recv(h, 6, MPI_UNSIGNED_LONG_LONG, w, TAG_RESULT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    slot *sl = &L->ring[h[0] % L->window];
+    bytes sink = {NULL, 0, 0};
+    int mine = sl->state == 1 && sl->task == h[0];
+    bytes *rows = mine ? &sl->out.rows : &sink, *fails = mine ? &sl->out.fails : &sink;
+    int oom = recv_bytes(rows, (size_t)h[2], w, TAG_ROWS);
+    oom |= recv_bytes(fails, (size_t)h[3], w, TAG_FAILS);
+    free(sink.p);
+    L->outstanding[w]--;
+    if (!mine) {
+      begin_stop(L, IMPACTFIT_EIO);
+      continue;
+    }
+    sl->out.covered = (size_t)h[1];
+    sl->out.failed = (size_t)h[4];
+    sl->out.oom = oom;
+    sl->state = 2;
+    if (h[5]) /* the worker was interrupted (a signal on its node): stop everybody */
+      begin_stop(L, IMPACTFIT_EINTR);
+  }
+  write_ready(L);
+  if (cli_signal_pending())
+    begin_stop(L, IMPACTFIT_EINTR);
+  for (int w = 1; w < L->ranks; w++)
+    assign(L, w);
+}
+
+/* The lead's own task: rows to its slot, the poll hook services the other ranks. */
+typedef struct own_ctx {
+  lead *L;
+  task_out *t;
+} own_ctx;
+
+static int own_poll(void *ctx, size_t done, size_t failed) {
+  lead *L = ((own_ctx *)ctx)->L;
+  service(L);
+  cli_progress_update(L->pr, L->o->rows + done, L->o->failed + failed);
+  return L->stopping;
+}
+static int own_rows(void *ctx, size_t first, size_t count, const char *rows, size_t len) {
+  return task_rows(((own_ctx *)ctx)->t, first, count, rows, len);
+}
+static void own_failure(void *ctx, size_t index, int status, const char *message) {
+  task_failure(((own_ctx *)ctx)->t, index, status, message);
+}
+
+int sweep_mpi_lead(const impactfit_sweep *s, const impactfit_sweep_run_params *rp, sweep_out *o, cli_progress *pr,
+                   size_t *written, impactfit_error *err) {
+  lead L;
+  memset(&L, 0, sizeof L);
+  L.s = s;
+  L.rp = *rp;
+  L.o = o;
+  L.pr = pr;
+  MPI_Comm_size(MPI_COMM_WORLD, &L.ranks);
+  L.B = impactfit_sweep_block_size(s, rp->block);
+  L.first = rp->first;
+  L.last = rp->count ? rp->first + rp->count : impactfit_sweep_point_count(s);
+  L.k0 = L.first / L.B;
+  L.ntasks = (L.last - 1) / L.B - L.k0 + 1;
+  L.window = 4 * (size_t)L.ranks + 4;
+  L.ring = calloc(L.window, sizeof *L.ring);
+  L.outstanding = calloc((size_t)L.ranks, sizeof *L.outstanding);
+  if (!L.ring || !L.outstanding) {
+    L.stopping = 1;
+    L.status = IMPACTFIT_ENOMEM;
+  }
+  for (int w = 1; w < L.ranks && !L.stopping; w++)
+    assign(&L, w);
+  while (!L.stopping && L.next_write < L.ntasks) {
+    service(&L);
+    slot *sl = claim(&L);
+    if (!sl) {
+      nap();
+      continue;
+    }
+    impactfit_sweep_run_params q = L.rp;
+    q.first = sl->first;
+    q.count = sl->count;
+    q.poll = own_poll;
+    impactfit_error e2;
+    impactfit_error_clear(&e2);
+    own_ctx oc = {&L, &sl->out};
+    int st = impactfit_sweep_run(s, &q, own_rows, own_failure, &oc, NULL, &e2);
+    sl->state = 2;
+    if (st && st != IMPACTFIT_EINTR) {
+      if (err)
+        *err = e2;
+      begin_stop(&L, st);
+    }
+    write_ready(&L);
+  }
+  /* wait for the tasks still out, then release the workers */
+  while (1) {
+    int out = 0;
+    for (int w = 1; w < L.ranks; w++)
+      out += L.outstanding[w];
+    if (!out)
+      break;
+    service(&L);
+    nap();
+  }
+  write_ready(&L);
+  for (int w = 1; w < L.ranks; w++)
+    MPI_Send(NULL, 0, MPI_BYTE, w, TAG_STOP, MPI_COMM_WORLD);
+  int status = L.status;
+  if (!status && L.next_write < L.ntasks)
+    status = IMPACTFIT_EINTR;
+  if (L.ring)
+    for (size_t i = 0; i < L.window; i++) {
+      free(L.ring[i].out.rows.p);
+      free(L.ring[i].out.fails.p);
+    }
+  free(L.ring);
+  free(L.outstanding);
+  if (written)
+    *written = o->rows;
+  if (status == IMPACTFIT_EIO && err && !err->message[0])
+    snprintf(err->message, sizeof err->message, "%.500s", o->error[0] ? o->error : "a rank sent an unexpected result");
+  if (status == IMPACTFIT_ENOMEM && err && !err->message[0])
+    snprintf(err->message, sizeof err->message, "out of memory for the results of the ranks");
+  return status;
+}
+
+/* ---- workers (ranks > 0) ---- */
+typedef struct worker {
+  unsigned long long queue[QUEUE][3];
+  int nq, cancelled, stopped;
+} worker;
+
+/* Takes one message from rank 0 if there is one (blocking: waits for it). */
+static int take_message(worker *W, int block) {
+  for (;;) {
+    int flag = 0;
+    MPI_Status st;
+    MPI_Iprobe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+    if (!flag) {
+      if (!block)
+        return 0;
+      nap();
+      continue;
+    }
+    if (st.MPI_TAG == TAG_TASK && W->nq < QUEUE) {
+      MPI_Recv(W->queue[W->nq++], 3, MPI_UNSIGNED_LONG_LONG, 0, TAG_TASK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else if (st.MPI_TAG == TAG_CANCEL) {
+      MPI_Recv(NULL, 0, MPI_BYTE, 0, TAG_CANCEL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      W->cancelled = 1;
+    } else if (st.MPI_TAG == TAG_STOP) {
+      MPI_Recv(NULL, 0, MPI_BYTE, 0, TAG_STOP, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      W->stopped = 1;
+    } else {
+      return 0; /* a task while the queue is full: rank 0 never sends one */
+    }
+    return 1;
+  }
+}
+
+static int worker_poll(void *ctx, size_t done, size_t failed) {
+  (void)done;
+  (void)failed;
+  worker *W = ctx;
+  int flag = 0;
+  MPI_Iprobe(0, TAG_CANCEL, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+  if (flag) {
+    MPI_Recv(NULL, 0, MPI_BYTE, 0, TAG_CANCEL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    W->cancelled = 1;
+  }
+  return W->cancelled || cli_signal_pending();
+}
+
+typedef struct worker_ctx {
+  worker *W;
+  task_out *t;
+} worker_ctx;
+
+static int wc_rows(void *ctx, size_t first, size_t count, const char *rows, size_t len) {
+  return task_rows(((worker_ctx *)ctx)->t, first, count, rows, len);
+}
+static void wc_failure(void *ctx, size_t index, int status, const char *message) {
+  task_failure(((worker_ctx *)ctx)->t, index, status, message);
+}
+static int wc_poll(void *ctx, size_t done, size_t failed) { return worker_poll(((worker_ctx *)ctx)->W, done, failed); }
+
+int sweep_mpi_work(const impactfit_sweep *s, const impactfit_sweep_run_params *rp, impactfit_error *err) {
+  worker W;
+  memset(&W, 0, sizeof W);
+  task_out t;
+  memset(&t, 0, sizeof t);
+  int status = 0;
+  while (!W.stopped) {
+    if (W.nq == 0) {
+      take_message(&W, 1);
+      continue;
+    }
+    unsigned long long task[3];
+    memcpy(task, W.queue[0], sizeof task);
+    memmove(W.queue[0], W.queue[1], (size_t)(QUEUE - 1) * sizeof W.queue[0]);
+    W.nq--;
+    t.rows.len = t.fails.len = 0;
+    t.first = (size_t)task[1];
+    t.covered = t.failed = 0;
+    t.oom = 0;
+    int interrupted = 1;
+    if (!W.cancelled && !cli_signal_pending()) {
+      impactfit_sweep_run_params q = *rp;
+      q.first = (size_t)task[1];
+      q.count = (size_t)task[2];
+      q.poll = wc_poll;
+      worker_ctx wc = {&W, &t};
+      impactfit_error e2;
+      impactfit_error_clear(&e2);
+      int st = impactfit_sweep_run(s, &q, wc_rows, wc_failure, &wc, NULL, &e2);
+      interrupted = st == IMPACTFIT_EINTR;
+      if (st && !interrupted) {
+        status = st;
+        if (err)
+          *err = e2;
+        t.oom = 1;
+      }
+    }
+    if (t.rows.len > INT_MAX || t.fails.len > INT_MAX)
+      t.oom = 1;
+    if (t.oom) /* nothing usable: the lead stops the run */
+      t.rows.len = t.fails.len = t.covered = 0, interrupted = 1;
+    if (cli_signal_pending())
+      interrupted = 1;
+    unsigned long long h[6] = {task[0], t.covered, t.rows.len, t.fails.len, t.failed, (unsigned long long)interrupted};
+    MPI_Send(h, 6, MPI_UNSIGNED_LONG_LONG, 0, TAG_RESULT, MPI_COMM_WORLD);
+    MPI_Send(t.rows.p, (int)t.rows.len, MPI_BYTE, 0, TAG_ROWS, MPI_COMM_WORLD);
+    MPI_Send(t.fails.p, (int)t.fails.len, MPI_BYTE, 0, TAG_FAILS, MPI_COMM_WORLD);
+    while (take_message(&W, 0)) /* collect queued tasks and cancels without waiting */
+      ;
+  }
+  free(t.rows.p);
+  free(t.fails.p);
+  if (!status && cli_signal_pending())
+    status = IMPACTFIT_EINTR;
+  return status;
+}
