@@ -24,10 +24,13 @@
  *    every callback must run on the calling thread. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <omp.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "impactfit/impactfit.h"
 #include "sweep/sweep_internal.h"
@@ -631,6 +634,85 @@ static void test_runner_stop_resume(void) {
   }
 }
 
+/* ---- real concurrency: both threads compute units of one block at the same time ----
+ * The "meet" problem's solve() waits (up to 2 s) until a second thread has also entered solve(),
+ * so a 2-thread run must have two threads inside one block at once: the runner must really share
+ * a block's units out (the row records the thread), and the ThreadSanitizer build (test.sh) sees
+ * the shared counters, the poll hook and the row buffers under true concurrency. */
+static atomic_int meet_arrived;
+static const impactfit_sweep_param meet_params[] = {{"x", 0.0, -HUGE_VAL, HUGE_VAL, 0, "index"}};
+static const char *const meet_outputs[] = {"thread"};
+static int meet_alloc(void **st, const char *const *o, const unsigned char *w, impactfit_error *err) {
+  (void)o, (void)w, (void)err;
+  *st = NULL;
+  return 0;
+}
+static void meet_free(void *st) { (void)st; }
+static int meet_solve(void *st, const double *in, double *out, long *rhs, impactfit_error *err) {
+  (void)st, (void)in, (void)err;
+  atomic_fetch_add(&meet_arrived, 1);
+  struct timespec t0, t;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  do
+    clock_gettime(CLOCK_MONOTONIC, &t);
+  while (atomic_load(&meet_arrived) < 2 && (t.tv_sec - t0.tv_sec) < 2);
+  out[0] = omp_get_thread_num();
+  *rhs = 1;
+  return 0;
+}
+static const impactfit_sweep_problem meet = {
+    .name = "meet", .summary = "test", .params = meet_params, .n_params = 1, .outputs = meet_outputs, .n_outputs = 1,
+    .alloc = meet_alloc, .free = meet_free, .solve = meet_solve,
+};
+
+typedef struct meet_ctx {
+  buf b;
+  size_t polls;
+} meet_ctx;
+static int meet_poll(void *ctx, size_t done, size_t failed) {
+  (void)done, (void)failed;
+  ((meet_ctx *)ctx)->polls++;
+  return 0;
+}
+static int meet_rows(void *ctx, size_t first, size_t count, const char *rows, size_t len) {
+  return on_rows(&((meet_ctx *)ctx)->b, first, count, rows, len);
+}
+
+static void test_runner_concurrency(void) {
+  const char *def = "[sweep]\nproblem = meet\n[axes]\nx = linear 0, 199, 200\n";
+  impactfit_sweep *s = NULL;
+  impactfit_error err;
+  CHECK(impactfit__sweep_parse_problem(def, strlen(def), "t.ini", &meet, &s, &err) == 0, "meet grid parses");
+  if (!s)
+    return;
+  for (size_t shards = 1; shards <= 2; shards++) {
+    atomic_store(&meet_arrived, 0);
+    meet_ctx c;
+    memset(&c, 0, sizeof c);
+    c.b.order_ok = 1;
+    impactfit_sweep_run_params rp = impactfit_sweep_default_run_params();
+    rp.threads = 2;
+    rp.block = 50;
+    rp.shards = shards;
+    rp.poll = meet_poll;
+    impactfit_sweep_summary sum;
+    int st = impactfit_sweep_run(s, &rp, meet_rows, NULL, &c, &sum, &err);
+    int seen[2] = {0, 0};
+    for (const char *p = c.b.p; p && *p; p = strchr(p, '\n') + 1) {
+      size_t idx;
+      double x, th;
+      if (sscanf(p, "%zu,%lf,%lf", &idx, &x, &th) == 3 && (th == 0 || th == 1))
+        seen[(int)th]++;
+    }
+    CHECK(st == 0 && sum.threads == 2 && seen[0] > 0 && seen[1] > 0 && seen[0] + seen[1] == (int)sum.points &&
+              c.polls > 0 && c.b.order_ok,
+          "%zu shard(s): both threads computed points (%d and %d), poll called %zu times", shards, seen[0], seen[1],
+          c.polls);
+    free(c.b.p);
+  }
+  impactfit_sweep_free(s);
+}
+
 int main(void) {
   test_enumeration();
   test_bad_definitions();
@@ -639,5 +721,6 @@ int main(void) {
   test_runner_runs();
   test_runner_shards();
   test_runner_stop_resume();
+  test_runner_concurrency();
   return tu_report("test_sweep");
 }

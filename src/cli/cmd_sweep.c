@@ -97,6 +97,7 @@ typedef struct run_info {
   const char *csv_path;
   int threads, ranks;
   double wall;
+  const size_t *per_rank; /* MPI: points each rank computed in this session */
 } run_info;
 
 static void write_json(void *ctx, void *file) {
@@ -120,6 +121,12 @@ static void write_json(void *ctx, void *file) {
           "  \"wall_seconds\": %.6g,\n  \"rhs_evals\": %lld,\n",
           impactfit_sweep_point_count(s), o->rows, o->failed, o->block, o->shard, o->shards, ri->threads, ri->ranks,
           o->sessions, ri->wall, o->rhs);
+  if (ri->per_rank) {
+    fprintf(f, "  \"points_per_rank\": [");
+    for (int r = 0; r < ri->ranks; r++)
+      fprintf(f, "%s%zu", r ? ", " : "", ri->per_rank[r]);
+    fprintf(f, "],\n");
+  }
   fprintf(f, "  \"tolerances\": {");
   int first = 1;
   for (size_t i = 0; i < pr->n_params; i++)
@@ -317,6 +324,7 @@ int impactfit_cmd_sweep(int argc, char **argv) {
   impactfit_sweep_summary sum;
   memset(&sum, 0, sizeof sum);
   double t0 = cli_now();
+  size_t *per_rank = NULL;
   cli_signals_install();
   st = 0;
   if (plan[2] < impactfit_sweep_point_count(s)) {
@@ -324,8 +332,8 @@ int impactfit_cmd_sweep(int argc, char **argv) {
     if (ranks > 1 && rank > 0) {
       st = sweep_mpi_work(s, &rp, &err);
     } else if (ranks > 1) {
-      size_t written = 0;
-      st = sweep_mpi_lead(s, &rp, &o, &prog, &written, &err);
+      per_rank = calloc((size_t)ranks, sizeof *per_rank);
+      st = per_rank ? sweep_mpi_lead(s, &rp, &o, &prog, per_rank, &err) : IMPACTFIT_ENOMEM;
     } else {
       poll_ctx pc = {&o, &prog, o.rows, o.failed};
       rp.poll = on_poll;
@@ -368,7 +376,7 @@ int impactfit_cmd_sweep(int argc, char **argv) {
     (void)cst;
     rc = impactfit_status_is_input_error(st) ? CLI_INPUT : CLI_NUMERIC;
   } else {
-    run_info ri = {s, &o, csv_path, sum.threads, ranks, 0.0};
+    run_info ri = {s, &o, csv_path, sum.threads, ranks, 0.0, per_rank};
     ri.wall = sweep_out_wall(&o);
     rc = sweep_out_finish(&o, json_path, write_json, &ri);
     if (!rc) {
@@ -389,6 +397,7 @@ int impactfit_cmd_sweep(int argc, char **argv) {
   }
   if (ranks > 1)
     rc = sweep_mpi_max(rc);
+  free(per_rank);
   sweep_out_close(&o);
   impactfit_sweep_free(s);
   sweep_mpi_finalize();

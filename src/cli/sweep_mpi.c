@@ -176,6 +176,7 @@ static void replay_failures(sweep_out *o, const char *p, size_t len) {
 /* ---- lead (rank 0) ---- */
 typedef struct slot {
   int state; /* 0 free, 1 assigned, 2 done */
+  int rank;  /* who computes it */
   size_t task, first, count;
   task_out out;
 } slot;
@@ -189,6 +190,7 @@ typedef struct lead {
   size_t B, first, last, k0, ntasks, next_task, next_write, window;
   slot *ring;
   int *outstanding;
+  size_t *per_rank; /* points written, by the rank that computed them */
   int stopping, write_blocked;
   int status; /* first error (EIO, ENOMEM) or EINTR */
 } lead;
@@ -199,12 +201,13 @@ static void task_range(const lead *L, size_t t, size_t *a, size_t *b) {
   *b = hi < L->last ? hi : L->last;
 }
 
-static slot *claim(lead *L) {
+static slot *claim(lead *L, int rank) {
   if (L->stopping || L->next_task >= L->ntasks || L->next_task >= L->next_write + L->window)
     return NULL;
   size_t t = L->next_task++;
   slot *sl = &L->ring[t % L->window];
   sl->state = 1;
+  sl->rank = rank;
   sl->task = t;
   task_range(L, t, &sl->first, &sl->count);
   sl->count -= sl->first;
@@ -217,7 +220,7 @@ static slot *claim(lead *L) {
 
 static void assign(lead *L, int w) {
   slot *sl;
-  while (L->outstanding[w] < QUEUE && (sl = claim(L))) {
+  while (L->outstanding[w] < QUEUE && (sl = claim(L, w))) {
     unsigned long long msg[3] = {sl->task, sl->first, sl->count};
     MPI_Send(msg, 3, MPI_UNSIGNED_LONG_LONG, w, TAG_TASK, MPI_COMM_WORLD);
     L->outstanding[w]++;
@@ -258,6 +261,9 @@ static void write_ready(lead *L) {
       begin_stop(L, IMPACTFIT_EINTR);
       return;
     }
+    if (L->per_rank) /* rows, i.e. points computed (a shard computes part of each task) */
+      for (size_t i = 0; i < sl->out.rows.len; i++)
+        L->per_rank[sl->rank] += sl->out.rows.p[i] == '\n';
     sl->state = 0;
     L->next_write++;
   }
@@ -333,9 +339,10 @@ static void own_failure(void *ctx, size_t index, int status, const char *message
 }
 
 int sweep_mpi_lead(const impactfit_sweep *s, const impactfit_sweep_run_params *rp, sweep_out *o, cli_progress *pr,
-                   size_t *written, impactfit_error *err) {
+                   size_t *per_rank, impactfit_error *err) {
   lead L;
   memset(&L, 0, sizeof L);
+  L.per_rank = per_rank;
   L.s = s;
   L.rp = *rp;
   L.o = o;
@@ -357,7 +364,7 @@ int sweep_mpi_lead(const impactfit_sweep *s, const impactfit_sweep_run_params *r
     assign(&L, w);
   while (!L.stopping && L.next_write < L.ntasks) {
     service(&L);
-    slot *sl = claim(&L);
+    slot *sl = claim(&L, 0);
     if (!sl) {
       nap();
       continue;
@@ -401,8 +408,6 @@ int sweep_mpi_lead(const impactfit_sweep *s, const impactfit_sweep_run_params *r
     }
   free(L.ring);
   free(L.outstanding);
-  if (written)
-    *written = o->rows;
   if (status == IMPACTFIT_EIO && err && !err->message[0])
     snprintf(err->message, sizeof err->message, "%.500s", o->error[0] ? o->error : "a rank sent an unexpected result");
   if (status == IMPACTFIT_ENOMEM && err && !err->message[0])

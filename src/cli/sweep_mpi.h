@@ -35,10 +35,10 @@ int sweep_mpi_same_hash(const char *hash);
 double sweep_mpi_sum(double v);
 
 /* Rank 0: computes and writes the run rp (range from rp->first, shard, block, threads) over all
- * ranks; returns like impactfit_sweep_run (EINTR when stopped by a signal), summary of the points
- * written by this process. */
+ * ranks; returns like impactfit_sweep_run (EINTR when stopped by a signal). per_rank[r] (R
+ * entries) receives the points each rank computed and rank 0 wrote. */
 int sweep_mpi_lead(const impactfit_sweep *s, const impactfit_sweep_run_params *rp, sweep_out *o, cli_progress *pr,
-                   size_t *last_written_points, impactfit_error *err);
+                   size_t *per_rank, impactfit_error *err);
 /* Ranks > 0: computes the tasks rank 0 hands out until it says stop; returns 0 or a status. */
 int sweep_mpi_work(const impactfit_sweep *s, const impactfit_sweep_run_params *rp, impactfit_error *err);
 
