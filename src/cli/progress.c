@@ -23,6 +23,7 @@ void cli_progress_start(cli_progress *p, const char *label, const char *unit, si
   p->unit = unit;
   p->total = total;
   p->base = already;
+  p->done = already;
   p->t0 = cli_now();
   p->last = p->t0; /* the first line after INTERVAL: short commands draw nothing */
 }
@@ -38,6 +39,8 @@ static void fmt_duration(char *buf, size_t size, double s) {
 void cli_progress_update(cli_progress *p, size_t done, size_t failed) {
   if (!p || !p->enabled)
     return;
+  p->done = done;
+  p->failed = failed;
   double now = cli_now();
   if (now - p->last < INTERVAL)
     return;
@@ -58,8 +61,10 @@ void cli_progress_update(cli_progress *p, size_t done, size_t failed) {
   size_t used = (size_t)n;
   char el_s[32];
   fmt_duration(el_s, sizeof el_s, el);
-  if (rate > 0)
-    used += (size_t)snprintf(line + used, sizeof line - used, ", %.4g %s/s", rate, p->unit);
+  if (rate >= 100)
+    used += (size_t)snprintf(line + used, sizeof line - used, ", %.0f %s/s", rate, p->unit);
+  else if (rate > 0)
+    used += (size_t)snprintf(line + used, sizeof line - used, ", %.3g %s/s", rate, p->unit);
   if (used < sizeof line && eta[0])
     used += (size_t)snprintf(line + used, sizeof line - used, ", ETA %s", eta);
   else if (used < sizeof line)
@@ -71,6 +76,11 @@ void cli_progress_update(cli_progress *p, size_t done, size_t failed) {
   fprintf(stderr, "\r%s\033[K", line);
   fflush(stderr);
   p->drawn = 1;
+}
+
+void cli_progress_tick(cli_progress *p) {
+  if (p)
+    cli_progress_update(p, p->done, p->failed);
 }
 
 void cli_progress_note(cli_progress *p, const char *note) {

@@ -21,7 +21,8 @@ typedef struct cli_progress {
   size_t total;         /* 0: unknown (no percentage, no ETA) */
   size_t base;          /* done before this process started (a resumed run): not in the rate */
   double t0, last;      /* start and last draw (monotonic seconds) */
-  char note[64];        /* optional text after the counts ("stage per_n") */
+  char note[64];        /* optional text after the counts ("hc-formulas") */
+  size_t done, failed;  /* the last counts given */
 } cli_progress;
 
 /* Starts a progress line: `total` items of `unit`, `already` of them done before (resume). */
@@ -30,6 +31,8 @@ void cli_progress_start(cli_progress *p, const char *label, const char *unit, si
 /* Redraws when at least 0.2 s passed since the last draw (cheap otherwise: one clock read).
  * `done` counts `already`; `failed` is shown when non-zero. */
 void cli_progress_update(cli_progress *p, size_t done, size_t failed);
+/* Redraws with the last counts (keeps the elapsed time ticking inside a long step). NULL: no-op. */
+void cli_progress_tick(cli_progress *p);
 /* Sets the note shown after the counts (NULL: none) and redraws at the next update. */
 void cli_progress_note(cli_progress *p, const char *note);
 /* Erases the line (call before printing anything else to stderr or stdout on a terminal). */
