@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The main job: installs what is missing, builds impactfit (Release) and runs the demonstration.
+# The main job: installs what is missing, builds impactfit (Release) and reproduces every topic at
+# full size (impactfit reproduce): reports/REPORT.md with its figures and claims.json.
+# Extra arguments go to `impactfit reproduce` (e.g. --quick, --topic NAME, --out DIR).
 set -eu
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh build main
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)"
-bash scripts/demo.sh build/src/cli/impactfit
+build/src/cli/impactfit reproduce --src . --out reports "$@"

@@ -13,7 +13,9 @@
  *   A  contact while δ > 0: starts and ends at δ = 0; a tensile force may act at the end.
  *   B  contact while f > 0, the element being extended to δ < 0 as f = −k|δ|^n + c|δ|^m δ':
  *      for m < n the contact starts before the bodies touch, at δ = −(c v / k)^(1/(n−m)).
- *   C  starts at δ = 0, ends when f falls to 0 (no tensile force). The default.
+ *   C  starts at δ = 0, ends when f falls to 0 (no tensile force). The default. With accel > 0 a
+ *      body that separated at δ > 0 may turn back before leaving the element; the next contact
+ *      then starts where f rises through 0 again (at δ > 0, the bodies still parting slightly).
  *   D  as C; after separation the element relaxes by itself (0 = c x^m x' + k x^n) and the next
  *      contact starts when the bodies meet the relaxing surface (needs accel > 0 and max_contacts > 1
  *      to matter: in a free impact the bodies never meet again).
@@ -91,7 +93,8 @@ IMPACTFIT_EXPORT int impactfit_impact_scales(const impactfit_impact_params *p, d
 typedef struct impactfit_contact {
   double t_start, t_end;         /* s */
   double delta_start, delta_end; /* penetration at the start and end of contact, m */
-  double v_in, v_out;            /* δ' at the start and −δ' at the end, m/s */
+  double v_in, v_out;            /* δ' at the start and −δ' at the end, m/s (v_in < 0 when a C
+                                    contact restarts at δ > 0 before the bodies have parted) */
   double f_start, f_end;         /* contact force just after the start / just before the end, N */
   double element_start;          /* compression of the element when the contact starts (D), m */
   int ended;                     /* 0: a resting contact still open at the time bound (the end

@@ -9,6 +9,7 @@
 #include "impactfit/multibody.h"
 #include "impactfit/hc.h"
 #include "impactfit/formulas.h"
+#include "impactfit/dem.h"
 #include "impactfit/sweep.h"
 #include "impactfit/fit.h"
 #include "impactfit/codegen.h"

@@ -103,6 +103,25 @@ IMPACTFIT_EXPORT int impactfit_inverse_solve_run(impactfit_inverse_workspace *ws
                                                  size_t count, impactfit_inverse_result *res,
                                                  int *status, impactfit_error *err);
 
+/* ---- the scale-invariant family m = (n − 1)/2: exact ----
+ * With y = x^((n+1)/2) and the time ds = x^((n−1)/2) dτ, the scaled equation
+ * x'' + ζ x^((n−1)/2) x' + ((n+1)/2) x^n = 0 becomes the linear oscillator
+ *     y_ss + ζ y_s + ((n+1)/2)² y = 0,   y_s = ((n+1)/2) x',
+ * and its force vanishes exactly where the original one does. So e_out is the Kelvin–Voigt
+ * restitution with damping ratio ξ = ζ/(n+1):
+ *     A, B:  e = exp(−π ξ/√(1 − ξ²))  (ξ < 1; for ξ ≥ 1 the bodies never separate),
+ *     C, D:  e = exp(−2ξ θ/sin θ), θ = acos ξ  (ξ < 1);  exp(−2ξ φ/sinh φ), φ = acosh ξ  (ξ ≥ 1).
+ * This covers the Hertz spring with a δ^(1/4) damper (n = 3/2, Tsuji's and the DEM codes' element)
+ * and the linear spring–dashpot (n = 1), and is an exact reference for the general solvers. */
+
+/* e_out for n ≥ 1, m = (n − 1)/2, scaled damping ζ ≥ 0 and transition tr; ENOSEP under A/B
+ * when ξ ≥ 1 (no separation). */
+IMPACTFIT_EXPORT int impactfit_scale_invariant_e(double n, double zeta, const impactfit_transition *tr,
+                                                 double *e, impactfit_error *err);
+/* ζ with e_out = e for the same family (inverse of the above, to a few units of rounding). */
+IMPACTFIT_EXPORT int impactfit_scale_invariant_zeta(double n, double e, const impactfit_transition *tr,
+                                                    double *zeta, impactfit_error *err);
+
 /* ---- c_opt (Poursina & Nikravesh 2020): m = 0, condition C ---- */
 
 typedef struct impactfit_copt_result {

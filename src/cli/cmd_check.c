@@ -146,7 +146,8 @@ int impactfit_cmd_check(int argc, char **argv) {
       } else if (!e) {
         ok = 0;
         snprintf(status, sizeof status, "FAIL: no expectation in %.300s", path);
-      } else if (!(fabs(c->measured - e->measured) <= tol * fmax(fabs(e->measured), 1e-300))) {
+      } else if (!(fabs(c->measured - e->measured) <= tol * fmax(fabs(e->measured), 1e-300) ||
+                   fabs(c->measured - e->measured) <= c->drift_abs)) {
         ok = 0;
         snprintf(status, sizeof status, "FAIL: changed from %.10g ([%s] in %.300s)", e->measured, c->id, path);
       } else {

@@ -58,6 +58,7 @@ typedef struct claim {
   int verdict;          /* 1 holds, 0 does not hold, −1 no claim to judge */
   char how[256];        /* how it was measured (grid, tolerance, method) */
   double drift_tol;     /* relative change of `measured` that check tolerates (0: 1e-6) */
+  double drift_abs;     /* absolute change tolerated as well (figures at rounding level, 0: none) */
 } claim;
 
 /* Records a claim of the current topic. */

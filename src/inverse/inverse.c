@@ -729,3 +729,76 @@ int impactfit_zhang_alpha_from_zeta(double n, double m, double e, double zeta, d
     *alpha = 0.75 * (1.0 - e) * (m + 1.0) / (zeta * f);
   return 0;
 }
+
+/* ---- the scale-invariant family m = (n − 1)/2 (derivation in inverse.h) ------------------------ */
+
+/* ln e of the Kelvin–Voigt oscillator under C as a function of ξ, written with θ/sin θ and
+ * φ/sinh φ so that it stays accurate through ξ = 1 (where acos ξ/√(1 − ξ²) is 0/0). */
+static double kv_ln_e_force(double xi) {
+  if (xi < 1.0) {
+    double s = sqrt((1.0 - xi) * (1.0 + xi)), th = atan2(s, xi);
+    return -2.0 * xi * (s > 0.0 ? th / s : 1.0);
+  }
+  double s = sqrt((xi - 1.0) * (xi + 1.0)), ph = log1p((xi - 1.0) + s);
+  return -2.0 * xi * (s > 0.0 ? ph / s : 1.0);
+}
+
+static int check_family(double n, const impactfit_transition *tr, impactfit_error *err) {
+  if (!(isfinite(n) && n >= 1.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "the family m = (n - 1)/2 needs n >= 1 so that m >= 0 (got n = %g)", n);
+  if (tr != impactfit_transition_A && tr != impactfit_transition_B && tr != impactfit_transition_C &&
+      tr != impactfit_transition_D)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown transition condition");
+  return 0;
+}
+
+int impactfit_scale_invariant_e(double n, double zeta, const impactfit_transition *tr, double *e,
+                                impactfit_error *err) {
+  int st = check_family(n, tr, err);
+  if (st)
+    return st;
+  if (!(isfinite(zeta) && zeta >= 0.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "zeta must be a finite number >= 0 (got %g)", zeta);
+  double xi = zeta / (n + 1.0);
+  if (tr == impactfit_transition_A || tr == impactfit_transition_B) {
+    if (xi >= 1.0)
+      return IMPACTFIT__FAIL(err, IMPACTFIT_ENOSEP,
+                             "no separation: damping ratio xi = %g >= 1 under condition %s", xi, tr->name);
+    *e = exp(-IMPACTFIT__PI * xi / sqrt((1.0 - xi) * (1.0 + xi)));
+  } else {
+    *e = exp(kv_ln_e_force(xi));
+  }
+  return 0;
+}
+
+int impactfit_scale_invariant_zeta(double n, double e, const impactfit_transition *tr, double *zeta,
+                                   impactfit_error *err) {
+  int st = check_family(n, tr, err);
+  if (st)
+    return st;
+  if (!(isfinite(e) && e > 0.0 && e <= 1.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "restitution e must be in (0, 1] (got %g)", e);
+  double L = log(e), xi;
+  if (tr == impactfit_transition_A || tr == impactfit_transition_B) {
+    xi = -L / sqrt(IMPACTFIT__PI * IMPACTFIT__PI + L * L); /* closed form */
+  } else {
+    /* ln e(ξ) decreases monotonically from 0: bisection to the last bit (about 60 steps of a
+     * closed form; an allocation-free routine, usable in sweep loops) */
+    double lo = 0.0, hi = 1.0;
+    while (kv_ln_e_force(hi) > L)
+      hi *= 2.0;
+    for (int i = 0; i < 200; i++) {
+      double mid = 0.5 * (lo + hi);
+      if (!(mid > lo && mid < hi))
+        break;
+      if (kv_ln_e_force(mid) > L)
+        lo = mid;
+      else
+        hi = mid;
+    }
+    xi = 0.5 * (lo + hi);
+  }
+  *zeta = (n + 1.0) * xi;
+  return 0;
+}

@@ -16,8 +16,11 @@ grep -q '^## Published claims' "$TMP/rep/REPORT.md" || { echo "FAIL: no claims t
 grep -q 'could not be drawn' "$TMP/rep/REPORT.md" && { echo "FAIL: a figure could not be drawn"; fail=$((fail + 1)); }
 grep -q 'wall time' "$TMP/out" || { echo "FAIL: wall time not printed"; fail=$((fail + 1)); }
 # check against a tampered copy of the expectations: must fail with exit 1
-mkdir -p "$TMP/src/tests/published"
+mkdir -p "$TMP/src/tests/published" "$TMP/src/include/impactfit"
 cp -r "$SRC/tests/published/." "$TMP/src/tests/published/"
+# topics read their definitions and committed headers from the source tree
+cp -r "$SRC/sweeps" "$SRC/fits" "$TMP/src/"
+cp -r "$SRC/include/impactfit/generated" "$TMP/src/include/impactfit/"
 f=$(ls "$TMP/src/tests/published/"*.ini | head -1)
 awk 'BEGIN { done = 0 } /^measured = / && !done { print "measured = 12345.678"; done = 1; next } { print }' "$f" >"$f.new" && mv "$f.new" "$f"
 topic=$(basename "$f" .ini)

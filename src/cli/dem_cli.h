@@ -1,0 +1,9 @@
+/* Shared by `impactfit dem-audit` and the `dem` report topic. */
+#ifndef IMPACTFIT_CLI_DEM_H
+#define IMPACTFIT_CLI_DEM_H
+
+/* Writes dir/dem_damping.h, the exact DEM prefactors (closed forms, see inverse.h's scale-invariant
+ * family). log (may be NULL) receives a line. Returns 0 or a CLI exit status (error printed). */
+int dem_write_headers(const char *dir, FILE *report);
+
+#endif
