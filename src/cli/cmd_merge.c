@@ -190,7 +190,7 @@ int impactfit_cmd_merge(int argc, char **argv) {
   if (!want && nnames > 1) {
     char list[1024] = "";
     for (size_t k = 0; k < nnames; k++)
-      snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", names[k]);
+      snprintf(list + strlen(list), sizeof list - strlen(list), "%s%.60s", k ? ", " : "", names[k]);
     rc = cli_input_error("merge: the directories hold shards of several sweeps (%s): choose one with --name", list);
     goto done;
   }
