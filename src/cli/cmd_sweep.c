@@ -381,9 +381,13 @@ int impactfit_cmd_sweep(int argc, char **argv) {
     rc = sweep_out_finish(&o, json_path, write_json, &ri);
     if (!rc) {
       size_t here = o.rows - o.start_rows;
-      printf("sweep %s: %zu points, %zu failed, %d thread(s)%s, %.3g s (%.0f points/s) -> %s\n",
-             impactfit_sweep_name(s), o.rows, o.failed, sum.threads, ranks > 1 ? " per rank" : "", wall_here,
-             wall_here > 0 ? (double)here / wall_here : 0.0, csv_path);
+      if (plan[2] >= impactfit_sweep_point_count(s))
+        printf("sweep %s: %zu points, %zu failed: completed an interrupted run (no point left to compute) -> %s\n",
+               impactfit_sweep_name(s), o.rows, o.failed, csv_path);
+      else
+        printf("sweep %s: %zu points, %zu failed, %d thread(s)%s, %.3g s (%.0f points/s) -> %s\n",
+               impactfit_sweep_name(s), o.rows, o.failed, sum.threads, ranks > 1 ? " per rank" : "", wall_here,
+               wall_here > 0 ? (double)here / wall_here : 0.0, csv_path);
       if (o.failed) {
         if (o.nfail)
           fprintf(stderr, "impactfit: error: sweep: %zu of %zu points failed (first: point %zu, %s: %s); see %s\n",

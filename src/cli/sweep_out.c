@@ -323,6 +323,16 @@ static int resume(sweep_out *o, const impactfit_sweep *s, size_t block, int bloc
     return cli_input_error("sweep: cannot resume: %s describes another grid%s", o->journal, how);
   o->block = js.block;
   o->part_fd = open(o->part, O_RDWR | O_CLOEXEC);
+  struct stat st;
+  if (o->part_fd < 0 && errno == ENOENT && js.have_commit && js.next == o->points && stat(o->csv, &st) == 0 &&
+      (unsigned long long)st.st_size == js.bytes) {
+    /* killed after the part file became the CSV: only the journal's removal was left */
+    if (unlink(o->journal) != 0)
+      return cli_input_error("sweep: cannot remove %s: %s", o->journal, strerror(errno));
+    sync_dir(o->dir);
+    o->failed = js.failed;
+    return SWEEP_OUT_COMPLETE;
+  }
   if (o->part_fd < 0 && !(errno == ENOENT && !js.have_commit))
     return cli_input_error("sweep: cannot resume: cannot open %s: %s%s", o->part, strerror(errno), how);
   if (o->part_fd >= 0 && (rc = lock_part(o)))
@@ -333,7 +343,6 @@ static int resume(sweep_out *o, const impactfit_sweep *s, size_t block, int bloc
     o->part_fd = -1;
     return start_fresh(o, s);
   }
-  struct stat st;
   const char *hdr = impactfit_sweep_csv_header(s);
   size_t hl = strlen(hdr);
   char *head = malloc(hl + 1);
@@ -416,6 +425,8 @@ int sweep_out_open(sweep_out *o, const impactfit_sweep *s, const char *csv_path,
                              "it and %s to start over",
                              o->journal, o->part);
     rc = resume(o, s, block, block_given);
+    if (rc == SWEEP_OUT_COMPLETE)
+      return rc;
   } else {
     if (resume_run) {
       char json[4200];
@@ -435,13 +446,20 @@ int sweep_out_open(sweep_out *o, const impactfit_sweep *s, const char *csv_path,
 int sweep_out_finish(sweep_out *o, const char *json_path, void (*write_json)(void *ctx, void *file), void *ctx) {
   if (sweep_out_commit(o))
     return cli_status_error(IMPACTFIT_EIO, NULL, o->error);
-  cli_out js;
-  int rc = cli_out_open(&js, json_path);
-  if (rc)
-    return rc;
-  write_json(ctx, js.f);
-  if ((rc = cli_out_commit(&js)))
-    return rc;
+  /* the JSON through a temporary file of a fixed name (a killed finish leaves no stray file: the
+   * next finish overwrites it; this process holds the lock on the part file) */
+  char tmp[4300];
+  snprintf(tmp, sizeof tmp, "%s.part", json_path);
+  FILE *f = fopen(tmp, "w");
+  if (!f)
+    return cli_input_error("sweep: cannot write %s: %s", tmp, strerror(errno));
+  write_json(ctx, f);
+  int bad = fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0;
+  if (fclose(f) != 0 || bad || rename(tmp, json_path) != 0) {
+    int e = errno;
+    unlink(tmp);
+    return cli_input_error("sweep: cannot write %s: %s", json_path, strerror(e));
+  }
   if (rename(o->part, o->csv) != 0)
     return cli_input_error("sweep: cannot rename %s to %s: %s", o->part, o->csv, strerror(errno));
   sync_dir(o->dir);

@@ -81,9 +81,10 @@ int sweep_out_commit(sweep_out *o);
 /* Wall seconds of all sessions so far. */
 double sweep_out_wall(const sweep_out *o);
 
-/* The finish: commits, writes the JSON through write_json(f, ctx) into json_path (temporary file
- * and rename), renames the part file to the CSV and removes the journal. Errors printed; returns 0,
- * CLI_INPUT or CLI_NUMERIC. */
+/* The finish: commits, writes the JSON through write_json(f, ctx) into json_path (through
+ * json_path.part, fsync'ed, and a rename), renames the part file to the CSV and removes the
+ * journal; a kill between any two steps is completed by the next --resume. Errors printed;
+ * returns 0, CLI_INPUT or CLI_NUMERIC. */
 int sweep_out_finish(sweep_out *o, const char *json_path, void (*write_json)(void *ctx, void *file), void *ctx);
 
 /* Closes the files (the interrupted state stays on disk for --resume); frees memory. */

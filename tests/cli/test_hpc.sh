@@ -10,10 +10,13 @@
 #    writes nothing then;
 #  - progress: a line with points/s on a terminal (through script(1)), none with --quiet or when
 #    stderr is a file.
-# usage: test_hpc.sh path/to/impactfit [SEED]
+#  - a kill at each step of the finish (LD_PRELOAD shim: before the JSON's rename, before the part
+#    file's rename, before the journal's removal) is completed by --resume without recomputing;
+# usage: test_hpc.sh path/to/impactfit [path/to/crash_shim.so [SEED]]
 set -u
-BIN=${1:?usage: test_hpc.sh path/to/impactfit [SEED]}
-SEED=${2:-$$}
+BIN=${1:?usage: test_hpc.sh path/to/impactfit [path/to/crash_shim.so [SEED]]}
+SHIM=${2:-}
+SEED=${3:-$$}
 RANDOM=$SEED
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -87,6 +90,22 @@ grep -q "\"failed\": $nfail," "$TMP/kill/big.json" && ok || ko "JSON of the resu
 sessions=$(sed -n 's/.*"sessions": \([0-9]*\).*/\1/p' "$TMP/kill/big.json")
 [ "${sessions:-0}" -ge 2 ] && ok || ko "JSON sessions = $sessions"
 echo "test_hpc.sh: $kills SIGKILLs in $tries runs, then identical"
+
+# ---- a kill inside the finish: --resume completes it without computing again ----
+if [ -n "$SHIM" ] && [ -e "$SHIM" ]; then
+  for step in "CRASH_RENAME_TO=.json" "CRASH_RENAME_TO=big.csv" "CRASH_UNLINK=.journal"; do
+    rm -rf "$TMP/fin" && mkdir "$TMP/fin"
+    env LD_PRELOAD="$SHIM" "$step" "$BIN" sweep "$TMP/big.ini" --out "$TMP/fin" --threads 2 >/dev/null 2>&1
+    rc=$?
+    [ $rc = 137 ] && [ -e "$TMP/fin/big.journal" ] && ok || ko "$step: exit $rc, files: $(ls "$TMP/fin")"
+    "$BIN" sweep "$TMP/big.ini" --out "$TMP/fin" --threads 2 --resume >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    [ $rc = 1 ] && cmp -s "$TMP/ref/big.csv" "$TMP/fin/big.csv" && [ -e "$TMP/fin/big.json" ] && ok ||
+      { ko "$step, then --resume: exit $rc or CSV differs"; cat "$TMP/err"; }
+    grep -q 'no point left to compute\|nothing to do' "$TMP/out" && ok || { ko "$step: --resume computed again"; cat "$TMP/out"; }
+    ls "$TMP/fin" | grep -Eq 'journal|\.part|\.tmp' && ko "$step: files left: $(ls "$TMP/fin")" || ok
+  done
+fi
 
 # ---- SIGINT and SIGTERM: clean stop, 130/143, one line with the resume command ----
 for sig in INT TERM; do
