@@ -56,10 +56,12 @@ torn=0
 last_durable=0
 while [ ! -e "$TMP/kill/big.csv" ] && [ $tries -lt 40 ]; do
   tries=$((tries + 1))
-  "$BIN" sweep "$TMP/big.ini" --out "$TMP/kill" --threads 2 --block 256 --sync 0 --resume >/dev/null 2>"$TMP/err" &
+  # alternately 1 and 2 threads (a resumed run may use another thread count)
+  "$BIN" sweep "$TMP/big.ini" --out "$TMP/kill" --threads $((1 + tries % 2)) --block 256 --sync 0 --resume \
+    >/dev/null 2>"$TMP/err" &
   pid=$!
-  # 20..400 ms: the first kills land early, later runs are short because most is done
-  sleep "0.$(printf '%03d' $((20 + RANDOM % 380)))"
+  # 20..300 ms: every run makes some progress before its kill
+  sleep "0.$(printf '%03d' $((20 + RANDOM % 280)))"
   if kill -9 $pid 2>/dev/null; then
     wait $pid 2>/dev/null
     durable=$(grep -a '^commit ' "$TMP/kill/big.journal" 2>/dev/null | tail -n 1 | cut -d' ' -f2)
@@ -95,7 +97,7 @@ echo "test_hpc.sh: $kills SIGKILLs in $tries runs, then identical"
 if [ -n "$SHIM" ] && [ -e "$SHIM" ]; then
   for step in "CRASH_RENAME_TO=.json" "CRASH_RENAME_TO=big.csv" "CRASH_UNLINK=.journal"; do
     rm -rf "$TMP/fin" && mkdir "$TMP/fin"
-    env LD_PRELOAD="$SHIM" "$step" "$BIN" sweep "$TMP/big.ini" --out "$TMP/fin" --threads 2 >/dev/null 2>&1
+    (env LD_PRELOAD="$SHIM" "$step" "$BIN" sweep "$TMP/big.ini" --out "$TMP/fin" --threads 2 >/dev/null) 2>/dev/null
     rc=$?
     [ $rc = 137 ] && [ -e "$TMP/fin/big.journal" ] && ok || ko "$step: exit $rc, files: $(ls "$TMP/fin")"
     "$BIN" sweep "$TMP/big.ini" --out "$TMP/fin" --threads 2 --resume >"$TMP/out" 2>"$TMP/err"
@@ -110,7 +112,7 @@ fi
 # ---- SIGINT and SIGTERM: clean stop, 130/143, one line with the resume command ----
 for sig in INT TERM; do
   rm -f "$TMP/sig/"*
-  "$BIN" sweep "$TMP/big.ini" --out "$TMP/sig" --threads 2 --block 512 >/dev/null 2>"$TMP/err" &
+  "$BIN" sweep "$TMP/big.ini" --out "$TMP/sig" --threads 1 --block 512 >/dev/null 2>"$TMP/err" &
   pid=$!
   sleep 0.3
   kill -$sig $pid
@@ -136,10 +138,14 @@ rm -rf "$TMP/sig" && mkdir "$TMP/sig"
 "$BIN" sweep "$TMP/big.ini" --out "$TMP/sig" --threads 1 --block 512 --sync 0 >/dev/null 2>&1 &
 pid=$!
 sleep 0.3
-"$BIN" sweep "$TMP/big.ini" --out "$TMP/sig" --threads 1 --resume >/dev/null 2>"$TMP/err"
-rc=$?
-[ $rc = 2 ] && one_line "$TMP/err" && grep -q 'being written by another impactfit process' "$TMP/err" && ok ||
-  { ko "second writer: exit $rc"; cat "$TMP/err"; }
+if kill -0 $pid 2>/dev/null; then
+  "$BIN" sweep "$TMP/big.ini" --out "$TMP/sig" --threads 1 --resume >/dev/null 2>"$TMP/err"
+  rc=$?
+  [ $rc = 2 ] && one_line "$TMP/err" && grep -q 'being written by another impactfit process' "$TMP/err" && ok ||
+    { ko "second writer: exit $rc"; cat "$TMP/err"; }
+else
+  echo "note: the first writer finished within 0.3 s (machine fast); second-writer check skipped"
+fi
 kill -9 $pid 2>/dev/null
 wait $pid 2>/dev/null
 if [ -e "$TMP/sig/big.journal" ]; then
