@@ -97,7 +97,8 @@ echo "test_hpc.sh: $kills SIGKILLs in $tries runs, then identical"
 if [ -n "$SHIM" ] && [ -e "$SHIM" ]; then
   for step in "CRASH_RENAME_TO=.json" "CRASH_RENAME_TO=big.csv" "CRASH_UNLINK=.journal"; do
     rm -rf "$TMP/fin" && mkdir "$TMP/fin"
-    (env LD_PRELOAD="$SHIM" "$step" "$BIN" sweep "$TMP/big.ini" --out "$TMP/fin" --threads 2 >/dev/null) 2>/dev/null
+    env LD_PRELOAD="$SHIM" "$step" "$BIN" sweep "$TMP/big.ini" --out "$TMP/fin" --threads 2 >/dev/null 2>&1 &
+    wait $! 2>/dev/null
     rc=$?
     [ $rc = 137 ] && [ -e "$TMP/fin/big.journal" ] && ok || ko "$step: exit $rc, files: $(ls "$TMP/fin")"
     "$BIN" sweep "$TMP/big.ini" --out "$TMP/fin" --threads 2 --resume >"$TMP/out" 2>"$TMP/err"
