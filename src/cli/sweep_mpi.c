@@ -474,12 +474,27 @@ static void wc_failure(void *ctx, size_t index, int status, const char *message)
 }
 static int wc_poll(void *ctx, size_t done, size_t failed) { return worker_poll(((worker_ctx *)ctx)->W, done, failed); }
 
+/* A result being sent: two alternate, so that the next task is computed while the lead has not
+ * received the last one yet (the lead services messages only between its own units). */
+typedef struct out_buf {
+  task_out t;
+  unsigned long long h[6];
+  MPI_Request req[3];
+  int busy;
+} out_buf;
+
+static void out_wait(out_buf *b) {
+  if (b->busy)
+    MPI_Waitall(3, b->req, MPI_STATUSES_IGNORE);
+  b->busy = 0;
+}
+
 int sweep_mpi_work(const impactfit_sweep *s, const impactfit_sweep_run_params *rp, impactfit_error *err) {
   worker W;
   memset(&W, 0, sizeof W);
-  task_out t;
-  memset(&t, 0, sizeof t);
-  int status = 0;
+  out_buf ob[2];
+  memset(ob, 0, sizeof ob);
+  int status = 0, k = 0;
   while (!W.stopped) {
     if (W.nq == 0) {
       take_message(&W, 1);
@@ -489,17 +504,21 @@ int sweep_mpi_work(const impactfit_sweep *s, const impactfit_sweep_run_params *r
     memcpy(task, W.queue[0], sizeof task);
     memmove(W.queue[0], W.queue[1], (size_t)(QUEUE - 1) * sizeof W.queue[0]);
     W.nq--;
-    t.rows.len = t.fails.len = 0;
-    t.first = (size_t)task[1];
-    t.covered = t.failed = 0;
-    t.oom = 0;
+    out_buf *b = &ob[k];
+    k ^= 1;
+    out_wait(b);
+    task_out *t = &b->t;
+    t->rows.len = t->fails.len = 0;
+    t->first = (size_t)task[1];
+    t->covered = t->failed = 0;
+    t->oom = 0;
     int interrupted = 1;
     if (!W.cancelled && !cli_signal_pending()) {
       impactfit_sweep_run_params q = *rp;
       q.first = (size_t)task[1];
       q.count = (size_t)task[2];
       q.poll = wc_poll;
-      worker_ctx wc = {&W, &t};
+      worker_ctx wc = {&W, t};
       impactfit_error e2;
       impactfit_error_clear(&e2);
       int st = impactfit_sweep_run(s, &q, wc_rows, wc_failure, &wc, NULL, &e2);
@@ -508,24 +527,30 @@ int sweep_mpi_work(const impactfit_sweep *s, const impactfit_sweep_run_params *r
         status = st;
         if (err)
           *err = e2;
-        t.oom = 1;
+        t->oom = 1;
       }
     }
-    if (t.rows.len > INT_MAX || t.fails.len > INT_MAX)
-      t.oom = 1;
-    if (t.oom) /* nothing usable: the lead stops the run */
-      t.rows.len = t.fails.len = t.covered = 0, interrupted = 1;
+    if (t->rows.len > INT_MAX || t->fails.len > INT_MAX)
+      t->oom = 1;
+    if (t->oom) /* nothing usable: the lead stops the run */
+      t->rows.len = t->fails.len = t->covered = 0, interrupted = 1;
     if (cli_signal_pending())
       interrupted = 1;
-    unsigned long long h[6] = {task[0], t.covered, t.rows.len, t.fails.len, t.failed, (unsigned long long)interrupted};
-    MPI_Send(h, 6, MPI_UNSIGNED_LONG_LONG, 0, TAG_RESULT, MPI_COMM_WORLD);
-    MPI_Send(t.rows.p, (int)t.rows.len, MPI_BYTE, 0, TAG_ROWS, MPI_COMM_WORLD);
-    MPI_Send(t.fails.p, (int)t.fails.len, MPI_BYTE, 0, TAG_FAILS, MPI_COMM_WORLD);
+    unsigned long long h[6] = {task[0], t->covered, t->rows.len, t->fails.len, t->failed,
+                               (unsigned long long)interrupted};
+    memcpy(b->h, h, sizeof h);
+    MPI_Isend(b->h, 6, MPI_UNSIGNED_LONG_LONG, 0, TAG_RESULT, MPI_COMM_WORLD, &b->req[0]);
+    MPI_Isend(t->rows.p, (int)t->rows.len, MPI_BYTE, 0, TAG_ROWS, MPI_COMM_WORLD, &b->req[1]);
+    MPI_Isend(t->fails.p, (int)t->fails.len, MPI_BYTE, 0, TAG_FAILS, MPI_COMM_WORLD, &b->req[2]);
+    b->busy = 1;
     while (take_message(&W, 0)) /* collect queued tasks and cancels without waiting */
       ;
   }
-  free(t.rows.p);
-  free(t.fails.p);
+  for (int i = 0; i < 2; i++) {
+    out_wait(&ob[i]);
+    free(ob[i].t.rows.p);
+    free(ob[i].t.fails.p);
+  }
   if (!status && cli_signal_pending())
     status = IMPACTFIT_EINTR;
   return status;
