@@ -255,9 +255,12 @@ int impactfit_cmd_sweep(int argc, char **argv) {
     rc = cli_status_error(st == IMPACTFIT_EIO ? IMPACTFIT_EINVAL : st, &err, "sweep");
   else if (st)
     rc = CLI_INPUT;
-  if (ranks > 1 && !rc && !sweep_mpi_same_hash(impactfit_sweep_hash(s)) && rank == 0)
-    rc = cli_input_error("sweep: the MPI ranks read different versions of %s (definition hashes differ)", pos[0]);
-  if ((rc = sweep_mpi_max(rc))) {
+  rc = sweep_mpi_max(rc); /* collective: every rank learns whether any rank could not load it */
+  if (!rc && ranks > 1 && !sweep_mpi_same_hash(impactfit_sweep_hash(s)))
+    rc = rank == 0 ? cli_input_error("sweep: the MPI ranks read different versions of %s (definition hashes differ)",
+                                     pos[0])
+                   : CLI_INPUT;
+  if (rc) {
     impactfit_sweep_free(s);
     sweep_mpi_finalize();
     return rc;
