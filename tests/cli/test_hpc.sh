@@ -11,7 +11,8 @@
 #  - progress: a line with points/s on a terminal (through script(1)), none with --quiet or when
 #    stderr is a file.
 #  - a kill at each step of the finish (LD_PRELOAD shim: before the JSON's rename, before the part
-#    file's rename, before the journal's removal) is completed by --resume without recomputing;
+#    file's rename, before the journal's removal) is completed by --resume without recomputing; a
+#    full disk (the shim's ENOSPC) exits 1 with one line and --resume finishes;
 # usage: test_hpc.sh path/to/impactfit [path/to/crash_shim.so [SEED]]
 set -u
 BIN=${1:?usage: test_hpc.sh path/to/impactfit [path/to/crash_shim.so [SEED]]}
@@ -108,6 +109,18 @@ if [ -n "$SHIM" ] && [ -e "$SHIM" ]; then
     grep -q 'no point left to compute\|nothing to do' "$TMP/out" && ok || { ko "$step: --resume computed again"; cat "$TMP/out"; }
     ls "$TMP/fin" | grep -Eq 'journal|\.part|\.tmp' && ko "$step: files left: $(ls "$TMP/fin")" || ok
   done
+fi
+
+# ---- a full disk: exit 1 with one line, and the rows made durable before stay; --resume finishes ----
+if [ -n "$SHIM" ] && [ -e "$SHIM" ]; then
+  rm -rf "$TMP/full" && mkdir "$TMP/full"
+  LD_PRELOAD="$SHIM" FULL_AFTER=2000000 "$BIN" sweep "$TMP/big.ini" --out "$TMP/full" --block 512 --sync 0 \
+    >/dev/null 2>"$TMP/err"
+  rc=$?
+  [ $rc = 1 ] && one_line "$TMP/err" && grep -q 'cannot write .*big.csv.part: No space left on device' "$TMP/err" &&
+    [ ! -e "$TMP/full/big.csv" ] && ok || { ko "full disk: exit $rc"; cat "$TMP/err"; }
+  "$BIN" sweep "$TMP/big.ini" --out "$TMP/full" --resume >/dev/null 2>&1
+  cmp -s "$TMP/ref/big.csv" "$TMP/full/big.csv" && ok || ko "full disk, then --resume: CSV differs"
 fi
 
 # ---- SIGINT and SIGTERM: clean stop, 130/143, one line with the resume command ----
