@@ -88,6 +88,7 @@ static int run(const impactfit_sweep *s, int threads, size_t block, size_t first
   impactfit_sweep_run_params rp = impactfit_sweep_default_run_params();
   rp.threads = threads;
   rp.block = block;
+  rp.work = block; /* blocks of exactly B points when given (the default groups more) */
   rp.first = first;
   rp.count = count;
   impactfit_error err;
@@ -507,6 +508,37 @@ static void test_runner_shards(void) {
     for (size_t b = 0; b < 4; b++)
       for (size_t k = 0; k < 6; k++)
         check_shards(s, 5, blocks[b], nshards[k], (int)(1 + (b + k) % 2));
+    impactfit_sweep_free(s);
+    /* long runs (L = 1025 > B/4): by default a block gathers about four units per thread
+     * (max(B, 4 T L) points), which must not change a row (y = i exactly: steps of 1024/1024) */
+    const char *deflong = "[sweep]\nproblem = runtest\n[axes]\nx = linear 1, 20, 20\ny = linear 0, 1024, 1025\n";
+    CHECK(impactfit__sweep_parse_problem(deflong, strlen(deflong), "t.ini", &tp, &s, &err) == 0, "long runs parse");
+    buf l1, l2, l3;
+    impactfit_sweep_summary sm;
+    run(s, 2, 0, 0, 0, &l1, &sm); /* blocks of 8 runs */
+    run(s, 1, 0, 0, 0, &l2, &sm); /* blocks of 4 runs (4100 points) */
+    run(s, 2, 4100, 0, 0, &l3, &sm); /* the block given: 4 runs */
+    CHECK(l1.calls == 3 && l2.calls == 5 && l3.calls == 5, "blocks of 8, 4 and 4 runs (%zu, %zu, %zu calls)", l1.calls,
+          l2.calls, l3.calls);
+    CHECK(l1.len == l2.len && l1.len == l3.len && !memcmp(l1.p, l2.p, l1.len) && !memcmp(l1.p, l3.p, l1.len) &&
+              l1.order_ok && strstr(l1.p, "\n20499,20,1024,21024,1024,OK,1024\n"),
+          "rows identical for any grouping of whole runs (run position 999 at the end)");
+    /* work smaller than a unit: one unit per block */
+    buf l4;
+    memset(&l4, 0, sizeof l4);
+    l4.order_ok = 1;
+    impactfit_sweep_run_params rw = impactfit_sweep_default_run_params();
+    rw.threads = 2;
+    rw.work = 1;
+    CHECK(impactfit_sweep_run(s, &rw, on_rows, NULL, &l4, &sm, &err) == 0 && l4.calls == 20 && l4.len == l1.len &&
+              !memcmp(l4.p, l1.p, l1.len),
+          "work = 1 point: blocks of one whole run (%zu calls), same rows", l4.calls);
+    free(l4.p);
+    free(l1.p);
+    free(l2.p);
+    free(l3.p);
+    impactfit_sweep_free(s);
+    CHECK(impactfit__sweep_parse_problem(def, strlen(def), "t.ini", &tp, &s, &err) == 0, "runtest grid parses");
     /* a shard resumed from one of its call boundaries gives the rest of its rows */
     buf whole, tail;
     impactfit_sweep_summary sum;

@@ -24,10 +24,11 @@
  * along the innermost axis; every unit is also cut at the multiples of the block size B (default
  * 4096 points, rounded down to whole runs when a run is shorter). The units depend on the grid and
  * B only, each starts from a freshly reset problem state, so a point's row is the same whichever
- * thread, shard, MPI rank or resumed run computes it. Units are computed in blocks of at most B
- * points in parallel (OpenMP, dynamic scheduling, one problem state per thread allocated once per
- * run and reused for every point), their rows formatted as CSV with %.17g, then handed in index
- * order to a callback on the calling thread. The output is therefore byte-identical for any thread
+ * thread, shard, MPI rank or resumed run computes it. Units are computed in blocks in parallel
+ * (by default max(B, 4 T min(L, B)) points for T threads, at most 262144, so that long runs still
+ * give every thread work; OpenMP, dynamic scheduling, one problem state per thread allocated once
+ * per run and reused for every point), their rows formatted as CSV with %.17g, then handed in
+ * index order to a callback on the calling thread. The output is therefore byte-identical for any thread
  * count, memory stays bounded and rows stream. A failed point is a row with its status name and
  * empty outputs; it is also reported to a failure callback with its message. A non-finite output
  * turns a point into an ENONFINITE failure.
@@ -193,13 +194,16 @@ IMPACTFIT_EXPORT const char *impactfit_sweep_csv_header(const impactfit_sweep *s
 
 typedef struct impactfit_sweep_run_params {
   int threads;        /* OpenMP threads; 0: omp_get_max_threads() */
-  size_t block;       /* points per block; 0: 4096 (see impactfit_sweep_block_size) */
+  size_t block;       /* block size B (units are cut at its multiples); 0: 4096, see
+                       * impactfit_sweep_block_size */
   size_t first;       /* first point index to compute (for shards, MPI tasks and resumed runs) */
   size_t count;       /* points to compute from `first`; 0: to the end of the grid. A range that
                        * does not start and end on unit boundaries cuts the units there (its rows
                        * may then differ from the full run's for problems with solve_run) */
   size_t shard;       /* compute only this shard's points (0 ≤ shard < shards; see Shards above) */
   size_t shards;      /* 0 or 1: every unit */
+  size_t work;        /* points gathered per parallel block (whole units, at least one);
+                       * 0: max(B, 4 T min(L, B)), at most 262144. Never changes a row */
   /* Optional: called on the calling thread after each unit that thread computed, with the points
    * computed so far by this run (including the block in flight) and how many of them failed; for
    * progress reports and for servicing messages (MPI). Non-zero stops the run early: no further

@@ -7,13 +7,16 @@
  *   worker -> lead  RESULT {task, covered, len, flen, failed, interrupted}, then ROWS (len bytes,
  *                   the rows of [first, first + covered)) and FAILS (flen bytes: "index status
  *                   message\n" per failed point)
- * A task is one block of the grid: [max(first, (k0 + t)B), min(last, (k0 + t + 1)B)), so the
- * units, and therefore the rows, are those of a serial run. The lead computes tasks too; it
+ * A task is K blocks of the grid: [max(first, (k0 + tK)B), min(last, (k0 + (t + 1)K)B)), so the
+ * units, and therefore the rows, are those of a serial run; K gives the ranks' threads about four
+ * units each per task (runs longer than a block's share) while leaving at least four tasks per
+ * rank for the dynamic balance. The lead computes tasks too; it
  * services messages from its poll hook (after each unit its main thread computes) and while
  * waiting. Results are kept in a ring of WINDOW slots and written in task order. */
 #define _POSIX_C_SOURCE 200809L
 #include <limits.h>
 #include <mpi.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,7 +190,7 @@ typedef struct lead {
   sweep_out *o;
   cli_progress *pr;
   int ranks;
-  size_t B, first, last, k0, ntasks, next_task, next_write, window;
+  size_t B, K, first, last, k0, ntasks, next_task, next_write, window;
   slot *ring;
   int *outstanding;
   size_t *per_rank; /* points written, by the rank that computed them */
@@ -196,7 +199,7 @@ typedef struct lead {
 } lead;
 
 static void task_range(const lead *L, size_t t, size_t *a, size_t *b) {
-  size_t lo = (L->k0 + t) * L->B, hi = lo + L->B;
+  size_t lo = (L->k0 + t * L->K) * L->B, hi = lo + L->K * L->B;
   *a = lo > L->first ? lo : L->first;
   *b = hi < L->last ? hi : L->last;
 }
@@ -319,6 +322,22 @@ static void service(lead *L) {
     assign(L, w);
 }
 
+/* Collective: blocks per task, from the largest thread count of the ranks (see the top). */
+static size_t task_blocks(const impactfit_sweep *s, const impactfit_sweep_run_params *rp, int ranks, size_t blocks) {
+  int mine = rp->threads > 0 ? rp->threads : omp_get_max_threads(), most = mine;
+  MPI_Allreduce(&mine, &most, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  const impactfit_sweep_problem *pr = impactfit_sweep_get_problem(s);
+  size_t B = impactfit_sweep_block_size(s, rp->block);
+  size_t L = pr->solve_run ? impactfit_sweep_get_axis(s, impactfit_sweep_axis_count(s) - 1)->count : 1;
+  size_t G = L < B ? L : B, want = 4 * (size_t)most * G;
+  size_t K = (want + B - 1) / B, most_k = blocks / (4 * (size_t)ranks);
+  if (K > most_k)
+    K = most_k;
+  if (K * B > 1000000)
+    K = 1000000 / B;
+  return K ? K : 1;
+}
+
 /* The lead's own task: rows to its slot, the poll hook services the other ranks. */
 typedef struct own_ctx {
   lead *L;
@@ -352,7 +371,9 @@ int sweep_mpi_lead(const impactfit_sweep *s, const impactfit_sweep_run_params *r
   L.first = rp->first;
   L.last = rp->count ? rp->first + rp->count : impactfit_sweep_point_count(s);
   L.k0 = L.first / L.B;
-  L.ntasks = (L.last - 1) / L.B - L.k0 + 1;
+  L.K = task_blocks(s, rp, L.ranks, (L.last - 1) / L.B - L.k0 + 1);
+  L.ntasks = ((L.last - 1) / L.B - L.k0) / L.K + 1;
+  L.rp.work = L.K * L.B;
   L.window = 4 * (size_t)L.ranks + 4;
   L.ring = calloc(L.window, sizeof *L.ring);
   L.outstanding = calloc((size_t)L.ranks, sizeof *L.outstanding);
@@ -492,6 +513,11 @@ static void out_wait(out_buf *b) {
 int sweep_mpi_work(const impactfit_sweep *s, const impactfit_sweep_run_params *rp, impactfit_error *err) {
   worker W;
   memset(&W, 0, sizeof W);
+  int ranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  size_t B = impactfit_sweep_block_size(s, rp->block), first = rp->first;
+  size_t last = rp->count ? rp->first + rp->count : impactfit_sweep_point_count(s);
+  size_t work = task_blocks(s, rp, ranks, (last - 1) / B - first / B + 1) * B; /* as the lead */
   out_buf ob[2];
   memset(ob, 0, sizeof ob);
   int status = 0, k = 0;
@@ -517,6 +543,7 @@ int sweep_mpi_work(const impactfit_sweep *s, const impactfit_sweep_run_params *r
       impactfit_sweep_run_params q = *rp;
       q.first = (size_t)task[1];
       q.count = (size_t)task[2];
+      q.work = work; /* one parallel block per task */
       q.poll = wc_poll;
       worker_ctx wc = {&W, t};
       impactfit_error e2;

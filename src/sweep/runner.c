@@ -11,8 +11,13 @@
  * whichever thread takes it: the rows are identical for any thread count, shard or range.
  *
  * One parallel region spans the whole run (the threads and their problem states live across
- * blocks). The calling thread (the team's master) gathers the next block of units (at most B
- * points); the threads take units in increasing order from a shared counter (dynamic scheduling),
+ * blocks). The calling thread (the team's master) gathers the next block of units: at most W
+ * points (at least one unit), W = the caller's `work`, or by default max(B, 4 T G) for T threads
+ * (at most 262144), so that a block has about four units per thread even when the units are long
+ * runs (with B = 4096 and runs of 600 points a block of B would hold 6 units, and 32 threads
+ * would mostly wait at the barrier); W only groups units, it never cuts one, so the rows do not
+ * depend on it.
+ * The threads take units in increasing order from a shared counter (dynamic scheduling),
  * and the master, after each of its units, calls the poll hook. When the hook asks to stop, no
  * thread takes a further unit, so the completed units are exactly the first `taken` ones and
  * their rows can be delivered. After the barrier the master hands the block's rows to the
@@ -29,6 +34,8 @@
 
 #define DEFAULT_BLOCK 4096
 #define MAX_BLOCK 1000000
+#define UNITS_PER_THREAD 4  /* units per thread in a default block */
+#define MAX_WORK 262144     /* points per default block at most (about 1.2 kB of memory each) */
 #define COL_WIDTH 32 /* a %.17g number or a status name, with its comma */
 
 impactfit_sweep_run_params impactfit_sweep_default_run_params(void) {
@@ -52,6 +59,7 @@ size_t impactfit_sweep_block_size(const impactfit_sweep *s, size_t block) {
 /* The unit partition of a run's range [first, last). */
 typedef struct partition {
   size_t L, B, G, first, last, shard, shards; /* G = min(L, B): points per shard group */
+  size_t W;                                   /* points per block gathered for the threads */
 } partition;
 
 static int partition_init(const impactfit_sweep *s, const impactfit_sweep_run_params *rp, partition *p,
@@ -71,6 +79,16 @@ static int partition_init(const impactfit_sweep *s, const impactfit_sweep_run_pa
   p->G = p->L < p->B ? p->L : p->B;
   p->first = rp->first;
   p->last = rp->count ? rp->first + rp->count : s->total;
+  if (rp->work > MAX_BLOCK)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "work must be at most 1e6 points (got %zu)", rp->work);
+  p->W = rp->work;
+  if (!p->W) {
+    size_t threads = (size_t)(rp->threads > 0 ? rp->threads : omp_get_max_threads());
+    size_t want = UNITS_PER_THREAD * threads * p->G;
+    p->W = want < MAX_WORK ? want : MAX_WORK;
+    if (p->W < p->B)
+      p->W = p->B;
+  }
   return IMPACTFIT_OK;
 }
 
@@ -203,14 +221,14 @@ static size_t run_unit(const impactfit_sweep *s, void *state, block_mem *m, size
   return failed;
 }
 
-/* Gathers the next block from *pos: selected units, at most B points. Returns the number of units
+/* Gathers the next block from *pos: selected units, at most W points. Returns the number of units
  * and sets *cover_end: the start of the next selected unit, or the end of the range. */
 static size_t gather_block(const partition *p, block_mem *m, size_t *pos, size_t *cover_end) {
   size_t n = 0, pts = 0, a = *pos;
   while (a < p->last) {
     size_t e = unit_end(p, a);
     if (unit_selected(p, a)) {
-      if (pts + (e - a) > p->B)
+      if (n > 0 && pts + (e - a) > p->W)
         break;
       m->unit_a[n] = a;
       m->unit_b[n] = e;
@@ -243,7 +261,7 @@ int impactfit_sweep_run(const impactfit_sweep *s, const impactfit_sweep_run_para
     return st;
   const impactfit_sweep_problem *pr = s->problem;
   int threads = rp.threads ? rp.threads : omp_get_max_threads();
-  size_t B = part.B;
+  size_t B = part.W > part.B ? part.W : part.B; /* memory for the largest block (one unit <= B) */
   size_t np = pr->n_params, no = pr->n_outputs;
   size_t row_max = COL_WIDTH * (np + no + 3);
 
