@@ -13,7 +13,9 @@
 # interleaved (case after case, round after round) so that a change of the machine's load hits all
 # cases alike; best, median and spread ((max - min)/max) are printed, and the ratios of the bests.
 # The machine may be shared: the load average is printed before and after; quote figures from a
-# quiet machine. usage: bench/run_hpc.sh [BUILD_DIR] [REPEATS] [DEFINITION]
+# quiet machine. A model (bench_hpc ... model) also predicts the speed-up for 2..32 threads on idle
+# cores from the CPU time of every work unit, which other processes do not disturb.
+# usage: bench/run_hpc.sh [BUILD_DIR] [REPEATS] [DEFINITION]
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${1:-build-bench}
@@ -76,6 +78,8 @@ for r in $(seq "$REPEATS"); do
   done
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+# the runner's parallel efficiency from per-unit CPU times (a busy machine does not bias it)
+"$LIB" "$DEF" 1 model
 printf '%-14s %12s %12s %12s %8s\n' case best median worst spread
 for c in $cases; do
   sort -g "$TMP/$c" | awk -v c="$c" '{ v[NR] = $1 } END {
