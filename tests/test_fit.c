@@ -13,6 +13,16 @@
  *    as the truth) must recover its 10 constants from exact data.
  *  - Formulas whose symbolic derivative is not finite (log of a negative x) fall back to finite
  *    differences; the C translation of the syntax tree must agree with libmatheval.
+ *  - Minimax (objective minimax_absolute / minimax_relative) against closed forms derived in the
+ *    comments below (best line to e^x on [0, 1]; best relative constant), and on the nonlinear
+ *    Ramaswamy–Humbert ε(e) form against the hc module's own minimax refit (a second
+ *    implementation: its own least squares, several starts); the extremal residuals alternate.
+ *  - Trapezoid weights: a weighted fit must equal the weighted normal equations solved here, and
+ *    approach the continuous L2 fit (x² ≈ x − 1/6 on [0, 1]) to O(h²) where equal weights are
+ *    off by O(h); a fit file's trapezoid weights must equal the rule computed here.
+ *  - Ridge regularisation: no effect where the data determine the constants; where two constants
+ *    only enter as a sum, the closed-form minimum-norm split derived below.
+ *  - A formula variable named e shadows the constant e.
  *  - Tables: CSV parsing, failed rows, errors with line numbers. */
 #include <math.h>
 #include <stdio.h>
@@ -24,6 +34,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "fit/fit_impl.h"
+#include "impactfit/hc.h"
 #include "impactfit/impactfit.h"
 #include "testutil.h"
 
@@ -350,6 +361,244 @@ static void test_formula_details(void) {
   impactfit_fit_model_free(m);
 }
 
+
+/* ---- minimax ------------------------------------------------------------------------------- */
+
+/* Best uniform line c0 + c1 x to f = e^x on [0, 1]: f − p equioscillates at 0, x*, 1 with signs
+ * +, −, + (f is convex). From the ends: 1 − c0 = E and e − c0 − c1 = E, so c1 = e − 1; at the
+ * interior extremum f'(x*) = c1, x* = ln(e − 1), and e^x* − c0 − c1 x* = −E gives
+ *     E = (2 − e + (e − 1) ln(e − 1))/2 ≈ 0.10593,   c0 = 1 − E.
+ * On a grid of spacing h the discrete minimax differs by O(h² f''/8): 20001 points give ≤ 1e-9.
+ * Best relative constant c to e^x on [0, 1]: (c − e^x)/e^x is extremal at the ends, c − 1 = −(c/e − 1),
+ *     c = 2e/(e + 1),   E = (e − 1)/(e + 1). */
+static void test_minimax(void) {
+  size_t N = 20001;
+  double *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y);
+  for (size_t i = 0; i < N; i++) {
+    x[i] = (double)i / (double)(N - 1);
+    y[i] = exp(x[i]);
+  }
+  double e1 = exp(1.0), E = (2.0 - e1 + (e1 - 1.0) * log(e1 - 1.0)) / 2.0;
+  impactfit_fit_spec sp = impactfit_fit_default_spec();
+  sp.form = impactfit_fit_polynomial;
+  sp.degree = 1;
+  sp.objective = IMPACTFIT_FIT_MINIMAX_ABSOLUTE;
+  impactfit_fit_result r;
+  if (!fit(&sp, N, x, NULL, y, &r)) {
+    CHECK_REL(r.max_abs, E, 1e-8, "minimax line to e^x: max error (E = (2 - e + (e-1) ln(e-1))/2)");
+    CHECK_REL(r.value[1], e1 - 1.0, 1e-7, "minimax line to e^x: slope e - 1");
+    CHECK_REL(r.value[0], 1.0 - E, 1e-7, "minimax line to e^x: intercept 1 - E");
+    CHECK(strstr(r.method, "SLSQP") != NULL, "method names SLSQP: %s", r.method);
+    /* least squares on the same data has a larger maximum (a check that minimax did something) */
+    impactfit_fit_result l;
+    sp.objective = IMPACTFIT_FIT_ABSOLUTE;
+    if (!fit(&sp, N, x, NULL, y, &l))
+      CHECK(l.max_abs > 1.05 * r.max_abs, "least squares max %g > minimax max %g", l.max_abs, r.max_abs);
+  }
+  sp.degree = 0;
+  sp.objective = IMPACTFIT_FIT_MINIMAX_RELATIVE;
+  if (!fit(&sp, N, x, NULL, y, &r)) {
+    CHECK_REL(r.value[0], 2.0 * e1 / (e1 + 1.0), 1e-10, "minimax relative constant 2e/(e+1)");
+    CHECK_REL(r.max_rel, (e1 - 1.0) / (e1 + 1.0), 1e-10, "its max relative error (e-1)/(e+1)");
+  }
+  free(x);
+  free(y);
+
+  /* The Ramaswamy–Humbert ε(e) form (a variable named e shadows the constant e) against the hc
+   * module's own minimax refit on the same grid, 981 values of e in [0.01, 0.99]. */
+  static const char *const ab[] = {"alpha", "beta"};
+  const double st0[2] = {IMPACTFIT_HC_RH_ALPHA, IMPACTFIT_HC_RH_BETA};
+  size_t M = 981;
+  double ee[981], eps[981];
+  for (size_t i = 0; i < M; i++) {
+    ee[i] = (i == M - 1) ? 0.99 : 0.01 + (0.99 - 0.01) * ((double)i / (double)(M - 1));
+    impactfit_hc_eps(ee[i], &eps[i], NULL);
+  }
+  impactfit_fit_spec rs = impactfit_fit_default_spec();
+  rs.form = impactfit_fit_formula;
+  rs.formula = "(3 + 2*alpha*(exp(-beta*e) - exp(-beta)))*(1 - e^2)/(2*e) / "
+               "((3 + 2*alpha*(exp(-beta*e) - exp(-beta)))/(3 - 2*alpha*(exp(-beta*e) - exp(-beta))) + e)";
+  rs.var1 = "e";
+  rs.constants = ab;
+  rs.n_constants = 2;
+  rs.start = st0;
+  rs.n_start = 2;
+  rs.objective = IMPACTFIT_FIT_MINIMAX_RELATIVE;
+  impactfit_hc_rh_fit_params hp = impactfit_hc_rh_fit_default_params();
+  hp.e_max = 0.99;
+  hp.points = M;
+  impactfit_hc_rh_fit h;
+  CHECK(impactfit_hc_rh_eps_refit(&hp, IMPACTFIT_HC_MINIMAX, &h, NULL) == 0, "hc minimax refit");
+  if (!fit(&rs, M, ee, NULL, eps, &r)) {
+    CHECK_REL(r.value[0], h.alpha, 1e-6, "RH form minimax: alpha agrees with the hc module");
+    CHECK_REL(r.value[1], h.beta, 1e-6, "RH form minimax: beta agrees with the hc module");
+    CHECK_REL(r.max_rel, h.err.max, 1e-8, "RH form minimax: the same max relative error");
+    /* alternation: at least p + 1 = 3 points within 1e-6 of the maximum, with both signs */
+    int npos = 0, nneg = 0;
+    impactfit_fit_model *m = NULL;
+    impactfit_fit_model_create(&rs, &m, NULL);
+    for (size_t i = 0; m && i < M; i++) {
+      double d = impactfit_fit_model_eval(m, r.value, ee[i], 0.0) / eps[i] - 1.0;
+      if (fabs(d) >= r.max_rel * (1.0 - 1e-6))
+        *(d > 0 ? &npos : &nneg) += 1;
+    }
+    impactfit_fit_model_free(m);
+    CHECK(npos + nneg >= 3 && npos >= 1 && nneg >= 1, "equioscillation: %d + and %d - extrema", npos, nneg);
+  }
+}
+
+/* ---- trapezoid weights ---------------------------------------------------------------------- */
+
+/* The best L2 line to x² on [0, 1] is x − 1/6 (Legendre: x² = P2/… ; directly, the normal
+ * equations ∫(x² − c0 − c1 x)·{1, x} = 0 give c0 + c1/2 = 1/3, c0/2 + c1/3 = 1/4, c1 = 1,
+ * c0 = −1/6). Trapezoid sums differ from the integrals by h²/12 (f'(1) − f'(0)) + O(h⁴) (Euler–
+ * Maclaurin), so the trapezoid-weighted fit is within O(h²) of it; equal weights give the ends an
+ * extra h/2 each, O(h). */
+static void test_weights(void) {
+  size_t N = 101;
+  double x[101], y[101], w[101], X[202], a[2], inv[4];
+  for (size_t i = 0; i < N; i++) {
+    x[i] = (double)i / 100.0;
+    y[i] = x[i] * x[i];
+    w[i] = (i == 0 || i == N - 1) ? 0.005 : 0.01; /* h/2 at the ends, h inside */
+    X[2 * i] = 1.0;
+    X[2 * i + 1] = x[i];
+  }
+  impactfit_fit_spec sp = impactfit_fit_default_spec();
+  sp.form = impactfit_fit_polynomial;
+  sp.degree = 1;
+  impactfit_fit_model *m = NULL;
+  impactfit_fit_result rt, re;
+  impactfit_fit_model_create(&sp, &m, NULL);
+  int st = impactfit_fit_run_weighted(m, N, x, NULL, y, w, &rt, NULL);
+  CHECK(st == 0, "weighted fit runs");
+  normal_equations(N, 2, X, w, y, a, inv);
+  if (!st) {
+    CHECK_REL(rt.value[0], a[0], 1e-12, "trapezoid weights: c0 = weighted normal equations");
+    CHECK_REL(rt.value[1], a[1], 1e-12, "trapezoid weights: c1 = weighted normal equations");
+    CHECK_ABS(rt.value[0], -1.0 / 6.0, 1e-4, "trapezoid weights: c0 within O(h^2) of -1/6");
+    CHECK_ABS(rt.value[1], 1.0, 1e-4, "trapezoid weights: c1 within O(h^2) of 1");
+  }
+  if (!impactfit_fit_run(m, N, x, NULL, y, &re, NULL))
+    CHECK(fabs(re.value[0] + 1.0 / 6.0) > 3e-4, "equal weights: c0 off by O(h) (%g)", re.value[0] + 1.0 / 6.0);
+  double bad[101];
+  memcpy(bad, w, sizeof bad);
+  bad[7] = 0.0;
+  CHECK(impactfit_fit_run_weighted(m, N, x, NULL, y, bad, &rt, NULL) == IMPACTFIT_EINVAL, "zero weight refused");
+  impactfit_fit_model_free(m);
+}
+
+/* ---- ridge ----------------------------------------------------------------------------------- */
+
+/* y = (a + b) x + c on exact data with slope S: the data fix a + b = S and c; with the penalty
+ * N λ² Σ ((p_j − s_j)/σ_j)², σ_j = max(1, |s_j|), the minimum over the line a + b = S is
+ *     a = s_a + σ_a² (S − s_a − s_b)/(σ_a² + σ_b²),   b = S − a
+ * (Lagrange: (a − s_a)/σ_a² = (b − s_b)/σ_b²), up to an O(λ²) pull on S itself. Without the
+ * penalty the Jacobian is singular and the fit fails. */
+static void test_ridge(void) {
+  static const char *const abc[] = {"a", "b", "c"};
+  double x[50], y[50];
+  for (int i = 0; i < 50; i++) {
+    x[i] = 0.1 * i;
+    y[i] = 3.0 * x[i] + 0.5;
+  }
+  const double s[3] = {4.0, 0.5, 0.0};
+  impactfit_fit_spec sp = impactfit_fit_default_spec();
+  sp.form = impactfit_fit_formula;
+  sp.formula = "(a + b)*x + c";
+  sp.var1 = "x";
+  sp.constants = abc;
+  sp.n_constants = 3;
+  sp.start = s;
+  sp.n_start = 3;
+  impactfit_fit_result r;
+  impactfit_fit_model *m = NULL;
+  impactfit_fit_model_create(&sp, &m, NULL);
+  double yn[50]; /* with a little deterministic noise, so that the standard errors are not 0 */
+  for (int i = 0; i < 50; i++)
+    yn[i] = y[i] + 1e-3 * sin(7.0 * i);
+  int st = impactfit_fit_run(m, 50, x, NULL, yn, &r, NULL);
+  CHECK(st != 0 || r.se[0] > 1e3, "unregularised: a and b undetermined (fit fails or se(a) = %g is huge)", r.se[0]);
+  impactfit_fit_model_free(m);
+  sp.ridge = 1e-4;
+  if (!fit(&sp, 50, x, NULL, y, &r)) {
+    double sa = 16.0, sb = 1.0, a = 4.0 + sa * (3.0 - 4.5) / (sa + sb);
+    CHECK_REL(r.value[0], a, 1e-6, "ridge: a = s_a + sa^2 (S - s_a - s_b)/(sa^2 + sb^2)");
+    CHECK_REL(r.value[1], 3.0 - a, 1e-6, "ridge: b = S - a");
+    CHECK_ABS(r.value[2], 0.5, 1e-6, "ridge: c determined by the data");
+    CHECK(strstr(r.method, "ridge") != NULL, "method says ridge-regularised: %s", r.method);
+  }
+  /* a determined problem: λ = 1e-4 moves nothing beyond 1e-7 */
+  static const char *const ab2[] = {"a", "b"};
+  for (int i = 0; i < 50; i++)
+    y[i] = 2.0 * exp(-0.7 * x[i]);
+  const double s2[2] = {1.0, 1.0};
+  sp.formula = "a*exp(-b*x)";
+  sp.constants = ab2;
+  sp.n_constants = 2;
+  sp.start = s2;
+  sp.n_start = 2;
+  if (!fit(&sp, 50, x, NULL, y, &r)) {
+    CHECK_REL(r.value[0], 2.0, 1e-7, "ridge on determined constants: a");
+    CHECK_REL(r.value[1], 0.7, 1e-7, "ridge on determined constants: b");
+  }
+  /* invalid uses */
+  impactfit_error err;
+  sp.start = NULL;
+  sp.n_start = 0;
+  CHECK(impactfit_fit_model_create(&sp, &m, &err) == IMPACTFIT_EINVAL, "ridge without start values refused");
+  sp.start = s2;
+  sp.n_start = 2;
+  sp.objective = IMPACTFIT_FIT_MINIMAX_RELATIVE; /* ridge then regularises the least-squares start */
+  CHECK(impactfit_fit_model_create(&sp, &m, &err) == 0, "ridge with minimax accepted");
+  impactfit_fit_model_free(m);
+  sp.objective = IMPACTFIT_FIT_ABSOLUTE;
+  sp.ridge = -1.0;
+  CHECK(impactfit_fit_model_create(&sp, &m, &err) == IMPACTFIT_EINVAL, "negative ridge refused");
+  for (int k = 0; k < 4; k++)
+    CHECK(impactfit_fit_objective_from_name(impactfit_fit_objective_name((impactfit_fit_objective)k)) == k,
+          "objective name round trip %d", k);
+  CHECK(impactfit_fit_objective_from_name("minimax") < 0, "'minimax' alone is not an objective");
+}
+
+/* A variable named e (or pi) shadows the constant; constants may not be named e. */
+static void test_shadowing(void) {
+  static const char *const ab[] = {"a", "b"};
+  double x[5] = {0.1, 0.2, 0.3, 0.5, 0.9}, y[5];
+  for (int i = 0; i < 5; i++)
+    y[i] = 2.0 * x[i] + 1e-3 * exp(1.0) * x[i] * x[i] + 0.25; /* "e" as the column and 2.718… inside */
+  impactfit_fit_spec sp = impactfit_fit_default_spec();
+  sp.form = impactfit_fit_formula;
+  sp.formula = "a*e + 1e-3*exp(1)*e^2 + b";
+  sp.var1 = "e";
+  sp.constants = ab;
+  sp.n_constants = 2;
+  const double s[2] = {1, 1};
+  sp.start = s;
+  sp.n_start = 2;
+  impactfit_fit_result r;
+  if (!fit(&sp, 5, x, NULL, y, &r)) {
+    CHECK_REL(r.value[0], 2.0, 1e-10, "shadowed e: a");
+    CHECK_REL(r.value[1], 0.25, 1e-10, "shadowed e: b");
+  }
+  impactfit_fit_model *m = NULL;
+  impactfit_error err;
+  CHECK(impactfit_fit_model_create(&sp, &m, &err) == 0, "create");
+  const double v[2] = {2.0, 0.25};
+  CHECK_REL(impactfit_fit_model_eval(m, v, 0.5, 0.0), 1.25 + 2.5e-4 * exp(1.0), 1e-14, "eval with e = 0.5");
+  char buf[256] = "";
+  const char *cn[2] = {"A", "B"};
+  int len = impactfit__fit_model_to_c(m, "e_col", NULL, cn, buf, sizeof buf);
+  CHECK(len > 0 && strcmp(buf, "(((A * e_col) + ((0.001 * exp(1.0)) * pow(e_col, 2.0))) + B)") == 0,
+        "C translation: the variable e is the column: %s", buf);
+  impactfit_fit_model_free(m);
+  static const char *const bad[] = {"e", "b"};
+  sp.var1 = "x";
+  sp.formula = "e*x + b";
+  sp.constants = bad;
+  CHECK(impactfit_fit_model_create(&sp, &m, &err) == IMPACTFIT_EINVAL, "a constant named e refused");
+}
+
 static void test_tables(void) {
   const char *csv = "index,n,e_out,status,rhs_evals\n0,1,0.5,OK,100\n1,1.5,,ENOSEP,40\n2,2,0.25,OK,120\n";
   impactfit_table *t = NULL;
@@ -391,6 +640,10 @@ int main(void) {
   test_nonlinear();
   test_surface();
   test_formula_details();
+  test_minimax();
+  test_weights();
+  test_ridge();
+  test_shadowing();
   test_tables();
   gsl_rng_free(rng);
   return tu_report("test_fit");

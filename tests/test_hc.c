@@ -73,8 +73,9 @@ static double A1(double eps) {
  *     ε − ln(1+ε) = e^w − 1 − w,   i.e.  A(ε) = E(w),  w < 0,
  * (take logarithms: ln(1+ε) − w = ε + eε = ε + 1 − e^w). E is convex and decreasing on w < 0,
  * so Newton's method from a point left of the root, w0 = −1 − A − √(2A) (where E(w0) ≥ A), rises
- * monotonically to it. Then e = (1 − e^w)/ε. A different unknown and method from the library's
- * (Brent on ln q(ε) − ln q(−eε) = 2 ln e). */
+ * monotonically to it. Then e = (1 − e^w)/ε. A different equation from the library's (which solves
+ * ln q(ε) − ln q(−eε) = 2 ln e for w at fixed e, by a bracketed Newton iteration with its own
+ * derivative). */
 static double ref_w(double eps) {
   double A = A1(eps), w = -1.0 - A - sqrt(2.0 * A);
   for (int i = 0; i < 400; i++) {
@@ -450,16 +451,35 @@ static void test_rh_eps(void) {
   CHECK(impactfit_hc_rh_eps_refit(&fp, IMPACTFIT_HC_LSQ, &lsq, &err) == 0, "lsq refit: %.120s", err.message);
   CHECK(impactfit_hc_rh_eps_refit(&fp, IMPACTFIT_HC_MINIMAX, &mm, &err) == 0, "minimax refit: %.120s",
         err.message);
-  /* Least squares: a minimum of Σ r_i² (every neighbour, 8 directions, is not lower). */
+  /* Least squares: a minimum of the trapezoid sum Σ w_i r_i² (w = 1/2 at the ends, 1 inside; every
+   * neighbour, 8 directions, is not lower). */
   double ssq0, ssq, h = 1e-4;
   rh_residuals(&fp, lsq.alpha, lsq.beta, r);
   max_abs(r, fp.points, &ssq0);
   CHECK_REL(lsq.err.rms, sqrt(ssq0 / fp.points), 1e-12, "lsq rms recomputed");
+  ssq0 -= 0.5 * (r[0] * r[0] + r[fp.points - 1] * r[fp.points - 1]);
   for (int k = 0; k < 8; k++) {
     double da = h * lsq.alpha * cos(k * M_PI / 4), db = h * lsq.beta * sin(k * M_PI / 4);
     rh_residuals(&fp, lsq.alpha + da, lsq.beta + db, r);
     max_abs(r, fp.points, &ssq);
-    CHECK(ssq >= ssq0 * (1 - 1e-14), "lsq: neighbour %d has ssq %.15g >= %.15g", k, ssq, ssq0);
+    ssq -= 0.5 * (r[0] * r[0] + r[fp.points - 1] * r[fp.points - 1]);
+    CHECK(ssq >= ssq0 * (1 - 1e-14), "lsq: neighbour %d has trapezoid ssq %.15g >= %.15g", k, ssq, ssq0);
+  }
+  /* and not of the plain sum: the end point e = 0.01 carries the largest residual, so halving its
+   * weight moves the minimum (a check that the weights are applied) */
+  {
+    rh_residuals(&fp, lsq.alpha, lsq.beta, r);
+    double plain0;
+    max_abs(r, fp.points, &plain0);
+    double da = 1e-4 * lsq.alpha, db = 1e-3 * lsq.beta, best = plain0;
+    for (int k = -5; k <= 5; k++)
+      for (int l = -5; l <= 5; l++) {
+        rh_residuals(&fp, lsq.alpha + k * da, lsq.beta + l * db, r);
+        double p2;
+        max_abs(r, fp.points, &p2);
+        best = fmin(best, p2);
+      }
+    CHECK(best < plain0 * (1 - 1e-9), "lsq minimises the trapezoid sum, not the plain one");
   }
   /* Minimax: the maximum is attained at ≥ 3 points with alternating signs (the equioscillation
    * that characterises a best approximation with two parameters), and no neighbour is lower. */

@@ -510,6 +510,11 @@ static void test_invalid(void) {
   p.t_max = 100;
   impactfit_error err;
   CHECK(impactfit_impact_solve(ws, &p, NULL, &err) == IMPACTFIT_ENOSEP, "A, strong damping: ENOSEP");
+  impactfit_impact_result rf;
+  memset(&rf, 0x7f, sizeof rf); /* garbage: the failed solve must overwrite it */
+  CHECK(impactfit_impact_solve(ws, &p, &rf, &err) == IMPACTFIT_ENOSEP && rf.rhs_evals > 100 &&
+            rf.rhs_evals < 100000000 && rf.steps > 0 && rf.e_out == 0.0 && rf.n_contacts == 0 && rf.zeta == 50.0,
+        "a failed solve reports its cost (%ld evaluations) and zeros", rf.rhs_evals);
   CHECK(!impactfit_status_is_input_error(IMPACTFIT_ENOSEP), "ENOSEP is a numerical failure");
   CHECK(strcmp(impactfit_status_name(IMPACTFIT_ENOSEP), "ENOSEP") == 0, "status names");
   CHECK(strcmp(impactfit_strerror(12345), "unknown status") == 0, "unknown status text");

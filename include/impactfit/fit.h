@@ -2,8 +2,10 @@
  *
  * A fit finds the constants p of a model y ≈ f(x; p) (or f(x, x2; p) for a surface) from N data
  * points by least squares, minimising
- *     χ² = Σ r_i²,   r_i = f(x_i; p) − y_i            (objective "absolute"), or
- *                    r_i = (f(x_i; p) − y_i) / y_i    (objective "relative", every y_i ≠ 0).
+ *     χ² = Σ w_i r_i²,   r_i = f(x_i; p) − y_i            (objective "absolute"), or
+ *                        r_i = (f(x_i; p) − y_i) / y_i    (objective "relative", every y_i ≠ 0),
+ * with quadrature weights w_i (default 1; see impactfit_fit_run_weighted), or by minimax, minimising
+ *     max_i |r_i|                                         ("minimax_absolute", "minimax_relative").
  * Forms (constant type objects, looked up by name):
  *     polynomial   y = a0 + a1 x + … + ad x^d          linear: gsl_multifit_wlinear (SVD)
  *     power        y = a x^b + c                        nonlinear: gsl_multifit_nlinear
@@ -14,6 +16,25 @@
  *                  differentiated symbolically by GNU libmatheval (Jacobian exact; GSL's finite
  *                  differences where a derivative is not finite, e.g. log of a negative x)
  * The relative objective is the weighted problem with weights 1/y_i² (same minimiser).
+ * Minimax: the maximum is not differentiable, so the fit solves the equivalent smooth epigraph
+ * problem: minimise t over (p, t) subject to r_i(p) − t ≤ 0 and −r_i(p) − t ≤ 0 for every i, with
+ * NLopt's SLSQP (exact gradients from the form's Jacobian), started from the least-squares fit with
+ * the same residuals (GSL) and from the start values, each run restarted from its result while
+ * that improves; the best is kept (ENOCONV when no run improves on the least-squares maximum:
+ * SLSQP can stall on ill-conditioned forms, e.g. measured on the 10-constant Ramaswamy–Humbert
+ * Δτ surface). At the solution the largest residuals equioscillate (for a
+ * linear family on an interval: p + 1 alternating extrema, Chebyshev's theorem). Why NLopt and not
+ * a Remez exchange: the forms are nonlinear and the data are discrete points; SLSQP handles the 2N
+ * constraints directly.
+ * Ridge regularisation (ridge = λ > 0, start values required; for a minimax fit it applies to
+ * the least-squares start): adds
+ *     N λ² Σ_j ((p_j − s_j)/max(1, |s_j|))²
+ * to χ², s_j the start values: for constants the data determine, a small λ changes nothing (the
+ * data term grows with N like the penalty); along directions in which the data leave χ² flat (e.g.
+ * two terms of a form that trade off), the constants stay near their start values instead of
+ * drifting to infinity, so the fit converges and is reproducible. The standard errors then come
+ * from the regularised normal matrix (JᵀWJ + N λ² D²), which bounds them along those directions by
+ * about rms/(λ √N).
  * Nonlinear fits use GSL's trust-region driver (method lm by default; lmaccel, dogleg, ddogleg,
  * subspace2D), stopping when a step changes every constant by less than xtol (relative) or the
  * scaled gradient falls below gtol. Starting values are given, or, for power, exp and alpha_pow,
@@ -21,7 +42,9 @@
  * projection); double_exp and formula need them.
  * Results (impactfit_fit_result): constants, standard errors se_j = √(s² C_jj) with
  * C = (JᵀWJ)⁻¹ at the minimum and s² = χ²/(N − p), the correlation matrix C_jk/√(C_jj C_kk),
- * χ², rms = √(χ²/N), and on the data the largest |f − y| and |f − y|/|y|. N > p is required.
+ * χ², rms = √(χ²/N), and on the data the largest and the mean |f − y| and |f − y|/|y|. N > p is
+ * required. For a minimax fit the standard errors are those formulas evaluated at the minimax
+ * constants: a scale of how well the data determine each constant, not a statistical error.
  *
  * A fit file (INI) chains stages on one sweep's output:
  *     [fit]
@@ -36,6 +59,17 @@
  *     form = alpha_pow                  ; degree = d for polynomial; formula = … and
  *     objective = absolute              ;   constants = a, b, … for formula
  *     start = 2, -0.3                   ; optional starting values; method = lm
+ *     weights = trapezoid               ; optional: trapezoid-rule weights (see below)
+ *     ridge = 1e-3                      ; optional: ridge regularisation toward start (above)
+ * objective: absolute, relative, minimax_absolute or minimax_relative. weights = trapezoid: each
+ * point is weighted by the product of its trapezoid-rule weights along x (and x2) over the distinct
+ * values of that column in the stage's (group's) data, normalised to mean 1, so that χ² is the
+ * trapezoid rule for the integral of r² over the grid: the constants then depend on the grid's
+ * density only to second order in its spacing (with equal weights the end points carry a first-
+ * order weight, and a coarser grid moves the constants by about its spacing).
+ * A [fit] section may say `exact = yes`: the data are exact values of the function (solver error
+ * far below the residuals), so the residuals are the form's own error; the generated header then
+ * also reports the mean errors.
  * Rows of the sweep whose status is not OK are skipped (and counted). A stage's table has one
  * row per group: the group value (if grouped), the constants, their standard errors (<name>_se),
  * points, rms, max_abs, max_rel; a later stage reads it with data = <stage name>.
@@ -70,9 +104,16 @@ IMPACTFIT_EXPORT const impactfit_fit_form *impactfit_fit_form_from_name(const ch
 #define IMPACTFIT_FIT_MAX_PARAMS 16
 
 typedef enum impactfit_fit_objective {
-  IMPACTFIT_FIT_ABSOLUTE = 0, /* r = f − y */
-  IMPACTFIT_FIT_RELATIVE = 1  /* r = (f − y)/y */
+  IMPACTFIT_FIT_ABSOLUTE = 0,         /* least squares, r = f − y */
+  IMPACTFIT_FIT_RELATIVE = 1,         /* least squares, r = (f − y)/y */
+  IMPACTFIT_FIT_MINIMAX_ABSOLUTE = 2, /* smallest max |f − y| */
+  IMPACTFIT_FIT_MINIMAX_RELATIVE = 3  /* smallest max |f − y|/|y| */
 } impactfit_fit_objective;
+
+/* "absolute", "relative", "minimax_absolute", "minimax_relative"; NULL for an unknown value. */
+IMPACTFIT_EXPORT const char *impactfit_fit_objective_name(impactfit_fit_objective obj);
+/* By name; −1 when unknown. */
+IMPACTFIT_EXPORT int impactfit_fit_objective_from_name(const char *name);
 
 typedef struct impactfit_fit_spec {
   const impactfit_fit_form *form;
@@ -82,7 +123,8 @@ typedef struct impactfit_fit_spec {
                                         "subspace2D" */
   const char *formula;               /* formula: the expression (libmatheval syntax: + - * / ^,
                                         exp log sqrt sin cos tan asin acos atan sinh cosh tanh
-                                        asinh acosh atanh erf abs, constants e and pi) */
+                                        asinh acosh atanh erf abs, constants e and pi; a
+                                        variable named e or pi shadows the constant) */
   const char *var1, *var2;           /* formula: names of x and x2 in the expression (var2 NULL
                                         for a curve) */
   const char *const *constants;      /* formula: names of the fitted constants */
@@ -91,6 +133,9 @@ typedef struct impactfit_fit_spec {
   size_t n_start;
   double xtol, gtol;                 /* nonlinear stopping tolerances (default 1e-13, 1e-13) */
   int max_iter;                      /* nonlinear iteration bound (default 1000) */
+  double ridge;                      /* ridge regularisation λ ≥ 0 toward start (default 0: none;
+                                        nonlinear forms, start values required; for minimax: its
+                                        least-squares start) */
 } impactfit_fit_spec;
 
 IMPACTFIT_EXPORT impactfit_fit_spec impactfit_fit_default_spec(void);
@@ -105,7 +150,9 @@ typedef struct impactfit_fit_result {
   double chisq;                /* Σ r_i² of the objective */
   double rms;                  /* √(χ²/N) */
   double max_abs, max_rel;     /* max |f − y|; max |f − y|/|y| over y ≠ 0 */
-  int iterations;              /* nonlinear: trust-region iterations; linear: 0 */
+  double mean_abs, mean_rel;   /* mean |f − y|; mean |f − y|/|y| over y ≠ 0 (unweighted) */
+  int iterations;              /* nonlinear: trust-region iterations; linear: 0; minimax: those of
+                                  the least-squares start plus SLSQP's evaluations */
   int finite_diff;             /* 1 when the Jacobian was taken by finite differences */
   char method[128];            /* "linear least squares (SVD)", "lm", ... */
 } impactfit_fit_result;
@@ -125,10 +172,17 @@ IMPACTFIT_EXPORT size_t impactfit_fit_model_param_count(const impactfit_fit_mode
 IMPACTFIT_EXPORT int impactfit_fit_model_variables(const impactfit_fit_model *m); /* 1 or 2 */
 
 /* Fits the model to (x[i], x2[i], y[i]), i < n (x2 only for a two-variable formula). Returns 0;
- * EINVAL (n ≤ p, non-finite data, y = 0 with the relative objective), ENOCONV (no convergence in
- * max_iter, or a singular Jacobian) or ENONFINITE (the model is not finite at the data). */
+ * EINVAL (n ≤ p, non-finite data, y = 0 with a relative objective), ENOCONV (no convergence in
+ * max_iter, a singular Jacobian, or SLSQP failing from every start) or ENONFINITE (the model is not
+ * finite at the data). */
 IMPACTFIT_EXPORT int impactfit_fit_run(impactfit_fit_model *m, size_t n, const double *x, const double *x2,
                                        const double *y, impactfit_fit_result *res, impactfit_error *err);
+/* The same with quadrature weights w[i] > 0 (finite; normalised to mean 1 here) multiplying the
+ * squared residuals of least squares (w = NULL: all 1). The minimax objective ignores them (its
+ * least-squares start uses them). */
+IMPACTFIT_EXPORT int impactfit_fit_run_weighted(impactfit_fit_model *m, size_t n, const double *x,
+                                                const double *x2, const double *y, const double *w,
+                                                impactfit_fit_result *res, impactfit_error *err);
 
 /* f(x, x2; params). */
 IMPACTFIT_EXPORT double impactfit_fit_model_eval(const impactfit_fit_model *m, const double *params, double x,
@@ -169,6 +223,8 @@ IMPACTFIT_EXPORT const char *impactfit_fitfile_hash(const impactfit_fitfile *f);
 IMPACTFIT_EXPORT const char *impactfit_fitfile_sweep_ref(const impactfit_fitfile *f); /* as written */
 IMPACTFIT_EXPORT const char *impactfit_fitfile_sweep_path(const impactfit_fitfile *f); /* resolved */
 IMPACTFIT_EXPORT const impactfit_sweep *impactfit_fitfile_sweep(const impactfit_fitfile *f);
+/* 1 when the [fit] section says exact = yes (see above). */
+IMPACTFIT_EXPORT int impactfit_fitfile_exact(const impactfit_fitfile *f);
 
 /* Runs every stage on the sweep's data (a table read from the sweep's CSV). The data must hold
  * the sweep's grid: as many rows as points, the index column 0, 1, 2, … (EINVAL otherwise).
@@ -192,6 +248,7 @@ typedef struct impactfit_fit_stage {
   const impactfit_fit_result *results; /* n_groups results */
   size_t rows_used, rows_failed; /* data rows passing the filters; of them, not OK (skipped) */
   const impactfit_table *table; /* the stage's table */
+  const char *weights;          /* "trapezoid", or NULL (equal weights) */
 } impactfit_fit_stage;
 
 IMPACTFIT_EXPORT size_t impactfit_fitfile_stage_count(const impactfit_fitfile *f);

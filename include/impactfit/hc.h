@@ -23,6 +23,7 @@
 #define IMPACTFIT_HC_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "impactfit/common.h"
 #include "impactfit/impact.h"
@@ -34,15 +35,16 @@ extern "C" {
 /* ---- exact damping ratio -------------------------------------------------------------------- */
 
 /* ε(e) from the exact relation above, for 0 < e ≤ 1 (e = 1 gives 0). Solved for w = ln(1 − e ε)
- * in a form free of cancellation at both ends (src/hc/hc_eps.c); accurate to a few units of double
- * rounding: measured ≤ 5e-16 relative against 150-digit arithmetic at 525 values of e in
- * [1e-300, 1]. EINVAL for e outside (0, 1], not finite, or so small that 1/e overflows; ENOCONV if
- * the root finder fails (not observed). About 1.5 µs. */
+ * in a form free of cancellation at both ends, by a bracketed Newton iteration that allocates
+ * nothing (src/hc/hc_eps.c; safe inside sweep loops and from any number of threads); accurate to a
+ * few units of double rounding: measured ≤ 5e-16 relative against 100-digit arithmetic at 525
+ * values of e in [1e-300, 1]. EINVAL for e outside (0, 1], not finite, or so small that 1/e
+ * overflows; ENOCONV if the root finder fails (not observed). About 1–1.5 µs (bench/bench_hc). */
 IMPACTFIT_EXPORT int impactfit_hc_eps(double e, double *eps, impactfit_error *err);
 
 /* The inverse, e(ε), for finite ε ≥ 0 (ε = 0 gives 1), from the same relation solved for 1 − e
- * (ε ≤ 1) or ln(1 − eε) (ε > 1); measured ≤ 5e-16 relative as above. Saves a simulation when only
- * e is wanted. */
+ * (ε ≤ 1) or ln(1 − eε) (ε > 1), with the same allocation-free iteration; measured ≤ 5e-16
+ * relative as above. Saves a simulation when only e is wanted. */
 IMPACTFIT_EXPORT int impactfit_hc_e(double eps, double *e, impactfit_error *err);
 
 /* ---- impact time ---------------------------------------------------------------------------- */
@@ -95,7 +97,8 @@ IMPACTFIT_EXPORT int impactfit_hc_identify(impactfit_impact_workspace *ws, doubl
 
 /* Published constants of Ramaswamy & Humbert, Eq. (6) (claimed 0.062 % relative error in ε on
  * 0.01 ≤ e ≤ 1; measured against the exact ε: 3.35 % maximum at e = 0.32, 1.52 % mean, see
- * README and `impactfit hc-audit`). */
+ * README and `impactfit hc-audit`). Refitted constants (least squares: 1.75 % max; minimax:
+ * 0.793 % max, the best this form reaches) are in include/impactfit/generated/ramaswamy_eps.h. */
 #define IMPACTFIT_HC_RH_ALPHA 1.381
 #define IMPACTFIT_HC_RH_BETA 0.451
 
@@ -126,7 +129,7 @@ IMPACTFIT_EXPORT impactfit_hc_rh_fit_params impactfit_hc_rh_fit_default_params(v
 
 /* Objective of a refit. */
 typedef enum impactfit_hc_objective {
-  IMPACTFIT_HC_LSQ = 0,    /* least squares on the relative error (GSL multifit_nlinear) */
+  IMPACTFIT_HC_LSQ = 0,    /* least squares on the relative error, trapezoid weights (GSL multifit_nlinear) */
   IMPACTFIT_HC_MINIMAX = 1 /* smallest maximum relative error (NLopt SLSQP, epigraph form) */
 } impactfit_hc_objective;
 
@@ -145,7 +148,9 @@ IMPACTFIT_EXPORT int impactfit_hc_rh_eps_error(double alpha, double beta,
                                                impactfit_hc_eps_stats *out, impactfit_error *err);
 
 /* Refits α and β against the exact ε on the grid of `p`: least squares on the relative error
- * (Levenberg–Marquardt with the analytic Jacobian), or the smallest maximum relative error (the
+ * with trapezoid-rule weights (1/2 at the two ends: the sum approximates the integral over the
+ * range, so the constants hardly depend on the grid's spacing; Levenberg–Marquardt with the
+ * analytic Jacobian; as fits/ramaswamy_eps.ini), or the smallest maximum relative error (the
  * epigraph problem min t subject to |r_i(α, β)| ≤ t, solved by SLSQP from the least-squares
  * solution, and checked by restarts from the published constants). ENOCONV when the optimiser
  * fails. */
@@ -157,7 +162,9 @@ IMPACTFIT_EXPORT int impactfit_hc_rh_eps_refit(const impactfit_hc_rh_fit_params 
 
 /* Δτ = a e^(−bε) + (c − d e^(−f n)) ε + (g n − h) e^(−i n) − j n + k, constants in the order
  * a b c d f g h i j k. Published (Eq. 7, claimed 0.237 % relative error; measured on
- * [0, 20] × [1, 2]: 7.6 % maximum, 1.9 % mean; on [0, 10] × [1, 2]: 1.5 % maximum, 0.22 % mean): */
+ * [0, 20] × [1, 2]: 7.6 % maximum, 1.9 % mean; on [0, 10] × [1, 2]: 1.5 % maximum, 0.22 % mean).
+ * Refitted constants (5.1 % maximum, 0.43 % mean on [0, 20] × [1, 2]) are in
+ * include/impactfit/generated/ramaswamy_dtau.h; impactfit_hc_rh_dtau evaluates either set. */
 IMPACTFIT_EXPORT extern const double impactfit_hc_rh_dtau_published[10];
 IMPACTFIT_EXPORT double impactfit_hc_rh_dtau(const double c[10], double eps, double n);
 
@@ -225,6 +232,18 @@ IMPACTFIT_EXPORT int impactfit_hc_dtau_surrogate_error(impactfit_impact_workspac
 /* Its parameters and coefficients c[i (deg_n+1) + j] of T_i(X) T_j(Y) (owned by s). */
 IMPACTFIT_EXPORT const double *impactfit_hc_dtau_surrogate_coefficients(
     const impactfit_hc_dtau_surrogate *s, impactfit_hc_dtau_surrogate_params *p);
+
+/* Writes the surrogate as a self-contained C header (`impactfit dtau-surrogate` writes
+ * include/impactfit/generated/ramaswamy_dtau_surrogate.h): a DO NOT EDIT banner with the command
+ * (may be NULL), the box, the degrees and the held-out check (`check`, may be NULL); the
+ * coefficients printed with %.17g; static inline double impactfit_<name>(eps, n), computing what
+ * impactfit_hc_dtau_surrogate_eval computes in the same operation order (−1 outside the box), and
+ * impactfit_<name>_dt(eps, n, k, mass, v) = Δτ/ω_i in s. The text holds no time stamp: the same
+ * surrogate gives the same bytes. EINVAL when name is not a C identifier, EIO on a write error. */
+IMPACTFIT_EXPORT int impactfit_hc_dtau_surrogate_write_header(const impactfit_hc_dtau_surrogate *s,
+                                                              const impactfit_hc_dtau_stats *check,
+                                                              const char *name, const char *command,
+                                                              FILE *f, impactfit_error *err);
 
 #ifdef __cplusplus
 }

@@ -130,7 +130,9 @@ IMPACTFIT_EXPORT void impactfit_impact_free(impactfit_impact_workspace *ws); /* 
  * not end before t_max: e.g. condition A with strong damping, where the bodies never separate),
  * ENONFINITE, ESTEP. With max_contacts > 1, the simulation follows further contacts until
  * max_contacts have started or t_max is reached; a later contact that does not end before t_max
- * (the bodies come to rest) is recorded with ended = 0 and is not an error. */
+ * (the bodies come to rest) is recorded with ended = 0 and is not an error. When the first contact
+ * fails (ENOSEP, ENONFINITE, ESTEP), res holds zeros except zeta, gamma, delta_m0 and the cost of
+ * the attempt (rhs_evals, steps). */
 IMPACTFIT_EXPORT int impactfit_impact_solve(impactfit_impact_workspace *ws,
                                             const impactfit_impact_params *p,
                                             impactfit_impact_result *res, impactfit_error *err);

@@ -13,6 +13,7 @@
 #include "impactfit/sweep.h"
 #include "impactfit/fit.h"
 #include "impactfit/codegen.h"
+#include "impactfit/identify.h"
 #include "impactfit/version.h"
 
 #endif

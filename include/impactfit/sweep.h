@@ -1,8 +1,8 @@
 /* impactfit — parameter sweeps: declarative definition files, a parallel block-ordered runner and
  * the problem registry.
  *
- * A sweep evaluates one *problem* (simulate, and the inverse problems copt, zhang-alpha, hc-eps,
- * impact-time added by later modules) on the product grid of its *axes*. A definition file (INI,
+ * A sweep evaluates one *problem* (simulate, hc-eps, impact-time, and the inverse problems copt,
+ * zhang-alpha added by later modules) on the product grid of its *axes*. A definition file (INI,
  * parsed with inih) names the problem, its fixed parameters and options, and the axes:
  *
  *     [sweep]

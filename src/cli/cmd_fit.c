@@ -23,6 +23,7 @@ static const char *help_text =
     "  [fit]\n"
     "  name = demo_copt                ; C identifier (default: the file's base name)\n"
     "  sweep = ../sweeps/demo_copt.ini ; relative to the fit file\n"
+    "  exact = yes                     ; optional: the data are exact (header reports mean errors)\n"
     "  [stage per_n]                   ; stages run in file order\n"
     "  data = sweep                    ; or the name of an earlier stage (its table)\n"
     "  where = m = 0, e_out >= 0.45    ; optional filters (= != < <= > >=)\n"
@@ -31,7 +32,10 @@ static const char *help_text =
     "  y = c\n"
     "  form = alpha_pow                ; polynomial (degree = d), power, exp, double_exp,\n"
     "                                  ; alpha_pow, formula (formula = ..., constants = a, b)\n"
-    "  objective = absolute            ; or relative: residuals (f - y)/y\n"
+    "  objective = absolute            ; or relative: residuals (f - y)/y; minimax_absolute,\n"
+    "                                  ; minimax_relative: smallest max |f - y| (|f - y|/|y|)\n"
+    "  weights = trapezoid             ; optional: trapezoid-rule weights along x (and x2)\n"
+    "  ridge = 1e-3                    ; optional: ridge regularisation toward the start values\n"
     "  start = 2, -0.3                 ; starting values (required for double_exp, formula)\n"
     "  method = lm                     ; lm, lmaccel, dogleg, ddogleg, subspace2D\n"
     "A stage's table has the group value, the constants, NAME_se, points, rms, max_abs, max_rel.\n\n"
@@ -52,10 +56,13 @@ static void report(const impactfit_fitfile *f) {
   for (size_t i = 0; i < impactfit_fitfile_stage_count(f); i++) {
     impactfit_fit_stage st;
     impactfit_fitfile_stage(f, i, &st);
-    printf("stage %s: %s(%s%s%s) by form %s, %s residuals, %zu rows used%s\n", st.name, st.y, st.x, st.x2 ? ", " : "",
-           st.x2 ? st.x2 : "", st.spec->form->name,
-           st.spec->objective == IMPACTFIT_FIT_RELATIVE ? "relative" : "absolute", st.rows_used - st.rows_failed,
-           st.rows_failed ? " (failed rows skipped)" : "");
+    impactfit_fit_objective obj = st.spec->objective;
+    printf("stage %s: %s(%s%s%s) by form %s, %s%s residuals%s%s, %zu rows used%s\n", st.name, st.y, st.x,
+           st.x2 ? ", " : "", st.x2 ? st.x2 : "", st.spec->form->name,
+           obj == IMPACTFIT_FIT_MINIMAX_ABSOLUTE || obj == IMPACTFIT_FIT_MINIMAX_RELATIVE ? "minimax of " : "",
+           obj == IMPACTFIT_FIT_RELATIVE || obj == IMPACTFIT_FIT_MINIMAX_RELATIVE ? "relative" : "absolute",
+           st.weights ? ", trapezoid weights" : "", st.spec->ridge > 0.0 ? ", ridge-regularised" : "",
+           st.rows_used - st.rows_failed, st.rows_failed ? " (failed rows skipped)" : "");
     for (size_t g = 0; g < st.n_groups; g++) {
       const impactfit_fit_result *r = &st.results[g];
       if (st.group)
@@ -65,6 +72,8 @@ static void report(const impactfit_fitfile *f) {
       for (size_t j = 0; j < r->n_params; j++)
         printf(" %s = %.10g +- %.2g", r->names[j], r->value[j], r->se[j]);
       printf("; rms %.3g, max abs %.3g, max rel %.3g", r->rms, r->max_abs, r->max_rel);
+      if (impactfit_fitfile_exact(f))
+        printf(", mean abs %.3g, mean rel %.3g", r->mean_abs, r->mean_rel);
       if (r->n_params == 2)
         printf(", corr %.6f", r->corr[0][1]);
       printf("\n");

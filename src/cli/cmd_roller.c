@@ -6,9 +6,10 @@
 #include <strings.h>
 
 #include "cli.h"
+#include "impactfit/impactfit.h"
+#include "roller_table.h"
 
 #define PI 3.14159265358979323846
-#include "impactfit/impactfit.h"
 
 static const char *help_text =
     "usage: impactfit roller --case I|II|III|IV --transition A|B|C|D [--periods P]\n"
@@ -42,8 +43,6 @@ static const char *help_text =
     "Several cases or conditions print one summary row each. Exit status: 0 success, 1 no steady\n"
     "state or a numerical failure (other rows are still printed), 2 invalid input.\n";
 
-static const char *case_names[4] = {"I", "II", "III", "IV"};
-
 static int parse_cases(const char *s, int *cases, int *n) {
   *n = 0;
   if (strcasecmp(s, "all") == 0) {
@@ -57,7 +56,7 @@ static int parse_cases(const char *s, int *cases, int *n) {
     size_t len = comma ? (size_t)(comma - p) : strlen(p);
     int found = 0;
     for (int i = 0; i < 4; i++)
-      if (len == strlen(case_names[i]) && strncasecmp(p, case_names[i], len) == 0)
+      if (len == strlen(roller_case_names[i]) && strncasecmp(p, roller_case_names[i], len) == 0)
         found = i + 1;
     if (!found || *n == 4)
       return cli_input_error("--case: expected I, II, III, IV, a list of them or all, got '%s'", s);
@@ -111,14 +110,7 @@ static int write_point(void *vctx, const impactfit_mb1d_point *p) {
   return ferror(c->f) ? IMPACTFIT_EIO : 0;
 }
 
-typedef struct run {
-  int case_no;
-  const impactfit_transition *tr;
-  impactfit_mb1d_system sys;
-  impactfit_mb1d_result r;
-  int status;
-  char message[512];
-} run;
+typedef roller_run run;
 
 static const double G0 = 9.81; /* accelerations are also printed in units of g = 9.81 m/s² */
 
@@ -126,7 +118,7 @@ static void print_json(const run *R, impactfit_mb1d_workspace *ws) {
   cli_json j;
   cli_json_begin(&j, stdout);
   cli_json_str(&j, "record", "summary");
-  cli_json_str(&j, "case", case_names[R->case_no - 1]);
+  cli_json_str(&j, "case", roller_case_names[R->case_no - 1]);
   cli_json_str(&j, "transition", R->tr->name);
   cli_json_num(&j, "k", R->sys.k);
   cli_json_num(&j, "c", R->sys.c);
@@ -165,7 +157,7 @@ static void print_json(const run *R, impactfit_mb1d_workspace *ws) {
     impactfit_mb1d_period_get(ws, i, &P);
     cli_json_begin(&j, stdout);
     cli_json_str(&j, "record", "period");
-    cli_json_str(&j, "case", case_names[R->case_no - 1]);
+    cli_json_str(&j, "case", roller_case_names[R->case_no - 1]);
     cli_json_str(&j, "transition", R->tr->name);
     cli_json_int(&j, "period", i);
     cli_json_num(&j, "t_start", P.t_start);
@@ -189,7 +181,7 @@ static void print_detail(const run *R, impactfit_mb1d_workspace *ws) {
   const impactfit_mb1d_result *r = &R->r;
   double T = 2.0 * PI / S->omega;
   printf("roller case %s, transition %s: k = %g N/m, c = %g N s/m, w = %.6g rad/s (%g Hz)\n",
-         case_names[R->case_no - 1], R->tr->name, S->k, S->c, S->omega, S->omega / (2.0 * PI));
+         roller_case_names[R->case_no - 1], R->tr->name, S->k, S->c, S->omega, S->omega / (2.0 * PI));
   printf("  steady state after %d periods (%.4g s): multiplicity %d\n", r->transient_periods,
          r->transient_periods * T, r->multiplicity);
   printf("    (scaled distance %.2g, estimated distance from the orbit %.2g; consecutive periods\n"
@@ -223,7 +215,7 @@ static void print_row_header(void) {
 }
 
 static void print_row(const run *R) {
-  printf("%-4s %-2s", case_names[R->case_no - 1], R->tr->name);
+  printf("%-4s %-2s", roller_case_names[R->case_no - 1], R->tr->name);
   if (R->status) {
     printf(" %s\n", impactfit_status_name(R->status));
     return;
@@ -237,8 +229,9 @@ static void print_row(const run *R) {
 
 int impactfit_cmd_roller(int argc, char **argv) {
   const char *s_case = NULL, *s_tr = NULL, *trace = NULL;
-  int periods = 0, max_periods = 20000, points = 200, json = 0, help = 0;
-  double tol = 1e-8;
+  roller_settings def = roller_default_settings(); /* the same defaults as the multibody topic */
+  int periods = def.periods, max_periods = def.max_periods, points = 200, json = 0, help = 0;
+  double tol = def.tol;
   cli_opt opts[] = {
       {"case", OPT_STRING, &s_case, 0},          {"transition", OPT_STRING, &s_tr, 0},
       {"periods", OPT_INT, &periods, 0},         {"max-periods", OPT_INT, &max_periods, 0},
@@ -279,11 +272,9 @@ int impactfit_cmd_roller(int argc, char **argv) {
   memset(runs, 0, sizeof runs);
   for (int i = 0; i < total; i++) {
     run *R = &runs[i];
-    R->case_no = cases[i / ntr];
-    R->tr = trs[i % ntr];
     impactfit_error err;
     impactfit_error_clear(&err);
-    int st = impactfit_mb1d_roller(R->case_no, R->tr, &R->sys, &err);
+    int st = roller_setup(R, cases[i / ntr], trs[i % ntr], &err);
     if (st)
       return cli_status_error(st, &err, "roller");
   }
@@ -305,20 +296,17 @@ int impactfit_cmd_roller(int argc, char **argv) {
   rc = CLI_OK;
   for (int i = 0; i < total; i++) {
     run *R = &runs[i];
-    impactfit_mb1d_params p = impactfit_mb1d_default_params();
-    p.max_periods = max_periods;
-    p.ss_tol = tol;
-    p.record_periods = periods;
+    roller_settings s = def;
+    s.max_periods = max_periods;
+    s.tol = tol;
+    s.periods = periods;
     if (trace) {
-      p.trace_points = points;
-      p.fn = write_point;
-      p.ctx = &tc;
+      s.trace_points = points;
+      s.fn = write_point;
+      s.ctx = &tc;
     }
     impactfit_error err;
-    impactfit_error_clear(&err);
-    R->status = impactfit_mb1d_steady(ws, &R->sys, &p, &R->r, &err);
-    snprintf(R->message, sizeof R->message, "%s", err.message);
-    if (R->status) {
+    if (roller_solve(ws, R, &s, &err)) {
       if (trace)
         cli_out_abort(&out);
       if (total == 1) {
@@ -326,7 +314,7 @@ int impactfit_cmd_roller(int argc, char **argv) {
         break;
       }
       fprintf(stderr, "impactfit: error: roller: case %s, transition %s: %s\n",
-              case_names[R->case_no - 1], R->tr->name, R->message);
+              roller_case_names[R->case_no - 1], R->tr->name, R->message);
       rc = impactfit_status_is_input_error(R->status) ? CLI_INPUT : CLI_NUMERIC;
     }
     if (json)

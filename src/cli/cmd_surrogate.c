@@ -1,4 +1,6 @@
 /* impactfit surrogate: builds and writes the generated surrogate headers of the inverse solution. */
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -7,24 +9,32 @@
 
 static const char *help_text =
     "usage: impactfit surrogate copt|zhang-c|zhang-a [--out FILE] [--deg-n N] [--deg-m M]\n"
-    "                           [--deg-t T] [--deg-r R] [--check P] [--json]\n\n"
+    "                           [--deg-t T] [--deg-r R] [--drop D] [--check P] [--json]\n\n"
     "Builds a Chebyshev surrogate of the exact scaled damping zeta(n, m, e) (see surrogate.h)\n"
     "from exact solves, checks it on P held-out points by simulating with its zeta, and writes a\n"
     "self-contained C header (default include/impactfit/generated/<name>_surrogate.h).\n\n"
     "  copt     m = 0, condition C, n in [1, 2], e in [1e-4, 1]  (the c_opt problem)\n"
-    "  zhang-c  m in [0, 2], condition C, n in [1, 2], e in [0.01, 1]  (Zhang et al.'s alpha)\n"
+    "  zhang-c  m in [0, 2], condition C, n in [1, 2], e in [0.01, 1]  (Zhang et al.'s alpha);\n"
+    "           pieces m in [0, n] (nodes graded towards m = n) and [n, 2]\n"
     "  zhang-a  the same under condition A\n"
     "  --deg-n/--deg-m/--deg-t/--deg-r  polynomial degrees in n, m, ln e (e <= 1/2) and ln(1 - e)\n"
-    "           (e > 1/2); defaults copt 14/0/28/40, zhang 10/12/18/32\n"
-    "  --check P   held-out check points (default 400)\n"
+    "           (e > 1/2); for copt 14/0/36/64 by default; for zhang-c/-a each block has its own\n"
+    "           degrees (listed in the header) and an option sets that degree in every block\n"
+    "  --drop D  zhang-c/-a: per block, drop trailing coefficients summing to at most D in\n"
+    "           |ln zeta| (default 1e-9; 0 keeps all)\n"
+    "  --check P   held-out check points (default copt 400, zhang 2000)\n"
     "  --out FILE  where to write the header ('-' for standard output)\n"
-    "  --json      print the build report as one JSON object\n";
+    "  --json      print the build report as one JSON object\n\n"
+    "Exit status: 0 success, 1 a solve or the check failed, 2 invalid input.\n";
 
 int impactfit_cmd_surrogate(int argc, char **argv) {
   const char *pos[1] = {NULL}, *out = NULL;
   size_t npos = 0;
-  int help = 0, json = 0, dn = -1, dm = -1, dt = -1, dr = -1, check = -1;
+  enum { UNSET = INT_MIN }; /* not given (cli_parse_int cannot return it) */
+  int help = 0, json = 0, dn = UNSET, dm = UNSET, dt = UNSET, dr = UNSET, check = UNSET;
+  double drop = NAN; /* NAN: not given */
   cli_opt opts[] = {
+      {"drop", OPT_DOUBLE, &drop, 0},
       {"out", OPT_STRING, &out, 0},  {"deg-n", OPT_INT, &dn, 0},   {"deg-m", OPT_INT, &dm, 0},
       {"deg-t", OPT_INT, &dt, 0},    {"deg-r", OPT_INT, &dr, 0},    {"check", OPT_INT, &check, 0},
       {"json", OPT_FLAG, &json, 0},
@@ -47,18 +57,56 @@ int impactfit_cmd_surrogate(int argc, char **argv) {
     spec = impactfit_surrogate_zhang_spec(impactfit_transition_A);
   else
     return cli_input_error("surrogate: unknown surrogate '%s' (copt, zhang-c, zhang-a)", pos[0]);
-  if (dn >= 0)
-    spec.deg_n = dn;
-  if (dm >= 0)
-    spec.deg_m = dm;
-  if (dt >= 0)
-    spec.deg_t = dt;
-  if (dr >= 0)
-    spec.deg_r = dr;
-  if (check >= 0)
-    spec.check_points = check;
+  if ((dn != UNSET && dn < 0) || (dm != UNSET && dm < 0) || (dt != UNSET && dt < 1) || (dr != UNSET && dr < 1))
+    return cli_input_error("surrogate: degrees must be >= 0 in n and m, >= 1 in ln e and ln(1 - e)");
+  if (check != UNSET && check < 0)
+    return cli_input_error("--check: expected a number of points >= 0, got %d", check);
+  if (!isnan(drop) && !(drop >= 0.0 && drop < 1e-3))
+    return cli_input_error("--drop: expected a value in [0, 1e-3), got %g", drop);
+  if (dn > 60 || dm > 60 || dt > 120 || dr > 120)
+    return cli_input_error("surrogate: degrees are at most 60 in n and m, 120 in ln e and ln(1 - e)");
   if (check > 1000000)
     return cli_input_error("--check: at most 1000000 points");
+  char command[256];
+  int cl = snprintf(command, sizeof command, "impactfit surrogate %s", pos[0]);
+  if (spec.n_pieces == 0) {
+    if (dn >= 0)
+      spec.deg_n = dn;
+    if (dm >= 0)
+      spec.deg_m = dm;
+    if (dt >= 0)
+      spec.deg_t = dt;
+    if (dr >= 0)
+      spec.deg_r = dr;
+    if (!isnan(drop))
+      return cli_input_error("--drop: only for the piecewise surrogates zhang-c and zhang-a");
+    if (check >= 0)
+      spec.check_points = check;
+    snprintf(command + cl, sizeof command - (size_t)cl, " --deg-n %d --deg-m %d --deg-t %d --deg-r %d --check %d",
+             spec.deg_n, spec.deg_m, spec.deg_t, spec.deg_r, spec.check_points);
+  } else {
+    const int *given[4] = {&dn, &dm, &dt, &dr};
+    const char *names[4] = {"deg-n", "deg-m", "deg-t", "deg-r"};
+    for (int q = 0; q < 4; q++) {
+      if (*given[q] < 0)
+        continue;
+      for (int j = 0; j < spec.n_pieces; j++)
+        for (int P = 0; P < 2; P++) {
+          if (q < 2)
+            spec.piece[j].deg[P][q] = *given[q];
+          else if (q - 2 == P)
+            spec.piece[j].deg[P][2] = *given[q];
+        }
+      cl += snprintf(command + cl, sizeof command - (size_t)cl, " --%s %d", names[q], *given[q]);
+    }
+    if (!isnan(drop)) {
+      spec.drop = drop;
+      cl += snprintf(command + cl, sizeof command - (size_t)cl, " --drop %g", drop);
+    }
+    if (check >= 0)
+      spec.check_points = check;
+    snprintf(command + cl, sizeof command - (size_t)cl, " --check %d", spec.check_points);
+  }
   char path[512];
   if (!out) {
     snprintf(path, sizeof path, "include/impactfit/generated/%s_surrogate.h", spec.name);
@@ -71,9 +119,6 @@ int impactfit_cmd_surrogate(int argc, char **argv) {
   int st = impactfit_surrogate_build(&spec, &s, &rep, &err);
   if (st)
     return cli_status_error(st, &err, "surrogate");
-  char command[256];
-  snprintf(command, sizeof command, "impactfit surrogate %s --deg-n %d --deg-m %d --deg-t %d --deg-r %d --check %d",
-           pos[0], spec.deg_n, spec.deg_m, spec.deg_t, spec.deg_r, spec.check_points);
   if (strcmp(out, "-") == 0) {
     st = impactfit_surrogate_write_header(s, &rep, command, stdout, &err);
   } else {
@@ -100,6 +145,7 @@ int impactfit_cmd_surrogate(int argc, char **argv) {
     cli_json_str(&j, "surrogate", spec.name);
     cli_json_str(&j, "file", out);
     cli_json_int(&j, "solves", rep.solves);
+    cli_json_int(&j, "coefficients", rep.coefficients);
     cli_json_int(&j, "check_points", rep.check_points);
     cli_json_num(&j, "max_e_error", rep.max_e_error);
     cli_json_num(&j, "max_zeta_rel", rep.max_zeta_rel);
@@ -109,9 +155,9 @@ int impactfit_cmd_surrogate(int argc, char **argv) {
     cli_json_num(&j, "seconds", rep.build_seconds);
     cli_json_end(&j);
   } else {
-    fprintf(rf, "%s: %ld exact solves, %d held-out points: max |e_out - e| = %.3e (n = %.4f, m = %.4f, "
+    fprintf(rf, "%s: %ld exact solves, %ld coefficients, %d held-out points: max |e_out - e| = %.3e (n = %.4f, m = %.4f, "
                 "e = %.4g), max |zeta/zeta_exact - 1| = %.3e, %.2f s -> %s\n",
-            spec.name, rep.solves, rep.check_points, rep.max_e_error, rep.worst_n, rep.worst_m,
+            spec.name, rep.solves, rep.coefficients, rep.check_points, rep.max_e_error, rep.worst_n, rep.worst_m,
             rep.worst_e, rep.max_zeta_rel, rep.build_seconds, out);
   }
   return CLI_OK;

@@ -47,6 +47,12 @@ FILE *report_data(report *r, const char *name);
  * its caption to the markdown. Returns 0, or −1 when gnuplot failed (recorded in the report). */
 int report_figure(report *r, const char *name, const char *caption, const char *script);
 
+/* As report_figure, for a script that draws several panels (set multiplot ... unset multiplot):
+ * gnuplot's replot repeats only a multiplot's last panel, so the script is run once for the SVG and
+ * once for the PNG, at width × height pixels (the SVG at 0.8 of that). */
+int report_figure_panels(report *r, const char *name, const char *caption, int width, int height,
+                         const char *script);
+
 typedef struct claim {
   char topic[64];       /* set by report_claim from the current topic */
   char id[64];          /* stable identifier within the topic, e.g. "rh-eps-max" */

@@ -93,6 +93,8 @@ static void banner_sweep(sbuf *b, const impactfit_fitfile *f) {
           impactfit_sweep_param_is_swept(s, i) ? " (swept)" : "");
       sep = ", ";
     }
+  if (sep[0] == ' ')
+    out(b, " none (the problem has no tolerance parameter)");
   out(b, "\n *   grid         %zu points, last axis fastest:\n", impactfit_sweep_point_count(s));
   for (size_t a = 0; a < impactfit_sweep_axis_count(s); a++) {
     const impactfit_sweep_axis *ax = impactfit_sweep_get_axis(s, a);
@@ -101,7 +103,7 @@ static void banner_sweep(sbuf *b, const impactfit_fitfile *f) {
   }
 }
 
-static void banner_result(sbuf *b, const impactfit_fit_result *r) {
+static void banner_result(sbuf *b, const impactfit_fit_result *r, int minimax, int exact) {
   out(b, " *     %zu points; %s", r->n_points, r->method);
   if (r->iterations)
     out(b, ", %d iterations", r->iterations);
@@ -117,8 +119,13 @@ static void banner_result(sbuf *b, const impactfit_fit_result *r) {
     }
     out(b, "\n");
   }
+  if (minimax)
+    out(b, " *     (standard errors of a minimax fit: the least-squares formulas at these constants)\n");
   out(b, " *     chi^2 = %.6g, rms residual = %.6g, max |f - y| = %.6g, max |f - y|/|y| = %.6g\n", r->chisq, r->rms,
       r->max_abs, r->max_rel);
+  if (exact)
+    out(b, " *     mean |f - y| = %.6g, mean |f - y|/|y| = %.6g (exact data: the form's own errors)\n", r->mean_abs,
+        r->mean_rel);
 }
 
 int impactfit_codegen_header(const impactfit_fitfile *f, char **text, size_t *len, impactfit_error *err) {
@@ -163,13 +170,31 @@ int impactfit_codegen_header(const impactfit_fitfile *f, char **text, size_t *le
       out(&b, " (where %s)", st.where);
     if (st.rows_failed)
       out(&b, ", %zu failed rows skipped", st.rows_failed);
-    out(&b, "\n *   objective: %s, %s\n",
-        st.spec->objective == IMPACTFIT_FIT_RELATIVE ? "relative residuals (f - y)/y" : "absolute residuals f - y",
-        form->linear ? "linear least squares" : "nonlinear least squares");
+    impactfit_fit_objective obj = st.spec->objective;
+    int minimax = obj == IMPACTFIT_FIT_MINIMAX_ABSOLUTE || obj == IMPACTFIT_FIT_MINIMAX_RELATIVE;
+    if (minimax)
+      out(&b, "\n *   objective: minimax, smallest max %s (NLopt SLSQP on the epigraph form, from the least-squares "
+              "fit\n *   with the same residuals)",
+          obj == IMPACTFIT_FIT_MINIMAX_RELATIVE ? "|f - y|/|y|" : "|f - y|");
+    else
+      out(&b, "\n *   objective: %s, %s",
+          obj == IMPACTFIT_FIT_RELATIVE ? "relative residuals (f - y)/y" : "absolute residuals f - y",
+          form->linear ? "linear least squares" : "nonlinear least squares");
+    if (st.weights)
+      out(&b, ",\n *   %s-rule weights in %s%s%s (the sum approximates the integral over the grid)", st.weights, st.x,
+          st.x2 ? " and " : "", st.x2 ? st.x2 : "");
+    out(&b, "\n");
+    if (st.spec->ridge > 0.0) {
+      out(&b, " *   ridge regularisation%s: N lambda^2 sum_j ((a_j - s_j)/max(1, |s_j|))^2 added, lambda = %.17g,\n"
+              " *   centre s = the start values:", minimax ? " (of the least-squares start)" : "", st.spec->ridge);
+      for (size_t j = 0; j < st.results[0].n_params; j++)
+        out(&b, "%s %s = %.17g", j % 4 == 0 ? "\n *    " : ",", st.results[0].names[j], st.spec->start[j]);
+      out(&b, "\n");
+    }
     for (size_t g = 0; g < st.n_groups; g++) {
       if (st.group)
         out(&b, " *   %s = %.17g:\n", st.group, st.group_values[g]);
-      banner_result(&b, &st.results[g]);
+      banner_result(&b, &st.results[g], minimax, impactfit_fitfile_exact(f));
     }
   }
   out(&b, " */\n#ifndef IMPACTFIT_GENERATED_%s_H\n#define IMPACTFIT_GENERATED_%s_H\n\n#include <math.h>\n#include "
@@ -180,7 +205,7 @@ int impactfit_codegen_header(const impactfit_fitfile *f, char **text, size_t *le
     impactfit_fitfile_stage(f, i, &st);
     const impactfit_fit_result *r = &st.results[0];
     size_t p = r->n_params;
-    char prefix[160], cnames[IMPACTFIT_FIT_MAX_PARAMS][200], expr[8192];
+    char prefix[160], cnames[IMPACTFIT_FIT_MAX_PARAMS][224], expr[8192];
     const char *cptr[IMPACTFIT_FIT_MAX_PARAMS];
     snprintf(prefix, sizeof prefix, "impactfit_%s_%s", name, st.name);
     out(&b, "\n/* stage %s */\n", st.name);

@@ -7,7 +7,10 @@
  * covariance is gsl_multifit_nlinear_covar of the weighted Jacobian at the minimum, also scaled by s².
  * Starting values for power, exp and alpha_pow: the nonlinear exponent is scanned on a grid and,
  * for each value, the constants that enter linearly are solved for by weighted linear least squares
- * (variable projection); the best grid point starts the trust-region iteration. */
+ * (variable projection); the best grid point starts the trust-region iteration.
+ * Ridge regularisation: p extra residuals √N λ (a_j − s_j)/max(1, |s_j|) appended to the weighted
+ * residual vector (weight 1), so GSL's driver and covariance see the regularised problem.
+ * Minimax: the epigraph problem with NLopt SLSQP (see fit.h), from the least-squares solution. */
 #define _POSIX_C_SOURCE 200809L
 #include <float.h>
 #include <math.h>
@@ -19,6 +22,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_multifit.h>
 #include <gsl/gsl_multifit_nlinear.h>
+#include <nlopt.h>
 
 #include "../common/common_impl.h"
 #include "fit_impl.h"
@@ -45,6 +49,28 @@ const impactfit_fit_form *impactfit_fit_form_from_name(const char *name) {
     if (strcmp(all_forms[i]->name, name) == 0)
       return all_forms[i];
   return NULL;
+}
+
+static const char *const objective_names[] = {"absolute", "relative", "minimax_absolute", "minimax_relative"};
+
+const char *impactfit_fit_objective_name(impactfit_fit_objective obj) {
+  return ((int)obj >= 0 && (int)obj < 4) ? objective_names[obj] : NULL;
+}
+
+int impactfit_fit_objective_from_name(const char *name) {
+  for (int k = 0; name && k < 4; k++)
+    if (strcmp(objective_names[k], name) == 0)
+      return k;
+  return -1;
+}
+
+static int is_minimax(const impactfit_fit_model *m) {
+  return m->spec.objective == IMPACTFIT_FIT_MINIMAX_ABSOLUTE || m->spec.objective == IMPACTFIT_FIT_MINIMAX_RELATIVE;
+}
+
+/* residuals relative to y */
+static int is_relative(const impactfit_fit_model *m) {
+  return m->spec.objective == IMPACTFIT_FIT_RELATIVE || m->spec.objective == IMPACTFIT_FIT_MINIMAX_RELATIVE;
 }
 
 impactfit_fit_spec impactfit_fit_default_spec(void) {
@@ -108,8 +134,13 @@ int impactfit_fit_model_create(const impactfit_fit_spec *spec, impactfit_fit_mod
   if (!trs_from_name(spec->method))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                            "fit: unknown method '%s' (lm, lmaccel, dogleg, ddogleg, subspace2D)", spec->method);
-  if (spec->objective != IMPACTFIT_FIT_ABSOLUTE && spec->objective != IMPACTFIT_FIT_RELATIVE)
+  if (!impactfit_fit_objective_name(spec->objective))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: unknown objective");
+  if (!(isfinite(spec->ridge) && spec->ridge >= 0.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: ridge must be a finite number >= 0");
+  if (spec->ridge > 0.0 && (form->linear || !spec->start))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: ridge regularisation is for nonlinear forms with start values "
+                           "(its centre)");
   if (!(spec->xtol > 0 && spec->xtol < 1) || !(spec->gtol > 0 && spec->gtol < 1) || spec->max_iter < 1)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: xtol and gtol must be in (0, 1), max_iter >= 1");
   impactfit_fit_model *m = calloc(1, sizeof *m);
@@ -283,8 +314,12 @@ typedef struct fit_data {
   const impactfit_fit_model *m;
   size_t n;
   const double *x, *x2, *y;
-  int bad; /* a non-finite model value or derivative was met */
+  int bad;       /* a non-finite model value or derivative was met */
+  size_t nridge; /* p when ridge-regularised (rows n .. n+p−1), else 0 */
+  double ridge_w; /* √N λ */
 } fit_data;
+
+static double ridge_scale(const impactfit_fit_model *m, size_t j) { return fmax(1.0, fabs(m->start[j])); }
 
 static int f_cb(const gsl_vector *p, void *vd, gsl_vector *f) {
   fit_data *d = vd;
@@ -296,6 +331,8 @@ static int f_cb(const gsl_vector *p, void *vd, gsl_vector *f) {
     }
     gsl_vector_set(f, i, v);
   }
+  for (size_t j = 0; j < d->nridge; j++)
+    gsl_vector_set(f, d->n + j, d->ridge_w * (p->data[j] - d->m->start[j]) / ridge_scale(d->m, j));
   return GSL_SUCCESS;
 }
 
@@ -306,6 +343,9 @@ static int df_cb(const gsl_vector *p, void *vd, gsl_matrix *J) {
       d->bad = 2;
       return GSL_EDOM;
     }
+  for (size_t j = 0; j < d->nridge; j++)
+    for (size_t k = 0; k < d->nridge; k++)
+      gsl_matrix_set(J, d->n + j, k, j == k ? d->ridge_w / ridge_scale(d->m, j) : 0.0);
   return GSL_SUCCESS;
 }
 
@@ -379,22 +419,29 @@ static int auto_start(const impactfit_fit_model *m, size_t n, const double *x, c
   return IMPACTFIT_OK;
 }
 
-/* χ², errors and max errors at the solution a. */
+/* χ² (with the quadrature weights qw, NULL: 1), errors and max errors at the solution a. */
 static void finish_stats(const impactfit_fit_model *m, size_t n, const double *x, const double *x2, const double *y,
-                         const double *a, impactfit_fit_result *res) {
-  double chisq = 0.0, max_abs = 0.0, max_rel = 0.0;
+                         const double *qw, const double *a, impactfit_fit_result *res) {
+  double chisq = 0.0, max_abs = 0.0, max_rel = 0.0, sum_abs = 0.0, sum_rel = 0.0;
+  size_t nrel = 0;
   for (size_t i = 0; i < n; i++) {
     double fv = impactfit_fit_model_eval(m, a, x[i], x2 ? x2[i] : 0.0), d = fv - y[i];
-    double r = (m->spec.objective == IMPACTFIT_FIT_RELATIVE) ? d / y[i] : d;
-    chisq += r * r;
+    double r = is_relative(m) ? d / y[i] : d;
+    chisq += qw ? qw[i] * r * r : r * r;
     max_abs = fmax(max_abs, fabs(d));
-    if (y[i] != 0.0)
+    sum_abs += fabs(d);
+    if (y[i] != 0.0) {
       max_rel = fmax(max_rel, fabs(d / y[i]));
+      sum_rel += fabs(d / y[i]);
+      nrel++;
+    }
   }
   res->chisq = chisq;
   res->rms = sqrt(chisq / (double)n);
   res->max_abs = max_abs;
   res->max_rel = max_rel;
+  res->mean_abs = sum_abs / (double)n;
+  res->mean_rel = nrel ? sum_rel / (double)nrel : 0.0;
 }
 
 /* Standard errors and correlations from C = (JᵀWJ)⁻¹ (cov, p × p) and s² = χ²/(N − p). */
@@ -412,7 +459,7 @@ static void finish_cov(const gsl_matrix *cov, size_t n, impactfit_fit_result *re
 }
 
 static int fit_linear(impactfit_fit_model *m, size_t n, const double *x, const double *y, const double *wt,
-                      impactfit_fit_result *res, impactfit_error *err) {
+                      const double *qw, impactfit_fit_result *res, impactfit_error *err) {
   size_t p = m->p;
   gsl_matrix *X = gsl_matrix_alloc(n, p), *cov = gsl_matrix_alloc(p, p);
   gsl_vector *c = gsl_vector_alloc(p);
@@ -438,7 +485,7 @@ static int fit_linear(impactfit_fit_model *m, size_t n, const double *x, const d
   }
   for (size_t j = 0; j < p; j++)
     res->value[j] = gsl_vector_get(c, j);
-  finish_stats(m, n, x, NULL, y, res->value, res);
+  finish_stats(m, n, x, NULL, y, qw, res->value, res);
   finish_cov(cov, n, res);
   snprintf(res->method, sizeof res->method, "linear least squares (GSL wlinear, SVD)");
 done:
@@ -449,8 +496,10 @@ done:
   return st;
 }
 
+/* wt: the weights of the n data residuals (quadrature × 1/y² for relative residuals); with ridge
+ * regularisation wt has n + p entries (the last p are 1). */
 static int fit_nonlinear(impactfit_fit_model *m, size_t n, const double *x, const double *x2, const double *y,
-                         const double *wt, impactfit_fit_result *res, impactfit_error *err) {
+                         const double *wt, const double *qw, impactfit_fit_result *res, impactfit_error *err) {
   size_t p = m->p;
   double a0[IMPACTFIT_FIT_MAX_PARAMS];
   int st;
@@ -458,20 +507,21 @@ static int fit_nonlinear(impactfit_fit_model *m, size_t n, const double *x, cons
     memcpy(a0, m->spec.start, p * sizeof *a0);
   else if ((st = auto_start(m, n, x, y, wt, a0, err)))
     return st;
-  fit_data d = {m, n, x, x2, y, 0};
+  fit_data d = {m, n, x, x2, y, 0, m->spec.ridge > 0.0 ? p : 0, sqrt((double)n) * m->spec.ridge};
+  size_t nr = n + d.nridge; /* residuals */
   gsl_multifit_nlinear_fdf fdf;
   memset(&fdf, 0, sizeof fdf);
   fdf.f = f_cb;
   fdf.df = df_cb;
-  fdf.n = n;
+  fdf.n = nr;
   fdf.p = p;
   fdf.params = &d;
   gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters();
   fp.trs = trs_from_name(m->spec.method);
   gsl_vector_view a0v = gsl_vector_view_array(a0, p);
-  gsl_vector_const_view wv = gsl_vector_const_view_array(wt, n);
-  gsl_matrix *cov = gsl_matrix_alloc(p, p), *J = gsl_matrix_alloc(n, p);
-  gsl_vector *fvec = gsl_vector_alloc(n);
+  gsl_vector_const_view wv = gsl_vector_const_view_array(wt, nr);
+  gsl_matrix *cov = gsl_matrix_alloc(p, p), *J = gsl_matrix_alloc(nr, p);
+  gsl_vector *fvec = gsl_vector_alloc(nr);
   st = IMPACTFIT_OK;
   gsl_multifit_nlinear_workspace *w = NULL;
   int fd = 0, info = 0, gs = GSL_SUCCESS;
@@ -489,7 +539,7 @@ static int fit_nonlinear(impactfit_fit_model *m, size_t n, const double *x, cons
     }
     d.bad = 0;
     gsl_multifit_nlinear_free(w);
-    w = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, n, p);
+    w = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, nr, p);
     if (!w) {
       st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
       goto done;
@@ -522,7 +572,7 @@ static int fit_nonlinear(impactfit_fit_model *m, size_t n, const double *x, cons
     }
   }
   res->iterations = (int)gsl_multifit_nlinear_niter(w);
-  finish_stats(m, n, x, x2, y, res->value, res);
+  finish_stats(m, n, x, x2, y, qw, res->value, res);
   /* covariance from the weighted Jacobian at the solution: ours, or GSL's finite differences */
   int jbad = 0;
   for (size_t i = 0; i < n && !jbad; i++) {
@@ -531,9 +581,12 @@ static int fit_nonlinear(impactfit_fit_model *m, size_t n, const double *x, cons
     for (size_t j = 0; j < p && !jbad; j++)
       row[j] *= sqrt(wt[i]);
   }
+  for (size_t j = 0; j < d.nridge; j++)
+    for (size_t k = 0; k < p; k++)
+      gsl_matrix_set(J, n + j, k, j == k ? d.ridge_w / ridge_scale(m, j) : 0.0);
   if (jbad) {
     /* unweighted forward differences (GSL), then the rows weighted as above */
-    gsl_vector *work = gsl_vector_alloc(n);
+    gsl_vector *work = gsl_vector_alloc(nr);
     fdf.df = NULL;
     int ok = work && f_cb(a, &d, fvec) == GSL_SUCCESS &&
              gsl_multifit_nlinear_df(fp.h_df, GSL_MULTIFIT_NLINEAR_FWDIFF, a, NULL, &fdf, fvec, J, work) == GSL_SUCCESS;
@@ -542,7 +595,7 @@ static int fit_nonlinear(impactfit_fit_model *m, size_t n, const double *x, cons
       st = IMPACTFIT__FAIL(err, IMPACTFIT_ENONFINITE, "fit: no finite Jacobian at the solution");
       goto done;
     }
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < nr; i++)
       for (size_t j = 0; j < p; j++)
         *gsl_matrix_ptr(J, i, j) *= sqrt(wt[i]);
     fd = 1;
@@ -559,8 +612,9 @@ static int fit_nonlinear(impactfit_fit_model *m, size_t n, const double *x, cons
     }
   finish_cov(cov, n, res);
   res->finite_diff = fd;
-  snprintf(res->method, sizeof res->method, "GSL multifit_nlinear %s%s%s", m->spec.method,
-           fd ? ", finite-difference Jacobian" : "", gs == GSL_ENOPROG ? ", stopped: no further progress" : "");
+  snprintf(res->method, sizeof res->method, "GSL multifit_nlinear %s%s%s%s", m->spec.method,
+           d.nridge ? ", ridge-regularised" : "", fd ? ", finite-difference Jacobian" : "",
+           gs == GSL_ENOPROG ? ", stopped: no further progress" : "");
 done:
   gsl_multifit_nlinear_free(w);
   gsl_matrix_free(cov);
@@ -569,8 +623,216 @@ done:
   return st;
 }
 
+/* ---- minimax ---- */
+
+typedef struct mm_data {
+  const impactfit_fit_model *m;
+  size_t n;
+  const double *x, *x2, *y;
+  int domain; /* the model or its Jacobian was not finite somewhere */
+} mm_data;
+
+/* Jacobian row at a: analytic, or central differences where that is not finite. */
+static void mm_jac_row(const mm_data *d, const double *a, size_t i, double *J) {
+  const impactfit_fit_model *m = d->m;
+  double x2 = d->x2 ? d->x2[i] : 0.0;
+  if (!jac_row(m, a, d->x[i], x2, J))
+    return;
+  double b[IMPACTFIT_FIT_MAX_PARAMS];
+  memcpy(b, a, m->p * sizeof *b);
+  for (size_t j = 0; j < m->p; j++) {
+    double h = 1e-7 * fmax(fabs(a[j]), 1e-3);
+    b[j] = a[j] + h;
+    double fp = impactfit_fit_model_eval(m, b, d->x[i], x2);
+    b[j] = a[j] - h;
+    double fm = impactfit_fit_model_eval(m, b, d->x[i], x2);
+    b[j] = a[j];
+    J[j] = (fp - fm) / (2.0 * h);
+  }
+}
+
+static double mm_obj(unsigned n, const double *v, double *grad, void *data) {
+  (void)data;
+  if (grad) {
+    for (unsigned j = 0; j < n; j++)
+      grad[j] = 0.0;
+    grad[n - 1] = 1.0;
+  }
+  return v[n - 1];
+}
+
+/* c_i = r_i − t ≤ 0 and c_{N+i} = −r_i − t ≤ 0, v = (a, t). */
+static void mm_con(unsigned nc, double *c, unsigned nv, const double *v, double *grad, void *data) {
+  mm_data *d = data;
+  const impactfit_fit_model *m = d->m;
+  size_t N = d->n, p = m->p;
+  double t = v[p], J[IMPACTFIT_FIT_MAX_PARAMS];
+  (void)nc;
+  for (size_t i = 0; i < N; i++) {
+    double sc = is_relative(m) ? 1.0 / d->y[i] : 1.0;
+    double r = (impactfit_fit_model_eval(m, v, d->x[i], d->x2 ? d->x2[i] : 0.0) - d->y[i]) * sc;
+    if (grad)
+      mm_jac_row(d, v, i, J);
+    int ok = isfinite(r);
+    for (size_t j = 0; ok && grad && j < p; j++)
+      ok = isfinite(J[j]);
+    if (!ok) { /* push SLSQP back to where the model is finite */
+      d->domain = 1;
+      r = 10.0 * (fabs(t) + 1.0);
+      for (size_t j = 0; j < p; j++)
+        J[j] = 0.0;
+    }
+    c[i] = r - t;
+    c[N + i] = -r - t;
+    if (grad) {
+      double *gi = grad + i * nv, *gj = grad + (N + i) * nv;
+      for (size_t j = 0; j < p; j++) {
+        gi[j] = J[j] * sc;
+        gj[j] = -J[j] * sc;
+      }
+      gi[p] = gj[p] = -1.0;
+    }
+  }
+}
+
+/* max |r_i| at a; HUGE_VAL where the model is not finite. */
+static double mm_max(const mm_data *d, const double *a) {
+  double mx = 0.0;
+  for (size_t i = 0; i < d->n; i++) {
+    double sc = is_relative(d->m) ? 1.0 / d->y[i] : 1.0;
+    double r = fabs((impactfit_fit_model_eval(d->m, a, d->x[i], d->x2 ? d->x2[i] : 0.0) - d->y[i]) * sc);
+    if (!isfinite(r))
+      return HUGE_VAL;
+    mx = fmax(mx, r);
+  }
+  return mx;
+}
+
+/* One SLSQP run from a (replaced by its end point when that is better); returns the max |r|. */
+static double mm_run(mm_data *d, double *a, double *tol, int *evals) {
+  size_t p = d->m->p;
+  double t0 = mm_max(d, a);
+  if (!(t0 < HUGE_VAL))
+    return HUGE_VAL;
+  nlopt_opt opt = nlopt_create(NLOPT_LD_SLSQP, (unsigned)(p + 1));
+  if (!opt)
+    return HUGE_VAL;
+  double v[IMPACTFIT_FIT_MAX_PARAMS + 1];
+  memcpy(v, a, p * sizeof *v);
+  v[p] = 1.5 * t0 + 1e-300; /* strictly feasible: SLSQP may stall on an active start */
+  nlopt_set_min_objective(opt, mm_obj, NULL);
+  nlopt_add_inequality_mconstraint(opt, (unsigned)(2 * d->n), mm_con, d, tol);
+  nlopt_set_xtol_rel(opt, 1e-13);
+  nlopt_set_maxeval(opt, 3000);
+  double fval;
+  nlopt_result r = nlopt_optimize(opt, v, &fval);
+  *evals += nlopt_get_numevals(opt);
+  nlopt_destroy(opt);
+  if (r < 0 && r != NLOPT_ROUNDOFF_LIMITED)
+    return t0;
+  double t = mm_max(d, v); /* the reported t may sit a hair below max |r| */
+  if (t < t0) {
+    memcpy(a, v, p * sizeof *a);
+    return t;
+  }
+  return t0;
+}
+
+/* Least squares with the same residuals, then SLSQP on the epigraph form from that solution and
+ * from the start values; each run is restarted from its end while that still improves (a run can
+ * stop early when the active set at its start is degenerate). */
+static int fit_minimax(impactfit_fit_model *m, size_t n, const double *x, const double *x2, const double *y,
+                       const double *wt, const double *qw, impactfit_fit_result *res, impactfit_error *err) {
+  size_t p = m->p;
+  int st = m->spec.form->linear ? fit_linear(m, n, x, y, wt, qw, res, err)
+                                : fit_nonlinear(m, n, x, x2, y, wt, qw, res, err);
+  if (st)
+    return st;
+  char lsq_method[128];
+  snprintf(lsq_method, sizeof lsq_method, "%s", res->method);
+  double *tol = malloc(2 * n * sizeof *tol);
+  if (!tol)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+  for (size_t i = 0; i < 2 * n; i++)
+    tol[i] = 1e-15;
+  mm_data d = {m, n, x, x2, y, 0};
+  double starts[2][IMPACTFIT_FIT_MAX_PARAMS], best[IMPACTFIT_FIT_MAX_PARAMS], tbest = HUGE_VAL;
+  int nstarts = 1, evals = 0;
+  memcpy(starts[0], res->value, p * sizeof(double));
+  memcpy(best, res->value, p * sizeof(double));
+  if (m->spec.start) {
+    memcpy(starts[1], m->spec.start, p * sizeof(double));
+    nstarts = 2;
+  }
+  for (int k = 0; k < nstarts; k++) {
+    double a[IMPACTFIT_FIT_MAX_PARAMS], t = HUGE_VAL;
+    memcpy(a, starts[k], p * sizeof *a);
+    for (int round = 0; round < 8; round++) {
+      double t1 = mm_run(&d, a, tol, &evals);
+      int better = t1 < t * (1.0 - 1e-12);
+      t = fmin(t, t1);
+      if (!better)
+        break;
+    }
+    if (t < tbest) {
+      tbest = t;
+      memcpy(best, a, p * sizeof *a);
+    }
+  }
+  free(tol);
+  if (!(tbest < HUGE_VAL))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV, "fit: minimax: SLSQP failed from every start");
+  /* No progress at all means SLSQP stalled (seen on ill-conditioned forms with many constants):
+   * a least-squares result must not pass for a minimax one. Exact fits (max |r| at rounding
+   * level) are already optimal. */
+  double scale = 1.0;
+  if (!is_relative(m))
+    for (size_t i = 0; i < n; i++)
+      scale = i ? fmax(scale, fabs(y[i])) : fabs(y[i]);
+  double t_lsq = mm_max(&d, starts[0]);
+  if (!(tbest < t_lsq * (1.0 - 1e-9)) && t_lsq > 1e-13 * scale)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV, "fit: minimax: SLSQP made no progress from the least-squares fit "
+                           "(max residual %.6g after %d evaluations); the form may be ill-conditioned", t_lsq, evals);
+  memcpy(res->value, best, p * sizeof *best);
+  res->iterations += evals;
+  finish_stats(m, n, x, x2, y, qw, res->value, res);
+  /* the least-squares standard-error formulas at the minimax constants (see fit.h) */
+  gsl_matrix *J = gsl_matrix_alloc(n, p), *cov = gsl_matrix_alloc(p, p);
+  if (!J || !cov) {
+    gsl_matrix_free(J);
+    gsl_matrix_free(cov);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+  }
+  int bad = 0;
+  for (size_t i = 0; i < n; i++) {
+    double *row = gsl_matrix_ptr(J, i, 0);
+    mm_jac_row(&d, res->value, i, row);
+    for (size_t j = 0; j < p; j++) {
+      row[j] *= sqrt(wt[i]);
+      bad |= !isfinite(row[j]);
+    }
+  }
+  if (bad || gsl_multifit_nlinear_covar(J, 0.0, cov) != GSL_SUCCESS)
+    st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV, "fit: minimax: singular Jacobian at the solution");
+  for (size_t j = 0; j < p && !st; j++)
+    if (!isfinite(gsl_matrix_get(cov, j, j)))
+      st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV, "fit: minimax: singular Jacobian at the solution");
+  if (!st)
+    finish_cov(cov, n, res);
+  gsl_matrix_free(J);
+  gsl_matrix_free(cov);
+  snprintf(res->method, sizeof res->method, "NLopt SLSQP minimax (epigraph form) from %.80s", lsq_method);
+  return st;
+}
+
 int impactfit_fit_run(impactfit_fit_model *m, size_t n, const double *x, const double *x2, const double *y,
                       impactfit_fit_result *res, impactfit_error *err) {
+  return impactfit_fit_run_weighted(m, n, x, x2, y, NULL, res, err);
+}
+
+int impactfit_fit_run_weighted(impactfit_fit_model *m, size_t n, const double *x, const double *x2,
+                               const double *y, const double *w, impactfit_fit_result *res,
+                               impactfit_error *err) {
   impactfit__gsl_quiet();
   memset(res, 0, sizeof *res);
   if (!m || !x || !y || (m->nvars == 2 && !x2))
@@ -590,16 +852,37 @@ int impactfit_fit_run(impactfit_fit_model *m, size_t n, const double *x, const d
     if (needs_pos && !(x[i] > 0.0))
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: form %s needs x > 0 (point %zu has x = %g)",
                              m->spec.form->name, i, x[i]);
-    if (m->spec.objective == IMPACTFIT_FIT_RELATIVE && y[i] == 0.0)
+    if (is_relative(m) && y[i] == 0.0)
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: relative objective with y = 0 at point %zu", i);
+    if (w && !(isfinite(w[i]) && w[i] > 0.0))
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: weight %zu is not a finite number > 0", i);
   }
-  double *wt = malloc(n * sizeof *wt);
-  if (!wt)
+  /* wt: n data weights, then p ones for the ridge rows; qw: the quadrature weights (mean 1) */
+  double *wt = malloc((n + p) * sizeof *wt), *qw = w ? malloc(n * sizeof *qw) : NULL;
+  if (!wt || (w && !qw)) {
+    free(wt);
+    free(qw);
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
-  for (size_t i = 0; i < n; i++)
-    wt[i] = (m->spec.objective == IMPACTFIT_FIT_RELATIVE) ? 1.0 / (y[i] * y[i]) : 1.0;
-  int st = m->spec.form->linear ? fit_linear(m, n, x, y, wt, res, err) : fit_nonlinear(m, n, x, x2, y, wt, res, err);
+  }
+  if (w) {
+    double sum = 0.0;
+    for (size_t i = 0; i < n; i++)
+      sum += w[i];
+    for (size_t i = 0; i < n; i++)
+      qw[i] = w[i] * ((double)n / sum);
+  }
+  for (size_t i = 0; i < n; i++) {
+    wt[i] = is_relative(m) ? 1.0 / (y[i] * y[i]) : 1.0;
+    if (qw)
+      wt[i] *= qw[i];
+  }
+  for (size_t j = 0; j < p; j++)
+    wt[n + j] = 1.0;
+  int st = is_minimax(m)          ? fit_minimax(m, n, x, x2, y, wt, qw, res, err)
+           : m->spec.form->linear ? fit_linear(m, n, x, y, wt, qw, res, err)
+                                  : fit_nonlinear(m, n, x, x2, y, wt, qw, res, err);
   free(wt);
+  free(qw);
   if (st)
     return st;
   if (m->fx) {

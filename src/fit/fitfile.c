@@ -22,11 +22,17 @@ typedef struct cond {
   double value;
 } cond;
 
+enum { K_DATA, K_WHERE, K_GROUP, K_X, K_X2, K_Y, K_FORM, K_DEGREE, K_OBJECTIVE, K_METHOD, K_FORMULA, K_CONSTANTS,
+       K_START, K_XTOL, K_GTOL, K_MAX_ITER, K_WEIGHTS, K_RIDGE, K_COUNT };
+static const char *const keys[K_COUNT] = {"data", "where", "group", "x", "x2", "y", "form", "degree", "objective",
+                                          "method", "formula", "constants", "start", "xtol", "gtol", "max_iter",
+                                          "weights", "ridge"};
+
 typedef struct stage {
   char *name;
   int line;     /* line of the first key of the stage */
-  char *key[16]; /* values by key index, see keys[] */
-  int key_line[16];
+  char *key[K_COUNT]; /* values by key index, see keys[] */
+  int key_line[K_COUNT];
   char **constants;
   size_t n_constants;
   double start[IMPACTFIT_FIT_MAX_PARAMS];
@@ -34,6 +40,7 @@ typedef struct stage {
   cond conds[MAX_CONDS];
   size_t n_conds;
   int src; /* −1: the sweep; otherwise an earlier stage */
+  int trapezoid; /* weights = trapezoid */
   impactfit_fit_spec spec;
   impactfit_fit_model *model;
   size_t n_groups;
@@ -43,15 +50,13 @@ typedef struct stage {
   impactfit_table *table;
 } stage;
 
-enum { K_DATA, K_WHERE, K_GROUP, K_X, K_X2, K_Y, K_FORM, K_DEGREE, K_OBJECTIVE, K_METHOD, K_FORMULA, K_CONSTANTS,
-       K_START, K_XTOL, K_GTOL, K_MAX_ITER, K_COUNT };
-static const char *const keys[K_COUNT] = {"data", "where", "group", "x", "x2", "y", "form", "degree", "objective",
-                                          "method", "formula", "constants", "start", "xtol", "gtol", "max_iter"};
+
 
 struct impactfit_fitfile {
   char *path, *name, *sweep_ref, *sweep_path;
   char hash[17];
   int name_line, sweep_line;
+  int exact, exact_line; /* [fit] exact = yes */
   impactfit_sweep *sweep;
   stage *stages;
   size_t n, cap;
@@ -125,12 +130,21 @@ static int on_key(void *user, const char *section, const char *name, const char 
   if (strcmp(section, "fit") == 0) {
     char **dst;
     int *dl;
+    if (strcmp(name, "exact") == 0) {
+      if (f->exact_line)
+        return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "exact given twice (first on line %d)", f->exact_line);
+      if (strcmp(value, "yes") != 0 && strcmp(value, "no") != 0)
+        return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "exact is yes or no, not '%s'", value);
+      f->exact = strcmp(value, "yes") == 0;
+      f->exact_line = line;
+      return IMPACTFIT_OK;
+    }
     if (strcmp(name, "name") == 0)
       dst = &f->name, dl = &f->name_line;
     else if (strcmp(name, "sweep") == 0)
       dst = &f->sweep_ref, dl = &f->sweep_line;
     else
-      return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "unknown key '%s' in [fit] (keys: name, sweep)", name);
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "unknown key '%s' in [fit] (keys: name, sweep, exact)", name);
     if (*dst)
       return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "%s given twice (first on line %d)", name, *dl);
     if (!value[0])
@@ -177,7 +191,8 @@ static int on_key(void *user, const char *section, const char *name, const char 
   if (k == K_COUNT)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE,
                            "unknown key '%s' in a stage (keys: data, where, group, x, x2, y, form, degree, "
-                           "objective, method, formula, constants, start, xtol, gtol, max_iter)", name);
+                           "objective, method, formula, constants, start, xtol, gtol, max_iter, weights, ridge)",
+                           name);
   if (s->key[k])
     return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "%s given twice (first on line %d)", name, s->key_line[k]);
   if (!value[0])
@@ -303,13 +318,25 @@ static int stage_setup(impactfit_fitfile *f, size_t si, int *line, impactfit_err
   }
   if (s->key[K_OBJECTIVE]) {
     *line = s->key_line[K_OBJECTIVE];
-    if (strcmp(s->key[K_OBJECTIVE], "absolute") == 0)
-      sp.objective = IMPACTFIT_FIT_ABSOLUTE;
-    else if (strcmp(s->key[K_OBJECTIVE], "relative") == 0)
-      sp.objective = IMPACTFIT_FIT_RELATIVE;
-    else
-      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stage %s: objective is absolute or relative, not '%s'", s->name,
-                             s->key[K_OBJECTIVE]);
+    int o = impactfit_fit_objective_from_name(s->key[K_OBJECTIVE]);
+    if (o < 0)
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stage %s: objective is absolute, relative, minimax_absolute or "
+                             "minimax_relative, not '%s'", s->name, s->key[K_OBJECTIVE]);
+    sp.objective = (impactfit_fit_objective)o;
+  }
+  if (s->key[K_WEIGHTS]) {
+    *line = s->key_line[K_WEIGHTS];
+    if (strcmp(s->key[K_WEIGHTS], "trapezoid") == 0)
+      s->trapezoid = 1;
+    else if (strcmp(s->key[K_WEIGHTS], "equal") != 0)
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stage %s: weights is equal or trapezoid, not '%s'", s->name,
+                             s->key[K_WEIGHTS]);
+  }
+  if (s->key[K_RIDGE]) {
+    *line = s->key_line[K_RIDGE];
+    int st = impactfit__parse_number("ridge", s->key[K_RIDGE], &sp.ridge, err);
+    if (st)
+      return st;
   }
   if (s->key[K_METHOD])
     sp.method = s->key[K_METHOD];
@@ -442,6 +469,7 @@ const char *impactfit_fitfile_hash(const impactfit_fitfile *f) { return f->hash;
 const char *impactfit_fitfile_sweep_ref(const impactfit_fitfile *f) { return f->sweep_ref; }
 const char *impactfit_fitfile_sweep_path(const impactfit_fitfile *f) { return f->sweep_path; }
 const impactfit_sweep *impactfit_fitfile_sweep(const impactfit_fitfile *f) { return f->sweep; }
+int impactfit_fitfile_exact(const impactfit_fitfile *f) { return f->exact; }
 size_t impactfit_fitfile_stage_count(const impactfit_fitfile *f) { return f->n; }
 
 int impactfit_fitfile_stage(const impactfit_fitfile *f, size_t i, impactfit_fit_stage *out) {
@@ -464,6 +492,7 @@ int impactfit_fitfile_stage(const impactfit_fitfile *f, size_t i, impactfit_fit_
   out->rows_used = s->rows_used;
   out->rows_failed = s->rows_failed;
   out->table = s->table;
+  out->weights = s->trapezoid ? "trapezoid" : NULL;
   return IMPACTFIT_OK;
 }
 
@@ -483,6 +512,32 @@ static int col_or_fail(const impactfit_table *t, const char *tname, const stage 
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
+}
+
+/* Trapezoid-rule weights along one variable: w[k] for the n points with values v[k], from the
+ * sorted distinct values u_0 < … < u_{K−1}: (u_{k+1} − u_{k−1})/2, (u_1 − u_0)/2 and
+ * (u_{K−1} − u_{K−2})/2 at the ends, 1 when K = 1. Multiplies into w. `tmp` holds n doubles. */
+static void trapezoid_weights(const double *v, size_t n, double *tmp, double *w) {
+  memcpy(tmp, v, n * sizeof *tmp);
+  qsort(tmp, n, sizeof *tmp, cmp_double);
+  size_t K = 0;
+  for (size_t k = 0; k < n; k++)
+    if (K == 0 || tmp[k] != tmp[K - 1])
+      tmp[K++] = tmp[k];
+  if (K < 2)
+    return;
+  for (size_t i = 0; i < n; i++) {
+    size_t lo = 0, hi = K - 1; /* binary search for v[i] */
+    while (lo < hi) {
+      size_t mid = (lo + hi) / 2;
+      if (tmp[mid] < v[i])
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    double a = tmp[lo > 0 ? lo - 1 : 0], b = tmp[lo + 1 < K ? lo + 1 : K - 1];
+    w[i] *= 0.5 * (b - a);
+  }
 }
 
 static int cond_holds(const cond *c, double v) {
@@ -523,10 +578,11 @@ static int run_stage(impactfit_fitfile *f, size_t si, const impactfit_table *swe
   size_t rows = impactfit_table_rows(t);
   double *x = malloc((rows + 1) * sizeof *x), *x2 = malloc((rows + 1) * sizeof *x2), *y = malloc((rows + 1) * sizeof *y);
   double *g = malloc((rows + 1) * sizeof *g);
+  double *w = malloc((rows + 1) * sizeof *w), *tmp = malloc((rows + 1) * sizeof *tmp);
   size_t *sel = malloc((rows + 1) * sizeof *sel);
   int st = IMPACTFIT_OK;
   impactfit_table *out = NULL;
-  if (!x || !x2 || !y || !g || !sel) {
+  if (!x || !x2 || !y || !g || !w || !tmp || !sel) {
     st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
     goto done;
   }
@@ -600,7 +656,14 @@ static int run_stage(impactfit_fitfile *f, size_t si, const impactfit_table *swe
     impactfit_error e2;
     impactfit_error_clear(&e2);
     impactfit_fit_result *r = &s->results[gi];
-    st = impactfit_fit_run(s->model, n, x, jx2 >= 0 ? x2 : NULL, y, r, &e2);
+    if (s->trapezoid) {
+      for (size_t i = 0; i < n; i++)
+        w[i] = 1.0;
+      trapezoid_weights(x, n, tmp, w);
+      if (jx2 >= 0)
+        trapezoid_weights(x2, n, tmp, w);
+    }
+    st = impactfit_fit_run_weighted(s->model, n, x, jx2 >= 0 ? x2 : NULL, y, s->trapezoid ? w : NULL, r, &e2);
     if (st) {
       if (jg >= 0)
         st = IMPACTFIT__FAIL(err, st, "stage %s, %s = %.17g: %s", s->name, s->key[K_GROUP], g[gi], e2.message);
@@ -636,6 +699,8 @@ done:
   free(x2);
   free(y);
   free(g);
+  free(w);
+  free(tmp);
   free(sel);
   return st;
 }

@@ -46,6 +46,10 @@ struct impactfit__formula {
   char **names;
   size_t n_names, n_vars;
   char *text;
+  /* What libmatheval sees: the text and names with a variable named e or pi (which shadows the
+   * constant, see impactfit__formula_create) renamed to impactfit_var_e_ / impactfit_var_pi_. */
+  char *mv_text;
+  char **mv_names;
   void *ev;
   void **dev; /* per constant */
 };
@@ -159,12 +163,7 @@ static int parse_primary(parser *ps) {
       ps->p = p;
       return fail(ps, "unknown or unsupported function");
     }
-    if ((len == 1 && *p == 'e') || (len == 2 && strncmp(p, "pi", 2) == 0)) {
-      int nd = new_node(ps, N_NUM, -1, -1);
-      if (nd >= 0)
-        ps->f->nodes[nd].num = (len == 1) ? exp(1.0) : 4.0 * atan(1.0);
-      return nd;
-    }
+    /* names first: a variable named e or pi shadows the constant */
     for (size_t k = 0; k < ps->f->n_names; k++)
       if (strlen(ps->f->names[k]) == len && strncmp(ps->f->names[k], p, len) == 0) {
         int nd = new_node(ps, N_NAME, -1, -1);
@@ -172,6 +171,12 @@ static int parse_primary(parser *ps) {
           ps->f->nodes[nd].idx = (int)k;
         return nd;
       }
+    if ((len == 1 && *p == 'e') || (len == 2 && strncmp(p, "pi", 2) == 0)) {
+      int nd = new_node(ps, N_NUM, -1, -1);
+      if (nd >= 0)
+        ps->f->nodes[nd].num = (len == 1) ? exp(1.0) : 4.0 * atan(1.0);
+      return nd;
+    }
     ps->p = p;
     return fail(ps, "a name that is neither a variable nor a declared constant");
   }
@@ -259,12 +264,64 @@ void impactfit__formula_free(impactfit__formula *f) {
   free(f->dev);
   if (f->ev)
     evaluator_destroy(f->ev);
-  for (size_t k = 0; k < f->n_names; k++)
+  for (size_t k = 0; k < f->n_names; k++) {
     free(f->names[k]);
+    if (f->mv_names)
+      free(f->mv_names[k]);
+  }
   free(f->names);
+  free(f->mv_names);
   free(f->nodes);
   free(f->text);
+  free(f->mv_text);
   free(f);
+}
+
+static int is_const_name(const char *s) { return strcmp(s, "e") == 0 || strcmp(s, "pi") == 0; }
+
+/* The text with every identifier that names a shadowing variable (e, pi) replaced by its libmatheval
+ * name; numbers (whose exponent may read 'e') are copied as they are. NULL when out of memory. */
+static char *shadow_text(const char *text, char *const *names, char *const *mv_names, size_t n_vars) {
+  size_t cap = 2 * strlen(text) + 64, len = 0;
+  char *out = malloc(cap);
+  const char *p = text;
+  while (out && *p) {
+    const char *q = p, *rep = NULL;
+    if (isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) {
+      while (isdigit((unsigned char)*q) || *q == '.')
+        q++;
+      if ((*q == 'e' || *q == 'E') &&
+          (isdigit((unsigned char)q[1]) || ((q[1] == '+' || q[1] == '-') && isdigit((unsigned char)q[2])))) {
+        q += 2;
+        while (isdigit((unsigned char)*q))
+          q++;
+      }
+    } else if (isalpha((unsigned char)*p) || *p == '_') {
+      while (isalnum((unsigned char)*q) || *q == '_')
+        q++;
+      for (size_t k = 0; k < n_vars; k++)
+        if (is_const_name(names[k]) && strlen(names[k]) == (size_t)(q - p) && strncmp(names[k], p, (size_t)(q - p)) == 0)
+          rep = mv_names[k];
+    } else {
+      q++;
+    }
+    size_t add = rep ? strlen(rep) : (size_t)(q - p);
+    if (len + add + 1 > cap) {
+      cap = 2 * (len + add + 1);
+      char *np = realloc(out, cap);
+      if (!np) {
+        free(out);
+        return NULL;
+      }
+      out = np;
+    }
+    memcpy(out + len, rep ? rep : p, add);
+    len += add;
+    p = q;
+  }
+  if (out)
+    out[len] = '\0';
+  return out;
 }
 
 static int valid_name(const char *s) {
@@ -298,9 +355,10 @@ int impactfit__formula_create(const char *text, const char *const *names, size_t
     if (!valid_name(names[k]))
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "formula: '%s' is not a valid name (a letter or _, then "
                              "letters, digits, _; at most 30)", names[k] ? names[k] : "");
-    if (reserved(names[k]))
+    if (reserved(names[k]) && !(k < n_vars && is_const_name(names[k])))
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "formula: the name '%s' is reserved by libmatheval (a "
-                             "function or constant such as e or pi); rename it", names[k]);
+                             "function, or the constant e or pi, which only a variable may shadow); rename it",
+                             names[k]);
     for (size_t j = 0; j < k; j++)
       if (strcmp(names[j], names[k]) == 0)
         return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "formula: the name '%s' is used twice", names[k]);
@@ -309,19 +367,27 @@ int impactfit__formula_create(const char *text, const char *const *names, size_t
   if (!f)
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
   f->names = calloc(nn, sizeof *f->names);
+  f->mv_names = calloc(nn, sizeof *f->mv_names);
   f->dev = calloc(n_consts ? n_consts : 1, sizeof *f->dev);
   f->text = strdup(text);
-  if (!f->names || !f->dev || !f->text) {
+  if (!f->names || !f->mv_names || !f->dev || !f->text) {
     impactfit__formula_free(f);
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
   }
   f->n_vars = n_vars;
   for (size_t k = 0; k < nn; k++) {
-    if (!(f->names[k] = strdup(names[k]))) {
+    f->n_names = k + 1;
+    char mv[48];
+    snprintf(mv, sizeof mv, "impactfit_var_%s_", names[k]);
+    if (!(f->names[k] = strdup(names[k])) ||
+        !(f->mv_names[k] = strdup(k < n_vars && is_const_name(names[k]) ? mv : names[k]))) {
       impactfit__formula_free(f);
       return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
     }
-    f->n_names = k + 1;
+  }
+  if (!(f->mv_text = shadow_text(text, f->names, f->mv_names, n_vars))) {
+    impactfit__formula_free(f);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
   }
   parser ps = {f, text, text, err, 0};
   f->root = parse_expr(&ps);
@@ -343,13 +409,13 @@ int impactfit__formula_create(const char *text, const char *const *names, size_t
                              text);
     }
   }
-  f->ev = evaluator_create(f->text);
+  f->ev = evaluator_create(f->mv_text);
   if (!f->ev) {
     impactfit__formula_free(f);
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "formula: libmatheval cannot parse '%s'", text);
   }
   for (size_t j = 0; j < n_consts; j++)
-    if (!(f->dev[j] = evaluator_derivative(f->ev, f->names[n_vars + j]))) {
+    if (!(f->dev[j] = evaluator_derivative(f->ev, f->mv_names[n_vars + j]))) {
       impactfit__formula_free(f);
       return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "formula: no derivative with respect to %s",
                              names[n_vars + j]);
@@ -359,11 +425,11 @@ int impactfit__formula_create(const char *text, const char *const *names, size_t
 }
 
 double impactfit__formula_eval(const impactfit__formula *f, const double *vals) {
-  return evaluator_evaluate(f->ev, (int)f->n_names, f->names, (double *)vals);
+  return evaluator_evaluate(f->ev, (int)f->n_names, f->mv_names, (double *)vals);
 }
 
 double impactfit__formula_deriv(const impactfit__formula *f, size_t j, const double *vals) {
-  return evaluator_evaluate(f->dev[j], (int)f->n_names, f->names, (double *)vals);
+  return evaluator_evaluate(f->dev[j], (int)f->n_names, f->mv_names, (double *)vals);
 }
 
 static double tree(const impactfit__formula *f, int i, const double *v) {

@@ -3,7 +3,7 @@
  * Δτ(ε, n) surface.
  *
  * Least squares: GSL's multifit_nlinear (trust region, Levenberg–Marquardt) with analytic
- * Jacobians. Minimax: the maximum of |r_i| is not differentiable, so it is posed in epigraph form,
+ * Jacobians, on the relative residuals with trapezoid weights. Minimax: the maximum of |r_i| is not differentiable, so it is posed in epigraph form,
  *     minimise t over (α, β, t) subject to r_i(α, β) − t ≤ 0 and −r_i(α, β) − t ≤ 0,
  * a smooth problem with exact gradients, solved by NLopt's SLSQP (sequential quadratic
  * programming handles the ~2000 active-set constraints directly and converges to a point where
@@ -20,6 +20,7 @@
 
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_errno.h>
+#include <gsl/gsl_math.h> /* M_SQRT1_2 */
 #include <gsl/gsl_multifit_nlinear.h>
 #include <gsl/gsl_vector.h>
 #include <nlopt.h>
@@ -181,6 +182,11 @@ int impactfit_hc_rh_eps_error(double alpha, double beta, const impactfit_hc_rh_f
 
 /* ---- least squares on the relative error ---- */
 
+/* √w_i of the trapezoid rule on the uniform grid: √(1/2) at the two ends, 1 inside (so that Σ w r²
+ * approximates the integral of r² over [e_min, e_max] and the constants do not depend on the grid's
+ * spacing to first order; the same weights as `weights = trapezoid` in fits/ramaswamy_eps.ini). */
+static double trap_sw(const eps_grid *g, size_t i) { return (i == 0 || i + 1 == g->n) ? M_SQRT1_2 : 1.0; }
+
 static int rh_lsq_f(const gsl_vector *x, void *vp, gsl_vector *f) {
   const eps_grid *g = vp;
   double a = gsl_vector_get(x, 0), b = gsl_vector_get(x, 1);
@@ -188,7 +194,7 @@ static int rh_lsq_f(const gsl_vector *x, void *vp, gsl_vector *f) {
     double v;
     if (rh_form(g->e_eval[i], a, b, &v, NULL, NULL))
       return GSL_EDOM;
-    gsl_vector_set(f, i, v / g->eps[i] - 1.0);
+    gsl_vector_set(f, i, trap_sw(g, i) * (v / g->eps[i] - 1.0));
   }
   return GSL_SUCCESS;
 }
@@ -200,8 +206,8 @@ static int rh_lsq_df(const gsl_vector *x, void *vp, gsl_matrix *J) {
     double v, da, db;
     if (rh_form(g->e_eval[i], a, b, &v, &da, &db))
       return GSL_EDOM;
-    gsl_matrix_set(J, i, 0, da / g->eps[i]);
-    gsl_matrix_set(J, i, 1, db / g->eps[i]);
+    gsl_matrix_set(J, i, 0, trap_sw(g, i) * da / g->eps[i]);
+    gsl_matrix_set(J, i, 1, trap_sw(g, i) * db / g->eps[i]);
   }
   return GSL_SUCCESS;
 }

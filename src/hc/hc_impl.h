@@ -19,6 +19,11 @@ int impactfit__dtau_error(impactfit_impact_workspace *ws, impactfit__dtau_fn fn,
                           const impactfit_hc_dtau_grid_params *p, impactfit_hc_dtau_stats *out,
                           impactfit_error *err);
 
+/* impactfit_hc_impact_time, also returning the engine's right-hand-side evaluations (may be NULL;
+ * set on failure too). */
+int impactfit__hc_impact_time(impactfit_impact_workspace *ws, double eps, double n, double *dtau,
+                              double *e_out, long *rhs_evals, impactfit_error *err);
+
 /* e at which the relative error at e = 1 is evaluated. */
 #define IMPACTFIT__E_NEAR_ONE (1.0 - 1.0 / 67108864.0)
 

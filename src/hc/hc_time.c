@@ -50,6 +50,13 @@ static double time_bound(double eps, double n) {
 
 int impactfit_hc_impact_time(impactfit_impact_workspace *ws, double eps, double n, double *dtau,
                              double *e_out, impactfit_error *err) {
+  return impactfit__hc_impact_time(ws, eps, n, dtau, e_out, NULL, err);
+}
+
+int impactfit__hc_impact_time(impactfit_impact_workspace *ws, double eps, double n, double *dtau,
+                              double *e_out, long *rhs_evals, impactfit_error *err) {
+  if (rhs_evals)
+    *rhs_evals = 0;
   if (!ws || !dtau)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no workspace or output given");
   if (!(isfinite(eps) && eps >= 0.0))
@@ -73,7 +80,10 @@ int impactfit_hc_impact_time(impactfit_impact_workspace *ws, double eps, double 
   p.locate_extrema = 0;
   p.t_max = time_bound(eps, n);
   impactfit_impact_result r;
+  memset(&r, 0, sizeof r);
   int st = impactfit_impact_solve(ws, &p, &r, err);
+  if (rhs_evals)
+    *rhs_evals = r.rhs_evals;
   if (st)
     return st;
   *dtau = r.t_contact;

@@ -1220,8 +1220,16 @@ static int solve(impactfit_impact_workspace *ws, const impactfit_impact_params *
   for (int i = 0; i < p->max_contacts; i++) {
     contact_out co;
     st = do_contact(ws, &P, kind, t0, x0, v0, &co, &steps, err);
-    if (st && (i == 0 || st != IMPACTFIT_ENOSEP))
+    if (st && (i == 0 || st != IMPACTFIT_ENOSEP)) {
+      /* the cost of the failed attempt still counts (sweeps and inverse solvers add it up) */
+      memset(res, 0, sizeof *res);
+      res->zeta = zeta;
+      res->gamma = gamma;
+      res->delta_m0 = d0;
+      res->rhs_evals = S->nevals;
+      res->steps = steps;
       return st;
+    }
     if (st) /* a later contact that does not end is a resting contact, not an error */
       impactfit_error_clear(err);
     impactfit_contact *rec = &ws->contacts[ws->n_contacts++];

@@ -124,6 +124,7 @@ static const evaluation *evaluate(impactfit_inverse_workspace *ws, double u) {
   impactfit_impact_params p = ws->base;
   p.c = exp(u);
   impactfit_impact_result r;
+  memset(&r, 0, sizeof r);
   impactfit_error e2;
   impactfit_error_clear(&e2);
   int st = impactfit_impact_solve(ws->impact, &p, &r, &e2);

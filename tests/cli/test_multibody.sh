@@ -132,5 +132,23 @@ head -1 "$TMP/p.csv" | grep -q '^t,theta1,theta2,omega1,omega2,delta,delta_dot,f
 [ "$(grep -c '' "$TMP/p.csv")" = 204 ] || { echo "FAIL: pendulum trace rows: $(grep -c '' "$TMP/p.csv")"; fail=$((fail + 1)); }
 ls "$TMP" | grep -q '\.tmp\.' && { echo "FAIL: temporary files left behind"; fail=$((fail + 1)); }
 
+# the report topic: every panel of the multiplot figures in both formats (gnuplot's replot would
+# repeat only the last panel), and every statement of the papers holds
+if "$BIN" reproduce --topic multibody --out "$TMP/rep" >/dev/null 2>"$TMP/err"; then
+  for c in I II III IV; do
+    for label in 'drum acceleration' 'drum position' 'contact force'; do
+      grep -q "$label" "$TMP/rep/roller_$c.svg" || { echo "FAIL: roller_$c.svg lacks the panel '$label'"; fail=$((fail + 1)); }
+    done
+    head -c 24 "$TMP/rep/roller_$c.png" | od -An -tu1 | tr -s ' \n' ' ' | grep -q ' 0 0 4 1 0 0 4 76 $' ||
+      { echo "FAIL: roller_$c.png is not 1025 x 1100"; fail=$((fail + 1)); }
+  done
+  for f in pendulum pendulum_contact; do
+    [ -s "$TMP/rep/$f.svg" ] && [ -s "$TMP/rep/$f.png" ] || { echo "FAIL: $f figure missing"; fail=$((fail + 1)); }
+  done
+  grep -q 'does not hold' "$TMP/rep/REPORT.md" && { echo "FAIL: a multibody claim does not hold"; fail=$((fail + 1)); }
+else
+  echo "FAIL: reproduce --topic multibody"; cat "$TMP/err"; fail=$((fail + 1))
+fi
+
 echo "test_multibody.sh: $pass table cases passed, $fail failures"
 [ "$fail" = 0 ]

@@ -1,0 +1,473 @@
+/* impactfit identify: contact parameters (n, m, k, damping) fitted to measured impacts. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "identify_cli.h"
+#include "impactfit/impactfit.h"
+
+static const char *help_text =
+    "usage: impactfit identify DATA.csv --model hc|linear|zhang [--fix n=N,m=M,k=K,lambda=L]\n"
+    "                          [--bounds n=LO:HI,m=LO:HI] [--weights e=W,dt=W,fmax=W]\n"
+    "                          [--mass MASS] [--transition A|B|C|D] [--global crs|direct|none]\n"
+    "                          [--maxeval N] [--seed S] [--box-factor F] [--per-row [--per-row-m M]]\n"
+    "                          [--json]\n\n"
+    "Fits the contact element f = k d^n + c d^m d' to measured impacts: for each row of DATA.csv\n"
+    "(approach velocity v, restitution e, optionally contact duration dt, peak force fmax, mass)\n"
+    "the impact is simulated, and the weighted relative misfit\n"
+    "    S = sum over rows and quantities of [w_q (simulated - measured) / measured]^2\n"
+    "is minimised over the free parameters: a global search of a bounded box (k and the damping\n"
+    "in log space, through the scaled penetration and damping of the median-velocity row), a\n"
+    "BOBYQA polish and Gauss-Newton steps. Prints the parameters with standard errors and their\n"
+    "correlation (from the Jacobian at the optimum, covariance through its SVD), the per-row\n"
+    "residuals, and warnings: a parameter combination the data do not determine (relative\n"
+    "singular value < 1e-6, e.g. n from one velocity with e and dt only), a parameter at a bound,\n"
+    "a large misfit, no redundancy.\n\n"
+    "DATA.csv: a header naming the columns (any order): v (m/s), e (0 < e <= 1) and optionally\n"
+    "dt (s), fmax (N), mass (kg); one line per impact; '#' lines and blank lines are skipped.\n"
+    "Every rejected line is reported as FILE:LINE: reason (exit 2).\n\n"
+    "  --model X       hc: Hunt-Crossley, m = n (n, k, lambda); linear: m = 0 (n, k, c);\n"
+    "                  zhang: damping exponent m free (n, m, k, lambda). Required.\n"
+    "  --fix LIST      hold parameters fixed: n, m (zhang only), k (N/m^n), lambda or c\n"
+    "                  (N s/m^(m+1)). Without dt or fmax data k must be fixed.\n"
+    "  --bounds LIST   bounds of n and m, default n=0.5:3, m=0:3\n"
+    "  --weights LIST  weights of the relative misfit of e, dt, fmax (>= 0), default 1 each;\n"
+    "                  0 leaves a quantity out. Standard errors scale with the residual spread,\n"
+    "                  so only the ratios matter when rows x quantities > free parameters.\n"
+    "  --mass MASS     effective mass in kg for every row (when DATA.csv has no mass column)\n"
+    "  --transition X  contact transition condition, default C (see 'impactfit simulate --help')\n"
+    "  --global X      crs (default): NLopt CRS2, seeded; direct: DIRECT-L; none: polish only\n"
+    "  --maxeval N     evaluations of S in the global search, default 30 (p+1)^2, p free\n"
+    "  --seed S        seed of the CRS search, default 1\n"
+    "  --box-factor F  k and the damping are searched within a factor F of the data's scales,\n"
+    "                  default 30\n"
+    "  --per-row       also print, for each row, the damping that reproduces its e exactly with\n"
+    "                  the identified n and k: Hunt-Crossley lambda, linear c (c_opt), and\n"
+    "                  lambda with exponent m (Zhang's alpha too); for the law the data follow\n"
+    "                  these do not vary with v\n"
+    "  --per-row-m M   the exponent of that third column, default the fitted model's m\n"
+    "  --json          JSON, one object per line: the fit, then warnings, then rows\n\n"
+    "Units: v m/s, dt s, fmax N, mass kg, k N/m^n, c (lambda) N s/m^(m+1). The standard errors of\n"
+    "n and m are absolute, those of k and the damping relative (of ln k, ln c).\n"
+    "Exit status: 0 success (also with warnings), 1 numerical failure, 2 invalid input.\n";
+
+typedef struct opts {
+  const char *model, *fix, *bounds, *weights, *transition, *global, *maxeval, *seed;
+  double mass, box, per_row_m;
+  int per_row, json;
+} opts;
+
+static int parse_params(const opts *o, const impactfit_identify_data *d, impactfit_identify_params *p) {
+  int rc;
+  p->model = impactfit_identify_model_from_name(o->model);
+  if (!p->model)
+    return cli_input_error("--model: unknown model '%s' (hc, linear, zhang)", o->model);
+  if (o->transition) {
+    p->transition = impactfit_transition_from_name(o->transition);
+    if (!p->transition)
+      return cli_input_error("--transition: unknown condition '%s' (A, B, C, D)", o->transition);
+  }
+  if (o->global) {
+    p->global = impactfit_identify_global_from_name(o->global);
+    if (!p->global)
+      return cli_input_error("--global: unknown method '%s' (crs, direct, none)", o->global);
+  }
+  if (o->maxeval) {
+    long v;
+    if ((rc = cli_parse_int("--maxeval", o->maxeval, 1, 10000000, &v)))
+      return rc;
+    p->global_maxeval = (int)v;
+  }
+  if (o->seed) {
+    long v;
+    if ((rc = cli_parse_int("--seed", o->seed, 0, 2147483647L, &v)))
+      return rc;
+    p->seed = (unsigned long)v;
+  }
+  if (o->box > 0.0)
+    p->box_factor = o->box;
+  if (o->fix) {
+    identify_assign a[5] = {{"n", 0, ""}, {"m", 0, ""}, {"k", 0, ""}, {"c", 0, ""}, {"lambda", 0, ""}};
+    if ((rc = identify_cli_assignments("--fix", o->fix, a, 5)))
+      return rc;
+    if (a[3].seen && a[4].seen)
+      return cli_input_error("--fix: c and lambda name the same damping coefficient: give one");
+    if (a[3].seen)
+      a[4] = a[3];
+    for (int s = 0; s < 4; s++) {
+      const identify_assign *x = s == 3 ? &a[4] : &a[s];
+      if (!x->seen)
+        continue;
+      char what[64];
+      snprintf(what, sizeof what, "--fix %s", x->name);
+      if ((rc = cli_parse_double(what, x->value, &p->value[s])))
+        return rc;
+      p->fixed[s] = 1;
+    }
+    if (p->fixed[IMPACTFIT_IDENTIFY_M] && p->model->m_rule != 2)
+      return cli_input_error("--fix: m is set by the %s model (m = %s); fix m with --model zhang",
+                             p->model->name, p->model->m_rule == 0 ? "n" : "0");
+  }
+  if (o->bounds) {
+    identify_assign a[2] = {{"n", 0, ""}, {"m", 0, ""}};
+    if ((rc = identify_cli_assignments("--bounds", o->bounds, a, 2)))
+      return rc;
+    if (a[0].seen && (rc = identify_cli_range("--bounds n", a[0].value, &p->n_lo, &p->n_hi)))
+      return rc;
+    if (a[1].seen && (rc = identify_cli_range("--bounds m", a[1].value, &p->m_lo, &p->m_hi)))
+      return rc;
+    if (a[1].seen && p->model->m_rule != 2)
+      return cli_input_error("--bounds: m is set by the %s model; bounds of m need --model zhang",
+                             p->model->name);
+  }
+  if (o->weights) {
+    identify_assign a[3] = {{"e", 0, ""}, {"dt", 0, ""}, {"fmax", 0, ""}};
+    if ((rc = identify_cli_assignments("--weights", o->weights, a, 3)))
+      return rc;
+    for (int q = 0; q < 3; q++) {
+      if (!a[q].seen)
+        continue;
+      char what[64];
+      snprintf(what, sizeof what, "--weights %s", a[q].name);
+      if ((rc = cli_parse_double(what, a[q].value, &p->weight[q])))
+        return rc;
+      unsigned col = q == 1 ? IMPACTFIT_IDENTIFY_COL_DT : IMPACTFIT_IDENTIFY_COL_FMAX;
+      if (q > 0 && !(d->columns & col))
+        return cli_input_error("--weights: %s: %s has no %s column", a[q].name, d->source, a[q].name);
+    }
+  }
+  return 0;
+}
+
+static const char *coord(const impactfit_identify_params *p, int s) {
+  static const char *const names[3] = {"n", "m", "ln k"};
+  if (s < 3)
+    return names[s];
+  return p->model->m_rule == 1 ? "ln c" : "ln lambda";
+}
+
+static const char *pname(const impactfit_identify_params *p, int s) {
+  return s == IMPACTFIT_IDENTIFY_C ? p->model->damping_name : impactfit_identify_param_name(s);
+}
+
+static void print_text(const impactfit_identify_data *d, const impactfit_identify_params *p,
+                       const impactfit_identify_result *r, const impactfit_identify_row_fit *rf,
+                       const impactfit_identify_row_damping *pr, double per_row_m) {
+  printf("identify: model %s (%s), transition %s, %zu impacts from %s\n", p->model->name,
+         p->model->summary, p->transition->name, d->rows, d->source);
+  printf("  fitted to");
+  int first = 1;
+  for (int q = 0; q < 3; q++)
+    if (r->quantities & (1 << q))
+      printf("%s %s (weight %g)", first ? "" : ",", impactfit_identify_quantity_name(q), p->weight[q]),
+          first = 0;
+  printf(": %d residuals, %d free parameter%s\n", r->nres, r->nfree, r->nfree == 1 ? "" : "s");
+  static const char *const unit[4] = {"", "", "N/m^n", "N s/m^(m+1)"};
+  printf("  %-8s %-24s %-13s %s\n", "", "value", "unit", "standard error");
+  for (int s = 0; s < 4; s++) {
+    if (s == IMPACTFIT_IDENTIFY_M && p->model->m_rule != 2) {
+      printf("  %-8s %-24s %-13s (m = %s by the model)\n", "m", p->model->m_rule == 0 ? "= n" : "0", "",
+             p->model->m_rule == 0 ? "n" : "0");
+      continue;
+    }
+    char se[96];
+    if (!r->free[s])
+      snprintf(se, sizeof se, "fixed");
+    else if (r->se_fit[s] < 0.0)
+      snprintf(se, sizeof se, "not identifiable");
+    else if (s >= 2)
+      snprintf(se, sizeof se, "%.3g %% (%.4g)", 100.0 * r->se_fit[s], r->se[s]);
+    else
+      snprintf(se, sizeof se, "%.4g", r->se[s]);
+    printf("  %-8s %-24.10g %-13s %s%s\n", pname(p, s), r->value[s], unit[s], se,
+           r->at_bound[s] ? "  [at bound]" : "");
+  }
+  if (r->nfree > 1) {
+    printf("  correlation (fit coordinates):\n  %-10s", "");
+    for (int s = 0; s < 4; s++)
+      if (r->free[s])
+        printf(" %10s", coord(p, s));
+    printf("\n");
+    for (int s = 0; s < 4; s++) {
+      if (!r->free[s])
+        continue;
+      printf("  %-10s", coord(p, s));
+      for (int t = 0; t < 4; t++)
+        if (r->free[t]) {
+          if (r->identifiable[s] && r->identifiable[t])
+            printf(" %10.4f", r->corr[s][t]);
+          else
+            printf(" %10s", "-");
+        }
+      printf("\n");
+    }
+  }
+  printf("  misfit: rms weighted relative residual %.4g, s = %.4g (%d degrees of freedom)\n", r->rms,
+         r->sigma, r->dof);
+  if (r->nfree > 0) {
+    printf("  relative singular values of the scaled Jacobian:");
+    for (int j = 0; j < r->nfree; j++)
+      printf(" %.3g", r->sv[j]);
+    printf("\n  search: %s %ld + bobyqa %ld evaluations, %ld Gauss-Newton steps, %ld simulations\n",
+           p->global->name, r->evals_global, r->evals_local, r->newton_accepted, r->simulations);
+  }
+  for (int i = 0; i < r->nwarn; i++)
+    printf("warning: %s\n", r->warning[i]);
+  int hdt = (d->columns & IMPACTFIT_IDENTIFY_COL_DT) != 0, hf = (d->columns & IMPACTFIT_IDENTIFY_COL_FMAX) != 0;
+  printf("rows (relative residuals in %%):\n  %5s %-10s %-10s %-10s %7s", "line", "v", "e", "e_sim", "r_e");
+  if (hdt)
+    printf(" %-11s %-11s %7s", "dt", "dt_sim", "r_dt");
+  if (hf)
+    printf(" %-11s %-11s %7s", "fmax", "fmax_sim", "r_fmax");
+  printf("\n");
+  for (size_t i = 0; i < d->rows; i++) {
+    const impactfit_identify_row *row = &d->row[i];
+    printf("  %5d %-10.6g %-10.6g %-10.6g %7.3f", row->line, row->v, row->e, rf[i].e, 100.0 * rf[i].r_e);
+    if (hdt)
+      printf(" %-11.6g %-11.6g %7.3f", row->dt, rf[i].dt, 100.0 * rf[i].r_dt);
+    if (hf)
+      printf(" %-11.6g %-11.6g %7.3f", row->fmax, rf[i].fmax, 100.0 * rf[i].r_fmax);
+    printf("\n");
+  }
+  if (!pr)
+    return;
+  printf("damping that reproduces each row's e exactly (n = %.6g, k = %.6g):\n", r->value[0], r->value[2]);
+  printf("  %5s %-10s %-10s %-14s %-14s %-14s %s\n", "line", "v", "e", "lambda_hc", "c_linear", "lambda_m",
+         "alpha");
+  double sum[3] = {0}, sum2[3] = {0};
+  size_t ok = 0;
+  for (size_t i = 0; i < d->rows; i++) {
+    const impactfit_identify_row *row = &d->row[i];
+    if (pr[i].status) {
+      printf("  %5d %-10.6g %-10.6g %s\n", row->line, row->v, row->e, impactfit_status_name(pr[i].status));
+      continue;
+    }
+    printf("  %5d %-10.6g %-10.6g %-14.8g %-14.8g %-14.8g %.6g\n", row->line, row->v, row->e,
+           pr[i].lambda_hc, pr[i].c_linear, pr[i].lambda_m, pr[i].alpha);
+    double x[3] = {pr[i].lambda_hc, pr[i].c_linear, pr[i].lambda_m};
+    for (int j = 0; j < 3; j++)
+      sum[j] += x[j], sum2[j] += x[j] * x[j];
+    ok++;
+  }
+  if (ok > 1) {
+    double cv[3];
+    for (int j = 0; j < 3; j++) {
+      double mean = sum[j] / (double)ok, var = sum2[j] / (double)ok - mean * mean;
+      cv[j] = mean > 0.0 ? sqrt(var > 0.0 ? var * (double)ok / (double)(ok - 1) : 0.0) / mean : 0.0;
+    }
+    printf("  spread across rows (std/mean): lambda_hc %.3g %%, c_linear %.3g %%, lambda_m (m = %g) %.3g %%\n",
+           100.0 * cv[0], 100.0 * cv[1], per_row_m, 100.0 * cv[2]);
+  }
+}
+
+static void json_se(cli_json *j, const char *key, double se) {
+  if (se < 0.0)
+    cli_json_num(j, key, NAN); /* not identifiable: null */
+  else
+    cli_json_num(j, key, se);
+}
+
+static void print_json(const impactfit_identify_data *d, const impactfit_identify_params *p,
+                       const impactfit_identify_result *r, const impactfit_identify_row_fit *rf,
+                       const impactfit_identify_row_damping *pr, double per_row_m) {
+  cli_json j;
+  cli_json_begin(&j, stdout);
+  cli_json_str(&j, "type", "fit");
+  cli_json_str(&j, "model", p->model->name);
+  cli_json_str(&j, "transition", p->transition->name);
+  cli_json_str(&j, "data", d->source);
+  cli_json_int(&j, "rows", (long)d->rows);
+  for (int s = 0; s < 4; s++) {
+    const char *nm = pname(p, s);
+    char key[64];
+    cli_json_num(&j, nm, r->value[s]);
+    snprintf(key, sizeof key, "free_%s", nm);
+    cli_json_int(&j, key, r->free[s]);
+    if (!r->free[s])
+      continue;
+    snprintf(key, sizeof key, "se_%s", nm);
+    json_se(&j, key, r->se[s]);
+    if (s >= 2) {
+      snprintf(key, sizeof key, "se_rel_%s", nm);
+      json_se(&j, key, r->se_fit[s]);
+    }
+    snprintf(key, sizeof key, "identifiable_%s", nm);
+    cli_json_int(&j, key, r->identifiable[s]);
+    snprintf(key, sizeof key, "at_bound_%s", nm);
+    cli_json_int(&j, key, r->at_bound[s]);
+  }
+  for (int s = 0; s < 4; s++)
+    for (int t = s + 1; t < 4; t++)
+      if (r->free[s] && r->free[t] && r->identifiable[s] && r->identifiable[t]) {
+        char key[64];
+        snprintf(key, sizeof key, "corr_%s_%s", pname(p, s), pname(p, t));
+        cli_json_num(&j, key, r->corr[s][t]);
+      }
+  for (int q = 0; q < 3; q++) {
+    char key[32];
+    snprintf(key, sizeof key, "weight_%s", impactfit_identify_quantity_name(q));
+    cli_json_num(&j, key, (r->quantities & (1 << q)) ? p->weight[q] : 0.0);
+  }
+  cli_json_num(&j, "cost", r->cost);
+  cli_json_num(&j, "rms", r->rms);
+  cli_json_num(&j, "sigma", r->sigma);
+  cli_json_int(&j, "residuals", r->nres);
+  cli_json_int(&j, "dof", r->dof);
+  cli_json_int(&j, "not_identifiable_directions", r->n_null);
+  for (int k = 0; k < r->nfree; k++) {
+    char key[32];
+    snprintf(key, sizeof key, "sv%d", k);
+    cli_json_num(&j, key, r->sv[k]);
+  }
+  cli_json_str(&j, "global", p->global->name);
+  cli_json_int(&j, "evals_global", r->evals_global);
+  cli_json_int(&j, "evals_local", r->evals_local);
+  cli_json_int(&j, "newton_steps", r->newton_accepted);
+  cli_json_int(&j, "simulations", r->simulations);
+  cli_json_int(&j, "warnings", r->nwarn);
+  cli_json_end(&j);
+  for (int i = 0; i < r->nwarn; i++) {
+    cli_json_begin(&j, stdout);
+    cli_json_str(&j, "type", "warning");
+    cli_json_str(&j, "message", r->warning[i]);
+    cli_json_end(&j);
+  }
+  for (size_t i = 0; i < d->rows; i++) {
+    const impactfit_identify_row *row = &d->row[i];
+    cli_json_begin(&j, stdout);
+    cli_json_str(&j, "type", "row");
+    cli_json_int(&j, "line", row->line);
+    cli_json_num(&j, "v", row->v);
+    cli_json_num(&j, "mass", row->mass);
+    cli_json_num(&j, "e", row->e);
+    cli_json_num(&j, "e_sim", rf[i].e);
+    cli_json_num(&j, "r_e", rf[i].r_e);
+    if (d->columns & IMPACTFIT_IDENTIFY_COL_DT) {
+      cli_json_num(&j, "dt", row->dt);
+      cli_json_num(&j, "r_dt", rf[i].r_dt);
+    }
+    cli_json_num(&j, "dt_sim", rf[i].dt);
+    if (d->columns & IMPACTFIT_IDENTIFY_COL_FMAX) {
+      cli_json_num(&j, "fmax", row->fmax);
+      cli_json_num(&j, "r_fmax", rf[i].r_fmax);
+    }
+    cli_json_num(&j, "fmax_sim", rf[i].fmax);
+    cli_json_num(&j, "zeta", rf[i].zeta);
+    if (pr) {
+      cli_json_str(&j, "per_row_status", impactfit_status_name(pr[i].status));
+      if (!pr[i].status) {
+        cli_json_num(&j, "lambda_hc", pr[i].lambda_hc);
+        cli_json_num(&j, "c_linear", pr[i].c_linear);
+        cli_json_num(&j, "per_row_m", per_row_m);
+        cli_json_num(&j, "lambda_m", pr[i].lambda_m);
+        cli_json_num(&j, "alpha", pr[i].alpha);
+      }
+    }
+    cli_json_end(&j);
+  }
+}
+
+int impactfit_cmd_identify(int argc, char **argv) {
+  opts o;
+  memset(&o, 0, sizeof o);
+  int help = 0;
+  cli_opt copts[] = {
+      {"model", OPT_STRING, &o.model, 0},       {"fix", OPT_STRING, &o.fix, 0},
+      {"bounds", OPT_STRING, &o.bounds, 0},     {"weights", OPT_STRING, &o.weights, 0},
+      {"mass", OPT_DOUBLE, &o.mass, 0},         {"transition", OPT_STRING, &o.transition, 0},
+      {"global", OPT_STRING, &o.global, 0},     {"maxeval", OPT_STRING, &o.maxeval, 0},
+      {"seed", OPT_STRING, &o.seed, 0},         {"box-factor", OPT_DOUBLE, &o.box, 0},
+      {"per-row", OPT_FLAG, &o.per_row, 0},     {"per-row-m", OPT_DOUBLE, &o.per_row_m, 0},
+      {"json", OPT_FLAG, &o.json, 0},
+  };
+  const size_t nopt = sizeof copts / sizeof copts[0];
+  const char *pos[1] = {NULL};
+  size_t npos = 0;
+  int rc = cli_parse(argc, argv, 2, copts, nopt, pos, 1, &npos, &help);
+  if (rc)
+    return rc;
+  if (help) {
+    fputs(help_text, stdout);
+    return CLI_OK;
+  }
+  if (npos != 1)
+    return cli_input_error("identify: give one data file (see 'impactfit identify --help')");
+  if (!o.model)
+    return cli_input_error("identify: --model is required (hc, linear or zhang)");
+  int mass_seen = 0, box_seen = 0, prm_seen = 0;
+  for (size_t i = 0; i < nopt; i++) {
+    if (strcmp(copts[i].name, "mass") == 0)
+      mass_seen = copts[i].seen;
+    if (strcmp(copts[i].name, "box-factor") == 0)
+      box_seen = copts[i].seen;
+    if (strcmp(copts[i].name, "per-row-m") == 0)
+      prm_seen = copts[i].seen;
+  }
+  if (box_seen && !(o.box > 1.0 && o.box <= 1e6))
+    return cli_input_error("--box-factor: must be in (1, 1e6], got %g", o.box);
+  if (prm_seen && !o.per_row)
+    return cli_input_error("--per-row-m needs --per-row");
+  if (prm_seen && !(o.per_row_m >= 0.0 && o.per_row_m <= 10.0))
+    return cli_input_error("--per-row-m: the damping exponent must be in [0, 10], got %g", o.per_row_m);
+  if (mass_seen && !(o.mass > 0.0))
+    return cli_input_error("--mass: the effective mass must be > 0, got %g", o.mass);
+  if (!impactfit_identify_model_from_name(o.model))
+    return cli_input_error("--model: unknown model '%s' (hc, linear, zhang)", o.model);
+
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  impactfit_identify_data *d = NULL;
+  int st = impactfit_identify_data_read(pos[0], &d, &err);
+  if (st)
+    return cli_status_error(st, &err, NULL);
+  if (mass_seen && (st = impactfit_identify_data_set_mass(d, o.mass, &err))) {
+    impactfit_identify_data_free(d);
+    return cli_status_error(st, &err, "--mass");
+  }
+  if (!(d->columns & IMPACTFIT_IDENTIFY_COL_MASS) && !mass_seen) {
+    rc = cli_input_error("identify: %s has no mass column: give the effective mass with --mass", d->source);
+    impactfit_identify_data_free(d);
+    return rc;
+  }
+  impactfit_identify_params p = impactfit_identify_default_params();
+  if ((rc = parse_params(&o, d, &p))) {
+    impactfit_identify_data_free(d);
+    return rc;
+  }
+  impactfit_identify_workspace *ws = impactfit_identify_alloc();
+  impactfit_identify_row_fit *rf = calloc(d->rows, sizeof *rf);
+  impactfit_identify_row_damping *pr = o.per_row ? calloc(d->rows, sizeof *pr) : NULL;
+  if (!ws || !rf || (o.per_row && !pr)) {
+    rc = cli_input_error("identify: out of memory");
+    goto done;
+  }
+  impactfit_identify_result res;
+  st = impactfit_identify_fit(ws, d, &p, &res, rf, &err);
+  if (st) {
+    rc = cli_status_error(st, &err, NULL);
+    goto done;
+  }
+  double prm = prm_seen ? o.per_row_m : res.value[IMPACTFIT_IDENTIFY_M];
+  if (o.per_row) {
+    st = impactfit_identify_per_row(ws, d, res.value[IMPACTFIT_IDENTIFY_N], res.value[IMPACTFIT_IDENTIFY_K],
+                                    prm, p.transition, pr, &err);
+    if (st && impactfit_status_is_input_error(st)) {
+      rc = cli_status_error(st, &err, "identify --per-row");
+      goto done;
+    }
+  }
+  if (o.json)
+    print_json(d, &p, &res, rf, pr, prm);
+  else
+    print_text(d, &p, &res, rf, pr, prm);
+  if (st) /* a row of --per-row failed numerically: the rest is printed */
+    rc = cli_status_error(st, &err, "identify --per-row");
+done:
+  impactfit_identify_free(ws);
+  free(rf);
+  free(pr);
+  impactfit_identify_data_free(d);
+  return rc;
+}
