@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The MPI path of `impactfit sweep` (built with -DIMPACTFIT_MPI=ON): 2 ranks write the CSV of a serial
-# run byte for byte (with many small blocks handed out dynamically, and for a shard); both ranks
+# run byte for byte (with many small blocks handed out dynamically, for a shard, and for copt's
+# continuation runs, whole or cut by blocks shorter than a run); both ranks
 # computed points; a run stopped by SIGTERM (through mpirun) resumes serially, and a serial run
 # stopped by SIGINT resumes under mpirun, both to the identical CSV.
 # usage: test_mpi.sh path/to/impactfit MPIEXEC
@@ -43,6 +44,26 @@ grep -q "\"failed\": $(grep -c ',ENOSEP,' "$TMP/ref/big.csv")," "$TMP/m/big.json
 "$BIN" sweep "$TMP/big.ini" --out "$TMP/sref" --shard 1/3 --quiet >/dev/null 2>&1
 "$MPIEXEC" -np 2 "$BIN" sweep "$TMP/big.ini" --out "$TMP/s" --shard 1/3 --threads 1 --block 500 >/dev/null 2>&1
 cmp -s "$TMP/sref/big.shard-1-of-3.csv" "$TMP/s/big.shard-1-of-3.csv" && ok || ko "2 ranks, shard 1/3 differs"
+
+# a problem with continuation runs along e (copt): whole runs per task, and runs longer than a block
+cat >"$TMP/copt.ini" <<'INI'
+[sweep]
+problem = copt
+outputs = c_opt, e_out
+[fixed]
+guess = closed
+[axes]
+n = linear 1, 2, 8
+e = linear 0.45, 1, 600
+INI
+mkdir -p "$TMP/c1" "$TMP/c2"
+for blk in 1000 256; do
+  rm -f "$TMP/c1/"* "$TMP/c2/"*
+  "$BIN" sweep "$TMP/copt.ini" --out "$TMP/c1" --block $blk --threads 2 --quiet >/dev/null 2>&1
+  "$MPIEXEC" -np 2 "$BIN" sweep "$TMP/copt.ini" --out "$TMP/c2" --block $blk --threads 1 >/dev/null 2>"$TMP/err"
+  [ -s "$TMP/c1/copt.csv" ] && cmp -s "$TMP/c1/copt.csv" "$TMP/c2/copt.csv" && ok ||
+    { ko "copt, block $blk: 2 ranks differ from a serial run"; cat "$TMP/err"; }
+done
 
 # SIGTERM to mpirun (forwarded to the ranks), then a serial resume
 "$MPIEXEC" -np 2 "$BIN" sweep "$TMP/big.ini" --out "$TMP/i1" --threads 1 --block 200 >/dev/null 2>"$TMP/err" &
