@@ -104,7 +104,7 @@ echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-14s %12s %12s %12s %8s %s\n' case best median worst spread "runs (undisturbed of all)"
 for c in $cases; do
   touch "$TMP/$c" "$TMP/$c.disturbed"
-  all=$(($(grep -c '' "$TMP/$c") + $(grep -c '' "$TMP/$c.disturbed")))
+  all=$(($(wc -l <"$TMP/$c") + $(wc -l <"$TMP/$c.disturbed")))
   sort -g "$TMP/$c" | awk -v c="$c" -v all="$all" '{ v[NR] = $1 } END {
     if (NR == 0) { printf "%-14s (every run disturbed: %d)\n", c, all; exit }
     med = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
