@@ -7,12 +7,15 @@
  *   worker -> lead  RESULT {task, covered, len, flen, failed, interrupted}, then ROWS (len bytes,
  *                   the rows of [first, first + covered)) and FAILS (flen bytes: "index status
  *                   message\n" per failed point)
- * A task is K blocks of the grid: [max(first, (k0 + tK)B), min(last, (k0 + (t + 1)K)B)), so the
- * units, and therefore the rows, are those of a serial run; K gives the ranks' threads about four
- * units each per task (runs longer than a block's share) while leaving at least four tasks per
- * rank for the dynamic balance. The lead computes tasks too; it
- * services messages from its poll hook (after each unit its main thread computes) and while
- * waiting. Results are kept in a ring of WINDOW slots and written in task order. */
+ * A task is a range of whole groups of G = min(L, B) points (L the innermost run length of a problem
+ * with runs, else 1; B the block size): ranges aligned to multiples of G are unions of whole work
+ * units, so the rows are those of a serial run. Tasks are handed out in increasing order with
+ * guided sizes: about four units per thread of the ranks, but at most the remaining groups over
+ * twice the ranks, so that the last tasks are short and the ranks finish together. The lead
+ * computes tasks too; it services messages from its poll hook (after each unit its main thread
+ * computes) and while waiting, and receives rows with non-blocking receives, so that it never
+ * waits for a worker that is computing. Results are kept in a ring of slots and written in task
+ * order. */
 #define _POSIX_C_SOURCE 200809L
 #include <limits.h>
 #include <mpi.h>
@@ -178,10 +181,12 @@ static void replay_failures(sweep_out *o, const char *p, size_t len) {
 
 /* ---- lead (rank 0) ---- */
 typedef struct slot {
-  int state; /* 0 free, 1 assigned, 2 done */
+  int state; /* 0 free, 1 assigned, 3 receiving its result, 2 done */
   int rank;  /* who computes it */
   size_t task, first, count;
   task_out out;
+  MPI_Request rreq[2]; /* rows and failures being received */
+  int interrupted;
 } slot;
 
 typedef struct lead {
@@ -190,7 +195,7 @@ typedef struct lead {
   sweep_out *o;
   cli_progress *pr;
   int ranks;
-  size_t B, K, first, last, k0, ntasks, next_task, next_write, window;
+  size_t G, S, first, last, next_pos, next_task, next_write, window; /* S: groups per task at most */
   slot *ring;
   int *outstanding;
   size_t *per_rank; /* points written, by the rank that computed them */
@@ -198,26 +203,35 @@ typedef struct lead {
   int status; /* first error (EIO, ENOMEM) or EINTR */
 } lead;
 
-static void task_range(const lead *L, size_t t, size_t *a, size_t *b) {
-  size_t lo = (L->k0 + t * L->K) * L->B, hi = lo + L->K * L->B;
-  *a = lo > L->first ? lo : L->first;
-  *b = hi < L->last ? hi : L->last;
-}
+/* 1 when every point is handed out and every task written. */
+static int all_written(const lead *L) { return L->next_pos >= L->last && L->next_write == L->next_task; }
 
 static slot *claim(lead *L, int rank) {
-  if (L->stopping || L->next_task >= L->ntasks || L->next_task >= L->next_write + L->window)
+  if (L->stopping || L->next_pos >= L->last || L->next_task >= L->next_write + L->window)
     return NULL;
+  /* guided: S groups, fewer towards the end (the remaining groups over twice the ranks) */
+  size_t g0 = L->next_pos / L->G, groups_left = (L->last - 1) / L->G - g0 + 1;
+  size_t q = (groups_left + 2 * (size_t)L->ranks - 1) / (2 * (size_t)L->ranks);
+  if (q > L->S)
+    q = L->S;
+  if (q < 1)
+    q = 1;
+  size_t end = (g0 + q) * L->G;
+  if (end > L->last)
+    end = L->last;
   size_t t = L->next_task++;
   slot *sl = &L->ring[t % L->window];
   sl->state = 1;
   sl->rank = rank;
   sl->task = t;
-  task_range(L, t, &sl->first, &sl->count);
-  sl->count -= sl->first;
+  sl->first = L->next_pos;
+  sl->count = end - L->next_pos;
+  L->next_pos = end;
   sl->out.rows.len = sl->out.fails.len = 0;
   sl->out.first = sl->first;
   sl->out.covered = sl->out.failed = 0;
   sl->out.oom = 0;
+  sl->interrupted = 0;
   return sl;
 }
 
@@ -243,7 +257,7 @@ static void begin_stop(lead *L, int status) {
 
 /* Writes the finished tasks at the head of the ring, in order. */
 static void write_ready(lead *L) {
-  while (!L->write_blocked && L->next_write < L->ntasks) {
+  while (!L->write_blocked && L->next_write < L->next_task) {
     slot *sl = &L->ring[L->next_write % L->window];
     if (sl->state != 2 || sl->task != L->next_write)
       return;
@@ -272,21 +286,41 @@ static void write_ready(lead *L) {
   }
 }
 
-static int recv_bytes(bytes *b, size_t n, int src, int tag) {
+/* Posts the receive of n bytes into b. Out of memory: nothing to receive into, and MPI cannot drop
+ * a message, so the job ends (the rows made durable stand; --resume continues). */
+static void post_recv(bytes *b, size_t n, int src, int tag, MPI_Request *req) {
   if (n + 1 > b->cap) {
     char *q = realloc(b->p, n + 1);
-    if (!q)
-      return -1;
+    if (!q) {
+      fprintf(stderr, "impactfit: error: sweep: out of memory for %zu bytes of rows from rank %d; resume with "
+                      "--resume\n", n, src);
+      MPI_Abort(MPI_COMM_WORLD, CLI_NUMERIC);
+    }
     b->p = q;
     b->cap = n + 1;
   }
-  MPI_Recv(b->p, (int)n, MPI_BYTE, src, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   b->len = n;
-  return 0;
+  MPI_Irecv(b->p, (int)n, MPI_BYTE, src, tag, MPI_COMM_WORLD, req);
+}
+
+/* A result whose rows have arrived. */
+static void received(lead *L, slot *sl) {
+  sl->state = 2;
+  if (sl->interrupted) /* the worker was interrupted (a signal on its node): stop everybody */
+    begin_stop(L, IMPACTFIT_EINTR);
 }
 
 /* Receives every result that has arrived, hands out tasks, writes what is ready. */
 static void service(lead *L) {
+  for (size_t i = 0; i < L->window; i++) { /* results whose rows are on the way */
+    slot *sl = &L->ring[i];
+    int done = 0;
+    if (sl->state == 3) {
+      MPI_Testall(2, sl->rreq, &done, MPI_STATUSES_IGNORE);
+      if (done)
+        received(L, sl);
+    }
+  }
   for (;;) {
     int flag = 0;
     MPI_Status st;
@@ -297,23 +331,28 @@ static void service(lead *L) {
     unsigned long long h[6];
     MPI_Recv(h, 6, MPI_UNSIGNED_LONG_LONG, w, TAG_RESULT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     slot *sl = &L->ring[h[0] % L->window];
-    bytes sink = {NULL, 0, 0};
-    int mine = sl->state == 1 && sl->task == h[0];
-    bytes *rows = mine ? &sl->out.rows : &sink, *fails = mine ? &sl->out.fails : &sink;
-    int oom = recv_bytes(rows, (size_t)h[2], w, TAG_ROWS);
-    oom |= recv_bytes(fails, (size_t)h[3], w, TAG_FAILS);
-    free(sink.p);
     L->outstanding[w]--;
-    if (!mine) {
+    if (!(sl->state == 1 && sl->task == h[0] && sl->rank == w)) { /* a result nobody asked for */
+      bytes sink = {NULL, 0, 0};
+      MPI_Request r;
+      post_recv(&sink, (size_t)h[2], w, TAG_ROWS, &r);
+      MPI_Wait(&r, MPI_STATUS_IGNORE);
+      post_recv(&sink, (size_t)h[3], w, TAG_FAILS, &r);
+      MPI_Wait(&r, MPI_STATUS_IGNORE);
+      free(sink.p);
       begin_stop(L, IMPACTFIT_EIO);
       continue;
     }
     sl->out.covered = (size_t)h[1];
     sl->out.failed = (size_t)h[4];
-    sl->out.oom = oom;
-    sl->state = 2;
-    if (h[5]) /* the worker was interrupted (a signal on its node): stop everybody */
-      begin_stop(L, IMPACTFIT_EINTR);
+    sl->interrupted = h[5] != 0;
+    post_recv(&sl->out.rows, (size_t)h[2], w, TAG_ROWS, &sl->rreq[0]);
+    post_recv(&sl->out.fails, (size_t)h[3], w, TAG_FAILS, &sl->rreq[1]);
+    sl->state = 3;
+    int done = 0;
+    MPI_Testall(2, sl->rreq, &done, MPI_STATUSES_IGNORE);
+    if (done)
+      received(L, sl);
   }
   write_ready(L);
   if (cli_signal_pending())
@@ -322,20 +361,18 @@ static void service(lead *L) {
     assign(L, w);
 }
 
-/* Collective: blocks per task, from the largest thread count of the ranks (see the top). */
-static size_t task_blocks(const impactfit_sweep *s, const impactfit_sweep_run_params *rp, int ranks, size_t blocks) {
+/* Collective: groups of G points per task at most, about four units per thread of the ranks. */
+static size_t task_groups(const impactfit_sweep *s, const impactfit_sweep_run_params *rp, size_t *G) {
   int mine = rp->threads > 0 ? rp->threads : omp_get_max_threads(), most = mine;
   MPI_Allreduce(&mine, &most, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   const impactfit_sweep_problem *pr = impactfit_sweep_get_problem(s);
   size_t B = impactfit_sweep_block_size(s, rp->block);
   size_t L = pr->solve_run ? impactfit_sweep_get_axis(s, impactfit_sweep_axis_count(s) - 1)->count : 1;
-  size_t G = L < B ? L : B, want = 4 * (size_t)most * G;
-  size_t K = (want + B - 1) / B, most_k = blocks / (4 * (size_t)ranks);
-  if (K > most_k)
-    K = most_k;
-  if (K * B > 1000000)
-    K = 1000000 / B;
-  return K ? K : 1;
+  *G = L < B ? L : B;
+  size_t S = 4 * (size_t)most;
+  while (S > 1 && S * *G > 262144) /* bounded memory per task */
+    S /= 2;
+  return S;
 }
 
 /* The lead's own task: rows to its slot, the poll hook services the other ranks. */
@@ -367,13 +404,9 @@ int sweep_mpi_lead(const impactfit_sweep *s, const impactfit_sweep_run_params *r
   L.o = o;
   L.pr = pr;
   MPI_Comm_size(MPI_COMM_WORLD, &L.ranks);
-  L.B = impactfit_sweep_block_size(s, rp->block);
-  L.first = rp->first;
+  L.first = L.next_pos = rp->first;
   L.last = rp->count ? rp->first + rp->count : impactfit_sweep_point_count(s);
-  L.k0 = L.first / L.B;
-  L.K = task_blocks(s, rp, L.ranks, (L.last - 1) / L.B - L.k0 + 1);
-  L.ntasks = ((L.last - 1) / L.B - L.k0) / L.K + 1;
-  L.rp.work = L.K * L.B;
+  L.S = task_groups(s, rp, &L.G);
   L.window = 4 * (size_t)L.ranks + 4;
   L.ring = calloc(L.window, sizeof *L.ring);
   L.outstanding = calloc((size_t)L.ranks, sizeof *L.outstanding);
@@ -383,7 +416,7 @@ int sweep_mpi_lead(const impactfit_sweep *s, const impactfit_sweep_run_params *r
   }
   for (int w = 1; w < L.ranks && !L.stopping; w++)
     assign(&L, w);
-  while (!L.stopping && L.next_write < L.ntasks) {
+  while (!L.stopping && !all_written(&L)) {
     service(&L);
     slot *sl = claim(&L, 0);
     if (!sl) {
@@ -393,6 +426,7 @@ int sweep_mpi_lead(const impactfit_sweep *s, const impactfit_sweep_run_params *r
     impactfit_sweep_run_params q = L.rp;
     q.first = sl->first;
     q.count = sl->count;
+    q.work = sl->count < 1000000 ? sl->count : 1000000; /* one parallel block per task */
     q.poll = own_poll;
     impactfit_error e2;
     impactfit_error_clear(&e2);
@@ -406,11 +440,13 @@ int sweep_mpi_lead(const impactfit_sweep *s, const impactfit_sweep_run_params *r
     }
     write_ready(&L);
   }
-  /* wait for the tasks still out, then release the workers */
+  /* wait for the tasks still out (and the rows on the way), then release the workers */
   while (1) {
     int out = 0;
     for (int w = 1; w < L.ranks; w++)
       out += L.outstanding[w];
+    for (size_t i = 0; L.ring && i < L.window; i++)
+      out += L.ring[i].state == 3;
     if (!out)
       break;
     service(&L);
@@ -420,7 +456,7 @@ int sweep_mpi_lead(const impactfit_sweep *s, const impactfit_sweep_run_params *r
   for (int w = 1; w < L.ranks; w++)
     MPI_Send(NULL, 0, MPI_BYTE, w, TAG_STOP, MPI_COMM_WORLD);
   int status = L.status;
-  if (!status && L.next_write < L.ntasks)
+  if (!status && !all_written(&L))
     status = IMPACTFIT_EINTR;
   if (L.ring)
     for (size_t i = 0; i < L.window; i++) {
@@ -513,11 +549,8 @@ static void out_wait(out_buf *b) {
 int sweep_mpi_work(const impactfit_sweep *s, const impactfit_sweep_run_params *rp, impactfit_error *err) {
   worker W;
   memset(&W, 0, sizeof W);
-  int ranks = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  size_t B = impactfit_sweep_block_size(s, rp->block), first = rp->first;
-  size_t last = rp->count ? rp->first + rp->count : impactfit_sweep_point_count(s);
-  size_t work = task_blocks(s, rp, ranks, (last - 1) / B - first / B + 1) * B; /* as the lead */
+  size_t G;
+  task_groups(s, rp, &G); /* collective, with the lead */
   out_buf ob[2];
   memset(ob, 0, sizeof ob);
   int status = 0, k = 0;
@@ -543,7 +576,7 @@ int sweep_mpi_work(const impactfit_sweep *s, const impactfit_sweep_run_params *r
       impactfit_sweep_run_params q = *rp;
       q.first = (size_t)task[1];
       q.count = (size_t)task[2];
-      q.work = work; /* one parallel block per task */
+      q.work = q.count < 1000000 ? q.count : 1000000; /* one parallel block per task */
       q.poll = wc_poll;
       worker_ctx wc = {&W, t};
       impactfit_error e2;
