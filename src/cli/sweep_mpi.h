@@ -1,9 +1,10 @@
 /* `impactfit sweep` over MPI ranks (CLI only; real with -DIMPACTFIT_MPI=ON, a single rank otherwise).
  *
  * Launched by mpirun/srun with R > 1 ranks, every rank reads the definition; rank 0 alone owns the
- * output (journal, resume, JSON) and hands out *tasks* dynamically: runs of whole blocks of B
- * points of the grid (B = impactfit_sweep_block_size), in increasing order, at most two queued per
- * rank and at most 4R + 4 tasks ahead of the oldest unwritten one (bounded memory). Every rank, rank 0 too,
+ * output (journal, resume, JSON) and hands out *tasks* dynamically: ranges of whole work units
+ * (groups of min(L, B) points; about four units per thread, shorter towards the end), in
+ * increasing order, at most two queued per rank and at most 4R + 4 tasks ahead of the oldest
+ * unwritten one (bounded memory). Every rank, rank 0 too,
  * computes its tasks with impactfit_sweep_run (OpenMP inside); rank 0 services messages from its
  * poll hook between units, gathers the rows and writes them in index order through the same
  * durable writer as a single process, so the CSV is byte-identical to a serial run. A signal on
