@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages impactfit needs and that are missing, with apt-get (through sudo
-# when not run as root). usage: scripts/deps.sh GROUP...   groups: build main test bench
+# when not run as root). usage: scripts/deps.sh GROUP...   groups: build main test mpi bench fuzz valgrind
 set -eu
 declare -A group
-group[build]="build-essential cmake pkg-config libgsl-dev libnlopt-dev libinih-dev libxxhash-dev libmatheval-dev"
+group[build]="build-essential cmake pkg-config libgsl-dev libnlopt-dev libinih-dev libxxhash-dev libmatheval-dev libjansson-dev"
 group[main]="gnuplot-nox"
-group[test]="gnuplot-nox"
+# test: the MPI variant (OpenMPI) and the ThreadSanitizer build (clang, libomp with LLVM's Archer);
+# script(1), for the progress-line test, is in bsdutils (essential)
+group[test]="gnuplot-nox openmpi-bin libopenmpi-dev clang libomp-dev"
+group[mpi]="openmpi-bin libopenmpi-dev"
 group[bench]="python3-scipy"
 # fuzz (scripts/fuzz.sh, scripts/asan.sh): clang with libFuzzer and the sanitizer runtimes, libomp for
 # OpenMP under clang, llvm-symbolizer for readable stacks; valgrind: scripts/valgrind.sh

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, builds with warnings as errors, runs ctest; then
 # the same tests under ASan + UBSan (build-asan/), every fuzz harness for FUZZ_SECONDS (default 30)
-# from the committed corpus (build-fuzz/, clang + libFuzzer), and valgrind on one run of every command.
+# from the committed corpus (build-fuzz/, clang + libFuzzer), valgrind on one run of every command,
+# the MPI variant of the CLI (build-mpi/: `mpirun -np 2` against a serial run) and a ThreadSanitizer
+# build of the sweep runner's tests (build-tsan/: clang, libomp and LLVM's Archer).
 set -eu
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh build test
@@ -9,6 +11,16 @@ jobs=$(nproc)
 cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPACTFIT_WERROR=ON >/dev/null
 cmake --build build-test -j"$jobs"
 (cd build-test && ctest --output-on-failure -j"$jobs")
+
+echo "== MPI build (-DIMPACTFIT_MPI=ON): 2 ranks against a serial run"
+cmake -S . -B build-mpi -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPACTFIT_WERROR=ON -DIMPACTFIT_MPI=ON >/dev/null
+cmake --build build-mpi -j"$jobs" --target impactfit_cli
+(cd build-mpi && ctest --output-on-failure -L mpi)
+
+echo "== ThreadSanitizer build of the sweep runner's tests (clang, libomp, Archer)"
+CC=clang cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPACTFIT_TSAN=ON >/dev/null
+cmake --build build-tsan -j"$jobs" --target test_sweep tsan_canary
+(cd build-tsan && ctest --output-on-failure -L tsan)
 
 echo "== ASan + UBSan (build-asan/): the tests under the sanitizers"
 bash scripts/asan.sh

@@ -11,11 +11,26 @@
  *    for byte, and a sub-range run must reproduce the corresponding rows of the full run;
  *  - a test problem (below) with solve_run checks that runs are neighbours along the innermost
  *    axis, start after reset(), never cross blocks, and that failures and non-finite outputs
- *    become rows with a status and empty outputs. */
+ *    become rows with a status and empty outputs;
+ *  - shards: the units are recomputed here by walking the grid and cutting at every multiple of
+ *    the run length L and of the block B; every row of shard i must lie in group floor(x/min(L,B))
+ *    ≡ i (mod N) with its whole unit, the shards together must hold each index once, differ by at
+ *    most min(L, B) points, and their rows merged by index must equal the unsharded run byte for
+ *    byte (the test problem's run position column would show a split unit), for block sizes that
+ *    cut runs and that do not; the call ranges must tile the range;
+ *  - stop and resume: a poll hook that stops the run after a given number of points must leave a
+ *    prefix of the rows ending where the last call's range ends, and a second run from there must
+ *    complete the CSV byte-identically (for runs cut at any point, 1 and 2 threads, sharded too);
+ *    every callback must run on the calling thread. */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <omp.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "impactfit/impactfit.h"
 #include "sweep/sweep_internal.h"
@@ -73,6 +88,7 @@ static int run(const impactfit_sweep *s, int threads, size_t block, size_t first
   impactfit_sweep_run_params rp = impactfit_sweep_default_run_params();
   rp.threads = threads;
   rp.block = block;
+  rp.work = block; /* blocks of exactly B points when given (the default groups more) */
   rp.first = first;
   rp.count = count;
   impactfit_error err;
@@ -379,11 +395,364 @@ static void test_runner_runs(void) {
   impactfit_sweep_free(s);
 }
 
+/* ---- shards ---- */
+
+/* Splits CSV rows into lines indexed by their leading index; returns the number of lines, or
+ * (size_t)-1 when an index repeats or is out of range. line[i] points into text (not terminated). */
+static size_t index_lines(const char *text, size_t len, const char **line, size_t *line_len, size_t total) {
+  size_t n = 0;
+  for (const char *p = text; p < text + len;) {
+    const char *e = memchr(p, '\n', (size_t)(text + len - p));
+    if (!e)
+      return (size_t)-1;
+    size_t idx = strtoul(p, NULL, 10);
+    if (idx >= total || line[idx])
+      return (size_t)-1;
+    line[idx] = p;
+    line_len[idx] = (size_t)(e - p + 1);
+    n++;
+    p = e + 1;
+  }
+  return n;
+}
+
+/* Unit ordinal of every point by walking the grid (cuts at multiples of L and of B). */
+static void brute_units(size_t total, size_t L, size_t B, size_t *unit) {
+  size_t u = 0;
+  for (size_t x = 0; x < total; x++) {
+    if (x > 0 && (x % L == 0 || x % B == 0))
+      u++;
+    unit[x] = u;
+  }
+}
+
+static void check_shards(const impactfit_sweep *s, size_t L, size_t block, size_t shards, int threads) {
+  size_t total = impactfit_sweep_point_count(s), B = impactfit_sweep_block_size(s, block);
+  buf ref;
+  impactfit_sweep_summary sum;
+  run(s, 1, block, 0, 0, &ref, &sum);
+  const char **line = calloc(total, sizeof *line);
+  size_t *line_len = calloc(total, sizeof *line_len), *ord = malloc(total * sizeof *ord);
+  buf *part = calloc(shards, sizeof *part);
+  brute_units(total, L, B, ord);
+  size_t G = L < B ? L : B; /* the documented shard groups */
+  size_t got = 0, min_pts = total, max_pts = 0;
+  int member_ok = 1, tiles = 1, count_ok = 1;
+  for (size_t i = 0; i < shards; i++) {
+    memset(&part[i], 0, sizeof part[i]);
+    part[i].order_ok = 1;
+    impactfit_sweep_run_params rp = impactfit_sweep_default_run_params();
+    rp.threads = threads;
+    rp.block = block;
+    rp.shard = i;
+    rp.shards = shards;
+    impactfit_error err;
+    CHECK(impactfit_sweep_run(s, &rp, on_rows, on_fail, &part[i], &sum, &err) == 0, "shard %zu/%zu runs", i, shards);
+    tiles &= part[i].order_ok && part[i].last_end == total && part[i].calls > 0;
+    const char **mine = calloc(total, sizeof *mine);
+    size_t *mine_len = calloc(total, sizeof *mine_len);
+    size_t n = index_lines(part[i].p, part[i].len, mine, mine_len, total);
+    count_ok &= (n == sum.points) && (n == impactfit_sweep_run_points(s, &rp));
+    for (size_t x = 0; x < total && n != (size_t)-1; x++)
+      if (mine[x]) {
+        /* the shard of its group, and the whole unit with it */
+        member_ok &= ((x / G) % shards == i) && !line[x] && (x == 0 || ord[x - 1] != ord[x] || mine[x - 1]);
+        line[x] = mine[x];
+        line_len[x] = mine_len[x];
+        got++;
+      } else {
+        member_ok &= ((x / G) % shards != i);
+      }
+    min_pts = n < min_pts ? n : min_pts;
+    max_pts = n > max_pts ? n : max_pts;
+    free(mine);
+    free(mine_len);
+  }
+  char *merged = malloc(ref.len + 1);
+  size_t mlen = 0;
+  for (size_t x = 0; x < total && got == total; x++) {
+    memcpy(merged + mlen, line[x], line_len[x]);
+    mlen += line_len[x];
+  }
+  CHECK(got == total, "block %zu, %zu shards: every index in exactly one shard (%zu of %zu)", block, shards, got, total);
+  CHECK(member_ok, "block %zu, %zu shards: each row in the shard of its group, units (walked independently) whole",
+        block, shards);
+  CHECK(tiles, "block %zu, %zu shards: call ranges contiguous and ending at the grid's end", block, shards);
+  CHECK(count_ok, "block %zu, %zu shards: rows = summary points = impactfit_sweep_run_points", block, shards);
+  CHECK(mlen == ref.len && memcmp(merged, ref.p, ref.len) == 0, "block %zu, %zu shards: merged rows = unsharded run",
+        block, shards);
+  /* balance: the shards differ by at most one group of G points */
+  CHECK(max_pts - min_pts <= G, "block %zu, %zu shards: balanced (%zu..%zu points)", block,
+        shards, min_pts, max_pts);
+  for (size_t i = 0; i < shards; i++)
+    free(part[i].p);
+  free(part);
+  free(merged);
+  free(line);
+  free(line_len);
+  free(ord);
+  free(ref.p);
+}
+
+static void test_runner_shards(void) {
+  impactfit_error err;
+  impactfit_sweep *s = NULL;
+  const char *def = "[sweep]\nproblem = runtest\n[axes]\nx = list 1, 2, 3, 4, 5, 6, 7\ny = linear 0, 4, 5\n";
+  CHECK(impactfit__sweep_parse_problem(def, strlen(def), "t.ini", &tp, &s, &err) == 0, "runtest grid parses");
+  if (s) {
+    CHECK(impactfit_sweep_block_size(s, 0) == 4095 && impactfit_sweep_block_size(s, 12) == 10 &&
+              impactfit_sweep_block_size(s, 4) == 4,
+          "block size rounded to whole runs of 5 (4096 -> 4095, 12 -> 10), kept when shorter (4)");
+    static const size_t blocks[] = {0, 4, 12, 3};
+    static const size_t nshards[] = {1, 2, 3, 5, 8, 40};
+    for (size_t b = 0; b < 4; b++)
+      for (size_t k = 0; k < 6; k++)
+        check_shards(s, 5, blocks[b], nshards[k], (int)(1 + (b + k) % 2));
+    impactfit_sweep_free(s);
+    /* long runs (L = 1025 > B/4): by default a block gathers about four units per thread
+     * (max(B, 4 T L) points), which must not change a row (y = i exactly: steps of 1024/1024) */
+    const char *deflong = "[sweep]\nproblem = runtest\n[axes]\nx = linear 1, 20, 20\ny = linear 0, 1024, 1025\n";
+    CHECK(impactfit__sweep_parse_problem(deflong, strlen(deflong), "t.ini", &tp, &s, &err) == 0, "long runs parse");
+    buf l1, l2, l3;
+    impactfit_sweep_summary sm;
+    run(s, 2, 0, 0, 0, &l1, &sm); /* blocks of 8 runs */
+    run(s, 1, 0, 0, 0, &l2, &sm); /* blocks of 4 runs (4100 points) */
+    run(s, 2, 4100, 0, 0, &l3, &sm); /* the block given: 4 runs */
+    CHECK(l1.calls == 3 && l2.calls == 5 && l3.calls == 5, "blocks of 8, 4 and 4 runs (%zu, %zu, %zu calls)", l1.calls,
+          l2.calls, l3.calls);
+    CHECK(l1.len == l2.len && l1.len == l3.len && !memcmp(l1.p, l2.p, l1.len) && !memcmp(l1.p, l3.p, l1.len) &&
+              l1.order_ok && strstr(l1.p, "\n20499,20,1024,21024,1024,OK,1024\n"),
+          "rows identical for any grouping of whole runs (run position 999 at the end)");
+    /* work smaller than a unit: one unit per block */
+    buf l4;
+    memset(&l4, 0, sizeof l4);
+    l4.order_ok = 1;
+    impactfit_sweep_run_params rw = impactfit_sweep_default_run_params();
+    rw.threads = 2;
+    rw.work = 1;
+    CHECK(impactfit_sweep_run(s, &rw, on_rows, NULL, &l4, &sm, &err) == 0 && l4.calls == 20 && l4.len == l1.len &&
+              !memcmp(l4.p, l1.p, l1.len),
+          "work = 1 point: blocks of one whole run (%zu calls), same rows", l4.calls);
+    free(l4.p);
+    free(l1.p);
+    free(l2.p);
+    free(l3.p);
+    impactfit_sweep_free(s);
+    CHECK(impactfit__sweep_parse_problem(def, strlen(def), "t.ini", &tp, &s, &err) == 0, "runtest grid parses");
+    /* a shard resumed from one of its call boundaries gives the rest of its rows */
+    buf whole, tail;
+    impactfit_sweep_summary sum;
+    impactfit_sweep_run_params rp = impactfit_sweep_default_run_params();
+    rp.block = 4;
+    rp.shard = 1;
+    rp.shards = 3;
+    memset(&whole, 0, sizeof whole);
+    impactfit_sweep_run(s, &rp, on_rows, NULL, &whole, &sum, &err);
+    rp.first = 13; /* a unit boundary (cut at 12 by the block, at 15 by the run) */
+    memset(&tail, 0, sizeof tail);
+    impactfit_sweep_run(s, &rp, on_rows, NULL, &tail, &sum, &err);
+    const char *from = whole.p;
+    while (from && strtoul(from, NULL, 10) < 13)
+      from = strchr(from, '\n') ? strchr(from, '\n') + 1 : NULL;
+    CHECK(from && tail.len == whole.len - (size_t)(from - whole.p) && memcmp(tail.p, from, tail.len) == 0,
+          "shard 1/3 from point 13 = its rows from 13 on");
+    free(whole.p);
+    free(tail.p);
+    rp.shard = 3;
+    CHECK(impactfit_sweep_run(s, &rp, on_rows, NULL, &tail, &sum, &err) == IMPACTFIT_EINVAL &&
+              strstr(err.message, "shard 3 of 3"),
+          "shard index past the count refused: %s", err.message);
+    impactfit_sweep_free(s);
+  }
+  /* a problem without runs: units are points */
+  s = parse("[sweep]\nproblem = simulate\noutputs = e_out\n[fixed]\nn = 1\n[axes]\nk = log 1, 100, 3\n"
+            "c = linear 0.05, 0.6, 7\n",
+            &err);
+  if (s) {
+    check_shards(s, 1, 5, 4, 2);
+    check_shards(s, 1, 0, 21, 2);
+    check_shards(s, 1, 0, 25, 1); /* more shards than points: some are empty */
+    impactfit_sweep_free(s);
+  }
+}
+
+/* ---- stop and resume through the poll hook ---- */
+typedef struct stopper {
+  buf b;
+  size_t stop_after, polls, last_done;
+  int monotone, on_caller;
+  pthread_t caller;
+} stopper;
+
+static int stop_poll(void *ctx, size_t done, size_t failed) {
+  stopper *t = ctx;
+  t->polls++;
+  t->monotone &= done >= t->last_done && failed <= done;
+  t->last_done = done;
+  t->on_caller &= pthread_equal(pthread_self(), t->caller) != 0;
+  return done >= t->stop_after;
+}
+
+static int stop_rows(void *ctx, size_t first, size_t count, const char *rows, size_t len) {
+  stopper *t = ctx;
+  t->on_caller &= pthread_equal(pthread_self(), t->caller) != 0;
+  return on_rows(&t->b, first, count, rows, len);
+}
+
+static void check_resume(const impactfit_sweep *s, size_t block, size_t shard, size_t shards, int threads,
+                         size_t stop_after) {
+  impactfit_error err;
+  buf ref;
+  memset(&ref, 0, sizeof ref);
+  impactfit_sweep_run_params rp = impactfit_sweep_default_run_params();
+  rp.block = block;
+  rp.shard = shard;
+  rp.shards = shards;
+  rp.threads = 1;
+  impactfit_sweep_run(s, &rp, on_rows, NULL, &ref, NULL, &err);
+  stopper t;
+  memset(&t, 0, sizeof t);
+  t.b.order_ok = t.monotone = t.on_caller = 1;
+  t.caller = pthread_self();
+  t.stop_after = stop_after;
+  rp.threads = threads;
+  rp.poll = stop_poll;
+  impactfit_sweep_summary sum;
+  int st = impactfit_sweep_run(s, &rp, stop_rows, NULL, &t, &sum, &err);
+  size_t resume = t.b.calls ? t.b.last_end : 0, first_len = t.b.len;
+  int interrupted = st == IMPACTFIT_EINTR;
+  CHECK(st == 0 || interrupted, "stopped run returns 0 or EINTR (%d)", st);
+  CHECK(t.polls > 0 && t.monotone && t.on_caller, "poll called (%zu times), counts monotone, callbacks on the caller",
+        t.polls);
+  CHECK(first_len <= ref.len && memcmp(t.b.p ? t.b.p : "", ref.p, first_len) == 0,
+        "stop after %zu: the rows delivered are a prefix of the full run", stop_after);
+  size_t nrows = 0;
+  for (size_t i = 0; i < first_len; i++)
+    nrows += t.b.p[i] == '\n';
+  CHECK(nrows == sum.points, "summary counts the delivered rows (%zu, %zu)", nrows, sum.points);
+  if (interrupted) {
+    rp.first = resume;
+    rp.poll = NULL;
+    CHECK(resume < impactfit_sweep_point_count(s), "an interrupted run ends inside the grid");
+    st = impactfit_sweep_run(s, &rp, stop_rows, NULL, &t, &sum, &err);
+    CHECK(st == 0, "resumed run completes");
+  }
+  CHECK(t.b.len == ref.len && memcmp(t.b.p, ref.p, ref.len) == 0 && t.b.order_ok && t.b.last_end == impactfit_sweep_point_count(s),
+        "block %zu, shard %zu/%zu, %d threads, stopped after %zu points and resumed at %zu: identical rows", block,
+        shard, shards, threads, stop_after, resume);
+  free(t.b.p);
+  free(ref.p);
+}
+
+static void test_runner_stop_resume(void) {
+  impactfit_error err;
+  impactfit_sweep *s = NULL;
+  const char *def = "[sweep]\nproblem = runtest\n[axes]\nx = list 1, 2, 3, 4, 5, 6, 7, 8, 9\ny = linear 0, 6, 7\n";
+  CHECK(impactfit__sweep_parse_problem(def, strlen(def), "t.ini", &tp, &s, &err) == 0, "runtest grid parses");
+  if (s) {
+    for (size_t k = 1; k < 63; k += 4) {
+      check_resume(s, 0, 0, 1, 2, k);
+      check_resume(s, 10, 0, 1, 2, k);   /* L = 7 > 10? no: 10 -> 7, whole runs */
+      check_resume(s, 5, 0, 1, 1, k);    /* runs cut at multiples of 5 */
+      check_resume(s, 5, 2, 3, 2, k / 3); /* a shard */
+    }
+    impactfit_sweep_free(s);
+  }
+  s = parse("[sweep]\nproblem = simulate\noutputs = e_out\n[fixed]\nn = 1.5\n[axes]\nc = log 0.01, 2, 40\n", &err);
+  if (s) {
+    for (size_t k = 1; k < 40; k += 7)
+      check_resume(s, 8, 0, 1, 2, k);
+    impactfit_sweep_free(s);
+  }
+}
+
+/* ---- real concurrency: both threads compute units of one block at the same time ----
+ * The "meet" problem's solve() waits (up to 2 s) until a second thread has also entered solve(),
+ * so a 2-thread run must have two threads inside one block at once: the runner must really share
+ * a block's units out (the row records the thread), and the ThreadSanitizer build (test.sh) sees
+ * the shared counters, the poll hook and the row buffers under true concurrency. */
+static atomic_int meet_arrived;
+static const impactfit_sweep_param meet_params[] = {{"x", 0.0, -HUGE_VAL, HUGE_VAL, 0, "index"}};
+static const char *const meet_outputs[] = {"thread"};
+static int meet_alloc(void **st, const char *const *o, const unsigned char *w, impactfit_error *err) {
+  (void)o, (void)w, (void)err;
+  *st = NULL;
+  return 0;
+}
+static void meet_free(void *st) { (void)st; }
+static int meet_solve(void *st, const double *in, double *out, long *rhs, impactfit_error *err) {
+  (void)st, (void)in, (void)err;
+  atomic_fetch_add(&meet_arrived, 1);
+  struct timespec t0, t;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  do
+    clock_gettime(CLOCK_MONOTONIC, &t);
+  while (atomic_load(&meet_arrived) < 2 && (t.tv_sec - t0.tv_sec) < 2);
+  out[0] = omp_get_thread_num();
+  *rhs = 1;
+  return 0;
+}
+static const impactfit_sweep_problem meet = {
+    .name = "meet", .summary = "test", .params = meet_params, .n_params = 1, .outputs = meet_outputs, .n_outputs = 1,
+    .alloc = meet_alloc, .free = meet_free, .solve = meet_solve,
+};
+
+typedef struct meet_ctx {
+  buf b;
+  size_t polls;
+} meet_ctx;
+static int meet_poll(void *ctx, size_t done, size_t failed) {
+  (void)done, (void)failed;
+  ((meet_ctx *)ctx)->polls++;
+  return 0;
+}
+static int meet_rows(void *ctx, size_t first, size_t count, const char *rows, size_t len) {
+  return on_rows(&((meet_ctx *)ctx)->b, first, count, rows, len);
+}
+
+static void test_runner_concurrency(void) {
+  const char *def = "[sweep]\nproblem = meet\n[axes]\nx = linear 0, 199, 200\n";
+  impactfit_sweep *s = NULL;
+  impactfit_error err;
+  CHECK(impactfit__sweep_parse_problem(def, strlen(def), "t.ini", &meet, &s, &err) == 0, "meet grid parses");
+  if (!s)
+    return;
+  for (size_t shards = 1; shards <= 2; shards++) {
+    atomic_store(&meet_arrived, 0);
+    meet_ctx c;
+    memset(&c, 0, sizeof c);
+    c.b.order_ok = 1;
+    impactfit_sweep_run_params rp = impactfit_sweep_default_run_params();
+    rp.threads = 2;
+    rp.block = 50;
+    rp.shards = shards;
+    rp.poll = meet_poll;
+    impactfit_sweep_summary sum;
+    int st = impactfit_sweep_run(s, &rp, meet_rows, NULL, &c, &sum, &err);
+    int seen[2] = {0, 0};
+    for (const char *p = c.b.p; p && *p; p = strchr(p, '\n') + 1) {
+      size_t idx;
+      double x, th;
+      if (sscanf(p, "%zu,%lf,%lf", &idx, &x, &th) == 3 && (th == 0 || th == 1))
+        seen[(int)th]++;
+    }
+    CHECK(st == 0 && sum.threads == 2 && seen[0] > 0 && seen[1] > 0 && seen[0] + seen[1] == (int)sum.points &&
+              c.polls > 0 && c.b.order_ok,
+          "%zu shard(s): both threads computed points (%d and %d), poll called %zu times", shards, seen[0], seen[1],
+          c.polls);
+    free(c.b.p);
+  }
+  impactfit_sweep_free(s);
+}
+
 int main(void) {
   test_enumeration();
   test_bad_definitions();
   test_runner_kelvin_voigt();
   test_runner_determinism();
   test_runner_runs();
+  test_runner_shards();
+  test_runner_stop_resume();
+  test_runner_concurrency();
   return tu_report("test_sweep");
 }

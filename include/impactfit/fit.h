@@ -232,6 +232,13 @@ IMPACTFIT_EXPORT int impactfit_fitfile_exact(const impactfit_fitfile *f);
 IMPACTFIT_EXPORT int impactfit_fitfile_run(impactfit_fitfile *f, const impactfit_table *sweep_data,
                                            impactfit_error *err);
 
+/* Optional progress report of impactfit_fitfile_run: fn(ctx, stage, stages, group, groups) is
+ * called on the calling thread after each fitted group (group 1..groups of stage `stage`,
+ * 0-based, of `stages`). fn NULL: none (the default). */
+typedef void (*impactfit_fitfile_progress_fn)(void *ctx, size_t stage, size_t stages, size_t group, size_t groups);
+IMPACTFIT_EXPORT void impactfit_fitfile_set_progress(impactfit_fitfile *f, impactfit_fitfile_progress_fn fn,
+                                                     void *ctx);
+
 typedef struct impactfit_fit_stage {
   const char *name, *data, *where, *group, *x, *x2, *y; /* as in the file (where, group, x2 may be NULL) */
   const impactfit_fit_spec *spec;

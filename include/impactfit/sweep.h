@@ -20,12 +20,25 @@
  * last axis fastest; impactfit_sweep_point() gives the inputs of any index without running
  * anything, so that shards and resumed runs enumerate exactly the same points.
  *
- * The runner computes the grid in blocks (default 4096 points): a block is computed in parallel
- * (OpenMP, dynamic scheduling, one problem state per thread allocated once per run and reused for
- * every point), its rows formatted as CSV with %.17g, then handed in index order to a callback. The
- * output is therefore byte-identical for any thread count, memory stays bounded and rows stream.
- * A failed point is a row with its status name and empty outputs; it is also reported to a
- * failure callback with its message. A non-finite output turns a point into an ENONFINITE failure.
+ * The runner cuts the grid into *work units*: single points, or, for problems with solve_run, runs
+ * along the innermost axis; every unit is also cut at the multiples of the block size B (default
+ * 4096 points, rounded down to whole runs when a run is shorter). The units depend on the grid and
+ * B only, each starts from a freshly reset problem state, so a point's row is the same whichever
+ * thread, shard, MPI rank or resumed run computes it. Units are computed in blocks in parallel
+ * (by default max(B, 4 T min(L, B)) points for T threads, at most 262144, so that long runs still
+ * give every thread work; OpenMP, dynamic scheduling, one problem state per thread allocated once
+ * per run and reused for every point), their rows formatted as CSV with %.17g, then handed in
+ * index order to a callback on the calling thread. The output is therefore byte-identical for any thread
+ * count, memory stays bounded and rows stream. A failed point is a row with its status name and
+ * empty outputs; it is also reported to a failure callback with its message. A non-finite output
+ * turns a point into an ENONFINITE failure.
+ *
+ * Shards: run parameters shard/shards interleave groups of G = min(L, B) points (L = the
+ * innermost axis count for problems with solve_run, else 1): point x belongs to shard
+ * floor(x/G) mod shards. A group is one unit (a run or a point) or, when runs are longer than a
+ * block, the units of one block, so units are never split; interleaving balances the shards in
+ * points (within G) and in cost (neighbouring points cost about the same). The rows of all shards,
+ * merged by index, are those of the unsharded run.
  *
  * CSV columns: index, every parameter of the problem (fixed or swept, in the problem's order),
  * the selected outputs, status, rhs_evals.
@@ -181,33 +194,59 @@ IMPACTFIT_EXPORT const char *impactfit_sweep_csv_header(const impactfit_sweep *s
 
 typedef struct impactfit_sweep_run_params {
   int threads;        /* OpenMP threads; 0: omp_get_max_threads() */
-  size_t block;       /* points per block; 0: 4096 */
-  size_t first;       /* first point index to compute (for shards and resumed runs) */
-  size_t count;       /* points to compute from `first`; 0: to the end of the grid */
+  size_t block;       /* block size B (units are cut at its multiples); 0: 4096, see
+                       * impactfit_sweep_block_size */
+  size_t first;       /* first point index to compute (for shards, MPI tasks and resumed runs) */
+  size_t count;       /* points to compute from `first`; 0: to the end of the grid. A range that
+                       * does not start and end on unit boundaries cuts the units there (its rows
+                       * may then differ from the full run's for problems with solve_run) */
+  size_t shard;       /* compute only this shard's points (0 ≤ shard < shards; see Shards above) */
+  size_t shards;      /* 0 or 1: every unit */
+  size_t work;        /* points gathered per parallel block (whole units, at least one);
+                       * 0: max(B, 4 T min(L, B)), at most 262144. Never changes a row */
+  /* Optional: called on the calling thread after each unit that thread computed, with the points
+   * computed so far by this run (including the block in flight) and how many of them failed; for
+   * progress reports and for servicing messages (MPI). Non-zero stops the run early: no further
+   * unit starts, the units in flight finish, the rows of the block's leading completed units are
+   * handed to the rows callback, and the run returns EINTR. Gets the run's ctx. */
+  int (*poll)(void *ctx, size_t done, size_t failed);
 } impactfit_sweep_run_params;
 
 IMPACTFIT_EXPORT impactfit_sweep_run_params impactfit_sweep_default_run_params(void);
 
-/* Receives the CSV rows of points first .. first+count−1 (count ≥ 1), complete lines in index
- * order. Called from one thread at a time, blocks in increasing order. Non-zero stops the run,
- * which then returns EIO (or EINTR if the callback returned EINTR). */
+/* The block size a run with `block` (0: the default 4096) uses on this grid: rounded down to whole
+ * runs of the innermost axis for problems with solve_run when a run is not longer than a block.
+ * Work units are cut at its multiples; results depend on it (for problems with solve_run), so
+ * shards, MPI ranks and resumed runs of one result must use the same. */
+IMPACTFIT_EXPORT size_t impactfit_sweep_block_size(const impactfit_sweep *s, size_t block);
+
+/* The number of points a run with these parameters computes (its range and shard), without
+ * computing anything; 0 when the parameters are invalid. */
+IMPACTFIT_EXPORT size_t impactfit_sweep_run_points(const impactfit_sweep *s, const impactfit_sweep_run_params *rp);
+
+/* Receives the rows of the run's points in [first, first + count): complete lines in index order
+ * (all points of the range, or only the shard's in a sharded run, so len may be 0 there). The
+ * ranges of successive calls are contiguous; when the run completes they tile its whole range, so
+ * first + count is where an interrupted run resumes. Called on the calling thread of
+ * impactfit_sweep_run, blocks in increasing order. Non-zero stops the run, which then returns EIO
+ * (or EINTR if the callback returned EINTR). */
 typedef int (*impactfit_sweep_rows_fn)(void *ctx, size_t first, size_t count, const char *rows,
                                        size_t len);
 /* Receives each failed point (in index order, just before the block holding it is written). */
 typedef void (*impactfit_sweep_failure_fn)(void *ctx, size_t index, int status, const char *message);
 
 typedef struct impactfit_sweep_summary {
-  size_t points;         /* points computed */
+  size_t points;         /* points computed and handed to the rows callback */
   size_t failed;         /* of which failed */
-  long long rhs_evals;   /* total right-hand-side evaluations */
+  long long rhs_evals;   /* their right-hand-side evaluations */
   double wall_seconds;   /* wall time of the run */
   int threads;           /* threads used */
 } impactfit_sweep_summary;
 
-/* Runs the sweep (or the range rp->first, rp->count of it). Returns 0 when every point was
- * computed, whether or not some failed (see summary->failed); ENOMEM, EIO/EINTR (a callback
- * stopped it: the rows already delivered stand) or EINVAL (bad run parameters) otherwise.
- * `failure` may be NULL. */
+/* Runs the sweep (or the range rp->first, rp->count of it, or one shard). Returns 0 when every
+ * point was computed, whether or not some failed (see summary->failed); ENOMEM, EIO/EINTR (a
+ * callback stopped it: the rows already delivered stand, summary counts them) or EINVAL (bad run
+ * parameters) otherwise. `failure` may be NULL. */
 IMPACTFIT_EXPORT int impactfit_sweep_run(const impactfit_sweep *s, const impactfit_sweep_run_params *rp,
                                          impactfit_sweep_rows_fn rows, impactfit_sweep_failure_fn failure,
                                          void *ctx, impactfit_sweep_summary *summary,

@@ -105,7 +105,7 @@ int impactfit_cmd_check(int argc, char **argv) {
     if (!r)
       return CLI_INPUT;
     report_set_topic(r, topics[t].name);
-    topic_opts o = {src, NULL, 0, 1, NULL};
+    topic_opts o = {src, NULL, 0, 1, NULL, NULL};
     if ((rc = topics[t].fn(&o, r))) {
       report_discard(r);
       return rc;

@@ -1,5 +1,6 @@
 /* impactfit copt: the optimal damping coefficient of Poursina & Nikravesh (2020), solved exactly. */
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,10 +8,11 @@
 #include "cli.h"
 #include "impactfit/impactfit.h"
 #include "inverse_grid.h"
+#include "progress.h"
 
 static const char *help_text =
     "usage: impactfit copt --n N --e E [--k K --mass MASS --v V] [--method bisect|fast|nlopt]\n"
-    "                      [--tol T] [--dimensional] [--json | --csv]\n\n"
+    "                      [--tol T] [--dimensional] [--json | --csv] [--quiet]\n\n"
     "Finds c with |e_out - e| <= tol e for the Hertz spring with a linear damper,\n"
     "  mass d'' + c d' + k d^n = 0,  d(0) = 0, d'(0) = v,\n"
     "separating where the contact force falls to zero (condition C): the c_opt of Poursina &\n"
@@ -23,7 +25,8 @@ static const char *help_text =
     "  --method M      bisect (the paper's, reference), fast (default), nlopt (minimise the misfit)\n"
     "  --tol T         relative tolerance on e_out, default 1e-10\n"
     "  --dimensional   search c in the user's units instead of the scaled zeta (verification)\n"
-    "  --json          one JSON object per point; --csv: CSV with a header row\n\n"
+    "  --json          one JSON object per point; --csv: CSV with a header row\n"
+    "  --quiet         no progress line (shown for grids only when stderr is a terminal)\n\n"
     "--n and --e accept a value, a list a,b,c or a range start:stop:count; a grid is solved in\n"
     "parallel (OpenMP) with continuation along e, one row per point in grid order (n outer, e inner).\n"
     "Exit status: 0 success, 1 a point failed numerically (its row says why), 2 invalid input.\n";
@@ -31,13 +34,14 @@ static const char *help_text =
 int impactfit_cmd_copt(int argc, char **argv) {
   const char *s_n = NULL, *s_e = NULL, *method = "fast";
   double k = 1.0, mass = 1.0, v = 1.0, tol = 1e-10;
-  int json = 0, csv = 0, help = 0, dimensional = 0;
+  int json = 0, csv = 0, help = 0, dimensional = 0, quiet = 0;
   cli_opt opts[] = {
       {"n", OPT_STRING, &s_n, 0},        {"e", OPT_STRING, &s_e, 0},
       {"k", OPT_DOUBLE, &k, 0},          {"mass", OPT_DOUBLE, &mass, 0},
       {"v", OPT_DOUBLE, &v, 0},          {"method", OPT_STRING, &method, 0},
       {"tol", OPT_DOUBLE, &tol, 0},      {"dimensional", OPT_FLAG, &dimensional, 0},
       {"json", OPT_FLAG, &json, 0},      {"csv", OPT_FLAG, &csv, 0},
+      {"quiet", OPT_FLAG, &quiet, 0},
   };
   int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], NULL, 0, NULL, &help);
   if (rc)
@@ -92,6 +96,9 @@ int impactfit_cmd_copt(int argc, char **argv) {
   }
   double zero = 0.0;
   long failed = 0;
+  cli_progress prog;
+  cli_progress_start(&prog, "copt", "points", nn * ne, 0, quiet);
+  size_t done_points = 0;
   if (dimensional) {
     /* Verification path: each point searched on c itself (no continuation), serial per thread. */
 #pragma omp parallel reduction(+ : failed)
@@ -120,16 +127,26 @@ int impactfit_cmd_copt(int argc, char **argv) {
           pt->r.x_sep = cr.delta_sep; /* already dimensional here */
           pt->r.t_contact = cr.t_contact;
         }
+#pragma omp atomic
+        done_points++;
+        if (omp_get_thread_num() == 0) { /* the main thread draws */
+          size_t d;
+#pragma omp atomic read
+          d = done_points;
+          cli_progress_update(&prog, d, 0);
+        }
       }
       impactfit_inverse_free(ws);
     }
   } else {
-    failed = inverse_grid_solve(&base, ns, nn, &zero, 1, es, ne, pts);
+    failed = inverse_grid_solve_progress(&base, ns, nn, &zero, 1, es, ne, pts, &prog);
     if (failed < 0) {
+      cli_progress_end(&prog);
       rc = cli_input_error("copt: out of memory");
       goto out;
     }
   }
+  cli_progress_end(&prog);
   if (csv)
     puts("n,e,c_opt,e_out,zeta,delta_sep,t_contact,iterations,rhs_evals,status");
   else if (!json)

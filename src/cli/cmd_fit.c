@@ -6,9 +6,10 @@
 
 #include "cli.h"
 #include "impactfit/impactfit.h"
+#include "progress.h"
 
 static const char *help_text =
-    "usage: impactfit fit FILE.ini [--data DIR] [--header-dir DIR] [--tables DIR]\n\n"
+    "usage: impactfit fit FILE.ini [--data DIR] [--header-dir DIR] [--tables DIR] [--quiet]\n\n"
     "Fits the stages of a fit file to the output of the sweep it names and writes the generated\n"
     "header HEADER_DIR/NAME.h (constants as %.17g, one static inline function per stage, a DO NOT\n"
     "EDIT banner with the provenance and the fit statistics). Prints every stage's constants,\n"
@@ -16,7 +17,8 @@ static const char *help_text =
     "  --data DIR        where `impactfit sweep SWEEP --out DIR` wrote SWEEP_NAME.csv and .json,\n"
     "                    default . (the JSON's definition hash must match the sweep file)\n"
     "  --header-dir DIR  default include/impactfit/generated\n"
-    "  --tables DIR      also write each stage's table as DIR/NAME_STAGE.csv\n\n"
+    "  --tables DIR      also write each stage's table as DIR/NAME_STAGE.csv\n"
+    "  --quiet           no progress line (shown only when stderr is a terminal)\n\n"
     "Fit file (INI):\n"
     "  [fit]\n"
     "  name = demo_copt                ; C identifier (default: the file's base name)\n"
@@ -79,13 +81,38 @@ static void report(const impactfit_fitfile *f) {
   }
 }
 
+typedef struct fit_progress {
+  cli_progress p;
+  const impactfit_fitfile *f;
+  size_t stage;
+  int quiet, started;
+} fit_progress;
+
+/* One progress line per stage: its groups. */
+static void on_fit_progress(void *ctx, size_t stage, size_t stages, size_t group, size_t groups) {
+  fit_progress *fp = ctx;
+  if (!fp->started || stage != fp->stage) {
+    impactfit_fit_stage st;
+    impactfit_fitfile_stage(fp->f, stage, &st);
+    char label[200];
+    snprintf(label, sizeof label, "fit %s, stage %s (%zu/%zu)", impactfit_fitfile_name(fp->f), st.name, stage + 1,
+             stages);
+    cli_progress_end(&fp->p);
+    cli_progress_start(&fp->p, label, "groups", groups, 0, fp->quiet);
+    fp->stage = stage;
+    fp->started = 1;
+  }
+  cli_progress_update(&fp->p, group, 0);
+}
+
 int impactfit_cmd_fit(int argc, char **argv) {
   const char *data_dir = ".", *header_dir = "include/impactfit/generated", *tables = NULL;
-  int help = 0;
+  int help = 0, quiet = 0;
   cli_opt opts[] = {
       {"data", OPT_STRING, &data_dir, 0},
       {"header-dir", OPT_STRING, &header_dir, 0},
       {"tables", OPT_STRING, &tables, 0},
+      {"quiet", OPT_FLAG, &quiet, 0},
   };
   const char *pos[1];
   size_t npos = 0;
@@ -142,7 +169,14 @@ int impactfit_cmd_fit(int argc, char **argv) {
     rc = cli_status_error(st == IMPACTFIT_EIO ? IMPACTFIT_EINVAL : st, &err, "fit");
     goto out;
   }
-  if ((st = impactfit_fitfile_run(f, t, &err))) {
+  fit_progress fp;
+  memset(&fp, 0, sizeof fp);
+  fp.f = f;
+  fp.quiet = quiet;
+  impactfit_fitfile_set_progress(f, on_fit_progress, &fp);
+  st = impactfit_fitfile_run(f, t, &err);
+  cli_progress_end(&fp.p);
+  if (st) {
     rc = cli_status_error(st, &err, "fit");
     goto out;
   }

@@ -5,17 +5,19 @@
 
 #include "cli.h"
 #include "impactfit/impactfit.h"
+#include "progress.h"
 #include "report.h"
 
 static const char *help_text =
-    "usage: impactfit reproduce [--quick] [--out DIR] [--src DIR] [--topic NAME]\n\n"
+    "usage: impactfit reproduce [--quick] [--out DIR] [--src DIR] [--topic NAME] [--quiet]\n\n"
     "Runs every topic (the papers' sweeps and fits, the regenerated generated headers, the audits of\n"
     "the published formulas) and writes DIR/REPORT.md with its figures (gnuplot: SVG and PNG) and\n"
     "DIR/claims.json. The wall time is printed at the end.\n\n"
     "  --quick       coarse grids (a few minutes on 2 cores)\n"
     "  --out DIR     report directory, default reports\n"
     "  --src DIR     the repository (sweeps/, fits/, include/impactfit/generated/), default .\n"
-    "  --topic NAME  run one topic only (see the list below)\n\n"
+    "  --topic NAME  run one topic only (see the list below)\n"
+    "  --quiet       no progress (the topic log lines and, on a terminal, the progress line)\n\n"
     "Topics:\n";
 
 static const struct {
@@ -30,9 +32,10 @@ static const struct {
 
 int impactfit_cmd_reproduce(int argc, char **argv) {
   const char *out = "reports", *src = ".", *only = NULL;
-  int quick = 0, help = 0;
+  int quick = 0, help = 0, quiet = 0;
   cli_opt opts[] = {
       {"quick", OPT_FLAG, &quick, 0},
+      {"quiet", OPT_FLAG, &quiet, 0},
       {"out", OPT_STRING, &out, 0},
       {"src", OPT_STRING, &src, 0},
       {"topic", OPT_STRING, &only, 0},
@@ -54,20 +57,31 @@ int impactfit_cmd_reproduce(int argc, char **argv) {
   report *r = report_open(out, 1);
   if (!r)
     return CLI_INPUT;
-  topic_opts o = {src, out, quick, 0, stderr};
+  cli_progress prog;
+  size_t ntopics = only ? 1 : sizeof topics / sizeof topics[0], done = 0;
+  cli_progress_start(&prog, "reproduce", "topics", ntopics, 0, quiet);
+  topic_opts o = {src, out, quick, 0, quiet ? NULL : stderr, &prog};
   double t0 = omp_get_wtime();
   for (size_t i = 0; i < sizeof topics / sizeof topics[0]; i++) {
     if (only && strcmp(topics[i].name, only) != 0)
       continue;
     double ti = omp_get_wtime();
-    fprintf(stderr, "impactfit reproduce: %s (%s)...\n", topics[i].name, topics[i].summary);
+    cli_progress_clear(&prog);
+    if (o.log)
+      fprintf(o.log, "impactfit reproduce: %s (%s)...\n", topics[i].name, topics[i].summary);
+    cli_progress_note(&prog, topics[i].name);
     report_set_topic(r, topics[i].name);
     if ((rc = topics[i].fn(&o, r))) {
+      cli_progress_end(&prog);
       report_discard(r);
       return rc;
     }
-    fprintf(stderr, "impactfit reproduce: %s done in %.1f s\n", topics[i].name, omp_get_wtime() - ti);
+    cli_progress_clear(&prog);
+    if (o.log)
+      fprintf(o.log, "impactfit reproduce: %s done in %.1f s\n", topics[i].name, omp_get_wtime() - ti);
+    cli_progress_update(&prog, ++done, 0);
   }
+  cli_progress_end(&prog);
   double wall = omp_get_wtime() - t0;
   char title[128];
   snprintf(title, sizeof title, "impactfit: reproduction of the published results%s", quick ? " (quick grids)" : "");

@@ -1,26 +1,52 @@
 /* impactfit sweep: runs a sweep definition file, writes DIR/NAME.csv and DIR/NAME.json. */
 #define _POSIX_C_SOURCE 200809L
+#include <omp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "impactfit/impactfit.h"
+#include "progress.h"
+#include "signals.h"
+#include "sweep_mpi.h"
+#include "sweep_out.h"
 
 static const char *help_text =
-    "usage: impactfit sweep FILE.ini [--out DIR] [--threads T] [--block B]\n\n"
+    "usage: impactfit sweep FILE.ini [--out DIR] [--threads T] [--block B] [--resume]\n"
+    "                       [--shard I/N] [--sync SECONDS] [--quiet]\n\n"
     "Evaluates a problem on the product grid of the axes of a sweep definition file and writes\n"
     "  DIR/NAME.csv   one row per grid point in grid order (last axis fastest): index, every\n"
     "                 parameter of the problem, the outputs, status, rhs_evals; numbers as %.17g,\n"
-    "                 identical for any thread count; a failed point has its status and empty\n"
-    "                 outputs\n"
+    "                 identical for any thread count, shard split, MPI rank count or resume; a\n"
+    "                 failed point has its status and empty outputs\n"
     "  DIR/NAME.json  provenance: definition file and its XXH64 hash, impactfit version, problem,\n"
-    "                 fixed parameters and options, tolerances, axes, threads, wall time, and the\n"
-    "                 failed points (index, status, message; the first 1000)\n"
-    "where NAME is FILE's base name without .ini.\n\n"
-    "  --out DIR     output directory (must exist), default .\n"
-    "  --threads T   OpenMP threads, default: OMP_NUM_THREADS or all cores\n"
-    "  --block B     points computed in parallel before they are written, default 4096\n\n"
+    "                 fixed parameters and options, tolerances, axes, block, shard, threads, ranks,\n"
+    "                 sessions, wall time, and the failed points (index, status, message; the\n"
+    "                 first 1000)\n"
+    "where NAME is FILE's base name without .ini (NAME.shard-I-of-N for a shard).\n\n"
+    "  --out DIR       output directory (must exist), default .\n"
+    "  --threads T     OpenMP threads (per MPI rank), default: OMP_NUM_THREADS or all cores\n"
+    "  --block B       block size, default 4096: points are computed in parallel in blocks of\n"
+    "                  at least B points (about four work units per thread) before they are\n"
+    "                  written; problems that continue along the innermost axis restart at\n"
+    "                  multiples of B when a run is longer, so shards and resumed runs of one\n"
+    "                  result use the same B (the journal and the shards' JSON record it)\n"
+    "  --resume        continue an interrupted run of this output (or start one if there is\n"
+    "                  none; nothing to do when DIR/NAME.csv already holds this sweep)\n"
+    "  --shard I/N     compute part I of N (0 <= I < N): interleaved groups of points, balanced\n"
+    "                  in count and cost; 'impactfit merge' joins the N parts\n"
+    "  --sync SECONDS  make finished rows durable (fsync) at least this often, default 2;\n"
+    "                  0: after every block\n"
+    "  --quiet         no progress line (it is shown only when stderr is a terminal)\n\n"
+    "While it runs, rows go to DIR/NAME.csv.part and DIR/NAME.journal records how many are durable;\n"
+    "DIR/NAME.csv appears only when the sweep is complete. After a kill at any moment (SIGKILL,\n"
+    "power loss, pre-emption), the same command with --resume finishes the sweep, and the CSV is\n"
+    "byte-identical to an uninterrupted run. SIGINT or SIGTERM stop cleanly: the finished rows are\n"
+    "made durable, and the exit status is 130 or 143 with the command that resumes.\n\n"
+    "MPI (built with -DIMPACTFIT_MPI=ON): 'mpirun -np R impactfit sweep FILE ...' spreads blocks over\n"
+    "the R ranks dynamically (OpenMP inside each); rank 0 writes the same CSV.\n\n"
     "Definition file (INI):\n"
     "  [sweep]\n"
     "  problem = simulate            ; see the list below\n"
@@ -32,8 +58,9 @@ static const char *help_text =
     "  n = linear 1, 2, 5            ; start, stop, count\n"
     "  c = log 0.01, 10, 31          ; geometric, start and stop non-zero, same sign\n"
     "  v = list 0.5, 1, 2            ; a list may continue on indented lines\n\n"
-    "Exit status: 0 every point succeeded, 1 some point failed (its row says why),\n"
-    "2 invalid definition file (the message names file, line and reason) or options.\n";
+    "Exit status: 0 every point succeeded, 1 some point failed (its row says why) or the output\n"
+    "could not be written, 2 invalid definition file (the message names file, line and reason),\n"
+    "options or resume state, 130/143 stopped by SIGINT/SIGTERM (resume with --resume).\n";
 
 static void print_problems(void) {
   printf("\nproblems:\n");
@@ -53,42 +80,6 @@ static void print_problems(void) {
   }
 }
 
-#define MAX_LISTED_FAILURES 1000
-
-typedef struct failure {
-  size_t index;
-  int status;
-  char *message;
-} failure;
-
-typedef struct sink {
-  FILE *csv;
-  failure *fail;
-  size_t nfail, total_fail;
-} sink;
-
-static int on_rows(void *ctx, size_t first, size_t count, const char *rows, size_t len) {
-  (void)first;
-  (void)count;
-  sink *k = ctx;
-  if (fwrite(rows, 1, len, k->csv) != len || fflush(k->csv) != 0)
-    return IMPACTFIT_EIO;
-  return 0;
-}
-
-static void on_failure(void *ctx, size_t index, int status, const char *message) {
-  sink *k = ctx;
-  k->total_fail++;
-  if (k->nfail < MAX_LISTED_FAILURES) {
-    failure *f = &k->fail[k->nfail];
-    f->index = index;
-    f->status = status;
-    f->message = strdup(message);
-    if (f->message)
-      k->nfail++;
-  }
-}
-
 static void json_string(FILE *f, const char *v) {
   fputc('"', f);
   for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
@@ -102,8 +93,20 @@ static void json_string(FILE *f, const char *v) {
   fputc('"', f);
 }
 
-static void write_json(FILE *f, const impactfit_sweep *s, const char *csv_path, const impactfit_sweep_summary *sum,
-                       const sink *k) {
+typedef struct run_info {
+  const impactfit_sweep *s;
+  const sweep_out *o;
+  const char *csv_path;
+  int threads, ranks;
+  double wall;
+  const size_t *per_rank; /* MPI: points each rank computed in this session */
+} run_info;
+
+static void write_json(void *ctx, void *file) {
+  const run_info *ri = ctx;
+  FILE *f = file;
+  const impactfit_sweep *s = ri->s;
+  const sweep_out *o = ri->o;
   const impactfit_sweep_problem *pr = impactfit_sweep_get_problem(s);
   static const char *kinds[] = {"list", "linear", "log"};
   fprintf(f, "{\n  \"generator\": \"impactfit sweep\",\n  \"impactfit_version\": ");
@@ -111,12 +114,21 @@ static void write_json(FILE *f, const impactfit_sweep *s, const char *csv_path, 
   fprintf(f, ",\n  \"definition\": ");
   json_string(f, impactfit_sweep_name(s));
   fprintf(f, ",\n  \"definition_xxh64\": \"%s\",\n  \"csv\": ", impactfit_sweep_hash(s));
-  json_string(f, csv_path);
+  json_string(f, ri->csv_path);
   fprintf(f, ",\n  \"problem\": ");
   json_string(f, pr->name);
-  fprintf(f, ",\n  \"points\": %zu,\n  \"failed\": %zu,\n  \"threads\": %d,\n  \"wall_seconds\": %.6g,\n"
-             "  \"rhs_evals\": %lld,\n",
-          impactfit_sweep_point_count(s), sum->failed, sum->threads, sum->wall_seconds, sum->rhs_evals);
+  fprintf(f,
+          ",\n  \"points\": %zu,\n  \"rows\": %zu,\n  \"failed\": %zu,\n  \"block\": %zu,\n  \"shard\": %zu,\n"
+          "  \"shards\": %zu,\n  \"threads\": %d,\n  \"ranks\": %d,\n  \"sessions\": %zu,\n"
+          "  \"wall_seconds\": %.6g,\n  \"rhs_evals\": %lld,\n",
+          impactfit_sweep_point_count(s), o->rows, o->failed, o->block, o->shard, o->shards, ri->threads, ri->ranks,
+          o->sessions, ri->wall, o->rhs);
+  if (ri->per_rank) {
+    fprintf(f, "  \"points_per_rank\": [");
+    for (int r = 0; r < ri->ranks; r++)
+      fprintf(f, "%s%zu", r ? ", " : "", ri->per_rank[r]);
+    fprintf(f, "],\n");
+  }
   fprintf(f, "  \"tolerances\": {");
   int first = 1;
   for (size_t i = 0; i < pr->n_params; i++)
@@ -144,28 +156,73 @@ static void write_json(FILE *f, const impactfit_sweep *s, const char *csv_path, 
   }
   fprintf(f, "\n  ],\n  \"outputs\": [");
   first = 1;
-  for (size_t o = 0; o < pr->n_outputs; o++)
-    if (impactfit_sweep_output_wanted(s, o)) {
-      fprintf(f, "%s\"%s\"", first ? "" : ", ", pr->outputs[o]);
+  for (size_t k = 0; k < pr->n_outputs; k++)
+    if (impactfit_sweep_output_wanted(s, k)) {
+      fprintf(f, "%s\"%s\"", first ? "" : ", ", pr->outputs[k]);
       first = 0;
     }
   fprintf(f, "],\n  \"failures\": [");
-  for (size_t i = 0; i < k->nfail; i++) {
-    fprintf(f, "%s\n    {\"index\": %zu, \"status\": \"%s\", \"message\": ", i ? "," : "", k->fail[i].index,
-            impactfit_status_name(k->fail[i].status));
-    json_string(f, k->fail[i].message);
+  for (size_t i = 0; i < o->nfail; i++) {
+    fprintf(f, "%s\n    {\"index\": %zu, \"status\": \"%s\", \"message\": ", i ? "," : "", o->fail[i].index,
+            impactfit_status_name(o->fail[i].status));
+    json_string(f, o->fail[i].message);
     fputc('}', f);
   }
-  fprintf(f, "%s],\n  \"failures_not_listed\": %zu\n}\n", k->nfail ? "\n  " : "", k->total_fail - k->nfail);
+  fprintf(f, "%s],\n  \"failures_not_listed\": %zu\n}\n", o->nfail ? "\n  " : "", o->failed - o->nfail);
+}
+
+/* Parses "I/N" (0 <= I < N <= 1e6). */
+static int parse_shard(const char *v, size_t *shard, size_t *shards) {
+  char *e1, *e2;
+  if (!v || v[0] < '0' || v[0] > '9')
+    return cli_input_error("--shard: expected I/N with 0 <= I < N, got '%s'", v ? v : "");
+  unsigned long i = strtoul(v, &e1, 10);
+  if (*e1 != '/' || e1[1] < '0' || e1[1] > '9')
+    return cli_input_error("--shard: expected I/N with 0 <= I < N, got '%s'", v);
+  unsigned long n = strtoul(e1 + 1, &e2, 10);
+  if (*e2 || n < 1 || n > 1000000 || i >= n)
+    return cli_input_error("--shard: expected I/N with 0 <= I < N <= 1000000, got '%s'", v);
+  *shard = i;
+  *shards = n;
+  return 0;
+}
+
+typedef struct poll_ctx {
+  sweep_out *o;
+  cli_progress *pr;
+  size_t base_rows, base_failed; /* written before this run started */
+} poll_ctx;
+
+static int on_poll(void *ctx, size_t done, size_t failed) {
+  poll_ctx *c = ctx;
+  cli_progress_update(c->pr, c->base_rows + done, c->base_failed + failed);
+  return cli_signal_pending() != 0;
+}
+
+static int fwd_rows(void *ctx, size_t first, size_t count, const char *rows, size_t len) {
+  return sweep_out_rows(((poll_ctx *)ctx)->o, first, count, rows, len);
+}
+
+static void fwd_failure(void *ctx, size_t index, int status, const char *message) {
+  sweep_out_failure(((poll_ctx *)ctx)->o, index, status, message);
+}
+
+/* The command that continues this run, for the interruption message. */
+static void resume_command(char *buf, size_t size, const char *file, const char *out_dir, size_t shard, size_t shards,
+                           int mpi) {
+  int n = snprintf(buf, size, "%simpactfit sweep %s --out %s --resume", mpi ? "mpirun ... " : "", file, out_dir);
+  if (shards > 1 && n > 0 && (size_t)n < size)
+    snprintf(buf + n, size - (size_t)n, " --shard %zu/%zu", shard, shards);
 }
 
 int impactfit_cmd_sweep(int argc, char **argv) {
-  const char *out_dir = ".";
-  int threads = 0, block = 0, help = 0;
+  const char *out_dir = ".", *shard_s = NULL;
+  int threads = 0, block = 0, help = 0, resume = 0, quiet = 0;
+  double sync = 2.0;
   cli_opt opts[] = {
-      {"out", OPT_STRING, &out_dir, 0},
-      {"threads", OPT_INT, &threads, 0},
-      {"block", OPT_INT, &block, 0},
+      {"out", OPT_STRING, &out_dir, 0},   {"threads", OPT_INT, &threads, 0}, {"block", OPT_INT, &block, 0},
+      {"resume", OPT_FLAG, &resume, 0},   {"shard", OPT_STRING, &shard_s, 0}, {"sync", OPT_DOUBLE, &sync, 0},
+      {"quiet", OPT_FLAG, &quiet, 0},
   };
   const char *pos[1];
   size_t npos = 0;
@@ -183,75 +240,175 @@ int impactfit_cmd_sweep(int argc, char **argv) {
     return cli_input_error("--threads: expected 1..4096, got %d", threads);
   if (opts[2].seen && (block < 1 || block > 1000000))
     return cli_input_error("--block: expected 1..1000000, got %d", block);
+  if (!(sync >= 0.0 && sync <= 86400.0))
+    return cli_input_error("--sync: expected 0..86400 seconds, got %g", sync);
+  size_t shard = 0, shards = 1;
+  if (shard_s && (rc = parse_shard(shard_s, &shard, &shards)))
+    return rc;
 
+  int rank = 0, ranks = 1;
+  if ((rc = sweep_mpi_init(&rank, &ranks)))
+    return rc;
   impactfit_error err;
   impactfit_error_clear(&err);
   impactfit_sweep *s = NULL;
   int st = impactfit_sweep_load(pos[0], &s, &err);
-  if (st)
-    return cli_status_error(st == IMPACTFIT_EIO ? IMPACTFIT_EINVAL : st, &err, "sweep");
+  if (st && rank == 0)
+    rc = cli_status_error(st == IMPACTFIT_EIO ? IMPACTFIT_EINVAL : st, &err, "sweep");
+  else if (st)
+    rc = CLI_INPUT;
+  rc = sweep_mpi_max(rc); /* collective: every rank learns whether any rank could not load it */
+  if (!rc && ranks > 1 && !sweep_mpi_same_hash(impactfit_sweep_hash(s)))
+    rc = rank == 0 ? cli_input_error("sweep: the MPI ranks read different versions of %s (definition hashes differ)",
+                                     pos[0])
+                   : CLI_INPUT;
+  if (rc) {
+    impactfit_sweep_free(s);
+    sweep_mpi_finalize();
+    return rc;
+  }
 
-  /* NAME: base name of the file without .ini */
+  /* NAME: base name of the file without .ini (and the shard) */
   const char *base = strrchr(pos[0], '/');
   base = base ? base + 1 : pos[0];
   size_t blen = strlen(base);
   if (blen > 4 && strcmp(base + blen - 4, ".ini") == 0)
     blen -= 4;
-  char csv_path[4096], json_path[4096];
-  if ((size_t)snprintf(csv_path, sizeof csv_path, "%s/%.*s.csv", out_dir, (int)blen, base) >= sizeof csv_path ||
-      (size_t)snprintf(json_path, sizeof json_path, "%s/%.*s.json", out_dir, (int)blen, base) >= sizeof json_path) {
+  char name[600], csv_path[4096], json_path[4096];
+  if (shards > 1)
+    snprintf(name, sizeof name, "%.*s.shard-%zu-of-%zu", (int)(blen < 500 ? blen : 500), base, shard, shards);
+  else
+    snprintf(name, sizeof name, "%.*s", (int)(blen < 500 ? blen : 500), base);
+  if ((size_t)snprintf(csv_path, sizeof csv_path, "%s/%s.csv", out_dir, name) >= sizeof csv_path ||
+      (size_t)snprintf(json_path, sizeof json_path, "%s/%s.json", out_dir, name) >= sizeof json_path) {
     impactfit_sweep_free(s);
+    sweep_mpi_finalize();
     return cli_input_error("sweep: output path too long");
   }
-  sink k;
-  memset(&k, 0, sizeof k);
-  k.fail = calloc(MAX_LISTED_FAILURES, sizeof *k.fail);
-  cli_out csv, json;
-  if (!k.fail) {
-    impactfit_sweep_free(s);
-    return cli_input_error("out of memory");
+
+  /* rank 0 opens (or resumes) the output and tells the others where to start */
+  sweep_out o;
+  memset(&o, 0, sizeof o);
+  o.part_fd = o.jfd = -1;
+  size_t plan[3] = {0, 0, 0}; /* state (0 run, 1 complete, 2 error code follows), block, first */
+  if (rank == 0) {
+    size_t B = impactfit_sweep_block_size(s, (size_t)block);
+    int orc = sweep_out_open(&o, s, csv_path, B, opts[2].seen, shard, shards, resume, sync);
+    if (orc == SWEEP_OUT_COMPLETE)
+      plan[0] = 1;
+    else if (orc)
+      plan[0] = 2 + (size_t)orc;
+    plan[1] = o.block;
+    plan[2] = o.next;
   }
-  if ((rc = cli_out_open(&csv, csv_path))) {
-    free(k.fail);
+  sweep_mpi_bcast(plan, 3);
+  if (plan[0] >= 2 || plan[0] == 1) {
+    rc = plan[0] >= 2 ? (int)(plan[0] - 2) : (o.failed ? CLI_NUMERIC : CLI_OK);
+    if (rank == 0 && plan[0] == 1) {
+      printf("sweep %s: %s already holds this sweep (%s); nothing to do\n", impactfit_sweep_name(s), csv_path,
+             o.failed ? "with failed points" : "complete");
+      if (o.failed)
+        fprintf(stderr, "impactfit: error: sweep: %zu points failed; see %s\n", o.failed, json_path);
+    }
+    sweep_out_close(&o);
     impactfit_sweep_free(s);
+    sweep_mpi_finalize();
     return rc;
   }
-  k.csv = csv.f;
-  fputs(impactfit_sweep_csv_header(s), csv.f);
+
   impactfit_sweep_run_params rp = impactfit_sweep_default_run_params();
   rp.threads = threads;
-  rp.block = (size_t)block;
+  rp.block = plan[1];
+  rp.shard = shard;
+  rp.shards = shards;
+  size_t total_pts = impactfit_sweep_run_points(s, &rp);
+  cli_progress prog;
+  char label[700];
+  snprintf(label, sizeof label, "sweep %s", name);
+  cli_progress_start(&prog, label, "points", total_pts, o.rows, quiet || rank != 0);
   impactfit_sweep_summary sum;
-  st = impactfit_sweep_run(s, &rp, on_rows, on_failure, &k, &sum, &err);
-  if (st) {
-    cli_out_abort(&csv);
-    rc = cli_status_error(st, &err, "sweep");
-    goto out;
+  memset(&sum, 0, sizeof sum);
+  double t0 = cli_now();
+  size_t *per_rank = NULL;
+  cli_signals_install();
+  st = 0;
+  if (plan[2] < impactfit_sweep_point_count(s)) {
+    rp.first = plan[2];
+    if (ranks > 1 && rank > 0) {
+      st = sweep_mpi_work(s, &rp, &err);
+    } else if (ranks > 1) {
+      per_rank = calloc((size_t)ranks, sizeof *per_rank);
+      st = per_rank ? sweep_mpi_lead(s, &rp, &o, &prog, per_rank, &err) : IMPACTFIT_ENOMEM;
+    } else {
+      poll_ctx pc = {&o, &prog, o.rows, o.failed};
+      rp.poll = on_poll;
+      st = impactfit_sweep_run(s, &rp, fwd_rows, fwd_failure, &pc, &sum, &err);
+    }
   }
-  if ((rc = cli_out_commit(&csv)))
-    goto out;
-  if ((rc = cli_out_open(&json, json_path)))
-    goto out;
-  write_json(json.f, s, csv_path, &sum, &k);
-  if ((rc = cli_out_commit(&json)))
-    goto out;
-  printf("sweep %s: %zu points, %zu failed, %d thread(s), %.3g s (%.0f points/s) -> %s\n", impactfit_sweep_name(s),
-         sum.points, sum.failed, sum.threads, sum.wall_seconds,
-         sum.wall_seconds > 0 ? (double)sum.points / sum.wall_seconds : 0.0, csv_path);
-  if (sum.failed) {
-    if (k.nfail)
-      fprintf(stderr, "impactfit: error: sweep: %zu of %zu points failed (first: point %zu, %s: %s); see %s\n",
-              sum.failed, sum.points, k.fail[0].index, impactfit_status_name(k.fail[0].status),
-              k.fail[0].message, json_path);
+  cli_progress_end(&prog);
+  if (sum.threads == 0)
+    sum.threads = threads ? threads : omp_get_max_threads();
+  double wall_here = cli_now() - t0;
+  int sig = cli_signal_pending();
+  cli_signals_restore();
+  if (rank > 0) { /* workers: rank 0 reports */
+    rc = st == IMPACTFIT_EINTR ? (sig == SIGTERM ? CLI_SIGTERM : CLI_SIGINT) : (st ? CLI_NUMERIC : CLI_OK);
+    rc = sweep_mpi_max(rc);
+    impactfit_sweep_free(s);
+    sweep_mpi_finalize();
+    return rc;
+  }
+  char again[5000];
+  resume_command(again, sizeof again, pos[0], out_dir, shard, shards, ranks > 1);
+  if (st == IMPACTFIT_EINTR) {
+    int cst = sweep_out_commit(&o);
+    if (!sig)
+      sig = SIGTERM; /* another rank was stopped */
+    if (cst)
+      fprintf(stderr, "impactfit: error: sweep: interrupted by %s, and %s; resume with: %s\n", cli_signal_name(sig),
+              o.error, again);
     else
-      fprintf(stderr, "impactfit: error: sweep: %zu of %zu points failed; see %s\n", sum.failed, sum.points,
-              csv_path);
-    rc = CLI_NUMERIC;
+      fprintf(stderr,
+              "impactfit: error: sweep: interrupted by %s after %zu of %zu points (saved in %s); resume with: %s\n",
+              cli_signal_name(sig), o.rows, total_pts, o.part, again);
+    rc = sig == SIGINT ? CLI_SIGINT : CLI_SIGTERM;
+  } else if (st) {
+    int cst = sweep_out_commit(&o);
+    if (st == IMPACTFIT_EIO && o.error[0])
+      fprintf(stderr, "impactfit: error: sweep: %s\n", o.error);
+    else
+      cli_status_error(st, &err, "sweep");
+    (void)cst;
+    rc = impactfit_status_is_input_error(st) ? CLI_INPUT : CLI_NUMERIC;
+  } else {
+    run_info ri = {s, &o, csv_path, sum.threads, ranks, 0.0, per_rank};
+    ri.wall = sweep_out_wall(&o);
+    rc = sweep_out_finish(&o, json_path, write_json, &ri);
+    if (!rc) {
+      size_t here = o.rows - o.start_rows;
+      if (plan[2] >= impactfit_sweep_point_count(s))
+        printf("sweep %s: %zu points, %zu failed: completed an interrupted run (no point left to compute) -> %s\n",
+               impactfit_sweep_name(s), o.rows, o.failed, csv_path);
+      else
+        printf("sweep %s: %zu points, %zu failed, %d thread(s)%s, %.3g s (%.0f points/s) -> %s\n",
+               impactfit_sweep_name(s), o.rows, o.failed, sum.threads, ranks > 1 ? " per rank" : "", wall_here,
+               wall_here > 0 ? (double)here / wall_here : 0.0, csv_path);
+      if (o.failed) {
+        if (o.nfail)
+          fprintf(stderr, "impactfit: error: sweep: %zu of %zu points failed (first: point %zu, %s: %s); see %s\n",
+                  o.failed, o.rows, o.fail[0].index, impactfit_status_name(o.fail[0].status), o.fail[0].message,
+                  json_path);
+        else
+          fprintf(stderr, "impactfit: error: sweep: %zu of %zu points failed; see %s\n", o.failed, o.rows, csv_path);
+        rc = CLI_NUMERIC;
+      }
+    }
   }
-out:
-  for (size_t i = 0; i < k.nfail; i++)
-    free(k.fail[i].message);
-  free(k.fail);
+  if (ranks > 1)
+    rc = sweep_mpi_max(rc);
+  free(per_rank);
+  sweep_out_close(&o);
   impactfit_sweep_free(s);
+  sweep_mpi_finalize();
   return rc;
 }

@@ -1,6 +1,8 @@
 /* Grid driver for the inverse problems: OpenMP over (n, m, run of e), continuation along e. */
 #include "inverse_grid.h"
 
+#include "progress.h"
+
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +10,12 @@
 
 long inverse_grid_solve(const impactfit_inverse_params *base, const double *ns, size_t nn,
                         const double *ms, size_t nm, const double *es, size_t ne, inverse_point *pts) {
+  return inverse_grid_solve_progress(base, ns, nn, ms, nm, es, ne, pts, NULL);
+}
+
+long inverse_grid_solve_progress(const impactfit_inverse_params *base, const double *ns, size_t nn,
+                                 const double *ms, size_t nm, const double *es, size_t ne, inverse_point *pts,
+                                 cli_progress *progress) {
   size_t rows = nn * nm;
   int threads = omp_get_max_threads();
   /* Runs of e long enough for the continuation to pay off, short enough to feed every thread. */
@@ -21,6 +29,7 @@ long inverse_grid_solve(const impactfit_inverse_params *base, const double *ns, 
   size_t chunks_per_row = (ne + chunk - 1) / chunk, tasks = rows * chunks_per_row;
   long failed = 0;
   int nomem = 0;
+  size_t done_points = 0, failed_points = 0; /* shared, for the progress line */
 #pragma omp parallel reduction(+ : failed) reduction(| : nomem)
   {
     impactfit_inverse_workspace *ws = impactfit_inverse_alloc();
@@ -62,10 +71,22 @@ long inverse_grid_solve(const impactfit_inverse_params *base, const double *ns, 
           if (pt->status) {
             snprintf(pt->message, sizeof pt->message, "%s", e2.message);
             failed++;
+#pragma omp atomic
+            failed_points++;
           } else {
             pt->r = r2;
           }
         }
+      }
+#pragma omp atomic
+      done_points += e1 - e0;
+      if (progress && omp_get_thread_num() == 0) { /* the main thread draws */
+        size_t d, f;
+#pragma omp atomic read
+        d = done_points;
+#pragma omp atomic read
+        f = failed_points;
+        cli_progress_update(progress, d, f);
       }
     }
     free(res);

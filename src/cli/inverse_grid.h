@@ -19,4 +19,10 @@ typedef struct inverse_point {
 long inverse_grid_solve(const impactfit_inverse_params *base, const double *ns, size_t nn,
                         const double *ms, size_t nm, const double *es, size_t ne, inverse_point *pts);
 
+struct cli_progress;
+/* The same, drawing a progress line (progress.h; NULL: none) from the main thread. */
+long inverse_grid_solve_progress(const impactfit_inverse_params *base, const double *ns, size_t nn,
+                                 const double *ms, size_t nm, const double *es, size_t ne, inverse_point *pts,
+                                 struct cli_progress *progress);
+
 #endif

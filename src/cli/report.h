@@ -25,6 +25,9 @@ typedef struct topic_opts {
   int quick;          /* coarse grids (reproduce --quick, tests) */
   int check;          /* check mode: modest grids, no files, no regenerated headers */
   FILE *log;          /* progress lines (stderr), NULL for quiet */
+  struct cli_progress *progress; /* the command's progress line (progress.h) or NULL: a long topic
+                                  * calls cli_progress_tick(progress) in its loops to keep the
+                                  * elapsed time ticking */
 } topic_opts;
 
 typedef struct report report;

@@ -31,6 +31,7 @@
 #include "impactfit/generated/copt_surrogate.h"
 #include "impactfit/generated/poursina2020.h"
 #include "impactfit/impactfit.h"
+#include "progress.h"
 #include "report.h"
 
 #define PN_SOURCE "Poursina & Nikravesh 2020"
@@ -56,6 +57,7 @@ static void add_claim(report *r, const char *id, const char *source, const char 
 
 static void say(const topic_opts *o, const char *fmt, const char *arg) {
   if (o->log) {
+    cli_progress_clear(o->progress); /* the progress line (if any) is redrawn after the topic */
     fprintf(o->log, "  copt: ");
     fprintf(o->log, fmt, arg);
     fputc('\n', o->log);

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "impactfit/impactfit.h"
+#include "progress.h"
 #include "report.h"
 
 static void add_claim(report *r, const char *id, const char *source, const char *what, double claimed,
@@ -42,6 +43,7 @@ int topic_hc_formulas(const topic_opts *o, report *r) {
            "e_out by the engine (m = n = %g, condition C)", ap.points, ap.e_min, ap.e_max, ap.n);
   for (size_t i = 0; i < nf && i < 16; i++) {
     int st = impactfit_formula_audit(ws, impactfit_formula_at(i), &ap, &rows[i], &err);
+    cli_progress_tick(o->progress); /* keeps the elapsed time of the progress line ticking */
     if (st) {
       impactfit_impact_free(ws);
       return cli_status_error(st, &err, "hc-formulas");

@@ -61,7 +61,16 @@ struct impactfit_fitfile {
   impactfit_sweep *sweep;
   stage *stages;
   size_t n, cap;
+  impactfit_fitfile_progress_fn progress;
+  void *progress_ctx;
 };
+
+void impactfit_fitfile_set_progress(impactfit_fitfile *f, impactfit_fitfile_progress_fn fn, void *ctx) {
+  if (!f)
+    return;
+  f->progress = fn;
+  f->progress_ctx = ctx;
+}
 
 static void stage_clear(stage *s) {
   free(s->name);
@@ -693,6 +702,8 @@ static int run_stage(impactfit_fitfile *f, size_t si, const impactfit_table *swe
     row[c++] = r->max_rel;
     if ((st = impactfit__table_add_row(out, row, 1, err)))
       goto done;
+    if (f->progress)
+      f->progress(f->progress_ctx, si, f->n, gi + 1, ng);
   }
   impactfit_table_free(s->table);
   s->table = out;

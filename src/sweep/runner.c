@@ -1,13 +1,28 @@
 /* The sweep runner (include/impactfit/sweep.h): blocks computed in parallel, written in order.
  *
- * The grid range [first, first + count) is cut into blocks of B points; a block is cut into work
- * units: single points, or, for problems with solve_run, runs along the innermost axis (a run
- * starts at a multiple of the innermost count and never crosses a block boundary). The partition
- * depends on the grid and B only, never on the thread count, so every unit sees the same inputs and
- * a freshly reset state whichever thread takes it: the rows are identical for any thread count.
+ * Work units: the grid is cut at every multiple of L (the innermost axis count, for problems with
+ * solve_run; 1 otherwise) and of the block size B, and at the ends of the run's range. When L ≤ B,
+ * B is a multiple of L and the units are the runs (single points when L = 1); when L > B they are
+ * the pieces of the runs within each block. Shards interleave groups of G = min(L, B) points,
+ * group g = floor(x/G) going to shard g mod N: a group is one unit (L ≤ B) or the units of one
+ * block (L > B), all of G points but the last, so shards differ by at most G points, and shard
+ * membership is defined from the grid and B alone, wherever a run starts. The partition never
+ * depends on the thread count, so every unit sees the same inputs and a freshly reset state
+ * whichever thread takes it: the rows are identical for any thread count, shard or range.
+ *
  * One parallel region spans the whole run (the threads and their problem states live across
- * blocks); a block's units are shared out by `omp for schedule(dynamic)`, then one thread hands
- * the formatted rows to the callback while the others wait at the barrier. */
+ * blocks). The calling thread (the team's master) gathers the next block of units: at most W
+ * points (at least one unit), W = the caller's `work`, or by default max(B, 4 T G) for T threads
+ * (at most 262144), so that a block has about four units per thread even when the units are long
+ * runs (with B = 4096 and runs of 600 points a block of B would hold 6 units, and 32 threads
+ * would mostly wait at the barrier); W only groups units, it never cuts one, so the rows do not
+ * depend on it.
+ * The threads take units in increasing order from a shared counter (dynamic scheduling),
+ * and the master, after each of its units, calls the poll hook. When the hook asks to stop, no
+ * thread takes a further unit, so the completed units are exactly the first `taken` ones and
+ * their rows can be delivered. After the barrier the master hands the block's rows to the
+ * callback while the other threads wait: every callback runs on the calling thread (which MPI's
+ * FUNNELED threading level and signal-driven stops rely on). */
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -18,12 +33,94 @@
 #include "sweep_internal.h"
 
 #define DEFAULT_BLOCK 4096
+#define MAX_BLOCK 1000000
+#define UNITS_PER_THREAD 4  /* units per thread in a default block */
+#define MAX_WORK 262144     /* points per default block at most (about 1.2 kB of memory each) */
 #define COL_WIDTH 32 /* a %.17g number or a status name, with its comma */
 
 impactfit_sweep_run_params impactfit_sweep_default_run_params(void) {
   impactfit_sweep_run_params rp;
   memset(&rp, 0, sizeof rp);
   return rp;
+}
+
+/* Innermost run length: units never cross its multiples. */
+static size_t run_length(const impactfit_sweep *s) {
+  return s->problem->solve_run ? s->axes[s->n_axes - 1].count : 1;
+}
+
+size_t impactfit_sweep_block_size(const impactfit_sweep *s, size_t block) {
+  size_t B = block ? block : DEFAULT_BLOCK, L = run_length(s);
+  if (L > 1 && L <= B)
+    B = (B / L) * L; /* whole runs per block when the grid is aligned */
+  return B;
+}
+
+/* The unit partition of a run's range [first, last). */
+typedef struct partition {
+  size_t L, B, G, first, last, shard, shards; /* G = min(L, B): points per shard group */
+  size_t W;                                   /* points per block gathered for the threads */
+} partition;
+
+static int partition_init(const impactfit_sweep *s, const impactfit_sweep_run_params *rp, partition *p,
+                          impactfit_error *err) {
+  if (rp->block > MAX_BLOCK)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "block must be at most 1e6 points (got %zu)", rp->block);
+  if (rp->first >= s->total || (rp->count && rp->count > s->total - rp->first))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "point range %zu + %zu is outside the grid of %zu points",
+                           rp->first, rp->count, s->total);
+  p->shards = rp->shards ? rp->shards : 1;
+  p->shard = rp->shard;
+  if (p->shard >= p->shards)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "shard %zu of %zu: the shard index must be below the shard count",
+                           rp->shard, p->shards);
+  p->L = run_length(s);
+  p->B = impactfit_sweep_block_size(s, rp->block);
+  p->G = p->L < p->B ? p->L : p->B;
+  p->first = rp->first;
+  p->last = rp->count ? rp->first + rp->count : s->total;
+  if (rp->work > MAX_BLOCK)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "work must be at most 1e6 points (got %zu)", rp->work);
+  p->W = rp->work;
+  if (!p->W) {
+    size_t threads = (size_t)(rp->threads > 0 ? rp->threads : omp_get_max_threads());
+    size_t want = UNITS_PER_THREAD * threads * p->G;
+    p->W = want < MAX_WORK ? want : MAX_WORK;
+    if (p->W < p->B)
+      p->W = p->B;
+  }
+  return IMPACTFIT_OK;
+}
+
+/* Shard key of the unit holding point x (see the top of the file). */
+static size_t shard_key(const partition *p, size_t x) { return x / p->G; }
+
+/* End of the unit starting at a. */
+static size_t unit_end(const partition *p, size_t a) {
+  size_t e = (a / p->L + 1) * p->L, eb = (a / p->B + 1) * p->B;
+  if (eb < e)
+    e = eb;
+  return e < p->last ? e : p->last;
+}
+
+static int unit_selected(const partition *p, size_t a) {
+  return p->shards == 1 || shard_key(p, a) % p->shards == p->shard;
+}
+
+size_t impactfit_sweep_run_points(const impactfit_sweep *s, const impactfit_sweep_run_params *rp) {
+  partition p;
+  if (!s || !rp || partition_init(s, rp, &p, NULL))
+    return 0;
+  if (p.shards == 1)
+    return p.last - p.first;
+  size_t n = 0;
+  for (size_t a = p.first; a < p.last;) {
+    size_t e = unit_end(&p, a);
+    if (unit_selected(&p, a))
+      n += e - a;
+    a = e;
+  }
+  return n;
 }
 
 typedef struct block_mem {
@@ -33,7 +130,7 @@ typedef struct block_mem {
   impactfit_error *errs;
   char *rows;
   size_t *row_len;
-  size_t *unit_start; /* unit k covers [unit_start[k], unit_start[k+1]) */
+  size_t *unit_a, *unit_b, *unit_off; /* unit k: points [unit_a[k], unit_b[k]) at offset unit_off[k] */
 } block_mem;
 
 static void block_mem_free(block_mem *m) {
@@ -44,7 +141,9 @@ static void block_mem_free(block_mem *m) {
   free(m->errs);
   free(m->rows);
   free(m->row_len);
-  free(m->unit_start);
+  free(m->unit_a);
+  free(m->unit_b);
+  free(m->unit_off);
 }
 
 /* Formats row i of the block (point index idx) into dst; returns its length. */
@@ -68,30 +167,28 @@ static size_t format_row(const impactfit_sweep *s, size_t idx, const double *in,
   return (size_t)(p - dst);
 }
 
-/* Computes work unit [a, b) of the block starting at point b0. */
-static void run_unit(const impactfit_sweep *s, void *state, block_mem *m, size_t b0, size_t a, size_t b,
-                     size_t row_max) {
+/* Computes work unit [a, b), stored from offset `off` of the block; returns its failed points. */
+static size_t run_unit(const impactfit_sweep *s, void *state, block_mem *m, size_t off, size_t a, size_t b,
+                       size_t row_max) {
   const impactfit_sweep_problem *pr = s->problem;
-  size_t np = pr->n_params, no = pr->n_outputs;
+  size_t np = pr->n_params, no = pr->n_outputs, failed = 0;
   if (pr->reset)
     pr->reset(state);
   for (size_t idx = a; idx < b; idx++) {
-    size_t i = idx - b0;
+    size_t i = off + (idx - a);
     impactfit_sweep_point(s, idx, m->in + i * np);
     m->rhs[i] = 0;
     impactfit_error_clear(&m->errs[i]);
     memset(m->out + i * no, 0, no * sizeof *m->out);
   }
   if (pr->solve_run) {
-    size_t i0 = a - b0, cnt = b - a;
-    for (size_t i = i0; i < i0 + cnt; i++)
+    size_t cnt = b - a;
+    for (size_t i = off; i < off + cnt; i++)
       m->status[i] = IMPACTFIT_OK;
-    impactfit_error run_err;
-    impactfit_error_clear(&run_err);
-    int st = pr->solve_run(state, cnt, m->in + i0 * np, m->out + i0 * no, m->rhs + i0, m->status + i0,
-                           m->errs + i0);
+    int st = pr->solve_run(state, cnt, m->in + off * np, m->out + off * no, m->rhs + off, m->status + off,
+                           m->errs + off);
     if (st)
-      for (size_t i = i0; i < i0 + cnt; i++)
+      for (size_t i = off; i < off + cnt; i++)
         if (m->status[i] == IMPACTFIT_OK) {
           m->status[i] = st;
           if (!m->errs[i].message[0])
@@ -99,12 +196,12 @@ static void run_unit(const impactfit_sweep *s, void *state, block_mem *m, size_t
         }
   } else {
     for (size_t idx = a; idx < b; idx++) {
-      size_t i = idx - b0;
+      size_t i = off + (idx - a);
       m->status[i] = pr->solve(state, m->in + i * np, m->out + i * no, &m->rhs[i], &m->errs[i]);
     }
   }
   for (size_t idx = a; idx < b; idx++) {
-    size_t i = idx - b0;
+    size_t i = off + (idx - a);
     if (m->status[i] == IMPACTFIT_OK)
       for (size_t k = 0; k < no; k++)
         if (s->wanted[k] && !isfinite(m->out[i * no + k])) {
@@ -113,11 +210,38 @@ static void run_unit(const impactfit_sweep *s, void *state, block_mem *m, size_t
                    pr->outputs[k], m->out[i * no + k]);
           break;
         }
-    if (m->status[i] != IMPACTFIT_OK && !m->errs[i].message[0])
-      snprintf(m->errs[i].message, sizeof m->errs[i].message, "%s", impactfit_strerror(m->status[i]));
+    if (m->status[i] != IMPACTFIT_OK) {
+      failed++;
+      if (!m->errs[i].message[0])
+        snprintf(m->errs[i].message, sizeof m->errs[i].message, "%s", impactfit_strerror(m->status[i]));
+    }
     m->row_len[i] = format_row(s, idx, m->in + i * np, m->out + i * no, m->rhs[i], m->status[i],
                                m->rows + i * row_max);
   }
+  return failed;
+}
+
+/* Gathers the next block from *pos: selected units, at most W points. Returns the number of units
+ * and sets *cover_end: the start of the next selected unit, or the end of the range. */
+static size_t gather_block(const partition *p, block_mem *m, size_t *pos, size_t *cover_end) {
+  size_t n = 0, pts = 0, a = *pos;
+  while (a < p->last) {
+    size_t e = unit_end(p, a);
+    if (unit_selected(p, a)) {
+      if (n > 0 && pts + (e - a) > p->W)
+        break;
+      m->unit_a[n] = a;
+      m->unit_b[n] = e;
+      m->unit_off[n] = pts;
+      pts += e - a;
+      n++;
+    }
+    a = e;
+  }
+  m->unit_off[n] = pts;
+  *pos = a;
+  *cover_end = a;
+  return n;
 }
 
 int impactfit_sweep_run(const impactfit_sweep *s, const impactfit_sweep_run_params *rp_in,
@@ -131,18 +255,13 @@ int impactfit_sweep_run(const impactfit_sweep *s, const impactfit_sweep_run_para
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no sweep or no row callback given");
   if (rp.threads < 0 || rp.threads > 4096)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "threads must be between 0 and 4096 (got %d)", rp.threads);
-  if (rp.first >= s->total || (rp.count && rp.count > s->total - rp.first))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "point range %zu + %zu is outside the grid of %zu points",
-                           rp.first, rp.count, s->total);
+  partition part;
+  int st = partition_init(s, &rp, &part, err);
+  if (st)
+    return st;
   const impactfit_sweep_problem *pr = s->problem;
-  size_t first = rp.first, last = rp.count ? rp.first + rp.count : s->total;
   int threads = rp.threads ? rp.threads : omp_get_max_threads();
-  size_t L = pr->solve_run ? s->axes[s->n_axes - 1].count : 1;
-  size_t B = rp.block ? rp.block : DEFAULT_BLOCK;
-  if (B > 1000000)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "block must be at most 1e6 points (got %zu)", B);
-  if (L > 1 && L <= B)
-    B = (B / L) * L; /* whole runs per block when the grid is aligned */
+  size_t B = part.W > part.B ? part.W : part.B; /* memory for the largest block (one unit <= B) */
   size_t np = pr->n_params, no = pr->n_outputs;
   size_t row_max = COL_WIDTH * (np + no + 3);
 
@@ -155,19 +274,24 @@ int impactfit_sweep_run(const impactfit_sweep *s, const impactfit_sweep_run_para
   m.errs = malloc(B * sizeof *m.errs);
   m.rows = malloc(B * row_max);
   m.row_len = malloc(B * sizeof *m.row_len);
-  m.unit_start = malloc((B + 1) * sizeof *m.unit_start);
+  m.unit_a = malloc((B + 1) * sizeof *m.unit_a);
+  m.unit_b = malloc((B + 1) * sizeof *m.unit_b);
+  m.unit_off = malloc((B + 1) * sizeof *m.unit_off);
   void **states = calloc((size_t)threads, sizeof *states);
-  int st = IMPACTFIT_OK;
-  if (!m.in || !m.out || !m.rhs || !m.status || !m.errs || !m.rows || !m.row_len || !m.unit_start || !states) {
+  if (!m.in || !m.out || !m.rhs || !m.status || !m.errs || !m.rows || !m.row_len || !m.unit_a || !m.unit_b ||
+      !m.unit_off || !states) {
     st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory for a block of %zu points", B);
     goto done;
   }
 
   double t0 = omp_get_wtime();
-  size_t failed = 0, done_points = 0;
+  size_t failed = 0, delivered = 0;
   long long rhs_total = 0;
-  int stop = 0, used_threads = 1, alloc_st = 0;
-  size_t n_units = 0;
+  int used_threads = 1, alloc_st = 0, stop = 0, finished = 0;
+  /* shared between the threads: the unit counter, the stop request and the running totals */
+  size_t n_units = 0, next_unit = 0, computed = 0, computed_failed = 0;
+  int halt = 0;
+  size_t pos = part.first, cover_start = part.first, cover_end = part.first;
   impactfit_error alloc_err;
   impactfit_error_clear(&alloc_err);
 #pragma omp parallel num_threads(threads)
@@ -187,46 +311,83 @@ int impactfit_sweep_run(const impactfit_sweep *s, const impactfit_sweep_run_para
       }
     }
 #pragma omp barrier
-#pragma omp single
+#pragma omp master
     used_threads = omp_get_num_threads();
-    for (size_t b0 = first; b0 < last && !alloc_st; b0 += B) {
-      size_t b1 = (last - b0 < B) ? last : b0 + B;
-#pragma omp single
+    int first_block = 1;
+    for (;;) {
+#pragma omp master
       {
-        n_units = 0;
-        for (size_t a = b0; a < b1;) {
-          size_t e = (a / L + 1) * L;
-          if (e > b1)
-            e = b1;
-          m.unit_start[n_units++] = a;
-          a = e;
+        if (alloc_st || stop || (pos >= part.last && !first_block)) {
+          finished = 1;
+        } else {
+          cover_start = pos;
+          n_units = gather_block(&part, &m, &pos, &cover_end);
+          next_unit = 0;
         }
-        m.unit_start[n_units] = b1;
-      } /* implicit barrier: every thread sees the units */
-#pragma omp for schedule(dynamic, 1)
-      for (size_t u = 0; u < n_units; u++)
-        run_unit(s, states[tid], &m, b0, m.unit_start[u], m.unit_start[u + 1], row_max);
-      /* implicit barrier: the block is complete */
-#pragma omp single
-      {
-        size_t len = 0;
-        for (size_t i = 0; i < b1 - b0; i++) {
-          if (m.status[i] != IMPACTFIT_OK) {
-            failed++;
-            if (failure)
-              failure(ctx, b0 + i, m.status[i], m.errs[i].message);
-          }
-          rhs_total += m.rhs[i];
-          memmove(m.rows + len, m.rows + i * row_max, m.row_len[i]);
-          len += m.row_len[i];
-        }
-        int rc = rows(ctx, b0, b1 - b0, m.rows, len);
-        done_points += b1 - b0;
-        if (rc)
-          stop = (rc == IMPACTFIT_EINTR) ? IMPACTFIT_EINTR : IMPACTFIT_EIO;
-      } /* implicit barrier: all threads see `stop` */
-      if (stop)
+      }
+      first_block = 0;
+#pragma omp barrier
+      if (finished)
         break;
+      for (;;) {
+        int h;
+#pragma omp atomic read
+        h = halt;
+        if (h)
+          break;
+        size_t u;
+#pragma omp atomic capture
+        u = next_unit++;
+        if (u < n_units) {
+          size_t nf = run_unit(s, states[tid], &m, m.unit_off[u], m.unit_a[u], m.unit_b[u], row_max);
+#pragma omp atomic
+          computed += m.unit_b[u] - m.unit_a[u];
+#pragma omp atomic
+          computed_failed += nf;
+        }
+        /* the master polls after each of its units, and once more when the block has no unit left */
+        if (tid == 0 && rp.poll) {
+          size_t d, f;
+#pragma omp atomic read
+          d = computed;
+#pragma omp atomic read
+          f = computed_failed;
+          if (rp.poll(ctx, d, f)) {
+#pragma omp atomic write
+            halt = 1;
+          }
+        }
+        if (u >= n_units)
+          break;
+      }
+#pragma omp barrier
+#pragma omp master
+      {
+        /* every unit taken is complete; with a halt those are the first `taken` ones */
+        size_t taken = next_unit < n_units ? next_unit : n_units;
+        int cut = taken < n_units;
+        size_t end = cut ? m.unit_a[taken] : cover_end, npts = m.unit_off[taken], len = 0;
+        for (size_t k = 0; k < taken; k++)
+          for (size_t i = m.unit_off[k]; i < m.unit_off[k + 1]; i++) {
+            if (m.status[i] != IMPACTFIT_OK) {
+              failed++;
+              if (failure)
+                failure(ctx, m.unit_a[k] + (i - m.unit_off[k]), m.status[i], m.errs[i].message);
+            }
+            rhs_total += m.rhs[i];
+            memmove(m.rows + len, m.rows + i * row_max, m.row_len[i]);
+            len += m.row_len[i];
+          }
+        if (npts || !cut) {
+          int rc = rows(ctx, cover_start, end - cover_start, m.rows, len);
+          delivered += npts;
+          if (rc)
+            stop = (rc == IMPACTFIT_EINTR) ? IMPACTFIT_EINTR : IMPACTFIT_EIO;
+        }
+        if (cut && !stop)
+          stop = IMPACTFIT_EINTR;
+      }
+      /* the master's next pass decides, behind the barrier above */
     }
     if (pr->free)
       pr->free(states[tid]);
@@ -237,7 +398,7 @@ int impactfit_sweep_run(const impactfit_sweep *s, const impactfit_sweep_run_para
     goto done;
   }
   if (summary) {
-    summary->points = done_points;
+    summary->points = delivered;
     summary->failed = failed;
     summary->rhs_evals = rhs_total;
     summary->wall_seconds = omp_get_wtime() - t0;
@@ -246,7 +407,7 @@ int impactfit_sweep_run(const impactfit_sweep *s, const impactfit_sweep_run_para
   if (stop)
     st = IMPACTFIT__FAIL(err, stop, stop == IMPACTFIT_EINTR ? "sweep interrupted after %zu points"
                                                              : "sweep stopped after %zu points: output failed",
-                         done_points);
+                         delivered);
 done:
   if (states)
     for (int t = 0; t < threads; t++)
