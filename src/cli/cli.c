@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int cli_input_error(const char *fmt, ...) {
@@ -278,4 +279,22 @@ void cli_out_abort(cli_out *o) {
     fclose(o->f);
   o->f = NULL;
   remove(o->tmp);
+}
+
+int cli_mkdir_p(const char *path) {
+  char tmp[4096];
+  if (!path || !*path)
+    return cli_input_error("cannot create a directory with an empty name");
+  if ((size_t)snprintf(tmp, sizeof tmp, "%s", path) >= sizeof tmp)
+    return cli_input_error("cannot create %.64s...: path too long", path);
+  for (char *p = tmp + 1; *p; p++)
+    if (*p == '/') {
+      *p = '\0';
+      if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
+        return cli_input_error("cannot create %s: %s", tmp, strerror(errno));
+      *p = '/';
+    }
+  if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
+    return cli_input_error("cannot create %s: %s", tmp, strerror(errno));
+  return 0;
 }

@@ -67,4 +67,8 @@ int cli_out_open(cli_out *o, const char *path);   /* 0 or CLI_INPUT (error print
 int cli_out_commit(cli_out *o);                   /* 0 or CLI_INPUT (error printed) */
 void cli_out_abort(cli_out *o);
 
+/* Creates the directory PATH and its missing parents (like mkdir -p). Prints
+ * "impactfit: error: cannot create PATH: <reason>" and returns CLI_INPUT on failure, 0 otherwise. */
+int cli_mkdir_p(const char *path);
+
 #endif

@@ -16,8 +16,8 @@ static const char *help_text =
     "standard errors, correlations, residuals and largest errors.\n\n"
     "  --data DIR        where `impactfit sweep SWEEP --out DIR` wrote SWEEP_NAME.csv and .json,\n"
     "                    default . (the JSON's definition hash must match the sweep file)\n"
-    "  --header-dir DIR  default include/impactfit/generated\n"
-    "  --tables DIR      also write each stage's table as DIR/NAME_STAGE.csv\n"
+    "  --header-dir DIR  default include/impactfit/generated (created if missing)\n"
+    "  --tables DIR      also write each stage's table as DIR/NAME_STAGE.csv (created if missing)\n"
     "  --quiet           no progress line (shown only when stderr is a terminal)\n\n"
     "Fit file (INI):\n"
     "  [fit]\n"
@@ -195,6 +195,8 @@ int impactfit_cmd_fit(int argc, char **argv) {
     rc = cli_input_error("fit: out of memory");
     goto out;
   }
+  if ((rc = cli_mkdir_p(header_dir)) || (tables && (rc = cli_mkdir_p(tables))))
+    goto out;
   if ((rc = write_text(&outs[0], path, text, len)))
     goto out;
   nopen = 1;

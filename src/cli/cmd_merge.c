@@ -19,7 +19,7 @@ static const char *help_text =
     "'impactfit sweep FILE --shard I/N' into one or more directories, into DIR/NAME.csv and\n"
     "DIR/NAME.json: the CSV is byte-identical to the one an unsharded run writes, and the JSON its\n"
     "provenance with the failures of all shards and \"merged_shards\": N.\n\n"
-    "  --out DIR    output directory, default .\n"
+    "  --out DIR    output directory (created if missing), default .\n"
     "  --name NAME  the sweep to merge when the directories hold shards of several\n"
     "  --quiet      no progress line (shown only when stderr is a terminal)\n\n"
     "Refused (exit 2, nothing written): a missing, duplicated or unfinished shard (its .csv.part or\n"
@@ -313,7 +313,7 @@ int impactfit_cmd_merge(int argc, char **argv) {
     heap_down(heap, nh, i);
   char csv_path[4096];
   snprintf(csv_path, sizeof csv_path, "%s/%s.csv", out_dir, name);
-  if ((rc = cli_out_open(&out, csv_path))) {
+  if ((rc = cli_mkdir_p(out_dir)) || (rc = cli_out_open(&out, csv_path))) {
     free(header);
     goto done;
   }

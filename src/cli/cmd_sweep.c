@@ -26,7 +26,7 @@ static const char *help_text =
     "                 sessions, wall time, and the failed points (index, status, message; the\n"
     "                 first 1000)\n"
     "where NAME is FILE's base name without .ini (NAME.shard-I-of-N for a shard).\n\n"
-    "  --out DIR       output directory (must exist), default .\n"
+    "  --out DIR       output directory (created if missing), default .\n"
     "  --threads T     OpenMP threads (per MPI rank), default: OMP_NUM_THREADS or all cores\n"
     "  --block B       block size, default 4096: points are computed in parallel in blocks of\n"
     "                  at least B points (about four work units per thread) before they are\n"
@@ -284,6 +284,11 @@ int impactfit_cmd_sweep(int argc, char **argv) {
     impactfit_sweep_free(s);
     sweep_mpi_finalize();
     return cli_input_error("sweep: output path too long");
+  }
+  if (cli_mkdir_p(out_dir)) { /* every rank: mkdir -p is idempotent, and each rank fails alike */
+    impactfit_sweep_free(s);
+    sweep_mpi_finalize();
+    return CLI_INPUT;
   }
 
   /* rank 0 opens (or resumes) the output and tells the others where to start */

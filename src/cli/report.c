@@ -42,21 +42,6 @@ struct report {
   int figure_failures;
 };
 
-static int mkdir_p(const char *path) {
-  char tmp[2048];
-  snprintf(tmp, sizeof tmp, "%s", path);
-  for (char *p = tmp + 1; *p; p++)
-    if (*p == '/') {
-      *p = '\0';
-      if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
-        return -1;
-      *p = '/';
-    }
-  if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
-    return -1;
-  return 0;
-}
-
 report *report_open(const char *outdir, int write_files) {
   report *r = calloc(1, sizeof *r);
   if (!r) {
@@ -65,8 +50,7 @@ report *report_open(const char *outdir, int write_files) {
   }
   r->write_files = write_files;
   snprintf(r->outdir, sizeof r->outdir, "%s", outdir ? outdir : ".");
-  if (write_files && mkdir_p(r->outdir) != 0) {
-    cli_input_error("cannot create %s: %s", r->outdir, strerror(errno));
+  if (write_files && cli_mkdir_p(r->outdir) != 0) {
     free(r);
     return NULL;
   }

@@ -11,12 +11,12 @@ fail=0
 pass=0
 
 # ---- regenerate the committed headers ----
-mkdir -p "$TMP/data" "$TMP/hdr"
+# (no mkdir: sweep --out, fit --header-dir and --tables create the directories they are given)
 for s in demo_simulate demo_scaling; do
   "$BIN" sweep "$SRC/sweeps/$s.ini" --out "$TMP/data" --threads 2 >/dev/null || { echo "FAIL: sweep $s"; fail=$((fail + 1)); }
 done
 for f in demo_copt demo_scaling; do
-  if ! "$BIN" fit "$SRC/fits/$f.ini" --data "$TMP/data" --header-dir "$TMP/hdr" --tables "$TMP/data" >"$TMP/out" 2>"$TMP/err"; then
+  if ! "$BIN" fit "$SRC/fits/$f.ini" --data "$TMP/data" --header-dir "$TMP/hdr" --tables "$TMP/tables/new" >"$TMP/out" 2>"$TMP/err"; then
     echo "FAIL: fit $f"; cat "$TMP/err"; fail=$((fail + 1)); continue
   fi
   if cmp -s "$TMP/hdr/$f.h" "$SRC/include/impactfit/generated/$f.h"; then pass=$((pass + 1)); else
@@ -25,9 +25,9 @@ for f in demo_copt demo_scaling; do
   fi
 done
 # the chained tables: per_n has one row per n with alpha, beta and their standard errors
-head -1 "$TMP/data/demo_copt_per_n.csv" | grep -q '^n,alpha,beta,alpha_se,beta_se,points,rms,max_abs,max_rel$' ||
+head -1 "$TMP/tables/new/demo_copt_per_n.csv" | grep -q '^n,alpha,beta,alpha_se,beta_se,points,rms,max_abs,max_rel$' ||
   { echo "FAIL: per_n table header"; fail=$((fail + 1)); }
-[ "$(grep -c '' "$TMP/data/demo_copt_per_n.csv")" = 6 ] || { echo "FAIL: per_n table rows"; fail=$((fail + 1)); }
+[ "$(grep -c '' "$TMP/tables/new/demo_copt_per_n.csv")" = 6 ] || { echo "FAIL: per_n table rows"; fail=$((fail + 1)); }
 # the generated header compiles on its own and names its inputs
 printf '#include "%s"\nint main(void) { return impactfit_demo_copt_alpha(1.5) > 0 ? 0 : 1; }\n' "$TMP/hdr/demo_copt.h" >"$TMP/use.c"
 cc -std=c11 -Wall -Wextra -Werror "$TMP/use.c" -o "$TMP/use" -lm && "$TMP/use" || { echo "FAIL: header does not compile alone"; fail=$((fail + 1)); }
@@ -126,6 +126,10 @@ expect 2 "cannot read .*/nodata/demo_simulate.json" "$TMP/noconv.ini" --data "$T
 cp "$TMP/data/demo_simulate.csv" "$TMP/data/demo_simulate.json" "$TMP/hdr2/"
 echo '; edited' >>"$TMP/demo_simulate.ini"
 expect 2 ".*demo_simulate.csv was not produced from the current" "$TMP/noconv.ini" --data "$TMP/hdr2"
+: >"$TMP/plainfile"
+"$BIN" fit "$SRC/fits/demo_scaling.ini" --data "$TMP/data" --header-dir "$TMP/plainfile/h" --quiet >/dev/null 2>"$TMP/err"
+[ $? = 2 ] && [ "$(cat "$TMP/err")" = "impactfit: error: cannot create $TMP/plainfile/h: Not a directory" ] &&
+  pass=$((pass + 1)) || { echo "FAIL: --header-dir under a file:"; cat "$TMP/err"; fail=$((fail + 1)); }
 expect 2 "expected one fit file" 
 expect 2 "cannot read" "$TMP/none.ini"
 [ -z "$(ls "$TMP/hdr2"/*.h 2>/dev/null)" ] || { echo "FAIL: a failed fit wrote a header"; fail=$((fail + 1)); }

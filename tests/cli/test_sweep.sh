@@ -111,14 +111,18 @@ m = 0.5
 n = linear 1, 2, 4
 c = log 0.01, 3, 9
 INI
-mkdir -p "$TMP/t1" "$TMP/t2"
+# t1 and t2 do not exist: --out creates them (and their parents); a file in the way is an input error
+: >"$TMP/plainfile"
+"$BIN" sweep "$TMP/det.ini" --out "$TMP/plainfile/x" >/dev/null 2>"$TMP/err"
+[ $? = 2 ] && [ "$(cat "$TMP/err")" = "impactfit: error: cannot create $TMP/plainfile/x: Not a directory" ] &&
+  pass=$((pass + 1)) || { echo "FAIL: --out under a file:"; cat "$TMP/err"; fail=$((fail + 1)); }
 "$BIN" sweep "$TMP/det.ini" --out "$TMP/t1" --threads 1 >/dev/null &&
-  "$BIN" sweep "$TMP/det.ini" --out "$TMP/t2" --threads 2 --block 5 >/dev/null ||
+  "$BIN" sweep "$TMP/det.ini" --out "$TMP/t2/deeper" --threads 2 --block 5 >/dev/null ||
   { echo "FAIL: det sweep"; fail=$((fail + 1)); }
-cmp -s "$TMP/t1/det.csv" "$TMP/t2/det.csv" && pass=$((pass + 1)) || { echo "FAIL: CSV differs for 1 and 2 threads"; fail=$((fail + 1)); }
+cmp -s "$TMP/t1/det.csv" "$TMP/t2/deeper/det.csv" && pass=$((pass + 1)) || { echo "FAIL: CSV differs for 1 and 2 threads"; fail=$((fail + 1)); }
 hash=$(grep -o '"definition_xxh64": "[0-9a-f]*"' "$TMP/t1/det.json" | grep -o '[0-9a-f]\{16\}')
 [ ${#hash} = 16 ] || { echo "FAIL: json hash"; fail=$((fail + 1)); }
-grep -q '"threads": 2,' "$TMP/t2/det.json" || { echo "FAIL: json threads"; fail=$((fail + 1)); }
+grep -q '"threads": 2,' "$TMP/t2/deeper/det.json" || { echo "FAIL: json threads"; fail=$((fail + 1)); }
 grep -q '"tolerances": {"t_max": 10000, "rtol": 1e-13}' "$TMP/t1/det.json" || { echo "FAIL: json tolerances"; fail=$((fail + 1)); }
 "$BIN" sweep --help | grep -q 'problems:' || { echo "FAIL: help lists problems"; fail=$((fail + 1)); }
 ls "$TMP" "$TMP/t1" "$TMP/t2" | grep -q '\.tmp\.' && { echo "FAIL: temporary files left behind"; fail=$((fail + 1)); }
