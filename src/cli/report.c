@@ -328,3 +328,40 @@ int report_figure_panels(report *r, const char *name, const char *caption, int w
   }
   return draw_figure(r, name, caption, ok);
 }
+
+int report_header(report *r, const topic_opts *o, const char *name, const char *text, size_t len) {
+  FILE *f = report_data(r, name);
+  if (f) {
+    fwrite(text, 1, len, f);
+    fclose(f);
+  }
+  char path[4096], what[200];
+  snprintf(path, sizeof path, "%s/include/impactfit/generated/%s", o->srcdir, name);
+  snprintf(what, sizeof what, "include/impactfit/generated/%s is what its sweep and fit make", name);
+  FILE *c = fopen(path, "rb");
+  char *old = malloc(len + 1);
+  size_t got = (c && old) ? fread(old, 1, len + 1, c) : 0;
+  if (c)
+    fclose(c);
+  int same = old && got == len && memcmp(old, text, len) == 0;
+  free(old);
+  if (same) {
+    report_target(r, what, 1, "regenerated: byte-identical");
+    return 0;
+  }
+  if (o->quick || o->check) {
+    report_target(r, what, 0, "regenerated: DIFFERS from the committed header (a full `impactfit reproduce` rewrites it)");
+    return 0;
+  }
+  cli_out out;
+  int rc = cli_out_open(&out, path);
+  if (rc)
+    return rc;
+  fwrite(text, 1, len, out.f);
+  if ((rc = cli_out_commit(&out)))
+    return rc;
+  if (o->log)
+    fprintf(o->log, "impactfit reproduce: %s changed: rewrote %s (review it with git diff)\n", name, path);
+  report_target(r, what, 1, "regenerated: differed from the committed header, rewritten (review it with git diff)");
+  return 0;
+}

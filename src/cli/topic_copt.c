@@ -762,24 +762,7 @@ static int section_fits(const topic_opts *o, report *r, fits_out *out) {
     if ((st = impactfit_fitfile_run(ff, t, &err)) || (st = impactfit_codegen_header(ff, &text, &len, &err))) {
       rc = cli_status_error(st, &err, "copt: fits/poursina2020.ini");
     } else {
-      char hp[4096];
-      snprintf(hp, sizeof hp, "%s/include/impactfit/generated/poursina2020.h", o->srcdir);
-      FILE *h = fopen(hp, "rb");
-      char *old = malloc(len + 2);
-      size_t got = (h && old) ? fread(old, 1, len + 1, h) : 0;
-      if (h)
-        fclose(h);
-      int same = old && got == len && memcmp(old, text, len) == 0;
-      free(old);
-      report_target(r, "include/impactfit/generated/poursina2020.h is what fits/poursina2020.ini makes from the full sweep",
-                    same, "regenerated from %zu points: %s", rows,
-                    same ? "byte-identical" : "DIFFERS (regenerate: impactfit sweep sweeps/poursina2020.ini --out DIR && "
-                                              "impactfit fit fits/poursina2020.ini --data DIR)");
-      FILE *f = report_data(r, "poursina2020.h");
-      if (f) {
-        fwrite(text, 1, len, f);
-        fclose(f);
-      }
+      rc = report_header(r, o, "poursina2020.h", text, len);
       free(text);
     }
   }

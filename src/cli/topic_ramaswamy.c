@@ -778,28 +778,16 @@ static int regenerate(const topic_opts *o, report *r, const char *name) {
     free(text);
     return cli_status_error(st, &err, "ramaswamy: regenerate");
   }
-  snprintf(path, sizeof path, "%s/%s.h", o->outdir, name);
-  cli_out out;
-  int same = 0;
-  if (cli_out_open(&out, path) == 0) {
-    fwrite(text, 1, len, out.f);
-    cli_out_commit(&out);
-  }
-  snprintf(path, sizeof path, "%s/include/impactfit/generated/%s.h", o->srcdir, name);
-  FILE *c = fopen(path, "rb");
-  if (c) {
-    char *old = malloc(len + 2);
-    size_t got = old ? fread(old, 1, len + 1, c) : 0;
-    same = old && got == len && memcmp(old, text, len) == 0;
-    free(old);
-    fclose(c);
-  }
-  char what[160];
-  snprintf(what, sizeof what, "%s.h regenerated from its fit file equals the committed header", name);
-  report_target(r, what, same, "written to %s/%s.h", o->outdir, name);
-  report_md(r, "- `%s.h` regenerated (sweep of %zu points, %.2f s): %s the committed header.\n", name, sum.points,
-            sum.wall_seconds, same ? "identical to" : "**differs from**");
+  char hname[128];
+  snprintf(hname, sizeof hname, "%s.h", name);
+  size_t before = report_target_count(r);
+  int rc = report_header(r, o, hname, text, len);
   free(text);
+  if (rc)
+    return rc;
+  const char *tp, *tw, *td;
+  report_target_at(r, before, &tp, &tw, &td);
+  report_md(r, "- `%s` (sweep of %zu points, %.2f s): %s.\n", hname, sum.points, sum.wall_seconds, td);
   return 0;
 }
 

@@ -800,23 +800,10 @@ int topic_zhang(const topic_opts *o, report *r) {
       free(h.p);
       goto out;
     }
-    FILE *f = report_data(r, "zhang2021.h");
-    if (f) {
-      fwrite(h.p, 1, h.len, f);
-      fclose(f);
-    }
-    char path[4096];
-    snprintf(path, sizeof path, "%s/include/impactfit/generated/zhang2021.h", o->srcdir);
-    FILE *c = fopen(path, "rb");
-    char *old = malloc(h.len + 1);
-    size_t got = (c && old) ? fread(old, 1, h.len + 1, c) : 0;
-    if (c)
-      fclose(c);
-    int same = old && got == h.len && memcmp(old, h.p, h.len) == 0;
-    free(old);
+    rc = report_header(r, o, "zhang2021.h", h.p, h.len);
     free(h.p);
-    report_target(r, "regenerated zhang2021.h equals the committed header byte for byte", same,
-                  "%s (written to the report directory as zhang2021.h)", same ? "identical" : "DIFFERS: regenerate it");
+    if (rc)
+      goto out;
   }
 
   /* ---- markdown: the reproduction ---- */

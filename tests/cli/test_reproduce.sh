@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `impactfit reproduce --quick` writes a report with figures; `impactfit check` fails on a changed
-# expectation (a tampered copy of tests/published) and passes on the committed one.
+# expectation (a tampered copy of tests/published); a full run rewrites a tampered generated header,
+# a quick run only reports it.
 set -u
 BIN=${1:?usage: test_reproduce.sh path/to/impactfit SOURCE_DIR}
 SRC=${2:?}
@@ -29,6 +30,20 @@ topic=$(basename "$f" .ini)
 grep -q '^impactfit: error: check' "$TMP/err" || { echo "FAIL: check's error line"; fail=$((fail + 1)); }
 "$BIN" check --src "$TMP/nowhere" --topic "$topic" >/dev/null 2>"$TMP/err"
 [ $? = 2 ] || { echo "FAIL: check without expectations must exit 2"; fail=$((fail + 1)); }
+# regenerated headers: a quick run reports a tampered committed header as a missed target and leaves
+# it alone; a full run (ramaswamy: ~8 s) rewrites it to what its sweep and fit make
+h="$TMP/src/include/impactfit/generated/ramaswamy_eps.h"
+echo '/* tampered */' >>"$h"
+"$BIN" reproduce --quick --topic ramaswamy --src "$TMP/src" --out "$TMP/rq" --quiet >/dev/null 2>&1
+grep -q 'ramaswamy_eps.h is what its sweep and fit make | \*\*no\*\* | regenerated: DIFFERS' "$TMP/rq/REPORT.md" ||
+  { echo "FAIL: quick run does not report the tampered header"; fail=$((fail + 1)); }
+grep -q 'tampered' "$h" || { echo "FAIL: quick run rewrote a committed header"; fail=$((fail + 1)); }
+"$BIN" reproduce --topic ramaswamy --src "$TMP/src" --out "$TMP/rf" >/dev/null 2>"$TMP/err"
+cmp -s "$h" "$SRC/include/impactfit/generated/ramaswamy_eps.h" || { echo "FAIL: full run did not regenerate the header"; fail=$((fail + 1)); }
+grep -q 'ramaswamy_eps.h changed: rewrote' "$TMP/err" || { echo "FAIL: full run did not say it rewrote the header"; fail=$((fail + 1)); }
+cmp -s "$TMP/src/include/impactfit/generated/ramaswamy_dtau.h" "$SRC/include/impactfit/generated/ramaswamy_dtau.h" &&
+  grep -q 'ramaswamy_dtau.h is what its sweep and fit make | yes | regenerated: byte-identical' "$TMP/rf/REPORT.md" ||
+  { echo "FAIL: untouched header"; fail=$((fail + 1)); }
 "$BIN" reproduce --topic nosuch >/dev/null 2>&1
 [ $? = 2 ] || { echo "FAIL: unknown topic must exit 2"; fail=$((fail + 1)); }
 echo "test_reproduce.sh: $fail failures"
