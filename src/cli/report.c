@@ -15,7 +15,10 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "impactfit/impact.h"
+#include "impactfit/surrogate.h"
 #include "impactfit/version.h"
+#include <omp.h>
 
 typedef struct target {
   char topic[64];
@@ -337,7 +340,7 @@ int report_header(report *r, const topic_opts *o, const char *name, const char *
   }
   char path[4096], what[200];
   snprintf(path, sizeof path, "%s/include/impactfit/generated/%s", o->srcdir, name);
-  snprintf(what, sizeof what, "include/impactfit/generated/%s is what its sweep and fit make", name);
+  snprintf(what, sizeof what, "include/impactfit/generated/%s is what the code regenerates", name);
   FILE *c = fopen(path, "rb");
   char *old = malloc(len + 1);
   size_t got = (c && old) ? fread(old, 1, len + 1, c) : 0;
@@ -364,4 +367,41 @@ int report_header(report *r, const topic_opts *o, const char *name, const char *
     fprintf(o->log, "impactfit reproduce: %s changed: rewrote %s (review it with git diff)\n", name, path);
   report_target(r, what, 1, "regenerated: differed from the committed header, rewritten (review it with git diff)");
   return 0;
+}
+
+int report_surrogate(report *r, const topic_opts *o, const char *which) {
+  impactfit_surrogate_spec sp;
+  if (strcmp(which, "copt") == 0)
+    sp = impactfit_surrogate_copt_spec();
+  else
+    sp = impactfit_surrogate_zhang_spec(strcmp(which, "zhang-a") == 0 ? impactfit_transition_A : impactfit_transition_C);
+  /* the command line recorded in the header's banner: what `impactfit surrogate` writes for the
+   * built-in specification */
+  char cmd[256], name[64];
+  if (sp.n_pieces == 0)
+    snprintf(cmd, sizeof cmd, "impactfit surrogate %s --deg-n %d --deg-m %d --deg-t %d --deg-r %d --check %d", which,
+             sp.deg_n, sp.deg_m, sp.deg_t, sp.deg_r, sp.check_points);
+  else
+    snprintf(cmd, sizeof cmd, "impactfit surrogate %s --check %d", which, sp.check_points);
+  snprintf(name, sizeof name, "%s_surrogate.h", strcmp(which, "copt") == 0 ? "copt" : which[6] == 'a' ? "zhang_a" : "zhang_c");
+  impactfit_surrogate *s = NULL;
+  impactfit_surrogate_report rep;
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  double t0 = omp_get_wtime();
+  int st = impactfit_surrogate_build(&sp, &s, &rep, &err);
+  if (st)
+    return cli_status_error(st, &err, name);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&buf, &len);
+  int ok = m && !impactfit_surrogate_write_header(s, &rep, cmd, m, NULL);
+  if (m)
+    fclose(m);
+  impactfit_surrogate_free(s);
+  int rc = ok ? report_header(r, o, name, buf, len) : cli_input_error("cannot write %s: out of memory", name);
+  free(buf);
+  if (o->log && !rc)
+    fprintf(o->log, "impactfit reproduce: %s rebuilt in %.1f s\n", name, omp_get_wtime() - t0);
+  return rc;
 }

@@ -55,6 +55,11 @@ int report_figure(report *r, const char *name, const char *caption, const char *
  * header cannot be written. */
 int report_header(report *r, const topic_opts *o, const char *name, const char *text, size_t len);
 
+/* Rebuilds the committed surrogate WHICH ("copt", "zhang-c" or "zhang-a") with its built-in
+ * specification, as `impactfit surrogate WHICH` does, and hands the header to report_header.
+ * Returns 0, or the CLI exit code of a failed build (error printed). */
+int report_surrogate(report *r, const topic_opts *o, const char *which);
+
 /* As report_figure, for a script that draws several panels (set multiplot ... unset multiplot):
  * gnuplot's replot repeats only a multiplot's last panel, so the script is run once for the SVG and
  * once for the PNG, at width × height pixels (the SVG at 0.8 of that). */

@@ -35,14 +35,14 @@ grep -q '^impactfit: error: check' "$TMP/err" || { echo "FAIL: check's error lin
 h="$TMP/src/include/impactfit/generated/ramaswamy_eps.h"
 echo '/* tampered */' >>"$h"
 "$BIN" reproduce --quick --topic ramaswamy --src "$TMP/src" --out "$TMP/rq" --quiet >/dev/null 2>&1
-grep -q 'ramaswamy_eps.h is what its sweep and fit make | \*\*no\*\* | regenerated: DIFFERS' "$TMP/rq/REPORT.md" ||
+grep -q 'ramaswamy_eps.h is what the code regenerates | \*\*no\*\* | regenerated: DIFFERS' "$TMP/rq/REPORT.md" ||
   { echo "FAIL: quick run does not report the tampered header"; fail=$((fail + 1)); }
 grep -q 'tampered' "$h" || { echo "FAIL: quick run rewrote a committed header"; fail=$((fail + 1)); }
 "$BIN" reproduce --topic ramaswamy --src "$TMP/src" --out "$TMP/rf" >/dev/null 2>"$TMP/err"
 cmp -s "$h" "$SRC/include/impactfit/generated/ramaswamy_eps.h" || { echo "FAIL: full run did not regenerate the header"; fail=$((fail + 1)); }
 grep -q 'ramaswamy_eps.h changed: rewrote' "$TMP/err" || { echo "FAIL: full run did not say it rewrote the header"; fail=$((fail + 1)); }
 cmp -s "$TMP/src/include/impactfit/generated/ramaswamy_dtau.h" "$SRC/include/impactfit/generated/ramaswamy_dtau.h" &&
-  grep -q 'ramaswamy_dtau.h is what its sweep and fit make | yes | regenerated: byte-identical' "$TMP/rf/REPORT.md" ||
+  grep -q 'ramaswamy_dtau.h is what the code regenerates | yes | regenerated: byte-identical' "$TMP/rf/REPORT.md" ||
   { echo "FAIL: untouched header"; fail=$((fail + 1)); }
 "$BIN" reproduce --topic nosuch >/dev/null 2>&1
 [ $? = 2 ] || { echo "FAIL: unknown topic must exit 2"; fail=$((fail + 1)); }
