@@ -333,11 +333,6 @@ int report_figure_panels(report *r, const char *name, const char *caption, int w
 }
 
 int report_header(report *r, const topic_opts *o, const char *name, const char *text, size_t len) {
-  FILE *f = report_data(r, name);
-  if (f) {
-    fwrite(text, 1, len, f);
-    fclose(f);
-  }
   char path[4096], what[200];
   snprintf(path, sizeof path, "%s/include/impactfit/generated/%s", o->srcdir, name);
   snprintf(what, sizeof what, "include/impactfit/generated/%s is what the code regenerates", name);
@@ -353,7 +348,13 @@ int report_header(report *r, const topic_opts *o, const char *name, const char *
     return 0;
   }
   if (o->quick || o->check) {
-    report_target(r, what, 0, "regenerated: DIFFERS from the committed header (a full `impactfit reproduce` rewrites it)");
+    FILE *f = report_data(r, name); /* for a diff against the committed one */
+    if (f) {
+      fwrite(text, 1, len, f);
+      fclose(f);
+    }
+    report_target(r, what, 0, "regenerated: DIFFERS from the committed header (the report directory has the new one; "
+                              "a full `impactfit reproduce` rewrites it)");
     return 0;
   }
   cli_out out;

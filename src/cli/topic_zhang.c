@@ -405,7 +405,7 @@ static int make_header(impactfit_fitfile *ff[2], const zdata *z, sink *h) {
                    " * and fits/zhang2021_a.ini (their banners give the provenance: sweep and fit files with hashes,\n"
                    " * grid, tolerance, objective, constants with standard errors and correlations, residuals),\n"
                    " * then all constants and standard errors as tables. Regenerate with\n"
-                   " *     impactfit reproduce --topic zhang --out DIR && cp DIR/zhang2021.h include/impactfit/generated/\n"
+                   " *     impactfit reproduce --topic zhang   (rewrites this file when it differs)\n"
                    " * (a test checks that the committed file is what the generator writes). The exact alpha for\n"
                    " * any (n, m, e) is in zhang_c_surrogate.h and zhang_a_surrogate.h; these fits are as accurate as\n"
                    " * their forms allow (see the banners' max |f - y|/|y|), not more.\n"

@@ -71,7 +71,8 @@ awk -v a="$a_sweep" -v b="$a_cli" 'BEGIN { d = a / b - 1; if (d < 0) d = -d; exi
 
 # ---- the report topic ----
 expect 0 reproduce --topic zhang --quick --out "$TMP/rep" --src "$SRC"
-cmp -s "$TMP/rep/zhang2021.h" "$SRC/include/impactfit/generated/zhang2021.h" ||
+# (a quick run writes the header into the report directory only when it differs from the committed one)
+[ ! -e "$TMP/rep/zhang2021.h" ] && grep -q 'zhang2021.h is what the code regenerates | yes | regenerated: byte-identical' "$TMP/rep/REPORT.md" ||
   { echo "FAIL: regenerated zhang2021.h differs from the committed header"; fail=$((fail + 1)); }
 n_svg=$(find "$TMP/rep" -name 'zhang*.svg' -size +1k | wc -l)
 [ "$n_svg" -ge 6 ] || { echo "FAIL: zhang figures missing ($n_svg)"; fail=$((fail + 1)); }

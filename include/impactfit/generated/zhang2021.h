@@ -7,7 +7,7 @@
  * and fits/zhang2021_a.ini (their banners give the provenance: sweep and fit files with hashes,
  * grid, tolerance, objective, constants with standard errors and correlations, residuals),
  * then all constants and standard errors as tables. Regenerate with
- *     impactfit reproduce --topic zhang --out DIR && cp DIR/zhang2021.h include/impactfit/generated/
+ *     impactfit reproduce --topic zhang   (rewrites this file when it differs)
  * (a test checks that the committed file is what the generator writes). The exact alpha for
  * any (n, m, e) is in zhang_c_surrogate.h and zhang_a_surrogate.h; these fits are as accurate as
  * their forms allow (see the banners' max |f - y|/|y|), not more.
