@@ -21,80 +21,14 @@
 #include "impactfit/generated/demo_scaling.h"
 #include "impactfit/impactfit.h"
 #include "testutil.h"
-
-typedef struct sink {
-  char *p;
-  size_t len, cap;
-} sink;
-
-static void append(sink *s, const char *t, size_t len) {
-  if (s->len + len + 1 > s->cap) {
-    s->cap = 2 * (s->len + len + 1);
-    s->p = realloc(s->p, s->cap);
-  }
-  memcpy(s->p + s->len, t, len);
-  s->len += len;
-  s->p[s->len] = '\0';
-}
-
-static int on_rows(void *ctx, size_t first, size_t count, const char *rows, size_t len) {
-  (void)first;
-  (void)count;
-  append(ctx, rows, len);
-  return 0;
-}
-
-/* Runs the fit file's sweep and stages; returns the fit file (NULL on failure). */
-static impactfit_fitfile *pipeline(const char *src, const char *fit_name) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/fits/%s.ini", src, fit_name);
-  impactfit_error err;
-  impactfit_error_clear(&err);
-  impactfit_fitfile *f = NULL;
-  if (impactfit_fitfile_load(path, &f, &err)) {
-    CHECK(0, "load %s: %.150s", fit_name, err.message);
-    return NULL;
-  }
-  const impactfit_sweep *s = impactfit_fitfile_sweep(f);
-  sink k = {NULL, 0, 0};
-  append(&k, impactfit_sweep_csv_header(s), strlen(impactfit_sweep_csv_header(s)));
-  impactfit_sweep_summary sum;
-  impactfit_table *t = NULL;
-  int st = impactfit_sweep_run(s, NULL, on_rows, NULL, &k, &sum, &err);
-  if (!st)
-    st = impactfit_table_parse_csv(k.p, k.len, "sweep", &t, &err);
-  if (!st)
-    st = impactfit_fitfile_run(f, t, &err);
-  CHECK(st == 0 && sum.failed == 0, "%s: sweep and fits run: %.150s", fit_name, err.message);
-  free(k.p);
-  impactfit_table_free(t);
-  if (st) {
-    impactfit_fitfile_free(f);
-    return NULL;
-  }
-  /* the committed header is what the generator writes now */
-  char *text = NULL;
-  size_t len = 0;
-  impactfit_codegen_header(f, &text, &len, &err);
-  snprintf(path, sizeof path, "%s/include/impactfit/generated/%s.h", src, fit_name);
-  FILE *h = fopen(path, "rb");
-  char *old = malloc(len + 2);
-  size_t got = h ? fread(old, 1, len + 1, h) : 0;
-  if (h)
-    fclose(h);
-  CHECK(text && got == len && memcmp(old, text, len) == 0,
-        "%s: regenerated header equals the committed one (regenerate it with impactfit fit)", fit_name);
-  free(old);
-  free(text);
-  return f;
-}
+#include "testsweep.h"
 
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: test_generated SOURCE_DIR\n");
     return 2;
   }
-  impactfit_fitfile *f = pipeline(argv[1], "demo_copt");
+  impactfit_fitfile *f = fit_pipeline(argv[1], "demo_copt", NULL);
   if (f) {
     impactfit_fit_stage per_n, alpha, beta;
     impactfit_fitfile_stage(f, 0, &per_n);
@@ -120,7 +54,7 @@ int main(int argc, char **argv) {
           "alpha and beta constants are the fitted doubles");
     impactfit_fitfile_free(f);
   }
-  f = pipeline(argv[1], "demo_scaling");
+  f = fit_pipeline(argv[1], "demo_scaling", NULL);
   if (f) {
     impactfit_fit_stage tc;
     impactfit_fitfile_stage(f, 0, &tc);

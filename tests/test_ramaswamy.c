@@ -31,84 +31,7 @@
 #include "impactfit/generated/ramaswamy_eps.h"
 #include "impactfit/impactfit.h"
 #include "testutil.h"
-
-typedef struct sink {
-  char *p;
-  size_t len, cap;
-} sink;
-
-static void append(sink *s, const char *t, size_t len) {
-  if (s->len + len + 1 > s->cap) {
-    s->cap = 2 * (s->len + len + 1);
-    s->p = realloc(s->p, s->cap);
-  }
-  memcpy(s->p + s->len, t, len);
-  s->len += len;
-  s->p[s->len] = '\0';
-}
-
-static int on_rows(void *ctx, size_t first, size_t count, const char *rows, size_t len) {
-  (void)first;
-  (void)count;
-  append(ctx, rows, len);
-  return 0;
-}
-
-static char *read_all(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  sink s = {NULL, 0, 0};
-  char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-    append(&s, buf, n);
-  fclose(f);
-  *len = s.len;
-  return s.p;
-}
-
-/* Runs the fit file's sweep and stages and compares the regenerated header with the committed
- * one; returns the fit file (NULL on failure) and the sweep's table in *data. */
-static impactfit_fitfile *pipeline(const char *src, const char *fit_name, impactfit_table **data) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/fits/%s.ini", src, fit_name);
-  impactfit_error err;
-  impactfit_error_clear(&err);
-  impactfit_fitfile *f = NULL;
-  if (impactfit_fitfile_load(path, &f, &err)) {
-    CHECK(0, "load %s: %.150s", fit_name, err.message);
-    return NULL;
-  }
-  const impactfit_sweep *s = impactfit_fitfile_sweep(f);
-  sink k = {NULL, 0, 0};
-  append(&k, impactfit_sweep_csv_header(s), strlen(impactfit_sweep_csv_header(s)));
-  impactfit_sweep_summary sum;
-  impactfit_table *t = NULL;
-  int st = impactfit_sweep_run(s, NULL, on_rows, NULL, &k, &sum, &err);
-  if (!st)
-    st = impactfit_table_parse_csv(k.p, k.len, "sweep", &t, &err);
-  if (!st)
-    st = impactfit_fitfile_run(f, t, &err);
-  CHECK(st == 0 && sum.failed == 0, "%s: sweep and fits run: %.150s", fit_name, err.message);
-  free(k.p);
-  if (st) {
-    impactfit_table_free(t);
-    impactfit_fitfile_free(f);
-    return NULL;
-  }
-  char *text = NULL;
-  size_t len = 0, got = 0;
-  impactfit_codegen_header(f, &text, &len, &err);
-  snprintf(path, sizeof path, "%s/include/impactfit/generated/%s.h", src, fit_name);
-  char *old = read_all(path, &got);
-  CHECK(text && old && got == len && memcmp(old, text, len) == 0,
-        "%s: regenerated header equals the committed one (regenerate with impactfit fit)", fit_name);
-  free(old);
-  free(text);
-  *data = t;
-  return f;
-}
+#include "testsweep.h"
 
 static const double *col(const impactfit_table *t, const char *name) {
   int j = impactfit_table_find(t, name);
@@ -117,7 +40,7 @@ static const double *col(const impactfit_table *t, const char *name) {
 
 static void test_eps_header(const char *src) {
   impactfit_table *t = NULL;
-  impactfit_fitfile *f = pipeline(src, "ramaswamy_eps", &t);
+  impactfit_fitfile *f = fit_pipeline(src, "ramaswamy_eps", &t);
   if (!f)
     return;
   impactfit_fit_stage lsq, mm;
@@ -184,7 +107,7 @@ static void test_eps_header(const char *src) {
 
 static void test_dtau_header(const char *src, impactfit_impact_workspace *ws) {
   impactfit_table *t = NULL;
-  impactfit_fitfile *f = pipeline(src, "ramaswamy_dtau", &t);
+  impactfit_fitfile *f = fit_pipeline(src, "ramaswamy_dtau", &t);
   if (!f)
     return;
   impactfit_fit_stage st;

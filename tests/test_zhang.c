@@ -39,28 +39,7 @@
 #include "impactfit/generated/zhang_c_surrogate.h"
 #include "impactfit/impactfit.h"
 #include "testutil.h"
-
-typedef struct sink {
-  char *p;
-  size_t len, cap;
-} sink;
-
-static void append(sink *s, const char *t, size_t len) {
-  if (s->len + len + 1 > s->cap) {
-    s->cap = 2 * (s->len + len + 1);
-    s->p = realloc(s->p, s->cap);
-  }
-  memcpy(s->p + s->len, t, len);
-  s->len += len;
-  s->p[s->len] = '\0';
-}
-
-static int on_rows(void *ctx, size_t first, size_t count, const char *rows, size_t len) {
-  (void)first;
-  (void)count;
-  append(ctx, rows, len);
-  return 0;
-}
+#include "testsweep.h"
 
 /* Runs a definition given as text with `threads` threads; returns the CSV (header + rows). */
 static char *run_sweep(const char *def, int threads, size_t *failed) {
