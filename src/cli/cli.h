@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "impactfit/common.h"
+#include "impactfit/surrogate.h"
 
 /* Exit codes of the program. */
 enum { CLI_OK = 0, CLI_NUMERIC = 1, CLI_INPUT = 2, CLI_SIGINT = 130, CLI_SIGTERM = 143 };
@@ -70,5 +71,12 @@ void cli_out_abort(cli_out *o);
 /* Creates the directory PATH and its missing parents (like mkdir -p). Prints
  * "impactfit: error: cannot create PATH: <reason>" and returns CLI_INPUT on failure, 0 otherwise. */
 int cli_mkdir_p(const char *path);
+
+/* The built-in specification of the surrogate WHICH ("copt", "zhang-c" or "zhang-a") with the
+ * overrides of `impactfit surrogate`: deg = {n, m, ln e, ln(1 - e)} degrees (INT_MIN: not given),
+ * drop (NAN: not given) and check points (INT_MIN: not given); writes the command line that makes
+ * it, as recorded in the header's banner, to command. Returns 0, or CLI_INPUT (error printed). */
+int cli_surrogate_spec(const char *which, const int deg[4], double drop, int check, impactfit_surrogate_spec *spec,
+                       char *command, size_t size);
 
 #endif

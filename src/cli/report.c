@@ -3,6 +3,7 @@
 #include "report.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -372,19 +373,12 @@ int report_header(report *r, const topic_opts *o, const char *name, const char *
 
 int report_surrogate(report *r, const topic_opts *o, const char *which) {
   impactfit_surrogate_spec sp;
-  if (strcmp(which, "copt") == 0)
-    sp = impactfit_surrogate_copt_spec();
-  else
-    sp = impactfit_surrogate_zhang_spec(strcmp(which, "zhang-a") == 0 ? impactfit_transition_A : impactfit_transition_C);
-  /* the command line recorded in the header's banner: what `impactfit surrogate` writes for the
-   * built-in specification */
   char cmd[256], name[64];
-  if (sp.n_pieces == 0)
-    snprintf(cmd, sizeof cmd, "impactfit surrogate %s --deg-n %d --deg-m %d --deg-t %d --deg-r %d --check %d", which,
-             sp.deg_n, sp.deg_m, sp.deg_t, sp.deg_r, sp.check_points);
-  else
-    snprintf(cmd, sizeof cmd, "impactfit surrogate %s --check %d", which, sp.check_points);
-  snprintf(name, sizeof name, "%s_surrogate.h", strcmp(which, "copt") == 0 ? "copt" : which[6] == 'a' ? "zhang_a" : "zhang_c");
+  const int none[4] = {INT_MIN, INT_MIN, INT_MIN, INT_MIN};
+  int rc = cli_surrogate_spec(which, none, NAN, INT_MIN, &sp, cmd, sizeof cmd);
+  if (rc)
+    return rc;
+  snprintf(name, sizeof name, "%s_surrogate.h", sp.name);
   impactfit_surrogate *s = NULL;
   impactfit_surrogate_report rep;
   impactfit_error err;
@@ -400,7 +394,7 @@ int report_surrogate(report *r, const topic_opts *o, const char *which) {
   if (m)
     fclose(m);
   impactfit_surrogate_free(s);
-  int rc = ok ? report_header(r, o, name, buf, len) : cli_input_error("cannot write %s: out of memory", name);
+  rc = ok ? report_header(r, o, name, buf, len) : cli_input_error("cannot write %s: out of memory", name);
   free(buf);
   if (o->log && !rc)
     fprintf(o->log, "impactfit reproduce: %s rebuilt in %.1f s\n", name, omp_get_wtime() - t0);
