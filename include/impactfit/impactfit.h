@@ -10,6 +10,7 @@
 #include "impactfit/hc.h"
 #include "impactfit/formulas.h"
 #include "impactfit/dem.h"
+#include "impactfit/demcodes.h"
 #include "impactfit/sweep.h"
 #include "impactfit/fit.h"
 #include "impactfit/codegen.h"

@@ -215,8 +215,10 @@ void cli_json_begin(cli_json *j, FILE *f) {
   fputc('{', f);
 }
 
-static void json_key(cli_json *j, const char *key) {
-  fprintf(j->f, "%s\"%s\":", j->first ? "" : ",", key);
+static void json_key(cli_json *j, const char *key) { /* key NULL: an array element */
+  fputs(j->first ? "" : ",", j->f);
+  if (key)
+    fprintf(j->f, "\"%s\":", key);
   j->first = 0;
 }
 

@@ -1,0 +1,163 @@
+/* impactfit — what real DEM codes do with the restitution a user types, version by version, and the
+ * exact input that makes them give it.
+ *
+ * A DEM code turns its input (a restitution e, or a damping constant) and the contact's material
+ * and geometry into a normal force. For every model registered here that force is, for a head-on
+ * contact with penetration δ ≥ 0 and approach rate δ',
+ *
+ *     F = K δ^n + C δ^m δ'                                  (impact.h's element, k = K, c = C)
+ *
+ * with K and C constant during one contact (they depend on E, ν, the effective radius R and the
+ * effective mass M, and on the user's parameter), and the contact ends in one of two ways:
+ *   - A: the force may become tensile near the end; the contact ends at δ = 0;
+ *   - C: the force is clamped at zero (LAMMPS `limit_damping`, LIGGGHTS `limitForce on`, YADE and
+ *     Chrono always); for a free impact the bodies then part where F reaches zero.
+ * Effective quantities: sphere–sphere R = r1 r2/(r1 + r2), M = m1 m2/(m1 + m2); sphere–wall
+ * R = r1, M = m1 (a wall is a body of infinite radius and mass). Each model states its own
+ * conventions for E* (the contact modulus) in its `law` text.
+ *
+ * With the force law known, the real restitution of an input is exact (impact.h, inverse.h):
+ * ζ = C δ_m0^(m+1)/(M v), δ_m0 = [(n+1) M v²/(2K)]^(1/(n+1)), e = e_out(n, m, ζ, end condition).
+ * For m = (n − 1)/2 (Hertz with a δ^(1/4) damper, or a linear spring with a constant dashpot) e
+ * does not depend on v, K or M; for other m one damping constant gives the asked e at one speed
+ * only, and impactfit_dem_solve reports the spread over a speed range.
+ *
+ * The registry holds, per code, version range and model: the force law above as the code's
+ * source computes it (file and version cited in `source`), what the user types, the end
+ * condition and the switch that changes it, and whether it was run here (the Debian 12
+ * packages LAMMPS 29 Sep 2021 update 2, LIGGGHTS-PUBLIC 3.8.0 and YADE 2023.02a are the test
+ * oracle: tests/dem/) or is known from its source only.
+ */
+#ifndef IMPACTFIT_DEMCODES_H
+#define IMPACTFIT_DEMCODES_H
+
+#include <stddef.h>
+
+#include "impactfit/common.h"
+#include "impactfit/impact.h"
+#include "impactfit/inverse.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Geometry of a head-on contact. */
+typedef enum impactfit_dem_geometry {
+  IMPACTFIT_DEM_SPHERE_SPHERE = 0,
+  IMPACTFIT_DEM_SPHERE_WALL = 1 /* a fixed flat wall of the same material */
+} impactfit_dem_geometry;
+
+/* A contact as the user describes it. Materials: both bodies (and the wall) have Young's modulus E
+ * (Pa) and Poisson's ratio ν. Models that take a stiffness instead of a material read `kn`, in
+ * the code's own convention and units (stated in the model's `law`). */
+typedef struct impactfit_dem_contact {
+  impactfit_dem_geometry geometry;
+  double E, nu; /* Pa, dimensionless; NaN when not given */
+  double r1, r2; /* radii, m (r2 unused for a wall) */
+  double m1, m2; /* masses, kg (m2 unused for a wall) */
+  double kn;     /* the code's stiffness parameter, NaN when not given */
+  double v_char; /* the characteristic velocity of models that take one (LIGGGHTS and Chrono `hooke`),
+                    m/s; NaN: impactfit_dem_solve uses the design speed */
+} impactfit_dem_contact;
+
+/* A contact with every field NaN/0 (sphere–sphere): set what you have. */
+IMPACTFIT_EXPORT impactfit_dem_contact impactfit_dem_contact_default(void);
+/* The mass of a sphere of radius r (m) and density rho (kg/m³): (4/3) π r³ rho. */
+IMPACTFIT_EXPORT double impactfit_dem_sphere_mass(double r, double rho);
+/* R and M of a contact (see the header comment). EINVAL for missing or invalid radii/masses. */
+IMPACTFIT_EXPORT int impactfit_dem_effective(const impactfit_dem_contact *c, double *R, double *M,
+                                             impactfit_error *err);
+
+/* One model of one code in a range of versions: a constant type object of the registry. */
+typedef struct impactfit_dem_model {
+  const char *code;      /* "lammps", "liggghts", "yade", "chrono" */
+  const char *model;     /* the code's model, e.g. "granular hertz/material", "gran/hooke", "hertz" */
+  const char *damping;   /* the damping option where the model has several ("tsuji"), else "" */
+  const char *versions;  /* the versions this entry describes, as text */
+  long version_min, version_max; /* the same as keys (impactfit_dem_version_key); 0: open */
+  double n, m;           /* F = K δ^n + C δ^m δ' */
+  const char *param;     /* what the user types: "e", or the name of a damping constant */
+  const char *param_unit;/* its unit ("-" for e) */
+  int takes_e;           /* 1: the user's parameter is a restitution (the code converts it) */
+  int needs_material;    /* 1: K comes from E and ν; 0: from the code's stiffness kn */
+  int clamp_default;     /* 1: the force is clamped at zero unless the switch says otherwise */
+  const char *clamp_switch; /* the code's switch that clamps the force ("limit_damping"), NULL: none */
+  int run_here;          /* 1: run by tests/dem against the Debian 12 package; 0: formula only */
+  const char *law;       /* K, C and the conversion, in words and symbols */
+  const char *source;    /* file:line and version of the code's source that was read */
+  const struct impactfit__dem_ops *ops; /* private */
+} impactfit_dem_model;
+
+/* The version key of a version string of a code: LAMMPS dates ("29Sep2021", "stable_29Sep2021_update2",
+ * "2021-09-29", "20210929") give YYYYMMDD; dotted versions ("3.8.0", "2023.02a", "9.0.1") give
+ * a·10⁴ + b·10² + c. Returns 0 for a string it cannot read. */
+IMPACTFIT_EXPORT long impactfit_dem_version_key(const char *code, const char *version);
+/* The version of each code that Debian 12 ships (the default when the user gives none). */
+IMPACTFIT_EXPORT const char *impactfit_dem_default_version(const char *code);
+
+IMPACTFIT_EXPORT size_t impactfit_dem_model_count(void);
+IMPACTFIT_EXPORT const impactfit_dem_model *impactfit_dem_model_at(size_t i);
+/* The entry for code, version (NULL: Debian 12's), model and damping (NULL or "": the model's only
+ * or default option). Returns 0, or EINVAL with a message listing what is known (the codes, or the
+ * models of the code, or the versions of the model). */
+IMPACTFIT_EXPORT int impactfit_dem_model_find(const char *code, const char *version, const char *model,
+                                              const char *damping, const impactfit_dem_model **out,
+                                              impactfit_error *err);
+
+/* What the user asks. */
+typedef struct impactfit_dem_request {
+  const impactfit_dem_model *model;
+  impactfit_dem_contact contact;
+  int clamp;          /* -1: the code's default; 0: switch off; 1: switch on (EINVAL if the model has
+                         no switch and the value differs from its fixed behaviour) */
+  double e;           /* the asked restitution, (0, 1) */
+  double v;           /* the design impact speed, m/s (> 0) */
+  double v_min, v_max;/* the speed range to report over (v_min = v_max = v: one speed) */
+  size_t range_points;/* speeds sampled log-uniformly over the range (default 0: 9) */
+  double tol;         /* inverse solver tolerance (0: 1e-10) */
+} impactfit_dem_request;
+
+IMPACTFIT_EXPORT impactfit_dem_request impactfit_dem_default_request(void);
+
+typedef struct impactfit_dem_answer {
+  double K, R, M;       /* the code's stiffness (N/m^n), effective radius (m) and mass (kg) */
+  const impactfit_transition *transition; /* A or C */
+  int speed_dependent;  /* 1 unless m = (n − 1)/2 */
+  int reachable;        /* 1: `value` gives e at v; 0: no input of this model gives e (note says why) */
+  double zeta;          /* the exact scaled damping for e at v */
+  double C;             /* the damping coefficient the code must compute, N·s·m^-(m+1) */
+  double value;         /* the parameter to type (NaN when unreachable) */
+  double e_naive;       /* the e the code gives when e itself is typed (NaN: the model takes no e) */
+  double e_naive_min, e_naive_max; /* the same over the speed range */
+  double e_min, e_max;  /* the real e of `value` over the speed range */
+  char input[1024];     /* the exact text to paste (empty when unreachable) */
+  char note[1024];      /* what the user must know */
+} impactfit_dem_answer;
+
+/* Solves the request: the exact input for e at v, what the naive input gives, the spread over the
+ * speed range. Returns 0 (also when unreachable: answer.reachable = 0 with the reason in note),
+ * EINVAL for invalid or missing inputs, or a numerical failure of the inverse solver. ws may be
+ * NULL (allocated internally). */
+IMPACTFIT_EXPORT int impactfit_dem_solve(impactfit_inverse_workspace *ws, const impactfit_dem_request *req,
+                                         impactfit_dem_answer *ans, impactfit_error *err);
+
+/* Another model of the same code and version range that reaches the asked e with the inputs the
+ * request carries (a material, or kn): models exact at every speed first. Returns 0 with *alt and
+ * alt_ans set, or ENOROOT when none does. */
+IMPACTFIT_EXPORT int impactfit_dem_suggest(impactfit_inverse_workspace *ws, const impactfit_dem_request *req,
+                                           const impactfit_dem_model **alt, impactfit_dem_answer *alt_ans,
+                                           impactfit_error *err);
+
+/* The real restitution a model gives for the parameter value `value` at speed v (the forward
+ * problem): the prediction tests/dem compares with the real codes. */
+IMPACTFIT_EXPORT int impactfit_dem_forward(const impactfit_dem_model *model, const impactfit_dem_contact *c,
+                                           int clamp, double value, double v, double *e, impactfit_error *err);
+
+/* The exact input text for `value` (as impactfit_dem_answer.input). */
+IMPACTFIT_EXPORT int impactfit_dem_input(const impactfit_dem_model *model, const impactfit_dem_contact *c,
+                                         int clamp, double value, char *buf, size_t size, impactfit_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* IMPACTFIT_DEMCODES_H */

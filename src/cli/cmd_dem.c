@@ -1,0 +1,281 @@
+/* impactfit dem: the exact input for a DEM code's contact model (include/impactfit/demcodes.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "impactfit/impactfit.h"
+
+static const char *help_text =
+    "usage: impactfit dem --code CODE [--version V] --model MODEL [--damping D] [--limit on|off]\n"
+    "                     [--wall] (--E PA --nu NU | --kn KN) (--radius R | --r1 R1 [--r2 R2])\n"
+    "                     (--density RHO | --rho1 RHO1 [--rho2 RHO2] | --m1 KG [--m2 KG])\n"
+    "                     --e E --v V [--v-range VMIN,VMAX] [--vchar V] [--points N] [--json]\n"
+    "       impactfit dem --list [--code CODE] [--json]\n\n"
+    "The exact input that makes a real DEM code give the restitution e you ask for, head-on, and what\n"
+    "the code really gives if you type e as it is. impactfit knows, per code, version and model, the\n"
+    "normal force the code computes, F = K d^n + C d^m d', and whether it clamps the force at zero\n"
+    "(the registry: impactfit dem --list; sources cited there). It solves for the damping C that\n"
+    "gives e exactly (the impact engine; exact closed form where m = (n - 1)/2) and converts it back\n"
+    "into the number the code takes. Measured against LAMMPS 29Sep2021, LIGGGHTS 3.8.0 and YADE\n"
+    "2023.02a (Debian 12) by tests/dem: the code then returns e within 1e-5.\n\n"
+    "  --code CODE       lammps, liggghts, yade or chrono (chrono: formula only, not run here)\n"
+    "  --version V       the code's version (default: Debian 12's: 29Sep2021, 3.8.0, 2023.02a)\n"
+    "  --model MODEL     e.g. 'granular hertz/material', 'gran/hertz/history' (LAMMPS), 'hertz',\n"
+    "                    'hooke' (LIGGGHTS), 'mindlin' (YADE); --list shows them all\n"
+    "  --damping D       the damping option where the model has several (LAMMPS granular: tsuji,\n"
+    "                    velocity, mass_velocity, viscoelastic; YADE mindlin: en, betan)\n"
+    "  --limit on|off    the code's force clamp (LAMMPS limit_damping, LIGGGHTS limitForce);\n"
+    "                    default: the code's default (off; YADE and Chrono always clamp)\n"
+    "  --wall            sphere against a fixed flat wall of the same material (default: two spheres)\n"
+    "  --E PA --nu NU    Young's modulus (Pa) and Poisson's ratio (models that take a material)\n"
+    "  --kn KN           the code's own stiffness parameter (models that take one; units in --list)\n"
+    "  --radius R        radius of both spheres (m); or --r1, --r2\n"
+    "  --density RHO     density of both spheres (kg/m^3); or --rho1, --rho2; or masses --m1, --m2 (kg)\n"
+    "  --e E             the restitution you want, 0 < e < 1\n"
+    "  --v V             the impact speed (m/s): relative normal speed, or the sphere's speed at a wall\n"
+    "  --v-range A,B     report the real e over speeds A..B (m/s) (default: V only)\n"
+    "  --vchar V         characteristic velocity of LIGGGHTS/Chrono hooke (m/s; default: --v)\n"
+    "  --points N        speeds sampled over the range (default 9)\n"
+    "  --json            one JSON object: code, version, model, damping, e_asked, input (the text to\n"
+    "                    paste), param and value (the number in it), e_naive (e the code gives with\n"
+    "                    e_asked typed; null when the model takes no e), e_naive_range, e_range (min\n"
+    "                    and max real e of value over the speeds), reachable, note, K (N/m^n), n, m,\n"
+    "                    R (m), M (kg), C (N s m^-(m+1)), zeta, end (A: tensile until d = 0; C: clamped),\n"
+    "                    and alternative (another model of the same code that reaches e) when not reachable\n"
+    "  --list            the registry: code, versions, model, damping, what you type, n, m, force\n"
+    "                    law, clamping, source, run here or formula only\n\n"
+    "Exit status: 0 success (also when e is out of the model's reach: see note and alternative),\n"
+    "1 numerical failure, 2 invalid input (unknown code/version/model: the message lists what is known).\n";
+
+static int parse_onoff(const char *s, int *out) {
+  if (!s)
+    return 0;
+  if (!strcmp(s, "on") || !strcmp(s, "yes") || !strcmp(s, "1"))
+    *out = 1;
+  else if (!strcmp(s, "off") || !strcmp(s, "no") || !strcmp(s, "0"))
+    *out = 0;
+  else
+    return cli_input_error("dem: --limit takes on or off (got '%s')", s);
+  return 0;
+}
+
+static void print_list(const char *code, int json) {
+  for (size_t i = 0; i < impactfit_dem_model_count(); i++) {
+    const impactfit_dem_model *md = impactfit_dem_model_at(i);
+    if (code && strcmp(code, md->code))
+      continue;
+    if (json) {
+      cli_json j;
+      cli_json_begin(&j, stdout);
+      cli_json_str(&j, "code", md->code);
+      cli_json_str(&j, "versions", md->versions);
+      cli_json_str(&j, "model", md->model);
+      cli_json_str(&j, "damping", md->damping);
+      cli_json_str(&j, "param", md->param);
+      cli_json_str(&j, "param_unit", md->param_unit);
+      cli_json_num(&j, "n", md->n);
+      cli_json_num(&j, "m", md->m);
+      cli_json_str(&j, "clamp_default", md->clamp_default ? "C" : "A");
+      cli_json_str(&j, "clamp_switch", md->clamp_switch ? md->clamp_switch : "");
+      cli_json_int(&j, "run_here", md->run_here);
+      cli_json_str(&j, "law", md->law);
+      cli_json_str(&j, "source", md->source);
+      cli_json_end(&j);
+    } else {
+      printf("%s %s%s%s  [%s]%s\n  you type: %s (%s); n = %g, m = %g; end: %s%s%s\n  %s\n  source: %s\n\n", md->code,
+             md->model, *md->damping ? " --damping " : "", md->damping, md->versions,
+             md->run_here ? "" : "  (formula only, not run here)", md->param, md->param_unit, md->n, md->m,
+             md->clamp_default ? "force clamped at zero (C)" : "tensile until d = 0 (A)",
+             md->clamp_switch ? "; switch: " : "", md->clamp_switch ? md->clamp_switch : "", md->law, md->source);
+    }
+  }
+}
+
+static void json_answer(cli_json *j, const impactfit_dem_model *md, const impactfit_dem_answer *a) {
+  cli_json_str(j, "model", md->model);
+  cli_json_str(j, "damping", md->damping);
+  cli_json_str(j, "param", md->param);
+  cli_json_str(j, "param_unit", md->param_unit);
+  cli_json_num(j, "value", a->value);
+  cli_json_str(j, "input", a->input);
+  fprintf(j->f, ",\"e_range\":[");
+  cli_json j2 = {j->f, 1};
+  cli_json_num(&j2, NULL, a->e_min);
+  cli_json_num(&j2, NULL, a->e_max);
+  fprintf(j->f, "]");
+  cli_json_str(j, "note", a->note);
+}
+
+int impactfit_cmd_dem(int argc, char **argv) {
+  const char *code = NULL, *version = NULL, *model = NULL, *damping = NULL, *limit = NULL, *vrange = NULL;
+  double E = NAN, nu = NAN, kn = NAN, radius = NAN, r1 = NAN, r2 = NAN, density = NAN, rho1 = NAN, rho2 = NAN,
+         m1 = NAN, m2 = NAN, e = NAN, v = NAN, vchar = NAN;
+  int json = 0, help = 0, wall = 0, list = 0, points = 9;
+  cli_opt opts[] = {
+      {"code", OPT_STRING, &code, 0},      {"version", OPT_STRING, &version, 0}, {"model", OPT_STRING, &model, 0},
+      {"damping", OPT_STRING, &damping, 0}, {"limit", OPT_STRING, &limit, 0},    {"wall", OPT_FLAG, &wall, 0},
+      {"E", OPT_DOUBLE, &E, 0},            {"nu", OPT_DOUBLE, &nu, 0},           {"kn", OPT_DOUBLE, &kn, 0},
+      {"radius", OPT_DOUBLE, &radius, 0},  {"r1", OPT_DOUBLE, &r1, 0},           {"r2", OPT_DOUBLE, &r2, 0},
+      {"density", OPT_DOUBLE, &density, 0}, {"rho1", OPT_DOUBLE, &rho1, 0},      {"rho2", OPT_DOUBLE, &rho2, 0},
+      {"m1", OPT_DOUBLE, &m1, 0},          {"m2", OPT_DOUBLE, &m2, 0},           {"e", OPT_DOUBLE, &e, 0},
+      {"v", OPT_DOUBLE, &v, 0},            {"v-range", OPT_STRING, &vrange, 0},  {"vchar", OPT_DOUBLE, &vchar, 0},
+      {"points", OPT_INT, &points, 0},     {"json", OPT_FLAG, &json, 0},         {"list", OPT_FLAG, &list, 0},
+  };
+  int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], NULL, 0, NULL, &help);
+  if (rc)
+    return rc;
+  if (help) {
+    fputs(help_text, stdout);
+    return CLI_OK;
+  }
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  if (list) {
+    if (code && !impactfit_dem_default_version(code))
+      return cli_input_error("dem: unknown DEM code '%s' (known: lammps, liggghts, yade, chrono)", code);
+    print_list(code, json);
+    return CLI_OK;
+  }
+  const impactfit_dem_model *md;
+  int st = impactfit_dem_model_find(code, version, model, damping, &md, &err);
+  if (st)
+    return cli_status_error(st, &err, "dem");
+  if (!version)
+    version = impactfit_dem_default_version(code);
+  impactfit_dem_request q = impactfit_dem_default_request();
+  q.model = md;
+  if ((rc = parse_onoff(limit, &q.clamp)))
+    return rc;
+  if (!isnan(radius) && (!isnan(r1) || !isnan(r2)))
+    return cli_input_error("dem: give --radius or --r1/--r2, not both");
+  if (!isnan(density) && (!isnan(rho1) || !isnan(rho2)))
+    return cli_input_error("dem: give --density or --rho1/--rho2, not both");
+  if ((!isnan(m1) || !isnan(m2)) && (!isnan(density) || !isnan(rho1) || !isnan(rho2)))
+    return cli_input_error("dem: give densities or masses, not both");
+  if (!isnan(radius))
+    r1 = r2 = radius;
+  if (!isnan(density))
+    rho1 = rho2 = density;
+  if (isnan(r2) && !wall)
+    r2 = r1;
+  if (isnan(rho2) && !wall)
+    rho2 = rho1;
+  if (isnan(m1) && isnan(m2)) {
+    if (isnan(rho1))
+      return cli_input_error("dem: give the density (--density or --rho1/--rho2, kg/m^3) or the masses (--m1/--m2, kg)");
+    if (!(rho1 > 0.0) || (!wall && !(rho2 > 0.0)))
+      return cli_input_error("dem: densities must be > 0 kg/m^3 (got %.17g, %.17g)", rho1, rho2);
+    m1 = impactfit_dem_sphere_mass(r1, rho1);
+    m2 = wall ? NAN : impactfit_dem_sphere_mass(r2, rho2);
+  } else if (isnan(m2) && !wall) {
+    m2 = m1;
+  }
+  if (md->needs_material && (isnan(E) || isnan(nu)))
+    return cli_input_error("dem: %s %s takes the material: give --E (Pa) and --nu", md->code, md->model);
+  if (!md->needs_material && isnan(kn))
+    return cli_input_error("dem: %s %s takes the code's stiffness: give --kn (%s)", md->code, md->model, md->law);
+  if (isnan(e))
+    return cli_input_error("dem: --e is required (the restitution you want, 0 < e < 1)");
+  if (isnan(v))
+    return cli_input_error("dem: --v is required (the impact speed, m/s)");
+  if (points < 1 || points > 10000)
+    return cli_input_error("dem: --points must be in [1, 10000] (got %d)", points);
+  q.contact.geometry = wall ? IMPACTFIT_DEM_SPHERE_WALL : IMPACTFIT_DEM_SPHERE_SPHERE;
+  q.contact.E = E;
+  q.contact.nu = nu;
+  q.contact.kn = kn;
+  q.contact.r1 = r1;
+  q.contact.r2 = r2;
+  q.contact.m1 = m1;
+  q.contact.m2 = m2;
+  q.contact.v_char = vchar;
+  q.e = e;
+  q.v = v;
+  q.range_points = (size_t)points;
+  if (vrange) {
+    double *vals = NULL;
+    size_t nv = 0;
+    if ((rc = cli_parse_grid("--v-range", vrange, &vals, &nv)))
+      return rc;
+    if (nv != 2) {
+      free(vals);
+      return cli_input_error("dem: --v-range takes two speeds A,B in m/s (got %zu values)", nv);
+    }
+    q.v_min = vals[0];
+    q.v_max = vals[1];
+    free(vals);
+  }
+  impactfit_dem_answer a;
+  st = impactfit_dem_solve(NULL, &q, &a, &err);
+  if (st)
+    return cli_status_error(st, &err, "dem");
+  const impactfit_dem_model *alt = NULL;
+  impactfit_dem_answer alt_a;
+  if (!a.reachable && impactfit_dem_suggest(NULL, &q, &alt, &alt_a, NULL) != 0)
+    alt = NULL;
+  if (json) {
+    cli_json j;
+    cli_json_begin(&j, stdout);
+    cli_json_str(&j, "code", md->code);
+    cli_json_str(&j, "version", version);
+    cli_json_str(&j, "versions", md->versions);
+    cli_json_num(&j, "e_asked", e);
+    cli_json_num(&j, "v", v);
+    json_answer(&j, md, &a);
+    cli_json_num(&j, "e_naive", a.e_naive);
+    fprintf(stdout, ",\"e_naive_range\":[");
+    cli_json j2 = {stdout, 1};
+    cli_json_num(&j2, NULL, a.e_naive_min);
+    cli_json_num(&j2, NULL, a.e_naive_max);
+    fprintf(stdout, "]");
+    cli_json_int(&j, "reachable", a.reachable);
+    cli_json_int(&j, "speed_dependent", a.speed_dependent);
+    cli_json_str(&j, "end", a.transition->name);
+    cli_json_num(&j, "n", md->n);
+    cli_json_num(&j, "m", md->m);
+    cli_json_num(&j, "K", a.K);
+    cli_json_num(&j, "R", a.R);
+    cli_json_num(&j, "M", a.M);
+    cli_json_num(&j, "C", a.C);
+    cli_json_num(&j, "zeta", a.zeta);
+    cli_json_int(&j, "run_here", md->run_here);
+    cli_json_str(&j, "source", md->source);
+    if (alt) {
+      fprintf(stdout, ",\"alternative\":");
+      cli_json ja;
+      cli_json_begin(&ja, stdout);
+      json_answer(&ja, alt, &alt_a);
+      cli_json_str(&ja, "end", alt_a.transition->name);
+      fputs("}", stdout);
+    }
+    cli_json_end(&j);
+    return CLI_OK;
+  }
+  printf("# %s %s (%s), model %s%s%s, contact end: %s\n", md->code, version, md->versions, md->model,
+         *md->damping ? " damping " : "", md->damping,
+         a.transition == impactfit_transition_C ? "force clamped at zero (C)" : "tensile until d = 0 (A)");
+  printf("# force F = K d^%g + C d^%g d': K = %.10g N/m^%g, R = %.10g m, M = %.10g kg\n", md->n, md->m, a.K, md->n,
+         a.R, a.M);
+  if (md->takes_e)
+    printf("# typing e = %.6g gives e = %.6f%s\n", e, a.e_naive,
+           a.speed_dependent ? " at this speed" : " (at every speed)");
+  if (a.speed_dependent && md->takes_e && q.v_min < q.v_max)
+    printf("#   over v in [%.6g, %.6g] m/s: e from %.6f to %.6f\n", q.v_min, q.v_max, a.e_naive_min, a.e_naive_max);
+  if (a.reachable) {
+    printf("# to get e = %.6g type %s = %.12g:\n%s", e, md->param, a.value, a.input);
+    printf("# %s\n", a.note);
+  } else {
+    printf("# %s\n", a.note);
+    if (alt) {
+      printf("# %s %s%s%s%s reaches it: type %s = %.12g:\n%s# %s\n", alt->code, alt->model,
+             *alt->damping ? " damping " : "", alt->damping,
+             alt_a.transition == impactfit_transition_C ? " (force clamped)" : " (force not clamped)", alt->param,
+             alt_a.value, alt_a.input, alt_a.note);
+    } else {
+      printf("# no other model of %s with these inputs reaches it\n", md->code);
+    }
+  }
+  return CLI_OK;
+}
