@@ -58,6 +58,7 @@ typedef struct impactfit_dem_contact {
   double kn;     /* the code's stiffness parameter, NaN when not given */
   double v_char; /* the characteristic velocity of models that take one (LIGGGHTS and Chrono `hooke`),
                     m/s; NaN: impactfit_dem_solve uses the design speed */
+  double tc;     /* the contact time of YADE's ViscElMat(tc, en), s; NaN when not given */
 } impactfit_dem_contact;
 
 /* A contact with every field NaN/0 (sphere–sphere): set what you have. */

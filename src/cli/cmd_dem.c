@@ -11,7 +11,7 @@ static const char *help_text =
     "usage: impactfit dem --code CODE [--version V] --model MODEL [--damping D] [--limit on|off]\n"
     "                     [--wall] (--E PA --nu NU | --kn KN) (--radius R | --r1 R1 [--r2 R2])\n"
     "                     (--density RHO | --rho1 RHO1 [--rho2 RHO2] | --m1 KG [--m2 KG])\n"
-    "                     --e E --v V [--v-range VMIN,VMAX] [--vchar V] [--points N] [--json]\n"
+    "                     --e E --v V [--v-range VMIN,VMAX] [--vchar V] [--tc S] [--points N] [--json]\n"
     "       impactfit dem --list [--code CODE] [--json]\n\n"
     "The exact input that makes a real DEM code give the restitution e you ask for, head-on, and what\n"
     "the code really gives if you type e as it is. impactfit knows, per code, version and model, the\n"
@@ -22,10 +22,12 @@ static const char *help_text =
     "2023.02a (Debian 12) by tests/dem: the code then returns e within 1e-5.\n\n"
     "  --code CODE       lammps, liggghts, yade or chrono (chrono: formula only, not run here)\n"
     "  --version V       the code's version (default: Debian 12's: 29Sep2021, 3.8.0, 2023.02a)\n"
-    "  --model MODEL     e.g. 'granular hertz/material', 'gran/hertz/history' (LAMMPS), 'hertz',\n"
-    "                    'hooke' (LIGGGHTS), 'mindlin' (YADE); --list shows them all\n"
-    "  --damping D       the damping option where the model has several (LAMMPS granular: tsuji,\n"
-    "                    velocity, mass_velocity, viscoelastic; YADE mindlin: en, betan)\n"
+    "  --model MODEL     LAMMPS: 'granular hertz/material', 'granular hertz', 'granular hooke',\n"
+    "                    gran/hooke, gran/hooke/history, gran/hertz/history; LIGGGHTS: hertz, hooke,\n"
+    "                    hooke/stiffness, hertz/stiffness; YADE: mindlin, viscel; Chrono: hertz, hooke\n"
+    "  --damping D       the option where the model has several: LAMMPS granular: tsuji, velocity,\n"
+    "                    mass_velocity, viscoelastic (later versions: coeff_restitution); LIGGGHTS\n"
+    "                    hooke/stiffness: absolute_damping; YADE mindlin: en, betan; viscel: en, cn\n"
     "  --limit on|off    the code's force clamp (LAMMPS limit_damping, LIGGGHTS limitForce);\n"
     "                    default: the code's default (off; YADE and Chrono always clamp)\n"
     "  --wall            sphere against a fixed flat wall of the same material (default: two spheres)\n"
@@ -37,6 +39,7 @@ static const char *help_text =
     "  --v V             the impact speed (m/s): relative normal speed, or the sphere's speed at a wall\n"
     "  --v-range A,B     report the real e over speeds A..B (m/s) (default: V only)\n"
     "  --vchar V         characteristic velocity of LIGGGHTS/Chrono hooke (m/s; default: --v)\n"
+    "  --tc S            contact time of YADE ViscElMat(tc, en) (s)\n"
     "  --points N        speeds sampled over the range (default 9)\n"
     "  --json            one JSON object: code, version, model, damping, e_asked, input (the text to\n"
     "                    paste), param and value (the number in it), e_naive (e the code gives with\n"
@@ -111,7 +114,7 @@ static void json_answer(cli_json *j, const impactfit_dem_model *md, const impact
 int impactfit_cmd_dem(int argc, char **argv) {
   const char *code = NULL, *version = NULL, *model = NULL, *damping = NULL, *limit = NULL, *vrange = NULL;
   double E = NAN, nu = NAN, kn = NAN, radius = NAN, r1 = NAN, r2 = NAN, density = NAN, rho1 = NAN, rho2 = NAN,
-         m1 = NAN, m2 = NAN, e = NAN, v = NAN, vchar = NAN;
+         m1 = NAN, m2 = NAN, e = NAN, v = NAN, vchar = NAN, tc = NAN;
   int json = 0, help = 0, wall = 0, list = 0, points = 9;
   cli_opt opts[] = {
       {"code", OPT_STRING, &code, 0},      {"version", OPT_STRING, &version, 0}, {"model", OPT_STRING, &model, 0},
@@ -120,7 +123,7 @@ int impactfit_cmd_dem(int argc, char **argv) {
       {"radius", OPT_DOUBLE, &radius, 0},  {"r1", OPT_DOUBLE, &r1, 0},           {"r2", OPT_DOUBLE, &r2, 0},
       {"density", OPT_DOUBLE, &density, 0}, {"rho1", OPT_DOUBLE, &rho1, 0},      {"rho2", OPT_DOUBLE, &rho2, 0},
       {"m1", OPT_DOUBLE, &m1, 0},          {"m2", OPT_DOUBLE, &m2, 0},           {"e", OPT_DOUBLE, &e, 0},
-      {"v", OPT_DOUBLE, &v, 0},            {"v-range", OPT_STRING, &vrange, 0},  {"vchar", OPT_DOUBLE, &vchar, 0},
+      {"v", OPT_DOUBLE, &v, 0},            {"v-range", OPT_STRING, &vrange, 0},  {"vchar", OPT_DOUBLE, &vchar, 0}, {"tc", OPT_DOUBLE, &tc, 0},
       {"points", OPT_INT, &points, 0},     {"json", OPT_FLAG, &json, 0},         {"list", OPT_FLAG, &list, 0},
   };
   int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], NULL, 0, NULL, &help);
@@ -172,9 +175,12 @@ int impactfit_cmd_dem(int argc, char **argv) {
   } else if (isnan(m2) && !wall) {
     m2 = m1;
   }
+  int viscel_tc = !strcmp(md->code, "yade") && !strcmp(md->model, "viscel") && !strcmp(md->damping, "en");
   if (md->needs_material && (isnan(E) || isnan(nu)))
     return cli_input_error("dem: %s %s takes the material: give --E (Pa) and --nu", md->code, md->model);
-  if (!md->needs_material && isnan(kn))
+  if (viscel_tc && isnan(tc))
+    return cli_input_error("dem: yade viscel --damping en takes the contact time: give --tc (s)");
+  if (!md->needs_material && !viscel_tc && isnan(kn))
     return cli_input_error("dem: %s %s takes the code's stiffness: give --kn (%s)", md->code, md->model, md->law);
   if (isnan(e))
     return cli_input_error("dem: --e is required (the restitution you want, 0 < e < 1)");
@@ -191,6 +197,7 @@ int impactfit_cmd_dem(int argc, char **argv) {
   q.contact.m1 = m1;
   q.contact.m2 = m2;
   q.contact.v_char = vchar;
+  q.contact.tc = tc;
   q.e = e;
   q.v = v;
   q.range_points = (size_t)points;

@@ -18,14 +18,31 @@
 #include "impactfit/impact.h"
 #include "impactfit/inverse.h"
 
+/* How a model computes K and C (F = K δ^n + C δ^m δ') from the contact and the user's parameter p. */
+typedef enum {
+  ST_HERTZ_MAT,       /* K = (4/3) E* √R, E* = E/(2(1 − ν²)) */
+  ST_HERTZ_MAT_LWALL, /* the same, but a LAMMPS fix wall/gran wall has E* = E/(2(1 − ν)) */
+  ST_HERTZ_MAT_YWALL, /* the same, but a YADE wall (utils.wall) counts the sphere's radius twice: R = r/2 */
+  ST_HERTZ_KN,        /* K = kn √R (F = kn √(Rδ) δ) */
+  ST_LINEAR_KN,       /* K = kn */
+  ST_HOOKE_VCHAR,     /* K = (16/15) √R E* (15 M V²/(16 √R E*))^(1/5), V the characteristic velocity */
+  ST_VISCEL_TC,       /* YADE ViscElMat(tc, en): K = (π² + ln² en) M' / tc², M' the code's mass (wall: M/2) */
+  ST_VISCEL_KN        /* YADE ViscElMat(kn, cn): two bodies' springs in series, K = kn/2 */
+} dem_stiffness;
+
+typedef enum {
+  DA_CONST,       /* C = p */
+  DA_MASS,        /* C = p M */
+  DA_MASS_SQRTR,  /* C = p M √R */
+  DA_CONV_SQRTMK, /* C = conv(p) √(M K) */
+  DA_VISCEL_TC,   /* C = −2 ln(p) M' / tc */
+  DA_HALF         /* C = p/2 (two bodies' dashpots in series) */
+} dem_damping;
+
 typedef struct impactfit__dem_ops {
-  /* K from the contact; R, M effective radius and mass */
-  int (*stiffness)(const impactfit_dem_contact *c, double R, double M, double *K, impactfit_error *err);
-  /* g with C = conv(p) g */
-  double (*gfac)(const impactfit_dem_contact *c, double R, double M, double K);
-  /* the code's conversion of a restitution into its damping factor (NULL: p is the factor itself) */
-  double (*conv)(double e);
-  /* the text to paste */
+  dem_stiffness stiffness;
+  dem_damping damping;
+  double (*conv)(double p); /* DA_CONV_SQRTMK: the code's conversion of its parameter */
   void (*input)(const impactfit_dem_model *md, const impactfit_dem_contact *c, int clamp, double p, char *buf,
                 size_t size);
 } dem_ops;
@@ -69,99 +86,123 @@ static void appendf(char *buf, size_t size, const char *fmt, ...) {
   va_end(ap);
 }
 
-/* ---------------------------------------------------------------- stiffness */
+/* ---------------------------------------------------------------- the force law */
 
-/* Hertz from the material: F = (4/3) E* √R δ^(3/2) */
-static int k_hertz_material(const impactfit_dem_contact *c, double R, double M, double *K, impactfit_error *err) {
-  (void)M;
-  int st = need_material(c, err);
-  if (st)
-    return st;
-  *K = 4.0 / 3.0 * estar(c) * sqrt(R);
+/* K and C of model md for the contact c (effective R, M) and the user's parameter p. */
+static int law_K_C(const impactfit_dem_model *md, const impactfit_dem_contact *c, double R, double M, double p,
+                   double *K, double *C, impactfit_error *err) {
+  const dem_ops *o = md->ops;
+  int wall = c->geometry == IMPACTFIT_DEM_SPHERE_WALL, st;
+  double Mcode = M;
+  switch (o->stiffness) {
+  case ST_HERTZ_MAT_YWALL:
+    if (wall)
+      R *= 0.5;
+    /* fall through */
+  case ST_HERTZ_MAT:
+  case ST_HERTZ_MAT_LWALL:
+    if ((st = need_material(c, err)))
+      return st;
+    *K = 4.0 / 3.0 * (o->stiffness == ST_HERTZ_MAT_LWALL && wall ? c->E / (2.0 * (1.0 - c->nu)) : estar(c)) * sqrt(R);
+    break;
+  case ST_HERTZ_KN:
+    if ((st = need_kn(c, err)))
+      return st;
+    *K = c->kn * sqrt(R);
+    break;
+  case ST_LINEAR_KN:
+    if ((st = need_kn(c, err)))
+      return st;
+    *K = c->kn;
+    break;
+  case ST_HOOKE_VCHAR: {
+    if ((st = need_material(c, err)))
+      return st;
+    if (!(isfinite(c->v_char) && c->v_char > 0.0))
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                             "this model needs the characteristic velocity > 0 (m/s) (got %.17g)", c->v_char);
+    double a = 16.0 / 15.0 * sqrt(R) * estar(c);
+    *K = a * pow(M * c->v_char * c->v_char / a, 0.2);
+    break;
+  }
+  case ST_VISCEL_TC: {
+    if (!(isfinite(c->tc) && c->tc > 0.0))
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "this model needs the contact time tc > 0 (s) (got %.17g)", c->tc);
+    double L = log(p);
+    Mcode = wall ? 0.5 * M : M; /* ViscElPhys: a body of mass 0 (a wall) takes the other's mass */
+    *K = (IMPACTFIT__PI * IMPACTFIT__PI + L * L) * Mcode / (c->tc * c->tc);
+    break;
+  }
+  case ST_VISCEL_KN:
+    if ((st = need_kn(c, err)))
+      return st;
+    *K = 0.5 * c->kn;
+    break;
+  }
+  switch (o->damping) {
+  case DA_CONST:
+    *C = p;
+    break;
+  case DA_MASS:
+    *C = p * M;
+    break;
+  case DA_MASS_SQRTR:
+    *C = p * M * sqrt(R);
+    break;
+  case DA_CONV_SQRTMK:
+    *C = o->conv(p) * sqrt(M * *K);
+    break;
+  case DA_VISCEL_TC:
+    *C = -2.0 * log(p) * Mcode / c->tc;
+    break;
+  case DA_HALF:
+    *C = 0.5 * p;
+    break;
+  }
   return 0;
-}
-/* Hertz from a stiffness per √(R δ): F = kn √(R δ) δ */
-static int k_hertz_kn(const impactfit_dem_contact *c, double R, double M, double *K, impactfit_error *err) {
-  (void)M;
-  int st = need_kn(c, err);
-  if (st)
-    return st;
-  *K = c->kn * sqrt(R);
-  return 0;
-}
-/* a linear spring: F = kn δ */
-static int k_linear_kn(const impactfit_dem_contact *c, double R, double M, double *K, impactfit_error *err) {
-  (void)R;
-  (void)M;
-  int st = need_kn(c, err);
-  if (st)
-    return st;
-  *K = c->kn;
-  return 0;
-}
-/* LIGGGHTS `hooke` and Chrono Hooke (material properties): the linear stiffness that gives the Hertz
- * contact's peak overlap at the characteristic velocity V:
- * kn = (16/15) √R E* (15 M V²/(16 √R E*))^(1/5) */
-static int k_hooke_vchar(const impactfit_dem_contact *c, double R, double M, double *K, impactfit_error *err) {
-  int st = need_material(c, err);
-  if (st)
-    return st;
-  if (!(isfinite(c->v_char) && c->v_char > 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "this model needs the characteristic velocity > 0 (m/s) (got %.17g)",
-                           c->v_char);
-  double a = 16.0 / 15.0 * sqrt(R) * estar(c);
-  *K = a * pow(M * c->v_char * c->v_char / a, 0.2);
-  return 0;
-}
-
-/* ---------------------------------------------------------------- damping factors g */
-
-static double g_one(const impactfit_dem_contact *c, double R, double M, double K) {
-  (void)c, (void)R, (void)M, (void)K;
-  return 1.0;
-}
-static double g_mass(const impactfit_dem_contact *c, double R, double M, double K) {
-  (void)c, (void)R, (void)K;
-  return M;
-}
-static double g_mass_sqrtR(const impactfit_dem_contact *c, double R, double M, double K) {
-  (void)c, (void)K;
-  return M * sqrt(R);
-}
-static double g_sqrtMK(const impactfit_dem_contact *c, double R, double M, double K) {
-  (void)c, (void)R;
-  return sqrt(M * K);
 }
 
 /* ---------------------------------------------------------------- conversions of e */
 
-/* LAMMPS `damping tsuji` before the √2 correction: the polynomial of Tsuji et al. (1992) as fitted by
- * Marshall (2009), used as η = α √(M k_n) with k_n = dF_elastic/dδ-like knfac = K δ^(n−1)... (see law) */
+/* LAMMPS `damping tsuji`: the polynomial of Tsuji et al. (1992) as fitted by Marshall (2009), α(e),
+ * used as η = α √(M knfac) with knfac = kn (hooke) or K δ^(1/2) (hertz): C = α √(M K). */
 static double conv_tsuji(double e) {
   return ((((((4.8218 * e - 18.022) * e + 27.467) * e - 22.348) * e + 11.087) * e - 4.2783) * e + 1.2728);
 }
-__attribute__((unused)) static double conv_tsuji_sqrt2(double e) { return sqrt(2.0) * conv_tsuji(e); }
-/* LIGGGHTS / Chrono Hertz: γ_n = −2√(5/6) β √(S_n M), S_n = 2E*√(Rδ) = (3/2) K δ^(1/2): C = √5 |β| √(M K) */
+/* the same with the √2 of later LAMMPS versions */
+static double conv_tsuji_sqrt2(double e) { return sqrt(2.0) * conv_tsuji(e); }
+/* LIGGGHTS / Chrono / LAMMPS coeff_restitution Hertz: γ_n = −2√(5/6) β √(S_n M), S_n = 2E*√(Rδ) = (3/2) K δ^(1/2):
+ * C = √5 |β| √(M K) */
 static double conv_hertz_beta(double e) { return -sqrt(5.0) * beta_of(e); }
 /* linear spring–dashpot with the Kelvin–Voigt inverse: γ_n = 2|ln e| √(M k)/√(π² + ln² e) */
 static double conv_linear_log(double e) { return -2.0 * beta_of(e); }
+/* YADE 2023.02a MindlinPhys(en): β_n from Thornton et al. (2013) Eq. (B6)/(B7), then
+ * c_n = 2 β_n √(M k_n) with k_n = (3/2) K δ^(1/2): C = 2 √(3/2) β_n √(M K) */
+static double yade_b6(double e) {
+  static const double h[10] = {-6.918798, -16.41105, 146.8049, -796.4559, 2928.711,
+                               -7206.864, 11494.29,  -11342.18, 6276.757, -1489.915};
+  if (e >= 1.0)
+    return 0.0;
+  double a = h[9];
+  for (int i = 8; i >= 0; i--)
+    a = h[i] + e * a;
+  a *= e;
+  return sqrt(1.0 / (1.0 - (1.0 + e) * (1.0 + e) * exp(a)) - 1.0);
+}
+static double conv_yade_en(double e) { return 2.0 * sqrt(1.5) * yade_b6(e); }
+static double conv_yade_betan(double b) { return 2.0 * sqrt(1.5) * b; }
 
 /* ---------------------------------------------------------------- input texts */
 
 static void in_lammps_granular(const impactfit_dem_model *md, const impactfit_dem_contact *c, int clamp, double p,
                                char *buf, size_t size) {
   const char *normal = md->model + strlen("granular ");
-  char first[64];
-  if (md->needs_material)
-    snprintf(first, sizeof first, "%.10g", c->E);
-  else
-    snprintf(first, sizeof first, "%.10g", c->kn);
   char args[512];
   if (md->needs_material)
-    snprintf(args, sizeof args, "%s %s %.12g %.10g tangential linear_nohistory 0 0 damping %s%s", normal, first, p,
+    snprintf(args, sizeof args, "%s %.10g %.12g %.10g tangential linear_nohistory 0 0 damping %s%s", normal, c->E, p,
              c->nu, md->damping, clamp ? " limit_damping" : "");
   else
-    snprintf(args, sizeof args, "%s %s %.12g tangential linear_nohistory 0 0 damping %s%s", normal, first, p,
+    snprintf(args, sizeof args, "%s %.10g %.12g tangential linear_nohistory 0 0 damping %s%s", normal, c->kn, p,
              md->damping, clamp ? " limit_damping" : "");
   buf[0] = 0;
   appendf(buf, size, "pair_style granular\npair_coeff * * %s\n", args);
@@ -177,15 +218,16 @@ static void in_lammps_gran(const impactfit_dem_model *md, const impactfit_dem_co
   buf[0] = 0;
   appendf(buf, size, "pair_style %s %s\npair_coeff * *\n", md->model, args);
   if (c->geometry == IMPACTFIT_DEM_SPHERE_WALL)
-    appendf(buf, size, "fix wall all wall/gran %s %s zplane 0.0 NULL\n",
-            strchr(md->model, '/') ? strchr(md->model, '/') + 1 : md->model, args);
+    appendf(buf, size, "fix wall all wall/gran %s %s zplane 0.0 NULL\n", md->model + strlen("gran/"), args);
 }
 
 static void in_liggghts(const impactfit_dem_model *md, const impactfit_dem_contact *c, int clamp, double p, char *buf,
                         size_t size) {
+  int absolute = !strcmp(md->damping, "absolute_damping");
+  char opts[128];
+  snprintf(opts, sizeof opts, "%s%s", absolute ? " absolute_damping on" : "", clamp ? " limitForce on" : "");
   buf[0] = 0;
-  appendf(buf, size, "pair_style gran model %s tangential no_history%s\npair_coeff * *\n", md->model,
-          clamp ? " limitForce on" : "");
+  appendf(buf, size, "pair_style gran model %s tangential no_history%s\npair_coeff * *\n", md->model, opts);
   if (md->needs_material) {
     appendf(buf, size, "fix m1 all property/global youngsModulus peratomtype %.10g\n", c->E);
     appendf(buf, size, "fix m2 all property/global poissonsRatio peratomtype %.10g\n", c->nu);
@@ -196,22 +238,31 @@ static void in_liggghts(const impactfit_dem_model *md, const impactfit_dem_conta
   } else {
     appendf(buf, size, "fix m1 all property/global kn peratomtypepair 1 %.10g\n", c->kn);
     appendf(buf, size, "fix m2 all property/global kt peratomtypepair 1 %.10g\n", c->kn);
-    appendf(buf, size, "fix m3 all property/global gamman peratomtypepair 1 %.12g\n", p);
-    appendf(buf, size, "fix m4 all property/global gammat peratomtypepair 1 0.0\n");
+    appendf(buf, size, "fix m3 all property/global %s peratomtypepair 1 %.12g\n", absolute ? "gamman_abs" : "gamman",
+            p);
+    appendf(buf, size, "fix m4 all property/global %s peratomtypepair 1 0.0\n", absolute ? "gammat_abs" : "gammat");
     appendf(buf, size, "fix m5 all property/global coefficientFriction peratomtypepair 1 0.0\n");
   }
   if (c->geometry == IMPACTFIT_DEM_SPHERE_WALL)
     appendf(buf, size, "fix wall all wall/gran model %s tangential no_history%s primitive type 1 zplane 0.0\n",
-            md->model, clamp ? " limitForce on" : "");
+            md->model, opts);
 }
 
-__attribute__((unused)) static void in_yade_mindlin(const impactfit_dem_model *md, const impactfit_dem_contact *c, int clamp, double p,
-                            char *buf, size_t size) {
+static void in_yade(const impactfit_dem_model *md, const impactfit_dem_contact *c, int clamp, double p, char *buf,
+                    size_t size) {
   (void)clamp;
   buf[0] = 0;
-  appendf(buf, size, "mat = FrictMat(young=%.10g, poisson=%.10g, frictionAngle=0)\n", c->E, c->nu);
-  appendf(buf, size, "ip2 = Ip2_FrictMat_FrictMat_MindlinPhys(%s=%.12g)\n", md->param, p);
-  appendf(buf, size, "law2 = Law2_ScGeom_MindlinPhys_Mindlin()\n");
+  if (!strcmp(md->model, "mindlin")) {
+    appendf(buf, size, "mat = FrictMat(young=%.10g, poisson=%.10g, frictionAngle=0)\n", c->E, c->nu);
+    appendf(buf, size, "ip2 = Ip2_FrictMat_FrictMat_MindlinPhys(%s=%.12g)\n", md->param, p);
+    appendf(buf, size, "law2 = Law2_ScGeom_MindlinPhys_Mindlin()\n");
+  } else {
+    if (!strcmp(md->damping, "en"))
+      appendf(buf, size, "mat = ViscElMat(tc=%.10g, en=%.12g, et=%.12g, frictionAngle=0)\n", c->tc, p, p);
+    else
+      appendf(buf, size, "mat = ViscElMat(kn=%.10g, ks=%.10g, cn=%.12g, cs=0, frictionAngle=0)\n", c->kn, c->kn, p);
+    appendf(buf, size, "ip2 = Ip2_ViscElMat_ViscElMat_ViscElPhys()\nlaw2 = Law2_ScGeom_ViscElPhys_Basic()\n");
+  }
 }
 
 static void in_chrono(const impactfit_dem_model *md, const impactfit_dem_contact *c, int clamp, double p, char *buf,
@@ -228,104 +279,161 @@ static void in_chrono(const impactfit_dem_model *md, const impactfit_dem_contact
 
 /* ---------------------------------------------------------------- the registry */
 
-#define OPS(name, k, g, cv, in) static const dem_ops name = {k, g, cv, in};
-OPS(ops_lgr_hm_velocity, k_hertz_material, g_one, NULL, in_lammps_granular)
-OPS(ops_lgr_hm_massvel, k_hertz_material, g_mass, NULL, in_lammps_granular)
-OPS(ops_lgr_hm_visco, k_hertz_material, g_mass_sqrtR, NULL, in_lammps_granular)
-OPS(ops_lgr_hm_tsuji, k_hertz_material, g_sqrtMK, conv_tsuji, in_lammps_granular)
-OPS(ops_lgr_h_velocity, k_hertz_kn, g_one, NULL, in_lammps_granular)
-OPS(ops_lgr_h_massvel, k_hertz_kn, g_mass, NULL, in_lammps_granular)
-OPS(ops_lgr_h_visco, k_hertz_kn, g_mass_sqrtR, NULL, in_lammps_granular)
-OPS(ops_lgr_h_tsuji, k_hertz_kn, g_sqrtMK, conv_tsuji, in_lammps_granular)
-OPS(ops_lgr_k_velocity, k_linear_kn, g_one, NULL, in_lammps_granular)
-OPS(ops_lgr_k_massvel, k_linear_kn, g_mass, NULL, in_lammps_granular)
-OPS(ops_lgr_k_visco, k_linear_kn, g_mass_sqrtR, NULL, in_lammps_granular)
-OPS(ops_lgr_k_tsuji, k_linear_kn, g_sqrtMK, conv_tsuji, in_lammps_granular)
-OPS(ops_lgran_hooke, k_linear_kn, g_mass, NULL, in_lammps_gran)
-OPS(ops_lgran_hertz, k_hertz_kn, g_mass_sqrtR, NULL, in_lammps_gran)
-OPS(ops_lig_hertz, k_hertz_material, g_sqrtMK, conv_hertz_beta, in_liggghts)
-OPS(ops_lig_hooke, k_hooke_vchar, g_sqrtMK, conv_linear_log, in_liggghts)
-OPS(ops_chrono_hertz, k_hertz_material, g_sqrtMK, conv_hertz_beta, in_chrono)
-OPS(ops_chrono_hooke, k_hooke_vchar, g_sqrtMK, conv_linear_log, in_chrono)
+#define OPS(name, st, da, cv, in) static const dem_ops name = {st, da, cv, in};
+/* LAMMPS pair_style granular: normal model x damping option */
+OPS(o_lg_hm_vel, ST_HERTZ_MAT_LWALL, DA_CONST, NULL, in_lammps_granular)
+OPS(o_lg_hm_mv, ST_HERTZ_MAT_LWALL, DA_MASS, NULL, in_lammps_granular)
+OPS(o_lg_hm_ve, ST_HERTZ_MAT_LWALL, DA_MASS_SQRTR, NULL, in_lammps_granular)
+OPS(o_lg_hm_ts, ST_HERTZ_MAT_LWALL, DA_CONV_SQRTMK, conv_tsuji, in_lammps_granular)
+OPS(o_lg_h_vel, ST_HERTZ_KN, DA_CONST, NULL, in_lammps_granular)
+OPS(o_lg_h_mv, ST_HERTZ_KN, DA_MASS, NULL, in_lammps_granular)
+OPS(o_lg_h_ve, ST_HERTZ_KN, DA_MASS_SQRTR, NULL, in_lammps_granular)
+OPS(o_lg_h_ts, ST_HERTZ_KN, DA_CONV_SQRTMK, conv_tsuji, in_lammps_granular)
+OPS(o_lg_k_vel, ST_LINEAR_KN, DA_CONST, NULL, in_lammps_granular)
+OPS(o_lg_k_mv, ST_LINEAR_KN, DA_MASS, NULL, in_lammps_granular)
+OPS(o_lg_k_ve, ST_LINEAR_KN, DA_MASS_SQRTR, NULL, in_lammps_granular)
+OPS(o_lg_k_ts, ST_LINEAR_KN, DA_CONV_SQRTMK, conv_tsuji, in_lammps_granular)
+/* later LAMMPS (formula only) */
+OPS(o_ln_hm_ts2, ST_HERTZ_MAT, DA_CONV_SQRTMK, conv_tsuji_sqrt2, in_lammps_granular)
+OPS(o_ln_h_ts2, ST_HERTZ_KN, DA_CONV_SQRTMK, conv_tsuji_sqrt2, in_lammps_granular)
+OPS(o_ln_k_ts2, ST_LINEAR_KN, DA_CONV_SQRTMK, conv_tsuji_sqrt2, in_lammps_granular)
+OPS(o_ln_hm_cr, ST_HERTZ_MAT, DA_CONV_SQRTMK, conv_hertz_beta, in_lammps_granular)
+OPS(o_ln_h_cr, ST_HERTZ_KN, DA_CONV_SQRTMK, conv_hertz_beta, in_lammps_granular)
+OPS(o_ln_k_cr, ST_LINEAR_KN, DA_CONV_SQRTMK, conv_linear_log, in_lammps_granular)
+/* LAMMPS pair_style gran/... */
+OPS(o_lgran_hooke, ST_LINEAR_KN, DA_MASS, NULL, in_lammps_gran)
+OPS(o_lgran_hertz, ST_HERTZ_KN, DA_MASS_SQRTR, NULL, in_lammps_gran)
+/* LIGGGHTS */
+OPS(o_lig_hertz, ST_HERTZ_MAT, DA_CONV_SQRTMK, conv_hertz_beta, in_liggghts)
+OPS(o_lig_hooke, ST_HOOKE_VCHAR, DA_CONV_SQRTMK, conv_linear_log, in_liggghts)
+OPS(o_lig_hooke_st, ST_LINEAR_KN, DA_MASS, NULL, in_liggghts)
+OPS(o_lig_hooke_st_abs, ST_LINEAR_KN, DA_CONST, NULL, in_liggghts)
+OPS(o_lig_hertz_st, ST_HERTZ_KN, DA_MASS_SQRTR, NULL, in_liggghts)
+/* YADE */
+OPS(o_yade_en, ST_HERTZ_MAT_YWALL, DA_CONV_SQRTMK, conv_yade_en, in_yade)
+OPS(o_yade_betan, ST_HERTZ_MAT_YWALL, DA_CONV_SQRTMK, conv_yade_betan, in_yade)
+OPS(o_yade_ve_en, ST_VISCEL_TC, DA_VISCEL_TC, NULL, in_yade)
+OPS(o_yade_ve_cn, ST_VISCEL_KN, DA_HALF, NULL, in_yade)
+/* Chrono */
+OPS(o_chrono_hertz, ST_HERTZ_MAT, DA_CONV_SQRTMK, conv_hertz_beta, in_chrono)
+OPS(o_chrono_hooke, ST_HOOKE_VCHAR, DA_CONV_SQRTMK, conv_linear_log, in_chrono)
 #undef OPS
 
-#define LMP_OLD 20190000L /* pair_style granular first appeared in LAMMPS 2019 */
-#define LMP_D 20210929L   /* Debian 12: 29 Sep 2021 update 2 */
+/* version keys: LAMMPS dates YYYYMMDD, dotted versions a·10⁴ + b·10² + c */
+#define LMP_V0 20210929L /* stable 29 Sep 2021 ... */
+#define LMP_V1 20220106L /* ... update 2 (Debian 12: 20220106.git7586adbb6a) */
+#define LMP_CR 20240417L /* damping coeff_restitution (lammps/lammps PR #4068, 2024; first release assumed) */
+#define LMP_S2 20260801L /* tsuji with √2 (development version of 2026; first release not pinned) */
+#define LMP_VT "stable 29Sep2021, updates 1-2 (Debian 12)"
+#define LMP_SRC "src/GRANULAR/pair_granular.cpp:349-377, :987-991 and fix_wall_gran.cpp:160 (stable_29Sep2021_update2)"
+#define LMP_ENTRY(normal, damp, n, m, par, unit, te, mat, law, ops)                                                   \
+  {"lammps", "granular " normal, damp, LMP_VT, LMP_V0, LMP_V1, n, m, par, unit, te, mat, 0, "limit_damping", 1, law,  \
+   LMP_SRC, &ops}
+#define HM "F = (4/3) E* a delta, a = sqrt(R delta), E* = E/(2(1 - nu^2)) (a fix wall/gran wall: E/(2(1 - nu))); "
+#define HK "F = kn a delta, a = sqrt(R delta) (kn in Pa); "
+#define LK "F = kn delta (kn in N/m); "
+#define TS "eta = alpha(e) sqrt(M knfac), alpha(e) = 1.2728 - 4.2783 e + 11.087 e^2 - 22.348 e^3 + 27.467 e^4 - 18.022 e^5 + 4.8218 e^6 (no sqrt 2 in this version)"
+#define TS2 "eta = sqrt(2) alpha(e) sqrt(M knfac) (alpha as in 29Sep2021)"
+#define CRH "eta = sqrt(3/2) 2 sqrt(5/6) |beta| sqrt(M knfac), beta = ln e/sqrt(ln^2 e + pi^2): C = sqrt(5) |beta| sqrt(M K)"
 
 static const impactfit_dem_model models[] = {
-    /* ---- LAMMPS pair_style granular (29 Sep 2021) ---- */
-    {"lammps", "granular hertz/material", "tsuji", "stable 29Sep2021 (Debian 12)", LMP_OLD, LMP_D, 1.5, 0.25, "e", "-",
-     1, 1, 0, "limit_damping", 1,
-     "F = (4/3) E* a delta + eta delta', a = sqrt(R delta), E* = 1/(2(1 - nu^2)/E); eta = alpha(e) sqrt(M knfac), "
-     "knfac = (4/3) E* a; alpha(e) = 1.2728 - 4.2783 e + 11.087 e^2 - 22.348 e^3 + 27.467 e^4 - 18.022 e^5 "
-     "+ 4.8218 e^6 (no sqrt(2) factor in this version): C = alpha(e) sqrt(M K)",
-     "src/GRANULAR/pair_granular.cpp (stable_29Sep2021_update2)", &ops_lgr_hm_tsuji},
-    {"lammps", "granular hertz/material", "velocity", "stable 29Sep2021 (Debian 12)", LMP_OLD, LMP_D, 1.5, 0.0,
-     "eta_n0", "N s/m", 0, 1, 0, "limit_damping", 1,
-     "F = (4/3) E* a delta + eta_n0 delta', a = sqrt(R delta): C = eta_n0",
-     "src/GRANULAR/pair_granular.cpp (stable_29Sep2021_update2)", &ops_lgr_hm_velocity},
-    {"lammps", "granular hertz/material", "mass_velocity", "stable 29Sep2021 (Debian 12)", LMP_OLD, LMP_D, 1.5, 0.0,
-     "eta_n0", "1/s", 0, 1, 0, "limit_damping", 1, "F = (4/3) E* a delta + eta_n0 M delta': C = eta_n0 M",
-     "src/GRANULAR/pair_granular.cpp (stable_29Sep2021_update2)", &ops_lgr_hm_massvel},
-    {"lammps", "granular hertz/material", "viscoelastic", "stable 29Sep2021 (Debian 12)", LMP_OLD, LMP_D, 1.5, 0.5,
-     "eta_n0", "1/(m s)", 0, 1, 0, "limit_damping", 1,
-     "F = (4/3) E* a delta + eta_n0 a M delta', a = sqrt(R delta): C = eta_n0 M sqrt(R), m = 1/2",
-     "src/GRANULAR/pair_granular.cpp (stable_29Sep2021_update2)", &ops_lgr_hm_visco},
-    {"lammps", "granular hertz", "tsuji", "stable 29Sep2021 (Debian 12)", LMP_OLD, LMP_D, 1.5, 0.25, "e", "-", 1, 0, 0,
-     "limit_damping", 1, "F = kn a delta + eta delta', a = sqrt(R delta); eta = alpha(e) sqrt(M kn a): C = alpha(e) sqrt(M K), K = kn sqrt(R)",
-     "src/GRANULAR/pair_granular.cpp (stable_29Sep2021_update2)", &ops_lgr_h_tsuji},
-    {"lammps", "granular hertz", "velocity", "stable 29Sep2021 (Debian 12)", LMP_OLD, LMP_D, 1.5, 0.0, "eta_n0", "N s/m",
-     0, 0, 0, "limit_damping", 1, "F = kn a delta + eta_n0 delta': K = kn sqrt(R), C = eta_n0",
-     "src/GRANULAR/pair_granular.cpp (stable_29Sep2021_update2)", &ops_lgr_h_velocity},
-    {"lammps", "granular hertz", "mass_velocity", "stable 29Sep2021 (Debian 12)", LMP_OLD, LMP_D, 1.5, 0.0, "eta_n0",
-     "1/s", 0, 0, 0, "limit_damping", 1, "F = kn a delta + eta_n0 M delta': K = kn sqrt(R), C = eta_n0 M",
-     "src/GRANULAR/pair_granular.cpp (stable_29Sep2021_update2)", &ops_lgr_h_massvel},
-    {"lammps", "granular hertz", "viscoelastic", "stable 29Sep2021 (Debian 12)", LMP_OLD, LMP_D, 1.5, 0.5, "eta_n0",
-     "1/(m s)", 0, 0, 0, "limit_damping", 1, "F = kn a delta + eta_n0 a M delta': K = kn sqrt(R), C = eta_n0 M sqrt(R)",
-     "src/GRANULAR/pair_granular.cpp (stable_29Sep2021_update2)", &ops_lgr_h_visco},
-    {"lammps", "granular hooke", "tsuji", "stable 29Sep2021 (Debian 12)", LMP_OLD, LMP_D, 1.0, 0.0, "e", "-", 1, 0, 0,
-     "limit_damping", 1, "F = kn delta + alpha(e) sqrt(M kn) delta': C = alpha(e) sqrt(M K)",
-     "src/GRANULAR/pair_granular.cpp (stable_29Sep2021_update2)", &ops_lgr_k_tsuji},
-    {"lammps", "granular hooke", "velocity", "stable 29Sep2021 (Debian 12)", LMP_OLD, LMP_D, 1.0, 0.0, "eta_n0", "N s/m",
-     0, 0, 0, "limit_damping", 1, "F = kn delta + eta_n0 delta': C = eta_n0",
-     "src/GRANULAR/pair_granular.cpp (stable_29Sep2021_update2)", &ops_lgr_k_velocity},
-    {"lammps", "granular hooke", "mass_velocity", "stable 29Sep2021 (Debian 12)", LMP_OLD, LMP_D, 1.0, 0.0, "eta_n0",
-     "1/s", 0, 0, 0, "limit_damping", 1, "F = kn delta + eta_n0 M delta': C = eta_n0 M",
-     "src/GRANULAR/pair_granular.cpp (stable_29Sep2021_update2)", &ops_lgr_k_massvel},
-    {"lammps", "granular hooke", "viscoelastic", "stable 29Sep2021 (Debian 12)", LMP_OLD, LMP_D, 1.0, 0.5, "eta_n0",
-     "1/(m s)", 0, 0, 0, "limit_damping", 1, "F = kn delta + eta_n0 a M delta', a = sqrt(R delta): C = eta_n0 M sqrt(R)",
-     "src/GRANULAR/pair_granular.cpp (stable_29Sep2021_update2)", &ops_lgr_k_visco},
-    /* ---- LAMMPS pair_style gran/... (29 Sep 2021) ---- */
-    {"lammps", "gran/hooke", "", "stable 29Sep2021 (Debian 12)", 0, LMP_D, 1.0, 0.0, "gamma_n", "1/s", 0, 0, 0,
-     "limit_damping", 1, "F = kn delta + M gamma_n delta': C = M gamma_n",
-     "src/GRANULAR/pair_gran_hooke.cpp (stable_29Sep2021_update2)", &ops_lgran_hooke},
-    {"lammps", "gran/hooke/history", "", "stable 29Sep2021 (Debian 12)", 0, LMP_D, 1.0, 0.0, "gamma_n", "1/s", 0, 0, 0,
-     "limit_damping", 1, "F = kn delta + M gamma_n delta': C = M gamma_n",
-     "src/GRANULAR/pair_gran_hooke_history.cpp (stable_29Sep2021_update2)", &ops_lgran_hooke},
-    {"lammps", "gran/hertz/history", "", "stable 29Sep2021 (Debian 12)", 0, LMP_D, 1.5, 0.5, "gamma_n", "1/(m s)", 0,
-     0, 0, "limit_damping", 1,
-     "F = sqrt(R delta) (kn delta + M gamma_n delta'): K = kn sqrt(R), C = M gamma_n sqrt(R), m = 1/2",
-     "src/GRANULAR/pair_gran_hertz_history.cpp (stable_29Sep2021_update2)", &ops_lgran_hertz},
-    /* ---- LIGGGHTS-PUBLIC 3.8.0 ---- */
-    {"liggghts", "hertz", "", "3.8.0 (Debian 12)", 30000, 30899, 1.5, 0.25, "e", "-", 1, 1, 0, "limitForce on", 1,
-     "k_n = (4/3) Y* sqrt(R delta), S_n = 2 Y* sqrt(R delta), gamma_n = -2 sqrt(5/6) beta sqrt(S_n M), "
-     "beta = ln e/sqrt(ln^2 e + pi^2): K = (4/3) Y* sqrt(R), C = sqrt(5) |beta| sqrt(M K)",
-     "src/normal_model_hertz.h (LIGGGHTS-PUBLIC 3.8.0)", &ops_lig_hertz},
-    {"liggghts", "hooke", "", "3.8.0 (Debian 12)", 30000, 30899, 1.0, 0.0, "e", "-", 1, 1, 0, "limitForce on", 1,
-     "k_n = (16/15) sqrt(R) Y* (15 M V^2/(16 sqrt(R) Y*))^(1/5) (V: characteristicVelocity), "
-     "gamma_n = sqrt(4 M k_n/(1 + (pi/ln e)^2)): C = 2 |ln e| sqrt(M K)/sqrt(pi^2 + ln^2 e)",
-     "src/normal_model_hooke.h (LIGGGHTS-PUBLIC 3.8.0)", &ops_lig_hooke},
+    /* ---- LAMMPS 29 Sep 2021, pair_style granular (run here) ---- */
+    LMP_ENTRY("hertz/material", "tsuji", 1.5, 0.25, "e", "-", 1, 1, HM TS ": C = alpha(e) sqrt(M K)", o_lg_hm_ts),
+    LMP_ENTRY("hertz/material", "velocity", 1.5, 0.0, "eta_n0", "N s/m", 0, 1, HM "eta = eta_n0: C = eta_n0", o_lg_hm_vel),
+    LMP_ENTRY("hertz/material", "mass_velocity", 1.5, 0.0, "eta_n0", "1/s", 0, 1, HM "eta = eta_n0 M: C = eta_n0 M",
+              o_lg_hm_mv),
+    LMP_ENTRY("hertz/material", "viscoelastic", 1.5, 0.5, "eta_n0", "1/(m s)", 0, 1,
+              HM "eta = eta_n0 a M: C = eta_n0 M sqrt(R) (the default damping)", o_lg_hm_ve),
+    LMP_ENTRY("hertz", "tsuji", 1.5, 0.25, "e", "-", 1, 0, HK TS ": C = alpha(e) sqrt(M K), K = kn sqrt(R)", o_lg_h_ts),
+    LMP_ENTRY("hertz", "velocity", 1.5, 0.0, "eta_n0", "N s/m", 0, 0, HK "C = eta_n0", o_lg_h_vel),
+    LMP_ENTRY("hertz", "mass_velocity", 1.5, 0.0, "eta_n0", "1/s", 0, 0, HK "C = eta_n0 M", o_lg_h_mv),
+    LMP_ENTRY("hertz", "viscoelastic", 1.5, 0.5, "eta_n0", "1/(m s)", 0, 0, HK "C = eta_n0 M sqrt(R)", o_lg_h_ve),
+    LMP_ENTRY("hooke", "tsuji", 1.0, 0.0, "e", "-", 1, 0, LK TS ", knfac = kn: C = alpha(e) sqrt(M kn)", o_lg_k_ts),
+    LMP_ENTRY("hooke", "velocity", 1.0, 0.0, "eta_n0", "N s/m", 0, 0, LK "C = eta_n0", o_lg_k_vel),
+    LMP_ENTRY("hooke", "mass_velocity", 1.0, 0.0, "eta_n0", "1/s", 0, 0, LK "C = eta_n0 M", o_lg_k_mv),
+    LMP_ENTRY("hooke", "viscoelastic", 1.0, 0.5, "eta_n0", "1/(m s)", 0, 0,
+              LK "eta = eta_n0 a M, a = sqrt(R delta): C = eta_n0 M sqrt(R)", o_lg_k_ve),
+    /* ---- LAMMPS 29 Sep 2021, pair_style gran/... (run here) ---- */
+    {"lammps", "gran/hooke", "", LMP_VT, LMP_V0, LMP_V1, 1.0, 0.0, "gamma_n", "1/s", 0, 0, 0, "limit_damping", 1,
+     "F = kn delta + M gamma_n delta' (kn in N/m): C = M gamma_n",
+     "src/GRANULAR/pair_gran_hooke.cpp:154-162, fix_wall_gran.cpp:796-798 (stable_29Sep2021_update2)", &o_lgran_hooke},
+    {"lammps", "gran/hooke/history", "", LMP_VT, LMP_V0, LMP_V1, 1.0, 0.0, "gamma_n", "1/s", 0, 0, 0, "limit_damping", 1,
+     "F = kn delta + M gamma_n delta' (kn in N/m): C = M gamma_n",
+     "src/GRANULAR/pair_gran_hooke_history.cpp:237-245, fix_wall_gran.cpp:889-891 (stable_29Sep2021_update2)",
+     &o_lgran_hooke},
+    {"lammps", "gran/hertz/history", "", LMP_VT, LMP_V0, LMP_V1, 1.5, 0.5, "gamma_n", "1/(m s)", 0, 0, 0,
+     "limit_damping", 1, "F = sqrt(R delta) (kn delta + M gamma_n delta') (kn in Pa): K = kn sqrt(R), C = M gamma_n sqrt(R)",
+     "src/GRANULAR/pair_gran_hertz_history.cpp:175-185, fix_wall_gran.cpp:1018-1023 (stable_29Sep2021_update2)",
+     &o_lgran_hertz},
+    /* ---- later LAMMPS (formula only, not run here) ---- */
+    {"lammps", "granular hertz/material", "coeff_restitution", "17Apr2024 and later (formula only)", LMP_CR, 0, 1.5,
+     0.25, "e", "-", 1, 1, 0, "limit_damping", 0, HM CRH,
+     "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingCoeffRestitution; lammps/lammps PR #4068)", &o_ln_hm_cr},
+    {"lammps", "granular hertz", "coeff_restitution", "17Apr2024 and later (formula only)", LMP_CR, 0, 1.5, 0.25, "e",
+     "-", 1, 0, 0, "limit_damping", 0, HK CRH,
+     "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingCoeffRestitution; lammps/lammps PR #4068)", &o_ln_h_cr},
+    {"lammps", "granular hooke", "coeff_restitution", "17Apr2024 and later (formula only)", LMP_CR, 0, 1.0, 0.0, "e",
+     "-", 1, 0, 0, "limit_damping", 0, LK "eta = 2 |ln e| sqrt(M kn)/sqrt(pi^2 + ln^2 e) (exact under A)",
+     "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingCoeffRestitution; lammps/lammps PR #4068)", &o_ln_k_cr},
+    {"lammps", "granular hertz/material", "tsuji", "development 2026 with sqrt 2 (formula only)", LMP_S2, 0, 1.5, 0.25,
+     "e", "-", 1, 1, 0, "limit_damping", 0, HM TS2 ": C = sqrt(2) alpha(e) sqrt(M K)",
+     "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingTsuji::init, development version 2026)", &o_ln_hm_ts2},
+    {"lammps", "granular hertz", "tsuji", "development 2026 with sqrt 2 (formula only)", LMP_S2, 0, 1.5, 0.25, "e", "-",
+     1, 0, 0, "limit_damping", 0, HK TS2 ": C = sqrt(2) alpha(e) sqrt(M K)",
+     "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingTsuji::init, development version 2026)", &o_ln_h_ts2},
+    {"lammps", "granular hooke", "tsuji", "development 2026 with sqrt 2 (formula only)", LMP_S2, 0, 1.0, 0.0, "e", "-", 1,
+     0, 0, "limit_damping", 0, LK TS2 ": C = sqrt(2) alpha(e) sqrt(M kn)",
+     "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingTsuji::init, development version 2026)", &o_ln_k_ts2},
+    /* ---- LIGGGHTS-PUBLIC 3.8.0 (run here) ---- */
+    {"liggghts", "hertz", "", "3.8.0 (Debian 12)", 30800, 30899, 1.5, 0.25, "e", "-", 1, 1, 0, "limitForce on", 1,
+     "F = (4/3) Y* sqrt(R delta) delta + gamma_n delta', S_n = 2 Y* sqrt(R delta), gamma_n = -2 sqrt(5/6) beta "
+     "sqrt(S_n M), beta = ln e/sqrt(ln^2 e + pi^2): K = (4/3) Y* sqrt(R), C = sqrt(5) |beta| sqrt(M K)",
+     "src/normal_model_hertz.h:211-258, global_properties.cpp:432, :539 (LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)", &o_lig_hertz},
+    {"liggghts", "hooke", "", "3.8.0 (Debian 12)", 30800, 30899, 1.0, 0.0, "e", "-", 1, 1, 0, "limitForce on", 1,
+     "F = kn delta + gamma_n delta', kn = (16/15) sqrt(R) Y* (15 M V^2/(16 sqrt(R) Y*))^(1/5) (V: "
+     "characteristicVelocity), gamma_n = sqrt(4 M kn/(1 + (pi/ln e)^2)): C = 2 |beta| sqrt(M K)",
+     "src/normal_model_hooke.h:236-289 (LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)", &o_lig_hooke},
+    {"liggghts", "hooke/stiffness", "", "3.8.0 (Debian 12)", 30800, 30899, 1.0, 0.0, "gamman", "1/s", 0, 0, 0,
+     "limitForce on", 1, "F = kn delta + M gamman delta' (properties kn in N/m, gamman): C = M gamman",
+     "src/normal_model_hooke_stiffness.h:203-238, global_properties.cpp:741-807 (LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)",
+     &o_lig_hooke_st},
+    {"liggghts", "hooke/stiffness", "absolute_damping", "3.8.0 (Debian 12)", 30800, 30899, 1.0, 0.0, "gamman_abs",
+     "N s/m", 0, 0, 0, "limitForce on", 1,
+     "absolute_damping on: F = kn delta + gamman_abs delta' (properties kn in N/m, gamman_abs): C = gamman_abs",
+     "src/normal_model_hooke_stiffness.h:203-238 (LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)", &o_lig_hooke_st_abs},
+    {"liggghts", "hertz/stiffness", "", "3.8.0 (Debian 12)", 30800, 30899, 1.5, 0.5, "gamman", "1/(m s)", 0, 0, 0,
+     "limitForce on", 1,
+     "F = sqrt(R delta) (kn delta + M gamman delta') (properties kn in Pa, gamman): K = kn sqrt(R), C = M gamman sqrt(R)",
+     "src/normal_model_hertz_stiffness.h:111-142 (LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)", &o_lig_hertz_st},
+    /* ---- YADE 2023.02a (run here) ---- */
+    {"yade", "mindlin", "en", "2023.02a (Debian 12)", 20230200, 20230299, 1.5, 0.25, "en", "-", 1, 1, 1, NULL, 1,
+     "Ip2_FrictMat_FrictMat_MindlinPhys(en): kno = (4/3) E* sqrt(R), F = kno delta^(3/2) + c_n delta', c_n = 2 beta_n "
+     "sqrt(M (3/2) kno delta^(1/2)), beta_n = sqrt(1/(1 - (1 + e)^2 exp(a(e))) - 1) with a(e) the degree-10 polynomial of "
+     "Thornton et al. (2013) Eq. (B7); the total force is clamped at zero: C = 2 sqrt(3/2) beta_n sqrt(M K)",
+     "pkg/dem/HertzMindlin.cpp:22-110 (Ip2), :270-519 (Law2) (YADE 2023.02a, d081c80)", &o_yade_en},
+    {"yade", "mindlin", "betan", "2023.02a (Debian 12)", 20230200, 20230299, 1.5, 0.25, "betan", "-", 0, 1, 1, NULL, 1,
+     "Ip2_FrictMat_FrictMat_MindlinPhys(betan): c_n = 2 betan sqrt(M (3/2) kno delta^(1/2)), clamped at zero: "
+     "C = 2 sqrt(3/2) betan sqrt(M K)",
+     "pkg/dem/HertzMindlin.cpp:107, :330-402 (YADE 2023.02a, d081c80)", &o_yade_betan},
+    {"yade", "viscel", "en", "2023.02a (Debian 12)", 20230200, 20230299, 1.0, 0.0, "en", "-", 1, 0, 1, NULL, 1,
+     "ViscElMat(tc, en): per contact kn = (pi^2 + ln^2 en) M'/tc^2, cn = -2 ln(en) M'/tc with M' = M (sphere-sphere) or "
+     "m/2 (a wall of mass 0 takes the sphere's mass); F = kn delta + cn delta' clamped at zero",
+     "pkg/dem/ViscoelasticPM.cpp:66-170 (Law2), :172-340 (Ip2) (YADE 2023.02a, d081c80)", &o_yade_ve_en},
+    {"yade", "viscel", "cn", "2023.02a (Debian 12)", 20230200, 20230299, 1.0, 0.0, "cn", "N s/m", 0, 0, 1, NULL, 1,
+     "ViscElMat(kn, ks, cn, cs): the two bodies' constants in series, contact kn/2 and cn/2; F = (kn/2) delta + (cn/2) "
+     "delta' clamped at zero (kn: the material's, N/m)",
+     "pkg/dem/ViscoelasticPM.cpp:237-246, :333-340 (YADE 2023.02a, d081c80)", &o_yade_ve_cn},
     /* ---- Project Chrono SMC (formula only: not in Debian 12) ---- */
-    {"chrono", "hertz", "", "8.0 - 9.0 (ChSystemSMC, material properties)", 80000, 99999, 1.5, 0.25, "e", "-", 1, 1, 1,
-     NULL, 0,
+    {"chrono", "hertz", "", "8.0 - 9.0 (ChSystemSMC, material properties; formula only)", 80000, 99999, 1.5, 0.25, "e",
+     "-", 1, 1, 1, NULL, 0,
      "S_n = 2 E* sqrt(R delta), k_n = (2/3) S_n, g_n = -2 sqrt(5/6) beta sqrt(S_n M); forceN < 0 clamped to 0: "
      "K = (4/3) E* sqrt(R), C = sqrt(5) |beta| sqrt(M K)",
-     "src/chrono/physics/ChContactSMC.h (ChDefaultContactForceTorqueSMC, Hertz)", &ops_chrono_hertz},
-    {"chrono", "hooke", "", "8.0 - 9.0 (ChSystemSMC, material properties)", 80000, 99999, 1.0, 0.0, "e", "-", 1, 1, 1,
-     NULL, 0,
-     "k_n = (16/15) sqrt(R) E* (M V^2/((16/15) sqrt(R) E*))^(1/5) (V: characteristic impact velocity), "
+     "src/chrono/physics/ChContactSMC.h (ChDefaultContactForceTorqueSMC, Hertz)", &o_chrono_hertz},
+    {"chrono", "hooke", "", "8.0 - 9.0 (ChSystemSMC, material properties; formula only)", 80000, 99999, 1.0, 0.0, "e",
+     "-", 1, 1, 1, NULL, 0,
+     "k_n = (16/15) sqrt(R) E* (15 M V^2/(16 sqrt(R) E*))^(1/5) (V: characteristic impact velocity), "
      "g_n = sqrt(4 M k_n/(1 + (pi/ln e)^2)); forceN < 0 clamped to 0",
-     "src/chrono/physics/ChContactSMC.h (ChDefaultContactForceTorqueSMC, Hooke)", &ops_chrono_hooke},
+     "src/chrono/physics/ChContactSMC.h (ChDefaultContactForceTorqueSMC, Hooke)", &o_chrono_hooke},
 };
 
 /* ---------------------------------------------------------------- registry API */
@@ -485,7 +593,7 @@ int impactfit_dem_model_find(const char *code, const char *version, const char *
 impactfit_dem_contact impactfit_dem_contact_default(void) {
   impactfit_dem_contact c;
   c.geometry = IMPACTFIT_DEM_SPHERE_SPHERE;
-  c.E = c.nu = c.r1 = c.r2 = c.m1 = c.m2 = c.kn = c.v_char = NAN;
+  c.E = c.nu = c.r1 = c.r2 = c.m1 = c.m2 = c.kn = c.v_char = c.tc = NAN;
   return c;
 }
 
@@ -513,12 +621,12 @@ int impactfit_dem_effective(const impactfit_dem_contact *c, double *R, double *M
 /* ---------------------------------------------------------------- forward and inverse */
 
 typedef struct contact_law {
-  double K, R, M, g;
+  double K, C, R, M;
   const impactfit_transition *tr;
   int invariant; /* m = (n − 1)/2 */
 } contact_law;
 
-static int law_of(const impactfit_dem_model *md, const impactfit_dem_contact *c, int clamp, contact_law *L,
+static int law_of(const impactfit_dem_model *md, const impactfit_dem_contact *c, int clamp, double p, contact_law *L,
                   impactfit_error *err) {
   if (!md || !c)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no model or contact given");
@@ -531,22 +639,27 @@ static int law_of(const impactfit_dem_model *md, const impactfit_dem_contact *c,
   int st = impactfit_dem_effective(c, &L->R, &L->M, err);
   if (st)
     return st;
-  st = md->ops->stiffness(c, L->R, L->M, &L->K, err);
-  if (st)
+  if ((st = law_K_C(md, c, L->R, L->M, p, &L->K, &L->C, err)))
     return st;
   if (!(isfinite(L->K) && L->K > 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "the contact stiffness is not finite (K = %.17g)", L->K);
-  L->g = md->ops->gfac(c, L->R, L->M, L->K);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "the contact stiffness is not finite and positive (K = %.17g)", L->K);
+  if (!(isfinite(L->C) && L->C >= 0.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "%s = %.17g gives the damping C = %.17g in %s %s (the code's conversion is negative or not "
+                           "finite there)",
+                           md->param, p, L->C, md->code, md->model);
   int clamped = clamp < 0 ? md->clamp_default : clamp;
   L->tr = clamped ? impactfit_transition_C : impactfit_transition_A;
   L->invariant = fabs(md->m - 0.5 * (md->n - 1.0)) < 1e-12;
   return 0;
 }
 
-/* δ_m0 and ζ of a damping coefficient C at speed v */
-static double zeta_of(const impactfit_dem_model *md, const contact_law *L, double C, double v) {
-  double d0 = pow((md->n + 1.0) * L->M * v * v / (2.0 * L->K), 1.0 / (md->n + 1.0));
-  return C * pow(d0, md->m + 1.0) / (L->M * v);
+/* δ_m0 and ζ of the law's damping at speed v */
+static double delta_m0(const impactfit_dem_model *md, const contact_law *L, double v) {
+  return pow((md->n + 1.0) * L->M * v * v / (2.0 * L->K), 1.0 / (md->n + 1.0));
+}
+static double zeta_of(const impactfit_dem_model *md, const contact_law *L, double v) {
+  return L->C * pow(delta_m0(md, L, v), md->m + 1.0) / (L->M * v);
 }
 
 static int e_of_zeta(const impactfit_dem_model *md, const contact_law *L, double zeta, double *e,
@@ -565,7 +678,6 @@ static int e_of_zeta(const impactfit_dem_model *md, const contact_law *L, double
   impactfit_impact_params p = impactfit_impact_scaled_params(md->n, md->m, zeta);
   p.transition = L->tr;
   p.locate_extrema = 0;
-  p.rtol = 1e-13;
   impactfit_impact_result r;
   int st = impactfit_impact_solve(ws, &p, &r, err);
   impactfit_impact_free(ws);
@@ -591,29 +703,23 @@ static int check_value(const impactfit_dem_model *md, double value, impactfit_er
   return 0;
 }
 
-static double damping_of(const impactfit_dem_model *md, const contact_law *L, double value) {
-  double f = md->ops->conv ? md->ops->conv(value) : value;
-  return f * L->g;
-}
-
 int impactfit_dem_forward(const impactfit_dem_model *model, const impactfit_dem_contact *c, int clamp, double value,
                           double v, double *e, impactfit_error *err) {
-  contact_law L;
-  int st = law_of(model, c, clamp, &L, err);
-  if (st)
-    return st;
+  int st;
+  if (!model || !c || !e)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no model, contact or output given");
   if ((st = check_value(model, value, err)))
     return st;
   if (!(isfinite(v) && v > 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "impact speed v must be > 0 (m/s) (got %.17g)", v);
-  if (!e)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no output given");
-  double C = damping_of(model, &L, value);
-  if (!(C >= 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "%s = %.17g gives a negative damping in %s %s (the code's conversion is negative there)",
-                           model->param, value, model->code, model->model);
-  return e_of_zeta(model, &L, zeta_of(model, &L, C, v), e, err);
+  contact_law L;
+  if ((st = law_of(model, c, clamp, value, &L, err)))
+    return st;
+  if (model->takes_e && value == 1.0 && L.C == 0.0) {
+    *e = 1.0;
+    return 0;
+  }
+  return e_of_zeta(model, &L, zeta_of(model, &L, v), e, err);
 }
 
 int impactfit_dem_input(const impactfit_dem_model *model, const impactfit_dem_contact *c, int clamp, double value,
@@ -634,36 +740,47 @@ impactfit_dem_request impactfit_dem_default_request(void) {
   return r;
 }
 
-/* The restitution value e' with conv(e') = f, by bisection (conv is decreasing on (0, 1]). */
-static int invert_conv(const impactfit_dem_model *md, double f, double *p, char *why, size_t size) {
-  double lo = 1e-300, hi = 1.0;
-  double flo = md->ops->conv(DBL_MIN), fhi = md->ops->conv(hi);
-  if (f > flo) {
-    snprintf(why, size,
-             "no %s in (0, 1] reaches it: the code's conversion of e gives at most %.6g (at e -> 0) where %.6g is "
-             "needed",
-             md->param, flo, f);
+/* The value p ∈ (0, 1] of a restitution-taking model whose real e at speed v is the asked e, by
+ * bisection: the real e increases with p for every model registered (tests/test_demcodes.c checks
+ * it). 0 when no p reaches e (why says which end falls short), 1 when found, < 0 on a failure. */
+static int invert_e(const impactfit_dem_model *md, const impactfit_dem_contact *c, int clamp, double e, double v,
+                    double *p, char *why, size_t size, impactfit_error *err) {
+  double lo = 1e-12, hi = 1.0, elo, ehi;
+  int st;
+  if ((st = impactfit_dem_forward(md, c, clamp, lo, v, &elo, err)))
+    return st;
+  if ((st = impactfit_dem_forward(md, c, clamp, hi, v, &ehi, err)))
+    return st;
+  if (elo > e) {
+    snprintf(why, size, "the smallest e it can give is %.6g (typing %s -> 0)", elo, md->param);
     return 0;
   }
-  if (f < fhi) {
-    snprintf(why, size, "no %s in (0, 1] reaches it: the conversion gives at least %.6g (at e = 1), %.6g is needed",
-             md->param, fhi, f);
+  if (ehi < e) {
+    snprintf(why, size, "the largest e it can give is %.6g (typing %s = 1)", ehi, md->param);
     return 0;
   }
-  for (int i = 0; i < 2000 && hi - lo > 0.0; i++) {
-    double mid = 0.5 * (lo + hi);
-    if (mid <= lo || mid >= hi)
+  for (int i = 0; i < 200; i++) {
+    double mid = 0.5 * (lo + hi), em;
+    if (!(mid > lo && mid < hi))
       break;
-    if (md->ops->conv(mid) > f)
-      lo = mid;
+    if ((st = impactfit_dem_forward(md, c, clamp, mid, v, &em, err)))
+      return st;
+    if (em < e)
+      lo = mid, elo = em;
     else
-      hi = mid;
+      hi = mid, ehi = em;
   }
-  /* the closer end */
-  *p = fabs(md->ops->conv(lo) - f) < fabs(md->ops->conv(hi) - f) ? lo : hi;
+  *p = (e - elo < ehi - e) ? lo : hi;
+  double eb = (e - elo < ehi - e) ? elo : ehi;
+  if (fabs(eb - e) > 1e-9 * e) { /* a jump of the code's conversion (YADE's B6 at e = 1) */
+    snprintf(why, size, "the code's conversion jumps at %s = %.17g (e from %.6g to %.6g), no %s gives it", md->param,
+             hi, elo, ehi, md->param);
+    return 0;
+  }
   return 1;
 }
 
+/* ζ with e_out = e for the law's exponents and end condition */
 static int exact_zeta(impactfit_inverse_workspace *ws, const impactfit_dem_model *md, const contact_law *L, double e,
                       double tol, double *zeta, impactfit_error *err) {
   if (L->invariant)
@@ -688,6 +805,24 @@ static double speed_at(const impactfit_dem_request *q, size_t i, size_t n) {
   return q->v_min * pow(q->v_max / q->v_min, (double)i / (double)(n - 1));
 }
 
+/* min and max of the real e of value over the request's speeds */
+static int e_over_range(const impactfit_dem_request *q, double value, int invariant, size_t npts, double *lo,
+                        double *hi, impactfit_error *err) {
+  for (size_t i = 0; i < npts; i++) {
+    double e1;
+    int st = impactfit_dem_forward(q->model, &q->contact, q->clamp, value, speed_at(q, i, npts), &e1, err);
+    if (st)
+      return st;
+    if (i == 0 || e1 < *lo)
+      *lo = e1;
+    if (i == 0 || e1 > *hi)
+      *hi = e1;
+    if (invariant)
+      break;
+  }
+  return 0;
+}
+
 int impactfit_dem_solve(impactfit_inverse_workspace *ws, const impactfit_dem_request *req, impactfit_dem_answer *ans,
                         impactfit_error *err) {
   if (!req || !ans || !req->model)
@@ -695,7 +830,7 @@ int impactfit_dem_solve(impactfit_inverse_workspace *ws, const impactfit_dem_req
   const impactfit_dem_model *md = req->model;
   impactfit_dem_request q = *req;
   memset(ans, 0, sizeof *ans);
-  ans->value = ans->e_naive = ans->e_naive_min = ans->e_naive_max = NAN;
+  ans->value = ans->e_naive = ans->e_naive_min = ans->e_naive_max = ans->e_min = ans->e_max = NAN;
   if (!(isfinite(q.e) && q.e > 0.0 && q.e < 1.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "asked restitution e must be in (0, 1) (got %.17g)", q.e);
   if (!(isfinite(q.v) && q.v > 0.0))
@@ -714,8 +849,9 @@ int impactfit_dem_solve(impactfit_inverse_workspace *ws, const impactfit_dem_req
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "at most 10000 speeds in the range (got %zu)", npts);
   if (isnan(q.contact.v_char))
     q.contact.v_char = q.v;
+  /* the law at a typical value of the parameter (K does not depend on it but for YADE ViscElMat(tc, en)) */
   contact_law L;
-  int st = law_of(md, &q.contact, q.clamp, &L, err);
+  int st = law_of(md, &q.contact, q.clamp, md->takes_e ? q.e : 1.0, &L, err);
   if (st)
     return st;
   impactfit_inverse_workspace *own = NULL;
@@ -724,64 +860,49 @@ int impactfit_dem_solve(impactfit_inverse_workspace *ws, const impactfit_dem_req
     if (!ws)
       return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
   }
-  ans->K = L.K;
   ans->R = L.R;
   ans->M = L.M;
   ans->transition = L.tr;
   ans->speed_dependent = !L.invariant;
-  st = exact_zeta(ws, md, &L, q.e, q.tol, &ans->zeta, err);
-  if (st)
-    goto done;
-  double d0 = pow((md->n + 1.0) * L.M * q.v * q.v / (2.0 * L.K), 1.0 / (md->n + 1.0));
-  ans->C = ans->zeta * L.M * q.v / pow(d0, md->m + 1.0);
-  double f = ans->C / L.g;
   char why[512] = "";
   if (md->takes_e) {
-    ans->reachable = invert_conv(md, f, &ans->value, why, sizeof why);
-  } else {
-    ans->value = f;
-    ans->reachable = 1;
-  }
-  /* the naive input: e typed as it is */
-  if (md->takes_e) {
-    for (size_t i = 0; i < npts; i++) {
-      double e1;
-      st = impactfit_dem_forward(md, &q.contact, q.clamp, q.e, speed_at(&q, i, npts), &e1, err);
-      if (st)
-        goto done;
-      if (i == 0 || e1 < ans->e_naive_min)
-        ans->e_naive_min = e1;
-      if (i == 0 || e1 > ans->e_naive_max)
-        ans->e_naive_max = e1;
-      if (L.invariant)
-        break;
-    }
+    /* the naive input: e typed as it is */
     st = impactfit_dem_forward(md, &q.contact, q.clamp, q.e, q.v, &ans->e_naive, err);
-    if (st)
-      goto done;
-    if (L.invariant)
-      ans->e_naive_min = ans->e_naive_max = ans->e_naive;
+    if (!st)
+      st = e_over_range(&q, q.e, L.invariant, npts, &ans->e_naive_min, &ans->e_naive_max, err);
+    if (!st) {
+      st = invert_e(md, &q.contact, q.clamp, q.e, q.v, &ans->value, why, sizeof why, err);
+      ans->reachable = st == 1;
+      st = st < 0 ? st : 0;
+    }
+    if (!st && ans->reachable)
+      st = law_of(md, &q.contact, q.clamp, ans->value, &L, err);
+    if (!st && ans->reachable)
+      ans->zeta = zeta_of(md, &L, q.v);
+    else if (!st)
+      st = exact_zeta(ws, md, &L, q.e, q.tol, &ans->zeta, err);
+  } else {
+    /* C is proportional to the parameter: C(p) = p C(1), K independent of p */
+    st = exact_zeta(ws, md, &L, q.e, q.tol, &ans->zeta, err);
+    if (!st) {
+      ans->value = ans->zeta * L.M * q.v / pow(delta_m0(md, &L, q.v), md->m + 1.0) / L.C;
+      ans->reachable = 1;
+      st = law_of(md, &q.contact, q.clamp, ans->value, &L, err);
+    }
   }
+  if (st)
+    goto done;
+  ans->K = L.K;
+  ans->C = ans->zeta * L.M * q.v / pow(delta_m0(md, &L, q.v), md->m + 1.0);
   if (!ans->reachable) {
     ans->value = NAN;
-    ans->e_min = ans->e_max = NAN;
     snprintf(ans->note, sizeof ans->note, "%s %s%s%s cannot give e = %.6g%s: %s", md->code, md->model,
              *md->damping ? " damping " : "", md->damping, q.e, L.tr == impactfit_transition_C ? " (force clamped)" : "",
              why);
     goto done;
   }
-  for (size_t i = 0; i < npts; i++) {
-    double e1;
-    st = impactfit_dem_forward(md, &q.contact, q.clamp, ans->value, speed_at(&q, i, npts), &e1, err);
-    if (st)
-      goto done;
-    if (i == 0 || e1 < ans->e_min)
-      ans->e_min = e1;
-    if (i == 0 || e1 > ans->e_max)
-      ans->e_max = e1;
-    if (L.invariant)
-      break;
-  }
+  if ((st = e_over_range(&q, ans->value, L.invariant, npts, &ans->e_min, &ans->e_max, err)))
+    goto done;
   impactfit_dem_input(md, &q.contact, q.clamp, ans->value, ans->input, sizeof ans->input, NULL);
   if (L.invariant)
     snprintf(ans->note, sizeof ans->note, "exact at every speed: this model's damping is scale-invariant "
@@ -803,6 +924,8 @@ done:
 
 /* Whether the contact carries what a model needs (a material, or the code's stiffness). */
 static int has_inputs(const impactfit_dem_model *md, const impactfit_dem_contact *c) {
+  if (md->ops->stiffness == ST_VISCEL_TC)
+    return isfinite(c->tc);
   return md->needs_material ? (isfinite(c->E) && isfinite(c->nu)) : isfinite(c->kn);
 }
 
