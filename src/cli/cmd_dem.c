@@ -11,7 +11,8 @@ static const char *help_text =
     "usage: impactfit dem --code CODE [--version V] --model MODEL [--damping D] [--limit on|off]\n"
     "                     [--wall] (--E PA --nu NU | --kn KN) (--radius R | --r1 R1 [--r2 R2])\n"
     "                     (--density RHO | --rho1 RHO1 [--rho2 RHO2] | --m1 KG [--m2 KG])\n"
-    "                     --e E --v V [--v-range VMIN,VMAX] [--vchar V] [--tc S] [--points N] [--json]\n"
+    "                     (--e E | --value X) --v V [--v-range VMIN,VMAX] [--vchar V] [--tc S] [--points N]\n"
+    "                     [--json]\n"
     "       impactfit dem --list [--code CODE] [--json]\n\n"
     "The exact input that makes a real DEM code give the restitution e you ask for, head-on, and what\n"
     "the code really gives if you type e as it is. impactfit knows, per code, version and model, the\n"
@@ -36,6 +37,9 @@ static const char *help_text =
     "  --radius R        radius of both spheres (m); or --r1, --r2\n"
     "  --density RHO     density of both spheres (kg/m^3); or --rho1, --rho2; or masses --m1, --m2 (kg)\n"
     "  --e E             the restitution you want, 0 < e < 1\n"
+    "  --value X         instead of --e: the real e the code gives when you type X (its parameter, see\n"
+    "                    --list); JSON keys code, version, model, damping, param, value, input, v,\n"
+    "                    e_real, e_range, end\n"
     "  --v V             the impact speed (m/s): relative normal speed, or the sphere's speed at a wall\n"
     "  --v-range A,B     report the real e over speeds A..B (m/s) (default: V only)\n"
     "  --vchar V         characteristic velocity of LIGGGHTS/Chrono hooke (m/s; default: --v)\n"
@@ -111,10 +115,65 @@ static void json_answer(cli_json *j, const impactfit_dem_model *md, const impact
   cli_json_str(j, "note", a->note);
 }
 
+/* --value: the real e of a typed value over the speeds (the forward problem) */
+static int forward_mode(const impactfit_dem_model *md, const char *version, impactfit_dem_request *q, double value,
+                        int json) {
+  if (isnan(q->v_min))
+    q->v_min = q->v_max = q->v;
+  if (isnan(q->contact.v_char))
+    q->contact.v_char = q->v;
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  double e_v = NAN, lo = NAN, hi = NAN;
+  int st = impactfit_dem_forward(md, &q->contact, q->clamp, value, q->v, &e_v, &err);
+  size_t n = q->v_min < q->v_max ? q->range_points : 1;
+  for (size_t i = 0; i < n && !st; i++) {
+    double vi = n < 2 ? q->v_min : q->v_min * pow(q->v_max / q->v_min, (double)i / (double)(n - 1)), ei;
+    st = impactfit_dem_forward(md, &q->contact, q->clamp, value, vi, &ei, &err);
+    if (!st && (i == 0 || ei < lo))
+      lo = ei;
+    if (!st && (i == 0 || ei > hi))
+      hi = ei;
+  }
+  if (st)
+    return cli_status_error(st, &err, "dem");
+  char input[1024];
+  impactfit_dem_input(md, &q->contact, q->clamp, value, input, sizeof input, NULL);
+  int clamped = q->clamp < 0 ? md->clamp_default : q->clamp;
+  if (json) {
+    cli_json j;
+    cli_json_begin(&j, stdout);
+    cli_json_str(&j, "code", md->code);
+    cli_json_str(&j, "version", version);
+    cli_json_str(&j, "model", md->model);
+    cli_json_str(&j, "damping", md->damping);
+    cli_json_str(&j, "param", md->param);
+    cli_json_num(&j, "value", value);
+    cli_json_str(&j, "input", input);
+    cli_json_num(&j, "v", q->v);
+    cli_json_num(&j, "e_real", e_v);
+    fprintf(stdout, ",\"e_range\":[");
+    cli_json j2 = {stdout, 1};
+    cli_json_num(&j2, NULL, lo);
+    cli_json_num(&j2, NULL, hi);
+    fprintf(stdout, "]");
+    cli_json_str(&j, "end", clamped ? "C" : "A");
+    cli_json_end(&j);
+  } else {
+    printf("# %s %s, model %s%s%s, contact end: %s\n%s", md->code, version, md->model,
+           *md->damping ? " damping " : "", md->damping, clamped ? "force clamped at zero (C)" : "tensile until d = 0 (A)",
+           input);
+    printf("# typing %s = %.12g gives e = %.10f at v = %.6g m/s\n", md->param, value, e_v, q->v);
+    if (q->v_min < q->v_max)
+      printf("#   over v in [%.6g, %.6g] m/s: e from %.10f to %.10f\n", q->v_min, q->v_max, lo, hi);
+  }
+  return CLI_OK;
+}
+
 int impactfit_cmd_dem(int argc, char **argv) {
   const char *code = NULL, *version = NULL, *model = NULL, *damping = NULL, *limit = NULL, *vrange = NULL;
   double E = NAN, nu = NAN, kn = NAN, radius = NAN, r1 = NAN, r2 = NAN, density = NAN, rho1 = NAN, rho2 = NAN,
-         m1 = NAN, m2 = NAN, e = NAN, v = NAN, vchar = NAN, tc = NAN;
+         m1 = NAN, m2 = NAN, e = NAN, v = NAN, vchar = NAN, tc = NAN, value = NAN;
   int json = 0, help = 0, wall = 0, list = 0, points = 9;
   cli_opt opts[] = {
       {"code", OPT_STRING, &code, 0},      {"version", OPT_STRING, &version, 0}, {"model", OPT_STRING, &model, 0},
@@ -123,7 +182,7 @@ int impactfit_cmd_dem(int argc, char **argv) {
       {"radius", OPT_DOUBLE, &radius, 0},  {"r1", OPT_DOUBLE, &r1, 0},           {"r2", OPT_DOUBLE, &r2, 0},
       {"density", OPT_DOUBLE, &density, 0}, {"rho1", OPT_DOUBLE, &rho1, 0},      {"rho2", OPT_DOUBLE, &rho2, 0},
       {"m1", OPT_DOUBLE, &m1, 0},          {"m2", OPT_DOUBLE, &m2, 0},           {"e", OPT_DOUBLE, &e, 0},
-      {"v", OPT_DOUBLE, &v, 0},            {"v-range", OPT_STRING, &vrange, 0},  {"vchar", OPT_DOUBLE, &vchar, 0}, {"tc", OPT_DOUBLE, &tc, 0},
+      {"v", OPT_DOUBLE, &v, 0},            {"v-range", OPT_STRING, &vrange, 0},  {"vchar", OPT_DOUBLE, &vchar, 0}, {"tc", OPT_DOUBLE, &tc, 0}, {"value", OPT_DOUBLE, &value, 0},
       {"points", OPT_INT, &points, 0},     {"json", OPT_FLAG, &json, 0},         {"list", OPT_FLAG, &list, 0},
   };
   int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], NULL, 0, NULL, &help);
@@ -182,8 +241,11 @@ int impactfit_cmd_dem(int argc, char **argv) {
     return cli_input_error("dem: yade viscel --damping en takes the contact time: give --tc (s)");
   if (!md->needs_material && !viscel_tc && isnan(kn))
     return cli_input_error("dem: %s %s takes the code's stiffness: give --kn (%s)", md->code, md->model, md->law);
-  if (isnan(e))
-    return cli_input_error("dem: --e is required (the restitution you want, 0 < e < 1)");
+  if (!isnan(value) && !isnan(e))
+    return cli_input_error("dem: give --e (the restitution you want) or --value (what you type), not both");
+  if (isnan(e) && isnan(value))
+    return cli_input_error("dem: --e is required (the restitution you want, 0 < e < 1), or --value to see what a "
+                           "typed value gives");
   if (isnan(v))
     return cli_input_error("dem: --v is required (the impact speed, m/s)");
   if (points < 1 || points > 10000)
@@ -214,6 +276,8 @@ int impactfit_cmd_dem(int argc, char **argv) {
     q.v_max = vals[1];
     free(vals);
   }
+  if (!isnan(value))
+    return forward_mode(md, version, &q, value, json);
   impactfit_dem_answer a;
   st = impactfit_dem_solve(NULL, &q, &a, &err);
   if (st)
