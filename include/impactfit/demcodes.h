@@ -89,6 +89,10 @@ typedef struct impactfit_dem_model {
   const struct impactfit__dem_ops *ops; /* private */
 } impactfit_dem_model;
 
+/* The unit of the stiffness kn a model takes ("Pa" for Hertz-type kn with F = kn √(Rδ) δ, "N/m" for a
+ * linear spring), or NULL when the model takes a material (E, ν) instead. */
+IMPACTFIT_EXPORT const char *impactfit_dem_kn_unit(const impactfit_dem_model *md);
+
 /* The version key of a version string of a code: LAMMPS dates ("29Sep2021", "stable_29Sep2021_update2",
  * "2021-09-29", "20210929") give YYYYMMDD; dotted versions ("3.8.0", "2023.02a", "9.0.1") give
  * a·10⁴ + b·10² + c. Returns 0 for a string it cannot read. */

@@ -86,6 +86,8 @@ static void print_list(const char *code, int json) {
       cli_json_num(&j, "m", md->m);
       cli_json_str(&j, "clamp_default", md->clamp_default ? "C" : "A");
       cli_json_str(&j, "clamp_switch", md->clamp_switch ? md->clamp_switch : "");
+      cli_json_str(&j, "kn_unit", impactfit_dem_kn_unit(md) ? impactfit_dem_kn_unit(md) : "");
+      cli_json_int(&j, "takes_e", md->takes_e);
       cli_json_int(&j, "run_here", md->run_here);
       cli_json_str(&j, "law", md->law);
       cli_json_str(&j, "source", md->source);

@@ -922,6 +922,20 @@ done:
   return st;
 }
 
+const char *impactfit_dem_kn_unit(const impactfit_dem_model *md) {
+  if (!md)
+    return NULL;
+  switch (md->ops->stiffness) {
+  case ST_HERTZ_KN:
+    return "Pa";
+  case ST_LINEAR_KN:
+  case ST_VISCEL_KN:
+    return "N/m";
+  default:
+    return NULL;
+  }
+}
+
 /* Whether the contact carries what a model needs (a material, or the code's stiffness). */
 static int has_inputs(const impactfit_dem_model *md, const impactfit_dem_contact *c) {
   if (md->ops->stiffness == ST_VISCEL_TC)

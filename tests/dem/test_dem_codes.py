@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""The real DEM codes as the oracle of `impactfit dem` (ctest label dem-codes).
+
+usage: python3 tests/dem/test_dem_codes.py IMPACTFIT [--code lammps|liggghts|yade ...] [--full] [--keep DIR]
+                                           [--table FILE.json]
+
+For every model of the registry that is run here (`impactfit dem --list --json`, run_here = 1) and each
+setting of its force clamp (LAMMPS limit_damping, LIGGGHTS limitForce; YADE always clamps), head-on
+collisions of two equal spheres, of unequal spheres (radii 5 and 3 mm, densities 2500 and 7800 kg/m^3)
+and of a sphere against a wall, at 0.5, 1 and 2 m/s, with e in {0.1, 0.3, 0.5, 0.7, 0.9} cycled over the
+nine geometry x speed combinations (every e, geometry and speed is met; --full runs the whole product):
+  - naive: the code's parameter typed as it is (e itself where the model takes e; half the exact damping
+    constant where it takes one): the measured e must equal impactfit's prediction (`impactfit dem --value`);
+  - corrected: the input printed by `impactfit dem --e` (or its alternative where the model cannot reach e):
+    the measured e must equal the asked e.
+Both within TOL = 1e-5 (the codes' time-step error at t_contact/1e5 is about 2e-6). The runners
+(run_lammps.py, run_yade.py) batch the collisions into a few runs of each code. A code that is not installed
+is reported as SKIPPED on stdout and stderr; with every code missing the exit status is 77 (ctest SKIP).
+Exit 0 when every comparison holds, 1 otherwise (the failing rows are listed).
+"""
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOL = 1e-5
+E_VALUES = (0.1, 0.3, 0.5, 0.7, 0.9)
+SPEEDS = (0.5, 1.0, 2.0)
+E_MAT, NU = 1e8, 0.3
+GEOMS = {
+    "equal": dict(geometry="sphere-sphere", r1=0.005, r2=0.005, rho1=2500.0, rho2=2500.0),
+    "unequal": dict(geometry="sphere-sphere", r1=0.005, r2=0.003, rho1=2500.0, rho2=7800.0),
+    "wall": dict(geometry="sphere-wall", r1=0.005, rho1=2500.0),
+}
+RUNNERS = {"lammps": "run_lammps.py", "liggghts": "run_lammps.py", "yade": "run_yade.py"}
+
+
+def stiffness_args(m):
+    """The contact's inputs for a model: the material, or a stiffness in the code's convention (kn_unit), chosen
+    so that contacts last about 0.3 to 1 ms like the Hertz contact of the material."""
+    if m["code"] == "yade" and m["model"] == "viscel" and m["damping"] == "en":
+        return ["--tc", "5e-4"]
+    if m["kn_unit"] == "Pa":
+        return ["--kn", "7.3e7"]
+    if m["kn_unit"] == "N/m":
+        return ["--kn", "4e4" if m["code"] == "yade" else "2e4"]
+    return ["--E", repr(E_MAT), "--nu", repr(NU)]
+
+
+def geom_args(g):
+    a = ["--r1", repr(g["r1"]), "--rho1", repr(g["rho1"])]
+    if g["geometry"] == "sphere-wall":
+        return a + ["--wall"]
+    return a + ["--r2", repr(g["r2"]), "--rho2", repr(g["rho2"])]
+
+
+def impactfit(binary, args):
+    p = subprocess.run([binary, "dem"] + args + ["--json"], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError("impactfit dem %s: exit %d: %s" % (" ".join(args), p.returncode, p.stderr.strip()))
+    return json.loads(p.stdout)
+
+
+def model_args(m, limit):
+    a = ["--code", m["code"], "--model", m["model"]]
+    if m["damping"]:
+        a += ["--damping", m["damping"]]
+    if limit is not None:
+        a += ["--limit", "on" if limit else "off"]
+    return a + stiffness_args(m)
+
+
+def build(binary, models, full):
+    """The cases: (description, runner case, expected e, kind)."""
+    cases = []
+    for m in models:
+        limits = [False, True] if m["clamp_switch"] else [None]
+        for limit in limits:
+            base = model_args(m, limit)
+            combos = [(g, v) for g in GEOMS for v in SPEEDS]
+            todo = []
+            for i, (g, v) in enumerate(combos):
+                es = E_VALUES if full else (E_VALUES[i % len(E_VALUES)],)
+                todo += [(g, v, e) for e in es]
+            for g, v, e in todo:
+                gargs = geom_args(GEOMS[g]) + ["--v", repr(v)]
+                label = "%s %s%s%s, %s, v = %g, e = %g" % (
+                    m["code"], m["model"], " damping " + m["damping"] if m["damping"] else "",
+                    "" if limit is None else (" limit on" if limit else " limit off"), g, v, e)
+                ans = impactfit(binary, base + gargs + ["--e", repr(e)])
+                src = ans
+                if not ans["reachable"]:
+                    src = ans.get("alternative")
+                    if src is None:
+                        cases.append((label + " [corrected]", None, e, "unreachable: " + ans["note"]))
+                        continue
+                rc = dict(GEOMS[g], code=m["code"], E=E_MAT, nu=NU, v=v, input=src["input"])
+                cases.append((label + " [corrected]", rc, e, "corrected"))
+                # the naive input and impactfit's prediction of what it gives
+                typed = e if m["takes_e"] else 0.5 * ans["value"]
+                fw = impactfit(binary, base + gargs + ["--value", repr(typed)])
+                rn = dict(GEOMS[g], code=m["code"], E=E_MAT, nu=NU, v=v, input=fw["input"])
+                cases.append((label + " [naive %s = %.6g]" % (m["param"], typed), rn, fw["e_real"], "naive"))
+    return cases
+
+
+def run_code(code, cases, keep):
+    runner = os.path.join(HERE, RUNNERS[code])
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "cases.json")
+        with open(path, "w") as f:
+            json.dump([c[1] for c in cases], f)
+        cmd = [sys.executable, runner, path, "--code", code]
+        if keep:
+            cmd += ["--keep", os.path.join(keep, code)]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode == 77:
+        return None, p.stderr.strip()
+    if p.returncode != 0:
+        raise RuntimeError("%s runner failed (exit %d): %s" % (code, p.returncode, p.stderr[-3000:]))
+    return json.loads(p.stdout), p.stderr.strip()
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("impactfit")
+    ap.add_argument("--code", action="append", choices=sorted(RUNNERS))
+    ap.add_argument("--full", action="store_true")
+    ap.add_argument("--keep")
+    ap.add_argument("--table", help="write every comparison to this JSON file")
+    a = ap.parse_args(argv)
+    p = subprocess.run([a.impactfit, "dem", "--list", "--json"], capture_output=True, text=True, check=True)
+    models = [json.loads(l) for l in p.stdout.splitlines() if l.strip()]
+    codes = a.code or ["lammps", "liggghts", "yade"]
+    rows, failures, skipped = [], 0, []
+    for code in codes:
+        ms = [m for m in models if m["code"] == code and m["run_here"]]
+        cases = build(a.impactfit, ms, a.full)
+        runnable = [c for c in cases if c[1] is not None]
+        for c in cases:
+            if c[1] is None:
+                print("FAIL %s: %s" % (c[0], c[3]))
+                failures += 1
+        results, msg = run_code(code, runnable, a.keep)
+        if results is None:
+            print("SKIPPED %s: %s" % (code, msg))
+            print("SKIPPED %s: %s" % (code, msg), file=sys.stderr)
+            skipped.append(code)
+            continue
+        worst = 0.0
+        for c, r in zip(runnable, results):
+            d = r["e"] - c[2]
+            worst = max(worst, abs(d))
+            ok = abs(d) <= TOL
+            failures += not ok
+            rows.append(dict(case=c[0], kind=c[3], expected=c[2], measured=r["e"], diff=d, dt=r["dt"],
+                             version=r.get("version", ""), ok=ok))
+            if not ok:
+                print("FAIL %s: measured %.8f, expected %.8f (diff %.2e)" % (c[0], r["e"], c[2], d))
+        print("%s (%s): %d collisions, %d models/settings, max |measured - expected| = %.2e" % (
+            code, results[0].get("version", "") if results else "", len(runnable),
+            len({c[0].split(",")[0] for c in runnable}), worst))
+    if a.table:
+        with open(a.table, "w") as f:
+            json.dump(rows, f, indent=1)
+    if len(skipped) == len(codes):
+        return 77
+    n = len(rows)
+    print("%d passed, %d failed" % (n - sum(not r["ok"] for r in rows), failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
