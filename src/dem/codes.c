@@ -952,17 +952,36 @@ int impactfit_dem_suggest(impactfit_inverse_workspace *ws, const impactfit_dem_r
   /* four passes: models exact at every speed first, with the clamp as asked, then with the code's
    * switch turned the other way (the same model included), then the speed-dependent ones alike */
   int asked = req->clamp < 0 ? md->clamp_default : req->clamp;
+  /* the requested model's stiffness, so that a model taking kn can be offered with the same spring */
+  double K0 = NAN, R0 = NAN, M0 = NAN, C0;
+  impactfit_dem_contact c0 = req->contact;
+  if (isnan(c0.v_char))
+    c0.v_char = req->v;
+  if (impactfit_dem_effective(&c0, &R0, &M0, NULL) == 0 &&
+      law_K_C(md, &c0, R0, M0, md->takes_e ? req->e : 1.0, &K0, &C0, NULL) != 0)
+    K0 = NAN;
   for (int pass = 0; pass < 4; pass++)
     for (size_t i = 0; i < impactfit_dem_model_count(); i++) {
       const impactfit_dem_model *o = &models[i];
       int flipped = pass & 1, want_invariant = pass < 2;
       if ((o == md && !flipped) || strcmp(o->code, md->code) || o->version_min != md->version_min ||
-          o->version_max != md->version_max || !has_inputs(o, &req->contact))
+          o->version_max != md->version_max)
+        continue;
+      impactfit_dem_request q = *req;
+      if (!has_inputs(o, &q.contact) && o->n == md->n && isfinite(K0) && isnan(q.contact.kn)) {
+        /* the same spring through the other model's stiffness parameter */
+        if (o->ops->stiffness == ST_LINEAR_KN)
+          q.contact.kn = K0;
+        else if (o->ops->stiffness == ST_VISCEL_KN)
+          q.contact.kn = 2.0 * K0;
+        else if (o->ops->stiffness == ST_HERTZ_KN)
+          q.contact.kn = K0 / sqrt(R0);
+      }
+      if (!has_inputs(o, &q.contact))
         continue;
       int invariant = fabs(o->m - 0.5 * (o->n - 1.0)) < 1e-12;
       if (invariant != want_invariant)
         continue;
-      impactfit_dem_request q = *req;
       q.model = o;
       q.clamp = flipped ? !asked : asked;
       if (!o->clamp_switch && q.clamp != o->clamp_default)
