@@ -221,7 +221,11 @@ static void check_every_model(void) {
         double prev = -1.0;
         int mono = 1;
         for (int j = 1; j <= 99; j++) {
-          double e1 = forward(md, &c, -1, j / 100.0, 0.8);
+          double e1;
+          if (impactfit_dem_forward(md, &c, -1, j / 100.0, 0.8, &e1, NULL) != 0) {
+            mono &= !strcmp(md->code, "liggghts") && j <= 5; /* LIGGGHTS refuses e <= 0.05 */
+            continue;
+          }
           mono &= e1 > prev;
           prev = e1;
         }

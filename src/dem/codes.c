@@ -43,6 +43,7 @@ typedef struct impactfit__dem_ops {
   dem_stiffness stiffness;
   dem_damping damping;
   double (*conv)(double p); /* DA_CONV_SQRTMK: the code's conversion of its parameter */
+  double p_min;             /* the code refuses a parameter <= p_min (LIGGGHTS: e <= 0.05); 0: none */
   void (*input)(const impactfit_dem_model *md, const impactfit_dem_contact *c, int clamp, double p, char *buf,
                 size_t size);
 } dem_ops;
@@ -279,7 +280,9 @@ static void in_chrono(const impactfit_dem_model *md, const impactfit_dem_contact
 
 /* ---------------------------------------------------------------- the registry */
 
-#define OPS(name, st, da, cv, in) static const dem_ops name = {st, da, cv, in};
+#define OPS(name, st, da, cv, in) static const dem_ops name = {st, da, cv, 0.0, in};
+/* LIGGGHTS 3.8.0 refuses a coefficientRestitution outside (0.05, 1] (global_properties.cpp:488) */
+#define OPS_MIN(name, st, da, cv, pmin, in) static const dem_ops name = {st, da, cv, pmin, in};
 /* LAMMPS pair_style granular: normal model x damping option */
 OPS(o_lg_hm_vel, ST_HERTZ_MAT_LWALL, DA_CONST, NULL, in_lammps_granular)
 OPS(o_lg_hm_mv, ST_HERTZ_MAT_LWALL, DA_MASS, NULL, in_lammps_granular)
@@ -304,8 +307,8 @@ OPS(o_ln_k_cr, ST_LINEAR_KN, DA_CONV_SQRTMK, conv_linear_log, in_lammps_granular
 OPS(o_lgran_hooke, ST_LINEAR_KN, DA_MASS, NULL, in_lammps_gran)
 OPS(o_lgran_hertz, ST_HERTZ_KN, DA_MASS_SQRTR, NULL, in_lammps_gran)
 /* LIGGGHTS */
-OPS(o_lig_hertz, ST_HERTZ_MAT, DA_CONV_SQRTMK, conv_hertz_beta, in_liggghts)
-OPS(o_lig_hooke, ST_HOOKE_VCHAR, DA_CONV_SQRTMK, conv_linear_log, in_liggghts)
+OPS_MIN(o_lig_hertz, ST_HERTZ_MAT, DA_CONV_SQRTMK, conv_hertz_beta, 0.05, in_liggghts)
+OPS_MIN(o_lig_hooke, ST_HOOKE_VCHAR, DA_CONV_SQRTMK, conv_linear_log, 0.05, in_liggghts)
 OPS(o_lig_hooke_st, ST_LINEAR_KN, DA_MASS, NULL, in_liggghts)
 OPS(o_lig_hooke_st_abs, ST_LINEAR_KN, DA_CONST, NULL, in_liggghts)
 OPS(o_lig_hertz_st, ST_HERTZ_KN, DA_MASS_SQRTR, NULL, in_liggghts)
@@ -318,6 +321,7 @@ OPS(o_yade_ve_cn, ST_VISCEL_KN, DA_HALF, NULL, in_yade)
 OPS(o_chrono_hertz, ST_HERTZ_MAT, DA_CONV_SQRTMK, conv_hertz_beta, in_chrono)
 OPS(o_chrono_hooke, ST_HOOKE_VCHAR, DA_CONV_SQRTMK, conv_linear_log, in_chrono)
 #undef OPS
+#undef OPS_MIN
 
 /* version keys: LAMMPS dates YYYYMMDD, dotted versions a·10⁴ + b·10² + c */
 #define LMP_V0 20210929L /* stable 29 Sep 2021 ... */
@@ -692,6 +696,9 @@ static int e_of_zeta(const impactfit_dem_model *md, const contact_law *L, double
 }
 
 static int check_value(const impactfit_dem_model *md, double value, impactfit_error *err) {
+  if (md->ops->p_min > 0.0 && !(value > md->ops->p_min))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s %s refuses %s <= %g (got %.17g)", md->code, md->model, md->param,
+                           md->ops->p_min, value);
   if (md->takes_e) {
     if (!(isfinite(value) && value > 0.0 && value <= 1.0))
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s of %s %s must be in (0, 1] (got %.17g)", md->param, md->code,
@@ -745,14 +752,18 @@ impactfit_dem_request impactfit_dem_default_request(void) {
  * it). 0 when no p reaches e (why says which end falls short), 1 when found, < 0 on a failure. */
 static int invert_e(const impactfit_dem_model *md, const impactfit_dem_contact *c, int clamp, double e, double v,
                     double *p, char *why, size_t size, impactfit_error *err) {
-  double lo = 1e-12, hi = 1.0, elo, ehi;
+  double lo = md->ops->p_min > 0.0 ? nextafter(md->ops->p_min, 1.0) : 1e-12, hi = 1.0, elo, ehi;
   int st;
   if ((st = impactfit_dem_forward(md, c, clamp, lo, v, &elo, err)))
     return st;
   if ((st = impactfit_dem_forward(md, c, clamp, hi, v, &ehi, err)))
     return st;
   if (elo > e) {
-    snprintf(why, size, "the smallest e it can give is %.6g (typing %s -> 0)", elo, md->param);
+    if (md->ops->p_min > 0.0)
+      snprintf(why, size, "the smallest e it can give is %.6g (the code refuses %s <= %g)", elo, md->param,
+               md->ops->p_min);
+    else
+      snprintf(why, size, "the smallest e it can give is %.6g (typing %s -> 0)", elo, md->param);
     return 0;
   }
   if (ehi < e) {
@@ -867,9 +878,13 @@ int impactfit_dem_solve(impactfit_inverse_workspace *ws, const impactfit_dem_req
   char why[512] = "";
   if (md->takes_e) {
     /* the naive input: e typed as it is */
-    st = impactfit_dem_forward(md, &q.contact, q.clamp, q.e, q.v, &ans->e_naive, err);
-    if (!st)
-      st = e_over_range(&q, q.e, L.invariant, npts, &ans->e_naive_min, &ans->e_naive_max, err);
+    if (md->ops->p_min > 0.0 && !(q.e > md->ops->p_min)) {
+      ans->e_naive = ans->e_naive_min = ans->e_naive_max = NAN; /* the code refuses it */
+    } else {
+      st = impactfit_dem_forward(md, &q.contact, q.clamp, q.e, q.v, &ans->e_naive, err);
+      if (!st)
+        st = e_over_range(&q, q.e, L.invariant, npts, &ans->e_naive_min, &ans->e_naive_max, err);
+    }
     if (!st) {
       st = invert_e(md, &q.contact, q.clamp, q.e, q.v, &ans->value, why, sizeof why, err);
       ans->reachable = st == 1;

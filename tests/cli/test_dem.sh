@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# CLI checks of `impactfit dem`: unknown codes, versions, models and damping options exit 2 with one
+# "impactfit: error:" line that lists what is known; invalid numbers exit 2; the JSON object has the keys
+# the documentation promises; the naive predictions reproduce the restitutions measured in the real codes
+# (Debian 12: LAMMPS 29Sep2021, LIGGGHTS 3.8.0, YADE 2023.02a; the issue's table, printed digits);
+# a model that cannot reach e says so (exit 0, reachable 0) and offers another model's line.
+set -u
+BIN=${1:?usage: test_dem.sh path/to/impactfit}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+fail=0
+pass=0
+M=(--E 1e8 --nu 0.3 --radius 0.005 --density 2500 --v 1)
+
+expect() { # expect CODE PATTERN ARGS...: exit CODE; on error one line matching PATTERN
+  local want=$1 pat=$2
+  shift 2
+  "$BIN" dem "$@" >"$TMP/out" 2>"$TMP/err"
+  local got=$?
+  if [ "$got" != "$want" ]; then
+    echo "FAIL: impactfit dem $* -> exit $got, want $want"; cat "$TMP/err"; fail=$((fail + 1)); return
+  fi
+  if [ "$want" != 0 ]; then
+    if [ "$(grep -c '' "$TMP/err")" != 1 ] || ! grep -q "^impactfit: error: .*$pat" "$TMP/err" || [ -s "$TMP/out" ]; then
+      echo "FAIL: impactfit dem $* -> want one error line matching '$pat', got:"; cat "$TMP/err" "$TMP/out"
+      fail=$((fail + 1)); return
+    fi
+  fi
+  pass=$((pass + 1))
+}
+
+expect 2 "known: lammps, liggghts, yade, chrono" --code pfc --model x "${M[@]}" --e 0.5
+expect 2 "known: 'granular hertz/material'" --code lammps --model "granular foo" "${M[@]}" --e 0.5
+expect 2 "known: 'tsuji', 'velocity'" --code lammps --model "granular hertz/material" "${M[@]}" --e 0.5
+expect 2 "known: 'tsuji', 'velocity'" --code lammps --model "granular hertz/material" --damping coeff "${M[@]}" --e 0.5
+expect 2 "known versions: '17Apr2024 and later" --code lammps --version 29Sep2021 --model "granular hertz/material" --damping coeff_restitution "${M[@]}" --e 0.5
+expect 2 "cannot read version" --code liggghts --version banana --model hertz "${M[@]}" --e 0.5
+expect 2 "known: 'hertz'" --code liggghts --version 3.8.0 --model hertzz "${M[@]}" --e 0.5
+expect 2 "got 1.5" --code liggghts --model hertz "${M[@]}" --e 1.5
+expect 2 "--e is required" --code liggghts --model hertz "${M[@]}"
+expect 2 "give --kn" --code lammps --model gran/hooke "${M[@]}" --e 0.5
+expect 2 "always clamps" --code yade --model mindlin --damping en --limit off "${M[@]}" --e 0.5
+expect 2 "on or off" --code lammps --model gran/hooke --kn 2e4 --limit maybe --radius 0.005 --density 2500 --v 1 --e 0.5
+expect 2 "v-range" --code liggghts --model hertz "${M[@]}" --e 0.5 --v-range 1
+expect 0 "" --list
+expect 0 "" --code liggghts --model hertz "${M[@]}" --e 0.5
+
+# json field NAME (numbers and strings) of the object in $TMP/out
+field() { python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))[sys.argv[2]]; print(v if not isinstance(v,list) else " ".join(map(str,v)))' "$TMP/out" "$1"; }
+close() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= t) }'; }
+check() { # check WHAT GOT WANT TOL
+  if close "$2" "$3" "$4"; then pass=$((pass + 1)); else echo "FAIL: $1: got $2, want $3 (tol $4)"; fail=$((fail + 1)); fi
+}
+
+# every documented key
+"$BIN" dem --code lammps --model "granular hertz/material" --damping tsuji "${M[@]}" --e 0.5 --json >"$TMP/out"
+for k in code version model damping e_asked input value e_naive e_range note reachable end K n m R M C zeta source; do
+  if python3 -c 'import json,sys; sys.exit(sys.argv[2] not in json.load(open(sys.argv[1])))' "$TMP/out" "$k"; then
+    pass=$((pass + 1)); else echo "FAIL: JSON key $k missing"; fail=$((fail + 1)); fi
+done
+grep -q 'damping tsuji' <<<"$(field input)" && pass=$((pass + 1)) || { echo "FAIL: input line"; fail=$((fail + 1)); }
+
+# the issue's table: e typed -> e measured in the real codes (the digits printed there)
+row() { # row TOL WANT ARGS...
+  local tol=$1 want=$2
+  shift 2
+  "$BIN" dem "$@" "${M[@]}" --json >"$TMP/out" || { echo "FAIL: dem $*"; fail=$((fail + 1)); return; }
+  check "e_naive of $*" "$(field e_naive)" "$want" "$tol"
+}
+row 6e-6 0.099999 --code liggghts --model hertz --e 0.1
+row 6e-6 0.25273 --code liggghts --model hertz --limit on --e 0.1
+row 6e-6 0.55028 --code liggghts --model hertz --limit on --e 0.5
+row 6e-5 0.2350 --code lammps --model "granular hertz/material" --damping tsuji --e 0.1
+row 6e-5 0.9284 --code lammps --model "granular hertz/material" --damping tsuji --e 0.9
+row 6e-5 0.6458 --code lammps --model "granular hertz/material" --damping tsuji --limit on --e 0.5
+row 6e-6 0.10008 --code yade --model mindlin --damping en --e 0.1
+row 6e-6 0.89992 --code yade --model mindlin --damping en --e 0.9
+row 6e-5 0.9789 --code yade --model mindlin --damping en --e 0.99
+
+# out of reach: LAMMPS tsuji needs e >~ 0.11; LIGGGHTS hertz with limitForce on needs e >~ 0.21
+"$BIN" dem --code lammps --model "granular hertz/material" --damping tsuji "${M[@]}" --e 0.1 --json >"$TMP/out"
+check "tsuji e = 0.1 reachable" "$(field reachable)" 0 0
+python3 -c 'import json,sys; a=json.load(open(sys.argv[1]))["alternative"]; sys.exit(not (a["input"] and abs(a["e_range"][0]-0.1)<1e-9))' "$TMP/out" \
+  && pass=$((pass + 1)) || { echo "FAIL: tsuji e = 0.1: no alternative"; fail=$((fail + 1)); }
+"$BIN" dem --code liggghts --model hertz --limit on "${M[@]}" --e 0.2 --json >"$TMP/out"
+check "liggghts limitForce on e = 0.2 reachable" "$(field reachable)" 0 0
+# the forward mode agrees with the inverse
+"$BIN" dem --code lammps --model gran/hertz/history --kn 7.3e7 --radius 0.005 --density 2500 --v 1.7 --e 0.4 --json >"$TMP/out"
+val=$(field value)
+"$BIN" dem --code lammps --model gran/hertz/history --kn 7.3e7 --radius 0.005 --density 2500 --v 1.7 --value "$val" --json >"$TMP/out"
+check "forward of the inverse" "$(field e_real)" 0.4 1e-9
+
+echo "test_dem.sh: $pass passed, $fail failed"
+[ "$fail" = 0 ]
