@@ -6,17 +6,15 @@
  *
  *   hertz-beta   n = 3/2, m = 1/4,  c = −√5 β √(mass k),   β = ln e / √(ln² e + π²)
  *       LIGGGHTS-PUBLIC 3.8 `gran model hertz` (γ_n = −2 √(5/6) β √(S_n m*), S_n = 2 Y* √(R* δ)),
- *       Project Chrono (ChContactSMC, ContactForceModel::Hertz with material properties:
- *       gn = −2 √(5/6) β √(S_n m_eff), S_n = 2 E_eff √(R δ), kn = (2/3) S_n), YADE's Hertz–Mindlin
- *       law with a restitution coefficient, and LAMMPS `pair_style granular … damping
- *       coeff_restitution` with a Hertz normal model (damp = −√(3/2)·2√(5/6)·ln e/√(π² + ln² e),
- *       prefactor damp·√(m_eff F_n/δ)). With k δ^(3/2) the elastic force, S_n = (3/2) k δ^(1/2), so
- *       all of them are c δ^(1/4) δ' with c = −√5 β √(mass k).
+ *       Project Chrono SMC Hertz with material properties, and LAMMPS `damping coeff_restitution`
+ *       with a Hertz normal model (versions from 2024 on). With k δ^(3/2) the elastic force,
+ *       S_n = (3/2) k δ^(1/2), so all of them are c δ^(1/4) δ' with c = −√5 β √(mass k).
+ *       (YADE 2023.02a does not use it: its MindlinPhys converts e with Thornton et al.'s (B6).)
  *   tsuji        n = 3/2, m = 1/4,  c = √2 (1.2728 − 4.2783 e + 11.087 e² − 22.348 e³ + 27.467 e⁴
  *                                           − 18.022 e⁵ + 4.8218 e⁶) √(mass k)
- *       LAMMPS `pair_style granular … damping tsuji` (the polynomial fit of Tsuji et al. 1992 as
- *       given by Marshall 2009, Eq. 53, times √2 for the effective-mass convention), prefactor
- *       damp·√(m_eff F_n/δ).
+ *       LAMMPS `pair_style granular … damping tsuji` of the development version of 2026, which
+ *       multiplies the polynomial fit of Tsuji et al. (1992) by √2; LAMMPS 29 Sep 2021 (Debian 12)
+ *       applies the polynomial without √2 (see demcodes.h, which holds each code version by version).
  *   flores       n = m = 3/2 (Hunt–Crossley), c = λ = 8(1 − e) k / (5 e v)
  *       Project Chrono multicore SMC `ContactForceModel::Flores` (gn = 8(1 − cr) kn δ/(5 cr v_char)).
  *   linear-log   n = 1, m = 0,  c = 2 |ln e| √(mass k) / √(π² + ln² e)

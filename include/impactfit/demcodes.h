@@ -162,6 +162,25 @@ IMPACTFIT_EXPORT int impactfit_dem_forward(const impactfit_dem_model *model, con
 IMPACTFIT_EXPORT int impactfit_dem_input(const impactfit_dem_model *model, const impactfit_dem_contact *c,
                                          int clamp, double value, char *buf, size_t size, impactfit_error *err);
 
+/* The audit of a restitution-taking model: the real e when e itself is typed, at `points` values equally
+ * spaced on [e_min, e_max], with the force clamp `clamp` (-1: the code's default). The real e of these
+ * models does not depend on the speed, the size or the material, except through the code's own
+ * constants (the contact time of YADE's ViscElMat is irrelevant to e): the reference contact is two
+ * equal spheres (R = 5 mm, ρ = 2500 kg/m³, E = 1e8 Pa, ν = 0.3) at 1 m/s. Values the code refuses
+ * (LIGGGHTS: e <= 0.05) are counted in `refused`, not audited. EINVAL for a model that takes a
+ * damping constant. */
+typedef struct impactfit_dem_audit_result {
+  double e_max_error; /* max |e_real − e| */
+  double e_at_max;    /* the typed e where it occurs */
+  double e_mean_error;
+  size_t points, refused;
+} impactfit_dem_audit_result;
+
+IMPACTFIT_EXPORT int impactfit_dem_model_audit(const impactfit_dem_model *model, int clamp, double e_min, double e_max,
+                                               size_t points, impactfit_dem_audit_result *res, impactfit_error *err);
+/* The reference contact of the audit (see above), for the model's inputs. */
+IMPACTFIT_EXPORT impactfit_dem_contact impactfit_dem_reference_contact(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,7 @@
-/* impactfit dem-audit: the restitution DEM codes' damping formulas really give. */
+/* impactfit dem-audit: the restitution real DEM codes give when e is typed (demcodes.h), and the exact prefactors. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -8,23 +9,62 @@
 #include "impactfit/impactfit.h"
 
 static const char *help_text =
-    "usage: impactfit dem-audit [--json] [--points N] [--write-header DIR]\n\n"
-    "For each DEM damping closed form (see include/impactfit/dem.h: hertz-beta of LIGGGHTS, Chrono,\n"
-    "YADE and LAMMPS coeff_restitution; LAMMPS tsuji; Chrono's Flores; MFiX's linear form), the\n"
-    "restitution a simulated impact really gives for requested e in [0.01, 0.99], when the contact\n"
-    "ends at delta = 0 with a tensile force allowed (condition A) and when the force is clamped at\n"
-    "zero (condition C), and the exact prefactor that gives e_out = e in each case.\n\n"
+    "usage: impactfit dem-audit [--json] [--points N] [--e LIST] [--code CODE] [--write-header DIR]\n\n"
+    "The restitution real DEM codes give when you type e, per code, version, model and force clamp\n"
+    "(the registry of include/impactfit/demcodes.h: LAMMPS 29Sep2021 granular tsuji, LIGGGHTS 3.8.0\n"
+    "hertz and hooke, YADE 2023.02a MindlinPhys(en) with Thornton's (B6) and ViscElMat(tc, en), and\n"
+    "the later LAMMPS and Project Chrono forms known from their sources only), audited on e in\n"
+    "[0.01, 0.99]: max |e_real - e|, where, and the mean. The contact ends at delta = 0 with a tensile\n"
+    "force allowed (A), or with the force clamped at zero (C: LAMMPS limit_damping, LIGGGHTS\n"
+    "limitForce on, YADE and Chrono always). For these models e_real does not depend on the speed,\n"
+    "the sizes or the material. Then the exact prefactors a = c/sqrt(mass k) that give e for the Hertz\n"
+    "delta^(1/4) and the linear dampers under A and C.\n\n"
     "  --points N          grid of e on [0.01, 0.99] (default 99)\n"
+    "  --e LIST            instead of the audit: the real e of each listed e (a,b,c or start:stop:count)\n"
+    "                      for every model\n"
+    "  --code CODE         only this code's models (lammps, liggghts, yade, chrono)\n"
     "  --write-header DIR  write DIR/dem_damping.h (the exact prefactors, closed forms)\n"
-    "  --json              one JSON object per formula and condition, then one per sample e\n";
+    "  --json              one JSON object per model and clamp (code, versions, model, damping, end,\n"
+    "                      switch, run_here, e_max_error, e_at_max, e_mean_error, points, refused), or\n"
+    "                      per model, clamp and e with --e (..., e, e_real: null where the code refuses\n"
+    "                      e), then one per sample e of the prefactor table\n";
+
+/* the clamp settings of a model: its switch off and on, or its fixed behaviour */
+static int clamp_settings(const impactfit_dem_model *md, int out[2]) {
+  if (md->clamp_switch) {
+    out[0] = 0;
+    out[1] = 1;
+    return 2;
+  }
+  out[0] = md->clamp_default;
+  return 1;
+}
+
+static const char *end_text(const impactfit_dem_model *md, int clamp, char *buf, size_t size) {
+  if (md->clamp_switch)
+    snprintf(buf, size, "%s (%s %s)", clamp ? "C" : "A", md->clamp_switch, clamp ? "on" : "off");
+  else
+    snprintf(buf, size, "%s (always)", clamp ? "C" : "A");
+  return buf;
+}
+
+static void json_model(cli_json *j, const impactfit_dem_model *md, int clamp) {
+  char end[128];
+  cli_json_str(j, "code", md->code);
+  cli_json_str(j, "versions", md->versions);
+  cli_json_str(j, "model", md->model);
+  cli_json_str(j, "damping", md->damping);
+  cli_json_str(j, "end", clamp ? "C" : "A");
+  cli_json_str(j, "switch", end_text(md, clamp, end, sizeof end));
+  cli_json_int(j, "run_here", md->run_here);
+}
 
 int impactfit_cmd_dem_audit(int argc, char **argv) {
   int json = 0, help = 0, points = 99;
-  const char *dir = NULL;
+  const char *dir = NULL, *elist = NULL, *code = NULL;
   cli_opt opts[] = {
-      {"json", OPT_FLAG, &json, 0},
-      {"points", OPT_INT, &points, 0},
-      {"write-header", OPT_STRING, &dir, 0},
+      {"json", OPT_FLAG, &json, 0},          {"points", OPT_INT, &points, 0}, {"write-header", OPT_STRING, &dir, 0},
+      {"e", OPT_STRING, &elist, 0},          {"code", OPT_STRING, &code, 0},
   };
   int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], NULL, 0, NULL, &help);
   if (rc)
@@ -35,26 +75,66 @@ int impactfit_cmd_dem_audit(int argc, char **argv) {
   }
   if (points < 2 || points > 100000)
     return cli_input_error("--points: expected 2..100000, got %d", points);
-  if (dir && (rc = dem_write_headers(dir, stderr)))
-    return rc;
-  impactfit_impact_workspace *ws = impactfit_impact_alloc();
-  impactfit_inverse_workspace *iv = impactfit_inverse_alloc();
-  if (!ws || !iv) {
-    impactfit_impact_free(ws);
-    impactfit_inverse_free(iv);
-    return cli_input_error("out of memory");
+  if (code && !impactfit_dem_default_version(code))
+    return cli_input_error("dem-audit: unknown DEM code '%s' (known: lammps, liggghts, yade, chrono)", code);
+  double *es_list = NULL;
+  size_t nes = 0;
+  if (elist) {
+    if ((rc = cli_parse_grid("--e", elist, &es_list, &nes)))
+      return rc;
+    for (size_t i = 0; i < nes; i++)
+      if (!(es_list[i] > 0.0 && es_list[i] <= 1.0)) {
+        double bad = es_list[i];
+        free(es_list);
+        return cli_input_error("--e: the coefficient of restitution must be in (0, 1], got %.17g", bad);
+      }
   }
-  const impactfit_transition *trs[2] = {impactfit_transition_A, impactfit_transition_C};
-  const char *trname[2] = {"tensile end (A)", "force clamped (C)"};
+  if (dir && (rc = dem_write_headers(dir, stderr))) {
+    free(es_list);
+    return rc;
+  }
   impactfit_error err;
   impactfit_error_clear(&err);
-  if (!json)
-    printf("%-11s %-18s %14s %8s %12s %8s\n", "formula", "contact end", "max|e_out-e|", "at e", "mean", "no sep.");
-  for (size_t i = 0; i < impactfit_dem_formula_count() && !rc; i++)
-    for (int t = 0; t < 2 && !rc; t++) {
-      const impactfit_dem_formula *f = impactfit_dem_formula_at(i);
-      impactfit_dem_audit_row row;
-      int st = impactfit_dem_audit(ws, f, trs[t], 0.01, 0.99, (size_t)points, &row, &err);
+  impactfit_dem_contact ref = impactfit_dem_reference_contact();
+  if (!json && !elist)
+    printf("%-9s %-26s %-18s %-26s %12s %6s %10s  %s\n", "code", "model", "damping", "contact end", "max|e_real-e|",
+           "at e", "mean", "versions");
+  for (size_t i = 0; i < impactfit_dem_model_count() && !rc; i++) {
+    const impactfit_dem_model *md = impactfit_dem_model_at(i);
+    if (!md->takes_e || (code && strcmp(code, md->code)))
+      continue;
+    int cl[2], ncl = clamp_settings(md, cl);
+    for (int t = 0; t < ncl && !rc; t++) {
+      char end[128];
+      if (elist) {
+        if (!json)
+          printf("%s %s%s%s, end %s [%s]%s:\n", md->code, md->model, *md->damping ? " damping " : "", md->damping,
+                 end_text(md, cl[t], end, sizeof end), md->versions, md->run_here ? "" : " (formula only)");
+        for (size_t k = 0; k < nes && !rc; k++) {
+          double er = NAN;
+          impactfit_error e2;
+          int st = impactfit_dem_forward(md, &ref, cl[t], es_list[k], 1.0, &er, &e2);
+          if (st && !impactfit_status_is_input_error(st)) {
+            rc = cli_status_error(st, &e2, "dem-audit");
+            break;
+          }
+          if (json) {
+            cli_json j;
+            cli_json_begin(&j, stdout);
+            json_model(&j, md, cl[t]);
+            cli_json_num(&j, "e", es_list[k]);
+            cli_json_num(&j, "e_real", st ? NAN : er);
+            cli_json_end(&j);
+          } else if (st) {
+            printf("  e = %-10.6g  refused by the code\n", es_list[k]);
+          } else {
+            printf("  e = %-10.6g  e_real = %.8f\n", es_list[k], er);
+          }
+        }
+        continue;
+      }
+      impactfit_dem_audit_result a;
+      int st = impactfit_dem_model_audit(md, cl[t], 0.01, 0.99, (size_t)points, &a, &err);
       if (st) {
         rc = cli_status_error(st, &err, "dem-audit");
         break;
@@ -62,23 +142,32 @@ int impactfit_cmd_dem_audit(int argc, char **argv) {
       if (json) {
         cli_json j;
         cli_json_begin(&j, stdout);
-        cli_json_str(&j, "formula", f->name);
-        cli_json_str(&j, "codes", f->codes);
-        cli_json_str(&j, "transition", trs[t]->name);
-        cli_json_num(&j, "e_max_error", row.e_max);
-        cli_json_num(&j, "e_at_max", row.e_at_max);
-        cli_json_num(&j, "e_mean_error", row.e_mean);
-        cli_json_int(&j, "no_separation", (long)row.failures);
-        cli_json_int(&j, "points", (long)row.points);
+        json_model(&j, md, cl[t]);
+        cli_json_num(&j, "e_max_error", a.e_max_error);
+        cli_json_num(&j, "e_at_max", a.e_at_max);
+        cli_json_num(&j, "e_mean_error", a.e_mean_error);
+        cli_json_int(&j, "points", (long)a.points);
+        cli_json_int(&j, "refused", (long)a.refused);
         cli_json_end(&j);
       } else {
-        printf("%-11s %-18s %14.4g %8.3f %12.4g %8zu\n", f->name, trname[t], row.e_max, row.e_at_max, row.e_mean,
-               row.failures);
+        printf("%-9s %-26s %-18s %-26s %12.4g %6.3f %10.4g  %s%s\n", md->code, md->model, md->damping,
+               end_text(md, cl[t], end, sizeof end), a.e_max_error, a.e_at_max, a.e_mean_error, md->versions,
+               a.refused ? " (refuses e <= 0.05)" : "");
       }
     }
+  }
+  free(es_list);
+  if (rc || elist)
+    return rc;
+  impactfit_inverse_workspace *iv = impactfit_inverse_alloc();
+  if (!iv)
+    return cli_input_error("out of memory");
+  const impactfit_transition *trs[2] = {impactfit_transition_A, impactfit_transition_C};
   /* exact prefactors at sample e: a = c/sqrt(mass k) for the Hertz delta^(1/4) and linear dampers */
   if (!rc && !json)
-    printf("\n%6s %12s %12s %12s %12s %12s %12s\n", "e", "hertz-beta", "tsuji", "exact A", "exact C",
+    printf("\nexact prefactors a = c/sqrt(mass k); hertz-beta: LIGGGHTS/Chrono; sqrt2-tsuji: LAMMPS 2026 tsuji\n"
+           "(29Sep2021 types the polynomial without sqrt 2: a / sqrt 2)\n%6s %12s %12s %12s %12s %12s %12s\n",
+           "e", "hertz-beta", "sqrt2-tsuji", "exact A", "exact C",
            "linear A", "linear C");
   double es[] = {0.01, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99};
   for (size_t k = 0; k < sizeof es / sizeof es[0] && !rc; k++) {
@@ -117,7 +206,6 @@ int impactfit_cmd_dem_audit(int argc, char **argv) {
              ex[1], ex[2], ex[3]);
     }
   }
-  impactfit_impact_free(ws);
   impactfit_inverse_free(iv);
   return rc;
 }

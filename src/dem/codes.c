@@ -389,24 +389,24 @@ static const impactfit_dem_model models[] = {
      0, 0, "limit_damping", 0, LK TS2 ": C = sqrt(2) alpha(e) sqrt(M kn)",
      "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingTsuji::init, development version 2026)", &o_ln_k_ts2},
     /* ---- LIGGGHTS-PUBLIC 3.8.0 (run here) ---- */
-    {"liggghts", "hertz", "", "3.8.0 (Debian 12)", 30800, 30899, 1.5, 0.25, "e", "-", 1, 1, 0, "limitForce on", 1,
+    {"liggghts", "hertz", "", "3.8.0 (Debian 12)", 30800, 30899, 1.5, 0.25, "e", "-", 1, 1, 0, "limitForce", 1,
      "F = (4/3) Y* sqrt(R delta) delta + gamma_n delta', S_n = 2 Y* sqrt(R delta), gamma_n = -2 sqrt(5/6) beta "
      "sqrt(S_n M), beta = ln e/sqrt(ln^2 e + pi^2): K = (4/3) Y* sqrt(R), C = sqrt(5) |beta| sqrt(M K)",
      "src/normal_model_hertz.h:211-258, global_properties.cpp:432, :539 (LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)", &o_lig_hertz},
-    {"liggghts", "hooke", "", "3.8.0 (Debian 12)", 30800, 30899, 1.0, 0.0, "e", "-", 1, 1, 0, "limitForce on", 1,
+    {"liggghts", "hooke", "", "3.8.0 (Debian 12)", 30800, 30899, 1.0, 0.0, "e", "-", 1, 1, 0, "limitForce", 1,
      "F = kn delta + gamma_n delta', kn = (16/15) sqrt(R) Y* (15 M V^2/(16 sqrt(R) Y*))^(1/5) (V: "
      "characteristicVelocity), gamma_n = sqrt(4 M kn/(1 + (pi/ln e)^2)): C = 2 |beta| sqrt(M K)",
      "src/normal_model_hooke.h:236-289 (LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)", &o_lig_hooke},
     {"liggghts", "hooke/stiffness", "", "3.8.0 (Debian 12)", 30800, 30899, 1.0, 0.0, "gamman", "1/s", 0, 0, 0,
-     "limitForce on", 1, "F = kn delta + M gamman delta' (properties kn in N/m, gamman): C = M gamman",
+     "limitForce", 1, "F = kn delta + M gamman delta' (properties kn in N/m, gamman): C = M gamman",
      "src/normal_model_hooke_stiffness.h:203-238, global_properties.cpp:741-807 (LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)",
      &o_lig_hooke_st},
     {"liggghts", "hooke/stiffness", "absolute_damping", "3.8.0 (Debian 12)", 30800, 30899, 1.0, 0.0, "gamman_abs",
-     "N s/m", 0, 0, 0, "limitForce on", 1,
+     "N s/m", 0, 0, 0, "limitForce", 1,
      "absolute_damping on: F = kn delta + gamman_abs delta' (properties kn in N/m, gamman_abs): C = gamman_abs",
      "src/normal_model_hooke_stiffness.h:203-238 (LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)", &o_lig_hooke_st_abs},
     {"liggghts", "hertz/stiffness", "", "3.8.0 (Debian 12)", 30800, 30899, 1.5, 0.5, "gamman", "1/(m s)", 0, 0, 0,
-     "limitForce on", 1,
+     "limitForce", 1,
      "F = sqrt(R delta) (kn delta + M gamman delta') (properties kn in Pa, gamman): K = kn sqrt(R), C = M gamman sqrt(R)",
      "src/normal_model_hertz_stiffness.h:111-142 (LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)", &o_lig_hertz_st},
     /* ---- YADE 2023.02a (run here) ---- */
@@ -1009,4 +1009,50 @@ int impactfit_dem_suggest(impactfit_inverse_workspace *ws, const impactfit_dem_r
     }
   return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT, "no other model of %s %s with the given inputs reaches e = %.17g",
                          md->code, md->versions, req->e);
+}
+
+impactfit_dem_contact impactfit_dem_reference_contact(void) {
+  impactfit_dem_contact c = impactfit_dem_contact_default();
+  c.E = 1e8;
+  c.nu = 0.3;
+  c.r1 = c.r2 = 0.005;
+  c.m1 = c.m2 = impactfit_dem_sphere_mass(0.005, 2500.0);
+  c.kn = 2e4;
+  c.tc = 5e-4;
+  c.v_char = 1.0;
+  return c;
+}
+
+int impactfit_dem_model_audit(const impactfit_dem_model *model, int clamp, double e_min, double e_max, size_t points,
+                              impactfit_dem_audit_result *res, impactfit_error *err) {
+  if (!model || !res)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no model or result given");
+  if (!model->takes_e)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s %s takes %s, not a restitution: nothing to audit", model->code,
+                           model->model, model->param);
+  if (!(e_min > 0.0 && e_max <= 1.0 && e_min <= e_max) || points < 1 || points > 1000000 ||
+      (points == 1 && e_min != e_max))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "invalid grid [%.17g, %.17g] with %zu points", e_min, e_max, points);
+  memset(res, 0, sizeof *res);
+  impactfit_dem_contact c = impactfit_dem_reference_contact();
+  double sum = 0.0;
+  for (size_t i = 0; i < points; i++) {
+    double e = points == 1 ? e_min : e_min + (e_max - e_min) * (double)i / (double)(points - 1), er;
+    if (model->ops->p_min > 0.0 && !(e > model->ops->p_min)) {
+      res->refused++;
+      continue;
+    }
+    int st = impactfit_dem_forward(model, &c, clamp, e, 1.0, &er, err);
+    if (st)
+      return st;
+    double d = fabs(er - e);
+    sum += d;
+    res->points++;
+    if (d > res->e_max_error || res->points == 1) {
+      res->e_max_error = d;
+      res->e_at_max = e;
+    }
+  }
+  res->e_mean_error = res->points ? sum / (double)res->points : 0.0;
+  return 0;
 }
