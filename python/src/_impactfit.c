@@ -206,11 +206,17 @@ static PyObject *py_run(PyObject *self, PyObject *args) {
                        first.err.message, impactfit_status_is_input_error(first.err.status) ? Py_True : Py_False);
 }
 
-/* Raises ValueError (input errors) or NumericalError (the rest) from a library status. */
+/* Raises ValueError (input errors), OSError (EIO: a file), MemoryError or NumericalError (the rest)
+ * from a library status. */
 static PyObject *raise_status(int st, const impactfit_error *err) {
   PyObject *exc = impactfit_status_is_input_error(st) || !NumericalError ? PyExc_ValueError : NumericalError;
+  if (st == IMPACTFIT_EIO)
+    exc = PyExc_OSError;
+  else if (st == IMPACTFIT_ENOMEM)
+    exc = PyExc_MemoryError;
   const char *msg = err && err->message[0] ? err->message : impactfit_strerror(st);
-  PyObject *val = Py_BuildValue("(ss)", msg, impactfit_status_name(st));
+  PyObject *val = exc == NumericalError ? Py_BuildValue("(ss)", msg, impactfit_status_name(st))
+                                        : Py_BuildValue("(s)", msg);
   if (val) {
     PyErr_SetObject(exc, val);
     Py_DECREF(val);
