@@ -24,7 +24,17 @@ import array as _array
 import dataclasses as _dc
 import numbers as _numbers
 import os as _os
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Union
+
+if TYPE_CHECKING:  # for IDEs and type checkers only: NumPy is not needed for scalar calls
+    import numpy.typing as _npt
+
+    ArrayLike = Union[float, "_npt.ArrayLike"]
+    #: a float for scalar arguments, else a NumPy array of the broadcast shape
+    FloatOrArray = Union[float, "_npt.NDArray[Any]"]
+else:
+    ArrayLike = Any
+    FloatOrArray = Any
 
 from . import _impactfit as _c
 
@@ -116,8 +126,9 @@ def _opt(x: Optional[float]) -> Any:
 _COPT_OUT = ("c_opt", "zeta", "e_out", "delta_sep", "t_contact", "iterations", "rhs_evals")
 
 
-def copt(n, e, k=1.0, mass=1.0, v=1.0, *, method: str = "fast", tol: float = 1e-10, dimensional: bool = False,
-         full: bool = False, threads: int = 0, on_error: str = "raise"):
+def copt(n: ArrayLike, e: ArrayLike, k: ArrayLike = 1.0, mass: ArrayLike = 1.0, v: ArrayLike = 1.0, *,
+         method: str = "fast", tol: float = 1e-10, dimensional: bool = False, full: bool = False,
+         threads: int = 0, on_error: str = "raise") -> Union[FloatOrArray, Dict[str, FloatOrArray]]:
     """Optimal damping coefficient c_opt of Poursina & Nikravesh (2020), solved exactly.
 
     For the Hertz spring with a linear damper, mass d'' + c d' + k d^n = 0, d(0) = 0, d'(0) = v, separating
@@ -141,8 +152,10 @@ def copt(n, e, k=1.0, mass=1.0, v=1.0, *, method: str = "fast", tol: float = 1e-
 _ZHANG_OUT = ("alpha", "lambda_star", "zeta", "e_out", "lambda", "iterations", "rhs_evals")
 
 
-def zhang_alpha(n, m, e, k=None, mass=None, v=None, *, transition: str = "C", method: str = "fast",
-                tol: float = 1e-10, full: bool = False, threads: int = 0, on_error: str = "raise"):
+def zhang_alpha(n: ArrayLike, m: ArrayLike, e: ArrayLike, k: Optional[ArrayLike] = None,
+                mass: Optional[ArrayLike] = None, v: Optional[ArrayLike] = None, *, transition: str = "C",
+                method: str = "fast", tol: float = 1e-10, full: bool = False, threads: int = 0,
+                on_error: str = "raise") -> Union[FloatOrArray, Dict[str, FloatOrArray]]:
     """Modification parameter alpha of Zhang et al. (2021), solved exactly.
 
     For the element f = k d^n + lambda d^m d' with their Eq. (53),
@@ -164,8 +177,9 @@ def zhang_alpha(n, m, e, k=None, mass=None, v=None, *, transition: str = "C", me
     return r if full else r["alpha"]
 
 
-def zhang_lambda(n, m, e, k, mass, v, *, transition: str = "C", method: str = "fast", tol: float = 1e-10,
-                 threads: int = 0, on_error: str = "raise"):
+def zhang_lambda(n: ArrayLike, m: ArrayLike, e: ArrayLike, k: ArrayLike, mass: ArrayLike, v: ArrayLike, *,
+                 transition: str = "C", method: str = "fast", tol: float = 1e-10, threads: int = 0,
+                 on_error: str = "raise") -> FloatOrArray:
     """The damping lambda (N*s/m^(m+1)) of f = k d^n + lambda d^m d' that gives restitution e exactly:
     zhang_alpha(..., full=True)["lambda"]. k in N/m^n, mass in kg, v in m/s; see zhang_alpha."""
     return zhang_alpha(n, m, e, k, mass, v, transition=transition, method=method, tol=tol, full=True,
@@ -208,14 +222,17 @@ class SimulateResult:
     rhs_evals: Any      #: right-hand-side evaluations
     steps: Any          #: accepted integrator steps
     n_contacts: Any     #: contacts started
-    contacts: Optional[List[Dict[str, Any]]] = None  #: scalar calls: each contact (t_start, t_end, ... in s, m, m/s, N)
-    trajectory: Optional[Dict[str, Any]] = None  #: with trajectory=P: t, delta, delta_dot, force, element, in_contact arrays
+    #: scalar calls: each contact (t_start, t_end, ... in s, m, m/s, N)
+    contacts: Optional[List[Dict[str, Any]]] = None
+    #: with trajectory=P: arrays t, delta, delta_dot, force, element, in_contact
+    trajectory: Optional[Dict[str, Any]] = None
 
     def as_dict(self) -> Dict[str, Any]:
         return _dc.asdict(self)
 
 
-def simulate(n, c, m=0.0, k=1.0, mass=1.0, v=1.0, accel=0.0, *, transition: str = "C", contacts: int = 1,
+def simulate(n: ArrayLike, c: ArrayLike, m: ArrayLike = 0.0, k: ArrayLike = 1.0, mass: ArrayLike = 1.0,
+             v: ArrayLike = 1.0, accel: ArrayLike = 0.0, *, transition: str = "C", contacts: int = 1,
              t_max: float = 0.0, rtol: float = 1e-13, trajectory: int = 0, threads: int = 0,
              on_error: str = "raise") -> SimulateResult:
     """Simulates the impact mass d'' + k d^n + c d^m d' = mass*accel, d(0) = 0, d'(0) = v.
@@ -252,7 +269,8 @@ def simulate(n, c, m=0.0, k=1.0, mass=1.0, v=1.0, accel=0.0, *, transition: str 
 
 # ---- Hunt-Crossley --------------------------------------------------------------------------------
 
-def hc_eps(e, k=None, v=None, *, full: bool = False, threads: int = 0, on_error: str = "raise"):
+def hc_eps(e: ArrayLike, k: Optional[ArrayLike] = None, v: Optional[ArrayLike] = None, *, full: bool = False,
+           threads: int = 0, on_error: str = "raise") -> Union[FloatOrArray, Dict[str, FloatOrArray]]:
     """Exact hysteresis damping ratio eps = lambda v / k of the Hunt-Crossley model f = k d^n + lambda d^n d'
     that gives restitution e (0 < e <= 1; e = 1 gives 0), from (1 + eps)/(1 - e eps) = exp(eps (1 + e)),
     accurate to a few units of double rounding (dimensionless, the same for every n).
@@ -264,8 +282,9 @@ def hc_eps(e, k=None, v=None, *, full: bool = False, threads: int = 0, on_error:
     return r if full else r["eps"]
 
 
-def impact_time(eps, n, k=None, mass=None, v=None, *, full: bool = False, threads: int = 0,
-                on_error: str = "raise"):
+def impact_time(eps: ArrayLike, n: ArrayLike, k: Optional[ArrayLike] = None, mass: Optional[ArrayLike] = None,
+                v: Optional[ArrayLike] = None, *, full: bool = False, threads: int = 0,
+                on_error: str = "raise") -> Union[FloatOrArray, Dict[str, FloatOrArray]]:
     """Dimensionless Hunt-Crossley contact duration dtau(eps, n) of x'' + x^n (eps x' + 1) = 0, x(0) = 0,
     x'(0) = 1, until x returns to 0 (tau = omega_i t); simulated, about 1e-13 relative; dtau(0, 1) = pi.
 
@@ -282,7 +301,8 @@ def impact_time(eps, n, k=None, mass=None, v=None, *, full: bool = False, thread
 _IDHC_OUT = ("eps", "dtau", "omega_i", "k", "lambda", "e_sim", "dt_sim", "e_residual", "dt_residual")
 
 
-def identify_hc(e, dt, v, mass, n=1.5, *, threads: int = 0, on_error: str = "raise") -> Dict[str, Any]:
+def identify_hc(e: ArrayLike, dt: ArrayLike, v: ArrayLike, mass: ArrayLike, n: ArrayLike = 1.5, *, threads: int = 0,
+                on_error: str = "raise") -> Dict[str, FloatOrArray]:
     """Stiffness and damping of a Hunt-Crossley contact (exponent n, m = n) from one measured impact: the
     coefficient of restitution e, the contact duration dt (s), the approach velocity v (m/s) and the
     effective mass (kg). Returns a dict: eps, dtau, omega_i (1/s), k (N/m^n), lambda (N*s/m^(n+1)), and the
@@ -294,7 +314,8 @@ def identify_hc(e, dt, v, mass, n=1.5, *, threads: int = 0, on_error: str = "rai
 _SLOTS = {"n": 0, "m": 1, "k": 2, "c": 3, "lambda": 3}
 
 
-def identify(v, e, dt=None, fmax=None, mass=None, *, model: str = "hc", fix: Optional[Dict[str, float]] = None,
+def identify(v: ArrayLike, e: ArrayLike, dt: Optional[ArrayLike] = None, fmax: Optional[ArrayLike] = None,
+             mass: Optional[ArrayLike] = None, *, model: str = "hc", fix: Optional[Dict[str, float]] = None,
              bounds: Optional[Dict[str, Tuple[float, float]]] = None, weights: Optional[Dict[str, float]] = None,
              transition: str = "C", global_method: str = "crs", maxeval: int = 0, seed: int = 1,
              box_factor: float = 30.0, per_row: Optional[float] = None) -> Dict[str, Any]:
@@ -366,8 +387,9 @@ def identify(v, e, dt=None, fmax=None, mass=None, *, model: str = "hc", fix: Opt
 
 # ---- committed surrogates (include/impactfit/generated/) -------------------------------------------
 
-def copt_surrogate(n, e, k=None, mass=None, v=None, *, full: bool = False, threads: int = 0,
-                   on_error: str = "raise"):
+def copt_surrogate(n: ArrayLike, e: ArrayLike, k: Optional[ArrayLike] = None, mass: Optional[ArrayLike] = None,
+                   v: Optional[ArrayLike] = None, *, full: bool = False, threads: int = 0,
+                   on_error: str = "raise") -> Union[FloatOrArray, Dict[str, FloatOrArray]]:
     """The committed surrogate of the c_opt problem (generated/copt_surrogate.h, box n in [1, 2],
     e in [1e-4, 1]): the scaled damping zeta(n, e), about 1e-9 accurate in e, ~100x faster than copt.
     With k (N/m^n), mass (kg), v (m/s) returns c_opt in N*s/m, else zeta; full=True: a dict with both."""
@@ -376,8 +398,10 @@ def copt_surrogate(n, e, k=None, mass=None, v=None, *, full: bool = False, threa
     return r if full else (r["zeta"] if k is None else r["c"])
 
 
-def zhang_surrogate(n, m, e, k=None, mass=None, v=None, *, transition: str = "C", full: bool = False,
-                    threads: int = 0, on_error: str = "raise"):
+def zhang_surrogate(n: ArrayLike, m: ArrayLike, e: ArrayLike, k: Optional[ArrayLike] = None,
+                    mass: Optional[ArrayLike] = None, v: Optional[ArrayLike] = None, *, transition: str = "C",
+                    full: bool = False, threads: int = 0,
+                    on_error: str = "raise") -> Union[FloatOrArray, Dict[str, FloatOrArray]]:
     """The committed Zhang surrogates (generated/zhang_c_surrogate.h for transition "C",
     zhang_a_surrogate.h for "A"; box n in [1, 2], m in [0, 2], e in [0.01, 1]): returns alpha (NaN at
     e = 1), or with full=True a dict with zeta, alpha and lambda in N*s/m^(m+1) (with k N/m^n, mass kg,
@@ -388,8 +412,9 @@ def zhang_surrogate(n, m, e, k=None, mass=None, v=None, *, transition: str = "C"
     return r if full else r["alpha"]
 
 
-def dtau_surrogate(eps, n, k=None, mass=None, v=None, *, full: bool = False, threads: int = 0,
-                   on_error: str = "raise"):
+def dtau_surrogate(eps: ArrayLike, n: ArrayLike, k: Optional[ArrayLike] = None, mass: Optional[ArrayLike] = None,
+                   v: Optional[ArrayLike] = None, *, full: bool = False, threads: int = 0,
+                   on_error: str = "raise") -> Union[FloatOrArray, Dict[str, FloatOrArray]]:
     """The committed surrogate of the Hunt-Crossley contact duration (generated/ramaswamy_dtau_surrogate.h,
     box eps in [0, 100], n in [1, 2]): dtau(eps, n) (dimensionless), or with k (N/m^n), mass (kg) and
     v (m/s) the contact duration dt in s; full=True: a dict with dtau and dt."""
@@ -398,7 +423,8 @@ def dtau_surrogate(eps, n, k=None, mass=None, v=None, *, full: bool = False, thr
     return r if full else (r["dtau"] if k is None else r["dt"])
 
 
-def rh_eps_refit(e, which: str = "minimax", *, threads: int = 0, on_error: str = "raise"):
+def rh_eps_refit(e: ArrayLike, which: str = "minimax", *, threads: int = 0,
+                 on_error: str = "raise") -> FloatOrArray:
     """Ramaswamy-Humbert's form eps(e) with the refitted constants of generated/ramaswamy_eps.h:
     which = "minimax" (0.79 % max relative error on [0.01, 1]) or "lsq". 0 < e <= 1; dimensionless."""
     return _run("rh_eps", (e,), ("eps",), {"which": which}, threads, on_error)["eps"]

@@ -459,7 +459,7 @@ static PyObject *py_identify(PyObject *self, PyObject *args) {
     Py_XDECREF(r);
   }
   if (warn && rowl && corr && !PyErr_Occurred())
-    ret = Py_BuildValue("{sN,sN,sN,sN,sN,sO,sN,sN,sd,sd,sd,si,si,si,sl,sl,sl,sl,sd,sO,sO,sO}",
+    ret = Py_BuildValue("{sN,sN,sN,sN,sN,sO,sN,sN,sd,sd,sd,si,si,si,sl,sl,sl,sl,sd,sO,sO,ss}",
                         "value", list4d(res->value), "free", list4i(res->free), "se", list4d(res->se),
                         "se_fit", list4d(res->se_fit), "identifiable", list4i(res->identifiable), "corr", corr,
                         "at_bound", list4i(res->at_bound), "sv", list4d(res->sv), "cost", res->cost, "rms",
@@ -467,7 +467,7 @@ static PyObject *py_identify(PyObject *self, PyObject *args) {
                         "evals_global", res->evals_global, "evals_local", res->evals_local,
                         "newton_accepted", res->newton_accepted, "simulations", res->simulations,
                         "length_scale", res->length_scale, "warnings", warn, "rows", rowl, "model",
-                        PyUnicode_FromString(p.model->name));
+                        p.model->name);
   Py_XDECREF(warn);
   Py_XDECREF(rowl);
   Py_XDECREF(corr);
