@@ -76,6 +76,20 @@ static void ws_put(int kind, void *w) {
   }
 }
 
+/* Frees every pooled workspace (a MEX file being cleared: mexAtExit). */
+static __attribute__((unused)) void ws_pool_free_all(void) {
+  pthread_mutex_lock(&pool_lock);
+  for (int kind = WS_IMPACT; kind < WS_KINDS; kind++)
+    while (pool_n[kind] > 0) {
+      void *w = pool[kind][--pool_n[kind]];
+      if (kind == WS_IMPACT)
+        impactfit_impact_free(w);
+      else
+        impactfit_inverse_free(w);
+    }
+  pthread_mutex_unlock(&pool_lock);
+}
+
 /* ---- kernels: one point each ------------------------------------------------------------------- */
 
 typedef int (*point_fn)(void *ws, const kopts *o, const double *in, double *out, impactfit_error *err);

@@ -92,6 +92,7 @@ static void mex_kernel(const char *name, int npos, const mxArray *prhs[], const 
   const kernel *kn = kernel_find(name);
   if (!kn)
     mexErrMsgIdAndTxt("impactfit:internal", "unknown kernel %s", name);
+  mexAtExit(ws_pool_free_all); /* `clear` of the MEX file frees the pooled workspaces */
   size_t count = 1;
   const mxArray *shape = NULL;
   int shape_arg = 0;
