@@ -441,7 +441,7 @@ def _table(text: str, name: str) -> Dict[str, Any]:
 
 
 def sweep(path: Union[str, "_os.PathLike[str]"], *, threads: int = 0) -> Dict[str, Any]:
-    """Runs a sweep definition file (the CLI's `impactfit sweep FILE`; see docs/SWEEPS in the README).
+    """Runs a sweep definition file (the CLI's `impactfit sweep FILE`; the README's "Sweeps and fits").
 
     Returns a dict: "columns" ({CSV column: NumPy array}, the table of `impactfit sweep FILE --out DIR`,
     with "ok" a bool array, False for failed points whose values are 0), "csv" (the CSV text, byte-identical
