@@ -14,6 +14,10 @@ group[bench]="python3-scipy"
 # OpenMP under clang, llvm-symbolizer for readable stacks; valgrind: scripts/valgrind.sh
 group[fuzz]="clang libclang-rt-14-dev libomp-dev llvm"
 group[valgrind]="valgrind"
+# python: the Python package (python/; CPython headers, NumPy and pytest for the tests, matplotlib for
+# examples/python); octave: the MEX functions (octave/; mkoctfile from liboctave-dev, octave-cli)
+group[python]="python3-dev python3-numpy python3-pytest python3-matplotlib"
+group[octave]="octave liboctave-dev"
 want=""
 for g in "$@"; do
   [ -n "${group[$g]+x}" ] || { echo "deps.sh: unknown group '$g'" >&2; exit 2; }

@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
-# The main job: installs what is missing, builds impactfit (Release) and reproduces every topic at
+# The main job: installs what is missing, builds impactfit (Release; with the Python package and the
+# Octave MEX functions, docs/PYTHON.md, docs/OCTAVE.md) and reproduces every topic at
 # full size (impactfit reproduce): reports/REPORT.md with its figures and claims.json.
 # Extra arguments go to `impactfit reproduce` (e.g. --quick, --topic NAME, --out DIR).
 set -eu
 cd "$(dirname "$0")/.."
-bash scripts/deps.sh build main
+bash scripts/deps.sh build main python octave
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)"
+# the Python package importable from the repository's top directory (python3 puts the current directory
+# on sys.path): ./impactfit links to build/python/impactfit; elsewhere use PYTHONPATH=build/python
+if [ -d build/python/impactfit ] && { [ -L impactfit ] || [ ! -e impactfit ]; }; then
+  ln -sfn build/python/impactfit impactfit
+fi
 build/src/cli/impactfit reproduce --src . --out reports "$@"

@@ -6,11 +6,15 @@
 # build of the sweep runner's tests (build-tsan/: clang, libomp and LLVM's Archer).
 set -eu
 cd "$(dirname "$0")/.."
-bash scripts/deps.sh build test
+bash scripts/deps.sh build test python octave
 jobs=$(nproc)
-cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPACTFIT_WERROR=ON >/dev/null
+cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPACTFIT_WERROR=ON \
+  -DIMPACTFIT_PYTHON=ON -DIMPACTFIT_OCTAVE=ON >/dev/null
 cmake --build build-test -j"$jobs"
 (cd build-test && ctest --output-on-failure -j"$jobs")
+
+echo "== bindings: the Python package and the MEX functions as installed by cmake --install"
+bash scripts/test_bindings_install.sh build-test
 
 echo "== MPI build (-DIMPACTFIT_MPI=ON): 2 ranks against a serial run"
 cmake -S . -B build-mpi -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPACTFIT_WERROR=ON -DIMPACTFIT_MPI=ON >/dev/null

@@ -6,6 +6,7 @@
 #include "impactfit/impact.h"
 #include "impactfit/inverse.h"
 #include "impactfit/surrogate.h"
+#include "impactfit/committed.h"
 #include "impactfit/multibody.h"
 #include "impactfit/hc.h"
 #include "impactfit/formulas.h"

@@ -1,0 +1,358 @@
+/* impactfit bindings: the vectorised kernels shared by the Python extension (python/src/_impactfit.c)
+ * and the Octave/MATLAB MEX functions (octave/src/). Header-only (static functions): each binding
+ * includes it once.
+ *
+ * A kernel computes one point: in[0..n_in) -> out[0..n_out) with a per-thread library workspace, and
+ * returns 0 or the library's status with err filled. kernels_run() runs one over `count` points in
+ * parallel (OpenMP, schedule(dynamic)), one workspace per thread taken from a pool that keeps them
+ * for the next call, writes NaN to the outputs of failed points and reports the failure with the
+ * lowest index (so the report does not depend on the number of threads). It takes no lock of the
+ * caller's language: the Python binding calls it with the GIL released.
+ *
+ * Adding a function (e.g. dem): write its point function below and add one line to KERNELS[];
+ * then a wrapper in python/impactfit/__init__.py and, for Octave, a MEX file of a few lines
+ * (octave/src/impactfit_hc_eps.c is the pattern). */
+#ifndef IMPACTFIT_BINDINGS_KERNELS_H
+#define IMPACTFIT_BINDINGS_KERNELS_H
+
+#include <limits.h>
+#include <math.h>
+#include <omp.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "impactfit/impactfit.h"
+
+/* ---- options shared by the kernels (each kernel reads the ones it documents) ------------------- */
+
+typedef struct kopts {
+  impactfit_inverse_params inv;  /* copt, zhang_alpha: method, tol, max_iter, surrogate_guess */
+  impactfit_impact_params sim;   /* simulate: transition, max_contacts, t_max, rtol, series */
+  const impactfit_transition *tr; /* zhang_alpha, zhang_surrogate */
+  int dimensional;               /* copt */
+  char which[16];                /* rh_eps: lsq | minimax */
+} kopts;
+
+
+/* ---- workspace pool ---------------------------------------------------------------------------- */
+
+enum { WS_NONE, WS_IMPACT, WS_INVERSE, WS_KINDS };
+#define POOL_MAX 64
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static void *pool[WS_KINDS][POOL_MAX];
+static int pool_n[WS_KINDS];
+
+static void *ws_get(int kind) {
+  if (kind == WS_NONE)
+    return NULL;
+  void *w = NULL;
+  pthread_mutex_lock(&pool_lock);
+  if (pool_n[kind] > 0)
+    w = pool[kind][--pool_n[kind]];
+  pthread_mutex_unlock(&pool_lock);
+  if (!w)
+    w = kind == WS_IMPACT ? (void *)impactfit_impact_alloc() : (void *)impactfit_inverse_alloc();
+  return w;
+}
+
+static void ws_put(int kind, void *w) {
+  if (!w)
+    return;
+  pthread_mutex_lock(&pool_lock);
+  if (pool_n[kind] < POOL_MAX) {
+    pool[kind][pool_n[kind]++] = w;
+    w = NULL;
+  }
+  pthread_mutex_unlock(&pool_lock);
+  if (w) {
+    if (kind == WS_IMPACT)
+      impactfit_impact_free(w);
+    else
+      impactfit_inverse_free(w);
+  }
+}
+
+/* Frees every pooled workspace (a MEX file being cleared: mexAtExit). */
+static __attribute__((unused)) void ws_pool_free_all(void) {
+  pthread_mutex_lock(&pool_lock);
+  for (int kind = WS_IMPACT; kind < WS_KINDS; kind++)
+    while (pool_n[kind] > 0) {
+      void *w = pool[kind][--pool_n[kind]];
+      if (kind == WS_IMPACT)
+        impactfit_impact_free(w);
+      else
+        impactfit_inverse_free(w);
+    }
+  pthread_mutex_unlock(&pool_lock);
+}
+
+/* ---- kernels: one point each ------------------------------------------------------------------- */
+
+typedef int (*point_fn)(void *ws, const kopts *o, const double *in, double *out, impactfit_error *err);
+
+static int given(double x) { return !isnan(x); }
+
+static int fail(impactfit_error *err, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(impactfit_error *err, int status, const char *fmt, ...) {
+  impactfit_error_clear(err);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err->message, sizeof err->message, fmt, ap);
+  va_end(ap);
+  err->status = status;
+  return status;
+}
+
+/* copt: in n, e, k, mass, v; out c_opt, zeta, e_out, delta_sep, t_contact, iterations, rhs_evals */
+static int k_copt(void *ws, const kopts *o, const double *in, double *out, impactfit_error *err) {
+  impactfit_inverse_params p = o->inv;
+  p.n = in[0];
+  impactfit_copt_result r;
+  int st = impactfit_copt_solve(ws, &p, in[1], in[2], in[3], in[4], o->dimensional, &r, err);
+  if (st)
+    return st;
+  out[0] = r.c_opt;
+  out[1] = r.zeta;
+  out[2] = r.e_out;
+  out[3] = r.delta_sep;
+  out[4] = r.t_contact;
+  out[5] = r.iterations;
+  out[6] = (double)r.rhs_evals;
+  return 0;
+}
+
+/* zhang_alpha: in n, m, e, k, mass, v (k, mass, v NaN: no lambda); out alpha, lambda_star, zeta,
+ * e_out, lambda, iterations, rhs_evals */
+static int k_zhang_alpha(void *ws, const kopts *o, const double *in, double *out, impactfit_error *err) {
+  impactfit_inverse_params p = o->inv;
+  p.n = in[0];
+  p.m = in[1];
+  p.transition = o->tr;
+  double e = in[2];
+  if (!(e > 0.0 && e < 1.0))
+    return fail(err, IMPACTFIT_EINVAL, "the coefficient of restitution must be in (0, 1) for alpha (got %g)", e);
+  int st;
+  if (given(in[3]) || given(in[4]) || given(in[5])) { /* check the units before solving */
+    double lam;
+    if ((st = impactfit_lambda_from_zeta(p.n, p.m, 1.0, in[3], in[4], in[5], &lam, err)))
+      return st;
+  }
+  impactfit_inverse_result r;
+  if ((st = impactfit_inverse_solve(ws, &p, e, 0.0, &r, err)))
+    return st;
+  if ((st = impactfit_zhang_alpha_from_zeta(p.n, p.m, e, r.zeta, &out[0], &out[1], err)))
+    return st;
+  out[2] = r.zeta;
+  out[3] = r.e_out;
+  out[4] = NAN;
+  if (given(in[3]) && (st = impactfit_lambda_from_zeta(p.n, p.m, r.zeta, in[3], in[4], in[5], &out[4], err)))
+    return st;
+  out[5] = r.iterations;
+  out[6] = (double)r.rhs_evals;
+  return 0;
+}
+
+/* simulate: in n, m, k, c, mass, v, accel; out the impactfit_impact_result fields */
+static int k_simulate(void *ws, const kopts *o, const double *in, double *out, impactfit_error *err) {
+  impactfit_impact_params p = o->sim;
+  p.n = in[0];
+  p.m = in[1];
+  p.k = in[2];
+  p.c = in[3];
+  p.mass = in[4];
+  p.v = in[5];
+  p.accel = in[6];
+  impactfit_impact_result r;
+  int st = impactfit_impact_solve(ws, &p, &r, err);
+  if (st)
+    return st;
+  const double v[] = {r.e_out,       r.t_contact,    r.f_max,     r.t_fmax,       r.f_min,
+                      r.delta_max,   r.t_delta_max,  r.delta_start, r.delta_sep,  r.f_start,
+                      r.f_end,       r.damping_work, r.energy_error, r.zeta,      r.gamma,
+                      r.delta_m0,    (double)r.rhs_evals, (double)r.steps, r.n_contacts};
+  memcpy(out, v, sizeof v);
+  return 0;
+}
+
+/* hc_eps: in e, k, v (k, v NaN: no lambda); out eps, lambda */
+static int k_hc_eps(void *ws, const kopts *o, const double *in, double *out, impactfit_error *err) {
+  int st = impactfit_hc_eps(in[0], &out[0], err);
+  if (st)
+    return st;
+  out[1] = NAN;
+  if (given(in[1]) || given(in[2])) {
+    if (!(in[1] > 0.0 && isfinite(in[1]) && in[2] > 0.0 && isfinite(in[2])))
+      return fail(err, IMPACTFIT_EINVAL, "hc_eps: k and v must be finite and > 0 (got k = %g, v = %g)",
+                  in[1], in[2]);
+    out[1] = out[0] * in[1] / in[2];
+  }
+  return 0;
+}
+
+/* impact_time: in eps, n, k, mass, v (NaN: not given); out dtau, e, e_sim, omega_i, dt, lambda */
+static int k_impact_time(void *ws, const kopts *o, const double *in, double *out, impactfit_error *err) {
+  int st;
+  double omega = NAN;
+  if (given(in[2]) || given(in[3]) || given(in[4]))
+    if ((st = impactfit_hc_omega(in[2], in[4], in[3], in[1], &omega, err)))
+      return st;
+  if ((st = impactfit_hc_impact_time(ws, in[0], in[1], &out[0], &out[2], err)))
+    return st;
+  if ((st = impactfit_hc_e(in[0], &out[1], err)))
+    return st;
+  out[3] = omega;
+  out[4] = given(omega) ? out[0] / omega : NAN;
+  out[5] = given(omega) ? in[0] * in[2] / in[4] : NAN;
+  return 0;
+}
+
+/* identify_hc: in e, dt, v, mass, n; out the impactfit_hc_identified fields */
+static int k_identify_hc(void *ws, const kopts *o, const double *in, double *out, impactfit_error *err) {
+  impactfit_hc_identified r;
+  int st = impactfit_hc_identify(ws, in[0], in[1], in[2], in[3], in[4], &r, err);
+  if (st)
+    return st;
+  const double v[] = {r.eps, r.dtau, r.omega_i, r.k, r.lambda, r.e_sim, r.dt_sim, r.e_residual, r.dt_residual};
+  memcpy(out, v, sizeof v);
+  return 0;
+}
+
+/* copt_surrogate: in n, e, k, mass, v (NaN: not given); out zeta, c */
+static int k_copt_surrogate(void *ws, const kopts *o, const double *in, double *out, impactfit_error *err) {
+  int st = impactfit_committed_copt_zeta(in[0], in[1], &out[0], err);
+  if (st)
+    return st;
+  out[1] = NAN;
+  if (given(in[2]) || given(in[3]) || given(in[4]))
+    return impactfit_copt_from_zeta(in[0], out[0], in[2], in[3], in[4], &out[1], err);
+  return 0;
+}
+
+/* zhang_surrogate: in n, m, e, k, mass, v (NaN: not given); out zeta, alpha, lambda */
+static int k_zhang_surrogate(void *ws, const kopts *o, const double *in, double *out, impactfit_error *err) {
+  int st = impactfit_committed_zhang_zeta(o->tr, in[0], in[1], in[2], &out[0], &out[1], err);
+  if (st)
+    return st;
+  out[2] = NAN;
+  if (given(in[3]) || given(in[4]) || given(in[5]))
+    return impactfit_lambda_from_zeta(in[0], in[1], out[0], in[3], in[4], in[5], &out[2], err);
+  return 0;
+}
+
+/* dtau_surrogate: in eps, n, k, mass, v (NaN: not given); out dtau, dt */
+static int k_dtau_surrogate(void *ws, const kopts *o, const double *in, double *out, impactfit_error *err) {
+  int st = impactfit_committed_dtau(in[0], in[1], &out[0], err);
+  if (st)
+    return st;
+  out[1] = NAN;
+  if (given(in[2]) || given(in[3]) || given(in[4])) {
+    double omega;
+    if ((st = impactfit_hc_omega(in[2], in[4], in[3], in[1], &omega, err)))
+      return st;
+    out[1] = out[0] / omega;
+  }
+  return 0;
+}
+
+/* rh_eps: in e; out eps */
+static int k_rh_eps(void *ws, const kopts *o, const double *in, double *out, impactfit_error *err) {
+  return impactfit_committed_rh_eps(o->which, in[0], &out[0], err);
+}
+
+typedef struct kernel {
+  const char *name;
+  int n_in, n_out;
+  int ws; /* WS_NONE, WS_IMPACT, WS_INVERSE */
+  point_fn point;
+} kernel;
+
+static const kernel KERNELS[] = {
+    {"copt", 5, 7, WS_INVERSE, k_copt},
+    {"zhang_alpha", 6, 7, WS_INVERSE, k_zhang_alpha},
+    {"simulate", 7, 19, WS_IMPACT, k_simulate},
+    {"hc_eps", 3, 2, WS_NONE, k_hc_eps},
+    {"impact_time", 5, 6, WS_IMPACT, k_impact_time},
+    {"identify_hc", 5, 9, WS_IMPACT, k_identify_hc},
+    {"copt_surrogate", 5, 2, WS_NONE, k_copt_surrogate},
+    {"zhang_surrogate", 6, 3, WS_NONE, k_zhang_surrogate},
+    {"dtau_surrogate", 5, 2, WS_NONE, k_dtau_surrogate},
+    {"rh_eps", 1, 1, WS_NONE, k_rh_eps},
+};
+#define N_KERNELS (sizeof KERNELS / sizeof KERNELS[0])
+#define MAX_IO 24
+
+
+static const kernel *kernel_find(const char *name) {
+  for (size_t i = 0; i < N_KERNELS; i++)
+    if (!strcmp(KERNELS[i].name, name))
+      return &KERNELS[i];
+  return NULL;
+}
+
+/* Options at their defaults (C, fast, tol 1e-10, the engine's defaults, minimax). */
+static void kopts_default(kopts *o) {
+  memset(o, 0, sizeof *o);
+  o->inv = impactfit_inverse_default_params();
+  o->sim = impactfit_impact_default_params();
+  o->tr = impactfit_transition_C;
+  snprintf(o->which, sizeof o->which, "minimax");
+}
+
+typedef struct kfailure {
+  long long index; /* -1: none */
+  impactfit_error err;
+} kfailure;
+
+/* Runs kernel kn over count points: ip[j][i] -> op[k][i] (NaN where point i failed), status[i] (may be
+ * NULL). threads <= 0: omp_get_max_threads(). Returns the failure with the lowest index in *first. */
+static void kernels_run(const kernel *kn, const kopts *o, size_t count, const double *const *ip,
+                        double *const *op, int32_t *status, int threads, kfailure *first) {
+  first->index = -1;
+  if (threads <= 0)
+    threads = omp_get_max_threads();
+  if (count < 2 * (size_t)threads)
+    threads = count > 1 ? (int)(count / 2) : 1;
+#pragma omp parallel num_threads(threads) if (threads > 1)
+  {
+    kfailure mine;
+    mine.index = -1;
+    void *ws = ws_get(kn->ws);
+    int have_ws = kn->ws == WS_NONE || ws;
+    double in[MAX_IO], out[MAX_IO];
+    impactfit_error err;
+#pragma omp for schedule(dynamic, 1) nowait
+    for (size_t i = 0; i < count; i++) {
+      int st;
+      for (int j = 0; j < kn->n_in; j++)
+        in[j] = ip[j][i];
+      impactfit_error_clear(&err);
+      if (!have_ws)
+        st = fail(&err, IMPACTFIT_ENOMEM, "out of memory");
+      else
+        st = kn->point(ws, o, in, out, &err);
+      if (status)
+        status[i] = st;
+      for (int j = 0; j < kn->n_out; j++)
+        op[j][i] = st ? NAN : out[j];
+      if (st && mine.index < 0) { /* the loop runs in increasing i on each thread */
+        mine.index = (long long)i;
+        mine.err = err;
+        mine.err.status = st;
+        if (!mine.err.message[0])
+          snprintf(mine.err.message, sizeof mine.err.message, "%s", impactfit_strerror(st));
+      }
+    }
+    ws_put(kn->ws, ws);
+#pragma omp critical(impactfit_bindings_first)
+    {
+      if (mine.index >= 0 && (first->index < 0 || mine.index < first->index))
+        *first = mine;
+    }
+  }
+}
+
+#endif /* IMPACTFIT_BINDINGS_KERNELS_H */

@@ -1,0 +1,17 @@
+/* impactfit_copt(n, e, k, mass, v, ...): c_opt of Poursina & Nikravesh (2020); help in impactfit_copt.m */
+#include "impactfit_mex.h"
+
+void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  static const char *const allowed[] = {"method", "tol", NULL};
+  int npos = mex_positional(nrhs, prhs);
+  if (npos < 2 || npos > 5)
+    mex_input_error("impactfit_copt: expected (n, e [, k, mass, v] [, 'method', M, 'tol', T])");
+  kopts o;
+  mex_options(nrhs, prhs, npos, &o, allowed, "impactfit_copt");
+  const double defaults[5] = {NAN, NAN, 1.0, 1.0, 1.0};
+  mxArray *out[7];
+  mex_kernel("copt", npos, prhs, defaults, 5, &o, out);
+  /* c_opt, zeta, e_out, delta_sep, t_contact */
+  static const int map[] = {0, 1, 2, 3, 4};
+  mex_hand_out(nlhs, plhs, out, 7, map, 5, "impactfit_copt");
+}

@@ -1,0 +1,125 @@
+function failures = run_tests(cli)
+% RUN_TESTS  Tests of the impactfit MEX functions (run by ctest -L octave):
+%   octave-cli --eval "addpath('BUILD/octave'); addpath('octave/tests'); exit(run_tests('BUILD/src/cli/impactfit'))"
+% CLI is the impactfit command line program: its --csv/--json output (%.17g) is the reference the
+% MEX values must equal to the last digit. Returns the number of failed checks.
+  failures = 0;
+  function check(ok, what)
+    if ok
+      printf('  ok    %s\n', what);
+    else
+      printf('  FAIL  %s\n', what);
+      failures = failures + 1;
+    end
+  end
+  function rows = cli_csv(args)
+    % runs the CLI with --csv, returns a struct of the first data row (numbers through str2double,
+    % i.e. strtod: correctly rounded, so %.17g round-trips exactly)
+    [st, out] = system([cli ' ' args ' --csv']);
+    if st ~= 0
+      error('run_tests:cli', 'impactfit %s: exit %d: %s', args, st, out);
+    end
+    lines = strsplit(strtrim(out), "\n");
+    names = strsplit(lines{1}, ',');
+    vals = strsplit(lines{2}, ',');
+    rows = struct();
+    for i = 1:numel(names)
+      rows.(names{i}) = str2double(vals{i});
+    end
+  end
+  function id = error_id(f)
+    id = '';
+    try
+      f();
+    catch err
+      id = err.identifier;
+    end
+  end
+
+  printf('impactfit_copt\n');
+  c = impactfit_copt(1.5, 0.7, 1e8, 0.05, 2);
+  r = cli_csv('copt --n 1.5 --e 0.7 --k 1e8 --mass 0.05 --v 2');
+  check(c == r.c_opt, sprintf('c_opt = %.17g equals the CLI''s %.17g', c, r.c_opt));
+  [c, z, eo, ds, tc] = impactfit_copt(1.25, 0.3, 2e7, 0.2, 1.5, 'method', 'bisect', 'tol', 1e-11);
+  r = cli_csv('copt --n 1.25 --e 0.3 --k 2e7 --mass 0.2 --v 1.5 --method bisect --tol 1e-11');
+  check(isequal([c z eo ds tc], [r.c_opt r.zeta r.e_out r.delta_sep r.t_contact]), ...
+        'all five outputs equal the CLI''s (bisect, tol 1e-11)');
+  % exact reference: n = 1 (Kelvin-Voigt, condition C): e = exp(-2 xi acos(xi)/sqrt(1 - xi^2)), xi = zeta/2
+  e = [0.1 0.35 0.6 0.85 0.99];
+  [~, z] = impactfit_copt(1, e);
+  xi = z / 2;
+  ek = exp(-2 * xi .* acos(xi) ./ sqrt(1 - xi.^2));
+  check(max(abs(ek - e) ./ min(e, 1 - e)) < 1e-9, sprintf('n = 1: exact Kelvin-Voigt restitution of zeta (max rel. %.2g)', ...
+        max(abs(ek - e) ./ min(e, 1 - e))));
+  E = [0.2 0.4 0.6; 0.3 0.5 0.95];
+  C = impactfit_copt(1.5, E, 1e8, 0.05, 2);
+  check(isequal(size(C), [2 3]), 'a 2x3 e gives a 2x3 result');
+  same = true;
+  for i = 1:numel(E)
+    same = same && C(i) == impactfit_copt(1.5, E(i), 1e8, 0.05, 2);
+  end
+  check(same, 'each element equals the scalar call');
+  N = [1.2; 1.5; 1.8];
+  check(isequal(size(impactfit_copt(N, 0.5)), [3 1]), 'a column of n gives a column');
+  check(strcmp(error_id(@() impactfit_copt(1.5, 1.2)), 'impactfit:invalidInput'), 'e > 1: impactfit:invalidInput');
+  check(strcmp(error_id(@() impactfit_copt(1.5, [0.5 0.6], [1 2 3])), 'impactfit:invalidInput'), ...
+        'mismatched sizes: impactfit:invalidInput');
+  check(strcmp(error_id(@() impactfit_copt(1.5, 0.5, 'method', 'newton')), 'impactfit:invalidInput'), ...
+        'unknown method: impactfit:invalidInput');
+  msg = '';
+  try
+    impactfit_copt(1.5, [0.5 0.7 -1]);
+  catch err
+    msg = err.message;
+  end
+  check(~isempty(strfind(msg, 'element 3')), 'the message names the failing element');
+
+  printf('impactfit_zhang_alpha\n');
+  [a, lam, ls, z, eo] = impactfit_zhang_alpha(1.5, 0.25, 0.5, 1e8, 0.05, 2);
+  r = cli_csv('zhang-alpha --n 1.5 --m 0.25 --e 0.5 --k 1e8 --mass 0.05 --v 2');
+  check(isequal([a lam ls z eo], [r.alpha r.lambda r.lambda_star r.zeta r.e_out]), ...
+        sprintf('alpha = %.17g and lambda equal the CLI''s', a));
+  a = impactfit_zhang_alpha(1.5, 1.5, 0.8, 'transition', 'A');
+  r = cli_csv('zhang-alpha --n 1.5 --m 1.5 --e 0.8 --transition A');
+  check(a == r.alpha, 'transition A equals the CLI''s');
+  % exact reference: m = n (Hunt-Crossley), e = 0.8: zeta = eps (n+1)/2, eps from the exact relation
+  [~, ~, ~, z] = impactfit_zhang_alpha(1.5, 1.5, 0.8);
+  ep = impactfit_hc_eps(0.8);
+  check(abs(z / (ep * 2.5 / 2) - 1) < 1e-8, sprintf('m = n: zeta = eps (n+1)/2 (rel. %.2g)', abs(z / (ep * 1.25) - 1)));
+  [~, lam] = impactfit_zhang_alpha(1.5, 0.25, 0.5);
+  check(isnan(lam), 'lambda is NaN without k, mass, v');
+
+  printf('impactfit_simulate\n');
+  s = impactfit_simulate(1.5, 10, 0, 1e8, 0.05, 2);
+  r = cli_csv('simulate --n 1.5 --c 10 --k 1e8 --mass 0.05 --v 2');
+  check(isequal([s.e_out s.t_contact s.f_max s.delta_max s.delta_sep s.zeta], ...
+                [r.e_out r.t_contact r.f_max r.delta_max r.delta_sep r.zeta]), 'e_out, t_contact, f_max, ... equal the CLI''s');
+  c = impactfit_copt(1.5, [0.3 0.7 0.9], 1e8, 0.05, 2);
+  s = impactfit_simulate(1.5, c, 0, 1e8, 0.05, 2);
+  check(max(abs(s.e_out - [0.3 0.7 0.9])) < 1e-9, 'simulating c_opt gives back e');
+  s = impactfit_simulate(1, 0, 0, 4, 1, 1);
+  check(abs(s.t_contact - pi / 2) < 1e-12, 'undamped linear spring: t_contact = pi sqrt(mass/k)');
+  check(strcmp(error_id(@() impactfit_simulate(1.5, 1e9, 0, 1e8, 0.05, 2, 'transition', 'A')), ...
+        'impactfit:numericalFailure'), 'no separation: impactfit:numericalFailure');
+  check(strcmp(error_id(@() impactfit_simulate(1.5, 1, 'contacts', 3)), 'impactfit:invalidInput'), ...
+        'contacts > 1 without accel: impactfit:invalidInput');
+
+  printf('impactfit_hc_eps\n');
+  [ep, lam] = impactfit_hc_eps(0.5, 1e8, 2);
+  [st, out] = system([cli ' hc-eps --e 0.5 --k 1e8 --v 2 --json']);
+  j = jsondecode(out);
+  check(st == 0 && ep == j.eps && lam == j.lambda, sprintf('eps = %.17g equals the CLI''s', ep));
+  e = [0.3 0.6 0.9 1];
+  ep = impactfit_hc_eps(e);
+  check(max(abs((1 + ep) ./ (1 - e .* ep) ./ exp(ep .* (1 + e)) - 1)) < 1e-13, ...
+        'eps satisfies (1+eps)/(1-e eps) = exp(eps(1+e))');
+  check(ep(end) == 0, 'e = 1 gives eps = 0');
+
+  printf('help texts\n');
+  names = {'impactfit_copt', 'impactfit_zhang_alpha', 'impactfit_simulate', 'impactfit_hc_eps'};
+  for i = 1:numel(names)
+    t = evalc(['help ' names{i}]);
+    check(~isempty(strfind(t, 'Example')), ['help ' names{i}]);
+  end
+  printf('%d failure(s)\n', failures);
+end

@@ -1,0 +1,460 @@
+"""impactfit: exact damping constants of continuous contact-force models from a coefficient of restitution.
+
+Python binding of the C library libimpactfit (the same numbers to the last digit). Every function of the
+vectorised group (copt, zhang_alpha, zhang_lambda, simulate, hc_eps, impact_time, identify_hc and the
+surrogates) accepts scalars or array-likes for its numeric arguments and broadcasts them with NumPy's rules;
+an array call runs on all cores (OpenMP, one library workspace per thread) with the GIL released. Scalar
+arguments give Python floats (ints for counters); array arguments give NumPy arrays of the broadcast shape.
+Each point is solved on its own (no continuation between neighbours), so a value does not depend on the
+array it is part of, nor on the number of threads.
+
+Units (SI throughout): stiffness k in N/m^n, damping c (lambda) in N*s/m^(m+1), effective mass in kg,
+approach velocity v in m/s, times in s, lengths in m, forces in N, energies in J. The scaled damping zeta is
+dimensionless: c = zeta * mass * v / delta_m0^(m+1), delta_m0 = [(n+1) mass v^2 / (2k)]^(1/(n+1)).
+
+Errors: invalid input raises ValueError with the library's message; a numerical failure (no separation, no
+root, no convergence, ...) raises impactfit.NumericalError. In an array call the lowest failing flat index
+is reported; on_error="nan" instead puts NaN at the failed points and raises nothing.
+
+threads=0 (default) uses OpenMP's default (OMP_NUM_THREADS or all cores).
+"""
+from __future__ import annotations
+
+import array as _array
+import dataclasses as _dc
+import numbers as _numbers
+import os as _os
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Union
+
+if TYPE_CHECKING:  # for IDEs and type checkers only: NumPy is not needed for scalar calls
+    import numpy.typing as _npt
+
+    ArrayLike = Union[float, "_npt.ArrayLike"]
+    #: a float for scalar arguments, else a NumPy array of the broadcast shape
+    FloatOrArray = Union[float, "_npt.NDArray[Any]"]
+else:
+    ArrayLike = Any
+    FloatOrArray = Any
+
+from . import _impactfit as _c
+
+__all__ = [
+    "NumericalError", "copt", "zhang_alpha", "zhang_lambda", "simulate", "SimulateResult", "hc_eps",
+    "impact_time", "identify_hc", "identify", "copt_surrogate", "zhang_surrogate", "dtau_surrogate",
+    "rh_eps_refit", "sweep", "fit", "library_version", "__version__",
+]
+
+library_version: str = _c.library_version
+__version__: str = _c.library_version
+
+
+class NumericalError(RuntimeError):
+    """A numerical failure of the library (not bad input): no separation within the time bound, no
+    damping that gives the target restitution, no convergence, a failed integrator step.
+
+    Attributes: status (the library's status name, e.g. "ENOROOT"), index (the flat index of the failing
+    point in the broadcast inputs, None for scalar calls) and message."""
+
+    def __init__(self, message: str, status: str = "", index: Optional[int] = None):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.index = index
+
+
+_c.set_numerical_error(NumericalError)
+
+_NAN = float("nan")
+
+
+def _is_scalar(x: Any) -> bool:
+    return isinstance(x, _numbers.Real) and not hasattr(x, "shape") or (hasattr(x, "shape") and x.shape == ())
+
+
+def _run(kernel: str, inputs: Sequence[Any], names: Sequence[str], options: Dict[str, Any], threads: int,
+         on_error: str, ints: Sequence[str] = ()) -> Dict[str, Any]:
+    """Broadcasts the inputs, runs the kernel, returns {output name: float / array}."""
+    if on_error not in ("raise", "nan"):
+        raise ValueError("on_error: expected 'raise' or 'nan', got %r" % (on_error,))
+    if all(_is_scalar(x) for x in inputs):
+        ins = tuple(_array.array("d", [float(x)]) for x in inputs)
+        outs = tuple(_array.array("d", [0.0]) for _ in names)
+        status = _array.array("i", [0])
+        fail = _c.run(kernel, ins, outs, status, options, int(threads))
+        if fail is not None and on_error == "raise":
+            _raise(fail, None)
+        return {n: (int(o[0]) if n in ints and o[0] == o[0] else o[0]) for n, o in zip(names, outs)}
+    import numpy as np
+    arrs = np.broadcast_arrays(*[np.asarray(x, dtype=np.float64) for x in inputs])
+    shape = arrs[0].shape
+    ins = tuple(np.ascontiguousarray(a).reshape(-1) for a in arrs)
+    size = ins[0].size
+    outs = tuple(np.empty(size, dtype=np.float64) for _ in names)
+    status = np.zeros(size, dtype=np.int32)
+    if size:
+        fail = _c.run(kernel, ins, outs, status, options, int(threads))
+        if fail is not None and on_error == "raise":
+            _raise(fail, shape)
+    res = {}
+    for n, o in zip(names, outs):
+        o = o.reshape(shape)
+        if n in ints and on_error == "raise":
+            o = o.astype(np.int64)
+        res[n] = o
+    return res
+
+
+def _raise(fail: Tuple[int, int, str, str, bool], shape: Optional[Tuple[int, ...]]):
+    index, _code, name, message, is_input = fail
+    if shape is not None:
+        import numpy as np
+        where = tuple(int(i) for i in np.unravel_index(index, shape))
+        message = "%s (at index %s of the broadcast inputs)" % (message, where if len(where) != 1 else where[0])
+    else:
+        index = None
+    if is_input:
+        raise ValueError(message)
+    raise NumericalError(message, name, index)
+
+
+def _opt(x: Optional[float]) -> Any:
+    return _NAN if x is None else x
+
+
+# ---- inverse problems ------------------------------------------------------------------------------
+
+_COPT_OUT = ("c_opt", "zeta", "e_out", "delta_sep", "t_contact", "iterations", "rhs_evals")
+
+
+def copt(n: ArrayLike, e: ArrayLike, k: ArrayLike = 1.0, mass: ArrayLike = 1.0, v: ArrayLike = 1.0, *,
+         method: str = "fast", tol: float = 1e-10, dimensional: bool = False, full: bool = False,
+         threads: int = 0, on_error: str = "raise") -> Union[FloatOrArray, Dict[str, FloatOrArray]]:
+    """Optimal damping coefficient c_opt of Poursina & Nikravesh (2020), solved exactly.
+
+    For the Hertz spring with a linear damper, mass d'' + c d' + k d^n = 0, d(0) = 0, d'(0) = v, separating
+    where the contact force falls to zero (condition C), the c with |e_out - e| <= tol*min(e, 1-e).
+
+    n: spring exponent (> 0); e: target coefficient of restitution, 0 < e <= 1 (e = 1 gives 0);
+    k: stiffness in N/m^n; mass: effective mass in kg; v: approach velocity in m/s.
+    method: "fast" (default), "bisect" (the paper's, reference) or "nlopt"; tol: relative tolerance on e
+    (1e-13 <= tol < 0.1); dimensional: search c in the user's units instead of the scaled zeta.
+
+    Returns c_opt in N*s/m, or with full=True a dict with c_opt (N*s/m), zeta (scaled, dimensionless),
+    e_out (restitution of the simulation with c_opt), delta_sep (penetration at separation, m), t_contact
+    (contact duration, s), iterations and rhs_evals. Same values as `impactfit copt --json`.
+    """
+    r = _run("copt", (n, e, k, mass, v), _COPT_OUT,
+             {"method": method, "tol": float(tol), "dimensional": int(bool(dimensional))}, threads, on_error,
+             ints=("iterations", "rhs_evals"))
+    return r if full else r["c_opt"]
+
+
+_ZHANG_OUT = ("alpha", "lambda_star", "zeta", "e_out", "lambda", "iterations", "rhs_evals")
+
+
+def zhang_alpha(n: ArrayLike, m: ArrayLike, e: ArrayLike, k: Optional[ArrayLike] = None,
+                mass: Optional[ArrayLike] = None, v: Optional[ArrayLike] = None, *, transition: str = "C",
+                method: str = "fast", tol: float = 1e-10, full: bool = False, threads: int = 0,
+                on_error: str = "raise") -> Union[FloatOrArray, Dict[str, FloatOrArray]]:
+    """Modification parameter alpha of Zhang et al. (2021), solved exactly.
+
+    For the element f = k d^n + lambda d^m d' with their Eq. (53),
+    lambda = 3 mass (m+1)(1-e) v / (4 alpha) * [e mass (n+1) v^2 / (2k)]^(-(m+1)/(n+1)),
+    alpha such that a simulated impact gives e_out = e. alpha depends on n, m, e and the transition
+    condition only (dimensionless).
+
+    n: spring exponent (> 0); m: damping exponent (>= 0); e: 0 < e < 1; transition: "C" (contact ends at
+    zero force, default) or "A" (at d = 0), also "B", "D"; k (N/m^n), mass (kg), v (m/s): all three or none,
+    for lambda in the user's units (N*s/m^(m+1)).
+
+    Returns alpha, or with full=True a dict with alpha, lambda_star (their scaled damping), zeta, e_out,
+    lambda (NaN without k, mass, v), iterations, rhs_evals. Same values as `impactfit zhang-alpha --json`.
+    """
+    _all_or_none(k=k, mass=mass, v=v)
+    r = _run("zhang_alpha", (n, m, e, _opt(k), _opt(mass), _opt(v)), _ZHANG_OUT,
+             {"method": method, "tol": float(tol), "transition": transition}, threads, on_error,
+             ints=("iterations", "rhs_evals"))
+    return r if full else r["alpha"]
+
+
+def zhang_lambda(n: ArrayLike, m: ArrayLike, e: ArrayLike, k: ArrayLike, mass: ArrayLike, v: ArrayLike, *,
+                 transition: str = "C", method: str = "fast", tol: float = 1e-10, threads: int = 0,
+                 on_error: str = "raise") -> FloatOrArray:
+    """The damping lambda (N*s/m^(m+1)) of f = k d^n + lambda d^m d' that gives restitution e exactly:
+    zhang_alpha(..., full=True)["lambda"]. k in N/m^n, mass in kg, v in m/s; see zhang_alpha."""
+    return zhang_alpha(n, m, e, k, mass, v, transition=transition, method=method, tol=tol, full=True,
+                       threads=threads, on_error=on_error)["lambda"]
+
+
+def _all_or_none(**kw):
+    given = [k for k, x in kw.items() if x is not None]
+    if given and len(given) != len(kw):
+        raise ValueError("%s go together (got only %s)" % (", ".join(kw), ", ".join(given)))
+
+
+# ---- one impact ------------------------------------------------------------------------------------
+
+_SIM_OUT = ("e_out", "t_contact", "f_max", "t_fmax", "f_min", "delta_max", "t_delta_max", "delta_start",
+            "delta_sep", "f_start", "f_end", "damping_work", "energy_error", "zeta", "gamma", "delta_m0",
+            "rhs_evals", "steps", "n_contacts")
+
+
+@_dc.dataclass
+class SimulateResult:
+    """Result of impactfit.simulate (floats for a scalar call, NumPy arrays of the broadcast shape
+    otherwise). Times in s, lengths in m, forces in N, energies in J; see include/impactfit/impact.h."""
+    e_out: Any          #: coefficient of restitution -d'(t_s)/v at the end of the first contact
+    t_contact: Any      #: duration of the first contact, s
+    f_max: Any          #: largest contact force of the first contact, N
+    t_fmax: Any         #: its time, s
+    f_min: Any          #: smallest contact force (< 0: tensile), N
+    delta_max: Any      #: maximum penetration, m
+    t_delta_max: Any    #: its time, s
+    delta_start: Any    #: penetration when contact starts (< 0 under B), m
+    delta_sep: Any      #: penetration at separation, m
+    f_start: Any        #: force just after the start of contact, N
+    f_end: Any          #: force just before the end of contact, N
+    damping_work: Any   #: energy dissipated by the damper in the first contact, J
+    energy_error: Any   #: relative energy-balance error
+    zeta: Any           #: scaled damping
+    gamma: Any          #: scaled acceleration
+    delta_m0: Any       #: length scale [(n+1) mass v^2/(2k)]^(1/(n+1)), m
+    rhs_evals: Any      #: right-hand-side evaluations
+    steps: Any          #: accepted integrator steps
+    n_contacts: Any     #: contacts started
+    #: scalar calls: each contact (t_start, t_end, ... in s, m, m/s, N)
+    contacts: Optional[List[Dict[str, Any]]] = None
+    #: with trajectory=P: arrays t, delta, delta_dot, force, element, in_contact
+    trajectory: Optional[Dict[str, Any]] = None
+
+    def as_dict(self) -> Dict[str, Any]:
+        return _dc.asdict(self)
+
+
+def simulate(n: ArrayLike, c: ArrayLike, m: ArrayLike = 0.0, k: ArrayLike = 1.0, mass: ArrayLike = 1.0,
+             v: ArrayLike = 1.0, accel: ArrayLike = 0.0, *, transition: str = "C", contacts: int = 1,
+             t_max: float = 0.0, rtol: float = 1e-13, trajectory: int = 0, threads: int = 0,
+             on_error: str = "raise") -> SimulateResult:
+    """Simulates the impact mass d'' + k d^n + c d^m d' = mass*accel, d(0) = 0, d'(0) = v.
+
+    n: spring exponent (> 0); c: damping coefficient (>= 0) in N*s/m^(m+1) (lambda for Hunt-Crossley,
+    m = n); m: damping exponent (>= 0); k: stiffness in N/m^n; mass: effective mass in kg; v: approach
+    velocity in m/s (> 0); accel: constant acceleration pressing the bodies together, m/s^2 (>= 0).
+    transition: "A" (contact while d > 0), "B" (while the force is positive), "C" (default: starts at d = 0,
+    ends at zero force), "D" (as C, the element then relaxes); contacts: bounces to follow (> 1 needs
+    accel > 0); t_max: time bound in units of delta_m0/v (0: automatic); rtol: integrator tolerance.
+    trajectory=P (scalar calls only, P >= 2): also the motion sampled at P equally spaced times over 1.25x
+    the end of the last contact, as NumPy arrays (t s, delta m, delta_dot m/s, force N, element m,
+    in_contact 0/1).
+
+    Returns a SimulateResult; same values as `impactfit simulate --json`.
+    """
+    opts = {"transition": transition, "max_contacts": int(contacts), "t_max": float(t_max), "rtol": float(rtol)}
+    ins = (n, m, k, c, mass, v, accel)
+    r = _run("simulate", ins, _SIM_OUT, opts, threads, on_error, ints=("rhs_evals", "steps", "n_contacts"))
+    res = SimulateResult(**r)
+    if all(_is_scalar(x) for x in ins):
+        if res.e_out == res.e_out:  # not a failed point under on_error="nan"
+            cts, tr = _c.details(tuple(float(x) for x in ins), opts, int(trajectory))
+            res.contacts = cts
+            if tr is not None:
+                import numpy as np
+                names = ("t", "delta", "delta_dot", "force", "element", "in_contact")
+                res.trajectory = {nm: np.frombuffer(b, dtype=np.float64).copy() for nm, b in zip(names, tr)}
+                res.trajectory["in_contact"] = res.trajectory["in_contact"].astype(np.int8)
+    elif trajectory:
+        raise ValueError("trajectory: only for a scalar call (one impact)")
+    return res
+
+
+# ---- Hunt-Crossley --------------------------------------------------------------------------------
+
+def hc_eps(e: ArrayLike, k: Optional[ArrayLike] = None, v: Optional[ArrayLike] = None, *, full: bool = False,
+           threads: int = 0, on_error: str = "raise") -> Union[FloatOrArray, Dict[str, FloatOrArray]]:
+    """Exact hysteresis damping ratio eps = lambda v / k of the Hunt-Crossley model f = k d^n + lambda d^n d'
+    that gives restitution e (0 < e <= 1; e = 1 gives 0), from (1 + eps)/(1 - e eps) = exp(eps (1 + e)),
+    accurate to a few units of double rounding (dimensionless, the same for every n).
+
+    With k (N/m^n) and v (m/s), full=True also gives lambda = eps k / v in N*s/m^(n+1). Returns eps, or a
+    dict with eps and lambda (NaN without k, v). Same values as `impactfit hc-eps --json`."""
+    _all_or_none(k=k, v=v)
+    r = _run("hc_eps", (e, _opt(k), _opt(v)), ("eps", "lambda"), {}, threads, on_error)
+    return r if full else r["eps"]
+
+
+def impact_time(eps: ArrayLike, n: ArrayLike, k: Optional[ArrayLike] = None, mass: Optional[ArrayLike] = None,
+                v: Optional[ArrayLike] = None, *, full: bool = False, threads: int = 0,
+                on_error: str = "raise") -> Union[FloatOrArray, Dict[str, FloatOrArray]]:
+    """Dimensionless Hunt-Crossley contact duration dtau(eps, n) of x'' + x^n (eps x' + 1) = 0, x(0) = 0,
+    x'(0) = 1, until x returns to 0 (tau = omega_i t); simulated, about 1e-13 relative; dtau(0, 1) = pi.
+
+    eps: 0 <= eps <= 1e7 (cost grows with eps: ~0.1 ms below 100, 0.15 s at 1e6); n > 0. With k (N/m^n),
+    mass (kg), v (m/s), full=True also gives omega_i = (k v^(n-1)/mass)^(1/(n+1)) in 1/s, dt = dtau/omega_i
+    in s and lambda = eps k / v. Returns dtau, or a dict with dtau, e (exact e(eps)), e_sim (simulated),
+    omega_i, dt, lambda. Same values as `impactfit impact-time --json`."""
+    _all_or_none(k=k, mass=mass, v=v)
+    r = _run("impact_time", (eps, n, _opt(k), _opt(mass), _opt(v)),
+             ("dtau", "e", "e_sim", "omega_i", "dt", "lambda"), {}, threads, on_error)
+    return r if full else r["dtau"]
+
+
+_IDHC_OUT = ("eps", "dtau", "omega_i", "k", "lambda", "e_sim", "dt_sim", "e_residual", "dt_residual")
+
+
+def identify_hc(e: ArrayLike, dt: ArrayLike, v: ArrayLike, mass: ArrayLike, n: ArrayLike = 1.5, *, threads: int = 0,
+                on_error: str = "raise") -> Dict[str, FloatOrArray]:
+    """Stiffness and damping of a Hunt-Crossley contact (exponent n, m = n) from one measured impact: the
+    coefficient of restitution e, the contact duration dt (s), the approach velocity v (m/s) and the
+    effective mass (kg). Returns a dict: eps, dtau, omega_i (1/s), k (N/m^n), lambda (N*s/m^(n+1)), and the
+    check by simulation: e_sim, dt_sim (s), e_residual, dt_residual (relative). Same values as
+    `impactfit identify-hc --json`."""
+    return _run("identify_hc", (e, dt, v, mass, n), _IDHC_OUT, {}, threads, on_error)
+
+
+_SLOTS = {"n": 0, "m": 1, "k": 2, "c": 3, "lambda": 3}
+
+
+def identify(v: ArrayLike, e: ArrayLike, dt: Optional[ArrayLike] = None, fmax: Optional[ArrayLike] = None,
+             mass: Optional[ArrayLike] = None, *, model: str = "hc", fix: Optional[Dict[str, float]] = None,
+             bounds: Optional[Dict[str, Tuple[float, float]]] = None, weights: Optional[Dict[str, float]] = None,
+             transition: str = "C", global_method: str = "crs", maxeval: int = 0, seed: int = 1,
+             box_factor: float = 30.0, per_row: Optional[float] = None) -> Dict[str, Any]:
+    """Fits the contact element f = k d^n + c d^m d' to measured impacts (impactfit_identify_fit; the CLI's
+    `impactfit identify`).
+
+    v: approach velocities (m/s), e: restitutions (0 < e <= 1), optionally dt: contact durations (s), fmax:
+    peak forces (N); one value per impact (sequences of one length). mass: effective mass in kg, a scalar
+    or one per impact. model: "hc" (Hunt-Crossley, m = n: n, k, lambda), "linear" (m = 0: n, k, c),
+    "zhang" (m free). fix: {"n": .., "m": .., "k": N/m^n, "c" or "lambda": N*s/m^(m+1)}; without dt or
+    fmax, k must be fixed. bounds: {"n": (lo, hi), "m": (lo, hi)}; weights: {"e": .., "dt": .., "fmax": ..};
+    global_method: "crs", "direct" or "none"; maxeval (0: default), seed, box_factor as in the CLI.
+    per_row=M: also the damping of each law that reproduces each row's e exactly with the fitted n, k (the
+    third law with exponent M).
+
+    Returns a dict: n, m, k, c (fitted values; "lambda" too for hc and zhang), se (standard errors in the
+    parameters' units, -1 when not identifiable), se_fit, free, identifiable, at_bound, corr (4x4, order
+    n, m, ln k, ln c), cost, rms, sigma, warnings, rows (simulated e, dt, fmax and relative residuals), ...
+    """
+    import numpy as np
+    v = np.atleast_1d(np.asarray(v, dtype=np.float64))
+    rows = v.size
+    cols = 0
+
+    def col(x, bit):
+        nonlocal cols
+        if x is None:
+            return np.zeros(rows)
+        cols |= bit
+        a = np.broadcast_to(np.asarray(x, dtype=np.float64), (rows,))
+        return np.ascontiguousarray(a)
+
+    e_ = np.ascontiguousarray(np.broadcast_to(np.asarray(e, dtype=np.float64), (rows,)))
+    if mass is None:
+        raise ValueError("mass: the effective mass is required (a scalar or one per impact)")
+    data = (np.ascontiguousarray(v), e_, col(dt, 1), col(fmax, 2), col(mass, 4))
+    params: Dict[str, Any] = {"model": model, "transition": transition, "global": global_method,
+                              "seed": int(seed), "box_factor": float(box_factor)}
+    if maxeval:
+        params["maxeval"] = int(maxeval)
+    if fix:
+        fixed = {}
+        for name, val in fix.items():
+            if name not in _SLOTS:
+                raise ValueError("fix: unknown parameter '%s' (n, m, k, c or lambda)" % name)
+            fixed[_SLOTS[name]] = float(val)
+        params["fixed"] = fixed
+    for name, (lo, hi) in (bounds or {}).items():
+        if name not in ("n", "m"):
+            raise ValueError("bounds: only n and m have bounds (got '%s')" % name)
+        params[name + "_lo"], params[name + "_hi"] = float(lo), float(hi)
+    if weights:
+        unknown = set(weights) - {"e", "dt", "fmax"}
+        if unknown:
+            raise ValueError("weights: unknown quantity %s (e, dt, fmax)" % sorted(unknown))
+        params["weights"] = tuple(float(weights.get(q, 1.0)) for q in ("e", "dt", "fmax"))
+    if per_row is not None:
+        params["per_row"] = float(per_row)
+    r = _c.identify(data, cols, params)
+    names = ("n", "m", "k", "c")
+    for i, name in enumerate(names):
+        r[name] = r["value"][i]
+    if r["model"] in ("hc", "zhang"):
+        r["lambda"] = r["c"]
+    for key in ("se", "se_fit", "free", "identifiable", "at_bound"):
+        r[key] = dict(zip(names, r[key]))
+    return r
+
+
+# ---- committed surrogates (include/impactfit/generated/) -------------------------------------------
+
+def copt_surrogate(n: ArrayLike, e: ArrayLike, k: Optional[ArrayLike] = None, mass: Optional[ArrayLike] = None,
+                   v: Optional[ArrayLike] = None, *, full: bool = False, threads: int = 0,
+                   on_error: str = "raise") -> Union[FloatOrArray, Dict[str, FloatOrArray]]:
+    """The committed surrogate of the c_opt problem (generated/copt_surrogate.h, box n in [1, 2],
+    e in [1e-4, 1]): the scaled damping zeta(n, e), about 1e-9 accurate in e, ~100x faster than copt.
+    With k (N/m^n), mass (kg), v (m/s) returns c_opt in N*s/m, else zeta; full=True: a dict with both."""
+    _all_or_none(k=k, mass=mass, v=v)
+    r = _run("copt_surrogate", (n, e, _opt(k), _opt(mass), _opt(v)), ("zeta", "c"), {}, threads, on_error)
+    return r if full else (r["zeta"] if k is None else r["c"])
+
+
+def zhang_surrogate(n: ArrayLike, m: ArrayLike, e: ArrayLike, k: Optional[ArrayLike] = None,
+                    mass: Optional[ArrayLike] = None, v: Optional[ArrayLike] = None, *, transition: str = "C",
+                    full: bool = False, threads: int = 0,
+                    on_error: str = "raise") -> Union[FloatOrArray, Dict[str, FloatOrArray]]:
+    """The committed Zhang surrogates (generated/zhang_c_surrogate.h for transition "C",
+    zhang_a_surrogate.h for "A"; box n in [1, 2], m in [0, 2], e in [0.01, 1]): returns alpha (NaN at
+    e = 1), or with full=True a dict with zeta, alpha and lambda in N*s/m^(m+1) (with k N/m^n, mass kg,
+    v m/s; else NaN)."""
+    _all_or_none(k=k, mass=mass, v=v)
+    r = _run("zhang_surrogate", (n, m, e, _opt(k), _opt(mass), _opt(v)), ("zeta", "alpha", "lambda"),
+             {"transition": transition}, threads, on_error)
+    return r if full else r["alpha"]
+
+
+def dtau_surrogate(eps: ArrayLike, n: ArrayLike, k: Optional[ArrayLike] = None, mass: Optional[ArrayLike] = None,
+                   v: Optional[ArrayLike] = None, *, full: bool = False, threads: int = 0,
+                   on_error: str = "raise") -> Union[FloatOrArray, Dict[str, FloatOrArray]]:
+    """The committed surrogate of the Hunt-Crossley contact duration (generated/ramaswamy_dtau_surrogate.h,
+    box eps in [0, 100], n in [1, 2]): dtau(eps, n) (dimensionless), or with k (N/m^n), mass (kg) and
+    v (m/s) the contact duration dt in s; full=True: a dict with dtau and dt."""
+    _all_or_none(k=k, mass=mass, v=v)
+    r = _run("dtau_surrogate", (eps, n, _opt(k), _opt(mass), _opt(v)), ("dtau", "dt"), {}, threads, on_error)
+    return r if full else (r["dtau"] if k is None else r["dt"])
+
+
+def rh_eps_refit(e: ArrayLike, which: str = "minimax", *, threads: int = 0,
+                 on_error: str = "raise") -> FloatOrArray:
+    """Ramaswamy-Humbert's form eps(e) with the refitted constants of generated/ramaswamy_eps.h:
+    which = "minimax" (0.79 % max relative error on [0.01, 1]) or "lsq". 0 < e <= 1; dimensionless."""
+    return _run("rh_eps", (e,), ("eps",), {"which": which}, threads, on_error)["eps"]
+
+
+# ---- sweeps and fits on definition files ------------------------------------------------------------
+
+def _table(text: str, name: str) -> Dict[str, Any]:
+    import numpy as np
+    cols, ok = _c.table(text, name)
+    out = {k: np.frombuffer(b, dtype=np.float64).copy() for k, b in cols.items()}
+    out["ok"] = np.frombuffer(ok, dtype=np.uint8).astype(bool)
+    return out
+
+
+def sweep(path: Union[str, "_os.PathLike[str]"], *, threads: int = 0) -> Dict[str, Any]:
+    """Runs a sweep definition file (the CLI's `impactfit sweep FILE`; the README's "Sweeps and fits").
+
+    Returns a dict: "columns" ({CSV column: NumPy array}, the table of `impactfit sweep FILE --out DIR`,
+    with "ok" a bool array, False for failed points whose values are 0), "csv" (the CSV text, byte-identical
+    to the CLI's for any thread count), "failures" ([(index, status, message)]) and "summary" (points,
+    failed, rhs_evals, wall_seconds, threads, problem, hash)."""
+    text, failures, summary = _c.sweep(_os.fspath(path), int(threads))
+    return {"columns": _table(text, _os.fspath(path)), "csv": text, "failures": failures, "summary": summary}
+
+
+def fit(path: Union[str, "_os.PathLike[str]"], data: Optional[Union[str, "_os.PathLike[str]"]] = None, *,
+        threads: int = 0) -> List[Dict[str, Any]]:
+    """Runs a fit definition file (the CLI's `impactfit fit FILE`) on the CSV of its sweep: `data` (a path),
+    or, when None, the sweep named by the fit file run first. Returns one dict per stage: name, data, where,
+    group, x, x2, y, rows_used, rows_failed and groups (each: group value or None, params {name: value},
+    se {name: standard error}, n_points, chisq, rms, max_abs, max_rel, mean_abs, mean_rel, method)."""
+    return _c.fit(_os.fspath(path), None if data is None else _os.fspath(data), int(threads))
