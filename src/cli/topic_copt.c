@@ -1,5 +1,5 @@
-/* Topic copt: Poursina & Nikravesh (2020), seed 000 — the optimal linear damper c_opt of
- * f = k δ^n + c δ' with separation at zero force (condition C), PROBLEMS.md §2.
+/* Topic copt: Poursina & Nikravesh (2020) — the optimal linear damper c_opt of
+ * f = k δ^n + c δ' with separation at zero force (condition C), docs/MODEL.md §2.
  *
  * What is computed (library: sweep.h with the problem copt, fit.h, codegen.h, impact.h; the
  * committed generated headers poursina2020.h and copt_surrogate.h):
@@ -503,7 +503,7 @@ static int section_slopes(const topic_opts *o, report *r) {
                "'' index 2 u 1:2 w lp pt 9 ps 0.4 t 'n = %.4g'",
                w->name, w->fig, w->n[reps[0]], w->n[reps[1]], w->n[reps[2]]);
       snprintf(w->caption, sizeof w->caption,
-               "ln c_opt against ln %s (seed 000 §%s (a)) for three of the n values, from sweep %s (%s; "
+               "ln c_opt against ln %s (Poursina & Nikravesh 2020, §%s (a)) for three of the n values, from sweep %s (%s; "
                "e = 0.7, the other parameters 1): each point a root search on c in SI units "
                "(dimensional = 1) to |e_out − e| ≤ %g·min(e, 1 − e).",
                w->name, w->section, w->file, w->grid, tol);
@@ -557,7 +557,7 @@ static int section_slopes(const topic_opts *o, report *r) {
     fclose(f);
     char cap[1024];
     snprintf(cap, sizeof cap,
-             "Slopes of ln c_opt against ln mass, ln v and ln k (points, seed 000 Figs. 3b, 4b, 5b) and the exact "
+             "Slopes of ln c_opt against ln mass, ln v and ln k (points; Poursina & Nikravesh 2020, Figs. 3b, 4b, 5b) and the exact "
              "laws n/(n+1), (n−1)/(n+1), 1/(n+1) (lines), for %zu values of n; largest deviation %.2g.",
              sw[0].groups, max_all);
     report_figure(r, "copt_slopes", cap,
@@ -988,7 +988,7 @@ static int section_fits(const topic_opts *o, report *r, fits_out *out) {
     fclose(f);
     char cap[1024];
     snprintf(cap, sizeof cap,
-             "c_opt against e (seed 000 Fig. 6) for n = 1, 3/2, 2, mass = k = v = 1: exact c_opt (points, every 20th "
+             "c_opt against e (Poursina & Nikravesh 2020, Fig. 6) for n = 1, 3/2, 2, mass = k = v = 1: exact c_opt (points, every 20th "
              "of %zu solves with tol %g), the per-n fit α(e^β − 1) (solid) and the published formula Eqs. (46), (47), (49) "
              "(dashed).",
              Ne, tol);
@@ -1010,7 +1010,7 @@ static int section_fits(const topic_opts *o, report *r, fits_out *out) {
     fclose(f);
     char cap[1024];
     snprintf(cap, sizeof cap,
-             "α against n (seed 000 Fig. 7a): per-n fits of the exact c_opt (points with ± SE bars; %zu values of n, %zu "
+             "α against n (Poursina & Nikravesh 2020, Fig. 7a): per-n fits of the exact c_opt (points with ± SE bars; %zu values of n, %zu "
              "of e each), the regenerated quartic (solid) and the published Eq. (46) (dashed).",
              G, Ne);
     report_figure(r, "copt_alpha", cap,
@@ -1018,7 +1018,7 @@ static int section_fits(const topic_opts *o, report *r, fits_out *out) {
                   "plot 'copt_alpha.dat' u 1:2:3 w yerrorbars pt 7 ps 0.5 t 'per-n fit', '' u 1:6 w l lw 2 t 'regenerated', "
                   "'' u 1:8 w l dt 2 lw 2 t 'published Eq. (46)'");
     snprintf(cap, sizeof cap,
-             "β against n (seed 000 Fig. 7b): per-n fits (points with ± SE bars), the regenerated power law a n^b + c "
+             "β against n (Poursina & Nikravesh 2020, Fig. 7b): per-n fits (points with ± SE bars), the regenerated power law a n^b + c "
              "(solid) and the published Eq. (47) (dashed); %zu values of n.",
              G);
     report_figure(r, "copt_beta", cap,
@@ -1171,7 +1171,7 @@ static int section_random(const topic_opts *o, report *r) {
     fclose(f);
     char cap[1024];
     snprintf(cap, sizeof cap,
-             "Largest |e_out − e| over %zu random systems for each e (seed 000 Fig. 8), with c from the published closed "
+             "Largest |e_out − e| over %zu random systems for each e (Poursina & Nikravesh 2020, Fig. 8), with c from the published closed "
              "form, the regenerated one and the c_opt surrogate; one simulated impact per system and e (integrator "
              "tolerance 1e-13). Zero errors (e = 1) are drawn at 1e-17.",
              S);
@@ -1262,13 +1262,13 @@ static int section_kv(const topic_opts *o, report *r) {
     fclose(f);
     char cap[512];
     snprintf(cap, sizeof cap,
-             "n = 1 (seed 000 Fig. 9a): exact Kelvin–Voigt restitution e_exact obtained with c from Eq. (57) and from the "
+             "n = 1 (Poursina & Nikravesh 2020, Fig. 9a): exact Kelvin–Voigt restitution e_exact obtained with c from Eq. (57) and from the "
              "regenerated formula, against the target e; %zu values of e.",
              N);
     report_figure(r, "copt_kv", cap,
                   "set xlabel 'e'\nset ylabel 'e_{exact}'\nset key left top inside\n"
                   "plot 'copt_kv.dat' u 1:2 w l lw 2 t 'Eq. (57)', '' u 1:4 w l lw 2 dt 2 t 'regenerated', x w l lc 0 t 'e'");
-    snprintf(cap, sizeof cap, "n = 1 (seed 000 Fig. 9b): |e_exact − e| for Eq. (57) and the regenerated formula; %zu values "
+    snprintf(cap, sizeof cap, "n = 1 (Poursina & Nikravesh 2020, Fig. 9b): |e_exact − e| for Eq. (57) and the regenerated formula; %zu values "
                               "of e on [1e-4, 1].", N);
     report_figure(r, "copt_kv_err", cap,
                   "set logscale y\nset format y '10^{%L}'\nset xlabel 'e'\nset ylabel '|e_{exact} - e|'\n"

@@ -1,4 +1,4 @@
-/* Topic zhang: Zhang et al. (2021), Sec. 2.5 and Eqs. (47)–(53) (seed 001, PROBLEMS.md §3).
+/* Topic zhang: Zhang et al. (2021), Sec. 2.5 and Eqs. (47)–(53) (docs/MODEL.md §3).
  *
  *  1. The exact α(e) for n = 1.5 and the six published exponents m, under C and under A; the
  *     published constants against it (α and, simulated, e_out); the paper's forms refitted
@@ -11,7 +11,7 @@
  *     ds = x^m dt and w = x^(m+1), x'' + ζ x^m x' + K x^n = 0 becomes w_ss + ζ w_s + ω² w = 0,
  *     ω² = K (m + 1), and x' = w_s/(m + 1), so e is the linear oscillator's restitution with
  *     ξ = ζ/(2ω): under A e = exp(−πξ/√(1 − ξ²)); under C (f = 0 ⇔ ζ w_s + ω² w = 0, the linear
- *     element's zero-force condition) the Kelvin–Voigt e(ξ) of PROBLEMS.md §1. For n = 3/2:
+ *     element's zero-force condition) the Kelvin–Voigt e(ξ) of docs/MODEL.md §1. For n = 3/2:
  *     ω = 5/4, β = ζ/√1.25 = √5 ξ. The solver is checked against this to 1e-9.
  *  3. The committed surrogates zhang_{c,a}_surrogate.h on held-out points (target ≤ 1e-6), and in
  *     the full reproduction rebuilt and compared byte for byte.
