@@ -498,7 +498,7 @@ static int section_slopes(const topic_opts *o, report *r) {
     if (f) {
       fclose(f);
       snprintf(w->script, sizeof w->script,
-               "set xlabel 'ln %s'\nset ylabel 'ln c_{opt}'\nset key left top inside\n"
+               "set xlabel 'ln %s'\nset ylabel 'ln c_{opt}'\n"
                "plot '%s.dat' index 0 u 1:2 w lp pt 7 ps 0.4 t 'n = %.4g', '' index 1 u 1:2 w lp pt 5 ps 0.4 t 'n = %.4g', "
                "'' index 2 u 1:2 w lp pt 9 ps 0.4 t 'n = %.4g'",
                w->name, w->fig, w->n[reps[0]], w->n[reps[1]], w->n[reps[2]]);
@@ -561,7 +561,7 @@ static int section_slopes(const topic_opts *o, report *r) {
              "laws n/(n+1), (n−1)/(n+1), 1/(n+1) (lines), for %zu values of n; largest deviation %.2g.",
              sw[0].groups, max_all);
     report_figure(r, "copt_slopes", cap,
-                  "set xlabel 'n'\nset ylabel 'slope'\nset key left center inside\n"
+                  "set xlabel 'n'\nset ylabel 'slope'\n"
                   "plot 'copt_slopes.dat' u 1:2 w p pt 7 lc 1 t 'ln mass', x/(x+1) w l lc 1 t 'n/(n+1)', "
                   "'copt_slopes.dat' u 1:3 w p pt 5 lc 2 t 'ln v', (x-1)/(x+1) w l lc 2 t '(n-1)/(n+1)', "
                   "'copt_slopes.dat' u 1:4 w p pt 9 lc 3 t 'ln k', 1/(x+1) w l lc 3 t '1/(n+1)'");
@@ -1014,7 +1014,7 @@ static int section_fits(const topic_opts *o, report *r, fits_out *out) {
              "of e each), the regenerated quartic (solid) and the published Eq. (46) (dashed).",
              G, Ne);
     report_figure(r, "copt_alpha", cap,
-                  "set xlabel 'n'\nset ylabel '{/Symbol a}'\nset key left top inside\n"
+                  "set xlabel 'n'\nset ylabel '{/Symbol a}'\n"
                   "plot 'copt_alpha.dat' u 1:2:3 w yerrorbars pt 7 ps 0.5 t 'per-n fit', '' u 1:6 w l lw 2 t 'regenerated', "
                   "'' u 1:8 w l dt 2 lw 2 t 'published Eq. (46)'");
     snprintf(cap, sizeof cap,
@@ -1022,7 +1022,7 @@ static int section_fits(const topic_opts *o, report *r, fits_out *out) {
              "(solid) and the published Eq. (47) (dashed); %zu values of n.",
              G);
     report_figure(r, "copt_beta", cap,
-                  "set xlabel 'n'\nset ylabel '{/Symbol b}'\nset key left top inside\n"
+                  "set xlabel 'n'\nset ylabel '{/Symbol b}'\n"
                   "plot 'copt_alpha.dat' u 1:4:5 w yerrorbars pt 7 ps 0.5 t 'per-n fit', '' u 1:7 w l lw 2 t 'regenerated', "
                   "'' u 1:9 w l dt 2 lw 2 t 'published Eq. (47)'");
   }
@@ -1177,7 +1177,7 @@ static int section_random(const topic_opts *o, report *r) {
              S);
     report_figure(r, "copt_random", cap,
                   "set logscale xy\nset format y '10^{%L}'\nset format x '10^{%L}'\nset xlabel 'e'\n"
-                  "set ylabel 'max |e_{out} - e|'\nset key left bottom inside\n"
+                  "set ylabel 'max |e_{out} - e|'\n"
                   "plot 'copt_random.dat' u 1:2 w lp pt 7 t 'published', '' u 1:3 w lp pt 5 t 'regenerated', "
                   "'' u 1:4 w lp pt 9 t 'surrogate'");
   }
@@ -1266,8 +1266,8 @@ static int section_kv(const topic_opts *o, report *r) {
              "regenerated formula, against the target e; %zu values of e.",
              N);
     report_figure(r, "copt_kv", cap,
-                  "set xlabel 'e'\nset ylabel 'e_{exact}'\nset key left top inside\n"
-                  "plot 'copt_kv.dat' u 1:2 w l lw 2 t 'Eq. (57)', '' u 1:4 w l lw 2 dt 2 t 'regenerated', x w l lc 0 t 'e'");
+                  "set xlabel 'e'\nset ylabel 'e_{exact}'\n"
+                  "plot 'copt_kv.dat' u 1:2 w l lw 2 t 'Eq. (57)', '' u 1:4 w l lw 2 dt 2 t 'regenerated', x w lines lc rgb 'black' lw 1.5 dt 3 t 'e'");
     snprintf(cap, sizeof cap, "n = 1 (Poursina & Nikravesh 2020, Fig. 9b): |e_exact − e| for Eq. (57) and the regenerated formula; %zu values "
                               "of e on [1e-4, 1].", N);
     report_figure(r, "copt_kv_err", cap,

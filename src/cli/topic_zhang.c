@@ -635,7 +635,7 @@ static void figures(const zdata *z, report *r) {
     char script[6000], name[64], cap[700];
     int len = snprintf(script, sizeof script,
                        "set xlabel 'pre-restitution coefficient e (target)'\nset ylabel 'post-restitution coefficient e_{out} (simulated)'\n"
-                       "set xrange [0:1]\nset yrange [0:1]\nset key outside right top\nplot x w l lc rgb '#888888' dt 3 t 'e_{out} = e'");
+                       "set xrange [0:1]\nset yrange [0:1]\nset key outside right top\nplot x w lines lc rgb 'black' lw 1.5 dt 3 t 'e_{out} = e'");
     for (int i = 0; i < NM; i++) {
       int own = (t == 0) ? 1 : 2; /* the refit for this condition */
       len += snprintf(script + len, sizeof script - len,
