@@ -3,11 +3,12 @@
 # when not run as root). usage: scripts/deps.sh GROUP...   groups: build main test mpi bench fuzz valgrind
 set -eu
 declare -A group
-group[build]="build-essential cmake pkg-config libgsl-dev libnlopt-dev libinih-dev libxxhash-dev libmatheval-dev libjansson-dev"
+group[build]="build-essential cmake pkg-config libgsl-dev libnlopt-dev libinih-dev libxxhash-dev libmatheval-dev libjansson-dev libcmark-gfm-dev libcmark-gfm-extensions-dev help2man"
 group[main]="gnuplot-nox"
 # test: the MPI variant (OpenMPI) and the ThreadSanitizer build (clang, libomp with LLVM's Archer);
-# script(1), for the progress-line test, is in bsdutils (essential)
-group[test]="gnuplot-nox openmpi-bin libopenmpi-dev clang libomp-dev"
+# script(1), for the progress-line test, is in bsdutils (essential); chromium renders the report page,
+# doxygen builds the API reference, jq runs the shell examples
+group[test]="gnuplot-nox openmpi-bin libopenmpi-dev clang libomp-dev chromium python3 doxygen help2man jq"
 group[mpi]="openmpi-bin libopenmpi-dev"
 group[bench]="python3-scipy"
 # fuzz (scripts/fuzz.sh, scripts/asan.sh): clang with libFuzzer and the sanitizer runtimes, libomp for
