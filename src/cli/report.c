@@ -525,7 +525,7 @@ static const char *html_head =
     "h1{font-size:1.7rem}h2{font-size:1.35rem;border-bottom:1px solid #ddd;padding-bottom:.2rem;margin-top:2.2rem}"
     "h3{font-size:1.1rem}\n"
     "table{border-collapse:collapse;font-size:.82rem;margin:.8rem 0;width:100%%}\n"
-    "th,td{border:1px solid #ccc;padding:.25rem .4rem;vertical-align:top;overflow-wrap:anywhere}"
+    "th,td{border:1px solid #ccc;padding:.25rem .4rem;vertical-align:top;overflow-wrap:break-word;hyphens:auto}"
     "th{background:#f3f3f3}\n"
     "tr:nth-child(even) td{background:#fafafa}\n"
     "code{font-size:.9em;background:#f4f4f4;padding:0 .15em;overflow-wrap:anywhere}\n"
