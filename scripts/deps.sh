@@ -7,8 +7,9 @@ group[build]="build-essential cmake pkg-config libgsl-dev libnlopt-dev libinih-d
 group[main]="gnuplot-nox"
 # test: the MPI variant (OpenMPI) and the ThreadSanitizer build (clang, libomp with LLVM's Archer);
 # script(1), for the progress-line test, is in bsdutils (essential); chromium renders the report page,
-# doxygen builds the API reference, jq runs the shell examples
-group[test]="gnuplot-nox openmpi-bin libopenmpi-dev clang libomp-dev chromium python3 doxygen help2man jq"
+# doxygen builds the API reference, jq runs the shell examples, man-db and col (bsdextrautils) read
+# the installed man pages
+group[test]="gnuplot-nox openmpi-bin libopenmpi-dev clang libomp-dev chromium python3 doxygen help2man jq man-db bsdextrautils"
 group[mpi]="openmpi-bin libopenmpi-dev"
 group[bench]="python3-scipy"
 # fuzz (scripts/fuzz.sh, scripts/asan.sh): clang with libFuzzer and the sanitizer runtimes, libomp for
