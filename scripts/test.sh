@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite: installs what is missing, builds with warnings as errors, runs ctest; then
+# The whole test suite: installs what is missing, builds with warnings as errors, runs ctest, builds
+# the API reference (Doxygen, warnings as errors); then
 # the same tests under ASan + UBSan (build-asan/), every fuzz harness for FUZZ_SECONDS (default 30)
 # from the committed corpus (build-fuzz/, clang + libFuzzer), valgrind on one run of every command,
 # the MPI variant of the CLI (build-mpi/: `mpirun -np 2` against a serial run) and a ThreadSanitizer
@@ -11,6 +12,9 @@ jobs=$(nproc)
 cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPACTFIT_WERROR=ON >/dev/null
 cmake --build build-test -j"$jobs"
 (cd build-test && ctest --output-on-failure -j"$jobs")
+
+echo "== API reference (Doxygen, warnings are errors): build-test/doc/html/index.html"
+cmake --build build-test --target doc
 
 echo "== MPI build (-DIMPACTFIT_MPI=ON): 2 ranks against a serial run"
 cmake -S . -B build-mpi -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPACTFIT_WERROR=ON -DIMPACTFIT_MPI=ON >/dev/null
