@@ -4,7 +4,7 @@
 For every figure: each plotted series is either in the legend or drawn exactly like a series that is
 (multi-panel figures repeat a panel's curves without repeating their legend); no two legend entries
 share the same look (colour, dash pattern and marker); the legend entries counted in the SVG equal
-the titled series; the axes are labelled; two series whose curves lie on top of each other carry
+the titled series; every legend entry is dark enough to see on white; the axes are labelled; two series whose curves lie on top of each other carry
 different markers. Prints one line per problem; exit 1 when there is any.
 usage: check_figures.py REPORT_DIR
 """
@@ -90,6 +90,14 @@ def check(path):
     legend_texts = len(titled)
     if legend_texts == 0:
         problems.append(f"{name}: no legend")
+    # every legend entry visible on the white background (no light grey or yellow reference lines)
+    for t, st, _ in titled:
+        for col in st[0]:
+            m = re.fullmatch(r"rgb\((\d+),(\d+),(\d+)\)", col)
+            if m:
+                r, g, b = (int(v) / 255 for v in m.groups())
+                if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.7:
+                    problems.append(f"{name}: '{t}' is drawn in a colour too light to see ({col})")
     # curves drawn on top of each other must carry different markers
     for i in range(len(titled)):
         for j in range(i + 1, len(titled)):
