@@ -498,10 +498,12 @@ static int section_slopes(const topic_opts *o, report *r) {
     if (f) {
       fclose(f);
       snprintf(w->script, sizeof w->script,
-               "set xlabel 'ln %s'\nset ylabel 'ln c_{opt}'\n"
+               "set xlabel 'ln (%s / %s)'\nset ylabel 'ln (c_{opt} / N s m^{-1})'\n"
                "plot '%s.dat' index 0 u 1:2 w lp pt 7 ps 0.4 t 'n = %.4g', '' index 1 u 1:2 w lp pt 5 ps 0.4 t 'n = %.4g', "
                "'' index 2 u 1:2 w lp pt 9 ps 0.4 t 'n = %.4g'",
-               w->name, w->fig, w->n[reps[0]], w->n[reps[1]], w->n[reps[2]]);
+               w->name,
+               strcmp(w->name, "mass") == 0 ? "kg" : strcmp(w->name, "v") == 0 ? "m s^{-1}" : "N m^{-n}",
+               w->fig, w->n[reps[0]], w->n[reps[1]], w->n[reps[2]]);
       snprintf(w->caption, sizeof w->caption,
                "ln c_opt against ln %s (Poursina & Nikravesh 2020, §%s (a)) for three of the n values, from sweep %s (%s; "
                "e = 0.7, the other parameters 1): each point a root search on c in SI units "
@@ -993,7 +995,7 @@ static int section_fits(const topic_opts *o, report *r, fits_out *out) {
              "(dashed).",
              Ne, tol);
     report_figure(r, "copt_e", cap,
-                  "set xlabel 'e'\nset ylabel 'c_{opt}'\n"
+                  "set xlabel 'e'\nset ylabel 'c_{opt} (N s m^{-1}, for mass = k = v = 1)'\n"
                   "plot 'copt_e.dat' index 0 every 20 u 1:2 w p pt 7 lc 1 t 'n = 1 exact', '' index 0 u 1:3 w l lc 1 t 'fit', "
                   "'' index 0 u 1:4 w l dt 2 lc 1 t 'published', "
                   "'' index 1 every 20 u 1:2 w p pt 5 lc 2 t 'n = 1.5 exact', '' index 1 u 1:3 w l lc 2 t 'fit', "
