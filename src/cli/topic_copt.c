@@ -996,12 +996,12 @@ static int section_fits(const topic_opts *o, report *r, fits_out *out) {
              Ne, tol);
     report_figure(r, "copt_e", cap,
                   "set xlabel 'e'\nset ylabel 'c_{opt} (N s m^{-1}, for mass = k = v = 1)'\n"
-                  "plot 'copt_e.dat' index 0 every 20 u 1:2 w p pt 7 lc 1 t 'n = 1 exact', '' index 0 u 1:3 w l lc 1 t 'fit', "
-                  "'' index 0 u 1:4 w l dt 2 lc 1 t 'published', "
-                  "'' index 1 every 20 u 1:2 w p pt 5 lc 2 t 'n = 1.5 exact', '' index 1 u 1:3 w l lc 2 t 'fit', "
-                  "'' index 1 u 1:4 w l dt 2 lc 2 t 'published', "
-                  "'' index 2 every 20 u 1:2 w p pt 9 lc 3 t 'n = 2 exact', '' index 2 u 1:3 w l lc 3 t 'fit', "
-                  "'' index 2 u 1:4 w l dt 2 lc 3 t 'published'");
+                  "plot 'copt_e.dat' index 0 every 20 u 1:2 w p pt 7 lc 1 t 'n = 1 exact', '' index 0 u 1:3 w l lc 1 t 'n = 1 fit', "
+                  "'' index 0 u 1:4 w l dt 2 lc 1 t 'n = 1 published', "
+                  "'' index 1 every 20 u 1:2 w p pt 5 lc 2 t 'n = 1.5 exact', '' index 1 u 1:3 w l lc 2 t 'n = 1.5 fit', "
+                  "'' index 1 u 1:4 w l dt 2 lc 2 t 'n = 1.5 published', "
+                  "'' index 2 every 20 u 1:2 w p pt 9 lc 3 t 'n = 2 exact', '' index 2 u 1:3 w l lc 3 t 'n = 2 fit', "
+                  "'' index 2 u 1:4 w l dt 2 lc 3 t 'n = 2 published'");
   }
   f = rc ? NULL : report_data(r, "copt_alpha.dat");
   if (f) {
