@@ -422,7 +422,7 @@ static void md_body(FILE *f, const char *body, int toc) {
           for (size_t i = 0; i < sizeof sources / sizeof sources[0]; i++) {
             if (!strstr(title, sources[i].match))
               continue;
-            fputs(any ? "; " : "*Source: ", f);
+            fputs(any ? "; " : "**Source:** ", f);
             if (sources[i].doi)
               fprintf(f, "[%s](https://doi.org/%s)", sources[i].cite, sources[i].doi);
             else
@@ -430,7 +430,7 @@ static void md_body(FILE *f, const char *body, int toc) {
             any = 1;
           }
           if (any)
-            fputs(".*\n\n", f);
+            fputs(".\n\n", f);
         }
       }
     } else if (!toc)
