@@ -1,7 +1,7 @@
 /* Benchmark of one impact (the engine, impact.h) against plain GSL integration loops with other
  * steppers, on problems with an exact answer, in the same run on the same machine.
  *
- * Problems (scaled, PROBLEMS.md §2, x(0) = 0, x'(0) = 1, contact until x returns to 0: condition A):
+ * Problems (scaled, docs/MODEL.md §2, x(0) = 0, x'(0) = 1, contact until x returns to 0: condition A):
  *   KV    n = 1, m = 0, ζ = 0.5: x'' + ζ x' + x = 0, e = exp(−ξ π / √(1 − ξ²)), ξ = ζ/2.
  *   Hertz n = 3/2, ζ = 0: e = 1 and contact time 2 B(2/5, 1/2) / (5/2) (x_m = 1).
  * The peers are gsl_odeiv2_evolve loops (rkf45, rkck, rk8pd, msadams) at the same relative

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages impactfit needs and that are missing, with apt-get (through sudo
-# when not run as root). usage: scripts/deps.sh GROUP...   groups: build main test mpi bench fuzz valgrind
+# when not run as root). usage: scripts/deps.sh GROUP...   groups: build main test mpi bench fuzz valgrind python
+# octave dem
 set -eu
 declare -A group
-group[build]="build-essential cmake pkg-config libgsl-dev libnlopt-dev libinih-dev libxxhash-dev libmatheval-dev libjansson-dev"
+group[build]="build-essential cmake pkg-config libgsl-dev libnlopt-dev libinih-dev libxxhash-dev libmatheval-dev libjansson-dev libcmark-gfm-dev libcmark-gfm-extensions-dev help2man"
 group[main]="gnuplot-nox"
 # test: the MPI variant (OpenMPI) and the ThreadSanitizer build (clang, libomp with LLVM's Archer);
-# script(1), for the progress-line test, is in bsdutils (essential)
-group[test]="gnuplot-nox openmpi-bin libopenmpi-dev clang libomp-dev"
+# script(1), for the progress-line test, is in bsdutils (essential); chromium renders the report page,
+# doxygen builds the API reference, jq runs the shell examples, man-db and col (bsdextrautils) read
+# the installed man pages
+group[test]="gnuplot-nox openmpi-bin libopenmpi-dev clang libomp-dev chromium python3 doxygen help2man jq man-db bsdextrautils"
 group[mpi]="openmpi-bin libopenmpi-dev"
 group[bench]="python3-scipy"
 # fuzz (scripts/fuzz.sh, scripts/asan.sh): clang with libFuzzer and the sanitizer runtimes, libomp for
@@ -18,6 +21,8 @@ group[valgrind]="valgrind"
 # examples/python); octave: the MEX functions (octave/; mkoctfile from liboctave-dev, octave-cli)
 group[python]="python3-dev python3-numpy python3-pytest python3-matplotlib"
 group[octave]="octave liboctave-dev"
+# dem: the real DEM codes that tests/dem/ and the reproduction run as the oracle of impactfit dem
+group[dem]="lammps liggghts yade python3"
 want=""
 for g in "$@"; do
   [ -n "${group[$g]+x}" ] || { echo "deps.sh: unknown group '$g'" >&2; exit 2; }

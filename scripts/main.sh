@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The main job: installs what is missing, builds impactfit (Release; with the Python package and the
-# Octave MEX functions, docs/PYTHON.md, docs/OCTAVE.md) and reproduces every topic at
-# full size (impactfit reproduce): reports/REPORT.md with its figures and claims.json.
+# Octave MEX functions, docs/PYTHON.md, docs/OCTAVE.md) and reproduces every topic at full size
+# (impactfit reproduce, which also runs the installed DEM codes: LAMMPS, LIGGGHTS, YADE):
+# reports/REPORT.md and the same as a page reports/index.html, with its figures, claims.json and
+# timings.txt.
 # Extra arguments go to `impactfit reproduce` (e.g. --quick, --topic NAME, --out DIR).
 set -eu
 cd "$(dirname "$0")/.."
-bash scripts/deps.sh build main python octave
+bash scripts/deps.sh build main python octave dem
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)"
 # the Python package importable from the repository's top directory (python3 puts the current directory

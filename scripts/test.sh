@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# The whole test suite: installs what is missing, builds with warnings as errors, runs ctest; then
+# The whole test suite: installs what is missing, builds with warnings as errors, runs ctest, builds
+# the API reference (Doxygen, warnings as errors); then
 # the same tests under ASan + UBSan (build-asan/), every fuzz harness for FUZZ_SECONDS (default 30)
 # from the committed corpus (build-fuzz/, clang + libFuzzer), valgrind on one run of every command,
 # the MPI variant of the CLI (build-mpi/: `mpirun -np 2` against a serial run) and a ThreadSanitizer
 # build of the sweep runner's tests (build-tsan/: clang, libomp and LLVM's Archer).
 set -eu
 cd "$(dirname "$0")/.."
-bash scripts/deps.sh build test python octave
+bash scripts/deps.sh build test python octave dem
 jobs=$(nproc)
 cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPACTFIT_WERROR=ON \
   -DIMPACTFIT_PYTHON=ON -DIMPACTFIT_OCTAVE=ON >/dev/null
@@ -15,6 +16,8 @@ cmake --build build-test -j"$jobs"
 
 echo "== bindings: the Python package and the MEX functions as installed by cmake --install"
 bash scripts/test_bindings_install.sh build-test
+echo "== API reference (Doxygen, warnings are errors): build-test/doc/html/index.html"
+cmake --build build-test --target doc
 
 echo "== MPI build (-DIMPACTFIT_MPI=ON): 2 ranks against a serial run"
 cmake -S . -B build-mpi -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPACTFIT_WERROR=ON -DIMPACTFIT_MPI=ON >/dev/null

@@ -12,7 +12,7 @@
  *      for the integrator and still catches any real error (a wrong n moves c by > 1e-3);
  *    - dimensional = 1 (root search on c in the user's units) against the scaled mode: 1e-8;
  *    - δ_s = (v c_opt e_out / k)^(1/n): at separation the force k δ_s^n + c δ_s' vanishes with
- *      δ_s' = −e_out v (seed 000 Eq. 51), an identity the engine does not impose;
+ *      δ_s' = −e_out v (Poursina & Nikravesh 2020, Eq. 51), an identity the engine does not impose;
  *    - 1 and 2 threads give byte-identical CSV, also with blocks that cut the e runs;
  *    - invalid definitions are refused; a point that cannot converge fails alone.
  * 2. Scaling laws without the scaling: c_opt is found for a plain mass δ'' + c δ' + k δ^n = 0 in SI
@@ -110,7 +110,7 @@ static void test_along_mass(void) {
               tc[i] == r.t_contact && it[i] == r.iterations,
           "along mass, row %zu (n %g, mass %g): the direct solve's values bit for bit (c %.17g vs %.17g)", i,
           n[i], mass[i], c[i], r.c_opt);
-    /* seed 000 Eq. (51): the force vanishes at separation */
+    /* Poursina & Nikravesh 2020, Eq. (51): the force vanishes at separation */
     CHECK_REL(ds[i], pow(2.5 * c[i] * eo[i] / 3e7, 1.0 / n[i]), 1e-9, "delta_sep = (v c e_out/k)^(1/n), row %zu", i);
   }
   impactfit_inverse_free(ws);

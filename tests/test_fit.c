@@ -229,7 +229,7 @@ static void test_nonlinear(void) {
 }
 
 static void test_surface(void) {
-  /* Ramaswamy–Humbert Δτ(ε, n) with the published constants as the truth (PROBLEMS.md §4); the
+  /* Ramaswamy–Humbert Δτ(ε, n) with the published constants as the truth (docs/MODEL.md §4); the
    * letter e is libmatheval's Euler number, which is also why the paper's list skips it. */
   static const char *const names[] = {"a", "b", "c", "d", "f", "g", "h", "i", "j", "k"};
   const double truth[10] = {0.180, 0.880, 0.853, 1.018, 0.461, 1.434, 0.864, 0.771, 0.023, 2.695};

@@ -7,7 +7,7 @@
  *  - the committed header's constants must be the fitted doubles exactly, and its inline
  *    functions, compiled here, must evaluate to impactfit_fit_model_eval at every data point;
  *  - demo_scaling fits t_c = a mass^b k^d to undamped Hertz impacts (n = 1.5, v = 1), where
- *    exactly b = 1/(n+1) = 0.4, d = −0.4 and a = 2 (1.25)^0.4 B(0.4, 1/2)/2.5 (PROBLEMS.md §1:
+ *    exactly b = 1/(n+1) = 0.4, d = −0.4 and a = 2 (1.25)^0.4 B(0.4, 1/2)/2.5 (docs/MODEL.md §1:
  *    t_c = 2 (δ_m0/v) B(1/(n+1), 1/2)/(n+1), δ_m0 = [(n+1) mass v²/(2k)]^(1/(n+1))).
  * usage: test_generated SOURCE_DIR */
 #include <math.h>

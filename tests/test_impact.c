@@ -4,7 +4,7 @@
  *  - undamped Hertz: e = 1, δ_max = [(n+1) mass v²/(2k)]^(1/(n+1)),
  *    t_c = 2 (δ_m0/v) ∫_0^1 (1 − x^(n+1))^(−1/2) dx = 2 (δ_m0/v) B(1/(n+1), 1/2)/(n+1);
  *  - Kelvin–Voigt (n = 1, m = 0), conditions C, A, B;
- *  - Hunt–Crossley (m = n), condition C: the exact relation of PROBLEMS.md §1, solved here with a
+ *  - Hunt–Crossley (m = n), condition C: the exact relation of docs/MODEL.md §1, solved here with a
  *    formulation of our own (below);
  *  - separation penetration under C: k δ_s^n = c δ_s^m |δ'_s| with |δ'_s| = e v, i.e.
  *    δ_s^(n−m) = c v e / k (force zero at separation), for any m < n.
@@ -70,7 +70,7 @@ static void test_hertz(void) {
  * Overdamped (ξ > 1), s = √(ξ²−1), roots r1,2 = ω(−ξ ± s):
  *   δ = v (e^(r1 t) − e^(r2 t))/(2ωs); δ'' = 0 when e^(2ωs t) = (r2/r1)², t_s = 2 acosh ξ/(ωs);
  *   δ'(t_s) = −v q^(−ξ/s), q = (ξ+s)/(ξ−s) = e^(2 acosh ξ), so e = exp(−2ξ acosh ξ / s)
- *   (the exponent printed in seed 000 Eq. (55), 2ξs/(2ξ²−1), is not this and fails the check);
+ *   (the exponent printed in Poursina & Nikravesh 2020, Eq. (55), 2ξs/(2ξ²−1), is not this and fails the check);
  *   δ' = 0 at t_m = acosh ξ/(ωs), δ_max = (v/ω) exp(−ξ acosh ξ/s).
  * Both branches meet at ξ = 1: e = e^(−2), t_s = 2/ω.
  * Conditions A and B: A ends at δ = 0, i.e. at ω_d t = π: e_A = exp(−πξ/√(1−ξ²)), and the force at
@@ -122,7 +122,7 @@ static void test_kelvin_voigt(void) {
     CHECK_REL(r.delta_sep, p.c * v * r.e_out / k, 1e-9, "KV (C) xi=%g: delta_sep = c v e/k", xi);
     CHECK_ABS(r.f_end / (k * r.delta_max), 0.0, 1e-12, "KV (C) xi=%g: zero force at separation", xi);
     CHECK_ABS(r.energy_error, 0.0, 1e-11, "KV (C) xi=%g: energy balance", xi);
-    /* the overdamped branch as printed in seed 000 Eq. (55) is wrong: make sure we differ from it */
+    /* the overdamped branch as printed in Poursina & Nikravesh 2020, Eq. (55) is wrong: make sure we differ from it */
     if (xi > 1.2) {
       double s = sqrt(xi * xi - 1), printed = pow((xi - s) / (xi + s), 2 * xi * s / (2 * xi * xi - 1));
       CHECK(fabs(r.e_out - printed) > 1e-3 * printed, "KV xi=%g: differs from the printed Eq. (55)", xi);
@@ -155,7 +155,7 @@ static void test_kelvin_voigt(void) {
 }
 
 /* ---- Hunt–Crossley ----
- * PROBLEMS.md §1: with ε = λv/k and d = eε, (1 + d/e)/(1 − d) = exp(d(1 + 1/e)), i.e.
+ * docs/MODEL.md §1: with ε = λv/k and d = eε, (1 + d/e)/(1 − d) = exp(d(1 + 1/e)), i.e.
  * (1 + ε)/(1 − eε) = exp(ε(1 + e)). With u = 1 − eε ∈ (0, 1) this is
  *   h(u) = ln(1 + ε) − ε − 1 + u − ln u = 0,   e = (1 − u)/ε,
  * strictly decreasing in u on (0, 1) (h' = 1 − 1/u < 0), h(0+) = +∞, h(1) = ln(1+ε) − ε < 0, so a
@@ -311,7 +311,7 @@ static void test_scaling_and_reference(void) {
     double n = 1 + urand(), m = (i % 3 == 0) ? 0.0 : (i % 3 == 1 ? 0.5 * urand() : 0.9 * n * urand());
     double mass = logrand(1e-5, 1e2), k = logrand(1e5, 1e10), v = logrand(1e-3, 1e2);
     double zeta = logrand(0.01, 30.0);
-    /* c from ζ through PROBLEMS.md §2: ζ = c δ_m0^(m+1)/(mass v) */
+    /* c from ζ through docs/MODEL.md §2: ζ = c δ_m0^(m+1)/(mass v) */
     double dm = pow((n + 1) * mass * v * v / (2 * k), 1 / (n + 1));
     double c = zeta * mass * v / pow(dm, m + 1);
     impactfit_impact_params p = impactfit_impact_default_params();

@@ -6,7 +6,7 @@
  *    e(ξ) is decreasing, so ξ(e) is found here by bisection on the closed form, independently of
  *    the engine: c_opt = 2 ξ √(k mass).
  *  - m = n (Hunt–Crossley), condition C: ε(e) from the exact relation (1 + ε)/(1 − eε) = exp(ε(1+e))
- *    (PROBLEMS.md §1 with d = eε), solved here by bisection in u = 1 − eε:
+ *    (docs/MODEL.md §1 with d = eε), solved here by bisection in u = 1 − eε:
  *    h(u) = ln(1 + (1−u)/e) − (1−u)/e − 1 + u − ln u, with h(0+) = +∞ and h < 0 just below the
  *    trivial root u = 1 (h ≈ −(1−e²)ε²/2); then ζ = K ε, K = (n+1)/2 (impact.h scaling).
  *  - n = 1, m = 0, condition A: e = exp(−πξ/√(1−ξ²)), so ξ = −ln e/√(π² + ln² e) exactly.

@@ -345,7 +345,7 @@ static void test_case1_linear(void) {
     CHECK_REL(amax[i], amax[0], 1e-8, "case I: condition %.100s as A", trs[i]->name);
 }
 
-/* What Jönsson et al. report (seed 004 §4), case by case. */
+/* What Jönsson et al. report (the paper's §4), case by case. */
 static void test_roller_outcomes(void) {
   impactfit_mb1d_result A, B, C, D;
   /* II: impacts; C and D essentially identical, A and B differ from them and from each other. */
@@ -536,7 +536,7 @@ static void test_impulse(double e) {
   CHECK(r.max_energy_drift < 1e-10, "impulse e=%g: reported drift %.3g", e, r.max_energy_drift);
 }
 
-/* Kelvin–Voigt (n = 1): e = exp(−2ξ acos ξ / sqrt(1 − ξ²)) (PROBLEMS.md §1); the exact c_opt is
+/* Kelvin–Voigt (n = 1): e = exp(−2ξ acos ξ / sqrt(1 − ξ²)) (docs/MODEL.md §1); the exact c_opt is
  * 2ξ sqrt(k mass) with ξ solving it (by bisection here: e(ξ) decreases on (0, 1)). */
 static double kv_e(double xi) { return exp(-2.0 * xi * acos(xi) / sqrt(1.0 - xi * xi)); }
 static void test_copt_kv(void) {

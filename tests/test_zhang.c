@@ -19,7 +19,7 @@
  *    oscillator's restitution with ξ = ζ/(2ω). Condition A (end at x = 0 ⇔ w = 0):
  *    e = exp(−πξ/√(1−ξ²)), ξ < 1 (no separation for ξ ≥ 1). Condition C (end at zero force):
  *    K x^n + ζ x^m x' = x^m (K w + ζ p ẇ) = p x^m (ω² w + ζ ẇ), zero exactly when the linear
- *    element's force is, so e is the Kelvin–Voigt e(ξ) of PROBLEMS.md §1 (both branches). The
+ *    element's force is, so e is the Kelvin–Voigt e(ξ) of docs/MODEL.md §1 (both branches). The
  *    solver must give ζ = 2ωξ(e) to 1e-9 (measured ~1e-12) for n = 1 … 2 under A and C, and the
  *    committed surrogates' ζ, put into these closed forms, must give back e to 1e-6.
  * 3. Monotonicity and bracketing: for n = 1.5 and the six published m, e_out(ζ) decreases strictly
@@ -150,7 +150,7 @@ static void test_sweep_problem(void) {
 
 /* ---- 2. the exact family m = (n − 1)/2 ---- */
 
-static double kv_e(double xi) { /* Kelvin–Voigt under C, PROBLEMS.md §1 */
+static double kv_e(double xi) { /* Kelvin–Voigt under C, docs/MODEL.md §1 */
   if (xi < 1.0)
     return exp(-2.0 * xi * acos(xi) / sqrt(1.0 - xi * xi));
   if (xi == 1.0)

@@ -1,5 +1,5 @@
 /* impactfit — the published closed forms for the Hunt–Crossley damping, and their audit
- * (PROBLEMS.md §5).
+ * (docs/MODEL.md §5).
  *
  * Every formula gives the hysteresis damping ratio ε = λ v / k of the Hunt–Crossley model
  * f = k δ^n + λ δ^n δ' (m = n) as a function of the coefficient of restitution e; the damping

@@ -1,5 +1,5 @@
 /* impactfit — Hunt–Crossley contacts: exact damping ratio, impact time, identification from one
- * measured impact, and the Ramaswamy–Humbert fits (PROBLEMS.md §1 and §4).
+ * measured impact, and the Ramaswamy–Humbert fits (docs/MODEL.md §1 and §4).
  *
  * The model: mass δ'' + k δ^n + λ δ^n δ' = 0, δ(0) = 0, δ'(0) = v (damping exponent m = n).
  * Two dimensionless groups describe it completely (Ramaswamy & Humbert):

@@ -1,6 +1,6 @@
 /* impactfit — one direct central impact through a continuous contact element.
  *
- * Equation (PROBLEMS.md §1): penetration δ(t) of two bodies of effective mass `mass` that meet with
+ * Equation (docs/MODEL.md §1): penetration δ(t) of two bodies of effective mass `mass` that meet with
  * approach velocity v,
  *
  *     mass δ'' + f = mass·accel,    f = k δ^n + c δ^m δ',    δ(0) = 0, δ'(0) = v,
@@ -20,7 +20,7 @@
  *      contact starts when the bodies meet the relaxing surface (needs accel > 0 and max_contacts > 1
  *      to matter: in a free impact the bodies never meet again).
  *
- * Internally the problem is solved in the scaled variables of PROBLEMS.md §2,
+ * Internally the problem is solved in the scaled variables of docs/MODEL.md §2,
  *     x = δ/δ_m0, τ = t v/δ_m0, δ_m0 = [(n+1) mass v² / (2k)]^(1/(n+1)),
  *     x'' + ζ x^m x' + ((n+1)/2) x^n = γ,   ζ = c δ_m0^(m+1) / (mass v),   γ = accel δ_m0 / v²,
  * so e_out depends on (n, m, ζ, γ, transition) only and the accuracy does not depend on the units.

@@ -8,7 +8,7 @@
  * e = 1, where |e_out − e| ≤ tol·e alone would leave ζ uncertain by tol·e/(1 − e). In the scaled variables of impact.h the problem
  * depends on (n, m, e, transition) only: find ζ with
  *     x'' + ζ x^m x' + ((n+1)/2) x^n = 0,  x(0) = 0, x'(0) = 1,  e_out(ζ) = e,
- * then c = ζ mass v / δ_m0^(m+1), δ_m0 = [(n+1) mass v²/(2k)]^(1/(n+1)) (PROBLEMS.md §2, §3).
+ * then c = ζ mass v / δ_m0^(m+1), δ_m0 = [(n+1) mass v²/(2k)]^(1/(n+1)) (docs/MODEL.md §2, §3).
  * e = 1 gives ζ = 0 without integrating.
  *
  * Two published parametrisations are thin wrappers:

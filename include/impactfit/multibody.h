@@ -105,7 +105,7 @@ typedef struct impactfit_mb1d_system {
   const impactfit_transition *transition; /* A, B, C or D */
 } impactfit_mb1d_system;
 
-/* Jönsson et al.'s vibratory roller (PROBLEMS.md §6, seed 004 Table 2): mass 0 is the drum
+/* Jönsson et al.'s vibratory roller (docs/MODEL.md §6; the paper's Table 2): mass 0 is the drum
  * (m2 = 2000 kg, carries the excitation F_ω sin(ωt), F_ω = 58.8 kN, and rests on the soil through
  * the contact element), mass 1 the frame (m3 = 1000 kg) joined to the drum by k23 = 1e6 N/m,
  * c23 = 1e4 N s/m, free length d = 0.5 m (the paper gives none; d only shifts the frame's

@@ -135,6 +135,58 @@ done:
   return rc;
 }
 
+/* Edit distance (insertions, deletions, substitutions, transpositions of neighbours), ignoring
+ * case, between a[0..la) and b; words longer than 63 characters are not compared (returns a large
+ * value). */
+static size_t edit_distance(const char *a, size_t la, const char *b) {
+  size_t lb = strlen(b);
+  if (la > 63 || lb > 63)
+    return 1000;
+  size_t d[64][64];
+  for (size_t i = 0; i <= la; i++)
+    d[i][0] = i;
+  for (size_t j = 0; j <= lb; j++)
+    d[0][j] = j;
+  for (size_t i = 1; i <= la; i++)
+    for (size_t j = 1; j <= lb; j++) {
+      int same = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]);
+      size_t best = d[i - 1][j - 1] + !same;
+      if (d[i - 1][j] + 1 < best)
+        best = d[i - 1][j] + 1;
+      if (d[i][j - 1] + 1 < best)
+        best = d[i][j - 1] + 1;
+      if (i > 1 && j > 1 && tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 2]) &&
+          tolower((unsigned char)a[i - 2]) == tolower((unsigned char)b[j - 1]) && d[i - 2][j - 2] + 1 < best)
+        best = d[i - 2][j - 2] + 1;
+      d[i][j] = best;
+    }
+  return d[la][lb];
+}
+
+const char *cli_suggest(const char *word, size_t len, const char *const *candidates, size_t n) {
+  const char *best = NULL;
+  size_t bestd = (size_t)-1;
+  /* at most 1 edit for short words, 2 from 5 characters on: closer guesses are noise */
+  size_t limit = len < 5 ? 1 : 2;
+  for (size_t i = 0; i < n; i++) {
+    size_t dist = edit_distance(word, len, candidates[i]);
+    if (dist < bestd) {
+      bestd = dist;
+      best = candidates[i];
+    }
+  }
+  return bestd <= limit ? best : NULL;
+}
+
+/* The option of opts closest to the mistyped name[0..len), or NULL. */
+static const char *suggest_option(const char *name, size_t len, const cli_opt *opts, size_t nopts) {
+  const char *names[128];
+  size_t n = nopts < 128 ? nopts : 128;
+  for (size_t k = 0; k < n; k++)
+    names[k] = opts[k].name;
+  return cli_suggest(name, len, names, n);
+}
+
 int cli_parse(int argc, char **argv, int first, cli_opt *opts, size_t nopts, const char **pos,
               size_t max_pos, size_t *npos, int *help) {
   size_t np = 0;
@@ -153,8 +205,12 @@ int cli_parse(int argc, char **argv, int first, cli_opt *opts, size_t nopts, con
       pos[np++] = a;
       continue;
     }
-    if (a[1] != '-')
+    if (a[1] != '-') {
+      const char *close = suggest_option(a + 1, strlen(a + 1), opts, nopts);
+      if (close)
+        return cli_input_error("unknown option '%s' (options are spelled --name; did you mean '--%s'?)", a, close);
       return cli_input_error("unknown option '%s' (options are spelled --name)", a);
+    }
     const char *name = a + 2;
     const char *eq = strchr(name, '=');
     size_t len = eq ? (size_t)(eq - name) : strlen(name);
@@ -162,8 +218,12 @@ int cli_parse(int argc, char **argv, int first, cli_opt *opts, size_t nopts, con
     for (size_t k = 0; k < nopts; k++)
       if (strlen(opts[k].name) == len && strncmp(opts[k].name, name, len) == 0)
         o = &opts[k];
-    if (!o)
+    if (!o) {
+      const char *close = suggest_option(name, len, opts, nopts);
+      if (close)
+        return cli_input_error("unknown option '--%.*s' (did you mean '--%s'?)", (int)len, name, close);
       return cli_input_error("unknown option '--%.*s'", (int)len, name);
+    }
     if (o->seen)
       return cli_input_error("option '--%s' given twice", o->name);
     o->seen = 1;

@@ -38,6 +38,9 @@ int cli_parse(int argc, char **argv, int first, cli_opt *opts, size_t nopts, con
 
 /* Strict number parsing: the whole string, finite, within double range. Prints an error naming the
  * option on failure and returns CLI_INPUT; 0 on success. */
+/* The candidate closest to the mistyped word[0..len) (edit distance, ignoring case: at most 1 edit
+ * for words under 5 characters, 2 otherwise), or NULL when none is that close: "did you mean". */
+const char *cli_suggest(const char *word, size_t len, const char *const *candidates, size_t n);
 int cli_parse_double(const char *what, const char *s, double *out);
 int cli_parse_int(const char *what, const char *s, long lo, long hi, long *out);
 

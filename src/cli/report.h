@@ -94,7 +94,13 @@ const claim *report_claim_at(const report *r, size_t i);
 size_t report_target_count(const report *r);
 int report_target_at(const report *r, size_t i, const char **topic, const char **what, const char **detail);
 
-/* Writes outdir/REPORT.md (title, body, claims table) and outdir/claims.json; frees r. */
+/* A line for outdir/timings.txt (wall times: they differ between runs, so they stay out of REPORT.md). */
+void report_timing(report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Writes outdir/REPORT.md (title, summary of findings, contents, body with each paper's section
+ * linked to its DOI, claims and targets tables, sources), the same as a page outdir/index.html
+ * (cmark-gfm; the figures beside it), outdir/claims.json and outdir/timings.txt (wall_seconds and the
+ * report_timing lines); frees r. REPORT.md, index.html and claims.json depend only on the results. */
 int report_close(report *r, const char *title, double wall_seconds);
 void report_discard(report *r);
 

@@ -1,5 +1,5 @@
-/* Topic copt: Poursina & Nikravesh (2020), seed 000 — the optimal linear damper c_opt of
- * f = k δ^n + c δ' with separation at zero force (condition C), PROBLEMS.md §2.
+/* Topic copt: Poursina & Nikravesh (2020) — the optimal linear damper c_opt of
+ * f = k δ^n + c δ' with separation at zero force (condition C), docs/MODEL.md §2.
  *
  * What is computed (library: sweep.h with the problem copt, fit.h, codegen.h, impact.h; the
  * committed generated headers poursina2020.h and copt_surrogate.h):
@@ -498,12 +498,14 @@ static int section_slopes(const topic_opts *o, report *r) {
     if (f) {
       fclose(f);
       snprintf(w->script, sizeof w->script,
-               "set xlabel 'ln %s'\nset ylabel 'ln c_{opt}'\nset key left top inside\n"
+               "set xlabel 'ln (%s / %s)'\nset ylabel 'ln (c_{opt} / N s m^{-1})'\n"
                "plot '%s.dat' index 0 u 1:2 w lp pt 7 ps 0.4 t 'n = %.4g', '' index 1 u 1:2 w lp pt 5 ps 0.4 t 'n = %.4g', "
                "'' index 2 u 1:2 w lp pt 9 ps 0.4 t 'n = %.4g'",
-               w->name, w->fig, w->n[reps[0]], w->n[reps[1]], w->n[reps[2]]);
+               w->name,
+               strcmp(w->name, "mass") == 0 ? "kg" : strcmp(w->name, "v") == 0 ? "m s^{-1}" : "N m^{-n}",
+               w->fig, w->n[reps[0]], w->n[reps[1]], w->n[reps[2]]);
       snprintf(w->caption, sizeof w->caption,
-               "ln c_opt against ln %s (seed 000 §%s (a)) for three of the n values, from sweep %s (%s; "
+               "ln c_opt against ln %s (Poursina & Nikravesh 2020, §%s (a)) for three of the n values, from sweep %s (%s; "
                "e = 0.7, the other parameters 1): each point a root search on c in SI units "
                "(dimensional = 1) to |e_out − e| ≤ %g·min(e, 1 − e).",
                w->name, w->section, w->file, w->grid, tol);
@@ -557,11 +559,11 @@ static int section_slopes(const topic_opts *o, report *r) {
     fclose(f);
     char cap[1024];
     snprintf(cap, sizeof cap,
-             "Slopes of ln c_opt against ln mass, ln v and ln k (points, seed 000 Figs. 3b, 4b, 5b) and the exact "
+             "Slopes of ln c_opt against ln mass, ln v and ln k (points; Poursina & Nikravesh 2020, Figs. 3b, 4b, 5b) and the exact "
              "laws n/(n+1), (n−1)/(n+1), 1/(n+1) (lines), for %zu values of n; largest deviation %.2g.",
              sw[0].groups, max_all);
     report_figure(r, "copt_slopes", cap,
-                  "set xlabel 'n'\nset ylabel 'slope'\nset key left center inside\n"
+                  "set xlabel 'n'\nset ylabel 'slope'\n"
                   "plot 'copt_slopes.dat' u 1:2 w p pt 7 lc 1 t 'ln mass', x/(x+1) w l lc 1 t 'n/(n+1)', "
                   "'copt_slopes.dat' u 1:3 w p pt 5 lc 2 t 'ln v', (x-1)/(x+1) w l lc 2 t '(n-1)/(n+1)', "
                   "'copt_slopes.dat' u 1:4 w p pt 9 lc 3 t 'ln k', 1/(x+1) w l lc 3 t '1/(n+1)'");
@@ -988,18 +990,18 @@ static int section_fits(const topic_opts *o, report *r, fits_out *out) {
     fclose(f);
     char cap[1024];
     snprintf(cap, sizeof cap,
-             "c_opt against e (seed 000 Fig. 6) for n = 1, 3/2, 2, mass = k = v = 1: exact c_opt (points, every 20th "
+             "c_opt against e (Poursina & Nikravesh 2020, Fig. 6) for n = 1, 3/2, 2, mass = k = v = 1: exact c_opt (points, every 20th "
              "of %zu solves with tol %g), the per-n fit α(e^β − 1) (solid) and the published formula Eqs. (46), (47), (49) "
              "(dashed).",
              Ne, tol);
     report_figure(r, "copt_e", cap,
-                  "set xlabel 'e'\nset ylabel 'c_{opt}'\n"
-                  "plot 'copt_e.dat' index 0 every 20 u 1:2 w p pt 7 lc 1 t 'n = 1 exact', '' index 0 u 1:3 w l lc 1 t 'fit', "
-                  "'' index 0 u 1:4 w l dt 2 lc 1 t 'published', "
-                  "'' index 1 every 20 u 1:2 w p pt 5 lc 2 t 'n = 1.5 exact', '' index 1 u 1:3 w l lc 2 t 'fit', "
-                  "'' index 1 u 1:4 w l dt 2 lc 2 t 'published', "
-                  "'' index 2 every 20 u 1:2 w p pt 9 lc 3 t 'n = 2 exact', '' index 2 u 1:3 w l lc 3 t 'fit', "
-                  "'' index 2 u 1:4 w l dt 2 lc 3 t 'published'");
+                  "set xlabel 'e'\nset ylabel 'c_{opt} (N s m^{-1}, for mass = k = v = 1)'\n"
+                  "plot 'copt_e.dat' index 0 every 20 u 1:2 w p pt 7 lc 1 t 'n = 1 exact', '' index 0 u 1:3 w l lc 1 t 'n = 1 fit', "
+                  "'' index 0 u 1:4 w l dt 2 lc 1 t 'n = 1 published', "
+                  "'' index 1 every 20 u 1:2 w p pt 5 lc 2 t 'n = 1.5 exact', '' index 1 u 1:3 w l lc 2 t 'n = 1.5 fit', "
+                  "'' index 1 u 1:4 w l dt 2 lc 2 t 'n = 1.5 published', "
+                  "'' index 2 every 20 u 1:2 w p pt 9 lc 3 t 'n = 2 exact', '' index 2 u 1:3 w l lc 3 t 'n = 2 fit', "
+                  "'' index 2 u 1:4 w l dt 2 lc 3 t 'n = 2 published'");
   }
   f = rc ? NULL : report_data(r, "copt_alpha.dat");
   if (f) {
@@ -1010,19 +1012,19 @@ static int section_fits(const topic_opts *o, report *r, fits_out *out) {
     fclose(f);
     char cap[1024];
     snprintf(cap, sizeof cap,
-             "α against n (seed 000 Fig. 7a): per-n fits of the exact c_opt (points with ± SE bars; %zu values of n, %zu "
+             "α against n (Poursina & Nikravesh 2020, Fig. 7a): per-n fits of the exact c_opt (points with ± SE bars; %zu values of n, %zu "
              "of e each), the regenerated quartic (solid) and the published Eq. (46) (dashed).",
              G, Ne);
     report_figure(r, "copt_alpha", cap,
-                  "set xlabel 'n'\nset ylabel '{/Symbol a}'\nset key left top inside\n"
+                  "set xlabel 'n'\nset ylabel '{/Symbol a}'\n"
                   "plot 'copt_alpha.dat' u 1:2:3 w yerrorbars pt 7 ps 0.5 t 'per-n fit', '' u 1:6 w l lw 2 t 'regenerated', "
                   "'' u 1:8 w l dt 2 lw 2 t 'published Eq. (46)'");
     snprintf(cap, sizeof cap,
-             "β against n (seed 000 Fig. 7b): per-n fits (points with ± SE bars), the regenerated power law a n^b + c "
+             "β against n (Poursina & Nikravesh 2020, Fig. 7b): per-n fits (points with ± SE bars), the regenerated power law a n^b + c "
              "(solid) and the published Eq. (47) (dashed); %zu values of n.",
              G);
     report_figure(r, "copt_beta", cap,
-                  "set xlabel 'n'\nset ylabel '{/Symbol b}'\nset key left top inside\n"
+                  "set xlabel 'n'\nset ylabel '{/Symbol b}'\n"
                   "plot 'copt_alpha.dat' u 1:4:5 w yerrorbars pt 7 ps 0.5 t 'per-n fit', '' u 1:7 w l lw 2 t 'regenerated', "
                   "'' u 1:9 w l dt 2 lw 2 t 'published Eq. (47)'");
   }
@@ -1171,13 +1173,13 @@ static int section_random(const topic_opts *o, report *r) {
     fclose(f);
     char cap[1024];
     snprintf(cap, sizeof cap,
-             "Largest |e_out − e| over %zu random systems for each e (seed 000 Fig. 8), with c from the published closed "
+             "Largest |e_out − e| over %zu random systems for each e (Poursina & Nikravesh 2020, Fig. 8), with c from the published closed "
              "form, the regenerated one and the c_opt surrogate; one simulated impact per system and e (integrator "
              "tolerance 1e-13). Zero errors (e = 1) are drawn at 1e-17.",
              S);
     report_figure(r, "copt_random", cap,
                   "set logscale xy\nset format y '10^{%L}'\nset format x '10^{%L}'\nset xlabel 'e'\n"
-                  "set ylabel 'max |e_{out} - e|'\nset key left bottom inside\n"
+                  "set ylabel 'max |e_{out} - e|'\n"
                   "plot 'copt_random.dat' u 1:2 w lp pt 7 t 'published', '' u 1:3 w lp pt 5 t 'regenerated', "
                   "'' u 1:4 w lp pt 9 t 'surrogate'");
   }
@@ -1262,13 +1264,13 @@ static int section_kv(const topic_opts *o, report *r) {
     fclose(f);
     char cap[512];
     snprintf(cap, sizeof cap,
-             "n = 1 (seed 000 Fig. 9a): exact Kelvin–Voigt restitution e_exact obtained with c from Eq. (57) and from the "
+             "n = 1 (Poursina & Nikravesh 2020, Fig. 9a): exact Kelvin–Voigt restitution e_exact obtained with c from Eq. (57) and from the "
              "regenerated formula, against the target e; %zu values of e.",
              N);
     report_figure(r, "copt_kv", cap,
-                  "set xlabel 'e'\nset ylabel 'e_{exact}'\nset key left top inside\n"
-                  "plot 'copt_kv.dat' u 1:2 w l lw 2 t 'Eq. (57)', '' u 1:4 w l lw 2 dt 2 t 'regenerated', x w l lc 0 t 'e'");
-    snprintf(cap, sizeof cap, "n = 1 (seed 000 Fig. 9b): |e_exact − e| for Eq. (57) and the regenerated formula; %zu values "
+                  "set xlabel 'e'\nset ylabel 'e_{exact}'\n"
+                  "plot 'copt_kv.dat' u 1:2 w l lw 2 t 'Eq. (57)', '' u 1:4 w l lw 2 dt 2 t 'regenerated', x w lines lc rgb 'black' lw 1.5 dt 3 t 'e'");
+    snprintf(cap, sizeof cap, "n = 1 (Poursina & Nikravesh 2020, Fig. 9b): |e_exact − e| for Eq. (57) and the regenerated formula; %zu values "
                               "of e on [1e-4, 1].", N);
     report_figure(r, "copt_kv_err", cap,
                   "set logscale y\nset format y '10^{%L}'\nset xlabel 'e'\nset ylabel '|e_{exact} - e|'\n"

@@ -90,9 +90,10 @@ int topic_dem(const topic_opts *o, report *r) {
     report_figure(r, "dem",
                   "Restitution of a simulated impact against the requested e for the DEM damping formulas, "
                   "with the contact ending at δ = 0 (A, solid) and with the force clamped at zero (C, dashed); "
-                  "e in steps of 0.01, engine tolerance 1e-13.",
+                  "e in steps of 0.01, engine tolerance 1e-13. hertz-beta and linear-log give the same restitution "
+                  "(their curves coincide: the markers tell them apart), and under A both lie on e_out = e.",
                   "set xlabel 'requested e'\nset ylabel 'e_{out} of a simulated impact'\n"
-                  "plot x w l lc 'black' dt 3 t 'e_{out} = e', "
+                  "plot x w lines lc 'black' lw 1.5 dt 3 t 'e_{out} = e', "
                   "'dem.dat' u 1:2 w l lw 2 lc 1 t 'hertz-beta A', 'dem.dat' u 1:3 w l lw 2 lc 1 dt 2 t 'hertz-beta C', "
                   "'dem.dat' u 1:4 w l lw 2 lc 2 t 'tsuji A', 'dem.dat' u 1:5 w l lw 2 lc 2 dt 2 t 'tsuji C', "
                   "'dem.dat' u 1:6 w l lw 2 lc 3 t 'flores A = C', "

@@ -1,4 +1,4 @@
-/* Topic hc-formulas: the published ε(e) formulas for Hunt–Crossley (PROBLEMS.md §5) against the
+/* Topic hc-formulas: the published ε(e) formulas for Hunt–Crossley (docs/MODEL.md §5) against the
  * exact relation, and their restitution in a simulated impact (library: formulas.h, hc.h). */
 #include <math.h>
 #include <stdio.h>

@@ -1,12 +1,12 @@
 /* Topic multibody: the two multibody examples of include/impactfit/multibody.h against their papers.
  *
- *  1. Jönsson, Bathelt & Broman 2005 (seed 004, PROBLEMS.md §6): the vibratory roller, cases I–IV
+ *  1. Jönsson, Bathelt & Broman 2005 (docs/MODEL.md §6): the vibratory roller, cases I–IV
  *     under transition conditions A–D, run to the periodic steady state exactly as
  *     `impactfit roller --case all --transition all` does (roller_table.c); the 16-pair table; the
  *     drum's acceleration (the paper's Figs. 5–8), position (Fig. 9) and the contact force over the
  *     steady period, sampled with the library's trace callback; the paper's qualitative statements
  *     as claims with verdicts from measured numbers.
- *  2. Poursina & Nikravesh 2020 (seed 000, §6): the two impacting pendulums under the impulse
+ *  2. Poursina & Nikravesh 2020 (§6): the two impacting pendulums under the impulse
  *     method, the c_opt model and Hunt–Crossley with Flores et al.'s damping; the impact table,
  *     θ1'(t) and θ2'(t) over 8 s (Fig. 11), the contact force against penetration in the first
  *     contact (Fig. 12), and the paper's closed form Eq. (52) audited at the first impact against
@@ -271,7 +271,7 @@ static int roller_part(const topic_opts *o, report *r) {
   report_md(r, "## Vibratory roller (Jönsson, Bathelt & Broman 2005)\n\n"
                "The drum (2000 kg) on the soil through the contact element `k x + c x'`, the frame (1000 kg) on "
                "the drum (k23 = 1e6 N/m, c23 = 1e4 N s/m), gravity and the excitation 58.8 kN sin(ωt) on the drum, "
-               "switched on at t = 0 from the static equilibrium (PROBLEMS.md §6, the paper's Table 2; our "
+               "switched on at t = 0 from the static equilibrium (docs/MODEL.md §6, the paper's Table 2; our "
                "assumptions are listed in include/impactfit/multibody.h). Each case and transition condition "
                "is run to its periodic steady state exactly as `impactfit roller --case all --transition all` "
                "does: GSL rk8pd at rtol 1e-11 of the scales, every transition located as a root, the state "

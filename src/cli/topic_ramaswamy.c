@@ -1,4 +1,4 @@
-/* Topic ramaswamy: Ramaswamy & Humbert's fits (PROBLEMS.md §4) — the damping ratio ε(e), Eq. (6),
+/* Topic ramaswamy: Ramaswamy & Humbert's fits (docs/MODEL.md §4) — the damping ratio ε(e), Eq. (6),
  * with the published and the regenerated constants (include/impactfit/generated/ramaswamy_eps.h),
  * and the impact-time surface Δτ(ε, n), Eq. (7), published and regenerated (ramaswamy_dtau.h),
  * with impactfit's Chebyshev surrogate (ramaswamy_dtau_surrogate.h). The published ε(e) formulas
@@ -315,8 +315,8 @@ static int eps_section(const topic_opts *o, report *r, impactfit_impact_workspac
                   "ramaswamy_eps.h. The minimax error equioscillates; the claim is 0.062 %.",
                   "set xlabel 'e'\nset ylabel 'relative error of {/Symbol e}(e), %'\nset yrange [-4:4]\n"
                   "plot 'ramaswamy_eps.dat' u 1:2 w l lw 2 t 'published', '' u 1:3 w l lw 2 t 'least squares', "
-                  "'' u 1:4 w l lw 2 t 'minimax', 0.062 w l dt 2 lc rgb 'gray' t '+-0.062 % (claim)', "
-                  "-0.062 w l dt 2 lc rgb 'gray' notitle");
+                  "'' u 1:4 w l lw 2 t 'minimax', 0.062 w lines dt 3 lw 2.5 lc rgb 'black' t '+-0.062 % (claim)', "
+                  "-0.062 w lines dt 3 lw 2.5 lc rgb 'black' notitle");
   }
 
   if (o->check) {
@@ -595,7 +595,7 @@ static int dtau_section(const topic_opts *o, report *r) {
                "trapezoid weights, ridge 1e-4). Published b = 0.88; refitted b = %.4f.", h.ne, h.nn, cst[1]);
       report_figure(r, "ramaswamy_profile", cap,
                     "set xlabel 'b'\nset ylabel 'rms relative error of {/Symbol Dt}, %'\nset logscale y\n"
-                    "set arrow from 0.88, graph 0 to 0.88, graph 1 nohead dt 2 lc rgb 'gray'\n"
+                    "set arrow from 0.88, graph 0 to 0.88, graph 1 nohead dt 3 lw 2 lc rgb 'black'\n"
                     "plot 'ramaswamy_profile.dat' u 1:2 w lp lw 2 pt 7 t 'profile'");
     }
     dgrid_free(&h);
@@ -660,7 +660,7 @@ static int dtau_section(const topic_opts *o, report *r) {
                   "plot 'ramaswamy_dtau.dat' u 1:2 w l lw 2 lc 1 t 'published n = 1', '' u 1:3 w l lw 2 lc 2 t "
                   "'published n = 1.5', '' u 1:4 w l lw 2 lc 3 t 'published n = 2', '' u 1:5 w l lw 2 dt 2 lc 1 t "
                   "'refitted n = 1', '' u 1:6 w l lw 2 dt 2 lc 2 t 'refitted n = 1.5', '' u 1:7 w l lw 2 dt 2 lc 3 t "
-                  "'refitted n = 2', 0.237 w l dt 3 lc rgb 'gray' t '0.237 % (claim)'");
+                  "'refitted n = 2', 0.237 w lines dt 3 lw 2.5 lc rgb 'black' t '0.237 % (claim)'");
   }
   f = report_data(r, "ramaswamy_surrogate.dat");
   if (f) {
@@ -679,8 +679,8 @@ static int dtau_section(const topic_opts *o, report *r) {
              "simulation, on %zu held-out values of ε in [0, %g]; target 1e-6.", gs.nn, gs.ne, spp.eps_max);
     report_figure(r, "ramaswamy_surrogate", cap,
                   "set xlabel '{/Symbol e}'\nset ylabel 'max relative error'\nset logscale y\nset format y '10^{%L}'\n"
-                  "set yrange [1e-14:1e-5]\nplot 'ramaswamy_surrogate.dat' u 1:2 w l lw 2 t 'surrogate', 1e-6 w l dt 2 "
-                  "lc rgb 'gray' t 'target'");
+                  "set yrange [1e-14:1e-5]\nplot 'ramaswamy_surrogate.dat' u 1:2 w l lw 2 t 'surrogate', 1e-6 w lines dt 3 lw 2.5 "
+                  "lc rgb 'black' t 'target'");
   }
   impactfit_hc_dtau_surrogate_free(s);
   dgrid_free(&gs);
@@ -787,7 +787,8 @@ static int regenerate(const topic_opts *o, report *r, const char *name) {
     return rc;
   const char *tp, *tw, *td;
   report_target_at(r, before, &tp, &tw, &td);
-  report_md(r, "- `%s` (sweep of %zu points, %.2f s): %s.\n", hname, sum.points, sum.wall_seconds, td);
+  report_md(r, "- `%s` (sweep of %zu points): %s.\n", hname, sum.points, td);
+  report_timing(r, "ramaswamy: sweep for %s (%zu points): %.2f s", hname, sum.points, sum.wall_seconds);
   return 0;
 }
 

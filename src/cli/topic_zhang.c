@@ -1,4 +1,4 @@
-/* Topic zhang: Zhang et al. (2021), Sec. 2.5 and Eqs. (47)–(53) (seed 001, PROBLEMS.md §3).
+/* Topic zhang: Zhang et al. (2021), Sec. 2.5 and Eqs. (47)–(53) (docs/MODEL.md §3).
  *
  *  1. The exact α(e) for n = 1.5 and the six published exponents m, under C and under A; the
  *     published constants against it (α and, simulated, e_out); the paper's forms refitted
@@ -11,7 +11,7 @@
  *     ds = x^m dt and w = x^(m+1), x'' + ζ x^m x' + K x^n = 0 becomes w_ss + ζ w_s + ω² w = 0,
  *     ω² = K (m + 1), and x' = w_s/(m + 1), so e is the linear oscillator's restitution with
  *     ξ = ζ/(2ω): under A e = exp(−πξ/√(1 − ξ²)); under C (f = 0 ⇔ ζ w_s + ω² w = 0, the linear
- *     element's zero-force condition) the Kelvin–Voigt e(ξ) of PROBLEMS.md §1. For n = 3/2:
+ *     element's zero-force condition) the Kelvin–Voigt e(ξ) of docs/MODEL.md §1. For n = 3/2:
  *     ω = 5/4, β = ζ/√1.25 = √5 ξ. The solver is checked against this to 1e-9.
  *  3. The committed surrogates zhang_{c,a}_surrogate.h on held-out points (target ≤ 1e-6), and in
  *     the full reproduction rebuilt and compared byte for byte.
@@ -635,7 +635,7 @@ static void figures(const zdata *z, report *r) {
     char script[6000], name[64], cap[700];
     int len = snprintf(script, sizeof script,
                        "set xlabel 'pre-restitution coefficient e (target)'\nset ylabel 'post-restitution coefficient e_{out} (simulated)'\n"
-                       "set xrange [0:1]\nset yrange [0:1]\nset key outside right top\nplot x w l lc rgb '#888888' dt 3 t 'e_{out} = e'");
+                       "set xrange [0:1]\nset yrange [0:1]\nset key outside right top\nplot x w lines lc rgb 'black' lw 1.5 dt 3 t 'e_{out} = e'");
     for (int i = 0; i < NM; i++) {
       int own = (t == 0) ? 1 : 2; /* the refit for this condition */
       len += snprintf(script + len, sizeof script - len,

@@ -1,4 +1,4 @@
-/* The Ramaswamy–Humbert fits (include/impactfit/hc.h, PROBLEMS.md §4): the ε(e) form with its
+/* The Ramaswamy–Humbert fits (include/impactfit/hc.h, docs/MODEL.md §4): the ε(e) form with its
  * measured error and refits (least squares, minimax), and the measured error of the 10-constant
  * Δτ(ε, n) surface.
  *

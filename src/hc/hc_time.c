@@ -1,5 +1,5 @@
 /* Impact time Δτ(ε, n), impact natural frequency ω_i and the identification of k and λ from one
- * measured impact (include/impactfit/hc.h, PROBLEMS.md §4). */
+ * measured impact (include/impactfit/hc.h, docs/MODEL.md §4). */
 #include "hc_impl.h"
 
 #include <math.h>

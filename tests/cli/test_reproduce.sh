@@ -16,6 +16,40 @@ n_png=$(find "$TMP/rep" -name '*.png' -size +1k | wc -l)
 grep -q '^## Published claims' "$TMP/rep/REPORT.md" || { echo "FAIL: no claims table"; fail=$((fail + 1)); }
 grep -q 'could not be drawn' "$TMP/rep/REPORT.md" && { echo "FAIL: a figure could not be drawn"; fail=$((fail + 1)); }
 grep -q 'wall time' "$TMP/out" || { echo "FAIL: wall time not printed"; fail=$((fail + 1)); }
+# the page: figures beside it, a summary and contents first, papers linked to their DOIs
+[ -s "$TMP/rep/index.html" ] || { echo "FAIL: no index.html"; fail=$((fail + 1)); }
+grep -q '<h2>Summary of findings</h2>' "$TMP/rep/index.html" && grep -q '<h2>Contents</h2>' "$TMP/rep/index.html" &&
+  grep -q 'href="https://doi.org/10.1007/s11044-020-09746-y"' "$TMP/rep/index.html" ||
+  { echo "FAIL: index.html lacks the summary, contents or DOI links"; fail=$((fail + 1)); }
+[ "$(sed -n 's/^## //p' "$TMP/rep/REPORT.md" | sed -n 2p)" = "Contents" ] ||
+  { echo "FAIL: REPORT.md does not open with the summary and the contents"; fail=$((fail + 1)); }
+[ -s "$TMP/rep/timings.txt" ] && ! grep -qiE 'wall time [0-9]' "$TMP/rep/REPORT.md" ||
+  { echo "FAIL: timings must be in timings.txt, not in REPORT.md"; fail=$((fail + 1)); }
+# two runs give byte-identical reports (the timings file aside)
+"$BIN" reproduce --quick --out "$TMP/rep2" --src "$SRC" --quiet >/dev/null 2>&1 || { echo "FAIL: second reproduce"; fail=$((fail + 1)); }
+for f in REPORT.md index.html claims.json; do
+  cmp -s "$TMP/rep/$f" "$TMP/rep2/$f" || { echo "FAIL: $f differs between two runs"; fail=$((fail + 1)); }
+done
+# the temporary folder goes on every exit path: success, an error, SIGINT, SIGTERM
+ls -a "$TMP/rep" "$TMP/rep2" | grep -q '^\.impactfit-tmp' && { echo "FAIL: temporary folder left after success"; fail=$((fail + 1)); }
+mkdir -p "$TMP/bad"
+"$BIN" reproduce --quick --src "$TMP/nowhere" --out "$TMP/bad" --quiet >/dev/null 2>&1
+[ $? = 2 ] || { echo "FAIL: reproduce with a missing source tree must exit 2"; fail=$((fail + 1)); }
+ls -a "$TMP/bad" | grep -q '^\.impactfit-tmp' && { echo "FAIL: temporary folder left after an error"; fail=$((fail + 1)); }
+for sig in INT TERM; do
+  "$BIN" reproduce --quick --src "$SRC" --out "$TMP/sig$sig" --quiet >/dev/null 2>"$TMP/sigerr" &
+  pid=$!
+  for _ in $(seq 100); do ls -a "$TMP/sig$sig" 2>/dev/null | grep -q '^\.impactfit-tmp' && break; sleep 0.05; done
+  sleep 1
+  kill -$sig $pid
+  wait $pid
+  st=$?
+  want=$([ $sig = INT ] && echo 130 || echo 143)
+  [ $st = "$want" ] || { echo "FAIL: SIG$sig: exit $st, expected $want"; fail=$((fail + 1)); }
+  ls -a "$TMP/sig$sig" | grep -q '^\.impactfit-tmp' && { echo "FAIL: temporary folder left after SIG$sig"; fail=$((fail + 1)); }
+  [ ! -e "$TMP/sig$sig/REPORT.md" ] || { echo "FAIL: SIG$sig left a REPORT.md"; fail=$((fail + 1)); }
+  grep -q "stopped by SIG$sig" "$TMP/sigerr" || { echo "FAIL: SIG$sig not reported"; fail=$((fail + 1)); }
+done
 # check against a tampered copy of the expectations: must fail with exit 1
 mkdir -p "$TMP/src/tests/published" "$TMP/src/include/impactfit"
 cp -r "$SRC/tests/published/." "$TMP/src/tests/published/"
