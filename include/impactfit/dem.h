@@ -12,7 +12,7 @@
  *       (YADE 2023.02a does not use it: its MindlinPhys converts e with Thornton et al.'s (B6).)
  *   tsuji        n = 3/2, m = 1/4,  c = √2 (1.2728 − 4.2783 e + 11.087 e² − 22.348 e³ + 27.467 e⁴
  *                                           − 18.022 e⁵ + 4.8218 e⁶) √(mass k)
- *       LAMMPS `pair_style granular … damping tsuji` of the development version of 2026, which
+ *       LAMMPS `pair_style granular … damping tsuji` from version 2Sep2026 on, which
  *       multiplies the polynomial fit of Tsuji et al. (1992) by √2; LAMMPS 29 Sep 2021 (Debian 12)
  *       applies the polynomial without √2 (see demcodes.h, which holds each code version by version).
  *   flores       n = m = 3/2 (Hunt–Crossley), c = λ = 8(1 − e) k / (5 e v)

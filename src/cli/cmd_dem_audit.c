@@ -165,7 +165,7 @@ int impactfit_cmd_dem_audit(int argc, char **argv) {
   const impactfit_transition *trs[2] = {impactfit_transition_A, impactfit_transition_C};
   /* exact prefactors at sample e: a = c/sqrt(mass k) for the Hertz delta^(1/4) and linear dampers */
   if (!rc && !json)
-    printf("\nexact prefactors a = c/sqrt(mass k); hertz-beta: LIGGGHTS/Chrono; sqrt2-tsuji: LAMMPS 2026 tsuji\n"
+    printf("\nexact prefactors a = c/sqrt(mass k); hertz-beta: LIGGGHTS/Chrono; sqrt2-tsuji: LAMMPS 2Sep2026 tsuji\n"
            "(29Sep2021 types the polynomial without sqrt 2: a / sqrt 2)\n%6s %12s %12s %12s %12s %12s %12s\n",
            "e", "hertz-beta", "sqrt2-tsuji", "exact A", "exact C",
            "linear A", "linear C");

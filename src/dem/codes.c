@@ -244,8 +244,8 @@ static void in_liggghts(const impactfit_dem_model *md, const impactfit_dem_conta
     appendf(buf, size, "fix m4 all property/global %s peratomtypepair 1 0.0\n", absolute ? "gammat_abs" : "gammat");
     appendf(buf, size, "fix m5 all property/global coefficientFriction peratomtypepair 1 0.0\n");
   }
-  if (c->geometry == IMPACTFIT_DEM_SPHERE_WALL)
-    appendf(buf, size, "fix wall all wall/gran model %s tangential no_history%s primitive type 1 zplane 0.0\n",
+  if (c->geometry == IMPACTFIT_DEM_SPHERE_WALL) /* model keywords after the primitive, or the fix refuses them */
+    appendf(buf, size, "fix wall all wall/gran model %s tangential no_history primitive type 1 zplane 0.0%s\n",
             md->model, opts);
 }
 
@@ -327,7 +327,7 @@ OPS(o_chrono_hooke, ST_HOOKE_VCHAR, DA_CONV_SQRTMK, conv_linear_log, in_chrono)
 #define LMP_V0 20210929L /* stable 29 Sep 2021 ... */
 #define LMP_V1 20220106L /* ... update 2 (Debian 12: 20220106.git7586adbb6a) */
 #define LMP_CR 20240417L /* damping coeff_restitution (lammps/lammps PR #4068, 2024; first release assumed) */
-#define LMP_S2 20260801L /* tsuji with √2 (development version of 2026; first release not pinned) */
+#define LMP_S2 20260902L /* tsuji with √2: 2Sep2026 (the LAMMPS documentation: versionchanged 2Sep2026) */
 #define LMP_VT "stable 29Sep2021, updates 1-2 (Debian 12)"
 #define LMP_SRC "src/GRANULAR/pair_granular.cpp:349-377, :987-991 and fix_wall_gran.cpp:160 (stable_29Sep2021_update2)"
 #define LMP_ENTRY(normal, damp, n, m, par, unit, te, mat, law, ops)                                                   \
@@ -379,15 +379,15 @@ static const impactfit_dem_model models[] = {
     {"lammps", "granular hooke", "coeff_restitution", "17Apr2024 and later (formula only)", LMP_CR, 0, 1.0, 0.0, "e",
      "-", 1, 0, 0, "limit_damping", 0, LK "eta = 2 |ln e| sqrt(M kn)/sqrt(pi^2 + ln^2 e) (exact under A)",
      "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingCoeffRestitution; lammps/lammps PR #4068)", &o_ln_k_cr},
-    {"lammps", "granular hertz/material", "tsuji", "development 2026 with sqrt 2 (formula only)", LMP_S2, 0, 1.5, 0.25,
+    {"lammps", "granular hertz/material", "tsuji", "2Sep2026 and later, with sqrt 2 (formula only)", LMP_S2, 0, 1.5, 0.25,
      "e", "-", 1, 1, 0, "limit_damping", 0, HM TS2 ": C = sqrt(2) alpha(e) sqrt(M K)",
-     "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingTsuji::init, development version 2026)", &o_ln_hm_ts2},
-    {"lammps", "granular hertz", "tsuji", "development 2026 with sqrt 2 (formula only)", LMP_S2, 0, 1.5, 0.25, "e", "-",
+     "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingTsuji::init, 2Sep2026: damp *= MY_SQRT2)", &o_ln_hm_ts2},
+    {"lammps", "granular hertz", "tsuji", "2Sep2026 and later, with sqrt 2 (formula only)", LMP_S2, 0, 1.5, 0.25, "e", "-",
      1, 0, 0, "limit_damping", 0, HK TS2 ": C = sqrt(2) alpha(e) sqrt(M K)",
-     "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingTsuji::init, development version 2026)", &o_ln_h_ts2},
-    {"lammps", "granular hooke", "tsuji", "development 2026 with sqrt 2 (formula only)", LMP_S2, 0, 1.0, 0.0, "e", "-", 1,
+     "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingTsuji::init, 2Sep2026: damp *= MY_SQRT2)", &o_ln_h_ts2},
+    {"lammps", "granular hooke", "tsuji", "2Sep2026 and later, with sqrt 2 (formula only)", LMP_S2, 0, 1.0, 0.0, "e", "-", 1,
      0, 0, "limit_damping", 0, LK TS2 ": C = sqrt(2) alpha(e) sqrt(M kn)",
-     "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingTsuji::init, development version 2026)", &o_ln_k_ts2},
+     "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingTsuji::init, 2Sep2026: damp *= MY_SQRT2)", &o_ln_k_ts2},
     /* ---- LIGGGHTS-PUBLIC 3.8.0 (run here) ---- */
     {"liggghts", "hertz", "", "3.8.0 (Debian 12)", 30800, 30899, 1.5, 0.25, "e", "-", 1, 1, 0, "limitForce", 1,
      "F = (4/3) Y* sqrt(R delta) delta + gamma_n delta', S_n = 2 Y* sqrt(R delta), gamma_n = -2 sqrt(5/6) beta "
@@ -922,6 +922,11 @@ int impactfit_dem_solve(impactfit_inverse_workspace *ws, const impactfit_dem_req
   if (L.invariant)
     snprintf(ans->note, sizeof ans->note, "exact at every speed: this model's damping is scale-invariant "
                                           "(m = (n - 1)/2), so e does not depend on v, K or M");
+  if (L.invariant && q.contact.geometry == IMPACTFIT_DEM_SPHERE_WALL && !strcmp(md->code, "lammps") &&
+      !strcmp(md->damping, "tsuji") && md->version_max == LMP_V1)
+    appendf(ans->note, sizeof ans->note,
+            "; LAMMPS 29Sep2021 fix wall/gran applies the tsuji conversion again at every run command "
+            "(fix_wall_gran.cpp:535-539): use one run, or damping velocity with the exact constant");
   else if (q.v_min == q.v_max)
     snprintf(ans->note, sizeof ans->note,
              "exact at v = %.6g m/s only: with this model (n = %g, m = %g) e depends on the impact speed "

@@ -29,7 +29,7 @@ static const impactfit_dem_formula formulas[] = {
      "LIGGGHTS 3.8 hertz; Chrono SMC Hertz; LAMMPS coeff_restitution (2024 on)",
      "c = -sqrt(5) beta sqrt(mass k), beta = ln e / sqrt(ln^2 e + pi^2), f = k d^(3/2) + c d^(1/4) d'",
      1.5, 0.25, 0, hertz_beta},
-    {"tsuji", "LAMMPS granular tsuji, 2026 with sqrt 2 (29Sep2021: without)",
+    {"tsuji", "LAMMPS granular tsuji, 2Sep2026 on: with sqrt 2 (29Sep2021: without)",
      "c = sqrt(2) (1.2728 - 4.2783 e + 11.087 e^2 - 22.348 e^3 + 27.467 e^4 - 18.022 e^5 + 4.8218 e^6) "
      "sqrt(mass k), f = k d^(3/2) + c d^(1/4) d'",
      1.5, 0.25, 0, tsuji},

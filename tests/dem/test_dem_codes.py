@@ -3,6 +3,9 @@
 
 usage: python3 tests/dem/test_dem_codes.py IMPACTFIT [--code lammps|liggghts|yade ...] [--full] [--keep DIR]
                                            [--table FILE.json]
+(--table: {"rows": [one object per collision: code, model, damping, takes_e, limit, geometry, v, e_asked,
+ typed, alternative, case, kind (naive or corrected), expected, measured, diff, dt, version, ok],
+ "versions": {code: the code's banner, or "SKIPPED: why"}, "tol": TOL})
 
 For every model of the registry that is run here (`impactfit dem --list --json`, run_here = 1) and each
 setting of its force clamp (LAMMPS limit_damping, LIGGGHTS limitForce; YADE always clamps), head-on
@@ -96,15 +99,20 @@ def build(binary, models, full):
                 if not ans["reachable"]:
                     src = ans.get("alternative")
                     if src is None:
-                        cases.append((label + " [corrected]", None, e, "unreachable: " + ans["note"]))
+                        cases.append((label + " [corrected]", None, e, "unreachable: " + ans["note"], {}))
                         continue
                 rc = dict(GEOMS[g], code=m["code"], E=E_MAT, nu=NU, v=v, input=src["input"])
-                cases.append((label + " [corrected]", rc, e, "corrected"))
+                meta = dict(code=m["code"], model=m["model"], damping=m["damping"], takes_e=m["takes_e"],
+                            limit="default" if limit is None else ("on" if limit else "off"), geometry=g, v=v,
+                            e_asked=e)
+                cases.append((label + " [corrected]", rc, e, "corrected",
+                              dict(meta, typed=src["value"], alternative=src is not ans)))
                 # the naive input and impactfit's prediction of what it gives
                 typed = e if m["takes_e"] else 0.5 * ans["value"]
                 fw = impactfit(binary, base + gargs + ["--value", repr(typed)])
                 rn = dict(GEOMS[g], code=m["code"], E=E_MAT, nu=NU, v=v, input=fw["input"])
-                cases.append((label + " [naive %s = %.6g]" % (m["param"], typed), rn, fw["e_real"], "naive"))
+                cases.append((label + " [naive %s = %.6g]" % (m["param"], typed), rn, fw["e_real"], "naive",
+                              dict(meta, typed=typed, alternative=False)))
     return cases
 
 
@@ -136,7 +144,7 @@ def main(argv):
     p = subprocess.run([a.impactfit, "dem", "--list", "--json"], capture_output=True, text=True, check=True)
     models = [json.loads(l) for l in p.stdout.splitlines() if l.strip()]
     codes = a.code or ["lammps", "liggghts", "yade"]
-    rows, failures, skipped = [], 0, []
+    rows, failures, skipped, versions = [], 0, [], {}
     for code in codes:
         ms = [m for m in models if m["code"] == code and m["run_here"]]
         cases = build(a.impactfit, ms, a.full)
@@ -150,14 +158,16 @@ def main(argv):
             print("SKIPPED %s: %s" % (code, msg))
             print("SKIPPED %s: %s" % (code, msg), file=sys.stderr)
             skipped.append(code)
+            versions[code] = "SKIPPED: " + msg
             continue
+        versions[code] = results[0].get("version", "") if results else ""
         worst = 0.0
         for c, r in zip(runnable, results):
             d = r["e"] - c[2]
             worst = max(worst, abs(d))
             ok = abs(d) <= TOL
             failures += not ok
-            rows.append(dict(case=c[0], kind=c[3], expected=c[2], measured=r["e"], diff=d, dt=r["dt"],
+            rows.append(dict(c[4], case=c[0], kind=c[3], expected=c[2], measured=r["e"], diff=d, dt=r["dt"],
                              version=r.get("version", ""), ok=ok))
             if not ok:
                 print("FAIL %s: measured %.8f, expected %.8f (diff %.2e)" % (c[0], r["e"], c[2], d))
@@ -166,7 +176,7 @@ def main(argv):
             len({c[0].split(",")[0] for c in runnable}), worst))
     if a.table:
         with open(a.table, "w") as f:
-            json.dump(rows, f, indent=1)
+            json.dump({"rows": rows, "versions": versions, "tol": TOL}, f, indent=1)
     if len(skipped) == len(codes):
         return 77
     n = len(rows)

@@ -1,0 +1,172 @@
+/* Topic dem-codes: the real DEM codes installed on this machine (LAMMPS, LIGGGHTS, YADE from Debian 12)
+ * run on head-on collisions with the restitution typed as it is (naive) and with the input of
+ * `impactfit dem` (corrected); the measured e against impactfit's prediction and the asked e. The runs
+ * are made by tests/dem/test_dem_codes.py (the same script as the ctest label dem-codes), which writes
+ * every collision to dem_codes.json; this topic tabulates it and draws the figure. Quick and check runs
+ * leave it out (a few minutes of the codes' time): the full reproduction and `ctest -L dem-codes` run it. */
+#define _POSIX_C_SOURCE 200809L
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "report.h"
+
+typedef struct group {
+  char key[200];
+  const char *code, *model, *damping, *limit;
+  int takes_e, n;
+  double naive_max, corr_max;
+  double ex_asked, ex_naive, ex_typed, ex_corr; /* an example: equal spheres */
+  int has_ex, alternative;
+} group;
+
+static const char *jstr(json_t *o, const char *k) {
+  const char *s = json_string_value(json_object_get(o, k));
+  return s ? s : "";
+}
+static double jnum(json_t *o, const char *k) {
+  json_t *v = json_object_get(o, k);
+  return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+int topic_dem_codes(const topic_opts *o, report *r) {
+  if (o->quick || o->check || !report_writes_files(r)) {
+    report_md(r, "## DEM codes run: LAMMPS, LIGGGHTS and YADE against impactfit dem\n\n"
+                 "Left out of quick runs and of `check`: the full reproduction runs the installed codes "
+                 "(and so does `ctest -L dem-codes`).\n\n");
+    return 0;
+  }
+  char self[4096], script[4600], table[4600], cmd[14000];
+  ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (len <= 0)
+    return cli_input_error("dem-codes: cannot find the impactfit program itself (/proc/self/exe)");
+  self[len] = 0;
+  snprintf(script, sizeof script, "%s/tests/dem/test_dem_codes.py", o->srcdir);
+  snprintf(table, sizeof table, "%s/dem_codes.json", o->outdir);
+  if (access(script, R_OK) != 0)
+    return cli_input_error("dem-codes: %s not found (reproduce --src must name the repository)", script);
+  snprintf(cmd, sizeof cmd, "python3 '%s' '%s' --table '%s' >'%s/dem_codes.log' 2>&1", script, self, table,
+           o->outdir);
+  if (o->log)
+    fprintf(o->log, "dem-codes: running LAMMPS, LIGGGHTS and YADE (tests/dem/test_dem_codes.py; a few minutes)\n");
+  int st = system(cmd);
+  int status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  json_error_t jerr;
+  json_t *root = json_load_file(table, 0, &jerr);
+  if (!root)
+    return cli_input_error("dem-codes: the codes' run wrote no table (%s: %s; see %s/dem_codes.log)", table, jerr.text,
+                           o->outdir);
+  json_t *rows = json_object_get(root, "rows"), *vers = json_object_get(root, "versions");
+  double tol = jnum(root, "tol");
+  report_md(r, "## DEM codes run: LAMMPS, LIGGGHTS and YADE against impactfit dem\n\n"
+               "The codes Debian 12 ships, run on head-on collisions (two equal spheres R = 5 mm, ρ = 2500 kg/m³; "
+               "unequal spheres 5 and 3 mm, 2500 and 7800 kg/m³; a sphere on a wall; E = 1e8 Pa, ν = 0.3; 0.5, 1 and "
+               "2 m/s; e = 0.1 … 0.9), by tests/dem/test_dem_codes.py with a time step of about t_contact/10⁵. "
+               "*Naive*: the code's parameter typed as it is (e itself, or half the exact damping constant); the "
+               "measured e is compared with impactfit's prediction (`impactfit dem --value`). *Corrected*: the "
+               "input printed by `impactfit dem` (its alternative where the model cannot reach e); the measured e "
+               "is compared with the asked e. Tolerance %.0e.\n\n",
+            tol);
+  const char *key;
+  json_t *val;
+  json_object_foreach(vers, key, val) report_md(r, "- %s: %s\n", key, json_string_value(val));
+  report_md(r, "\n| code | model | clamp | collisions | max \\|measured − predicted\\| naive | max \\|measured − asked\\| "
+               "corrected | example (equal spheres): asked → typing it gives → typing impactfit's value gives |\n"
+               "|---|---|---|---|---|---|---|\n");
+  size_t nrows = json_array_size(rows), ng = 0;
+  group *g = calloc(nrows ? nrows : 1, sizeof *g);
+  if (!g) {
+    json_decref(root);
+    return cli_input_error("out of memory");
+  }
+  FILE *dat[4] = {report_data(r, "dem_codes_lammps.dat"), report_data(r, "dem_codes_liggghts.dat"),
+                  report_data(r, "dem_codes_yade.dat"), report_data(r, "dem_codes_corrected.dat")};
+  int failed = 0;
+  for (size_t i = 0; i < nrows; i++) {
+    json_t *row = json_array_get(rows, i);
+    char k[200];
+    snprintf(k, sizeof k, "%s|%s|%s|%s", jstr(row, "code"), jstr(row, "model"), jstr(row, "damping"),
+             jstr(row, "limit"));
+    size_t j = 0;
+    while (j < ng && strcmp(g[j].key, k))
+      j++;
+    if (j == ng) {
+      memset(&g[ng], 0, sizeof g[ng]);
+      snprintf(g[ng].key, sizeof g[ng].key, "%s", k);
+      g[ng].code = jstr(row, "code");
+      g[ng].model = jstr(row, "model");
+      g[ng].damping = jstr(row, "damping");
+      g[ng].limit = jstr(row, "limit");
+      g[ng].takes_e = json_is_true(json_object_get(row, "takes_e")) || jnum(row, "takes_e") == 1;
+      ng++;
+    }
+    group *q = &g[j];
+    int naive = !strcmp(jstr(row, "kind"), "naive");
+    double d = fabs(jnum(row, "diff")), asked = jnum(row, "e_asked"), meas = jnum(row, "measured");
+    failed += !json_is_true(json_object_get(row, "ok"));
+    q->n++;
+    if (naive && d > q->naive_max)
+      q->naive_max = d;
+    if (!naive && d > q->corr_max)
+      q->corr_max = d;
+    int equal = !strcmp(jstr(row, "geometry"), "equal");
+    if (equal && naive && !q->has_ex) {
+      q->ex_asked = asked;
+      q->ex_naive = meas;
+      q->has_ex = 1;
+    }
+    int c = !strcmp(q->code, "lammps") ? 0 : !strcmp(q->code, "liggghts") ? 1 : 2;
+    if (naive && q->takes_e && dat[c])
+      fprintf(dat[c], "%.6f %.10f\n", asked, meas);
+    if (!naive && dat[3])
+      fprintf(dat[3], "%.6f %.10f\n", asked, meas);
+  }
+  for (int c = 0; c < 4; c++)
+    if (dat[c])
+      fclose(dat[c]);
+  /* the corrected collision of each example */
+  for (size_t i = 0; i < nrows; i++) {
+    json_t *row = json_array_get(rows, i);
+    char k[200];
+    snprintf(k, sizeof k, "%s|%s|%s|%s", jstr(row, "code"), jstr(row, "model"), jstr(row, "damping"),
+             jstr(row, "limit"));
+    for (size_t j = 0; j < ng; j++)
+      if (!strcmp(g[j].key, k) && g[j].has_ex && !strcmp(jstr(row, "kind"), "corrected") &&
+          !strcmp(jstr(row, "geometry"), "equal") && jnum(row, "e_asked") == g[j].ex_asked) {
+        g[j].ex_typed = jnum(row, "typed");
+        g[j].ex_corr = jnum(row, "measured");
+        g[j].alternative = json_is_true(json_object_get(row, "alternative"));
+      }
+  }
+  for (size_t j = 0; j < ng; j++) {
+    char ex[200] = "";
+    if (g[j].has_ex && g[j].takes_e)
+      snprintf(ex, sizeof ex, "%.2f → %.5f → %.5f%s", g[j].ex_asked, g[j].ex_naive, g[j].ex_corr,
+               g[j].alternative ? " (another model)" : "");
+    report_md(r, "| %s | %s%s%s | %s | %d | %.2g | %.2g | %s |\n", g[j].code, g[j].model, *g[j].damping ? " " : "",
+              g[j].damping, g[j].limit, g[j].n, g[j].naive_max, g[j].corr_max, ex);
+  }
+  report_md(r, "\n%zu collisions, %d outside the tolerance%s.\n\n", nrows, failed,
+            status == 0 ? "" : " (the run's log: dem_codes.log)");
+  report_target(r, "the real DEM codes give impactfit's predictions and, with impactfit dem's input, the asked e",
+                status == 0 && failed == 0, "%zu collisions, %d outside %.0e", nrows, failed, tol);
+  report_figure(r, "dem_codes",
+                "Restitution measured in the real codes against the asked e: typing e as it is (LAMMPS 29Sep2021 "
+                "granular tsuji, LIGGGHTS 3.8.0 hertz and hooke, YADE 2023.02a MindlinPhys and ViscElMat, with and "
+                "without the codes' force clamp) and typing the value impactfit dem prints (all models). Every "
+                "corrected collision lies on the diagonal.",
+                "set xlabel 'asked e'\nset ylabel 'e measured in the code'\nset xrange [0:1]\nset yrange [0:1]\n"
+                "plot x w l lc 'black' dt 3 t 'measured = asked', "
+                "'dem_codes_lammps.dat' u 1:2 w p pt 7 ps 0.8 t 'LAMMPS, e typed', "
+                "'dem_codes_liggghts.dat' u 1:2 w p pt 5 ps 0.8 t 'LIGGGHTS, e typed', "
+                "'dem_codes_yade.dat' u 1:2 w p pt 9 ps 1.0 t 'YADE, e typed', "
+                "'dem_codes_corrected.dat' u 1:2 w p pt 6 ps 1.2 t 'impactfit dem input'");
+  free(g);
+  json_decref(root);
+  return 0;
+}
