@@ -15,8 +15,8 @@ Batching: the cases of one code that share the pair_style line (and, for LIGGGHT
 properties) run in one code invocation.  Every case has its own atom type (its own pair_coeff line
 in LAMMPS, its own entries in the per-type property/global vectors and matrices in LIGGGHTS), the
 pairs are placed far apart along x, a sphere-wall case has its own group and its own wall fix.
-The run advances in chunks until every body has reversed its normal velocity and no contact is
-left (the force of these non-cohesive models is zero without overlap), so the velocities read at
+The run advances in chunks (LAMMPS: one run command stopped by fix halt; LIGGGHTS: a loop of run
+commands) until every body has reversed its normal velocity and no contact is left (the force of these non-cohesive models is zero without overlap), so the velocities read at
 the end are the separation velocities.  The contact duration is counted per atom (contact/atom for
 pairs, overlap with the plane for walls) with fix ave/atom.
 
@@ -219,25 +219,23 @@ def wall_line_lammps(line, fid, group):
     return " ".join(t)
 
 
+MODEL_TYPES = ("model", "tangential", "cohesion", "rolling_friction", "surface")
+
+
 def wall_line_liggghts(line, fid, group, atype):
-    line = line.replace("{ID}", fid).replace("{GROUP}", group)
-    t = line.split()
+    """LIGGGHTS 3.8 wants: wall/gran <model_type model_name>... primitive type T zplane Z <keywords>
+    (fix_wall_gran.cpp; model keywords such as limitForce only after the wall style), so the wall
+    arguments are put right after the model pairs whatever the user's order or placeholder."""
+    t = line.replace("{ID}", fid).replace("{GROUP}", group).split()
     t[1], t[2] = fid, group
-    if "{WALLARGS}" in t:
-        i = t.index("{WALLARGS}")
-        t[i:i + 1] = ["primitive", "type", str(atype), "zplane", "0.0"]
-    else:
-        if "primitive" in t:
-            i = t.index("primitive")
-            if t[i + 1] == "type":
-                t[i + 2] = str(atype)
-        else:
-            t += ["primitive", "type", str(atype)]
-        if "zplane" in t:
-            i = t.index("zplane")
-            t[i + 1] = "0.0"
-        else:
-            t += ["zplane", "0.0"]
+    t = [x for x in t if x != "{WALLARGS}"]
+    if "primitive" in t:            # drop the user's own wall arguments: primitive type T zplane Z
+        i = t.index("primitive")
+        del t[i:i + 5]
+    k = 4
+    while k + 1 < len(t) and t[k] in MODEL_TYPES:
+        k += 2
+    t[k:k] = ["primitive", "type", str(atype), "zplane", "0.0"]
     return " ".join(t)
 
 
@@ -369,13 +367,21 @@ def build_script(code, batch, dt, dump_path):
         add("dump_modify d format float %.17g")
     else:
         add('dump_modify d format "%d %d %.17g %.17g"')
-    add("variable loop loop %d" % max_loops)
-    add("label again")
-    add("run %d" % chunk)
-    add('if "${nrev} == 0 && ${ninc} == 0" then "jump SELF done"')
-    add("next loop")
-    add("jump SELF again")
-    add("label done")
+    if code == "lammps":
+        # one run command, stopped by fix halt: LAMMPS 29Sep2021 fix wall/gran re-applies the tsuji
+        # polynomial to its damping coefficient in init() (fix_wall_gran.cpp:535-539), i.e. at
+        # every run command, so a chunked loop of runs would change the wall's damping
+        add("variable done equal (c_rnr==0)&&(c_ric==0)")
+        add("fix stop all halt %d v_done == 1 error continue" % chunk)
+        add("run %d" % (max_loops * chunk))
+    else:
+        add("variable loop loop %d" % max_loops)
+        add("label again")
+        add("run %d" % chunk)
+        add('if "${nrev} == 0 && ${ninc} == 0" then "jump SELF done"')
+        add("next loop")
+        add("jump SELF again")
+        add("label done")
     add('print "IMPACTFIT_DONE"')
     return "\n".join(L) + "\n", atoms, chunk
 
@@ -427,7 +433,7 @@ def run_batch(code, batch, dt, workdir, tag):
     steps = sorted(frames)
     last = frames[steps[-1]]
     run_steps = steps[-1]
-    if run_steps >= (int(MAX_CONTACT_FACTOR * CHUNKS_PER_CONTACT) + 20) * chunk:
+    if code == "lammps" and "Fix halt condition" not in text or run_steps >= (int(MAX_CONTACT_FACTOR * CHUNKS_PER_CONTACT) + 20) * chunk:
         raise RunError("%s: the bodies did not separate within %d steps (%s)" % (code, run_steps, d))
     # contact steps per atom: sum over chunks of average*chunk (frames at chunk multiples > 0)
     csteps = {}
