@@ -49,10 +49,12 @@ def tsuji_poly(e):
 
 
 def tsuji_inverse(alpha):
-    """The e to type so that the 29Sep2021 polynomial gives alpha (poly decreases on [0, 1])."""
-    if alpha > tsuji_poly(0.0) or alpha < tsuji_poly(1.0):
+    """The e to type so that the 29Sep2021 polynomial gives alpha.  poly decreases on [-1, 1]
+    (checked on a fine grid in main) and LAMMPS does not check the typed e, so an alpha above
+    poly(0) = 1.2728 is reached by typing a negative e."""
+    if alpha > tsuji_poly(-1.0) or alpha < tsuji_poly(1.0):
         return None
-    lo, hi = 0.0, 1.0
+    lo, hi = -1.0, 1.0
     for _ in range(200):
         mid = 0.5 * (lo + hi)
         if tsuji_poly(mid) > alpha:
@@ -282,6 +284,8 @@ def main(argv):
     ap.add_argument("--only", help="substring of the model names to run")
     a = ap.parse_args(argv)
     imp = Impactfit(a.impactfit)
+    grid = [-1.0 + 2.0 * i / 20000 for i in range(20001)]
+    assert all(tsuji_poly(x) > tsuji_poly(y) for x, y in zip(grid, grid[1:])), "tsuji poly not monotone"
     speeds = (1.0,) if a.quick else (0.5, 1.0, 3.0)
     e_asked = (0.1, 0.3, 0.5, 0.7, 0.9)
     rows, cases = [], []
@@ -304,10 +308,15 @@ def main(argv):
                         row["e_naive_pred"] = imp.e_of(mod["n"], mod["m"], Cn, K, mass, v, mod["cond"])
                         row["i_naive"] = len(cases)
                         cases.append(dict(base, input=mod["text"](g, e)))
-                    if p_exact is not None and (not mod["takes_e"] or 0.05 < p_exact <= 1.0):
+                    typed_ok = mod["code"] == "lammps" or 0.05 < p_exact <= 1.0 if p_exact is not None else False
+                    if p_exact is not None and (not mod["takes_e"] or typed_ok):
                         row["i_exact"] = len(cases)
                         cases.append(dict(base, input=mod["text"](g, p_exact)))
                     rows.append(row)
+    if a.keep:
+        os.makedirs(a.keep, exist_ok=True)
+        with open(os.path.join(a.keep, "cases.json"), "w") as f:
+            json.dump(cases, f, indent=1)
     results = []
     for code in ("lammps", "liggghts"):
         idx = [i for i, c in enumerate(cases) if c["code"] == code]
