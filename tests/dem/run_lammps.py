@@ -28,6 +28,9 @@ first-order time-step error: about 1e-5 at t_contact/20000 for e = 0.1 (LIGGGHTS
 fewer than MIN_CONTACT_STEPS steps (a stiffer model than Hertz, e.g. hooke), it is run again with
 a step scaled down to resolve TARGET_CONTACT_STEPS.  The dt actually used is reported.
 
+LIGGGHTS runs get `hard_particles yes` and `soft_particles yes`, so its sanity range for youngsModulus
+(5e6..1e9 Pa in SI) does not stop a test material; its check 0.05 < coefficientRestitution <= 1 stays.
+
 Exit status: 0 all cases ran; 77 the code's binary is not installed (message on stderr);
 1 a run failed (tail of the code's log on stderr); 2 invalid cases file.
 """
