@@ -208,8 +208,9 @@ def batch_key(code, c):
 # ----------------------------------------------------------------------------- writing one run
 
 def wall_line_lammps(line, fid, group):
-    line = line.replace("{ID}", fid).replace("{GROUP}", group)
-    t = line.split()
+    """fix ID GROUP wall/gran ... zplane 0.0 NULL [wiggle|shear|contacts ...].  The 29Sep2021 parser
+    (fix_wall_gran.cpp) reads limit_damping only before the wall style, so it is moved there."""
+    t = line.replace("{ID}", fid).replace("{GROUP}", group).split()
     t[1], t[2] = fid, group
     if "{WALLARGS}" in t:
         i = t.index("{WALLARGS}")
@@ -219,6 +220,10 @@ def wall_line_lammps(line, fid, group):
         t[i + 1:i + 3] = ["0.0", "NULL"]
     else:
         t += ["zplane", "0.0", "NULL"]
+    i = t.index("zplane")
+    if "limit_damping" in t[i:]:
+        t = [x for k, x in enumerate(t) if not (k > i and x == "limit_damping")]
+        t.insert(i, "limit_damping")
     return " ".join(t)
 
 
