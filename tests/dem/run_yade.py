@@ -109,11 +109,16 @@ def main():
     ap.add_argument("--code", default="yade")
     ap.add_argument("--keep", metavar="DIR", help="keep the scene input, YADE's log and output in DIR")
     ap.add_argument("--yade", default=os.environ.get("IMPACTFIT_YADE", "yade"), help="YADE executable")
-    ap.add_argument("--steps-per-contact", type=float, default=1e5)
+    ap.add_argument("--steps-per-contact", type=float, default=None,
+                    help="default 1e5, with --extrapolate 2e4")
+    ap.add_argument("--extrapolate", action="store_true",
+                    help="run every scene at dt and dt/2 and report e = 2 e(dt/2) - e(dt)")
     ap.add_argument("--timeout", type=float, default=1800.0)
     a = ap.parse_args()
     if a.code != "yade":
         fail("--code must be yade (LAMMPS and LIGGGHTS: run_lammps.py)")
+    if a.steps_per_contact is None:
+        a.steps_per_contact = 2e4 if a.extrapolate else 1e5
     if not (a.steps_per_contact >= 100):
         fail("--steps-per-contact must be >= 100")
     exe = shutil.which(a.yade)
@@ -136,7 +141,7 @@ def main():
             groups[key] = []
             order.append(key)
         groups[key].append(case)
-    spec = {"steps_per_contact": a.steps_per_contact,
+    spec = {"steps_per_contact": a.steps_per_contact, "extrapolate": a.extrapolate,
             "groups": [{"input": k[0], "wall": k[1], "hertzian": k[2], "cases": groups[k]} for k in order]}
 
     work = a.keep if a.keep else tempfile.mkdtemp(prefix="run_yade.")
