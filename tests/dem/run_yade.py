@@ -144,7 +144,7 @@ def main():
     spec = {"steps_per_contact": a.steps_per_contact, "extrapolate": a.extrapolate,
             "groups": [{"input": k[0], "wall": k[1], "hertzian": k[2], "cases": groups[k]} for k in order]}
 
-    work = a.keep if a.keep else tempfile.mkdtemp(prefix="run_yade.")
+    work = os.path.abspath(a.keep) if a.keep else tempfile.mkdtemp(prefix="run_yade.")
     os.makedirs(work, exist_ok=True)
     inp, outp, logp = (os.path.join(work, n) for n in ("scenes.json", "results.json", "yade.log"))
     with open(inp, "w") as f:
