@@ -111,67 +111,102 @@ def gap_and_speed(p):
     return s.pos[2] - p["rsum"], s.vel[2]
 
 
-def phys_of(p):
-    """The contact constants YADE computed for this pair (read while in contact)."""
+def contact_of(p):
+    """The real interaction of this pair, or None."""
     ids = p["ids"]
     for i in O.interactions.withBody(ids[0]):
         if not i.isReal:
             continue
         if len(ids) == 2 and ids[1] not in (i.id1, i.id2):
             continue
-        out = {}
-        for name in ("betan", "betas", "kno", "kso", "kn", "cn", "ks", "cs"):
-            if hasattr(i.phys, name):
-                out[name] = float(getattr(i.phys, name))
-        out["R_eff"] = float(i.geom.refR1 * i.geom.refR2 / (i.geom.refR1 + i.geom.refR2))
-        return out
+        return i
     return None
+
+
+def phys_of(i):
+    """The contact constants YADE computed for this interaction."""
+    out = {}
+    for name in ("betan", "betas", "kno", "kso", "kn", "cn", "ks", "cs"):
+        if hasattr(i.phys, name):
+            out[name] = float(getattr(i.phys, name))
+    out["R_eff"] = float(i.geom.refR1 * i.geom.refR2 / (i.geom.refR1 + i.geom.refR2))
+    return out
 
 
 _RUN = {}
 
 
 def _check():
-    """PyRunner command: record separations, pause the scene when every pair has separated."""
+    """PyRunner command, run every chunk of steps and, in a window around each pair's expected end of
+    force, at every step. Records per pair: the constants YADE computed (first check in contact), the
+    first step at which the normal force is zero after the contact began (t_force, exact to the step
+    only when seen by a per-step check), and the separation (gap > 0): t_end located between steps by
+    the force-free motion, e from the velocities. Pauses the scene when every pair has separated."""
     r = _RUN
-    if not r["phys_read"]:
-        for p in r["pairs"]:
-            p["phys"] = phys_of(p)
-        r["phys_read"] = True
+    it = O.iter
+    t_pos = (it + 1) * r["dt"]  # positions and velocities are already at step it+1
+    per_step = (it - r["last"]) == 1
     done = True
     for p in r["pairs"]:
         if "t_end" in p:
             continue
+        if "t_force" not in p:
+            i = contact_of(p)
+            if i is not None and "phys" not in p:
+                p["phys"] = phys_of(i)
+            if i is None or i.phys.normalForce.norm() == 0.0:
+                # the force of step `it` (from the positions at it * dt) is zero
+                p["t_force"] = it * r["dt"] if per_step else None
         gap, vsep = gap_and_speed(p)
         if gap > 0.0 and vsep > 0.0:
-            p["t_end"] = (O.iter + 1) * r["dt"] - gap / vsep  # positions are already at step iter+1
+            p["t_end"] = t_pos - gap / vsep
             p["v_after"] = vsep
+            # force still nonzero at the last (per-step) check: it ended with the overlap
+            p.setdefault("t_force", p["t_end"] if per_step else None)
         else:
             done = False
-    r["done"] = done
-    if done or O.iter > r["max_steps"]:
+    r["last"] = it
+    if done or it > r["max_steps"]:
         O.pause()
+        return
+    nxt = it + r["chunk"]
+    for p in r["pairs"]:
+        if "t_force" not in p and p.get("window"):
+            w0, w1 = p["window"]
+            if it + 1 >= w0 and it < w1:
+                nxt = it + 1
+            elif it + 1 < w0:
+                nxt = min(nxt, w0)
+    r["runner"].iterPeriod = max(1, nxt - it)
 
 
-def run_until_separated(pairs, dt, est_steps, max_steps):
-    """Advance until every pair has separated (checked every chunk of steps by a PyRunner, in YADE's
-    own loop: one O.run per scene); returns False if max_steps is exceeded."""
-    chunk = int(max(20, min(est_steps / 40.0, 20000)))
+def run_until_separated(pairs, dt, est_steps, max_steps, chunk=None):
+    """Advance until every pair has separated, inside YADE's own loop (one O.run per scene: each O.run
+    with wait costs ~40 ms); returns False if max_steps is exceeded."""
+    if chunk is None:
+        chunk = int(max(20, min(est_steps / 40.0, 20000)))
+    runner = PyRunner(iterPeriod=chunk, command="_check()")
     _RUN.clear()
-    _RUN.update({"pairs": pairs, "dt": dt, "max_steps": max_steps, "phys_read": False, "done": False})
-    O.engines = O.engines + [PyRunner(iterPeriod=chunk, command="_check()")]
+    _RUN.update({"pairs": pairs, "dt": dt, "max_steps": max_steps, "chunk": chunk, "runner": runner,
+                 "last": 0})
+    for p in pairs:
+        if "t_force_est" in p:  # per-step checks over +-3 pilot steps around the pilot's end of force
+            t, h = p["t_force_est"]
+            p["window"] = (int((t - 3 * h) / dt), int((t + 3 * h) / dt) + 2)
+    O.engines = O.engines + [runner]
     O.run(int(max_steps) + 2 * chunk, True)
-    return _RUN["done"]
+    return all("t_end" in p for p in pairs)
 
 
 def pilot(group, cases):
-    """Contact time of every case at a coarse step (the step is refined until it resolves the contact)."""
+    """Contact time and end of force of every case at a coarse step, checked at every step (the step is
+    refined until it resolves the contact). Returns [(t_end, t_force, dt)]."""
     tc_est = [c["tc_est"] for c in cases]
     dt = min(tc_est) / PILOT_PER_CONTACT
     for attempt in range(8):
         pairs = make_scene(group, cases, dt)
         est_steps = max(tc_est) / dt
-        ok = run_until_separated(pairs, dt, est_steps, 60.0 * est_steps + 1000)
+        ok = run_until_separated(pairs, dt, est_steps, 60.0 * est_steps + 1000, chunk=1)
         if not ok:
             dt *= 10.0  # contact much longer than the Hertz estimate
             continue
@@ -179,7 +214,7 @@ def pilot(group, cases):
         if min(tcs) / dt < 100.0:
             dt = min(tcs) / PILOT_PER_CONTACT  # contact much shorter: resolve it and rerun
             continue
-        return tcs
+        return [(p["t_end"], p["t_force"], dt) for p in pairs]
     raise RuntimeError("pilot run: could not resolve the contact (no separation or contact too short)")
 
 
@@ -192,7 +227,11 @@ def main():
         fixed = [c for c in cases if c.get("dt") is not None]
         scenes = []  # (dt, cases)
         if auto:
-            tcs = pilot(group, auto)
+            pil = pilot(group, auto)
+            tcs = [x[0] for x in pil]
+            for c, (t_end, t_force, dtp) in zip(auto, pil):
+                if t_force is not None:
+                    c["_t_force_est"] = (t_force, dtp)
             order = sorted(range(len(auto)), key=lambda i: tcs[i])
             bucket, tmin = [], None
             for i in order:
@@ -212,6 +251,9 @@ def main():
             runs = []  # (dt, pairs, steps run); with extrapolation a second run at dt / 2
             for d in ((dt, dt / 2.0) if EXTRAPOLATE else (dt,)):
                 pairs = make_scene(group, cs, d)
+                for p in pairs:
+                    if "_t_force_est" in p["case"]:
+                        p["t_force_est"] = p["case"]["_t_force_est"]
                 est = tmax / d
                 if not run_until_separated(pairs, d, est, 100.0 * est + 1000):
                     raise RuntimeError("no separation within %d steps (dt = %g)" % (O.iter, d))
@@ -223,6 +265,7 @@ def main():
                 r = {
                     "e": p["v_after"] / p["u0"],
                     "t_contact": p["t_end"],
+                    "t_force": p.get("t_force"),
                     "dt": d,
                     "steps": int(round(p["t_end"] / d)),
                     "steps_run": steps_run,
@@ -237,6 +280,8 @@ def main():
                     r["e_2dt"] = e_coarse
                     r["e"] = 2.0 * r["e"] - e_coarse
                     r["t_contact"] = 2.0 * p["t_end"] - q["t_end"]
+                    if p.get("t_force") is not None and q.get("t_force") is not None:
+                        r["t_force"] = 2.0 * p["t_force"] - q["t_force"]
                     r["extrapolated"] = True
                 results[c["index"]] = r
     out = {"version": str(yade.config.version), "results": results, "scenes": log}
