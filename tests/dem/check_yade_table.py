@@ -223,8 +223,8 @@ def run_yade(cases, args):
     cmd = [sys.executable, os.path.join(HERE, "run_yade.py"), path]
     if args.steps_per_contact:
         cmd += ["--steps-per-contact", repr(args.steps_per_contact)]
-    if args.extrapolate:
-        cmd += ["--extrapolate"]
+    if args.single:
+        cmd += ["--single"]
     if args.keep:
         cmd += ["--keep", os.path.join(args.keep, "run")]
     p = subprocess.run(cmd, capture_output=True, text=True)
@@ -245,7 +245,7 @@ def main():
     ap.add_argument("--all", action="store_true")
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--steps-per-contact", type=float)
-    ap.add_argument("--extrapolate", action="store_true", help="pass --extrapolate to run_yade.py")
+    ap.add_argument("--single", action="store_true", help="pass --single to run_yade.py")
     ap.add_argument("--tol", type=float, default=1e-5, help="on e (default 1e-5)")
     ap.add_argument("--tol-t", type=float, default=1e-4,
                     help="with --all: relative, on the duration of the force (default 1e-4)")

@@ -2,31 +2,41 @@
 """Run YADE on head-on collisions and print the measured restitution (DEM harness, issue 14).
 
 usage: run_yade.py CASES.json [--code yade] [--keep DIR] [--yade BIN] [--steps-per-contact N]
-                   [--timeout S]
+                   [--single] [--timeout S]
 
 CASES.json is a JSON list of cases:
   {"code": "yade", "geometry": "sphere-sphere" | "sphere-wall",
    "r1": m, "r2": m (sphere-sphere), "rho1": kg/m^3, "rho2": kg/m^3 (sphere-sphere),
    "E": Pa, "nu": -, "v": m/s (relative normal approach speed; the sphere's speed against the wall),
    "input": "<Python text defining mat, ip2 and law2>",
-   "dt": s (optional),
+   "dt": s (optional: run at exactly this step, once),
    "wall": "wall" | "facet" | "box" (optional, sphere-wall only; default "wall" = utils.wall),
    "hertzian": true | false (optional; Ig2_Wall_Sphere_ScGeom / Ig2_Facet_Sphere_ScGeom(hertzian=...))}
-Printed on stdout: a JSON list, one result per case in the same order:
-  {"e", "t_contact", "dt", "steps", "version", "steps_run", "phys", "wall"}
-  e          relative normal velocity after separation / before (velocities, not positions)
-  t_contact  from the first touch (t = 0, overlap 0) to the time the overlap returns to 0, located between
-             steps from the force-free motion after separation
-  dt         the time step used; steps = t_contact / dt rounded; steps_run = steps of the whole scene
+E and nu only size the first (pilot) step; the material is the one the input text defines.
+Printed on stdout: a JSON list, one result per case in the same order, with the keys
+  e          relative normal velocity after separation / before (from velocities, after separation)
+  t_contact  from the first touch (t = 0, overlap 0) to the time the overlap returns to 0, located
+             between steps from the force-free motion after separation
+  t_force    from the first touch to the end of the normal force (the force is clamped at zero before
+             the overlap ends), located between steps from the last two nonzero forces; null if it
+             could not be resolved to a step (cases with their own "dt")
+  dt         the time step used (of the finer run when extrapolated); steps = t_contact / dt rounded;
+             steps_run = steps of that run of the scene
+  extrapolated  true: e, t_contact and t_force are 2 x(dt) - x(2 dt) from two runs at dt and 2 dt,
+             whose raw e are e_dt and e_2dt (YADE's leapfrog error in e is first order in dt: measured,
+             see the notes); false: the raw measurement at dt
   phys       the contact constants YADE computed (MindlinPhys: betan, kno, ...; ViscElPhys: kn, cn, ...)
              and R_eff = R1 R2 / (R1 + R2) from YADE's contact geometry
+  wall       the wall body kind (sphere-wall) or null
   version    from YADE's own banner ("Welcome to Yade 2023.02a")
 
 All cases run in ONE YADE process (YADE starts in about 2 s): the cases with the same input text (and wall
-kind) share scenes, as independent body pairs far apart. Without "dt", the step is the shortest contact
-time of the scene / N (--steps-per-contact, default 100000: the leapfrog error in e is first order in dt,
-about 1e-6 at that resolution), contact times measured by a coarse pilot run.
-The gravity is zero and NewtonIntegrator.damping = 0 (YADE's default 0.2 would change e).
+kind) share scenes, as independent body pairs far apart, all touching at t = 0 (overlap exactly 0). A pilot
+run at ~400 steps per contact measures every contact; the pairs are then grouped into scenes of similar
+contact time, each with dt = its shortest contact / N. Default: N = 2e4 and each scene also run at dt/2,
+the result extrapolated (error in e below 1e-6 on the checked matrix); --single: one run at N = 1e5 (error
+in e up to ~1e-5 at e = 0.1). The gravity is zero and NewtonIntegrator.damping = 0 (YADE's default 0.2
+would change e).
 
 Exit status: 0 every case ran; 77 YADE is not installed (message on stderr); 1 the run failed (YADE's log
 tail on stderr); 2 invalid cases or options.
@@ -110,15 +120,15 @@ def main():
     ap.add_argument("--keep", metavar="DIR", help="keep the scene input, YADE's log and output in DIR")
     ap.add_argument("--yade", default=os.environ.get("IMPACTFIT_YADE", "yade"), help="YADE executable")
     ap.add_argument("--steps-per-contact", type=float, default=None,
-                    help="default 1e5, with --extrapolate 2e4")
-    ap.add_argument("--extrapolate", action="store_true",
-                    help="run every scene at dt and dt/2 and report e = 2 e(dt/2) - e(dt)")
+                    help="N: dt = shortest contact of the scene / N; default 2e4, with --single 1e5")
+    ap.add_argument("--single", action="store_true",
+                    help="one run per scene at dt (no extrapolation from dt and dt/2)")
     ap.add_argument("--timeout", type=float, default=1800.0)
     a = ap.parse_args()
     if a.code != "yade":
         fail("--code must be yade (LAMMPS and LIGGGHTS: run_lammps.py)")
     if a.steps_per_contact is None:
-        a.steps_per_contact = 2e4 if a.extrapolate else 1e5
+        a.steps_per_contact = 1e5 if a.single else 2e4
     if not (a.steps_per_contact >= 100):
         fail("--steps-per-contact must be >= 100")
     exe = shutil.which(a.yade)
@@ -141,7 +151,7 @@ def main():
             groups[key] = []
             order.append(key)
         groups[key].append(case)
-    spec = {"steps_per_contact": a.steps_per_contact, "extrapolate": a.extrapolate,
+    spec = {"steps_per_contact": a.steps_per_contact, "extrapolate": not a.single,
             "groups": [{"input": k[0], "wall": k[1], "hertzian": k[2], "cases": groups[k]} for k in order]}
 
     work = os.path.abspath(a.keep) if a.keep else tempfile.mkdtemp(prefix="run_yade.")

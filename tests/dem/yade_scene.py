@@ -154,9 +154,20 @@ def _check():
             i = contact_of(p)
             if i is not None and "phys" not in p:
                 p["phys"] = phys_of(i)
-            if i is None or i.phys.normalForce.norm() == 0.0:
-                # the force of step `it` (from the positions at it * dt) is zero
-                p["t_force"] = it * r["dt"] if per_step else None
+            f = 0.0 if i is None else i.phys.normalForce.norm()
+            if f == 0.0:
+                # the force of step `it` (from the positions at it * dt) is zero: the zero crossing is
+                # located between steps by the straight line through the last two nonzero forces
+                p["t_force"] = None
+                if per_step:
+                    p["t_force"] = it * r["dt"]
+                    h = p.get("f_hist")
+                    if h and len(h) == 2 and h[0][0] == it - 2 and h[1][0] == it - 1 and h[0][1] > h[1][1] > 0:
+                        s_zero = (it - 1) + h[1][1] / (h[0][1] - h[1][1])
+                        if s_zero <= it:
+                            p["t_force"] = s_zero * r["dt"]
+            elif per_step:
+                p["f_hist"] = (p.get("f_hist", ((None, 0.0),))[-1], (it, f))
         gap, vsep = gap_and_speed(p)
         if gap > 0.0 and vsep > 0.0:
             p["t_end"] = t_pos - gap / vsep
@@ -225,7 +236,7 @@ def main():
         cases = group["cases"]
         auto = [c for c in cases if c.get("dt") is None]
         fixed = [c for c in cases if c.get("dt") is not None]
-        scenes = []  # (dt, cases)
+        scenes = []  # (dt, cases, longest contact, extrapolate)
         if auto:
             pil = pilot(group, auto)
             tcs = [x[0] for x in pil]
@@ -236,20 +247,22 @@ def main():
             bucket, tmin = [], None
             for i in order:
                 if bucket and tcs[i] > BUCKET_RATIO * tmin:
-                    scenes.append((tmin / N_PER_CONTACT, [auto[j] for j in bucket], max(tcs[j] for j in bucket)))
+                    scenes.append((tmin / N_PER_CONTACT, [auto[j] for j in bucket], max(tcs[j] for j in bucket),
+                                   EXTRAPOLATE))
                     bucket, tmin = [], None
                 if not bucket:
                     tmin = tcs[i]
                 bucket.append(i)
-            scenes.append((tmin / N_PER_CONTACT, [auto[j] for j in bucket], max(tcs[j] for j in bucket)))
+            scenes.append((tmin / N_PER_CONTACT, [auto[j] for j in bucket], max(tcs[j] for j in bucket),
+                           EXTRAPOLATE))
         by_dt = {}
         for c in fixed:
             by_dt.setdefault(float(c["dt"]), []).append(c)
         for dt, cs in by_dt.items():
-            scenes.append((dt, cs, max(c["tc_est"] for c in cs)))
-        for dt, cs, tmax in scenes:
+            scenes.append((dt, cs, max(c["tc_est"] for c in cs), False))  # the case's own step: one run
+        for dt, cs, tmax, extrapolate in scenes:
             runs = []  # (dt, pairs, steps run); with extrapolation a second run at dt / 2
-            for d in ((dt, dt / 2.0) if EXTRAPOLATE else (dt,)):
+            for d in ((dt, dt / 2.0) if extrapolate else (dt,)):
                 pairs = make_scene(group, cs, d)
                 for p in pairs:
                     if "_t_force_est" in p["case"]:
@@ -272,7 +285,7 @@ def main():
                     "phys": p.get("phys"),
                     "wall": p["wall"],
                 }
-                if EXTRAPOLATE:
+                if extrapolate:
                     # first-order error in dt (measured): e(0) = 2 e(dt/2) - e(dt)
                     q = runs[0][1][j]
                     e_coarse = q["v_after"] / q["u0"]
@@ -282,7 +295,7 @@ def main():
                     r["t_contact"] = 2.0 * p["t_end"] - q["t_end"]
                     if p.get("t_force") is not None and q.get("t_force") is not None:
                         r["t_force"] = 2.0 * p["t_force"] - q["t_force"]
-                    r["extrapolated"] = True
+                r["extrapolated"] = extrapolate
                 results[c["index"]] = r
     out = {"version": str(yade.config.version), "results": results, "scenes": log}
     with open(OUT_PATH, "w") as f:
