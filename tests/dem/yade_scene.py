@@ -73,7 +73,7 @@ def make_scene(group, cases, dt):
             b2.state.vel = (-v * m1 / (m1 + m2), 0, 0)
             id1, id2 = O.bodies.append(b1), O.bodies.append(b2)
             pairs.append({"case": c, "ids": (id1, id2), "axis": 0, "wall": None,
-                          "u0": b1.state.vel[0] - b2.state.vel[0], "rsum": r1 + r2})
+                          "u0": float(b1.state.vel[0] - b2.state.vel[0]), "rsum": r1 + r2})
         else:
             x = k * pitch
             kind = group.get("wall", "wall")
@@ -154,7 +154,7 @@ def _check():
             i = contact_of(p)
             if i is not None and "phys" not in p:
                 p["phys"] = phys_of(i)
-            f = 0.0 if i is None else i.phys.normalForce.norm()
+            f = 0.0 if i is None else float(i.phys.normalForce.norm())
             if f == 0.0:
                 # the force of step `it` (from the positions at it * dt) is zero: the zero crossing is
                 # located between steps by the straight line through the last two nonzero forces
@@ -168,7 +168,7 @@ def _check():
                             p["t_force"] = s_zero * r["dt"]
             elif per_step:
                 p["f_hist"] = (p.get("f_hist", ((None, 0.0),))[-1], (it, f))
-        gap, vsep = gap_and_speed(p)
+        gap, vsep = (float(x) for x in gap_and_speed(p))  # float: also for yade-longdouble etc.
         if gap > 0.0 and vsep > 0.0:
             p["t_end"] = t_pos - gap / vsep
             p["v_after"] = vsep
