@@ -10,7 +10,7 @@ Default: the issue's YADE row. Two equal spheres R = 5 mm, rho = 2500 kg/m^3, E 
 YADE's source (Thornton (B6) beta, clamped force) within --tol, and betan computed with
 impactfit zhang-alpha must give the asked e within --tol.
 
---all: every model of YADE 2023.02a that takes a restitution or damping (see docs in the module), for
+--all: every model of YADE 2023.02a that takes a restitution or damping (the rows of build_all), for
 equal spheres, unequal radii and masses, sphere-wall (utils.wall), 3 speeds and 5 values of e: once with
 the naive input (measured e must equal the prediction from the source-read law, simulated by impactfit)
 and once with the corrected input computed here from impactfit (measured e must equal the asked e).
@@ -26,6 +26,7 @@ import math
 import os
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 E_MOD, NU = 1e8, 0.3
@@ -215,10 +216,14 @@ def build_all(imp, es):
 
 
 def run_yade(cases, args):
-    path = os.path.join(args.keep or "/tmp", "check_yade_cases.%d.json" % os.getpid())
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
-    with open(path, "w") as f:
+        path = os.path.join(args.keep, "cases.json")
+        f = open(path, "w")
+    else:
+        fd, path = tempfile.mkstemp(prefix="check_yade.", suffix=".json")
+        f = os.fdopen(fd, "w")
+    with f:
         json.dump(cases, f)
     cmd = [sys.executable, os.path.join(HERE, "run_yade.py"), path]
     if args.steps_per_contact:
@@ -254,6 +259,9 @@ def main():
     ap.add_argument("--speeds", help="with --all: comma-separated speeds in m/s (default %s)" %
                     ",".join(map(str, SPEEDS)))
     args = ap.parse_args()
+    if not (os.path.isfile(args.impactfit) and os.access(args.impactfit, os.X_OK)):
+        sys.stderr.write("check_yade_table.py: error: --impactfit %s is not an executable\n" % args.impactfit)
+        return 2
     imp = Impactfit(args.impactfit)
     failures = 0
     if not args.all:
