@@ -331,6 +331,8 @@ int impactfit_cmd_dem(int argc, char **argv) {
          a.transition == impactfit_transition_C ? "force clamped at zero (C)" : "tensile until d = 0 (A)");
   printf("# force F = K d^%g + C d^%g d': K = %.10g N/m^%g, R = %.10g m, M = %.10g kg\n", md->n, md->m, a.K, md->n,
          a.R, a.M);
+  if (!md->run_here)
+    printf("# (known from the code's source only, not run here: %s)\n", md->source);
   if (md->takes_e)
     printf("# typing e = %.6g gives e = %.6f%s\n", e, a.e_naive,
            a.speed_dependent ? " at this speed" : " (at every speed)");

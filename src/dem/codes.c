@@ -314,6 +314,7 @@ OPS(o_lig_hooke_st_abs, ST_LINEAR_KN, DA_CONST, NULL, in_liggghts)
 OPS(o_lig_hertz_st, ST_HERTZ_KN, DA_MASS_SQRTR, NULL, in_liggghts)
 /* YADE */
 OPS(o_yade_en, ST_HERTZ_MAT_YWALL, DA_CONV_SQRTMK, conv_yade_en, in_yade)
+OPS(o_yade_old_en, ST_HERTZ_MAT_YWALL, DA_CONV_SQRTMK, conv_hertz_beta, in_yade)
 OPS(o_yade_betan, ST_HERTZ_MAT_YWALL, DA_CONV_SQRTMK, conv_yade_betan, in_yade)
 OPS(o_yade_ve_en, ST_VISCEL_TC, DA_VISCEL_TC, NULL, in_yade)
 OPS(o_yade_ve_cn, ST_VISCEL_KN, DA_HALF, NULL, in_yade)
@@ -415,6 +416,12 @@ static const impactfit_dem_model models[] = {
      "sqrt(M (3/2) kno delta^(1/2)), beta_n = sqrt(1/(1 - (1 + e)^2 exp(a(e))) - 1) with a(e) the degree-10 polynomial of "
      "Thornton et al. (2013) Eq. (B7); the total force is clamped at zero: C = 2 sqrt(3/2) beta_n sqrt(M K)",
      "pkg/dem/HertzMindlin.cpp:22-110 (Ip2), :270-519 (Law2) (YADE 2023.02a, d081c80)", &o_yade_en},
+    {"yade", "mindlin", "en", "1.00.0 - 2022.01a (formula only)", 10000, 20220199, 1.5, 0.25, "en", "-", 1, 1, 1, NULL,
+     0,
+     "Ip2_FrictMat_FrictMat_MindlinPhys(en) before the Thornton conversion: beta_n = sqrt(5/6) |ln e|/sqrt(ln^2 e + "
+     "pi^2), c_n = 2 beta_n sqrt(M (3/2) kno delta^(1/2)), clamped at zero: C = sqrt(5) |beta| sqrt(M K)",
+     "pkg/dem/HertzMindlin.cpp (YADE 2022.01a; replaced by Thornton's (B6) in commit 8766c063f, 2023-01-25)",
+     &o_yade_old_en},
     {"yade", "mindlin", "betan", "2023.02a (Debian 12)", 20230200, 20230299, 1.5, 0.25, "betan", "-", 0, 1, 1, NULL, 1,
      "Ip2_FrictMat_FrictMat_MindlinPhys(betan): c_n = 2 betan sqrt(M (3/2) kno delta^(1/2)), clamped at zero: "
      "C = 2 sqrt(3/2) betan sqrt(M K)",
