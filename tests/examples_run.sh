@@ -34,5 +34,16 @@ sh_out=$(bash "$SRC/examples/shell/pipelines.sh" "$BIN") || { echo "FAIL: exampl
 echo "$sh_out"
 echo "$sh_out" | grep -q "^0.5	136.29198424937" && echo "$sh_out" | grep -qE '^e_out = 0\.7(0000000000|99999999999)' &&
   echo "$sh_out" | grep -q "^exact	1.43275053327137" || { echo "FAIL: examples/shell output"; fail=$((fail + 1)); }
+# the DEM example: LAMMPS (Debian 12) returns the asked e with the lines of impactfit dem
+for e in 0.1 0.5; do
+  dem_out=$(bash "$SRC/examples/dem/lammps_two_spheres.sh" "$e" "$BIN")
+  st=$?
+  echo "$dem_out"
+  if [ "$st" = 77 ]; then
+    echo "SKIPPED: examples/dem (LAMMPS not installed)"
+  elif [ "$st" != 0 ] || ! echo "$dem_out" | awk -v e="$e" '/^restitution e =/ { d = $4 - e; exit !(d < 1e-5 && d > -1e-5) }'; then
+    echo "FAIL: examples/dem/lammps_two_spheres.sh $e"; fail=$((fail + 1))
+  fi
+done
 echo "examples_run.sh: $fail failures"
 [ "$fail" = 0 ]
