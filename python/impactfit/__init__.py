@@ -495,7 +495,7 @@ def dem(code: str, model: str, e: Optional[ArrayLike] = None, v: Optional[ArrayL
     if version is not None:
         options["version"] = version
     inputs = tuple(_opt(x) for x in (e, v, value, E, nu, r1, r2, rho1, rho2, m1, m2, kn, vchar, tc))
-    r = _run("dem", inputs, _DEM_OUT, options, threads, on_error, ints=("reachable",))
+    r = _run("dem", inputs, _DEM_OUT, options, threads, on_error, ints=("reachable",) if value is None else ())
     if value is not None:
         r = {k: r[k] for k in ("value", "e_real", "R", "M")}
     else:
