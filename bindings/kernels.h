@@ -9,9 +9,9 @@
  * lowest index (so the report does not depend on the number of threads). It takes no lock of the
  * caller's language: the Python binding calls it with the GIL released.
  *
- * Adding a function (e.g. dem): write its point function below and add one line to KERNELS[];
+ * Adding a function: write its point function below and add one line to KERNELS[];
  * then a wrapper in python/impactfit/__init__.py and, for Octave, a MEX file of a few lines
- * (octave/src/impactfit_hc_eps.c is the pattern). */
+ * (octave/src/impactfit_hc_eps.c is the pattern; octave/src/impactfit_dem.c for name/value inputs). */
 #ifndef IMPACTFIT_BINDINGS_KERNELS_H
 #define IMPACTFIT_BINDINGS_KERNELS_H
 
@@ -35,6 +35,9 @@ typedef struct kopts {
   const impactfit_transition *tr; /* zhang_alpha, zhang_surrogate */
   int dimensional;               /* copt */
   char which[16];                /* rh_eps: lsq | minimax */
+  const impactfit_dem_model *dem; /* dem: the code's model (impactfit_dem_model_find) */
+  int dem_clamp;                 /* dem: -1 the code's default, 0 off, 1 on */
+  int dem_wall;                  /* dem: 1 sphere against a wall, 0 two spheres */
 } kopts;
 
 
@@ -258,6 +261,109 @@ static int k_dtau_surrogate(void *ws, const kopts *o, const double *in, double *
   return 0;
 }
 
+/* dem: in e, v, value, E, nu, r1, r2, rho1, rho2, m1, m2, kn, vchar, tc (NaN: not given; value given:
+ * the forward problem); out value, e_naive, reachable, zeta, C, K, R, M, e_real. As `impactfit dem`:
+ * r2 = r1 and rho2 = rho1 when not given (a wall ignores r2, m2), masses (4/3) pi r^3 rho from the
+ * densities unless m1 (and m2, default m1) are given; vchar defaults to v. */
+enum { DEM_N_IN = 14, DEM_N_OUT = 9 };
+
+static int dem_request(const kopts *o, const double *in, impactfit_dem_request *q, impactfit_error *err) {
+  const impactfit_dem_model *md = o->dem;
+  if (!md)
+    return fail(err, IMPACTFIT_EINVAL, "dem: no code and model given");
+  int wall = o->dem_wall;
+  double r1 = in[5], r2 = wall ? NAN : in[6], rho1 = in[7], rho2 = in[8], m1 = in[9], m2 = wall ? NAN : in[10];
+  if (!wall && !given(r2))
+    r2 = r1;
+  if (!wall && !given(rho2))
+    rho2 = rho1;
+  if (!given(m1) && !given(m2)) {
+    if (!given(rho1))
+      return fail(err, IMPACTFIT_EINVAL, "dem: give the density (density or rho1/rho2, kg/m^3) or the masses (m1/m2, kg)");
+    if (!(rho1 > 0.0) || (!wall && !(rho2 > 0.0)))
+      return fail(err, IMPACTFIT_EINVAL, "dem: densities must be > 0 kg/m^3 (got %.17g, %.17g)", rho1, rho2);
+    m1 = impactfit_dem_sphere_mass(r1, rho1);
+    m2 = wall ? NAN : impactfit_dem_sphere_mass(r2, rho2);
+  } else if (!given(m2) && !wall) {
+    m2 = m1;
+  }
+  int viscel_tc = !strcmp(md->code, "yade") && !strcmp(md->model, "viscel") && !strcmp(md->damping, "en");
+  if (md->needs_material && (!given(in[3]) || !given(in[4])))
+    return fail(err, IMPACTFIT_EINVAL, "dem: %s %s takes the material: give E (Pa) and nu", md->code, md->model);
+  if (viscel_tc && !given(in[13]))
+    return fail(err, IMPACTFIT_EINVAL, "dem: yade viscel damping en takes the contact time: give tc (s)");
+  if (!md->needs_material && !viscel_tc && !given(in[11]))
+    return fail(err, IMPACTFIT_EINVAL, "dem: %s %s takes the code's stiffness: give kn (%s)", md->code, md->model,
+                md->law);
+  if (given(in[0]) && given(in[2]))
+    return fail(err, IMPACTFIT_EINVAL, "dem: give e (the restitution you want) or value (what you type), not both");
+  *q = impactfit_dem_default_request();
+  q->model = md;
+  q->clamp = o->dem_clamp;
+  q->contact.geometry = wall ? IMPACTFIT_DEM_SPHERE_WALL : IMPACTFIT_DEM_SPHERE_SPHERE;
+  q->contact.E = in[3];
+  q->contact.nu = in[4];
+  q->contact.r1 = r1;
+  q->contact.r2 = r2;
+  q->contact.m1 = m1;
+  q->contact.m2 = m2;
+  q->contact.kn = in[11];
+  q->contact.v_char = in[12];
+  q->contact.tc = in[13];
+  q->e = in[0];
+  q->v = in[1];
+  return 0;
+}
+
+static int k_dem(void *ws, const kopts *o, const double *in, double *out, impactfit_error *err) {
+  impactfit_dem_request q;
+  int st = dem_request(o, in, &q, err);
+  if (st)
+    return st;
+  for (int j = 0; j < DEM_N_OUT; j++)
+    out[j] = NAN;
+  if (given(in[2])) { /* forward: the real e of a typed value */
+    if (!given(q.contact.v_char))
+      q.contact.v_char = q.v;
+    out[0] = in[2];
+    if ((st = impactfit_dem_effective(&q.contact, &out[6], &out[7], err)))
+      return st;
+    return impactfit_dem_forward(q.model, &q.contact, q.clamp, in[2], q.v, &out[8], err);
+  }
+  impactfit_dem_answer a;
+  if ((st = impactfit_dem_solve(ws, &q, &a, err)))
+    return st;
+  const double v[] = {a.value, a.e_naive, a.reachable, a.zeta, a.C, a.K, a.R, a.M, NAN};
+  memcpy(out, v, sizeof v);
+  return 0;
+}
+
+/* dem, one point: the texts (input to paste, note) and, when e is out of reach, another model of the
+ * same code that reaches it (*alt NULL when none does). */
+static __attribute__((unused)) int dem_describe(const kopts *o, const double *in, char *input, size_t input_size,
+                                                char *note, size_t note_size, const impactfit_dem_model **alt,
+                                                impactfit_dem_answer *alt_ans, impactfit_error *err) {
+  impactfit_dem_request q;
+  *alt = NULL;
+  input[0] = note[0] = '\0';
+  int st = dem_request(o, in, &q, err);
+  if (st)
+    return st;
+  if (given(in[2])) {
+    if (!given(q.contact.v_char))
+      q.contact.v_char = q.v;
+    return impactfit_dem_input(q.model, &q.contact, q.clamp, in[2], input, input_size, err);
+  }
+  impactfit_dem_answer a;
+  if ((st = impactfit_dem_solve(NULL, &q, &a, err)))
+    return st;
+  snprintf(input, input_size, "%s", a.input);
+  snprintf(note, note_size, "%s", a.note);
+  if (!a.reachable && impactfit_dem_suggest(NULL, &q, alt, alt_ans, NULL) != 0)
+    *alt = NULL;
+  return 0;
+}
+
 /* rh_eps: in e; out eps */
 static int k_rh_eps(void *ws, const kopts *o, const double *in, double *out, impactfit_error *err) {
   return impactfit_committed_rh_eps(o->which, in[0], &out[0], err);
@@ -281,6 +387,7 @@ static const kernel KERNELS[] = {
     {"zhang_surrogate", 6, 3, WS_NONE, k_zhang_surrogate},
     {"dtau_surrogate", 5, 2, WS_NONE, k_dtau_surrogate},
     {"rh_eps", 1, 1, WS_NONE, k_rh_eps},
+    {"dem", DEM_N_IN, DEM_N_OUT, WS_INVERSE, k_dem},
 };
 #define N_KERNELS (sizeof KERNELS / sizeof KERNELS[0])
 #define MAX_IO 24
@@ -300,6 +407,7 @@ static void kopts_default(kopts *o) {
   o->sim = impactfit_impact_default_params();
   o->tr = impactfit_transition_C;
   snprintf(o->which, sizeof o->which, "minimax");
+  o->dem_clamp = -1;
 }
 
 typedef struct kfailure {

@@ -17,7 +17,7 @@
 #define MEX_MAX_IN 8
 
 /* Number of leading arguments that are not char (the positional ones). */
-static int mex_positional(int nrhs, const mxArray *prhs[]) {
+static __attribute__((unused)) int mex_positional(int nrhs, const mxArray *prhs[]) {
   int i = 0;
   while (i < nrhs && !mxIsChar(prhs[i]))
     i++;
@@ -41,7 +41,7 @@ static double mex_scalar(const mxArray *a, const char *name) {
 
 /* Reads the name/value options from prhs[first..nrhs): names compared case-insensitively against
  * `allowed` (a NULL-terminated list of transition, method, tol, contacts, t_max, rtol). */
-static void mex_options(int nrhs, const mxArray *prhs[], int first, kopts *o, const char *const *allowed,
+static __attribute__((unused)) void mex_options(int nrhs, const mxArray *prhs[], int first, kopts *o, const char *const *allowed,
                         const char *fn) {
   kopts_default(o);
   if ((nrhs - first) % 2)

@@ -115,8 +115,95 @@ function failures = run_tests(cli)
         'eps satisfies (1+eps)/(1-e eps) = exp(eps(1+e))');
   check(ep(end) == 0, 'e = 1 gives eps = 0');
 
+  printf('impactfit_dem\n');
+  function j = cli_dem(args)
+    % runs `impactfit dem ARGS --json`; numbers re-read with str2double (strtod: correctly rounded, so
+    % the %.17g of the CLI round-trips exactly), texts with jsondecode
+    [st, out] = system([cli ' dem ' args ' --json']);
+    if st ~= 0
+      error('run_tests:cli', 'impactfit dem %s: exit %d: %s', args, st, out);
+    end
+    j = jsondecode(out);
+    for k = {'value', 'e_naive', 'zeta', 'C', 'K', 'R', 'M', 'e_real'}
+      tok = regexp(out, ['"' k{1} '":(-?[0-9.eE+-]+|null)'], 'tokens', 'once');
+      if ~isempty(tok)
+        j.(k{1}) = str2double(tok{1});  % null -> NaN
+      end
+    end
+    tok = regexp(out, '"alternative":\{[^{}]*?"value":(-?[0-9.eE+-]+)', 'tokens', 'once');
+    if ~isempty(tok)
+      j.alternative.value = str2double(tok{1});
+    end
+  end
+  function ok = same_or_nan(a, b)
+    ok = isequal(a, b) || (isnan(a) && isnan(b));
+  end
+  glass = {'E', 1e8, 'nu', 0.3, 'radius', 0.005, 'density', 2500};
+  glass_cli = '--E 1e8 --nu 0.3 --radius 0.005 --density 2500';
+  cases = {
+    {'lammps', 'granular hertz/material', 0.5, 1, [{'damping', 'tsuji'}, glass], ...
+     ['--damping tsuji ' glass_cli]}
+    {'lammps', 'granular hertz/material', 0.1, 1, [{'damping', 'tsuji'}, glass], ...
+     ['--damping tsuji ' glass_cli]}
+    {'liggghts', 'hertz', 0.3, 2, {'limit', 'on', 'E', 5e6, 'nu', 0.25, 'r1', 0.002, 'r2', 0.003, 'rho1', 2000, 'rho2', 3000}, ...
+     '--limit on --E 5e6 --nu 0.25 --r1 0.002 --r2 0.003 --rho1 2000 --rho2 3000'}
+    {'yade', 'mindlin', 0.7, 0.5, {'damping', 'en', 'wall', true, 'E', 7e7, 'nu', 0.2, 'radius', 0.01, 'density', 1500}, ...
+     '--damping en --wall --E 7e7 --nu 0.2 --radius 0.01 --density 1500'}
+    {'lammps', 'gran/hertz/history', 0.6, 3, {'kn', 2e8, 'radius', 0.004, 'm1', 1e-3, 'm2', 2e-3}, ...
+     '--kn 2e8 --radius 0.004 --m1 1e-3 --m2 2e-3'}
+  };
+  for i = 1:numel(cases)
+    c = cases{i};
+    r = impactfit_dem(c{1}, c{2}, c{3}, c{4}, c{5}{:});
+    j = cli_dem(sprintf('--code %s --model ''%s'' --e %.17g --v %.17g %s', c{1}, c{2}, c{3}, c{4}, c{6}));
+    ok = r.reachable == j.reachable && strcmp(r.input, j.input) && strcmp(r.note, j.note);
+    for k = {'value', 'e_naive', 'zeta', 'C', 'K', 'R', 'M'}
+      ok = ok && same_or_nan(r.(k{1}), j.(k{1}));
+    end
+    if ~j.reachable
+      a = r.alternative;
+      ok = ok && strcmp(a.model, j.alternative.model) && strcmp(a.damping, j.alternative.damping) && ...
+           a.value == j.alternative.value && ...
+           strcmp(a.input, j.alternative.input);
+    end
+    check(ok, sprintf('%s %s e = %g: every field equals the CLI''s (value %.17g)', c{1}, c{2}, c{3}, r.value));
+  end
+  r = impactfit_dem('lammps', 'granular hertz/material', 0.1, 1, 'damping', 'tsuji', glass{:});
+  f = impactfit_dem('lammps', 'granular hertz/material', [], 1, 'value', r.alternative.value, 'damping', ...
+                    r.alternative.damping, glass{:});
+  check(r.reachable == 0 && isnan(r.value) && abs(f.e_real - 0.1) < 1e-9, ...
+        sprintf('tsuji cannot give e = 0.1; the alternative gives %.12g', f.e_real));
+  E = [0.2 0.5 0.8; 0.3 0.6 0.9];
+  V = [0.5 1 2; 4 8 16];
+  r = impactfit_dem('lammps', 'gran/hertz/history', E, V, 'kn', 2e8, 'radius', 0.004, 'density', 2500);
+  okv = isequal(size(r.value), [2 3]) && ~isfield(r, 'input');
+  for i = 1:numel(E)
+    s = impactfit_dem('lammps', 'gran/hertz/history', E(i), V(i), 'kn', 2e8, 'radius', 0.004, 'density', 2500);
+    okv = okv && r.value(i) == s.value && r.C(i) == s.C;
+  end
+  check(okv, 'a 2x3 call equals the scalar calls element by element');
+  f = impactfit_dem('lammps', 'gran/hertz/history', [], V, 'value', r.value, 'kn', 2e8, 'radius', 0.004, ...
+                    'density', 2500);
+  check(max(abs(f.e_real(:) - E(:))) < 1e-9, sprintf('the forward problem gives back e (max %.2g)', ...
+        max(abs(f.e_real(:) - E(:)))));
+  j = cli_dem(sprintf('--code lammps --model gran/hertz/history --value %.17g --v 0.5 --kn 2e8 --radius 0.004 --density 2500', r.value(1)));
+  check(f.e_real(1) == j.e_real, 'forward e_real equals the CLI''s');
+  check(strcmp(error_id(@() impactfit_dem('lammps', 'hertz', 0.5, 1, glass{:})), 'impactfit:invalidInput'), ...
+        'unknown model: impactfit:invalidInput');
+  msg = '';
+  try
+    impactfit_dem('lammps', 'hertz', 0.5, 1, glass{:});
+  catch err
+    msg = err.message;
+  end
+  check(~isempty(strfind(msg, '(known: ''granular hertz/material''')), 'the message lists the known models');
+  check(strcmp(error_id(@() impactfit_dem('lammps', 'gran/hertz/history', 0.5, 1, glass{:})), ...
+        'impactfit:invalidInput'), 'no kn: impactfit:invalidInput');
+  check(strcmp(error_id(@() impactfit_dem('lammps', 'gran/hertz/history', [0.5 0.6], [1 2 3], 'kn', 2e8, ...
+        'radius', 0.004, 'density', 2500)), 'impactfit:invalidInput'), 'mismatched sizes: impactfit:invalidInput');
+
   printf('help texts\n');
-  names = {'impactfit_copt', 'impactfit_zhang_alpha', 'impactfit_simulate', 'impactfit_hc_eps'};
+  names = {'impactfit_copt', 'impactfit_zhang_alpha', 'impactfit_simulate', 'impactfit_hc_eps', 'impactfit_dem'};
   for i = 1:numel(names)
     t = evalc(['help ' names{i}]);
     check(~isempty(strfind(t, 'Example')), ['help ' names{i}]);

@@ -1,8 +1,8 @@
 """impactfit: exact damping constants of continuous contact-force models from a coefficient of restitution.
 
 Python binding of the C library libimpactfit (the same numbers to the last digit). Every function of the
-vectorised group (copt, zhang_alpha, zhang_lambda, simulate, hc_eps, impact_time, identify_hc and the
-surrogates) accepts scalars or array-likes for its numeric arguments and broadcasts them with NumPy's rules;
+vectorised group (copt, zhang_alpha, zhang_lambda, simulate, hc_eps, impact_time, identify_hc, dem and
+the surrogates) accepts scalars or array-likes for its numeric arguments and broadcasts them with NumPy's rules;
 an array call runs on all cores (OpenMP, one library workspace per thread) with the GIL released. Scalar
 arguments give Python floats (ints for counters); array arguments give NumPy arrays of the broadcast shape.
 Each point is solved on its own (no continuation between neighbours), so a value does not depend on the
@@ -41,7 +41,7 @@ from . import _impactfit as _c
 __all__ = [
     "NumericalError", "copt", "zhang_alpha", "zhang_lambda", "simulate", "SimulateResult", "hc_eps",
     "impact_time", "identify_hc", "identify", "copt_surrogate", "zhang_surrogate", "dtau_surrogate",
-    "rh_eps_refit", "sweep", "fit", "library_version", "__version__",
+    "rh_eps_refit", "dem", "sweep", "fit", "library_version", "__version__",
 ]
 
 library_version: str = _c.library_version
@@ -428,6 +428,86 @@ def rh_eps_refit(e: ArrayLike, which: str = "minimax", *, threads: int = 0,
     """Ramaswamy-Humbert's form eps(e) with the refitted constants of generated/ramaswamy_eps.h:
     which = "minimax" (0.79 % max relative error on [0.01, 1]) or "lsq". 0 < e <= 1; dimensionless."""
     return _run("rh_eps", (e,), ("eps",), {"which": which}, threads, on_error)["eps"]
+
+
+# ---- DEM codes ---------------------------------------------------------------------------------------
+
+_DEM_OUT = ("value", "e_naive", "reachable", "zeta", "C", "K", "R", "M", "e_real")
+
+
+def dem(code: str, model: str, e: Optional[ArrayLike] = None, v: Optional[ArrayLike] = None, *,
+        damping: Optional[str] = None, version: Optional[str] = None, limit: Optional[bool] = None,
+        wall: bool = False, E: Optional[ArrayLike] = None, nu: Optional[ArrayLike] = None,
+        radius: Optional[ArrayLike] = None, r1: Optional[ArrayLike] = None, r2: Optional[ArrayLike] = None,
+        density: Optional[ArrayLike] = None, rho1: Optional[ArrayLike] = None, rho2: Optional[ArrayLike] = None,
+        m1: Optional[ArrayLike] = None, m2: Optional[ArrayLike] = None, kn: Optional[ArrayLike] = None,
+        vchar: Optional[ArrayLike] = None, tc: Optional[ArrayLike] = None, value: Optional[ArrayLike] = None,
+        threads: int = 0, on_error: str = "raise") -> Dict[str, Any]:
+    """The exact input that makes a real DEM code give the restitution e, head-on (`impactfit dem`).
+
+    impactfit knows, per code, version and model, the normal force the code computes, F = K d^n + C d^m d',
+    and whether it clamps the force at zero (the registry: `impactfit dem --list`). It solves for the damping
+    C that gives e exactly at the impact speed v and converts it into the number the code takes.
+
+    code: "lammps", "liggghts", "yade" or "chrono"; model: the code's model ("granular hertz/material",
+    "gran/hertz/history", "hertz", "mindlin", ...); damping: the option where the model has several ("tsuji",
+    "en", ...); version: the code's version (None: Debian 12's); limit: the code's force clamp (LAMMPS
+    limit_damping, LIGGGHTS limitForce; None: the code's default); wall: a sphere against a fixed flat wall
+    of the same material (r2, rho2, m2 are then ignored). An unknown code, version, model or damping raises
+    ValueError listing what is known.
+
+    Numbers (broadcast together): e (0 < e < 1, the restitution you want); v (m/s, the relative normal impact
+    speed, or the sphere's speed at a wall); E (Pa), nu (models that take a material) or kn (the code's own
+    stiffness, units in `impactfit dem --list`); radius or r1, r2 (m; r2 = r1 when not given); density or
+    rho1, rho2 (kg/m^3; masses (4/3) pi r^3 rho) or masses m1, m2 (kg; m2 = m1); vchar (m/s, the
+    characteristic velocity of LIGGGHTS/Chrono hooke; default v); tc (s, the contact time of YADE's
+    ViscElMat(tc, en)). value instead of e: the forward problem, the real e the code gives for a typed value.
+
+    Returns a dict of floats (scalar inputs) or arrays: value (the number to type; NaN when e is out of the
+    model's reach), e_naive (the e the code gives when e itself is typed; NaN when the model takes no e),
+    reachable (1/0), zeta (scaled damping), C (N*s/m^(m+1), the damping the code must compute), K (N/m^n),
+    R (m, effective radius), M (kg, effective mass). With value= given: value, e_real, R, M. For scalar
+    inputs also input (the exact text to paste into the code's input) and, when solving for e, note, and
+    when e is out of reach alternative (None, or a dict: model, damping, value, input, note, end of another
+    model of the same code that reaches e). Same values as `impactfit dem ... --json`."""
+    if (e is None) == (value is None):
+        raise ValueError("dem: give e (the restitution you want) or value (what you type), not both" if e is not None
+                         else "dem: e is required (the restitution you want, 0 < e < 1), or value to see what a "
+                         "typed value gives")
+    if v is None:
+        raise ValueError("dem: v is required (the impact speed, m/s)")
+    if radius is not None and (r1 is not None or r2 is not None):
+        raise ValueError("dem: give radius or r1/r2, not both")
+    if density is not None and (rho1 is not None or rho2 is not None):
+        raise ValueError("dem: give density or rho1/rho2, not both")
+    if (m1 is not None or m2 is not None) and (density is not None or rho1 is not None or rho2 is not None):
+        raise ValueError("dem: give densities or masses, not both")
+    if limit not in (None, True, False):
+        raise ValueError("dem: limit: expected None (the code's default), True or False, got %r" % (limit,))
+    if radius is not None:
+        r1 = r2 = radius
+    if density is not None:
+        rho1 = rho2 = density
+    options: Dict[str, Any] = {"code": code, "model": model, "limit": -1 if limit is None else int(bool(limit)),
+                               "wall": int(bool(wall))}
+    if damping is not None:
+        options["damping"] = damping
+    if version is not None:
+        options["version"] = version
+    inputs = tuple(_opt(x) for x in (e, v, value, E, nu, r1, r2, rho1, rho2, m1, m2, kn, vchar, tc))
+    r = _run("dem", inputs, _DEM_OUT, options, threads, on_error, ints=("reachable",) if value is None else ())
+    if value is not None:
+        r = {k: r[k] for k in ("value", "e_real", "R", "M")}
+    else:
+        del r["e_real"]
+    if all(_is_scalar(x) for x in inputs) and r["R"] == r["R"]:  # a scalar call that succeeded
+        t = _c.dem_text(tuple(float(x) for x in inputs), options)
+        r["input"] = t["input"]
+        if value is None:
+            r["note"] = t["note"]
+            if not r["reachable"]:
+                r["alternative"] = t["alternative"]
+    return r
 
 
 # ---- sweeps and fits on definition files ------------------------------------------------------------

@@ -12,11 +12,12 @@
  *    succeeded, else (index, status, status_name, message, is_input_error) of the lowest failing
  *    index, so the result does not depend on the number of threads.
  *  - details(), identify(), sweep(), table(), fit(): the non-vectorised tools.
+ *  - dem_text(inputs, options): the texts of one `dem` point (impactfit_dem_input, the note,
+ *    impactfit_dem_suggest's alternative), for scalar calls.
  *
  * The kernels (one point each) and the parallel loop are shared with the Octave MEX functions:
- * bindings/kernels.h. Adding a vectorised function (e.g. dem once include/impactfit/dem.h has its
- * registry API) is one entry in KERNELS[] there with its point function, plus a wrapper in
- * python/impactfit/__init__.py (see docs/PYTHON.md, "Adding a function").
+ * bindings/kernels.h. Adding a vectorised function is one entry in KERNELS[] there with its point
+ * function, plus a wrapper in python/impactfit/__init__.py (see docs/PYTHON.md, "Adding a function").
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -89,7 +90,7 @@ static int parse_options(PyObject *d, kopts *o) {
   }
   static const char *const known[] = {"method", "tol", "max_iter", "surrogate_guess", "transition",
                                       "dimensional", "max_contacts", "t_max", "rtol", "series",
-                                      "which", NULL};
+                                      "which", "code", "version", "model", "damping", "limit", "wall", NULL};
   PyObject *key, *val;
   Py_ssize_t pos = 0;
   while (PyDict_Next(d, &pos, &key, &val)) {
@@ -120,6 +121,19 @@ static int parse_options(PyObject *d, kopts *o) {
   if (which)
     snprintf(o->which, sizeof o->which, "%s", which);
   o->sim.transition = o->tr;
+  /* dem: the code's model, looked up once per call */
+  const char *code = NULL, *version = NULL, *model = NULL, *damping = NULL;
+  if (opt_str(d, "code", &code) || opt_str(d, "version", &version) || opt_str(d, "model", &model) ||
+      opt_str(d, "damping", &damping) || opt_int(d, "limit", &o->dem_clamp) || opt_int(d, "wall", &o->dem_wall))
+    return -1;
+  if (code || model) {
+    impactfit_error err;
+    impactfit_error_clear(&err);
+    if (impactfit_dem_model_find(code, version, model, damping, &o->dem, &err)) {
+      PyErr_SetString(PyExc_ValueError, err.message);
+      return -1;
+    }
+  }
   return 0;
 }
 
@@ -708,6 +722,39 @@ out:
   return ret;
 }
 
+/* ---- dem_text: the texts of one dem point ------------------------------------------------------- */
+
+static PyObject *py_dem_text(PyObject *self, PyObject *args) {
+  PyObject *in_t, *opt_d;
+  if (!PyArg_ParseTuple(args, "O!O", &PyTuple_Type, &in_t, &opt_d))
+    return NULL;
+  if (PyTuple_GET_SIZE(in_t) != DEM_N_IN)
+    return PyErr_Format(PyExc_TypeError, "dem_text: expected %d inputs", (int)DEM_N_IN);
+  double in[DEM_N_IN];
+  for (int j = 0; j < DEM_N_IN; j++)
+    if ((in[j] = PyFloat_AsDouble(PyTuple_GET_ITEM(in_t, j))) == -1.0 && PyErr_Occurred())
+      return NULL;
+  kopts o;
+  if (parse_options(opt_d, &o))
+    return NULL;
+  char input[1024], note[1024];
+  const impactfit_dem_model *alt;
+  impactfit_dem_answer alt_a;
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  int st;
+  Py_BEGIN_ALLOW_THREADS
+  st = dem_describe(&o, in, input, sizeof input, note, sizeof note, &alt, &alt_a, &err);
+  Py_END_ALLOW_THREADS
+  if (st)
+    return raise_status(st, &err);
+  if (!alt)
+    return Py_BuildValue("{ss,ss,sO}", "input", input, "note", note, "alternative", Py_None);
+  return Py_BuildValue("{ss,ss,s{ss,ss,sd,ss,ss,ss}}", "input", input, "note", note, "alternative", "model",
+                       alt->model, "damping", alt->damping, "value", alt_a.value, "input", alt_a.input, "note",
+                       alt_a.note, "end", alt_a.transition->name);
+}
+
 static PyObject *py_kernels(PyObject *self, PyObject *noargs) {
   PyObject *d = PyDict_New();
   for (size_t i = 0; d && i < N_KERNELS; i++) {
@@ -728,6 +775,7 @@ static PyMethodDef methods[] = {
     {"sweep", py_sweep, METH_VARARGS, "sweep(path, threads): run a sweep definition into CSV text"},
     {"table", py_table, METH_VARARGS, "table(text, name): parse CSV with the library's reader"},
     {"fit", py_fit, METH_VARARGS, "fit(fit_file, data_csv_or_None, threads): run a fit file"},
+    {"dem_text", py_dem_text, METH_VARARGS, "dem_text(inputs14, options): {input, note, alternative} of one dem point"},
     {"kernels", py_kernels, METH_NOARGS, "kernels(): {name: (inputs, outputs)}"},
     {"max_threads", py_max_threads, METH_NOARGS, "OpenMP's omp_get_max_threads()"},
     {"set_numerical_error", py_set_numerical_error, METH_O, "internal: the NumericalError class"},

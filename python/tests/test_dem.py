@@ -1,0 +1,140 @@
+"""Tests of impactfit.dem (ctest -L python): the same numbers and texts as `impactfit dem ... --json` to the
+last digit (the CLI prints %.17g, parsed by Python's correctly rounded float()), broadcasting, the
+forward problem as the inverse of the solve, and the library's messages for bad input.
+Environment (set by ctest): PYTHONPATH=BUILD/python, IMPACTFIT_CLI."""
+import json
+import math
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import impactfit
+
+CLI = os.environ.get("IMPACTFIT_CLI", "impactfit")
+
+GLASS = dict(E=1e8, nu=0.3, radius=0.005, density=2500.0)
+
+
+def cli_dem(code, model, **kw):
+    args = [CLI, "dem", "--code", code, "--model", model, "--json"]
+    for k, x in kw.items():
+        if x is True:
+            args.append("--" + k)
+        else:
+            args += ["--" + k, x if isinstance(x, str) else repr(x)]
+    out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def num(x):
+    return math.nan if x is None else x
+
+
+def same(a, b):
+    return a == b or (math.isnan(a) and math.isnan(b))
+
+
+# (code, model, python keywords, extra CLI options)
+CASES = [
+    ("lammps", "granular hertz/material", dict(e=0.5, v=1.0, damping="tsuji", **GLASS), {}),
+    ("lammps", "granular hertz/material", dict(e=0.1, v=1.0, damping="tsuji", **GLASS), {}),  # out of reach
+    ("liggghts", "hertz", dict(e=0.3, v=2.0, limit=True, E=5e6, nu=0.25, r1=0.002, r2=0.003, rho1=2000.0,
+                               rho2=3000.0), {"limit": "on"}),
+    ("yade", "mindlin", dict(e=0.7, v=0.5, damping="en", wall=True, E=7e7, nu=0.2, radius=0.01, density=1500.0), {}),
+    ("lammps", "gran/hertz/history", dict(e=0.6, v=3.0, kn=2e8, radius=0.004, m1=1e-3, m2=2e-3), {}),
+]
+
+
+@pytest.mark.parametrize("code,model,kw,extra", CASES)
+def test_dem_equals_cli(code, model, kw, extra):
+    cli_kw = {k.replace("_", "-"): x for k, x in kw.items() if k not in ("limit", "wall")}
+    if kw.get("wall"):
+        cli_kw["wall"] = True
+    cli_kw.update(extra)
+    ref = cli_dem(code, model, **cli_kw)
+    r = impactfit.dem(code, model, **kw)
+    for key in ("value", "e_naive", "zeta", "C", "K", "R", "M"):
+        assert same(r[key], num(ref[key])), key
+    assert r["reachable"] == ref["reachable"] and isinstance(r["reachable"], int)
+    assert r["input"] == ref["input"] and r["note"] == ref["note"]
+    if ref["reachable"]:
+        assert "alternative" not in r and r["input"].count(repr(r["value"])[:8]) == 1
+    else:
+        alt, ra = ref["alternative"], r["alternative"]
+        assert (ra["model"], ra["damping"], ra["value"], ra["input"], ra["note"], ra["end"]) == \
+            (alt["model"], alt["damping"], alt["value"], alt["input"], alt["note"], alt["end"])
+
+
+def test_dem_unreachable_tsuji_and_its_alternative():
+    r = impactfit.dem("lammps", "granular hertz/material", 0.1, 1.0, damping="tsuji", **GLASS)
+    assert r["reachable"] == 0 and math.isnan(r["value"]) and r["input"] == ""
+    assert "cannot give e = 0.1" in r["note"]
+    alt = r["alternative"]
+    assert alt["damping"] == "velocity" and "damping velocity" in alt["input"]
+    # the alternative's value, typed into that model, gives e = 0.1 (the forward problem, independently solved)
+    f = impactfit.dem("lammps", "granular hertz/material", value=alt["value"], v=1.0, damping="velocity", **GLASS)
+    assert abs(f["e_real"] - 0.1) < 1e-9
+
+
+def test_dem_forward_equals_cli_and_inverts_the_solve():
+    kw = dict(kn=2e8, radius=0.004, m1=1e-3, m2=2e-3)
+    s = impactfit.dem("lammps", "gran/hertz/history", 0.6, 3.0, **kw)
+    f = impactfit.dem("lammps", "gran/hertz/history", value=s["value"], v=3.0, **kw)
+    assert abs(f["e_real"] - 0.6) < 1e-9
+    ref = cli_dem("lammps", "gran/hertz/history", value=s["value"], v=3.0, kn=2e8, radius=0.004, m1=1e-3, m2=2e-3)
+    assert (f["value"], f["e_real"], f["input"]) == (ref["value"], ref["e_real"], ref["input"])
+    assert set(f) == {"value", "e_real", "R", "M", "input"}
+    # speed dependent (m = 0.5 != (n - 1)/2): the same gamma_n gives another e at another speed
+    g = impactfit.dem("lammps", "gran/hertz/history", value=s["value"], v=0.3, **kw)
+    assert g["e_real"] > 0.6 + 1e-3
+
+
+def test_dem_effective_radius_and_mass():
+    r = impactfit.dem("lammps", "granular hertz/material", 0.5, 1.0, damping="tsuji", **GLASS)
+    m = 4.0 / 3.0 * math.pi * 0.005 ** 3 * 2500.0
+    assert abs(r["R"] - 0.0025) < 1e-18 and abs(r["M"] / (m / 2) - 1) < 1e-15
+    w = impactfit.dem("lammps", "granular hertz/material", 0.5, 1.0, damping="tsuji", wall=True, r2=1.0, m2=7.0,
+                      E=1e8, nu=0.3, r1=0.005, m1=m)
+    assert w["R"] == 0.005 and w["M"] == m  # a wall ignores r2 and m2
+
+
+def test_dem_broadcasts():
+    e = np.array([[0.2], [0.5], [0.8]])
+    v = np.array([0.5, 1.0, 2.0, 4.0])
+    kw = dict(kn=2e8, radius=0.004, density=np.array([1000.0, 2000.0, 3000.0, 4000.0]))
+    r = impactfit.dem("lammps", "gran/hertz/history", e, v, **kw)
+    assert "input" not in r and "note" not in r
+    for key in ("value", "e_naive", "reachable", "zeta", "C", "K", "R", "M"):
+        assert r[key].shape == (3, 4), key
+    assert r["reachable"].dtype == np.int64
+    for i in range(3):
+        for j in range(4):
+            s = impactfit.dem("lammps", "gran/hertz/history", float(e[i, 0]), float(v[j]), kn=2e8, radius=0.004,
+                              density=float(kw["density"][j]), threads=1)
+            for key in ("value", "zeta", "C", "K", "R", "M"):
+                assert r[key][i, j] == s[key], (key, i, j)
+    f = impactfit.dem("lammps", "gran/hertz/history", value=[1e3, 1e4], v=1.0, kn=2e8, radius=0.004, density=2500.0)
+    assert f["e_real"].shape == (2,) and f["e_real"][0] > f["e_real"][1]
+
+
+def test_dem_errors():
+    with pytest.raises(ValueError, match=r"unknown DEM code 'lamps' \(known: lammps, liggghts, yade, chrono\)"):
+        impactfit.dem("lamps", "hertz", 0.5, 1.0, **GLASS)
+    with pytest.raises(ValueError, match=r"unknown lammps 29Sep2021 model 'hertz' \(known: 'granular hertz/material'"):
+        impactfit.dem("lammps", "hertz", 0.5, 1.0, **GLASS)
+    with pytest.raises(ValueError, match="unknown damping option 'tsujii'"):
+        impactfit.dem("lammps", "granular hertz/material", 0.5, 1.0, damping="tsujii", **GLASS)
+    with pytest.raises(ValueError, match="takes the code's stiffness: give kn"):
+        impactfit.dem("lammps", "gran/hertz/history", 0.5, 1.0, **GLASS)
+    with pytest.raises(ValueError, match="takes the material: give E"):
+        impactfit.dem("liggghts", "hertz", 0.5, 1.0, radius=0.005, density=2500.0)
+    with pytest.raises(ValueError, match="not both"):
+        impactfit.dem("liggghts", "hertz", 0.5, 1.0, value=0.5, **GLASS)
+    with pytest.raises(ValueError, match="radius or r1/r2"):
+        impactfit.dem("liggghts", "hertz", 0.5, 1.0, r1=0.005, **GLASS)
+    with pytest.raises(ValueError, match=r"at index 1"):
+        impactfit.dem("liggghts", "hertz", [0.5, 1.5], 1.0, **GLASS)
+    nan = impactfit.dem("liggghts", "hertz", [0.5, 1.5], 1.0, on_error="nan", **GLASS)
+    assert not math.isnan(nan["value"][0]) and math.isnan(nan["value"][1])
