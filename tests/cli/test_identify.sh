@@ -236,14 +236,14 @@ fi
 expect 0 identify "$TMP/onev.csv" --model hc --mass 0.064 --fix n=1.5
 check "one velocity, n fixed: identifiable, no warning" bash -c "! grep -q '^warning' '$TMP/out'"
 
-# ---- the README's worked example matches the program ----
-README="$SRC/README.md"
+# ---- the worked example of docs/IDENTIFICATION.md matches the program ----
+README="$SRC/docs/IDENTIFICATION.md"
 if expect 0 identify "$DATA" --model hc --mass 0.064; then
   for p in n k lambda; do
     got=$(awk -v p="$p" '$1 == p { print $2; exit }' "$TMP/out")
     doc=$(awk -v p="$p" '/^    \$ impactfit identify tests\/data\/drop_test.csv --model hc --mass 0.064$/ { on = 1; next }
       on && $1 == p { print $2; exit }' "$README")
-    check "README example: $p = $doc (program: $got)" relclose "$got" "$doc" 1e-6
+    check "docs/IDENTIFICATION.md example: $p = $doc (program: $got)" relclose "$got" "$doc" 1e-6
   done
 fi
 
