@@ -46,6 +46,10 @@ runs=$(cat <<RUNS
 0 reproduce --topic dem --src $T/src --out $T/rep
 0 check --topic dem --src $SRC
 0 dem-audit --points 3 --write-header $T
+0 dem --code lammps --model gran/hertz/history --kn 7.3e7 --radius 0.005 --density 2500 --e 0.5 --v 1 --v-range 0.5,2 --points 3 --json
+0 dem --code liggghts --model hertz --limit on --E 1e8 --nu 0.3 --radius 0.005 --density 2500 --e 0.1 --v 1 --json
+0 dem --list
+2 dem --code lammps --model nothing --e 0.5 --v 1
 0 identify $SRC/tests/data/drop_test.csv --model hc --mass 0.064 --fix n=1.5 --global none --per-row
 0 identify-synth --model zhang --params n=1.5,m=1,k=5e9,lambda=2e9 --v 1,2 --mass 0.064 --noise 0.01 --output $T/syn.csv
 2 sweep $T/bad.ini --out $T
