@@ -59,13 +59,16 @@ typedef struct impactfit_dem_contact {
   double v_char; /* the characteristic velocity of models that take one (LIGGGHTS and Chrono `hooke`),
                     m/s; NaN: impactfit_dem_solve uses the design speed */
   double tc;     /* the contact time of YADE's ViscElMat(tc, en), s; NaN when not given */
+  double R_eff, M_eff; /* the effective radius (m) and mass (kg) directly, instead of r1, r2, m1, m2
+                          (both or neither; the geometry still selects the code's wall conventions) */
 } impactfit_dem_contact;
 
 /* A contact with every field NaN/0 (sphere–sphere): set what you have. */
 IMPACTFIT_EXPORT impactfit_dem_contact impactfit_dem_contact_default(void);
 /* The mass of a sphere of radius r (m) and density rho (kg/m³): (4/3) π r³ rho. */
 IMPACTFIT_EXPORT double impactfit_dem_sphere_mass(double r, double rho);
-/* R and M of a contact (see the header comment). EINVAL for missing or invalid radii/masses. */
+/* R and M of a contact (see the header comment; R_eff and M_eff when given). EINVAL for missing or
+ * invalid radii/masses. */
 IMPACTFIT_EXPORT int impactfit_dem_effective(const impactfit_dem_contact *c, double *R, double *M,
                                              impactfit_error *err);
 

@@ -10,7 +10,7 @@
 static const char *help_text =
     "usage: impactfit dem --code CODE [--version V] --model MODEL [--damping D] [--limit on|off]\n"
     "                     [--wall] (--E PA --nu NU | --kn KN) (--radius R | --r1 R1 [--r2 R2])\n"
-    "                     (--density RHO | --rho1 RHO1 [--rho2 RHO2] | --m1 KG [--m2 KG])\n"
+    "                     (--density RHO | --rho1 RHO1 [--rho2 RHO2] | --m1 KG [--m2 KG]) | --mass KG --reff M\n"
     "                     (--e E | --value X) --v V [--v-range VMIN,VMAX] [--vchar V] [--tc S] [--points N]\n"
     "                     [--json]\n"
     "       impactfit dem --list [--code CODE] [--json]\n\n"
@@ -36,6 +36,7 @@ static const char *help_text =
     "  --kn KN           the code's own stiffness parameter (models that take one; units in --list)\n"
     "  --radius R        radius of both spheres (m); or --r1, --r2\n"
     "  --density RHO     density of both spheres (kg/m^3); or --rho1, --rho2; or masses --m1, --m2 (kg)\n"
+    "  --mass M --reff R the effective mass (kg) and radius (m) directly, instead of the bodies\n"
     "  --e E             the restitution you want, 0 < e < 1\n"
     "  --value X         instead of --e: the real e the code gives when you type X (its parameter, see\n"
     "                    --list); JSON keys code, version, model, damping, param, value, input, v,\n"
@@ -175,7 +176,7 @@ static int forward_mode(const impactfit_dem_model *md, const char *version, impa
 int impactfit_cmd_dem(int argc, char **argv) {
   const char *code = NULL, *version = NULL, *model = NULL, *damping = NULL, *limit = NULL, *vrange = NULL;
   double E = NAN, nu = NAN, kn = NAN, radius = NAN, r1 = NAN, r2 = NAN, density = NAN, rho1 = NAN, rho2 = NAN,
-         m1 = NAN, m2 = NAN, e = NAN, v = NAN, vchar = NAN, tc = NAN, value = NAN;
+         m1 = NAN, m2 = NAN, e = NAN, v = NAN, vchar = NAN, tc = NAN, value = NAN, mass = NAN, reff = NAN;
   int json = 0, help = 0, wall = 0, list = 0, points = 9;
   cli_opt opts[] = {
       {"code", OPT_STRING, &code, 0},      {"version", OPT_STRING, &version, 0}, {"model", OPT_STRING, &model, 0},
@@ -185,6 +186,7 @@ int impactfit_cmd_dem(int argc, char **argv) {
       {"density", OPT_DOUBLE, &density, 0}, {"rho1", OPT_DOUBLE, &rho1, 0},      {"rho2", OPT_DOUBLE, &rho2, 0},
       {"m1", OPT_DOUBLE, &m1, 0},          {"m2", OPT_DOUBLE, &m2, 0},           {"e", OPT_DOUBLE, &e, 0},
       {"v", OPT_DOUBLE, &v, 0},            {"v-range", OPT_STRING, &vrange, 0},  {"vchar", OPT_DOUBLE, &vchar, 0}, {"tc", OPT_DOUBLE, &tc, 0}, {"value", OPT_DOUBLE, &value, 0},
+      {"mass", OPT_DOUBLE, &mass, 0},      {"reff", OPT_DOUBLE, &reff, 0},
       {"points", OPT_INT, &points, 0},     {"json", OPT_FLAG, &json, 0},         {"list", OPT_FLAG, &list, 0},
   };
   int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], NULL, 0, NULL, &help);
@@ -212,6 +214,12 @@ int impactfit_cmd_dem(int argc, char **argv) {
   q.model = md;
   if ((rc = parse_onoff(limit, &q.clamp)))
     return rc;
+  int direct = !isnan(mass) || !isnan(reff);
+  if (direct && (isnan(mass) || isnan(reff)))
+    return cli_input_error("dem: --mass and --reff go together (the effective mass, kg, and radius, m)");
+  if (direct && (!isnan(radius) || !isnan(r1) || !isnan(r2) || !isnan(density) || !isnan(rho1) || !isnan(rho2) ||
+                 !isnan(m1) || !isnan(m2)))
+    return cli_input_error("dem: give --mass and --reff, or the bodies (radii, densities or masses), not both");
   if (!isnan(radius) && (!isnan(r1) || !isnan(r2)))
     return cli_input_error("dem: give --radius or --r1/--r2, not both");
   if (!isnan(density) && (!isnan(rho1) || !isnan(rho2)))
@@ -226,7 +234,9 @@ int impactfit_cmd_dem(int argc, char **argv) {
     r2 = r1;
   if (isnan(rho2) && !wall)
     rho2 = rho1;
-  if (isnan(m1) && isnan(m2)) {
+  if (direct) {
+    /* the effective quantities directly */
+  } else if (isnan(m1) && isnan(m2)) {
     if (isnan(rho1))
       return cli_input_error("dem: give the density (--density or --rho1/--rho2, kg/m^3) or the masses (--m1/--m2, kg)");
     if (!(rho1 > 0.0) || (!wall && !(rho2 > 0.0)))
@@ -262,6 +272,8 @@ int impactfit_cmd_dem(int argc, char **argv) {
   q.contact.m2 = m2;
   q.contact.v_char = vchar;
   q.contact.tc = tc;
+  q.contact.R_eff = reff;
+  q.contact.M_eff = mass;
   q.e = e;
   q.v = v;
   q.range_points = (size_t)points;

@@ -604,7 +604,7 @@ int impactfit_dem_model_find(const char *code, const char *version, const char *
 impactfit_dem_contact impactfit_dem_contact_default(void) {
   impactfit_dem_contact c;
   c.geometry = IMPACTFIT_DEM_SPHERE_SPHERE;
-  c.E = c.nu = c.r1 = c.r2 = c.m1 = c.m2 = c.kn = c.v_char = c.tc = NAN;
+  c.E = c.nu = c.r1 = c.r2 = c.m1 = c.m2 = c.kn = c.v_char = c.tc = c.R_eff = c.M_eff = NAN;
   return c;
 }
 
@@ -614,6 +614,17 @@ int impactfit_dem_effective(const impactfit_dem_contact *c, double *R, double *M
   if (!c)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no contact given");
   int wall = c->geometry == IMPACTFIT_DEM_SPHERE_WALL;
+  if (!isnan(c->R_eff) || !isnan(c->M_eff)) {
+    if (!(isfinite(c->R_eff) && c->R_eff > 0.0 && isfinite(c->M_eff) && c->M_eff > 0.0))
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                             "effective radius and mass must both be > 0 (got R = %.17g m, M = %.17g kg)", c->R_eff,
+                             c->M_eff);
+    if (R)
+      *R = c->R_eff;
+    if (M)
+      *M = c->M_eff;
+    return 0;
+  }
   if (!(isfinite(c->r1) && c->r1 > 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "radius r1 must be > 0 (m) (got %.17g)", c->r1);
   if (!(isfinite(c->m1) && c->m1 > 0.0))

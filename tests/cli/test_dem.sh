@@ -90,5 +90,14 @@ val=$(field value)
 "$BIN" dem --code lammps --model gran/hertz/history --kn 7.3e7 --radius 0.005 --density 2500 --v 1.7 --value "$val" --json >"$TMP/out"
 check "forward of the inverse" "$(field e_real)" 0.4 1e-9
 
+# the effective mass and radius directly give the same as the bodies they stand for
+M_EFF=$(python3 -c 'import math; m = 4/3*math.pi*0.005**3*2500; print(repr(m/2))')
+"$BIN" dem --code lammps --model gran/hertz/history --kn 7.3e7 --mass "$M_EFF" --reff 0.0025 --v 1.3 --e 0.6 --json >"$TMP/out"
+v1=$(field value)
+"$BIN" dem --code lammps --model gran/hertz/history --kn 7.3e7 --radius 0.005 --density 2500 --v 1.3 --e 0.6 --json >"$TMP/out"
+check "--mass --reff against the bodies" "$v1" "$(field value)" "$(awk -v v="$v1" 'BEGIN { print 1e-12 * v }')"
+expect 2 "go together" --code lammps --model gran/hooke --kn 2e4 --mass 1 --e 0.5 --v 1
+expect 2 "not both" --code lammps --model gran/hooke --kn 2e4 --mass 1 --reff 0.1 --radius 0.1 --e 0.5 --v 1
+
 echo "test_dem.sh: $pass passed, $fail failed"
 [ "$fail" = 0 ]
