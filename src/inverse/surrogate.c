@@ -449,7 +449,7 @@ static void held_out_point(const impactfit_surrogate *s, int q, unsigned long lo
 
 int impactfit_surrogate_build(const impactfit_surrogate_spec *spec, impactfit_surrogate **out,
                               impactfit_surrogate_report *report, impactfit_error *err) {
-  impactfit__gsl_quiet();
+  IMPACTFIT__GSL_SCOPE;
   if (!spec || !out)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no specification given");
   *out = NULL;
