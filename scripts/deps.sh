@@ -3,7 +3,8 @@
 # when not run as root). usage: scripts/deps.sh GROUP...   groups: build main test mpi bench fuzz valgrind
 set -eu
 declare -A group
-group[build]="build-essential cmake pkg-config libgsl-dev libnlopt-dev libinih-dev libxxhash-dev libmatheval-dev libjansson-dev"
+# libfl-dev: the -ll that `pkg-config --static libmatheval` names (static consumers, tests/consumer)
+group[build]="build-essential cmake pkg-config libgsl-dev libnlopt-dev libinih-dev libxxhash-dev libmatheval-dev libjansson-dev libfl-dev"
 group[main]="gnuplot-nox"
 # test: the MPI variant (OpenMPI) and the ThreadSanitizer build (clang, libomp with LLVM's Archer);
 # script(1), for the progress-line test, is in bsdutils (essential)
