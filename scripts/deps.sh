@@ -4,7 +4,8 @@
 # octave dem
 set -eu
 declare -A group
-group[build]="build-essential cmake pkg-config libgsl-dev libnlopt-dev libinih-dev libxxhash-dev libmatheval-dev libjansson-dev libcmark-gfm-dev libcmark-gfm-extensions-dev help2man"
+# libfl-dev: the -ll that `pkg-config --static libmatheval` names (static consumers, tests/consumer)
+group[build]="build-essential cmake pkg-config libgsl-dev libnlopt-dev libinih-dev libxxhash-dev libmatheval-dev libjansson-dev libfl-dev libcmark-gfm-dev libcmark-gfm-extensions-dev help2man"
 group[main]="gnuplot-nox"
 # test: the MPI variant (OpenMPI) and the ThreadSanitizer build (clang, libomp with LLVM's Archer);
 # script(1), for the progress-line test, is in bsdutils (essential); chromium renders the report page,

@@ -3,7 +3,26 @@
  * Every fallible function of libimpactfit returns an int status from the list below (0 on success,
  * a negative code on error) and, when given a non-NULL impactfit_error *, fills it with a message
  * naming the reason. The library never calls exit() or abort() and installs no global error handler
- * of its own (GSL's aborting handler is switched off at every entry point that uses GSL).
+ * of its own.
+ *
+ * GSL's error handler (gsl_set_error_handler, process-wide). GSL reports errors by calling one
+ * handler for the whole process, aborting by default; impactfit needs GSL's errors as return codes.
+ * Contract:
+ *   - While an impactfit function runs, GSL's handler is off (gsl_set_error_handler_off): GSL errors
+ *     inside impactfit are recoverable, come back as impactfit status codes and never reach the
+ *     host's handler.
+ *   - When the last impactfit call running in the process returns, the handler that was installed
+ *     when the first one started is put back: after every call the host's handler is installed again
+ *     (tests/test_gsl_handler.c checks it, failing calls and a parallel sweep included). No init or
+ *     finish call is needed.
+ *   - Calls may nest and run concurrently (host threads, impactfit's own OpenMP threads): the first
+ *     thread to enter switches the handler off and the last to leave restores it, under a mutex;
+ *     a thread already inside only counts on its own.
+ *   - Because the handler is one pointer for the whole process, while impactfit runs in one thread,
+ *     GSL calls of the host in other threads also run with the handler off (their errors are still
+ *     returned as GSL status codes), and a host that calls gsl_set_error_handler() in one thread
+ *     while impactfit runs in another has its change undone when impactfit returns. Single-threaded
+ *     hosts and hosts that set their handler once before calling impactfit see no effect.
  */
 #ifndef IMPACTFIT_COMMON_H
 #define IMPACTFIT_COMMON_H

@@ -60,16 +60,43 @@ void cli_json_int(cli_json *j, const char *key, long v);
 void cli_json_str(cli_json *j, const char *key, const char *v);
 void cli_json_end(cli_json *j); /* writes "}\n" */
 
-/* Writes a file atomically: open FILE.tmp.<pid>, let the caller write, then rename over FILE.
- * cli_out_abort removes the temporary file (no partial result is left behind). */
+/* Every output file a command writes (--trace, --out, --output, headers, tables, expectations)
+ * goes through cli_out, which treats a path as Unix tools do:
+ *   "-", or a path naming the file standard output already is (/dev/stdout, /proc/self/fd/1,
+ *   the file it is redirected to)
+ *                            standard output. The command's own messages that would go to
+ *                            standard output go to standard error from then on (fd 1 is pointed
+ *                            at stderr), so that standard output carries the data only.
+ *   an existing file that is not a regular file (FIFO, character device such as /dev/null or a
+ *   terminal, socket), a symlink to one, and any path in /dev/ or /proc/ (/dev/stdout,
+ *   /proc/self/fd/N, whatever they point to)
+ *                            opened and written in place, never replaced or removed (a FIFO
+ *                            blocks until it has a reader, as with any Unix tool).
+ *   a regular file, or a path that does not exist
+ *                            written atomically: FILE.tmp.<pid> next to it, renamed over FILE by
+ *                            cli_out_commit; cli_out_abort removes the temporary file (no partial
+ *                            result is left behind).
+ *   a symlink to a regular file
+ *                            written through to its target, atomically (the temporary file in
+ *                            the target's directory, renamed over the target): the link stays a
+ *                            link, the file it names gets the new content.
+ * Errors print "impactfit: error: cannot write PATH: reason" and return CLI_INPUT. */
+enum { CLI_OUT_ATOMIC, CLI_OUT_IN_PLACE, CLI_OUT_STDOUT };
 typedef struct cli_out {
   FILE *f;
-  char path[4096];
+  int mode;          /* CLI_OUT_ATOMIC, CLI_OUT_IN_PLACE or CLI_OUT_STDOUT */
+  char path[4096];   /* as the user gave it (messages) */
+  char target[4096]; /* the file renamed over (atomic mode: path, or a symlink's target) */
   char tmp[4200];
 } cli_out;
 int cli_out_open(cli_out *o, const char *path);   /* 0 or CLI_INPUT (error printed) */
 int cli_out_commit(cli_out *o);                   /* 0 or CLI_INPUT (error printed) */
 void cli_out_abort(cli_out *o);
+int cli_out_is_stdout(const char *path);          /* path is "-" */
+
+/* Reads a whole input file into a malloc'ed, NUL-terminated buffer; "-" is standard input.
+ * 0, or CLI_INPUT with "impactfit: error: cannot read PATH: reason" printed. */
+int cli_read_input(const char *path, char **text, size_t *len);
 
 /* Creates the directory PATH and its missing parents (like mkdir -p). Prints
  * "impactfit: error: cannot create PATH: <reason>" and returns CLI_INPUT on failure, 0 otherwise. */

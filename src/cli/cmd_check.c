@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "embedded_headers.h"
 #include "impactfit/impactfit.h"
 #include "report.h"
 
@@ -17,7 +18,10 @@ static const char *help_text =
     "measured value and the verdict (holds / does not hold). A published claim that does not hold is\n"
     "a finding, not a failure. check fails (exit 1) when a measured figure has changed from its\n"
     "committed expectation in DIR/tests/published/<topic>.ini, or when one of impactfit's own\n"
-    "targets is missed.\n\n"
+    "targets is missed. A target of the topics that compile generated headers in (copt, dem, zhang):\n"
+    "each generated header the program was built with\n"
+    "(include/impactfit/generated/) is byte for byte the one committed in DIR, so that a stale\n"
+    "build fails instead of checking old constants.\n\n"
     "  --json                one JSON object per figure, then one summary object\n"
     "  --src DIR             the repository, default .\n"
     "  --topic NAME          one topic only\n"
@@ -74,6 +78,40 @@ static const expectation *find(const expectations *x, const char *id) {
   return NULL;
 }
 
+/* Stale builds: the generated headers topic `name` compiled in must be the ones committed in
+ * SRC/include/impactfit/generated/, byte for byte; a difference is a missed target. */
+static void check_embedded(report *r, const char *src, const char *name) {
+  for (size_t i = 0; i < cli_embedded_header_count(); i++) {
+    const char *topic, *hdr, *text;
+    size_t len;
+    cli_embedded_header(i, &topic, &hdr, &text, &len);
+    if (strcmp(topic, name) != 0)
+      continue;
+    char path[4096], what[160];
+    snprintf(path, sizeof path, "%s/include/impactfit/generated/%s", src, hdr);
+    snprintf(what, sizeof what, "%s compiled into this program = the committed one", hdr);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+      report_target(r, what, 0, "cannot read %s", path);
+      continue;
+    }
+    size_t at = 0, n;
+    char buf[65536];
+    int same = 1;
+    while (same && (n = fread(buf, 1, sizeof buf, f)) > 0) {
+      same = at + n <= len && memcmp(buf, text + at, n) == 0;
+      at += n;
+    }
+    same = same && !ferror(f) && at == len;
+    fclose(f);
+    if (same)
+      report_target(r, what, 1, "%zu bytes, identical", len);
+    else
+      report_target(r, what, 0, "%s differs from the copy built into this program: a stale build, rebuild impactfit",
+                    path);
+  }
+}
+
 static const char *verdict_text(int v) { return v == 1 ? "holds" : v == 0 ? "does not hold" : "-"; }
 
 int impactfit_cmd_check(int argc, char **argv) {
@@ -110,6 +148,7 @@ int impactfit_cmd_check(int argc, char **argv) {
       report_discard(r);
       return rc;
     }
+    check_embedded(r, src, topics[t].name);
     /* the table header after the first topic ran: a --src that is not the repository prints nothing */
     if (!header) {
       printf("%-14s %-66s %12s %12s %-14s %s\n", "topic", "figure", "claimed", "measured", "verdict",

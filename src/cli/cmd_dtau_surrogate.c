@@ -87,26 +87,22 @@ int impactfit_cmd_dtau_surrogate(int argc, char **argv) {
            "impactfit dtau-surrogate --name %s --eps-max %.17g --n-min %.17g --n-max %.17g --deg-eps %d "
            "--deg-n %d --check-eps %d --check-n %d",
            name, sp.eps_max, sp.n_min, sp.n_max, sp.deg_eps, sp.deg_n, ce, cn);
-  if (strcmp(out, "-") == 0) {
-    st = impactfit_hc_dtau_surrogate_write_header(s, &chk, name, command, stdout, &err);
-  } else {
-    cli_out o;
-    if ((rc = cli_out_open(&o, out))) {
-      impactfit_hc_dtau_surrogate_free(s);
-      return rc;
-    }
-    st = impactfit_hc_dtau_surrogate_write_header(s, &chk, name, command, o.f, &err);
-    if (st)
-      cli_out_abort(&o);
-    else if ((rc = cli_out_commit(&o))) {
-      impactfit_hc_dtau_surrogate_free(s);
-      return rc;
-    }
+  cli_out o;
+  if ((rc = cli_out_open(&o, out))) {
+    impactfit_hc_dtau_surrogate_free(s);
+    return rc;
+  }
+  st = impactfit_hc_dtau_surrogate_write_header(s, &chk, name, command, o.f, &err);
+  if (st)
+    cli_out_abort(&o);
+  else if ((rc = cli_out_commit(&o))) {
+    impactfit_hc_dtau_surrogate_free(s);
+    return rc;
   }
   impactfit_hc_dtau_surrogate_free(s);
   if (st)
     return cli_status_error(st, &err, "dtau-surrogate");
-  FILE *rf = strcmp(out, "-") == 0 ? stderr : stdout;
+  FILE *rf = stdout; /* standard error when the header went to standard output (cli_out) */
   int solves = (sp.deg_eps + 1) * (sp.deg_n + 1);
   if (json) {
     cli_json j;

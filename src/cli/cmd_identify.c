@@ -27,6 +27,7 @@ static const char *help_text =
     "a large misfit, no redundancy.\n\n"
     "DATA.csv: a header naming the columns (any order): v (m/s), e (0 < e <= 1) and optionally\n"
     "dt (s), fmax (N), mass (kg); one line per impact; '#' lines and blank lines are skipped.\n"
+    "DATA.csv '-' reads standard input.\n"
     "Every rejected line is reported as FILE:LINE: reason (exit 2).\n\n"
     "  --model X       hc: Hunt-Crossley, m = n (n, k, lambda); linear: m = 0 (n, k, c);\n"
     "                  zhang: damping exponent m free (n, m, k, lambda). Required.\n"
@@ -419,7 +420,13 @@ int impactfit_cmd_identify(int argc, char **argv) {
   impactfit_error err;
   impactfit_error_clear(&err);
   impactfit_identify_data *d = NULL;
-  int st = impactfit_identify_data_read(pos[0], &d, &err);
+  char *text = NULL;
+  size_t text_len = 0;
+  if ((rc = cli_read_input(pos[0], &text, &text_len))) /* "-": standard input */
+    return rc;
+  int st = impactfit_identify_data_parse(text, text_len, cli_out_is_stdout(pos[0]) ? "standard input" : pos[0], &d,
+                                         &err);
+  free(text);
   if (st)
     return cli_status_error(st, &err, NULL);
   if (mass_seen && (st = impactfit_identify_data_set_mass(d, o.mass, &err))) {

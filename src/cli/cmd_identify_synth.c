@@ -27,7 +27,8 @@ static const char *help_text =
     "  --seed S       noise seed, default 1\n"
     "  --columns LIST columns besides v and e: any of dt, fmax, mass, or none; default dt,fmax\n"
     "  --transition X contact transition condition, default C\n"
-    "  --output FILE  write FILE (atomically) instead of standard output\n\n"
+    "  --output FILE  write FILE (a regular file atomically; a FIFO or device in place; '-':\n"
+    "                 standard output) instead of standard output\n\n"
     "Exit status: 0 success, 1 numerical failure, 2 invalid input.\n";
 
 int impactfit_cmd_identify_synth(int argc, char **argv) {

@@ -29,6 +29,8 @@ static const char *help_text =
     "  --t-max T       time bound in units of delta_m0/v, default 1e4 max(1, zeta)\n"
     "  --trace FILE    write the trajectory (t, delta, delta_dot, force, element, in_contact)\n"
     "                  sampled at equally spaced times over 1.25 x the end of the last contact\n"
+    "                  ('-': standard output, the results then go to standard error; a FIFO or\n"
+    "                  device is written in place, a regular file replaced atomically)\n"
     "  --trace-points P  number of trace samples, default 401\n"
     "  --json          one JSON object (per point)\n"
     "  --csv           CSV with a header row\n\n"

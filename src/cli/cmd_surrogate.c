@@ -23,7 +23,8 @@ static const char *help_text =
     "  --drop D  zhang-c/-a: per block, drop trailing coefficients summing to at most D in\n"
     "           |ln zeta| (default 1e-9; 0 keeps all)\n"
     "  --check P   held-out check points (default copt 400, zhang 2000)\n"
-    "  --out FILE  where to write the header ('-' for standard output)\n"
+    "  --out FILE  where to write the header ('-' for standard output, the report then goes to\n"
+    "              standard error)\n"
     "  --json      print the build report as one JSON object\n\n"
     "Exit status: 0 success, 1 a solve or the check failed, 2 invalid input.\n";
 
@@ -124,9 +125,8 @@ int impactfit_cmd_surrogate(int argc, char **argv) {
     out = path;
   }
   /* the output opened first: an unwritable path fails at once, not after seconds of solves */
-  int to_stdout = strcmp(out, "-") == 0;
   cli_out o;
-  if (!to_stdout && (rc = cli_out_open(&o, out)))
+  if ((rc = cli_out_open(&o, out)))
     return rc;
   impactfit_surrogate *s = NULL;
   impactfit_surrogate_report rep;
@@ -134,25 +134,20 @@ int impactfit_cmd_surrogate(int argc, char **argv) {
   impactfit_error_clear(&err);
   int st = impactfit_surrogate_build(&spec, &s, &rep, &err);
   if (st) {
-    if (!to_stdout)
-      cli_out_abort(&o);
+    cli_out_abort(&o);
     return cli_status_error(st, &err, "surrogate");
   }
-  if (to_stdout) {
-    st = impactfit_surrogate_write_header(s, &rep, command, stdout, &err);
-  } else {
-    st = impactfit_surrogate_write_header(s, &rep, command, o.f, &err);
-    if (st)
-      cli_out_abort(&o);
-    else if ((rc = cli_out_commit(&o))) {
-      impactfit_surrogate_free(s);
-      return rc;
-    }
+  st = impactfit_surrogate_write_header(s, &rep, command, o.f, &err);
+  if (st)
+    cli_out_abort(&o);
+  else if ((rc = cli_out_commit(&o))) {
+    impactfit_surrogate_free(s);
+    return rc;
   }
   impactfit_surrogate_free(s);
   if (st)
     return cli_status_error(st, &err, "surrogate");
-  FILE *rf = strcmp(out, "-") == 0 ? stderr : stdout;
+  FILE *rf = stdout; /* standard error when the header went to standard output (cli_out) */
   if (json) {
     cli_json j;
     cli_json_begin(&j, rf);

@@ -330,9 +330,13 @@ static int read_banner(const topic_opts *o, banner *b) {
   memset(b, 0, sizeof *b);
   b->max_abs_alpha = b->max_abs_beta = NAN;
   char line[1024];
-  int stage = 0;
+  int stage = 0, in_banner = 0;
   long g = -1;
   while (fgets(line, sizeof line, f)) {
+    if (strstr(line, "DO NOT EDIT")) /* the banner follows the licence comment */
+      in_banner = 1;
+    if (!in_banner)
+      continue;
     if (strncmp(line, " */", 3) == 0)
       break;
     double x, se;

@@ -1,6 +1,7 @@
 /* Status codes and error reports (include/impactfit/common.h). */
 #include "common_impl.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -60,9 +61,31 @@ int impactfit__fail(impactfit_error *err, int status, const char *file, int line
   return status;
 }
 
-void impactfit__gsl_quiet(void) {
-  /* GSL's default handler aborts; the library reports errors through return codes instead.
-   * gsl_set_error_handler_off() is idempotent and writes one pointer, so calling it at every
-   * entry point that uses GSL is cheap and race-free in practice (all threads store the same value). */
-  gsl_set_error_handler_off();
+/* The GSL handler scope (common_impl.h). gsl_set_error_handler() writes one process-wide pointer
+ * and is not thread-safe: only the first thread to enter and the last to leave touch it, under
+ * gsl_lock. A thread already inside (a nested impactfit call) only counts on its own. */
+static pthread_mutex_t gsl_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long gsl_threads;        /* threads inside a scope (gsl_lock) */
+static gsl_error_handler_t *gsl_host;     /* the handler found at the first entry (gsl_lock) */
+static _Thread_local unsigned long gsl_depth; /* this thread's nesting */
+
+impactfit__gsl_scope impactfit__gsl_enter(void) {
+  impactfit__gsl_scope s = {0};
+  if (gsl_depth++ > 0)
+    return s;
+  pthread_mutex_lock(&gsl_lock);
+  if (gsl_threads++ == 0)
+    gsl_host = gsl_set_error_handler_off();
+  pthread_mutex_unlock(&gsl_lock);
+  return s;
+}
+
+void impactfit__gsl_leave(impactfit__gsl_scope *s) {
+  (void)s;
+  if (--gsl_depth > 0)
+    return;
+  pthread_mutex_lock(&gsl_lock);
+  if (--gsl_threads == 0)
+    gsl_set_error_handler(gsl_host);
+  pthread_mutex_unlock(&gsl_lock);
 }

@@ -125,6 +125,7 @@ static char *dup_or_null(const char *s, int *nomem) {
 }
 
 int impactfit_fit_model_create(const impactfit_fit_spec *spec, impactfit_fit_model **out, impactfit_error *err) {
+  IMPACTFIT__GSL_SCOPE;
   *out = NULL;
   if (!spec || !spec->form)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: no form given");
@@ -833,7 +834,7 @@ int impactfit_fit_run(impactfit_fit_model *m, size_t n, const double *x, const d
 int impactfit_fit_run_weighted(impactfit_fit_model *m, size_t n, const double *x, const double *x2,
                                const double *y, const double *w, impactfit_fit_result *res,
                                impactfit_error *err) {
-  impactfit__gsl_quiet();
+  IMPACTFIT__GSL_SCOPE;
   memset(res, 0, sizeof *res);
   if (!m || !x || !y || (m->nvars == 2 && !x2))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: missing data");

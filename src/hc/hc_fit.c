@@ -51,6 +51,7 @@ static int rh_form(double e, double alpha, double beta, double *eps, double *da,
 }
 
 int impactfit_hc_rh_eps(double e, double alpha, double beta, double *eps, impactfit_error *err) {
+  IMPACTFIT__GSL_SCOPE;
   if (!eps)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no output given");
   if (!(isfinite(e) && e > 0.0 && e <= 1.0))
@@ -88,6 +89,7 @@ const char *impactfit_hc_objective_name(impactfit_hc_objective obj) {
 
 int impactfit__eps_rel_error(impactfit__eps_fn fn, void *ctx, double e, double *rel,
                              impactfit_error *err) {
+  IMPACTFIT__GSL_SCOPE;
   double ee = (e == 1.0) ? IMPACTFIT__E_NEAR_ONE : e, x, f;
   int st = impactfit_hc_eps(ee, &x, err);
   if (st)
@@ -167,6 +169,7 @@ static int rh_stats(double alpha, double beta, const eps_grid *g, impactfit_hc_e
 
 int impactfit_hc_rh_eps_error(double alpha, double beta, const impactfit_hc_rh_fit_params *p,
                               impactfit_hc_eps_stats *out, impactfit_error *err) {
+  IMPACTFIT__GSL_SCOPE;
   if (!out)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no output given");
   if (!isfinite(alpha) || !isfinite(beta))
@@ -337,7 +340,7 @@ static int minimax_from(const eps_grid *g, double a0, double b0, double *a, doub
 
 int impactfit_hc_rh_eps_refit(const impactfit_hc_rh_fit_params *p, impactfit_hc_objective obj,
                               impactfit_hc_rh_fit *out, impactfit_error *err) {
-  impactfit__gsl_quiet();
+  IMPACTFIT__GSL_SCOPE;
   if (!out)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no output given");
   if (obj != IMPACTFIT_HC_LSQ && obj != IMPACTFIT_HC_MINIMAX)
@@ -472,6 +475,7 @@ static int dtau_grid_make(impactfit_impact_workspace *ws, const impactfit_hc_dta
 int impactfit__dtau_error(impactfit_impact_workspace *ws, impactfit__dtau_fn fn, const void *ctx,
                           const impactfit_hc_dtau_grid_params *p, impactfit_hc_dtau_stats *out,
                           impactfit_error *err) {
+  IMPACTFIT__GSL_SCOPE;
   if (!out)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no output given");
   dtau_grid g;
@@ -515,6 +519,7 @@ static int check_constants(const double c[10], impactfit_error *err) {
 int impactfit_hc_rh_dtau_error(impactfit_impact_workspace *ws, const double c[10],
                                const impactfit_hc_dtau_grid_params *p, impactfit_hc_dtau_stats *out,
                                impactfit_error *err) {
+  IMPACTFIT__GSL_SCOPE;
   int st = check_constants(c, err);
   if (st)
     return st;

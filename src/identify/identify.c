@@ -115,6 +115,7 @@ struct impactfit_identify_workspace {
 };
 
 impactfit_identify_workspace *impactfit_identify_alloc(void) {
+  IMPACTFIT__GSL_SCOPE;
   impactfit_identify_workspace *ws = calloc(1, sizeof *ws);
   if (!ws)
     return NULL;
@@ -142,6 +143,7 @@ void impactfit_identify_free(impactfit_identify_workspace *ws) {
 
 int impactfit__identify_rows(impactfit_identify_workspace *ws, size_t rows,
                              impactfit_identify_row_fit **rf, impactfit_error *err) {
+  IMPACTFIT__GSL_SCOPE;
   if (rows > ws->cap_rows) {
     impactfit_identify_row_fit *n = realloc(ws->rf, rows * sizeof *n);
     if (!n)
@@ -220,6 +222,7 @@ int impactfit_identify_predict(impactfit_identify_workspace *ws, const impactfit
                                const double value[NP], const impactfit_transition *transition,
                                const double *weight, impactfit_identify_row_fit *rows_out,
                                double *cost, impactfit_error *err) {
+  IMPACTFIT__GSL_SCOPE;
   if (!ws || !d || !value || !rows_out)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify predict: NULL argument");
   int st = check_value(value, err);
@@ -685,7 +688,7 @@ int impactfit_identify_fit(impactfit_identify_workspace *ws, const impactfit_ide
   if (!ws || !d || !p || !res)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: NULL argument");
   memset(res, 0, sizeof *res);
-  impactfit__gsl_quiet();
+  IMPACTFIT__GSL_SCOPE;
   int st = check_params(p, err);
   if (!st)
     st = impactfit_identify_data_check(d, err);
@@ -1063,6 +1066,7 @@ int impactfit_identify_fit(impactfit_identify_workspace *ws, const impactfit_ide
 int impactfit_identify_per_row(impactfit_identify_workspace *ws, const impactfit_identify_data *d,
                                double n, double k, double m, const impactfit_transition *transition,
                                impactfit_identify_row_damping *out, impactfit_error *err) {
+  IMPACTFIT__GSL_SCOPE;
   if (!ws || !d || !out)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify per-row: NULL argument");
   if (!(isfinite(n) && n > 0.0 && isfinite(k) && k > 0.0 && isfinite(m) && m >= 0.0))

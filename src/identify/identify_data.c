@@ -384,7 +384,7 @@ int impactfit_identify_synth(impactfit_identify_workspace *ws, impactfit_identif
   st = impactfit_identify_predict(ws, d, value, transition, NULL, rf, NULL, err);
   if (st)
     return st;
-  impactfit__gsl_quiet();
+  IMPACTFIT__GSL_SCOPE;
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
   if (!rng)
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "identify synth: out of memory");

@@ -302,7 +302,7 @@ impactfit_impact_workspace *impactfit_impact_alloc(void) {
   impactfit_impact_workspace *ws = calloc(1, sizeof *ws);
   if (!ws)
     return NULL;
-  impactfit__gsl_quiet();
+  IMPACTFIT__GSL_SCOPE;
   ws->step = gsl_odeiv2_step_alloc(gsl_odeiv2_step_rk8pd, 3);
   ws->control = gsl_odeiv2_control_standard_new(1e-13, 1e-13, 1.0, 0.0);
   ws->evolve = gsl_odeiv2_evolve_alloc(3);
@@ -1226,7 +1226,7 @@ static int next_start(impactfit_impact_workspace *ws, const scaled_problem *P, d
 
 static int solve(impactfit_impact_workspace *ws, const impactfit_impact_params *p,
                  impactfit_impact_result *res, impactfit_error *err) {
-  impactfit__gsl_quiet();
+  IMPACTFIT__GSL_SCOPE;
   if (!ws)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no workspace given");
   double d0, T, Fs, zeta, gamma;

@@ -92,7 +92,7 @@ impactfit_inverse_workspace *impactfit_inverse_alloc(void) {
   impactfit_inverse_workspace *ws = calloc(1, sizeof *ws);
   if (!ws)
     return NULL;
-  impactfit__gsl_quiet();
+  IMPACTFIT__GSL_SCOPE;
   ws->impact = impactfit_impact_alloc();
   ws->brent = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
   ws->opt = nlopt_create(NLOPT_LN_BOBYQA, 1);
@@ -621,7 +621,7 @@ static int solve_point(impactfit_inverse_workspace *ws, const impactfit_inverse_
 
 int impactfit_inverse_solve(impactfit_inverse_workspace *ws, const impactfit_inverse_params *p, double e,
                             double zeta_guess, impactfit_inverse_result *res, impactfit_error *err) {
-  impactfit__gsl_quiet();
+  IMPACTFIT__GSL_SCOPE;
   if (!ws || !res)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no workspace or result given");
   return solve_point(ws, p, e, zeta_guess, 0.0, res, err);
@@ -665,7 +665,7 @@ static int extrapolate(const double *ht, const double *hr, const double *hy, int
 int impactfit_inverse_solve_run(impactfit_inverse_workspace *ws, const impactfit_inverse_params *p,
                                 const double *e, size_t count, impactfit_inverse_result *res, int *status,
                                 impactfit_error *err) {
-  impactfit__gsl_quiet();
+  IMPACTFIT__GSL_SCOPE;
   if (!ws || (!e && count) || (!res && count))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no workspace, targets or results given");
   double ht[HISTORY], hr[HISTORY], hy[HISTORY];
@@ -727,6 +727,7 @@ static int scales(double n, double m, double k, double mass, double v, double *d
 
 int impactfit_lambda_from_zeta(double n, double m, double zeta, double k, double mass, double v,
                                double *lambda, impactfit_error *err) {
+  IMPACTFIT__GSL_SCOPE;
   double dm;
   int st = scales(n, m, k, mass, v, &dm, err);
   if (st)
@@ -745,13 +746,14 @@ int impactfit_lambda_from_zeta(double n, double m, double zeta, double k, double
 
 int impactfit_copt_from_zeta(double n, double zeta, double k, double mass, double v, double *c_opt,
                              impactfit_error *err) {
+  IMPACTFIT__GSL_SCOPE;
   return impactfit_lambda_from_zeta(n, 0.0, zeta, k, mass, v, c_opt, err);
 }
 
 int impactfit_copt_solve(impactfit_inverse_workspace *ws, const impactfit_inverse_params *p, double e,
                          double k, double mass, double v, int dimensional, impactfit_copt_result *res,
                          impactfit_error *err) {
-  impactfit__gsl_quiet();
+  IMPACTFIT__GSL_SCOPE;
   if (!ws || !res || !p)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no workspace, parameters or result given");
   impactfit_inverse_params q = *p;
@@ -810,6 +812,7 @@ int impactfit_copt_solve(impactfit_inverse_workspace *ws, const impactfit_invers
 
 int impactfit_zhang_alpha_from_zeta(double n, double m, double e, double zeta, double *alpha,
                                     double *lambda_star, impactfit_error *err) {
+  IMPACTFIT__GSL_SCOPE;
   if (!(isfinite(n) && n > 0.0 && isfinite(m) && m >= 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "exponents must satisfy n > 0, m >= 0 (got n = %g, m = %g)", n, m);
   if (!(isfinite(e) && e > 0.0 && e < 1.0))
@@ -856,6 +859,7 @@ static int check_family(double n, const impactfit_transition *tr, impactfit_erro
 
 int impactfit_scale_invariant_e(double n, double zeta, const impactfit_transition *tr, double *e,
                                 impactfit_error *err) {
+  IMPACTFIT__GSL_SCOPE;
   int st = check_family(n, tr, err);
   if (st)
     return st;
@@ -875,6 +879,7 @@ int impactfit_scale_invariant_e(double n, double zeta, const impactfit_transitio
 
 int impactfit_scale_invariant_zeta(double n, double e, const impactfit_transition *tr, double *zeta,
                                    impactfit_error *err) {
+  IMPACTFIT__GSL_SCOPE;
   int st = check_family(n, tr, err);
   if (st)
     return st;

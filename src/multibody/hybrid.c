@@ -21,7 +21,6 @@ int impactfit__hyb_init(impactfit__hyb *H, size_t dim,
   memset(H, 0, sizeof *H);
   if (dim == 0 || dim > IMPACTFIT__HYB_MAXDIM || !(tol > 0.0))
     return IMPACTFIT_EINVAL;
-  impactfit__gsl_quiet();
   H->dim = dim;
   H->sys.function = f;
   H->sys.jacobian = NULL;

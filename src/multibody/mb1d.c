@@ -292,7 +292,7 @@ int impactfit_mb1d_equilibrium(const impactfit_mb1d_system *S, impactfit_mb1d_st
     return st;
   if (!out)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no output state given");
-  impactfit__gsl_quiet();
+  IMPACTFIT__GSL_SCOPE;
   int N = S->n_masses;
   double W = 0.0;
   for (int i = 0; i < N; i++)
@@ -721,6 +721,7 @@ static void y_to_state(const runner *R, double t, const double *y, impactfit_mb1
 int impactfit_mb1d_simulate(impactfit_mb1d_workspace *ws, const impactfit_mb1d_system *S,
                             const impactfit_mb1d_params *p, impactfit_mb1d_state *state, double t_end,
                             impactfit_error *err) {
+  IMPACTFIT__GSL_SCOPE;
   int st;
   if (!ws)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no workspace given");
@@ -789,6 +790,7 @@ static void period_finish(runner *R) {
 int impactfit_mb1d_steady(impactfit_mb1d_workspace *ws, const impactfit_mb1d_system *S,
                           const impactfit_mb1d_params *p, impactfit_mb1d_result *res,
                           impactfit_error *err) {
+  IMPACTFIT__GSL_SCOPE;
   int st;
   if (!ws || !res)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no workspace or result given");

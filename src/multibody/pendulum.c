@@ -208,6 +208,7 @@ struct impactfit_pendulum_workspace {
 };
 
 impactfit_pendulum_workspace *impactfit_pendulum_alloc(void) {
+  IMPACTFIT__GSL_SCOPE;
   impactfit_pendulum_workspace *ws = calloc(1, sizeof *ws);
   if (!ws)
     return NULL;
@@ -339,6 +340,7 @@ static void set_reference(prun *R, const double *y) {
 
 int impactfit_pendulum_simulate(impactfit_pendulum_workspace *ws, const impactfit_pendulum_params *p,
                                 impactfit_pendulum_result *res, impactfit_error *err) {
+  IMPACTFIT__GSL_SCOPE;
   int st;
   if (!ws || !res)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no workspace or result given");

@@ -247,7 +247,7 @@ static size_t gather_block(const partition *p, block_mem *m, size_t *pos, size_t
 int impactfit_sweep_run(const impactfit_sweep *s, const impactfit_sweep_run_params *rp_in,
                         impactfit_sweep_rows_fn rows, impactfit_sweep_failure_fn failure, void *ctx,
                         impactfit_sweep_summary *summary, impactfit_error *err) {
-  impactfit__gsl_quiet();
+  IMPACTFIT__GSL_SCOPE;
   impactfit_sweep_run_params rp = rp_in ? *rp_in : impactfit_sweep_default_run_params();
   if (summary)
     memset(summary, 0, sizeof *summary);

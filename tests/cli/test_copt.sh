@@ -51,7 +51,8 @@ mk_src() {
   mkdir -p "$TMP/src/sweeps" "$TMP/src/fits" "$TMP/src/include/impactfit/generated" "$TMP/src/tests/published"
   cp "$SRC"/sweeps/poursina2020*.ini "$TMP/src/sweeps/"
   cp "$SRC/fits/poursina2020.ini" "$TMP/src/fits/"
-  cp "$SRC/include/impactfit/generated/poursina2020.h" "$TMP/src/include/impactfit/generated/"
+  cp "$SRC/include/impactfit/generated/poursina2020.h" "$SRC/include/impactfit/generated/copt_surrogate.h" \
+    "$TMP/src/include/impactfit/generated/" # check compares both with the compiled-in copies
   cp "$SRC/tests/published/copt.ini" "$TMP/src/tests/published/"
 }
 mk_src
