@@ -3,6 +3,7 @@
  * usage: bench_bindings N [R]   prints one line per function: NAME POINTS SECONDS_PER_POINT CHECKSUM
  * Points: e_i = 0.05 + 0.9 i/(N-1) (hc_eps, the Ramaswamy-Humbert refit) and n = 1.5 for c_opt
  * (impactfit_copt_solve, k = 1e8, mass = 0.05, v = 2, one workspace), N/10 points for c_opt. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>

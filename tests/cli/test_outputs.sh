@@ -3,7 +3,10 @@
 # standard input for identify's data), an existing non-regular file (FIFO, /dev/null, a symlink to
 # /dev/stdout) is written in place and never replaced, a regular file is replaced atomically, a
 # symlink to a regular file is written through to its target. Run as root in CI, where replacing
-# /dev/stdout is possible (and was the bug).
+# /dev/stdout is possible (and was the bug). As root the test writes to a character device and a
+# symlink to /proc/self/fd/1 of its own (mknod, ln -s in its temporary folder), never to the
+# machine's /dev/null and /dev/stdout: a regression (or a stale build) must fail this test, not
+# replace the machine's devices; their state is still checked, and restored if it was damaged.
 # usage: test_outputs.sh IMPACTFIT
 set -u
 BIN=${1:?usage: test_outputs.sh IMPACTFIT}
@@ -15,6 +18,20 @@ pass=0
 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+# the device and the standard-output link written to: our own as root, the machine's otherwise
+# (where the machine's cannot be replaced anyway)
+if [ "$(id -u)" = 0 ] && mknod "$TMP/null" c 1 3 2>/dev/null && ln -s /proc/self/fd/1 "$TMP/stdout"; then
+  NUL=$TMP/null
+  STDOUT=$TMP/stdout
+  restore() {
+    [ -c /dev/null ] || { echo "FAIL: /dev/null was damaged: restored"; rm -f /dev/null; mknod -m 666 /dev/null c 1 3; }
+    [ -L /dev/stdout ] || { echo "FAIL: /dev/stdout was damaged: restored"; rm -f /dev/stdout; ln -s /proc/self/fd/1 /dev/stdout; }
+  }
+  trap 'restore; rm -rf "$TMP"' EXIT
+else
+  NUL=/dev/null
+  STDOUT=/dev/stdout
+fi
 SIM=(simulate --n 1.5 --c 0.5 --trace-points 7)
 
 # the reference trace: a regular file that does not exist yet
@@ -29,22 +46,22 @@ cmp -s dash.out ref.csv && ok || bad "--trace -: standard output is not the trac
 cmp -s dash.err ref.out && ok || bad "--trace -: the results are not on standard error"
 [ ! -e ./- ] && ok || bad "--trace - created a file named '-'"
 
-# /dev/null: written in place, still the character device, exit 0
-"$BIN" "${SIM[@]}" --trace /dev/null >/dev/null 2>err || bad "--trace /dev/null: $(cat err)"
-[ -c /dev/null ] && ok || bad "/dev/null is no longer a character device"
+# a character device (NUL: /dev/null's device): written in place, still the character device, exit 0
+"$BIN" "${SIM[@]}" --trace "$NUL" >/dev/null 2>err || bad "--trace $NUL: $(cat err)"
+[ -c "$NUL" ] && ok || bad "$NUL is no longer a character device"
 
-# /dev/stdout (a symlink to /proc/self/fd/1): through a pipe and redirected to a regular file; the
-# symlink stays a symlink, the data arrive once and whole
-"$BIN" "${SIM[@]}" --trace /dev/stdout 2>err | cat >pipe.out || bad "--trace /dev/stdout | cat: $(cat err)"
-[ -L /dev/stdout ] && ok || bad "/dev/stdout is no longer a symlink"
-cmp -s pipe.out ref.csv && ok || bad "--trace /dev/stdout through a pipe: not the trace"
-"$BIN" "${SIM[@]}" --trace /dev/stdout >redir.out 2>redir.err || bad "--trace /dev/stdout >file"
-cmp -s redir.out ref.csv && cmp -s redir.err ref.out && ok || bad "--trace /dev/stdout >file: not the trace alone"
-[ -L /dev/stdout ] && ok || bad "/dev/stdout is no longer a symlink"
-# a symlink of ours to /dev/stdout
-ln -s /dev/stdout to-stdout
+# a symlink to /proc/self/fd/1 (as /dev/stdout): through a pipe and redirected to a regular file; the
+# results then go to standard error, the trace alone to standard output
+"$BIN" "${SIM[@]}" --trace "$STDOUT" 2>err | cat >pipe.out || bad "--trace $STDOUT | cat: $(cat err)"
+[ -L "$STDOUT" ] && ok || bad "$STDOUT is no longer a symlink"
+cmp -s pipe.out ref.csv && ok || bad "--trace $STDOUT through a pipe: not the trace"
+"$BIN" "${SIM[@]}" --trace "$STDOUT" >redir.out 2>redir.err || bad "--trace $STDOUT >file"
+cmp -s redir.out ref.csv && cmp -s redir.err ref.out && ok || bad "--trace $STDOUT >file: not the trace alone"
+[ -L "$STDOUT" ] && ok || bad "$STDOUT is no longer a symlink"
+# a symlink of ours to it
+ln -s "$STDOUT" to-stdout
 "$BIN" "${SIM[@]}" --trace to-stdout 2>/dev/null | cat >link.out
-[ -L to-stdout ] && [ "$(readlink to-stdout)" = /dev/stdout ] && ok || bad "the symlink to /dev/stdout was replaced"
+[ -L to-stdout ] && [ "$(readlink to-stdout)" = "$STDOUT" ] && ok || bad "the symlink to $STDOUT was replaced"
 cmp -s link.out ref.csv && ok || bad "--trace LINK-TO-/dev/stdout: not the trace"
 
 # a FIFO with a reader: written in place, still a FIFO, the reader gets the whole trace

@@ -73,7 +73,8 @@ else
 fi
 
 # 2. a static-only install: the library and the CLI of SOURCE_DIR with -DBUILD_SHARED_LIBS=OFF
-if cmake -S "$SRC" -B "$TMP/static" -DBUILD_SHARED_LIBS=OFF -DIMPACTFIT_BUILD_TESTS=OFF >"$TMP/static.log" 2>&1 &&
+if cmake -S "$SRC" -B "$TMP/static" -DBUILD_SHARED_LIBS=OFF -DIMPACTFIT_BUILD_TESTS=OFF \
+     -DIMPACTFIT_PYTHON=OFF -DIMPACTFIT_OCTAVE=OFF >"$TMP/static.log" 2>&1 &&
   cmake --build "$TMP/static" --target impactfit impactfit_cli --parallel "$JOBS" >>"$TMP/static.log" 2>&1 &&
   cmake --install "$TMP/static" --prefix "$TMP/sprefix" >>"$TMP/static.log" 2>&1; then
   if find "$TMP/sprefix" -name 'libimpactfit.so*' | grep -q .; then
