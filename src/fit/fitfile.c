@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "../common/common_impl.h"
-#include "../sweep/sweep_impl.h"
+#include "../common/io_impl.h"
 #include "fit_impl.h"
 #include "fitfile_impl.h"
 #include "table_impl.h"
@@ -99,7 +99,7 @@ void impactfit_fitfile_free(impactfit_fitfile *f) {
   free(f);
 }
 
-static int is_ident(const char *s) { return impactfit__sweep_identifier(s) && strlen(s) < 48; }
+static int is_ident(const char *s) { return impactfit__identifier(s) && strlen(s) < 48; }
 
 /* Splits "a, b, c" into trimmed items; returns the count or −1 (empty item, too many). */
 static int split_list(const char *v, char items[][64], int max) {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "../common/common_impl.h"
-#include "../sweep/sweep_impl.h"
+#include "../common/io_impl.h"
 #include "table_impl.h"
 
 struct impactfit_table {

@@ -11,14 +11,6 @@
 
 #define MAX_POINTS 1e9 /* a billion points: about 7 hours at 40,000 points/s; check() runs on all of them first */
 
-static int is_identifier(const char *s) {
-  if (!s[0] || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
-    return 0;
-  for (const char *p = s; *p; p++)
-    if (!(isalnum((unsigned char)*p) || *p == '_'))
-      return 0;
-  return 1;
-}
 
 static int find_param(const impactfit_sweep_problem *pr, const char *name) {
   for (size_t i = 0; i < pr->n_params; i++)
@@ -678,4 +670,3 @@ int impactfit_sweep_point(const impactfit_sweep *s, size_t index, double *in) {
   return IMPACTFIT_OK;
 }
 
-int impactfit__sweep_identifier(const char *s) { return is_identifier(s); }
