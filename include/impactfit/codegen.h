@@ -22,7 +22,7 @@
 #include <stddef.h>
 
 #include "impactfit/common.h"
-#include "impactfit/fit.h"
+#include "impactfit/fitfile.h"
 
 #ifdef __cplusplus
 extern "C" {

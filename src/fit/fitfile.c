@@ -1,4 +1,4 @@
-/* Fit files: stages of fits on a sweep's output, chained through their tables (include/impactfit/fit.h). */
+/* Fit files: stages of fits on a sweep's output, chained through their tables (include/impactfit/fitfile.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <math.h>
