@@ -353,6 +353,89 @@ static const impactfit_sweep_problem tp = {
     .solve = tp_solve, .solve_run = tp_solve_run,
 };
 
+/* Definitions built by API calls: the same rows and hash as the equivalent file; an open registry
+ * (impactfit_sweep_parse_with) that knows only the problems given; a run collected into a table. */
+static void test_builder_registry(void) {
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  /* the file of test_runner_runs, written by hand */
+  const char *def = "[sweep]\nproblem = runtest\n[axes]\nx = list 1, 2, 3\ny = linear 0, 4, 5\n";
+  impactfit_sweep *sf = NULL, *sb = NULL, *sb2 = NULL;
+  const impactfit_sweep_problem *mine[1] = {&tp};
+  CHECK(impactfit_sweep_parse_with(def, strlen(def), "t.ini", mine, 1, &sf, &err) == 0, "parse_with: %s",
+        err.message);
+  impactfit_sweep_def *d = NULL;
+  CHECK(impactfit_sweep_def_new(&tp, "built", &d, &err) == 0, "def_new");
+  const double xs[3] = {1, 2, 3};
+  CHECK(impactfit_sweep_def_axis_values(d, "x", xs, 3, &err) == 0, "axis values");
+  CHECK(impactfit_sweep_def_axis(d, "y", IMPACTFIT_AXIS_LINEAR, 0, 4, 5, &err) == 0, "axis");
+  CHECK(impactfit_sweep_def_fixed(d, "nosuch", 1.0, &err) == IMPACTFIT_EINVAL &&
+            strstr(err.message, "nosuch") != NULL, "an unknown parameter is refused by name: %s", err.message);
+  CHECK(impactfit_sweep_def_build(d, &sb, &err) == 0, "build: %s", err.message);
+  CHECK(impactfit_sweep_def_build(d, &sb2, &err) == 0, "build again");
+  if (sf && sb && sb2) {
+    CHECK(impactfit_sweep_point_count(sb) == 15, "built grid has 3 x 5 points");
+    CHECK(strcmp(impactfit_sweep_hash(sb), impactfit_sweep_hash(sb2)) == 0, "the same calls give the same hash");
+    CHECK(strcmp(impactfit_sweep_hash(sb), impactfit_sweep_hash(sf)) != 0, "the hash is the canonical text's");
+    buf a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    impactfit_sweep_summary sa, sbm;
+    impactfit_sweep_run_params rp = impactfit_sweep_default_run_params();
+    rp.threads = 2;
+    CHECK(impactfit_sweep_run(sf, &rp, on_rows, NULL, &a, &sa, &err) == 0, "run file");
+    rp.threads = 1;
+    CHECK(impactfit_sweep_run(sb, &rp, on_rows, NULL, &b, &sbm, &err) == 0, "run built");
+    CHECK(a.len == b.len && a.p && b.p && memcmp(a.p, b.p, a.len) == 0, "built and file sweeps: identical rows");
+    /* the run as a table: the same numbers */
+    impactfit_table *t = NULL;
+    impactfit_sweep_summary st;
+    CHECK(impactfit_sweep_run_table(sb, NULL, &t, &st, &err) == 0, "run_table: %s", err.message);
+    if (t) {
+      CHECK(impactfit_table_rows(t) == 15 && st.points == 15, "run_table: 15 rows");
+      int jy = impactfit_table_find(t, "y"), jx = impactfit_table_find(t, "x");
+      CHECK(jy >= 0 && jx >= 0, "run_table: columns x and y");
+      if (jy >= 0 && jx >= 0) {
+        double in[2];
+        int same = 1;
+        for (size_t i = 0; i < 15; i++) {
+          impactfit_sweep_point(sb, i, in);
+          same &= impactfit_table_col(t, (size_t)jx)[i] == in[0] && impactfit_table_col(t, (size_t)jy)[i] == in[1];
+        }
+        CHECK(same, "run_table: the inputs of every point exactly");
+      }
+      impactfit_table_free(t);
+    }
+    free(a.p);
+    free(b.p);
+  }
+  /* a built definition is checked like a file: a value outside the range, by line */
+  impactfit_sweep_def *bad = NULL;
+  impactfit_sweep *sbad = NULL;
+  impactfit_sweep_def_new(&tp, "bad", &bad, &err);
+  impactfit_sweep_def_axis(bad, "x", IMPACTFIT_AXIS_LOG, 0, 1, 3, &err);
+  CHECK(impactfit_sweep_def_build(bad, &sbad, &err) == IMPACTFIT_EINVAL && sbad == NULL &&
+            strstr(err.message, "bad:") != NULL, "a bad built definition: EINVAL with its name: %s", err.message);
+  impactfit_sweep_def_free(bad);
+  /* the open registry: only the problems given are known */
+  impactfit_sweep *sx = NULL;
+  const char *copt_def = "[sweep]\nproblem = copt\n[axes]\nn = list 1.5\ne = list 0.5\n";
+  CHECK(impactfit_sweep_parse_with(copt_def, strlen(copt_def), "c.ini", mine, 1, &sx, &err) == IMPACTFIT_EINVAL &&
+            strstr(err.message, "problems: runtest)") != NULL, "parse_with: copt unknown there: %s", err.message);
+  CHECK(impactfit_sweep_parse_with(copt_def, strlen(copt_def), "c.ini", NULL, 0, &sx, &err) == 0, "NULL: built-ins");
+  impactfit_sweep_free(sx);
+  impactfit_sweep_problem incomplete = tp;
+  incomplete.alloc = NULL;
+  const impactfit_sweep_problem *inc[1] = {&incomplete};
+  sx = NULL;
+  CHECK(impactfit_sweep_parse_with(def, strlen(def), "t.ini", inc, 1, &sx, &err) == IMPACTFIT_EINVAL && !sx,
+        "an incomplete problem is refused");
+  impactfit_sweep_def_free(d);
+  impactfit_sweep_free(sf);
+  impactfit_sweep_free(sb);
+  impactfit_sweep_free(sb2);
+}
+
 static void test_runner_runs(void) {
   const char *def = "[sweep]\nproblem = runtest\n[axes]\nx = list 1, 2, 3\ny = linear 0, 4, 5\n";
   impactfit_sweep *s = NULL;
@@ -751,6 +834,7 @@ int main(void) {
   test_runner_kelvin_voigt();
   test_runner_determinism();
   test_runner_runs();
+  test_builder_registry();
   test_runner_shards();
   test_runner_stop_resume();
   test_runner_concurrency();

@@ -62,6 +62,15 @@ IMPACTFIT_EXPORT int impactfit_fitfile_exact(const impactfit_fitfile *f);
 IMPACTFIT_EXPORT int impactfit_fitfile_run(impactfit_fitfile *f, const impactfit_table *sweep_data,
                                            impactfit_error *err);
 
+/* Runs every stage on any table holding the columns the stages name (a sweep's table from
+ * impactfit_sweep_run_table, a coarser grid of the same problem, measured data). flags:
+ * IMPACTFIT_FITFILE_SAME_GRID checks, as impactfit_fitfile_run does, that the table is the whole grid
+ * of the fit file's sweep (rows = points, index 0, 1, 2, ...); 0 skips that check. Errors as
+ * impactfit_fitfile_run; a missing column is EINVAL naming it. */
+#define IMPACTFIT_FITFILE_SAME_GRID 1u
+IMPACTFIT_EXPORT int impactfit_fitfile_run_table(impactfit_fitfile *f, const impactfit_table *data, unsigned flags,
+                                                 impactfit_error *err);
+
 /* Optional progress report of impactfit_fitfile_run: fn(ctx, stage, stages, group, groups) is
  * called on the calling thread after each fitted group (group 1..groups of stage `stage`,
  * 0-based, of `stages`). fn NULL: none (the default). */

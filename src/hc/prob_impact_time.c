@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "../common/common_impl.h"
-#include "../hc/hc_impl.h"
-#include "sweep_internal.h"
+#include "hc_impl.h"
+#include "../sweep/problems.h"
 
 enum { P_EPS, P_N, P_K, P_MASS, P_V, P_COUNT };
 

@@ -6,7 +6,7 @@
 
 #include "../common/common_impl.h"
 #include "impactfit/hc.h"
-#include "sweep_internal.h"
+#include "../sweep/problems.h"
 
 enum { P_E, P_K, P_V, P_COUNT };
 

@@ -6,7 +6,7 @@
 
 #include "../common/common_impl.h"
 #include "impactfit/impact.h"
-#include "sweep_internal.h"
+#include "../sweep/problems.h"
 
 enum { P_N, P_M, P_K, P_C, P_MASS, P_V, P_ACCEL, P_CONTACTS, P_TMAX, P_RTOL, P_COUNT };
 

@@ -11,7 +11,7 @@
 
 #include "../common/common_impl.h"
 #include "impactfit/inverse.h"
-#include "sweep_internal.h"
+#include "../sweep/problems.h"
 
 enum { P_N, P_M, P_E, P_K, P_MASS, P_V, P_TOL, P_COUNT };
 
