@@ -6,8 +6,9 @@ declare -A group
 group[build]="build-essential cmake pkg-config libgsl-dev libnlopt-dev libinih-dev libxxhash-dev libmatheval-dev libjansson-dev"
 group[main]="gnuplot-nox"
 # test: the MPI variant (OpenMPI) and the ThreadSanitizer build (clang, libomp with LLVM's Archer);
-# script(1), for the progress-line test, is in bsdutils (essential)
-group[test]="gnuplot-nox openmpi-bin libopenmpi-dev clang libomp-dev"
+# script(1), for the progress-line test, is in bsdutils (essential); GNU time (/usr/bin/time) measures
+# the peak memory of a streamed grid (tests/cli/test_grid.sh)
+group[test]="gnuplot-nox openmpi-bin libopenmpi-dev clang libomp-dev time"
 group[mpi]="openmpi-bin libopenmpi-dev"
 group[bench]="python3-scipy"
 # fuzz (scripts/fuzz.sh, scripts/asan.sh): clang with libFuzzer and the sanitizer runtimes, libomp for

@@ -290,6 +290,12 @@ int cli_sweep_execute(const impactfit_sweep *s, const cli_sweep_exec *x, int ran
   int threads = x->threads, quiet = x->quiet, rc = 0, st;
   impactfit_error err;
   impactfit_error_clear(&err);
+  /* "sweep FILE" for a definition file; the command's name for a grid it built */
+  char lbl[4200];
+  if (strcmp(x->what, "sweep") == 0)
+    snprintf(lbl, sizeof lbl, "sweep %s", impactfit_sweep_name(s));
+  else
+    snprintf(lbl, sizeof lbl, "%s", x->what);
   char name[700], csv_path[4096], json_path[4096];
   if (shards > 1)
     snprintf(name, sizeof name, "%.600s.shard-%zu-of-%zu", x->name, shard, shards);
@@ -320,7 +326,7 @@ int cli_sweep_execute(const impactfit_sweep *s, const cli_sweep_exec *x, int ran
   if (plan[0] >= 2 || plan[0] == 1) {
     rc = plan[0] >= 2 ? (int)(plan[0] - 2) : (o.failed ? CLI_NUMERIC : CLI_OK);
     if (rank == 0 && plan[0] == 1) {
-      printf("%s %s: %s already holds this sweep (%s); nothing to do\n", x->what, impactfit_sweep_name(s), csv_path,
+      printf("%s: %s already holds this sweep (%s); nothing to do\n", lbl, csv_path,
              o.failed ? "with failed points" : "complete");
       if (o.failed)
         fprintf(stderr, "impactfit: error: %s: %zu points failed; see %s\n", x->what, o.failed, json_path);
@@ -398,11 +404,11 @@ int cli_sweep_execute(const impactfit_sweep *s, const cli_sweep_exec *x, int ran
     if (!rc) {
       size_t here = o.rows - o.start_rows;
       if (plan[2] >= impactfit_sweep_point_count(s))
-        printf("%s %s: %zu points, %zu failed: completed an interrupted run (no point left to compute) -> %s\n",
-               x->what, impactfit_sweep_name(s), o.rows, o.failed, csv_path);
+        printf("%s: %zu points, %zu failed: completed an interrupted run (no point left to compute) -> %s\n",
+               lbl, o.rows, o.failed, csv_path);
       else
-        printf("%s %s: %zu points, %zu failed, %d thread(s)%s, %.3g s (%.0f points/s) -> %s\n",
-               x->what, impactfit_sweep_name(s), o.rows, o.failed, sum.threads, ranks > 1 ? " per rank" : "", wall_here,
+        printf("%s: %zu points, %zu failed, %d thread(s)%s, %.3g s (%.0f points/s) -> %s\n",
+               lbl, o.rows, o.failed, sum.threads, ranks > 1 ? " per rank" : "", wall_here,
                wall_here > 0 ? (double)here / wall_here : 0.0, csv_path);
       if (o.failed) {
         if (o.nfail)

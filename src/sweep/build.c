@@ -138,12 +138,13 @@ int impactfit_sweep_def_axis_values(impactfit_sweep_def *d, const char *param, c
     return st;
   if (!values || n == 0)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "axis %s: no values", param);
-  /* 16 values a line: continuation lines stay far below the reader's line limit */
+  /* 6 values a line: every line stays below the 200 characters of the inih build the library reads
+   * definitions with */
   st = add(d, &d->axes, &d->axes_len, "%s = list", param);
   for (size_t i = 0; i < n && !st; i++) {
     char num[32];
     impactfit__fmt_g17(num, values[i]);
-    st = add(d, &d->axes, &d->axes_len, "%s%s%s", i && i % 16 == 0 ? "\n   " : " ", num, i + 1 < n ? "," : "\n");
+    st = add(d, &d->axes, &d->axes_len, "%s%s%s", i && i % 6 == 0 ? "\n   " : " ", num, i + 1 < n ? "," : "\n");
   }
   if (st)
     return IMPACTFIT__FAIL(err, st, "out of memory");

@@ -1,0 +1,284 @@
+/* The grid modes of the point commands on the library's sweep runner (grid.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "grid.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "progress.h"
+#include "signals.h"
+#include "sweep_exec.h"
+
+/* ---- axes ---- */
+
+int cli_axis_parse(const char *what, const char *s, cli_axis *ax) {
+  memset(ax, 0, sizeof *ax);
+  if (s && strchr(s, ':') && !strchr(s, ',')) {
+    /* a range: parsed by cli_parse_grid's rules, kept as its ends */
+    char *copy = strdup(s);
+    if (!copy)
+      return cli_input_error("out of memory");
+    char *c1 = strchr(copy, ':'), *c2 = strchr(c1 + 1, ':');
+    int rc = 0;
+    if (!c2 || strchr(c2 + 1, ':')) {
+      rc = cli_input_error("%s: a range is start:stop:count, got '%s'", what, s);
+    } else {
+      *c1 = *c2 = '\0';
+      long n = 0;
+      char cwhat[128];
+      snprintf(cwhat, sizeof cwhat, "%s: the count of range '%.40s'", what, s);
+      if (!(rc = cli_parse_double(what, copy, &ax->a)) && !(rc = cli_parse_double(what, c1 + 1, &ax->b)) &&
+          !(rc = cli_parse_int(cwhat, c2 + 1, 1, 100000000, &n))) {
+        if (n == 1 && ax->a != ax->b)
+          rc = cli_input_error("%s: a range with count 1 needs start = stop, got '%s'", what, s);
+        ax->n = (size_t)n;
+        ax->range = 1;
+      }
+    }
+    free(copy);
+    return rc;
+  }
+  return cli_parse_grid(what, s, &ax->values, &ax->n);
+}
+
+double cli_axis_value(const cli_axis *ax, size_t i) {
+  if (!ax->range)
+    return ax->values[i];
+  /* the sweep's linear axis (src/sweep/sweep.c), operation for operation */
+  if (i == 0)
+    return ax->a;
+  if (i == ax->n - 1)
+    return ax->b;
+  double t = (double)i / (double)(ax->n - 1);
+  return ax->a + (ax->b - ax->a) * t;
+}
+
+int cli_axis_add(impactfit_sweep_def *d, const char *param, const cli_axis *ax, impactfit_error *err) {
+  if (ax->range)
+    return impactfit_sweep_def_axis(d, param, IMPACTFIT_AXIS_LINEAR, ax->a, ax->b, ax->n, err);
+  return impactfit_sweep_def_axis_values(d, param, ax->values, ax->n, err);
+}
+
+void cli_axis_free(cli_axis *ax) {
+  free(ax->values);
+  memset(ax, 0, sizeof *ax);
+}
+
+/* ---- the command line, for the messages ---- */
+
+static size_t put(char *buf, size_t size, size_t at, const char *s) {
+  size_t n = strlen(s);
+  if (at < size) {
+    size_t k = n < size - at ? n : size - at - 1;
+    memcpy(buf + at, s, k);
+    buf[at + k] = '\0';
+  }
+  return at + n;
+}
+
+void cli_command_line(int argc, char **argv, const char *const *skip, const int *takes_value, size_t nskip,
+                      char *buf, size_t size) {
+  size_t at = put(buf, size, 0, "impactfit");
+  for (int i = 1; i < argc; i++) {
+    int drop = 0;
+    for (size_t k = 0; k < nskip; k++) {
+      size_t l = strlen(skip[k]);
+      if (strncmp(argv[i], skip[k], l) == 0 && (argv[i][l] == '\0' || argv[i][l] == '=')) {
+        drop = 1;
+        if (takes_value[k] && argv[i][l] == '\0')
+          i++;
+        break;
+      }
+    }
+    if (drop)
+      continue;
+    at = put(buf, size, at, " ");
+    const char *a = argv[i];
+    int plain = *a != '\0';
+    for (const char *p = a; *p; p++)
+      if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.,:/=+@%", *p))
+        plain = 0;
+    if (plain) {
+      at = put(buf, size, at, a);
+    } else { /* single quotes, ' as '\'' */
+      at = put(buf, size, at, "'");
+      for (const char *p = a; *p; p++) {
+        char c[2] = {*p, '\0'};
+        at = put(buf, size, at, *p == '\'' ? "'\\''" : c);
+      }
+      at = put(buf, size, at, "'");
+    }
+  }
+}
+
+/* ---- streaming to standard output ---- */
+
+typedef struct pending_failure {
+  size_t index;
+  int status;
+  char message[512];
+} pending_failure;
+
+typedef struct stream {
+  const cli_grid *g;
+  const impactfit_sweep_problem *pr;
+  double *in, *out;
+  pending_failure *fail;
+  size_t nfail, capfail;
+  size_t next, failed, base;
+  cli_progress *pr_line;
+  int nomem;
+} stream;
+
+static void on_failure(void *ctx, size_t index, int status, const char *message) {
+  stream *st = ctx;
+  if (st->nfail == st->capfail) {
+    size_t nc = st->capfail ? 2 * st->capfail : 16;
+    pending_failure *np = realloc(st->fail, nc * sizeof *np);
+    if (!np) {
+      st->nomem = 1;
+      return;
+    }
+    st->fail = np;
+    st->capfail = nc;
+  }
+  pending_failure *f = &st->fail[st->nfail++];
+  f->index = index;
+  f->status = status;
+  snprintf(f->message, sizeof f->message, "%s", message ? message : "");
+}
+
+/* Parses one CSV row of the runner (index, parameters, outputs, status, rhs_evals) and prints it. */
+static int print_line(stream *st, const char *p, const char *end) {
+  const impactfit_sweep_problem *pr = st->pr;
+  size_t nf = 1 + pr->n_params + pr->n_outputs + 2, f = 0;
+  char field[64], status[64] = "";
+  size_t index = 0;
+  long rhs = 0;
+  while (f < nf && p <= end) {
+    const char *c = memchr(p, ',', (size_t)(end - p));
+    if (!c)
+      c = end;
+    size_t l = (size_t)(c - p);
+    if (l >= sizeof field)
+      return -1;
+    memcpy(field, p, l);
+    field[l] = '\0';
+    if (f == 0)
+      index = (size_t)strtoull(field, NULL, 10);
+    else if (f <= pr->n_params)
+      st->in[f - 1] = strtod(field, NULL);
+    else if (f <= pr->n_params + pr->n_outputs)
+      st->out[f - 1 - pr->n_params] = l ? strtod(field, NULL) : 0.0;
+    else if (f == nf - 2)
+      snprintf(status, sizeof status, "%s", field);
+    else
+      rhs = strtol(field, NULL, 10);
+    f++;
+    p = c + 1;
+  }
+  if (f != nf)
+    return -1;
+  cli_grid_row r = {index, st->in, st->out, 0, rhs, ""};
+  if (strcmp(status, "OK") != 0) {
+    r.status = IMPACTFIT_EINVAL; /* replaced by the failure's own status below */
+    for (size_t k = 0; k < st->nfail; k++)
+      if (st->fail[k].index == index) {
+        r.status = st->fail[k].status;
+        r.message = st->fail[k].message;
+        break;
+      }
+    st->failed++;
+  }
+  st->g->row(st->g->ctx, &r);
+  return 0;
+}
+
+static int on_rows(void *ctx, size_t first, size_t count, const char *rows, size_t len) {
+  stream *st = ctx;
+  if (st->nomem)
+    return IMPACTFIT_EIO;
+  cli_progress_clear(st->pr_line); /* rows and failure messages go to a clean terminal */
+  for (const char *p = rows, *end = rows + len; p < end;) {
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    if (!nl || print_line(st, p, nl))
+      return IMPACTFIT_EIO;
+    p = nl + 1;
+  }
+  st->nfail = 0;
+  st->next = first + count;
+  fflush(stdout);
+  return 0;
+}
+
+static int on_poll(void *ctx, size_t done, size_t failed) {
+  stream *st = ctx;
+  cli_progress_update(st->pr_line, st->base + done, failed);
+  return cli_signal_pending() != 0;
+}
+
+int cli_grid_run(const cli_grid *g) {
+  if (g->out_dir) {
+    char command[6000];
+    snprintf(command, sizeof command, "%s", g->command);
+    cli_sweep_exec x = {g->what, g->what, g->out_dir, command, g->threads, 0, 0, g->resume, 0, 1, 2.0, g->quiet};
+    return cli_sweep_execute(g->s, &x, 0, 1);
+  }
+  size_t total = impactfit_sweep_point_count(g->s);
+  if (g->from >= total)
+    return cli_input_error("--from: the grid has %zu points (0 to %zu), got %zu", total, total - 1, g->from);
+  const impactfit_sweep_problem *pr = impactfit_sweep_get_problem(g->s);
+  stream st;
+  memset(&st, 0, sizeof st);
+  st.g = g;
+  st.pr = pr;
+  st.next = st.base = g->from;
+  st.in = malloc((pr->n_params + 1) * sizeof *st.in);
+  st.out = calloc(pr->n_outputs + 1, sizeof *st.out);
+  if (!st.in || !st.out) {
+    free(st.in);
+    free(st.out);
+    return cli_input_error("%s: out of memory", g->what);
+  }
+  cli_progress prog;
+  cli_progress_start(&prog, g->what, "points", total, g->from, g->quiet);
+  st.pr_line = &prog;
+  impactfit_sweep_run_params rp = impactfit_sweep_default_run_params();
+  rp.threads = g->threads;
+  rp.first = g->from;
+  rp.poll = on_poll;
+  if (g->from == 0)
+    g->header(g->ctx);
+  impactfit_sweep_summary sum;
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  cli_signals_install();
+  int rs = impactfit_sweep_run(g->s, &rp, on_rows, on_failure, &st, &sum, &err);
+  cli_progress_end(&prog);
+  fflush(stdout);
+  int sig = cli_signal_pending();
+  cli_signals_restore();
+  int rc = CLI_OK;
+  if (rs == IMPACTFIT_EINTR) {
+    if (!sig)
+      sig = SIGTERM;
+    fprintf(stderr,
+            "impactfit: error: %s: interrupted by %s after %zu of %zu points (the rows printed are complete); "
+            "print the rest with: %s --from %zu\n",
+            g->what, cli_signal_name(sig), st.next, total, g->command, st.next);
+    rc = sig == SIGINT ? CLI_SIGINT : CLI_SIGTERM;
+  } else if (rs == IMPACTFIT_EIO) {
+    rc = cli_input_error("%s: %s", g->what, st.nomem ? "out of memory" : "cannot print the rows");
+  } else if (rs) {
+    rc = cli_status_error(rs, &err, g->what);
+  } else if (st.failed) {
+    rc = CLI_NUMERIC;
+  }
+  free(st.in);
+  free(st.out);
+  free(st.fail);
+  return rc;
+}

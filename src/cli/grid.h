@@ -1,0 +1,69 @@
+/* The grid modes of the point commands (copt, zhang-alpha, ...) on the library's sweep runner
+ * (CLI only). A command turns its options into a sweep built in memory (impactfit_sweep_def_*, one
+ * of the library's sweep problems) and hands it here with a row printer:
+ *   - without --out: the rows stream to standard output in the command's own format (table, CSV
+ *     or JSON lines) in grid order, block by block as the runner delivers them, so memory stays
+ *     bounded whatever the grid size, and the bytes are the same for any thread count. A progress
+ *     line is drawn on a terminal. SIGINT/SIGTERM stop after the units in flight: the rows printed
+ *     are complete, and the message gives the command that prints the rest (--from P; appended to
+ *     the interrupted output it gives the bytes of an uninterrupted run);
+ *   - with --out DIR: the sweep runs exactly as `impactfit sweep` runs a definition file
+ *     (sweep_exec.h): DIR/NAME.csv and NAME.json, durable journal, --resume, shards.
+ * Options --n 1.5 (a value), --e 0.1,0.5 (a list) and --e 0.1:0.9:9 (a range, the sweep's `linear`
+ * axis: start + (stop - start)·(i/(count - 1)), ends exact) give the axes. */
+#ifndef IMPACTFIT_CLI_GRID_H
+#define IMPACTFIT_CLI_GRID_H
+
+#include <stddef.h>
+
+#include "impactfit/sweep.h"
+
+/* One axis option: a value, a list or a linear range (values are not stored for a range). */
+typedef struct cli_axis {
+  int range;
+  double a, b;     /* range ends */
+  size_t n;        /* number of values */
+  double *values;  /* list values (NULL for a range) */
+} cli_axis;
+
+/* Parses "v", "a,b,c" or "start:stop:count" (count 1..1e8); 0 or CLI_INPUT (error printed naming what). */
+int cli_axis_parse(const char *what, const char *s, cli_axis *ax);
+/* Value i, exactly as the sweep computes it. */
+double cli_axis_value(const cli_axis *ax, size_t i);
+/* Adds the axis to a definition: a LINEAR range or a LIST. */
+int cli_axis_add(impactfit_sweep_def *d, const char *param, const cli_axis *ax, impactfit_error *err);
+void cli_axis_free(cli_axis *ax);
+
+/* One point of the grid, parsed from the runner's row. */
+typedef struct cli_grid_row {
+  size_t index;
+  const double *in;    /* the problem's parameters, in its order */
+  const double *out;   /* the problem's outputs, in its order (0 where the row has none) */
+  int status;          /* 0 (OK) or the point's status */
+  long rhs_evals;
+  const char *message; /* the failure's message ("" when OK) */
+} cli_grid_row;
+
+typedef struct cli_grid {
+  const char *what;     /* "copt": messages, progress label, NAME of DIR/NAME.csv */
+  const impactfit_sweep *s;
+  int threads, quiet;
+  size_t from;          /* --from: first point printed (stdout mode; 0: all, with the header) */
+  const char *out_dir;  /* --out DIR: durable sweep output instead of standard output */
+  int resume;           /* --resume (with --out) */
+  const char *command;  /* the command line without --from/--resume (for the messages) */
+  void (*header)(void *ctx);                         /* prints the header (from == 0) */
+  void (*row)(void *ctx, const cli_grid_row *r);     /* prints one row */
+  void *ctx;
+} cli_grid;
+
+/* Runs the grid; returns the exit status: 0, 1 (a point failed: its row and a message on stderr
+ * say why), 2, 130/143 (interrupted). */
+int cli_grid_run(const cli_grid *g);
+
+/* The command line (argv[0] as "impactfit", each argument shell-quoted when needed), leaving out
+ * the options named in skip (with their value when takes_value[k]); into buf. */
+void cli_command_line(int argc, char **argv, const char *const *skip, const int *takes_value, size_t nskip,
+                      char *buf, size_t size);
+
+#endif
