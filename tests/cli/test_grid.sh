@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The grid modes of the point commands run on the library's sweep runner (src/cli/grid.c):
+# The grid modes of the point commands (copt, zhang-alpha, impact-time, hc-eps) run on the library's
+# sweep runner (src/cli/grid.c):
 #  - the rows are byte-identical for 1 and 2 threads (table, --csv, --json);
 #  - SIGINT stops with exit 130, the rows printed are complete, and the printed `--from P` command,
 #    appended (run with 1 thread instead of 2), gives the bytes of an uninterrupted run;
@@ -19,24 +20,35 @@ ko() { echo "FAIL: $*"; fail=$((fail + 1)); }
 # grids that run a few seconds (continuation along e)
 COPT="copt --n 1:2:150 --e 0.05:1:1200 --k 1e7 --mass 0.1 --v 2"
 ZHANG="zhang-alpha --n 1:2:40 --m 0,0.5,1 --e 0.05:0.95:1000"
+ITIME="impact-time --eps 0:50:400 --n 1:2.5:100 --k 1e7 --mass 0.1 --v 2"
 
-for cmd in "$COPT" "$ZHANG"; do
-  name=${cmd%% *}
-  # ---- 1 vs 2 threads, every format (small grids) ----
+# ---- 1 vs 2 threads, every format, small grids (hc-eps too; its points take microseconds) ----
+for cmd in "${COPT/:1200/:40}" "${ZHANG/:1000/:40}" "${ITIME/:400/:20}" "hc-eps --e 0.01:1:300 --k 1e7,2e7 --v 1:3:7" \
+  "hc-eps --e 0.01:1:300 --formula flores"; do
   for fmt in "" "--csv" "--json"; do
+    [ "$fmt" = --csv ] && [ "${cmd%% *}" != copt ] && [ "${cmd%% *}" != zhang-alpha ] && continue
     # shellcheck disable=SC2086
-    "$BIN" ${cmd/:1200/:40} $fmt --threads 1 >"$TMP/t1" 2>/dev/null
+    "$BIN" $cmd $fmt --threads 1 >"$TMP/t1" 2>/dev/null
     # shellcheck disable=SC2086
-    "$BIN" ${cmd/:1200/:40} $fmt --threads 2 >"$TMP/t2" 2>/dev/null
-    [ -s "$TMP/t1" ] && cmp -s "$TMP/t1" "$TMP/t2" || ko "$name $fmt: 1 and 2 threads differ"
+    "$BIN" $cmd $fmt --threads 2 >"$TMP/t2" 2>/dev/null
+    [ -s "$TMP/t1" ] && cmp -s "$TMP/t1" "$TMP/t2" || ko "$cmd $fmt: 1 and 2 threads differ"
   done
+done
+# --from P prints exactly the rows after the header from point P on
+"$BIN" hc-eps --e 0.01:1:300 --k 1e7,2e7 --v 1:3:7 --json --from 1234 >"$TMP/t1"
+"$BIN" hc-eps --e 0.01:1:300 --k 1e7,2e7 --v 1:3:7 --json | tail -n +1235 >"$TMP/t2"
+[ -s "$TMP/t1" ] && cmp -s "$TMP/t1" "$TMP/t2" || ko "hc-eps --from 1234 is not the tail of the full run"
 
+for cmd in "$COPT" "$ZHANG" "$ITIME"; do
+  name=${cmd%% *}
+  fmt=--csv
+  [ "$name" = impact-time ] && fmt=""
   # ---- the full run ----
   # shellcheck disable=SC2086
-  "$BIN" $cmd --csv --threads 2 >"$TMP/full.csv" 2>"$TMP/err" || { ko "$name full run"; cat "$TMP/err"; }
+  "$BIN" $cmd $fmt --threads 2 >"$TMP/full.csv" 2>"$TMP/err" || { ko "$name full run"; cat "$TMP/err"; }
   # ---- SIGINT, then --from ----
   # shellcheck disable=SC2086
-  "$BIN" $cmd --csv --threads 2 >"$TMP/part.csv" 2>"$TMP/err" &
+  "$BIN" $cmd $fmt --threads 2 >"$TMP/part.csv" 2>"$TMP/err" &
   pid=$!
   sleep 1
   kill -INT $pid
@@ -95,7 +107,7 @@ grep -q '^impactfit: note: copt: --k --mass --v not given (1 used): .*scaled val
 [ ! -s "$TMP/err" ] || ko "copt with --k --mass --v prints on stderr: $(cat "$TMP/err")"
 "$BIN" copt --n 1.5 --e 0.7 --k 1e7 >/dev/null 2>"$TMP/err"
 grep -q 'note: copt: --mass --v not given' "$TMP/err" || ko "copt --k alone: the note names --mass --v"
-for c in copt zhang-alpha; do
+for c in copt zhang-alpha impact-time hc-eps; do
   "$BIN" "$c" --help | grep -q '^Columns' || ko "$c --help documents no columns and units"
 done
 
