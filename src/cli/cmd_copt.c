@@ -188,7 +188,7 @@ int impactfit_cmd_copt(int argc, char **argv) {
     goto out;
   if (!opts[2].seen || !opts[3].seen || !opts[4].seen)
     fprintf(stderr, "impactfit: note: copt: %s%s%s not given (1 used): c_opt, delta_sep and t_contact are "
-                    "scaled values, not in N s/m, m and s\n",
+                    "scaled values, for k = 1 N/m^n, mass = 1 kg, v = 1 m/s\n",
             opts[2].seen ? "" : "--k ", opts[3].seen ? "" : "--mass ", opts[4].seen ? "" : "--v");
 
   impactfit_sweep_def *d = NULL;

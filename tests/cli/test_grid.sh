@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The grid modes of the point commands (copt, zhang-alpha, impact-time, hc-eps) run on the library's
+# The grid modes of the point commands (copt, zhang-alpha, impact-time, hc-eps, simulate) run on the library's
 # sweep runner (src/cli/grid.c):
 #  - the rows are byte-identical for 1 and 2 threads (table, --csv, --json);
 #  - SIGINT stops with exit 130, the rows printed are complete, and the printed `--from P` command,
@@ -21,12 +21,14 @@ ko() { echo "FAIL: $*"; fail=$((fail + 1)); }
 COPT="copt --n 1:2:150 --e 0.05:1:1200 --k 1e7 --mass 0.1 --v 2"
 ZHANG="zhang-alpha --n 1:2:40 --m 0,0.5,1 --e 0.05:0.95:1000"
 ITIME="impact-time --eps 0:50:400 --n 1:2.5:100 --k 1e7 --mass 0.1 --v 2"
+SIMU="simulate --n 1:2:100 --c 0:2:800 --transition A,C --k 1e7 --mass 0.1 --v 2"
 
 # ---- 1 vs 2 threads, every format, small grids (hc-eps too; its points take microseconds) ----
-for cmd in "${COPT/:1200/:40}" "${ZHANG/:1000/:40}" "${ITIME/:400/:20}" "hc-eps --e 0.01:1:300 --k 1e7,2e7 --v 1:3:7" \
+for cmd in "${COPT/:1200/:40}" "${ZHANG/:1000/:40}" "${ITIME/:400/:20}" "${SIMU/:800/:20}" "hc-eps --e 0.01:1:300 --k 1e7,2e7 --v 1:3:7" \
   "hc-eps --e 0.01:1:300 --formula flores"; do
   for fmt in "" "--csv" "--json"; do
-    [ "$fmt" = --csv ] && [ "${cmd%% *}" != copt ] && [ "${cmd%% *}" != zhang-alpha ] && continue
+    [ "$fmt" = --csv ] && [ "${cmd%% *}" != copt ] && [ "${cmd%% *}" != zhang-alpha ] && [ "${cmd%% *}" != simulate ] &&
+      continue
     # shellcheck disable=SC2086
     "$BIN" $cmd $fmt --threads 1 >"$TMP/t1" 2>/dev/null
     # shellcheck disable=SC2086
@@ -39,7 +41,7 @@ done
 "$BIN" hc-eps --e 0.01:1:300 --k 1e7,2e7 --v 1:3:7 --json | tail -n +1235 >"$TMP/t2"
 [ -s "$TMP/t1" ] && cmp -s "$TMP/t1" "$TMP/t2" || ko "hc-eps --from 1234 is not the tail of the full run"
 
-for cmd in "$COPT" "$ZHANG" "$ITIME"; do
+for cmd in "$COPT" "$ZHANG" "$ITIME" "$SIMU"; do
   name=${cmd%% *}
   fmt=--csv
   [ "$name" = impact-time ] && fmt=""
@@ -107,7 +109,10 @@ grep -q '^impactfit: note: copt: --k --mass --v not given (1 used): .*scaled val
 [ ! -s "$TMP/err" ] || ko "copt with --k --mass --v prints on stderr: $(cat "$TMP/err")"
 "$BIN" copt --n 1.5 --e 0.7 --k 1e7 >/dev/null 2>"$TMP/err"
 grep -q 'note: copt: --mass --v not given' "$TMP/err" || ko "copt --k alone: the note names --mass --v"
-for c in copt zhang-alpha impact-time hc-eps; do
+"$BIN" simulate --n 1.5 --c 0.5 --k 1e7 >/dev/null 2>"$TMP/err"
+grep -q '^impactfit: note: simulate: --mass --v not given (1 used): .*scaled values' "$TMP/err" ||
+  ko "simulate without --mass --v does not say its values are scaled"
+for c in copt zhang-alpha impact-time hc-eps simulate; do
   "$BIN" "$c" --help | grep -q '^Columns' || ko "$c --help documents no columns and units"
 done
 
