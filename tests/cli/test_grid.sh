@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The grid modes of the point commands (copt, zhang-alpha, impact-time, hc-eps, simulate) run on the library's
-# sweep runner (src/cli/grid.c):
+# The grid modes of the point commands (copt, zhang-alpha, impact-time, hc-eps, simulate, identify-hc)
+# run on the library's sweep runner (src/cli/grid.c):
 #  - the rows are byte-identical for 1 and 2 threads (table, --csv, --json);
 #  - SIGINT stops with exit 130, the rows printed are complete, and the printed `--from P` command,
 #    appended (run with 1 thread instead of 2), gives the bytes of an uninterrupted run;
@@ -25,7 +25,7 @@ SIMU="simulate --n 1:2:100 --c 0:2:800 --transition A,C --k 1e7 --mass 0.1 --v 2
 
 # ---- 1 vs 2 threads, every format, small grids (hc-eps too; its points take microseconds) ----
 for cmd in "${COPT/:1200/:40}" "${ZHANG/:1000/:40}" "${ITIME/:400/:20}" "${SIMU/:800/:20}" "hc-eps --e 0.01:1:300 --k 1e7,2e7 --v 1:3:7" \
-  "hc-eps --e 0.01:1:300 --formula flores"; do
+  "hc-eps --e 0.01:1:300 --formula flores" "identify-hc --e 0.2:0.9:15 --dt 1e-4,3e-4 --v 1,2 --mass 0.1 --n 1:2:5"; do
   for fmt in "" "--csv" "--json"; do
     [ "$fmt" = --csv ] && [ "${cmd%% *}" != copt ] && [ "${cmd%% *}" != zhang-alpha ] && [ "${cmd%% *}" != simulate ] &&
       continue
@@ -112,7 +112,7 @@ grep -q 'note: copt: --mass --v not given' "$TMP/err" || ko "copt --k alone: the
 "$BIN" simulate --n 1.5 --c 0.5 --k 1e7 >/dev/null 2>"$TMP/err"
 grep -q '^impactfit: note: simulate: --mass --v not given (1 used): .*scaled values' "$TMP/err" ||
   ko "simulate without --mass --v does not say its values are scaled"
-for c in copt zhang-alpha impact-time hc-eps simulate; do
+for c in copt zhang-alpha impact-time hc-eps simulate identify-hc; do
   "$BIN" "$c" --help | grep -q '^Columns' || ko "$c --help documents no columns and units"
 done
 
