@@ -190,7 +190,7 @@ IMPACTFIT_EXPORT void impactfit_sweep_free(impactfit_sweep *s); /* NULL is a no-
  *     impactfit_sweep_def_build(d, &sweep, &err);      then impactfit_sweep_run / _run_table
  * Axes are added in order (first outermost, last fastest). The calls are recorded as a canonical
  * definition text (impactfit_sweep_def_text: the file format above, every number with %.17g in the
- * C locale, so the values are kept exactly, 16 list values a line); build parses that text with the
+ * C locale, so the values are kept exactly, 6 list values a line); build parses that text with the
  * definition's problem as the only known one (impactfit_sweep_parse_with), so a built sweep is
  * checked exactly like a file (the same errors, with the line of the canonical text) and its hash is
  * the XXH64 of that text: the same calls give the same hash. The problem may be the caller's own.
