@@ -7,8 +7,9 @@ group[build]="build-essential cmake pkg-config libgsl-dev libnlopt-dev libinih-d
 group[main]="gnuplot-nox"
 # test: the MPI variant (OpenMPI) and the ThreadSanitizer build (clang, libomp with LLVM's Archer);
 # script(1), for the progress-line test, is in bsdutils (essential); GNU time (/usr/bin/time) measures
-# the peak memory of a streamed grid (tests/cli/test_grid.sh)
-group[test]="gnuplot-nox openmpi-bin libopenmpi-dev clang libomp-dev time"
+# the peak memory of a streamed grid (tests/cli/test_grid.sh); locales: the de_DE sources localedef builds
+# for test_locale
+group[test]="gnuplot-nox openmpi-bin libopenmpi-dev clang libomp-dev time locales"
 group[mpi]="openmpi-bin libopenmpi-dev"
 group[bench]="python3-scipy"
 # fuzz (scripts/fuzz.sh, scripts/asan.sh): clang with libFuzzer and the sanitizer runtimes, libomp for
