@@ -118,18 +118,17 @@ static void copt_row(void *ctx, const cli_grid_row *r) {
 }
 
 int impactfit_cmd_copt(int argc, char **argv) {
-  const char *s_n = NULL, *s_e = NULL, *method = "fast", *out_dir = NULL;
+  const char *s_n = NULL, *s_e = NULL, *method = "fast";
   double k = 1.0, mass = 1.0, v = 1.0, tol = 1e-10;
-  int json = 0, csv = 0, help = 0, dimensional = 0, quiet = 0, threads = 0, resume = 0, from = 0;
+  int json = 0, csv = 0, help = 0, dimensional = 0;
+  cli_grid_opts go = CLI_GRID_OPTS_INIT;
   cli_opt opts[] = {
       {"n", OPT_STRING, &s_n, 0},        {"e", OPT_STRING, &s_e, 0},
       {"k", OPT_DOUBLE, &k, 0},          {"mass", OPT_DOUBLE, &mass, 0},
       {"v", OPT_DOUBLE, &v, 0},          {"method", OPT_STRING, &method, 0},
       {"tol", OPT_DOUBLE, &tol, 0},      {"dimensional", OPT_FLAG, &dimensional, 0},
       {"json", OPT_FLAG, &json, 0},      {"csv", OPT_FLAG, &csv, 0},
-      {"quiet", OPT_FLAG, &quiet, 0},    {"threads", OPT_INT, &threads, 0},
-      {"from", OPT_INT, &from, 0},       {"out", OPT_STRING, &out_dir, 0},
-      {"resume", OPT_FLAG, &resume, 0},
+      CLI_GRID_OPTS(go),
   };
   int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], NULL, 0, NULL, &help);
   if (rc)
@@ -144,14 +143,8 @@ int impactfit_cmd_copt(int argc, char **argv) {
     return cli_input_error("copt: --e is required (coefficient of restitution, 0 < e <= 1)");
   if (json && csv)
     return cli_input_error("copt: --json and --csv exclude each other");
-  if (opts[11].seen && (threads < 1 || threads > 4096))
-    return cli_input_error("--threads: expected 1..4096, got %d", threads);
-  if (from < 0)
-    return cli_input_error("--from: expected a point index >= 0, got %d", from);
-  if (out_dir && (from || json || csv))
-    return cli_input_error("copt: --out writes the sweep's CSV and JSON files: no --from, --json or --csv");
-  if (resume && !out_dir)
-    return cli_input_error("copt: --resume continues an --out DIR run (give --out DIR)");
+  if ((rc = cli_grid_check("copt", &go, json || csv)))
+    return rc;
   const impactfit_root_method *rm = impactfit_root_method_from_name(method);
   if (!rm)
     return cli_input_error("--method: expected bisect, fast or nlopt, got '%s'", method);
@@ -217,13 +210,8 @@ int impactfit_cmd_copt(int argc, char **argv) {
     rc = cli_status_error(st, &err, "copt");
     goto out;
   }
-  char command[6000];
-  static const char *const skip[] = {"--from", "--resume"};
-  static const int takes[] = {1, 0};
-  cli_command_line(argc, argv, skip, takes, 2, command, sizeof command);
   copt_print pc = {json, csv, k, mass, v, rm->name};
-  cli_grid g = {"copt", s, threads, quiet, (size_t)from, out_dir, resume, command, copt_header, copt_row, &pc};
-  rc = cli_grid_run(&g);
+  rc = cli_grid_exec("copt", s, &go, argc, argv, copt_header, copt_row, &pc);
   impactfit_sweep_free(s);
 out:
   cli_axis_free(&an);

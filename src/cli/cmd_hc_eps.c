@@ -131,14 +131,14 @@ static void he_row(void *ctx, const cli_grid_row *r) {
 }
 
 int impactfit_cmd_hc_eps(int argc, char **argv) {
-  const char *s_e = NULL, *s_k = NULL, *s_v = NULL, *fname = "exact", *out_dir = NULL;
-  int json = 0, help = 0, threads = 0, quiet = 0, from = 0, resume = 0;
+  const char *s_e = NULL, *s_k = NULL, *s_v = NULL, *fname = "exact";
+  int json = 0, help = 0;
+  cli_grid_opts go = CLI_GRID_OPTS_INIT;
   cli_opt opts[] = {
       {"e", OPT_STRING, &s_e, 0},          {"k", OPT_STRING, &s_k, 0},
       {"v", OPT_STRING, &s_v, 0},          {"formula", OPT_STRING, &fname, 0},
-      {"json", OPT_FLAG, &json, 0},        {"threads", OPT_INT, &threads, 0},
-      {"quiet", OPT_FLAG, &quiet, 0},      {"from", OPT_INT, &from, 0},
-      {"out", OPT_STRING, &out_dir, 0},    {"resume", OPT_FLAG, &resume, 0},
+      {"json", OPT_FLAG, &json, 0},
+      CLI_GRID_OPTS(go),
   };
   int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], NULL, 0, NULL, &help);
   if (rc)
@@ -154,14 +154,8 @@ int impactfit_cmd_hc_eps(int argc, char **argv) {
   const impactfit_formula *f = impactfit_formula_from_name(fname);
   if (!f)
     return cli_input_error("hc-eps: unknown formula '%s' (see 'impactfit hc-eps --help')", fname);
-  if (opts[5].seen && (threads < 1 || threads > 4096))
-    return cli_input_error("--threads: expected 1..4096, got %d", threads);
-  if (from < 0)
-    return cli_input_error("--from: expected a point index >= 0, got %d", from);
-  if (out_dir && (from || json))
-    return cli_input_error("hc-eps: --out writes the sweep's CSV and JSON files: no --from or --json");
-  if (resume && !out_dir)
-    return cli_input_error("hc-eps: --resume continues an --out DIR run (give --out DIR)");
+  if ((rc = cli_grid_check("hc-eps", &go, json)))
+    return rc;
   static const char *const names[3] = {"--e", "--k", "--v"};
   const char *specs[3] = {s_e, s_k ? s_k : "1", s_v ? s_v : "1"};
   cli_axis ax[3];
@@ -169,15 +163,14 @@ int impactfit_cmd_hc_eps(int argc, char **argv) {
   for (int i = 0; i < 3 && !rc; i++)
     rc = cli_axis_parse(names[i], specs[i], &ax[i]);
   /* Check every input before any output (a range lies between its ends: those are checked). */
-#define EACH(a, i) for (size_t i = 0; i < (a).n; i = ((a).range && i == 0 && (a).n > 2) ? (a).n - 1 : i + 1)
   if (!rc)
-    EACH(ax[0], i) if (!rc && !(cli_axis_value(&ax[0], i) > 0.0 && cli_axis_value(&ax[0], i) <= 1.0))
+    CLI_AXIS_EACH(ax[0], i) if (!rc && !(cli_axis_value(&ax[0], i) > 0.0 && cli_axis_value(&ax[0], i) <= 1.0))
       rc = cli_input_error("--e: the coefficient of restitution must be in (0, 1], got %g", cli_axis_value(&ax[0], i));
   for (size_t a = 1; a < 3 && !rc && s_k; a++)
-    EACH(ax[a], i) if (!rc && !(cli_axis_value(&ax[a], i) > 0.0))
+    CLI_AXIS_EACH(ax[a], i) if (!rc && !(cli_axis_value(&ax[a], i) > 0.0))
       rc = cli_input_error("%s: must be > 0, got %g", names[a], cli_axis_value(&ax[a], i));
   if (!rc)
-    EACH(ax[0], i) {
+    CLI_AXIS_EACH(ax[0], i) {
       impactfit_error err;
       impactfit_error_clear(&err);
       double x;
@@ -185,11 +178,10 @@ int impactfit_cmd_hc_eps(int argc, char **argv) {
       if (st)
         rc = cli_status_error(st, &err, "hc-eps");
       if (s_k)
-        EACH(ax[1], b) EACH(ax[2], c) if (!rc && !isfinite(x * cli_axis_value(&ax[1], b) / cli_axis_value(&ax[2], c)))
+        CLI_AXIS_EACH(ax[1], b) CLI_AXIS_EACH(ax[2], c) if (!rc && !isfinite(x * cli_axis_value(&ax[1], b) / cli_axis_value(&ax[2], c)))
           rc = cli_input_error("hc-eps: lambda = eps k / v is not representable for k = %g, v = %g",
                                cli_axis_value(&ax[1], b), cli_axis_value(&ax[2], c));
     }
-#undef EACH
   double total = (double)ax[0].n * (double)ax[1].n * (double)ax[2].n;
   if (!rc && total > 1e8)
     rc = cli_input_error("hc-eps: the grid has %.0f points (at most 1e8)", total);
@@ -211,13 +203,8 @@ int impactfit_cmd_hc_eps(int argc, char **argv) {
       rc = cli_status_error(st, &err, "hc-eps");
   }
   if (!rc) {
-    char command[6000];
-    static const char *const skip[] = {"--from", "--resume"};
-    static const int takes[] = {1, 0};
-    cli_command_line(argc, argv, skip, takes, 2, command, sizeof command);
     he_print pc = {json, s_k != NULL, f};
-    cli_grid g = {"hc-eps", s, threads, quiet, (size_t)from, out_dir, resume, command, he_header, he_row, &pc};
-    rc = cli_grid_run(&g);
+    rc = cli_grid_exec("hc-eps", s, &go, argc, argv, he_header, he_row, &pc);
   }
   impactfit_sweep_free(s);
   for (int i = 0; i < 3; i++)

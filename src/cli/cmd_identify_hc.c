@@ -179,13 +179,13 @@ static void ih_row(void *ctx, const cli_grid_row *r) {
 }
 
 int impactfit_cmd_identify_hc(int argc, char **argv) {
-  const char *s[5] = {NULL, NULL, NULL, NULL, NULL}, *out_dir = NULL;
-  int json = 0, help = 0, threads = 0, quiet = 0, from = 0, resume = 0;
+  const char *s[5] = {NULL, NULL, NULL, NULL, NULL};
+  int json = 0, help = 0;
+  cli_grid_opts go = CLI_GRID_OPTS_INIT;
   cli_opt opts[] = {
       {"e", OPT_STRING, &s[0], 0},       {"dt", OPT_STRING, &s[1], 0},   {"v", OPT_STRING, &s[2], 0},
       {"mass", OPT_STRING, &s[3], 0},    {"n", OPT_STRING, &s[4], 0},    {"json", OPT_FLAG, &json, 0},
-      {"threads", OPT_INT, &threads, 0}, {"quiet", OPT_FLAG, &quiet, 0}, {"from", OPT_INT, &from, 0},
-      {"out", OPT_STRING, &out_dir, 0},  {"resume", OPT_FLAG, &resume, 0},
+      CLI_GRID_OPTS(go),
   };
   int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], NULL, 0, NULL, &help);
   if (rc)
@@ -199,14 +199,8 @@ int impactfit_cmd_identify_hc(int argc, char **argv) {
   for (int i = 0; i < 5; i++)
     if (!s[i])
       return cli_input_error("identify-hc: %s is required (see 'impactfit identify-hc --help')", names[i]);
-  if (opts[6].seen && (threads < 1 || threads > 4096))
-    return cli_input_error("--threads: expected 1..4096, got %d", threads);
-  if (from < 0)
-    return cli_input_error("--from: expected a point index >= 0, got %d", from);
-  if (out_dir && (from || json))
-    return cli_input_error("identify-hc: --out writes the sweep's CSV and JSON files: no --from or --json");
-  if (resume && !out_dir)
-    return cli_input_error("identify-hc: --resume continues an --out DIR run (give --out DIR)");
+  if ((rc = cli_grid_check("identify-hc", &go, json)))
+    return rc;
   cli_axis ax[5];
   memset(ax, 0, sizeof ax);
   double total = 1.0;
@@ -215,14 +209,12 @@ int impactfit_cmd_identify_hc(int argc, char **argv) {
     total *= (double)ax[i].n;
   }
   /* a range lies between its ends: those are checked */
-#define EACH(a, i) for (size_t i = 0; i < (a).n; i = ((a).range && i == 0 && (a).n > 2) ? (a).n - 1 : i + 1)
   if (!rc)
-    EACH(ax[0], i) if (!rc && !(cli_axis_value(&ax[0], i) > 0.0 && cli_axis_value(&ax[0], i) <= 1.0))
+    CLI_AXIS_EACH(ax[0], i) if (!rc && !(cli_axis_value(&ax[0], i) > 0.0 && cli_axis_value(&ax[0], i) <= 1.0))
       rc = cli_input_error("--e: the coefficient of restitution must be in (0, 1], got %g", cli_axis_value(&ax[0], i));
   for (int a = 1; a < 5 && !rc; a++)
-    EACH(ax[a], i) if (!rc && !(cli_axis_value(&ax[a], i) > 0.0))
+    CLI_AXIS_EACH(ax[a], i) if (!rc && !(cli_axis_value(&ax[a], i) > 0.0))
       rc = cli_input_error("%s: must be > 0, got %g", names[a], cli_axis_value(&ax[a], i));
-#undef EACH
   if (!rc && total > 1e8)
     rc = cli_input_error("identify-hc: the grid has %.0f points (at most 1e8)", total);
   impactfit_sweep *sw = NULL;
@@ -240,13 +232,8 @@ int impactfit_cmd_identify_hc(int argc, char **argv) {
       rc = cli_status_error(st, &err, "identify-hc");
   }
   if (!rc) {
-    char command[6000];
-    static const char *const skip[] = {"--from", "--resume"};
-    static const int takes[] = {1, 0};
-    cli_command_line(argc, argv, skip, takes, 2, command, sizeof command);
     ih_print pc = {json, total == 1 && !json, 0};
-    cli_grid g = {"identify-hc", sw, threads, quiet, (size_t)from, out_dir, resume, command, ih_header, ih_row, &pc};
-    rc = cli_grid_run(&g);
+    rc = cli_grid_exec("identify-hc", sw, &go, argc, argv, ih_header, ih_row, &pc);
     if (pc.rc && (rc == CLI_OK || rc == CLI_NUMERIC))
       rc = pc.rc;
   }

@@ -104,13 +104,13 @@ static void it_row(void *ctx, const cli_grid_row *r) {
 }
 
 int impactfit_cmd_impact_time(int argc, char **argv) {
-  const char *s_eps = NULL, *s_n = NULL, *s_k = NULL, *s_mass = NULL, *s_v = NULL, *out_dir = NULL;
-  int json = 0, help = 0, threads = 0, quiet = 0, from = 0, resume = 0;
+  const char *s_eps = NULL, *s_n = NULL, *s_k = NULL, *s_mass = NULL, *s_v = NULL;
+  int json = 0, help = 0;
+  cli_grid_opts go = CLI_GRID_OPTS_INIT;
   cli_opt opts[] = {
       {"eps", OPT_STRING, &s_eps, 0},   {"n", OPT_STRING, &s_n, 0},       {"k", OPT_STRING, &s_k, 0},
       {"mass", OPT_STRING, &s_mass, 0}, {"v", OPT_STRING, &s_v, 0},       {"json", OPT_FLAG, &json, 0},
-      {"threads", OPT_INT, &threads, 0}, {"quiet", OPT_FLAG, &quiet, 0},  {"from", OPT_INT, &from, 0},
-      {"out", OPT_STRING, &out_dir, 0}, {"resume", OPT_FLAG, &resume, 0},
+      CLI_GRID_OPTS(go),
   };
   int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], NULL, 0, NULL, &help);
   if (rc)
@@ -126,14 +126,8 @@ int impactfit_cmd_impact_time(int argc, char **argv) {
   int dims = (s_k != NULL) + (s_mass != NULL) + (s_v != NULL);
   if (dims != 0 && dims != 3)
     return cli_input_error("impact-time: --k, --mass and --v go together (for omega_i and dt)");
-  if (opts[6].seen && (threads < 1 || threads > 4096))
-    return cli_input_error("--threads: expected 1..4096, got %d", threads);
-  if (from < 0)
-    return cli_input_error("--from: expected a point index >= 0, got %d", from);
-  if (out_dir && (from || json))
-    return cli_input_error("impact-time: --out writes the sweep's CSV and JSON files: no --from or --json");
-  if (resume && !out_dir)
-    return cli_input_error("impact-time: --resume continues an --out DIR run (give --out DIR)");
+  if ((rc = cli_grid_check("impact-time", &go, json)))
+    return rc;
   static const char *const names[5] = {"--eps", "--n", "--k", "--mass", "--v"};
   static const char *const params[5] = {"eps", "n", "k", "mass", "v"};
   const char *specs[5] = {s_eps, s_n, s_k ? s_k : "1", s_mass ? s_mass : "1", s_v ? s_v : "1"};
@@ -142,28 +136,26 @@ int impactfit_cmd_impact_time(int argc, char **argv) {
   for (int i = 0; i < 5 && !rc; i++)
     rc = cli_axis_parse(names[i], specs[i], &ax[i]);
   /* Check every input before any output (a range lies between its ends: those are checked). */
-#define EACH(a, i) for (size_t i = 0; i < (a).n; i = ((a).range && i == 0 && (a).n > 2) ? (a).n - 1 : i + 1)
   if (!rc)
-    EACH(ax[0], i) if (!rc && !(cli_axis_value(&ax[0], i) >= 0.0 && cli_axis_value(&ax[0], i) <= 1e7))
+    CLI_AXIS_EACH(ax[0], i) if (!rc && !(cli_axis_value(&ax[0], i) >= 0.0 && cli_axis_value(&ax[0], i) <= 1e7))
       rc = cli_input_error("--eps: the damping ratio must be in [0, 1e7], got %g", cli_axis_value(&ax[0], i));
   if (!rc)
-    EACH(ax[1], i) if (!rc && !(cli_axis_value(&ax[1], i) > 0.0))
+    CLI_AXIS_EACH(ax[1], i) if (!rc && !(cli_axis_value(&ax[1], i) > 0.0))
       rc = cli_input_error("--n: the spring exponent must be > 0, got %g", cli_axis_value(&ax[1], i));
   if (!rc && dims) {
     impactfit_error err;
     impactfit_error_clear(&err);
     double w;
-    EACH(ax[1], a) EACH(ax[2], b) EACH(ax[3], c) EACH(ax[4], d) {
+    CLI_AXIS_EACH(ax[1], a) CLI_AXIS_EACH(ax[2], b) CLI_AXIS_EACH(ax[3], c) CLI_AXIS_EACH(ax[4], d) {
       double n = cli_axis_value(&ax[1], a), k = cli_axis_value(&ax[2], b), mass = cli_axis_value(&ax[3], c),
              v = cli_axis_value(&ax[4], d);
       int st = rc ? 0 : impactfit_hc_omega(k, v, mass, n, &w, &err);
       if (st)
         rc = cli_status_error(st, &err, "impact-time");
-      EACH(ax[0], e) if (!rc && !isfinite(cli_axis_value(&ax[0], e) * k / v))
+      CLI_AXIS_EACH(ax[0], e) if (!rc && !isfinite(cli_axis_value(&ax[0], e) * k / v))
         rc = cli_input_error("impact-time: lambda = eps k / v is not representable");
     }
   }
-#undef EACH
   double total = (double)ax[0].n * (double)ax[1].n * (double)ax[2].n * (double)ax[3].n * (double)ax[4].n;
   if (!rc && total > 1e8)
     rc = cli_input_error("impact-time: the grid has %.0f points (at most 1e8)", total);
@@ -182,13 +174,8 @@ int impactfit_cmd_impact_time(int argc, char **argv) {
       rc = cli_status_error(st, &err, "impact-time");
   }
   if (!rc) {
-    char command[6000];
-    static const char *const skip[] = {"--from", "--resume"};
-    static const int takes[] = {1, 0};
-    cli_command_line(argc, argv, skip, takes, 2, command, sizeof command);
     it_print pc = {json, dims != 0};
-    cli_grid g = {"impact-time", s, threads, quiet, (size_t)from, out_dir, resume, command, it_header, it_row, &pc};
-    rc = cli_grid_run(&g);
+    rc = cli_grid_exec("impact-time", s, &go, argc, argv, it_header, it_row, &pc);
   }
   impactfit_sweep_free(s);
   for (int i = 0; i < 5; i++)

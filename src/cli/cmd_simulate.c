@@ -332,8 +332,9 @@ static void sim_row(void *ctx, const cli_grid_row *row) {
 int impactfit_cmd_simulate(int argc, char **argv) {
   impactfit_impact_params base = impactfit_impact_default_params();
   const char *s_n = NULL, *s_c = NULL, *s_m = "0", *s_k = "1", *s_mass = "1", *s_v = "1";
-  const char *transition = "C", *trace = NULL, *out_dir = NULL;
-  int json = 0, csv = 0, help = 0, contacts = 1, points = 401, threads = 0, quiet = 0, from = 0, resume = 0;
+  const char *transition = "C", *trace = NULL;
+  int json = 0, csv = 0, help = 0, contacts = 1, points = 401;
+  cli_grid_opts go = CLI_GRID_OPTS_INIT;
   cli_opt opts[] = {
       {"n", OPT_STRING, &s_n, 0},           {"m", OPT_STRING, &s_m, 0},
       {"c", OPT_STRING, &s_c, 0},           {"k", OPT_STRING, &s_k, 0},
@@ -342,9 +343,7 @@ int impactfit_cmd_simulate(int argc, char **argv) {
       {"t-max", OPT_DOUBLE, &base.t_max, 0}, {"transition", OPT_STRING, &transition, 0},
       {"trace", OPT_STRING, &trace, 0},     {"trace-points", OPT_INT, &points, 0},
       {"json", OPT_FLAG, &json, 0},         {"csv", OPT_FLAG, &csv, 0},
-      {"threads", OPT_INT, &threads, 0},    {"quiet", OPT_FLAG, &quiet, 0},
-      {"from", OPT_INT, &from, 0},          {"out", OPT_STRING, &out_dir, 0},
-      {"resume", OPT_FLAG, &resume, 0},
+      CLI_GRID_OPTS(go),
   };
   int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], NULL, 0, NULL, &help);
   if (rc)
@@ -361,14 +360,8 @@ int impactfit_cmd_simulate(int argc, char **argv) {
     return cli_input_error("simulate: --c is required (damping coefficient, >= 0)");
   if (json && csv)
     return cli_input_error("simulate: --json and --csv exclude each other");
-  if (opts[14].seen && (threads < 1 || threads > 4096))
-    return cli_input_error("--threads: expected 1..4096, got %d", threads);
-  if (from < 0)
-    return cli_input_error("--from: expected a point index >= 0, got %d", from);
-  if (out_dir && (from || json || csv || trace))
-    return cli_input_error("simulate: --out writes the sweep's CSV and JSON files: no --from, --json, --csv or --trace");
-  if (resume && !out_dir)
-    return cli_input_error("simulate: --resume continues an --out DIR run (give --out DIR)");
+  if ((rc = cli_grid_check("simulate", &go, json || csv || trace)))
+    return rc;
   base.max_contacts = contacts;
   /* --transition: one condition or a comma list (the outermost grid axis). */
   sim_state trl;
@@ -507,13 +500,8 @@ int impactfit_cmd_simulate(int argc, char **argv) {
     }
   }
   {
-    char command[6000];
-    static const char *const skip[] = {"--from", "--resume"};
-    static const int takes[] = {1, 0};
-    cli_command_line(argc, argv, skip, takes, 2, command, sizeof command);
     sim_print pc = {json, csv, total == 1 && !json && !csv, trl, 0};
-    cli_grid g = {"simulate", s, threads, quiet, (size_t)from, out_dir, resume, command, sim_header, sim_row, &pc};
-    rc = cli_grid_run(&g);
+    rc = cli_grid_exec("simulate", s, &go, argc, argv, sim_header, sim_row, &pc);
     if (pc.detail && pc.single_rc)
       rc = pc.single_rc;
   }

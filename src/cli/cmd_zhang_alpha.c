@@ -127,18 +127,18 @@ static void za_row(void *ctx, const cli_grid_row *r) {
 }
 
 int impactfit_cmd_zhang_alpha(int argc, char **argv) {
-  const char *s_n = NULL, *s_m = NULL, *s_e = NULL, *method = "fast", *transition = "C", *out_dir = NULL;
+  const char *s_n = NULL, *s_m = NULL, *s_e = NULL, *method = "fast", *transition = "C";
   double k = NAN, mass = NAN, v = NAN, tol = 1e-10;
-  int json = 0, csv = 0, help = 0, threads = 0, quiet = 0, from = 0, resume = 0;
+  int json = 0, csv = 0, help = 0;
+  cli_grid_opts go = CLI_GRID_OPTS_INIT;
   cli_opt opts[] = {
       {"n", OPT_STRING, &s_n, 0},        {"m", OPT_STRING, &s_m, 0},
       {"e", OPT_STRING, &s_e, 0},        {"transition", OPT_STRING, &transition, 0},
       {"method", OPT_STRING, &method, 0}, {"tol", OPT_DOUBLE, &tol, 0},
       {"k", OPT_DOUBLE, &k, 0},          {"mass", OPT_DOUBLE, &mass, 0},
       {"v", OPT_DOUBLE, &v, 0},          {"json", OPT_FLAG, &json, 0},
-      {"csv", OPT_FLAG, &csv, 0},        {"threads", OPT_INT, &threads, 0},
-      {"quiet", OPT_FLAG, &quiet, 0},    {"from", OPT_INT, &from, 0},
-      {"out", OPT_STRING, &out_dir, 0},  {"resume", OPT_FLAG, &resume, 0},
+      {"csv", OPT_FLAG, &csv, 0},
+      CLI_GRID_OPTS(go),
   };
   int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], NULL, 0, NULL, &help);
   if (rc)
@@ -151,14 +151,8 @@ int impactfit_cmd_zhang_alpha(int argc, char **argv) {
     return cli_input_error("zhang-alpha: --n, --m and --e are required");
   if (json && csv)
     return cli_input_error("zhang-alpha: --json and --csv exclude each other");
-  if (opts[11].seen && (threads < 1 || threads > 4096))
-    return cli_input_error("--threads: expected 1..4096, got %d", threads);
-  if (from < 0)
-    return cli_input_error("--from: expected a point index >= 0, got %d", from);
-  if (out_dir && (from || json || csv))
-    return cli_input_error("zhang-alpha: --out writes the sweep's CSV and JSON files: no --from, --json or --csv");
-  if (resume && !out_dir)
-    return cli_input_error("zhang-alpha: --resume continues an --out DIR run (give --out DIR)");
+  if ((rc = cli_grid_check("zhang-alpha", &go, json || csv)))
+    return rc;
   int have_dims = !isnan(k) + !isnan(mass) + !isnan(v);
   if (have_dims != 0 && have_dims != 3)
     return cli_input_error("zhang-alpha: give all of --k, --mass and --v, or none");
@@ -180,22 +174,20 @@ int impactfit_cmd_zhang_alpha(int argc, char **argv) {
   impactfit_error err;
   impactfit_error_clear(&err);
   /* a range lies between its ends: check those */
-#define EACH(ax, i) for (size_t i = 0; i < (ax).n; i = ((ax).range && i == 0 && (ax).n > 2) ? (ax).n - 1 : i + 1)
-  EACH(an, i) if (!rc && !(cli_axis_value(&an, i) > 0.0))
+  CLI_AXIS_EACH(an, i) if (!rc && !(cli_axis_value(&an, i) > 0.0))
     rc = cli_input_error("--n: spring exponent must be > 0 (got %g)", cli_axis_value(&an, i));
-  EACH(am, i) if (!rc && !(cli_axis_value(&am, i) >= 0.0))
+  CLI_AXIS_EACH(am, i) if (!rc && !(cli_axis_value(&am, i) >= 0.0))
     rc = cli_input_error("--m: damping exponent must be >= 0 (got %g)", cli_axis_value(&am, i));
-  EACH(ae, i) if (!rc && !(cli_axis_value(&ae, i) > 0.0 && cli_axis_value(&ae, i) < 1.0))
+  CLI_AXIS_EACH(ae, i) if (!rc && !(cli_axis_value(&ae, i) > 0.0 && cli_axis_value(&ae, i) < 1.0))
     rc = cli_input_error("--e: alpha is defined for 0 < e < 1 (got %g)", cli_axis_value(&ae, i));
   if (!rc && !(tol >= 1e-13 && tol < 0.1))
     rc = cli_input_error("--tol: expected a value in [1e-13, 0.1), got %g", tol);
   if (!rc && have_dims) {
     double lam;
-    EACH(an, i) EACH(am, j) if (!rc && impactfit_lambda_from_zeta(cli_axis_value(&an, i), cli_axis_value(&am, j),
+    CLI_AXIS_EACH(an, i) CLI_AXIS_EACH(am, j) if (!rc && impactfit_lambda_from_zeta(cli_axis_value(&an, i), cli_axis_value(&am, j),
                                                                     1.0, k, mass, v, &lam, &err))
       rc = cli_status_error(IMPACTFIT_EINVAL, &err, "zhang-alpha");
   }
-#undef EACH
   if (!rc && (double)an.n * (double)am.n * (double)ae.n > 1e8)
     rc = cli_input_error("zhang-alpha: the grid has %.0f points (at most 1e8)",
                          (double)an.n * (double)am.n * (double)ae.n);
@@ -230,13 +222,8 @@ int impactfit_cmd_zhang_alpha(int argc, char **argv) {
     rc = cli_status_error(st, &err, "zhang-alpha");
     goto out;
   }
-  char command[6000];
-  static const char *const skip[] = {"--from", "--resume"};
-  static const int takes[] = {1, 0};
-  cli_command_line(argc, argv, skip, takes, 2, command, sizeof command);
   za_print pc = {json, csv, have_dims != 0, k, mass, v, tr->name, rm->name};
-  cli_grid g = {"zhang-alpha", s, threads, quiet, (size_t)from, out_dir, resume, command, za_header, za_row, &pc};
-  rc = cli_grid_run(&g);
+  rc = cli_grid_exec("zhang-alpha", s, &go, argc, argv, za_header, za_row, &pc);
   impactfit_sweep_free(s);
 out:
   cli_axis_free(&an);

@@ -282,3 +282,29 @@ int cli_grid_run(const cli_grid *g) {
   free(st.fail);
   return rc;
 }
+
+/* ---- the options shared by the grid commands ---- */
+
+int cli_grid_check(const char *what, const cli_grid_opts *o, int formats) {
+  if (o->threads != -1 && (o->threads < 1 || o->threads > 4096))
+    return cli_input_error("--threads: expected 1..4096, got %d", o->threads);
+  if (o->from < 0)
+    return cli_input_error("--from: expected a point index >= 0, got %d", o->from);
+  if (o->out_dir && (o->from || formats))
+    return cli_input_error("%s: --out writes the sweep's CSV and JSON files: no --from or output format options",
+                           what);
+  if (o->resume && !o->out_dir)
+    return cli_input_error("%s: --resume continues an --out DIR run (give --out DIR)", what);
+  return 0;
+}
+
+int cli_grid_exec(const char *what, const impactfit_sweep *s, const cli_grid_opts *o, int argc, char **argv,
+                  void (*header)(void *ctx), void (*row)(void *ctx, const cli_grid_row *r), void *ctx) {
+  char command[6000];
+  static const char *const skip[] = {"--from", "--resume"};
+  static const int takes[] = {1, 0};
+  cli_command_line(argc, argv, skip, takes, 2, command, sizeof command);
+  cli_grid g = {what,       s,       o->threads > 0 ? o->threads : 0, o->quiet, (size_t)o->from, o->out_dir,
+                o->resume, command, header,                          row,      ctx};
+  return cli_grid_run(&g);
+}

@@ -61,6 +61,32 @@ typedef struct cli_grid {
  * say why), 2, 130/143 (interrupted). */
 int cli_grid_run(const cli_grid *g);
 
+/* The options every grid command takes: --threads T, --quiet, --from P, --out DIR, --resume.
+ * Initialise with CLI_GRID_OPTS_INIT and list CLI_GRID_OPTS(o) in the command's cli_opt table. */
+typedef struct cli_grid_opts {
+  int threads; /* -1 until given */
+  int quiet, from, resume;
+  const char *out_dir;
+} cli_grid_opts;
+#define CLI_GRID_OPTS_INIT {-1, 0, 0, 0, NULL}
+#define CLI_GRID_OPTS(o)                                                                                  \
+  {"threads", OPT_INT, &(o).threads, 0}, {"quiet", OPT_FLAG, &(o).quiet, 0}, {"from", OPT_INT, &(o).from, 0}, \
+      {"out", OPT_STRING, &(o).out_dir, 0}, { "resume", OPT_FLAG, &(o).resume, 0 }
+
+/* Checks them; `formats` is non-zero when --json/--csv/--trace was given (--out writes the sweep's own
+ * files instead). 0 or CLI_INPUT (error printed). */
+int cli_grid_check(const char *what, const cli_grid_opts *o, int formats);
+
+/* Runs the sweep s for command `what` with the grid options, the command's printers and ctx (the
+ * command line for the messages is argv without --from and --resume). Returns the exit status. */
+int cli_grid_exec(const char *what, const impactfit_sweep *s, const cli_grid_opts *o, int argc, char **argv,
+                  void (*header)(void *ctx), void (*row)(void *ctx, const cli_grid_row *r), void *ctx);
+
+/* for (i over the values of axis a to check): every value of a list, the two ends of a range (a linear
+ * range lies between them). */
+#define CLI_AXIS_EACH(a, i) \
+  for (size_t i = 0; i < (a).n; i = ((a).range && i == 0 && (a).n > 2) ? (a).n - 1 : i + 1)
+
 /* The command line (argv[0] as "impactfit", each argument shell-quoted when needed), leaving out
  * the options named in skip (with their value when takes_value[k]); into buf. */
 void cli_command_line(int argc, char **argv, const char *const *skip, const int *takes_value, size_t nskip,
