@@ -424,16 +424,112 @@ static void test_builder_registry(void) {
             strstr(err.message, "problems: runtest)") != NULL, "parse_with: copt unknown there: %s", err.message);
   CHECK(impactfit_sweep_parse_with(copt_def, strlen(copt_def), "c.ini", NULL, 0, &sx, &err) == 0, "NULL: built-ins");
   impactfit_sweep_free(sx);
+  sx = NULL;
+  const impactfit_sweep_problem *all[16];
+  size_t nall = 0;
+  while (nall < 16 && (all[nall] = impactfit_sweep_problem_at(nall)))
+    nall++;
+  CHECK(nall == 8 && impactfit_sweep_parse_with(copt_def, strlen(copt_def), "c.ini", all, nall, &sx, &err) == 0,
+        "the %zu built-in problems pass the checks of a caller's problems: %s", nall, err.message);
+  impactfit_sweep_free(sx);
   impactfit_sweep_problem incomplete = tp;
   incomplete.alloc = NULL;
   const impactfit_sweep_problem *inc[1] = {&incomplete};
   sx = NULL;
   CHECK(impactfit_sweep_parse_with(def, strlen(def), "t.ini", inc, 1, &sx, &err) == IMPACTFIT_EINVAL && !sx,
         "an incomplete problem is refused");
+  impactfit_sweep_problem twice = tp;
+  static const char *const dup_outputs[2] = {"x", "z"}; /* x is also a parameter: two CSV columns x */
+  twice.outputs = dup_outputs;
+  const impactfit_sweep_problem *tw[1] = {&twice};
+  CHECK(impactfit_sweep_parse_with(def, strlen(def), "t.ini", tw, 1, &sx, &err) == IMPACTFIT_EINVAL && !sx &&
+            strstr(err.message, "'x'") != NULL, "a problem with a column twice is refused: %s", err.message);
   impactfit_sweep_def_free(d);
   impactfit_sweep_free(sf);
   impactfit_sweep_free(sb);
   impactfit_sweep_free(sb2);
+}
+
+/* The built-in problems impact, eps-formula and identify-hc, built by API calls and run into a table:
+ * their columns are the library functions' results (the wiring: parameter and output order), and
+ * eps-formula's hunt-crossley is 3(1 - e)/2 (Hunt-Crossley 1975) computed here. */
+static void test_more_builtin_problems(void) {
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  impactfit_sweep_def *d = NULL;
+  impactfit_sweep *s = NULL;
+  impactfit_table *t = NULL;
+  /* eps-formula */
+  impactfit_sweep_def_new(impactfit_sweep_problem_from_name("eps-formula"), "eps", &d, &err);
+  impactfit_sweep_def_option(d, "formula", "hunt-crossley", &err);
+  impactfit_sweep_def_fixed(d, "k", 2e7, &err);
+  impactfit_sweep_def_fixed(d, "v", 4, &err);
+  impactfit_sweep_def_axis(d, "e", IMPACTFIT_AXIS_LINEAR, 0.1, 0.9, 5, &err);
+  CHECK(impactfit_sweep_def_build(d, &s, &err) == 0 && impactfit_sweep_run_table(s, NULL, &t, NULL, &err) == 0,
+        "eps-formula: %s", err.message);
+  if (t) {
+    const double *e = impactfit_table_col(t, (size_t)impactfit_table_find(t, "e"));
+    const double *eps = impactfit_table_col(t, (size_t)impactfit_table_find(t, "eps"));
+    const double *lam = impactfit_table_col(t, (size_t)impactfit_table_find(t, "lambda"));
+    for (size_t i = 0; i < 5; i++) {
+      CHECK_REL(eps[i], 1.5 * (1.0 - e[i]), 1e-15, "eps-formula hunt-crossley at e = %g", e[i]);
+      CHECK_REL(lam[i], eps[i] * 2e7 / 4, 1e-15, "eps-formula lambda = eps k / v");
+    }
+  }
+  impactfit_table_free(t);
+  impactfit_sweep_free(s);
+  impactfit_sweep_def_free(d);
+  /* identify-hc */
+  t = NULL;
+  s = NULL;
+  impactfit_sweep_def_new(impactfit_sweep_problem_from_name("identify-hc"), "id", &d, &err);
+  const double es[2] = {0.4, 0.8};
+  impactfit_sweep_def_axis_values(d, "e", es, 2, &err);
+  impactfit_sweep_def_fixed(d, "dt", 2e-4, &err);
+  impactfit_sweep_def_fixed(d, "v", 1.5, &err);
+  impactfit_sweep_def_fixed(d, "mass", 0.2, &err);
+  impactfit_sweep_def_fixed(d, "n", 1.5, &err);
+  CHECK(impactfit_sweep_def_build(d, &s, &err) == 0 && impactfit_sweep_run_table(s, NULL, &t, NULL, &err) == 0,
+        "identify-hc: %s", err.message);
+  impactfit_impact_workspace *ws = impactfit_impact_alloc();
+  for (size_t i = 0; t && ws && i < 2; i++) {
+    impactfit_hc_identified id;
+    CHECK(impactfit_hc_identify(ws, es[i], 2e-4, 1.5, 0.2, 1.5, &id, NULL) == 0, "identify");
+    CHECK(impactfit_table_col(t, (size_t)impactfit_table_find(t, "k"))[i] == id.k &&
+              impactfit_table_col(t, (size_t)impactfit_table_find(t, "lambda"))[i] == id.lambda &&
+              impactfit_table_col(t, (size_t)impactfit_table_find(t, "dt_sim"))[i] == id.dt_sim,
+          "identify-hc row %zu: k, lambda, dt_sim of impactfit_hc_identify", i);
+  }
+  impactfit_table_free(t);
+  impactfit_sweep_free(s);
+  impactfit_sweep_def_free(d);
+  /* impact: two conditions as the outer axis */
+  t = NULL;
+  s = NULL;
+  impactfit_sweep_def_new(impactfit_sweep_problem_from_name("impact"), "imp", &d, &err);
+  impactfit_sweep_def_option(d, "transitions", "A,C", &err);
+  const double tri[2] = {0, 1};
+  impactfit_sweep_def_axis_values(d, "transition_index", tri, 2, &err);
+  impactfit_sweep_def_fixed(d, "n", 1.5, &err);
+  impactfit_sweep_def_fixed(d, "c", 0.4, &err);
+  CHECK(impactfit_sweep_def_build(d, &s, &err) == 0 && impactfit_sweep_run_table(s, NULL, &t, NULL, &err) == 0,
+        "impact: %s", err.message);
+  for (size_t i = 0; t && ws && i < 2; i++) {
+    impactfit_impact_params p = impactfit_impact_default_params();
+    p.n = 1.5;
+    p.c = 0.4;
+    p.transition = i ? impactfit_transition_C : impactfit_transition_A;
+    impactfit_impact_result r;
+    CHECK(impactfit_impact_solve(ws, &p, &r, NULL) == 0, "solve");
+    CHECK(impactfit_table_col(t, (size_t)impactfit_table_find(t, "e_out"))[i] == r.e_out &&
+              impactfit_table_col(t, (size_t)impactfit_table_find(t, "delta_sep"))[i] == r.delta_sep &&
+              impactfit_table_col(t, (size_t)impactfit_table_find(t, "steps"))[i] == (double)r.steps,
+          "impact row %zu (transition %s): e_out, delta_sep, steps of impactfit_impact_solve", i, p.transition->name);
+  }
+  impactfit_impact_free(ws);
+  impactfit_table_free(t);
+  impactfit_sweep_free(s);
+  impactfit_sweep_def_free(d);
 }
 
 static void test_runner_runs(void) {
@@ -835,6 +931,7 @@ int main(void) {
   test_runner_determinism();
   test_runner_runs();
   test_builder_registry();
+  test_more_builtin_problems();
   test_runner_shards();
   test_runner_stop_resume();
   test_runner_concurrency();

@@ -1,7 +1,6 @@
 /* impactfit hc-eps: the Hunt–Crossley damping ratio ε(e), exact or by a published formula.
- * A grid is a sweep run by the library's runner (grid.h). The problem is defined here, through the
- * library's open registry (impactfit_sweep_def_new takes any problem object): the built-in hc-eps
- * problem knows the exact relation only, this one any formula of formulas.h. */
+ * Every run is a sweep of the library's problem "eps-formula" (any formula of formulas.h; the hc-eps
+ * problem is the exact relation alone) run by the library's runner (grid.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,44 +47,9 @@ static void print_help(void) {
   printf("  (%s is also called 'exact')\n", impactfit_formula_gonthier->name);
 }
 
-/* ---- the sweep problem: eps(e) by a formula, lambda = eps k / v ---- */
-
-enum { P_E, P_K, P_V, P_COUNT };
-static const impactfit_sweep_param fparams[P_COUNT] = {
-    {"e", 0.0, 0.0, 1.0, IMPACTFIT_SWEEP_REQUIRED | IMPACTFIT_SWEEP_MIN_EXCLUSIVE, "coefficient of restitution"},
-    {"k", 1.0, 0.0, HUGE_VAL, IMPACTFIT_SWEEP_MIN_EXCLUSIVE, "stiffness, N/m^n (for lambda)"},
-    {"v", 1.0, 0.0, HUGE_VAL, IMPACTFIT_SWEEP_MIN_EXCLUSIVE, "approach velocity, m/s (for lambda)"},
-};
-static const impactfit_sweep_option foptions[1] = {{"formula", "exact", NULL, "a formula of formulas.h"}};
-enum { O_EPS, O_LAMBDA, O_COUNT };
-static const char *const foutputs[O_COUNT] = {"eps", "lambda"};
-
-static int f_alloc(void **state, const char *const *opt, const unsigned char *wanted, impactfit_error *err) {
-  (void)wanted;
-  const impactfit_formula *f = impactfit_formula_from_name(opt[0]);
-  *state = (void *)f;
-  if (!f) {
-    if (err) {
-      err->status = IMPACTFIT_EINVAL;
-      snprintf(err->message, sizeof err->message, "unknown formula '%s'", opt[0]);
-    }
-    return IMPACTFIT_EINVAL;
-  }
-  return IMPACTFIT_OK;
-}
-static void f_free(void *state) { (void)state; }
-static int f_solve(void *state, const double *in, double *out, long *rhs_evals, impactfit_error *err) {
-  *rhs_evals = 0;
-  int st = impactfit_formula_eps(state, in[P_E], &out[O_EPS], err);
-  if (!st)
-    out[O_LAMBDA] = out[O_EPS] * in[P_K] / in[P_V];
-  return st;
-}
-static const impactfit_sweep_problem hc_eps_formula = {
-    .name = "hc-eps-formula", .summary = "eps(e) of a formula of formulas.h, lambda = eps k / v",
-    .params = fparams, .n_params = P_COUNT, .options = foptions, .n_options = 1,
-    .outputs = foutputs, .n_outputs = O_COUNT, .alloc = f_alloc, .free = f_free, .solve = f_solve,
-};
+/* rows of the library's sweep problem "eps-formula" (src/formulas/prob_eps_formula.c) */
+enum { P_E, P_K, P_V };
+enum { O_EPS, O_LAMBDA };
 
 typedef struct he_print {
   int json, dims;
@@ -191,7 +155,7 @@ int impactfit_cmd_hc_eps(int argc, char **argv) {
   impactfit_error_clear(&err);
   if (!rc) {
     static const char *const params[3] = {"e", "k", "v"};
-    int st = impactfit_sweep_def_new(&hc_eps_formula, "hc-eps", &d, &err);
+    int st = impactfit_sweep_def_new(impactfit_sweep_problem_from_name("eps-formula"), "hc-eps", &d, &err);
     if (!st)
       st = impactfit_sweep_def_option(d, "formula", f->name, &err);
     for (int i = 0; i < 3 && !st; i++)

@@ -1,4 +1,5 @@
-/* impactfit identify-hc: Hunt–Crossley stiffness and damping from one measured impact (e, Δt). */
+/* impactfit identify-hc: Hunt–Crossley stiffness and damping from one measured impact (e, Δt), or a grid of
+ * them: a sweep of the library's problem "identify-hc" run by the library's runner (grid.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,47 +63,9 @@ static void print_detail(const ipoint *p) {
          id->dt_sim, id->e_residual, id->dt_residual);
 }
 
-/* ---- the sweep problem (defined here through the library's open registry) ---- */
-
-enum { P_E, P_DT, P_V, P_MASS, P_N, P_COUNT };
-static const impactfit_sweep_param iparams[P_COUNT] = {
-    {"e", 0.5, -HUGE_VAL, HUGE_VAL, 0, "coefficient of restitution"},
-    {"dt", 1.0, -HUGE_VAL, HUGE_VAL, 0, "contact duration, s"},
-    {"v", 1.0, -HUGE_VAL, HUGE_VAL, 0, "approach velocity, m/s"},
-    {"mass", 1.0, -HUGE_VAL, HUGE_VAL, 0, "effective mass, kg"},
-    {"n", 1.5, -HUGE_VAL, HUGE_VAL, 0, "spring exponent"},
-};
-enum { O_EPS, O_DTAU, O_OMEGA, O_K, O_LAMBDA, O_E_SIM, O_DT_SIM, O_E_RES, O_DT_RES, O_COUNT };
-static const char *const ioutputs[O_COUNT] = {"eps",   "dtau",   "omega_i",    "k",          "lambda",
-                                               "e_sim", "dt_sim", "e_residual", "dt_residual"};
-
-static int i_alloc(void **state, const char *const *opt, const unsigned char *wanted, impactfit_error *err) {
-  (void)opt;
-  (void)wanted;
-  *state = impactfit_impact_alloc();
-  if (!*state && err) {
-    err->status = IMPACTFIT_ENOMEM;
-    snprintf(err->message, sizeof err->message, "out of memory");
-  }
-  return *state ? IMPACTFIT_OK : IMPACTFIT_ENOMEM;
-}
-static void i_free(void *state) { impactfit_impact_free(state); }
-static int i_solve(void *state, const double *in, double *out, long *rhs_evals, impactfit_error *err) {
-  impactfit_hc_identified id;
-  *rhs_evals = 0;
-  int st = impactfit_hc_identify(state, in[P_E], in[P_DT], in[P_V], in[P_MASS], in[P_N], &id, err);
-  if (st)
-    return st;
-  double v[O_COUNT] = {id.eps,   id.dtau,   id.omega_i,    id.k,          id.lambda,
-                       id.e_sim, id.dt_sim, id.e_residual, id.dt_residual};
-  memcpy(out, v, sizeof v);
-  return IMPACTFIT_OK;
-}
-static const impactfit_sweep_problem identify_hc = {
-    .name = "identify-hc", .summary = "Hunt-Crossley k and lambda from e and dt (impactfit_hc_identify)",
-    .params = iparams, .n_params = P_COUNT, .outputs = ioutputs, .n_outputs = O_COUNT,
-    .alloc = i_alloc, .free = i_free, .solve = i_solve,
-};
+/* rows of the library's sweep problem "identify-hc" (src/hc/prob_identify_hc.c) */
+enum { P_E, P_DT, P_V, P_MASS, P_N };
+enum { O_EPS, O_DTAU, O_OMEGA, O_K, O_LAMBDA, O_E_SIM, O_DT_SIM, O_E_RES, O_DT_RES };
 
 typedef struct ih_print {
   int json, detail;
@@ -222,7 +185,7 @@ int impactfit_cmd_identify_hc(int argc, char **argv) {
     impactfit_error err;
     impactfit_error_clear(&err);
     impactfit_sweep_def *d = NULL;
-    int st = impactfit_sweep_def_new(&identify_hc, "identify-hc", &d, &err);
+    int st = impactfit_sweep_def_new(impactfit_sweep_problem_from_name("identify-hc"), "identify-hc", &d, &err);
     for (int i = 0; i < 5 && !st; i++)
       st = cli_axis_add(d, params[i], &ax[i], &err);
     if (!st)

@@ -1,7 +1,6 @@
 /* impactfit simulate: impacts through f = k d^n + c d^m d', one point or a grid of points.
- * Every run but --trace is a sweep run by the library's runner (grid.h), of a problem defined here
- * through the open registry: the built-in simulate problem fixes one transition and has no `steps`
- * output, while this command sweeps a list of transitions and prints every field of the result. */
+ * Every run but --trace is a sweep of the library's problem "impact" (every field of the result, a
+ * list of contact-end conditions as the outer axis) run by the library's runner (grid.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,9 +40,9 @@ static const char *help_text =
     "  --quiet         no progress line (shown only when stderr is a terminal)\n"
     "  --from P        print the points from index P on, without the header (what an interrupted\n"
     "                  run says to continue with)\n"
-    "  --out DIR       write DIR/simulate.csv + .json as 'impactfit sweep' does (columns index,\n"
-    "                  transition_index, n, m, c, k, mass, v, accel, contacts, t_max, the result\n"
-    "                  fields, status, rhs_evals), durable; --resume continues an interrupted run\n\n"
+    "  --out DIR       write DIR/simulate.csv + .json as 'impactfit sweep' does (problem impact:\n"
+    "                  columns index, transition_index, n, m, c, k, mass, v, accel, contacts, t_max,\n"
+    "                  the result fields, status, rhs_evals), durable; --resume continues it\n\n"
     "--n, --m, --c, --k, --mass and --v accept a value, a list a,b,c or a range start:stop:count (the\n"
     "sweep's linear axis), --transition a list such as A,C; several values simulate the product grid\n"
     "(transition outermost, then n, m, c, k, mass, v), one row per point in grid order, run by the\n"
@@ -161,30 +160,14 @@ static void print_detail(const point *pt) {
          r->n_contacts);
 }
 
-/* ---- the sweep problem: one impact per point, every field of the result ---- */
+/* ---- rows of the library's sweep problem "impact" (src/impact/prob_impact.c): its parameters and
+ * outputs in this order ---- */
 
 enum { P_TR, P_N, P_M, P_C, P_K, P_MASS, P_V, P_ACCEL, P_CONTACTS, P_TMAX, P_COUNT };
-/* No ranges here: the command checks every point with the library's own messages first. */
-#define ANY -HUGE_VAL, HUGE_VAL
-static const impactfit_sweep_param sparams[P_COUNT] = {
-    {"transition_index", 0.0, 0.0, 3.0, IMPACTFIT_SWEEP_INTEGER, "index into the option transitions"},
-    {"n", 0.0, ANY, 0, "spring exponent"},       {"m", 0.0, ANY, 0, "damping exponent"},
-    {"c", 0.0, ANY, 0, "damping coefficient, N s/m^(m+1)"},
-    {"k", 1.0, ANY, 0, "stiffness, N/m^n"},      {"mass", 1.0, ANY, 0, "effective mass, kg"},
-    {"v", 1.0, ANY, 0, "approach velocity, m/s"}, {"accel", 0.0, ANY, 0, "acceleration, m/s^2"},
-    {"contacts", 1.0, ANY, IMPACTFIT_SWEEP_INTEGER, "contacts to follow"},
-    {"t_max", 0.0, ANY, 0, "time bound in units of delta_m0/v (0: automatic)"},
-};
-#undef ANY
-static const impactfit_sweep_option soptions[1] = {{"transitions", "C", NULL, "comma list of A, B, C, D"}};
 enum { O_E_OUT, O_T_CONTACT, O_F_MAX, O_T_FMAX, O_F_MIN, O_DELTA_MAX, O_T_DELTA_MAX, O_DELTA_START, O_DELTA_SEP,
        O_F_START, O_F_END, O_DAMPING_WORK, O_ENERGY_ERROR, O_ZETA, O_DELTA_M0, O_STEPS, O_CONTACTS, O_COUNT };
-static const char *const soutputs[O_COUNT] = {
-    "e_out", "t_contact", "f_max", "t_fmax", "f_min", "delta_max", "t_delta_max", "delta_start", "delta_sep",
-    "f_start", "f_end", "damping_work", "energy_error", "zeta", "delta_m0", "steps", "contacts"};
 
 typedef struct sim_state {
-  impactfit_impact_workspace *ws;
   const impactfit_transition *trs[4];
   size_t ntr;
 } sim_state;
@@ -221,53 +204,6 @@ static void to_params(const sim_state *st, const double *in, impactfit_impact_pa
   p->max_contacts = (int)in[P_CONTACTS];
   p->t_max = in[P_TMAX];
 }
-
-static int s_alloc(void **state, const char *const *opt, const unsigned char *wanted, impactfit_error *err) {
-  (void)wanted;
-  *state = NULL;
-  sim_state *st = calloc(1, sizeof *st);
-  if (!st || parse_transitions(opt[0], st->trs, &st->ntr) || !(st->ws = impactfit_impact_alloc())) {
-    if (err) {
-      err->status = st ? IMPACTFIT_EINVAL : IMPACTFIT_ENOMEM;
-      snprintf(err->message, sizeof err->message, "%s", st ? "bad transitions or out of memory" : "out of memory");
-    }
-    int code = st ? IMPACTFIT_EINVAL : IMPACTFIT_ENOMEM;
-    free(st);
-    return code;
-  }
-  *state = st;
-  return IMPACTFIT_OK;
-}
-
-static void s_free(void *state) {
-  sim_state *st = state;
-  if (st)
-    impactfit_impact_free(st->ws);
-  free(st);
-}
-
-static int s_solve(void *state, const double *in, double *out, long *rhs_evals, impactfit_error *err) {
-  sim_state *st = state;
-  impactfit_impact_params p;
-  impactfit_impact_result r;
-  memset(&r, 0, sizeof r);
-  to_params(st, in, &p);
-  int status = impactfit_impact_solve(st->ws, &p, &r, err);
-  *rhs_evals = r.rhs_evals;
-  if (status)
-    return status;
-  double v[O_COUNT] = {r.e_out,       r.t_contact,   r.f_max,      r.t_fmax,       r.f_min,    r.delta_max,
-                       r.t_delta_max, r.delta_start, r.delta_sep,  r.f_start,      r.f_end,    r.damping_work,
-                       r.energy_error, r.zeta,       r.delta_m0,   (double)r.steps, (double)r.n_contacts};
-  memcpy(out, v, sizeof v);
-  return IMPACTFIT_OK;
-}
-
-static const impactfit_sweep_problem simulate_all = {
-    .name = "simulate-cli", .summary = "one impact per point (impactfit_impact_solve), every result field",
-    .params = sparams, .n_params = P_COUNT, .options = soptions, .n_options = 1,
-    .outputs = soutputs, .n_outputs = O_COUNT, .alloc = s_alloc, .free = s_free, .solve = s_solve,
-};
 
 typedef struct sim_print {
   int json, csv, detail;
@@ -477,7 +413,7 @@ int impactfit_cmd_simulate(int argc, char **argv) {
     impactfit_error err;
     impactfit_error_clear(&err);
     impactfit_sweep_def *d = NULL;
-    int st = impactfit_sweep_def_new(&simulate_all, "simulate", &d, &err);
+    int st = impactfit_sweep_def_new(impactfit_sweep_problem_from_name("impact"), "simulate", &d, &err);
     if (!st)
       st = impactfit_sweep_def_option(d, "transitions", transition, &err);
     if (!st)

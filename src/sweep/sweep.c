@@ -635,6 +635,20 @@ int impactfit_sweep_parse_with(const char *text, size_t len, const char *name,
         return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                                "problem %zu of %zu is incomplete (name, alloc, free and solve or solve_run are "
                                "required)", i + 1, n_problems);
+      /* the CSV columns: index, parameters, outputs, status, rhs_evals, every name once */
+      size_t nc = p->n_params + p->n_outputs;
+      for (size_t a = 0; a < nc; a++) {
+        const char *na = a < p->n_params ? p->params[a].name : p->outputs[a - p->n_params];
+        int bad = !na || !impactfit__identifier(na) || strcmp(na, "index") == 0 || strcmp(na, "status") == 0 ||
+                  strcmp(na, "rhs_evals") == 0;
+        for (size_t b = a + 1; b < nc && !bad; b++)
+          bad = strcmp(na, b < p->n_params ? p->params[b].name : p->outputs[b - p->n_params]) == 0;
+        if (bad)
+          return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                                 "problem %s: column '%s' is not a C identifier, is reserved (index, status, "
+                                 "rhs_evals) or appears twice among the parameters and outputs", p->name,
+                                 na ? na : "(null)");
+      }
     }
   return parse(text, len, name, problems, problems ? n_problems : 0, MAX_POINTS, out, err);
 }
