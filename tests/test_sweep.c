@@ -406,6 +406,35 @@ static void test_builder_registry(void) {
       }
       impactfit_table_free(t);
     }
+    /* with failures (x = 2, y = 3 and a non-finite output at x = 1, y = 4): the table from the
+     * numbers equals the table parsed from the CSV text, value for value and flag for flag */
+    impactfit_table *tn = NULL, *tc = NULL;
+    const char *hdr = impactfit_sweep_csv_header(sf);
+    size_t hl = strlen(hdr);
+    char *csv = malloc(hl + a.len + 1);
+    if (csv) {
+      memcpy(csv, hdr, hl);
+      memcpy(csv + hl, a.p, a.len);
+      csv[hl + a.len] = '\0';
+    }
+    impactfit_sweep_summary sn;
+    CHECK(csv && impactfit_table_parse_csv(csv, hl + a.len, "t.csv", &tc, &err) == 0 &&
+              impactfit_sweep_run_table(sf, NULL, &tn, &sn, &err) == 0,
+          "tables: %s", err.message);
+    if (tc && tn) {
+      int same = impactfit_table_rows(tn) == impactfit_table_rows(tc) && impactfit_table_cols(tn) == impactfit_table_cols(tc);
+      for (size_t j = 0; same && j < impactfit_table_cols(tn); j++) {
+        same = strcmp(impactfit_table_col_name(tn, j), impactfit_table_col_name(tc, j)) == 0;
+        for (size_t i = 0; same && i < impactfit_table_rows(tn); i++)
+          same = impactfit_table_col(tn, j)[i] == impactfit_table_col(tc, j)[i] &&
+                 impactfit_table_row_ok(tn, i) == impactfit_table_row_ok(tc, i);
+      }
+      CHECK(same && sn.failed == 2, "run_table equals the parsed CSV (columns, values, OK flags; %zu failed)",
+            sn.failed);
+    }
+    impactfit_table_free(tn);
+    impactfit_table_free(tc);
+    free(csv);
     free(a.p);
     free(b.p);
   }

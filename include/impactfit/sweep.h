@@ -303,10 +303,33 @@ IMPACTFIT_EXPORT int impactfit_sweep_run(const impactfit_sweep *s, const impactf
                                          void *ctx, impactfit_sweep_summary *summary,
                                          impactfit_error *err);
 
+/* The rows of a block as numbers (impactfit_sweep_run_values): the n points delivered, in index order,
+ * covering [first, first + count) as the rows callback's ranges do. Arrays are n long (in: n ×
+ * n_params, out: n × n_outputs, row-major, every output of the problem whether wanted or not). The
+ * outputs of a failed point (status != 0) are unspecified; errs[i].message says why it failed. Valid
+ * during the call only. */
+typedef struct impactfit_sweep_block {
+  size_t first, count, n;
+  const size_t *index;
+  const double *in, *out;
+  const int *status;
+  const long *rhs_evals;
+  const impactfit_error *errs;
+} impactfit_sweep_block;
+typedef int (*impactfit_sweep_values_fn)(void *ctx, const impactfit_sweep_block *b);
+
+/* impactfit_sweep_run with the rows as numbers instead of CSV text (no formatting, no parsing): the
+ * same points, order, blocks, poll and stop semantics; non-zero from `values` stops the run (EIO, or
+ * EINTR when it returned EINTR). The numbers are those the CSV rows print with %.17g. */
+IMPACTFIT_EXPORT int impactfit_sweep_run_values(const impactfit_sweep *s, const impactfit_sweep_run_params *rp,
+                                                impactfit_sweep_values_fn values, void *ctx,
+                                                impactfit_sweep_summary *summary, impactfit_error *err);
+
 /* Runs the sweep (or rp's range or shard; rp NULL: the defaults) and returns its rows as a table in
- * memory (table.h): the columns of the CSV header, one row per point computed, in index order, the
- * values exactly those of the CSV (%.17g round-trips). Failed points are rows whose status is not
- * OK (summary->failed counts them). Returns as impactfit_sweep_run; ENOMEM when the rows do not fit
+ * memory (table.h), built from the runner's numbers (impactfit_sweep_run_values, no text): the
+ * columns of the CSV header but status, which is each row's OK flag; one row per point computed, in
+ * index order; the values exactly those impactfit_table_parse_csv reads from the CSV (0 for the
+ * outputs of a failed point). summary->failed counts the failed points. Returns as impactfit_sweep_run; ENOMEM when the rows do not fit
  * in memory (use impactfit_sweep_run with a streaming callback for grids that large). */
 struct impactfit_table;
 IMPACTFIT_EXPORT int impactfit_sweep_run_table(const impactfit_sweep *s, const impactfit_sweep_run_params *rp,

@@ -116,102 +116,31 @@ void cli_command_line(int argc, char **argv, const char *const *skip, const int 
 
 /* ---- streaming to standard output ---- */
 
-typedef struct pending_failure {
-  size_t index;
-  int status;
-  char message[512];
-} pending_failure;
-
 typedef struct stream {
   const cli_grid *g;
   const impactfit_sweep_problem *pr;
-  double *in, *out;
-  pending_failure *fail;
-  size_t nfail, capfail;
+  double *out; /* a failed point's outputs, zeroed */
   size_t next, failed, base;
   cli_progress *pr_line;
-  int nomem;
 } stream;
 
-static void on_failure(void *ctx, size_t index, int status, const char *message) {
+/* The runner's numbers of one block, printed row by row in index order by the command. */
+static int on_values(void *ctx, const impactfit_sweep_block *b) {
   stream *st = ctx;
-  if (st->nfail == st->capfail) {
-    size_t nc = st->capfail ? 2 * st->capfail : 16;
-    pending_failure *np = realloc(st->fail, nc * sizeof *np);
-    if (!np) {
-      st->nomem = 1;
-      return;
-    }
-    st->fail = np;
-    st->capfail = nc;
-  }
-  pending_failure *f = &st->fail[st->nfail++];
-  f->index = index;
-  f->status = status;
-  snprintf(f->message, sizeof f->message, "%s", message ? message : "");
-}
-
-/* Parses one CSV row of the runner (index, parameters, outputs, status, rhs_evals) and prints it. */
-static int print_line(stream *st, const char *p, const char *end) {
-  const impactfit_sweep_problem *pr = st->pr;
-  size_t nf = 1 + pr->n_params + pr->n_outputs + 2, f = 0;
-  char field[64], status[64] = "";
-  size_t index = 0;
-  long rhs = 0;
-  while (f < nf && p <= end) {
-    const char *c = memchr(p, ',', (size_t)(end - p));
-    if (!c)
-      c = end;
-    size_t l = (size_t)(c - p);
-    if (l >= sizeof field)
-      return -1;
-    memcpy(field, p, l);
-    field[l] = '\0';
-    if (f == 0)
-      index = (size_t)strtoull(field, NULL, 10);
-    else if (f <= pr->n_params)
-      st->in[f - 1] = strtod(field, NULL);
-    else if (f <= pr->n_params + pr->n_outputs)
-      st->out[f - 1 - pr->n_params] = l ? strtod(field, NULL) : 0.0;
-    else if (f == nf - 2)
-      snprintf(status, sizeof status, "%s", field);
-    else
-      rhs = strtol(field, NULL, 10);
-    f++;
-    p = c + 1;
-  }
-  if (f != nf)
-    return -1;
-  cli_grid_row r = {index, st->in, st->out, 0, rhs, ""};
-  if (strcmp(status, "OK") != 0) {
-    r.status = IMPACTFIT_EINVAL; /* replaced by the failure's own status below */
-    for (size_t k = 0; k < st->nfail; k++)
-      if (st->fail[k].index == index) {
-        r.status = st->fail[k].status;
-        r.message = st->fail[k].message;
-        break;
-      }
-    st->failed++;
-  }
-  st->g->row(st->g->ctx, &r);
-  return 0;
-}
-
-static int on_rows(void *ctx, size_t first, size_t count, const char *rows, size_t len) {
-  stream *st = ctx;
-  if (st->nomem)
-    return IMPACTFIT_EIO;
+  size_t np = st->pr->n_params, no = st->pr->n_outputs;
   cli_progress_clear(st->pr_line); /* rows and failure messages go to a clean terminal */
-  for (const char *p = rows, *end = rows + len; p < end;) {
-    const char *nl = memchr(p, '\n', (size_t)(end - p));
-    if (!nl || print_line(st, p, nl))
-      return IMPACTFIT_EIO;
-    p = nl + 1;
+  for (size_t i = 0; i < b->n; i++) {
+    cli_grid_row r = {b->index[i], b->in + i * np, b->out + i * no, b->status[i], b->rhs_evals[i], ""};
+    if (r.status) {
+      r.out = st->out;
+      r.message = b->errs[i].message;
+      st->failed++;
+    }
+    st->g->row(st->g->ctx, &r);
   }
-  st->nfail = 0;
-  st->next = first + count;
+  st->next = b->first + b->count;
   fflush(stdout);
-  return 0;
+  return ferror(stdout) ? IMPACTFIT_EIO : 0;
 }
 
 static int on_poll(void *ctx, size_t done, size_t failed) {
@@ -236,13 +165,9 @@ int cli_grid_run(const cli_grid *g) {
   st.g = g;
   st.pr = pr;
   st.next = st.base = g->from;
-  st.in = malloc((pr->n_params + 1) * sizeof *st.in);
   st.out = calloc(pr->n_outputs + 1, sizeof *st.out);
-  if (!st.in || !st.out) {
-    free(st.in);
-    free(st.out);
+  if (!st.out)
     return cli_input_error("%s: out of memory", g->what);
-  }
   cli_progress prog;
   cli_progress_start(&prog, g->what, "points", total, g->from, g->quiet);
   st.pr_line = &prog;
@@ -256,7 +181,7 @@ int cli_grid_run(const cli_grid *g) {
   impactfit_error err;
   impactfit_error_clear(&err);
   cli_signals_install();
-  int rs = impactfit_sweep_run(g->s, &rp, on_rows, on_failure, &st, &sum, &err);
+  int rs = impactfit_sweep_run_values(g->s, &rp, on_values, &st, &sum, &err);
   cli_progress_end(&prog);
   fflush(stdout);
   int sig = cli_signal_pending();
@@ -271,15 +196,13 @@ int cli_grid_run(const cli_grid *g) {
             g->what, cli_signal_name(sig), st.next, total, g->command, st.next);
     rc = sig == SIGINT ? CLI_SIGINT : CLI_SIGTERM;
   } else if (rs == IMPACTFIT_EIO) {
-    rc = cli_input_error("%s: %s", g->what, st.nomem ? "out of memory" : "cannot print the rows");
+    rc = cli_input_error("%s: cannot print the rows", g->what);
   } else if (rs) {
     rc = cli_status_error(rs, &err, g->what);
   } else if (st.failed) {
     rc = CLI_NUMERIC;
   }
-  free(st.in);
   free(st.out);
-  free(st.fail);
   return rc;
 }
 

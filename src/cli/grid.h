@@ -34,11 +34,11 @@ double cli_axis_value(const cli_axis *ax, size_t i);
 int cli_axis_add(impactfit_sweep_def *d, const char *param, const cli_axis *ax, impactfit_error *err);
 void cli_axis_free(cli_axis *ax);
 
-/* One point of the grid, parsed from the runner's row. */
+/* One point of the grid: the runner's numbers (impactfit_sweep_run_values). */
 typedef struct cli_grid_row {
   size_t index;
   const double *in;    /* the problem's parameters, in its order */
-  const double *out;   /* the problem's outputs, in its order (0 where the row has none) */
+  const double *out;   /* the problem's outputs, in its order (all 0 for a failed point) */
   int status;          /* 0 (OK) or the point's status */
   long rhs_evals;
   const char *message; /* the failure's message ("" when OK) */
