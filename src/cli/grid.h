@@ -48,7 +48,10 @@ typedef struct cli_grid {
   const char *what;     /* "copt": messages, progress label, NAME of DIR/NAME.csv */
   const impactfit_sweep *s;
   int threads, quiet;
-  size_t from;          /* --from: first point printed (stdout mode; 0: all, with the header) */
+  size_t from;          /* --from: first point printed (stdout mode; 0: all, with the header). The P an
+                         * interrupted run prints is where a work unit starts, so the rows are those
+                         * of the full run; another P may cut a continuation run (copt, zhang-alpha
+                         * along e) and change its rows within the solver's tolerance */
   const char *out_dir;  /* --out DIR: durable sweep output instead of standard output */
   int resume;           /* --resume (with --out) */
   const char *command;  /* the command line without --from/--resume (for the messages) */
