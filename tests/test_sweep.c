@@ -458,6 +458,12 @@ static void test_builder_registry(void) {
   size_t nall = 0;
   while (nall < 16 && (all[nall] = impactfit_sweep_problem_at(nall)))
     nall++;
+  for (size_t i = 0; i < nall; i++) {
+    int documented = all[i]->output_units != NULL;
+    for (size_t k = 0; documented && k < all[i]->n_outputs; k++)
+      documented = all[i]->output_units[k] && all[i]->output_units[k][0];
+    CHECK(documented, "built-in problem %s documents the unit of every output", all[i]->name);
+  }
   CHECK(nall == 8 && impactfit_sweep_parse_with(copt_def, strlen(copt_def), "c.ini", all, nall, &sx, &err) == 0,
         "the %zu built-in problems pass the checks of a caller's problems: %s", nall, err.message);
   impactfit_sweep_free(sx);

@@ -131,6 +131,10 @@ typedef struct impactfit_sweep_problem {
    * reset(). Returns 0 (per-point failures go to status[]) or a status that fails the whole run. */
   int (*solve_run)(void *state, size_t count, const double *in, double *out, long *rhs_evals,
                    int *status, impactfit_error *errs);
+
+  /* Optional: the unit of each output, n_outputs strings ("-": dimensionless), for listings and
+   * documentation (`impactfit sweep --help`); the units of the parameters are in their help. */
+  const char *const *output_units;
 } impactfit_sweep_problem;
 
 /* The built-in problems (simulate, copt, zhang-alpha, hc-eps, impact-time), in this order; NULL past

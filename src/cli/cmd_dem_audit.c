@@ -16,7 +16,8 @@ static const char *help_text =
     "zero (condition C), and the exact prefactor that gives e_out = e in each case.\n\n"
     "  --points N          grid of e on [0.01, 0.99] (default 99)\n"
     "  --write-header DIR  write DIR/dem_damping.h (the exact prefactors, closed forms)\n"
-    "  --json              one JSON object per formula and condition, then one per sample e\n";
+    "  --json              one JSON object per formula and condition, then one per sample e\n\n"
+    "Units: every value printed is dimensionless (restitutions, prefactors, their errors).\n";
 
 int impactfit_cmd_dem_audit(int argc, char **argv) {
   int json = 0, help = 0, points = 99;

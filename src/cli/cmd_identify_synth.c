@@ -28,6 +28,7 @@ static const char *help_text =
     "  --columns LIST columns besides v and e: any of dt, fmax, mass, or none; default dt,fmax\n"
     "  --transition X contact transition condition, default C\n"
     "  --output FILE  write FILE (atomically) instead of standard output\n\n"
+    "Columns: v (m/s), e (-), dt (s), fmax (N), mass (kg).\n"
     "Exit status: 0 success, 1 numerical failure, 2 invalid input.\n";
 
 int impactfit_cmd_identify_synth(int argc, char **argv) {

@@ -48,6 +48,8 @@ static const char *help_text =
     "made durable, and the exit status is 130 or 143 with the command that resumes.\n\n"
     "MPI (built with -DIMPACTFIT_MPI=ON): 'mpirun -np R impactfit sweep FILE ...' spreads blocks over\n"
     "the R ranks dynamically (OpenMP inside each); rank 0 writes the same CSV.\n\n"
+    "Columns: index, the parameters (units in the list below), the outputs (units below), status\n"
+    "(OK or the failure's status name), rhs_evals (right-hand-side evaluations spent).\n\n"
     "Definition file (INI):\n"
     "  [sweep]\n"
     "  problem = simulate            ; see the list below\n"
@@ -67,16 +69,16 @@ static void print_problems(void) {
   printf("\nproblems:\n");
   const impactfit_sweep_problem *p;
   for (size_t i = 0; (p = impactfit_sweep_problem_at(i)); i++) {
-    printf("  %s: %s\n    parameters:", p->name, p->summary);
+    printf("  %s: %s\n    parameters:\n", p->name, p->summary);
     for (size_t k = 0; k < p->n_params; k++)
-      printf(" %s", p->params[k].name);
-    printf("\n    options:");
+      printf("      %-18s %s\n", p->params[k].name, p->params[k].help ? p->params[k].help : "");
+    printf("    options:");
     for (size_t k = 0; k < p->n_options; k++)
       printf(" %s (%s, default %s)", p->options[k].name, p->options[k].choices ? p->options[k].choices : "text",
              p->options[k].def);
-    printf("\n    outputs:");
+    printf("\n    outputs (unit; -: dimensionless):");
     for (size_t k = 0; k < p->n_outputs; k++)
-      printf(" %s", p->outputs[k]);
+      printf(" %s (%s)", p->outputs[k], p->output_units ? p->output_units[k] : "?");
     printf("\n");
   }
 }

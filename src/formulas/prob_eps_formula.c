@@ -24,6 +24,7 @@ static const impactfit_sweep_option options[1] = {
 
 enum { O_EPS, O_LAMBDA, O_COUNT };
 static const char *const outputs[O_COUNT] = {"eps", "lambda"};
+static const char *const output_units[O_COUNT] = {"-", "N s/m^(n+1)"};
 
 static int alloc(void **state, const char *const *opt, const unsigned char *wanted, impactfit_error *err) {
   (void)wanted;
@@ -56,4 +57,5 @@ const impactfit_sweep_problem impactfit__problem_eps_formula = {
     .alloc = alloc,
     .free = state_free,
     .solve = solve,
+    .output_units = output_units,
 };

@@ -22,6 +22,7 @@ static const impactfit_sweep_param params[P_COUNT] = {
 enum { O_EPS, O_DTAU, O_OMEGA, O_K, O_LAMBDA, O_E_SIM, O_DT_SIM, O_E_RES, O_DT_RES, O_COUNT };
 static const char *const outputs[O_COUNT] = {"eps",   "dtau",   "omega_i",    "k",          "lambda",
                                              "e_sim", "dt_sim", "e_residual", "dt_residual"};
+static const char *const output_units[O_COUNT] = {"-", "-", "1/s", "N/m^n", "N s/m^(n+1)", "-", "s", "-", "-"};
 
 static int alloc(void **state, const char *const *opt, const unsigned char *wanted, impactfit_error *err) {
   (void)opt;
@@ -54,4 +55,5 @@ const impactfit_sweep_problem impactfit__problem_identify_hc = {
     .alloc = alloc,
     .free = state_free,
     .solve = solve,
+    .output_units = output_units,
 };

@@ -23,6 +23,7 @@ static const impactfit_sweep_param params[P_COUNT] = {
 
 enum { O_DTAU, O_E, O_OMEGA, O_DT, O_LAMBDA, O_COUNT };
 static const char *const outputs[O_COUNT] = {"dtau", "e", "omega_i", "dt", "lambda"};
+static const char *const output_units[O_COUNT] = {"-", "-", "1/s", "s", "N s/m^(n+1)"};
 
 typedef struct state {
   impactfit_impact_workspace *ws;
@@ -101,4 +102,5 @@ const impactfit_sweep_problem impactfit__problem_impact_time = {
     .free = state_free,
     .solve = solve,
     .solve_run = NULL,
+    .output_units = output_units,
 };

@@ -34,6 +34,7 @@ enum { O_E_OUT, O_T_CONTACT, O_F_MAX, O_T_FMAX, O_F_MIN, O_DELTA_MAX, O_T_DELTA_
 static const char *const outputs[O_COUNT] = {
     "e_out", "t_contact", "f_max", "t_fmax", "f_min", "delta_max", "t_delta_max", "delta_start", "delta_sep",
     "f_start", "f_end", "damping_work", "energy_error", "zeta", "delta_m0", "steps", "n_contacts"};
+static const char *const output_units[O_COUNT] = {"-", "s", "N", "s", "N", "m", "s", "m", "m", "N", "N", "J", "-", "-", "m", "-", "-"};
 
 typedef struct state {
   impactfit_impact_workspace *ws;
@@ -131,4 +132,5 @@ const impactfit_sweep_problem impactfit__problem_impact = {
     .alloc = alloc,
     .free = state_free,
     .solve = solve,
+    .output_units = output_units,
 };
