@@ -353,6 +353,220 @@ static const impactfit_sweep_problem tp = {
     .solve = tp_solve, .solve_run = tp_solve_run,
 };
 
+/* Definitions built by API calls: the same rows and hash as the equivalent file; an open registry
+ * (impactfit_sweep_parse_with) that knows only the problems given; a run collected into a table. */
+static void test_builder_registry(void) {
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  /* the file of test_runner_runs, written by hand */
+  const char *def = "[sweep]\nproblem = runtest\n[axes]\nx = list 1, 2, 3\ny = linear 0, 4, 5\n";
+  impactfit_sweep *sf = NULL, *sb = NULL, *sb2 = NULL;
+  const impactfit_sweep_problem *mine[1] = {&tp};
+  CHECK(impactfit_sweep_parse_with(def, strlen(def), "t.ini", mine, 1, &sf, &err) == 0, "parse_with: %s",
+        err.message);
+  impactfit_sweep_def *d = NULL;
+  CHECK(impactfit_sweep_def_new(&tp, "built", &d, &err) == 0, "def_new");
+  const double xs[3] = {1, 2, 3};
+  CHECK(impactfit_sweep_def_axis_values(d, "x", xs, 3, &err) == 0, "axis values");
+  CHECK(impactfit_sweep_def_axis(d, "y", IMPACTFIT_AXIS_LINEAR, 0, 4, 5, &err) == 0, "axis");
+  CHECK(impactfit_sweep_def_fixed(d, "nosuch", 1.0, &err) == IMPACTFIT_EINVAL &&
+            strstr(err.message, "nosuch") != NULL, "an unknown parameter is refused by name: %s", err.message);
+  CHECK(impactfit_sweep_def_build(d, &sb, &err) == 0, "build: %s", err.message);
+  CHECK(impactfit_sweep_def_build(d, &sb2, &err) == 0, "build again");
+  if (sf && sb && sb2) {
+    CHECK(impactfit_sweep_point_count(sb) == 15, "built grid has 3 x 5 points");
+    CHECK(strcmp(impactfit_sweep_hash(sb), impactfit_sweep_hash(sb2)) == 0, "the same calls give the same hash");
+    CHECK(strcmp(impactfit_sweep_hash(sb), impactfit_sweep_hash(sf)) != 0, "the hash is the canonical text's");
+    buf a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    impactfit_sweep_summary sa, sbm;
+    impactfit_sweep_run_params rp = impactfit_sweep_default_run_params();
+    rp.threads = 2;
+    CHECK(impactfit_sweep_run(sf, &rp, on_rows, NULL, &a, &sa, &err) == 0, "run file");
+    rp.threads = 1;
+    CHECK(impactfit_sweep_run(sb, &rp, on_rows, NULL, &b, &sbm, &err) == 0, "run built");
+    CHECK(a.len == b.len && a.p && b.p && memcmp(a.p, b.p, a.len) == 0, "built and file sweeps: identical rows");
+    /* the run as a table: the same numbers */
+    impactfit_table *t = NULL;
+    impactfit_sweep_summary st;
+    CHECK(impactfit_sweep_run_table(sb, NULL, &t, &st, &err) == 0, "run_table: %s", err.message);
+    if (t) {
+      CHECK(impactfit_table_rows(t) == 15 && st.points == 15, "run_table: 15 rows");
+      int jy = impactfit_table_find(t, "y"), jx = impactfit_table_find(t, "x");
+      CHECK(jy >= 0 && jx >= 0, "run_table: columns x and y");
+      if (jy >= 0 && jx >= 0) {
+        double in[2];
+        int same = 1;
+        for (size_t i = 0; i < 15; i++) {
+          impactfit_sweep_point(sb, i, in);
+          same &= impactfit_table_col(t, (size_t)jx)[i] == in[0] && impactfit_table_col(t, (size_t)jy)[i] == in[1];
+        }
+        CHECK(same, "run_table: the inputs of every point exactly");
+      }
+      impactfit_table_free(t);
+    }
+    /* with failures (x = 2, y = 3 and a non-finite output at x = 1, y = 4): the table from the
+     * numbers equals the table parsed from the CSV text, value for value and flag for flag */
+    impactfit_table *tn = NULL, *tc = NULL;
+    const char *hdr = impactfit_sweep_csv_header(sf);
+    size_t hl = strlen(hdr);
+    char *csv = malloc(hl + a.len + 1);
+    if (csv) {
+      memcpy(csv, hdr, hl);
+      memcpy(csv + hl, a.p, a.len);
+      csv[hl + a.len] = '\0';
+    }
+    impactfit_sweep_summary sn;
+    CHECK(csv && impactfit_table_parse_csv(csv, hl + a.len, "t.csv", &tc, &err) == 0 &&
+              impactfit_sweep_run_table(sf, NULL, &tn, &sn, &err) == 0,
+          "tables: %s", err.message);
+    if (tc && tn) {
+      int same = impactfit_table_rows(tn) == impactfit_table_rows(tc) && impactfit_table_cols(tn) == impactfit_table_cols(tc);
+      for (size_t j = 0; same && j < impactfit_table_cols(tn); j++) {
+        same = strcmp(impactfit_table_col_name(tn, j), impactfit_table_col_name(tc, j)) == 0;
+        for (size_t i = 0; same && i < impactfit_table_rows(tn); i++)
+          same = impactfit_table_col(tn, j)[i] == impactfit_table_col(tc, j)[i] &&
+                 impactfit_table_row_ok(tn, i) == impactfit_table_row_ok(tc, i);
+      }
+      CHECK(same && sn.failed == 2, "run_table equals the parsed CSV (columns, values, OK flags; %zu failed)",
+            sn.failed);
+    }
+    impactfit_table_free(tn);
+    impactfit_table_free(tc);
+    free(csv);
+    free(a.p);
+    free(b.p);
+  }
+  /* a built definition is checked like a file: a value outside the range, by line */
+  impactfit_sweep_def *bad = NULL;
+  impactfit_sweep *sbad = NULL;
+  impactfit_sweep_def_new(&tp, "bad", &bad, &err);
+  impactfit_sweep_def_axis(bad, "x", IMPACTFIT_AXIS_LOG, 0, 1, 3, &err);
+  CHECK(impactfit_sweep_def_build(bad, &sbad, &err) == IMPACTFIT_EINVAL && sbad == NULL &&
+            strstr(err.message, "bad:") != NULL, "a bad built definition: EINVAL with its name: %s", err.message);
+  impactfit_sweep_def_free(bad);
+  /* the open registry: only the problems given are known */
+  impactfit_sweep *sx = NULL;
+  const char *copt_def = "[sweep]\nproblem = copt\n[axes]\nn = list 1.5\ne = list 0.5\n";
+  CHECK(impactfit_sweep_parse_with(copt_def, strlen(copt_def), "c.ini", mine, 1, &sx, &err) == IMPACTFIT_EINVAL &&
+            strstr(err.message, "problems: runtest)") != NULL, "parse_with: copt unknown there: %s", err.message);
+  CHECK(impactfit_sweep_parse_with(copt_def, strlen(copt_def), "c.ini", NULL, 0, &sx, &err) == 0, "NULL: built-ins");
+  impactfit_sweep_free(sx);
+  sx = NULL;
+  const impactfit_sweep_problem *all[16];
+  size_t nall = 0;
+  while (nall < 16 && (all[nall] = impactfit_sweep_problem_at(nall)))
+    nall++;
+  for (size_t i = 0; i < nall; i++) {
+    int documented = all[i]->output_units != NULL;
+    for (size_t k = 0; documented && k < all[i]->n_outputs; k++)
+      documented = all[i]->output_units[k] && all[i]->output_units[k][0];
+    CHECK(documented, "built-in problem %s documents the unit of every output", all[i]->name);
+  }
+  CHECK(nall == 8 && impactfit_sweep_parse_with(copt_def, strlen(copt_def), "c.ini", all, nall, &sx, &err) == 0,
+        "the %zu built-in problems pass the checks of a caller's problems: %s", nall, err.message);
+  impactfit_sweep_free(sx);
+  impactfit_sweep_problem incomplete = tp;
+  incomplete.alloc = NULL;
+  const impactfit_sweep_problem *inc[1] = {&incomplete};
+  sx = NULL;
+  CHECK(impactfit_sweep_parse_with(def, strlen(def), "t.ini", inc, 1, &sx, &err) == IMPACTFIT_EINVAL && !sx,
+        "an incomplete problem is refused");
+  impactfit_sweep_problem twice = tp;
+  static const char *const dup_outputs[2] = {"x", "z"}; /* x is also a parameter: two CSV columns x */
+  twice.outputs = dup_outputs;
+  const impactfit_sweep_problem *tw[1] = {&twice};
+  CHECK(impactfit_sweep_parse_with(def, strlen(def), "t.ini", tw, 1, &sx, &err) == IMPACTFIT_EINVAL && !sx &&
+            strstr(err.message, "'x'") != NULL, "a problem with a column twice is refused: %s", err.message);
+  impactfit_sweep_def_free(d);
+  impactfit_sweep_free(sf);
+  impactfit_sweep_free(sb);
+  impactfit_sweep_free(sb2);
+}
+
+/* The built-in problems impact, eps-formula and identify-hc, built by API calls and run into a table:
+ * their columns are the library functions' results (the wiring: parameter and output order), and
+ * eps-formula's hunt-crossley is 3(1 - e)/2 (Hunt-Crossley 1975) computed here. */
+static void test_more_builtin_problems(void) {
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  impactfit_sweep_def *d = NULL;
+  impactfit_sweep *s = NULL;
+  impactfit_table *t = NULL;
+  /* eps-formula */
+  impactfit_sweep_def_new(impactfit_sweep_problem_from_name("eps-formula"), "eps", &d, &err);
+  impactfit_sweep_def_option(d, "formula", "hunt-crossley", &err);
+  impactfit_sweep_def_fixed(d, "k", 2e7, &err);
+  impactfit_sweep_def_fixed(d, "v", 4, &err);
+  impactfit_sweep_def_axis(d, "e", IMPACTFIT_AXIS_LINEAR, 0.1, 0.9, 5, &err);
+  CHECK(impactfit_sweep_def_build(d, &s, &err) == 0 && impactfit_sweep_run_table(s, NULL, &t, NULL, &err) == 0,
+        "eps-formula: %s", err.message);
+  if (t) {
+    const double *e = impactfit_table_col(t, (size_t)impactfit_table_find(t, "e"));
+    const double *eps = impactfit_table_col(t, (size_t)impactfit_table_find(t, "eps"));
+    const double *lam = impactfit_table_col(t, (size_t)impactfit_table_find(t, "lambda"));
+    for (size_t i = 0; i < 5; i++) {
+      CHECK_REL(eps[i], 1.5 * (1.0 - e[i]), 1e-15, "eps-formula hunt-crossley at e = %g", e[i]);
+      CHECK_REL(lam[i], eps[i] * 2e7 / 4, 1e-15, "eps-formula lambda = eps k / v");
+    }
+  }
+  impactfit_table_free(t);
+  impactfit_sweep_free(s);
+  impactfit_sweep_def_free(d);
+  /* identify-hc */
+  t = NULL;
+  s = NULL;
+  impactfit_sweep_def_new(impactfit_sweep_problem_from_name("identify-hc"), "id", &d, &err);
+  const double es[2] = {0.4, 0.8};
+  impactfit_sweep_def_axis_values(d, "e", es, 2, &err);
+  impactfit_sweep_def_fixed(d, "dt", 2e-4, &err);
+  impactfit_sweep_def_fixed(d, "v", 1.5, &err);
+  impactfit_sweep_def_fixed(d, "mass", 0.2, &err);
+  impactfit_sweep_def_fixed(d, "n", 1.5, &err);
+  CHECK(impactfit_sweep_def_build(d, &s, &err) == 0 && impactfit_sweep_run_table(s, NULL, &t, NULL, &err) == 0,
+        "identify-hc: %s", err.message);
+  impactfit_impact_workspace *ws = impactfit_impact_alloc();
+  for (size_t i = 0; t && ws && i < 2; i++) {
+    impactfit_hc_identified id;
+    CHECK(impactfit_hc_identify(ws, es[i], 2e-4, 1.5, 0.2, 1.5, &id, NULL) == 0, "identify");
+    CHECK(impactfit_table_col(t, (size_t)impactfit_table_find(t, "k"))[i] == id.k &&
+              impactfit_table_col(t, (size_t)impactfit_table_find(t, "lambda"))[i] == id.lambda &&
+              impactfit_table_col(t, (size_t)impactfit_table_find(t, "dt_sim"))[i] == id.dt_sim,
+          "identify-hc row %zu: k, lambda, dt_sim of impactfit_hc_identify", i);
+  }
+  impactfit_table_free(t);
+  impactfit_sweep_free(s);
+  impactfit_sweep_def_free(d);
+  /* impact: two conditions as the outer axis */
+  t = NULL;
+  s = NULL;
+  impactfit_sweep_def_new(impactfit_sweep_problem_from_name("impact"), "imp", &d, &err);
+  impactfit_sweep_def_option(d, "transitions", "A,C", &err);
+  const double tri[2] = {0, 1};
+  impactfit_sweep_def_axis_values(d, "transition_index", tri, 2, &err);
+  impactfit_sweep_def_fixed(d, "n", 1.5, &err);
+  impactfit_sweep_def_fixed(d, "c", 0.4, &err);
+  CHECK(impactfit_sweep_def_build(d, &s, &err) == 0 && impactfit_sweep_run_table(s, NULL, &t, NULL, &err) == 0,
+        "impact: %s", err.message);
+  for (size_t i = 0; t && ws && i < 2; i++) {
+    impactfit_impact_params p = impactfit_impact_default_params();
+    p.n = 1.5;
+    p.c = 0.4;
+    p.transition = i ? impactfit_transition_C : impactfit_transition_A;
+    impactfit_impact_result r;
+    CHECK(impactfit_impact_solve(ws, &p, &r, NULL) == 0, "solve");
+    CHECK(impactfit_table_col(t, (size_t)impactfit_table_find(t, "e_out"))[i] == r.e_out &&
+              impactfit_table_col(t, (size_t)impactfit_table_find(t, "delta_sep"))[i] == r.delta_sep &&
+              impactfit_table_col(t, (size_t)impactfit_table_find(t, "steps"))[i] == (double)r.steps,
+          "impact row %zu (transition %s): e_out, delta_sep, steps of impactfit_impact_solve", i, p.transition->name);
+  }
+  impactfit_impact_free(ws);
+  impactfit_table_free(t);
+  impactfit_sweep_free(s);
+  impactfit_sweep_def_free(d);
+}
+
 static void test_runner_runs(void) {
   const char *def = "[sweep]\nproblem = runtest\n[axes]\nx = list 1, 2, 3\ny = linear 0, 4, 5\n";
   impactfit_sweep *s = NULL;
@@ -751,6 +965,8 @@ int main(void) {
   test_runner_kelvin_voigt();
   test_runner_determinism();
   test_runner_runs();
+  test_builder_registry();
+  test_more_builtin_problems();
   test_runner_shards();
   test_runner_stop_resume();
   test_runner_concurrency();

@@ -16,7 +16,7 @@ typedef struct sink {
   size_t len, cap;
 } sink;
 
-static void append(sink *s, const char *t, size_t len) {
+static inline void append(sink *s, const char *t, size_t len) {
   if (s->len + len + 1 > s->cap) {
     s->cap = 2 * (s->len + len + 1);
     s->p = realloc(s->p, s->cap);
@@ -27,7 +27,7 @@ static void append(sink *s, const char *t, size_t len) {
 }
 
 /* impactfit_sweep_run's row callback: ctx is a sink */
-static int on_rows(void *ctx, size_t first, size_t count, const char *rows, size_t len) {
+static inline int on_rows(void *ctx, size_t first, size_t count, const char *rows, size_t len) {
   (void)first;
   (void)count;
   append(ctx, rows, len);
@@ -63,17 +63,12 @@ static inline impactfit_fitfile *fit_pipeline(const char *src, const char *fit_n
     return NULL;
   }
   const impactfit_sweep *s = impactfit_fitfile_sweep(f);
-  sink k = {NULL, 0, 0};
-  append(&k, impactfit_sweep_csv_header(s), strlen(impactfit_sweep_csv_header(s)));
   impactfit_sweep_summary sum;
   impactfit_table *t = NULL;
-  int st = impactfit_sweep_run(s, NULL, on_rows, NULL, &k, &sum, &err);
+  int st = impactfit_sweep_run_table(s, NULL, &t, &sum, &err);
   if (!st)
-    st = impactfit_table_parse_csv(k.p, k.len, "sweep", &t, &err);
-  if (!st)
-    st = impactfit_fitfile_run(f, t, &err);
+    st = impactfit_fitfile_run_table(f, t, IMPACTFIT_FITFILE_SAME_GRID, &err);
   CHECK(st == 0 && sum.failed == 0, "%s: sweep and fits run: %.150s", fit_name, err.message);
-  free(k.p);
   if (st) {
     impactfit_table_free(t);
     impactfit_fitfile_free(f);

@@ -22,7 +22,7 @@
 #include <stddef.h>
 
 #include "impactfit/common.h"
-#include "impactfit/fit.h"
+#include "impactfit/fitfile.h"
 
 /* The first lines of every header impactfit generates (this writer's and the surrogate, DEM and
  * Zhang writers'): the generated headers, and the template text in the writers that produces them,

@@ -127,6 +127,14 @@ typedef struct impactfit_hc_rh_fit_params {
 
 IMPACTFIT_EXPORT impactfit_hc_rh_fit_params impactfit_hc_rh_fit_default_params(void);
 
+/* Why a second fitting routine beside fit.h: impactfit_hc_rh_eps_refit is the independent
+ * implementation of the same two fits (least squares with trapezoid weights, minimax in epigraph form)
+ * that fit.h performs generically on fits/ramaswamy_eps.ini: analytic Jacobian of this one form
+ * instead of fit.h's libmatheval derivatives, its own start and restarts. tests/test_fit.c and
+ * tests/test_ramaswamy.c compare the two minimax fits, which is what catches a regression in either;
+ * the hc-audit command prints this one's refits. New fits use fit.h (a fit file and a generated
+ * header); this API is not extended. */
+
 /* Objective of a refit. */
 typedef enum impactfit_hc_objective {
   IMPACTFIT_HC_LSQ = 0,    /* least squares on the relative error, trapezoid weights (GSL multifit_nlinear) */

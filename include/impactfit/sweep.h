@@ -43,16 +43,17 @@
  * CSV columns: index, every parameter of the problem (fixed or swept, in the problem's order),
  * the selected outputs, status, rhs_evals.
  *
- * ---- Adding a problem ---------------------------------------------------------------------------
- * Write one source file src/sweep/prob_<name>.c defining
- *     const impactfit_sweep_problem impactfit__problem_<name> = { ... };
- * (see src/sweep/prob_simulate.c), add it to IMPACTFIT_SOURCES and add one line
- *     X(<name>)
- * to src/sweep/problems.def. The fields of impactfit_sweep_problem below are the whole contract:
- * the runner calls check() on every point before computing anything (invalid input is a definition
- * error, exit 2 in the CLI), alloc() once per thread, reset() before every work unit, solve() (or
- * solve_run()) for the points, free() at the end. A problem never prints and never allocates in
- * solve().
+ * ---- Problems: built-in and your own -----------------------------------------------------------
+ * A problem is a constant impactfit_sweep_problem object defined by the module that owns the
+ * computation: the built-ins are simulate (impact module), copt and zhang-alpha (inverse), hc-eps
+ * and impact-time (hc); impactfit_sweep_load/parse know exactly these. A program adds its own
+ * problems without touching the library: it defines its own object (the fields below are the whole
+ * contract) and parses definitions with impactfit_sweep_parse_with / impactfit_sweep_load_with,
+ * passing the problems a definition may name (its own, and built-ins from impactfit_sweep_problem_at
+ * if wanted). The runner calls check() on every point before computing anything (invalid input is
+ * a definition error, exit 2 in the CLI), alloc() once per thread, reset() before every work unit,
+ * solve() (or solve_run()) for the points, free() at the end. A problem never prints and never
+ * allocates in solve(). tests/test_sweep.c runs problems defined in the test itself this way.
  */
 #ifndef IMPACTFIT_SWEEP_H
 #define IMPACTFIT_SWEEP_H
@@ -130,9 +131,14 @@ typedef struct impactfit_sweep_problem {
    * reset(). Returns 0 (per-point failures go to status[]) or a status that fails the whole run. */
   int (*solve_run)(void *state, size_t count, const double *in, double *out, long *rhs_evals,
                    int *status, impactfit_error *errs);
+
+  /* Optional: the unit of each output, n_outputs strings ("-": dimensionless), for listings and
+   * documentation (`impactfit sweep --help`); the units of the parameters are in their help. */
+  const char *const *output_units;
 } impactfit_sweep_problem;
 
-/* The registered problems, in registration order; NULL past the end. */
+/* The built-in problems (simulate, copt, zhang-alpha, hc-eps, impact-time), in this order; NULL past
+ * the end. */
 IMPACTFIT_EXPORT const impactfit_sweep_problem *impactfit_sweep_problem_at(size_t i);
 /* Looks a problem up by name; NULL when unknown. */
 IMPACTFIT_EXPORT const impactfit_sweep_problem *impactfit_sweep_problem_from_name(const char *name);
@@ -167,7 +173,56 @@ IMPACTFIT_EXPORT int impactfit_sweep_load(const char *path, impactfit_sweep **ou
 /* The same from text in memory; `name` stands for the file in messages and provenance. */
 IMPACTFIT_EXPORT int impactfit_sweep_parse(const char *text, size_t len, const char *name,
                                            impactfit_sweep **out, impactfit_error *err);
+/* The same with the problems a definition may name given by the caller (`problems[0..n_problems)`,
+ * looked up by name; NULL: the built-ins). Each must have a name, alloc, free and solve or
+ * solve_run (EINVAL otherwise). The objects must outlive the sweep. */
+IMPACTFIT_EXPORT int impactfit_sweep_parse_with(const char *text, size_t len, const char *name,
+                                                const impactfit_sweep_problem *const *problems, size_t n_problems,
+                                                impactfit_sweep **out, impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_sweep_load_with(const char *path, const impactfit_sweep_problem *const *problems,
+                                               size_t n_problems, impactfit_sweep **out, impactfit_error *err);
 IMPACTFIT_EXPORT void impactfit_sweep_free(impactfit_sweep *s); /* NULL is a no-op */
+
+/* ---- definitions built by API calls ------------------------------------------------------------
+ * A program (a CLI grid command, a report, a binding) builds a sweep without writing INI text:
+ *     impactfit_sweep_def *d;
+ *     impactfit_sweep_def_new(impactfit_sweep_problem_from_name("copt"), "my grid", &d, &err);
+ *     impactfit_sweep_def_fixed(d, "k", 1e7, &err);
+ *     impactfit_sweep_def_option(d, "method", "fast", &err);
+ *     impactfit_sweep_def_axis(d, "n", IMPACTFIT_AXIS_LINEAR, 1, 2, 11, &err);
+ *     impactfit_sweep_def_axis_values(d, "e", es, ne, &err);
+ *     impactfit_sweep_def_build(d, &sweep, &err);      then impactfit_sweep_run / _run_table
+ * Axes are added in order (first outermost, last fastest). The calls are recorded as a canonical
+ * definition text (impactfit_sweep_def_text: the file format above, every number with %.17g in the
+ * C locale, so the values are kept exactly, 6 list values a line); build parses that text with the
+ * definition's problem as the only known one (impactfit_sweep_parse_with), so a built sweep is
+ * checked exactly like a file (the same errors, with the line of the canonical text) and its hash is
+ * the XXH64 of that text: the same calls give the same hash. The problem may be the caller's own.
+ * The setters fail with EINVAL on a name that is not an identifier or not a parameter of the problem;
+ * everything else (ranges, duplicates, option values) is checked by build. */
+typedef struct impactfit_sweep_def impactfit_sweep_def;
+IMPACTFIT_EXPORT int impactfit_sweep_def_new(const impactfit_sweep_problem *problem, const char *name,
+                                             impactfit_sweep_def **out, impactfit_error *err);
+IMPACTFIT_EXPORT void impactfit_sweep_def_free(impactfit_sweep_def *d); /* NULL is a no-op */
+IMPACTFIT_EXPORT int impactfit_sweep_def_fixed(impactfit_sweep_def *d, const char *param, double value,
+                                               impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_sweep_def_option(impactfit_sweep_def *d, const char *option, const char *value,
+                                                impactfit_error *err);
+/* A LINEAR or LOG range (the formulas of impactfit_sweep_axis_kind). */
+IMPACTFIT_EXPORT int impactfit_sweep_def_axis(impactfit_sweep_def *d, const char *param,
+                                              impactfit_sweep_axis_kind kind, double start, double stop,
+                                              size_t count, impactfit_error *err);
+/* A LIST axis with these n values in order. */
+IMPACTFIT_EXPORT int impactfit_sweep_def_axis_values(impactfit_sweep_def *d, const char *param,
+                                                     const double *values, size_t n, impactfit_error *err);
+/* The outputs written (default: all of the problem's). */
+IMPACTFIT_EXPORT int impactfit_sweep_def_outputs(impactfit_sweep_def *d, const char *const *outputs, size_t n,
+                                                 impactfit_error *err);
+/* The canonical definition text (malloc'ed, NUL-terminated; free with free()). */
+IMPACTFIT_EXPORT int impactfit_sweep_def_text(const impactfit_sweep_def *d, char **text, size_t *len,
+                                              impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_sweep_def_build(const impactfit_sweep_def *d, impactfit_sweep **out,
+                                               impactfit_error *err);
 
 IMPACTFIT_EXPORT const impactfit_sweep_problem *impactfit_sweep_get_problem(const impactfit_sweep *s);
 IMPACTFIT_EXPORT const char *impactfit_sweep_name(const impactfit_sweep *s); /* file as given */
@@ -251,6 +306,39 @@ IMPACTFIT_EXPORT int impactfit_sweep_run(const impactfit_sweep *s, const impactf
                                          impactfit_sweep_rows_fn rows, impactfit_sweep_failure_fn failure,
                                          void *ctx, impactfit_sweep_summary *summary,
                                          impactfit_error *err);
+
+/* The rows of a block as numbers (impactfit_sweep_run_values): the n points delivered, in index order,
+ * covering [first, first + count) as the rows callback's ranges do. Arrays are n long (in: n ×
+ * n_params, out: n × n_outputs, row-major, every output of the problem whether wanted or not). The
+ * outputs of a failed point (status != 0) are unspecified; errs[i].message says why it failed. Valid
+ * during the call only. */
+typedef struct impactfit_sweep_block {
+  size_t first, count, n;
+  const size_t *index;
+  const double *in, *out;
+  const int *status;
+  const long *rhs_evals;
+  const impactfit_error *errs;
+} impactfit_sweep_block;
+typedef int (*impactfit_sweep_values_fn)(void *ctx, const impactfit_sweep_block *b);
+
+/* impactfit_sweep_run with the rows as numbers instead of CSV text (no formatting, no parsing): the
+ * same points, order, blocks, poll and stop semantics; non-zero from `values` stops the run (EIO, or
+ * EINTR when it returned EINTR). The numbers are those the CSV rows print with %.17g. */
+IMPACTFIT_EXPORT int impactfit_sweep_run_values(const impactfit_sweep *s, const impactfit_sweep_run_params *rp,
+                                                impactfit_sweep_values_fn values, void *ctx,
+                                                impactfit_sweep_summary *summary, impactfit_error *err);
+
+/* Runs the sweep (or rp's range or shard; rp NULL: the defaults) and returns its rows as a table in
+ * memory (table.h), built from the runner's numbers (impactfit_sweep_run_values, no text): the
+ * columns of the CSV header but status, which is each row's OK flag; one row per point computed, in
+ * index order; the values exactly those impactfit_table_parse_csv reads from the CSV (0 for the
+ * outputs of a failed point). summary->failed counts the failed points. Returns as impactfit_sweep_run; ENOMEM when the rows do not fit
+ * in memory (use impactfit_sweep_run with a streaming callback for grids that large). */
+struct impactfit_table;
+IMPACTFIT_EXPORT int impactfit_sweep_run_table(const impactfit_sweep *s, const impactfit_sweep_run_params *rp,
+                                               struct impactfit_table **out, impactfit_sweep_summary *summary,
+                                               impactfit_error *err);
 
 #ifdef __cplusplus
 }

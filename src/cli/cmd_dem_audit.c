@@ -27,7 +27,8 @@ static const char *help_text =
     "  --json              one JSON object per model and clamp (code, versions, model, damping, end,\n"
     "                      switch, run_here, e_max_error, e_at_max, e_mean_error, points, refused), or\n"
     "                      per model, clamp and e with --e (..., e, e_real: null where the code refuses\n"
-    "                      e), then one per sample e of the prefactor table\n";
+    "                      e), then one per sample e of the prefactor table\n\n"
+    "Units: every value printed is dimensionless (restitutions, prefactors, their errors).\n";
 
 /* the clamp settings of a model: its switch off and on, or its fixed behaviour */
 static int clamp_settings(const impactfit_dem_model *md, int out[2]) {

@@ -30,6 +30,7 @@ static const char *help_text =
     "  --dtau-points NE    eps values of the dtau grid, default 201\n"
     "  --dtau-n-points NN  n values of the dtau grid, default 51\n"
     "  --json              one JSON object per line (\"kind\": formula, rh_eps_fit, dtau)\n\n"
+    "Units: every value printed is dimensionless (e, eps, dtau, n, relative errors).\n"
     "Takes about 2 s with the defaults. Exit status: 0 success, 1 numerical failure,\n"
     "2 invalid input.\n";
 

@@ -1,14 +1,17 @@
-/* impactfit identify-hc: Hunt–Crossley stiffness and damping from one measured impact (e, Δt). */
+/* impactfit identify-hc: Hunt–Crossley stiffness and damping from one measured impact (e, Δt), or a grid of
+ * them: a sweep of the library's problem "identify-hc" run by the library's runner (grid.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
-#include "hc_grid.h"
+#include "grid.h"
 #include "impactfit/impactfit.h"
 
 static const char *help_text =
-    "usage: impactfit identify-hc --e E --dt DT --v V --mass MASS --n N [--json]\n\n"
+    "usage: impactfit identify-hc --e E --dt DT --v V --mass MASS --n N [--json] [--threads T]\n"
+    "                             [--quiet] [--from P | --out DIR [--resume]]\n\n"
     "Stiffness k and damping factor lambda of a Hunt-Crossley contact f = k d^n + lambda d^n d'\n"
     "that reproduce a measured coefficient of restitution e and contact duration dt\n"
     "(Ramaswamy-Humbert's method, solved exactly): eps from e by the exact relation, the\n"
@@ -21,17 +24,31 @@ static const char *help_text =
     "  --v V         approach velocity in m/s, > 0\n"
     "  --mass MASS   effective mass in kg, > 0\n"
     "  --n N         spring exponent, > 0 (1.5 for Hertzian spheres)\n"
-    "  --json        one JSON object per line\n\n"
-    "All five are required. Each accepts a value, a list a,b,c or a range start:stop:count;\n"
-    "several values give the product grid (e outermost, then dt, v, mass, n), one row each.\n"
+    "  --json        one JSON object per line\n"
+    "  --threads T   OpenMP threads, default: OMP_NUM_THREADS or all cores\n"
+    "  --quiet       no progress line (shown only when stderr is a terminal)\n"
+    "  --from P      print the points from index P on, without the header (what an interrupted run\n"
+    "                says to continue with)\n"
+    "  --out DIR     write DIR/identify-hc.csv + .json as 'impactfit sweep' does, durable;\n"
+    "                --resume continues an interrupted run\n\n"
+    "All five are required. Each accepts a value, a list a,b,c or a range start:stop:count (the\n"
+    "sweep's linear axis); several values give the product grid (e outermost, then dt, v, mass, n),\n"
+    "one row each, run by the library's sweep runner (streamed, memory bounded by the axes, not the\n"
+    "points, the same bytes for any thread count; Ctrl-C keeps the rows printed and gives the --from\n"
+    "command for the rest). A point whose result is out of range (k or omega_i not representable) is\n"
+    "an input error: alone, it is the only output (exit 2); in a grid its row says so and the exit\n"
+    "status is 2.\n\n"
+    "Columns: e (-), dt (s), v (m/s), mass (kg), n (-), eps (-), dtau (-), omega_i (1/s), k (N/m^n),\n"
+    "lambda (N s/m^(n+1)), res_e and res_dt (relative residuals, -); --json also e_sim (-), dt_sim\n"
+    "(s), status, error.\n"
     "Exit status: 0 success, 1 a point failed numerically (the other rows are still printed),\n"
-    "2 invalid input.\n";
+    "2 invalid input, 130/143 interrupted.\n";
 
 typedef struct ipoint {
   double e, dt, v, mass, n;
   impactfit_hc_identified id;
   int status;
-  char message[512];
+  const char *message;
 } ipoint;
 
 static void print_detail(const ipoint *p) {
@@ -47,12 +64,92 @@ static void print_detail(const ipoint *p) {
          id->dt_sim, id->e_residual, id->dt_residual);
 }
 
+/* rows of the library's sweep problem "identify-hc" (src/hc/prob_identify_hc.c) */
+enum { P_E, P_DT, P_V, P_MASS, P_N };
+enum { O_EPS, O_DTAU, O_OMEGA, O_K, O_LAMBDA, O_E_SIM, O_DT_SIM, O_E_RES, O_DT_RES };
+
+typedef struct ih_print {
+  int json, detail;
+  int rc; /* CLI_INPUT when a point's result was out of range */
+} ih_print;
+
+static void ih_header(void *ctx) {
+  const ih_print *c = ctx;
+  if (!c->json && !c->detail)
+    printf("%-12s %-12s %-10s %-10s %-6s %-22s %-22s %-22s %-22s %-22s %-8s %s\n", "e", "dt", "v",
+           "mass", "n", "eps", "dtau", "omega_i", "k", "lambda", "res_e", "res_dt");
+}
+
+static void ih_row(void *ctx, const cli_grid_row *r) {
+  ih_print *c = ctx;
+  ipoint pt;
+  memset(&pt, 0, sizeof pt);
+  pt.e = r->in[P_E], pt.dt = r->in[P_DT], pt.v = r->in[P_V], pt.mass = r->in[P_MASS], pt.n = r->in[P_N];
+  pt.status = r->status;
+  pt.message = r->message;
+  const double *o = r->out;
+  impactfit_hc_identified *id = &pt.id;
+  id->eps = o[O_EPS], id->dtau = o[O_DTAU], id->omega_i = o[O_OMEGA], id->k = o[O_K], id->lambda = o[O_LAMBDA];
+  id->e_sim = o[O_E_SIM], id->dt_sim = o[O_DT_SIM], id->e_residual = o[O_E_RES], id->dt_residual = o[O_DT_RES];
+  int input = pt.status && impactfit_status_is_input_error(pt.status);
+  if (input)
+    c->rc = CLI_INPUT;
+  if (c->detail) {
+    if (input)
+      cli_input_error("identify-hc: e = %g, dt = %g, v = %g, mass = %g, n = %g: %s", pt.e, pt.dt, pt.v, pt.mass,
+                      pt.n, pt.message);
+    else if (pt.status)
+      fprintf(stderr, "impactfit: error: identify-hc: %s\n", pt.message);
+    else
+      print_detail(&pt);
+    return;
+  }
+  if (c->json) {
+    cli_json j;
+    cli_json_begin(&j, stdout);
+    cli_json_num(&j, "e", pt.e);
+    cli_json_num(&j, "dt", pt.dt);
+    cli_json_num(&j, "v", pt.v);
+    cli_json_num(&j, "mass", pt.mass);
+    cli_json_num(&j, "n", pt.n);
+    cli_json_str(&j, "status", impactfit_status_name(pt.status));
+    if (pt.status) {
+      cli_json_str(&j, "error", pt.message);
+    } else {
+      cli_json_num(&j, "eps", id->eps);
+      cli_json_num(&j, "dtau", id->dtau);
+      cli_json_num(&j, "omega_i", id->omega_i);
+      cli_json_num(&j, "k", id->k);
+      cli_json_num(&j, "lambda", id->lambda);
+      cli_json_num(&j, "e_sim", id->e_sim);
+      cli_json_num(&j, "dt_sim", id->dt_sim);
+      cli_json_num(&j, "e_residual", id->e_residual);
+      cli_json_num(&j, "dt_residual", id->dt_residual);
+    }
+    cli_json_end(&j);
+  } else {
+    printf("%-12.6g %-12.6g %-10.4g %-10.4g %-6.4g", pt.e, pt.dt, pt.v, pt.mass, pt.n);
+    if (pt.status)
+      printf(" %s\n", impactfit_status_name(pt.status));
+    else
+      printf(" %-22.17g %-22.17g %-22.17g %-22.17g %-22.17g %-8.1e %.1e\n", id->eps, id->dtau, id->omega_i, id->k,
+             id->lambda, id->e_residual, id->dt_residual);
+  }
+  if (pt.status) {
+    fflush(stdout);
+    fprintf(stderr, "impactfit: error: identify-hc: point %zu (e = %g, dt = %g): %s\n", r->index, pt.e, pt.dt,
+            pt.message);
+  }
+}
+
 int impactfit_cmd_identify_hc(int argc, char **argv) {
   const char *s[5] = {NULL, NULL, NULL, NULL, NULL};
   int json = 0, help = 0;
+  cli_grid_opts go = CLI_GRID_OPTS_INIT;
   cli_opt opts[] = {
-      {"e", OPT_STRING, &s[0], 0},    {"dt", OPT_STRING, &s[1], 0}, {"v", OPT_STRING, &s[2], 0},
-      {"mass", OPT_STRING, &s[3], 0}, {"n", OPT_STRING, &s[4], 0},  {"json", OPT_FLAG, &json, 0},
+      {"e", OPT_STRING, &s[0], 0},       {"dt", OPT_STRING, &s[1], 0},   {"v", OPT_STRING, &s[2], 0},
+      {"mass", OPT_STRING, &s[3], 0},    {"n", OPT_STRING, &s[4], 0},    {"json", OPT_FLAG, &json, 0},
+      CLI_GRID_OPTS(go),
   };
   int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], NULL, 0, NULL, &help);
   if (rc)
@@ -61,125 +158,51 @@ int impactfit_cmd_identify_hc(int argc, char **argv) {
     fputs(help_text, stdout);
     return CLI_OK;
   }
-  hc_axis ax[5] = {{"--e", s[0], NULL, 0}, {"--dt", s[1], NULL, 0}, {"--v", s[2], NULL, 0},
-                   {"--mass", s[3], NULL, 0}, {"--n", s[4], NULL, 0}};
+  static const char *const names[5] = {"--e", "--dt", "--v", "--mass", "--n"};
+  static const char *const params[5] = {"e", "dt", "v", "mass", "n"};
   for (int i = 0; i < 5; i++)
     if (!s[i])
-      return cli_input_error("identify-hc: %s is required (see 'impactfit identify-hc --help')",
-                             ax[i].opt);
-  size_t total = 0;
-  if ((rc = hc_grid_parse(ax, 5, &total)))
+      return cli_input_error("identify-hc: %s is required (see 'impactfit identify-hc --help')", names[i]);
+  if ((rc = cli_grid_check("identify-hc", &go, json)))
     return rc;
-  ipoint *pts = calloc(total, sizeof *pts);
-  if (!pts) {
-    hc_grid_free(ax, 5);
-    return cli_input_error("identify-hc: out of memory for %zu points", total);
+  cli_axis ax[5];
+  memset(ax, 0, sizeof ax);
+  double total = 1.0;
+  for (int i = 0; i < 5 && !rc; i++) {
+    rc = cli_axis_parse(names[i], s[i], &ax[i]);
+    total *= (double)ax[i].n;
   }
-  for (size_t idx = 0; idx < total && !rc; idx++) {
-    double v[5];
-    hc_grid_point(ax, 5, idx, v);
-    ipoint *p = &pts[idx];
-    p->e = v[0], p->dt = v[1], p->v = v[2], p->mass = v[3], p->n = v[4];
-    if (!(p->e > 0.0 && p->e <= 1.0))
-      rc = cli_input_error("--e: the coefficient of restitution must be in (0, 1], got %g", p->e);
-    for (int i = 1; i < 5 && !rc; i++)
-      if (!(v[i] > 0.0))
-        rc = cli_input_error("%s: must be > 0, got %g", ax[i].opt, v[i]);
+  /* a range lies between its ends: those are checked */
+  if (!rc)
+    CLI_AXIS_EACH(ax[0], i) if (!rc && !(cli_axis_value(&ax[0], i) > 0.0 && cli_axis_value(&ax[0], i) <= 1.0))
+      rc = cli_input_error("--e: the coefficient of restitution must be in (0, 1], got %g", cli_axis_value(&ax[0], i));
+  for (int a = 1; a < 5 && !rc; a++)
+    CLI_AXIS_EACH(ax[a], i) if (!rc && !(cli_axis_value(&ax[a], i) > 0.0))
+      rc = cli_input_error("%s: must be > 0, got %g", names[a], cli_axis_value(&ax[a], i));
+  if (!rc && total > 1e8)
+    rc = cli_input_error("identify-hc: the grid has %.0f points (at most 1e8)", total);
+  impactfit_sweep *sw = NULL;
+  if (!rc) {
+    impactfit_error err;
+    impactfit_error_clear(&err);
+    impactfit_sweep_def *d = NULL;
+    int st = impactfit_sweep_def_new(impactfit_sweep_problem_from_name("identify-hc"), "identify-hc", &d, &err);
+    for (int i = 0; i < 5 && !st; i++)
+      st = cli_axis_add(d, params[i], &ax[i], &err);
+    if (!st)
+      st = impactfit_sweep_def_build(d, &sw, &err);
+    impactfit_sweep_def_free(d);
+    if (st)
+      rc = cli_status_error(st, &err, "identify-hc");
   }
-  if (rc) {
-    free(pts);
-    hc_grid_free(ax, 5);
-    return rc;
+  if (!rc) {
+    ih_print pc = {json, total == 1 && !json, 0};
+    rc = cli_grid_exec("identify-hc", sw, &go, argc, argv, ih_header, ih_row, &pc);
+    if (pc.rc && (rc == CLI_OK || rc == CLI_NUMERIC))
+      rc = pc.rc;
   }
-  int nomem = 0;
-#pragma omp parallel reduction(| : nomem)
-  {
-    impactfit_impact_workspace *ws = impactfit_impact_alloc();
-    if (!ws)
-      nomem = 1;
-#pragma omp for schedule(dynamic, 1)
-    for (size_t idx = 0; idx < total; idx++) {
-      ipoint *p = &pts[idx];
-      if (!ws) {
-        p->status = IMPACTFIT_ENOMEM;
-        continue;
-      }
-      impactfit_error err;
-      impactfit_error_clear(&err);
-      p->status = impactfit_hc_identify(ws, p->e, p->dt, p->v, p->mass, p->n, &p->id, &err);
-      snprintf(p->message, sizeof p->message, "%s", err.message);
-    }
-    impactfit_impact_free(ws);
-  }
-  if (nomem) {
-    free(pts);
-    hc_grid_free(ax, 5);
-    return cli_input_error("out of memory");
-  }
-  /* Out-of-range results (k or omega_i not representable) are input errors: report them first. */
-  for (size_t idx = 0; idx < total; idx++)
-    if (impactfit_status_is_input_error(pts[idx].status)) {
-      rc = cli_input_error("identify-hc: e = %g, dt = %g, v = %g, mass = %g, n = %g: %s", pts[idx].e,
-                           pts[idx].dt, pts[idx].v, pts[idx].mass, pts[idx].n, pts[idx].message);
-      free(pts);
-      hc_grid_free(ax, 5);
-      return rc;
-    }
-  if (total == 1 && !json) {
-    if (pts[0].status) {
-      fprintf(stderr, "impactfit: error: identify-hc: %s\n", pts[0].message);
-      rc = CLI_NUMERIC;
-    } else {
-      print_detail(&pts[0]);
-    }
-    free(pts);
-    hc_grid_free(ax, 5);
-    return rc;
-  }
-  if (!json)
-    printf("%-12s %-12s %-10s %-10s %-6s %-22s %-22s %-22s %-22s %-22s %-8s %s\n", "e", "dt", "v",
-           "mass", "n", "eps", "dtau", "omega_i", "k", "lambda", "res_e", "res_dt");
-  for (size_t idx = 0; idx < total; idx++) {
-    const ipoint *p = &pts[idx];
-    const impactfit_hc_identified *id = &p->id;
-    if (json) {
-      cli_json j;
-      cli_json_begin(&j, stdout);
-      cli_json_num(&j, "e", p->e);
-      cli_json_num(&j, "dt", p->dt);
-      cli_json_num(&j, "v", p->v);
-      cli_json_num(&j, "mass", p->mass);
-      cli_json_num(&j, "n", p->n);
-      cli_json_str(&j, "status", impactfit_status_name(p->status));
-      if (p->status) {
-        cli_json_str(&j, "error", p->message);
-      } else {
-        cli_json_num(&j, "eps", id->eps);
-        cli_json_num(&j, "dtau", id->dtau);
-        cli_json_num(&j, "omega_i", id->omega_i);
-        cli_json_num(&j, "k", id->k);
-        cli_json_num(&j, "lambda", id->lambda);
-        cli_json_num(&j, "e_sim", id->e_sim);
-        cli_json_num(&j, "dt_sim", id->dt_sim);
-        cli_json_num(&j, "e_residual", id->e_residual);
-        cli_json_num(&j, "dt_residual", id->dt_residual);
-      }
-      cli_json_end(&j);
-    } else {
-      printf("%-12.6g %-12.6g %-10.4g %-10.4g %-6.4g", p->e, p->dt, p->v, p->mass, p->n);
-      if (p->status)
-        printf(" %s\n", impactfit_status_name(p->status));
-      else
-        printf(" %-22.17g %-22.17g %-22.17g %-22.17g %-22.17g %-8.1e %.1e\n", id->eps, id->dtau,
-               id->omega_i, id->k, id->lambda, id->e_residual, id->dt_residual);
-    }
-    if (p->status) {
-      fprintf(stderr, "impactfit: error: identify-hc: point %zu (e = %g, dt = %g): %s\n", idx, p->e,
-              p->dt, p->message);
-      rc = CLI_NUMERIC;
-    }
-  }
-  free(pts);
-  hc_grid_free(ax, 5);
+  impactfit_sweep_free(sw);
+  for (int i = 0; i < 5; i++)
+    cli_axis_free(&ax[i]);
   return rc;
 }

@@ -29,6 +29,7 @@ static const char *help_text =
     "  --transition X contact transition condition, default C\n"
     "  --output FILE  write FILE (a regular file atomically; a FIFO or device in place; '-':\n"
     "                 standard output) instead of standard output\n\n"
+    "Columns: v (m/s), e (-), dt (s), fmax (N), mass (kg).\n"
     "Exit status: 0 success, 1 numerical failure, 2 invalid input.\n";
 
 int impactfit_cmd_identify_synth(int argc, char **argv) {

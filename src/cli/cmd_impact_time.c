@@ -5,11 +5,12 @@
 #include <string.h>
 
 #include "cli.h"
-#include "hc_grid.h"
+#include "grid.h"
 #include "impactfit/impactfit.h"
 
 static const char *help_text =
-    "usage: impactfit impact-time --eps EPS --n N [--k K --mass MASS --v V] [--json]\n\n"
+    "usage: impactfit impact-time --eps EPS --n N [--k K --mass MASS --v V] [--json]\n"
+    "                             [--threads T] [--quiet] [--from P | --out DIR [--resume]]\n\n"
     "Dimensionless contact duration dtau of the Hunt-Crossley impact\n"
     "x'' + x^n (eps x' + 1) = 0, x(0) = 0, x'(0) = 1, until x returns to 0 (Ramaswamy-Humbert's\n"
     "scaling: tau = omega_i t, x = d omega_i / v), simulated with the impact engine (about 1e-12\n"
@@ -22,26 +23,94 @@ static const char *help_text =
     "  --k K        stiffness in N/m^n\n"
     "  --mass MASS  effective mass in kg\n"
     "  --v V        approach velocity in m/s\n"
-    "  --json       one JSON object per line\n\n"
-    "Every option accepts a value, a list a,b,c or a range start:stop:count; several values give\n"
-    "the product grid (eps outermost, then n, k, mass, v), one row per point. The cost grows\n"
-    "with eps (about 0.1 ms per point for eps <= 100, 0.15 s at eps = 1e6, 1.7 s at 1e7).\n"
+    "  --json       one JSON object per line\n"
+    "  --threads T  OpenMP threads, default: OMP_NUM_THREADS or all cores\n"
+    "  --quiet      no progress line (shown only when stderr is a terminal)\n"
+    "  --from P     print the points from index P on, without the header (what an interrupted run\n"
+    "               says to continue with)\n"
+    "  --out DIR    write DIR/impact-time.csv + .json as 'impactfit sweep' does (problem\n"
+    "               impact-time), durable; --resume continues an interrupted run\n\n"
+    "Every option accepts a value, a list a,b,c or a range start:stop:count (the sweep's linear\n"
+    "axis); several values give the product grid (eps outermost, then n, k, mass, v), a sweep of\n"
+    "problem impact-time run by the library's runner: rows stream in grid order (memory bounded by\n"
+    "the axes, not the points), the same bytes for any thread count; Ctrl-C keeps the rows printed\n"
+    "and gives the --from command that prints the rest. The cost grows with eps (about 0.1 ms per\n"
+    "point for eps <= 100, 0.15 s at eps = 1e6, 1.7 s at 1e7).\n\n"
+    "Columns: eps (-), n (-), dtau (-, dimensionless duration), e (-, restitution); with --k --mass\n"
+    "--v also k (N/m^n), mass (kg), v (m/s), omega_i (1/s), dt (s), lambda (N s/m^(n+1)); --json\n"
+    "also status, error. Without --k --mass --v every value printed is dimensionless.\n"
     "Exit status: 0 success, 1 a point failed numerically (the other rows are still printed),\n"
-    "2 invalid input.\n";
+    "2 invalid input, 130/143 interrupted.\n";
 
-typedef struct tpoint {
-  double eps, n, k, mass, v;
-  double dtau, e, omega, dt, lambda;
-  int status;
-  char message[512];
-} tpoint;
+typedef struct it_print {
+  int json, dims;
+} it_print;
+
+enum { IN_EPS, IN_N, IN_K, IN_MASS, IN_V };           /* problem impact-time's parameters */
+enum { OUT_DTAU, OUT_E, OUT_OMEGA, OUT_DT, OUT_LAMBDA }; /* and outputs */
+
+static void it_header(void *ctx) {
+  const it_print *c = ctx;
+  if (c->json)
+    return;
+  printf("%-10s %-6s %-22s %-22s", "eps", "n", "dtau", "e");
+  if (c->dims)
+    printf(" %-10s %-10s %-10s %-22s %-22s %s", "k", "mass", "v", "omega_i", "dt", "lambda");
+  printf("\n");
+}
+
+static void it_row(void *ctx, const cli_grid_row *r) {
+  const it_print *c = ctx;
+  const double *in = r->in, *o = r->out;
+  if (c->json) {
+    cli_json j;
+    cli_json_begin(&j, stdout);
+    cli_json_num(&j, "eps", in[IN_EPS]);
+    cli_json_num(&j, "n", in[IN_N]);
+    if (c->dims) {
+      cli_json_num(&j, "k", in[IN_K]);
+      cli_json_num(&j, "mass", in[IN_MASS]);
+      cli_json_num(&j, "v", in[IN_V]);
+    }
+    cli_json_str(&j, "status", impactfit_status_name(r->status));
+    if (r->status) {
+      cli_json_str(&j, "error", r->message);
+    } else {
+      cli_json_num(&j, "dtau", o[OUT_DTAU]);
+      cli_json_num(&j, "e", o[OUT_E]);
+      if (c->dims) {
+        cli_json_num(&j, "omega_i", o[OUT_OMEGA]);
+        cli_json_num(&j, "dt", o[OUT_DT]);
+        cli_json_num(&j, "lambda", o[OUT_LAMBDA]);
+      }
+    }
+    cli_json_end(&j);
+  } else {
+    printf("%-10.6g %-6.4g", in[IN_EPS], in[IN_N]);
+    if (r->status)
+      printf(" %s\n", impactfit_status_name(r->status));
+    else {
+      printf(" %-22.17g %-22.17g", o[OUT_DTAU], o[OUT_E]);
+      if (c->dims)
+        printf(" %-10.4g %-10.4g %-10.4g %-22.17g %-22.17g %.17g", in[IN_K], in[IN_MASS], in[IN_V], o[OUT_OMEGA],
+               o[OUT_DT], o[OUT_LAMBDA]);
+      printf("\n");
+    }
+  }
+  if (r->status) {
+    fflush(stdout);
+    fprintf(stderr, "impactfit: error: impact-time: eps = %g, n = %g: %s\n", in[IN_EPS], in[IN_N], r->message);
+  }
+}
 
 int impactfit_cmd_impact_time(int argc, char **argv) {
   const char *s_eps = NULL, *s_n = NULL, *s_k = NULL, *s_mass = NULL, *s_v = NULL;
   int json = 0, help = 0;
+  cli_grid_opts go = CLI_GRID_OPTS_INIT;
   cli_opt opts[] = {
-      {"eps", OPT_STRING, &s_eps, 0}, {"n", OPT_STRING, &s_n, 0},       {"k", OPT_STRING, &s_k, 0},
-      {"mass", OPT_STRING, &s_mass, 0}, {"v", OPT_STRING, &s_v, 0},     {"json", OPT_FLAG, &json, 0},
+      {"eps", OPT_STRING, &s_eps, 0},   {"n", OPT_STRING, &s_n, 0},       {"k", OPT_STRING, &s_k, 0},
+      {"mass", OPT_STRING, &s_mass, 0}, {"v", OPT_STRING, &s_v, 0},       {"json", OPT_FLAG, &json, 0},
+      CLI_GRID_OPTS(go),
   };
   int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], NULL, 0, NULL, &help);
   if (rc)
@@ -57,122 +126,59 @@ int impactfit_cmd_impact_time(int argc, char **argv) {
   int dims = (s_k != NULL) + (s_mass != NULL) + (s_v != NULL);
   if (dims != 0 && dims != 3)
     return cli_input_error("impact-time: --k, --mass and --v go together (for omega_i and dt)");
-  hc_axis ax[5] = {{"--eps", s_eps, NULL, 0}, {"--n", s_n, NULL, 0}, {"--k", s_k, NULL, 0},
-                   {"--mass", s_mass, NULL, 0}, {"--v", s_v, NULL, 0}};
-  size_t total = 0;
-  if ((rc = hc_grid_parse(ax, 5, &total)))
+  if ((rc = cli_grid_check("impact-time", &go, json)))
     return rc;
-  tpoint *pts = calloc(total, sizeof *pts);
-  if (!pts) {
-    hc_grid_free(ax, 5);
-    return cli_input_error("impact-time: out of memory for %zu points", total);
-  }
-  /* Check every input before any output. */
-  for (size_t idx = 0; idx < total && !rc; idx++) {
-    double v[5];
-    hc_grid_point(ax, 5, idx, v);
-    tpoint *p = &pts[idx];
-    p->eps = v[0], p->n = v[1], p->k = v[2], p->mass = v[3], p->v = v[4];
-    if (!(p->eps >= 0.0 && p->eps <= 1e7))
-      rc = cli_input_error("--eps: the damping ratio must be in [0, 1e7], got %g", p->eps);
-    else if (!(p->n > 0.0))
-      rc = cli_input_error("--n: the spring exponent must be > 0, got %g", p->n);
-    else if (dims) {
-      impactfit_error err;
-      impactfit_error_clear(&err);
-      int st = impactfit_hc_omega(p->k, p->v, p->mass, p->n, &p->omega, &err);
+  static const char *const names[5] = {"--eps", "--n", "--k", "--mass", "--v"};
+  static const char *const params[5] = {"eps", "n", "k", "mass", "v"};
+  const char *specs[5] = {s_eps, s_n, s_k ? s_k : "1", s_mass ? s_mass : "1", s_v ? s_v : "1"};
+  cli_axis ax[5];
+  memset(ax, 0, sizeof ax);
+  for (int i = 0; i < 5 && !rc; i++)
+    rc = cli_axis_parse(names[i], specs[i], &ax[i]);
+  /* Check every input before any output (a range lies between its ends: those are checked). */
+  if (!rc)
+    CLI_AXIS_EACH(ax[0], i) if (!rc && !(cli_axis_value(&ax[0], i) >= 0.0 && cli_axis_value(&ax[0], i) <= 1e7))
+      rc = cli_input_error("--eps: the damping ratio must be in [0, 1e7], got %g", cli_axis_value(&ax[0], i));
+  if (!rc)
+    CLI_AXIS_EACH(ax[1], i) if (!rc && !(cli_axis_value(&ax[1], i) > 0.0))
+      rc = cli_input_error("--n: the spring exponent must be > 0, got %g", cli_axis_value(&ax[1], i));
+  if (!rc && dims) {
+    impactfit_error err;
+    impactfit_error_clear(&err);
+    double w;
+    CLI_AXIS_EACH(ax[1], a) CLI_AXIS_EACH(ax[2], b) CLI_AXIS_EACH(ax[3], c) CLI_AXIS_EACH(ax[4], d) {
+      double n = cli_axis_value(&ax[1], a), k = cli_axis_value(&ax[2], b), mass = cli_axis_value(&ax[3], c),
+             v = cli_axis_value(&ax[4], d);
+      int st = rc ? 0 : impactfit_hc_omega(k, v, mass, n, &w, &err);
       if (st)
         rc = cli_status_error(st, &err, "impact-time");
-      else if (!isfinite(p->eps * p->k / p->v))
+      CLI_AXIS_EACH(ax[0], e) if (!rc && !isfinite(cli_axis_value(&ax[0], e) * k / v))
         rc = cli_input_error("impact-time: lambda = eps k / v is not representable");
     }
   }
-  if (rc) {
-    free(pts);
-    hc_grid_free(ax, 5);
-    return rc;
+  double total = (double)ax[0].n * (double)ax[1].n * (double)ax[2].n * (double)ax[3].n * (double)ax[4].n;
+  if (!rc && total > 1e8)
+    rc = cli_input_error("impact-time: the grid has %.0f points (at most 1e8)", total);
+  impactfit_sweep_def *d = NULL;
+  impactfit_sweep *s = NULL;
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  if (!rc) {
+    int st = impactfit_sweep_def_new(impactfit_sweep_problem_from_name("impact-time"), "impact-time", &d, &err);
+    for (int i = 0; i < 5 && !st; i++)
+      st = cli_axis_add(d, params[i], &ax[i], &err);
+    if (!st)
+      st = impactfit_sweep_def_build(d, &s, &err);
+    impactfit_sweep_def_free(d);
+    if (st)
+      rc = cli_status_error(st, &err, "impact-time");
   }
-  int nomem = 0;
-#pragma omp parallel reduction(| : nomem)
-  {
-    impactfit_impact_workspace *ws = impactfit_impact_alloc();
-    if (!ws)
-      nomem = 1;
-#pragma omp for schedule(dynamic, 1)
-    for (size_t idx = 0; idx < total; idx++) {
-      tpoint *p = &pts[idx];
-      if (!ws) {
-        p->status = IMPACTFIT_ENOMEM;
-        continue;
-      }
-      impactfit_error err;
-      impactfit_error_clear(&err);
-      p->status = impactfit_hc_impact_time(ws, p->eps, p->n, &p->dtau, NULL, &err);
-      if (!p->status)
-        p->status = impactfit_hc_e(p->eps, &p->e, &err);
-      if (!p->status && dims) {
-        p->dt = p->dtau / p->omega;
-        p->lambda = p->eps * p->k / p->v;
-      }
-      snprintf(p->message, sizeof p->message, "%s", err.message);
-    }
-    impactfit_impact_free(ws);
+  if (!rc) {
+    it_print pc = {json, dims != 0};
+    rc = cli_grid_exec("impact-time", s, &go, argc, argv, it_header, it_row, &pc);
   }
-  if (nomem) {
-    free(pts);
-    hc_grid_free(ax, 5);
-    return cli_input_error("out of memory");
-  }
-  if (!json) {
-    printf("%-10s %-6s %-22s %-22s", "eps", "n", "dtau", "e");
-    if (dims)
-      printf(" %-10s %-10s %-10s %-22s %-22s %s", "k", "mass", "v", "omega_i", "dt", "lambda");
-    printf("\n");
-  }
-  for (size_t idx = 0; idx < total; idx++) {
-    const tpoint *p = &pts[idx];
-    if (json) {
-      cli_json j;
-      cli_json_begin(&j, stdout);
-      cli_json_num(&j, "eps", p->eps);
-      cli_json_num(&j, "n", p->n);
-      if (dims) {
-        cli_json_num(&j, "k", p->k);
-        cli_json_num(&j, "mass", p->mass);
-        cli_json_num(&j, "v", p->v);
-      }
-      cli_json_str(&j, "status", impactfit_status_name(p->status));
-      if (p->status) {
-        cli_json_str(&j, "error", p->message);
-      } else {
-        cli_json_num(&j, "dtau", p->dtau);
-        cli_json_num(&j, "e", p->e);
-        if (dims) {
-          cli_json_num(&j, "omega_i", p->omega);
-          cli_json_num(&j, "dt", p->dt);
-          cli_json_num(&j, "lambda", p->lambda);
-        }
-      }
-      cli_json_end(&j);
-    } else {
-      printf("%-10.6g %-6.4g", p->eps, p->n);
-      if (p->status)
-        printf(" %s\n", impactfit_status_name(p->status));
-      else {
-        printf(" %-22.17g %-22.17g", p->dtau, p->e);
-        if (dims)
-          printf(" %-10.4g %-10.4g %-10.4g %-22.17g %-22.17g %.17g", p->k, p->mass, p->v, p->omega,
-                 p->dt, p->lambda);
-        printf("\n");
-      }
-    }
-    if (p->status) {
-      fprintf(stderr, "impactfit: error: impact-time: eps = %g, n = %g: %s\n", p->eps, p->n,
-              p->message);
-      rc = CLI_NUMERIC;
-    }
-  }
-  free(pts);
-  hc_grid_free(ax, 5);
+  impactfit_sweep_free(s);
+  for (int i = 0; i < 5; i++)
+    cli_axis_free(&ax[i]);
   return rc;
 }

@@ -1,16 +1,20 @@
-/* impactfit simulate: impacts through f = k d^n + c d^m d', one point or a grid of points. */
+/* impactfit simulate: impacts through f = k d^n + c d^m d', one point or a grid of points.
+ * Every run but --trace is a sweep of the library's problem "impact" (every field of the result, a
+ * list of contact-end conditions as the outer axis) run by the library's runner (grid.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "grid.h"
 #include "impactfit/impactfit.h"
 
 static const char *help_text =
     "usage: impactfit simulate --n N --c C [--m M] [--k K] [--mass MASS] [--v V]\n"
     "                          [--transition A|B|C|D] [--accel G --contacts N]\n"
-    "                          [--trace FILE.csv [--trace-points P]] [--json | --csv]\n\n"
+    "                          [--trace FILE.csv [--trace-points P]] [--json | --csv]\n"
+    "                          [--threads T] [--quiet] [--from P | --out DIR [--resume]]\n\n"
     "Simulates the impact  mass d'' + k d^n + c d^m d' = mass*accel,  d(0) = 0, d'(0) = v,\n"
     "and reports the coefficient of restitution e_out = -d'(t_s)/v, the contact duration,\n"
     "peak force, maximum penetration, penetration at separation and the energy balance.\n"
@@ -33,11 +37,28 @@ static const char *help_text =
     "                  device is written in place, a regular file replaced atomically)\n"
     "  --trace-points P  number of trace samples, default 401\n"
     "  --json          one JSON object (per point)\n"
-    "  --csv           CSV with a header row\n\n"
-    "--n, --m, --c, --k, --mass and --v accept a value, a list a,b,c or a range start:stop:count,\n"
-    "--transition a list such as A,C; several values simulate the product grid (transition\n"
-    "outermost, then n, m, c, k, mass, v), one row per point in grid order. Exit status: 0 success, 1 a point did not separate or failed\n"
-    "numerically (the other rows are still printed), 2 invalid input.\n";
+    "  --csv           CSV with a header row\n"
+    "  --threads T     OpenMP threads, default: OMP_NUM_THREADS or all cores\n"
+    "  --quiet         no progress line (shown only when stderr is a terminal)\n"
+    "  --from P        print the points from index P on, without the header (what an interrupted\n"
+    "                  run says to continue with)\n"
+    "  --out DIR       write DIR/simulate.csv + .json as 'impactfit sweep' does (problem impact:\n"
+    "                  columns index, transition_index, n, m, c, k, mass, v, accel, contacts, t_max,\n"
+    "                  the result fields, status, rhs_evals), durable; --resume continues it\n\n"
+    "--n, --m, --c, --k, --mass and --v accept a value, a list a,b,c or a range start:stop:count (the\n"
+    "sweep's linear axis), --transition a list such as A,C; several values simulate the product grid\n"
+    "(transition outermost, then n, m, c, k, mass, v), one row per point in grid order, run by the\n"
+    "library's sweep runner: rows stream (memory bounded by the axes, not the points), the same bytes\n"
+    "for any thread count; Ctrl-C keeps the rows printed and gives the --from command that prints the\n"
+    "rest.\n\n"
+    "Columns: n (-), m (-), k (N/m^n), c (N s/m^(m+1)), mass (kg), v (m/s), transition, status,\n"
+    "e_out (-), t_contact (s), f_max (N), delta_max (m), delta_sep (m), energy_error (-, relative to\n"
+    "the initial kinetic energy), zeta (-, scaled damping), rhs_evals; --json also t_fmax (s), f_min\n"
+    "(N), t_delta_max (s), delta_start (m), f_start, f_end (N), damping_work (J), delta_m0 (m), steps,\n"
+    "contacts, error. Without --k, --mass or --v the default 1 is used, and a note on stderr says\n"
+    "that the dimensional columns are scaled values.\n"
+    "Exit status: 0 success, 1 a point did not separate or failed numerically (the other rows are\n"
+    "still printed), 2 invalid input, 130/143 interrupted.\n";
 
 typedef struct trace_ctx {
   FILE *f;
@@ -54,7 +75,7 @@ typedef struct point {
   impactfit_impact_params p;
   impactfit_impact_result r;
   int status;
-  char message[512];
+  const char *message;
 } point;
 
 static void print_json(const point *pt) {
@@ -142,11 +163,117 @@ static void print_detail(const point *pt) {
          r->n_contacts);
 }
 
+/* ---- rows of the library's sweep problem "impact" (src/impact/prob_impact.c): its parameters and
+ * outputs in this order ---- */
+
+enum { P_TR, P_N, P_M, P_C, P_K, P_MASS, P_V, P_ACCEL, P_CONTACTS, P_TMAX, P_COUNT };
+enum { O_E_OUT, O_T_CONTACT, O_F_MAX, O_T_FMAX, O_F_MIN, O_DELTA_MAX, O_T_DELTA_MAX, O_DELTA_START, O_DELTA_SEP,
+       O_F_START, O_F_END, O_DAMPING_WORK, O_ENERGY_ERROR, O_ZETA, O_DELTA_M0, O_STEPS, O_CONTACTS, O_COUNT };
+
+typedef struct sim_state {
+  const impactfit_transition *trs[4];
+  size_t ntr;
+} sim_state;
+
+/* "C" or "A,C" into transitions; 0 or -1. */
+static int parse_transitions(const char *list, const impactfit_transition **trs, size_t *ntr) {
+  *ntr = 0;
+  for (const char *t = list;;) {
+    const char *comma = strchr(t, ',');
+    size_t len = comma ? (size_t)(comma - t) : strlen(t);
+    char name[8] = "";
+    if (len < sizeof name)
+      memcpy(name, t, len), name[len] = '\0';
+    const impactfit_transition *tr = (len < sizeof name) ? impactfit_transition_from_name(name) : NULL;
+    if (!tr || *ntr == 4)
+      return -1;
+    trs[(*ntr)++] = tr;
+    if (!comma)
+      return 0;
+    t = comma + 1;
+  }
+}
+
+static void to_params(const sim_state *st, const double *in, impactfit_impact_params *p) {
+  *p = impactfit_impact_default_params();
+  p->transition = st->trs[(size_t)in[P_TR] < st->ntr ? (size_t)in[P_TR] : 0];
+  p->n = in[P_N];
+  p->m = in[P_M];
+  p->c = in[P_C];
+  p->k = in[P_K];
+  p->mass = in[P_MASS];
+  p->v = in[P_V];
+  p->accel = in[P_ACCEL];
+  p->max_contacts = (int)in[P_CONTACTS];
+  p->t_max = in[P_TMAX];
+}
+
+typedef struct sim_print {
+  int json, csv, detail;
+  sim_state tr; /* the transitions (no workspace) */
+  int single_rc;
+} sim_print;
+
+static void sim_header(void *ctx) {
+  const sim_print *c = ctx;
+  if (c->detail)
+    return;
+  if (c->csv)
+    puts(csv_header);
+  else if (!c->json)
+    printf("%6s %6s %10s %10s %9s %8s  %-2s %-14s %12s %12s %12s %12s %8s %6s\n", "n", "m", "c", "k",
+           "mass", "v", "tr", "e_out", "t_contact", "f_max", "delta_max", "delta_sep", "E_err", "evals");
+}
+
+static void print_detail(const point *pt);
+
+static void sim_row(void *ctx, const cli_grid_row *row) {
+  sim_print *c = ctx;
+  point pt;
+  memset(&pt, 0, sizeof pt);
+  to_params(&c->tr, row->in, &pt.p);
+  const double *o = row->out;
+  pt.status = row->status;
+  pt.message = row->message;
+  if (!row->status) {
+    impactfit_impact_result *r = &pt.r;
+    r->e_out = o[O_E_OUT], r->t_contact = o[O_T_CONTACT], r->f_max = o[O_F_MAX], r->t_fmax = o[O_T_FMAX];
+    r->f_min = o[O_F_MIN], r->delta_max = o[O_DELTA_MAX], r->t_delta_max = o[O_T_DELTA_MAX];
+    r->delta_start = o[O_DELTA_START], r->delta_sep = o[O_DELTA_SEP], r->f_start = o[O_F_START];
+    r->f_end = o[O_F_END], r->damping_work = o[O_DAMPING_WORK], r->energy_error = o[O_ENERGY_ERROR];
+    r->zeta = o[O_ZETA], r->delta_m0 = o[O_DELTA_M0], r->steps = (long)o[O_STEPS];
+    r->n_contacts = (int)o[O_CONTACTS], r->rhs_evals = row->rhs_evals;
+  }
+  if (c->detail) { /* one point, no format: the detailed report, or the error alone */
+    if (pt.status) {
+      impactfit_error err;
+      impactfit_error_clear(&err);
+      snprintf(err.message, sizeof err.message, "%s", pt.message);
+      c->single_rc = cli_status_error(pt.status, &err, "simulate");
+    } else {
+      print_detail(&pt);
+    }
+    return;
+  }
+  if (c->json)
+    print_json(&pt);
+  else if (c->csv)
+    print_csv(&pt);
+  else
+    print_row(&pt);
+  if (pt.status) {
+    fflush(stdout);
+    fprintf(stderr, "impactfit: error: simulate: point %zu (n = %g, c = %g): %s\n", row->index, pt.p.n, pt.p.c,
+            pt.message);
+  }
+}
+
 int impactfit_cmd_simulate(int argc, char **argv) {
   impactfit_impact_params base = impactfit_impact_default_params();
   const char *s_n = NULL, *s_c = NULL, *s_m = "0", *s_k = "1", *s_mass = "1", *s_v = "1";
   const char *transition = "C", *trace = NULL;
   int json = 0, csv = 0, help = 0, contacts = 1, points = 401;
+  cli_grid_opts go = CLI_GRID_OPTS_INIT;
   cli_opt opts[] = {
       {"n", OPT_STRING, &s_n, 0},           {"m", OPT_STRING, &s_m, 0},
       {"c", OPT_STRING, &s_c, 0},           {"k", OPT_STRING, &s_k, 0},
@@ -155,6 +282,7 @@ int impactfit_cmd_simulate(int argc, char **argv) {
       {"t-max", OPT_DOUBLE, &base.t_max, 0}, {"transition", OPT_STRING, &transition, 0},
       {"trace", OPT_STRING, &trace, 0},     {"trace-points", OPT_INT, &points, 0},
       {"json", OPT_FLAG, &json, 0},         {"csv", OPT_FLAG, &csv, 0},
+      CLI_GRID_OPTS(go),
   };
   int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], NULL, 0, NULL, &help);
   if (rc)
@@ -171,169 +299,154 @@ int impactfit_cmd_simulate(int argc, char **argv) {
     return cli_input_error("simulate: --c is required (damping coefficient, >= 0)");
   if (json && csv)
     return cli_input_error("simulate: --json and --csv exclude each other");
+  if ((rc = cli_grid_check("simulate", &go, json || csv || trace)))
+    return rc;
   base.max_contacts = contacts;
   /* --transition: one condition or a comma list (the outermost grid axis). */
-  const impactfit_transition *trs[4];
-  size_t ntr = 0;
-  {
-    const char *t = transition;
-    for (;;) {
-      const char *comma = strchr(t, ',');
-      size_t len = comma ? (size_t)(comma - t) : strlen(t);
-      char name[8] = "";
-      if (len < sizeof name)
-        memcpy(name, t, len), name[len] = '\0';
-      const impactfit_transition *tr = (len < sizeof name) ? impactfit_transition_from_name(name) : NULL;
-      if (!tr || ntr == 4)
-        return cli_input_error("--transition: expected A, B, C, D or a list of them, got '%s'", transition);
-      trs[ntr++] = tr;
-      if (!comma)
-        break;
-      t = comma + 1;
-    }
-  }
-  base.transition = trs[0];
+  sim_state trl;
+  memset(&trl, 0, sizeof trl);
+  if (parse_transitions(transition, trl.trs, &trl.ntr))
+    return cli_input_error("--transition: expected A, B, C, D or a list of them, got '%s'", transition);
+  base.transition = trl.trs[0];
   if (trace && (points < 2 || points > 10000000))
     return cli_input_error("--trace-points: expected 2..10000000, got %d", points);
   if (!trace && opts[11].seen)
     return cli_input_error("--trace-points needs --trace FILE");
 
-  const char *names[6] = {"--n", "--m", "--c", "--k", "--mass", "--v"};
+  static const char *const names[6] = {"--n", "--m", "--c", "--k", "--mass", "--v"};
+  static const char *const pnames[6] = {"n", "m", "c", "k", "mass", "v"};
   const char *specs[6] = {s_n, s_m, s_c, s_k, s_mass, s_v};
-  double *vals[6] = {NULL};
-  size_t cnt[6] = {0}, total = 1;
-  for (int i = 0; i < 6; i++) {
-    if ((rc = cli_parse_grid(names[i], specs[i], &vals[i], &cnt[i]))) {
-      for (int k = 0; k < i; k++)
-        free(vals[k]);
-      return rc;
-    }
-    total *= cnt[i];
+  cli_axis ax[6];
+  memset(ax, 0, sizeof ax);
+  double total = (double)trl.ntr;
+  for (int i = 0; i < 6 && !rc; i++) {
+    rc = cli_axis_parse(names[i], specs[i], &ax[i]);
+    total *= (double)ax[i].n;
   }
-  total *= ntr;
-  rc = CLI_OK;
-  point *pts = NULL;
-  if (total > 100000000) {
-    rc = cli_input_error("simulate: the grid has %zu points (at most 1e8)", total);
+  impactfit_sweep *s = NULL;
+  if (rc)
+    goto out;
+  if (total > 1e8) {
+    rc = cli_input_error("simulate: the grid has %.0f points (at most 1e8)", total);
     goto out;
   }
   if (trace && total > 1) {
-    rc = cli_input_error("simulate: --trace needs a single point, the grid has %zu", total);
+    rc = cli_input_error("simulate: --trace needs a single point, the grid has %.0f", total);
     goto out;
   }
-  pts = calloc(total, sizeof *pts);
-  if (!pts) {
-    rc = cli_input_error("simulate: out of memory for %zu points", total);
-    goto out;
-  }
-  /* Grid in order transition, n, m, c, k, mass, v (last fastest). */
-  for (size_t idx = 0; idx < total; idx++) {
-    size_t r = idx, ii[6];
-    for (int i = 5; i >= 0; i--) {
-      ii[i] = r % cnt[i];
-      r /= cnt[i];
+  /* Invalid parameters are input errors: check all points before any output (in grid order, without
+   * storing them). */
+  {
+    size_t cnt[6], N = (size_t)total;
+    for (int i = 0; i < 6; i++)
+      cnt[i] = ax[i].n;
+    for (size_t idx = 0; idx < N && !rc; idx++) {
+      size_t r = idx, ii[6];
+      for (int i = 5; i >= 0; i--) {
+        ii[i] = r % cnt[i];
+        r /= cnt[i];
+      }
+      impactfit_impact_params p = base;
+      p.transition = trl.trs[r];
+      p.n = cli_axis_value(&ax[0], ii[0]);
+      p.m = cli_axis_value(&ax[1], ii[1]);
+      p.c = cli_axis_value(&ax[2], ii[2]);
+      p.k = cli_axis_value(&ax[3], ii[3]);
+      p.mass = cli_axis_value(&ax[4], ii[4]);
+      p.v = cli_axis_value(&ax[5], ii[5]);
+      impactfit_error err;
+      impactfit_error_clear(&err);
+      int st = impactfit_impact_scales(&p, NULL, NULL, NULL, NULL, NULL, &err);
+      if (st)
+        rc = cli_status_error(st, &err, "simulate");
     }
-    impactfit_impact_params p = base;
-    p.transition = trs[r];
-    p.n = vals[0][ii[0]];
-    p.m = vals[1][ii[1]];
-    p.c = vals[2][ii[2]];
-    p.k = vals[3][ii[3]];
-    p.mass = vals[4][ii[4]];
-    p.v = vals[5][ii[5]];
-    pts[idx].p = p;
+    if (rc)
+      goto out;
   }
-  /* Invalid parameters are input errors: check all points before any output. */
-  for (size_t idx = 0; idx < total; idx++) {
+  if (!opts[3].seen || !opts[4].seen || !opts[5].seen)
+    fprintf(stderr, "impactfit: note: simulate: %s%s%s not given (1 used): times, forces, lengths and energies "
+                    "are scaled values, for k = 1 N/m^n, mass = 1 kg, v = 1 m/s\n",
+            opts[3].seen ? "" : "--k ", opts[4].seen ? "" : "--mass ", opts[5].seen ? "" : "--v");
+  if (trace) {
+    point pt;
+    memset(&pt, 0, sizeof pt);
+    pt.p = base;
+    pt.p.n = cli_axis_value(&ax[0], 0);
+    pt.p.m = cli_axis_value(&ax[1], 0);
+    pt.p.c = cli_axis_value(&ax[2], 0);
+    pt.p.k = cli_axis_value(&ax[3], 0);
+    pt.p.mass = cli_axis_value(&ax[4], 0);
+    pt.p.v = cli_axis_value(&ax[5], 0);
+    impactfit_impact_workspace *ws = impactfit_impact_alloc();
+    cli_out outf;
+    if (!ws) {
+      rc = cli_input_error("out of memory");
+      goto out;
+    }
+    if ((rc = cli_out_open(&outf, trace))) {
+      impactfit_impact_free(ws);
+      goto out;
+    }
+    fputs("t,delta,delta_dot,force,element,in_contact\n", outf.f);
+    trace_ctx tc = {outf.f};
     impactfit_error err;
     impactfit_error_clear(&err);
-    int st = impactfit_impact_scales(&pts[idx].p, NULL, NULL, NULL, NULL, NULL, &err);
+    pt.status = impactfit_impact_trace(ws, &pt.p, (size_t)points, write_point, &tc, &pt.r, &err);
+    impactfit_impact_free(ws);
+    if (pt.status) {
+      cli_out_abort(&outf);
+      rc = cli_status_error(pt.status, &err, "simulate");
+      goto out;
+    }
+    if ((rc = cli_out_commit(&outf)))
+      goto out;
+    if (!json && !csv) {
+      print_detail(&pt);
+      goto out;
+    }
+    sim_print pc = {json, csv, 0, trl, 0};
+    sim_header(&pc);
+    if (json)
+      print_json(&pt);
+    else
+      print_csv(&pt);
+    goto out;
+  }
+  {
+    impactfit_error err;
+    impactfit_error_clear(&err);
+    impactfit_sweep_def *d = NULL;
+    int st = impactfit_sweep_def_new(impactfit_sweep_problem_from_name("impact"), "simulate", &d, &err);
+    if (!st)
+      st = impactfit_sweep_def_option(d, "transitions", transition, &err);
+    if (!st)
+      st = impactfit_sweep_def_fixed(d, "accel", base.accel, &err);
+    if (!st)
+      st = impactfit_sweep_def_fixed(d, "contacts", (double)base.max_contacts, &err);
+    if (!st)
+      st = impactfit_sweep_def_fixed(d, "t_max", base.t_max, &err);
+    double idx[4] = {0, 1, 2, 3};
+    if (!st)
+      st = impactfit_sweep_def_axis_values(d, "transition_index", idx, trl.ntr, &err);
+    for (int i = 0; i < 6 && !st; i++)
+      st = cli_axis_add(d, pnames[i], &ax[i], &err);
+    if (!st)
+      st = impactfit_sweep_def_build(d, &s, &err);
+    impactfit_sweep_def_free(d);
     if (st) {
       rc = cli_status_error(st, &err, "simulate");
       goto out;
     }
   }
-  if (trace) {
-    impactfit_impact_workspace *ws = impactfit_impact_alloc();
-    cli_out out;
-    if (!ws) {
-      rc = cli_input_error("out of memory");
-      goto out;
-    }
-    if ((rc = cli_out_open(&out, trace))) {
-      impactfit_impact_free(ws);
-      goto out;
-    }
-    fputs("t,delta,delta_dot,force,element,in_contact\n", out.f);
-    trace_ctx tc = {out.f};
-    impactfit_error err;
-    impactfit_error_clear(&err);
-    pts[0].status = impactfit_impact_trace(ws, &pts[0].p, (size_t)points, write_point, &tc, &pts[0].r, &err);
-    impactfit_impact_free(ws);
-    if (pts[0].status) {
-      cli_out_abort(&out);
-      rc = cli_status_error(pts[0].status, &err, "simulate");
-      goto out;
-    }
-    if ((rc = cli_out_commit(&out)))
-      goto out;
-  } else {
-    int nomem = 0;
-#pragma omp parallel reduction(| : nomem)
-    {
-      impactfit_impact_workspace *ws = impactfit_impact_alloc();
-      if (!ws)
-        nomem = 1;
-#pragma omp for schedule(dynamic, 1)
-      for (size_t idx = 0; idx < total; idx++) {
-        if (!ws) {
-          pts[idx].status = IMPACTFIT_ENOMEM;
-          continue;
-        }
-        impactfit_error err;
-        impactfit_error_clear(&err);
-        pts[idx].status = impactfit_impact_solve(ws, &pts[idx].p, &pts[idx].r, &err);
-        snprintf(pts[idx].message, sizeof pts[idx].message, "%s", err.message);
-      }
-      impactfit_impact_free(ws);
-    }
-    if (nomem) {
-      rc = cli_input_error("out of memory");
-      goto out;
-    }
-  }
-  if (total == 1 && !json && !csv) {
-    if (pts[0].status) {
-      impactfit_error err;
-      impactfit_error_clear(&err);
-      snprintf(err.message, sizeof err.message, "%s", pts[0].message);
-      rc = cli_status_error(pts[0].status, &err, "simulate");
-    } else {
-      print_detail(&pts[0]);
-    }
-    goto out;
-  }
-  if (csv)
-    puts(csv_header);
-  else if (!json)
-    printf("%6s %6s %10s %10s %9s %8s  %-2s %-14s %12s %12s %12s %12s %8s %6s\n", "n", "m", "c", "k",
-           "mass", "v", "tr", "e_out", "t_contact", "f_max", "delta_max", "delta_sep", "E_err", "evals");
-  for (size_t idx = 0; idx < total; idx++) {
-    if (json)
-      print_json(&pts[idx]);
-    else if (csv)
-      print_csv(&pts[idx]);
-    else
-      print_row(&pts[idx]);
-    if (pts[idx].status) {
-      fprintf(stderr, "impactfit: error: simulate: point %zu (n = %g, c = %g): %s\n", idx,
-              pts[idx].p.n, pts[idx].p.c, pts[idx].message);
-      rc = CLI_NUMERIC;
-    }
+  {
+    sim_print pc = {json, csv, total == 1 && !json && !csv, trl, 0};
+    rc = cli_grid_exec("simulate", s, &go, argc, argv, sim_header, sim_row, &pc);
+    if (pc.detail && pc.single_rc)
+      rc = pc.single_rc;
   }
 out:
-  free(pts);
+  impactfit_sweep_free(s);
   for (int i = 0; i < 6; i++)
-    free(vals[i]);
+    cli_axis_free(&ax[i]);
   return rc;
 }

@@ -11,6 +11,7 @@
 #include "progress.h"
 #include "signals.h"
 #include "sweep_mpi.h"
+#include "sweep_exec.h"
 #include "sweep_out.h"
 
 static const char *help_text =
@@ -47,6 +48,8 @@ static const char *help_text =
     "made durable, and the exit status is 130 or 143 with the command that resumes.\n\n"
     "MPI (built with -DIMPACTFIT_MPI=ON): 'mpirun -np R impactfit sweep FILE ...' spreads blocks over\n"
     "the R ranks dynamically (OpenMP inside each); rank 0 writes the same CSV.\n\n"
+    "Columns: index, the parameters (units in the list below), the outputs (units below), status\n"
+    "(OK or the failure's status name), rhs_evals (right-hand-side evaluations spent).\n\n"
     "Definition file (INI):\n"
     "  [sweep]\n"
     "  problem = simulate            ; see the list below\n"
@@ -66,16 +69,16 @@ static void print_problems(void) {
   printf("\nproblems:\n");
   const impactfit_sweep_problem *p;
   for (size_t i = 0; (p = impactfit_sweep_problem_at(i)); i++) {
-    printf("  %s: %s\n    parameters:", p->name, p->summary);
+    printf("  %s: %s\n    parameters:\n", p->name, p->summary);
     for (size_t k = 0; k < p->n_params; k++)
-      printf(" %s", p->params[k].name);
-    printf("\n    options:");
+      printf("      %-18s %s\n", p->params[k].name, p->params[k].help ? p->params[k].help : "");
+    printf("    options:");
     for (size_t k = 0; k < p->n_options; k++)
       printf(" %s (%s, default %s)", p->options[k].name, p->options[k].choices ? p->options[k].choices : "text",
              p->options[k].def);
-    printf("\n    outputs:");
+    printf("\n    outputs (unit; -: dimensionless):");
     for (size_t k = 0; k < p->n_outputs; k++)
-      printf(" %s", p->outputs[k]);
+      printf(" %s (%s)", p->outputs[k], p->output_units ? p->output_units[k] : "?");
     printf("\n");
   }
 }
@@ -208,9 +211,8 @@ static void fwd_failure(void *ctx, size_t index, int status, const char *message
 }
 
 /* The command that continues this run, for the interruption message. */
-static void resume_command(char *buf, size_t size, const char *file, const char *out_dir, size_t shard, size_t shards,
-                           int mpi) {
-  int n = snprintf(buf, size, "%simpactfit sweep %s --out %s --resume", mpi ? "mpirun ... " : "", file, out_dir);
+static void resume_command(char *buf, size_t size, const char *command, size_t shard, size_t shards, int mpi) {
+  int n = snprintf(buf, size, "%s%s --resume", mpi ? "mpirun ... " : "", command);
   if (shards > 1 && n > 0 && (size_t)n < size)
     snprintf(buf + n, size - (size_t)n, " --shard %zu/%zu", shard, shards);
 }
@@ -268,28 +270,44 @@ int impactfit_cmd_sweep(int argc, char **argv) {
     return rc;
   }
 
-  /* NAME: base name of the file without .ini (and the shard) */
+  /* NAME: base name of the file without .ini */
   const char *base = strrchr(pos[0], '/');
   base = base ? base + 1 : pos[0];
   size_t blen = strlen(base);
   if (blen > 4 && strcmp(base + blen - 4, ".ini") == 0)
     blen -= 4;
-  char name[600], csv_path[4096], json_path[4096];
-  if (shards > 1)
-    snprintf(name, sizeof name, "%.*s.shard-%zu-of-%zu", (int)(blen < 500 ? blen : 500), base, shard, shards);
+  char name[600], command[5000];
+  snprintf(name, sizeof name, "%.*s", (int)(blen < 500 ? blen : 500), base);
+  snprintf(command, sizeof command, "impactfit sweep %s --out %s", pos[0], out_dir);
+  cli_sweep_exec x = {"sweep", name, out_dir, command, threads, (size_t)block, opts[2].seen, resume, shard, shards, sync, quiet};
+  rc = cli_sweep_execute(s, &x, rank, ranks);
+  impactfit_sweep_free(s);
+  sweep_mpi_finalize();
+  return rc;
+}
+
+int cli_sweep_execute(const impactfit_sweep *s, const cli_sweep_exec *x, int rank, int ranks) {
+  const char *out_dir = x->out_dir;
+  size_t shard = x->shard, shards = x->shards;
+  int threads = x->threads, quiet = x->quiet, rc = 0, st;
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  /* "sweep FILE" for a definition file; the command's name for a grid it built */
+  char lbl[4200];
+  if (strcmp(x->what, "sweep") == 0)
+    snprintf(lbl, sizeof lbl, "sweep %s", impactfit_sweep_name(s));
   else
-    snprintf(name, sizeof name, "%.*s", (int)(blen < 500 ? blen : 500), base);
+    snprintf(lbl, sizeof lbl, "%s", x->what);
+  char name[700], csv_path[4096], json_path[4096];
+  if (shards > 1)
+    snprintf(name, sizeof name, "%.600s.shard-%zu-of-%zu", x->name, shard, shards);
+  else
+    snprintf(name, sizeof name, "%.600s", x->name);
   if ((size_t)snprintf(csv_path, sizeof csv_path, "%s/%s.csv", out_dir, name) >= sizeof csv_path ||
-      (size_t)snprintf(json_path, sizeof json_path, "%s/%s.json", out_dir, name) >= sizeof json_path) {
-    impactfit_sweep_free(s);
-    sweep_mpi_finalize();
-    return cli_input_error("sweep: output path too long");
-  }
-  if (cli_mkdir_p(out_dir)) { /* every rank: mkdir -p is idempotent, and each rank fails alike */
-    impactfit_sweep_free(s);
-    sweep_mpi_finalize();
+      (size_t)snprintf(json_path, sizeof json_path, "%s/%s.json", out_dir, name) >= sizeof json_path)
+    return cli_input_error("%s: output path too long", x->what);
+  if (cli_mkdir_p(out_dir)) /* every rank: mkdir -p is idempotent, and each rank fails alike */
     return CLI_INPUT;
-  }
 
   /* rank 0 opens (or resumes) the output and tells the others where to start */
   sweep_out o;
@@ -297,8 +315,8 @@ int impactfit_cmd_sweep(int argc, char **argv) {
   o.part_fd = o.jfd = -1;
   size_t plan[3] = {0, 0, 0}; /* state (0 run, 1 complete, 2 error code follows), block, first */
   if (rank == 0) {
-    size_t B = impactfit_sweep_block_size(s, (size_t)block);
-    int orc = sweep_out_open(&o, s, csv_path, B, opts[2].seen, shard, shards, resume, sync);
+    size_t B = impactfit_sweep_block_size(s, x->block);
+    int orc = sweep_out_open(&o, s, csv_path, B, x->block_given, shard, shards, x->resume, x->sync);
     if (orc == SWEEP_OUT_COMPLETE)
       plan[0] = 1;
     else if (orc)
@@ -310,14 +328,12 @@ int impactfit_cmd_sweep(int argc, char **argv) {
   if (plan[0] >= 2 || plan[0] == 1) {
     rc = plan[0] >= 2 ? (int)(plan[0] - 2) : (o.failed ? CLI_NUMERIC : CLI_OK);
     if (rank == 0 && plan[0] == 1) {
-      printf("sweep %s: %s already holds this sweep (%s); nothing to do\n", impactfit_sweep_name(s), csv_path,
+      printf("%s: %s already holds this sweep (%s); nothing to do\n", lbl, csv_path,
              o.failed ? "with failed points" : "complete");
       if (o.failed)
-        fprintf(stderr, "impactfit: error: sweep: %zu points failed; see %s\n", o.failed, json_path);
+        fprintf(stderr, "impactfit: error: %s: %zu points failed; see %s\n", x->what, o.failed, json_path);
     }
     sweep_out_close(&o);
-    impactfit_sweep_free(s);
-    sweep_mpi_finalize();
     return rc;
   }
 
@@ -328,8 +344,8 @@ int impactfit_cmd_sweep(int argc, char **argv) {
   rp.shards = shards;
   size_t total_pts = impactfit_sweep_run_points(s, &rp);
   cli_progress prog;
-  char label[700];
-  snprintf(label, sizeof label, "sweep %s", name);
+  char label[800];
+  snprintf(label, sizeof label, "%.60s %s", x->what, name);
   cli_progress_start(&prog, label, "points", total_pts, o.rows, quiet || rank != 0);
   impactfit_sweep_summary sum;
   memset(&sum, 0, sizeof sum);
@@ -359,30 +375,28 @@ int impactfit_cmd_sweep(int argc, char **argv) {
   if (rank > 0) { /* workers: rank 0 reports */
     rc = st == IMPACTFIT_EINTR ? (sig == SIGTERM ? CLI_SIGTERM : CLI_SIGINT) : (st ? CLI_NUMERIC : CLI_OK);
     rc = sweep_mpi_max(rc);
-    impactfit_sweep_free(s);
-    sweep_mpi_finalize();
     return rc;
   }
-  char again[5000];
-  resume_command(again, sizeof again, pos[0], out_dir, shard, shards, ranks > 1);
+  char again[5200];
+  resume_command(again, sizeof again, x->command, shard, shards, ranks > 1);
   if (st == IMPACTFIT_EINTR) {
     int cst = sweep_out_commit(&o);
     if (!sig)
       sig = SIGTERM; /* another rank was stopped */
     if (cst)
-      fprintf(stderr, "impactfit: error: sweep: interrupted by %s, and %s; resume with: %s\n", cli_signal_name(sig),
+      fprintf(stderr, "impactfit: error: %s: interrupted by %s, and %s; resume with: %s\n", x->what, cli_signal_name(sig),
               o.error, again);
     else
       fprintf(stderr,
-              "impactfit: error: sweep: interrupted by %s after %zu of %zu points (saved in %s); resume with: %s\n",
-              cli_signal_name(sig), o.rows, total_pts, o.part, again);
+              "impactfit: error: %s: interrupted by %s after %zu of %zu points (saved in %s); resume with: %s\n",
+              x->what, cli_signal_name(sig), o.rows, total_pts, o.part, again);
     rc = sig == SIGINT ? CLI_SIGINT : CLI_SIGTERM;
   } else if (st) {
     int cst = sweep_out_commit(&o);
     if (st == IMPACTFIT_EIO && o.error[0])
-      fprintf(stderr, "impactfit: error: sweep: %s\n", o.error);
+      fprintf(stderr, "impactfit: error: %s: %s\n", x->what, o.error);
     else
-      cli_status_error(st, &err, "sweep");
+      cli_status_error(st, &err, x->what);
     (void)cst;
     rc = impactfit_status_is_input_error(st) ? CLI_INPUT : CLI_NUMERIC;
   } else {
@@ -392,19 +406,19 @@ int impactfit_cmd_sweep(int argc, char **argv) {
     if (!rc) {
       size_t here = o.rows - o.start_rows;
       if (plan[2] >= impactfit_sweep_point_count(s))
-        printf("sweep %s: %zu points, %zu failed: completed an interrupted run (no point left to compute) -> %s\n",
-               impactfit_sweep_name(s), o.rows, o.failed, csv_path);
+        printf("%s: %zu points, %zu failed: completed an interrupted run (no point left to compute) -> %s\n",
+               lbl, o.rows, o.failed, csv_path);
       else
-        printf("sweep %s: %zu points, %zu failed, %d thread(s)%s, %.3g s (%.0f points/s) -> %s\n",
-               impactfit_sweep_name(s), o.rows, o.failed, sum.threads, ranks > 1 ? " per rank" : "", wall_here,
+        printf("%s: %zu points, %zu failed, %d thread(s)%s, %.3g s (%.0f points/s) -> %s\n",
+               lbl, o.rows, o.failed, sum.threads, ranks > 1 ? " per rank" : "", wall_here,
                wall_here > 0 ? (double)here / wall_here : 0.0, csv_path);
       if (o.failed) {
         if (o.nfail)
-          fprintf(stderr, "impactfit: error: sweep: %zu of %zu points failed (first: point %zu, %s: %s); see %s\n",
-                  o.failed, o.rows, o.fail[0].index, impactfit_status_name(o.fail[0].status), o.fail[0].message,
+          fprintf(stderr, "impactfit: error: %s: %zu of %zu points failed (first: point %zu, %s: %s); see %s\n",
+                  x->what, o.failed, o.rows, o.fail[0].index, impactfit_status_name(o.fail[0].status), o.fail[0].message,
                   json_path);
         else
-          fprintf(stderr, "impactfit: error: sweep: %zu of %zu points failed; see %s\n", o.failed, o.rows, csv_path);
+          fprintf(stderr, "impactfit: error: %s: %zu of %zu points failed; see %s\n", x->what, o.failed, o.rows, csv_path);
         rc = CLI_NUMERIC;
       }
     }
@@ -413,7 +427,5 @@ int impactfit_cmd_sweep(int argc, char **argv) {
     rc = sweep_mpi_max(rc);
   free(per_rank);
   sweep_out_close(&o);
-  impactfit_sweep_free(s);
-  sweep_mpi_finalize();
   return rc;
 }

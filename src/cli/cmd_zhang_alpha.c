@@ -1,17 +1,20 @@
-/* impactfit zhang-alpha: the modification parameter alpha of Zhang et al. (2021), solved exactly. */
+/* impactfit zhang-alpha: the modification parameter alpha of Zhang et al. (2021), solved exactly.
+ * Every run is a sweep of the library's problem "zhang-alpha" built in memory and run by the
+ * library's runner (grid.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "grid.h"
 #include "impactfit/impactfit.h"
-#include "inverse_grid.h"
 
 static const char *help_text =
     "usage: impactfit zhang-alpha --n N --m M --e E [--transition C|A]\n"
     "                             [--method bisect|fast|nlopt] [--tol T]\n"
-    "                             [--k K --mass MASS --v V] [--json | --csv]\n\n"
+    "                             [--k K --mass MASS --v V] [--json | --csv] [--threads T]\n"
+    "                             [--quiet] [--from P | --out DIR [--resume]]\n\n"
     "Finds the modification parameter alpha of Zhang et al. (2021) for the element\n"
     "f = k d^n + lambda d^m d' with their Eq. (53),\n"
     "  lambda = 3 mass (m+1)(1-e) v / (4 alpha) * [e mass (n+1) v^2 / (2k)]^(-(m+1)/(n+1)),\n"
@@ -24,16 +27,110 @@ static const char *help_text =
     "  --method M      bisect (reference), fast (default), nlopt (minimise the misfit)\n"
     "  --tol T         relative tolerance on e_out, default 1e-10\n"
     "  --k K --mass MASS --v V   with all three, also print lambda in the user's units\n"
-    "  --json          one JSON object per point; --csv: CSV with a header row\n\n"
-    "--n, --m and --e accept a value, a list a,b,c or a range start:stop:count; the grid (n, then m,\n"
-    "then e fastest) is solved in parallel with continuation along e. Where no alpha exists (under A\n"
-    "with m < n and strong damping the bodies never separate) the row says so and the exit status\n"
-    "is 1. Exit status: 0 success, 1 a point has no solution or failed, 2 invalid input.\n";
+    "                  (without them every column is dimensionless: nothing is scaled)\n"
+    "  --json          one JSON object per point; --csv: CSV with a header row\n"
+    "  --threads T     OpenMP threads, default: OMP_NUM_THREADS or all cores\n"
+    "  --quiet         no progress line (shown only when stderr is a terminal)\n"
+    "  --from P        print the points from index P on, without the header (what an interrupted\n"
+    "                  run says to continue with)\n"
+    "  --out DIR       write DIR/zhang-alpha.csv + .json as 'impactfit sweep' does (problem\n"
+    "                  zhang-alpha), durable; --resume continues an interrupted run\n\n"
+    "--n, --m and --e accept a value, a list a,b,c or a range start:stop:count (the sweep's linear\n"
+    "axis); the grid (n, then m, then e fastest) is a sweep of problem zhang-alpha run by the\n"
+    "library's runner: rows stream in grid order (memory bounded by the axes, not the points),\n"
+    "continuation along e, the same bytes for any thread count; Ctrl-C keeps the rows printed and\n"
+    "gives the --from command that prints the rest. Where no alpha exists (under A with m < n and\n"
+    "strong damping the bodies never separate) the row says so and the exit status is 1.\n\n"
+    "Columns: n, m, e (-), transition, alpha (-), lambda_star (-, Zhang's scaled damping), e_out (-,\n"
+    "simulated restitution), zeta (-, scaled damping of inverse.h), lambda (N s/m^(m+1), only with\n"
+    "--k --mass --v), iterations (simulations), rhs_evals (right-hand-side evaluations), status;\n"
+    "--json also method, k (N/m^n), mass (kg), v (m/s), error.\n"
+    "Exit status: 0 success, 1 a point has no solution or failed, 2 invalid input, 130/143\n"
+    "interrupted.\n";
+
+typedef struct za_print {
+  int json, csv, have_dims;
+  double k, mass, v;
+  const char *transition, *method;
+} za_print;
+
+enum { IN_N, IN_M, IN_E };                  /* problem zhang-alpha's parameters */
+enum { OUT_ZETA = 3, OUT_IT = 5 };          /* and the outputs used: zeta, iterations */
+
+static void za_header(void *ctx) {
+  const za_print *c = ctx;
+  if (c->csv)
+    printf("n,m,e,transition,alpha,lambda_star,e_out,zeta%s,iterations,rhs_evals,status\n",
+           c->have_dims ? ",lambda" : "");
+  else if (!c->json)
+    printf("%6s %6s %12s %2s %20s %20s %20s %5s %7s%s\n", "n", "m", "e", "tr", "alpha", "lambda_star",
+           "e_out", "iter", "evals", c->have_dims ? "                 lambda" : "");
+}
+
+static void za_row(void *ctx, const cli_grid_row *r) {
+  const za_print *c = ctx;
+  double n = r->in[IN_N], m = r->in[IN_M], e = r->in[IN_E], zeta = r->out[OUT_ZETA], e_out = r->out[2];
+  int it = (int)r->out[OUT_IT];
+  double alpha = 0.0, ls = 0.0, lam = 0.0;
+  if (!r->status) { /* from zeta, as the command always computed them */
+    impactfit_zhang_alpha_from_zeta(n, m, e, zeta, &alpha, &ls, NULL);
+    if (c->have_dims)
+      impactfit_lambda_from_zeta(n, m, zeta, c->k, c->mass, c->v, &lam, NULL);
+  }
+  if (c->json) {
+    cli_json j;
+    cli_json_begin(&j, stdout);
+    cli_json_num(&j, "n", n);
+    cli_json_num(&j, "m", m);
+    cli_json_num(&j, "e", e);
+    cli_json_str(&j, "transition", c->transition);
+    cli_json_str(&j, "method", c->method);
+    cli_json_str(&j, "status", impactfit_status_name(r->status));
+    if (r->status) {
+      cli_json_str(&j, "error", r->message);
+    } else {
+      cli_json_num(&j, "alpha", alpha);
+      cli_json_num(&j, "lambda_star", ls);
+      cli_json_num(&j, "e_out", e_out);
+      cli_json_num(&j, "zeta", zeta);
+      if (c->have_dims) {
+        cli_json_num(&j, "k", c->k);
+        cli_json_num(&j, "mass", c->mass);
+        cli_json_num(&j, "v", c->v);
+        cli_json_num(&j, "lambda", lam);
+      }
+    }
+    cli_json_int(&j, "iterations", it);
+    cli_json_int(&j, "rhs_evals", r->rhs_evals);
+    cli_json_end(&j);
+  } else if (c->csv) {
+    printf("%.17g,%.17g,%.17g,%s,", n, m, e, c->transition);
+    if (r->status)
+      printf(",,,%s,%d,%ld,%s\n", c->have_dims ? "," : "", it, r->rhs_evals, impactfit_status_name(r->status));
+    else if (c->have_dims)
+      printf("%.17g,%.17g,%.17g,%.17g,%.17g,%d,%ld,OK\n", alpha, ls, e_out, zeta, lam, it, r->rhs_evals);
+    else
+      printf("%.17g,%.17g,%.17g,%.17g,%d,%ld,OK\n", alpha, ls, e_out, zeta, it, r->rhs_evals);
+  } else if (r->status) {
+    printf("%6.4g %6.4g %12.6g %2s %s\n", n, m, e, c->transition, impactfit_status_name(r->status));
+  } else {
+    printf("%6.4g %6.4g %12.6g %2s %20.15g %20.15g %20.15g %5d %7ld", n, m, e, c->transition, alpha, ls, e_out, it,
+           r->rhs_evals);
+    if (c->have_dims)
+      printf(" %22.15g", lam);
+    putchar('\n');
+  }
+  if (r->status) {
+    fflush(stdout);
+    fprintf(stderr, "impactfit: error: zhang-alpha: n = %g, m = %g, e = %g: %s\n", n, m, e, r->message);
+  }
+}
 
 int impactfit_cmd_zhang_alpha(int argc, char **argv) {
   const char *s_n = NULL, *s_m = NULL, *s_e = NULL, *method = "fast", *transition = "C";
   double k = NAN, mass = NAN, v = NAN, tol = 1e-10;
   int json = 0, csv = 0, help = 0;
+  cli_grid_opts go = CLI_GRID_OPTS_INIT;
   cli_opt opts[] = {
       {"n", OPT_STRING, &s_n, 0},        {"m", OPT_STRING, &s_m, 0},
       {"e", OPT_STRING, &s_e, 0},        {"transition", OPT_STRING, &transition, 0},
@@ -41,6 +138,7 @@ int impactfit_cmd_zhang_alpha(int argc, char **argv) {
       {"k", OPT_DOUBLE, &k, 0},          {"mass", OPT_DOUBLE, &mass, 0},
       {"v", OPT_DOUBLE, &v, 0},          {"json", OPT_FLAG, &json, 0},
       {"csv", OPT_FLAG, &csv, 0},
+      CLI_GRID_OPTS(go),
   };
   int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], NULL, 0, NULL, &help);
   if (rc)
@@ -53,131 +151,83 @@ int impactfit_cmd_zhang_alpha(int argc, char **argv) {
     return cli_input_error("zhang-alpha: --n, --m and --e are required");
   if (json && csv)
     return cli_input_error("zhang-alpha: --json and --csv exclude each other");
+  if ((rc = cli_grid_check("zhang-alpha", &go, json || csv)))
+    return rc;
   int have_dims = !isnan(k) + !isnan(mass) + !isnan(v);
   if (have_dims != 0 && have_dims != 3)
     return cli_input_error("zhang-alpha: give all of --k, --mass and --v, or none");
-  impactfit_inverse_params base = impactfit_inverse_default_params();
-  base.method = impactfit_root_method_from_name(method);
-  if (!base.method)
+  const impactfit_root_method *rm = impactfit_root_method_from_name(method);
+  if (!rm)
     return cli_input_error("--method: expected bisect, fast or nlopt, got '%s'", method);
-  base.transition = impactfit_transition_from_name(transition);
-  if (base.transition != impactfit_transition_C && base.transition != impactfit_transition_A)
+  const impactfit_transition *tr = impactfit_transition_from_name(transition);
+  if (tr != impactfit_transition_C && tr != impactfit_transition_A)
     return cli_input_error("--transition: expected C or A, got '%s'", transition);
-  base.tol = tol;
-  double *ns = NULL, *ms = NULL, *es = NULL;
-  size_t nn = 0, nm = 0, ne = 0;
-  if ((rc = cli_parse_grid("--n", s_n, &ns, &nn)) || (rc = cli_parse_grid("--m", s_m, &ms, &nm)) ||
-      (rc = cli_parse_grid("--e", s_e, &es, &ne))) {
-    free(ns);
-    free(ms);
+  cli_axis an, am, ae;
+  memset(&am, 0, sizeof am);
+  memset(&ae, 0, sizeof ae);
+  if ((rc = cli_axis_parse("--n", s_n, &an)) || (rc = cli_axis_parse("--m", s_m, &am)) ||
+      (rc = cli_axis_parse("--e", s_e, &ae))) {
+    cli_axis_free(&an);
+    cli_axis_free(&am);
     return rc;
   }
-  inverse_point *pts = NULL;
   impactfit_error err;
   impactfit_error_clear(&err);
-  for (size_t i = 0; i < nn && !rc; i++)
-    if (!(ns[i] > 0.0))
-      rc = cli_input_error("--n: spring exponent must be > 0 (got %g)", ns[i]);
-  for (size_t i = 0; i < nm && !rc; i++)
-    if (!(ms[i] >= 0.0))
-      rc = cli_input_error("--m: damping exponent must be >= 0 (got %g)", ms[i]);
-  for (size_t i = 0; i < ne && !rc; i++)
-    if (!(es[i] > 0.0 && es[i] < 1.0))
-      rc = cli_input_error("--e: alpha is defined for 0 < e < 1 (got %g)", es[i]);
+  /* a range lies between its ends: check those */
+  CLI_AXIS_EACH(an, i) if (!rc && !(cli_axis_value(&an, i) > 0.0))
+    rc = cli_input_error("--n: spring exponent must be > 0 (got %g)", cli_axis_value(&an, i));
+  CLI_AXIS_EACH(am, i) if (!rc && !(cli_axis_value(&am, i) >= 0.0))
+    rc = cli_input_error("--m: damping exponent must be >= 0 (got %g)", cli_axis_value(&am, i));
+  CLI_AXIS_EACH(ae, i) if (!rc && !(cli_axis_value(&ae, i) > 0.0 && cli_axis_value(&ae, i) < 1.0))
+    rc = cli_input_error("--e: alpha is defined for 0 < e < 1 (got %g)", cli_axis_value(&ae, i));
   if (!rc && !(tol >= 1e-13 && tol < 0.1))
     rc = cli_input_error("--tol: expected a value in [1e-13, 0.1), got %g", tol);
   if (!rc && have_dims) {
     double lam;
-    for (size_t i = 0; i < nn && !rc; i++)
-      for (size_t j = 0; j < nm && !rc; j++)
-        if (impactfit_lambda_from_zeta(ns[i], ms[j], 1.0, k, mass, v, &lam, &err))
-          rc = cli_status_error(IMPACTFIT_EINVAL, &err, "zhang-alpha");
+    CLI_AXIS_EACH(an, i) CLI_AXIS_EACH(am, j) if (!rc && impactfit_lambda_from_zeta(cli_axis_value(&an, i), cli_axis_value(&am, j),
+                                                                    1.0, k, mass, v, &lam, &err))
+      rc = cli_status_error(IMPACTFIT_EINVAL, &err, "zhang-alpha");
   }
-  if (!rc && nn * nm * ne > 100000000)
-    rc = cli_input_error("zhang-alpha: the grid has %zu points (at most 1e8)", nn * nm * ne);
+  if (!rc && (double)an.n * (double)am.n * (double)ae.n > 1e8)
+    rc = cli_input_error("zhang-alpha: the grid has %.0f points (at most 1e8)",
+                         (double)an.n * (double)am.n * (double)ae.n);
   if (rc)
     goto out;
-  pts = calloc(nn * nm * ne, sizeof *pts);
-  if (!pts) {
-    rc = cli_input_error("zhang-alpha: out of memory");
+
+  impactfit_sweep_def *d = NULL;
+  impactfit_sweep *s = NULL;
+  int st = impactfit_sweep_def_new(impactfit_sweep_problem_from_name("zhang-alpha"), "zhang-alpha", &d, &err);
+  if (!st && have_dims)
+    st = impactfit_sweep_def_fixed(d, "k", k, &err);
+  if (!st && have_dims)
+    st = impactfit_sweep_def_fixed(d, "mass", mass, &err);
+  if (!st && have_dims)
+    st = impactfit_sweep_def_fixed(d, "v", v, &err);
+  if (!st)
+    st = impactfit_sweep_def_fixed(d, "tol", tol, &err);
+  if (!st)
+    st = impactfit_sweep_def_option(d, "transition", tr->name, &err);
+  if (!st)
+    st = impactfit_sweep_def_option(d, "method", rm->name, &err);
+  if (!st)
+    st = cli_axis_add(d, "n", &an, &err);
+  if (!st)
+    st = cli_axis_add(d, "m", &am, &err);
+  if (!st)
+    st = cli_axis_add(d, "e", &ae, &err);
+  if (!st)
+    st = impactfit_sweep_def_build(d, &s, &err);
+  impactfit_sweep_def_free(d);
+  if (st) {
+    rc = cli_status_error(st, &err, "zhang-alpha");
     goto out;
   }
-  long failed = inverse_grid_solve(&base, ns, nn, ms, nm, es, ne, pts);
-  if (failed < 0) {
-    rc = cli_input_error("zhang-alpha: out of memory");
-    goto out;
-  }
-  if (csv)
-    printf("n,m,e,transition,alpha,lambda_star,e_out,zeta%s,iterations,rhs_evals,status\n",
-           have_dims ? ",lambda" : "");
-  else if (!json)
-    printf("%6s %6s %12s %2s %20s %20s %20s %5s %7s%s\n", "n", "m", "e", "tr", "alpha", "lambda_star",
-           "e_out", "iter", "evals", have_dims ? "                 lambda" : "");
-  for (size_t idx = 0; idx < nn * nm * ne; idx++) {
-    inverse_point *pt = &pts[idx];
-    double alpha = 0.0, ls = 0.0, lam = 0.0;
-    if (!pt->status) {
-      impactfit_zhang_alpha_from_zeta(pt->n, pt->m, pt->e, pt->r.zeta, &alpha, &ls, NULL);
-      if (have_dims)
-        impactfit_lambda_from_zeta(pt->n, pt->m, pt->r.zeta, k, mass, v, &lam, NULL);
-    }
-    if (json) {
-      cli_json j;
-      cli_json_begin(&j, stdout);
-      cli_json_num(&j, "n", pt->n);
-      cli_json_num(&j, "m", pt->m);
-      cli_json_num(&j, "e", pt->e);
-      cli_json_str(&j, "transition", base.transition->name);
-      cli_json_str(&j, "method", base.method->name);
-      cli_json_str(&j, "status", impactfit_status_name(pt->status));
-      if (pt->status) {
-        cli_json_str(&j, "error", pt->message);
-      } else {
-        cli_json_num(&j, "alpha", alpha);
-        cli_json_num(&j, "lambda_star", ls);
-        cli_json_num(&j, "e_out", pt->r.e_out);
-        cli_json_num(&j, "zeta", pt->r.zeta);
-        if (have_dims) {
-          cli_json_num(&j, "k", k);
-          cli_json_num(&j, "mass", mass);
-          cli_json_num(&j, "v", v);
-          cli_json_num(&j, "lambda", lam);
-        }
-      }
-      cli_json_int(&j, "iterations", pt->r.iterations);
-      cli_json_int(&j, "rhs_evals", pt->r.rhs_evals);
-      cli_json_end(&j);
-    } else if (csv) {
-      printf("%.17g,%.17g,%.17g,%s,", pt->n, pt->m, pt->e, base.transition->name);
-      if (pt->status)
-        printf(",,,%s,%d,%ld,%s\n", have_dims ? "," : "", pt->r.iterations, pt->r.rhs_evals,
-               impactfit_status_name(pt->status));
-      else if (have_dims)
-        printf("%.17g,%.17g,%.17g,%.17g,%.17g,%d,%ld,OK\n", alpha, ls, pt->r.e_out, pt->r.zeta, lam,
-               pt->r.iterations, pt->r.rhs_evals);
-      else
-        printf("%.17g,%.17g,%.17g,%.17g,%d,%ld,OK\n", alpha, ls, pt->r.e_out, pt->r.zeta,
-               pt->r.iterations, pt->r.rhs_evals);
-    } else if (pt->status) {
-      printf("%6.4g %6.4g %12.6g %2s %s\n", pt->n, pt->m, pt->e, base.transition->name,
-             impactfit_status_name(pt->status));
-    } else {
-      printf("%6.4g %6.4g %12.6g %2s %20.15g %20.15g %20.15g %5d %7ld", pt->n, pt->m, pt->e,
-             base.transition->name, alpha, ls, pt->r.e_out, pt->r.iterations, pt->r.rhs_evals);
-      if (have_dims)
-        printf(" %22.15g", lam);
-      putchar('\n');
-    }
-    if (pt->status)
-      fprintf(stderr, "impactfit: error: zhang-alpha: n = %g, m = %g, e = %g: %s\n", pt->n, pt->m,
-              pt->e, pt->message);
-  }
-  if (failed)
-    rc = CLI_NUMERIC;
+  za_print pc = {json, csv, have_dims != 0, k, mass, v, tr->name, rm->name};
+  rc = cli_grid_exec("zhang-alpha", s, &go, argc, argv, za_header, za_row, &pc);
+  impactfit_sweep_free(s);
 out:
-  free(pts);
-  free(ns);
-  free(ms);
-  free(es);
+  cli_axis_free(&an);
+  cli_axis_free(&am);
+  cli_axis_free(&ae);
   return rc;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../common/common_impl.h"
+#include "../common/io_impl.h"
 #include "../fit/fit_impl.h"
 #include "impactfit/codegen.h"
 #include "impactfit/version.h"
@@ -24,7 +25,9 @@ static void out(sbuf *b, const char *fmt, ...) {
   for (;;) {
     va_list ap;
     va_start(ap, fmt);
+    void *loc = impactfit__locale_push(); /* numbers in the C locale whatever the host set */
     int n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
+    impactfit__locale_pop(loc);
     va_end(ap);
     if (n < 0) {
       b->nomem = 1;

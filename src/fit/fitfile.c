@@ -1,4 +1,4 @@
-/* Fit files: stages of fits on a sweep's output, chained through their tables (include/impactfit/fit.h). */
+/* Fit files: stages of fits on a sweep's output, chained through their tables (include/impactfit/fitfile.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <math.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "../common/common_impl.h"
-#include "../sweep/sweep_impl.h"
+#include "../common/io_impl.h"
 #include "fit_impl.h"
 #include "fitfile_impl.h"
 #include "table_impl.h"
@@ -99,7 +99,7 @@ void impactfit_fitfile_free(impactfit_fitfile *f) {
   free(f);
 }
 
-static int is_ident(const char *s) { return impactfit__sweep_identifier(s) && strlen(s) < 48; }
+static int is_ident(const char *s) { return impactfit__identifier(s) && strlen(s) < 48; }
 
 /* Splits "a, b, c" into trimmed items; returns the count or −1 (empty item, too many). */
 static int split_list(const char *v, char items[][64], int max) {
@@ -721,17 +721,28 @@ done:
 }
 
 int impactfit_fitfile_run(impactfit_fitfile *f, const impactfit_table *data, impactfit_error *err) {
-  size_t total = impactfit_sweep_point_count(f->sweep);
-  int ji = impactfit_table_find(data, "index");
-  if (impactfit_table_rows(data) != total || ji < 0)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "the data has %zu rows%s; the sweep %s has %zu points: run the sweep "
-                           "again", impactfit_table_rows(data), ji < 0 ? " and no index column" : "",
-                           impactfit_sweep_name(f->sweep), total);
-  const double *idx = impactfit_table_col(data, (size_t)ji);
-  for (size_t i = 0; i < total; i++)
-    if (idx[i] != (double)i)
-      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "the data's row %zu has index %.17g: not the output of sweep %s", i,
-                             idx[i], impactfit_sweep_name(f->sweep));
+  return impactfit_fitfile_run_table(f, data, IMPACTFIT_FITFILE_SAME_GRID, err);
+}
+
+int impactfit_fitfile_run_table(impactfit_fitfile *f, const impactfit_table *data, unsigned flags,
+                                impactfit_error *err) {
+  if (!f || !data)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no fit file or data given");
+  if (flags & ~IMPACTFIT_FITFILE_SAME_GRID)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown flags %#x", flags & ~IMPACTFIT_FITFILE_SAME_GRID);
+  if (flags & IMPACTFIT_FITFILE_SAME_GRID) {
+    size_t total = impactfit_sweep_point_count(f->sweep);
+    int ji = impactfit_table_find(data, "index");
+    if (impactfit_table_rows(data) != total || ji < 0)
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "the data has %zu rows%s; the sweep %s has %zu points: run the sweep "
+                             "again", impactfit_table_rows(data), ji < 0 ? " and no index column" : "",
+                             impactfit_sweep_name(f->sweep), total);
+    const double *idx = impactfit_table_col(data, (size_t)ji);
+    for (size_t i = 0; i < total; i++)
+      if (idx[i] != (double)i)
+        return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "the data's row %zu has index %.17g: not the output of sweep %s", i,
+                               idx[i], impactfit_sweep_name(f->sweep));
+  }
   for (size_t i = 0; i < f->n; i++) {
     int st = run_stage(f, i, data, err);
     if (st)

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "impactfit/fit.h"
+#include "impactfit/fitfile.h"
 
 /* Reads the sweep definition a fit file names (path resolved relative to the fit file). */
 typedef int (*impactfit__sweep_loader)(void *ctx, const char *path, impactfit_sweep **out,

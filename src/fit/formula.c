@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../common/common_impl.h"
+#include "../common/io_impl.h"
 #include "fit_impl.h"
 
 enum { N_NUM, N_NAME, N_NEG, N_ADD, N_SUB, N_MUL, N_DIV, N_POW, N_FUN };
@@ -128,7 +129,7 @@ static int parse_primary(parser *ps) {
       return fail(ps, "number too long");
     memcpy(tok, p, (size_t)(q - p));
     tok[q - p] = '\0';
-    double v = strtod(tok, NULL);
+    double v = impactfit__strtod_c(tok, NULL);
     if (!isfinite(v))
       return fail(ps, "number out of range");
     int nd = new_node(ps, N_NUM, -1, -1);
@@ -482,7 +483,7 @@ static void emit(const impactfit__formula *f, int i, const char *const *c_names,
   static const char *ops[] = {[N_ADD] = " + ", [N_SUB] = " - ", [N_MUL] = " * ", [N_DIV] = " / "};
   switch (nd->kind) {
   case N_NUM:
-    snprintf(num, sizeof num, "%.17g", nd->num);
+    impactfit__snprintf_c(num, sizeof num, "%.17g", nd->num);
     if (!strpbrk(num, ".eEin"))
       strcat(num, ".0"); /* a double literal: 1/2 must not be integer division */
     put(o, num);

@@ -1,4 +1,4 @@
-/* Tables of numbers read from CSV with a header row (include/impactfit/fit.h). The CSV dialect is
+/* Tables of numbers read from CSV with a header row (include/impactfit/table.h). The CSV dialect is
  * the one impactfit writes: no quoting, '\n' (or "\r\n") line ends, numeric cells parsed strictly,
  * and an optional "status" column whose value OK marks usable rows. */
 #define _POSIX_C_SOURCE 200809L
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "../common/common_impl.h"
-#include "../sweep/sweep_impl.h"
+#include "../common/io_impl.h"
 #include "table_impl.h"
 
 struct impactfit_table {

@@ -23,6 +23,7 @@
 
 #include "../common/common_impl.h"
 #include "impactfit/codegen.h"
+#include "../common/io_impl.h"
 #include "impactfit/version.h"
 
 struct impactfit_hc_dtau_surrogate {
@@ -206,7 +207,7 @@ static const char *c_double(char *buf, size_t size, double v) {
   return buf;
 }
 
-int impactfit_hc_dtau_surrogate_write_header(const impactfit_hc_dtau_surrogate *s,
+static int impactfit_hc_dtau_surrogate_write_header_body(const impactfit_hc_dtau_surrogate *s,
                                              const impactfit_hc_dtau_stats *check, const char *name,
                                              const char *command, FILE *f, impactfit_error *err) {
   if (!s || !f)
@@ -299,4 +300,14 @@ int impactfit_hc_dtau_surrogate_write_header(const impactfit_hc_dtau_surrogate *
   if (ferror(f))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EIO, "write error");
   return IMPACTFIT_OK;
+}
+
+/* The header's numbers are printed in the C locale whatever the host program set. */
+int impactfit_hc_dtau_surrogate_write_header(const impactfit_hc_dtau_surrogate *s,
+                                             const impactfit_hc_dtau_stats *check, const char *name,
+                                             const char *command, FILE *f, impactfit_error *err) {
+  void *loc = impactfit__locale_push();
+  int st = impactfit_hc_dtau_surrogate_write_header_body(s, check, name, command, f, err);
+  impactfit__locale_pop(loc);
+  return st;
 }

@@ -14,7 +14,7 @@
 #include "../common/common_impl.h"
 #include "identify_impl.h"
 #include "impactfit/identify.h"
-#include "../sweep/sweep_impl.h"
+#include "../common/io_impl.h"
 
 /* Column names, in the order of the column indices below. */
 enum { COL_V, COL_E, COL_DT, COL_FMAX, COL_MASS, NCOL };
@@ -117,7 +117,7 @@ static int parse_number(parser *P, int line, int col, const char *s, size_t len,
   buf[len] = '\0';
   char *end;
   errno = 0;
-  double x = strtod(buf, &end);
+  double x = impactfit__strtod_c(buf, &end);
   if (end == buf || *end != '\0')
     return PFAIL(P, line, "column %s: %s is not a number", col_name[col], q);
   if (isnan(x) || isinf(x))

@@ -7,6 +7,7 @@
 
 #include "../common/common_impl.h"
 #include "impactfit/codegen.h"
+#include "../common/io_impl.h"
 #include "impactfit/inverse.h"
 #include "impactfit/surrogate.h"
 #include "impactfit/version.h"
@@ -781,7 +782,7 @@ static void write_header_pieces(const impactfit_surrogate *s, const impactfit_su
           nm, nm, nm, nm, nm);
 }
 
-int impactfit_surrogate_write_header(const impactfit_surrogate *s, const impactfit_surrogate_report *rep,
+static int impactfit_surrogate_write_header_body(const impactfit_surrogate *s, const impactfit_surrogate_report *rep,
                                      const char *command, FILE *f, impactfit_error *err) {
   if (!s || !f)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no surrogate or file given");
@@ -813,4 +814,13 @@ int impactfit_surrogate_write_header(const impactfit_surrogate *s, const impactf
   if (ferror(f))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EIO, "write error");
   return 0;
+}
+
+/* The header's numbers are printed in the C locale whatever the host program set. */
+int impactfit_surrogate_write_header(const impactfit_surrogate *s, const impactfit_surrogate_report *rep,
+                                     const char *command, FILE *f, impactfit_error *err) {
+  void *loc = impactfit__locale_push();
+  int st = impactfit_surrogate_write_header_body(s, rep, command, f, err);
+  impactfit__locale_pop(loc);
+  return st;
 }

@@ -1,4 +1,4 @@
-/* The problem registry (include/impactfit/sweep.h): generated from problems.def. */
+/* The built-in problems (include/impactfit/sweep.h), listed in problems.def, each defined by its module. */
 #include <string.h>
 
 #include "sweep_internal.h"

@@ -131,6 +131,7 @@ typedef struct block_mem {
   char *rows;
   size_t *row_len;
   size_t *unit_a, *unit_b, *unit_off; /* unit k: points [unit_a[k], unit_b[k]) at offset unit_off[k] */
+  size_t *idx;                          /* point index of each slot */
 } block_mem;
 
 static void block_mem_free(block_mem *m) {
@@ -144,6 +145,7 @@ static void block_mem_free(block_mem *m) {
   free(m->unit_a);
   free(m->unit_b);
   free(m->unit_off);
+  free(m->idx);
 }
 
 /* Formats row i of the block (point index idx) into dst; returns its length. */
@@ -169,13 +171,14 @@ static size_t format_row(const impactfit_sweep *s, size_t idx, const double *in,
 
 /* Computes work unit [a, b), stored from offset `off` of the block; returns its failed points. */
 static size_t run_unit(const impactfit_sweep *s, void *state, block_mem *m, size_t off, size_t a, size_t b,
-                       size_t row_max) {
+                       size_t row_max, int text) {
   const impactfit_sweep_problem *pr = s->problem;
   size_t np = pr->n_params, no = pr->n_outputs, failed = 0;
   if (pr->reset)
     pr->reset(state);
   for (size_t idx = a; idx < b; idx++) {
     size_t i = off + (idx - a);
+    m->idx[i] = idx;
     impactfit_sweep_point(s, idx, m->in + i * np);
     m->rhs[i] = 0;
     impactfit_error_clear(&m->errs[i]);
@@ -215,8 +218,9 @@ static size_t run_unit(const impactfit_sweep *s, void *state, block_mem *m, size
       if (!m->errs[i].message[0])
         snprintf(m->errs[i].message, sizeof m->errs[i].message, "%s", impactfit_strerror(m->status[i]));
     }
-    m->row_len[i] = format_row(s, idx, m->in + i * np, m->out + i * no, m->rhs[i], m->status[i],
-                               m->rows + i * row_max);
+    if (text)
+      m->row_len[i] = format_row(s, idx, m->in + i * np, m->out + i * no, m->rhs[i], m->status[i],
+                                 m->rows + i * row_max);
   }
   return failed;
 }
@@ -244,15 +248,17 @@ static size_t gather_block(const partition *p, block_mem *m, size_t *pos, size_t
   return n;
 }
 
-int impactfit_sweep_run(const impactfit_sweep *s, const impactfit_sweep_run_params *rp_in,
-                        impactfit_sweep_rows_fn rows, impactfit_sweep_failure_fn failure, void *ctx,
-                        impactfit_sweep_summary *summary, impactfit_error *err) {
+/* The runner: rows as text (rows != NULL) or as numbers (values != NULL), never both. */
+static int run(const impactfit_sweep *s, const impactfit_sweep_run_params *rp_in, impactfit_sweep_rows_fn rows,
+               impactfit_sweep_values_fn values, impactfit_sweep_failure_fn failure, void *ctx,
+               impactfit_sweep_summary *summary, impactfit_error *err) {
   IMPACTFIT__GSL_SCOPE;
   impactfit_sweep_run_params rp = rp_in ? *rp_in : impactfit_sweep_default_run_params();
   if (summary)
     memset(summary, 0, sizeof *summary);
-  if (!s || !rows)
+  if (!s || (!rows && !values))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no sweep or no row callback given");
+  int text = rows != NULL;
   if (rp.threads < 0 || rp.threads > 4096)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "threads must be between 0 and 4096 (got %d)", rp.threads);
   partition part;
@@ -263,7 +269,7 @@ int impactfit_sweep_run(const impactfit_sweep *s, const impactfit_sweep_run_para
   int threads = rp.threads ? rp.threads : omp_get_max_threads();
   size_t B = part.W > part.B ? part.W : part.B; /* memory for the largest block (one unit <= B) */
   size_t np = pr->n_params, no = pr->n_outputs;
-  size_t row_max = COL_WIDTH * (np + no + 3);
+  size_t row_max = text ? COL_WIDTH * (np + no + 3) : 1;
 
   block_mem m;
   memset(&m, 0, sizeof m);
@@ -277,9 +283,10 @@ int impactfit_sweep_run(const impactfit_sweep *s, const impactfit_sweep_run_para
   m.unit_a = malloc((B + 1) * sizeof *m.unit_a);
   m.unit_b = malloc((B + 1) * sizeof *m.unit_b);
   m.unit_off = malloc((B + 1) * sizeof *m.unit_off);
+  m.idx = malloc(B * sizeof *m.idx);
   void **states = calloc((size_t)threads, sizeof *states);
   if (!m.in || !m.out || !m.rhs || !m.status || !m.errs || !m.rows || !m.row_len || !m.unit_a || !m.unit_b ||
-      !m.unit_off || !states) {
+      !m.unit_off || !m.idx || !states) {
     st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory for a block of %zu points", B);
     goto done;
   }
@@ -339,7 +346,7 @@ int impactfit_sweep_run(const impactfit_sweep *s, const impactfit_sweep_run_para
 #pragma omp atomic capture
         u = next_unit++;
         if (u < n_units) {
-          size_t nf = run_unit(s, states[tid], &m, m.unit_off[u], m.unit_a[u], m.unit_b[u], row_max);
+          size_t nf = run_unit(s, states[tid], &m, m.unit_off[u], m.unit_a[u], m.unit_b[u], row_max, text);
 #pragma omp atomic
           computed += m.unit_b[u] - m.unit_a[u];
 #pragma omp atomic
@@ -375,11 +382,16 @@ int impactfit_sweep_run(const impactfit_sweep *s, const impactfit_sweep_run_para
                 failure(ctx, m.unit_a[k] + (i - m.unit_off[k]), m.status[i], m.errs[i].message);
             }
             rhs_total += m.rhs[i];
-            memmove(m.rows + len, m.rows + i * row_max, m.row_len[i]);
-            len += m.row_len[i];
+            if (text) {
+              memmove(m.rows + len, m.rows + i * row_max, m.row_len[i]);
+              len += m.row_len[i];
+            }
           }
         if (npts || !cut) {
-          int rc = rows(ctx, cover_start, end - cover_start, m.rows, len);
+          /* units 0..taken-1 fill the slots [0, npts) */
+          impactfit_sweep_block vb = {cover_start, end - cover_start, npts, m.idx, m.in, m.out, m.status, m.rhs,
+                                      m.errs};
+          int rc = text ? rows(ctx, cover_start, end - cover_start, m.rows, len) : values(ctx, &vb);
           delivered += npts;
           if (rc)
             stop = (rc == IMPACTFIT_EINTR) ? IMPACTFIT_EINTR : IMPACTFIT_EIO;
@@ -416,4 +428,26 @@ done:
   free(states);
   block_mem_free(&m);
   return st;
+}
+
+int impactfit_sweep_run(const impactfit_sweep *s, const impactfit_sweep_run_params *rp,
+                        impactfit_sweep_rows_fn rows, impactfit_sweep_failure_fn failure, void *ctx,
+                        impactfit_sweep_summary *summary, impactfit_error *err) {
+  if (!rows) {
+    if (summary)
+      memset(summary, 0, sizeof *summary);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no sweep or no row callback given");
+  }
+  return run(s, rp, rows, NULL, failure, ctx, summary, err);
+}
+
+int impactfit_sweep_run_values(const impactfit_sweep *s, const impactfit_sweep_run_params *rp,
+                               impactfit_sweep_values_fn values, void *ctx, impactfit_sweep_summary *summary,
+                               impactfit_error *err) {
+  if (!values) {
+    if (summary)
+      memset(summary, 0, sizeof *summary);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no sweep or no values callback given");
+  }
+  return run(s, rp, NULL, values, NULL, ctx, summary, err);
 }

@@ -11,14 +11,6 @@
 
 #define MAX_POINTS 1e9 /* a billion points: about 7 hours at 40,000 points/s; check() runs on all of them first */
 
-static int is_identifier(const char *s) {
-  if (!s[0] || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
-    return 0;
-  for (const char *p = s; *p; p++)
-    if (!(isalnum((unsigned char)*p) || *p == '_'))
-      return 0;
-  return 1;
-}
 
 static int find_param(const impactfit_sweep_problem *pr, const char *name) {
   for (size_t i = 0; i < pr->n_params; i++)
@@ -100,14 +92,24 @@ typedef struct parse_ctx {
   size_t npend, cappend;
   int problem_line;
   char problem_name[64];
-  const impactfit_sweep_problem *forced; /* tests: a problem outside the registry */
+  const impactfit_sweep_problem *const *problems; /* the problems a definition may name; NULL: built-ins */
+  size_t n_problems;
   double max_points;                     /* MAX_POINTS, or less (fuzzing) */
 } parse_ctx;
 
 static const impactfit_sweep_problem *lookup(const parse_ctx *c, const char *name) {
-  if (c->forced)
-    return strcmp(c->forced->name, name) == 0 ? c->forced : NULL;
-  return impactfit_sweep_problem_from_name(name);
+  if (!c->problems)
+    return impactfit_sweep_problem_from_name(name);
+  for (size_t i = 0; i < c->n_problems; i++)
+    if (c->problems[i] && c->problems[i]->name && strcmp(c->problems[i]->name, name) == 0)
+      return c->problems[i];
+  return NULL;
+}
+
+static const impactfit_sweep_problem *known_at(const parse_ctx *c, size_t i) {
+  if (!c->problems)
+    return impactfit_sweep_problem_at(i);
+  return i < c->n_problems ? c->problems[i] : NULL;
 }
 
 static int append_values(impactfit_sweep_axis *ax, double **store, size_t *cap, const char *text,
@@ -376,7 +378,7 @@ static int on_key(void *user, const char *section, const char *name, const char 
       char all[512] = "";
       size_t used = 0;
       const impactfit_sweep_problem *p;
-      for (size_t i = 0; (p = impactfit_sweep_problem_at(i)) && used < sizeof all; i++)
+      for (size_t i = 0; (p = known_at(c, i)) && used < sizeof all; i++)
         used += (size_t)snprintf(all + used, sizeof all - used, "%s%s", i ? ", " : "", p->name);
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown problem '%s' (problems: %s)", value, all);
     }
@@ -448,8 +450,8 @@ static int build_header(impactfit_sweep *s, impactfit_error *err) {
   return IMPACTFIT_OK;
 }
 
-static int parse(const char *text, size_t len, const char *name, const impactfit_sweep_problem *forced,
-                 double max_points, impactfit_sweep **out, impactfit_error *err) {
+static int parse(const char *text, size_t len, const char *name, const impactfit_sweep_problem *const *problems,
+                 size_t n_problems, double max_points, impactfit_sweep **out, impactfit_error *err) {
   *out = NULL;
   if (!text || !name)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no definition given");
@@ -457,7 +459,8 @@ static int parse(const char *text, size_t len, const char *name, const impactfit
   parse_ctx c;
   memset(&c, 0, sizeof c);
   c.s = s;
-  c.forced = forced;
+  c.problems = problems;
+  c.n_problems = n_problems;
   c.max_points = max_points;
   int st = IMPACTFIT_OK;
   if (!s || !(s->name = strdup(name))) {
@@ -614,19 +617,65 @@ done:
 int impactfit__sweep_parse_problem(const char *text, size_t len, const char *name,
                                    const impactfit_sweep_problem *forced, impactfit_sweep **out,
                                    impactfit_error *err) {
-  return parse(text, len, name, forced, MAX_POINTS, out, err);
+  return impactfit_sweep_parse_with(text, len, name, &forced, 1, out, err);
+}
+
+int impactfit_sweep_parse_with(const char *text, size_t len, const char *name,
+                               const impactfit_sweep_problem *const *problems, size_t n_problems,
+                               impactfit_sweep **out, impactfit_error *err) {
+  if (out)
+    *out = NULL;
+  if (!out)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no output given");
+  if (problems)
+    for (size_t i = 0; i < n_problems; i++) {
+      const impactfit_sweep_problem *p = problems[i];
+      if (!p || !p->name || (p->n_params && !p->params) || (p->n_outputs && !p->outputs) || !p->alloc || !p->free ||
+          !(p->solve || p->solve_run))
+        return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                               "problem %zu of %zu is incomplete (name, alloc, free and solve or solve_run are "
+                               "required)", i + 1, n_problems);
+      /* the CSV columns: index, parameters, outputs, status, rhs_evals, every name once */
+      size_t nc = p->n_params + p->n_outputs;
+      for (size_t a = 0; a < nc; a++) {
+        const char *na = a < p->n_params ? p->params[a].name : p->outputs[a - p->n_params];
+        int bad = !na || !impactfit__identifier(na) || strcmp(na, "index") == 0 || strcmp(na, "status") == 0 ||
+                  strcmp(na, "rhs_evals") == 0;
+        for (size_t b = a + 1; b < nc && !bad; b++)
+          bad = strcmp(na, b < p->n_params ? p->params[b].name : p->outputs[b - p->n_params]) == 0;
+        if (bad)
+          return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                                 "problem %s: column '%s' is not a C identifier, is reserved (index, status, "
+                                 "rhs_evals) or appears twice among the parameters and outputs", p->name,
+                                 na ? na : "(null)");
+      }
+    }
+  return parse(text, len, name, problems, problems ? n_problems : 0, MAX_POINTS, out, err);
+}
+
+int impactfit_sweep_load_with(const char *path, const impactfit_sweep_problem *const *problems, size_t n_problems,
+                              impactfit_sweep **out, impactfit_error *err) {
+  *out = NULL;
+  char *text;
+  size_t len;
+  int st = impactfit__read_file(path, &text, &len, err);
+  if (st)
+    return st;
+  st = impactfit_sweep_parse_with(text, len, path, problems, n_problems, out, err);
+  free(text);
+  return st;
 }
 
 int impactfit__sweep_parse_bounded(const char *text, size_t len, const char *name, double max_points,
                                    impactfit_sweep **out, impactfit_error *err) {
   if (!(max_points >= 1.0 && max_points <= MAX_POINTS))
     max_points = MAX_POINTS;
-  return parse(text, len, name, NULL, max_points, out, err);
+  return parse(text, len, name, NULL, 0, max_points, out, err);
 }
 
 int impactfit_sweep_parse(const char *text, size_t len, const char *name, impactfit_sweep **out,
                           impactfit_error *err) {
-  return parse(text, len, name, NULL, MAX_POINTS, out, err);
+  return parse(text, len, name, NULL, 0, MAX_POINTS, out, err);
 }
 
 int impactfit_sweep_load(const char *path, impactfit_sweep **out, impactfit_error *err) {
@@ -678,4 +727,3 @@ int impactfit_sweep_point(const impactfit_sweep *s, size_t index, double *in) {
   return IMPACTFIT_OK;
 }
 
-int impactfit__sweep_identifier(const char *s) { return is_identifier(s); }

@@ -29,9 +29,6 @@ int impactfit__sweep_parse_problem(const char *text, size_t len, const char *nam
                                    impactfit_error *err);
 
 
-/* The registered problems (src/sweep/problems.def). */
-#define X(name) extern const impactfit_sweep_problem impactfit__problem_##name;
-#include "problems.def"
-#undef X
+#include "problems.h"
 
 #endif

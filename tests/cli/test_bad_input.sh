@@ -71,7 +71,7 @@ while IFS= read -r line || [ -n "$line" ]; do
   [ "$got" = 124 ] && echo "FAIL: line $lineno: impactfit $args: no answer within 60 s" && fail=$((fail + 1)) && continue
   what="line $lineno: impactfit $args"
   nerr=$(grep -c '^impactfit: error: ' "$DIR/err")
-  other=$(grep -v '^impactfit: error: ' "$DIR/err" | grep -cv '^impactfit [a-z-]*: ')
+  other=$(grep -v '^impactfit: error: ' "$DIR/err" | grep -v '^impactfit: note: ' | grep -cv '^impactfit [a-z-]*: ')
   bad=""
   [ "$got" = "$want" ] || bad="exit $got, want $want"
   [ -z "$bad" ] && [ "$nerr" != 1 ] && bad="$nerr 'impactfit: error:' lines on stderr, want 1"

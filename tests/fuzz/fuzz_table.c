@@ -3,7 +3,7 @@
  * table written back (impactfit_table_to_csv, %.17g) reads again to the same numbers. */
 #define _POSIX_C_SOURCE 200809L /* dup, dprintf */
 #include "fuzz.h"
-#include "impactfit/fit.h"
+#include "impactfit/table.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc;

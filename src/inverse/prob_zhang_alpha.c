@@ -11,7 +11,7 @@
 
 #include "../common/common_impl.h"
 #include "impactfit/inverse.h"
-#include "sweep_internal.h"
+#include "../sweep/problems.h"
 
 enum { P_N, P_M, P_E, P_K, P_MASS, P_V, P_TOL, P_COUNT };
 
@@ -35,6 +35,7 @@ static const impactfit_sweep_option options[] = {
 
 enum { O_ALPHA, O_LAMBDA_STAR, O_E_OUT, O_ZETA, O_LAMBDA, O_ITERATIONS, O_COUNT };
 static const char *const outputs[O_COUNT] = {"alpha", "lambda_star", "e_out", "zeta", "lambda", "iterations"};
+static const char *const output_units[O_COUNT] = {"-", "-", "-", "-", "N s/m^(m+1)", "-"};
 
 typedef struct state {
   impactfit_inverse_workspace *ws;
@@ -183,4 +184,5 @@ const impactfit_sweep_problem impactfit__problem_zhang_alpha = {
     .free = state_free,
     .solve = solve,
     .solve_run = solve_run,
+    .output_units = output_units,
 };

@@ -6,7 +6,7 @@
 
 #include "../common/common_impl.h"
 #include "impactfit/hc.h"
-#include "sweep_internal.h"
+#include "../sweep/problems.h"
 
 enum { P_E, P_K, P_V, P_COUNT };
 
@@ -19,6 +19,7 @@ static const impactfit_sweep_param params[P_COUNT] = {
 
 enum { O_EPS, O_LAMBDA, O_COUNT };
 static const char *const outputs[O_COUNT] = {"eps", "lambda"};
+static const char *const output_units[O_COUNT] = {"-", "N s/m^(n+1)"};
 
 static int check(const char *const *opt, const double *in, impactfit_error *err) {
   (void)opt;
@@ -68,4 +69,5 @@ const impactfit_sweep_problem impactfit__problem_hc_eps = {
     .free = state_free,
     .solve = solve,
     .solve_run = NULL,
+    .output_units = output_units,
 };

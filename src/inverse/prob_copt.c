@@ -20,7 +20,7 @@
 
 #include "../common/common_impl.h"
 #include "impactfit/inverse.h"
-#include "sweep_internal.h"
+#include "../sweep/problems.h"
 
 enum { P_N, P_E, P_K, P_MASS, P_V, P_TOL, P_MAXIT, P_COUNT };
 
@@ -49,6 +49,7 @@ static const impactfit_sweep_option options[O_COUNT_OPT] = {
 enum { O_C_OPT, O_ZETA, O_E_OUT, O_E_ERR, O_DELTA_SEP, O_T_CONTACT, O_ITERATIONS, O_COUNT };
 static const char *const outputs[O_COUNT] = {"c_opt", "zeta", "e_out", "e_err", "delta_sep", "t_contact",
                                              "iterations"};
+static const char *const output_units[O_COUNT] = {"N s/m", "-", "-", "-", "m", "s", "-"};
 
 typedef struct state {
   impactfit_inverse_workspace *ws;
@@ -251,4 +252,5 @@ const impactfit_sweep_problem impactfit__problem_copt = {
     .free = state_free,
     .solve = solve,
     .solve_run = solve_run,
+    .output_units = output_units,
 };

@@ -1,23 +1,28 @@
-/* INI reading through inih, with line numbers, and small parsing helpers shared by sweep and fit
- * definition files.
+/* General input/output utilities (src/common/io_impl.h): INI reading through inih with line numbers,
+ * whole-file reading, XXH64, and numbers parsed and printed in the C locale, shared by the sweep,
+ * fit, identify and codegen modules.
  *
  * The Debian build of inih has INI_HANDLER_LINENO off and a 200-character line buffer, so the
  * file is fed through ini_parse_stream with a reader of our own: it counts lines (the handler is
  * called right after the reader returned the line holding the key), refuses lines that would not
  * fit instead of letting inih split them, and remembers whether a line is an indented
  * continuation. */
-#include "sweep_impl.h"
+#define _GNU_SOURCE /* strtod_l, newlocale, uselocale */
+#include "io_impl.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <ini.h>
+#include <locale.h>
+#include <pthread.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
 
-#include "../common/common_impl.h"
+#include "common_impl.h"
 
 #define IMPACTFIT__STR2(x) #x
 #define IMPACTFIT__STR(x) IMPACTFIT__STR2(x)
@@ -152,7 +157,7 @@ int impactfit__parse_number(const char *what, const char *s, double *out, impact
     return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "%s: expected a number, got nothing", what);
   char *end;
   errno = 0;
-  double v = strtod(s, &end);
+  double v = impactfit__strtod_c(s, &end);
   /* strtod skips any leading white space (\r, \v, \f too): refused, the whole string must be the number */
   if (end == s || *end != '\0' || isspace((unsigned char)s[0]))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "%s: expected a number, got '%s'", what, s);
@@ -168,5 +173,54 @@ int impactfit__parse_number(const char *what, const char *s, double *out, impact
 int impactfit__fmt_g17(char *buf, double v) {
   if (v == 0.0)
     v = 0.0; /* -0 prints as 0: the same row for the same value */
-  return snprintf(buf, 32, "%.17g", v);
+  return impactfit__snprintf_c(buf, 32, "%.17g", v);
+}
+
+/* The C locale object: created once (pthread_once), never changed or freed afterwards; the only
+ * process-wide object of the library, immutable after its creation. NULL when newlocale failed
+ * (out of memory): the functions then fall back to the host's locale, which is "C" in every
+ * program that never called setlocale. */
+static locale_t c_locale;
+static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
+static void c_locale_init(void) { c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0); }
+static locale_t get_c_locale(void) {
+  pthread_once(&c_locale_once, c_locale_init);
+  return c_locale;
+}
+
+double impactfit__strtod_c(const char *s, char **end) {
+  locale_t c = get_c_locale();
+  return c ? strtod_l(s, end, c) : strtod(s, end);
+}
+
+int impactfit__snprintf_c(char *buf, size_t size, const char *fmt, ...) {
+  locale_t c = get_c_locale();
+  locale_t old = c ? uselocale(c) : (locale_t)0; /* this thread only */
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(buf, size, fmt, ap);
+  va_end(ap);
+  if (c)
+    uselocale(old);
+  return n;
+}
+
+int impactfit__identifier(const char *s) {
+  /* ASCII only (isalpha depends on the locale) */
+  if (!s || !s[0] || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z') || s[0] == '_'))
+    return 0;
+  for (const char *p = s; *p; p++)
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_'))
+      return 0;
+  return 1;
+}
+
+void *impactfit__locale_push(void) {
+  locale_t c = get_c_locale();
+  return c ? (void *)uselocale(c) : NULL;
+}
+
+void impactfit__locale_pop(void *previous) {
+  if (previous)
+    uselocale((locale_t)previous);
 }

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "../common/common_impl.h"
-#include "../hc/hc_impl.h"
-#include "sweep_internal.h"
+#include "hc_impl.h"
+#include "../sweep/problems.h"
 
 enum { P_EPS, P_N, P_K, P_MASS, P_V, P_COUNT };
 
@@ -23,6 +23,7 @@ static const impactfit_sweep_param params[P_COUNT] = {
 
 enum { O_DTAU, O_E, O_OMEGA, O_DT, O_LAMBDA, O_COUNT };
 static const char *const outputs[O_COUNT] = {"dtau", "e", "omega_i", "dt", "lambda"};
+static const char *const output_units[O_COUNT] = {"-", "-", "1/s", "s", "N s/m^(n+1)"};
 
 typedef struct state {
   impactfit_impact_workspace *ws;
@@ -101,4 +102,5 @@ const impactfit_sweep_problem impactfit__problem_impact_time = {
     .free = state_free,
     .solve = solve,
     .solve_run = NULL,
+    .output_units = output_units,
 };

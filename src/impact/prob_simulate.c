@@ -6,7 +6,7 @@
 
 #include "../common/common_impl.h"
 #include "impactfit/impact.h"
-#include "sweep_internal.h"
+#include "../sweep/problems.h"
 
 enum { P_N, P_M, P_K, P_C, P_MASS, P_V, P_ACCEL, P_CONTACTS, P_TMAX, P_RTOL, P_COUNT };
 
@@ -36,6 +36,7 @@ enum {
 static const char *const outputs[O_COUNT] = {
     "e_out", "t_contact", "f_max", "t_fmax", "f_min", "delta_max", "t_delta_max", "delta_start",
     "delta_sep", "f_start", "f_end", "damping_work", "energy_error", "zeta", "delta_m0", "n_contacts"};
+static const char *const output_units[O_COUNT] = {"-", "s", "N", "s", "N", "m", "s", "m", "m", "N", "N", "J", "-", "-", "m", "-"};
 
 typedef struct state {
   impactfit_impact_workspace *ws;
@@ -134,4 +135,5 @@ const impactfit_sweep_problem impactfit__problem_simulate = {
     .free = state_free,
     .solve = solve,
     .solve_run = NULL,
+    .output_units = output_units,
 };

@@ -1,0 +1,233 @@
+/* The grid modes of the point commands on the library's sweep runner (grid.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "grid.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "progress.h"
+#include "signals.h"
+#include "sweep_exec.h"
+
+/* ---- axes ---- */
+
+int cli_axis_parse(const char *what, const char *s, cli_axis *ax) {
+  memset(ax, 0, sizeof *ax);
+  if (s && strchr(s, ':') && !strchr(s, ',')) {
+    /* a range: parsed by cli_parse_grid's rules, kept as its ends */
+    char *copy = strdup(s);
+    if (!copy)
+      return cli_input_error("out of memory");
+    char *c1 = strchr(copy, ':'), *c2 = strchr(c1 + 1, ':');
+    int rc = 0;
+    if (!c2 || strchr(c2 + 1, ':')) {
+      rc = cli_input_error("%s: a range is start:stop:count, got '%s'", what, s);
+    } else {
+      *c1 = *c2 = '\0';
+      long n = 0;
+      char cwhat[128];
+      snprintf(cwhat, sizeof cwhat, "%s: the count of range '%.40s'", what, s);
+      if (!(rc = cli_parse_double(what, copy, &ax->a)) && !(rc = cli_parse_double(what, c1 + 1, &ax->b)) &&
+          !(rc = cli_parse_int(cwhat, c2 + 1, 1, 100000000, &n))) {
+        if (n == 1 && ax->a != ax->b)
+          rc = cli_input_error("%s: a range with count 1 needs start = stop, got '%s'", what, s);
+        ax->n = (size_t)n;
+        ax->range = 1;
+      }
+    }
+    free(copy);
+    return rc;
+  }
+  return cli_parse_grid(what, s, &ax->values, &ax->n);
+}
+
+double cli_axis_value(const cli_axis *ax, size_t i) {
+  if (!ax->range)
+    return ax->values[i];
+  /* the sweep's linear axis (src/sweep/sweep.c), operation for operation */
+  if (i == 0)
+    return ax->a;
+  if (i == ax->n - 1)
+    return ax->b;
+  double t = (double)i / (double)(ax->n - 1);
+  return ax->a + (ax->b - ax->a) * t;
+}
+
+int cli_axis_add(impactfit_sweep_def *d, const char *param, const cli_axis *ax, impactfit_error *err) {
+  if (ax->range)
+    return impactfit_sweep_def_axis(d, param, IMPACTFIT_AXIS_LINEAR, ax->a, ax->b, ax->n, err);
+  return impactfit_sweep_def_axis_values(d, param, ax->values, ax->n, err);
+}
+
+void cli_axis_free(cli_axis *ax) {
+  free(ax->values);
+  memset(ax, 0, sizeof *ax);
+}
+
+/* ---- the command line, for the messages ---- */
+
+static size_t put(char *buf, size_t size, size_t at, const char *s) {
+  size_t n = strlen(s);
+  if (at < size) {
+    size_t k = n < size - at ? n : size - at - 1;
+    memcpy(buf + at, s, k);
+    buf[at + k] = '\0';
+  }
+  return at + n;
+}
+
+void cli_command_line(int argc, char **argv, const char *const *skip, const int *takes_value, size_t nskip,
+                      char *buf, size_t size) {
+  size_t at = put(buf, size, 0, "impactfit");
+  for (int i = 1; i < argc; i++) {
+    int drop = 0;
+    for (size_t k = 0; k < nskip; k++) {
+      size_t l = strlen(skip[k]);
+      if (strncmp(argv[i], skip[k], l) == 0 && (argv[i][l] == '\0' || argv[i][l] == '=')) {
+        drop = 1;
+        if (takes_value[k] && argv[i][l] == '\0')
+          i++;
+        break;
+      }
+    }
+    if (drop)
+      continue;
+    at = put(buf, size, at, " ");
+    const char *a = argv[i];
+    int plain = *a != '\0';
+    for (const char *p = a; *p; p++)
+      if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.,:/=+@%", *p))
+        plain = 0;
+    if (plain) {
+      at = put(buf, size, at, a);
+    } else { /* single quotes, ' as '\'' */
+      at = put(buf, size, at, "'");
+      for (const char *p = a; *p; p++) {
+        char c[2] = {*p, '\0'};
+        at = put(buf, size, at, *p == '\'' ? "'\\''" : c);
+      }
+      at = put(buf, size, at, "'");
+    }
+  }
+}
+
+/* ---- streaming to standard output ---- */
+
+typedef struct stream {
+  const cli_grid *g;
+  const impactfit_sweep_problem *pr;
+  double *out; /* a failed point's outputs, zeroed */
+  size_t next, failed, base;
+  cli_progress *pr_line;
+} stream;
+
+/* The runner's numbers of one block, printed row by row in index order by the command. */
+static int on_values(void *ctx, const impactfit_sweep_block *b) {
+  stream *st = ctx;
+  size_t np = st->pr->n_params, no = st->pr->n_outputs;
+  cli_progress_clear(st->pr_line); /* rows and failure messages go to a clean terminal */
+  for (size_t i = 0; i < b->n; i++) {
+    cli_grid_row r = {b->index[i], b->in + i * np, b->out + i * no, b->status[i], b->rhs_evals[i], ""};
+    if (r.status) {
+      r.out = st->out;
+      r.message = b->errs[i].message;
+      st->failed++;
+    }
+    st->g->row(st->g->ctx, &r);
+  }
+  st->next = b->first + b->count;
+  fflush(stdout);
+  return ferror(stdout) ? IMPACTFIT_EIO : 0;
+}
+
+static int on_poll(void *ctx, size_t done, size_t failed) {
+  stream *st = ctx;
+  cli_progress_update(st->pr_line, st->base + done, failed);
+  return cli_signal_pending() != 0;
+}
+
+int cli_grid_run(const cli_grid *g) {
+  if (g->out_dir) {
+    char command[6000];
+    snprintf(command, sizeof command, "%s", g->command);
+    cli_sweep_exec x = {g->what, g->what, g->out_dir, command, g->threads, 0, 0, g->resume, 0, 1, 2.0, g->quiet};
+    return cli_sweep_execute(g->s, &x, 0, 1);
+  }
+  size_t total = impactfit_sweep_point_count(g->s);
+  if (g->from >= total)
+    return cli_input_error("--from: the grid has %zu points (0 to %zu), got %zu", total, total - 1, g->from);
+  const impactfit_sweep_problem *pr = impactfit_sweep_get_problem(g->s);
+  stream st;
+  memset(&st, 0, sizeof st);
+  st.g = g;
+  st.pr = pr;
+  st.next = st.base = g->from;
+  st.out = calloc(pr->n_outputs + 1, sizeof *st.out);
+  if (!st.out)
+    return cli_input_error("%s: out of memory", g->what);
+  cli_progress prog;
+  cli_progress_start(&prog, g->what, "points", total, g->from, g->quiet);
+  st.pr_line = &prog;
+  impactfit_sweep_run_params rp = impactfit_sweep_default_run_params();
+  rp.threads = g->threads;
+  rp.first = g->from;
+  rp.poll = on_poll;
+  if (g->from == 0)
+    g->header(g->ctx);
+  impactfit_sweep_summary sum;
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  cli_signals_install();
+  int rs = impactfit_sweep_run_values(g->s, &rp, on_values, &st, &sum, &err);
+  cli_progress_end(&prog);
+  fflush(stdout);
+  int sig = cli_signal_pending();
+  cli_signals_restore();
+  int rc = CLI_OK;
+  if (rs == IMPACTFIT_EINTR) {
+    if (!sig)
+      sig = SIGTERM;
+    fprintf(stderr,
+            "impactfit: error: %s: interrupted by %s after %zu of %zu points (the rows printed are complete); "
+            "print the rest with: %s --from %zu\n",
+            g->what, cli_signal_name(sig), st.next, total, g->command, st.next);
+    rc = sig == SIGINT ? CLI_SIGINT : CLI_SIGTERM;
+  } else if (rs == IMPACTFIT_EIO) {
+    rc = cli_input_error("%s: cannot print the rows", g->what);
+  } else if (rs) {
+    rc = cli_status_error(rs, &err, g->what);
+  } else if (st.failed) {
+    rc = CLI_NUMERIC;
+  }
+  free(st.out);
+  return rc;
+}
+
+/* ---- the options shared by the grid commands ---- */
+
+int cli_grid_check(const char *what, const cli_grid_opts *o, int formats) {
+  if (o->threads != -1 && (o->threads < 1 || o->threads > 4096))
+    return cli_input_error("--threads: expected 1..4096, got %d", o->threads);
+  if (o->from < 0)
+    return cli_input_error("--from: expected a point index >= 0, got %d", o->from);
+  if (o->out_dir && (o->from || formats))
+    return cli_input_error("%s: --out writes the sweep's CSV and JSON files: no --from or output format options",
+                           what);
+  if (o->resume && !o->out_dir)
+    return cli_input_error("%s: --resume continues an --out DIR run (give --out DIR)", what);
+  return 0;
+}
+
+int cli_grid_exec(const char *what, const impactfit_sweep *s, const cli_grid_opts *o, int argc, char **argv,
+                  void (*header)(void *ctx), void (*row)(void *ctx, const cli_grid_row *r), void *ctx) {
+  char command[6000];
+  static const char *const skip[] = {"--from", "--resume"};
+  static const int takes[] = {1, 0};
+  cli_command_line(argc, argv, skip, takes, 2, command, sizeof command);
+  cli_grid g = {what,       s,       o->threads > 0 ? o->threads : 0, o->quiet, (size_t)o->from, o->out_dir,
+                o->resume, command, header,                          row,      ctx};
+  return cli_grid_run(&g);
+}

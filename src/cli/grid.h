@@ -1,0 +1,98 @@
+/* The grid modes of the point commands (copt, zhang-alpha, ...) on the library's sweep runner
+ * (CLI only). A command turns its options into a sweep built in memory (impactfit_sweep_def_*, one
+ * of the library's sweep problems) and hands it here with a row printer:
+ *   - without --out: the rows stream to standard output in the command's own format (table, CSV
+ *     or JSON lines) in grid order, block by block as the runner delivers them, so memory does not
+ *     grow with the number of points (only with the axes: 8 bytes per axis value), and the bytes are the same for any thread count. A progress
+ *     line is drawn on a terminal. SIGINT/SIGTERM stop after the units in flight: the rows printed
+ *     are complete, and the message gives the command that prints the rest (--from P; appended to
+ *     the interrupted output it gives the bytes of an uninterrupted run);
+ *   - with --out DIR: the sweep runs exactly as `impactfit sweep` runs a definition file
+ *     (sweep_exec.h): DIR/NAME.csv and NAME.json, durable journal, --resume, shards.
+ * Options --n 1.5 (a value), --e 0.1,0.5 (a list) and --e 0.1:0.9:9 (a range, the sweep's `linear`
+ * axis: start + (stop - start)·(i/(count - 1)), ends exact) give the axes. */
+#ifndef IMPACTFIT_CLI_GRID_H
+#define IMPACTFIT_CLI_GRID_H
+
+#include <stddef.h>
+
+#include "impactfit/sweep.h"
+
+/* One axis option: a value, a list or a linear range (values are not stored for a range). */
+typedef struct cli_axis {
+  int range;
+  double a, b;     /* range ends */
+  size_t n;        /* number of values */
+  double *values;  /* list values (NULL for a range) */
+} cli_axis;
+
+/* Parses "v", "a,b,c" or "start:stop:count" (count 1..1e8); 0 or CLI_INPUT (error printed naming what). */
+int cli_axis_parse(const char *what, const char *s, cli_axis *ax);
+/* Value i, exactly as the sweep computes it. */
+double cli_axis_value(const cli_axis *ax, size_t i);
+/* Adds the axis to a definition: a LINEAR range or a LIST. */
+int cli_axis_add(impactfit_sweep_def *d, const char *param, const cli_axis *ax, impactfit_error *err);
+void cli_axis_free(cli_axis *ax);
+
+/* One point of the grid: the runner's numbers (impactfit_sweep_run_values). */
+typedef struct cli_grid_row {
+  size_t index;
+  const double *in;    /* the problem's parameters, in its order */
+  const double *out;   /* the problem's outputs, in its order (all 0 for a failed point) */
+  int status;          /* 0 (OK) or the point's status */
+  long rhs_evals;
+  const char *message; /* the failure's message ("" when OK) */
+} cli_grid_row;
+
+typedef struct cli_grid {
+  const char *what;     /* "copt": messages, progress label, NAME of DIR/NAME.csv */
+  const impactfit_sweep *s;
+  int threads, quiet;
+  size_t from;          /* --from: first point printed (stdout mode; 0: all, with the header). The P an
+                         * interrupted run prints is where a work unit starts, so the rows are those
+                         * of the full run; another P may cut a continuation run (copt, zhang-alpha
+                         * along e) and change its rows within the solver's tolerance */
+  const char *out_dir;  /* --out DIR: durable sweep output instead of standard output */
+  int resume;           /* --resume (with --out) */
+  const char *command;  /* the command line without --from/--resume (for the messages) */
+  void (*header)(void *ctx);                         /* prints the header (from == 0) */
+  void (*row)(void *ctx, const cli_grid_row *r);     /* prints one row */
+  void *ctx;
+} cli_grid;
+
+/* Runs the grid; returns the exit status: 0, 1 (a point failed: its row and a message on stderr
+ * say why), 2, 130/143 (interrupted). */
+int cli_grid_run(const cli_grid *g);
+
+/* The options every grid command takes: --threads T, --quiet, --from P, --out DIR, --resume.
+ * Initialise with CLI_GRID_OPTS_INIT and list CLI_GRID_OPTS(o) in the command's cli_opt table. */
+typedef struct cli_grid_opts {
+  int threads; /* -1 until given */
+  int quiet, from, resume;
+  const char *out_dir;
+} cli_grid_opts;
+#define CLI_GRID_OPTS_INIT {-1, 0, 0, 0, NULL}
+#define CLI_GRID_OPTS(o)                                                                                  \
+  {"threads", OPT_INT, &(o).threads, 0}, {"quiet", OPT_FLAG, &(o).quiet, 0}, {"from", OPT_INT, &(o).from, 0}, \
+      {"out", OPT_STRING, &(o).out_dir, 0}, { "resume", OPT_FLAG, &(o).resume, 0 }
+
+/* Checks them; `formats` is non-zero when --json/--csv/--trace was given (--out writes the sweep's own
+ * files instead). 0 or CLI_INPUT (error printed). */
+int cli_grid_check(const char *what, const cli_grid_opts *o, int formats);
+
+/* Runs the sweep s for command `what` with the grid options, the command's printers and ctx (the
+ * command line for the messages is argv without --from and --resume). Returns the exit status. */
+int cli_grid_exec(const char *what, const impactfit_sweep *s, const cli_grid_opts *o, int argc, char **argv,
+                  void (*header)(void *ctx), void (*row)(void *ctx, const cli_grid_row *r), void *ctx);
+
+/* for (i over the values of axis a to check): every value of a list, the two ends of a range (a linear
+ * range lies between them). */
+#define CLI_AXIS_EACH(a, i) \
+  for (size_t i = 0; i < (a).n; i = ((a).range && i == 0 && (a).n > 2) ? (a).n - 1 : i + 1)
+
+/* The command line (argv[0] as "impactfit", each argument shell-quoted when needed), leaving out
+ * the options named in skip (with their value when takes_value[k]); into buf. */
+void cli_command_line(int argc, char **argv, const char *const *skip, const int *takes_value, size_t nskip,
+                      char *buf, size_t size);
+
+#endif

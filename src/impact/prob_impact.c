@@ -1,0 +1,136 @@
+/* Sweep problem "impact": one impact per point (impactfit_impact_solve, include/impactfit/impact.h)
+ * with every field of its result, and the contact-end condition as an axis: option transitions is a
+ * comma list of A, B, C, D and the parameter transition_index (0, 1, ...) picks one of them, so a
+ * grid can compare conditions point by point. The built-in simulate problem (one condition, a subset
+ * of the fields, extrema on demand) is what definition files and fits use; this one is what
+ * `impactfit simulate` prints. Parameters as impactfit_impact_params; t_max = 0: automatic. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/common_impl.h"
+#include "../sweep/problems.h"
+#include "impactfit/impact.h"
+
+enum { P_TR, P_N, P_M, P_C, P_K, P_MASS, P_V, P_ACCEL, P_CONTACTS, P_TMAX, P_COUNT };
+
+static const impactfit_sweep_param params[P_COUNT] = {
+    {"transition_index", 0.0, 0.0, 3.0, IMPACTFIT_SWEEP_INTEGER, "index into the option transitions"},
+    {"n", 1.5, 0.0, HUGE_VAL, IMPACTFIT_SWEEP_MIN_EXCLUSIVE, "spring exponent (> 0)"},
+    {"m", 0.0, 0.0, HUGE_VAL, 0, "damping exponent (>= 0)"},
+    {"c", 0.0, 0.0, HUGE_VAL, 0, "damping coefficient, N s m^-(m+1)"},
+    {"k", 1.0, 0.0, HUGE_VAL, IMPACTFIT_SWEEP_MIN_EXCLUSIVE, "stiffness, N/m^n"},
+    {"mass", 1.0, 0.0, HUGE_VAL, IMPACTFIT_SWEEP_MIN_EXCLUSIVE, "effective mass, kg"},
+    {"v", 1.0, 0.0, HUGE_VAL, IMPACTFIT_SWEEP_MIN_EXCLUSIVE, "approach velocity, m/s"},
+    {"accel", 0.0, 0.0, HUGE_VAL, 0, "constant acceleration pressing the bodies together, m/s^2"},
+    {"contacts", 1.0, 1.0, IMPACTFIT_MAX_CONTACTS, IMPACTFIT_SWEEP_INTEGER, "contacts to follow (> 1 needs accel > 0)"},
+    {"t_max", 0.0, 0.0, HUGE_VAL, IMPACTFIT_SWEEP_TOLERANCE, "time bound in units of delta_m0/v (0: automatic)"},
+};
+
+static const impactfit_sweep_option options[1] = {{"transitions", "C", NULL, "comma list of A, B, C, D"}};
+
+enum { O_E_OUT, O_T_CONTACT, O_F_MAX, O_T_FMAX, O_F_MIN, O_DELTA_MAX, O_T_DELTA_MAX, O_DELTA_START, O_DELTA_SEP,
+       O_F_START, O_F_END, O_DAMPING_WORK, O_ENERGY_ERROR, O_ZETA, O_DELTA_M0, O_STEPS, O_CONTACTS, O_COUNT };
+static const char *const outputs[O_COUNT] = {
+    "e_out", "t_contact", "f_max", "t_fmax", "f_min", "delta_max", "t_delta_max", "delta_start", "delta_sep",
+    "f_start", "f_end", "damping_work", "energy_error", "zeta", "delta_m0", "steps", "n_contacts"};
+static const char *const output_units[O_COUNT] = {"-", "s", "N", "s", "N", "m", "s", "m", "m", "N", "N", "J", "-", "-", "m", "-", "-"};
+
+typedef struct state {
+  impactfit_impact_workspace *ws;
+  const impactfit_transition *trs[4];
+  size_t ntr;
+} state;
+
+/* "C" or "A,C" (at most four); 0 or EINVAL. */
+static int parse_transitions(const char *list, state *s, impactfit_error *err) {
+  s->ntr = 0;
+  for (const char *t = list;;) {
+    const char *comma = strchr(t, ',');
+    size_t len = comma ? (size_t)(comma - t) : strlen(t);
+    char name[8] = "";
+    if (len < sizeof name) {
+      memcpy(name, t, len);
+      name[len] = '\0';
+    }
+    const impactfit_transition *tr = (len < sizeof name) ? impactfit_transition_from_name(name) : NULL;
+    if (!tr || s->ntr == 4)
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "transitions: expected A, B, C, D or a list of them, got '%s'",
+                             list);
+    s->trs[s->ntr++] = tr;
+    if (!comma)
+      return IMPACTFIT_OK;
+    t = comma + 1;
+  }
+}
+
+static int alloc(void **out, const char *const *opt, const unsigned char *wanted, impactfit_error *err) {
+  (void)wanted;
+  *out = NULL;
+  state *s = calloc(1, sizeof *s);
+  if (!s)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+  int st = parse_transitions(opt[0], s, err);
+  if (!st && !(s->ws = impactfit_impact_alloc()))
+    st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+  if (st) {
+    free(s);
+    return st;
+  }
+  *out = s;
+  return IMPACTFIT_OK;
+}
+
+static void state_free(void *vs) {
+  state *s = vs;
+  if (s)
+    impactfit_impact_free(s->ws);
+  free(s);
+}
+
+static int solve(void *vs, const double *in, double *out, long *rhs_evals, impactfit_error *err) {
+  state *s = vs;
+  *rhs_evals = 0;
+  size_t ti = (size_t)in[P_TR];
+  if (ti >= s->ntr)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "transition_index %zu: the option transitions has %zu", ti, s->ntr);
+  impactfit_impact_params p = impactfit_impact_default_params();
+  p.transition = s->trs[ti];
+  p.n = in[P_N];
+  p.m = in[P_M];
+  p.c = in[P_C];
+  p.k = in[P_K];
+  p.mass = in[P_MASS];
+  p.v = in[P_V];
+  p.accel = in[P_ACCEL];
+  p.max_contacts = (int)in[P_CONTACTS];
+  p.t_max = in[P_TMAX];
+  impactfit_impact_result r;
+  memset(&r, 0, sizeof r);
+  int st = impactfit_impact_solve(s->ws, &p, &r, err);
+  *rhs_evals = r.rhs_evals;
+  if (st)
+    return st;
+  const double v[O_COUNT] = {r.e_out,        r.t_contact,   r.f_max,     r.t_fmax,        r.f_min,
+                             r.delta_max,    r.t_delta_max, r.delta_start, r.delta_sep,   r.f_start,
+                             r.f_end,        r.damping_work, r.energy_error, r.zeta,       r.delta_m0,
+                             (double)r.steps, (double)r.n_contacts};
+  memcpy(out, v, sizeof v);
+  return IMPACTFIT_OK;
+}
+
+const impactfit_sweep_problem impactfit__problem_impact = {
+    .name = "impact",
+    .summary = "one impact per point with every result field (impactfit_impact_solve); a list of contact-end "
+               "conditions as an axis",
+    .params = params,
+    .n_params = P_COUNT,
+    .options = options,
+    .n_options = 1,
+    .outputs = outputs,
+    .n_outputs = O_COUNT,
+    .alloc = alloc,
+    .free = state_free,
+    .solve = solve,
+    .output_units = output_units,
+};
