@@ -19,12 +19,12 @@ ko() { echo "FAIL: $*"; fail=$((fail + 1)); }
 
 # grids that run a few seconds (continuation along e)
 COPT="copt --n 1:2:150 --e 0.05:1:1200 --k 1e7 --mass 0.1 --v 2"
-ZHANG="zhang-alpha --n 1:2:40 --m 0,0.5,1 --e 0.05:0.95:1000"
-ITIME="impact-time --eps 0:50:400 --n 1:2.5:100 --k 1e7 --mass 0.1 --v 2"
+ZHANG="zhang-alpha --n 1:2:40 --m 0,0.5,1 --e 0.05:0.95:2500"
+ITIME="impact-time --eps 0:50:1000 --n 1:2.5:100 --k 1e7 --mass 0.1 --v 2"
 SIMU="simulate --n 1:2:100 --c 0:2:800 --transition A,C --k 1e7 --mass 0.1 --v 2"
 
 # ---- 1 vs 2 threads, every format, small grids (hc-eps too; its points take microseconds) ----
-for cmd in "${COPT/:1200/:40}" "${ZHANG/:1000/:40}" "${ITIME/:400/:20}" "${SIMU/:800/:20}" "hc-eps --e 0.01:1:300 --k 1e7,2e7 --v 1:3:7" \
+for cmd in "${COPT/:1200/:40}" "${ZHANG/:2500/:40}" "${ITIME/:1000/:20}" "${SIMU/:800/:20}" "hc-eps --e 0.01:1:300 --k 1e7,2e7 --v 1:3:7" \
   "hc-eps --e 0.01:1:300 --formula flores" "identify-hc --e 0.2:0.9:15 --dt 1e-4,3e-4 --v 1,2 --mass 0.1 --n 1:2:5"; do
   for fmt in "" "--csv" "--json"; do
     [ "$fmt" = --csv ] && [ "${cmd%% *}" != copt ] && [ "${cmd%% *}" != zhang-alpha ] && [ "${cmd%% *}" != simulate ] &&
@@ -52,7 +52,7 @@ for cmd in "$COPT" "$ZHANG" "$ITIME" "$SIMU"; do
   # shellcheck disable=SC2086
   "$BIN" $cmd $fmt --threads 2 >"$TMP/part.csv" 2>"$TMP/err" &
   pid=$!
-  sleep 1
+  sleep 0.4
   kill -INT $pid
   wait $pid
   rc=$?
@@ -70,7 +70,7 @@ for cmd in "$COPT" "$ZHANG" "$ITIME" "$SIMU"; do
   # shellcheck disable=SC2086
   "$BIN" $cmd --out "$TMP/o2" --threads 2 >/dev/null 2>"$TMP/err" &
   pid=$!
-  sleep 1
+  sleep 0.4
   kill -INT $pid
   wait $pid
   rc=$?

@@ -43,7 +43,7 @@ grep -q 'e_out' ref.out && ok || bad "the results on standard output"
 # '-': the trace alone on standard output, the results on standard error, no file named '-'
 "$BIN" "${SIM[@]}" --trace - >dash.out 2>dash.err || bad "--trace - failed"
 cmp -s dash.out ref.csv && ok || bad "--trace -: standard output is not the trace alone"
-cmp -s dash.err ref.out && ok || bad "--trace -: the results are not on standard error"
+grep -v "^impactfit: note:" dash.err | cmp -s - ref.out && ok || bad "--trace -: the results are not on standard error"
 [ ! -e ./- ] && ok || bad "--trace - created a file named '-'"
 
 # a character device (NUL: /dev/null's device): written in place, still the character device, exit 0
@@ -56,7 +56,7 @@ cmp -s dash.err ref.out && ok || bad "--trace -: the results are not on standard
 [ -L "$STDOUT" ] && ok || bad "$STDOUT is no longer a symlink"
 cmp -s pipe.out ref.csv && ok || bad "--trace $STDOUT through a pipe: not the trace"
 "$BIN" "${SIM[@]}" --trace "$STDOUT" >redir.out 2>redir.err || bad "--trace $STDOUT >file"
-cmp -s redir.out ref.csv && cmp -s redir.err ref.out && ok || bad "--trace $STDOUT >file: not the trace alone"
+cmp -s redir.out ref.csv && grep -v "^impactfit: note:" redir.err | cmp -s - ref.out && ok || bad "--trace $STDOUT >file: not the trace alone"
 [ -L "$STDOUT" ] && ok || bad "$STDOUT is no longer a symlink"
 # a symlink of ours to it
 ln -s "$STDOUT" to-stdout
