@@ -427,6 +427,7 @@ typedef struct root_ctx {
   seg *sg;
   int ev;
   int status;
+  double a, b, ga, gb; /* the bracket and the caller's values at its ends */
 } root_ctx;
 
 static double root_fn(double s, void *params) {
@@ -437,6 +438,9 @@ static double root_fn(double s, void *params) {
     rc->status = st;
     return 0.0;
   }
+  /* f' at δ = 0 is a one-sided limit that only the caller knows the side of (fd_at_zero) */
+  if (rc->ev == EV_FD && y[0] == 0.0)
+    return (s - rc->a <= rc->b - s) ? rc->ga : rc->gb;
   return event_value(&rc->ws->sys, rc->ev, y);
 }
 
@@ -480,7 +484,7 @@ static int locate(impactfit_impact_workspace *ws, seg *sg, int ev, double a, dou
                   double gb, double *s) {
   if (ev != EV_FD && ga * gb < 0.0)
     return locate_newton(ws, sg, ev, a, b, ga, gb, s);
-  root_ctx rc = {ws, sg, ev, 0};
+  root_ctx rc = {ws, sg, ev, 0, a, b, ga, gb};
   gsl_function F = {root_fn, &rc};
   /* The bracket's values on the segment itself (a series piece's first point and the integrator
    * state it starts from can differ in the last bit): if they no longer straddle zero, the event is
@@ -588,6 +592,42 @@ static double hermite_extremum(double fa, double fb, double da, double db, doubl
   return fa + u * (da * h + u * (c2 + u * c3));
 }
 
+/* The force's time derivative f' = K n |x|^(n−1) x' + ζ m sgn(x) |x|^(m−1) x'^2 + ζ |x|^m x'' in the
+ * limit x → 0 on the side `side` (+1: x > 0, −1: x < 0), at speed x'. For 0 < m < 1 (or n < 1) a term
+ * grows without bound like |x|^(m−1): the force rises from 0 like τ^m and has a sharp maximum at
+ * τ ≈ m/ζ, inside the first sample interval of the start series, which a zero at δ = 0 (the value
+ * of the two-sided formula) would hide. An unbounded limit is returned as ±1e150, a finite value of
+ * the right sign that Brent's method can bracket with. */
+static double fd_at_zero(const impactfit__sys *S, const double y[3], double side) {
+  double xd = y[1], big = 1e150;
+  /* the two possibly unbounded terms, as (order of |x|, coefficient) */
+  double o1 = S->n - 1.0, c1 = S->K * S->n * xd;
+  double o2 = S->m - 1.0, c2 = (S->m > 0.0) ? S->zeta * S->m * side * xd * xd : 0.0;
+  double inf = 0.0, fin = 0.0, omin = 0.0;
+  if (c1 != 0.0 && o1 < 0.0)
+    omin = o1;
+  if (c2 != 0.0 && o2 < omin)
+    omin = o2;
+  if (omin < 0.0) {
+    if (c1 != 0.0 && o1 == omin)
+      inf += c1;
+    if (c2 != 0.0 && o2 == omin)
+      inf += c2;
+    if (inf != 0.0)
+      return inf > 0.0 ? big : -big;
+  }
+  if (o1 == 0.0)
+    fin += c1;
+  if (o2 == 0.0)
+    fin += c2;
+  if (S->m == 0.0) /* ζ x'' with x'' = γ − ζ x' (the spring force vanishes at x = 0) */
+    fin += S->zeta * (S->gamma - S->zeta * xd);
+  if (fin != 0.0)
+    return fin;
+  /* every term vanishes (n > 1, m > 1): f ≈ K |x|^n + ζ |x|^m x' grows away from 0 along x' */
+  return (side * xd > 0.0) ? 1.0 : -1.0;
+}
+
 /* Can the contact end where the force falls to zero (B, C, D) before δ = 0? Only for m < n. With
  * h = f/|x|^m = K x^(n−m) + ζ x', at a zero of h (x > 0): x' = −(K/ζ) x^(n−m) and x'' = γ − f = γ,
  * so dh/dt = −(K²/ζ)(n−m) x^(2(n−m)−1) + ζγ ≥ 0 when m ≥ n: h can touch zero but never cross it
@@ -626,12 +666,20 @@ static int scan_interval(impactfit_impact_workspace *ws, contact_state *cs, seg 
    * so far, a minimum that may fall below the smallest or (hidden-root guard) come near zero. The
    * cubic Hermite interpolant of f through both ends estimates the extremum's value; this keeps a
    * resting contact, where f' hovers around zero at rounding level, from locating noise. */
-  if (xa != 0.0 && xb != 0.0 && ((fda > 0.0 && fdb <= 0.0) || (fda < 0.0 && fdb >= 0.0))) {
+  /* At δ = 0 (the start or end of a contact) f' is its one-sided limit from inside the interval. */
+  int at_zero = (xa == 0.0 && da != 0.0) || (xb == 0.0 && db != 0.0);
+  if (xa == 0.0 && da != 0.0)
+    fda = fd_at_zero(S, ya, da > 0.0 ? 1.0 : -1.0);
+  if (xb == 0.0 && db != 0.0)
+    fdb = fd_at_zero(S, yb, db < 0.0 ? 1.0 : -1.0);
+  if ((xa != 0.0 || da != 0.0) && (xb != 0.0 || db != 0.0) &&
+      ((fda > 0.0 && fdb <= 0.0) || (fda < 0.0 && fdb >= 0.0))) {
     double fa = va->f, fb = vb->f, fh = hermite_extremum(fa, fb, fda, fdb, sb - sa);
     double tolf = 1e-6 * (fabs(fa) + fabs(fb));
     int is_max = fda > 0.0;
-    int want = is_max ? (cs->locate_extrema && fh >= cs->fmax - tolf)
-                      : ((cs->locate_extrema && fh <= cs->fmin + tolf) ||
+    /* next to δ = 0 the cubic estimate means nothing (f' may be unbounded there): always locate */
+    int want = is_max ? (cs->locate_extrema && (at_zero || fh >= cs->fmax - tolf))
+                      : ((cs->locate_extrema && (at_zero || fh <= cs->fmin + tolf)) ||
                          (force_can_end(cs, S) && fh <= 0.1 * fmin(fabs(fa), fabs(fb))));
     ADD(want, EV_FD, is_max ? E_FMAX : E_FMIN, fda, fdb);
   }
