@@ -22,10 +22,15 @@
 #define NOSEP_G (-50.0) /* g for a simulation without separation: e_out "below e^-50 e" */
 #define MAX_EVALS 512   /* simulations recorded per point */
 #define HISTORY 6       /* points used by the continuation (quintic extrapolation) */
-/* Time bound of the simulations, in units of δ_m0/v (about 70 undamped contact durations): a contact
- * still open then counts as "no separation" (too much damping). Under A near the critical damping
- * the creep towards δ = 0 would otherwise cost whole seconds per simulation. */
-#define SIM_T_MAX 200.0
+/* Time bound of the simulations: 0, the engine's own default 1e4 max(1, ζ) δ_m0/v, the same as a
+ * forward simulation, so that the inverse path never sees a "no separation" that `simulate` would
+ * not. A fixed bound (200 δ_m0/v until 0.0.x) cut short the slow creep to δ = 0 of strongly damped
+ * elements with m ≥ n, whose contact lasts a time ∝ ζ (n = m = 1.5, e = 1e-4: ζ = 6789, 251 δ_m0/v),
+ * and turned them into false "no damping gives e" failures. The creep's cost that the fixed bound
+ * avoided is now bounded by the engine itself: under A with m ≤ (n − 1)/2 it proves non-separation
+ * from the state (creeps_forever in impact.c), with n − m < 1 the creep ends in a finite time of
+ * order ζ/(K (1 − n + m)), and every contact gives up after 4e6 integrator steps. */
+#define SIM_T_MAX 0.0
 #define ACCEPT 0.9 /* a simulation within ACCEPT·tol of the target ends the search */
 
 /* ---- methods -------------------------------------------------------------------------------- */
@@ -498,6 +503,21 @@ static int run_method(impactfit_inverse_workspace *ws, const impactfit_inverse_p
                            "no %s within the engine's range gives e = %.17g (transition %s): e_out is "
                            "still %.6g at %s = %.6g (%s)", what, ws->target, p->transition->name,
                            ws->evals[above].e_out, what, exp(ws->evals[above].u), ws->beyond_msg);
+  if (above >= 0 && below >= 0 && ws->evals[below].separated &&
+      ws->evals[below].u - ws->evals[above].u <= 1e-12 * fmax(1.0, fabs(ws->evals[above].u))) {
+    /* Both sides separate and bracket the target, a few units of rounding of ln ζ apart: e_out is
+     * continuous but so steep (under A near the critical damping) that no representable damping
+     * meets the tolerance. Say so with the numbers that prove it and the tolerance that is reachable. */
+    const evaluation *a = &ws->evals[above], *b = &ws->evals[below];
+    double reach = fmax(fabs(a->e_out - ws->target), fabs(b->e_out - ws->target)) / ws->target;
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT,
+                           "no double-precision %s gives e = %.17g to the tolerance %.3g (transition "
+                           "%s): e_out is steep here and goes from %.17g at %s = %.17g to %.17g at %s = "
+                           "%.17g, %.3g relative apart; a tolerance of %.2g or more is reachable",
+                           what, ws->target, ws->tol, p->transition->name, a->e_out, what, exp(a->u),
+                           b->e_out, what, exp(b->u), (a->e_out - b->e_out) / ws->target,
+                           2.0 * reach);
+  }
   if (above >= 0 && below >= 0 && ws->evals[below].u - ws->evals[above].u <= 1e-12 * fmax(1.0, fabs(ws->evals[above].u)))
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT,
                            "no damping gives e = %.17g (transition %s): e_out jumps from %.6g to %s "
