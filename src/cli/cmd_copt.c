@@ -76,15 +76,15 @@ int impactfit_cmd_copt(int argc, char **argv) {
   for (size_t i = 0; i < nn && !rc; i++) {
     double c;
     if (!(ns[i] > 0.0))
-      rc = cli_input_error("--n: spring exponent must be > 0 (got %g)", ns[i]);
+      rc = cli_input_error("--n: spring exponent must be > 0 (got %.17g)", ns[i]);
     else if (impactfit_copt_from_zeta(ns[i], 1.0, k, mass, v, &c, &err))
       rc = cli_status_error(IMPACTFIT_EINVAL, &err, "copt");
   }
   for (size_t i = 0; i < ne && !rc; i++)
     if (!(es[i] > 0.0 && es[i] <= 1.0))
-      rc = cli_input_error("--e: the coefficient of restitution must be in (0, 1] (got %g)", es[i]);
+      rc = cli_input_error("--e: the coefficient of restitution must be in (0, 1] (got %.17g)", es[i]);
   if (!rc && !(tol >= 1e-13 && tol < 0.1))
-    rc = cli_input_error("--tol: expected a value in [1e-13, 0.1), got %g", tol);
+    rc = cli_input_error("--tol: expected a value in [1e-13, 0.1), got %.17g", tol);
   if (!rc && nn * ne > 100000000)
     rc = cli_input_error("copt: the grid has %zu points (at most 1e8)", nn * ne);
   if (rc)

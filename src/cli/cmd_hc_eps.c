@@ -68,12 +68,12 @@ int impactfit_cmd_hc_eps(int argc, char **argv) {
   for (size_t i = 0; i < ax[0].n && !rc; i++) {
     double e = ax[0].v[i];
     if (!(e > 0.0 && e <= 1.0))
-      rc = cli_input_error("--e: the coefficient of restitution must be in (0, 1], got %g", e);
+      rc = cli_input_error("--e: the coefficient of restitution must be in (0, 1], got %.17g", e);
   }
   for (size_t a = 1; a < 3 && !rc && s_k; a++)
     for (size_t i = 0; i < ax[a].n && !rc; i++)
       if (!(ax[a].v[i] > 0.0))
-        rc = cli_input_error("%s: must be > 0, got %g", ax[a].opt, ax[a].v[i]);
+        rc = cli_input_error("%s: must be > 0, got %.17g", ax[a].opt, ax[a].v[i]);
   for (size_t i = 0; i < ax[0].n && !rc; i++) {
     impactfit_error err;
     impactfit_error_clear(&err);

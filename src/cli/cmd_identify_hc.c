@@ -81,10 +81,10 @@ int impactfit_cmd_identify_hc(int argc, char **argv) {
     ipoint *p = &pts[idx];
     p->e = v[0], p->dt = v[1], p->v = v[2], p->mass = v[3], p->n = v[4];
     if (!(p->e > 0.0 && p->e <= 1.0))
-      rc = cli_input_error("--e: the coefficient of restitution must be in (0, 1], got %g", p->e);
+      rc = cli_input_error("--e: the coefficient of restitution must be in (0, 1], got %.17g", p->e);
     for (int i = 1; i < 5 && !rc; i++)
       if (!(v[i] > 0.0))
-        rc = cli_input_error("%s: must be > 0, got %g", ax[i].opt, v[i]);
+        rc = cli_input_error("%s: must be > 0, got %.17g", ax[i].opt, v[i]);
   }
   if (rc) {
     free(pts);

@@ -74,9 +74,9 @@ int impactfit_cmd_impact_time(int argc, char **argv) {
     tpoint *p = &pts[idx];
     p->eps = v[0], p->n = v[1], p->k = v[2], p->mass = v[3], p->v = v[4];
     if (!(p->eps >= 0.0 && p->eps <= 1e7))
-      rc = cli_input_error("--eps: the damping ratio must be in [0, 1e7], got %g", p->eps);
+      rc = cli_input_error("--eps: the damping ratio must be in [0, 1e7], got %.17g", p->eps);
     else if (!(p->n > 0.0))
-      rc = cli_input_error("--n: the spring exponent must be > 0, got %g", p->n);
+      rc = cli_input_error("--n: the spring exponent must be > 0, got %.17g", p->n);
     else if (dims) {
       impactfit_error err;
       impactfit_error_clear(&err);

@@ -46,7 +46,7 @@ int cli_surrogate_spec(const char *which, const int deg[4], double drop, int che
   if (check != UNSET && check < 0)
     return cli_input_error("--check: expected a number of points >= 0, got %d", check);
   if (!isnan(drop) && !(drop >= 0.0 && drop < 1e-3))
-    return cli_input_error("--drop: expected a value in [0, 1e-3), got %g", drop);
+    return cli_input_error("--drop: expected a value in [0, 1e-3), got %.17g", drop);
   if (deg[0] > 60 || deg[1] > 60 || deg[2] > 120 || deg[3] > 120)
     return cli_input_error("surrogate: degrees are at most 60 in n and m, 120 in ln e and ln(1 - e)");
   if (check > 1000000)

@@ -77,15 +77,15 @@ int impactfit_cmd_zhang_alpha(int argc, char **argv) {
   impactfit_error_clear(&err);
   for (size_t i = 0; i < nn && !rc; i++)
     if (!(ns[i] > 0.0))
-      rc = cli_input_error("--n: spring exponent must be > 0 (got %g)", ns[i]);
+      rc = cli_input_error("--n: spring exponent must be > 0 (got %.17g)", ns[i]);
   for (size_t i = 0; i < nm && !rc; i++)
     if (!(ms[i] >= 0.0))
-      rc = cli_input_error("--m: damping exponent must be >= 0 (got %g)", ms[i]);
+      rc = cli_input_error("--m: damping exponent must be >= 0 (got %.17g)", ms[i]);
   for (size_t i = 0; i < ne && !rc; i++)
     if (!(es[i] > 0.0 && es[i] < 1.0))
-      rc = cli_input_error("--e: alpha is defined for 0 < e < 1 (got %g)", es[i]);
+      rc = cli_input_error("--e: alpha is defined for 0 < e < 1 (got %.17g)", es[i]);
   if (!rc && !(tol >= 1e-13 && tol < 0.1))
-    rc = cli_input_error("--tol: expected a value in [1e-13, 0.1), got %g", tol);
+    rc = cli_input_error("--tol: expected a value in [1e-13, 0.1), got %.17g", tol);
   if (!rc && have_dims) {
     double lam;
     for (size_t i = 0; i < nn && !rc; i++)

@@ -94,13 +94,13 @@ static int check_params(const impactfit_impact_params *p, impactfit_error *err) 
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, __VA_ARGS__);                                 \
   } while (0)
   REQUIRE(p != NULL, "no parameters given");
-  REQUIRE(isfinite(p->n) && p->n > 0.0, "spring exponent n must be a finite number > 0 (got %g)", p->n);
-  REQUIRE(isfinite(p->m) && p->m >= 0.0, "damping exponent m must be a finite number >= 0 (got %g)", p->m);
-  REQUIRE(isfinite(p->k) && p->k > 0.0, "stiffness k must be a finite number > 0 (got %g)", p->k);
-  REQUIRE(isfinite(p->c) && p->c >= 0.0, "damping coefficient c must be a finite number >= 0 (got %g)", p->c);
-  REQUIRE(isfinite(p->mass) && p->mass > 0.0, "mass must be a finite number > 0 (got %g)", p->mass);
-  REQUIRE(isfinite(p->v) && p->v > 0.0, "approach velocity v must be a finite number > 0 (got %g)", p->v);
-  REQUIRE(isfinite(p->accel) && p->accel >= 0.0, "accel must be a finite number >= 0 (got %g)", p->accel);
+  REQUIRE(isfinite(p->n) && p->n > 0.0, "spring exponent n must be a finite number > 0 (got %.17g)", p->n);
+  REQUIRE(isfinite(p->m) && p->m >= 0.0, "damping exponent m must be a finite number >= 0 (got %.17g)", p->m);
+  REQUIRE(isfinite(p->k) && p->k > 0.0, "stiffness k must be a finite number > 0 (got %.17g)", p->k);
+  REQUIRE(isfinite(p->c) && p->c >= 0.0, "damping coefficient c must be a finite number >= 0 (got %.17g)", p->c);
+  REQUIRE(isfinite(p->mass) && p->mass > 0.0, "mass must be a finite number > 0 (got %.17g)", p->mass);
+  REQUIRE(isfinite(p->v) && p->v > 0.0, "approach velocity v must be a finite number > 0 (got %.17g)", p->v);
+  REQUIRE(isfinite(p->accel) && p->accel >= 0.0, "accel must be a finite number >= 0 (got %.17g)", p->accel);
   REQUIRE(p->transition == impactfit_transition_A || p->transition == impactfit_transition_B ||
               p->transition == impactfit_transition_C || p->transition == impactfit_transition_D,
           "unknown transition condition");
@@ -108,9 +108,9 @@ static int check_params(const impactfit_impact_params *p, impactfit_error *err) 
           "max_contacts must be between 1 and %d (got %d)", IMPACTFIT_MAX_CONTACTS, p->max_contacts);
   REQUIRE(p->max_contacts == 1 || p->accel > 0.0,
           "further contacts need accel > 0: in a free impact the bodies never meet again");
-  REQUIRE(isfinite(p->t_max) && p->t_max >= 0.0, "t_max must be a finite number >= 0 (got %g)", p->t_max);
+  REQUIRE(isfinite(p->t_max) && p->t_max >= 0.0, "t_max must be a finite number >= 0 (got %.17g)", p->t_max);
   REQUIRE(isfinite(p->rtol) && p->rtol >= 1e-15 && p->rtol <= 1e-3,
-          "rtol must be between 1e-15 and 1e-3 (got %g)", p->rtol);
+          "rtol must be between 1e-15 and 1e-3 (got %.17g)", p->rtol);
 #undef REQUIRE
   return IMPACTFIT_OK;
 }

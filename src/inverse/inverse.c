@@ -448,15 +448,15 @@ static int check_inverse(const impactfit_inverse_params *p, double e, impactfit_
   if (!p)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no parameters given");
   if (!(isfinite(p->n) && p->n > 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "spring exponent n must be a finite number > 0 (got %g)", p->n);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "spring exponent n must be a finite number > 0 (got %.17g)", p->n);
   if (!(isfinite(p->m) && p->m >= 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "damping exponent m must be a finite number >= 0 (got %g)", p->m);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "damping exponent m must be a finite number >= 0 (got %.17g)", p->m);
   if (!(isfinite(e) && e > 0.0 && e <= 1.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "restitution e must be in (0, 1] (got %g)", e);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "restitution e must be in (0, 1] (got %.17g)", e);
   if (!method_of(p->method))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown root-finding method");
   if (!(isfinite(p->tol) && p->tol >= 1e-13 && p->tol < 0.1))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "tolerance must be between 1e-13 and 0.1 (got %g)", p->tol);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "tolerance must be between 1e-13 and 0.1 (got %.17g)", p->tol);
   if (p->max_iter < 2 || p->max_iter > MAX_EVALS)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "max_iter must be between 2 and %d (got %d)", MAX_EVALS,
                            p->max_iter);
@@ -752,7 +752,7 @@ int impactfit_lambda_from_zeta(double n, double m, double zeta, double k, double
   if (st)
     return st;
   if (!(isfinite(zeta) && zeta >= 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "zeta must be a finite number >= 0 (got %g)", zeta);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "zeta must be a finite number >= 0 (got %.17g)", zeta);
   /* ζ = c δ_m0^(m+1)/(mass v) */
   double c = zeta * mass * v / pow(dm, m + 1.0);
   if (!isfinite(c))
@@ -831,11 +831,11 @@ int impactfit_copt_solve(impactfit_inverse_workspace *ws, const impactfit_invers
 int impactfit_zhang_alpha_from_zeta(double n, double m, double e, double zeta, double *alpha,
                                     double *lambda_star, impactfit_error *err) {
   if (!(isfinite(n) && n > 0.0 && isfinite(m) && m >= 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "exponents must satisfy n > 0, m >= 0 (got n = %g, m = %g)", n, m);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "exponents must satisfy n > 0, m >= 0 (got n = %.17g, m = %.17g)", n, m);
   if (!(isfinite(e) && e > 0.0 && e < 1.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "alpha is defined for 0 < e < 1 (got %g)", e);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "alpha is defined for 0 < e < 1 (got %.17g)", e);
   if (!(isfinite(zeta) && zeta > 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "zeta must be a finite number > 0 (got %g)", zeta);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "zeta must be a finite number > 0 (got %.17g)", zeta);
   double f = exp((m + 1.0) / (n + 1.0) * log(e)); /* e^((m+1)/(n+1)) */
   double ls = zeta * f, a = 0.75 * (1.0 - e) * (m + 1.0) / ls;
   if (!(ls > 0.0 && isfinite(ls) && isfinite(a)))
@@ -880,7 +880,7 @@ int impactfit_scale_invariant_e(double n, double zeta, const impactfit_transitio
   if (st)
     return st;
   if (!(isfinite(zeta) && zeta >= 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "zeta must be a finite number >= 0 (got %g)", zeta);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "zeta must be a finite number >= 0 (got %.17g)", zeta);
   double xi = zeta / (n + 1.0);
   if (tr == impactfit_transition_A || tr == impactfit_transition_B) {
     if (xi >= 1.0)
@@ -899,7 +899,7 @@ int impactfit_scale_invariant_zeta(double n, double e, const impactfit_transitio
   if (st)
     return st;
   if (!(isfinite(e) && e > 0.0 && e <= 1.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "restitution e must be in (0, 1] (got %g)", e);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "restitution e must be in (0, 1] (got %.17g)", e);
   double L = log(e), xi;
   if (tr == impactfit_transition_A || tr == impactfit_transition_B) {
     xi = -L / sqrt(IMPACTFIT__PI * IMPACTFIT__PI + L * L); /* closed form */

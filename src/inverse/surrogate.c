@@ -236,7 +236,7 @@ static int check_spec(const impactfit_surrogate_spec *spec, impactfit_error *err
   if (!(spec->e_split > spec->e_lo && spec->e_split < 1.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "invalid surrogate split or degree in ln(1 - e)");
   if (!(spec->drop >= 0.0 && spec->drop < 1e-3))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "truncation bound must be in [0, 1e-3) (got %g)", spec->drop);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "truncation bound must be in [0, 1e-3) (got %.17g)", spec->drop);
   if (spec->check_points < 0 || spec->check_points > 1000000)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "held-out points: 0 .. 1000000 (got %d)", spec->check_points);
   int fixed_n = (spec->n_hi == spec->n_lo);
@@ -255,7 +255,7 @@ static int check_spec(const impactfit_surrogate_spec *spec, impactfit_error *err
   for (int j = 0; j < spec->n_pieces; j++) {
     const impactfit_surrogate_piece *p = &spec->piece[j];
     if (!(p->grade >= 1.0 && p->grade <= 8.0))
-      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "piece %d: grade must be in [1, 8] (got %g)", j, p->grade);
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "piece %d: grade must be in [1, 8] (got %.17g)", j, p->grade);
     if (!(isfinite(p->lo_const) && isfinite(p->lo_n) && isfinite(p->hi_const) && isfinite(p->hi_n)))
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "piece %d: ends must be finite", j);
     int zero_width = 1;
