@@ -1308,6 +1308,10 @@ static int solve(impactfit_impact_workspace *ws, const impactfit_impact_params *
   if (p->transition == impactfit_transition_B && p->m < p->n && zeta > 0.0) {
     x0 = -pow(zeta / S->K, 1.0 / (p->n - p->m));
     kind = START_PRE;
+    if (!(x0 < 0.0)) { /* the gap underflows (m just below n, ζ < K): the contact starts at δ = 0 */
+      x0 = 0.0;
+      kind = START_ZERO;
+    }
   }
   double t0 = 0.0, v0 = 1.0, element = 0.0;
   contact_out first;
