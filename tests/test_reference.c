@@ -297,6 +297,28 @@ static void inverse_case(impactfit_inverse_workspace *iws, impactfit_impact_work
       fprintf(stderr, "  %s\n", err.message);
     }
   }
+  /* zhang-alpha for Hunt–Crossley (m = n) over the whole e ∈ [1e-6, 1), A or C: the damping against
+   * the exact relation (the strong damping there is beyond the reference's cheap range) */
+  {
+    double n = uniform(1.0, 3.0), e = pow(10.0, uniform(-6.0, -1e-3));
+    char c = (rng_next() & 1) ? 'A' : 'C';
+    impactfit_inverse_params p = impactfit_inverse_default_params();
+    p.n = n;
+    p.m = n;
+    p.transition = tr_of(c);
+    impactfit_inverse_result ir;
+    snprintf(id, sizeof id, "zhang-alpha HC seed %llu (n = m = %.17g, e = %.17g, %c)", (unsigned long long)seed, n,
+             e, c);
+    if (tu_true(impactfit_inverse_solve(iws, &p, e, 0.0, &ir, &err) == 0, __FILE__, __LINE__, id)) {
+      double d = fabs(hc_e_exact(ir.zeta / (0.5 * (n + 1.0))) - e) / fmin(e, 1.0 - e);
+      worst_inv[1] = fmax(worst_inv[1], d);
+      char what[300];
+      snprintf(what, sizeof what, "%s: exact e at zeta = %.17g off by %.3g", id, ir.zeta, d);
+      tu_true(d <= 2e-10, __FILE__, __LINE__, what);
+    } else {
+      fprintf(stderr, "  %s\n", err.message);
+    }
+  }
   /* hc-eps: e ∈ [1e-6, 1) against the exact relation */
   {
     double e = pow(10.0, uniform(-6.0, -1e-9)), eps;
