@@ -164,8 +164,9 @@ typedef struct tol {
   double e, tc, fmax, tf, xmax, tx, xsep;
 } tol;
 
-/* Measured maxima over 20000 cases (scripts/reference_long.sh) with a margin; see docs/ACCURACY.md. */
-static const tol TOLS = {2e-12, 2e-12, 2e-12, 1e-9, 1e-13, 1e-8, 1e-12};
+/* The measured maxima over 2700 cases (ζ ≤ 30 and ≤ 300, scripts/reference_long.sh) times 3–10;
+ * see docs/ACCURACY.md for the figures and what each is relative to. */
+static const tol TOLS = {3e-12, 1e-11, 2e-13, 1e-8, 2e-13, 1e-7, 3e-11};
 
 static double worst[7];
 
@@ -185,6 +186,8 @@ static void engine_case(impactfit_impact_workspace *ws, uint64_t seed, double ze
   double z = pow(10.0, uniform(-3.0, log10(zeta_max)));
   if (c == 'B' && m == n && z > 0.5 * (n + 1.0))
     return; /* undefined (EINVAL) */
+  if (c == 'B' && m < n && pow(z / (0.5 * (n + 1.0)), 1.0 / (n - m)) > 1e3)
+    return; /* B's gap before touching, (ζ/K)^(1/(n−m)) δ_m0, beyond 1e3 δ_m0: out of range */
   ref_result r;
   clock_t c0 = clock();
   int rs = ref_impact(n, m, z, c, REF_STEPS, &r);
@@ -210,6 +213,8 @@ static void engine_case(impactfit_impact_workspace *ws, uint64_t seed, double ze
     }
     return;
   }
+  if (st == IMPACTFIT_ENOSEP && r.e_out < 1e-9)
+    return; /* documented: reaching δ = 0 slower than 1e-9 v is no separation (impact.c) */
   if (!tu_true(st == 0, __FILE__, __LINE__, id)) {
     fprintf(stderr, "  engine: %s\n", err.message);
     return;
@@ -218,11 +223,14 @@ static void engine_case(impactfit_impact_workspace *ws, uint64_t seed, double ze
    * number (the end is located where the speed is e: a state error δ moves it by δ ζ/e) */
   double d[7] = {fabs(res.e_out - r.e_out) / fmax(r.e_out, 0.01),
                  fabs(res.t_contact - r.t_contact) / r.t_contact / (1.0 + z / r.e_out),
-                 fabs(res.f_max - r.f_max) / r.f_max,
+                 /* f_max and δ_max against the scale of the motion: under B the contact starts at
+                  * δ_start < 0, where spring and damper forces K|δ_start|^n cancel */
+                 fabs(res.f_max - r.f_max) / (r.f_max + 0.5 * (n + 1.0) * pow(fabs(res.delta_start), n)),
                  fabs(res.t_fmax - r.t_fmax) / r.t_contact,
-                 fabs(res.delta_max - r.x_max) / r.x_max,
+                 fabs(res.delta_max - r.x_max) / (r.x_max + fabs(res.delta_start)),
                  fabs(res.t_delta_max - r.t_xmax) / r.t_contact,
-                 fabs(res.delta_sep - r.x_sep)};
+                 /* δ_sep (C, D, B): the end moves by the state error times ζ/e at speed e */
+                 fabs(res.delta_sep - r.x_sep) / (1.0 + z)};
   const double *lim = &TOLS.e;
   const char *names[7] = {"e_out", "t_contact", "f_max", "t_fmax", "delta_max", "t_delta_max", "delta_sep"};
   double got[7] = {res.e_out, res.t_contact, res.f_max, res.t_fmax, res.delta_max, res.t_delta_max, res.delta_sep};
@@ -328,7 +336,7 @@ static void inverse_case(impactfit_inverse_workspace *iws, impactfit_impact_work
       worst_inv[2] = fmax(worst_inv[2], d);
       char what[300];
       snprintf(what, sizeof what, "%s: e(eps = %.17g) off by %.3g", id, eps, d);
-      tu_true(d <= 1e-13, __FILE__, __LINE__, what);
+      tu_true(d <= 4e-15, __FILE__, __LINE__, what);
     }
   }
   /* impact-time: Δτ(ε, n) against the reference's contact duration (ζ = Kε, time × δ_m0) */
@@ -343,7 +351,7 @@ static void inverse_case(impactfit_inverse_workspace *iws, impactfit_impact_work
         worst_inv[3] = fmax(worst_inv[3], d);
         char what[300];
         snprintf(what, sizeof what, "%s: dtau = %.17g, reference %.17g (error %.3g)", id, dtau, r.t_contact * dm, d);
-        tu_true(d <= 1e-12, __FILE__, __LINE__, what);
+        tu_true(d <= 1e-13, __FILE__, __LINE__, what);
       }
     }
   }

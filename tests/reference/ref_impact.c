@@ -161,6 +161,10 @@ int ref_impact(double n, double m, double zeta, char cond, long max_steps, ref_r
   int pre = 0; /* B before touching */
   if (cond == 'B' && S.m < S.n && S.z > 0) {
     x = -powq(S.z / S.K, 1 / (S.n - S.m));
+    if (!(x > -1e6Q)) { /* a gap of more than 1e6 δ_m0 before touching: out of range */
+      out->status = 2;
+      return 2;
+    }
     pre = 1;
     fmax = 0; /* the force starts at 0 */
   } else {
