@@ -35,7 +35,12 @@ static const char *help_text =
     "--n, --m, --c, --k, --mass and --v accept a value, a list a,b,c or a range start:stop:count,\n"
     "--transition a list such as A,C; several values simulate the product grid (transition\n"
     "outermost, then n, m, c, k, mass, v), one row per point in grid order. Exit status: 0 success, 1 a point did not separate or failed\n"
-    "numerically (the other rows are still printed), 2 invalid input.\n";
+    "numerically (the other rows are still printed), 2 invalid input.\n\n"
+    "Accuracy, measured against an independent quad-precision solver over 2700 random cases\n"
+    "(n in [1, 3], m in [0, 2], scaled damping zeta <= 300, A-D; docs/ACCURACY.md):\n"
+    "|error of e_out| <= 8.1e-13 max(e, 0.01); t_contact <= 2.8e-12 (1 + zeta/e) relative (so\n"
+    "~1e-8 under strong damping with C); f_max and delta_max <= 3.6e-14 relative; delta_sep <=\n"
+    "7.7e-12 (1 + zeta) delta_m0; the times of f_max and delta_max <= 2.5e-8 t_contact.\n";
 
 typedef struct trace_ctx {
   FILE *f;
