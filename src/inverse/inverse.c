@@ -91,6 +91,8 @@ struct impactfit_inverse_workspace {
   int status;              /* first engine failure inside a callback */
   impactfit_error *err;
   char beyond_msg[256];    /* the engine's reason for the first damping out of its range */
+  char nosep_msg[256];     /* the engine's reason for the smallest damping without separation */
+  double nosep_u;
 };
 
 impactfit_inverse_workspace *impactfit_inverse_alloc(void) {
@@ -148,6 +150,10 @@ static int simulate(impactfit_inverse_workspace *ws, double u, double rtol, eval
     st = IMPACTFIT_ENOSEP;
   }
   if (st == IMPACTFIT_ENOSEP) {
+    if (!ev->beyond && (!ws->nosep_msg[0] || u < ws->nosep_u)) {
+      snprintf(ws->nosep_msg, sizeof ws->nosep_msg, "%.200s", e2->message);
+      ws->nosep_u = u;
+    }
     ev->separated = 0;
     ev->g = NOSEP_G;
     ev->e_out = 0.0;
@@ -477,6 +483,7 @@ static int run_method(impactfit_inverse_workspace *ws, const impactfit_inverse_p
   ws->status = 0;
   ws->err = err;
   ws->beyond_msg[0] = '\0';
+  ws->nosep_msg[0] = '\0';
   int r = method_of(p->method)(ws, u0, slope);
   if (ws->status)
     return ws->status;
@@ -521,10 +528,13 @@ static int run_method(impactfit_inverse_workspace *ws, const impactfit_inverse_p
   if (above >= 0 && below >= 0 && ws->evals[below].u - ws->evals[above].u <= 1e-12 * fmax(1.0, fabs(ws->evals[above].u)))
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT,
                            "no damping gives e = %.17g (transition %s): e_out jumps from %.6g to %s "
-                           "at %s = %.10g",
+                           "at %s = %.10g%s%s%s",
                            ws->target, p->transition->name, ws->evals[above].e_out,
                            ws->evals[below].separated ? "a smaller value" : "no separation", what,
-                           exp(ws->evals[above].u));
+                           exp(ws->evals[above].u),
+                           (!ws->evals[below].separated && ws->nosep_msg[0]) ? " (the engine: " : "",
+                           (!ws->evals[below].separated && ws->nosep_msg[0]) ? ws->nosep_msg : "",
+                           (!ws->evals[below].separated && ws->nosep_msg[0]) ? ")" : "");
   if (ws->n_evals >= p->max_iter)
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV,
                            "no convergence to e = %.17g within %d simulations (method %s)",
