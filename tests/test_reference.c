@@ -399,6 +399,25 @@ static void regressions(impactfit_inverse_workspace *iws, impactfit_impact_works
   }
 }
 
+/* n = 2, m = 0.25, e = 1e-7 under A: e_out is so steep in ζ (d ln e/d ln ζ ≈ −1.6e6) that no double
+ * ζ meets tol = 1e-10; the solver must say so (not "no damping gives e"), and succeed at 1e-9. */
+static void steep_regression(impactfit_inverse_workspace *iws) {
+  impactfit_error err;
+  impactfit_inverse_params p = impactfit_inverse_default_params();
+  p.n = 2.0;
+  p.m = 0.25;
+  p.transition = impactfit_transition_A;
+  impactfit_inverse_result ir;
+  int st = impactfit_inverse_solve(iws, &p, 1e-7, 0.0, &ir, &err);
+  CHECK(st == IMPACTFIT_ENOROOT && strstr(err.message, "no double-precision zeta") != NULL,
+        "steep A case at tol 1e-10: want the resolution message, got status %d: %s", st, st ? err.message : "");
+  p.tol = 1e-9;
+  st = impactfit_inverse_solve(iws, &p, 1e-7, 0.0, &ir, &err);
+  CHECK(st == 0, "steep A case at tol 1e-9: %s", st ? err.message : "");
+  if (st == 0) /* the reference at the same ζ: the engine's e_out there is good to ~3e-9 relative */
+    CHECK_REL(ref_e(2.0, 0.25, ir.zeta, 'A'), 1e-7, 1e-8, "steep A case: reference e_out at zeta = %.17g", ir.zeta);
+}
+
 int main(int argc, char **argv) {
   long cases = (argc > 1) ? atol(argv[1]) : 160;
   uint64_t seed0 = (argc > 2) ? strtoull(argv[2], NULL, 10) : 19;
@@ -413,6 +432,7 @@ int main(int argc, char **argv) {
     exact_kv();
     exact_hc();
     regressions(iws, ws);
+    steep_regression(iws);
   }
   if (!only || strcmp(only, "engine") == 0)
     for (long i = 0; i < cases; i++)
