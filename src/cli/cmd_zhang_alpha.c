@@ -27,7 +27,9 @@ static const char *help_text =
     "  --json          one JSON object per point; --csv: CSV with a header row\n\n"
     "--n, --m and --e accept a value, a list a,b,c or a range start:stop:count; the grid (n, then m,\n"
     "then e fastest) is solved in parallel with continuation along e. Where no alpha exists (under A\n"
-    "with m < n and strong damping the bodies never separate) the row says so and the exit status\n"
+    "with m < n and strong damping the bodies never separate; the message gives the engine's reason)\n"
+    "or e_out is so steep that no double-precision damping meets --tol (under A near the critical\n"
+    "damping; the message gives the tolerance that can be met) the row says so and the exit status\n"
     "is 1. Exit status: 0 success, 1 a point has no solution or failed, 2 invalid input.\n";
 
 int impactfit_cmd_zhang_alpha(int argc, char **argv) {
