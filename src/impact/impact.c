@@ -624,8 +624,19 @@ static double fd_at_zero(const impactfit__sys *S, const double y[3], double side
     fin += S->zeta * (S->gamma - S->zeta * xd);
   if (fin != 0.0)
     return fin;
-  /* every term vanishes (n > 1, m > 1): f ≈ K |x|^n + ζ |x|^m x' grows away from 0 along x' */
-  return (side * xd > 0.0) ? 1.0 : -1.0;
+  /* every term vanishes (n > 1, m > 1): the sign of f' is that of the leading term of
+   * f = |x|^m (K side |x|^(n−m) + ζ x') as |x| → 0. The damper leads for m < n: f ≈ ζ|x|^m x', whose
+   * magnitude grows leaving 0 and shrinks arriving, so f' has the sign of `side` either way (under
+   * A the tensile force before the end rises back to 0: a minimum the end interval must show). The
+   * spring leads for m > n (or ζ = 0): f ≈ K sgn(x)|x|^n, f' has the sign of x'. For m = n both. */
+  double lead;
+  if (S->zeta > 0.0 && S->m < S->n)
+    lead = side;
+  else if (S->zeta > 0.0 && S->m == S->n)
+    lead = side * xd * (S->K * side + S->zeta * xd);
+  else
+    lead = xd;
+  return (lead > 0.0) ? 1.0 : (lead < 0.0 ? -1.0 : 0.0);
 }
 
 /* Can the contact end where the force falls to zero (B, C, D) before δ = 0? Only for m < n. With

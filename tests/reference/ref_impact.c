@@ -157,7 +157,7 @@ int ref_impact(double n, double m, double zeta, char cond, long max_steps, ref_r
   memset(out, 0, sizeof *out);
   sys S = {n, m, 0.5Q * ((q)n + 1), zeta};
   int end_on_force = (cond == 'B' || cond == 'C' || cond == 'D') && S.m < S.n && S.z > 0;
-  q t = 0, x, v = 1, fmax, tfmax = 0, xmax = 0, txmax = 0;
+  q t = 0, x, v = 1, fmax, tfmax = 0, xmax = 0, txmax = 0, fmin;
   int pre = 0; /* B before touching */
   if (cond == 'B' && S.m < S.n && S.z > 0) {
     x = -powq(S.z / S.K, 1 / (S.n - S.m));
@@ -166,9 +166,9 @@ int ref_impact(double n, double m, double zeta, char cond, long max_steps, ref_r
       return 2;
     }
     pre = 1;
-    fmax = 0; /* the force starts at 0 */
+    fmax = fmin = 0; /* the force starts at 0 */
   } else {
-    fmax = force(&S, 0, 1) * (S.m == 0 ? 1 : 0); /* m = 0: the jump ζ at the start */
+    fmax = fmin = force(&S, 0, 1) * (S.m == 0 ? 1 : 0); /* m = 0: the jump ζ at the start */
     q tau0 = start_tau(&S, 1);
     start_state(&S, 1, tau0, &x, &v);
     t = tau0;
@@ -196,6 +196,22 @@ int ref_impact(double n, double m, double zeta, char cond, long max_steps, ref_r
           start_state(&S, w, tau0, &x, &v);
           t += tau0;
           continue;
+        }
+        if (S.m == 0 && -S.z * w < fmin) /* m = 0: the force ends with the jump −ζw */
+          fmin = -S.z * w;
+        if (S.z > 0 && S.m > 0 && S.m < S.n) {
+          /* a tensile minimum inside the arrival piece: f ≈ K (wσ)^n − ζ (wσ)^m w is stationary at
+           * σ* = (ζ m w^(m+1−n) / (K n))^(1/(n−m)); f there from the expansion's state */
+          q ss = powq(S.z * S.m * qpow(w, S.m + 1 - S.n) / (S.K * S.n), 1 / (S.n - S.m));
+          if (ss < sig) {
+            sys Sr = S;
+            Sr.z = -S.z; /* reversed time */
+            q X, Xs;
+            start_state(&Sr, w, ss, &X, &Xs);
+            q f = force(&S, X, -Xs);
+            if (f < fmin)
+              fmin = f;
+          }
         }
         out->status = 0;
         out->e_out = (double)w;
@@ -268,7 +284,7 @@ int ref_impact(double n, double m, double zeta, char cond, long max_steps, ref_r
           }
         }
       }
-      if (fda > 0 && fdb <= 0) {
+      if ((fda > 0 && fdb <= 0) || (fda < 0 && fdb >= 0)) {
         q s = poly_root(FD, ORDER - 2, sa, sb);
         if (s <= lim) {
           q fm = horner(F, ORDER - 1, s);
@@ -276,6 +292,8 @@ int ref_impact(double n, double m, double zeta, char cond, long max_steps, ref_r
             fmax = fm;
             tfmax = t + s;
           }
+          if (fm < fmin)
+            fmin = fm;
         }
       }
       q fl = (s_end >= 0) ? horner(F, ORDER - 1, s_end) : fb;
@@ -283,6 +301,8 @@ int ref_impact(double n, double m, double zeta, char cond, long max_steps, ref_r
         fmax = fl;
         tfmax = t + lim;
       }
+      if (fl < fmin)
+        fmin = fl;
       if (s_end >= 0) {
         q xe = horner(X, ORDER, s_end), ve = horner(V, ORDER, s_end);
         if (kind == 3) {
@@ -323,6 +343,7 @@ int ref_impact(double n, double m, double zeta, char cond, long max_steps, ref_r
     }
   }
   out->f_max = (double)fmax;
+  out->f_min = (double)fmin;
   out->t_fmax = (double)tfmax;
   out->x_max = (double)xmax;
   out->t_xmax = (double)txmax;

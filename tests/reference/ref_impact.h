@@ -19,6 +19,7 @@ typedef struct ref_result {
   double e_out;      /* −x'(end) */
   double t_contact;  /* end − start (scaled time); with status 1, the time reached */
   double f_max, t_fmax;
+  double f_min;      /* smallest force (< 0: tensile, under A) */
   double x_max, t_xmax;
   double x_sep;      /* x at the end */
   long steps;
