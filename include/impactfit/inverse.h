@@ -99,8 +99,11 @@ IMPACTFIT_EXPORT impactfit_inverse_workspace *impactfit_inverse_alloc(void);
 IMPACTFIT_EXPORT void impactfit_inverse_free(impactfit_inverse_workspace *ws); /* NULL: no-op */
 
 /* Solves for ζ at one target e ∈ (0, 1]. zeta_guess > 0 replaces the built-in initial guess.
- * Returns 0, EINVAL (bad parameters), ENOROOT (no ζ gives e), ENOCONV (not within tol after
- * max_iter simulations), or the engine's failure. */
+ * Returns 0, EINVAL (bad parameters), ENOROOT (no ζ gives e; or, where e_out is so steep in ζ that
+ * no double ζ meets tol — under A near the critical damping — the message gives e_out at the two
+ * neighbouring dampings and the tolerance that can be met), ENOCONV (not within tol after
+ * max_iter simulations), or the engine's failure. The simulations use the engine's own time bound
+ * (as impactfit_impact_solve does by default), so "no separation" means the same in both. */
 IMPACTFIT_EXPORT int impactfit_inverse_solve(impactfit_inverse_workspace *ws,
                                              const impactfit_inverse_params *p, double e,
                                              double zeta_guess, impactfit_inverse_result *res,

@@ -103,6 +103,7 @@ typedef struct impactfit_surrogate impactfit_surrogate;
 typedef struct impactfit_surrogate_report {
   long solves;              /* exact solves used to build it */
   int check_points;         /* held-out points simulated */
+  int edge_points;          /* and points on the edges and seams of the box (edge_point, surrogate.c) */
   double max_e_error;       /* max |e_out − e| over them */
   double max_zeta_rel;      /* max |ζ_s/ζ − 1| over them */
   double worst_n, worst_m, worst_e; /* where max_e_error occurs */

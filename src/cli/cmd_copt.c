@@ -160,7 +160,7 @@ int impactfit_cmd_copt(int argc, char **argv) {
   for (size_t i = 0; i < an.n && !rc; i++) {
     double c, n = cli_axis_value(&an, i);
     if (!(n > 0.0))
-      rc = cli_input_error("--n: spring exponent must be > 0 (got %g)", n);
+      rc = cli_input_error("--n: spring exponent must be > 0 (got %.17g)", n);
     else if (impactfit_copt_from_zeta(n, 1.0, k, mass, v, &c, &err))
       rc = cli_status_error(IMPACTFIT_EINVAL, &err, "copt");
     if (an.range && i == 0 && an.n > 2)
@@ -169,12 +169,12 @@ int impactfit_cmd_copt(int argc, char **argv) {
   for (size_t i = 0; i < ae.n && !rc; i++) {
     double e = cli_axis_value(&ae, i);
     if (!(e > 0.0 && e <= 1.0))
-      rc = cli_input_error("--e: the coefficient of restitution must be in (0, 1] (got %g)", e);
+      rc = cli_input_error("--e: the coefficient of restitution must be in (0, 1] (got %.17g)", e);
     if (ae.range && i == 0 && ae.n > 2)
       i = ae.n - 2;
   }
   if (!rc && !(tol >= 1e-13 && tol < 0.1))
-    rc = cli_input_error("--tol: expected a value in [1e-13, 0.1), got %g", tol);
+    rc = cli_input_error("--tol: expected a value in [1e-13, 0.1), got %.17g", tol);
   if (!rc && (double)an.n * (double)ae.n > 1e8)
     rc = cli_input_error("copt: the grid has %.0f points (at most 1e8)", (double)an.n * (double)ae.n);
   if (rc)

@@ -68,13 +68,13 @@ int impactfit_cmd_hc_audit(int argc, char **argv) {
     return CLI_OK;
   }
   if (!(ap.e_min > 0.0 && ap.e_min < 1.0))
-    return cli_input_error("--e-min: must be in (0, 1), got %g", ap.e_min);
+    return cli_input_error("--e-min: must be in (0, 1), got %.17g", ap.e_min);
   if (points < 2 || points > 1000000)
     return cli_input_error("--points: must be 2..1000000, got %d", points);
   if (!(ap.n > 0.0))
-    return cli_input_error("--n: the spring exponent must be > 0, got %g", ap.n);
+    return cli_input_error("--n: the spring exponent must be > 0, got %.17g", ap.n);
   if (!(gp.eps_max > 0.0 && gp.eps_max <= 100.0))
-    return cli_input_error("--dtau-eps-max: must be in (0, 100], got %g", gp.eps_max);
+    return cli_input_error("--dtau-eps-max: must be in (0, 100], got %.17g", gp.eps_max);
   if (dpoints < 2 || dpoints > 100000 || dnpoints < 2 || dnpoints > 100000)
     return cli_input_error("--dtau-points and --dtau-n-points: must be 2..100000, got %d, %d",
                            dpoints, dnpoints);

@@ -407,13 +407,13 @@ int impactfit_cmd_identify(int argc, char **argv) {
       prm_seen = copts[i].seen;
   }
   if (box_seen && !(o.box > 1.0 && o.box <= 1e6))
-    return cli_input_error("--box-factor: must be in (1, 1e6], got %g", o.box);
+    return cli_input_error("--box-factor: must be in (1, 1e6], got %.17g", o.box);
   if (prm_seen && !o.per_row)
     return cli_input_error("--per-row-m needs --per-row");
   if (prm_seen && !(o.per_row_m >= 0.0 && o.per_row_m <= 10.0))
-    return cli_input_error("--per-row-m: the damping exponent must be in [0, 10], got %g", o.per_row_m);
+    return cli_input_error("--per-row-m: the damping exponent must be in [0, 10], got %.17g", o.per_row_m);
   if (mass_seen && !(o.mass > 0.0))
-    return cli_input_error("--mass: the effective mass must be > 0, got %g", o.mass);
+    return cli_input_error("--mass: the effective mass must be > 0, got %.17g", o.mass);
   if (!impactfit_identify_model_from_name(o.model))
     return cli_input_error("--model: unknown model '%s' (hc, linear, zhang)", o.model);
 

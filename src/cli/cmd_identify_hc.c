@@ -175,10 +175,10 @@ int impactfit_cmd_identify_hc(int argc, char **argv) {
   /* a range lies between its ends: those are checked */
   if (!rc)
     CLI_AXIS_EACH(ax[0], i) if (!rc && !(cli_axis_value(&ax[0], i) > 0.0 && cli_axis_value(&ax[0], i) <= 1.0))
-      rc = cli_input_error("--e: the coefficient of restitution must be in (0, 1], got %g", cli_axis_value(&ax[0], i));
+      rc = cli_input_error("--e: the coefficient of restitution must be in (0, 1], got %.17g", cli_axis_value(&ax[0], i));
   for (int a = 1; a < 5 && !rc; a++)
     CLI_AXIS_EACH(ax[a], i) if (!rc && !(cli_axis_value(&ax[a], i) > 0.0))
-      rc = cli_input_error("%s: must be > 0, got %g", names[a], cli_axis_value(&ax[a], i));
+      rc = cli_input_error("%s: must be > 0, got %.17g", names[a], cli_axis_value(&ax[a], i));
   if (!rc && total > 1e8)
     rc = cli_input_error("identify-hc: the grid has %.0f points (at most 1e8)", total);
   impactfit_sweep *sw = NULL;

@@ -61,11 +61,11 @@ int impactfit_cmd_identify_synth(int argc, char **argv) {
   if (!tr)
     return cli_input_error("--transition: unknown condition '%s' (A, B, C, D)", transition);
   if (!(mass > 0.0))
-    return cli_input_error("--mass: the effective mass must be > 0, got %g", mass);
+    return cli_input_error("--mass: the effective mass must be > 0, got %.17g", mass);
   if (repeat < 1 || repeat > 10000)
     return cli_input_error("--repeat: must be in 1..10000, got %d", repeat);
   if (!(noise >= 0.0 && noise <= 0.5))
-    return cli_input_error("--noise: must be in [0, 0.5], got %g", noise);
+    return cli_input_error("--noise: must be in [0, 0.5], got %.17g", noise);
   long seed;
   if ((rc = cli_parse_int("--seed", seed_s, 0, 2147483647L, &seed)))
     return rc;
@@ -131,7 +131,7 @@ int impactfit_cmd_identify_synth(int argc, char **argv) {
     if (!(v[i] > 0.0)) {
       double bad = v[i];
       free(v);
-      return cli_input_error("--v: approach velocities must be > 0, got %g", bad);
+      return cli_input_error("--v: approach velocities must be > 0, got %.17g", bad);
     }
   if (nv * (size_t)repeat > IMPACTFIT_IDENTIFY_MAX_ROWS) {
     free(v);

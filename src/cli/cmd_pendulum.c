@@ -190,7 +190,7 @@ int impactfit_cmd_pendulum(int argc, char **argv) {
     return cli_input_error("pendulum: --trace needs one model, got %d", nm);
   if (trace) {
     if (!(dt > 0.0) || base.t_end / dt > 1e7)
-      return cli_input_error("--trace-dt: expected a positive interval giving at most 1e7 samples, got %g", dt);
+      return cli_input_error("--trace-dt: expected a positive interval giving at most 1e7 samples, got %.17g", dt);
     base.sample_dt = dt;
   }
   run runs[3];

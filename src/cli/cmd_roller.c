@@ -260,7 +260,7 @@ int impactfit_cmd_roller(int argc, char **argv) {
   if (max_periods < 1 || max_periods > 10000000)
     return cli_input_error("--max-periods: expected 1..10000000, got %d", max_periods);
   if (!(tol > 0.0 && tol < 1.0))
-    return cli_input_error("--tol: expected a number in (0, 1), got %g", tol);
+    return cli_input_error("--tol: expected a number in (0, 1), got %.17g", tol);
   if (opts[6].seen && !trace)
     return cli_input_error("--trace-points needs --trace FILE");
   if (points < 1 || points > 100000)

@@ -294,7 +294,7 @@ int impactfit_cmd_simulate(int argc, char **argv) {
   if (!s_n)
     return cli_input_error("simulate: --n is required (spring exponent, > 0)");
   if (opts[8].seen && !(base.t_max > 0.0))
-    return cli_input_error("--t-max: expected a time bound > 0, got %g", base.t_max);
+    return cli_input_error("--t-max: expected a time bound > 0, got %.17g", base.t_max);
   if (!s_c)
     return cli_input_error("simulate: --c is required (damping coefficient, >= 0)");
   if (json && csv)

@@ -243,7 +243,7 @@ int impactfit_cmd_sweep(int argc, char **argv) {
   if (opts[2].seen && (block < 1 || block > 1000000))
     return cli_input_error("--block: expected 1..1000000, got %d", block);
   if (!(sync >= 0.0 && sync <= 86400.0))
-    return cli_input_error("--sync: expected 0..86400 seconds, got %g", sync);
+    return cli_input_error("--sync: expected 0..86400 seconds, got %.17g", sync);
   size_t shard = 0, shards = 1;
   if (shard_s && (rc = parse_shard(shard_s, &shard, &shards)))
     return rc;

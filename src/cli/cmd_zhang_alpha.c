@@ -175,13 +175,13 @@ int impactfit_cmd_zhang_alpha(int argc, char **argv) {
   impactfit_error_clear(&err);
   /* a range lies between its ends: check those */
   CLI_AXIS_EACH(an, i) if (!rc && !(cli_axis_value(&an, i) > 0.0))
-    rc = cli_input_error("--n: spring exponent must be > 0 (got %g)", cli_axis_value(&an, i));
+    rc = cli_input_error("--n: spring exponent must be > 0 (got %.17g)", cli_axis_value(&an, i));
   CLI_AXIS_EACH(am, i) if (!rc && !(cli_axis_value(&am, i) >= 0.0))
-    rc = cli_input_error("--m: damping exponent must be >= 0 (got %g)", cli_axis_value(&am, i));
+    rc = cli_input_error("--m: damping exponent must be >= 0 (got %.17g)", cli_axis_value(&am, i));
   CLI_AXIS_EACH(ae, i) if (!rc && !(cli_axis_value(&ae, i) > 0.0 && cli_axis_value(&ae, i) < 1.0))
-    rc = cli_input_error("--e: alpha is defined for 0 < e < 1 (got %g)", cli_axis_value(&ae, i));
+    rc = cli_input_error("--e: alpha is defined for 0 < e < 1 (got %.17g)", cli_axis_value(&ae, i));
   if (!rc && !(tol >= 1e-13 && tol < 0.1))
-    rc = cli_input_error("--tol: expected a value in [1e-13, 0.1), got %g", tol);
+    rc = cli_input_error("--tol: expected a value in [1e-13, 0.1), got %.17g", tol);
   if (!rc && have_dims) {
     double lam;
     CLI_AXIS_EACH(an, i) CLI_AXIS_EACH(am, j) if (!rc && impactfit_lambda_from_zeta(cli_axis_value(&an, i), cli_axis_value(&am, j),

@@ -467,6 +467,10 @@ static int make_header(impactfit_fitfile *ff[2], const zdata *z, sink *h) {
 
 typedef double (*lambda_fn)(double, double, double, double, double, double);
 
+/* Edge and seam points appended to the random ones: n ∈ {1, 1.5, 2} × m ∈ {0, 2, n ∓ 1e-9 of the
+ * piece width} × e ∈ {0.01, 1/2 − ulp, 1/2, 1/2 + ulp, 1 − 1e-6, 1 − 1e-9} (units still random). */
+#define ZHANG_EDGE_POINTS 72
+
 static double held_out(int t, int points, unsigned long long seed, double *wn, double *wm, double *we, int *failed) {
   lambda_fn fn = t ? impactfit_zhang_a_c : impactfit_zhang_c_c;
   double worst = 0.0;
@@ -476,7 +480,7 @@ static double held_out(int t, int points, unsigned long long seed, double *wn, d
   {
     impactfit_impact_workspace *ws = impactfit_impact_alloc();
 #pragma omp for schedule(dynamic, 8)
-    for (int q = 0; q < points; q++) {
+    for (int q = 0; q < points + ZHANG_EDGE_POINTS; q++) {
       /* a counter-based generator: the point depends on (seed, q) only */
       unsigned long long s = seed ^ (0x9E3779B97F4A7C15ULL * (unsigned long long)(q + 1));
       double u[7];
@@ -488,6 +492,15 @@ static double held_out(int t, int points, unsigned long long seed, double *wn, d
       if (q % 3 == 2) /* near m = n */
         m = n + ((q % 2) ? 1.0 : -1.0) * pow(10.0, -8.0 * u[1]) * ((q % 2) ? 2.0 - n : n) * 0.999;
       double e = (q % 2) ? exp(log(0.01) * u[2]) : -expm1(log(1e-9) + (log(0.99) - log(1e-9)) * u[2]);
+      if (q >= points) {
+        static const double es[6] = {0.01, 0.49999999999999994, 0.5, 0.50000000000000011, 1.0 - 1e-6, 1.0 - 1e-9};
+        int k = q - points, ie = k % 6, im = (k / 6) % 4, in = k / 24;
+        n = 1.0 + 0.5 * in;
+        m = (im == 0) ? 0.0 : (im == 1) ? 2.0 : (im == 2) ? n * (1.0 - 1e-9) : n + 1e-9 * (2.0 - n);
+        if (im == 3 && n == 2.0)
+          m = 2.0;
+        e = es[ie];
+      }
       impactfit_impact_params p = impactfit_impact_default_params();
       p.n = n;
       p.m = m;
@@ -943,15 +956,16 @@ int topic_zhang(const topic_opts *o, report *r) {
                  "same for A): Chebyshev series of ln ζ − ln(1 − e), piecewise in m (m ≤ n and m ≥ n; under C graded "
                  "towards m = n, where α has a kink and a boundary layer for small e) and in e (ln e, ln(1 − e)). "
                  "On %d held-out points (n uniform; m uniform, a third within 10^−U(0,8) of m = n; e log-uniform in e "
-                 "and in 1 − e; k, mass, v random over 5, 4 and 3 decades), simulating in the user's units with the "
-                 "header's λ: max |e_out − e| = %.2e under C (at n = %.4f, m = %.6f, e = %.4g) and %.2e under A "
-                 "(at n = %.4f, m = %.6f, e = %.4g).\n\n",
-              pts, worst[0], wn[0], wm[0], we[0], worst[1], wn[1], wm[1], we[1]);
-    snprintf(how, sizeof how, "%d held-out points, simulated in user units with the header's lambda (seed 20250101+)", pts);
+                 "and in 1 − e; k, mass, v random over 5, 4 and 3 decades) and %d points on the edges and seams of "
+                 "the box (n = 1, 1.5, 2; m = 0, 2, n ∓ 1e-9; e = 0.01, 1/2 and its neighbours, 1 − 1e-6, 1 − 1e-9), "
+                 "simulating in the user's units with the header's λ: max |e_out − e| = %.2e under C (at n = %.4f, "
+                 "m = %.6f, e = %.4g) and %.2e under A (at n = %.4f, m = %.6f, e = %.4g).\n\n",
+              pts, ZHANG_EDGE_POINTS, worst[0], wn[0], wm[0], we[0], worst[1], wn[1], wm[1], we[1]);
+    snprintf(how, sizeof how, "%d held-out + %d edge and seam points, simulated in user units with the header's lambda (seed 20250101+)", pts, ZHANG_EDGE_POINTS);
     for (int t = 0; t < 2; t++) {
       char id[64], what[256];
       snprintf(id, sizeof id, "surrogate-%s-held-out", t ? "a" : "c");
-      snprintf(what, sizeof what, "zhang_%s_surrogate.h: max |e_out - e| on held-out points", t ? "a" : "c");
+      snprintf(what, sizeof what, "zhang_%s_surrogate.h: max |e_out - e| on held-out, edge and seam points", t ? "a" : "c");
       add_claim(r, id, "impactfit", what, NAN, worst[t], "", 0.05, -1, how);
       snprintf(what, sizeof what, "zhang_%s_surrogate.h: max |e_out - e| <= 1e-6 on held-out points", t ? "a" : "c");
       report_target(r, what, worst[t] <= 1e-6 && failed[t] == 0, "%.2e on %d points (%d simulations failed)", worst[t],

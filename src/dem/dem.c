@@ -63,7 +63,7 @@ int impactfit_dem_zeta(const impactfit_dem_formula *f, double e, double *zeta, i
   if (!f || !zeta)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no formula given");
   if (!(isfinite(e) && e > 0.0 && e <= 1.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "restitution e must be in (0, 1] (got %g)", e);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "restitution e must be in (0, 1] (got %.17g)", e);
   double K = 0.5 * (f->n + 1.0), a = f->prefactor(e);
   if (!isfinite(a))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "formula %s is not finite at e = %g", f->name, e);

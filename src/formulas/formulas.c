@@ -127,7 +127,7 @@ int impactfit_formula_eps(const impactfit_formula *f, double e, double *eps, imp
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no output given");
   if (!(isfinite(e) && e > 0.0 && e <= 1.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "coefficient of restitution e must be in (0, 1] (got %g)", e);
+                           "coefficient of restitution e must be in (0, 1] (got %.17g)", e);
   double v;
   int st = f->eps(e, &v, err);
   if (st)
@@ -163,13 +163,13 @@ int impactfit_formula_audit(impactfit_impact_workspace *ws, const impactfit_form
   if (!(isfinite(p->e_min) && isfinite(p->e_max) && p->e_min > 0.0 && p->e_max <= 1.0 &&
         p->e_min <= p->e_max))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "the e range must satisfy 0 < e_min <= e_max <= 1 (got %g, %g)", p->e_min,
+                           "the e range must satisfy 0 < e_min <= e_max <= 1 (got %.17g, %.17g)", p->e_min,
                            p->e_max);
   if (p->points < 1 || p->points > 10000000 || ((p->points == 1) != (p->e_min == p->e_max)))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                            "grid points must be 1..1e7 (1 exactly when e_min = e_max; got %zu)", p->points);
   if (!(isfinite(p->n) && p->n > 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "spring exponent n must be > 0 (got %g)", p->n);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "spring exponent n must be > 0 (got %.17g)", p->n);
   impactfit_audit_row r;
   memset(&r, 0, sizeof r);
   r.formula = f;

@@ -170,7 +170,7 @@ int impactfit_hc_eps(double e, double *eps, impactfit_error *err) {
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no output given");
   if (!(isfinite(e) && e > 0.0 && e <= 1.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "coefficient of restitution e must be in (0, 1] (got %g)", e);
+                           "coefficient of restitution e must be in (0, 1] (got %.17g)", e);
   if (e == 1.0) {
     *eps = 0.0;
     return IMPACTFIT_OK;
@@ -239,7 +239,7 @@ int impactfit_hc_e(double eps, double *e, impactfit_error *err) {
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no output given");
   if (!(isfinite(eps) && eps >= 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "damping ratio eps must be a finite number >= 0 (got %g)", eps);
+                           "damping ratio eps must be a finite number >= 0 (got %.17g)", eps);
   if (eps == 0.0) {
     *e = 1.0;
     return IMPACTFIT_OK;

@@ -56,7 +56,7 @@ int impactfit_hc_rh_eps(double e, double alpha, double beta, double *eps, impact
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no output given");
   if (!(isfinite(e) && e > 0.0 && e <= 1.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "coefficient of restitution e must be in (0, 1] (got %g)", e);
+                           "coefficient of restitution e must be in (0, 1] (got %.17g)", e);
   if (!isfinite(alpha) || !isfinite(beta))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "alpha and beta must be finite");
   if (rh_form(e, alpha, beta, eps, NULL, NULL))
@@ -122,7 +122,7 @@ static int eps_grid_make(const impactfit_hc_rh_fit_params *p, eps_grid *g, impac
   if (!(isfinite(p->e_min) && isfinite(p->e_max) && p->e_min > 0.0 && p->e_max <= 1.0 &&
         p->e_min < p->e_max))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "the e range must satisfy 0 < e_min < e_max <= 1 "
-                           "(got %g, %g)", p->e_min, p->e_max);
+                           "(got %.17g, %.17g)", p->e_min, p->e_max);
   if (p->points < 2 || p->points > 10000000)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "grid points must be 2..1e7 (got %zu)", p->points);
   g->n = p->points;
@@ -443,10 +443,10 @@ static int dtau_grid_make(impactfit_impact_workspace *ws, const impactfit_hc_dta
   if (!ws || !p)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no workspace or parameters given");
   if (!(isfinite(p->eps_max) && p->eps_max > 0.0 && p->eps_max <= 1e6))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "eps_max must be in (0, 1e6] (got %g)", p->eps_max);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "eps_max must be in (0, 1e6] (got %.17g)", p->eps_max);
   if (!(isfinite(p->n_min) && isfinite(p->n_max) && p->n_min > 0.0 && p->n_min <= p->n_max))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "the n range must satisfy 0 < n_min <= n_max "
-                           "(got %g, %g)", p->n_min, p->n_max);
+                           "(got %.17g, %.17g)", p->n_min, p->n_max);
   if (p->eps_points < 2 || p->n_points < 1 || p->eps_points > 100000 || p->n_points > 100000 ||
       (p->n_points == 1) != (p->n_min == p->n_max))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,

@@ -56,10 +56,10 @@ int impactfit_hc_dtau_surrogate_build(impactfit_impact_workspace *ws,
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no workspace, parameters or output given");
   *out = NULL;
   if (!(isfinite(p->eps_max) && p->eps_max > 0.0 && p->eps_max <= 1e4))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "eps_max must be in (0, 1e4] (got %g)", p->eps_max);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "eps_max must be in (0, 1e4] (got %.17g)", p->eps_max);
   if (!(isfinite(p->n_min) && isfinite(p->n_max) && p->n_min > 0.0 && p->n_min < p->n_max))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "the n range must satisfy 0 < n_min < n_max (got %g, %g)", p->n_min, p->n_max);
+                           "the n range must satisfy 0 < n_min < n_max (got %.17g, %.17g)", p->n_min, p->n_max);
   if (p->deg_eps < 1 || p->deg_eps > 200 || p->deg_n < 1 || p->deg_n > 200)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "degrees must be 1..200 (got %d, %d)", p->deg_eps,
                            p->deg_n);
@@ -135,10 +135,10 @@ int impactfit_hc_dtau_surrogate_eval(const impactfit_hc_dtau_surrogate *s, doubl
   if (!s || !dtau)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no surrogate or output given");
   if (!(isfinite(eps) && eps >= 0.0 && eps <= s->p.eps_max))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "eps = %g is outside the surrogate's range [0, %g]",
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "eps = %.17g is outside the surrogate's range [0, %g]",
                            eps, s->p.eps_max);
   if (!(isfinite(n) && n >= s->p.n_min && n <= s->p.n_max))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "n = %g is outside the surrogate's range [%g, %g]", n,
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "n = %.17g is outside the surrogate's range [%g, %g]", n,
                            s->p.n_min, s->p.n_max);
   size_t N = (size_t)s->p.deg_eps + 1, M = (size_t)s->p.deg_n + 1;
   double X = 2.0 * log1p(eps) / s->lmax - 1.0;

@@ -20,15 +20,15 @@ int impactfit_hc_omega(double k, double v, double mass, double n, double *omega_
   if (!omega_i)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no output given");
   if (!(isfinite(k) && k > 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stiffness k must be a finite number > 0 (got %g)", k);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stiffness k must be a finite number > 0 (got %.17g)", k);
   if (!(isfinite(v) && v > 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "approach velocity v must be a finite number > 0 (got %g)", v);
+                           "approach velocity v must be a finite number > 0 (got %.17g)", v);
   if (!(isfinite(mass) && mass > 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "mass must be a finite number > 0 (got %g)", mass);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "mass must be a finite number > 0 (got %.17g)", mass);
   if (!(isfinite(n) && n > 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "spring exponent n must be a finite number > 0 (got %g)", n);
+                           "spring exponent n must be a finite number > 0 (got %.17g)", n);
   /* In logarithms: k v^(n−1)/mass may over- or underflow where ω_i does not. */
   double lw = (log(k) + (n - 1.0) * log(v) - log(mass)) / (n + 1.0);
   double w = exp(lw);
@@ -61,10 +61,10 @@ int impactfit__hc_impact_time(impactfit_impact_workspace *ws, double eps, double
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no workspace or output given");
   if (!(isfinite(eps) && eps >= 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "damping ratio eps must be a finite number >= 0 (got %g)", eps);
+                           "damping ratio eps must be a finite number >= 0 (got %.17g)", eps);
   if (!(isfinite(n) && n > 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "spring exponent n must be a finite number > 0 (got %g)", n);
+                           "spring exponent n must be a finite number > 0 (got %.17g)", n);
   if (eps > 1e7)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                            "damping ratio eps = %g is beyond the supported range (<= 1e7: the cost grows like eps)", eps);
@@ -98,15 +98,15 @@ int impactfit_hc_identify(impactfit_impact_workspace *ws, double e, double dt, d
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no workspace or output given");
   if (!(isfinite(dt) && dt > 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "contact duration dt must be a finite number > 0 (got %g)", dt);
+                           "contact duration dt must be a finite number > 0 (got %.17g)", dt);
   if (!(isfinite(v) && v > 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "approach velocity v must be a finite number > 0 (got %g)", v);
+                           "approach velocity v must be a finite number > 0 (got %.17g)", v);
   if (!(isfinite(mass) && mass > 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "mass must be a finite number > 0 (got %g)", mass);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "mass must be a finite number > 0 (got %.17g)", mass);
   if (!(isfinite(n) && n > 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "spring exponent n must be a finite number > 0 (got %g)", n);
+                           "spring exponent n must be a finite number > 0 (got %.17g)", n);
   impactfit_hc_identified id;
   memset(&id, 0, sizeof id);
   int st = impactfit_hc_eps(e, &id.eps, err);

@@ -508,18 +508,18 @@ static int check_params(const impactfit_identify_params *p, impactfit_error *err
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: unknown global method");
   if (!(p->n_lo > 0.0 && p->n_lo < p->n_hi && p->n_hi <= 10.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "identify: bounds of n must satisfy 0 < lo < hi <= 10 (got %g, %g)", p->n_lo,
+                           "identify: bounds of n must satisfy 0 < lo < hi <= 10 (got %.17g, %.17g)", p->n_lo,
                            p->n_hi);
   if (!(p->m_lo >= 0.0 && p->m_lo < p->m_hi && p->m_hi <= 10.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "identify: bounds of m must satisfy 0 <= lo < hi <= 10 (got %g, %g)", p->m_lo,
+                           "identify: bounds of m must satisfy 0 <= lo < hi <= 10 (got %.17g, %.17g)", p->m_lo,
                            p->m_hi);
   for (int q = 0; q < NQ; q++)
     if (!(isfinite(p->weight[q]) && p->weight[q] >= 0.0 && p->weight[q] <= 1e6))
-      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: the weight of %s must be in [0, 1e6] (got %g)",
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: the weight of %s must be in [0, 1e6] (got %.17g)",
                              impactfit_identify_quantity_name(q), p->weight[q]);
   if (!(p->box_factor > 1.0 && p->box_factor <= 1e6))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: box_factor must be in (1, 1e6] (got %g)",
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: box_factor must be in (1, 1e6] (got %.17g)",
                            p->box_factor);
   if (p->global_maxeval < 0 || p->global_maxeval > 10000000 || p->local_maxeval < 1 ||
       p->local_maxeval > 10000000 || p->newton_steps < 0 || p->newton_steps > 100)
@@ -527,22 +527,22 @@ static int check_params(const impactfit_identify_params *p, impactfit_error *err
                            "identify: global_maxeval in [0, 1e7], local_maxeval in [1, 1e7], "
                            "newton_steps in [0, 100]");
   if (!(p->xtol > 0.0 && p->xtol <= 0.1))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: xtol must be in (0, 0.1] (got %g)", p->xtol);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: xtol must be in (0, 0.1] (got %.17g)", p->xtol);
   if (!(p->ident_tol > 0.0 && p->ident_tol < 1.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: ident_tol must be in (0, 1) (got %g)",
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: ident_tol must be in (0, 1) (got %.17g)",
                            p->ident_tol);
   if (p->fixed[IMPACTFIT_IDENTIFY_M] && p->model->m_rule != 2)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: m cannot be fixed in the %s model (m = %s)",
                            p->model->name, p->model->m_rule == 0 ? "n" : "0");
   const double *v = p->value;
   if (p->fixed[IMPACTFIT_IDENTIFY_N] && !(isfinite(v[0]) && v[0] > 0.0 && v[0] <= 10.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: fixed n must be in (0, 10] (got %g)", v[0]);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: fixed n must be in (0, 10] (got %.17g)", v[0]);
   if (p->fixed[IMPACTFIT_IDENTIFY_M] && !(isfinite(v[1]) && v[1] >= 0.0 && v[1] <= 10.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: fixed m must be in [0, 10] (got %g)", v[1]);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: fixed m must be in [0, 10] (got %.17g)", v[1]);
   if (p->fixed[IMPACTFIT_IDENTIFY_K] && !(isfinite(v[2]) && v[2] > 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: fixed k must be finite and > 0 (got %g)", v[2]);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: fixed k must be finite and > 0 (got %.17g)", v[2]);
   if (p->fixed[IMPACTFIT_IDENTIFY_C] && !(isfinite(v[3]) && v[3] >= 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: fixed %s must be finite and >= 0 (got %g)",
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: fixed %s must be finite and >= 0 (got %.17g)",
                            p->model->damping_name, v[3]);
   return IMPACTFIT_OK;
 }
@@ -1071,7 +1071,7 @@ int impactfit_identify_per_row(impactfit_identify_workspace *ws, const impactfit
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify per-row: NULL argument");
   if (!(isfinite(n) && n > 0.0 && isfinite(k) && k > 0.0 && isfinite(m) && m >= 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "identify per-row: need n > 0, k > 0, m >= 0 (got %g, %g, %g)", n, k, m);
+                           "identify per-row: need n > 0, k > 0, m >= 0 (got %.17g, %.17g, %.17g)", n, k, m);
   int st = impactfit_identify_data_check(d, err);
   if (st)
     return st;

@@ -311,7 +311,7 @@ int impactfit_identify_data_set_mass(impactfit_identify_data *d, double mass, im
                            "%s: the data have a mass column: the mass cannot also be given separately",
                            d->source);
   if (!(isfinite(mass) && mass > 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "the effective mass must be finite and > 0, got %g",
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "the effective mass must be finite and > 0, got %.17g",
                            mass);
   for (size_t i = 0; i < d->rows; i++)
     d->row[i].mass = mass;
@@ -350,7 +350,7 @@ int impactfit_identify_data_check(const impactfit_identify_data *d, impactfit_er
           return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                                  "%s:%s: no effective mass (the data have no mass column: give one)",
                                  src, where);
-        return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s:%s: column %s: %s, got %g", src, where,
+        return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s:%s: column %s: %s, got %.17g", src, where,
                                col_name[c], why, x);
       }
     }
@@ -367,7 +367,7 @@ int impactfit_identify_synth(impactfit_identify_workspace *ws, impactfit_identif
   if (!ws || !d || !value)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify synth: NULL argument");
   if (!(noise >= 0.0 && noise <= 0.5))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify synth: noise must be in [0, 0.5], got %g",
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify synth: noise must be in [0, 0.5], got %.17g",
                            noise);
   if (!d->row || d->rows == 0)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify synth: no rows");

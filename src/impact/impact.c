@@ -94,13 +94,13 @@ static int check_params(const impactfit_impact_params *p, impactfit_error *err) 
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, __VA_ARGS__);                                 \
   } while (0)
   REQUIRE(p != NULL, "no parameters given");
-  REQUIRE(isfinite(p->n) && p->n > 0.0, "spring exponent n must be a finite number > 0 (got %g)", p->n);
-  REQUIRE(isfinite(p->m) && p->m >= 0.0, "damping exponent m must be a finite number >= 0 (got %g)", p->m);
-  REQUIRE(isfinite(p->k) && p->k > 0.0, "stiffness k must be a finite number > 0 (got %g)", p->k);
-  REQUIRE(isfinite(p->c) && p->c >= 0.0, "damping coefficient c must be a finite number >= 0 (got %g)", p->c);
-  REQUIRE(isfinite(p->mass) && p->mass > 0.0, "mass must be a finite number > 0 (got %g)", p->mass);
-  REQUIRE(isfinite(p->v) && p->v > 0.0, "approach velocity v must be a finite number > 0 (got %g)", p->v);
-  REQUIRE(isfinite(p->accel) && p->accel >= 0.0, "accel must be a finite number >= 0 (got %g)", p->accel);
+  REQUIRE(isfinite(p->n) && p->n > 0.0, "spring exponent n must be a finite number > 0 (got %.17g)", p->n);
+  REQUIRE(isfinite(p->m) && p->m >= 0.0, "damping exponent m must be a finite number >= 0 (got %.17g)", p->m);
+  REQUIRE(isfinite(p->k) && p->k > 0.0, "stiffness k must be a finite number > 0 (got %.17g)", p->k);
+  REQUIRE(isfinite(p->c) && p->c >= 0.0, "damping coefficient c must be a finite number >= 0 (got %.17g)", p->c);
+  REQUIRE(isfinite(p->mass) && p->mass > 0.0, "mass must be a finite number > 0 (got %.17g)", p->mass);
+  REQUIRE(isfinite(p->v) && p->v > 0.0, "approach velocity v must be a finite number > 0 (got %.17g)", p->v);
+  REQUIRE(isfinite(p->accel) && p->accel >= 0.0, "accel must be a finite number >= 0 (got %.17g)", p->accel);
   REQUIRE(p->transition == impactfit_transition_A || p->transition == impactfit_transition_B ||
               p->transition == impactfit_transition_C || p->transition == impactfit_transition_D,
           "unknown transition condition");
@@ -108,9 +108,9 @@ static int check_params(const impactfit_impact_params *p, impactfit_error *err) 
           "max_contacts must be between 1 and %d (got %d)", IMPACTFIT_MAX_CONTACTS, p->max_contacts);
   REQUIRE(p->max_contacts == 1 || p->accel > 0.0,
           "further contacts need accel > 0: in a free impact the bodies never meet again");
-  REQUIRE(isfinite(p->t_max) && p->t_max >= 0.0, "t_max must be a finite number >= 0 (got %g)", p->t_max);
+  REQUIRE(isfinite(p->t_max) && p->t_max >= 0.0, "t_max must be a finite number >= 0 (got %.17g)", p->t_max);
   REQUIRE(isfinite(p->rtol) && p->rtol >= 1e-15 && p->rtol <= 1e-3,
-          "rtol must be between 1e-15 and 1e-3 (got %g)", p->rtol);
+          "rtol must be between 1e-15 and 1e-3 (got %.17g)", p->rtol);
 #undef REQUIRE
   return IMPACTFIT_OK;
 }
@@ -427,6 +427,7 @@ typedef struct root_ctx {
   seg *sg;
   int ev;
   int status;
+  double a, b, ga, gb; /* the bracket and the caller's values at its ends */
 } root_ctx;
 
 static double root_fn(double s, void *params) {
@@ -437,6 +438,9 @@ static double root_fn(double s, void *params) {
     rc->status = st;
     return 0.0;
   }
+  /* f' at δ = 0 is a one-sided limit that only the caller knows the side of (fd_at_zero) */
+  if (rc->ev == EV_FD && y[0] == 0.0)
+    return (s - rc->a <= rc->b - s) ? rc->ga : rc->gb;
   return event_value(&rc->ws->sys, rc->ev, y);
 }
 
@@ -480,7 +484,7 @@ static int locate(impactfit_impact_workspace *ws, seg *sg, int ev, double a, dou
                   double gb, double *s) {
   if (ev != EV_FD && ga * gb < 0.0)
     return locate_newton(ws, sg, ev, a, b, ga, gb, s);
-  root_ctx rc = {ws, sg, ev, 0};
+  root_ctx rc = {ws, sg, ev, 0, a, b, ga, gb};
   gsl_function F = {root_fn, &rc};
   /* The bracket's values on the segment itself (a series piece's first point and the integrator
    * state it starts from can differ in the last bit): if they no longer straddle zero, the event is
@@ -588,6 +592,53 @@ static double hermite_extremum(double fa, double fb, double da, double db, doubl
   return fa + u * (da * h + u * (c2 + u * c3));
 }
 
+/* The force's time derivative f' = K n |x|^(n−1) x' + ζ m sgn(x) |x|^(m−1) x'^2 + ζ |x|^m x'' in the
+ * limit x → 0 on the side `side` (+1: x > 0, −1: x < 0), at speed x'. For 0 < m < 1 (or n < 1) a term
+ * grows without bound like |x|^(m−1): the force rises from 0 like τ^m and has a sharp maximum at
+ * τ ≈ m/ζ, inside the first sample interval of the start series, which a zero at δ = 0 (the value
+ * of the two-sided formula) would hide. An unbounded limit is returned as ±1e150, a finite value of
+ * the right sign that Brent's method can bracket with. */
+static double fd_at_zero(const impactfit__sys *S, const double y[3], double side) {
+  double xd = y[1], big = 1e150;
+  /* the two possibly unbounded terms, as (order of |x|, coefficient) */
+  double o1 = S->n - 1.0, c1 = S->K * S->n * xd;
+  double o2 = S->m - 1.0, c2 = (S->m > 0.0) ? S->zeta * S->m * side * xd * xd : 0.0;
+  double inf = 0.0, fin = 0.0, omin = 0.0;
+  if (c1 != 0.0 && o1 < 0.0)
+    omin = o1;
+  if (c2 != 0.0 && o2 < omin)
+    omin = o2;
+  if (omin < 0.0) {
+    if (c1 != 0.0 && o1 == omin)
+      inf += c1;
+    if (c2 != 0.0 && o2 == omin)
+      inf += c2;
+    if (inf != 0.0)
+      return inf > 0.0 ? big : -big;
+  }
+  if (o1 == 0.0)
+    fin += c1;
+  if (o2 == 0.0)
+    fin += c2;
+  if (S->m == 0.0) /* ζ x'' with x'' = γ − ζ x' (the spring force vanishes at x = 0) */
+    fin += S->zeta * (S->gamma - S->zeta * xd);
+  if (fin != 0.0)
+    return fin;
+  /* every term vanishes (n > 1, m > 1): the sign of f' is that of the leading term of
+   * f = |x|^m (K side |x|^(n−m) + ζ x') as |x| → 0. The damper leads for m < n: f ≈ ζ|x|^m x', whose
+   * magnitude grows leaving 0 and shrinks arriving, so f' has the sign of `side` either way (under
+   * A the tensile force before the end rises back to 0: a minimum the end interval must show). The
+   * spring leads for m > n (or ζ = 0): f ≈ K sgn(x)|x|^n, f' has the sign of x'. For m = n both. */
+  double lead;
+  if (S->zeta > 0.0 && S->m < S->n)
+    lead = side;
+  else if (S->zeta > 0.0 && S->m == S->n)
+    lead = side * xd * (S->K * side + S->zeta * xd);
+  else
+    lead = xd;
+  return (lead > 0.0) ? 1.0 : (lead < 0.0 ? -1.0 : 0.0);
+}
+
 /* Can the contact end where the force falls to zero (B, C, D) before δ = 0? Only for m < n. With
  * h = f/|x|^m = K x^(n−m) + ζ x', at a zero of h (x > 0): x' = −(K/ζ) x^(n−m) and x'' = γ − f = γ,
  * so dh/dt = −(K²/ζ)(n−m) x^(2(n−m)−1) + ζγ ≥ 0 when m ≥ n: h can touch zero but never cross it
@@ -626,12 +677,20 @@ static int scan_interval(impactfit_impact_workspace *ws, contact_state *cs, seg 
    * so far, a minimum that may fall below the smallest or (hidden-root guard) come near zero. The
    * cubic Hermite interpolant of f through both ends estimates the extremum's value; this keeps a
    * resting contact, where f' hovers around zero at rounding level, from locating noise. */
-  if (xa != 0.0 && xb != 0.0 && ((fda > 0.0 && fdb <= 0.0) || (fda < 0.0 && fdb >= 0.0))) {
+  /* At δ = 0 (the start or end of a contact) f' is its one-sided limit from inside the interval. */
+  int at_zero = (xa == 0.0 && da != 0.0) || (xb == 0.0 && db != 0.0);
+  if (xa == 0.0 && da != 0.0)
+    fda = fd_at_zero(S, ya, da > 0.0 ? 1.0 : -1.0);
+  if (xb == 0.0 && db != 0.0)
+    fdb = fd_at_zero(S, yb, db < 0.0 ? 1.0 : -1.0);
+  if ((xa != 0.0 || da != 0.0) && (xb != 0.0 || db != 0.0) &&
+      ((fda > 0.0 && fdb <= 0.0) || (fda < 0.0 && fdb >= 0.0))) {
     double fa = va->f, fb = vb->f, fh = hermite_extremum(fa, fb, fda, fdb, sb - sa);
     double tolf = 1e-6 * (fabs(fa) + fabs(fb));
     int is_max = fda > 0.0;
-    int want = is_max ? (cs->locate_extrema && fh >= cs->fmax - tolf)
-                      : ((cs->locate_extrema && fh <= cs->fmin + tolf) ||
+    /* next to δ = 0 the cubic estimate means nothing (f' may be unbounded there): always locate */
+    int want = is_max ? (cs->locate_extrema && (at_zero || fh >= cs->fmax - tolf))
+                      : ((cs->locate_extrema && (at_zero || fh <= cs->fmin + tolf)) ||
                          (force_can_end(cs, S) && fh <= 0.1 * fmin(fabs(fa), fabs(fb))));
     ADD(want, EV_FD, is_max ? E_FMAX : E_FMIN, fda, fdb);
   }
@@ -1260,6 +1319,10 @@ static int solve(impactfit_impact_workspace *ws, const impactfit_impact_params *
   if (p->transition == impactfit_transition_B && p->m < p->n && zeta > 0.0) {
     x0 = -pow(zeta / S->K, 1.0 / (p->n - p->m));
     kind = START_PRE;
+    if (!(x0 < 0.0)) { /* the gap underflows (m just below n, ζ < K): the contact starts at δ = 0 */
+      x0 = 0.0;
+      kind = START_ZERO;
+    }
   }
   double t0 = 0.0, v0 = 1.0, element = 0.0;
   contact_out first;

@@ -22,10 +22,15 @@
 #define NOSEP_G (-50.0) /* g for a simulation without separation: e_out "below e^-50 e" */
 #define MAX_EVALS 512   /* simulations recorded per point */
 #define HISTORY 6       /* points used by the continuation (quintic extrapolation) */
-/* Time bound of the simulations, in units of δ_m0/v (about 70 undamped contact durations): a contact
- * still open then counts as "no separation" (too much damping). Under A near the critical damping
- * the creep towards δ = 0 would otherwise cost whole seconds per simulation. */
-#define SIM_T_MAX 200.0
+/* Time bound of the simulations: 0, the engine's own default 1e4 max(1, ζ) δ_m0/v, the same as a
+ * forward simulation, so that the inverse path never sees a "no separation" that `simulate` would
+ * not. A fixed bound (200 δ_m0/v until 0.0.x) cut short the slow creep to δ = 0 of strongly damped
+ * elements with m ≥ n, whose contact lasts a time ∝ ζ (n = m = 1.5, e = 1e-4: ζ = 6789, 251 δ_m0/v),
+ * and turned them into false "no damping gives e" failures. The creep's cost that the fixed bound
+ * avoided is now bounded by the engine itself: under A with m ≤ (n − 1)/2 it proves non-separation
+ * from the state (creeps_forever in impact.c), with n − m < 1 the creep ends in a finite time of
+ * order ζ/(K (1 − n + m)), and every contact gives up after 4e6 integrator steps. */
+#define SIM_T_MAX 0.0
 #define ACCEPT 0.9 /* a simulation within ACCEPT·tol of the target ends the search */
 
 /* ---- methods -------------------------------------------------------------------------------- */
@@ -86,6 +91,8 @@ struct impactfit_inverse_workspace {
   int status;              /* first engine failure inside a callback */
   impactfit_error *err;
   char beyond_msg[256];    /* the engine's reason for the first damping out of its range */
+  char nosep_msg[256];     /* the engine's reason for the smallest damping without separation */
+  double nosep_u;
 };
 
 impactfit_inverse_workspace *impactfit_inverse_alloc(void) {
@@ -143,6 +150,10 @@ static int simulate(impactfit_inverse_workspace *ws, double u, double rtol, eval
     st = IMPACTFIT_ENOSEP;
   }
   if (st == IMPACTFIT_ENOSEP) {
+    if (!ev->beyond && (!ws->nosep_msg[0] || u < ws->nosep_u)) {
+      snprintf(ws->nosep_msg, sizeof ws->nosep_msg, "%.200s", e2->message);
+      ws->nosep_u = u;
+    }
     ev->separated = 0;
     ev->g = NOSEP_G;
     ev->e_out = 0.0;
@@ -443,15 +454,15 @@ static int check_inverse(const impactfit_inverse_params *p, double e, impactfit_
   if (!p)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no parameters given");
   if (!(isfinite(p->n) && p->n > 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "spring exponent n must be a finite number > 0 (got %g)", p->n);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "spring exponent n must be a finite number > 0 (got %.17g)", p->n);
   if (!(isfinite(p->m) && p->m >= 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "damping exponent m must be a finite number >= 0 (got %g)", p->m);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "damping exponent m must be a finite number >= 0 (got %.17g)", p->m);
   if (!(isfinite(e) && e > 0.0 && e <= 1.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "restitution e must be in (0, 1] (got %g)", e);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "restitution e must be in (0, 1] (got %.17g)", e);
   if (!method_of(p->method))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown root-finding method");
   if (!(isfinite(p->tol) && p->tol >= 1e-13 && p->tol < 0.1))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "tolerance must be between 1e-13 and 0.1 (got %g)", p->tol);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "tolerance must be between 1e-13 and 0.1 (got %.17g)", p->tol);
   if (p->max_iter < 2 || p->max_iter > MAX_EVALS)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "max_iter must be between 2 and %d (got %d)", MAX_EVALS,
                            p->max_iter);
@@ -472,6 +483,7 @@ static int run_method(impactfit_inverse_workspace *ws, const impactfit_inverse_p
   ws->status = 0;
   ws->err = err;
   ws->beyond_msg[0] = '\0';
+  ws->nosep_msg[0] = '\0';
   int r = method_of(p->method)(ws, u0, slope);
   if (ws->status)
     return ws->status;
@@ -498,13 +510,31 @@ static int run_method(impactfit_inverse_workspace *ws, const impactfit_inverse_p
                            "no %s within the engine's range gives e = %.17g (transition %s): e_out is "
                            "still %.6g at %s = %.6g (%s)", what, ws->target, p->transition->name,
                            ws->evals[above].e_out, what, exp(ws->evals[above].u), ws->beyond_msg);
+  if (above >= 0 && below >= 0 && ws->evals[below].separated &&
+      ws->evals[below].u - ws->evals[above].u <= 1e-12 * fmax(1.0, fabs(ws->evals[above].u))) {
+    /* Both sides separate and bracket the target, a few units of rounding of ln ζ apart: e_out is
+     * continuous but so steep (under A near the critical damping) that no representable damping
+     * meets the tolerance. Say so with the numbers that prove it and the tolerance that is reachable. */
+    const evaluation *a = &ws->evals[above], *b = &ws->evals[below];
+    double reach = fmax(fabs(a->e_out - ws->target), fabs(b->e_out - ws->target)) / ws->target;
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT,
+                           "no double-precision %s gives e = %.17g to the tolerance %.3g (transition "
+                           "%s): e_out is steep here and goes from %.17g at %s = %.17g to %.17g at %s = "
+                           "%.17g, %.3g relative apart; a tolerance of %.2g or more is reachable",
+                           what, ws->target, ws->tol, p->transition->name, a->e_out, what, exp(a->u),
+                           b->e_out, what, exp(b->u), (a->e_out - b->e_out) / ws->target,
+                           2.0 * reach);
+  }
   if (above >= 0 && below >= 0 && ws->evals[below].u - ws->evals[above].u <= 1e-12 * fmax(1.0, fabs(ws->evals[above].u)))
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT,
                            "no damping gives e = %.17g (transition %s): e_out jumps from %.6g to %s "
-                           "at %s = %.10g",
+                           "at %s = %.10g%s%s%s",
                            ws->target, p->transition->name, ws->evals[above].e_out,
                            ws->evals[below].separated ? "a smaller value" : "no separation", what,
-                           exp(ws->evals[above].u));
+                           exp(ws->evals[above].u),
+                           (!ws->evals[below].separated && ws->nosep_msg[0]) ? " (the engine: " : "",
+                           (!ws->evals[below].separated && ws->nosep_msg[0]) ? ws->nosep_msg : "",
+                           (!ws->evals[below].separated && ws->nosep_msg[0]) ? ")" : "");
   if (ws->n_evals >= p->max_iter)
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV,
                            "no convergence to e = %.17g within %d simulations (method %s)",
@@ -733,7 +763,7 @@ int impactfit_lambda_from_zeta(double n, double m, double zeta, double k, double
   if (st)
     return st;
   if (!(isfinite(zeta) && zeta >= 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "zeta must be a finite number >= 0 (got %g)", zeta);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "zeta must be a finite number >= 0 (got %.17g)", zeta);
   /* ζ = c δ_m0^(m+1)/(mass v) */
   double c = zeta * mass * v / pow(dm, m + 1.0);
   if (!isfinite(c))
@@ -814,11 +844,11 @@ int impactfit_zhang_alpha_from_zeta(double n, double m, double e, double zeta, d
                                     double *lambda_star, impactfit_error *err) {
   IMPACTFIT__GSL_SCOPE;
   if (!(isfinite(n) && n > 0.0 && isfinite(m) && m >= 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "exponents must satisfy n > 0, m >= 0 (got n = %g, m = %g)", n, m);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "exponents must satisfy n > 0, m >= 0 (got n = %.17g, m = %.17g)", n, m);
   if (!(isfinite(e) && e > 0.0 && e < 1.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "alpha is defined for 0 < e < 1 (got %g)", e);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "alpha is defined for 0 < e < 1 (got %.17g)", e);
   if (!(isfinite(zeta) && zeta > 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "zeta must be a finite number > 0 (got %g)", zeta);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "zeta must be a finite number > 0 (got %.17g)", zeta);
   double f = exp((m + 1.0) / (n + 1.0) * log(e)); /* e^((m+1)/(n+1)) */
   double ls = zeta * f, a = 0.75 * (1.0 - e) * (m + 1.0) / ls;
   if (!(ls > 0.0 && isfinite(ls) && isfinite(a)))
@@ -864,7 +894,7 @@ int impactfit_scale_invariant_e(double n, double zeta, const impactfit_transitio
   if (st)
     return st;
   if (!(isfinite(zeta) && zeta >= 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "zeta must be a finite number >= 0 (got %g)", zeta);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "zeta must be a finite number >= 0 (got %.17g)", zeta);
   double xi = zeta / (n + 1.0);
   if (tr == impactfit_transition_A || tr == impactfit_transition_B) {
     if (xi >= 1.0)
@@ -884,7 +914,7 @@ int impactfit_scale_invariant_zeta(double n, double e, const impactfit_transitio
   if (st)
     return st;
   if (!(isfinite(e) && e > 0.0 && e <= 1.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "restitution e must be in (0, 1] (got %g)", e);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "restitution e must be in (0, 1] (got %.17g)", e);
   double L = log(e), xi;
   if (tr == impactfit_transition_A || tr == impactfit_transition_B) {
     xi = -L / sqrt(IMPACTFIT__PI * IMPACTFIT__PI + L * L); /* closed form */

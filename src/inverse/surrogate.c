@@ -238,7 +238,7 @@ static int check_spec(const impactfit_surrogate_spec *spec, impactfit_error *err
   if (!(spec->e_split > spec->e_lo && spec->e_split < 1.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "invalid surrogate split or degree in ln(1 - e)");
   if (!(spec->drop >= 0.0 && spec->drop < 1e-3))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "truncation bound must be in [0, 1e-3) (got %g)", spec->drop);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "truncation bound must be in [0, 1e-3) (got %.17g)", spec->drop);
   if (spec->check_points < 0 || spec->check_points > 1000000)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "held-out points: 0 .. 1000000 (got %d)", spec->check_points);
   int fixed_n = (spec->n_hi == spec->n_lo);
@@ -257,7 +257,7 @@ static int check_spec(const impactfit_surrogate_spec *spec, impactfit_error *err
   for (int j = 0; j < spec->n_pieces; j++) {
     const impactfit_surrogate_piece *p = &spec->piece[j];
     if (!(p->grade >= 1.0 && p->grade <= 8.0))
-      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "piece %d: grade must be in [1, 8] (got %g)", j, p->grade);
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "piece %d: grade must be in [1, 8] (got %.17g)", j, p->grade);
     if (!(isfinite(p->lo_const) && isfinite(p->lo_n) && isfinite(p->hi_const) && isfinite(p->hi_n)))
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "piece %d: ends must be finite", j);
     int zero_width = 1;
@@ -448,6 +448,36 @@ static void held_out_point(const impactfit_surrogate *s, int q, unsigned long lo
     pt[2] = -expm1(R_MIN_LOG + (log1p(-spec->e_lo) - R_MIN_LOG) * unif(rs));
 }
 
+/* The deterministic points of the check at the edges and seams of the box, where a random sample
+ * rarely lands and the largest errors sit: n at both ends and the middle; m at both ends and, for
+ * each boundary between pieces, on it and 1e-9 of the piece width on both sides; e at e_lo, on both
+ * sides of the split (one unit of rounding and 1e-6 away, and on it), 1 − 1e-9 and 1. With pt NULL,
+ * returns their number; otherwise writes point q (0 ≤ q < that number). */
+static int edge_point(const impactfit_surrogate *s, int q, double *pt) {
+  const impactfit_surrogate_spec *spec = &s->spec;
+  double es = spec->e_split;
+  const double e_list[] = {spec->e_lo, es - 1e-6, nextafter(es, 0.0), es, nextafter(es, 1.0), es + 1e-6,
+                           1.0 - 1e-9, 1.0};
+  const int ne = (int)(sizeof e_list / sizeof e_list[0]);
+  int nb = (!s->legacy && s->np > 1) ? s->np - 1 : 0, nm = 2 + 3 * nb, total = 3 * nm * ne;
+  if (!pt)
+    return total;
+  int ie = q % ne, im = (q / ne) % nm, in = q / (ne * nm);
+  double n = (in == 0) ? spec->n_lo : (in == 1) ? 0.5 * (spec->n_lo + spec->n_hi) : spec->n_hi, m;
+  if (im < 2) {
+    m = (im == 0) ? spec->m_lo : spec->m_hi;
+  } else {
+    int j = (im - 2) / 3, side = (im - 2) % 3 - 1; /* −1, 0, +1 */
+    double bnd = piece_hi(&s->pc[j], n);
+    double w = (side < 0) ? bnd - piece_lo(&s->pc[j], n) : piece_hi(&s->pc[j + 1], n) - bnd;
+    m = fmin(fmax(bnd + side * 1e-9 * w, spec->m_lo), spec->m_hi);
+  }
+  pt[0] = n;
+  pt[1] = m;
+  pt[2] = e_list[ie];
+  return total;
+}
+
 int impactfit_surrogate_build(const impactfit_surrogate_spec *spec, impactfit_surrogate **out,
                               impactfit_surrogate_report *report, impactfit_error *err) {
   IMPACTFIT__GSL_SCOPE;
@@ -498,15 +528,18 @@ int impactfit_surrogate_build(const impactfit_surrogate_spec *spec, impactfit_su
     rep.coefficients += (long)s->b[bi].kept;
   }
   /* held-out check: simulate with the surrogate's ζ at random points */
-  int M = spec->check_points > 0 ? spec->check_points : 0;
+  int MR = spec->check_points > 0 ? spec->check_points : 0;
+  int ME = MR ? edge_point(s, 0, NULL) : 0, M = MR + ME;
   double *chk = M ? malloc(6 * (size_t)M * sizeof *chk) : NULL;
   if (M && !chk) {
     impactfit_surrogate_free(s);
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
   }
   unsigned long long rs = spec->seed * 2654435761ULL + 1;
-  for (int q = 0; q < M; q++)
+  for (int q = 0; q < MR; q++)
     held_out_point(s, q, &rs, &chk[6 * q]);
+  for (int q = 0; q < ME; q++)
+    edge_point(s, q, &chk[6 * (MR + q)]);
 #pragma omp parallel
   {
     impactfit_impact_workspace *iw = impactfit_impact_alloc();
@@ -534,7 +567,8 @@ int impactfit_surrogate_build(const impactfit_surrogate_spec *spec, impactfit_su
     impactfit_impact_free(iw);
     impactfit_inverse_free(ws);
   }
-  rep.check_points = M;
+  rep.check_points = MR;
+  rep.edge_points = ME;
   for (int q = 0; q < M; q++) {
     if (chk[6 * q + 3] > rep.max_e_error || !isfinite(chk[6 * q + 3])) {
       rep.max_e_error = chk[6 * q + 3];
@@ -600,10 +634,11 @@ static void write_header_legacy(const impactfit_surrogate *s, const impactfit_su
   if (rep && rep->check_points)
     fprintf(f,
             " * Checked on %d held-out points (n, m uniform; e uniform in ln e and in ln(1 - e), seed %lu)\n"
-            " * by simulating with the surrogate's zeta: max |e_out - e| = %.3e (at n = %.6f,\n"
-            " * m = %.6f, e = %.10g), max |zeta/zeta_exact - 1| = %.3e.\n",
-            rep->check_points, sp->seed, rep->max_e_error, rep->worst_n, rep->worst_m, rep->worst_e,
-            rep->max_zeta_rel);
+            " * and %d points on the edges and the seam e = %g of the box, by simulating with the\n"
+            " * surrogate's zeta: max |e_out - e| = %.3e (at n = %.6f, m = %.6f, e = %.10g),\n"
+            " * max |zeta/zeta_exact - 1| = %.3e.\n",
+            rep->check_points, sp->seed, rep->edge_points, sp->e_split, rep->max_e_error, rep->worst_n,
+            rep->worst_m, rep->worst_e, rep->max_zeta_rel);
   fprintf(f, " * Use: c = zeta mass v / delta_m0^(m+1), delta_m0 = [(n+1) mass v^2 / (2k)]^(1/(n+1));\n"
              " * Zhang et al.'s alpha = 3 (1 - e)(m + 1) e^(-(m+1)/(n+1)) / (4 zeta).\n */\n");
   fprintf(f, "#ifndef IMPACTFIT_GENERATED_%s_SURROGATE_H\n#define IMPACTFIT_GENERATED_%s_SURROGATE_H\n\n"
@@ -695,11 +730,12 @@ static void write_header_pieces(const impactfit_surrogate *s, const impactfit_su
   if (rep && rep->check_points)
     fprintf(f,
             " * Checked on %d held-out points (n uniform; m uniform, every third point within 10^-U(1,7)\n"
-            " * of a piece boundary; e uniform in ln e and in ln(1 - e); seed %lu) by simulating with the\n"
+            " * of a piece boundary; e uniform in ln e and in ln(1 - e); seed %lu) and %d points on the\n"
+            " * edges, the piece boundaries and the seam e = %g of the box, by simulating with the\n"
             " * surrogate's zeta: max |e_out - e| = %.3e (at n = %.6f, m = %.6f, e = %.10g),\n"
             " * max |zeta/zeta_exact - 1| = %.3e.\n",
-            rep->check_points, sp->seed, rep->max_e_error, rep->worst_n, rep->worst_m, rep->worst_e,
-            rep->max_zeta_rel);
+            rep->check_points, sp->seed, rep->edge_points, sp->e_split, rep->max_e_error, rep->worst_n,
+            rep->worst_m, rep->worst_e, rep->max_zeta_rel);
   fprintf(f, " * Use: c = zeta mass v / delta_m0^(m+1), delta_m0 = [(n+1) mass v^2 / (2k)]^(1/(n+1));\n"
              " * Zhang et al.'s alpha = 3 (1 - e)(m + 1) e^(-(m+1)/(n+1)) / (4 zeta).\n */\n");
   fprintf(f, "#ifndef IMPACTFIT_GENERATED_%s_SURROGATE_H\n#define IMPACTFIT_GENERATED_%s_SURROGATE_H\n\n"

@@ -179,7 +179,7 @@ int impactfit_mb1d_check(const impactfit_mb1d_system *s, impactfit_error *err) {
   REQUIRE(s != NULL, "no system given");
   REQUIRE(s->n_masses >= 1 && s->n_masses <= NMAX, "n_masses must be 1..%d (got %d)", NMAX, s->n_masses);
   for (int i = 0; i < s->n_masses; i++)
-    REQUIRE(isfinite(s->mass[i]) && s->mass[i] > 0.0, "mass %d must be a finite number > 0 (got %g)",
+    REQUIRE(isfinite(s->mass[i]) && s->mass[i] > 0.0, "mass %d must be a finite number > 0 (got %.17g)",
             i, s->mass[i]);
   REQUIRE(s->n_links >= 0 && s->n_links <= IMPACTFIT_MB1D_MAX_LINKS, "n_links must be 0..%d (got %d)",
           IMPACTFIT_MB1D_MAX_LINKS, s->n_links);
@@ -190,17 +190,17 @@ int impactfit_mb1d_check(const impactfit_mb1d_system *s, impactfit_error *err) {
     REQUIRE(isfinite(L->k) && L->k >= 0.0 && isfinite(L->c) && L->c >= 0.0 && isfinite(L->d),
             "link %d needs finite k >= 0, c >= 0 and d", l);
   }
-  REQUIRE(isfinite(s->g) && s->g >= 0.0, "gravity g must be a finite number >= 0 (got %g)", s->g);
+  REQUIRE(isfinite(s->g) && s->g >= 0.0, "gravity g must be a finite number >= 0 (got %.17g)", s->g);
   REQUIRE(s->excited >= -1 && s->excited < s->n_masses, "excited mass %d does not exist", s->excited);
-  REQUIRE(isfinite(s->f_amp) && s->f_amp >= 0.0, "excitation amplitude must be finite and >= 0 (got %g)",
+  REQUIRE(isfinite(s->f_amp) && s->f_amp >= 0.0, "excitation amplitude must be finite and >= 0 (got %.17g)",
           s->f_amp);
-  REQUIRE(isfinite(s->omega) && s->omega > 0.0, "excitation frequency omega must be finite and > 0 (got %g)",
+  REQUIRE(isfinite(s->omega) && s->omega > 0.0, "excitation frequency omega must be finite and > 0 (got %.17g)",
           s->omega);
   REQUIRE(s->contact_mass >= 0 && s->contact_mass < s->n_masses, "contact mass %d does not exist",
           s->contact_mass);
-  REQUIRE(isfinite(s->k) && s->k > 0.0, "contact stiffness k must be finite and > 0 (got %g)", s->k);
-  REQUIRE(isfinite(s->c) && s->c >= 0.0, "contact damping c must be finite and >= 0 (got %g)", s->c);
-  REQUIRE(isfinite(s->n) && s->n >= 1.0 && s->n <= 10.0, "contact exponent n must be in [1, 10] (got %g)",
+  REQUIRE(isfinite(s->k) && s->k > 0.0, "contact stiffness k must be finite and > 0 (got %.17g)", s->k);
+  REQUIRE(isfinite(s->c) && s->c >= 0.0, "contact damping c must be finite and >= 0 (got %.17g)", s->c);
+  REQUIRE(isfinite(s->n) && s->n >= 1.0 && s->n <= 10.0, "contact exponent n must be in [1, 10] (got %.17g)",
           s->n);
   REQUIRE(s->transition == impactfit_transition_A || s->transition == impactfit_transition_B ||
               s->transition == impactfit_transition_C || s->transition == impactfit_transition_D,
@@ -415,9 +415,9 @@ int impactfit_mb1d_period_get(const impactfit_mb1d_workspace *ws, int i, impactf
 
 static int check_params(const impactfit_mb1d_params *p, impactfit_error *err) {
   REQUIRE(p != NULL, "no parameters given");
-  REQUIRE(isfinite(p->rtol) && p->rtol >= 1e-14 && p->rtol <= 1e-3, "rtol must be in [1e-14, 1e-3] (got %g)",
+  REQUIRE(isfinite(p->rtol) && p->rtol >= 1e-14 && p->rtol <= 1e-3, "rtol must be in [1e-14, 1e-3] (got %.17g)",
           p->rtol);
-  REQUIRE(isfinite(p->ss_tol) && p->ss_tol > 0.0 && p->ss_tol < 1.0, "ss_tol must be in (0, 1) (got %g)",
+  REQUIRE(isfinite(p->ss_tol) && p->ss_tol > 0.0 && p->ss_tol < 1.0, "ss_tol must be in (0, 1) (got %.17g)",
           p->ss_tol);
   REQUIRE(p->max_periods >= 1 && p->max_periods <= 10000000, "max_periods must be 1..1e7 (got %d)",
           p->max_periods);

@@ -245,25 +245,25 @@ int impactfit_pendulum_impact_get(const impactfit_pendulum_workspace *ws, int i,
 
 static int check(const impactfit_pendulum_params *p, impactfit_error *err) {
   REQUIRE(p != NULL, "no parameters given");
-  REQUIRE(POS(p->m1) && POS(p->m2), "masses must be finite and > 0 (got %g, %g)", p->m1, p->m2);
-  REQUIRE(POS(p->L1) && POS(p->L2), "lengths must be finite and > 0 (got %g, %g)", p->L1, p->L2);
-  REQUIRE(isfinite(p->a) && p->a >= 0.0, "pivot distance a must be finite and >= 0 (got %g)", p->a);
+  REQUIRE(POS(p->m1) && POS(p->m2), "masses must be finite and > 0 (got %.17g, %.17g)", p->m1, p->m2);
+  REQUIRE(POS(p->L1) && POS(p->L2), "lengths must be finite and > 0 (got %.17g, %.17g)", p->L1, p->L2);
+  REQUIRE(isfinite(p->a) && p->a >= 0.0, "pivot distance a must be finite and >= 0 (got %.17g)", p->a);
   REQUIRE(p->L1 >= p->a + p->L2,
           "the model needs L1 >= a + L2 (only the tip of rod 2 can then touch rod 1; got L1 = %g, "
           "a + L2 = %g)", p->L1, p->a + p->L2);
-  REQUIRE(isfinite(p->g) && p->g >= 0.0, "gravity g must be finite and >= 0 (got %g)", p->g);
+  REQUIRE(isfinite(p->g) && p->g >= 0.0, "gravity g must be finite and >= 0 (got %.17g)", p->g);
   REQUIRE(isfinite(p->theta1) && isfinite(p->theta2) && isfinite(p->omega1) && isfinite(p->omega2),
           "the initial state must be finite");
-  REQUIRE(isfinite(p->e) && p->e > 0.0 && p->e <= 1.0, "restitution e must be in (0, 1] (got %g)", p->e);
-  REQUIRE(isfinite(p->n) && p->n >= 1.0 && p->n <= 3.0, "Hertz exponent n must be in [1, 3] (got %g)", p->n);
-  REQUIRE(POS(p->k), "stiffness k must be finite and > 0 (got %g)", p->k);
+  REQUIRE(isfinite(p->e) && p->e > 0.0 && p->e <= 1.0, "restitution e must be in (0, 1] (got %.17g)", p->e);
+  REQUIRE(isfinite(p->n) && p->n >= 1.0 && p->n <= 3.0, "Hertz exponent n must be in [1, 3] (got %.17g)", p->n);
+  REQUIRE(POS(p->k), "stiffness k must be finite and > 0 (got %.17g)", p->k);
   REQUIRE(p->model == impactfit_pendulum_impulse || p->model == impactfit_pendulum_copt ||
               p->model == impactfit_pendulum_flores,
           "unknown impact model");
-  REQUIRE(POS(p->t_end) && p->t_end <= 1e6, "t_end must be in (0, 1e6] s (got %g)", p->t_end);
-  REQUIRE(isfinite(p->rtol) && p->rtol >= 1e-14 && p->rtol <= 1e-3, "rtol must be in [1e-14, 1e-3] (got %g)",
+  REQUIRE(POS(p->t_end) && p->t_end <= 1e6, "t_end must be in (0, 1e6] s (got %.17g)", p->t_end);
+  REQUIRE(isfinite(p->rtol) && p->rtol >= 1e-14 && p->rtol <= 1e-3, "rtol must be in [1e-14, 1e-3] (got %.17g)",
           p->rtol);
-  REQUIRE(isfinite(p->sample_dt) && p->sample_dt >= 0.0, "sample_dt must be finite and >= 0 (got %g)",
+  REQUIRE(isfinite(p->sample_dt) && p->sample_dt >= 0.0, "sample_dt must be finite and >= 0 (got %.17g)",
           p->sample_dt);
   REQUIRE(p->sample_dt == 0.0 || p->t_end / p->sample_dt <= 1e8, "sample_dt gives more than 1e8 samples");
   return 0;
