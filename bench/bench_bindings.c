@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The C figures that bench/bench_python.py sets the Python binding against: the library called in a
  * plain loop on one thread over the same points as the binding's call, best of R repetitions.
  * usage: bench_bindings N [R]   prints one line per function: NAME POINTS SECONDS_PER_POINT CHECKSUM

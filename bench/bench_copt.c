@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Benchmark of the c_opt solver (issue 4): time per point for isolated points and for a dense grid,
  * single thread, with simulations and right-hand-side evaluations per point and the verified
  * accuracy; and the wall time of the 600 x 100 grid with all threads. Prints one line per case,

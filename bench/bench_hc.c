@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Cost per call of the Hunt–Crossley functions: exact ε(e) and e(ε) (allocation-free bracketed
  * Newton), Δτ(ε, n) by simulation, the Δτ surrogate (library and generated header), and the
  * Ramaswamy–Humbert forms of the generated headers.

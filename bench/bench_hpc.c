@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Throughput of the sweep runner through the library (issue 7's baselines): points per second of a
  * sweep definition file with T threads, the rows either discarded (compute + formatting) or written
  * to a file with plain buffered writes and no journal and no fsync (what `impactfit sweep` did

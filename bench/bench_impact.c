@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Benchmark of one impact (the engine, impact.h) against plain GSL integration loops with other
  * steppers, on problems with an exact answer, in the same run on the same machine.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Per-point overhead of the Python binding over the C library (goal: < 1 us per point).
 
 usage: PYTHONPATH=BUILD/python python3 bench/bench_python.py [BUILD] [N]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Sweep throughput: points per second of a `simulate` sweep on 1 and 2 threads (and more if asked).
  *
  * usage: bench_sweep [POINTS_PER_AXIS [THREADS_MAX [REPEATS]]]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Runs the c_opt benchmark and the SciPy baseline on the same machine in the same run, and prints
 # the ratio. usage: bench/run_copt.sh [BUILD_DIR]   (builds bench_copt in BUILD_DIR, default build)
 set -eu

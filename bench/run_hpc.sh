@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Sweeps at HPC scale (issue 7): points per second of a c_opt sweep (bench/hpc_copt.ini: 120,000
 # points, 200 continuation runs of 600) measured in one go:
 #   lib-1t, lib-2t   the library runner, rows formatted and discarded, 1 and 2 OpenMP threads

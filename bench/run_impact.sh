@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # One impact: the engine against plain GSL evolve loops (rkf45, rkck, rk8pd, msadams) on exact
 # problems, same machine, same run. usage: bench/run_impact.sh [BUILD_DIR] [REPEATS]
 set -eu

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The same c_opt points solved with SciPy: solve_ivp (DOP853, rtol 1e-12, atol 1e-14) with a
 terminal event at zero contact force, and brentq on c until |e_out - e| <= 1e-10 e.
 

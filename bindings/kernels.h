@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit bindings: the vectorised kernels shared by the Python extension (python/src/_impactfit.c)
  * and the Octave/MATLAB MEX functions (octave/src/). Header-only (static functions): each binding
  * includes it once.

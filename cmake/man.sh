@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Writes the man pages of impactfit into OUTDIR with help2man, from the program's own --help (the
 # same text, so the pages never drift from it): impactfit.1 and impactfit-COMMAND.1 per command.
 # usage: man.sh IMPACTFIT OUTDIR VERSION COMMAND...

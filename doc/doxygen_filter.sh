@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Doxygen INPUT_FILTER for impactfit's public headers: their comments are plain C comments written
 # as specifications (equation, units, accuracy); this turns them into Doxygen comments on the fly,
 # leaving the headers as they are: the comment that opens the file documents the file, a comment

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The test suite under AddressSanitizer + UndefinedBehaviorSanitizer, every report fatal
 # (-fno-sanitize-recover=all): builds build-asan/ (-O1) and runs ctest there. Warnings are errors in
 # the normal build only: at -O1 gcc 12 reports a -Wrestrict false positive (topic_copt.c).

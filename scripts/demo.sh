@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # A short demonstration: impacts through a Hertz spring with a linear damper (Poursina–Nikravesh's
 # element) and through Hunt–Crossley (m = n), simulated to near machine precision.
 set -eu

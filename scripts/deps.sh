@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs the Debian 12 packages impactfit needs and that are missing, with apt-get (through sudo
 # when not run as root). usage: scripts/deps.sh GROUP...   groups: build main test mpi bench fuzz valgrind python
 # octave dem

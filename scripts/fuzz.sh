@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Fuzzes every parser of outside input with libFuzzer under ASan + UBSan (fatal), from the committed
 # corpus and the repository's own files, and fails on any crash, hang, leak or sanitizer report.
 # usage: scripts/fuzz.sh [SECONDS [HARNESS...]]     (default: 30 s each, every harness)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The main job: installs what is missing, builds impactfit (Release; with the Python package and the
 # Octave MEX functions, docs/PYTHON.md, docs/OCTAVE.md) and reproduces every topic at full size
 # (impactfit reproduce, which also runs the installed DEM codes: LAMMPS, LIGGGHTS, YADE):

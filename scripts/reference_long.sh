@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The long run of the reference-path property tests (tests/test_reference.c): many more random
 # cases than ctest's fast subset, with scaled damping up to 300, on as many cores as asked.
 # usage: scripts/reference_long.sh [BUILD_DIR] [CASES_PER_JOB] [JOBS] [SEED]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Adds an SPDX-License-Identifier line to every tracked source file that lacks one (C sources and
 # headers, C include fragments *.def, configured *.in files, CMake, shell, Python), with the licence
 # its path calls for (see LICENSE and docs/EMBEDDING.md):

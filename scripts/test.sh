@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The whole test suite: installs what is missing, builds with warnings as errors, runs ctest, builds
 # the API reference (Doxygen, warnings as errors); then
 # the same tests under ASan + UBSan (build-asan/), every fuzz harness for FUZZ_SECONDS (default 30)

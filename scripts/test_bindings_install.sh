@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The bindings as `cmake --install` lays them out: installs BUILD_DIR into a temporary prefix, then
 # imports the Python package and calls a MEX function from there (not from the build tree), and checks
 # that both give the value of the build tree's CLI. A binding BUILD_DIR did not build is reported as

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Valgrind memcheck of one run of every command of the CLI (small inputs), plus a few runs that fail
 # on bad input (their error paths free what they allocated too). Any error, or a definitely lost
 # block, fails the run (exit status 99 from valgrind).

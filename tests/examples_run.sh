@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds and runs examples/ against an installed copy of impactfit: the C and C++ programs through
 # find_package, the shell pipelines with the installed program. The C program's c_opt must equal the
 # CLI's to the last digit, and the simulated restitutions must be the requested ones.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The committed surrogates exported by the library (committed.h) against the generated headers'
  * own static inline functions compiled here: the same values bit for bit inside each box, EINVAL
  * with the box named outside it; and the surrogate values against exact references (the c_opt

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The reproduction of Poursina & Nikravesh (2020): the sweep problem copt, the scaling laws of c_opt
  * from an independent dimensional integration, and the committed generated header poursina2020.h.
  *

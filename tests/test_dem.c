@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The scale-invariant family m = (n − 1)/2 (inverse.h) and the DEM damping formulas (dem.h).
  *
  * Exact reference (derivation in inverse.h): with y = x^((n+1)/2) and ds = x^((n−1)/2) dτ the scaled

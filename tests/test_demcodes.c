@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The registry of DEM codes (demcodes.h) against results derived here independently:
  *  - the linear spring–dashpot (n = 1, m = 0) in closed form: x'' + 2ξ x' + x = 0, x(0) = 0, x'(0) = 1
  *    has x = e^(−ξt) sin(ωt)/ω, ω = √(1 − ξ²). Ending at x = 0 (A): t = π/ω, e = exp(−ξπ/ω).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Numerical edge cases through the library: restitution at the ends of double precision
  * (e = 5e-324, 1e-300, 1 − 1e-16, nextafter(1, 0), 1), exponents near 0, damping so strong that the
  * bodies never separate, stiffness/mass ratios at the edges of the double range.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The fitters against known parameters and independent solutions.
  *
  *  - Exact synthetic data: every form must recover the constants that generated the data, to a

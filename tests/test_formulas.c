@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The published ε(e) formulas (include/impactfit/formulas.h) and their audit.
  *
  * Each formula is checked against its expression written out here; Zhang 2020's ε form is

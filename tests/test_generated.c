@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The committed generated headers (include/impactfit/generated/) against a fresh run.
  *
  * For each demonstration fit file, the sweep it names is run in-process, the fit file's stages are

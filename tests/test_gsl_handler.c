@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The host's GSL error handler survives impactfit (include/impactfit/common.h, "GSL's error
  * handler"): a host installs its own handler, calls impactfit functions (successful ones, failing
  * ones whose GSL routines report through gsl_error(), and a parallel sweep), and checks that its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The Hunt–Crossley module (include/impactfit/hc.h) against exact and independently computed results.
  *
  * Exact ε(e) is checked against

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The Hunt–Crossley sweep problems "hc-eps" and "impact-time" (src/sweep/prob_hc_eps.c,
  * prob_impact_time.c) against the library.
  *

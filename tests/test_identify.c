@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The identify module (include/impactfit/identify.h) against exact and independently derived
  * results:
  *  - the CSV parser: every rejection with its file, line and reason; valid files in all the

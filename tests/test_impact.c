@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The impact engine against exact and independently computed results.
  *
  * Exact references (derivations in the comments of each function):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The inverse solvers (c_opt, Zhang α) against exact and independent results.
  *
  * Exact references:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Numbers are read and written in the C locale whatever the host program set: a host that calls
  * setlocale(LC_NUMERIC, "de_DE.UTF-8") (decimal comma) gets the same sweep definitions, CSV rows,
  * tables and generated text as one in the "C" locale. The test checks first that the German locale

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The multibody examples against exact results and independent methods.
  *
  *  - hybrid core: a pair of event roots hidden inside one integrator step (sin t = 0.99) is found;

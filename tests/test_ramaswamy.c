@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The committed Ramaswamy–Humbert headers (include/impactfit/generated/ramaswamy_eps.h,
  * ramaswamy_dtau.h, ramaswamy_dtau_surrogate.h) against a fresh run and against independent results.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The engine and the inverse solvers against an independent reference (tests/reference/): a
  * Taylor-series integrator in __float128 that shares no code with src/impact/.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The generalised power series near δ = 0 (src/impact/series.c) against closed-form solutions.
  *
  * For n = 1, m = 0 the scaled equation x'' = γ − K x − ζ x' (K = 1) is linear with solution, for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #define _POSIX_C_SOURCE 200809L
 /* Surrogates of the inverse solution (surrogate.h) and the committed generated headers.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The sweep module: definition files, grid enumeration, the block-ordered runner.
  *
  * References:

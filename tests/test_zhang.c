@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Zhang et al. (2021)'s α: the sweep problem zhang-alpha, an exact family, monotonicity and
  * bracketing of the solutions, and the committed generated header zhang2021.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Test helpers for running sweeps and fit files in-process (after testutil.h, which provides
  * CHECK): a growing text buffer, the sweep runner's row callback that appends to it, and the
  * pipeline of a committed fit file (its sweep, its stages, and the header it generates compared

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Minimal test helpers (in the spirit of GSL's gsl_test_rel): every check prints a line on failure
  * with the file, line, the values and the tolerance; main returns the number of failures. */
 #ifndef IMPACTFIT_TESTUTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A deliberate data race between two OpenMP threads. Built and run only in the ThreadSanitizer build
  * (-DIMPACTFIT_TSAN=ON): the test passes when TSan reports the race, which shows that the
  * sanitizer, the OpenMP runtime and its Archer tool are set up so that the clean runs of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The damping that makes a Hertz contact rebound with the restitution you want, then a check by
  * simulating the impact with it.
  *

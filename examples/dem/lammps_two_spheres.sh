@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Two 5 mm glass-like spheres (E = 1e8 Pa, nu = 0.3, rho = 2500 kg/m^3) collide head-on at 1 m/s in LAMMPS,
 # with the contact-model lines that `impactfit dem` prints for the restitution you ask (default 0.5):
 # the deck below is an ordinary LAMMPS input; only the two pair lines come from impactfit.

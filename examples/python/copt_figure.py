@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # %% [markdown]
 # # Poursina & Nikravesh (2020), Fig. 6: c_opt against e, redone exactly
 #

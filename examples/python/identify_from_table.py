@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # %% [markdown]
 # # Contact parameters from a measured e(v) table
 #

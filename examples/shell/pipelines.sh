@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # impactfit's --json output in shell pipelines with jq (one JSON object per line).
 # usage: pipelines.sh [path/to/impactfit]     (default: impactfit on PATH)
 set -euo pipefail

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit — generated C headers from fit files.
  *
  * impactfit_codegen_header() prints the results of a fit file (after impactfit_fitfile_run) as a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit — the committed surrogates of include/impactfit/generated/ as library functions.
  *
  * The generated headers define their evaluations as `static inline` functions, so that a program can

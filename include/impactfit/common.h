@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit — common definitions: export macro, status codes, error reports.
  *
  * Every fallible function of libimpactfit returns an int status from the list below (0 on success,

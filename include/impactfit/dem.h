@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit — the damping closed forms of DEM and multibody codes, audited.
  *
  * DEM codes turn a coefficient of restitution e into a normal damping coefficient with closed forms.

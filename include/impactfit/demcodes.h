@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit — what real DEM codes do with the restitution a user types, version by version, and the
  * exact input that makes them give it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit — curve and surface fits of sweep results, and fit files that chain them.
  *
  * A fit finds the constants p of a model y ≈ f(x; p) (or f(x, x2; p) for a surface) from N data

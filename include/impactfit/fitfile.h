@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit — fit files: chains of fits (fit.h) on one sweep's output (sweep.h, table.h).
  *
  * A fit file (INI) chains stages on one sweep's output:

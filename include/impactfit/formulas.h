@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit — the published closed forms for the Hunt–Crossley damping, and their audit
  * (docs/MODEL.md §5).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit — Hunt–Crossley contacts: exact damping ratio, impact time, identification from one
  * measured impact, and the Ramaswamy–Humbert fits (docs/MODEL.md §1 and §4).
  *

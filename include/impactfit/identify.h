@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit — contact parameters identified from measured impacts (drop tests).
  *
  * The model (impact.h): for every measured impact i (effective mass mass_i, approach velocity v_i)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit — one direct central impact through a continuous contact element.
  *
  * Equation (docs/MODEL.md §1): penetration δ(t) of two bodies of effective mass `mass` that meet with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit — umbrella header: include this to get the whole public API. */
 #ifndef IMPACTFIT_IMPACTFIT_H
 #define IMPACTFIT_IMPACTFIT_H

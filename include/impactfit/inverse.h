@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit — the inverse problem: the damping that gives a prescribed restitution.
  *
  * For the element f = k δ^n + c δ^m δ' (impact.h) and a target restitution e ∈ (0, 1], find the

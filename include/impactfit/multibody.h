@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit — multibody examples: a 1-D chain of masses on a contact element (the vibratory roller of
  * Jönsson, Bathelt & Broman 2005) and two impacting pendulums (Poursina & Nikravesh 2020, §6).
  *

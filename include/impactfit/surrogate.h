@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit — surrogates of the exact inverse solution, written as generated C headers.
  *
  * A surrogate approximates the scaled damping ζ(n, m, e) of inverse.h (ζ with e_out(ζ) = e for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit — parameter sweeps: declarative definition files, a parallel block-ordered runner and
  * the problem registry.
  *

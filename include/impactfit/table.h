@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit — tables: numeric columns read from CSV (a sweep's output, a fit stage's table).
  *
  * A table has named numeric columns and rows; an optional column "status" marks the rows whose

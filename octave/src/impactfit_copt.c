@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit_copt(n, e, k, mass, v, ...): c_opt of Poursina & Nikravesh (2020); help in impactfit_copt.m */
 #include "impactfit_mex.h"
 

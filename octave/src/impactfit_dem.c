@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* r = impactfit_dem(code, model, e, v, name, value, ...): the exact input for a DEM code's contact
  * model, a struct of arrays; help in impactfit_dem.m. The kernel is bindings/kernels.h's `dem`. */
 #include <strings.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit_hc_eps(e, k, v): exact Hunt-Crossley damping ratio; help in impactfit_hc_eps.m.
  * The pattern for a new vectorised function: a kernel in bindings/kernels.h, its defaults for the
  * optional arguments, and which outputs go out in which order. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit MEX functions (Octave's mkoctfile --mex, or MATLAB's mex): the common part.
  *
  * Each impactfit_NAME.c is a MEX file calling one kernel of bindings/kernels.h through mex_kernel():

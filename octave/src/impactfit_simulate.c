@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* r = impactfit_simulate(n, c, m, k, mass, v, accel, ...): one impact per element, a struct of arrays;
  * help in impactfit_simulate.m */
 #include "impactfit_mex.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit_zhang_alpha(n, m, e, k, mass, v, ...): Zhang et al. (2021)'s alpha and lambda; help in
  * impactfit_zhang_alpha.m */
 #include "impactfit_mex.h"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """impactfit: exact damping constants of continuous contact-force models from a coefficient of restitution.
 
 Python binding of the C library libimpactfit (the same numbers to the last digit). Every function of the

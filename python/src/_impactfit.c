@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit._impactfit: the CPython extension behind the Python package impactfit (python/impactfit/).
  *
  * It is deliberately thin and does not use NumPy's C API (so `import impactfit` and scalar calls work

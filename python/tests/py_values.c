@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Reference values for the Python tests, computed in C without the binding: the committed surrogates
  * evaluated by their generated headers' own static inline functions (compiled here, not through the
  * library), printed with %.17g. usage: py_values copt N E | zhang C|A N M E | dtau EPS N | rh lsq|minimax E */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """ctest entry of the Python tests: pytest on this directory; a missing NumPy or pytest is a skip (77)."""
 import sys
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Tests of impactfit.dem (ctest -L python): the same numbers and texts as `impactfit dem ... --json` to the
 last digit (the CLI prints %.17g, parsed by Python's correctly rounded float()), broadcasting, the
 forward problem as the inverse of the solve, and the library's messages for bad input.

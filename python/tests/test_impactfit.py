@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Tests of the Python package impactfit (ctest -L python; python/tests/run_tests.py).
 
 References: the CLI's --json output (%.17g, parsed by Python's correctly rounded float()) for the solvers,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Option and number parsing, error reporting and JSON output for the CLI. */
 #define _XOPEN_SOURCE 700 /* POSIX 2008 with realpath */
 #include "cli.h"

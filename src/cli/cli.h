@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Shared helpers of the impactfit command-line program (not part of the library). */
 #ifndef IMPACTFIT_CLI_H
 #define IMPACTFIT_CLI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit check: recomputes every published formula's accuracy and impactfit's own targets, and
  * compares the measured figures with the committed expectations in tests/published/. */
 #include <ini.h>

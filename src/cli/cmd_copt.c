@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit copt: the optimal damping coefficient of Poursina & Nikravesh (2020), solved exactly.
  * Every run, one point or a grid, is a sweep of the library's problem "copt" built in memory and run
  * by the library's runner (grid.h): streamed rows, bounded memory, the same bytes for any thread

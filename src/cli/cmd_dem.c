@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit dem: the exact input for a DEM code's contact model (include/impactfit/demcodes.h). */
 #include <math.h>
 #include <stdio.h>

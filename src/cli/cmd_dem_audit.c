@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit dem-audit: the restitution real DEM codes give when e is typed (demcodes.h), and the exact prefactors. */
 #include <math.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit dtau-surrogate: builds the Chebyshev surrogate of the Hunt–Crossley impact time
  * Δτ(ε, n), checks it on held-out points by simulation and writes it as a generated C header. */
 #include <omp.h>

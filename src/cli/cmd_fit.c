@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit fit: runs the stages of a fit file on a sweep's CSV and writes a generated C header. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit hc-audit: the published Hunt–Crossley damping formulas and the Ramaswamy–Humbert fits
  * measured against the exact solution. */
 #include <math.h>

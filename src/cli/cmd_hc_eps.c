@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit hc-eps: the Hunt–Crossley damping ratio ε(e), exact or by a published formula.
  * Every run is a sweep of the library's problem "eps-formula" (any formula of formulas.h; the hc-eps
  * problem is the exact relation alone) run by the library's runner (grid.h). */

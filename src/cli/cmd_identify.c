@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit identify: contact parameters (n, m, k, damping) fitted to measured impacts. */
 #include <math.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit identify-hc: Hunt–Crossley stiffness and damping from one measured impact (e, Δt), or a grid of
  * them: a sweep of the library's problem "identify-hc" run by the library's runner (grid.h). */
 #include <math.h>

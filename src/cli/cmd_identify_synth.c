@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit identify-synth: synthetic drop-test data (simulated impacts plus seeded noise) in the
  * CSV format that 'impactfit identify' reads. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit impact-time: the Hunt–Crossley contact duration Δτ(ε, n), and Δt with k, mass, v. */
 #include <math.h>
 #include <stdio.h>

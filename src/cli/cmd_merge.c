@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit merge: joins the shards of a sweep (impactfit sweep --shard I/N) into the CSV and JSON
  * an unsharded run writes. */
 #define _POSIX_C_SOURCE 200809L

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit pendulum: two impacting rod pendulums (Poursina & Nikravesh 2020, §6) under three impact models. */
 #include <math.h>
 #include <stdio.h>

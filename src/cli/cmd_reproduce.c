@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit reproduce: regenerates every published table and figure into reports/REPORT.md. */
 #define _XOPEN_SOURCE 700
 #include <errno.h>

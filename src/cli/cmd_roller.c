@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit roller: Jönsson et al.'s vibratory roller under transition conditions A–D, at steady state. */
 #include <math.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit simulate: impacts through f = k d^n + c d^m d', one point or a grid of points.
  * Every run but --trace is a sweep of the library's problem "impact" (every field of the result, a
  * list of contact-end conditions as the outer axis) run by the library's runner (grid.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit surrogate: builds and writes the generated surrogate headers of the inverse solution. */
 #include <limits.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit sweep: runs a sweep definition file, writes DIR/NAME.csv and DIR/NAME.json. */
 #define _POSIX_C_SOURCE 200809L
 #include <omp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit zhang-alpha: the modification parameter alpha of Zhang et al. (2021), solved exactly.
  * Every run is a sweep of the library's problem "zhang-alpha" built in memory and run by the
  * library's runner (grid.h). */

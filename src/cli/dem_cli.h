@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Shared by `impactfit dem-audit` and the `dem` report topic. */
 #ifndef IMPACTFIT_CLI_DEM_H
 #define IMPACTFIT_CLI_DEM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: 0BSD */
 /* The generated header of exact DEM damping prefactors (dem_damping.h). */
 #include <stdio.h>
 #include <string.h>

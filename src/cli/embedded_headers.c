@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The generated headers compiled into this program, byte for byte (embedded_headers.h). The
  * assembler's .incbin copies each file into read-only data; src/cli/CMakeLists.txt makes this
  * object depend on the headers, so a rebuild refreshes the copies together with the code that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The generated headers (include/impactfit/generated/) that the CLI's topics #include, as they
  * were when this program was built: `impactfit check` compares them with the committed headers of
  * the source tree it is pointed at (--src), so that a stale build fails instead of checking old

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The grid modes of the point commands on the library's sweep runner (grid.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "grid.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The grid modes of the point commands (copt, zhang-alpha, ...) on the library's sweep runner
  * (CLI only). A command turns its options into a sweep built in memory (impactfit_sweep_def_*, one
  * of the library's sweep problems) and hands it here with a row printer:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Option lists of the identify commands (identify, identify-synth): "name=value,name=value" with
  * names from a fixed set, each at most once; the values are kept as strings for the caller to
  * parse (numbers with cli_parse_double, ranges lo:hi with identify_cli_range). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit — command-line program: dispatches to the subcommands listed in commands.def. */
 #include <stdio.h>
 #include <string.h>

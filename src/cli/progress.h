@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The progress line of the long commands (sweep, copt grids, fit, reproduce; CLI only).
  *
  * On a terminal, one line on stderr redrawn in place ("\r...\033[K") at most five times a second:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The report of `impactfit reproduce` and the audit of `impactfit check` (CLI side).
  *
  * A topic (one per paper or theme, listed in topics.def) computes its numbers with the library and

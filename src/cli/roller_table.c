@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The vibratory roller's case × condition runs, shared by `impactfit roller` and the multibody topic
  * (see roller_table.h). */
 #include "roller_table.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Shared by `impactfit roller` and the `multibody` report topic: one case × condition pair of the
  * vibratory roller run to its steady state with the command's settings, so that the report's table
  * is the command's table. */

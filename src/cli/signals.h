@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* SIGINT/SIGTERM for the long commands (CLI only): the handler only records the signal; the main
  * thread polls cli_signal_pending() between work units, stops cleanly and exits 128 + signal. */
 #ifndef IMPACTFIT_CLI_SIGNALS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Running a sweep into durable, resumable output (CLI only): the body of `impactfit sweep`, shared by
  * every command that runs a grid into a directory (copt --out DIR, zhang-alpha --out DIR, ...).
  * DIR/NAME.csv and DIR/NAME.json as described in `impactfit sweep --help`: journal and part file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `impactfit sweep` over MPI ranks (sweep_mpi.h); compiled with -DIMPACTFIT_MPI=ON only.
  *
  * Protocol (MPI_COMM_WORLD, rank 0 = lead):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `impactfit sweep` over MPI ranks (CLI only; real with -DIMPACTFIT_MPI=ON, a single rank otherwise).
  *
  * Launched by mpirun/srun with R > 1 ranks, every rank reads the definition; rank 0 alone owns the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `impactfit sweep` without MPI (the default build): one rank; sweep_mpi.c replaces this file in
  * builds with -DIMPACTFIT_MPI=ON. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Durable, resumable sweep output: the part file and its journal (sweep_out.h). */
 #define _GNU_SOURCE /* flock */
 #include "sweep_out.h"

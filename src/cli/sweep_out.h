@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Durable, resumable output of `impactfit sweep` (CLI only).
  *
  * While a sweep runs, its rows are appended to DIR/NAME.csv.part (header first) and a small journal

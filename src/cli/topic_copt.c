@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Topic copt: Poursina & Nikravesh (2020) — the optimal linear damper c_opt of
  * f = k δ^n + c δ' with separation at zero force (condition C), docs/MODEL.md §2.
  *

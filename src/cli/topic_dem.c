@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Topic dem: what the DEM codes really give when e is typed, version by version (the registry of
  * include/impactfit/demcodes.h), the damping closed forms of include/impactfit/dem.h when the contact
  * ends at δ = 0 (tensile force allowed) or with the force clamped at zero, and the exact prefactors

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Topic dem-codes: the real DEM codes installed on this machine (LAMMPS, LIGGGHTS, YADE from Debian 12)
  * run on head-on collisions with the restitution typed as it is (naive) and with the input of
  * `impactfit dem` (corrected); the measured e against impactfit's prediction and the asked e. The runs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Topic hc-formulas: the published ε(e) formulas for Hunt–Crossley (docs/MODEL.md §5) against the
  * exact relation, and their restitution in a simulated impact (library: formulas.h, hc.h). */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Topic multibody: the two multibody examples of include/impactfit/multibody.h against their papers.
  *
  *  1. Jönsson, Bathelt & Broman 2005 (docs/MODEL.md §6): the vibratory roller, cases I–IV

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Topic ramaswamy: Ramaswamy & Humbert's fits (docs/MODEL.md §4) — the damping ratio ε(e), Eq. (6),
  * with the published and the regenerated constants (include/impactfit/generated/ramaswamy_eps.h),
  * and the impact-time surface Δτ(ε, n), Eq. (7), published and regenerated (ramaswamy_dtau.h),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Topic zhang: Zhang et al. (2021), Sec. 2.5 and Eqs. (47)–(53) (docs/MODEL.md §3).
  *
  *  1. The exact α(e) for n = 1.5 and the six published exponents m, under C and under A; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: 0BSD */
 /* Generated C headers (include/impactfit/codegen.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>

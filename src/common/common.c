@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Status codes and error reports (include/impactfit/common.h). */
 #include "common_impl.h"
 

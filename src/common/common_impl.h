@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Internal helpers shared by all modules (not installed). */
 #ifndef IMPACTFIT_COMMON_IMPL_H
 #define IMPACTFIT_COMMON_IMPL_H

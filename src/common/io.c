@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* General input/output utilities (src/common/io_impl.h): INI reading through inih with line numbers,
  * whole-file reading, XXH64, and numbers parsed and printed in the C locale, shared by the sweep,
  * fit, identify and codegen modules.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* General input/output utilities shared by every module (not installed): the INI reader, the file
  * reader, XXH64, strict number parsing and %.17g printing. Numbers are parsed and printed in the C
  * locale whatever the host program set with setlocale(LC_NUMERIC, ...): a definition file, a CSV

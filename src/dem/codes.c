@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The registry of DEM codes' contact models and the exact inputs for them (include/impactfit/demcodes.h).
  *
  * Each model is described by three small functions: its stiffness K (F_elastic = K δ^n), the factor g

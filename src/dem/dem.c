@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* DEM codes' damping closed forms and their audit (include/impactfit/dem.h). */
 #include <math.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Least-squares fits of the forms of include/impactfit/fit.h with GSL.
  *
  * Linear (polynomial): gsl_multifit_wlinear, i.e. an SVD of the column-scaled, weighted design

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Internals of the fit module shared with codegen (not installed). */
 #ifndef IMPACTFIT_FIT_IMPL_H
 #define IMPACTFIT_FIT_IMPL_H

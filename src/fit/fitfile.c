@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fit files: stages of fits on a sweep's output, chained through their tables (include/impactfit/fitfile.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>

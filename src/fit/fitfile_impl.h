@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fit files read from memory (internal: the fuzz harness and tests). */
 #ifndef IMPACTFIT_FITFILE_IMPL_H
 #define IMPACTFIT_FITFILE_IMPL_H

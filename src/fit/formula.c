@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Formulas with named constants: evaluation and symbolic derivatives by GNU libmatheval, and a
  * syntax tree of our own for printing the formula as C (see fit_impl.h for why there are two). The
  * grammar follows libmatheval's: + − left-associative, * / left-associative, unary minus, ^ binding

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tables of numbers read from CSV with a header row (include/impactfit/table.h). The CSV dialect is
  * the one impactfit writes: no quoting, '\n' (or "\r\n") line ends, numeric cells parsed strictly,
  * and an optional "status" column whose value OK marks usable rows. */

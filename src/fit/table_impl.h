@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Building tables in memory (fit stages) — internal to the fit module. */
 #ifndef IMPACTFIT_TABLE_IMPL_H
 #define IMPACTFIT_TABLE_IMPL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The published ε(e) formulas for the Hunt–Crossley model and their audit
  * (include/impactfit/formulas.h). */
 #include <ctype.h>

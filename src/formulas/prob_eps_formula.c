@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Sweep problem "eps-formula": the Hunt–Crossley damping ratio ε(e) of any formula of formulas.h
  * (option formula: a name of impactfit_formula_from_name, default exact) per point, and the damping
  * factor λ = ε k / v. The built-in hc-eps problem is the exact relation alone (its definition files

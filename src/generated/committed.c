@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The committed surrogates (include/impactfit/generated/) compiled into the library: see
  * include/impactfit/committed.h. Each function calls the header's own static inline evaluation. */
 #include "impactfit/committed.h"

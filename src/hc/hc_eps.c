@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Exact damping ratio of the Hunt–Crossley model, ε(e), and its inverse e(ε) (include/impactfit/hc.h).
  *
  * The relation (1 + ε)/(1 − eε) = exp(ε(1 + e)) is, with ℓ(x) = ln(1 + x) − x,

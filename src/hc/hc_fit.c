@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The Ramaswamy–Humbert fits (include/impactfit/hc.h, docs/MODEL.md §4): the ε(e) form with its
  * measured error and refits (least squares, minimax), and the measured error of the 10-constant
  * Δτ(ε, n) surface.

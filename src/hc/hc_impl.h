@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Internals of the Hunt–Crossley module shared between its files (not installed). */
 #ifndef IMPACTFIT_HC_IMPL_H
 #define IMPACTFIT_HC_IMPL_H

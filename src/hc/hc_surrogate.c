@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A surrogate for Δτ(ε, n): a tensor-product Chebyshev interpolant of ln Δτ (include/impactfit/hc.h).
  *
  * Variables X = 2 ln(1+ε)/ln(1+ε_max) − 1 and Y = 2 (n − n_min)/(n_max − n_min) − 1 on [−1, 1]².

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Impact time Δτ(ε, n), impact natural frequency ω_i and the identification of k and λ from one
  * measured impact (include/impactfit/hc.h, docs/MODEL.md §4). */
 #include "hc_impl.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Sweep problem "hc-eps": the exact Hunt–Crossley damping ratio ε(e) (include/impactfit/hc.h) per
  * point, and the damping factor λ = ε k / v for the stiffness k and approach velocity v of the
  * point (fixed or swept; with the defaults k = v = 1, λ = ε). No simulation: about 1 µs a point. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Sweep problem "identify-hc": the Hunt–Crossley stiffness k and damping factor λ that reproduce a
  * measured restitution e and contact duration dt (impactfit_hc_identify, include/impactfit/hc.h) per
  * point, with the check simulation's e, dt and relative residuals. One simulation a point. */

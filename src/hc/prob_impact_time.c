@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Sweep problem "impact-time": the dimensionless Hunt–Crossley contact duration Δτ(ε, n)
  * (impactfit_hc_impact_time, include/impactfit/hc.h: one simulated impact per point) and, for the
  * point's k, mass and v, the impact natural frequency ω_i = (k v^(n−1)/mass)^(1/(n+1)), the contact

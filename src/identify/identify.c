@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Identification of contact parameters from measured impacts (include/impactfit/identify.h):
  * residuals from the engine, the search box in scaled coordinates, NLopt global search and BOBYQA
  * polish, Gauss–Newton refinement, and the SVD of the Jacobian for standard errors and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Measured impacts for identification: the CSV parser (kept separate and free of global state so
  * that it can be fuzzed on its own), checks, the effective mass option and synthetic data. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The impact engine (include/impactfit/impact.h).
  *
  * Method, in the scaled variables of impact.h (x = δ/δ_m0, τ = t v/δ_m0):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Internals of the impact engine shared with the inverse solvers (not installed). */
 #ifndef IMPACTFIT_IMPACT_IMPL_H
 #define IMPACTFIT_IMPACT_IMPL_H

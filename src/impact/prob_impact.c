@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Sweep problem "impact": one impact per point (impactfit_impact_solve, include/impactfit/impact.h)
  * with every field of its result, and the contact-end condition as an axis: option transitions is a
  * comma list of A, B, C, D and the parameter transition_index (0, 1, ...) picks one of them, so a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Sweep problem "simulate": one impact through f = k d^n + c d^m d' (include/impactfit/impact.h)
  * per point; the outputs are the fields of impactfit_impact_result. */
 #include <math.h>

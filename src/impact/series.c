@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Generalised power series near δ = 0; see series.h for the derivation.
  *
  * Why our own code: no library offers series with non-integer exponent lattices. The recurrence is a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Generalised power series of the scaled impact equation near δ = 0 (internal).
  *
  * The scaled equation of motion in contact is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The inverse problem: ζ (or c) such that a simulated impact gives the target restitution
  * (include/impactfit/inverse.h).
  *

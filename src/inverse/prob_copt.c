@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Sweep problem "copt": the damping coefficient c_opt of Poursina & Nikravesh (2020) per point, i.e.
  * the linear damper c of f = k δ^n + c δ' (condition C) whose simulated impact gives restitution e
  * (include/impactfit/inverse.h, impactfit_copt_solve). Outputs c_opt in N·s/m, its scaled value

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Sweep problem "zhang-alpha": Zhang et al. (2021)'s modification parameter α(n, m, e) per point,
  * solved exactly (include/impactfit/inverse.h): ζ with e_out(ζ) = e under the transition
  * condition, then α = 3(1−e)(m+1) e^(−(m+1)/(n+1)) / (4ζ), λ* = ζ e^((m+1)/(n+1)) and

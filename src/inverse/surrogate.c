@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Chebyshev surrogates of the exact inverse solution (include/impactfit/surrogate.h). */
 #include <float.h>
 #include <math.h>

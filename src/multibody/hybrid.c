@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Event-locating rk8pd integration for the multibody examples (see hybrid.h).
  *
  * Stepper choice: rk8pd (Dormand–Prince 8(7)) as in the impact engine. Between events the roller and

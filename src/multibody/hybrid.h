@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Internal: an rk8pd integrator for piecewise-smooth systems that locates events on its own solution.
  *
  * The multibody examples (roller, pendulum) switch their equations of motion at contact events. Each

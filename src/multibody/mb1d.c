@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* 1-D multibody system on a contact element with transition conditions A–D (include/impactfit/multibody.h).
  *
  * State vector y = (x_0..x_{N−1}, v_0..v_{N−1}, x_f): positions, velocities and the compression of the

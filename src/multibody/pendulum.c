@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Two impacting pendulums (Poursina & Nikravesh 2020, §6): include/impactfit/multibody.h.
  *
  * State y = (θ1, θ2, θ1', θ2'). Free flight and contact (continuous models) are integrated with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Sweep definitions built by API calls (include/impactfit/sweep.h, impactfit_sweep_def_*).
  *
  * The builder records the calls and writes them as a canonical definition text (the INI format of

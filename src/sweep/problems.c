@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The built-in problems (include/impactfit/sweep.h), listed in problems.def, each defined by its module. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The built-in sweep problems (not installed). Each is defined by the module that owns the
  * computation, next to it: src/impact/prob_simulate.c, src/inverse/prob_copt.c,
  * src/inverse/prob_zhang_alpha.c, src/hc/prob_hc_eps.c, src/hc/prob_impact_time.c,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit_sweep_run_table (include/impactfit/sweep.h): a run collected into a table in memory,
  * from the runner's numbers (impactfit_sweep_run_values): no text in between. The columns and values
  * are those impactfit_table_parse_csv reads from the CSV of the same run (index, the parameters, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The sweep runner (include/impactfit/sweep.h): blocks computed in parallel, written in order.
  *
  * Work units: the grid is cut at every multiple of L (the innermost axis count, for problems with

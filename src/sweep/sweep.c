@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Sweep definition files, grid enumeration and the CSV header (include/impactfit/sweep.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Internals of the sweep module (not installed). The general utilities it used to hold (INI reader,
  * file reader, XXH64, strict numbers, %.17g) are in src/common/io_impl.h. */
 #ifndef IMPACTFIT_SWEEP_IMPL_H

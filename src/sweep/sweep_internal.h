@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Private to src/sweep: the definition object and the problem registry. */
 #ifndef IMPACTFIT_SWEEP_INTERNAL_H
 #define IMPACTFIT_SWEEP_INTERNAL_H

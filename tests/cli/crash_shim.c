@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fault injection for tests/cli/test_hpc.sh (LD_PRELOAD): with CRASH_RENAME_TO=SUFFIX the process
  * kills itself with SIGKILL when it is about to rename a file onto a name ending in SUFFIX; with
  * CRASH_UNLINK=SUFFIX, when it is about to remove such a file. This lands a "power loss" exactly

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The cross-command bad-input contract: runs every case of tests/cli/bad_input.tsv (format in its
 # header) and checks the exit status, the one "impactfit: error:" line and its text, an empty stdout
 # for invalid input, and that no output path nor any temporary file is left behind.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `impactfit check --src DIR` compares the generated headers compiled into the program with the
 # ones committed in DIR: a copy of the source tree passes, the same copy with one committed header
 # changed (a stale build, as after `git pull` without rebuilding) fails with exit 1 naming it.

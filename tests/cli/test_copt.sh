@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # CLI checks for the Poursina & Nikravesh reproduction: the sweep problem copt through `impactfit
 # sweep` (exit codes, one error line), the committed sweep and fit files regenerate a header with the
 # committed constants (a coarse variant of the grid is enough for the stage layout), and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # CLI checks of `impactfit dem`: unknown codes, versions, models and damping options exit 2 with one
 # "impactfit: error:" line that lists what is known; invalid numbers exit 2; the JSON object has the keys
 # the documentation promises; the naive predictions reproduce the restitutions measured in the real codes

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # CLI checks for `impactfit fit`: the committed generated headers are regenerated from the
 # demonstration sweeps through the CLI and compared byte for byte; bad fit files and missing or
 # stale data exit 2 with one error line naming file and line; a fit that does not converge exits 1.

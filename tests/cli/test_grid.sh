@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The grid modes of the point commands (copt, zhang-alpha, impact-time, hc-eps, simulate, identify-hc)
 # run on the library's sweep runner (src/cli/grid.c):
 #  - the rows are byte-identical for 1 and 2 threads (table, --csv, --json);

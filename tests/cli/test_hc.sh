@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # CLI checks for the Hunt-Crossley commands (hc-eps, impact-time, identify-hc, hc-audit): a table of
 # bad inputs (each must exit 2 with exactly one "impactfit: error:" line on stderr and nothing on
 # stdout), successful runs, and values checked against independent references (pi, a 60-digit

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # CLI checks for sweeps at HPC scale (issue 7):
 #  - kill and resume: a sweep is SIGKILLed at random moments several times (and its part file and
 #    journal are given a torn row and a torn record), then finished with --resume: the CSV must be

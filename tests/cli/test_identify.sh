@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # CLI checks for identify and identify-synth: malformed data files (each must exit 2 with one
 # "impactfit: error: FILE:LINE: reason" line and nothing on stdout), bad options, and runs checked
 # against independent facts: the true parameters of synthetic data (exact data: recovered to 1e-6;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # CLI checks for `impactfit copt` and `impactfit zhang-alpha`: a table of bad inputs (exit 2, one
 # "impactfit: error:" line, nothing on stdout), the no-solution case (exit 1), and the outputs.
 set -u

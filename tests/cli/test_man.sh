@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The man pages: `cmake --install` puts impactfit(1) and impactfit-COMMAND(1) for every command into
 # PREFIX/share/man/man1, `man impactfit-copt` finds it through MANPATH, and each page carries its
 # command's --help (every option the help lists appears in the page).

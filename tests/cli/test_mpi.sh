@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The MPI path of `impactfit sweep` (built with -DIMPACTFIT_MPI=ON): 2 ranks write the CSV of a serial
 # run byte for byte (with many small blocks handed out dynamically, for a shard, and for copt's
 # continuation runs, whole or cut by blocks shorter than a run); both ranks

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # CLI checks for `impactfit roller` and `impactfit pendulum`: bad inputs (exit 2, exactly one
 # "impactfit: error:" line, nothing on stdout), numerical failures (exit 1), and the documented
 # outputs (--help, --json records and keys, --trace files, the comparison tables).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # CLI checks for the Ramaswamy-Humbert work: `impactfit dtau-surrogate` (bad input exits 2 with one
 # error line; a small build writes a header that compiles alone and reproduces pi = dtau(0, 1) and
 # the committed header's values), the hc-eps and impact-time sweep problems through `impactfit

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `impactfit reproduce --quick` writes a report with figures; `impactfit check` fails on a changed
 # expectation (a tampered copy of tests/published); a full run rewrites a tampered generated header,
 # a quick run only reports it.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # CLI checks for `impactfit simulate` and the program's entry point: a table of bad inputs (each must
 # exit 2 with exactly one "impactfit: error:" line on stderr and nothing on stdout), a numerical
 # failure (exit 1), and the documented outputs (--help, --version, --json keys, --trace file).

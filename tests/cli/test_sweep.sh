@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # CLI checks for `impactfit sweep`: bad definition files exit 2 with one "impactfit: error: FILE:LINE:"
 # line and write nothing; a sweep with failed points exits 1 and still writes every row; the CSV is
 # byte-identical for 1 and 2 threads; the JSON sidecar names the definition's hash.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # CLI checks for the Zhang et al. (2021) work: `impactfit surrogate zhang-c|zhang-a` options, sweeps
 # of the zhang-alpha problem (bad definitions exit 2, a point without solution exits 1, one
 # "impactfit: error:" line), and `impactfit reproduce --topic zhang --quick`, whose regenerated

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Uses an installed (or add_subdirectory'd) impactfit from C: one Kelvin-Voigt impact checked
  * against the exact result, then c_opt of a Hertz spring with a linear damper, printed with %.17g
  * for run.sh to compare with `impactfit copt ... --json` to the last digit.

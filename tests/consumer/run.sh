@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The ways a program can use impactfit, each built and run against the CLI's c_opt:
 #   1. the shared install of BUILD_DIR (cmake --install to a temporary prefix):
 #      find_package from a C project and from a C++-only project; pkg-config from C and C++

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Reproduce, from the real codes, the LAMMPS and LIGGGHTS rows of the restitution table of issue 14.
 
 usage: python3 tests/dem/check_lammps_table.py [--runner tests/dem/run_lammps.py] [--keep DIR]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Check YADE 2023.02a against independently computed restitution (issue 14).
 
 usage: check_yade_table.py --impactfit BIN [--all] [--markdown] [--steps-per-contact N] [--tol T]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Measured evidence for the LAMMPS and LIGGGHTS entries of the DEM registry.
 
 usage: python3 tests/dem/evidence_lammps.py --impactfit PATH/TO/impactfit [--quick] [--keep DIR] [--json OUT]

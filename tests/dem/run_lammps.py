@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Run head-on collisions in the real LAMMPS (`lmp`) or LIGGGHTS (`liggghts`) and measure the restitution.
 
 usage: python3 tests/dem/run_lammps.py CASES.json [--code lammps|liggghts] [--keep DIR]

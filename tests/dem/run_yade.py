@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Run YADE on head-on collisions and print the measured restitution (DEM harness, issue 14).
 
 usage: run_yade.py CASES.json [--code yade] [--keep DIR] [--yade BIN] [--steps-per-contact N]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The real DEM codes as the oracle of `impactfit dem` (ctest label dem-codes).
 
 usage: python3 tests/dem/test_dem_codes.py IMPACTFIT [--code lammps|liggghts|yade ...] [--full] [--keep DIR]

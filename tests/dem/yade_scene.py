@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Runs inside YADE (`yade -n -j1 -x tests/dem/yade_scene.py IN.json OUT.json`), driven by
 # tests/dem/run_yade.py. Not a standalone script: the YADE names (O, FrictMat, utils, ...) come from YADE's
 # own namespace.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Shared by the fuzz harnesses: the libFuzzer entry points and the checks every harness applies to
  * a parser's answer. A failed check calls abort(), which libFuzzer (and the replay main) report as
  * a crash with the input that caused it; only harnesses do this, never the library. */

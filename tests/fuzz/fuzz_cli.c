@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fuzz harness: the CLI's number, range and option parsing (src/cli/cli.c: cli_parse_double,
  * cli_parse_int, cli_parse_grid with values, lists a,b,c and ranges start:stop:count, cli_parse with
  * an option table like the commands'; src/cli/identify_cli.h: name=value lists and LO:HI ranges).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fuzz harness: fit files (src/fit/fitfile.c: inih, stage keys, where-filters, start lists, and the
  * formula parsers of formula.c and libmatheval). Seeds: the files in fits/ and tests/fuzz/corpus/fit. The
  * sweep a fit file names is served from memory: the repository's sweeps/ by base name (read once at

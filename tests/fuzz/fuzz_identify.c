@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fuzz harness: the measured-impact CSV of `impactfit identify` (impactfit_identify_data_parse, on a
  * memory buffer). Seeds: the files in tests/data/ and tests/fuzz/corpus/identify. Checked: a refusal is an
  * input error naming the file; accepted data pass impactfit_identify_data_check (every value finite

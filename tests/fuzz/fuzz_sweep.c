@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fuzz harness: sweep definition files (src/sweep, inih through impactfit__ini_parse). Seeds:
  * the files in sweeps/ and tests/fuzz/corpus/sweep. Checked beyond "no crash": a refusal is an input error
  * naming the file; an accepted definition enumerates finite points within the grid. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fuzz harness: sweep definitions built by API calls (impactfit_sweep_def_*, src/sweep/build.c). The
  * input is a program of builder calls: byte 0 picks a built-in problem, then each call is an opcode
  * and its operands (parameter and option indices, raw doubles, counts up to 8, so at most 8^4 points

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fuzz harness: the CSV tables `impactfit fit --data` reads (a sweep's output; impactfit_table_parse_csv).
  * Seeds: tests/fuzz/corpus/table. Checked: a refusal is an input error naming the file; an accepted
  * table written back (impactfit_table_to_csv, %.17g) reads again to the same numbers. */

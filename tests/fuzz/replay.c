@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A main for the fuzz harnesses built without libFuzzer: runs the harness once on every file named
  * on the command line or found in a directory named there (one level, sorted by name), so that the
  * committed corpus and every input that once crashed are checked by ctest in ordinary builds. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* An independent reference solution of one impact, for the tests only.
  *
  * It shares no code with the engine (src/impact/): different arithmetic (__float128 through

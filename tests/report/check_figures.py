@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Checks the figures of a report directory (the SVGs gnuplot wrote for `impactfit reproduce`).
 
 For every figure: each plotted series is either in the legend or drawn exactly like a series that is

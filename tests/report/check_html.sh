@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Renders REPORT_DIR/index.html in headless Chromium and checks, in the rendered page, that every
 # figure loaded (naturalWidth > 0), that every link within the page has its target, and that no table, paragraph, list, heading or code block is wider
 # than its box (scrollWidth <= clientWidth) nor the page wider than the window; saves a screenshot
