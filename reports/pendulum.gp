@@ -2,8 +2,23 @@
 # once per terminal: replot would repeat only the last one)
 set terminal svg size 820,640 dynamic enhanced font 'sans,12'
 set output 'pendulum.svg'
-set grid
-set key outside right top
+set grid lc rgb '#d0d0d0'
+set key outside right top samplen 3 spacing 1.1
+set linetype 1 lc rgb '#0072B2' lw 2 pt 7 ps 0.55
+set linetype 2 lc rgb '#D55E00' lw 2 pt 5 ps 0.55
+set linetype 3 lc rgb '#009E73' lw 2 pt 9 ps 0.7
+set linetype 4 lc rgb '#CC79A7' lw 2 pt 13 ps 0.7
+set linetype 5 lc rgb '#E69F00' lw 2 pt 11 ps 0.7
+set linetype 6 lc rgb '#56B4E9' lw 2 pt 4 ps 0.6
+set linetype 7 lc rgb '#000000' lw 2 pt 6 ps 0.6
+set linetype 8 lc rgb '#882255' lw 2 pt 8 ps 0.6
+set linetype 9 lc rgb '#117733' lw 2 pt 10 ps 0.6
+set linetype 10 lc rgb '#44AA99' lw 2 pt 12 ps 0.6
+set linetype 11 lc rgb '#999933' lw 2 pt 2 ps 0.6
+set linetype 12 lc rgb '#332288' lw 2 pt 1 ps 0.6
+set linetype 13 lc rgb '#AA4499' lw 2 pt 3 ps 0.6
+set linetype 14 lc rgb '#661100' lw 2 pt 14 ps 0.6
+set linetype cycle 14
 set multiplot layout 2,1 title 'Two impacting pendulums (Poursina and Nikravesh 2020, Fig. 11)'
 set key outside right top
 set lmargin 12
@@ -11,10 +26,10 @@ set rmargin 22
 set xrange [0:8]
 set xlabel ''
 set ylabel "{/Symbol q}_1' (rad/s)"
-plot 'pendulum.dat' index 0 u 1:2 w l lw 2 lc rgb '#000000' dt 1 t 'impulse', 'pendulum.dat' index 1 u 1:2 w l lw 2 lc rgb '#d62728' dt 2 t 'c_{opt}', 'pendulum.dat' index 2 u 1:2 w l lw 2 lc rgb '#1f77b4' dt 3 t 'Flores'
+plot 'pendulum.dat' index 0 u 1:2 w lp pn 12 lw 2 lc rgb '#000000' dt 1 t 'impulse', 'pendulum.dat' index 1 u 1:2 w lp pn 12 lw 2 lc rgb '#d62728' dt 2 t 'c_{opt}', 'pendulum.dat' index 2 u 1:2 w lp pn 12 lw 2 lc rgb '#1f77b4' dt 3 t 'Flores'
 set xlabel 't (s)'
 set ylabel "{/Symbol q}_2' (rad/s)"
-plot 'pendulum.dat' index 0 u 1:3 w l lw 2 lc rgb '#000000' dt 1 notitle, 'pendulum.dat' index 1 u 1:3 w l lw 2 lc rgb '#d62728' dt 2 notitle, 'pendulum.dat' index 2 u 1:3 w l lw 2 lc rgb '#1f77b4' dt 3 notitle
+plot 'pendulum.dat' index 0 u 1:3 w lp pn 12 lw 2 lc rgb '#000000' dt 1 notitle, 'pendulum.dat' index 1 u 1:3 w lp pn 12 lw 2 lc rgb '#d62728' dt 2 notitle, 'pendulum.dat' index 2 u 1:3 w lp pn 12 lw 2 lc rgb '#1f77b4' dt 3 notitle
 unset multiplot
 unset output
 set terminal pngcairo size 1025,800 enhanced font 'sans,11'
@@ -26,9 +41,9 @@ set rmargin 22
 set xrange [0:8]
 set xlabel ''
 set ylabel "{/Symbol q}_1' (rad/s)"
-plot 'pendulum.dat' index 0 u 1:2 w l lw 2 lc rgb '#000000' dt 1 t 'impulse', 'pendulum.dat' index 1 u 1:2 w l lw 2 lc rgb '#d62728' dt 2 t 'c_{opt}', 'pendulum.dat' index 2 u 1:2 w l lw 2 lc rgb '#1f77b4' dt 3 t 'Flores'
+plot 'pendulum.dat' index 0 u 1:2 w lp pn 12 lw 2 lc rgb '#000000' dt 1 t 'impulse', 'pendulum.dat' index 1 u 1:2 w lp pn 12 lw 2 lc rgb '#d62728' dt 2 t 'c_{opt}', 'pendulum.dat' index 2 u 1:2 w lp pn 12 lw 2 lc rgb '#1f77b4' dt 3 t 'Flores'
 set xlabel 't (s)'
 set ylabel "{/Symbol q}_2' (rad/s)"
-plot 'pendulum.dat' index 0 u 1:3 w l lw 2 lc rgb '#000000' dt 1 notitle, 'pendulum.dat' index 1 u 1:3 w l lw 2 lc rgb '#d62728' dt 2 notitle, 'pendulum.dat' index 2 u 1:3 w l lw 2 lc rgb '#1f77b4' dt 3 notitle
+plot 'pendulum.dat' index 0 u 1:3 w lp pn 12 lw 2 lc rgb '#000000' dt 1 notitle, 'pendulum.dat' index 1 u 1:3 w lp pn 12 lw 2 lc rgb '#d62728' dt 2 notitle, 'pendulum.dat' index 2 u 1:3 w lp pn 12 lw 2 lc rgb '#1f77b4' dt 3 notitle
 unset multiplot
 unset output

@@ -2,8 +2,23 @@
 # once per terminal: replot would repeat only the last one)
 set terminal svg size 820,880 dynamic enhanced font 'sans,12'
 set output 'roller_II.svg'
-set grid
-set key outside right top
+set grid lc rgb '#d0d0d0'
+set key outside right top samplen 3 spacing 1.1
+set linetype 1 lc rgb '#0072B2' lw 2 pt 7 ps 0.55
+set linetype 2 lc rgb '#D55E00' lw 2 pt 5 ps 0.55
+set linetype 3 lc rgb '#009E73' lw 2 pt 9 ps 0.7
+set linetype 4 lc rgb '#CC79A7' lw 2 pt 13 ps 0.7
+set linetype 5 lc rgb '#E69F00' lw 2 pt 11 ps 0.7
+set linetype 6 lc rgb '#56B4E9' lw 2 pt 4 ps 0.6
+set linetype 7 lc rgb '#000000' lw 2 pt 6 ps 0.6
+set linetype 8 lc rgb '#882255' lw 2 pt 8 ps 0.6
+set linetype 9 lc rgb '#117733' lw 2 pt 10 ps 0.6
+set linetype 10 lc rgb '#44AA99' lw 2 pt 12 ps 0.6
+set linetype 11 lc rgb '#999933' lw 2 pt 2 ps 0.6
+set linetype 12 lc rgb '#332288' lw 2 pt 1 ps 0.6
+set linetype 13 lc rgb '#AA4499' lw 2 pt 3 ps 0.6
+set linetype 14 lc rgb '#661100' lw 2 pt 14 ps 0.6
+set linetype cycle 14
 set multiplot layout 3,1 title 'Case II (k = 2e8 N/m, c = 5.06e5 N s/m, {/Symbol w} = 40{/Symbol p})'
 set key outside right top
 set lmargin 12
@@ -11,12 +26,12 @@ set rmargin 24
 set offsets 0, 0, graph 0.05, graph 0.05
 set xlabel ''
 set ylabel 'drum acceleration (g)'
-plot 'roller_II.dat' index 0 u 1:3 w l lw 2 lc rgb '#d62728' dt 1 t 'A', 'roller_II.dat' index 1 u 1:3 w l lw 2 lc rgb '#1f77b4' dt 1 t 'B', 'roller_II.dat' index 2 u 1:3 w l lw 3 lc rgb '#2ca02c' dt 1 t 'C', 'roller_II.dat' index 3 u 1:3 w l lw 2 lc rgb '#000000' dt 2 t 'D'
+plot 'roller_II.dat' index 0 u 1:3 w lp pn 12 lw 2 lc rgb '#d62728' dt 1 t 'A', 'roller_II.dat' index 1 u 1:3 w lp pn 12 lw 2 lc rgb '#1f77b4' dt 1 t 'B', 'roller_II.dat' index 2 u 1:3 w lp pn 12 lw 3 lc rgb '#2ca02c' dt 1 t 'C', 'roller_II.dat' index 3 u 1:3 w lp pn 12 lw 2 lc rgb '#000000' dt 2 t 'D'
 set ylabel 'drum position (mm)'
-plot 'roller_II.dat' index 0 u 1:2 w l lw 2 lc rgb '#d62728' dt 1 t '', 'roller_II.dat' index 1 u 1:2 w l lw 2 lc rgb '#1f77b4' dt 1 t '', 'roller_II.dat' index 2 u 1:2 w l lw 3 lc rgb '#2ca02c' dt 1 t '', 'roller_II.dat' index 3 u 1:2 w l lw 2 lc rgb '#000000' dt 2 t '', 'roller_II.dat' index 3 u 1:5 w l lw 1 lc rgb '#ff7f0e' dt 1 t 'soil surface (D)'
+plot 'roller_II.dat' index 0 u 1:2 w lp pn 12 lw 2 lc rgb '#d62728' dt 1 t '', 'roller_II.dat' index 1 u 1:2 w lp pn 12 lw 2 lc rgb '#1f77b4' dt 1 t '', 'roller_II.dat' index 2 u 1:2 w lp pn 12 lw 3 lc rgb '#2ca02c' dt 1 t '', 'roller_II.dat' index 3 u 1:2 w lp pn 12 lw 2 lc rgb '#000000' dt 2 t '', 'roller_II.dat' index 3 u 1:5 w lp pn 12 lw 1 lc rgb '#ff7f0e' dt 1 t 'soil surface (D)'
 set xlabel 't - jT (ms): the excitation F_{/Symbol w} sin({/Symbol w}t) crosses zero upwards at 0'
 set ylabel 'contact force (kN)'
-plot 'roller_II.dat' index 0 u 1:4 w l lw 2 lc rgb '#d62728' dt 1 t '', 'roller_II.dat' index 1 u 1:4 w l lw 2 lc rgb '#1f77b4' dt 1 t '', 'roller_II.dat' index 2 u 1:4 w l lw 3 lc rgb '#2ca02c' dt 1 t '', 'roller_II.dat' index 3 u 1:4 w l lw 2 lc rgb '#000000' dt 2 t ''
+plot 'roller_II.dat' index 0 u 1:4 w lp pn 12 lw 2 lc rgb '#d62728' dt 1 t '', 'roller_II.dat' index 1 u 1:4 w lp pn 12 lw 2 lc rgb '#1f77b4' dt 1 t '', 'roller_II.dat' index 2 u 1:4 w lp pn 12 lw 3 lc rgb '#2ca02c' dt 1 t '', 'roller_II.dat' index 3 u 1:4 w lp pn 12 lw 2 lc rgb '#000000' dt 2 t ''
 unset multiplot
 unset output
 set terminal pngcairo size 1025,1100 enhanced font 'sans,11'
@@ -28,11 +43,11 @@ set rmargin 24
 set offsets 0, 0, graph 0.05, graph 0.05
 set xlabel ''
 set ylabel 'drum acceleration (g)'
-plot 'roller_II.dat' index 0 u 1:3 w l lw 2 lc rgb '#d62728' dt 1 t 'A', 'roller_II.dat' index 1 u 1:3 w l lw 2 lc rgb '#1f77b4' dt 1 t 'B', 'roller_II.dat' index 2 u 1:3 w l lw 3 lc rgb '#2ca02c' dt 1 t 'C', 'roller_II.dat' index 3 u 1:3 w l lw 2 lc rgb '#000000' dt 2 t 'D'
+plot 'roller_II.dat' index 0 u 1:3 w lp pn 12 lw 2 lc rgb '#d62728' dt 1 t 'A', 'roller_II.dat' index 1 u 1:3 w lp pn 12 lw 2 lc rgb '#1f77b4' dt 1 t 'B', 'roller_II.dat' index 2 u 1:3 w lp pn 12 lw 3 lc rgb '#2ca02c' dt 1 t 'C', 'roller_II.dat' index 3 u 1:3 w lp pn 12 lw 2 lc rgb '#000000' dt 2 t 'D'
 set ylabel 'drum position (mm)'
-plot 'roller_II.dat' index 0 u 1:2 w l lw 2 lc rgb '#d62728' dt 1 t '', 'roller_II.dat' index 1 u 1:2 w l lw 2 lc rgb '#1f77b4' dt 1 t '', 'roller_II.dat' index 2 u 1:2 w l lw 3 lc rgb '#2ca02c' dt 1 t '', 'roller_II.dat' index 3 u 1:2 w l lw 2 lc rgb '#000000' dt 2 t '', 'roller_II.dat' index 3 u 1:5 w l lw 1 lc rgb '#ff7f0e' dt 1 t 'soil surface (D)'
+plot 'roller_II.dat' index 0 u 1:2 w lp pn 12 lw 2 lc rgb '#d62728' dt 1 t '', 'roller_II.dat' index 1 u 1:2 w lp pn 12 lw 2 lc rgb '#1f77b4' dt 1 t '', 'roller_II.dat' index 2 u 1:2 w lp pn 12 lw 3 lc rgb '#2ca02c' dt 1 t '', 'roller_II.dat' index 3 u 1:2 w lp pn 12 lw 2 lc rgb '#000000' dt 2 t '', 'roller_II.dat' index 3 u 1:5 w lp pn 12 lw 1 lc rgb '#ff7f0e' dt 1 t 'soil surface (D)'
 set xlabel 't - jT (ms): the excitation F_{/Symbol w} sin({/Symbol w}t) crosses zero upwards at 0'
 set ylabel 'contact force (kN)'
-plot 'roller_II.dat' index 0 u 1:4 w l lw 2 lc rgb '#d62728' dt 1 t '', 'roller_II.dat' index 1 u 1:4 w l lw 2 lc rgb '#1f77b4' dt 1 t '', 'roller_II.dat' index 2 u 1:4 w l lw 3 lc rgb '#2ca02c' dt 1 t '', 'roller_II.dat' index 3 u 1:4 w l lw 2 lc rgb '#000000' dt 2 t ''
+plot 'roller_II.dat' index 0 u 1:4 w lp pn 12 lw 2 lc rgb '#d62728' dt 1 t '', 'roller_II.dat' index 1 u 1:4 w lp pn 12 lw 2 lc rgb '#1f77b4' dt 1 t '', 'roller_II.dat' index 2 u 1:4 w lp pn 12 lw 3 lc rgb '#2ca02c' dt 1 t '', 'roller_II.dat' index 3 u 1:4 w lp pn 12 lw 2 lc rgb '#000000' dt 2 t ''
 unset multiplot
 unset output
