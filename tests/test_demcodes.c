@@ -216,6 +216,12 @@ static void check_every_model(void) {
           double expo = 1.0 - 2.0 * (md->m + 1.0) / (md->n + 1.0);
           CHECK_REL(a2.value, a.value * pow(2.4 / 0.8, expo), 2e-8, "%s %s %s: scaling law of the damping", md->code,
                     md->model, md->damping);
+          /* the range over speeds holds the ends' restitutions and agrees with the solver's */
+          double lo, hi, e02 = forward(md, &c, -1, a.value, 0.2), e3 = forward(md, &c, -1, a.value, 3.0);
+          CHECK(impactfit_dem_forward_range(md, &c, -1, a.value, 0.2, 3.0, 9, &lo, &hi, NULL) == 0, "forward range");
+          CHECK(lo <= fmin(e02, e3) && hi >= fmax(e02, e3), "%s %s: range holds its ends", md->code, md->model);
+          CHECK_REL(lo, a.e_min, 1e-15, "%s %s: range min as solve's", md->code, md->model);
+          CHECK_REL(hi, a.e_max, 1e-15, "%s %s: range max as solve's", md->code, md->model);
         }
       }
       if (md->takes_e) { /* monotone: more restitution typed, more restitution got */

@@ -162,6 +162,12 @@ IMPACTFIT_EXPORT int impactfit_dem_suggest(impactfit_inverse_workspace *ws, cons
 IMPACTFIT_EXPORT int impactfit_dem_forward(const impactfit_dem_model *model, const impactfit_dem_contact *c,
                                            int clamp, double value, double v, double *e, impactfit_error *err);
 
+/* The smallest and largest real e of `value` over `points` speeds spaced log-uniformly on [v_min, v_max]
+ * (one speed when v_min = v_max, or when the model's e does not depend on the speed). */
+IMPACTFIT_EXPORT int impactfit_dem_forward_range(const impactfit_dem_model *model, const impactfit_dem_contact *c,
+                                                 int clamp, double value, double v_min, double v_max, size_t points,
+                                                 double *e_min, double *e_max, impactfit_error *err);
+
 /* The exact input text for `value` (as impactfit_dem_answer.input). */
 IMPACTFIT_EXPORT int impactfit_dem_input(const impactfit_dem_model *model, const impactfit_dem_contact *c,
                                          int clamp, double value, char *buf, size_t size, impactfit_error *err);

@@ -130,15 +130,9 @@ static int forward_mode(const impactfit_dem_model *md, const char *version, impa
   impactfit_error_clear(&err);
   double e_v = NAN, lo = NAN, hi = NAN;
   int st = impactfit_dem_forward(md, &q->contact, q->clamp, value, q->v, &e_v, &err);
-  size_t n = q->v_min < q->v_max ? q->range_points : 1;
-  for (size_t i = 0; i < n && !st; i++) {
-    double vi = n < 2 ? q->v_min : q->v_min * pow(q->v_max / q->v_min, (double)i / (double)(n - 1)), ei;
-    st = impactfit_dem_forward(md, &q->contact, q->clamp, value, vi, &ei, &err);
-    if (!st && (i == 0 || ei < lo))
-      lo = ei;
-    if (!st && (i == 0 || ei > hi))
-      hi = ei;
-  }
+  if (!st)
+    st = impactfit_dem_forward_range(md, &q->contact, q->clamp, value, q->v_min, q->v_max, q->range_points, &lo, &hi,
+                                     &err);
   if (st)
     return cli_status_error(st, &err, "dem");
   char input[1024];

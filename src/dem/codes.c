@@ -853,6 +853,25 @@ static int e_over_range(const impactfit_dem_request *q, double value, int invari
   return 0;
 }
 
+int impactfit_dem_forward_range(const impactfit_dem_model *model, const impactfit_dem_contact *c, int clamp,
+                                double value, double v_min, double v_max, size_t points, double *e_min, double *e_max,
+                                impactfit_error *err) {
+  if (!model || !c || !e_min || !e_max)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no model, contact or output given");
+  if (!(isfinite(v_min) && isfinite(v_max) && v_min > 0.0 && v_min <= v_max))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "speed range [%.17g, %.17g] m/s must satisfy 0 < v_min <= v_max",
+                           v_min, v_max);
+  if (points < 1 || points > 10000)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "1 to 10000 speeds in the range (got %zu)", points);
+  impactfit_dem_request q = impactfit_dem_default_request();
+  q.model = model;
+  q.contact = *c;
+  q.clamp = clamp;
+  q.v_min = v_min;
+  q.v_max = v_max;
+  return e_over_range(&q, value, fabs(model->m - 0.5 * (model->n - 1.0)) < 1e-12, points, e_min, e_max, err);
+}
+
 int impactfit_dem_solve(impactfit_inverse_workspace *ws, const impactfit_dem_request *req, impactfit_dem_answer *ans,
                         impactfit_error *err) {
   if (!req || !ans || !req->model)
