@@ -14,7 +14,7 @@
 #include "report.h"
 
 /* The registry: every restitution-taking model of every code and version, each clamp setting. */
-static int registry_table(const topic_opts *o, report *r, size_t points) {
+static int registry_table(report *r, size_t points) {
   report_md(r, "## DEM codes: what typing e really gives, code by code and version by version\n\n"
                "The registry of include/impactfit/demcodes.h holds, per code, version and model, the normal force "
                "the code's source computes, F = K δ^n + C δ^m δ', and whether the force is clamped at zero (C) or "
@@ -68,7 +68,6 @@ static int registry_table(const topic_opts *o, report *r, size_t points) {
       report_claim(r, &c);
     }
   }
-  (void)o;
   report_md(r, "\nFindings: LAMMPS 29Sep2021 `damping tsuji` applies Tsuji's polynomial without the √2 of "
                "later versions, so typing e gives up to 0.14 too much rebound (0.26 with `limit_damping`); "
                "YADE 2023.02a converts `en` with Thornton et al.'s fit (B6), good to 1e-4 in e up to 0.9 but "
@@ -80,7 +79,7 @@ static int registry_table(const topic_opts *o, report *r, size_t points) {
 
 int topic_dem(const topic_opts *o, report *r) {
   size_t points = o->check ? 50 : o->quick ? 50 : 99;
-  int rc0 = registry_table(o, r, points);
+  int rc0 = registry_table(r, points);
   if (rc0)
     return rc0;
   impactfit_impact_workspace *ws = impactfit_impact_alloc();
