@@ -104,6 +104,16 @@ static void print_list(const char *code, int json) {
   }
 }
 
+/* "key":[lo,hi] in the object j */
+static void json_range(cli_json *j, const char *key, double lo, double hi) {
+  fprintf(j->f, "%s\"%s\":[", j->first ? "" : ",", key);
+  j->first = 0;
+  cli_json a = {j->f, 1};
+  cli_json_num(&a, NULL, lo);
+  cli_json_num(&a, NULL, hi);
+  fputc(']', j->f);
+}
+
 static void json_answer(cli_json *j, const impactfit_dem_model *md, const impactfit_dem_answer *a) {
   cli_json_str(j, "model", md->model);
   cli_json_str(j, "damping", md->damping);
@@ -111,11 +121,7 @@ static void json_answer(cli_json *j, const impactfit_dem_model *md, const impact
   cli_json_str(j, "param_unit", md->param_unit);
   cli_json_num(j, "value", a->value);
   cli_json_str(j, "input", a->input);
-  fprintf(j->f, ",\"e_range\":[");
-  cli_json j2 = {j->f, 1};
-  cli_json_num(&j2, NULL, a->e_min);
-  cli_json_num(&j2, NULL, a->e_max);
-  fprintf(j->f, "]");
+  json_range(j, "e_range", a->e_min, a->e_max);
   cli_json_str(j, "note", a->note);
 }
 
@@ -150,11 +156,7 @@ static int forward_mode(const impactfit_dem_model *md, const char *version, impa
     cli_json_str(&j, "input", input);
     cli_json_num(&j, "v", q->v);
     cli_json_num(&j, "e_real", e_v);
-    fprintf(stdout, ",\"e_range\":[");
-    cli_json j2 = {stdout, 1};
-    cli_json_num(&j2, NULL, lo);
-    cli_json_num(&j2, NULL, hi);
-    fprintf(stdout, "]");
+    json_range(&j, "e_range", lo, hi);
     cli_json_str(&j, "end", clamped ? "C" : "A");
     cli_json_end(&j);
   } else {
@@ -305,11 +307,7 @@ int impactfit_cmd_dem(int argc, char **argv) {
     cli_json_num(&j, "v", v);
     json_answer(&j, md, &a);
     cli_json_num(&j, "e_naive", a.e_naive);
-    fprintf(stdout, ",\"e_naive_range\":[");
-    cli_json j2 = {stdout, 1};
-    cli_json_num(&j2, NULL, a.e_naive_min);
-    cli_json_num(&j2, NULL, a.e_naive_max);
-    fprintf(stdout, "]");
+    json_range(&j, "e_naive_range", a.e_naive_min, a.e_naive_max);
     cli_json_int(&j, "reachable", a.reachable);
     cli_json_int(&j, "speed_dependent", a.speed_dependent);
     cli_json_str(&j, "end", a.transition->name);

@@ -643,6 +643,9 @@ int impactfit_dem_effective(const impactfit_dem_contact *c, double *R, double *M
 
 /* ---------------------------------------------------------------- forward and inverse */
 
+/* m = (n − 1)/2: e does not depend on the speed, K or M (inverse.h, the scale-invariant family) */
+static int scale_invariant(const impactfit_dem_model *md) { return fabs(md->m - 0.5 * (md->n - 1.0)) < 1e-12; }
+
 typedef struct contact_law {
   double K, C, R, M;
   const impactfit_transition *tr;
@@ -673,7 +676,7 @@ static int law_of(const impactfit_dem_model *md, const impactfit_dem_contact *c,
                            md->param, p, L->C, md->code, md->model);
   int clamped = clamp < 0 ? md->clamp_default : clamp;
   L->tr = clamped ? impactfit_transition_C : impactfit_transition_A;
-  L->invariant = fabs(md->m - 0.5 * (md->n - 1.0)) < 1e-12;
+  L->invariant = scale_invariant(md);
   return 0;
 }
 
@@ -869,7 +872,7 @@ int impactfit_dem_forward_range(const impactfit_dem_model *model, const impactfi
   q.clamp = clamp;
   q.v_min = v_min;
   q.v_max = v_max;
-  return e_over_range(&q, value, fabs(model->m - 0.5 * (model->n - 1.0)) < 1e-12, points, e_min, e_max, err);
+  return e_over_range(&q, value, scale_invariant(model), points, e_min, e_max, err);
 }
 
 int impactfit_dem_solve(impactfit_inverse_workspace *ws, const impactfit_dem_request *req, impactfit_dem_answer *ans,
@@ -1037,7 +1040,7 @@ int impactfit_dem_suggest(impactfit_inverse_workspace *ws, const impactfit_dem_r
       }
       if (!has_inputs(o, &q.contact))
         continue;
-      int invariant = fabs(o->m - 0.5 * (o->n - 1.0)) < 1e-12;
+      int invariant = scale_invariant(o);
       if (invariant != want_invariant)
         continue;
       q.model = o;
