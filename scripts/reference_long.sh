@@ -4,7 +4,8 @@
 # cases than ctest's fast subset, with scaled damping up to 300, on as many cores as asked.
 # usage: scripts/reference_long.sh [BUILD_DIR] [CASES_PER_JOB] [JOBS] [SEED]
 #   defaults: build-dev, 2000, 1, 1000  (job j uses seed SEED + j*10^7; about 0.05 s per case)
-# Prints each job's largest errors (the figures of docs/ACCURACY.md) and fails if any check does;
+# Prints each job's largest errors and fails if a case exceeds impactfit's requirement (the stated
+# figures are measured by `impactfit reproduce --topic accuracy` on the seeds of src/reference/ref_cases.h);
 # every failure names its case's seed: `BUILD_DIR/tests/test_reference 1 SEED 300` reruns it.
 set -eu
 build=${1:-build-dev}

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "grid.h"
+#include "impactfit/generated/accuracy.h"
 #include "impactfit/impactfit.h"
 
 static const char *help_text =
@@ -17,8 +18,9 @@ static const char *help_text =
     "Hysteresis damping ratio eps = lambda v / k of the Hunt-Crossley model\n"
     "f = k d^n + lambda d^n d' (damping exponent m = n) that gives the coefficient of restitution\n"
     "e, from the exact relation (1 + eps)/(1 - e eps) = exp(eps (1 + e)) (the same for every n;\n"
-    "measured <= 5e-16 relative against 100-digit arithmetic for 0 < e <= 1; e = 1 gives 0), or from a\n"
-    "published formula. With --k and --v also the damping factor lambda = eps k / v.\n\n"
+    "e = 1 gives 0), or from a published formula. With --k and --v also the damping factor\n"
+    "lambda = eps k / v. Measured: the exact relation evaluated in long double at the returned eps\n"
+    "gives e within " IMPACTFIT_ACCURACY_TEXT(IMPACTFIT_ACCURACY_HC_EPS) " min(e, 1 - e), for random e in [1e-6, 1) (docs/ACCURACY.md).\n\n"
     "  --e E          coefficient of restitution, 0 < e <= 1 (required)\n"
     "  --k K          stiffness in N/m^n (with --v)\n"
     "  --v V          approach velocity in m/s (with --k)\n"

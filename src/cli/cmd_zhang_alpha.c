@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "grid.h"
+#include "impactfit/generated/accuracy.h"
 #include "impactfit/impactfit.h"
 
 static const char *help_text =
@@ -21,7 +22,10 @@ static const char *help_text =
     "  lambda = 3 mass (m+1)(1-e) v / (4 alpha) * [e mass (n+1) v^2 / (2k)]^(-(m+1)/(n+1)),\n"
     "such that a simulated impact gives e_out = e to |e_out - e| <= tol e. In their scaling\n"
     "x'' + k* x^n + lambda* x^m x' = 0 with k* = e(n+1)/2 and lambda* = 3(1-e)(m+1)/(4 alpha);\n"
-    "alpha depends on n, m, e and the transition condition only.\n\n"
+    "alpha depends on n, m, e and the transition condition only.\n"
+    "Measured (default tol, random n, m, e, A or C): an independent quad-precision solver (or, for\n"
+    "m = n, the exact Hunt-Crossley relation) gives |e_out - e| <= " IMPACTFIT_ACCURACY_TEXT(IMPACTFIT_ACCURACY_ZHANG_ALPHA) " min(e, 1 - e) at the\n"
+    "returned alpha (docs/ACCURACY.md).\n\n"
     "  --n N --m M     spring and damping exponents (n > 0, m >= 0), required\n"
     "  --e E           target coefficient of restitution, 0 < e < 1, required\n"
     "  --transition X  C: contact ends where the force falls to zero (default); A: at d = 0\n"

@@ -57,7 +57,7 @@ cp -r "$SRC/tests/published/." "$TMP/src/tests/published/"
 # topics read their definitions and committed headers from the source tree
 cp -r "$SRC/sweeps" "$SRC/fits" "$TMP/src/"
 cp -r "$SRC/include/impactfit/generated" "$TMP/src/include/impactfit/"
-f=$(ls "$TMP/src/tests/published/"*.ini | head -1)
+f=$(grep -l '^measured = ' "$TMP/src/tests/published/"*.ini | head -1)   # a topic with claims
 awk 'BEGIN { done = 0 } /^measured = / && !done { print "measured = 12345.678"; done = 1; next } { print }' "$f" >"$f.new" && mv "$f.new" "$f"
 topic=$(basename "$f" .ini)
 "$BIN" check --src "$TMP/src" --topic "$topic" >/dev/null 2>"$TMP/err"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The reference impact solver of the tests (ref_impact.h): a Taylor-series integrator in __float128.
+/* The reference impact solver of the tests and the accuracy report (ref_impact.h): a Taylor-series integrator in __float128.
  *
  * Inside a step from a state with x ≠ 0 the solution is the Taylor polynomial of degree ORDER whose
  * coefficients follow from the equation: with b = |x| (one sign throughout the step),

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* An independent reference solution of one impact, for the tests only.
+/* An independent reference solution of one impact, for the tests and the accuracy report only.
  *
  * It shares no code with the engine (src/impact/): different arithmetic (__float128 through
  * libquadmath, 113-bit significand), a different method (a Taylor-series integrator of high order

@@ -1,0 +1,427 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Topic accuracy: impactfit's own accuracy, measured. The engine (every output of one impact) and
+ * the inverse commands (copt, zhang-alpha, hc-eps, impact-time) against an independent reference
+ * (src/reference/: a Taylor-series integrator in __float128 sharing no code with the engine) or the
+ * exact Hunt–Crossley relation, on random cases that are functions of their seeds
+ * (src/reference/ref_cases.h). The cases run as two sweeps of this topic's own problems through the
+ * library's runner (any thread count gives the same numbers).
+ *
+ * A full run measures the case sets of ref_cases.h and states the maxima, rounded up to two
+ * significant digits, in include/impactfit/generated/accuracy.h: the figures the --help texts are
+ * compiled with, and that README, docs/ACCURACY.md and impact.h quote (tests/cli/test_accuracy_text.sh
+ * checks that they are equal). Check and quick runs measure the first cases of the same sets and
+ * fail a target where a measured error exceeds the stated figure. Every run also holds the maxima
+ * to impactfit's accuracy requirements (ref_engine_ceiling, ref_inverse_ceiling).
+ */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "impactfit/generated/accuracy.h"
+#include "impactfit/impactfit.h"
+#include "progress.h"
+#include "report.h"
+
+#ifdef IMPACTFIT_HAVE_REFERENCE
+#include "ref_cases.h"
+
+/* ---- the two sweep problems: one case per seed ------------------------------------------------- */
+
+static const impactfit_sweep_param case_params[] = {
+    {"seed", 0.0, 0.0, 9e15, IMPACTFIT_SWEEP_REQUIRED | IMPACTFIT_SWEEP_INTEGER, "the case's seed (splitmix64)"},
+    {"zeta_max", 30.0, 1e-3, 1e4, 0, "largest scaled damping of an engine case (-)"},
+};
+static const char *const engine_outputs[] = {"outcome",   "e_out",       "t_contact", "f_max",
+                                             "t_fmax",    "delta_max",   "t_delta_max", "delta_sep",
+                                             "f_min",     "n",           "m",         "zeta"};
+static const char *const inverse_outputs[] = {"copt", "zhang_alpha", "zhang_alpha_hc", "hc_eps", "impact_time"};
+
+/* a problem's error report (the library's own setter is internal) */
+static int fail(impactfit_error *err, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(impactfit_error *err, int status, const char *fmt, ...) {
+  if (err) {
+    impactfit_error_clear(err);
+    err->status = status;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+  }
+  return status;
+}
+
+typedef struct case_state {
+  impactfit_impact_workspace *ws;
+  impactfit_inverse_workspace *iws;
+} case_state;
+
+static int case_alloc(void **state, const char *const *options, const unsigned char *wanted, impactfit_error *err) {
+  (void)options;
+  (void)wanted;
+  case_state *s = calloc(1, sizeof *s);
+  if (s) {
+    s->ws = impactfit_impact_alloc();
+    s->iws = impactfit_inverse_alloc();
+  }
+  if (!s || !s->ws || !s->iws) {
+    if (s) {
+      impactfit_impact_free(s->ws);
+      impactfit_inverse_free(s->iws);
+      free(s);
+    }
+    return fail(err, IMPACTFIT_ENOMEM, "out of memory");
+  }
+  *state = s;
+  return 0;
+}
+
+static void case_free(void *state) {
+  case_state *s = state;
+  if (s) {
+    impactfit_impact_free(s->ws);
+    impactfit_inverse_free(s->iws);
+    free(s);
+  }
+}
+
+/* A defect (REF_FAILED) fails the point with its message; every other outcome is a row. */
+static int engine_solve(void *state, const double *in, double *out, long *rhs_evals, impactfit_error *err) {
+  case_state *s = state;
+  ref_engine_case c;
+  ref_engine_run(s->ws, (uint64_t)in[0], in[1], &c);
+  *rhs_evals = 0;
+  out[0] = (double)c.outcome;
+  for (int k = 0; k < REF_ENGINE_N; k++)
+    out[1 + k] = c.outcome == REF_MEASURED ? c.err[k] : 0.0;
+  out[9] = c.n;
+  out[10] = c.m;
+  out[11] = c.zeta;
+  if (c.outcome == REF_FAILED) {
+    return fail(err, IMPACTFIT_ENOCONV, "n = %.17g, m = %.17g, zeta = %.17g, %c: %.400s", c.n, c.m, c.zeta, c.cond,
+                c.message);
+  }
+  return 0;
+}
+
+static int inverse_solve(void *state, const double *in, double *out, long *rhs_evals, impactfit_error *err) {
+  case_state *s = state;
+  ref_inverse_case c;
+  ref_inverse_run(s->iws, s->ws, (uint64_t)in[0], &c);
+  *rhs_evals = 0;
+  for (int k = 0; k < REF_INVERSE_N; k++) {
+    if (c.outcome[k] == REF_FAILED) {
+      return fail(err, IMPACTFIT_ENOCONV, "%.500s", c.message[k]);
+    }
+    out[k] = c.outcome[k] == REF_MEASURED ? c.err[k] : -1.0; /* −1: nothing to measure */
+  }
+  return 0;
+}
+
+static const impactfit_sweep_problem engine_problem = {
+    .name = "reference_engine",
+    .summary = "one impact of the engine against the quad-precision reference",
+    .params = case_params,
+    .n_params = 2,
+    .outputs = engine_outputs,
+    .n_outputs = 12,
+    .alloc = case_alloc,
+    .free = case_free,
+    .solve = engine_solve,
+};
+static const impactfit_sweep_problem inverse_problem = {
+    .name = "reference_inverse",
+    .summary = "one target of each inverse command against the reference or the exact relation",
+    .params = case_params,
+    .n_params = 2,
+    .outputs = inverse_outputs,
+    .n_outputs = 5,
+    .alloc = case_alloc,
+    .free = case_free,
+    .solve = inverse_solve,
+};
+
+/* ---- running a case set ---------------------------------------------------------------------- */
+
+typedef struct tally {
+  size_t cols;           /* outputs measured: REF_ENGINE_N or REF_INVERSE_N */
+  double max[REF_ENGINE_N];
+  double at[REF_ENGINE_N]; /* the seed of each maximum */
+  size_t measured, agreed, skipped, failed;
+  char first_failure[600];
+  cli_progress *progress;
+} tally;
+
+static int engine_rows(void *ctx, const impactfit_sweep_block *b) {
+  tally *t = ctx;
+  for (size_t i = 0; i < b->n; i++) {
+    const double *in = b->in + 2 * i, *out = b->out + 12 * i;
+    if (b->status[i]) {
+      if (!t->failed++)
+        snprintf(t->first_failure, sizeof t->first_failure, "seed %.17g: %s", in[0], b->errs[i].message);
+      continue;
+    }
+    ref_outcome oc = (ref_outcome)out[0];
+    t->skipped += oc == REF_SKIPPED;
+    t->agreed += oc == REF_AGREED;
+    if (oc != REF_MEASURED)
+      continue;
+    t->measured++;
+    for (int k = 0; k < REF_ENGINE_N; k++)
+      if (out[1 + k] > t->max[k]) {
+        t->max[k] = out[1 + k];
+        t->at[k] = in[0];
+      }
+  }
+  return 0;
+}
+
+static int inverse_rows(void *ctx, const impactfit_sweep_block *b) {
+  tally *t = ctx;
+  for (size_t i = 0; i < b->n; i++) {
+    const double *in = b->in + 2 * i, *out = b->out + 5 * i;
+    if (b->status[i]) {
+      if (!t->failed++)
+        snprintf(t->first_failure, sizeof t->first_failure, "seed %.17g: %s", in[0], b->errs[i].message);
+      continue;
+    }
+    t->measured++;
+    for (int k = 0; k < REF_INVERSE_N; k++)
+      if (out[k] > t->max[k]) {
+        t->max[k] = out[k];
+        t->at[k] = in[0];
+      }
+  }
+  return 0;
+}
+
+static int tick(void *ctx, size_t done, size_t failed) {
+  (void)done;
+  (void)failed;
+  cli_progress_tick(((tally *)ctx)->progress);
+  return 0;
+}
+
+/* Runs seeds first … first + count − 1 of `pr` at zeta_max into t. */
+static int run_set(const topic_opts *o, const impactfit_sweep_problem *pr, double first, size_t count,
+                   double zeta_max, impactfit_sweep_values_fn fn, tally *t) {
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  impactfit_sweep_def *d = NULL;
+  impactfit_sweep *s = NULL;
+  int st = impactfit_sweep_def_new(pr, pr->name, &d, &err);
+  if (!st)
+    st = impactfit_sweep_def_fixed(d, "zeta_max", zeta_max, &err);
+  if (!st)
+    st = impactfit_sweep_def_axis(d, "seed", IMPACTFIT_AXIS_LINEAR, first, first + (double)(count - 1), count, &err);
+  if (!st)
+    st = impactfit_sweep_def_build(d, &s, &err);
+  impactfit_sweep_def_free(d);
+  if (st)
+    return cli_status_error(st, &err, "accuracy");
+  impactfit_sweep_run_params rp = impactfit_sweep_default_run_params();
+  rp.block = 16; /* cases cost 1e-3 to 1 s: small blocks share the work out */
+  rp.poll = tick;
+  t->progress = o->progress;
+  impactfit_sweep_summary sum;
+  st = impactfit_sweep_run_values(s, &rp, fn, t, &sum, &err);
+  impactfit_sweep_free(s);
+  return st ? cli_status_error(st, &err, "accuracy") : 0;
+}
+
+/* ---- the figures ------------------------------------------------------------------------------- */
+
+/* x rounded up to two significant digits, as printed with %.1e (0 stays 0) */
+static double round_up2(double x, char *text, size_t size) {
+  if (!(x > 0.0)) {
+    snprintf(text, size, "0");
+    return 0.0;
+  }
+  double p = pow(10.0, floor(log10(x)) - 1.0), r = ceil(x / p * (1.0 - 1e-12)) * p;
+  snprintf(text, size, "%.1e", r);
+  r = strtod(text, NULL);
+  if (r < x) { /* the decimal text fell below x: the next step up */
+    snprintf(text, size, "%.1e", r + p);
+    r = strtod(text, NULL);
+  }
+  return r;
+}
+
+typedef struct figure {
+  const char *macro;   /* IMPACTFIT_ACCURACY_<macro> */
+  const char *measure; /* what is measured, for the header and the report */
+  double stated;       /* the compiled-in figure (accuracy.h) */
+} figure;
+
+static const figure engine_figs[REF_ENGINE_N] = {
+    {"E_OUT", "e_out: |error| / max(e, 0.01)", IMPACTFIT_ACCURACY_E_OUT},
+    {"T_CONTACT", "t_contact: relative error / (1 + zeta/e)", IMPACTFIT_ACCURACY_T_CONTACT},
+    {"F_MAX", "f_max: |error| / (f_max + K |delta_start|^n)", IMPACTFIT_ACCURACY_F_MAX},
+    {"T_FMAX", "time of f_max: |error| / t_contact", IMPACTFIT_ACCURACY_T_FMAX},
+    {"DELTA_MAX", "delta_max: |error| / (delta_max + |delta_start|)", IMPACTFIT_ACCURACY_DELTA_MAX},
+    {"T_DELTA_MAX", "time of delta_max: |error| / t_contact", IMPACTFIT_ACCURACY_T_DELTA_MAX},
+    {"DELTA_SEP", "delta_sep: |error| / ((1 + zeta) delta_m0)", IMPACTFIT_ACCURACY_DELTA_SEP},
+    {"F_MIN", "f_min: |error| / (f_max + K |delta_start|^n)", IMPACTFIT_ACCURACY_F_MIN},
+};
+/* the inverse figures: zhang-alpha's two kinds of target share one */
+static const figure inverse_figs[4] = {
+    {"COPT", "copt: |e_ref(zeta) - e| / min(e, 1 - e)", IMPACTFIT_ACCURACY_COPT},
+    {"ZHANG_ALPHA", "zhang-alpha: |e_ref(zeta) - e| / min(e, 1 - e)", IMPACTFIT_ACCURACY_ZHANG_ALPHA},
+    {"HC_EPS", "hc-eps: |e_exact(eps) - e| / min(e, 1 - e)", IMPACTFIT_ACCURACY_HC_EPS},
+    {"IMPACT_TIME", "impact-time: relative error of dtau", IMPACTFIT_ACCURACY_IMPACT_TIME},
+};
+
+typedef struct header_buf {
+  char *p;
+  size_t len;
+  FILE *f;
+} header_buf;
+
+static void header_text(FILE *f, const tally *e1, const tally *e2, const tally *inv, const double *em,
+                        const double *im, size_t n1, size_t n2, size_t ni) {
+  fputs(IMPACTFIT_GENERATED_LICENSE, f);
+  fprintf(f,
+          "/* DO NOT EDIT: generated by `impactfit reproduce --topic accuracy` (impactfit %s).\n"
+          " *\n"
+          " * impactfit's accuracy, measured: the largest errors of the impact engine and of the inverse\n"
+          " * commands against an independent quad-precision reference (a Taylor-series integrator in\n"
+          " * __float128 that shares no code with the engine) or the exact Hunt-Crossley relation, rounded up\n"
+          " * to two significant digits. The cases are random and reproducible (each a function of its seed):\n"
+          " * engine: %zu cases with zeta <= %g (seeds %llu...) and %zu with zeta <= %g (seeds %llu...), of which\n"
+          " * %zu measured (the others outside the domain, or no separation on both sides); n in [1, 3],\n"
+          " * m in [0, 2] (a fifth m -> 0+, a tenth 0, a tenth n), conditions A-D, zeta log-uniform from 1e-3;\n"
+          " * inverse: %zu targets of each command (seeds %llu...). Scaled units: delta_m0 = 1, v = 1.\n"
+          " * The --help texts are compiled with these figures; README and docs quote them.\n"
+          " */\n"
+          "#ifndef IMPACTFIT_GENERATED_ACCURACY_H\n#define IMPACTFIT_GENERATED_ACCURACY_H\n\n",
+          IMPACTFIT_VERSION_STRING, n1, REF_SET1_ZETA, (unsigned long long)REF_SET1_SEED, n2, REF_SET2_ZETA,
+          (unsigned long long)REF_SET2_SEED, e1->measured + e2->measured, ni, (unsigned long long)REF_SET_INV_SEED);
+  (void)inv;
+  fprintf(f, "#define IMPACTFIT_ACCURACY_ENGINE_CASES %zu\n#define IMPACTFIT_ACCURACY_INVERSE_CASES %zu\n\n",
+          n1 + n2, ni);
+  char text[32];
+  for (int k = 0; k < REF_ENGINE_N; k++) {
+    round_up2(em[k], text, sizeof text);
+    fprintf(f, "/* %s */\n#define IMPACTFIT_ACCURACY_%s %s\n", engine_figs[k].measure, engine_figs[k].macro, text);
+  }
+  for (int k = 0; k < 4; k++) {
+    round_up2(im[k], text, sizeof text);
+    fprintf(f, "/* %s */\n#define IMPACTFIT_ACCURACY_%s %s\n", inverse_figs[k].measure, inverse_figs[k].macro, text);
+  }
+  fputs("\n/* a figure as text, e.g. in a help string: IMPACTFIT_ACCURACY_TEXT(IMPACTFIT_ACCURACY_E_OUT) */\n"
+        "#define IMPACTFIT_ACCURACY_TEXT_(x) #x\n#define IMPACTFIT_ACCURACY_TEXT(x) IMPACTFIT_ACCURACY_TEXT_(x)\n"
+        "\n#endif\n",
+        f);
+}
+
+int topic_accuracy(const topic_opts *o, report *r) {
+  int full = !(o->quick || o->check);
+  size_t n1 = full ? REF_SET_ENGINE : 40, n2 = full ? REF_SET_ENGINE : 40, ni = full ? REF_SET_INVERSE : 20;
+  tally e1, e2, inv;
+  memset(&e1, 0, sizeof e1);
+  memset(&e2, 0, sizeof e2);
+  memset(&inv, 0, sizeof inv);
+  int rc = run_set(o, &engine_problem, (double)REF_SET1_SEED, n1, REF_SET1_ZETA, engine_rows, &e1);
+  if (!rc)
+    rc = run_set(o, &engine_problem, (double)REF_SET2_SEED, n2, REF_SET2_ZETA, engine_rows, &e2);
+  if (!rc)
+    rc = run_set(o, &inverse_problem, (double)REF_SET_INV_SEED, ni, 30.0, inverse_rows, &inv);
+  if (rc)
+    return rc;
+  double em[REF_ENGINE_N], emat[REF_ENGINE_N], im[4], imat[4];
+  for (int k = 0; k < REF_ENGINE_N; k++) {
+    int two = e2.max[k] > e1.max[k];
+    em[k] = two ? e2.max[k] : e1.max[k];
+    emat[k] = two ? e2.at[k] : e1.at[k];
+  }
+  /* inverse columns: copt, zhang-alpha (both kinds), hc-eps, impact-time */
+  const int col[4][2] = {{REF_COPT, REF_COPT}, {REF_ZHANG, REF_ZHANG_HC}, {REF_HC_EPS, REF_HC_EPS},
+                         {REF_IMPACT_TIME, REF_IMPACT_TIME}};
+  for (int k = 0; k < 4; k++) {
+    int a = col[k][0], b = col[k][1], two = inv.max[b] > inv.max[a];
+    im[k] = two ? inv.max[b] : inv.max[a];
+    imat[k] = two ? inv.at[b] : inv.at[a];
+  }
+  size_t failed = e1.failed + e2.failed + inv.failed;
+  report_target(r, "the engine and the inverse commands agree with the reference on every case", failed == 0,
+                "%zu of %zu cases failed%s%s", failed, n1 + n2 + ni, failed ? "; first: " : "",
+                e1.failed ? e1.first_failure : e2.failed ? e2.first_failure : inv.first_failure);
+
+  report_md(r, "## impactfit's accuracy, measured against an independent reference\n\n"
+               "Every output of one impact and every inverse command, against a Taylor-series integrator in "
+               "quad precision (`__float128`, 30th order, its own series start and event location; it shares "
+               "no code with the engine and agrees with the exact solutions to 1e-13 or better) or against the "
+               "exact Hunt–Crossley relation. Random cases, each a function of its seed: engine %zu cases with "
+               "ζ ≤ %g and %zu with ζ ≤ %g (n ∈ [1, 3]; m ∈ [0, 2] with m → 0⁺, 0 and n; conditions A–D), "
+               "%zu of them measured (%zu outside the documented domain, %zu where both see no separation or "
+               "the reference gave up on a creep that the engine followed at least as long); %zu targets of "
+               "each inverse command. %s\n\n"
+               "| output | error measure | measured max | stated | seed of the max | requirement |\n"
+               "|---|---|---|---|---|---|\n",
+            n1, REF_SET1_ZETA, n2, REF_SET2_ZETA, e1.measured + e2.measured, e1.skipped + e2.skipped,
+            e1.agreed + e2.agreed, ni,
+            full ? "The stated figures are these maxima rounded up to two digits "
+                   "(`include/impactfit/generated/accuracy.h`; the `--help` texts, README and docs quote them)."
+                 : "A coarse run: the first cases of the full sets, held to the stated figures.");
+  for (int k = 0; k < REF_ENGINE_N + 4; k++) {
+    int eng = k < REF_ENGINE_N;
+    const figure *fg = eng ? &engine_figs[k] : &inverse_figs[k - REF_ENGINE_N];
+    double m = eng ? em[k] : im[k - REF_ENGINE_N], at = eng ? emat[k] : imat[k - REF_ENGINE_N];
+    double ceiling = eng ? ref_engine_ceiling[k] : ref_inverse_ceiling[col[k - REF_ENGINE_N][0]];
+    char stated[32], what[200];
+    double s = full ? round_up2(m, stated, sizeof stated) : fg->stated;
+    if (!full)
+      snprintf(stated, sizeof stated, "%.2g", fg->stated);
+    const char *sep = strchr(fg->measure, ':');
+    char measure[160]; /* the measure for a markdown table: | escaped */
+    size_t j = 0;
+    for (const char *p = sep + 2; *p && j + 3 < sizeof measure; p++) {
+      if (*p == '|')
+        measure[j++] = '\\';
+      measure[j++] = *p;
+    }
+    measure[j] = '\0';
+    report_md(r, "| %.*s | %s | %.3g | %s | %.17g | %.0e |\n", (int)(sep - fg->measure), fg->measure, measure, m,
+              stated, at, ceiling);
+    snprintf(what, sizeof what, "%.*s error within impactfit's requirement", (int)(sep - fg->measure),
+             fg->measure);
+    report_target(r, what, m <= ceiling, "measured %.3g, requirement %.0e", m, ceiling);
+    if (!full) {
+      snprintf(what, sizeof what, "%.*s error within the stated %s", (int)(sep - fg->measure), fg->measure,
+               stated);
+      report_target(r, what, m <= s, "measured %.3g on the first cases of the full set", m);
+    }
+  }
+  report_md(r, "\nThe requirement is what the tests hold every case to (`tests/test_reference.c`, also on other "
+               "seeds). Rerun one case: `build/tests/test_reference 1 SEED ZETA_MAX` (the engine's ζ_max: %g for "
+               "seeds from %llu, %g from %llu).\n\n",
+            REF_SET1_ZETA, (unsigned long long)REF_SET1_SEED, REF_SET2_ZETA, (unsigned long long)REF_SET2_SEED);
+  if (!full)
+    return 0;
+  header_buf h = {NULL, 0, NULL};
+  h.f = open_memstream(&h.p, &h.len);
+  if (!h.f)
+    return cli_input_error("accuracy.h: out of memory");
+  header_text(h.f, &e1, &e2, &inv, em, im, n1, n2, ni);
+  fclose(h.f);
+  rc = report_header(r, o, "accuracy.h", h.p, h.len);
+  free(h.p);
+  return rc;
+}
+
+#else /* no __float128: the reference cannot be built */
+
+int topic_accuracy(const topic_opts *o, report *r) {
+  (void)o;
+  report_md(r, "## impactfit's accuracy, measured against an independent reference\n\n"
+               "Not measured: this build's compiler has no `__float128`/libquadmath, which the reference "
+               "integrator needs (GCC has both). The stated figures are those of "
+               "`include/impactfit/generated/accuracy.h` (e_out %g max(e, 0.01)).\n\n",
+            IMPACTFIT_ACCURACY_E_OUT);
+  return 0;
+}
+
+#endif

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Every accuracy figure impactfit states is a measured one (issue 19).
+
+The figures come from what `impactfit reproduce` measures and writes:
+  - include/impactfit/generated/accuracy.h (topic accuracy: the engine and the inverse commands against
+    the quad-precision reference), which the --help texts are compiled with;
+  - the generated surrogate headers' own "max |e_out - e| = X" (written by the surrogate builder);
+  - reports/claims.json (the held-out maxima of the Zhang surrogates, topic zhang).
+This test checks that README, docs/ACCURACY.md, docs/INVERSE.md, include/impactfit/impact.h and the
+built program's --help quote exactly those figures, rounded up to two significant digits.
+usage: test_accuracy_text.py SRC_DIR IMPACTFIT_EXE
+"""
+import json
+import math
+import re
+import subprocess
+import sys
+
+src, exe = sys.argv[1], sys.argv[2]
+failures = []
+
+
+def read(path):
+    with open(f"{src}/{path}", encoding="utf-8") as f:
+        return f.read()
+
+
+def flat(text):
+    """the text as one line: comment continuations (" * ") and line breaks are spaces"""
+    return re.sub(r"\s+", " ", re.sub(r"\n\s*\*(?!/)", " ", text))
+
+
+def up2(x):
+    """x rounded up to two significant digits, as the topic prints it (%.1e)."""
+    if x <= 0:
+        return "0"
+    p = 10.0 ** (math.floor(math.log10(x)) - 1)
+    r = math.ceil(x / p * (1 - 1e-12)) * p
+    t = f"{r:.1e}"
+    if float(t) < x:
+        t = f"{r + p:.1e}"
+    return t
+
+
+def expect(where, text, needle):
+    if needle not in text:
+        failures.append(f"{where}: does not say {needle!r}")
+
+
+# ---- the figures ----------------------------------------------------------------------------------
+acc = dict(re.findall(r"#define IMPACTFIT_ACCURACY_(\w+) (\S+)", read("include/impactfit/generated/accuracy.h")))
+for k in ("E_OUT", "T_CONTACT", "F_MAX", "T_FMAX", "DELTA_MAX", "T_DELTA_MAX", "DELTA_SEP", "F_MIN", "COPT",
+          "ZHANG_ALPHA", "HC_EPS", "IMPACT_TIME", "ENGINE_CASES", "INVERSE_CASES"):
+    if k not in acc:
+        failures.append(f"accuracy.h: no IMPACTFIT_ACCURACY_{k}")
+m = re.search(r"max \|e_out - e\| = ([0-9.e+-]+)", read("include/impactfit/generated/copt_surrogate.h"))
+copt_sur = up2(float(m.group(1))) if m else None
+claims = {}
+with open(f"{src}/reports/claims.json", encoding="utf-8") as f:
+    for line in f:
+        c = json.loads(line)
+        claims[(c["topic"], c["id"])] = c["measured"]
+zc = up2(claims[("zhang", "surrogate-c-held-out")])
+za = up2(claims[("zhang", "surrogate-a-held-out")])
+
+if not failures:
+    # ---- docs/ACCURACY.md: one row per figure, the stated figure in its own cell ----------------
+    doc = read("docs/ACCURACY.md")
+    rows = {"e_out": "E_OUT", "t_contact": "T_CONTACT", "f_max": "F_MAX", "t of f_max": "T_FMAX",
+            "δ_max": "DELTA_MAX", "t of δ_max": "T_DELTA_MAX", "δ_sep": "DELTA_SEP", "f_min": "F_MIN",
+            "copt (": "COPT", "zhang-alpha (": "ZHANG_ALPHA", "hc-eps (": "HC_EPS", "impact-time (": "IMPACT_TIME"}
+    for label, key in rows.items():
+        lines = [l for l in doc.splitlines() if l.startswith("| " + label if label.endswith("(") else
+                                                             "| " + label + " |")]
+        if len(lines) != 1:
+            failures.append(f"docs/ACCURACY.md: {len(lines)} table rows for {label!r} (want 1)")
+        elif f"| {acc[key]} |" not in lines[0]:
+            failures.append(f"docs/ACCURACY.md: the row {label!r} does not state {acc[key]}: {lines[0]}")
+    expect("docs/ACCURACY.md", flat(doc), f"over {acc['ENGINE_CASES']} random cases")
+    # ---- impact.h, README, docs/INVERSE.md ------------------------------------------------------
+    h = flat(read("include/impactfit/impact.h"))
+    for needle in (f"|Δe_out| ≤ {acc['E_OUT']} max(e, 0.01)", f"t_contact ≤ {acc['T_CONTACT']} (1 + ζ/e)",
+                   f"f_max ≤ {acc['F_MAX']}", f"f_min ≤ {acc['F_MIN']}", f"δ_max ≤ {acc['DELTA_MAX']}",
+                   f"δ_sep ≤ {acc['DELTA_SEP']} (1 + ζ)"):
+        expect("include/impactfit/impact.h", h, needle)
+    readme = flat(read("README.md"))
+    expect("README.md", readme, f"e_out within {acc['E_OUT']}·max(e, 0.01)")
+    expect("README.md", readme, f"the inverse commands within {max(acc['COPT'], acc['ZHANG_ALPHA'], key=float)}·min(e, 1 − e)")
+    expect("README.md", readme, f"c_opt with |e_out − e| ≤ {copt_sur}")
+    inv = flat(read("docs/INVERSE.md"))
+    expect("docs/INVERSE.md", inv, f"max |e_out − e| = {copt_sur}")
+    expect("docs/INVERSE.md", inv, f"max |e_out − e| = {zc} (C) and {za} (A)")
+    # ---- the built program's --help (compiled with accuracy.h) ---------------------------------
+    def help_of(cmd):
+        return flat(subprocess.run([exe, cmd, "--help"], capture_output=True, text=True).stdout)
+    sim = help_of("simulate")
+    for needle in (f"within {acc['E_OUT']} max(e, 0.01)", f"within {acc['T_CONTACT']} (1 + zeta/e)",
+                   f"f_max within {acc['F_MAX']}", f"f_min within {acc['F_MIN']}",
+                   f"delta_max within {acc['DELTA_MAX']}", f"delta_sep within {acc['DELTA_SEP']} (1 + zeta)"):
+        expect("impactfit simulate --help", sim, needle)
+    expect("impactfit copt --help", help_of("copt"), f"|e_out - e| <= {acc['COPT']} min(e, 1 - e)")
+    expect("impactfit zhang-alpha --help", help_of("zhang-alpha"), f"|e_out - e| <= {acc['ZHANG_ALPHA']} min(e, 1 - e)")
+    expect("impactfit hc-eps --help", help_of("hc-eps"), f"within {acc['HC_EPS']} min(e, 1 - e)")
+    expect("impactfit impact-time --help", help_of("impact-time"), f"within {acc['IMPACT_TIME']} relative")
+
+for f in failures:
+    print("FAIL:", f)
+print(f"test_accuracy_text: {len(failures)} failure(s)" if failures else
+      "test_accuracy_text: every stated figure is the measured one")
+sys.exit(1 if failures else 0)
