@@ -169,9 +169,12 @@ typedef struct impactfit_sweep_provenance {
   size_t n_failures;
 } impactfit_sweep_provenance;
 
-/** Reads a sidecar. It must be a JSON object with "generator": "impactfit sweep", a 16-hex-digit
- * "definition_xxh64" and non-negative integers "points", "rows", "failed", "block", "shards" (EPARSE
- * naming the file otherwise; EIO when it cannot be read). Free with impactfit_sweep_provenance_free. */
+/** Reads a sidecar. It must be a JSON object (no duplicate keys) with "generator": "impactfit sweep"
+ * and a "definition_xxh64" of 16 lower-case hex digits, and each listed failure must have an
+ * "index" (EPARSE naming the file otherwise; EIO when it cannot be read, ENOMEM). The other fields
+ * are read when present with the right type (integers -1, strings "" otherwise); the layout of the
+ * JSON text (spaces, order of keys) does not matter. Free with impactfit_sweep_provenance_free (also
+ * after a failure). */
 IMPACTFIT_EXPORT int impactfit_sweep_provenance_read(const char *json_path, impactfit_sweep_provenance *out,
                                                      impactfit_error *err);
 /** The same from text in memory; `name` names it in messages. */

@@ -202,6 +202,70 @@ int impactfit_cmd_sweep(int argc, char **argv) {
   return rc;
 }
 
+/* A run that stopped early (signal, error): commits what was written and says how to go on. */
+static int report_stop(impactfit_sweep_output *o, const cli_sweep_exec *x, int st, int sig, const impactfit_error *err,
+                       size_t total_pts, int ranks) {
+  impactfit_error cerr;
+  impactfit_error_clear(&cerr);
+  if (st != IMPACTFIT_EINTR) {
+    (void)impactfit_sweep_output_commit(o, &cerr);
+    const char *why = impactfit_sweep_output_error(o);
+    if (st == IMPACTFIT_EIO && why[0])
+      fprintf(stderr, "impactfit: error: %s: %s\n", x->what, why);
+    else
+      cli_status_error(st, err, x->what);
+    return impactfit_status_is_input_error(st) ? CLI_INPUT : CLI_NUMERIC;
+  }
+  char again[5200];
+  resume_command(again, sizeof again, x->command, x->shard, x->shards, ranks > 1);
+  int cst = impactfit_sweep_output_commit(o, &cerr);
+  impactfit_sweep_output_state os;
+  impactfit_sweep_output_get_state(o, &os);
+  if (!sig)
+    sig = SIGTERM; /* another rank was stopped */
+  if (cst)
+    fprintf(stderr, "impactfit: error: %s: interrupted by %s, and %s; resume with: %s\n", x->what,
+            cli_signal_name(sig), cerr.message, again);
+  else
+    fprintf(stderr, "impactfit: error: %s: interrupted by %s after %zu of %zu points (saved in %s); resume with: %s\n",
+            x->what, cli_signal_name(sig), os.rows, total_pts, impactfit_sweep_output_part_path(o), again);
+  return sig == SIGINT ? CLI_SIGINT : CLI_SIGTERM;
+}
+
+/* A run that computed every point: the finish (sidecar, rename) and the summary line. */
+static int finish_output(impactfit_sweep_output *o, const cli_sweep_exec *x, const impactfit_sweep_output_run *run,
+                         const char *lbl, const char *csv_path, const char *json_path, int nothing_left,
+                         double wall_here) {
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  if (impactfit_sweep_output_commit(o, &err))
+    return cli_status_error(IMPACTFIT_EIO, NULL, impactfit_sweep_output_error(o));
+  if (impactfit_sweep_output_finish(o, run, &err))
+    return output_error(&err);
+  impactfit_sweep_output_state os;
+  impactfit_sweep_output_get_state(o, &os);
+  size_t here = os.rows - os.rows_at_open;
+  if (nothing_left)
+    printf("%s: %zu points, %zu failed: completed an interrupted run (no point left to compute) -> %s\n", lbl,
+           os.rows, os.failed, csv_path);
+  else
+    printf("%s: %zu points, %zu failed, %d thread(s)%s, %.3g s (%.0f points/s) -> %s\n", lbl, os.rows, os.failed,
+           run->threads, run->ranks > 1 ? " per rank" : "", wall_here, wall_here > 0 ? (double)here / wall_here : 0.0,
+           csv_path);
+  if (!os.failed)
+    return CLI_OK;
+  size_t fi;
+  int fs;
+  const char *fm;
+  if (impactfit_sweep_output_failure_at(o, 0, &fi, &fs, &fm) == 0)
+    fprintf(stderr, "impactfit: error: %s: %zu of %zu points failed (first: point %zu, %s: %s); see %s\n", x->what,
+            os.failed, os.rows, fi, impactfit_status_name(fs), fm, json_path);
+  else
+    fprintf(stderr, "impactfit: error: %s: %zu of %zu points failed; see %s\n", x->what, os.failed, os.rows,
+            csv_path);
+  return CLI_NUMERIC;
+}
+
 int cli_sweep_execute(const impactfit_sweep *s, const cli_sweep_exec *x, int rank, int ranks) {
   const char *out_dir = x->out_dir;
   size_t shard = x->shard, shards = x->shards;
@@ -300,60 +364,11 @@ int cli_sweep_execute(const impactfit_sweep *s, const cli_sweep_exec *x, int ran
     rc = sweep_mpi_max(rc);
     return rc;
   }
-  char again[5200];
-  resume_command(again, sizeof again, x->command, shard, shards, ranks > 1);
-  impactfit_error cerr;
-  impactfit_error_clear(&cerr);
-  if (st == IMPACTFIT_EINTR) {
-    int cst = impactfit_sweep_output_commit(o, &cerr);
-    impactfit_sweep_output_get_state(o, &os);
-    if (!sig)
-      sig = SIGTERM; /* another rank was stopped */
-    if (cst)
-      fprintf(stderr, "impactfit: error: %s: interrupted by %s, and %s; resume with: %s\n", x->what,
-              cli_signal_name(sig), cerr.message, again);
-    else
-      fprintf(stderr,
-              "impactfit: error: %s: interrupted by %s after %zu of %zu points (saved in %s); resume with: %s\n",
-              x->what, cli_signal_name(sig), os.rows, total_pts, impactfit_sweep_output_part_path(o), again);
-    rc = sig == SIGINT ? CLI_SIGINT : CLI_SIGTERM;
-  } else if (st) {
-    (void)impactfit_sweep_output_commit(o, &cerr);
-    const char *why = impactfit_sweep_output_error(o);
-    if (st == IMPACTFIT_EIO && why[0])
-      fprintf(stderr, "impactfit: error: %s: %s\n", x->what, why);
-    else
-      cli_status_error(st, &err, x->what);
-    rc = impactfit_status_is_input_error(st) ? CLI_INPUT : CLI_NUMERIC;
+  if (st == IMPACTFIT_EINTR || st) {
+    rc = report_stop(o, x, st, sig, &err, total_pts, ranks);
   } else {
     impactfit_sweep_output_run run = {sum.threads, ranks, per_rank};
-    if (impactfit_sweep_output_commit(o, &cerr))
-      rc = cli_status_error(IMPACTFIT_EIO, NULL, impactfit_sweep_output_error(o));
-    else if (impactfit_sweep_output_finish(o, &run, &err))
-      rc = output_error(&err);
-    if (!rc) {
-      impactfit_sweep_output_get_state(o, &os);
-      size_t here = os.rows - os.rows_at_open;
-      if (plan[2] >= impactfit_sweep_point_count(s))
-        printf("%s: %zu points, %zu failed: completed an interrupted run (no point left to compute) -> %s\n",
-               lbl, os.rows, os.failed, csv_path);
-      else
-        printf("%s: %zu points, %zu failed, %d thread(s)%s, %.3g s (%.0f points/s) -> %s\n",
-               lbl, os.rows, os.failed, sum.threads, ranks > 1 ? " per rank" : "", wall_here,
-               wall_here > 0 ? (double)here / wall_here : 0.0, csv_path);
-      if (os.failed) {
-        size_t fi;
-        int fs;
-        const char *fm;
-        if (impactfit_sweep_output_failure_at(o, 0, &fi, &fs, &fm) == 0)
-          fprintf(stderr, "impactfit: error: %s: %zu of %zu points failed (first: point %zu, %s: %s); see %s\n",
-                  x->what, os.failed, os.rows, fi, impactfit_status_name(fs), fm, json_path);
-        else
-          fprintf(stderr, "impactfit: error: %s: %zu of %zu points failed; see %s\n", x->what, os.failed, os.rows,
-                  csv_path);
-        rc = CLI_NUMERIC;
-      }
-    }
+    rc = finish_output(o, x, &run, lbl, csv_path, json_path, plan[2] >= impactfit_sweep_point_count(s), wall_here);
   }
   if (ranks > 1)
     rc = sweep_mpi_max(rc);
