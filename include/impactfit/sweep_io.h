@@ -93,7 +93,9 @@ IMPACTFIT_EXPORT impactfit_sweep_output_params impactfit_sweep_output_default_pa
  * Without resume, an existing journal is refused (EINVAL). Returns 0 (run it from
  * impactfit_sweep_output_next), IMPACTFIT_SWEEP_COMPLETE when csv_path and its sidecar already hold
  * this very sweep (same hash, version, shard and, if given, block; *out holds its counts and must be
- * closed), or an error (*out NULL). */
+ * closed), or an error (*out NULL). s must stay alive until the output is closed (the finish writes
+ * its provenance). One output is used by one thread at a time: the runner calls the callbacks on its
+ * calling thread. */
 IMPACTFIT_EXPORT int impactfit_sweep_output_open(const impactfit_sweep *s, const char *csv_path,
                                                  const impactfit_sweep_output_params *p, impactfit_sweep_output **out,
                                                  impactfit_error *err);
