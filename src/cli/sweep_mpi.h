@@ -2,7 +2,8 @@
 /* `impactfit sweep` over MPI ranks (CLI only; real with -DIMPACTFIT_MPI=ON, a single rank otherwise).
  *
  * Launched by mpirun/srun with R > 1 ranks, every rank reads the definition; rank 0 alone owns the
- * output (journal, resume, JSON: the library's impactfit_sweep_output, sweep_io.h) and hands out *tasks* dynamically: ranges of whole work units
+ * output (journal, resume, JSON: the library's impactfit_sweep_output, sweep_io.h) and hands out
+ * *tasks* dynamically: ranges of whole work units
  * (groups of min(L, B) points; about four units per thread, shorter towards the end), in
  * increasing order, at most two queued per rank and at most 4R + 4 tasks ahead of the oldest
  * unwritten one (bounded memory). Every rank, rank 0 too,
