@@ -11,7 +11,7 @@ set -eu
 cd "$(dirname "$0")/.."
 secs=${1:-30}
 shift || true
-harnesses=${*:-sweep sweepdef fit identify table cli}
+harnesses=${*:-sweep sweepdef fit identify table cli sweepio}
 bash scripts/deps.sh build fuzz
 CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPACTFIT_FUZZ=ON \
   -DIMPACTFIT_ASAN=ON -DIMPACTFIT_UBSAN=ON -DBUILD_SHARED_LIBS=OFF >/dev/null

@@ -4,11 +4,13 @@
  * tables and generated text as one in the "C" locale. The test checks first that the German locale
  * is really in effect (printf writes "1,5"): ctest runs it with LOCPATH pointing at a locale made by
  * localedef (tests/CMakeLists.txt), so a missing locale fails instead of passing vacuously. */
+#define _GNU_SOURCE /* mkdtemp */
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "impactfit/impactfit.h"
 #include "testutil.h"
@@ -55,6 +57,54 @@ static void run(text *rows, char **built, double *second_c) {
   impactfit_sweep_free(s);
 }
 
+/* A sweep's output under the current locale: the journal's commit (WALL, %.6f) and the JSON sidecar
+ * (wall_seconds, %.6g, and the fixed parameters, %.17g) must be written with a decimal point, or a
+ * resume and every JSON reader would misread them. */
+static void output_files(void) {
+  const char *def = "[sweep]\nproblem = simulate\n[fixed]\nm = 0.5\n[axes]\nn = list 1.5, 2.25\n";
+  impactfit_sweep *s = NULL;
+  impactfit_error err;
+  char dir[] = "/tmp/test_locale.XXXXXX", csv[64], journal[64], json[64];
+  CHECK(impactfit_sweep_parse(def, strlen(def), "loc.ini", &s, &err) == 0 && mkdtemp(dir), "parse, tmp dir");
+  if (!s)
+    return;
+  snprintf(csv, sizeof csv, "%s/loc.csv", dir);
+  snprintf(journal, sizeof journal, "%s/loc.journal", dir);
+  snprintf(json, sizeof json, "%s/loc.json", dir);
+  impactfit_sweep_output *o = NULL;
+  CHECK(impactfit_sweep_output_open(s, csv, NULL, &o, &err) == 0, "open: %s", err.message);
+  CHECK(o && impactfit_sweep_run(s, NULL, impactfit_sweep_output_rows, impactfit_sweep_output_failure, o, NULL,
+                                 &err) == 0 && impactfit_sweep_output_commit(o, &err) == 0,
+        "run into the output");
+  /* the commit line's last field before " #": WALL */
+  FILE *f = fopen(journal, "r");
+  char line[1024], wall[64] = "";
+  while (f && fgets(line, sizeof line, f))
+    if (strncmp(line, "commit ", 7) == 0)
+      sscanf(line, "commit %*s %*s %*s %*s %*s %63s", wall);
+  if (f)
+    fclose(f);
+  CHECK(strchr(wall, '.') && !strchr(wall, ','), "the journal's WALL has a decimal point (got '%s')", wall);
+  impactfit_sweep_output_run run = {1, 1, NULL};
+  CHECK(o && impactfit_sweep_output_finish(o, &run, &err) == 0, "finish: %s", err.message);
+  impactfit_sweep_output_close(o);
+  impactfit_sweep_provenance p;
+  CHECK(impactfit_sweep_provenance_read(json, &p, &err) == 0 && p.rows == 2 && p.wall_seconds > 0,
+        "the sidecar written under de_DE is JSON: %s", err.message);
+  impactfit_sweep_provenance_free(&p);
+  f = fopen(json, "r");
+  char buf[8192] = "";
+  size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+  buf[n] = '\0';
+  if (f)
+    fclose(f);
+  CHECK(strstr(buf, "\"m\": 0.5") != NULL, "the sidecar's fixed m is 0.5");
+  unlink(csv);
+  unlink(json);
+  rmdir(dir);
+  impactfit_sweep_free(s);
+}
+
 int main(void) {
   if (!setlocale(LC_NUMERIC, "de_DE.UTF-8")) {
     CHECK(0, "the de_DE.UTF-8 locale is not available (LOCPATH=%s)", getenv("LOCPATH") ? getenv("LOCPATH") : "");
@@ -83,6 +133,7 @@ int main(void) {
         "a table writes 1.5,2.25 under de_DE (got %s)", out ? out : "nothing");
   free(out);
   impactfit_table_free(t);
+  output_files();
   /* the same bytes as in the C locale */
   setlocale(LC_NUMERIC, "C");
   run(&c, &built_c, &c_c);

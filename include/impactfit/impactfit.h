@@ -17,6 +17,7 @@
 #include "impactfit/table.h"
 #include "impactfit/fit.h"
 #include "impactfit/fitfile.h"
+#include "impactfit/sweep_io.h"
 #include "impactfit/codegen.h"
 #include "impactfit/identify.h"
 #include "impactfit/version.h"

@@ -132,41 +132,13 @@ int impactfit_cmd_fit(int argc, char **argv) {
   int st = impactfit_fitfile_load(pos[0], &f, &err);
   if (st)
     return cli_status_error(st == IMPACTFIT_EIO ? IMPACTFIT_EINVAL : st, &err, "fit");
-  const impactfit_sweep *s = impactfit_fitfile_sweep(f);
-  const char *sb = strrchr(impactfit_sweep_name(s), '/');
-  sb = sb ? sb + 1 : impactfit_sweep_name(s);
-  size_t sl = strlen(sb);
-  if (sl > 4 && strcmp(sb + sl - 4, ".ini") == 0)
-    sl -= 4;
-  char csv[4096], json[4096], path[4096];
-  snprintf(csv, sizeof csv, "%s/%.*s.csv", data_dir, (int)sl, sb);
-  snprintf(json, sizeof json, "%s/%.*s.json", data_dir, (int)sl, sb);
+  char path[4096];
   impactfit_table *t = NULL;
   char *text = NULL;
   size_t len = 0, nouts = 0, nopen = 0;
   cli_out *outs = NULL;
-  /* the data must come from this very definition: the sidecar records its hash */
-  {
-    FILE *jf = fopen(json, "r");
-    char buf[65536];
-    size_t n = jf ? fread(buf, 1, sizeof buf - 1, jf) : 0;
-    if (jf)
-      fclose(jf);
-    buf[n] = '\0';
-    char want[64];
-    snprintf(want, sizeof want, "\"definition_xxh64\": \"%s\"", impactfit_sweep_hash(s));
-    if (!jf) {
-      rc = cli_input_error("fit: cannot read %s: run 'impactfit sweep %s --out %s' first", json, impactfit_sweep_name(s),
-                           data_dir);
-      goto out;
-    }
-    if (!strstr(buf, want)) {
-      rc = cli_input_error("fit: %s was not produced from the current %s (definition hash differs): run the sweep "
-                           "again", csv, impactfit_sweep_name(s));
-      goto out;
-    }
-  }
-  if ((st = impactfit_table_read_csv(csv, &t, &err))) {
+  /* the data must come from this very definition: the library checks the sidecar's hash */
+  if ((st = impactfit_fitfile_load_data(f, data_dir, &t, &err))) {
     rc = cli_status_error(st == IMPACTFIT_EIO ? IMPACTFIT_EINVAL : st, &err, "fit");
     goto out;
   }

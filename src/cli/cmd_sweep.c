@@ -13,7 +13,6 @@
 #include "signals.h"
 #include "sweep_mpi.h"
 #include "sweep_exec.h"
-#include "sweep_out.h"
 
 static const char *help_text =
     "usage: impactfit sweep FILE.ini [--out DIR] [--threads T] [--block B] [--resume]\n"
@@ -84,97 +83,6 @@ static void print_problems(void) {
   }
 }
 
-static void json_string(FILE *f, const char *v) {
-  fputc('"', f);
-  for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
-    if (*p == '"' || *p == '\\')
-      fprintf(f, "\\%c", *p);
-    else if (*p < 0x20)
-      fprintf(f, "\\u%04x", *p);
-    else
-      fputc(*p, f);
-  }
-  fputc('"', f);
-}
-
-typedef struct run_info {
-  const impactfit_sweep *s;
-  const sweep_out *o;
-  const char *csv_path;
-  int threads, ranks;
-  double wall;
-  const size_t *per_rank; /* MPI: points each rank computed in this session */
-} run_info;
-
-static void write_json(void *ctx, void *file) {
-  const run_info *ri = ctx;
-  FILE *f = file;
-  const impactfit_sweep *s = ri->s;
-  const sweep_out *o = ri->o;
-  const impactfit_sweep_problem *pr = impactfit_sweep_get_problem(s);
-  static const char *kinds[] = {"list", "linear", "log"};
-  fprintf(f, "{\n  \"generator\": \"impactfit sweep\",\n  \"impactfit_version\": ");
-  json_string(f, impactfit_version());
-  fprintf(f, ",\n  \"definition\": ");
-  json_string(f, impactfit_sweep_name(s));
-  fprintf(f, ",\n  \"definition_xxh64\": \"%s\",\n  \"csv\": ", impactfit_sweep_hash(s));
-  json_string(f, ri->csv_path);
-  fprintf(f, ",\n  \"problem\": ");
-  json_string(f, pr->name);
-  fprintf(f,
-          ",\n  \"points\": %zu,\n  \"rows\": %zu,\n  \"failed\": %zu,\n  \"block\": %zu,\n  \"shard\": %zu,\n"
-          "  \"shards\": %zu,\n  \"threads\": %d,\n  \"ranks\": %d,\n  \"sessions\": %zu,\n"
-          "  \"wall_seconds\": %.6g,\n  \"rhs_evals\": %lld,\n",
-          impactfit_sweep_point_count(s), o->rows, o->failed, o->block, o->shard, o->shards, ri->threads, ri->ranks,
-          o->sessions, ri->wall, o->rhs);
-  if (ri->per_rank) {
-    fprintf(f, "  \"points_per_rank\": [");
-    for (int r = 0; r < ri->ranks; r++)
-      fprintf(f, "%s%zu", r ? ", " : "", ri->per_rank[r]);
-    fprintf(f, "],\n");
-  }
-  fprintf(f, "  \"tolerances\": {");
-  int first = 1;
-  for (size_t i = 0; i < pr->n_params; i++)
-    if ((pr->params[i].flags & IMPACTFIT_SWEEP_TOLERANCE) && !impactfit_sweep_param_is_swept(s, i)) {
-      fprintf(f, "%s\"%s\": %.17g", first ? "" : ", ", pr->params[i].name, impactfit_sweep_param_value(s, i));
-      first = 0;
-    }
-  fprintf(f, "},\n  \"fixed\": {");
-  first = 1;
-  for (size_t i = 0; i < pr->n_params; i++)
-    if (!impactfit_sweep_param_is_swept(s, i)) {
-      fprintf(f, "%s\"%s\": %.17g", first ? "" : ", ", pr->params[i].name, impactfit_sweep_param_value(s, i));
-      first = 0;
-    }
-  for (size_t j = 0; j < pr->n_options; j++) {
-    fprintf(f, "%s\"%s\": ", first ? "" : ", ", pr->options[j].name);
-    json_string(f, impactfit_sweep_option_value(s, j));
-    first = 0;
-  }
-  fprintf(f, "},\n  \"axes\": [");
-  for (size_t a = 0; a < impactfit_sweep_axis_count(s); a++) {
-    const impactfit_sweep_axis *ax = impactfit_sweep_get_axis(s, a);
-    fprintf(f, "%s\n    {\"name\": \"%s\", \"kind\": \"%s\", \"start\": %.17g, \"stop\": %.17g, \"count\": %zu}",
-            a ? "," : "", ax->name, kinds[ax->kind], ax->start, ax->stop, ax->count);
-  }
-  fprintf(f, "\n  ],\n  \"outputs\": [");
-  first = 1;
-  for (size_t k = 0; k < pr->n_outputs; k++)
-    if (impactfit_sweep_output_wanted(s, k)) {
-      fprintf(f, "%s\"%s\"", first ? "" : ", ", pr->outputs[k]);
-      first = 0;
-    }
-  fprintf(f, "],\n  \"failures\": [");
-  for (size_t i = 0; i < o->nfail; i++) {
-    fprintf(f, "%s\n    {\"index\": %zu, \"status\": \"%s\", \"message\": ", i ? "," : "", o->fail[i].index,
-            impactfit_status_name(o->fail[i].status));
-    json_string(f, o->fail[i].message);
-    fputc('}', f);
-  }
-  fprintf(f, "%s],\n  \"failures_not_listed\": %zu\n}\n", o->nfail ? "\n  " : "", o->failed - o->nfail);
-}
-
 /* Parses "I/N" (0 <= I < N <= 1e6). */
 static int parse_shard(const char *v, size_t *shard, size_t *shards) {
   char *e1, *e2;
@@ -192,7 +100,7 @@ static int parse_shard(const char *v, size_t *shard, size_t *shards) {
 }
 
 typedef struct poll_ctx {
-  sweep_out *o;
+  impactfit_sweep_output *o;
   cli_progress *pr;
   size_t base_rows, base_failed; /* written before this run started */
 } poll_ctx;
@@ -204,11 +112,18 @@ static int on_poll(void *ctx, size_t done, size_t failed) {
 }
 
 static int fwd_rows(void *ctx, size_t first, size_t count, const char *rows, size_t len) {
-  return sweep_out_rows(((poll_ctx *)ctx)->o, first, count, rows, len);
+  return impactfit_sweep_output_rows(((poll_ctx *)ctx)->o, first, count, rows, len);
 }
 
 static void fwd_failure(void *ctx, size_t index, int status, const char *message) {
-  sweep_out_failure(((poll_ctx *)ctx)->o, index, status, message);
+  impactfit_sweep_output_failure(((poll_ctx *)ctx)->o, index, status, message);
+}
+
+/* An error of the output API, as `impactfit sweep` has always printed it; returns CLI_INPUT. */
+static int output_error(const impactfit_error *err) {
+  if (err->status == IMPACTFIT_ENOMEM)
+    return cli_input_error("%s", err->message);
+  return cli_input_error("sweep: %s", err->message);
 }
 
 /* The command that continues this run, for the interruption message. */
@@ -287,6 +202,70 @@ int impactfit_cmd_sweep(int argc, char **argv) {
   return rc;
 }
 
+/* A run that stopped early (signal, error): commits what was written and says how to go on. */
+static int report_stop(impactfit_sweep_output *o, const cli_sweep_exec *x, int st, int sig, const impactfit_error *err,
+                       size_t total_pts, int ranks) {
+  impactfit_error cerr;
+  impactfit_error_clear(&cerr);
+  if (st != IMPACTFIT_EINTR) {
+    (void)impactfit_sweep_output_commit(o, &cerr);
+    const char *why = impactfit_sweep_output_error(o);
+    if (st == IMPACTFIT_EIO && why[0])
+      fprintf(stderr, "impactfit: error: %s: %s\n", x->what, why);
+    else
+      cli_status_error(st, err, x->what);
+    return impactfit_status_is_input_error(st) ? CLI_INPUT : CLI_NUMERIC;
+  }
+  char again[5200];
+  resume_command(again, sizeof again, x->command, x->shard, x->shards, ranks > 1);
+  int cst = impactfit_sweep_output_commit(o, &cerr);
+  impactfit_sweep_output_state os;
+  impactfit_sweep_output_get_state(o, &os);
+  if (!sig)
+    sig = SIGTERM; /* another rank was stopped */
+  if (cst)
+    fprintf(stderr, "impactfit: error: %s: interrupted by %s, and %s; resume with: %s\n", x->what,
+            cli_signal_name(sig), cerr.message, again);
+  else
+    fprintf(stderr, "impactfit: error: %s: interrupted by %s after %zu of %zu points (saved in %s); resume with: %s\n",
+            x->what, cli_signal_name(sig), os.rows, total_pts, impactfit_sweep_output_part_path(o), again);
+  return sig == SIGINT ? CLI_SIGINT : CLI_SIGTERM;
+}
+
+/* A run that computed every point: the finish (sidecar, rename) and the summary line. */
+static int finish_output(impactfit_sweep_output *o, const cli_sweep_exec *x, const impactfit_sweep_output_run *run,
+                         const char *lbl, const char *csv_path, const char *json_path, int nothing_left,
+                         double wall_here) {
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  if (impactfit_sweep_output_commit(o, &err))
+    return cli_status_error(IMPACTFIT_EIO, NULL, impactfit_sweep_output_error(o));
+  if (impactfit_sweep_output_finish(o, run, &err))
+    return output_error(&err);
+  impactfit_sweep_output_state os;
+  impactfit_sweep_output_get_state(o, &os);
+  size_t here = os.rows - os.rows_at_open;
+  if (nothing_left)
+    printf("%s: %zu points, %zu failed: completed an interrupted run (no point left to compute) -> %s\n", lbl,
+           os.rows, os.failed, csv_path);
+  else
+    printf("%s: %zu points, %zu failed, %d thread(s)%s, %.3g s (%.0f points/s) -> %s\n", lbl, os.rows, os.failed,
+           run->threads, run->ranks > 1 ? " per rank" : "", wall_here, wall_here > 0 ? (double)here / wall_here : 0.0,
+           csv_path);
+  if (!os.failed)
+    return CLI_OK;
+  size_t fi;
+  int fs;
+  const char *fm;
+  if (impactfit_sweep_output_failure_at(o, 0, &fi, &fs, &fm) == 0)
+    fprintf(stderr, "impactfit: error: %s: %zu of %zu points failed (first: point %zu, %s: %s); see %s\n", x->what,
+            os.failed, os.rows, fi, impactfit_status_name(fs), fm, json_path);
+  else
+    fprintf(stderr, "impactfit: error: %s: %zu of %zu points failed; see %s\n", x->what, os.failed, os.rows,
+            csv_path);
+  return CLI_NUMERIC;
+}
+
 int cli_sweep_execute(const impactfit_sweep *s, const cli_sweep_exec *x, int rank, int ranks) {
   const char *out_dir = x->out_dir;
   size_t shard = x->shard, shards = x->shards;
@@ -310,31 +289,38 @@ int cli_sweep_execute(const impactfit_sweep *s, const cli_sweep_exec *x, int ran
   if (cli_mkdir_p(out_dir)) /* every rank: mkdir -p is idempotent, and each rank fails alike */
     return CLI_INPUT;
 
-  /* rank 0 opens (or resumes) the output and tells the others where to start */
-  sweep_out o;
-  memset(&o, 0, sizeof o);
-  o.part_fd = o.jfd = -1;
+  /* rank 0 opens (or resumes) the output (the library's sweep_io.h) and tells the others where to start */
+  impactfit_sweep_output *o = NULL;
+  impactfit_sweep_output_state os;
+  memset(&os, 0, sizeof os);
   size_t plan[3] = {0, 0, 0}; /* state (0 run, 1 complete, 2 error code follows), block, first */
   if (rank == 0) {
-    size_t B = impactfit_sweep_block_size(s, x->block);
-    int orc = sweep_out_open(&o, s, csv_path, B, x->block_given, shard, shards, x->resume, x->sync);
-    if (orc == SWEEP_OUT_COMPLETE)
+    impactfit_sweep_output_params op = impactfit_sweep_output_default_params();
+    op.block = x->block;
+    op.block_given = x->block_given;
+    op.shard = shard;
+    op.shards = shards;
+    op.resume = x->resume;
+    op.sync_seconds = x->sync;
+    int orc = impactfit_sweep_output_open(s, csv_path, &op, &o, &err);
+    if (orc == IMPACTFIT_SWEEP_COMPLETE)
       plan[0] = 1;
     else if (orc)
-      plan[0] = 2 + (size_t)orc;
-    plan[1] = o.block;
-    plan[2] = o.next;
+      plan[0] = 2 + (size_t)output_error(&err);
+    plan[1] = impactfit_sweep_output_block(o);
+    plan[2] = impactfit_sweep_output_next(o);
+    impactfit_sweep_output_get_state(o, &os);
   }
   sweep_mpi_bcast(plan, 3);
   if (plan[0] >= 2 || plan[0] == 1) {
-    rc = plan[0] >= 2 ? (int)(plan[0] - 2) : (o.failed ? CLI_NUMERIC : CLI_OK);
+    rc = plan[0] >= 2 ? (int)(plan[0] - 2) : (os.failed ? CLI_NUMERIC : CLI_OK);
     if (rank == 0 && plan[0] == 1) {
       printf("%s: %s already holds this sweep (%s); nothing to do\n", lbl, csv_path,
-             o.failed ? "with failed points" : "complete");
-      if (o.failed)
-        fprintf(stderr, "impactfit: error: %s: %zu points failed; see %s\n", x->what, o.failed, json_path);
+             os.failed ? "with failed points" : "complete");
+      if (os.failed)
+        fprintf(stderr, "impactfit: error: %s: %zu points failed; see %s\n", x->what, os.failed, json_path);
     }
-    sweep_out_close(&o);
+    impactfit_sweep_output_close(o);
     return rc;
   }
 
@@ -347,7 +333,7 @@ int cli_sweep_execute(const impactfit_sweep *s, const cli_sweep_exec *x, int ran
   cli_progress prog;
   char label[800];
   snprintf(label, sizeof label, "%.60s %s", x->what, name);
-  cli_progress_start(&prog, label, "points", total_pts, o.rows, quiet || rank != 0);
+  cli_progress_start(&prog, label, "points", total_pts, os.rows, quiet || rank != 0);
   impactfit_sweep_summary sum;
   memset(&sum, 0, sizeof sum);
   double t0 = cli_now();
@@ -360,9 +346,9 @@ int cli_sweep_execute(const impactfit_sweep *s, const cli_sweep_exec *x, int ran
       st = sweep_mpi_work(s, &rp, &err);
     } else if (ranks > 1) {
       per_rank = calloc((size_t)ranks, sizeof *per_rank);
-      st = per_rank ? sweep_mpi_lead(s, &rp, &o, &prog, per_rank, &err) : IMPACTFIT_ENOMEM;
+      st = per_rank ? sweep_mpi_lead(s, &rp, o, &prog, per_rank, &err) : IMPACTFIT_ENOMEM;
     } else {
-      poll_ctx pc = {&o, &prog, o.rows, o.failed};
+      poll_ctx pc = {o, &prog, os.rows, os.failed};
       rp.poll = on_poll;
       st = impactfit_sweep_run(s, &rp, fwd_rows, fwd_failure, &pc, &sum, &err);
     }
@@ -378,55 +364,15 @@ int cli_sweep_execute(const impactfit_sweep *s, const cli_sweep_exec *x, int ran
     rc = sweep_mpi_max(rc);
     return rc;
   }
-  char again[5200];
-  resume_command(again, sizeof again, x->command, shard, shards, ranks > 1);
-  if (st == IMPACTFIT_EINTR) {
-    int cst = sweep_out_commit(&o);
-    if (!sig)
-      sig = SIGTERM; /* another rank was stopped */
-    if (cst)
-      fprintf(stderr, "impactfit: error: %s: interrupted by %s, and %s; resume with: %s\n", x->what, cli_signal_name(sig),
-              o.error, again);
-    else
-      fprintf(stderr,
-              "impactfit: error: %s: interrupted by %s after %zu of %zu points (saved in %s); resume with: %s\n",
-              x->what, cli_signal_name(sig), o.rows, total_pts, o.part, again);
-    rc = sig == SIGINT ? CLI_SIGINT : CLI_SIGTERM;
-  } else if (st) {
-    int cst = sweep_out_commit(&o);
-    if (st == IMPACTFIT_EIO && o.error[0])
-      fprintf(stderr, "impactfit: error: %s: %s\n", x->what, o.error);
-    else
-      cli_status_error(st, &err, x->what);
-    (void)cst;
-    rc = impactfit_status_is_input_error(st) ? CLI_INPUT : CLI_NUMERIC;
+  if (st == IMPACTFIT_EINTR || st) {
+    rc = report_stop(o, x, st, sig, &err, total_pts, ranks);
   } else {
-    run_info ri = {s, &o, csv_path, sum.threads, ranks, 0.0, per_rank};
-    ri.wall = sweep_out_wall(&o);
-    rc = sweep_out_finish(&o, json_path, write_json, &ri);
-    if (!rc) {
-      size_t here = o.rows - o.start_rows;
-      if (plan[2] >= impactfit_sweep_point_count(s))
-        printf("%s: %zu points, %zu failed: completed an interrupted run (no point left to compute) -> %s\n",
-               lbl, o.rows, o.failed, csv_path);
-      else
-        printf("%s: %zu points, %zu failed, %d thread(s)%s, %.3g s (%.0f points/s) -> %s\n",
-               lbl, o.rows, o.failed, sum.threads, ranks > 1 ? " per rank" : "", wall_here,
-               wall_here > 0 ? (double)here / wall_here : 0.0, csv_path);
-      if (o.failed) {
-        if (o.nfail)
-          fprintf(stderr, "impactfit: error: %s: %zu of %zu points failed (first: point %zu, %s: %s); see %s\n",
-                  x->what, o.failed, o.rows, o.fail[0].index, impactfit_status_name(o.fail[0].status), o.fail[0].message,
-                  json_path);
-        else
-          fprintf(stderr, "impactfit: error: %s: %zu of %zu points failed; see %s\n", x->what, o.failed, o.rows, csv_path);
-        rc = CLI_NUMERIC;
-      }
-    }
+    impactfit_sweep_output_run run = {sum.threads, ranks, per_rank};
+    rc = finish_output(o, x, &run, lbl, csv_path, json_path, plan[2] >= impactfit_sweep_point_count(s), wall_here);
   }
   if (ranks > 1)
     rc = sweep_mpi_max(rc);
   free(per_rank);
-  sweep_out_close(&o);
+  impactfit_sweep_output_close(o);
   return rc;
 }

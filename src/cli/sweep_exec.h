@@ -2,8 +2,8 @@
 /* Running a sweep into durable, resumable output (CLI only): the body of `impactfit sweep`, shared by
  * every command that runs a grid into a directory (copt --out DIR, zhang-alpha --out DIR, ...).
  * DIR/NAME.csv and DIR/NAME.json as described in `impactfit sweep --help`: journal and part file
- * (sweep_out.h), --resume, shards, MPI (rank 0 writes), progress line, SIGINT/SIGTERM (the finished
- * rows are made durable and the command that resumes is printed). */
+ * (the library's sweep_io.h), --resume, shards, MPI (rank 0 writes), progress line, SIGINT/SIGTERM
+ * (the finished rows are made durable and the command that resumes is printed). */
 #ifndef IMPACTFIT_CLI_SWEEP_EXEC_H
 #define IMPACTFIT_CLI_SWEEP_EXEC_H
 

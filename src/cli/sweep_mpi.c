@@ -162,7 +162,7 @@ static void task_failure(void *ctx, size_t index, int status, const char *messag
 }
 
 /* Passes the failures serialized by task_failure to the writer. */
-static void replay_failures(sweep_out *o, const char *p, size_t len) {
+static void replay_failures(impactfit_sweep_output *o, const char *p, size_t len) {
   const char *end = p + len;
   while (p < end) {
     const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -175,7 +175,7 @@ static void replay_failures(sweep_out *o, const char *p, size_t len) {
     size_t index;
     int status, off = 0;
     if (sscanf(line, "%zu %d %n", &index, &status, &off) == 2)
-      sweep_out_failure(o, index, status, line + off);
+      impactfit_sweep_output_failure(o, index, status, line + off);
     p = nl + 1;
   }
 }
@@ -193,7 +193,7 @@ typedef struct slot {
 typedef struct lead {
   const impactfit_sweep *s;
   impactfit_sweep_run_params rp;
-  sweep_out *o;
+  impactfit_sweep_output *o;
   cli_progress *pr;
   int ranks;
   size_t G, S, first, last, next_pos, next_task, next_write, window; /* S: groups per task at most */
@@ -269,7 +269,8 @@ static void write_ready(lead *L) {
     }
     replay_failures(L->o, sl->out.fails.p, sl->out.fails.len);
     if ((sl->out.covered || sl->out.rows.len) &&
-        sweep_out_rows(L->o, sl->first, sl->out.covered, sl->out.rows.p ? sl->out.rows.p : "", sl->out.rows.len)) {
+        impactfit_sweep_output_rows(L->o, sl->first, sl->out.covered, sl->out.rows.p ? sl->out.rows.p : "",
+                                    sl->out.rows.len)) {
       L->write_blocked = 1;
       begin_stop(L, IMPACTFIT_EIO);
       return;
@@ -385,7 +386,9 @@ typedef struct own_ctx {
 static int own_poll(void *ctx, size_t done, size_t failed) {
   lead *L = ((own_ctx *)ctx)->L;
   service(L);
-  cli_progress_update(L->pr, L->o->rows + done, L->o->failed + failed);
+  impactfit_sweep_output_state os;
+  impactfit_sweep_output_get_state(L->o, &os);
+  cli_progress_update(L->pr, os.rows + done, os.failed + failed);
   return L->stopping;
 }
 static int own_rows(void *ctx, size_t first, size_t count, const char *rows, size_t len) {
@@ -395,8 +398,8 @@ static void own_failure(void *ctx, size_t index, int status, const char *message
   task_failure(((own_ctx *)ctx)->t, index, status, message);
 }
 
-int sweep_mpi_lead(const impactfit_sweep *s, const impactfit_sweep_run_params *rp, sweep_out *o, cli_progress *pr,
-                   size_t *per_rank, impactfit_error *err) {
+int sweep_mpi_lead(const impactfit_sweep *s, const impactfit_sweep_run_params *rp, impactfit_sweep_output *o,
+                   cli_progress *pr, size_t *per_rank, impactfit_error *err) {
   lead L;
   memset(&L, 0, sizeof L);
   L.per_rank = per_rank;
@@ -467,7 +470,8 @@ int sweep_mpi_lead(const impactfit_sweep *s, const impactfit_sweep_run_params *r
   free(L.ring);
   free(L.outstanding);
   if (status == IMPACTFIT_EIO && err && !err->message[0])
-    snprintf(err->message, sizeof err->message, "%.500s", o->error[0] ? o->error : "a rank sent an unexpected result");
+    snprintf(err->message, sizeof err->message, "%.500s",
+             impactfit_sweep_output_error(o)[0] ? impactfit_sweep_output_error(o) : "a rank sent an unexpected result");
   if (status == IMPACTFIT_ENOMEM && err && !err->message[0])
     snprintf(err->message, sizeof err->message, "out of memory for the results of the ranks");
   return status;

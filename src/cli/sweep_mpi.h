@@ -2,7 +2,8 @@
 /* `impactfit sweep` over MPI ranks (CLI only; real with -DIMPACTFIT_MPI=ON, a single rank otherwise).
  *
  * Launched by mpirun/srun with R > 1 ranks, every rank reads the definition; rank 0 alone owns the
- * output (journal, resume, JSON) and hands out *tasks* dynamically: ranges of whole work units
+ * output (journal, resume, JSON: the library's impactfit_sweep_output, sweep_io.h) and hands out
+ * *tasks* dynamically: ranges of whole work units
  * (groups of min(L, B) points; about four units per thread, shorter towards the end), in
  * increasing order, at most two queued per rank and at most 4R + 4 tasks ahead of the oldest
  * unwritten one (bounded memory). Every rank, rank 0 too,
@@ -19,7 +20,6 @@
 
 #include "impactfit/impactfit.h"
 #include "progress.h"
-#include "sweep_out.h"
 
 /* 1 when this binary was built with MPI. */
 int sweep_mpi_built(void);
@@ -39,8 +39,8 @@ double sweep_mpi_sum(double v);
 /* Rank 0: computes and writes the run rp (range from rp->first, shard, block, threads) over all
  * ranks; returns like impactfit_sweep_run (EINTR when stopped by a signal). per_rank[r] (R
  * entries) receives the points each rank computed and rank 0 wrote. */
-int sweep_mpi_lead(const impactfit_sweep *s, const impactfit_sweep_run_params *rp, sweep_out *o, cli_progress *pr,
-                   size_t *per_rank, impactfit_error *err);
+int sweep_mpi_lead(const impactfit_sweep *s, const impactfit_sweep_run_params *rp, impactfit_sweep_output *o,
+                   cli_progress *pr, size_t *per_rank, impactfit_error *err);
 /* Ranks > 0: computes the tasks rank 0 hands out until it says stop; returns 0 or a status. */
 int sweep_mpi_work(const impactfit_sweep *s, const impactfit_sweep_run_params *rp, impactfit_error *err);
 

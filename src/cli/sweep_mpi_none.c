@@ -26,8 +26,8 @@ int sweep_mpi_same_hash(const char *hash) {
 double sweep_mpi_sum(double v) { return v; }
 
 /* Never reached with one rank. */
-int sweep_mpi_lead(const impactfit_sweep *s, const impactfit_sweep_run_params *rp, sweep_out *o, cli_progress *pr,
-                   size_t *per_rank, impactfit_error *err) {
+int sweep_mpi_lead(const impactfit_sweep *s, const impactfit_sweep_run_params *rp, impactfit_sweep_output *o,
+                   cli_progress *pr, size_t *per_rank, impactfit_error *err) {
   (void)s, (void)rp, (void)o, (void)pr, (void)per_rank;
   if (err)
     snprintf(err->message, sizeof err->message, "this impactfit was built without MPI");
