@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "tools.h"
 #include "impactfit/impactfit.h"
 #include "report.h"
 #include "roller_table.h"

@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "tools.h"
 #include "report.h"
 
 typedef struct group {

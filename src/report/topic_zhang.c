@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "tools.h"
 #include "impactfit/generated/zhang2021.h"
 #include "impactfit/generated/zhang_a_surrogate.h"
 #include "impactfit/generated/zhang_c_surrogate.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The report of `impactfit reproduce` and the audit of `impactfit check` (CLI side).
+/* The report of `impactfit reproduce` and the audit of `impactfit check`: the report module's
+ * internal interface between report.c, the topics and the runs (reproduce.c, check.c).
  *
  * A topic (one per paper or theme, listed in topics.def) computes its numbers with the library and
  * records them here:
@@ -13,8 +14,8 @@
  * In check mode no files are written: report_data returns NULL and report_figure does nothing, so
  * topics write data only `if (f)`.
  */
-#ifndef IMPACTFIT_CLI_REPORT_H
-#define IMPACTFIT_CLI_REPORT_H
+#ifndef IMPACTFIT_REPORT_REPORT_H
+#define IMPACTFIT_REPORT_REPORT_H
 
 #include <stdio.h>
 
@@ -105,10 +106,12 @@ void report_timing(report *r, const char *fmt, ...) __attribute__((format(printf
 int report_close(report *r, const char *title, double wall_seconds);
 void report_discard(report *r);
 
-/* The topics: X(name, function, summary) in topics.def; each function returns 0 or a status
- * (error printed). */
+/* The topics: X(name, function, summary) in topics.def; each function returns 0 or an exit code of
+ * tools.h (error printed). */
 #define X(name, fn, summary) int fn(const topic_opts *o, report *r);
 #include "topics.def"
 #undef X
+/* Runs the i-th topic of topics.def (reproduce.c's table; i < impactfit_report_topic_count()). */
+int report_topic_run(size_t i, const topic_opts *o, report *r);
 
 #endif

@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "tools.h"
 #include "impactfit/generated/copt_surrogate.h"
 #include "impactfit/generated/poursina2020.h"
 #include "impactfit/impactfit.h"

@@ -19,7 +19,7 @@
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
 
-#include "cli.h"
+#include "tools.h"
 #include "impactfit/impact.h"
 #include "impactfit/surrogate.h"
 #include "impactfit/version.h"

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "tools.h"
 #include "impactfit/impactfit.h"
 #include "progress.h"
 #include "report.h"
