@@ -84,6 +84,14 @@ typedef struct claim {
 
 /* Records a claim of the current topic. */
 void report_claim(report *r, const claim *c);
+/* The verdict of an accuracy claim, computed by report_claim_f: holds when the measured error is at
+ * most the claimed one (0.1 % slack for the rounding of the published figure), −1 when the paper
+ * claims none (claimed NaN). */
+enum { REPORT_AT_MOST = 2 };
+/* Records a claim from its fields (strings truncated to the claim's sizes); verdict 1, 0, −1 or
+ * REPORT_AT_MOST; drift_tol, drift_abs as in claim (0: the defaults). */
+void report_claim_f(report *r, const char *id, const char *source, const char *what, double claimed, double measured,
+                    const char *unit, int verdict, double drift_tol, double drift_abs, const char *how);
 /* An accuracy target of impactfit itself: ok = 0 fails `check`. */
 void report_target(report *r, const char *what, int ok, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -40,22 +40,6 @@
 
 /* ---- small helpers ---------------------------------------------------------------------------- */
 
-static void add_claim(report *r, const char *id, const char *source, const char *what, double claimed,
-                      double measured, const char *unit, int verdict, double drift_tol, const char *how) {
-  claim c;
-  memset(&c, 0, sizeof c);
-  snprintf(c.id, sizeof c.id, "%s", id);
-  snprintf(c.source, sizeof c.source, "%s", source);
-  snprintf(c.what, sizeof c.what, "%s", what);
-  c.claimed = claimed;
-  c.measured = measured;
-  snprintf(c.unit, sizeof c.unit, "%s", unit);
-  c.verdict = verdict;
-  c.drift_tol = drift_tol;
-  snprintf(c.how, sizeof c.how, "%s", how);
-  report_claim(r, &c);
-}
-
 static void say(const topic_opts *o, const char *fmt, const char *arg) {
   if (o->log) {
     cli_progress_clear(o->progress); /* the progress line (if any) is redrawn after the topic */
@@ -65,30 +49,19 @@ static void say(const topic_opts *o, const char *fmt, const char *arg) {
   }
 }
 
-/* The published closed form, Eqs. (46), (47) and (49). */
-static double pub_alpha(double n) { return (((0.3331 * n - 1.48) * n + 3.077) * n - 2.306) * n + 1.794; }
-static double pub_beta(double n) { return 1.285 * pow(n, 0.2553) - 1.725; }
+/* The published closed form, Eqs. (46), (47), (49), (52) and (57) (formulas.h). */
+#define PN impactfit_copt_formula_poursina2020
+static double pub_alpha(double n) { return impactfit_copt_formula_alpha(PN, n); }
+static double pub_beta(double n) { return impactfit_copt_formula_beta(PN, n); }
+#define formula_c impactfit_copt_closed_c
 
-/* c = α (e^β − 1) [k v^(n−1) mass^n]^(1/(n+1)) (Eq. 49). */
-static double formula_c(double alpha, double beta, double n, double e, double k, double mass, double v) {
-  return alpha * (pow(e, beta) - 1.0) * exp((log(k) + (n - 1.0) * log(v) + n * log(mass)) / (n + 1.0));
-}
-
-/* Kelvin–Voigt (n = 1, m = 0, condition C), ξ = c/(2√(k mass)). With ω = √(k/mass) the motion is
- * δ = v (e^(r1 t) − e^(r2 t))/(r1 − r2), r1,2 = ω(−ξ ± s), s = √(ξ² − 1). The force c δ' + k δ =
- * −mass δ'' vanishes first where r1² e^(r1 t) = r2² e^(r2 t), i.e. ω s t = ln((ξ + s)/(ξ − s)) =
- * 2 acosh ξ, and there −δ'/v = (r1/r2) e^(r1 t), so
- *     e = ((ξ − s)/(ξ + s))^(ξ/s) = exp(−2ξ acosh ξ / √(ξ² − 1))      (ξ > 1),
- * and by continuation to s = i√(1 − ξ²), e = exp(−2ξ acos ξ / √(1 − ξ²)) (ξ < 1), e(1) = e^−2.
- * Seed 000 Eq. (55) prints the exponent of the ξ > 1 branch as 2ξ√(ξ²−1)/(2ξ²−1): see kv_e_eq55. */
+/* The exact Kelvin–Voigt restitution under condition C, ξ = c/(2√(k mass)) (derived in inverse.h,
+ * impactfit_kv_e). Seed 000 Eq. (55) prints the exponent of the ξ > 1 branch as 2ξ√(ξ²−1)/(2ξ²−1):
+ * see kv_e_eq55. */
 static double kv_e(double xi) {
-  if (xi <= 0.0)
-    return 1.0;
-  if (xi < 1.0)
-    return exp(-2.0 * xi * acos(xi) / sqrt(1.0 - xi * xi));
-  if (xi == 1.0)
-    return exp(-2.0);
-  return exp(-2.0 * xi * acosh(xi) / sqrt(xi * xi - 1.0));
+  double e = NAN;
+  impactfit_kv_e(xi, impactfit_transition_C, &e, NULL);
+  return e;
 }
 
 /* Eq. (55) as printed (overdamped branch), for the audit. */
@@ -268,27 +241,20 @@ static int fit_with(const impactfit_fit_spec *spec, size_t n, const double *x, c
   return st ? cli_status_error(st, &err, what) : 0;
 }
 
-/* Standard deviation of a fitted function value from the constants' covariance: g = ∂f/∂p. */
-static double sigma_of(const impactfit_fit_result *r, const double *g) {
-  double v = 0.0;
-  for (size_t j = 0; j < r->n_params; j++)
-    for (size_t k = 0; k < r->n_params; k++)
-      v += g[j] * g[k] * r->se[j] * r->se[k] * r->corr[j][k];
-  return sqrt(fmax(v, 0.0));
-}
+/* Standard deviations of the fitted α(n) and β(n) (fit.h, impactfit_fit_result_sd). */
 static double sigma_quartic(const impactfit_fit_result *r, double n) {
   double g[5] = {1.0, n, n * n, n * n * n, n * n * n * n};
-  return sigma_of(r, g);
+  return impactfit_fit_result_sd(r, g);
 }
 static double sigma_power(const impactfit_fit_result *r, double n) {
   double g[3] = {pow(n, r->value[1]), r->value[0] * pow(n, r->value[1]) * log(n), 1.0};
-  return sigma_of(r, g);
+  return impactfit_fit_result_sd(r, g);
 }
 
-/* Mahalanobis distance of (a, b) from a two-constant fit (value ± se, correlation). */
+/* Mahalanobis distance of (a, b) from a two-constant fit (fit.h). */
 static double pair_distance(const impactfit_fit_result *r, double a, double b) {
-  double x = (a - r->value[0]) / r->se[0], y = (b - r->value[1]) / r->se[1], rho = r->corr[0][1];
-  return sqrt(fmax((x * x - 2.0 * rho * x * y + y * y) / (1.0 - rho * rho), 0.0));
+  const double p[2] = {a, b};
+  return impactfit_fit_result_distance(r, p, 2);
 }
 
 /* ---- simulations -------------------------------------------------------------------------- */
@@ -544,8 +510,8 @@ static int section_slopes(const topic_opts *o, report *r) {
     snprintf(what, sizeof what, "slope of ln c_opt against ln %s at n = %g (exact %s)", w->name, w->n[last], w->law);
     snprintf(how, sizeof how, "%s: linear least squares of ln c_opt on ln %s, c_opt by root search in SI units, tol %g",
              w->file, w->name, tol);
-    add_claim(r, id, PN_SOURCE ", Eqs. (37), (40), (43)", what, w->exact(w->n[last]), w->slope[last], "",
-              fabs(w->slope[last] - w->exact(w->n[last])) <= 1e-6, 1e-9, how);
+    report_claim_f(r, id, PN_SOURCE ", Eqs. (37), (40), (43)", what, w->exact(w->n[last]), w->slope[last], "",
+              fabs(w->slope[last] - w->exact(w->n[last])) <= 1e-6, 1e-9, 0.0, how);
   }
   report_md(r, "\n");
   for (int s = 0; s < 3; s++)
@@ -610,16 +576,16 @@ static void claim_pair(report *r, const pair_claim *pc, const impactfit_fit_resu
   double d = pair_distance(fr, pc->alpha, pc->beta);
   snprintf(id, sizeof id, "%s-alpha", pc->eq);
   snprintf(what, sizeof what, "alpha at n = %g (Eq. (%s)) vs the exact c_opt fitted per n", pc->n, pc->eq + 2);
-  add_claim(r, id, source, what, pc->alpha, fr->value[0], "", da <= 2.0 * fr->se[0], 0.0, how);
+  report_claim_f(r, id, source, what, pc->alpha, fr->value[0], "", da <= 2.0 * fr->se[0], 0.0, 0.0, how);
   snprintf(id, sizeof id, "%s-beta", pc->eq);
   snprintf(what, sizeof what, "beta at n = %g (Eq. (%s)) vs the exact c_opt fitted per n", pc->n, pc->eq + 2);
-  add_claim(r, id, source, what, pc->beta, fr->value[1], "", db <= 2.0 * fr->se[1], 0.0, how);
+  report_claim_f(r, id, source, what, pc->beta, fr->value[1], "", db <= 2.0 * fr->se[1], 0.0, 0.0, how);
   snprintf(id, sizeof id, "%s-pair-distance", pc->eq);
   snprintf(what, sizeof what,
            "published (alpha, beta) = (%g, %g) at n = %g: distance from the fitted pair in standard deviations "
            "(inside the 95%% region if <= 2.45)",
            pc->alpha, pc->beta, pc->n);
-  add_claim(r, id, source, what, NAN, d, "sigma", d <= CHI2_95_2DOF, 0.0, how);
+  report_claim_f(r, id, source, what, NAN, d, "sigma", d <= CHI2_95_2DOF, 0.0, 0.0, how);
 }
 
 /* The per-n fit at n = 1, 3/2, 2 when the e range starts lower than the paper's 0.45: the published
@@ -825,7 +791,7 @@ static int section_fits(const topic_opts *o, report *r, fits_out *out) {
       for (size_t i = 0; i < rows + rows15; i++) {
         int is15 = i >= rows;
         double nn = is15 ? 1.5 : n[i], e = is15 ? x15[i - rows] : x[i];
-        double c1 = is15 ? 1.95 * (pow(e, -0.3) - 1.0) : formula_c(pub_alpha(nn), pub_beta(nn), nn, e, 1, 1, 1);
+        double c1 = is15 ? PN->eq52.alpha * (pow(e, PN->eq52.beta) - 1.0) : formula_c(pub_alpha(nn), pub_beta(nn), nn, e, 1, 1, 1);
         double e1 = ws ? sim_e_out(ws, nn, 1, 1, 1, c1) : NAN;
         sim_failed += isnan(e1);
         if (is15) {
@@ -885,7 +851,7 @@ static int section_fits(const topic_opts *o, report *r, fits_out *out) {
     }
     report_md(r, "Published constants (Eqs. 46–47) and the regenerated ones (± standard error):\n\n"
                  "| constant | published | regenerated | ± SE | \\|difference\\|/SE |\n|---|---|---|---|---|\n");
-    const double pubq[5] = {1.794, -2.306, 3.077, -1.48, 0.3331}, pubp[3] = {1.285, 0.2553, -1.725};
+    const double *pubq = PN->alpha_coef, *pubp = PN->beta_coef;
     const char *qn[5] = {"α: n⁰", "α: n¹", "α: n²", "α: n³", "α: n⁴"}, *pnm[3] = {"β: a", "β: b", "β: c"};
     snprintf(how, sizeof how, "fits/poursina2020.ini stages on %s; +- standard error; holds if within 2 SE",
              coarse ? "a coarse grid (n subset)" : "the full 600 x 100 grid");
@@ -897,8 +863,8 @@ static int section_fits(const topic_opts *o, report *r, fits_out *out) {
       snprintf(what, sizeof what, "alpha(n) quartic: coefficient of n^%d", j);
       /* drift tolerance 1e-4: the coefficients are correlated beyond 0.999, so the solver's tolerance
        * (1e-10 in e) alone moves them by about 1e-6; α(n) itself is watched at 1e-6 below */
-      add_claim(r, id, PN_SOURCE ", Eq. (46)", what, pubq[j], fa.value[j], "", fabs(pubq[j] - fa.value[j]) <= 2 * fa.se[j],
-                1e-4, how);
+      report_claim_f(r, id, PN_SOURCE ", Eq. (46)", what, pubq[j], fa.value[j], "", fabs(pubq[j] - fa.value[j]) <= 2 * fa.se[j],
+                1e-4, 0.0, how);
     }
     const char *pid[3] = {"eq47-a", "eq47-b", "eq47-c"};
     for (int j = 0; j < 3; j++) {
@@ -906,8 +872,8 @@ static int section_fits(const topic_opts *o, report *r, fits_out *out) {
                 fabs(pubp[j] - fb.value[j]) / fb.se[j]);
       char what[256];
       snprintf(what, sizeof what, "beta(n) = a n^b + c: %c", "abc"[j]);
-      add_claim(r, pid[j], PN_SOURCE ", Eq. (47)", what, pubp[j], fb.value[j], "", fabs(pubp[j] - fb.value[j]) <= 2 * fb.se[j],
-                0.0, how);
+      report_claim_f(r, pid[j], PN_SOURCE ", Eq. (47)", what, pubp[j], fb.value[j], "", fabs(pubp[j] - fb.value[j]) <= 2 * fb.se[j],
+                0.0, 0.0, how);
     }
     report_md(r, "\nThe coefficients of a quartic are strongly correlated (|correlation| ≥ %.3f here), so the "
                  "functions matter more than the coefficients. α(n), β(n) (regenerated ± the standard deviation "
@@ -925,15 +891,16 @@ static int section_fits(const topic_opts *o, report *r, fits_out *out) {
       char id[64], what[256];
       snprintf(id, sizeof id, "alpha-n%g", nv);
       snprintf(what, sizeof what, "alpha(%g) from Eq. (46) vs the regenerated quartic (+- propagated SD)", nv);
-      add_claim(r, id, PN_SOURCE ", Eq. (46)", what, pub_alpha(nv), quartic(&fa, nv), "",
-                fabs(pub_alpha(nv) - quartic(&fa, nv)) <= 2 * sa, 0.0, how);
+      report_claim_f(r, id, PN_SOURCE ", Eq. (46)", what, pub_alpha(nv), quartic(&fa, nv), "",
+                fabs(pub_alpha(nv) - quartic(&fa, nv)) <= 2 * sa, 0.0, 0.0, how);
       snprintf(id, sizeof id, "beta-n%g", nv);
       snprintf(what, sizeof what, "beta(%g) from Eq. (47) vs the regenerated power law (+- propagated SD)", nv);
-      add_claim(r, id, PN_SOURCE ", Eq. (47)", what, pub_beta(nv), power_law(&fb, nv), "",
-                fabs(pub_beta(nv) - power_law(&fb, nv)) <= 2 * sb, 0.0, how);
+      report_claim_f(r, id, PN_SOURCE ", Eq. (47)", what, pub_beta(nv), power_law(&fb, nv), "",
+                fabs(pub_beta(nv) - power_law(&fb, nv)) <= 2 * sb, 0.0, 0.0, how);
     }
     /* the published pairs of Eqs. (52) and (57) against the per-n fits */
-    const pair_claim pc[2] = {{"eq57", 1.0, 1.4181, -0.44}, {"eq52", 1.5, 1.95, -0.3}};
+    const pair_claim pc[2] = {{"eq57", PN->eq57.n, PN->eq57.alpha, PN->eq57.beta},
+                              {"eq52", PN->eq52.n, PN->eq52.alpha, PN->eq52.beta}};
     const impactfit_fit_result *pf[2] = {&pn[0], &f15};
     report_md(r, "\nThe published pairs for n = 1 (Eq. 57) and n = 3/2 (Eq. 52) against the exact c_opt fitted at "
                  "that n (%zu values of e). The distance is √(Δᵀ C⁻¹ Δ) with C the covariance of the fitted "
@@ -968,14 +935,14 @@ static int section_fits(const topic_opts *o, report *r, fits_out *out) {
               rows15, max52, e52);
     char h3[256];
     snprintf(h3, sizeof h3, "c from the formula, one simulated impact per point (tolerance 1e-13); %.150s", grid);
-    add_claim(r, "grid-eout-published", PN_SOURCE ", Eqs. (46), (47), (49)",
-              "published closed form: max |e_out - e| over the section 4.2.4 grid", NAN, out->grid_max_pub, "", -1, 0.0, h3);
-    add_claim(r, "grid-eout-regenerated", "impactfit (poursina2020.h)",
-              "regenerated closed form: max |e_out - e| over the section 4.2.4 grid", NAN, out->grid_max_reg, "", -1, 0.0, h3);
+    report_claim_f(r, "grid-eout-published", PN_SOURCE ", Eqs. (46), (47), (49)",
+              "published closed form: max |e_out - e| over the section 4.2.4 grid", NAN, out->grid_max_pub, "", -1, 0.0, 0.0, h3);
+    report_claim_f(r, "grid-eout-regenerated", "impactfit (poursina2020.h)",
+              "regenerated closed form: max |e_out - e| over the section 4.2.4 grid", NAN, out->grid_max_reg, "", -1, 0.0, 0.0, h3);
     snprintf(h3, sizeof h3, "c = 1.95 (e^-0.3 - 1) k^0.4 v^0.2 mass^0.6, one simulated impact per e (%zu e in [0.45, 1])",
              rows15);
-    add_claim(r, "eq52-eout", PN_SOURCE ", Eq. (52)", "n = 3/2 formula: max |e_out - e| for 0.45 <= e <= 1", NAN, max52,
-              "", -1, 0.0, h3);
+    report_claim_f(r, "eq52-eout", PN_SOURCE ", Eq. (52)", "n = 3/2 formula: max |e_out - e| for 0.45 <= e <= 1", NAN, max52,
+              "", -1, 0.0, 0.0, h3);
     report_target(r, "closed forms simulated on the section 4.2.4 grid", sim_failed == 0, "%zu failed simulations",
                   sim_failed);
   }
@@ -1155,17 +1122,17 @@ static int section_random(const topic_opts *o, report *r) {
                "| surrogate, copt_surrogate.h | %.3g | %g | %.3g |\n\n",
             S, E, steps, all[F_PUB], e_at[F_PUB], fitrange[F_PUB], all[F_REG], e_at[F_REG], fitrange[F_REG],
             all[F_SUR], e_at[F_SUR], fitrange[F_SUR]);
-  add_claim(r, "random-eout-published", PN_SOURCE ", Sec. 5.1 (Fig. 8)",
-            "published closed form: max |e_out - e| over random systems, 1e-4 <= e <= 1", NAN, all[F_PUB], "", -1, 0.0, how);
-  add_claim(r, "random-eout-published-fitrange", PN_SOURCE ", Sec. 5.1 (Fig. 8)",
+  report_claim_f(r, "random-eout-published", PN_SOURCE ", Sec. 5.1 (Fig. 8)",
+            "published closed form: max |e_out - e| over random systems, 1e-4 <= e <= 1", NAN, all[F_PUB], "", -1, 0.0, 0.0, how);
+  report_claim_f(r, "random-eout-published-fitrange", PN_SOURCE ", Sec. 5.1 (Fig. 8)",
             "published closed form: max |e_out - e| over random systems, 0.45 <= e <= 1", NAN, fitrange[F_PUB], "", -1,
-            0.0, how);
-  add_claim(r, "random-eout-regenerated", "impactfit (poursina2020.h)",
-            "regenerated closed form: max |e_out - e| over random systems, 1e-4 <= e <= 1", NAN, all[F_REG], "", -1, 0.0,
+            0.0, 0.0, how);
+  report_claim_f(r, "random-eout-regenerated", "impactfit (poursina2020.h)",
+            "regenerated closed form: max |e_out - e| over random systems, 1e-4 <= e <= 1", NAN, all[F_REG], "", -1, 0.0, 0.0,
             how);
-  add_claim(r, "random-eout-regenerated-fitrange", "impactfit (poursina2020.h)",
+  report_claim_f(r, "random-eout-regenerated-fitrange", "impactfit (poursina2020.h)",
             "regenerated closed form: max |e_out - e| over random systems, 0.45 <= e <= 1", NAN, fitrange[F_REG], "", -1,
-            0.0, how);
+            0.0, 0.0, how);
   report_target(r, "c_opt surrogate (copt_surrogate.h) reproduces e to 1e-6 on the random systems",
                 all[F_SUR] <= 1e-6 && failed == 0, "max |e_out - e| = %.3g (at e = %g); %zu failed simulations; %s",
                 all[F_SUR], e_at[F_SUR], failed, how);
@@ -1210,7 +1177,7 @@ static int section_kv(const topic_opts *o, report *r) {
     double e = 1e-4 + (1.0 - 1e-4) * (double)i / (double)(N - 1);
     if (i == N - 1)
       e = 1.0;
-    double c57 = 1.4181 * (pow(e, -0.44) - 1.0), creg = a_reg * (pow(e, b_reg) - 1.0); /* k = mass = 1 */
+    double c57 = PN->eq57.alpha * (pow(e, PN->eq57.beta) - 1.0), creg = a_reg * (pow(e, b_reg) - 1.0); /* k = mass = 1 */
     double xi = c57 / 2.0, e57 = kv_e(xi), ereg = kv_e(creg / 2.0);
     double d57 = fabs(e57 - e), dreg = fabs(ereg - e);
     if (d57 > max57) {
@@ -1244,7 +1211,7 @@ static int section_kv(const topic_opts *o, report *r) {
   snprintf(how, sizeof how, "%zu e equally spaced on [1e-4, 1]; exact Kelvin-Voigt e(xi), xi = c/(2 sqrt(k mass))", N);
   report_md(r, "### n = 1: Kelvin–Voigt (§5.2)\n\n"
                "For n = 1 the restitution is known exactly: e = exp(−2ξ acos ξ/√(1 − ξ²)) for ξ < 1 and "
-               "exp(−2ξ acosh ξ/√(ξ² − 1)) for ξ > 1, ξ = c/(2√(k mass)) (derivation in src/cli/topic_copt.c; it agrees "
+               "exp(−2ξ acosh ξ/√(ξ² − 1)) for ξ > 1, ξ = c/(2√(k mass)) (derivation in include/impactfit/inverse.h, impactfit_kv_e; it agrees "
                "with the engine to %.2g relative on %zu of the points). Eq. (57), c = 1.4181 (e^−0.44 − 1)√(k mass), "
                "on %zu values of e equally spaced on [1e-4, 1]:\n\n"
                "| c from | max \\|e_exact − e\\| on [1e-4, 1] | at e | on [0.45, 1] |\n|---|---|---|---|\n"
@@ -1252,16 +1219,16 @@ static int section_kv(const topic_opts *o, report *r) {
                "Eq. (55) as printed for ξ > 1 (exponent 2ξ√(ξ² − 1)/(2ξ² − 1)) differs from the exact restitution by up "
                "to %.3g on the %zu overdamped points of this sweep (ξ up to %.3g).\n\n",
             maxsim, (N + 9) / 10, N, max57, at57, fit57, a_reg, b_reg, maxreg, atreg, fitreg, max55, over,
-            1.4181 * (pow(1e-4, -0.44) - 1.0) / 2.0);
-  add_claim(r, "eq57-eexact", PN_SOURCE ", Eq. (57), Fig. 9", "n = 1 formula: max |e_exact - e| for 1e-4 <= e <= 1", NAN,
-            max57, "", -1, 0.0, how);
-  add_claim(r, "eq57-eexact-fitrange", PN_SOURCE ", Eq. (57), Fig. 9", "n = 1 formula: max |e_exact - e| for 0.45 <= e <= 1",
-            NAN, fit57, "", -1, 0.0, how);
-  add_claim(r, "regenerated-n1-eexact", "impactfit (poursina2020.h)",
-            "regenerated formula at n = 1: max |e_exact - e| for 1e-4 <= e <= 1", NAN, maxreg, "", -1, 0.0, how);
-  add_claim(r, "eq55-overdamped", PN_SOURCE ", Eq. (55)",
+            PN->eq57.alpha * (pow(1e-4, PN->eq57.beta) - 1.0) / 2.0);
+  report_claim_f(r, "eq57-eexact", PN_SOURCE ", Eq. (57), Fig. 9", "n = 1 formula: max |e_exact - e| for 1e-4 <= e <= 1", NAN,
+            max57, "", -1, 0.0, 0.0, how);
+  report_claim_f(r, "eq57-eexact-fitrange", PN_SOURCE ", Eq. (57), Fig. 9", "n = 1 formula: max |e_exact - e| for 0.45 <= e <= 1",
+            NAN, fit57, "", -1, 0.0, 0.0, how);
+  report_claim_f(r, "regenerated-n1-eexact", "impactfit (poursina2020.h)",
+            "regenerated formula at n = 1: max |e_exact - e| for 1e-4 <= e <= 1", NAN, maxreg, "", -1, 0.0, 0.0, how);
+  report_claim_f(r, "eq55-overdamped", PN_SOURCE ", Eq. (55)",
             "Eq. (55) as printed, xi > 1: max |e_Eq55 - e_exact| at the Eq. (57) dampings", 0.0, max55, "", max55 <= 1e-9,
-            0.0, how);
+            0.0, 0.0, how);
   report_target(r, "exact Kelvin-Voigt restitution and the engine agree to 1e-9 (n = 1, both branches)",
                 maxsim <= 1e-9 && sim_failed == 0, "max relative difference %.3g on %zu points; %zu failed", maxsim,
                 (N + 9) / 10, sim_failed);

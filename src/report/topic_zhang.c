@@ -93,22 +93,6 @@ static const double *formula_consts(const zdata *z, int f, int i) {
 
 static const impactfit_transition *cond_tr(int t) { return t ? impactfit_transition_A : impactfit_transition_C; }
 
-static void add_claim(report *r, const char *id, const char *source, const char *what, double claimed,
-                      double measured, const char *unit, double drift_tol, int verdict, const char *how) {
-  claim c;
-  memset(&c, 0, sizeof c);
-  snprintf(c.id, sizeof c.id, "%s", id);
-  snprintf(c.source, sizeof c.source, "%s", source);
-  snprintf(c.what, sizeof c.what, "%s", what);
-  c.claimed = claimed;
-  c.measured = measured;
-  snprintf(c.unit, sizeof c.unit, "%s", unit);
-  c.drift_tol = drift_tol;
-  c.verdict = verdict;
-  snprintf(c.how, sizeof c.how, "%s", how);
-  report_claim(r, &c);
-}
-
 /* ---- exact α on the grid ------------------------------------------------------------------------ */
 
 static int exact_alpha(zdata *z) {
@@ -618,16 +602,16 @@ static int dem_table(report *r) {
   snprintf(how, sizeof how, "%d values of e in [0.01, 0.99]; exact beta by the solver (tol 1e-12), n = 1.5, m = 0.25", NE);
   report_target(r, "closed form for m = (n-1)/2 (linear after a time change) matches the solver to 1e-9", cf_dev <= 1e-9,
                 "max relative difference %.2e over %d values of e, conditions A and C", cf_dev, NE);
-  add_claim(r, "dem-tsuji-beta-dev-A", "LAMMPS damping tsuji (Marshall 2009 Eq. 53 x sqrt 2)",
+  report_claim_f(r, "dem-tsuji-beta-dev-A", "LAMMPS damping tsuji (Marshall 2009 Eq. 53 x sqrt 2)",
             "Tsuji prefactor beta(e): max relative deviation from the exact beta under A, e in [0.01, 0.99]", NAN,
-            100 * ts_dev, "%", 0.0, -1, how);
-  add_claim(r, "dem-tsuji-beta-dev-A-mid", "LAMMPS damping tsuji (Marshall 2009 Eq. 53 x sqrt 2)",
+            100 * ts_dev, "%", -1, 0.0, 0.0, how);
+  report_claim_f(r, "dem-tsuji-beta-dev-A-mid", "LAMMPS damping tsuji (Marshall 2009 Eq. 53 x sqrt 2)",
             "Tsuji prefactor beta(e): max relative deviation from the exact beta under A, e in [0.1, 0.9]", NAN,
-            100 * ts_dev_mid, "%", 0.0, -1, how);
-  add_claim(r, "dem-tsuji-eout-A", "LAMMPS damping tsuji (Marshall 2009 Eq. 53 x sqrt 2)",
-            "Tsuji prefactor: max |e_out - e| simulated under A", NAN, ts_eo_max[1], "", 0.0, -1, how);
-  add_claim(r, "dem-tsuji-eout-C", "LAMMPS damping tsuji (Marshall 2009 Eq. 53 x sqrt 2)",
-            "Tsuji prefactor: max |e_out - e| simulated under C (limit_damping)", NAN, ts_eo_max[0], "", 0.0, -1, how);
+            100 * ts_dev_mid, "%", -1, 0.0, 0.0, how);
+  report_claim_f(r, "dem-tsuji-eout-A", "LAMMPS damping tsuji (Marshall 2009 Eq. 53 x sqrt 2)",
+            "Tsuji prefactor: max |e_out - e| simulated under A", NAN, ts_eo_max[1], "", -1, 0.0, 0.0, how);
+  report_claim_f(r, "dem-tsuji-eout-C", "LAMMPS damping tsuji (Marshall 2009 Eq. 53 x sqrt 2)",
+            "Tsuji prefactor: max |e_out - e| simulated under C (limit_damping)", NAN, ts_eo_max[0], "", -1, 0.0, 0.0, how);
   return 0;
 }
 
@@ -862,8 +846,8 @@ int topic_zhang(const topic_opts *o, report *r) {
   report_target(r, "zhang2021.h constants recomputed here are within 5 standard errors of the committed ones",
                 drift <= DRIFT_SE, "max |change|/SE = %.2f (condition %s, stage %s%s, constant %d) on %d values of e",
                 drift, cond_name[dt_], stage_name[ds % NM], ds >= NM ? "_rel" : "", dj, z->ne);
-  add_claim(r, "regen-drift-se", "impactfit", "zhang2021.h: largest change of a constant, in standard errors", NAN,
-            drift, "", 1e-6, -1, how);
+  report_claim_f(r, "regen-drift-se", "impactfit", "zhang2021.h: largest change of a constant, in standard errors", NAN,
+            drift, "", -1, 1e-6, 0.0, how);
   /* α and e_out table */
   report_md(r, "### Accuracy of α(e) and of the restitution it gives\n\n"
                "Relative deviation of each formula's α from the exact α under C and under A (max, at e, and "
@@ -885,14 +869,14 @@ int topic_zhang(const topic_opts *o, report *r) {
     for (int t = 0; t < 2; t++) {
       snprintf(id, sizeof id, "pub-%s-alpha-%s", stage_name[i], cond_name[t]);
       snprintf(what, sizeof what, "published alpha, m = %g: max relative deviation from the exact alpha under %s", ms[i], cond_name[t]);
-      add_claim(r, id, src, what, NAN, 100 * z->a_max[F_PUB][i][t], "%", 0.0, -1, how);
+      report_claim_f(r, id, src, what, NAN, 100 * z->a_max[F_PUB][i][t], "%", -1, 0.0, 0.0, how);
       snprintf(id, sizeof id, "pub-%s-eout-%s", stage_name[i], cond_name[t]);
       snprintf(what, sizeof what, "published alpha, m = %g: max |e_out - e| simulated under %s", ms[i], cond_name[t]);
-      add_claim(r, id, src, what, NAN, z->eo_max[F_PUB][i][t], "", 0.0, -1, how);
+      report_claim_f(r, id, src, what, NAN, z->eo_max[F_PUB][i][t], "", -1, 0.0, 0.0, how);
       snprintf(id, sizeof id, "refit-%s-eout-%s", stage_name[i], cond_name[t]);
       snprintf(what, sizeof what, "paper's form refitted under %s (abs.), m = %g: max |e_out - e| simulated under %s",
                cond_name[t], ms[i], cond_name[t]);
-      add_claim(r, id, "impactfit", what, NAN, z->eo_max[t ? F_RA : F_RC][i][t], "", 0.0, -1, how);
+      report_claim_f(r, id, "impactfit", what, NAN, z->eo_max[t ? F_RA : F_RC][i][t], "", -1, 0.0, 0.0, how);
     }
   }
   /* the verdict: m < n */
@@ -931,11 +915,11 @@ int topic_zhang(const topic_opts *o, report *r) {
                       : "**Verdict: the published fits match neither condition better on every measure.**",
             100 * z->a_max[F_PUB][0][0], 100 * z->a_max[F_PUB][1][0], z->a_at[F_PUB][0][0], z->a_at[F_PUB][1][0]);
   snprintf(how, sizeof how, "%s; m = 1, 0.65, 0.5, 0.25; mean over e, then over m", gridtxt);
-  add_claim(r, "verdict-mean-dev-A", "Zhang et al. 2021, Eqs. (49)-(52)",
-            "published alpha (m < n): mean relative deviation from the exact alpha under A", NAN, 100 * mean_dev[1], "%", 0.0, -1, how);
-  add_claim(r, "verdict-mean-dev-C", "Zhang et al. 2021, Eqs. (49)-(52)",
+  report_claim_f(r, "verdict-mean-dev-A", "Zhang et al. 2021, Eqs. (49)-(52)",
+            "published alpha (m < n): mean relative deviation from the exact alpha under A", NAN, 100 * mean_dev[1], "%", -1, 0.0, 0.0, how);
+  report_claim_f(r, "verdict-mean-dev-C", "Zhang et al. 2021, Eqs. (49)-(52)",
             "published alpha (m < n): mean relative deviation from the exact alpha under C (the paper's stated condition)",
-            NAN, 100 * mean_dev[0], "%", 0.0, -1, how);
+            NAN, 100 * mean_dev[0], "%", -1, 0.0, 0.0, how);
 
   /* ---- figures ---- */
   figures(z, r);
@@ -967,7 +951,7 @@ int topic_zhang(const topic_opts *o, report *r) {
       char id[64], what[256];
       snprintf(id, sizeof id, "surrogate-%s-held-out", t ? "a" : "c");
       snprintf(what, sizeof what, "zhang_%s_surrogate.h: max |e_out - e| on held-out, edge and seam points", t ? "a" : "c");
-      add_claim(r, id, "impactfit", what, NAN, worst[t], "", 0.05, -1, how);
+      report_claim_f(r, id, "impactfit", what, NAN, worst[t], "", -1, 0.05, 0.0, how);
       snprintf(what, sizeof what, "zhang_%s_surrogate.h: max |e_out - e| <= 1e-6 on held-out points", t ? "a" : "c");
       report_target(r, what, worst[t] <= 1e-6 && failed[t] == 0, "%.2e on %d points (%d simulations failed)", worst[t],
                     pts, failed[t]);
