@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "impactfit/common.h"
+#include "impactfit/sweep.h"
 
 typedef struct topic_opts {
   const char *srcdir; /* repository root: sweeps/, fits/, include/impactfit/generated/ */
@@ -113,6 +114,28 @@ void report_timing(report *r, const char *fmt, ...) __attribute__((format(printf
  * report_timing lines); frees r. REPORT.md, index.html and claims.json depend only on the results. */
 int report_close(report *r, const char *title, double wall_seconds);
 void report_discard(report *r);
+
+/* An axis of a sweep built by report_sweep_with_axes: a LINEAR or LOG range (start, stop, count) or
+ * a LIST of count values. */
+typedef struct report_axis {
+  const char *name;
+  impactfit_sweep_axis_kind kind;
+  double start, stop;
+  size_t count;
+  const double *values; /* LIST */
+} report_axis;
+
+/* The definition `base` (what it fixes, its options and outputs) with these axes instead of its own
+ * (first outermost), built with impactfit_sweep_def_* (no text editing); `label` names it in
+ * messages. A status (err filled). */
+int report_sweep_with_axes(const impactfit_sweep *base, const char *label, const report_axis *axes, size_t n,
+                           impactfit_sweep **out, impactfit_error *err);
+
+/* A copy of the definition `full` (what it fixes, its options and outputs, its axes in order) with
+ * the LINEAR or LOG axis named `axis` resampled to `count` values over the same range, built with
+ * impactfit_sweep_def_* (no text editing); `label` names it in messages. A status (err filled). */
+int report_sweep_variant(const impactfit_sweep *full, const char *label, const char *axis, size_t count,
+                         impactfit_sweep **out, impactfit_error *err);
 
 /* The topics: X(name, function, summary) in topics.def; each function returns 0 or an exit code of
  * tools.h (error printed). */

@@ -82,105 +82,17 @@ static double rng_uniform(uint64_t *s) { return (double)(rng_next(s) >> 11) * 0x
 
 /* ---- sweeps ----------------------------------------------------------------------------------- */
 
-typedef struct sink {
-  char *p;
-  size_t len, cap;
-  int oom;
-} sink;
-
-static void sink_add(sink *k, const char *t, size_t len) {
-  if (k->oom)
-    return;
-  if (k->len + len + 1 > k->cap) {
-    size_t cap = 2 * (k->len + len + 1);
-    char *p = realloc(k->p, cap);
-    if (!p) {
-      k->oom = 1;
-      return;
-    }
-    k->p = p;
-    k->cap = cap;
-  }
-  memcpy(k->p + k->len, t, len);
-  k->len += len;
-  k->p[k->len] = '\0';
-}
-
-static int on_rows(void *ctx, size_t first, size_t count, const char *rows, size_t len) {
-  (void)first;
-  (void)count;
-  sink_add(ctx, rows, len);
-  return ((sink *)ctx)->oom;
-}
-
-/* Runs a sweep into a table. Returns 0 or a CLI exit code (error printed). */
+/* Runs a sweep into a table (impactfit_sweep_run_table: the runner's numbers, no text). Returns 0
+ * or a CLI exit code (error printed). */
 static int run_sweep(const impactfit_sweep *s, impactfit_table **out, size_t *failed) {
   impactfit_error err;
   impactfit_error_clear(&err);
-  sink k = {NULL, 0, 0, 0};
-  const char *h = impactfit_sweep_csv_header(s);
-  sink_add(&k, h, strlen(h));
   impactfit_sweep_summary sum;
-  int st = impactfit_sweep_run(s, NULL, on_rows, NULL, &k, &sum, &err);
-  if (!st && k.oom)
-    st = IMPACTFIT_ENOMEM;
-  if (!st)
-    st = impactfit_table_parse_csv(k.p, k.len, impactfit_sweep_name(s), out, &err);
-  free(k.p);
+  int st = impactfit_sweep_run_table(s, NULL, out, &sum, &err);
   if (st)
     return cli_status_error(st, &err, impactfit_sweep_name(s));
   *failed = sum.failed;
   return 0;
-}
-
-/* A variant of a committed definition file: its [sweep] and [fixed] sections unchanged, the axes
- * replaced by `axes` (text of an [axes] section without its header). */
-static int sweep_variant(const char *path, const char *label, const char *axes, impactfit_sweep **out) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return cli_input_error("copt: cannot read %s: %s", path, strerror(errno));
-  char *text = NULL;
-  size_t len = 0, cap = 0;
-  char buf[4096];
-  size_t got;
-  while ((got = fread(buf, 1, sizeof buf, f)) > 0) {
-    if (len + got + strlen(axes) + 16 > cap) {
-      cap = 2 * (len + got + strlen(axes) + 16);
-      char *p = realloc(text, cap);
-      if (!p) {
-        free(text);
-        fclose(f);
-        return cli_input_error("out of memory");
-      }
-      text = p;
-    }
-    memcpy(text + len, buf, got);
-    len += got;
-  }
-  fclose(f);
-  if (!text)
-    return cli_input_error("copt: %s is empty", path);
-  text[len] = '\0';
-  char *ax = strstr(text, "\n[axes]");
-  if (!ax) {
-    free(text);
-    return cli_input_error("copt: %s has no [axes] section", path);
-  }
-  len = (size_t)(ax - text) + 1;
-  len += (size_t)sprintf(text + len, "[axes]\n%s", axes);
-  impactfit_error err;
-  impactfit_error_clear(&err);
-  int st = impactfit_sweep_parse(text, len, label, out, &err);
-  free(text);
-  return st ? cli_status_error(st, &err, "copt") : 0;
-}
-
-/* "name = linear start, stop, count" for an axis of a loaded sweep with another count. */
-static int axis_line(char *dst, size_t size, const impactfit_sweep_axis *ax, size_t count) {
-  const char *kind = ax->kind == IMPACTFIT_AXIS_LOG ? "log" : "linear";
-  if (ax->kind == IMPACTFIT_AXIS_LIST)
-    return -1;
-  return snprintf(dst, size, "%s = %s %.17g, %.17g, %zu\n", ax->name, kind, ax->start, ax->stop, count);
 }
 
 /* The committed definition `rel` (under srcdir), or in coarse mode the same with `n_coarse` of its
@@ -198,23 +110,18 @@ static int load_sweep(const topic_opts *o, const char *rel, size_t n_coarse, imp
     *out = full;
     return 0;
   }
-  char axes[1024] = "", label[256];
-  size_t used = 0;
-  for (size_t i = 0; i < impactfit_sweep_axis_count(full); i++) {
-    const impactfit_sweep_axis *ax = impactfit_sweep_get_axis(full, i);
-    size_t cnt = ax->count;
-    if (strcmp(ax->name, "n") == 0 && n_coarse < cnt && (cnt - 1) % (n_coarse - 1) == 0)
-      cnt = n_coarse;
-    int w = axis_line(axes + used, sizeof axes - used, ax, cnt);
-    if (w < 0 || (size_t)w >= sizeof axes - used) {
-      impactfit_sweep_free(full);
-      return cli_input_error("copt: %s: unexpected axis %s", rel, ax->name);
-    }
-    used += (size_t)w;
-  }
+  size_t cnt = 0;
+  for (size_t i = 0; i < impactfit_sweep_axis_count(full); i++)
+    if (strcmp(impactfit_sweep_get_axis(full, i)->name, "n") == 0)
+      cnt = impactfit_sweep_get_axis(full, i)->count;
+  char label[256];
   snprintf(label, sizeof label, "%s (coarse: %zu values of n)", rel, n_coarse);
+  /* a subset of the committed n values: (count − 1) divisible by (n_coarse − 1) */
+  if (!(n_coarse < cnt && (cnt - 1) % (n_coarse - 1) == 0))
+    n_coarse = cnt;
+  st = report_sweep_variant(full, label, "n", n_coarse, out, &err);
   impactfit_sweep_free(full);
-  return sweep_variant(path, label, axes, out);
+  return st ? cli_status_error(st, &err, "copt") : 0;
 }
 
 /* A column of a table (−1 with an error printed when missing). */
@@ -590,7 +497,7 @@ static void claim_pair(report *r, const pair_claim *pc, const impactfit_fit_resu
 
 /* The per-n fit at n = 1, 3/2, 2 when the e range starts lower than the paper's 0.45: the published
  * pairs are close to fits whose range starts near 0.03-0.06 (a finding, reported as such). */
-static int explore_e_range(report *r, const char *swpath, const impactfit_sweep_axis *eax, const impactfit_fit_spec *spec,
+static int explore_e_range(report *r, const impactfit_sweep *base, const impactfit_sweep_axis *eax, const impactfit_fit_spec *spec,
                            const impactfit_fit_result *const *at045) {
   const double lows[] = {0.01, 0.03, 0.045, 0.06, 0.1};
   const size_t nl = sizeof lows / sizeof lows[0];
@@ -604,13 +511,19 @@ static int explore_e_range(report *r, const char *swpath, const impactfit_sweep_
   if (!bx || !by)
     rc = cli_input_error("out of memory");
   for (size_t l = 0; l < nl && !rc; l++) {
-    char axes[256], label[128];
-    snprintf(axes, sizeof axes, "n = list 1, 1.5, 2\ne = linear %.17g, %.17g, %zu\n", lows[l], eax->stop, eax->count);
+    char label[128];
     snprintf(label, sizeof label, "sweeps/poursina2020.ini with e from %g", lows[l]);
+    static const double n3[3] = {1.0, 1.5, 2.0};
+    const report_axis axes[2] = {{"n", IMPACTFIT_AXIS_LIST, 1.0, 2.0, 3, n3},
+                                 {"e", IMPACTFIT_AXIS_LINEAR, lows[l], eax->stop, eax->count, NULL}};
     impactfit_sweep *sv = NULL;
     impactfit_table *tv = NULL;
     size_t failed = 0, first[4];
-    if ((rc = sweep_variant(swpath, label, axes, &sv)) || (rc = run_sweep(sv, &tv, &failed))) {
+    impactfit_error err;
+    impactfit_error_clear(&err);
+    if (report_sweep_with_axes(base, label, axes, 2, &sv, &err))
+      rc = cli_status_error(err.status, &err, "copt");
+    if (rc || (rc = run_sweep(sv, &tv, &failed))) {
       impactfit_sweep_free(sv);
       break;
     }
@@ -671,13 +584,14 @@ static int section_fits(const topic_opts *o, report *r, fits_out *out) {
   double tol = param_value(def, "tol");
   /* n = 3/2 exactly (Eq. 52), on the same e axis */
   const impactfit_sweep_axis *eax = impactfit_sweep_get_axis(def, impactfit_sweep_axis_count(def) - 1);
-  char axes[512];
-  int w = snprintf(axes, sizeof axes, "n = list 1.5\n");
-  if (strcmp(eax->name, "e") != 0 || axis_line(axes + w, sizeof axes - (size_t)w, eax, eax->count) < 0) {
+  static const double n15 = 1.5;
+  const report_axis axes15[2] = {{"n", IMPACTFIT_AXIS_LIST, 1.5, 1.5, 1, &n15},
+                                 {"e", eax->kind, eax->start, eax->stop, eax->count, NULL}};
+  if (strcmp(eax->name, "e") != 0 || eax->kind == IMPACTFIT_AXIS_LIST)
     rc = cli_input_error("copt: %s: the innermost axis must be a range of e", swpath);
-  }
-  if (!rc)
-    rc = sweep_variant(swpath, "sweeps/poursina2020.ini at n = 1.5", axes, &s15);
+  if (!rc && report_sweep_with_axes(impactfit_fitfile_sweep(ff), "sweeps/poursina2020.ini at n = 1.5", axes15, 2, &s15,
+                                    &err))
+    rc = cli_status_error(err.status, &err, "copt");
   say(o, "sweep %s", "sweeps/poursina2020.ini");
   impactfit_table *t = NULL, *t15 = NULL;
   size_t failed = 0, failed15 = 0;
@@ -732,7 +646,7 @@ static int section_fits(const topic_opts *o, report *r, fits_out *out) {
   if (!rc && !coarse) {
     char *text = NULL;
     size_t len = 0;
-    if ((st = impactfit_fitfile_run(ff, t, &err)) || (st = impactfit_codegen_header(ff, &text, &len, &err))) {
+    if ((st = impactfit_fitfile_run_table(ff, t, IMPACTFIT_FITFILE_SAME_GRID, &err)) || (st = impactfit_codegen_header(ff, &text, &len, &err))) {
       rc = cli_status_error(st, &err, "copt: fits/poursina2020.ini");
     } else {
       rc = report_header(r, o, "poursina2020.h", text, len);
@@ -924,7 +838,7 @@ static int section_fits(const topic_opts *o, report *r, fits_out *out) {
     for (int j = 0; j < 3; j++)
       report_md(r, "| %g | %.4f, %.4f | %.4f, %.4f | %.4f, %.4f |\n", nn3[j], per3[j]->value[0], per3[j]->value[1],
                 rel[j].value[0], rel[j].value[1], pub_alpha(nn3[j]), pub_beta(nn3[j]));
-    if ((rc = explore_e_range(r, swpath, eax, sg[0].spec, per3)))
+    if ((rc = explore_e_range(r, impactfit_fitfile_sweep(ff), eax, sg[0].spec, per3)))
       goto done;
     report_md(r, "\nHow well each closed form reproduces e: c from the formula, one simulated impact (condition C, "
                  "integrator tolerance 1e-13), |e_out − e|, maximum over the grid above%s:\n\n"

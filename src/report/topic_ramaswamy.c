@@ -708,29 +708,6 @@ static int dtau_section(const topic_opts *o, report *r) {
 
 /* ---- reproduce: regenerate the headers ----------------------------------------------------- */
 
-typedef struct sink {
-  char *p;
-  size_t len, cap;
-} sink;
-
-static int on_rows(void *ctx, size_t first, size_t count, const char *rows, size_t len) {
-  sink *s = ctx;
-  (void)first;
-  (void)count;
-  if (s->len + len + 1 > s->cap) {
-    size_t cap = 2 * (s->len + len + 1);
-    char *p = realloc(s->p, cap);
-    if (!p)
-      return 1;
-    s->p = p;
-    s->cap = cap;
-  }
-  memcpy(s->p + s->len, rows, len);
-  s->len += len;
-  s->p[s->len] = '\0';
-  return 0;
-}
-
 static int regenerate(const topic_opts *o, report *r, const char *name) {
   char path[4096];
   snprintf(path, sizeof path, "%s/fits/%s.ini", o->srcdir, name);
@@ -740,24 +717,20 @@ static int regenerate(const topic_opts *o, report *r, const char *name) {
   if (impactfit_fitfile_load(path, &f, &err))
     return cli_status_error(IMPACTFIT_EINVAL, &err, "ramaswamy");
   const impactfit_sweep *s = impactfit_fitfile_sweep(f);
-  sink k = {NULL, 0, 0};
-  on_rows(&k, 0, 0, impactfit_sweep_csv_header(s), strlen(impactfit_sweep_csv_header(s)));
   impactfit_sweep_summary sum;
   impactfit_table *t = NULL;
   char *text = NULL;
   size_t len = 0;
-  int st = impactfit_sweep_run(s, NULL, on_rows, NULL, &k, &sum, &err);
+  /* sweep → table → fit → header in memory (the runner's numbers, no CSV text) */
+  int st = impactfit_sweep_run_table(s, NULL, &t, &sum, &err);
   if (!st && sum.failed) {
     st = IMPACTFIT_ENOCONV;
     snprintf(err.message, sizeof err.message, "%zu points of the sweep failed", sum.failed);
   }
   if (!st)
-    st = impactfit_table_parse_csv(k.p, k.len, "sweep", &t, &err);
-  if (!st)
-    st = impactfit_fitfile_run(f, t, &err);
+    st = impactfit_fitfile_run_table(f, t, IMPACTFIT_FITFILE_SAME_GRID, &err);
   if (!st)
     st = impactfit_codegen_header(f, &text, &len, &err);
-  free(k.p);
   impactfit_table_free(t);
   impactfit_fitfile_free(f);
   if (st) {

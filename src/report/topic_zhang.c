@@ -155,12 +155,6 @@ static int sink_add(sink *s, const char *t, size_t len) {
   return 0;
 }
 
-static int on_rows(void *ctx, size_t first, size_t count, const char *rows, size_t len) {
-  (void)first;
-  (void)count;
-  return sink_add(ctx, rows, len);
-}
-
 static double max_corr(const impactfit_fit_result *r) {
   double c = 0.0;
   for (size_t j = 0; j < r->n_params; j++)
@@ -208,21 +202,16 @@ static int load_fit(const topic_opts *o, int t, int run, zdata *z, impactfit_fit
   }
   if (run) {
     const impactfit_sweep *sw = impactfit_fitfile_sweep(f);
-    sink k = {NULL, 0, 0};
     impactfit_table *tab = NULL;
     impactfit_sweep_summary sum;
-    st = sink_add(&k, impactfit_sweep_csv_header(sw), strlen(impactfit_sweep_csv_header(sw))) ? IMPACTFIT_ENOMEM : 0;
-    if (!st)
-      st = impactfit_sweep_run(sw, NULL, on_rows, NULL, &k, &sum, &err);
+    /* sweep → table → fit in memory (the runner's numbers, no CSV text) */
+    st = impactfit_sweep_run_table(sw, NULL, &tab, &sum, &err);
     if (!st && sum.failed) {
       st = IMPACTFIT_ENOROOT;
       snprintf(err.message, sizeof err.message, "%zu sweep points failed", sum.failed);
     }
     if (!st)
-      st = impactfit_table_parse_csv(k.p, k.len, "zhang sweep", &tab, &err);
-    if (!st)
-      st = impactfit_fitfile_run(f, tab, &err);
-    free(k.p);
+      st = impactfit_fitfile_run_table(f, tab, IMPACTFIT_FITFILE_SAME_GRID, &err);
     impactfit_table_free(tab);
     if (st) {
       impactfit_fitfile_free(f);
