@@ -388,26 +388,11 @@ static void profile_b(const dgrid *g, const double *w, const double *bs, size_t 
   }
 }
 
-static int dtau_section(const topic_opts *o, report *r) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/include/impactfit/generated/ramaswamy_dtau.h", o->srcdir);
-  double cst[10], cse[10];
-  if (header_constants(path, "lsq", dtau_names, 10, cst, cse))
-    return CLI_INPUT;
+/* Δτ audit on the grid g: the published and refitted constants' errors, and a lower bound on the
+ * maximum error any constants reach. */
+static int dtau_audit(report *r, const dgrid *g, const double *cst, const double *cse, const char *how) {
   const double *pub = impactfit_hc_rh_dtau_published;
-  /* the audit grid on [0, 20] × [1, 2] */
-  size_t ne = o->check ? 101 : o->quick ? 101 : 201, nn = o->check ? 26 : o->quick ? 26 : 51;
-  dgrid g;
-  memset(&g, 0, sizeof g);
-  int rc = dgrid_make(&g, 20.0, ne, nn);
-  if (rc) {
-    dgrid_free(&g);
-    return rc;
-  }
-  char how[256];
-  snprintf(how, sizeof how, "%zu x %zu points equally spaced on [0, 20] x [1, 2]; dtau simulated (impact engine, "
-           "about 1e-13)", ne, nn);
-  stats sp = dgrid_stats(&g, surface_fn, pub, 20.0), sr = dgrid_stats(&g, surface_fn, cst, 20.0);
+  stats sp = dgrid_stats(g, surface_fn, pub, 20.0), sr = dgrid_stats(g, surface_fn, cst, 20.0);
   report_md(r, "## Ramaswamy & Humbert: the impact-time surface Δτ(ε, n), Eq. (7), refitted\n\n"
                "Δτ is the contact duration of x'' + xⁿ(εx' + 1) = 0, x(0) = 0, x'(0) = 1 (so Δt = Δτ/ω_i); "
                "their surface a e^(−bε) + (c − d e^(−fn)) ε + (gn − h) e^(−in) − jn + k with the published "
@@ -441,14 +426,12 @@ static int dtau_section(const topic_opts *o, report *r) {
    * rms of the same constants ≥ the least-squares minimum of that rms, which the refit is. */
   double sw = 0.0, swr = 0.0;
   {
-    double *w = malloc(g.ne * g.nn * sizeof *w);
-    if (!w) {
-      dgrid_free(&g);
+    double *w = malloc(g->ne * g->nn * sizeof *w);
+    if (!w)
       return cli_input_error("out of memory");
-    }
-    trapezoid_2d(g.ne, g.nn, w);
-    for (size_t k = 0; k < g.ne * g.nn; k++) {
-      double e = impactfit_hc_rh_dtau(cst, g.eps[k], g.n[k]) / g.dtau[k] - 1.0;
+    trapezoid_2d(g->ne, g->nn, w);
+    for (size_t k = 0; k < g->ne * g->nn; k++) {
+      double e = impactfit_hc_rh_dtau(cst, g->eps[k], g->n[k]) / g->dtau[k] - 1.0;
       sw += w[k];
       swr += w[k] * e * e;
     }
@@ -464,24 +447,31 @@ static int dtau_section(const topic_opts *o, report *r) {
   report_claim_f(r, "rh-dtau-best-max-lower-bound", src,
             "RH dtau form: lower bound of the max error any constants reach, eps <= 20 (least-squares rms)", 0.237,
             100 * lbound, "%", REPORT_AT_MOST, 0.0, 0.0, how);
+  return 0;
+}
 
+/* On which range of ε the published claim could hold. */
+static void dtau_ranges(report *r, const dgrid *g, size_t ne, size_t nn, const double *cst, const char *how) {
+  const double *pub = impactfit_hc_rh_dtau_published;
+  const char *src = "Ramaswamy & Humbert, Sec. 3.3";
+  double step = 20.0 / (double)(ne - 1);
   /* on which range could the claim hold */
   report_md(r, "On smaller ranges of ε (same grid spacing):\n\n| ε ≤ | published max | published mean | refitted max | "
                "refitted mean |\n|---|---|---|---|---|\n");
   static const double ranges[] = {0.5, 1, 2, 5, 10, 15, 20};
   for (size_t k = 0; k < sizeof ranges / sizeof ranges[0]; k++) {
-    stats a = dgrid_stats(&g, surface_fn, pub, ranges[k]), b = dgrid_stats(&g, surface_fn, cst, ranges[k]);
+    stats a = dgrid_stats(g, surface_fn, pub, ranges[k]), b = dgrid_stats(g, surface_fn, cst, ranges[k]);
     report_md(r, "| %g | %.3g %% | %.3g %% | %.3g %% | %.3g %% |\n", ranges[k], 100 * a.max, 100 * a.mean, 100 * b.max,
               100 * b.mean);
   }
-  double step = 20.0 / (double)(ne - 1), best_mean = 0.0, at0 = 0.0;
+  double best_mean = 0.0, at0 = 0.0;
   for (size_t i = 1; i < ne; i++) {
     double em = lin(0.0, 20.0, ne, i);
-    if (dgrid_stats(&g, surface_fn, pub, em + 0.5 * step).mean <= 0.00237)
+    if (dgrid_stats(g, surface_fn, pub, em + 0.5 * step).mean <= 0.00237)
       best_mean = em;
   }
   for (size_t j = 0; j < nn; j++) /* ε = 0 column */
-    at0 = fmax(at0, fabs(impactfit_hc_rh_dtau(pub, 0.0, g.n[j * ne]) / g.dtau[j * ne] - 1.0));
+    at0 = fmax(at0, fabs(impactfit_hc_rh_dtau(pub, 0.0, g->n[j * ne]) / g->dtau[j * ne] - 1.0));
   report_md(r, "\nThe claim cannot hold as a maximum on any range that contains ε = 0: there the published surface is "
                "off by up to %.3g %% (at n = 1 it gives %.5f for Δτ = π). As a mean over [0, ε_max] × [1, 2] it "
                "holds up to ε_max = %.3g.\n\n",
@@ -491,7 +481,10 @@ static int dtau_section(const topic_opts *o, report *r) {
   report_claim_f(r, "rh-dtau-claim-range-mean", src,
             "largest eps_max with the published mean error on [0, eps_max] x [1, 2] <= 0.237 %", NAN, best_mean, "", REPORT_AT_MOST, 0.0, 0.0, how);
 
-  /* why the refit converges: the profile over b */
+}
+
+/* Why the refit converges: the least-squares profile over b on a sub-grid of g (quick and full runs). */
+static int dtau_profile(const topic_opts *o, report *r, const dgrid *g, const double *cst, const double *cse) {
   size_t nb = 0;
   double bs[64], rms[64];
   if (!o->check) {
@@ -506,8 +499,8 @@ static int dtau_section(const topic_opts *o, report *r) {
      * every second of the quick one */
     size_t st = o->quick ? 2 : 4;
     dgrid h;
-    h.ne = (g.ne - 1) / st + 1;
-    h.nn = (g.nn - 1) / st + 1;
+    h.ne = (g->ne - 1) / st + 1;
+    h.nn = (g->nn - 1) / st + 1;
     size_t N = h.ne * h.nn;
     h.eps = malloc(N * sizeof *h.eps);
     h.n = malloc(N * sizeof *h.n);
@@ -516,15 +509,14 @@ static int dtau_section(const topic_opts *o, report *r) {
     if (!h.eps || !h.n || !h.dtau || !w) {
       dgrid_free(&h);
       free(w);
-      dgrid_free(&g);
       return cli_input_error("out of memory");
     }
     for (size_t j = 0; j < h.nn; j++)
       for (size_t i = 0; i < h.ne; i++) {
-        size_t src_k = (j * st) * g.ne + i * st, k = j * h.ne + i;
-        h.eps[k] = g.eps[src_k];
-        h.n[k] = g.n[src_k];
-        h.dtau[k] = g.dtau[src_k];
+        size_t src_k = (j * st) * g->ne + i * st, k = j * h.ne + i;
+        h.eps[k] = g->eps[src_k];
+        h.n[k] = g->n[src_k];
+        h.dtau[k] = g->dtau[src_k];
       }
     trapezoid_2d(h.ne, h.nn, w);
     profile_b(&h, w, bs, nb, rms);
@@ -588,50 +580,27 @@ static int dtau_section(const topic_opts *o, report *r) {
     free(w);
   }
 
-  /* the surrogate */
-  impactfit_hc_dtau_surrogate_params spp = impactfit_hc_dtau_surrogate_default_params();
-  impactfit_hc_dtau_surrogate *s = NULL;
-  impactfit_impact_workspace *ws = impactfit_impact_alloc();
-  impactfit_error err;
-  impactfit_error_clear(&err);
-  int st = ws ? impactfit_hc_dtau_surrogate_build(ws, &spp, &s, &err) : IMPACTFIT_ENOMEM;
-  impactfit_impact_free(ws);
-  if (st) {
-    dgrid_free(&g);
-    return cli_status_error(st, &err, "ramaswamy: surrogate");
-  }
-  stats s20 = dgrid_stats(&g, surrogate_fn, s, 20.0);
-  dgrid gs;
-  memset(&gs, 0, sizeof gs);
-  size_t se_n = o->check ? 51 : o->quick ? 101 : 201, sn_n = o->check ? 11 : o->quick ? 21 : 51;
-  if ((rc = dgrid_make(&gs, spp.eps_max, se_n, sn_n))) {
-    impactfit_hc_dtau_surrogate_free(s);
-    dgrid_free(&g);
-    dgrid_free(&gs);
-    return rc;
-  }
-  stats s100 = dgrid_stats(&gs, surrogate_fn, s, spp.eps_max);
-  report_md(r, "impactfit's surrogate (`include/impactfit/generated/ramaswamy_dtau_surrogate.h`, `impactfit "
-               "dtau-surrogate`: ln Δτ as a Chebyshev series of degrees %d × %d in ln(1+ε) and n on [0, %g] × [1, 2], "
-               "%d simulations): max relative error %.3g on the grid above and %.3g (mean %.3g) on %zu × %zu held-out "
-               "points of its whole box; target 1e-6.\n\n",
-            spp.deg_eps, spp.deg_n, spp.eps_max, (spp.deg_eps + 1) * (spp.deg_n + 1), s20.max, s100.max, s100.mean,
-            se_n, sn_n);
-  report_target(r, "dtau surrogate <= 1e-6 relative on held-out points", s100.max <= 1e-6,
-                "max %.3g at (eps, n) = (%.4g, %.3g) on %zu x %zu points of [0, %g] x [1, 2]", s100.max, s100.eps_at,
-                s100.n_at, se_n, sn_n, spp.eps_max);
+  return 0;
+}
 
+/* Figures: the surface's relative error against ε for three n, and the surrogate's held-out error. */
+static void dtau_figures(report *r, const dgrid *g, const dgrid *gs_, const double *cst,
+                         const impactfit_hc_dtau_surrogate *s, const impactfit_hc_dtau_surrogate_params *spp_,
+                         double step) {
+  const double *pub = impactfit_hc_rh_dtau_published;
+  const dgrid gs = *gs_;
+  const impactfit_hc_dtau_surrogate_params spp = *spp_;
   FILE *f = report_data(r, "ramaswamy_dtau.dat");
   if (f) {
     /* relative error vs ε for n = 1, 1.5, 2 (grid columns j = 0, (nn−1)/2, nn−1) */
     fprintf(f, "# eps  |rel. error| published n=1, 1.5, 2; refitted n=1, 1.5, 2\n");
-    size_t js[3] = {0, (g.nn - 1) / 2, g.nn - 1};
-    for (size_t i = 0; i < g.ne; i++) {
-      fprintf(f, "%.6g", g.eps[i]);
+    size_t js[3] = {0, (g->nn - 1) / 2, g->nn - 1};
+    for (size_t i = 0; i < g->ne; i++) {
+      fprintf(f, "%.6g", g->eps[i]);
       for (int c = 0; c < 2; c++)
         for (int q = 0; q < 3; q++) {
-          size_t k = js[q] * g.ne + i;
-          fprintf(f, " %.6e", fabs(impactfit_hc_rh_dtau(c ? cst : pub, g.eps[k], g.n[k]) / g.dtau[k] - 1.0) * 100);
+          size_t k = js[q] * g->ne + i;
+          fprintf(f, " %.6e", fabs(impactfit_hc_rh_dtau(c ? cst : pub, g->eps[k], g->n[k]) / g->dtau[k] - 1.0) * 100);
         }
       fputc('\n', f);
     }
@@ -668,42 +637,110 @@ static int dtau_section(const topic_opts *o, report *r) {
                   "set yrange [1e-14:1e-5]\nplot 'ramaswamy_surrogate.dat' u 1:2 w l lw 2 t 'surrogate', 1e-6 w lines dt 3 lw 2.5 "
                   "lc rgb 'black' t 'target'");
   }
+
+}
+
+/* impactfit's Δτ surrogate: built, checked on g and on held-out points of its box. */
+static int dtau_surrogate(const topic_opts *o, report *r, const dgrid *g, const double *cst, double step) {
+  impactfit_hc_dtau_surrogate_params spp = impactfit_hc_dtau_surrogate_default_params();
+  impactfit_hc_dtau_surrogate *s = NULL;
+  impactfit_impact_workspace *ws = impactfit_impact_alloc();
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  int st = ws ? impactfit_hc_dtau_surrogate_build(ws, &spp, &s, &err) : IMPACTFIT_ENOMEM;
+  impactfit_impact_free(ws);
+  if (st)
+    return cli_status_error(st, &err, "ramaswamy: surrogate");
+  stats s20 = dgrid_stats(g, surrogate_fn, s, 20.0);
+  dgrid gs;
+  memset(&gs, 0, sizeof gs);
+  size_t se_n = o->check ? 51 : o->quick ? 101 : 201, sn_n = o->check ? 11 : o->quick ? 21 : 51;
+  int rc = dgrid_make(&gs, spp.eps_max, se_n, sn_n);
+  if (rc) {
+    impactfit_hc_dtau_surrogate_free(s);
+    dgrid_free(&gs);
+    return rc;
+  }
+  stats s100 = dgrid_stats(&gs, surrogate_fn, s, spp.eps_max);
+  report_md(r, "impactfit's surrogate (`include/impactfit/generated/ramaswamy_dtau_surrogate.h`, `impactfit "
+               "dtau-surrogate`: ln Δτ as a Chebyshev series of degrees %d × %d in ln(1+ε) and n on [0, %g] × [1, 2], "
+               "%d simulations): max relative error %.3g on the grid above and %.3g (mean %.3g) on %zu × %zu held-out "
+               "points of its whole box; target 1e-6.\n\n",
+            spp.deg_eps, spp.deg_n, spp.eps_max, (spp.deg_eps + 1) * (spp.deg_n + 1), s20.max, s100.max, s100.mean,
+            se_n, sn_n);
+  report_target(r, "dtau surrogate <= 1e-6 relative on held-out points", s100.max <= 1e-6,
+                "max %.3g at (eps, n) = (%.4g, %.3g) on %zu x %zu points of [0, %g] x [1, 2]", s100.max, s100.eps_at,
+                s100.n_at, se_n, sn_n, spp.eps_max);
+
+  dtau_figures(r, g, &gs, cst, s, &spp, step);
   impactfit_hc_dtau_surrogate_free(s);
   dgrid_free(&gs);
-  dgrid_free(&g);
+  return 0;
+}
 
-  if (o->check) {
-    /* the committed constants, recomputed on a coarse grid (101 × 21 instead of 201 × 51) */
-    char fpth[4096];
-    snprintf(fpth, sizeof fpth, "%s/fits/ramaswamy_dtau.ini", o->srcdir);
-    impactfit_fitfile *ff = NULL;
-    if (impactfit_fitfile_load(fpth, &ff, &err))
-      return cli_status_error(IMPACTFIT_EINVAL, &err, "ramaswamy");
-    dgrid c;
-    memset(&c, 0, sizeof c);
-    double *w = malloc(101 * 21 * sizeof *w);
-    if (!w || (rc = dgrid_make(&c, 20.0, 101, 21))) {
-      free(w);
-      dgrid_free(&c);
-      impactfit_fitfile_free(ff);
-      return rc ? rc : cli_input_error("out of memory");
-    }
-    trapezoid_2d(101, 21, w);
-    impactfit_fit_stage stg;
-    impactfit_fitfile_stage(ff, 0, &stg);
-    impactfit_fit_result res;
-    st = refit(stg.spec, 101 * 21, c.eps, c.n, c.dtau, stg.weights ? w : NULL, &res, &err);
+/* check: the committed constants, recomputed on a coarse grid (101 × 21 instead of 201 × 51). */
+static int dtau_check_refit(const topic_opts *o, report *r, const double *cst, const double *cse) {
+  int rc = 0, st;
+  impactfit_error err;
+  impactfit_error_clear(&err);
+/* the committed constants, recomputed on a coarse grid (101 × 21 instead of 201 × 51) */
+  char fpth[4096];
+  snprintf(fpth, sizeof fpth, "%s/fits/ramaswamy_dtau.ini", o->srcdir);
+  impactfit_fitfile *ff = NULL;
+  if (impactfit_fitfile_load(fpth, &ff, &err))
+    return cli_status_error(IMPACTFIT_EINVAL, &err, "ramaswamy");
+  dgrid c;
+  memset(&c, 0, sizeof c);
+  double *w = malloc(101 * 21 * sizeof *w);
+  if (!w || (rc = dgrid_make(&c, 20.0, 101, 21))) {
     free(w);
     dgrid_free(&c);
     impactfit_fitfile_free(ff);
-    if (st)
-      return cli_status_error(st, &err, "ramaswamy");
-    char worst[160] = "";
-    double q = drift_ratio(&res, cst, cse, worst, sizeof worst);
-    report_target(r, "ramaswamy_dtau.h constants reproduced within 1 standard error", q <= 1.0,
-                  "refitted on 101 x 21 points: largest |change|/se = %.2f (%s)", q, worst);
+    return rc ? rc : cli_input_error("out of memory");
   }
+  trapezoid_2d(101, 21, w);
+  impactfit_fit_stage stg;
+  impactfit_fitfile_stage(ff, 0, &stg);
+  impactfit_fit_result res;
+  st = refit(stg.spec, 101 * 21, c.eps, c.n, c.dtau, stg.weights ? w : NULL, &res, &err);
+  free(w);
+  dgrid_free(&c);
+  impactfit_fitfile_free(ff);
+  if (st)
+    return cli_status_error(st, &err, "ramaswamy");
+  char worst[160] = "";
+  double q = drift_ratio(&res, cst, cse, worst, sizeof worst);
+  report_target(r, "ramaswamy_dtau.h constants reproduced within 1 standard error", q <= 1.0,
+                "refitted on 101 x 21 points: largest |change|/se = %.2f (%s)", q, worst);
   return 0;
+}
+
+static int dtau_section(const topic_opts *o, report *r) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/include/impactfit/generated/ramaswamy_dtau.h", o->srcdir);
+  double cst[10], cse[10];
+  if (header_constants(path, "lsq", dtau_names, 10, cst, cse))
+    return CLI_INPUT;
+  /* the audit grid on [0, 20] × [1, 2] */
+  size_t ne = o->check ? 101 : o->quick ? 101 : 201, nn = o->check ? 26 : o->quick ? 26 : 51;
+  dgrid g;
+  memset(&g, 0, sizeof g);
+  int rc = dgrid_make(&g, 20.0, ne, nn);
+  char how[256];
+  snprintf(how, sizeof how, "%zu x %zu points equally spaced on [0, 20] x [1, 2]; dtau simulated (impact engine, "
+           "about 1e-13)", ne, nn);
+  if (!rc)
+    rc = dtau_audit(r, &g, cst, cse, how);
+  if (!rc)
+    dtau_ranges(r, &g, ne, nn, cst, how);
+  if (!rc && !o->check)
+    rc = dtau_profile(o, r, &g, cst, cse);
+  if (!rc)
+    rc = dtau_surrogate(o, r, &g, cst, 20.0 / (double)(ne - 1));
+  dgrid_free(&g);
+  if (!rc && o->check)
+    rc = dtau_check_refit(o, r, cst, cse);
+  return rc;
 }
 
 /* ---- reproduce: regenerate the headers ----------------------------------------------------- */
