@@ -731,43 +731,8 @@ static void fmt_consts(char *buf, size_t size, int i, const double *c, const dou
   }
 }
 
-int topic_zhang(const topic_opts *o, report *r) {
-  zdata *z = calloc(1, sizeof *z);
-  if (!z)
-    return cli_input_error("zhang: out of memory");
-  int rc = 0;
-  impactfit_fitfile *ff[2] = {NULL, NULL};
-  double t0 = omp_get_wtime();
-  z->ne = o->check ? 50 : 99;
-  for (int k = 0; k < z->ne; k++) /* the sweep's axis formula: start + (stop − start) k/(count − 1) */
-    z->e[k] = 0.01 + (0.99 - 0.01) * k / (z->ne - 1.0);
-  if ((rc = exact_alpha(z)))
-    goto out;
-  for (int t = 0; t < 2 && !rc; t++)
-    rc = load_fit(o, t, !o->check, z, &ff[t]);
-  for (int t = 0; t < 2 && !rc && o->check; t++)
-    rc = fit_grid(ff[t], t, z);
-  if (rc)
-    goto out;
-  if (o->log)
-    fprintf(o->log, "zhang: exact alpha and fits (%d values of e) in %.1f s\n", z->ne, omp_get_wtime() - t0);
-  audit(z);
-  char how[256], gridtxt[96];
-  snprintf(gridtxt, sizeof gridtxt, "%d values of e in [0.01, 0.99] (step %.2f), n = 1.5", z->ne, z->e[1] - z->e[0]);
-
-  /* the regenerated header */
-  if (!o->check) {
-    sink h = {NULL, 0, 0};
-    if ((rc = make_header(ff, z, &h))) {
-      free(h.p);
-      goto out;
-    }
-    rc = report_header(r, o, "zhang2021.h", h.p, h.len);
-    free(h.p);
-    if (rc)
-      goto out;
-  }
-
+/* The report: the element, and the published and regenerated constants. */
+static void zhang_constants(report *r, const zdata *z, const char *gridtxt) {
   /* ---- markdown: the reproduction ---- */
   report_md(r, "## Zhang et al. (2021): α(e) for an arbitrary damping exponent\n\n"
                "The element f = k δ^n + λ δ^m δ' with λ from Eq. (53), λ = 3 mass (m+1)(1−e) v/(4α) · "
@@ -794,6 +759,12 @@ int topic_zhang(const topic_opts *o, report *r) {
     fmt_consts(ar, sizeof ar, i, z->regen[1][1][i], z->se[1][1][i]);
     report_md(r, "| %g | (%s) | %s | %s | %s | %s |\n", ms[i], eq_name[i], p, a, c, ar);
   }
+}
+
+/* The report: the (b, d) scan of the double-exponential fits, the correlations, and the drift of the
+ * committed constants. */
+static void zhang_scan_drift(report *r, zdata *z, impactfit_fitfile *const ff[2], const char *gridtxt) {
+  char how[256];
   /* scan */
   double scan_worst = 0.0;
   int scan_count = 0;
@@ -837,6 +808,11 @@ int topic_zhang(const topic_opts *o, report *r) {
                 drift, cond_name[dt_], stage_name[ds % NM], ds >= NM ? "_rel" : "", dj, z->ne);
   report_claim_f(r, "regen-drift-se", "impactfit", "zhang2021.h: largest change of a constant, in standard errors", NAN,
             drift, "", -1, 1e-6, 0.0, how);
+}
+
+/* The report: the accuracy of each formula's α and of the restitution it gives. */
+static void zhang_accuracy(report *r, const zdata *z, const char *gridtxt) {
+  char how[256];
   /* α and e_out table */
   report_md(r, "### Accuracy of α(e) and of the restitution it gives\n\n"
                "Relative deviation of each formula's α from the exact α under C and under A (max, at e, and "
@@ -868,6 +844,11 @@ int topic_zhang(const topic_opts *o, report *r) {
       report_claim_f(r, id, "impactfit", what, NAN, z->eo_max[t ? F_RA : F_RC][i][t], "", -1, 0.0, 0.0, how);
     }
   }
+}
+
+/* The report: which transition condition the published fits describe (m < n). */
+static void zhang_verdict(report *r, const zdata *z, const char *gridtxt) {
+  char how[256];
   /* the verdict: m < n */
   double mean_dev[2] = {0, 0}, max_dev[2] = {0, 0}, eo_dev[2] = {0, 0};
   int nlow = 0;
@@ -910,6 +891,86 @@ int topic_zhang(const topic_opts *o, report *r) {
             "published alpha (m < n): mean relative deviation from the exact alpha under C (the paper's stated condition)",
             NAN, 100 * mean_dev[0], "%", -1, 0.0, 0.0, how);
 
+}
+
+/* The report: the surrogates α(n, m, e) on held-out points; in a full run they are rebuilt. */
+static int zhang_surrogates(const topic_opts *o, report *r) {
+  char how[256];
+  int pts = o->check ? 600 : o->quick ? 1000 : 4000;
+  double worst[2], wn[2], wm[2], we[2];
+  int failed[2];
+  for (int t = 0; t < 2; t++)
+    worst[t] = held_out(t, pts, 20250101ULL + (unsigned long long)t, &wn[t], &wm[t], &we[t], &failed[t]);
+  report_md(r, "### Beyond the paper: α(n, m, e) for n ∈ [1, 2], m ∈ [0, 2], e ∈ [0.01, 1)\n\n"
+               "include/impactfit/generated/zhang_c_surrogate.h and zhang_a_surrogate.h give ζ, λ and α for any "
+               "(n, m, e) in that box (`impactfit_zhang_c_alpha(n, m, e)`, `impactfit_zhang_c_c(n, m, e, k, mass, v)`, "
+               "same for A): Chebyshev series of ln ζ − ln(1 − e), piecewise in m (m ≤ n and m ≥ n; under C graded "
+               "towards m = n, where α has a kink and a boundary layer for small e) and in e (ln e, ln(1 − e)). "
+               "On %d held-out points (n uniform; m uniform, a third within 10^−U(0,8) of m = n; e log-uniform in e "
+               "and in 1 − e; k, mass, v random over 5, 4 and 3 decades) and %d points on the edges and seams of "
+               "the box (n = 1, 1.5, 2; m = 0, 2, n ∓ 1e-9; e = 0.01, 1/2 and its neighbours, 1 − 1e-6, 1 − 1e-9), "
+               "simulating in the user's units with the header's λ: max |e_out − e| = %.2e under C (at n = %.4f, "
+               "m = %.6f, e = %.4g) and %.2e under A (at n = %.4f, m = %.6f, e = %.4g).\n\n",
+            pts, ZHANG_EDGE_POINTS, worst[0], wn[0], wm[0], we[0], worst[1], wn[1], wm[1], we[1]);
+  snprintf(how, sizeof how, "%d held-out + %d edge and seam points, simulated in user units with the header's lambda (seed 20250101+)", pts, ZHANG_EDGE_POINTS);
+  for (int t = 0; t < 2; t++) {
+    char id[64], what[256];
+    snprintf(id, sizeof id, "surrogate-%s-held-out", t ? "a" : "c");
+    snprintf(what, sizeof what, "zhang_%s_surrogate.h: max |e_out - e| on held-out, edge and seam points", t ? "a" : "c");
+    report_claim_f(r, id, "impactfit", what, NAN, worst[t], "", -1, 0.05, 0.0, how);
+    snprintf(what, sizeof what, "zhang_%s_surrogate.h: max |e_out - e| <= 1e-6 on held-out points", t ? "a" : "c");
+    report_target(r, what, worst[t] <= 1e-6 && failed[t] == 0, "%.2e on %d points (%d simulations failed)", worst[t],
+                  pts, failed[t]);
+  }
+  int rc = 0;
+  if (!o->check && !o->quick)
+    for (int t = 0; t < 2 && !rc; t++)
+      rc = report_surrogate(r, o, t ? "zhang-a" : "zhang-c");
+  return rc;
+}
+
+int topic_zhang(const topic_opts *o, report *r) {
+  zdata *z = calloc(1, sizeof *z);
+  if (!z)
+    return cli_input_error("zhang: out of memory");
+  int rc = 0;
+  impactfit_fitfile *ff[2] = {NULL, NULL};
+  double t0 = omp_get_wtime();
+  z->ne = o->check ? 50 : 99;
+  for (int k = 0; k < z->ne; k++) /* the sweep's axis formula: start + (stop − start) k/(count − 1) */
+    z->e[k] = 0.01 + (0.99 - 0.01) * k / (z->ne - 1.0);
+  if ((rc = exact_alpha(z)))
+    goto out;
+  for (int t = 0; t < 2 && !rc; t++)
+    rc = load_fit(o, t, !o->check, z, &ff[t]);
+  for (int t = 0; t < 2 && !rc && o->check; t++)
+    rc = fit_grid(ff[t], t, z);
+  if (rc)
+    goto out;
+  if (o->log)
+    fprintf(o->log, "zhang: exact alpha and fits (%d values of e) in %.1f s\n", z->ne, omp_get_wtime() - t0);
+  audit(z);
+  char gridtxt[96];
+  snprintf(gridtxt, sizeof gridtxt, "%d values of e in [0.01, 0.99] (step %.2f), n = 1.5", z->ne, z->e[1] - z->e[0]);
+
+  /* the regenerated header */
+  if (!o->check) {
+    sink h = {NULL, 0, 0};
+    if ((rc = make_header(ff, z, &h))) {
+      free(h.p);
+      goto out;
+    }
+    rc = report_header(r, o, "zhang2021.h", h.p, h.len);
+    free(h.p);
+    if (rc)
+      goto out;
+  }
+
+  zhang_constants(r, z, gridtxt);
+  zhang_scan_drift(r, z, ff, gridtxt);
+  zhang_accuracy(r, z, gridtxt);
+  zhang_verdict(r, z, gridtxt);
+
   /* ---- figures ---- */
   figures(z, r);
 
@@ -918,37 +979,7 @@ int topic_zhang(const topic_opts *o, report *r) {
     goto out;
 
   /* ---- surrogates ---- */
-  {
-    int pts = o->check ? 600 : o->quick ? 1000 : 4000;
-    double worst[2], wn[2], wm[2], we[2];
-    int failed[2];
-    for (int t = 0; t < 2; t++)
-      worst[t] = held_out(t, pts, 20250101ULL + (unsigned long long)t, &wn[t], &wm[t], &we[t], &failed[t]);
-    report_md(r, "### Beyond the paper: α(n, m, e) for n ∈ [1, 2], m ∈ [0, 2], e ∈ [0.01, 1)\n\n"
-                 "include/impactfit/generated/zhang_c_surrogate.h and zhang_a_surrogate.h give ζ, λ and α for any "
-                 "(n, m, e) in that box (`impactfit_zhang_c_alpha(n, m, e)`, `impactfit_zhang_c_c(n, m, e, k, mass, v)`, "
-                 "same for A): Chebyshev series of ln ζ − ln(1 − e), piecewise in m (m ≤ n and m ≥ n; under C graded "
-                 "towards m = n, where α has a kink and a boundary layer for small e) and in e (ln e, ln(1 − e)). "
-                 "On %d held-out points (n uniform; m uniform, a third within 10^−U(0,8) of m = n; e log-uniform in e "
-                 "and in 1 − e; k, mass, v random over 5, 4 and 3 decades) and %d points on the edges and seams of "
-                 "the box (n = 1, 1.5, 2; m = 0, 2, n ∓ 1e-9; e = 0.01, 1/2 and its neighbours, 1 − 1e-6, 1 − 1e-9), "
-                 "simulating in the user's units with the header's λ: max |e_out − e| = %.2e under C (at n = %.4f, "
-                 "m = %.6f, e = %.4g) and %.2e under A (at n = %.4f, m = %.6f, e = %.4g).\n\n",
-              pts, ZHANG_EDGE_POINTS, worst[0], wn[0], wm[0], we[0], worst[1], wn[1], wm[1], we[1]);
-    snprintf(how, sizeof how, "%d held-out + %d edge and seam points, simulated in user units with the header's lambda (seed 20250101+)", pts, ZHANG_EDGE_POINTS);
-    for (int t = 0; t < 2; t++) {
-      char id[64], what[256];
-      snprintf(id, sizeof id, "surrogate-%s-held-out", t ? "a" : "c");
-      snprintf(what, sizeof what, "zhang_%s_surrogate.h: max |e_out - e| on held-out, edge and seam points", t ? "a" : "c");
-      report_claim_f(r, id, "impactfit", what, NAN, worst[t], "", -1, 0.05, 0.0, how);
-      snprintf(what, sizeof what, "zhang_%s_surrogate.h: max |e_out - e| <= 1e-6 on held-out points", t ? "a" : "c");
-      report_target(r, what, worst[t] <= 1e-6 && failed[t] == 0, "%.2e on %d points (%d simulations failed)", worst[t],
-                    pts, failed[t]);
-    }
-    if (!o->check && !o->quick)
-      for (int t = 0; t < 2 && !rc; t++)
-        rc = report_surrogate(r, o, t ? "zhang-a" : "zhang-c");
-  }
+  rc = zhang_surrogates(o, r);
 out:
   for (int t = 0; t < 2; t++)
     impactfit_fitfile_free(ff[t]);
