@@ -185,6 +185,75 @@ static double drift_ratio(const impactfit_fit_result *r, const double *val, cons
 
 static const char *const eps_names[2] = {"alpha", "beta"};
 
+/* Figure: the signed relative error of ε(e) for the published, least-squares and minimax constants. */
+static void eps_figure(report *r, const double A[3], const double Bt[3]) {
+  FILE *f = report_data(r, "ramaswamy_eps.dat");
+  if (f) {
+    fprintf(f, "# e  signed relative error of eps(e): published  least-squares  minimax\n");
+    for (int i = 0; i <= 990; i++) {
+      double e = (i == 990) ? 1.0 - 1.0 / 67108864.0 : 0.01 + 0.001 * i, x, v[3];
+      impactfit_hc_eps(e, &x, NULL);
+      for (int k = 0; k < 3; k++) {
+        impactfit_hc_rh_eps(e, A[k], Bt[k], &v[k], NULL);
+        v[k] = 100.0 * (v[k] / x - 1.0);
+      }
+      fprintf(f, "%.6f %.6e %.6e %.6e\n", e, v[0], v[1], v[2]);
+    }
+    fclose(f);
+    report_figure(r, "ramaswamy_eps",
+                  "Signed relative error of Ramaswamy & Humbert's ε(e) against the exact relation, 0.01 ≤ e ≤ 1 "
+                  "(steps of 0.001): published α = 1.381, β = 0.451; least squares and minimax from "
+                  "ramaswamy_eps.h. The minimax error equioscillates; the claim is 0.062 %.",
+                  "set xlabel 'e'\nset ylabel 'relative error of {/Symbol e}(e), %'\nset yrange [-4:4]\n"
+                  "plot 'ramaswamy_eps.dat' u 1:2 w l lw 2 t 'published', '' u 1:3 w l lw 2 t 'least squares', "
+                  "'' u 1:4 w l lw 2 t 'minimax', 0.062 w lines dt 3 lw 2.5 lc rgb 'black' t '+-0.062 % (claim)', "
+                  "-0.062 w lines dt 3 lw 2.5 lc rgb 'black' notitle");
+  }
+
+}
+
+/* check: the committed constants of ramaswamy_eps.h, recomputed on a coarse grid. */
+static int eps_check_refit(const topic_opts *o, report *r, const double *lsq, const double *lsq_se, const double *mm,
+                           const double *mm_se) {
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  /* the committed constants, recomputed on a coarse grid (100 values of e instead of 991) */
+  char fpth[4096];
+  snprintf(fpth, sizeof fpth, "%s/fits/ramaswamy_eps.ini", o->srcdir);
+  impactfit_fitfile *ff = NULL;
+  if (impactfit_fitfile_load(fpth, &ff, &err))
+    return cli_status_error(IMPACTFIT_EINVAL, &err, "ramaswamy");
+  double x[100], y[100], w[100];
+  size_t m = 0;
+  for (size_t i = 0; i < 100; i++) {
+    double e = lin(0.01, 1.0, 100, i);
+    if (!(e < 1.0))
+      continue;
+    x[m] = e;
+    impactfit_hc_eps(e, &y[m], NULL);
+    m++;
+  }
+  for (size_t i = 0; i < m; i++)
+    w[i] = (i == 0 || i == m - 1) ? 0.5 : 1.0;
+  for (size_t s = 0; s < impactfit_fitfile_stage_count(ff); s++) {
+    impactfit_fit_stage st;
+    impactfit_fitfile_stage(ff, s, &st);
+    impactfit_fit_result res;
+    if (refit(st.spec, m, x, NULL, y, st.weights ? w : NULL, &res, &err)) {
+      impactfit_fitfile_free(ff);
+      return cli_status_error(IMPACTFIT_ENOCONV, &err, "ramaswamy");
+    }
+    int is_lsq = strcmp(st.name, "lsq") == 0;
+    const double *val = is_lsq ? lsq : mm, *se = is_lsq ? lsq_se : mm_se;
+    char worst[160] = "", what[160];
+    double q = drift_ratio(&res, val, se, worst, sizeof worst);
+    snprintf(what, sizeof what, "ramaswamy_eps.h stage %s: constants reproduced within 1 standard error", st.name);
+    report_target(r, what, q <= 1.0, "refitted on %zu points: largest |change|/se = %.2f (%s)", m, q, worst);
+  }
+  impactfit_fitfile_free(ff);
+  return 0;
+}
+
 static int eps_section(const topic_opts *o, report *r, impactfit_impact_workspace *ws) {
   char path[4096];
   snprintf(path, sizeof path, "%s/include/impactfit/generated/ramaswamy_eps.h", o->srcdir);
@@ -282,68 +351,9 @@ static int eps_section(const topic_opts *o, report *r, impactfit_impact_workspac
   report_claim_f(r, "flores-implied-reference", "Ramaswamy & Humbert, Sec. 3.2 (57.617 % for Flores)",
             "reference eps(0.01) implied by the quoted Flores error (exact: 100)", NAN, ref_fl, "", REPORT_AT_MOST, 0.0, 0.0, "158.4 / 1.57617");
 
-  FILE *f = report_data(r, "ramaswamy_eps.dat");
-  if (f) {
-    fprintf(f, "# e  signed relative error of eps(e): published  least-squares  minimax\n");
-    for (int i = 0; i <= 990; i++) {
-      double e = (i == 990) ? 1.0 - 1.0 / 67108864.0 : 0.01 + 0.001 * i, x, v[3];
-      impactfit_hc_eps(e, &x, NULL);
-      for (int k = 0; k < 3; k++) {
-        impactfit_hc_rh_eps(e, A[k], Bt[k], &v[k], NULL);
-        v[k] = 100.0 * (v[k] / x - 1.0);
-      }
-      fprintf(f, "%.6f %.6e %.6e %.6e\n", e, v[0], v[1], v[2]);
-    }
-    fclose(f);
-    report_figure(r, "ramaswamy_eps",
-                  "Signed relative error of Ramaswamy & Humbert's ε(e) against the exact relation, 0.01 ≤ e ≤ 1 "
-                  "(steps of 0.001): published α = 1.381, β = 0.451; least squares and minimax from "
-                  "ramaswamy_eps.h. The minimax error equioscillates; the claim is 0.062 %.",
-                  "set xlabel 'e'\nset ylabel 'relative error of {/Symbol e}(e), %'\nset yrange [-4:4]\n"
-                  "plot 'ramaswamy_eps.dat' u 1:2 w l lw 2 t 'published', '' u 1:3 w l lw 2 t 'least squares', "
-                  "'' u 1:4 w l lw 2 t 'minimax', 0.062 w lines dt 3 lw 2.5 lc rgb 'black' t '+-0.062 % (claim)', "
-                  "-0.062 w lines dt 3 lw 2.5 lc rgb 'black' notitle");
-  }
-
-  if (o->check) {
-    /* the committed constants, recomputed on a coarse grid (100 values of e instead of 991) */
-    char fpth[4096];
-    snprintf(fpth, sizeof fpth, "%s/fits/ramaswamy_eps.ini", o->srcdir);
-    impactfit_fitfile *ff = NULL;
-    if (impactfit_fitfile_load(fpth, &ff, &err))
-      return cli_status_error(IMPACTFIT_EINVAL, &err, "ramaswamy");
-    double x[100], y[100], w[100];
-    size_t m = 0;
-    for (size_t i = 0; i < 100; i++) {
-      double e = lin(0.01, 1.0, 100, i);
-      if (!(e < 1.0))
-        continue;
-      x[m] = e;
-      impactfit_hc_eps(e, &y[m], NULL);
-      m++;
-    }
-    for (size_t i = 0; i < m; i++)
-      w[i] = (i == 0 || i == m - 1) ? 0.5 : 1.0;
-    for (size_t s = 0; s < impactfit_fitfile_stage_count(ff); s++) {
-      impactfit_fit_stage st;
-      impactfit_fitfile_stage(ff, s, &st);
-      impactfit_fit_result res;
-      if (refit(st.spec, m, x, NULL, y, st.weights ? w : NULL, &res, &err)) {
-        impactfit_fitfile_free(ff);
-        return cli_status_error(IMPACTFIT_ENOCONV, &err, "ramaswamy");
-      }
-      int is_lsq = strcmp(st.name, "lsq") == 0;
-      const double *val = is_lsq ? lsq : mm, *se = is_lsq ? lsq_se : mm_se;
-      char worst[160] = "", what[160];
-      double q = drift_ratio(&res, val, se, worst, sizeof worst);
-      snprintf(what, sizeof what, "ramaswamy_eps.h stage %s: constants reproduced within 1 standard error", st.name);
-      report_target(r, what, q <= 1.0, "refitted on %zu points: largest |change|/se = %.2f (%s)", m, q, worst);
-    }
-    impactfit_fitfile_free(ff);
-  }
-  return 0;
+  eps_figure(r, A, Bt);
+  return o->check ? eps_check_refit(o, r, lsq, lsq_se, mm, mm_se) : 0;
 }
-
 /* ---- Δτ(ε, n) ------------------------------------------------------------------------------ */
 
 static const char *const dtau_names[10] = {"a", "b", "c", "d", "f", "g", "h", "i", "j", "k"};
