@@ -308,93 +308,85 @@ static double law_mass(double n) { return n / (n + 1.0); }
 static double law_v(double n) { return (n - 1.0) / (n + 1.0); }
 static double law_k(double n) { return 1.0 / (n + 1.0); }
 
-static int section_slopes(const topic_opts *o, report *r) {
-  slope_sweep sw[3] = {
-      {"sweeps/poursina2020_mass.ini", "mass", "mass", "n/(n+1)", "4.2.1, Fig. 3", "copt_lnmass", law_mass, 0, {0}, {0}, {0}, 0, 0, "", 0, "", ""},
-      {"sweeps/poursina2020_velocity.ini", "v", "v", "(n-1)/(n+1)", "4.2.2, Fig. 4", "copt_lnv", law_v, 0, {0}, {0}, {0}, 0, 0, "", 0, "", ""},
-      {"sweeps/poursina2020_stiffness.ini", "k", "k", "1/(n+1)", "4.2.3, Fig. 5", "copt_lnk", law_k, 0, {0}, {0}, {0}, 0, 0, "", 0, "", ""},
-  };
-  impactfit_fit_spec lin = impactfit_fit_default_spec(); /* ln c = a0 + a1 ln x, linear least squares */
-  lin.form = impactfit_fit_polynomial;
-  lin.degree = 1;
-  int rc = 0;
-  double tol = NAN;
-  size_t failed_total = 0;
-  for (int s = 0; s < 3 && !rc; s++) {
-    slope_sweep *w = &sw[s];
-    say(o, "sweep %s", w->file);
-    impactfit_sweep *def = NULL;
-    impactfit_table *t = NULL;
-    size_t failed = 0;
-    if ((rc = load_sweep(o, w->file, 8, &def)))
-      break;
-    grid_text(def, w->grid, sizeof w->grid);
-    tol = param_value(def, "tol");
-    if ((rc = run_sweep(def, &t, &failed))) {
-      impactfit_sweep_free(def);
-      break;
-    }
-    failed_total += failed;
-    size_t rows = impactfit_table_rows(t), first[MAX_N + 1];
-    const double *n = column(t, "n"), *x = column(t, w->col), *c = column(t, "c_opt");
-    double *lx = malloc(rows * sizeof *lx), *lc = malloc(rows * sizeof *lc);
-    w->groups = (n && x && c) ? group_rows(n, rows, first, MAX_N) : 0;
-    if (!lx || !lc || !w->groups)
-      rc = n && x && c ? cli_input_error("copt: %s: unexpected grid or out of memory", w->file) : CLI_INPUT;
-    w->max_dev = 0.0;
-    FILE *f = rc ? NULL : report_data(r, (s == 0) ? "copt_lnmass.dat" : (s == 1) ? "copt_lnv.dat" : "copt_lnk.dat");
-    size_t reps[3] = {0, w->groups / 2, w->groups - 1}, nrep = 0;
-    for (size_t g = 0; g < w->groups && !rc; g++) {
-      size_t m = 0;
-      for (size_t i = first[g]; i < first[g + 1]; i++)
-        if (impactfit_table_row_ok(t, i)) {
-          lx[m] = log(x[i]);
-          lc[m] = log(c[i]);
-          m++;
-        }
-      impactfit_fit_result fr;
-      char what[128];
-      snprintf(what, sizeof what, "copt: slope of ln c_opt in ln %s at n = %g", w->name, n[first[g]]);
-      if ((rc = fit_with(&lin, m, lx, lc, &fr, what)))
-        break;
-      w->n[g] = n[first[g]];
-      w->slope[g] = fr.value[1];
-      w->se[g] = fr.se[1];
-      double dev = fabs(fr.value[1] - w->exact(w->n[g]));
-      if (dev > w->max_dev || g == 0) {
-        w->max_dev = dev;
-        w->n_at = w->n[g];
-      }
-      if (f && nrep < 3 && g == reps[nrep]) {
-        fprintf(f, "%s# n = %.6g: ln %s, ln c_opt\n", nrep ? "\n\n" : "", w->n[g], w->name);
-        for (size_t i = 0; i < m; i++)
-          fprintf(f, "%.10g %.10g\n", lx[i], lc[i]);
-        nrep++;
-      }
-    }
-    w->fig_data = f != NULL;
-    if (f) {
-      fclose(f);
-      snprintf(w->script, sizeof w->script,
-               "set xlabel 'ln (%s / %s)'\nset ylabel 'ln (c_{opt} / N s m^{-1})'\n"
-               "plot '%s.dat' index 0 u 1:2 w lp pt 7 ps 0.4 t 'n = %.4g', '' index 1 u 1:2 w lp pt 5 ps 0.4 t 'n = %.4g', "
-               "'' index 2 u 1:2 w lp pt 9 ps 0.4 t 'n = %.4g'",
-               w->name,
-               strcmp(w->name, "mass") == 0 ? "kg" : strcmp(w->name, "v") == 0 ? "m s^{-1}" : "N m^{-n}",
-               w->fig, w->n[reps[0]], w->n[reps[1]], w->n[reps[2]]);
-      snprintf(w->caption, sizeof w->caption,
-               "ln c_opt against ln %s (Poursina & Nikravesh 2020, §%s (a)) for three of the n values, from sweep %s (%s; "
-               "e = 0.7, the other parameters 1): each point a root search on c in SI units "
-               "(dimensional = 1) to |e_out − e| ≤ %g·min(e, 1 − e).",
-               w->name, w->section, w->file, w->grid, tol);
-    }
-    free(lx);
-    free(lc);
-    impactfit_table_free(t);
-    impactfit_sweep_free(def);
-  }
+/* One of the three sweeps: per n, the slope of ln c_opt against ln x; the data of its figure. */
+static int slope_run(const topic_opts *o, report *r, slope_sweep *w, int s, const impactfit_fit_spec *lin, double *tolp,
+                     size_t *failed_total) {
+  say(o, "sweep %s", w->file);
+  impactfit_sweep *def = NULL;
+  impactfit_table *t = NULL;
+  size_t failed = 0;
+  int rc = load_sweep(o, w->file, 8, &def);
   if (rc)
     return rc;
+  grid_text(def, w->grid, sizeof w->grid);
+  double tol = *tolp = param_value(def, "tol");
+  if ((rc = run_sweep(def, &t, &failed))) {
+    impactfit_sweep_free(def);
+    return rc;
+  }
+  *failed_total += failed;
+  size_t rows = impactfit_table_rows(t), first[MAX_N + 1];
+  const double *n = column(t, "n"), *x = column(t, w->col), *c = column(t, "c_opt");
+  double *lx = malloc(rows * sizeof *lx), *lc = malloc(rows * sizeof *lc);
+  w->groups = (n && x && c) ? group_rows(n, rows, first, MAX_N) : 0;
+  if (!lx || !lc || !w->groups)
+    rc = n && x && c ? cli_input_error("copt: %s: unexpected grid or out of memory", w->file) : CLI_INPUT;
+  w->max_dev = 0.0;
+  FILE *f = rc ? NULL : report_data(r, (s == 0) ? "copt_lnmass.dat" : (s == 1) ? "copt_lnv.dat" : "copt_lnk.dat");
+  size_t reps[3] = {0, w->groups / 2, w->groups - 1}, nrep = 0;
+  for (size_t g = 0; g < w->groups && !rc; g++) {
+    size_t m = 0;
+    for (size_t i = first[g]; i < first[g + 1]; i++)
+      if (impactfit_table_row_ok(t, i)) {
+        lx[m] = log(x[i]);
+        lc[m] = log(c[i]);
+        m++;
+      }
+    impactfit_fit_result fr;
+    char what[128];
+    snprintf(what, sizeof what, "copt: slope of ln c_opt in ln %s at n = %g", w->name, n[first[g]]);
+    if ((rc = fit_with(lin, m, lx, lc, &fr, what)))
+      break;
+    w->n[g] = n[first[g]];
+    w->slope[g] = fr.value[1];
+    w->se[g] = fr.se[1];
+    double dev = fabs(fr.value[1] - w->exact(w->n[g]));
+    if (dev > w->max_dev || g == 0) {
+      w->max_dev = dev;
+      w->n_at = w->n[g];
+    }
+    if (f && nrep < 3 && g == reps[nrep]) {
+      fprintf(f, "%s# n = %.6g: ln %s, ln c_opt\n", nrep ? "\n\n" : "", w->n[g], w->name);
+      for (size_t i = 0; i < m; i++)
+        fprintf(f, "%.10g %.10g\n", lx[i], lc[i]);
+      nrep++;
+    }
+  }
+  w->fig_data = f != NULL;
+  if (f) {
+    fclose(f);
+    snprintf(w->script, sizeof w->script,
+             "set xlabel 'ln (%s / %s)'\nset ylabel 'ln (c_{opt} / N s m^{-1})'\n"
+             "plot '%s.dat' index 0 u 1:2 w lp pt 7 ps 0.4 t 'n = %.4g', '' index 1 u 1:2 w lp pt 5 ps 0.4 t 'n = %.4g', "
+             "'' index 2 u 1:2 w lp pt 9 ps 0.4 t 'n = %.4g'",
+             w->name,
+             strcmp(w->name, "mass") == 0 ? "kg" : strcmp(w->name, "v") == 0 ? "m s^{-1}" : "N m^{-n}",
+             w->fig, w->n[reps[0]], w->n[reps[1]], w->n[reps[2]]);
+    snprintf(w->caption, sizeof w->caption,
+             "ln c_opt against ln %s (Poursina & Nikravesh 2020, §%s (a)) for three of the n values, from sweep %s (%s; "
+             "e = 0.7, the other parameters 1): each point a root search on c in SI units "
+             "(dimensional = 1) to |e_out − e| ≤ %g·min(e, 1 − e).",
+             w->name, w->section, w->file, w->grid, tol);
+  }
+  free(lx);
+  free(lc);
+  impactfit_table_free(t);
+  impactfit_sweep_free(def);
+  return rc;
+}
+
+/* The report: the slopes against the exact laws, their claims and figures. */
+static void slopes_report(report *r, slope_sweep sw[3], double tol, size_t failed_total) {
   /* the table and the claims */
   report_md(r, "### Scaling laws (§4.2.1–4.2.3)\n\n"
                "c_opt = ζ(n, e) mass v / δ_m0 with δ_m0 = [(n+1) mass v²/(2k)]^(1/(n+1)) makes c_opt ∝ "
@@ -446,6 +438,25 @@ static int section_slopes(const topic_opts *o, report *r) {
                   "'copt_slopes.dat' u 1:3 w p pt 5 lc 2 t 'ln v', (x-1)/(x+1) w l lc 2 t '(n-1)/(n+1)', "
                   "'copt_slopes.dat' u 1:4 w p pt 9 lc 3 t 'ln k', 1/(x+1) w l lc 3 t '1/(n+1)'");
   }
+}
+
+static int section_slopes(const topic_opts *o, report *r) {
+  slope_sweep sw[3] = {
+      {"sweeps/poursina2020_mass.ini", "mass", "mass", "n/(n+1)", "4.2.1, Fig. 3", "copt_lnmass", law_mass, 0, {0}, {0}, {0}, 0, 0, "", 0, "", ""},
+      {"sweeps/poursina2020_velocity.ini", "v", "v", "(n-1)/(n+1)", "4.2.2, Fig. 4", "copt_lnv", law_v, 0, {0}, {0}, {0}, 0, 0, "", 0, "", ""},
+      {"sweeps/poursina2020_stiffness.ini", "k", "k", "1/(n+1)", "4.2.3, Fig. 5", "copt_lnk", law_k, 0, {0}, {0}, {0}, 0, 0, "", 0, "", ""},
+  };
+  impactfit_fit_spec lin = impactfit_fit_default_spec(); /* ln c = a0 + a1 ln x, linear least squares */
+  lin.form = impactfit_fit_polynomial;
+  lin.degree = 1;
+  int rc = 0;
+  double tol = NAN;
+  size_t failed_total = 0;
+  for (int s = 0; s < 3 && !rc; s++)
+    rc = slope_run(o, r, &sw[s], s, &lin, &tol, &failed_total);
+  if (rc)
+    return rc;
+  slopes_report(r, sw, tol, failed_total);
   return 0;
 }
 
