@@ -90,27 +90,37 @@ static int dgrid_make(dgrid *g, double eps_max, size_t ne, size_t nn) {
       g->eps[j * ne + i] = lin(0.0, eps_max, ne, i);
       g->n[j * ne + i] = lin(1.0, 2.0, nn, j);
     }
-  int bad = 0;
-  impactfit_error first;
-  impactfit_error_clear(&first);
-#pragma omp parallel reduction(| : bad)
-  {
-    impactfit_impact_workspace *ws = impactfit_impact_alloc();
-#pragma omp for schedule(dynamic, 16)
-    for (size_t k = 0; k < N; k++) {
-      impactfit_error err;
-      impactfit_error_clear(&err);
-      if (!ws || impactfit_hc_impact_time(ws, g->eps[k], g->n[k], &g->dtau[k], NULL, &err)) {
-        bad = 1;
-#pragma omp critical
-        if (!first.message[0])
-          first = err;
-      }
-    }
-    impactfit_impact_free(ws);
+  /* Δτ by the library's sweep runner: problem impact-time, n outermost, ε fastest (index j·ne + i) */
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  impactfit_sweep_def *d = NULL;
+  impactfit_sweep *sw = NULL;
+  impactfit_table *t = NULL;
+  impactfit_sweep_summary sum;
+  static const char *const want[1] = {"dtau"};
+  int st = impactfit_sweep_def_new(impactfit_sweep_problem_from_name("impact-time"), "ramaswamy dtau grid", &d, &err);
+  if (!st)
+    st = impactfit_sweep_def_axis(d, "n", IMPACTFIT_AXIS_LINEAR, 1.0, 2.0, nn, &err);
+  if (!st)
+    st = impactfit_sweep_def_axis(d, "eps", IMPACTFIT_AXIS_LINEAR, 0.0, eps_max, ne, &err);
+  if (!st)
+    st = impactfit_sweep_def_outputs(d, want, 1, &err);
+  if (!st)
+    st = impactfit_sweep_def_build(d, &sw, &err);
+  if (!st)
+    st = impactfit_sweep_run_table(sw, NULL, &t, &sum, &err);
+  int j = st ? -1 : impactfit_table_find(t, "dtau");
+  if (!st && (sum.failed || j < 0 || impactfit_table_rows(t) != N)) {
+    st = IMPACTFIT_ENOCONV;
+    snprintf(err.message, sizeof err.message, "%zu of %zu points failed", sum.failed, N);
   }
-  if (bad)
-    return cli_status_error(IMPACTFIT_ENOCONV, &first, "ramaswamy: dtau grid");
+  if (!st)
+    memcpy(g->dtau, impactfit_table_col(t, (size_t)j), N * sizeof *g->dtau);
+  impactfit_table_free(t);
+  impactfit_sweep_free(sw);
+  impactfit_sweep_def_free(d);
+  if (st)
+    return cli_status_error(IMPACTFIT_ENOCONV, &err, "ramaswamy: dtau grid");
   return 0;
 }
 
