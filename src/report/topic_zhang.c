@@ -95,41 +95,54 @@ static const impactfit_transition *cond_tr(int t) { return t ? impactfit_transit
 
 /* ---- exact α on the grid ------------------------------------------------------------------------ */
 
-static int exact_alpha(zdata *z) {
-  int fail = 0;
-  impactfit_error first;
-  impactfit_error_clear(&first);
-#pragma omp parallel
-  {
-    impactfit_inverse_workspace *ws = impactfit_inverse_alloc();
-    impactfit_inverse_result res[MAXE];
-    int st[MAXE];
-#pragma omp for schedule(dynamic, 1)
-    for (int q = 0; q < 2 * NM; q++) {
-      int t = q / NM, i = q % NM;
-      impactfit_inverse_params p = impactfit_inverse_default_params();
-      p.n = N15;
-      p.m = ms[i];
-      p.transition = cond_tr(t);
-      p.tol = 1e-12;
-      impactfit_error e1;
-      impactfit_error_clear(&e1);
-      int s = ws ? impactfit_inverse_solve_run(ws, &p, z->e, (size_t)z->ne, res, st, &e1) : IMPACTFIT_ENOMEM;
-      for (int k = 0; k < z->ne && !s; k++)
-        s = impactfit_zhang_alpha_from_zeta(N15, ms[i], z->e[k], res[k].zeta, &z->alpha[t][i][k], NULL, &e1);
-      if (s) {
-#pragma omp critical
-        {
-          if (!fail)
-            first = e1;
-          fail = s;
-        }
-      }
-    }
-    impactfit_inverse_free(ws);
+/* The exact α under C (t = 0) and A (t = 1) by the library's sweep runner: problem zhang-alpha,
+ * n = 1.5, m outermost, e fastest (one continuation run of impactfit_inverse_solve_run per m). */
+static int exact_alpha_run(zdata *z, int t, impactfit_error *err) {
+  impactfit_sweep_def *d = NULL;
+  impactfit_sweep *sw = NULL;
+  impactfit_table *tab = NULL;
+  impactfit_sweep_summary sum;
+  static const char *const want[1] = {"alpha"};
+  int st = impactfit_sweep_def_new(impactfit_sweep_problem_from_name("zhang-alpha"), "zhang exact alpha", &d, err);
+  if (!st)
+    st = impactfit_sweep_def_fixed(d, "n", N15, err);
+  if (!st)
+    st = impactfit_sweep_def_fixed(d, "tol", 1e-12, err);
+  if (!st)
+    st = impactfit_sweep_def_option(d, "transition", cond_tr(t)->name, err);
+  if (!st)
+    st = impactfit_sweep_def_axis_values(d, "m", ms, NM, err);
+  if (!st)
+    st = impactfit_sweep_def_axis_values(d, "e", z->e, (size_t)z->ne, err);
+  if (!st)
+    st = impactfit_sweep_def_outputs(d, want, 1, err);
+  if (!st)
+    st = impactfit_sweep_def_build(d, &sw, err);
+  if (!st)
+    st = impactfit_sweep_run_table(sw, NULL, &tab, &sum, err);
+  int j = st ? -1 : impactfit_table_find(tab, "alpha");
+  if (!st && (sum.failed || j < 0 || impactfit_table_rows(tab) != (size_t)NM * (size_t)z->ne)) {
+    st = IMPACTFIT_ENOROOT;
+    if (err)
+      snprintf(err->message, sizeof err->message, "%zu of %d points failed", sum.failed, NM * z->ne);
   }
-  if (fail)
-    return cli_status_error(fail, &first, "zhang: exact alpha");
+  for (int i = 0; i < NM && !st; i++)
+    for (int k = 0; k < z->ne; k++)
+      z->alpha[t][i][k] = impactfit_table_col(tab, (size_t)j)[(size_t)i * (size_t)z->ne + (size_t)k];
+  impactfit_table_free(tab);
+  impactfit_sweep_free(sw);
+  impactfit_sweep_def_free(d);
+  return st;
+}
+
+static int exact_alpha(zdata *z) {
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  int st = 0;
+  for (int t = 0; t < 2 && !st; t++)
+    st = exact_alpha_run(z, t, &err);
+  if (st)
+    return cli_status_error(st, &err, "zhang: exact alpha");
   return 0;
 }
 
