@@ -757,6 +757,7 @@ static int fits_simulate(const topic_opts *o, fits_ctx *c, fits_out *out) {
       rc = cli_input_error("out of memory");
   }
   if (!rc) {
+    /* own loop, not the sweep runner: two simulations per point, each failing on its own (NaN) */
 #pragma omp parallel reduction(+ : sim_failed)
     {
       impactfit_impact_workspace *ws = impactfit_impact_alloc();
@@ -1132,6 +1133,7 @@ static int section_random(const topic_opts *o, report *r) {
   }
   say(o, "%s", "simulating the random systems");
   size_t failed = 0;
+  /* own loop, not the sweep runner: three formulas per system, each simulation failing on its own */
 #pragma omp parallel reduction(+ : failed)
   {
     impactfit_impact_workspace *ws = impactfit_impact_alloc();

@@ -337,6 +337,7 @@ static void audit(zdata *z) {
         z->a_mean[f][i][t] = sum / z->ne;
         z->a_at[f][i][t] = at;
       }
+  /* own loop, not the sweep runner: the fitted constants are run-time data no sweep problem can carry */
 #pragma omp parallel
   {
     impactfit_impact_workspace *ws = impactfit_impact_alloc();
@@ -463,6 +464,7 @@ static double held_out(int t, int points, unsigned long long seed, double *wn, d
   double worst = 0.0;
   *failed = 0;
   *wn = *wm = *we = 0.0;
+  /* own loop, not the sweep runner: random points in user units, failures counted, not fatal */
 #pragma omp parallel
   {
     impactfit_impact_workspace *ws = impactfit_impact_alloc();
