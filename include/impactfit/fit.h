@@ -164,6 +164,43 @@ IMPACTFIT_EXPORT int impactfit_fit_run_weighted(impactfit_fit_model *m, size_t n
 IMPACTFIT_EXPORT double impactfit_fit_model_eval(const impactfit_fit_model *m, const double *params, double x,
                                                  double x2);
 
+/* ---- uses of a fit result ------------------------------------------------------------------- */
+
+/* The standard deviation of a fitted function value g(p) from the constants' covariance
+ * (first-order propagation, the delta method):
+ *     sd = √(Σ_j Σ_k ∂g/∂p_j ∂g/∂p_k se_j se_k corr_jk),
+ * grad[j] = ∂g/∂p_j at the fitted constants, j < r->n_params (the units of g per unit of p_j).
+ * E.g. for the fit's own model value at x, grad is the model's gradient there; for a polynomial,
+ * grad = (1, x, x², …). Exact for a g linear in p (then sd² is the variance of g(p̂) under the fit's
+ * covariance); for a nonlinear g the first-order term. The sum is taken in that order, j outer. A
+ * negative sum (rounding, a covariance that is not positive semidefinite) gives 0; NaN inputs give
+ * NaN. tests/test_report_numerics.c: a straight line's σ √(1/N + (x − x̄)²/Sxx). */
+IMPACTFIT_EXPORT double impactfit_fit_result_sd(const impactfit_fit_result *r, const double *grad);
+
+/* The Mahalanobis distance of the point p from the fitted constants over the first k of them,
+ *     d = √(Δᵀ C⁻¹ Δ),   Δ_j = p_j − value_j,   C_jk = se_j se_k corr_jk   (j, k < k),
+ * in units of standard deviations: the region d ≤ √(χ²_k quantile) is the joint confidence region
+ * of those k constants (√(χ²_2(0.95)) = 2.4477 for a pair). For k = 2 the closed form
+ *     d² = (x² − 2ρxy + y²)/(1 − ρ²),  x = Δ_0/se_0, y = Δ_1/se_1, ρ = corr_01;
+ * otherwise a Cholesky factorisation of the correlation matrix (GSL). k = 1 gives |Δ_0|/se_0.
+ * Returns NaN when k is 0 or more than n_params, a standard error is not positive, or the
+ * correlation matrix of those constants is not positive definite (|ρ| = 1 for a pair: perfectly
+ * correlated constants have no such distance); a negative d² from rounding gives 0.
+ * tests/test_report_numerics.c: an explicit 3×3 inverse and the diagonal case. */
+IMPACTFIT_EXPORT double impactfit_fit_result_distance(const impactfit_fit_result *r, const double *p, size_t k);
+
+/* Trapezoid-rule quadrature weights of n points of a grid (fit files' `weights = trapezoid`):
+ *     w_i = ½ (b − a)   along x, a and b the distinct x values next below and next above x_i (x_i
+ *                       itself at the ends of the range: ½ h there, h inside on a uniform grid),
+ * times the same factor along x2 when x2 is not NULL (a product grid; repeated values are one grid
+ * line). Then Σ w_i f(x_i) is the trapezoid rule for ∫ f dx over [min x, max x] on a 1-D grid of
+ * distinct points (exact for f linear), and a least-squares fit with these weights minimises that
+ * integral of r², so that its constants depend on the grid's density only to second order in the
+ * spacing. Fewer than two distinct values along an axis leave that factor 1. Returns 0, EINVAL for
+ * a NULL array with n > 0 or non-finite values, ENOMEM. tests/test_report_numerics.c. */
+IMPACTFIT_EXPORT int impactfit_fit_trapezoid_weights(const double *x, const double *x2, size_t n, double *w,
+                                                     impactfit_error *err);
+
 #ifdef __cplusplus
 }
 #endif

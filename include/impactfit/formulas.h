@@ -90,6 +90,52 @@ IMPACTFIT_EXPORT int impactfit_formula_audit(impactfit_impact_workspace *ws, con
                                              const impactfit_audit_params *p, impactfit_audit_row *row,
                                              impactfit_error *err);
 
+/* ---- the published closed forms of c_opt (Poursina & Nikravesh 2020) ------------------------- */
+
+/* For the Hertz spring with a linear damper, f = k δ^n + c δ' (m = 0), contact ending where f falls
+ * to 0 (condition C), the damping c_opt that gives restitution e (impactfit_copt_solve, inverse.h)
+ * was fitted by Poursina & Nikravesh (2020) as
+ *     c = α (e^β − 1) [k v^(n−1) mass^n]^(1/(n+1))                          (Eq. 49)
+ * (c in N·s/m for k in N/m^n, v in m/s, mass in kg; α, β dimensionless), with
+ *     α(n) = 0.3331 n⁴ − 1.48 n³ + 3.077 n² − 2.306 n + 1.794               (Eq. 46)
+ *     β(n) = 1.285 n^0.2553 − 1.725                                           (Eq. 47)
+ * for n in [1, 2], and two special forms with their own pairs:
+ *     n = 3/2:  c = 1.95 (e^−0.3 − 1) k^0.4 v^0.2 mass^0.6                  (Eq. 52)
+ *     n = 1:    c = 1.4181 (e^−0.44 − 1) √(k mass)                           (Eq. 57)
+ * (Eq. 49 with (α, β) = (1.95, −0.3) and (1.4181, −0.44); at n = 1 Eqs. 46–47 give exactly
+ * α = 1.4181, β = −0.44, at n = 3/2 α = 1.9496, β = −0.29995.) The constants are those printed, one
+ * copy here: the report audits them (accuracy measured by simulation in reports/REPORT.md: they
+ * reproduce e to a few 1e-3 on [0.45, 1] and worse below, the range they were fitted on) and the
+ * inverse solver uses them for its starting guesses. */
+typedef struct impactfit_copt_pair {
+  const char *label; /* "Eq. (57)" */
+  double n;          /* the spring exponent the pair is for */
+  double alpha, beta;
+} impactfit_copt_pair;
+
+typedef struct impactfit_copt_formula {
+  const char *name;       /* "poursina2020" */
+  const char *citation;   /* the reference */
+  double alpha_coef[5];   /* α(n) = Σ_i alpha_coef[i] nⁱ (Eq. 46) */
+  double beta_coef[3];    /* β(n) = beta_coef[0] n^beta_coef[1] + beta_coef[2] (Eq. 47) */
+  double n_min, n_max;    /* the range of n they were fitted on */
+  impactfit_copt_pair eq52, eq57;
+} impactfit_copt_formula;
+
+IMPACTFIT_EXPORT extern const impactfit_copt_formula *const impactfit_copt_formula_poursina2020;
+
+/* α(n) of Eq. (46) by Horner's rule, (((a4 n + a3) n + a2) n + a1) n + a0, and β(n) of Eq. (47) as
+ * b0 pow(n, b1) + b2: the published polynomials evaluated for any n (no range check; outside
+ * [n_min, n_max] they are extrapolations). */
+IMPACTFIT_EXPORT double impactfit_copt_formula_alpha(const impactfit_copt_formula *f, double n);
+IMPACTFIT_EXPORT double impactfit_copt_formula_beta(const impactfit_copt_formula *f, double n);
+
+/* Eq. (49) for a given pair: α (e^β − 1) exp((ln k + (n − 1) ln v + n ln mass)/(n + 1)), in N·s/m.
+ * No checks: e in (0, 1], k, mass, v > 0 give a finite c ≥ 0 for β < 0 (NaN for non-positive k,
+ * mass or v). */
+IMPACTFIT_EXPORT double impactfit_copt_closed_c(double alpha, double beta, double n, double e, double k,
+                                                double mass, double v);
+
 #ifdef __cplusplus
 }
 #endif

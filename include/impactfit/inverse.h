@@ -138,6 +138,23 @@ IMPACTFIT_EXPORT int impactfit_scale_invariant_e(double n, double zeta, const im
 IMPACTFIT_EXPORT int impactfit_scale_invariant_zeta(double n, double e, const impactfit_transition *tr,
                                                     double *zeta, impactfit_error *err);
 
+/* The Kelvin–Voigt restitution: the linear spring–dashpot f = k δ + c δ' (n = 1, m = 0), damping
+ * ratio ξ = c/(2√(k mass)) (dimensionless), impact speed irrelevant. With ω = √(k/mass) the motion
+ * is δ = v (e^(r1 t) − e^(r2 t))/(r1 − r2), r1,2 = ω(−ξ ± s), s = √(ξ² − 1):
+ *     A, B:  contact ends where δ returns to 0, after half a damped period:
+ *            e = exp(−π ξ/√(1 − ξ²))   (ξ < 1; for ξ ≥ 1 δ never returns to 0: ENOSEP);
+ *     C, D:  contact ends where the force c δ' + k δ = −mass δ'' falls to 0, i.e. where
+ *            r1² e^(r1 t) = r2² e^(r2 t): ω s t = 2 acosh ξ, and there −δ'/v = (r1/r2) e^(r1 t), so
+ *            e = exp(−2ξ acosh ξ/√(ξ² − 1))   (ξ > 1),
+ *            e = exp(−2ξ acos ξ/√(1 − ξ²))    (ξ < 1, by continuation to s = i√(1 − ξ²)),
+ *            e(1) = e^−2, e(0) = 1.
+ * This is impactfit_scale_invariant_e at n = 1 (ζ = 2ξ), evaluated without cancellation through
+ * ξ = 1 (θ = atan2(√((1 − ξ)(1 + ξ)), ξ), φ = log1p((ξ − 1) + √((ξ − 1)(ξ + 1))), and for ξ > 1e150
+ * acosh ξ = ln 2ξ): a few units of rounding relative for every finite ξ ≥ 0. EINVAL for ξ not
+ * finite or negative, or an unknown transition; ENOSEP under A/B for ξ ≥ 1.
+ * tests/test_report_numerics.c: the closed forms above, and simulated impacts (impact.h). */
+IMPACTFIT_EXPORT int impactfit_kv_e(double xi, const impactfit_transition *tr, double *e, impactfit_error *err);
+
 /* ---- c_opt (Poursina & Nikravesh 2020): m = 0, condition C ---- */
 
 typedef struct impactfit_copt_result {

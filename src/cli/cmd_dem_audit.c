@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "dem_cli.h"
+#include "dem_headers.h"
 #include "impactfit/impactfit.h"
 
 static const char *help_text =

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* impactfit reproduce: regenerates every published table and figure into reports/REPORT.md. */
+/* impactfit reproduce: regenerates every published table and figure into reports/REPORT.md; the
+ * front end of the report module (src/report, impactfit_report_run). */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
-#include <ftw.h>
-#include <omp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,9 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "impactfit/impactfit.h"
-#include "progress.h"
-#include "report.h"
+#include "impactfit_report.h"
 
 static const char *help_text =
     "usage: impactfit reproduce [--quick] [--out DIR] [--src DIR] [--topic NAME] [--quiet]\n\n"
@@ -32,19 +29,7 @@ static const char *help_text =
     "  --quiet       no progress (the topic log lines and, on a terminal, the progress line)\n\n"
     "Topics:\n";
 
-static const struct {
-  const char *name;
-  int (*fn)(const topic_opts *, report *);
-  const char *summary;
-} topics[] = {
-#define X(name, fn, summary) {name, fn, summary},
-#include "topics.def"
-#undef X
-};
-
-static int run(const char *out, const char *src, const char *only, int quick, int quiet);
-
-/* The report is staged in OUT/.impactfit-tmp.PID (report.c). So that no exit path leaves it behind
+/* The report is staged in OUT/.impactfit-tmp.PID (src/report/report.c). So that no exit path leaves it behind
  * (an error, Ctrl-C, SIGTERM, a crash), the work runs in a child process; this process waits for it,
  * passes SIGINT/SIGTERM/SIGHUP on, removes the child's staging directory whatever happened, and then
  * ends the way the child did (its exit status, or the same signal). */
@@ -53,12 +38,6 @@ static volatile sig_atomic_t forwarded_child;
 static void forward_signal(int sig) {
   if (forwarded_child > 0)
     kill((pid_t)forwarded_child, sig);
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
-  (void)st, (void)flag, (void)ftw;
-  remove(path);
-  return 0;
 }
 
 int impactfit_cmd_reproduce(int argc, char **argv) {
@@ -76,14 +55,11 @@ int impactfit_cmd_reproduce(int argc, char **argv) {
     return rc;
   if (help) {
     fputs(help_text, stdout);
-    for (size_t i = 0; i < sizeof topics / sizeof topics[0]; i++)
-      printf("  %-16s %s\n", topics[i].name, topics[i].summary);
+    for (size_t i = 0; i < impactfit_report_topic_count(); i++)
+      printf("  %-16s %s\n", impactfit_report_topic_name(i), impactfit_report_topic_summary(i));
     return CLI_OK;
   }
-  int found = !only;
-  for (size_t i = 0; i < sizeof topics / sizeof topics[0] && !found; i++)
-    found = strcmp(topics[i].name, only) == 0;
-  if (!found)
+  if (only && !impactfit_report_topic_known(only))
     return cli_input_error("--topic: unknown topic '%s' (see 'impactfit reproduce --help')", only);
   fflush(stdout);
   fflush(stderr);
@@ -100,7 +76,8 @@ int impactfit_cmd_reproduce(int argc, char **argv) {
   if (child == 0) {
     for (int i = 0; i < 3; i++)
       signal(sigs[i], SIG_DFL);
-    int rc_child = run(out, src, only, quick, quiet);
+    impactfit_report_options ro = {.src = src, .out = out, .topic = only, .quick = quick, .quiet = quiet};
+    int rc_child = impactfit_report_run(&ro);
     fflush(stdout);
     fflush(stderr);
     _exit(rc_child);
@@ -110,9 +87,7 @@ int impactfit_cmd_reproduce(int argc, char **argv) {
   while (waitpid(child, &status, 0) < 0 && errno == EINTR)
     ;
   forwarded_child = 0;
-  char stage[4096];
-  snprintf(stage, sizeof stage, "%s/.impactfit-tmp.%ld", out, (long)child);
-  nftw(stage, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+  impactfit_report_remove_stage(out, (long)child);
   for (int i = 0; i < 3; i++)
     sigaction(sigs[i], &old[i], NULL);
   if (WIFSIGNALED(status)) {
@@ -124,45 +99,4 @@ int impactfit_cmd_reproduce(int argc, char **argv) {
     return 128 + sig;
   }
   return WIFEXITED(status) ? WEXITSTATUS(status) : CLI_NUMERIC;
-}
-
-static int run(const char *out, const char *src, const char *only, int quick, int quiet) {
-  int rc;
-  report *r = report_open(out, 1);
-  if (!r)
-    return CLI_INPUT;
-  cli_progress prog;
-  size_t ntopics = only ? 1 : sizeof topics / sizeof topics[0], done = 0;
-  cli_progress_start(&prog, "reproduce", "topics", ntopics, 0, quiet);
-  topic_opts o = {src, out, quick, 0, quiet ? NULL : stderr, &prog};
-  double t0 = omp_get_wtime();
-  for (size_t i = 0; i < sizeof topics / sizeof topics[0]; i++) {
-    if (only && strcmp(topics[i].name, only) != 0)
-      continue;
-    double ti = omp_get_wtime();
-    cli_progress_clear(&prog);
-    if (o.log)
-      fprintf(o.log, "impactfit reproduce: %s (%s)...\n", topics[i].name, topics[i].summary);
-    cli_progress_note(&prog, topics[i].name);
-    report_set_topic(r, topics[i].name);
-    if ((rc = topics[i].fn(&o, r))) {
-      cli_progress_end(&prog);
-      report_discard(r);
-      return rc;
-    }
-    cli_progress_clear(&prog);
-    if (o.log)
-      fprintf(o.log, "impactfit reproduce: %s done in %.1f s\n", topics[i].name, omp_get_wtime() - ti);
-    report_timing(r, "%s: %.1f s", topics[i].name, omp_get_wtime() - ti);
-    cli_progress_update(&prog, ++done, 0);
-  }
-  cli_progress_end(&prog);
-  double wall = omp_get_wtime() - t0;
-  char title[128];
-  snprintf(title, sizeof title, "impactfit: reproduction of the published results%s", quick ? " (quick grids)" : "");
-  if ((rc = report_close(r, title, wall)))
-    return rc;
-  printf("impactfit reproduce: wrote %s/REPORT.md in %.1f s wall time (%d threads)\n", out, wall,
-         omp_get_max_threads());
-  return CLI_OK;
 }

@@ -530,32 +530,6 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* Trapezoid-rule weights along one variable: w[k] for the n points with values v[k], from the
- * sorted distinct values u_0 < … < u_{K−1}: (u_{k+1} − u_{k−1})/2, (u_1 − u_0)/2 and
- * (u_{K−1} − u_{K−2})/2 at the ends, 1 when K = 1. Multiplies into w. `tmp` holds n doubles. */
-static void trapezoid_weights(const double *v, size_t n, double *tmp, double *w) {
-  memcpy(tmp, v, n * sizeof *tmp);
-  qsort(tmp, n, sizeof *tmp, cmp_double);
-  size_t K = 0;
-  for (size_t k = 0; k < n; k++)
-    if (K == 0 || tmp[k] != tmp[K - 1])
-      tmp[K++] = tmp[k];
-  if (K < 2)
-    return;
-  for (size_t i = 0; i < n; i++) {
-    size_t lo = 0, hi = K - 1; /* binary search for v[i] */
-    while (lo < hi) {
-      size_t mid = (lo + hi) / 2;
-      if (tmp[mid] < v[i])
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    double a = tmp[lo > 0 ? lo - 1 : 0], b = tmp[lo + 1 < K ? lo + 1 : K - 1];
-    w[i] *= 0.5 * (b - a);
-  }
-}
-
 static int cond_holds(const cond *c, double v) {
   switch (c->op) {
   case OP_EQ:
@@ -594,11 +568,11 @@ static int run_stage(impactfit_fitfile *f, size_t si, const impactfit_table *swe
   size_t rows = impactfit_table_rows(t);
   double *x = malloc((rows + 1) * sizeof *x), *x2 = malloc((rows + 1) * sizeof *x2), *y = malloc((rows + 1) * sizeof *y);
   double *g = malloc((rows + 1) * sizeof *g);
-  double *w = malloc((rows + 1) * sizeof *w), *tmp = malloc((rows + 1) * sizeof *tmp);
+  double *w = malloc((rows + 1) * sizeof *w);
   size_t *sel = malloc((rows + 1) * sizeof *sel);
   int st = IMPACTFIT_OK;
   impactfit_table *out = NULL;
-  if (!x || !x2 || !y || !g || !w || !tmp || !sel) {
+  if (!x || !x2 || !y || !g || !w || !sel) {
     st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
     goto done;
   }
@@ -672,13 +646,8 @@ static int run_stage(impactfit_fitfile *f, size_t si, const impactfit_table *swe
     impactfit_error e2;
     impactfit_error_clear(&e2);
     impactfit_fit_result *r = &s->results[gi];
-    if (s->trapezoid) {
-      for (size_t i = 0; i < n; i++)
-        w[i] = 1.0;
-      trapezoid_weights(x, n, tmp, w);
-      if (jx2 >= 0)
-        trapezoid_weights(x2, n, tmp, w);
-    }
+    if (s->trapezoid && (st = impactfit_fit_trapezoid_weights(x, jx2 >= 0 ? x2 : NULL, n, w, err)))
+      goto done;
     st = impactfit_fit_run_weighted(s->model, n, x, jx2 >= 0 ? x2 : NULL, y, s->trapezoid ? w : NULL, r, &e2);
     if (st) {
       if (jg >= 0)
@@ -716,7 +685,6 @@ done:
   free(y);
   free(g);
   free(w);
-  free(tmp);
   free(sel);
   return st;
 }

@@ -17,6 +17,7 @@
 #include <nlopt.h>
 
 #include "../common/common_impl.h"
+#include "impactfit/formulas.h"
 #include "impactfit/generated/copt_surrogate.h"
 #include "impactfit/inverse.h"
 
@@ -440,8 +441,11 @@ static double guess_zeta(double n, double m, double e, const impactfit_transitio
     return K * eps;
   }
   if (m == 0.0 && tr != impactfit_transition_A) {
-    double al = ((0.3331 * n - 1.48) * n + 3.077) * n * n - 2.306 * n + 1.794;
-    double be = 1.285 * pow(n, 0.2553) - 1.725;
+    /* the published α(n), β(n) (formulas.h), in this evaluation order since the guesses were first
+     * made: a different order changes α in its last bits, and with it the sweeps' converged roots */
+    const double *a = impactfit_copt_formula_poursina2020->alpha_coef, *b = impactfit_copt_formula_poursina2020->beta_coef;
+    double al = ((a[4] * n + a[3]) * n + a[2]) * n * n + a[1] * n + a[0];
+    double be = b[0] * pow(n, b[1]) + b[2];
     double z = al * (pow(e, be) - 1.0) * pow(K, 1.0 / (n + 1.0));
     if (z > 0.0 && isfinite(z))
       return z;
@@ -896,14 +900,21 @@ int impactfit_scale_invariant_e(double n, double zeta, const impactfit_transitio
     return st;
   if (!(isfinite(zeta) && zeta >= 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "zeta must be a finite number >= 0 (got %.17g)", zeta);
-  double xi = zeta / (n + 1.0);
+  return impactfit_kv_e(zeta / (n + 1.0), tr, e, err);
+}
+
+int impactfit_kv_e(double xi, const impactfit_transition *tr, double *e, impactfit_error *err) {
+  if (!(isfinite(xi) && xi >= 0.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "the damping ratio xi must be a finite number >= 0 (got %.17g)", xi);
   if (tr == impactfit_transition_A || tr == impactfit_transition_B) {
     if (xi >= 1.0)
       return IMPACTFIT__FAIL(err, IMPACTFIT_ENOSEP,
                              "no separation: damping ratio xi = %g >= 1 under condition %s", xi, tr->name);
     *e = exp(-IMPACTFIT__PI * xi / sqrt((1.0 - xi) * (1.0 + xi)));
-  } else {
+  } else if (tr == impactfit_transition_C || tr == impactfit_transition_D) {
     *e = exp(kv_ln_e_force(xi));
+  } else {
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown transition condition");
   }
   return 0;
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Output paths behave like Unix tools' (src/cli/cli.h, cli_out): '-' is standard output (and
+# Output paths behave like Unix tools' (src/tools/tools.h, cli_out): '-' is standard output (and
 # standard input for identify's data), an existing non-regular file (FIFO, /dev/null, a symlink to
 # /dev/stdout) is written in place and never replaced, a regular file is replaced atomically, a
 # symlink to a regular file is written through to its target. Run as root in CI, where replacing

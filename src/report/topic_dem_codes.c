@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "tools.h"
 #include "report.h"
 
 typedef struct group {
@@ -33,6 +33,72 @@ static const char *jstr(json_t *o, const char *k) {
 static double jnum(json_t *o, const char *k) {
   json_t *v = json_object_get(o, k);
   return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* Groups the collisions by code, model, damping and clamp: counts, largest deviations, an example
+ * (equal spheres) and the figure's data. Returns the number of collisions outside the tolerance. */
+static int group_rows(json_t *rows, group *g, size_t *ngp, FILE *dat[4]) {
+  int failed = 0;
+  size_t nrows = json_array_size(rows), ng = *ngp;
+  for (size_t i = 0; i < nrows; i++) {
+    json_t *row = json_array_get(rows, i);
+    char k[200];
+    snprintf(k, sizeof k, "%s|%s|%s|%s", jstr(row, "code"), jstr(row, "model"), jstr(row, "damping"),
+             jstr(row, "limit"));
+    size_t j = 0;
+    while (j < ng && strcmp(g[j].key, k))
+      j++;
+    if (j == ng) {
+      memset(&g[ng], 0, sizeof g[ng]);
+      snprintf(g[ng].key, sizeof g[ng].key, "%s", k);
+      g[ng].code = jstr(row, "code");
+      g[ng].model = jstr(row, "model");
+      g[ng].damping = jstr(row, "damping");
+      g[ng].limit = jstr(row, "limit");
+      g[ng].takes_e = json_is_true(json_object_get(row, "takes_e")) || jnum(row, "takes_e") == 1;
+      ng++;
+    }
+    group *q = &g[j];
+    int naive = !strcmp(jstr(row, "kind"), "naive");
+    double d = fabs(jnum(row, "diff")), asked = jnum(row, "e_asked"), meas = jnum(row, "measured");
+    failed += !json_is_true(json_object_get(row, "ok"));
+    q->n++;
+    if (naive && d > q->naive_max)
+      q->naive_max = d;
+    if (!naive && d > q->corr_max)
+      q->corr_max = d;
+    int equal = !strcmp(jstr(row, "geometry"), "equal");
+    if (equal && naive && !q->has_ex) {
+      q->ex_asked = asked;
+      q->ex_naive = meas;
+      q->has_ex = 1;
+    }
+    int c = !strcmp(q->code, "lammps") ? 0 : !strcmp(q->code, "liggghts") ? 1 : 2;
+    if (naive && q->takes_e && dat[c])
+      fprintf(dat[c], "%.6f %.10f\n", asked, meas);
+    if (!naive && dat[3])
+      fprintf(dat[3], "%.6f %.10f\n", asked, meas);
+  }
+  *ngp = ng;
+  return failed;
+}
+
+/* The corrected collision of each group's example. */
+static void find_examples(json_t *rows, group *g, size_t ng) {
+  size_t nrows = json_array_size(rows);
+  for (size_t i = 0; i < nrows; i++) {
+    json_t *row = json_array_get(rows, i);
+    char k[200];
+    snprintf(k, sizeof k, "%s|%s|%s|%s", jstr(row, "code"), jstr(row, "model"), jstr(row, "damping"),
+             jstr(row, "limit"));
+    for (size_t j = 0; j < ng; j++)
+      if (!strcmp(g[j].key, k) && g[j].has_ex && !strcmp(jstr(row, "kind"), "corrected") &&
+          !strcmp(jstr(row, "geometry"), "equal") && jnum(row, "e_asked") == g[j].ex_asked) {
+        g[j].ex_typed = jnum(row, "typed");
+        g[j].ex_corr = jnum(row, "measured");
+        g[j].alternative = json_is_true(json_object_get(row, "alternative"));
+      }
+  }
 }
 
 int topic_dem_codes(const topic_opts *o, report *r) {
@@ -87,63 +153,11 @@ int topic_dem_codes(const topic_opts *o, report *r) {
   }
   FILE *dat[4] = {report_data(r, "dem_codes_lammps.dat"), report_data(r, "dem_codes_liggghts.dat"),
                   report_data(r, "dem_codes_yade.dat"), report_data(r, "dem_codes_corrected.dat")};
-  int failed = 0;
-  for (size_t i = 0; i < nrows; i++) {
-    json_t *row = json_array_get(rows, i);
-    char k[200];
-    snprintf(k, sizeof k, "%s|%s|%s|%s", jstr(row, "code"), jstr(row, "model"), jstr(row, "damping"),
-             jstr(row, "limit"));
-    size_t j = 0;
-    while (j < ng && strcmp(g[j].key, k))
-      j++;
-    if (j == ng) {
-      memset(&g[ng], 0, sizeof g[ng]);
-      snprintf(g[ng].key, sizeof g[ng].key, "%s", k);
-      g[ng].code = jstr(row, "code");
-      g[ng].model = jstr(row, "model");
-      g[ng].damping = jstr(row, "damping");
-      g[ng].limit = jstr(row, "limit");
-      g[ng].takes_e = json_is_true(json_object_get(row, "takes_e")) || jnum(row, "takes_e") == 1;
-      ng++;
-    }
-    group *q = &g[j];
-    int naive = !strcmp(jstr(row, "kind"), "naive");
-    double d = fabs(jnum(row, "diff")), asked = jnum(row, "e_asked"), meas = jnum(row, "measured");
-    failed += !json_is_true(json_object_get(row, "ok"));
-    q->n++;
-    if (naive && d > q->naive_max)
-      q->naive_max = d;
-    if (!naive && d > q->corr_max)
-      q->corr_max = d;
-    int equal = !strcmp(jstr(row, "geometry"), "equal");
-    if (equal && naive && !q->has_ex) {
-      q->ex_asked = asked;
-      q->ex_naive = meas;
-      q->has_ex = 1;
-    }
-    int c = !strcmp(q->code, "lammps") ? 0 : !strcmp(q->code, "liggghts") ? 1 : 2;
-    if (naive && q->takes_e && dat[c])
-      fprintf(dat[c], "%.6f %.10f\n", asked, meas);
-    if (!naive && dat[3])
-      fprintf(dat[3], "%.6f %.10f\n", asked, meas);
-  }
+  int failed = group_rows(rows, g, &ng, dat);
   for (int c = 0; c < 4; c++)
     if (dat[c])
       fclose(dat[c]);
-  /* the corrected collision of each example */
-  for (size_t i = 0; i < nrows; i++) {
-    json_t *row = json_array_get(rows, i);
-    char k[200];
-    snprintf(k, sizeof k, "%s|%s|%s|%s", jstr(row, "code"), jstr(row, "model"), jstr(row, "damping"),
-             jstr(row, "limit"));
-    for (size_t j = 0; j < ng; j++)
-      if (!strcmp(g[j].key, k) && g[j].has_ex && !strcmp(jstr(row, "kind"), "corrected") &&
-          !strcmp(jstr(row, "geometry"), "equal") && jnum(row, "e_asked") == g[j].ex_asked) {
-        g[j].ex_typed = jnum(row, "typed");
-        g[j].ex_corr = jnum(row, "measured");
-        g[j].alternative = json_is_true(json_object_get(row, "alternative"));
-      }
-  }
+  find_examples(rows, g, ng);
   for (size_t j = 0; j < ng; j++) {
     char ex[200] = "";
     if (g[j].has_ex && g[j].takes_e)

@@ -19,7 +19,7 @@
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
 
-#include "cli.h"
+#include "tools.h"
 #include "impactfit/impact.h"
 #include "impactfit/surrogate.h"
 #include "impactfit/version.h"
@@ -261,6 +261,25 @@ void report_claim(report *r, const claim *c) {
   claim *d = &r->claims[r->nclaims++];
   *d = *c;
   snprintf(d->topic, sizeof d->topic, "%s", r->topic);
+}
+
+void report_claim_f(report *r, const char *id, const char *source, const char *what, double claimed, double measured,
+                    const char *unit, int verdict, double drift_tol, double drift_abs, const char *how) {
+  claim c;
+  memset(&c, 0, sizeof c);
+  snprintf(c.id, sizeof c.id, "%s", id);
+  snprintf(c.source, sizeof c.source, "%s", source);
+  snprintf(c.what, sizeof c.what, "%s", what);
+  c.claimed = claimed;
+  c.measured = measured;
+  snprintf(c.unit, sizeof c.unit, "%s", unit);
+  /* an accuracy claim holds when the measured error does not exceed it (0.1 % slack for the
+   * rounding of the published figure) */
+  c.verdict = verdict != REPORT_AT_MOST ? verdict : isnan(claimed) ? -1 : (measured <= claimed * 1.001);
+  c.drift_tol = drift_tol;
+  c.drift_abs = drift_abs;
+  snprintf(c.how, sizeof c.how, "%s", how);
+  report_claim(r, &c);
 }
 
 void report_target(report *r, const char *what, int ok, const char *fmt, ...) {

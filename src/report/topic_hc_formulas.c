@@ -5,28 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "tools.h"
 #include "impactfit/impactfit.h"
 #include "progress.h"
 #include "report.h"
-
-static void add_claim(report *r, const char *id, const char *source, const char *what, double claimed,
-                      double measured, const char *unit, double drift_tol, const char *how) {
-  claim c;
-  memset(&c, 0, sizeof c);
-  snprintf(c.id, sizeof c.id, "%s", id);
-  snprintf(c.source, sizeof c.source, "%s", source);
-  snprintf(c.what, sizeof c.what, "%s", what);
-  c.claimed = claimed;
-  c.measured = measured;
-  snprintf(c.unit, sizeof c.unit, "%s", unit);
-  c.drift_tol = drift_tol;
-  /* an accuracy claim holds when the measured error does not exceed it (0.1 % slack for rounding
-   * of the published figure) */
-  c.verdict = isnan(claimed) ? -1 : (measured <= claimed * 1.001);
-  snprintf(c.how, sizeof c.how, "%s", how);
-  report_claim(r, &c);
-}
 
 int topic_hc_formulas(const topic_opts *o, report *r) {
   impactfit_audit_params ap = impactfit_audit_default_params();
@@ -77,14 +59,14 @@ int topic_hc_formulas(const topic_opts *o, report *r) {
       claimed = 57.617;
       source = "Ramaswamy & Humbert, Sec. 3.2 (on Flores et al.)";
     }
-    add_claim(r, id, source, what, claimed, 100 * w->eps_max, "%", 0.0, how);
+    report_claim_f(r, id, source, what, claimed, 100 * w->eps_max, "%", REPORT_AT_MOST, 0.0, 0.0, how);
     snprintf(id, sizeof id, "%s-eout-max", w->formula->name);
     snprintf(what, sizeof what, "%s: max |e_out - e| of a simulated impact on [0.01, 1]", w->formula->label);
     if (w->formula == impactfit_formula_gonthier) /* rounding level: its drift is not a finding */
       report_target(r, "exact eps(e) reproduces e in a simulation to 1e-12", w->e_max <= 1e-12,
                     "max |e_out - e| = %.3g on %zu points", w->e_max, ap.points);
     else
-      add_claim(r, id, "impactfit", what, NAN, w->e_max, "", 0.0, how);
+      report_claim_f(r, id, "impactfit", what, NAN, w->e_max, "", REPORT_AT_MOST, 0.0, 0.0, how);
   }
   report_md(r, "\n");
   /* curves for the figures */

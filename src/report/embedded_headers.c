@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The generated headers compiled into this program, byte for byte (embedded_headers.h). The
- * assembler's .incbin copies each file into read-only data; src/cli/CMakeLists.txt makes this
+ * assembler's .incbin copies each file into read-only data; src/report/CMakeLists.txt makes this
  * object depend on the headers, so a rebuild refreshes the copies together with the code that
  * #includes them. */
 #include "embedded_headers.h"
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #ifndef IMPACTFIT_GENERATED_DIR
-#error "IMPACTFIT_GENERATED_DIR: the absolute path of include/impactfit/generated (src/cli/CMakeLists.txt)"
+#error "IMPACTFIT_GENERATED_DIR: the absolute path of include/impactfit/generated (src/report/CMakeLists.txt)"
 #endif
 
 #define EMBED(sym, file)                                                                           \

@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "tools.h"
 #include "impactfit/generated/zhang2021.h"
 #include "impactfit/generated/zhang_a_surrogate.h"
 #include "impactfit/generated/zhang_c_surrogate.h"
@@ -93,59 +93,56 @@ static const double *formula_consts(const zdata *z, int f, int i) {
 
 static const impactfit_transition *cond_tr(int t) { return t ? impactfit_transition_A : impactfit_transition_C; }
 
-static void add_claim(report *r, const char *id, const char *source, const char *what, double claimed,
-                      double measured, const char *unit, double drift_tol, int verdict, const char *how) {
-  claim c;
-  memset(&c, 0, sizeof c);
-  snprintf(c.id, sizeof c.id, "%s", id);
-  snprintf(c.source, sizeof c.source, "%s", source);
-  snprintf(c.what, sizeof c.what, "%s", what);
-  c.claimed = claimed;
-  c.measured = measured;
-  snprintf(c.unit, sizeof c.unit, "%s", unit);
-  c.drift_tol = drift_tol;
-  c.verdict = verdict;
-  snprintf(c.how, sizeof c.how, "%s", how);
-  report_claim(r, &c);
-}
-
 /* ---- exact α on the grid ------------------------------------------------------------------------ */
 
-static int exact_alpha(zdata *z) {
-  int fail = 0;
-  impactfit_error first;
-  impactfit_error_clear(&first);
-#pragma omp parallel
-  {
-    impactfit_inverse_workspace *ws = impactfit_inverse_alloc();
-    impactfit_inverse_result res[MAXE];
-    int st[MAXE];
-#pragma omp for schedule(dynamic, 1)
-    for (int q = 0; q < 2 * NM; q++) {
-      int t = q / NM, i = q % NM;
-      impactfit_inverse_params p = impactfit_inverse_default_params();
-      p.n = N15;
-      p.m = ms[i];
-      p.transition = cond_tr(t);
-      p.tol = 1e-12;
-      impactfit_error e1;
-      impactfit_error_clear(&e1);
-      int s = ws ? impactfit_inverse_solve_run(ws, &p, z->e, (size_t)z->ne, res, st, &e1) : IMPACTFIT_ENOMEM;
-      for (int k = 0; k < z->ne && !s; k++)
-        s = impactfit_zhang_alpha_from_zeta(N15, ms[i], z->e[k], res[k].zeta, &z->alpha[t][i][k], NULL, &e1);
-      if (s) {
-#pragma omp critical
-        {
-          if (!fail)
-            first = e1;
-          fail = s;
-        }
-      }
-    }
-    impactfit_inverse_free(ws);
+/* The exact α under C (t = 0) and A (t = 1) by the library's sweep runner: problem zhang-alpha,
+ * n = 1.5, m outermost, e fastest (one continuation run of impactfit_inverse_solve_run per m). */
+static int exact_alpha_run(zdata *z, int t, impactfit_error *err) {
+  impactfit_sweep_def *d = NULL;
+  impactfit_sweep *sw = NULL;
+  impactfit_table *tab = NULL;
+  impactfit_sweep_summary sum;
+  static const char *const want[1] = {"alpha"};
+  int st = impactfit_sweep_def_new(impactfit_sweep_problem_from_name("zhang-alpha"), "zhang exact alpha", &d, err);
+  if (!st)
+    st = impactfit_sweep_def_fixed(d, "n", N15, err);
+  if (!st)
+    st = impactfit_sweep_def_fixed(d, "tol", 1e-12, err);
+  if (!st)
+    st = impactfit_sweep_def_option(d, "transition", cond_tr(t)->name, err);
+  if (!st)
+    st = impactfit_sweep_def_axis_values(d, "m", ms, NM, err);
+  if (!st)
+    st = impactfit_sweep_def_axis_values(d, "e", z->e, (size_t)z->ne, err);
+  if (!st)
+    st = impactfit_sweep_def_outputs(d, want, 1, err);
+  if (!st)
+    st = impactfit_sweep_def_build(d, &sw, err);
+  if (!st)
+    st = impactfit_sweep_run_table(sw, NULL, &tab, &sum, err);
+  int j = st ? -1 : impactfit_table_find(tab, "alpha");
+  if (!st && (sum.failed || j < 0 || impactfit_table_rows(tab) != (size_t)NM * (size_t)z->ne)) {
+    st = IMPACTFIT_ENOROOT;
+    if (err)
+      snprintf(err->message, sizeof err->message, "%zu of %d points failed", sum.failed, NM * z->ne);
   }
-  if (fail)
-    return cli_status_error(fail, &first, "zhang: exact alpha");
+  for (int i = 0; i < NM && !st; i++)
+    for (int k = 0; k < z->ne; k++)
+      z->alpha[t][i][k] = impactfit_table_col(tab, (size_t)j)[(size_t)i * (size_t)z->ne + (size_t)k];
+  impactfit_table_free(tab);
+  impactfit_sweep_free(sw);
+  impactfit_sweep_def_free(d);
+  return st;
+}
+
+static int exact_alpha(zdata *z) {
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  int st = 0;
+  for (int t = 0; t < 2 && !st; t++)
+    st = exact_alpha_run(z, t, &err);
+  if (st)
+    return cli_status_error(st, &err, "zhang: exact alpha");
   return 0;
 }
 
@@ -169,12 +166,6 @@ static int sink_add(sink *s, const char *t, size_t len) {
   s->len += len;
   s->p[s->len] = '\0';
   return 0;
-}
-
-static int on_rows(void *ctx, size_t first, size_t count, const char *rows, size_t len) {
-  (void)first;
-  (void)count;
-  return sink_add(ctx, rows, len);
 }
 
 static double max_corr(const impactfit_fit_result *r) {
@@ -224,21 +215,16 @@ static int load_fit(const topic_opts *o, int t, int run, zdata *z, impactfit_fit
   }
   if (run) {
     const impactfit_sweep *sw = impactfit_fitfile_sweep(f);
-    sink k = {NULL, 0, 0};
     impactfit_table *tab = NULL;
     impactfit_sweep_summary sum;
-    st = sink_add(&k, impactfit_sweep_csv_header(sw), strlen(impactfit_sweep_csv_header(sw))) ? IMPACTFIT_ENOMEM : 0;
-    if (!st)
-      st = impactfit_sweep_run(sw, NULL, on_rows, NULL, &k, &sum, &err);
+    /* sweep → table → fit in memory (the runner's numbers, no CSV text) */
+    st = impactfit_sweep_run_table(sw, NULL, &tab, &sum, &err);
     if (!st && sum.failed) {
       st = IMPACTFIT_ENOROOT;
       snprintf(err.message, sizeof err.message, "%zu sweep points failed", sum.failed);
     }
     if (!st)
-      st = impactfit_table_parse_csv(k.p, k.len, "zhang sweep", &tab, &err);
-    if (!st)
-      st = impactfit_fitfile_run(f, tab, &err);
-    free(k.p);
+      st = impactfit_fitfile_run_table(f, tab, IMPACTFIT_FITFILE_SAME_GRID, &err);
     impactfit_table_free(tab);
     if (st) {
       impactfit_fitfile_free(f);
@@ -351,6 +337,7 @@ static void audit(zdata *z) {
         z->a_mean[f][i][t] = sum / z->ne;
         z->a_at[f][i][t] = at;
       }
+  /* own loop, not the sweep runner: the fitted constants are run-time data no sweep problem can carry */
 #pragma omp parallel
   {
     impactfit_impact_workspace *ws = impactfit_impact_alloc();
@@ -477,6 +464,7 @@ static double held_out(int t, int points, unsigned long long seed, double *wn, d
   double worst = 0.0;
   *failed = 0;
   *wn = *wm = *we = 0.0;
+  /* own loop, not the sweep runner: random points in user units, failures counted, not fatal */
 #pragma omp parallel
   {
     impactfit_impact_workspace *ws = impactfit_impact_alloc();
@@ -618,16 +606,16 @@ static int dem_table(report *r) {
   snprintf(how, sizeof how, "%d values of e in [0.01, 0.99]; exact beta by the solver (tol 1e-12), n = 1.5, m = 0.25", NE);
   report_target(r, "closed form for m = (n-1)/2 (linear after a time change) matches the solver to 1e-9", cf_dev <= 1e-9,
                 "max relative difference %.2e over %d values of e, conditions A and C", cf_dev, NE);
-  add_claim(r, "dem-tsuji-beta-dev-A", "LAMMPS damping tsuji (Marshall 2009 Eq. 53 x sqrt 2)",
+  report_claim_f(r, "dem-tsuji-beta-dev-A", "LAMMPS damping tsuji (Marshall 2009 Eq. 53 x sqrt 2)",
             "Tsuji prefactor beta(e): max relative deviation from the exact beta under A, e in [0.01, 0.99]", NAN,
-            100 * ts_dev, "%", 0.0, -1, how);
-  add_claim(r, "dem-tsuji-beta-dev-A-mid", "LAMMPS damping tsuji (Marshall 2009 Eq. 53 x sqrt 2)",
+            100 * ts_dev, "%", -1, 0.0, 0.0, how);
+  report_claim_f(r, "dem-tsuji-beta-dev-A-mid", "LAMMPS damping tsuji (Marshall 2009 Eq. 53 x sqrt 2)",
             "Tsuji prefactor beta(e): max relative deviation from the exact beta under A, e in [0.1, 0.9]", NAN,
-            100 * ts_dev_mid, "%", 0.0, -1, how);
-  add_claim(r, "dem-tsuji-eout-A", "LAMMPS damping tsuji (Marshall 2009 Eq. 53 x sqrt 2)",
-            "Tsuji prefactor: max |e_out - e| simulated under A", NAN, ts_eo_max[1], "", 0.0, -1, how);
-  add_claim(r, "dem-tsuji-eout-C", "LAMMPS damping tsuji (Marshall 2009 Eq. 53 x sqrt 2)",
-            "Tsuji prefactor: max |e_out - e| simulated under C (limit_damping)", NAN, ts_eo_max[0], "", 0.0, -1, how);
+            100 * ts_dev_mid, "%", -1, 0.0, 0.0, how);
+  report_claim_f(r, "dem-tsuji-eout-A", "LAMMPS damping tsuji (Marshall 2009 Eq. 53 x sqrt 2)",
+            "Tsuji prefactor: max |e_out - e| simulated under A", NAN, ts_eo_max[1], "", -1, 0.0, 0.0, how);
+  report_claim_f(r, "dem-tsuji-eout-C", "LAMMPS damping tsuji (Marshall 2009 Eq. 53 x sqrt 2)",
+            "Tsuji prefactor: max |e_out - e| simulated under C (limit_damping)", NAN, ts_eo_max[0], "", -1, 0.0, 0.0, how);
   return 0;
 }
 
@@ -758,43 +746,8 @@ static void fmt_consts(char *buf, size_t size, int i, const double *c, const dou
   }
 }
 
-int topic_zhang(const topic_opts *o, report *r) {
-  zdata *z = calloc(1, sizeof *z);
-  if (!z)
-    return cli_input_error("zhang: out of memory");
-  int rc = 0;
-  impactfit_fitfile *ff[2] = {NULL, NULL};
-  double t0 = omp_get_wtime();
-  z->ne = o->check ? 50 : 99;
-  for (int k = 0; k < z->ne; k++) /* the sweep's axis formula: start + (stop − start) k/(count − 1) */
-    z->e[k] = 0.01 + (0.99 - 0.01) * k / (z->ne - 1.0);
-  if ((rc = exact_alpha(z)))
-    goto out;
-  for (int t = 0; t < 2 && !rc; t++)
-    rc = load_fit(o, t, !o->check, z, &ff[t]);
-  for (int t = 0; t < 2 && !rc && o->check; t++)
-    rc = fit_grid(ff[t], t, z);
-  if (rc)
-    goto out;
-  if (o->log)
-    fprintf(o->log, "zhang: exact alpha and fits (%d values of e) in %.1f s\n", z->ne, omp_get_wtime() - t0);
-  audit(z);
-  char how[256], gridtxt[96];
-  snprintf(gridtxt, sizeof gridtxt, "%d values of e in [0.01, 0.99] (step %.2f), n = 1.5", z->ne, z->e[1] - z->e[0]);
-
-  /* the regenerated header */
-  if (!o->check) {
-    sink h = {NULL, 0, 0};
-    if ((rc = make_header(ff, z, &h))) {
-      free(h.p);
-      goto out;
-    }
-    rc = report_header(r, o, "zhang2021.h", h.p, h.len);
-    free(h.p);
-    if (rc)
-      goto out;
-  }
-
+/* The report: the element, and the published and regenerated constants. */
+static void zhang_constants(report *r, const zdata *z, const char *gridtxt) {
   /* ---- markdown: the reproduction ---- */
   report_md(r, "## Zhang et al. (2021): α(e) for an arbitrary damping exponent\n\n"
                "The element f = k δ^n + λ δ^m δ' with λ from Eq. (53), λ = 3 mass (m+1)(1−e) v/(4α) · "
@@ -821,6 +774,12 @@ int topic_zhang(const topic_opts *o, report *r) {
     fmt_consts(ar, sizeof ar, i, z->regen[1][1][i], z->se[1][1][i]);
     report_md(r, "| %g | (%s) | %s | %s | %s | %s |\n", ms[i], eq_name[i], p, a, c, ar);
   }
+}
+
+/* The report: the (b, d) scan of the double-exponential fits, the correlations, and the drift of the
+ * committed constants. */
+static void zhang_scan_drift(report *r, zdata *z, impactfit_fitfile *const ff[2], const char *gridtxt) {
+  char how[256];
   /* scan */
   double scan_worst = 0.0;
   int scan_count = 0;
@@ -862,8 +821,13 @@ int topic_zhang(const topic_opts *o, report *r) {
   report_target(r, "zhang2021.h constants recomputed here are within 5 standard errors of the committed ones",
                 drift <= DRIFT_SE, "max |change|/SE = %.2f (condition %s, stage %s%s, constant %d) on %d values of e",
                 drift, cond_name[dt_], stage_name[ds % NM], ds >= NM ? "_rel" : "", dj, z->ne);
-  add_claim(r, "regen-drift-se", "impactfit", "zhang2021.h: largest change of a constant, in standard errors", NAN,
-            drift, "", 1e-6, -1, how);
+  report_claim_f(r, "regen-drift-se", "impactfit", "zhang2021.h: largest change of a constant, in standard errors", NAN,
+            drift, "", -1, 1e-6, 0.0, how);
+}
+
+/* The report: the accuracy of each formula's α and of the restitution it gives. */
+static void zhang_accuracy(report *r, const zdata *z, const char *gridtxt) {
+  char how[256];
   /* α and e_out table */
   report_md(r, "### Accuracy of α(e) and of the restitution it gives\n\n"
                "Relative deviation of each formula's α from the exact α under C and under A (max, at e, and "
@@ -885,16 +849,21 @@ int topic_zhang(const topic_opts *o, report *r) {
     for (int t = 0; t < 2; t++) {
       snprintf(id, sizeof id, "pub-%s-alpha-%s", stage_name[i], cond_name[t]);
       snprintf(what, sizeof what, "published alpha, m = %g: max relative deviation from the exact alpha under %s", ms[i], cond_name[t]);
-      add_claim(r, id, src, what, NAN, 100 * z->a_max[F_PUB][i][t], "%", 0.0, -1, how);
+      report_claim_f(r, id, src, what, NAN, 100 * z->a_max[F_PUB][i][t], "%", -1, 0.0, 0.0, how);
       snprintf(id, sizeof id, "pub-%s-eout-%s", stage_name[i], cond_name[t]);
       snprintf(what, sizeof what, "published alpha, m = %g: max |e_out - e| simulated under %s", ms[i], cond_name[t]);
-      add_claim(r, id, src, what, NAN, z->eo_max[F_PUB][i][t], "", 0.0, -1, how);
+      report_claim_f(r, id, src, what, NAN, z->eo_max[F_PUB][i][t], "", -1, 0.0, 0.0, how);
       snprintf(id, sizeof id, "refit-%s-eout-%s", stage_name[i], cond_name[t]);
       snprintf(what, sizeof what, "paper's form refitted under %s (abs.), m = %g: max |e_out - e| simulated under %s",
                cond_name[t], ms[i], cond_name[t]);
-      add_claim(r, id, "impactfit", what, NAN, z->eo_max[t ? F_RA : F_RC][i][t], "", 0.0, -1, how);
+      report_claim_f(r, id, "impactfit", what, NAN, z->eo_max[t ? F_RA : F_RC][i][t], "", -1, 0.0, 0.0, how);
     }
   }
+}
+
+/* The report: which transition condition the published fits describe (m < n). */
+static void zhang_verdict(report *r, const zdata *z, const char *gridtxt) {
+  char how[256];
   /* the verdict: m < n */
   double mean_dev[2] = {0, 0}, max_dev[2] = {0, 0}, eo_dev[2] = {0, 0};
   int nlow = 0;
@@ -931,11 +900,91 @@ int topic_zhang(const topic_opts *o, report *r) {
                       : "**Verdict: the published fits match neither condition better on every measure.**",
             100 * z->a_max[F_PUB][0][0], 100 * z->a_max[F_PUB][1][0], z->a_at[F_PUB][0][0], z->a_at[F_PUB][1][0]);
   snprintf(how, sizeof how, "%s; m = 1, 0.65, 0.5, 0.25; mean over e, then over m", gridtxt);
-  add_claim(r, "verdict-mean-dev-A", "Zhang et al. 2021, Eqs. (49)-(52)",
-            "published alpha (m < n): mean relative deviation from the exact alpha under A", NAN, 100 * mean_dev[1], "%", 0.0, -1, how);
-  add_claim(r, "verdict-mean-dev-C", "Zhang et al. 2021, Eqs. (49)-(52)",
+  report_claim_f(r, "verdict-mean-dev-A", "Zhang et al. 2021, Eqs. (49)-(52)",
+            "published alpha (m < n): mean relative deviation from the exact alpha under A", NAN, 100 * mean_dev[1], "%", -1, 0.0, 0.0, how);
+  report_claim_f(r, "verdict-mean-dev-C", "Zhang et al. 2021, Eqs. (49)-(52)",
             "published alpha (m < n): mean relative deviation from the exact alpha under C (the paper's stated condition)",
-            NAN, 100 * mean_dev[0], "%", 0.0, -1, how);
+            NAN, 100 * mean_dev[0], "%", -1, 0.0, 0.0, how);
+
+}
+
+/* The report: the surrogates α(n, m, e) on held-out points; in a full run they are rebuilt. */
+static int zhang_surrogates(const topic_opts *o, report *r) {
+  char how[256];
+  int pts = o->check ? 600 : o->quick ? 1000 : 4000;
+  double worst[2], wn[2], wm[2], we[2];
+  int failed[2];
+  for (int t = 0; t < 2; t++)
+    worst[t] = held_out(t, pts, 20250101ULL + (unsigned long long)t, &wn[t], &wm[t], &we[t], &failed[t]);
+  report_md(r, "### Beyond the paper: α(n, m, e) for n ∈ [1, 2], m ∈ [0, 2], e ∈ [0.01, 1)\n\n"
+               "include/impactfit/generated/zhang_c_surrogate.h and zhang_a_surrogate.h give ζ, λ and α for any "
+               "(n, m, e) in that box (`impactfit_zhang_c_alpha(n, m, e)`, `impactfit_zhang_c_c(n, m, e, k, mass, v)`, "
+               "same for A): Chebyshev series of ln ζ − ln(1 − e), piecewise in m (m ≤ n and m ≥ n; under C graded "
+               "towards m = n, where α has a kink and a boundary layer for small e) and in e (ln e, ln(1 − e)). "
+               "On %d held-out points (n uniform; m uniform, a third within 10^−U(0,8) of m = n; e log-uniform in e "
+               "and in 1 − e; k, mass, v random over 5, 4 and 3 decades) and %d points on the edges and seams of "
+               "the box (n = 1, 1.5, 2; m = 0, 2, n ∓ 1e-9; e = 0.01, 1/2 and its neighbours, 1 − 1e-6, 1 − 1e-9), "
+               "simulating in the user's units with the header's λ: max |e_out − e| = %.2e under C (at n = %.4f, "
+               "m = %.6f, e = %.4g) and %.2e under A (at n = %.4f, m = %.6f, e = %.4g).\n\n",
+            pts, ZHANG_EDGE_POINTS, worst[0], wn[0], wm[0], we[0], worst[1], wn[1], wm[1], we[1]);
+  snprintf(how, sizeof how, "%d held-out + %d edge and seam points, simulated in user units with the header's lambda (seed 20250101+)", pts, ZHANG_EDGE_POINTS);
+  for (int t = 0; t < 2; t++) {
+    char id[64], what[256];
+    snprintf(id, sizeof id, "surrogate-%s-held-out", t ? "a" : "c");
+    snprintf(what, sizeof what, "zhang_%s_surrogate.h: max |e_out - e| on held-out, edge and seam points", t ? "a" : "c");
+    report_claim_f(r, id, "impactfit", what, NAN, worst[t], "", -1, 0.05, 0.0, how);
+    snprintf(what, sizeof what, "zhang_%s_surrogate.h: max |e_out - e| <= 1e-6 on held-out points", t ? "a" : "c");
+    report_target(r, what, worst[t] <= 1e-6 && failed[t] == 0, "%.2e on %d points (%d simulations failed)", worst[t],
+                  pts, failed[t]);
+  }
+  int rc = 0;
+  if (!o->check && !o->quick)
+    for (int t = 0; t < 2 && !rc; t++)
+      rc = report_surrogate(r, o, t ? "zhang-a" : "zhang-c");
+  return rc;
+}
+
+int topic_zhang(const topic_opts *o, report *r) {
+  zdata *z = calloc(1, sizeof *z);
+  if (!z)
+    return cli_input_error("zhang: out of memory");
+  int rc = 0;
+  impactfit_fitfile *ff[2] = {NULL, NULL};
+  double t0 = omp_get_wtime();
+  z->ne = o->check ? 50 : 99;
+  for (int k = 0; k < z->ne; k++) /* the sweep's axis formula: start + (stop − start) k/(count − 1) */
+    z->e[k] = 0.01 + (0.99 - 0.01) * k / (z->ne - 1.0);
+  if ((rc = exact_alpha(z)))
+    goto out;
+  for (int t = 0; t < 2 && !rc; t++)
+    rc = load_fit(o, t, !o->check, z, &ff[t]);
+  for (int t = 0; t < 2 && !rc && o->check; t++)
+    rc = fit_grid(ff[t], t, z);
+  if (rc)
+    goto out;
+  if (o->log)
+    fprintf(o->log, "zhang: exact alpha and fits (%d values of e) in %.1f s\n", z->ne, omp_get_wtime() - t0);
+  audit(z);
+  char gridtxt[96];
+  snprintf(gridtxt, sizeof gridtxt, "%d values of e in [0.01, 0.99] (step %.2f), n = 1.5", z->ne, z->e[1] - z->e[0]);
+
+  /* the regenerated header */
+  if (!o->check) {
+    sink h = {NULL, 0, 0};
+    if ((rc = make_header(ff, z, &h))) {
+      free(h.p);
+      goto out;
+    }
+    rc = report_header(r, o, "zhang2021.h", h.p, h.len);
+    free(h.p);
+    if (rc)
+      goto out;
+  }
+
+  zhang_constants(r, z, gridtxt);
+  zhang_scan_drift(r, z, ff, gridtxt);
+  zhang_accuracy(r, z, gridtxt);
+  zhang_verdict(r, z, gridtxt);
 
   /* ---- figures ---- */
   figures(z, r);
@@ -945,37 +994,7 @@ int topic_zhang(const topic_opts *o, report *r) {
     goto out;
 
   /* ---- surrogates ---- */
-  {
-    int pts = o->check ? 600 : o->quick ? 1000 : 4000;
-    double worst[2], wn[2], wm[2], we[2];
-    int failed[2];
-    for (int t = 0; t < 2; t++)
-      worst[t] = held_out(t, pts, 20250101ULL + (unsigned long long)t, &wn[t], &wm[t], &we[t], &failed[t]);
-    report_md(r, "### Beyond the paper: α(n, m, e) for n ∈ [1, 2], m ∈ [0, 2], e ∈ [0.01, 1)\n\n"
-                 "include/impactfit/generated/zhang_c_surrogate.h and zhang_a_surrogate.h give ζ, λ and α for any "
-                 "(n, m, e) in that box (`impactfit_zhang_c_alpha(n, m, e)`, `impactfit_zhang_c_c(n, m, e, k, mass, v)`, "
-                 "same for A): Chebyshev series of ln ζ − ln(1 − e), piecewise in m (m ≤ n and m ≥ n; under C graded "
-                 "towards m = n, where α has a kink and a boundary layer for small e) and in e (ln e, ln(1 − e)). "
-                 "On %d held-out points (n uniform; m uniform, a third within 10^−U(0,8) of m = n; e log-uniform in e "
-                 "and in 1 − e; k, mass, v random over 5, 4 and 3 decades) and %d points on the edges and seams of "
-                 "the box (n = 1, 1.5, 2; m = 0, 2, n ∓ 1e-9; e = 0.01, 1/2 and its neighbours, 1 − 1e-6, 1 − 1e-9), "
-                 "simulating in the user's units with the header's λ: max |e_out − e| = %.2e under C (at n = %.4f, "
-                 "m = %.6f, e = %.4g) and %.2e under A (at n = %.4f, m = %.6f, e = %.4g).\n\n",
-              pts, ZHANG_EDGE_POINTS, worst[0], wn[0], wm[0], we[0], worst[1], wn[1], wm[1], we[1]);
-    snprintf(how, sizeof how, "%d held-out + %d edge and seam points, simulated in user units with the header's lambda (seed 20250101+)", pts, ZHANG_EDGE_POINTS);
-    for (int t = 0; t < 2; t++) {
-      char id[64], what[256];
-      snprintf(id, sizeof id, "surrogate-%s-held-out", t ? "a" : "c");
-      snprintf(what, sizeof what, "zhang_%s_surrogate.h: max |e_out - e| on held-out, edge and seam points", t ? "a" : "c");
-      add_claim(r, id, "impactfit", what, NAN, worst[t], "", 0.05, -1, how);
-      snprintf(what, sizeof what, "zhang_%s_surrogate.h: max |e_out - e| <= 1e-6 on held-out points", t ? "a" : "c");
-      report_target(r, what, worst[t] <= 1e-6 && failed[t] == 0, "%.2e on %d points (%d simulations failed)", worst[t],
-                    pts, failed[t]);
-    }
-    if (!o->check && !o->quick)
-      for (int t = 0; t < 2 && !rc; t++)
-        rc = report_surrogate(r, o, t ? "zhang-a" : "zhang-c");
-  }
+  rc = zhang_surrogates(o, r);
 out:
   for (int t = 0; t < 2; t++)
     impactfit_fitfile_free(ff[t]);

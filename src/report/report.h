@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The report of `impactfit reproduce` and the audit of `impactfit check` (CLI side).
+/* The report of `impactfit reproduce` and the audit of `impactfit check`: the report module's
+ * internal interface between report.c, the topics and the runs (reproduce.c, check.c).
  *
  * A topic (one per paper or theme, listed in topics.def) computes its numbers with the library and
  * records them here:
@@ -13,12 +14,13 @@
  * In check mode no files are written: report_data returns NULL and report_figure does nothing, so
  * topics write data only `if (f)`.
  */
-#ifndef IMPACTFIT_CLI_REPORT_H
-#define IMPACTFIT_CLI_REPORT_H
+#ifndef IMPACTFIT_REPORT_REPORT_H
+#define IMPACTFIT_REPORT_REPORT_H
 
 #include <stdio.h>
 
 #include "impactfit/common.h"
+#include "impactfit/sweep.h"
 
 typedef struct topic_opts {
   const char *srcdir; /* repository root: sweeps/, fits/, include/impactfit/generated/ */
@@ -83,6 +85,14 @@ typedef struct claim {
 
 /* Records a claim of the current topic. */
 void report_claim(report *r, const claim *c);
+/* The verdict of an accuracy claim, computed by report_claim_f: holds when the measured error is at
+ * most the claimed one (0.1 % slack for the rounding of the published figure), −1 when the paper
+ * claims none (claimed NaN). */
+enum { REPORT_AT_MOST = 2 };
+/* Records a claim from its fields (strings truncated to the claim's sizes); verdict 1, 0, −1 or
+ * REPORT_AT_MOST; drift_tol, drift_abs as in claim (0: the defaults). */
+void report_claim_f(report *r, const char *id, const char *source, const char *what, double claimed, double measured,
+                    const char *unit, int verdict, double drift_tol, double drift_abs, const char *how);
 /* An accuracy target of impactfit itself: ok = 0 fails `check`. */
 void report_target(report *r, const char *what, int ok, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -105,10 +115,34 @@ void report_timing(report *r, const char *fmt, ...) __attribute__((format(printf
 int report_close(report *r, const char *title, double wall_seconds);
 void report_discard(report *r);
 
-/* The topics: X(name, function, summary) in topics.def; each function returns 0 or a status
- * (error printed). */
+/* An axis of a sweep built by report_sweep_with_axes: a LINEAR or LOG range (start, stop, count) or
+ * a LIST of count values. */
+typedef struct report_axis {
+  const char *name;
+  impactfit_sweep_axis_kind kind;
+  double start, stop;
+  size_t count;
+  const double *values; /* LIST */
+} report_axis;
+
+/* The definition `base` (what it fixes, its options and outputs) with these axes instead of its own
+ * (first outermost), built with impactfit_sweep_def_* (no text editing); `label` names it in
+ * messages. A status (err filled). */
+int report_sweep_with_axes(const impactfit_sweep *base, const char *label, const report_axis *axes, size_t n,
+                           impactfit_sweep **out, impactfit_error *err);
+
+/* A copy of the definition `full` (what it fixes, its options and outputs, its axes in order) with
+ * the LINEAR or LOG axis named `axis` resampled to `count` values over the same range, built with
+ * impactfit_sweep_def_* (no text editing); `label` names it in messages. A status (err filled). */
+int report_sweep_variant(const impactfit_sweep *full, const char *label, const char *axis, size_t count,
+                         impactfit_sweep **out, impactfit_error *err);
+
+/* The topics: X(name, function, summary) in topics.def; each function returns 0 or an exit code of
+ * tools.h (error printed). */
 #define X(name, fn, summary) int fn(const topic_opts *o, report *r);
 #include "topics.def"
 #undef X
+/* Runs the i-th topic of topics.def (reproduce.c's table; i < impactfit_report_topic_count()). */
+int report_topic_run(size_t i, const topic_opts *o, report *r);
 
 #endif

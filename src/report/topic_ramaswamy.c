@@ -16,28 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "tools.h"
 #include "impactfit/impactfit.h"
 #include "report.h"
 
 /* ---- small helpers ------------------------------------------------------------------------- */
-
-static void add_claim(report *r, const char *id, const char *source, const char *what, double claimed,
-                      double measured, const char *unit, const char *how) {
-  claim c;
-  memset(&c, 0, sizeof c);
-  snprintf(c.id, sizeof c.id, "%s", id);
-  snprintf(c.source, sizeof c.source, "%s", source);
-  snprintf(c.what, sizeof c.what, "%s", what);
-  c.claimed = claimed;
-  c.measured = measured;
-  snprintf(c.unit, sizeof c.unit, "%s", unit);
-  /* an accuracy claim holds when the measured error does not exceed it (0.1 % slack for the
-   * rounding of the published figure) */
-  c.verdict = isnan(claimed) ? -1 : (measured <= claimed * 1.001);
-  snprintf(c.how, sizeof c.how, "%s", how);
-  report_claim(r, &c);
-}
 
 /* Reads a header written by `impactfit fit`: the constants of stage `stage` from its banner lines
  * " *     NAME     = VALUE  +- SE (standard error)". Returns 0, or −1 (message printed). */
@@ -107,27 +90,37 @@ static int dgrid_make(dgrid *g, double eps_max, size_t ne, size_t nn) {
       g->eps[j * ne + i] = lin(0.0, eps_max, ne, i);
       g->n[j * ne + i] = lin(1.0, 2.0, nn, j);
     }
-  int bad = 0;
-  impactfit_error first;
-  impactfit_error_clear(&first);
-#pragma omp parallel reduction(| : bad)
-  {
-    impactfit_impact_workspace *ws = impactfit_impact_alloc();
-#pragma omp for schedule(dynamic, 16)
-    for (size_t k = 0; k < N; k++) {
-      impactfit_error err;
-      impactfit_error_clear(&err);
-      if (!ws || impactfit_hc_impact_time(ws, g->eps[k], g->n[k], &g->dtau[k], NULL, &err)) {
-        bad = 1;
-#pragma omp critical
-        if (!first.message[0])
-          first = err;
-      }
-    }
-    impactfit_impact_free(ws);
+  /* Δτ by the library's sweep runner: problem impact-time, n outermost, ε fastest (index j·ne + i) */
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  impactfit_sweep_def *d = NULL;
+  impactfit_sweep *sw = NULL;
+  impactfit_table *t = NULL;
+  impactfit_sweep_summary sum;
+  static const char *const want[1] = {"dtau"};
+  int st = impactfit_sweep_def_new(impactfit_sweep_problem_from_name("impact-time"), "ramaswamy dtau grid", &d, &err);
+  if (!st)
+    st = impactfit_sweep_def_axis(d, "n", IMPACTFIT_AXIS_LINEAR, 1.0, 2.0, nn, &err);
+  if (!st)
+    st = impactfit_sweep_def_axis(d, "eps", IMPACTFIT_AXIS_LINEAR, 0.0, eps_max, ne, &err);
+  if (!st)
+    st = impactfit_sweep_def_outputs(d, want, 1, &err);
+  if (!st)
+    st = impactfit_sweep_def_build(d, &sw, &err);
+  if (!st)
+    st = impactfit_sweep_run_table(sw, NULL, &t, &sum, &err);
+  int j = st ? -1 : impactfit_table_find(t, "dtau");
+  if (!st && (sum.failed || j < 0 || impactfit_table_rows(t) != N)) {
+    st = IMPACTFIT_ENOCONV;
+    snprintf(err.message, sizeof err.message, "%zu of %zu points failed", sum.failed, N);
   }
-  if (bad)
-    return cli_status_error(IMPACTFIT_ENOCONV, &first, "ramaswamy: dtau grid");
+  if (!st)
+    memcpy(g->dtau, impactfit_table_col(t, (size_t)j), N * sizeof *g->dtau);
+  impactfit_table_free(t);
+  impactfit_sweep_free(sw);
+  impactfit_sweep_def_free(d);
+  if (st)
+    return cli_status_error(IMPACTFIT_ENOCONV, &err, "ramaswamy: dtau grid");
   return 0;
 }
 
@@ -165,7 +158,9 @@ static double surrogate_fn(double eps, double n, const void *ctx) {
   return d;
 }
 
-/* Uniform-grid trapezoid weights along both axes (h/2 at the ends), as `weights = trapezoid`. */
+/* Uniform-grid trapezoid weights along both axes (1/2 at the ends): impactfit_fit_trapezoid_weights
+ * (fit.h) up to the constant factor h_eps h_n, kept because that factor changes the figures in their
+ * last bits (the committed report stays bit-identical). */
 static void trapezoid_2d(size_t ne, size_t nn, double *w) {
   for (size_t j = 0; j < nn; j++)
     for (size_t i = 0; i < ne; i++)
@@ -200,6 +195,75 @@ static double drift_ratio(const impactfit_fit_result *r, const double *val, cons
 
 static const char *const eps_names[2] = {"alpha", "beta"};
 
+/* Figure: the signed relative error of ε(e) for the published, least-squares and minimax constants. */
+static void eps_figure(report *r, const double A[3], const double Bt[3]) {
+  FILE *f = report_data(r, "ramaswamy_eps.dat");
+  if (f) {
+    fprintf(f, "# e  signed relative error of eps(e): published  least-squares  minimax\n");
+    for (int i = 0; i <= 990; i++) {
+      double e = (i == 990) ? 1.0 - 1.0 / 67108864.0 : 0.01 + 0.001 * i, x, v[3];
+      impactfit_hc_eps(e, &x, NULL);
+      for (int k = 0; k < 3; k++) {
+        impactfit_hc_rh_eps(e, A[k], Bt[k], &v[k], NULL);
+        v[k] = 100.0 * (v[k] / x - 1.0);
+      }
+      fprintf(f, "%.6f %.6e %.6e %.6e\n", e, v[0], v[1], v[2]);
+    }
+    fclose(f);
+    report_figure(r, "ramaswamy_eps",
+                  "Signed relative error of Ramaswamy & Humbert's ε(e) against the exact relation, 0.01 ≤ e ≤ 1 "
+                  "(steps of 0.001): published α = 1.381, β = 0.451; least squares and minimax from "
+                  "ramaswamy_eps.h. The minimax error equioscillates; the claim is 0.062 %.",
+                  "set xlabel 'e'\nset ylabel 'relative error of {/Symbol e}(e), %'\nset yrange [-4:4]\n"
+                  "plot 'ramaswamy_eps.dat' u 1:2 w l lw 2 t 'published', '' u 1:3 w l lw 2 t 'least squares', "
+                  "'' u 1:4 w l lw 2 t 'minimax', 0.062 w lines dt 3 lw 2.5 lc rgb 'black' t '+-0.062 % (claim)', "
+                  "-0.062 w lines dt 3 lw 2.5 lc rgb 'black' notitle");
+  }
+
+}
+
+/* check: the committed constants of ramaswamy_eps.h, recomputed on a coarse grid. */
+static int eps_check_refit(const topic_opts *o, report *r, const double *lsq, const double *lsq_se, const double *mm,
+                           const double *mm_se) {
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  /* the committed constants, recomputed on a coarse grid (100 values of e instead of 991) */
+  char fpth[4096];
+  snprintf(fpth, sizeof fpth, "%s/fits/ramaswamy_eps.ini", o->srcdir);
+  impactfit_fitfile *ff = NULL;
+  if (impactfit_fitfile_load(fpth, &ff, &err))
+    return cli_status_error(IMPACTFIT_EINVAL, &err, "ramaswamy");
+  double x[100], y[100], w[100];
+  size_t m = 0;
+  for (size_t i = 0; i < 100; i++) {
+    double e = lin(0.01, 1.0, 100, i);
+    if (!(e < 1.0))
+      continue;
+    x[m] = e;
+    impactfit_hc_eps(e, &y[m], NULL);
+    m++;
+  }
+  for (size_t i = 0; i < m; i++)
+    w[i] = (i == 0 || i == m - 1) ? 0.5 : 1.0;
+  for (size_t s = 0; s < impactfit_fitfile_stage_count(ff); s++) {
+    impactfit_fit_stage st;
+    impactfit_fitfile_stage(ff, s, &st);
+    impactfit_fit_result res;
+    if (refit(st.spec, m, x, NULL, y, st.weights ? w : NULL, &res, &err)) {
+      impactfit_fitfile_free(ff);
+      return cli_status_error(IMPACTFIT_ENOCONV, &err, "ramaswamy");
+    }
+    int is_lsq = strcmp(st.name, "lsq") == 0;
+    const double *val = is_lsq ? lsq : mm, *se = is_lsq ? lsq_se : mm_se;
+    char worst[160] = "", what[160];
+    double q = drift_ratio(&res, val, se, worst, sizeof worst);
+    snprintf(what, sizeof what, "ramaswamy_eps.h stage %s: constants reproduced within 1 standard error", st.name);
+    report_target(r, what, q <= 1.0, "refitted on %zu points: largest |change|/se = %.2f (%s)", m, q, worst);
+  }
+  impactfit_fitfile_free(ff);
+  return 0;
+}
+
 static int eps_section(const topic_opts *o, report *r, impactfit_impact_workspace *ws) {
   char path[4096];
   snprintf(path, sizeof path, "%s/include/impactfit/generated/ramaswamy_eps.h", o->srcdir);
@@ -233,17 +297,17 @@ static int eps_section(const topic_opts *o, report *r, impactfit_impact_workspac
                "α ± %.2g, β ± %.2g (α and β are strongly correlated).\n\n",
             lsq_se[0], lsq_se[1], mm_se[0], mm_se[1]);
   const char *src = "Ramaswamy & Humbert, Sec. 3.2";
-  add_claim(r, "rh-eps-published-mean", src, "RH eps(e), published constants: mean relative error on [0.01, 1]", 0.062,
-            100 * es[0].mean, "%", how);
-  add_claim(r, "rh-eps-lsq-max", src, "RH eps(e), least-squares constants (ramaswamy_eps.h): max relative error", 0.062,
-            100 * es[1].max, "%", how);
-  add_claim(r, "rh-eps-lsq-mean", src, "RH eps(e), least-squares constants: mean relative error", 0.062,
-            100 * es[1].mean, "%", how);
-  add_claim(r, "rh-eps-minimax-max", src,
+  report_claim_f(r, "rh-eps-published-mean", src, "RH eps(e), published constants: mean relative error on [0.01, 1]", 0.062,
+            100 * es[0].mean, "%", REPORT_AT_MOST, 0.0, 0.0, how);
+  report_claim_f(r, "rh-eps-lsq-max", src, "RH eps(e), least-squares constants (ramaswamy_eps.h): max relative error", 0.062,
+            100 * es[1].max, "%", REPORT_AT_MOST, 0.0, 0.0, how);
+  report_claim_f(r, "rh-eps-lsq-mean", src, "RH eps(e), least-squares constants: mean relative error", 0.062,
+            100 * es[1].mean, "%", REPORT_AT_MOST, 0.0, 0.0, how);
+  report_claim_f(r, "rh-eps-minimax-max", src,
             "RH eps(e), minimax constants: max relative error = the best any (alpha, beta) reaches", 0.062,
-            100 * es[2].max, "%", how);
-  add_claim(r, "rh-eps-minimax-mean", src, "RH eps(e), minimax constants: mean relative error", 0.062,
-            100 * es[2].mean, "%", how);
+            100 * es[2].max, "%", REPORT_AT_MOST, 0.0, 0.0, how);
+  report_claim_f(r, "rh-eps-minimax-mean", src, "RH eps(e), minimax constants: mean relative error", 0.062,
+            100 * es[2].mean, "%", REPORT_AT_MOST, 0.0, 0.0, how);
 
   /* what else 0.062 % could measure: the restitution of a simulated impact with the published ε */
   size_t ne = o->check ? 199 : fp.points;
@@ -272,8 +336,8 @@ static int eps_section(const topic_opts *o, report *r, impactfit_impact_workspac
                "attains on the grid (its error equioscillates, Figure ramaswamy_eps).\n\n",
             100 * es[0].max, 100 * es[0].mean, 100 * es[0].rms, ne, emax_abs, 100 * emax_rel, 100 * emean_rel,
             100 * es[2].max);
-  add_claim(r, "rh-eps-published-eout-rel-max", src,
-            "RH eps(e), published: max |e_out - e|/e of an impact simulated with their eps", 0.062, 100 * emax_rel, "%",
+  report_claim_f(r, "rh-eps-published-eout-rel-max", src,
+            "RH eps(e), published: max |e_out - e|/e of an impact simulated with their eps", 0.062, 100 * emax_rel, "%", REPORT_AT_MOST, 0.0, 0.0,
             "impact engine, m = n = 1.5, mass = k = v = 1, e on [0.01, 1]");
 
   /* Hu–Guo and Flores: the reference value at e = 0.01 their quoted errors imply */
@@ -292,73 +356,14 @@ static int eps_section(const topic_opts *o, report *r, impactfit_impact_workspac
                "e = %.5f (Hu–Guo) and %.5f (Flores) instead of 0.01. Neither explains the 0.062 %% of Eq. (6), "
                "whose maximum error is at e = %.2f.\n\n",
             ref_hg, ref_fl, x01, 100 * (0.5 * (ref_hg + ref_fl) / x01 - 1.0), emin_hg, emin_fl, es[0].e_at_max);
-  add_claim(r, "hu-guo-implied-reference", "Ramaswamy & Humbert, Sec. 3.2 (47.768 % for Hu-Guo)",
-            "reference eps(0.01) implied by the quoted Hu-Guo error (exact: 100)", NAN, ref_hg, "", "148.5 / 1.47768");
-  add_claim(r, "flores-implied-reference", "Ramaswamy & Humbert, Sec. 3.2 (57.617 % for Flores)",
-            "reference eps(0.01) implied by the quoted Flores error (exact: 100)", NAN, ref_fl, "", "158.4 / 1.57617");
+  report_claim_f(r, "hu-guo-implied-reference", "Ramaswamy & Humbert, Sec. 3.2 (47.768 % for Hu-Guo)",
+            "reference eps(0.01) implied by the quoted Hu-Guo error (exact: 100)", NAN, ref_hg, "", REPORT_AT_MOST, 0.0, 0.0, "148.5 / 1.47768");
+  report_claim_f(r, "flores-implied-reference", "Ramaswamy & Humbert, Sec. 3.2 (57.617 % for Flores)",
+            "reference eps(0.01) implied by the quoted Flores error (exact: 100)", NAN, ref_fl, "", REPORT_AT_MOST, 0.0, 0.0, "158.4 / 1.57617");
 
-  FILE *f = report_data(r, "ramaswamy_eps.dat");
-  if (f) {
-    fprintf(f, "# e  signed relative error of eps(e): published  least-squares  minimax\n");
-    for (int i = 0; i <= 990; i++) {
-      double e = (i == 990) ? 1.0 - 1.0 / 67108864.0 : 0.01 + 0.001 * i, x, v[3];
-      impactfit_hc_eps(e, &x, NULL);
-      for (int k = 0; k < 3; k++) {
-        impactfit_hc_rh_eps(e, A[k], Bt[k], &v[k], NULL);
-        v[k] = 100.0 * (v[k] / x - 1.0);
-      }
-      fprintf(f, "%.6f %.6e %.6e %.6e\n", e, v[0], v[1], v[2]);
-    }
-    fclose(f);
-    report_figure(r, "ramaswamy_eps",
-                  "Signed relative error of Ramaswamy & Humbert's ε(e) against the exact relation, 0.01 ≤ e ≤ 1 "
-                  "(steps of 0.001): published α = 1.381, β = 0.451; least squares and minimax from "
-                  "ramaswamy_eps.h. The minimax error equioscillates; the claim is 0.062 %.",
-                  "set xlabel 'e'\nset ylabel 'relative error of {/Symbol e}(e), %'\nset yrange [-4:4]\n"
-                  "plot 'ramaswamy_eps.dat' u 1:2 w l lw 2 t 'published', '' u 1:3 w l lw 2 t 'least squares', "
-                  "'' u 1:4 w l lw 2 t 'minimax', 0.062 w lines dt 3 lw 2.5 lc rgb 'black' t '+-0.062 % (claim)', "
-                  "-0.062 w lines dt 3 lw 2.5 lc rgb 'black' notitle");
-  }
-
-  if (o->check) {
-    /* the committed constants, recomputed on a coarse grid (100 values of e instead of 991) */
-    char fpth[4096];
-    snprintf(fpth, sizeof fpth, "%s/fits/ramaswamy_eps.ini", o->srcdir);
-    impactfit_fitfile *ff = NULL;
-    if (impactfit_fitfile_load(fpth, &ff, &err))
-      return cli_status_error(IMPACTFIT_EINVAL, &err, "ramaswamy");
-    double x[100], y[100], w[100];
-    size_t m = 0;
-    for (size_t i = 0; i < 100; i++) {
-      double e = lin(0.01, 1.0, 100, i);
-      if (!(e < 1.0))
-        continue;
-      x[m] = e;
-      impactfit_hc_eps(e, &y[m], NULL);
-      m++;
-    }
-    for (size_t i = 0; i < m; i++)
-      w[i] = (i == 0 || i == m - 1) ? 0.5 : 1.0;
-    for (size_t s = 0; s < impactfit_fitfile_stage_count(ff); s++) {
-      impactfit_fit_stage st;
-      impactfit_fitfile_stage(ff, s, &st);
-      impactfit_fit_result res;
-      if (refit(st.spec, m, x, NULL, y, st.weights ? w : NULL, &res, &err)) {
-        impactfit_fitfile_free(ff);
-        return cli_status_error(IMPACTFIT_ENOCONV, &err, "ramaswamy");
-      }
-      int is_lsq = strcmp(st.name, "lsq") == 0;
-      const double *val = is_lsq ? lsq : mm, *se = is_lsq ? lsq_se : mm_se;
-      char worst[160] = "", what[160];
-      double q = drift_ratio(&res, val, se, worst, sizeof worst);
-      snprintf(what, sizeof what, "ramaswamy_eps.h stage %s: constants reproduced within 1 standard error", st.name);
-      report_target(r, what, q <= 1.0, "refitted on %zu points: largest |change|/se = %.2f (%s)", m, q, worst);
-    }
-    impactfit_fitfile_free(ff);
-  }
-  return 0;
+  eps_figure(r, A, Bt);
+  return o->check ? eps_check_refit(o, r, lsq, lsq_se, mm, mm_se) : 0;
 }
-
 /* ---- Δτ(ε, n) ------------------------------------------------------------------------------ */
 
 static const char *const dtau_names[10] = {"a", "b", "c", "d", "f", "g", "h", "i", "j", "k"};
@@ -403,26 +408,11 @@ static void profile_b(const dgrid *g, const double *w, const double *bs, size_t 
   }
 }
 
-static int dtau_section(const topic_opts *o, report *r) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/include/impactfit/generated/ramaswamy_dtau.h", o->srcdir);
-  double cst[10], cse[10];
-  if (header_constants(path, "lsq", dtau_names, 10, cst, cse))
-    return CLI_INPUT;
+/* Δτ audit on the grid g: the published and refitted constants' errors, and a lower bound on the
+ * maximum error any constants reach. */
+static int dtau_audit(report *r, const dgrid *g, const double *cst, const double *cse, const char *how) {
   const double *pub = impactfit_hc_rh_dtau_published;
-  /* the audit grid on [0, 20] × [1, 2] */
-  size_t ne = o->check ? 101 : o->quick ? 101 : 201, nn = o->check ? 26 : o->quick ? 26 : 51;
-  dgrid g;
-  memset(&g, 0, sizeof g);
-  int rc = dgrid_make(&g, 20.0, ne, nn);
-  if (rc) {
-    dgrid_free(&g);
-    return rc;
-  }
-  char how[256];
-  snprintf(how, sizeof how, "%zu x %zu points equally spaced on [0, 20] x [1, 2]; dtau simulated (impact engine, "
-           "about 1e-13)", ne, nn);
-  stats sp = dgrid_stats(&g, surface_fn, pub, 20.0), sr = dgrid_stats(&g, surface_fn, cst, 20.0);
+  stats sp = dgrid_stats(g, surface_fn, pub, 20.0), sr = dgrid_stats(g, surface_fn, cst, 20.0);
   report_md(r, "## Ramaswamy & Humbert: the impact-time surface Δτ(ε, n), Eq. (7), refitted\n\n"
                "Δτ is the contact duration of x'' + xⁿ(εx' + 1) = 0, x(0) = 0, x'(0) = 1 (so Δt = Δτ/ω_i); "
                "their surface a e^(−bε) + (c − d e^(−fn)) ε + (gn − h) e^(−in) − jn + k with the published "
@@ -444,26 +434,24 @@ static int dtau_section(const topic_opts *o, report *r) {
     report_md(r, " | %.2g", cse[j]);
   report_md(r, " |\n\n");
   const char *src = "Ramaswamy & Humbert, Sec. 3.3";
-  add_claim(r, "rh-dtau-published-max", src, "RH dtau(eps, n), published constants: max relative error, eps <= 20", 0.237,
-            100 * sp.max, "%", how);
-  add_claim(r, "rh-dtau-published-mean", src, "RH dtau(eps, n), published constants: mean relative error, eps <= 20",
-            0.237, 100 * sp.mean, "%", how);
-  add_claim(r, "rh-dtau-refit-max", src, "RH dtau(eps, n), refitted (ramaswamy_dtau.h): max relative error, eps <= 20",
-            0.237, 100 * sr.max, "%", how);
-  add_claim(r, "rh-dtau-refit-mean", src, "RH dtau(eps, n), refitted: mean relative error, eps <= 20", 0.237,
-            100 * sr.mean, "%", how);
+  report_claim_f(r, "rh-dtau-published-max", src, "RH dtau(eps, n), published constants: max relative error, eps <= 20", 0.237,
+            100 * sp.max, "%", REPORT_AT_MOST, 0.0, 0.0, how);
+  report_claim_f(r, "rh-dtau-published-mean", src, "RH dtau(eps, n), published constants: mean relative error, eps <= 20",
+            0.237, 100 * sp.mean, "%", REPORT_AT_MOST, 0.0, 0.0, how);
+  report_claim_f(r, "rh-dtau-refit-max", src, "RH dtau(eps, n), refitted (ramaswamy_dtau.h): max relative error, eps <= 20",
+            0.237, 100 * sr.max, "%", REPORT_AT_MOST, 0.0, 0.0, how);
+  report_claim_f(r, "rh-dtau-refit-mean", src, "RH dtau(eps, n), refitted: mean relative error, eps <= 20", 0.237,
+            100 * sr.mean, "%", REPORT_AT_MOST, 0.0, 0.0, how);
   /* A lower bound on the maximum error any constants reach: max |r| ≥ the (trapezoid-weighted)
    * rms of the same constants ≥ the least-squares minimum of that rms, which the refit is. */
   double sw = 0.0, swr = 0.0;
   {
-    double *w = malloc(g.ne * g.nn * sizeof *w);
-    if (!w) {
-      dgrid_free(&g);
+    double *w = malloc(g->ne * g->nn * sizeof *w);
+    if (!w)
       return cli_input_error("out of memory");
-    }
-    trapezoid_2d(g.ne, g.nn, w);
-    for (size_t k = 0; k < g.ne * g.nn; k++) {
-      double e = impactfit_hc_rh_dtau(cst, g.eps[k], g.n[k]) / g.dtau[k] - 1.0;
+    trapezoid_2d(g->ne, g->nn, w);
+    for (size_t k = 0; k < g->ne * g->nn; k++) {
+      double e = impactfit_hc_rh_dtau(cst, g->eps[k], g->n[k]) / g->dtau[k] - 1.0;
       sw += w[k];
       swr += w[k] * e * e;
     }
@@ -476,37 +464,47 @@ static int dtau_section(const topic_opts *o, report *r) {
                "below; on another grid it is within a few 0.01 %% of it). Where the refit is worst, at ε = 0, it "
                "trades the small-ε end (Δτ(0, n) is off by up to %.3g %%) for the large-ε end.\n\n",
             100 * lbound, 100 * sr.max);
-  add_claim(r, "rh-dtau-best-max-lower-bound", src,
+  report_claim_f(r, "rh-dtau-best-max-lower-bound", src,
             "RH dtau form: lower bound of the max error any constants reach, eps <= 20 (least-squares rms)", 0.237,
-            100 * lbound, "%", how);
+            100 * lbound, "%", REPORT_AT_MOST, 0.0, 0.0, how);
+  return 0;
+}
 
+/* On which range of ε the published claim could hold. */
+static void dtau_ranges(report *r, const dgrid *g, size_t ne, size_t nn, const double *cst, const char *how) {
+  const double *pub = impactfit_hc_rh_dtau_published;
+  const char *src = "Ramaswamy & Humbert, Sec. 3.3";
+  double step = 20.0 / (double)(ne - 1);
   /* on which range could the claim hold */
   report_md(r, "On smaller ranges of ε (same grid spacing):\n\n| ε ≤ | published max | published mean | refitted max | "
                "refitted mean |\n|---|---|---|---|---|\n");
   static const double ranges[] = {0.5, 1, 2, 5, 10, 15, 20};
   for (size_t k = 0; k < sizeof ranges / sizeof ranges[0]; k++) {
-    stats a = dgrid_stats(&g, surface_fn, pub, ranges[k]), b = dgrid_stats(&g, surface_fn, cst, ranges[k]);
+    stats a = dgrid_stats(g, surface_fn, pub, ranges[k]), b = dgrid_stats(g, surface_fn, cst, ranges[k]);
     report_md(r, "| %g | %.3g %% | %.3g %% | %.3g %% | %.3g %% |\n", ranges[k], 100 * a.max, 100 * a.mean, 100 * b.max,
               100 * b.mean);
   }
-  double step = 20.0 / (double)(ne - 1), best_mean = 0.0, at0 = 0.0;
+  double best_mean = 0.0, at0 = 0.0;
   for (size_t i = 1; i < ne; i++) {
     double em = lin(0.0, 20.0, ne, i);
-    if (dgrid_stats(&g, surface_fn, pub, em + 0.5 * step).mean <= 0.00237)
+    if (dgrid_stats(g, surface_fn, pub, em + 0.5 * step).mean <= 0.00237)
       best_mean = em;
   }
   for (size_t j = 0; j < nn; j++) /* ε = 0 column */
-    at0 = fmax(at0, fabs(impactfit_hc_rh_dtau(pub, 0.0, g.n[j * ne]) / g.dtau[j * ne] - 1.0));
+    at0 = fmax(at0, fabs(impactfit_hc_rh_dtau(pub, 0.0, g->n[j * ne]) / g->dtau[j * ne] - 1.0));
   report_md(r, "\nThe claim cannot hold as a maximum on any range that contains ε = 0: there the published surface is "
                "off by up to %.3g %% (at n = 1 it gives %.5f for Δτ = π). As a mean over [0, ε_max] × [1, 2] it "
                "holds up to ε_max = %.3g.\n\n",
             100 * at0, impactfit_hc_rh_dtau(pub, 0.0, 1.0), best_mean);
-  add_claim(r, "rh-dtau-published-max-at-eps0", src, "RH dtau, published: max relative error at eps = 0 (over n)", 0.237,
-            100 * at0, "%", how);
-  add_claim(r, "rh-dtau-claim-range-mean", src,
-            "largest eps_max with the published mean error on [0, eps_max] x [1, 2] <= 0.237 %", NAN, best_mean, "", how);
+  report_claim_f(r, "rh-dtau-published-max-at-eps0", src, "RH dtau, published: max relative error at eps = 0 (over n)", 0.237,
+            100 * at0, "%", REPORT_AT_MOST, 0.0, 0.0, how);
+  report_claim_f(r, "rh-dtau-claim-range-mean", src,
+            "largest eps_max with the published mean error on [0, eps_max] x [1, 2] <= 0.237 %", NAN, best_mean, "", REPORT_AT_MOST, 0.0, 0.0, how);
 
-  /* why the refit converges: the profile over b */
+}
+
+/* Why the refit converges: the least-squares profile over b on a sub-grid of g (quick and full runs). */
+static int dtau_profile(const topic_opts *o, report *r, const dgrid *g, const double *cst, const double *cse) {
   size_t nb = 0;
   double bs[64], rms[64];
   if (!o->check) {
@@ -521,8 +519,8 @@ static int dtau_section(const topic_opts *o, report *r) {
      * every second of the quick one */
     size_t st = o->quick ? 2 : 4;
     dgrid h;
-    h.ne = (g.ne - 1) / st + 1;
-    h.nn = (g.nn - 1) / st + 1;
+    h.ne = (g->ne - 1) / st + 1;
+    h.nn = (g->nn - 1) / st + 1;
     size_t N = h.ne * h.nn;
     h.eps = malloc(N * sizeof *h.eps);
     h.n = malloc(N * sizeof *h.n);
@@ -531,15 +529,14 @@ static int dtau_section(const topic_opts *o, report *r) {
     if (!h.eps || !h.n || !h.dtau || !w) {
       dgrid_free(&h);
       free(w);
-      dgrid_free(&g);
       return cli_input_error("out of memory");
     }
     for (size_t j = 0; j < h.nn; j++)
       for (size_t i = 0; i < h.ne; i++) {
-        size_t src_k = (j * st) * g.ne + i * st, k = j * h.ne + i;
-        h.eps[k] = g.eps[src_k];
-        h.n[k] = g.n[src_k];
-        h.dtau[k] = g.dtau[src_k];
+        size_t src_k = (j * st) * g->ne + i * st, k = j * h.ne + i;
+        h.eps[k] = g->eps[src_k];
+        h.n[k] = g->n[src_k];
+        h.dtau[k] = g->dtau[src_k];
       }
     trapezoid_2d(h.ne, h.nn, w);
     profile_b(&h, w, bs, nb, rms);
@@ -578,8 +575,8 @@ static int dtau_section(const topic_opts *o, report *r) {
                  "flat; a ridge penalty (λ = 1e-4, toward the published g..k) holds them (see fits/ramaswamy_dtau.ini "
                  "for the choice of λ): their standard errors are those of the regularised problem.\n\n",
               h.ne, h.nn, 100 * plo, 100 * phi, 100 * rms[kpub], bmin, 100 * rms[kmin], cst[1], cse[1]);
-    add_claim(r, "rh-dtau-profile-bmin", "impactfit", "dtau refit: b at the minimum of the least-squares profile", NAN,
-              bmin, "", "q-form, 9 constants refitted per b, sub-grid of the audit grid");
+    report_claim_f(r, "rh-dtau-profile-bmin", "impactfit", "dtau refit: b at the minimum of the least-squares profile", NAN,
+              bmin, "", REPORT_AT_MOST, 0.0, 0.0, "q-form, 9 constants refitted per b, sub-grid of the audit grid");
     report_target(r, "the refitted b lies at the profile's minimum (within 3 standard errors)",
                   fabs(cst[1] - bmin) <= 3.0 * cse[1], "header b = %.4f +- %.2g, profile minimum b = %.4f (%zu x %zu "
                   "sub-grid)", cst[1], cse[1], bmin, h.ne, h.nn);
@@ -603,50 +600,27 @@ static int dtau_section(const topic_opts *o, report *r) {
     free(w);
   }
 
-  /* the surrogate */
-  impactfit_hc_dtau_surrogate_params spp = impactfit_hc_dtau_surrogate_default_params();
-  impactfit_hc_dtau_surrogate *s = NULL;
-  impactfit_impact_workspace *ws = impactfit_impact_alloc();
-  impactfit_error err;
-  impactfit_error_clear(&err);
-  int st = ws ? impactfit_hc_dtau_surrogate_build(ws, &spp, &s, &err) : IMPACTFIT_ENOMEM;
-  impactfit_impact_free(ws);
-  if (st) {
-    dgrid_free(&g);
-    return cli_status_error(st, &err, "ramaswamy: surrogate");
-  }
-  stats s20 = dgrid_stats(&g, surrogate_fn, s, 20.0);
-  dgrid gs;
-  memset(&gs, 0, sizeof gs);
-  size_t se_n = o->check ? 51 : o->quick ? 101 : 201, sn_n = o->check ? 11 : o->quick ? 21 : 51;
-  if ((rc = dgrid_make(&gs, spp.eps_max, se_n, sn_n))) {
-    impactfit_hc_dtau_surrogate_free(s);
-    dgrid_free(&g);
-    dgrid_free(&gs);
-    return rc;
-  }
-  stats s100 = dgrid_stats(&gs, surrogate_fn, s, spp.eps_max);
-  report_md(r, "impactfit's surrogate (`include/impactfit/generated/ramaswamy_dtau_surrogate.h`, `impactfit "
-               "dtau-surrogate`: ln Δτ as a Chebyshev series of degrees %d × %d in ln(1+ε) and n on [0, %g] × [1, 2], "
-               "%d simulations): max relative error %.3g on the grid above and %.3g (mean %.3g) on %zu × %zu held-out "
-               "points of its whole box; target 1e-6.\n\n",
-            spp.deg_eps, spp.deg_n, spp.eps_max, (spp.deg_eps + 1) * (spp.deg_n + 1), s20.max, s100.max, s100.mean,
-            se_n, sn_n);
-  report_target(r, "dtau surrogate <= 1e-6 relative on held-out points", s100.max <= 1e-6,
-                "max %.3g at (eps, n) = (%.4g, %.3g) on %zu x %zu points of [0, %g] x [1, 2]", s100.max, s100.eps_at,
-                s100.n_at, se_n, sn_n, spp.eps_max);
+  return 0;
+}
 
+/* Figures: the surface's relative error against ε for three n, and the surrogate's held-out error. */
+static void dtau_figures(report *r, const dgrid *g, const dgrid *gs_, const double *cst,
+                         const impactfit_hc_dtau_surrogate *s, const impactfit_hc_dtau_surrogate_params *spp_,
+                         double step) {
+  const double *pub = impactfit_hc_rh_dtau_published;
+  const dgrid gs = *gs_;
+  const impactfit_hc_dtau_surrogate_params spp = *spp_;
   FILE *f = report_data(r, "ramaswamy_dtau.dat");
   if (f) {
     /* relative error vs ε for n = 1, 1.5, 2 (grid columns j = 0, (nn−1)/2, nn−1) */
     fprintf(f, "# eps  |rel. error| published n=1, 1.5, 2; refitted n=1, 1.5, 2\n");
-    size_t js[3] = {0, (g.nn - 1) / 2, g.nn - 1};
-    for (size_t i = 0; i < g.ne; i++) {
-      fprintf(f, "%.6g", g.eps[i]);
+    size_t js[3] = {0, (g->nn - 1) / 2, g->nn - 1};
+    for (size_t i = 0; i < g->ne; i++) {
+      fprintf(f, "%.6g", g->eps[i]);
       for (int c = 0; c < 2; c++)
         for (int q = 0; q < 3; q++) {
-          size_t k = js[q] * g.ne + i;
-          fprintf(f, " %.6e", fabs(impactfit_hc_rh_dtau(c ? cst : pub, g.eps[k], g.n[k]) / g.dtau[k] - 1.0) * 100);
+          size_t k = js[q] * g->ne + i;
+          fprintf(f, " %.6e", fabs(impactfit_hc_rh_dtau(c ? cst : pub, g->eps[k], g->n[k]) / g->dtau[k] - 1.0) * 100);
         }
       fputc('\n', f);
     }
@@ -683,68 +657,113 @@ static int dtau_section(const topic_opts *o, report *r) {
                   "set yrange [1e-14:1e-5]\nplot 'ramaswamy_surrogate.dat' u 1:2 w l lw 2 t 'surrogate', 1e-6 w lines dt 3 lw 2.5 "
                   "lc rgb 'black' t 'target'");
   }
+
+}
+
+/* impactfit's Δτ surrogate: built, checked on g and on held-out points of its box. */
+static int dtau_surrogate(const topic_opts *o, report *r, const dgrid *g, const double *cst, double step) {
+  impactfit_hc_dtau_surrogate_params spp = impactfit_hc_dtau_surrogate_default_params();
+  impactfit_hc_dtau_surrogate *s = NULL;
+  impactfit_impact_workspace *ws = impactfit_impact_alloc();
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  int st = ws ? impactfit_hc_dtau_surrogate_build(ws, &spp, &s, &err) : IMPACTFIT_ENOMEM;
+  impactfit_impact_free(ws);
+  if (st)
+    return cli_status_error(st, &err, "ramaswamy: surrogate");
+  stats s20 = dgrid_stats(g, surrogate_fn, s, 20.0);
+  dgrid gs;
+  memset(&gs, 0, sizeof gs);
+  size_t se_n = o->check ? 51 : o->quick ? 101 : 201, sn_n = o->check ? 11 : o->quick ? 21 : 51;
+  int rc = dgrid_make(&gs, spp.eps_max, se_n, sn_n);
+  if (rc) {
+    impactfit_hc_dtau_surrogate_free(s);
+    dgrid_free(&gs);
+    return rc;
+  }
+  stats s100 = dgrid_stats(&gs, surrogate_fn, s, spp.eps_max);
+  report_md(r, "impactfit's surrogate (`include/impactfit/generated/ramaswamy_dtau_surrogate.h`, `impactfit "
+               "dtau-surrogate`: ln Δτ as a Chebyshev series of degrees %d × %d in ln(1+ε) and n on [0, %g] × [1, 2], "
+               "%d simulations): max relative error %.3g on the grid above and %.3g (mean %.3g) on %zu × %zu held-out "
+               "points of its whole box; target 1e-6.\n\n",
+            spp.deg_eps, spp.deg_n, spp.eps_max, (spp.deg_eps + 1) * (spp.deg_n + 1), s20.max, s100.max, s100.mean,
+            se_n, sn_n);
+  report_target(r, "dtau surrogate <= 1e-6 relative on held-out points", s100.max <= 1e-6,
+                "max %.3g at (eps, n) = (%.4g, %.3g) on %zu x %zu points of [0, %g] x [1, 2]", s100.max, s100.eps_at,
+                s100.n_at, se_n, sn_n, spp.eps_max);
+
+  dtau_figures(r, g, &gs, cst, s, &spp, step);
   impactfit_hc_dtau_surrogate_free(s);
   dgrid_free(&gs);
-  dgrid_free(&g);
+  return 0;
+}
 
-  if (o->check) {
-    /* the committed constants, recomputed on a coarse grid (101 × 21 instead of 201 × 51) */
-    char fpth[4096];
-    snprintf(fpth, sizeof fpth, "%s/fits/ramaswamy_dtau.ini", o->srcdir);
-    impactfit_fitfile *ff = NULL;
-    if (impactfit_fitfile_load(fpth, &ff, &err))
-      return cli_status_error(IMPACTFIT_EINVAL, &err, "ramaswamy");
-    dgrid c;
-    memset(&c, 0, sizeof c);
-    double *w = malloc(101 * 21 * sizeof *w);
-    if (!w || (rc = dgrid_make(&c, 20.0, 101, 21))) {
-      free(w);
-      dgrid_free(&c);
-      impactfit_fitfile_free(ff);
-      return rc ? rc : cli_input_error("out of memory");
-    }
-    trapezoid_2d(101, 21, w);
-    impactfit_fit_stage stg;
-    impactfit_fitfile_stage(ff, 0, &stg);
-    impactfit_fit_result res;
-    st = refit(stg.spec, 101 * 21, c.eps, c.n, c.dtau, stg.weights ? w : NULL, &res, &err);
+/* check: the committed constants, recomputed on a coarse grid (101 × 21 instead of 201 × 51). */
+static int dtau_check_refit(const topic_opts *o, report *r, const double *cst, const double *cse) {
+  int rc = 0, st;
+  impactfit_error err;
+  impactfit_error_clear(&err);
+/* the committed constants, recomputed on a coarse grid (101 × 21 instead of 201 × 51) */
+  char fpth[4096];
+  snprintf(fpth, sizeof fpth, "%s/fits/ramaswamy_dtau.ini", o->srcdir);
+  impactfit_fitfile *ff = NULL;
+  if (impactfit_fitfile_load(fpth, &ff, &err))
+    return cli_status_error(IMPACTFIT_EINVAL, &err, "ramaswamy");
+  dgrid c;
+  memset(&c, 0, sizeof c);
+  double *w = malloc(101 * 21 * sizeof *w);
+  if (!w || (rc = dgrid_make(&c, 20.0, 101, 21))) {
     free(w);
     dgrid_free(&c);
     impactfit_fitfile_free(ff);
-    if (st)
-      return cli_status_error(st, &err, "ramaswamy");
-    char worst[160] = "";
-    double q = drift_ratio(&res, cst, cse, worst, sizeof worst);
-    report_target(r, "ramaswamy_dtau.h constants reproduced within 1 standard error", q <= 1.0,
-                  "refitted on 101 x 21 points: largest |change|/se = %.2f (%s)", q, worst);
+    return rc ? rc : cli_input_error("out of memory");
   }
+  trapezoid_2d(101, 21, w);
+  impactfit_fit_stage stg;
+  impactfit_fitfile_stage(ff, 0, &stg);
+  impactfit_fit_result res;
+  st = refit(stg.spec, 101 * 21, c.eps, c.n, c.dtau, stg.weights ? w : NULL, &res, &err);
+  free(w);
+  dgrid_free(&c);
+  impactfit_fitfile_free(ff);
+  if (st)
+    return cli_status_error(st, &err, "ramaswamy");
+  char worst[160] = "";
+  double q = drift_ratio(&res, cst, cse, worst, sizeof worst);
+  report_target(r, "ramaswamy_dtau.h constants reproduced within 1 standard error", q <= 1.0,
+                "refitted on 101 x 21 points: largest |change|/se = %.2f (%s)", q, worst);
   return 0;
+}
+
+static int dtau_section(const topic_opts *o, report *r) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/include/impactfit/generated/ramaswamy_dtau.h", o->srcdir);
+  double cst[10], cse[10];
+  if (header_constants(path, "lsq", dtau_names, 10, cst, cse))
+    return CLI_INPUT;
+  /* the audit grid on [0, 20] × [1, 2] */
+  size_t ne = o->check ? 101 : o->quick ? 101 : 201, nn = o->check ? 26 : o->quick ? 26 : 51;
+  dgrid g;
+  memset(&g, 0, sizeof g);
+  int rc = dgrid_make(&g, 20.0, ne, nn);
+  char how[256];
+  snprintf(how, sizeof how, "%zu x %zu points equally spaced on [0, 20] x [1, 2]; dtau simulated (impact engine, "
+           "about 1e-13)", ne, nn);
+  if (!rc)
+    rc = dtau_audit(r, &g, cst, cse, how);
+  if (!rc)
+    dtau_ranges(r, &g, ne, nn, cst, how);
+  if (!rc && !o->check)
+    rc = dtau_profile(o, r, &g, cst, cse);
+  if (!rc)
+    rc = dtau_surrogate(o, r, &g, cst, 20.0 / (double)(ne - 1));
+  dgrid_free(&g);
+  if (!rc && o->check)
+    rc = dtau_check_refit(o, r, cst, cse);
+  return rc;
 }
 
 /* ---- reproduce: regenerate the headers ----------------------------------------------------- */
-
-typedef struct sink {
-  char *p;
-  size_t len, cap;
-} sink;
-
-static int on_rows(void *ctx, size_t first, size_t count, const char *rows, size_t len) {
-  sink *s = ctx;
-  (void)first;
-  (void)count;
-  if (s->len + len + 1 > s->cap) {
-    size_t cap = 2 * (s->len + len + 1);
-    char *p = realloc(s->p, cap);
-    if (!p)
-      return 1;
-    s->p = p;
-    s->cap = cap;
-  }
-  memcpy(s->p + s->len, rows, len);
-  s->len += len;
-  s->p[s->len] = '\0';
-  return 0;
-}
 
 static int regenerate(const topic_opts *o, report *r, const char *name) {
   char path[4096];
@@ -755,24 +774,20 @@ static int regenerate(const topic_opts *o, report *r, const char *name) {
   if (impactfit_fitfile_load(path, &f, &err))
     return cli_status_error(IMPACTFIT_EINVAL, &err, "ramaswamy");
   const impactfit_sweep *s = impactfit_fitfile_sweep(f);
-  sink k = {NULL, 0, 0};
-  on_rows(&k, 0, 0, impactfit_sweep_csv_header(s), strlen(impactfit_sweep_csv_header(s)));
   impactfit_sweep_summary sum;
   impactfit_table *t = NULL;
   char *text = NULL;
   size_t len = 0;
-  int st = impactfit_sweep_run(s, NULL, on_rows, NULL, &k, &sum, &err);
+  /* sweep → table → fit → header in memory (the runner's numbers, no CSV text) */
+  int st = impactfit_sweep_run_table(s, NULL, &t, &sum, &err);
   if (!st && sum.failed) {
     st = IMPACTFIT_ENOCONV;
     snprintf(err.message, sizeof err.message, "%zu points of the sweep failed", sum.failed);
   }
   if (!st)
-    st = impactfit_table_parse_csv(k.p, k.len, "sweep", &t, &err);
-  if (!st)
-    st = impactfit_fitfile_run(f, t, &err);
+    st = impactfit_fitfile_run_table(f, t, IMPACTFIT_FITFILE_SAME_GRID, &err);
   if (!st)
     st = impactfit_codegen_header(f, &text, &len, &err);
-  free(k.p);
   impactfit_table_free(t);
   impactfit_fitfile_free(f);
   if (st) {

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "tools.h"
 #include "impactfit/generated/accuracy.h"
 #include "impactfit/impactfit.h"
 #include "progress.h"

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "tools.h"
 #include "impactfit/impactfit.h"
 #include "report.h"
 #include "roller_table.h"
@@ -33,24 +33,6 @@
  * comparisons of acceleration curves (the same in every mode, so check compares the report's
  * numbers). 2000 resolve the shortest feature, case II's contact pulse of 7.5 ms, by 300 points. */
 #define ROLLER_POINTS 2000
-
-static void add_claim(report *r, const char *id, const char *source, const char *what, double claimed,
-                      double measured, const char *unit, int verdict, double drift_tol, double drift_abs,
-                      const char *how) {
-  claim c;
-  memset(&c, 0, sizeof c);
-  snprintf(c.id, sizeof c.id, "%s", id);
-  snprintf(c.source, sizeof c.source, "%s", source);
-  snprintf(c.what, sizeof c.what, "%s", what);
-  c.claimed = claimed;
-  c.measured = measured;
-  snprintf(c.unit, sizeof c.unit, "%s", unit);
-  c.verdict = verdict;
-  c.drift_tol = drift_tol;
-  c.drift_abs = drift_abs;
-  snprintf(c.how, sizeof c.how, "%s", how);
-  report_claim(r, &c);
-}
 
 /* ============================== vibratory roller =============================================== */
 
@@ -230,12 +212,13 @@ static void roller_script(char *buf, size_t size, const char *dat, const char *t
            title, plots[0], plots[1], plots[2]);
 }
 
-static int roller_part(const topic_opts *o, report *r) {
-  (void)o;
-  const impactfit_transition *trs[4] = {impactfit_transition_A, impactfit_transition_B, impactfit_transition_C,
-                                        impactfit_transition_D};
-  rcase cs[4][4];
-  memset(cs, 0, sizeof cs);
+typedef struct roller_measures {
+  double I_loss, I_contact, I_diff, II_minloss, II_cd_ms, II_cd_rms, II_ac, II_bc, II_ab, III_cd_ms, III_cd_rms, III_ac, III_bc, IV_cd_ms, IV_cd_rms;
+  int III_qc, III_qd, III_qab, III_shift;
+} roller_measures;
+
+/* Runs every case under every condition to its steady state, as `impactfit roller` does. */
+static int roller_runs(rcase cs[4][4], const impactfit_transition *const trs[4]) {
   impactfit_mb1d_workspace *ws = impactfit_mb1d_alloc();
   if (!ws)
     return cli_input_error("out of memory");
@@ -265,9 +248,12 @@ static int roller_part(const topic_opts *o, report *r) {
       }
     }
   impactfit_mb1d_free(ws);
-  if (rc)
-    goto out;
+  return rc;
 
+}
+
+/* The report: the table of the 16 steady states. */
+static void roller_table(report *r, rcase cs[4][4], const impactfit_transition *const trs[4]) {
   /* ---- the table ---- */
   report_md(r, "## Vibratory roller (Jönsson, Bathelt & Broman 2005)\n\n"
                "The drum (2000 kg) on the soil through the contact element `k x + c x'`, the frame (1000 kg) on "
@@ -296,8 +282,11 @@ static int roller_part(const topic_opts *o, report *r) {
                "(a Floquet multiplier of about 0.993 per two periods) they move by a few per cent with "
                "rounding, so they are not checked.\n\n");
 
-  /* ---- measured numbers behind the paper's statements ---- */
-  rcase *I = cs[0], *II = cs[1], *III = cs[2], *IV = cs[3];
+}
+
+/* The measured numbers behind the paper's statements. */
+static void roller_measure(rcase cs[4][4], roller_measures *m) {
+  const rcase *I = cs[0], *II = cs[1], *III = cs[2], *IV = cs[3];
   enum { A, B, C, D };
   double I_loss = 0.0, I_contact = 1.0, I_diff = 0.0;
   for (int t = 0; t < 4; t++) {
@@ -322,6 +311,34 @@ static int roller_part(const topic_opts *o, report *r) {
   double III_ac = acc_rms_rel(&III[A], &III[C], 2, NULL), III_bc = acc_rms_rel(&III[B], &III[C], 2, NULL);
   double IV_cd_ms = transition_shift(&IV[C], &IV[D]) * 1e3;
   double IV_cd_rms = acc_rms_rel(&IV[D], &IV[C], 1, NULL);
+  m->I_loss = I_loss;
+  m->I_contact = I_contact;
+  m->I_diff = I_diff;
+  m->II_minloss = II_minloss;
+  m->II_cd_ms = II_cd_ms;
+  m->II_cd_rms = II_cd_rms;
+  m->II_ac = II_ac;
+  m->II_bc = II_bc;
+  m->II_ab = II_ab;
+  m->III_cd_ms = III_cd_ms;
+  m->III_cd_rms = III_cd_rms;
+  m->III_ac = III_ac;
+  m->III_bc = III_bc;
+  m->IV_cd_ms = IV_cd_ms;
+  m->IV_cd_rms = IV_cd_rms;
+  m->III_qc = III_qc;
+  m->III_qd = III_qd;
+  m->III_qab = III_qab;
+  m->III_shift = III_shift;
+}
+
+/* The report: the paper's statements against the measured numbers. */
+static void roller_statements(report *r, rcase cs[4][4], const roller_measures *m) {
+  const rcase *I = cs[0], *II = cs[1], *III = cs[2], *IV = cs[3];
+  enum { A, B, C, D };
+  const double I_loss = m->I_loss, I_contact = m->I_contact, I_diff = m->I_diff, II_minloss = m->II_minloss, II_cd_ms = m->II_cd_ms, II_cd_rms = m->II_cd_rms, II_ac = m->II_ac, II_bc = m->II_bc, II_ab = m->II_ab, III_cd_ms = m->III_cd_ms, III_cd_rms = m->III_cd_rms, III_ac = m->III_ac, III_bc = m->III_bc, IV_cd_ms = m->IV_cd_ms, IV_cd_rms = m->IV_cd_rms;
+  const int III_qc = m->III_qc, III_qd = m->III_qd, III_qab = m->III_qab;
+  (void)I, (void)III_qab;
   report_md(r, "Measured against the paper's statements (it gives plots only, so the comparison is qualitative; "
                "\"rms difference\" = rms over the steady period(s) of the difference of two drum-acceleration "
                "curves relative to the rms of the second, sampled at %d points per period; \"transition "
@@ -352,67 +369,81 @@ static int roller_part(const topic_opts *o, report *r) {
                "those that they differ by the rms difference.\n\n",
             III_cd_ms, 100 * III_cd_rms);
 
+}
+
+/* The claims of the paper's statements. */
+static void roller_claims(report *r, rcase cs[4][4], const roller_measures *m) {
+  const rcase *I = cs[0], *II = cs[1], *III = cs[2], *IV = cs[3];
+  enum { A, B, C, D };
+  const double I_loss = m->I_loss, I_contact = m->I_contact, I_diff = m->I_diff, II_minloss = m->II_minloss, II_cd_ms = m->II_cd_ms, II_cd_rms = m->II_cd_rms, II_ac = m->II_ac, II_bc = m->II_bc, II_ab = m->II_ab, III_cd_ms = m->III_cd_ms, III_cd_rms = m->III_cd_rms, III_ac = m->III_ac, III_bc = m->III_bc, IV_cd_ms = m->IV_cd_ms, IV_cd_rms = m->IV_cd_rms;
+  const int III_qc = m->III_qc, III_qd = m->III_qd, III_qab = m->III_qab;
+  (void)I, (void)III_cd_rms;
   /* ---- claims ---- */
   char how[256];
   snprintf(how, sizeof how, "max over A-D of the contact losses per steady-state period (contact fraction >= %.6f)",
            I_contact);
-  add_claim(r, "roller-I-no-loss", JBB_SOURCE ", sec. 4.1", "roller case I: the drum never loses contact (A-D)",
+  report_claim_f(r, "roller-I-no-loss", JBB_SOURCE ", sec. 4.1", "roller case I: the drum never loses contact (A-D)",
             NAN, I_loss, "", I_loss == 0.0 && I_contact == 1.0, 0.0, 0.0, how);
   snprintf(how, sizeof how, "max abs(a_X - a_C) (g) over the steady period, %d samples; holds below 1e-6 g",
            ROLLER_POINTS);
-  add_claim(r, "roller-I-identical", JBB_SOURCE ", sec. 4.1",
+  report_claim_f(r, "roller-I-identical", JBB_SOURCE ", sec. 4.1",
             "roller case I: no difference between the four conditions (max acceleration difference)", NAN, I_diff,
             "g", I_diff < 1e-6, 0.0, 1e-7, how);
-  add_claim(r, "roller-II-impact", JBB_SOURCE ", sec. 4.2", "roller case II: clearly impact (min over A-D of losses per period)",
+  report_claim_f(r, "roller-II-impact", JBB_SOURCE ", sec. 4.2", "roller case II: clearly impact (min over A-D of losses per period)",
             NAN, II_minloss, "", II_minloss >= 1.0, 0.0, 0.0, "contact losses per steady-state period; holds if >= 1");
   snprintf(how, sizeof how, "transition shift C vs D over the steady period of %.0f ms; holds below 0.01 ms "
            "(rms acceleration difference %.2g %%)", II[C].T * 1e3, 100 * II_cd_rms);
   /* tiny but physical (the soil under D has relaxed to ~3e-11 m at re-contact): with the steady-state
    * tolerance at 3e-9 or 1e-9 instead of 1e-8 it moved by 5e-5 relative */
-  add_claim(r, "roller-II-CD-identical", JBB_SOURCE ", sec. 4.2", "roller case II: C and D essentially identical",
+  report_claim_f(r, "roller-II-CD-identical", JBB_SOURCE ", sec. 4.2", "roller case II: C and D essentially identical",
             NAN, II_cd_ms, "ms", II_cd_ms < 0.01, 1e-3, 0.0, how);
   snprintf(how, sizeof how, "min of the rms acceleration differences A vs C (%.0f %%) and B vs C (%.0f %%); holds "
            "above 20 %%", 100 * II_ac, 100 * II_bc);
-  add_claim(r, "roller-II-AB-vs-CD", JBB_SOURCE ", sec. 4.2",
+  report_claim_f(r, "roller-II-AB-vs-CD", JBB_SOURCE ", sec. 4.2",
             "roller case II: A and B differ considerably from C and D (rms acceleration difference)", NAN,
             100 * fmin(II_ac, II_bc), "%", fmin(II_ac, II_bc) > 0.2, 1e-4, 0.0, how);
-  add_claim(r, "roller-II-A-vs-B", JBB_SOURCE ", sec. 4.2",
+  report_claim_f(r, "roller-II-A-vs-B", JBB_SOURCE ", sec. 4.2",
             "roller case II: A and B differ somewhat from each other (rms acceleration difference)", NAN, 100 * II_ab,
             "%", II_ab > 0.05, 1e-4, 0.0, "rms acceleration difference A vs B over the steady period; holds above 5 %");
   snprintf(how, sizeof how, "multiplicity of the steady state under C (under D: %d)", III_qd);
-  add_claim(r, "roller-III-C-period2", JBB_SOURCE ", sec. 4.3", "roller case III: C has a period-2 motion", 2.0,
+  report_claim_f(r, "roller-III-C-period2", JBB_SOURCE ", sec. 4.3", "roller case III: C has a period-2 motion", 2.0,
             (double)III_qc, "", III_qc == 2, 0.0, 0.0, how);
   snprintf(how, sizeof how, "multiplicity of the steady state under D (under C: %d)", III_qc);
-  add_claim(r, "roller-III-D-period2", JBB_SOURCE ", sec. 4.3", "roller case III: D has a period-2 motion", 2.0,
+  report_claim_f(r, "roller-III-D-period2", JBB_SOURCE ", sec. 4.3", "roller case III: D has a period-2 motion", 2.0,
             (double)III_qd, "", III_qd == 2, 0.0, 0.0, how);
   snprintf(how, sizeof how, "transition shift C vs D over two periods of %.0f ms (rms acceleration difference "
            "%.2g %%); holds if above case II's %.2g ms and below 1 %% of the period", III[C].T * 1e3,
            100 * III_cd_rms, II_cd_ms);
-  add_claim(r, "roller-III-CD-close", JBB_SOURCE ", sec. 4.3",
+  report_claim_f(r, "roller-III-CD-close", JBB_SOURCE ", sec. 4.3",
             "roller case III: some difference between C and D, still hardly discernible", NAN, III_cd_ms, "ms",
             III_cd_ms > II_cd_ms && III_cd_ms < 0.01 * III[C].T * 1e3, 1e-3, 0.0, how);
   snprintf(how, sizeof how, "largest multiplicity under A and B (C, D: %d, %d); rms acceleration differences from C "
            "%.0f %% (A), %.0f %% (B)", III_qc, III_qd, 100 * III_ac, 100 * III_bc);
-  add_claim(r, "roller-III-AB-period1", JBB_SOURCE ", sec. 4.3",
+  report_claim_f(r, "roller-III-AB-period1", JBB_SOURCE ", sec. 4.3",
             "roller case III: A and B principally different from C and D (their multiplicity)", NAN,
             (double)III_qab, "", III_qab == 1 && III_qc == 2 && III_qd == 2, 0.0, 0.0, how);
   snprintf(how, sizeof how, "contact losses per steady-state period under A; penetration >= %.3f mm, tensile force "
            "down to %.1f kN", IV[A].run.r.delta_min * 1e3, IV[A].run.r.f_min * 1e-3);
-  add_claim(r, "roller-IV-A-no-separation", JBB_SOURCE ", sec. 4.4",
+  report_claim_f(r, "roller-IV-A-no-separation", JBB_SOURCE ", sec. 4.4",
             "roller case IV, A: no impact, the adhesive force prevents it", NAN, IV[A].run.r.losses_per_period, "",
             IV[A].run.r.losses_per_period == 0.0 && IV[A].run.r.tensile, 0.0, 0.0, how);
   snprintf(how, sizeof how, "fraction of the time the drum is below the undeformed surface under B; the element is "
            "active %.3f of the time, the drum stays >= %.3f mm above the soil", IV[B].run.r.contact_fraction,
            -IV[B].run.r.delta_max * 1e3);
-  add_claim(r, "roller-IV-B-no-touch", JBB_SOURCE ", sec. 4.4",
+  report_claim_f(r, "roller-IV-B-no-touch", JBB_SOURCE ", sec. 4.4",
             "roller case IV, B: the drum never touches the soil, yet there is a contact force", NAN,
             IV[B].run.r.touch_fraction, "", IV[B].run.r.touch_fraction == 0.0 && IV[B].run.r.contact_fraction > 0.0,
             0.0, 1e-12, how);
   snprintf(how, sizeof how, "rms acceleration difference D vs C over the steady period; transition shift %.2f ms, "
            "a_max %.2f g vs %.2f g; holds above 5 %%", IV_cd_ms, IV[C].run.r.a_max / G0, IV[D].run.r.a_max / G0);
-  add_claim(r, "roller-IV-CD-differ", JBB_SOURCE ", sec. 4.4", "roller case IV: C and D clearly different", NAN,
+  report_claim_f(r, "roller-IV-CD-differ", JBB_SOURCE ", sec. 4.4", "roller case IV: C and D clearly different", NAN,
             100 * IV_cd_rms, "%", IV_cd_rms > 0.05, 1e-4, 0.0, how);
 
+}
+
+/* Figures: one per case, the four conditions over the steady period(s). */
+static void roller_figures(report *r, rcase cs[4][4]) {
+  enum { C = 2 };
   /* ---- figures ---- */
   const char *fig_title[4] = {
       "Case I (k = 5e6 N/m, c = 8e4 N s/m, {/Symbol w} = 40{/Symbol p}): A-D identical",
@@ -454,7 +485,23 @@ static int roller_part(const topic_opts *o, report *r) {
     report_figure_panels(r, name, caption, 1025, 1100, script);
   }
 
-out:
+}
+
+static int roller_part(const topic_opts *o, report *r) {
+  (void)o;
+  const impactfit_transition *trs[4] = {impactfit_transition_A, impactfit_transition_B, impactfit_transition_C,
+                                        impactfit_transition_D};
+  rcase cs[4][4];
+  memset(cs, 0, sizeof cs);
+  int rc = roller_runs(cs, trs);
+  if (!rc) {
+    roller_measures m;
+    roller_table(r, cs, trs);
+    roller_measure(cs, &m);
+    roller_statements(r, cs, &m);
+    roller_claims(r, cs, &m);
+    roller_figures(r, cs);
+  }
   for (int c = 0; c < 4; c++)
     for (int t = 0; t < 4; t++)
       rcase_free(&cs[c][t]);
@@ -500,24 +547,10 @@ typedef struct pmodel {
   ptrace tr, first; /* the whole run sampled; the first contact densely (figures only) */
 } pmodel;
 
-static int pendulum_part(const topic_opts *o, report *r) {
-  (void)o;
-  const double dt = 0.002; /* s: Fig. 11's curves; every impact is added at its located time */
-  pmodel pm[3];
-  memset(pm, 0, sizeof pm);
-  pm[0].model = impactfit_pendulum_impulse;
-  pm[1].model = impactfit_pendulum_copt;
-  pm[2].model = impactfit_pendulum_flores;
-  impactfit_pendulum_workspace *ws = impactfit_pendulum_alloc();
-  impactfit_inverse_workspace *inv = impactfit_inverse_alloc();
-  impactfit_impact_workspace *iws = impactfit_impact_alloc();
+/* Simulates the pendulums under each model (traces only when the report writes files). */
+static int pendulum_runs(pmodel pm[3], impactfit_pendulum_workspace *ws, impactfit_pendulum_params base, int writes,
+                         double dt) {
   int rc = 0;
-  if (!ws || !inv || !iws) {
-    rc = cli_input_error("out of memory");
-    goto out;
-  }
-  const int writes = report_writes_files(r);
-  impactfit_pendulum_params base = impactfit_pendulum_default_params();
   for (int k = 0; k < 3 && !rc; k++) {
     impactfit_pendulum_params p = base;
     p.model = pm[k].model;
@@ -550,9 +583,12 @@ static int pendulum_part(const topic_opts *o, report *r) {
         rc = cli_status_error(st, &err, "multibody: pendulum, first contact");
     }
   }
-  if (rc)
-    goto out;
+  return rc;
 
+}
+
+/* The report: the impacts of each model. */
+static void pendulum_table(report *r, const pmodel pm[3]) {
   report_md(r, "## Two impacting pendulums (Poursina & Nikravesh 2020, §6)\n\n"
                "Two uniform rods, m1 = 1 kg, L1 = 6 m and m2 = 0.2 kg, L2 = 4 m, pivots a = 2 m apart, released at "
                "rest at θ1 = π/12, θ2 = −π/2; e = 0.3, n = 3/2, k = 1e8 N/m^1.5. The paper's Fig. 10 is not in its "
@@ -575,6 +611,13 @@ static int pendulum_part(const topic_opts *o, report *r) {
       }
   report_md(r, "\n");
 
+}
+
+/* The claims: three impacts; the c_opt model follows the impulse method, Flores's damping drifts.
+ * Returns the third impact's shifts (ms) and Flores's first e_eff for the figures. */
+static void pendulum_claims(report *r, const pmodel pm[3], const impactfit_pendulum_params *basep, double *shift_c,
+                            double *shift_f, double *fe_out) {
+  const impactfit_pendulum_params base = *basep;
   /* ---- claims ---- */
   for (int k = 0; k < 3; k++) {
     char id[64], what[256], how[256];
@@ -582,7 +625,7 @@ static int pendulum_part(const topic_opts *o, report *r) {
     snprintf(what, sizeof what, "two pendulums, %s model: three impacts in an 8 s simulation", pm[k].model->name);
     snprintf(how, sizeof how, "impacts counted in 0-8 s (rk8pd rtol 1e-12, contact events located as roots); "
              "energy drift between impacts %.1g", pm[k].res.max_energy_drift);
-    add_claim(r, id, PN_SOURCE ", sec. 6", what, 3.0, (double)pm[k].res.n_impacts, "", pm[k].res.n_impacts == 3,
+    report_claim_f(r, id, PN_SOURCE ", sec. 6", what, 3.0, (double)pm[k].res.n_impacts, "", pm[k].res.n_impacts == 3,
               0.0, 0.0, how);
   }
   const pmodel *imp = &pm[0], *cop = &pm[1], *flo = &pm[2];
@@ -597,10 +640,10 @@ static int pendulum_part(const topic_opts *o, report *r) {
   char how[256];
   snprintf(how, sizeof how, "max over copt's impacts of abs(e_eff - e), e_eff = -delta'+/delta'- at the contact point "
            "(the contact lasts %.2g ms); holds below 1e-3", (cop->imp[0].t_end - cop->imp[0].t_start) * 1e3);
-  add_claim(r, "pendulum-copt-e", PN_SOURCE ", sec. 6",
+  report_claim_f(r, "pendulum-copt-e", PN_SOURCE ", sec. 6",
             "two pendulums: the c_opt model follows the impulse method (its restitution)", NAN, copt_e, "",
             copt_e < 1e-3, 1e-4, 0.0, how);
-  add_claim(r, "pendulum-copt-shift3", PN_SOURCE ", sec. 6",
+  report_claim_f(r, "pendulum-copt-shift3", PN_SOURCE ", sec. 6",
             "two pendulums: the c_opt model follows the impulse method (time of the 3rd impact minus impulse's)", NAN,
             shift_copt, "ms", fabs(shift_copt) < 10.0, 1e-4, 0.0,
             "difference of the located contact starts; holds below 10 ms (invisible on Fig. 11's 8 s axis)");
@@ -608,18 +651,30 @@ static int pendulum_part(const topic_opts *o, report *r) {
   snprintf(how, sizeof how, "e_eff of flores's first impact against the requested e = 0.3 (later impacts: %.4f, %.4f); "
            "holds (drifts) if off by more than 0.01", flo->n > 1 ? flo->imp[1].e_eff : NAN,
            flo->n > 2 ? flo->imp[2].e_eff : NAN);
-  add_claim(r, "pendulum-flores-e", PN_SOURCE ", sec. 6",
+  report_claim_f(r, "pendulum-flores-e", PN_SOURCE ", sec. 6",
             "two pendulums: Hunt-Crossley with Flores's damping drifts from the impulse method (its restitution)", NAN,
             fe, "", fabs(fe - base.e) > 0.01, 1e-6, 0.0, how);
-  add_claim(r, "pendulum-flores-shift3", PN_SOURCE ", sec. 6",
+  report_claim_f(r, "pendulum-flores-shift3", PN_SOURCE ", sec. 6",
             "two pendulums: Hunt-Crossley with Flores's damping drifts (time of the 3rd impact minus impulse's)", NAN,
             shift_flores, "ms", fabs(shift_flores) > 50.0, 1e-5, 0.0,
             "difference of the located contact starts; holds above 50 ms (visible on Fig. 11)");
 
+  *shift_c = shift_copt;
+  *shift_f = shift_flores;
+  *fe_out = fe;
+}
+
+/* Eq. (52) at the first impact against the exact c_opt, each in a free impact. */
+static int pendulum_eq52(report *r, const pmodel pm[3], const impactfit_pendulum_params *basep,
+                         impactfit_inverse_workspace *inv, impactfit_impact_workspace *iws) {
+  const impactfit_pendulum_params base = *basep;
+  char how[256];
   /* ---- Eq. (52) at the first impact ---- */
+  const pmodel *cop = &pm[1];
   const impactfit_pendulum_impact *I1 = &cop->imp[0];
   double mass = I1->mass, v = I1->v_in, n = base.n, k = base.k, e = base.e;
-  double c52 = 1.95 * (pow(e, -0.3) - 1.0) * pow(k, 0.4) * pow(v, 0.2) * pow(mass, 0.6);
+  const impactfit_copt_pair *q52 = &impactfit_copt_formula_poursina2020->eq52; /* formulas.h */
+  double c52 = q52->alpha * (pow(e, q52->beta) - 1.0) * pow(k, 0.4) * pow(v, 0.2) * pow(mass, 0.6);
   impactfit_impact_params ip = impactfit_impact_default_params();
   ip.n = n;
   ip.k = k;
@@ -630,10 +685,10 @@ static int pendulum_part(const topic_opts *o, report *r) {
   impactfit_impact_result ir;
   impactfit_error err;
   impactfit_error_clear(&err);
-  int st = impactfit_impact_solve(iws, &ip, &ir, &err);
+  int rc = 0, st = impactfit_impact_solve(iws, &ip, &ir, &err);
   if (st) {
     rc = cli_status_error(st, &err, "multibody: Eq. (52) impact");
-    goto out;
+    return rc;
   }
   double e52 = ir.e_out;
   impactfit_inverse_params vp = impactfit_inverse_default_params();
@@ -641,12 +696,12 @@ static int pendulum_part(const topic_opts *o, report *r) {
   impactfit_copt_result cr;
   if ((st = impactfit_copt_solve(inv, &vp, e, k, mass, v, 0, &cr, &err))) {
     rc = cli_status_error(st, &err, "multibody: c_opt of the first impact");
-    goto out;
+    return rc;
   }
   ip.c = cr.c_opt;
   if ((st = impactfit_impact_solve(iws, &ip, &ir, &err))) {
     rc = cli_status_error(st, &err, "multibody: c_opt impact");
-    goto out;
+    return rc;
   }
   double eopt = ir.e_out;
   report_md(r, "The paper's closed form for n = 3/2, Eq. (52), c = 1.95 (e^−0.3 − 1) k^0.4 v^0.2 mass^0.6, at the first "
@@ -662,20 +717,27 @@ static int pendulum_part(const topic_opts *o, report *r) {
             (I1->t_end - I1->t_start) * 1e3);
   snprintf(how, sizeof how, "Eq. (52) with the first impact's effective mass %.6f kg and approach speed %.4f m/s "
            "(exact c_opt %.2f N s/m)", mass, v, cr.c_opt);
-  add_claim(r, "pendulum-eq52-c", PN_SOURCE ", Eq. (52)", "two pendulums, first impact: damping from Eq. (52)", NAN, c52,
+  report_claim_f(r, "pendulum-eq52-c", PN_SOURCE ", Eq. (52)", "two pendulums, first impact: damping from Eq. (52)", NAN, c52,
             "N s/m", -1, 1e-6, 0.0, how);
-  add_claim(r, "pendulum-eq52-eout", PN_SOURCE ", Eq. (52)",
+  report_claim_f(r, "pendulum-eq52-eout", PN_SOURCE ", Eq. (52)",
             "two pendulums, first impact: restitution with Eq. (52)'s damping (e = 0.3 requested)", e, e52, "",
             fabs(e52 - e) <= 3.4e-3, 1e-6, 0.0,
             "free impact simulated by the engine (condition C, tol 1e-13); holds within 3.4e-3, the published "
             "closed form's error on the sec. 4.2.4 grid (topic copt)");
   snprintf(how, sizeof how, "impactfit_copt_solve (abs(e_out - e) <= 1e-10 e); its free impact rebounds with e_out - e = "
            "%.2g; holds within 1e-9", eopt - e);
-  add_claim(r, "pendulum-copt-c", "impactfit", "two pendulums, first impact: exact c_opt", NAN, cr.c_opt, "N s/m",
+  report_claim_f(r, "pendulum-copt-c", "impactfit", "two pendulums, first impact: exact c_opt", NAN, cr.c_opt, "N s/m",
             fabs(eopt - e) <= 1e-9, 1e-6, 0.0, how);
   report_target(r, "the pendulum's copt model uses the c_opt of its impact", fabs(I1->c - cr.c_opt) <= 1e-9 * cr.c_opt,
                 "first impact: %.12g N s/m in the pendulum, %.12g from impactfit_copt_solve", I1->c, cr.c_opt);
 
+  return 0;
+}
+
+/* Figures: the angular velocities (Fig. 11) and the first contact's force (Fig. 12). */
+static void pendulum_figures(report *r, const pmodel pm[3], double dt, double shift_copt, double shift_flores,
+                             double fe) {
+  const pmodel *imp = &pm[0], *cop = &pm[1], *flo = &pm[2];
   /* ---- figures ---- */
   FILE *f = report_data(r, "pendulum.dat");
   if (f) {
@@ -729,7 +791,33 @@ static int pendulum_part(const topic_opts *o, report *r) {
                   "'pendulum_contact.dat' index 1 u 1:2 w l lw 2 lc rgb '#1f77b4' dt 1 t 'Flores (Hunt-Crossley)'");
   }
 
-out:
+}
+
+static int pendulum_part(const topic_opts *o, report *r) {
+  (void)o;
+  const double dt = 0.002; /* s: Fig. 11's curves; every impact is added at its located time */
+  pmodel pm[3];
+  memset(pm, 0, sizeof pm);
+  pm[0].model = impactfit_pendulum_impulse;
+  pm[1].model = impactfit_pendulum_copt;
+  pm[2].model = impactfit_pendulum_flores;
+  impactfit_pendulum_workspace *ws = impactfit_pendulum_alloc();
+  impactfit_inverse_workspace *inv = impactfit_inverse_alloc();
+  impactfit_impact_workspace *iws = impactfit_impact_alloc();
+  int rc = 0;
+  if (!ws || !inv || !iws)
+    rc = cli_input_error("out of memory");
+  impactfit_pendulum_params base = impactfit_pendulum_default_params();
+  if (!rc)
+    rc = pendulum_runs(pm, ws, base, report_writes_files(r), dt);
+  double shift_copt = NAN, shift_flores = NAN, fe = NAN;
+  if (!rc) {
+    pendulum_table(r, pm);
+    pendulum_claims(r, pm, &base, &shift_copt, &shift_flores, &fe);
+    rc = pendulum_eq52(r, pm, &base, inv, iws);
+  }
+  if (!rc)
+    pendulum_figures(r, pm, dt, shift_copt, shift_flores, fe);
   for (int m = 0; m < 3; m++) {
     free(pm[m].tr.p);
     free(pm[m].first.p);

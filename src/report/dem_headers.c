@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "dem_cli.h"
+#include "tools.h"
+#include "dem_headers.h"
 #include "impactfit/impactfit.h"
 
 int dem_write_headers(const char *dir, FILE *log) {

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "dem_cli.h"
+#include "tools.h"
+#include "dem_headers.h"
 #include "impactfit/generated/dem_damping.h"
 #include "impactfit/impactfit.h"
 #include "report.h"

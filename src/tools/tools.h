@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The shared support of impactfit's programs (static library impactfit_tools, src/tools; not
+ * installed, not part of libimpactfit): exit codes, error printing, JSON lines, the output-file
+ * writer cli_out and the built-in surrogate specifications, used by the user program (src/cli) and
+ * by the report module (src/report). The progress line is progress.h, the roller table roller_table.h. */
+#ifndef IMPACTFIT_TOOLS_H
+#define IMPACTFIT_TOOLS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "impactfit/common.h"
+#include "impactfit/surrogate.h"
+
+/* Exit codes of the program. */
+enum { CLI_OK = 0, CLI_NUMERIC = 1, CLI_INPUT = 2, CLI_SIGINT = 130, CLI_SIGTERM = 143 };
+
+/* Prints "impactfit: error: <msg>" on stderr; returns CLI_INPUT. */
+int cli_input_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "impactfit: error: <msg>" and returns CLI_INPUT or CLI_NUMERIC depending on the status. */
+int cli_status_error(int status, const impactfit_error *err, const char *context);
+
+/* ---- output ---- */
+/* JSON helpers writing one object: fields separated by commas, numbers as %.17g. */
+typedef struct cli_json {
+  FILE *f;
+  int first;
+} cli_json;
+void cli_json_begin(cli_json *j, FILE *f);
+void cli_json_num(cli_json *j, const char *key, double v);
+void cli_json_int(cli_json *j, const char *key, long v);
+void cli_json_str(cli_json *j, const char *key, const char *v);
+void cli_json_end(cli_json *j); /* writes "}\n" */
+
+/* Every output file a command writes (--trace, --out, --output, headers, tables, expectations)
+ * goes through cli_out, which treats a path as Unix tools do:
+ *   "-", or a path naming the file standard output already is (/dev/stdout, /proc/self/fd/1,
+ *   the file it is redirected to)
+ *                            standard output. The command's own messages that would go to
+ *                            standard output go to standard error from then on (fd 1 is pointed
+ *                            at stderr), so that standard output carries the data only.
+ *   an existing file that is not a regular file (FIFO, character device such as /dev/null or a
+ *   terminal, socket), a symlink to one, and any path in /dev/ or /proc/ (/dev/stdout,
+ *   /proc/self/fd/N, whatever they point to)
+ *                            opened and written in place, never replaced or removed (a FIFO
+ *                            blocks until it has a reader, as with any Unix tool).
+ *   a regular file, or a path that does not exist
+ *                            written atomically: FILE.tmp.<pid> next to it, renamed over FILE by
+ *                            cli_out_commit; cli_out_abort removes the temporary file (no partial
+ *                            result is left behind).
+ *   a symlink to a regular file
+ *                            written through to its target, atomically (the temporary file in
+ *                            the target's directory, renamed over the target): the link stays a
+ *                            link, the file it names gets the new content.
+ * Errors print "impactfit: error: cannot write PATH: reason" and return CLI_INPUT. */
+enum { CLI_OUT_ATOMIC, CLI_OUT_IN_PLACE, CLI_OUT_STDOUT };
+typedef struct cli_out {
+  FILE *f;
+  int mode;          /* CLI_OUT_ATOMIC, CLI_OUT_IN_PLACE or CLI_OUT_STDOUT */
+  char path[4096];   /* as the user gave it (messages) */
+  char target[4096]; /* the file renamed over (atomic mode: path, or a symlink's target) */
+  char tmp[4200];
+} cli_out;
+int cli_out_open(cli_out *o, const char *path);   /* 0 or CLI_INPUT (error printed) */
+int cli_out_commit(cli_out *o);                   /* 0 or CLI_INPUT (error printed) */
+void cli_out_abort(cli_out *o);
+int cli_out_is_stdout(const char *path);          /* path is "-" */
+
+/* Reads a whole input file into a malloc'ed, NUL-terminated buffer; "-" is standard input.
+ * 0, or CLI_INPUT with "impactfit: error: cannot read PATH: reason" printed. */
+int cli_read_input(const char *path, char **text, size_t *len);
+
+/* Creates the directory PATH and its missing parents (like mkdir -p). Prints
+ * "impactfit: error: cannot create PATH: <reason>" and returns CLI_INPUT on failure, 0 otherwise. */
+int cli_mkdir_p(const char *path);
+
+/* The built-in specification of the surrogate WHICH ("copt", "zhang-c" or "zhang-a") with the
+ * overrides of `impactfit surrogate`: deg = {n, m, ln e, ln(1 - e)} degrees (INT_MIN: not given),
+ * drop (NAN: not given) and check points (INT_MIN: not given); writes the command line that makes
+ * it, as recorded in the header's banner, to command. Returns 0, or CLI_INPUT (error printed). */
+int cli_surrogate_spec(const char *which, const int deg[4], double drop, int check, impactfit_surrogate_spec *spec,
+                       char *command, size_t size);
+
+#endif
