@@ -281,6 +281,7 @@ static void in_chrono(const impactfit_dem_model *md, const impactfit_dem_contact
 
 /* ---------------------------------------------------------------- the registry */
 
+/* long: a flat table, one line per code and option (pmccabe reads the macro list as one function) */
 #define OPS(name, st, da, cv, in) static const dem_ops name = {st, da, cv, 0.0, in};
 /* LIGGGHTS 3.8.0 refuses a coefficientRestitution outside (0.05, 1] (global_properties.cpp:488) */
 #define OPS_MIN(name, st, da, cv, pmin, in) static const dem_ops name = {st, da, cv, pmin, in};

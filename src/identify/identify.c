@@ -497,6 +497,7 @@ static void add_warning(impactfit_identify_result *res, const char *fmt, ...) {
   res->nwarn++;
 }
 
+/* long: a flat validation list, one check and one message per parameter */
 static int check_params(const impactfit_identify_params *p, impactfit_error *err) {
   if (!p->model || (p->model != impactfit_identify_hc && p->model != impactfit_identify_linear &&
                     p->model != impactfit_identify_zhang))
