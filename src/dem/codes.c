@@ -281,6 +281,7 @@ static void in_chrono(const impactfit_dem_model *md, const impactfit_dem_contact
 
 /* ---------------------------------------------------------------- the registry */
 
+/* long: a flat table, one line per code and option (pmccabe reads the macro list as one function) */
 #define OPS(name, st, da, cv, in) static const dem_ops name = {st, da, cv, 0.0, in};
 /* LIGGGHTS 3.8.0 refuses a coefficientRestitution outside (0.05, 1] (global_properties.cpp:488) */
 #define OPS_MIN(name, st, da, cv, pmin, in) static const dem_ops name = {st, da, cv, pmin, in};
@@ -875,6 +876,91 @@ int impactfit_dem_forward_range(const impactfit_dem_model *model, const impactfi
   return e_over_range(&q, value, scale_invariant(model), points, e_min, e_max, err);
 }
 
+/* The request's checks, with its defaults filled in: the speed range (v alone when none), the
+ * tolerance (1e-10), the characteristic speed (v); *npts: the speeds in the range (9 by default). */
+static int check_request(impactfit_dem_request *q, size_t *npts, impactfit_error *err) {
+  if (!(isfinite(q->e) && q->e > 0.0 && q->e < 1.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "asked restitution e must be in (0, 1) (got %.17g)", q->e);
+  if (!(isfinite(q->v) && q->v > 0.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "impact speed v must be > 0 (m/s) (got %.17g)", q->v);
+  if (isnan(q->v_min) && isnan(q->v_max))
+    q->v_min = q->v_max = q->v;
+  if (!(isfinite(q->v_min) && isfinite(q->v_max) && q->v_min > 0.0 && q->v_min <= q->v_max))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "speed range [%.17g, %.17g] m/s must satisfy 0 < v_min <= v_max",
+                           q->v_min, q->v_max);
+  if (!(q->tol == 0.0 || (q->tol >= 1e-13 && q->tol < 1e-2)))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "tolerance must be in [1e-13, 1e-2) (got %.17g)", q->tol);
+  if (q->tol == 0.0)
+    q->tol = 1e-10;
+  *npts = q->range_points ? q->range_points : 9;
+  if (*npts > 10000)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "at most 10000 speeds in the range (got %zu)", *npts);
+  if (isnan(q->contact.v_char))
+    q->contact.v_char = q->v;
+  return IMPACTFIT_OK;
+}
+
+/* The code's parameter for the request (ans->value, ans->zeta, ans->reachable; for a code that takes e,
+ * also what e typed as it is gives), with the law L at that value. why: the reason when unreachable. */
+static int solve_value(impactfit_inverse_workspace *ws, const impactfit_dem_model *md, const impactfit_dem_request *q,
+                       size_t npts, contact_law *L, impactfit_dem_answer *ans, char *why, size_t why_size,
+                       impactfit_error *err) {
+  int st = 0;
+  if (md->takes_e) {
+    /* the naive input: e typed as it is */
+    if (md->ops->p_min > 0.0 && !(q->e > md->ops->p_min)) {
+      ans->e_naive = ans->e_naive_min = ans->e_naive_max = NAN; /* the code refuses it */
+    } else {
+      st = impactfit_dem_forward(md, &q->contact, q->clamp, q->e, q->v, &ans->e_naive, err);
+      if (!st)
+        st = e_over_range(q, q->e, L->invariant, npts, &ans->e_naive_min, &ans->e_naive_max, err);
+    }
+    if (!st) {
+      st = invert_e(md, &q->contact, q->clamp, q->e, q->v, &ans->value, why, why_size, err);
+      ans->reachable = st == 1;
+      st = st < 0 ? st : 0;
+    }
+    if (!st && ans->reachable)
+      st = law_of(md, &q->contact, q->clamp, ans->value, L, err);
+    if (!st && ans->reachable)
+      ans->zeta = zeta_of(md, L, q->v);
+    else if (!st)
+      st = exact_zeta(ws, md, L, q->e, q->tol, &ans->zeta, err);
+  } else {
+    /* C is proportional to the parameter: C(p) = p C(1), K independent of p */
+    st = exact_zeta(ws, md, L, q->e, q->tol, &ans->zeta, err);
+    if (!st) {
+      ans->value = ans->zeta * L->M * q->v / pow(delta_m0(md, L, q->v), md->m + 1.0) / L->C;
+      ans->reachable = 1;
+      st = law_of(md, &q->contact, q->clamp, ans->value, L, err);
+    }
+  }
+  return st;
+}
+
+/* The answer's note on where the value is exact (at every speed, or at v only with the spread of e). */
+static void exact_note(const impactfit_dem_model *md, const impactfit_dem_request *q, const contact_law *L,
+                       impactfit_dem_answer *ans) {
+  if (L->invariant)
+    snprintf(ans->note, sizeof ans->note, "exact at every speed: this model's damping is scale-invariant "
+                                          "(m = (n - 1)/2), so e does not depend on v, K or M");
+  if (L->invariant && q->contact.geometry == IMPACTFIT_DEM_SPHERE_WALL && !strcmp(md->code, "lammps") &&
+      !strcmp(md->damping, "tsuji") && md->version_max == LMP_V1)
+    appendf(ans->note, sizeof ans->note,
+            "; LAMMPS 29Sep2021 fix wall/gran applies the tsuji conversion again at every run command "
+            "(fix_wall_gran.cpp:535-539): use one run, or damping velocity with the exact constant");
+  else if (q->v_min == q->v_max)
+    snprintf(ans->note, sizeof ans->note,
+             "exact at v = %.6g m/s only: with this model (n = %g, m = %g) e depends on the impact speed "
+             "(give a speed range to see the spread)",
+             q->v, md->n, md->m);
+  else
+    snprintf(ans->note, sizeof ans->note,
+             "exact at v = %.6g m/s only: with this model (n = %g, m = %g) one %s gives e from %.6g to %.6g over "
+             "v in [%.6g, %.6g] m/s",
+             q->v, md->n, md->m, md->param, ans->e_min, ans->e_max, q->v_min, q->v_max);
+}
+
 int impactfit_dem_solve(impactfit_inverse_workspace *ws, const impactfit_dem_request *req, impactfit_dem_answer *ans,
                         impactfit_error *err) {
   if (!req || !ans || !req->model)
@@ -883,28 +969,13 @@ int impactfit_dem_solve(impactfit_inverse_workspace *ws, const impactfit_dem_req
   impactfit_dem_request q = *req;
   memset(ans, 0, sizeof *ans);
   ans->value = ans->e_naive = ans->e_naive_min = ans->e_naive_max = ans->e_min = ans->e_max = NAN;
-  if (!(isfinite(q.e) && q.e > 0.0 && q.e < 1.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "asked restitution e must be in (0, 1) (got %.17g)", q.e);
-  if (!(isfinite(q.v) && q.v > 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "impact speed v must be > 0 (m/s) (got %.17g)", q.v);
-  if (isnan(q.v_min) && isnan(q.v_max))
-    q.v_min = q.v_max = q.v;
-  if (!(isfinite(q.v_min) && isfinite(q.v_max) && q.v_min > 0.0 && q.v_min <= q.v_max))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "speed range [%.17g, %.17g] m/s must satisfy 0 < v_min <= v_max",
-                           q.v_min, q.v_max);
-  if (!(q.tol == 0.0 || (q.tol >= 1e-13 && q.tol < 1e-2)))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "tolerance must be in [1e-13, 1e-2) (got %.17g)", q.tol);
-  if (q.tol == 0.0)
-    q.tol = 1e-10;
-  size_t npts = q.range_points ? q.range_points : 9;
-  if (npts > 10000)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "at most 10000 speeds in the range (got %zu)", npts);
-  if (isnan(q.contact.v_char))
-    q.contact.v_char = q.v;
+  size_t npts = 0;
+  int st = check_request(&q, &npts, err);
+  if (st)
+    return st;
   /* the law at a typical value of the parameter (K does not depend on it but for YADE ViscElMat(tc, en)) */
   contact_law L;
-  int st = law_of(md, &q.contact, q.clamp, md->takes_e ? q.e : 1.0, &L, err);
-  if (st)
+  if ((st = law_of(md, &q.contact, q.clamp, md->takes_e ? q.e : 1.0, &L, err)))
     return st;
   impactfit_inverse_workspace *own = NULL;
   if (!ws && !L.invariant) {
@@ -917,36 +988,7 @@ int impactfit_dem_solve(impactfit_inverse_workspace *ws, const impactfit_dem_req
   ans->transition = L.tr;
   ans->speed_dependent = !L.invariant;
   char why[512] = "";
-  if (md->takes_e) {
-    /* the naive input: e typed as it is */
-    if (md->ops->p_min > 0.0 && !(q.e > md->ops->p_min)) {
-      ans->e_naive = ans->e_naive_min = ans->e_naive_max = NAN; /* the code refuses it */
-    } else {
-      st = impactfit_dem_forward(md, &q.contact, q.clamp, q.e, q.v, &ans->e_naive, err);
-      if (!st)
-        st = e_over_range(&q, q.e, L.invariant, npts, &ans->e_naive_min, &ans->e_naive_max, err);
-    }
-    if (!st) {
-      st = invert_e(md, &q.contact, q.clamp, q.e, q.v, &ans->value, why, sizeof why, err);
-      ans->reachable = st == 1;
-      st = st < 0 ? st : 0;
-    }
-    if (!st && ans->reachable)
-      st = law_of(md, &q.contact, q.clamp, ans->value, &L, err);
-    if (!st && ans->reachable)
-      ans->zeta = zeta_of(md, &L, q.v);
-    else if (!st)
-      st = exact_zeta(ws, md, &L, q.e, q.tol, &ans->zeta, err);
-  } else {
-    /* C is proportional to the parameter: C(p) = p C(1), K independent of p */
-    st = exact_zeta(ws, md, &L, q.e, q.tol, &ans->zeta, err);
-    if (!st) {
-      ans->value = ans->zeta * L.M * q.v / pow(delta_m0(md, &L, q.v), md->m + 1.0) / L.C;
-      ans->reachable = 1;
-      st = law_of(md, &q.contact, q.clamp, ans->value, &L, err);
-    }
-  }
-  if (st)
+  if ((st = solve_value(ws, md, &q, npts, &L, ans, why, sizeof why, err)))
     goto done;
   ans->K = L.K;
   ans->C = ans->zeta * L.M * q.v / pow(delta_m0(md, &L, q.v), md->m + 1.0);
@@ -960,24 +1002,7 @@ int impactfit_dem_solve(impactfit_inverse_workspace *ws, const impactfit_dem_req
   if ((st = e_over_range(&q, ans->value, L.invariant, npts, &ans->e_min, &ans->e_max, err)))
     goto done;
   impactfit_dem_input(md, &q.contact, q.clamp, ans->value, ans->input, sizeof ans->input, NULL);
-  if (L.invariant)
-    snprintf(ans->note, sizeof ans->note, "exact at every speed: this model's damping is scale-invariant "
-                                          "(m = (n - 1)/2), so e does not depend on v, K or M");
-  if (L.invariant && q.contact.geometry == IMPACTFIT_DEM_SPHERE_WALL && !strcmp(md->code, "lammps") &&
-      !strcmp(md->damping, "tsuji") && md->version_max == LMP_V1)
-    appendf(ans->note, sizeof ans->note,
-            "; LAMMPS 29Sep2021 fix wall/gran applies the tsuji conversion again at every run command "
-            "(fix_wall_gran.cpp:535-539): use one run, or damping velocity with the exact constant");
-  else if (q.v_min == q.v_max)
-    snprintf(ans->note, sizeof ans->note,
-             "exact at v = %.6g m/s only: with this model (n = %g, m = %g) e depends on the impact speed "
-             "(give a speed range to see the spread)",
-             q.v, md->n, md->m);
-  else
-    snprintf(ans->note, sizeof ans->note,
-             "exact at v = %.6g m/s only: with this model (n = %g, m = %g) one %s gives e from %.6g to %.6g over "
-             "v in [%.6g, %.6g] m/s",
-             q.v, md->n, md->m, md->param, ans->e_min, ans->e_max, q.v_min, q.v_max);
+  exact_note(md, &q, &L, ans);
 done:
   impactfit_inverse_free(own);
   return st;

@@ -125,14 +125,8 @@ static char *dup_or_null(const char *s, int *nomem) {
   return d;
 }
 
-int impactfit_fit_model_create(const impactfit_fit_spec *spec, impactfit_fit_model **out, impactfit_error *err) {
-  IMPACTFIT__GSL_SCOPE;
-  *out = NULL;
-  if (!spec || !spec->form)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: no form given");
-  const impactfit_fit_form *form = impactfit_fit_form_from_name(spec->form->name);
-  if (form != spec->form)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: unknown form");
+/* The spec's method, objective, ridge and tolerances. */
+static int check_spec_options(const impactfit_fit_spec *spec, const impactfit_fit_form *form, impactfit_error *err) {
   if (!trs_from_name(spec->method))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                            "fit: unknown method '%s' (lm, lmaccel, dogleg, ddogleg, subspace2D)", spec->method);
@@ -145,12 +139,83 @@ int impactfit_fit_model_create(const impactfit_fit_spec *spec, impactfit_fit_mod
                            "(its centre)");
   if (!(spec->xtol > 0 && spec->xtol < 1) || !(spec->gtol > 0 && spec->gtol < 1) || spec->max_iter < 1)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: xtol and gtol must be in (0, 1), max_iter >= 1");
+  return IMPACTFIT_OK;
+}
+
+/* A formula model: copies of the formula, its variable(s) and constants (the parameter names), and
+ * the compiled formula. *nomem is set when a copy failed. */
+static int model_formula(impactfit_fit_model *m, const impactfit_fit_spec *spec, int *nomem, impactfit_error *err) {
+  if (!spec->formula || !spec->var1 || !spec->constants || spec->n_constants == 0 ||
+      spec->n_constants > IMPACTFIT_FIT_MAX_PARAMS)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: a formula needs the formula, its variable(s) and 1..%d "
+                           "constants", IMPACTFIT_FIT_MAX_PARAMS);
+  m->p = spec->n_constants;
+  m->nvars = spec->var2 ? 2 : 1;
+  m->formula = dup_or_null(spec->formula, nomem);
+  m->var1 = dup_or_null(spec->var1, nomem);
+  m->var2 = dup_or_null(spec->var2, nomem);
+  m->constants = calloc(m->p, sizeof *m->constants);
+  if (!m->constants)
+    *nomem = 1;
+  for (size_t j = 0; j < m->p && m->constants; j++) {
+    m->constants[j] = dup_or_null(spec->constants[j], nomem);
+    snprintf(m->names[j], sizeof m->names[j], "%s", spec->constants[j] ? spec->constants[j] : "");
+  }
+  if (*nomem)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+  m->spec.formula = m->formula;
+  m->spec.var1 = m->var1;
+  m->spec.var2 = m->var2;
+  m->spec.constants = (const char *const *)m->constants;
+  const char *all[2 + IMPACTFIT_FIT_MAX_PARAMS];
+  all[0] = m->var1;
+  if (m->var2)
+    all[1] = m->var2;
+  for (size_t j = 0; j < m->p; j++)
+    all[m->nvars + j] = m->constants[j];
+  return impactfit__formula_create(m->formula, all, (size_t)m->nvars, m->p, &m->fx, err);
+}
+
+/* The start values of the spec (one finite value per constant; none for a polynomial), required by
+ * the double exponential and formulas. */
+static int model_start(impactfit_fit_model *m, const impactfit_fit_spec *spec, const impactfit_fit_form *form,
+                       impactfit_error *err) {
+  if (spec->start) {
+    if (form == &f_poly)
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: a polynomial fit is linear and takes no start values");
+    if (spec->n_start != m->p)
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: %zu start values given, the form has %zu constants",
+                             spec->n_start, m->p);
+    for (size_t j = 0; j < m->p; j++) {
+      if (!isfinite(spec->start[j]))
+        return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: start values must be finite");
+      m->start[j] = spec->start[j];
+    }
+    m->spec.start = m->start;
+    m->spec.n_start = m->p;
+  } else if (form == &f_dexp || form == &f_formula) {
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: form %s needs start values (one per constant)", form->name);
+  }
+  return IMPACTFIT_OK;
+}
+
+int impactfit_fit_model_create(const impactfit_fit_spec *spec, impactfit_fit_model **out, impactfit_error *err) {
+  IMPACTFIT__GSL_SCOPE;
+  *out = NULL;
+  if (!spec || !spec->form)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: no form given");
+  const impactfit_fit_form *form = impactfit_fit_form_from_name(spec->form->name);
+  if (form != spec->form)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: unknown form");
+  int st = check_spec_options(spec, form, err);
+  if (st)
+    return st;
   impactfit_fit_model *m = calloc(1, sizeof *m);
   if (!m)
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
   m->spec = *spec;
   m->nvars = 1;
-  int nomem = 0, st = IMPACTFIT_OK;
+  int nomem = 0;
   m->method = dup_or_null(spec->method ? spec->method : "lm", &nomem);
   m->spec.method = m->method;
   m->spec.start = NULL;
@@ -176,41 +241,8 @@ int impactfit_fit_model_create(const impactfit_fit_spec *spec, impactfit_fit_mod
     m->p = 4, names = dn;
   } else if (form == &f_apow) {
     m->p = 2, names = an;
-  } else {
-    if (!spec->formula || !spec->var1 || !spec->constants || spec->n_constants == 0 ||
-        spec->n_constants > IMPACTFIT_FIT_MAX_PARAMS) {
-      st = IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: a formula needs the formula, its variable(s) and 1..%d "
-                           "constants", IMPACTFIT_FIT_MAX_PARAMS);
-      goto done;
-    }
-    m->p = spec->n_constants;
-    m->nvars = spec->var2 ? 2 : 1;
-    m->formula = dup_or_null(spec->formula, &nomem);
-    m->var1 = dup_or_null(spec->var1, &nomem);
-    m->var2 = dup_or_null(spec->var2, &nomem);
-    m->constants = calloc(m->p, sizeof *m->constants);
-    if (!m->constants)
-      nomem = 1;
-    for (size_t j = 0; j < m->p && m->constants; j++) {
-      m->constants[j] = dup_or_null(spec->constants[j], &nomem);
-      snprintf(m->names[j], sizeof m->names[j], "%s", spec->constants[j] ? spec->constants[j] : "");
-    }
-    if (nomem) {
-      st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
-      goto done;
-    }
-    m->spec.formula = m->formula;
-    m->spec.var1 = m->var1;
-    m->spec.var2 = m->var2;
-    m->spec.constants = (const char *const *)m->constants;
-    const char *all[2 + IMPACTFIT_FIT_MAX_PARAMS];
-    all[0] = m->var1;
-    if (m->var2)
-      all[1] = m->var2;
-    for (size_t j = 0; j < m->p; j++)
-      all[m->nvars + j] = m->constants[j];
-    if ((st = impactfit__formula_create(m->formula, all, (size_t)m->nvars, m->p, &m->fx, err)))
-      goto done;
+  } else if ((st = model_formula(m, spec, &nomem, err))) {
+    goto done;
   }
   if (names)
     for (size_t j = 0; j < m->p; j++)
@@ -219,29 +251,7 @@ int impactfit_fit_model_create(const impactfit_fit_spec *spec, impactfit_fit_mod
     st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
     goto done;
   }
-  if (spec->start) {
-    if (form == &f_poly) {
-      st = IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: a polynomial fit is linear and takes no start values");
-      goto done;
-    }
-    if (spec->n_start != m->p) {
-      st = IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: %zu start values given, the form has %zu constants",
-                           spec->n_start, m->p);
-      goto done;
-    }
-    for (size_t j = 0; j < m->p; j++) {
-      if (!isfinite(spec->start[j])) {
-        st = IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: start values must be finite");
-        goto done;
-      }
-      m->start[j] = spec->start[j];
-    }
-    m->spec.start = m->start;
-    m->spec.n_start = m->p;
-  } else if (form == &f_dexp || form == &f_formula) {
-    st = IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: form %s needs start values (one per constant)", form->name);
-    goto done;
-  }
+  st = model_start(m, spec, form, err);
 done:
   if (st) {
     impactfit_fit_model_free(m);
@@ -498,6 +508,75 @@ done:
   return st;
 }
 
+/* The trust-region solve from a0 with weights wv; a second attempt with GSL's finite-difference
+ * Jacobian (*fd set) when a symbolic derivative was not finite (d->bad == 2). *wp: the workspace
+ * (freed by the caller), *gs_out: GSL's status. */
+static int nlinear_solve(const impactfit_fit_model *m, fit_data *d, gsl_multifit_nlinear_fdf *fdf,
+                         const gsl_multifit_nlinear_parameters *fp, const gsl_vector *a0, const gsl_vector *wv,
+                         gsl_multifit_nlinear_workspace **wp, int *gs_out, int *fd, impactfit_error *err) {
+  size_t nr = fdf->n, p = fdf->p;
+  int info = 0, gs = GSL_SUCCESS;
+  for (int attempt = 0; attempt < 2; attempt++) {
+    /* attempt 1: GSL's finite-difference Jacobian, when a symbolic derivative was not finite */
+    if (attempt == 1) {
+      if (d->bad != 2)
+        break;
+      fdf->df = NULL;
+      *fd = 1;
+    }
+    d->bad = 0;
+    gsl_multifit_nlinear_free(*wp);
+    *wp = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, fp, nr, p);
+    if (!*wp) {
+      *gs_out = gs;
+      return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+    }
+    gs = gsl_multifit_nlinear_winit(a0, wv, fdf, *wp);
+    if (gs == GSL_SUCCESS)
+      gs = gsl_multifit_nlinear_driver((size_t)m->spec.max_iter, m->spec.xtol, m->spec.gtol, 0.0, NULL, NULL, &info,
+                                       *wp);
+    if (!(gs != GSL_SUCCESS && d->bad == 2))
+      break;
+  }
+  *gs_out = gs;
+  return IMPACTFIT_OK;
+}
+
+/* The weighted Jacobian J (nr × p) at the solution a (value: its elements), for the covariance: the model's own derivatives,
+ * or (when *fd is set or a derivative is not finite) GSL's unweighted forward differences, the rows
+ * weighted by √wt; then the ridge rows. Sets *fd when finite differences were used. fvec: work. */
+static int covariance_jacobian(const impactfit_fit_model *m, fit_data *d, gsl_multifit_nlinear_fdf *fdf,
+                               const gsl_multifit_nlinear_parameters *fp, const double *wt, const gsl_vector *a,
+                               const double *value, gsl_vector *fvec, gsl_matrix *J, int *fd, impactfit_error *err) {
+  size_t n = d->n, nr = fdf->n, p = fdf->p;
+  const double *x = d->x, *x2 = d->x2;
+  int jbad = 0;
+  for (size_t i = 0; i < n && !jbad; i++) {
+    double *row = gsl_matrix_ptr(J, i, 0);
+    jbad = *fd || jac_row(m, value, x[i], x2 ? x2[i] : 0.0, row);
+    for (size_t j = 0; j < p && !jbad; j++)
+      row[j] *= sqrt(wt[i]);
+  }
+  for (size_t j = 0; j < d->nridge; j++)
+    for (size_t k = 0; k < p; k++)
+      gsl_matrix_set(J, n + j, k, j == k ? d->ridge_w / ridge_scale(m, j) : 0.0);
+  if (jbad) {
+    /* unweighted forward differences (GSL), then the rows weighted as above */
+    gsl_vector *work = gsl_vector_alloc(nr);
+    fdf->df = NULL;
+    int ok = work && f_cb(a, d, fvec) == GSL_SUCCESS &&
+             gsl_multifit_nlinear_df(fp->h_df, GSL_MULTIFIT_NLINEAR_FWDIFF, a, NULL, fdf, fvec, J, work) == GSL_SUCCESS;
+    gsl_vector_free(work);
+    if (!ok)
+      return IMPACTFIT__FAIL(err, IMPACTFIT_ENONFINITE, "fit: no finite Jacobian at the solution");
+    for (size_t i = 0; i < nr; i++)
+      for (size_t j = 0; j < p; j++)
+        *gsl_matrix_ptr(J, i, j) *= sqrt(wt[i]);
+    *fd = 1;
+  }
+  return IMPACTFIT_OK;
+}
+
 /* wt: the weights of the n data residuals (quadrature × 1/y² for relative residuals); with ridge
  * regularisation wt has n + p entries (the last p are 1). */
 static int fit_nonlinear(impactfit_fit_model *m, size_t n, const double *x, const double *x2, const double *y,
@@ -526,32 +605,13 @@ static int fit_nonlinear(impactfit_fit_model *m, size_t n, const double *x, cons
   gsl_vector *fvec = gsl_vector_alloc(nr);
   st = IMPACTFIT_OK;
   gsl_multifit_nlinear_workspace *w = NULL;
-  int fd = 0, info = 0, gs = GSL_SUCCESS;
+  int fd = 0, gs = GSL_SUCCESS;
   if (!cov || !J || !fvec) {
     st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
     goto done;
   }
-  for (int attempt = 0; attempt < 2; attempt++) {
-    /* attempt 1: GSL's finite-difference Jacobian, when a symbolic derivative was not finite */
-    if (attempt == 1) {
-      if (d.bad != 2)
-        break;
-      fdf.df = NULL;
-      fd = 1;
-    }
-    d.bad = 0;
-    gsl_multifit_nlinear_free(w);
-    w = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, nr, p);
-    if (!w) {
-      st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
-      goto done;
-    }
-    gs = gsl_multifit_nlinear_winit(&a0v.vector, &wv.vector, &fdf, w);
-    if (gs == GSL_SUCCESS)
-      gs = gsl_multifit_nlinear_driver((size_t)m->spec.max_iter, m->spec.xtol, m->spec.gtol, 0.0, NULL, NULL, &info, w);
-    if (!(gs != GSL_SUCCESS && d.bad == 2))
-      break;
-  }
+  if ((st = nlinear_solve(m, &d, &fdf, &fp, &a0v.vector, &wv.vector, &w, &gs, &fd, err)))
+    goto done;
   if (d.bad == 1) {
     st = IMPACTFIT__FAIL(err, IMPACTFIT_ENONFINITE, "fit: the model is not finite at some data point for the "
                          "constants tried (check the form against the data, or the start values)");
@@ -576,32 +636,8 @@ static int fit_nonlinear(impactfit_fit_model *m, size_t n, const double *x, cons
   res->iterations = (int)gsl_multifit_nlinear_niter(w);
   finish_stats(m, n, x, x2, y, qw, res->value, res);
   /* covariance from the weighted Jacobian at the solution: ours, or GSL's finite differences */
-  int jbad = 0;
-  for (size_t i = 0; i < n && !jbad; i++) {
-    double *row = gsl_matrix_ptr(J, i, 0);
-    jbad = fd || jac_row(m, res->value, x[i], x2 ? x2[i] : 0.0, row);
-    for (size_t j = 0; j < p && !jbad; j++)
-      row[j] *= sqrt(wt[i]);
-  }
-  for (size_t j = 0; j < d.nridge; j++)
-    for (size_t k = 0; k < p; k++)
-      gsl_matrix_set(J, n + j, k, j == k ? d.ridge_w / ridge_scale(m, j) : 0.0);
-  if (jbad) {
-    /* unweighted forward differences (GSL), then the rows weighted as above */
-    gsl_vector *work = gsl_vector_alloc(nr);
-    fdf.df = NULL;
-    int ok = work && f_cb(a, &d, fvec) == GSL_SUCCESS &&
-             gsl_multifit_nlinear_df(fp.h_df, GSL_MULTIFIT_NLINEAR_FWDIFF, a, NULL, &fdf, fvec, J, work) == GSL_SUCCESS;
-    gsl_vector_free(work);
-    if (!ok) {
-      st = IMPACTFIT__FAIL(err, IMPACTFIT_ENONFINITE, "fit: no finite Jacobian at the solution");
-      goto done;
-    }
-    for (size_t i = 0; i < nr; i++)
-      for (size_t j = 0; j < p; j++)
-        *gsl_matrix_ptr(J, i, j) *= sqrt(wt[i]);
-    fd = 1;
-  }
+  if ((st = covariance_jacobian(m, &d, &fdf, &fp, wt, a, res->value, fvec, J, &fd, err)))
+    goto done;
   if (gsl_multifit_nlinear_covar(J, 0.0, cov) != GSL_SUCCESS) {
     st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV, "fit: singular Jacobian at the solution (constants not "
                          "determined by the data)");
@@ -832,6 +868,43 @@ int impactfit_fit_run(impactfit_fit_model *m, size_t n, const double *x, const d
   return impactfit_fit_run_weighted(m, n, x, x2, y, NULL, res, err);
 }
 
+/* The data of a fit: finite, x > 0 for the power forms, y ≠ 0 for relative objectives, weights
+ * finite and > 0. */
+static int check_data(const impactfit_fit_model *m, size_t n, const double *x, const double *x2, const double *y,
+                      const double *w, impactfit_error *err) {
+  int needs_pos = (m->spec.form == &f_power || m->spec.form == &f_apow);
+  for (size_t i = 0; i < n; i++) {
+    if (!isfinite(x[i]) || !isfinite(y[i]) || (x2 && m->nvars == 2 && !isfinite(x2[i])))
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: data point %zu is not finite", i);
+    if (needs_pos && !(x[i] > 0.0))
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: form %s needs x > 0 (point %zu has x = %g)",
+                             m->spec.form->name, i, x[i]);
+    if (is_relative(m) && y[i] == 0.0)
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: relative objective with y = 0 at point %zu", i);
+    if (w && !(isfinite(w[i]) && w[i] > 0.0))
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: weight %zu is not a finite number > 0", i);
+  }
+  return IMPACTFIT_OK;
+}
+
+/* The C translation of a formula must compute what libmatheval computed, at every data point with the
+ * fitted constants. */
+static int check_translation(const impactfit_fit_model *m, size_t n, const double *x, const double *x2,
+                             const double *value, impactfit_error *err) {
+  double v[2 + IMPACTFIT_FIT_MAX_PARAMS];
+  memcpy(v + m->nvars, value, m->p * sizeof *v);
+  for (size_t i = 0; i < n; i++) {
+    v[0] = x[i];
+    if (m->nvars == 2)
+      v[1] = x2[i];
+    double a = impactfit__formula_eval(m->fx, v), b = impactfit__formula_eval_tree(m->fx, v);
+    if (!(fabs(a - b) <= 1e-13 * fmax(fabs(a), fabs(b))) && !(a == b))
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "formula: libmatheval and the C translation disagree at point "
+                             "%zu (%.17g vs %.17g); add parentheses to make the formula unambiguous", i, a, b);
+  }
+  return IMPACTFIT_OK;
+}
+
 int impactfit_fit_run_weighted(impactfit_fit_model *m, size_t n, const double *x, const double *x2,
                                const double *y, const double *w, impactfit_fit_result *res,
                                impactfit_error *err) {
@@ -847,18 +920,9 @@ int impactfit_fit_run_weighted(impactfit_fit_model *m, size_t n, const double *x
   if (n <= p)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: %zu data points for %zu constants (needs more points than "
                            "constants)", n, p);
-  int needs_pos = (m->spec.form == &f_power || m->spec.form == &f_apow);
-  for (size_t i = 0; i < n; i++) {
-    if (!isfinite(x[i]) || !isfinite(y[i]) || (x2 && m->nvars == 2 && !isfinite(x2[i])))
-      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: data point %zu is not finite", i);
-    if (needs_pos && !(x[i] > 0.0))
-      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: form %s needs x > 0 (point %zu has x = %g)",
-                             m->spec.form->name, i, x[i]);
-    if (is_relative(m) && y[i] == 0.0)
-      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: relative objective with y = 0 at point %zu", i);
-    if (w && !(isfinite(w[i]) && w[i] > 0.0))
-      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: weight %zu is not a finite number > 0", i);
-  }
+  int st = check_data(m, n, x, x2, y, w, err);
+  if (st)
+    return st;
   /* wt: n data weights, then p ones for the ridge rows; qw: the quadrature weights (mean 1) */
   double *wt = malloc((n + p) * sizeof *wt), *qw = w ? malloc(n * sizeof *qw) : NULL;
   if (!wt || (w && !qw)) {
@@ -880,27 +944,13 @@ int impactfit_fit_run_weighted(impactfit_fit_model *m, size_t n, const double *x
   }
   for (size_t j = 0; j < p; j++)
     wt[n + j] = 1.0;
-  int st = is_minimax(m)          ? fit_minimax(m, n, x, x2, y, wt, qw, res, err)
+  st = is_minimax(m)              ? fit_minimax(m, n, x, x2, y, wt, qw, res, err)
            : m->spec.form->linear ? fit_linear(m, n, x, y, wt, qw, res, err)
                                   : fit_nonlinear(m, n, x, x2, y, wt, qw, res, err);
   free(wt);
   free(qw);
-  if (st)
+  if (st || (m->fx && (st = check_translation(m, n, x, x2, res->value, err))))
     return st;
-  if (m->fx) {
-    /* the C translation must compute what libmatheval computed */
-    double v[2 + IMPACTFIT_FIT_MAX_PARAMS];
-    memcpy(v + m->nvars, res->value, p * sizeof *v);
-    for (size_t i = 0; i < n; i++) {
-      v[0] = x[i];
-      if (m->nvars == 2)
-        v[1] = x2[i];
-      double a = impactfit__formula_eval(m->fx, v), b = impactfit__formula_eval_tree(m->fx, v);
-      if (!(fabs(a - b) <= 1e-13 * fmax(fabs(a), fabs(b))) && !(a == b))
-        return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "formula: libmatheval and the C translation disagree at point "
-                               "%zu (%.17g vs %.17g); add parentheses to make the formula unambiguous", i, a, b);
-    }
-  }
   for (size_t j = 0; j < p; j++)
     if (!isfinite(res->se[j]))
       return IMPACTFIT__FAIL(err, IMPACTFIT_ENONFINITE, "fit: standard error of %s is not finite", m->names[j]);

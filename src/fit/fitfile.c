@@ -205,10 +205,9 @@ static int on_key(void *user, const char *section, const char *name, const char 
   return IMPACTFIT_OK;
 }
 
-/* Checks a stage and compiles its model. Messages without location (the caller adds it). */
-static int stage_setup(impactfit_fitfile *f, size_t si, int *line, impactfit_error *err) {
+/* The required keys, the data source (the sweep or an earlier stage) and the column names of stage si. */
+static int stage_source(impactfit_fitfile *f, size_t si, int *line, impactfit_error *err) {
   stage *s = &f->stages[si];
-  *line = s->line;
   static const int required[] = {K_DATA, K_X, K_Y, K_FORM};
   for (size_t r = 0; r < sizeof required / sizeof required[0]; r++)
     if (!s->key[required[r]])
@@ -229,49 +228,55 @@ static int stage_setup(impactfit_fitfile *f, size_t si, int *line, impactfit_err
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stage %s: %s = '%s' is not a column name", s->name, keys[k],
                              s->key[k]);
     }
-  if (s->key[K_WHERE]) {
-    *line = s->key_line[K_WHERE];
-    char items[MAX_CONDS][64];
-    int n = split_list(s->key[K_WHERE], items, MAX_CONDS);
-    if (n < 0)
-      return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "stage %s: where: expected 'column op value, ...' (at most %d)",
-                             s->name, MAX_CONDS);
-    for (int i = 0; i < n; i++) {
-      cond *c = &s->conds[s->n_conds++];
-      char *p = items[i];
-      size_t l = 0;
-      while (isalnum((unsigned char)p[l]) || p[l] == '_')
-        l++;
-      memcpy(c->col, p, l);
-      c->col[l] = '\0';
-      p += l;
-      while (*p == ' ')
-        p++;
-      int op = -1;
-      for (int o = 5; o >= 0; o--) /* two-character operators first */
-        if (strncmp(p, op_text[o], strlen(op_text[o])) == 0 && (op < 0 || strlen(op_text[o]) > strlen(op_text[op])))
-          op = o;
-      if (!l || op < 0)
-        return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "stage %s: where: '%s' is not 'column op value' (op: = != < <= > >=)",
-                               s->name, items[i]);
-      c->op = op;
-      p += strlen(op_text[op]);
-      while (*p == ' ')
-        p++;
-      char what[96];
-      snprintf(what, sizeof what, "stage %s: where %s", s->name, c->col);
-      int st = impactfit__parse_number(what, p, &c->value, err);
-      if (st)
-        return st;
-    }
+  return IMPACTFIT_OK;
+}
+
+/* The stage's where = 'column op value, ...' into s->conds. */
+static int stage_where(stage *s, impactfit_error *err) {
+  char items[MAX_CONDS][64];
+  int n = split_list(s->key[K_WHERE], items, MAX_CONDS);
+  if (n < 0)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "stage %s: where: expected 'column op value, ...' (at most %d)",
+                           s->name, MAX_CONDS);
+  for (int i = 0; i < n; i++) {
+    cond *c = &s->conds[s->n_conds++];
+    char *p = items[i];
+    size_t l = 0;
+    while (isalnum((unsigned char)p[l]) || p[l] == '_')
+      l++;
+    memcpy(c->col, p, l);
+    c->col[l] = '\0';
+    p += l;
+    while (*p == ' ')
+      p++;
+    int op = -1;
+    for (int o = 5; o >= 0; o--) /* two-character operators first */
+      if (strncmp(p, op_text[o], strlen(op_text[o])) == 0 && (op < 0 || strlen(op_text[o]) > strlen(op_text[op])))
+        op = o;
+    if (!l || op < 0)
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "stage %s: where: '%s' is not 'column op value' (op: = != < <= > >=)",
+                             s->name, items[i]);
+    c->op = op;
+    p += strlen(op_text[op]);
+    while (*p == ' ')
+      p++;
+    char what[96];
+    snprintf(what, sizeof what, "stage %s: where %s", s->name, c->col);
+    int st = impactfit__parse_number(what, p, &c->value, err);
+    if (st)
+      return st;
   }
-  impactfit_fit_spec sp = impactfit_fit_default_spec();
+  return IMPACTFIT_OK;
+}
+
+/* The stage's form, degree, and for form = formula its formula and constants, into sp. */
+static int stage_form(stage *s, impactfit_fit_spec *sp, int *line, impactfit_error *err) {
   *line = s->key_line[K_FORM];
-  sp.form = impactfit_fit_form_from_name(s->key[K_FORM]);
-  if (!sp.form)
+  sp->form = impactfit_fit_form_from_name(s->key[K_FORM]);
+  if (!sp->form)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stage %s: unknown form '%s' (polynomial, power, exp, double_exp, "
                            "alpha_pow, formula)", s->name, s->key[K_FORM]);
-  if (sp.form == impactfit_fit_polynomial) {
+  if (sp->form == impactfit_fit_polynomial) {
     if (!s->key[K_DEGREE])
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stage %s: a polynomial needs degree = d", s->name);
   } else if (s->key[K_DEGREE]) {
@@ -287,9 +292,9 @@ static int stage_setup(impactfit_fitfile *f, size_t si, int *line, impactfit_err
     if (d != floor(d) || d < 0 || d >= IMPACTFIT_FIT_MAX_PARAMS)
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stage %s: degree must be a whole number 0..%d", s->name,
                              IMPACTFIT_FIT_MAX_PARAMS - 1);
-    sp.degree = (int)d;
+    sp->degree = (int)d;
   }
-  int is_formula = (sp.form == impactfit_fit_formula);
+  int is_formula = (sp->form == impactfit_fit_formula);
   if (!is_formula && (s->key[K_FORMULA] || s->key[K_CONSTANTS] || s->key[K_X2])) {
     *line = s->key[K_FORMULA] ? s->key_line[K_FORMULA] : s->key[K_CONSTANTS] ? s->key_line[K_CONSTANTS] : s->key_line[K_X2];
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stage %s: formula, constants and x2 belong to form = formula", s->name);
@@ -312,19 +317,24 @@ static int stage_setup(impactfit_fitfile *f, size_t si, int *line, impactfit_err
         return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
       s->n_constants = (size_t)i + 1;
     }
-    sp.formula = s->key[K_FORMULA];
-    sp.var1 = s->key[K_X];
-    sp.var2 = s->key[K_X2];
-    sp.constants = (const char *const *)s->constants;
-    sp.n_constants = s->n_constants;
+    sp->formula = s->key[K_FORMULA];
+    sp->var1 = s->key[K_X];
+    sp->var2 = s->key[K_X2];
+    sp->constants = (const char *const *)s->constants;
+    sp->n_constants = s->n_constants;
   }
+  return IMPACTFIT_OK;
+}
+
+/* The stage's objective, weights, ridge, method, start and tolerances, into sp. */
+static int stage_options(stage *s, impactfit_fit_spec *sp, int *line, impactfit_error *err) {
   if (s->key[K_OBJECTIVE]) {
     *line = s->key_line[K_OBJECTIVE];
     int o = impactfit_fit_objective_from_name(s->key[K_OBJECTIVE]);
     if (o < 0)
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stage %s: objective is absolute, relative, minimax_absolute or "
                              "minimax_relative, not '%s'", s->name, s->key[K_OBJECTIVE]);
-    sp.objective = (impactfit_fit_objective)o;
+    sp->objective = (impactfit_fit_objective)o;
   }
   if (s->key[K_WEIGHTS]) {
     *line = s->key_line[K_WEIGHTS];
@@ -336,12 +346,12 @@ static int stage_setup(impactfit_fitfile *f, size_t si, int *line, impactfit_err
   }
   if (s->key[K_RIDGE]) {
     *line = s->key_line[K_RIDGE];
-    int st = impactfit__parse_number("ridge", s->key[K_RIDGE], &sp.ridge, err);
+    int st = impactfit__parse_number("ridge", s->key[K_RIDGE], &sp->ridge, err);
     if (st)
       return st;
   }
   if (s->key[K_METHOD])
-    sp.method = s->key[K_METHOD];
+    sp->method = s->key[K_METHOD];
   if (s->key[K_START]) {
     *line = s->key_line[K_START];
     char items[IMPACTFIT_FIT_MAX_PARAMS][64];
@@ -354,8 +364,8 @@ static int stage_setup(impactfit_fitfile *f, size_t si, int *line, impactfit_err
         return st;
     }
     s->n_start = (size_t)n;
-    sp.start = s->start;
-    sp.n_start = s->n_start;
+    sp->start = s->start;
+    sp->n_start = s->n_start;
   }
   static const int tol_keys[] = {K_XTOL, K_GTOL, K_MAX_ITER};
   for (size_t t = 0; t < 3; t++) {
@@ -368,21 +378,39 @@ static int stage_setup(impactfit_fitfile *f, size_t si, int *line, impactfit_err
     if (st)
       return st;
     if (k == K_XTOL)
-      sp.xtol = v;
+      sp->xtol = v;
     else if (k == K_GTOL)
-      sp.gtol = v;
+      sp->gtol = v;
     else if (v != floor(v) || v < 1 || v > 1e7)
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stage %s: max_iter must be a whole number 1..1e7", s->name);
     else
-      sp.max_iter = (int)v;
+      sp->max_iter = (int)v;
   }
+  return IMPACTFIT_OK;
+}
+
+/* Checks a stage and compiles its model. Messages without location (the caller adds it). */
+static int stage_setup(impactfit_fitfile *f, size_t si, int *line, impactfit_error *err) {
+  stage *s = &f->stages[si];
+  *line = s->line;
+  int st = stage_source(f, si, line, err);
+  if (st)
+    return st;
+  if (s->key[K_WHERE]) {
+    *line = s->key_line[K_WHERE];
+    if ((st = stage_where(s, err)))
+      return st;
+  }
+  impactfit_fit_spec sp = impactfit_fit_default_spec();
+  if ((st = stage_form(s, &sp, line, err)) || (st = stage_options(s, &sp, line, err)))
+    return st;
   *line = s->key_line[K_FORM];
   s->spec = sp;
   impactfit_error e2;
   impactfit_error_clear(&e2);
-  int st = impactfit_fit_model_create(&s->spec, &s->model, &e2);
+  st = impactfit_fit_model_create(&s->spec, &s->model, &e2);
   if (st) {
-    if (is_formula && s->key[K_FORMULA])
+    if (sp.form == impactfit_fit_formula && s->key[K_FORMULA])
       *line = s->key_line[K_FORMULA];
     return IMPACTFIT__FAIL(err, st, "stage %s: %s", s->name, e2.message);
   }
@@ -547,41 +575,38 @@ static int cond_holds(const cond *c, double v) {
   }
 }
 
-static int run_stage(impactfit_fitfile *f, size_t si, const impactfit_table *sweep_data, impactfit_error *err) {
-  stage *s = &f->stages[si];
-  const impactfit_table *t = s->src < 0 ? sweep_data : f->stages[s->src].table;
-  const char *tname = s->src < 0 ? "the sweep's data" : f->stages[s->src].name;
-  int jx = col_or_fail(t, tname, s, s->key[K_X], err);
-  if (jx < 0)
+/* Column indices of a stage in its data table (-1 for an absent x2 or group). */
+typedef struct stage_cols {
+  int x, y, x2, g, c[MAX_CONDS];
+} stage_cols;
+
+/* Resolves the stage's columns in table t (named tname in messages). */
+static int stage_columns(const impactfit_table *t, const char *tname, const stage *s, stage_cols *jc,
+                         impactfit_error *err) {
+  if ((jc->x = col_or_fail(t, tname, s, s->key[K_X], err)) < 0)
     return IMPACTFIT_EINVAL;
-  int jy = col_or_fail(t, tname, s, s->key[K_Y], err);
-  if (jy < 0)
+  if ((jc->y = col_or_fail(t, tname, s, s->key[K_Y], err)) < 0)
     return IMPACTFIT_EINVAL;
-  int jx2 = -1, jg = -1, jc[MAX_CONDS];
-  if (s->key[K_X2] && (jx2 = col_or_fail(t, tname, s, s->key[K_X2], err)) < 0)
+  jc->x2 = jc->g = -1;
+  if (s->key[K_X2] && (jc->x2 = col_or_fail(t, tname, s, s->key[K_X2], err)) < 0)
     return IMPACTFIT_EINVAL;
-  if (s->key[K_GROUP] && (jg = col_or_fail(t, tname, s, s->key[K_GROUP], err)) < 0)
+  if (s->key[K_GROUP] && (jc->g = col_or_fail(t, tname, s, s->key[K_GROUP], err)) < 0)
     return IMPACTFIT_EINVAL;
   for (size_t c = 0; c < s->n_conds; c++)
-    if ((jc[c] = col_or_fail(t, tname, s, s->conds[c].col, err)) < 0)
+    if ((jc->c[c] = col_or_fail(t, tname, s, s->conds[c].col, err)) < 0)
       return IMPACTFIT_EINVAL;
-  size_t rows = impactfit_table_rows(t);
-  double *x = malloc((rows + 1) * sizeof *x), *x2 = malloc((rows + 1) * sizeof *x2), *y = malloc((rows + 1) * sizeof *y);
-  double *g = malloc((rows + 1) * sizeof *g);
-  double *w = malloc((rows + 1) * sizeof *w);
-  size_t *sel = malloc((rows + 1) * sizeof *sel);
-  int st = IMPACTFIT_OK;
-  impactfit_table *out = NULL;
-  if (!x || !x2 || !y || !g || !w || !sel) {
-    st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
-    goto done;
-  }
-  size_t nsel = 0;
+  return IMPACTFIT_OK;
+}
+
+/* The rows of t that pass the stage's filters and did not fail, into sel; counts s->rows_used (passing)
+ * and s->rows_failed. Returns their number. */
+static size_t select_rows(const impactfit_table *t, stage *s, const stage_cols *jc, size_t *sel) {
+  size_t rows = impactfit_table_rows(t), nsel = 0;
   s->rows_used = s->rows_failed = 0;
   for (size_t i = 0; i < rows; i++) {
     int pass = 1;
     for (size_t c = 0; c < s->n_conds && pass; c++)
-      pass = impactfit_table_row_ok(t, i) ? cond_holds(&s->conds[c], impactfit_table_col(t, (size_t)jc[c])[i]) : 1;
+      pass = impactfit_table_row_ok(t, i) ? cond_holds(&s->conds[c], impactfit_table_col(t, (size_t)jc->c[c])[i]) : 1;
     if (!pass)
       continue;
     s->rows_used++;
@@ -591,11 +616,109 @@ static int run_stage(impactfit_fitfile *f, size_t si, const impactfit_table *swe
     }
     sel[nsel++] = i;
   }
+  return nsel;
+}
+
+/* The stage's output table: group value (when grouped), the parameters, their standard errors, points,
+ * rms, max_abs, max_rel. */
+static int stage_table_new(const stage *s, int grouped, impactfit_table **out, impactfit_error *err) {
+  size_t p = impactfit_fit_model_param_count(s->model), nc = 0;
+  char cn[2 * IMPACTFIT_FIT_MAX_PARAMS + 8][64];
+  const char *cnp[2 * IMPACTFIT_FIT_MAX_PARAMS + 8];
+  if (grouped)
+    snprintf(cn[nc++], 64, "%s", s->key[K_GROUP]);
+  for (size_t j = 0; j < p; j++)
+    snprintf(cn[nc++], 64, "%s", s->model->names[j]);
+  for (size_t j = 0; j < p; j++)
+    snprintf(cn[nc++], 64, "%s_se", s->model->names[j]);
+  static const char *const tail[] = {"points", "rms", "max_abs", "max_rel"};
+  for (size_t j = 0; j < 4; j++)
+    snprintf(cn[nc++], 64, "%s", tail[j]);
+  for (size_t j = 0; j < nc; j++)
+    cnp[j] = cn[j];
+  return impactfit__table_new(nc, cnp, out, err);
+}
+
+/* Work arrays of a stage, rows + 1 each. */
+typedef struct stage_bufs {
+  double *x, *x2, *y, *g, *w;
+  size_t *sel;
+} stage_bufs;
+
+/* Fits group gi (group value b->g[gi] when grouped) of the selected rows into s->results[gi] and adds
+ * its row to out. */
+static int fit_group(stage *s, const impactfit_table *t, const stage_cols *jc, const stage_bufs *b, size_t nsel,
+                     size_t gi, impactfit_table *out, impactfit_error *err) {
+  int jg = jc->g, jx2 = jc->x2;
+  size_t p = impactfit_fit_model_param_count(s->model);
+  double *x = b->x, *x2 = b->x2, *y = b->y, *g = b->g, *w = b->w;
+  size_t n = 0;
+  for (size_t k = 0; k < nsel; k++) {
+    size_t i = b->sel[k];
+    if (jg >= 0 && impactfit_table_col(t, (size_t)jg)[i] != g[gi])
+      continue;
+    x[n] = impactfit_table_col(t, (size_t)jc->x)[i];
+    y[n] = impactfit_table_col(t, (size_t)jc->y)[i];
+    x2[n] = jx2 >= 0 ? impactfit_table_col(t, (size_t)jx2)[i] : 0.0;
+    n++;
+  }
+  impactfit_error e2;
+  impactfit_error_clear(&e2);
+  impactfit_fit_result *r = &s->results[gi];
+  int st;
+  if (s->trapezoid && (st = impactfit_fit_trapezoid_weights(x, jx2 >= 0 ? x2 : NULL, n, w, err)))
+    return st;
+  st = impactfit_fit_run_weighted(s->model, n, x, jx2 >= 0 ? x2 : NULL, y, s->trapezoid ? w : NULL, r, &e2);
+  if (st) {
+    if (jg >= 0)
+      return IMPACTFIT__FAIL(err, st, "stage %s, %s = %.17g: %s", s->name, s->key[K_GROUP], g[gi], e2.message);
+    return IMPACTFIT__FAIL(err, st, "stage %s: %s", s->name, e2.message);
+  }
+  if (jg >= 0)
+    s->group_values[gi] = g[gi];
+  double row[2 * IMPACTFIT_FIT_MAX_PARAMS + 8];
+  size_t c = 0;
+  if (jg >= 0)
+    row[c++] = g[gi];
+  for (size_t j = 0; j < p; j++)
+    row[c++] = r->value[j];
+  for (size_t j = 0; j < p; j++)
+    row[c++] = r->se[j];
+  row[c++] = (double)r->n_points;
+  row[c++] = r->rms;
+  row[c++] = r->max_abs;
+  row[c++] = r->max_rel;
+  return impactfit__table_add_row(out, row, 1, err);
+}
+
+static int run_stage(impactfit_fitfile *f, size_t si, const impactfit_table *sweep_data, impactfit_error *err) {
+  stage *s = &f->stages[si];
+  const impactfit_table *t = s->src < 0 ? sweep_data : f->stages[s->src].table;
+  const char *tname = s->src < 0 ? "the sweep's data" : f->stages[s->src].name;
+  stage_cols jc;
+  if (stage_columns(t, tname, s, &jc, err))
+    return IMPACTFIT_EINVAL;
+  int jg = jc.g;
+  size_t rows = impactfit_table_rows(t);
+  stage_bufs b;
+  b.x = malloc((rows + 1) * sizeof *b.x), b.x2 = malloc((rows + 1) * sizeof *b.x2);
+  b.y = malloc((rows + 1) * sizeof *b.y);
+  b.g = malloc((rows + 1) * sizeof *b.g);
+  b.w = malloc((rows + 1) * sizeof *b.w);
+  b.sel = malloc((rows + 1) * sizeof *b.sel);
+  double *g = b.g;
+  int st = IMPACTFIT_OK;
+  impactfit_table *out = NULL;
+  if (!b.x || !b.x2 || !b.y || !g || !b.w || !b.sel) {
+    st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+    goto done;
+  }
+  size_t nsel = select_rows(t, s, &jc, b.sel);
   /* groups: distinct values of the group column, ascending */
   size_t ng = 1;
   if (jg >= 0) {
     for (size_t k = 0; k < nsel; k++)
-      g[k] = impactfit_table_col(t, (size_t)jg)[sel[k]];
+      g[k] = impactfit_table_col(t, (size_t)jg)[b.sel[k]];
     qsort(g, nsel, sizeof *g, cmp_double);
     ng = 0;
     for (size_t k = 0; k < nsel; k++)
@@ -615,62 +738,10 @@ static int run_stage(impactfit_fitfile *f, size_t si, const impactfit_table *swe
     st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
     goto done;
   }
-  /* the stage's table */
-  size_t p = impactfit_fit_model_param_count(s->model), nc = 0;
-  char cn[2 * IMPACTFIT_FIT_MAX_PARAMS + 8][64];
-  const char *cnp[2 * IMPACTFIT_FIT_MAX_PARAMS + 8];
-  if (jg >= 0)
-    snprintf(cn[nc++], 64, "%s", s->key[K_GROUP]);
-  for (size_t j = 0; j < p; j++)
-    snprintf(cn[nc++], 64, "%s", s->model->names[j]);
-  for (size_t j = 0; j < p; j++)
-    snprintf(cn[nc++], 64, "%s_se", s->model->names[j]);
-  static const char *const tail[] = {"points", "rms", "max_abs", "max_rel"};
-  for (size_t j = 0; j < 4; j++)
-    snprintf(cn[nc++], 64, "%s", tail[j]);
-  for (size_t j = 0; j < nc; j++)
-    cnp[j] = cn[j];
-  if ((st = impactfit__table_new(nc, cnp, &out, err)))
+  if ((st = stage_table_new(s, jg >= 0, &out, err)))
     goto done;
   for (size_t gi = 0; gi < ng; gi++) {
-    size_t n = 0;
-    for (size_t k = 0; k < nsel; k++) {
-      size_t i = sel[k];
-      if (jg >= 0 && impactfit_table_col(t, (size_t)jg)[i] != g[gi])
-        continue;
-      x[n] = impactfit_table_col(t, (size_t)jx)[i];
-      y[n] = impactfit_table_col(t, (size_t)jy)[i];
-      x2[n] = jx2 >= 0 ? impactfit_table_col(t, (size_t)jx2)[i] : 0.0;
-      n++;
-    }
-    impactfit_error e2;
-    impactfit_error_clear(&e2);
-    impactfit_fit_result *r = &s->results[gi];
-    if (s->trapezoid && (st = impactfit_fit_trapezoid_weights(x, jx2 >= 0 ? x2 : NULL, n, w, err)))
-      goto done;
-    st = impactfit_fit_run_weighted(s->model, n, x, jx2 >= 0 ? x2 : NULL, y, s->trapezoid ? w : NULL, r, &e2);
-    if (st) {
-      if (jg >= 0)
-        st = IMPACTFIT__FAIL(err, st, "stage %s, %s = %.17g: %s", s->name, s->key[K_GROUP], g[gi], e2.message);
-      else
-        st = IMPACTFIT__FAIL(err, st, "stage %s: %s", s->name, e2.message);
-      goto done;
-    }
-    if (jg >= 0)
-      s->group_values[gi] = g[gi];
-    double row[2 * IMPACTFIT_FIT_MAX_PARAMS + 8];
-    size_t c = 0;
-    if (jg >= 0)
-      row[c++] = g[gi];
-    for (size_t j = 0; j < p; j++)
-      row[c++] = r->value[j];
-    for (size_t j = 0; j < p; j++)
-      row[c++] = r->se[j];
-    row[c++] = (double)r->n_points;
-    row[c++] = r->rms;
-    row[c++] = r->max_abs;
-    row[c++] = r->max_rel;
-    if ((st = impactfit__table_add_row(out, row, 1, err)))
+    if ((st = fit_group(s, t, &jc, &b, nsel, gi, out, err)))
       goto done;
     if (f->progress)
       f->progress(f->progress_ctx, si, f->n, gi + 1, ng);
@@ -680,12 +751,12 @@ static int run_stage(impactfit_fitfile *f, size_t si, const impactfit_table *swe
   out = NULL;
 done:
   impactfit_table_free(out);
-  free(x);
-  free(x2);
-  free(y);
-  free(g);
-  free(w);
-  free(sel);
+  free(b.x);
+  free(b.x2);
+  free(b.y);
+  free(b.g);
+  free(b.w);
+  free(b.sel);
   return st;
 }
 

@@ -98,6 +98,7 @@ static int fail(parser *ps, const char *what) {
 static int parse_expr(parser *ps);
 static int parse_power(parser *ps);
 
+/* long: the recursive-descent parser's primary expressions, one branch per token kind */
 static int parse_primary(parser *ps) {
   skip(ps);
   const char *p = ps->p;

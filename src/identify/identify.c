@@ -497,6 +497,7 @@ static void add_warning(impactfit_identify_result *res, const char *fmt, ...) {
   res->nwarn++;
 }
 
+/* long: a flat validation list, one check and one message per parameter */
 static int check_params(const impactfit_identify_params *p, impactfit_error *err) {
   if (!p->model || (p->model != impactfit_identify_hc && p->model != impactfit_identify_linear &&
                     p->model != impactfit_identify_zhang))
@@ -683,6 +684,392 @@ static int run_nlopt(ctx *c, nlopt_algorithm alg, double *x, int maxeval, double
   return IMPACTFIT_OK;
 }
 
+/* The quantities fitted (those with data and a positive weight) and room for their residuals. */
+static int setup_quantities(ctx *c, impactfit_identify_result *res, impactfit_error *err) {
+  const impactfit_identify_data *d = c->d;
+  const impactfit_identify_params *p = c->p;
+  for (int q = 0; q < NQ; q++) {
+    int have = q == IMPACTFIT_IDENTIFY_QE || (q == IMPACTFIT_IDENTIFY_QDT && (d->columns & IMPACTFIT_IDENTIFY_COL_DT)) ||
+               (q == IMPACTFIT_IDENTIFY_QFMAX && (d->columns & IMPACTFIT_IDENTIFY_COL_FMAX));
+    if (have && p->weight[q] > 0.0) {
+      c->q[c->nq++] = q;
+      res->quantities |= 1 << q;
+    }
+    c->w[q] = p->weight[q];
+  }
+  if (c->nq == 0)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: no quantity to fit (every weight is 0)");
+  c->locate = (res->quantities >> IMPACTFIT_IDENTIFY_QFMAX) & 1;
+  c->nres = d->rows * (size_t)c->nq;
+  if (c->nres > (size_t)1 << 30)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: too many residuals");
+  return grow_res(c->ws, c->nres, err);
+}
+
+/* The free slots (the fit coordinates, in order n, m, k, c) into isfree and c->xslot, the fixed values. */
+static int setup_slots(ctx *c, impactfit_identify_result *res, int use_dt, int use_f, int isfree[NP],
+                       impactfit_error *err) {
+  const impactfit_identify_params *p = c->p;
+  isfree[IMPACTFIT_IDENTIFY_N] = !p->fixed[IMPACTFIT_IDENTIFY_N];
+  isfree[IMPACTFIT_IDENTIFY_M] = c->m_rule == 2 && !p->fixed[IMPACTFIT_IDENTIFY_M];
+  isfree[IMPACTFIT_IDENTIFY_K] = !p->fixed[IMPACTFIT_IDENTIFY_K];
+  isfree[IMPACTFIT_IDENTIFY_C] = !p->fixed[IMPACTFIT_IDENTIFY_C];
+  for (int s = 0; s < NP; s++) {
+    c->fixedv[s] = p->value[s];
+    if (isfree[s])
+      c->xslot[c->nx++] = s;
+    res->free[s] = isfree[s];
+  }
+  if (c->m_rule == 1)
+    c->fixedv[IMPACTFIT_IDENTIFY_M] = 0.0;
+  res->nfree = c->nx;
+  if (isfree[IMPACTFIT_IDENTIFY_K] && !use_dt && !use_f)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "identify: k cannot be identified from e alone (e depends on k and the "
+                           "damping only through zeta = c delta_m0^(m+1)/(mass v)): give dt or fmax "
+                           "data, or fix k");
+  return IMPACTFIT_OK;
+}
+
+/* The reference row: the median velocity (ties by row index); *one_velocity when all rows share one v. */
+static int pick_reference(ctx *c, impactfit_identify_result *res, int *one_velocity, impactfit_error *err) {
+  const impactfit_identify_data *d = c->d;
+  vi *order = malloc(d->rows * sizeof *order);
+  if (!order)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "identify: out of memory");
+  for (size_t i = 0; i < d->rows; i++)
+    order[i].v = d->row[i].v, order[i].i = i;
+  qsort(order, d->rows, sizeof *order, cmp_vi);
+  c->ref = order[(d->rows - 1) / 2].i;
+  *one_velocity = order[0].v == order[d->rows - 1].v;
+  free(order);
+  const impactfit_identify_row *rr = &d->row[c->ref];
+  c->vr = rr->v;
+  c->massr = rr->mass;
+  res->ref_row = (int)c->ref;
+  return IMPACTFIT_OK;
+}
+
+/* The search box (c->lo, c->hi) in the fit coordinates, from the bounds of n and m, the length scale of
+ * the reference row and ζ at the corners of the (n, m) box; the start x and initial steps. */
+static void setup_box(ctx *c, const int isfree[NP], int use_dt, int use_f, impactfit_identify_result *res,
+                      double x[NP], double step[NP]) {
+  const impactfit_identify_params *p = c->p;
+  const impactfit_identify_row *rr = &c->d->row[c->ref];
+  double nlo = isfree[0] ? p->n_lo : p->value[0], nhi = isfree[0] ? p->n_hi : p->value[0];
+  double mlo, mhi;
+  if (c->m_rule == 0)
+    mlo = nlo, mhi = nhi;
+  else if (c->m_rule == 1)
+    mlo = mhi = 0.0;
+  else
+    mlo = isfree[1] ? p->m_lo : p->value[1], mhi = isfree[1] ? p->m_hi : p->value[1];
+  double nmid = 0.5 * (nlo + nhi), mmid = c->m_rule == 0 ? nmid : 0.5 * (mlo + mhi);
+  double lnB = log(p->box_factor);
+  {
+    double lnL = 0.0;
+    int nl = 0;
+    if (use_dt && rr->dt > 0.0)
+      lnL += log(rr->v * rr->dt / 3.0), nl++;
+    if (use_f && rr->fmax > 0.0)
+      lnL += log(0.5 * (nmid + 1.0) * rr->mass * rr->v * rr->v / rr->fmax), nl++;
+    c->lnL = nl ? lnL / nl : 0.0;
+    res->length_scale = nl ? exp(c->lnL) : 0.0;
+  }
+  double er = rr->e < 1.0 - 1e-6 ? rr->e : 1.0 - 1e-6;
+  double zlo = HUGE_VAL, zhi = 0.0, zmid = 0.0;
+  if (isfree[IMPACTFIT_IDENTIFY_C]) {
+    double ns[2] = {nlo, nhi}, ms[2] = {mlo, mhi};
+    for (int a = 0; a < 2; a++)
+      for (int b = 0; b < 2; b++) {
+        double z, m = c->m_rule == 0 ? ns[a] : ms[b];
+        if (zeta_for_ref(c, ns[a], m, er, &z) == 0) {
+          zlo = z < zlo ? z : zlo;
+          zhi = z > zhi ? z : zhi;
+        }
+      }
+    if (zeta_for_ref(c, nmid, mmid, er, &zmid) != 0)
+      zmid = 0.0;
+    if (!(zhi > 0.0)) /* no corner solvable (not observed under C): a wide default box */
+      zlo = 1e-4, zhi = 1e2;
+    if (!(zmid > 0.0))
+      zmid = sqrt(zlo * zhi);
+  }
+  for (int j = 0; j < c->nx; j++) {
+    switch (c->xslot[j]) {
+    case IMPACTFIT_IDENTIFY_N:
+      c->lo[j] = p->n_lo, c->hi[j] = p->n_hi, x[j] = nmid;
+      break;
+    case IMPACTFIT_IDENTIFY_M:
+      c->lo[j] = p->m_lo, c->hi[j] = p->m_hi, x[j] = mmid;
+      break;
+    case IMPACTFIT_IDENTIFY_K:
+      c->lo[j] = -lnB, c->hi[j] = lnB, x[j] = 0.0;
+      break;
+    default:
+      c->lo[j] = log(zlo) - lnB, c->hi[j] = log(zhi) + lnB, x[j] = log(zmid);
+      break;
+    }
+    step[j] = 0.05 * (c->hi[j] - c->lo[j]);
+  }
+  for (int s = 0; s < NP; s++)
+    res->box_lo[s] = res->box_hi[s] = 0.0;
+  for (int j = 0; j < c->nx; j++)
+    res->box_lo[c->xslot[j]] = c->lo[j], res->box_hi[c->xslot[j]] = c->hi[j];
+}
+
+/* The search from x: the data-derived start, the global method (unless none), then BOBYQA from the best
+ * point seen; value receives the parameters found (the fixed values when nothing is free). */
+static int search(ctx *c, impactfit_identify_result *res, double x[NP], double step[NP], double value[NP],
+                  impactfit_error *err) {
+  const impactfit_identify_params *p = c->p;
+  int st;
+  double wsum = 0.0;
+  for (int j = 0; j < c->nq; j++)
+    wsum += c->w[c->q[j]] * c->w[c->q[j]];
+  c->penalty = FAIL_RESIDUAL * FAIL_RESIDUAL * wsum * (double)c->d->rows * 10.0;
+  c->best_S = HUGE_VAL;
+  c->rtol = SEARCH_RTOL;
+  if (c->nx == 0) {
+    for (int s = 0; s < NP; s++)
+      value[s] = c->fixedv[s];
+    value[IMPACTFIT_IDENTIFY_M] = model_m(c, value[0], c->fixedv[1]);
+    return IMPACTFIT_OK;
+  }
+  memcpy(c->best_x, x, NP * sizeof *x);
+  objective((unsigned)c->nx, x, NULL, c); /* the data-derived start */
+  if (p->global != impactfit_identify_global_none) {
+    int maxeval = p->global_maxeval ? p->global_maxeval : 30 * (c->nx + 1) * (c->nx + 1);
+    if (p->global == impactfit_identify_global_crs)
+      nlopt_srand(p->seed);
+    double xg[NP];
+    memcpy(xg, x, NP * sizeof *x);
+    long before = c->evals;
+    st = run_nlopt(c, p->global == impactfit_identify_global_crs ? NLOPT_GN_CRS2_LM : NLOPT_GN_DIRECT_L, xg,
+                   maxeval, 1e-6, NULL, err);
+    res->evals_global = c->evals - before;
+    if (st)
+      return st;
+  }
+  if (!(c->best_S < c->penalty))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV, "identify: no point of the search box could be simulated (%s)",
+                           c->fail_status ? c->fail_err.message : "parameters out of range");
+  memcpy(x, c->best_x, NP * sizeof *x);
+  for (int j = 0; j < c->nx; j++) {
+    double w = 0.05 * (c->hi[j] - c->lo[j]);
+    double room = (x[j] - c->lo[j] > c->hi[j] - x[j]) ? x[j] - c->lo[j] : c->hi[j] - x[j];
+    step[j] = w < room ? w : 0.5 * room;
+    if (!(step[j] > 0.0))
+      step[j] = 1e-3 * (c->hi[j] - c->lo[j]);
+  }
+  long before = c->evals;
+  st = run_nlopt(c, NLOPT_LN_BOBYQA, x, p->local_maxeval, p->xtol, step, err);
+  res->evals_local = c->evals - before;
+  if (st)
+    return st;
+  memcpy(x, c->best_x, NP * sizeof *x);
+  x_to_value(c, x, value);
+  return IMPACTFIT_OK;
+}
+
+/* Gauss–Newton refinement of value in the fit coordinates (truncated SVD steps, halved up to three times
+ * until the cost decreases), then the Jacobian at the final point (in ws->J, *have_J), with the engine at
+ * its full accuracy. *S receives the cost, ws->r0 the residuals at value. */
+static int refine(ctx *c, impactfit_identify_result *res, double value[NP], double *S_out, int *have_J,
+                  impactfit_error *err) {
+  const impactfit_identify_params *p = c->p;
+  impactfit_identify_workspace *ws = c->ws;
+  int st;
+  c->rtol = 0.0;
+  double u[NP], ut[NP], gn[NP], sv[NP], V[NP * NP], D[NP];
+  double S = residuals(c, value, ws->r0);
+  if (S < 0.0)
+    return IMPACTFIT__FAIL(err, c->fail_status, "identify: the optimum cannot be simulated: %s",
+                           c->fail_err.message);
+  value_to_u(c, value, u);
+  *have_J = 0;
+  if (c->nx > 0) {
+    for (int it = 0; it <= p->newton_steps; it++) {
+      if ((st = jacobian(c, u, ws->J, err)))
+        return st;
+      *have_J = 1;
+      if (it == p->newton_steps)
+        break;
+      if ((st = svd(c, ws->J, ws->r0, p->ident_tol, sv, V, D, gn, err)))
+        return st;
+      int accepted = 0;
+      double lam = 1.0;
+      for (int tries = 0; tries < 4 && !accepted; tries++, lam *= 0.5) {
+        for (int j = 0; j < c->nx; j++) {
+          ut[j] = u[j] + lam * gn[j];
+          if (c->xslot[j] == IMPACTFIT_IDENTIFY_N)
+            ut[j] = ut[j] < p->n_lo ? p->n_lo : (ut[j] > p->n_hi ? p->n_hi : ut[j]);
+          if (c->xslot[j] == IMPACTFIT_IDENTIFY_M)
+            ut[j] = ut[j] < p->m_lo ? p->m_lo : (ut[j] > p->m_hi ? p->m_hi : ut[j]);
+        }
+        double vt[NP];
+        if (u_to_value(c, ut, vt))
+          continue;
+        double St = residuals(c, vt, ws->r1);
+        if (St >= 0.0 && St < S) {
+          accepted = 1;
+          S = St;
+          memcpy(u, ut, sizeof u);
+          memcpy(value, vt, sizeof vt);
+          memcpy(ws->r0, ws->r1, c->nres * sizeof *ws->r0);
+          res->newton_accepted++;
+        }
+      }
+      if (!accepted)
+        break;
+    }
+  }
+  *S_out = S;
+  return IMPACTFIT_OK;
+}
+
+/* An undetermined direction: singular vector j of the scaled Jacobian (V, D from svd) with a relative
+ * singular value below the tolerance. Marks the parameters taking part as not identifiable, stores the
+ * direction (largest component positive) and adds a warning that names them. */
+static void null_direction(const ctx *c, impactfit_identify_result *res, const double *sv, const double *V,
+                           const double *D, size_t j, int one_velocity, const int isfree[NP]) {
+  size_t nx = (size_t)c->nx;
+  double dir[NP] = {0.0}, norm = 0.0;
+  for (size_t a = 0; a < nx; a++) {
+    dir[a] = V[a * nx + j] / D[a];
+    norm += dir[a] * dir[a];
+    if (fabs(V[a * nx + j]) > NULL_COMPONENT)
+      res->identifiable[c->xslot[a]] = 0;
+  }
+  norm = sqrt(norm);
+  /* sign: largest component positive */
+  size_t big = 0;
+  for (size_t a = 1; a < nx; a++)
+    if (fabs(dir[a]) > fabs(dir[big]))
+      big = a;
+  if (dir[big] < 0.0)
+    norm = -norm;
+  char comb[200] = "", who[120] = "";
+  size_t cl = 0, wl = 0;
+  int involved = 0;
+  for (size_t a = 0; a < nx; a++) {
+    res->null_dir[res->n_null][c->xslot[a]] = dir[a] / norm;
+    if (fabs(V[a * nx + j]) > NULL_COMPONENT) {
+      involved++;
+      cl += (size_t)snprintf(comb + cl, sizeof comb - (cl < sizeof comb ? cl : sizeof comb), "%s%+.3g %s",
+                             cl ? " " : "", dir[a] / norm, coord_name(c, c->xslot[a]));
+      if (cl >= sizeof comb)
+        cl = sizeof comb - 1;
+      wl += (size_t)snprintf(who + wl, sizeof who - (wl < sizeof who ? wl : sizeof who), "%s%s",
+                             wl ? ", " : "", slot_name(c, c->xslot[a]));
+      if (wl >= sizeof who)
+        wl = sizeof who - 1;
+    }
+  }
+  res->n_null++;
+  const char *hint = one_velocity && isfree[IMPACTFIT_IDENTIFY_N] ? "; all impacts have the same velocity" : "";
+  double rsv = sv[0] > 0.0 ? sv[j] / sv[0] : 0.0;
+  if (involved == 1)
+    add_warning(res, "not identifiable: %s has no effect on the fit (relative singular value %.2g < %.2g)%s",
+                who, rsv, c->p->ident_tol, hint);
+  else
+    add_warning(res,
+                "not identifiable: %s can change together along (%s) without changing the fit "
+                "(relative singular value %.2g < %.2g)%s",
+                who, comb, rsv, c->p->ident_tol, hint);
+}
+
+/* Standard errors and correlations from the SVD of the Jacobian in ws->J: covariance σ² D⁻¹ V Σ⁺² Vᵀ D⁻¹
+ * in the fit coordinates over the determined directions, a warning for each undetermined one. */
+static int uncertainty(const ctx *c, impactfit_identify_result *res, const double value[NP], int one_velocity,
+                       const int isfree[NP], impactfit_error *err) {
+  const impactfit_identify_params *p = c->p;
+  double sv[NP], V[NP * NP], D[NP];
+  int st;
+  if ((st = svd(c, c->ws->J, NULL, p->ident_tol, sv, V, D, NULL, err)))
+    return st;
+  size_t nx = (size_t)c->nx;
+  double s2 = res->sigma * res->sigma;
+  double cov[NP][NP];
+  memset(cov, 0, sizeof cov);
+  for (size_t j = 0; j < nx; j++) {
+    res->sv[j] = sv[0] > 0.0 ? sv[j] / sv[0] : 0.0;
+    if (sv[j] > p->ident_tol * sv[0] && sv[j] > 0.0) {
+      for (size_t a = 0; a < nx; a++)
+        for (size_t b = 0; b < nx; b++)
+          cov[a][b] += s2 * V[a * nx + j] * V[b * nx + j] / (sv[j] * sv[j]) / (D[a] * D[b]);
+      continue;
+    }
+    null_direction(c, res, sv, V, D, j, one_velocity, isfree);
+  }
+  for (size_t a = 0; a < nx; a++) {
+    int s = c->xslot[a];
+    if (!res->identifiable[s]) {
+      res->se_fit[s] = res->se[s] = -1.0;
+      continue;
+    }
+    res->se_fit[s] = sqrt(cov[a][a] > 0.0 ? cov[a][a] : 0.0);
+    res->se[s] =
+        (s == IMPACTFIT_IDENTIFY_K || s == IMPACTFIT_IDENTIFY_C) ? value[s] * res->se_fit[s] : res->se_fit[s];
+    for (size_t b = 0; b < nx; b++) {
+      int t = c->xslot[b];
+      if (!res->identifiable[t])
+        continue;
+      double den = sqrt(cov[a][a] * cov[b][b]);
+      res->corr[s][t] = a == b ? 1.0 : (den > 0.0 ? cov[a][b] / den : 0.0);
+    }
+  }
+  return IMPACTFIT_OK;
+}
+
+/* Warnings on the result: parameters at a bound of the box, no redundancy, poorly determined parameters
+ * (when the Jacobian is known), a large misfit. */
+static void result_warnings(const ctx *c, impactfit_identify_result *res, const double value[NP], int have_J) {
+  const impactfit_identify_params *p = c->p;
+  double xf[NP];
+  value_to_x(c, value, xf);
+  for (int j = 0; j < c->nx; j++) {
+    int s = c->xslot[j];
+    double w = c->hi[j] - c->lo[j], tolb = 1e-6 * w;
+    int lo_hit = xf[j] <= c->lo[j] + tolb, hi_hit = xf[j] >= c->hi[j] - tolb;
+    if (!lo_hit && !hi_hit)
+      continue;
+    res->at_bound[s] = 1;
+    if (s == IMPACTFIT_IDENTIFY_N || s == IMPACTFIT_IDENTIFY_M)
+      add_warning(res,
+                  "%s = %.6g is at its %s bound (bounds [%g, %g]): widen the bounds or fix %s; "
+                  "the standard errors assume an interior optimum",
+                  slot_name(c, s), value[s], lo_hit ? "lower" : "upper", c->lo[j], c->hi[j], slot_name(c, s));
+    else
+      add_warning(res,
+                  "%s = %.6g is at the %s edge of its search box (box factor %g): check the units of "
+                  "the data (v in m/s, dt in s, fmax in N, mass in kg) or widen the box",
+                  slot_name(c, s), value[s], lo_hit ? "lower" : "upper", p->box_factor);
+  }
+  if (c->nx > 0 && res->dof <= 0)
+    add_warning(res,
+                "no redundancy (%d residuals, %d parameters): the standard errors assume each weight "
+                "is 1/sigma of its relative measurement error",
+                res->nres, c->nx);
+  for (int j = 0; j < c->nx && have_J; j++) {
+    int s = c->xslot[j];
+    if (!res->identifiable[s] || res->at_bound[s])
+      continue;
+    int poor = (s == IMPACTFIT_IDENTIFY_N)   ? 2.0 * res->se_fit[s] > p->n_hi - p->n_lo
+               : (s == IMPACTFIT_IDENTIFY_M) ? 2.0 * res->se_fit[s] > p->m_hi - p->m_lo
+                                             : 2.0 * res->se_fit[s] > log(10.0);
+    if (poor)
+      add_warning(res, "%s is poorly determined: standard error %.3g%s", slot_name(c, s), res->se_fit[s],
+                  (s == IMPACTFIT_IDENTIFY_K || s == IMPACTFIT_IDENTIFY_C) ? " in ln (a factor 10 within 2 SE)"
+                                                                           : " (2 SE exceed the bounds' width)");
+  }
+  if (res->rms > 0.1)
+    add_warning(res,
+                "the misfit is large (rms weighted relative residual %.3g): the model may not describe "
+                "the data, and the standard errors assume a small misfit",
+                res->rms);
+}
+
 int impactfit_identify_fit(impactfit_identify_workspace *ws, const impactfit_identify_data *d,
                            const impactfit_identify_params *p, impactfit_identify_result *res,
                            impactfit_identify_row_fit *rows_out, impactfit_error *err) {
@@ -703,220 +1090,18 @@ int impactfit_identify_fit(impactfit_identify_workspace *ws, const impactfit_ide
   c.p = p;
   c.tr = p->transition;
   c.m_rule = p->model->m_rule;
-  /* quantities */
-  for (int q = 0; q < NQ; q++) {
-    int have = q == IMPACTFIT_IDENTIFY_QE || (q == IMPACTFIT_IDENTIFY_QDT && (d->columns & IMPACTFIT_IDENTIFY_COL_DT)) ||
-               (q == IMPACTFIT_IDENTIFY_QFMAX && (d->columns & IMPACTFIT_IDENTIFY_COL_FMAX));
-    if (have && p->weight[q] > 0.0) {
-      c.q[c.nq++] = q;
-      res->quantities |= 1 << q;
-    }
-    c.w[q] = p->weight[q];
-  }
-  if (c.nq == 0)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: no quantity to fit (every weight is 0)");
+  if ((st = setup_quantities(&c, res, err)))
+    return st;
   int use_dt = (res->quantities >> IMPACTFIT_IDENTIFY_QDT) & 1;
   int use_f = (res->quantities >> IMPACTFIT_IDENTIFY_QFMAX) & 1;
-  c.locate = use_f;
-  c.nres = d->rows * (size_t)c.nq;
-  if (c.nres > (size_t)1 << 30)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: too many residuals");
-  if ((st = grow_res(ws, c.nres, err)))
+  int isfree[NP], one_velocity = 0;
+  if ((st = setup_slots(&c, res, use_dt, use_f, isfree, err)) || (st = pick_reference(&c, res, &one_velocity, err)))
     return st;
-  /* free slots */
-  int isfree[NP];
-  isfree[IMPACTFIT_IDENTIFY_N] = !p->fixed[IMPACTFIT_IDENTIFY_N];
-  isfree[IMPACTFIT_IDENTIFY_M] = c.m_rule == 2 && !p->fixed[IMPACTFIT_IDENTIFY_M];
-  isfree[IMPACTFIT_IDENTIFY_K] = !p->fixed[IMPACTFIT_IDENTIFY_K];
-  isfree[IMPACTFIT_IDENTIFY_C] = !p->fixed[IMPACTFIT_IDENTIFY_C];
-  for (int s = 0; s < NP; s++) {
-    c.fixedv[s] = p->value[s];
-    if (isfree[s])
-      c.xslot[c.nx++] = s;
-    res->free[s] = isfree[s];
-  }
-  if (c.m_rule == 1)
-    c.fixedv[IMPACTFIT_IDENTIFY_M] = 0.0;
-  res->nfree = c.nx;
-  if (isfree[IMPACTFIT_IDENTIFY_K] && !use_dt && !use_f)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "identify: k cannot be identified from e alone (e depends on k and the "
-                           "damping only through zeta = c delta_m0^(m+1)/(mass v)): give dt or fmax "
-                           "data, or fix k");
-
-  /* reference row: the median velocity */
-  vi *order = malloc(d->rows * sizeof *order);
-  if (!order)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "identify: out of memory");
-  for (size_t i = 0; i < d->rows; i++)
-    order[i].v = d->row[i].v, order[i].i = i;
-  qsort(order, d->rows, sizeof *order, cmp_vi);
-  c.ref = order[(d->rows - 1) / 2].i;
-  int one_velocity = order[0].v == order[d->rows - 1].v;
-  free(order);
-  const impactfit_identify_row *rr = &d->row[c.ref];
-  c.vr = rr->v;
-  c.massr = rr->mass;
-  res->ref_row = (int)c.ref;
-
-  /* the box */
-  double nlo = isfree[0] ? p->n_lo : p->value[0], nhi = isfree[0] ? p->n_hi : p->value[0];
-  double mlo, mhi;
-  if (c.m_rule == 0)
-    mlo = nlo, mhi = nhi;
-  else if (c.m_rule == 1)
-    mlo = mhi = 0.0;
-  else
-    mlo = isfree[1] ? p->m_lo : p->value[1], mhi = isfree[1] ? p->m_hi : p->value[1];
-  double nmid = 0.5 * (nlo + nhi), mmid = c.m_rule == 0 ? nmid : 0.5 * (mlo + mhi);
-  double lnB = log(p->box_factor);
-  {
-    double lnL = 0.0;
-    int nl = 0;
-    if (use_dt && rr->dt > 0.0)
-      lnL += log(rr->v * rr->dt / 3.0), nl++;
-    if (use_f && rr->fmax > 0.0)
-      lnL += log(0.5 * (nmid + 1.0) * rr->mass * rr->v * rr->v / rr->fmax), nl++;
-    c.lnL = nl ? lnL / nl : 0.0;
-    res->length_scale = nl ? exp(c.lnL) : 0.0;
-  }
-  double er = rr->e < 1.0 - 1e-6 ? rr->e : 1.0 - 1e-6;
-  double zlo = HUGE_VAL, zhi = 0.0, zmid = 0.0;
-  if (isfree[IMPACTFIT_IDENTIFY_C]) {
-    double ns[2] = {nlo, nhi}, ms[2] = {mlo, mhi};
-    for (int a = 0; a < 2; a++)
-      for (int b = 0; b < 2; b++) {
-        double z, m = c.m_rule == 0 ? ns[a] : ms[b];
-        if (zeta_for_ref(&c, ns[a], m, er, &z) == 0) {
-          zlo = z < zlo ? z : zlo;
-          zhi = z > zhi ? z : zhi;
-        }
-      }
-    if (zeta_for_ref(&c, nmid, mmid, er, &zmid) != 0)
-      zmid = 0.0;
-    if (!(zhi > 0.0)) /* no corner solvable (not observed under C): a wide default box */
-      zlo = 1e-4, zhi = 1e2;
-    if (!(zmid > 0.0))
-      zmid = sqrt(zlo * zhi);
-  }
-  double x[NP], step[NP];
-  for (int j = 0; j < c.nx; j++) {
-    switch (c.xslot[j]) {
-    case IMPACTFIT_IDENTIFY_N:
-      c.lo[j] = p->n_lo, c.hi[j] = p->n_hi, x[j] = nmid;
-      break;
-    case IMPACTFIT_IDENTIFY_M:
-      c.lo[j] = p->m_lo, c.hi[j] = p->m_hi, x[j] = mmid;
-      break;
-    case IMPACTFIT_IDENTIFY_K:
-      c.lo[j] = -lnB, c.hi[j] = lnB, x[j] = 0.0;
-      break;
-    default:
-      c.lo[j] = log(zlo) - lnB, c.hi[j] = log(zhi) + lnB, x[j] = log(zmid);
-      break;
-    }
-    step[j] = 0.05 * (c.hi[j] - c.lo[j]);
-  }
-  for (int s = 0; s < NP; s++)
-    res->box_lo[s] = res->box_hi[s] = 0.0;
-  for (int j = 0; j < c.nx; j++)
-    res->box_lo[c.xslot[j]] = c.lo[j], res->box_hi[c.xslot[j]] = c.hi[j];
-
-  /* search */
-  double wsum = 0.0;
-  for (int j = 0; j < c.nq; j++)
-    wsum += c.w[c.q[j]] * c.w[c.q[j]];
-  c.penalty = FAIL_RESIDUAL * FAIL_RESIDUAL * wsum * (double)d->rows * 10.0;
-  c.best_S = HUGE_VAL;
-  c.rtol = SEARCH_RTOL;
-  double value[NP];
-  if (c.nx > 0) {
-    memcpy(c.best_x, x, sizeof x);
-    objective((unsigned)c.nx, x, NULL, &c); /* the data-derived start */
-    if (p->global != impactfit_identify_global_none) {
-      int maxeval = p->global_maxeval ? p->global_maxeval : 30 * (c.nx + 1) * (c.nx + 1);
-      if (p->global == impactfit_identify_global_crs)
-        nlopt_srand(p->seed);
-      double xg[NP];
-      memcpy(xg, x, sizeof x);
-      long before = c.evals;
-      st = run_nlopt(&c, p->global == impactfit_identify_global_crs ? NLOPT_GN_CRS2_LM : NLOPT_GN_DIRECT_L,
-                     xg, maxeval, 1e-6, NULL, err);
-      res->evals_global = c.evals - before;
-      if (st)
-        return st;
-    }
-    if (!(c.best_S < c.penalty))
-      return IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV,
-                             "identify: no point of the search box could be simulated (%s)",
-                             c.fail_status ? c.fail_err.message : "parameters out of range");
-    memcpy(x, c.best_x, sizeof x);
-    for (int j = 0; j < c.nx; j++) {
-      double w = 0.05 * (c.hi[j] - c.lo[j]);
-      double room = (x[j] - c.lo[j] > c.hi[j] - x[j]) ? x[j] - c.lo[j] : c.hi[j] - x[j];
-      step[j] = w < room ? w : 0.5 * room;
-      if (!(step[j] > 0.0))
-        step[j] = 1e-3 * (c.hi[j] - c.lo[j]);
-    }
-    long before = c.evals;
-    st = run_nlopt(&c, NLOPT_LN_BOBYQA, x, p->local_maxeval, p->xtol, step, err);
-    res->evals_local = c.evals - before;
-    if (st)
-      return st;
-    memcpy(x, c.best_x, sizeof x);
-    x_to_value(&c, x, value);
-  } else {
-    for (int s = 0; s < NP; s++)
-      value[s] = c.fixedv[s];
-    value[IMPACTFIT_IDENTIFY_M] = model_m(&c, value[0], c.fixedv[1]);
-  }
-
-  /* Gauss–Newton refinement in the fit coordinates, then the Jacobian at the final point, with
-     the engine at its full accuracy */
-  c.rtol = 0.0;
-  double u[NP], ut[NP], gn[NP], sv[NP], V[NP * NP], D[NP];
-  double S = residuals(&c, value, ws->r0);
-  if (S < 0.0)
-    return IMPACTFIT__FAIL(err, c.fail_status, "identify: the optimum cannot be simulated: %s",
-                           c.fail_err.message);
-  value_to_u(&c, value, u);
+  double x[NP], step[NP], value[NP], S = 0.0;
+  setup_box(&c, isfree, use_dt, use_f, res, x, step);
   int have_J = 0;
-  if (c.nx > 0) {
-    for (int it = 0; it <= p->newton_steps; it++) {
-      if ((st = jacobian(&c, u, ws->J, err)))
-        return st;
-      have_J = 1;
-      if (it == p->newton_steps)
-        break;
-      if ((st = svd(&c, ws->J, ws->r0, p->ident_tol, sv, V, D, gn, err)))
-        return st;
-      int accepted = 0;
-      double lam = 1.0;
-      for (int tries = 0; tries < 4 && !accepted; tries++, lam *= 0.5) {
-        for (int j = 0; j < c.nx; j++) {
-          ut[j] = u[j] + lam * gn[j];
-          if (c.xslot[j] == IMPACTFIT_IDENTIFY_N)
-            ut[j] = ut[j] < p->n_lo ? p->n_lo : (ut[j] > p->n_hi ? p->n_hi : ut[j]);
-          if (c.xslot[j] == IMPACTFIT_IDENTIFY_M)
-            ut[j] = ut[j] < p->m_lo ? p->m_lo : (ut[j] > p->m_hi ? p->m_hi : ut[j]);
-        }
-        double vt[NP];
-        if (u_to_value(&c, ut, vt))
-          continue;
-        double St = residuals(&c, vt, ws->r1);
-        if (St >= 0.0 && St < S) {
-          accepted = 1;
-          S = St;
-          memcpy(u, ut, sizeof u);
-          memcpy(value, vt, sizeof value);
-          memcpy(ws->r0, ws->r1, c.nres * sizeof *ws->r0);
-          res->newton_accepted++;
-        }
-      }
-      if (!accepted)
-        break;
-    }
-  }
+  if ((st = search(&c, res, x, step, value, err)) || (st = refine(&c, res, value, &S, &have_J, err)))
+    return st;
   for (int s = 0; s < NP; s++)
     res->value[s] = value[s];
   res->cost = S;
@@ -926,133 +1111,9 @@ int impactfit_identify_fit(impactfit_identify_workspace *ws, const impactfit_ide
   res->sigma = res->dof > 0 ? sqrt(S / res->dof) : 1.0;
   for (int s = 0; s < NP; s++)
     res->identifiable[s] = 1;
-
-  /* uncertainty */
-  if (have_J) {
-    if ((st = svd(&c, ws->J, NULL, p->ident_tol, sv, V, D, NULL, err)))
-      return st;
-    size_t nx = (size_t)c.nx;
-    double s2 = res->sigma * res->sigma;
-    double cov[NP][NP];
-    memset(cov, 0, sizeof cov);
-    for (size_t j = 0; j < nx; j++) {
-      res->sv[j] = sv[0] > 0.0 ? sv[j] / sv[0] : 0.0;
-      if (sv[j] > p->ident_tol * sv[0] && sv[j] > 0.0) {
-        for (size_t a = 0; a < nx; a++)
-          for (size_t b = 0; b < nx; b++)
-            cov[a][b] += s2 * V[a * nx + j] * V[b * nx + j] / (sv[j] * sv[j]) / (D[a] * D[b]);
-        continue;
-      }
-      /* an undetermined direction */
-      double dir[NP], norm = 0.0;
-      for (size_t a = 0; a < nx; a++) {
-        dir[a] = V[a * nx + j] / D[a];
-        norm += dir[a] * dir[a];
-        if (fabs(V[a * nx + j]) > NULL_COMPONENT)
-          res->identifiable[c.xslot[a]] = 0;
-      }
-      norm = sqrt(norm);
-      /* sign: largest component positive */
-      size_t big = 0;
-      for (size_t a = 1; a < nx; a++)
-        if (fabs(dir[a]) > fabs(dir[big]))
-          big = a;
-      if (dir[big] < 0.0)
-        norm = -norm;
-      char comb[200] = "", who[120] = "";
-      size_t cl = 0, wl = 0;
-      int involved = 0;
-      for (size_t a = 0; a < nx; a++) {
-        res->null_dir[res->n_null][c.xslot[a]] = dir[a] / norm;
-        if (fabs(V[a * nx + j]) > NULL_COMPONENT) {
-          involved++;
-          cl += (size_t)snprintf(comb + cl, sizeof comb - (cl < sizeof comb ? cl : sizeof comb), "%s%+.3g %s",
-                                 cl ? " " : "", dir[a] / norm, coord_name(&c, c.xslot[a]));
-          if (cl >= sizeof comb)
-            cl = sizeof comb - 1;
-          wl += (size_t)snprintf(who + wl, sizeof who - (wl < sizeof who ? wl : sizeof who), "%s%s",
-                                 wl ? ", " : "", slot_name(&c, c.xslot[a]));
-          if (wl >= sizeof who)
-            wl = sizeof who - 1;
-        }
-      }
-      res->n_null++;
-      const char *hint = one_velocity && isfree[IMPACTFIT_IDENTIFY_N] ? "; all impacts have the same velocity" : "";
-      double rsv = sv[0] > 0.0 ? sv[j] / sv[0] : 0.0;
-      if (involved == 1)
-        add_warning(res,
-                    "not identifiable: %s has no effect on the fit (relative singular value %.2g < %.2g)%s",
-                    who, rsv, p->ident_tol, hint);
-      else
-        add_warning(res,
-                    "not identifiable: %s can change together along (%s) without changing the fit "
-                    "(relative singular value %.2g < %.2g)%s",
-                    who, comb, rsv, p->ident_tol, hint);
-    }
-    for (size_t a = 0; a < nx; a++) {
-      int s = c.xslot[a];
-      if (!res->identifiable[s]) {
-        res->se_fit[s] = res->se[s] = -1.0;
-        continue;
-      }
-      res->se_fit[s] = sqrt(cov[a][a] > 0.0 ? cov[a][a] : 0.0);
-      res->se[s] = (s == IMPACTFIT_IDENTIFY_K || s == IMPACTFIT_IDENTIFY_C) ? value[s] * res->se_fit[s]
-                                                                            : res->se_fit[s];
-      for (size_t b = 0; b < nx; b++) {
-        int t = c.xslot[b];
-        if (!res->identifiable[t])
-          continue;
-        double den = sqrt(cov[a][a] * cov[b][b]);
-        res->corr[s][t] = a == b ? 1.0 : (den > 0.0 ? cov[a][b] / den : 0.0);
-      }
-    }
-  }
-
-  /* bounds and warnings */
-  double xf[NP];
-  value_to_x(&c, value, xf);
-  for (int j = 0; j < c.nx; j++) {
-    int s = c.xslot[j];
-    double w = c.hi[j] - c.lo[j], tolb = 1e-6 * w;
-    int lo_hit = xf[j] <= c.lo[j] + tolb, hi_hit = xf[j] >= c.hi[j] - tolb;
-    if (!lo_hit && !hi_hit)
-      continue;
-    res->at_bound[s] = 1;
-    if (s == IMPACTFIT_IDENTIFY_N || s == IMPACTFIT_IDENTIFY_M)
-      add_warning(res,
-                  "%s = %.6g is at its %s bound (bounds [%g, %g]): widen the bounds or fix %s; "
-                  "the standard errors assume an interior optimum",
-                  slot_name(&c, s), value[s], lo_hit ? "lower" : "upper", c.lo[j], c.hi[j],
-                  slot_name(&c, s));
-    else
-      add_warning(res,
-                  "%s = %.6g is at the %s edge of its search box (box factor %g): check the units of "
-                  "the data (v in m/s, dt in s, fmax in N, mass in kg) or widen the box",
-                  slot_name(&c, s), value[s], lo_hit ? "lower" : "upper", p->box_factor);
-  }
-  if (c.nx > 0 && res->dof <= 0)
-    add_warning(res,
-                "no redundancy (%d residuals, %d parameters): the standard errors assume each weight "
-                "is 1/sigma of its relative measurement error",
-                res->nres, c.nx);
-  for (int j = 0; j < c.nx && have_J; j++) {
-    int s = c.xslot[j];
-    if (!res->identifiable[s] || res->at_bound[s])
-      continue;
-    int poor = (s == IMPACTFIT_IDENTIFY_N)   ? 2.0 * res->se_fit[s] > p->n_hi - p->n_lo
-               : (s == IMPACTFIT_IDENTIFY_M) ? 2.0 * res->se_fit[s] > p->m_hi - p->m_lo
-                                             : 2.0 * res->se_fit[s] > log(10.0);
-    if (poor)
-      add_warning(res, "%s is poorly determined: standard error %.3g%s", slot_name(&c, s),
-                  res->se_fit[s],
-                  (s == IMPACTFIT_IDENTIFY_K || s == IMPACTFIT_IDENTIFY_C) ? " in ln (a factor 10 within 2 SE)"
-                                                                           : " (2 SE exceed the bounds' width)");
-  }
-  if (res->rms > 0.1)
-    add_warning(res,
-                "the misfit is large (rms weighted relative residual %.3g): the model may not describe "
-                "the data, and the standard errors assume a small misfit",
-                res->rms);
+  if (have_J && (st = uncertainty(&c, res, value, one_velocity, isfree, err)))
+    return st;
+  result_warnings(&c, res, value, have_J);
   res->simulations = c.sims;
   if (rows_out) {
     if ((st = impactfit_identify_predict(ws, d, value, c.tr, p->weight, rows_out, NULL, err)))

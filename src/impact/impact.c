@@ -650,14 +650,47 @@ static int force_can_end(const contact_state *cs, const impactfit__sys *S) {
   return cs->tr->end_on_force && S->m < S->n;
 }
 
-/* Scans [sa, sb] of a segment for events, given the states and event values at both ends. */
-static int scan_interval(impactfit_impact_workspace *ws, contact_state *cs, seg *sg, double sa,
-                         double sb, const double ya[3], const double yb[3], const evstate *va,
-                         const evstate *vb) {
+/* Whether [sa, sb] holds a force extremum worth locating (*is_max: a maximum). Force extrema are
+ * located only where they matter: a maximum that may exceed the largest force so far, a minimum that
+ * may fall below the smallest or (hidden-root guard) come near zero. The cubic Hermite interpolant of
+ * f through both ends estimates the extremum's value; this keeps a resting contact, where f' hovers
+ * around zero at rounding level, from locating noise. *fda, *fdb: f' at the ends, replaced at δ = 0
+ * (the start or end of a contact) by its one-sided limit from inside the interval. */
+static int want_force_extremum(const contact_state *cs, const impactfit__sys *S, double sa, double sb,
+                               const double ya[3], const double yb[3], const evstate *va, const evstate *vb,
+                               double *fda_io, double *fdb_io, int *is_max_out) {
+  double xa = ya[0], xb = yb[0], da = ya[1], db = yb[1];
+  double fda = *fda_io, fdb = *fdb_io;
+  int want = 0, is_max = 0;
+  int at_zero = (xa == 0.0 && da != 0.0) || (xb == 0.0 && db != 0.0);
+  if (xa == 0.0 && da != 0.0)
+    fda = fd_at_zero(S, ya, da > 0.0 ? 1.0 : -1.0);
+  if (xb == 0.0 && db != 0.0)
+    fdb = fd_at_zero(S, yb, db < 0.0 ? 1.0 : -1.0);
+  if ((xa != 0.0 || da != 0.0) && (xb != 0.0 || db != 0.0) &&
+      ((fda > 0.0 && fdb <= 0.0) || (fda < 0.0 && fdb >= 0.0))) {
+    double fa = va->f, fb = vb->f, fh = hermite_extremum(fa, fb, fda, fdb, sb - sa);
+    double tolf = 1e-6 * (fabs(fa) + fabs(fb));
+    is_max = fda > 0.0;
+    /* next to δ = 0 the cubic estimate means nothing (f' may be unbounded there): always locate */
+    want = is_max ? (cs->locate_extrema && (at_zero || fh >= cs->fmax - tolf))
+                  : ((cs->locate_extrema && (at_zero || fh <= cs->fmin + tolf)) ||
+                     (force_can_end(cs, S) && fh <= 0.1 * fmin(fabs(fa), fabs(fb))));
+  }
+  *fda_io = fda;
+  *fdb_io = fdb;
+  *is_max_out = is_max;
+  return want;
+}
+
+/* The events whose sign changes over [sa, sb] of a segment (states ya, yb, event values va, vb),
+ * each located on its event function, into c[0..*nc) in the order found. */
+static int find_candidates(impactfit_impact_workspace *ws, contact_state *cs, seg *sg, double sa, double sb,
+                           const double ya[3], const double yb[3], const evstate *va, const evstate *vb, cand c[8],
+                           int *nc_out) {
   const impactfit__sys *S = &ws->sys;
   double xa = ya[0], xb = yb[0], da = ya[1], db = yb[1];
   double fda = va->fd, fdb = vb->fd, ha = va->h, hb = vb->h;
-  cand c[8];
   int nc = 0, st;
   double s;
 #define ADD(cond, ev, type_, ga, gb)                                                               \
@@ -674,27 +707,9 @@ static int scan_interval(impactfit_impact_workspace *ws, contact_state *cs, seg 
     cs->phase = PH_REST;
   ADD(!pre && cs->locate_extrema && da > 0.0 && db <= 0.0, EV_XD, E_MAXPEN, da, db);
   ADD(!pre && da < 0.0 && db >= 0.0, EV_XD, E_MINPEN, da, db);
-  /* Force extrema are located only where they matter: a maximum that may exceed the largest force
-   * so far, a minimum that may fall below the smallest or (hidden-root guard) come near zero. The
-   * cubic Hermite interpolant of f through both ends estimates the extremum's value; this keeps a
-   * resting contact, where f' hovers around zero at rounding level, from locating noise. */
-  /* At δ = 0 (the start or end of a contact) f' is its one-sided limit from inside the interval. */
-  int at_zero = (xa == 0.0 && da != 0.0) || (xb == 0.0 && db != 0.0);
-  if (xa == 0.0 && da != 0.0)
-    fda = fd_at_zero(S, ya, da > 0.0 ? 1.0 : -1.0);
-  if (xb == 0.0 && db != 0.0)
-    fdb = fd_at_zero(S, yb, db < 0.0 ? 1.0 : -1.0);
-  if ((xa != 0.0 || da != 0.0) && (xb != 0.0 || db != 0.0) &&
-      ((fda > 0.0 && fdb <= 0.0) || (fda < 0.0 && fdb >= 0.0))) {
-    double fa = va->f, fb = vb->f, fh = hermite_extremum(fa, fb, fda, fdb, sb - sa);
-    double tolf = 1e-6 * (fabs(fa) + fabs(fb));
-    int is_max = fda > 0.0;
-    /* next to δ = 0 the cubic estimate means nothing (f' may be unbounded there): always locate */
-    int want = is_max ? (cs->locate_extrema && (at_zero || fh >= cs->fmax - tolf))
-                      : ((cs->locate_extrema && (at_zero || fh <= cs->fmin + tolf)) ||
-                         (force_can_end(cs, S) && fh <= 0.1 * fmin(fabs(fa), fabs(fb))));
-    ADD(want, EV_FD, is_max ? E_FMAX : E_FMIN, fda, fdb);
-  }
+  int is_max;
+  ADD(want_force_extremum(cs, S, sa, sb, ya, yb, va, vb, &fda, &fdb, &is_max), EV_FD, is_max ? E_FMAX : E_FMIN, fda,
+      fdb);
   if (!pre) {
     ADD(force_can_end(cs, S) && xa > 0.0 && ha > 0.0 && hb <= 0.0, EV_H, E_SEP, ha, hb);
     ADD(xa > 0.0 && xb <= 0.0, EV_X, E_ZERO, xa, xb);
@@ -703,6 +718,72 @@ static int scan_interval(impactfit_impact_workspace *ws, contact_state *cs, seg 
     ADD(cs->tr->end_on_force && ha > 0.0 && hb <= 0.0, EV_H, E_SEP, ha, hb);
   }
 #undef ADD
+  *nc_out = nc;
+  return 0;
+}
+
+/* A minimum of the penetration at s (state y; the previous event at s_last, state y_last): in
+ * restitution with δ ≤ 0 the body dipped through δ = 0 and back inside the step, and the contact
+ * ended there (*ended); otherwise compression starts again. */
+static int minpen_event(impactfit_impact_workspace *ws, contact_state *cs, seg *sg, double s_last,
+                        const double y_last[3], double s, const double y[3], int *ended) {
+  int st;
+  if (cs->phase == PH_REST && y[0] <= 0.0) { /* x dipped through 0 and back inside the step */
+    double se, ye[3];
+    if ((st = locate(ws, sg, EV_X, s_last, s, y_last[0], y[0], &se)))
+      return st;
+    if ((st = seg_state(ws, sg, se, ye)))
+      return IMPACTFIT_ENONFINITE;
+    end_contact(cs, sg->t0 + se, ye);
+    *ended = 1;
+    return 0;
+  }
+  cs->phase = PH_COMP;
+  return 0;
+}
+
+/* A force extremum of the given type at s (time t, state y; the previous event at s_last, state
+ * y_last): records the extreme force; a minimum where the force may end the contact and has dipped
+ * to zero and back inside the step ends the contact at that zero (*ended). */
+static int force_event(impactfit_impact_workspace *ws, contact_state *cs, seg *sg, int type, double s_last,
+                       const double y_last[3], double s, double t, const double y[3], int *ended) {
+  const impactfit__sys *S = &ws->sys;
+  int st;
+  double f = force(S, y);
+  if (cs->locate_extrema) {
+    if (f > cs->fmax) {
+      cs->fmax = f;
+      cs->t_fmax = t;
+    }
+    if (f < cs->fmin)
+      cs->fmin = f;
+  }
+  if (type == E_FMIN && force_can_end(cs, S) && cs->phase != PH_PRE && y[0] > 0.0 &&
+      event_value(S, EV_H, y) <= 0.0) { /* the force dipped to zero and back inside the step */
+    double se, ye[3];
+    double hl = event_value(S, EV_H, y_last);
+    if (hl > 0.0) {
+      if ((st = locate(ws, sg, EV_H, s_last, s, hl, event_value(S, EV_H, y), &se)))
+        return st;
+    } else {
+      se = s_last;
+    }
+    if ((st = seg_state(ws, sg, se, ye)))
+      return IMPACTFIT_ENONFINITE;
+    end_contact(cs, sg->t0 + se, ye);
+    *ended = 1;
+  }
+  return 0;
+}
+
+/* Scans [sa, sb] of a segment for events, given the states and event values at both ends. */
+static int scan_interval(impactfit_impact_workspace *ws, contact_state *cs, seg *sg, double sa,
+                         double sb, const double ya[3], const double yb[3], const evstate *va,
+                         const evstate *vb) {
+  cand c[8];
+  int nc = 0, st;
+  if ((st = find_candidates(ws, cs, sg, sa, sb, ya, yb, va, vb, c, &nc)))
+    return st;
   /* Process in order of position (insertion sort: at most a handful). */
   for (int i = 1; i < nc; i++)
     for (int j = i; j > 0 && c[j].s < c[j - 1].s; j--) {
@@ -714,6 +795,7 @@ static int scan_interval(impactfit_impact_workspace *ws, contact_state *cs, seg 
   memcpy(y_last, ya, sizeof y_last);
   for (int i = 0; i < nc; i++) {
     double y[3];
+    int ended = 0;
     if ((st = seg_state(ws, sg, c[i].s, y)))
       return IMPACTFIT_ENONFINITE;
     double t = sg->t0 + c[i].s;
@@ -727,45 +809,14 @@ static int scan_interval(impactfit_impact_workspace *ws, contact_state *cs, seg 
         cs->phase = PH_REST;
       break;
     case E_MINPEN:
-      if (cs->phase == PH_REST && y[0] <= 0.0) { /* x dipped through 0 and back inside the step */
-        double se, ye[3];
-        if ((st = locate(ws, sg, EV_X, s_last, c[i].s, y_last[0], y[0], &se)))
-          return st;
-        if ((st = seg_state(ws, sg, se, ye)))
-          return IMPACTFIT_ENONFINITE;
-        end_contact(cs, sg->t0 + se, ye);
-        return 0;
-      }
-      cs->phase = PH_COMP;
+      if ((st = minpen_event(ws, cs, sg, s_last, y_last, c[i].s, y, &ended)) || ended)
+        return st;
       break;
     case E_FMAX:
-    case E_FMIN: {
-      double f = force(S, y);
-      if (cs->locate_extrema) {
-        if (f > cs->fmax) {
-          cs->fmax = f;
-          cs->t_fmax = t;
-        }
-        if (f < cs->fmin)
-          cs->fmin = f;
-      }
-      if (c[i].type == E_FMIN && force_can_end(cs, S) && cs->phase != PH_PRE && y[0] > 0.0 &&
-          event_value(S, EV_H, y) <= 0.0) { /* the force dipped to zero and back inside the step */
-        double se, ye[3];
-        double hl = event_value(S, EV_H, y_last);
-        if (hl > 0.0) {
-          if ((st = locate(ws, sg, EV_H, s_last, c[i].s, hl, event_value(S, EV_H, y), &se)))
-            return st;
-        } else {
-          se = s_last;
-        }
-        if ((st = seg_state(ws, sg, se, ye)))
-          return IMPACTFIT_ENONFINITE;
-        end_contact(cs, sg->t0 + se, ye);
-        return 0;
-      }
+    case E_FMIN:
+      if ((st = force_event(ws, cs, sg, c[i].type, s_last, y_last, c[i].s, t, y, &ended)) || ended)
+        return st;
       break;
-    }
     case E_SEP:
     case E_ZERO:
       if (c[i].type == E_ZERO)

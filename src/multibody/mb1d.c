@@ -788,54 +788,47 @@ static void period_finish(runner *R) {
     P->f_min = P->f_max = 0.0;
 }
 
-int impactfit_mb1d_steady(impactfit_mb1d_workspace *ws, const impactfit_mb1d_system *S,
-                          const impactfit_mb1d_params *p, impactfit_mb1d_result *res,
-                          impactfit_error *err) {
-  IMPACTFIT__GSL_SCOPE;
-  int st;
-  if (!ws || !res)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no workspace or result given");
-  if ((st = impactfit_mb1d_check(S, err)) || (st = check_params(p, err)))
-    return st;
-  memset(res, 0, sizeof *res);
-  ws->n_periods = 0;
-  impactfit_mb1d_state s0;
-  if ((st = impactfit_mb1d_equilibrium(S, &s0, err)))
-    return st;
-  runner R;
-  if ((st = runner_init(&R, ws, S, p, err)))
-    return st;
-  R.M.in_contact = s0.in_contact;
-  int N = S->n_masses, dim = 2 * N + 2, Q = p->max_multiplicity, ring = 2 * Q + 1;
-  double *buf = malloc((size_t)ring * (size_t)dim * sizeof *buf);
-  double *dhist = malloc((size_t)((Q + 1) * (Q + 1)) * sizeof *dhist);
-  if (!buf || !dhist)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
-  double y[IMPACTFIT__HYB_MAXDIM], t = 0.0;
-  state_to_y(&R, &s0, y);
-  y[2 * N] = 0.0;
-#define SAMPLE(j) (buf + (size_t)((j) % ring) * (size_t)dim)
-#define DHIST(q_, j_) dhist[(q_) * (Q + 1) + (j_) % (Q + 1)]
-  /* Poincaré sample: positions, velocities, element compression, contact flag. */
-#define STORE(j)                                                                                   \
-  do {                                                                                             \
-    double *s_ = SAMPLE(j);                                                                        \
-    memcpy(s_, y, (size_t)(2 * N) * sizeof y[0]);                                                  \
-    s_[2 * N] = R.M.in_contact ? -y[R.M.cm] : (R.M.relax ? y[2 * N] : 0.0);                         \
-    s_[2 * N + 1] = R.M.in_contact;                                                                \
-  } while (0)
-  STORE(0);
+/* The Poincaré samples of the last 2Q + 1 periods (positions, velocities, element compression, contact
+ * flag; dim = 2N + 2 each) and the distances d_q of the last Q + 1 periods for each multiplicity q ≤ Q. */
+typedef struct psamples {
+  int N, dim, Q, ring;
+  double *buf, *dhist;
+} psamples;
+
+static double *ps_sample(const psamples *ps, int j) {
+  return ps->buf + (size_t)(j % ps->ring) * (size_t)ps->dim;
+}
+
+static double *ps_dhist(const psamples *ps, int q, int j) {
+  return &ps->dhist[q * (ps->Q + 1) + j % (ps->Q + 1)];
+}
+
+/* Stores the Poincaré sample of period j from the state y. */
+static void ps_store(const psamples *ps, const runner *R, const double *y, int j) {
+  int N = ps->N;
+  double *s = ps_sample(ps, j);
+  memcpy(s, y, (size_t)(2 * N) * sizeof y[0]);
+  s[2 * N] = R->M.in_contact ? -y[R->M.cm] : (R->M.relax ? y[2 * N] : 0.0);
+  s[2 * N + 1] = R->M.in_contact;
+}
+
+/* Advances period by period from (t, y), sample 0 stored, until the samples repeat with a multiplicity
+ * q ≤ Q (the criterion below): *q_out, *J_out (the period where it was found), *dist (the distance d_q)
+ * and *est (the estimated remaining error). ENOCONV after max_periods. */
+static int find_steady(runner *R, const psamples *ps, const impactfit_mb1d_params *p, double *t, double *y,
+                       int *q_out, int *J_out, double *dist_out, double *est_out, impactfit_error *err) {
+  int st, Q = ps->Q;
   int J = 0, q = 0;
   double dist = INFINITY, best[65], est = INFINITY;
   for (int k = 0; k <= Q; k++)
     best[k] = INFINITY;
   for (int k = 0; k < (Q + 1) * (Q + 1); k++)
-    dhist[k] = INFINITY;
-  R.window_start = 0.0;
+    ps->dhist[k] = INFINITY;
+  R->window_start = 0.0;
   for (int j = 1; j <= p->max_periods && !q; j++) {
-    if ((st = advance(&R, &t, y, j * R.T, err)))
-      goto out;
-    STORE(j);
+    if ((st = advance(R, t, y, j * R->T, err)))
+      return st;
+    ps_store(ps, R, y, j);
     for (int qq = 1; qq <= Q && !q; qq++) {
       if (j < 2 * qq)
         break;
@@ -845,9 +838,9 @@ int impactfit_mb1d_steady(impactfit_mb1d_workspace *ws, const impactfit_mb1d_sys
        * one that makes s_j − s_{j−2} small long before s_j − s_{j−1}) is not yet a steady state. */
       double d = 0.0;
       for (int r = 0; r < qq; r++)
-        d = fmax(d, sample_distance(&R, SAMPLE(j - r), SAMPLE(j - r - qq)));
-      double dprev = DHIST(qq, j - qq);
-      DHIST(qq, j) = d;
+        d = fmax(d, sample_distance(R, ps_sample(ps, j - r), ps_sample(ps, j - r - qq)));
+      double dprev = *ps_dhist(ps, qq, j - qq);
+      *ps_dhist(ps, qq, j) = d;
       if (d < best[qq])
         best[qq] = d;
       double rho = (dprev > 0.0 && isfinite(dprev)) ? d / dprev : 1.0;
@@ -857,7 +850,7 @@ int impactfit_mb1d_steady(impactfit_mb1d_workspace *ws, const impactfit_mb1d_sys
        * a proper divisor q' of q nearly repeats (d_q' ≤ SUBPERIOD_FACTOR·ss_tol), the motion is
        * converging to the shorter period and we wait for it. */
       for (int q2 = 1; ok && q2 < qq; q2++)
-        if (qq % q2 == 0 && DHIST(q2, j) <= SUBPERIOD_FACTOR * p->ss_tol)
+        if (qq % q2 == 0 && *ps_dhist(ps, q2, j) <= SUBPERIOD_FACTOR * p->ss_tol)
           ok = 0;
       if (ok) {
         q = qq;
@@ -873,43 +866,50 @@ int impactfit_mb1d_steady(impactfit_mb1d_workspace *ws, const impactfit_mb1d_sys
     for (int k = 1; k <= Q; k++)
       if (best[k] < b)
         b = best[k], bq = k;
-    st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV,
-                         "no periodic steady state of multiplicity <= %d within %d periods (closest: "
-                         "multiplicity %d at scaled distance %.3g > %.3g)",
-                         Q, p->max_periods, bq, b, p->ss_tol);
-    goto out;
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV,
+                           "no periodic steady state of multiplicity <= %d within %d periods (closest: "
+                           "multiplicity %d at scaled distance %.3g > %.3g)",
+                           Q, p->max_periods, bq, b, p->ss_tol);
   }
-  /* Record the steady-state periods. */
-  int nrec = p->record_periods > 0 ? p->record_periods : 2 * q;
-  if (nrec > IMPACTFIT_MB1D_MAX_RECORD)
-    nrec = IMPACTFIT_MB1D_MAX_RECORD;
-  R.stats = 1;
-  R.reporting = 1;
-  double contrast = 0.0;
+  *q_out = q;
+  *J_out = J;
+  *dist_out = dist;
+  *est_out = est;
+  return 0;
+}
+
+/* Records the nrec steady-state periods after period J (multiplicity q) into ws->periods, and the trace
+ * when one is asked for; raises *dist to the largest distance of a sample from the one q periods
+ * earlier, *contrast to the largest from the previous period. */
+static int record_periods(runner *R, const psamples *ps, const impactfit_mb1d_params *p,
+                          impactfit_mb1d_workspace *ws, int nrec, int q, int J, double *t, double *y, double *dist,
+                          double *contrast, impactfit_error *err) {
+  int st;
+  R->stats = 1;
+  R->reporting = 1;
   if (p->trace_points > 0 && p->fn) {
-    R.sampling = 1;
-    R.smp = (impactfit__hyb_sampler){J * R.T, R.T / p->trace_points, 1, (long)nrec * p->trace_points};
-    if ((st = emit(&R, 0, t, y)))
-      goto out;
+    R->sampling = 1;
+    R->smp = (impactfit__hyb_sampler){J * R->T, R->T / p->trace_points, 1, (long)nrec * p->trace_points};
+    if ((st = emit(R, 0, *t, y)))
+      return st;
   }
   for (int r = 0; r < nrec; r++) {
     int j = J + r + 1;
-    period_reset(&R, t);
-    if ((st = advance(&R, &t, y, j * R.T, err)))
-      goto out;
-    period_finish(&R);
-    ws->periods[r] = R.cur;
+    period_reset(R, *t);
+    if ((st = advance(R, t, y, j * R->T, err)))
+      return st;
+    period_finish(R);
+    ws->periods[r] = R->cur;
     ws->n_periods = r + 1;
-    STORE(j);
-    dist = fmax(dist, sample_distance(&R, SAMPLE(j), SAMPLE(j - q)));
-    contrast = fmax(contrast, sample_distance(&R, SAMPLE(j), SAMPLE(j - 1)));
+    ps_store(ps, R, y, j);
+    *dist = fmax(*dist, sample_distance(R, ps_sample(ps, j), ps_sample(ps, j - q)));
+    *contrast = fmax(*contrast, sample_distance(R, ps_sample(ps, j), ps_sample(ps, j - 1)));
   }
-  /* summary */
-  res->multiplicity = q;
-  res->transient_periods = J;
-  res->distance = dist;
-  res->error_estimate = est;
-  res->period_contrast = contrast;
+  return 0;
+}
+
+/* The summary over the nrec recorded periods: ranges, means, contact and force flags. */
+static void summarise(impactfit_mb1d_result *res, const impactfit_mb1d_workspace *ws, int nrec) {
   res->n_periods = nrec;
   res->a_max = res->f_max = res->delta_max = -INFINITY;
   res->a_min = res->f_min = res->delta_min = INFINITY;
@@ -937,16 +937,64 @@ int impactfit_mb1d_steady(impactfit_mb1d_workspace *ws, const impactfit_mb1d_sys
   if (!any_contact)
     res->f_min = res->f_max = 0.0;
   res->tensile = res->f_min < -TENSILE_FLOOR * fmax(fabs(res->f_max), fabs(res->f_min));
+}
+
+int impactfit_mb1d_steady(impactfit_mb1d_workspace *ws, const impactfit_mb1d_system *S,
+                          const impactfit_mb1d_params *p, impactfit_mb1d_result *res,
+                          impactfit_error *err) {
+  IMPACTFIT__GSL_SCOPE;
+  int st;
+  if (!ws || !res)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no workspace or result given");
+  if ((st = impactfit_mb1d_check(S, err)) || (st = check_params(p, err)))
+    return st;
+  memset(res, 0, sizeof *res);
+  ws->n_periods = 0;
+  impactfit_mb1d_state s0;
+  if ((st = impactfit_mb1d_equilibrium(S, &s0, err)))
+    return st;
+  runner R;
+  if ((st = runner_init(&R, ws, S, p, err)))
+    return st;
+  R.M.in_contact = s0.in_contact;
+  psamples ps;
+  ps.N = S->n_masses;
+  ps.dim = 2 * ps.N + 2;
+  ps.Q = p->max_multiplicity;
+  ps.ring = 2 * ps.Q + 1;
+  ps.buf = malloc((size_t)ps.ring * (size_t)ps.dim * sizeof *ps.buf);
+  ps.dhist = malloc((size_t)((ps.Q + 1) * (ps.Q + 1)) * sizeof *ps.dhist);
+  if (!ps.buf || !ps.dhist) {
+    free(ps.dhist);
+    free(ps.buf);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+  }
+  double y[IMPACTFIT__HYB_MAXDIM], t = 0.0;
+  state_to_y(&R, &s0, y);
+  y[2 * ps.N] = 0.0;
+  ps_store(&ps, &R, y, 0);
+  int J = 0, q = 0;
+  double dist = INFINITY, est = INFINITY, contrast = 0.0;
+  if ((st = find_steady(&R, &ps, p, &t, y, &q, &J, &dist, &est, err)))
+    goto out;
+  int nrec = p->record_periods > 0 ? p->record_periods : 2 * q;
+  if (nrec > IMPACTFIT_MB1D_MAX_RECORD)
+    nrec = IMPACTFIT_MB1D_MAX_RECORD;
+  if ((st = record_periods(&R, &ps, p, ws, nrec, q, J, &t, y, &dist, &contrast, err)))
+    goto out;
+  res->multiplicity = q;
+  res->transient_periods = J;
+  res->distance = dist;
+  res->error_estimate = est;
+  res->period_contrast = contrast;
+  summarise(res, ws, nrec);
   res->length_scale = R.L;
   res->velocity_scale = R.V;
   res->steps = R.H->steps;
   res->rhs_evals = R.M.nevals;
   st = 0;
 out:
-#undef STORE
-#undef SAMPLE
-#undef DHIST
-  free(dhist);
-  free(buf);
+  free(ps.dhist);
+  free(ps.buf);
   return st;
 }

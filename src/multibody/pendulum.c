@@ -339,6 +339,143 @@ static void set_reference(prun *R, const double *y) {
   R->E_ref = energy(&R->P, y);
 }
 
+/* The rods' constants from the parameters. */
+static void pend_setup(pend *P, const impactfit_pendulum_params *p) {
+  P->m1 = p->m1;
+  P->m2 = p->m2;
+  P->L1 = p->L1;
+  P->L2 = p->L2;
+  P->a = p->a;
+  P->g = p->g;
+  P->I1 = p->m1 * p->L1 * p->L1 / 3.0;
+  P->I2 = p->m2 * p->L2 * p->L2 / 3.0;
+  P->k = p->k;
+  P->n = p->n;
+  P->mexp = (p->model == impactfit_pendulum_flores) ? p->n : 0.0;
+}
+
+/* The first event in the step just taken (from ya to y): *ev = 1 when a contact starts on rod 1, 2 when
+ * it ends (separation or δ back to 0, whichever is first), 0 for none; *s_ev its position in the step
+ * (the step's length for none). */
+static int next_event(impactfit__hyb *H, pend *P, const double *ya, const double *y, int *ev_out, double *s_ev_out,
+                      impactfit_error *err) {
+  impactfit__hyb_fn fdl = {f_delta, fd_delta, P}, fsep = {f_sep, fd_sep, P};
+  int st;
+  double s_ev = H->len;
+  int ev = 0, found; /* 1: contact starts, 2: contact ends */
+  double s;
+  if (!P->in_contact) {
+    double ys[4];
+    if ((st = impactfit__hyb_crossing_valid(H, &fdl, 1, 0.0, H->len, ya, y, valid_start, P, &found, &s, ys)))
+      return IMPACTFIT__FAIL(err, st, "event location failed at t = %.17g s", H->t0);
+    if (found) { /* (a crossing beyond rod 1's ends is no contact) */
+      ev = 1;
+      s_ev = s;
+    }
+  } else {
+    double best = H->len;
+    if ((st = impactfit__hyb_crossing(H, &fsep, -1, 0.0, H->len, ya, y, &found, &s)))
+      return IMPACTFIT__FAIL(err, st, "event location failed at t = %.17g s", H->t0);
+    if (found) {
+      ev = 2;
+      best = s;
+    }
+    if ((st = impactfit__hyb_crossing(H, &fdl, -1, 0.0, H->len, ya, y, &found, &s)))
+      return IMPACTFIT__FAIL(err, st, "event location failed at t = %.17g s", H->t0);
+    if (found && (!ev || s < best)) {
+      ev = 2;
+      best = s;
+    }
+    s_ev = best;
+  }
+  *ev_out = ev;
+  *s_ev_out = s_ev;
+  return 0;
+}
+
+/* Bookkeeping over [0, s_ev] of the step (from ya to y): the energy drift in free flight, the largest
+ * penetration and force of the open contact cur. */
+static int bookkeeping(prun *R, impactfit_pendulum_impact *cur, const double *ya, const double *y, double s_ev,
+                       impactfit_error *err) {
+  pend *P = &R->P;
+  impactfit__hyb *H = &R->ws->H;
+  int st;
+  if (!P->in_contact) {
+    double d = fabs(energy(P, y) - R->E_ref) / R->E_scale;
+    if (d > R->drift)
+      R->drift = d;
+  } else if (cur) {
+    impactfit__hyb_fn fdl = {f_delta, fd_delta, P}, ffo = {f_force, fd_force, P};
+    double v, se;
+    int fnd;
+    if ((st = impactfit__hyb_extremum(H, &fdl, 0.0, s_ev, ya, y, &fnd, &se, &v)))
+      return IMPACTFIT__FAIL(err, st, "extremum location failed");
+    if (fnd && v > cur->delta_max)
+      cur->delta_max = v;
+    double fa = f_force(0, ya, P), fb = f_force(0, y, P);
+    if (fa > cur->f_max)
+      cur->f_max = fa;
+    if (fb > cur->f_max)
+      cur->f_max = fb;
+    if ((st = impactfit__hyb_extremum(H, &ffo, 0.0, s_ev, ya, y, &fnd, &se, &v)))
+      return IMPACTFIT__FAIL(err, st, "extremum location failed");
+    if (fnd && v > cur->f_max)
+      cur->f_max = v;
+    geo G;
+    geometry(P, y, &G);
+    if (G.delta > cur->delta_max)
+      cur->delta_max = G.delta;
+  }
+  return 0;
+}
+
+/* A contact starts at t in state y (geometry G): a new impact record in *cur; the impulse model applies
+ * the impulse at once (and closes the record), the others switch the contact element on with its
+ * damping constant. */
+static int contact_start(prun *R, impactfit_pendulum_impact **curp, const geo *G, double t, double *y,
+                         impactfit_error *err) {
+  impactfit_pendulum_workspace *ws = R->ws;
+  const impactfit_pendulum_params *p = R->p;
+  pend *P = &R->P;
+  int st;
+  if (ws->n_impacts >= IMPACTFIT_PENDULUM_MAX_IMPACTS)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV, "more than %d impacts", IMPACTFIT_PENDULUM_MAX_IMPACTS);
+  impactfit_pendulum_impact *cur = *curp = &ws->impacts[ws->n_impacts++];
+  memset(cur, 0, sizeof *cur);
+  double mass = 1.0 / (G->lever * G->lever / P->I1 + p->L2 * p->L2 * G->cphi * G->cphi / P->I2);
+  double v = G->ddelta;
+  cur->t_start = t;
+  cur->v_in = v;
+  cur->mass = mass;
+  cur->lever = G->lever;
+  cur->omega1_before = y[2];
+  cur->omega2_before = y[3];
+  cur->energy_before = energy(P, y);
+  if ((st = emit(R, 1, t, y)))
+    return st;
+  if (p->model == impactfit_pendulum_impulse) {
+    double Pimp = (1.0 + p->e) * mass * v;
+    y[2] += G->lever * Pimp / P->I1;
+    y[3] -= p->L2 * G->cphi * Pimp / P->I2;
+    finish_impact(cur, P, t, y, 1);
+    *curp = NULL;
+    if ((st = emit(R, 2, t, y)))
+      return st;
+  } else {
+    if (p->model == impactfit_pendulum_copt) {
+      if ((st = copt_damping(ws->inv, p->n, p->k, mass, v, p->e, &P->c, err)))
+        return st;
+    } else {
+      P->c = 8.0 * (1.0 - p->e) * p->k / (5.0 * p->e * v);
+    }
+    cur->c = P->c;
+    P->in_contact = 1;
+    if ((st = emit(R, 1, t, y)))
+      return st;
+  }
+  return 0;
+}
+
 int impactfit_pendulum_simulate(impactfit_pendulum_workspace *ws, const impactfit_pendulum_params *p,
                                 impactfit_pendulum_result *res, impactfit_error *err) {
   IMPACTFIT__GSL_SCOPE;
@@ -354,17 +491,7 @@ int impactfit_pendulum_simulate(impactfit_pendulum_workspace *ws, const impactfi
   R.ws = ws;
   R.p = p;
   pend *P = &R.P;
-  P->m1 = p->m1;
-  P->m2 = p->m2;
-  P->L1 = p->L1;
-  P->L2 = p->L2;
-  P->a = p->a;
-  P->g = p->g;
-  P->I1 = p->m1 * p->L1 * p->L1 / 3.0;
-  P->I2 = p->m2 * p->L2 * p->L2 / 3.0;
-  P->k = p->k;
-  P->n = p->n;
-  P->mexp = (p->model == impactfit_pendulum_flores) ? p->n : 0.0;
+  pend_setup(P, p);
   impactfit__hyb_release(&ws->H);
   if ((st = impactfit__hyb_init(&ws->H, 4, rhs, P, p->rtol, NULL)))
     return IMPACTFIT__FAIL(err, st, "cannot set up the integrator");
@@ -390,71 +517,22 @@ int impactfit_pendulum_simulate(impactfit_pendulum_workspace *ws, const impactfi
     if ((st = emit(&R, 0, 0.0, y)))
       return st;
   }
-  impactfit__hyb_fn fdl = {f_delta, fd_delta, P}, fsep = {f_sep, fd_sep, P};
-  impactfit__hyb_fn ffo = {f_force, fd_force, P};
   impactfit_pendulum_impact *cur = NULL;
   while (t < p->t_end) {
     if ((st = impactfit__hyb_step(H, &t, y, p->t_end)))
       return IMPACTFIT__FAIL(err, st, "integration failed at t = %.17g s", H->t0);
     double ya[4], s_ev = H->len;
     memcpy(ya, H->y0, sizeof ya);
-    int ev = 0, found; /* 1: contact starts, 2: contact ends */
-    double s;
-    if (!P->in_contact) {
-      double ys[4];
-      if ((st = impactfit__hyb_crossing_valid(H, &fdl, 1, 0.0, H->len, ya, y, valid_start, P, &found, &s, ys)))
-        return IMPACTFIT__FAIL(err, st, "event location failed at t = %.17g s", H->t0);
-      if (found) { /* (a crossing beyond rod 1's ends is no contact) */
-        ev = 1;
-        s_ev = s;
-      }
-    } else {
-      double best = H->len;
-      if ((st = impactfit__hyb_crossing(H, &fsep, -1, 0.0, H->len, ya, y, &found, &s)))
-        return IMPACTFIT__FAIL(err, st, "event location failed at t = %.17g s", H->t0);
-      if (found) {
-        ev = 2;
-        best = s;
-      }
-      if ((st = impactfit__hyb_crossing(H, &fdl, -1, 0.0, H->len, ya, y, &found, &s)))
-        return IMPACTFIT__FAIL(err, st, "event location failed at t = %.17g s", H->t0);
-      if (found && (!ev || s < best)) {
-        ev = 2;
-        best = s;
-      }
-      s_ev = best;
-    }
+    int ev = 0;
+    if ((st = next_event(H, P, ya, y, &ev, &s_ev, err)))
+      return st;
     if (ev) {
       if ((st = impactfit__hyb_state(H, s_ev, y)))
         return IMPACTFIT__FAIL(err, st, "non-finite state at t = %.17g s", H->t0 + s_ev);
       t = H->t0 + s_ev;
     }
-    /* bookkeeping over [0, s_ev] */
-    if (!P->in_contact) {
-      double d = fabs(energy(P, y) - R.E_ref) / R.E_scale;
-      if (d > R.drift)
-        R.drift = d;
-    } else if (cur) {
-      double v, se;
-      int fnd;
-      if ((st = impactfit__hyb_extremum(H, &fdl, 0.0, s_ev, ya, y, &fnd, &se, &v)))
-        return IMPACTFIT__FAIL(err, st, "extremum location failed");
-      if (fnd && v > cur->delta_max)
-        cur->delta_max = v;
-      double fa = f_force(0, ya, P), fb = f_force(0, y, P);
-      if (fa > cur->f_max)
-        cur->f_max = fa;
-      if (fb > cur->f_max)
-        cur->f_max = fb;
-      if ((st = impactfit__hyb_extremum(H, &ffo, 0.0, s_ev, ya, y, &fnd, &se, &v)))
-        return IMPACTFIT__FAIL(err, st, "extremum location failed");
-      if (fnd && v > cur->f_max)
-        cur->f_max = v;
-      geo G;
-      geometry(P, y, &G);
-      if (G.delta > cur->delta_max)
-        cur->delta_max = G.delta;
-    }
+    if ((st = bookkeeping(&R, cur, ya, y, s_ev, err)))
+      return st;
     if ((st = emit_samples(&R, s_ev)))
       return (st < 0) ? IMPACTFIT__FAIL(err, st, "sampling failed") : st;
     if (!ev)
@@ -462,41 +540,8 @@ int impactfit_pendulum_simulate(impactfit_pendulum_workspace *ws, const impactfi
     geo G;
     geometry(P, y, &G);
     if (ev == 1) {
-      if (ws->n_impacts >= IMPACTFIT_PENDULUM_MAX_IMPACTS)
-        return IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV, "more than %d impacts", IMPACTFIT_PENDULUM_MAX_IMPACTS);
-      cur = &ws->impacts[ws->n_impacts++];
-      memset(cur, 0, sizeof *cur);
-      double mass = 1.0 / (G.lever * G.lever / P->I1 + p->L2 * p->L2 * G.cphi * G.cphi / P->I2);
-      double v = G.ddelta;
-      cur->t_start = t;
-      cur->v_in = v;
-      cur->mass = mass;
-      cur->lever = G.lever;
-      cur->omega1_before = y[2];
-      cur->omega2_before = y[3];
-      cur->energy_before = energy(P, y);
-      if ((st = emit(&R, 1, t, y)))
+      if ((st = contact_start(&R, &cur, &G, t, y, err)))
         return st;
-      if (p->model == impactfit_pendulum_impulse) {
-        double Pimp = (1.0 + p->e) * mass * v;
-        y[2] += G.lever * Pimp / P->I1;
-        y[3] -= p->L2 * G.cphi * Pimp / P->I2;
-        finish_impact(cur, P, t, y, 1);
-        cur = NULL;
-        if ((st = emit(&R, 2, t, y)))
-          return st;
-      } else {
-        if (p->model == impactfit_pendulum_copt) {
-          if ((st = copt_damping(ws->inv, p->n, p->k, mass, v, p->e, &P->c, err)))
-            return st;
-        } else {
-          P->c = 8.0 * (1.0 - p->e) * p->k / (5.0 * p->e * v);
-        }
-        cur->c = P->c;
-        P->in_contact = 1;
-        if ((st = emit(&R, 1, t, y)))
-          return st;
-      }
     } else {
       if ((st = emit(&R, 2, t, y)))
         return st;

@@ -249,6 +249,74 @@ static size_t gather_block(const partition *p, block_mem *m, size_t *pos, size_t
   return n;
 }
 
+/* Memory for a block of B points with np parameters, no outputs and rows of row_max bytes; 0 when an
+ * allocation failed (block_mem_free frees what was made). */
+static int block_mem_alloc(block_mem *m, size_t B, size_t np, size_t no, size_t row_max) {
+  memset(m, 0, sizeof *m);
+  m->in = malloc(B * (np ? np : 1) * sizeof *m->in);
+  m->out = malloc(B * (no ? no : 1) * sizeof *m->out);
+  m->rhs = malloc(B * sizeof *m->rhs);
+  m->status = malloc(B * sizeof *m->status);
+  m->errs = malloc(B * sizeof *m->errs);
+  m->rows = malloc(B * row_max);
+  m->row_len = malloc(B * sizeof *m->row_len);
+  m->unit_a = malloc((B + 1) * sizeof *m->unit_a);
+  m->unit_b = malloc((B + 1) * sizeof *m->unit_b);
+  m->unit_off = malloc((B + 1) * sizeof *m->unit_off);
+  m->idx = malloc(B * sizeof *m->idx);
+  return m->in && m->out && m->rhs && m->status && m->errs && m->rows && m->row_len && m->unit_a && m->unit_b &&
+         m->unit_off && m->idx;
+}
+
+/* What the master thread delivers the blocks with, and its running totals. */
+typedef struct deliverer {
+  block_mem *m;
+  int text;
+  size_t row_max;
+  impactfit_sweep_rows_fn rows;
+  impactfit_sweep_values_fn values;
+  impactfit_sweep_failure_fn failure;
+  void *ctx;
+  size_t failed, delivered;
+  long long rhs_total;
+  int stop; /* 0, or why the next pass stops: IMPACTFIT_EINTR, IMPACTFIT_EIO */
+} deliverer;
+
+/* Delivers the computed block covering points [cover_start, cover_end) (master thread, after the
+ * barrier): every unit taken (the first min(next_unit, n_units)) is complete; with a halt the
+ * delivered range ends at the first unit not taken, and the run stops. Failures are reported and the
+ * text rows packed in point order. */
+static void deliver_block(deliverer *dv, size_t n_units, size_t next_unit, size_t cover_start, size_t cover_end) {
+  block_mem *m = dv->m;
+  size_t taken = next_unit < n_units ? next_unit : n_units;
+  int cut = taken < n_units;
+  size_t end = cut ? m->unit_a[taken] : cover_end, npts = m->unit_off[taken], len = 0;
+  for (size_t k = 0; k < taken; k++)
+    for (size_t i = m->unit_off[k]; i < m->unit_off[k + 1]; i++) {
+      if (m->status[i] != IMPACTFIT_OK) {
+        dv->failed++;
+        if (dv->failure)
+          dv->failure(dv->ctx, m->unit_a[k] + (i - m->unit_off[k]), m->status[i], m->errs[i].message);
+      }
+      dv->rhs_total += m->rhs[i];
+      if (dv->text) {
+        memmove(m->rows + len, m->rows + i * dv->row_max, m->row_len[i]);
+        len += m->row_len[i];
+      }
+    }
+  if (npts || !cut) {
+    /* units 0..taken-1 fill the slots [0, npts) */
+    impactfit_sweep_block vb = {cover_start, end - cover_start, npts, m->idx, m->in, m->out, m->status, m->rhs,
+                                m->errs};
+    int rc = dv->text ? dv->rows(dv->ctx, cover_start, end - cover_start, m->rows, len) : dv->values(dv->ctx, &vb);
+    dv->delivered += npts;
+    if (rc)
+      dv->stop = (rc == IMPACTFIT_EINTR) ? IMPACTFIT_EINTR : IMPACTFIT_EIO;
+  }
+  if (cut && !dv->stop)
+    dv->stop = IMPACTFIT_EINTR;
+}
+
 /* The runner: rows as text (rows != NULL) or as numbers (values != NULL), never both. */
 static int run(const impactfit_sweep *s, const impactfit_sweep_run_params *rp_in, impactfit_sweep_rows_fn rows,
                impactfit_sweep_values_fn values, impactfit_sweep_failure_fn failure, void *ctx,
@@ -273,29 +341,16 @@ static int run(const impactfit_sweep *s, const impactfit_sweep_run_params *rp_in
   size_t row_max = text ? COL_WIDTH * (np + no + 3) : 1;
 
   block_mem m;
-  memset(&m, 0, sizeof m);
-  m.in = malloc(B * (np ? np : 1) * sizeof *m.in);
-  m.out = malloc(B * (no ? no : 1) * sizeof *m.out);
-  m.rhs = malloc(B * sizeof *m.rhs);
-  m.status = malloc(B * sizeof *m.status);
-  m.errs = malloc(B * sizeof *m.errs);
-  m.rows = malloc(B * row_max);
-  m.row_len = malloc(B * sizeof *m.row_len);
-  m.unit_a = malloc((B + 1) * sizeof *m.unit_a);
-  m.unit_b = malloc((B + 1) * sizeof *m.unit_b);
-  m.unit_off = malloc((B + 1) * sizeof *m.unit_off);
-  m.idx = malloc(B * sizeof *m.idx);
+  int m_ok = block_mem_alloc(&m, B, np, no, row_max);
   void **states = calloc((size_t)threads, sizeof *states);
-  if (!m.in || !m.out || !m.rhs || !m.status || !m.errs || !m.rows || !m.row_len || !m.unit_a || !m.unit_b ||
-      !m.unit_off || !m.idx || !states) {
+  if (!m_ok || !states) {
     st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory for a block of %zu points", B);
     goto done;
   }
 
   double t0 = omp_get_wtime();
-  size_t failed = 0, delivered = 0;
-  long long rhs_total = 0;
-  int used_threads = 1, alloc_st = 0, stop = 0, finished = 0;
+  deliverer dv = {&m, text, row_max, rows, values, failure, ctx, 0, 0, 0, 0};
+  int used_threads = 1, alloc_st = 0, finished = 0;
   /* shared between the threads: the unit counter, the stop request and the running totals */
   size_t n_units = 0, next_unit = 0, computed = 0, computed_failed = 0;
   int halt = 0;
@@ -325,7 +380,7 @@ static int run(const impactfit_sweep *s, const impactfit_sweep_run_params *rp_in
     for (;;) {
 #pragma omp master
       {
-        if (alloc_st || stop || (pos >= part.last && !first_block)) {
+        if (alloc_st || dv.stop || (pos >= part.last && !first_block)) {
           finished = 1;
         } else {
           cover_start = pos;
@@ -370,36 +425,7 @@ static int run(const impactfit_sweep *s, const impactfit_sweep_run_params *rp_in
       }
 #pragma omp barrier
 #pragma omp master
-      {
-        /* every unit taken is complete; with a halt those are the first `taken` ones */
-        size_t taken = next_unit < n_units ? next_unit : n_units;
-        int cut = taken < n_units;
-        size_t end = cut ? m.unit_a[taken] : cover_end, npts = m.unit_off[taken], len = 0;
-        for (size_t k = 0; k < taken; k++)
-          for (size_t i = m.unit_off[k]; i < m.unit_off[k + 1]; i++) {
-            if (m.status[i] != IMPACTFIT_OK) {
-              failed++;
-              if (failure)
-                failure(ctx, m.unit_a[k] + (i - m.unit_off[k]), m.status[i], m.errs[i].message);
-            }
-            rhs_total += m.rhs[i];
-            if (text) {
-              memmove(m.rows + len, m.rows + i * row_max, m.row_len[i]);
-              len += m.row_len[i];
-            }
-          }
-        if (npts || !cut) {
-          /* units 0..taken-1 fill the slots [0, npts) */
-          impactfit_sweep_block vb = {cover_start, end - cover_start, npts, m.idx, m.in, m.out, m.status, m.rhs,
-                                      m.errs};
-          int rc = text ? rows(ctx, cover_start, end - cover_start, m.rows, len) : values(ctx, &vb);
-          delivered += npts;
-          if (rc)
-            stop = (rc == IMPACTFIT_EINTR) ? IMPACTFIT_EINTR : IMPACTFIT_EIO;
-        }
-        if (cut && !stop)
-          stop = IMPACTFIT_EINTR;
-      }
+      deliver_block(&dv, n_units, next_unit, cover_start, cover_end);
       /* the master's next pass decides, behind the barrier above */
     }
     if (pr->free)
@@ -411,16 +437,16 @@ static int run(const impactfit_sweep *s, const impactfit_sweep_run_params *rp_in
     goto done;
   }
   if (summary) {
-    summary->points = delivered;
-    summary->failed = failed;
-    summary->rhs_evals = rhs_total;
+    summary->points = dv.delivered;
+    summary->failed = dv.failed;
+    summary->rhs_evals = dv.rhs_total;
     summary->wall_seconds = omp_get_wtime() - t0;
     summary->threads = used_threads;
   }
-  if (stop)
-    st = IMPACTFIT__FAIL(err, stop, stop == IMPACTFIT_EINTR ? "sweep interrupted after %zu points"
-                                                             : "sweep stopped after %zu points: output failed",
-                         delivered);
+  if (dv.stop)
+    st = IMPACTFIT__FAIL(err, dv.stop, dv.stop == IMPACTFIT_EINTR ? "sweep interrupted after %zu points"
+                                                                   : "sweep stopped after %zu points: output failed",
+                         dv.delivered);
 done:
   if (states)
     for (int t = 0; t < threads; t++)

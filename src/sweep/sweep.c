@@ -235,133 +235,155 @@ static int parse_axis(impactfit_sweep *s, size_t ai, const char *value, double m
   return IMPACTFIT_OK;
 }
 
+/* [sweep] outputs = name, name ...: the outputs wanted. */
+static int key_outputs(impactfit_sweep *s, const char *value, int line, impactfit_error *err) {
+  const impactfit_sweep_problem *pr = s->problem;
+  if (s->outputs_line)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "outputs given twice (first on line %d)", s->outputs_line);
+  s->outputs_line = line;
+  memset(s->wanted, 0, pr->n_outputs);
+  const char *p = value;
+  int any = 0;
+  while (*p) {
+    while (*p == ' ' || *p == '\t' || *p == ',')
+      p++;
+    size_t len = 0;
+    while (p[len] && p[len] != ',' && p[len] != ' ' && p[len] != '\t')
+      len++;
+    if (!len)
+      break;
+    size_t k;
+    for (k = 0; k < pr->n_outputs; k++)
+      if (strlen(pr->outputs[k]) == len && strncmp(pr->outputs[k], p, len) == 0)
+        break;
+    if (k == pr->n_outputs) {
+      char all[512] = "";
+      size_t used = 0;
+      for (size_t j = 0; j < pr->n_outputs && used < sizeof all; j++)
+        used += (size_t)snprintf(all + used, sizeof all - used, "%s%s", j ? ", " : "", pr->outputs[j]);
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown output '%.*s' of %s (outputs: %s)",
+                             (int)len, p, pr->name, all);
+    }
+    if (s->wanted[k])
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "output '%s' listed twice", pr->outputs[k]);
+    s->wanted[k] = 1;
+    any = 1;
+    p += len;
+  }
+  if (!any)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "outputs: no output named");
+  return IMPACTFIT_OK;
+}
+
+/* [fixed] name = value for the string option oi: one of its choices when it has a list. */
+static int key_option(impactfit_sweep *s, int oi, const char *name, const char *value, int line,
+                      impactfit_error *err) {
+  const impactfit_sweep_option *o = &s->problem->options[oi];
+  if (s->option_line[oi])
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "%s given twice (first on line %d)", name, s->option_line[oi]);
+  if (!value[0])
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: empty value", name);
+  if (o->choices) {
+    int ok = 0;
+    size_t vl = strlen(value);
+    for (const char *q = o->choices; *q;) {
+      const char *bar = strchr(q, '|');
+      size_t len = bar ? (size_t)(bar - q) : strlen(q);
+      if (len == vl && strncmp(q, value, len) == 0)
+        ok = 1;
+      if (!bar)
+        break;
+      q = bar + 1;
+    }
+    if (!ok)
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: expected one of %s, got '%s'", name, o->choices, value);
+  }
+  char *copy = strdup(value);
+  if (!copy)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+  s->options[oi] = copy;
+  s->option_line[oi] = line;
+  return IMPACTFIT_OK;
+}
+
+/* [fixed] name = value: a numeric parameter or a string option. */
+static int key_fixed(impactfit_sweep *s, const char *name, const char *value, int line, impactfit_error *err) {
+  const impactfit_sweep_problem *pr = s->problem;
+  int pi = find_param(pr, name), oi = find_option(pr, name);
+  if (pi >= 0) {
+    if (s->param_line[pi])
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "%s given twice (first on line %d)", name, s->param_line[pi]);
+    double v;
+    int st = impactfit__parse_number(name, value, &v, err);
+    if (!st)
+      st = check_value(&pr->params[pi], v, err);
+    if (st)
+      return st;
+    s->fixed[pi] = v;
+    s->param_line[pi] = line;
+    return IMPACTFIT_OK;
+  }
+  if (oi >= 0)
+    return key_option(s, oi, name, value, line, err);
+  char all[512];
+  list_names(all, sizeof all, pr, 1, 1);
+  return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "unknown parameter '%s' of problem %s (it has: %s)", name,
+                         pr->name, all);
+}
+
+/* [axes] name = values: a new axis, or (continuation) more values of the list axis on the line before. */
+static int key_axis(parse_ctx *c, const char *name, const char *value, int line, int continuation,
+                    impactfit_error *err) {
+  impactfit_sweep *s = c->s;
+  const impactfit_sweep_problem *pr = s->problem;
+  int pi = find_param(pr, name);
+  if (pi < 0) {
+    char all[512];
+    list_names(all, sizeof all, pr, 1, 0);
+    if (find_option(pr, name) >= 0)
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE,
+                             "%s is a string option and cannot be swept; fix it in [fixed] (one sweep "
+                             "file per value)", name);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "unknown parameter '%s' of problem %s (it has: %s)", name,
+                           pr->name, all);
+  }
+  if (continuation) {
+    /* an indented line continues the list of the axis on the line before */
+    if (s->n_axes == 0 || s->axes[s->n_axes - 1].param != pi ||
+        s->axes[s->n_axes - 1].kind != IMPACTFIT_AXIS_LIST)
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "continuation lines are only allowed in list axes");
+    size_t ai = s->n_axes - 1;
+    return append_values(&s->axes[ai], &s->axis_values[ai], &s->axis_cap[ai], value, err);
+  }
+  for (size_t a = 0; a < s->n_axes; a++)
+    if (s->axes[a].param == pi)
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "duplicate axis %s (first on line %d)", name, s->axes[a].line);
+  size_t ai = s->n_axes++;
+  impactfit_sweep_axis *ax = &s->axes[ai];
+  ax->name = pr->params[pi].name;
+  ax->param = pi;
+  ax->line = line;
+  ax->count = 0;
+  return parse_axis(s, ai, value, c->max_points, err);
+}
+
 static int apply_key(parse_ctx *c, const char *section, const char *name, const char *value, int line,
                      int continuation, impactfit_error *err) {
   impactfit_sweep *s = c->s;
-  const impactfit_sweep_problem *pr = s->problem;
   if (strcmp(section, "sweep") == 0) {
     if (continuation)
       return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "continuation lines are only allowed in list axes");
-    if (strcmp(name, "outputs") == 0) {
-      if (s->outputs_line)
-        return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "outputs given twice (first on line %d)", s->outputs_line);
-      s->outputs_line = line;
-      memset(s->wanted, 0, pr->n_outputs);
-      const char *p = value;
-      int any = 0;
-      while (*p) {
-        while (*p == ' ' || *p == '\t' || *p == ',')
-          p++;
-        size_t len = 0;
-        while (p[len] && p[len] != ',' && p[len] != ' ' && p[len] != '\t')
-          len++;
-        if (!len)
-          break;
-        size_t k;
-        for (k = 0; k < pr->n_outputs; k++)
-          if (strlen(pr->outputs[k]) == len && strncmp(pr->outputs[k], p, len) == 0)
-            break;
-        if (k == pr->n_outputs) {
-          char all[512] = "";
-          size_t used = 0;
-          for (size_t j = 0; j < pr->n_outputs && used < sizeof all; j++)
-            used += (size_t)snprintf(all + used, sizeof all - used, "%s%s", j ? ", " : "", pr->outputs[j]);
-          return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown output '%.*s' of %s (outputs: %s)",
-                                 (int)len, p, pr->name, all);
-        }
-        if (s->wanted[k])
-          return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "output '%s' listed twice", pr->outputs[k]);
-        s->wanted[k] = 1;
-        any = 1;
-        p += len;
-      }
-      if (!any)
-        return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "outputs: no output named");
-      return IMPACTFIT_OK;
-    }
+    if (strcmp(name, "outputs") == 0)
+      return key_outputs(s, value, line, err);
     return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "unknown key '%s' in [sweep] (keys: problem, outputs)", name);
   }
   if (strcmp(section, "fixed") == 0) {
     if (continuation)
       return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "continuation lines are only allowed in list axes");
-    int pi = find_param(pr, name), oi = find_option(pr, name);
-    if (pi >= 0) {
-      if (s->param_line[pi])
-        return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "%s given twice (first on line %d)", name, s->param_line[pi]);
-      double v;
-      int st = impactfit__parse_number(name, value, &v, err);
-      if (!st)
-        st = check_value(&pr->params[pi], v, err);
-      if (st)
-        return st;
-      s->fixed[pi] = v;
-      s->param_line[pi] = line;
-      return IMPACTFIT_OK;
-    }
-    if (oi >= 0) {
-      const impactfit_sweep_option *o = &pr->options[oi];
-      if (s->option_line[oi])
-        return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "%s given twice (first on line %d)", name, s->option_line[oi]);
-      if (!value[0])
-        return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: empty value", name);
-      if (o->choices) {
-        int ok = 0;
-        size_t vl = strlen(value);
-        for (const char *q = o->choices; *q;) {
-          const char *bar = strchr(q, '|');
-          size_t len = bar ? (size_t)(bar - q) : strlen(q);
-          if (len == vl && strncmp(q, value, len) == 0)
-            ok = 1;
-          if (!bar)
-            break;
-          q = bar + 1;
-        }
-        if (!ok)
-          return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: expected one of %s, got '%s'", name, o->choices, value);
-      }
-      char *copy = strdup(value);
-      if (!copy)
-        return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
-      s->options[oi] = copy;
-      s->option_line[oi] = line;
-      return IMPACTFIT_OK;
-    }
-    char all[512];
-    list_names(all, sizeof all, pr, 1, 1);
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "unknown parameter '%s' of problem %s (it has: %s)", name,
-                           pr->name, all);
+    return key_fixed(s, name, value, line, err);
   }
-  if (strcmp(section, "axes") == 0) {
-    int pi = find_param(pr, name);
-    if (pi < 0) {
-      char all[512];
-      list_names(all, sizeof all, pr, 1, 0);
-      if (find_option(pr, name) >= 0)
-        return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE,
-                               "%s is a string option and cannot be swept; fix it in [fixed] (one sweep "
-                               "file per value)", name);
-      return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "unknown parameter '%s' of problem %s (it has: %s)", name,
-                             pr->name, all);
-    }
-    if (continuation) {
-      /* an indented line continues the list of the axis on the line before */
-      if (s->n_axes == 0 || s->axes[s->n_axes - 1].param != pi ||
-          s->axes[s->n_axes - 1].kind != IMPACTFIT_AXIS_LIST)
-        return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "continuation lines are only allowed in list axes");
-      size_t ai = s->n_axes - 1;
-      return append_values(&s->axes[ai], &s->axis_values[ai], &s->axis_cap[ai], value, err);
-    }
-    for (size_t a = 0; a < s->n_axes; a++)
-      if (s->axes[a].param == pi)
-        return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "duplicate axis %s (first on line %d)", name, s->axes[a].line);
-    size_t ai = s->n_axes++;
-    impactfit_sweep_axis *ax = &s->axes[ai];
-    ax->name = pr->params[pi].name;
-    ax->param = pi;
-    ax->line = line;
-    ax->count = 0;
-    return parse_axis(s, ai, value, c->max_points, err);
-  }
+  if (strcmp(section, "axes") == 0)
+    return key_axis(c, name, value, line, continuation, err);
   return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "unknown section [%s] (sections: sweep, fixed, axes)", section);
 }
 
@@ -451,6 +473,114 @@ static int build_header(impactfit_sweep *s, impactfit_error *err) {
   return IMPACTFIT_OK;
 }
 
+/* The sweep's per-parameter and per-option arrays for problem pr, with the defaults (every output
+ * wanted, every parameter at its default). */
+static int sweep_arrays(impactfit_sweep *s, const impactfit_sweep_problem *pr, impactfit_error *err) {
+  size_t np = pr->n_params, no = pr->n_options;
+  s->fixed = calloc(np ? np : 1, sizeof *s->fixed);
+  s->swept = calloc(np ? np : 1, 1);
+  s->param_line = calloc(np ? np : 1, sizeof *s->param_line);
+  s->axes = calloc(np ? np : 1, sizeof *s->axes);
+  s->axis_values = calloc(np ? np : 1, sizeof *s->axis_values);
+  s->axis_cap = calloc(np ? np : 1, sizeof *s->axis_cap);
+  s->options = calloc(no ? no : 1, sizeof *s->options);
+  s->option_line = calloc(no ? no : 1, sizeof *s->option_line);
+  s->wanted = malloc(pr->n_outputs ? pr->n_outputs : 1);
+  if (!s->fixed || !s->swept || !s->param_line || !s->axes || !s->axis_values || !s->axis_cap ||
+      !s->options || !s->option_line || !s->wanted)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+  memset(s->wanted, 1, pr->n_outputs);
+  for (size_t i = 0; i < np; i++)
+    s->fixed[i] = pr->params[i].def;
+  return IMPACTFIT_OK;
+}
+
+/* The axes of the sweep named name: none both fixed and swept, no value listed twice, every value
+ * allowed; marks the swept parameters and returns the number of grid points in *total_out. */
+static int check_axes(impactfit_sweep *s, const char *name, double *total_out, impactfit_error *err) {
+  const impactfit_sweep_problem *pr = s->problem;
+  int st;
+  double total = 1.0;
+  for (size_t a = 0; a < s->n_axes; a++) {
+    impactfit_sweep_axis *ax = &s->axes[a];
+    const impactfit_sweep_param *p = &pr->params[ax->param];
+    if (s->param_line[ax->param])
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "%s:%d: %s is both fixed (line %d) and swept", name, ax->line,
+                             ax->name, s->param_line[ax->param]);
+    ax->values = s->axis_values[a];
+    if (ax->kind == IMPACTFIT_AXIS_LIST) {
+      ax->start = ax->values[0];
+      ax->stop = ax->values[ax->count - 1];
+      double dup;
+      if ((st = find_duplicate(ax->values, ax->count, &dup, err)))
+        return st;
+      if (!isnan(dup))
+        return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s:%d: %s lists %.17g twice", name, ax->line, ax->name, dup);
+    }
+    for (size_t i = 0; i < ax->count; i++) {
+      impactfit_error e2;
+      impactfit_error_clear(&e2);
+      if (check_value(p, ax->values[i], &e2))
+        return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s:%d: %s", name, ax->line, e2.message);
+    }
+    s->swept[ax->param] = 1;
+    total *= (double)ax->count;
+  }
+  *total_out = total;
+  return IMPACTFIT_OK;
+}
+
+/* Every required parameter fixed or swept, the options' defaults filled in, and the options validated
+ * by a state allocation as the problem sees them (problem_line for its message). */
+static int check_options(impactfit_sweep *s, const char *name, int problem_line, impactfit_error *err) {
+  const impactfit_sweep_problem *pr = s->problem;
+  size_t np = pr->n_params, no = pr->n_options;
+  for (size_t i = 0; i < np; i++)
+    if ((pr->params[i].flags & IMPACTFIT_SWEEP_REQUIRED) && !s->param_line[i] && !s->swept[i])
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: problem %s needs %s (%s): fix it or sweep it", name,
+                             pr->name, pr->params[i].name, pr->params[i].help);
+  for (size_t j = 0; j < no; j++)
+    if (!s->options[j] && !(s->options[j] = strdup(pr->options[j].def)))
+      return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+  void *state = NULL;
+  impactfit_error e2;
+  impactfit_error_clear(&e2);
+  int st = pr->alloc(&state, (const char *const *)s->options, s->wanted, &e2);
+  if (pr->free)
+    pr->free(state);
+  if (st)
+    return IMPACTFIT__FAIL(err, st, "%s:%d: %s", name, problem_line, e2.message);
+  return IMPACTFIT_OK;
+}
+
+/* Every point must pass the problem's own check before anything runs. */
+static int check_points(const impactfit_sweep *s, const char *name, impactfit_error *err) {
+  const impactfit_sweep_problem *pr = s->problem;
+  size_t np = pr->n_params;
+  int st = IMPACTFIT_OK;
+  double *in = malloc((np ? np : 1) * sizeof *in);
+  if (!in)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+  for (size_t idx = 0; idx < s->total; idx++) {
+    impactfit_sweep_point(s, idx, in);
+    impactfit_error e2;
+    impactfit_error_clear(&e2);
+    st = pr->check((const char *const *)s->options, in, &e2);
+    if (st) {
+      char where[256] = "";
+      size_t used = 0;
+      for (size_t a = 0; a < s->n_axes && used < sizeof where; a++)
+        used += (size_t)snprintf(where + used, sizeof where - used, "%s%s = %.17g", a ? ", " : "",
+                                 s->axes[a].name, in[s->axes[a].param]);
+      st = IMPACTFIT__FAIL(err, impactfit_status_is_input_error(st) ? st : IMPACTFIT_EINVAL,
+                           "%s: point %zu (%s): %s", name, idx, where, e2.message);
+      break;
+    }
+  }
+  free(in);
+  return st;
+}
+
 static int parse(const char *text, size_t len, const char *name, const impactfit_sweep_problem *const *problems,
                  size_t n_problems, double max_points, impactfit_sweep **out, impactfit_error *err) {
   *out = NULL;
@@ -478,24 +608,8 @@ static int parse(const char *text, size_t len, const char *name, const impactfit
   }
   const impactfit_sweep_problem *pr = lookup(&c, c.problem_name);
   s->problem = pr;
-  size_t np = pr->n_params, no = pr->n_options;
-  s->fixed = calloc(np ? np : 1, sizeof *s->fixed);
-  s->swept = calloc(np ? np : 1, 1);
-  s->param_line = calloc(np ? np : 1, sizeof *s->param_line);
-  s->axes = calloc(np ? np : 1, sizeof *s->axes);
-  s->axis_values = calloc(np ? np : 1, sizeof *s->axis_values);
-  s->axis_cap = calloc(np ? np : 1, sizeof *s->axis_cap);
-  s->options = calloc(no ? no : 1, sizeof *s->options);
-  s->option_line = calloc(no ? no : 1, sizeof *s->option_line);
-  s->wanted = malloc(pr->n_outputs ? pr->n_outputs : 1);
-  if (!s->fixed || !s->swept || !s->param_line || !s->axes || !s->axis_values || !s->axis_cap ||
-      !s->options || !s->option_line || !s->wanted) {
-    st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+  if ((st = sweep_arrays(s, pr, err)))
     goto done;
-  }
-  memset(s->wanted, 1, pr->n_outputs);
-  for (size_t i = 0; i < np; i++)
-    s->fixed[i] = pr->params[i].def;
   /* apply the keys in file order; the first error wins */
   for (size_t k = 0; k < c.npend; k++) {
     impactfit_error e2;
@@ -512,94 +626,16 @@ static int parse(const char *text, size_t len, const char *name, const impactfit
     goto done;
   }
   double total = 1.0;
-  for (size_t a = 0; a < s->n_axes; a++) {
-    impactfit_sweep_axis *ax = &s->axes[a];
-    const impactfit_sweep_param *p = &pr->params[ax->param];
-    if (s->param_line[ax->param]) {
-      st = IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "%s:%d: %s is both fixed (line %d) and swept", name, ax->line,
-                           ax->name, s->param_line[ax->param]);
-      goto done;
-    }
-    ax->values = s->axis_values[a];
-    if (ax->kind == IMPACTFIT_AXIS_LIST) {
-      ax->start = ax->values[0];
-      ax->stop = ax->values[ax->count - 1];
-      double dup;
-      if ((st = find_duplicate(ax->values, ax->count, &dup, err)))
-        goto done;
-      if (!isnan(dup)) {
-        st = IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s:%d: %s lists %.17g twice", name, ax->line, ax->name, dup);
-        goto done;
-      }
-    }
-    for (size_t i = 0; i < ax->count; i++) {
-      impactfit_error e2;
-      impactfit_error_clear(&e2);
-      if (check_value(p, ax->values[i], &e2)) {
-        st = IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s:%d: %s", name, ax->line, e2.message);
-        goto done;
-      }
-    }
-    s->swept[ax->param] = 1;
-    total *= (double)ax->count;
-  }
+  if ((st = check_axes(s, name, &total, err)))
+    goto done;
   if (total > c.max_points) {
     st = IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: the grid has %.3g points (at most %.3g)", name, total,
                          c.max_points);
     goto done;
   }
   s->total = (size_t)total;
-  for (size_t i = 0; i < np; i++)
-    if ((pr->params[i].flags & IMPACTFIT_SWEEP_REQUIRED) && !s->param_line[i] && !s->swept[i]) {
-      st = IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: problem %s needs %s (%s): fix it or sweep it", name, pr->name,
-                           pr->params[i].name, pr->params[i].help);
-      goto done;
-    }
-  for (size_t j = 0; j < no; j++)
-    if (!s->options[j] && !(s->options[j] = strdup(pr->options[j].def))) {
-      st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
-      goto done;
-    }
-  /* a state allocation validates the options as the problem sees them */
-  {
-    void *state = NULL;
-    impactfit_error e2;
-    impactfit_error_clear(&e2);
-    st = pr->alloc(&state, (const char *const *)s->options, s->wanted, &e2);
-    if (pr->free)
-      pr->free(state);
-    if (st) {
-      st = IMPACTFIT__FAIL(err, st, "%s:%d: %s", name, c.problem_line, e2.message);
-      goto done;
-    }
-  }
-  /* every point must pass the problem's own check before anything runs */
-  if (pr->check) {
-    double *in = malloc((np ? np : 1) * sizeof *in);
-    if (!in) {
-      st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
-      goto done;
-    }
-    for (size_t idx = 0; idx < s->total; idx++) {
-      impactfit_sweep_point(s, idx, in);
-      impactfit_error e2;
-      impactfit_error_clear(&e2);
-      st = pr->check((const char *const *)s->options, in, &e2);
-      if (st) {
-        char where[256] = "";
-        size_t used = 0;
-        for (size_t a = 0; a < s->n_axes && used < sizeof where; a++)
-          used += (size_t)snprintf(where + used, sizeof where - used, "%s%s = %.17g", a ? ", " : "",
-                                   s->axes[a].name, in[s->axes[a].param]);
-        st = IMPACTFIT__FAIL(err, impactfit_status_is_input_error(st) ? st : IMPACTFIT_EINVAL,
-                             "%s: point %zu (%s): %s", name, idx, where, e2.message);
-        break;
-      }
-    }
-    free(in);
-    if (st)
-      goto done;
-  }
+  if ((st = check_options(s, name, c.problem_line, err)) || (pr->check && (st = check_points(s, name, err))))
+    goto done;
   st = build_header(s, err);
 done:
   for (size_t k = 0; k < c.npend; k++) {
