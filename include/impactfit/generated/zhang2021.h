@@ -18,9 +18,9 @@
  * constants with standard errors and correlations, residuals; then the constants, their
  * statistics as arrays and the functions), then all constants and standard errors as tables.
  * That command rewrites this file when it differs, and a test checks that the committed file is
- * what the generator writes. The exact alpha for
- * any (n, m, e) is in zhang_c_surrogate.h and zhang_a_surrogate.h; these fits are as accurate as
- * their forms allow (see max |f - y|/|y| below), not more.
+ * what the generator writes. The exact alpha for any (n, m, e) is in zhang_c_surrogate.h and
+ * zhang_a_surrogate.h; these fits are as accurate as their forms allow (see max |f - y|/|y|
+ * below), not more.
  *
  * Published, for comparison: m = 2: 0.9404 + 0.8356 e - 2.136 e^2 + 1.363 e^3;
  * m = 1.5: 0.6181 e^(-3.52 e) + 0.899 e^(0.09025 e); m = 1: 1.514 e^(-14.14 e) + 1.289 e^(-0.2474 e);
