@@ -148,6 +148,9 @@ int main(void) {
             strstr(err.message, "close the comment"),
         "finish reports the first failure (%s)", err.message);
   CHECK(impactfit_codegen_begin("ok", NULL, &g, &err) == 0, "begin");
+  CHECK(impactfit_codegen_provenance(g, "file", "x*/y.ini", NULL) == IMPACTFIT_EINVAL, "provenance: */ refused");
+  impactfit_codegen_abort(g);
+  CHECK(impactfit_codegen_begin("ok", NULL, &g, &err) == 0, "begin");
   impactfit_codegen_function_begin(g, NULL, "double f(void)");
   impactfit_codegen_code(g, "  return 1.0;\n");
   CHECK(impactfit_codegen_finish(g, &text, NULL, &err) == IMPACTFIT_EINVAL, "finish: a function not ended");

@@ -82,7 +82,8 @@ IMPACTFIT_EXPORT const char *impactfit_codegen_name(const impactfit_codegen *g);
  * empty). The text may not contain the end of a comment. */
 IMPACTFIT_EXPORT int impactfit_codegen_text(impactfit_codegen *g, const char *fmt, ...)
     IMPACTFIT_CODEGEN_PRINTF(2, 3);
-/* A banner provenance line " *   KEY          VALUE  (xxh64 HASH)"; hash may be NULL. */
+/* A banner provenance line " *   KEY          VALUE  (xxh64 HASH)"; hash may be NULL. None of the
+ * three may hold a line break or the end of a comment (EINVAL). */
 IMPACTFIT_EXPORT int impactfit_codegen_provenance(impactfit_codegen *g, const char *key, const char *value,
                                                   const char *hash);
 

@@ -131,6 +131,9 @@ int impactfit_codegen_text(impactfit_codegen *g, const char *fmt, ...) {
 int impactfit_codegen_provenance(impactfit_codegen *g, const char *key, const char *value, const char *hash) {
   if (!g || !key || !value)
     return fail(g, IMPACTFIT_EINVAL, "codegen_provenance: no writer, key or value given");
+  if (strstr(key, "*/") || strstr(value, "*/") || (hash && strstr(hash, "*/")) || strchr(key, '\n') ||
+      strchr(value, '\n') || (hash && strchr(hash, '\n')))
+    return fail(g, IMPACTFIT_EINVAL, "codegen_provenance: a provenance line may not hold a line break or close the comment");
   if (hash)
     return add(g, &g->banner, " *   %-12s %s  (xxh64 %s)\n", key, value, hash);
   return add(g, &g->banner, " *   %-12s %s\n", key, value);
