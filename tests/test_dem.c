@@ -9,6 +9,7 @@
  * (C, D). The formulas are evaluated here independently of the library's implementation. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "impactfit/generated/dem_damping.h"
@@ -156,6 +157,72 @@ static void test_generated_header(void) {
         "dem_damping.h: -1 outside (0, 1]");
 }
 
+/* kv_C in long double: the closed form's 0/0 at ξ = 1 costs digits in double near ξ = 1 */
+static double kv_C_long(double x) {
+  long double xi = x;
+  if (xi < 1)
+    return (double)expl(-2 * xi * acosl(xi) / sqrtl((1 - xi) * (1 + xi)));
+  if (xi == 1)
+    return exp(-2.0);
+  return (double)expl(-2 * xi * acoshl(xi) / sqrtl((xi - 1) * (xi + 1)));
+}
+
+/* impactfit_dem_damping_ratio and impactfit_dem_exact_prefactor against the closed forms: the
+ * tensile ξ in closed form, the clamped ξ put back into e(ξ) (kv_C_long, acosl/acoshl), ξ = 1 at
+ * e = e^−2; the committed header's functions against them; its text against the generator. */
+static void test_exact_prefactors(void) {
+  impactfit_error err;
+  double worst_t = 0.0, worst_c = 0.0, worst_h = 0.0;
+  for (int i = 1; i <= 2000; i++) {
+    double e = i / 2000.0 - (i == 2000 ? 0.0 : 0.25 / 2000.0);
+    for (int c = 0; c < 2; c++) {
+      double n = c ? 1.0 : 1.5, at, ac, xt, xc;
+      if (impactfit_dem_exact_prefactor(n, e, 0, &at, &err) || impactfit_dem_exact_prefactor(n, e, 1, &ac, &err) ||
+          impactfit_dem_damping_ratio(e, 0, &xt, &err) || impactfit_dem_damping_ratio(e, 1, &xc, &err)) {
+        CHECK(0, "exact prefactor at e = %g: %s", e, err.message);
+        return;
+      }
+      double L = log(e), k = sqrt(2.0 * (n + 1.0));
+      worst_t = fmax(worst_t, fabs(at - k * (-L / sqrt(M_PI * M_PI + L * L))) / fmax(at, 1e-300));
+      worst_c = fmax(worst_c, fabs(kv_C_long(ac / k) - e) / e);
+      CHECK(at == k * xt && ac == k * xc, "a = sqrt(2(n+1)) xi exactly (e = %g)", e);
+      double h[2] = {c ? impactfit_dem_linear_prefactor_tensile(e) : impactfit_dem_hertz_prefactor_tensile(e),
+                     c ? impactfit_dem_linear_prefactor_clamped(e) : impactfit_dem_hertz_prefactor_clamped(e)};
+      worst_h = fmax(worst_h, fmax(fabs(h[0] - at) / fmax(at, 1e-300), fabs(h[1] - ac) / fmax(ac, 1e-300)));
+    }
+  }
+  CHECK_ABS(worst_t, 0.0, 4e-16, "tensile prefactor = sqrt(2(n+1)) (-ln e)/sqrt(pi^2 + ln^2 e) (2000 e, n = 1, 1.5)");
+  CHECK_ABS(worst_c, 0.0, 1e-14, "clamped prefactor: e(xi) of the Kelvin-Voigt oscillator gives e back");
+  CHECK_ABS(worst_h, 0.0, 0.0, "dem_damping.h's functions = the library's, bit for bit");
+  double xi;
+  CHECK(impactfit_dem_damping_ratio(exp(-2.0), 1, &xi, &err) == 0 && fabs(xi - 1.0) <= 1e-14,
+        "clamped: xi = 1 at e = e^-2 (got %.17g)", xi);
+  CHECK(impactfit_dem_damping_ratio(1.0, 1, &xi, &err) == 0 && xi >= 0.0 && xi < 1e-50,
+        "xi = 0 at e = 1 (to the bisection's 200 halvings; got %g)", xi);
+  double a;
+  CHECK(impactfit_dem_exact_prefactor(1.5, 0.0, 1, &a, &err) == IMPACTFIT_EINVAL &&
+            impactfit_dem_exact_prefactor(1.5, 1.5, 0, &a, &err) == IMPACTFIT_EINVAL &&
+            impactfit_dem_exact_prefactor(1.5, NAN, 0, &a, &err) == IMPACTFIT_EINVAL &&
+            impactfit_dem_exact_prefactor(0.5, 0.5, 0, &a, &err) == IMPACTFIT_EINVAL &&
+            impactfit_dem_exact_prefactor(1.5, 0.5, 0, NULL, &err) == IMPACTFIT_EINVAL,
+        "exact prefactor: e outside (0, 1], n < 1, no result");
+  /* the committed header is what the generator writes */
+  char *text = NULL, *file = NULL;
+  size_t len = 0, flen = 0;
+  CHECK(impactfit_dem_damping_header(&text, &len, &err) == 0, "dem_damping.h generated");
+  FILE *f = fopen(IMPACTFIT_SOURCE_DIR "/include/impactfit/generated/dem_damping.h", "rb");
+  if (f) {
+    file = malloc(1 << 16);
+    flen = file ? fread(file, 1, 1 << 16, f) : 0;
+    fclose(f);
+  }
+  CHECK(text && file && flen == len && memcmp(text, file, len) == 0,
+        "include/impactfit/generated/dem_damping.h is what impactfit_dem_damping_header writes (%zu, %zu bytes)", len,
+        flen);
+  free(text);
+  free(file);
+}
+
 int main(void) {
   ws = impactfit_impact_alloc();
   if (!ws)
@@ -164,6 +231,7 @@ int main(void) {
   test_inverse_against_kv();
   test_dem_formulas();
   test_generated_header();
+  test_exact_prefactors();
   impactfit_impact_free(ws);
   return tu_report("test_dem");
 }

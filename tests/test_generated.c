@@ -53,6 +53,26 @@ int main(int argc, char **argv) {
     }
     CHECK(impactfit_demo_copt_alpha_a2 == alpha.results[0].value[2] && impactfit_demo_copt_beta_b == beta.results[0].value[1],
           "alpha and beta constants are the fitted doubles");
+    /* the statistics arrays: the fit results' doubles, constants in order */
+    int stats_ok = 1;
+    for (size_t g = 0; g < per_n.n_groups && g < IMPACTFIT_DEMO_COPT_PER_N_GROUPS; g++) {
+      const impactfit_fit_result *r = &per_n.results[g];
+      stats_ok &= impactfit_demo_copt_per_n_se[g][0] == r->se[0] && impactfit_demo_copt_per_n_se[g][1] == r->se[1] &&
+                  impactfit_demo_copt_per_n_rms[g] == r->rms && impactfit_demo_copt_per_n_max_abs[g] == r->max_abs &&
+                  impactfit_demo_copt_per_n_max_rel[g] == r->max_rel && r->se[0] > 0.0;
+    }
+    CHECK(stats_ok, "per_n: P_se[g][j], P_rms[g], P_max_abs[g], P_max_rel[g] are the fit's doubles");
+    CHECK(sizeof impactfit_demo_copt_alpha_se / sizeof impactfit_demo_copt_alpha_se[0] == alpha.results[0].n_params,
+          "alpha: one standard error per constant");
+    stats_ok = 1;
+    for (size_t j = 0; j < alpha.results[0].n_params; j++)
+      stats_ok &= impactfit_demo_copt_alpha_se[j] == alpha.results[0].se[j];
+    for (size_t j = 0; j < beta.results[0].n_params; j++)
+      stats_ok &= impactfit_demo_copt_beta_se[j] == beta.results[0].se[j];
+    CHECK(stats_ok && impactfit_demo_copt_alpha_rms == alpha.results[0].rms &&
+              impactfit_demo_copt_alpha_max_abs == alpha.results[0].max_abs &&
+              impactfit_demo_copt_beta_max_rel == beta.results[0].max_rel,
+          "alpha, beta: P_se[j], P_rms, P_max_abs, P_max_rel are the fit's doubles");
     impactfit_fitfile_free(f);
   }
   f = fit_pipeline(argv[1], "demo_scaling", NULL);

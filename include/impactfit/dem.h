@@ -32,8 +32,9 @@
  * on e only, not on k, mass or v, and the impact maps exactly onto a Kelvin–Voigt oscillator with
  * damping ratio ξ = a/√(2(n+1)) (inverse.h, "the scale-invariant family"): the β formula is that
  * oscillator's exact inverse when the contact ends at δ = 0, and too weak when the force is clamped.
- * The exact prefactor a = c/√(mass k) for both cases is written as a generated header
- * (include/impactfit/generated/dem_damping.h).
+ * The exact prefactor a = c/√(mass k) for both cases is impactfit_dem_exact_prefactor below, and
+ * the same as a self-contained generated header, include/impactfit/generated/dem_damping.h, that a
+ * DEM code can copy (impactfit_dem_damping_header writes it; `impactfit dem-audit --write-header`).
  */
 #ifndef IMPACTFIT_DEM_H
 #define IMPACTFIT_DEM_H
@@ -80,6 +81,28 @@ typedef struct impactfit_dem_audit_row {
 IMPACTFIT_EXPORT int impactfit_dem_audit(impactfit_impact_workspace *ws, const impactfit_dem_formula *f,
                                          const impactfit_transition *tr, double e_min, double e_max,
                                          size_t points, impactfit_dem_audit_row *row, impactfit_error *err);
+
+/* ---- the exact prefactors (the m = (n − 1)/2 elements) ----
+ * The Kelvin–Voigt damping ratio ξ whose oscillator has restitution e ∈ (0, 1] (inverse.h, "the
+ * scale-invariant family"; impactfit_scale_invariant_zeta with n = 1, ξ = ζ/2):
+ *   clamped = 0, the contact ends at δ = 0 with attraction allowed (condition A):
+ *       ξ = −ln e/√(π² + ln² e), the DEM codes' own β formula, exact in this case;
+ *   clamped = 1, the force is clamped at zero (condition C): the root of
+ *       e = exp(−2ξ θ/sin θ), θ = acos ξ (ξ < 1);  exp(−2ξ φ/sinh φ), φ = acosh ξ (ξ > 1),
+ *       found by bisection to the last bit (ξ = 1 at e = e^−2 exactly).
+ * EINVAL for e outside (0, 1]. Tested (tests/test_dem.c) against the closed forms e(ξ) evaluated
+ * independently, and the generated header's functions against these to 1e-15. */
+IMPACTFIT_EXPORT int impactfit_dem_damping_ratio(double e, int clamped, double *xi, impactfit_error *err);
+
+/* The exact prefactor a = c/√(mass k) of the element F = k δ^n + a √(mass k) δ^((n−1)/2) δ' with
+ * restitution e: a = √(2(n + 1)) ξ, so a = √5 ξ for the Hertz spring with a δ^(1/4) damper (n = 3/2)
+ * and a = 2 ξ for the linear spring–dashpot (n = 1). n ≥ 1 (EINVAL otherwise), clamped as above. */
+IMPACTFIT_EXPORT int impactfit_dem_exact_prefactor(double n, double e, int clamped, double *a, impactfit_error *err);
+
+/* The text of include/impactfit/generated/dem_damping.h (include/impactfit/codegen.h's writer): the
+ * same four prefactors (Hertz and linear, tensile end and clamped force) as static inline functions
+ * that need only <math.h>, returning −1 for e outside (0, 1]; *text malloc'ed (free with free()). */
+IMPACTFIT_EXPORT int impactfit_dem_damping_header(char **text, size_t *len, impactfit_error *err);
 
 #ifdef __cplusplus
 }

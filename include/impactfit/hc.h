@@ -248,7 +248,8 @@ IMPACTFIT_EXPORT const double *impactfit_hc_dtau_surrogate_coefficients(
  * coefficients printed with %.17g; static inline double impactfit_<name>(eps, n), computing what
  * impactfit_hc_dtau_surrogate_eval computes in the same operation order (−1 outside the box), and
  * impactfit_<name>_dt(eps, n, k, mass, v) = Δτ/ω_i in s. The text holds no time stamp: the same
- * surrogate gives the same bytes. EINVAL when name is not a C identifier, EIO on a write error. */
+ * surrogate gives the same bytes (codegen.h's writer). EINVAL when name is not a C identifier, EIO
+ * on a write error. */
 IMPACTFIT_EXPORT int impactfit_hc_dtau_surrogate_write_header(const impactfit_hc_dtau_surrogate *s,
                                                               const impactfit_hc_dtau_stats *check,
                                                               const char *name, const char *command,

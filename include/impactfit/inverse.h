@@ -77,9 +77,10 @@ typedef struct impactfit_inverse_params {
   const impactfit_root_method *method;    /* default fast */
   double tol;                             /* |e_out − e| ≤ tol·min(e, 1 − e); default 1e-10, ≥ 1e-13 */
   int max_iter;                           /* simulations allowed per point; default 200 */
-  int surrogate_guess;                    /* 1 (default): start from the generated surrogate where
-                                             it applies (m = 0, C); 0: from the closed forms only
-                                             (results then do not depend on the committed header) */
+  int surrogate_guess;                    /* 1 (default): start from the committed c_opt surrogate
+                                             (impactfit_committed_copt_zeta) where it applies (m = 0,
+                                             C); 0: from the closed forms only (results then do not
+                                             depend on the committed header) */
 } impactfit_inverse_params;
 
 IMPACTFIT_EXPORT impactfit_inverse_params impactfit_inverse_default_params(void);

@@ -128,7 +128,8 @@ IMPACTFIT_EXPORT int impactfit_surrogate_zeta(const impactfit_surrogate *s, doub
  * %.17g, a static inline evaluator `double impactfit_<name>_zeta(double n, [double m,] double e)`,
  * returning −1 outside the box, and `impactfit_<name>_c(n, [m,] e, k, mass, v)`; with m as a
  * variable also Zhang's `impactfit_<name>_alpha(n, m, e)`). The header evaluates exactly what
- * impactfit_surrogate_zeta evaluates. `command` is recorded as the generator command line. */
+ * impactfit_surrogate_zeta evaluates. `command` is recorded as the generator command line. Written
+ * through the header writer of codegen.h (header name <name>_surrogate). */
 IMPACTFIT_EXPORT int impactfit_surrogate_write_header(const impactfit_surrogate *s,
                                                       const impactfit_surrogate_report *report,
                                                       const char *command, FILE *f,

@@ -5,6 +5,7 @@
 
 #include "../common/common_impl.h"
 #include "impactfit/dem.h"
+#include "impactfit/inverse.h"
 
 static double beta_of(double e) {
   double L = log(e);
@@ -113,5 +114,32 @@ int impactfit_dem_audit(impactfit_impact_workspace *ws, const impactfit_dem_form
     }
   }
   row->e_mean = sum / (double)points;
+  return 0;
+}
+
+/* ---- the exact prefactors -------------------------------------------------------------------- */
+
+int impactfit_dem_damping_ratio(double e, int clamped, double *xi, impactfit_error *err) {
+  if (!xi)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no result given");
+  double zeta;
+  /* n = 1: ζ = 2ξ, so ξ = ζ/2 exactly */
+  int st = impactfit_scale_invariant_zeta(1.0, e, clamped ? impactfit_transition_C : impactfit_transition_A, &zeta, err);
+  if (st)
+    return st;
+  *xi = 0.5 * zeta;
+  return 0;
+}
+
+int impactfit_dem_exact_prefactor(double n, double e, int clamped, double *a, impactfit_error *err) {
+  if (!a)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no result given");
+  if (!(isfinite(n) && n >= 1.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "spring exponent n must be a finite number >= 1 (got %.17g)", n);
+  double xi;
+  int st = impactfit_dem_damping_ratio(e, clamped, &xi, err);
+  if (st)
+    return st;
+  *a = sqrt(2.0 * (n + 1.0)) * xi;
   return 0;
 }

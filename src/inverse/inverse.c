@@ -17,8 +17,8 @@
 #include <nlopt.h>
 
 #include "../common/common_impl.h"
+#include "impactfit/committed.h"
 #include "impactfit/formulas.h"
-#include "impactfit/generated/copt_surrogate.h"
 #include "impactfit/inverse.h"
 
 #define NOSEP_G (-50.0) /* g for a simulation without separation: e_out "below e^-50 e" */
@@ -428,11 +428,19 @@ static method_fn method_of(const impactfit_root_method *m) {
  * it); for m = n the Ramaswamy–Humbert ε(e) (0.1 % accurate), ζ = Kε; for m = 0 elsewhere
  * Poursina & Nikravesh's Eq. (49) with their α(n), β(n) (scaled); otherwise Zhang et al.'s primary
  * formula with α = 1: ζ = 3(1−e)(m+1)/4 · e^(−(m+1)/(n+1)). */
+/* The surrogate guess is reached through impactfit_committed_copt_zeta (src/generated/committed.c,
+ * the one translation unit of the library that compiles committed generated headers, for the
+ * bindings' sake), so this solver does not include generated output itself. It stays the default
+ * (surrogate_guess = 1): a closed-form default start would move every default solve (sweeps with
+ * guess = surrogate, impactfit copt, the bindings) to other doubles within tol, so outputs would
+ * no longer be byte-identical; surrogate_guess = 0 gives results that do not depend on the
+ * committed header, and impactfit_surrogate_build uses it (the surrogate does not start from
+ * itself). */
 static double guess_zeta(double n, double m, double e, const impactfit_transition *tr, int surrogate) {
   double K = 0.5 * (n + 1.0);
   if (surrogate && m == 0.0 && (tr == impactfit_transition_C || tr == impactfit_transition_D)) {
-    double z = impactfit_copt_zeta(n, e);
-    if (z > 0.0)
+    double z;
+    if (!impactfit_committed_copt_zeta(n, e, &z, NULL) && z > 0.0) /* outside its box: EINVAL; e = 1: 0 */
       return z;
   }
   if (m == n) {

@@ -29,10 +29,12 @@ EMBED(cli_hdr_dem_damping, "dem_damping.h");
 EMBED(cli_hdr_zhang2021, "zhang2021.h");
 EMBED(cli_hdr_zhang_a_surrogate, "zhang_a_surrogate.h");
 EMBED(cli_hdr_zhang_c_surrogate, "zhang_c_surrogate.h");
+EMBED(cli_hdr_ramaswamy_eps, "ramaswamy_eps.h");
+EMBED(cli_hdr_ramaswamy_dtau, "ramaswamy_dtau.h");
 EMBED(cli_hdr_accuracy, "accuracy.h");
 
-/* topic, header: the headers each topic's source #includes (topic_copt.c, topic_dem.c, topic_zhang.c, topic_accuracy.c; the
- * --help texts quote accuracy.h) */
+/* topic, header: the headers each topic's source #includes (topic_copt.c, topic_dem.c, topic_zhang.c,
+ * topic_ramaswamy.c, topic_accuracy.c; the --help texts quote accuracy.h) */
 static const struct {
   const char *topic, *name;
   const char *begin, *end;
@@ -43,6 +45,8 @@ static const struct {
     {"zhang", "zhang2021.h", cli_hdr_zhang2021, cli_hdr_zhang2021_end},
     {"zhang", "zhang_a_surrogate.h", cli_hdr_zhang_a_surrogate, cli_hdr_zhang_a_surrogate_end},
     {"zhang", "zhang_c_surrogate.h", cli_hdr_zhang_c_surrogate, cli_hdr_zhang_c_surrogate_end},
+    {"ramaswamy", "ramaswamy_eps.h", cli_hdr_ramaswamy_eps, cli_hdr_ramaswamy_eps_end},
+    {"ramaswamy", "ramaswamy_dtau.h", cli_hdr_ramaswamy_dtau, cli_hdr_ramaswamy_dtau_end},
     {"accuracy", "accuracy.h", cli_hdr_accuracy, cli_hdr_accuracy_end},
 };
 

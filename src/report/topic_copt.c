@@ -192,64 +192,21 @@ typedef struct banner {
   double max_abs_alpha, max_abs_beta;
 } banner;
 
-/* Reads the fit statistics that `impactfit fit` writes into the banner of poursina2020.h (the
- * standard errors are stated there only) and checks that its constants are the ones compiled into
- * this program. */
+/* The fit statistics of the poursina2020.h compiled into this program, from its statistics arrays
+ * (include/impactfit/codegen.h); `impactfit check` verifies that it is the committed one. */
 static int read_banner(const topic_opts *o, banner *b) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/include/impactfit/generated/poursina2020.h", o->srcdir);
-  FILE *f = fopen(path, "r");
-  if (!f)
-    return cli_input_error("copt: cannot read %s: %s", path, strerror(errno));
+  (void)o;
   memset(b, 0, sizeof *b);
-  b->max_abs_alpha = b->max_abs_beta = NAN;
-  char line[1024];
-  int stage = 0, in_banner = 0;
-  long g = -1;
-  while (fgets(line, sizeof line, f)) {
-    if (strstr(line, "DO NOT EDIT")) /* the banner follows the licence comment */
-      in_banner = 1;
-    if (!in_banner)
-      continue;
-    if (strncmp(line, " */", 3) == 0)
-      break;
-    double x, se;
-    char name[32];
-    const char *p;
-    if (strstr(line, " * Stage per_n:"))
-      stage = 1;
-    else if (strstr(line, " * Stage alpha:"))
-      stage = 2;
-    else if (strstr(line, " * Stage beta:"))
-      stage = 3;
-    else if (stage == 1 && sscanf(line, " * n = %lf:", &x) == 1) {
-      if (++g >= IMPACTFIT_POURSINA2020_PER_N_GROUPS)
-        break;
-      b->n[g] = x;
-    } else if (stage == 1 && g >= 0 && sscanf(line, " * %31s = %lf +- %lf", name, &x, &se) == 3) {
-      if (strcmp(name, "alpha") == 0) {
-        b->alpha[g] = x;
-        b->se_alpha[g] = se;
-      } else if (strcmp(name, "beta") == 0) {
-        b->beta[g] = x;
-        b->se_beta[g] = se;
-      }
-    } else if ((stage == 2 || stage == 3) && (p = strstr(line, "max |f - y| = ")) && sscanf(p + 14, "%lf", &x) == 1) {
-      if (stage == 2)
-        b->max_abs_alpha = x;
-      else
-        b->max_abs_beta = x;
-    }
+  b->groups = IMPACTFIT_POURSINA2020_PER_N_GROUPS;
+  for (size_t i = 0; i < b->groups; i++) {
+    b->n[i] = impactfit_poursina2020_per_n_n[i];
+    b->alpha[i] = impactfit_poursina2020_per_n_alpha[i];
+    b->beta[i] = impactfit_poursina2020_per_n_beta[i];
+    b->se_alpha[i] = impactfit_poursina2020_per_n_se[i][0]; /* the constants' order: alpha, beta */
+    b->se_beta[i] = impactfit_poursina2020_per_n_se[i][1];
   }
-  fclose(f);
-  b->groups = (size_t)(g + 1);
-  if (b->groups != IMPACTFIT_POURSINA2020_PER_N_GROUPS || isnan(b->max_abs_alpha) || isnan(b->max_abs_beta))
-    return cli_input_error("copt: %s: cannot read the fit statistics from its banner", path);
-  for (size_t i = 0; i < b->groups; i++)
-    if (b->n[i] != impactfit_poursina2020_per_n_n[i] || b->alpha[i] != impactfit_poursina2020_per_n_alpha[i] ||
-        b->beta[i] != impactfit_poursina2020_per_n_beta[i] || !(b->se_alpha[i] > 0.0) || !(b->se_beta[i] > 0.0))
-      return cli_input_error("copt: %s differs from the poursina2020.h compiled into this program (group %zu): "
-                             "rebuild impactfit", path, i);
+  b->max_abs_alpha = impactfit_poursina2020_alpha_max_abs;
+  b->max_abs_beta = impactfit_poursina2020_beta_max_abs;
   return 0;
 }
 

@@ -17,48 +17,12 @@
 #include <string.h>
 
 #include "tools.h"
+#include "impactfit/generated/ramaswamy_dtau.h"
+#include "impactfit/generated/ramaswamy_eps.h"
 #include "impactfit/impactfit.h"
 #include "report.h"
 
 /* ---- small helpers ------------------------------------------------------------------------- */
-
-/* Reads a header written by `impactfit fit`: the constants of stage `stage` from its banner lines
- * " *     NAME     = VALUE  +- SE (standard error)". Returns 0, or −1 (message printed). */
-static int header_constants(const char *path, const char *stage, const char *const *names, size_t n, double *val,
-                            double *se) {
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    cli_input_error("ramaswamy: cannot read %s", path);
-    return -1;
-  }
-  char line[1024], want[128];
-  snprintf(want, sizeof want, " * Stage %s:", stage);
-  int in = 0;
-  size_t found = 0;
-  unsigned long seen = 0;
-  while (fgets(line, sizeof line, f)) {
-    if (strncmp(line, " * Stage ", 9) == 0 || strncmp(line, " */", 3) == 0)
-      in = strncmp(line, want, strlen(want)) == 0;
-    if (!in)
-      continue;
-    char nm[64];
-    double v, s;
-    if (sscanf(line, " * %63s = %lf +- %lf (standard error)", nm, &v, &s) == 3)
-      for (size_t j = 0; j < n; j++)
-        if (strcmp(nm, names[j]) == 0 && !(seen & (1ul << j))) {
-          val[j] = v;
-          se[j] = s;
-          seen |= 1ul << j;
-          found++;
-        }
-  }
-  fclose(f);
-  if (found != n) {
-    cli_input_error("ramaswamy: %s: stage %s: found %zu of %zu constants in the banner", path, stage, found, n);
-    return -1;
-  }
-  return 0;
-}
 
 /* Δτ simulated on a grid: ne values of ε on [0, eps_max] (ends exact) × nn values of n on [1, 2]. */
 typedef struct dgrid {
@@ -193,8 +157,6 @@ static double drift_ratio(const impactfit_fit_result *r, const double *val, cons
 
 /* ---- ε(e) ---------------------------------------------------------------------------------- */
 
-static const char *const eps_names[2] = {"alpha", "beta"};
-
 /* Figure: the signed relative error of ε(e) for the published, least-squares and minimax constants. */
 static void eps_figure(report *r, const double A[3], const double Bt[3]) {
   FILE *f = report_data(r, "ramaswamy_eps.dat");
@@ -265,11 +227,10 @@ static int eps_check_refit(const topic_opts *o, report *r, const double *lsq, co
 }
 
 static int eps_section(const topic_opts *o, report *r, impactfit_impact_workspace *ws) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/include/impactfit/generated/ramaswamy_eps.h", o->srcdir);
-  double lsq[2], lsq_se[2], mm[2], mm_se[2];
-  if (header_constants(path, "lsq", eps_names, 2, lsq, lsq_se) || header_constants(path, "minimax", eps_names, 2, mm, mm_se))
-    return CLI_INPUT;
+  /* the constants and standard errors of the compiled header (`impactfit check` compares it with --src) */
+  const double lsq[2] = {impactfit_ramaswamy_eps_lsq_alpha, impactfit_ramaswamy_eps_lsq_beta},
+               mm[2] = {impactfit_ramaswamy_eps_minimax_alpha, impactfit_ramaswamy_eps_minimax_beta};
+  const double *lsq_se = impactfit_ramaswamy_eps_lsq_se, *mm_se = impactfit_ramaswamy_eps_minimax_se;
   impactfit_hc_rh_fit_params fp = impactfit_hc_rh_fit_default_params(); /* 991 points on [0.01, 1] */
   const char *lab[3] = {"published (Eq. 6)", "least squares (ramaswamy_eps.h)", "minimax (ramaswamy_eps.h)"};
   const double A[3] = {IMPACTFIT_HC_RH_ALPHA, lsq[0], mm[0]}, Bt[3] = {IMPACTFIT_HC_RH_BETA, lsq[1], mm[1]};
@@ -366,7 +327,6 @@ static int eps_section(const topic_opts *o, report *r, impactfit_impact_workspac
 }
 /* ---- Δτ(ε, n) ------------------------------------------------------------------------------ */
 
-static const char *const dtau_names[10] = {"a", "b", "c", "d", "f", "g", "h", "i", "j", "k"};
 
 /* The profile of the least-squares objective over b: the form in q = a b² (regular at b = 0), the
  * other nine constants refitted for each fixed b (same objective, weights and ridge as the fit
@@ -736,11 +696,12 @@ static int dtau_check_refit(const topic_opts *o, report *r, const double *cst, c
 }
 
 static int dtau_section(const topic_opts *o, report *r) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/include/impactfit/generated/ramaswamy_dtau.h", o->srcdir);
-  double cst[10], cse[10];
-  if (header_constants(path, "lsq", dtau_names, 10, cst, cse))
-    return CLI_INPUT;
+  /* the constants (a, b, c, d, f, g, h, i, j, k) and standard errors of the compiled header */
+  const double cst[10] = {impactfit_ramaswamy_dtau_lsq_a, impactfit_ramaswamy_dtau_lsq_b, impactfit_ramaswamy_dtau_lsq_c,
+                          impactfit_ramaswamy_dtau_lsq_d, impactfit_ramaswamy_dtau_lsq_f, impactfit_ramaswamy_dtau_lsq_g,
+                          impactfit_ramaswamy_dtau_lsq_h, impactfit_ramaswamy_dtau_lsq_i, impactfit_ramaswamy_dtau_lsq_j,
+                          impactfit_ramaswamy_dtau_lsq_k};
+  const double *cse = impactfit_ramaswamy_dtau_lsq_se;
   /* the audit grid on [0, 20] × [1, 2] */
   size_t ne = o->check ? 101 : o->quick ? 101 : 201, nn = o->check ? 26 : o->quick ? 26 : 51;
   dgrid g;
