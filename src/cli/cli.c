@@ -449,3 +449,85 @@ int cli_mkdir_p(const char *path) {
     return cli_input_error("cannot create %s: %s", tmp, strerror(errno));
   return 0;
 }
+
+/* ---- declarative option tables ---- */
+
+static int spec_out_of_range(const cli_spec *s, double v) {
+  int lo_ok = isnan(s->lo) || ((s->flags & CLI_LO_OPEN) ? v > s->lo : v >= s->lo);
+  int hi_ok = isnan(s->hi) || ((s->flags & CLI_HI_OPEN) ? v < s->hi : v <= s->hi);
+  return !(lo_ok && hi_ok);
+}
+
+static int spec_check(const cli_spec *s) {
+  if (!s->msg)
+    return 0;
+  if (!s->seen) {
+    if (s->flags & CLI_REQUIRED)
+      return cli_input_error("%s", s->msg);
+    if (s->flags & CLI_IF_SEEN)
+      return 0;
+  }
+  if (s->type == OPT_DOUBLE) {
+    double v = *(const double *)s->dest;
+    if (spec_out_of_range(s, v))
+      return cli_input_error(s->msg, v);
+  } else if (s->type == OPT_INT) {
+    int v = *(const int *)s->dest;
+    if (spec_out_of_range(s, (double)v))
+      return cli_input_error(s->msg, v);
+  }
+  return 0;
+}
+
+int cli_options(int argc, char **argv, cli_spec *spec, size_t n, const char *help_text, int *help,
+                const char **pos, size_t max_pos, size_t *npos) {
+  cli_opt opts[128];
+  if (n > sizeof opts / sizeof opts[0])
+    return cli_input_error("internal error: too many options");
+  for (size_t i = 0; i < n; i++) {
+    opts[i] = (cli_opt){spec[i].name, spec[i].type, spec[i].dest, 0};
+  }
+  int h = 0;
+  int rc = cli_parse(argc, argv, 2, opts, n, pos, max_pos, npos, &h);
+  for (size_t i = 0; i < n; i++)
+    spec[i].seen = opts[i].seen;
+  if (help)
+    *help = h;
+  if (rc)
+    return rc;
+  if (h) {
+    if (help_text)
+      fputs(help_text, stdout);
+    return CLI_OK;
+  }
+  for (size_t i = 0; i < n; i++)
+    if ((rc = spec_check(&spec[i])))
+      return rc;
+  return 0;
+}
+
+const cli_spec *cli_spec_find(const cli_spec *spec, size_t n, const char *name) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(spec[i].name, name) == 0)
+      return &spec[i];
+  return NULL;
+}
+
+int cli_given(const cli_spec *spec, size_t n, const char *name) {
+  const cli_spec *s = cli_spec_find(spec, n, name);
+  return s ? s->seen : 0;
+}
+
+void cli_note_scaled(const char *what, const cli_spec *spec, size_t n, const char *quantities) {
+  int k = cli_given(spec, n, "k"), mass = cli_given(spec, n, "mass"), v = cli_given(spec, n, "v");
+  if (k && mass && v)
+    return;
+  fprintf(stderr,
+          "impactfit: note: %s: %s%s%s not given (1 used): %s are scaled values, for k = 1 N/m^n, mass = 1 kg, "
+          "v = 1 m/s\n",
+          what, k ? "" : "--k ", mass ? "" : "--mass ", v ? "" : "--v", quantities);
+}
+
+int cli_json_csv(const char *what, int json, int csv) {
+  return (json && csv) ? cli_input_error("%s: --json and --csv exclude each other", what) : 0;
+}
