@@ -238,30 +238,18 @@ static void print_text(const impactfit_identify_data *d, const impactfit_identif
   printf("damping that reproduces each row's e exactly (n = %.6g, k = %.6g):\n", r->value[0], r->value[2]);
   printf("  %5s %-10s %-10s %-14s %-14s %-14s %s\n", "line", "v", "e", "lambda_hc", "c_linear", "lambda_m",
          "alpha");
-  double sum[3] = {0}, sum2[3] = {0};
-  size_t ok = 0;
   for (size_t i = 0; i < d->rows; i++) {
     const impactfit_identify_row *row = &d->row[i];
-    if (pr[i].status) {
+    if (pr[i].status)
       printf("  %5d %-10.6g %-10.6g %s\n", row->line, row->v, row->e, impactfit_status_name(pr[i].status));
-      continue;
-    }
-    printf("  %5d %-10.6g %-10.6g %-14.8g %-14.8g %-14.8g %.6g\n", row->line, row->v, row->e,
-           pr[i].lambda_hc, pr[i].c_linear, pr[i].lambda_m, pr[i].alpha);
-    double x[3] = {pr[i].lambda_hc, pr[i].c_linear, pr[i].lambda_m};
-    for (int j = 0; j < 3; j++)
-      sum[j] += x[j], sum2[j] += x[j] * x[j];
-    ok++;
+    else
+      printf("  %5d %-10.6g %-10.6g %-14.8g %-14.8g %-14.8g %.6g\n", row->line, row->v, row->e, pr[i].lambda_hc,
+             pr[i].c_linear, pr[i].lambda_m, pr[i].alpha);
   }
-  if (ok > 1) {
-    double cv[3];
-    for (int j = 0; j < 3; j++) {
-      double mean = sum[j] / (double)ok, var = sum2[j] / (double)ok - mean * mean;
-      cv[j] = mean > 0.0 ? sqrt(var > 0.0 ? var * (double)ok / (double)(ok - 1) : 0.0) / mean : 0.0;
-    }
+  double cv[3];
+  if (impactfit_identify_per_row_spread(pr, d->rows, cv) > 1)
     printf("  spread across rows (std/mean): lambda_hc %.3g %%, c_linear %.3g %%, lambda_m (m = %g) %.3g %%\n",
            100.0 * cv[0], 100.0 * cv[1], per_row_m, 100.0 * cv[2]);
-  }
 }
 
 static void json_se(cli_json *j, const char *key, double se) {

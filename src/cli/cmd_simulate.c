@@ -269,38 +269,107 @@ static void sim_row(void *ctx, const cli_grid_row *row) {
   }
 }
 
+/* The axes in grid order after the transition: n, m, c, k, mass, v. */
+enum { A_N, A_M, A_C, A_K, A_MASS, A_V, A_COUNT };
+
+/* The point idx of the grid (transition outermost, v fastest) on top of base. */
+static void grid_point(const impactfit_impact_params *base, const sim_state *trl, const cli_axis_spec *ax, size_t idx,
+                       impactfit_impact_params *p) {
+  size_t r = idx, ii[A_COUNT];
+  for (int i = A_COUNT - 1; i >= 0; i--) {
+    ii[i] = r % ax[i].ax.n;
+    r /= ax[i].ax.n;
+  }
+  *p = *base;
+  p->transition = trl->trs[r];
+  p->n = cli_axis_value(&ax[A_N].ax, ii[A_N]);
+  p->m = cli_axis_value(&ax[A_M].ax, ii[A_M]);
+  p->c = cli_axis_value(&ax[A_C].ax, ii[A_C]);
+  p->k = cli_axis_value(&ax[A_K].ax, ii[A_K]);
+  p->mass = cli_axis_value(&ax[A_MASS].ax, ii[A_MASS]);
+  p->v = cli_axis_value(&ax[A_V].ax, ii[A_V]);
+}
+
+/* Invalid parameters are input errors: every point is checked before any output (in grid order,
+ * without storing them), by the library's scales of the impact. */
+static int check_points(const impactfit_impact_params *base, const sim_state *trl, const cli_axis_spec *ax,
+                        size_t total) {
+  for (size_t idx = 0; idx < total; idx++) {
+    impactfit_impact_params p;
+    grid_point(base, trl, ax, idx, &p);
+    impactfit_error err;
+    impactfit_error_clear(&err);
+    int st = impactfit_impact_scales(&p, NULL, NULL, NULL, NULL, NULL, &err);
+    if (st)
+      return cli_status_error(st, &err, "simulate");
+  }
+  return 0;
+}
+
+/* --trace: the one point with its trajectory written to FILE, then printed as the format asks. */
+static int run_trace(const impactfit_impact_params *p0, const char *trace, int points, int json, int csv,
+                     const sim_state *trl) {
+  point pt;
+  memset(&pt, 0, sizeof pt);
+  pt.p = *p0;
+  impactfit_impact_workspace *ws = impactfit_impact_alloc();
+  cli_out outf;
+  if (!ws)
+    return cli_input_error("out of memory");
+  int rc = cli_out_open(&outf, trace);
+  if (rc) {
+    impactfit_impact_free(ws);
+    return rc;
+  }
+  fputs("t,delta,delta_dot,force,element,in_contact\n", outf.f);
+  trace_ctx tc = {outf.f};
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  pt.status = impactfit_impact_trace(ws, &pt.p, (size_t)points, write_point, &tc, &pt.r, &err);
+  impactfit_impact_free(ws);
+  if (pt.status) {
+    cli_out_abort(&outf);
+    return cli_status_error(pt.status, &err, "simulate");
+  }
+  if ((rc = cli_out_commit(&outf)))
+    return rc;
+  if (!json && !csv) {
+    print_detail(&pt);
+    return CLI_OK;
+  }
+  sim_print pc = {json, csv, 0, *trl, 0};
+  sim_header(&pc);
+  if (json)
+    print_json(&pt);
+  else
+    print_csv(&pt);
+  return CLI_OK;
+}
+
 int impactfit_cmd_simulate(int argc, char **argv) {
   impactfit_impact_params base = impactfit_impact_default_params();
   const char *s_n = NULL, *s_c = NULL, *s_m = "0", *s_k = "1", *s_mass = "1", *s_v = "1";
   const char *transition = "C", *trace = NULL;
   int json = 0, csv = 0, help = 0, contacts = 1, points = 401;
   cli_grid_opts go = CLI_GRID_OPTS_INIT;
-  cli_opt opts[] = {
-      {"n", OPT_STRING, &s_n, 0},           {"m", OPT_STRING, &s_m, 0},
-      {"c", OPT_STRING, &s_c, 0},           {"k", OPT_STRING, &s_k, 0},
-      {"mass", OPT_STRING, &s_mass, 0},     {"v", OPT_STRING, &s_v, 0},
-      {"accel", OPT_DOUBLE, &base.accel, 0}, {"contacts", OPT_INT, &contacts, 0},
-      {"t-max", OPT_DOUBLE, &base.t_max, 0}, {"transition", OPT_STRING, &transition, 0},
-      {"trace", OPT_STRING, &trace, 0},     {"trace-points", OPT_INT, &points, 0},
-      {"json", OPT_FLAG, &json, 0},         {"csv", OPT_FLAG, &csv, 0},
-      CLI_GRID_OPTS(go),
+  cli_spec opts[] = {
+      CLI_STR("n", &s_n),         CLI_STR("m", &s_m),           CLI_STR("c", &s_c),
+      CLI_STR("k", &s_k),         CLI_STR("mass", &s_mass),     CLI_STR("v", &s_v),
+      CLI_NUM("accel", &base.accel), CLI_ANYINT("contacts", &contacts), CLI_NUM("t-max", &base.t_max),
+      CLI_STR("transition", &transition), CLI_STR("trace", &trace), CLI_ANYINT("trace-points", &points),
+      CLI_FLAG("json", &json),    CLI_FLAG("csv", &csv),        CLI_GRID_SPECS(go),
   };
-  int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], NULL, 0, NULL, &help);
-  if (rc)
+  const size_t nopt = CLI_COUNT(opts);
+  int rc = cli_options(argc, argv, opts, nopt, help_text, &help, NULL, 0, NULL);
+  if (rc || help)
     return rc;
-  if (help) {
-    fputs(help_text, stdout);
-    return CLI_OK;
-  }
   if (!s_n)
     return cli_input_error("simulate: --n is required (spring exponent, > 0)");
-  if (opts[8].seen && !(base.t_max > 0.0))
+  if (cli_given(opts, nopt, "t-max") && !(base.t_max > 0.0))
     return cli_input_error("--t-max: expected a time bound > 0, got %.17g", base.t_max);
   if (!s_c)
     return cli_input_error("simulate: --c is required (damping coefficient, >= 0)");
-  if (json && csv)
-    return cli_input_error("simulate: --json and --csv exclude each other");
-  if ((rc = cli_grid_check("simulate", &go, json || csv || trace)))
+  if ((rc = cli_json_csv("simulate", json, csv)) || (rc = cli_grid_check("simulate", &go, json || csv || trace)))
     return rc;
   base.max_contacts = contacts;
   /* --transition: one condition or a comma list (the outermost grid axis). */
@@ -311,143 +380,48 @@ int impactfit_cmd_simulate(int argc, char **argv) {
   base.transition = trl.trs[0];
   if (trace && (points < 2 || points > 10000000))
     return cli_input_error("--trace-points: expected 2..10000000, got %d", points);
-  if (!trace && opts[11].seen)
+  if (!trace && cli_given(opts, nopt, "trace-points"))
     return cli_input_error("--trace-points needs --trace FILE");
 
-  static const char *const names[6] = {"--n", "--m", "--c", "--k", "--mass", "--v"};
-  static const char *const pnames[6] = {"n", "m", "c", "k", "mass", "v"};
-  const char *specs[6] = {s_n, s_m, s_c, s_k, s_mass, s_v};
-  cli_axis ax[6];
-  memset(ax, 0, sizeof ax);
-  double total = (double)trl.ntr;
-  for (int i = 0; i < 6 && !rc; i++) {
-    rc = cli_axis_parse(names[i], specs[i], &ax[i]);
-    total *= (double)ax[i].n;
-  }
+  cli_axis_spec ax[A_COUNT] = {
+      {"--n", "n", s_n, NULL, NAN, NAN, 0u, NULL, NULL, {0}},       {"--m", "m", s_m, NULL, NAN, NAN, 0u, NULL, NULL, {0}},
+      {"--c", "c", s_c, NULL, NAN, NAN, 0u, NULL, NULL, {0}},       {"--k", "k", s_k, NULL, NAN, NAN, 0u, NULL, NULL, {0}},
+      {"--mass", "mass", s_mass, NULL, NAN, NAN, 0u, NULL, NULL, {0}}, {"--v", "v", s_v, NULL, NAN, NAN, 0u, NULL, NULL, {0}},
+  };
   impactfit_sweep *s = NULL;
-  if (rc)
-    goto out;
-  if (total > 1e8) {
-    rc = cli_input_error("simulate: the grid has %.0f points (at most 1e8)", total);
-    goto out;
-  }
-  if (trace && total > 1) {
-    rc = cli_input_error("simulate: --trace needs a single point, the grid has %.0f", total);
-    goto out;
-  }
-  /* Invalid parameters are input errors: check all points before any output (in grid order, without
-   * storing them). */
-  {
-    size_t cnt[6], N = (size_t)total;
-    for (int i = 0; i < 6; i++)
-      cnt[i] = ax[i].n;
-    for (size_t idx = 0; idx < N && !rc; idx++) {
-      size_t r = idx, ii[6];
-      for (int i = 5; i >= 0; i--) {
-        ii[i] = r % cnt[i];
-        r /= cnt[i];
-      }
-      impactfit_impact_params p = base;
-      p.transition = trl.trs[r];
-      p.n = cli_axis_value(&ax[0], ii[0]);
-      p.m = cli_axis_value(&ax[1], ii[1]);
-      p.c = cli_axis_value(&ax[2], ii[2]);
-      p.k = cli_axis_value(&ax[3], ii[3]);
-      p.mass = cli_axis_value(&ax[4], ii[4]);
-      p.v = cli_axis_value(&ax[5], ii[5]);
-      impactfit_error err;
-      impactfit_error_clear(&err);
-      int st = impactfit_impact_scales(&p, NULL, NULL, NULL, NULL, NULL, &err);
-      if (st)
-        rc = cli_status_error(st, &err, "simulate");
-    }
-    if (rc)
-      goto out;
-  }
-  if (!opts[3].seen || !opts[4].seen || !opts[5].seen)
-    fprintf(stderr, "impactfit: note: simulate: %s%s%s not given (1 used): times, forces, lengths and energies "
-                    "are scaled values, for k = 1 N/m^n, mass = 1 kg, v = 1 m/s\n",
-            opts[3].seen ? "" : "--k ", opts[4].seen ? "" : "--mass ", opts[5].seen ? "" : "--v");
-  if (trace) {
-    point pt;
-    memset(&pt, 0, sizeof pt);
-    pt.p = base;
-    pt.p.n = cli_axis_value(&ax[0], 0);
-    pt.p.m = cli_axis_value(&ax[1], 0);
-    pt.p.c = cli_axis_value(&ax[2], 0);
-    pt.p.k = cli_axis_value(&ax[3], 0);
-    pt.p.mass = cli_axis_value(&ax[4], 0);
-    pt.p.v = cli_axis_value(&ax[5], 0);
-    impactfit_impact_workspace *ws = impactfit_impact_alloc();
-    cli_out outf;
-    if (!ws) {
-      rc = cli_input_error("out of memory");
-      goto out;
-    }
-    if ((rc = cli_out_open(&outf, trace))) {
-      impactfit_impact_free(ws);
-      goto out;
-    }
-    fputs("t,delta,delta_dot,force,element,in_contact\n", outf.f);
-    trace_ctx tc = {outf.f};
-    impactfit_error err;
-    impactfit_error_clear(&err);
-    pt.status = impactfit_impact_trace(ws, &pt.p, (size_t)points, write_point, &tc, &pt.r, &err);
-    impactfit_impact_free(ws);
-    if (pt.status) {
-      cli_out_abort(&outf);
-      rc = cli_status_error(pt.status, &err, "simulate");
-      goto out;
-    }
-    if ((rc = cli_out_commit(&outf)))
-      goto out;
-    if (!json && !csv) {
-      print_detail(&pt);
-      goto out;
-    }
-    sim_print pc = {json, csv, 0, trl, 0};
-    sim_header(&pc);
-    if (json)
-      print_json(&pt);
+  double total = (double)trl.ntr * cli_axes_total(ax, 0);
+  if (!(rc = cli_axes_parse(ax, A_COUNT, NULL))) {
+    total = (double)trl.ntr * cli_axes_total(ax, A_COUNT);
+    if (total > 1e8)
+      rc = cli_input_error("simulate: the grid has %.0f points (at most 1e8)", total);
+    else if (trace && total > 1)
+      rc = cli_input_error("simulate: --trace needs a single point, the grid has %.0f", total);
     else
-      print_csv(&pt);
-    goto out;
+      rc = check_points(&base, &trl, ax, (size_t)total);
   }
-  {
-    impactfit_error err;
-    impactfit_error_clear(&err);
-    impactfit_sweep_def *d = NULL;
-    int st = impactfit_sweep_def_new(impactfit_sweep_problem_from_name("impact"), "simulate", &d, &err);
-    if (!st)
-      st = impactfit_sweep_def_option(d, "transitions", transition, &err);
-    if (!st)
-      st = impactfit_sweep_def_fixed(d, "accel", base.accel, &err);
-    if (!st)
-      st = impactfit_sweep_def_fixed(d, "contacts", (double)base.max_contacts, &err);
-    if (!st)
-      st = impactfit_sweep_def_fixed(d, "t_max", base.t_max, &err);
-    double idx[4] = {0, 1, 2, 3};
-    if (!st)
-      st = impactfit_sweep_def_axis_values(d, "transition_index", idx, trl.ntr, &err);
-    for (int i = 0; i < 6 && !st; i++)
-      st = cli_axis_add(d, pnames[i], &ax[i], &err);
-    if (!st)
-      st = impactfit_sweep_def_build(d, &s, &err);
-    impactfit_sweep_def_free(d);
-    if (st) {
-      rc = cli_status_error(st, &err, "simulate");
-      goto out;
+  if (!rc) {
+    cli_note_scaled("simulate", opts, nopt, "times, forces, lengths and energies");
+    if (trace) {
+      impactfit_impact_params p0;
+      grid_point(&base, &trl, ax, 0, &p0);
+      rc = run_trace(&p0, trace, points, json, csv, &trl);
+    } else {
+      static const double idx[4] = {0, 1, 2, 3};
+      const cli_setting set[] = {{"transitions", transition, 0, NULL, 0},
+                                 {"accel", NULL, base.accel, NULL, 0},
+                                 {"contacts", NULL, (double)base.max_contacts, NULL, 0},
+                                 {"t_max", NULL, base.t_max, NULL, 0},
+                                 {"transition_index", NULL, 0, idx, trl.ntr}};
+      rc = cli_grid_sweep("simulate", "impact", set, CLI_COUNT(set), ax, A_COUNT, &s);
     }
   }
-  {
+  if (!rc && s) {
     sim_print pc = {json, csv, total == 1 && !json && !csv, trl, 0};
     rc = cli_grid_exec("simulate", s, &go, argc, argv, sim_header, sim_row, &pc);
     if (pc.detail && pc.single_rc)
       rc = pc.single_rc;
   }
-out:
   impactfit_sweep_free(s);
-  for (int i = 0; i < 6; i++)
-    cli_axis_free(&ax[i]);
+  cli_axes_free(ax, A_COUNT);
   return rc;
 }
