@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -311,6 +312,30 @@ void cli_json_str(cli_json *j, const char *key, const char *v) {
 }
 
 void cli_json_end(cli_json *j) { fputs("}\n", j->f); }
+void cli_json_fields(cli_json *j, const void *obj, const cli_field *f, size_t n) {
+  const char *base = obj;
+  for (size_t i = 0; i < n; i++) {
+    const void *p = base + f[i].off;
+    switch (f[i].kind) {
+    case 'd':
+      cli_json_num(j, f[i].key, *(const double *)p);
+      break;
+    case 'i':
+      cli_json_int(j, f[i].key, *(const int *)p);
+      break;
+    case 'l':
+      cli_json_int(j, f[i].key, *(const long *)p);
+      break;
+    case 'z':
+      cli_json_int(j, f[i].key, (long)*(const size_t *)p);
+      break;
+    default:
+      cli_json_str(j, f[i].key, *(const char *const *)p);
+      break;
+    }
+  }
+}
+
 
 int cli_out_is_stdout(const char *path) { return path && strcmp(path, "-") == 0; }
 
@@ -530,4 +555,27 @@ void cli_note_scaled(const char *what, const cli_spec *spec, size_t n, const cha
 
 int cli_json_csv(const char *what, int json, int csv) {
   return (json && csv) ? cli_input_error("%s: --json and --csv exclude each other", what) : 0;
+}
+
+int cli_parse_names(const char *s, const char *const *names, size_t n, int allow_all, int nocase, size_t max,
+                    size_t *idx, size_t *count) {
+  *count = 0;
+  if (allow_all && strcasecmp(s, "all") == 0) {
+    for (size_t i = 0; i < n && i < max; i++)
+      idx[(*count)++] = i;
+    return 0;
+  }
+  for (const char *p = s;;) {
+    const char *comma = strchr(p, ',');
+    size_t len = comma ? (size_t)(comma - p) : strlen(p), hit = n;
+    for (size_t i = 0; i < n && hit == n; i++)
+      if (len == strlen(names[i]) && (nocase ? strncasecmp(p, names[i], len) : strncmp(p, names[i], len)) == 0)
+        hit = i;
+    if (hit == n || *count == max)
+      return -1;
+    idx[(*count)++] = hit;
+    if (!comma)
+      return 0;
+    p = comma + 1;
+  }
 }

@@ -96,6 +96,13 @@ const char *cli_suggest(const char *word, size_t len, const char *const *candida
 int cli_parse_double(const char *what, const char *s, double *out);
 int cli_parse_int(const char *what, const char *s, long lo, long hi, long *out);
 
+/* A comma list of names from names[0..n) ("A,C"; "all" when allow_all: every name in order), at
+ * most max items, compared ignoring case when nocase. Writes the indices into idx and their count
+ * into *count. Returns 0, or -1 for a name not in the set, an empty item or too many items (the
+ * caller prints its own message). */
+int cli_parse_names(const char *s, const char *const *names, size_t n, int allow_all, int nocase, size_t max,
+                    size_t *idx, size_t *count);
+
 /* A value, a comma list "a,b,c" or a linear range "start:stop:count" (count ≥ 1).
  * Allocates *values (free with free()). Returns 0 or CLI_INPUT (error printed). */
 int cli_parse_grid(const char *what, const char *s, double **values, size_t *count);
@@ -111,6 +118,18 @@ void cli_json_num(cli_json *j, const char *key, double v);
 void cli_json_int(cli_json *j, const char *key, long v);
 void cli_json_str(cli_json *j, const char *key, const char *v);
 void cli_json_end(cli_json *j); /* writes "}\n" */
+
+/* A JSON member read from a struct: key, kind ('d' double, 'i' int, 'l' long, 'z' size_t, 's' const
+ * char *) and offset. cli_json_fields writes the members of obj in table order (as cli_json_num,
+ * cli_json_int, cli_json_str would), so a command's JSON object is declared once per result type. */
+typedef struct cli_field {
+  const char *key;
+  char kind;
+  size_t off;
+} cli_field;
+#define CLI_FIELD(T, f, kind) {#f, kind, offsetof(T, f)}
+#define CLI_FIELD_AS(key, T, f, kind) {key, kind, offsetof(T, f)}
+void cli_json_fields(cli_json *j, const void *obj, const cli_field *f, size_t n);
 
 /* Every output file a command writes (--trace, --out, --output, headers, tables, expectations)
  * goes through cli_out, which treats a path as Unix tools do:
