@@ -79,9 +79,16 @@ typedef struct point {
   const char *message;
 } point;
 
+/* The result's JSON members; the first O_STEPS of them are also the problem's outputs, in order. */
+#define RES(f) CLI_FIELD(impactfit_impact_result, f, 'd')
+static const cli_field result_fields[] = {
+    RES(e_out),     RES(t_contact),    RES(f_max),        RES(t_fmax),       RES(f_min),     RES(delta_max),
+    RES(t_delta_max), RES(delta_start), RES(delta_sep),   RES(f_start),      RES(f_end),     RES(damping_work),
+    RES(energy_error), RES(zeta),       RES(delta_m0),    CLI_FIELD(impactfit_impact_result, rhs_evals, 'l'),
+    CLI_FIELD(impactfit_impact_result, steps, 'l'),       CLI_FIELD_AS("contacts", impactfit_impact_result, n_contacts, 'i')};
+
 static void print_json(const point *pt) {
   const impactfit_impact_params *p = &pt->p;
-  const impactfit_impact_result *r = &pt->r;
   cli_json j;
   cli_json_begin(&j, stdout);
   cli_json_num(&j, "n", p->n);
@@ -92,28 +99,10 @@ static void print_json(const point *pt) {
   cli_json_num(&j, "v", p->v);
   cli_json_str(&j, "transition", p->transition->name);
   cli_json_str(&j, "status", impactfit_status_name(pt->status));
-  if (pt->status) {
+  if (pt->status)
     cli_json_str(&j, "error", pt->message);
-  } else {
-    cli_json_num(&j, "e_out", r->e_out);
-    cli_json_num(&j, "t_contact", r->t_contact);
-    cli_json_num(&j, "f_max", r->f_max);
-    cli_json_num(&j, "t_fmax", r->t_fmax);
-    cli_json_num(&j, "f_min", r->f_min);
-    cli_json_num(&j, "delta_max", r->delta_max);
-    cli_json_num(&j, "t_delta_max", r->t_delta_max);
-    cli_json_num(&j, "delta_start", r->delta_start);
-    cli_json_num(&j, "delta_sep", r->delta_sep);
-    cli_json_num(&j, "f_start", r->f_start);
-    cli_json_num(&j, "f_end", r->f_end);
-    cli_json_num(&j, "damping_work", r->damping_work);
-    cli_json_num(&j, "energy_error", r->energy_error);
-    cli_json_num(&j, "zeta", r->zeta);
-    cli_json_num(&j, "delta_m0", r->delta_m0);
-    cli_json_int(&j, "rhs_evals", r->rhs_evals);
-    cli_json_int(&j, "steps", r->steps);
-    cli_json_int(&j, "contacts", r->n_contacts);
-  }
+  else
+    cli_json_fields(&j, &pt->r, result_fields, CLI_COUNT(result_fields));
   cli_json_end(&j);
 }
 
@@ -178,21 +167,13 @@ typedef struct sim_state {
 
 /* "C" or "A,C" into transitions; 0 or -1. */
 static int parse_transitions(const char *list, const impactfit_transition **trs, size_t *ntr) {
-  *ntr = 0;
-  for (const char *t = list;;) {
-    const char *comma = strchr(t, ',');
-    size_t len = comma ? (size_t)(comma - t) : strlen(t);
-    char name[8] = "";
-    if (len < sizeof name)
-      memcpy(name, t, len), name[len] = '\0';
-    const impactfit_transition *tr = (len < sizeof name) ? impactfit_transition_from_name(name) : NULL;
-    if (!tr || *ntr == 4)
-      return -1;
-    trs[(*ntr)++] = tr;
-    if (!comma)
-      return 0;
-    t = comma + 1;
-  }
+  static const char *const names[4] = {"A", "B", "C", "D"};
+  size_t idx[4];
+  if (cli_parse_names(list, names, 4, 0, 1, 4, idx, ntr))
+    return -1;
+  for (size_t i = 0; i < *ntr; i++)
+    trs[i] = impactfit_transition_from_name(names[idx[i]]);
+  return 0;
 }
 
 static void to_params(const sim_state *st, const double *in, impactfit_impact_params *p) {
@@ -237,13 +218,11 @@ static void sim_row(void *ctx, const cli_grid_row *row) {
   pt.status = row->status;
   pt.message = row->message;
   if (!row->status) {
-    impactfit_impact_result *r = &pt.r;
-    r->e_out = o[O_E_OUT], r->t_contact = o[O_T_CONTACT], r->f_max = o[O_F_MAX], r->t_fmax = o[O_T_FMAX];
-    r->f_min = o[O_F_MIN], r->delta_max = o[O_DELTA_MAX], r->t_delta_max = o[O_T_DELTA_MAX];
-    r->delta_start = o[O_DELTA_START], r->delta_sep = o[O_DELTA_SEP], r->f_start = o[O_F_START];
-    r->f_end = o[O_F_END], r->damping_work = o[O_DAMPING_WORK], r->energy_error = o[O_ENERGY_ERROR];
-    r->zeta = o[O_ZETA], r->delta_m0 = o[O_DELTA_M0], r->steps = (long)o[O_STEPS];
-    r->n_contacts = (int)o[O_CONTACTS], r->rhs_evals = row->rhs_evals;
+    for (size_t k = 0; k < O_STEPS; k++)
+      *(double *)((char *)&pt.r + result_fields[k].off) = o[k];
+    pt.r.steps = (long)o[O_STEPS];
+    pt.r.n_contacts = (int)o[O_CONTACTS];
+    pt.r.rhs_evals = row->rhs_evals;
   }
   if (c->detail) { /* one point, no format: the detailed report, or the error alone */
     if (pt.status) {
