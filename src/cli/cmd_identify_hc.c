@@ -69,6 +69,10 @@ static void print_detail(const ipoint *p) {
 enum { P_E, P_DT, P_V, P_MASS, P_N };
 enum { O_EPS, O_DTAU, O_OMEGA, O_K, O_LAMBDA, O_E_SIM, O_DT_SIM, O_E_RES, O_DT_RES };
 
+#define ID(f) CLI_FIELD(impactfit_hc_identified, f, 'd')
+static const cli_field id_fields[] = {ID(eps),   ID(dtau),   ID(omega_i),    ID(k),          ID(lambda),
+                                      ID(e_sim), ID(dt_sim), ID(e_residual), ID(dt_residual)};
+
 typedef struct ih_print {
   int json, detail;
   int rc; /* CLI_INPUT when a point's result was out of range */
@@ -88,10 +92,9 @@ static void ih_row(void *ctx, const cli_grid_row *r) {
   pt.e = r->in[P_E], pt.dt = r->in[P_DT], pt.v = r->in[P_V], pt.mass = r->in[P_MASS], pt.n = r->in[P_N];
   pt.status = r->status;
   pt.message = r->message;
-  const double *o = r->out;
   impactfit_hc_identified *id = &pt.id;
-  id->eps = o[O_EPS], id->dtau = o[O_DTAU], id->omega_i = o[O_OMEGA], id->k = o[O_K], id->lambda = o[O_LAMBDA];
-  id->e_sim = o[O_E_SIM], id->dt_sim = o[O_DT_SIM], id->e_residual = o[O_E_RES], id->dt_residual = o[O_DT_RES];
+  for (size_t k = 0; k < CLI_COUNT(id_fields); k++) /* the outputs in the struct's order */
+    *(double *)((char *)id + id_fields[k].off) = r->out[k];
   int input = pt.status && impactfit_status_is_input_error(pt.status);
   if (input)
     c->rc = CLI_INPUT;
@@ -114,19 +117,10 @@ static void ih_row(void *ctx, const cli_grid_row *r) {
     cli_json_num(&j, "mass", pt.mass);
     cli_json_num(&j, "n", pt.n);
     cli_json_str(&j, "status", impactfit_status_name(pt.status));
-    if (pt.status) {
+    if (pt.status)
       cli_json_str(&j, "error", pt.message);
-    } else {
-      cli_json_num(&j, "eps", id->eps);
-      cli_json_num(&j, "dtau", id->dtau);
-      cli_json_num(&j, "omega_i", id->omega_i);
-      cli_json_num(&j, "k", id->k);
-      cli_json_num(&j, "lambda", id->lambda);
-      cli_json_num(&j, "e_sim", id->e_sim);
-      cli_json_num(&j, "dt_sim", id->dt_sim);
-      cli_json_num(&j, "e_residual", id->e_residual);
-      cli_json_num(&j, "dt_residual", id->dt_residual);
-    }
+    else
+      cli_json_fields(&j, id, id_fields, CLI_COUNT(id_fields));
     cli_json_end(&j);
   } else {
     printf("%-12.6g %-12.6g %-10.4g %-10.4g %-6.4g", pt.e, pt.dt, pt.v, pt.mass, pt.n);
@@ -137,9 +131,9 @@ static void ih_row(void *ctx, const cli_grid_row *r) {
              id->lambda, id->e_residual, id->dt_residual);
   }
   if (pt.status) {
-    fflush(stdout);
-    fprintf(stderr, "impactfit: error: identify-hc: point %zu (e = %g, dt = %g): %s\n", r->index, pt.e, pt.dt,
-            pt.message);
+    char where[128];
+    snprintf(where, sizeof where, "point %zu (e = %g, dt = %g)", r->index, pt.e, pt.dt);
+    cli_row_failed("identify-hc", where, pt.message);
   }
 }
 
