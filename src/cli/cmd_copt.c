@@ -112,10 +112,8 @@ static void copt_row(void *ctx, const cli_grid_row *r) {
     printf("%8.4g %12.6g %22.15g %20.15g %20.15g %14.6g %5d %7ld\n", n, e, c_opt, o[OUT_E_OUT], o[OUT_ZETA],
            o[OUT_DSEP], it, r->rhs_evals);
   }
-  if (r->status) {
-    fflush(stdout);
-    fprintf(stderr, "impactfit: error: copt: n = %g, e = %g: %s\n", n, e, r->message);
-  }
+  if (r->status)
+    cli_row_failed("copt", r->message, "n = %g, e = %g", n, e);
 }
 
 typedef struct copt_opts {

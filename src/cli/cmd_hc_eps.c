@@ -73,8 +73,7 @@ static void he_row(void *ctx, const cli_grid_row *r) {
   const he_print *c = ctx;
   double e = r->in[P_E], k = r->in[P_K], v = r->in[P_V], x = r->out[O_EPS], lambda = c->dims ? r->out[O_LAMBDA] : 0.0;
   if (r->status) { /* inputs are checked first: a formula failing at a valid e is a numerical failure */
-    fflush(stdout);
-    fprintf(stderr, "impactfit: error: hc-eps: e = %g: %s\n", e, r->message);
+    cli_row_failed("hc-eps", r->message, "e = %g", e);
     return;
   }
   if (c->json) {

@@ -130,11 +130,8 @@ static void ih_row(void *ctx, const cli_grid_row *r) {
       printf(" %-22.17g %-22.17g %-22.17g %-22.17g %-22.17g %-8.1e %.1e\n", id->eps, id->dtau, id->omega_i, id->k,
              id->lambda, id->e_residual, id->dt_residual);
   }
-  if (pt.status) {
-    char where[128];
-    snprintf(where, sizeof where, "point %zu (e = %g, dt = %g)", r->index, pt.e, pt.dt);
-    cli_row_failed("identify-hc", where, pt.message);
-  }
+  if (pt.status)
+    cli_row_failed("identify-hc", pt.message, "point %zu (e = %g, dt = %g)", r->index, pt.e, pt.dt);
 }
 
 int impactfit_cmd_identify_hc(int argc, char **argv) {

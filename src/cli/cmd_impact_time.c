@@ -100,10 +100,8 @@ static void it_row(void *ctx, const cli_grid_row *r) {
       printf("\n");
     }
   }
-  if (r->status) {
-    fflush(stdout);
-    fprintf(stderr, "impactfit: error: impact-time: eps = %g, n = %g: %s\n", in[IN_EPS], in[IN_N], r->message);
-  }
+  if (r->status)
+    cli_row_failed("impact-time", r->message, "eps = %g, n = %g", in[IN_EPS], in[IN_N]);
 }
 
 /* with --k --mass --v: omega_i and lambda representable at the ends of every axis */

@@ -241,11 +241,8 @@ static void sim_row(void *ctx, const cli_grid_row *row) {
     print_csv(&pt);
   else
     print_row(&pt);
-  if (pt.status) {
-    fflush(stdout);
-    fprintf(stderr, "impactfit: error: simulate: point %zu (n = %g, c = %g): %s\n", row->index, pt.p.n, pt.p.c,
-            pt.message);
-  }
+  if (pt.status)
+    cli_row_failed("simulate", pt.message, "point %zu (n = %g, c = %g)", row->index, pt.p.n, pt.p.c);
 }
 
 /* The axes in grid order after the transition: n, m, c, k, mass, v. */

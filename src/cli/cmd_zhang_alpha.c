@@ -121,10 +121,8 @@ static void za_row(void *ctx, const cli_grid_row *r) {
       printf(" %22.15g", lam);
     putchar('\n');
   }
-  if (r->status) {
-    fflush(stdout);
-    fprintf(stderr, "impactfit: error: zhang-alpha: n = %g, m = %g, e = %g: %s\n", n, m, e, r->message);
-  }
+  if (r->status)
+    cli_row_failed("zhang-alpha", r->message, "n = %g, m = %g, e = %g", n, m, e);
 }
 
 typedef struct za_dims {

@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -311,7 +312,12 @@ int cli_grid_sweep(const char *what, const char *problem, const cli_setting *set
   return st ? cli_status_error(st, &err, what) : 0;
 }
 
-void cli_row_failed(const char *what, const char *where, const char *message) {
+void cli_row_failed(const char *what, const char *message, const char *where_fmt, ...) {
   fflush(stdout);
-  fprintf(stderr, "impactfit: error: %s: %s: %s\n", what, where, message);
+  fprintf(stderr, "impactfit: error: %s: ", what);
+  va_list ap;
+  va_start(ap, where_fmt);
+  vfprintf(stderr, where_fmt, ap);
+  va_end(ap);
+  fprintf(stderr, ": %s\n", message);
 }

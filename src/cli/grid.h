@@ -133,9 +133,10 @@ typedef struct cli_setting {
 int cli_grid_sweep(const char *what, const char *problem, const cli_setting *set, size_t nset,
                    const cli_axis_spec *a, size_t n, impactfit_sweep **out);
 
-/* The usual row failure message on stderr after the row: "impactfit: error: WHAT: <where>: msg"
- * (stdout flushed first so the row comes before it). */
-void cli_row_failed(const char *what, const char *where, const char *message);
+/* A failed point's message on stderr after its row: "impactfit: error: WHAT: <where>: message",
+ * <where> from the format (stdout flushed first so the row comes before it). */
+void cli_row_failed(const char *what, const char *message, const char *where_fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* for (i over the values of axis a to check): every value of a list, the two ends of a range (a linear
  * range lies between them). */
