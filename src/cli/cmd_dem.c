@@ -178,18 +178,19 @@ typedef struct dem_opts {
 
 /* The bodies: --mass/--reff, or radii with densities or masses (the second body as the first unless
  * given; a wall has none). */
+static int given(double a, double b, double c) { return !isnan(a) || !isnan(b) || !isnan(c); }
+
 static int resolve_bodies(dem_opts *o) {
-  int direct = !isnan(o->mass) || !isnan(o->reff);
+  int direct = given(o->mass, o->reff, NAN);
   if (direct && (isnan(o->mass) || isnan(o->reff)))
     return cli_input_error("dem: --mass and --reff go together (the effective mass, kg, and radius, m)");
-  if (direct && (!isnan(o->radius) || !isnan(o->r1) || !isnan(o->r2) || !isnan(o->density) || !isnan(o->rho1) ||
-                 !isnan(o->rho2) || !isnan(o->m1) || !isnan(o->m2)))
+  if (direct && (given(o->radius, o->r1, o->r2) || given(o->density, o->rho1, o->rho2) || given(o->m1, o->m2, NAN)))
     return cli_input_error("dem: give --mass and --reff, or the bodies (radii, densities or masses), not both");
-  if (!isnan(o->radius) && (!isnan(o->r1) || !isnan(o->r2)))
+  if (!isnan(o->radius) && given(o->r1, o->r2, NAN))
     return cli_input_error("dem: give --radius or --r1/--r2, not both");
-  if (!isnan(o->density) && (!isnan(o->rho1) || !isnan(o->rho2)))
+  if (!isnan(o->density) && given(o->rho1, o->rho2, NAN))
     return cli_input_error("dem: give --density or --rho1/--rho2, not both");
-  if ((!isnan(o->m1) || !isnan(o->m2)) && (!isnan(o->density) || !isnan(o->rho1) || !isnan(o->rho2)))
+  if (given(o->m1, o->m2, NAN) && given(o->density, o->rho1, o->rho2))
     return cli_input_error("dem: give densities or masses, not both");
   if (!isnan(o->radius))
     o->r1 = o->r2 = o->radius;
