@@ -48,15 +48,7 @@ int cli_axis_parse(const char *what, const char *s, cli_axis *ax) {
 }
 
 double cli_axis_value(const cli_axis *ax, size_t i) {
-  if (!ax->range)
-    return ax->values[i];
-  /* the sweep's linear axis (src/sweep/sweep.c), operation for operation */
-  if (i == 0)
-    return ax->a;
-  if (i == ax->n - 1)
-    return ax->b;
-  double t = (double)i / (double)(ax->n - 1);
-  return ax->a + (ax->b - ax->a) * t;
+  return ax->range ? impactfit_sweep_range_value(IMPACTFIT_AXIS_LINEAR, ax->a, ax->b, ax->n, i) : ax->values[i];
 }
 
 int cli_axis_add(impactfit_sweep_def *d, const char *param, const cli_axis *ax, impactfit_error *err) {
