@@ -312,6 +312,13 @@ void cli_json_str(cli_json *j, const char *key, const char *v) {
 }
 
 void cli_json_end(cli_json *j) { fputs("}\n", j->f); }
+int cli_json_status(cli_json *j, int status, const char *message) {
+  cli_json_str(j, "status", impactfit_status_name(status));
+  if (status)
+    cli_json_str(j, "error", message);
+  return status == 0;
+}
+
 void cli_json_fields(cli_json *j, const void *obj, const cli_field *f, size_t n) {
   const char *base = obj;
   for (size_t i = 0; i < n; i++) {

@@ -130,6 +130,9 @@ typedef struct cli_field {
 #define CLI_FIELD(T, f, kind) {#f, kind, offsetof(T, f)}
 #define CLI_FIELD_AS(key, T, f, kind) {key, kind, offsetof(T, f)}
 void cli_json_fields(cli_json *j, const void *obj, const cli_field *f, size_t n);
+/* "status": the status name, and "error": message when status is not 0; returns 1 when it is 0 (the
+ * result's members follow). */
+int cli_json_status(cli_json *j, int status, const char *message);
 
 /* Every output file a command writes (--trace, --out, --output, headers, tables, expectations)
  * goes through cli_out, which treats a path as Unix tools do:

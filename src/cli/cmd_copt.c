@@ -87,10 +87,7 @@ static void copt_row(void *ctx, const cli_grid_row *r) {
     cli_json_num(&j, "mass", c->mass);
     cli_json_num(&j, "v", c->v);
     cli_json_str(&j, "method", c->method);
-    cli_json_str(&j, "status", impactfit_status_name(r->status));
-    if (r->status) {
-      cli_json_str(&j, "error", r->message);
-    } else {
+    if (cli_json_status(&j, r->status, r->message)) {
       cli_json_num(&j, "c_opt", c_opt);
       cli_json_num(&j, "e_out", o[OUT_E_OUT]);
       cli_json_num(&j, "zeta", o[OUT_ZETA]);

@@ -70,6 +70,11 @@ static int parse_onoff(const char *s, int *out) {
   return 0;
 }
 
+#define MD(f, kind) CLI_FIELD(impactfit_dem_model, f, kind)
+static const cli_field model_fields[] = { /* the registry entry in --list --json: 8, 3 computed, then 4 */
+    MD(code, 's'),       MD(versions, 's'), MD(model, 's'),    MD(damping, 's'), MD(param, 's'), MD(param_unit, 's'),
+    MD(n, 'd'),          MD(m, 'd'),        MD(takes_e, 'i'),  MD(run_here, 'i'), MD(law, 's'),  MD(source, 's')};
+
 static void print_list(const char *code, int json) {
   for (size_t i = 0; i < impactfit_dem_model_count(); i++) {
     const impactfit_dem_model *md = impactfit_dem_model_at(i);
@@ -78,21 +83,11 @@ static void print_list(const char *code, int json) {
     if (json) {
       cli_json j;
       cli_json_begin(&j, stdout);
-      cli_json_str(&j, "code", md->code);
-      cli_json_str(&j, "versions", md->versions);
-      cli_json_str(&j, "model", md->model);
-      cli_json_str(&j, "damping", md->damping);
-      cli_json_str(&j, "param", md->param);
-      cli_json_str(&j, "param_unit", md->param_unit);
-      cli_json_num(&j, "n", md->n);
-      cli_json_num(&j, "m", md->m);
+      cli_json_fields(&j, md, model_fields, 8);
       cli_json_str(&j, "clamp_default", md->clamp_default ? "C" : "A");
       cli_json_str(&j, "clamp_switch", md->clamp_switch ? md->clamp_switch : "");
       cli_json_str(&j, "kn_unit", impactfit_dem_kn_unit(md) ? impactfit_dem_kn_unit(md) : "");
-      cli_json_int(&j, "takes_e", md->takes_e);
-      cli_json_int(&j, "run_here", md->run_here);
-      cli_json_str(&j, "law", md->law);
-      cli_json_str(&j, "source", md->source);
+      cli_json_fields(&j, md, model_fields + 8, CLI_COUNT(model_fields) - 8);
       cli_json_end(&j);
     } else {
       printf("%s %s%s%s  [%s]%s\n  you type: %s (%s); n = %g, m = %g; end: %s%s%s\n  %s\n  source: %s\n\n", md->code,

@@ -116,10 +116,7 @@ static void ih_row(void *ctx, const cli_grid_row *r) {
     cli_json_num(&j, "v", pt.v);
     cli_json_num(&j, "mass", pt.mass);
     cli_json_num(&j, "n", pt.n);
-    cli_json_str(&j, "status", impactfit_status_name(pt.status));
-    if (pt.status)
-      cli_json_str(&j, "error", pt.message);
-    else
+    if (cli_json_status(&j, pt.status, pt.message))
       cli_json_fields(&j, id, id_fields, CLI_COUNT(id_fields));
     cli_json_end(&j);
   } else {

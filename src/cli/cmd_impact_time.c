@@ -75,10 +75,7 @@ static void it_row(void *ctx, const cli_grid_row *r) {
       cli_json_num(&j, "mass", in[IN_MASS]);
       cli_json_num(&j, "v", in[IN_V]);
     }
-    cli_json_str(&j, "status", impactfit_status_name(r->status));
-    if (r->status) {
-      cli_json_str(&j, "error", r->message);
-    } else {
+    if (cli_json_status(&j, r->status, r->message)) {
       cli_json_num(&j, "dtau", o[OUT_DTAU]);
       cli_json_num(&j, "e", o[OUT_E]);
       if (c->dims) {

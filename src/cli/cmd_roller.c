@@ -83,10 +83,7 @@ static void print_json(const run *R, impactfit_mb1d_workspace *ws) {
   cli_json_num(&j, "k", R->sys.k);
   cli_json_num(&j, "c", R->sys.c);
   cli_json_num(&j, "omega", R->sys.omega);
-  cli_json_str(&j, "status", impactfit_status_name(R->status));
-  if (R->status)
-    cli_json_str(&j, "error", R->message);
-  else
+  if (cli_json_status(&j, R->status, R->message))
     cli_json_fields(&j, &R->r, summary_fields, CLI_COUNT(summary_fields));
   cli_json_end(&j);
   for (int i = 0; !R->status && i < R->r.n_periods; i++) {

@@ -98,10 +98,7 @@ static void print_json(const point *pt) {
   cli_json_num(&j, "mass", p->mass);
   cli_json_num(&j, "v", p->v);
   cli_json_str(&j, "transition", p->transition->name);
-  cli_json_str(&j, "status", impactfit_status_name(pt->status));
-  if (pt->status)
-    cli_json_str(&j, "error", pt->message);
-  else
+  if (cli_json_status(&j, pt->status, pt->message))
     cli_json_fields(&j, &pt->r, result_fields, CLI_COUNT(result_fields));
   cli_json_end(&j);
 }

@@ -86,10 +86,7 @@ static void za_row(void *ctx, const cli_grid_row *r) {
     cli_json_num(&j, "e", e);
     cli_json_str(&j, "transition", c->transition);
     cli_json_str(&j, "method", c->method);
-    cli_json_str(&j, "status", impactfit_status_name(r->status));
-    if (r->status) {
-      cli_json_str(&j, "error", r->message);
-    } else {
+    if (cli_json_status(&j, r->status, r->message)) {
       cli_json_num(&j, "alpha", alpha);
       cli_json_num(&j, "lambda_star", ls);
       cli_json_num(&j, "e_out", e_out);
