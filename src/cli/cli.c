@@ -64,77 +64,71 @@ int cli_parse_int(const char *what, const char *s, long lo, long hi, long *out) 
   return 0;
 }
 
+int cli_parse_range(const char *what, const char *s, double *a, double *b, long *n) {
+  char *copy = strdup(s);
+  if (!copy)
+    return cli_input_error("out of memory");
+  char *c1 = strchr(copy, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+  int rc;
+  if (!c2 || strchr(c2 + 1, ':') || strchr(copy, ',')) {
+    rc = cli_input_error("%s: a range is start:stop:count, got '%s'", what, s);
+  } else {
+    *c1 = *c2 = '\0';
+    char cwhat[128];
+    snprintf(cwhat, sizeof cwhat, "%s: the count of range '%.40s'", what, s);
+    if (!(rc = cli_parse_double(what, copy, a)) && !(rc = cli_parse_double(what, c1 + 1, b)) &&
+        !(rc = cli_parse_int(cwhat, c2 + 1, 1, 100000000, n)) && *n == 1 && *a != *b)
+      rc = cli_input_error("%s: a range with count 1 needs start = stop, got '%s'", what, s);
+  }
+  free(copy);
+  return rc;
+}
+
 int cli_parse_grid(const char *what, const char *s, double **values, size_t *count) {
   *values = NULL;
   *count = 0;
   if (!s || !*s)
     return cli_input_error("%s: expected a value, a list a,b,c or a range start:stop:count", what);
-  char *copy = strdup(s);
-  if (!copy)
-    return cli_input_error("out of memory");
-  int rc = 0;
-  char *colon = strchr(copy, ':');
-  if (colon) {
-    char *c2 = strchr(colon + 1, ':');
-    if (!c2 || strchr(c2 + 1, ':') || strchr(copy, ',')) {
-      rc = cli_input_error("%s: a range is start:stop:count, got '%s'", what, s);
-      goto done;
-    }
-    *colon = '\0';
-    *c2 = '\0';
+  if (strchr(s, ':')) {
     double a, b;
     long n;
-    char cwhat[128];
-    snprintf(cwhat, sizeof cwhat, "%s: the count of range '%.40s'", what, s);
-    if ((rc = cli_parse_double(what, copy, &a)) || (rc = cli_parse_double(what, colon + 1, &b)) ||
-        (rc = cli_parse_int(cwhat, c2 + 1, 1, 100000000, &n)))
-      goto done;
-    if (n == 1 && a != b) {
-      rc = cli_input_error("%s: a range with count 1 needs start = stop, got '%s'", what, s);
-      goto done;
-    }
-    *values = malloc((size_t)n * sizeof **values);
-    if (!*values) {
-      rc = cli_input_error("%s: out of memory for %ld values", what, n);
-      goto done;
-    }
+    int rc = cli_parse_range(what, s, &a, &b, &n);
+    if (rc)
+      return rc;
+    if (!(*values = malloc((size_t)n * sizeof **values)))
+      return cli_input_error("%s: out of memory for %ld values", what, n);
     for (long i = 0; i < n; i++)
       (*values)[i] = (n == 1) ? a : (i == n - 1 ? b : a + (b - a) * (double)i / (double)(n - 1));
     *count = (size_t)n;
-  } else {
-    size_t n = 1;
-    for (const char *p = copy; *p; p++)
-      n += (*p == ',');
-    *values = malloc(n * sizeof **values);
-    if (!*values) {
-      rc = cli_input_error("%s: out of memory", what);
-      goto done;
-    }
-    char *save = NULL, *tok = copy;
-    size_t i = 0;
-    /* strtok would skip empty fields; walk by hand so that "1,,2" is an error. */
-    for (;;) {
-      char *comma = strchr(tok, ',');
-      if (comma)
-        *comma = '\0';
-      if ((rc = cli_parse_double(what, tok, &(*values)[i])))
-        goto done;
-      i++;
-      if (!comma)
-        break;
-      tok = comma + 1;
-    }
-    (void)save;
-    *count = i;
+    return 0;
   }
-done:
+  char *copy = strdup(s);
+  size_t n = 1;
+  for (const char *p = s; *p; p++)
+    n += (*p == ',');
+  if (!copy || !(*values = malloc(n * sizeof **values))) {
+    free(copy);
+    return cli_input_error("%s: out of memory", what);
+  }
+  /* strtok would skip empty fields; walk by hand so that "1,,2" is an error. */
+  int rc = 0;
+  size_t i = 0;
+  for (char *tok = copy;; i++) {
+    char *comma = strchr(tok, ',');
+    if (comma)
+      *comma = '\0';
+    if ((rc = cli_parse_double(what, tok, &(*values)[i])) || !comma)
+      break;
+    tok = comma + 1;
+  }
   free(copy);
   if (rc) {
     free(*values);
     *values = NULL;
-    *count = 0;
+    return rc;
   }
-  return rc;
+  *count = i + 1;
+  return 0;
 }
 
 /* Edit distance (insertions, deletions, substitutions, transpositions of neighbours), ignoring

@@ -106,6 +106,8 @@ int cli_parse_names(const char *s, const char *const *names, size_t n, int allow
 /* A value, a comma list "a,b,c" or a linear range "start:stop:count" (count ≥ 1).
  * Allocates *values (free with free()). Returns 0 or CLI_INPUT (error printed). */
 int cli_parse_grid(const char *what, const char *s, double **values, size_t *count);
+/* The range "start:stop:count" alone (count 1..1e8; count 1 needs start = stop): 0 or CLI_INPUT. */
+int cli_parse_range(const char *what, const char *s, double *a, double *b, long *n);
 
 /* ---- output ---- */
 /* JSON helpers writing one object: fields separated by commas, numbers as %.17g. */

@@ -19,32 +19,13 @@
 
 int cli_axis_parse(const char *what, const char *s, cli_axis *ax) {
   memset(ax, 0, sizeof *ax);
-  if (s && strchr(s, ':') && !strchr(s, ',')) {
-    /* a range: parsed by cli_parse_grid's rules, kept as its ends */
-    char *copy = strdup(s);
-    if (!copy)
-      return cli_input_error("out of memory");
-    char *c1 = strchr(copy, ':'), *c2 = strchr(c1 + 1, ':');
-    int rc = 0;
-    if (!c2 || strchr(c2 + 1, ':')) {
-      rc = cli_input_error("%s: a range is start:stop:count, got '%s'", what, s);
-    } else {
-      *c1 = *c2 = '\0';
-      long n = 0;
-      char cwhat[128];
-      snprintf(cwhat, sizeof cwhat, "%s: the count of range '%.40s'", what, s);
-      if (!(rc = cli_parse_double(what, copy, &ax->a)) && !(rc = cli_parse_double(what, c1 + 1, &ax->b)) &&
-          !(rc = cli_parse_int(cwhat, c2 + 1, 1, 100000000, &n))) {
-        if (n == 1 && ax->a != ax->b)
-          rc = cli_input_error("%s: a range with count 1 needs start = stop, got '%s'", what, s);
-        ax->n = (size_t)n;
-        ax->range = 1;
-      }
-    }
-    free(copy);
-    return rc;
-  }
-  return cli_parse_grid(what, s, &ax->values, &ax->n);
+  if (!s || !strchr(s, ':') || strchr(s, ','))
+    return cli_parse_grid(what, s, &ax->values, &ax->n);
+  long n = 0; /* a range, kept as its ends */
+  int rc = cli_parse_range(what, s, &ax->a, &ax->b, &n);
+  ax->n = rc ? 0 : (size_t)n;
+  ax->range = !rc;
+  return rc;
 }
 
 double cli_axis_value(const cli_axis *ax, size_t i) {
