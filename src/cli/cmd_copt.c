@@ -123,8 +123,9 @@ static int check_n(double n, void *ctx) {
   impactfit_error err;
   impactfit_error_clear(&err);
   double c;
-  return impactfit_copt_from_zeta(n, 1.0, o->k, o->mass, o->v, &c, &err) ? cli_status_error(IMPACTFIT_EINVAL, &err, "copt")
-                                                                          : 0;
+  if (impactfit_copt_from_zeta(n, 1.0, o->k, o->mass, o->v, &c, &err))
+    return cli_status_error(IMPACTFIT_EINVAL, &err, "copt");
+  return 0;
 }
 
 int impactfit_cmd_copt(int argc, char **argv) {
@@ -134,18 +135,15 @@ int impactfit_cmd_copt(int argc, char **argv) {
   int json = 0, csv = 0, help = 0, dimensional = 0;
   cli_grid_opts go = CLI_GRID_OPTS_INIT;
   cli_spec opts[] = {
-      CLI_STR("n", &s_n),        CLI_STR("e", &s_e),          CLI_NUM("k", &o.k),
-      CLI_NUM("mass", &o.mass),  CLI_NUM("v", &o.v),          CLI_STR("method", &method),
+      CLI_STR_REQ("n", &s_n, "copt: --n is required (spring exponent, > 0)"),
+      CLI_STR_REQ("e", &s_e, "copt: --e is required (coefficient of restitution, 0 < e <= 1)"),
+      CLI_NUM("k", &o.k),        CLI_NUM("mass", &o.mass),    CLI_NUM("v", &o.v),          CLI_STR("method", &method),
       CLI_NUM("tol", &tol),      CLI_FLAG("dimensional", &dimensional),
       CLI_FLAG("json", &json),   CLI_FLAG("csv", &csv),       CLI_GRID_SPECS(go),
   };
   int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);
   if (rc || help)
     return rc;
-  if (!s_n)
-    return cli_input_error("copt: --n is required (spring exponent, > 0)");
-  if (!s_e)
-    return cli_input_error("copt: --e is required (coefficient of restitution, 0 < e <= 1)");
   if ((rc = cli_json_csv("copt", json, csv)) || (rc = cli_grid_check("copt", &go, json || csv)))
     return rc;
   const impactfit_root_method *rm = impactfit_root_method_from_name(method);

@@ -156,7 +156,8 @@ static int forward_mode(const impactfit_dem_model *md, const char *version, impa
     cli_json_end(&j);
   } else {
     printf("# %s %s, model %s%s%s, contact end: %s\n%s", md->code, version, md->model,
-           *md->damping ? " damping " : "", md->damping, clamped ? "force clamped at zero (C)" : "tensile until d = 0 (A)",
+           *md->damping ? " damping " : "", md->damping,
+           clamped ? "force clamped at zero (C)" : "tensile until d = 0 (A)",
            input);
     printf("# typing %s = %.12g gives e = %.10f at v = %.6g m/s\n", md->param, value, e_v, q->v);
     if (q->v_min < q->v_max)
@@ -199,7 +200,8 @@ static int resolve_bodies(dem_opts *o) {
     return 0; /* the effective quantities directly */
   if (isnan(o->m1) && isnan(o->m2)) {
     if (isnan(o->rho1))
-      return cli_input_error("dem: give the density (--density or --rho1/--rho2, kg/m^3) or the masses (--m1/--m2, kg)");
+      return cli_input_error(
+          "dem: give the density (--density or --rho1/--rho2, kg/m^3) or the masses (--m1/--m2, kg)");
     if (!(o->rho1 > 0.0) || (!o->wall && !(o->rho2 > 0.0)))
       return cli_input_error("dem: densities must be > 0 kg/m^3 (got %.17g, %.17g)", o->rho1, o->rho2);
     o->m1 = impactfit_dem_sphere_mass(o->r1, o->rho1);

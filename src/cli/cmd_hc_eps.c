@@ -123,7 +123,8 @@ int impactfit_cmd_hc_eps(int argc, char **argv) {
   int json = 0, help = 0;
   cli_grid_opts go = CLI_GRID_OPTS_INIT;
   cli_spec opts[] = {
-      CLI_STR("e", &s_e),           CLI_STR("k", &s_k),     CLI_STR("v", &s_v),
+      CLI_STR_REQ("e", &s_e, "hc-eps: --e is required (coefficient of restitution, 0 < e <= 1)"),
+      CLI_STR("k", &s_k),         CLI_STR("v", &s_v),
       CLI_STR("formula", &fname),   CLI_FLAG("json", &json), CLI_GRID_SPECS(go),
   };
   int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), NULL, &help, NULL, 0, NULL);
@@ -133,8 +134,6 @@ int impactfit_cmd_hc_eps(int argc, char **argv) {
     print_help();
     return CLI_OK;
   }
-  if (!s_e)
-    return cli_input_error("hc-eps: --e is required (coefficient of restitution, 0 < e <= 1)");
   if (!s_k != !s_v)
     return cli_input_error("hc-eps: --k and --v go together (lambda = eps k / v)");
   const impactfit_formula *f = impactfit_formula_from_name(fname);

@@ -136,8 +136,8 @@ int impactfit_cmd_identify_hc(int argc, char **argv) {
   cli_grid_opts go = CLI_GRID_OPTS_INIT;
   /* a range lies between its ends: those are checked */
   cli_axis_spec ax[] = {
-      {"--e", "e", NULL, NULL, 0.0, 1.0, CLI_LO_OPEN, "--e: the coefficient of restitution must be in (0, 1], got %.17g",
-       NULL, {0}},
+      {"--e", "e", NULL, NULL, 0.0, 1.0, CLI_LO_OPEN,
+       "--e: the coefficient of restitution must be in (0, 1], got %.17g", NULL, {0}},
       {"--dt", "dt", NULL, NULL, 0.0, NAN, CLI_LO_OPEN, "--dt: must be > 0, got %.17g", NULL, {0}},
       {"--v", "v", NULL, NULL, 0.0, NAN, CLI_LO_OPEN, "--v: must be > 0, got %.17g", NULL, {0}},
       {"--mass", "mass", NULL, NULL, 0.0, NAN, CLI_LO_OPEN, "--mass: must be > 0, got %.17g", NULL, {0}},

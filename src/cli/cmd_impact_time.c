@@ -123,16 +123,13 @@ int impactfit_cmd_impact_time(int argc, char **argv) {
   int json = 0, help = 0;
   cli_grid_opts go = CLI_GRID_OPTS_INIT;
   cli_spec opts[] = {
-      CLI_STR("eps", &s_eps), CLI_STR("n", &s_n), CLI_STR("k", &s_k),          CLI_STR("mass", &s_mass),
-      CLI_STR("v", &s_v),     CLI_FLAG("json", &json), CLI_GRID_SPECS(go),
+      CLI_STR_REQ("eps", &s_eps, "impact-time: --eps is required (damping ratio, >= 0)"),
+      CLI_STR_REQ("n", &s_n, "impact-time: --n is required (spring exponent, > 0)"),
+      CLI_STR("k", &s_k), CLI_STR("mass", &s_mass), CLI_STR("v", &s_v), CLI_FLAG("json", &json), CLI_GRID_SPECS(go),
   };
   int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);
   if (rc || help)
     return rc;
-  if (!s_eps)
-    return cli_input_error("impact-time: --eps is required (damping ratio, >= 0)");
-  if (!s_n)
-    return cli_input_error("impact-time: --n is required (spring exponent, > 0)");
   int dims = (s_k != NULL) + (s_mass != NULL) + (s_v != NULL);
   if (dims != 0 && dims != 3)
     return cli_input_error("impact-time: --k, --mass and --v go together (for omega_i and dt)");
@@ -142,9 +139,9 @@ int impactfit_cmd_impact_time(int argc, char **argv) {
   cli_axis_spec ax[] = {
       {"--eps", "eps", s_eps, NULL, 0.0, 1e7, 0u, "--eps: the damping ratio must be in [0, 1e7], got %.17g", NULL, {0}},
       {"--n", "n", s_n, NULL, 0.0, NAN, CLI_LO_OPEN, "--n: the spring exponent must be > 0, got %.17g", NULL, {0}},
-      {"--k", "k", s_k, "1", NAN, NAN, 0u, NULL, NULL, {0}},
-      {"--mass", "mass", s_mass, "1", NAN, NAN, 0u, NULL, NULL, {0}},
-      {"--v", "v", s_v, "1", NAN, NAN, 0u, NULL, NULL, {0}},
+      CLI_AXIS("--k", "k", s_k, "1"),
+      CLI_AXIS("--mass", "mass", s_mass, "1"),
+      CLI_AXIS("--v", "v", s_v, "1"),
   };
   const size_t nax = CLI_COUNT(ax);
   impactfit_sweep *s = NULL;

@@ -180,14 +180,13 @@ int impactfit_cmd_pendulum(int argc, char **argv) {
   double dt = 1e-3;
   int json = 0, help = 0;
   cli_spec opts[] = {
-      CLI_STR("model", &s_model), CLI_NUM("t-end", &base.t_end), CLI_NUM("e", &base.e),     CLI_NUM("n", &base.n),
-      CLI_NUM("k", &base.k),      CLI_STR("trace", &trace),      CLI_NUM("trace-dt", &dt), CLI_FLAG("json", &json),
+      CLI_STR_REQ("model", &s_model, "pendulum: --model is required (impulse, copt, flores or all)"),
+      CLI_NUM("t-end", &base.t_end), CLI_NUM("e", &base.e),     CLI_NUM("n", &base.n), CLI_NUM("k", &base.k),
+      CLI_STR("trace", &trace),      CLI_NUM("trace-dt", &dt), CLI_FLAG("json", &json),
   };
   int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);
   if (rc || help)
     return rc;
-  if (!s_model)
-    return cli_input_error("pendulum: --model is required (impulse, copt, flores or all)");
   static const char *const names[3] = {"impulse", "copt", "flores"};
   size_t idx[3] = {0, 1, 2}, nm = 3;
   if (strcmp(s_model, "all") != 0 && cli_parse_names(s_model, names, 3, 0, 0, 3, idx, &nm))

@@ -217,8 +217,8 @@ int impactfit_cmd_roller(int argc, char **argv) {
   int json = 0, help = 0;
   def.trace_points = 200;
   cli_spec opts[] = {
-      CLI_STR("case", &s_case),
-      CLI_STR("transition", &s_tr),
+      CLI_STR_REQ("case", &s_case, "roller: --case is required (I, II, III, IV or all)"),
+      CLI_STR_REQ("transition", &s_tr, "roller: --transition is required (A, B, C, D or all)"),
       CLI_ANYINT("periods", &def.periods),
       CLI_ANYINT("max-periods", &def.max_periods),
       CLI_NUM("tol", &def.tol),
@@ -230,10 +230,6 @@ int impactfit_cmd_roller(int argc, char **argv) {
   int rc = cli_options(argc, argv, opts, nopt, help_text, &help, NULL, 0, NULL);
   if (rc || help)
     return rc;
-  if (!s_case)
-    return cli_input_error("roller: --case is required (I, II, III, IV or all)");
-  if (!s_tr)
-    return cli_input_error("roller: --transition is required (A, B, C, D or all)");
   static const char *const tr_names[4] = {"A", "B", "C", "D"};
   size_t ci[4], ti[4], ncase, ntr;
   if (cli_parse_names(s_case, roller_case_names, 4, 1, 1, 4, ci, &ncase))

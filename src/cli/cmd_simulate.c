@@ -85,7 +85,8 @@ static const cli_field result_fields[] = {
     RES(e_out),     RES(t_contact),    RES(f_max),        RES(t_fmax),       RES(f_min),     RES(delta_max),
     RES(t_delta_max), RES(delta_start), RES(delta_sep),   RES(f_start),      RES(f_end),     RES(damping_work),
     RES(energy_error), RES(zeta),       RES(delta_m0),    CLI_FIELD(impactfit_impact_result, rhs_evals, 'l'),
-    CLI_FIELD(impactfit_impact_result, steps, 'l'),       CLI_FIELD_AS("contacts", impactfit_impact_result, n_contacts, 'i')};
+    CLI_FIELD(impactfit_impact_result, steps, 'l'),
+    CLI_FIELD_AS("contacts", impactfit_impact_result, n_contacts, 'i')};
 
 static void print_json(const point *pt) {
   const impactfit_impact_params *p = &pt->p;
@@ -357,9 +358,8 @@ int impactfit_cmd_simulate(int argc, char **argv) {
     return cli_input_error("--trace-points needs --trace FILE");
 
   cli_axis_spec ax[A_COUNT] = {
-      {"--n", "n", s_n, NULL, NAN, NAN, 0u, NULL, NULL, {0}},       {"--m", "m", s_m, NULL, NAN, NAN, 0u, NULL, NULL, {0}},
-      {"--c", "c", s_c, NULL, NAN, NAN, 0u, NULL, NULL, {0}},       {"--k", "k", s_k, NULL, NAN, NAN, 0u, NULL, NULL, {0}},
-      {"--mass", "mass", s_mass, NULL, NAN, NAN, 0u, NULL, NULL, {0}}, {"--v", "v", s_v, NULL, NAN, NAN, 0u, NULL, NULL, {0}},
+      CLI_AXIS("--n", "n", s_n, NULL), CLI_AXIS("--m", "m", s_m, NULL),          CLI_AXIS("--c", "c", s_c, NULL),
+      CLI_AXIS("--k", "k", s_k, NULL), CLI_AXIS("--mass", "mass", s_mass, NULL), CLI_AXIS("--v", "v", s_v, NULL),
   };
   impactfit_sweep *s = NULL;
   double total = (double)trl.ntr * cli_axes_total(ax, 0);

@@ -110,6 +110,9 @@ typedef struct cli_axis_spec {
   cli_axis ax;       /* set by cli_axes_parse */
 } cli_axis_spec;
 
+/* An axis without a range check. */
+#define CLI_AXIS(opt, param, text, def) {opt, param, text, def, NAN, NAN, 0u, NULL, NULL, {0}}
+
 /* Parses every axis (all first, then the checks, in order). Returns 0 or CLI_INPUT (printed). */
 int cli_axes_parse(cli_axis_spec *a, size_t n, void *ctx);
 /* The number of points of the product grid. */
