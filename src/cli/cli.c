@@ -97,6 +97,8 @@ int cli_parse_grid(const char *what, const char *s, double **values, size_t *cou
       return rc;
     if (!(*values = malloc((size_t)n * sizeof **values)))
       return cli_input_error("%s: out of memory for %ld values", what, n);
+    /* ((b − a)·i)/(n − 1), the order these lists always had (identify-synth --v, dem-audit --e print
+     * them); a grid axis holds a range as its ends and takes the sweep's values (cli_axis_value) */
     for (long i = 0; i < n; i++)
       (*values)[i] = (n == 1) ? a : (i == n - 1 ? b : a + (b - a) * (double)i / (double)(n - 1));
     *count = (size_t)n;

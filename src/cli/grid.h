@@ -67,16 +67,16 @@ typedef struct cli_grid {
 int cli_grid_run(const cli_grid *g);
 
 /* The options every grid command takes: --threads T, --quiet, --from P, --out DIR, --resume.
- * Initialise with CLI_GRID_OPTS_INIT and list CLI_GRID_OPTS(o) in the command's cli_opt table. */
+ * Initialise with CLI_GRID_OPTS_INIT and list CLI_GRID_SPECS(o) in the command's cli_spec table. */
 typedef struct cli_grid_opts {
   int threads; /* -1 until given */
   int quiet, from, resume;
   const char *out_dir;
 } cli_grid_opts;
 #define CLI_GRID_OPTS_INIT {-1, 0, 0, 0, NULL}
-#define CLI_GRID_OPTS(o)                                                                                  \
-  {"threads", OPT_INT, &(o).threads, 0}, {"quiet", OPT_FLAG, &(o).quiet, 0}, {"from", OPT_INT, &(o).from, 0}, \
-      {"out", OPT_STRING, &(o).out_dir, 0}, { "resume", OPT_FLAG, &(o).resume, 0 }
+#define CLI_GRID_SPECS(o)                                                                                  \
+  CLI_ANYINT("threads", &(o).threads), CLI_FLAG("quiet", &(o).quiet), CLI_ANYINT("from", &(o).from),      \
+      CLI_STR("out", &(o).out_dir), CLI_FLAG("resume", &(o).resume)
 
 /* Checks them; `formats` is non-zero when --json/--csv/--trace was given (--out writes the sweep's own
  * files instead). 0 or CLI_INPUT (error printed). */
@@ -86,11 +86,6 @@ int cli_grid_check(const char *what, const cli_grid_opts *o, int formats);
  * command line for the messages is argv without --from and --resume). Returns the exit status. */
 int cli_grid_exec(const char *what, const impactfit_sweep *s, const cli_grid_opts *o, int argc, char **argv,
                   void (*header)(void *ctx), void (*row)(void *ctx, const cli_grid_row *r), void *ctx);
-
-/* The same as cli_spec entries (cli_options). */
-#define CLI_GRID_SPECS(o)                                                                                  \
-  CLI_ANYINT("threads", &(o).threads), CLI_FLAG("quiet", &(o).quiet), CLI_ANYINT("from", &(o).from),      \
-      CLI_STR("out", &(o).out_dir), CLI_FLAG("resume", &(o).resume)
 
 /* ---- a grid command's axes, declared once ----
  * Each axis option: its text (NULL: not given; then def, or not an axis at all when def is NULL
