@@ -569,6 +569,8 @@ static void test_surrogate(void) {
   impactfit_hc_dtau_surrogate_params sp = impactfit_hc_dtau_surrogate_default_params();
   impactfit_hc_dtau_surrogate *s = NULL;
   impactfit_error err;
+  /* one simulation per node of the 37 x 13 Chebyshev grid of the default degrees 36, 12 */
+  CHECK(impactfit_hc_dtau_surrogate_simulations(&sp) == 37 * 13, "simulations of a default build");
   CHECK(impactfit_hc_dtau_surrogate_build(ws, &sp, &s, &err) == 0, "surrogate: %.120s", err.message);
   if (!s)
     return;

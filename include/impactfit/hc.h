@@ -219,6 +219,8 @@ typedef struct impactfit_hc_dtau_surrogate_params {
 } impactfit_hc_dtau_surrogate_params;
 
 IMPACTFIT_EXPORT impactfit_hc_dtau_surrogate_params impactfit_hc_dtau_surrogate_default_params(void);
+/* The simulations a build runs: one per Chebyshev node, (deg_eps + 1)(deg_n + 1). */
+IMPACTFIT_EXPORT long impactfit_hc_dtau_surrogate_simulations(const impactfit_hc_dtau_surrogate_params *p);
 
 typedef struct impactfit_hc_dtau_surrogate impactfit_hc_dtau_surrogate;
 

@@ -99,7 +99,7 @@ int impactfit_cmd_dtau_surrogate(int argc, char **argv) {
   if (st)
     return cli_status_error(st, &err, "dtau-surrogate");
   FILE *rf = stdout; /* standard error when the header went to standard output (cli_out) */
-  int solves = (sp.deg_eps + 1) * (sp.deg_n + 1);
+  long solves = impactfit_hc_dtau_surrogate_simulations(&sp);
   if (json) {
     cli_json j;
     cli_json_begin(&j, rf);
@@ -114,7 +114,7 @@ int impactfit_cmd_dtau_surrogate(int argc, char **argv) {
     cli_json_num(&j, "build_seconds", t_build);
     cli_json_end(&j);
   } else {
-    fprintf(rf, "%s: %d simulations (%.2f s); %zu held-out points: max relative error %.3e (eps = %.6g, "
+    fprintf(rf, "%s: %ld simulations (%.2f s); %zu held-out points: max relative error %.3e (eps = %.6g, "
                 "n = %.6g), mean %.3e -> %s\n",
             name, solves, t_build, chk.points, chk.max, chk.eps_at_max, chk.n_at_max, chk.mean, out);
   }

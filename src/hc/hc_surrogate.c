@@ -312,3 +312,7 @@ int impactfit_hc_dtau_surrogate_write_header(const impactfit_hc_dtau_surrogate *
   impactfit__locale_pop(loc);
   return st;
 }
+
+long impactfit_hc_dtau_surrogate_simulations(const impactfit_hc_dtau_surrogate_params *p) {
+  return ((long)p->deg_eps + 1) * ((long)p->deg_n + 1);
+}
