@@ -126,6 +126,35 @@ static void test_dem_formulas(void) {
         "audit: reversed grid");
 }
 
+/* The exact prefactors against the Kelvin–Voigt closed forms: a = ξ √(2(n+1)) with kv_A(ξ) = e or
+ * kv_C(ξ) = e; a[0] and a[2] equal the hertz-beta and linear-log formulas. */
+static void test_exact_prefactors_inverse(void) {
+  const impactfit_dem_formula *hb = impactfit_dem_formula_from_name("hertz-beta");
+  const impactfit_dem_formula *li = impactfit_dem_formula_from_name("linear-log");
+  impactfit_inverse_workspace *iv = impactfit_inverse_alloc();
+  for (int k = 0; k < 12; k++) {
+    double e = k == 0 ? 0.01 : (k == 11 ? 0.99 : 0.09 * k), a[4] = {0, 0, 0, 0};
+    impactfit_error err;
+    impactfit_error_clear(&err);
+    int st = impactfit_dem_exact_prefactors(k % 2 ? iv : NULL, e, a, &err);
+    CHECK(st == 0, "exact prefactors at e = %g: %s", e, err.message);
+    for (int c = 0; c < 4 && !st; c++) {
+      double n = c < 2 ? 1.5 : 1.0, xi = a[c] / sqrt(2.0 * (n + 1.0));
+      CHECK_REL((c % 2) ? kv_C(xi) : kv_A(xi), e, 1e-9, "prefactor %d reproduces e = %g (Kelvin-Voigt)", c, e);
+    }
+    if (!st) {
+      CHECK_REL(a[0], hb->prefactor(e), 2e-9, "exact Hertz prefactor under A = hertz-beta, e = %g", e);
+      CHECK_REL(a[2], li->prefactor(e), 2e-9, "exact linear prefactor under A = linear-log, e = %g", e);
+      CHECK(a[1] > a[0] && a[3] > a[2], "clamped (C) needs more damping than tensile (A), e = %g", e);
+    }
+  }
+  double a[4];
+  CHECK(impactfit_dem_exact_prefactors(iv, 0.0, a, NULL) == IMPACTFIT_EINVAL &&
+            impactfit_dem_exact_prefactors(iv, 1.5, a, NULL) == IMPACTFIT_EINVAL,
+        "exact prefactors: e outside (0, 1]");
+  impactfit_inverse_free(iv);
+}
+
 /* The committed generated header: its prefactors reproduce e in a simulation (issue: <= 1e-8). */
 static void test_generated_header(void) {
   unsigned long long s = 2024;
@@ -232,6 +261,7 @@ int main(void) {
   test_dem_formulas();
   test_generated_header();
   test_exact_prefactors();
+  test_exact_prefactors_inverse();
   impactfit_impact_free(ws);
   return tu_report("test_dem");
 }

@@ -302,6 +302,25 @@ static void test_impact_time(void) {
 
 /* ---- ω_i and identification ---------------------------------------------------------------- */
 
+/* λ = ε k / v: a product and a quotient of the inputs; the edge is representability. */
+static void test_lambda(void) {
+  double lam = -1.0;
+  CHECK(impactfit_hc_lambda(0.5, 1e6, 2.0, &lam, NULL) == 0, "lambda");
+  CHECK_REL(lam, 250000.0, 1e-16, "lambda = eps k / v = 0.5 * 1e6 / 2");
+  CHECK(impactfit_hc_lambda(0.0, 3.0, 7.0, &lam, NULL) == 0, "lambda at eps = 0");
+  CHECK_ABS(lam, 0.0, 0.0, "lambda = 0 at eps = 0");
+  CHECK(impactfit_hc_lambda(3.0, 1e300, 1e300, &lam, NULL) == 0, "lambda: large k over large v");
+  CHECK_REL(lam, 3.0, 1e-15, "lambda = 3 * 1e300 / 1e300");
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  CHECK(impactfit_hc_lambda(10.0, 1e300, 1e-300, &lam, &err) == IMPACTFIT_EINVAL, "lambda overflow");
+  CHECK(strstr(err.message, "not representable") != NULL, "lambda overflow message: %s", err.message);
+  CHECK(impactfit_hc_lambda(-1.0, 1.0, 1.0, &lam, NULL) == IMPACTFIT_EINVAL, "lambda: eps < 0");
+  CHECK(impactfit_hc_lambda(1.0, 0.0, 1.0, &lam, NULL) == IMPACTFIT_EINVAL, "lambda: k = 0");
+  CHECK(impactfit_hc_lambda(1.0, 1.0, 0.0, &lam, NULL) == IMPACTFIT_EINVAL, "lambda: v = 0");
+  CHECK(impactfit_hc_lambda(NAN, 1.0, 1.0, &lam, NULL) == IMPACTFIT_EINVAL, "lambda: eps NaN");
+}
+
 static void test_omega(void) {
   double w;
   CHECK(impactfit_hc_omega(1e8, 2.0, 0.05, 1.5, &w, NULL) == 0, "omega_i");
@@ -550,6 +569,8 @@ static void test_surrogate(void) {
   impactfit_hc_dtau_surrogate_params sp = impactfit_hc_dtau_surrogate_default_params();
   impactfit_hc_dtau_surrogate *s = NULL;
   impactfit_error err;
+  /* one simulation per node of the 37 x 13 Chebyshev grid of the default degrees 36, 12 */
+  CHECK(impactfit_hc_dtau_surrogate_simulations(&sp) == 37 * 13, "simulations of a default build");
   CHECK(impactfit_hc_dtau_surrogate_build(ws, &sp, &s, &err) == 0, "surrogate: %.120s", err.message);
   if (!s)
     return;
@@ -616,6 +637,7 @@ int main(void) {
   test_eps_invalid();
   test_impact_time();
   test_omega();
+  test_lambda();
   test_identify();
   test_rh_eps();
   test_dtau_surface();

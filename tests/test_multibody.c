@@ -385,6 +385,21 @@ static void test_roller_outcomes(void) {
   }
 }
 
+/* The excitation period of the four cases: w = 40 pi (cases I, II) and 80 pi (III, IV) rad/s give
+ * T = 1/20 s and 1/40 s. */
+static void test_roller_period(void) {
+  const double want[4] = {0.05, 0.05, 0.025, 0.025};
+  for (int c = 1; c <= 4; c++) {
+    impactfit_mb1d_system S;
+    CHECK(impactfit_mb1d_roller(c, impactfit_transition_C, &S, NULL) == 0, "roller case %d", c);
+    CHECK_REL(impactfit_mb1d_excitation_period(&S), want[c - 1], 1e-15, "period of case %d", c);
+  }
+  impactfit_mb1d_system S;
+  impactfit_mb1d_roller(1, impactfit_transition_C, &S, NULL);
+  S.omega = 0.0;
+  CHECK(isnan(impactfit_mb1d_excitation_period(&S)) && isnan(impactfit_mb1d_excitation_period(NULL)), "period: NaN without omega > 0");
+}
+
 static void test_roller_errors(void) {
   impactfit_mb1d_system S;
   impactfit_error err;
@@ -666,6 +681,7 @@ int main(void) {
   test_case1_linear();
   test_roller_outcomes();
   test_roller_errors();
+  test_roller_period();
   test_free_swing();
   test_impulse(0.3);
   test_impulse(1.0);

@@ -146,6 +146,31 @@ static void test_enumeration(void) {
   }
 }
 
+/* impactfit_sweep_range_value gives the very doubles a sweep's axis holds (front ends check a range
+ * through it before building the sweep), and the exact values of simple ranges. */
+static void test_range_value(void) {
+  impactfit_error err;
+  impactfit_sweep *s = parse("[sweep]\nproblem = simulate\n[axes]\nn = linear 0.3, 2.9, 977\n"
+                             "k = log 0.07, 3e5, 101\nc = log 1e-3, 7, 13\n",
+                             &err);
+  CHECK(s != NULL, "definition with three ranges parses");
+  if (!s)
+    return;
+  int same = 1;
+  for (size_t a = 0; a < impactfit_sweep_axis_count(s); a++) {
+    const impactfit_sweep_axis *ax = impactfit_sweep_get_axis(s, a);
+    for (size_t i = 0; i < ax->count; i++)
+      same &= impactfit_sweep_range_value(ax->kind, ax->start, ax->stop, ax->count, i) == ax->values[i];
+  }
+  CHECK(same, "range values bit-identical to the sweep's axes (linear, two log)");
+  impactfit_sweep_free(s);
+  CHECK(impactfit_sweep_range_value(IMPACTFIT_AXIS_LINEAR, 1.0, 2.0, 5, 3) == 1.75, "linear 1..2, 5 values: 1.75");
+  CHECK(impactfit_sweep_range_value(IMPACTFIT_AXIS_LINEAR, 0.1, 0.7, 4, 3) == 0.7, "last value exact");
+  CHECK(impactfit_sweep_range_value(IMPACTFIT_AXIS_LINEAR, 4.0, 4.0, 1, 0) == 4.0, "count 1");
+  CHECK_REL(impactfit_sweep_range_value(IMPACTFIT_AXIS_LOG, 0.1, 1000.0, 5, 2), 10.0, 4e-16, "log 0.1..1000: 10");
+  CHECK_REL(impactfit_sweep_range_value(IMPACTFIT_AXIS_LOG, -1.0, -100.0, 3, 1), -10.0, 4e-16, "negative log: -10");
+}
+
 /* ---- bad definitions: status and "t.ini:LINE:" ---- */
 static void test_bad_definitions(void) {
   static const struct {
@@ -962,6 +987,7 @@ static void test_runner_concurrency(void) {
 
 int main(void) {
   test_enumeration();
+  test_range_value();
   test_bad_definitions();
   test_runner_kelvin_voigt();
   test_runner_determinism();

@@ -48,6 +48,11 @@ IMPACTFIT_EXPORT int impactfit_hc_eps(double e, double *eps, impactfit_error *er
  * relative as above. Saves a simulation when only e is wanted. */
 IMPACTFIT_EXPORT int impactfit_hc_e(double eps, double *e, impactfit_error *err);
 
+/* The damping factor λ = ε k / v (N s/m^(n+1)) of a Hunt–Crossley contact with damping ratio ε,
+ * stiffness k (N/m^n) and approach velocity v (m/s), computed as (ε·k)/v. EINVAL for ε < 0, k ≤ 0,
+ * v ≤ 0, a non-finite input, or a λ that is not representable (overflow to infinity). */
+IMPACTFIT_EXPORT int impactfit_hc_lambda(double eps, double k, double v, double *lambda, impactfit_error *err);
+
 /* ---- impact time ---------------------------------------------------------------------------- */
 
 /* ω_i = [k v^(n−1) / mass]^(1/(n+1)) in 1/s. EINVAL for non-positive or non-finite inputs, or when
@@ -214,6 +219,8 @@ typedef struct impactfit_hc_dtau_surrogate_params {
 } impactfit_hc_dtau_surrogate_params;
 
 IMPACTFIT_EXPORT impactfit_hc_dtau_surrogate_params impactfit_hc_dtau_surrogate_default_params(void);
+/* The simulations a build runs: one per Chebyshev node, (deg_eps + 1)(deg_n + 1). */
+IMPACTFIT_EXPORT long impactfit_hc_dtau_surrogate_simulations(const impactfit_hc_dtau_surrogate_params *p);
 
 typedef struct impactfit_hc_dtau_surrogate impactfit_hc_dtau_surrogate;
 

@@ -126,6 +126,23 @@ IMPACTFIT_EXPORT void impactfit_identify_data_free(impactfit_identify_data *d); 
 IMPACTFIT_EXPORT int impactfit_identify_data_set_mass(impactfit_identify_data *d, double mass,
                                                       impactfit_error *err);
 
+/* A data set of nv·repeat rows made in code: each speed v[i] (m/s, finite, > 0) `repeat` times
+ * (1 ≤ repeat, rows in the order v[0] × repeat, v[1] × repeat, ...), every row with the effective
+ * mass `mass` (kg, finite, > 0) and e, dt, fmax 0 (for impactfit_identify_synth to fill); columns
+ * v, e and mass. EINVAL "approach velocities must be > 0, got V", "N rows, at most
+ * IMPACTFIT_IDENTIFY_MAX_ROWS" or an invalid mass/repeat; ENOMEM. Free with
+ * impactfit_identify_data_free. */
+IMPACTFIT_EXPORT int impactfit_identify_data_speeds(const double *v, size_t nv, size_t repeat, double mass,
+                                                    impactfit_identify_data **out, impactfit_error *err);
+
+/* The data as the CSV text impactfit_identify_data_parse reads: the header "v,e" followed by
+ * ",dt", ",fmax", ",mass" for the IMPACTFIT_IDENTIFY_COL_* bits set in `columns` (in that order,
+ * whatever d->columns says), then one line per row, every value printed with `digits` significant
+ * digits (1..17; 17 reads back exactly), C locale, "\n" line ends. *text is NUL-terminated (free
+ * with free()), *len its length (len may be NULL). EINVAL for digits out of range; ENOMEM. */
+IMPACTFIT_EXPORT int impactfit_identify_data_format(const impactfit_identify_data *d, unsigned columns, int digits,
+                                                    char **text, size_t *len, impactfit_error *err);
+
 /* Checks a data set (as the parser does, plus: at least one row, every row with a mass). EINVAL
  * "SOURCE:LINE: reason" (row index instead of line for rows made in code). */
 IMPACTFIT_EXPORT int impactfit_identify_data_check(const impactfit_identify_data *d,
@@ -300,6 +317,13 @@ IMPACTFIT_EXPORT int impactfit_identify_per_row(impactfit_identify_workspace *ws
                                                 const impactfit_transition *transition,
                                                 impactfit_identify_row_damping *out,
                                                 impactfit_error *err);
+
+/* How much each per-row damping varies across the rows: cv[j] = s_j / mean_j for j = lambda_hc,
+ * c_linear, lambda_m over the rows with status 0, s the sample standard deviation (divisor
+ * ok − 1) from the running sums (Σx, Σx²) and 0 when the mean is not > 0 or the variance rounds
+ * below 0. Returns the number of rows with status 0; cv is set only when it is at least 2. */
+IMPACTFIT_EXPORT size_t impactfit_identify_per_row_spread(const impactfit_identify_row_damping *rows, size_t n,
+                                                          double cv[3]);
 
 /* ---- synthetic data ---------------------------------------------------------------------------- */
 

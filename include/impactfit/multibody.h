@@ -118,6 +118,10 @@ typedef struct impactfit_mb1d_system {
 IMPACTFIT_EXPORT int impactfit_mb1d_roller(int case_no, const impactfit_transition *tr,
                                            impactfit_mb1d_system *sys, impactfit_error *err);
 
+/* The excitation period T = 2π/ω of a system, in s (the period of its steady-state analysis); NaN
+ * when ω is not > 0. */
+IMPACTFIT_EXPORT double impactfit_mb1d_excitation_period(const impactfit_mb1d_system *sys);
+
 /* Checks a system: 0 or EINVAL with the reason. */
 IMPACTFIT_EXPORT int impactfit_mb1d_check(const impactfit_mb1d_system *sys, impactfit_error *err);
 

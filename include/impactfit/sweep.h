@@ -152,6 +152,14 @@ typedef enum impactfit_sweep_axis_kind {
   IMPACTFIT_AXIS_LOG     /* 10^(log10 start + (log10 stop − log10 start)·i/(count − 1)), ends exact */
 } impactfit_sweep_axis_kind;
 
+/* Value i (0 ≤ i < count) of a LINEAR or LOG range of `count` values from start to stop, the same
+ * double a sweep's axis holds (tests/test_sweep.c compares them): i = 0 gives start and i = count − 1
+ * stop exactly; between, with t = i/(count − 1), start + (stop − start)·t (LINEAR) or
+ * sign(start)·10^(log10|start| + (log10|stop| − log10|start|)·t) (LOG). For front ends that check
+ * a range's values before building the sweep. */
+IMPACTFIT_EXPORT double impactfit_sweep_range_value(impactfit_sweep_axis_kind kind, double start, double stop,
+                                                    size_t count, size_t i);
+
 /* An axis as read from the file (values[] holds every value in order). */
 typedef struct impactfit_sweep_axis {
   const char *name;

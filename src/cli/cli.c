@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -44,77 +45,73 @@ int cli_parse_int(const char *what, const char *s, long lo, long hi, long *out) 
   return 0;
 }
 
+int cli_parse_range(const char *what, const char *s, double *a, double *b, long *n) {
+  char *copy = strdup(s);
+  if (!copy)
+    return cli_input_error("out of memory");
+  char *c1 = strchr(copy, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+  int rc;
+  if (!c2 || strchr(c2 + 1, ':') || strchr(copy, ',')) {
+    rc = cli_input_error("%s: a range is start:stop:count, got '%s'", what, s);
+  } else {
+    *c1 = *c2 = '\0';
+    char cwhat[128];
+    snprintf(cwhat, sizeof cwhat, "%s: the count of range '%.40s'", what, s);
+    if (!(rc = cli_parse_double(what, copy, a)) && !(rc = cli_parse_double(what, c1 + 1, b)) &&
+        !(rc = cli_parse_int(cwhat, c2 + 1, 1, 100000000, n)) && *n == 1 && *a != *b)
+      rc = cli_input_error("%s: a range with count 1 needs start = stop, got '%s'", what, s);
+  }
+  free(copy);
+  return rc;
+}
+
 int cli_parse_grid(const char *what, const char *s, double **values, size_t *count) {
   *values = NULL;
   *count = 0;
   if (!s || !*s)
     return cli_input_error("%s: expected a value, a list a,b,c or a range start:stop:count", what);
-  char *copy = strdup(s);
-  if (!copy)
-    return cli_input_error("out of memory");
-  int rc = 0;
-  char *colon = strchr(copy, ':');
-  if (colon) {
-    char *c2 = strchr(colon + 1, ':');
-    if (!c2 || strchr(c2 + 1, ':') || strchr(copy, ',')) {
-      rc = cli_input_error("%s: a range is start:stop:count, got '%s'", what, s);
-      goto done;
-    }
-    *colon = '\0';
-    *c2 = '\0';
+  if (strchr(s, ':')) {
     double a, b;
     long n;
-    char cwhat[128];
-    snprintf(cwhat, sizeof cwhat, "%s: the count of range '%.40s'", what, s);
-    if ((rc = cli_parse_double(what, copy, &a)) || (rc = cli_parse_double(what, colon + 1, &b)) ||
-        (rc = cli_parse_int(cwhat, c2 + 1, 1, 100000000, &n)))
-      goto done;
-    if (n == 1 && a != b) {
-      rc = cli_input_error("%s: a range with count 1 needs start = stop, got '%s'", what, s);
-      goto done;
-    }
-    *values = malloc((size_t)n * sizeof **values);
-    if (!*values) {
-      rc = cli_input_error("%s: out of memory for %ld values", what, n);
-      goto done;
-    }
+    int rc = cli_parse_range(what, s, &a, &b, &n);
+    if (rc)
+      return rc;
+    if (!(*values = malloc((size_t)n * sizeof **values)))
+      return cli_input_error("%s: out of memory for %ld values", what, n);
+    /* ((b − a)·i)/(n − 1), the order these lists always had (identify-synth --v, dem-audit --e print
+     * them); a grid axis holds a range as its ends and takes the sweep's values (cli_axis_value) */
     for (long i = 0; i < n; i++)
       (*values)[i] = (n == 1) ? a : (i == n - 1 ? b : a + (b - a) * (double)i / (double)(n - 1));
     *count = (size_t)n;
-  } else {
-    size_t n = 1;
-    for (const char *p = copy; *p; p++)
-      n += (*p == ',');
-    *values = malloc(n * sizeof **values);
-    if (!*values) {
-      rc = cli_input_error("%s: out of memory", what);
-      goto done;
-    }
-    char *save = NULL, *tok = copy;
-    size_t i = 0;
-    /* strtok would skip empty fields; walk by hand so that "1,,2" is an error. */
-    for (;;) {
-      char *comma = strchr(tok, ',');
-      if (comma)
-        *comma = '\0';
-      if ((rc = cli_parse_double(what, tok, &(*values)[i])))
-        goto done;
-      i++;
-      if (!comma)
-        break;
-      tok = comma + 1;
-    }
-    (void)save;
-    *count = i;
+    return 0;
   }
-done:
+  char *copy = strdup(s);
+  size_t n = 1;
+  for (const char *p = s; *p; p++)
+    n += (*p == ',');
+  if (!copy || !(*values = malloc(n * sizeof **values))) {
+    free(copy);
+    return cli_input_error("%s: out of memory", what);
+  }
+  /* strtok would skip empty fields; walk by hand so that "1,,2" is an error. */
+  int rc = 0;
+  size_t i = 0;
+  for (char *tok = copy;; i++) {
+    char *comma = strchr(tok, ',');
+    if (comma)
+      *comma = '\0';
+    if ((rc = cli_parse_double(what, tok, &(*values)[i])) || !comma)
+      break;
+    tok = comma + 1;
+  }
   free(copy);
   if (rc) {
     free(*values);
     *values = NULL;
-    *count = 0;
+    return rc;
   }
-  return rc;
+  *count = i + 1;
+  return 0;
 }
 
 /* Edit distance (insertions, deletions, substitutions, transpositions of neighbours), ignoring
@@ -249,4 +246,108 @@ int cli_parse(int argc, char **argv, int first, cli_opt *opts, size_t nopts, con
   if (npos)
     *npos = np;
   return 0;
+}
+/* ---- declarative option tables ---- */
+
+static int spec_out_of_range(const cli_spec *s, double v) {
+  int lo_ok = isnan(s->lo) || ((s->flags & CLI_LO_OPEN) ? v > s->lo : v >= s->lo);
+  int hi_ok = isnan(s->hi) || ((s->flags & CLI_HI_OPEN) ? v < s->hi : v <= s->hi);
+  return !(lo_ok && hi_ok);
+}
+
+static int spec_check(const cli_spec *s) {
+  if (!s->msg)
+    return 0;
+  if (!s->seen) {
+    if (s->flags & CLI_REQUIRED)
+      return cli_input_error("%s", s->msg);
+    if (s->flags & CLI_IF_SEEN)
+      return 0;
+  }
+  if (s->type == OPT_DOUBLE) {
+    double v = *(const double *)s->dest;
+    if (spec_out_of_range(s, v))
+      return cli_input_error(s->msg, v);
+  } else if (s->type == OPT_INT) {
+    int v = *(const int *)s->dest;
+    if (spec_out_of_range(s, (double)v))
+      return cli_input_error(s->msg, v);
+  }
+  return 0;
+}
+
+int cli_options(int argc, char **argv, cli_spec *spec, size_t n, const char *help_text, int *help,
+                const char **pos, size_t max_pos, size_t *npos) {
+  cli_opt opts[128];
+  if (n > sizeof opts / sizeof opts[0])
+    return cli_input_error("internal error: too many options");
+  for (size_t i = 0; i < n; i++) {
+    opts[i] = (cli_opt){spec[i].name, spec[i].type, spec[i].dest, 0};
+  }
+  int h = 0;
+  int rc = cli_parse(argc, argv, 2, opts, n, pos, max_pos, npos, &h);
+  for (size_t i = 0; i < n; i++)
+    spec[i].seen = opts[i].seen;
+  if (help)
+    *help = h;
+  if (rc)
+    return rc;
+  if (h) {
+    if (help_text)
+      fputs(help_text, stdout);
+    return CLI_OK;
+  }
+  for (size_t i = 0; i < n; i++)
+    if ((rc = spec_check(&spec[i])))
+      return rc;
+  return 0;
+}
+
+const cli_spec *cli_spec_find(const cli_spec *spec, size_t n, const char *name) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(spec[i].name, name) == 0)
+      return &spec[i];
+  return NULL;
+}
+
+int cli_given(const cli_spec *spec, size_t n, const char *name) {
+  const cli_spec *s = cli_spec_find(spec, n, name);
+  return s ? s->seen : 0;
+}
+
+void cli_note_scaled(const char *what, const cli_spec *spec, size_t n, const char *quantities) {
+  int k = cli_given(spec, n, "k"), mass = cli_given(spec, n, "mass"), v = cli_given(spec, n, "v");
+  if (k && mass && v)
+    return;
+  fprintf(stderr,
+          "impactfit: note: %s: %s%s%s not given (1 used): %s are scaled values, for k = 1 N/m^n, mass = 1 kg, "
+          "v = 1 m/s\n",
+          what, k ? "" : "--k ", mass ? "" : "--mass ", v ? "" : "--v", quantities);
+}
+
+int cli_json_csv(const char *what, int json, int csv) {
+  return (json && csv) ? cli_input_error("%s: --json and --csv exclude each other", what) : 0;
+}
+
+int cli_parse_names(const char *s, const char *const *names, size_t n, int allow_all, int nocase, size_t max,
+                    size_t *idx, size_t *count) {
+  *count = 0;
+  if (allow_all && strcasecmp(s, "all") == 0) {
+    for (size_t i = 0; i < n && i < max; i++)
+      idx[(*count)++] = i;
+    return 0;
+  }
+  for (const char *p = s;;) {
+    const char *comma = strchr(p, ',');
+    size_t len = comma ? (size_t)(comma - p) : strlen(p), hit = n;
+    for (size_t i = 0; i < n && hit == n; i++)
+      if (len == strlen(names[i]) && (nocase ? strncasecmp(p, names[i], len) : strncmp(p, names[i], len)) == 0)
+        hit = i;
+    if (hit == n || *count == max)
+      return -1;
+    idx[(*count)++] = hit;
+    if (!comma)
+      return 0;
+    p = comma + 1;
+  }
 }

@@ -3,6 +3,7 @@
 #ifndef IMPACTFIT_CLI_H
 #define IMPACTFIT_CLI_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -29,6 +30,56 @@ typedef struct cli_opt {
 int cli_parse(int argc, char **argv, int first, cli_opt *opts, size_t nopts, const char **pos,
               size_t max_pos, size_t *npos, int *help);
 
+/* ---- declarative option tables ----
+ * A command lists its options once, each with where the value goes and the range it must lie in;
+ * cli_options parses argv (cli_parse's rules: the table order is also the order of the "did you
+ * mean" candidates), prints --help, and checks the ranges in table order, so that the command's
+ * own code keeps only the checks that relate several options. Build entries with the macros:
+ *   CLI_FLAG("json", &json)       CLI_STR("out", &path)        CLI_STR_REQ("n", &s, "message")
+ *   CLI_DBL("tol", &tol, lo, hi, flags, "--tol: expected a value in [1e-13, 0.1), got %.17g")
+ *   CLI_INT("points", &p, lo, hi, flags, "--points: must be 2..1000000, got %d")
+ * A range check fails unless lo <(=) value <(=) hi (CLI_LO_OPEN / CLI_HI_OPEN make a side strict,
+ * NAN leaves it unbounded); the message is printed after "impactfit: error: " with the value (a
+ * double as %.17g-style conversions, an int as %d). CLI_IF_SEEN checks only a value the user gave
+ * (not the default). A required option missing prints its message (no conversion). */
+enum { CLI_LO_OPEN = 1u, CLI_HI_OPEN = 2u, CLI_IF_SEEN = 4u, CLI_REQUIRED = 8u };
+
+typedef struct cli_spec {
+  const char *name;   /* without the leading "--" */
+  cli_opt_type type;
+  void *dest;         /* as cli_opt */
+  double lo, hi;      /* accepted range (NAN: that side unbounded); FLAG and STRING: unused */
+  unsigned flags;     /* CLI_LO_OPEN, CLI_HI_OPEN, CLI_IF_SEEN, CLI_REQUIRED */
+  const char *msg;    /* range or "required" message (NULL: no check) */
+  int seen;           /* set by cli_options */
+} cli_spec;
+
+#define CLI_FLAG(name, dest) {name, OPT_FLAG, dest, NAN, NAN, 0u, NULL, 0}
+#define CLI_STR(name, dest) {name, OPT_STRING, dest, NAN, NAN, 0u, NULL, 0}
+#define CLI_STR_REQ(name, dest, msg) {name, OPT_STRING, dest, NAN, NAN, CLI_REQUIRED, msg, 0}
+#define CLI_DBL(name, dest, lo, hi, flags, msg) {name, OPT_DOUBLE, dest, lo, hi, flags, msg, 0}
+#define CLI_INT(name, dest, lo, hi, flags, msg) {name, OPT_INT, dest, lo, hi, flags, msg, 0}
+#define CLI_NUM(name, dest) CLI_DBL(name, dest, NAN, NAN, 0u, NULL) /* a double, any value */
+#define CLI_ANYINT(name, dest) CLI_INT(name, dest, NAN, NAN, 0u, NULL)
+#define CLI_COUNT(tab) (sizeof(tab) / sizeof((tab)[0]))
+
+/* Parses argv[2..argc) against spec[0..n) (positional arguments into pos, up to max_pos, count in
+ * *npos; pos may be NULL with max_pos 0). With --help/-h: prints help_text on stdout, sets *help
+ * and returns CLI_OK without checking anything. Otherwise checks every entry in table order.
+ * Returns 0 or CLI_INPUT (error printed). */
+int cli_options(int argc, char **argv, cli_spec *spec, size_t n, const char *help_text, int *help,
+                const char **pos, size_t max_pos, size_t *npos);
+/* The entry named name (NULL when none): its `seen` after cli_options. */
+const cli_spec *cli_spec_find(const cli_spec *spec, size_t n, const char *name);
+/* 1 when the option name was given (0 also for a name that is not in the table). */
+int cli_given(const cli_spec *spec, size_t n, const char *name);
+
+/* ---- shared messages ---- */
+/* "impactfit: note: WHAT: --k --mass --v not given (1 used): QUANTITIES are scaled values, for
+ * k = 1 N/m^n, mass = 1 kg, v = 1 m/s" on stderr when one of --k, --mass, --v was not given. */
+void cli_note_scaled(const char *what, const cli_spec *spec, size_t n, const char *quantities);
+/* "WHAT: --json and --csv exclude each other" (CLI_INPUT) when both are set, else 0. */
+int cli_json_csv(const char *what, int json, int csv);
 /* Strict number parsing: the whole string, finite, within double range. Prints an error naming the
  * option on failure and returns CLI_INPUT; 0 on success. */
 /* The candidate closest to the mistyped word[0..len) (edit distance, ignoring case: at most 1 edit
@@ -37,8 +88,17 @@ const char *cli_suggest(const char *word, size_t len, const char *const *candida
 int cli_parse_double(const char *what, const char *s, double *out);
 int cli_parse_int(const char *what, const char *s, long lo, long hi, long *out);
 
+/* A comma list of names from names[0..n) ("A,C"; "all" when allow_all: every name in order), at
+ * most max items, compared ignoring case when nocase. Writes the indices into idx and their count
+ * into *count. Returns 0, or -1 for a name not in the set, an empty item or too many items (the
+ * caller prints its own message). */
+int cli_parse_names(const char *s, const char *const *names, size_t n, int allow_all, int nocase, size_t max,
+                    size_t *idx, size_t *count);
+
 /* A value, a comma list "a,b,c" or a linear range "start:stop:count" (count ≥ 1).
  * Allocates *values (free with free()). Returns 0 or CLI_INPUT (error printed). */
 int cli_parse_grid(const char *what, const char *s, double **values, size_t *count);
+/* The range "start:stop:count" alone (count 1..1e8; count 1 needs start = stop): 0 or CLI_INPUT. */
+int cli_parse_range(const char *what, const char *s, double *a, double *b, long *n);
 
 #endif

@@ -90,10 +90,7 @@ static void copt_row(void *ctx, const cli_grid_row *r) {
     cli_json_num(&j, "mass", c->mass);
     cli_json_num(&j, "v", c->v);
     cli_json_str(&j, "method", c->method);
-    cli_json_str(&j, "status", impactfit_status_name(r->status));
-    if (r->status) {
-      cli_json_str(&j, "error", r->message);
-    } else {
+    if (cli_json_status(&j, r->status, r->message)) {
       cli_json_num(&j, "c_opt", c_opt);
       cli_json_num(&j, "e_out", o[OUT_E_OUT]);
       cli_json_num(&j, "zeta", o[OUT_ZETA]);
@@ -115,110 +112,70 @@ static void copt_row(void *ctx, const cli_grid_row *r) {
     printf("%8.4g %12.6g %22.15g %20.15g %20.15g %14.6g %5d %7ld\n", n, e, c_opt, o[OUT_E_OUT], o[OUT_ZETA],
            o[OUT_DSEP], it, r->rhs_evals);
   }
-  if (r->status) {
-    fflush(stdout);
-    fprintf(stderr, "impactfit: error: copt: n = %g, e = %g: %s\n", n, e, r->message);
-  }
+  if (r->status)
+    cli_row_failed("copt", r->message, "n = %g, e = %g", n, e);
+}
+
+typedef struct copt_opts {
+  double k, mass, v;
+} copt_opts;
+
+/* every n: c_opt representable for the given k, mass, v */
+static int check_n(double n, void *ctx) {
+  const copt_opts *o = ctx;
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  double c;
+  if (impactfit_copt_from_zeta(n, 1.0, o->k, o->mass, o->v, &c, &err))
+    return cli_status_error(IMPACTFIT_EINVAL, &err, "copt");
+  return 0;
 }
 
 int impactfit_cmd_copt(int argc, char **argv) {
   const char *s_n = NULL, *s_e = NULL, *method = "fast";
-  double k = 1.0, mass = 1.0, v = 1.0, tol = 1e-10;
+  copt_opts o = {1.0, 1.0, 1.0};
+  double tol = 1e-10;
   int json = 0, csv = 0, help = 0, dimensional = 0;
   cli_grid_opts go = CLI_GRID_OPTS_INIT;
-  cli_opt opts[] = {
-      {"n", OPT_STRING, &s_n, 0},        {"e", OPT_STRING, &s_e, 0},
-      {"k", OPT_DOUBLE, &k, 0},          {"mass", OPT_DOUBLE, &mass, 0},
-      {"v", OPT_DOUBLE, &v, 0},          {"method", OPT_STRING, &method, 0},
-      {"tol", OPT_DOUBLE, &tol, 0},      {"dimensional", OPT_FLAG, &dimensional, 0},
-      {"json", OPT_FLAG, &json, 0},      {"csv", OPT_FLAG, &csv, 0},
-      CLI_GRID_OPTS(go),
+  cli_spec opts[] = {
+      CLI_STR_REQ("n", &s_n, "copt: --n is required (spring exponent, > 0)"),
+      CLI_STR_REQ("e", &s_e, "copt: --e is required (coefficient of restitution, 0 < e <= 1)"),
+      CLI_NUM("k", &o.k),        CLI_NUM("mass", &o.mass),    CLI_NUM("v", &o.v),          CLI_STR("method", &method),
+      CLI_NUM("tol", &tol),      CLI_FLAG("dimensional", &dimensional),
+      CLI_FLAG("json", &json),   CLI_FLAG("csv", &csv),       CLI_GRID_SPECS(go),
   };
-  int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], NULL, 0, NULL, &help);
-  if (rc)
+  int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);
+  if (rc || help)
     return rc;
-  if (help) {
-    fputs(help_text, stdout);
-    return CLI_OK;
-  }
-  if (!s_n)
-    return cli_input_error("copt: --n is required (spring exponent, > 0)");
-  if (!s_e)
-    return cli_input_error("copt: --e is required (coefficient of restitution, 0 < e <= 1)");
-  if (json && csv)
-    return cli_input_error("copt: --json and --csv exclude each other");
-  if ((rc = cli_grid_check("copt", &go, json || csv)))
+  if ((rc = cli_json_csv("copt", json, csv)) || (rc = cli_grid_check("copt", &go, json || csv)))
     return rc;
   const impactfit_root_method *rm = impactfit_root_method_from_name(method);
   if (!rm)
     return cli_input_error("--method: expected bisect, fast or nlopt, got '%s'", method);
-  cli_axis an, ae;
-  memset(&ae, 0, sizeof ae);
-  if ((rc = cli_axis_parse("--n", s_n, &an)) || (rc = cli_axis_parse("--e", s_e, &ae))) {
-    cli_axis_free(&an);
-    return rc;
-  }
-  impactfit_error err;
-  impactfit_error_clear(&err);
   /* Validate everything before solving anything (the CLI's own messages). */
-  for (size_t i = 0; i < an.n && !rc; i++) {
-    double c, n = cli_axis_value(&an, i);
-    if (!(n > 0.0))
-      rc = cli_input_error("--n: spring exponent must be > 0 (got %.17g)", n);
-    else if (impactfit_copt_from_zeta(n, 1.0, k, mass, v, &c, &err))
-      rc = cli_status_error(IMPACTFIT_EINVAL, &err, "copt");
-    if (an.range && i == 0 && an.n > 2)
-      i = an.n - 2; /* a range lies between its ends */
-  }
-  for (size_t i = 0; i < ae.n && !rc; i++) {
-    double e = cli_axis_value(&ae, i);
-    if (!(e > 0.0 && e <= 1.0))
-      rc = cli_input_error("--e: the coefficient of restitution must be in (0, 1] (got %.17g)", e);
-    if (ae.range && i == 0 && ae.n > 2)
-      i = ae.n - 2;
-  }
-  if (!rc && !(tol >= 1e-13 && tol < 0.1))
+  cli_axis_spec ax[] = {
+      {"--n", "n", s_n, NULL, 0.0, NAN, CLI_LO_OPEN, "--n: spring exponent must be > 0 (got %.17g)", check_n, {0}},
+      {"--e", "e", s_e, NULL, 0.0, 1.0, CLI_LO_OPEN,
+       "--e: the coefficient of restitution must be in (0, 1] (got %.17g)", NULL, {0}},
+  };
+  const size_t nax = CLI_COUNT(ax);
+  if (!(rc = cli_axes_parse(ax, nax, &o)) && !(tol >= 1e-13 && tol < 0.1))
     rc = cli_input_error("--tol: expected a value in [1e-13, 0.1), got %.17g", tol);
-  if (!rc && (double)an.n * (double)ae.n > 1e8)
-    rc = cli_input_error("copt: the grid has %.0f points (at most 1e8)", (double)an.n * (double)ae.n);
-  if (rc)
-    goto out;
-  if (!opts[2].seen || !opts[3].seen || !opts[4].seen)
-    fprintf(stderr, "impactfit: note: copt: %s%s%s not given (1 used): c_opt, delta_sep and t_contact are "
-                    "scaled values, for k = 1 N/m^n, mass = 1 kg, v = 1 m/s\n",
-            opts[2].seen ? "" : "--k ", opts[3].seen ? "" : "--mass ", opts[4].seen ? "" : "--v");
-
-  impactfit_sweep_def *d = NULL;
+  if (!rc)
+    rc = cli_axes_limit("copt", ax, nax);
   impactfit_sweep *s = NULL;
-  int st = impactfit_sweep_def_new(impactfit_sweep_problem_from_name("copt"), "copt", &d, &err);
-  if (!st)
-    st = impactfit_sweep_def_fixed(d, "k", k, &err);
-  if (!st)
-    st = impactfit_sweep_def_fixed(d, "mass", mass, &err);
-  if (!st)
-    st = impactfit_sweep_def_fixed(d, "v", v, &err);
-  if (!st)
-    st = impactfit_sweep_def_fixed(d, "tol", tol, &err);
-  if (!st)
-    st = impactfit_sweep_def_option(d, "method", rm->name, &err);
-  if (!st)
-    st = impactfit_sweep_def_option(d, "dimensional", dimensional ? "1" : "0", &err);
-  if (!st)
-    st = cli_axis_add(d, "n", &an, &err);
-  if (!st)
-    st = cli_axis_add(d, "e", &ae, &err);
-  if (!st)
-    st = impactfit_sweep_def_build(d, &s, &err);
-  impactfit_sweep_def_free(d);
-  if (st) {
-    rc = cli_status_error(st, &err, "copt");
-    goto out;
+  if (!rc) {
+    cli_note_scaled("copt", opts, CLI_COUNT(opts), "c_opt, delta_sep and t_contact");
+    const cli_setting set[] = {{"k", NULL, o.k, NULL, 0},        {"mass", NULL, o.mass, NULL, 0},
+                               {"v", NULL, o.v, NULL, 0},        {"tol", NULL, tol, NULL, 0},
+                               {"method", rm->name, 0, NULL, 0}, {"dimensional", dimensional ? "1" : "0", 0, NULL, 0}};
+    rc = cli_grid_sweep("copt", "copt", set, CLI_COUNT(set), ax, nax, &s);
   }
-  copt_print pc = {json, csv, k, mass, v, rm->name};
-  rc = cli_grid_exec("copt", s, &go, argc, argv, copt_header, copt_row, &pc);
+  if (!rc) {
+    copt_print pc = {json, csv, o.k, o.mass, o.v, rm->name};
+    rc = cli_grid_exec("copt", s, &go, argc, argv, copt_header, copt_row, &pc);
+  }
   impactfit_sweep_free(s);
-out:
-  cli_axis_free(&an);
-  cli_axis_free(&ae);
+  cli_axes_free(ax, nax);
   return rc;
 }

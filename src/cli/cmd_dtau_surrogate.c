@@ -32,20 +32,15 @@ int impactfit_cmd_dtau_surrogate(int argc, char **argv) {
   impactfit_hc_dtau_surrogate_params sp = impactfit_hc_dtau_surrogate_default_params();
   const char *out = NULL, *name = "ramaswamy_dtau_surrogate";
   int json = 0, help = 0, ce = 201, cn = 51;
-  cli_opt opts[] = {
-      {"out", OPT_STRING, &out, 0},           {"name", OPT_STRING, &name, 0},
-      {"eps-max", OPT_DOUBLE, &sp.eps_max, 0}, {"n-min", OPT_DOUBLE, &sp.n_min, 0},
-      {"n-max", OPT_DOUBLE, &sp.n_max, 0},     {"deg-eps", OPT_INT, &sp.deg_eps, 0},
-      {"deg-n", OPT_INT, &sp.deg_n, 0},        {"check-eps", OPT_INT, &ce, 0},
-      {"check-n", OPT_INT, &cn, 0},            {"json", OPT_FLAG, &json, 0},
+  cli_spec opts[] = {
+      CLI_STR("out", &out),               CLI_STR("name", &name),           CLI_NUM("eps-max", &sp.eps_max),
+      CLI_NUM("n-min", &sp.n_min),        CLI_NUM("n-max", &sp.n_max),      CLI_ANYINT("deg-eps", &sp.deg_eps),
+      CLI_ANYINT("deg-n", &sp.deg_n),     CLI_ANYINT("check-eps", &ce),     CLI_ANYINT("check-n", &cn),
+      CLI_FLAG("json", &json),
   };
-  int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], NULL, 0, NULL, &help);
-  if (rc)
+  int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);
+  if (rc || help)
     return rc;
-  if (help) {
-    fputs(help_text, stdout);
-    return CLI_OK;
-  }
   if (ce < 2 || ce > 100000 || cn < 2 || cn > 100000)
     return cli_input_error("--check-eps and --check-n: must be 2..100000, got %d, %d", ce, cn);
   char path[512];
@@ -104,7 +99,7 @@ int impactfit_cmd_dtau_surrogate(int argc, char **argv) {
   if (st)
     return cli_status_error(st, &err, "dtau-surrogate");
   FILE *rf = stdout; /* standard error when the header went to standard output (cli_out) */
-  int solves = (sp.deg_eps + 1) * (sp.deg_n + 1);
+  long solves = impactfit_hc_dtau_surrogate_simulations(&sp);
   if (json) {
     cli_json j;
     cli_json_begin(&j, rf);
@@ -119,7 +114,7 @@ int impactfit_cmd_dtau_surrogate(int argc, char **argv) {
     cli_json_num(&j, "build_seconds", t_build);
     cli_json_end(&j);
   } else {
-    fprintf(rf, "%s: %d simulations (%.2f s); %zu held-out points: max relative error %.3e (eps = %.6g, "
+    fprintf(rf, "%s: %ld simulations (%.2f s); %zu held-out points: max relative error %.3e (eps = %.6g, "
                 "n = %.6g), mean %.3e -> %s\n",
             name, solves, t_build, chk.points, chk.max, chk.eps_at_max, chk.n_at_max, chk.mean, out);
   }

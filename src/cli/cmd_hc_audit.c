@@ -50,62 +50,20 @@ static void json_dtau_stats(cli_json *j, const impactfit_hc_dtau_stats *s) {
   cli_json_num(j, "n_at_max", s->n_at_max);
 }
 
-int impactfit_cmd_hc_audit(int argc, char **argv) {
-  impactfit_audit_params ap = impactfit_audit_default_params();
-  impactfit_hc_dtau_grid_params gp = impactfit_hc_dtau_grid_default_params();
-  int points = (int)ap.points, dpoints = (int)gp.eps_points, dnpoints = (int)gp.n_points;
-  int json = 0, help = 0;
-  cli_opt opts[] = {
-      {"e-min", OPT_DOUBLE, &ap.e_min, 0},          {"points", OPT_INT, &points, 0},
-      {"n", OPT_DOUBLE, &ap.n, 0},                  {"dtau-eps-max", OPT_DOUBLE, &gp.eps_max, 0},
-      {"dtau-points", OPT_INT, &dpoints, 0},        {"dtau-n-points", OPT_INT, &dnpoints, 0},
-      {"json", OPT_FLAG, &json, 0},
-  };
-  int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], NULL, 0, NULL, &help);
-  if (rc)
-    return rc;
-  if (help) {
-    fputs(help_text, stdout);
-    return CLI_OK;
-  }
-  if (!(ap.e_min > 0.0 && ap.e_min < 1.0))
-    return cli_input_error("--e-min: must be in (0, 1), got %.17g", ap.e_min);
-  if (points < 2 || points > 1000000)
-    return cli_input_error("--points: must be 2..1000000, got %d", points);
-  if (!(ap.n > 0.0))
-    return cli_input_error("--n: the spring exponent must be > 0, got %.17g", ap.n);
-  if (!(gp.eps_max > 0.0 && gp.eps_max <= 100.0))
-    return cli_input_error("--dtau-eps-max: must be in (0, 100], got %.17g", gp.eps_max);
-  if (dpoints < 2 || dpoints > 100000 || dnpoints < 2 || dnpoints > 100000)
-    return cli_input_error("--dtau-points and --dtau-n-points: must be 2..100000, got %d, %d",
-                           dpoints, dnpoints);
-  ap.points = (size_t)points;
-  gp.eps_points = (size_t)dpoints;
-  gp.n_points = (size_t)dnpoints;
-  impactfit_hc_rh_fit_params fp = impactfit_hc_rh_fit_default_params();
-  fp.e_min = ap.e_min;
-  fp.points = ap.points;
-
-  impactfit_impact_workspace *ws = impactfit_impact_alloc();
-  if (!ws)
-    return cli_input_error("out of memory");
-  impactfit_error err;
-  impactfit_error_clear(&err);
-  int st = 0;
-  /* ---- the formulas ---- */
+/* The published eps(e) formulas against the exact damping ratio. */
+static int formulas_part(impactfit_impact_workspace *ws, const impactfit_audit_params *ap, int json,
+                         impactfit_error *err) {
   if (!json) {
-    printf("eps(e) formulas against the exact damping ratio, %zu values of e on [%g, 1]\n", ap.points,
-           ap.e_min);
-    printf("(eps_err: relative error in eps; e_err: |e_out - e| simulated with n = %g, condition C)\n\n",
-           ap.n);
-    printf("%-20s %12s %7s %12s   %10s %7s %10s\n", "formula", "eps_err max", "at e", "mean",
-           "e_err max", "at e", "mean");
+    printf("eps(e) formulas against the exact damping ratio, %zu values of e on [%g, 1]\n", ap->points, ap->e_min);
+    printf("(eps_err: relative error in eps; e_err: |e_out - e| simulated with n = %g, condition C)\n\n", ap->n);
+    printf("%-20s %12s %7s %12s   %10s %7s %10s\n", "formula", "eps_err max", "at e", "mean", "e_err max", "at e",
+           "mean");
   }
-  for (size_t i = 0; i < impactfit_formula_count() && !st; i++) {
+  for (size_t i = 0; i < impactfit_formula_count(); i++) {
     impactfit_audit_row r;
-    st = impactfit_formula_audit(ws, impactfit_formula_at(i), &ap, &r, &err);
+    int st = impactfit_formula_audit(ws, impactfit_formula_at(i), ap, &r, err);
     if (st)
-      break;
+      return st;
     if (json) {
       cli_json j;
       cli_json_begin(&j, stdout);
@@ -120,30 +78,35 @@ int impactfit_cmd_hc_audit(int argc, char **argv) {
       cli_json_int(&j, "points", (long)r.points);
       cli_json_end(&j);
     } else {
-      printf("%-20s %11.4g%% %7.3f %11.4g%%   %10.3g %7.3f %10.3g\n", r.formula->name,
-             100.0 * r.eps_max, r.eps_e_at_max, 100.0 * r.eps_mean, r.e_max, r.e_e_at_max, r.e_mean);
+      printf("%-20s %11.4g%% %7.3f %11.4g%%   %10.3g %7.3f %10.3g\n", r.formula->name, 100.0 * r.eps_max,
+             r.eps_e_at_max, 100.0 * r.eps_mean, r.e_max, r.e_e_at_max, r.e_mean);
     }
   }
-  /* ---- Ramaswamy–Humbert eps(e): published and refitted constants ---- */
-  if (!st && !json)
+  return 0;
+}
+
+/* Ramaswamy–Humbert eps(e): published and refitted constants. */
+static int rh_eps_part(const impactfit_hc_rh_fit_params *fp, int json, impactfit_error *err) {
+  if (!json)
     printf("\nRamaswamy-Humbert eps(e) form, relative error in eps on the same grid "
            "(claimed: 0.062 %%)\n\n%-10s %-20s %-20s %11s %7s %11s %11s\n",
            "constants", "alpha", "beta", "max", "at e", "mean", "rms");
-  for (int k = 0; k < 3 && !st; k++) {
+  for (int k = 0; k < 3; k++) {
     impactfit_hc_rh_fit f;
     const char *name;
+    int st;
     if (k == 0) {
       name = "published";
       f.alpha = IMPACTFIT_HC_RH_ALPHA;
       f.beta = IMPACTFIT_HC_RH_BETA;
-      st = impactfit_hc_rh_eps_error(f.alpha, f.beta, &fp, &f.err, &err);
+      st = impactfit_hc_rh_eps_error(f.alpha, f.beta, fp, &f.err, err);
     } else {
       impactfit_hc_objective obj = (k == 1) ? IMPACTFIT_HC_LSQ : IMPACTFIT_HC_MINIMAX;
       name = impactfit_hc_objective_name(obj);
-      st = impactfit_hc_rh_eps_refit(&fp, obj, &f, &err);
+      st = impactfit_hc_rh_eps_refit(fp, obj, &f, err);
     }
     if (st)
-      break;
+      return st;
     if (json) {
       cli_json j;
       cli_json_begin(&j, stdout);
@@ -154,46 +117,86 @@ int impactfit_cmd_hc_audit(int argc, char **argv) {
       json_eps_stats(&j, &f.err);
       cli_json_end(&j);
     } else {
-      printf("%-10s %-20.17g %-20.17g %10.4g%% %7.3f %10.4g%% %10.4g%%\n", name, f.alpha, f.beta,
-             100.0 * f.err.max, f.err.e_at_max, 100.0 * f.err.mean, 100.0 * f.err.rms);
+      printf("%-10s %-20.17g %-20.17g %10.4g%% %7.3f %10.4g%% %10.4g%%\n", name, f.alpha, f.beta, 100.0 * f.err.max,
+             f.err.e_at_max, 100.0 * f.err.mean, 100.0 * f.err.rms);
     }
   }
-  /* ---- Δτ(ε, n): the published surface and the surrogate ---- */
-  impactfit_hc_dtau_stats ds;
-  if (!st)
-    st = impactfit_hc_rh_dtau_error(ws, impactfit_hc_rh_dtau_published, &gp, &ds, &err);
-  impactfit_hc_dtau_stats ss;
+  return 0;
+}
+
+/* dtau(eps, n): the published surface and the surrogate against simulation. */
+static int dtau_part(impactfit_impact_workspace *ws, const impactfit_hc_dtau_grid_params *gp, int json,
+                     impactfit_error *err) {
+  impactfit_hc_dtau_stats sts[2];
   impactfit_hc_dtau_surrogate *sur = NULL;
   impactfit_hc_dtau_surrogate_params sp = impactfit_hc_dtau_surrogate_default_params();
+  int st = impactfit_hc_rh_dtau_error(ws, impactfit_hc_rh_dtau_published, gp, &sts[0], err);
   if (!st)
-    st = impactfit_hc_dtau_surrogate_build(ws, &sp, &sur, &err);
+    st = impactfit_hc_dtau_surrogate_build(ws, &sp, &sur, err);
   if (!st)
-    st = impactfit_hc_dtau_surrogate_error(ws, sur, &gp, &ss, &err);
-  if (!st) {
-    const char *names[2] = {"rh-published", "surrogate"};
-    const impactfit_hc_dtau_stats *sts[2] = {&ds, &ss};
-    if (!json)
-      printf("\ndtau(eps, n) against simulation on %zu x %zu points of [0, %g] x [1, 2] "
-             "(claimed for the published surface: 0.237 %%)\n\n%-13s %11s %8s %6s %11s %11s\n",
-             gp.eps_points, gp.n_points, gp.eps_max, "surface", "max", "at eps", "n", "mean", "rms");
-    for (int k = 0; k < 2; k++) {
-      if (json) {
-        cli_json j;
-        cli_json_begin(&j, stdout);
-        cli_json_str(&j, "kind", "dtau");
-        cli_json_str(&j, "surface", names[k]);
-        json_dtau_stats(&j, sts[k]);
-        cli_json_end(&j);
-      } else {
-        printf("%-13s %10.4g%% %8.4g %6.3f %10.4g%% %10.4g%%\n", names[k], 100.0 * sts[k]->max,
-               sts[k]->eps_at_max, sts[k]->n_at_max, 100.0 * sts[k]->mean, 100.0 * sts[k]->rms);
-      }
-    }
-    if (!json)
-      printf("(surrogate: Chebyshev series of ln dtau, degrees %d x %d on [0, %g] x [%g, %g])\n",
-             sp.deg_eps, sp.deg_n, sp.eps_max, sp.n_min, sp.n_max);
-  }
+    st = impactfit_hc_dtau_surrogate_error(ws, sur, gp, &sts[1], err);
   impactfit_hc_dtau_surrogate_free(sur);
+  if (st)
+    return st;
+  static const char *const names[2] = {"rh-published", "surrogate"};
+  if (!json)
+    printf("\ndtau(eps, n) against simulation on %zu x %zu points of [0, %g] x [1, 2] "
+           "(claimed for the published surface: 0.237 %%)\n\n%-13s %11s %8s %6s %11s %11s\n",
+           gp->eps_points, gp->n_points, gp->eps_max, "surface", "max", "at eps", "n", "mean", "rms");
+  for (int k = 0; k < 2; k++) {
+    if (json) {
+      cli_json j;
+      cli_json_begin(&j, stdout);
+      cli_json_str(&j, "kind", "dtau");
+      cli_json_str(&j, "surface", names[k]);
+      json_dtau_stats(&j, &sts[k]);
+      cli_json_end(&j);
+    } else {
+      printf("%-13s %10.4g%% %8.4g %6.3f %10.4g%% %10.4g%%\n", names[k], 100.0 * sts[k].max, sts[k].eps_at_max,
+             sts[k].n_at_max, 100.0 * sts[k].mean, 100.0 * sts[k].rms);
+    }
+  }
+  if (!json)
+    printf("(surrogate: Chebyshev series of ln dtau, degrees %d x %d on [0, %g] x [%g, %g])\n", sp.deg_eps, sp.deg_n,
+           sp.eps_max, sp.n_min, sp.n_max);
+  return 0;
+}
+
+int impactfit_cmd_hc_audit(int argc, char **argv) {
+  impactfit_audit_params ap = impactfit_audit_default_params();
+  impactfit_hc_dtau_grid_params gp = impactfit_hc_dtau_grid_default_params();
+  int points = (int)ap.points, dpoints = (int)gp.eps_points, dnpoints = (int)gp.n_points;
+  int json = 0, help = 0;
+  cli_spec opts[] = {
+      CLI_DBL("e-min", &ap.e_min, 0.0, 1.0, CLI_LO_OPEN | CLI_HI_OPEN, "--e-min: must be in (0, 1), got %.17g"),
+      CLI_INT("points", &points, 2, 1000000, 0u, "--points: must be 2..1000000, got %d"),
+      CLI_DBL("n", &ap.n, 0.0, NAN, CLI_LO_OPEN, "--n: the spring exponent must be > 0, got %.17g"),
+      CLI_DBL("dtau-eps-max", &gp.eps_max, 0.0, 100.0, CLI_LO_OPEN, "--dtau-eps-max: must be in (0, 100], got %.17g"),
+      CLI_ANYINT("dtau-points", &dpoints),
+      CLI_ANYINT("dtau-n-points", &dnpoints),
+      CLI_FLAG("json", &json),
+  };
+  int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);
+  if (rc || help)
+    return rc;
+  if (dpoints < 2 || dpoints > 100000 || dnpoints < 2 || dnpoints > 100000)
+    return cli_input_error("--dtau-points and --dtau-n-points: must be 2..100000, got %d, %d", dpoints, dnpoints);
+  ap.points = (size_t)points;
+  gp.eps_points = (size_t)dpoints;
+  gp.n_points = (size_t)dnpoints;
+  impactfit_hc_rh_fit_params fp = impactfit_hc_rh_fit_default_params();
+  fp.e_min = ap.e_min;
+  fp.points = ap.points;
+  impactfit_impact_workspace *ws = impactfit_impact_alloc();
+  if (!ws)
+    return cli_input_error("out of memory");
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  int st = formulas_part(ws, &ap, json, &err);
+  if (!st)
+    st = rh_eps_part(&fp, json, &err);
+  if (!st)
+    st = dtau_part(ws, &gp, json, &err);
   impactfit_impact_free(ws);
   if (st) {
     fflush(stdout);

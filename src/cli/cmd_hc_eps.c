@@ -75,8 +75,7 @@ static void he_row(void *ctx, const cli_grid_row *r) {
   const he_print *c = ctx;
   double e = r->in[P_E], k = r->in[P_K], v = r->in[P_V], x = r->out[O_EPS], lambda = c->dims ? r->out[O_LAMBDA] : 0.0;
   if (r->status) { /* inputs are checked first: a formula failing at a valid e is a numerical failure */
-    fflush(stdout);
-    fprintf(stderr, "impactfit: error: hc-eps: e = %g: %s\n", e, r->message);
+    cli_row_failed("hc-eps", r->message, "e = %g", e);
     return;
   }
   if (c->json) {
@@ -98,25 +97,45 @@ static void he_row(void *ctx, const cli_grid_row *r) {
   }
 }
 
+typedef struct he_check {
+  const impactfit_formula *f;
+  const cli_axis *k, *v; /* NULL without --k --v */
+} he_check;
+
+/* every e: the formula evaluates; with --k --v, lambda = eps k / v is representable */
+static int check_e(double e, void *ctx) {
+  const he_check *c = ctx;
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  double x, lambda;
+  int st = impactfit_formula_eps(c->f, e, &x, &err);
+  if (st)
+    return cli_status_error(st, &err, "hc-eps");
+  if (c->k)
+    CLI_AXIS_EACH(*c->k, b) CLI_AXIS_EACH(*c->v, d) {
+      double k = cli_axis_value(c->k, b), v = cli_axis_value(c->v, d);
+      if (impactfit_hc_lambda(x, k, v, &lambda, NULL))
+        return cli_input_error("hc-eps: lambda = eps k / v is not representable for k = %g, v = %g", k, v);
+    }
+  return 0;
+}
+
 int impactfit_cmd_hc_eps(int argc, char **argv) {
   const char *s_e = NULL, *s_k = NULL, *s_v = NULL, *fname = "exact";
   int json = 0, help = 0;
   cli_grid_opts go = CLI_GRID_OPTS_INIT;
-  cli_opt opts[] = {
-      {"e", OPT_STRING, &s_e, 0},          {"k", OPT_STRING, &s_k, 0},
-      {"v", OPT_STRING, &s_v, 0},          {"formula", OPT_STRING, &fname, 0},
-      {"json", OPT_FLAG, &json, 0},
-      CLI_GRID_OPTS(go),
+  cli_spec opts[] = {
+      CLI_STR_REQ("e", &s_e, "hc-eps: --e is required (coefficient of restitution, 0 < e <= 1)"),
+      CLI_STR("k", &s_k),         CLI_STR("v", &s_v),
+      CLI_STR("formula", &fname),   CLI_FLAG("json", &json), CLI_GRID_SPECS(go),
   };
-  int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], NULL, 0, NULL, &help);
+  int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), NULL, &help, NULL, 0, NULL);
   if (rc)
     return rc;
   if (help) {
     print_help();
     return CLI_OK;
   }
-  if (!s_e)
-    return cli_input_error("hc-eps: --e is required (coefficient of restitution, 0 < e <= 1)");
   if (!s_k != !s_v)
     return cli_input_error("hc-eps: --k and --v go together (lambda = eps k / v)");
   const impactfit_formula *f = impactfit_formula_from_name(fname);
@@ -124,58 +143,30 @@ int impactfit_cmd_hc_eps(int argc, char **argv) {
     return cli_input_error("hc-eps: unknown formula '%s' (see 'impactfit hc-eps --help')", fname);
   if ((rc = cli_grid_check("hc-eps", &go, json)))
     return rc;
-  static const char *const names[3] = {"--e", "--k", "--v"};
-  const char *specs[3] = {s_e, s_k ? s_k : "1", s_v ? s_v : "1"};
-  cli_axis ax[3];
-  memset(ax, 0, sizeof ax);
-  for (int i = 0; i < 3 && !rc; i++)
-    rc = cli_axis_parse(names[i], specs[i], &ax[i]);
   /* Check every input before any output (a range lies between its ends: those are checked). */
-  if (!rc)
-    CLI_AXIS_EACH(ax[0], i) if (!rc && !(cli_axis_value(&ax[0], i) > 0.0 && cli_axis_value(&ax[0], i) <= 1.0))
-      rc = cli_input_error("--e: the coefficient of restitution must be in (0, 1], got %.17g", cli_axis_value(&ax[0], i));
-  for (size_t a = 1; a < 3 && !rc && s_k; a++)
-    CLI_AXIS_EACH(ax[a], i) if (!rc && !(cli_axis_value(&ax[a], i) > 0.0))
-      rc = cli_input_error("%s: must be > 0, got %.17g", names[a], cli_axis_value(&ax[a], i));
-  if (!rc)
-    CLI_AXIS_EACH(ax[0], i) {
-      impactfit_error err;
-      impactfit_error_clear(&err);
-      double x;
-      int st = rc ? 0 : impactfit_formula_eps(f, cli_axis_value(&ax[0], i), &x, &err);
-      if (st)
-        rc = cli_status_error(st, &err, "hc-eps");
-      if (s_k)
-        CLI_AXIS_EACH(ax[1], b) CLI_AXIS_EACH(ax[2], c) if (!rc && !isfinite(x * cli_axis_value(&ax[1], b) / cli_axis_value(&ax[2], c)))
-          rc = cli_input_error("hc-eps: lambda = eps k / v is not representable for k = %g, v = %g",
-                               cli_axis_value(&ax[1], b), cli_axis_value(&ax[2], c));
-    }
-  double total = (double)ax[0].n * (double)ax[1].n * (double)ax[2].n;
-  if (!rc && total > 1e8)
-    rc = cli_input_error("hc-eps: the grid has %.0f points (at most 1e8)", total);
-  impactfit_sweep_def *d = NULL;
+  cli_axis_spec ax[] = {
+      {"--e", "e", s_e, NULL, 0.0, 1.0, CLI_LO_OPEN, "--e: the coefficient of restitution must be in (0, 1], got %.17g",
+       NULL, {0}},
+      {"--k", "k", s_k, "1", 0.0, NAN, CLI_LO_OPEN | CLI_IF_SEEN, "--k: must be > 0, got %.17g", NULL, {0}},
+      {"--v", "v", s_v, "1", 0.0, NAN, CLI_LO_OPEN | CLI_IF_SEEN, "--v: must be > 0, got %.17g", NULL, {0}},
+  };
+  const size_t nax = CLI_COUNT(ax);
+  he_check hc = {f, s_k ? &ax[1].ax : NULL, s_k ? &ax[2].ax : NULL};
   impactfit_sweep *s = NULL;
-  impactfit_error err;
-  impactfit_error_clear(&err);
+  rc = cli_axes_parse(ax, nax, NULL);
+  if (!rc) /* then the formula at every e (k and v checked) */
+    CLI_AXIS_EACH(ax[0].ax, i) if (!rc) rc = check_e(cli_axis_value(&ax[0].ax, i), &hc);
+  if (!rc)
+    rc = cli_axes_limit("hc-eps", ax, nax);
   if (!rc) {
-    static const char *const params[3] = {"e", "k", "v"};
-    int st = impactfit_sweep_def_new(impactfit_sweep_problem_from_name("eps-formula"), "hc-eps", &d, &err);
-    if (!st)
-      st = impactfit_sweep_def_option(d, "formula", f->name, &err);
-    for (int i = 0; i < 3 && !st; i++)
-      st = cli_axis_add(d, params[i], &ax[i], &err);
-    if (!st)
-      st = impactfit_sweep_def_build(d, &s, &err);
-    impactfit_sweep_def_free(d);
-    if (st)
-      rc = cli_status_error(st, &err, "hc-eps");
+    const cli_setting set[] = {{"formula", f->name, 0, NULL, 0}};
+    rc = cli_grid_sweep("hc-eps", "eps-formula", set, 1, ax, nax, &s);
   }
   if (!rc) {
     he_print pc = {json, s_k != NULL, f};
     rc = cli_grid_exec("hc-eps", s, &go, argc, argv, he_header, he_row, &pc);
   }
   impactfit_sweep_free(s);
-  for (int i = 0; i < 3; i++)
-    cli_axis_free(&ax[i]);
+  cli_axes_free(ax, nax);
   return rc;
 }

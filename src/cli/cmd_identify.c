@@ -238,30 +238,18 @@ static void print_text(const impactfit_identify_data *d, const impactfit_identif
   printf("damping that reproduces each row's e exactly (n = %.6g, k = %.6g):\n", r->value[0], r->value[2]);
   printf("  %5s %-10s %-10s %-14s %-14s %-14s %s\n", "line", "v", "e", "lambda_hc", "c_linear", "lambda_m",
          "alpha");
-  double sum[3] = {0}, sum2[3] = {0};
-  size_t ok = 0;
   for (size_t i = 0; i < d->rows; i++) {
     const impactfit_identify_row *row = &d->row[i];
-    if (pr[i].status) {
+    if (pr[i].status)
       printf("  %5d %-10.6g %-10.6g %s\n", row->line, row->v, row->e, impactfit_status_name(pr[i].status));
-      continue;
-    }
-    printf("  %5d %-10.6g %-10.6g %-14.8g %-14.8g %-14.8g %.6g\n", row->line, row->v, row->e,
-           pr[i].lambda_hc, pr[i].c_linear, pr[i].lambda_m, pr[i].alpha);
-    double x[3] = {pr[i].lambda_hc, pr[i].c_linear, pr[i].lambda_m};
-    for (int j = 0; j < 3; j++)
-      sum[j] += x[j], sum2[j] += x[j] * x[j];
-    ok++;
+    else
+      printf("  %5d %-10.6g %-10.6g %-14.8g %-14.8g %-14.8g %.6g\n", row->line, row->v, row->e, pr[i].lambda_hc,
+             pr[i].c_linear, pr[i].lambda_m, pr[i].alpha);
   }
-  if (ok > 1) {
-    double cv[3];
-    for (int j = 0; j < 3; j++) {
-      double mean = sum[j] / (double)ok, var = sum2[j] / (double)ok - mean * mean;
-      cv[j] = mean > 0.0 ? sqrt(var > 0.0 ? var * (double)ok / (double)(ok - 1) : 0.0) / mean : 0.0;
-    }
+  double cv[3];
+  if (impactfit_identify_per_row_spread(pr, d->rows, cv) > 1)
     printf("  spread across rows (std/mean): lambda_hc %.3g %%, c_linear %.3g %%, lambda_m (m = %g) %.3g %%\n",
            100.0 * cv[0], 100.0 * cv[1], per_row_m, 100.0 * cv[2]);
-  }
 }
 
 static void json_se(cli_json *j, const char *key, double se) {
@@ -375,39 +363,33 @@ int impactfit_cmd_identify(int argc, char **argv) {
   opts o;
   memset(&o, 0, sizeof o);
   int help = 0;
-  cli_opt copts[] = {
-      {"model", OPT_STRING, &o.model, 0},       {"fix", OPT_STRING, &o.fix, 0},
-      {"bounds", OPT_STRING, &o.bounds, 0},     {"weights", OPT_STRING, &o.weights, 0},
-      {"mass", OPT_DOUBLE, &o.mass, 0},         {"transition", OPT_STRING, &o.transition, 0},
-      {"global", OPT_STRING, &o.global, 0},     {"maxeval", OPT_STRING, &o.maxeval, 0},
-      {"seed", OPT_STRING, &o.seed, 0},         {"box-factor", OPT_DOUBLE, &o.box, 0},
-      {"per-row", OPT_FLAG, &o.per_row, 0},     {"per-row-m", OPT_DOUBLE, &o.per_row_m, 0},
-      {"json", OPT_FLAG, &o.json, 0},
+  cli_spec copts[] = {
+      CLI_STR("model", &o.model),
+      CLI_STR("fix", &o.fix),
+      CLI_STR("bounds", &o.bounds),
+      CLI_STR("weights", &o.weights),
+      CLI_NUM("mass", &o.mass),
+      CLI_STR("transition", &o.transition),
+      CLI_STR("global", &o.global),
+      CLI_STR("maxeval", &o.maxeval),
+      CLI_STR("seed", &o.seed),
+      CLI_NUM("box-factor", &o.box),
+      CLI_FLAG("per-row", &o.per_row),
+      CLI_NUM("per-row-m", &o.per_row_m),
+      CLI_FLAG("json", &o.json),
   };
-  const size_t nopt = sizeof copts / sizeof copts[0];
+  const size_t nopt = CLI_COUNT(copts);
   const char *pos[1] = {NULL};
   size_t npos = 0;
-  int rc = cli_parse(argc, argv, 2, copts, nopt, pos, 1, &npos, &help);
-  if (rc)
+  int rc = cli_options(argc, argv, copts, nopt, help_text, &help, pos, 1, &npos);
+  if (rc || help)
     return rc;
-  if (help) {
-    fputs(help_text, stdout);
-    return CLI_OK;
-  }
   if (npos != 1)
     return cli_input_error("identify: give one data file (see 'impactfit identify --help')");
   if (!o.model)
     return cli_input_error("identify: --model is required (hc, linear or zhang)");
-  int mass_seen = 0, box_seen = 0, prm_seen = 0;
-  for (size_t i = 0; i < nopt; i++) {
-    if (strcmp(copts[i].name, "mass") == 0)
-      mass_seen = copts[i].seen;
-    if (strcmp(copts[i].name, "box-factor") == 0)
-      box_seen = copts[i].seen;
-    if (strcmp(copts[i].name, "per-row-m") == 0)
-      prm_seen = copts[i].seen;
-  }
-  if (box_seen && !(o.box > 1.0 && o.box <= 1e6))
+  int mass_seen = cli_given(copts, nopt, "mass"), prm_seen = cli_given(copts, nopt, "per-row-m");
+  if (cli_given(copts, nopt, "box-factor") && !(o.box > 1.0 && o.box <= 1e6))
     return cli_input_error("--box-factor: must be in (1, 1e6], got %.17g", o.box);
   if (prm_seen && !o.per_row)
     return cli_input_error("--per-row-m needs --per-row");

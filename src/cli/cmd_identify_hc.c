@@ -69,6 +69,10 @@ static void print_detail(const ipoint *p) {
 enum { P_E, P_DT, P_V, P_MASS, P_N };
 enum { O_EPS, O_DTAU, O_OMEGA, O_K, O_LAMBDA, O_E_SIM, O_DT_SIM, O_E_RES, O_DT_RES };
 
+#define ID(f) CLI_FIELD(impactfit_hc_identified, f, 'd')
+static const cli_field id_fields[] = {ID(eps),   ID(dtau),   ID(omega_i),    ID(k),          ID(lambda),
+                                      ID(e_sim), ID(dt_sim), ID(e_residual), ID(dt_residual)};
+
 typedef struct ih_print {
   int json, detail;
   int rc; /* CLI_INPUT when a point's result was out of range */
@@ -88,10 +92,9 @@ static void ih_row(void *ctx, const cli_grid_row *r) {
   pt.e = r->in[P_E], pt.dt = r->in[P_DT], pt.v = r->in[P_V], pt.mass = r->in[P_MASS], pt.n = r->in[P_N];
   pt.status = r->status;
   pt.message = r->message;
-  const double *o = r->out;
   impactfit_hc_identified *id = &pt.id;
-  id->eps = o[O_EPS], id->dtau = o[O_DTAU], id->omega_i = o[O_OMEGA], id->k = o[O_K], id->lambda = o[O_LAMBDA];
-  id->e_sim = o[O_E_SIM], id->dt_sim = o[O_DT_SIM], id->e_residual = o[O_E_RES], id->dt_residual = o[O_DT_RES];
+  for (size_t k = 0; k < CLI_COUNT(id_fields); k++) /* the outputs in the struct's order */
+    *(double *)((char *)id + id_fields[k].off) = r->out[k];
   int input = pt.status && impactfit_status_is_input_error(pt.status);
   if (input)
     c->rc = CLI_INPUT;
@@ -113,20 +116,8 @@ static void ih_row(void *ctx, const cli_grid_row *r) {
     cli_json_num(&j, "v", pt.v);
     cli_json_num(&j, "mass", pt.mass);
     cli_json_num(&j, "n", pt.n);
-    cli_json_str(&j, "status", impactfit_status_name(pt.status));
-    if (pt.status) {
-      cli_json_str(&j, "error", pt.message);
-    } else {
-      cli_json_num(&j, "eps", id->eps);
-      cli_json_num(&j, "dtau", id->dtau);
-      cli_json_num(&j, "omega_i", id->omega_i);
-      cli_json_num(&j, "k", id->k);
-      cli_json_num(&j, "lambda", id->lambda);
-      cli_json_num(&j, "e_sim", id->e_sim);
-      cli_json_num(&j, "dt_sim", id->dt_sim);
-      cli_json_num(&j, "e_residual", id->e_residual);
-      cli_json_num(&j, "dt_residual", id->dt_residual);
-    }
+    if (cli_json_status(&j, pt.status, pt.message))
+      cli_json_fields(&j, id, id_fields, CLI_COUNT(id_fields));
     cli_json_end(&j);
   } else {
     printf("%-12.6g %-12.6g %-10.4g %-10.4g %-6.4g", pt.e, pt.dt, pt.v, pt.mass, pt.n);
@@ -136,74 +127,48 @@ static void ih_row(void *ctx, const cli_grid_row *r) {
       printf(" %-22.17g %-22.17g %-22.17g %-22.17g %-22.17g %-8.1e %.1e\n", id->eps, id->dtau, id->omega_i, id->k,
              id->lambda, id->e_residual, id->dt_residual);
   }
-  if (pt.status) {
-    fflush(stdout);
-    fprintf(stderr, "impactfit: error: identify-hc: point %zu (e = %g, dt = %g): %s\n", r->index, pt.e, pt.dt,
-            pt.message);
-  }
+  if (pt.status)
+    cli_row_failed("identify-hc", pt.message, "point %zu (e = %g, dt = %g)", r->index, pt.e, pt.dt);
 }
 
 int impactfit_cmd_identify_hc(int argc, char **argv) {
-  const char *s[5] = {NULL, NULL, NULL, NULL, NULL};
   int json = 0, help = 0;
   cli_grid_opts go = CLI_GRID_OPTS_INIT;
-  cli_opt opts[] = {
-      {"e", OPT_STRING, &s[0], 0},       {"dt", OPT_STRING, &s[1], 0},   {"v", OPT_STRING, &s[2], 0},
-      {"mass", OPT_STRING, &s[3], 0},    {"n", OPT_STRING, &s[4], 0},    {"json", OPT_FLAG, &json, 0},
-      CLI_GRID_OPTS(go),
+  /* a range lies between its ends: those are checked */
+  cli_axis_spec ax[] = {
+      {"--e", "e", NULL, NULL, 0.0, 1.0, CLI_LO_OPEN,
+       "--e: the coefficient of restitution must be in (0, 1], got %.17g", NULL, {0}},
+      {"--dt", "dt", NULL, NULL, 0.0, NAN, CLI_LO_OPEN, "--dt: must be > 0, got %.17g", NULL, {0}},
+      {"--v", "v", NULL, NULL, 0.0, NAN, CLI_LO_OPEN, "--v: must be > 0, got %.17g", NULL, {0}},
+      {"--mass", "mass", NULL, NULL, 0.0, NAN, CLI_LO_OPEN, "--mass: must be > 0, got %.17g", NULL, {0}},
+      {"--n", "n", NULL, NULL, 0.0, NAN, CLI_LO_OPEN, "--n: must be > 0, got %.17g", NULL, {0}},
   };
-  int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], NULL, 0, NULL, &help);
-  if (rc)
+  const size_t nax = CLI_COUNT(ax);
+  cli_spec opts[] = {
+      CLI_STR("e", &ax[0].text), CLI_STR("dt", &ax[1].text), CLI_STR("v", &ax[2].text), CLI_STR("mass", &ax[3].text),
+      CLI_STR("n", &ax[4].text), CLI_FLAG("json", &json),    CLI_GRID_SPECS(go),
+  };
+  int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);
+  if (rc || help)
     return rc;
-  if (help) {
-    fputs(help_text, stdout);
-    return CLI_OK;
-  }
-  static const char *const names[5] = {"--e", "--dt", "--v", "--mass", "--n"};
-  static const char *const params[5] = {"e", "dt", "v", "mass", "n"};
-  for (int i = 0; i < 5; i++)
-    if (!s[i])
-      return cli_input_error("identify-hc: %s is required (see 'impactfit identify-hc --help')", names[i]);
+  for (size_t i = 0; i < nax; i++)
+    if (!ax[i].text)
+      return cli_input_error("identify-hc: %s is required (see 'impactfit identify-hc --help')", ax[i].opt);
   if ((rc = cli_grid_check("identify-hc", &go, json)))
     return rc;
-  cli_axis ax[5];
-  memset(ax, 0, sizeof ax);
-  double total = 1.0;
-  for (int i = 0; i < 5 && !rc; i++) {
-    rc = cli_axis_parse(names[i], s[i], &ax[i]);
-    total *= (double)ax[i].n;
-  }
-  /* a range lies between its ends: those are checked */
-  if (!rc)
-    CLI_AXIS_EACH(ax[0], i) if (!rc && !(cli_axis_value(&ax[0], i) > 0.0 && cli_axis_value(&ax[0], i) <= 1.0))
-      rc = cli_input_error("--e: the coefficient of restitution must be in (0, 1], got %.17g", cli_axis_value(&ax[0], i));
-  for (int a = 1; a < 5 && !rc; a++)
-    CLI_AXIS_EACH(ax[a], i) if (!rc && !(cli_axis_value(&ax[a], i) > 0.0))
-      rc = cli_input_error("%s: must be > 0, got %.17g", names[a], cli_axis_value(&ax[a], i));
-  if (!rc && total > 1e8)
-    rc = cli_input_error("identify-hc: the grid has %.0f points (at most 1e8)", total);
   impactfit_sweep *sw = NULL;
+  rc = cli_axes_parse(ax, nax, NULL);
+  if (!rc)
+    rc = cli_axes_limit("identify-hc", ax, nax);
+  if (!rc)
+    rc = cli_grid_sweep("identify-hc", "identify-hc", NULL, 0, ax, nax, &sw);
   if (!rc) {
-    impactfit_error err;
-    impactfit_error_clear(&err);
-    impactfit_sweep_def *d = NULL;
-    int st = impactfit_sweep_def_new(impactfit_sweep_problem_from_name("identify-hc"), "identify-hc", &d, &err);
-    for (int i = 0; i < 5 && !st; i++)
-      st = cli_axis_add(d, params[i], &ax[i], &err);
-    if (!st)
-      st = impactfit_sweep_def_build(d, &sw, &err);
-    impactfit_sweep_def_free(d);
-    if (st)
-      rc = cli_status_error(st, &err, "identify-hc");
-  }
-  if (!rc) {
-    ih_print pc = {json, total == 1 && !json, 0};
+    ih_print pc = {json, cli_axes_total(ax, nax) == 1 && !json, 0};
     rc = cli_grid_exec("identify-hc", sw, &go, argc, argv, ih_header, ih_row, &pc);
     if (pc.rc && (rc == CLI_OK || rc == CLI_NUMERIC))
       rc = pc.rc;
   }
   impactfit_sweep_free(sw);
-  for (int i = 0; i < 5; i++)
-    cli_axis_free(&ax[i]);
+  cli_axes_free(ax, nax);
   return rc;
 }

@@ -77,10 +77,7 @@ static void it_row(void *ctx, const cli_grid_row *r) {
       cli_json_num(&j, "mass", in[IN_MASS]);
       cli_json_num(&j, "v", in[IN_V]);
     }
-    cli_json_str(&j, "status", impactfit_status_name(r->status));
-    if (r->status) {
-      cli_json_str(&j, "error", r->message);
-    } else {
+    if (cli_json_status(&j, r->status, r->message)) {
       cli_json_num(&j, "dtau", o[OUT_DTAU]);
       cli_json_num(&j, "e", o[OUT_E]);
       if (c->dims) {
@@ -102,88 +99,66 @@ static void it_row(void *ctx, const cli_grid_row *r) {
       printf("\n");
     }
   }
-  if (r->status) {
-    fflush(stdout);
-    fprintf(stderr, "impactfit: error: impact-time: eps = %g, n = %g: %s\n", in[IN_EPS], in[IN_N], r->message);
+  if (r->status)
+    cli_row_failed("impact-time", r->message, "eps = %g, n = %g", in[IN_EPS], in[IN_N]);
+}
+
+/* with --k --mass --v: omega_i and lambda representable at the ends of every axis */
+static int check_dims(const cli_axis_spec *ax) {
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  double w, lambda;
+  CLI_AXIS_EACH(ax[1].ax, a) CLI_AXIS_EACH(ax[2].ax, b) CLI_AXIS_EACH(ax[3].ax, c) CLI_AXIS_EACH(ax[4].ax, d) {
+    double n = cli_axis_value(&ax[1].ax, a), k = cli_axis_value(&ax[2].ax, b), mass = cli_axis_value(&ax[3].ax, c),
+           v = cli_axis_value(&ax[4].ax, d);
+    int st = impactfit_hc_omega(k, v, mass, n, &w, &err);
+    if (st)
+      return cli_status_error(st, &err, "impact-time");
+    CLI_AXIS_EACH(ax[0].ax, e) if (impactfit_hc_lambda(cli_axis_value(&ax[0].ax, e), k, v, &lambda, NULL))
+      return cli_input_error("impact-time: lambda = eps k / v is not representable");
   }
+  return 0;
 }
 
 int impactfit_cmd_impact_time(int argc, char **argv) {
   const char *s_eps = NULL, *s_n = NULL, *s_k = NULL, *s_mass = NULL, *s_v = NULL;
   int json = 0, help = 0;
   cli_grid_opts go = CLI_GRID_OPTS_INIT;
-  cli_opt opts[] = {
-      {"eps", OPT_STRING, &s_eps, 0},   {"n", OPT_STRING, &s_n, 0},       {"k", OPT_STRING, &s_k, 0},
-      {"mass", OPT_STRING, &s_mass, 0}, {"v", OPT_STRING, &s_v, 0},       {"json", OPT_FLAG, &json, 0},
-      CLI_GRID_OPTS(go),
+  cli_spec opts[] = {
+      CLI_STR_REQ("eps", &s_eps, "impact-time: --eps is required (damping ratio, >= 0)"),
+      CLI_STR_REQ("n", &s_n, "impact-time: --n is required (spring exponent, > 0)"),
+      CLI_STR("k", &s_k), CLI_STR("mass", &s_mass), CLI_STR("v", &s_v), CLI_FLAG("json", &json), CLI_GRID_SPECS(go),
   };
-  int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], NULL, 0, NULL, &help);
-  if (rc)
+  int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);
+  if (rc || help)
     return rc;
-  if (help) {
-    fputs(help_text, stdout);
-    return CLI_OK;
-  }
-  if (!s_eps)
-    return cli_input_error("impact-time: --eps is required (damping ratio, >= 0)");
-  if (!s_n)
-    return cli_input_error("impact-time: --n is required (spring exponent, > 0)");
   int dims = (s_k != NULL) + (s_mass != NULL) + (s_v != NULL);
   if (dims != 0 && dims != 3)
     return cli_input_error("impact-time: --k, --mass and --v go together (for omega_i and dt)");
   if ((rc = cli_grid_check("impact-time", &go, json)))
     return rc;
-  static const char *const names[5] = {"--eps", "--n", "--k", "--mass", "--v"};
-  static const char *const params[5] = {"eps", "n", "k", "mass", "v"};
-  const char *specs[5] = {s_eps, s_n, s_k ? s_k : "1", s_mass ? s_mass : "1", s_v ? s_v : "1"};
-  cli_axis ax[5];
-  memset(ax, 0, sizeof ax);
-  for (int i = 0; i < 5 && !rc; i++)
-    rc = cli_axis_parse(names[i], specs[i], &ax[i]);
   /* Check every input before any output (a range lies between its ends: those are checked). */
-  if (!rc)
-    CLI_AXIS_EACH(ax[0], i) if (!rc && !(cli_axis_value(&ax[0], i) >= 0.0 && cli_axis_value(&ax[0], i) <= 1e7))
-      rc = cli_input_error("--eps: the damping ratio must be in [0, 1e7], got %.17g", cli_axis_value(&ax[0], i));
-  if (!rc)
-    CLI_AXIS_EACH(ax[1], i) if (!rc && !(cli_axis_value(&ax[1], i) > 0.0))
-      rc = cli_input_error("--n: the spring exponent must be > 0, got %.17g", cli_axis_value(&ax[1], i));
-  if (!rc && dims) {
-    impactfit_error err;
-    impactfit_error_clear(&err);
-    double w;
-    CLI_AXIS_EACH(ax[1], a) CLI_AXIS_EACH(ax[2], b) CLI_AXIS_EACH(ax[3], c) CLI_AXIS_EACH(ax[4], d) {
-      double n = cli_axis_value(&ax[1], a), k = cli_axis_value(&ax[2], b), mass = cli_axis_value(&ax[3], c),
-             v = cli_axis_value(&ax[4], d);
-      int st = rc ? 0 : impactfit_hc_omega(k, v, mass, n, &w, &err);
-      if (st)
-        rc = cli_status_error(st, &err, "impact-time");
-      CLI_AXIS_EACH(ax[0], e) if (!rc && !isfinite(cli_axis_value(&ax[0], e) * k / v))
-        rc = cli_input_error("impact-time: lambda = eps k / v is not representable");
-    }
-  }
-  double total = (double)ax[0].n * (double)ax[1].n * (double)ax[2].n * (double)ax[3].n * (double)ax[4].n;
-  if (!rc && total > 1e8)
-    rc = cli_input_error("impact-time: the grid has %.0f points (at most 1e8)", total);
-  impactfit_sweep_def *d = NULL;
+  cli_axis_spec ax[] = {
+      {"--eps", "eps", s_eps, NULL, 0.0, 1e7, 0u, "--eps: the damping ratio must be in [0, 1e7], got %.17g", NULL, {0}},
+      {"--n", "n", s_n, NULL, 0.0, NAN, CLI_LO_OPEN, "--n: the spring exponent must be > 0, got %.17g", NULL, {0}},
+      CLI_AXIS("--k", "k", s_k, "1"),
+      CLI_AXIS("--mass", "mass", s_mass, "1"),
+      CLI_AXIS("--v", "v", s_v, "1"),
+  };
+  const size_t nax = CLI_COUNT(ax);
   impactfit_sweep *s = NULL;
-  impactfit_error err;
-  impactfit_error_clear(&err);
-  if (!rc) {
-    int st = impactfit_sweep_def_new(impactfit_sweep_problem_from_name("impact-time"), "impact-time", &d, &err);
-    for (int i = 0; i < 5 && !st; i++)
-      st = cli_axis_add(d, params[i], &ax[i], &err);
-    if (!st)
-      st = impactfit_sweep_def_build(d, &s, &err);
-    impactfit_sweep_def_free(d);
-    if (st)
-      rc = cli_status_error(st, &err, "impact-time");
-  }
+  rc = cli_axes_parse(ax, nax, NULL);
+  if (!rc && dims)
+    rc = check_dims(ax);
+  if (!rc)
+    rc = cli_axes_limit("impact-time", ax, nax);
+  if (!rc)
+    rc = cli_grid_sweep("impact-time", "impact-time", NULL, 0, ax, nax, &s);
   if (!rc) {
     it_print pc = {json, dims != 0};
     rc = cli_grid_exec("impact-time", s, &go, argc, argv, it_header, it_row, &pc);
   }
   impactfit_sweep_free(s);
-  for (int i = 0; i < 5; i++)
-    cli_axis_free(&ax[i]);
+  cli_axes_free(ax, nax);
   return rc;
 }

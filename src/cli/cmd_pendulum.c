@@ -56,47 +56,35 @@ typedef struct run {
   impactfit_pendulum_impact imp[MAX_SHOWN];
 } run;
 
+#define IMP(f, kind) CLI_FIELD(impactfit_pendulum_impact, f, kind)
+static const cli_field impact_fields[] = {
+    IMP(t_start, 'd'),       IMP(t_end, 'd'),         IMP(v_in, 'd'),          IMP(v_out, 'd'),
+    IMP(e_eff, 'd'),         IMP(mass, 'd'),          IMP(lever, 'd'),         IMP(c, 'd'),
+    IMP(delta_max, 'd'),     IMP(f_max, 'd'),         IMP(omega1_before, 'd'), IMP(omega2_before, 'd'),
+    IMP(omega1_after, 'd'),  IMP(omega2_after, 'd'),  IMP(energy_before, 'd'), IMP(energy_after, 'd'),
+    IMP(ended, 'i')};
+#define SUM(f, kind) CLI_FIELD(impactfit_pendulum_result, f, kind)
+static const cli_field summary_fields[] = {
+    CLI_FIELD_AS("impacts", impactfit_pendulum_result, n_impacts, 'i'),
+    SUM(energy_start, 'd'), SUM(energy_end, 'd'), SUM(max_energy_drift, 'd'), SUM(theta1, 'd'), SUM(theta2, 'd'),
+    SUM(omega1, 'd'),       SUM(omega2, 'd'),     SUM(steps, 'l'),            SUM(rhs_evals, 'l')};
+
 static void print_json(const run *R, const impactfit_pendulum_workspace *ws) {
   cli_json j;
   for (int i = 0; i < R->r.n_impacts; i++) {
-    impactfit_pendulum_impact imp, *I = &imp;
+    impactfit_pendulum_impact imp;
     impactfit_pendulum_impact_get(ws, i, &imp);
     cli_json_begin(&j, stdout);
     cli_json_str(&j, "record", "impact");
     cli_json_str(&j, "model", R->model->name);
     cli_json_int(&j, "impact", i);
-    cli_json_num(&j, "t_start", I->t_start);
-    cli_json_num(&j, "t_end", I->t_end);
-    cli_json_num(&j, "v_in", I->v_in);
-    cli_json_num(&j, "v_out", I->v_out);
-    cli_json_num(&j, "e_eff", I->e_eff);
-    cli_json_num(&j, "mass", I->mass);
-    cli_json_num(&j, "lever", I->lever);
-    cli_json_num(&j, "c", I->c);
-    cli_json_num(&j, "delta_max", I->delta_max);
-    cli_json_num(&j, "f_max", I->f_max);
-    cli_json_num(&j, "omega1_before", I->omega1_before);
-    cli_json_num(&j, "omega2_before", I->omega2_before);
-    cli_json_num(&j, "omega1_after", I->omega1_after);
-    cli_json_num(&j, "omega2_after", I->omega2_after);
-    cli_json_num(&j, "energy_before", I->energy_before);
-    cli_json_num(&j, "energy_after", I->energy_after);
-    cli_json_int(&j, "ended", I->ended);
+    cli_json_fields(&j, &imp, impact_fields, CLI_COUNT(impact_fields));
     cli_json_end(&j);
   }
   cli_json_begin(&j, stdout);
   cli_json_str(&j, "record", "summary");
   cli_json_str(&j, "model", R->model->name);
-  cli_json_int(&j, "impacts", R->r.n_impacts);
-  cli_json_num(&j, "energy_start", R->r.energy_start);
-  cli_json_num(&j, "energy_end", R->r.energy_end);
-  cli_json_num(&j, "max_energy_drift", R->r.max_energy_drift);
-  cli_json_num(&j, "theta1", R->r.theta1);
-  cli_json_num(&j, "theta2", R->r.theta2);
-  cli_json_num(&j, "omega1", R->r.omega1);
-  cli_json_num(&j, "omega2", R->r.omega2);
-  cli_json_int(&j, "steps", R->r.steps);
-  cli_json_int(&j, "rhs_evals", R->r.rhs_evals);
+  cli_json_fields(&j, &R->r, summary_fields, CLI_COUNT(summary_fields));
   cli_json_end(&j);
 }
 
@@ -137,63 +125,9 @@ static void print_compare(const run *runs, int nr) {
            runs[k].r.energy_end);
 }
 
-int impactfit_cmd_pendulum(int argc, char **argv) {
-  impactfit_pendulum_params base = impactfit_pendulum_default_params();
-  const char *s_model = NULL, *trace = NULL;
-  double dt = 1e-3;
-  int json = 0, help = 0;
-  cli_opt opts[] = {
-      {"model", OPT_STRING, &s_model, 0},   {"t-end", OPT_DOUBLE, &base.t_end, 0},
-      {"e", OPT_DOUBLE, &base.e, 0},        {"n", OPT_DOUBLE, &base.n, 0},
-      {"k", OPT_DOUBLE, &base.k, 0},        {"trace", OPT_STRING, &trace, 0},
-      {"trace-dt", OPT_DOUBLE, &dt, 0},     {"json", OPT_FLAG, &json, 0},
-  };
-  int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], NULL, 0, NULL, &help);
-  if (rc)
-    return rc;
-  if (help) {
-    fputs(help_text, stdout);
-    return CLI_OK;
-  }
-  if (!s_model)
-    return cli_input_error("pendulum: --model is required (impulse, copt, flores or all)");
-  const impactfit_pendulum_model *models[3];
-  int nm = 0;
-  if (strcmp(s_model, "all") == 0) {
-    models[0] = impactfit_pendulum_impulse;
-    models[1] = impactfit_pendulum_copt;
-    models[2] = impactfit_pendulum_flores;
-    nm = 3;
-  } else {
-    const char *p = s_model;
-    for (;;) {
-      const char *comma = strchr(p, ',');
-      size_t len = comma ? (size_t)(comma - p) : strlen(p);
-      char name[16] = "";
-      const impactfit_pendulum_model *m = NULL;
-      if (len < sizeof name) {
-        memcpy(name, p, len);
-        name[len] = '\0';
-        m = impactfit_pendulum_model_from_name(name);
-      }
-      if (!m || nm == 3)
-        return cli_input_error("--model: expected impulse, copt, flores, a list of them or all, got '%s'",
-                               s_model);
-      models[nm++] = m;
-      if (!comma)
-        break;
-      p = comma + 1;
-    }
-  }
-  if (opts[6].seen && !trace)
-    return cli_input_error("--trace-dt needs --trace FILE");
-  if (trace && nm > 1)
-    return cli_input_error("pendulum: --trace needs one model, got %d", nm);
-  if (trace) {
-    if (!(dt > 0.0) || base.t_end / dt > 1e7)
-      return cli_input_error("--trace-dt: expected a positive interval giving at most 1e7 samples, got %.17g", dt);
-    base.sample_dt = dt;
-  }
+/* Simulates each model, printing as it goes (JSON, or the detail of a single model). */
+static int run_models(impactfit_pendulum_params base, const impactfit_pendulum_model *const *models, int nm,
+                      const char *trace, int json) {
   run runs[3];
   memset(runs, 0, sizeof runs);
   impactfit_pendulum_workspace *ws = impactfit_pendulum_alloc();
@@ -201,6 +135,7 @@ int impactfit_cmd_pendulum(int argc, char **argv) {
     return cli_input_error("out of memory");
   cli_out out;
   trace_ctx tc = {NULL};
+  int rc;
   if (trace) {
     if ((rc = cli_out_open(&out, trace))) {
       impactfit_pendulum_free(ws);
@@ -211,11 +146,9 @@ int impactfit_cmd_pendulum(int argc, char **argv) {
     base.fn = write_point;
     base.ctx = &tc;
   }
-  rc = CLI_OK;
   for (int k = 0; k < nm; k++) {
     impactfit_pendulum_params p = base;
-    p.model = models[k];
-    runs[k].model = models[k];
+    p.model = runs[k].model = models[k];
     impactfit_error err;
     impactfit_error_clear(&err);
     int st = impactfit_pendulum_simulate(ws, &p, &runs[k].r, &err);
@@ -238,5 +171,37 @@ int impactfit_cmd_pendulum(int argc, char **argv) {
     return rc;
   if (!json && nm > 1)
     print_compare(runs, nm);
-  return rc;
+  return CLI_OK;
+}
+
+int impactfit_cmd_pendulum(int argc, char **argv) {
+  impactfit_pendulum_params base = impactfit_pendulum_default_params();
+  const char *s_model = NULL, *trace = NULL;
+  double dt = 1e-3;
+  int json = 0, help = 0;
+  cli_spec opts[] = {
+      CLI_STR_REQ("model", &s_model, "pendulum: --model is required (impulse, copt, flores or all)"),
+      CLI_NUM("t-end", &base.t_end), CLI_NUM("e", &base.e),     CLI_NUM("n", &base.n), CLI_NUM("k", &base.k),
+      CLI_STR("trace", &trace),      CLI_NUM("trace-dt", &dt), CLI_FLAG("json", &json),
+  };
+  int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);
+  if (rc || help)
+    return rc;
+  static const char *const names[3] = {"impulse", "copt", "flores"};
+  size_t idx[3] = {0, 1, 2}, nm = 3;
+  if (strcmp(s_model, "all") != 0 && cli_parse_names(s_model, names, 3, 0, 0, 3, idx, &nm))
+    return cli_input_error("--model: expected impulse, copt, flores, a list of them or all, got '%s'", s_model);
+  const impactfit_pendulum_model *models[3];
+  for (size_t k = 0; k < nm; k++)
+    models[k] = impactfit_pendulum_model_from_name(names[idx[k]]);
+  if (cli_given(opts, CLI_COUNT(opts), "trace-dt") && !trace)
+    return cli_input_error("--trace-dt needs --trace FILE");
+  if (trace && nm > 1)
+    return cli_input_error("pendulum: --trace needs one model, got %d", (int)nm);
+  if (trace) {
+    if (!(dt > 0.0) || base.t_end / dt > 1e7)
+      return cli_input_error("--trace-dt: expected a positive interval giving at most 1e7 samples, got %.17g", dt);
+    base.sample_dt = dt;
+  }
+  return run_models(base, models, (int)nm, trace, json);
 }

@@ -10,8 +10,6 @@
 #include "impactfit/impactfit.h"
 #include "roller_table.h"
 
-#define PI 3.14159265358979323846
-
 static const char *help_text =
     "usage: impactfit roller --case I|II|III|IV --transition A|B|C|D [--periods P]\n"
     "                        [--trace FILE.csv [--trace-points N]] [--json]\n\n"
@@ -45,62 +43,6 @@ static const char *help_text =
     "Several cases or conditions print one summary row each. Exit status: 0 success, 1 no steady\n"
     "state or a numerical failure (other rows are still printed), 2 invalid input.\n";
 
-static int parse_cases(const char *s, int *cases, int *n) {
-  *n = 0;
-  if (strcasecmp(s, "all") == 0) {
-    for (int i = 0; i < 4; i++)
-      cases[(*n)++] = i + 1;
-    return 0;
-  }
-  const char *p = s;
-  for (;;) {
-    const char *comma = strchr(p, ',');
-    size_t len = comma ? (size_t)(comma - p) : strlen(p);
-    int found = 0;
-    for (int i = 0; i < 4; i++)
-      if (len == strlen(roller_case_names[i]) && strncasecmp(p, roller_case_names[i], len) == 0)
-        found = i + 1;
-    if (!found || *n == 4)
-      return cli_input_error("--case: expected I, II, III, IV, a list of them or all, got '%s'", s);
-    cases[(*n)++] = found;
-    if (!comma)
-      break;
-    p = comma + 1;
-  }
-  return 0;
-}
-
-static int parse_transitions(const char *s, const impactfit_transition **trs, int *n) {
-  *n = 0;
-  if (strcasecmp(s, "all") == 0) {
-    trs[0] = impactfit_transition_A;
-    trs[1] = impactfit_transition_B;
-    trs[2] = impactfit_transition_C;
-    trs[3] = impactfit_transition_D;
-    *n = 4;
-    return 0;
-  }
-  const char *p = s;
-  for (;;) {
-    const char *comma = strchr(p, ',');
-    size_t len = comma ? (size_t)(comma - p) : strlen(p);
-    char name[4] = "";
-    const impactfit_transition *tr = NULL;
-    if (len < sizeof name) {
-      memcpy(name, p, len);
-      name[len] = '\0';
-      tr = impactfit_transition_from_name(name);
-    }
-    if (!tr || *n == 4)
-      return cli_input_error("--transition: expected A, B, C, D, a list of them or all, got '%s'", s);
-    trs[(*n)++] = tr;
-    if (!comma)
-      break;
-    p = comma + 1;
-  }
-  return 0;
-}
-
 typedef struct trace_ctx {
   FILE *f;
 } trace_ctx;
@@ -114,66 +56,42 @@ static int write_point(void *vctx, const impactfit_mb1d_point *p) {
 
 typedef roller_run run;
 
-static const double G0 = 9.81; /* accelerations are also printed in units of g = 9.81 m/s² */
+#define RES(f, kind) CLI_FIELD(impactfit_mb1d_result, f, kind)
+static const cli_field summary_fields[] = {
+    RES(multiplicity, 'i'),      RES(transient_periods, 'i'), RES(distance, 'd'),         RES(error_estimate, 'd'),
+    RES(period_contrast, 'd'),   CLI_FIELD_AS("periods", impactfit_mb1d_result, n_periods, 'i'),
+    RES(losses_per_period, 'd'), RES(contact_fraction, 'd'),  RES(touch_fraction, 'd'),   RES(a_max, 'd'),
+    RES(a_min, 'd'),             RES(f_max, 'd'),             RES(f_min, 'd'),            RES(tensile, 'i'),
+    RES(untouched_force, 'i'),   RES(delta_min, 'd'),         RES(delta_max, 'd'),        RES(length_scale, 'd'),
+    RES(velocity_scale, 'd'),    RES(steps, 'l'),             RES(rhs_evals, 'l')};
+#define PER(f, kind) CLI_FIELD(impactfit_mb1d_period, f, kind)
+static const cli_field period_fields[] = {
+    PER(t_start, 'd'),  PER(contact_starts, 'i'), PER(contact_losses, 'i'), PER(contact_fraction, 'd'),
+    PER(touch_fraction, 'd'), PER(untouched_force_fraction, 'd'), PER(a_max, 'd'), PER(a_min, 'd'),
+    PER(f_max, 'd'),    PER(f_min, 'd'),          PER(delta_max, 'd'),      PER(delta_min, 'd')};
+
+static void json_head(cli_json *j, const char *record, const run *R) {
+  cli_json_begin(j, stdout);
+  cli_json_str(j, "record", record);
+  cli_json_str(j, "case", roller_case_names[R->case_no - 1]);
+  cli_json_str(j, "transition", R->tr->name);
+}
 
 static void print_json(const run *R, impactfit_mb1d_workspace *ws) {
   cli_json j;
-  cli_json_begin(&j, stdout);
-  cli_json_str(&j, "record", "summary");
-  cli_json_str(&j, "case", roller_case_names[R->case_no - 1]);
-  cli_json_str(&j, "transition", R->tr->name);
+  json_head(&j, "summary", R);
   cli_json_num(&j, "k", R->sys.k);
   cli_json_num(&j, "c", R->sys.c);
   cli_json_num(&j, "omega", R->sys.omega);
-  cli_json_str(&j, "status", impactfit_status_name(R->status));
-  if (R->status) {
-    cli_json_str(&j, "error", R->message);
-    cli_json_end(&j);
-    return;
-  }
-  const impactfit_mb1d_result *r = &R->r;
-  cli_json_int(&j, "multiplicity", r->multiplicity);
-  cli_json_int(&j, "transient_periods", r->transient_periods);
-  cli_json_num(&j, "distance", r->distance);
-  cli_json_num(&j, "error_estimate", r->error_estimate);
-  cli_json_num(&j, "period_contrast", r->period_contrast);
-  cli_json_int(&j, "periods", r->n_periods);
-  cli_json_num(&j, "losses_per_period", r->losses_per_period);
-  cli_json_num(&j, "contact_fraction", r->contact_fraction);
-  cli_json_num(&j, "touch_fraction", r->touch_fraction);
-  cli_json_num(&j, "a_max", r->a_max);
-  cli_json_num(&j, "a_min", r->a_min);
-  cli_json_num(&j, "f_max", r->f_max);
-  cli_json_num(&j, "f_min", r->f_min);
-  cli_json_int(&j, "tensile", r->tensile);
-  cli_json_int(&j, "untouched_force", r->untouched_force);
-  cli_json_num(&j, "delta_min", r->delta_min);
-  cli_json_num(&j, "delta_max", r->delta_max);
-  cli_json_num(&j, "length_scale", r->length_scale);
-  cli_json_num(&j, "velocity_scale", r->velocity_scale);
-  cli_json_int(&j, "steps", r->steps);
-  cli_json_int(&j, "rhs_evals", r->rhs_evals);
+  if (cli_json_status(&j, R->status, R->message))
+    cli_json_fields(&j, &R->r, summary_fields, CLI_COUNT(summary_fields));
   cli_json_end(&j);
-  for (int i = 0; i < r->n_periods; i++) {
+  for (int i = 0; !R->status && i < R->r.n_periods; i++) {
     impactfit_mb1d_period P;
     impactfit_mb1d_period_get(ws, i, &P);
-    cli_json_begin(&j, stdout);
-    cli_json_str(&j, "record", "period");
-    cli_json_str(&j, "case", roller_case_names[R->case_no - 1]);
-    cli_json_str(&j, "transition", R->tr->name);
+    json_head(&j, "period", R);
     cli_json_int(&j, "period", i);
-    cli_json_num(&j, "t_start", P.t_start);
-    cli_json_int(&j, "contact_starts", P.contact_starts);
-    cli_json_int(&j, "contact_losses", P.contact_losses);
-    cli_json_num(&j, "contact_fraction", P.contact_fraction);
-    cli_json_num(&j, "touch_fraction", P.touch_fraction);
-    cli_json_num(&j, "untouched_force_fraction", P.untouched_force_fraction);
-    cli_json_num(&j, "a_max", P.a_max);
-    cli_json_num(&j, "a_min", P.a_min);
-    cli_json_num(&j, "f_max", P.f_max);
-    cli_json_num(&j, "f_min", P.f_min);
-    cli_json_num(&j, "delta_max", P.delta_max);
-    cli_json_num(&j, "delta_min", P.delta_min);
+    cli_json_fields(&j, &P, period_fields, CLI_COUNT(period_fields));
     cli_json_end(&j);
   }
 }
@@ -181,9 +99,9 @@ static void print_json(const run *R, impactfit_mb1d_workspace *ws) {
 static void print_detail(const run *R, impactfit_mb1d_workspace *ws) {
   const impactfit_mb1d_system *S = &R->sys;
   const impactfit_mb1d_result *r = &R->r;
-  double T = 2.0 * PI / S->omega;
+  double T = impactfit_mb1d_excitation_period(S), G0 = S->g; /* accelerations also in units of g */
   printf("roller case %s, transition %s: k = %g N/m, c = %g N s/m, w = %.6g rad/s (%g Hz)\n",
-         roller_case_names[R->case_no - 1], R->tr->name, S->k, S->c, S->omega, S->omega / (2.0 * PI));
+         roller_case_names[R->case_no - 1], R->tr->name, S->k, S->c, S->omega, 1.0 / T);
   printf("  steady state after %d periods (%.4g s): multiplicity %d\n", r->transient_periods,
          r->transient_periods * T, r->multiplicity);
   printf("    (scaled distance %.2g, estimated distance from the orbit %.2g; consecutive periods\n"
@@ -223,60 +141,23 @@ static void print_row(const run *R) {
     return;
   }
   const impactfit_mb1d_result *r = &R->r;
+  const double G0 = R->sys.g;
   printf(" %4d %9d %8.3g %8.4f %8.4f %9.4f %9.4f %11.4g %7s %9s\n", r->multiplicity,
          r->transient_periods, r->losses_per_period, r->contact_fraction, r->touch_fraction,
          r->a_max / G0, r->a_min / G0, r->f_min, r->tensile ? "yes" : "no",
          r->untouched_force ? "yes" : "no");
 }
 
-int impactfit_cmd_roller(int argc, char **argv) {
-  const char *s_case = NULL, *s_tr = NULL, *trace = NULL;
-  roller_settings def = roller_default_settings(); /* the same defaults as the multibody topic */
-  int periods = def.periods, max_periods = def.max_periods, points = 200, json = 0, help = 0;
-  double tol = def.tol;
-  cli_opt opts[] = {
-      {"case", OPT_STRING, &s_case, 0},          {"transition", OPT_STRING, &s_tr, 0},
-      {"periods", OPT_INT, &periods, 0},         {"max-periods", OPT_INT, &max_periods, 0},
-      {"tol", OPT_DOUBLE, &tol, 0},              {"trace", OPT_STRING, &trace, 0},
-      {"trace-points", OPT_INT, &points, 0},     {"json", OPT_FLAG, &json, 0},
-  };
-  int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], NULL, 0, NULL, &help);
-  if (rc)
-    return rc;
-  if (help) {
-    fputs(help_text, stdout);
-    return CLI_OK;
-  }
-  if (!s_case)
-    return cli_input_error("roller: --case is required (I, II, III, IV or all)");
-  if (!s_tr)
-    return cli_input_error("roller: --transition is required (A, B, C, D or all)");
-  int cases[4], ncase;
-  const impactfit_transition *trs[4];
-  int ntr;
-  if ((rc = parse_cases(s_case, cases, &ncase)) || (rc = parse_transitions(s_tr, trs, &ntr)))
-    return rc;
-  if (opts[2].seen && (periods < 1 || periods > IMPACTFIT_MB1D_MAX_RECORD))
-    return cli_input_error("--periods: expected 1..%d, got %d", IMPACTFIT_MB1D_MAX_RECORD, periods);
-  if (max_periods < 1 || max_periods > 10000000)
-    return cli_input_error("--max-periods: expected 1..10000000, got %d", max_periods);
-  if (!(tol > 0.0 && tol < 1.0))
-    return cli_input_error("--tol: expected a number in (0, 1), got %.17g", tol);
-  if (opts[6].seen && !trace)
-    return cli_input_error("--trace-points needs --trace FILE");
-  if (points < 1 || points > 100000)
-    return cli_input_error("--trace-points: expected 1..100000, got %d", points);
-  if (trace && ncase * ntr > 1)
-    return cli_input_error("roller: --trace needs one case and one condition, got %d pairs", ncase * ntr);
-
-  int total = ncase * ntr;
+/* Runs every case x condition pair, printing each as it finishes. */
+static int run_all(const int *cases, size_t ncase, const impactfit_transition *const *trs, size_t ntr,
+                   const roller_settings *set, int json, const char *trace) {
+  int total = (int)(ncase * ntr), rc = CLI_OK;
   run runs[16];
   memset(runs, 0, sizeof runs);
   for (int i = 0; i < total; i++) {
-    run *R = &runs[i];
     impactfit_error err;
     impactfit_error_clear(&err);
-    int st = roller_setup(R, cases[i / ntr], trs[i % ntr], &err);
+    int st = roller_setup(&runs[i], cases[i / (int)ntr], trs[i % (int)ntr], &err);
     if (st)
       return cli_status_error(st, &err, "roller");
   }
@@ -285,6 +166,7 @@ int impactfit_cmd_roller(int argc, char **argv) {
     return cli_input_error("out of memory");
   cli_out out;
   trace_ctx tc = {NULL};
+  roller_settings s = *set;
   if (trace) {
     if ((rc = cli_out_open(&out, trace))) {
       impactfit_mb1d_free(ws);
@@ -292,21 +174,15 @@ int impactfit_cmd_roller(int argc, char **argv) {
     }
     fputs("t,x_drum,x_frame,v_drum,v_frame,a_drum,force,element,in_contact,event\n", out.f);
     tc.f = out.f;
+    s.fn = write_point;
+    s.ctx = &tc;
+  } else {
+    s.trace_points = 0;
   }
   if (total > 1 && !json)
     print_row_header();
-  rc = CLI_OK;
   for (int i = 0; i < total; i++) {
     run *R = &runs[i];
-    roller_settings s = def;
-    s.max_periods = max_periods;
-    s.tol = tol;
-    s.periods = periods;
-    if (trace) {
-      s.trace_points = points;
-      s.fn = write_point;
-      s.ctx = &tc;
-    }
     impactfit_error err;
     if (roller_solve(ws, R, &s, &err)) {
       if (trace)
@@ -315,8 +191,8 @@ int impactfit_cmd_roller(int argc, char **argv) {
         rc = cli_status_error(R->status, &err, "roller");
         break;
       }
-      fprintf(stderr, "impactfit: error: roller: case %s, transition %s: %s\n",
-              roller_case_names[R->case_no - 1], R->tr->name, R->message);
+      fprintf(stderr, "impactfit: error: roller: case %s, transition %s: %s\n", roller_case_names[R->case_no - 1],
+              R->tr->name, R->message);
       rc = impactfit_status_is_input_error(R->status) ? CLI_INPUT : CLI_NUMERIC;
     }
     if (json)
@@ -326,10 +202,57 @@ int impactfit_cmd_roller(int argc, char **argv) {
     else
       print_detail(R, ws);
   }
-  if (trace && runs[0].status == 0 && (rc = cli_out_commit(&out)) != 0) {
-    impactfit_mb1d_free(ws);
-    return rc;
+  if (trace && runs[0].status == 0) {
+    int c = cli_out_commit(&out);
+    if (c)
+      rc = c;
   }
   impactfit_mb1d_free(ws);
   return rc;
+}
+
+int impactfit_cmd_roller(int argc, char **argv) {
+  const char *s_case = NULL, *s_tr = NULL, *trace = NULL;
+  roller_settings def = roller_default_settings(); /* the same defaults as the multibody topic */
+  int json = 0, help = 0;
+  def.trace_points = 200;
+  cli_spec opts[] = {
+      CLI_STR_REQ("case", &s_case, "roller: --case is required (I, II, III, IV or all)"),
+      CLI_STR_REQ("transition", &s_tr, "roller: --transition is required (A, B, C, D or all)"),
+      CLI_ANYINT("periods", &def.periods),
+      CLI_ANYINT("max-periods", &def.max_periods),
+      CLI_NUM("tol", &def.tol),
+      CLI_STR("trace", &trace),
+      CLI_ANYINT("trace-points", &def.trace_points),
+      CLI_FLAG("json", &json),
+  };
+  const size_t nopt = CLI_COUNT(opts);
+  int rc = cli_options(argc, argv, opts, nopt, help_text, &help, NULL, 0, NULL);
+  if (rc || help)
+    return rc;
+  static const char *const tr_names[4] = {"A", "B", "C", "D"};
+  size_t ci[4], ti[4], ncase, ntr;
+  if (cli_parse_names(s_case, roller_case_names, 4, 1, 1, 4, ci, &ncase))
+    return cli_input_error("--case: expected I, II, III, IV, a list of them or all, got '%s'", s_case);
+  if (cli_parse_names(s_tr, tr_names, 4, 1, 1, 4, ti, &ntr))
+    return cli_input_error("--transition: expected A, B, C, D, a list of them or all, got '%s'", s_tr);
+  int cases[4];
+  const impactfit_transition *trs[4];
+  for (size_t i = 0; i < ncase; i++)
+    cases[i] = (int)ci[i] + 1;
+  for (size_t i = 0; i < ntr; i++)
+    trs[i] = impactfit_transition_from_name(tr_names[ti[i]]);
+  if (cli_given(opts, nopt, "periods") && (def.periods < 1 || def.periods > IMPACTFIT_MB1D_MAX_RECORD))
+    return cli_input_error("--periods: expected 1..%d, got %d", IMPACTFIT_MB1D_MAX_RECORD, def.periods);
+  if (def.max_periods < 1 || def.max_periods > 10000000)
+    return cli_input_error("--max-periods: expected 1..10000000, got %d", def.max_periods);
+  if (!(def.tol > 0.0 && def.tol < 1.0))
+    return cli_input_error("--tol: expected a number in (0, 1), got %.17g", def.tol);
+  if (cli_given(opts, nopt, "trace-points") && !trace)
+    return cli_input_error("--trace-points needs --trace FILE");
+  if (def.trace_points < 1 || def.trace_points > 100000)
+    return cli_input_error("--trace-points: expected 1..100000, got %d", def.trace_points);
+  if (trace && ncase * ntr > 1)
+    return cli_input_error("roller: --trace needs one case and one condition, got %d pairs", (int)(ncase * ntr));
+  return run_all(cases, ncase, trs, ntr, &def, json, trace);
 }

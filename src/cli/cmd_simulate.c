@@ -85,9 +85,17 @@ typedef struct point {
   const char *message;
 } point;
 
+/* The result's JSON members; the first O_STEPS of them are also the problem's outputs, in order. */
+#define RES(f) CLI_FIELD(impactfit_impact_result, f, 'd')
+static const cli_field result_fields[] = {
+    RES(e_out),     RES(t_contact),    RES(f_max),        RES(t_fmax),       RES(f_min),     RES(delta_max),
+    RES(t_delta_max), RES(delta_start), RES(delta_sep),   RES(f_start),      RES(f_end),     RES(damping_work),
+    RES(energy_error), RES(zeta),       RES(delta_m0),    CLI_FIELD(impactfit_impact_result, rhs_evals, 'l'),
+    CLI_FIELD(impactfit_impact_result, steps, 'l'),
+    CLI_FIELD_AS("contacts", impactfit_impact_result, n_contacts, 'i')};
+
 static void print_json(const point *pt) {
   const impactfit_impact_params *p = &pt->p;
-  const impactfit_impact_result *r = &pt->r;
   cli_json j;
   cli_json_begin(&j, stdout);
   cli_json_num(&j, "n", p->n);
@@ -97,29 +105,8 @@ static void print_json(const point *pt) {
   cli_json_num(&j, "mass", p->mass);
   cli_json_num(&j, "v", p->v);
   cli_json_str(&j, "transition", p->transition->name);
-  cli_json_str(&j, "status", impactfit_status_name(pt->status));
-  if (pt->status) {
-    cli_json_str(&j, "error", pt->message);
-  } else {
-    cli_json_num(&j, "e_out", r->e_out);
-    cli_json_num(&j, "t_contact", r->t_contact);
-    cli_json_num(&j, "f_max", r->f_max);
-    cli_json_num(&j, "t_fmax", r->t_fmax);
-    cli_json_num(&j, "f_min", r->f_min);
-    cli_json_num(&j, "delta_max", r->delta_max);
-    cli_json_num(&j, "t_delta_max", r->t_delta_max);
-    cli_json_num(&j, "delta_start", r->delta_start);
-    cli_json_num(&j, "delta_sep", r->delta_sep);
-    cli_json_num(&j, "f_start", r->f_start);
-    cli_json_num(&j, "f_end", r->f_end);
-    cli_json_num(&j, "damping_work", r->damping_work);
-    cli_json_num(&j, "energy_error", r->energy_error);
-    cli_json_num(&j, "zeta", r->zeta);
-    cli_json_num(&j, "delta_m0", r->delta_m0);
-    cli_json_int(&j, "rhs_evals", r->rhs_evals);
-    cli_json_int(&j, "steps", r->steps);
-    cli_json_int(&j, "contacts", r->n_contacts);
-  }
+  if (cli_json_status(&j, pt->status, pt->message))
+    cli_json_fields(&j, &pt->r, result_fields, CLI_COUNT(result_fields));
   cli_json_end(&j);
 }
 
@@ -184,21 +171,13 @@ typedef struct sim_state {
 
 /* "C" or "A,C" into transitions; 0 or -1. */
 static int parse_transitions(const char *list, const impactfit_transition **trs, size_t *ntr) {
-  *ntr = 0;
-  for (const char *t = list;;) {
-    const char *comma = strchr(t, ',');
-    size_t len = comma ? (size_t)(comma - t) : strlen(t);
-    char name[8] = "";
-    if (len < sizeof name)
-      memcpy(name, t, len), name[len] = '\0';
-    const impactfit_transition *tr = (len < sizeof name) ? impactfit_transition_from_name(name) : NULL;
-    if (!tr || *ntr == 4)
-      return -1;
-    trs[(*ntr)++] = tr;
-    if (!comma)
-      return 0;
-    t = comma + 1;
-  }
+  static const char *const names[4] = {"A", "B", "C", "D"};
+  size_t idx[4];
+  if (cli_parse_names(list, names, 4, 0, 1, 4, idx, ntr))
+    return -1;
+  for (size_t i = 0; i < *ntr; i++)
+    trs[i] = impactfit_transition_from_name(names[idx[i]]);
+  return 0;
 }
 
 static void to_params(const sim_state *st, const double *in, impactfit_impact_params *p) {
@@ -243,13 +222,11 @@ static void sim_row(void *ctx, const cli_grid_row *row) {
   pt.status = row->status;
   pt.message = row->message;
   if (!row->status) {
-    impactfit_impact_result *r = &pt.r;
-    r->e_out = o[O_E_OUT], r->t_contact = o[O_T_CONTACT], r->f_max = o[O_F_MAX], r->t_fmax = o[O_T_FMAX];
-    r->f_min = o[O_F_MIN], r->delta_max = o[O_DELTA_MAX], r->t_delta_max = o[O_T_DELTA_MAX];
-    r->delta_start = o[O_DELTA_START], r->delta_sep = o[O_DELTA_SEP], r->f_start = o[O_F_START];
-    r->f_end = o[O_F_END], r->damping_work = o[O_DAMPING_WORK], r->energy_error = o[O_ENERGY_ERROR];
-    r->zeta = o[O_ZETA], r->delta_m0 = o[O_DELTA_M0], r->steps = (long)o[O_STEPS];
-    r->n_contacts = (int)o[O_CONTACTS], r->rhs_evals = row->rhs_evals;
+    for (size_t k = 0; k < O_STEPS; k++)
+      *(double *)((char *)&pt.r + result_fields[k].off) = o[k];
+    pt.r.steps = (long)o[O_STEPS];
+    pt.r.n_contacts = (int)o[O_CONTACTS];
+    pt.r.rhs_evals = row->rhs_evals;
   }
   if (c->detail) { /* one point, no format: the detailed report, or the error alone */
     if (pt.status) {
@@ -268,11 +245,85 @@ static void sim_row(void *ctx, const cli_grid_row *row) {
     print_csv(&pt);
   else
     print_row(&pt);
-  if (pt.status) {
-    fflush(stdout);
-    fprintf(stderr, "impactfit: error: simulate: point %zu (n = %g, c = %g): %s\n", row->index, pt.p.n, pt.p.c,
-            pt.message);
+  if (pt.status)
+    cli_row_failed("simulate", pt.message, "point %zu (n = %g, c = %g)", row->index, pt.p.n, pt.p.c);
+}
+
+/* The axes in grid order after the transition: n, m, c, k, mass, v. */
+enum { A_N, A_M, A_C, A_K, A_MASS, A_V, A_COUNT };
+
+/* The point idx of the grid (transition outermost, v fastest) on top of base. */
+static void grid_point(const impactfit_impact_params *base, const sim_state *trl, const cli_axis_spec *ax, size_t idx,
+                       impactfit_impact_params *p) {
+  size_t r = idx, ii[A_COUNT];
+  for (int i = A_COUNT - 1; i >= 0; i--) {
+    ii[i] = r % ax[i].ax.n;
+    r /= ax[i].ax.n;
   }
+  *p = *base;
+  p->transition = trl->trs[r];
+  p->n = cli_axis_value(&ax[A_N].ax, ii[A_N]);
+  p->m = cli_axis_value(&ax[A_M].ax, ii[A_M]);
+  p->c = cli_axis_value(&ax[A_C].ax, ii[A_C]);
+  p->k = cli_axis_value(&ax[A_K].ax, ii[A_K]);
+  p->mass = cli_axis_value(&ax[A_MASS].ax, ii[A_MASS]);
+  p->v = cli_axis_value(&ax[A_V].ax, ii[A_V]);
+}
+
+/* Invalid parameters are input errors: every point is checked before any output (in grid order,
+ * without storing them), by the library's scales of the impact. */
+static int check_points(const impactfit_impact_params *base, const sim_state *trl, const cli_axis_spec *ax,
+                        size_t total) {
+  for (size_t idx = 0; idx < total; idx++) {
+    impactfit_impact_params p;
+    grid_point(base, trl, ax, idx, &p);
+    impactfit_error err;
+    impactfit_error_clear(&err);
+    int st = impactfit_impact_scales(&p, NULL, NULL, NULL, NULL, NULL, &err);
+    if (st)
+      return cli_status_error(st, &err, "simulate");
+  }
+  return 0;
+}
+
+/* --trace: the one point with its trajectory written to FILE, then printed as the format asks. */
+static int run_trace(const impactfit_impact_params *p0, const char *trace, int points, int json, int csv,
+                     const sim_state *trl) {
+  point pt;
+  memset(&pt, 0, sizeof pt);
+  pt.p = *p0;
+  impactfit_impact_workspace *ws = impactfit_impact_alloc();
+  cli_out outf;
+  if (!ws)
+    return cli_input_error("out of memory");
+  int rc = cli_out_open(&outf, trace);
+  if (rc) {
+    impactfit_impact_free(ws);
+    return rc;
+  }
+  fputs("t,delta,delta_dot,force,element,in_contact\n", outf.f);
+  trace_ctx tc = {outf.f};
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  pt.status = impactfit_impact_trace(ws, &pt.p, (size_t)points, write_point, &tc, &pt.r, &err);
+  impactfit_impact_free(ws);
+  if (pt.status) {
+    cli_out_abort(&outf);
+    return cli_status_error(pt.status, &err, "simulate");
+  }
+  if ((rc = cli_out_commit(&outf)))
+    return rc;
+  if (!json && !csv) {
+    print_detail(&pt);
+    return CLI_OK;
+  }
+  sim_print pc = {json, csv, 0, *trl, 0};
+  sim_header(&pc);
+  if (json)
+    print_json(&pt);
+  else
+    print_csv(&pt);
+  return CLI_OK;
 }
 
 int impactfit_cmd_simulate(int argc, char **argv) {
@@ -281,32 +332,24 @@ int impactfit_cmd_simulate(int argc, char **argv) {
   const char *transition = "C", *trace = NULL;
   int json = 0, csv = 0, help = 0, contacts = 1, points = 401;
   cli_grid_opts go = CLI_GRID_OPTS_INIT;
-  cli_opt opts[] = {
-      {"n", OPT_STRING, &s_n, 0},           {"m", OPT_STRING, &s_m, 0},
-      {"c", OPT_STRING, &s_c, 0},           {"k", OPT_STRING, &s_k, 0},
-      {"mass", OPT_STRING, &s_mass, 0},     {"v", OPT_STRING, &s_v, 0},
-      {"accel", OPT_DOUBLE, &base.accel, 0}, {"contacts", OPT_INT, &contacts, 0},
-      {"t-max", OPT_DOUBLE, &base.t_max, 0}, {"transition", OPT_STRING, &transition, 0},
-      {"trace", OPT_STRING, &trace, 0},     {"trace-points", OPT_INT, &points, 0},
-      {"json", OPT_FLAG, &json, 0},         {"csv", OPT_FLAG, &csv, 0},
-      CLI_GRID_OPTS(go),
+  cli_spec opts[] = {
+      CLI_STR("n", &s_n),         CLI_STR("m", &s_m),           CLI_STR("c", &s_c),
+      CLI_STR("k", &s_k),         CLI_STR("mass", &s_mass),     CLI_STR("v", &s_v),
+      CLI_NUM("accel", &base.accel), CLI_ANYINT("contacts", &contacts), CLI_NUM("t-max", &base.t_max),
+      CLI_STR("transition", &transition), CLI_STR("trace", &trace), CLI_ANYINT("trace-points", &points),
+      CLI_FLAG("json", &json),    CLI_FLAG("csv", &csv),        CLI_GRID_SPECS(go),
   };
-  int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], NULL, 0, NULL, &help);
-  if (rc)
+  const size_t nopt = CLI_COUNT(opts);
+  int rc = cli_options(argc, argv, opts, nopt, help_text, &help, NULL, 0, NULL);
+  if (rc || help)
     return rc;
-  if (help) {
-    fputs(help_text, stdout);
-    return CLI_OK;
-  }
   if (!s_n)
     return cli_input_error("simulate: --n is required (spring exponent, > 0)");
-  if (opts[8].seen && !(base.t_max > 0.0))
+  if (cli_given(opts, nopt, "t-max") && !(base.t_max > 0.0))
     return cli_input_error("--t-max: expected a time bound > 0, got %.17g", base.t_max);
   if (!s_c)
     return cli_input_error("simulate: --c is required (damping coefficient, >= 0)");
-  if (json && csv)
-    return cli_input_error("simulate: --json and --csv exclude each other");
-  if ((rc = cli_grid_check("simulate", &go, json || csv || trace)))
+  if ((rc = cli_json_csv("simulate", json, csv)) || (rc = cli_grid_check("simulate", &go, json || csv || trace)))
     return rc;
   base.max_contacts = contacts;
   /* --transition: one condition or a comma list (the outermost grid axis). */
@@ -317,143 +360,47 @@ int impactfit_cmd_simulate(int argc, char **argv) {
   base.transition = trl.trs[0];
   if (trace && (points < 2 || points > 10000000))
     return cli_input_error("--trace-points: expected 2..10000000, got %d", points);
-  if (!trace && opts[11].seen)
+  if (!trace && cli_given(opts, nopt, "trace-points"))
     return cli_input_error("--trace-points needs --trace FILE");
 
-  static const char *const names[6] = {"--n", "--m", "--c", "--k", "--mass", "--v"};
-  static const char *const pnames[6] = {"n", "m", "c", "k", "mass", "v"};
-  const char *specs[6] = {s_n, s_m, s_c, s_k, s_mass, s_v};
-  cli_axis ax[6];
-  memset(ax, 0, sizeof ax);
-  double total = (double)trl.ntr;
-  for (int i = 0; i < 6 && !rc; i++) {
-    rc = cli_axis_parse(names[i], specs[i], &ax[i]);
-    total *= (double)ax[i].n;
-  }
+  cli_axis_spec ax[A_COUNT] = {
+      CLI_AXIS("--n", "n", s_n, NULL), CLI_AXIS("--m", "m", s_m, NULL),          CLI_AXIS("--c", "c", s_c, NULL),
+      CLI_AXIS("--k", "k", s_k, NULL), CLI_AXIS("--mass", "mass", s_mass, NULL), CLI_AXIS("--v", "v", s_v, NULL),
+  };
   impactfit_sweep *s = NULL;
-  if (rc)
-    goto out;
-  if (total > 1e8) {
-    rc = cli_input_error("simulate: the grid has %.0f points (at most 1e8)", total);
-    goto out;
-  }
-  if (trace && total > 1) {
-    rc = cli_input_error("simulate: --trace needs a single point, the grid has %.0f", total);
-    goto out;
-  }
-  /* Invalid parameters are input errors: check all points before any output (in grid order, without
-   * storing them). */
-  {
-    size_t cnt[6], N = (size_t)total;
-    for (int i = 0; i < 6; i++)
-      cnt[i] = ax[i].n;
-    for (size_t idx = 0; idx < N && !rc; idx++) {
-      size_t r = idx, ii[6];
-      for (int i = 5; i >= 0; i--) {
-        ii[i] = r % cnt[i];
-        r /= cnt[i];
-      }
-      impactfit_impact_params p = base;
-      p.transition = trl.trs[r];
-      p.n = cli_axis_value(&ax[0], ii[0]);
-      p.m = cli_axis_value(&ax[1], ii[1]);
-      p.c = cli_axis_value(&ax[2], ii[2]);
-      p.k = cli_axis_value(&ax[3], ii[3]);
-      p.mass = cli_axis_value(&ax[4], ii[4]);
-      p.v = cli_axis_value(&ax[5], ii[5]);
-      impactfit_error err;
-      impactfit_error_clear(&err);
-      int st = impactfit_impact_scales(&p, NULL, NULL, NULL, NULL, NULL, &err);
-      if (st)
-        rc = cli_status_error(st, &err, "simulate");
-    }
-    if (rc)
-      goto out;
-  }
-  if (!opts[3].seen || !opts[4].seen || !opts[5].seen)
-    fprintf(stderr, "impactfit: note: simulate: %s%s%s not given (1 used): times, forces, lengths and energies "
-                    "are scaled values, for k = 1 N/m^n, mass = 1 kg, v = 1 m/s\n",
-            opts[3].seen ? "" : "--k ", opts[4].seen ? "" : "--mass ", opts[5].seen ? "" : "--v");
-  if (trace) {
-    point pt;
-    memset(&pt, 0, sizeof pt);
-    pt.p = base;
-    pt.p.n = cli_axis_value(&ax[0], 0);
-    pt.p.m = cli_axis_value(&ax[1], 0);
-    pt.p.c = cli_axis_value(&ax[2], 0);
-    pt.p.k = cli_axis_value(&ax[3], 0);
-    pt.p.mass = cli_axis_value(&ax[4], 0);
-    pt.p.v = cli_axis_value(&ax[5], 0);
-    impactfit_impact_workspace *ws = impactfit_impact_alloc();
-    cli_out outf;
-    if (!ws) {
-      rc = cli_input_error("out of memory");
-      goto out;
-    }
-    if ((rc = cli_out_open(&outf, trace))) {
-      impactfit_impact_free(ws);
-      goto out;
-    }
-    fputs("t,delta,delta_dot,force,element,in_contact\n", outf.f);
-    trace_ctx tc = {outf.f};
-    impactfit_error err;
-    impactfit_error_clear(&err);
-    pt.status = impactfit_impact_trace(ws, &pt.p, (size_t)points, write_point, &tc, &pt.r, &err);
-    impactfit_impact_free(ws);
-    if (pt.status) {
-      cli_out_abort(&outf);
-      rc = cli_status_error(pt.status, &err, "simulate");
-      goto out;
-    }
-    if ((rc = cli_out_commit(&outf)))
-      goto out;
-    if (!json && !csv) {
-      print_detail(&pt);
-      goto out;
-    }
-    sim_print pc = {json, csv, 0, trl, 0};
-    sim_header(&pc);
-    if (json)
-      print_json(&pt);
+  double total = (double)trl.ntr * cli_axes_total(ax, 0);
+  if (!(rc = cli_axes_parse(ax, A_COUNT, NULL))) {
+    total = (double)trl.ntr * cli_axes_total(ax, A_COUNT);
+    if (total > 1e8)
+      rc = cli_input_error("simulate: the grid has %.0f points (at most 1e8)", total);
+    else if (trace && total > 1)
+      rc = cli_input_error("simulate: --trace needs a single point, the grid has %.0f", total);
     else
-      print_csv(&pt);
-    goto out;
+      rc = check_points(&base, &trl, ax, (size_t)total);
   }
-  {
-    impactfit_error err;
-    impactfit_error_clear(&err);
-    impactfit_sweep_def *d = NULL;
-    int st = impactfit_sweep_def_new(impactfit_sweep_problem_from_name("impact"), "simulate", &d, &err);
-    if (!st)
-      st = impactfit_sweep_def_option(d, "transitions", transition, &err);
-    if (!st)
-      st = impactfit_sweep_def_fixed(d, "accel", base.accel, &err);
-    if (!st)
-      st = impactfit_sweep_def_fixed(d, "contacts", (double)base.max_contacts, &err);
-    if (!st)
-      st = impactfit_sweep_def_fixed(d, "t_max", base.t_max, &err);
-    double idx[4] = {0, 1, 2, 3};
-    if (!st)
-      st = impactfit_sweep_def_axis_values(d, "transition_index", idx, trl.ntr, &err);
-    for (int i = 0; i < 6 && !st; i++)
-      st = cli_axis_add(d, pnames[i], &ax[i], &err);
-    if (!st)
-      st = impactfit_sweep_def_build(d, &s, &err);
-    impactfit_sweep_def_free(d);
-    if (st) {
-      rc = cli_status_error(st, &err, "simulate");
-      goto out;
+  if (!rc) {
+    cli_note_scaled("simulate", opts, nopt, "times, forces, lengths and energies");
+    if (trace) {
+      impactfit_impact_params p0;
+      grid_point(&base, &trl, ax, 0, &p0);
+      rc = run_trace(&p0, trace, points, json, csv, &trl);
+    } else {
+      static const double idx[4] = {0, 1, 2, 3};
+      const cli_setting set[] = {{"transitions", transition, 0, NULL, 0},
+                                 {"accel", NULL, base.accel, NULL, 0},
+                                 {"contacts", NULL, (double)base.max_contacts, NULL, 0},
+                                 {"t_max", NULL, base.t_max, NULL, 0},
+                                 {"transition_index", NULL, 0, idx, trl.ntr}};
+      rc = cli_grid_sweep("simulate", "impact", set, CLI_COUNT(set), ax, A_COUNT, &s);
     }
   }
-  {
+  if (!rc && s) {
     sim_print pc = {json, csv, total == 1 && !json && !csv, trl, 0};
     rc = cli_grid_exec("simulate", s, &go, argc, argv, sim_header, sim_row, &pc);
     if (pc.detail && pc.single_rc)
       rc = pc.single_rc;
   }
-out:
   impactfit_sweep_free(s);
-  for (int i = 0; i < 6; i++)
-    cli_axis_free(&ax[i]);
+  cli_axes_free(ax, A_COUNT);
   return rc;
 }

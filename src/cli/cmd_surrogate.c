@@ -30,25 +30,25 @@ static const char *help_text =
     "  --json      print the build report as one JSON object\n\n"
     "Exit status: 0 success, 1 a solve or the check failed, 2 invalid input.\n";
 
+#define REP(f, kind) CLI_FIELD(impactfit_surrogate_report, f, kind)
+static const cli_field report_fields[] = {
+    REP(solves, 'l'),       REP(coefficients, 'l'), REP(check_points, 'i'), REP(max_e_error, 'd'),
+    REP(edge_points, 'i'),  REP(max_zeta_rel, 'd'), REP(worst_n, 'd'),      REP(worst_m, 'd'),
+    REP(worst_e, 'd'),      CLI_FIELD_AS("seconds", impactfit_surrogate_report, build_seconds, 'd')};
+
 int impactfit_cmd_surrogate(int argc, char **argv) {
   const char *pos[1] = {NULL}, *out = NULL;
   size_t npos = 0;
   enum { UNSET = INT_MIN }; /* not given (cli_parse_int cannot return it) */
   int help = 0, json = 0, dn = UNSET, dm = UNSET, dt = UNSET, dr = UNSET, check = UNSET;
   double drop = NAN; /* NAN: not given */
-  cli_opt opts[] = {
-      {"drop", OPT_DOUBLE, &drop, 0},
-      {"out", OPT_STRING, &out, 0},  {"deg-n", OPT_INT, &dn, 0},   {"deg-m", OPT_INT, &dm, 0},
-      {"deg-t", OPT_INT, &dt, 0},    {"deg-r", OPT_INT, &dr, 0},    {"check", OPT_INT, &check, 0},
-      {"json", OPT_FLAG, &json, 0},
+  cli_spec opts[] = {
+      CLI_NUM("drop", &drop),      CLI_STR("out", &out),       CLI_ANYINT("deg-n", &dn), CLI_ANYINT("deg-m", &dm),
+      CLI_ANYINT("deg-t", &dt),    CLI_ANYINT("deg-r", &dr),   CLI_ANYINT("check", &check), CLI_FLAG("json", &json),
   };
-  int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], pos, 1, &npos, &help);
-  if (rc)
+  int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, pos, 1, &npos);
+  if (rc || help)
     return rc;
-  if (help) {
-    fputs(help_text, stdout);
-    return CLI_OK;
-  }
   if (npos != 1)
     return cli_input_error("surrogate: name which surrogate to build: copt, zhang-c or zhang-a");
   impactfit_surrogate_spec spec;
@@ -90,16 +90,7 @@ int impactfit_cmd_surrogate(int argc, char **argv) {
     cli_json_begin(&j, rf);
     cli_json_str(&j, "surrogate", spec.name);
     cli_json_str(&j, "file", out);
-    cli_json_int(&j, "solves", rep.solves);
-    cli_json_int(&j, "coefficients", rep.coefficients);
-    cli_json_int(&j, "check_points", rep.check_points);
-    cli_json_num(&j, "max_e_error", rep.max_e_error);
-    cli_json_num(&j, "edge_points", rep.edge_points);
-    cli_json_num(&j, "max_zeta_rel", rep.max_zeta_rel);
-    cli_json_num(&j, "worst_n", rep.worst_n);
-    cli_json_num(&j, "worst_m", rep.worst_m);
-    cli_json_num(&j, "worst_e", rep.worst_e);
-    cli_json_num(&j, "seconds", rep.build_seconds);
+    cli_json_fields(&j, &rep, report_fields, CLI_COUNT(report_fields));
     cli_json_end(&j);
   } else {
     fprintf(rf, "%s: %ld exact solves, %ld coefficients, %d held-out + %d edge and seam points: max |e_out - e| = "

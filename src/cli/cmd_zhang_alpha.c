@@ -90,10 +90,7 @@ static void za_row(void *ctx, const cli_grid_row *r) {
     cli_json_num(&j, "e", e);
     cli_json_str(&j, "transition", c->transition);
     cli_json_str(&j, "method", c->method);
-    cli_json_str(&j, "status", impactfit_status_name(r->status));
-    if (r->status) {
-      cli_json_str(&j, "error", r->message);
-    } else {
+    if (cli_json_status(&j, r->status, r->message)) {
       cli_json_num(&j, "alpha", alpha);
       cli_json_num(&j, "lambda_star", ls);
       cli_json_num(&j, "e_out", e_out);
@@ -125,41 +122,48 @@ static void za_row(void *ctx, const cli_grid_row *r) {
       printf(" %22.15g", lam);
     putchar('\n');
   }
-  if (r->status) {
-    fflush(stdout);
-    fprintf(stderr, "impactfit: error: zhang-alpha: n = %g, m = %g, e = %g: %s\n", n, m, e, r->message);
-  }
+  if (r->status)
+    cli_row_failed("zhang-alpha", r->message, "n = %g, m = %g, e = %g", n, m, e);
+}
+
+typedef struct za_dims {
+  int have;
+  double k, mass, v;
+  const cli_axis *m;
+} za_dims;
+
+/* with --k --mass --v: lambda representable for every n and m (ends of ranges) */
+static int check_dims(double n, void *ctx) {
+  const za_dims *c = ctx;
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  double lam;
+  CLI_AXIS_EACH(*c->m, j)
+  if (impactfit_lambda_from_zeta(n, cli_axis_value(c->m, j), 1.0, c->k, c->mass, c->v, &lam, &err))
+    return cli_status_error(IMPACTFIT_EINVAL, &err, "zhang-alpha");
+  return 0;
 }
 
 int impactfit_cmd_zhang_alpha(int argc, char **argv) {
   const char *s_n = NULL, *s_m = NULL, *s_e = NULL, *method = "fast", *transition = "C";
-  double k = NAN, mass = NAN, v = NAN, tol = 1e-10;
+  za_dims dm = {0, NAN, NAN, NAN, NULL};
+  double tol = 1e-10;
   int json = 0, csv = 0, help = 0;
   cli_grid_opts go = CLI_GRID_OPTS_INIT;
-  cli_opt opts[] = {
-      {"n", OPT_STRING, &s_n, 0},        {"m", OPT_STRING, &s_m, 0},
-      {"e", OPT_STRING, &s_e, 0},        {"transition", OPT_STRING, &transition, 0},
-      {"method", OPT_STRING, &method, 0}, {"tol", OPT_DOUBLE, &tol, 0},
-      {"k", OPT_DOUBLE, &k, 0},          {"mass", OPT_DOUBLE, &mass, 0},
-      {"v", OPT_DOUBLE, &v, 0},          {"json", OPT_FLAG, &json, 0},
-      {"csv", OPT_FLAG, &csv, 0},
-      CLI_GRID_OPTS(go),
+  cli_spec opts[] = {
+      CLI_STR("n", &s_n),         CLI_STR("m", &s_m),         CLI_STR("e", &s_e),  CLI_STR("transition", &transition),
+      CLI_STR("method", &method), CLI_NUM("tol", &tol),       CLI_NUM("k", &dm.k), CLI_NUM("mass", &dm.mass),
+      CLI_NUM("v", &dm.v),        CLI_FLAG("json", &json),    CLI_FLAG("csv", &csv), CLI_GRID_SPECS(go),
   };
-  int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], NULL, 0, NULL, &help);
-  if (rc)
+  int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);
+  if (rc || help)
     return rc;
-  if (help) {
-    fputs(help_text, stdout);
-    return CLI_OK;
-  }
   if (!s_n || !s_m || !s_e)
     return cli_input_error("zhang-alpha: --n, --m and --e are required");
-  if (json && csv)
-    return cli_input_error("zhang-alpha: --json and --csv exclude each other");
-  if ((rc = cli_grid_check("zhang-alpha", &go, json || csv)))
+  if ((rc = cli_json_csv("zhang-alpha", json, csv)) || (rc = cli_grid_check("zhang-alpha", &go, json || csv)))
     return rc;
-  int have_dims = !isnan(k) + !isnan(mass) + !isnan(v);
-  if (have_dims != 0 && have_dims != 3)
+  dm.have = !isnan(dm.k) + !isnan(dm.mass) + !isnan(dm.v);
+  if (dm.have != 0 && dm.have != 3)
     return cli_input_error("zhang-alpha: give all of --k, --mass and --v, or none");
   const impactfit_root_method *rm = impactfit_root_method_from_name(method);
   if (!rm)
@@ -167,72 +171,35 @@ int impactfit_cmd_zhang_alpha(int argc, char **argv) {
   const impactfit_transition *tr = impactfit_transition_from_name(transition);
   if (tr != impactfit_transition_C && tr != impactfit_transition_A)
     return cli_input_error("--transition: expected C or A, got '%s'", transition);
-  cli_axis an, am, ae;
-  memset(&am, 0, sizeof am);
-  memset(&ae, 0, sizeof ae);
-  if ((rc = cli_axis_parse("--n", s_n, &an)) || (rc = cli_axis_parse("--m", s_m, &am)) ||
-      (rc = cli_axis_parse("--e", s_e, &ae))) {
-    cli_axis_free(&an);
-    cli_axis_free(&am);
-    return rc;
-  }
-  impactfit_error err;
-  impactfit_error_clear(&err);
-  /* a range lies between its ends: check those */
-  CLI_AXIS_EACH(an, i) if (!rc && !(cli_axis_value(&an, i) > 0.0))
-    rc = cli_input_error("--n: spring exponent must be > 0 (got %.17g)", cli_axis_value(&an, i));
-  CLI_AXIS_EACH(am, i) if (!rc && !(cli_axis_value(&am, i) >= 0.0))
-    rc = cli_input_error("--m: damping exponent must be >= 0 (got %.17g)", cli_axis_value(&am, i));
-  CLI_AXIS_EACH(ae, i) if (!rc && !(cli_axis_value(&ae, i) > 0.0 && cli_axis_value(&ae, i) < 1.0))
-    rc = cli_input_error("--e: alpha is defined for 0 < e < 1 (got %.17g)", cli_axis_value(&ae, i));
+  cli_axis_spec ax[] = {
+      {"--n", "n", s_n, NULL, 0.0, NAN, CLI_LO_OPEN, "--n: spring exponent must be > 0 (got %.17g)", NULL, {0}},
+      {"--m", "m", s_m, NULL, 0.0, NAN, 0u, "--m: damping exponent must be >= 0 (got %.17g)", NULL, {0}},
+      {"--e", "e", s_e, NULL, 0.0, 1.0, CLI_LO_OPEN | CLI_HI_OPEN, "--e: alpha is defined for 0 < e < 1 (got %.17g)",
+       NULL, {0}},
+  };
+  const size_t nax = CLI_COUNT(ax);
+  impactfit_sweep *s = NULL;
+  rc = cli_axes_parse(ax, nax, NULL);
   if (!rc && !(tol >= 1e-13 && tol < 0.1))
     rc = cli_input_error("--tol: expected a value in [1e-13, 0.1), got %.17g", tol);
-  if (!rc && have_dims) {
-    double lam;
-    CLI_AXIS_EACH(an, i) CLI_AXIS_EACH(am, j) if (!rc && impactfit_lambda_from_zeta(cli_axis_value(&an, i), cli_axis_value(&am, j),
-                                                                    1.0, k, mass, v, &lam, &err))
-      rc = cli_status_error(IMPACTFIT_EINVAL, &err, "zhang-alpha");
+  if (!rc && dm.have) {
+    dm.m = &ax[1].ax;
+    CLI_AXIS_EACH(ax[0].ax, i) if (!rc) rc = check_dims(cli_axis_value(&ax[0].ax, i), &dm);
   }
-  if (!rc && (double)an.n * (double)am.n * (double)ae.n > 1e8)
-    rc = cli_input_error("zhang-alpha: the grid has %.0f points (at most 1e8)",
-                         (double)an.n * (double)am.n * (double)ae.n);
-  if (rc)
-    goto out;
-
-  impactfit_sweep_def *d = NULL;
-  impactfit_sweep *s = NULL;
-  int st = impactfit_sweep_def_new(impactfit_sweep_problem_from_name("zhang-alpha"), "zhang-alpha", &d, &err);
-  if (!st && have_dims)
-    st = impactfit_sweep_def_fixed(d, "k", k, &err);
-  if (!st && have_dims)
-    st = impactfit_sweep_def_fixed(d, "mass", mass, &err);
-  if (!st && have_dims)
-    st = impactfit_sweep_def_fixed(d, "v", v, &err);
-  if (!st)
-    st = impactfit_sweep_def_fixed(d, "tol", tol, &err);
-  if (!st)
-    st = impactfit_sweep_def_option(d, "transition", tr->name, &err);
-  if (!st)
-    st = impactfit_sweep_def_option(d, "method", rm->name, &err);
-  if (!st)
-    st = cli_axis_add(d, "n", &an, &err);
-  if (!st)
-    st = cli_axis_add(d, "m", &am, &err);
-  if (!st)
-    st = cli_axis_add(d, "e", &ae, &err);
-  if (!st)
-    st = impactfit_sweep_def_build(d, &s, &err);
-  impactfit_sweep_def_free(d);
-  if (st) {
-    rc = cli_status_error(st, &err, "zhang-alpha");
-    goto out;
+  if (!rc)
+    rc = cli_axes_limit("zhang-alpha", ax, nax);
+  if (!rc) {
+    cli_setting set[6] = {{"k", NULL, dm.k, NULL, 0}, {"mass", NULL, dm.mass, NULL, 0}, {"v", NULL, dm.v, NULL, 0},
+                          {"tol", NULL, tol, NULL, 0}, {"transition", tr->name, 0, NULL, 0},
+                          {"method", rm->name, 0, NULL, 0}};
+    const size_t skip = dm.have ? 0 : 3; /* k, mass, v only when given */
+    rc = cli_grid_sweep("zhang-alpha", "zhang-alpha", set + skip, CLI_COUNT(set) - skip, ax, nax, &s);
   }
-  za_print pc = {json, csv, have_dims != 0, k, mass, v, tr->name, rm->name};
-  rc = cli_grid_exec("zhang-alpha", s, &go, argc, argv, za_header, za_row, &pc);
+  if (!rc) {
+    za_print pc = {json, csv, dm.have != 0, dm.k, dm.mass, dm.v, tr->name, rm->name};
+    rc = cli_grid_exec("zhang-alpha", s, &go, argc, argv, za_header, za_row, &pc);
+  }
   impactfit_sweep_free(s);
-out:
-  cli_axis_free(&an);
-  cli_axis_free(&am);
-  cli_axis_free(&ae);
+  cli_axes_free(ax, nax);
   return rc;
 }

@@ -3,7 +3,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include "grid.h"
 
+#include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,44 +19,17 @@
 
 int cli_axis_parse(const char *what, const char *s, cli_axis *ax) {
   memset(ax, 0, sizeof *ax);
-  if (s && strchr(s, ':') && !strchr(s, ',')) {
-    /* a range: parsed by cli_parse_grid's rules, kept as its ends */
-    char *copy = strdup(s);
-    if (!copy)
-      return cli_input_error("out of memory");
-    char *c1 = strchr(copy, ':'), *c2 = strchr(c1 + 1, ':');
-    int rc = 0;
-    if (!c2 || strchr(c2 + 1, ':')) {
-      rc = cli_input_error("%s: a range is start:stop:count, got '%s'", what, s);
-    } else {
-      *c1 = *c2 = '\0';
-      long n = 0;
-      char cwhat[128];
-      snprintf(cwhat, sizeof cwhat, "%s: the count of range '%.40s'", what, s);
-      if (!(rc = cli_parse_double(what, copy, &ax->a)) && !(rc = cli_parse_double(what, c1 + 1, &ax->b)) &&
-          !(rc = cli_parse_int(cwhat, c2 + 1, 1, 100000000, &n))) {
-        if (n == 1 && ax->a != ax->b)
-          rc = cli_input_error("%s: a range with count 1 needs start = stop, got '%s'", what, s);
-        ax->n = (size_t)n;
-        ax->range = 1;
-      }
-    }
-    free(copy);
-    return rc;
-  }
-  return cli_parse_grid(what, s, &ax->values, &ax->n);
+  if (!s || !strchr(s, ':') || strchr(s, ','))
+    return cli_parse_grid(what, s, &ax->values, &ax->n);
+  long n = 0; /* a range, kept as its ends */
+  int rc = cli_parse_range(what, s, &ax->a, &ax->b, &n);
+  ax->n = rc ? 0 : (size_t)n;
+  ax->range = !rc;
+  return rc;
 }
 
 double cli_axis_value(const cli_axis *ax, size_t i) {
-  if (!ax->range)
-    return ax->values[i];
-  /* the sweep's linear axis (src/sweep/sweep.c), operation for operation */
-  if (i == 0)
-    return ax->a;
-  if (i == ax->n - 1)
-    return ax->b;
-  double t = (double)i / (double)(ax->n - 1);
-  return ax->a + (ax->b - ax->a) * t;
+  return ax->range ? impactfit_sweep_range_value(IMPACTFIT_AXIS_LINEAR, ax->a, ax->b, ax->n, i) : ax->values[i];
 }
 
 int cli_axis_add(impactfit_sweep_def *d, const char *param, const cli_axis *ax, impactfit_error *err) {
@@ -231,4 +206,91 @@ int cli_grid_exec(const char *what, const impactfit_sweep *s, const cli_grid_opt
   cli_grid g = {what,       s,       o->threads > 0 ? o->threads : 0, o->quiet, (size_t)o->from, o->out_dir,
                 o->resume, command, header,                          row,      ctx};
   return cli_grid_run(&g);
+}
+
+/* ---- a grid command's axes ---- */
+
+static int axis_value_bad(const cli_axis_spec *s, double v) {
+  int lo_ok = isnan(s->lo) || ((s->flags & CLI_LO_OPEN) ? v > s->lo : v >= s->lo);
+  int hi_ok = isnan(s->hi) || ((s->flags & CLI_HI_OPEN) ? v < s->hi : v <= s->hi);
+  return !(lo_ok && hi_ok);
+}
+
+int cli_axes_parse(cli_axis_spec *a, size_t n, void *ctx) {
+  int rc = 0;
+  for (size_t k = 0; k < n; k++)
+    memset(&a[k].ax, 0, sizeof a[k].ax);
+  for (size_t k = 0; k < n && !rc; k++) {
+    const char *t = a[k].text ? a[k].text : a[k].def;
+    if (t)
+      rc = cli_axis_parse(a[k].opt, t, &a[k].ax);
+  }
+  for (size_t k = 0; k < n && !rc; k++) {
+    const cli_axis_spec *s = &a[k];
+    if (!s->text && (s->flags & CLI_IF_SEEN))
+      continue;
+    CLI_AXIS_EACH(s->ax, i) {
+      double v = cli_axis_value(&s->ax, i);
+      if (s->msg && axis_value_bad(s, v))
+        rc = cli_input_error(s->msg, v);
+      else if (s->check)
+        rc = s->check(v, ctx);
+      if (rc)
+        break;
+    }
+  }
+  return rc;
+}
+
+double cli_axes_total(const cli_axis_spec *a, size_t n) {
+  double total = 1.0;
+  for (size_t k = 0; k < n; k++)
+    if (a[k].ax.n)
+      total *= (double)a[k].ax.n;
+  return total;
+}
+
+int cli_axes_limit(const char *what, const cli_axis_spec *a, size_t n) {
+  double total = cli_axes_total(a, n);
+  return total > 1e8 ? cli_input_error("%s: the grid has %.0f points (at most 1e8)", what, total) : 0;
+}
+
+void cli_axes_free(cli_axis_spec *a, size_t n) {
+  for (size_t k = 0; k < n; k++)
+    cli_axis_free(&a[k].ax);
+}
+
+int cli_grid_sweep(const char *what, const char *problem, const cli_setting *set, size_t nset,
+                   const cli_axis_spec *a, size_t n, impactfit_sweep **out) {
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  impactfit_sweep_def *d = NULL;
+  *out = NULL;
+  int st = impactfit_sweep_def_new(impactfit_sweep_problem_from_name(problem), what, &d, &err);
+  for (size_t k = 0; k < nset && !st; k++) {
+    const cli_setting *x = &set[k];
+    if (x->values)
+      st = impactfit_sweep_def_axis_values(d, x->name, x->values, x->count, &err);
+    else if (x->option)
+      st = impactfit_sweep_def_option(d, x->name, x->option, &err);
+    else
+      st = impactfit_sweep_def_fixed(d, x->name, x->value, &err);
+  }
+  for (size_t k = 0; k < n && !st; k++)
+    if (a[k].ax.n)
+      st = cli_axis_add(d, a[k].param, &a[k].ax, &err);
+  if (!st)
+    st = impactfit_sweep_def_build(d, out, &err);
+  impactfit_sweep_def_free(d);
+  return st ? cli_status_error(st, &err, what) : 0;
+}
+
+void cli_row_failed(const char *what, const char *message, const char *where_fmt, ...) {
+  fflush(stdout);
+  fprintf(stderr, "impactfit: error: %s: ", what);
+  va_list ap;
+  va_start(ap, where_fmt);
+  vfprintf(stderr, where_fmt, ap);
+  va_end(ap);
+  fprintf(stderr, ": %s\n", message);
 }

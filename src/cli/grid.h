@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 
+#include "cli.h"
 #include "impactfit/sweep.h"
 
 /* One axis option: a value, a list or a linear range (values are not stored for a range). */
@@ -66,16 +67,16 @@ typedef struct cli_grid {
 int cli_grid_run(const cli_grid *g);
 
 /* The options every grid command takes: --threads T, --quiet, --from P, --out DIR, --resume.
- * Initialise with CLI_GRID_OPTS_INIT and list CLI_GRID_OPTS(o) in the command's cli_opt table. */
+ * Initialise with CLI_GRID_OPTS_INIT and list CLI_GRID_SPECS(o) in the command's cli_spec table. */
 typedef struct cli_grid_opts {
   int threads; /* -1 until given */
   int quiet, from, resume;
   const char *out_dir;
 } cli_grid_opts;
 #define CLI_GRID_OPTS_INIT {-1, 0, 0, 0, NULL}
-#define CLI_GRID_OPTS(o)                                                                                  \
-  {"threads", OPT_INT, &(o).threads, 0}, {"quiet", OPT_FLAG, &(o).quiet, 0}, {"from", OPT_INT, &(o).from, 0}, \
-      {"out", OPT_STRING, &(o).out_dir, 0}, { "resume", OPT_FLAG, &(o).resume, 0 }
+#define CLI_GRID_SPECS(o)                                                                                  \
+  CLI_ANYINT("threads", &(o).threads), CLI_FLAG("quiet", &(o).quiet), CLI_ANYINT("from", &(o).from),      \
+      CLI_STR("out", &(o).out_dir), CLI_FLAG("resume", &(o).resume)
 
 /* Checks them; `formats` is non-zero when --json/--csv/--trace was given (--out writes the sweep's own
  * files instead). 0 or CLI_INPUT (error printed). */
@@ -85,6 +86,55 @@ int cli_grid_check(const char *what, const cli_grid_opts *o, int formats);
  * command line for the messages is argv without --from and --resume). Returns the exit status. */
 int cli_grid_exec(const char *what, const impactfit_sweep *s, const cli_grid_opts *o, int argc, char **argv,
                   void (*header)(void *ctx), void (*row)(void *ctx, const cli_grid_row *r), void *ctx);
+
+/* ---- a grid command's axes, declared once ----
+ * Each axis option: its text (NULL: not given; then def, or not an axis at all when def is NULL
+ * too), the sweep parameter it sets, and the range every value must lie in (lo, hi, CLI_LO_OPEN /
+ * CLI_HI_OPEN as in cli_spec; NAN: unbounded; msg: "impactfit: error: " + msg with the value as
+ * the one conversion; a range axis is checked at its two ends, between which it lies). check, when
+ * set, is called after the range check for every value checked (ctx: cli_axes_parse's). */
+typedef struct cli_axis_spec {
+  const char *opt;   /* "--e" */
+  const char *param; /* the problem's parameter "e" */
+  const char *text;  /* the option's value, NULL when not given */
+  const char *def;   /* used when not given */
+  double lo, hi;
+  unsigned flags;    /* CLI_LO_OPEN, CLI_HI_OPEN; CLI_IF_SEEN: checked only when given */
+  const char *msg;
+  int (*check)(double v, void *ctx);
+  cli_axis ax;       /* set by cli_axes_parse */
+} cli_axis_spec;
+
+/* An axis without a range check. */
+#define CLI_AXIS(opt, param, text, def) {opt, param, text, def, NAN, NAN, 0u, NULL, NULL, {0}}
+
+/* Parses every axis (all first, then the checks, in order). Returns 0 or CLI_INPUT (printed). */
+int cli_axes_parse(cli_axis_spec *a, size_t n, void *ctx);
+/* The number of points of the product grid. */
+double cli_axes_total(const cli_axis_spec *a, size_t n);
+/* "WHAT: the grid has N points (at most 1e8)" (CLI_INPUT) above 1e8 points, else 0. */
+int cli_axes_limit(const char *what, const cli_axis_spec *a, size_t n);
+void cli_axes_free(cli_axis_spec *a, size_t n);
+
+/* One setting of the sweep definition, applied in order: a fixed value (option NULL, values NULL),
+ * an option (option set) or an axis of listed values (values set). */
+typedef struct cli_setting {
+  const char *name;
+  const char *option;
+  double value;
+  const double *values;
+  size_t count;
+} cli_setting;
+
+/* Builds the sweep of problem `problem` named `what`: the settings in order, then the axes (those
+ * with a value) in order. Returns 0 or the exit status (error printed with context `what`). */
+int cli_grid_sweep(const char *what, const char *problem, const cli_setting *set, size_t nset,
+                   const cli_axis_spec *a, size_t n, impactfit_sweep **out);
+
+/* A failed point's message on stderr after its row: "impactfit: error: WHAT: <where>: message",
+ * <where> from the format (stdout flushed first so the row comes before it). */
+void cli_row_failed(const char *what, const char *message, const char *where_fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* for (i over the values of axis a to check): every value of a list, the two ends of a range (a linear
  * range lies between them). */

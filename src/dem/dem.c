@@ -143,3 +143,26 @@ int impactfit_dem_exact_prefactor(double n, double e, int clamped, double *a, im
   *a = sqrt(2.0 * (n + 1.0)) * xi;
   return 0;
 }
+
+int impactfit_dem_exact_prefactors(impactfit_inverse_workspace *ws, double e, double a[4], impactfit_error *err) {
+  if (!(isfinite(e) && e > 0.0 && e <= 1.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "restitution e must be in (0, 1] (got %.17g)", e);
+  impactfit_inverse_workspace *own = ws ? NULL : impactfit_inverse_alloc();
+  if (!ws && !(ws = own))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+  const impactfit_dem_formula *hertz = impactfit_dem_formula_from_name("hertz-beta"),
+                              *linear = impactfit_dem_formula_from_name("linear-log");
+  int st = IMPACTFIT_OK;
+  for (int c = 0; c < 4 && !st; c++) {
+    impactfit_inverse_params p = impactfit_inverse_default_params();
+    p.n = c < 2 ? 1.5 : 1.0; /* the exponents of the two formulas */
+    p.m = c < 2 ? 0.25 : 0.0;
+    p.transition = (c % 2) ? impactfit_transition_C : impactfit_transition_A;
+    impactfit_inverse_result r;
+    st = impactfit_inverse_solve(ws, &p, e, 0.0, &r, err);
+    if (!st)
+      a[c] = impactfit_dem_prefactor_from_zeta(c < 2 ? hertz : linear, r.zeta);
+  }
+  impactfit_inverse_free(own);
+  return st;
+}

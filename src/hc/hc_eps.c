@@ -288,3 +288,16 @@ int impactfit_hc_e(double eps, double *e, impactfit_error *err) {
   *e = r;
   return IMPACTFIT_OK;
 }
+
+int impactfit_hc_lambda(double eps, double k, double v, double *lambda, impactfit_error *err) {
+  if (!(eps >= 0.0 && isfinite(eps) && k > 0.0 && isfinite(k) && v > 0.0 && isfinite(v)))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "lambda = eps k / v needs eps >= 0, k > 0, v > 0 (finite), got eps = %g, k = %g, v = %g",
+                           eps, k, v);
+  double x = eps * k / v;
+  if (!isfinite(x))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "lambda = eps k / v is not representable (eps = %g, k = %g, v = %g)",
+                           eps, k, v);
+  *lambda = x;
+  return IMPACTFIT_OK;
+}

@@ -305,3 +305,7 @@ int impactfit_hc_dtau_surrogate_write_header(const impactfit_hc_dtau_surrogate *
     return IMPACTFIT__FAIL(err, IMPACTFIT_EIO, "write error");
   return IMPACTFIT_OK;
 }
+
+long impactfit_hc_dtau_surrogate_simulations(const impactfit_hc_dtau_surrogate_params *p) {
+  return ((long)p->deg_eps + 1) * ((long)p->deg_n + 1);
+}

@@ -1197,3 +1197,22 @@ int impactfit_identify_per_row(impactfit_identify_workspace *ws, const impactfit
   }
   return first;
 }
+
+size_t impactfit_identify_per_row_spread(const impactfit_identify_row_damping *rows, size_t n, double cv[3]) {
+  double sum[3] = {0.0, 0.0, 0.0}, sum2[3] = {0.0, 0.0, 0.0};
+  size_t ok = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (rows[i].status)
+      continue;
+    const double x[3] = {rows[i].lambda_hc, rows[i].c_linear, rows[i].lambda_m};
+    for (int j = 0; j < 3; j++)
+      sum[j] += x[j], sum2[j] += x[j] * x[j];
+    ok++;
+  }
+  if (ok > 1)
+    for (int j = 0; j < 3; j++) {
+      double mean = sum[j] / (double)ok, var = sum2[j] / (double)ok - mean * mean;
+      cv[j] = mean > 0.0 ? sqrt(var > 0.0 ? var * (double)ok / (double)(ok - 1) : 0.0) / mean : 0.0;
+    }
+  return ok;
+}

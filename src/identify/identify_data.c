@@ -418,3 +418,63 @@ int impactfit_identify_synth(impactfit_identify_workspace *ws, impactfit_identif
   gsl_rng_free(rng);
   return IMPACTFIT_OK;
 }
+
+int impactfit_identify_data_speeds(const double *v, size_t nv, size_t repeat, double mass,
+                                   impactfit_identify_data **out, impactfit_error *err) {
+  *out = NULL;
+  if (!v || nv == 0 || repeat == 0)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no speeds (or repeat 0)");
+  if (!(isfinite(mass) && mass > 0.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "the effective mass must be finite and > 0, got %.17g", mass);
+  for (size_t i = 0; i < nv; i++)
+    if (!(isfinite(v[i]) && v[i] > 0.0))
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "approach velocities must be > 0, got %.17g", v[i]);
+  if (repeat > IMPACTFIT_IDENTIFY_MAX_ROWS || nv > IMPACTFIT_IDENTIFY_MAX_ROWS / repeat)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%zu rows, at most %d", nv * repeat, IMPACTFIT_IDENTIFY_MAX_ROWS);
+  impactfit_identify_data *d = calloc(1, sizeof *d);
+  if (!d || !(d->row = calloc(nv * repeat, sizeof *d->row))) {
+    free(d);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+  }
+  d->rows = nv * repeat;
+  d->columns = IMPACTFIT_IDENTIFY_COL_MASS;
+  for (size_t i = 0; i < nv; i++)
+    for (size_t r = 0; r < repeat; r++) {
+      d->row[i * repeat + r].v = v[i];
+      d->row[i * repeat + r].mass = mass;
+    }
+  *out = d;
+  return IMPACTFIT_OK;
+}
+
+int impactfit_identify_data_format(const impactfit_identify_data *d, unsigned columns, int digits, char **text,
+                                   size_t *len, impactfit_error *err) {
+  *text = NULL;
+  if (!d || (d->rows && !d->row))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: data is NULL");
+  if (digits < 1 || digits > 17)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "digits must be 1..17, got %d", digits);
+  const int cdt = (columns & IMPACTFIT_IDENTIFY_COL_DT) != 0, cf = (columns & IMPACTFIT_IDENTIFY_COL_FMAX) != 0,
+            cm = (columns & IMPACTFIT_IDENTIFY_COL_MASS) != 0;
+  /* a value takes at most 24 characters with its comma ("-1.2345678901234567e-308,") */
+  size_t cap = 32 + (d->rows + 1) * (size_t)(5 * 26 + 2), at = 0;
+  char *buf = malloc(cap);
+  if (!buf)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+  at += (size_t)impactfit__snprintf_c(buf + at, cap - at, "v,e%s%s%s\n", cdt ? ",dt" : "", cf ? ",fmax" : "",
+                                      cm ? ",mass" : "");
+  for (size_t i = 0; i < d->rows; i++) {
+    const impactfit_identify_row *r = &d->row[i];
+    const double x[5] = {r->v, r->e, r->dt, r->fmax, r->mass};
+    const int on[5] = {1, 1, cdt, cf, cm};
+    for (int k = 0; k < 5; k++)
+      if (on[k])
+        at += (size_t)impactfit__snprintf_c(buf + at, cap - at, "%s%.*g", k ? "," : "", digits, x[k]);
+    buf[at++] = '\n';
+    buf[at] = '\0';
+  }
+  *text = buf;
+  if (len)
+    *len = at;
+  return IMPACTFIT_OK;
+}

@@ -998,3 +998,7 @@ out:
   free(ps.buf);
   return st;
 }
+
+double impactfit_mb1d_excitation_period(const impactfit_mb1d_system *sys) {
+  return (sys && sys->omega > 0.0) ? 2.0 * M_PI / sys->omega : NAN;
+}

@@ -764,3 +764,15 @@ int impactfit_sweep_point(const impactfit_sweep *s, size_t index, double *in) {
   return IMPACTFIT_OK;
 }
 
+
+double impactfit_sweep_range_value(impactfit_sweep_axis_kind kind, double start, double stop, size_t count, size_t i) {
+  if (i == 0)
+    return start;
+  if (i == count - 1)
+    return stop;
+  double t = (double)i / (double)(count - 1);
+  if (kind != IMPACTFIT_AXIS_LOG)
+    return start + (stop - start) * t;
+  double la = log10(fabs(start)), lb = log10(fabs(stop));
+  return ((start < 0.0) ? -1.0 : 1.0) * pow(10.0, la + (lb - la) * t);
+}

@@ -74,6 +74,37 @@ void cli_json_str(cli_json *j, const char *key, const char *v) {
 
 void cli_json_end(cli_json *j) { fputs("}\n", j->f); }
 
+int cli_json_status(cli_json *j, int status, const char *message) {
+  cli_json_str(j, "status", impactfit_status_name(status));
+  if (status)
+    cli_json_str(j, "error", message);
+  return status == 0;
+}
+
+void cli_json_fields(cli_json *j, const void *obj, const cli_field *f, size_t n) {
+  const char *base = obj;
+  for (size_t i = 0; i < n; i++) {
+    const void *p = base + f[i].off;
+    switch (f[i].kind) {
+    case 'd':
+      cli_json_num(j, f[i].key, *(const double *)p);
+      break;
+    case 'i':
+      cli_json_int(j, f[i].key, *(const int *)p);
+      break;
+    case 'l':
+      cli_json_int(j, f[i].key, *(const long *)p);
+      break;
+    case 'z':
+      cli_json_int(j, f[i].key, (long)*(const size_t *)p);
+      break;
+    default:
+      cli_json_str(j, f[i].key, *(const char *const *)p);
+      break;
+    }
+  }
+}
+
 int cli_out_is_stdout(const char *path) { return path && strcmp(path, "-") == 0; }
 
 /* /dev/... and /proc/... name streams and devices, whatever they resolve to (/dev/stdout may be a

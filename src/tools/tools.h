@@ -32,6 +32,21 @@ void cli_json_int(cli_json *j, const char *key, long v);
 void cli_json_str(cli_json *j, const char *key, const char *v);
 void cli_json_end(cli_json *j); /* writes "}\n" */
 
+/* A JSON member read from a struct: key, kind ('d' double, 'i' int, 'l' long, 'z' size_t, 's' const
+ * char *) and offset. cli_json_fields writes the members of obj in table order (as cli_json_num,
+ * cli_json_int, cli_json_str would), so a command's JSON object is declared once per result type. */
+typedef struct cli_field {
+  const char *key;
+  char kind;
+  size_t off;
+} cli_field;
+#define CLI_FIELD(T, f, kind) {#f, kind, offsetof(T, f)}
+#define CLI_FIELD_AS(key, T, f, kind) {key, kind, offsetof(T, f)}
+void cli_json_fields(cli_json *j, const void *obj, const cli_field *f, size_t n);
+/* "status": the status name, and "error": message when status is not 0; returns 1 when it is 0 (the
+ * result's members follow). */
+int cli_json_status(cli_json *j, int status, const char *message);
+
 /* Every output file a command writes (--trace, --out, --output, headers, tables, expectations)
  * goes through cli_out, which treats a path as Unix tools do:
  *   "-", or a path naming the file standard output already is (/dev/stdout, /proc/self/fd/1,
