@@ -59,8 +59,11 @@ int main(int argc, char **argv) {
     impactfit_inverse_free(ws);
     for (size_t i = 0; i < count; i++)
       sum += out[i];
-    printf("%s %zu %.6g %.17g\n", f == 0 ? "hc_eps" : f == 1 ? "rh_eps_refit" : "copt", count, best / (double)count,
-           sum);
+    printf("%s %zu %.6g %.17g\n",
+           f == 0   ? "hc_eps"
+           : f == 1 ? "rh_eps_refit"
+                    : "copt",
+           count, best / (double)count, sum);
   }
   free(out);
   return 0;

@@ -47,8 +47,7 @@ static int rhs(double t, const double y[], double f[], void *params) {
 }
 
 /* One impact with a plain evolve loop; returns 0 and e_out, t_contact. */
-static int plain_impact(const gsl_odeiv2_step_type *T, problem *p, double rtol, double *e_out,
-                        double *t_c) {
+static int plain_impact(const gsl_odeiv2_step_type *T, problem *p, double rtol, double *e_out, double *t_c) {
   gsl_odeiv2_system sys = {rhs, NULL, 2, p};
   /* a driver ties step, control and evolve together (the multistep methods need it) */
   gsl_odeiv2_driver *d = gsl_odeiv2_driver_alloc_y_new(&sys, T, 1e-3, rtol, rtol);
@@ -112,10 +111,8 @@ int main(int argc, char **argv) {
                {"gsl rk8pd", &gsl_odeiv2_step_rk8pd},
                {"gsl msadams", &gsl_odeiv2_step_msadams}};
   gsl_set_error_handler_off();
-  printf("one impact, condition A, tolerance %.0e, %d repeats; errors against the exact result\n", rtol,
-         reps);
-  printf("%-20s %-14s %12s %10s %12s %12s\n", "problem", "method", "us/impact", "RHS/impact",
-         "|e_out-e|", "|t_c-t|/t");
+  printf("one impact, condition A, tolerance %.0e, %d repeats; errors against the exact result\n", rtol, reps);
+  printf("%-20s %-14s %12s %10s %12s %12s\n", "problem", "method", "us/impact", "RHS/impact", "|e_out-e|", "|t_c-t|/t");
   impactfit_impact_workspace *ws = impactfit_impact_alloc();
   for (int k = 0; k < 2; k++) {
     problem *p = &probs[k];
@@ -145,8 +142,8 @@ int main(int argc, char **argv) {
         printf("%-20s %-14s %12s\n", p->name, peers[q].name, "failed");
         continue;
       }
-      printf("%-20s %-14s %12.2f %10ld %12.2e %12.2e\n", p->name, peers[q].name, 1e6 * dt,
-             p->evals / reps, fabs(e_out - p->e_exact), fabs(t_c / p->t_exact - 1));
+      printf("%-20s %-14s %12.2f %10ld %12.2e %12.2e\n", p->name, peers[q].name, 1e6 * dt, p->evals / reps,
+             fabs(e_out - p->e_exact), fabs(t_c / p->t_exact - 1));
     }
   }
   impactfit_impact_free(ws);

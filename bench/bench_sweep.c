@@ -22,7 +22,8 @@ static int count_rows(void *ctx, size_t first, size_t count, const char *rows, s
 }
 
 int main(int argc, char **argv) {
-  int per_axis = argc > 1 ? atoi(argv[1]) : 100, tmax = argc > 2 ? atoi(argv[2]) : 2, reps = argc > 3 ? atoi(argv[3]) : 3;
+  int per_axis = argc > 1 ? atoi(argv[1]) : 100, tmax = argc > 2 ? atoi(argv[2]) : 2,
+      reps = argc > 3 ? atoi(argv[3]) : 3;
   if (per_axis < 2 || tmax < 1 || reps < 1) {
     fprintf(stderr, "usage: bench_sweep [POINTS_PER_AXIS >= 2 [THREADS_MAX [REPEATS]]]\n");
     return 2;

@@ -6,7 +6,7 @@
 # usage: scripts/format.sh [--check] [REPO_DIR]
 #   (default)  reformat the files in place
 #   --check    change nothing; list the files whose formatting differs and exit 1 if there is one
-#              (the ctest `format`, registered with -DIMPACTFIT_FORMAT_CHECK=ON)
+#              (the ctest `format`; -DIMPACTFIT_FORMAT_CHECK=OFF turns that test off)
 # Exit 77 when clang-format is not installed (the ctest shows SKIP); CLANG_FORMAT names another binary.
 # The options are tuned for clang-format 14 (Debian 12); another major version may format differently.
 set -eu

@@ -26,7 +26,8 @@ int main(void) {
       for (int k = 0; k <= 8; k++) {
         double m = k / 4.0, ez = e < 0.01 ? 0.01 : e, zc, zac;
         same &= impactfit_committed_zhang_zeta(impactfit_transition_C, n, m, ez, &zc, &a, NULL) == 0 &&
-                zc == impactfit_zhang_c_zeta(n, m, ez) && (ez == 1.0 ? isnan(a) : a == impactfit_zhang_c_alpha(n, m, ez));
+                zc == impactfit_zhang_c_zeta(n, m, ez) &&
+                (ez == 1.0 ? isnan(a) : a == impactfit_zhang_c_alpha(n, m, ez));
         same &= impactfit_committed_zhang_zeta(impactfit_transition_A, n, m, ez, &zac, NULL, NULL) == 0 &&
                 zac == impactfit_zhang_a_zeta(n, m, ez);
       }
@@ -39,11 +40,13 @@ int main(void) {
   CHECK(impactfit_committed_rh_eps("minimax", 0.37, &x, NULL) == 0 && x == impactfit_ramaswamy_eps_minimax(0.37),
         "rh minimax");
   /* outside the boxes: EINVAL naming the header */
-  CHECK(impactfit_committed_copt_zeta(2.5, 0.5, &z, &err) == IMPACTFIT_EINVAL &&
-            strstr(err.message, "copt_surrogate.h"), "copt outside its box: %s", err.message);
+  CHECK(impactfit_committed_copt_zeta(2.5, 0.5, &z, &err) == IMPACTFIT_EINVAL && strstr(err.message, "copt_surrogate."
+                                                                                                     "h"),
+        "copt outside its box: %s", err.message);
   CHECK(impactfit_committed_copt_zeta(1.5, 5e-5, &z, &err) == IMPACTFIT_EINVAL, "copt below e_lo");
   CHECK(impactfit_committed_zhang_zeta(impactfit_transition_A, 1.5, 2.5, 0.5, &z, &a, &err) == IMPACTFIT_EINVAL &&
-            strstr(err.message, "zhang_a_surrogate.h"), "zhang A outside its box: %s", err.message);
+            strstr(err.message, "zhang_a_surrogate.h"),
+        "zhang A outside its box: %s", err.message);
   CHECK(impactfit_committed_zhang_zeta(impactfit_transition_B, 1.5, 0.5, 0.5, &z, &a, &err) == IMPACTFIT_EINVAL,
         "zhang under B: EINVAL");
   CHECK(impactfit_committed_dtau(101.0, 1.5, &z, &err) == IMPACTFIT_EINVAL, "dtau outside its box");
@@ -56,7 +59,8 @@ int main(void) {
   for (double e = 0.2; e < 0.96; e += 0.15) {
     CHECK(impactfit_committed_copt_zeta(1.0, e, &z, NULL) == 0, "copt n = 1");
     double xi = z / 2.0;
-    CHECK_ABS(exp(-2.0 * xi * acos(xi) / sqrt(1.0 - xi * xi)), e, 1e-8, "Kelvin-Voigt e of the surrogate zeta, e = %g", e);
+    CHECK_ABS(exp(-2.0 * xi * acos(xi) / sqrt(1.0 - xi * xi)), e, 1e-8, "Kelvin-Voigt e of the surrogate zeta, e = %g",
+              e);
   }
   CHECK(impactfit_committed_dtau(0.0, 1.0, &z, NULL) == 0, "dtau(0, 1)");
   CHECK_REL(z, M_PI, 1e-9, "dtau(0, 1) = pi");

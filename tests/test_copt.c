@@ -98,8 +98,7 @@ static void test_along_mass(void) {
   if (!t)
     return;
   const double *n = col(t, "n"), *mass = col(t, "mass"), *c = col(t, "c_opt"), *z = col(t, "zeta"),
-               *eo = col(t, "e_out"), *ds = col(t, "delta_sep"), *tc = col(t, "t_contact"),
-               *it = col(t, "iterations");
+               *eo = col(t, "e_out"), *ds = col(t, "delta_sep"), *tc = col(t, "t_contact"), *it = col(t, "iterations");
   impactfit_inverse_workspace *ws = impactfit_inverse_alloc();
   impactfit_inverse_params p = impactfit_inverse_default_params();
   for (size_t i = 0; i < impactfit_table_rows(t); i++) {
@@ -109,8 +108,8 @@ static void test_along_mass(void) {
     int st = impactfit_copt_solve(ws, &p, 0.37, 3e7, mass[i], 2.5, 0, &r, NULL);
     CHECK(st == 0 && c[i] == r.c_opt && z[i] == r.zeta && eo[i] == r.e_out && ds[i] == r.delta_sep &&
               tc[i] == r.t_contact && it[i] == r.iterations,
-          "along mass, row %zu (n %g, mass %g): the direct solve's values bit for bit (c %.17g vs %.17g)", i,
-          n[i], mass[i], c[i], r.c_opt);
+          "along mass, row %zu (n %g, mass %g): the direct solve's values bit for bit (c %.17g vs %.17g)", i, n[i],
+          mass[i], c[i], r.c_opt);
     /* Poursina & Nikravesh 2020, Eq. (51): the force vanishes at separation */
     CHECK_REL(ds[i], pow(2.5 * c[i] * eo[i] / 3e7, 1.0 / n[i]), 1e-9, "delta_sep = (v c e_out/k)^(1/n), row %zu", i);
   }
@@ -131,9 +130,9 @@ static void test_along_e(void) {
   free(csv_dim);
   if (!t || !td)
     return;
-  const double *n = col(t, "n"), *e = col(t, "e"), *c = col(t, "c_opt"), *z = col(t, "zeta"),
-               *eo = col(t, "e_out"), *ee = col(t, "e_err"), *ds = col(t, "delta_sep"), *it = col(t, "iterations"),
-               *cd = col(td, "c_opt"), *eod = col(td, "e_out");
+  const double *n = col(t, "n"), *e = col(t, "e"), *c = col(t, "c_opt"), *z = col(t, "zeta"), *eo = col(t, "e_out"),
+               *ee = col(t, "e_err"), *ds = col(t, "delta_sep"), *it = col(t, "iterations"), *cd = col(td, "c_opt"),
+               *eod = col(td, "e_out");
   impactfit_inverse_workspace *ws = impactfit_inverse_alloc();
   impactfit_inverse_params p = impactfit_inverse_default_params();
   double sims = 0.0;
@@ -149,8 +148,7 @@ static void test_along_e(void) {
     CHECK(fabs(eo[i] - e[i]) <= bound && fabs(eod[i] - e[i]) <= bound,
           "|e_out - e| <= tol min(e, 1-e) at n %g, e %.6f (%.3g, %.3g)", n[i], e[i], eo[i] - e[i], eod[i] - e[i]);
     CHECK(ee[i] == eo[i] - e[i], "e_err = e_out - e");
-    CHECK_REL(ds[i], pow(0.8 * c[i] * eo[i] / 2e9, 1.0 / n[i]), 1e-9, "delta_sep identity at n %g, e %.6f", n[i],
-              e[i]);
+    CHECK_REL(ds[i], pow(0.8 * c[i] * eo[i] / 2e9, 1.0 / n[i]), 1e-9, "delta_sep identity at n %g, e %.6f", n[i], e[i]);
     sims += it[i];
   }
   /* continuation: about one simulation per point (direct solves need 3-6) */
@@ -165,7 +163,8 @@ static void test_threads(void) {
   const char *defs[] = {
       "[sweep]\nproblem = copt\n[axes]\nn = linear 1, 2, 5\ne = linear 0.3, 1, 37\n",
       "[sweep]\nproblem = copt\n[fixed]\ne = 0.6\n[axes]\nn = linear 1, 2, 4\nk = log 1e5, 1e10, 9\n",
-      "[sweep]\nproblem = copt\n[fixed]\ne = 0.6\ndimensional = 1\n[axes]\nn = linear 1, 2, 3\nmass = log 1e-5, 50, 7\n",
+      "[sweep]\nproblem = copt\n[fixed]\ne = 0.6\ndimensional = 1\n[axes]\nn = linear 1, 2, 3\nmass = log 1e-5, 50, "
+      "7\n",
   };
   for (size_t d = 0; d < sizeof defs / sizeof defs[0]; d++) {
     char *a = run_text(defs[d], 1, 0, NULL), *b = run_text(defs[d], 2, 0, NULL), *c = run_text(defs[d], 2, 11, NULL),
@@ -181,10 +180,10 @@ static void test_threads(void) {
 
 static void test_errors(void) {
   const char *bad[] = {
-      "[sweep]\nproblem = copt\n[axes]\nn = linear 1, 2, 3\n",                          /* e missing */
-      "[sweep]\nproblem = copt\n[fixed]\ne = 0\n[axes]\nn = linear 1, 2, 3\n",          /* e = 0 */
-      "[sweep]\nproblem = copt\n[fixed]\ne = 1.2\n[axes]\nn = linear 1, 2, 3\n",        /* e > 1 */
-      "[sweep]\nproblem = copt\n[fixed]\nn = 0\n[axes]\ne = linear 0.5, 1, 3\n",        /* n = 0 */
+      "[sweep]\nproblem = copt\n[axes]\nn = linear 1, 2, 3\n",                   /* e missing */
+      "[sweep]\nproblem = copt\n[fixed]\ne = 0\n[axes]\nn = linear 1, 2, 3\n",   /* e = 0 */
+      "[sweep]\nproblem = copt\n[fixed]\ne = 1.2\n[axes]\nn = linear 1, 2, 3\n", /* e > 1 */
+      "[sweep]\nproblem = copt\n[fixed]\nn = 0\n[axes]\ne = linear 0.5, 1, 3\n", /* n = 0 */
       "[sweep]\nproblem = copt\n[fixed]\nn = 1\nmethod = newton\n[axes]\ne = linear 0.5, 1, 3\n",
       "[sweep]\nproblem = copt\n[fixed]\nn = 1\ntol = 1e-20\n[axes]\ne = linear 0.5, 1, 3\n",
       "[sweep]\nproblem = copt\n[fixed]\nn = 1\nk = -1\n[axes]\ne = linear 0.5, 1, 3\n",
@@ -208,8 +207,8 @@ static void test_errors(void) {
   CHECK(csv && strstr(csv, "ENOCONV") != NULL, "failed rows carry the status name");
   impactfit_table *t = table_of(csv);
   if (t) {
-    CHECK(!impactfit_table_row_ok(t, 0) && !impactfit_table_row_ok(t, 1) && impactfit_table_row_ok(t, 2),
-          "only e = 1 succeeds");
+    CHECK(!impactfit_table_row_ok(t, 0) && !impactfit_table_row_ok(t, 1) && impactfit_table_row_ok(t, 2), "only e = 1 "
+                                                                                                          "succeeds");
     CHECK(col(t, "c_opt")[2] == 0.0 && col(t, "e_out")[2] == 1.0, "e = 1: c_opt = 0, e_out = 1");
     impactfit_table_free(t);
   }
@@ -231,7 +230,9 @@ static int rhs(double t, const double y[], double dydt[], void *params) {
   return GSL_SUCCESS;
 }
 
-static double force(const dim_sys *s, const double y[]) { return s->k * pow(y[0] > 0 ? y[0] : 0.0, s->n) + s->c * y[1]; }
+static double force(const dim_sys *s, const double y[]) {
+  return s->k * pow(y[0] > 0 ? y[0] : 0.0, s->n) + s->c * y[1];
+}
 
 /* e_out of mass δ'' + c δ' + k δ^n = 0, δ(0) = 0, δ'(0) = v, contact ended where the force falls
  * to 0 (condition C). rk8pd with relative error 1e-13 per step (and h|y'| in the scale, since δ
@@ -333,14 +334,16 @@ static void test_scaling_laws(void) {
     /* the same c_opt from the library (scaled problem, engine with series) */
     p.n = n;
     impactfit_copt_result r;
-    const double pts[6][4] = {{1, 1e-5, 1, 0}, {1, 50, 1, 0}, {1, 1, 0.01, 0}, {1, 1, 50, 0}, {1e5, 1, 1, 0}, {1e10, 1, 1, 0}};
+    const double pts[6][4] = {{1, 1e-5, 1, 0}, {1, 50, 1, 0},  {1, 1, 0.01, 0},
+                              {1, 1, 50, 0},   {1e5, 1, 1, 0}, {1e10, 1, 1, 0}};
     const double mine[6] = {m1, m2, v1, v2, k1, k2};
     for (int i = 0; i < 6; i++) {
       int st = impactfit_copt_solve(ws, &p, e, pts[i][0], pts[i][1], pts[i][2], 0, &r, NULL);
       CHECK(st == 0, "copt_solve at point %d", i);
       maxrel = fmax(maxrel, fabs(r.c_opt / mine[i] - 1.0));
-      CHECK_REL(r.c_opt, mine[i], 1e-8, "n = %g, k %g, mass %g, v %g: impactfit_copt_solve against the dimensional solver",
-                n, pts[i][0], pts[i][1], pts[i][2]);
+      CHECK_REL(r.c_opt, mine[i], 1e-8,
+                "n = %g, k %g, mass %g, v %g: impactfit_copt_solve against the dimensional solver", n, pts[i][0],
+                pts[i][1], pts[i][2]);
     }
   }
   printf("dimensional solver against impactfit_copt_solve: largest |c/c_dim - 1| = %.3g\n", maxrel);
@@ -399,7 +402,8 @@ static void test_generated_header(const char *src) {
     const impactfit_fit_result *r = &per_n.results[g];
     CHECK(r->n_points == 600, "per_n group %zu: 600 points", g);
     CHECK(impactfit_poursina2020_per_n_n[g] == per_n.group_values[g] &&
-              impactfit_poursina2020_per_n_alpha[g] == r->value[0] && impactfit_poursina2020_per_n_beta[g] == r->value[1],
+              impactfit_poursina2020_per_n_alpha[g] == r->value[0] &&
+              impactfit_poursina2020_per_n_beta[g] == r->value[1],
           "per_n group %zu: header constants are the fitted doubles", g);
   }
   for (double n = 1.0; n <= 2.0; n += 0.0625) {
@@ -420,7 +424,8 @@ static void test_generated_header(const char *src) {
       else
         hi = xi;
     }
-    CHECK_ABS(impactfit_poursina2020_per_n(0, e), 2.0 * 0.5 * (lo + hi), 2e-4, "per-n fit at n = 1, e = %.2f against Kelvin-Voigt", e);
+    CHECK_ABS(impactfit_poursina2020_per_n(0, e), 2.0 * 0.5 * (lo + hi), 2e-4,
+              "per-n fit at n = 1, e = %.2f against Kelvin-Voigt", e);
   }
   impactfit_fitfile_free(f);
 }

@@ -77,8 +77,8 @@ static void test_inverse_against_kv(void) {
         z = zc / (n + 1);
         CHECK_REL(t == 0 ? kv_A(z) : kv_C(z), e, 1e-13, "closed-form inverse n=%g %s e=%g", n, trs[t]->name, e);
         if (!st)
-          CHECK_REL(r.zeta, zc, 2e-9, "general inverse solver = closed form, n=%g m=%g %s e=%g", n, p.m,
-                    trs[t]->name, e);
+          CHECK_REL(r.zeta, zc, 2e-9, "general inverse solver = closed form, n=%g m=%g %s e=%g", n, p.m, trs[t]->name,
+                    e);
       }
   impactfit_inverse_free(iv);
 }
@@ -118,8 +118,8 @@ static void test_dem_formulas(void) {
   }
   double z;
   impactfit_error err;
-  CHECK(impactfit_dem_zeta(hb, 0.0, &z, &err) == IMPACTFIT_EINVAL && impactfit_dem_zeta(hb, 1.5, &z, &err) ==
-            IMPACTFIT_EINVAL,
+  CHECK(impactfit_dem_zeta(hb, 0.0, &z, &err) == IMPACTFIT_EINVAL &&
+            impactfit_dem_zeta(hb, 1.5, &z, &err) == IMPACTFIT_EINVAL,
         "dem zeta: e outside (0, 1]");
   impactfit_dem_audit_row row;
   CHECK(impactfit_dem_audit(ws, hb, impactfit_transition_A, 0.5, 0.2, 10, &row, &err) == IMPACTFIT_EINVAL,

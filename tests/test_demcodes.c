@@ -151,8 +151,7 @@ static void check_hertz_family(void) {
     const impactfit_dem_model *lig = find("liggghts", "hertz", NULL);
     /* the β formula is the exact inverse of the Hertz δ^(1/4) damper ending at δ = 0 */
     CHECK_REL(forward(lig, &c, 0, e, 1.0), e, 1e-12, "liggghts hertz limitForce off, e = %g", e);
-    CHECK_ABS(forward(lig, &c, 1, e, 1.0), lig_C[i], 6e-6, "liggghts hertz limitForce on, e = %g vs LIGGGHTS 3.8.0",
-              e);
+    CHECK_ABS(forward(lig, &c, 1, e, 1.0), lig_C[i], 6e-6, "liggghts hertz limitForce on, e = %g vs LIGGGHTS 3.8.0", e);
     const impactfit_dem_model *y = find("yade", "mindlin", "en");
     CHECK_ABS(forward(y, &c, -1, e, 1.0), yade[i], 6e-6, "yade mindlin en = %g vs YADE 2023.02a", e);
   }
@@ -169,7 +168,7 @@ static void check_hertz_family(void) {
   CHECK(impactfit_dem_solve(NULL, &q, &a, NULL) == 0 && !a.reachable, "yade en cannot give 0.99");
   const impactfit_dem_model *alt = NULL;
   CHECK(impactfit_dem_suggest(NULL, &q, &alt, &a, NULL) == 0 && alt && !strcmp(alt->damping, "betan"),
-             "yade: betan suggested for e = 0.99");
+        "yade: betan suggested for e = 0.99");
   impactfit_impact_free(ws);
 }
 
@@ -199,13 +198,12 @@ static void check_every_model(void) {
         impactfit_error err;
         int st = impactfit_dem_solve(NULL, &q, &a, &err);
         CHECK(st == 0, "%s %s %s wall %d e %g: %s", md->code, md->model, md->damping, wall, es[k],
-                   st ? err.message : "");
+              st ? err.message : "");
         if (st || !a.reachable)
           continue;
         CHECK_REL(forward(md, &c, -1, a.value, 0.8), es[k], 2e-9, "%s %s %s wall %d: round trip e = %g", md->code,
                   md->model, md->damping, wall, es[k]);
-        CHECK(a.e_min <= es[k] + 1e-9 && a.e_max >= es[k] - 1e-9, "%s %s: the range holds e", md->code,
-                   md->model);
+        CHECK(a.e_min <= es[k] + 1e-9 && a.e_max >= es[k] - 1e-9, "%s %s: the range holds e", md->code, md->model);
         CHECK(strlen(a.input) > 10, "%s %s: an input text", md->code, md->model);
         if (a.speed_dependent && !md->takes_e) {
           CHECK(a.e_max - a.e_min > 1e-3, "%s %s: speed-dependent spread", md->code, md->model);
@@ -246,22 +244,22 @@ static void check_registry(void) {
   const impactfit_dem_model *md;
   impactfit_error err;
   CHECK(impactfit_dem_model_find("pfc", NULL, "x", NULL, &md, &err) == IMPACTFIT_EINVAL &&
-                 strstr(err.message, "lammps, liggghts, yade"),
-             "unknown code lists the codes: %s", err.message);
+            strstr(err.message, "lammps, liggghts, yade"),
+        "unknown code lists the codes: %s", err.message);
   CHECK(impactfit_dem_model_find("lammps", NULL, "granular foo", NULL, &md, &err) == IMPACTFIT_EINVAL &&
-                 strstr(err.message, "gran/hertz/history"),
-             "unknown model lists the models: %s", err.message);
+            strstr(err.message, "gran/hertz/history"),
+        "unknown model lists the models: %s", err.message);
   CHECK(impactfit_dem_model_find("lammps", NULL, "granular hertz/material", NULL, &md, &err) == IMPACTFIT_EINVAL &&
-                 strstr(err.message, "tsuji"),
-             "missing damping lists the options: %s", err.message);
-  CHECK(impactfit_dem_model_find("lammps", "29Sep2021", "granular hertz/material", "coeff_restitution", &md,
-                                      &err) == IMPACTFIT_EINVAL &&
-                 strstr(err.message, "17Apr2024"),
-             "coeff_restitution is not in 29Sep2021: %s", err.message);
-  CHECK(impactfit_dem_model_find("lammps", "2Aug2024", "granular hertz/material", "coeff_restitution", &md,
-                                      &err) == 0 &&
-                 !md->run_here,
-             "coeff_restitution in later versions, formula only");
+            strstr(err.message, "tsuji"),
+        "missing damping lists the options: %s", err.message);
+  CHECK(impactfit_dem_model_find("lammps", "29Sep2021", "granular hertz/material", "coeff_restitution", &md, &err) ==
+                IMPACTFIT_EINVAL &&
+            strstr(err.message, "17Apr2024"),
+        "coeff_restitution is not in 29Sep2021: %s", err.message);
+  CHECK(impactfit_dem_model_find("lammps", "2Aug2024", "granular hertz/material", "coeff_restitution", &md, &err) ==
+                0 &&
+            !md->run_here,
+        "coeff_restitution in later versions, formula only");
   CHECK(impactfit_dem_version_key("lammps", "29Sep2021") == 20210929, "version key 29Sep2021");
   CHECK(impactfit_dem_version_key("lammps", "stable_29Sep2021_update2") == 20210929, "stable_..._update2");
   CHECK(impactfit_dem_version_key("lammps", "2021-09-29") == 20210929, "ISO date");
@@ -292,7 +290,7 @@ static void check_registry(void) {
   q.clamp = 0;
   q.model = find("yade", "mindlin", "en");
   CHECK(impactfit_dem_solve(NULL, &q, &a, &err) == IMPACTFIT_EINVAL && strstr(err.message, "always clamps"),
-             "yade has no switch: %s", err.message);
+        "yade has no switch: %s", err.message);
 }
 
 int main(void) {

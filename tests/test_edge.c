@@ -24,8 +24,7 @@ static int outcome(const char *what, int st, const impactfit_error *err, const d
       CHECK(isfinite(v[i]), "%s: OK but result %d is %g", what, i, v[i]);
   } else {
     CHECK(st < 0, "%s: status %d is an error code", what, st);
-    CHECK(err->status == st && err->message[0] != '\0', "%s: %s comes with a message", what,
-          impactfit_status_name(st));
+    CHECK(err->status == st && err->message[0] != '\0', "%s: %s comes with a message", what, impactfit_status_name(st));
   }
   return st;
 }
@@ -42,7 +41,7 @@ static void test_impact(void) {
     const char *tr;
     int want; /* expected status, or 1: OK or any numerical failure, 2: any */
   } cases[] = {
-      {1e-300, 0, 1, 1, 1, 1, "C", IMPACTFIT_OK},     /* n → 0: a constant force */
+      {1e-300, 0, 1, 1, 1, 1, "C", IMPACTFIT_OK}, /* n → 0: a constant force */
       {1e-300, 0, 1, 0, 1, 1, "A", IMPACTFIT_OK},
       {1.5, 1e-300, 1, 1, 1, 1, "C", IMPACTFIT_OK},   /* m → 0 */
       {1.5, 0, 1, 1e11, 1, 1, "C", IMPACTFIT_ENOSEP}, /* no separation within the time bound */
@@ -53,13 +52,13 @@ static void test_impact(void) {
       {1.5, 0, 1e300, 1e-200, 1e-300, 1, "C", 2},
       {1.5, 0, 1e-300, 0, 1e300, 1e300, "C", IMPACTFIT_EINVAL}, /* δ_m0 not representable */
       {1.5, 0, 1e300, 0, 1e-300, 1e-300, "C", 2},
-      {1.5, 0, 1, 1e-300, 1, 1, "C", IMPACTFIT_OK},   /* c → 0 */
+      {1.5, 0, 1, 1e-300, 1, 1, "C", IMPACTFIT_OK}, /* c → 0 */
       {1.5, 0, 1, 5e-324, 1, 1, "C", IMPACTFIT_OK},
-      {1.5, 0, 1, 1, 1, 5e-324, "C", 2},               /* v subnormal */
+      {1.5, 0, 1, 1, 1, 5e-324, "C", 2}, /* v subnormal */
       {1.5, 0, 1, 1, 5e-324, 1, "C", 2},
       {1.5, 0, DBL_MAX, 1, DBL_MAX, DBL_MAX, "B", 2},
       {3, 2, 1e-10, 1e-5, 1e10, 1e-10, "D", 2},
-      {0, 0, 1, 1, 1, 1, "C", IMPACTFIT_EINVAL},       /* n = 0, m < 0, mass < 0: invalid */
+      {0, 0, 1, 1, 1, 1, "C", IMPACTFIT_EINVAL}, /* n = 0, m < 0, mass < 0: invalid */
       {1.5, -1e-300, 1, 1, 1, 1, "C", IMPACTFIT_EINVAL},
       {1.5, 0, 1, 1, -1e-300, 1, "C", IMPACTFIT_EINVAL},
       {NAN, 0, 1, 1, 1, 1, "C", IMPACTFIT_EINVAL},
@@ -67,8 +66,7 @@ static void test_impact(void) {
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     impactfit_impact_params p = impactfit_impact_default_params();
-    p.n = cases[i].n, p.m = cases[i].m, p.k = cases[i].k, p.c = cases[i].c, p.mass = cases[i].mass,
-    p.v = cases[i].v;
+    p.n = cases[i].n, p.m = cases[i].m, p.k = cases[i].k, p.c = cases[i].c, p.mass = cases[i].mass, p.v = cases[i].v;
     p.transition = impactfit_transition_from_name(cases[i].tr);
     impactfit_error_clear(&err);
     memset(&r, 0, sizeof r);
@@ -76,9 +74,9 @@ static void test_impact(void) {
     char what[256];
     snprintf(what, sizeof what, "impact n=%g m=%g k=%g c=%g mass=%g v=%g %s", p.n, p.m, p.k, p.c, p.mass, p.v,
              cases[i].tr);
-    double v[NV] = {r.e_out, r.t_contact, r.f_max, r.t_fmax, r.f_min, r.delta_max, r.t_delta_max,
-                    r.delta_start, r.delta_sep, r.f_start, r.f_end, r.damping_work, r.energy_error,
-                    r.zeta, r.delta_m0, r.gamma};
+    double v[NV] = {r.e_out,        r.t_contact,   r.f_max,     r.t_fmax,  r.f_min, r.delta_max,
+                    r.t_delta_max,  r.delta_start, r.delta_sep, r.f_start, r.f_end, r.damping_work,
+                    r.energy_error, r.zeta,        r.delta_m0,  r.gamma};
     outcome(what, st, &err, v, NV);
     if (cases[i].want <= 0)
       CHECK(st == cases[i].want, "%s: %s, want %s (%s)", what, impactfit_status_name(st),
@@ -107,8 +105,8 @@ static void test_impact(void) {
           CHECK_ABS(r.e_out, e_exact, 1e-9 * e_exact + 1e-14, "family n=%g xi=%g: e_out against the exact e", n,
                     xis[b]);
       } else {
-        CHECK(st == IMPACTFIT_ENOSEP && st2 == IMPACTFIT_ENOSEP, "family n=%g xi=%g under A: no separation (%s)",
-              n, xis[b], impactfit_status_name(st));
+        CHECK(st == IMPACTFIT_ENOSEP && st2 == IMPACTFIT_ENOSEP, "family n=%g xi=%g under A: no separation (%s)", n,
+              xis[b], impactfit_status_name(st));
       }
     }
 
@@ -194,9 +192,15 @@ static void test_inverse(void) {
   /* c_opt at the edges of k, mass, v: finite c or an error */
   struct {
     double e, k, mass, v;
-  } cc[] = {{0.5, 1e300, 1e-300, 1}, {0.5, 1e-300, 1e300, 1}, {0.5, 1, 1, 1e-300}, {0.5, 1, 1, 1e300},
-            {0x1.fffffffffffffp-1, 1e300, 1e300, 1e300}, {1e-300, 1, 1, 1}, {5e-324, 1, 1, 1},
-            {1.0, 1e-300, 1e300, 1e-300}, {0.5, DBL_MAX, DBL_MIN, DBL_MAX}};
+  } cc[] = {{0.5, 1e300, 1e-300, 1},
+            {0.5, 1e-300, 1e300, 1},
+            {0.5, 1, 1, 1e-300},
+            {0.5, 1, 1, 1e300},
+            {0x1.fffffffffffffp-1, 1e300, 1e300, 1e300},
+            {1e-300, 1, 1, 1},
+            {5e-324, 1, 1, 1},
+            {1.0, 1e-300, 1e300, 1e-300},
+            {0.5, DBL_MAX, DBL_MIN, DBL_MAX}};
   for (size_t i = 0; i < sizeof cc / sizeof cc[0]; i++)
     for (int dim = 0; dim < 2; dim++) {
       impactfit_copt_result cr;
@@ -205,8 +209,8 @@ static void test_inverse(void) {
       p = impactfit_inverse_default_params();
       int st = impactfit_copt_solve(ws, &p, cc[i].e, cc[i].k, cc[i].mass, cc[i].v, dim, &cr, &err);
       char what[200];
-      snprintf(what, sizeof what, "copt e=%g k=%g mass=%g v=%g dimensional=%d", cc[i].e, cc[i].k, cc[i].mass,
-               cc[i].v, dim);
+      snprintf(what, sizeof what, "copt e=%g k=%g mass=%g v=%g dimensional=%d", cc[i].e, cc[i].k, cc[i].mass, cc[i].v,
+               dim);
       double v[5] = {cr.c_opt, cr.zeta, cr.e_out, cr.delta_sep, cr.t_contact};
       outcome(what, st, &err, v, 5);
     }
@@ -287,7 +291,7 @@ static void test_hc(void) {
     int st = impactfit_hc_e(epss[i], &e, &err);
     snprintf(what, sizeof what, "hc e(eps=%g)", epss[i]);
     outcome(what, st, &err, &e, 1);
-    CHECK(st != 0 || (e > 0.0 || epss[i] > 1e300) , "%s: e = %g", what, e);
+    CHECK(st != 0 || (e > 0.0 || epss[i] > 1e300), "%s: e = %g", what, e);
   }
   /* Δτ at the exponent and damping edges (ε ≤ 1e5: the cost grows like ε) */
   const double dn[][2] = {{0.0, 1e-300}, {1e-300, 1.0}, {1e5, 1e-8}, {1e5, 3.0}, {1e-8, 50.0}};
@@ -308,8 +312,11 @@ static void test_hc(void) {
   st = impactfit_hc_omega(DBL_MAX, DBL_MAX, DBL_MIN, 1e-300, &om, &err);
   outcome("hc omega at DBL_MAX", st, &err, &om, 1);
   /* identification from measurements at the edges */
-  const double id[][5] = {{0.5, 1e-300, 1, 1, 1.5}, {0.5, 1e300, 1e-300, 1e300, 1.5}, {1.0, 1e-3, 1, 1, 1e-300},
-                          {0x1.fffffffffffffp-1, 1e-3, 1, 1, 1.5}, {1e-300, 1e-3, 1, 1, 1.5}};
+  const double id[][5] = {{0.5, 1e-300, 1, 1, 1.5},
+                          {0.5, 1e300, 1e-300, 1e300, 1.5},
+                          {1.0, 1e-3, 1, 1, 1e-300},
+                          {0x1.fffffffffffffp-1, 1e-3, 1, 1, 1.5},
+                          {1e-300, 1e-3, 1, 1, 1.5}};
   for (size_t i = 0; i < sizeof id / sizeof id[0]; i++) {
     impactfit_hc_identified r;
     memset(&r, 0, sizeof r);

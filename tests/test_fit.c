@@ -113,12 +113,14 @@ static void test_polynomial(void) {
     CHECK_REL(r.max_abs, maxabs, 1e-6, "max abs error");
     for (int j = 0; j < 4; j++) {
       CHECK_ABS(r.value[j], a[j], 1e-10, "cubic noisy (objective %d): a%d against the normal equations", objective, j);
-      CHECK_REL(r.se[j], sqrt(inv[j * 4 + j] * chisq / 37.0), 1e-8, "cubic noisy (objective %d): se(a%d)", objective, j);
+      CHECK_REL(r.se[j], sqrt(inv[j * 4 + j] * chisq / 37.0), 1e-8, "cubic noisy (objective %d): se(a%d)", objective,
+                j);
       if (objective == 0)
         CHECK(fabs(r.value[j] - truth[j]) < 5 * r.se[j], "cubic noisy: a%d = %g within 5 se (%g) of %g", j, r.value[j],
               r.se[j], truth[j]);
       for (int k = 0; k < 4; k++)
-        CHECK_REL(r.corr[j][k], inv[j * 4 + k] / sqrt(inv[j * 4 + j] * inv[k * 4 + k]), 1e-7, "correlation %d %d", j, k);
+        CHECK_REL(r.corr[j][k], inv[j * 4 + k] / sqrt(inv[j * 4 + j] * inv[k * 4 + k]), 1e-7, "correlation %d %d", j,
+                  k);
     }
   }
   /* too few points, relative objective with y = 0 */
@@ -341,7 +343,8 @@ static void test_formula_details(void) {
   static const char *const reserved[] = {"x", "e"};
   impactfit__formula *f = NULL;
   impactfit_error err;
-  CHECK(impactfit__formula_create("e*x", reserved, 1, 1, &f, &err) == IMPACTFIT_EINVAL && strstr(err.message, "reserved"),
+  CHECK(impactfit__formula_create("e*x", reserved, 1, 1, &f, &err) == IMPACTFIT_EINVAL && strstr(err.message, "reserve"
+                                                                                                              "d"),
         "a constant named e is refused");
   /* double_exp and formulas need start values; unknown method */
   impactfit_fit_spec s2 = impactfit_fit_default_spec();

@@ -39,8 +39,8 @@ static double written_out(const impactfit_formula *f, double e) {
 
 static void test_lookup(void) {
   CHECK(impactfit_formula_count() == 7, "seven formulas");
-  const char *names[] = {"hunt-crossley", "lankarani-nikravesh", "hu-guo", "flores", "gonthier",
-                         "zhang-2020", "ramaswamy-humbert"};
+  const char *names[] = {"hunt-crossley", "lankarani-nikravesh", "hu-guo",           "flores",
+                         "gonthier",      "zhang-2020",          "ramaswamy-humbert"};
   for (size_t i = 0; i < 7; i++) {
     const impactfit_formula *f = impactfit_formula_at(i);
     CHECK(f && strcmp(f->name, names[i]) == 0, "formula %zu is %s", i, names[i]);
@@ -76,8 +76,8 @@ static void test_values(void) {
     for (size_t j = 0; j < sizeof bad / sizeof bad[0]; j++) {
       impactfit_error err;
       impactfit_error_clear(&err);
-      CHECK(impactfit_formula_eps(f, bad[j], &x, &err) == IMPACTFIT_EINVAL && err.message[0],
-            "%s(%g): EINVAL", f->name, bad[j]);
+      CHECK(impactfit_formula_eps(f, bad[j], &x, &err) == IMPACTFIT_EINVAL && err.message[0], "%s(%g): EINVAL", f->name,
+            bad[j]);
     }
   }
   impactfit_formula fake = *impactfit_formula_hu_guo;
@@ -134,15 +134,13 @@ static void test_audit(void) {
   for (size_t i = 0; i < sizeof at001 / sizeof at001[0]; i++) {
     CHECK(impactfit_formula_audit(ws, at001[i].f, &p, &r, &err) == 0, "audit %s", at001[i].f->name);
     CHECK(r.formula == at001[i].f && r.points == 100, "audit %s: row", at001[i].f->name);
-    CHECK_REL(r.eps_max, at001[i].eps_err, 1e-13, "audit %s: largest eps error (at e = 0.01)",
-              at001[i].f->name);
+    CHECK_REL(r.eps_max, at001[i].eps_err, 1e-13, "audit %s: largest eps error (at e = 0.01)", at001[i].f->name);
     CHECK(r.eps_e_at_max == 0.01, "audit %s: at e = 0.01", at001[i].f->name);
     /* the simulated restitution at e = 0.01 is e(ε_f(0.01)) from the exact relation */
     double x, e1;
     impactfit_formula_eps(at001[i].f, 0.01, &x, NULL);
     impactfit_hc_e(x, &e1, NULL);
-    CHECK(r.e_max >= fabs(e1 - 0.01) * (1 - 1e-10), "audit %s: e error max >= its value at 0.01",
-          at001[i].f->name);
+    CHECK(r.e_max >= fabs(e1 - 0.01) * (1 - 1e-10), "audit %s: e error max >= its value at 0.01", at001[i].f->name);
   }
   /* The exact formula: no error in eps, and the engine returns e to its accuracy. */
   CHECK(impactfit_formula_audit(ws, impactfit_formula_gonthier, &p, &r, &err) == 0, "audit gonthier");
@@ -192,8 +190,8 @@ static void test_audit(void) {
     CHECK(impactfit_formula_audit(ws, impactfit_formula_hu_guo, &bad[i], &r, &err) == IMPACTFIT_EINVAL,
           "audit invalid parameters %d", i);
   CHECK(impactfit_formula_audit(ws, NULL, &p, &r, &err) == IMPACTFIT_EINVAL, "audit NULL formula");
-  CHECK(impactfit_formula_audit(NULL, impactfit_formula_hu_guo, &p, &r, &err) == IMPACTFIT_EINVAL,
-        "audit NULL workspace");
+  CHECK(impactfit_formula_audit(NULL, impactfit_formula_hu_guo, &p, &r, &err) == IMPACTFIT_EINVAL, "audit NULL "
+                                                                                                   "workspace");
 }
 
 int main(void) {

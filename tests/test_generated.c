@@ -38,20 +38,21 @@ int main(int argc, char **argv) {
     CHECK(per_n.n_groups == IMPACTFIT_DEMO_COPT_PER_N_GROUPS, "per_n: group count");
     for (size_t g = 0; g < per_n.n_groups && g < IMPACTFIT_DEMO_COPT_PER_N_GROUPS; g++) {
       const impactfit_fit_result *r = &per_n.results[g];
-      CHECK(impactfit_demo_copt_per_n_n[g] == per_n.group_values[g] && impactfit_demo_copt_per_n_alpha[g] == r->value[0] &&
-                impactfit_demo_copt_per_n_beta[g] == r->value[1],
+      CHECK(impactfit_demo_copt_per_n_n[g] == per_n.group_values[g] &&
+                impactfit_demo_copt_per_n_alpha[g] == r->value[0] && impactfit_demo_copt_per_n_beta[g] == r->value[1],
             "per_n group %zu: header constants are the fitted doubles", g);
       for (double e = 0.45; e <= 1.0; e += 0.05)
         CHECK_REL(impactfit_demo_copt_per_n(g, e), impactfit_fit_model_eval(per_n.model, r->value, e, 0.0), 1e-15,
                   "per_n group %zu: header function at e = %g", g, e);
     }
     for (double n = 1.0; n <= 2.0; n += 0.125) {
-      CHECK_REL(impactfit_demo_copt_alpha(n), impactfit_fit_model_eval(alpha.model, alpha.results[0].value, n, 0.0), 1e-15,
-                "alpha(%g) from the header", n);
+      CHECK_REL(impactfit_demo_copt_alpha(n), impactfit_fit_model_eval(alpha.model, alpha.results[0].value, n, 0.0),
+                1e-15, "alpha(%g) from the header", n);
       CHECK_REL(impactfit_demo_copt_beta(n), impactfit_fit_model_eval(beta.model, beta.results[0].value, n, 0.0), 1e-15,
                 "beta(%g) from the header", n);
     }
-    CHECK(impactfit_demo_copt_alpha_a2 == alpha.results[0].value[2] && impactfit_demo_copt_beta_b == beta.results[0].value[1],
+    CHECK(impactfit_demo_copt_alpha_a2 == alpha.results[0].value[2] &&
+              impactfit_demo_copt_beta_b == beta.results[0].value[1],
           "alpha and beta constants are the fitted doubles");
     /* the statistics arrays: the fit results' doubles, constants in order */
     int stats_ok = 1;

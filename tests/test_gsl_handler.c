@@ -18,13 +18,13 @@ static void host_handler(const char *reason, const char *file, int line, int gsl
 }
 
 static int fail;
-#define CHECK(cond, ...)                                                                           \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      printf("FAIL: " __VA_ARGS__);                                                                \
-      printf("\n");                                                                                \
-      fail++;                                                                                      \
-    }                                                                                              \
+#define CHECK(cond, ...)            \
+  do {                              \
+    if (!(cond)) {                  \
+      printf("FAIL: " __VA_ARGS__); \
+      printf("\n");                 \
+      fail++;                       \
+    }                               \
   } while (0)
 
 /* the handler in place now, read without changing it */

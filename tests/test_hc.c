@@ -99,9 +99,8 @@ static void test_eps_reference(void) {
   static const struct {
     double e, eps;
   } ref[] = {
-      {0.001, 999.9999999999999791833183},  {0.05, 19.99999968153235925437525},
-      {0.1, 9.998159397495667261922173},    {0.32, 2.843491765622444030279961},
-      {0.5, 1.43275053327137502805272},     {0.9, 0.1664819506853080638992742},
+      {0.001, 999.9999999999999791833183},    {0.05, 19.99999968153235925437525}, {0.1, 9.998159397495667261922173},
+      {0.32, 2.843491765622444030279961},     {0.5, 1.43275053327137502805272},   {0.9, 0.1664819506853080638992742},
       {0.999, 0.001501501351201086624456538},
   };
   for (size_t i = 0; i < sizeof ref / sizeof ref[0]; i++)
@@ -118,8 +117,7 @@ static void test_eps_reference(void) {
  * 27/20, 6/5, 759/700, 351/350, 6639/7000, 1599/1750. Truncation error for s ≤ 0.01: about
  * 0.9 s^9, below 1e-16 relative. */
 static double series_near_one(double s) {
-  static const double a[8] = {1.5, 1.5, 27.0 / 20, 6.0 / 5, 759.0 / 700, 351.0 / 350, 6639.0 / 7000,
-                              1599.0 / 1750};
+  static const double a[8] = {1.5, 1.5, 27.0 / 20, 6.0 / 5, 759.0 / 700, 351.0 / 350, 6639.0 / 7000, 1599.0 / 1750};
   double r = 0.0;
   for (int k = 7; k >= 0; k--)
     r = (r + a[k]) * s;
@@ -145,11 +143,9 @@ static void test_eps_limits(void) {
       continue;
     CHECK_REL(eps_of(e), series_near_one(s), 1e-15, "eps(1 - %g) against the series", s);
   }
-  double es[] = {1e-300, 1e-100, 1e-20, 1e-15, 1e-12, 1e-6, 1e-5, 1e-4, 1e-3, 0.005, 0.01, 0.02,
-                 0.03, 0.05};
+  double es[] = {1e-300, 1e-100, 1e-20, 1e-15, 1e-12, 1e-6, 1e-5, 1e-4, 1e-3, 0.005, 0.01, 0.02, 0.03, 0.05};
   for (size_t i = 0; i < sizeof es / sizeof es[0]; i++)
-    CHECK_REL(eps_of(es[i]), fixed_point_near_zero(es[i]), 4e-16, "eps(%g) against the fixed point",
-              es[i]);
+    CHECK_REL(eps_of(es[i]), fixed_point_near_zero(es[i]), 4e-16, "eps(%g) against the fixed point", es[i]);
 }
 
 static void test_eps_roundtrip(void) {
@@ -171,8 +167,8 @@ static void test_eps_roundtrip(void) {
 /* Direct integration: an impact with λ = ε(e) k / v must come back with e. The engine's accuracy
  * is about 1e-14 absolute (1e-12 relative for small e). Condition C, the papers' choice. */
 static void test_eps_engine(void) {
-  double es[] = {1e-6, 1e-5, 1e-4, 3e-4, 1e-3, 0.003, 0.01, 0.05, 0.1, 0.2, 0.32, 0.5,
-                 0.7, 0.9, 0.99, 0.999, 1 - 1e-6, 1.0};
+  double es[] = {1e-6, 1e-5, 1e-4, 3e-4, 1e-3, 0.003, 0.01,  0.05,     0.1,
+                 0.2,  0.32, 0.5,  0.7,  0.9,  0.99,  0.999, 1 - 1e-6, 1.0};
   double ns[] = {1.0, 1.5, 2.0};
   for (size_t j = 0; j < sizeof ns / sizeof ns[0]; j++)
     for (size_t i = 0; i < sizeof es / sizeof es[0]; i++) {
@@ -202,8 +198,7 @@ static void test_eps_invalid(void) {
     impactfit_error err;
     impactfit_error_clear(&err);
     int st = impactfit_hc_eps(bad[i], &x, &err);
-    CHECK(st == IMPACTFIT_EINVAL && err.message[0] && x == 123.0, "hc_eps(%g): EINVAL with a message",
-          bad[i]);
+    CHECK(st == IMPACTFIT_EINVAL && err.message[0] && x == 123.0, "hc_eps(%g): EINVAL with a message", bad[i]);
   }
   double badx[] = {-1e-300, -1.0, NAN, INFINITY};
   for (size_t i = 0; i < sizeof badx / sizeof badx[0]; i++) {
@@ -294,8 +289,8 @@ static void test_impact_time(void) {
   impactfit_error err;
   double badeps[] = {-1e-9, NAN, INFINITY, 2e7};
   for (size_t i = 0; i < sizeof badeps / sizeof badeps[0]; i++)
-    CHECK(impactfit_hc_impact_time(ws, badeps[i], 1.5, &d, NULL, &err) == IMPACTFIT_EINVAL,
-          "dtau(eps = %g): EINVAL", badeps[i]);
+    CHECK(impactfit_hc_impact_time(ws, badeps[i], 1.5, &d, NULL, &err) == IMPACTFIT_EINVAL, "dtau(eps = %g): EINVAL",
+          badeps[i]);
   CHECK(impactfit_hc_impact_time(ws, 1.0, 0.0, &d, NULL, &err) == IMPACTFIT_EINVAL, "dtau(n = 0)");
   CHECK(impactfit_hc_impact_time(NULL, 1.0, 1.5, &d, NULL, &err) == IMPACTFIT_EINVAL, "dtau: no ws");
 }
@@ -343,7 +338,7 @@ static void test_identify(void) {
   struct {
     double n, k, lambda, mass, v;
   } sys[] = {
-      {1.5, 1e8, 2e7, 0.05, 2.0},   {1.0, 3e5, 1e3, 7.0, 0.1},     {2.0, 4e10, 1e6, 1e-3, 0.5},
+      {1.5, 1e8, 2e7, 0.05, 2.0},       {1.0, 3e5, 1e3, 7.0, 0.1},  {2.0, 4e10, 1e6, 1e-3, 0.5},
       {1.5, 2.4144e10, 5e9, 0.54, 0.3}, {1.25, 1e6, 1e2, 1.0, 1.0}, {1.5, 1e7, 2.5e9, 0.2, 2.0},
       {1.8, 5e9, 1e10, 0.01, 5.0},
   };
@@ -376,23 +371,21 @@ static void test_identify(void) {
   }
   /* e = 1: no damping; Δt = Δτ(0, n)/ω_i with the Beta-function Δτ, so k is exact. */
   double n = 1.5, mass = 0.2, v = 3.0, k = 7e7;
-  double om = pow(k * pow(v, n - 1.0) / mass, 1.0 / (n + 1.0)),
-         xm = pow(0.5 * (n + 1.0), 1.0 / (n + 1.0)),
+  double om = pow(k * pow(v, n - 1.0) / mass, 1.0 / (n + 1.0)), xm = pow(0.5 * (n + 1.0), 1.0 / (n + 1.0)),
          dt = 2.0 * xm * gsl_sf_beta(1.0 / (n + 1.0), 0.5) / (n + 1.0) / om;
   impactfit_hc_identified id;
   CHECK(impactfit_hc_identify(ws, 1.0, dt, v, mass, n, &id, NULL) == 0, "identify e = 1");
   CHECK(id.eps == 0.0 && id.lambda == 0.0, "identify e = 1: no damping");
   CHECK_REL(id.k, k, 1e-11, "identify e = 1: k from the undamped contact time");
   /* invalid input */
-  double args[][5] = {{0.0, 1e-3, 1, 1, 1.5}, {1.5, 1e-3, 1, 1, 1.5}, {0.5, 0.0, 1, 1, 1.5},
-                      {0.5, -1, 1, 1, 1.5},   {0.5, 1e-3, 0, 1, 1.5},   {0.5, 1e-3, 1, -1, 1.5},
-                      {0.5, 1e-3, 1, 1, 0},   {NAN, 1e-3, 1, 1, 1.5},   {0.5, INFINITY, 1, 1, 1.5},
-                      {0.5, 1e-300, 1e-300, 1e300, 1.5}};
+  double args[][5] = {
+      {0.0, 1e-3, 1, 1, 1.5},     {1.5, 1e-3, 1, 1, 1.5},           {0.5, 0.0, 1, 1, 1.5}, {0.5, -1, 1, 1, 1.5},
+      {0.5, 1e-3, 0, 1, 1.5},     {0.5, 1e-3, 1, -1, 1.5},          {0.5, 1e-3, 1, 1, 0},  {NAN, 1e-3, 1, 1, 1.5},
+      {0.5, INFINITY, 1, 1, 1.5}, {0.5, 1e-300, 1e-300, 1e300, 1.5}};
   for (size_t i = 0; i < sizeof args / sizeof args[0]; i++) {
     impactfit_error err;
     impactfit_error_clear(&err);
-    int st = impactfit_hc_identify(ws, args[i][0], args[i][1], args[i][2], args[i][3], args[i][4], &id,
-                                   &err);
+    int st = impactfit_hc_identify(ws, args[i][0], args[i][1], args[i][2], args[i][3], args[i][4], &id, &err);
     CHECK(st == IMPACTFIT_EINVAL && err.message[0], "identify invalid case %zu: EINVAL (got %d)", i, st);
   }
 }
@@ -437,8 +430,7 @@ static void test_rh_eps(void) {
     double x;
     CHECK(impactfit_hc_rh_eps(es[i], 1.381, 0.451, &x, NULL) == 0, "rh_eps(%g)", es[i]);
     /* 1 − e² in rh_ref loses about 1e-16/(1 − e²) */
-    CHECK_REL(x, rh_ref(es[i], 1.381, 0.451), 1e-14 + 1e-15 / (1 - es[i] * es[i]),
-              "rh_eps(%g) published", es[i]);
+    CHECK_REL(x, rh_ref(es[i], 1.381, 0.451), 1e-14 + 1e-15 / (1 - es[i] * es[i]), "rh_eps(%g) published", es[i]);
     CHECK(impactfit_hc_rh_eps(es[i], 0.0, 0.451, &x, NULL) == 0, "rh_eps(%g), alpha = 0", es[i]);
     CHECK_REL(x, 1.5 * (1 - es[i]) / es[i], 1e-14, "rh_eps(%g) with p = 0 is Hu-Guo", es[i]);
   }
@@ -469,8 +461,7 @@ static void test_rh_eps(void) {
 
   impactfit_hc_rh_fit lsq, mm;
   CHECK(impactfit_hc_rh_eps_refit(&fp, IMPACTFIT_HC_LSQ, &lsq, &err) == 0, "lsq refit: %.120s", err.message);
-  CHECK(impactfit_hc_rh_eps_refit(&fp, IMPACTFIT_HC_MINIMAX, &mm, &err) == 0, "minimax refit: %.120s",
-        err.message);
+  CHECK(impactfit_hc_rh_eps_refit(&fp, IMPACTFIT_HC_MINIMAX, &mm, &err) == 0, "minimax refit: %.120s", err.message);
   /* Least squares: a minimum of the trapezoid sum Σ w_i r_i² (w = 1/2 at the ends, 1 inside; every
    * neighbour, 8 directions, is not lower). */
   double ssq0, ssq, h = 1e-4;
@@ -559,8 +550,8 @@ static void test_dtau_surface(void) {
   CHECK_REL(s.mean, sum / 66, 1e-12, "surface mean error recomputed");
   CHECK(s.points == 66, "surface grid points");
   /* at ε = 0, n = 1 the surface gives 3.1157…, the exact value is π: 0.82 % */
-  CHECK_REL(impactfit_hc_rh_dtau(c, 0.0, 1.0),
-            0.180 + (1.434 - 0.864) * exp(-0.771) - 0.023 + 2.695, 1e-15, "surface at (0, 1)");
+  CHECK_REL(impactfit_hc_rh_dtau(c, 0.0, 1.0), 0.180 + (1.434 - 0.864) * exp(-0.771) - 0.023 + 2.695, 1e-15,
+            "surface at (0, 1)");
   gp.eps_points = 1;
   CHECK(impactfit_hc_rh_dtau_error(ws, c, &gp, &s, NULL) == IMPACTFIT_EINVAL, "1 eps point");
 }
@@ -611,18 +602,17 @@ static void test_surrogate(void) {
   CHECK(impactfit_hc_dtau_surrogate_error(ws, s, &gp, &ss, NULL) == 0, "surrogate error on a grid");
   CHECK_ABS(ss.max, 0.0, 1e-9, "surrogate error on the grid");
   double d;
-  CHECK(impactfit_hc_dtau_surrogate_eval(s, sp.eps_max * 1.01, 1.5, &d, &err) == IMPACTFIT_EINVAL,
-        "surrogate: eps out of range");
-  CHECK(impactfit_hc_dtau_surrogate_eval(s, 1.0, 0.9, &d, &err) == IMPACTFIT_EINVAL,
-        "surrogate: n out of range");
+  CHECK(impactfit_hc_dtau_surrogate_eval(s, sp.eps_max * 1.01, 1.5, &d, &err) == IMPACTFIT_EINVAL, "surrogate: eps out "
+                                                                                                   "of range");
+  CHECK(impactfit_hc_dtau_surrogate_eval(s, 1.0, 0.9, &d, &err) == IMPACTFIT_EINVAL, "surrogate: n out of range");
   gp.eps_max = 2 * sp.eps_max;
-  CHECK(impactfit_hc_dtau_surrogate_error(ws, s, &gp, &ss, &err) == IMPACTFIT_EINVAL,
-        "surrogate error: grid outside the domain");
+  CHECK(impactfit_hc_dtau_surrogate_error(ws, s, &gp, &ss, &err) == IMPACTFIT_EINVAL, "surrogate error: grid outside "
+                                                                                      "the domain");
   impactfit_hc_dtau_surrogate_free(s);
   impactfit_hc_dtau_surrogate_free(NULL);
   sp.deg_eps = 0;
-  CHECK(impactfit_hc_dtau_surrogate_build(ws, &sp, &s, &err) == IMPACTFIT_EINVAL && s == NULL,
-        "surrogate: degree 0 refused");
+  CHECK(impactfit_hc_dtau_surrogate_build(ws, &sp, &s, &err) == IMPACTFIT_EINVAL && s == NULL, "surrogate: degree 0 "
+                                                                                               "refused");
 }
 
 int main(void) {

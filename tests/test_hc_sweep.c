@@ -91,8 +91,7 @@ static impactfit_table *run_all(const char *def, size_t expect_rows) {
   } cfg[] = {{2, 0}, {2, 7}, {1, 5}};
   for (size_t i = 0; i < sizeof cfg / sizeof cfg[0] && ref; i++) {
     char *other = run_csv(s, cfg[i].threads, cfg[i].block, &failed);
-    CHECK(other && strcmp(other, ref) == 0, "CSV identical with %d threads, block %zu", cfg[i].threads,
-          cfg[i].block);
+    CHECK(other && strcmp(other, ref) == 0, "CSV identical with %d threads, block %zu", cfg[i].threads, cfg[i].block);
     free(other);
   }
   impactfit_table *t = NULL;
@@ -168,9 +167,9 @@ static void test_impact_time_problem(void) {
 
 static void test_invalid(void) {
   static const char *const bad[] = {
-      "[sweep]\nproblem = hc-eps\n[axes]\ne = linear 0, 1, 5\n",                  /* e = 0 */
-      "[sweep]\nproblem = hc-eps\n[axes]\ne = list 0.5, 1.5\n",                   /* e > 1 */
-      "[sweep]\nproblem = hc-eps\n[axes]\nk = list 1, 2\n",                       /* e missing */
+      "[sweep]\nproblem = hc-eps\n[axes]\ne = linear 0, 1, 5\n",                       /* e = 0 */
+      "[sweep]\nproblem = hc-eps\n[axes]\ne = list 0.5, 1.5\n",                        /* e > 1 */
+      "[sweep]\nproblem = hc-eps\n[axes]\nk = list 1, 2\n",                            /* e missing */
       "[sweep]\nproblem = impact-time\n[fixed]\nn = 1.5\n[axes]\neps = list 1, 2e7\n", /* eps > 1e7 */
       "[sweep]\nproblem = impact-time\n[fixed]\nn = 0\n[axes]\neps = list 1, 2\n",     /* n = 0 */
       "[sweep]\nproblem = impact-time\n[axes]\neps = list 1, 2\n",                     /* n missing */

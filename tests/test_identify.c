@@ -40,9 +40,8 @@ typedef struct dataset {
 } dataset;
 
 /* nv velocities equally spaced on [v0, v1] (v0 only when nv = 1), each repeated rep times. */
-static int make_data(dataset *s, const double value[4], double v0, double v1, int nv, int rep,
-                     double mass, unsigned cols, double noise, unsigned long seed,
-                     const impactfit_transition *tr) {
+static int make_data(dataset *s, const double value[4], double v0, double v1, int nv, int rep, double mass,
+                     unsigned cols, double noise, unsigned long seed, const impactfit_transition *tr) {
   memset(s, 0, sizeof *s);
   s->d.row = s->rows;
   s->d.rows = (size_t)(nv * rep);
@@ -73,17 +72,14 @@ static void expect_reject(const char *text, size_t len, int line, const char *re
   snprintf(where, sizeof where, "f.csv:%d: ", line);
   CHECK(st == IMPACTFIT_EPARSE, "parse %.40s: status %d, want EPARSE", text, st);
   CHECK(d == NULL, "parse %.40s: out is NULL on failure", text);
-  CHECK(strncmp(err.message, where, strlen(where)) == 0, "parse %.40s: message '%s' starts with '%s'",
-        text, err.message, where);
-  CHECK(strstr(err.message, reason) != NULL, "parse %.40s: message '%s' names '%s'", text, err.message,
-        reason);
+  CHECK(strncmp(err.message, where, strlen(where)) == 0, "parse %.40s: message '%s' starts with '%s'", text,
+        err.message, where);
+  CHECK(strstr(err.message, reason) != NULL, "parse %.40s: message '%s' names '%s'", text, err.message, reason);
   if (st == 0)
     impactfit_identify_data_free(d);
 }
 
-static void rej(const char *text, int line, const char *reason) {
-  expect_reject(text, strlen(text), line, reason);
-}
+static void rej(const char *text, int line, const char *reason) { expect_reject(text, strlen(text), line, reason); }
 
 static void test_parser(void) {
   /* valid: any column order, comments, blank lines, blanks around fields, CRLF, no final newline */
@@ -110,8 +106,7 @@ static void test_parser(void) {
   CHECK(st == 0 && d->rows == 1 && d->row[0].v == 2.0, "UTF-8 byte order mark skipped");
   impactfit_identify_data_free(st ? NULL : d);
   st = impactfit_identify_data_parse("v,e\n1,1\n", 8, NULL, &d, &err);
-  CHECK(st == 0 && d && d->rows == 1 && d->row[0].e == 1.0 && d->row[0].mass == 0.0 &&
-            strcmp(d->source, "<data>") == 0,
+  CHECK(st == 0 && d && d->rows == 1 && d->row[0].e == 1.0 && d->row[0].mass == 0.0 && strcmp(d->source, "<data>") == 0,
         "e = 1 accepted, no mass yet, default source name");
   if (!st) {
     CHECK(impactfit_identify_data_check(d, &err) == IMPACTFIT_EINVAL && strstr(err.message, "mass"),
@@ -252,9 +247,8 @@ static void test_synth(void) {
 
 /* ---- exact round trips ----------------------------------------------------------------------- */
 
-static void round_trip(const char *what, const impactfit_identify_model *model, const double val[4],
-                       const int fixed[4], unsigned cols, int nv, const impactfit_transition *tr,
-                       double tol) {
+static void round_trip(const char *what, const impactfit_identify_model *model, const double val[4], const int fixed[4],
+                       unsigned cols, int nv, const impactfit_transition *tr, double tol) {
   dataset s;
   if (make_data(&s, val, 0.4, 2.5, nv, 1, 0.05, cols, 0.0, 1, tr)) {
     CHECK(0, "%s: synth", what);
@@ -346,8 +340,10 @@ static void test_data_helpers(void) {
   CHECK(impactfit_identify_data_speeds(v, 2, 1, 0.0, &d, NULL) == IMPACTFIT_EINVAL, "mass 0");
   /* spread: lambda_hc 1, 2, 3 (mean 2, s = 1), c_linear constant, lambda_m 1, 1, 4 (mean 2, s = sqrt 3);
    * a failed row (status set) is left out whatever its values */
-  impactfit_identify_row_damping pr[4] = {
-      {1.0, 2.0, 1.0, 0.0, 0}, {2.0, 2.0, 1.0, 0.0, 0}, {100.0, 100.0, 100.0, 0.0, IMPACTFIT_ENOCONV}, {3.0, 2.0, 4.0, 0.0, 0}};
+  impactfit_identify_row_damping pr[4] = {{1.0, 2.0, 1.0, 0.0, 0},
+                                          {2.0, 2.0, 1.0, 0.0, 0},
+                                          {100.0, 100.0, 100.0, 0.0, IMPACTFIT_ENOCONV},
+                                          {3.0, 2.0, 4.0, 0.0, 0}};
   double cv[3] = {-1, -1, -1};
   CHECK(impactfit_identify_per_row_spread(pr, 4, cv) == 3, "three rows solved");
   CHECK_REL(cv[0], 0.5, 1e-15, "cv lambda_hc = 1/2");
@@ -484,9 +480,8 @@ static void test_se_second_method(void) {
     CHECK_REL(r.se_fit[slot[a]], sqrt(cov[a][a]), 1e-4, "SE of %s against s2 (J'J)^-1",
               impactfit_identify_param_name(slot[a]));
     for (int b = 0; b < 3; b++)
-      CHECK_ABS(r.corr[slot[a]][slot[b]], cov[a][b] / sqrt(cov[a][a] * cov[b][b]), 1e-5,
-                "correlation %s-%s", impactfit_identify_param_name(slot[a]),
-                impactfit_identify_param_name(slot[b]));
+      CHECK_ABS(r.corr[slot[a]][slot[b]], cov[a][b] / sqrt(cov[a][a] * cov[b][b]), 1e-5, "correlation %s-%s",
+                impactfit_identify_param_name(slot[a]), impactfit_identify_param_name(slot[b]));
   }
   CHECK_REL(r.se[2], r.value[2] * r.se_fit[2], 1e-14, "SE of k in N/m^n");
 }
@@ -499,8 +494,8 @@ static void test_se_second_method(void) {
  * root-mean-square SE within exp(±3/sqrt(2T)): the log of the sample rms of T normal values has
  * a standard deviation of about 1/sqrt(2T), so this is three of them ([0.62, 1.6] for T = 20:
  * SEs wrong by a factor 2 fail). */
-static void noisy_trials(const char *what, const impactfit_identify_model *model, const double val[4],
-                         int trials, unsigned long seed0) {
+static void noisy_trials(const char *what, const impactfit_identify_model *model, const double val[4], int trials,
+                         unsigned long seed0) {
   int inside = 0, total = 0;
   double se2[4] = {0}, err2[4] = {0};
   for (int t = 0; t < trials; t++) {
@@ -584,8 +579,7 @@ static void test_unidentifiable(void) {
   /* the same kind of data at four velocities determine all three */
   make_data(&s, val, 0.5, 2.0, 4, 1, mass, IMPACTFIT_IDENTIFY_COL_DT, 0.0, 1, NULL);
   st = impactfit_identify_fit(ws, &s.d, &p, &r, NULL, &err);
-  CHECK(st == 0 && r.n_null == 0 && r.identifiable[0] && r.identifiable[2] && r.identifiable[3] &&
-            r.nwarn == 0,
+  CHECK(st == 0 && r.n_null == 0 && r.identifiable[0] && r.identifiable[2] && r.identifiable[3] && r.nwarn == 0,
         "four velocities: identifiable");
   CHECK_REL(r.value[0], 1.5, 1e-8, "four velocities: n recovered");
 
@@ -696,8 +690,7 @@ static void test_per_row(void) {
   impactfit_identify_data *d;
   impactfit_identify_data_parse(one, strlen(one), "one", &d, NULL);
   st = impactfit_identify_per_row(ws, d, 1.5, 1e9, 1.0, NULL, pr, &err);
-  CHECK(st == 0 && pr[0].lambda_hc == 0.0 && pr[0].c_linear == 0.0 && pr[0].lambda_m == 0.0 &&
-            pr[0].alpha == 0.0,
+  CHECK(st == 0 && pr[0].lambda_hc == 0.0 && pr[0].c_linear == 0.0 && pr[0].lambda_m == 0.0 && pr[0].alpha == 0.0,
         "e = 1: zero damping");
   impactfit_identify_data_free(d);
   CHECK(impactfit_identify_per_row(ws, &s.d, -1.0, 5e9, 0.8, NULL, pr, &err) == IMPACTFIT_EINVAL, "n < 0");
@@ -713,11 +706,11 @@ static void test_errors(void) {
   impactfit_identify_result r;
   impactfit_error err;
   impactfit_identify_params p = impactfit_identify_default_params();
-#define BAD(stmt, what)                                                                            \
-  do {                                                                                             \
-    p = impactfit_identify_default_params();                                                       \
-    stmt;                                                                                          \
-    int st_ = impactfit_identify_fit(ws, &s.d, &p, &r, NULL, &err);                                \
+#define BAD(stmt, what)                                                                                  \
+  do {                                                                                                   \
+    p = impactfit_identify_default_params();                                                             \
+    stmt;                                                                                                \
+    int st_ = impactfit_identify_fit(ws, &s.d, &p, &r, NULL, &err);                                      \
     CHECK(st_ == IMPACTFIT_EINVAL && err.message[0], "%s: EINVAL (got %d: %s)", what, st_, err.message); \
   } while (0)
   BAD(p.model = NULL, "no model");
@@ -807,12 +800,12 @@ static double now(void) {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-#define RUN(f)                                                                                     \
-  do {                                                                                             \
-    double t0_ = now();                                                                            \
-    f();                                                                                           \
-    if (getenv("IDENTIFY_TEST_TIMES"))                                                             \
-      printf("  %-24s %.2f s\n", #f, now() - t0_);                                                 \
+#define RUN(f)                                     \
+  do {                                             \
+    double t0_ = now();                            \
+    f();                                           \
+    if (getenv("IDENTIFY_TEST_TIMES"))             \
+      printf("  %-24s %.2f s\n", #f, now() - t0_); \
   } while (0)
 
 int main(void) {

@@ -135,8 +135,7 @@ static void test_kelvin_voigt(void) {
       impactfit_error err;
       int st = impactfit_impact_solve(ws, &p, &r, &err);
       if (xi >= 1.0) {
-        CHECK(st == IMPACTFIT_ENOSEP, "KV (%s) xi=%g: no separation expected, got status %d",
-              ab[t]->name, xi, st);
+        CHECK(st == IMPACTFIT_ENOSEP, "KV (%s) xi=%g: no separation expected, got status %d", ab[t]->name, xi, st);
         CHECK(strstr(err.message, "no separation") != NULL, "KV (%s): message names the failure", ab[t]->name);
         continue;
       }
@@ -236,8 +235,8 @@ static void test_general_m(void) {
         continue;
       CHECK_REL(rs.e_out, r.e_out, 1e-11, "m=%g zeta=%g: series vs plain integration", ms[i], zetas[j]);
       CHECK_REL(rs.t_contact, r.t_contact, 1e-11, "m=%g zeta=%g: series vs plain, contact time", ms[i], zetas[j]);
-      CHECK(r.rhs_evals < rs.rhs_evals, "m=%g zeta=%g: series start/end saves work (%ld vs %ld)", ms[i],
-            zetas[j], r.rhs_evals, rs.rhs_evals);
+      CHECK(r.rhs_evals < rs.rhs_evals, "m=%g zeta=%g: series start/end saves work (%ld vs %ld)", ms[i], zetas[j],
+            r.rhs_evals, rs.rhs_evals);
     }
 }
 
@@ -268,8 +267,8 @@ static double reference_e(double n, double m, double k, double c, double mass, d
   gsl_odeiv2_system sys = {dim_rhs, NULL, 2, &P};
   double dm = pow((n + 1) * mass * v * v / (2 * k), 1 / (n + 1)), T = dm / v;
   double scale[2] = {dm, v};
-  gsl_odeiv2_driver *drv =
-      gsl_odeiv2_driver_alloc_scaled_new(&sys, gsl_odeiv2_step_rk8pd, 1e-3 * T, 1e-13, 1e-13, 1, 0, scale);
+  gsl_odeiv2_driver *drv = gsl_odeiv2_driver_alloc_scaled_new(&sys, gsl_odeiv2_step_rk8pd, 1e-3 * T, 1e-13, 1e-13, 1, 0,
+                                                              scale);
   double t = 0, y[2] = {0, v}, dt = T / 200;
   double e = NAN;
   for (int i = 0; i < 200000; i++) {
@@ -337,8 +336,8 @@ static void test_scaling_and_reference(void) {
     /* a second method: direct dimensional integration (every third system: it is slow) */
     if (i % 3 == 0) {
       double eref = reference_e(n, m, k, c, mass, v);
-      CHECK_REL(r.e_out, eref, 1e-8, "reference #%d (mass=%.3g k=%.3g v=%.3g n=%.3f zeta=%.3g): e", i,
-                mass, k, v, n, zeta);
+      CHECK_REL(r.e_out, eref, 1e-8, "reference #%d (mass=%.3g k=%.3g v=%.3g n=%.3f zeta=%.3g): e", i, mass, k, v, n,
+                zeta);
     }
   }
 }
@@ -367,8 +366,7 @@ static void test_condition_d(void) {
   double D = c1.t_start - c0.t_end;
   double body = c0.delta_end - c0.v_out * D + 0.5 * p.accel * D * D;
   double elem = c0.delta_end * exp(-(p.k / p.c) * D);
-  CHECK(elem > 0.01 * c0.delta_end, "D: the element is still compressed at re-contact (%g of %g)", elem,
-        c0.delta_end);
+  CHECK(elem > 0.01 * c0.delta_end, "D: the element is still compressed at re-contact (%g of %g)", elem, c0.delta_end);
   CHECK_REL(c1.delta_start, elem, 1e-10, "D: re-contact at the relaxing element's closed form");
   CHECK_REL(body, elem, 1e-10, "D: the body meets the element there");
   CHECK_REL(c1.element_start, elem, 1e-10, "D: element compression reported");
@@ -439,8 +437,7 @@ static int trace_cb(void *vc, const impactfit_trace_point *pt) {
   c->last_t = pt->t;
   c->count++;
   if (pt->in_contact) {
-    double E = 0.5 * c->mass * pt->delta_dot * pt->delta_dot +
-               c->k * pow(fmax(pt->delta, 0.0), c->n + 1) / (c->n + 1);
+    double E = 0.5 * c->mass * pt->delta_dot * pt->delta_dot + c->k * pow(fmax(pt->delta, 0.0), c->n + 1) / (c->n + 1);
     double err = fabs(E / (0.5 * c->mass * c->v * c->v) - 1.0);
     if (err > c->maxerr)
       c->maxerr = err;
@@ -470,13 +467,13 @@ static void test_invalid(void) {
     double n, m, k, c, mass, v, accel;
     int contacts;
   } bad[] = {
-      {"n", 0, 0, 1, 1, 1, 1, 0, 1},        {"n", -1, 0, 1, 1, 1, 1, 0, 1},
-      {"n", NAN, 0, 1, 1, 1, 1, 0, 1},      {"n", INFINITY, 0, 1, 1, 1, 1, 0, 1},
-      {"m", 1.5, -0.1, 1, 1, 1, 1, 0, 1},   {"k", 1.5, 0, 0, 1, 1, 1, 0, 1},
-      {"k", 1.5, 0, -1, 1, 1, 1, 0, 1},     {"c", 1.5, 0, 1, -1, 1, 1, 0, 1},
-      {"c", 1.5, 0, 1, NAN, 1, 1, 0, 1},    {"mass", 1.5, 0, 1, 1, 0, 1, 0, 1},
-      {"v", 1.5, 0, 1, 1, 1, 0, 0, 1},      {"v", 1.5, 0, 1, 1, 1, -2, 0, 1},
-      {"accel", 1.5, 0, 1, 1, 1, 1, -1, 1}, {"accel", 1.5, 0, 1, 1, 1, 1, 0, 3},
+      {"n", 0, 0, 1, 1, 1, 1, 0, 1},          {"n", -1, 0, 1, 1, 1, 1, 0, 1},
+      {"n", NAN, 0, 1, 1, 1, 1, 0, 1},        {"n", INFINITY, 0, 1, 1, 1, 1, 0, 1},
+      {"m", 1.5, -0.1, 1, 1, 1, 1, 0, 1},     {"k", 1.5, 0, 0, 1, 1, 1, 0, 1},
+      {"k", 1.5, 0, -1, 1, 1, 1, 0, 1},       {"c", 1.5, 0, 1, -1, 1, 1, 0, 1},
+      {"c", 1.5, 0, 1, NAN, 1, 1, 0, 1},      {"mass", 1.5, 0, 1, 1, 0, 1, 0, 1},
+      {"v", 1.5, 0, 1, 1, 1, 0, 0, 1},        {"v", 1.5, 0, 1, 1, 1, -2, 0, 1},
+      {"accel", 1.5, 0, 1, 1, 1, 1, -1, 1},   {"accel", 1.5, 0, 1, 1, 1, 1, 0, 3},
       {"contacts", 1.5, 0, 1, 1, 1, 1, 1, 0}, {"range", 1.5, 0, 1e-300, 1e300, 1e-300, 1e-300, 0, 1},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

@@ -215,8 +215,8 @@ static void test_zhang(void) {
         int st = impactfit_impact_solve(iw, &q, &sr, NULL);
         impactfit_impact_free(iw);
         CHECK(st == 0, "Zhang round trip m=%g %s e=%g simulated", m, trs[t]->name, e);
-        CHECK_REL(sr.e_out, e, 2e-10, "Zhang round trip alpha -> lambda (Eq. 53) -> e, m=%g %s e=%g", m,
-                  trs[t]->name, e);
+        CHECK_REL(sr.e_out, e, 2e-10, "Zhang round trip alpha -> lambda (Eq. 53) -> e, m=%g %s e=%g", m, trs[t]->name,
+                  e);
       }
     }
     /* Zhang et al. 2021 Eq. (48), m = n = 1.5, fitted to their simulations: agreement within the
@@ -293,11 +293,11 @@ static double now(void) {
   clock_gettime(CLOCK_MONOTONIC, &t);
   return t.tv_sec + 1e-9 * t.tv_nsec;
 }
-#define TIMED(f)                                                                                   \
-  do {                                                                                             \
-    double t0_ = now();                                                                            \
-    f();                                                                                           \
-    printf("  %-28s %.2f s\n", #f, now() - t0_);                                                  \
+#define TIMED(f)                                 \
+  do {                                           \
+    double t0_ = now();                          \
+    f();                                         \
+    printf("  %-28s %.2f s\n", #f, now() - t0_); \
   } while (0)
 
 /* The promise of inverse.h: the restitution of the returned ζ, simulated again at the engine's
@@ -309,8 +309,10 @@ static void test_promise(void) {
   struct {
     double n, m;
     const impactfit_transition *tr;
-  } cs[] = {{1.5, 0.0, impactfit_transition_A}, {1.5, 0.25, impactfit_transition_C},
-            {2.0, 0.25, impactfit_transition_A}, {1.0, 1.0, impactfit_transition_C}};
+  } cs[] = {{1.5, 0.0, impactfit_transition_A},
+            {1.5, 0.25, impactfit_transition_C},
+            {2.0, 0.25, impactfit_transition_A},
+            {1.0, 1.0, impactfit_transition_C}};
   const double es[] = {1e-4, 1.585e-4, 1e-3, 0.02, 0.1, 0.5, 0.9, 0.999, 0.9999};
   const double tols[] = {1e-8, 1e-10};
   impactfit_impact_workspace *iw = impactfit_impact_alloc();

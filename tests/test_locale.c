@@ -36,7 +36,8 @@ static int collect(void *ctx, size_t first, size_t count, const char *rows, size
 
 /* The rows of a small simulate sweep defined in text, and its canonical built text. */
 static void run(text *rows, char **built, double *second_c) {
-  const char *def = "[sweep]\nproblem = simulate\n[fixed]\nm = 0\n[axes]\nn = list 1.5, 2.25\nc = linear 0.125, 0.5, 3\n";
+  const char *def = "[sweep]\nproblem = simulate\n[fixed]\nm = 0\n[axes]\nn = list 1.5, 2.25\nc = linear 0.125, 0.5, "
+                    "3\n";
   impactfit_sweep *s = NULL;
   impactfit_error err;
   CHECK(impactfit_sweep_parse(def, strlen(def), "loc.ini", &s, &err) == 0, "parse: %s", err.message);
@@ -73,8 +74,10 @@ static void output_files(void) {
   snprintf(json, sizeof json, "%s/loc.json", dir);
   impactfit_sweep_output *o = NULL;
   CHECK(impactfit_sweep_output_open(s, csv, NULL, &o, &err) == 0, "open: %s", err.message);
-  CHECK(o && impactfit_sweep_run(s, NULL, impactfit_sweep_output_rows, impactfit_sweep_output_failure, o, NULL,
-                                 &err) == 0 && impactfit_sweep_output_commit(o, &err) == 0,
+  CHECK(o &&
+            impactfit_sweep_run(s, NULL, impactfit_sweep_output_rows, impactfit_sweep_output_failure, o, NULL, &err) ==
+                0 &&
+            impactfit_sweep_output_commit(o, &err) == 0,
         "run into the output");
   /* the commit line's last field before " #": WALL */
   FILE *f = fopen(journal, "r");
@@ -119,8 +122,8 @@ int main(void) {
   run(&de, &built_de, &c_de);
   CHECK(c_de == 0.3125, "under de_DE a definition's 'linear 0.125, 0.5, 3' reads 0.3125 (got %g)", c_de);
   CHECK(de.p && strstr(de.p, "1.5,0,") && !strstr(de.p, "1,5,0,"), "CSV rows print a decimal point");
-  CHECK(built_de && strstr(built_de, "n = list 1.5, 2.25") && strstr(built_de, "m = 0.5"),
-        "a built definition's text prints a decimal point");
+  CHECK(built_de && strstr(built_de, "n = list 1.5, 2.25") && strstr(built_de, "m = 0.5"), "a built definition's text "
+                                                                                           "prints a decimal point");
   /* a table read under de_DE */
   impactfit_table *t = NULL;
   const char *csv = "x,y\n1.5,2.25\n";

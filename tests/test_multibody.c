@@ -134,8 +134,7 @@ static impactfit_mb1d_system drop_system(double n, double k, double c, const imp
 
 /* Free fall from h: the contact starts at t = sqrt(2h/g) with speed sqrt(2gh). */
 static void test_free_fall(void) {
-  const impactfit_transition *trs[] = {impactfit_transition_A, impactfit_transition_C,
-                                       impactfit_transition_D};
+  const impactfit_transition *trs[] = {impactfit_transition_A, impactfit_transition_C, impactfit_transition_D};
   for (int i = 0; i < 3; i++) {
     impactfit_mb1d_system S = drop_system(1.0, 1e4, 100.0, trs[i]);
     impactfit_mb1d_params p = impactfit_mb1d_default_params();
@@ -212,10 +211,9 @@ static void check_against_engine(double n, double k, double c, const impactfit_t
     if (P->kind == 0) {
       if (tr == impactfit_transition_D && !P->in_contact && tplus > 0.0 && P->t > tplus) {
         double d = P->t - tplus, r = k / c;
-        double want = (n == 1.0) ? xplus * exp(-r * d)
-                                 : pow(pow(xplus, 1.0 - n) + (n - 1.0) * r * d, 1.0 / (1.0 - n));
-        CHECK(fabs(P->element - want) <= 1e-11 * xplus, "n=%g D: relaxing element at t = %.6f: %.17g vs closed form %.17g",
-              n, P->t, P->element, want);
+        double want = (n == 1.0) ? xplus * exp(-r * d) : pow(pow(xplus, 1.0 - n) + (n - 1.0) * r * d, 1.0 / (1.0 - n));
+        CHECK(fabs(P->element - want) <= 1e-11 * xplus,
+              "n=%g D: relaxing element at t = %.6f: %.17g vs closed form %.17g", n, P->t, P->element, want);
         relax_checked++;
       }
       continue;
@@ -227,7 +225,8 @@ static void check_against_engine(double n, double k, double c, const impactfit_t
     if (P->kind == 2) {
       CHECK_ABS(A->t, ec.t_end, tol_t, "n=%g %.100s contact %d: end time", n, tr->name, ic);
       CHECK_ABS(A->v[0], ec.v_out, tol_v, "n=%g %.100s contact %d: rebound speed", n, tr->name, ic);
-      CHECK_ABS(A->delta, ec.delta_end, 1e-11 * fabs(c0.delta_start) + 1e-13, "n=%g %.4s contact %d: penetration at the end", n, tr->name, ic);
+      CHECK_ABS(A->delta, ec.delta_end, 1e-11 * fabs(c0.delta_start) + 1e-13,
+                "n=%g %.4s contact %d: penetration at the end", n, tr->name, ic);
       tplus = A->t;
       xplus = A->element;
       ic++;
@@ -237,8 +236,7 @@ static void check_against_engine(double n, double k, double c, const impactfit_t
       CHECK_ABS(-A->v[0], ec.v_in, tol_v, "n=%g %.100s contact %d: approach speed", n, tr->name, ic);
       if (tr == impactfit_transition_D) { /* re-contact on the relaxing surface: δ = x_f(t*) */
         double d = A->t - tplus, r = k / c;
-        double want = (n == 1.0) ? xplus * exp(-r * d)
-                                 : pow(pow(xplus, 1.0 - n) + (n - 1.0) * r * d, 1.0 / (1.0 - n));
+        double want = (n == 1.0) ? xplus * exp(-r * d) : pow(pow(xplus, 1.0 - n) + (n - 1.0) * r * d, 1.0 / (1.0 - n));
         CHECK_REL(A->delta, want, 1e-10, "n=%g D contact %d: starts on the relaxing surface", n, ic);
         CHECK_REL(A->delta, ec.element_start, 1e-10, "n=%g D contact %d: element as the engine", n, ic);
         CHECK(want > 1e-3 * xplus, "n=%g D contact %d: the relaxation is visible (x_f = %g of x+)", n, ic,
@@ -254,8 +252,8 @@ static void check_against_engine(double n, double k, double c, const impactfit_t
     ended += ec.ended;
   }
   CHECK(ir.n_contacts >= 2 && ic == ended && starts == ir.n_contacts - 1,
-        "n=%g %.4s: compared %d ends and %d re-contacts of the engine's %d contacts", n, tr->name, ic,
-        starts, ir.n_contacts);
+        "n=%g %.4s: compared %d ends and %d re-contacts of the engine's %d contacts", n, tr->name, ic, starts,
+        ir.n_contacts);
   if (tr == impactfit_transition_D)
     CHECK(relax_checked > 20, "n=%g D: relaxation checked at %d samples", n, relax_checked);
   impactfit_mb1d_free(ws);
@@ -282,8 +280,7 @@ static void test_drop_vs_engine(void) {
 
 static impactfit_mb1d_workspace *rws;
 
-static int roller(int cs, const impactfit_transition *tr, impactfit_mb1d_result *r,
-                  impactfit_mb1d_params *pp) {
+static int roller(int cs, const impactfit_transition *tr, impactfit_mb1d_result *r, impactfit_mb1d_params *pp) {
   impactfit_mb1d_system S;
   impactfit_error err;
   impactfit_mb1d_roller(cs, tr, &S, &err);
@@ -301,8 +298,8 @@ static int roller(int cs, const impactfit_transition *tr, impactfit_mb1d_result 
  * acceleration amplitude is ω²|U_drum|, the contact force k δ + c δ' oscillates about the weight W
  * with amplitude |k + iωc| |U_drum|. */
 static void test_case1_linear(void) {
-  const impactfit_transition *trs[] = {impactfit_transition_A, impactfit_transition_B,
-                                       impactfit_transition_C, impactfit_transition_D};
+  const impactfit_transition *trs[] = {impactfit_transition_A, impactfit_transition_B, impactfit_transition_C,
+                                       impactfit_transition_D};
   double amax[4];
   for (int i = 0; i < 4; i++) {
     impactfit_mb1d_params p = impactfit_mb1d_default_params();
@@ -360,17 +357,17 @@ static void test_roller_outcomes(void) {
     CHECK(fabs(B.a_max - C.a_max) > 0.1 * C.a_max, "II: B differs from C");
     CHECK(fabs(A.a_max - B.a_max) > 0.1 * A.a_max, "II: A differs from B");
     CHECK(A.tensile && !C.tensile && !D.tensile && !B.tensile, "II: only A has a tensile force");
-    CHECK(B.untouched_force && !A.untouched_force && !C.untouched_force && !D.untouched_force,
-          "II: only B has a force without touching");
+    CHECK(B.untouched_force && !A.untouched_force && !C.untouched_force && !D.untouched_force, "II: only B has a force "
+                                                                                               "without touching");
   }
   /* III: C and D period 2, A and B not. */
   if (!roller(3, impactfit_transition_A, &A, NULL) && !roller(3, impactfit_transition_B, &B, NULL) &&
       !roller(3, impactfit_transition_C, &C, NULL) && !roller(3, impactfit_transition_D, &D, NULL)) {
-    CHECK(C.multiplicity == 2 && D.multiplicity == 2, "III: C and D period 2 (q = %d, %d)",
-          C.multiplicity, D.multiplicity);
+    CHECK(C.multiplicity == 2 && D.multiplicity == 2, "III: C and D period 2 (q = %d, %d)", C.multiplicity,
+          D.multiplicity);
     CHECK(C.period_contrast > 0.1 && D.period_contrast > 0.1, "III: consecutive periods differ visibly");
-    CHECK(A.multiplicity == 1 && B.multiplicity == 1, "III: A and B period 1 (q = %d, %d)",
-          A.multiplicity, B.multiplicity);
+    CHECK(A.multiplicity == 1 && B.multiplicity == 1, "III: A and B period 1 (q = %d, %d)", A.multiplicity,
+          B.multiplicity);
   }
   /* IV: A never separates (adhesion); B never touches yet has a force; C and D differ. */
   if (!roller(4, impactfit_transition_A, &A, NULL) && !roller(4, impactfit_transition_B, &B, NULL) &&
@@ -397,7 +394,8 @@ static void test_roller_period(void) {
   impactfit_mb1d_system S;
   impactfit_mb1d_roller(1, impactfit_transition_C, &S, NULL);
   S.omega = 0.0;
-  CHECK(isnan(impactfit_mb1d_excitation_period(&S)) && isnan(impactfit_mb1d_excitation_period(NULL)), "period: NaN without omega > 0");
+  CHECK(isnan(impactfit_mb1d_excitation_period(&S)) && isnan(impactfit_mb1d_excitation_period(NULL)),
+        "period: NaN without omega > 0");
 }
 
 static void test_roller_errors(void) {
@@ -646,8 +644,7 @@ static void test_models(void) {
     impactfit_pendulum_impact_get(pws, 0, &I);
     diff[j] = fabs(I.omega2_after - imp[0][0].omega2_after);
   }
-  CHECK(diff[1] < diff[0] / 10.0, "copt converges to the impulse method as k grows (%.3g -> %.3g)", diff[0],
-        diff[1]);
+  CHECK(diff[1] < diff[0] / 10.0, "copt converges to the impulse method as k grows (%.3g -> %.3g)", diff[0], diff[1]);
 }
 
 static void test_pendulum_errors(void) {

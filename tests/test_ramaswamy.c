@@ -152,7 +152,8 @@ static void test_surrogate_header(const char *src, impactfit_impact_workspace *w
     CHECK(0, "surrogate builds: %s", err.message);
     return;
   }
-  CHECK(sp.eps_max == IMPACTFIT_RAMASWAMY_DTAU_SURROGATE_EPS_MAX && sp.n_min == IMPACTFIT_RAMASWAMY_DTAU_SURROGATE_N_MIN &&
+  CHECK(sp.eps_max == IMPACTFIT_RAMASWAMY_DTAU_SURROGATE_EPS_MAX &&
+            sp.n_min == IMPACTFIT_RAMASWAMY_DTAU_SURROGATE_N_MIN &&
             sp.n_max == IMPACTFIT_RAMASWAMY_DTAU_SURROGATE_N_MAX,
         "the header's box is the library's default");
   /* the bytes: the same command the committed header names */
@@ -174,8 +175,8 @@ static void test_surrogate_header(const char *src, impactfit_impact_workspace *w
   char path[4096];
   snprintf(path, sizeof path, "%s/include/impactfit/generated/ramaswamy_dtau_surrogate.h", src);
   char *old = read_all(path, &got);
-  CHECK(st == 0 && old && got == len && memcmp(old, text, len) == 0,
-        "surrogate: regenerated header equals the committed one (impactfit dtau-surrogate)");
+  CHECK(st == 0 && old && got == len && memcmp(old, text, len) == 0, "surrogate: regenerated header equals the "
+                                                                     "committed one (impactfit dtau-surrogate)");
   CHECK(chk.max <= 1e-9, "surrogate: held-out grid error %g <= 1e-9", chk.max);
   free(old);
   free(text);
@@ -194,14 +195,16 @@ static void test_surrogate_header(const char *src, impactfit_impact_workspace *w
     worst = fmax(worst, fabs(lib / d - 1.0));
   }
   CHECK(worst <= 1e-9, "surrogate: 200 random held-out points, max relative error %g <= 1e-9", worst);
-  CHECK(impactfit_ramaswamy_dtau_surrogate(-1e-9, 1.5) == -1.0 && impactfit_ramaswamy_dtau_surrogate(100.5, 1.5) == -1.0 &&
-            impactfit_ramaswamy_dtau_surrogate(1.0, 0.99) == -1.0 && impactfit_ramaswamy_dtau_surrogate(NAN, 1.5) == -1.0,
+  CHECK(impactfit_ramaswamy_dtau_surrogate(-1e-9, 1.5) == -1.0 &&
+            impactfit_ramaswamy_dtau_surrogate(100.5, 1.5) == -1.0 &&
+            impactfit_ramaswamy_dtau_surrogate(1.0, 0.99) == -1.0 &&
+            impactfit_ramaswamy_dtau_surrogate(NAN, 1.5) == -1.0,
         "surrogate header: -1 outside the box");
   /* dt = dtau/omega_i */
   double w = 0.0;
   impactfit_hc_omega(1e8, 2.0, 0.05, 1.5, &w, NULL);
-  CHECK_REL(impactfit_ramaswamy_dtau_surrogate_dt(0.8, 1.5, 1e8, 0.05, 2.0), impactfit_ramaswamy_dtau_surrogate(0.8, 1.5) / w,
-            1e-14, "surrogate header: dt = dtau / omega_i");
+  CHECK_REL(impactfit_ramaswamy_dtau_surrogate_dt(0.8, 1.5, 1e8, 0.05, 2.0),
+            impactfit_ramaswamy_dtau_surrogate(0.8, 1.5) / w, 1e-14, "surrogate header: dt = dtau / omega_i");
   impactfit_hc_dtau_surrogate_free(s);
 }
 

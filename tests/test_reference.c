@@ -134,10 +134,10 @@ static void exact_hc(void) {
 /* Every case is held to impactfit's requirement (ref_engine_ceiling, ref_inverse_ceiling); the
  * default run takes the first cases of the sets the stated figures were measured on, so it holds
  * them to the stated figures (generated/accuracy.h) too, with a margin of 1.25 for another libm. */
-static const double stated_engine[REF_ENGINE_N] = {
-    IMPACTFIT_ACCURACY_E_OUT,     IMPACTFIT_ACCURACY_T_CONTACT,   IMPACTFIT_ACCURACY_F_MAX,
-    IMPACTFIT_ACCURACY_T_FMAX,    IMPACTFIT_ACCURACY_DELTA_MAX,   IMPACTFIT_ACCURACY_T_DELTA_MAX,
-    IMPACTFIT_ACCURACY_DELTA_SEP, IMPACTFIT_ACCURACY_F_MIN};
+static const double stated_engine[REF_ENGINE_N] = {IMPACTFIT_ACCURACY_E_OUT,     IMPACTFIT_ACCURACY_T_CONTACT,
+                                                   IMPACTFIT_ACCURACY_F_MAX,     IMPACTFIT_ACCURACY_T_FMAX,
+                                                   IMPACTFIT_ACCURACY_DELTA_MAX, IMPACTFIT_ACCURACY_T_DELTA_MAX,
+                                                   IMPACTFIT_ACCURACY_DELTA_SEP, IMPACTFIT_ACCURACY_F_MIN};
 static const double stated_inverse[REF_INVERSE_N] = {IMPACTFIT_ACCURACY_COPT, IMPACTFIT_ACCURACY_ZHANG_ALPHA,
                                                      IMPACTFIT_ACCURACY_ZHANG_ALPHA, IMPACTFIT_ACCURACY_HC_EPS,
                                                      IMPACTFIT_ACCURACY_IMPACT_TIME};
@@ -149,8 +149,8 @@ static void engine_case(impactfit_impact_workspace *ws, uint64_t seed, double ze
   ref_engine_case c;
   ref_engine_run(ws, seed, zeta_max, &c);
   char id[200];
-  snprintf(id, sizeof id, "seed %llu (n = %.17g, m = %.17g, zeta = %.17g, %c)", (unsigned long long)seed, c.n,
-           c.m, c.zeta, c.cond);
+  snprintf(id, sizeof id, "seed %llu (n = %.17g, m = %.17g, zeta = %.17g, %c)", (unsigned long long)seed, c.n, c.m,
+           c.zeta, c.cond);
   if (getenv("REF_VERBOSE"))
     fprintf(stderr, "%s: outcome %d\n", id, (int)c.outcome);
   if (c.outcome == REF_FAILED) {
@@ -218,8 +218,8 @@ static void regressions(impactfit_inverse_workspace *iws, impactfit_impact_works
    * creep at t = 200 δ_m0/v). m = n: the damping against the exact Hunt–Crossley relation. */
   const struct {
     double n, m, e;
-  } cases[] = {{1.5, 1.5, 1e-4}, {2.0, 2.0, 3e-4}, {1.5, 1.5, 1e-6}, {1.0, 2.0, 3e-4}, {1.2, 1.7, 3e-4},
-               {1.5, 2.0, 5e-4}, {1.9, 2.0, 5e-4}};
+  } cases[] = {{1.5, 1.5, 1e-4}, {2.0, 2.0, 3e-4}, {1.5, 1.5, 1e-6}, {1.0, 2.0, 3e-4},
+               {1.2, 1.7, 3e-4}, {1.5, 2.0, 5e-4}, {1.9, 2.0, 5e-4}};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     impactfit_inverse_params p = impactfit_inverse_default_params();
     p.n = cases[i].n;

@@ -179,7 +179,8 @@ static void test_kv(void) {
   const double xs[] = {0.01, 0.3, 0.9, 1.5, 3.0, 40.0};
   for (size_t k = 0; k < sizeof xs / sizeof xs[0]; k++) {
     double xi = xs[k];
-    double want = xi < 1.0 ? exp(-2.0 * xi * acos(xi) / sqrt(1.0 - xi * xi)) : exp(-2.0 * xi * acosh(xi) / sqrt(xi * xi - 1.0));
+    double want = xi < 1.0 ? exp(-2.0 * xi * acos(xi) / sqrt(1.0 - xi * xi))
+                           : exp(-2.0 * xi * acosh(xi) / sqrt(xi * xi - 1.0));
     CHECK(!impactfit_kv_e(xi, C, &e, NULL), "C at %g", xi);
     CHECK_REL(e, want, 1e-13, "C at xi = %g: the closed form", xi);
     if (xi < 1.0) {

@@ -266,8 +266,7 @@ typedef double (*zhang_c_fn)(double, double, double, double, double, double);
 typedef double (*zhang_alpha_fn)(double, double, double);
 
 /* The committed Zhang header for transition tr: |e_out − e| with the header's λ in user units. */
-static void test_zhang_header(const char *name, const impactfit_transition *tr, zhang_c_fn cfun,
-                              zhang_alpha_fn afun) {
+static void test_zhang_header(const char *name, const impactfit_transition *tr, zhang_c_fn cfun, zhang_alpha_fn afun) {
   impactfit_impact_workspace *ws = impactfit_impact_alloc();
   double worst = 0.0, wn = 0, wm = 0, we = 0, arel = 0.0;
   int failed = 0;
@@ -312,7 +311,8 @@ static void test_zhang_header(const char *name, const impactfit_transition *tr, 
   if (tr == impactfit_transition_C) { /* m = 0 is c_opt: two surrogates built independently */
     double zrel = 0.0;
     for (int i = 0; i < 400; i++) {
-      double n = 1.0 + urand(), e = (i % 2) ? exp(log(0.01) * urand()) : -expm1(log(1e-9) + (log(0.99) - log(1e-9)) * urand());
+      double n = 1.0 + urand(),
+             e = (i % 2) ? exp(log(0.01) * urand()) : -expm1(log(1e-9) + (log(0.99) - log(1e-9)) * urand());
       zrel = fmax(zrel, fabs(impactfit_zhang_c_zeta(n, 0.0, e) / impactfit_copt_zeta(n, e) - 1.0));
     }
     CHECK_ABS(zrel, 0.0, 1e-6, "%s at m = 0 agrees with copt_surrogate.h (zeta, relative)", name);

@@ -127,10 +127,11 @@ static void test_enumeration(void) {
   CHECK(!bad, "list axis (with a continuation line), fixed values and defaults in the right slots");
   CHECK(impactfit_sweep_point(s, idx, in) == IMPACTFIT_EINVAL, "index past the grid is EINVAL");
   CHECK(strcmp(impactfit_sweep_option_value(s, 0), "A") == 0, "option fixed");
-  CHECK(strcmp(impactfit_sweep_csv_header(s),
-               "index,n,m,k,c,mass,v,accel,contacts,t_max,rtol,e_out,t_contact,f_max,t_fmax,f_min,delta_max,"
-               "t_delta_max,delta_start,delta_sep,f_start,f_end,damping_work,energy_error,zeta,delta_m0,"
-               "n_contacts,status,rhs_evals\n") == 0,
+  CHECK(strcmp(impactfit_sweep_csv_header(s), "index,n,m,k,c,mass,v,accel,contacts,t_max,rtol,e_out,t_contact,f_max,t_"
+                                              "fmax,f_min,delta_max,"
+                                              "t_delta_max,delta_start,delta_sep,f_start,f_end,damping_work,energy_"
+                                              "error,zeta,delta_m0,"
+                                              "n_contacts,status,rhs_evals\n") == 0,
         "CSV header: index, all parameters, all outputs, status, rhs_evals");
   impactfit_sweep_free(s);
 
@@ -214,10 +215,11 @@ static void test_bad_definitions(void) {
     impactfit_error err;
     impactfit_error_clear(&err);
     int st = impactfit_sweep_parse(cases[i].text, strlen(cases[i].text), "t.ini", &s, &err);
-    CHECK(st != 0 && impactfit_status_is_input_error(st) && s == NULL, "bad definition %zu refused as input error (st %d)", i, st);
+    CHECK(st != 0 && impactfit_status_is_input_error(st) && s == NULL,
+          "bad definition %zu refused as input error (st %d)", i, st);
     CHECK(strncmp(err.message, cases[i].where, strlen(cases[i].where)) == 0 && strstr(err.message, cases[i].why),
-          "bad definition %zu: message '%.120s' should start with '%.12s' and mention '%.20s'", i, err.message, cases[i].where,
-          cases[i].why);
+          "bad definition %zu: message '%.120s' should start with '%.12s' and mention '%.20s'", i, err.message,
+          cases[i].where, cases[i].why);
   }
   /* a line longer than inih's buffer is refused, not split */
   char *longdef = malloc(3000);
@@ -374,9 +376,20 @@ static int tp_solve_run(void *vs, size_t count, const double *in, double *out, l
   return 0;
 }
 static const impactfit_sweep_problem tp = {
-    .name = "runtest", .summary = "test", .params = tp_params, .n_params = 2, .options = NULL, .n_options = 0,
-    .outputs = tp_outputs, .n_outputs = 2, .check = NULL, .alloc = tp_alloc, .reset = tp_reset, .free = tp_free,
-    .solve = tp_solve, .solve_run = tp_solve_run,
+    .name = "runtest",
+    .summary = "test",
+    .params = tp_params,
+    .n_params = 2,
+    .options = NULL,
+    .n_options = 0,
+    .outputs = tp_outputs,
+    .n_outputs = 2,
+    .check = NULL,
+    .alloc = tp_alloc,
+    .reset = tp_reset,
+    .free = tp_free,
+    .solve = tp_solve,
+    .solve_run = tp_solve_run,
 };
 
 /* Definitions built by API calls: the same rows and hash as the equivalent file; an open registry
@@ -388,15 +401,14 @@ static void test_builder_registry(void) {
   const char *def = "[sweep]\nproblem = runtest\n[axes]\nx = list 1, 2, 3\ny = linear 0, 4, 5\n";
   impactfit_sweep *sf = NULL, *sb = NULL, *sb2 = NULL;
   const impactfit_sweep_problem *mine[1] = {&tp};
-  CHECK(impactfit_sweep_parse_with(def, strlen(def), "t.ini", mine, 1, &sf, &err) == 0, "parse_with: %s",
-        err.message);
+  CHECK(impactfit_sweep_parse_with(def, strlen(def), "t.ini", mine, 1, &sf, &err) == 0, "parse_with: %s", err.message);
   impactfit_sweep_def *d = NULL;
   CHECK(impactfit_sweep_def_new(&tp, "built", &d, &err) == 0, "def_new");
   const double xs[3] = {1, 2, 3};
   CHECK(impactfit_sweep_def_axis_values(d, "x", xs, 3, &err) == 0, "axis values");
   CHECK(impactfit_sweep_def_axis(d, "y", IMPACTFIT_AXIS_LINEAR, 0, 4, 5, &err) == 0, "axis");
-  CHECK(impactfit_sweep_def_fixed(d, "nosuch", 1.0, &err) == IMPACTFIT_EINVAL &&
-            strstr(err.message, "nosuch") != NULL, "an unknown parameter is refused by name: %s", err.message);
+  CHECK(impactfit_sweep_def_fixed(d, "nosuch", 1.0, &err) == IMPACTFIT_EINVAL && strstr(err.message, "nosuch") != NULL,
+        "an unknown parameter is refused by name: %s", err.message);
   CHECK(impactfit_sweep_def_build(d, &sb, &err) == 0, "build: %s", err.message);
   CHECK(impactfit_sweep_def_build(d, &sb2, &err) == 0, "build again");
   if (sf && sb && sb2) {
@@ -448,7 +460,8 @@ static void test_builder_registry(void) {
               impactfit_sweep_run_table(sf, NULL, &tn, &sn, &err) == 0,
           "tables: %s", err.message);
     if (tc && tn) {
-      int same = impactfit_table_rows(tn) == impactfit_table_rows(tc) && impactfit_table_cols(tn) == impactfit_table_cols(tc);
+      int same = impactfit_table_rows(tn) == impactfit_table_rows(tc) &&
+                 impactfit_table_cols(tn) == impactfit_table_cols(tc);
       for (size_t j = 0; same && j < impactfit_table_cols(tn); j++) {
         same = strcmp(impactfit_table_col_name(tn, j), impactfit_table_col_name(tc, j)) == 0;
         for (size_t i = 0; same && i < impactfit_table_rows(tn); i++)
@@ -470,13 +483,15 @@ static void test_builder_registry(void) {
   impactfit_sweep_def_new(&tp, "bad", &bad, &err);
   impactfit_sweep_def_axis(bad, "x", IMPACTFIT_AXIS_LOG, 0, 1, 3, &err);
   CHECK(impactfit_sweep_def_build(bad, &sbad, &err) == IMPACTFIT_EINVAL && sbad == NULL &&
-            strstr(err.message, "bad:") != NULL, "a bad built definition: EINVAL with its name: %s", err.message);
+            strstr(err.message, "bad:") != NULL,
+        "a bad built definition: EINVAL with its name: %s", err.message);
   impactfit_sweep_def_free(bad);
   /* the open registry: only the problems given are known */
   impactfit_sweep *sx = NULL;
   const char *copt_def = "[sweep]\nproblem = copt\n[axes]\nn = list 1.5\ne = list 0.5\n";
   CHECK(impactfit_sweep_parse_with(copt_def, strlen(copt_def), "c.ini", mine, 1, &sx, &err) == IMPACTFIT_EINVAL &&
-            strstr(err.message, "problems: runtest)") != NULL, "parse_with: copt unknown there: %s", err.message);
+            strstr(err.message, "problems: runtest)") != NULL,
+        "parse_with: copt unknown there: %s", err.message);
   CHECK(impactfit_sweep_parse_with(copt_def, strlen(copt_def), "c.ini", NULL, 0, &sx, &err) == 0, "NULL: built-ins");
   impactfit_sweep_free(sx);
   sx = NULL;
@@ -504,7 +519,8 @@ static void test_builder_registry(void) {
   twice.outputs = dup_outputs;
   const impactfit_sweep_problem *tw[1] = {&twice};
   CHECK(impactfit_sweep_parse_with(def, strlen(def), "t.ini", tw, 1, &sx, &err) == IMPACTFIT_EINVAL && !sx &&
-            strstr(err.message, "'x'") != NULL, "a problem with a column twice is refused: %s", err.message);
+            strstr(err.message, "'x'") != NULL,
+        "a problem with a column twice is refused: %s", err.message);
   impactfit_sweep_def_free(d);
   impactfit_sweep_free(sf);
   impactfit_sweep_free(sb);
@@ -714,7 +730,8 @@ static void check_shards(const impactfit_sweep *s, size_t L, size_t block, size_
     memcpy(merged + mlen, line[x], line_len[x]);
     mlen += line_len[x];
   }
-  CHECK(got == total, "block %zu, %zu shards: every index in exactly one shard (%zu of %zu)", block, shards, got, total);
+  CHECK(got == total, "block %zu, %zu shards: every index in exactly one shard (%zu of %zu)", block, shards, got,
+        total);
   CHECK(member_ok, "block %zu, %zu shards: each row in the shard of its group, units (walked independently) whole",
         block, shards);
   CHECK(tiles, "block %zu, %zu shards: call ranges contiguous and ending at the grid's end", block, shards);
@@ -722,8 +739,7 @@ static void check_shards(const impactfit_sweep *s, size_t L, size_t block, size_
   CHECK(mlen == ref.len && memcmp(merged, ref.p, ref.len) == 0, "block %zu, %zu shards: merged rows = unsharded run",
         block, shards);
   /* balance: the shards differ by at most one group of G points */
-  CHECK(max_pts - min_pts <= G, "block %zu, %zu shards: balanced (%zu..%zu points)", block,
-        shards, min_pts, max_pts);
+  CHECK(max_pts - min_pts <= G, "block %zu, %zu shards: balanced (%zu..%zu points)", block, shards, min_pts, max_pts);
   for (size_t i = 0; i < shards; i++)
     free(part[i].p);
   free(part);
@@ -755,8 +771,8 @@ static void test_runner_shards(void) {
     CHECK(impactfit__sweep_parse_problem(deflong, strlen(deflong), "t.ini", &tp, &s, &err) == 0, "long runs parse");
     buf l1, l2, l3;
     impactfit_sweep_summary sm;
-    run(s, 2, 0, 0, 0, &l1, &sm); /* blocks of 8 runs */
-    run(s, 1, 0, 0, 0, &l2, &sm); /* blocks of 4 runs (4100 points) */
+    run(s, 2, 0, 0, 0, &l1, &sm);    /* blocks of 8 runs */
+    run(s, 1, 0, 0, 0, &l2, &sm);    /* blocks of 4 runs (4100 points) */
     run(s, 2, 4100, 0, 0, &l3, &sm); /* the block given: 4 runs */
     CHECK(l1.calls == 3 && l2.calls == 5 && l3.calls == 5, "blocks of 8, 4 and 4 runs (%zu, %zu, %zu calls)", l1.calls,
           l2.calls, l3.calls);
@@ -877,7 +893,8 @@ static void check_resume(const impactfit_sweep *s, size_t block, size_t shard, s
     st = impactfit_sweep_run(s, &rp, stop_rows, NULL, &t, &sum, &err);
     CHECK(st == 0, "resumed run completes");
   }
-  CHECK(t.b.len == ref.len && memcmp(t.b.p, ref.p, ref.len) == 0 && t.b.order_ok && t.b.last_end == impactfit_sweep_point_count(s),
+  CHECK(t.b.len == ref.len && memcmp(t.b.p, ref.p, ref.len) == 0 && t.b.order_ok &&
+            t.b.last_end == impactfit_sweep_point_count(s),
         "block %zu, shard %zu/%zu, %d threads, stopped after %zu points and resumed at %zu: identical rows", block,
         shard, shards, threads, stop_after, resume);
   free(t.b.p);
@@ -892,8 +909,8 @@ static void test_runner_stop_resume(void) {
   if (s) {
     for (size_t k = 1; k < 63; k += 4) {
       check_resume(s, 0, 0, 1, 2, k);
-      check_resume(s, 10, 0, 1, 2, k);   /* L = 7 > 10? no: 10 -> 7, whole runs */
-      check_resume(s, 5, 0, 1, 1, k);    /* runs cut at multiples of 5 */
+      check_resume(s, 10, 0, 1, 2, k);    /* L = 7 > 10? no: 10 -> 7, whole runs */
+      check_resume(s, 5, 0, 1, 1, k);     /* runs cut at multiples of 5 */
       check_resume(s, 5, 2, 3, 2, k / 3); /* a shard */
     }
     impactfit_sweep_free(s);
@@ -933,8 +950,15 @@ static int meet_solve(void *st, const double *in, double *out, long *rhs, impact
   return 0;
 }
 static const impactfit_sweep_problem meet = {
-    .name = "meet", .summary = "test", .params = meet_params, .n_params = 1, .outputs = meet_outputs, .n_outputs = 1,
-    .alloc = meet_alloc, .free = meet_free, .solve = meet_solve,
+    .name = "meet",
+    .summary = "test",
+    .params = meet_params,
+    .n_params = 1,
+    .outputs = meet_outputs,
+    .n_outputs = 1,
+    .alloc = meet_alloc,
+    .free = meet_free,
+    .solve = meet_solve,
 };
 
 typedef struct meet_ctx {

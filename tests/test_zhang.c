@@ -99,7 +99,8 @@ static void test_sweep_problem(void) {
     impactfit_inverse_solve(ws, &p, e, 0.0, &r, NULL);
     double alpha_direct = 0.75 * (1 - e) * (m + 1) * pow(e, -(m + 1) / (n + 1)) / r.zeta;
     worst = fmax(worst, fabs(alpha / alpha_direct - 1));
-    double lam = 3 * mass * (m + 1) * (1 - e) * v / (4 * alpha) * pow(e * mass * (n + 1) * v * v / (2 * k), -(m + 1) / (n + 1));
+    double lam = 3 * mass * (m + 1) * (1 - e) * v / (4 * alpha) *
+                 pow(e * mass * (n + 1) * v * v / (2 * k), -(m + 1) / (n + 1));
     worst_l = fmax(worst_l, fabs(col(t, i, "lambda") / lam - 1));
     worst_l = fmax(worst_l, fabs(col(t, i, "lambda_star") / (3 * (1 - e) * (m + 1) / (4 * alpha)) - 1));
     CHECK_REL(col(t, i, "e_out"), e, 1e-12, "zhang-alpha row %zu: e_out within tol", i);
@@ -319,11 +320,14 @@ static void test_header(const char *src) {
       for (double e = 0.01; e < 1.0; e += 0.07) {
         double want = impactfit_fit_model_eval(sg.model, sg.results[0].value, e, 0.0);
         const double *c = impactfit_zhang2021_const[t][g];
-        double got = (g % 6 == 0) ? ((c[3] * e + c[2]) * e + c[1]) * e + c[0] : c[0] * exp(c[1] * e) + c[2] * exp(c[3] * e);
+        double got = (g % 6 == 0) ? ((c[3] * e + c[2]) * e + c[1]) * e + c[0]
+                                  : c[0] * exp(c[1] * e) + c[2] * exp(c[3] * e);
         fn_worst = fmax(fn_worst, fabs(got / want - 1));
       }
     }
-    CHECK(same, "zhang2021_%s: the committed constants are the fitted doubles (regenerate with impactfit reproduce --topic zhang)",
+    CHECK(same,
+          "zhang2021_%s: the committed constants are the fitted doubles (regenerate with impactfit reproduce --topic "
+          "zhang)",
           t ? "a" : "c");
     CHECK(se_same, "zhang2021_%s: the committed standard errors are the fits'", t ? "a" : "c");
     CHECK_ABS(fn_worst, 0.0, 1e-15, "zhang2021_%s: the tables evaluate to the fitted forms", t ? "a" : "c");

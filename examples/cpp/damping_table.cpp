@@ -19,9 +19,11 @@ struct Damping {
 };
 
 class Impactfit {
- public:
-  Impactfit() : inv_(impactfit_inverse_alloc(), impactfit_inverse_free), sim_(impactfit_impact_alloc(), impactfit_impact_free) {
-    if (!inv_ || !sim_) throw std::runtime_error("impactfit: out of memory");
+public:
+  Impactfit()
+      : inv_(impactfit_inverse_alloc(), impactfit_inverse_free), sim_(impactfit_impact_alloc(), impactfit_impact_free) {
+    if (!inv_ || !sim_)
+      throw std::runtime_error("impactfit: out of memory");
   }
 
   // c_opt of the Hertz spring n with a linear damper (condition C) for restitution e, checked by a simulation
@@ -45,7 +47,7 @@ class Impactfit {
     return {cr.c_opt, r.e_out};
   }
 
- private:
+private:
   std::unique_ptr<impactfit_inverse_workspace, void (*)(impactfit_inverse_workspace *)> inv_;
   std::unique_ptr<impactfit_impact_workspace, void (*)(impactfit_impact_workspace *)> sim_;
 };

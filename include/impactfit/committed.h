@@ -31,9 +31,8 @@ IMPACTFIT_EXPORT int impactfit_committed_copt_zeta(double n, double e, double *z
  * (generated/zhang_a_surrogate.h): impactfit_zhang_{c,a}_zeta and _alpha. tr: C or A (NULL: C;
  * others EINVAL). Box n ∈ [1, 2], m ∈ [0, 2], e ∈ [0.01, 1]. At e = 1, ζ = 0 and α is undefined
  * (*alpha = NaN). alpha may be NULL. */
-IMPACTFIT_EXPORT int impactfit_committed_zhang_zeta(const impactfit_transition *tr, double n, double m,
-                                                    double e, double *zeta, double *alpha,
-                                                    impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_committed_zhang_zeta(const impactfit_transition *tr, double n, double m, double e,
+                                                    double *zeta, double *alpha, impactfit_error *err);
 
 /* Δτ(ε, n) from generated/ramaswamy_dtau_surrogate.h: impactfit_ramaswamy_dtau_surrogate.
  * Box ε ∈ [0, 100], n ∈ [1, 2]. */
@@ -42,8 +41,7 @@ IMPACTFIT_EXPORT int impactfit_committed_dtau(double eps, double n, double *dtau
 /* Ramaswamy–Humbert's form ε(e) with the refitted constants of generated/ramaswamy_eps.h:
  * which = "lsq" (impactfit_ramaswamy_eps_lsq) or "minimax" (impactfit_ramaswamy_eps_minimax);
  * e ∈ (0, 1] (the fit range is [0.01, 1]). */
-IMPACTFIT_EXPORT int impactfit_committed_rh_eps(const char *which, double e, double *eps,
-                                                impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_committed_rh_eps(const char *which, double e, double *eps, impactfit_error *err);
 
 #ifdef __cplusplus
 }

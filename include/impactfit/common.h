@@ -43,17 +43,17 @@ extern "C" {
 /* The one list of status codes: X(name, value, message). Zero is success, positive values are
  * informational stops, negative values are errors. The enum, impactfit_status_name() and
  * impactfit_strerror() are all generated from it. */
-#define IMPACTFIT_STATUS_LIST(X)                                                                   \
-  X(OK, 0, "success")                                                                              \
-  X(EINVAL, -1, "invalid argument")                                                                \
-  X(ENOMEM, -2, "out of memory")                                                                   \
-  X(ENOSEP, -3, "no separation within the time bound")                                             \
-  X(ENONFINITE, -4, "non-finite value in the solution")                                            \
-  X(ENOCONV, -5, "no convergence")                                                                 \
-  X(ENOROOT, -6, "no solution exists")                                                             \
-  X(ESTEP, -7, "integrator step failed")                                                           \
-  X(EIO, -8, "input/output error")                                                                 \
-  X(EPARSE, -9, "malformed input")                                                                 \
+#define IMPACTFIT_STATUS_LIST(X)                        \
+  X(OK, 0, "success")                                   \
+  X(EINVAL, -1, "invalid argument")                     \
+  X(ENOMEM, -2, "out of memory")                        \
+  X(ENOSEP, -3, "no separation within the time bound")  \
+  X(ENONFINITE, -4, "non-finite value in the solution") \
+  X(ENOCONV, -5, "no convergence")                      \
+  X(ENOROOT, -6, "no solution exists")                  \
+  X(ESTEP, -7, "integrator step failed")                \
+  X(EIO, -8, "input/output error")                      \
+  X(EPARSE, -9, "malformed input")                      \
   X(EINTR, -10, "interrupted")
 
 typedef enum impactfit_status {
@@ -72,9 +72,9 @@ IMPACTFIT_EXPORT int impactfit_status_is_input_error(int status);
 
 /* A detailed error report. Pass NULL where the detail is not wanted. */
 typedef struct impactfit_error {
-  int status;         /* the status that was returned */
-  char message[512];  /* human-readable reason, without a trailing newline */
-  const char *file;   /* source file and line of the library that raised it (for bug reports) */
+  int status;        /* the status that was returned */
+  char message[512]; /* human-readable reason, without a trailing newline */
+  const char *file;  /* source file and line of the library that raised it (for bug reports) */
   int line;
 } impactfit_error;
 

@@ -50,11 +50,11 @@ extern "C" {
 #endif
 
 typedef struct impactfit_dem_formula {
-  const char *name;   /* "hertz-beta", "tsuji", "flores", "linear-log" */
-  const char *codes;  /* the codes that use it, with versions */
+  const char *name;  /* "hertz-beta", "tsuji", "flores", "linear-log" */
+  const char *codes; /* the codes that use it, with versions */
   const char *expression;
-  double n, m;        /* the element's exponents */
-  int hunt_crossley;  /* 1: c = ε k / v (depends on v); 0: c = a(e) √(mass k) */
+  double n, m;       /* the element's exponents */
+  int hunt_crossley; /* 1: c = ε k / v (depends on v); 0: c = a(e) √(mass k) */
   /* the dimensionless prefactor: a = c/√(mass k), or ε = c v/k for Hunt–Crossley */
   double (*prefactor)(double e);
 } impactfit_dem_formula;
@@ -65,8 +65,7 @@ IMPACTFIT_EXPORT const impactfit_dem_formula *impactfit_dem_formula_from_name(co
 
 /* The scaled damping ζ of impact.h for formula f at restitution e: ζ = K ε for Hunt–Crossley,
  * ζ = a √K otherwise (K = (n+1)/2), independent of k, mass and v for these formulas. */
-IMPACTFIT_EXPORT int impactfit_dem_zeta(const impactfit_dem_formula *f, double e, double *zeta,
-                                        impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_dem_zeta(const impactfit_dem_formula *f, double e, double *zeta, impactfit_error *err);
 /* The prefactor (a or ε) that corresponds to a scaled damping ζ for formula f's exponents. */
 IMPACTFIT_EXPORT double impactfit_dem_prefactor_from_zeta(const impactfit_dem_formula *f, double zeta);
 
@@ -90,8 +89,8 @@ typedef struct impactfit_dem_audit_row {
 /* Simulates the formula's damping at `points` values of e equally spaced on [e_min, e_max] under
  * transition tr (A or C). */
 IMPACTFIT_EXPORT int impactfit_dem_audit(impactfit_impact_workspace *ws, const impactfit_dem_formula *f,
-                                         const impactfit_transition *tr, double e_min, double e_max,
-                                         size_t points, impactfit_dem_audit_row *row, impactfit_error *err);
+                                         const impactfit_transition *tr, double e_min, double e_max, size_t points,
+                                         impactfit_dem_audit_row *row, impactfit_error *err);
 
 /* ---- the exact prefactors (the m = (n − 1)/2 elements) ----
  * The Kelvin–Voigt damping ratio ξ whose oscillator has restitution e ∈ (0, 1] (inverse.h, "the

@@ -53,13 +53,13 @@ typedef enum impactfit_dem_geometry {
  * the code's own convention and units (stated in the model's `law`). */
 typedef struct impactfit_dem_contact {
   impactfit_dem_geometry geometry;
-  double E, nu; /* Pa, dimensionless; NaN when not given */
-  double r1, r2; /* radii, m (r2 unused for a wall) */
-  double m1, m2; /* masses, kg (m2 unused for a wall) */
-  double kn;     /* the code's stiffness parameter, NaN when not given */
-  double v_char; /* the characteristic velocity of models that take one (LIGGGHTS and Chrono `hooke`),
+  double E, nu;        /* Pa, dimensionless; NaN when not given */
+  double r1, r2;       /* radii, m (r2 unused for a wall) */
+  double m1, m2;       /* masses, kg (m2 unused for a wall) */
+  double kn;           /* the code's stiffness parameter, NaN when not given */
+  double v_char;       /* the characteristic velocity of models that take one (LIGGGHTS and Chrono `hooke`),
                     m/s; NaN: impactfit_dem_solve uses the design speed */
-  double tc;     /* the contact time of YADE's ViscElMat(tc, en), s; NaN when not given */
+  double tc;           /* the contact time of YADE's ViscElMat(tc, en), s; NaN when not given */
   double R_eff, M_eff; /* the effective radius (m) and mass (kg) directly, instead of r1, r2, m1, m2
                           (both or neither; the geometry still selects the code's wall conventions) */
 } impactfit_dem_contact;
@@ -75,21 +75,21 @@ IMPACTFIT_EXPORT int impactfit_dem_effective(const impactfit_dem_contact *c, dou
 
 /* One model of one code in a range of versions: a constant type object of the registry. */
 typedef struct impactfit_dem_model {
-  const char *code;      /* "lammps", "liggghts", "yade", "chrono" */
-  const char *model;     /* the code's model, e.g. "granular hertz/material", "gran/hooke", "hertz" */
-  const char *damping;   /* the damping option where the model has several ("tsuji"), else "" */
-  const char *versions;  /* the versions this entry describes, as text */
-  long version_min, version_max; /* the same as keys (impactfit_dem_version_key); 0: open */
-  double n, m;           /* F = K δ^n + C δ^m δ' */
-  const char *param;     /* what the user types: "e", or the name of a damping constant */
-  const char *param_unit;/* its unit ("-" for e) */
-  int takes_e;           /* 1: the user's parameter is a restitution (the code converts it) */
-  int needs_material;    /* 1: K comes from E and ν; 0: from the code's stiffness kn */
-  int clamp_default;     /* 1: the force is clamped at zero unless the switch says otherwise */
-  const char *clamp_switch; /* the code's switch that clamps the force ("limit_damping"), NULL: none */
-  int run_here;          /* 1: run by tests/dem against the Debian 12 package; 0: formula only */
-  const char *law;       /* K, C and the conversion, in words and symbols */
-  const char *source;    /* file:line and version of the code's source that was read */
+  const char *code;                     /* "lammps", "liggghts", "yade", "chrono" */
+  const char *model;                    /* the code's model, e.g. "granular hertz/material", "gran/hooke", "hertz" */
+  const char *damping;                  /* the damping option where the model has several ("tsuji"), else "" */
+  const char *versions;                 /* the versions this entry describes, as text */
+  long version_min, version_max;        /* the same as keys (impactfit_dem_version_key); 0: open */
+  double n, m;                          /* F = K δ^n + C δ^m δ' */
+  const char *param;                    /* what the user types: "e", or the name of a damping constant */
+  const char *param_unit;               /* its unit ("-" for e) */
+  int takes_e;                          /* 1: the user's parameter is a restitution (the code converts it) */
+  int needs_material;                   /* 1: K comes from E and ν; 0: from the code's stiffness kn */
+  int clamp_default;                    /* 1: the force is clamped at zero unless the switch says otherwise */
+  const char *clamp_switch;             /* the code's switch that clamps the force ("limit_damping"), NULL: none */
+  int run_here;                         /* 1: run by tests/dem against the Debian 12 package; 0: formula only */
+  const char *law;                      /* K, C and the conversion, in words and symbols */
+  const char *source;                   /* file:line and version of the code's source that was read */
   const struct impactfit__dem_ops *ops; /* private */
 } impactfit_dem_model;
 
@@ -117,30 +117,30 @@ IMPACTFIT_EXPORT int impactfit_dem_model_find(const char *code, const char *vers
 typedef struct impactfit_dem_request {
   const impactfit_dem_model *model;
   impactfit_dem_contact contact;
-  int clamp;          /* -1: the code's default; 0: switch off; 1: switch on (EINVAL if the model has
+  int clamp;           /* -1: the code's default; 0: switch off; 1: switch on (EINVAL if the model has
                          no switch and the value differs from its fixed behaviour) */
-  double e;           /* the asked restitution, (0, 1) */
-  double v;           /* the design impact speed, m/s (> 0) */
-  double v_min, v_max;/* the speed range to report over (v_min = v_max = v: one speed) */
-  size_t range_points;/* speeds sampled log-uniformly over the range (default 0: 9) */
-  double tol;         /* inverse solver tolerance (0: 1e-10) */
+  double e;            /* the asked restitution, (0, 1) */
+  double v;            /* the design impact speed, m/s (> 0) */
+  double v_min, v_max; /* the speed range to report over (v_min = v_max = v: one speed) */
+  size_t range_points; /* speeds sampled log-uniformly over the range (default 0: 9) */
+  double tol;          /* inverse solver tolerance (0: 1e-10) */
 } impactfit_dem_request;
 
 IMPACTFIT_EXPORT impactfit_dem_request impactfit_dem_default_request(void);
 
 typedef struct impactfit_dem_answer {
-  double K, R, M;       /* the code's stiffness (N/m^n), effective radius (m) and mass (kg) */
+  double K, R, M;                         /* the code's stiffness (N/m^n), effective radius (m) and mass (kg) */
   const impactfit_transition *transition; /* A or C */
-  int speed_dependent;  /* 1 unless m = (n − 1)/2 */
-  int reachable;        /* 1: `value` gives e at v; 0: no input of this model gives e (note says why) */
-  double zeta;          /* the exact scaled damping for e at v */
-  double C;             /* the damping coefficient the code must compute, N·s·m^-(m+1) */
-  double value;         /* the parameter to type (NaN when unreachable) */
-  double e_naive;       /* the e the code gives when e itself is typed (NaN: the model takes no e) */
+  int speed_dependent;                    /* 1 unless m = (n − 1)/2 */
+  int reachable;                   /* 1: `value` gives e at v; 0: no input of this model gives e (note says why) */
+  double zeta;                     /* the exact scaled damping for e at v */
+  double C;                        /* the damping coefficient the code must compute, N·s·m^-(m+1) */
+  double value;                    /* the parameter to type (NaN when unreachable) */
+  double e_naive;                  /* the e the code gives when e itself is typed (NaN: the model takes no e) */
   double e_naive_min, e_naive_max; /* the same over the speed range */
-  double e_min, e_max;  /* the real e of `value` over the speed range */
-  char input[1024];     /* the exact text to paste (empty when unreachable) */
-  char note[1024];      /* what the user must know */
+  double e_min, e_max;             /* the real e of `value` over the speed range */
+  char input[1024];                /* the exact text to paste (empty when unreachable) */
+  char note[1024];                 /* what the user must know */
 } impactfit_dem_answer;
 
 /* Solves the request: the exact input for e at v, what the naive input gives, the spread over the
@@ -159,8 +159,8 @@ IMPACTFIT_EXPORT int impactfit_dem_suggest(impactfit_inverse_workspace *ws, cons
 
 /* The real restitution a model gives for the parameter value `value` at speed v (the forward
  * problem): the prediction tests/dem compares with the real codes. */
-IMPACTFIT_EXPORT int impactfit_dem_forward(const impactfit_dem_model *model, const impactfit_dem_contact *c,
-                                           int clamp, double value, double v, double *e, impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_dem_forward(const impactfit_dem_model *model, const impactfit_dem_contact *c, int clamp,
+                                           double value, double v, double *e, impactfit_error *err);
 
 /* The smallest and largest real e of `value` over `points` speeds spaced log-uniformly on [v_min, v_max]
  * (one speed when v_min = v_max, or when the model's e does not depend on the speed). */
@@ -169,8 +169,8 @@ IMPACTFIT_EXPORT int impactfit_dem_forward_range(const impactfit_dem_model *mode
                                                  double *e_min, double *e_max, impactfit_error *err);
 
 /* The exact input text for `value` (as impactfit_dem_answer.input). */
-IMPACTFIT_EXPORT int impactfit_dem_input(const impactfit_dem_model *model, const impactfit_dem_contact *c,
-                                         int clamp, double value, char *buf, size_t size, impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_dem_input(const impactfit_dem_model *model, const impactfit_dem_contact *c, int clamp,
+                                         double value, char *buf, size_t size, impactfit_error *err);
 
 /* The audit of a restitution-taking model: the real e when e itself is typed, at `points` values equally
  * spaced on [e_min, e_max], with the force clamp `clamp` (-1: the code's default). The real e of these

@@ -93,23 +93,23 @@ IMPACTFIT_EXPORT int impactfit_fit_objective_from_name(const char *name);
 
 typedef struct impactfit_fit_spec {
   const impactfit_fit_form *form;
-  int degree;                        /* polynomial: 0 .. IMPACTFIT_FIT_MAX_PARAMS − 1 */
+  int degree; /* polynomial: 0 .. IMPACTFIT_FIT_MAX_PARAMS − 1 */
   impactfit_fit_objective objective;
-  const char *method;                /* nonlinear: "lm" (default), "lmaccel", "dogleg", "ddogleg",
+  const char *method;           /* nonlinear: "lm" (default), "lmaccel", "dogleg", "ddogleg",
                                         "subspace2D" */
-  const char *formula;               /* formula: the expression (libmatheval syntax: + - * / ^,
+  const char *formula;          /* formula: the expression (libmatheval syntax: + - * / ^,
                                         exp log sqrt sin cos tan asin acos atan sinh cosh tanh
                                         asinh acosh atanh erf abs, constants e and pi; a
                                         variable named e or pi shadows the constant) */
-  const char *var1, *var2;           /* formula: names of x and x2 in the expression (var2 NULL
+  const char *var1, *var2;      /* formula: names of x and x2 in the expression (var2 NULL
                                         for a curve) */
-  const char *const *constants;      /* formula: names of the fitted constants */
+  const char *const *constants; /* formula: names of the fitted constants */
   size_t n_constants;
-  const double *start;               /* starting values, one per constant, or NULL */
+  const double *start; /* starting values, one per constant, or NULL */
   size_t n_start;
-  double xtol, gtol;                 /* nonlinear stopping tolerances (default 1e-13, 1e-13) */
-  int max_iter;                      /* nonlinear iteration bound (default 1000) */
-  double ridge;                      /* ridge regularisation λ ≥ 0 toward start (default 0: none;
+  double xtol, gtol; /* nonlinear stopping tolerances (default 1e-13, 1e-13) */
+  int max_iter;      /* nonlinear iteration bound (default 1000) */
+  double ridge;      /* ridge regularisation λ ≥ 0 toward start (default 0: none;
                                         nonlinear forms, start values required; for minimax: its
                                         least-squares start) */
 } impactfit_fit_spec;
@@ -120,17 +120,17 @@ typedef struct impactfit_fit_result {
   size_t n_params;
   char names[IMPACTFIT_FIT_MAX_PARAMS][32];
   double value[IMPACTFIT_FIT_MAX_PARAMS];
-  double se[IMPACTFIT_FIT_MAX_PARAMS];  /* standard errors */
+  double se[IMPACTFIT_FIT_MAX_PARAMS]; /* standard errors */
   double corr[IMPACTFIT_FIT_MAX_PARAMS][IMPACTFIT_FIT_MAX_PARAMS];
   size_t n_points;
-  double chisq;                /* Σ r_i² of the objective */
-  double rms;                  /* √(χ²/N) */
-  double max_abs, max_rel;     /* max |f − y|; max |f − y|/|y| over y ≠ 0 */
-  double mean_abs, mean_rel;   /* mean |f − y|; mean |f − y|/|y| over y ≠ 0 (unweighted) */
-  int iterations;              /* nonlinear: trust-region iterations; linear: 0; minimax: those of
+  double chisq;              /* Σ r_i² of the objective */
+  double rms;                /* √(χ²/N) */
+  double max_abs, max_rel;   /* max |f − y|; max |f − y|/|y| over y ≠ 0 */
+  double mean_abs, mean_rel; /* mean |f − y|; mean |f − y|/|y| over y ≠ 0 (unweighted) */
+  int iterations;            /* nonlinear: trust-region iterations; linear: 0; minimax: those of
                                   the least-squares start plus SLSQP's evaluations */
-  int finite_diff;             /* 1 when the Jacobian was taken by finite differences */
-  char method[128];            /* "linear least squares (SVD)", "lm", ... */
+  int finite_diff;           /* 1 when the Jacobian was taken by finite differences */
+  char method[128];          /* "linear least squares (SVD)", "lm", ... */
 } impactfit_fit_result;
 
 /* A compiled model: the spec checked, a formula parsed (opaque; not thread-safe to create, since
@@ -156,9 +156,9 @@ IMPACTFIT_EXPORT int impactfit_fit_run(impactfit_fit_model *m, size_t n, const d
 /* The same with quadrature weights w[i] > 0 (finite; normalised to mean 1 here) multiplying the
  * squared residuals of least squares (w = NULL: all 1). The minimax objective ignores them (its
  * least-squares start uses them). */
-IMPACTFIT_EXPORT int impactfit_fit_run_weighted(impactfit_fit_model *m, size_t n, const double *x,
-                                                const double *x2, const double *y, const double *w,
-                                                impactfit_fit_result *res, impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_fit_run_weighted(impactfit_fit_model *m, size_t n, const double *x, const double *x2,
+                                                const double *y, const double *w, impactfit_fit_result *res,
+                                                impactfit_error *err);
 
 /* f(x, x2; params). */
 IMPACTFIT_EXPORT double impactfit_fit_model_eval(const impactfit_fit_model *m, const double *params, double x,

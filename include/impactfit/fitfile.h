@@ -48,10 +48,10 @@ typedef struct impactfit_fitfile impactfit_fitfile;
 /* Reads a fit file and the sweep definition it names (EIO, EPARSE, EINVAL with "FILE:LINE:"). */
 IMPACTFIT_EXPORT int impactfit_fitfile_load(const char *path, impactfit_fitfile **out, impactfit_error *err);
 IMPACTFIT_EXPORT void impactfit_fitfile_free(impactfit_fitfile *f);
-IMPACTFIT_EXPORT const char *impactfit_fitfile_name(const impactfit_fitfile *f);     /* [fit] name */
-IMPACTFIT_EXPORT const char *impactfit_fitfile_path(const impactfit_fitfile *f);     /* as given */
-IMPACTFIT_EXPORT const char *impactfit_fitfile_hash(const impactfit_fitfile *f);     /* XXH64 hex */
-IMPACTFIT_EXPORT const char *impactfit_fitfile_sweep_ref(const impactfit_fitfile *f); /* as written */
+IMPACTFIT_EXPORT const char *impactfit_fitfile_name(const impactfit_fitfile *f);       /* [fit] name */
+IMPACTFIT_EXPORT const char *impactfit_fitfile_path(const impactfit_fitfile *f);       /* as given */
+IMPACTFIT_EXPORT const char *impactfit_fitfile_hash(const impactfit_fitfile *f);       /* XXH64 hex */
+IMPACTFIT_EXPORT const char *impactfit_fitfile_sweep_ref(const impactfit_fitfile *f);  /* as written */
 IMPACTFIT_EXPORT const char *impactfit_fitfile_sweep_path(const impactfit_fitfile *f); /* resolved */
 IMPACTFIT_EXPORT const impactfit_sweep *impactfit_fitfile_sweep(const impactfit_fitfile *f);
 /* 1 when the [fit] section says exact = yes (see above). */
@@ -76,19 +76,18 @@ IMPACTFIT_EXPORT int impactfit_fitfile_run_table(impactfit_fitfile *f, const imp
  * called on the calling thread after each fitted group (group 1..groups of stage `stage`,
  * 0-based, of `stages`). fn NULL: none (the default). */
 typedef void (*impactfit_fitfile_progress_fn)(void *ctx, size_t stage, size_t stages, size_t group, size_t groups);
-IMPACTFIT_EXPORT void impactfit_fitfile_set_progress(impactfit_fitfile *f, impactfit_fitfile_progress_fn fn,
-                                                     void *ctx);
+IMPACTFIT_EXPORT void impactfit_fitfile_set_progress(impactfit_fitfile *f, impactfit_fitfile_progress_fn fn, void *ctx);
 
 typedef struct impactfit_fit_stage {
   const char *name, *data, *where, *group, *x, *x2, *y; /* as in the file (where, group, x2 may be NULL) */
   const impactfit_fit_spec *spec;
   const impactfit_fit_model *model;
-  size_t n_groups;              /* 1 when not grouped; valid after a run */
-  const double *group_values;   /* n_groups values (NULL when not grouped) */
+  size_t n_groups;                     /* 1 when not grouped; valid after a run */
+  const double *group_values;          /* n_groups values (NULL when not grouped) */
   const impactfit_fit_result *results; /* n_groups results */
-  size_t rows_used, rows_failed; /* data rows passing the filters; of them, not OK (skipped) */
-  const impactfit_table *table; /* the stage's table */
-  const char *weights;          /* "trapezoid", or NULL (equal weights) */
+  size_t rows_used, rows_failed;       /* data rows passing the filters; of them, not OK (skipped) */
+  const impactfit_table *table;        /* the stage's table */
+  const char *weights;                 /* "trapezoid", or NULL (equal weights) */
 } impactfit_fit_stage;
 
 IMPACTFIT_EXPORT size_t impactfit_fitfile_stage_count(const impactfit_fitfile *f);

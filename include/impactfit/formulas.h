@@ -60,8 +60,7 @@ IMPACTFIT_EXPORT const impactfit_formula *impactfit_formula_from_name(const char
 
 /* ε(e) of formula f. EINVAL for e outside (0, 1] or an unknown formula; every formula gives 0 at
  * e = 1. */
-IMPACTFIT_EXPORT int impactfit_formula_eps(const impactfit_formula *f, double e, double *eps,
-                                           impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_formula_eps(const impactfit_formula *f, double e, double *eps, impactfit_error *err);
 
 /* ---- audit ----------------------------------------------------------------------------------- */
 
@@ -114,11 +113,11 @@ typedef struct impactfit_copt_pair {
 } impactfit_copt_pair;
 
 typedef struct impactfit_copt_formula {
-  const char *name;       /* "poursina2020" */
-  const char *citation;   /* the reference */
-  double alpha_coef[5];   /* α(n) = Σ_i alpha_coef[i] nⁱ (Eq. 46) */
-  double beta_coef[3];    /* β(n) = beta_coef[0] n^beta_coef[1] + beta_coef[2] (Eq. 47) */
-  double n_min, n_max;    /* the range of n they were fitted on */
+  const char *name;     /* "poursina2020" */
+  const char *citation; /* the reference */
+  double alpha_coef[5]; /* α(n) = Σ_i alpha_coef[i] nⁱ (Eq. 46) */
+  double beta_coef[3];  /* β(n) = beta_coef[0] n^beta_coef[1] + beta_coef[2] (Eq. 47) */
+  double n_min, n_max;  /* the range of n they were fitted on */
   impactfit_copt_pair eq52, eq57;
 } impactfit_copt_formula;
 
@@ -133,8 +132,8 @@ IMPACTFIT_EXPORT double impactfit_copt_formula_beta(const impactfit_copt_formula
 /* Eq. (49) for a given pair: α (e^β − 1) exp((ln k + (n − 1) ln v + n ln mass)/(n + 1)), in N·s/m.
  * No checks: e in (0, 1], k, mass, v > 0 give a finite c ≥ 0 for β < 0 (NaN for non-positive k,
  * mass or v). */
-IMPACTFIT_EXPORT double impactfit_copt_closed_c(double alpha, double beta, double n, double e, double k,
-                                                double mass, double v);
+IMPACTFIT_EXPORT double impactfit_copt_closed_c(double alpha, double beta, double n, double e, double k, double mass,
+                                                double v);
 
 #ifdef __cplusplus
 }

@@ -71,8 +71,8 @@ IMPACTFIT_EXPORT int impactfit_hc_omega(double k, double v, double mass, double 
  * ε ≤ 100, then growing like ε (0.2 ms at 1e3, 0.15 s at 1e6, 1.7 s at 1e7). `e_out` (may be
  * NULL) receives the simulated restitution. ws: an engine workspace (one per thread). EINVAL for
  * ε outside [0, 1e7] or n ≤ 0. */
-IMPACTFIT_EXPORT int impactfit_hc_impact_time(impactfit_impact_workspace *ws, double eps, double n,
-                                              double *dtau, double *e_out, impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_hc_impact_time(impactfit_impact_workspace *ws, double eps, double n, double *dtau,
+                                              double *e_out, impactfit_error *err);
 
 /* ---- identification from one measured impact ------------------------------------------------- */
 
@@ -95,9 +95,8 @@ typedef struct impactfit_hc_identified {
  * (simulate → identify) return k to about 1e-14 and λ to about 1e-14/ε relative (the absolute
  * accuracy of a simulated e, amplified by dε/de near e = 1). EINVAL for invalid input, for e so
  * small that ε > 1e7, or when k is not representable. */
-IMPACTFIT_EXPORT int impactfit_hc_identify(impactfit_impact_workspace *ws, double e, double dt,
-                                           double v, double mass, double n,
-                                           impactfit_hc_identified *out, impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_hc_identify(impactfit_impact_workspace *ws, double e, double dt, double v, double mass,
+                                           double n, impactfit_hc_identified *out, impactfit_error *err);
 
 /* ---- Ramaswamy–Humbert ε(e) ------------------------------------------------------------------ */
 
@@ -111,8 +110,7 @@ IMPACTFIT_EXPORT int impactfit_hc_identify(impactfit_impact_workspace *ws, doubl
 /* Their form: ε(e) = (3 + 2p)(1 − e²)/(2e) · ((3 + 2p)/(3 − 2p) + e)^(−1),
  * p = α (exp(−β e) − exp(−β)). EINVAL for e outside (0, 1], non-finite α, β, or 2|p| ≥ 3 (the form
  * has a pole). */
-IMPACTFIT_EXPORT int impactfit_hc_rh_eps(double e, double alpha, double beta, double *eps,
-                                         impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_hc_rh_eps(double e, double alpha, double beta, double *eps, impactfit_error *err);
 
 /* Relative error statistics over a grid of e. */
 typedef struct impactfit_hc_eps_stats {
@@ -126,8 +124,8 @@ typedef struct impactfit_hc_eps_stats {
 /* The grid: `points` ≥ 2 values of e equally spaced on [e_min, e_max] ⊂ (0, 1], ends included.
  * At e = 1, where every ε vanishes, the relative error is its limit, evaluated at e = 1 − 2^−26. */
 typedef struct impactfit_hc_rh_fit_params {
-  double e_min, e_max; /* default 0.01, 1 (the paper's range) */
-  size_t points;       /* default 991 (steps of 0.001) */
+  double e_min, e_max;  /* default 0.01, 1 (the paper's range) */
+  size_t points;        /* default 991 (steps of 0.001) */
   double alpha0, beta0; /* starting point, default the published constants */
 } impactfit_hc_rh_fit_params;
 
@@ -157,8 +155,7 @@ typedef struct impactfit_hc_rh_fit {
 } impactfit_hc_rh_fit;
 
 /* Relative error of the form with (α, β) against the exact ε on the grid of `p`. */
-IMPACTFIT_EXPORT int impactfit_hc_rh_eps_error(double alpha, double beta,
-                                               const impactfit_hc_rh_fit_params *p,
+IMPACTFIT_EXPORT int impactfit_hc_rh_eps_error(double alpha, double beta, const impactfit_hc_rh_fit_params *p,
                                                impactfit_hc_eps_stats *out, impactfit_error *err);
 
 /* Refits α and β against the exact ε on the grid of `p`: least squares on the relative error
@@ -168,9 +165,8 @@ IMPACTFIT_EXPORT int impactfit_hc_rh_eps_error(double alpha, double beta,
  * epigraph problem min t subject to |r_i(α, β)| ≤ t, solved by SLSQP from the least-squares
  * solution, and checked by restarts from the published constants). ENOCONV when the optimiser
  * fails. */
-IMPACTFIT_EXPORT int impactfit_hc_rh_eps_refit(const impactfit_hc_rh_fit_params *p,
-                                               impactfit_hc_objective obj, impactfit_hc_rh_fit *out,
-                                               impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_hc_rh_eps_refit(const impactfit_hc_rh_fit_params *p, impactfit_hc_objective obj,
+                                               impactfit_hc_rh_fit *out, impactfit_error *err);
 
 /* ---- Ramaswamy–Humbert Δτ(ε, n) surface ---------------------------------------------------- */
 
@@ -183,16 +179,16 @@ IMPACTFIT_EXPORT extern const double impactfit_hc_rh_dtau_published[10];
 IMPACTFIT_EXPORT double impactfit_hc_rh_dtau(const double c[10], double eps, double n);
 
 typedef struct impactfit_hc_dtau_stats {
-  double max, mean, rms;        /* of |Δτ_f − Δτ| / Δτ over the grid */
-  double eps_at_max, n_at_max;  /* where the maximum is */
+  double max, mean, rms;       /* of |Δτ_f − Δτ| / Δτ over the grid */
+  double eps_at_max, n_at_max; /* where the maximum is */
   size_t points;
 } impactfit_hc_dtau_stats;
 
 /* Grid of exact Δτ values: eps_points values of ε equally spaced on [0, eps_max] × n_points values
  * of n equally spaced on [n_min, n_max]. */
 typedef struct impactfit_hc_dtau_grid_params {
-  double eps_max;  /* default 20 */
-  double n_min, n_max; /* default 1, 2 */
+  double eps_max;              /* default 20 */
+  double n_min, n_max;         /* default 1, 2 */
   size_t eps_points, n_points; /* default 201, 51 */
 } impactfit_hc_dtau_grid_params;
 
@@ -200,8 +196,8 @@ IMPACTFIT_EXPORT impactfit_hc_dtau_grid_params impactfit_hc_dtau_grid_default_pa
 
 /* Relative error of the 10-constant surface with constants c against Δτ simulated on the grid. */
 IMPACTFIT_EXPORT int impactfit_hc_rh_dtau_error(impactfit_impact_workspace *ws, const double c[10],
-                                                const impactfit_hc_dtau_grid_params *p,
-                                                impactfit_hc_dtau_stats *out, impactfit_error *err);
+                                                const impactfit_hc_dtau_grid_params *p, impactfit_hc_dtau_stats *out,
+                                                impactfit_error *err);
 
 /* ---- a surrogate for Δτ(ε, n) --------------------------------------------------------------- */
 
@@ -228,26 +224,23 @@ typedef struct impactfit_hc_dtau_surrogate impactfit_hc_dtau_surrogate;
  * parameters outside the ranges above or n_min ≥ n_max (then *out = NULL). */
 IMPACTFIT_EXPORT int impactfit_hc_dtau_surrogate_build(impactfit_impact_workspace *ws,
                                                        const impactfit_hc_dtau_surrogate_params *p,
-                                                       impactfit_hc_dtau_surrogate **out,
-                                                       impactfit_error *err);
+                                                       impactfit_hc_dtau_surrogate **out, impactfit_error *err);
 IMPACTFIT_EXPORT void impactfit_hc_dtau_surrogate_free(impactfit_hc_dtau_surrogate *s);
 
 /* Δτ(ε, n) from the surrogate; EINVAL outside its domain [0, ε_max] × [n_min, n_max]. */
-IMPACTFIT_EXPORT int impactfit_hc_dtau_surrogate_eval(const impactfit_hc_dtau_surrogate *s,
-                                                      double eps, double n, double *dtau,
-                                                      impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_hc_dtau_surrogate_eval(const impactfit_hc_dtau_surrogate *s, double eps, double n,
+                                                      double *dtau, impactfit_error *err);
 
 /* Relative error of the surrogate against Δτ simulated on a grid inside its domain (EINVAL
  * otherwise); grid points that are not Chebyshev nodes are held out from the construction. */
 IMPACTFIT_EXPORT int impactfit_hc_dtau_surrogate_error(impactfit_impact_workspace *ws,
                                                        const impactfit_hc_dtau_surrogate *s,
                                                        const impactfit_hc_dtau_grid_params *p,
-                                                       impactfit_hc_dtau_stats *out,
-                                                       impactfit_error *err);
+                                                       impactfit_hc_dtau_stats *out, impactfit_error *err);
 
 /* Its parameters and coefficients c[i (deg_n+1) + j] of T_i(X) T_j(Y) (owned by s). */
-IMPACTFIT_EXPORT const double *impactfit_hc_dtau_surrogate_coefficients(
-    const impactfit_hc_dtau_surrogate *s, impactfit_hc_dtau_surrogate_params *p);
+IMPACTFIT_EXPORT const double *impactfit_hc_dtau_surrogate_coefficients(const impactfit_hc_dtau_surrogate *s,
+                                                                        impactfit_hc_dtau_surrogate_params *p);
 
 /* Writes the surrogate as a self-contained C header (`impactfit dtau-surrogate` writes
  * include/impactfit/generated/ramaswamy_dtau_surrogate.h): a DO NOT EDIT banner with the command
@@ -258,9 +251,8 @@ IMPACTFIT_EXPORT const double *impactfit_hc_dtau_surrogate_coefficients(
  * surrogate gives the same bytes (codegen.h's writer). EINVAL when name is not a C identifier, EIO
  * on a write error. */
 IMPACTFIT_EXPORT int impactfit_hc_dtau_surrogate_write_header(const impactfit_hc_dtau_surrogate *s,
-                                                              const impactfit_hc_dtau_stats *check,
-                                                              const char *name, const char *command,
-                                                              FILE *f, impactfit_error *err);
+                                                              const impactfit_hc_dtau_stats *check, const char *name,
+                                                              const char *command, FILE *f, impactfit_error *err);
 
 #ifdef __cplusplus
 }

@@ -80,8 +80,8 @@ extern "C" {
 #define IMPACTFIT_IDENTIFY_COL_MASS 4u
 
 /* Limits of the data file parser. */
-#define IMPACTFIT_IDENTIFY_MAX_LINE 1024      /* characters per line, without the newline */
-#define IMPACTFIT_IDENTIFY_MAX_ROWS 100000    /* data rows */
+#define IMPACTFIT_IDENTIFY_MAX_LINE 1024   /* characters per line, without the newline */
+#define IMPACTFIT_IDENTIFY_MAX_ROWS 100000 /* data rows */
 
 typedef struct impactfit_identify_row {
   double v;    /* approach velocity, m/s, > 0 */
@@ -114,8 +114,7 @@ typedef struct impactfit_identify_data {
  * out of memory. `source` (may be NULL: "<data>") names the text in messages. *out = NULL on
  * failure. */
 IMPACTFIT_EXPORT int impactfit_identify_data_parse(const char *text, size_t len, const char *source,
-                                                   impactfit_identify_data **out,
-                                                   impactfit_error *err);
+                                                   impactfit_identify_data **out, impactfit_error *err);
 /* Reads and parses a file (EINVAL "cannot read PATH: reason" when it cannot be read). */
 IMPACTFIT_EXPORT int impactfit_identify_data_read(const char *path, impactfit_identify_data **out,
                                                   impactfit_error *err);
@@ -123,8 +122,7 @@ IMPACTFIT_EXPORT void impactfit_identify_data_free(impactfit_identify_data *d); 
 
 /* Sets the effective mass of every row (for files without a mass column). EINVAL when the data
  * already have a mass column or mass is not finite and > 0. */
-IMPACTFIT_EXPORT int impactfit_identify_data_set_mass(impactfit_identify_data *d, double mass,
-                                                      impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_identify_data_set_mass(impactfit_identify_data *d, double mass, impactfit_error *err);
 
 /* A data set of nv·repeat rows made in code: each speed v[i] (m/s, finite, > 0) `repeat` times
  * (1 ≤ repeat, rows in the order v[0] × repeat, v[1] × repeat, ...), every row with the effective
@@ -145,8 +143,7 @@ IMPACTFIT_EXPORT int impactfit_identify_data_format(const impactfit_identify_dat
 
 /* Checks a data set (as the parser does, plus: at least one row, every row with a mass). EINVAL
  * "SOURCE:LINE: reason" (row index instead of line for rows made in code). */
-IMPACTFIT_EXPORT int impactfit_identify_data_check(const impactfit_identify_data *d,
-                                                   impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_identify_data_check(const impactfit_identify_data *d, impactfit_error *err);
 
 /* ---- models, parameters, methods --------------------------------------------------------------- */
 
@@ -159,8 +156,7 @@ enum {
   IMPACTFIT_IDENTIFY_NPAR = 4
 };
 /* Measured quantities, in the order of the weight arrays. */
-enum { IMPACTFIT_IDENTIFY_QE = 0, IMPACTFIT_IDENTIFY_QDT = 1, IMPACTFIT_IDENTIFY_QFMAX = 2,
-       IMPACTFIT_IDENTIFY_NQ = 3 };
+enum { IMPACTFIT_IDENTIFY_QE = 0, IMPACTFIT_IDENTIFY_QDT = 1, IMPACTFIT_IDENTIFY_QFMAX = 2, IMPACTFIT_IDENTIFY_NQ = 3 };
 
 /* Names of the slots ("n", "m", "k", "c") and quantities ("e", "dt", "fmax"). */
 IMPACTFIT_EXPORT const char *impactfit_identify_param_name(int slot);
@@ -192,23 +188,23 @@ IMPACTFIT_EXPORT extern const impactfit_identify_global *const impactfit_identif
 IMPACTFIT_EXPORT const impactfit_identify_global *impactfit_identify_global_from_name(const char *name);
 
 typedef struct impactfit_identify_params {
-  const impactfit_identify_model *model;  /* default hc */
-  const impactfit_transition *transition; /* default C */
-  int fixed[IMPACTFIT_IDENTIFY_NPAR];     /* 1: the slot is held at value[slot]; default none */
-  double value[IMPACTFIT_IDENTIFY_NPAR];  /* values of the fixed slots (m fixed only for zhang) */
-  double n_lo, n_hi;                      /* bounds of n, default [0.5, 3] (0 < n_lo < n_hi ≤ 10) */
-  double m_lo, m_hi;                      /* bounds of m (zhang), default [0, 3] (0 ≤ m_lo < m_hi ≤ 10) */
-  double weight[IMPACTFIT_IDENTIFY_NQ];   /* weights of e, dt, fmax (≥ 0), default 1; 0 leaves a
+  const impactfit_identify_model *model;   /* default hc */
+  const impactfit_transition *transition;  /* default C */
+  int fixed[IMPACTFIT_IDENTIFY_NPAR];      /* 1: the slot is held at value[slot]; default none */
+  double value[IMPACTFIT_IDENTIFY_NPAR];   /* values of the fixed slots (m fixed only for zhang) */
+  double n_lo, n_hi;                       /* bounds of n, default [0.5, 3] (0 < n_lo < n_hi ≤ 10) */
+  double m_lo, m_hi;                       /* bounds of m (zhang), default [0, 3] (0 ≤ m_lo < m_hi ≤ 10) */
+  double weight[IMPACTFIT_IDENTIFY_NQ];    /* weights of e, dt, fmax (≥ 0), default 1; 0 leaves a
                                              quantity out; a quantity without a column is left out */
-  double box_factor;                      /* search box half-width factor for k and c, default 30 (> 1) */
+  double box_factor;                       /* search box half-width factor for k and c, default 30 (> 1) */
   const impactfit_identify_global *global; /* default crs */
-  int global_maxeval;                     /* evaluations of S in the global search; default 0 =
+  int global_maxeval;                      /* evaluations of S in the global search; default 0 =
                                              automatic: 30 (p + 1)², p free parameters */
-  int local_maxeval;                      /* BOBYQA evaluations, default 2000 */
-  double xtol;                            /* BOBYQA stop in the search coordinates, default 1e-9 */
-  int newton_steps;                       /* Gauss–Newton steps after BOBYQA, default 4 (0: none) */
-  unsigned long seed;                     /* seed of the CRS population (NLopt's generator), default 1 */
-  double ident_tol;                       /* relative singular value flagged, default 1e-6 */
+  int local_maxeval;                       /* BOBYQA evaluations, default 2000 */
+  double xtol;                             /* BOBYQA stop in the search coordinates, default 1e-9 */
+  int newton_steps;                        /* Gauss–Newton steps after BOBYQA, default 4 (0: none) */
+  unsigned long seed;                      /* seed of the CRS population (NLopt's generator), default 1 */
+  double ident_tol;                        /* relative singular value flagged, default 1e-6 */
 } impactfit_identify_params;
 
 IMPACTFIT_EXPORT impactfit_identify_params impactfit_identify_default_params(void);
@@ -218,34 +214,34 @@ IMPACTFIT_EXPORT impactfit_identify_params impactfit_identify_default_params(voi
 #define IMPACTFIT_IDENTIFY_MAX_WARN 12
 
 typedef struct impactfit_identify_result {
-  double value[IMPACTFIT_IDENTIFY_NPAR]; /* n, m, k, c at the optimum (fixed ones and m = n or 0
+  double value[IMPACTFIT_IDENTIFY_NPAR];  /* n, m, k, c at the optimum (fixed ones and m = n or 0
                                             by the model's rule included) */
-  int free[IMPACTFIT_IDENTIFY_NPAR];     /* 1 for the fitted slots */
-  int nfree;                             /* p */
+  int free[IMPACTFIT_IDENTIFY_NPAR];      /* 1 for the fitted slots */
+  int nfree;                              /* p */
   double se_fit[IMPACTFIT_IDENTIFY_NPAR]; /* standard error in the fit coordinate: n, m absolute,
                                              ln k and ln c (relative error of k, c); 0 for slots
                                              that are not fitted; −1 when not identifiable */
-  double se[IMPACTFIT_IDENTIFY_NPAR];    /* the same in the parameter's units (k, c: value·se_fit);
+  double se[IMPACTFIT_IDENTIFY_NPAR];     /* the same in the parameter's units (k, c: value·se_fit);
                                             0 not fitted, −1 not identifiable */
   double corr[IMPACTFIT_IDENTIFY_NPAR][IMPACTFIT_IDENTIFY_NPAR]; /* correlation of the fit
                                             coordinates; 0 where a slot is not fitted or not
                                             identifiable, 1 on the diagonal of fitted slots */
-  int identifiable[IMPACTFIT_IDENTIFY_NPAR]; /* 1 determined by the data (also 1 when not fitted) */
-  int at_bound[IMPACTFIT_IDENTIFY_NPAR]; /* 1: n or m at its bound, k or c at the box edge */
-  double sv[IMPACTFIT_IDENTIFY_NPAR];    /* singular values σ_j/σ_1 of the column-scaled Jacobian,
+  int identifiable[IMPACTFIT_IDENTIFY_NPAR];                     /* 1 determined by the data (also 1 when not fitted) */
+  int at_bound[IMPACTFIT_IDENTIFY_NPAR];                         /* 1: n or m at its bound, k or c at the box edge */
+  double sv[IMPACTFIT_IDENTIFY_NPAR]; /* singular values σ_j/σ_1 of the column-scaled Jacobian,
                                             descending (nfree of them) */
-  int n_null;                            /* directions with σ_j/σ_1 < ident_tol */
+  int n_null;                         /* directions with σ_j/σ_1 < ident_tol */
   double null_dir[IMPACTFIT_IDENTIFY_NPAR][IMPACTFIT_IDENTIFY_NPAR]; /* null_dir[j][slot]: unit
                                             vector of the j-th undetermined combination in the fit
                                             coordinates (n, m, ln k, ln c) */
-  double cost;        /* S at the optimum */
-  double rms;         /* sqrt(S / N) */
-  double sigma;       /* s = sqrt(S/(N − p)), or 1 when N ≤ p */
-  int nres;           /* N: rows × quantities used */
-  int dof;            /* N − p (may be ≤ 0) */
-  int quantities;     /* bit q set when quantity q was used */
+  double cost;                                                       /* S at the optimum */
+  double rms;                                                        /* sqrt(S / N) */
+  double sigma;                                                      /* s = sqrt(S/(N − p)), or 1 when N ≤ p */
+  int nres;                                                          /* N: rows × quantities used */
+  int dof;                                                           /* N − p (may be ≤ 0) */
+  int quantities;                                                    /* bit q set when quantity q was used */
   long evals_global, evals_local, newton_accepted;
-  long simulations;   /* impacts simulated in the whole fit */
+  long simulations;                                                        /* impacts simulated in the whole fit */
   double box_lo[IMPACTFIT_IDENTIFY_NPAR], box_hi[IMPACTFIT_IDENTIFY_NPAR]; /* the search box in the
                                             search coordinates (n, m, s_k, s_c); equal ends for
                                             slots not searched */
@@ -257,9 +253,9 @@ typedef struct impactfit_identify_result {
 
 /* One row at given parameters. */
 typedef struct impactfit_identify_row_fit {
-  double e, dt, fmax;     /* simulated restitution, contact duration (s), peak force (N) */
+  double e, dt, fmax;       /* simulated restitution, contact duration (s), peak force (N) */
   double r_e, r_dt, r_fmax; /* relative residuals (sim − measured)/measured; 0 when not measured */
-  double zeta;            /* the row's scaled damping ζ */
+  double zeta;              /* the row's scaled damping ζ */
 } impactfit_identify_row_fit;
 
 typedef struct impactfit_identify_workspace impactfit_identify_workspace;
@@ -276,21 +272,16 @@ IMPACTFIT_EXPORT void impactfit_identify_free(impactfit_identify_workspace *ws);
  * all identifiable still returns 0: see res->identifiable and the warnings. Cost: about
  * (evals_global + evals_local + (newton_steps + 1)(2p + 1)) × rows simulations of 10–35 µs each
  * (res->simulations counts them); 0.1–0.5 s for 10–20 rows with the defaults (measured). */
-IMPACTFIT_EXPORT int impactfit_identify_fit(impactfit_identify_workspace *ws,
-                                            const impactfit_identify_data *d,
-                                            const impactfit_identify_params *p,
-                                            impactfit_identify_result *res,
-                                            impactfit_identify_row_fit *rows_out,
-                                            impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_identify_fit(impactfit_identify_workspace *ws, const impactfit_identify_data *d,
+                                            const impactfit_identify_params *p, impactfit_identify_result *res,
+                                            impactfit_identify_row_fit *rows_out, impactfit_error *err);
 
 /* Simulates every row with the parameters value[] = (n, m, k, c) (m as given: the model's rule is
  * not applied) under `transition` (NULL: C) and fills rows_out[0..d->rows). *cost (may be NULL)
  * receives S with the given weights (NULL: all 1) over the quantities the data have. */
-IMPACTFIT_EXPORT int impactfit_identify_predict(impactfit_identify_workspace *ws,
-                                                const impactfit_identify_data *d,
+IMPACTFIT_EXPORT int impactfit_identify_predict(impactfit_identify_workspace *ws, const impactfit_identify_data *d,
                                                 const double value[IMPACTFIT_IDENTIFY_NPAR],
-                                                const impactfit_transition *transition,
-                                                const double *weight,
+                                                const impactfit_transition *transition, const double *weight,
                                                 impactfit_identify_row_fit *rows_out, double *cost,
                                                 impactfit_error *err);
 
@@ -311,12 +302,9 @@ typedef struct impactfit_identify_row_damping {
  * (relative tolerance 1e-10): how constant these are across the velocities shows which law the
  * data follow (for the right law they do not depend on v). Returns 0 when every row was solved,
  * else the first failure (the other rows are still solved; see out[i].status). */
-IMPACTFIT_EXPORT int impactfit_identify_per_row(impactfit_identify_workspace *ws,
-                                                const impactfit_identify_data *d, double n,
-                                                double k, double m,
-                                                const impactfit_transition *transition,
-                                                impactfit_identify_row_damping *out,
-                                                impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_identify_per_row(impactfit_identify_workspace *ws, const impactfit_identify_data *d,
+                                                double n, double k, double m, const impactfit_transition *transition,
+                                                impactfit_identify_row_damping *out, impactfit_error *err);
 
 /* How much each per-row damping varies across the rows: cv[j] = s_j / mean_j for j = lambda_hc,
  * c_linear, lambda_m over the rows with status 0, s the sample standard deviation (divisor
@@ -333,11 +321,10 @@ IMPACTFIT_EXPORT size_t impactfit_identify_per_row_spread(const impactfit_identi
  * fmax per row whatever columns are kept, so a column's values do not depend on the others).
  * A noisy e outside (0, 1] is redrawn (the draw count is deterministic for a seed). noise in
  * [0, 0.5]. d->columns is not changed: the caller chooses which columns to keep. */
-IMPACTFIT_EXPORT int impactfit_identify_synth(impactfit_identify_workspace *ws,
-                                              impactfit_identify_data *d,
+IMPACTFIT_EXPORT int impactfit_identify_synth(impactfit_identify_workspace *ws, impactfit_identify_data *d,
                                               const double value[IMPACTFIT_IDENTIFY_NPAR],
-                                              const impactfit_transition *transition, double noise,
-                                              unsigned long seed, impactfit_error *err);
+                                              const impactfit_transition *transition, double noise, unsigned long seed,
+                                              impactfit_error *err);
 
 #ifdef __cplusplus
 }

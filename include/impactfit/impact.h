@@ -69,19 +69,19 @@ IMPACTFIT_EXPORT const impactfit_transition *impactfit_transition_from_name(cons
 #define IMPACTFIT_MAX_CONTACTS 256
 
 typedef struct impactfit_impact_params {
-  double n;     /* spring exponent, > 0 (the papers use 1 ≤ n ≤ 2) */
-  double m;     /* damping exponent, ≥ 0 */
-  double k;     /* stiffness, > 0 */
-  double c;     /* damping coefficient (c, or λ for Hunt–Crossley), ≥ 0 */
-  double mass;  /* effective mass m_i m_j / (m_i + m_j), > 0 */
-  double v;     /* approach velocity just before impact, > 0 */
-  double accel; /* constant acceleration pressing the bodies together, ≥ 0; default 0 */
+  double n;                               /* spring exponent, > 0 (the papers use 1 ≤ n ≤ 2) */
+  double m;                               /* damping exponent, ≥ 0 */
+  double k;                               /* stiffness, > 0 */
+  double c;                               /* damping coefficient (c, or λ for Hunt–Crossley), ≥ 0 */
+  double mass;                            /* effective mass m_i m_j / (m_i + m_j), > 0 */
+  double v;                               /* approach velocity just before impact, > 0 */
+  double accel;                           /* constant acceleration pressing the bodies together, ≥ 0; default 0 */
   const impactfit_transition *transition; /* default impactfit_transition_C */
-  int max_contacts;   /* contacts to follow, 1..IMPACTFIT_MAX_CONTACTS; > 1 needs accel > 0 */
-  double t_max;       /* time bound in units of δ_m0 / v: ENOSEP beyond it; default 0 =
+  int max_contacts;                       /* contacts to follow, 1..IMPACTFIT_MAX_CONTACTS; > 1 needs accel > 0 */
+  double t_max;                           /* time bound in units of δ_m0 / v: ENOSEP beyond it; default 0 =
                          automatic, 1e4 max(1, ζ) (a heavily damped creep takes a time ∝ ζ) */
-  double rtol;        /* integrator tolerance on the scaled state (default 1e-13) */
-  int series;         /* 1 (default): power-series start and end at δ = 0; 0: integrate only */
+  double rtol;                            /* integrator tolerance on the scaled state (default 1e-13) */
+  int series;                             /* 1 (default): power-series start and end at δ = 0; 0: integrate only */
   int locate_extrema; /* 1 (default): locate δ_max and the force extrema; 0: skip (inverse solvers) */
 } impactfit_impact_params;
 
@@ -93,9 +93,8 @@ IMPACTFIT_EXPORT impactfit_impact_params impactfit_impact_scaled_params(double n
 
 /* Scales of the problem: δ_m0 (m), the time scale δ_m0/v (s), the force scale mass v²/δ_m0 (N),
  * ζ and γ. Any output may be NULL. Returns EINVAL for invalid parameters. */
-IMPACTFIT_EXPORT int impactfit_impact_scales(const impactfit_impact_params *p, double *delta_m0,
-                                             double *time_scale, double *force_scale, double *zeta,
-                                             double *gamma, impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_impact_scales(const impactfit_impact_params *p, double *delta_m0, double *time_scale,
+                                             double *force_scale, double *zeta, double *gamma, impactfit_error *err);
 
 /* One contact of a simulation (the first is contact 0). */
 typedef struct impactfit_contact {
@@ -110,22 +109,22 @@ typedef struct impactfit_contact {
 } impactfit_contact;
 
 typedef struct impactfit_impact_result {
-  double e_out;        /* −δ'(t_s)/v at the end of the first contact */
-  double t_contact;    /* duration of the first contact, s */
-  double f_max;        /* largest contact force during the first contact, N */
-  double t_fmax;       /* time of f_max, s (0 when it is the jump at the start, m = 0) */
-  double f_min;        /* smallest contact force during the first contact (< 0: tensile), N */
-  double delta_max;    /* maximum penetration, m */
-  double t_delta_max;  /* its time, s */
-  double delta_start;  /* penetration when contact starts (< 0 under B), m */
-  double delta_sep;    /* penetration at separation (> 0 under B, C, D with m < n), m */
+  double e_out;          /* −δ'(t_s)/v at the end of the first contact */
+  double t_contact;      /* duration of the first contact, s */
+  double f_max;          /* largest contact force during the first contact, N */
+  double t_fmax;         /* time of f_max, s (0 when it is the jump at the start, m = 0) */
+  double f_min;          /* smallest contact force during the first contact (< 0: tensile), N */
+  double delta_max;      /* maximum penetration, m */
+  double t_delta_max;    /* its time, s */
+  double delta_start;    /* penetration when contact starts (< 0 under B), m */
+  double delta_sep;      /* penetration at separation (> 0 under B, C, D with m < n), m */
   double f_start, f_end; /* force just after the start / just before the end of contact, N */
-  double damping_work; /* energy dissipated by the damper during the first contact, J */
+  double damping_work;   /* energy dissipated by the damper during the first contact, J */
   double energy_error; /* |½mass(v_in² − v_out²) + mass·accel·Δδ − W_damp − ΔU_spring| / (½ mass v²) */
   double zeta, gamma, delta_m0; /* the scaled problem's parameters and length scale */
-  long rhs_evals;      /* right-hand-side evaluations (all contacts) */
-  long steps;          /* accepted integrator steps (all contacts) */
-  int n_contacts;      /* contacts started; all but possibly the last have ended */
+  long rhs_evals;               /* right-hand-side evaluations (all contacts) */
+  long steps;                   /* accepted integrator steps (all contacts) */
+  int n_contacts;               /* contacts started; all but possibly the last have ended */
 } impactfit_impact_result;
 
 typedef struct impactfit_impact_workspace impactfit_impact_workspace;
@@ -143,13 +142,11 @@ IMPACTFIT_EXPORT void impactfit_impact_free(impactfit_impact_workspace *ws); /* 
  * (the bodies come to rest) is recorded with ended = 0 and is not an error. When the first contact
  * fails (ENOSEP, ENONFINITE, ESTEP), res holds zeros except zeta, gamma, delta_m0 and the cost of
  * the attempt (rhs_evals, steps). */
-IMPACTFIT_EXPORT int impactfit_impact_solve(impactfit_impact_workspace *ws,
-                                            const impactfit_impact_params *p,
+IMPACTFIT_EXPORT int impactfit_impact_solve(impactfit_impact_workspace *ws, const impactfit_impact_params *p,
                                             impactfit_impact_result *res, impactfit_error *err);
 
 /* Contact i (0 ≤ i < res.n_contacts) of the last solve; EINVAL when out of range. */
-IMPACTFIT_EXPORT int impactfit_impact_contact(const impactfit_impact_workspace *ws, int i,
-                                              impactfit_contact *out);
+IMPACTFIT_EXPORT int impactfit_impact_contact(const impactfit_impact_workspace *ws, int i, impactfit_contact *out);
 
 /* A point of a trajectory. */
 typedef struct impactfit_trace_point {
@@ -165,9 +162,8 @@ typedef int (*impactfit_trace_fn)(void *ctx, const impactfit_trace_point *pt);
  * 0 to the end of the last contact (plus the same span again after it when max_contacts > 1 left
  * time), calling fn for each; a non-zero return from fn stops and is returned. Each sample is computed
  * on the solution itself (the integrator lands on the sample time), not interpolated. */
-IMPACTFIT_EXPORT int impactfit_impact_trace(impactfit_impact_workspace *ws,
-                                            const impactfit_impact_params *p, size_t points,
-                                            impactfit_trace_fn fn, void *ctx,
+IMPACTFIT_EXPORT int impactfit_impact_trace(impactfit_impact_workspace *ws, const impactfit_impact_params *p,
+                                            size_t points, impactfit_trace_fn fn, void *ctx,
                                             impactfit_impact_result *res, impactfit_error *err);
 
 #ifdef __cplusplus

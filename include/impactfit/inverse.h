@@ -86,13 +86,13 @@ typedef struct impactfit_inverse_params {
 IMPACTFIT_EXPORT impactfit_inverse_params impactfit_inverse_default_params(void);
 
 typedef struct impactfit_inverse_result {
-  double e;          /* the target */
-  double zeta;       /* scaled damping ζ */
-  double e_out;      /* restitution of the simulation at ζ */
-  double x_sep;      /* penetration at separation, in units of δ_m0 */
-  double t_contact;  /* contact duration, in units of δ_m0 / v */
-  int iterations;    /* simulations run for this point */
-  long rhs_evals;    /* right-hand-side evaluations of those simulations */
+  double e;         /* the target */
+  double zeta;      /* scaled damping ζ */
+  double e_out;     /* restitution of the simulation at ζ */
+  double x_sep;     /* penetration at separation, in units of δ_m0 */
+  double t_contact; /* contact duration, in units of δ_m0 / v */
+  int iterations;   /* simulations run for this point */
+  long rhs_evals;   /* right-hand-side evaluations of those simulations */
 } impactfit_inverse_result;
 
 typedef struct impactfit_inverse_workspace impactfit_inverse_workspace;
@@ -106,18 +106,16 @@ IMPACTFIT_EXPORT void impactfit_inverse_free(impactfit_inverse_workspace *ws); /
  * neighbouring dampings and the tolerance that can be met), ENOCONV (not within tol after
  * max_iter simulations), or the engine's failure. The simulations use the engine's own time bound
  * (as impactfit_impact_solve does by default), so "no separation" means the same in both. */
-IMPACTFIT_EXPORT int impactfit_inverse_solve(impactfit_inverse_workspace *ws,
-                                             const impactfit_inverse_params *p, double e,
-                                             double zeta_guess, impactfit_inverse_result *res,
+IMPACTFIT_EXPORT int impactfit_inverse_solve(impactfit_inverse_workspace *ws, const impactfit_inverse_params *p,
+                                             double e, double zeta_guess, impactfit_inverse_result *res,
                                              impactfit_error *err);
 
 /* Solves a run of targets e[0..count) in order, each from an initial guess extrapolated from the
  * previous solutions (continuation): neighbouring targets cost about one or two simulations each.
  * status[i] (may be NULL) receives each point's status; the function returns 0 when every point was
  * solved, else the first failure's status (err describes it); the other points are still solved. */
-IMPACTFIT_EXPORT int impactfit_inverse_solve_run(impactfit_inverse_workspace *ws,
-                                                 const impactfit_inverse_params *p, const double *e,
-                                                 size_t count, impactfit_inverse_result *res,
+IMPACTFIT_EXPORT int impactfit_inverse_solve_run(impactfit_inverse_workspace *ws, const impactfit_inverse_params *p,
+                                                 const double *e, size_t count, impactfit_inverse_result *res,
                                                  int *status, impactfit_error *err);
 
 /* ---- the scale-invariant family m = (n − 1)/2: exact ----
@@ -133,11 +131,11 @@ IMPACTFIT_EXPORT int impactfit_inverse_solve_run(impactfit_inverse_workspace *ws
 
 /* e_out for n ≥ 1, m = (n − 1)/2, scaled damping ζ ≥ 0 and transition tr; ENOSEP under A/B
  * when ξ ≥ 1 (no separation). */
-IMPACTFIT_EXPORT int impactfit_scale_invariant_e(double n, double zeta, const impactfit_transition *tr,
-                                                 double *e, impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_scale_invariant_e(double n, double zeta, const impactfit_transition *tr, double *e,
+                                                 impactfit_error *err);
 /* ζ with e_out = e for the same family (inverse of the above, to a few units of rounding). */
-IMPACTFIT_EXPORT int impactfit_scale_invariant_zeta(double n, double e, const impactfit_transition *tr,
-                                                    double *zeta, impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_scale_invariant_zeta(double n, double e, const impactfit_transition *tr, double *zeta,
+                                                    impactfit_error *err);
 
 /* The Kelvin–Voigt restitution: the linear spring–dashpot f = k δ + c δ' (n = 1, m = 0), damping
  * ratio ξ = c/(2√(k mass)) (dimensionless), impact speed irrelevant. With ω = √(k/mass) the motion
@@ -171,24 +169,22 @@ typedef struct impactfit_copt_result {
 /* c_opt for spring exponent n, target e, stiffness k, mass and velocity v, through the scaled
  * problem (p->m and p->transition are ignored: m = 0, condition C). With dimensional != 0 the root
  * is searched on c itself with simulations in the user's units (for verification). */
-IMPACTFIT_EXPORT int impactfit_copt_solve(impactfit_inverse_workspace *ws,
-                                          const impactfit_inverse_params *p, double e, double k,
-                                          double mass, double v, int dimensional,
-                                          impactfit_copt_result *res, impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_copt_solve(impactfit_inverse_workspace *ws, const impactfit_inverse_params *p, double e,
+                                          double k, double mass, double v, int dimensional, impactfit_copt_result *res,
+                                          impactfit_error *err);
 
 /* Converts a scaled solution to c_opt for given k, mass, v (no simulation). */
-IMPACTFIT_EXPORT int impactfit_copt_from_zeta(double n, double zeta, double k, double mass, double v,
-                                              double *c_opt, impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_copt_from_zeta(double n, double zeta, double k, double mass, double v, double *c_opt,
+                                              impactfit_error *err);
 
 /* ---- α (Zhang et al. 2021) ---- */
 
 /* α and λ* from a scaled solution ζ at target e < 1 (see the header comment). */
-IMPACTFIT_EXPORT int impactfit_zhang_alpha_from_zeta(double n, double m, double e, double zeta,
-                                                     double *alpha, double *lambda_star,
-                                                     impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_zhang_alpha_from_zeta(double n, double m, double e, double zeta, double *alpha,
+                                                     double *lambda_star, impactfit_error *err);
 /* λ = ζ mass v / δ_m0^(m+1) in the user's units (Zhang's Eq. 53 with the α found). */
-IMPACTFIT_EXPORT int impactfit_lambda_from_zeta(double n, double m, double zeta, double k, double mass,
-                                                double v, double *lambda, impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_lambda_from_zeta(double n, double m, double zeta, double k, double mass, double v,
+                                                double *lambda, impactfit_error *err);
 
 #ifdef __cplusplus
 }

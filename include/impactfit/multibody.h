@@ -115,8 +115,8 @@ typedef struct impactfit_mb1d_system {
  * case_no 1..4 selects (k, c, ω) = (5e6, 8e4, 40π), (2e8, 5.06e5, 40π), (2e8, 5.06e5, 80π),
  * (2e8, 2.53e6, 80π); c = 2D√(m2 k) with D = 0.4, 0.4, 0.4, 2.0 as printed (rounded) in the paper.
  * Returns 0 or EINVAL. */
-IMPACTFIT_EXPORT int impactfit_mb1d_roller(int case_no, const impactfit_transition *tr,
-                                           impactfit_mb1d_system *sys, impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_mb1d_roller(int case_no, const impactfit_transition *tr, impactfit_mb1d_system *sys,
+                                           impactfit_error *err);
 
 /* The excitation period T = 2π/ω of a system, in s (the period of its steady-state analysis); NaN
  * when ω is not > 0. */
@@ -137,21 +137,21 @@ typedef struct impactfit_mb1d_state {
 /* Static equilibrium at rest with the excitation off (t = 0): solves the force balance with GSL's
  * hybridsj (the contact force k δ^n where δ > 0). Returns 0, EINVAL (no equilibrium: a mass is not
  * held by any link or the contact) or ENOCONV. */
-IMPACTFIT_EXPORT int impactfit_mb1d_equilibrium(const impactfit_mb1d_system *sys,
-                                                impactfit_mb1d_state *out, impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_mb1d_equilibrium(const impactfit_mb1d_system *sys, impactfit_mb1d_state *out,
+                                                impactfit_error *err);
 
 /* A point reported to a callback: a sample (kind 0) or one side of a transition (kind 1: contact
  * starts, kind 2: contact ends; reported twice at the same t, first with the state and forces before,
  * then after the switch). */
 typedef struct impactfit_mb1d_point {
   int kind;
-  double t;                                /* s */
-  double x[IMPACTFIT_MB1D_MAX_MASSES];     /* m */
-  double v[IMPACTFIT_MB1D_MAX_MASSES];     /* m/s */
-  double a[IMPACTFIT_MB1D_MAX_MASSES];     /* m/s² */
-  double force;                            /* contact force on the contact mass, N (0 out of contact) */
-  double delta;                            /* penetration −x_contact, m */
-  double element;                          /* compression of the element, m */
+  double t;                            /* s */
+  double x[IMPACTFIT_MB1D_MAX_MASSES]; /* m */
+  double v[IMPACTFIT_MB1D_MAX_MASSES]; /* m/s */
+  double a[IMPACTFIT_MB1D_MAX_MASSES]; /* m/s² */
+  double force;                        /* contact force on the contact mass, N (0 out of contact) */
+  double delta;                        /* penetration −x_contact, m */
+  double element;                      /* compression of the element, m */
   int in_contact;
 } impactfit_mb1d_point;
 
@@ -172,36 +172,36 @@ IMPACTFIT_EXPORT impactfit_mb1d_params impactfit_mb1d_default_params(void);
 
 /* What happened in one excitation period [t_start, t_start + T). */
 typedef struct impactfit_mb1d_period {
-  double t_start;            /* s */
+  double t_start;                     /* s */
   int contact_starts, contact_losses; /* transitions in the period */
-  double contact_fraction;   /* time with the contact active / T */
-  double touch_fraction;     /* time with δ > 0 (the mass below the undeformed surface) / T */
-  double untouched_force_fraction; /* time with the contact active while δ < 0 (B) / T */
-  double a_max, a_min;       /* extremes of the contact mass's acceleration, m/s² */
-  double f_max, f_min;       /* extremes of the contact force while active, N (f_min < 0: tensile);
+  double contact_fraction;            /* time with the contact active / T */
+  double touch_fraction;              /* time with δ > 0 (the mass below the undeformed surface) / T */
+  double untouched_force_fraction;    /* time with the contact active while δ < 0 (B) / T */
+  double a_max, a_min;                /* extremes of the contact mass's acceleration, m/s² */
+  double f_max, f_min;                /* extremes of the contact force while active, N (f_min < 0: tensile);
                                 0 when the contact is never active */
-  double delta_max, delta_min; /* extremes of the penetration δ, m */
+  double delta_max, delta_min;        /* extremes of the penetration δ, m */
 } impactfit_mb1d_period;
 
 typedef struct impactfit_mb1d_result {
-  int multiplicity;        /* q: the steady state repeats after q periods */
-  int transient_periods;   /* periods simulated until the steady state was detected */
-  double distance;         /* max scaled distance of a sample from the one q periods earlier, over the
+  int multiplicity;       /* q: the steady state repeats after q periods */
+  int transient_periods;  /* periods simulated until the steady state was detected */
+  double distance;        /* max scaled distance of a sample from the one q periods earlier, over the
                               detection and the recorded periods */
-  double error_estimate;   /* scaled distance of the detected state from the periodic orbit,
+  double error_estimate;  /* scaled distance of the detected state from the periodic orbit,
                               estimated as d/(1 − ρ) (see the header comment) */
-  double period_contrast;  /* max scaled distance between consecutive period samples while
+  double period_contrast; /* max scaled distance between consecutive period samples while
                               recorded: ~0 for q = 1, the size of the period-q alternation else */
-  int n_periods;           /* recorded steady-state periods */
+  int n_periods;          /* recorded steady-state periods */
   /* summary over the recorded periods */
-  double losses_per_period;      /* contact losses per excitation period (mean) */
-  double contact_fraction;       /* mean */
-  double touch_fraction;         /* mean */
-  double a_max, a_min;           /* m/s² */
-  double f_max, f_min;           /* N */
-  int tensile;                   /* 1: a tensile (adhesive) contact force acted (f_min < 0) */
-  int untouched_force;           /* 1: a contact force acted while the mass was off the surface */
-  double delta_max, delta_min;   /* m */
+  double losses_per_period;            /* contact losses per excitation period (mean) */
+  double contact_fraction;             /* mean */
+  double touch_fraction;               /* mean */
+  double a_max, a_min;                 /* m/s² */
+  double f_max, f_min;                 /* N */
+  int tensile;                         /* 1: a tensile (adhesive) contact force acted (f_min < 0) */
+  int untouched_force;                 /* 1: a contact force acted while the mass was off the surface */
+  double delta_max, delta_min;         /* m */
   double length_scale, velocity_scale; /* L, V of the tolerances */
   long steps, rhs_evals;
 } impactfit_mb1d_result;
@@ -215,30 +215,26 @@ IMPACTFIT_EXPORT void impactfit_mb1d_free(impactfit_mb1d_workspace *ws); /* NULL
  * start time (if trace_points > 0) and every transition to p->fn. *state is updated to the end. Per
  * period statistics are not kept. Returns 0, EINVAL, ENONFINITE, ESTEP, ENOCONV (event location or
  * more than 1e5 transitions per period: chattering), or the callback's non-zero return. */
-IMPACTFIT_EXPORT int impactfit_mb1d_simulate(impactfit_mb1d_workspace *ws,
-                                             const impactfit_mb1d_system *sys,
-                                             const impactfit_mb1d_params *p,
-                                             impactfit_mb1d_state *state, double t_end,
+IMPACTFIT_EXPORT int impactfit_mb1d_simulate(impactfit_mb1d_workspace *ws, const impactfit_mb1d_system *sys,
+                                             const impactfit_mb1d_params *p, impactfit_mb1d_state *state, double t_end,
                                              impactfit_error *err);
 
 /* From the static equilibrium at t = 0 with the excitation switched on, runs to the periodic steady
  * state (see the header comment) and records p->record_periods periods after it. Returns 0, EINVAL,
  * ENOCONV (no periodic steady state of multiplicity ≤ max_multiplicity within max_periods), or the
  * errors of impactfit_mb1d_simulate. */
-IMPACTFIT_EXPORT int impactfit_mb1d_steady(impactfit_mb1d_workspace *ws,
-                                           const impactfit_mb1d_system *sys,
-                                           const impactfit_mb1d_params *p,
-                                           impactfit_mb1d_result *res, impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_mb1d_steady(impactfit_mb1d_workspace *ws, const impactfit_mb1d_system *sys,
+                                           const impactfit_mb1d_params *p, impactfit_mb1d_result *res,
+                                           impactfit_error *err);
 
 /* Recorded period i (0 ≤ i < res.n_periods) of the last impactfit_mb1d_steady; EINVAL when out of range. */
-IMPACTFIT_EXPORT int impactfit_mb1d_period_get(const impactfit_mb1d_workspace *ws, int i,
-                                               impactfit_mb1d_period *out);
+IMPACTFIT_EXPORT int impactfit_mb1d_period_get(const impactfit_mb1d_workspace *ws, int i, impactfit_mb1d_period *out);
 
 /* ================================ two pendulums =============================================== */
 
 /* An impact model: constant type objects compared by address. */
 typedef struct impactfit_pendulum_model {
-  const char *name;    /* "impulse", "copt", "flores" */
+  const char *name; /* "impulse", "copt", "flores" */
   const char *summary;
 } impactfit_pendulum_model;
 
@@ -251,13 +247,13 @@ IMPACTFIT_EXPORT const impactfit_pendulum_model *impactfit_pendulum_model_from_n
 #define IMPACTFIT_PENDULUM_MAX_IMPACTS 1024
 
 typedef struct impactfit_pendulum_point {
-  int kind;             /* 0 sample, 1 contact starts, 2 contact ends (the impulse method reports
+  int kind;                              /* 0 sample, 1 contact starts, 2 contact ends (the impulse method reports
                            1 before and 2 after the impulse, at the same t) */
-  double t;             /* s */
+  double t;                              /* s */
   double theta1, theta2, omega1, omega2; /* rad, rad/s */
-  double delta, delta_dot; /* penetration (m) and its rate (m/s) */
-  double force;         /* contact force, N (0 out of contact) */
-  double energy;        /* E (J), plus the spring's k δ^(n+1)/(n+1) in contact */
+  double delta, delta_dot;               /* penetration (m) and its rate (m/s) */
+  double force;                          /* contact force, N (0 out of contact) */
+  double energy;                         /* E (J), plus the spring's k δ^(n+1)/(n+1) in contact */
   int in_contact;
 } impactfit_pendulum_point;
 
@@ -268,9 +264,9 @@ typedef struct impactfit_pendulum_params {
   double theta1, theta2, omega1, omega2; /* initial state, rad and rad/s */
   double e, n, k;                        /* restitution (0 < e ≤ 1), Hertz exponent, N/m^n */
   const impactfit_pendulum_model *model;
-  double t_end;                          /* s */
-  double rtol;                           /* integrator tolerance (default 1e-12) */
-  double sample_dt;                      /* > 0: a sample to fn every sample_dt seconds */
+  double t_end;     /* s */
+  double rtol;      /* integrator tolerance (default 1e-12) */
+  double sample_dt; /* > 0: a sample to fn every sample_dt seconds */
   impactfit_pendulum_fn fn;
   void *ctx;
 } impactfit_pendulum_params;
@@ -280,25 +276,25 @@ typedef struct impactfit_pendulum_params {
 IMPACTFIT_EXPORT impactfit_pendulum_params impactfit_pendulum_default_params(void);
 
 typedef struct impactfit_pendulum_impact {
-  double t_start, t_end;      /* s (equal for the impulse method) */
-  double v_in, v_out;         /* δ' at the start and −δ' at the end, m/s */
-  double e_eff;               /* v_out / v_in: the restitution the impact really produced */
-  double mass;                /* effective mass at the contact point at the start, kg */
-  double lever;               /* ℓ at the start, m */
-  double c;                   /* damping used: c_opt (copt, N s/m), λ (flores), 0 (impulse) */
-  double delta_max, f_max;    /* m, N (continuous models) */
+  double t_start, t_end;   /* s (equal for the impulse method) */
+  double v_in, v_out;      /* δ' at the start and −δ' at the end, m/s */
+  double e_eff;            /* v_out / v_in: the restitution the impact really produced */
+  double mass;             /* effective mass at the contact point at the start, kg */
+  double lever;            /* ℓ at the start, m */
+  double c;                /* damping used: c_opt (copt, N s/m), λ (flores), 0 (impulse) */
+  double delta_max, f_max; /* m, N (continuous models) */
   double omega1_before, omega2_before, omega1_after, omega2_after; /* rad/s */
   double energy_before, energy_after; /* the rods' energy E just before and after (J); the energy
                                          the element still holds at separation is not the rods' */
-  int ended;                  /* 0: the contact was still open at t_end (the "after" fields then
+  int ended;                          /* 0: the contact was still open at t_end (the "after" fields then
                                  hold the state at t_end) */
 } impactfit_pendulum_impact;
 
 typedef struct impactfit_pendulum_result {
   int n_impacts;
-  double energy_start, energy_end; /* J */
+  double energy_start, energy_end;       /* J */
   double theta1, theta2, omega1, omega2; /* state at t_end */
-  double max_energy_drift;   /* largest |E − E after the last impact| between impacts, at the
+  double max_energy_drift;               /* largest |E − E after the last impact| between impacts, at the
                                 integrator's steps, relative to Σ m_i g L_i/2 + the initial
                                 kinetic energy */
   long steps, rhs_evals;
@@ -311,10 +307,8 @@ IMPACTFIT_EXPORT void impactfit_pendulum_free(impactfit_pendulum_workspace *ws);
 
 /* Simulates from t = 0 to t_end. Returns 0, EINVAL (also when the initial state has δ ≥ 0), ENOCONV
  * (c_opt or event location), ENONFINITE, ESTEP, or the callback's non-zero return. */
-IMPACTFIT_EXPORT int impactfit_pendulum_simulate(impactfit_pendulum_workspace *ws,
-                                                 const impactfit_pendulum_params *p,
-                                                 impactfit_pendulum_result *res,
-                                                 impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_pendulum_simulate(impactfit_pendulum_workspace *ws, const impactfit_pendulum_params *p,
+                                                 impactfit_pendulum_result *res, impactfit_error *err);
 
 /* Impact i (0 ≤ i < res.n_impacts) of the last simulation; EINVAL when out of range. */
 IMPACTFIT_EXPORT int impactfit_pendulum_impact_get(const impactfit_pendulum_workspace *ws, int i,

@@ -65,21 +65,21 @@ extern "C" {
  * in v} for the e piece P (0: v = ln e, 1: v = ln(1 − e)). */
 typedef struct impactfit_surrogate_piece {
   double lo_const, lo_n, hi_const, hi_n;
-  double grade;               /* 1 ≤ grade ≤ 8 */
+  double grade; /* 1 ≤ grade ≤ 8 */
   int deg[2][3];
 } impactfit_surrogate_piece;
 
 typedef struct impactfit_surrogate_spec {
-  const char *name;           /* C identifier stem, e.g. "copt" → impactfit_copt_zeta() */
+  const char *name; /* C identifier stem, e.g. "copt" → impactfit_copt_zeta() */
   const impactfit_transition *transition;
-  double n_lo, n_hi;          /* n range (n_lo = n_hi: fixed) */
-  double m_lo, m_hi;          /* m range (m_lo = m_hi: fixed) */
-  double e_lo;                /* e range [e_lo, 1] */
-  double e_split;             /* where the t piece hands over to the r piece, e_lo < e_split < 1 */
-  int deg_n, deg_m;           /* n_pieces = 0: polynomial degrees in n and m (0 for a fixed dimension) */
-  int deg_t, deg_r;           /* n_pieces = 0: degrees in t = ln e and r = ln(1 − e) */
-  int check_points;           /* held-out points for the accuracy check (0: none) */
-  unsigned long seed;         /* of the held-out points */
+  double n_lo, n_hi;  /* n range (n_lo = n_hi: fixed) */
+  double m_lo, m_hi;  /* m range (m_lo = m_hi: fixed) */
+  double e_lo;        /* e range [e_lo, 1] */
+  double e_split;     /* where the t piece hands over to the r piece, e_lo < e_split < 1 */
+  int deg_n, deg_m;   /* n_pieces = 0: polynomial degrees in n and m (0 for a fixed dimension) */
+  int deg_t, deg_r;   /* n_pieces = 0: degrees in t = ln e and r = ln(1 − e) */
+  int check_points;   /* held-out points for the accuracy check (0: none) */
+  unsigned long seed; /* of the held-out points */
   /* Pieces in m (0 ≤ n_pieces ≤ IMPACTFIT_SURROGATE_MAX_PIECES). 0: one linear piece
    * [m_lo, m_hi] with the degrees above (the c_opt surrogate). Otherwise the pieces, in increasing
    * m, tile [m_lo, m_hi] for every n in [n_lo, n_hi], and deg_n … deg_r are ignored. */
@@ -102,27 +102,25 @@ IMPACTFIT_EXPORT impactfit_surrogate_spec impactfit_surrogate_zhang_spec(const i
 typedef struct impactfit_surrogate impactfit_surrogate;
 
 typedef struct impactfit_surrogate_report {
-  long solves;              /* exact solves used to build it */
-  int check_points;         /* held-out points simulated */
-  int edge_points;          /* and points on the edges and seams of the box (edge_point, surrogate.c) */
-  double max_e_error;       /* max |e_out − e| over them */
-  double max_zeta_rel;      /* max |ζ_s/ζ − 1| over them */
+  long solves;                      /* exact solves used to build it */
+  int check_points;                 /* held-out points simulated */
+  int edge_points;                  /* and points on the edges and seams of the box (edge_point, surrogate.c) */
+  double max_e_error;               /* max |e_out − e| over them */
+  double max_zeta_rel;              /* max |ζ_s/ζ − 1| over them */
   double worst_n, worst_m, worst_e; /* where max_e_error occurs */
   double build_seconds;
-  long coefficients;        /* coefficients stored (after truncation) */
+  long coefficients; /* coefficients stored (after truncation) */
 } impactfit_surrogate_report;
 
 /* Builds (and, with check_points > 0, checks) a surrogate. Uses OpenMP for the solves. EINVAL for
  * an invalid specification (name, box, degrees, pieces that do not tile the m range). */
-IMPACTFIT_EXPORT int impactfit_surrogate_build(const impactfit_surrogate_spec *spec,
-                                               impactfit_surrogate **out,
-                                               impactfit_surrogate_report *report,
-                                               impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_surrogate_build(const impactfit_surrogate_spec *spec, impactfit_surrogate **out,
+                                               impactfit_surrogate_report *report, impactfit_error *err);
 IMPACTFIT_EXPORT void impactfit_surrogate_free(impactfit_surrogate *s); /* NULL: no-op */
 
 /* ζ from the surrogate; EINVAL outside its box. */
-IMPACTFIT_EXPORT int impactfit_surrogate_zeta(const impactfit_surrogate *s, double n, double m,
-                                              double e, double *zeta, impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_surrogate_zeta(const impactfit_surrogate *s, double n, double m, double e, double *zeta,
+                                              impactfit_error *err);
 
 /* Writes a self-contained C header (DO NOT EDIT banner with provenance, coefficients printed with
  * %.17g, a static inline evaluator `double impactfit_<name>_zeta(double n, [double m,] double e)`,
@@ -131,9 +129,8 @@ IMPACTFIT_EXPORT int impactfit_surrogate_zeta(const impactfit_surrogate *s, doub
  * impactfit_surrogate_zeta evaluates. `command` is recorded as the generator command line. Written
  * through the header writer of codegen.h (header name <name>_surrogate). */
 IMPACTFIT_EXPORT int impactfit_surrogate_write_header(const impactfit_surrogate *s,
-                                                      const impactfit_surrogate_report *report,
-                                                      const char *command, FILE *f,
-                                                      impactfit_error *err);
+                                                      const impactfit_surrogate_report *report, const char *command,
+                                                      FILE *f, impactfit_error *err);
 
 #ifdef __cplusplus
 }

@@ -78,11 +78,11 @@ enum {
 
 /* A numeric input of a problem: fixed in [fixed] or swept in [axes]. */
 typedef struct impactfit_sweep_param {
-  const char *name;    /* a C identifier, also the CSV column name */
-  double def;          /* default value (ignored with IMPACTFIT_SWEEP_REQUIRED) */
-  double min, max;     /* allowed range, checked for every fixed and axis value (±HUGE_VAL: none) */
+  const char *name; /* a C identifier, also the CSV column name */
+  double def;       /* default value (ignored with IMPACTFIT_SWEEP_REQUIRED) */
+  double min, max;  /* allowed range, checked for every fixed and axis value (±HUGE_VAL: none) */
   unsigned flags;
-  const char *help;    /* one line with the unit */
+  const char *help; /* one line with the unit */
 } impactfit_sweep_param;
 
 /* A string option of a problem (fixed for the whole sweep). */
@@ -112,8 +112,7 @@ typedef struct impactfit_sweep_problem {
    * `choices` already); wanted[k] != 0 when outputs[k] will be written (a problem may skip work
    * for the others). Returns 0, EINVAL (an option value it rejects) or ENOMEM. *state may be NULL
    * on success if the problem needs none. */
-  int (*alloc)(void **state, const char *const *options, const unsigned char *wanted,
-               impactfit_error *err);
+  int (*alloc)(void **state, const char *const *options, const unsigned char *wanted, impactfit_error *err);
   /* Optional: forgets everything carried from earlier points (e.g. a continuation guess). Called
    * before every work unit: results must not depend on which thread computed what before. */
   void (*reset)(void *state);
@@ -130,8 +129,8 @@ typedef struct impactfit_sweep_problem {
    * out count × n_outputs, row-major; rhs_evals[i], status[i] and errs[i] per point. When given,
    * the runner uses it instead of solve(); a run never crosses a block boundary and starts after
    * reset(). Returns 0 (per-point failures go to status[]) or a status that fails the whole run. */
-  int (*solve_run)(void *state, size_t count, const double *in, double *out, long *rhs_evals,
-                   int *status, impactfit_error *errs);
+  int (*solve_run)(void *state, size_t count, const double *in, double *out, long *rhs_evals, int *status,
+                   impactfit_error *errs);
 
   /* Optional: the unit of each output, n_outputs strings ("-": dimensionless), for listings and
    * documentation (`impactfit sweep --help`); the units of the parameters are in their help. */
@@ -163,12 +162,12 @@ IMPACTFIT_EXPORT double impactfit_sweep_range_value(impactfit_sweep_axis_kind ki
 /* An axis as read from the file (values[] holds every value in order). */
 typedef struct impactfit_sweep_axis {
   const char *name;
-  int param;           /* index into problem->params */
+  int param; /* index into problem->params */
   impactfit_sweep_axis_kind kind;
-  double start, stop;  /* LINEAR/LOG: as written; LIST: first and last value */
+  double start, stop; /* LINEAR/LOG: as written; LIST: first and last value */
   size_t count;
   const double *values;
-  int line;            /* line of the definition */
+  int line; /* line of the definition */
 } impactfit_sweep_axis;
 
 typedef struct impactfit_sweep impactfit_sweep; /* a parsed definition (opaque, read-only) */
@@ -177,11 +176,10 @@ typedef struct impactfit_sweep impactfit_sweep; /* a parsed definition (opaque, 
  * "FILE:LINE: reason" (without LINE when no single line is at fault): unknown sections or keys,
  * unknown problem, missing or duplicate axes, a parameter both fixed and swept, count 0, a log
  * range through 0, non-numbers, values outside a parameter's range, points that check() refuses. */
-IMPACTFIT_EXPORT int impactfit_sweep_load(const char *path, impactfit_sweep **out,
-                                          impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_sweep_load(const char *path, impactfit_sweep **out, impactfit_error *err);
 /* The same from text in memory; `name` stands for the file in messages and provenance. */
-IMPACTFIT_EXPORT int impactfit_sweep_parse(const char *text, size_t len, const char *name,
-                                           impactfit_sweep **out, impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_sweep_parse(const char *text, size_t len, const char *name, impactfit_sweep **out,
+                                           impactfit_error *err);
 /* The same with the problems a definition may name given by the caller (`problems[0..n_problems)`,
  * looked up by name; NULL: the built-ins). Each must have a name, alloc, free and solve or
  * solve_run (EINVAL otherwise). The objects must outlive the sweep. */
@@ -218,12 +216,11 @@ IMPACTFIT_EXPORT int impactfit_sweep_def_fixed(impactfit_sweep_def *d, const cha
 IMPACTFIT_EXPORT int impactfit_sweep_def_option(impactfit_sweep_def *d, const char *option, const char *value,
                                                 impactfit_error *err);
 /* A LINEAR or LOG range (the formulas of impactfit_sweep_axis_kind). */
-IMPACTFIT_EXPORT int impactfit_sweep_def_axis(impactfit_sweep_def *d, const char *param,
-                                              impactfit_sweep_axis_kind kind, double start, double stop,
-                                              size_t count, impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_sweep_def_axis(impactfit_sweep_def *d, const char *param, impactfit_sweep_axis_kind kind,
+                                              double start, double stop, size_t count, impactfit_error *err);
 /* A LIST axis with these n values in order. */
-IMPACTFIT_EXPORT int impactfit_sweep_def_axis_values(impactfit_sweep_def *d, const char *param,
-                                                     const double *values, size_t n, impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_sweep_def_axis_values(impactfit_sweep_def *d, const char *param, const double *values,
+                                                     size_t n, impactfit_error *err);
 /* The outputs written (default: all of the problem's). */
 IMPACTFIT_EXPORT int impactfit_sweep_def_outputs(impactfit_sweep_def *d, const char *const *outputs, size_t n,
                                                  impactfit_error *err);
@@ -257,16 +254,16 @@ IMPACTFIT_EXPORT const char *impactfit_sweep_csv_header(const impactfit_sweep *s
 /* ---- running ---------------------------------------------------------------------------------- */
 
 typedef struct impactfit_sweep_run_params {
-  int threads;        /* OpenMP threads; 0: omp_get_max_threads() */
-  size_t block;       /* block size B (units are cut at its multiples); 0: 4096, see
+  int threads;   /* OpenMP threads; 0: omp_get_max_threads() */
+  size_t block;  /* block size B (units are cut at its multiples); 0: 4096, see
                        * impactfit_sweep_block_size */
-  size_t first;       /* first point index to compute (for shards, MPI tasks and resumed runs) */
-  size_t count;       /* points to compute from `first`; 0: to the end of the grid. A range that
+  size_t first;  /* first point index to compute (for shards, MPI tasks and resumed runs) */
+  size_t count;  /* points to compute from `first`; 0: to the end of the grid. A range that
                        * does not start and end on unit boundaries cuts the units there (its rows
                        * may then differ from the full run's for problems with solve_run) */
-  size_t shard;       /* compute only this shard's points (0 ≤ shard < shards; see Shards above) */
-  size_t shards;      /* 0 or 1: every unit */
-  size_t work;        /* points gathered per parallel block (whole units, at least one);
+  size_t shard;  /* compute only this shard's points (0 ≤ shard < shards; see Shards above) */
+  size_t shards; /* 0 or 1: every unit */
+  size_t work;   /* points gathered per parallel block (whole units, at least one);
                        * 0: max(B, 4 T min(L, B)), at most 262144. Never changes a row */
   /* Optional: called on the calling thread after each unit that thread computed, with the points
    * computed so far by this run (including the block in flight) and how many of them failed; for
@@ -294,17 +291,16 @@ IMPACTFIT_EXPORT size_t impactfit_sweep_run_points(const impactfit_sweep *s, con
  * first + count is where an interrupted run resumes. Called on the calling thread of
  * impactfit_sweep_run, blocks in increasing order. Non-zero stops the run, which then returns EIO
  * (or EINTR if the callback returned EINTR). */
-typedef int (*impactfit_sweep_rows_fn)(void *ctx, size_t first, size_t count, const char *rows,
-                                       size_t len);
+typedef int (*impactfit_sweep_rows_fn)(void *ctx, size_t first, size_t count, const char *rows, size_t len);
 /* Receives each failed point (in index order, just before the block holding it is written). */
 typedef void (*impactfit_sweep_failure_fn)(void *ctx, size_t index, int status, const char *message);
 
 typedef struct impactfit_sweep_summary {
-  size_t points;         /* points computed and handed to the rows callback */
-  size_t failed;         /* of which failed */
-  long long rhs_evals;   /* their right-hand-side evaluations */
-  double wall_seconds;   /* wall time of the run */
-  int threads;           /* threads used */
+  size_t points;       /* points computed and handed to the rows callback */
+  size_t failed;       /* of which failed */
+  long long rhs_evals; /* their right-hand-side evaluations */
+  double wall_seconds; /* wall time of the run */
+  int threads;         /* threads used */
 } impactfit_sweep_summary;
 
 /* Runs the sweep (or the range rp->first, rp->count of it, or one shard). Returns 0 when every
@@ -312,9 +308,8 @@ typedef struct impactfit_sweep_summary {
  * callback stopped it: the rows already delivered stand, summary counts them) or EINVAL (bad run
  * parameters) otherwise. `failure` may be NULL. */
 IMPACTFIT_EXPORT int impactfit_sweep_run(const impactfit_sweep *s, const impactfit_sweep_run_params *rp,
-                                         impactfit_sweep_rows_fn rows, impactfit_sweep_failure_fn failure,
-                                         void *ctx, impactfit_sweep_summary *summary,
-                                         impactfit_error *err);
+                                         impactfit_sweep_rows_fn rows, impactfit_sweep_failure_fn failure, void *ctx,
+                                         impactfit_sweep_summary *summary, impactfit_error *err);
 
 /* The rows of a block as numbers (impactfit_sweep_run_values): the n points delivered, in index order,
  * covering [first, first + count) as the rows callback's ranges do. Arrays are n long (in: n ×

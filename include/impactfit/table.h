@@ -23,8 +23,8 @@ typedef struct impactfit_table impactfit_table;
  * value OK marks the rows that can be used (other rows may have empty cells). EIO/EPARSE with
  * "FILE:LINE: reason". */
 IMPACTFIT_EXPORT int impactfit_table_read_csv(const char *path, impactfit_table **out, impactfit_error *err);
-IMPACTFIT_EXPORT int impactfit_table_parse_csv(const char *text, size_t len, const char *name,
-                                               impactfit_table **out, impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_table_parse_csv(const char *text, size_t len, const char *name, impactfit_table **out,
+                                               impactfit_error *err);
 IMPACTFIT_EXPORT void impactfit_table_free(impactfit_table *t);
 IMPACTFIT_EXPORT size_t impactfit_table_rows(const impactfit_table *t);
 IMPACTFIT_EXPORT size_t impactfit_table_cols(const impactfit_table *t);
@@ -34,8 +34,7 @@ IMPACTFIT_EXPORT int impactfit_table_find(const impactfit_table *t, const char *
 IMPACTFIT_EXPORT const double *impactfit_table_col(const impactfit_table *t, size_t j);
 IMPACTFIT_EXPORT int impactfit_table_row_ok(const impactfit_table *t, size_t i);
 /* Writes the table as CSV (%.17g) into a malloc'ed string. */
-IMPACTFIT_EXPORT int impactfit_table_to_csv(const impactfit_table *t, char **text, size_t *len,
-                                            impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_table_to_csv(const impactfit_table *t, char **text, size_t *len, impactfit_error *err);
 
 #ifdef __cplusplus
 }

@@ -166,8 +166,8 @@ static const char *suggest_option(const char *name, size_t len, const cli_opt *o
   return cli_suggest(name, len, names, n);
 }
 
-int cli_parse(int argc, char **argv, int first, cli_opt *opts, size_t nopts, const char **pos,
-              size_t max_pos, size_t *npos, int *help) {
+int cli_parse(int argc, char **argv, int first, cli_opt *opts, size_t nopts, const char **pos, size_t max_pos,
+              size_t *npos, int *help) {
   size_t np = 0;
   for (size_t i = 0; i < nopts; i++)
     opts[i].seen = 0;
@@ -276,8 +276,8 @@ static int spec_check(const cli_spec *s) {
   return 0;
 }
 
-int cli_options(int argc, char **argv, cli_spec *spec, size_t n, const char *help_text, int *help,
-                const char **pos, size_t max_pos, size_t *npos) {
+int cli_options(int argc, char **argv, cli_spec *spec, size_t n, const char *help_text, int *help, const char **pos,
+                size_t max_pos, size_t *npos) {
   cli_opt opts[128];
   if (n > sizeof opts / sizeof opts[0])
     return cli_input_error("internal error: too many options");

@@ -18,17 +18,17 @@
 typedef enum { OPT_FLAG, OPT_DOUBLE, OPT_INT, OPT_STRING } cli_opt_type;
 
 typedef struct cli_opt {
-  const char *name;   /* without the leading "--" */
+  const char *name; /* without the leading "--" */
   cli_opt_type type;
-  void *dest;         /* int* (FLAG, INT), double* (DOUBLE), const char** (STRING) */
-  int seen;           /* set by the parser */
+  void *dest; /* int* (FLAG, INT), double* (DOUBLE), const char** (STRING) */
+  int seen;   /* set by the parser */
 } cli_opt;
 
 /* Parses argv[first..argc): every "--name value" / "--name=value" must match an option exactly;
  * positional arguments are stored in pos (up to max_pos). Prints the error and returns CLI_INPUT on
  * unknown, duplicated or malformed options, 0 otherwise. "--help" sets *help (if help != NULL). */
-int cli_parse(int argc, char **argv, int first, cli_opt *opts, size_t nopts, const char **pos,
-              size_t max_pos, size_t *npos, int *help);
+int cli_parse(int argc, char **argv, int first, cli_opt *opts, size_t nopts, const char **pos, size_t max_pos,
+              size_t *npos, int *help);
 
 /* ---- declarative option tables ----
  * A command lists its options once, each with where the value goes and the range it must lie in;
@@ -45,20 +45,25 @@ int cli_parse(int argc, char **argv, int first, cli_opt *opts, size_t nopts, con
 enum { CLI_LO_OPEN = 1u, CLI_HI_OPEN = 2u, CLI_IF_SEEN = 4u, CLI_REQUIRED = 8u };
 
 typedef struct cli_spec {
-  const char *name;   /* without the leading "--" */
+  const char *name; /* without the leading "--" */
   cli_opt_type type;
-  void *dest;         /* as cli_opt */
-  double lo, hi;      /* accepted range (NAN: that side unbounded); FLAG and STRING: unused */
-  unsigned flags;     /* CLI_LO_OPEN, CLI_HI_OPEN, CLI_IF_SEEN, CLI_REQUIRED */
-  const char *msg;    /* range or "required" message (NULL: no check) */
-  int seen;           /* set by cli_options */
+  void *dest;      /* as cli_opt */
+  double lo, hi;   /* accepted range (NAN: that side unbounded); FLAG and STRING: unused */
+  unsigned flags;  /* CLI_LO_OPEN, CLI_HI_OPEN, CLI_IF_SEEN, CLI_REQUIRED */
+  const char *msg; /* range or "required" message (NULL: no check) */
+  int seen;        /* set by cli_options */
 } cli_spec;
 
-#define CLI_FLAG(name, dest) {name, OPT_FLAG, dest, NAN, NAN, 0u, NULL, 0}
-#define CLI_STR(name, dest) {name, OPT_STRING, dest, NAN, NAN, 0u, NULL, 0}
-#define CLI_STR_REQ(name, dest, msg) {name, OPT_STRING, dest, NAN, NAN, CLI_REQUIRED, msg, 0}
-#define CLI_DBL(name, dest, lo, hi, flags, msg) {name, OPT_DOUBLE, dest, lo, hi, flags, msg, 0}
-#define CLI_INT(name, dest, lo, hi, flags, msg) {name, OPT_INT, dest, lo, hi, flags, msg, 0}
+#define CLI_FLAG(name, dest) \
+  { name, OPT_FLAG, dest, NAN, NAN, 0u, NULL, 0 }
+#define CLI_STR(name, dest) \
+  { name, OPT_STRING, dest, NAN, NAN, 0u, NULL, 0 }
+#define CLI_STR_REQ(name, dest, msg) \
+  { name, OPT_STRING, dest, NAN, NAN, CLI_REQUIRED, msg, 0 }
+#define CLI_DBL(name, dest, lo, hi, flags, msg) \
+  { name, OPT_DOUBLE, dest, lo, hi, flags, msg, 0 }
+#define CLI_INT(name, dest, lo, hi, flags, msg) \
+  { name, OPT_INT, dest, lo, hi, flags, msg, 0 }
 #define CLI_NUM(name, dest) CLI_DBL(name, dest, NAN, NAN, 0u, NULL) /* a double, any value */
 #define CLI_ANYINT(name, dest) CLI_INT(name, dest, NAN, NAN, 0u, NULL)
 #define CLI_COUNT(tab) (sizeof(tab) / sizeof((tab)[0]))
@@ -67,8 +72,8 @@ typedef struct cli_spec {
  * *npos; pos may be NULL with max_pos 0). With --help/-h: prints help_text on stdout, sets *help
  * and returns CLI_OK without checking anything. Otherwise checks every entry in table order.
  * Returns 0 or CLI_INPUT (error printed). */
-int cli_options(int argc, char **argv, cli_spec *spec, size_t n, const char *help_text, int *help,
-                const char **pos, size_t max_pos, size_t *npos);
+int cli_options(int argc, char **argv, cli_spec *spec, size_t n, const char *help_text, int *help, const char **pos,
+                size_t max_pos, size_t *npos);
 /* The entry named name (NULL when none): its `seen` after cli_options. */
 const cli_spec *cli_spec_find(const cli_spec *spec, size_t n, const char *name);
 /* 1 when the option name was given (0 also for a name that is not in the table). */

@@ -23,35 +23,54 @@ static const char *help_text =
     "Nikravesh (2020). Solved in the scaled form x'' + zeta x' + ((n+1)/2) x^n = 0 and scaled back,\n"
     "c_opt = zeta mass v / delta_m0 with delta_m0 = [(n+1) mass v^2 / (2k)]^(1/(n+1)).\n"
     "Measured (default tol, random n in [1, 2.5] and e in [0.01, 1)): an independent quad-precision\n"
-    "solver gives |e_out - e| <= " IMPACTFIT_ACCURACY_TEXT(IMPACTFIT_ACCURACY_COPT) " min(e, 1 - e) at the returned c (docs/ACCURACY.md).\n\n"
-    "  --n N           spring exponent (> 0), required\n"
-    "  --e E           target coefficient of restitution, 0 < e <= 1, required (e = 1: c = 0)\n"
-    "  --k K --mass MASS --v V   stiffness (N/m^n), effective mass (kg), approach velocity (m/s);\n"
-    "                  default 1 each: without all three the dimensional columns are scaled values\n"
-    "                  (k = mass = v = 1), and a note on stderr says so\n"
-    "  --method M      bisect (the paper's, reference), fast (default), nlopt (minimise the misfit)\n"
-    "  --tol T         relative tolerance on e_out, default 1e-10\n"
-    "  --dimensional   search c in the user's units instead of the scaled zeta (verification)\n"
-    "  --json          one JSON object per point; --csv: CSV with a header row\n"
-    "  --threads T     OpenMP threads, default: OMP_NUM_THREADS or all cores\n"
-    "  --quiet         no progress line (shown only when stderr is a terminal)\n"
-    "  --from P        print the points from index P on, without the header (what an interrupted\n"
-    "                  run says to continue with)\n"
-    "  --out DIR       write DIR/copt.csv + DIR/copt.json as 'impactfit sweep' does (problem copt:\n"
-    "                  columns index, n, e, k, mass, v, tol, max_iter, c_opt, zeta, e_out, e_err,\n"
-    "                  delta_sep, t_contact, iterations, status, rhs_evals), durable; --resume\n"
-    "                  continues an interrupted run\n\n"
-    "--n and --e accept a value, a list a,b,c or a range start:stop:count (the sweep's linear axis);\n"
-    "a grid (n outer, e inner) is a sweep of problem copt run by the library's runner: rows stream in\n"
-    "grid order as blocks finish (memory grows with the axes, not the points), continuation along e,\n"
-    "and the output is byte-identical for any thread count. Ctrl-C stops after the points in flight;\n"
-    "the rows printed are complete and the message gives the --from command that prints the rest.\n\n"
-    "Columns (table, --csv, --json): n (-), e (-), c_opt (N s/m), e_out (-, the simulated\n"
-    "restitution), zeta (-, scaled damping c delta_m0/(mass v)), delta_sep (m, penetration at\n"
-    "separation), t_contact (s, --csv and --json), iterations (simulations), rhs_evals (right-hand-side\n"
-    "evaluations), status; --json also k (N/m^n), mass (kg), v (m/s), method, error.\n"
-    "Exit status: 0 success, 1 a point failed numerically (its row says why), 2 invalid input,\n"
-    "130/143 interrupted.\n";
+    "solver gives |e_out - e| <= " IMPACTFIT_ACCURACY_TEXT(
+        IMPACTFIT_ACCURACY_COPT) " min(e, 1 - e) at the returned c (docs/ACCURACY.md).\n\n"
+                                 "  --n N           spring exponent (> 0), required\n"
+                                 "  --e E           target coefficient of restitution, 0 < e <= 1, required (e = 1: c "
+                                 "= 0)\n"
+                                 "  --k K --mass MASS --v V   stiffness (N/m^n), effective mass (kg), approach "
+                                 "velocity (m/s);\n"
+                                 "                  default 1 each: without all three the dimensional columns are "
+                                 "scaled values\n"
+                                 "                  (k = mass = v = 1), and a note on stderr says so\n"
+                                 "  --method M      bisect (the paper's, reference), fast (default), nlopt (minimise "
+                                 "the misfit)\n"
+                                 "  --tol T         relative tolerance on e_out, default 1e-10\n"
+                                 "  --dimensional   search c in the user's units instead of the scaled zeta "
+                                 "(verification)\n"
+                                 "  --json          one JSON object per point; --csv: CSV with a header row\n"
+                                 "  --threads T     OpenMP threads, default: OMP_NUM_THREADS or all cores\n"
+                                 "  --quiet         no progress line (shown only when stderr is a terminal)\n"
+                                 "  --from P        print the points from index P on, without the header (what an "
+                                 "interrupted\n"
+                                 "                  run says to continue with)\n"
+                                 "  --out DIR       write DIR/copt.csv + DIR/copt.json as 'impactfit sweep' does "
+                                 "(problem copt:\n"
+                                 "                  columns index, n, e, k, mass, v, tol, max_iter, c_opt, zeta, "
+                                 "e_out, e_err,\n"
+                                 "                  delta_sep, t_contact, iterations, status, rhs_evals), durable; "
+                                 "--resume\n"
+                                 "                  continues an interrupted run\n\n"
+                                 "--n and --e accept a value, a list a,b,c or a range start:stop:count (the sweep's "
+                                 "linear axis);\n"
+                                 "a grid (n outer, e inner) is a sweep of problem copt run by the library's runner: "
+                                 "rows stream in\n"
+                                 "grid order as blocks finish (memory grows with the axes, not the points), "
+                                 "continuation along e,\n"
+                                 "and the output is byte-identical for any thread count. Ctrl-C stops after the points "
+                                 "in flight;\n"
+                                 "the rows printed are complete and the message gives the --from command that prints "
+                                 "the rest.\n\n"
+                                 "Columns (table, --csv, --json): n (-), e (-), c_opt (N s/m), e_out (-, the "
+                                 "simulated\n"
+                                 "restitution), zeta (-, scaled damping c delta_m0/(mass v)), delta_sep (m, "
+                                 "penetration at\n"
+                                 "separation), t_contact (s, --csv and --json), iterations (simulations), rhs_evals "
+                                 "(right-hand-side\n"
+                                 "evaluations), status; --json also k (N/m^n), mass (kg), v (m/s), method, error.\n"
+                                 "Exit status: 0 success, 1 a point failed numerically (its row says why), 2 invalid "
+                                 "input,\n"
+                                 "130/143 interrupted.\n";
 
 typedef struct copt_print {
   int json, csv;
@@ -59,7 +78,7 @@ typedef struct copt_print {
   const char *method;
 } copt_print;
 
-enum { IN_N, IN_E };                                                       /* problem copt's parameters */
+enum { IN_N, IN_E };                                                          /* problem copt's parameters */
 enum { OUT_C_OPT, OUT_ZETA, OUT_E_OUT, OUT_E_ERR, OUT_DSEP, OUT_TC, OUT_IT }; /* and outputs */
 
 static void copt_header(void *ctx) {
@@ -67,8 +86,7 @@ static void copt_header(void *ctx) {
   if (c->csv)
     puts("n,e,c_opt,e_out,zeta,delta_sep,t_contact,iterations,rhs_evals,status");
   else if (!c->json)
-    printf("%8s %12s %22s %20s %20s %14s %5s %7s\n", "n", "e", "c_opt", "e_out", "zeta", "delta_sep", "iter",
-           "evals");
+    printf("%8s %12s %22s %20s %20s %14s %5s %7s\n", "n", "e", "c_opt", "e_out", "zeta", "delta_sep", "iter", "evals");
 }
 
 static void copt_row(void *ctx, const cli_grid_row *r) {
@@ -140,9 +158,15 @@ int impactfit_cmd_copt(int argc, char **argv) {
   cli_spec opts[] = {
       CLI_STR_REQ("n", &s_n, "copt: --n is required (spring exponent, > 0)"),
       CLI_STR_REQ("e", &s_e, "copt: --e is required (coefficient of restitution, 0 < e <= 1)"),
-      CLI_NUM("k", &o.k),        CLI_NUM("mass", &o.mass),    CLI_NUM("v", &o.v),          CLI_STR("method", &method),
-      CLI_NUM("tol", &tol),      CLI_FLAG("dimensional", &dimensional),
-      CLI_FLAG("json", &json),   CLI_FLAG("csv", &csv),       CLI_GRID_SPECS(go),
+      CLI_NUM("k", &o.k),
+      CLI_NUM("mass", &o.mass),
+      CLI_NUM("v", &o.v),
+      CLI_STR("method", &method),
+      CLI_NUM("tol", &tol),
+      CLI_FLAG("dimensional", &dimensional),
+      CLI_FLAG("json", &json),
+      CLI_FLAG("csv", &csv),
+      CLI_GRID_SPECS(go),
   };
   int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);
   if (rc || help)
@@ -155,8 +179,16 @@ int impactfit_cmd_copt(int argc, char **argv) {
   /* Validate everything before solving anything (the CLI's own messages). */
   cli_axis_spec ax[] = {
       {"--n", "n", s_n, NULL, 0.0, NAN, CLI_LO_OPEN, "--n: spring exponent must be > 0 (got %.17g)", check_n, {0}},
-      {"--e", "e", s_e, NULL, 0.0, 1.0, CLI_LO_OPEN,
-       "--e: the coefficient of restitution must be in (0, 1] (got %.17g)", NULL, {0}},
+      {"--e",
+       "e",
+       s_e,
+       NULL,
+       0.0,
+       1.0,
+       CLI_LO_OPEN,
+       "--e: the coefficient of restitution must be in (0, 1] (got %.17g)",
+       NULL,
+       {0}},
   };
   const size_t nax = CLI_COUNT(ax);
   if (!(rc = cli_axes_parse(ax, nax, &o)) && !(tol >= 1e-13 && tol < 0.1))

@@ -71,9 +71,10 @@ static int parse_onoff(const char *s, int *out) {
 }
 
 #define MD(f, kind) CLI_FIELD(impactfit_dem_model, f, kind)
-static const cli_field model_fields[] = { /* the registry entry in --list --json: 8, 3 computed, then 4 */
-    MD(code, 's'),       MD(versions, 's'), MD(model, 's'),    MD(damping, 's'), MD(param, 's'), MD(param_unit, 's'),
-    MD(n, 'd'),          MD(m, 'd'),        MD(takes_e, 'i'),  MD(run_here, 'i'), MD(law, 's'),  MD(source, 's')};
+static const cli_field model_fields[] = {/* the registry entry in --list --json: 8, 3 computed, then 4 */
+                                         MD(code, 's'),    MD(versions, 's'),   MD(model, 's'), MD(damping, 's'),
+                                         MD(param, 's'),   MD(param_unit, 's'), MD(n, 'd'),     MD(m, 'd'),
+                                         MD(takes_e, 'i'), MD(run_here, 'i'),   MD(law, 's'),   MD(source, 's')};
 
 static void print_list(const char *code, int json) {
   for (size_t i = 0; i < impactfit_dem_model_count(); i++) {
@@ -155,10 +156,8 @@ static int forward_mode(const impactfit_dem_model *md, const char *version, impa
     cli_json_str(&j, "end", clamped ? "C" : "A");
     cli_json_end(&j);
   } else {
-    printf("# %s %s, model %s%s%s, contact end: %s\n%s", md->code, version, md->model,
-           *md->damping ? " damping " : "", md->damping,
-           clamped ? "force clamped at zero (C)" : "tensile until d = 0 (A)",
-           input);
+    printf("# %s %s, model %s%s%s, contact end: %s\n%s", md->code, version, md->model, *md->damping ? " damping " : "",
+           md->damping, clamped ? "force clamped at zero (C)" : "tensile until d = 0 (A)", input);
     printf("# typing %s = %.12g gives e = %.10f at v = %.6g m/s\n", md->param, value, e_v, q->v);
     if (q->v_min < q->v_max)
       printf("#   over v in [%.6g, %.6g] m/s: e from %.10f to %.10f\n", q->v_min, q->v_max, lo, hi);
@@ -200,8 +199,8 @@ static int resolve_bodies(dem_opts *o) {
     return 0; /* the effective quantities directly */
   if (isnan(o->m1) && isnan(o->m2)) {
     if (isnan(o->rho1))
-      return cli_input_error(
-          "dem: give the density (--density or --rho1/--rho2, kg/m^3) or the masses (--m1/--m2, kg)");
+      return cli_input_error("dem: give the density (--density or --rho1/--rho2, kg/m^3) or the masses (--m1/--m2, "
+                             "kg)");
     if (!(o->rho1 > 0.0) || (!o->wall && !(o->rho2 > 0.0)))
       return cli_input_error("dem: densities must be > 0 kg/m^3 (got %.17g, %.17g)", o->rho1, o->rho2);
     o->m1 = impactfit_dem_sphere_mass(o->r1, o->rho1);
@@ -309,8 +308,7 @@ static void print_answer_text(const impactfit_dem_model *md, const char *version
     printf("# typing e = %.6g gives e = %.6f%s\n", q->e, a->e_naive,
            a->speed_dependent ? " at this speed" : " (at every speed)");
   if (a->speed_dependent && md->takes_e && q->v_min < q->v_max)
-    printf("#   over v in [%.6g, %.6g] m/s: e from %.6f to %.6f\n", q->v_min, q->v_max, a->e_naive_min,
-           a->e_naive_max);
+    printf("#   over v in [%.6g, %.6g] m/s: e from %.6f to %.6f\n", q->v_min, q->v_max, a->e_naive_min, a->e_naive_max);
   if (a->reachable) {
     printf("# to get e = %.6g type %s = %.12g:\n%s", q->e, md->param, a->value, a->input);
     printf("# %s\n", a->note);
@@ -331,15 +329,33 @@ int impactfit_cmd_dem(int argc, char **argv) {
   dem_opts o = {NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0, 9};
   int json = 0, help = 0, list = 0;
   cli_spec opts[] = {
-      CLI_STR("code", &code),          CLI_STR("version", &version), CLI_STR("model", &model),
-      CLI_STR("damping", &damping),    CLI_STR("limit", &limit),     CLI_FLAG("wall", &o.wall),
-      CLI_NUM("E", &o.E),              CLI_NUM("nu", &o.nu),         CLI_NUM("kn", &o.kn),
-      CLI_NUM("radius", &o.radius),    CLI_NUM("r1", &o.r1),         CLI_NUM("r2", &o.r2),
-      CLI_NUM("density", &o.density),  CLI_NUM("rho1", &o.rho1),     CLI_NUM("rho2", &o.rho2),
-      CLI_NUM("m1", &o.m1),            CLI_NUM("m2", &o.m2),         CLI_NUM("e", &o.e),
-      CLI_NUM("v", &o.v),              CLI_STR("v-range", &vrange),  CLI_NUM("vchar", &o.vchar),
-      CLI_NUM("tc", &o.tc),            CLI_NUM("value", &o.value),   CLI_NUM("mass", &o.mass),
-      CLI_NUM("reff", &o.reff),        CLI_ANYINT("points", &o.points), CLI_FLAG("json", &json),
+      CLI_STR("code", &code),
+      CLI_STR("version", &version),
+      CLI_STR("model", &model),
+      CLI_STR("damping", &damping),
+      CLI_STR("limit", &limit),
+      CLI_FLAG("wall", &o.wall),
+      CLI_NUM("E", &o.E),
+      CLI_NUM("nu", &o.nu),
+      CLI_NUM("kn", &o.kn),
+      CLI_NUM("radius", &o.radius),
+      CLI_NUM("r1", &o.r1),
+      CLI_NUM("r2", &o.r2),
+      CLI_NUM("density", &o.density),
+      CLI_NUM("rho1", &o.rho1),
+      CLI_NUM("rho2", &o.rho2),
+      CLI_NUM("m1", &o.m1),
+      CLI_NUM("m2", &o.m2),
+      CLI_NUM("e", &o.e),
+      CLI_NUM("v", &o.v),
+      CLI_STR("v-range", &vrange),
+      CLI_NUM("vchar", &o.vchar),
+      CLI_NUM("tc", &o.tc),
+      CLI_NUM("value", &o.value),
+      CLI_NUM("mass", &o.mass),
+      CLI_NUM("reff", &o.reff),
+      CLI_ANYINT("points", &o.points),
+      CLI_FLAG("json", &json),
       CLI_FLAG("list", &list),
   };
   int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);

@@ -149,8 +149,8 @@ static int print_prefactors(int json) {
       cli_json_num(&j, "linear_exact_clamped", ex[3]);
       cli_json_end(&j);
     } else {
-      printf("%6.2f %12.8f %12.8f %12.8f %12.8f %12.8f %12.8f\n", e, hb->prefactor(e), ts->prefactor(e), ex[0],
-             ex[1], ex[2], ex[3]);
+      printf("%6.2f %12.8f %12.8f %12.8f %12.8f %12.8f %12.8f\n", e, hb->prefactor(e), ts->prefactor(e), ex[0], ex[1],
+             ex[2], ex[3]);
     }
   }
   impactfit_inverse_free(iv);
@@ -161,10 +161,8 @@ int impactfit_cmd_dem_audit(int argc, char **argv) {
   int json = 0, help = 0, points = 99;
   const char *dir = NULL, *elist = NULL, *code = NULL;
   cli_spec opts[] = {
-      CLI_FLAG("json", &json),
-      CLI_INT("points", &points, 2, 100000, 0u, "--points: expected 2..100000, got %d"),
-      CLI_STR("write-header", &dir),
-      CLI_STR("e", &elist),
+      CLI_FLAG("json", &json),       CLI_INT("points", &points, 2, 100000, 0u, "--points: expected 2..100000, got %d"),
+      CLI_STR("write-header", &dir), CLI_STR("e", &elist),
       CLI_STR("code", &code),
   };
   int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);

@@ -33,9 +33,9 @@ int impactfit_cmd_dtau_surrogate(int argc, char **argv) {
   const char *out = NULL, *name = "ramaswamy_dtau_surrogate";
   int json = 0, help = 0, ce = 201, cn = 51;
   cli_spec opts[] = {
-      CLI_STR("out", &out),               CLI_STR("name", &name),           CLI_NUM("eps-max", &sp.eps_max),
-      CLI_NUM("n-min", &sp.n_min),        CLI_NUM("n-max", &sp.n_max),      CLI_ANYINT("deg-eps", &sp.deg_eps),
-      CLI_ANYINT("deg-n", &sp.deg_n),     CLI_ANYINT("check-eps", &ce),     CLI_ANYINT("check-n", &cn),
+      CLI_STR("out", &out),           CLI_STR("name", &name),       CLI_NUM("eps-max", &sp.eps_max),
+      CLI_NUM("n-min", &sp.n_min),    CLI_NUM("n-max", &sp.n_max),  CLI_ANYINT("deg-eps", &sp.deg_eps),
+      CLI_ANYINT("deg-n", &sp.deg_n), CLI_ANYINT("check-eps", &ce), CLI_ANYINT("check-n", &cn),
       CLI_FLAG("json", &json),
   };
   int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);
@@ -74,8 +74,10 @@ int impactfit_cmd_dtau_surrogate(int argc, char **argv) {
   }
   if (!(chk.max <= 1e-6)) {
     impactfit_hc_dtau_surrogate_free(s);
-    fprintf(stderr, "impactfit: error: dtau-surrogate: held-out error %.3e exceeds the 1e-6 target (raise the "
-                    "degrees); nothing written\n", chk.max);
+    fprintf(stderr,
+            "impactfit: error: dtau-surrogate: held-out error %.3e exceeds the 1e-6 target (raise the "
+            "degrees); nothing written\n",
+            chk.max);
     return CLI_NUMERIC;
   }
   char command[320];
@@ -114,8 +116,9 @@ int impactfit_cmd_dtau_surrogate(int argc, char **argv) {
     cli_json_num(&j, "build_seconds", t_build);
     cli_json_end(&j);
   } else {
-    fprintf(rf, "%s: %ld simulations (%.2f s); %zu held-out points: max relative error %.3e (eps = %.6g, "
-                "n = %.6g), mean %.3e -> %s\n",
+    fprintf(rf,
+            "%s: %ld simulations (%.2f s); %zu held-out points: max relative error %.3e (eps = %.6g, "
+            "n = %.6g), mean %.3e -> %s\n",
             name, solves, t_build, chk.points, chk.max, chk.eps_at_max, chk.n_at_max, chk.mean, out);
   }
   return CLI_OK;

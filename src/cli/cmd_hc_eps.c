@@ -20,27 +20,37 @@ static const char *help_text =
     "e, from the exact relation (1 + eps)/(1 - e eps) = exp(eps (1 + e)) (the same for every n;\n"
     "e = 1 gives 0), or from a published formula. With --k and --v also the damping factor\n"
     "lambda = eps k / v. Measured: the exact relation evaluated in long double at the returned eps\n"
-    "gives e within " IMPACTFIT_ACCURACY_TEXT(IMPACTFIT_ACCURACY_HC_EPS) " min(e, 1 - e), for random e in [1e-6, 1) (docs/ACCURACY.md).\n\n"
-    "  --e E          coefficient of restitution, 0 < e <= 1 (required)\n"
-    "  --k K          stiffness in N/m^n (with --v)\n"
-    "  --v V          approach velocity in m/s (with --k)\n"
-    "  --formula NAME exact (default) or one of the formulas below\n"
-    "  --json         one JSON object per line\n"
-    "  --threads T    OpenMP threads, default: OMP_NUM_THREADS or all cores\n"
-    "  --quiet        no progress line (shown only when stderr is a terminal)\n"
-    "  --from P       print the points from index P on, without the headers (what an interrupted\n"
-    "                 run says to continue with)\n"
-    "  --out DIR      write DIR/hc-eps.csv + .json as 'impactfit sweep' does, durable; --resume\n"
-    "                 continues an interrupted run\n\n"
-    "--e, --k and --v accept a value, a list a,b,c or a range start:stop:count (the sweep's linear\n"
-    "axis); several values give the product grid (e outermost, then k, v), one row per point, run by\n"
-    "the library's sweep runner (streamed, memory bounded by the axes, not the points, the same bytes\n"
-    "for any thread count; Ctrl-C keeps the rows printed and gives the --from command that prints the\n"
-    "rest).\n\n"
-    "Columns: e (-), eps (-, eps = lambda v / k); with --k --v also k (N/m^n), v (m/s), lambda\n"
-    "(N s/m^(n+1)); --json also formula. Without --k --v every value printed is dimensionless.\n"
-    "Exit status: 0 success, 1 numerical failure, 2 invalid input, 130/143 interrupted.\n\n"
-    "formulas (eps as a function of e):\n";
+    "gives e within " IMPACTFIT_ACCURACY_TEXT(
+        IMPACTFIT_ACCURACY_HC_EPS) " min(e, 1 - e), for random e in [1e-6, 1) (docs/ACCURACY.md).\n\n"
+                                   "  --e E          coefficient of restitution, 0 < e <= 1 (required)\n"
+                                   "  --k K          stiffness in N/m^n (with --v)\n"
+                                   "  --v V          approach velocity in m/s (with --k)\n"
+                                   "  --formula NAME exact (default) or one of the formulas below\n"
+                                   "  --json         one JSON object per line\n"
+                                   "  --threads T    OpenMP threads, default: OMP_NUM_THREADS or all cores\n"
+                                   "  --quiet        no progress line (shown only when stderr is a terminal)\n"
+                                   "  --from P       print the points from index P on, without the headers (what an "
+                                   "interrupted\n"
+                                   "                 run says to continue with)\n"
+                                   "  --out DIR      write DIR/hc-eps.csv + .json as 'impactfit sweep' does, durable; "
+                                   "--resume\n"
+                                   "                 continues an interrupted run\n\n"
+                                   "--e, --k and --v accept a value, a list a,b,c or a range start:stop:count (the "
+                                   "sweep's linear\n"
+                                   "axis); several values give the product grid (e outermost, then k, v), one row per "
+                                   "point, run by\n"
+                                   "the library's sweep runner (streamed, memory bounded by the axes, not the points, "
+                                   "the same bytes\n"
+                                   "for any thread count; Ctrl-C keeps the rows printed and gives the --from command "
+                                   "that prints the\n"
+                                   "rest).\n\n"
+                                   "Columns: e (-), eps (-, eps = lambda v / k); with --k --v also k (N/m^n), v (m/s), "
+                                   "lambda\n"
+                                   "(N s/m^(n+1)); --json also formula. Without --k --v every value printed is "
+                                   "dimensionless.\n"
+                                   "Exit status: 0 success, 1 numerical failure, 2 invalid input, 130/143 "
+                                   "interrupted.\n\n"
+                                   "formulas (eps as a function of e):\n";
 
 static void print_help(void) {
   fputs(help_text, stdout);
@@ -112,11 +122,12 @@ static int check_e(double e, void *ctx) {
   if (st)
     return cli_status_error(st, &err, "hc-eps");
   if (c->k)
-    CLI_AXIS_EACH(*c->k, b) CLI_AXIS_EACH(*c->v, d) {
-      double k = cli_axis_value(c->k, b), v = cli_axis_value(c->v, d);
-      if (impactfit_hc_lambda(x, k, v, &lambda, NULL))
-        return cli_input_error("hc-eps: lambda = eps k / v is not representable for k = %g, v = %g", k, v);
-    }
+    CLI_AXIS_EACH (*c->k, b)
+      CLI_AXIS_EACH (*c->v, d) {
+        double k = cli_axis_value(c->k, b), v = cli_axis_value(c->v, d);
+        if (impactfit_hc_lambda(x, k, v, &lambda, NULL))
+          return cli_input_error("hc-eps: lambda = eps k / v is not representable for k = %g, v = %g", k, v);
+      }
   return 0;
 }
 
@@ -126,8 +137,11 @@ int impactfit_cmd_hc_eps(int argc, char **argv) {
   cli_grid_opts go = CLI_GRID_OPTS_INIT;
   cli_spec opts[] = {
       CLI_STR_REQ("e", &s_e, "hc-eps: --e is required (coefficient of restitution, 0 < e <= 1)"),
-      CLI_STR("k", &s_k),         CLI_STR("v", &s_v),
-      CLI_STR("formula", &fname),   CLI_FLAG("json", &json), CLI_GRID_SPECS(go),
+      CLI_STR("k", &s_k),
+      CLI_STR("v", &s_v),
+      CLI_STR("formula", &fname),
+      CLI_FLAG("json", &json),
+      CLI_GRID_SPECS(go),
   };
   int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), NULL, &help, NULL, 0, NULL);
   if (rc)
@@ -145,8 +159,16 @@ int impactfit_cmd_hc_eps(int argc, char **argv) {
     return rc;
   /* Check every input before any output (a range lies between its ends: those are checked). */
   cli_axis_spec ax[] = {
-      {"--e", "e", s_e, NULL, 0.0, 1.0, CLI_LO_OPEN, "--e: the coefficient of restitution must be in (0, 1], got %.17g",
-       NULL, {0}},
+      {"--e",
+       "e",
+       s_e,
+       NULL,
+       0.0,
+       1.0,
+       CLI_LO_OPEN,
+       "--e: the coefficient of restitution must be in (0, 1], got %.17g",
+       NULL,
+       {0}},
       {"--k", "k", s_k, "1", 0.0, NAN, CLI_LO_OPEN | CLI_IF_SEEN, "--k: must be > 0, got %.17g", NULL, {0}},
       {"--v", "v", s_v, "1", 0.0, NAN, CLI_LO_OPEN | CLI_IF_SEEN, "--v: must be > 0, got %.17g", NULL, {0}},
   };
@@ -155,7 +177,9 @@ int impactfit_cmd_hc_eps(int argc, char **argv) {
   impactfit_sweep *s = NULL;
   rc = cli_axes_parse(ax, nax, NULL);
   if (!rc) /* then the formula at every e (k and v checked) */
-    CLI_AXIS_EACH(ax[0].ax, i) if (!rc) rc = check_e(cli_axis_value(&ax[0].ax, i), &hc);
+    CLI_AXIS_EACH (ax[0].ax, i)
+      if (!rc)
+        rc = check_e(cli_axis_value(&ax[0].ax, i), &hc);
   if (!rc)
     rc = cli_axes_limit("hc-eps", ax, nax);
   if (!rc) {

@@ -109,8 +109,8 @@ static int parse_params(const opts *o, const impactfit_identify_data *d, impactf
       p->fixed[s] = 1;
     }
     if (p->fixed[IMPACTFIT_IDENTIFY_M] && p->model->m_rule != 2)
-      return cli_input_error("--fix: m is set by the %s model (m = %s); fix m with --model zhang",
-                             p->model->name, p->model->m_rule == 0 ? "n" : "0");
+      return cli_input_error("--fix: m is set by the %s model (m = %s); fix m with --model zhang", p->model->name,
+                             p->model->m_rule == 0 ? "n" : "0");
   }
   if (o->bounds) {
     identify_assign a[2] = {{"n", 0, ""}, {"m", 0, ""}};
@@ -121,8 +121,7 @@ static int parse_params(const opts *o, const impactfit_identify_data *d, impactf
     if (a[1].seen && (rc = identify_cli_range("--bounds m", a[1].value, &p->m_lo, &p->m_hi)))
       return rc;
     if (a[1].seen && p->model->m_rule != 2)
-      return cli_input_error("--bounds: m is set by the %s model; bounds of m need --model zhang",
-                             p->model->name);
+      return cli_input_error("--bounds: m is set by the %s model; bounds of m need --model zhang", p->model->name);
   }
   if (o->weights) {
     identify_assign a[3] = {{"e", 0, ""}, {"dt", 0, ""}, {"fmax", 0, ""}};
@@ -157,14 +156,13 @@ static const char *pname(const impactfit_identify_params *p, int s) {
 static void print_text(const impactfit_identify_data *d, const impactfit_identify_params *p,
                        const impactfit_identify_result *r, const impactfit_identify_row_fit *rf,
                        const impactfit_identify_row_damping *pr, double per_row_m) {
-  printf("identify: model %s (%s), transition %s, %zu impacts from %s\n", p->model->name,
-         p->model->summary, p->transition->name, d->rows, d->source);
+  printf("identify: model %s (%s), transition %s, %zu impacts from %s\n", p->model->name, p->model->summary,
+         p->transition->name, d->rows, d->source);
   printf("  fitted to");
   int first = 1;
   for (int q = 0; q < 3; q++)
     if (r->quantities & (1 << q))
-      printf("%s %s (weight %g)", first ? "" : ",", impactfit_identify_quantity_name(q), p->weight[q]),
-          first = 0;
+      printf("%s %s (weight %g)", first ? "" : ",", impactfit_identify_quantity_name(q), p->weight[q]), first = 0;
   printf(": %d residuals, %d free parameter%s\n", r->nres, r->nfree, r->nfree == 1 ? "" : "s");
   static const char *const unit[4] = {"", "", "N/m^n", "N s/m^(m+1)"};
   printf("  %-8s %-24s %-13s %s\n", "", "value", "unit", "standard error");
@@ -183,8 +181,7 @@ static void print_text(const impactfit_identify_data *d, const impactfit_identif
       snprintf(se, sizeof se, "%.3g %% (%.4g)", 100.0 * r->se_fit[s], r->se[s]);
     else
       snprintf(se, sizeof se, "%.4g", r->se[s]);
-    printf("  %-8s %-24.10g %-13s %s%s\n", pname(p, s), r->value[s], unit[s], se,
-           r->at_bound[s] ? "  [at bound]" : "");
+    printf("  %-8s %-24.10g %-13s %s%s\n", pname(p, s), r->value[s], unit[s], se, r->at_bound[s] ? "  [at bound]" : "");
   }
   if (r->nfree > 1) {
     printf("  correlation (fit coordinates):\n  %-10s", "");
@@ -206,14 +203,13 @@ static void print_text(const impactfit_identify_data *d, const impactfit_identif
       printf("\n");
     }
   }
-  printf("  misfit: rms weighted relative residual %.4g, s = %.4g (%d degrees of freedom)\n", r->rms,
-         r->sigma, r->dof);
+  printf("  misfit: rms weighted relative residual %.4g, s = %.4g (%d degrees of freedom)\n", r->rms, r->sigma, r->dof);
   if (r->nfree > 0) {
     printf("  relative singular values of the scaled Jacobian:");
     for (int j = 0; j < r->nfree; j++)
       printf(" %.3g", r->sv[j]);
-    printf("\n  search: %s %ld + bobyqa %ld evaluations, %ld Gauss-Newton steps, %ld simulations\n",
-           p->global->name, r->evals_global, r->evals_local, r->newton_accepted, r->simulations);
+    printf("\n  search: %s %ld + bobyqa %ld evaluations, %ld Gauss-Newton steps, %ld simulations\n", p->global->name,
+           r->evals_global, r->evals_local, r->newton_accepted, r->simulations);
   }
   for (int i = 0; i < r->nwarn; i++)
     printf("warning: %s\n", r->warning[i]);
@@ -236,8 +232,7 @@ static void print_text(const impactfit_identify_data *d, const impactfit_identif
   if (!pr)
     return;
   printf("damping that reproduces each row's e exactly (n = %.6g, k = %.6g):\n", r->value[0], r->value[2]);
-  printf("  %5s %-10s %-10s %-14s %-14s %-14s %s\n", "line", "v", "e", "lambda_hc", "c_linear", "lambda_m",
-         "alpha");
+  printf("  %5s %-10s %-10s %-14s %-14s %-14s %s\n", "line", "v", "e", "lambda_hc", "c_linear", "lambda_m", "alpha");
   for (size_t i = 0; i < d->rows; i++) {
     const impactfit_identify_row *row = &d->row[i];
     if (pr[i].status)
@@ -364,18 +359,10 @@ int impactfit_cmd_identify(int argc, char **argv) {
   memset(&o, 0, sizeof o);
   int help = 0;
   cli_spec copts[] = {
-      CLI_STR("model", &o.model),
-      CLI_STR("fix", &o.fix),
-      CLI_STR("bounds", &o.bounds),
-      CLI_STR("weights", &o.weights),
-      CLI_NUM("mass", &o.mass),
-      CLI_STR("transition", &o.transition),
-      CLI_STR("global", &o.global),
-      CLI_STR("maxeval", &o.maxeval),
-      CLI_STR("seed", &o.seed),
-      CLI_NUM("box-factor", &o.box),
-      CLI_FLAG("per-row", &o.per_row),
-      CLI_NUM("per-row-m", &o.per_row_m),
+      CLI_STR("model", &o.model),     CLI_STR("fix", &o.fix),          CLI_STR("bounds", &o.bounds),
+      CLI_STR("weights", &o.weights), CLI_NUM("mass", &o.mass),        CLI_STR("transition", &o.transition),
+      CLI_STR("global", &o.global),   CLI_STR("maxeval", &o.maxeval),  CLI_STR("seed", &o.seed),
+      CLI_NUM("box-factor", &o.box),  CLI_FLAG("per-row", &o.per_row), CLI_NUM("per-row-m", &o.per_row_m),
       CLI_FLAG("json", &o.json),
   };
   const size_t nopt = CLI_COUNT(copts);
@@ -441,8 +428,8 @@ int impactfit_cmd_identify(int argc, char **argv) {
   }
   double prm = prm_seen ? o.per_row_m : res.value[IMPACTFIT_IDENTIFY_M];
   if (o.per_row) {
-    st = impactfit_identify_per_row(ws, d, res.value[IMPACTFIT_IDENTIFY_N], res.value[IMPACTFIT_IDENTIFY_K],
-                                    prm, p.transition, pr, &err);
+    st = impactfit_identify_per_row(ws, d, res.value[IMPACTFIT_IDENTIFY_N], res.value[IMPACTFIT_IDENTIFY_K], prm,
+                                    p.transition, pr, &err);
     if (st && impactfit_status_is_input_error(st)) {
       rc = cli_status_error(st, &err, "identify --per-row");
       goto done;

@@ -54,15 +54,15 @@ typedef struct ipoint {
 
 static void print_detail(const ipoint *p) {
   const impactfit_hc_identified *id = &p->id;
-  printf("identify-hc: e = %.17g, dt = %.17g s, v = %.17g m/s, mass = %.17g kg, n = %.17g\n", p->e,
-         p->dt, p->v, p->mass, p->n);
+  printf("identify-hc: e = %.17g, dt = %.17g s, v = %.17g m/s, mass = %.17g kg, n = %.17g\n", p->e, p->dt, p->v,
+         p->mass, p->n);
   printf("  %-9s %.17g (damping ratio lambda v / k)\n", "eps", id->eps);
   printf("  %-9s %.17g (dimensionless contact duration)\n", "dtau", id->dtau);
   printf("  %-9s %.17g 1/s\n", "omega_i", id->omega_i);
   printf("  %-9s %.17g N/m^n\n", "k", id->k);
   printf("  %-9s %.17g N s/m^(n+1)\n", "lambda", id->lambda);
-  printf("  check: simulated e = %.17g, dt = %.17g s (relative residuals %.2g, %.2g)\n", id->e_sim,
-         id->dt_sim, id->e_residual, id->dt_residual);
+  printf("  check: simulated e = %.17g, dt = %.17g s (relative residuals %.2g, %.2g)\n", id->e_sim, id->dt_sim,
+         id->e_residual, id->dt_residual);
 }
 
 /* rows of the library's sweep problem "identify-hc" (src/hc/prob_identify_hc.c) */
@@ -81,8 +81,8 @@ typedef struct ih_print {
 static void ih_header(void *ctx) {
   const ih_print *c = ctx;
   if (!c->json && !c->detail)
-    printf("%-12s %-12s %-10s %-10s %-6s %-22s %-22s %-22s %-22s %-22s %-8s %s\n", "e", "dt", "v",
-           "mass", "n", "eps", "dtau", "omega_i", "k", "lambda", "res_e", "res_dt");
+    printf("%-12s %-12s %-10s %-10s %-6s %-22s %-22s %-22s %-22s %-22s %-8s %s\n", "e", "dt", "v", "mass", "n", "eps",
+           "dtau", "omega_i", "k", "lambda", "res_e", "res_dt");
 }
 
 static void ih_row(void *ctx, const cli_grid_row *r) {
@@ -100,8 +100,8 @@ static void ih_row(void *ctx, const cli_grid_row *r) {
     c->rc = CLI_INPUT;
   if (c->detail) {
     if (input)
-      cli_input_error("identify-hc: e = %g, dt = %g, v = %g, mass = %g, n = %g: %s", pt.e, pt.dt, pt.v, pt.mass,
-                      pt.n, pt.message);
+      cli_input_error("identify-hc: e = %g, dt = %g, v = %g, mass = %g, n = %g: %s", pt.e, pt.dt, pt.v, pt.mass, pt.n,
+                      pt.message);
     else if (pt.status)
       fprintf(stderr, "impactfit: error: identify-hc: %s\n", pt.message);
     else
@@ -136,8 +136,16 @@ int impactfit_cmd_identify_hc(int argc, char **argv) {
   cli_grid_opts go = CLI_GRID_OPTS_INIT;
   /* a range lies between its ends: those are checked */
   cli_axis_spec ax[] = {
-      {"--e", "e", NULL, NULL, 0.0, 1.0, CLI_LO_OPEN,
-       "--e: the coefficient of restitution must be in (0, 1], got %.17g", NULL, {0}},
+      {"--e",
+       "e",
+       NULL,
+       NULL,
+       0.0,
+       1.0,
+       CLI_LO_OPEN,
+       "--e: the coefficient of restitution must be in (0, 1], got %.17g",
+       NULL,
+       {0}},
       {"--dt", "dt", NULL, NULL, 0.0, NAN, CLI_LO_OPEN, "--dt: must be > 0, got %.17g", NULL, {0}},
       {"--v", "v", NULL, NULL, 0.0, NAN, CLI_LO_OPEN, "--v: must be > 0, got %.17g", NULL, {0}},
       {"--mass", "mass", NULL, NULL, 0.0, NAN, CLI_LO_OPEN, "--mass: must be > 0, got %.17g", NULL, {0}},

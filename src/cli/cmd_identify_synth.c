@@ -59,8 +59,7 @@ static int parse_values(const impactfit_identify_model *M, const char *params, d
       return rc;
   }
   value[1] = M->m_rule == 0 ? value[0] : (M->m_rule == 1 ? 0.0 : value[1]);
-  if (!(value[0] > 0.0 && value[0] <= 10.0 && value[1] >= 0.0 && value[1] <= 10.0 && value[2] > 0.0 &&
-        value[3] >= 0.0))
+  if (!(value[0] > 0.0 && value[0] <= 10.0 && value[1] >= 0.0 && value[1] <= 10.0 && value[2] > 0.0 && value[3] >= 0.0))
     return cli_input_error("--params: need 0 < n <= 10, 0 <= m <= 10, k > 0, %s >= 0", M->damping_name);
   return 0;
 }
@@ -109,8 +108,9 @@ static int make_data(const char *vs, int repeat, double mass, const double value
   int st = rc ? 0 : impactfit_identify_data_speeds(v, nv, (size_t)repeat, mass, d, &err);
   free(v);
   if (rc || st)
-    return rc ? rc : st == IMPACTFIT_ENOMEM ? cli_input_error("identify-synth: out of memory")
-                                            : cli_status_error(st, &err, "identify-synth");
+    return rc                       ? rc
+           : st == IMPACTFIT_ENOMEM ? cli_input_error("identify-synth: out of memory")
+                                    : cli_status_error(st, &err, "identify-synth");
   impactfit_identify_workspace *ws = impactfit_identify_alloc();
   if (!ws)
     return cli_input_error("identify-synth: out of memory");
@@ -125,9 +125,10 @@ int impactfit_cmd_identify_synth(int argc, char **argv) {
   double mass = 0.0, noise = 0.0;
   int repeat = 1, help = 0;
   cli_spec opts[] = {
-      CLI_STR("model", &model),     CLI_STR("params", &params), CLI_STR("v", &vs),      CLI_NUM("mass", &mass),
-      CLI_ANYINT("repeat", &repeat), CLI_NUM("noise", &noise),   CLI_STR("seed", &seed_s), CLI_STR("columns", &columns),
-      CLI_STR("transition", &transition), CLI_STR("output", &output),
+      CLI_STR("model", &model),   CLI_STR("params", &params),    CLI_STR("v", &vs),
+      CLI_NUM("mass", &mass),     CLI_ANYINT("repeat", &repeat), CLI_NUM("noise", &noise),
+      CLI_STR("seed", &seed_s),   CLI_STR("columns", &columns),  CLI_STR("transition", &transition),
+      CLI_STR("output", &output),
   };
   int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);
   if (rc || help)
@@ -183,8 +184,8 @@ int impactfit_cmd_identify_synth(int argc, char **argv) {
     if (strncmp(argv[i], "--output=", 9) != 0)
       fprintf(f, " %s", argv[i]);
   }
-  fprintf(f, "\n# true parameters: model %s, n = %.17g, m = %.17g, k = %.17g, %s = %.17g, transition %s\n",
-          M->name, value[0], value[1], value[2], M->damping_name, value[3], tr->name);
+  fprintf(f, "\n# true parameters: model %s, n = %.17g, m = %.17g, k = %.17g, %s = %.17g, transition %s\n", M->name,
+          value[0], value[1], value[2], M->damping_name, value[3], tr->name);
   fprintf(f, "# relative noise %g (seed %ld) on e, dt, fmax\n%s", noise, seed, csv);
   free(csv);
   if (output)

@@ -16,42 +16,59 @@ static const char *help_text =
     "Dimensionless contact duration dtau of the Hunt-Crossley impact\n"
     "x'' + x^n (eps x' + 1) = 0, x(0) = 0, x'(0) = 1, until x returns to 0 (Ramaswamy-Humbert's\n"
     "scaling: tau = omega_i t, x = d omega_i / v), simulated with the impact engine (dtau(0, 1) = pi;\n"
-    "measured within " IMPACTFIT_ACCURACY_TEXT(IMPACTFIT_ACCURACY_IMPACT_TIME) " relative of an independent quad-precision solver for random n in\n"
-    "[1, 3] and eps in [1e-4, 20], and tested to 1e-11 against an independent quadrature for\n"
-    "1e-6 <= eps <= 2e4: docs/ACCURACY.md). Also printed: the restitution e(eps) from the exact\n"
-    "relation.\n"
-    "With --k, --mass and --v (all three): the impact natural frequency\n"
-    "omega_i = (k v^(n-1) / mass)^(1/(n+1)) in 1/s, the contact duration dt = dtau / omega_i in s\n"
-    "and lambda = eps k / v.\n\n"
-    "  --eps EPS    hysteresis damping ratio eps = lambda v / k, 0 <= eps <= 1e7 (required)\n"
-    "  --n N        spring exponent, > 0 (required)\n"
-    "  --k K        stiffness in N/m^n\n"
-    "  --mass MASS  effective mass in kg\n"
-    "  --v V        approach velocity in m/s\n"
-    "  --json       one JSON object per line\n"
-    "  --threads T  OpenMP threads, default: OMP_NUM_THREADS or all cores\n"
-    "  --quiet      no progress line (shown only when stderr is a terminal)\n"
-    "  --from P     print the points from index P on, without the header (what an interrupted run\n"
-    "               says to continue with)\n"
-    "  --out DIR    write DIR/impact-time.csv + .json as 'impactfit sweep' does (problem\n"
-    "               impact-time), durable; --resume continues an interrupted run\n\n"
-    "Every option accepts a value, a list a,b,c or a range start:stop:count (the sweep's linear\n"
-    "axis); several values give the product grid (eps outermost, then n, k, mass, v), a sweep of\n"
-    "problem impact-time run by the library's runner: rows stream in grid order (memory bounded by\n"
-    "the axes, not the points), the same bytes for any thread count; Ctrl-C keeps the rows printed\n"
-    "and gives the --from command that prints the rest. The cost grows with eps (about 0.1 ms per\n"
-    "point for eps <= 100, 0.15 s at eps = 1e6, 1.7 s at 1e7).\n\n"
-    "Columns: eps (-), n (-), dtau (-, dimensionless duration), e (-, restitution); with --k --mass\n"
-    "--v also k (N/m^n), mass (kg), v (m/s), omega_i (1/s), dt (s), lambda (N s/m^(n+1)); --json\n"
-    "also status, error. Without --k --mass --v every value printed is dimensionless.\n"
-    "Exit status: 0 success, 1 a point failed numerically (the other rows are still printed),\n"
-    "2 invalid input, 130/143 interrupted.\n";
+    "measured within " IMPACTFIT_ACCURACY_TEXT(
+        IMPACTFIT_ACCURACY_IMPACT_TIME) " relative of an independent quad-precision solver for random n in\n"
+                                        "[1, 3] and eps in [1e-4, 20], and tested to 1e-11 against an independent "
+                                        "quadrature for\n"
+                                        "1e-6 <= eps <= 2e4: docs/ACCURACY.md). Also printed: the restitution e(eps) "
+                                        "from the exact\n"
+                                        "relation.\n"
+                                        "With --k, --mass and --v (all three): the impact natural frequency\n"
+                                        "omega_i = (k v^(n-1) / mass)^(1/(n+1)) in 1/s, the contact duration dt = dtau "
+                                        "/ omega_i in s\n"
+                                        "and lambda = eps k / v.\n\n"
+                                        "  --eps EPS    hysteresis damping ratio eps = lambda v / k, 0 <= eps <= 1e7 "
+                                        "(required)\n"
+                                        "  --n N        spring exponent, > 0 (required)\n"
+                                        "  --k K        stiffness in N/m^n\n"
+                                        "  --mass MASS  effective mass in kg\n"
+                                        "  --v V        approach velocity in m/s\n"
+                                        "  --json       one JSON object per line\n"
+                                        "  --threads T  OpenMP threads, default: OMP_NUM_THREADS or all cores\n"
+                                        "  --quiet      no progress line (shown only when stderr is a terminal)\n"
+                                        "  --from P     print the points from index P on, without the header (what an "
+                                        "interrupted run\n"
+                                        "               says to continue with)\n"
+                                        "  --out DIR    write DIR/impact-time.csv + .json as 'impactfit sweep' does "
+                                        "(problem\n"
+                                        "               impact-time), durable; --resume continues an interrupted "
+                                        "run\n\n"
+                                        "Every option accepts a value, a list a,b,c or a range start:stop:count (the "
+                                        "sweep's linear\n"
+                                        "axis); several values give the product grid (eps outermost, then n, k, mass, "
+                                        "v), a sweep of\n"
+                                        "problem impact-time run by the library's runner: rows stream in grid order "
+                                        "(memory bounded by\n"
+                                        "the axes, not the points), the same bytes for any thread count; Ctrl-C keeps "
+                                        "the rows printed\n"
+                                        "and gives the --from command that prints the rest. The cost grows with eps "
+                                        "(about 0.1 ms per\n"
+                                        "point for eps <= 100, 0.15 s at eps = 1e6, 1.7 s at 1e7).\n\n"
+                                        "Columns: eps (-), n (-), dtau (-, dimensionless duration), e (-, "
+                                        "restitution); with --k --mass\n"
+                                        "--v also k (N/m^n), mass (kg), v (m/s), omega_i (1/s), dt (s), lambda (N "
+                                        "s/m^(n+1)); --json\n"
+                                        "also status, error. Without --k --mass --v every value printed is "
+                                        "dimensionless.\n"
+                                        "Exit status: 0 success, 1 a point failed numerically (the other rows are "
+                                        "still printed),\n"
+                                        "2 invalid input, 130/143 interrupted.\n";
 
 typedef struct it_print {
   int json, dims;
 } it_print;
 
-enum { IN_EPS, IN_N, IN_K, IN_MASS, IN_V };           /* problem impact-time's parameters */
+enum { IN_EPS, IN_N, IN_K, IN_MASS, IN_V };              /* problem impact-time's parameters */
 enum { OUT_DTAU, OUT_E, OUT_OMEGA, OUT_DT, OUT_LAMBDA }; /* and outputs */
 
 static void it_header(void *ctx) {
@@ -108,15 +125,19 @@ static int check_dims(const cli_axis_spec *ax) {
   impactfit_error err;
   impactfit_error_clear(&err);
   double w, lambda;
-  CLI_AXIS_EACH(ax[1].ax, a) CLI_AXIS_EACH(ax[2].ax, b) CLI_AXIS_EACH(ax[3].ax, c) CLI_AXIS_EACH(ax[4].ax, d) {
-    double n = cli_axis_value(&ax[1].ax, a), k = cli_axis_value(&ax[2].ax, b), mass = cli_axis_value(&ax[3].ax, c),
-           v = cli_axis_value(&ax[4].ax, d);
-    int st = impactfit_hc_omega(k, v, mass, n, &w, &err);
-    if (st)
-      return cli_status_error(st, &err, "impact-time");
-    CLI_AXIS_EACH(ax[0].ax, e) if (impactfit_hc_lambda(cli_axis_value(&ax[0].ax, e), k, v, &lambda, NULL))
-      return cli_input_error("impact-time: lambda = eps k / v is not representable");
-  }
+  CLI_AXIS_EACH (ax[1].ax, a)
+    CLI_AXIS_EACH (ax[2].ax, b)
+      CLI_AXIS_EACH (ax[3].ax, c)
+        CLI_AXIS_EACH (ax[4].ax, d) {
+          double n = cli_axis_value(&ax[1].ax, a), k = cli_axis_value(&ax[2].ax, b),
+                 mass = cli_axis_value(&ax[3].ax, c), v = cli_axis_value(&ax[4].ax, d);
+          int st = impactfit_hc_omega(k, v, mass, n, &w, &err);
+          if (st)
+            return cli_status_error(st, &err, "impact-time");
+          CLI_AXIS_EACH (ax[0].ax, e)
+            if (impactfit_hc_lambda(cli_axis_value(&ax[0].ax, e), k, v, &lambda, NULL))
+              return cli_input_error("impact-time: lambda = eps k / v is not representable");
+        }
   return 0;
 }
 
@@ -127,7 +148,11 @@ int impactfit_cmd_impact_time(int argc, char **argv) {
   cli_spec opts[] = {
       CLI_STR_REQ("eps", &s_eps, "impact-time: --eps is required (damping ratio, >= 0)"),
       CLI_STR_REQ("n", &s_n, "impact-time: --n is required (spring exponent, > 0)"),
-      CLI_STR("k", &s_k), CLI_STR("mass", &s_mass), CLI_STR("v", &s_v), CLI_FLAG("json", &json), CLI_GRID_SPECS(go),
+      CLI_STR("k", &s_k),
+      CLI_STR("mass", &s_mass),
+      CLI_STR("v", &s_v),
+      CLI_FLAG("json", &json),
+      CLI_GRID_SPECS(go),
   };
   int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);
   if (rc || help)

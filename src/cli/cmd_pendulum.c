@@ -41,9 +41,8 @@ typedef struct trace_ctx {
 
 static int write_point(void *vctx, const impactfit_pendulum_point *p) {
   trace_ctx *c = vctx;
-  fprintf(c->f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d\n", p->t, p->theta1,
-          p->theta2, p->omega1, p->omega2, p->delta, p->delta_dot, p->force, p->energy, p->in_contact,
-          p->kind);
+  fprintf(c->f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d\n", p->t, p->theta1, p->theta2, p->omega1,
+          p->omega2, p->delta, p->delta_dot, p->force, p->energy, p->in_contact, p->kind);
   return ferror(c->f) ? IMPACTFIT_EIO : 0;
 }
 
@@ -58,16 +57,22 @@ typedef struct run {
 
 #define IMP(f, kind) CLI_FIELD(impactfit_pendulum_impact, f, kind)
 static const cli_field impact_fields[] = {
-    IMP(t_start, 'd'),       IMP(t_end, 'd'),         IMP(v_in, 'd'),          IMP(v_out, 'd'),
-    IMP(e_eff, 'd'),         IMP(mass, 'd'),          IMP(lever, 'd'),         IMP(c, 'd'),
-    IMP(delta_max, 'd'),     IMP(f_max, 'd'),         IMP(omega1_before, 'd'), IMP(omega2_before, 'd'),
-    IMP(omega1_after, 'd'),  IMP(omega2_after, 'd'),  IMP(energy_before, 'd'), IMP(energy_after, 'd'),
+    IMP(t_start, 'd'),      IMP(t_end, 'd'),        IMP(v_in, 'd'),          IMP(v_out, 'd'),
+    IMP(e_eff, 'd'),        IMP(mass, 'd'),         IMP(lever, 'd'),         IMP(c, 'd'),
+    IMP(delta_max, 'd'),    IMP(f_max, 'd'),        IMP(omega1_before, 'd'), IMP(omega2_before, 'd'),
+    IMP(omega1_after, 'd'), IMP(omega2_after, 'd'), IMP(energy_before, 'd'), IMP(energy_after, 'd'),
     IMP(ended, 'i')};
 #define SUM(f, kind) CLI_FIELD(impactfit_pendulum_result, f, kind)
-static const cli_field summary_fields[] = {
-    CLI_FIELD_AS("impacts", impactfit_pendulum_result, n_impacts, 'i'),
-    SUM(energy_start, 'd'), SUM(energy_end, 'd'), SUM(max_energy_drift, 'd'), SUM(theta1, 'd'), SUM(theta2, 'd'),
-    SUM(omega1, 'd'),       SUM(omega2, 'd'),     SUM(steps, 'l'),            SUM(rhs_evals, 'l')};
+static const cli_field summary_fields[] = {CLI_FIELD_AS("impacts", impactfit_pendulum_result, n_impacts, 'i'),
+                                           SUM(energy_start, 'd'),
+                                           SUM(energy_end, 'd'),
+                                           SUM(max_energy_drift, 'd'),
+                                           SUM(theta1, 'd'),
+                                           SUM(theta2, 'd'),
+                                           SUM(omega1, 'd'),
+                                           SUM(omega2, 'd'),
+                                           SUM(steps, 'l'),
+                                           SUM(rhs_evals, 'l')};
 
 static void print_json(const run *R, const impactfit_pendulum_workspace *ws) {
   cli_json j;
@@ -89,12 +94,12 @@ static void print_json(const run *R, const impactfit_pendulum_workspace *ws) {
 }
 
 static void print_detail(const run *R, const impactfit_pendulum_params *p) {
-  printf("pendulum, model %s (%s): e = %g, n = %g, k = %g N/m^n, t_end = %g s\n", R->model->name,
-         R->model->summary, p->e, p->n, p->k, p->t_end);
-  printf("  %d impact(s); energy %.10g J -> %.10g J; largest energy drift between impacts %.2g\n",
-         R->r.n_impacts, R->r.energy_start, R->r.energy_end, R->r.max_energy_drift);
-  printf("  %2s %12s %10s %9s %10s %10s %10s %10s %10s %11s\n", "#", "t_s", "duration_s", "v_in_m/s",
-         "e_eff", "omega1-", "omega2-", "omega1+", "omega2+", "damping");
+  printf("pendulum, model %s (%s): e = %g, n = %g, k = %g N/m^n, t_end = %g s\n", R->model->name, R->model->summary,
+         p->e, p->n, p->k, p->t_end);
+  printf("  %d impact(s); energy %.10g J -> %.10g J; largest energy drift between impacts %.2g\n", R->r.n_impacts,
+         R->r.energy_start, R->r.energy_end, R->r.max_energy_drift);
+  printf("  %2s %12s %10s %9s %10s %10s %10s %10s %10s %11s\n", "#", "t_s", "duration_s", "v_in_m/s", "e_eff",
+         "omega1-", "omega2-", "omega1+", "omega2+", "damping");
   for (int i = 0; i < R->n; i++) {
     const impactfit_pendulum_impact *I = &R->imp[i];
     printf("  %2d %12.8f %10.4g %9.5f %10.7f %10.6f %10.6f %10.6f %10.6f %11.5g%s\n", i, I->t_start,
@@ -117,8 +122,8 @@ static void print_compare(const run *runs, int nr) {
       if (i >= runs[k].n)
         continue;
       const impactfit_pendulum_impact *I = &runs[k].imp[i];
-      printf("%-8s %2d %12.8f %10.7f %10.6f %10.6f\n", runs[k].model->name, i, I->t_start, I->e_eff,
-             I->omega1_after, I->omega2_after);
+      printf("%-8s %2d %12.8f %10.7f %10.6f %10.6f\n", runs[k].model->name, i, I->t_start, I->e_eff, I->omega1_after,
+             I->omega2_after);
     }
   for (int k = 0; k < nr; k++)
     printf("%-8s impacts: %d, energy at t_end: %.8g J\n", runs[k].model->name, runs[k].r.n_impacts,
@@ -181,8 +186,13 @@ int impactfit_cmd_pendulum(int argc, char **argv) {
   int json = 0, help = 0;
   cli_spec opts[] = {
       CLI_STR_REQ("model", &s_model, "pendulum: --model is required (impulse, copt, flores or all)"),
-      CLI_NUM("t-end", &base.t_end), CLI_NUM("e", &base.e),     CLI_NUM("n", &base.n), CLI_NUM("k", &base.k),
-      CLI_STR("trace", &trace),      CLI_NUM("trace-dt", &dt), CLI_FLAG("json", &json),
+      CLI_NUM("t-end", &base.t_end),
+      CLI_NUM("e", &base.e),
+      CLI_NUM("n", &base.n),
+      CLI_NUM("k", &base.k),
+      CLI_STR("trace", &trace),
+      CLI_NUM("trace-dt", &dt),
+      CLI_FLAG("json", &json),
   };
   int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);
   if (rc || help)

@@ -44,11 +44,8 @@ int impactfit_cmd_reproduce(int argc, char **argv) {
   const char *out = "reports", *src = ".", *only = NULL;
   int quick = 0, help = 0, quiet = 0;
   cli_opt opts[] = {
-      {"quick", OPT_FLAG, &quick, 0},
-      {"quiet", OPT_FLAG, &quiet, 0},
-      {"out", OPT_STRING, &out, 0},
-      {"src", OPT_STRING, &src, 0},
-      {"topic", OPT_STRING, &only, 0},
+      {"quick", OPT_FLAG, &quick, 0}, {"quiet", OPT_FLAG, &quiet, 0},  {"out", OPT_STRING, &out, 0},
+      {"src", OPT_STRING, &src, 0},   {"topic", OPT_STRING, &only, 0},
   };
   int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], NULL, 0, NULL, &help);
   if (rc)
@@ -93,7 +90,11 @@ int impactfit_cmd_reproduce(int argc, char **argv) {
   if (WIFSIGNALED(status)) {
     int sig = WTERMSIG(status);
     fprintf(stderr, "impactfit: error: reproduce: stopped by %s; its temporary files in %s were removed\n",
-            sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "a signal", out);
+            sig == SIGINT    ? "SIGINT"
+            : sig == SIGTERM ? "SIGTERM"
+            : sig == SIGHUP  ? "SIGHUP"
+                             : "a signal",
+            out);
     signal(sig, SIG_DFL);
     raise(sig);
     return 128 + sig;

@@ -49,26 +49,42 @@ typedef struct trace_ctx {
 
 static int write_point(void *vctx, const impactfit_mb1d_point *p) {
   trace_ctx *c = vctx;
-  fprintf(c->f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d\n", p->t, p->x[0], p->x[1],
-          p->v[0], p->v[1], p->a[0], p->force, p->element, p->in_contact, p->kind);
+  fprintf(c->f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d\n", p->t, p->x[0], p->x[1], p->v[0], p->v[1],
+          p->a[0], p->force, p->element, p->in_contact, p->kind);
   return ferror(c->f) ? IMPACTFIT_EIO : 0;
 }
 
 typedef roller_run run;
 
 #define RES(f, kind) CLI_FIELD(impactfit_mb1d_result, f, kind)
-static const cli_field summary_fields[] = {
-    RES(multiplicity, 'i'),      RES(transient_periods, 'i'), RES(distance, 'd'),         RES(error_estimate, 'd'),
-    RES(period_contrast, 'd'),   CLI_FIELD_AS("periods", impactfit_mb1d_result, n_periods, 'i'),
-    RES(losses_per_period, 'd'), RES(contact_fraction, 'd'),  RES(touch_fraction, 'd'),   RES(a_max, 'd'),
-    RES(a_min, 'd'),             RES(f_max, 'd'),             RES(f_min, 'd'),            RES(tensile, 'i'),
-    RES(untouched_force, 'i'),   RES(delta_min, 'd'),         RES(delta_max, 'd'),        RES(length_scale, 'd'),
-    RES(velocity_scale, 'd'),    RES(steps, 'l'),             RES(rhs_evals, 'l')};
+static const cli_field summary_fields[] = {RES(multiplicity, 'i'),
+                                           RES(transient_periods, 'i'),
+                                           RES(distance, 'd'),
+                                           RES(error_estimate, 'd'),
+                                           RES(period_contrast, 'd'),
+                                           CLI_FIELD_AS("periods", impactfit_mb1d_result, n_periods, 'i'),
+                                           RES(losses_per_period, 'd'),
+                                           RES(contact_fraction, 'd'),
+                                           RES(touch_fraction, 'd'),
+                                           RES(a_max, 'd'),
+                                           RES(a_min, 'd'),
+                                           RES(f_max, 'd'),
+                                           RES(f_min, 'd'),
+                                           RES(tensile, 'i'),
+                                           RES(untouched_force, 'i'),
+                                           RES(delta_min, 'd'),
+                                           RES(delta_max, 'd'),
+                                           RES(length_scale, 'd'),
+                                           RES(velocity_scale, 'd'),
+                                           RES(steps, 'l'),
+                                           RES(rhs_evals, 'l')};
 #define PER(f, kind) CLI_FIELD(impactfit_mb1d_period, f, kind)
-static const cli_field period_fields[] = {
-    PER(t_start, 'd'),  PER(contact_starts, 'i'), PER(contact_losses, 'i'), PER(contact_fraction, 'd'),
-    PER(touch_fraction, 'd'), PER(untouched_force_fraction, 'd'), PER(a_max, 'd'), PER(a_min, 'd'),
-    PER(f_max, 'd'),    PER(f_min, 'd'),          PER(delta_max, 'd'),      PER(delta_min, 'd')};
+static const cli_field period_fields[] = {PER(t_start, 'd'),        PER(contact_starts, 'i'),
+                                          PER(contact_losses, 'i'), PER(contact_fraction, 'd'),
+                                          PER(touch_fraction, 'd'), PER(untouched_force_fraction, 'd'),
+                                          PER(a_max, 'd'),          PER(a_min, 'd'),
+                                          PER(f_max, 'd'),          PER(f_min, 'd'),
+                                          PER(delta_max, 'd'),      PER(delta_min, 'd')};
 
 static void json_head(cli_json *j, const char *record, const run *R) {
   cli_json_begin(j, stdout);
@@ -102,8 +118,8 @@ static void print_detail(const run *R, impactfit_mb1d_workspace *ws) {
   double T = impactfit_mb1d_excitation_period(S), G0 = S->g; /* accelerations also in units of g */
   printf("roller case %s, transition %s: k = %g N/m, c = %g N s/m, w = %.6g rad/s (%g Hz)\n",
          roller_case_names[R->case_no - 1], R->tr->name, S->k, S->c, S->omega, 1.0 / T);
-  printf("  steady state after %d periods (%.4g s): multiplicity %d\n", r->transient_periods,
-         r->transient_periods * T, r->multiplicity);
+  printf("  steady state after %d periods (%.4g s): multiplicity %d\n", r->transient_periods, r->transient_periods * T,
+         r->multiplicity);
   printf("    (scaled distance %.2g, estimated distance from the orbit %.2g; consecutive periods\n"
          "     differ by %.3g; scales L = %.4g m, V = %.4g m/s)\n",
          r->distance, r->error_estimate, r->period_contrast, r->length_scale, r->velocity_scale);
@@ -117,21 +133,20 @@ static void print_detail(const run *R, impactfit_mb1d_workspace *ws) {
   printf("    %-36s %.6g m / %.6g m\n", "penetration max / min", r->delta_max, r->delta_min);
   printf("    %-36s %s\n", "tensile contact force", r->tensile ? "yes" : "no");
   printf("    %-36s %s\n", "contact force without touching", r->untouched_force ? "yes" : "no");
-  printf("  %6s %11s %6s %8s %8s %8s %9s %9s %11s %11s %11s %11s\n", "period", "t_start_s", "losses",
-         "contact", "touch", "no_touch", "a_max_g", "a_min_g", "f_max_N", "f_min_N", "delta_max_m",
-         "delta_min_m");
+  printf("  %6s %11s %6s %8s %8s %8s %9s %9s %11s %11s %11s %11s\n", "period", "t_start_s", "losses", "contact",
+         "touch", "no_touch", "a_max_g", "a_min_g", "f_max_N", "f_min_N", "delta_max_m", "delta_min_m");
   for (int i = 0; i < r->n_periods; i++) {
     impactfit_mb1d_period P;
     impactfit_mb1d_period_get(ws, i, &P);
     printf("  %6d %11.6g %6d %8.4f %8.4f %8.4f %9.4f %9.4f %11.5g %11.4g %11.4g %11.4g\n", i, P.t_start,
-           P.contact_losses, P.contact_fraction, P.touch_fraction, P.untouched_force_fraction,
-           P.a_max / G0, P.a_min / G0, P.f_max, P.f_min, P.delta_max, P.delta_min);
+           P.contact_losses, P.contact_fraction, P.touch_fraction, P.untouched_force_fraction, P.a_max / G0,
+           P.a_min / G0, P.f_max, P.f_min, P.delta_max, P.delta_min);
   }
 }
 
 static void print_row_header(void) {
-  printf("%-4s %-2s %4s %9s %8s %8s %8s %9s %9s %11s %7s %9s\n", "case", "tr", "q", "transient",
-         "loss/T", "contact", "touch", "a_max_g", "a_min_g", "f_min_N", "tensile", "no_touch");
+  printf("%-4s %-2s %4s %9s %8s %8s %8s %9s %9s %11s %7s %9s\n", "case", "tr", "q", "transient", "loss/T", "contact",
+         "touch", "a_max_g", "a_min_g", "f_min_N", "tensile", "no_touch");
 }
 
 static void print_row(const run *R) {
@@ -142,10 +157,9 @@ static void print_row(const run *R) {
   }
   const impactfit_mb1d_result *r = &R->r;
   const double G0 = R->sys.g;
-  printf(" %4d %9d %8.3g %8.4f %8.4f %9.4f %9.4f %11.4g %7s %9s\n", r->multiplicity,
-         r->transient_periods, r->losses_per_period, r->contact_fraction, r->touch_fraction,
-         r->a_max / G0, r->a_min / G0, r->f_min, r->tensile ? "yes" : "no",
-         r->untouched_force ? "yes" : "no");
+  printf(" %4d %9d %8.3g %8.4f %8.4f %9.4f %9.4f %11.4g %7s %9s\n", r->multiplicity, r->transient_periods,
+         r->losses_per_period, r->contact_fraction, r->touch_fraction, r->a_max / G0, r->a_min / G0, r->f_min,
+         r->tensile ? "yes" : "no", r->untouched_force ? "yes" : "no");
 }
 
 /* Runs every case x condition pair, printing each as it finishes. */

@@ -61,11 +61,21 @@ static const char *help_text =
     "that the dimensional columns are scaled values.\n"
     "Accuracy, measured against an independent quad-precision solver on random impacts (n in [1, 3],\n"
     "m in [0, 2], zeta <= 300, A-D; impactfit reproduce --topic accuracy, docs/ACCURACY.md): e_out\n"
-    "within " IMPACTFIT_ACCURACY_TEXT(IMPACTFIT_ACCURACY_E_OUT) " max(e, 0.01); t_contact within " IMPACTFIT_ACCURACY_TEXT(IMPACTFIT_ACCURACY_T_CONTACT) " (1 + zeta/e) relative; f_max within\n"
-    "" IMPACTFIT_ACCURACY_TEXT(IMPACTFIT_ACCURACY_F_MAX) ", f_min within " IMPACTFIT_ACCURACY_TEXT(IMPACTFIT_ACCURACY_F_MIN) " and delta_max within " IMPACTFIT_ACCURACY_TEXT(IMPACTFIT_ACCURACY_DELTA_MAX) " of their scale; delta_sep within\n"
-    "" IMPACTFIT_ACCURACY_TEXT(IMPACTFIT_ACCURACY_DELTA_SEP) " (1 + zeta) delta_m0.\n"
-    "Exit status: 0 success, 1 a point did not separate or failed numerically (the other rows are\n"
-    "still printed), 2 invalid input, 130/143 interrupted.\n";
+    "within " IMPACTFIT_ACCURACY_TEXT(
+        IMPACTFIT_ACCURACY_E_OUT) " max(e, 0.01); t_contact "
+                                  "within " IMPACTFIT_ACCURACY_TEXT(
+                                      IMPACTFIT_ACCURACY_T_CONTACT) " (1 + zeta/e) "
+                                                                    "relative; f_max "
+                                                                    "within\n"
+                                                                    "" IMPACTFIT_ACCURACY_TEXT(IMPACTFIT_ACCURACY_F_MAX) ", f_min within " IMPACTFIT_ACCURACY_TEXT(IMPACTFIT_ACCURACY_F_MIN) " and delta_max within " IMPACTFIT_ACCURACY_TEXT(
+                                                                        IMPACTFIT_ACCURACY_DELTA_MAX) " of their "
+                                                                                                      "scale; "
+                                                                                                      "delta_sep "
+                                                                                                      "within\n"
+                                                                                                      "" IMPACTFIT_ACCURACY_TEXT(
+                                                                                                          IMPACTFIT_ACCURACY_DELTA_SEP) " (1 + zeta) delta_m0.\n"
+                                                                                                                                        "Exit status: 0 success, 1 a point did not separate or failed numerically (the other rows are\n"
+                                                                                                                                        "still printed), 2 invalid input, 130/143 interrupted.\n";
 
 typedef struct trace_ctx {
   FILE *f;
@@ -73,8 +83,8 @@ typedef struct trace_ctx {
 
 static int write_point(void *vctx, const impactfit_trace_point *p) {
   trace_ctx *c = vctx;
-  fprintf(c->f, "%.17g,%.17g,%.17g,%.17g,%.17g,%d\n", p->t, p->delta, p->delta_dot, p->force,
-          p->element, p->in_contact);
+  fprintf(c->f, "%.17g,%.17g,%.17g,%.17g,%.17g,%d\n", p->t, p->delta, p->delta_dot, p->force, p->element,
+          p->in_contact);
   return ferror(c->f) ? IMPACTFIT_EIO : 0;
 }
 
@@ -87,12 +97,24 @@ typedef struct point {
 
 /* The result's JSON members; the first O_STEPS of them are also the problem's outputs, in order. */
 #define RES(f) CLI_FIELD(impactfit_impact_result, f, 'd')
-static const cli_field result_fields[] = {
-    RES(e_out),     RES(t_contact),    RES(f_max),        RES(t_fmax),       RES(f_min),     RES(delta_max),
-    RES(t_delta_max), RES(delta_start), RES(delta_sep),   RES(f_start),      RES(f_end),     RES(damping_work),
-    RES(energy_error), RES(zeta),       RES(delta_m0),    CLI_FIELD(impactfit_impact_result, rhs_evals, 'l'),
-    CLI_FIELD(impactfit_impact_result, steps, 'l'),
-    CLI_FIELD_AS("contacts", impactfit_impact_result, n_contacts, 'i')};
+static const cli_field result_fields[] = {RES(e_out),
+                                          RES(t_contact),
+                                          RES(f_max),
+                                          RES(t_fmax),
+                                          RES(f_min),
+                                          RES(delta_max),
+                                          RES(t_delta_max),
+                                          RES(delta_start),
+                                          RES(delta_sep),
+                                          RES(f_start),
+                                          RES(f_end),
+                                          RES(damping_work),
+                                          RES(energy_error),
+                                          RES(zeta),
+                                          RES(delta_m0),
+                                          CLI_FIELD(impactfit_impact_result, rhs_evals, 'l'),
+                                          CLI_FIELD(impactfit_impact_result, steps, 'l'),
+                                          CLI_FIELD_AS("contacts", impactfit_impact_result, n_contacts, 'i')};
 
 static void print_json(const point *pt) {
   const impactfit_impact_params *p = &pt->p;
@@ -116,32 +138,31 @@ static const char *csv_header = "n,m,k,c,mass,v,transition,status,e_out,t_contac
 static void print_csv(const point *pt) {
   const impactfit_impact_params *p = &pt->p;
   const impactfit_impact_result *r = &pt->r;
-  printf("%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%s,%s", p->n, p->m, p->k, p->c, p->mass, p->v,
-         p->transition->name, impactfit_status_name(pt->status));
+  printf("%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%s,%s", p->n, p->m, p->k, p->c, p->mass, p->v, p->transition->name,
+         impactfit_status_name(pt->status));
   if (pt->status)
     printf(",,,,,,,,\n");
   else
-    printf(",%.17g,%.17g,%.17g,%.17g,%.17g,%.3g,%.17g,%ld\n", r->e_out, r->t_contact, r->f_max,
-           r->delta_max, r->delta_sep, r->energy_error, r->zeta, r->rhs_evals);
+    printf(",%.17g,%.17g,%.17g,%.17g,%.17g,%.3g,%.17g,%ld\n", r->e_out, r->t_contact, r->f_max, r->delta_max,
+           r->delta_sep, r->energy_error, r->zeta, r->rhs_evals);
 }
 
 static void print_row(const point *pt) {
   const impactfit_impact_params *p = &pt->p;
   const impactfit_impact_result *r = &pt->r;
-  printf("%6.3g %6.3g %10.4g %10.4g %9.3g %8.3g  %-2s", p->n, p->m, p->c, p->k, p->mass, p->v,
-         p->transition->name);
+  printf("%6.3g %6.3g %10.4g %10.4g %9.3g %8.3g  %-2s", p->n, p->m, p->c, p->k, p->mass, p->v, p->transition->name);
   if (pt->status)
     printf(" %s\n", impactfit_status_name(pt->status));
   else
-    printf(" %.12f %12.6g %12.6g %12.6g %12.6g %8.1e %6ld\n", r->e_out, r->t_contact, r->f_max,
-           r->delta_max, r->delta_sep, r->energy_error, r->rhs_evals);
+    printf(" %.12f %12.6g %12.6g %12.6g %12.6g %8.1e %6ld\n", r->e_out, r->t_contact, r->f_max, r->delta_max,
+           r->delta_sep, r->energy_error, r->rhs_evals);
 }
 
 static void print_detail(const point *pt) {
   const impactfit_impact_params *p = &pt->p;
   const impactfit_impact_result *r = &pt->r;
-  printf("impact: n = %g, m = %g, k = %g N/m^n, c = %g, mass = %g kg, v = %g m/s, transition %s\n",
-         p->n, p->m, p->k, p->c, p->mass, p->v, p->transition->name);
+  printf("impact: n = %g, m = %g, k = %g N/m^n, c = %g, mass = %g kg, v = %g m/s, transition %s\n", p->n, p->m, p->k,
+         p->c, p->mass, p->v, p->transition->name);
   printf("  %-22s %.15g\n", "e_out", r->e_out);
   printf("  %-22s %.15g s\n", "t_contact", r->t_contact);
   printf("  %-22s %.15g N at t = %.10g s\n", "f_max", r->f_max, r->t_fmax);
@@ -153,16 +174,33 @@ static void print_detail(const point *pt) {
   printf("  %-22s %.15g J\n", "damping_work", r->damping_work);
   printf("  %-22s %.3g (relative to the initial kinetic energy)\n", "energy_error", r->energy_error);
   printf("  %-22s zeta = %.15g, delta_m0 = %.15g m\n", "scaled problem", r->zeta, r->delta_m0);
-  printf("  %-22s %ld RHS evaluations, %ld steps, %d contact(s)\n", "cost", r->rhs_evals, r->steps,
-         r->n_contacts);
+  printf("  %-22s %ld RHS evaluations, %ld steps, %d contact(s)\n", "cost", r->rhs_evals, r->steps, r->n_contacts);
 }
 
 /* ---- rows of the library's sweep problem "impact" (src/impact/prob_impact.c): its parameters and
  * outputs in this order ---- */
 
 enum { P_TR, P_N, P_M, P_C, P_K, P_MASS, P_V, P_ACCEL, P_CONTACTS, P_TMAX, P_COUNT };
-enum { O_E_OUT, O_T_CONTACT, O_F_MAX, O_T_FMAX, O_F_MIN, O_DELTA_MAX, O_T_DELTA_MAX, O_DELTA_START, O_DELTA_SEP,
-       O_F_START, O_F_END, O_DAMPING_WORK, O_ENERGY_ERROR, O_ZETA, O_DELTA_M0, O_STEPS, O_CONTACTS, O_COUNT };
+enum {
+  O_E_OUT,
+  O_T_CONTACT,
+  O_F_MAX,
+  O_T_FMAX,
+  O_F_MIN,
+  O_DELTA_MAX,
+  O_T_DELTA_MAX,
+  O_DELTA_START,
+  O_DELTA_SEP,
+  O_F_START,
+  O_F_END,
+  O_DAMPING_WORK,
+  O_ENERGY_ERROR,
+  O_ZETA,
+  O_DELTA_M0,
+  O_STEPS,
+  O_CONTACTS,
+  O_COUNT
+};
 
 typedef struct sim_state {
   const impactfit_transition *trs[4];
@@ -207,8 +245,8 @@ static void sim_header(void *ctx) {
   if (c->csv)
     puts(csv_header);
   else if (!c->json)
-    printf("%6s %6s %10s %10s %9s %8s  %-2s %-14s %12s %12s %12s %12s %8s %6s\n", "n", "m", "c", "k",
-           "mass", "v", "tr", "e_out", "t_contact", "f_max", "delta_max", "delta_sep", "E_err", "evals");
+    printf("%6s %6s %10s %10s %9s %8s  %-2s %-14s %12s %12s %12s %12s %8s %6s\n", "n", "m", "c", "k", "mass", "v", "tr",
+           "e_out", "t_contact", "f_max", "delta_max", "delta_sep", "E_err", "evals");
 }
 
 static void print_detail(const point *pt);
@@ -333,11 +371,21 @@ int impactfit_cmd_simulate(int argc, char **argv) {
   int json = 0, csv = 0, help = 0, contacts = 1, points = 401;
   cli_grid_opts go = CLI_GRID_OPTS_INIT;
   cli_spec opts[] = {
-      CLI_STR("n", &s_n),         CLI_STR("m", &s_m),           CLI_STR("c", &s_c),
-      CLI_STR("k", &s_k),         CLI_STR("mass", &s_mass),     CLI_STR("v", &s_v),
-      CLI_NUM("accel", &base.accel), CLI_ANYINT("contacts", &contacts), CLI_NUM("t-max", &base.t_max),
-      CLI_STR("transition", &transition), CLI_STR("trace", &trace), CLI_ANYINT("trace-points", &points),
-      CLI_FLAG("json", &json),    CLI_FLAG("csv", &csv),        CLI_GRID_SPECS(go),
+      CLI_STR("n", &s_n),
+      CLI_STR("m", &s_m),
+      CLI_STR("c", &s_c),
+      CLI_STR("k", &s_k),
+      CLI_STR("mass", &s_mass),
+      CLI_STR("v", &s_v),
+      CLI_NUM("accel", &base.accel),
+      CLI_ANYINT("contacts", &contacts),
+      CLI_NUM("t-max", &base.t_max),
+      CLI_STR("transition", &transition),
+      CLI_STR("trace", &trace),
+      CLI_ANYINT("trace-points", &points),
+      CLI_FLAG("json", &json),
+      CLI_FLAG("csv", &csv),
+      CLI_GRID_SPECS(go),
   };
   const size_t nopt = CLI_COUNT(opts);
   int rc = cli_options(argc, argv, opts, nopt, help_text, &help, NULL, 0, NULL);

@@ -32,8 +32,10 @@ static const char *help_text =
 
 #define REP(f, kind) CLI_FIELD(impactfit_surrogate_report, f, kind)
 static const cli_field report_fields[] = {
-    REP(solves, 'l'),       REP(coefficients, 'l'), REP(check_points, 'i'), REP(max_e_error, 'd'),
-    REP(edge_points, 'i'),  REP(max_zeta_rel, 'd'), REP(worst_n, 'd'),      REP(worst_m, 'd'),
+    REP(solves, 'l'),       REP(coefficients, 'l'),
+    REP(check_points, 'i'), REP(max_e_error, 'd'),
+    REP(edge_points, 'i'),  REP(max_zeta_rel, 'd'),
+    REP(worst_n, 'd'),      REP(worst_m, 'd'),
     REP(worst_e, 'd'),      CLI_FIELD_AS("seconds", impactfit_surrogate_report, build_seconds, 'd')};
 
 int impactfit_cmd_surrogate(int argc, char **argv) {
@@ -43,8 +45,8 @@ int impactfit_cmd_surrogate(int argc, char **argv) {
   int help = 0, json = 0, dn = UNSET, dm = UNSET, dt = UNSET, dr = UNSET, check = UNSET;
   double drop = NAN; /* NAN: not given */
   cli_spec opts[] = {
-      CLI_NUM("drop", &drop),      CLI_STR("out", &out),       CLI_ANYINT("deg-n", &dn), CLI_ANYINT("deg-m", &dm),
-      CLI_ANYINT("deg-t", &dt),    CLI_ANYINT("deg-r", &dr),   CLI_ANYINT("check", &check), CLI_FLAG("json", &json),
+      CLI_NUM("drop", &drop),   CLI_STR("out", &out),     CLI_ANYINT("deg-n", &dn),    CLI_ANYINT("deg-m", &dm),
+      CLI_ANYINT("deg-t", &dt), CLI_ANYINT("deg-r", &dr), CLI_ANYINT("check", &check), CLI_FLAG("json", &json),
   };
   int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, pos, 1, &npos);
   if (rc || help)
@@ -93,10 +95,11 @@ int impactfit_cmd_surrogate(int argc, char **argv) {
     cli_json_fields(&j, &rep, report_fields, CLI_COUNT(report_fields));
     cli_json_end(&j);
   } else {
-    fprintf(rf, "%s: %ld exact solves, %ld coefficients, %d held-out + %d edge and seam points: max |e_out - e| = "
-                "%.3e (n = %.4f, m = %.4f, e = %.4g), max |zeta/zeta_exact - 1| = %.3e, %.2f s -> %s\n",
-            spec.name, rep.solves, rep.coefficients, rep.check_points, rep.edge_points, rep.max_e_error, rep.worst_n, rep.worst_m,
-            rep.worst_e, rep.max_zeta_rel, rep.build_seconds, out);
+    fprintf(rf,
+            "%s: %ld exact solves, %ld coefficients, %d held-out + %d edge and seam points: max |e_out - e| = "
+            "%.3e (n = %.4f, m = %.4f, e = %.4g), max |zeta/zeta_exact - 1| = %.3e, %.2f s -> %s\n",
+            spec.name, rep.solves, rep.coefficients, rep.check_points, rep.edge_points, rep.max_e_error, rep.worst_n,
+            rep.worst_m, rep.worst_e, rep.max_zeta_rel, rep.build_seconds, out);
   }
   return CLI_OK;
 }

@@ -138,8 +138,8 @@ int impactfit_cmd_sweep(int argc, char **argv) {
   int threads = 0, block = 0, help = 0, resume = 0, quiet = 0;
   double sync = 2.0;
   cli_opt opts[] = {
-      {"out", OPT_STRING, &out_dir, 0},   {"threads", OPT_INT, &threads, 0}, {"block", OPT_INT, &block, 0},
-      {"resume", OPT_FLAG, &resume, 0},   {"shard", OPT_STRING, &shard_s, 0}, {"sync", OPT_DOUBLE, &sync, 0},
+      {"out", OPT_STRING, &out_dir, 0}, {"threads", OPT_INT, &threads, 0},  {"block", OPT_INT, &block, 0},
+      {"resume", OPT_FLAG, &resume, 0}, {"shard", OPT_STRING, &shard_s, 0}, {"sync", OPT_DOUBLE, &sync, 0},
       {"quiet", OPT_FLAG, &quiet, 0},
   };
   const char *pos[1];
@@ -177,9 +177,9 @@ int impactfit_cmd_sweep(int argc, char **argv) {
     rc = CLI_INPUT;
   rc = sweep_mpi_max(rc); /* collective: every rank learns whether any rank could not load it */
   if (!rc && ranks > 1 && !sweep_mpi_same_hash(impactfit_sweep_hash(s)))
-    rc = rank == 0 ? cli_input_error("sweep: the MPI ranks read different versions of %s (definition hashes differ)",
-                                     pos[0])
-                   : CLI_INPUT;
+    rc = rank == 0
+             ? cli_input_error("sweep: the MPI ranks read different versions of %s (definition hashes differ)", pos[0])
+             : CLI_INPUT;
   if (rc) {
     impactfit_sweep_free(s);
     sweep_mpi_finalize();
@@ -195,7 +195,8 @@ int impactfit_cmd_sweep(int argc, char **argv) {
   char name[600], command[5000];
   snprintf(name, sizeof name, "%.*s", (int)(blen < 500 ? blen : 500), base);
   snprintf(command, sizeof command, "impactfit sweep %s --out %s", pos[0], out_dir);
-  cli_sweep_exec x = {"sweep", name, out_dir, command, threads, (size_t)block, opts[2].seen, resume, shard, shards, sync, quiet};
+  cli_sweep_exec x = {"sweep",      name,   out_dir, command, threads, (size_t)block,
+                      opts[2].seen, resume, shard,   shards,  sync,    quiet};
   rc = cli_sweep_execute(s, &x, rank, ranks);
   impactfit_sweep_free(s);
   sweep_mpi_finalize();
@@ -224,8 +225,8 @@ static int report_stop(impactfit_sweep_output *o, const cli_sweep_exec *x, int s
   if (!sig)
     sig = SIGTERM; /* another rank was stopped */
   if (cst)
-    fprintf(stderr, "impactfit: error: %s: interrupted by %s, and %s; resume with: %s\n", x->what,
-            cli_signal_name(sig), cerr.message, again);
+    fprintf(stderr, "impactfit: error: %s: interrupted by %s, and %s; resume with: %s\n", x->what, cli_signal_name(sig),
+            cerr.message, again);
   else
     fprintf(stderr, "impactfit: error: %s: interrupted by %s after %zu of %zu points (saved in %s); resume with: %s\n",
             x->what, cli_signal_name(sig), os.rows, total_pts, impactfit_sweep_output_part_path(o), again);
@@ -246,8 +247,8 @@ static int finish_output(impactfit_sweep_output *o, const cli_sweep_exec *x, con
   impactfit_sweep_output_get_state(o, &os);
   size_t here = os.rows - os.rows_at_open;
   if (nothing_left)
-    printf("%s: %zu points, %zu failed: completed an interrupted run (no point left to compute) -> %s\n", lbl,
-           os.rows, os.failed, csv_path);
+    printf("%s: %zu points, %zu failed: completed an interrupted run (no point left to compute) -> %s\n", lbl, os.rows,
+           os.failed, csv_path);
   else
     printf("%s: %zu points, %zu failed, %d thread(s)%s, %.3g s (%.0f points/s) -> %s\n", lbl, os.rows, os.failed,
            run->threads, run->ranks > 1 ? " per rank" : "", wall_here, wall_here > 0 ? (double)here / wall_here : 0.0,
@@ -261,8 +262,7 @@ static int finish_output(impactfit_sweep_output *o, const cli_sweep_exec *x, con
     fprintf(stderr, "impactfit: error: %s: %zu of %zu points failed (first: point %zu, %s: %s); see %s\n", x->what,
             os.failed, os.rows, fi, impactfit_status_name(fs), fm, json_path);
   else
-    fprintf(stderr, "impactfit: error: %s: %zu of %zu points failed; see %s\n", x->what, os.failed, os.rows,
-            csv_path);
+    fprintf(stderr, "impactfit: error: %s: %zu of %zu points failed; see %s\n", x->what, os.failed, os.rows, csv_path);
   return CLI_NUMERIC;
 }
 

@@ -24,34 +24,52 @@ static const char *help_text =
     "x'' + k* x^n + lambda* x^m x' = 0 with k* = e(n+1)/2 and lambda* = 3(1-e)(m+1)/(4 alpha);\n"
     "alpha depends on n, m, e and the transition condition only.\n"
     "Measured (default tol, random n, m, e, A or C): an independent quad-precision solver (or, for\n"
-    "m = n, the exact Hunt-Crossley relation) gives |e_out - e| <= " IMPACTFIT_ACCURACY_TEXT(IMPACTFIT_ACCURACY_ZHANG_ALPHA) " min(e, 1 - e) at the\n"
-    "returned alpha (docs/ACCURACY.md).\n\n"
-    "  --n N --m M     spring and damping exponents (n > 0, m >= 0), required\n"
-    "  --e E           target coefficient of restitution, 0 < e < 1, required\n"
-    "  --transition X  C: contact ends where the force falls to zero (default); A: at d = 0\n"
-    "  --method M      bisect (reference), fast (default), nlopt (minimise the misfit)\n"
-    "  --tol T         relative tolerance on e_out, default 1e-10\n"
-    "  --k K --mass MASS --v V   with all three, also print lambda in the user's units\n"
-    "                  (without them every column is dimensionless: nothing is scaled)\n"
-    "  --json          one JSON object per point; --csv: CSV with a header row\n"
-    "  --threads T     OpenMP threads, default: OMP_NUM_THREADS or all cores\n"
-    "  --quiet         no progress line (shown only when stderr is a terminal)\n"
-    "  --from P        print the points from index P on, without the header (what an interrupted\n"
-    "                  run says to continue with)\n"
-    "  --out DIR       write DIR/zhang-alpha.csv + .json as 'impactfit sweep' does (problem\n"
-    "                  zhang-alpha), durable; --resume continues an interrupted run\n\n"
-    "--n, --m and --e accept a value, a list a,b,c or a range start:stop:count (the sweep's linear\n"
-    "axis); the grid (n, then m, then e fastest) is a sweep of problem zhang-alpha run by the\n"
-    "library's runner: rows stream in grid order (memory bounded by the axes, not the points),\n"
-    "continuation along e, the same bytes for any thread count; Ctrl-C keeps the rows printed and\n"
-    "gives the --from command that prints the rest. Where no alpha exists (under A with m < n and\n"
-    "strong damping the bodies never separate) the row says so and the exit status is 1.\n\n"
-    "Columns: n, m, e (-), transition, alpha (-), lambda_star (-, Zhang's scaled damping), e_out (-,\n"
-    "simulated restitution), zeta (-, scaled damping of inverse.h), lambda (N s/m^(m+1), only with\n"
-    "--k --mass --v), iterations (simulations), rhs_evals (right-hand-side evaluations), status;\n"
-    "--json also method, k (N/m^n), mass (kg), v (m/s), error.\n"
-    "Exit status: 0 success, 1 a point has no solution or failed, 2 invalid input, 130/143\n"
-    "interrupted.\n";
+    "m = n, the exact Hunt-Crossley relation) gives |e_out - e| <= " IMPACTFIT_ACCURACY_TEXT(
+        IMPACTFIT_ACCURACY_ZHANG_ALPHA) " min(e, 1 - e) at the\n"
+                                        "returned alpha (docs/ACCURACY.md).\n\n"
+                                        "  --n N --m M     spring and damping exponents (n > 0, m >= 0), required\n"
+                                        "  --e E           target coefficient of restitution, 0 < e < 1, required\n"
+                                        "  --transition X  C: contact ends where the force falls to zero (default); A: "
+                                        "at d = 0\n"
+                                        "  --method M      bisect (reference), fast (default), nlopt (minimise the "
+                                        "misfit)\n"
+                                        "  --tol T         relative tolerance on e_out, default 1e-10\n"
+                                        "  --k K --mass MASS --v V   with all three, also print lambda in the user's "
+                                        "units\n"
+                                        "                  (without them every column is dimensionless: nothing is "
+                                        "scaled)\n"
+                                        "  --json          one JSON object per point; --csv: CSV with a header row\n"
+                                        "  --threads T     OpenMP threads, default: OMP_NUM_THREADS or all cores\n"
+                                        "  --quiet         no progress line (shown only when stderr is a terminal)\n"
+                                        "  --from P        print the points from index P on, without the header (what "
+                                        "an interrupted\n"
+                                        "                  run says to continue with)\n"
+                                        "  --out DIR       write DIR/zhang-alpha.csv + .json as 'impactfit sweep' does "
+                                        "(problem\n"
+                                        "                  zhang-alpha), durable; --resume continues an interrupted "
+                                        "run\n\n"
+                                        "--n, --m and --e accept a value, a list a,b,c or a range start:stop:count "
+                                        "(the sweep's linear\n"
+                                        "axis); the grid (n, then m, then e fastest) is a sweep of problem zhang-alpha "
+                                        "run by the\n"
+                                        "library's runner: rows stream in grid order (memory bounded by the axes, not "
+                                        "the points),\n"
+                                        "continuation along e, the same bytes for any thread count; Ctrl-C keeps the "
+                                        "rows printed and\n"
+                                        "gives the --from command that prints the rest. Where no alpha exists (under A "
+                                        "with m < n and\n"
+                                        "strong damping the bodies never separate) the row says so and the exit status "
+                                        "is 1.\n\n"
+                                        "Columns: n, m, e (-), transition, alpha (-), lambda_star (-, Zhang's scaled "
+                                        "damping), e_out (-,\n"
+                                        "simulated restitution), zeta (-, scaled damping of inverse.h), lambda (N "
+                                        "s/m^(m+1), only with\n"
+                                        "--k --mass --v), iterations (simulations), rhs_evals (right-hand-side "
+                                        "evaluations), status;\n"
+                                        "--json also method, k (N/m^n), mass (kg), v (m/s), error.\n"
+                                        "Exit status: 0 success, 1 a point has no solution or failed, 2 invalid input, "
+                                        "130/143\n"
+                                        "interrupted.\n";
 
 typedef struct za_print {
   int json, csv, have_dims;
@@ -59,8 +77,8 @@ typedef struct za_print {
   const char *transition, *method;
 } za_print;
 
-enum { IN_N, IN_M, IN_E };                  /* problem zhang-alpha's parameters */
-enum { OUT_ZETA = 3, OUT_IT = 5 };          /* and the outputs used: zeta, iterations */
+enum { IN_N, IN_M, IN_E };         /* problem zhang-alpha's parameters */
+enum { OUT_ZETA = 3, OUT_IT = 5 }; /* and the outputs used: zeta, iterations */
 
 static void za_header(void *ctx) {
   const za_print *c = ctx;
@@ -68,8 +86,8 @@ static void za_header(void *ctx) {
     printf("n,m,e,transition,alpha,lambda_star,e_out,zeta%s,iterations,rhs_evals,status\n",
            c->have_dims ? ",lambda" : "");
   else if (!c->json)
-    printf("%6s %6s %12s %2s %20s %20s %20s %5s %7s%s\n", "n", "m", "e", "tr", "alpha", "lambda_star",
-           "e_out", "iter", "evals", c->have_dims ? "                 lambda" : "");
+    printf("%6s %6s %12s %2s %20s %20s %20s %5s %7s%s\n", "n", "m", "e", "tr", "alpha", "lambda_star", "e_out", "iter",
+           "evals", c->have_dims ? "                 lambda" : "");
 }
 
 static void za_row(void *ctx, const cli_grid_row *r) {
@@ -138,9 +156,9 @@ static int check_dims(double n, void *ctx) {
   impactfit_error err;
   impactfit_error_clear(&err);
   double lam;
-  CLI_AXIS_EACH(*c->m, j)
-  if (impactfit_lambda_from_zeta(n, cli_axis_value(c->m, j), 1.0, c->k, c->mass, c->v, &lam, &err))
-    return cli_status_error(IMPACTFIT_EINVAL, &err, "zhang-alpha");
+  CLI_AXIS_EACH (*c->m, j)
+    if (impactfit_lambda_from_zeta(n, cli_axis_value(c->m, j), 1.0, c->k, c->mass, c->v, &lam, &err))
+      return cli_status_error(IMPACTFIT_EINVAL, &err, "zhang-alpha");
   return 0;
 }
 
@@ -151,9 +169,9 @@ int impactfit_cmd_zhang_alpha(int argc, char **argv) {
   int json = 0, csv = 0, help = 0;
   cli_grid_opts go = CLI_GRID_OPTS_INIT;
   cli_spec opts[] = {
-      CLI_STR("n", &s_n),         CLI_STR("m", &s_m),         CLI_STR("e", &s_e),  CLI_STR("transition", &transition),
-      CLI_STR("method", &method), CLI_NUM("tol", &tol),       CLI_NUM("k", &dm.k), CLI_NUM("mass", &dm.mass),
-      CLI_NUM("v", &dm.v),        CLI_FLAG("json", &json),    CLI_FLAG("csv", &csv), CLI_GRID_SPECS(go),
+      CLI_STR("n", &s_n),         CLI_STR("m", &s_m),      CLI_STR("e", &s_e),    CLI_STR("transition", &transition),
+      CLI_STR("method", &method), CLI_NUM("tol", &tol),    CLI_NUM("k", &dm.k),   CLI_NUM("mass", &dm.mass),
+      CLI_NUM("v", &dm.v),        CLI_FLAG("json", &json), CLI_FLAG("csv", &csv), CLI_GRID_SPECS(go),
   };
   int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);
   if (rc || help)
@@ -174,8 +192,16 @@ int impactfit_cmd_zhang_alpha(int argc, char **argv) {
   cli_axis_spec ax[] = {
       {"--n", "n", s_n, NULL, 0.0, NAN, CLI_LO_OPEN, "--n: spring exponent must be > 0 (got %.17g)", NULL, {0}},
       {"--m", "m", s_m, NULL, 0.0, NAN, 0u, "--m: damping exponent must be >= 0 (got %.17g)", NULL, {0}},
-      {"--e", "e", s_e, NULL, 0.0, 1.0, CLI_LO_OPEN | CLI_HI_OPEN, "--e: alpha is defined for 0 < e < 1 (got %.17g)",
-       NULL, {0}},
+      {"--e",
+       "e",
+       s_e,
+       NULL,
+       0.0,
+       1.0,
+       CLI_LO_OPEN | CLI_HI_OPEN,
+       "--e: alpha is defined for 0 < e < 1 (got %.17g)",
+       NULL,
+       {0}},
   };
   const size_t nax = CLI_COUNT(ax);
   impactfit_sweep *s = NULL;
@@ -184,14 +210,16 @@ int impactfit_cmd_zhang_alpha(int argc, char **argv) {
     rc = cli_input_error("--tol: expected a value in [1e-13, 0.1), got %.17g", tol);
   if (!rc && dm.have) {
     dm.m = &ax[1].ax;
-    CLI_AXIS_EACH(ax[0].ax, i) if (!rc) rc = check_dims(cli_axis_value(&ax[0].ax, i), &dm);
+    CLI_AXIS_EACH (ax[0].ax, i)
+      if (!rc)
+        rc = check_dims(cli_axis_value(&ax[0].ax, i), &dm);
   }
   if (!rc)
     rc = cli_axes_limit("zhang-alpha", ax, nax);
   if (!rc) {
-    cli_setting set[6] = {{"k", NULL, dm.k, NULL, 0}, {"mass", NULL, dm.mass, NULL, 0}, {"v", NULL, dm.v, NULL, 0},
-                          {"tol", NULL, tol, NULL, 0}, {"transition", tr->name, 0, NULL, 0},
-                          {"method", rm->name, 0, NULL, 0}};
+    cli_setting set[6] = {{"k", NULL, dm.k, NULL, 0},           {"mass", NULL, dm.mass, NULL, 0},
+                          {"v", NULL, dm.v, NULL, 0},           {"tol", NULL, tol, NULL, 0},
+                          {"transition", tr->name, 0, NULL, 0}, {"method", rm->name, 0, NULL, 0}};
     const size_t skip = dm.have ? 0 : 3; /* k, mass, v only when given */
     rc = cli_grid_sweep("zhang-alpha", "zhang-alpha", set + skip, CLI_COUNT(set) - skip, ax, nax, &s);
   }

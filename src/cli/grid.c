@@ -55,8 +55,8 @@ static size_t put(char *buf, size_t size, size_t at, const char *s) {
   return at + n;
 }
 
-void cli_command_line(int argc, char **argv, const char *const *skip, const int *takes_value, size_t nskip,
-                      char *buf, size_t size) {
+void cli_command_line(int argc, char **argv, const char *const *skip, const int *takes_value, size_t nskip, char *buf,
+                      size_t size) {
   size_t at = put(buf, size, 0, "impactfit");
   for (int i = 1; i < argc; i++) {
     int drop = 0;
@@ -190,8 +190,7 @@ int cli_grid_check(const char *what, const cli_grid_opts *o, int formats) {
   if (o->from < 0)
     return cli_input_error("--from: expected a point index >= 0, got %d", o->from);
   if (o->out_dir && (o->from || formats))
-    return cli_input_error("%s: --out writes the sweep's CSV and JSON files: no --from or output format options",
-                           what);
+    return cli_input_error("%s: --out writes the sweep's CSV and JSON files: no --from or output format options", what);
   if (o->resume && !o->out_dir)
     return cli_input_error("%s: --resume continues an --out DIR run (give --out DIR)", what);
   return 0;
@@ -203,8 +202,9 @@ int cli_grid_exec(const char *what, const impactfit_sweep *s, const cli_grid_opt
   static const char *const skip[] = {"--from", "--resume"};
   static const int takes[] = {1, 0};
   cli_command_line(argc, argv, skip, takes, 2, command, sizeof command);
-  cli_grid g = {what,       s,       o->threads > 0 ? o->threads : 0, o->quiet, (size_t)o->from, o->out_dir,
-                o->resume, command, header,                          row,      ctx};
+  cli_grid g = {
+      what, s,  o->threads > 0 ? o->threads : 0, o->quiet, (size_t)o->from, o->out_dir, o->resume, command, header,
+      row,  ctx};
   return cli_grid_run(&g);
 }
 
@@ -229,7 +229,7 @@ int cli_axes_parse(cli_axis_spec *a, size_t n, void *ctx) {
     const cli_axis_spec *s = &a[k];
     if (!s->text && (s->flags & CLI_IF_SEEN))
       continue;
-    CLI_AXIS_EACH(s->ax, i) {
+    CLI_AXIS_EACH (s->ax, i) {
       double v = cli_axis_value(&s->ax, i);
       if (s->msg && axis_value_bad(s, v))
         rc = cli_input_error(s->msg, v);
@@ -260,8 +260,8 @@ void cli_axes_free(cli_axis_spec *a, size_t n) {
     cli_axis_free(&a[k].ax);
 }
 
-int cli_grid_sweep(const char *what, const char *problem, const cli_setting *set, size_t nset,
-                   const cli_axis_spec *a, size_t n, impactfit_sweep **out) {
+int cli_grid_sweep(const char *what, const char *problem, const cli_setting *set, size_t nset, const cli_axis_spec *a,
+                   size_t n, impactfit_sweep **out) {
   impactfit_error err;
   impactfit_error_clear(&err);
   impactfit_sweep_def *d = NULL;

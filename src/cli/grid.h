@@ -23,9 +23,9 @@
 /* One axis option: a value, a list or a linear range (values are not stored for a range). */
 typedef struct cli_axis {
   int range;
-  double a, b;     /* range ends */
-  size_t n;        /* number of values */
-  double *values;  /* list values (NULL for a range) */
+  double a, b;    /* range ends */
+  size_t n;       /* number of values */
+  double *values; /* list values (NULL for a range) */
 } cli_axis;
 
 /* Parses "v", "a,b,c" or "start:stop:count" (count 1..1e8); 0 or CLI_INPUT (error printed naming what). */
@@ -39,26 +39,26 @@ void cli_axis_free(cli_axis *ax);
 /* One point of the grid: the runner's numbers (impactfit_sweep_run_values). */
 typedef struct cli_grid_row {
   size_t index;
-  const double *in;    /* the problem's parameters, in its order */
-  const double *out;   /* the problem's outputs, in its order (all 0 for a failed point) */
-  int status;          /* 0 (OK) or the point's status */
+  const double *in;  /* the problem's parameters, in its order */
+  const double *out; /* the problem's outputs, in its order (all 0 for a failed point) */
+  int status;        /* 0 (OK) or the point's status */
   long rhs_evals;
   const char *message; /* the failure's message ("" when OK) */
 } cli_grid_row;
 
 typedef struct cli_grid {
-  const char *what;     /* "copt": messages, progress label, NAME of DIR/NAME.csv */
+  const char *what; /* "copt": messages, progress label, NAME of DIR/NAME.csv */
   const impactfit_sweep *s;
   int threads, quiet;
-  size_t from;          /* --from: first point printed (stdout mode; 0: all, with the header). The P an
+  size_t from;               /* --from: first point printed (stdout mode; 0: all, with the header). The P an
                          * interrupted run prints is where a work unit starts, so the rows are those
                          * of the full run; another P may cut a continuation run (copt, zhang-alpha
                          * along e) and change its rows within the solver's tolerance */
-  const char *out_dir;  /* --out DIR: durable sweep output instead of standard output */
-  int resume;           /* --resume (with --out) */
-  const char *command;  /* the command line without --from/--resume (for the messages) */
-  void (*header)(void *ctx);                         /* prints the header (from == 0) */
-  void (*row)(void *ctx, const cli_grid_row *r);     /* prints one row */
+  const char *out_dir;       /* --out DIR: durable sweep output instead of standard output */
+  int resume;                /* --resume (with --out) */
+  const char *command;       /* the command line without --from/--resume (for the messages) */
+  void (*header)(void *ctx); /* prints the header (from == 0) */
+  void (*row)(void *ctx, const cli_grid_row *r); /* prints one row */
   void *ctx;
 } cli_grid;
 
@@ -73,9 +73,10 @@ typedef struct cli_grid_opts {
   int quiet, from, resume;
   const char *out_dir;
 } cli_grid_opts;
-#define CLI_GRID_OPTS_INIT {-1, 0, 0, 0, NULL}
-#define CLI_GRID_SPECS(o)                                                                                  \
-  CLI_ANYINT("threads", &(o).threads), CLI_FLAG("quiet", &(o).quiet), CLI_ANYINT("from", &(o).from),      \
+#define CLI_GRID_OPTS_INIT \
+  { -1, 0, 0, 0, NULL }
+#define CLI_GRID_SPECS(o)                                                                            \
+  CLI_ANYINT("threads", &(o).threads), CLI_FLAG("quiet", &(o).quiet), CLI_ANYINT("from", &(o).from), \
       CLI_STR("out", &(o).out_dir), CLI_FLAG("resume", &(o).resume)
 
 /* Checks them; `formats` is non-zero when --json/--csv/--trace was given (--out writes the sweep's own
@@ -99,14 +100,17 @@ typedef struct cli_axis_spec {
   const char *text;  /* the option's value, NULL when not given */
   const char *def;   /* used when not given */
   double lo, hi;
-  unsigned flags;    /* CLI_LO_OPEN, CLI_HI_OPEN; CLI_IF_SEEN: checked only when given */
+  unsigned flags; /* CLI_LO_OPEN, CLI_HI_OPEN; CLI_IF_SEEN: checked only when given */
   const char *msg;
   int (*check)(double v, void *ctx);
-  cli_axis ax;       /* set by cli_axes_parse */
+  cli_axis ax; /* set by cli_axes_parse */
 } cli_axis_spec;
 
 /* An axis without a range check. */
-#define CLI_AXIS(opt, param, text, def) {opt, param, text, def, NAN, NAN, 0u, NULL, NULL, {0}}
+#define CLI_AXIS(opt, param, text, def)                    \
+  {                                                        \
+    opt, param, text, def, NAN, NAN, 0u, NULL, NULL, { 0 } \
+  }
 
 /* Parses every axis (all first, then the checks, in order). Returns 0 or CLI_INPUT (printed). */
 int cli_axes_parse(cli_axis_spec *a, size_t n, void *ctx);
@@ -128,8 +132,8 @@ typedef struct cli_setting {
 
 /* Builds the sweep of problem `problem` named `what`: the settings in order, then the axes (those
  * with a value) in order. Returns 0 or the exit status (error printed with context `what`). */
-int cli_grid_sweep(const char *what, const char *problem, const cli_setting *set, size_t nset,
-                   const cli_axis_spec *a, size_t n, impactfit_sweep **out);
+int cli_grid_sweep(const char *what, const char *problem, const cli_setting *set, size_t nset, const cli_axis_spec *a,
+                   size_t n, impactfit_sweep **out);
 
 /* A failed point's message on stderr after its row: "impactfit: error: WHAT: <where>: message",
  * <where> from the format (stdout flushed first so the row comes before it). */
@@ -138,12 +142,11 @@ void cli_row_failed(const char *what, const char *message, const char *where_fmt
 
 /* for (i over the values of axis a to check): every value of a list, the two ends of a range (a linear
  * range lies between them). */
-#define CLI_AXIS_EACH(a, i) \
-  for (size_t i = 0; i < (a).n; i = ((a).range && i == 0 && (a).n > 2) ? (a).n - 1 : i + 1)
+#define CLI_AXIS_EACH(a, i) for (size_t i = 0; i < (a).n; i = ((a).range && i == 0 && (a).n > 2) ? (a).n - 1 : i + 1)
 
 /* The command line (argv[0] as "impactfit", each argument shell-quoted when needed), leaving out
  * the options named in skip (with their value when takes_value[k]); into buf. */
-void cli_command_line(int argc, char **argv, const char *const *skip, const int *takes_value, size_t nskip,
-                      char *buf, size_t size);
+void cli_command_line(int argc, char **argv, const char *const *skip, const int *takes_value, size_t nskip, char *buf,
+                      size_t size);
 
 #endif

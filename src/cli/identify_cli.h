@@ -20,8 +20,7 @@ typedef struct identify_assign {
 
 /* Parses s into the slots of a (matched by exact name). Errors (printed, CLI_INPUT): empty item,
  * missing '=', unknown or repeated name, empty or over-long value. */
-static inline int identify_cli_assignments(const char *opt, const char *s, identify_assign *a,
-                                           size_t na) {
+static inline int identify_cli_assignments(const char *opt, const char *s, identify_assign *a, size_t na) {
   for (size_t k = 0; k < na; k++)
     a[k].seen = 0;
   const char *p = s;

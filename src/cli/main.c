@@ -19,12 +19,11 @@ static const command commands[] = {
 };
 
 static void usage(FILE *f) {
-  fprintf(f,
-          "usage: impactfit <command> [options]\n"
-          "       impactfit --help | --version\n\n"
-          "impactfit turns a coefficient of restitution into the damping constants of continuous\n"
-          "contact-force models f = k d^n + c d^m d', exactly, and audits the published formulas.\n\n"
-          "commands:\n");
+  fprintf(f, "usage: impactfit <command> [options]\n"
+             "       impactfit --help | --version\n\n"
+             "impactfit turns a coefficient of restitution into the damping constants of continuous\n"
+             "contact-force models f = k d^n + c d^m d', exactly, and audits the published formulas.\n\n"
+             "commands:\n");
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     fprintf(f, "  %-14s %s\n", commands[i].name, commands[i].summary);
   fprintf(f, "\n'impactfit <command> --help' describes a command's options.\n"

@@ -12,13 +12,13 @@
 #include "impactfit/sweep.h"
 
 typedef struct cli_sweep_exec {
-  const char *what;     /* "sweep", "copt": the context of messages and the progress label */
-  const char *name;     /* NAME of DIR/NAME.csv (".shard-I-of-N" is appended for a shard) */
-  const char *out_dir;  /* DIR, created if missing */
-  const char *command;  /* the command line that repeats this run, without --resume and --shard */
-  int threads;          /* 0: OMP_NUM_THREADS or all cores */
-  size_t block;         /* 0: the default */
-  int block_given;      /* --block was given (a resumed run must use the journal's otherwise) */
+  const char *what;    /* "sweep", "copt": the context of messages and the progress label */
+  const char *name;    /* NAME of DIR/NAME.csv (".shard-I-of-N" is appended for a shard) */
+  const char *out_dir; /* DIR, created if missing */
+  const char *command; /* the command line that repeats this run, without --resume and --shard */
+  int threads;         /* 0: OMP_NUM_THREADS or all cores */
+  size_t block;        /* 0: the default */
+  int block_given;     /* --block was given (a resumed run must use the journal's otherwise) */
   int resume;
   size_t shard, shards; /* 0, 1: unsharded */
   double sync;          /* seconds between commits */

@@ -56,7 +56,7 @@ int sweep_mpi_init(int *rank, int *size) {
   mpi_on = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, rank);
   MPI_Comm_size(MPI_COMM_WORLD, size);
-  if (provided < MPI_THREAD_FUNNELED && *size > 1) {
+  if (provided<MPI_THREAD_FUNNELED && * size> 1) {
     if (*rank == 0)
       cli_input_error("sweep: the MPI library does not provide MPI_THREAD_FUNNELED (OpenMP inside ranks)");
     MPI_Finalize();
@@ -294,8 +294,10 @@ static void post_recv(bytes *b, size_t n, int src, int tag, MPI_Request *req) {
   if (n + 1 > b->cap) {
     char *q = realloc(b->p, n + 1);
     if (!q) {
-      fprintf(stderr, "impactfit: error: sweep: out of memory for %zu bytes of rows from rank %d; resume with "
-                      "--resume\n", n, src);
+      fprintf(stderr,
+              "impactfit: error: sweep: out of memory for %zu bytes of rows from rank %d; resume with "
+              "--resume\n",
+              n, src);
       MPI_Abort(MPI_COMM_WORLD, CLI_NUMERIC);
     }
     b->p = q;
@@ -601,8 +603,8 @@ int sweep_mpi_work(const impactfit_sweep *s, const impactfit_sweep_run_params *r
       t->rows.len = t->fails.len = t->covered = 0, interrupted = 1;
     if (cli_signal_pending())
       interrupted = 1;
-    unsigned long long h[6] = {task[0], t->covered, t->rows.len, t->fails.len, t->failed,
-                               (unsigned long long)interrupted};
+    unsigned long long h[6] = {task[0],      t->covered, t->rows.len,
+                               t->fails.len, t->failed,  (unsigned long long)interrupted};
     memcpy(b->h, h, sizeof h);
     MPI_Isend(b->h, 6, MPI_UNSIGNED_LONG_LONG, 0, TAG_RESULT, MPI_COMM_WORLD, &b->req[0]);
     MPI_Isend(t->rows.p, (int)t->rows.len, MPI_BYTE, 0, TAG_ROWS, MPI_COMM_WORLD, &b->req[1]);

@@ -153,19 +153,23 @@ static void banner_fitfile(sbuf *b, const impactfit_fitfile *f) {
     impactfit_fit_objective obj = st.spec->objective;
     int minimax = obj == IMPACTFIT_FIT_MINIMAX_ABSOLUTE || obj == IMPACTFIT_FIT_MINIMAX_RELATIVE;
     if (minimax)
-      out(b, "\n  objective: minimax, smallest max %s (NLopt SLSQP on the epigraph form, from the least-squares "
-             "fit\n  with the same residuals)",
+      out(b,
+          "\n  objective: minimax, smallest max %s (NLopt SLSQP on the epigraph form, from the least-squares "
+          "fit\n  with the same residuals)",
           obj == IMPACTFIT_FIT_MINIMAX_RELATIVE ? "|f - y|/|y|" : "|f - y|");
     else
-      out(b, "\n  objective: %s, %s", obj == IMPACTFIT_FIT_RELATIVE ? "relative residuals (f - y)/y" : "absolute residuals f - y",
+      out(b, "\n  objective: %s, %s",
+          obj == IMPACTFIT_FIT_RELATIVE ? "relative residuals (f - y)/y" : "absolute residuals f - y",
           form->linear ? "linear least squares" : "nonlinear least squares");
     if (st.weights)
       out(b, ",\n  %s-rule weights in %s%s%s (the sum approximates the integral over the grid)", st.weights, st.x,
           st.x2 ? " and " : "", st.x2 ? st.x2 : "");
     out(b, "\n");
     if (st.spec->ridge > 0.0) {
-      out(b, "  ridge regularisation%s: N lambda^2 sum_j ((a_j - s_j)/max(1, |s_j|))^2 added, lambda = %.17g,\n"
-             "  centre s = the start values:", minimax ? " (of the least-squares start)" : "", st.spec->ridge);
+      out(b,
+          "  ridge regularisation%s: N lambda^2 sum_j ((a_j - s_j)/max(1, |s_j|))^2 added, lambda = %.17g,\n"
+          "  centre s = the start values:",
+          minimax ? " (of the least-squares start)" : "", st.spec->ridge);
       for (size_t j = 0; j < st.results[0].n_params; j++)
         out(b, "%s %s = %.17g", j % 4 == 0 ? "\n   " : ",", st.results[0].names[j], st.spec->start[j]);
       out(b, "\n");
@@ -199,7 +203,8 @@ static int defs_fitfile(impactfit_codegen *g, const impactfit_fitfile *f, impact
         if (strcmp(r->names[j], stat_names[k]) == 0)
           return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                                  "codegen: stage %s: a constant named '%s' would clash with the header's statistics "
-                                 "array %s_%s", st.name, r->names[j], prefix, r->names[j]);
+                                 "array %s_%s",
+                                 st.name, r->names[j], prefix, r->names[j]);
     size_t used = 0;
     com[0] = '\0';
     for (size_t j = 0; j < p && used < sizeof com; j++)
@@ -242,8 +247,8 @@ static int defs_fitfile(impactfit_codegen *g, const impactfit_fitfile *f, impact
         buf[k] = w == 0 ? st.results[k].rms : w == 1 ? st.results[k].max_abs : st.results[k].max_rel;
       snprintf(nm, sizeof nm, "%s_%s", prefix, stat_names[w + 1]);
       if (st.group)
-        impactfit_codegen_array(g, nm, buf, G, w == 0 ? "rms residual, max |f - y| and max |f - y|/|y| for each group"
-                                                      : NULL);
+        impactfit_codegen_array(g, nm, buf, G,
+                                w == 0 ? "rms residual, max |f - y| and max |f - y|/|y| for each group" : NULL);
       else
         impactfit_codegen_scalar(g, nm, buf[0], w == 0 ? "rms residual, max |f - y| and max |f - y|/|y|" : NULL);
     }
@@ -321,8 +326,8 @@ int impactfit_codegen_header(const impactfit_fitfile *f, char **text, size_t *le
   if (!f || !text)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "codegen: no fit file or result given");
   impactfit_codegen *g;
-  int st = impactfit_codegen_begin(impactfit_fitfile_name(f),
-                                   "impactfit sweep SWEEP_FILE --out DIR && impactfit fit FIT_FILE --data DIR", &g, err);
+  int st = impactfit_codegen_begin(
+      impactfit_fitfile_name(f), "impactfit sweep SWEEP_FILE --out DIR && impactfit fit FIT_FILE --data DIR", &g, err);
   if (st)
     return st;
   if ((st = impactfit_codegen_join(g, &f, 1, err))) {

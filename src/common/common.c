@@ -11,8 +11,8 @@
 
 const char *impactfit_strerror(int status) {
   switch (status) {
-#define IMPACTFIT__STATUS_MSG(name, value, msg)                                                    \
-  case value:                                                                                      \
+#define IMPACTFIT__STATUS_MSG(name, value, msg) \
+  case value:                                   \
     return msg;
     IMPACTFIT_STATUS_LIST(IMPACTFIT__STATUS_MSG)
 #undef IMPACTFIT__STATUS_MSG
@@ -23,8 +23,8 @@ const char *impactfit_strerror(int status) {
 
 const char *impactfit_status_name(int status) {
   switch (status) {
-#define IMPACTFIT__STATUS_NAME(name, value, msg)                                                   \
-  case value:                                                                                      \
+#define IMPACTFIT__STATUS_NAME(name, value, msg) \
+  case value:                                    \
     return #name;
     IMPACTFIT_STATUS_LIST(IMPACTFIT__STATUS_NAME)
 #undef IMPACTFIT__STATUS_NAME
@@ -33,9 +33,7 @@ const char *impactfit_status_name(int status) {
   }
 }
 
-int impactfit_status_is_input_error(int status) {
-  return status == IMPACTFIT_EINVAL || status == IMPACTFIT_EPARSE;
-}
+int impactfit_status_is_input_error(int status) { return status == IMPACTFIT_EINVAL || status == IMPACTFIT_EPARSE; }
 
 void impactfit_error_clear(impactfit_error *err) {
   if (!err)
@@ -48,8 +46,7 @@ void impactfit_error_clear(impactfit_error *err) {
 
 const char *impactfit_version(void) { return IMPACTFIT_VERSION_STRING; }
 
-int impactfit__fail(impactfit_error *err, int status, const char *file, int line, const char *fmt,
-                    ...) {
+int impactfit__fail(impactfit_error *err, int status, const char *file, int line, const char *fmt, ...) {
   if (err) {
     va_list ap;
     va_start(ap, fmt);
@@ -66,8 +63,8 @@ int impactfit__fail(impactfit_error *err, int status, const char *file, int line
  * and is not thread-safe: only the first thread to enter and the last to leave touch it, under
  * gsl_lock. A thread already inside (a nested impactfit call) only counts on its own. */
 static pthread_mutex_t gsl_lock = PTHREAD_MUTEX_INITIALIZER;
-static unsigned long gsl_threads;        /* threads inside a scope (gsl_lock) */
-static gsl_error_handler_t *gsl_host;     /* the handler found at the first entry (gsl_lock) */
+static unsigned long gsl_threads;             /* threads inside a scope (gsl_lock) */
+static gsl_error_handler_t *gsl_host;         /* the handler found at the first entry (gsl_lock) */
 static _Thread_local unsigned long gsl_depth; /* this thread's nesting */
 
 impactfit__gsl_scope impactfit__gsl_enter(void) {

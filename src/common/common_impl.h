@@ -26,8 +26,8 @@ typedef struct impactfit__gsl_scope {
 } impactfit__gsl_scope;
 impactfit__gsl_scope impactfit__gsl_enter(void);
 void impactfit__gsl_leave(impactfit__gsl_scope *s);
-#define IMPACTFIT__GSL_SCOPE                                                                             \
-  impactfit__gsl_scope impactfit__gsl_scope_ __attribute__((cleanup(impactfit__gsl_leave), unused)) = \
-      impactfit__gsl_enter()
+#define IMPACTFIT__GSL_SCOPE                 \
+  impactfit__gsl_scope impactfit__gsl_scope_ \
+      __attribute__((cleanup(impactfit__gsl_leave), unused)) = impactfit__gsl_enter()
 
 #endif

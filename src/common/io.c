@@ -91,8 +91,8 @@ static int handler(void *user, const char *section, const char *name, const char
   return 1;
 }
 
-int impactfit__ini_parse(const char *text, size_t len, const char *name, impactfit__ini_fn fn,
-                         void *user, impactfit_error *err) {
+int impactfit__ini_parse(const char *text, size_t len, const char *name, impactfit__ini_fn fn, void *user,
+                         impactfit_error *err) {
   reader r;
   memset(&r, 0, sizeof r);
   r.p = text;
@@ -107,8 +107,8 @@ int impactfit__ini_parse(const char *text, size_t len, const char *name, impactf
   if (rc == -2)
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "%s: out of memory while parsing", name);
   if (rc != 0)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE,
-                           "%s:%d: syntax error (expected [section], key = value or a comment)", name, rc);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "%s:%d: syntax error (expected [section], key = value or a comment)",
+                           name, rc);
   return IMPACTFIT_OK;
 }
 
@@ -165,8 +165,7 @@ int impactfit__parse_number(const char *what, const char *s, double *out, impact
   if (!isfinite(v))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "%s: expected a finite number, got '%s'", what, s);
   if (errno == ERANGE && (v == 0.0 || fabs(v) == HUGE_VAL))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "%s: '%s' is outside the range of double precision",
-                           what, s);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "%s: '%s' is outside the range of double precision", what, s);
   *out = v;
   return IMPACTFIT_OK;
 }

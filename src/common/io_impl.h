@@ -17,10 +17,10 @@
  * location); impactfit__ini_parse then fails with "NAME:LINE: message". Syntax errors, lines longer
  * than IMPACTFIT__INI_MAX_LINE characters and NUL bytes are EPARSE. */
 #define IMPACTFIT__INI_MAX_LINE 1000
-typedef int (*impactfit__ini_fn)(void *user, const char *section, const char *name,
-                                 const char *value, int line, int continuation, impactfit_error *err);
-int impactfit__ini_parse(const char *text, size_t len, const char *name, impactfit__ini_fn fn,
-                         void *user, impactfit_error *err);
+typedef int (*impactfit__ini_fn)(void *user, const char *section, const char *name, const char *value, int line,
+                                 int continuation, impactfit_error *err);
+int impactfit__ini_parse(const char *text, size_t len, const char *name, impactfit__ini_fn fn, void *user,
+                         impactfit_error *err);
 
 /* Reads a whole file into a NUL-terminated buffer (free with free()); EIO with a message. */
 int impactfit__read_file(const char *path, char **text, size_t *len, impactfit_error *err);

@@ -181,8 +181,8 @@ static double conv_linear_log(double e) { return -2.0 * beta_of(e); }
 /* YADE 2023.02a MindlinPhys(en): β_n from Thornton et al. (2013) Eq. (B6)/(B7), then
  * c_n = 2 β_n √(M k_n) with k_n = (3/2) K δ^(1/2): C = 2 √(3/2) β_n √(M K) */
 static double yade_b6(double e) {
-  static const double h[10] = {-6.918798, -16.41105, 146.8049, -796.4559, 2928.711,
-                               -7206.864, 11494.29,  -11342.18, 6276.757, -1489.915};
+  static const double h[10] = {-6.918798, -16.41105, 146.8049,  -796.4559, 2928.711,
+                               -7206.864, 11494.29,  -11342.18, 6276.757,  -1489.915};
   if (e >= 1.0)
     return 0.0;
   double a = h[9];
@@ -334,19 +334,25 @@ OPS(o_chrono_hooke, ST_HOOKE_VCHAR, DA_CONV_SQRTMK, conv_linear_log, in_chrono)
 #define LMP_VT "stable 29Sep2021, updates 1-2 (Debian 12)"
 #define LMP_SRC "src/GRANULAR/pair_granular.cpp:349-377, :987-991 and fix_wall_gran.cpp:160 (stable_29Sep2021_update2)"
 #define LMP_ENTRY(normal, damp, n, m, par, unit, te, mat, law, ops)                                                   \
-  {"lammps", "granular " normal, damp, LMP_VT, LMP_V0, LMP_V1, n, m, par, unit, te, mat, 0, "limit_damping", 1, law,  \
-   LMP_SRC, &ops}
+  {                                                                                                                   \
+    "lammps", "granular " normal, damp, LMP_VT, LMP_V0, LMP_V1, n, m, par, unit, te, mat, 0, "limit_damping", 1, law, \
+        LMP_SRC, &ops                                                                                                 \
+  }
 #define HM "F = (4/3) E* a delta, a = sqrt(R delta), E* = E/(2(1 - nu^2)) (a fix wall/gran wall: E/(2(1 - nu))); "
 #define HK "F = kn a delta, a = sqrt(R delta) (kn in Pa); "
 #define LK "F = kn delta (kn in N/m); "
-#define TS "eta = alpha(e) sqrt(M knfac), alpha(e) = 1.2728 - 4.2783 e + 11.087 e^2 - 22.348 e^3 + 27.467 e^4 - 18.022 e^5 + 4.8218 e^6 (no sqrt 2 in this version)"
+#define TS                                                                                                            \
+  "eta = alpha(e) sqrt(M knfac), alpha(e) = 1.2728 - 4.2783 e + 11.087 e^2 - 22.348 e^3 + 27.467 e^4 - 18.022 e^5 + " \
+  "4.8218 e^6 (no sqrt 2 in this version)"
 #define TS2 "eta = sqrt(2) alpha(e) sqrt(M knfac) (alpha as in 29Sep2021)"
-#define CRH "eta = sqrt(3/2) 2 sqrt(5/6) |beta| sqrt(M knfac), beta = ln e/sqrt(ln^2 e + pi^2): C = sqrt(5) |beta| sqrt(M K)"
+#define CRH \
+  "eta = sqrt(3/2) 2 sqrt(5/6) |beta| sqrt(M knfac), beta = ln e/sqrt(ln^2 e + pi^2): C = sqrt(5) |beta| sqrt(M K)"
 
 static const impactfit_dem_model models[] = {
     /* ---- LAMMPS 29 Sep 2021, pair_style granular (run here) ---- */
     LMP_ENTRY("hertz/material", "tsuji", 1.5, 0.25, "e", "-", 1, 1, HM TS ": C = alpha(e) sqrt(M K)", o_lg_hm_ts),
-    LMP_ENTRY("hertz/material", "velocity", 1.5, 0.0, "eta_n0", "N s/m", 0, 1, HM "eta = eta_n0: C = eta_n0", o_lg_hm_vel),
+    LMP_ENTRY("hertz/material", "velocity", 1.5, 0.0, "eta_n0", "N s/m", 0, 1, HM "eta = eta_n0: C = eta_n0",
+              o_lg_hm_vel),
     LMP_ENTRY("hertz/material", "mass_velocity", 1.5, 0.0, "eta_n0", "1/s", 0, 1, HM "eta = eta_n0 M: C = eta_n0 M",
               o_lg_hm_mv),
     LMP_ENTRY("hertz/material", "viscoelastic", 1.5, 0.5, "eta_n0", "1/(m s)", 0, 1,
@@ -364,12 +370,13 @@ static const impactfit_dem_model models[] = {
     {"lammps", "gran/hooke", "", LMP_VT, LMP_V0, LMP_V1, 1.0, 0.0, "gamma_n", "1/s", 0, 0, 0, "limit_damping", 1,
      "F = kn delta + M gamma_n delta' (kn in N/m): C = M gamma_n",
      "src/GRANULAR/pair_gran_hooke.cpp:154-162, fix_wall_gran.cpp:796-798 (stable_29Sep2021_update2)", &o_lgran_hooke},
-    {"lammps", "gran/hooke/history", "", LMP_VT, LMP_V0, LMP_V1, 1.0, 0.0, "gamma_n", "1/s", 0, 0, 0, "limit_damping", 1,
-     "F = kn delta + M gamma_n delta' (kn in N/m): C = M gamma_n",
+    {"lammps", "gran/hooke/history", "", LMP_VT, LMP_V0, LMP_V1, 1.0, 0.0, "gamma_n", "1/s", 0, 0, 0, "limit_damping",
+     1, "F = kn delta + M gamma_n delta' (kn in N/m): C = M gamma_n",
      "src/GRANULAR/pair_gran_hooke_history.cpp:237-245, fix_wall_gran.cpp:889-891 (stable_29Sep2021_update2)",
      &o_lgran_hooke},
     {"lammps", "gran/hertz/history", "", LMP_VT, LMP_V0, LMP_V1, 1.5, 0.5, "gamma_n", "1/(m s)", 0, 0, 0,
-     "limit_damping", 1, "F = sqrt(R delta) (kn delta + M gamma_n delta') (kn in Pa): K = kn sqrt(R), C = M gamma_n sqrt(R)",
+     "limit_damping", 1,
+     "F = sqrt(R delta) (kn delta + M gamma_n delta') (kn in Pa): K = kn sqrt(R), C = M gamma_n sqrt(R)",
      "src/GRANULAR/pair_gran_hertz_history.cpp:175-185, fix_wall_gran.cpp:1018-1023 (stable_29Sep2021_update2)",
      &o_lgran_hertz},
     /* ---- later LAMMPS (formula only, not run here) ---- */
@@ -382,20 +389,21 @@ static const impactfit_dem_model models[] = {
     {"lammps", "granular hooke", "coeff_restitution", "17Apr2024 and later (formula only)", LMP_CR, 0, 1.0, 0.0, "e",
      "-", 1, 0, 0, "limit_damping", 0, LK "eta = 2 |ln e| sqrt(M kn)/sqrt(pi^2 + ln^2 e) (exact under A)",
      "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingCoeffRestitution; lammps/lammps PR #4068)", &o_ln_k_cr},
-    {"lammps", "granular hertz/material", "tsuji", "2Sep2026 and later, with sqrt 2 (formula only)", LMP_S2, 0, 1.5, 0.25,
-     "e", "-", 1, 1, 0, "limit_damping", 0, HM TS2 ": C = sqrt(2) alpha(e) sqrt(M K)",
+    {"lammps", "granular hertz/material", "tsuji", "2Sep2026 and later, with sqrt 2 (formula only)", LMP_S2, 0, 1.5,
+     0.25, "e", "-", 1, 1, 0, "limit_damping", 0, HM TS2 ": C = sqrt(2) alpha(e) sqrt(M K)",
      "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingTsuji::init, 2Sep2026: damp *= MY_SQRT2)", &o_ln_hm_ts2},
-    {"lammps", "granular hertz", "tsuji", "2Sep2026 and later, with sqrt 2 (formula only)", LMP_S2, 0, 1.5, 0.25, "e", "-",
-     1, 0, 0, "limit_damping", 0, HK TS2 ": C = sqrt(2) alpha(e) sqrt(M K)",
+    {"lammps", "granular hertz", "tsuji", "2Sep2026 and later, with sqrt 2 (formula only)", LMP_S2, 0, 1.5, 0.25, "e",
+     "-", 1, 0, 0, "limit_damping", 0, HK TS2 ": C = sqrt(2) alpha(e) sqrt(M K)",
      "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingTsuji::init, 2Sep2026: damp *= MY_SQRT2)", &o_ln_h_ts2},
-    {"lammps", "granular hooke", "tsuji", "2Sep2026 and later, with sqrt 2 (formula only)", LMP_S2, 0, 1.0, 0.0, "e", "-", 1,
-     0, 0, "limit_damping", 0, LK TS2 ": C = sqrt(2) alpha(e) sqrt(M kn)",
+    {"lammps", "granular hooke", "tsuji", "2Sep2026 and later, with sqrt 2 (formula only)", LMP_S2, 0, 1.0, 0.0, "e",
+     "-", 1, 0, 0, "limit_damping", 0, LK TS2 ": C = sqrt(2) alpha(e) sqrt(M kn)",
      "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingTsuji::init, 2Sep2026: damp *= MY_SQRT2)", &o_ln_k_ts2},
     /* ---- LIGGGHTS-PUBLIC 3.8.0 (run here) ---- */
     {"liggghts", "hertz", "", "3.8.0 (Debian 12)", 30800, 30899, 1.5, 0.25, "e", "-", 1, 1, 0, "limitForce", 1,
      "F = (4/3) Y* sqrt(R delta) delta + gamma_n delta', S_n = 2 Y* sqrt(R delta), gamma_n = -2 sqrt(5/6) beta "
      "sqrt(S_n M), beta = ln e/sqrt(ln^2 e + pi^2): K = (4/3) Y* sqrt(R), C = sqrt(5) |beta| sqrt(M K)",
-     "src/normal_model_hertz.h:211-258, global_properties.cpp:432, :539 (LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)", &o_lig_hertz},
+     "src/normal_model_hertz.h:211-258, global_properties.cpp:432, :539 (LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)",
+     &o_lig_hertz},
     {"liggghts", "hooke", "", "3.8.0 (Debian 12)", 30800, 30899, 1.0, 0.0, "e", "-", 1, 1, 0, "limitForce", 1,
      "F = kn delta + gamma_n delta', kn = (16/15) sqrt(R) Y* (15 M V^2/(16 sqrt(R) Y*))^(1/5) (V: "
      "characteristicVelocity), gamma_n = sqrt(4 M kn/(1 + (pi/ln e)^2)): C = 2 |beta| sqrt(M K)",
@@ -410,12 +418,14 @@ static const impactfit_dem_model models[] = {
      "src/normal_model_hooke_stiffness.h:203-238 (LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)", &o_lig_hooke_st_abs},
     {"liggghts", "hertz/stiffness", "", "3.8.0 (Debian 12)", 30800, 30899, 1.5, 0.5, "gamman", "1/(m s)", 0, 0, 0,
      "limitForce", 1,
-     "F = sqrt(R delta) (kn delta + M gamman delta') (properties kn in Pa, gamman): K = kn sqrt(R), C = M gamman sqrt(R)",
+     "F = sqrt(R delta) (kn delta + M gamman delta') (properties kn in Pa, gamman): K = kn sqrt(R), C = M gamman "
+     "sqrt(R)",
      "src/normal_model_hertz_stiffness.h:111-142 (LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)", &o_lig_hertz_st},
     /* ---- YADE 2023.02a (run here) ---- */
     {"yade", "mindlin", "en", "2023.02a (Debian 12)", 20230200, 20230299, 1.5, 0.25, "en", "-", 1, 1, 1, NULL, 1,
      "Ip2_FrictMat_FrictMat_MindlinPhys(en): kno = (4/3) E* sqrt(R), F = kno delta^(3/2) + c_n delta', c_n = 2 beta_n "
-     "sqrt(M (3/2) kno delta^(1/2)), beta_n = sqrt(1/(1 - (1 + e)^2 exp(a(e))) - 1) with a(e) the degree-10 polynomial of "
+     "sqrt(M (3/2) kno delta^(1/2)), beta_n = sqrt(1/(1 - (1 + e)^2 exp(a(e))) - 1) with a(e) the degree-10 polynomial "
+     "of "
      "Thornton et al. (2013) Eq. (B7); the total force is clamped at zero: C = 2 sqrt(3/2) beta_n sqrt(M K)",
      "pkg/dem/HertzMindlin.cpp:22-110 (Ip2), :270-519 (Law2) (YADE 2023.02a, d081c80)", &o_yade_en},
     {"yade", "mindlin", "en", "1.00.0 - 2022.01a (formula only)", 10000, 20220199, 1.5, 0.25, "en", "-", 1, 1, 1, NULL,
@@ -429,7 +439,8 @@ static const impactfit_dem_model models[] = {
      "C = 2 sqrt(3/2) betan sqrt(M K)",
      "pkg/dem/HertzMindlin.cpp:107, :330-402 (YADE 2023.02a, d081c80)", &o_yade_betan},
     {"yade", "viscel", "en", "2023.02a (Debian 12)", 20230200, 20230299, 1.0, 0.0, "en", "-", 1, 0, 1, NULL, 1,
-     "ViscElMat(tc, en): per contact kn = (pi^2 + ln^2 en) M'/tc^2, cn = -2 ln(en) M'/tc with M' = M (sphere-sphere) or "
+     "ViscElMat(tc, en): per contact kn = (pi^2 + ln^2 en) M'/tc^2, cn = -2 ln(en) M'/tc with M' = M (sphere-sphere) "
+     "or "
      "m/2 (a wall of mass 0 takes the sphere's mass); F = kn delta + cn delta' clamped at zero",
      "pkg/dem/ViscoelasticPM.cpp:66-170 (Law2), :172-340 (Ip2) (YADE 2023.02a, d081c80)", &o_yade_ve_en},
     {"yade", "viscel", "cn", "2023.02a (Debian 12)", 20230200, 20230299, 1.0, 0.0, "cn", "N s/m", 0, 0, 1, NULL, 1,
@@ -471,8 +482,7 @@ long impactfit_dem_version_key(const char *code, const char *version) {
   (void)code;
   if (!version || !*version)
     return 0;
-  static const char *const mon[] = {"jan", "feb", "mar", "apr", "may", "jun",
-                                    "jul", "aug", "sep", "oct", "nov", "dec"};
+  static const char *const mon[] = {"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"};
   const char *s = version;
   if (strncmp(s, "stable_", 7) == 0)
     s += 7;
@@ -942,8 +952,9 @@ static int solve_value(impactfit_inverse_workspace *ws, const impactfit_dem_mode
 static void exact_note(const impactfit_dem_model *md, const impactfit_dem_request *q, const contact_law *L,
                        impactfit_dem_answer *ans) {
   if (L->invariant)
-    snprintf(ans->note, sizeof ans->note, "exact at every speed: this model's damping is scale-invariant "
-                                          "(m = (n - 1)/2), so e does not depend on v, K or M");
+    snprintf(ans->note, sizeof ans->note,
+             "exact at every speed: this model's damping is scale-invariant "
+             "(m = (n - 1)/2), so e does not depend on v, K or M");
   if (L->invariant && q->contact.geometry == IMPACTFIT_DEM_SPHERE_WALL && !strcmp(md->code, "lammps") &&
       !strcmp(md->damping, "tsuji") && md->version_max == LMP_V1)
     appendf(ans->note, sizeof ans->note,
@@ -995,8 +1006,8 @@ int impactfit_dem_solve(impactfit_inverse_workspace *ws, const impactfit_dem_req
   if (!ans->reachable) {
     ans->value = NAN;
     snprintf(ans->note, sizeof ans->note, "%s %s%s%s cannot give e = %.6g%s: %s", md->code, md->model,
-             *md->damping ? " damping " : "", md->damping, q.e, L.tr == impactfit_transition_C ? " (force clamped)" : "",
-             why);
+             *md->damping ? " damping " : "", md->damping, q.e,
+             L.tr == impactfit_transition_C ? " (force clamped)" : "", why);
     goto done;
   }
   if ((st = e_over_range(&q, ans->value, L.invariant, npts, &ans->e_min, &ans->e_max, err)))

@@ -27,10 +27,9 @@ static double linear_log(double e) {
 }
 
 static const impactfit_dem_formula formulas[] = {
-    {"hertz-beta",
-     "LIGGGHTS 3.8 hertz; Chrono SMC Hertz; LAMMPS coeff_restitution (2024 on)",
-     "c = -sqrt(5) beta sqrt(mass k), beta = ln e / sqrt(ln^2 e + pi^2), f = k d^(3/2) + c d^(1/4) d'",
-     1.5, 0.25, 0, hertz_beta},
+    {"hertz-beta", "LIGGGHTS 3.8 hertz; Chrono SMC Hertz; LAMMPS coeff_restitution (2024 on)",
+     "c = -sqrt(5) beta sqrt(mass k), beta = ln e / sqrt(ln^2 e + pi^2), f = k d^(3/2) + c d^(1/4) d'", 1.5, 0.25, 0,
+     hertz_beta},
     {"tsuji", "LAMMPS granular tsuji, 2Sep2026 on: with sqrt 2 (29Sep2021: without)",
      "c = sqrt(2) (1.2728 - 4.2783 e + 11.087 e^2 - 22.348 e^3 + 27.467 e^4 - 18.022 e^5 + 4.8218 e^6) "
      "sqrt(mass k), f = k d^(3/2) + c d^(1/4) d'",
@@ -73,9 +72,8 @@ int impactfit_dem_zeta(const impactfit_dem_formula *f, double e, double *zeta, i
   return 0;
 }
 
-int impactfit_dem_audit(impactfit_impact_workspace *ws, const impactfit_dem_formula *f,
-                        const impactfit_transition *tr, double e_min, double e_max, size_t points,
-                        impactfit_dem_audit_row *row, impactfit_error *err) {
+int impactfit_dem_audit(impactfit_impact_workspace *ws, const impactfit_dem_formula *f, const impactfit_transition *tr,
+                        double e_min, double e_max, size_t points, impactfit_dem_audit_row *row, impactfit_error *err) {
   if (!ws || !f || !row || !tr)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no workspace, formula, transition or row given");
   if (!(e_min > 0.0 && e_max <= 1.0 && e_min <= e_max) || points < 1 || (points == 1 && e_min != e_max))
@@ -124,7 +122,8 @@ int impactfit_dem_damping_ratio(double e, int clamped, double *xi, impactfit_err
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no result given");
   double zeta;
   /* n = 1: ζ = 2ξ, so ξ = ζ/2 exactly */
-  int st = impactfit_scale_invariant_zeta(1.0, e, clamped ? impactfit_transition_C : impactfit_transition_A, &zeta, err);
+  int st = impactfit_scale_invariant_zeta(1.0, e, clamped ? impactfit_transition_C : impactfit_transition_A, &zeta,
+                                          err);
   if (st)
     return st;
   *xi = 0.5 * zeta;

@@ -13,8 +13,8 @@
 
 /* ln e(ξ) under a clamped force, accurate through ξ = 1: the same expression as inverse.c's
  * kv_ln_e_force (for 0 ≤ ξ ≤ 1e150). */
-#define KV_LN_E(x, r)                                                                                   \
-  "    double s = sqrt(fabs((" x " - 1.0) * (" x " + 1.0)));\n"                                         \
+#define KV_LN_E(x, r)                                           \
+  "    double s = sqrt(fabs((" x " - 1.0) * (" x " + 1.0)));\n" \
   "    double " r " = " x " < 1.0 ? atan2(s, " x ") / s : (s > 0.0 ? log1p((" x " - 1.0) + s) / s : 1.0);\n"
 
 int impactfit_dem_damping_header(char **text, size_t *len, impactfit_error *err) {
@@ -47,12 +47,13 @@ int impactfit_dem_damping_header(char **text, size_t *len, impactfit_error *err)
                              "double impactfit_dem_xi_clamped(double e)",
                              "  if (!(e > 0.0 && e <= 1.0))\n    return -1.0;\n"
                              "  double L = log(e), lo = 0.0, hi = 1.0;\n"
-                             "  for (;;) { /* ln e(xi), accurate through xi = 1 */\n" KV_LN_E("hi", "r")
-                             "    if (-2.0 * hi * r <= L)\n      break;\n    hi *= 2.0;\n  }\n"
-                             "  for (int i = 0; i < 200; i++) {\n"
-                             "    double x = 0.5 * (lo + hi);\n    if (!(x > lo && x < hi))\n      break;\n" KV_LN_E("x", "r")
-                             "    if (-2.0 * x * r > L)\n      lo = x;\n    else\n      hi = x;\n  }\n"
-                             "  return 0.5 * (lo + hi);\n");
+                             "  for (;;) { /* ln e(xi), accurate through xi = 1 */\n" KV_LN_E(
+                                 "hi", "r") "    if (-2.0 * hi * r <= L)\n      break;\n    hi *= 2.0;\n  }\n"
+                                            "  for (int i = 0; i < 200; i++) {\n"
+                                            "    double x = 0.5 * (lo + hi);\n    if (!(x > lo && x < hi))\n      "
+                                            "break;\n" KV_LN_E("x", "r") "    if (-2.0 * x * r > L)\n      lo = x;\n   "
+                                                                         " else\n      hi = x;\n  }\n"
+                                                                         "  return 0.5 * (lo + hi);\n");
   impactfit_codegen_code(g, "\n");
   impactfit_codegen_function(g, "the same when the contact ends at d = 0 (tensile force allowed)",
                              "double impactfit_dem_xi_tensile(double e)",
@@ -67,8 +68,8 @@ int impactfit_dem_damping_header(char **text, size_t *len, impactfit_error *err)
     char sig[96];
     snprintf(sig, sizeof sig, "double impactfit_dem_%s_prefactor_%s(double e)", fn[i][0], fn[i][1]);
     impactfit_codegen_code(g, "\n");
-    impactfit_codegen_function(g, NULL, sig, "  double x = impactfit_dem_xi_%s(e);\n  return x < 0.0 ? -1.0 : %s * x;\n",
-                               fn[i][1], fn[i][2]);
+    impactfit_codegen_function(
+        g, NULL, sig, "  double x = impactfit_dem_xi_%s(e);\n  return x < 0.0 ? -1.0 : %s * x;\n", fn[i][1], fn[i][2]);
   }
   return impactfit_codegen_finish(g, text, len, err);
 }

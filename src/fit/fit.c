@@ -128,14 +128,15 @@ static char *dup_or_null(const char *s, int *nomem) {
 /* The spec's method, objective, ridge and tolerances. */
 static int check_spec_options(const impactfit_fit_spec *spec, const impactfit_fit_form *form, impactfit_error *err) {
   if (!trs_from_name(spec->method))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "fit: unknown method '%s' (lm, lmaccel, dogleg, ddogleg, subspace2D)", spec->method);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: unknown method '%s' (lm, lmaccel, dogleg, ddogleg, subspace2D)",
+                           spec->method);
   if (!impactfit_fit_objective_name(spec->objective))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: unknown objective");
   if (!(isfinite(spec->ridge) && spec->ridge >= 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: ridge must be a finite number >= 0");
   if (spec->ridge > 0.0 && (form->linear || !spec->start))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: ridge regularisation is for nonlinear forms with start values "
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "fit: ridge regularisation is for nonlinear forms with start values "
                            "(its centre)");
   if (!(spec->xtol > 0 && spec->xtol < 1) || !(spec->gtol > 0 && spec->gtol < 1) || spec->max_iter < 1)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: xtol and gtol must be in (0, 1), max_iter >= 1");
@@ -147,8 +148,10 @@ static int check_spec_options(const impactfit_fit_spec *spec, const impactfit_fi
 static int model_formula(impactfit_fit_model *m, const impactfit_fit_spec *spec, int *nomem, impactfit_error *err) {
   if (!spec->formula || !spec->var1 || !spec->constants || spec->n_constants == 0 ||
       spec->n_constants > IMPACTFIT_FIT_MAX_PARAMS)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: a formula needs the formula, its variable(s) and 1..%d "
-                           "constants", IMPACTFIT_FIT_MAX_PARAMS);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "fit: a formula needs the formula, its variable(s) and 1..%d "
+                           "constants",
+                           IMPACTFIT_FIT_MAX_PARAMS);
   m->p = spec->n_constants;
   m->nvars = spec->var2 ? 2 : 1;
   m->formula = dup_or_null(spec->formula, nomem);
@@ -326,8 +329,8 @@ typedef struct fit_data {
   const impactfit_fit_model *m;
   size_t n;
   const double *x, *x2, *y;
-  int bad;       /* a non-finite model value or derivative was met */
-  size_t nridge; /* p when ridge-regularised (rows n .. n+p−1), else 0 */
+  int bad;        /* a non-finite model value or derivative was met */
+  size_t nridge;  /* p when ridge-regularised (rows n .. n+p−1), else 0 */
   double ridge_w; /* √N λ */
 } fit_data;
 
@@ -491,8 +494,10 @@ static int fit_linear(impactfit_fit_model *m, size_t n, const double *x, const d
   size_t rank = 0;
   int gs = gsl_multifit_wlinear_tsvd(X, &wv.vector, &yv.vector, DBL_EPSILON * (double)p, c, cov, &chisq, &rank, ws);
   if (gs != GSL_SUCCESS || rank < p) {
-    st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV, "fit: the polynomial design matrix is rank deficient (rank %zu of %zu"
-                         "): too few distinct x values for degree %d", rank, p, m->spec.degree);
+    st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV,
+                         "fit: the polynomial design matrix is rank deficient (rank %zu of %zu"
+                         "): too few distinct x values for degree %d",
+                         rank, p, m->spec.degree);
     goto done;
   }
   for (size_t j = 0; j < p; j++)
@@ -613,7 +618,8 @@ static int fit_nonlinear(impactfit_fit_model *m, size_t n, const double *x, cons
   if ((st = nlinear_solve(m, &d, &fdf, &fp, &a0v.vector, &wv.vector, &w, &gs, &fd, err)))
     goto done;
   if (d.bad == 1) {
-    st = IMPACTFIT__FAIL(err, IMPACTFIT_ENONFINITE, "fit: the model is not finite at some data point for the "
+    st = IMPACTFIT__FAIL(err, IMPACTFIT_ENONFINITE,
+                         "fit: the model is not finite at some data point for the "
                          "constants tried (check the form against the data, or the start values)");
     goto done;
   }
@@ -639,7 +645,8 @@ static int fit_nonlinear(impactfit_fit_model *m, size_t n, const double *x, cons
   if ((st = covariance_jacobian(m, &d, &fdf, &fp, wt, a, res->value, fvec, J, &fd, err)))
     goto done;
   if (gsl_multifit_nlinear_covar(J, 0.0, cov) != GSL_SUCCESS) {
-    st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV, "fit: singular Jacobian at the solution (constants not "
+    st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV,
+                         "fit: singular Jacobian at the solution (constants not "
                          "determined by the data)");
     goto done;
   }
@@ -829,8 +836,10 @@ static int fit_minimax(impactfit_fit_model *m, size_t n, const double *x, const 
       scale = i ? fmax(scale, fabs(y[i])) : fabs(y[i]);
   double t_lsq = mm_max(&d, starts[0]);
   if (!(tbest < t_lsq * (1.0 - 1e-9)) && t_lsq > 1e-13 * scale)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV, "fit: minimax: SLSQP made no progress from the least-squares fit "
-                           "(max residual %.6g after %d evaluations); the form may be ill-conditioned", t_lsq, evals);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV,
+                           "fit: minimax: SLSQP made no progress from the least-squares fit "
+                           "(max residual %.6g after %d evaluations); the form may be ill-conditioned",
+                           t_lsq, evals);
   memcpy(res->value, best, p * sizeof *best);
   res->iterations += evals;
   finish_stats(m, n, x, x2, y, qw, res->value, res);
@@ -899,15 +908,16 @@ static int check_translation(const impactfit_fit_model *m, size_t n, const doubl
       v[1] = x2[i];
     double a = impactfit__formula_eval(m->fx, v), b = impactfit__formula_eval_tree(m->fx, v);
     if (!(fabs(a - b) <= 1e-13 * fmax(fabs(a), fabs(b))) && !(a == b))
-      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "formula: libmatheval and the C translation disagree at point "
-                             "%zu (%.17g vs %.17g); add parentheses to make the formula unambiguous", i, a, b);
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                             "formula: libmatheval and the C translation disagree at point "
+                             "%zu (%.17g vs %.17g); add parentheses to make the formula unambiguous",
+                             i, a, b);
   }
   return IMPACTFIT_OK;
 }
 
-int impactfit_fit_run_weighted(impactfit_fit_model *m, size_t n, const double *x, const double *x2,
-                               const double *y, const double *w, impactfit_fit_result *res,
-                               impactfit_error *err) {
+int impactfit_fit_run_weighted(impactfit_fit_model *m, size_t n, const double *x, const double *x2, const double *y,
+                               const double *w, impactfit_fit_result *res, impactfit_error *err) {
   IMPACTFIT__GSL_SCOPE;
   memset(res, 0, sizeof *res);
   if (!m || !x || !y || (m->nvars == 2 && !x2))
@@ -918,8 +928,10 @@ int impactfit_fit_run_weighted(impactfit_fit_model *m, size_t n, const double *x
   for (size_t j = 0; j < p; j++)
     snprintf(res->names[j], sizeof res->names[j], "%s", m->names[j]);
   if (n <= p)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "fit: %zu data points for %zu constants (needs more points than "
-                           "constants)", n, p);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "fit: %zu data points for %zu constants (needs more points than "
+                           "constants)",
+                           n, p);
   int st = check_data(m, n, x, x2, y, w, err);
   if (st)
     return st;
@@ -944,9 +956,9 @@ int impactfit_fit_run_weighted(impactfit_fit_model *m, size_t n, const double *x
   }
   for (size_t j = 0; j < p; j++)
     wt[n + j] = 1.0;
-  st = is_minimax(m)              ? fit_minimax(m, n, x, x2, y, wt, qw, res, err)
-           : m->spec.form->linear ? fit_linear(m, n, x, y, wt, qw, res, err)
-                                  : fit_nonlinear(m, n, x, x2, y, wt, qw, res, err);
+  st = is_minimax(m)          ? fit_minimax(m, n, x, x2, y, wt, qw, res, err)
+       : m->spec.form->linear ? fit_linear(m, n, x, y, wt, qw, res, err)
+                              : fit_nonlinear(m, n, x, x2, y, wt, qw, res, err);
   free(wt);
   free(qw);
   if (st || (m->fx && (st = check_translation(m, n, x, x2, res->value, err))))

@@ -31,7 +31,7 @@ int impactfit__formula_to_c(const impactfit__formula *f, const char *const *c_na
 
 /* ---- models ---- */
 struct impactfit_fit_model {
-  impactfit_fit_spec spec;  /* strings point into the copies below */
+  impactfit_fit_spec spec; /* strings point into the copies below */
   char *formula, *var1, *var2, *method;
   char **constants;
   double start[IMPACTFIT_FIT_MAX_PARAMS];

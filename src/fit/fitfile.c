@@ -24,15 +24,34 @@ typedef struct cond {
   double value;
 } cond;
 
-enum { K_DATA, K_WHERE, K_GROUP, K_X, K_X2, K_Y, K_FORM, K_DEGREE, K_OBJECTIVE, K_METHOD, K_FORMULA, K_CONSTANTS,
-       K_START, K_XTOL, K_GTOL, K_MAX_ITER, K_WEIGHTS, K_RIDGE, K_COUNT };
-static const char *const keys[K_COUNT] = {"data", "where", "group", "x", "x2", "y", "form", "degree", "objective",
-                                          "method", "formula", "constants", "start", "xtol", "gtol", "max_iter",
-                                          "weights", "ridge"};
+enum {
+  K_DATA,
+  K_WHERE,
+  K_GROUP,
+  K_X,
+  K_X2,
+  K_Y,
+  K_FORM,
+  K_DEGREE,
+  K_OBJECTIVE,
+  K_METHOD,
+  K_FORMULA,
+  K_CONSTANTS,
+  K_START,
+  K_XTOL,
+  K_GTOL,
+  K_MAX_ITER,
+  K_WEIGHTS,
+  K_RIDGE,
+  K_COUNT
+};
+static const char *const keys[K_COUNT] = {"data",  "where",  "group",     "x",        "x2",      "y",
+                                          "form",  "degree", "objective", "method",   "formula", "constants",
+                                          "start", "xtol",   "gtol",      "max_iter", "weights", "ridge"};
 
 typedef struct stage {
   char *name;
-  int line;     /* line of the first key of the stage */
+  int line;           /* line of the first key of the stage */
   char *key[K_COUNT]; /* values by key index, see keys[] */
   int key_line[K_COUNT];
   char **constants;
@@ -41,7 +60,7 @@ typedef struct stage {
   size_t n_start;
   cond conds[MAX_CONDS];
   size_t n_conds;
-  int src; /* −1: the sweep; otherwise an earlier stage */
+  int src;       /* −1: the sweep; otherwise an earlier stage */
   int trapezoid; /* weights = trapezoid */
   impactfit_fit_spec spec;
   impactfit_fit_model *model;
@@ -51,7 +70,6 @@ typedef struct stage {
   size_t rows_used, rows_failed;
   impactfit_table *table;
 } stage;
-
 
 
 struct impactfit_fitfile {
@@ -254,8 +272,8 @@ static int stage_where(stage *s, impactfit_error *err) {
       if (strncmp(p, op_text[o], strlen(op_text[o])) == 0 && (op < 0 || strlen(op_text[o]) > strlen(op_text[op])))
         op = o;
     if (!l || op < 0)
-      return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "stage %s: where: '%s' is not 'column op value' (op: = != < <= > >=)",
-                             s->name, items[i]);
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE,
+                             "stage %s: where: '%s' is not 'column op value' (op: = != < <= > >=)", s->name, items[i]);
     c->op = op;
     p += strlen(op_text[op]);
     while (*p == ' ')
@@ -274,8 +292,10 @@ static int stage_form(stage *s, impactfit_fit_spec *sp, int *line, impactfit_err
   *line = s->key_line[K_FORM];
   sp->form = impactfit_fit_form_from_name(s->key[K_FORM]);
   if (!sp->form)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stage %s: unknown form '%s' (polynomial, power, exp, double_exp, "
-                           "alpha_pow, formula)", s->name, s->key[K_FORM]);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "stage %s: unknown form '%s' (polynomial, power, exp, double_exp, "
+                           "alpha_pow, formula)",
+                           s->name, s->key[K_FORM]);
   if (sp->form == impactfit_fit_polynomial) {
     if (!s->key[K_DEGREE])
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stage %s: a polynomial needs degree = d", s->name);
@@ -296,8 +316,11 @@ static int stage_form(stage *s, impactfit_fit_spec *sp, int *line, impactfit_err
   }
   int is_formula = (sp->form == impactfit_fit_formula);
   if (!is_formula && (s->key[K_FORMULA] || s->key[K_CONSTANTS] || s->key[K_X2])) {
-    *line = s->key[K_FORMULA] ? s->key_line[K_FORMULA] : s->key[K_CONSTANTS] ? s->key_line[K_CONSTANTS] : s->key_line[K_X2];
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stage %s: formula, constants and x2 belong to form = formula", s->name);
+    *line = s->key[K_FORMULA]     ? s->key_line[K_FORMULA]
+            : s->key[K_CONSTANTS] ? s->key_line[K_CONSTANTS]
+                                  : s->key_line[K_X2];
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stage %s: formula, constants and x2 belong to form = formula",
+                           s->name);
   }
   if (is_formula) {
     if (!s->key[K_FORMULA] || !s->key[K_CONSTANTS])
@@ -332,8 +355,10 @@ static int stage_options(stage *s, impactfit_fit_spec *sp, int *line, impactfit_
     *line = s->key_line[K_OBJECTIVE];
     int o = impactfit_fit_objective_from_name(s->key[K_OBJECTIVE]);
     if (o < 0)
-      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stage %s: objective is absolute, relative, minimax_absolute or "
-                             "minimax_relative, not '%s'", s->name, s->key[K_OBJECTIVE]);
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                             "stage %s: objective is absolute, relative, minimax_absolute or "
+                             "minimax_relative, not '%s'",
+                             s->name, s->key[K_OBJECTIVE]);
     sp->objective = (impactfit_fit_objective)o;
   }
   if (s->key[K_WEIGHTS]) {
@@ -462,7 +487,8 @@ int impactfit__fitfile_parse(const char *text, size_t len, const char *path, imp
       bl -= 4;
     f->name = strndup(b, bl);
     if (!f->name || !is_ident(f->name)) {
-      st = IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: the file name is not a C identifier; set [fit] name = ...", path);
+      st = IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: the file name is not a C identifier; set [fit] name = ...",
+                           path);
       goto done;
     }
   }
@@ -540,7 +566,8 @@ int impactfit_fitfile_stage(const impactfit_fitfile *f, size_t i, impactfit_fit_
   return IMPACTFIT_OK;
 }
 
-static int col_or_fail(const impactfit_table *t, const char *tname, const stage *s, const char *col, impactfit_error *err) {
+static int col_or_fail(const impactfit_table *t, const char *tname, const stage *s, const char *col,
+                       impactfit_error *err) {
   int j = impactfit_table_find(t, col);
   if (j < 0) {
     char all[512] = "";
@@ -774,14 +801,16 @@ int impactfit_fitfile_run_table(impactfit_fitfile *f, const impactfit_table *dat
     size_t total = impactfit_sweep_point_count(f->sweep);
     int ji = impactfit_table_find(data, "index");
     if (impactfit_table_rows(data) != total || ji < 0)
-      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "the data has %zu rows%s; the sweep %s has %zu points: run the sweep "
-                             "again", impactfit_table_rows(data), ji < 0 ? " and no index column" : "",
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                             "the data has %zu rows%s; the sweep %s has %zu points: run the sweep "
+                             "again",
+                             impactfit_table_rows(data), ji < 0 ? " and no index column" : "",
                              impactfit_sweep_name(f->sweep), total);
     const double *idx = impactfit_table_col(data, (size_t)ji);
     for (size_t i = 0; i < total; i++)
       if (idx[i] != (double)i)
-        return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "the data's row %zu has index %.17g: not the output of sweep %s", i,
-                               idx[i], impactfit_sweep_name(f->sweep));
+        return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "the data's row %zu has index %.17g: not the output of sweep %s",
+                               i, idx[i], impactfit_sweep_name(f->sweep));
   }
   for (size_t i = 0; i < f->n; i++) {
     int st = run_stage(f, i, data, err);
@@ -790,4 +819,3 @@ int impactfit_fitfile_run_table(impactfit_fitfile *f, const impactfit_table *dat
   }
   return IMPACTFIT_OK;
 }
-

@@ -8,8 +8,7 @@
 #include "impactfit/fitfile.h"
 
 /* Reads the sweep definition a fit file names (path resolved relative to the fit file). */
-typedef int (*impactfit__sweep_loader)(void *ctx, const char *path, impactfit_sweep **out,
-                                       impactfit_error *err);
+typedef int (*impactfit__sweep_loader)(void *ctx, const char *path, impactfit_sweep **out, impactfit_error *err);
 
 /* impactfit_fitfile_load on text[0..len) in memory: `path` stands for the file in messages, in the
  * default name and for resolving the sweep reference, which `load` reads (impactfit_fitfile_load

@@ -28,19 +28,18 @@ static const struct fun {
   const char *name, *c_name;
   double (*fn)(double);
 } funs[] = {
-    {"exp", "exp", exp},     {"log", "log", log},     {"sqrt", "sqrt", sqrt},  {"sin", "sin", sin},
-    {"cos", "cos", cos},     {"tan", "tan", tan},     {"asin", "asin", asin},  {"acos", "acos", acos},
-    {"atan", "atan", atan},  {"sinh", "sinh", sinh},  {"cosh", "cosh", cosh},  {"tanh", "tanh", tanh},
+    {"exp", "exp", exp},       {"log", "log", log},       {"sqrt", "sqrt", sqrt},    {"sin", "sin", sin},
+    {"cos", "cos", cos},       {"tan", "tan", tan},       {"asin", "asin", asin},    {"acos", "acos", acos},
+    {"atan", "atan", atan},    {"sinh", "sinh", sinh},    {"cosh", "cosh", cosh},    {"tanh", "tanh", tanh},
     {"asinh", "asinh", asinh}, {"acosh", "acosh", acosh}, {"atanh", "atanh", atanh}, {"erf", "erf", erf},
     {"abs", "fabs", fabs},
 };
 #define N_FUNS (sizeof funs / sizeof funs[0])
 
 /* libmatheval's other functions and constants: refused (no C spelling) or reserved as names. */
-static const char *const unsupported[] = {"cot", "sec", "csc", "acot", "asec", "acsc", "coth", "sech",
-                                          "csch", "acoth", "asech", "acsch", "step", "delta", "nandelta",
-                                          "log2e", "log10e", "ln2", "ln10", "pi_2", "pi_4", "sqrt2",
-                                          "sqrt1_2"};
+static const char *const unsupported[] = {"cot",    "sec",   "csc",   "acot",  "asec", "acsc",  "coth",     "sech",
+                                          "csch",   "acoth", "asech", "acsch", "step", "delta", "nandelta", "log2e",
+                                          "log10e", "ln2",   "ln10",  "pi_2",  "pi_4", "sqrt2", "sqrt1_2"};
 
 struct impactfit__formula {
   node *nodes;
@@ -303,7 +302,8 @@ static char *shadow_text(const char *text, char *const *names, char *const *mv_n
       while (isalnum((unsigned char)*q) || *q == '_')
         q++;
       for (size_t k = 0; k < n_vars; k++)
-        if (is_const_name(names[k]) && strlen(names[k]) == (size_t)(q - p) && strncmp(names[k], p, (size_t)(q - p)) == 0)
+        if (is_const_name(names[k]) && strlen(names[k]) == (size_t)(q - p) &&
+            strncmp(names[k], p, (size_t)(q - p)) == 0)
           rep = mv_names[k];
     } else {
       q++;
@@ -356,10 +356,13 @@ int impactfit__formula_create(const char *text, const char *const *names, size_t
   size_t nn = n_vars + n_consts;
   for (size_t k = 0; k < nn; k++) {
     if (!valid_name(names[k]))
-      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "formula: '%s' is not a valid name (a letter or _, then "
-                             "letters, digits, _; at most 30)", names[k] ? names[k] : "");
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                             "formula: '%s' is not a valid name (a letter or _, then "
+                             "letters, digits, _; at most 30)",
+                             names[k] ? names[k] : "");
     if (reserved(names[k]) && !(k < n_vars && is_const_name(names[k])))
-      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "formula: the name '%s' is reserved by libmatheval (a "
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                             "formula: the name '%s' is reserved by libmatheval (a "
                              "function, or the constant e or pi, which only a variable may shadow); rename it",
                              names[k]);
     for (size_t j = 0; j < k; j++)
@@ -420,8 +423,7 @@ int impactfit__formula_create(const char *text, const char *const *names, size_t
   for (size_t j = 0; j < n_consts; j++)
     if (!(f->dev[j] = evaluator_derivative(f->ev, f->mv_names[n_vars + j]))) {
       impactfit__formula_free(f);
-      return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "formula: no derivative with respect to %s",
-                             names[n_vars + j]);
+      return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "formula: no derivative with respect to %s", names[n_vars + j]);
     }
   *out = f;
   return IMPACTFIT_OK;
@@ -459,9 +461,7 @@ static double tree(const impactfit__formula *f, int i, const double *v) {
   }
 }
 
-double impactfit__formula_eval_tree(const impactfit__formula *f, const double *vals) {
-  return tree(f, f->root, vals);
-}
+double impactfit__formula_eval_tree(const impactfit__formula *f, const double *vals) { return tree(f, f->root, vals); }
 
 typedef struct outbuf {
   char *p;

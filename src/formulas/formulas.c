@@ -69,8 +69,7 @@ static const impactfit_formula formulas[] = {
      "Y. Gonthier, J. McPhee, C. Lange, J.-C. Piedboeuf, A regularized contact model with asymmetric "
      "damping and dwell-time dependent friction, Multibody Syst. Dyn. 11(3) (2004) 209-233",
      f_gonthier},
-    {"zhang-2020", "Zhang et al. (2020)",
-     "3(1-e)/(2 alpha e), alpha = 0.6181 exp(-3.52 e) + 0.899 exp(0.09025 e)",
+    {"zhang-2020", "Zhang et al. (2020)", "3(1-e)/(2 alpha e), alpha = 0.6181 exp(-3.52 e) + 0.899 exp(0.09025 e)",
      "J. Zhang, W. Li, L. Zhao, G. He, A continuous contact force model for impact analysis in "
      "multibody dynamics, Mech. Mach. Theory 153 (2020) 103946; as written in J. Zhang et al., "
      "Mech. Syst. Signal Process. 159 (2021) 107808, Eqs. (48), (53) with m = n",
@@ -127,8 +126,7 @@ int impactfit_formula_eps(const impactfit_formula *f, double e, double *eps, imp
   if (!eps)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no output given");
   if (!(isfinite(e) && e > 0.0 && e <= 1.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "coefficient of restitution e must be in (0, 1] (got %.17g)", e);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "coefficient of restitution e must be in (0, 1] (got %.17g)", e);
   double v;
   int st = f->eps(e, &v, err);
   if (st)
@@ -154,21 +152,18 @@ static int eps_adapter(double e, void *ctx, double *eps, impactfit_error *err) {
   return impactfit_formula_eps((const impactfit_formula *)ctx, e, eps, err);
 }
 
-int impactfit_formula_audit(impactfit_impact_workspace *ws, const impactfit_formula *f,
-                            const impactfit_audit_params *p, impactfit_audit_row *row,
-                            impactfit_error *err) {
+int impactfit_formula_audit(impactfit_impact_workspace *ws, const impactfit_formula *f, const impactfit_audit_params *p,
+                            impactfit_audit_row *row, impactfit_error *err) {
   if (!ws || !p || !row)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no workspace, parameters or output given");
   if (!f || !known(f))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown formula");
-  if (!(isfinite(p->e_min) && isfinite(p->e_max) && p->e_min > 0.0 && p->e_max <= 1.0 &&
-        p->e_min <= p->e_max))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "the e range must satisfy 0 < e_min <= e_max <= 1 (got %.17g, %.17g)", p->e_min,
-                           p->e_max);
+  if (!(isfinite(p->e_min) && isfinite(p->e_max) && p->e_min > 0.0 && p->e_max <= 1.0 && p->e_min <= p->e_max))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "the e range must satisfy 0 < e_min <= e_max <= 1 (got %.17g, %.17g)",
+                           p->e_min, p->e_max);
   if (p->points < 1 || p->points > 10000000 || ((p->points == 1) != (p->e_min == p->e_max)))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "grid points must be 1..1e7 (1 exactly when e_min = e_max; got %zu)", p->points);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "grid points must be 1..1e7 (1 exactly when e_min = e_max; got %zu)",
+                           p->points);
   if (!(isfinite(p->n) && p->n > 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "spring exponent n must be > 0 (got %.17g)", p->n);
   impactfit_audit_row r;

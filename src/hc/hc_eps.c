@@ -103,8 +103,8 @@ static double dlnq_neg_dw(double y, double w) {
  * 4 units of rounding of x (then the next Newton step would be smaller still) or f = 0. No
  * allocation (see the file comment). ENOCONV after 200 evaluations (not observed: bisection alone
  * needs about 64 + log2(range) for a double). */
-static int newton_bracketed(double (*f)(double x, void *ctx, double *df), void *ctx, double lo,
-                            double hi, double x0, double *root) {
+static int newton_bracketed(double (*f)(double x, void *ctx, double *df), void *ctx, double lo, double hi, double x0,
+                            double *root) {
   double flo = f(lo, ctx, NULL);
   double x = (x0 > lo && x0 < hi) ? x0 : 0.5 * (lo + hi);
   for (int it = 0; it < 200; it++) {
@@ -170,15 +170,13 @@ int impactfit_hc_eps(double e, double *eps, impactfit_error *err) {
   if (!eps)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no output given");
   if (!(isfinite(e) && e > 0.0 && e <= 1.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "coefficient of restitution e must be in (0, 1] (got %.17g)", e);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "coefficient of restitution e must be in (0, 1] (got %.17g)", e);
   if (e == 1.0) {
     *eps = 0.0;
     return IMPACTFIT_OK;
   }
   if (!isfinite(1.0 / e))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "e = %g is too small: the damping ratio 1/e is not representable", e);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "e = %g is too small: the damping ratio 1/e is not representable", e);
   if (e < 1e-15) {
     /* u = 1 − eε ≤ (1 + 1/e) exp(−(1+e)(1−u)/e) < exp(−1e14): ε = (1 − u)/e is 1/e in double
      * precision (and w = ln u would not be resolved next to its bracket −(1+e)/e). */
@@ -239,8 +237,7 @@ int impactfit_hc_e(double eps, double *e, impactfit_error *err) {
   if (!e)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no output given");
   if (!(isfinite(eps) && eps >= 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "damping ratio eps must be a finite number >= 0 (got %.17g)", eps);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "damping ratio eps must be a finite number >= 0 (got %.17g)", eps);
   if (eps == 0.0) {
     *e = 1.0;
     return IMPACTFIT_OK;
@@ -283,8 +280,7 @@ int impactfit_hc_e(double eps, double *e, impactfit_error *err) {
   if (st)
     return IMPACTFIT__FAIL(err, st, "hc_e: root finder failed for eps = %.17g", eps);
   if (!isfinite(r) || r <= 0.0 || r > 1.0)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_ENONFINITE,
-                           "hc_e: restitution not representable for eps = %.17g", eps);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENONFINITE, "hc_e: restitution not representable for eps = %.17g", eps);
   *e = r;
   return IMPACTFIT_OK;
 }

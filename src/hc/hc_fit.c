@@ -56,14 +56,12 @@ int impactfit_hc_rh_eps(double e, double alpha, double beta, double *eps, impact
   if (!eps)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no output given");
   if (!(isfinite(e) && e > 0.0 && e <= 1.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "coefficient of restitution e must be in (0, 1] (got %.17g)", e);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "coefficient of restitution e must be in (0, 1] (got %.17g)", e);
   if (!isfinite(alpha) || !isfinite(beta))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "alpha and beta must be finite");
   if (rh_form(e, alpha, beta, eps, NULL, NULL))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "Ramaswamy-Humbert form: 2|p| >= 3 at e = %g (alpha = %g, beta = %g)", e,
-                           alpha, beta);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "Ramaswamy-Humbert form: 2|p| >= 3 at e = %g (alpha = %g, beta = %g)",
+                           e, alpha, beta);
   return IMPACTFIT_OK;
 }
 
@@ -88,8 +86,7 @@ const char *impactfit_hc_objective_name(impactfit_hc_objective obj) {
   }
 }
 
-int impactfit__eps_rel_error(impactfit__eps_fn fn, void *ctx, double e, double *rel,
-                             impactfit_error *err) {
+int impactfit__eps_rel_error(impactfit__eps_fn fn, void *ctx, double e, double *rel, impactfit_error *err) {
   IMPACTFIT__GSL_SCOPE;
   double ee = (e == 1.0) ? IMPACTFIT__E_NEAR_ONE : e, x, f;
   int st = impactfit_hc_eps(ee, &x, err);
@@ -120,10 +117,11 @@ static int eps_grid_make(const impactfit_hc_rh_fit_params *p, eps_grid *g, impac
   memset(g, 0, sizeof *g);
   if (!p)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no parameters given");
-  if (!(isfinite(p->e_min) && isfinite(p->e_max) && p->e_min > 0.0 && p->e_max <= 1.0 &&
-        p->e_min < p->e_max))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "the e range must satisfy 0 < e_min < e_max <= 1 "
-                           "(got %.17g, %.17g)", p->e_min, p->e_max);
+  if (!(isfinite(p->e_min) && isfinite(p->e_max) && p->e_min > 0.0 && p->e_max <= 1.0 && p->e_min < p->e_max))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "the e range must satisfy 0 < e_min < e_max <= 1 "
+                           "(got %.17g, %.17g)",
+                           p->e_min, p->e_max);
   if (p->points < 2 || p->points > 10000000)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "grid points must be 2..1e7 (got %zu)", p->points);
   g->n = p->points;
@@ -144,16 +142,15 @@ static int eps_grid_make(const impactfit_hc_rh_fit_params *p, eps_grid *g, impac
   return IMPACTFIT_OK;
 }
 
-static int rh_stats(double alpha, double beta, const eps_grid *g, impactfit_hc_eps_stats *out,
-                    impactfit_error *err) {
+static int rh_stats(double alpha, double beta, const eps_grid *g, impactfit_hc_eps_stats *out, impactfit_error *err) {
   impactfit_hc_eps_stats s = {0.0, 0.0, 0.0, g->e[0], g->n};
   double sum = 0.0, sum2 = 0.0;
   for (size_t i = 0; i < g->n; i++) {
     double f;
     if (rh_form(g->e_eval[i], alpha, beta, &f, NULL, NULL))
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                             "Ramaswamy-Humbert form: 2|p| >= 3 at e = %g (alpha = %g, beta = %g)",
-                             g->e[i], alpha, beta);
+                             "Ramaswamy-Humbert form: 2|p| >= 3 at e = %g (alpha = %g, beta = %g)", g->e[i], alpha,
+                             beta);
     double r = fabs(f - g->eps[i]) / g->eps[i];
     sum += r;
     sum2 += r * r;
@@ -222,8 +219,7 @@ static int lsq_solve(gsl_multifit_nlinear_fdf *fdf, double *x, size_t np, size_t
   gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters();
   fp.trs = gsl_multifit_nlinear_trs_lm;
   fp.scale = gsl_multifit_nlinear_scale_more;
-  gsl_multifit_nlinear_workspace *w =
-      gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, fdf->n, np);
+  gsl_multifit_nlinear_workspace *w = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, fdf->n, np);
   if (!w)
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory for the least-squares solver");
   gsl_vector_view x0 = gsl_vector_view_array(x, np);
@@ -240,11 +236,9 @@ static int lsq_solve(gsl_multifit_nlinear_fdf *fdf, double *x, size_t np, size_t
     *iters = (int)gsl_multifit_nlinear_niter(w);
   gsl_multifit_nlinear_free(w);
   if (st == GSL_EDOM)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV,
-                           "least squares: the iteration left the domain of the fitted form");
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV, "least squares: the iteration left the domain of the fitted form");
   if (st != GSL_SUCCESS)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV, "least squares did not converge: %s",
-                           gsl_strerror(st));
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV, "least squares did not converge: %s", gsl_strerror(st));
   for (size_t i = 0; i < np; i++)
     if (!isfinite(x[i]))
       return IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV, "least squares gave a non-finite constant");
@@ -296,8 +290,7 @@ static void mm_con(unsigned m, double *res, unsigned n, const double *x, double 
   }
 }
 
-static int minimax_from(const eps_grid *g, double a0, double b0, double *a, double *b, double *tmax,
-                        int *iters) {
+static int minimax_from(const eps_grid *g, double a0, double b0, double *a, double *b, double *tmax, int *iters) {
   impactfit_hc_eps_stats s0;
   if (rh_stats(a0, b0, g, &s0, NULL))
     return IMPACTFIT_EINVAL;
@@ -339,8 +332,8 @@ static int minimax_from(const eps_grid *g, double a0, double b0, double *a, doub
   return IMPACTFIT_OK;
 }
 
-int impactfit_hc_rh_eps_refit(const impactfit_hc_rh_fit_params *p, impactfit_hc_objective obj,
-                              impactfit_hc_rh_fit *out, impactfit_error *err) {
+int impactfit_hc_rh_eps_refit(const impactfit_hc_rh_fit_params *p, impactfit_hc_objective obj, impactfit_hc_rh_fit *out,
+                              impactfit_error *err) {
   IMPACTFIT__GSL_SCOPE;
   if (!out)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no output given");
@@ -371,8 +364,7 @@ int impactfit_hc_rh_eps_refit(const impactfit_hc_rh_fit_params *p, impactfit_hc_
     /* SLSQP from the least-squares solution, the published constants and their midpoint; each
      * run is restarted from its result while that still improves (a run can stop early when the
      * active set at its start is degenerate); the best is kept. */
-    double starts[3][2] = {{x[0], x[1]}, {p->alpha0, p->beta0},
-                           {0.5 * (x[0] + p->alpha0), 0.5 * (x[1] + p->beta0)}};
+    double starts[3][2] = {{x[0], x[1]}, {p->alpha0, p->beta0}, {0.5 * (x[0] + p->alpha0), 0.5 * (x[1] + p->beta0)}};
     double best = HUGE_VAL, ba = x[0], bb = x[1];
     int total = 0;
     for (int k = 0; k < 3; k++) {
@@ -414,8 +406,8 @@ const double impactfit_hc_rh_dtau_published[10] = {0.180, 0.880, 0.853, 1.018, 0
                                                    1.434, 0.864, 0.771, 0.023, 2.695};
 
 double impactfit_hc_rh_dtau(const double c[10], double eps, double n) {
-  return c[0] * exp(-c[1] * eps) + (c[2] - c[3] * exp(-c[4] * n)) * eps +
-         (c[5] * n - c[6]) * exp(-c[7] * n) - c[8] * n + c[9];
+  return c[0] * exp(-c[1] * eps) + (c[2] - c[3] * exp(-c[4] * n)) * eps + (c[5] * n - c[6]) * exp(-c[7] * n) -
+         c[8] * n + c[9];
 }
 
 impactfit_hc_dtau_grid_params impactfit_hc_dtau_grid_default_params(void) {
@@ -438,21 +430,24 @@ static void dtau_grid_free(dtau_grid *g) {
   g->eps = g->nn = g->dtau = NULL;
 }
 
-static int dtau_grid_make(impactfit_impact_workspace *ws, const impactfit_hc_dtau_grid_params *p,
-                          dtau_grid *g, impactfit_error *err) {
+static int dtau_grid_make(impactfit_impact_workspace *ws, const impactfit_hc_dtau_grid_params *p, dtau_grid *g,
+                          impactfit_error *err) {
   memset(g, 0, sizeof *g);
   if (!ws || !p)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no workspace or parameters given");
   if (!(isfinite(p->eps_max) && p->eps_max > 0.0 && p->eps_max <= 1e6))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "eps_max must be in (0, 1e6] (got %.17g)", p->eps_max);
   if (!(isfinite(p->n_min) && isfinite(p->n_max) && p->n_min > 0.0 && p->n_min <= p->n_max))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "the n range must satisfy 0 < n_min <= n_max "
-                           "(got %.17g, %.17g)", p->n_min, p->n_max);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "the n range must satisfy 0 < n_min <= n_max "
+                           "(got %.17g, %.17g)",
+                           p->n_min, p->n_max);
   if (p->eps_points < 2 || p->n_points < 1 || p->eps_points > 100000 || p->n_points > 100000 ||
       (p->n_points == 1) != (p->n_min == p->n_max))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                            "grid sizes: eps_points 2..1e5, n_points 1..1e5 (1 exactly when "
-                           "n_min = n_max); got %zu, %zu", p->eps_points, p->n_points);
+                           "n_min = n_max); got %zu, %zu",
+                           p->eps_points, p->n_points);
   g->n = p->eps_points * p->n_points;
   g->eps = malloc(3 * g->n * sizeof *g->eps);
   if (!g->eps)
@@ -474,8 +469,7 @@ static int dtau_grid_make(impactfit_impact_workspace *ws, const impactfit_hc_dta
 }
 
 int impactfit__dtau_error(impactfit_impact_workspace *ws, impactfit__dtau_fn fn, const void *ctx,
-                          const impactfit_hc_dtau_grid_params *p, impactfit_hc_dtau_stats *out,
-                          impactfit_error *err) {
+                          const impactfit_hc_dtau_grid_params *p, impactfit_hc_dtau_stats *out, impactfit_error *err) {
   IMPACTFIT__GSL_SCOPE;
   if (!out)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no output given");

@@ -29,8 +29,8 @@
 
 struct impactfit_hc_dtau_surrogate {
   impactfit_hc_dtau_surrogate_params p;
-  double lmax;  /* ln(1 + ε_max) */
-  double *c;    /* (deg_eps+1) × (deg_n+1), row i = T_i(X) */
+  double lmax; /* ln(1 + ε_max) */
+  double *c;   /* (deg_eps+1) × (deg_n+1), row i = T_i(X) */
 };
 
 impactfit_hc_dtau_surrogate_params impactfit_hc_dtau_surrogate_default_params(void) {
@@ -50,8 +50,7 @@ void impactfit_hc_dtau_surrogate_free(impactfit_hc_dtau_surrogate *s) {
   free(s);
 }
 
-int impactfit_hc_dtau_surrogate_build(impactfit_impact_workspace *ws,
-                                      const impactfit_hc_dtau_surrogate_params *p,
+int impactfit_hc_dtau_surrogate_build(impactfit_impact_workspace *ws, const impactfit_hc_dtau_surrogate_params *p,
                                       impactfit_hc_dtau_surrogate **out, impactfit_error *err) {
   if (!ws || !p || !out)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no workspace, parameters or output given");
@@ -59,11 +58,10 @@ int impactfit_hc_dtau_surrogate_build(impactfit_impact_workspace *ws,
   if (!(isfinite(p->eps_max) && p->eps_max > 0.0 && p->eps_max <= 1e4))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "eps_max must be in (0, 1e4] (got %.17g)", p->eps_max);
   if (!(isfinite(p->n_min) && isfinite(p->n_max) && p->n_min > 0.0 && p->n_min < p->n_max))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "the n range must satisfy 0 < n_min < n_max (got %.17g, %.17g)", p->n_min, p->n_max);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "the n range must satisfy 0 < n_min < n_max (got %.17g, %.17g)",
+                           p->n_min, p->n_max);
   if (p->deg_eps < 1 || p->deg_eps > 200 || p->deg_n < 1 || p->deg_n > 200)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "degrees must be 1..200 (got %d, %d)", p->deg_eps,
-                           p->deg_n);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "degrees must be 1..200 (got %d, %d)", p->deg_eps, p->deg_n);
   size_t N = (size_t)p->deg_eps + 1, M = (size_t)p->deg_n + 1;
   impactfit_hc_dtau_surrogate *s = calloc(1, sizeof *s);
   double *g = malloc(N * M * sizeof *g);
@@ -131,16 +129,16 @@ static double clenshaw(const double *a, size_t n, size_t stride, double x) {
   return x * b1 - b2 + a[0];
 }
 
-int impactfit_hc_dtau_surrogate_eval(const impactfit_hc_dtau_surrogate *s, double eps, double n,
-                                     double *dtau, impactfit_error *err) {
+int impactfit_hc_dtau_surrogate_eval(const impactfit_hc_dtau_surrogate *s, double eps, double n, double *dtau,
+                                     impactfit_error *err) {
   if (!s || !dtau)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no surrogate or output given");
   if (!(isfinite(eps) && eps >= 0.0 && eps <= s->p.eps_max))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "eps = %.17g is outside the surrogate's range [0, %g]",
-                           eps, s->p.eps_max);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "eps = %.17g is outside the surrogate's range [0, %g]", eps,
+                           s->p.eps_max);
   if (!(isfinite(n) && n >= s->p.n_min && n <= s->p.n_max))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "n = %.17g is outside the surrogate's range [%g, %g]", n,
-                           s->p.n_min, s->p.n_max);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "n = %.17g is outside the surrogate's range [%g, %g]", n, s->p.n_min,
+                           s->p.n_max);
   size_t N = (size_t)s->p.deg_eps + 1, M = (size_t)s->p.deg_n + 1;
   double X = 2.0 * log1p(eps) / s->lmax - 1.0;
   double Y = 2.0 * (n - s->p.n_min) / (s->p.n_max - s->p.n_min) - 1.0;
@@ -174,17 +172,16 @@ static double surrogate_fn(double eps, double n, const void *ctx) {
   return d;
 }
 
-int impactfit_hc_dtau_surrogate_error(impactfit_impact_workspace *ws,
-                                      const impactfit_hc_dtau_surrogate *s,
-                                      const impactfit_hc_dtau_grid_params *p,
-                                      impactfit_hc_dtau_stats *out, impactfit_error *err) {
+int impactfit_hc_dtau_surrogate_error(impactfit_impact_workspace *ws, const impactfit_hc_dtau_surrogate *s,
+                                      const impactfit_hc_dtau_grid_params *p, impactfit_hc_dtau_stats *out,
+                                      impactfit_error *err) {
   if (!s || !p)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no surrogate or grid given");
   if (!(p->eps_max <= s->p.eps_max && p->n_min >= s->p.n_min && p->n_max <= s->p.n_max))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                            "the grid [0, %g] x [%g, %g] is not inside the surrogate's domain "
-                           "[0, %g] x [%g, %g]", p->eps_max, p->n_min, p->n_max, s->p.eps_max,
-                           s->p.n_min, s->p.n_max);
+                           "[0, %g] x [%g, %g]",
+                           p->eps_max, p->n_min, p->n_max, s->p.eps_max, s->p.n_min, s->p.n_max);
   return impactfit__dtau_error(ws, surrogate_fn, s, p, out, err);
 }
 
@@ -209,9 +206,8 @@ static const char *c_double(char *buf, size_t size, double v) {
 }
 
 /* Written by the header writer of include/impactfit/codegen.h (numbers in the C locale). */
-int impactfit_hc_dtau_surrogate_write_header(const impactfit_hc_dtau_surrogate *s,
-                                             const impactfit_hc_dtau_stats *check, const char *name,
-                                             const char *command, FILE *f, impactfit_error *err) {
+int impactfit_hc_dtau_surrogate_write_header(const impactfit_hc_dtau_surrogate *s, const impactfit_hc_dtau_stats *check,
+                                             const char *name, const char *command, FILE *f, impactfit_error *err) {
   if (!s || !f)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no surrogate or file given");
   if (!c_identifier(name))
@@ -229,11 +225,13 @@ int impactfit_hc_dtau_surrogate_write_header(const impactfit_hc_dtau_surrogate *
   if (st)
     return st;
   impactfit_codegen_text(g,
-                         "\nSurrogate of the dimensionless Hunt-Crossley contact duration dtau(eps, n): the time until x\n"
+                         "\nSurrogate of the dimensionless Hunt-Crossley contact duration dtau(eps, n): the time until "
+                         "x\n"
                          "returns to 0 in x'' + x^n (eps x' + 1) = 0, x(0) = 0, x'(0) = 1 (Ramaswamy & Humbert's\n"
                          "scaling tau = omega_i t, x = delta omega_i / v, omega_i = (k v^(n-1)/mass)^(1/(n+1))).\n"
                          "ln dtau as a tensor-product Chebyshev series in X = 2 ln(1+eps)/ln(1+eps_max) - 1 and\n"
-                         "Y = 2 (n - n_min)/(n_max - n_min) - 1, interpolating %d simulations (impactfit_hc_impact_time,\n"
+                         "Y = 2 (n - n_min)/(n_max - n_min) - 1, interpolating %d simulations "
+                         "(impactfit_hc_impact_time,\n"
                          "about 1e-13 relative) at the Chebyshev-Gauss points of both variables (see\n"
                          "include/impactfit/hc.h, impactfit_hc_dtau_surrogate_build).\n\n",
                          N * M);
@@ -241,12 +239,15 @@ int impactfit_hc_dtau_surrogate_write_header(const impactfit_hc_dtau_surrogate *
                          p->n_min, p->n_max, p->deg_eps, p->deg_n);
   if (check)
     impactfit_codegen_text(g,
-                           "Checked against simulations on %zu held-out points (a grid of the box with its edges, none\n"
+                           "Checked against simulations on %zu held-out points (a grid of the box with its edges, "
+                           "none\n"
                            "of them a node): max relative error %.3e (at eps = %.6g, n = %.6g), mean %.3e.",
                            check->points, check->max, check->eps_at_max, check->n_at_max, check->mean);
   impactfit_codegen_text(g, "Use: dt = dtau / omega_i (impactfit_%s_dt below).", name);
   char b1[40], b2[40], b3[40];
-  impactfit_codegen_code(g, "#define IMPACTFIT_%s_EPS_MAX %s\n#define IMPACTFIT_%s_N_MIN %s\n#define IMPACTFIT_%s_N_MAX %s\n\n",
+  impactfit_codegen_code(g,
+                         "#define IMPACTFIT_%s_EPS_MAX %s\n#define IMPACTFIT_%s_N_MIN %s\n#define IMPACTFIT_%s_N_MAX "
+                         "%s\n\n",
                          NAME, c_double(b1, sizeof b1, p->eps_max), NAME, c_double(b2, sizeof b2, p->n_min), NAME,
                          c_double(b3, sizeof b3, p->n_max));
   char an[96];
@@ -256,33 +257,34 @@ int impactfit_hc_dtau_surrogate_write_header(const impactfit_hc_dtau_surrogate *
   impactfit_codegen_code(g, "\n");
   char sig[200];
   snprintf(sig, sizeof sig, "double impactfit_%s(double eps, double n)", name);
-  impactfit_codegen_function(
-      g,
-      "dtau(eps, n) on the box (two-level Clenshaw recurrence, the operations of\n"
-      " * impactfit_hc_dtau_surrogate_eval); -1 outside it.",
-      sig,
-      "  if (!(eps >= 0.0 && eps <= IMPACTFIT_%s_EPS_MAX && n >= IMPACTFIT_%s_N_MIN && n <= IMPACTFIT_%s_N_MAX))\n"
-      "    return -1.0;\n"
-      "  const double X = 2.0 * log1p(eps) / %s - 1.0;\n"
-      "  const double Y = 2.0 * (n - IMPACTFIT_%s_N_MIN) / (IMPACTFIT_%s_N_MAX - IMPACTFIT_%s_N_MIN) - 1.0;\n"
-      "  double b1 = 0.0, b2 = 0.0;\n"
-      "  for (int i = %d; i-- > 0;) {\n"
-      "    const double *a = impactfit_%s_coef[i];\n"
-      "    double c1 = 0.0, c2 = 0.0;\n"
-      "    for (int j = %d; j-- > 1;) {\n"
-      "      double c0 = 2.0 * Y * c1 - c2 + a[j];\n"
-      "      c2 = c1;\n"
-      "      c1 = c0;\n"
-      "    }\n"
-      "    double bi = Y * c1 - c2 + a[0];\n"
-      "    if (i == 0)\n"
-      "      return exp(X * b1 - b2 + bi);\n"
-      "    double b0 = 2.0 * X * b1 - b2 + bi;\n"
-      "    b2 = b1;\n"
-      "    b1 = b0;\n"
-      "  }\n"
-      "  return -1.0; /* not reached */\n",
-      NAME, NAME, NAME, c_double(b1, sizeof b1, s->lmax), NAME, NAME, NAME, N, name, M);
+  impactfit_codegen_function(g,
+                             "dtau(eps, n) on the box (two-level Clenshaw recurrence, the operations of\n"
+                             " * impactfit_hc_dtau_surrogate_eval); -1 outside it.",
+                             sig,
+                             "  if (!(eps >= 0.0 && eps <= IMPACTFIT_%s_EPS_MAX && n >= IMPACTFIT_%s_N_MIN && n <= "
+                             "IMPACTFIT_%s_N_MAX))\n"
+                             "    return -1.0;\n"
+                             "  const double X = 2.0 * log1p(eps) / %s - 1.0;\n"
+                             "  const double Y = 2.0 * (n - IMPACTFIT_%s_N_MIN) / (IMPACTFIT_%s_N_MAX - "
+                             "IMPACTFIT_%s_N_MIN) - 1.0;\n"
+                             "  double b1 = 0.0, b2 = 0.0;\n"
+                             "  for (int i = %d; i-- > 0;) {\n"
+                             "    const double *a = impactfit_%s_coef[i];\n"
+                             "    double c1 = 0.0, c2 = 0.0;\n"
+                             "    for (int j = %d; j-- > 1;) {\n"
+                             "      double c0 = 2.0 * Y * c1 - c2 + a[j];\n"
+                             "      c2 = c1;\n"
+                             "      c1 = c0;\n"
+                             "    }\n"
+                             "    double bi = Y * c1 - c2 + a[0];\n"
+                             "    if (i == 0)\n"
+                             "      return exp(X * b1 - b2 + bi);\n"
+                             "    double b0 = 2.0 * X * b1 - b2 + bi;\n"
+                             "    b2 = b1;\n"
+                             "    b1 = b0;\n"
+                             "  }\n"
+                             "  return -1.0; /* not reached */\n",
+                             NAME, NAME, NAME, c_double(b1, sizeof b1, s->lmax), NAME, NAME, NAME, N, name, M);
   impactfit_codegen_code(g, "\n");
   snprintf(sig, sizeof sig, "double impactfit_%s_dt(double eps, double n, double k, double mass, double v)", name);
   impactfit_codegen_function(g,

@@ -16,26 +16,22 @@ double impactfit__grid(double a, double b, size_t n, size_t i) {
   return a + (b - a) * (double)i / (double)(n - 1);
 }
 
-int impactfit_hc_omega(double k, double v, double mass, double n, double *omega_i,
-                       impactfit_error *err) {
+int impactfit_hc_omega(double k, double v, double mass, double n, double *omega_i, impactfit_error *err) {
   if (!omega_i)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no output given");
   if (!(isfinite(k) && k > 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stiffness k must be a finite number > 0 (got %.17g)", k);
   if (!(isfinite(v) && v > 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "approach velocity v must be a finite number > 0 (got %.17g)", v);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "approach velocity v must be a finite number > 0 (got %.17g)", v);
   if (!(isfinite(mass) && mass > 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "mass must be a finite number > 0 (got %.17g)", mass);
   if (!(isfinite(n) && n > 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "spring exponent n must be a finite number > 0 (got %.17g)", n);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "spring exponent n must be a finite number > 0 (got %.17g)", n);
   /* In logarithms: k v^(n−1)/mass may over- or underflow where ω_i does not. */
   double lw = (log(k) + (n - 1.0) * log(v) - log(mass)) / (n + 1.0);
   double w = exp(lw);
   if (!isnormal(w))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "impact natural frequency exp(%g) is not representable", lw);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "impact natural frequency exp(%g) is not representable", lw);
   *omega_i = w;
   return IMPACTFIT_OK;
 }
@@ -49,26 +45,25 @@ static double time_bound(double eps, double n) {
   return 1e4 + 100.0 * eps * xm;
 }
 
-int impactfit_hc_impact_time(impactfit_impact_workspace *ws, double eps, double n, double *dtau,
-                             double *e_out, impactfit_error *err) {
+int impactfit_hc_impact_time(impactfit_impact_workspace *ws, double eps, double n, double *dtau, double *e_out,
+                             impactfit_error *err) {
   return impactfit__hc_impact_time(ws, eps, n, dtau, e_out, NULL, err);
 }
 
-int impactfit__hc_impact_time(impactfit_impact_workspace *ws, double eps, double n, double *dtau,
-                              double *e_out, long *rhs_evals, impactfit_error *err) {
+int impactfit__hc_impact_time(impactfit_impact_workspace *ws, double eps, double n, double *dtau, double *e_out,
+                              long *rhs_evals, impactfit_error *err) {
   if (rhs_evals)
     *rhs_evals = 0;
   if (!ws || !dtau)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no workspace or output given");
   if (!(isfinite(eps) && eps >= 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "damping ratio eps must be a finite number >= 0 (got %.17g)", eps);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "damping ratio eps must be a finite number >= 0 (got %.17g)", eps);
   if (!(isfinite(n) && n > 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "spring exponent n must be a finite number > 0 (got %.17g)", n);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "spring exponent n must be a finite number > 0 (got %.17g)", n);
   if (eps > 1e7)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "damping ratio eps = %g is beyond the supported range (<= 1e7: the cost grows like eps)", eps);
+                           "damping ratio eps = %g is beyond the supported range (<= 1e7: the cost grows like eps)",
+                           eps);
   /* mass = k = v = 1: ω_i = 1, the engine's time is τ and its δ is x. */
   impactfit_impact_params p = impactfit_impact_default_params();
   p.n = n;
@@ -93,21 +88,18 @@ int impactfit__hc_impact_time(impactfit_impact_workspace *ws, double eps, double
   return IMPACTFIT_OK;
 }
 
-int impactfit_hc_identify(impactfit_impact_workspace *ws, double e, double dt, double v, double mass,
-                          double n, impactfit_hc_identified *out, impactfit_error *err) {
+int impactfit_hc_identify(impactfit_impact_workspace *ws, double e, double dt, double v, double mass, double n,
+                          impactfit_hc_identified *out, impactfit_error *err) {
   if (!ws || !out)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no workspace or output given");
   if (!(isfinite(dt) && dt > 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "contact duration dt must be a finite number > 0 (got %.17g)", dt);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "contact duration dt must be a finite number > 0 (got %.17g)", dt);
   if (!(isfinite(v) && v > 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "approach velocity v must be a finite number > 0 (got %.17g)", v);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "approach velocity v must be a finite number > 0 (got %.17g)", v);
   if (!(isfinite(mass) && mass > 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "mass must be a finite number > 0 (got %.17g)", mass);
   if (!(isfinite(n) && n > 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "spring exponent n must be a finite number > 0 (got %.17g)", n);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "spring exponent n must be a finite number > 0 (got %.17g)", n);
   impactfit_hc_identified id;
   memset(&id, 0, sizeof id);
   int st = impactfit_hc_eps(e, &id.eps, err);
@@ -121,8 +113,7 @@ int impactfit_hc_identify(impactfit_impact_workspace *ws, double e, double dt, d
   id.k = exp(lk);
   id.lambda = id.eps * id.k / v;
   if (!isnormal(id.omega_i) || !isnormal(id.k) || !isfinite(id.lambda))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "identified constants out of range (omega_i = %g 1/s, k = exp(%g))",
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identified constants out of range (omega_i = %g 1/s, k = exp(%g))",
                            id.omega_i, lk);
   /* Check: simulate the identified impact (condition A: it is C for this model, see hc.h). */
   impactfit_impact_params p = impactfit_impact_default_params();

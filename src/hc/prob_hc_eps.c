@@ -26,8 +26,10 @@ static int check(const char *const *opt, const double *in, impactfit_error *err)
   (void)opt;
   /* ε ≤ 1/e: λ = ε k / v must be representable */
   if (!isfinite(in[P_K] / (in[P_E] * in[P_V])))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "lambda = eps k / v is not representable for e = %g, "
-                           "k = %g, v = %g", in[P_E], in[P_K], in[P_V]);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "lambda = eps k / v is not representable for e = %g, "
+                           "k = %g, v = %g",
+                           in[P_E], in[P_K], in[P_V]);
   if (!isfinite(1.0 / in[P_E]))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "e = %g is too small: 1/e is not representable", in[P_E]);
   return IMPACTFIT_OK;

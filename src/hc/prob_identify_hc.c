@@ -14,7 +14,8 @@ enum { P_E, P_DT, P_V, P_MASS, P_N, P_COUNT };
 static const impactfit_sweep_param params[P_COUNT] = {
     {"e", 0.5, 0.0, 1.0, IMPACTFIT_SWEEP_REQUIRED | IMPACTFIT_SWEEP_MIN_EXCLUSIVE,
      "measured coefficient of restitution, 0 < e <= 1"},
-    {"dt", 1.0, 0.0, HUGE_VAL, IMPACTFIT_SWEEP_REQUIRED | IMPACTFIT_SWEEP_MIN_EXCLUSIVE, "measured contact duration, s"},
+    {"dt", 1.0, 0.0, HUGE_VAL, IMPACTFIT_SWEEP_REQUIRED | IMPACTFIT_SWEEP_MIN_EXCLUSIVE,
+     "measured contact duration, s"},
     {"v", 1.0, 0.0, HUGE_VAL, IMPACTFIT_SWEEP_REQUIRED | IMPACTFIT_SWEEP_MIN_EXCLUSIVE, "approach velocity, m/s"},
     {"mass", 1.0, 0.0, HUGE_VAL, IMPACTFIT_SWEEP_REQUIRED | IMPACTFIT_SWEEP_MIN_EXCLUSIVE, "effective mass, kg"},
     {"n", 1.5, 0.0, HUGE_VAL, IMPACTFIT_SWEEP_REQUIRED | IMPACTFIT_SWEEP_MIN_EXCLUSIVE, "spring exponent (> 0)"},

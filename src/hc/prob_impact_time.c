@@ -38,8 +38,10 @@ static int check(const char *const *opt, const double *in, impactfit_error *err)
   if (st)
     return st;
   if (!isfinite(in[P_EPS] * in[P_K] / in[P_V]))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "lambda = eps k / v is not representable (eps = %g, k = %g, "
-                           "v = %g)", in[P_EPS], in[P_K], in[P_V]);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "lambda = eps k / v is not representable (eps = %g, k = %g, "
+                           "v = %g)",
+                           in[P_EPS], in[P_K], in[P_V]);
   return IMPACTFIT_OK;
 }
 

@@ -32,15 +32,14 @@
 #define NULL_COMPONENT 1e-3 /* |V_ij| above which a parameter takes part in a null direction */
 #define ZERO_COLUMN 1e-7    /* a Jacobian column below this × the largest is taken as zero */
 #define FAIL_RESIDUAL 10.0  /* residual given to each quantity of a row that cannot be simulated */
-#define SEARCH_RTOL 1e-10  /* engine tolerance during the search (e to ~2e-11, 1.5-2x faster) */
+#define SEARCH_RTOL 1e-10   /* engine tolerance during the search (e to ~2e-11, 1.5-2x faster) */
 #define T_BOUND 500.0       /* simulations end at 500 max(1, ζ) δ_m0/v (about 170 contacts) */
 
 /* ---- type objects ---------------------------------------------------------------------------- */
 
 static const impactfit_identify_model mod_hc = {"hc", "Hunt-Crossley, m = n: n, k, lambda", "lambda", 0};
 static const impactfit_identify_model mod_linear = {"linear", "linear damper, m = 0: n, k, c", "c", 1};
-static const impactfit_identify_model mod_zhang = {"zhang", "Zhang et al., m free: n, m, k, lambda",
-                                                   "lambda", 2};
+static const impactfit_identify_model mod_zhang = {"zhang", "Zhang et al., m free: n, m, k, lambda", "lambda", 2};
 const impactfit_identify_model *const impactfit_identify_hc = &mod_hc;
 const impactfit_identify_model *const impactfit_identify_linear = &mod_linear;
 const impactfit_identify_model *const impactfit_identify_zhang = &mod_zhang;
@@ -142,8 +141,8 @@ void impactfit_identify_free(impactfit_identify_workspace *ws) {
   free(ws);
 }
 
-int impactfit__identify_rows(impactfit_identify_workspace *ws, size_t rows,
-                             impactfit_identify_row_fit **rf, impactfit_error *err) {
+int impactfit__identify_rows(impactfit_identify_workspace *ws, size_t rows, impactfit_identify_row_fit **rf,
+                             impactfit_error *err) {
   IMPACTFIT__GSL_SCOPE;
   if (rows > ws->cap_rows) {
     impactfit_identify_row_fit *n = realloc(ws->rf, rows * sizeof *n);
@@ -174,9 +173,9 @@ static int grow_res(impactfit_identify_workspace *ws, size_t nres, impactfit_err
 
 /* ---- one row --------------------------------------------------------------------------------- */
 
-static int simulate_row(impactfit_impact_workspace *imp, const impactfit_identify_row *row,
-                        const double value[NP], const impactfit_transition *tr, int locate,
-                        double rtol, impactfit_identify_row_fit *out, impactfit_error *err) {
+static int simulate_row(impactfit_impact_workspace *imp, const impactfit_identify_row *row, const double value[NP],
+                        const impactfit_transition *tr, int locate, double rtol, impactfit_identify_row_fit *out,
+                        impactfit_error *err) {
   impactfit_impact_params ip = impactfit_impact_default_params();
   ip.n = value[IMPACTFIT_IDENTIFY_N];
   ip.m = value[IMPACTFIT_IDENTIFY_M];
@@ -210,8 +209,7 @@ static int simulate_row(impactfit_impact_workspace *imp, const impactfit_identif
 static int check_value(const double value[NP], impactfit_error *err) {
   double n = value[IMPACTFIT_IDENTIFY_N], m = value[IMPACTFIT_IDENTIFY_M];
   double k = value[IMPACTFIT_IDENTIFY_K], c = value[IMPACTFIT_IDENTIFY_C];
-  if (!(isfinite(n) && n > 0.0 && isfinite(m) && m >= 0.0 && isfinite(k) && k > 0.0 && isfinite(c) &&
-        c >= 0.0))
+  if (!(isfinite(n) && n > 0.0 && isfinite(m) && m >= 0.0 && isfinite(k) && k > 0.0 && isfinite(c) && c >= 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                            "identify: parameters must satisfy n > 0, m >= 0, k > 0, c >= 0, finite "
                            "(got n = %g, m = %g, k = %g, c = %g)",
@@ -220,9 +218,8 @@ static int check_value(const double value[NP], impactfit_error *err) {
 }
 
 int impactfit_identify_predict(impactfit_identify_workspace *ws, const impactfit_identify_data *d,
-                               const double value[NP], const impactfit_transition *transition,
-                               const double *weight, impactfit_identify_row_fit *rows_out,
-                               double *cost, impactfit_error *err) {
+                               const double value[NP], const impactfit_transition *transition, const double *weight,
+                               impactfit_identify_row_fit *rows_out, double *cost, impactfit_error *err) {
   IMPACTFIT__GSL_SCOPE;
   if (!ws || !d || !value || !rows_out)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify predict: NULL argument");
@@ -232,9 +229,8 @@ int impactfit_identify_predict(impactfit_identify_workspace *ws, const impactfit
   if (d->rows == 0 || !d->row)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify predict: no rows");
   for (size_t i = 0; i < d->rows; i++)
-    if (!(isfinite(d->row[i].v) && d->row[i].v > 0.0 && isfinite(d->row[i].mass) &&
-          d->row[i].mass > 0.0 && isfinite(d->row[i].e) && d->row[i].e >= 0.0 &&
-          isfinite(d->row[i].dt) && isfinite(d->row[i].fmax)))
+    if (!(isfinite(d->row[i].v) && d->row[i].v > 0.0 && isfinite(d->row[i].mass) && d->row[i].mass > 0.0 &&
+          isfinite(d->row[i].e) && d->row[i].e >= 0.0 && isfinite(d->row[i].dt) && isfinite(d->row[i].fmax)))
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                              "identify predict: row %zu: v and mass must be finite and > 0, e, dt, "
                              "fmax finite",
@@ -276,12 +272,12 @@ typedef struct ctx {
   int nq, q[NQ];
   double w[NQ];
   int locate;
-  double rtol;            /* engine tolerance: SEARCH_RTOL while searching, 0 (default) after */
+  double rtol; /* engine tolerance: SEARCH_RTOL while searching, 0 (default) after */
   size_t nres;
-  int nx, xslot[NP];      /* free slots in order n, m, k, c: search and fit coordinates alike */
-  double fixedv[NP];      /* values of the fixed slots */
-  double lo[NP], hi[NP];  /* search box (search coordinates) */
-  double lnL;             /* ln L */
+  int nx, xslot[NP];     /* free slots in order n, m, k, c: search and fit coordinates alike */
+  double fixedv[NP];     /* values of the fixed slots */
+  double lo[NP], hi[NP]; /* search box (search coordinates) */
+  double lnL;            /* ln L */
   size_t ref;
   double vr, massr;
   long sims, evals;
@@ -319,7 +315,7 @@ static int x_to_value(const ctx *c, const double *x, double value[NP]) {
   }
   double m = model_m(c, n, mfree);
   double lnA = log(0.5 * (n + 1.0) * c->massr * c->vr * c->vr); /* ln((n+1) mass v²/2) */
-  double lnk, lnd;                                               /* ln k, ln δ_m0,r */
+  double lnk, lnd;                                              /* ln k, ln δ_m0,r */
   if (kfree) {
     lnd = c->lnL + sk;
     lnk = lnA - (n + 1.0) * lnd;
@@ -336,9 +332,7 @@ static int x_to_value(const ctx *c, const double *x, double value[NP]) {
   value[IMPACTFIT_IDENTIFY_M] = m;
   value[IMPACTFIT_IDENTIFY_K] = k;
   value[IMPACTFIT_IDENTIFY_C] = cc;
-  return (isfinite(k) && k > 0.0 && k < 1e300 && isfinite(cc) && cc < 1e300 && (cc > 0.0 || !cfree))
-             ? 0
-             : -1;
+  return (isfinite(k) && k > 0.0 && k < 1e300 && isfinite(cc) && cc < 1e300 && (cc > 0.0 || !cfree)) ? 0 : -1;
 }
 
 /* Parameters → search coordinate of each slot (s_k, s_c for k, c). */
@@ -388,8 +382,8 @@ static int u_to_value(const ctx *c, const double *u, double value[NP]) {
   value[IMPACTFIT_IDENTIFY_M] = model_m(c, n, mfree);
   value[IMPACTFIT_IDENTIFY_K] = k;
   value[IMPACTFIT_IDENTIFY_C] = cc;
-  return (n > 0.0 && value[IMPACTFIT_IDENTIFY_M] >= 0.0 && isfinite(k) && k > 0.0 && k < 1e300 &&
-          isfinite(cc) && cc < 1e300)
+  return (n > 0.0 && value[IMPACTFIT_IDENTIFY_M] >= 0.0 && isfinite(k) && k > 0.0 && k < 1e300 && isfinite(cc) &&
+          cc < 1e300)
              ? 0
              : -1;
 }
@@ -422,9 +416,7 @@ static double residuals(ctx *c, const double value[NP], double *r) {
       continue;
     }
     for (int j = 0; j < c->nq; j++) {
-      double rr = c->q[j] == IMPACTFIT_IDENTIFY_QE ? rf.r_e
-                  : c->q[j] == IMPACTFIT_IDENTIFY_QDT ? rf.r_dt
-                                                      : rf.r_fmax;
+      double rr = c->q[j] == IMPACTFIT_IDENTIFY_QE ? rf.r_e : c->q[j] == IMPACTFIT_IDENTIFY_QDT ? rf.r_dt : rf.r_fmax;
       ri[j] = c->w[c->q[j]] * rr;
     }
   }
@@ -485,8 +477,7 @@ static int cmp_vi(const void *a, const void *b) {
   return x->i < y->i ? -1 : (x->i > y->i);
 }
 
-static void add_warning(impactfit_identify_result *res, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+static void add_warning(impactfit_identify_result *res, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void add_warning(impactfit_identify_result *res, const char *fmt, ...) {
   if (res->nwarn >= IMPACTFIT_IDENTIFY_MAX_WARN)
     return;
@@ -504,14 +495,12 @@ static int check_params(const impactfit_identify_params *p, impactfit_error *err
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: unknown model");
   if (!p->transition)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: no transition condition");
-  if (!p->global || (p->global != impactfit_identify_global_crs &&
-                     p->global != impactfit_identify_global_direct &&
+  if (!p->global || (p->global != impactfit_identify_global_crs && p->global != impactfit_identify_global_direct &&
                      p->global != impactfit_identify_global_none))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: unknown global method");
   if (!(p->n_lo > 0.0 && p->n_lo < p->n_hi && p->n_hi <= 10.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "identify: bounds of n must satisfy 0 < lo < hi <= 10 (got %.17g, %.17g)", p->n_lo,
-                           p->n_hi);
+                           "identify: bounds of n must satisfy 0 < lo < hi <= 10 (got %.17g, %.17g)", p->n_lo, p->n_hi);
   if (!(p->m_lo >= 0.0 && p->m_lo < p->m_hi && p->m_hi <= 10.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                            "identify: bounds of m must satisfy 0 <= lo < hi <= 10 (got %.17g, %.17g)", p->m_lo,
@@ -523,16 +512,15 @@ static int check_params(const impactfit_identify_params *p, impactfit_error *err
   if (!(p->box_factor > 1.0 && p->box_factor <= 1e6))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: box_factor must be in (1, 1e6] (got %.17g)",
                            p->box_factor);
-  if (p->global_maxeval < 0 || p->global_maxeval > 10000000 || p->local_maxeval < 1 ||
-      p->local_maxeval > 10000000 || p->newton_steps < 0 || p->newton_steps > 100)
+  if (p->global_maxeval < 0 || p->global_maxeval > 10000000 || p->local_maxeval < 1 || p->local_maxeval > 10000000 ||
+      p->newton_steps < 0 || p->newton_steps > 100)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                            "identify: global_maxeval in [0, 1e7], local_maxeval in [1, 1e7], "
                            "newton_steps in [0, 100]");
   if (!(p->xtol > 0.0 && p->xtol <= 0.1))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: xtol must be in (0, 0.1] (got %.17g)", p->xtol);
   if (!(p->ident_tol > 0.0 && p->ident_tol < 1.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: ident_tol must be in (0, 1) (got %.17g)",
-                           p->ident_tol);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: ident_tol must be in (0, 1) (got %.17g)", p->ident_tol);
   if (p->fixed[IMPACTFIT_IDENTIFY_M] && p->model->m_rule != 2)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: m cannot be fixed in the %s model (m = %s)",
                            p->model->name, p->model->m_rule == 0 ? "n" : "0");
@@ -568,8 +556,8 @@ static int jacobian(ctx *c, const double *u, double *J, impactfit_error *err) {
     if (u_to_value(c, up, value) || residuals(c, value, rb) < 0.0)
       goto fail;
     for (size_t i = 0; i < c->nres; i++)
-      J[i * (size_t)c->nx + (size_t)j] =
-          forward ? (-3.0 * r0[i] + 4.0 * ra[i] - rb[i]) / (2.0 * h) : (ra[i] - rb[i]) / (2.0 * h);
+      J[i * (size_t)c->nx + (size_t)j] = forward ? (-3.0 * r0[i] + 4.0 * ra[i] - rb[i]) / (2.0 * h)
+                                                 : (ra[i] - rb[i]) / (2.0 * h);
   }
   return IMPACTFIT_OK;
 fail:
@@ -581,8 +569,8 @@ fail:
 /* The SVD of the column-scaled Jacobian: sv (absolute, descending), V (nx × nx, column j = right
  * singular vector j), D (column norms, 1 for a zero column). When r is given, also the truncated
  * Gauss–Newton step −D⁻¹ V Σ⁺ Uᵀ r into step. */
-static int svd(const ctx *c, const double *J, const double *r, double tol, double *sv, double *V,
-               double *D, double *step, impactfit_error *err) {
+static int svd(const ctx *c, const double *J, const double *r, double tol, double *sv, double *V, double *D,
+               double *step, impactfit_error *err) {
   size_t nx = (size_t)c->nx, rows = c->nres > nx ? c->nres : nx;
   gsl_matrix *A = gsl_matrix_calloc(rows, nx);
   gsl_matrix *Vm = gsl_matrix_alloc(nx, nx);
@@ -660,8 +648,8 @@ static const char *slot_name(const ctx *c, int slot) {
   return slot == IMPACTFIT_IDENTIFY_C ? c->p->model->damping_name : impactfit_identify_param_name(slot);
 }
 
-static int run_nlopt(ctx *c, nlopt_algorithm alg, double *x, int maxeval, double xtol,
-                     const double *step, impactfit_error *err) {
+static int run_nlopt(ctx *c, nlopt_algorithm alg, double *x, int maxeval, double xtol, const double *step,
+                     impactfit_error *err) {
   nlopt_opt opt = nlopt_create(alg, (unsigned)c->nx);
   if (!opt)
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "identify: out of memory (NLopt)");
@@ -689,7 +677,8 @@ static int setup_quantities(ctx *c, impactfit_identify_result *res, impactfit_er
   const impactfit_identify_data *d = c->d;
   const impactfit_identify_params *p = c->p;
   for (int q = 0; q < NQ; q++) {
-    int have = q == IMPACTFIT_IDENTIFY_QE || (q == IMPACTFIT_IDENTIFY_QDT && (d->columns & IMPACTFIT_IDENTIFY_COL_DT)) ||
+    int have = q == IMPACTFIT_IDENTIFY_QE ||
+               (q == IMPACTFIT_IDENTIFY_QDT && (d->columns & IMPACTFIT_IDENTIFY_COL_DT)) ||
                (q == IMPACTFIT_IDENTIFY_QFMAX && (d->columns & IMPACTFIT_IDENTIFY_COL_FMAX));
     if (have && p->weight[q] > 0.0) {
       c->q[c->nq++] = q;
@@ -752,8 +741,8 @@ static int pick_reference(ctx *c, impactfit_identify_result *res, int *one_veloc
 
 /* The search box (c->lo, c->hi) in the fit coordinates, from the bounds of n and m, the length scale of
  * the reference row and ζ at the corners of the (n, m) box; the start x and initial steps. */
-static void setup_box(ctx *c, const int isfree[NP], int use_dt, int use_f, impactfit_identify_result *res,
-                      double x[NP], double step[NP]) {
+static void setup_box(ctx *c, const int isfree[NP], int use_dt, int use_f, impactfit_identify_result *res, double x[NP],
+                      double step[NP]) {
   const impactfit_identify_params *p = c->p;
   const impactfit_identify_row *rr = &c->d->row[c->ref];
   double nlo = isfree[0] ? p->n_lo : p->value[0], nhi = isfree[0] ? p->n_hi : p->value[0];
@@ -845,8 +834,8 @@ static int search(ctx *c, impactfit_identify_result *res, double x[NP], double s
     double xg[NP];
     memcpy(xg, x, NP * sizeof *x);
     long before = c->evals;
-    st = run_nlopt(c, p->global == impactfit_identify_global_crs ? NLOPT_GN_CRS2_LM : NLOPT_GN_DIRECT_L, xg,
-                   maxeval, 1e-6, NULL, err);
+    st = run_nlopt(c, p->global == impactfit_identify_global_crs ? NLOPT_GN_CRS2_LM : NLOPT_GN_DIRECT_L, xg, maxeval,
+                   1e-6, NULL, err);
     res->evals_global = c->evals - before;
     if (st)
       return st;
@@ -884,8 +873,7 @@ static int refine(ctx *c, impactfit_identify_result *res, double value[NP], doub
   double u[NP], ut[NP], gn[NP], sv[NP], V[NP * NP], D[NP];
   double S = residuals(c, value, ws->r0);
   if (S < 0.0)
-    return IMPACTFIT__FAIL(err, c->fail_status, "identify: the optimum cannot be simulated: %s",
-                           c->fail_err.message);
+    return IMPACTFIT__FAIL(err, c->fail_status, "identify: the optimum cannot be simulated: %s", c->fail_err.message);
   value_to_u(c, value, u);
   *have_J = 0;
   if (c->nx > 0) {
@@ -960,8 +948,8 @@ static void null_direction(const ctx *c, impactfit_identify_result *res, const d
                              cl ? " " : "", dir[a] / norm, coord_name(c, c->xslot[a]));
       if (cl >= sizeof comb)
         cl = sizeof comb - 1;
-      wl += (size_t)snprintf(who + wl, sizeof who - (wl < sizeof who ? wl : sizeof who), "%s%s",
-                             wl ? ", " : "", slot_name(c, c->xslot[a]));
+      wl += (size_t)snprintf(who + wl, sizeof who - (wl < sizeof who ? wl : sizeof who), "%s%s", wl ? ", " : "",
+                             slot_name(c, c->xslot[a]));
       if (wl >= sizeof who)
         wl = sizeof who - 1;
     }
@@ -970,8 +958,8 @@ static void null_direction(const ctx *c, impactfit_identify_result *res, const d
   const char *hint = one_velocity && isfree[IMPACTFIT_IDENTIFY_N] ? "; all impacts have the same velocity" : "";
   double rsv = sv[0] > 0.0 ? sv[j] / sv[0] : 0.0;
   if (involved == 1)
-    add_warning(res, "not identifiable: %s has no effect on the fit (relative singular value %.2g < %.2g)%s",
-                who, rsv, c->p->ident_tol, hint);
+    add_warning(res, "not identifiable: %s has no effect on the fit (relative singular value %.2g < %.2g)%s", who, rsv,
+                c->p->ident_tol, hint);
   else
     add_warning(res,
                 "not identifiable: %s can change together along (%s) without changing the fit "
@@ -1009,8 +997,7 @@ static int uncertainty(const ctx *c, impactfit_identify_result *res, const doubl
       continue;
     }
     res->se_fit[s] = sqrt(cov[a][a] > 0.0 ? cov[a][a] : 0.0);
-    res->se[s] =
-        (s == IMPACTFIT_IDENTIFY_K || s == IMPACTFIT_IDENTIFY_C) ? value[s] * res->se_fit[s] : res->se_fit[s];
+    res->se[s] = (s == IMPACTFIT_IDENTIFY_K || s == IMPACTFIT_IDENTIFY_C) ? value[s] * res->se_fit[s] : res->se_fit[s];
     for (size_t b = 0; b < nx; b++) {
       int t = c->xslot[b];
       if (!res->identifiable[t])
@@ -1125,9 +1112,9 @@ int impactfit_identify_fit(impactfit_identify_workspace *ws, const impactfit_ide
 
 /* ---- per-row damping ------------------------------------------------------------------------- */
 
-int impactfit_identify_per_row(impactfit_identify_workspace *ws, const impactfit_identify_data *d,
-                               double n, double k, double m, const impactfit_transition *transition,
-                               impactfit_identify_row_damping *out, impactfit_error *err) {
+int impactfit_identify_per_row(impactfit_identify_workspace *ws, const impactfit_identify_data *d, double n, double k,
+                               double m, const impactfit_transition *transition, impactfit_identify_row_damping *out,
+                               impactfit_error *err) {
   IMPACTFIT__GSL_SCOPE;
   if (!ws || !d || !out)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify per-row: NULL argument");

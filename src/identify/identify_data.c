@@ -87,8 +87,7 @@ typedef struct parser {
 
 #define PFAIL(P, line, ...) parse_fail((P), IMPACTFIT_EPARSE, (line), __VA_ARGS__)
 
-static int parse_fail(parser *P, int status, int line, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+static int parse_fail(parser *P, int status, int line, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static int parse_fail(parser *P, int status, int line, const char *fmt, ...) {
   char msg[400];
   va_list ap;
@@ -132,8 +131,7 @@ static int parse_number(parser *P, int line, int col, const char *s, size_t len,
   return 0;
 }
 
-static int parse_header(parser *P, int line, const char *s, size_t len, int *cols, size_t *ncols,
-                        unsigned *mask) {
+static int parse_header(parser *P, int line, const char *s, size_t len, int *cols, size_t *ncols, unsigned *mask) {
   const char *f[NCOL + 1];
   size_t fl[NCOL + 1];
   size_t nf = split(s, len, f, fl, NCOL + 1);
@@ -174,14 +172,13 @@ static int parse_header(parser *P, int line, const char *s, size_t len, int *col
     return PFAIL(P, line, "header: missing column %s (the header names v, e and optionally dt, fmax, mass)",
                  !seen[COL_V] ? "v" : "e");
   *ncols = nf;
-  *mask = (seen[COL_DT] ? IMPACTFIT_IDENTIFY_COL_DT : 0u) |
-          (seen[COL_FMAX] ? IMPACTFIT_IDENTIFY_COL_FMAX : 0u) |
+  *mask = (seen[COL_DT] ? IMPACTFIT_IDENTIFY_COL_DT : 0u) | (seen[COL_FMAX] ? IMPACTFIT_IDENTIFY_COL_FMAX : 0u) |
           (seen[COL_MASS] ? IMPACTFIT_IDENTIFY_COL_MASS : 0u);
   return 0;
 }
 
-int impactfit_identify_data_parse(const char *text, size_t len, const char *source,
-                                  impactfit_identify_data **out, impactfit_error *err) {
+int impactfit_identify_data_parse(const char *text, size_t len, const char *source, impactfit_identify_data **out,
+                                  impactfit_error *err) {
   parser P = {source && source[0] ? source : "<data>", err};
   if (!out)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: data parse: out is NULL");
@@ -235,8 +232,8 @@ int impactfit_identify_data_parse(const char *text, size_t len, const char *sour
     size_t fl[NCOL];
     size_t nf = split(s, ll, f, fl, NCOL);
     if (nf != ncols) {
-      st = PFAIL(&P, line, "%zu field%s, the header (line %d) has %zu columns", nf, nf == 1 ? "" : "s",
-                 header_line, ncols);
+      st = PFAIL(&P, line, "%zu field%s, the header (line %d) has %zu columns", nf, nf == 1 ? "" : "s", header_line,
+                 ncols);
       break;
     }
     if (d->rows == IMPACTFIT_IDENTIFY_MAX_ROWS) {
@@ -275,8 +272,7 @@ int impactfit_identify_data_parse(const char *text, size_t len, const char *sour
   return IMPACTFIT_OK;
 }
 
-int impactfit_identify_data_read(const char *path, impactfit_identify_data **out,
-                                 impactfit_error *err) {
+int impactfit_identify_data_read(const char *path, impactfit_identify_data **out, impactfit_error *err) {
   if (out)
     *out = NULL;
   if (!path || !path[0])
@@ -309,11 +305,9 @@ int impactfit_identify_data_set_mass(impactfit_identify_data *d, double mass, im
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: data is NULL");
   if (d->columns & IMPACTFIT_IDENTIFY_COL_MASS)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "%s: the data have a mass column: the mass cannot also be given separately",
-                           d->source);
+                           "%s: the data have a mass column: the mass cannot also be given separately", d->source);
   if (!(isfinite(mass) && mass > 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "the effective mass must be finite and > 0, got %.17g",
-                           mass);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "the effective mass must be finite and > 0, got %.17g", mass);
   for (size_t i = 0; i < d->rows; i++)
     d->row[i].mass = mass;
   return IMPACTFIT_OK;
@@ -326,8 +320,7 @@ int impactfit_identify_data_check(const impactfit_identify_data *d, impactfit_er
   if (d->rows == 0 || !d->row)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: no data rows", src);
   if (d->rows > IMPACTFIT_IDENTIFY_MAX_ROWS)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: more than %d data rows", src,
-                           IMPACTFIT_IDENTIFY_MAX_ROWS);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: more than %d data rows", src, IMPACTFIT_IDENTIFY_MAX_ROWS);
   if (d->columns & ~(IMPACTFIT_IDENTIFY_COL_DT | IMPACTFIT_IDENTIFY_COL_FMAX | IMPACTFIT_IDENTIFY_COL_MASS))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: unknown column bits 0x%x", src, d->columns);
   for (size_t i = 0; i < d->rows; i++) {
@@ -343,16 +336,14 @@ int impactfit_identify_data_check(const impactfit_identify_data *d, impactfit_er
         continue;
       double x = *row_field((impactfit_identify_row *)r, c);
       if (!isfinite(x))
-        return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s:%s: column %s: not a finite number", src,
-                               where, col_name[c]);
+        return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s:%s: column %s: not a finite number", src, where, col_name[c]);
       const char *why = value_rule(c, x);
       if (why) {
         if (c == COL_MASS && !(d->columns & IMPACTFIT_IDENTIFY_COL_MASS))
           return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                                 "%s:%s: no effective mass (the data have no mass column: give one)",
-                                 src, where);
-        return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s:%s: column %s: %s, got %.17g", src, where,
-                               col_name[c], why, x);
+                                 "%s:%s: no effective mass (the data have no mass column: give one)", src, where);
+        return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s:%s: column %s: %s, got %.17g", src, where, col_name[c], why,
+                               x);
       }
     }
   }
@@ -362,21 +353,18 @@ int impactfit_identify_data_check(const impactfit_identify_data *d, impactfit_er
 /* ---- synthetic data ---- */
 
 int impactfit_identify_synth(impactfit_identify_workspace *ws, impactfit_identify_data *d,
-                             const double value[IMPACTFIT_IDENTIFY_NPAR],
-                             const impactfit_transition *transition, double noise,
-                             unsigned long seed, impactfit_error *err) {
+                             const double value[IMPACTFIT_IDENTIFY_NPAR], const impactfit_transition *transition,
+                             double noise, unsigned long seed, impactfit_error *err) {
   if (!ws || !d || !value)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify synth: NULL argument");
   if (!(noise >= 0.0 && noise <= 0.5))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify synth: noise must be in [0, 0.5], got %.17g",
-                           noise);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify synth: noise must be in [0, 0.5], got %.17g", noise);
   if (!d->row || d->rows == 0)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify synth: no rows");
   for (size_t i = 0; i < d->rows; i++) {
     const impactfit_identify_row *r = &d->row[i];
     if (!(isfinite(r->v) && r->v > 0.0 && isfinite(r->mass) && r->mass > 0.0))
-      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                             "identify synth: row %zu: v and mass must be finite and > 0", i);
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify synth: row %zu: v and mass must be finite and > 0", i);
   }
   impactfit_identify_row_fit *rf = NULL;
   int st = impactfit__identify_rows(ws, d->rows, &rf, err);
@@ -401,8 +389,7 @@ int impactfit_identify_synth(impactfit_identify_workspace *ws, impactfit_identif
     if (!(e > 0.0 && e <= 1.0)) {
       gsl_rng_free(rng);
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                             "identify synth: row %zu: no noisy e in (0, 1] in 1000 draws (e = %g)", i,
-                             rf[i].e);
+                             "identify synth: row %zu: no noisy e in (0, 1] in 1000 draws (e = %g)", i, rf[i].e);
     }
     r->e = e;
     r->dt = rf[i].dt * (1.0 + noise * gsl_ran_gaussian(rng, 1.0));
@@ -411,8 +398,8 @@ int impactfit_identify_synth(impactfit_identify_workspace *ws, impactfit_identif
        clipped. */
     if (!(r->dt > 0.0 && r->fmax > 0.0)) {
       gsl_rng_free(rng);
-      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                             "identify synth: row %zu: the noise made dt or fmax non-positive", i);
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify synth: row %zu: the noise made dt or fmax non-positive",
+                             i);
     }
   }
   gsl_rng_free(rng);

@@ -8,7 +8,7 @@
 #include "impactfit/identify.h"
 
 /* Row storage of the workspace, grown to at least `rows` (never shrunk); *rf points into ws. */
-int impactfit__identify_rows(impactfit_identify_workspace *ws, size_t rows,
-                             impactfit_identify_row_fit **rf, impactfit_error *err);
+int impactfit__identify_rows(impactfit_identify_workspace *ws, size_t rows, impactfit_identify_row_fit **rf,
+                             impactfit_error *err);
 
 #endif

@@ -40,8 +40,10 @@
 /* ---- transition conditions ---------------------------------------------------------------- */
 
 static const impactfit_transition tr_A = {"A", "contact while delta > 0 (a tensile force may act at the end)", 0, 0, 0};
-static const impactfit_transition tr_B = {"B", "contact while the element force is positive (starts before touching)", 1, 1, 0};
-static const impactfit_transition tr_C = {"C", "starts at delta = 0, ends when the element force falls to zero", 0, 1, 0};
+static const impactfit_transition tr_B = {"B", "contact while the element force is positive (starts before touching)",
+                                          1, 1, 0};
+static const impactfit_transition tr_C = {"C", "starts at delta = 0, ends when the element force falls to zero", 0, 1,
+                                          0};
 static const impactfit_transition tr_D = {"D", "as C; the element relaxes by itself after separation", 0, 1, 1};
 const impactfit_transition *const impactfit_transition_A = &tr_A;
 const impactfit_transition *const impactfit_transition_B = &tr_B;
@@ -89,10 +91,10 @@ impactfit_impact_params impactfit_impact_scaled_params(double n, double m, doubl
 }
 
 static int check_params(const impactfit_impact_params *p, impactfit_error *err) {
-#define REQUIRE(cond, ...)                                                                         \
-  do {                                                                                             \
-    if (!(cond))                                                                                   \
-      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, __VA_ARGS__);                                 \
+#define REQUIRE(cond, ...)                                        \
+  do {                                                            \
+    if (!(cond))                                                  \
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, __VA_ARGS__); \
   } while (0)
   REQUIRE(p != NULL, "no parameters given");
   REQUIRE(isfinite(p->n) && p->n > 0.0, "spring exponent n must be a finite number > 0 (got %.17g)", p->n);
@@ -107,17 +109,17 @@ static int check_params(const impactfit_impact_params *p, impactfit_error *err) 
           "unknown transition condition");
   REQUIRE(p->max_contacts >= 1 && p->max_contacts <= IMPACTFIT_MAX_CONTACTS,
           "max_contacts must be between 1 and %d (got %d)", IMPACTFIT_MAX_CONTACTS, p->max_contacts);
-  REQUIRE(p->max_contacts == 1 || p->accel > 0.0,
-          "further contacts need accel > 0: in a free impact the bodies never meet again");
+  REQUIRE(p->max_contacts == 1 || p->accel > 0.0, "further contacts need accel > 0: in a free impact the bodies never "
+                                                  "meet again");
   REQUIRE(isfinite(p->t_max) && p->t_max >= 0.0, "t_max must be a finite number >= 0 (got %.17g)", p->t_max);
-  REQUIRE(isfinite(p->rtol) && p->rtol >= 1e-15 && p->rtol <= 1e-3,
-          "rtol must be between 1e-15 and 1e-3 (got %.17g)", p->rtol);
+  REQUIRE(isfinite(p->rtol) && p->rtol >= 1e-15 && p->rtol <= 1e-3, "rtol must be between 1e-15 and 1e-3 (got %.17g)",
+          p->rtol);
 #undef REQUIRE
   return IMPACTFIT_OK;
 }
 
-int impactfit_impact_scales(const impactfit_impact_params *p, double *delta_m0, double *time_scale,
-                            double *force_scale, double *zeta, double *gamma, impactfit_error *err) {
+int impactfit_impact_scales(const impactfit_impact_params *p, double *delta_m0, double *time_scale, double *force_scale,
+                            double *zeta, double *gamma, impactfit_error *err) {
   int st = check_params(p, err);
   if (st)
     return st;
@@ -136,14 +138,13 @@ int impactfit_impact_scales(const impactfit_impact_params *p, double *delta_m0, 
   if (p->c > 0.0 && !isnormal(z))
     z = exp(lz);
   double T = d / p->v, F = p->mass * p->v * p->v / d, g = p->accel * d / (p->v * p->v);
-  if (!isnormal(d) || !isnormal(T) || !isnormal(F) || !isfinite(z) || !isfinite(g) ||
-      (p->accel > 0.0 && !isnormal(g)))
+  if (!isnormal(d) || !isnormal(T) || !isnormal(F) || !isfinite(z) || !isfinite(g) || (p->accel > 0.0 && !isnormal(g)))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                            "parameters out of range: the scaled problem (delta_m0 = %g m, zeta = %g) "
-                           "is not representable in double precision", d, z);
+                           "is not representable in double precision",
+                           d, z);
   if (z > 1e12)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "damping out of range: scaled damping zeta = %g exceeds 1e12", z);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "damping out of range: scaled damping zeta = %g exceeds 1e12", z);
   if (delta_m0)
     *delta_m0 = d;
   if (time_scale)
@@ -230,8 +231,7 @@ static double event_value(const impactfit__sys *s, int ev, const double y[]) {
   case EV_H: /* f / |x|^m: the sign of the force, well defined as x → 0 */
   default: {
     double ax = fabs(x);
-    double p = (ax == 0.0) ? ((s->n > s->m) ? 0.0 : (s->n == s->m ? 1.0 : INFINITY))
-                           : pow(ax, s->n - s->m);
+    double p = (ax == 0.0) ? ((s->n > s->m) ? 0.0 : (s->n == s->m ? 1.0 : INFINITY)) : pow(ax, s->n - s->m);
     return ((x < 0.0) ? -s->K : s->K) * p + s->zeta * xd;
   }
   }
@@ -351,26 +351,26 @@ enum { SEG_STEP, SEG_START, SEG_END, SEG_PRE };
 
 typedef struct seg {
   int kind;
-  double t0, len;                 /* forward time at the segment's start; its length */
-  double y0[3], dydt0[3];         /* SEG_STEP: state and derivative at t0 */
+  double t0, len;         /* forward time at the segment's start; its length */
+  double y0[3], dydt0[3]; /* SEG_STEP: state and derivative at t0 */
   int have_dydt0;
-  impactfit__series_point pt;     /* series pieces */
-  double sigma1;                  /* SEG_END/PRE: reversed time at the segment's start */
-  double w_acc;                   /* damping work accumulated before the segment */
-  double wser1;                   /* SEG_END/PRE: series damping work at sigma1 */
+  impactfit__series_point pt; /* series pieces */
+  double sigma1;              /* SEG_END/PRE: reversed time at the segment's start */
+  double w_acc;               /* damping work accumulated before the segment */
+  double wser1;               /* SEG_END/PRE: series damping work at sigma1 */
 } seg;
 
 /* Contact-level bookkeeping (scaled). */
 typedef struct contact_state {
   const impactfit_transition *tr;
   int locate_extrema;
-  int phase;        /* PH_PRE, PH_COMP, PH_REST */
+  int phase; /* PH_PRE, PH_COMP, PH_REST */
   double xmax, t_xmax;
   double fmax, t_fmax, fmin;
-  int ended;        /* 1: contact over (end state in y_end/t_end) */
-  int touched;      /* 1: B's pre-touch phase reached x = 0 */
-  int asymptotic;   /* 1: x reached 0 with a speed below the resolution: no separation */
-  int have_cache;   /* event values of the last interval's end state */
+  int ended;      /* 1: contact over (end state in y_end/t_end) */
+  int touched;    /* 1: B's pre-touch phase reached x = 0 */
+  int asymptotic; /* 1: x reached 0 with a speed below the resolution: no separation */
+  int have_cache; /* event values of the last interval's end state */
   double cache_y[3];
   evstate cache_v;
   double t_end, y_end[3];
@@ -449,8 +449,8 @@ static double root_fn(double s, void *params) {
  * force's sign h): each evaluation is a full Runge–Kutta step from the segment's start, so the
  * quadratic convergence (3–4 steps from a secant guess) beats Brent's 8–12. Why our own loop: GSL's
  * derivative-based root solvers keep no bracket, and the bracket is what makes this safe. */
-static int locate_newton(impactfit_impact_workspace *ws, seg *sg, int ev, double a, double b,
-                         double ga, double gb, double *s_out) {
+static int locate_newton(impactfit_impact_workspace *ws, seg *sg, int ev, double a, double b, double ga, double gb,
+                         double *s_out) {
   const impactfit__sys *S = &ws->sys;
   double lo = a, hi = b, glo = ga;
   double s = a - ga * (b - a) / (gb - ga);
@@ -481,8 +481,8 @@ static int locate_newton(impactfit_impact_workspace *ws, seg *sg, int ev, double
 }
 
 /* Locates a root of event ev inside [a, b] where its sign changes; returns its position in *s. */
-static int locate(impactfit_impact_workspace *ws, seg *sg, int ev, double a, double b, double ga,
-                  double gb, double *s) {
+static int locate(impactfit_impact_workspace *ws, seg *sg, int ev, double a, double b, double ga, double gb,
+                  double *s) {
   if (ev != EV_FD && ga * gb < 0.0)
     return locate_newton(ws, sg, ev, a, b, ga, gb, s);
   root_ctx rc = {ws, sg, ev, 0, a, b, ga, gb};
@@ -526,8 +526,7 @@ static int locate(impactfit_impact_workspace *ws, seg *sg, int ev, double a, dou
 
 /* ---- trajectory samples (impactfit_impact_trace) -------------------------------------------- */
 
-static void emit_point(impactfit_impact_workspace *ws, double t, const double y[3], int in_contact,
-                       double element) {
+static void emit_point(impactfit_impact_workspace *ws, double t, const double y[3], int in_contact, double element) {
   impactfit__sample_hook *hk = ws->hook;
   impactfit_trace_point pt;
   pt.t = t * hk->time_scale;
@@ -693,12 +692,12 @@ static int find_candidates(impactfit_impact_workspace *ws, contact_state *cs, se
   double fda = va->fd, fdb = vb->fd, ha = va->h, hb = vb->h;
   int nc = 0, st;
   double s;
-#define ADD(cond, ev, type_, ga, gb)                                                               \
-  if (cond) {                                                                                      \
-    if ((st = locate(ws, sg, ev, sa, sb, ga, gb, &s)))                                             \
-      return st;                                                                                   \
-    c[nc].s = s;                                                                                   \
-    c[nc++].type = type_;                                                                          \
+#define ADD(cond, ev, type_, ga, gb)                   \
+  if (cond) {                                          \
+    if ((st = locate(ws, sg, ev, sa, sb, ga, gb, &s))) \
+      return st;                                       \
+    c[nc].s = s;                                       \
+    c[nc++].type = type_;                              \
   }
   int pre = (cs->phase == PH_PRE);
   /* The maximum penetration is located only when asked for; otherwise the phase changes at the
@@ -777,9 +776,8 @@ static int force_event(impactfit_impact_workspace *ws, contact_state *cs, seg *s
 }
 
 /* Scans [sa, sb] of a segment for events, given the states and event values at both ends. */
-static int scan_interval(impactfit_impact_workspace *ws, contact_state *cs, seg *sg, double sa,
-                         double sb, const double ya[3], const double yb[3], const evstate *va,
-                         const evstate *vb) {
+static int scan_interval(impactfit_impact_workspace *ws, contact_state *cs, seg *sg, double sa, double sb,
+                         const double ya[3], const double yb[3], const evstate *va, const evstate *vb) {
   cand c[8];
   int nc = 0, st;
   if ((st = find_candidates(ws, cs, sg, sa, sb, ya, yb, va, vb, c, &nc)))
@@ -847,8 +845,8 @@ static int scan_interval(impactfit_impact_workspace *ws, contact_state *cs, seg 
 }
 
 /* Scans a whole segment: its two ends for an integrator step, nsamp + 1 points for a series piece. */
-static int process_segment(impactfit_impact_workspace *ws, contact_state *cs, seg *sg, int nsamp,
-                           const double *y_start, const double *y_end) {
+static int process_segment(impactfit_impact_workspace *ws, contact_state *cs, seg *sg, int nsamp, const double *y_start,
+                           const double *y_end) {
   const impactfit__sys *S = &ws->sys;
   double ya[3], yb[3];
   evstate va, vb;
@@ -891,8 +889,7 @@ static int process_segment(impactfit_impact_workspace *ws, contact_state *cs, se
 /* Tries to finish the approach to x = 0 with the reversed-time series: from state y at time t with
  * x > 0, x' < 0 (end of a contact), or, mirrored, x < 0, x' > 0 (B's approach before touching).
  * On success fills sg and returns 1; returns 0 when the series is not accurate here yet. */
-static int try_arrival(impactfit_impact_workspace *ws, double t, const double y[3], int mirrored,
-                       seg *sg) {
+static int try_arrival(impactfit_impact_workspace *ws, double t, const double y[3], int mirrored, seg *sg) {
   const impactfit__sys *S = &ws->sys;
   impactfit__series *ser = ws->ser;
   double xi = mirrored ? -y[0] : y[0], s1 = mirrored ? y[1] : -y[1];
@@ -991,8 +988,8 @@ static int creeps_forever(const impactfit__sys *s, const impactfit_transition *t
 
 /* Integrates from (t, y) until the contact ends (or B's approach touches), by rk8pd steps and a
  * series arrival at x = 0. */
-static int integrate(impactfit_impact_workspace *ws, const scaled_problem *P, contact_state *cs,
-                     double t, double y[3], double h, long *steps, impactfit_error *err) {
+static int integrate(impactfit_impact_workspace *ws, const scaled_problem *P, contact_state *cs, double t, double y[3],
+                     double h, long *steps, impactfit_error *err) {
   gsl_odeiv2_evolve_reset(ws->evolve);
   long contact_steps = 0;
   while (!cs->ended && !cs->touched) {
@@ -1014,12 +1011,12 @@ static int integrate(impactfit_impact_workspace *ws, const scaled_problem *P, co
     sg.t0 = t;
     memcpy(sg.y0, y, sizeof sg.y0);
     sg.have_dydt0 = 0;
-    int st = gsl_odeiv2_evolve_apply(ws->evolve, ws->control, ws->step, &ws->gsys, &t, P->t_bound,
-                                     &h, y);
+    int st = gsl_odeiv2_evolve_apply(ws->evolve, ws->control, ws->step, &ws->gsys, &t, P->t_bound, &h, y);
     if (st == GSL_EBADFUNC || !isfinite(y[0]) || !isfinite(y[1]) || !isfinite(y[2]))
       return IMPACTFIT__FAIL(err, IMPACTFIT_ENONFINITE,
                              "non-finite state at t = %g (scaled): the parameters are outside the "
-                             "range the integrator can follow", t);
+                             "range the integrator can follow",
+                             t);
     if (st != GSL_SUCCESS)
       return IMPACTFIT__FAIL(err, IMPACTFIT_ESTEP, "integrator step failed at t = %g (scaled): %s", t,
                              gsl_strerror(st));
@@ -1056,8 +1053,8 @@ static int integrate(impactfit_impact_workspace *ws, const scaled_problem *P, co
                              "(transition A, zeta = %g; shown at t = %g delta_m0/v, delta = %g delta_m0)",
                              ws->sys.zeta, t, y[0]);
     }
-    if (P->series && ((cs->phase == PH_REST && y[0] > 0.0 && y[1] < 0.0) ||
-                      (cs->phase == PH_PRE && y[0] < 0.0 && y[1] > 0.0))) {
+    if (P->series &&
+        ((cs->phase == PH_REST && y[0] > 0.0 && y[1] < 0.0) || (cs->phase == PH_PRE && y[0] < 0.0 && y[1] > 0.0))) {
       seg as;
       if (try_arrival(ws, t, y, cs->phase == PH_PRE, &as)) {
         if ((st = process_segment(ws, cs, &as, cs->locate_extrema ? SERIES_SAMPLES : 2, y, NULL)))
@@ -1078,8 +1075,8 @@ typedef struct contact_out {
   double work, energy_error;
 } contact_out;
 
-static int do_contact(impactfit_impact_workspace *ws, const scaled_problem *P, int kind, double t0,
-                      double x0, double v0, contact_out *out, long *steps, impactfit_error *err) {
+static int do_contact(impactfit_impact_workspace *ws, const scaled_problem *P, int kind, double t0, double x0,
+                      double v0, contact_out *out, long *steps, impactfit_error *err) {
   const impactfit__sys *S = &ws->sys;
   contact_state cs;
   memset(&cs, 0, sizeof cs);
@@ -1196,9 +1193,9 @@ static double element_relax(const impactfit__sys *S, double xs, double d) {
 
 typedef struct flight {
   const impactfit__sys *S;
-  double xs, vs;  /* state at separation */
-  int relax;      /* D */
-  int which;      /* 0: body − element (D), 1: force sign (B) */
+  double xs, vs; /* state at separation */
+  int relax;     /* D */
+  int which;     /* 0: body − element (D), 1: force sign (B) */
 } flight;
 
 static void flight_state(const flight *F, double d, double y[3]) {
@@ -1239,8 +1236,7 @@ static int flight_root(impactfit_impact_workspace *ws, flight *F, double dhi, do
         if (gsl_root_fsolver_iterate(ws->brent) != GSL_SUCCESS)
           return IMPACTFIT_ENOCONV;
         r = gsl_root_fsolver_root(ws->brent);
-        if (gsl_root_fsolver_x_upper(ws->brent) - gsl_root_fsolver_x_lower(ws->brent) <=
-            4.0 * DBL_EPSILON * b)
+        if (gsl_root_fsolver_x_upper(ws->brent) - gsl_root_fsolver_x_lower(ws->brent) <= 4.0 * DBL_EPSILON * b)
           break;
       }
       *d = r;
@@ -1267,9 +1263,8 @@ static void emit_flight(impactfit_impact_workspace *ws, double t_sep, const flig
 
 /* Finds the start of the next contact after separation at (t_sep, xs, vs). Returns 0 and the start
  * kind and state, or ENOROOT when there is none before the time bound. */
-static int next_start(impactfit_impact_workspace *ws, const scaled_problem *P, double t_sep, double xs,
-                      double vs, int *kind, double *t_next, double *x_next, double *v_next,
-                      double *element) {
+static int next_start(impactfit_impact_workspace *ws, const scaled_problem *P, double t_sep, double xs, double vs,
+                      int *kind, double *t_next, double *x_next, double *v_next, double *element) {
   const impactfit__sys *S = &ws->sys;
   double g = S->gamma;
   flight F = {S, xs, vs, P->tr->relax_element, 0};
@@ -1335,8 +1330,8 @@ static int next_start(impactfit_impact_workspace *ws, const scaled_problem *P, d
 
 /* ---- the solve ------------------------------------------------------------------------------ */
 
-static int solve(impactfit_impact_workspace *ws, const impactfit_impact_params *p,
-                 impactfit_impact_result *res, impactfit_error *err) {
+static int solve(impactfit_impact_workspace *ws, const impactfit_impact_params *p, impactfit_impact_result *res,
+                 impactfit_error *err) {
   IMPACTFIT__GSL_SCOPE;
   if (!ws)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no workspace given");
@@ -1455,9 +1450,8 @@ int impactfit_impact_solve(impactfit_impact_workspace *ws, const impactfit_impac
   return solve(ws, p, res ? res : &tmp, err);
 }
 
-int impactfit_impact_trace(impactfit_impact_workspace *ws, const impactfit_impact_params *p,
-                           size_t points, impactfit_trace_fn fn, void *ctx,
-                           impactfit_impact_result *res, impactfit_error *err) {
+int impactfit_impact_trace(impactfit_impact_workspace *ws, const impactfit_impact_params *p, size_t points,
+                           impactfit_trace_fn fn, void *ctx, impactfit_impact_result *res, impactfit_error *err) {
   if (!fn || points < 2)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "a trace needs a callback and at least 2 points");
   impactfit_impact_result r1;

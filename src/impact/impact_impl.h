@@ -18,11 +18,11 @@ typedef struct impactfit__sys {
 typedef struct impactfit__sample_hook {
   const double *times; /* scaled sample times, increasing */
   size_t count, next;
-  double t_end;        /* samples beyond the last contact are free flight */
+  double t_end; /* samples beyond the last contact are free flight */
   impactfit_trace_fn fn;
   void *ctx;
   double delta_m0, time_scale, force_scale;
-  int status;          /* non-zero once fn asked to stop */
+  int status; /* non-zero once fn asked to stop */
 } impactfit__sample_hook;
 
 struct impactfit_impact_workspace {

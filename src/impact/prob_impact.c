@@ -30,12 +30,32 @@ static const impactfit_sweep_param params[P_COUNT] = {
 
 static const impactfit_sweep_option options[1] = {{"transitions", "C", NULL, "comma list of A, B, C, D"}};
 
-enum { O_E_OUT, O_T_CONTACT, O_F_MAX, O_T_FMAX, O_F_MIN, O_DELTA_MAX, O_T_DELTA_MAX, O_DELTA_START, O_DELTA_SEP,
-       O_F_START, O_F_END, O_DAMPING_WORK, O_ENERGY_ERROR, O_ZETA, O_DELTA_M0, O_STEPS, O_CONTACTS, O_COUNT };
-static const char *const outputs[O_COUNT] = {
-    "e_out", "t_contact", "f_max", "t_fmax", "f_min", "delta_max", "t_delta_max", "delta_start", "delta_sep",
-    "f_start", "f_end", "damping_work", "energy_error", "zeta", "delta_m0", "steps", "n_contacts"};
-static const char *const output_units[O_COUNT] = {"-", "s", "N", "s", "N", "m", "s", "m", "m", "N", "N", "J", "-", "-", "m", "-", "-"};
+enum {
+  O_E_OUT,
+  O_T_CONTACT,
+  O_F_MAX,
+  O_T_FMAX,
+  O_F_MIN,
+  O_DELTA_MAX,
+  O_T_DELTA_MAX,
+  O_DELTA_START,
+  O_DELTA_SEP,
+  O_F_START,
+  O_F_END,
+  O_DAMPING_WORK,
+  O_ENERGY_ERROR,
+  O_ZETA,
+  O_DELTA_M0,
+  O_STEPS,
+  O_CONTACTS,
+  O_COUNT
+};
+static const char *const outputs[O_COUNT] = {"e_out",     "t_contact",    "f_max",        "t_fmax",    "f_min",
+                                             "delta_max", "t_delta_max",  "delta_start",  "delta_sep", "f_start",
+                                             "f_end",     "damping_work", "energy_error", "zeta",      "delta_m0",
+                                             "steps",     "n_contacts"};
+static const char *const output_units[O_COUNT] = {"-", "s", "N", "s", "N", "m", "s", "m", "m",
+                                                  "N", "N", "J", "-", "-", "m", "-", "-"};
 
 typedef struct state {
   impactfit_impact_workspace *ws;
@@ -112,9 +132,9 @@ static int solve(void *vs, const double *in, double *out, long *rhs_evals, impac
   *rhs_evals = r.rhs_evals;
   if (st)
     return st;
-  const double v[O_COUNT] = {r.e_out,        r.t_contact,   r.f_max,     r.t_fmax,        r.f_min,
-                             r.delta_max,    r.t_delta_max, r.delta_start, r.delta_sep,   r.f_start,
-                             r.f_end,        r.damping_work, r.energy_error, r.zeta,       r.delta_m0,
+  const double v[O_COUNT] = {r.e_out,         r.t_contact,         r.f_max,        r.t_fmax,    r.f_min,
+                             r.delta_max,     r.t_delta_max,       r.delta_start,  r.delta_sep, r.f_start,
+                             r.f_end,         r.damping_work,      r.energy_error, r.zeta,      r.delta_m0,
                              (double)r.steps, (double)r.n_contacts};
   memcpy(out, v, sizeof v);
   return IMPACTFIT_OK;

@@ -30,14 +30,29 @@ static const impactfit_sweep_option options[] = {
 };
 
 enum {
-  O_E_OUT, O_T_CONTACT, O_F_MAX, O_T_FMAX, O_F_MIN, O_DELTA_MAX, O_T_DELTA_MAX, O_DELTA_START,
-  O_DELTA_SEP, O_F_START, O_F_END, O_DAMPING_WORK, O_ENERGY_ERROR, O_ZETA, O_DELTA_M0, O_N_CONTACTS,
+  O_E_OUT,
+  O_T_CONTACT,
+  O_F_MAX,
+  O_T_FMAX,
+  O_F_MIN,
+  O_DELTA_MAX,
+  O_T_DELTA_MAX,
+  O_DELTA_START,
+  O_DELTA_SEP,
+  O_F_START,
+  O_F_END,
+  O_DAMPING_WORK,
+  O_ENERGY_ERROR,
+  O_ZETA,
+  O_DELTA_M0,
+  O_N_CONTACTS,
   O_COUNT
 };
 static const char *const outputs[O_COUNT] = {
-    "e_out", "t_contact", "f_max", "t_fmax", "f_min", "delta_max", "t_delta_max", "delta_start",
-    "delta_sep", "f_start", "f_end", "damping_work", "energy_error", "zeta", "delta_m0", "n_contacts"};
-static const char *const output_units[O_COUNT] = {"-", "s", "N", "s", "N", "m", "s", "m", "m", "N", "N", "J", "-", "-", "m", "-"};
+    "e_out",     "t_contact", "f_max", "t_fmax",       "f_min",        "delta_max", "t_delta_max", "delta_start",
+    "delta_sep", "f_start",   "f_end", "damping_work", "energy_error", "zeta",      "delta_m0",    "n_contacts"};
+static const char *const output_units[O_COUNT] = {"-", "s", "N", "s", "N", "m", "s", "m",
+                                                  "m", "N", "N", "J", "-", "-", "m", "-"};
 
 typedef struct state {
   impactfit_impact_workspace *ws;
@@ -74,8 +89,7 @@ static int alloc(void **out, const char *const *opt, const unsigned char *wanted
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
   s->tr = impactfit_transition_from_name(opt[0]);
   s->ws = impactfit_impact_alloc();
-  s->extrema = wanted[O_F_MAX] || wanted[O_T_FMAX] || wanted[O_F_MIN] || wanted[O_DELTA_MAX] ||
-               wanted[O_T_DELTA_MAX];
+  s->extrema = wanted[O_F_MAX] || wanted[O_T_FMAX] || wanted[O_F_MIN] || wanted[O_DELTA_MAX] || wanted[O_T_DELTA_MAX];
   if (!s->ws) {
     free(s);
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");

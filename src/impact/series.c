@@ -127,8 +127,7 @@ static double conv(const impactfit__series *s, const double *A, const double *B,
 }
 
 /* Coefficient a of P = V^p (V_0 = 1), given P at all lower indices (Miller's recurrence). */
-static double power_coef(const impactfit__series *s, const double *V, const double *P, double p,
-                         int a) {
+static double power_coef(const impactfit__series *s, const double *V, const double *P, double p, int a) {
   int da = s->j[a] + s->l[a] + s->q[a];
   double sum = 0.0;
   for (int k = s->pair_start[a]; k < s->pair_start[a + 1]; k++) {
@@ -174,10 +173,7 @@ void impactfit__series_set(impactfit__series *s, double n, double m) {
      * loses ~6 digits by degree 12, harmless there but avoidable). */
     for (size_t a = start; a < end; a++) {
       P[a] = (n == 1.0) ? V[a] : (n == 2.0) ? conv(s, V, V, (int)a) : power_coef(s, V, P, n, (int)a);
-      Q[a] = (m == 0.0)   ? 0.0
-             : (m == 1.0) ? V[a]
-             : (m == 2.0) ? conv(s, V, V, (int)a)
-                          : power_coef(s, V, Q, m, (int)a);
+      Q[a] = (m == 0.0) ? 0.0 : (m == 1.0) ? V[a] : (m == 2.0) ? conv(s, V, V, (int)a) : power_coef(s, V, Q, m, (int)a);
     }
     for (size_t a = start; a < end; a++) {
       R[a] = (m == 0.0) ? D[a] : conv(s, Q, D, (int)a); /* Q = V^0 = 1 */
@@ -199,8 +195,8 @@ void impactfit__series_set(impactfit__series *s, double n, double m) {
   }
 }
 
-void impactfit__series_point_set(impactfit__series_point *pt, const impactfit__series *s, double K,
-                                 double zeta, double gamma, double w) {
+void impactfit__series_point_set(impactfit__series_point *pt, const impactfit__series *s, double K, double zeta,
+                                 double gamma, double w) {
   pt->w = w;
   pt->g[0] = K * pow(w, s->n - 1.0);
   pt->g[1] = zeta * (s->m == 0.0 ? 1.0 : pow(w, s->m));
@@ -208,8 +204,7 @@ void impactfit__series_point_set(impactfit__series_point *pt, const impactfit__s
   pt->zeta_abs = fabs(zeta);
 }
 
-double impactfit__series_radius(const impactfit__series *s, const impactfit__series_point *pt,
-                                double tol) {
+double impactfit__series_radius(const impactfit__series *s, const impactfit__series_point *pt, double tol) {
   double alpha = s->n + 1.0, beta = s->m + 1.0;
   double lg[3] = {log(fabs(pt->g[0])), pt->g[1] != 0.0 ? log(fabs(pt->g[1])) : 0.0,
                   pt->g[2] != 0.0 ? log(fabs(pt->g[2])) : 0.0};
@@ -230,8 +225,8 @@ double impactfit__series_radius(const impactfit__series *s, const impactfit__ser
   return r;
 }
 
-void impactfit__series_eval(const impactfit__series *s, const impactfit__series_point *pt, double tau,
-                            double *x, double *xd, double *work, double *dx_dw, double *dxd_dw) {
+void impactfit__series_eval(const impactfit__series *s, const impactfit__series_point *pt, double tau, double *x,
+                            double *xd, double *work, double *dx_dw, double *dxd_dw) {
   int N = s->order;
   double u1[64], u2[64], u3[64];
   double alpha = s->n + 1.0, beta = s->m + 1.0;

@@ -38,11 +38,11 @@ typedef struct impactfit__series {
   int *top;       /* indices of the terms of the highest degree */
   double *ltop;   /* log(|c_a| (1 + e_a)) of those terms (−inf where c_a = 0) */
   size_t ntop;
-  int *index;     /* (order+1)^3 map from (j,l,q) to term index, −1 outside the simplex */
+  int *index; /* (order+1)^3 map from (j,l,q) to term index, −1 outside the simplex */
   /* for each term a, the pairs (b, a − b) of terms whose indices add up to a: pair_b[k], pair_r[k]
    * for k in [pair_start[a], pair_start[a+1]); pair_db[k] = |b| (total degree of b) */
   int *pair_start, *pair_b, *pair_r, *pair_db;
-  double *work;   /* scratch for P, Q, D, R and products, 6 * count */
+  double *work; /* scratch for P, Q, D, R and products, 6 * count */
 } impactfit__series;
 
 /* Allocates storage for series of total degree `order` with (with_gamma != 0) or without γ terms.
@@ -55,21 +55,20 @@ void impactfit__series_set(impactfit__series *s, double n, double m);
 /* The generators' prefactors for a given speed w > 0:
  * g[0] = K w^(n−1), g[1] = ζ w^m (ζ may be negative: reversed time), g[2] = γ / w. */
 typedef struct impactfit__series_point {
-  double w;       /* speed at x = 0 */
+  double w; /* speed at x = 0 */
   double g[3];
-  double zeta_abs;/* |ζ| of the physical damper, for the damping work */
+  double zeta_abs; /* |ζ| of the physical damper, for the damping work */
 } impactfit__series_point;
 
-void impactfit__series_point_set(impactfit__series_point *pt, const impactfit__series *s, double K,
-                                 double zeta, double gamma, double w);
+void impactfit__series_point_set(impactfit__series_point *pt, const impactfit__series *s, double K, double zeta,
+                                 double gamma, double w);
 
 /* Largest τ at which every term of the highest degree (times 1 + e_a) is below tol. */
-double impactfit__series_radius(const impactfit__series *s, const impactfit__series_point *pt,
-                                double tol);
+double impactfit__series_radius(const impactfit__series *s, const impactfit__series_point *pt, double tol);
 
 /* Evaluates x, x' and the damping work W = |ζ| ∫_0^τ x^m x'^2 at τ ≥ 0; any output may be NULL.
  * Also returns, in dx_dw and dxd_dw (if non-NULL), the derivatives of x and x' with respect to w. */
-void impactfit__series_eval(const impactfit__series *s, const impactfit__series_point *pt, double tau,
-                            double *x, double *xd, double *work, double *dx_dw, double *dxd_dw);
+void impactfit__series_eval(const impactfit__series *s, const impactfit__series_point *pt, double tau, double *x,
+                            double *xd, double *work, double *dx_dw, double *dxd_dw);
 
 #endif

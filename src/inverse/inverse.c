@@ -38,7 +38,8 @@
 /* ---- methods -------------------------------------------------------------------------------- */
 
 static const impactfit_root_method m_bisect = {"bisect", "bisection on ln zeta in an expanding bracket (reference)"};
-static const impactfit_root_method m_fast = {"fast", "Newton step from a close guess, secant to a bracket, then Brent (default)"};
+static const impactfit_root_method m_fast = {"fast", "Newton step from a close guess, secant to a bracket, then Brent "
+                                                     "(default)"};
 static const impactfit_root_method m_nlopt = {"nlopt", "NLopt BOBYQA minimising ((e_out - e)/e)^2 over ln zeta"};
 const impactfit_root_method *const impactfit_root_bisect = &m_bisect;
 const impactfit_root_method *const impactfit_root_fast = &m_fast;
@@ -72,7 +73,7 @@ impactfit_inverse_params impactfit_inverse_default_params(void) {
 typedef struct evaluation {
   double u, g;
   int separated;
-  int beyond; /* the engine refused the damping as out of its range (ζ > 1e12) */
+  int beyond;                                /* the engine refused the damping as out of its range (ζ > 1e12) */
   double e_out, one_minus, x_sep, t_contact; /* one_minus = 1 − e_out without cancellation */
 } evaluation;
 
@@ -83,17 +84,17 @@ struct impactfit_inverse_workspace {
   /* the current point */
   impactfit_impact_params base; /* c is set from u */
   double target, ln_target, tol;
-  int upper;               /* e > 1/2: g in terms of 1 − e */
+  int upper; /* e > 1/2: g in terms of 1 − e */
   double one_minus_target, ln_one_minus;
   int max_iter, n_evals, converged, best;
   long rhs;
-  int extra_evals;         /* simulations of earlier passes and verifications of this point */
+  int extra_evals; /* simulations of earlier passes and verifications of this point */
   long extra_rhs;
   evaluation evals[MAX_EVALS];
-  int status;              /* first engine failure inside a callback */
+  int status; /* first engine failure inside a callback */
   impactfit_error *err;
-  char beyond_msg[256];    /* the engine's reason for the first damping out of its range */
-  char nosep_msg[256];     /* the engine's reason for the smallest damping without separation */
+  char beyond_msg[256]; /* the engine's reason for the first damping out of its range */
+  char nosep_msg[256];  /* the engine's reason for the smallest damping without separation */
   double nosep_u;
 };
 
@@ -245,8 +246,7 @@ static int non_monotone(const impactfit_inverse_workspace *ws, double *u1, doubl
 /* Steps from u0 (value g0) in the direction that changes the sign of g, by `step` growing ×1.5,
  * until a sign change: returns 1 with the bracket [lo, hi] (g(lo) > 0 > g(hi)), 0 when converged
  * meanwhile, −1 on failure. */
-static int expand_bracket(impactfit_inverse_workspace *ws, double u0, double g0, double step, double *lo,
-                          double *hi) {
+static int expand_bracket(impactfit_inverse_workspace *ws, double u0, double g0, double step, double *lo, double *hi) {
   double u = u0, g = g0;
   double dir = (g0 > 0.0) ? 1.0 : -1.0; /* e_out too large → more damping */
   for (int i = 0; i < 200; i++) {
@@ -383,7 +383,7 @@ static double nlopt_fn(unsigned n, const double *x, double *grad, void *vws) {
   if (ws->converged)
     nlopt_force_stop(ws->opt);
   double r = ws->upper ? (ev->one_minus - ws->one_minus_target) / ws->one_minus_target
-                      : (ev->e_out - ws->target) / ws->target;
+                       : (ev->e_out - ws->target) / ws->target;
   return r * r;
 }
 
@@ -451,7 +451,8 @@ static double guess_zeta(double n, double m, double e, const impactfit_transitio
   if (m == 0.0 && tr != impactfit_transition_A) {
     /* the published α(n), β(n) (formulas.h), in this evaluation order since the guesses were first
      * made: a different order changes α in its last bits, and with it the sweeps' converged roots */
-    const double *a = impactfit_copt_formula_poursina2020->alpha_coef, *b = impactfit_copt_formula_poursina2020->beta_coef;
+    const double *a = impactfit_copt_formula_poursina2020->alpha_coef,
+                 *b = impactfit_copt_formula_poursina2020->beta_coef;
     double al = ((a[4] * n + a[3]) * n + a[2]) * n * n + a[1] * n + a[0];
     double be = b[0] * pow(n, b[1]) + b[2];
     double z = al * (pow(e, be) - 1.0) * pow(K, 1.0 / (n + 1.0));
@@ -477,8 +478,7 @@ static int check_inverse(const impactfit_inverse_params *p, double e, impactfit_
   if (!(isfinite(p->tol) && p->tol >= 1e-13 && p->tol < 0.1))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "tolerance must be between 1e-13 and 0.1 (got %.17g)", p->tol);
   if (p->max_iter < 2 || p->max_iter > MAX_EVALS)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "max_iter must be between 2 and %d (got %d)", MAX_EVALS,
-                           p->max_iter);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "max_iter must be between 2 and %d (got %d)", MAX_EVALS, p->max_iter);
   if (p->transition != impactfit_transition_A && p->transition != impactfit_transition_B &&
       p->transition != impactfit_transition_C && p->transition != impactfit_transition_D)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown transition condition");
@@ -487,8 +487,8 @@ static int check_inverse(const impactfit_inverse_params *p, double e, impactfit_
 
 /* Runs the method on the prepared workspace (base parameters, target) from u0 with slope estimate.
  * On failure, explains it in err. */
-static int run_method(impactfit_inverse_workspace *ws, const impactfit_inverse_params *p, double u0,
-                      double slope, const char *what, impactfit_error *err) {
+static int run_method(impactfit_inverse_workspace *ws, const impactfit_inverse_params *p, double u0, double slope,
+                      const char *what, impactfit_error *err) {
   ws->n_evals = 0;
   ws->converged = 0;
   ws->best = -1;
@@ -506,7 +506,8 @@ static int run_method(impactfit_inverse_workspace *ws, const impactfit_inverse_p
   if (non_monotone(ws, &u1, &u2))
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT,
                            "no %s for e = %.17g: e_out is not monotone in the damping (it rises "
-                           "from %s = %.6g to %.6g)", what, ws->target, what, exp(u1), exp(u2));
+                           "from %s = %.6g to %.6g)",
+                           what, ws->target, what, exp(u1), exp(u2));
   /* the closest simulations on both sides of the target */
   int above = -1, below = -1, nosep = 0;
   for (int i = 0; i < ws->n_evals; i++) {
@@ -521,8 +522,9 @@ static int run_method(impactfit_inverse_workspace *ws, const impactfit_inverse_p
   if (above >= 0 && below >= 0 && ws->evals[below].beyond)
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT,
                            "no %s within the engine's range gives e = %.17g (transition %s): e_out is "
-                           "still %.6g at %s = %.6g (%s)", what, ws->target, p->transition->name,
-                           ws->evals[above].e_out, what, exp(ws->evals[above].u), ws->beyond_msg);
+                           "still %.6g at %s = %.6g (%s)",
+                           what, ws->target, p->transition->name, ws->evals[above].e_out, what, exp(ws->evals[above].u),
+                           ws->beyond_msg);
   if (above >= 0 && below >= 0 && ws->evals[below].separated &&
       ws->evals[below].u - ws->evals[above].u <= 1e-12 * fmax(1.0, fabs(ws->evals[above].u))) {
     /* Both sides separate and bracket the target, a few units of rounding of ln ζ apart: e_out is
@@ -534,11 +536,11 @@ static int run_method(impactfit_inverse_workspace *ws, const impactfit_inverse_p
                            "no double-precision %s gives e = %.17g to the tolerance %.3g (transition "
                            "%s): e_out is steep here and goes from %.17g at %s = %.17g to %.17g at %s = "
                            "%.17g, %.3g relative apart; a tolerance of %.2g or more is reachable",
-                           what, ws->target, ws->tol, p->transition->name, a->e_out, what, exp(a->u),
-                           b->e_out, what, exp(b->u), (a->e_out - b->e_out) / ws->target,
-                           2.0 * reach);
+                           what, ws->target, ws->tol, p->transition->name, a->e_out, what, exp(a->u), b->e_out, what,
+                           exp(b->u), (a->e_out - b->e_out) / ws->target, 2.0 * reach);
   }
-  if (above >= 0 && below >= 0 && ws->evals[below].u - ws->evals[above].u <= 1e-12 * fmax(1.0, fabs(ws->evals[above].u)))
+  if (above >= 0 && below >= 0 &&
+      ws->evals[below].u - ws->evals[above].u <= 1e-12 * fmax(1.0, fabs(ws->evals[above].u)))
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT,
                            "no damping gives e = %.17g (transition %s): e_out jumps from %.6g to %s "
                            "at %s = %.10g%s%s%s",
@@ -549,13 +551,10 @@ static int run_method(impactfit_inverse_workspace *ws, const impactfit_inverse_p
                            (!ws->evals[below].separated && ws->nosep_msg[0]) ? ws->nosep_msg : "",
                            (!ws->evals[below].separated && ws->nosep_msg[0]) ? ")" : "");
   if (ws->n_evals >= p->max_iter)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV,
-                           "no convergence to e = %.17g within %d simulations (method %s)",
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV, "no convergence to e = %.17g within %d simulations (method %s)",
                            ws->target, p->max_iter, p->method->name);
-  return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT,
-                         "no %s reproduces e = %.17g (transition %s)%s", what, ws->target,
-                         p->transition->name,
-                         nosep ? ": the bodies stop separating before e_out reaches it" : "");
+  return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT, "no %s reproduces e = %.17g (transition %s)%s", what, ws->target,
+                         p->transition->name, nosep ? ": the bodies stop separating before e_out reaches it" : "");
 }
 
 /* Integrator tolerance of the simulations. The error of a simulated e_out is about K·rtol·min(e, 1−e)
@@ -573,7 +572,8 @@ static double sim_rtol(double tol, double e) {
 /* Where the integrator's error may exceed a tenth of the tolerance at sim_rtol (see there). */
 static int needs_verification(const impactfit_inverse_workspace *ws) {
   const impactfit_transition *tr = ws->base.transition;
-  return ws->target < 0.05 || ((tr == impactfit_transition_A || tr == impactfit_transition_B) && ws->base.m < ws->base.n);
+  return ws->target < 0.05 ||
+         ((tr == impactfit_transition_A || tr == impactfit_transition_B) && ws->base.m < ws->base.n);
 }
 
 /* The root search with its verification: where the integrator's error may matter
@@ -632,9 +632,8 @@ static void fill_result(const impactfit_inverse_workspace *ws, double e, impactf
 /* Undamped Hertz contact duration in units of δ_m0/v: 2 B(1/(n+1), 1/2)/(n+1). */
 static double hertz_time(double n) { return 2.0 * gsl_sf_beta(1.0 / (n + 1.0), 0.5) / (n + 1.0); }
 
-static int solve_point(impactfit_inverse_workspace *ws, const impactfit_inverse_params *p, double e,
-                       double zeta_guess, double slope, impactfit_inverse_result *res,
-                       impactfit_error *err) {
+static int solve_point(impactfit_inverse_workspace *ws, const impactfit_inverse_params *p, double e, double zeta_guess,
+                       double slope, impactfit_inverse_result *res, impactfit_error *err) {
   int st = check_inverse(p, e, err);
   if (st)
     return st;
@@ -650,7 +649,8 @@ static int solve_point(impactfit_inverse_workspace *ws, const impactfit_inverse_
   ws->base.rtol = sim_rtol(p->tol, e);
   ws->base.t_max = SIM_T_MAX;
   set_target(ws, e, p->tol, p->max_iter);
-  double z0 = (zeta_guess > 0.0 && isfinite(zeta_guess)) ? zeta_guess : guess_zeta(p->n, p->m, e, p->transition, p->surrogate_guess);
+  double z0 = (zeta_guess > 0.0 && isfinite(zeta_guess)) ? zeta_guess
+                                                         : guess_zeta(p->n, p->m, e, p->transition, p->surrogate_guess);
   if (!(z0 > 0.0) || !isfinite(z0))
     z0 = 1.0;
   if (!(slope < 0.0)) /* d ln e_out / d ln ζ: ≈ ln e for light damping, O(−1) for heavy */
@@ -705,9 +705,8 @@ static int extrapolate(const double *ht, const double *hr, const double *hy, int
   return isfinite(*zeta) && *zeta > 0.0;
 }
 
-int impactfit_inverse_solve_run(impactfit_inverse_workspace *ws, const impactfit_inverse_params *p,
-                                const double *e, size_t count, impactfit_inverse_result *res, int *status,
-                                impactfit_error *err) {
+int impactfit_inverse_solve_run(impactfit_inverse_workspace *ws, const impactfit_inverse_params *p, const double *e,
+                                size_t count, impactfit_inverse_result *res, int *status, impactfit_error *err) {
   IMPACTFIT__GSL_SCOPE;
   if (!ws || (!e && count) || (!res && count))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no workspace, targets or results given");
@@ -768,8 +767,8 @@ static int scales(double n, double m, double k, double mass, double v, double *d
   return impactfit_impact_scales(&q, dm, NULL, NULL, NULL, NULL, err);
 }
 
-int impactfit_lambda_from_zeta(double n, double m, double zeta, double k, double mass, double v,
-                               double *lambda, impactfit_error *err) {
+int impactfit_lambda_from_zeta(double n, double m, double zeta, double k, double mass, double v, double *lambda,
+                               impactfit_error *err) {
   IMPACTFIT__GSL_SCOPE;
   double dm;
   int st = scales(n, m, k, mass, v, &dm, err);
@@ -793,9 +792,8 @@ int impactfit_copt_from_zeta(double n, double zeta, double k, double mass, doubl
   return impactfit_lambda_from_zeta(n, 0.0, zeta, k, mass, v, c_opt, err);
 }
 
-int impactfit_copt_solve(impactfit_inverse_workspace *ws, const impactfit_inverse_params *p, double e,
-                         double k, double mass, double v, int dimensional, impactfit_copt_result *res,
-                         impactfit_error *err) {
+int impactfit_copt_solve(impactfit_inverse_workspace *ws, const impactfit_inverse_params *p, double e, double k,
+                         double mass, double v, int dimensional, impactfit_copt_result *res, impactfit_error *err) {
   IMPACTFIT__GSL_SCOPE;
   if (!ws || !res || !p)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no workspace, parameters or result given");
@@ -836,7 +834,8 @@ int impactfit_copt_solve(impactfit_inverse_workspace *ws, const impactfit_invers
   ws->base.t_max = SIM_T_MAX;
   set_target(ws, e, q.tol, q.max_iter);
   double c0;
-  if ((st = impactfit_copt_from_zeta(q.n, guess_zeta(q.n, 0.0, e, q.transition, q.surrogate_guess), k, mass, v, &c0, err)))
+  if ((st = impactfit_copt_from_zeta(q.n, guess_zeta(q.n, 0.0, e, q.transition, q.surrogate_guess), k, mass, v, &c0,
+                                     err)))
     return st;
   if ((st = search(ws, &q, log(c0), fmin(-0.05, fmax(log(e), -1.5)), "c", err)))
     return st;
@@ -853,11 +852,12 @@ int impactfit_copt_solve(impactfit_inverse_workspace *ws, const impactfit_invers
 
 /* ---- Zhang et al.'s α ----------------------------------------------------------------------- */
 
-int impactfit_zhang_alpha_from_zeta(double n, double m, double e, double zeta, double *alpha,
-                                    double *lambda_star, impactfit_error *err) {
+int impactfit_zhang_alpha_from_zeta(double n, double m, double e, double zeta, double *alpha, double *lambda_star,
+                                    impactfit_error *err) {
   IMPACTFIT__GSL_SCOPE;
   if (!(isfinite(n) && n > 0.0 && isfinite(m) && m >= 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "exponents must satisfy n > 0, m >= 0 (got n = %.17g, m = %.17g)", n, m);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "exponents must satisfy n > 0, m >= 0 (got n = %.17g, m = %.17g)", n,
+                           m);
   if (!(isfinite(e) && e > 0.0 && e < 1.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "alpha is defined for 0 < e < 1 (got %.17g)", e);
   if (!(isfinite(zeta) && zeta > 0.0))
@@ -867,7 +867,8 @@ int impactfit_zhang_alpha_from_zeta(double n, double m, double e, double zeta, d
   if (!(ls > 0.0 && isfinite(ls) && isfinite(a)))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                            "alpha and lambda* are not representable in double precision for zeta = %g, "
-                           "e = %g", zeta, e);
+                           "e = %g",
+                           zeta, e);
   if (lambda_star)
     *lambda_star = ls;
   if (alpha)
@@ -892,8 +893,8 @@ static double kv_ln_e_force(double xi) {
 
 static int check_family(double n, const impactfit_transition *tr, impactfit_error *err) {
   if (!(isfinite(n) && n >= 1.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "the family m = (n - 1)/2 needs n >= 1 so that m >= 0 (got n = %g)", n);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "the family m = (n - 1)/2 needs n >= 1 so that m >= 0 (got n = %g)",
+                           n);
   if (tr != impactfit_transition_A && tr != impactfit_transition_B && tr != impactfit_transition_C &&
       tr != impactfit_transition_D)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown transition condition");
@@ -916,8 +917,8 @@ int impactfit_kv_e(double xi, const impactfit_transition *tr, double *e, impactf
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "the damping ratio xi must be a finite number >= 0 (got %.17g)", xi);
   if (tr == impactfit_transition_A || tr == impactfit_transition_B) {
     if (xi >= 1.0)
-      return IMPACTFIT__FAIL(err, IMPACTFIT_ENOSEP,
-                             "no separation: damping ratio xi = %g >= 1 under condition %s", xi, tr->name);
+      return IMPACTFIT__FAIL(err, IMPACTFIT_ENOSEP, "no separation: damping ratio xi = %g >= 1 under condition %s", xi,
+                             tr->name);
     *e = exp(-IMPACTFIT__PI * xi / sqrt((1.0 - xi) * (1.0 + xi)));
   } else if (tr == impactfit_transition_C || tr == impactfit_transition_D) {
     *e = exp(kv_ln_e_force(xi));

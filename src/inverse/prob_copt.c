@@ -48,8 +48,7 @@ static const impactfit_sweep_option options[O_COUNT_OPT] = {
 };
 
 enum { O_C_OPT, O_ZETA, O_E_OUT, O_E_ERR, O_DELTA_SEP, O_T_CONTACT, O_ITERATIONS, O_COUNT };
-static const char *const outputs[O_COUNT] = {"c_opt", "zeta", "e_out", "e_err", "delta_sep", "t_contact",
-                                             "iterations"};
+static const char *const outputs[O_COUNT] = {"c_opt", "zeta", "e_out", "e_err", "delta_sep", "t_contact", "iterations"};
 static const char *const output_units[O_COUNT] = {"N s/m", "-", "-", "-", "m", "s", "-"};
 
 typedef struct state {

@@ -19,8 +19,7 @@ enum { P_N, P_M, P_E, P_K, P_MASS, P_V, P_TOL, P_COUNT };
 static const impactfit_sweep_param params[P_COUNT] = {
     {"n", 1.5, 0.0, HUGE_VAL, IMPACTFIT_SWEEP_REQUIRED | IMPACTFIT_SWEEP_MIN_EXCLUSIVE, "spring exponent (> 0)"},
     {"m", 0.0, 0.0, HUGE_VAL, IMPACTFIT_SWEEP_REQUIRED, "damping exponent (>= 0)"},
-    {"e", 0.5, 0.0, 1.0,
-     IMPACTFIT_SWEEP_REQUIRED | IMPACTFIT_SWEEP_MIN_EXCLUSIVE | IMPACTFIT_SWEEP_MAX_EXCLUSIVE,
+    {"e", 0.5, 0.0, 1.0, IMPACTFIT_SWEEP_REQUIRED | IMPACTFIT_SWEEP_MIN_EXCLUSIVE | IMPACTFIT_SWEEP_MAX_EXCLUSIVE,
      "target coefficient of restitution, 0 < e < 1"},
     {"k", 1.0, 0.0, HUGE_VAL, IMPACTFIT_SWEEP_MIN_EXCLUSIVE, "stiffness for lambda, N/m^n (default 1)"},
     {"mass", 1.0, 0.0, HUGE_VAL, IMPACTFIT_SWEEP_MIN_EXCLUSIVE, "effective mass for lambda, kg (default 1)"},

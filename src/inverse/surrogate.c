@@ -15,8 +15,8 @@
 
 #define R_MIN_LOG (-23.025850929940457) /* ln 1e-10: the r piece ends at e = 1 − 1e-10 */
 #define MAX_BLOCKS (2 * IMPACTFIT_SURROGATE_MAX_PIECES)
-#define MAX_N01 61  /* nodes in n and in m (s) */
-#define MAX_N2 121  /* nodes in v */
+#define MAX_N01 61 /* nodes in n and in m (s) */
+#define MAX_N2 121 /* nodes in v */
 
 /* A block: one piece of the m range × one piece of the e range (P = 0: v = ln e, 1: v = ln(1 − e)),
  * a tensor-product Chebyshev series in (n, s, v) whose coefficients are stored row by row
@@ -124,9 +124,7 @@ void impactfit_surrogate_free(impactfit_surrogate *s) {
 
 static double node(int k, int N) { return cos(IMPACTFIT__PI * (k + 0.5) / N); }
 
-static double to_unit(double x, double lo, double hi) {
-  return (hi > lo) ? (2.0 * x - lo - hi) / (hi - lo) : 0.0;
-}
+static double to_unit(double x, double lo, double hi) { return (hi > lo) ? (2.0 * x - lo - hi) / (hi - lo) : 0.0; }
 
 /* Chebyshev polynomials T_0..T_{N−1} at u. */
 static void cheb_t(double u, int N, double *T) {
@@ -196,8 +194,8 @@ static double eval_y(const impactfit_surrogate *s, double n, double m, double e)
 }
 
 static int in_box(const impactfit_surrogate *s, double n, double m, double e) {
-  return n >= s->spec.n_lo && n <= s->spec.n_hi && m >= s->spec.m_lo && m <= s->spec.m_hi &&
-         e >= s->spec.e_lo && e <= 1.0;
+  return n >= s->spec.n_lo && n <= s->spec.n_hi && m >= s->spec.m_lo && m <= s->spec.m_hi && e >= s->spec.e_lo &&
+         e <= 1.0;
 }
 
 int impactfit_surrogate_zeta(const impactfit_surrogate *s, double n, double m, double e, double *zeta,
@@ -457,8 +455,8 @@ static void held_out_point(const impactfit_surrogate *s, int q, unsigned long lo
 static int edge_point(const impactfit_surrogate *s, int q, double *pt) {
   const impactfit_surrogate_spec *spec = &s->spec;
   double es = spec->e_split;
-  const double e_list[] = {spec->e_lo, es - 1e-6, nextafter(es, 0.0), es, nextafter(es, 1.0), es + 1e-6,
-                           1.0 - 1e-9, 1.0};
+  const double e_list[] = {spec->e_lo,         es - 1e-6, nextafter(es, 0.0), es,
+                           nextafter(es, 1.0), es + 1e-6, 1.0 - 1e-9,         1.0};
   const int ne = (int)(sizeof e_list / sizeof e_list[0]);
   int nb = (!s->legacy && s->np > 1) ? s->np - 1 : 0, nm = 2 + 3 * nb, total = 3 * nm * ne;
   if (!pt)
@@ -613,12 +611,13 @@ static void write_header_legacy(const impactfit_surrogate *s, const impactfit_su
   const impactfit_surrogate_spec *sp = &s->spec;
   const char *nm = s->name;
   int has_m = s->b[0].N[1] > 1;
-  impactfit_codegen_text(g, "\nSurrogate of the exact scaled damping zeta(n, m, e) such that a simulated impact of\n"
-                            "  x'' + zeta x^m x' + ((n+1)/2) x^n = 0,  x(0) = 0, x'(0) = 1   (transition %s)\n"
-                            "gives e_out = e. Tensor-product Chebyshev series of y = ln zeta - ln(1 - e) in (n, m, ln e)\n"
-                            "for e <= %.17g and in (n, m, ln(1 - e)) above (y is not analytic in e at e = 1; see\n"
-                            "include/impactfit/surrogate.h), interpolating exact solves (impactfit inverse solver,\n"
-                            "tol 1e-12) at the Chebyshev points of the first kind.\n\n",
+  impactfit_codegen_text(g,
+                         "\nSurrogate of the exact scaled damping zeta(n, m, e) such that a simulated impact of\n"
+                         "  x'' + zeta x^m x' + ((n+1)/2) x^n = 0,  x(0) = 0, x'(0) = 1   (transition %s)\n"
+                         "gives e_out = e. Tensor-product Chebyshev series of y = ln zeta - ln(1 - e) in (n, m, ln e)\n"
+                         "for e <= %.17g and in (n, m, ln(1 - e)) above (y is not analytic in e at e = 1; see\n"
+                         "include/impactfit/surrogate.h), interpolating exact solves (impactfit inverse solver,\n"
+                         "tol 1e-12) at the Chebyshev points of the first kind.\n\n",
                          sp->transition->name, sp->e_split);
   impactfit_codegen_text(g, "Box: n in [%.17g, %.17g], m in [%.17g, %.17g], e in [%.17g, 1].", sp->n_lo, sp->n_hi,
                          sp->m_lo, sp->m_hi, sp->e_lo);
@@ -626,7 +625,8 @@ static void write_header_legacy(const impactfit_surrogate *s, const impactfit_su
                          sp->deg_m, sp->deg_t, sp->deg_r, rep ? rep->solves : 0L);
   if (rep && rep->check_points)
     impactfit_codegen_text(g,
-                           "Checked on %d held-out points (n, m uniform; e uniform in ln e and in ln(1 - e), seed %lu)\n"
+                           "Checked on %d held-out points (n, m uniform; e uniform in ln e and in ln(1 - e), seed "
+                           "%lu)\n"
                            "and %d points on the edges and the seam e = %g of the box, by simulating with the\n"
                            "surrogate's zeta: max |e_out - e| = %.3e (at n = %.6f, m = %.6f, e = %.10g),\n"
                            "max |zeta/zeta_exact - 1| = %.3e.",
@@ -645,16 +645,17 @@ static void write_header_legacy(const impactfit_surrogate *s, const impactfit_su
            "double impactfit_%s_series(const double *c, int N0, int N1, int N2, double u0,\n"
            "                                           double u1, double u2)",
            nm);
-  impactfit_codegen_function(g, "sum_ijk c_ijk T_i(u0) T_j(u1) T_k(u2)", sig,
-                             "  double T0[64], T1[64], T2[128];\n"
-                             "  const double u[3] = {u0, u1, u2};\n  double *T[3] = {T0, T1, T2};\n"
-                             "  const int N[3] = {N0, N1, N2};\n"
-                             "  for (int d = 0; d < 3; d++) {\n    T[d][0] = 1.0;\n    if (N[d] > 1)\n      T[d][1] = u[d];\n"
-                             "    for (int i = 2; i < N[d]; i++)\n      T[d][i] = 2.0 * u[d] * T[d][i - 1] - T[d][i - 2];\n  }\n"
-                             "  double y = 0.0;\n"
-                             "  for (int i = 0; i < N0; i++)\n    for (int j = 0; j < N1; j++) {\n      double a = 0.0;\n"
-                             "      for (int k = 0; k < N2; k++)\n        a += c[k] * T2[k];\n      y += T0[i] * T1[j] * a;\n"
-                             "      c += N2;\n    }\n  return y;\n");
+  impactfit_codegen_function(
+      g, "sum_ijk c_ijk T_i(u0) T_j(u1) T_k(u2)", sig,
+      "  double T0[64], T1[64], T2[128];\n"
+      "  const double u[3] = {u0, u1, u2};\n  double *T[3] = {T0, T1, T2};\n"
+      "  const int N[3] = {N0, N1, N2};\n"
+      "  for (int d = 0; d < 3; d++) {\n    T[d][0] = 1.0;\n    if (N[d] > 1)\n      T[d][1] = u[d];\n"
+      "    for (int i = 2; i < N[d]; i++)\n      T[d][i] = 2.0 * u[d] * T[d][i - 1] - T[d][i - 2];\n  }\n"
+      "  double y = 0.0;\n"
+      "  for (int i = 0; i < N0; i++)\n    for (int j = 0; j < N1; j++) {\n      double a = 0.0;\n"
+      "      for (int k = 0; k < N2; k++)\n        a += c[k] * T2[k];\n      y += T0[i] * T1[j] * a;\n"
+      "      c += N2;\n    }\n  return y;\n");
   impactfit_codegen_code(g, "\n");
   char com[96];
   snprintf(com, sizeof com, "zeta(n, %se) on the box above; -1 outside it; 0 at e = 1.", has_m ? "m, " : "");
@@ -695,21 +696,24 @@ static int write_header_pieces(const impactfit_surrogate *s, const impactfit_sur
   const impactfit_surrogate_spec *sp = &s->spec;
   const char *nm = s->name;
   int has_m = sp->m_hi > sp->m_lo, nb = 2 * s->np;
-  impactfit_codegen_text(g, "\nSurrogate of the exact scaled damping zeta(n, m, e) such that a simulated impact of\n"
-                            "  x'' + zeta x^m x' + ((n+1)/2) x^n = 0,  x(0) = 0, x'(0) = 1   (transition %s)\n"
-                            "gives e_out = e. Chebyshev series of y = ln zeta - ln(1 - e), piecewise: in m, pieces\n"
-                            "with ends linear in n, in each m = lo + (hi - lo)(1 - (1 - s)^grade), s in [0, 1]; in e,\n"
-                            "v = ln e for e <= %.17g and v = ln(1 - e) above (see include/impactfit/surrogate.h). Each\n"
-                            "block (m piece x e piece) is a tensor-product series in (n, s, v) interpolating exact solves\n"
-                            "(impactfit inverse solver, tol 1e-12) at the Chebyshev points of the first kind, stored\n"
-                            "without the trailing coefficients whose absolute values sum to at most %.3g per block.\n\n",
+  impactfit_codegen_text(g,
+                         "\nSurrogate of the exact scaled damping zeta(n, m, e) such that a simulated impact of\n"
+                         "  x'' + zeta x^m x' + ((n+1)/2) x^n = 0,  x(0) = 0, x'(0) = 1   (transition %s)\n"
+                         "gives e_out = e. Chebyshev series of y = ln zeta - ln(1 - e), piecewise: in m, pieces\n"
+                         "with ends linear in n, in each m = lo + (hi - lo)(1 - (1 - s)^grade), s in [0, 1]; in e,\n"
+                         "v = ln e for e <= %.17g and v = ln(1 - e) above (see include/impactfit/surrogate.h). Each\n"
+                         "block (m piece x e piece) is a tensor-product series in (n, s, v) interpolating exact "
+                         "solves\n"
+                         "(impactfit inverse solver, tol 1e-12) at the Chebyshev points of the first kind, stored\n"
+                         "without the trailing coefficients whose absolute values sum to at most %.3g per block.\n\n",
                          sp->transition->name, sp->e_split, sp->drop);
   impactfit_codegen_text(g, "Box: n in [%.17g, %.17g], m in [%.17g, %.17g], e in [%.17g, 1].", sp->n_lo, sp->n_hi,
                          sp->m_lo, sp->m_hi, sp->e_lo);
   for (int j = 0; j < s->np; j++) {
     const impactfit_surrogate_piece *p = &s->pc[j];
-    impactfit_codegen_text(g, "Piece %d: m from %g + %g n to %g + %g n, grade %g; degrees (n, s, ln e) %d, %d, %d and\n"
-                              "  (n, s, ln(1 - e)) %d, %d, %d; %zu and %zu coefficients kept.",
+    impactfit_codegen_text(g,
+                           "Piece %d: m from %g + %g n to %g + %g n, grade %g; degrees (n, s, ln e) %d, %d, %d and\n"
+                           "  (n, s, ln(1 - e)) %d, %d, %d; %zu and %zu coefficients kept.",
                            j, p->lo_const, p->lo_n, p->hi_const, p->hi_n, p->grade, p->deg[0][0], p->deg[0][1],
                            p->deg[0][2], p->deg[1][0], p->deg[1][1], p->deg[1][2], s->b[2 * j].kept,
                            s->b[2 * j + 1].kept);
@@ -775,17 +779,18 @@ static int write_header_pieces(const impactfit_surrogate *s, const impactfit_sur
            "double impactfit_%s_series(const double *c, const unsigned short *len, const int *N,\n"
            "                                           double u0, double u1, double u2)",
            nm);
-  impactfit_codegen_function(g, "sum over rows (i, j) of T_i(u0) T_j(u1) sum_{k < len} c_k T_k(u2)", sig,
-                             "  double T0[%d], T1[%d], T2[%d];\n"
-                             "  const double u[3] = {u0, u1, u2};\n  double *T[3] = {T0, T1, T2};\n"
-                             "  for (int d = 0; d < 3; d++) {\n    T[d][0] = 1.0;\n    if (N[d] > 1)\n      T[d][1] = u[d];\n"
-                             "    for (int i = 2; i < N[d]; i++)\n      T[d][i] = 2.0 * u[d] * T[d][i - 1] - T[d][i - 2];\n  }\n"
-                             "  double y = 0.0;\n"
-                             "  for (int i = 0; i < N[0]; i++)\n    for (int j = 0; j < N[1]; j++) {\n"
-                             "      int L = len[i * N[1] + j];\n      if (!L)\n        continue;\n      double a = 0.0;\n"
-                             "      for (int k = 0; k < L; k++)\n        a += c[k] * T2[k];\n      y += T0[i] * T1[j] * a;\n"
-                             "      c += L;\n    }\n  return y;\n",
-                             MAX_N01 + 3, MAX_N01 + 3, MAX_N2 + 7);
+  impactfit_codegen_function(
+      g, "sum over rows (i, j) of T_i(u0) T_j(u1) sum_{k < len} c_k T_k(u2)", sig,
+      "  double T0[%d], T1[%d], T2[%d];\n"
+      "  const double u[3] = {u0, u1, u2};\n  double *T[3] = {T0, T1, T2};\n"
+      "  for (int d = 0; d < 3; d++) {\n    T[d][0] = 1.0;\n    if (N[d] > 1)\n      T[d][1] = u[d];\n"
+      "    for (int i = 2; i < N[d]; i++)\n      T[d][i] = 2.0 * u[d] * T[d][i - 1] - T[d][i - 2];\n  }\n"
+      "  double y = 0.0;\n"
+      "  for (int i = 0; i < N[0]; i++)\n    for (int j = 0; j < N[1]; j++) {\n"
+      "      int L = len[i * N[1] + j];\n      if (!L)\n        continue;\n      double a = 0.0;\n"
+      "      for (int k = 0; k < L; k++)\n        a += c[k] * T2[k];\n      y += T0[i] * T1[j] * a;\n"
+      "      c += L;\n    }\n  return y;\n",
+      MAX_N01 + 3, MAX_N01 + 3, MAX_N2 + 7);
   impactfit_codegen_code(g, "\n");
   snprintf(com, sizeof com, "zeta(n, %se) on the box above; -1 outside it; 0 at e = 1.", has_m ? "m, " : "");
   snprintf(sig, sizeof sig, "double impactfit_%s_zeta(double n, %sdouble e)", nm, has_m ? "double m, " : "");
@@ -800,7 +805,8 @@ static int write_header_pieces(const impactfit_surrogate *s, const impactfit_sur
                          "  double v = P ? log1p(-e) : log(e);\n"
                          "  if (P && v < %.17g)\n    v = %.17g;\n"
                          "  int j = 0;\n"
-                         "  while (j + 1 < %d && m > impactfit_%s_pieces[j][2] + impactfit_%s_pieces[j][3] * n)\n    j++;\n"
+                         "  while (j + 1 < %d && m > impactfit_%s_pieces[j][2] + impactfit_%s_pieces[j][3] * n)\n    "
+                         "j++;\n"
                          "  const double *p = impactfit_%s_pieces[j];\n"
                          "  double lo = p[0] + p[1] * n, hi = p[2] + p[3] * n;\n"
                          "  double w = (hi > lo) ? (m - lo) / (hi - lo) : 0.0;\n"
@@ -811,7 +817,8 @@ static int write_header_pieces(const impactfit_surrogate *s, const impactfit_sur
                          "  const int *N = impactfit_%s_dims[b];\n"
                          "  double u0 = (r[1] > r[0]) ? (2.0 * n - r[0] - r[1]) / (r[1] - r[0]) : 0.0;\n"
                          "  double u2 = (r[3] > r[2]) ? (2.0 * v - r[2] - r[3]) / (r[3] - r[2]) : 0.0;\n"
-                         "  double y = impactfit_%s_series(impactfit_%s_coefs[b], impactfit_%s_lens[b], N, u0, 2.0 * s - 1.0, u2);\n"
+                         "  double y = impactfit_%s_series(impactfit_%s_coefs[b], impactfit_%s_lens[b], N, u0, 2.0 * s "
+                         "- 1.0, u2);\n"
                          "  return exp(y) * (1.0 - e);\n",
                          sp->n_lo, sp->n_hi, sp->m_lo, sp->m_hi, sp->e_lo, sp->e_split, R_MIN_LOG, R_MIN_LOG, s->np, nm,
                          nm, nm, nm, nm, nm, nm, nm);
@@ -841,8 +848,9 @@ static int surrogate_header_text(const impactfit_surrogate *s, const impactfit_s
   char sig[160];
   snprintf(sig, sizeof sig, "double impactfit_%s_c(double n, %sdouble e, double k, double mass, double v)", nm,
            has_m ? "double m, " : "");
-  impactfit_codegen_function_begin(g, "The damping coefficient in the user's units: c = zeta mass v / delta_m0^(m+1); -1 "
-                                      "outside\n * the box or for k, mass, v <= 0.",
+  impactfit_codegen_function_begin(g,
+                                   "The damping coefficient in the user's units: c = zeta mass v / delta_m0^(m+1); -1 "
+                                   "outside\n * the box or for k, mass, v <= 0.",
                                    sig);
   if (!has_m)
     impactfit_codegen_code(g, "  const double m = %.17g;\n", sp->m_lo);

@@ -17,8 +17,8 @@
 #include "../common/common_impl.h"
 
 int impactfit__hyb_init(impactfit__hyb *H, size_t dim,
-                        int (*f)(double t, const double y[], double dydt[], void *params),
-                        void *params, double tol, const double *scale) {
+                        int (*f)(double t, const double y[], double dydt[], void *params), void *params, double tol,
+                        const double *scale) {
   memset(H, 0, sizeof *H);
   if (dim == 0 || dim > IMPACTFIT__HYB_MAXDIM || !(tol > 0.0))
     return IMPACTFIT_EINVAL;
@@ -117,8 +117,7 @@ static double root_fn(double s, void *params) {
   return rc->which ? rc->fn->gd(t, y, rc->fn->ctx) : rc->fn->g(t, y, rc->fn->ctx);
 }
 
-int impactfit__hyb_root(impactfit__hyb *H, const impactfit__hyb_fn *fn, int which, double a,
-                        double b, double *s) {
+int impactfit__hyb_root(impactfit__hyb *H, const impactfit__hyb_fn *fn, int which, double a, double b, double *s) {
   root_ctx rc = {H, fn, which, 0};
   gsl_function F = {root_fn, &rc};
   double ga = root_fn(a, &rc), gb = root_fn(b, &rc);
@@ -151,9 +150,8 @@ int impactfit__hyb_root(impactfit__hyb *H, const impactfit__hyb_fn *fn, int whic
   return 0;
 }
 
-int impactfit__hyb_extremum(impactfit__hyb *H, const impactfit__hyb_fn *fn, double a, double b,
-                            const double *ya, const double *yb, int *found, double *s,
-                            double *value) {
+int impactfit__hyb_extremum(impactfit__hyb *H, const impactfit__hyb_fn *fn, double a, double b, const double *ya,
+                            const double *yb, int *found, double *s, double *value) {
   *found = 0;
   double da = fn->gd(H->t0 + a, ya, fn->ctx), db = fn->gd(H->t0 + b, yb, fn->ctx);
   if (!((da > 0.0 && db < 0.0) || (da < 0.0 && db > 0.0)))
@@ -173,8 +171,8 @@ static int crosses(int dir, double ga, double gb) {
   return dir > 0 ? (ga < 0.0 && gb >= 0.0) : (ga > 0.0 && gb <= 0.0);
 }
 
-int impactfit__hyb_crossing(impactfit__hyb *H, const impactfit__hyb_fn *fn, int dir, double a,
-                            double b, const double *ya, const double *yb, int *found, double *s) {
+int impactfit__hyb_crossing(impactfit__hyb *H, const impactfit__hyb_fn *fn, int dir, double a, double b,
+                            const double *ya, const double *yb, int *found, double *s) {
   *found = 0;
   double ga = fn->g(H->t0 + a, ya, fn->ctx), gb = fn->g(H->t0 + b, yb, fn->ctx);
   int ext = 0, st;
@@ -197,10 +195,9 @@ int impactfit__hyb_crossing(impactfit__hyb *H, const impactfit__hyb_fn *fn, int 
   return 0;
 }
 
-int impactfit__hyb_crossing_valid(impactfit__hyb *H, const impactfit__hyb_fn *fn, int dir, double a,
-                                  double b, const double *ya, const double *yb,
-                                  int (*valid)(const double *y, void *vctx), void *vctx, int *found,
-                                  double *s, double *ys) {
+int impactfit__hyb_crossing_valid(impactfit__hyb *H, const impactfit__hyb_fn *fn, int dir, double a, double b,
+                                  const double *ya, const double *yb, int (*valid)(const double *y, void *vctx),
+                                  void *vctx, int *found, double *s, double *ys) {
   double yA[IMPACTFIT__HYB_MAXDIM];
   memcpy(yA, ya, H->dim * sizeof yA[0]);
   *found = 0;
@@ -226,8 +223,7 @@ int impactfit__hyb_crossing_valid(impactfit__hyb *H, const impactfit__hyb_fn *fn
   return 0;
 }
 
-int impactfit__hyb_sample(impactfit__hyb *H, impactfit__hyb_sampler *S, double s_hi, double *t,
-                          double y[]) {
+int impactfit__hyb_sample(impactfit__hyb *H, impactfit__hyb_sampler *S, double s_hi, double *t, double y[]) {
   if (S->next > S->last)
     return 0;
   double ts = S->t0 + (double)S->next * S->dt;

@@ -46,8 +46,8 @@ typedef struct impactfit__hyb_fn {
  * standard control with absolute and relative tolerance tol when scale is NULL) and Brent solver.
  * Returns 0 or IMPACTFIT_ENOMEM / IMPACTFIT_EINVAL; on failure everything is released. */
 int impactfit__hyb_init(impactfit__hyb *H, size_t dim,
-                        int (*f)(double t, const double y[], double dydt[], void *params),
-                        void *params, double tol, const double *scale);
+                        int (*f)(double t, const double y[], double dydt[], void *params), void *params, double tol,
+                        const double *scale);
 void impactfit__hyb_release(impactfit__hyb *H); /* accepts a zeroed struct */
 
 /* Forgets the step history after a discontinuity of the right-hand side; h is the first trial step. */
@@ -61,22 +61,20 @@ int impactfit__hyb_step(impactfit__hyb *H, double *t, double y[], double t_stop)
 int impactfit__hyb_state(impactfit__hyb *H, double s, double y[]);
 
 /* Root of fn (which = 0: g, 1: gd) in [a, b] of the segment, where it changes sign. */
-int impactfit__hyb_root(impactfit__hyb *H, const impactfit__hyb_fn *fn, int which, double a,
-                        double b, double *s);
+int impactfit__hyb_root(impactfit__hyb *H, const impactfit__hyb_fn *fn, int which, double a, double b, double *s);
 
 /* The first crossing of g in direction dir (+1: from < 0 to ≥ 0, −1: from > 0 to ≤ 0) inside
  * [a, b] of the segment, given the states at a and b. Sets *found and *s. Where gd changes sign
  * inside [a, b] the extremum is located first and both halves are searched (a pair of roots inside
  * one step). Returns 0 or an IMPACTFIT_E code. */
-int impactfit__hyb_crossing(impactfit__hyb *H, const impactfit__hyb_fn *fn, int dir, double a,
-                            double b, const double *ya, const double *yb, int *found, double *s);
+int impactfit__hyb_crossing(impactfit__hyb *H, const impactfit__hyb_fn *fn, int dir, double a, double b,
+                            const double *ya, const double *yb, int *found, double *s);
 
 /* As impactfit__hyb_crossing, but a root whose state fails valid(y, vctx) (if valid is not NULL) is
  * skipped and the search goes on after it; on success ys holds the state at the root. */
-int impactfit__hyb_crossing_valid(impactfit__hyb *H, const impactfit__hyb_fn *fn, int dir, double a,
-                                  double b, const double *ya, const double *yb,
-                                  int (*valid)(const double *y, void *vctx), void *vctx, int *found,
-                                  double *s, double *ys);
+int impactfit__hyb_crossing_valid(impactfit__hyb *H, const impactfit__hyb_fn *fn, int dir, double a, double b,
+                                  const double *ya, const double *yb, int (*valid)(const double *y, void *vctx),
+                                  void *vctx, int *found, double *s, double *ys);
 
 /* Equally spaced sample times t0 + k·dt, k = next..last. */
 typedef struct impactfit__hyb_sampler {
@@ -86,13 +84,11 @@ typedef struct impactfit__hyb_sampler {
 
 /* The next sample time in [t0, t0 + s_hi] of the current segment and the state there (on the
  * segment's own solution): returns 1 and moves on, 0 when there is none, or a negative error. */
-int impactfit__hyb_sample(impactfit__hyb *H, impactfit__hyb_sampler *S, double s_hi, double *t,
-                          double y[]);
+int impactfit__hyb_sample(impactfit__hyb *H, impactfit__hyb_sampler *S, double s_hi, double *t, double y[]);
 
 /* An interior extremum of g in [a, b] (where gd changes sign between the given end states): sets
  * *found, its position *s and value *value. */
-int impactfit__hyb_extremum(impactfit__hyb *H, const impactfit__hyb_fn *fn, double a, double b,
-                            const double *ya, const double *yb, int *found, double *s,
-                            double *value);
+int impactfit__hyb_extremum(impactfit__hyb *H, const impactfit__hyb_fn *fn, double a, double b, const double *ya,
+                            const double *yb, int *found, double *s, double *value);
 
 #endif

@@ -170,18 +170,17 @@ static double fd_accel(double t, const double *y, void *ctx) {
 
 /* ---- checks, presets, equilibrium ---------------------------------------------------------------- */
 
-#define REQUIRE(cond, ...)                                                                         \
-  do {                                                                                             \
-    if (!(cond))                                                                                   \
-      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, __VA_ARGS__);                                 \
+#define REQUIRE(cond, ...)                                        \
+  do {                                                            \
+    if (!(cond))                                                  \
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, __VA_ARGS__); \
   } while (0)
 
 int impactfit_mb1d_check(const impactfit_mb1d_system *s, impactfit_error *err) {
   REQUIRE(s != NULL, "no system given");
   REQUIRE(s->n_masses >= 1 && s->n_masses <= NMAX, "n_masses must be 1..%d (got %d)", NMAX, s->n_masses);
   for (int i = 0; i < s->n_masses; i++)
-    REQUIRE(isfinite(s->mass[i]) && s->mass[i] > 0.0, "mass %d must be a finite number > 0 (got %.17g)",
-            i, s->mass[i]);
+    REQUIRE(isfinite(s->mass[i]) && s->mass[i] > 0.0, "mass %d must be a finite number > 0 (got %.17g)", i, s->mass[i]);
   REQUIRE(s->n_links >= 0 && s->n_links <= IMPACTFIT_MB1D_MAX_LINKS, "n_links must be 0..%d (got %d)",
           IMPACTFIT_MB1D_MAX_LINKS, s->n_links);
   for (int l = 0; l < s->n_links; l++) {
@@ -193,16 +192,13 @@ int impactfit_mb1d_check(const impactfit_mb1d_system *s, impactfit_error *err) {
   }
   REQUIRE(isfinite(s->g) && s->g >= 0.0, "gravity g must be a finite number >= 0 (got %.17g)", s->g);
   REQUIRE(s->excited >= -1 && s->excited < s->n_masses, "excited mass %d does not exist", s->excited);
-  REQUIRE(isfinite(s->f_amp) && s->f_amp >= 0.0, "excitation amplitude must be finite and >= 0 (got %.17g)",
-          s->f_amp);
+  REQUIRE(isfinite(s->f_amp) && s->f_amp >= 0.0, "excitation amplitude must be finite and >= 0 (got %.17g)", s->f_amp);
   REQUIRE(isfinite(s->omega) && s->omega > 0.0, "excitation frequency omega must be finite and > 0 (got %.17g)",
           s->omega);
-  REQUIRE(s->contact_mass >= 0 && s->contact_mass < s->n_masses, "contact mass %d does not exist",
-          s->contact_mass);
+  REQUIRE(s->contact_mass >= 0 && s->contact_mass < s->n_masses, "contact mass %d does not exist", s->contact_mass);
   REQUIRE(isfinite(s->k) && s->k > 0.0, "contact stiffness k must be finite and > 0 (got %.17g)", s->k);
   REQUIRE(isfinite(s->c) && s->c >= 0.0, "contact damping c must be finite and >= 0 (got %.17g)", s->c);
-  REQUIRE(isfinite(s->n) && s->n >= 1.0 && s->n <= 10.0, "contact exponent n must be in [1, 10] (got %.17g)",
-          s->n);
+  REQUIRE(isfinite(s->n) && s->n >= 1.0 && s->n <= 10.0, "contact exponent n must be in [1, 10] (got %.17g)", s->n);
   REQUIRE(s->transition == impactfit_transition_A || s->transition == impactfit_transition_B ||
               s->transition == impactfit_transition_C || s->transition == impactfit_transition_D,
           "unknown transition condition");
@@ -286,8 +282,7 @@ static int eq_fdf(const gsl_vector *x, void *p, gsl_vector *f, gsl_matrix *J) {
   return GSL_SUCCESS;
 }
 
-int impactfit_mb1d_equilibrium(const impactfit_mb1d_system *S, impactfit_mb1d_state *out,
-                               impactfit_error *err) {
+int impactfit_mb1d_equilibrium(const impactfit_mb1d_system *S, impactfit_mb1d_state *out, impactfit_error *err) {
   int st = impactfit_mb1d_check(S, err);
   if (st)
     return st;
@@ -418,16 +413,13 @@ static int check_params(const impactfit_mb1d_params *p, impactfit_error *err) {
   REQUIRE(p != NULL, "no parameters given");
   REQUIRE(isfinite(p->rtol) && p->rtol >= 1e-14 && p->rtol <= 1e-3, "rtol must be in [1e-14, 1e-3] (got %.17g)",
           p->rtol);
-  REQUIRE(isfinite(p->ss_tol) && p->ss_tol > 0.0 && p->ss_tol < 1.0, "ss_tol must be in (0, 1) (got %.17g)",
-          p->ss_tol);
-  REQUIRE(p->max_periods >= 1 && p->max_periods <= 10000000, "max_periods must be 1..1e7 (got %d)",
-          p->max_periods);
+  REQUIRE(isfinite(p->ss_tol) && p->ss_tol > 0.0 && p->ss_tol < 1.0, "ss_tol must be in (0, 1) (got %.17g)", p->ss_tol);
+  REQUIRE(p->max_periods >= 1 && p->max_periods <= 10000000, "max_periods must be 1..1e7 (got %d)", p->max_periods);
   REQUIRE(p->max_multiplicity >= 1 && p->max_multiplicity <= 64, "max_multiplicity must be 1..64 (got %d)",
           p->max_multiplicity);
   REQUIRE(p->record_periods >= 0 && p->record_periods <= IMPACTFIT_MB1D_MAX_RECORD,
           "record_periods must be 0..%d (got %d)", IMPACTFIT_MB1D_MAX_RECORD, p->record_periods);
-  REQUIRE(p->trace_points >= 0 && p->trace_points <= 1000000, "trace_points must be 0..1e6 (got %d)",
-          p->trace_points);
+  REQUIRE(p->trace_points >= 0 && p->trace_points <= 1000000, "trace_points must be 0..1e6 (got %d)", p->trace_points);
   return 0;
 }
 #undef REQUIRE
@@ -648,11 +640,11 @@ static int advance(runner *R, double *t, double *y, double t_stop, impactfit_err
     if ((st = emit_samples(R, s_end)))
       return (st < 0) ? IMPACTFIT__FAIL(err, st, "sampling failed at t = %.17g s", H->t0) : st;
     if (which >= 0 && (st = transition(R, *t, y)))
-      return (st == IMPACTFIT_ENOCONV)
-                 ? IMPACTFIT__FAIL(err, st, "more than %ld contact transitions in one excitation "
-                                            "period (chattering) at t = %.17g s",
-                                   MAX_TRANSITIONS_PER_PERIOD, *t)
-                 : st;
+      return (st == IMPACTFIT_ENOCONV) ? IMPACTFIT__FAIL(err, st,
+                                                         "more than %ld contact transitions in one excitation "
+                                                         "period (chattering) at t = %.17g s",
+                                                         MAX_TRANSITIONS_PER_PERIOD, *t)
+                                       : st;
     if (*t >= R->window_start + R->T) { /* the chattering counter is per excitation period */
       R->window_start = *t;
       R->transitions = 0;
@@ -734,8 +726,7 @@ int impactfit_mb1d_simulate(impactfit_mb1d_workspace *ws, const impactfit_mb1d_s
     if (!isfinite(state->x[i]) || !isfinite(state->v[i]))
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "initial state of mass %d is not finite", i);
   if (!isfinite(state->element) || (!state->in_contact && state->element < 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "element compression must be finite, and >= 0 out of contact");
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "element compression must be finite, and >= 0 out of contact");
   runner R;
   if ((st = runner_init(&R, ws, S, p, err)))
     return st;
@@ -795,13 +786,9 @@ typedef struct psamples {
   double *buf, *dhist;
 } psamples;
 
-static double *ps_sample(const psamples *ps, int j) {
-  return ps->buf + (size_t)(j % ps->ring) * (size_t)ps->dim;
-}
+static double *ps_sample(const psamples *ps, int j) { return ps->buf + (size_t)(j % ps->ring) * (size_t)ps->dim; }
 
-static double *ps_dhist(const psamples *ps, int q, int j) {
-  return &ps->dhist[q * (ps->Q + 1) + j % (ps->Q + 1)];
-}
+static double *ps_dhist(const psamples *ps, int q, int j) { return &ps->dhist[q * (ps->Q + 1) + j % (ps->Q + 1)]; }
 
 /* Stores the Poincaré sample of period j from the state y. */
 static void ps_store(const psamples *ps, const runner *R, const double *y, int j) {
@@ -815,8 +802,8 @@ static void ps_store(const psamples *ps, const runner *R, const double *y, int j
 /* Advances period by period from (t, y), sample 0 stored, until the samples repeat with a multiplicity
  * q ≤ Q (the criterion below): *q_out, *J_out (the period where it was found), *dist (the distance d_q)
  * and *est (the estimated remaining error). ENOCONV after max_periods. */
-static int find_steady(runner *R, const psamples *ps, const impactfit_mb1d_params *p, double *t, double *y,
-                       int *q_out, int *J_out, double *dist_out, double *est_out, impactfit_error *err) {
+static int find_steady(runner *R, const psamples *ps, const impactfit_mb1d_params *p, double *t, double *y, int *q_out,
+                       int *J_out, double *dist_out, double *est_out, impactfit_error *err) {
   int st, Q = ps->Q;
   int J = 0, q = 0;
   double dist = INFINITY, best[65], est = INFINITY;
@@ -881,9 +868,9 @@ static int find_steady(runner *R, const psamples *ps, const impactfit_mb1d_param
 /* Records the nrec steady-state periods after period J (multiplicity q) into ws->periods, and the trace
  * when one is asked for; raises *dist to the largest distance of a sample from the one q periods
  * earlier, *contrast to the largest from the previous period. */
-static int record_periods(runner *R, const psamples *ps, const impactfit_mb1d_params *p,
-                          impactfit_mb1d_workspace *ws, int nrec, int q, int J, double *t, double *y, double *dist,
-                          double *contrast, impactfit_error *err) {
+static int record_periods(runner *R, const psamples *ps, const impactfit_mb1d_params *p, impactfit_mb1d_workspace *ws,
+                          int nrec, int q, int J, double *t, double *y, double *dist, double *contrast,
+                          impactfit_error *err) {
   int st;
   R->stats = 1;
   R->reporting = 1;
@@ -939,9 +926,8 @@ static void summarise(impactfit_mb1d_result *res, const impactfit_mb1d_workspace
   res->tensile = res->f_min < -TENSILE_FLOOR * fmax(fabs(res->f_max), fabs(res->f_min));
 }
 
-int impactfit_mb1d_steady(impactfit_mb1d_workspace *ws, const impactfit_mb1d_system *S,
-                          const impactfit_mb1d_params *p, impactfit_mb1d_result *res,
-                          impactfit_error *err) {
+int impactfit_mb1d_steady(impactfit_mb1d_workspace *ws, const impactfit_mb1d_system *S, const impactfit_mb1d_params *p,
+                          impactfit_mb1d_result *res, impactfit_error *err) {
   IMPACTFIT__GSL_SCOPE;
   int st;
   if (!ws || !res)

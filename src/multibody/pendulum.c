@@ -23,12 +23,11 @@
 
 /* ---- models ------------------------------------------------------------------------------------ */
 
-static const impactfit_pendulum_model md_impulse = {
-    "impulse", "piecewise impulse-momentum method with restitution e"};
-static const impactfit_pendulum_model md_copt = {
-    "copt", "Hertz spring + linear damper c_opt (condition C), exact for each impact"};
-static const impactfit_pendulum_model md_flores = {
-    "flores", "Hunt-Crossley with Flores et al.'s lambda = 8(1-e)k/(5 e v)"};
+static const impactfit_pendulum_model md_impulse = {"impulse", "piecewise impulse-momentum method with restitution e"};
+static const impactfit_pendulum_model md_copt = {"copt", "Hertz spring + linear damper c_opt (condition C), exact for "
+                                                         "each impact"};
+static const impactfit_pendulum_model md_flores = {"flores", "Hunt-Crossley with Flores et al.'s lambda = 8(1-e)k/(5 e "
+                                                             "v)"};
 const impactfit_pendulum_model *const impactfit_pendulum_impulse = &md_impulse;
 const impactfit_pendulum_model *const impactfit_pendulum_copt = &md_copt;
 const impactfit_pendulum_model *const impactfit_pendulum_flores = &md_flores;
@@ -127,8 +126,8 @@ static double delta_dd(const pend *P, const double *y, const geo *G) {
 }
 
 static double energy(const pend *P, const double *y) {
-  double E = 0.5 * P->I1 * y[2] * y[2] + 0.5 * P->I2 * y[3] * y[3] -
-             P->m1 * P->g * 0.5 * P->L1 * cos(y[0]) - P->m2 * P->g * 0.5 * P->L2 * cos(y[1]);
+  double E = 0.5 * P->I1 * y[2] * y[2] + 0.5 * P->I2 * y[3] * y[3] - P->m1 * P->g * 0.5 * P->L1 * cos(y[0]) -
+             P->m2 * P->g * 0.5 * P->L2 * cos(y[1]);
   if (P->in_contact) {
     geo G;
     geometry(P, y, &G);
@@ -190,8 +189,8 @@ static double fd_force(double t, const double *y, void *ctx) {
 
 /* c_opt for the impact: the inverse solver of inverse.h (m = 0, condition C, |e_out − e| ≤ 1e-10 e)
  * with the effective mass and approach velocity at the contact point. */
-static int copt_damping(impactfit_inverse_workspace *inv, double n, double k, double mass, double v,
-                        double e, double *c, impactfit_error *err) {
+static int copt_damping(impactfit_inverse_workspace *inv, double n, double k, double mass, double v, double e,
+                        double *c, impactfit_error *err) {
   impactfit_inverse_params ip = impactfit_inverse_default_params();
   ip.n = n;
   impactfit_copt_result r;
@@ -229,18 +228,17 @@ void impactfit_pendulum_free(impactfit_pendulum_workspace *ws) {
   free(ws);
 }
 
-int impactfit_pendulum_impact_get(const impactfit_pendulum_workspace *ws, int i,
-                                  impactfit_pendulum_impact *out) {
+int impactfit_pendulum_impact_get(const impactfit_pendulum_workspace *ws, int i, impactfit_pendulum_impact *out) {
   if (!ws || !out || i < 0 || i >= ws->n_impacts)
     return IMPACTFIT_EINVAL;
   *out = ws->impacts[i];
   return 0;
 }
 
-#define REQUIRE(cond, ...)                                                                         \
-  do {                                                                                             \
-    if (!(cond))                                                                                   \
-      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, __VA_ARGS__);                                 \
+#define REQUIRE(cond, ...)                                        \
+  do {                                                            \
+    if (!(cond))                                                  \
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, __VA_ARGS__); \
   } while (0)
 #define POS(x) (isfinite(x) && (x) > 0.0)
 
@@ -251,10 +249,11 @@ static int check(const impactfit_pendulum_params *p, impactfit_error *err) {
   REQUIRE(isfinite(p->a) && p->a >= 0.0, "pivot distance a must be finite and >= 0 (got %.17g)", p->a);
   REQUIRE(p->L1 >= p->a + p->L2,
           "the model needs L1 >= a + L2 (only the tip of rod 2 can then touch rod 1; got L1 = %g, "
-          "a + L2 = %g)", p->L1, p->a + p->L2);
+          "a + L2 = %g)",
+          p->L1, p->a + p->L2);
   REQUIRE(isfinite(p->g) && p->g >= 0.0, "gravity g must be finite and >= 0 (got %.17g)", p->g);
-  REQUIRE(isfinite(p->theta1) && isfinite(p->theta2) && isfinite(p->omega1) && isfinite(p->omega2),
-          "the initial state must be finite");
+  REQUIRE(isfinite(p->theta1) && isfinite(p->theta2) && isfinite(p->omega1) && isfinite(p->omega2), "the initial state "
+                                                                                                    "must be finite");
   REQUIRE(isfinite(p->e) && p->e > 0.0 && p->e <= 1.0, "restitution e must be in (0, 1] (got %.17g)", p->e);
   REQUIRE(isfinite(p->n) && p->n >= 1.0 && p->n <= 3.0, "Hertz exponent n must be in [1, 3] (got %.17g)", p->n);
   REQUIRE(POS(p->k), "stiffness k must be finite and > 0 (got %.17g)", p->k);
@@ -264,8 +263,7 @@ static int check(const impactfit_pendulum_params *p, impactfit_error *err) {
   REQUIRE(POS(p->t_end) && p->t_end <= 1e6, "t_end must be in (0, 1e6] s (got %.17g)", p->t_end);
   REQUIRE(isfinite(p->rtol) && p->rtol >= 1e-14 && p->rtol <= 1e-3, "rtol must be in [1e-14, 1e-3] (got %.17g)",
           p->rtol);
-  REQUIRE(isfinite(p->sample_dt) && p->sample_dt >= 0.0, "sample_dt must be finite and >= 0 (got %.17g)",
-          p->sample_dt);
+  REQUIRE(isfinite(p->sample_dt) && p->sample_dt >= 0.0, "sample_dt must be finite and >= 0 (got %.17g)", p->sample_dt);
   REQUIRE(p->sample_dt == 0.0 || p->t_end / p->sample_dt <= 1e8, "sample_dt gives more than 1e8 samples");
   return 0;
 }
@@ -314,8 +312,7 @@ static int emit_samples(prun *R, double s_hi) {
 }
 
 /* Fills the "after" fields of an impact from the state (t, y) where it ended. */
-static void finish_impact(impactfit_pendulum_impact *I, const pend *P, double t, const double *y,
-                          int ended) {
+static void finish_impact(impactfit_pendulum_impact *I, const pend *P, double t, const double *y, int ended) {
   geo G;
   geometry(P, y, &G);
   I->t_end = t;
@@ -335,9 +332,7 @@ static int valid_start(const double *y, void *ctx) {
   return G.lever >= 0.0 && G.lever <= P->L1 && G.ddelta > 0.0;
 }
 
-static void set_reference(prun *R, const double *y) {
-  R->E_ref = energy(&R->P, y);
-}
+static void set_reference(prun *R, const double *y) { R->E_ref = energy(&R->P, y); }
 
 /* The rods' constants from the parameters. */
 static void pend_setup(pend *P, const impactfit_pendulum_params *p) {
@@ -498,8 +493,8 @@ int impactfit_pendulum_simulate(impactfit_pendulum_workspace *ws, const impactfi
   impactfit__hyb *H = &ws->H;
   impactfit__hyb_restart(H, 1e-4);
   double y[4] = {p->theta1, p->theta2, p->omega1, p->omega2}, t = 0.0;
-  R.E_scale = p->m1 * p->g * 0.5 * p->L1 + p->m2 * p->g * 0.5 * p->L2 +
-              0.5 * P->I1 * y[2] * y[2] + 0.5 * P->I2 * y[3] * y[3];
+  R.E_scale = p->m1 * p->g * 0.5 * p->L1 + p->m2 * p->g * 0.5 * p->L2 + 0.5 * P->I1 * y[2] * y[2] +
+              0.5 * P->I2 * y[3] * y[3];
   if (!(R.E_scale > 0.0))
     R.E_scale = 1.0;
   set_reference(&R, y);
@@ -509,8 +504,7 @@ int impactfit_pendulum_simulate(impactfit_pendulum_workspace *ws, const impactfi
     geometry(P, y, &G);
     if (G.delta >= 0.0)
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                             "the initial state has the tip of rod 2 at or past rod 1's line (delta = %g m)",
-                             G.delta);
+                             "the initial state has the tip of rod 2 at or past rod 1's line (delta = %g m)", G.delta);
   }
   if (p->sample_dt > 0.0) {
     R.smp = (impactfit__hyb_sampler){0.0, p->sample_dt, 1, (long)floor(p->t_end / p->sample_dt * (1.0 + 1e-15))};

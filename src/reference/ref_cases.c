@@ -12,8 +12,7 @@
 
 const char *const ref_engine_names[REF_ENGINE_N] = {"e_out",     "t_contact",   "f_max",     "t_fmax",
                                                     "delta_max", "t_delta_max", "delta_sep", "f_min"};
-const char *const ref_inverse_names[REF_INVERSE_N] = {"copt", "zhang-alpha", "zhang-alpha HC", "hc-eps",
-                                                      "impact-time"};
+const char *const ref_inverse_names[REF_INVERSE_N] = {"copt", "zhang-alpha", "zhang-alpha HC", "hc-eps", "impact-time"};
 
 /* The engine's: the measured maxima over 6000 cases (ζ ≤ 30 and ≤ 300) when the reference was
  * introduced, times 3–20. The inverse commands promise tol·min(e, 1 − e) = 1e-10 on their own
@@ -37,7 +36,7 @@ static double urand(rng *g) { return (double)(rng_next(g) >> 11) * 0x1.0p-53; }
 static double uniform(rng *g, double a, double b) { return a + (b - a) * urand(g); }
 
 static const impactfit_transition *tr_of(char c) {
-  return c == 'A' ? impactfit_transition_A
+  return c == 'A'   ? impactfit_transition_A
          : c == 'B' ? impactfit_transition_B
          : c == 'C' ? impactfit_transition_C
                     : impactfit_transition_D;
@@ -66,8 +65,7 @@ static void engine_measure(const ref_result *r, const impactfit_impact_result *r
   double fscale = r->f_max + 0.5 * (n + 1.0) * pow(fabs(res->delta_start), n);
   double got[REF_ENGINE_N] = {res->e_out,     res->t_contact,   res->f_max,     res->t_fmax,
                               res->delta_max, res->t_delta_max, res->delta_sep, res->f_min};
-  double want[REF_ENGINE_N] = {r->e_out, r->t_contact, r->f_max, r->t_fmax,
-                               r->x_max, r->t_xmax,    r->x_sep, r->f_min};
+  double want[REF_ENGINE_N] = {r->e_out, r->t_contact, r->f_max, r->t_fmax, r->x_max, r->t_xmax, r->x_sep, r->f_min};
   memcpy(c->got, got, sizeof got);
   memcpy(c->want, want, sizeof want);
   c->err[REF_E_OUT] = fabs(res->e_out - r->e_out) / fmax(r->e_out, 0.01);
@@ -118,8 +116,8 @@ void ref_engine_run(impactfit_impact_workspace *ws, uint64_t seed, double zeta_m
       snprintf(c->message, sizeof c->message, "the reference failed (status %d)", rs);
     else if (st == 0 && !(res.t_contact > r.t_contact))
       snprintf(c->message, sizeof c->message,
-               "the engine ends the contact at %.17g, the reference is still in contact at %.17g",
-               res.t_contact, r.t_contact);
+               "the engine ends the contact at %.17g, the reference is still in contact at %.17g", res.t_contact,
+               r.t_contact);
     else
       c->outcome = REF_AGREED;
     return;
@@ -209,8 +207,7 @@ static void inv_zhang_hc(impactfit_inverse_workspace *iws, rng *g, ref_inverse_c
   char what[200];
   snprintf(what, sizeof what, "zhang-alpha HC (n = m = %.17g, e = %.17g, %c)", n, e, cond);
   if (impactfit_inverse_solve(iws, &p, e, 0.0, &ir, &err) == 0)
-    measured(c, REF_ZHANG_HC, ir.zeta,
-             fabs(ref_hc_e_exact(ir.zeta / (0.5 * (n + 1.0))) - e) / fmin(e, 1.0 - e));
+    measured(c, REF_ZHANG_HC, ir.zeta, fabs(ref_hc_e_exact(ir.zeta / (0.5 * (n + 1.0))) - e) / fmin(e, 1.0 - e));
   else
     failed(c, REF_ZHANG_HC, what, &err);
 }

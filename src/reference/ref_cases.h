@@ -34,17 +34,26 @@
 #define REF_SET1_ZETA 30.0
 #define REF_SET2_SEED 2000000u /* engine cases, ζ ≤ REF_SET2_ZETA */
 #define REF_SET2_ZETA 300.0
-#define REF_SET_ENGINE 2000    /* cases in each engine set */
+#define REF_SET_ENGINE 2000 /* cases in each engine set */
 #define REF_SET_INV_SEED 3000000u
-#define REF_SET_INVERSE 500    /* inverse cases (one target of each command) */
+#define REF_SET_INVERSE 500 /* inverse cases (one target of each command) */
 
 /* steps of the reference per impact: a few hundred separate; more is a creep */
 #define REF_STEPS 5000L
 
-enum { REF_E_OUT, REF_T_CONTACT, REF_F_MAX, REF_T_FMAX, REF_DELTA_MAX, REF_T_DELTA_MAX, REF_DELTA_SEP, REF_F_MIN,
-       REF_ENGINE_N };
+enum {
+  REF_E_OUT,
+  REF_T_CONTACT,
+  REF_F_MAX,
+  REF_T_FMAX,
+  REF_DELTA_MAX,
+  REF_T_DELTA_MAX,
+  REF_DELTA_SEP,
+  REF_F_MIN,
+  REF_ENGINE_N
+};
 enum { REF_COPT, REF_ZHANG, REF_ZHANG_HC, REF_HC_EPS, REF_IMPACT_TIME, REF_INVERSE_N };
-extern const char *const ref_engine_names[REF_ENGINE_N];  /* "e_out", "t_contact", ... */
+extern const char *const ref_engine_names[REF_ENGINE_N];   /* "e_out", "t_contact", ... */
 extern const char *const ref_inverse_names[REF_INVERSE_N]; /* "copt", "zhang-alpha", "zhang-alpha HC", ... */
 
 /* impactfit's accuracy requirements: every case of any seed, in the test and in the report, must be

@@ -185,8 +185,7 @@ int ref_impact(double n, double m, double zeta, char cond, long max_steps, ref_r
     /* arrival at x = 0 by the expansion, once it is valid */
     /* (B, C, D with m < n end where f = K x^(n−m) + ζ x' falls to 0, at x ≈ (ζ|x'|/K)^(1/(n−m)) > 0:
      * the Taylor steps go there unless that point is below 1e-30 x, i.e. at x = 0 to 1e-30) */
-    int force_first = end_on_force && !pre && x > 0 &&
-                      powq(S.z * fabsq(v) / S.K, 1 / (S.n - S.m)) > 1e-30Q * x;
+    int force_first = end_on_force && !pre && x > 0 && powq(S.z * fabsq(v) / S.K, 1 / (S.n - S.m)) > 1e-30Q * x;
     if (((x > 0 && v < 0) || (x < 0 && v > 0)) && !force_first) {
       q w, sig;
       if (arrival(&S, fabsq(x), fabsq(v), &w, &sig)) {

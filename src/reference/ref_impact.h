@@ -16,13 +16,13 @@
 #define IMPACTFIT_REF_IMPACT_H
 
 typedef struct ref_result {
-  int status;        /* 0: separated; 1: no separation before the step/time bound; 2: failure */
-  double e_out;      /* −x'(end) */
-  double t_contact;  /* end − start (scaled time); with status 1, the time reached */
+  int status;       /* 0: separated; 1: no separation before the step/time bound; 2: failure */
+  double e_out;     /* −x'(end) */
+  double t_contact; /* end − start (scaled time); with status 1, the time reached */
   double f_max, t_fmax;
-  double f_min;      /* smallest force (< 0: tensile, under A) */
+  double f_min; /* smallest force (< 0: tensile, under A) */
   double x_max, t_xmax;
-  double x_sep;      /* x at the end */
+  double x_sep; /* x at the end */
   long steps;
 } ref_result;
 

@@ -201,9 +201,10 @@ static int check_topic(size_t t, const impactfit_report_options *opt, int *heade
     return rc;
   }
   if (opt->write_expectations)
-    fprintf(out.f, "# Expected figures of `impactfit check --topic %s`: what impactfit measured when\n"
-                   "# this file was written (impactfit check --write-expectations). check fails when a\n"
-                   "# figure drifts from its value here; review the change before rewriting this file.\n",
+    fprintf(out.f,
+            "# Expected figures of `impactfit check --topic %s`: what impactfit measured when\n"
+            "# this file was written (impactfit check --write-expectations). check fails when a\n"
+            "# figure drifts from its value here; review the change before rewriting this file.\n",
             name);
   for (size_t i = 0; i < report_claim_count(r); i++)
     *failures += !check_claim(report_claim_at(r, i), &x, path, opt->write_expectations ? out.f : NULL, opt->json);

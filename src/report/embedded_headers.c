@@ -11,16 +11,16 @@
 #error "IMPACTFIT_GENERATED_DIR: the absolute path of include/impactfit/generated (src/report/CMakeLists.txt)"
 #endif
 
-#define EMBED(sym, file)                                                                           \
-  __asm__(".section .rodata\n"                                                                     \
-          ".balign 16\n"                                                                           \
-          ".hidden " #sym "\n"                                                                     \
-          ".globl " #sym "\n" #sym ":\n"                                                           \
-          ".incbin \"" IMPACTFIT_GENERATED_DIR "/" file "\"\n"                                     \
-          ".hidden " #sym "_end\n"                                                                 \
-          ".globl " #sym "_end\n" #sym "_end:\n"                                                   \
-          ".byte 0\n"                                                                              \
-          ".previous\n");                                                                          \
+#define EMBED(sym, file)                                       \
+  __asm__(".section .rodata\n"                                 \
+          ".balign 16\n"                                       \
+          ".hidden " #sym "\n"                                 \
+          ".globl " #sym "\n" #sym ":\n"                       \
+          ".incbin \"" IMPACTFIT_GENERATED_DIR "/" file "\"\n" \
+          ".hidden " #sym "_end\n"                             \
+          ".globl " #sym "_end\n" #sym "_end:\n"               \
+          ".byte 0\n"                                          \
+          ".previous\n");                                      \
   extern const char sym[], sym##_end[]
 
 EMBED(cli_hdr_copt_surrogate, "copt_surrogate.h");

@@ -23,11 +23,11 @@
 #include "impactfit/sweep.h"
 
 typedef struct topic_opts {
-  const char *srcdir; /* repository root: sweeps/, fits/, include/impactfit/generated/ */
-  const char *outdir; /* reports/ (reproduce) */
-  int quick;          /* coarse grids (reproduce --quick, tests) */
-  int check;          /* check mode: modest grids, no files, no regenerated headers */
-  FILE *log;          /* progress lines (stderr), NULL for quiet */
+  const char *srcdir;            /* repository root: sweeps/, fits/, include/impactfit/generated/ */
+  const char *outdir;            /* reports/ (reproduce) */
+  int quick;                     /* coarse grids (reproduce --quick, tests) */
+  int check;                     /* check mode: modest grids, no files, no regenerated headers */
+  FILE *log;                     /* progress lines (stderr), NULL for quiet */
   struct cli_progress *progress; /* the command's progress line (progress.h) or NULL: a long topic
                                   * calls cli_progress_tick(progress) in its loops to keep the
                                   * elapsed time ticking */
@@ -66,21 +66,20 @@ int report_surrogate(report *r, const topic_opts *o, const char *which);
 /* As report_figure, for a script that draws several panels (set multiplot ... unset multiplot):
  * gnuplot's replot repeats only a multiplot's last panel, so the script is run once for the SVG and
  * once for the PNG, at width × height pixels (the SVG at 0.8 of that). */
-int report_figure_panels(report *r, const char *name, const char *caption, int width, int height,
-                         const char *script);
+int report_figure_panels(report *r, const char *name, const char *caption, int width, int height, const char *script);
 
 typedef struct claim {
-  char topic[64];       /* set by report_claim from the current topic */
-  char id[64];          /* stable identifier within the topic, e.g. "rh-eps-max" */
-  char source[160];     /* "Ramaswamy & Humbert, Eq. (6)" or "impactfit" */
-  char what[256];       /* what the figure is */
-  double claimed;       /* the published figure, NaN when the paper gives none */
-  double measured;      /* impactfit's figure */
-  char unit[16];        /* "%", "", "m", ... */
-  int verdict;          /* 1 holds, 0 does not hold, −1 no claim to judge */
-  char how[256];        /* how it was measured (grid, tolerance, method) */
-  double drift_tol;     /* relative change of `measured` that check tolerates (0: 1e-6) */
-  double drift_abs;     /* absolute change tolerated as well (figures at rounding level, 0: none) */
+  char topic[64];   /* set by report_claim from the current topic */
+  char id[64];      /* stable identifier within the topic, e.g. "rh-eps-max" */
+  char source[160]; /* "Ramaswamy & Humbert, Eq. (6)" or "impactfit" */
+  char what[256];   /* what the figure is */
+  double claimed;   /* the published figure, NaN when the paper gives none */
+  double measured;  /* impactfit's figure */
+  char unit[16];    /* "%", "", "m", ... */
+  int verdict;      /* 1 holds, 0 does not hold, −1 no claim to judge */
+  char how[256];    /* how it was measured (grid, tolerance, method) */
+  double drift_tol; /* relative change of `measured` that check tolerates (0: 1e-6) */
+  double drift_abs; /* absolute change tolerated as well (figures at rounding level, 0: none) */
 } claim;
 
 /* Records a claim of the current topic. */
@@ -94,8 +93,7 @@ enum { REPORT_AT_MOST = 2 };
 void report_claim_f(report *r, const char *id, const char *source, const char *what, double claimed, double measured,
                     const char *unit, int verdict, double drift_tol, double drift_abs, const char *how);
 /* An accuracy target of impactfit itself: ok = 0 fails `check`. */
-void report_target(report *r, const char *what, int ok, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+void report_target(report *r, const char *what, int ok, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* The topic subsequent claims belong to (set by the commands). */
 void report_set_topic(report *r, const char *topic);

@@ -34,9 +34,8 @@ static const impactfit_sweep_param case_params[] = {
     {"seed", 0.0, 0.0, 9e15, IMPACTFIT_SWEEP_REQUIRED | IMPACTFIT_SWEEP_INTEGER, "the case's seed (splitmix64)"},
     {"zeta_max", 30.0, 1e-3, 1e4, 0, "largest scaled damping of an engine case (-)"},
 };
-static const char *const engine_outputs[] = {"outcome",   "e_out",       "t_contact", "f_max",
-                                             "t_fmax",    "delta_max",   "t_delta_max", "delta_sep",
-                                             "f_min",     "n",           "m",         "zeta"};
+static const char *const engine_outputs[] = {"outcome",     "e_out",     "t_contact", "f_max", "t_fmax", "delta_max",
+                                             "t_delta_max", "delta_sep", "f_min",     "n",     "m",      "zeta"};
 static const char *const inverse_outputs[] = {"copt", "zhang_alpha", "zhang_alpha_hc", "hc_eps", "impact_time"};
 
 /* a problem's error report (the library's own setter is internal) */
@@ -146,7 +145,7 @@ static const impactfit_sweep_problem inverse_problem = {
 /* ---- running a case set ---------------------------------------------------------------------- */
 
 typedef struct tally {
-  size_t cols;           /* outputs measured: REF_ENGINE_N or REF_INVERSE_N */
+  size_t cols; /* outputs measured: REF_ENGINE_N or REF_INVERSE_N */
   double max[REF_ENGINE_N];
   double at[REF_ENGINE_N]; /* the seed of each maximum */
   size_t measured, agreed, skipped, failed;
@@ -205,8 +204,8 @@ static int tick(void *ctx, size_t done, size_t failed) {
 }
 
 /* Runs seeds first … first + count − 1 of `pr` at zeta_max into t. */
-static int run_set(const topic_opts *o, const impactfit_sweep_problem *pr, double first, size_t count,
-                   double zeta_max, impactfit_sweep_values_fn fn, tally *t) {
+static int run_set(const topic_opts *o, const impactfit_sweep_problem *pr, double first, size_t count, double zeta_max,
+                   impactfit_sweep_values_fn fn, tally *t) {
   impactfit_error err;
   impactfit_error_clear(&err);
   impactfit_sweep_def *d = NULL;
@@ -293,8 +292,8 @@ static int header_text(const tally *e1, const tally *e2, const double *em, const
       "The --help texts are compiled with these figures; README and docs quote them.",
       n1, REF_SET1_ZETA, (unsigned long long)REF_SET1_SEED, n2, REF_SET2_ZETA, (unsigned long long)REF_SET2_SEED,
       e1->measured + e2->measured, ni, (unsigned long long)REF_SET_INV_SEED);
-  impactfit_codegen_code(g, "#define IMPACTFIT_ACCURACY_ENGINE_CASES %zu\n#define IMPACTFIT_ACCURACY_INVERSE_CASES %zu\n\n",
-                         n1 + n2, ni);
+  impactfit_codegen_code(
+      g, "#define IMPACTFIT_ACCURACY_ENGINE_CASES %zu\n#define IMPACTFIT_ACCURACY_INVERSE_CASES %zu\n\n", n1 + n2, ni);
   char fig[32];
   for (int k = 0; k < REF_ENGINE_N; k++) {
     round_up2(em[k], fig, sizeof fig);
@@ -306,7 +305,8 @@ static int header_text(const tally *e1, const tally *e2, const double *em, const
     impactfit_codegen_code(g, "/* %s */\n#define IMPACTFIT_ACCURACY_%s %s\n", inverse_figs[k].measure,
                            inverse_figs[k].macro, fig);
   }
-  impactfit_codegen_code(g, "\n/* a figure as text, e.g. in a help string: IMPACTFIT_ACCURACY_TEXT(IMPACTFIT_ACCURACY_E_OUT) */\n"
+  impactfit_codegen_code(g, "\n/* a figure as text, e.g. in a help string: "
+                            "IMPACTFIT_ACCURACY_TEXT(IMPACTFIT_ACCURACY_E_OUT) */\n"
                             "#define IMPACTFIT_ACCURACY_TEXT_(x) #x\n"
                             "#define IMPACTFIT_ACCURACY_TEXT(x) IMPACTFIT_ACCURACY_TEXT_(x)\n");
   return impactfit_codegen_finish(g, text, len, err);
@@ -333,8 +333,8 @@ int topic_accuracy(const topic_opts *o, report *r) {
     emat[k] = two ? e2.at[k] : e1.at[k];
   }
   /* inverse columns: copt, zhang-alpha (both kinds), hc-eps, impact-time */
-  const int col[4][2] = {{REF_COPT, REF_COPT}, {REF_ZHANG, REF_ZHANG_HC}, {REF_HC_EPS, REF_HC_EPS},
-                         {REF_IMPACT_TIME, REF_IMPACT_TIME}};
+  const int col[4][2] = {
+      {REF_COPT, REF_COPT}, {REF_ZHANG, REF_ZHANG_HC}, {REF_HC_EPS, REF_HC_EPS}, {REF_IMPACT_TIME, REF_IMPACT_TIME}};
   for (int k = 0; k < 4; k++) {
     int a = col[k][0], b = col[k][1], two = inv.max[b] > inv.max[a];
     im[k] = two ? inv.max[b] : inv.max[a];
@@ -343,19 +343,22 @@ int topic_accuracy(const topic_opts *o, report *r) {
   size_t failed = e1.failed + e2.failed + inv.failed;
   report_target(r, "the engine and the inverse commands agree with the reference on every case", failed == 0,
                 "%zu of %zu cases failed%s%s", failed, n1 + n2 + ni, failed ? "; first: " : "",
-                e1.failed ? e1.first_failure : e2.failed ? e2.first_failure : inv.first_failure);
+                e1.failed   ? e1.first_failure
+                : e2.failed ? e2.first_failure
+                            : inv.first_failure);
 
-  report_md(r, "## impactfit's accuracy, measured against an independent reference\n\n"
-               "Every output of one impact and every inverse command, against a Taylor-series integrator in "
-               "quad precision (`__float128`, 30th order, its own series start and event location; it shares "
-               "no code with the engine and agrees with the exact solutions to 1e-13 or better) or against the "
-               "exact Hunt–Crossley relation. Random cases, each a function of its seed: engine %zu cases with "
-               "ζ ≤ %g and %zu with ζ ≤ %g (n ∈ [1, 3]; m ∈ [0, 2] with m → 0⁺, 0 and n; conditions A–D), "
-               "%zu of them measured (%zu outside the documented domain, %zu where both see no separation or "
-               "the reference gave up on a creep that the engine followed at least as long); %zu targets of "
-               "each inverse command. %s\n\n"
-               "| output | error measure | measured max | stated | seed of the max | requirement |\n"
-               "|---|---|---|---|---|---|\n",
+  report_md(r,
+            "## impactfit's accuracy, measured against an independent reference\n\n"
+            "Every output of one impact and every inverse command, against a Taylor-series integrator in "
+            "quad precision (`__float128`, 30th order, its own series start and event location; it shares "
+            "no code with the engine and agrees with the exact solutions to 1e-13 or better) or against the "
+            "exact Hunt–Crossley relation. Random cases, each a function of its seed: engine %zu cases with "
+            "ζ ≤ %g and %zu with ζ ≤ %g (n ∈ [1, 3]; m ∈ [0, 2] with m → 0⁺, 0 and n; conditions A–D), "
+            "%zu of them measured (%zu outside the documented domain, %zu where both see no separation or "
+            "the reference gave up on a creep that the engine followed at least as long); %zu targets of "
+            "each inverse command. %s\n\n"
+            "| output | error measure | measured max | stated | seed of the max | requirement |\n"
+            "|---|---|---|---|---|---|\n",
             n1, REF_SET1_ZETA, n2, REF_SET2_ZETA, e1.measured + e2.measured, e1.skipped + e2.skipped,
             e1.agreed + e2.agreed, ni,
             full ? "The stated figures are these maxima rounded up to two digits "
@@ -381,18 +384,17 @@ int topic_accuracy(const topic_opts *o, report *r) {
     measure[j] = '\0';
     report_md(r, "| %.*s | %s | %.3g | %s | %.17g | %.0e |\n", (int)(sep - fg->measure), fg->measure, measure, m,
               stated, at, ceiling);
-    snprintf(what, sizeof what, "%.*s error within impactfit's requirement", (int)(sep - fg->measure),
-             fg->measure);
+    snprintf(what, sizeof what, "%.*s error within impactfit's requirement", (int)(sep - fg->measure), fg->measure);
     report_target(r, what, m <= ceiling, "measured %.3g, requirement %.0e", m, ceiling);
     if (!full) {
-      snprintf(what, sizeof what, "%.*s error within the stated %s", (int)(sep - fg->measure), fg->measure,
-               stated);
+      snprintf(what, sizeof what, "%.*s error within the stated %s", (int)(sep - fg->measure), fg->measure, stated);
       report_target(r, what, m <= s, "measured %.3g on the first cases of the full set", m);
     }
   }
-  report_md(r, "\nThe requirement is what the tests hold every case to (`tests/test_reference.c`, also on other "
-               "seeds). Rerun one case: `build/tests/test_reference 1 SEED ZETA_MAX` (the engine's ζ_max: %g for "
-               "seeds from %llu, %g from %llu).\n\n",
+  report_md(r,
+            "\nThe requirement is what the tests hold every case to (`tests/test_reference.c`, also on other "
+            "seeds). Rerun one case: `build/tests/test_reference 1 SEED ZETA_MAX` (the engine's ζ_max: %g for "
+            "seeds from %llu, %g from %llu).\n\n",
             REF_SET1_ZETA, (unsigned long long)REF_SET1_SEED, REF_SET2_ZETA, (unsigned long long)REF_SET2_SEED);
   if (!full)
     return 0;
@@ -412,10 +414,11 @@ int topic_accuracy(const topic_opts *o, report *r) {
 
 int topic_accuracy(const topic_opts *o, report *r) {
   (void)o;
-  report_md(r, "## impactfit's accuracy, measured against an independent reference\n\n"
-               "Not measured: this build's compiler has no `__float128`/libquadmath, which the reference "
-               "integrator needs (GCC has both). The stated figures are those of "
-               "`include/impactfit/generated/accuracy.h` (e_out %g max(e, 0.01)).\n\n",
+  report_md(r,
+            "## impactfit's accuracy, measured against an independent reference\n\n"
+            "Not measured: this build's compiler has no `__float128`/libquadmath, which the reference "
+            "integrator needs (GCC has both). The stated figures are those of "
+            "`include/impactfit/generated/accuracy.h` (e_out %g max(e, 0.01)).\n\n",
             IMPACTFIT_ACCURACY_E_OUT);
   return 0;
 }

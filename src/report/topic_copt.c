@@ -257,7 +257,7 @@ typedef struct slope_sweep {
   double n[MAX_N], slope[MAX_N], se[MAX_N];
   double max_dev, n_at;
   char grid[512];
-  int fig_data;                     /* its data file was written: draw the figure */
+  int fig_data; /* its data file was written: draw the figure */
   char script[1024], caption[1024];
 } slope_sweep;
 
@@ -324,13 +324,17 @@ static int slope_run(const topic_opts *o, report *r, slope_sweep *w, int s, cons
     fclose(f);
     snprintf(w->script, sizeof w->script,
              "set xlabel 'ln (%s / %s)'\nset ylabel 'ln (c_{opt} / N s m^{-1})'\n"
-             "plot '%s.dat' index 0 u 1:2 w lp pt 7 ps 0.4 t 'n = %.4g', '' index 1 u 1:2 w lp pt 5 ps 0.4 t 'n = %.4g', "
+             "plot '%s.dat' index 0 u 1:2 w lp pt 7 ps 0.4 t 'n = %.4g', '' index 1 u 1:2 w lp pt 5 ps 0.4 t 'n = "
+             "%.4g', "
              "'' index 2 u 1:2 w lp pt 9 ps 0.4 t 'n = %.4g'",
              w->name,
-             strcmp(w->name, "mass") == 0 ? "kg" : strcmp(w->name, "v") == 0 ? "m s^{-1}" : "N m^{-n}",
+             strcmp(w->name, "mass") == 0 ? "kg"
+             : strcmp(w->name, "v") == 0  ? "m s^{-1}"
+                                          : "N m^{-n}",
              w->fig, w->n[reps[0]], w->n[reps[1]], w->n[reps[2]]);
     snprintf(w->caption, sizeof w->caption,
-             "ln c_opt against ln %s (Poursina & Nikravesh 2020, §%s (a)) for three of the n values, from sweep %s (%s; "
+             "ln c_opt against ln %s (Poursina & Nikravesh 2020, §%s (a)) for three of the n values, from sweep %s "
+             "(%s; "
              "e = 0.7, the other parameters 1): each point a root search on c in SI units "
              "(dimensional = 1) to |e_out − e| ≤ %g·min(e, 1 − e).",
              w->name, w->section, w->file, w->grid, tol);
@@ -367,15 +371,16 @@ static void slopes_report(report *r, slope_sweep sw[3], double tol, size_t faile
     snprintf(how, sizeof how, "%s: linear least squares of ln c_opt on ln %s, c_opt by root search in SI units, tol %g",
              w->file, w->name, tol);
     report_claim_f(r, id, PN_SOURCE ", Eqs. (37), (40), (43)", what, w->exact(w->n[last]), w->slope[last], "",
-              fabs(w->slope[last] - w->exact(w->n[last])) <= 1e-6, 1e-9, 0.0, how);
+                   fabs(w->slope[last] - w->exact(w->n[last])) <= 1e-6, 1e-9, 0.0, how);
   }
   report_md(r, "\n");
   for (int s = 0; s < 3; s++)
     if (sw[s].fig_data)
       report_figure(r, sw[s].fig, sw[s].caption, sw[s].script);
   report_target(r, "c_opt slopes in ln mass, ln v, ln k follow n/(n+1), (n-1)/(n+1), 1/(n+1) to 1e-6",
-                max_all <= 1e-6 && failed_total == 0, "max deviation %.3g over %zu + %zu + %zu values of n; %zu failed points",
-                max_all, sw[0].groups, sw[1].groups, sw[2].groups, failed_total);
+                max_all <= 1e-6 && failed_total == 0,
+                "max deviation %.3g over %zu + %zu + %zu values of n; %zu failed points", max_all, sw[0].groups,
+                sw[1].groups, sw[2].groups, failed_total);
   FILE *f = report_data(r, "copt_slopes.dat");
   if (f) {
     fprintf(f, "# n, slope in ln mass, ln v, ln k (and their standard errors)\n");
@@ -386,7 +391,8 @@ static void slopes_report(report *r, slope_sweep sw[3], double tol, size_t faile
     fclose(f);
     char cap[1024];
     snprintf(cap, sizeof cap,
-             "Slopes of ln c_opt against ln mass, ln v and ln k (points; Poursina & Nikravesh 2020, Figs. 3b, 4b, 5b) and the exact "
+             "Slopes of ln c_opt against ln mass, ln v and ln k (points; Poursina & Nikravesh 2020, Figs. 3b, 4b, 5b) "
+             "and the exact "
              "laws n/(n+1), (n−1)/(n+1), 1/(n+1) (lines), for %zu values of n; largest deviation %.2g.",
              sw[0].groups, max_all);
     report_figure(r, "copt_slopes", cap,
@@ -399,9 +405,57 @@ static void slopes_report(report *r, slope_sweep sw[3], double tol, size_t faile
 
 static int section_slopes(const topic_opts *o, report *r) {
   slope_sweep sw[3] = {
-      {"sweeps/poursina2020_mass.ini", "mass", "mass", "n/(n+1)", "4.2.1, Fig. 3", "copt_lnmass", law_mass, 0, {0}, {0}, {0}, 0, 0, "", 0, "", ""},
-      {"sweeps/poursina2020_velocity.ini", "v", "v", "(n-1)/(n+1)", "4.2.2, Fig. 4", "copt_lnv", law_v, 0, {0}, {0}, {0}, 0, 0, "", 0, "", ""},
-      {"sweeps/poursina2020_stiffness.ini", "k", "k", "1/(n+1)", "4.2.3, Fig. 5", "copt_lnk", law_k, 0, {0}, {0}, {0}, 0, 0, "", 0, "", ""},
+      {"sweeps/poursina2020_mass.ini",
+       "mass",
+       "mass",
+       "n/(n+1)",
+       "4.2.1, Fig. 3",
+       "copt_lnmass",
+       law_mass,
+       0,
+       {0},
+       {0},
+       {0},
+       0,
+       0,
+       "",
+       0,
+       "",
+       ""},
+      {"sweeps/poursina2020_velocity.ini",
+       "v",
+       "v",
+       "(n-1)/(n+1)",
+       "4.2.2, Fig. 4",
+       "copt_lnv",
+       law_v,
+       0,
+       {0},
+       {0},
+       {0},
+       0,
+       0,
+       "",
+       0,
+       "",
+       ""},
+      {"sweeps/poursina2020_stiffness.ini",
+       "k",
+       "k",
+       "1/(n+1)",
+       "4.2.3, Fig. 5",
+       "copt_lnk",
+       law_k,
+       0,
+       {0},
+       {0},
+       {0},
+       0,
+       0,
+       "",
+       0,
+       "",
+       ""},
   };
   impactfit_fit_spec lin = impactfit_fit_default_spec(); /* ln c = a0 + a1 ln x, linear least squares */
   lin.form = impactfit_fit_polynomial;
@@ -423,7 +477,9 @@ static double quartic(const impactfit_fit_result *f, double n) {
   const double *a = f->value;
   return (((a[4] * n + a[3]) * n + a[2]) * n + a[1]) * n + a[0];
 }
-static double power_law(const impactfit_fit_result *f, double n) { return f->value[0] * pow(n, f->value[1]) + f->value[2]; }
+static double power_law(const impactfit_fit_result *f, double n) {
+  return f->value[0] * pow(n, f->value[1]) + f->value[2];
+}
 
 /* Per-n fit of the rows [a, b) (status OK and, for the relative objective, y > 0). */
 static int fit_rows(const impactfit_fit_spec *spec, const impactfit_table *t, const double *x, const double *y,
@@ -465,14 +521,15 @@ static void claim_pair(report *r, const pair_claim *pc, const impactfit_fit_resu
 
 /* The per-n fit at n = 1, 3/2, 2 when the e range starts lower than the paper's 0.45: the published
  * pairs are close to fits whose range starts near 0.03-0.06 (a finding, reported as such). */
-static int explore_e_range(report *r, const impactfit_sweep *base, const impactfit_sweep_axis *eax, const impactfit_fit_spec *spec,
-                           const impactfit_fit_result *const *at045) {
+static int explore_e_range(report *r, const impactfit_sweep *base, const impactfit_sweep_axis *eax,
+                           const impactfit_fit_spec *spec, const impactfit_fit_result *const *at045) {
   const double lows[] = {0.01, 0.03, 0.045, 0.06, 0.1};
   const size_t nl = sizeof lows / sizeof lows[0];
-  report_md(r, "\nWhere could the published pairs come from? The same per-n fit (absolute least squares, %zu values of e "
-               "equally spaced from e_lo to 1) with lower starts of the e range:\n\n"
-               "| e range | n = 1: α, β | n = 3/2: α, β | n = 2: α, β |\n|---|---|---|---|\n"
-               "| published (Eqs. 46–47) | %.4f, %.4f | %.4f, %.4f | %.4f, %.4f |\n",
+  report_md(r,
+            "\nWhere could the published pairs come from? The same per-n fit (absolute least squares, %zu values of e "
+            "equally spaced from e_lo to 1) with lower starts of the e range:\n\n"
+            "| e range | n = 1: α, β | n = 3/2: α, β | n = 2: α, β |\n|---|---|---|---|\n"
+            "| published (Eqs. 46–47) | %.4f, %.4f | %.4f, %.4f | %.4f, %.4f |\n",
             eax->count, pub_alpha(1.0), pub_beta(1.0), pub_alpha(1.5), pub_beta(1.5), pub_alpha(2.0), pub_beta(2.0));
   int rc = 0;
   double *bx = malloc(eax->count * sizeof *bx), *by = malloc(eax->count * sizeof *by);
@@ -525,16 +582,16 @@ typedef struct fits_ctx {
   char path[4096], swpath[4096], how[256], grid[512];
   impactfit_fitfile *ff;
   impactfit_fit_stage sg[3];
-  impactfit_sweep *coarse, *s15;          /* the coarse grid (quick, check) and n = 3/2 on the same e */
-  const impactfit_sweep *def;             /* the sweep of the per-n fits: coarse or the fit file's */
-  const impactfit_sweep_axis *eax;        /* its e axis */
+  impactfit_sweep *coarse, *s15;   /* the coarse grid (quick, check) and n = 3/2 on the same e */
+  const impactfit_sweep *def;      /* the sweep of the per-n fits: coarse or the fit file's */
+  const impactfit_sweep_axis *eax; /* its e axis */
   double tol;
   impactfit_table *t, *t15;
   size_t failed, failed15, rows, rows15, first[MAX_N + 1], G, Ne;
-  const double *n, *x, *y, *x15, *y15;    /* columns of t and t15 */
+  const double *n, *x, *y, *x15, *y15;           /* columns of t and t15 */
   impactfit_fit_result *pn, fa, fb, f15, rel[3]; /* per-n fits, α(n), β(n), n = 3/2, relative fits */
-  double *bx, *by, *ng, *ag, *bg;         /* scratch; n, α, β per group */
-  double *err_pub, *err_reg, *err52;      /* |e_out − e| on the grid */
+  double *bx, *by, *ng, *ag, *bg;                /* scratch; n, α, β per group */
+  double *err_pub, *err_reg, *err52;             /* |e_out − e| on the grid */
   size_t sim_failed;
   double max52, e52;
 } fits_ctx;
@@ -555,7 +612,8 @@ static int fits_setup(const topic_opts *o, fits_ctx *c) {
       impactfit_fitfile_stage(c->ff, 1, &sg[1]) || impactfit_fitfile_stage(c->ff, 2, &sg[2]) || !sg[0].group ||
       strcmp(sg[0].group, "n") != 0 || sg[0].spec->form != impactfit_fit_alpha_pow || strcmp(sg[1].x, "n") != 0 ||
       strcmp(sg[1].y, "alpha") != 0 || strcmp(sg[2].x, "n") != 0 || strcmp(sg[2].y, "beta") != 0)
-    return cli_input_error("copt: %s: expected the stages per_n (alpha_pow grouped by n), alpha(n) and beta(n)", c->path);
+    return cli_input_error("copt: %s: expected the stages per_n (alpha_pow grouped by n), alpha(n) and beta(n)",
+                           c->path);
   c->def = impactfit_fitfile_sweep(c->ff);
   if ((o->quick || o->check) && (rc = load_sweep(o, "sweeps/poursina2020.ini", 12, &c->coarse)))
     return rc;
@@ -656,7 +714,8 @@ static int fits_regenerate(const topic_opts *o, report *r, fits_ctx *c) {
   if (!rc && !coarse) {
     char *text = NULL;
     size_t len = 0;
-    if ((st = impactfit_fitfile_run_table(ff, t, IMPACTFIT_FITFILE_SAME_GRID, &err)) || (st = impactfit_codegen_header(ff, &text, &len, &err))) {
+    if ((st = impactfit_fitfile_run_table(ff, t, IMPACTFIT_FITFILE_SAME_GRID, &err)) ||
+        (st = impactfit_codegen_header(ff, &text, &len, &err))) {
       rc = cli_status_error(st, &err, "copt: fits/poursina2020.ini");
     } else {
       rc = report_header(r, o, "poursina2020.h", text, len);
@@ -690,11 +749,12 @@ static int fits_regenerate(const topic_opts *o, report *r, fits_ctx *c) {
                   worst_a, worst_b);
     report_target(r, "poursina2020.h alpha(n), beta(n) within their stated max residual of the recomputed per-n values",
                   matched == G && worst_fa <= 1.0 && worst_fb <= 1.0,
-                  "largest |header function - recomputed|/(stated max |f - y|): alpha %.5f, beta %.5f", worst_fa, worst_fb);
+                  "largest |header function - recomputed|/(stated max |f - y|): alpha %.5f, beta %.5f", worst_fa,
+                  worst_fb);
   }
   if (!rc)
-    report_target(r, "every c_opt of the section 4.2.4 sweep solved", failed == 0 && failed15 == 0, "%zu + %zu failed points",
-                  failed, failed15);
+    report_target(r, "every c_opt of the section 4.2.4 sweep solved", failed == 0 && failed15 == 0,
+                  "%zu + %zu failed points", failed, failed15);
   return rc;
 }
 
@@ -722,7 +782,8 @@ static int fits_simulate(const topic_opts *o, fits_ctx *c, fits_out *out) {
       for (size_t i = 0; i < rows + rows15; i++) {
         int is15 = i >= rows;
         double nn = is15 ? 1.5 : n[i], e = is15 ? x15[i - rows] : x[i];
-        double c1 = is15 ? PN->eq52.alpha * (pow(e, PN->eq52.beta) - 1.0) : formula_c(pub_alpha(nn), pub_beta(nn), nn, e, 1, 1, 1);
+        double c1 = is15 ? PN->eq52.alpha * (pow(e, PN->eq52.beta) - 1.0)
+                         : formula_c(pub_alpha(nn), pub_beta(nn), nn, e, 1, 1, 1);
         double e1 = ws ? sim_e_out(ws, nn, 1, 1, 1, c1) : NAN;
         sim_failed += isnan(e1);
         if (is15) {
@@ -769,14 +830,15 @@ static void fits_report_constants(report *r, fits_ctx *c) {
   const double tol = c->tol;
   const char *grid = c->grid;
   char *how = c->how;
-  report_md(r, "### The fits of §4.2.4\n\n"
-               "Sweep %s (%s; mass = k = v = 1, |e_out − e| ≤ %g·min(e, 1 − e)), and the stages of "
-               "fits/poursina2020.ini: for each n, c_opt(e) = α(e^β − 1) by **absolute** least squares "
-               "(GSL, Levenberg–Marquardt; the paper used MATLAB's curve fitting toolbox, whose default is "
-               "absolute least squares), then α(n) as a quartic and β(n) = a n^b + c. Standard errors are the "
-               "formal ones, √(s² (JᵀJ)⁻¹) with s² = χ²/(N − p): the residuals are the misfit of the "
-               "two-constant form, not noise, so they say how tightly the data fix the constants of that form. "
-               "%s\n\n",
+  report_md(r,
+            "### The fits of §4.2.4\n\n"
+            "Sweep %s (%s; mass = k = v = 1, |e_out − e| ≤ %g·min(e, 1 − e)), and the stages of "
+            "fits/poursina2020.ini: for each n, c_opt(e) = α(e^β − 1) by **absolute** least squares "
+            "(GSL, Levenberg–Marquardt; the paper used MATLAB's curve fitting toolbox, whose default is "
+            "absolute least squares), then α(n) as a quartic and β(n) = a n^b + c. Standard errors are the "
+            "formal ones, √(s² (JᵀJ)⁻¹) with s² = χ²/(N − p): the residuals are the misfit of the "
+            "two-constant form, not noise, so they say how tightly the data fix the constants of that form. "
+            "%s\n\n",
             coarse ? "sweeps/poursina2020.ini on a coarse grid" : "sweeps/poursina2020.ini", grid, tol,
             coarse ? "The committed header was made from the full 600 × 100 grid; this run uses a subset of its n "
                      "values (same e values), so the per-n fits coincide with rows of its table."
@@ -788,10 +850,11 @@ static void fits_report_constants(report *r, fits_ctx *c) {
       da = fmax(da, fabs(quartic(&fa, nv) - impactfit_poursina2020_alpha(nv)));
       db = fmax(db, fabs(power_law(&fb, nv) - impactfit_poursina2020_beta(nv)));
     }
-    report_md(r, "Refitted on these %zu values of n, α(n) and β(n) differ from the committed header's by at most "
-                 "%.2g and %.2g on [1, 2] (their coefficients, correlated to 0.999, move by several standard errors: "
-                 "the drift targets below therefore compare the header with the recomputed per-n values, not "
-                 "coefficient by coefficient).\n\n",
+    report_md(r,
+              "Refitted on these %zu values of n, α(n) and β(n) differ from the committed header's by at most "
+              "%.2g and %.2g on [1, 2] (their coefficients, correlated to 0.999, move by several standard errors: "
+              "the drift targets below therefore compare the header with the recomputed per-n values, not "
+              "coefficient by coefficient).\n\n",
               G, da, db);
   }
   report_md(r, "Published constants (Eqs. 46–47) and the regenerated ones (± standard error):\n\n"
@@ -808,8 +871,8 @@ static void fits_report_constants(report *r, fits_ctx *c) {
     snprintf(what, sizeof what, "alpha(n) quartic: coefficient of n^%d", j);
     /* drift tolerance 1e-4: the coefficients are correlated beyond 0.999, so the solver's tolerance
      * (1e-10 in e) alone moves them by about 1e-6; α(n) itself is watched at 1e-6 below */
-    report_claim_f(r, id, PN_SOURCE ", Eq. (46)", what, pubq[j], fa.value[j], "", fabs(pubq[j] - fa.value[j]) <= 2 * fa.se[j],
-              1e-4, 0.0, how);
+    report_claim_f(r, id, PN_SOURCE ", Eq. (46)", what, pubq[j], fa.value[j], "",
+                   fabs(pubq[j] - fa.value[j]) <= 2 * fa.se[j], 1e-4, 0.0, how);
   }
   const char *pid[3] = {"eq47-a", "eq47-b", "eq47-c"};
   for (int j = 0; j < 3; j++) {
@@ -817,8 +880,8 @@ static void fits_report_constants(report *r, fits_ctx *c) {
               fabs(pubp[j] - fb.value[j]) / fb.se[j]);
     char what[256];
     snprintf(what, sizeof what, "beta(n) = a n^b + c: %c", "abc"[j]);
-    report_claim_f(r, pid[j], PN_SOURCE ", Eq. (47)", what, pubp[j], fb.value[j], "", fabs(pubp[j] - fb.value[j]) <= 2 * fb.se[j],
-              0.0, 0.0, how);
+    report_claim_f(r, pid[j], PN_SOURCE ", Eq. (47)", what, pubp[j], fb.value[j], "",
+                   fabs(pubp[j] - fb.value[j]) <= 2 * fb.se[j], 0.0, 0.0, how);
   }
 }
 
@@ -827,11 +890,12 @@ static void fits_report_functions(report *r, const fits_ctx *c) {
   const impactfit_fit_result *pn = c->pn, fa = c->fa, fb = c->fb, f15 = c->f15;
   const size_t G = c->G;
   const char *how = c->how;
-  report_md(r, "\nThe coefficients of a quartic are strongly correlated (|correlation| ≥ %.3f here), so the "
-               "functions matter more than the coefficients. α(n), β(n) (regenerated ± the standard deviation "
-               "propagated from the covariance of the constants) and the exact per-n fits:\n\n"
-               "| n | α published | α regenerated | α per-n fit | β published | β regenerated | β per-n fit |\n"
-               "|---|---|---|---|---|---|---|\n",
+  report_md(r,
+            "\nThe coefficients of a quartic are strongly correlated (|correlation| ≥ %.3f here), so the "
+            "functions matter more than the coefficients. α(n), β(n) (regenerated ± the standard deviation "
+            "propagated from the covariance of the constants) and the exact per-n fits:\n\n"
+            "| n | α published | α regenerated | α per-n fit | β published | β regenerated | β per-n fit |\n"
+            "|---|---|---|---|---|---|---|\n",
             fabs(fa.corr[3][4]));
   const double nn3[3] = {1.0, 1.5, 2.0};
   const impactfit_fit_result *per3[3] = {&pn[0], &f15, &pn[G - 1]};
@@ -844,11 +908,11 @@ static void fits_report_functions(report *r, const fits_ctx *c) {
     snprintf(id, sizeof id, "alpha-n%g", nv);
     snprintf(what, sizeof what, "alpha(%g) from Eq. (46) vs the regenerated quartic (+- propagated SD)", nv);
     report_claim_f(r, id, PN_SOURCE ", Eq. (46)", what, pub_alpha(nv), quartic(&fa, nv), "",
-              fabs(pub_alpha(nv) - quartic(&fa, nv)) <= 2 * sa, 0.0, 0.0, how);
+                   fabs(pub_alpha(nv) - quartic(&fa, nv)) <= 2 * sa, 0.0, 0.0, how);
     snprintf(id, sizeof id, "beta-n%g", nv);
     snprintf(what, sizeof what, "beta(%g) from Eq. (47) vs the regenerated power law (+- propagated SD)", nv);
     report_claim_f(r, id, PN_SOURCE ", Eq. (47)", what, pub_beta(nv), power_law(&fb, nv), "",
-              fabs(pub_beta(nv) - power_law(&fb, nv)) <= 2 * sb, 0.0, 0.0, how);
+                   fabs(pub_beta(nv) - power_law(&fb, nv)) <= 2 * sb, 0.0, 0.0, how);
   }
 }
 
@@ -862,20 +926,23 @@ static void fits_report_pairs(report *r, const fits_ctx *c) {
   const pair_claim pc[2] = {{"eq57", PN->eq57.n, PN->eq57.alpha, PN->eq57.beta},
                             {"eq52", PN->eq52.n, PN->eq52.alpha, PN->eq52.beta}};
   const impactfit_fit_result *pf[2] = {&pn[0], &f15};
-  report_md(r, "\nThe published pairs for n = 1 (Eq. 57) and n = 3/2 (Eq. 52) against the exact c_opt fitted at "
-               "that n (%zu values of e). The distance is √(Δᵀ C⁻¹ Δ) with C the covariance of the fitted "
-               "(α, β); the 95 %% confidence region is distance ≤ 2.45.\n\n"
-               "| n | published (α, β) | fitted α ± SE | fitted β ± SE | correlation | distance | inside 95 %%? |\n"
-               "|---|---|---|---|---|---|---|\n",
+  report_md(r,
+            "\nThe published pairs for n = 1 (Eq. 57) and n = 3/2 (Eq. 52) against the exact c_opt fitted at "
+            "that n (%zu values of e). The distance is √(Δᵀ C⁻¹ Δ) with C the covariance of the fitted "
+            "(α, β); the 95 %% confidence region is distance ≤ 2.45.\n\n"
+            "| n | published (α, β) | fitted α ± SE | fitted β ± SE | correlation | distance | inside 95 %%? |\n"
+            "|---|---|---|---|---|---|---|\n",
             Ne);
   for (int j = 0; j < 2; j++) {
     double d = pair_distance(pf[j], pc[j].alpha, pc[j].beta);
-    report_md(r, "| %g | (%g, %g) | %.5f ± %.2g | %.5f ± %.2g | %.6f | %.4g | %s |\n", pc[j].n, pc[j].alpha,
-              pc[j].beta, pf[j]->value[0], pf[j]->se[0], pf[j]->value[1], pf[j]->se[1], pf[j]->corr[0][1], d,
+    report_md(r, "| %g | (%g, %g) | %.5f ± %.2g | %.5f ± %.2g | %.6f | %.4g | %s |\n", pc[j].n, pc[j].alpha, pc[j].beta,
+              pf[j]->value[0], pf[j]->se[0], pf[j]->value[1], pf[j]->se[1], pf[j]->corr[0][1], d,
               d <= CHI2_95_2DOF ? "yes" : "no");
     char h2[256];
-    snprintf(h2, sizeof h2, "alpha (e^beta - 1) fitted (absolute least squares) to c_opt at %zu e in [0.45, 1], n = %g; "
-                            "holds if within 2 SE", Ne, pc[j].n);
+    snprintf(h2, sizeof h2,
+             "alpha (e^beta - 1) fitted (absolute least squares) to c_opt at %zu e in [0.45, 1], n = %g; "
+             "holds if within 2 SE",
+             Ne, pc[j].n);
     claim_pair(r, &pc[j], pf[j], h2);
   }
   report_md(r, "\nThe other common reading of the fit, relative residuals (f − y)/y (e = 1 left out), does not "
@@ -896,23 +963,26 @@ static int fits_report_accuracy(report *r, const fits_ctx *c, const fits_out *ou
   int rc = explore_e_range(r, impactfit_fitfile_sweep(c->ff), c->eax, c->sg[0].spec, per3);
   if (rc)
     return rc;
-  report_md(r, "\nHow well each closed form reproduces e: c from the formula, one simulated impact (condition C, "
-               "integrator tolerance 1e-13), |e_out − e|, maximum over the grid above%s:\n\n"
-               "| formula | max \\|e_out − e\\| |\n|---|---|\n"
-               "| published, Eqs. (46), (47), (49) | %.3g |\n| regenerated, poursina2020.h | %.3g |\n"
-               "| Eq. (52), n = 3/2, e on the same %zu values | %.3g (at e = %.4f) |\n\n",
+  report_md(r,
+            "\nHow well each closed form reproduces e: c from the formula, one simulated impact (condition C, "
+            "integrator tolerance 1e-13), |e_out − e|, maximum over the grid above%s:\n\n"
+            "| formula | max \\|e_out − e\\| |\n|---|---|\n"
+            "| published, Eqs. (46), (47), (49) | %.3g |\n| regenerated, poursina2020.h | %.3g |\n"
+            "| Eq. (52), n = 3/2, e on the same %zu values | %.3g (at e = %.4f) |\n\n",
             sim_failed ? " (some simulations failed: see the targets)" : "", out->grid_max_pub, out->grid_max_reg,
             rows15, max52, e52);
   char h3[256];
   snprintf(h3, sizeof h3, "c from the formula, one simulated impact per point (tolerance 1e-13); %.150s", grid);
   report_claim_f(r, "grid-eout-published", PN_SOURCE ", Eqs. (46), (47), (49)",
-            "published closed form: max |e_out - e| over the section 4.2.4 grid", NAN, out->grid_max_pub, "", -1, 0.0, 0.0, h3);
+                 "published closed form: max |e_out - e| over the section 4.2.4 grid", NAN, out->grid_max_pub, "", -1,
+                 0.0, 0.0, h3);
   report_claim_f(r, "grid-eout-regenerated", "impactfit (poursina2020.h)",
-            "regenerated closed form: max |e_out - e| over the section 4.2.4 grid", NAN, out->grid_max_reg, "", -1, 0.0, 0.0, h3);
+                 "regenerated closed form: max |e_out - e| over the section 4.2.4 grid", NAN, out->grid_max_reg, "", -1,
+                 0.0, 0.0, h3);
   snprintf(h3, sizeof h3, "c = 1.95 (e^-0.3 - 1) k^0.4 v^0.2 mass^0.6, one simulated impact per e (%zu e in [0.45, 1])",
            rows15);
-  report_claim_f(r, "eq52-eout", PN_SOURCE ", Eq. (52)", "n = 3/2 formula: max |e_out - e| for 0.45 <= e <= 1", NAN, max52,
-            "", -1, 0.0, 0.0, h3);
+  report_claim_f(r, "eq52-eout", PN_SOURCE ", Eq. (52)", "n = 3/2 formula: max |e_out - e| for 0.45 <= e <= 1", NAN,
+                 max52, "", -1, 0.0, 0.0, h3);
   report_target(r, "closed forms simulated on the section 4.2.4 grid", sim_failed == 0, "%zu failed simulations",
                 sim_failed);
   return 0;
@@ -929,7 +999,8 @@ static void fits_figure_e(report *r, const fits_ctx *c) {
     const impactfit_fit_result *per3[3] = {&pn[0], &f15, &pn[G - 1]};
     const double nn3[3] = {1.0, 1.5, 2.0};
     for (int j = 0; j < 3; j++) {
-      const double *ex = j == 1 ? x15 : x + first[j == 0 ? 0 : G - 1], *ey = j == 1 ? y15 : y + first[j == 0 ? 0 : G - 1];
+      const double *ex = j == 1 ? x15 : x + first[j == 0 ? 0 : G - 1],
+                   *ey = j == 1 ? y15 : y + first[j == 0 ? 0 : G - 1];
       fprintf(f, "%s# n = %g: e, exact c_opt, per-n fit, published formula\n", j ? "\n\n" : "", nn3[j]);
       for (size_t i = 0; i < Ne; i++)
         fprintf(f, "%.10g %.10g %.10g %.10g\n", ex[i], ey[i], per3[j]->value[0] * (pow(ex[i], per3[j]->value[1]) - 1.0),
@@ -938,15 +1009,19 @@ static void fits_figure_e(report *r, const fits_ctx *c) {
     fclose(f);
     char cap[1024];
     snprintf(cap, sizeof cap,
-             "c_opt against e (Poursina & Nikravesh 2020, Fig. 6) for n = 1, 3/2, 2, mass = k = v = 1: exact c_opt (points, every 20th "
-             "of %zu solves with tol %g), the per-n fit α(e^β − 1) (solid) and the published formula Eqs. (46), (47), (49) "
+             "c_opt against e (Poursina & Nikravesh 2020, Fig. 6) for n = 1, 3/2, 2, mass = k = v = 1: exact c_opt "
+             "(points, every 20th "
+             "of %zu solves with tol %g), the per-n fit α(e^β − 1) (solid) and the published formula Eqs. (46), (47), "
+             "(49) "
              "(dashed).",
              Ne, tol);
     report_figure(r, "copt_e", cap,
                   "set xlabel 'e'\nset ylabel 'c_{opt} (N s m^{-1}, for mass = k = v = 1)'\n"
-                  "plot 'copt_e.dat' index 0 every 20 u 1:2 w p pt 7 lc 1 t 'n = 1 exact', '' index 0 u 1:3 w l lc 1 t 'n = 1 fit', "
+                  "plot 'copt_e.dat' index 0 every 20 u 1:2 w p pt 7 lc 1 t 'n = 1 exact', '' index 0 u 1:3 w l lc 1 t "
+                  "'n = 1 fit', "
                   "'' index 0 u 1:4 w l dt 2 lc 1 t 'n = 1 published', "
-                  "'' index 1 every 20 u 1:2 w p pt 5 lc 2 t 'n = 1.5 exact', '' index 1 u 1:3 w l lc 2 t 'n = 1.5 fit', "
+                  "'' index 1 every 20 u 1:2 w p pt 5 lc 2 t 'n = 1.5 exact', '' index 1 u 1:3 w l lc 2 t 'n = 1.5 "
+                  "fit', "
                   "'' index 1 u 1:4 w l dt 2 lc 2 t 'n = 1.5 published', "
                   "'' index 2 every 20 u 1:2 w p pt 9 lc 3 t 'n = 2 exact', '' index 2 u 1:3 w l lc 3 t 'n = 2 fit', "
                   "'' index 2 u 1:4 w l dt 2 lc 3 t 'n = 2 published'");
@@ -967,20 +1042,24 @@ static void fits_figure_alpha(report *r, const fits_ctx *c) {
     fclose(f);
     char cap[1024];
     snprintf(cap, sizeof cap,
-             "α against n (Poursina & Nikravesh 2020, Fig. 7a): per-n fits of the exact c_opt (points with ± SE bars; %zu values of n, %zu "
+             "α against n (Poursina & Nikravesh 2020, Fig. 7a): per-n fits of the exact c_opt (points with ± SE bars; "
+             "%zu values of n, %zu "
              "of e each), the regenerated quartic (solid) and the published Eq. (46) (dashed).",
              G, Ne);
     report_figure(r, "copt_alpha", cap,
                   "set xlabel 'n'\nset ylabel '{/Symbol a}'\n"
-                  "plot 'copt_alpha.dat' u 1:2:3 w yerrorbars pt 7 ps 0.5 t 'per-n fit', '' u 1:6 w l lw 2 t 'regenerated', "
+                  "plot 'copt_alpha.dat' u 1:2:3 w yerrorbars pt 7 ps 0.5 t 'per-n fit', '' u 1:6 w l lw 2 t "
+                  "'regenerated', "
                   "'' u 1:8 w l dt 2 lw 2 t 'published Eq. (46)'");
     snprintf(cap, sizeof cap,
-             "β against n (Poursina & Nikravesh 2020, Fig. 7b): per-n fits (points with ± SE bars), the regenerated power law a n^b + c "
+             "β against n (Poursina & Nikravesh 2020, Fig. 7b): per-n fits (points with ± SE bars), the regenerated "
+             "power law a n^b + c "
              "(solid) and the published Eq. (47) (dashed); %zu values of n.",
              G);
     report_figure(r, "copt_beta", cap,
                   "set xlabel 'n'\nset ylabel '{/Symbol b}'\n"
-                  "plot 'copt_alpha.dat' u 1:4:5 w yerrorbars pt 7 ps 0.5 t 'per-n fit', '' u 1:7 w l lw 2 t 'regenerated', "
+                  "plot 'copt_alpha.dat' u 1:4:5 w yerrorbars pt 7 ps 0.5 t 'per-n fit', '' u 1:7 w l lw 2 t "
+                  "'regenerated', "
                   "'' u 1:9 w l dt 2 lw 2 t 'published Eq. (47)'");
   }
 }
@@ -1003,8 +1082,10 @@ static void fits_figure_grid_err(report *r, const fits_ctx *c) {
     fclose(f);
     char cap[1024];
     snprintf(cap, sizeof cap,
-             "Largest |e_out − e| over the %zu values of n of the §4.2.4 grid, for each e, when c is taken from the published "
-             "closed form and from the regenerated one (poursina2020.h); one simulated impact per point (tolerance 1e-13). "
+             "Largest |e_out − e| over the %zu values of n of the §4.2.4 grid, for each e, when c is taken from the "
+             "published "
+             "closed form and from the regenerated one (poursina2020.h); one simulated impact per point (tolerance "
+             "1e-13). "
              "Zero errors (e = 1) are drawn at 1e-17.",
              G);
     report_figure(r, "copt_grid_err", cap,
@@ -1126,33 +1207,36 @@ static int section_random(const topic_opts *o, report *r) {
     }
   char how[256];
   snprintf(how, sizeof how,
-           "%zu random systems (seed 20200521) x %zu values of e in [1e-4, 1]; one simulated impact each (tolerance 1e-13)",
+           "%zu random systems (seed 20200521) x %zu values of e in [1e-4, 1]; one simulated impact each (tolerance "
+           "1e-13)",
            S, E);
-  report_md(r, "### Random systems (§5.1)\n\n"
-               "%zu systems drawn with a fixed generator (splitmix64, seed 20200521): n uniform on [1, 2]; mass, k, v "
-               "log-uniform on [1e-5, 1e2] kg, [1e5, 1e10] N/m^n, [1e-3, 1e2] m/s (the paper's ranges; it does not say "
-               "how it drew them). Each system is simulated for %zu values of e (1e-4, 1e-3, 1e-2 and %zu equal steps "
-               "to 1) with c from each closed form. Since every formula has the exact dependence on mass, v and k, "
-               "e_out depends on (n, e) only: the random mass, k, v test the units, and the random n sample the "
-               "formula.\n\n"
-               "| c from | max \\|e_out − e\\|, e ∈ [1e-4, 1] | at e | max for e ≥ 0.45 (fitted range) |\n"
-               "|---|---|---|---|\n"
-               "| published, Eqs. (46), (47), (49) | %.3g | %g | %.3g |\n"
-               "| regenerated, poursina2020.h | %.3g | %g | %.3g |\n"
-               "| surrogate, copt_surrogate.h | %.3g | %g | %.3g |\n\n",
-            S, E, steps, all[F_PUB], e_at[F_PUB], fitrange[F_PUB], all[F_REG], e_at[F_REG], fitrange[F_REG],
-            all[F_SUR], e_at[F_SUR], fitrange[F_SUR]);
+  report_md(r,
+            "### Random systems (§5.1)\n\n"
+            "%zu systems drawn with a fixed generator (splitmix64, seed 20200521): n uniform on [1, 2]; mass, k, v "
+            "log-uniform on [1e-5, 1e2] kg, [1e5, 1e10] N/m^n, [1e-3, 1e2] m/s (the paper's ranges; it does not say "
+            "how it drew them). Each system is simulated for %zu values of e (1e-4, 1e-3, 1e-2 and %zu equal steps "
+            "to 1) with c from each closed form. Since every formula has the exact dependence on mass, v and k, "
+            "e_out depends on (n, e) only: the random mass, k, v test the units, and the random n sample the "
+            "formula.\n\n"
+            "| c from | max \\|e_out − e\\|, e ∈ [1e-4, 1] | at e | max for e ≥ 0.45 (fitted range) |\n"
+            "|---|---|---|---|\n"
+            "| published, Eqs. (46), (47), (49) | %.3g | %g | %.3g |\n"
+            "| regenerated, poursina2020.h | %.3g | %g | %.3g |\n"
+            "| surrogate, copt_surrogate.h | %.3g | %g | %.3g |\n\n",
+            S, E, steps, all[F_PUB], e_at[F_PUB], fitrange[F_PUB], all[F_REG], e_at[F_REG], fitrange[F_REG], all[F_SUR],
+            e_at[F_SUR], fitrange[F_SUR]);
   report_claim_f(r, "random-eout-published", PN_SOURCE ", Sec. 5.1 (Fig. 8)",
-            "published closed form: max |e_out - e| over random systems, 1e-4 <= e <= 1", NAN, all[F_PUB], "", -1, 0.0, 0.0, how);
+                 "published closed form: max |e_out - e| over random systems, 1e-4 <= e <= 1", NAN, all[F_PUB], "", -1,
+                 0.0, 0.0, how);
   report_claim_f(r, "random-eout-published-fitrange", PN_SOURCE ", Sec. 5.1 (Fig. 8)",
-            "published closed form: max |e_out - e| over random systems, 0.45 <= e <= 1", NAN, fitrange[F_PUB], "", -1,
-            0.0, 0.0, how);
+                 "published closed form: max |e_out - e| over random systems, 0.45 <= e <= 1", NAN, fitrange[F_PUB], "",
+                 -1, 0.0, 0.0, how);
   report_claim_f(r, "random-eout-regenerated", "impactfit (poursina2020.h)",
-            "regenerated closed form: max |e_out - e| over random systems, 1e-4 <= e <= 1", NAN, all[F_REG], "", -1, 0.0, 0.0,
-            how);
+                 "regenerated closed form: max |e_out - e| over random systems, 1e-4 <= e <= 1", NAN, all[F_REG], "",
+                 -1, 0.0, 0.0, how);
   report_claim_f(r, "random-eout-regenerated-fitrange", "impactfit (poursina2020.h)",
-            "regenerated closed form: max |e_out - e| over random systems, 0.45 <= e <= 1", NAN, fitrange[F_REG], "", -1,
-            0.0, 0.0, how);
+                 "regenerated closed form: max |e_out - e| over random systems, 0.45 <= e <= 1", NAN, fitrange[F_REG],
+                 "", -1, 0.0, 0.0, how);
   report_target(r, "c_opt surrogate (copt_surrogate.h) reproduces e to 1e-6 on the random systems",
                 all[F_SUR] <= 1e-6 && failed == 0, "max |e_out - e| = %.3g (at e = %g); %zu failed simulations; %s",
                 all[F_SUR], e_at[F_SUR], failed, how);
@@ -1165,7 +1249,8 @@ static int section_random(const topic_opts *o, report *r) {
     fclose(f);
     char cap[1024];
     snprintf(cap, sizeof cap,
-             "Largest |e_out − e| over %zu random systems for each e (Poursina & Nikravesh 2020, Fig. 8), with c from the published closed "
+             "Largest |e_out − e| over %zu random systems for each e (Poursina & Nikravesh 2020, Fig. 8), with c from "
+             "the published closed "
              "form, the regenerated one and the c_opt surrogate; one simulated impact per system and e (integrator "
              "tolerance 1e-13). Zero errors (e = 1) are drawn at 1e-17.",
              S);
@@ -1197,7 +1282,8 @@ static int section_kv(const topic_opts *o, report *r) {
     double e = 1e-4 + (1.0 - 1e-4) * (double)i / (double)(N - 1);
     if (i == N - 1)
       e = 1.0;
-    double c57 = PN->eq57.alpha * (pow(e, PN->eq57.beta) - 1.0), creg = a_reg * (pow(e, b_reg) - 1.0); /* k = mass = 1 */
+    double c57 = PN->eq57.alpha * (pow(e, PN->eq57.beta) - 1.0),
+           creg = a_reg * (pow(e, b_reg) - 1.0); /* k = mass = 1 */
     double xi = c57 / 2.0, e57 = kv_e(xi), ereg = kv_e(creg / 2.0);
     double d57 = fabs(e57 - e), dreg = fabs(ereg - e);
     if (d57 > max57) {
@@ -1229,26 +1315,29 @@ static int section_kv(const topic_opts *o, report *r) {
   impactfit_impact_free(ws);
   char how[256];
   snprintf(how, sizeof how, "%zu e equally spaced on [1e-4, 1]; exact Kelvin-Voigt e(xi), xi = c/(2 sqrt(k mass))", N);
-  report_md(r, "### n = 1: Kelvin–Voigt (§5.2)\n\n"
-               "For n = 1 the restitution is known exactly: e = exp(−2ξ acos ξ/√(1 − ξ²)) for ξ < 1 and "
-               "exp(−2ξ acosh ξ/√(ξ² − 1)) for ξ > 1, ξ = c/(2√(k mass)) (derivation in include/impactfit/inverse.h, impactfit_kv_e; it agrees "
-               "with the engine to %.2g relative on %zu of the points). Eq. (57), c = 1.4181 (e^−0.44 − 1)√(k mass), "
-               "on %zu values of e equally spaced on [1e-4, 1]:\n\n"
-               "| c from | max \\|e_exact − e\\| on [1e-4, 1] | at e | on [0.45, 1] |\n|---|---|---|---|\n"
-               "| Eq. (57) | %.3g | %.4g | %.3g |\n| regenerated, α(1) = %.5f, β(1) = %.5f | %.3g | %.4g | %.3g |\n\n"
-               "Eq. (55) as printed for ξ > 1 (exponent 2ξ√(ξ² − 1)/(2ξ² − 1)) differs from the exact restitution by up "
-               "to %.3g on the %zu overdamped points of this sweep (ξ up to %.3g).\n\n",
+  report_md(r,
+            "### n = 1: Kelvin–Voigt (§5.2)\n\n"
+            "For n = 1 the restitution is known exactly: e = exp(−2ξ acos ξ/√(1 − ξ²)) for ξ < 1 and "
+            "exp(−2ξ acosh ξ/√(ξ² − 1)) for ξ > 1, ξ = c/(2√(k mass)) (derivation in include/impactfit/inverse.h, "
+            "impactfit_kv_e; it agrees "
+            "with the engine to %.2g relative on %zu of the points). Eq. (57), c = 1.4181 (e^−0.44 − 1)√(k mass), "
+            "on %zu values of e equally spaced on [1e-4, 1]:\n\n"
+            "| c from | max \\|e_exact − e\\| on [1e-4, 1] | at e | on [0.45, 1] |\n|---|---|---|---|\n"
+            "| Eq. (57) | %.3g | %.4g | %.3g |\n| regenerated, α(1) = %.5f, β(1) = %.5f | %.3g | %.4g | %.3g |\n\n"
+            "Eq. (55) as printed for ξ > 1 (exponent 2ξ√(ξ² − 1)/(2ξ² − 1)) differs from the exact restitution by up "
+            "to %.3g on the %zu overdamped points of this sweep (ξ up to %.3g).\n\n",
             maxsim, (N + 9) / 10, N, max57, at57, fit57, a_reg, b_reg, maxreg, atreg, fitreg, max55, over,
             PN->eq57.alpha * (pow(1e-4, PN->eq57.beta) - 1.0) / 2.0);
-  report_claim_f(r, "eq57-eexact", PN_SOURCE ", Eq. (57), Fig. 9", "n = 1 formula: max |e_exact - e| for 1e-4 <= e <= 1", NAN,
-            max57, "", -1, 0.0, 0.0, how);
-  report_claim_f(r, "eq57-eexact-fitrange", PN_SOURCE ", Eq. (57), Fig. 9", "n = 1 formula: max |e_exact - e| for 0.45 <= e <= 1",
-            NAN, fit57, "", -1, 0.0, 0.0, how);
+  report_claim_f(r, "eq57-eexact", PN_SOURCE ", Eq. (57), Fig. 9",
+                 "n = 1 formula: max |e_exact - e| for 1e-4 <= e <= 1", NAN, max57, "", -1, 0.0, 0.0, how);
+  report_claim_f(r, "eq57-eexact-fitrange", PN_SOURCE ", Eq. (57), Fig. 9",
+                 "n = 1 formula: max |e_exact - e| for 0.45 <= e <= 1", NAN, fit57, "", -1, 0.0, 0.0, how);
   report_claim_f(r, "regenerated-n1-eexact", "impactfit (poursina2020.h)",
-            "regenerated formula at n = 1: max |e_exact - e| for 1e-4 <= e <= 1", NAN, maxreg, "", -1, 0.0, 0.0, how);
+                 "regenerated formula at n = 1: max |e_exact - e| for 1e-4 <= e <= 1", NAN, maxreg, "", -1, 0.0, 0.0,
+                 how);
   report_claim_f(r, "eq55-overdamped", PN_SOURCE ", Eq. (55)",
-            "Eq. (55) as printed, xi > 1: max |e_Eq55 - e_exact| at the Eq. (57) dampings", 0.0, max55, "", max55 <= 1e-9,
-            0.0, 0.0, how);
+                 "Eq. (55) as printed, xi > 1: max |e_Eq55 - e_exact| at the Eq. (57) dampings", 0.0, max55, "",
+                 max55 <= 1e-9, 0.0, 0.0, how);
   report_target(r, "exact Kelvin-Voigt restitution and the engine agree to 1e-9 (n = 1, both branches)",
                 maxsim <= 1e-9 && sim_failed == 0, "max relative difference %.3g on %zu points; %zu failed", maxsim,
                 (N + 9) / 10, sim_failed);
@@ -1256,14 +1345,19 @@ static int section_kv(const topic_opts *o, report *r) {
     fclose(f);
     char cap[512];
     snprintf(cap, sizeof cap,
-             "n = 1 (Poursina & Nikravesh 2020, Fig. 9a): exact Kelvin–Voigt restitution e_exact obtained with c from Eq. (57) and from the "
+             "n = 1 (Poursina & Nikravesh 2020, Fig. 9a): exact Kelvin–Voigt restitution e_exact obtained with c from "
+             "Eq. (57) and from the "
              "regenerated formula, against the target e; %zu values of e.",
              N);
     report_figure(r, "copt_kv", cap,
                   "set xlabel 'e'\nset ylabel 'e_{exact}'\n"
-                  "plot 'copt_kv.dat' u 1:2 w l lw 2 t 'Eq. (57)', '' u 1:4 w l lw 2 dt 2 t 'regenerated', x w lines lc rgb 'black' lw 1.5 dt 3 t 'e'");
-    snprintf(cap, sizeof cap, "n = 1 (Poursina & Nikravesh 2020, Fig. 9b): |e_exact − e| for Eq. (57) and the regenerated formula; %zu values "
-                              "of e on [1e-4, 1].", N);
+                  "plot 'copt_kv.dat' u 1:2 w l lw 2 t 'Eq. (57)', '' u 1:4 w l lw 2 dt 2 t 'regenerated', x w lines "
+                  "lc rgb 'black' lw 1.5 dt 3 t 'e'");
+    snprintf(cap, sizeof cap,
+             "n = 1 (Poursina & Nikravesh 2020, Fig. 9b): |e_exact − e| for Eq. (57) and the regenerated formula; %zu "
+             "values "
+             "of e on [1e-4, 1].",
+             N);
     report_figure(r, "copt_kv_err", cap,
                   "set logscale y\nset format y '10^{%L}'\nset xlabel 'e'\nset ylabel '|e_{exact} - e|'\n"
                   "plot 'copt_kv.dat' u 1:3 w l lw 2 t 'Eq. (57)', '' u 1:5 w l lw 2 t 'regenerated'");
@@ -1272,11 +1366,12 @@ static int section_kv(const topic_opts *o, report *r) {
 }
 
 int topic_copt(const topic_opts *o, report *r) {
-  report_md(r, "## Poursina & Nikravesh (2020): the optimal damping coefficient c_opt\n\n"
-               "Hertz spring with a linear damper, f = k δ^n + c δ', contact ending where f falls to 0 (condition C). "
-               "c_opt is the c whose simulated impact gives restitution e (impactfit_copt_solve). Below: the paper's "
-               "sweeps and fits regenerated, the published constants audited, and the accuracy of each closed form "
-               "measured by simulation.%s\n\n",
+  report_md(r,
+            "## Poursina & Nikravesh (2020): the optimal damping coefficient c_opt\n\n"
+            "Hertz spring with a linear damper, f = k δ^n + c δ', contact ending where f falls to 0 (condition C). "
+            "c_opt is the c whose simulated impact gives restitution e (impactfit_copt_solve). Below: the paper's "
+            "sweeps and fits regenerated, the published constants audited, and the accuracy of each closed form "
+            "measured by simulation.%s\n\n",
             (o->quick || o->check) ? " Coarse grids (a subset of the n values of each sweep)." : "");
   int rc = section_slopes(o, r);
   fits_out fo;

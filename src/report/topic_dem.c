@@ -15,15 +15,17 @@
 
 /* The registry: every restitution-taking model of every code and version, each clamp setting. */
 static int registry_table(report *r, size_t points) {
-  report_md(r, "## DEM codes: what typing e really gives, code by code and version by version\n\n"
-               "The registry of include/impactfit/demcodes.h holds, per code, version and model, the normal force "
-               "the code's source computes, F = K δ^n + C δ^m δ', and whether the force is clamped at zero (C) or "
-               "may pull at the end (A). For a model that takes the restitution e, the real e does not depend on "
-               "the speed, sizes or material; here it is computed for %zu values of e on [0.01, 0.99] (values the "
-               "code refuses are left out). The rows of LAMMPS 29Sep2021, LIGGGHTS 3.8.0 and YADE 2023.02a are "
-               "checked against the real codes by tests/dem (the topic dem-codes below); the others are known from "
-               "their sources only.\n\n"
-               "| code | versions | model | contact end | max \\|e_real − e\\| | at e | mean |\n|---|---|---|---|---|---|---|\n",
+  report_md(r,
+            "## DEM codes: what typing e really gives, code by code and version by version\n\n"
+            "The registry of include/impactfit/demcodes.h holds, per code, version and model, the normal force "
+            "the code's source computes, F = K δ^n + C δ^m δ', and whether the force is clamped at zero (C) or "
+            "may pull at the end (A). For a model that takes the restitution e, the real e does not depend on "
+            "the speed, sizes or material; here it is computed for %zu values of e on [0.01, 0.99] (values the "
+            "code refuses are left out). The rows of LAMMPS 29Sep2021, LIGGGHTS 3.8.0 and YADE 2023.02a are "
+            "checked against the real codes by tests/dem (the topic dem-codes below); the others are known from "
+            "their sources only.\n\n"
+            "| code | versions | model | contact end | max \\|e_real − e\\| | at e | mean "
+            "|\n|---|---|---|---|---|---|---|\n",
             points);
   impactfit_error err;
   impactfit_error_clear(&err);
@@ -50,8 +52,8 @@ static int registry_table(report *r, size_t points) {
       /* ids stay below inih's 50 characters of a section name: the code, the first year of the versions,
        * the model without "granular " */
       const char *mname = strncmp(md->model, "granular ", 9) ? md->model : md->model + 9;
-      snprintf(c.id, sizeof c.id, "%s%ld-%s%s%s-%s", md->code, md->version_min / 10000, mname,
-               *md->damping ? "-" : "", md->damping, clamp ? "C" : "A");
+      snprintf(c.id, sizeof c.id, "%s%ld-%s%s%s-%s", md->code, md->version_min / 10000, mname, *md->damping ? "-" : "",
+               md->damping, clamp ? "C" : "A");
       for (char *q = c.id; *q; q++)
         if (*q == ' ' || *q == '/')
           *q = '_';
@@ -88,15 +90,18 @@ int topic_dem(const topic_opts *o, report *r) {
   const impactfit_transition *trs[2] = {impactfit_transition_A, impactfit_transition_C};
   const char *trname[2] = {"ends at δ = 0, tensile force allowed (A)", "force clamped at zero (C)"};
   char how[200];
-  snprintf(how, sizeof how, "%zu values of e on [0.01, 0.99]; impacts simulated by the engine (scale-invariant: "
-           "no dependence on k, mass, v)", points);
-  report_md(r, "### The damping closed forms\n\n"
-               "The closed forms of include/impactfit/dem.h (with the codes and versions that use them), "
-               "are simulated on %s. A DEM code either ends the contact at δ = 0 and lets the damper "
-               "pull near the end (condition A), or clamps the normal force at zero (LIGGGHTS "
-               "`limitForce on`, LAMMPS `limit_damping`, Chrono always), which for a free impact is "
-               "condition C.\n\n| formula | codes | contact end | max \\|e_out − e\\| | at e | mean |\n"
-               "|---|---|---|---|---|---|\n",
+  snprintf(how, sizeof how,
+           "%zu values of e on [0.01, 0.99]; impacts simulated by the engine (scale-invariant: "
+           "no dependence on k, mass, v)",
+           points);
+  report_md(r,
+            "### The damping closed forms\n\n"
+            "The closed forms of include/impactfit/dem.h (with the codes and versions that use them), "
+            "are simulated on %s. A DEM code either ends the contact at δ = 0 and lets the damper "
+            "pull near the end (condition A), or clamps the normal force at zero (LIGGGHTS "
+            "`limitForce on`, LAMMPS `limit_damping`, Chrono always), which for a free impact is "
+            "condition C.\n\n| formula | codes | contact end | max \\|e_out − e\\| | at e | mean |\n"
+            "|---|---|---|---|---|---|\n",
             how);
   FILE *dat = report_data(r, "dem.dat");
   if (dat)
@@ -113,8 +118,8 @@ int topic_dem(const topic_opts *o, report *r) {
         rc = cli_status_error(st, &err, "dem");
         break;
       }
-      report_md(r, "| %s | %s | %s | %.3g | %.3f | %.3g |\n", f->name, f->codes, trname[t], row.e_max,
-                row.e_at_max, row.e_mean);
+      report_md(r, "| %s | %s | %s | %.3g | %.3f | %.3g |\n", f->name, f->codes, trname[t], row.e_max, row.e_at_max,
+                row.e_mean);
       claim c;
       memset(&c, 0, sizeof c);
       snprintf(c.id, sizeof c.id, "%s-%s", f->name, trs[t]->name);
@@ -163,10 +168,12 @@ int topic_dem(const topic_opts *o, report *r) {
                   "(their curves coincide: the markers tell them apart), and under A both lie on e_out = e.",
                   "set xlabel 'requested e'\nset ylabel 'e_{out} of a simulated impact'\n"
                   "plot x w lines lc 'black' lw 1.5 dt 3 t 'e_{out} = e', "
-                  "'dem.dat' u 1:2 w l lw 2 lc 1 t 'hertz-beta A', 'dem.dat' u 1:3 w l lw 2 lc 1 dt 2 t 'hertz-beta C', "
+                  "'dem.dat' u 1:2 w l lw 2 lc 1 t 'hertz-beta A', 'dem.dat' u 1:3 w l lw 2 lc 1 dt 2 t 'hertz-beta "
+                  "C', "
                   "'dem.dat' u 1:4 w l lw 2 lc 2 t 'tsuji A', 'dem.dat' u 1:5 w l lw 2 lc 2 dt 2 t 'tsuji C', "
                   "'dem.dat' u 1:6 w l lw 2 lc 3 t 'flores A = C', "
-                  "'dem.dat' u 1:8 w l lw 2 lc 4 t 'linear-log A', 'dem.dat' u 1:9 w l lw 2 lc 4 dt 2 t 'linear-log C'");
+                  "'dem.dat' u 1:8 w l lw 2 lc 4 t 'linear-log A', 'dem.dat' u 1:9 w l lw 2 lc 4 dt 2 t 'linear-log "
+                  "C'");
   }
   /* the exact prefactors of the committed generated header, checked by simulation */
   unsigned long long s = 777;
@@ -190,9 +197,11 @@ int topic_dem(const topic_opts *o, report *r) {
   }
   const char *names[4] = {"Hertz d^(1/4), tensile end", "Hertz d^(1/4), force clamped", "linear, tensile end",
                           "linear, force clamped"};
-  report_md(r, "\nThe exact prefactor a(e) = c/√(mass k) that gives e_out = e, in closed form in "
-               "include/impactfit/generated/dem_damping.h (checked here on %d random e in [0.01, 0.99] by "
-               "simulation):\n\n| case | max \\|e_out − e\\| |\n|---|---|\n", M);
+  report_md(r,
+            "\nThe exact prefactor a(e) = c/√(mass k) that gives e_out = e, in closed form in "
+            "include/impactfit/generated/dem_damping.h (checked here on %d random e in [0.01, 0.99] by "
+            "simulation):\n\n| case | max \\|e_out − e\\| |\n|---|---|\n",
+            M);
   for (int c = 0; c < 4; c++) {
     report_md(r, "| %s | %.3g |\n", names[c], worst[c]);
     char what[160];

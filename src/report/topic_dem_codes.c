@@ -117,8 +117,7 @@ int topic_dem_codes(const topic_opts *o, report *r) {
   snprintf(table, sizeof table, "%s/dem_codes.json", o->outdir);
   if (access(script, R_OK) != 0)
     return cli_input_error("dem-codes: %s not found (reproduce --src must name the repository)", script);
-  snprintf(cmd, sizeof cmd, "python3 '%s' '%s' --table '%s' >'%s/dem_codes.log' 2>&1", script, self, table,
-           o->outdir);
+  snprintf(cmd, sizeof cmd, "python3 '%s' '%s' --table '%s' >'%s/dem_codes.log' 2>&1", script, self, table, o->outdir);
   if (o->log)
     fprintf(o->log, "dem-codes: running LAMMPS, LIGGGHTS and YADE (tests/dem/test_dem_codes.py; a few minutes)\n");
   int st = system(cmd);
@@ -130,19 +129,21 @@ int topic_dem_codes(const topic_opts *o, report *r) {
                            o->outdir);
   json_t *rows = json_object_get(root, "rows"), *vers = json_object_get(root, "versions");
   double tol = jnum(root, "tol");
-  report_md(r, "## DEM codes run: LAMMPS, LIGGGHTS and YADE against impactfit dem\n\n"
-               "The codes Debian 12 ships, run on head-on collisions (two equal spheres R = 5 mm, ρ = 2500 kg/m³; "
-               "unequal spheres 5 and 3 mm, 2500 and 7800 kg/m³; a sphere on a wall; E = 1e8 Pa, ν = 0.3; 0.5, 1 and "
-               "2 m/s; e = 0.1 … 0.9), by tests/dem/test_dem_codes.py with a time step of about t_contact/10⁵. "
-               "*Naive*: the code's parameter typed as it is (e itself, or half the exact damping constant); the "
-               "measured e is compared with impactfit's prediction (`impactfit dem --value`). *Corrected*: the "
-               "input printed by `impactfit dem` (its alternative where the model cannot reach e); the measured e "
-               "is compared with the asked e. Tolerance %.0e.\n\n",
+  report_md(r,
+            "## DEM codes run: LAMMPS, LIGGGHTS and YADE against impactfit dem\n\n"
+            "The codes Debian 12 ships, run on head-on collisions (two equal spheres R = 5 mm, ρ = 2500 kg/m³; "
+            "unequal spheres 5 and 3 mm, 2500 and 7800 kg/m³; a sphere on a wall; E = 1e8 Pa, ν = 0.3; 0.5, 1 and "
+            "2 m/s; e = 0.1 … 0.9), by tests/dem/test_dem_codes.py with a time step of about t_contact/10⁵. "
+            "*Naive*: the code's parameter typed as it is (e itself, or half the exact damping constant); the "
+            "measured e is compared with impactfit's prediction (`impactfit dem --value`). *Corrected*: the "
+            "input printed by `impactfit dem` (its alternative where the model cannot reach e); the measured e "
+            "is compared with the asked e. Tolerance %.0e.\n\n",
             tol);
   const char *key;
   json_t *val;
   json_object_foreach(vers, key, val) report_md(r, "- %s: %s\n", key, json_string_value(val));
-  report_md(r, "\n| code | model | clamp | collisions | max \\|measured − predicted\\| naive | max \\|measured − asked\\| "
+  report_md(r, "\n| code | model | clamp | collisions | max \\|measured − predicted\\| naive | max \\|measured − "
+               "asked\\| "
                "corrected | example (equal spheres): asked → typing it gives → typing impactfit's value gives |\n"
                "|---|---|---|---|---|---|---|\n");
   size_t nrows = json_array_size(rows), ng = 0;

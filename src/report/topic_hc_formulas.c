@@ -22,8 +22,10 @@ int topic_hc_formulas(const topic_opts *o, report *r) {
   impactfit_error err;
   impactfit_error_clear(&err);
   char how[200];
-  snprintf(how, sizeof how, "%zu values of e equally spaced on [%g, %g]; exact eps from the relation; "
-           "e_out by the engine (m = n = %g, condition C)", ap.points, ap.e_min, ap.e_max, ap.n);
+  snprintf(how, sizeof how,
+           "%zu values of e equally spaced on [%g, %g]; exact eps from the relation; "
+           "e_out by the engine (m = n = %g, condition C)",
+           ap.points, ap.e_min, ap.e_max, ap.n);
   for (size_t i = 0; i < nf && i < 16; i++) {
     int st = impactfit_formula_audit(ws, impactfit_formula_at(i), &ap, &rows[i], &err);
     cli_progress_tick(o->progress); /* keeps the elapsed time of the progress line ticking */
@@ -32,18 +34,18 @@ int topic_hc_formulas(const topic_opts *o, report *r) {
       return cli_status_error(st, &err, "hc-formulas");
     }
   }
-  report_md(r, "## Hunt–Crossley damping: the published ε(e) formulas\n\n"
-               "For f = k δ^n + λ δ^n δ' the damping ratio ε = λv/k that gives restitution e follows "
-               "exactly from (1 + ε)/(1 − eε) = exp(ε(1 + e)) (Gonthier et al.), for every n. "
-               "The published closed forms against it, on %s:\n\n"
-               "| formula | ε(e) | max rel. error of ε | at e | mean | max \\|e_out − e\\| | at e |\n"
-               "|---|---|---|---|---|---|---|\n",
+  report_md(r,
+            "## Hunt–Crossley damping: the published ε(e) formulas\n\n"
+            "For f = k δ^n + λ δ^n δ' the damping ratio ε = λv/k that gives restitution e follows "
+            "exactly from (1 + ε)/(1 − eε) = exp(ε(1 + e)) (Gonthier et al.), for every n. "
+            "The published closed forms against it, on %s:\n\n"
+            "| formula | ε(e) | max rel. error of ε | at e | mean | max \\|e_out − e\\| | at e |\n"
+            "|---|---|---|---|---|---|---|\n",
             how);
   for (size_t i = 0; i < nf && i < 16; i++) {
     const impactfit_audit_row *w = &rows[i];
-    report_md(r, "| %s | %s | %.4g %% | %.3f | %.4g %% | %.3g | %.3f |\n", w->formula->label,
-              w->formula->expression, 100 * w->eps_max, w->eps_e_at_max, 100 * w->eps_mean, w->e_max,
-              w->e_e_at_max);
+    report_md(r, "| %s | %s | %.4g %% | %.3f | %.4g %% | %.3g | %.3f |\n", w->formula->label, w->formula->expression,
+              100 * w->eps_max, w->eps_e_at_max, 100 * w->eps_mean, w->e_max, w->e_e_at_max);
     char id[64], what[256];
     snprintf(id, sizeof id, "%s-eps-max", w->formula->name);
     snprintf(what, sizeof what, "%s: max relative error of eps(e) on [0.01, 1]", w->formula->label);

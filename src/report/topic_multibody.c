@@ -65,7 +65,7 @@ static int rtrace_add(void *vctx, const impactfit_mb1d_point *pt) {
 typedef struct rcase {
   roller_run run;
   rtrace tr;
-  double T, t0; /* excitation period; start of the described periods (J T) */
+  double T, t0;      /* excitation period; start of the described periods (J T) */
   const double *acc; /* drum acceleration at t0 + i T/ROLLER_POINTS, i = 0..n_acc−1 (m/s²) */
   double *acc_buf;
   size_t n_acc;
@@ -195,8 +195,8 @@ static void roller_script(char *buf, size_t size, const char *dat, const char *t
     n += (size_t)snprintf(plots[k] + n, sizeof plots[k] - n, "plot ");
     for (int t = 0; t < 4; t++)
       /* the key of the top panel serves all three */
-      n += (size_t)snprintf(plots[k] + n, sizeof plots[k] - n, "%s'%s' index %d u 1:%s w l %s t '%s'",
-                            t ? ", " : "", dat, t, cols[k], style[t], k ? "" : trs_name[t]);
+      n += (size_t)snprintf(plots[k] + n, sizeof plots[k] - n, "%s'%s' index %d u 1:%s w l %s t '%s'", t ? ", " : "",
+                            dat, t, cols[k], style[t], k ? "" : trs_name[t]);
     if (k == 1) /* the relaxing soil under D */
       snprintf(plots[k] + n, sizeof plots[k] - n,
                ", '%s' index 3 u 1:5 w l lw 1 lc rgb '#ff7f0e' dt 1 t 'soil surface (D)'", dat);
@@ -213,7 +213,8 @@ static void roller_script(char *buf, size_t size, const char *dat, const char *t
 }
 
 typedef struct roller_measures {
-  double I_loss, I_contact, I_diff, II_minloss, II_cd_ms, II_cd_rms, II_ac, II_bc, II_ab, III_cd_ms, III_cd_rms, III_ac, III_bc, IV_cd_ms, IV_cd_rms;
+  double I_loss, I_contact, I_diff, II_minloss, II_cd_ms, II_cd_rms, II_ac, II_bc, II_ab, III_cd_ms, III_cd_rms, III_ac,
+      III_bc, IV_cd_ms, IV_cd_rms;
   int III_qc, III_qd, III_qab, III_shift;
 } roller_measures;
 
@@ -230,7 +231,7 @@ static int roller_runs(rcase cs[4][4], const impactfit_transition *const trs[4])
       impactfit_error_clear(&err);
       int st = roller_setup(&C->run, c + 1, trs[t], &err);
       roller_settings s = roller_default_settings(); /* as `impactfit roller` */
-      s.trace_points = ROLLER_POINTS; /* sampled by interpolation: the run itself is unchanged */
+      s.trace_points = ROLLER_POINTS;                /* sampled by interpolation: the run itself is unchanged */
       s.fn = rtrace_add;
       s.ctx = &C->tr;
       if (!st)
@@ -249,7 +250,6 @@ static int roller_runs(rcase cs[4][4], const impactfit_transition *const trs[4])
     }
   impactfit_mb1d_free(ws);
   return rc;
-
 }
 
 /* The report: the table of the 16 steady states. */
@@ -278,10 +278,10 @@ static void roller_table(report *r, rcase cs[4][4], const impactfit_transition *
                 R->tensile ? "yes" : "no", R->untouched_force ? "yes" : "no");
     }
   report_md(r, "\nf_min is the smallest contact force while the element is active, shown as 0 where it ends at 0 "
-               "(up to rounding, under B, C, D). The periods to steady state are not a property of the orbit: for cases III C and D "
+               "(up to rounding, under B, C, D). The periods to steady state are not a property of the orbit: for "
+               "cases III C and D "
                "(a Floquet multiplier of about 0.993 per two periods) they move by a few per cent with "
                "rounding, so they are not checked.\n\n");
-
 }
 
 /* The measured numbers behind the paper's statements. */
@@ -336,46 +336,57 @@ static void roller_measure(rcase cs[4][4], roller_measures *m) {
 static void roller_statements(report *r, rcase cs[4][4], const roller_measures *m) {
   const rcase *I = cs[0], *II = cs[1], *III = cs[2], *IV = cs[3];
   enum { A, B, C, D };
-  const double I_loss = m->I_loss, I_contact = m->I_contact, I_diff = m->I_diff, II_minloss = m->II_minloss, II_cd_ms = m->II_cd_ms, II_cd_rms = m->II_cd_rms, II_ac = m->II_ac, II_bc = m->II_bc, II_ab = m->II_ab, III_cd_ms = m->III_cd_ms, III_cd_rms = m->III_cd_rms, III_ac = m->III_ac, III_bc = m->III_bc, IV_cd_ms = m->IV_cd_ms, IV_cd_rms = m->IV_cd_rms;
+  const double I_loss = m->I_loss, I_contact = m->I_contact, I_diff = m->I_diff, II_minloss = m->II_minloss,
+               II_cd_ms = m->II_cd_ms, II_cd_rms = m->II_cd_rms, II_ac = m->II_ac, II_bc = m->II_bc, II_ab = m->II_ab,
+               III_cd_ms = m->III_cd_ms, III_cd_rms = m->III_cd_rms, III_ac = m->III_ac, III_bc = m->III_bc,
+               IV_cd_ms = m->IV_cd_ms, IV_cd_rms = m->IV_cd_rms;
   const int III_qc = m->III_qc, III_qd = m->III_qd, III_qab = m->III_qab;
   (void)I, (void)III_qab;
-  report_md(r, "Measured against the paper's statements (it gives plots only, so the comparison is qualitative; "
-               "\"rms difference\" = rms over the steady period(s) of the difference of two drum-acceleration "
-               "curves relative to the rms of the second, sampled at %d points per period; \"transition "
-               "shift\" = largest distance between corresponding contact starts or ends):\n\n"
-               "| case | paper | impactfit |\n|---|---|---|\n",
+  report_md(r,
+            "Measured against the paper's statements (it gives plots only, so the comparison is qualitative; "
+            "\"rms difference\" = rms over the steady period(s) of the difference of two drum-acceleration "
+            "curves relative to the rms of the second, sampled at %d points per period; \"transition "
+            "shift\" = largest distance between corresponding contact starts or ends):\n\n"
+            "| case | paper | impactfit |\n|---|---|---|\n",
             ROLLER_POINTS);
-  report_md(r, "| I | never loses contact; no difference between A–D | %.0f losses per period, contact fraction "
-               "%.3f; A–D differ by at most %.2g g in acceleration |\n",
+  report_md(r,
+            "| I | never loses contact; no difference between A–D | %.0f losses per period, contact fraction "
+            "%.3f; A–D differ by at most %.2g g in acceleration |\n",
             I_loss, I_contact, I_diff);
-  report_md(r, "| II | impacts; C and D essentially identical; A and B differ considerably from them and somewhat "
-               "from each other | %.0f loss per period under every condition; C vs D: transition shift %.2g ms "
-               "(of a %.0f ms period), rms difference %.2g %%; A vs C %.0f %%, B vs C %.0f %%, A vs B %.0f %% |\n",
+  report_md(r,
+            "| II | impacts; C and D essentially identical; A and B differ considerably from them and somewhat "
+            "from each other | %.0f loss per period under every condition; C vs D: transition shift %.2g ms "
+            "(of a %.0f ms period), rms difference %.2g %%; A vs C %.0f %%, B vs C %.0f %%, A vs B %.0f %% |\n",
             II_minloss, II_cd_ms, II[C].T * 1e3, 100 * II_cd_rms, 100 * II_ac, 100 * II_bc, 100 * II_ab);
-  report_md(r, "| III | C and D period 2, hardly discernible difference; A and B principally different | "
-               "q = %d (C), %d (D); C vs D: transition shift %.2g ms (of %.0f ms), rms difference %.2g %%; "
-               "A, B: q = 1, rms difference from C %.0f %%, %.0f %% |\n",
+  report_md(r,
+            "| III | C and D period 2, hardly discernible difference; A and B principally different | "
+            "q = %d (C), %d (D); C vs D: transition shift %.2g ms (of %.0f ms), rms difference %.2g %%; "
+            "A, B: q = 1, rms difference from C %.0f %%, %.0f %% |\n",
             III_qc, III_qd, III_cd_ms, III[C].T * 1e3, 100 * III_cd_rms, 100 * III_ac, 100 * III_bc);
-  report_md(r, "| IV | A: no impact (adhesive force); B: never touches, yet a contact force; C and D clearly "
-               "different | A: %.0f losses, penetration ≥ %.3f mm, force down to %.1f kN; B: touch fraction "
-               "%.3g, contact fraction %.3f, drum ≥ %.3f mm above the soil; C vs D: transition shift %.2f ms, "
-               "rms difference %.0f %%, a_max %.1f g vs %.1f g |\n\n",
+  report_md(r,
+            "| IV | A: no impact (adhesive force); B: never touches, yet a contact force; C and D clearly "
+            "different | A: %.0f losses, penetration ≥ %.3f mm, force down to %.1f kN; B: touch fraction "
+            "%.3g, contact fraction %.3f, drum ≥ %.3f mm above the soil; C vs D: transition shift %.2f ms, "
+            "rms difference %.0f %%, a_max %.1f g vs %.1f g |\n\n",
             IV[A].run.r.losses_per_period, IV[A].run.r.delta_min * 1e3, IV[A].run.r.f_min * 1e-3,
             IV[B].run.r.touch_fraction, IV[B].run.r.contact_fraction, -IV[B].run.r.delta_max * 1e3, IV_cd_ms,
             100 * IV_cd_rms, IV[C].run.r.a_max / G0, IV[D].run.r.a_max / G0);
-  report_md(r, "The rms difference weighs a shifted jump of the acceleration heavily: in case III, C's and D's "
-               "contact starts %.2f ms apart give %.0f %% although the curves are hard to tell apart in the figure. "
-               "So the statements that two conditions are (nearly) identical are judged by the transition shift, "
-               "those that they differ by the rms difference.\n\n",
+  report_md(r,
+            "The rms difference weighs a shifted jump of the acceleration heavily: in case III, C's and D's "
+            "contact starts %.2f ms apart give %.0f %% although the curves are hard to tell apart in the figure. "
+            "So the statements that two conditions are (nearly) identical are judged by the transition shift, "
+            "those that they differ by the rms difference.\n\n",
             III_cd_ms, 100 * III_cd_rms);
-
 }
 
 /* The claims of the paper's statements. */
 static void roller_claims(report *r, rcase cs[4][4], const roller_measures *m) {
   const rcase *I = cs[0], *II = cs[1], *III = cs[2], *IV = cs[3];
   enum { A, B, C, D };
-  const double I_loss = m->I_loss, I_contact = m->I_contact, I_diff = m->I_diff, II_minloss = m->II_minloss, II_cd_ms = m->II_cd_ms, II_cd_rms = m->II_cd_rms, II_ac = m->II_ac, II_bc = m->II_bc, II_ab = m->II_ab, III_cd_ms = m->III_cd_ms, III_cd_rms = m->III_cd_rms, III_ac = m->III_ac, III_bc = m->III_bc, IV_cd_ms = m->IV_cd_ms, IV_cd_rms = m->IV_cd_rms;
+  const double I_loss = m->I_loss, I_contact = m->I_contact, I_diff = m->I_diff, II_minloss = m->II_minloss,
+               II_cd_ms = m->II_cd_ms, II_cd_rms = m->II_cd_rms, II_ac = m->II_ac, II_bc = m->II_bc, II_ab = m->II_ab,
+               III_cd_ms = m->III_cd_ms, III_cd_rms = m->III_cd_rms, III_ac = m->III_ac, III_bc = m->III_bc,
+               IV_cd_ms = m->IV_cd_ms, IV_cd_rms = m->IV_cd_rms;
   const int III_qc = m->III_qc, III_qd = m->III_qd, III_qab = m->III_qab;
   (void)I, (void)III_cd_rms;
   /* ---- claims ---- */
@@ -383,73 +394,85 @@ static void roller_claims(report *r, rcase cs[4][4], const roller_measures *m) {
   snprintf(how, sizeof how, "max over A-D of the contact losses per steady-state period (contact fraction >= %.6f)",
            I_contact);
   report_claim_f(r, "roller-I-no-loss", JBB_SOURCE ", sec. 4.1", "roller case I: the drum never loses contact (A-D)",
-            NAN, I_loss, "", I_loss == 0.0 && I_contact == 1.0, 0.0, 0.0, how);
+                 NAN, I_loss, "", I_loss == 0.0 && I_contact == 1.0, 0.0, 0.0, how);
   snprintf(how, sizeof how, "max abs(a_X - a_C) (g) over the steady period, %d samples; holds below 1e-6 g",
            ROLLER_POINTS);
   report_claim_f(r, "roller-I-identical", JBB_SOURCE ", sec. 4.1",
-            "roller case I: no difference between the four conditions (max acceleration difference)", NAN, I_diff,
-            "g", I_diff < 1e-6, 0.0, 1e-7, how);
-  report_claim_f(r, "roller-II-impact", JBB_SOURCE ", sec. 4.2", "roller case II: clearly impact (min over A-D of losses per period)",
-            NAN, II_minloss, "", II_minloss >= 1.0, 0.0, 0.0, "contact losses per steady-state period; holds if >= 1");
-  snprintf(how, sizeof how, "transition shift C vs D over the steady period of %.0f ms; holds below 0.01 ms "
-           "(rms acceleration difference %.2g %%)", II[C].T * 1e3, 100 * II_cd_rms);
+                 "roller case I: no difference between the four conditions (max acceleration difference)", NAN, I_diff,
+                 "g", I_diff < 1e-6, 0.0, 1e-7, how);
+  report_claim_f(r, "roller-II-impact", JBB_SOURCE ", sec. 4.2",
+                 "roller case II: clearly impact (min over A-D of losses per period)", NAN, II_minloss, "",
+                 II_minloss >= 1.0, 0.0, 0.0, "contact losses per steady-state period; holds if >= 1");
+  snprintf(how, sizeof how,
+           "transition shift C vs D over the steady period of %.0f ms; holds below 0.01 ms "
+           "(rms acceleration difference %.2g %%)",
+           II[C].T * 1e3, 100 * II_cd_rms);
   /* tiny but physical (the soil under D has relaxed to ~3e-11 m at re-contact): with the steady-state
    * tolerance at 3e-9 or 1e-9 instead of 1e-8 it moved by 5e-5 relative */
   report_claim_f(r, "roller-II-CD-identical", JBB_SOURCE ", sec. 4.2", "roller case II: C and D essentially identical",
-            NAN, II_cd_ms, "ms", II_cd_ms < 0.01, 1e-3, 0.0, how);
-  snprintf(how, sizeof how, "min of the rms acceleration differences A vs C (%.0f %%) and B vs C (%.0f %%); holds "
-           "above 20 %%", 100 * II_ac, 100 * II_bc);
+                 NAN, II_cd_ms, "ms", II_cd_ms < 0.01, 1e-3, 0.0, how);
+  snprintf(how, sizeof how,
+           "min of the rms acceleration differences A vs C (%.0f %%) and B vs C (%.0f %%); holds "
+           "above 20 %%",
+           100 * II_ac, 100 * II_bc);
   report_claim_f(r, "roller-II-AB-vs-CD", JBB_SOURCE ", sec. 4.2",
-            "roller case II: A and B differ considerably from C and D (rms acceleration difference)", NAN,
-            100 * fmin(II_ac, II_bc), "%", fmin(II_ac, II_bc) > 0.2, 1e-4, 0.0, how);
+                 "roller case II: A and B differ considerably from C and D (rms acceleration difference)", NAN,
+                 100 * fmin(II_ac, II_bc), "%", fmin(II_ac, II_bc) > 0.2, 1e-4, 0.0, how);
   report_claim_f(r, "roller-II-A-vs-B", JBB_SOURCE ", sec. 4.2",
-            "roller case II: A and B differ somewhat from each other (rms acceleration difference)", NAN, 100 * II_ab,
-            "%", II_ab > 0.05, 1e-4, 0.0, "rms acceleration difference A vs B over the steady period; holds above 5 %");
+                 "roller case II: A and B differ somewhat from each other (rms acceleration difference)", NAN,
+                 100 * II_ab, "%", II_ab > 0.05, 1e-4, 0.0,
+                 "rms acceleration difference A vs B over the steady period; holds above 5 %");
   snprintf(how, sizeof how, "multiplicity of the steady state under C (under D: %d)", III_qd);
   report_claim_f(r, "roller-III-C-period2", JBB_SOURCE ", sec. 4.3", "roller case III: C has a period-2 motion", 2.0,
-            (double)III_qc, "", III_qc == 2, 0.0, 0.0, how);
+                 (double)III_qc, "", III_qc == 2, 0.0, 0.0, how);
   snprintf(how, sizeof how, "multiplicity of the steady state under D (under C: %d)", III_qc);
   report_claim_f(r, "roller-III-D-period2", JBB_SOURCE ", sec. 4.3", "roller case III: D has a period-2 motion", 2.0,
-            (double)III_qd, "", III_qd == 2, 0.0, 0.0, how);
-  snprintf(how, sizeof how, "transition shift C vs D over two periods of %.0f ms (rms acceleration difference "
-           "%.2g %%); holds if above case II's %.2g ms and below 1 %% of the period", III[C].T * 1e3,
-           100 * III_cd_rms, II_cd_ms);
+                 (double)III_qd, "", III_qd == 2, 0.0, 0.0, how);
+  snprintf(how, sizeof how,
+           "transition shift C vs D over two periods of %.0f ms (rms acceleration difference "
+           "%.2g %%); holds if above case II's %.2g ms and below 1 %% of the period",
+           III[C].T * 1e3, 100 * III_cd_rms, II_cd_ms);
   report_claim_f(r, "roller-III-CD-close", JBB_SOURCE ", sec. 4.3",
-            "roller case III: some difference between C and D, still hardly discernible", NAN, III_cd_ms, "ms",
-            III_cd_ms > II_cd_ms && III_cd_ms < 0.01 * III[C].T * 1e3, 1e-3, 0.0, how);
-  snprintf(how, sizeof how, "largest multiplicity under A and B (C, D: %d, %d); rms acceleration differences from C "
-           "%.0f %% (A), %.0f %% (B)", III_qc, III_qd, 100 * III_ac, 100 * III_bc);
+                 "roller case III: some difference between C and D, still hardly discernible", NAN, III_cd_ms, "ms",
+                 III_cd_ms > II_cd_ms && III_cd_ms < 0.01 * III[C].T * 1e3, 1e-3, 0.0, how);
+  snprintf(how, sizeof how,
+           "largest multiplicity under A and B (C, D: %d, %d); rms acceleration differences from C "
+           "%.0f %% (A), %.0f %% (B)",
+           III_qc, III_qd, 100 * III_ac, 100 * III_bc);
   report_claim_f(r, "roller-III-AB-period1", JBB_SOURCE ", sec. 4.3",
-            "roller case III: A and B principally different from C and D (their multiplicity)", NAN,
-            (double)III_qab, "", III_qab == 1 && III_qc == 2 && III_qd == 2, 0.0, 0.0, how);
-  snprintf(how, sizeof how, "contact losses per steady-state period under A; penetration >= %.3f mm, tensile force "
-           "down to %.1f kN", IV[A].run.r.delta_min * 1e3, IV[A].run.r.f_min * 1e-3);
+                 "roller case III: A and B principally different from C and D (their multiplicity)", NAN,
+                 (double)III_qab, "", III_qab == 1 && III_qc == 2 && III_qd == 2, 0.0, 0.0, how);
+  snprintf(how, sizeof how,
+           "contact losses per steady-state period under A; penetration >= %.3f mm, tensile force "
+           "down to %.1f kN",
+           IV[A].run.r.delta_min * 1e3, IV[A].run.r.f_min * 1e-3);
   report_claim_f(r, "roller-IV-A-no-separation", JBB_SOURCE ", sec. 4.4",
-            "roller case IV, A: no impact, the adhesive force prevents it", NAN, IV[A].run.r.losses_per_period, "",
-            IV[A].run.r.losses_per_period == 0.0 && IV[A].run.r.tensile, 0.0, 0.0, how);
-  snprintf(how, sizeof how, "fraction of the time the drum is below the undeformed surface under B; the element is "
-           "active %.3f of the time, the drum stays >= %.3f mm above the soil", IV[B].run.r.contact_fraction,
-           -IV[B].run.r.delta_max * 1e3);
+                 "roller case IV, A: no impact, the adhesive force prevents it", NAN, IV[A].run.r.losses_per_period, "",
+                 IV[A].run.r.losses_per_period == 0.0 && IV[A].run.r.tensile, 0.0, 0.0, how);
+  snprintf(how, sizeof how,
+           "fraction of the time the drum is below the undeformed surface under B; the element is "
+           "active %.3f of the time, the drum stays >= %.3f mm above the soil",
+           IV[B].run.r.contact_fraction, -IV[B].run.r.delta_max * 1e3);
   report_claim_f(r, "roller-IV-B-no-touch", JBB_SOURCE ", sec. 4.4",
-            "roller case IV, B: the drum never touches the soil, yet there is a contact force", NAN,
-            IV[B].run.r.touch_fraction, "", IV[B].run.r.touch_fraction == 0.0 && IV[B].run.r.contact_fraction > 0.0,
-            0.0, 1e-12, how);
-  snprintf(how, sizeof how, "rms acceleration difference D vs C over the steady period; transition shift %.2f ms, "
-           "a_max %.2f g vs %.2f g; holds above 5 %%", IV_cd_ms, IV[C].run.r.a_max / G0, IV[D].run.r.a_max / G0);
+                 "roller case IV, B: the drum never touches the soil, yet there is a contact force", NAN,
+                 IV[B].run.r.touch_fraction, "",
+                 IV[B].run.r.touch_fraction == 0.0 && IV[B].run.r.contact_fraction > 0.0, 0.0, 1e-12, how);
+  snprintf(how, sizeof how,
+           "rms acceleration difference D vs C over the steady period; transition shift %.2f ms, "
+           "a_max %.2f g vs %.2f g; holds above 5 %%",
+           IV_cd_ms, IV[C].run.r.a_max / G0, IV[D].run.r.a_max / G0);
   report_claim_f(r, "roller-IV-CD-differ", JBB_SOURCE ", sec. 4.4", "roller case IV: C and D clearly different", NAN,
-            100 * IV_cd_rms, "%", IV_cd_rms > 0.05, 1e-4, 0.0, how);
-
+                 100 * IV_cd_rms, "%", IV_cd_rms > 0.05, 1e-4, 0.0, how);
 }
 
 /* Figures: one per case, the four conditions over the steady period(s). */
 static void roller_figures(report *r, rcase cs[4][4]) {
   enum { C = 2 };
   /* ---- figures ---- */
-  const char *fig_title[4] = {
-      "Case I (k = 5e6 N/m, c = 8e4 N s/m, {/Symbol w} = 40{/Symbol p}): A-D identical",
-      "Case II (k = 2e8 N/m, c = 5.06e5 N s/m, {/Symbol w} = 40{/Symbol p})",
-      "Case III (k = 2e8 N/m, c = 5.06e5 N s/m, {/Symbol w} = 80{/Symbol p}): two periods",
-      "Case IV (k = 2e8 N/m, c = 2.53e6 N s/m, {/Symbol w} = 80{/Symbol p})"};
+  const char *fig_title[4] = {"Case I (k = 5e6 N/m, c = 8e4 N s/m, {/Symbol w} = 40{/Symbol p}): A-D identical",
+                              "Case II (k = 2e8 N/m, c = 5.06e5 N s/m, {/Symbol w} = 40{/Symbol p})",
+                              "Case III (k = 2e8 N/m, c = 5.06e5 N s/m, {/Symbol w} = 80{/Symbol p}): two periods",
+                              "Case IV (k = 2e8 N/m, c = 2.53e6 N s/m, {/Symbol w} = 80{/Symbol p})"};
   const char *paper_fig[4] = {"Fig. 5", "Fig. 6", "Fig. 7", "Figs. 8 and 9"};
   for (int c = 0; c < 4; c++) {
     int periods = 1, shift[4] = {0, 0, 0, 0};
@@ -475,16 +498,15 @@ static void roller_figures(report *r, rcase cs[4][4]) {
              "Roller case %s at steady state (mirrors the paper's %s): drum acceleration, drum position (lowest "
              "point, 0 = undeformed soil surface, x up) and contact force over %d excitation period%s (T = %.0f ms) "
              "under conditions A–D (D dashed; the thin orange line is the soil surface under D, which relaxes "
-             "after separation as c x_f' + k x_f = 0). Each run is the table's: rtol 1e-11, steady state to 1e-8 of the "
+             "after separation as c x_f' + k x_f = 0). Each run is the table's: rtol 1e-11, steady state to 1e-8 of "
+             "the "
              "scales; the library's trace samples the described periods at %d points per period by the "
              "integrator's own interpolation, and every contact start and end is drawn at its located time "
              "(both sides of the jump).%s",
-             roller_case_names[c], paper_fig[c], periods, periods > 1 ? "s" : "", cs[c][C].T * 1e3,
-             ROLLER_POINTS,
+             roller_case_names[c], paper_fig[c], periods, periods > 1 ? "s" : "", cs[c][C].T * 1e3, ROLLER_POINTS,
              c == 2 ? " C and D have period 2; D's orbit is drawn in the phase that matches C's." : "");
     report_figure_panels(r, name, caption, 1025, 1100, script);
   }
-
 }
 
 static int roller_part(const topic_opts *o, report *r) {
@@ -584,7 +606,6 @@ static int pendulum_runs(pmodel pm[3], impactfit_pendulum_workspace *ws, impactf
     }
   }
   return rc;
-
 }
 
 /* The report: the impacts of each model. */
@@ -610,7 +631,6 @@ static void pendulum_table(report *r, const pmodel pm[3]) {
                   (I->t_end - I->t_start) * 1e3, I->e_eff, I->omega1_after, I->omega2_after);
       }
   report_md(r, "\n");
-
 }
 
 /* The claims: three impacts; the c_opt model follows the impulse method, Flores's damping drifts.
@@ -623,10 +643,12 @@ static void pendulum_claims(report *r, const pmodel pm[3], const impactfit_pendu
     char id[64], what[256], how[256];
     snprintf(id, sizeof id, "pendulum-impacts-%s", pm[k].model->name);
     snprintf(what, sizeof what, "two pendulums, %s model: three impacts in an 8 s simulation", pm[k].model->name);
-    snprintf(how, sizeof how, "impacts counted in 0-8 s (rk8pd rtol 1e-12, contact events located as roots); "
-             "energy drift between impacts %.1g", pm[k].res.max_energy_drift);
+    snprintf(how, sizeof how,
+             "impacts counted in 0-8 s (rk8pd rtol 1e-12, contact events located as roots); "
+             "energy drift between impacts %.1g",
+             pm[k].res.max_energy_drift);
     report_claim_f(r, id, PN_SOURCE ", sec. 6", what, 3.0, (double)pm[k].res.n_impacts, "", pm[k].res.n_impacts == 3,
-              0.0, 0.0, how);
+                   0.0, 0.0, how);
   }
   const pmodel *imp = &pm[0], *cop = &pm[1], *flo = &pm[2];
   double copt_e = 0.0;
@@ -638,26 +660,29 @@ static void pendulum_claims(report *r, const pmodel pm[3], const impactfit_pendu
   if (flo->n >= 3 && imp->n >= 3)
     shift_flores = (flo->imp[2].t_start - imp->imp[2].t_start) * 1e3;
   char how[256];
-  snprintf(how, sizeof how, "max over copt's impacts of abs(e_eff - e), e_eff = -delta'+/delta'- at the contact point "
-           "(the contact lasts %.2g ms); holds below 1e-3", (cop->imp[0].t_end - cop->imp[0].t_start) * 1e3);
+  snprintf(how, sizeof how,
+           "max over copt's impacts of abs(e_eff - e), e_eff = -delta'+/delta'- at the contact point "
+           "(the contact lasts %.2g ms); holds below 1e-3",
+           (cop->imp[0].t_end - cop->imp[0].t_start) * 1e3);
   report_claim_f(r, "pendulum-copt-e", PN_SOURCE ", sec. 6",
-            "two pendulums: the c_opt model follows the impulse method (its restitution)", NAN, copt_e, "",
-            copt_e < 1e-3, 1e-4, 0.0, how);
+                 "two pendulums: the c_opt model follows the impulse method (its restitution)", NAN, copt_e, "",
+                 copt_e < 1e-3, 1e-4, 0.0, how);
   report_claim_f(r, "pendulum-copt-shift3", PN_SOURCE ", sec. 6",
-            "two pendulums: the c_opt model follows the impulse method (time of the 3rd impact minus impulse's)", NAN,
-            shift_copt, "ms", fabs(shift_copt) < 10.0, 1e-4, 0.0,
-            "difference of the located contact starts; holds below 10 ms (invisible on Fig. 11's 8 s axis)");
+                 "two pendulums: the c_opt model follows the impulse method (time of the 3rd impact minus impulse's)",
+                 NAN, shift_copt, "ms", fabs(shift_copt) < 10.0, 1e-4, 0.0,
+                 "difference of the located contact starts; holds below 10 ms (invisible on Fig. 11's 8 s axis)");
   double fe = flo->n ? flo->imp[0].e_eff : NAN;
-  snprintf(how, sizeof how, "e_eff of flores's first impact against the requested e = 0.3 (later impacts: %.4f, %.4f); "
-           "holds (drifts) if off by more than 0.01", flo->n > 1 ? flo->imp[1].e_eff : NAN,
-           flo->n > 2 ? flo->imp[2].e_eff : NAN);
+  snprintf(how, sizeof how,
+           "e_eff of flores's first impact against the requested e = 0.3 (later impacts: %.4f, %.4f); "
+           "holds (drifts) if off by more than 0.01",
+           flo->n > 1 ? flo->imp[1].e_eff : NAN, flo->n > 2 ? flo->imp[2].e_eff : NAN);
   report_claim_f(r, "pendulum-flores-e", PN_SOURCE ", sec. 6",
-            "two pendulums: Hunt-Crossley with Flores's damping drifts from the impulse method (its restitution)", NAN,
-            fe, "", fabs(fe - base.e) > 0.01, 1e-6, 0.0, how);
+                 "two pendulums: Hunt-Crossley with Flores's damping drifts from the impulse method (its restitution)",
+                 NAN, fe, "", fabs(fe - base.e) > 0.01, 1e-6, 0.0, how);
   report_claim_f(r, "pendulum-flores-shift3", PN_SOURCE ", sec. 6",
-            "two pendulums: Hunt-Crossley with Flores's damping drifts (time of the 3rd impact minus impulse's)", NAN,
-            shift_flores, "ms", fabs(shift_flores) > 50.0, 1e-5, 0.0,
-            "difference of the located contact starts; holds above 50 ms (visible on Fig. 11)");
+                 "two pendulums: Hunt-Crossley with Flores's damping drifts (time of the 3rd impact minus impulse's)",
+                 NAN, shift_flores, "ms", fabs(shift_flores) > 50.0, 1e-5, 0.0,
+                 "difference of the located contact starts; holds above 50 ms (visible on Fig. 11)");
 
   *shift_c = shift_copt;
   *shift_f = shift_flores;
@@ -704,30 +729,35 @@ static int pendulum_eq52(report *r, const pmodel pm[3], const impactfit_pendulum
     return rc;
   }
   double eopt = ir.e_out;
-  report_md(r, "The paper's closed form for n = 3/2, Eq. (52), c = 1.95 (e^−0.3 − 1) k^0.4 v^0.2 mass^0.6, at the first "
-               "impact (effective mass %.6f kg and approach speed %.4f m/s at the contact point, from the copt run), "
-               "against the exact c_opt (c_opt solver, |e_out − e| ≤ 1e-10 e), each rebounding in a free impact "
-               "simulated by the engine (condition C, tolerance 1e-13):\n\n"
-               "| damping | c (N s/m) | e_out of a free impact | e_out − e |\n|---|---|---|---|\n"
-               "| Eq. (52) | %.2f | %.5f | %+.2g |\n| exact c_opt | %.2f | %.10f | %+.2g |\n"
-               "| the pendulum's copt model at impact 1 | %.2f | (e_eff in the pendulum %.6f) | |\n\n"
-               "Eq. (52) gives %.2f %% less damping than needed; the pendulum's impact itself differs from a free "
-               "impact by the %.2g ms it lasts (the configuration and gravity act during it).\n\n",
+  report_md(r,
+            "The paper's closed form for n = 3/2, Eq. (52), c = 1.95 (e^−0.3 − 1) k^0.4 v^0.2 mass^0.6, at the first "
+            "impact (effective mass %.6f kg and approach speed %.4f m/s at the contact point, from the copt run), "
+            "against the exact c_opt (c_opt solver, |e_out − e| ≤ 1e-10 e), each rebounding in a free impact "
+            "simulated by the engine (condition C, tolerance 1e-13):\n\n"
+            "| damping | c (N s/m) | e_out of a free impact | e_out − e |\n|---|---|---|---|\n"
+            "| Eq. (52) | %.2f | %.5f | %+.2g |\n| exact c_opt | %.2f | %.10f | %+.2g |\n"
+            "| the pendulum's copt model at impact 1 | %.2f | (e_eff in the pendulum %.6f) | |\n\n"
+            "Eq. (52) gives %.2f %% less damping than needed; the pendulum's impact itself differs from a free "
+            "impact by the %.2g ms it lasts (the configuration and gravity act during it).\n\n",
             mass, v, c52, e52, e52 - e, cr.c_opt, eopt, eopt - e, I1->c, I1->e_eff, 100 * (1 - c52 / cr.c_opt),
             (I1->t_end - I1->t_start) * 1e3);
-  snprintf(how, sizeof how, "Eq. (52) with the first impact's effective mass %.6f kg and approach speed %.4f m/s "
-           "(exact c_opt %.2f N s/m)", mass, v, cr.c_opt);
-  report_claim_f(r, "pendulum-eq52-c", PN_SOURCE ", Eq. (52)", "two pendulums, first impact: damping from Eq. (52)", NAN, c52,
-            "N s/m", -1, 1e-6, 0.0, how);
+  snprintf(how, sizeof how,
+           "Eq. (52) with the first impact's effective mass %.6f kg and approach speed %.4f m/s "
+           "(exact c_opt %.2f N s/m)",
+           mass, v, cr.c_opt);
+  report_claim_f(r, "pendulum-eq52-c", PN_SOURCE ", Eq. (52)", "two pendulums, first impact: damping from Eq. (52)",
+                 NAN, c52, "N s/m", -1, 1e-6, 0.0, how);
   report_claim_f(r, "pendulum-eq52-eout", PN_SOURCE ", Eq. (52)",
-            "two pendulums, first impact: restitution with Eq. (52)'s damping (e = 0.3 requested)", e, e52, "",
-            fabs(e52 - e) <= 3.4e-3, 1e-6, 0.0,
-            "free impact simulated by the engine (condition C, tol 1e-13); holds within 3.4e-3, the published "
-            "closed form's error on the sec. 4.2.4 grid (topic copt)");
-  snprintf(how, sizeof how, "impactfit_copt_solve (abs(e_out - e) <= 1e-10 e); its free impact rebounds with e_out - e = "
-           "%.2g; holds within 1e-9", eopt - e);
+                 "two pendulums, first impact: restitution with Eq. (52)'s damping (e = 0.3 requested)", e, e52, "",
+                 fabs(e52 - e) <= 3.4e-3, 1e-6, 0.0,
+                 "free impact simulated by the engine (condition C, tol 1e-13); holds within 3.4e-3, the published "
+                 "closed form's error on the sec. 4.2.4 grid (topic copt)");
+  snprintf(how, sizeof how,
+           "impactfit_copt_solve (abs(e_out - e) <= 1e-10 e); its free impact rebounds with e_out - e = "
+           "%.2g; holds within 1e-9",
+           eopt - e);
   report_claim_f(r, "pendulum-copt-c", "impactfit", "two pendulums, first impact: exact c_opt", NAN, cr.c_opt, "N s/m",
-            fabs(eopt - e) <= 1e-9, 1e-6, 0.0, how);
+                 fabs(eopt - e) <= 1e-9, 1e-6, 0.0, how);
   report_target(r, "the pendulum's copt model uses the c_opt of its impact", fabs(I1->c - cr.c_opt) <= 1e-9 * cr.c_opt,
                 "first impact: %.12g N s/m in the pendulum, %.12g from impactfit_copt_solve", I1->c, cr.c_opt);
 
@@ -754,10 +784,11 @@ static void pendulum_figures(report *r, const pmodel pm[3], double dt, double sh
              "k = 1e8 N/m^1.5. rk8pd at rtol 1e-12, sampled every %.0f ms by the integrator's interpolation, plus both "
              "sides of every located contact start and end. The c_opt curves lie on the impulse curves (third impact "
              "%.2f ms later); Flores's rebound with e_eff = %.3f and its impacts come %.0f ms and %.0f ms late.",
-             dt * 1e3, shift_copt, fe, flo->n > 1 && imp->n > 1 ? (flo->imp[1].t_start - imp->imp[1].t_start) * 1e3 : NAN,
-             shift_flores);
+             dt * 1e3, shift_copt, fe,
+             flo->n > 1 && imp->n > 1 ? (flo->imp[1].t_start - imp->imp[1].t_start) * 1e3 : NAN, shift_flores);
     report_figure_panels(r, "pendulum", cap, 1025, 800,
-                         "set multiplot layout 2,1 title 'Two impacting pendulums (Poursina and Nikravesh 2020, Fig. 11)'\n"
+                         "set multiplot layout 2,1 title 'Two impacting pendulums (Poursina and Nikravesh 2020, Fig. "
+                         "11)'\n"
                          "set key outside right top\nset lmargin 12\nset rmargin 22\nset xrange [0:8]\n"
                          "set xlabel ''\nset ylabel \"{/Symbol q}_1' (rad/s)\"\n"
                          "plot 'pendulum.dat' index 0 u 1:2 w l lw 2 lc rgb '#000000' dt 1 t 'impulse', "
@@ -790,7 +821,6 @@ static void pendulum_figures(report *r, const pmodel pm[3], double dt, double sh
                   "plot 'pendulum_contact.dat' index 0 u 1:2 w l lw 2 lc rgb '#d62728' dt 1 t 'c_{opt}', "
                   "'pendulum_contact.dat' index 1 u 1:2 w l lw 2 lc rgb '#1f77b4' dt 1 t 'Flores (Hunt-Crossley)'");
   }
-
 }
 
 static int pendulum_part(const topic_opts *o, report *r) {

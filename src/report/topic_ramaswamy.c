@@ -143,7 +143,8 @@ static int refit(const impactfit_fit_spec *spec, size_t n, const double *x, cons
 }
 
 /* Compares recomputed constants with a header's: the largest |Δ|/se. */
-static double drift_ratio(const impactfit_fit_result *r, const double *val, const double *se, char *worst, size_t size) {
+static double drift_ratio(const impactfit_fit_result *r, const double *val, const double *se, char *worst,
+                          size_t size) {
   double q = 0.0;
   for (size_t j = 0; j < r->n_params; j++) {
     double d = fabs(r->value[j] - val[j]) / se[j];
@@ -181,7 +182,6 @@ static void eps_figure(report *r, const double A[3], const double Bt[3]) {
                   "'' u 1:4 w l lw 2 t 'minimax', 0.062 w lines dt 3 lw 2.5 lc rgb 'black' t '+-0.062 % (claim)', "
                   "-0.062 w lines dt 3 lw 2.5 lc rgb 'black' notitle");
   }
-
 }
 
 /* check: the committed constants of ramaswamy_eps.h, recomputed on a coarse grid. */
@@ -241,34 +241,38 @@ static int eps_section(const topic_opts *o, report *r, impactfit_impact_workspac
     if (impactfit_hc_rh_eps_error(A[k], Bt[k], &fp, &es[k], &err))
       return cli_status_error(IMPACTFIT_EINVAL, &err, "ramaswamy");
   char how[256];
-  snprintf(how, sizeof how, "%zu values of e equally spaced on [0.01, 1] (e = 1 as its limit); exact eps from the "
-           "relation (1+eps)/(1-e eps) = exp(eps(1+e))", fp.points);
-  report_md(r, "## Ramaswamy & Humbert: the damping ratio ε(e), Eq. (6), refitted\n\n"
-               "Their form ε(e) = (3+2p)(1−e²)/(2e) · ((3+2p)/(3−2p) + e)⁻¹, p = α(e^(−βe) − e^(−β)), with the "
-               "published constants and with α, β refitted by `impactfit fit fits/ramaswamy_eps.ini` "
-               "(`include/impactfit/generated/ramaswamy_eps.h`: least squares on the relative error with "
-               "trapezoid weights, and minimax relative error). Errors against the exact ε on %s. "
-               "The paper claims 0.062 %% for its constants on 0.01 ≤ e ≤ 1.\n\n"
-               "| constants | α | β | max rel. error | at e | mean | rms |\n|---|---|---|---|---|---|---|\n",
+  snprintf(how, sizeof how,
+           "%zu values of e equally spaced on [0.01, 1] (e = 1 as its limit); exact eps from the "
+           "relation (1+eps)/(1-e eps) = exp(eps(1+e))",
+           fp.points);
+  report_md(r,
+            "## Ramaswamy & Humbert: the damping ratio ε(e), Eq. (6), refitted\n\n"
+            "Their form ε(e) = (3+2p)(1−e²)/(2e) · ((3+2p)/(3−2p) + e)⁻¹, p = α(e^(−βe) − e^(−β)), with the "
+            "published constants and with α, β refitted by `impactfit fit fits/ramaswamy_eps.ini` "
+            "(`include/impactfit/generated/ramaswamy_eps.h`: least squares on the relative error with "
+            "trapezoid weights, and minimax relative error). Errors against the exact ε on %s. "
+            "The paper claims 0.062 %% for its constants on 0.01 ≤ e ≤ 1.\n\n"
+            "| constants | α | β | max rel. error | at e | mean | rms |\n|---|---|---|---|---|---|---|\n",
             how);
   for (int k = 0; k < 3; k++)
     report_md(r, "| %s | %.6f | %.6f | %.4g %% | %.3f | %.4g %% | %.4g %% |\n", lab[k], A[k], Bt[k], 100 * es[k].max,
               es[k].e_at_max, 100 * es[k].mean, 100 * es[k].rms);
-  report_md(r, "\nStandard errors (from the fits, see the header): least squares α ± %.2g, β ± %.2g; minimax "
-               "α ± %.2g, β ± %.2g (α and β are strongly correlated).\n\n",
+  report_md(r,
+            "\nStandard errors (from the fits, see the header): least squares α ± %.2g, β ± %.2g; minimax "
+            "α ± %.2g, β ± %.2g (α and β are strongly correlated).\n\n",
             lsq_se[0], lsq_se[1], mm_se[0], mm_se[1]);
   const char *src = "Ramaswamy & Humbert, Sec. 3.2";
-  report_claim_f(r, "rh-eps-published-mean", src, "RH eps(e), published constants: mean relative error on [0.01, 1]", 0.062,
-            100 * es[0].mean, "%", REPORT_AT_MOST, 0.0, 0.0, how);
-  report_claim_f(r, "rh-eps-lsq-max", src, "RH eps(e), least-squares constants (ramaswamy_eps.h): max relative error", 0.062,
-            100 * es[1].max, "%", REPORT_AT_MOST, 0.0, 0.0, how);
+  report_claim_f(r, "rh-eps-published-mean", src, "RH eps(e), published constants: mean relative error on [0.01, 1]",
+                 0.062, 100 * es[0].mean, "%", REPORT_AT_MOST, 0.0, 0.0, how);
+  report_claim_f(r, "rh-eps-lsq-max", src, "RH eps(e), least-squares constants (ramaswamy_eps.h): max relative error",
+                 0.062, 100 * es[1].max, "%", REPORT_AT_MOST, 0.0, 0.0, how);
   report_claim_f(r, "rh-eps-lsq-mean", src, "RH eps(e), least-squares constants: mean relative error", 0.062,
-            100 * es[1].mean, "%", REPORT_AT_MOST, 0.0, 0.0, how);
+                 100 * es[1].mean, "%", REPORT_AT_MOST, 0.0, 0.0, how);
   report_claim_f(r, "rh-eps-minimax-max", src,
-            "RH eps(e), minimax constants: max relative error = the best any (alpha, beta) reaches", 0.062,
-            100 * es[2].max, "%", REPORT_AT_MOST, 0.0, 0.0, how);
+                 "RH eps(e), minimax constants: max relative error = the best any (alpha, beta) reaches", 0.062,
+                 100 * es[2].max, "%", REPORT_AT_MOST, 0.0, 0.0, how);
   report_claim_f(r, "rh-eps-minimax-mean", src, "RH eps(e), minimax constants: mean relative error", 0.062,
-            100 * es[2].mean, "%", REPORT_AT_MOST, 0.0, 0.0, how);
+                 100 * es[2].mean, "%", REPORT_AT_MOST, 0.0, 0.0, how);
 
   /* what else 0.062 % could measure: the restitution of a simulated impact with the published ε */
   size_t ne = o->check ? 199 : fp.points;
@@ -290,16 +294,17 @@ static int eps_section(const topic_opts *o, report *r, impactfit_impact_workspac
     emean_rel += d / e;
   }
   emean_rel /= (double)ne;
-  report_md(r, "What could 0.062 %% measure? For the published constants: max relative error of ε %.3g %%, mean "
-               "%.3g %%, rms %.3g %%; restitution of an impact simulated with their ε (%zu values of e): "
-               "max |e_out − e| = %.3g, max |e_out − e|/e = %.3g %%, mean %.3g %%. None is as small as "
-               "0.062 %%; and no α, β reach it: the minimax constants' %.3g %% is the smallest maximum this form "
-               "attains on the grid (its error equioscillates, Figure ramaswamy_eps).\n\n",
+  report_md(r,
+            "What could 0.062 %% measure? For the published constants: max relative error of ε %.3g %%, mean "
+            "%.3g %%, rms %.3g %%; restitution of an impact simulated with their ε (%zu values of e): "
+            "max |e_out − e| = %.3g, max |e_out − e|/e = %.3g %%, mean %.3g %%. None is as small as "
+            "0.062 %%; and no α, β reach it: the minimax constants' %.3g %% is the smallest maximum this form "
+            "attains on the grid (its error equioscillates, Figure ramaswamy_eps).\n\n",
             100 * es[0].max, 100 * es[0].mean, 100 * es[0].rms, ne, emax_abs, 100 * emax_rel, 100 * emean_rel,
             100 * es[2].max);
   report_claim_f(r, "rh-eps-published-eout-rel-max", src,
-            "RH eps(e), published: max |e_out - e|/e of an impact simulated with their eps", 0.062, 100 * emax_rel, "%", REPORT_AT_MOST, 0.0, 0.0,
-            "impact engine, m = n = 1.5, mass = k = v = 1, e on [0.01, 1]");
+                 "RH eps(e), published: max |e_out - e|/e of an impact simulated with their eps", 0.062, 100 * emax_rel,
+                 "%", REPORT_AT_MOST, 0.0, 0.0, "impact engine, m = n = 1.5, mass = k = v = 1, e on [0.01, 1]");
 
   /* Hu–Guo and Flores: the reference value at e = 0.01 their quoted errors imply */
   double x01, hg, fl;
@@ -310,17 +315,20 @@ static int eps_section(const topic_opts *o, report *r, impactfit_impact_workspac
   /* or the smallest e of their grid: near e = 0.01, ε = 1/e to 40 digits, so the errors are
    * 1.5(1 − e) − 1 and 1.6(1 − e) − 1 */
   double emin_hg = 1.0 - 1.47768 / 1.5, emin_fl = 1.0 - 1.57617 / 1.6;
-  report_md(r, "The paper also quotes 47.768 %% for Hu–Guo and 57.617 %% for Flores et al.; against the exact ε both "
-               "are 48.5 %% and 58.4 %%, at e = 0.01 (topic hc-formulas). Both quoted figures follow from one "
-               "and the same reference value ε(0.01) = %.4f (Hu–Guo) and %.4f (Flores) instead of the exact "
-               "%.4f, i.e. a reference %.2f %% too high there — or, equally, from a grid starting at "
-               "e = %.5f (Hu–Guo) and %.5f (Flores) instead of 0.01. Neither explains the 0.062 %% of Eq. (6), "
-               "whose maximum error is at e = %.2f.\n\n",
+  report_md(r,
+            "The paper also quotes 47.768 %% for Hu–Guo and 57.617 %% for Flores et al.; against the exact ε both "
+            "are 48.5 %% and 58.4 %%, at e = 0.01 (topic hc-formulas). Both quoted figures follow from one "
+            "and the same reference value ε(0.01) = %.4f (Hu–Guo) and %.4f (Flores) instead of the exact "
+            "%.4f, i.e. a reference %.2f %% too high there — or, equally, from a grid starting at "
+            "e = %.5f (Hu–Guo) and %.5f (Flores) instead of 0.01. Neither explains the 0.062 %% of Eq. (6), "
+            "whose maximum error is at e = %.2f.\n\n",
             ref_hg, ref_fl, x01, 100 * (0.5 * (ref_hg + ref_fl) / x01 - 1.0), emin_hg, emin_fl, es[0].e_at_max);
   report_claim_f(r, "hu-guo-implied-reference", "Ramaswamy & Humbert, Sec. 3.2 (47.768 % for Hu-Guo)",
-            "reference eps(0.01) implied by the quoted Hu-Guo error (exact: 100)", NAN, ref_hg, "", REPORT_AT_MOST, 0.0, 0.0, "148.5 / 1.47768");
+                 "reference eps(0.01) implied by the quoted Hu-Guo error (exact: 100)", NAN, ref_hg, "", REPORT_AT_MOST,
+                 0.0, 0.0, "148.5 / 1.47768");
   report_claim_f(r, "flores-implied-reference", "Ramaswamy & Humbert, Sec. 3.2 (57.617 % for Flores)",
-            "reference eps(0.01) implied by the quoted Flores error (exact: 100)", NAN, ref_fl, "", REPORT_AT_MOST, 0.0, 0.0, "158.4 / 1.57617");
+                 "reference eps(0.01) implied by the quoted Flores error (exact: 100)", NAN, ref_fl, "", REPORT_AT_MOST,
+                 0.0, 0.0, "158.4 / 1.57617");
 
   eps_figure(r, A, Bt);
   return o->check ? eps_check_refit(o, r, lsq, lsq_se, mm, mm_se) : 0;
@@ -373,17 +381,20 @@ static void profile_b(const dgrid *g, const double *w, const double *bs, size_t 
 static int dtau_audit(report *r, const dgrid *g, const double *cst, const double *cse, const char *how) {
   const double *pub = impactfit_hc_rh_dtau_published;
   stats sp = dgrid_stats(g, surface_fn, pub, 20.0), sr = dgrid_stats(g, surface_fn, cst, 20.0);
-  report_md(r, "## Ramaswamy & Humbert: the impact-time surface Δτ(ε, n), Eq. (7), refitted\n\n"
-               "Δτ is the contact duration of x'' + xⁿ(εx' + 1) = 0, x(0) = 0, x'(0) = 1 (so Δt = Δτ/ω_i); "
-               "their surface a e^(−bε) + (c − d e^(−fn)) ε + (gn − h) e^(−in) − jn + k with the published "
-               "constants (claimed relative error 0.237 %%) and refitted by `impactfit fit fits/ramaswamy_dtau.ini` "
-               "(`include/impactfit/generated/ramaswamy_dtau.h`: least squares on the relative error, trapezoid "
-               "weights, ε ≤ 20, see below for why it converges), against simulations on %s.\n\n"
-               "| constants | max rel. error | at (ε, n) | mean |\n|---|---|---|---|\n"
-               "| published | %.4g %% | (%.4g, %.3g) | %.4g %% |\n| refitted (ramaswamy_dtau.h) | %.4g %% | (%.4g, %.3g) | "
-               "%.4g %% |\n\n",
+  report_md(r,
+            "## Ramaswamy & Humbert: the impact-time surface Δτ(ε, n), Eq. (7), refitted\n\n"
+            "Δτ is the contact duration of x'' + xⁿ(εx' + 1) = 0, x(0) = 0, x'(0) = 1 (so Δt = Δτ/ω_i); "
+            "their surface a e^(−bε) + (c − d e^(−fn)) ε + (gn − h) e^(−in) − jn + k with the published "
+            "constants (claimed relative error 0.237 %%) and refitted by `impactfit fit fits/ramaswamy_dtau.ini` "
+            "(`include/impactfit/generated/ramaswamy_dtau.h`: least squares on the relative error, trapezoid "
+            "weights, ε ≤ 20, see below for why it converges), against simulations on %s.\n\n"
+            "| constants | max rel. error | at (ε, n) | mean |\n|---|---|---|---|\n"
+            "| published | %.4g %% | (%.4g, %.3g) | %.4g %% |\n| refitted (ramaswamy_dtau.h) | %.4g %% | (%.4g, %.3g) "
+            "| "
+            "%.4g %% |\n\n",
             how, 100 * sp.max, sp.eps_at, sp.n_at, 100 * sp.mean, 100 * sr.max, sr.eps_at, sr.n_at, 100 * sr.mean);
-  report_md(r, "| | a | b | c | d | f | g | h | i | j | k |\n|---|---|---|---|---|---|---|---|---|---|---|\n| published");
+  report_md(r, "| | a | b | c | d | f | g | h | i | j | k |\n|---|---|---|---|---|---|---|---|---|---|---|\n| "
+               "published");
   for (int j = 0; j < 10; j++)
     report_md(r, " | %.3f", pub[j]);
   report_md(r, " |\n| refitted");
@@ -394,14 +405,16 @@ static int dtau_audit(report *r, const dgrid *g, const double *cst, const double
     report_md(r, " | %.2g", cse[j]);
   report_md(r, " |\n\n");
   const char *src = "Ramaswamy & Humbert, Sec. 3.3";
-  report_claim_f(r, "rh-dtau-published-max", src, "RH dtau(eps, n), published constants: max relative error, eps <= 20", 0.237,
-            100 * sp.max, "%", REPORT_AT_MOST, 0.0, 0.0, how);
-  report_claim_f(r, "rh-dtau-published-mean", src, "RH dtau(eps, n), published constants: mean relative error, eps <= 20",
-            0.237, 100 * sp.mean, "%", REPORT_AT_MOST, 0.0, 0.0, how);
-  report_claim_f(r, "rh-dtau-refit-max", src, "RH dtau(eps, n), refitted (ramaswamy_dtau.h): max relative error, eps <= 20",
-            0.237, 100 * sr.max, "%", REPORT_AT_MOST, 0.0, 0.0, how);
+  report_claim_f(r, "rh-dtau-published-max", src, "RH dtau(eps, n), published constants: max relative error, eps <= 20",
+                 0.237, 100 * sp.max, "%", REPORT_AT_MOST, 0.0, 0.0, how);
+  report_claim_f(r, "rh-dtau-published-mean", src,
+                 "RH dtau(eps, n), published constants: mean relative error, eps <= 20", 0.237, 100 * sp.mean, "%",
+                 REPORT_AT_MOST, 0.0, 0.0, how);
+  report_claim_f(r, "rh-dtau-refit-max", src,
+                 "RH dtau(eps, n), refitted (ramaswamy_dtau.h): max relative error, eps <= 20", 0.237, 100 * sr.max,
+                 "%", REPORT_AT_MOST, 0.0, 0.0, how);
   report_claim_f(r, "rh-dtau-refit-mean", src, "RH dtau(eps, n), refitted: mean relative error, eps <= 20", 0.237,
-            100 * sr.mean, "%", REPORT_AT_MOST, 0.0, 0.0, how);
+                 100 * sr.mean, "%", REPORT_AT_MOST, 0.0, 0.0, how);
   /* A lower bound on the maximum error any constants reach: max |r| ≥ the (trapezoid-weighted)
    * rms of the same constants ≥ the least-squares minimum of that rms, which the refit is. */
   double sw = 0.0, swr = 0.0;
@@ -418,15 +431,16 @@ static int dtau_audit(report *r, const dgrid *g, const double *cst, const double
     free(w);
   }
   double lbound = sqrt(swr / sw);
-  report_md(r, "No constants can bring this form's maximum error on [0, 20] × [1, 2] down to 0.237 %%: a maximum is "
-               "never below the rms error of the same constants, and the refit minimises the (trapezoid-weighted) "
-               "rms — to %.3g %% here (on the fit's own 201 × 51 grid this is the minimum, over b too by the profile "
-               "below; on another grid it is within a few 0.01 %% of it). Where the refit is worst, at ε = 0, it "
-               "trades the small-ε end (Δτ(0, n) is off by up to %.3g %%) for the large-ε end.\n\n",
+  report_md(r,
+            "No constants can bring this form's maximum error on [0, 20] × [1, 2] down to 0.237 %%: a maximum is "
+            "never below the rms error of the same constants, and the refit minimises the (trapezoid-weighted) "
+            "rms — to %.3g %% here (on the fit's own 201 × 51 grid this is the minimum, over b too by the profile "
+            "below; on another grid it is within a few 0.01 %% of it). Where the refit is worst, at ε = 0, it "
+            "trades the small-ε end (Δτ(0, n) is off by up to %.3g %%) for the large-ε end.\n\n",
             100 * lbound, 100 * sr.max);
   report_claim_f(r, "rh-dtau-best-max-lower-bound", src,
-            "RH dtau form: lower bound of the max error any constants reach, eps <= 20 (least-squares rms)", 0.237,
-            100 * lbound, "%", REPORT_AT_MOST, 0.0, 0.0, how);
+                 "RH dtau form: lower bound of the max error any constants reach, eps <= 20 (least-squares rms)", 0.237,
+                 100 * lbound, "%", REPORT_AT_MOST, 0.0, 0.0, how);
   return 0;
 }
 
@@ -452,15 +466,16 @@ static void dtau_ranges(report *r, const dgrid *g, size_t ne, size_t nn, const d
   }
   for (size_t j = 0; j < nn; j++) /* ε = 0 column */
     at0 = fmax(at0, fabs(impactfit_hc_rh_dtau(pub, 0.0, g->n[j * ne]) / g->dtau[j * ne] - 1.0));
-  report_md(r, "\nThe claim cannot hold as a maximum on any range that contains ε = 0: there the published surface is "
-               "off by up to %.3g %% (at n = 1 it gives %.5f for Δτ = π). As a mean over [0, ε_max] × [1, 2] it "
-               "holds up to ε_max = %.3g.\n\n",
+  report_md(r,
+            "\nThe claim cannot hold as a maximum on any range that contains ε = 0: there the published surface is "
+            "off by up to %.3g %% (at n = 1 it gives %.5f for Δτ = π). As a mean over [0, ε_max] × [1, 2] it "
+            "holds up to ε_max = %.3g.\n\n",
             100 * at0, impactfit_hc_rh_dtau(pub, 0.0, 1.0), best_mean);
-  report_claim_f(r, "rh-dtau-published-max-at-eps0", src, "RH dtau, published: max relative error at eps = 0 (over n)", 0.237,
-            100 * at0, "%", REPORT_AT_MOST, 0.0, 0.0, how);
+  report_claim_f(r, "rh-dtau-published-max-at-eps0", src, "RH dtau, published: max relative error at eps = 0 (over n)",
+                 0.237, 100 * at0, "%", REPORT_AT_MOST, 0.0, 0.0, how);
   report_claim_f(r, "rh-dtau-claim-range-mean", src,
-            "largest eps_max with the published mean error on [0, eps_max] x [1, 2] <= 0.237 %", NAN, best_mean, "", REPORT_AT_MOST, 0.0, 0.0, how);
-
+                 "largest eps_max with the published mean error on [0, eps_max] x [1, 2] <= 0.237 %", NAN, best_mean,
+                 "", REPORT_AT_MOST, 0.0, 0.0, how);
 }
 
 /* Why the refit converges: the least-squares profile over b on a sub-grid of g (quick and full runs). */
@@ -468,9 +483,9 @@ static int dtau_profile(const topic_opts *o, report *r, const dgrid *g, const do
   size_t nb = 0;
   double bs[64], rms[64];
   if (!o->check) {
-    static const double full[] = {-0.6, -0.5, -0.4, -0.3, -0.25, -0.2, -0.19, -0.18, -0.17, -0.15, -0.1,
-                                  -0.05, 0.0, 0.05, 0.1, 0.2, 0.35, 0.5, 0.7, 0.88, 1.2, 1.6, 2.0, 2.5,
-                                  3.0, 3.5, 4.0, 4.5, 5.0, 5.5, 6.0, 7.0};
+    static const double full[] = {-0.6,  -0.5, -0.4, -0.3, -0.25, -0.2, -0.19, -0.18, -0.17, -0.15, -0.1,
+                                  -0.05, 0.0,  0.05, 0.1,  0.2,   0.35, 0.5,   0.7,   0.88,  1.2,   1.6,
+                                  2.0,   2.5,  3.0,  3.5,  4.0,   4.5,  5.0,   5.5,   6.0,   7.0};
     static const double quick[] = {-0.4, -0.25, -0.2, -0.18, -0.15, -0.1, 0.0, 0.2, 0.5, 0.88, 1.5, 3.0, 5.0, 6.0};
     const double *src_b = o->quick ? quick : full;
     nb = o->quick ? sizeof quick / sizeof quick[0] : sizeof full / sizeof full[0];
@@ -517,29 +532,34 @@ static int dtau_profile(const topic_opts *o, report *r, const dgrid *g, const do
     /* the minimum refined by the parabola through it and its neighbours */
     double bmin = bs[kmin];
     if (kmin > 0 && kmin + 1 < nb && isfinite(rms[kmin - 1]) && isfinite(rms[kmin + 1])) {
-      double x0 = bs[kmin - 1], x1 = bs[kmin], x2 = bs[kmin + 1], y0 = rms[kmin - 1], y1 = rms[kmin], y2 = rms[kmin + 1];
+      double x0 = bs[kmin - 1], x1 = bs[kmin], x2 = bs[kmin + 1], y0 = rms[kmin - 1], y1 = rms[kmin],
+             y2 = rms[kmin + 1];
       double num = (x1 - x0) * (x1 - x0) * (y1 - y2) - (x1 - x2) * (x1 - x2) * (y1 - y0);
       double den = (x1 - x0) * (y1 - y2) - (x1 - x2) * (y1 - y0);
       if (den != 0.0)
         bmin = x1 - 0.5 * num / den;
     }
-    report_md(r, "Why the refit converges. Least squares from the published constants runs to b → 0⁺, a → −∞ "
-                 "(a e^(−bε) then tends to a − abε + ab²ε²/2: only q = ab² stays finite). Written with q, "
-                 "a e^(−bε) = q (e^(−bε) − 1 + bε)/b² + a − abε, the family is regular through b = 0; Figure "
-                 "ramaswamy_profile shows the rms relative error with the other nine constants refitted for each "
-                 "fixed b (%zu × %zu sub-grid, same weights and ridge): it falls from a plateau for b ≥ 1 (rms "
-                 "%.3g–%.3g %%) through the published b = 0.88 (rms %.4g %%) and b = 0 to its minimum at "
-                 "b = %.4f (parabola through the lowest three points; rms %.4g %%), on the far side of b = 0. The "
-                 "fit file starts there and lands on b = %.4f ± %.2g. The five "
-                 "constants of the n terms describe one smooth function of n with a direction that leaves χ² "
-                 "flat; a ridge penalty (λ = 1e-4, toward the published g..k) holds them (see fits/ramaswamy_dtau.ini "
-                 "for the choice of λ): their standard errors are those of the regularised problem.\n\n",
+    report_md(r,
+              "Why the refit converges. Least squares from the published constants runs to b → 0⁺, a → −∞ "
+              "(a e^(−bε) then tends to a − abε + ab²ε²/2: only q = ab² stays finite). Written with q, "
+              "a e^(−bε) = q (e^(−bε) − 1 + bε)/b² + a − abε, the family is regular through b = 0; Figure "
+              "ramaswamy_profile shows the rms relative error with the other nine constants refitted for each "
+              "fixed b (%zu × %zu sub-grid, same weights and ridge): it falls from a plateau for b ≥ 1 (rms "
+              "%.3g–%.3g %%) through the published b = 0.88 (rms %.4g %%) and b = 0 to its minimum at "
+              "b = %.4f (parabola through the lowest three points; rms %.4g %%), on the far side of b = 0. The "
+              "fit file starts there and lands on b = %.4f ± %.2g. The five "
+              "constants of the n terms describe one smooth function of n with a direction that leaves χ² "
+              "flat; a ridge penalty (λ = 1e-4, toward the published g..k) holds them (see fits/ramaswamy_dtau.ini "
+              "for the choice of λ): their standard errors are those of the regularised problem.\n\n",
               h.ne, h.nn, 100 * plo, 100 * phi, 100 * rms[kpub], bmin, 100 * rms[kmin], cst[1], cse[1]);
-    report_claim_f(r, "rh-dtau-profile-bmin", "impactfit", "dtau refit: b at the minimum of the least-squares profile", NAN,
-              bmin, "", REPORT_AT_MOST, 0.0, 0.0, "q-form, 9 constants refitted per b, sub-grid of the audit grid");
+    report_claim_f(r, "rh-dtau-profile-bmin", "impactfit", "dtau refit: b at the minimum of the least-squares profile",
+                   NAN, bmin, "", REPORT_AT_MOST, 0.0, 0.0,
+                   "q-form, 9 constants refitted per b, sub-grid of the audit grid");
     report_target(r, "the refitted b lies at the profile's minimum (within 3 standard errors)",
-                  fabs(cst[1] - bmin) <= 3.0 * cse[1], "header b = %.4f +- %.2g, profile minimum b = %.4f (%zu x %zu "
-                  "sub-grid)", cst[1], cse[1], bmin, h.ne, h.nn);
+                  fabs(cst[1] - bmin) <= 3.0 * cse[1],
+                  "header b = %.4f +- %.2g, profile minimum b = %.4f (%zu x %zu "
+                  "sub-grid)",
+                  cst[1], cse[1], bmin, h.ne, h.nn);
     FILE *f = report_data(r, "ramaswamy_profile.dat");
     if (f) {
       fprintf(f, "# b  rms relative error (%%) with the other nine constants refitted\n");
@@ -548,9 +568,11 @@ static int dtau_profile(const topic_opts *o, report *r, const dgrid *g, const do
           fprintf(f, "%.6g %.8g\n", bs[k], 100 * rms[k]);
       fclose(f);
       char cap[512];
-      snprintf(cap, sizeof cap, "Profile of the least-squares objective of Eq. (7) over b: rms relative error with "
+      snprintf(cap, sizeof cap,
+               "Profile of the least-squares objective of Eq. (7) over b: rms relative error with "
                "q = ab² and the other constants refitted for each fixed b (%zu × %zu points of [0, 20] × [1, 2], "
-               "trapezoid weights, ridge 1e-4). Published b = 0.88; refitted b = %.4f.", h.ne, h.nn, cst[1]);
+               "trapezoid weights, ridge 1e-4). Published b = 0.88; refitted b = %.4f.",
+               h.ne, h.nn, cst[1]);
       report_figure(r, "ramaswamy_profile", cap,
                     "set xlabel 'b'\nset ylabel 'rms relative error of {/Symbol Dt}, %'\nset logscale y\n"
                     "set arrow from 0.88, graph 0 to 0.88, graph 1 nohead dt 3 lw 2 lc rgb 'black'\n"
@@ -586,9 +608,11 @@ static void dtau_figures(report *r, const dgrid *g, const dgrid *gs_, const doub
     }
     fclose(f);
     char cap[512];
-    snprintf(cap, sizeof cap, "Relative error of the Δτ(ε, n) surface, Eq. (7), against simulation for n = 1, 1.5, 2 "
+    snprintf(cap, sizeof cap,
+             "Relative error of the Δτ(ε, n) surface, Eq. (7), against simulation for n = 1, 1.5, 2 "
              "(ε in steps of %.2g): published constants (solid) and refitted (ramaswamy_dtau.h, dashed). Claim: "
-             "0.237 %%.", step);
+             "0.237 %%.",
+             step);
     report_figure(r, "ramaswamy_dtau", cap,
                   "set xlabel '{/Symbol e}'\nset ylabel '|relative error| of {/Symbol Dt}, %'\nset logscale y\n"
                   "set format y '10^{%L}'\nset yrange [1e-4:20]\n"
@@ -610,14 +634,16 @@ static void dtau_figures(report *r, const dgrid *g, const dgrid *gs_, const doub
     }
     fclose(f);
     char cap[512];
-    snprintf(cap, sizeof cap, "Largest relative error over n in [1, 2] (%zu values) of the Δτ surrogate against "
-             "simulation, on %zu held-out values of ε in [0, %g]; target 1e-6.", gs.nn, gs.ne, spp.eps_max);
+    snprintf(cap, sizeof cap,
+             "Largest relative error over n in [1, 2] (%zu values) of the Δτ surrogate against "
+             "simulation, on %zu held-out values of ε in [0, %g]; target 1e-6.",
+             gs.nn, gs.ne, spp.eps_max);
     report_figure(r, "ramaswamy_surrogate", cap,
                   "set xlabel '{/Symbol e}'\nset ylabel 'max relative error'\nset logscale y\nset format y '10^{%L}'\n"
-                  "set yrange [1e-14:1e-5]\nplot 'ramaswamy_surrogate.dat' u 1:2 w l lw 2 t 'surrogate', 1e-6 w lines dt 3 lw 2.5 "
+                  "set yrange [1e-14:1e-5]\nplot 'ramaswamy_surrogate.dat' u 1:2 w l lw 2 t 'surrogate', 1e-6 w lines "
+                  "dt 3 lw 2.5 "
                   "lc rgb 'black' t 'target'");
   }
-
 }
 
 /* impactfit's Δτ surrogate: built, checked on g and on held-out points of its box. */
@@ -642,10 +668,11 @@ static int dtau_surrogate(const topic_opts *o, report *r, const dgrid *g, const 
     return rc;
   }
   stats s100 = dgrid_stats(&gs, surrogate_fn, s, spp.eps_max);
-  report_md(r, "impactfit's surrogate (`include/impactfit/generated/ramaswamy_dtau_surrogate.h`, `impactfit "
-               "dtau-surrogate`: ln Δτ as a Chebyshev series of degrees %d × %d in ln(1+ε) and n on [0, %g] × [1, 2], "
-               "%d simulations): max relative error %.3g on the grid above and %.3g (mean %.3g) on %zu × %zu held-out "
-               "points of its whole box; target 1e-6.\n\n",
+  report_md(r,
+            "impactfit's surrogate (`include/impactfit/generated/ramaswamy_dtau_surrogate.h`, `impactfit "
+            "dtau-surrogate`: ln Δτ as a Chebyshev series of degrees %d × %d in ln(1+ε) and n on [0, %g] × [1, 2], "
+            "%d simulations): max relative error %.3g on the grid above and %.3g (mean %.3g) on %zu × %zu held-out "
+            "points of its whole box; target 1e-6.\n\n",
             spp.deg_eps, spp.deg_n, spp.eps_max, (spp.deg_eps + 1) * (spp.deg_n + 1), s20.max, s100.max, s100.mean,
             se_n, sn_n);
   report_target(r, "dtau surrogate <= 1e-6 relative on held-out points", s100.max <= 1e-6,
@@ -663,7 +690,7 @@ static int dtau_check_refit(const topic_opts *o, report *r, const double *cst, c
   int rc = 0, st;
   impactfit_error err;
   impactfit_error_clear(&err);
-/* the committed constants, recomputed on a coarse grid (101 × 21 instead of 201 × 51) */
+  /* the committed constants, recomputed on a coarse grid (101 × 21 instead of 201 × 51) */
   char fpth[4096];
   snprintf(fpth, sizeof fpth, "%s/fits/ramaswamy_dtau.ini", o->srcdir);
   impactfit_fitfile *ff = NULL;
@@ -697,10 +724,11 @@ static int dtau_check_refit(const topic_opts *o, report *r, const double *cst, c
 
 static int dtau_section(const topic_opts *o, report *r) {
   /* the constants (a, b, c, d, f, g, h, i, j, k) and standard errors of the compiled header */
-  const double cst[10] = {impactfit_ramaswamy_dtau_lsq_a, impactfit_ramaswamy_dtau_lsq_b, impactfit_ramaswamy_dtau_lsq_c,
-                          impactfit_ramaswamy_dtau_lsq_d, impactfit_ramaswamy_dtau_lsq_f, impactfit_ramaswamy_dtau_lsq_g,
-                          impactfit_ramaswamy_dtau_lsq_h, impactfit_ramaswamy_dtau_lsq_i, impactfit_ramaswamy_dtau_lsq_j,
-                          impactfit_ramaswamy_dtau_lsq_k};
+  const double cst[10] = {impactfit_ramaswamy_dtau_lsq_a, impactfit_ramaswamy_dtau_lsq_b,
+                          impactfit_ramaswamy_dtau_lsq_c, impactfit_ramaswamy_dtau_lsq_d,
+                          impactfit_ramaswamy_dtau_lsq_f, impactfit_ramaswamy_dtau_lsq_g,
+                          impactfit_ramaswamy_dtau_lsq_h, impactfit_ramaswamy_dtau_lsq_i,
+                          impactfit_ramaswamy_dtau_lsq_j, impactfit_ramaswamy_dtau_lsq_k};
   const double *cse = impactfit_ramaswamy_dtau_lsq_se;
   /* the audit grid on [0, 20] × [1, 2] */
   size_t ne = o->check ? 101 : o->quick ? 101 : 201, nn = o->check ? 26 : o->quick ? 26 : 51;
@@ -708,8 +736,10 @@ static int dtau_section(const topic_opts *o, report *r) {
   memset(&g, 0, sizeof g);
   int rc = dgrid_make(&g, 20.0, ne, nn);
   char how[256];
-  snprintf(how, sizeof how, "%zu x %zu points equally spaced on [0, 20] x [1, 2]; dtau simulated (impact engine, "
-           "about 1e-13)", ne, nn);
+  snprintf(how, sizeof how,
+           "%zu x %zu points equally spaced on [0, 20] x [1, 2]; dtau simulated (impact engine, "
+           "about 1e-13)",
+           ne, nn);
   if (!rc)
     rc = dtau_audit(r, &g, cst, cse, how);
   if (!rc)
@@ -780,7 +810,8 @@ int topic_ramaswamy(const topic_opts *o, report *r) {
   if ((rc = dtau_section(o, r)))
     return rc;
   if (!o->check) {
-    report_md(r, "Regenerated headers (`impactfit sweep` + `impactfit fit` in-process, into the report directory):\n\n");
+    report_md(r, "Regenerated headers (`impactfit sweep` + `impactfit fit` in-process, into the report "
+                 "directory):\n\n");
     if ((rc = regenerate(o, r, "ramaswamy_eps")) || (rc = regenerate(o, r, "ramaswamy_dtau")))
       return rc;
     report_md(r, "\n");

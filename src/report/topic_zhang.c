@@ -337,7 +337,7 @@ static void audit(zdata *z) {
         z->a_mean[f][i][t] = sum / z->ne;
         z->a_at[f][i][t] = at;
       }
-  /* own loop, not the sweep runner: the fitted constants are run-time data no sweep problem can carry */
+      /* own loop, not the sweep runner: the fitted constants are run-time data no sweep problem can carry */
 #pragma omp parallel
   {
     impactfit_impact_workspace *ws = impactfit_impact_alloc();
@@ -376,8 +376,7 @@ static void audit(zdata *z) {
 static int make_header(impactfit_fitfile *ff[2], const zdata *z, sink *h) {
   impactfit_error err;
   impactfit_codegen *g;
-  if (impactfit_codegen_begin("zhang2021", "impactfit reproduce --topic zhang", &g,
-                              &err))
+  if (impactfit_codegen_begin("zhang2021", "impactfit reproduce --topic zhang", &g, &err))
     return cli_status_error(IMPACTFIT_EINVAL, &err, "zhang: header");
   impactfit_codegen_text(
       g, "\nZhang et al. (2021), Eqs. (47)-(52), regenerated under transition conditions C and A: the\n"
@@ -400,11 +399,14 @@ static int make_header(impactfit_fitfile *ff[2], const zdata *z, sink *h) {
     impactfit_codegen_abort(g);
     return cli_status_error(IMPACTFIT_EINVAL, &err, "zhang: header");
   }
-  impactfit_codegen_code(g, "\n/* All constants above and their standard errors, [condition: 0 = C, 1 = A][stage][j], j in\n"
-                            " * the order of the form's constants (a0..a3 for the cubic, a, b, c, d for a e^(b e) + c e^(d e));\n"
-                            " * stages in the order of impactfit_zhang2021_stage_name. */\n"
-                            "#define IMPACTFIT_ZHANG2021_STAGES %d\n"
-                            "static const char *const impactfit_zhang2021_stage_name[%d] = {",
+  impactfit_codegen_code(g,
+                         "\n/* All constants above and their standard errors, [condition: 0 = C, 1 = A][stage][j], j "
+                         "in\n"
+                         " * the order of the form's constants (a0..a3 for the cubic, a, b, c, d for a e^(b e) + c "
+                         "e^(d e));\n"
+                         " * stages in the order of impactfit_zhang2021_stage_name. */\n"
+                         "#define IMPACTFIT_ZHANG2021_STAGES %d\n"
+                         "static const char *const impactfit_zhang2021_stage_name[%d] = {",
                          NSTAGE, NSTAGE);
   double m[NSTAGE], tab[2][2][NSTAGE][4];
   for (int s = 0; s < NSTAGE; s++) {
@@ -557,23 +559,25 @@ static int dem_table(report *r) {
   }
   impactfit_inverse_free(ws);
   impactfit_impact_free(iw);
-  report_md(r, "### The DEM case n = 3/2, m = 1/4\n\n"
-               "Tsuji-type damping, f = k δ^(3/2) + λ δ^(1/4) δ', as in LAMMPS (`damping tsuji`, and "
-               "`coeff_restitution`), LIGGGHTS, Chrono and YADE. Since (m+1)/(n+1) = 1/2, λ does not depend "
-               "on the impact velocity: λ = β(e) √(mass k) with β = ζ/√1.25, and Zhang's α = "
-               "3(1−e)(m+1) e^(−1/2)/(4ζ). Condition A (contact while δ > 0, a tensile force may act) is "
-               "what LAMMPS does by default; `limit_damping` (the normal force set to zero when it would be "
-               "attractive) is condition C for a free impact.\n\n"
-               "This pair of exponents is one of the family m = (n − 1)/2 for which the impact is exactly "
-               "linear: with ds = x^m dt and w = x^(m+1), x'' + ζ x^m x' + K x^n = 0 becomes "
-               "w'' + ζ w' + K(m+1) w = 0 and x' = w'/(m+1), so e is the linear oscillator's restitution with "
-               "ξ = ζ/(2√(K(m+1))) = ζ/2.5 here: under A, ξ = −ln e/√(π² + ln² e) and β = √5 ξ — which "
-               "is exactly the `coeff_restitution` prefactor of LAMMPS (√(3/2)·2√(5/6) = √5) — and under C "
-               "the Kelvin–Voigt relation e(ξ) (zero force ⇔ zero force of the linear element). The solver "
-               "agrees with these closed forms to %.1e (relative, both conditions, the e below). Under A "
-               "there is a critical damping β = √5 (ξ = 1): beyond it the bodies never separate.\n\n"
-               "| e | α under A | α under C | β under A | β under C | LAMMPS tsuji β | its dev. from A | its e_out under A | under C |\n"
-               "|---|---|---|---|---|---|---|---|---|\n",
+  report_md(r,
+            "### The DEM case n = 3/2, m = 1/4\n\n"
+            "Tsuji-type damping, f = k δ^(3/2) + λ δ^(1/4) δ', as in LAMMPS (`damping tsuji`, and "
+            "`coeff_restitution`), LIGGGHTS, Chrono and YADE. Since (m+1)/(n+1) = 1/2, λ does not depend "
+            "on the impact velocity: λ = β(e) √(mass k) with β = ζ/√1.25, and Zhang's α = "
+            "3(1−e)(m+1) e^(−1/2)/(4ζ). Condition A (contact while δ > 0, a tensile force may act) is "
+            "what LAMMPS does by default; `limit_damping` (the normal force set to zero when it would be "
+            "attractive) is condition C for a free impact.\n\n"
+            "This pair of exponents is one of the family m = (n − 1)/2 for which the impact is exactly "
+            "linear: with ds = x^m dt and w = x^(m+1), x'' + ζ x^m x' + K x^n = 0 becomes "
+            "w'' + ζ w' + K(m+1) w = 0 and x' = w'/(m+1), so e is the linear oscillator's restitution with "
+            "ξ = ζ/(2√(K(m+1))) = ζ/2.5 here: under A, ξ = −ln e/√(π² + ln² e) and β = √5 ξ — which "
+            "is exactly the `coeff_restitution` prefactor of LAMMPS (√(3/2)·2√(5/6) = √5) — and under C "
+            "the Kelvin–Voigt relation e(ξ) (zero force ⇔ zero force of the linear element). The solver "
+            "agrees with these closed forms to %.1e (relative, both conditions, the e below). Under A "
+            "there is a critical damping β = √5 (ξ = 1): beyond it the bodies never separate.\n\n"
+            "| e | α under A | α under C | β under A | β under C | LAMMPS tsuji β | its dev. from A | its e_out under "
+            "A | under C |\n"
+            "|---|---|---|---|---|---|---|---|---|\n",
             cf_dev);
   for (int k = 0; k < NE; k++)
     report_md(r, "| %.2f | %.6f | %.6f | %.6f | %.6f | %.6f | %+.3f %% | %.5f | %.5f |\n", es[k], alpha[1][k],
@@ -582,19 +586,21 @@ static int dem_table(report *r) {
                "22.348e³ + 27.467e⁴ − 18.022e⁵ + 4.8218e⁶) (Marshall 2009, Eq. 53; the √2 is in LAMMPS's "
                "source for Tsuji's effective-mass convention), simulated with λ = β √(mass k).\n\n");
   char how[256];
-  snprintf(how, sizeof how, "%d values of e in [0.01, 0.99]; exact beta by the solver (tol 1e-12), n = 1.5, m = 0.25", NE);
-  report_target(r, "closed form for m = (n-1)/2 (linear after a time change) matches the solver to 1e-9", cf_dev <= 1e-9,
-                "max relative difference %.2e over %d values of e, conditions A and C", cf_dev, NE);
+  snprintf(how, sizeof how, "%d values of e in [0.01, 0.99]; exact beta by the solver (tol 1e-12), n = 1.5, m = 0.25",
+           NE);
+  report_target(r, "closed form for m = (n-1)/2 (linear after a time change) matches the solver to 1e-9",
+                cf_dev <= 1e-9, "max relative difference %.2e over %d values of e, conditions A and C", cf_dev, NE);
   report_claim_f(r, "dem-tsuji-beta-dev-A", "LAMMPS damping tsuji (Marshall 2009 Eq. 53 x sqrt 2)",
-            "Tsuji prefactor beta(e): max relative deviation from the exact beta under A, e in [0.01, 0.99]", NAN,
-            100 * ts_dev, "%", -1, 0.0, 0.0, how);
+                 "Tsuji prefactor beta(e): max relative deviation from the exact beta under A, e in [0.01, 0.99]", NAN,
+                 100 * ts_dev, "%", -1, 0.0, 0.0, how);
   report_claim_f(r, "dem-tsuji-beta-dev-A-mid", "LAMMPS damping tsuji (Marshall 2009 Eq. 53 x sqrt 2)",
-            "Tsuji prefactor beta(e): max relative deviation from the exact beta under A, e in [0.1, 0.9]", NAN,
-            100 * ts_dev_mid, "%", -1, 0.0, 0.0, how);
+                 "Tsuji prefactor beta(e): max relative deviation from the exact beta under A, e in [0.1, 0.9]", NAN,
+                 100 * ts_dev_mid, "%", -1, 0.0, 0.0, how);
   report_claim_f(r, "dem-tsuji-eout-A", "LAMMPS damping tsuji (Marshall 2009 Eq. 53 x sqrt 2)",
-            "Tsuji prefactor: max |e_out - e| simulated under A", NAN, ts_eo_max[1], "", -1, 0.0, 0.0, how);
+                 "Tsuji prefactor: max |e_out - e| simulated under A", NAN, ts_eo_max[1], "", -1, 0.0, 0.0, how);
   report_claim_f(r, "dem-tsuji-eout-C", "LAMMPS damping tsuji (Marshall 2009 Eq. 53 x sqrt 2)",
-            "Tsuji prefactor: max |e_out - e| simulated under C (limit_damping)", NAN, ts_eo_max[0], "", -1, 0.0, 0.0, how);
+                 "Tsuji prefactor: max |e_out - e| simulated under C (limit_damping)", NAN, ts_eo_max[0], "", -1, 0.0,
+                 0.0, how);
   return 0;
 }
 
@@ -620,15 +626,17 @@ static void figures(const zdata *z, report *r) {
   for (int t = 0; t < 2; t++) {
     char script[6000], name[64], cap[700];
     int len = snprintf(script, sizeof script,
-                       "set xlabel 'pre-restitution coefficient e (target)'\nset ylabel 'post-restitution coefficient e_{out} (simulated)'\n"
-                       "set xrange [0:1]\nset yrange [0:1]\nset key outside right top\nplot x w lines lc rgb 'black' lw 1.5 dt 3 t 'e_{out} = e'");
+                       "set xlabel 'pre-restitution coefficient e (target)'\nset ylabel 'post-restitution coefficient "
+                       "e_{out} (simulated)'\n"
+                       "set xrange [0:1]\nset yrange [0:1]\nset key outside right top\nplot x w lines lc rgb 'black' "
+                       "lw 1.5 dt 3 t 'e_{out} = e'");
     for (int i = 0; i < NM; i++) {
       int own = (t == 0) ? 1 : 2; /* the refit for this condition */
       len += snprintf(script + len, sizeof script - len,
                       ", 'zhang_eout.dat' u 1:%d w l lw 2 dt 2 lc rgb '%s' t 'published m = %g'"
                       ", 'zhang_eout.dat' u 1:%d w l lw 1.5 lc rgb '%s' t 'refit %s m = %g'",
-                      2 + (0 * 2 + t) * NM + i, colour[i], ms[i], 2 + (own * 2 + t) * NM + i, colour[i],
-                      cond_name[t], ms[i]);
+                      2 + (0 * 2 + t) * NM + i, colour[i], ms[i], 2 + (own * 2 + t) * NM + i, colour[i], cond_name[t],
+                      ms[i]);
     }
     snprintf(name, sizeof name, "zhang_fig10_%s", t ? "a" : "c");
     snprintf(cap, sizeof cap,
@@ -699,10 +707,13 @@ static void figures(const zdata *z, report *r) {
   }
   fclose(f);
   char script[3000];
-  int len = snprintf(script, sizeof script, "set xlabel 'm'\nset ylabel '{/Symbol a}'\nset logscale y\nset arrow from 1.5, graph 0 to 1.5, graph 1 nohead dt 3\nplot");
+  int len = snprintf(script, sizeof script,
+                     "set xlabel 'm'\nset ylabel '{/Symbol a}'\nset logscale y\nset arrow from 1.5, graph 0 to 1.5, "
+                     "graph 1 nohead dt 3\nplot");
   for (int q = 0; q < 4; q++)
     len += snprintf(script + len, sizeof script - len,
-                    "%s 'zhang_alpha_m.dat' u 1:%d w l lw 2 lc rgb '%s' t 'C, e = %g', 'zhang_alpha_m.dat' u 1:%d w l lw 2 dt 2 lc rgb '%s' t 'A, e = %g'",
+                    "%s 'zhang_alpha_m.dat' u 1:%d w l lw 2 lc rgb '%s' t 'C, e = %g', 'zhang_alpha_m.dat' u 1:%d w l "
+                    "lw 2 dt 2 lc rgb '%s' t 'A, e = %g'",
                     q ? "," : "", 2 + q, colour[q], em[q], 6 + q, colour[q], em[q]);
   report_figure(r, "zhang_alpha_m",
                 "Zhang's α against the damping exponent m at n = 1.5 (dotted line: m = n), from the committed "
@@ -728,13 +739,14 @@ static void fmt_consts(char *buf, size_t size, int i, const double *c, const dou
 /* The report: the element, and the published and regenerated constants. */
 static void zhang_constants(report *r, const zdata *z, const char *gridtxt) {
   /* ---- markdown: the reproduction ---- */
-  report_md(r, "## Zhang et al. (2021): α(e) for an arbitrary damping exponent\n\n"
-               "The element f = k δ^n + λ δ^m δ' with λ from Eq. (53), λ = 3 mass (m+1)(1−e) v/(4α) · "
-               "[e mass (n+1) v²/(2k)]^(−(m+1)/(n+1)): the paper fits the modification parameter α(e) for "
-               "n = 1.5 and six damping exponents (Eqs. 47–52), from simulations in which the contact ends "
-               "where the force returns to zero (their Sec. 2.1, condition C). impactfit solves α exactly "
-               "(inverse solver, tolerance 1e-12 on e_out) under C and under A (contact while δ > 0), on %s. "
-               "For m ≥ n the force cannot become tensile before δ = 0, so A and C are the same impact there.\n\n",
+  report_md(r,
+            "## Zhang et al. (2021): α(e) for an arbitrary damping exponent\n\n"
+            "The element f = k δ^n + λ δ^m δ' with λ from Eq. (53), λ = 3 mass (m+1)(1−e) v/(4α) · "
+            "[e mass (n+1) v²/(2k)]^(−(m+1)/(n+1)): the paper fits the modification parameter α(e) for "
+            "n = 1.5 and six damping exponents (Eqs. 47–52), from simulations in which the contact ends "
+            "where the force returns to zero (their Sec. 2.1, condition C). impactfit solves α exactly "
+            "(inverse solver, tolerance 1e-12 on e_out) under C and under A (contact while δ > 0), on %s. "
+            "For m ≥ n the force cannot become tensile before δ = 0, so A and C are the same impact there.\n\n",
             gridtxt);
   /* constants table */
   report_md(r, "### Published and regenerated constants\n\n"
@@ -744,7 +756,8 @@ static void zhang_constants(report *r, const zdata *z, const char *gridtxt) {
                "particular) and, last column, on "
                "relative residuals (the relative error of λ); ± one standard error from the covariance at the "
                "minimum, which measures the misfit of the form, not noise.\n\n"
-               "| m | Eq. | published | refit under A (abs.) | refit under C (abs.) | refit under A (rel.) |\n|---|---|---|---|---|---|\n");
+               "| m | Eq. | published | refit under A (abs.) | refit under C (abs.) | refit under A (rel.) "
+               "|\n|---|---|---|---|---|---|\n");
   for (int i = 0; i < NM; i++) {
     char p[200], a[260], c[260], ar[260];
     fmt_consts(p, sizeof p, i, published[i], NULL);
@@ -779,10 +792,11 @@ static void zhang_scan_drift(report *r, zdata *z, impactfit_fitfile *const ff[2]
               z->corr[1][1][i], z->corr[0][1][i]);
   report_md(r, ". The constants are strongly correlated: quoted to more digits than their standard errors "
                "support only so that the formulas reproduce the fitted curves.\n");
-  report_md(r, "\nStarting values: the published constants. A scan of b ∈ [−60, 1] (step 0.5) × d ∈ (b, 3] (step "
-               "0.05) with a, c by linear least squares, refined by the same fit, finds no lower minimum for any "
-               "of the %d double-exponential fits (largest relative excess of the fitted χ² over the scan's: "
-               "%.1e).\n\n",
+  report_md(r,
+            "\nStarting values: the published constants. A scan of b ∈ [−60, 1] (step 0.5) × d ∈ (b, 3] (step "
+            "0.05) with a, c by linear least squares, refined by the same fit, finds no lower minimum for any "
+            "of the %d double-exponential fits (largest relative excess of the fitted χ² over the scan's: "
+            "%.1e).\n\n",
             scan_count, scan_worst);
   report_target(r, "the double-exponential fits are the global minima of a (b, d) scan", scan_worst <= 1e-6,
                 "largest relative excess of chi^2 over the scan's best: %.2e (%d fits)", scan_worst, scan_count);
@@ -792,7 +806,8 @@ static void zhang_scan_drift(report *r, zdata *z, impactfit_fitfile *const ff[2]
   for (int t = 0; t < 2; t++)
     for (int s = 0; s < NSTAGE; s++)
       for (int j = 0; j < 4; j++) {
-        double d = fabs(z->regen[t][s / NM][s % NM][j] - impactfit_zhang2021_const[t][s][j]) / impactfit_zhang2021_se[t][s][j];
+        double d = fabs(z->regen[t][s / NM][s % NM][j] - impactfit_zhang2021_const[t][s][j]) /
+                   impactfit_zhang2021_se[t][s][j];
         if (d > drift)
           drift = d, dt_ = t, ds = s, dj = j;
       }
@@ -801,7 +816,7 @@ static void zhang_scan_drift(report *r, zdata *z, impactfit_fitfile *const ff[2]
                 drift <= DRIFT_SE, "max |change|/SE = %.2f (condition %s, stage %s%s, constant %d) on %d values of e",
                 drift, cond_name[dt_], stage_name[ds % NM], ds >= NM ? "_rel" : "", dj, z->ne);
   report_claim_f(r, "regen-drift-se", "impactfit", "zhang2021.h: largest change of a constant, in standard errors", NAN,
-            drift, "", -1, 1e-6, 0.0, how);
+                 drift, "", -1, 1e-6, 0.0, how);
 }
 
 /* The report: the accuracy of each formula's α and of the restitution it gives. */
@@ -812,22 +827,25 @@ static void zhang_accuracy(report *r, const zdata *z, const char *gridtxt) {
                "Relative deviation of each formula's α from the exact α under C and under A (max, at e, and "
                "mean over the grid), and max |e_out − e| when the impact (n = 1.5) is simulated with that α "
                "under C and under A (e_out = 0 where the bodies do not separate).\n\n"
-               "| m | formula | α vs exact C: max (at e) | mean | α vs exact A: max (at e) | mean | max \\|e_out − e\\| under C (at e) | under A (at e) |\n"
+               "| m | formula | α vs exact C: max (at e) | mean | α vs exact A: max (at e) | mean | max \\|e_out − "
+               "e\\| under C (at e) | under A (at e) |\n"
                "|---|---|---|---|---|---|---|---|\n");
   for (int i = 0; i < NM; i++)
     for (int f = 0; f < NF; f++)
-      report_md(r, "| %g | %s | %.3g %% (%.2f) | %.3g %% | %.3g %% (%.2f) | %.3g %% | %.3g (%.2f) | %.3g (%.2f) |\n", ms[i],
-                f_label[f], 100 * z->a_max[f][i][0], z->a_at[f][i][0], 100 * z->a_mean[f][i][0], 100 * z->a_max[f][i][1],
-                z->a_at[f][i][1], 100 * z->a_mean[f][i][1], z->eo_max[f][i][0], z->eo_at[f][i][0], z->eo_max[f][i][1],
-                z->eo_at[f][i][1]);
+      report_md(r, "| %g | %s | %.3g %% (%.2f) | %.3g %% | %.3g %% (%.2f) | %.3g %% | %.3g (%.2f) | %.3g (%.2f) |\n",
+                ms[i], f_label[f], 100 * z->a_max[f][i][0], z->a_at[f][i][0], 100 * z->a_mean[f][i][0],
+                100 * z->a_max[f][i][1], z->a_at[f][i][1], 100 * z->a_mean[f][i][1], z->eo_max[f][i][0],
+                z->eo_at[f][i][0], z->eo_max[f][i][1], z->eo_at[f][i][1]);
   /* claims for the published formulas and the refits */
-  snprintf(how, sizeof how, "%s; exact alpha by the inverse solver (tol 1e-12); e_out by the engine with lambda from Eq. (53)", gridtxt);
+  snprintf(how, sizeof how,
+           "%s; exact alpha by the inverse solver (tol 1e-12); e_out by the engine with lambda from Eq. (53)", gridtxt);
   for (int i = 0; i < NM; i++) {
     char id[64], what[256], src[160];
     snprintf(src, sizeof src, "Zhang et al. 2021, Eq. (%s)", eq_name[i]);
     for (int t = 0; t < 2; t++) {
       snprintf(id, sizeof id, "pub-%s-alpha-%s", stage_name[i], cond_name[t]);
-      snprintf(what, sizeof what, "published alpha, m = %g: max relative deviation from the exact alpha under %s", ms[i], cond_name[t]);
+      snprintf(what, sizeof what, "published alpha, m = %g: max relative deviation from the exact alpha under %s",
+               ms[i], cond_name[t]);
       report_claim_f(r, id, src, what, NAN, 100 * z->a_max[F_PUB][i][t], "%", -1, 0.0, 0.0, how);
       snprintf(id, sizeof id, "pub-%s-eout-%s", stage_name[i], cond_name[t]);
       snprintf(what, sizeof what, "published alpha, m = %g: max |e_out - e| simulated under %s", ms[i], cond_name[t]);
@@ -863,15 +881,16 @@ static void zhang_verdict(report *r, const zdata *z, const char *gridtxt) {
     ratio_c = fmax(ratio_c, fabs(published[i][2] - z->regen[1][0][i][2]) / z->se[1][0][i][2]);
     ratio_d = fmax(ratio_d, fabs(published[i][3] - z->regen[1][0][i][3]) / z->se[1][0][i][3]);
   }
-  report_md(r, "\n### Which transition condition the published fits describe\n\n"
-               "For m < n (m = 1, 0.65, 0.5, 0.25), where the conditions differ, the published α deviates from the "
-               "exact α under **A** by %.2f %% on average (max %.1f %%) and from the exact α under **C** by "
-               "%.1f %% on average (max %.0f %%); simulated with the published α, the impact gives max "
-               "|e_out − e| = %.3g under A and %.3g under C. Refitting the paper's form to the exact α under A "
-               "with absolute residuals recovers the published slow term c e^(de) to within %.1f (c) and %.1f (d) "
-               "standard errors, while under C the refit has a different shape altogether (a < 0: α rises with e). "
-               "%s For m = 2 and m = 1.5 (m ≥ n: A and C are the same impact) the published fits deviate by up "
-               "to %.1f %% and %.2f %% (at e = %.2f and %.2f).\n\n",
+  report_md(r,
+            "\n### Which transition condition the published fits describe\n\n"
+            "For m < n (m = 1, 0.65, 0.5, 0.25), where the conditions differ, the published α deviates from the "
+            "exact α under **A** by %.2f %% on average (max %.1f %%) and from the exact α under **C** by "
+            "%.1f %% on average (max %.0f %%); simulated with the published α, the impact gives max "
+            "|e_out − e| = %.3g under A and %.3g under C. Refitting the paper's form to the exact α under A "
+            "with absolute residuals recovers the published slow term c e^(de) to within %.1f (c) and %.1f (d) "
+            "standard errors, while under C the refit has a different shape altogether (a < 0: α rises with e). "
+            "%s For m = 2 and m = 1.5 (m ≥ n: A and C are the same impact) the published fits deviate by up "
+            "to %.1f %% and %.2f %% (at e = %.2f and %.2f).\n\n",
             100 * mean_dev[1], 100 * max_dev[1], 100 * mean_dev[0], 100 * max_dev[0], eo_dev[1], eo_dev[0], ratio_c,
             ratio_d,
             verdict_a ? "**Verdict: the published fits for m < n describe condition A (separation at δ = 0, tensile "
@@ -880,11 +899,12 @@ static void zhang_verdict(report *r, const zdata *z, const char *gridtxt) {
             100 * z->a_max[F_PUB][0][0], 100 * z->a_max[F_PUB][1][0], z->a_at[F_PUB][0][0], z->a_at[F_PUB][1][0]);
   snprintf(how, sizeof how, "%s; m = 1, 0.65, 0.5, 0.25; mean over e, then over m", gridtxt);
   report_claim_f(r, "verdict-mean-dev-A", "Zhang et al. 2021, Eqs. (49)-(52)",
-            "published alpha (m < n): mean relative deviation from the exact alpha under A", NAN, 100 * mean_dev[1], "%", -1, 0.0, 0.0, how);
+                 "published alpha (m < n): mean relative deviation from the exact alpha under A", NAN,
+                 100 * mean_dev[1], "%", -1, 0.0, 0.0, how);
   report_claim_f(r, "verdict-mean-dev-C", "Zhang et al. 2021, Eqs. (49)-(52)",
-            "published alpha (m < n): mean relative deviation from the exact alpha under C (the paper's stated condition)",
-            NAN, 100 * mean_dev[0], "%", -1, 0.0, 0.0, how);
-
+                 "published alpha (m < n): mean relative deviation from the exact alpha under C (the paper's stated "
+                 "condition)",
+                 NAN, 100 * mean_dev[0], "%", -1, 0.0, 0.0, how);
 }
 
 /* The report: the surrogates α(n, m, e) on held-out points; in a full run they are rebuilt. */
@@ -895,22 +915,26 @@ static int zhang_surrogates(const topic_opts *o, report *r) {
   int failed[2];
   for (int t = 0; t < 2; t++)
     worst[t] = held_out(t, pts, 20250101ULL + (unsigned long long)t, &wn[t], &wm[t], &we[t], &failed[t]);
-  report_md(r, "### Beyond the paper: α(n, m, e) for n ∈ [1, 2], m ∈ [0, 2], e ∈ [0.01, 1)\n\n"
-               "include/impactfit/generated/zhang_c_surrogate.h and zhang_a_surrogate.h give ζ, λ and α for any "
-               "(n, m, e) in that box (`impactfit_zhang_c_alpha(n, m, e)`, `impactfit_zhang_c_c(n, m, e, k, mass, v)`, "
-               "same for A): Chebyshev series of ln ζ − ln(1 − e), piecewise in m (m ≤ n and m ≥ n; under C graded "
-               "towards m = n, where α has a kink and a boundary layer for small e) and in e (ln e, ln(1 − e)). "
-               "On %d held-out points (n uniform; m uniform, a third within 10^−U(0,8) of m = n; e log-uniform in e "
-               "and in 1 − e; k, mass, v random over 5, 4 and 3 decades) and %d points on the edges and seams of "
-               "the box (n = 1, 1.5, 2; m = 0, 2, n ∓ 1e-9; e = 0.01, 1/2 and its neighbours, 1 − 1e-6, 1 − 1e-9), "
-               "simulating in the user's units with the header's λ: max |e_out − e| = %.2e under C (at n = %.4f, "
-               "m = %.6f, e = %.4g) and %.2e under A (at n = %.4f, m = %.6f, e = %.4g).\n\n",
+  report_md(r,
+            "### Beyond the paper: α(n, m, e) for n ∈ [1, 2], m ∈ [0, 2], e ∈ [0.01, 1)\n\n"
+            "include/impactfit/generated/zhang_c_surrogate.h and zhang_a_surrogate.h give ζ, λ and α for any "
+            "(n, m, e) in that box (`impactfit_zhang_c_alpha(n, m, e)`, `impactfit_zhang_c_c(n, m, e, k, mass, v)`, "
+            "same for A): Chebyshev series of ln ζ − ln(1 − e), piecewise in m (m ≤ n and m ≥ n; under C graded "
+            "towards m = n, where α has a kink and a boundary layer for small e) and in e (ln e, ln(1 − e)). "
+            "On %d held-out points (n uniform; m uniform, a third within 10^−U(0,8) of m = n; e log-uniform in e "
+            "and in 1 − e; k, mass, v random over 5, 4 and 3 decades) and %d points on the edges and seams of "
+            "the box (n = 1, 1.5, 2; m = 0, 2, n ∓ 1e-9; e = 0.01, 1/2 and its neighbours, 1 − 1e-6, 1 − 1e-9), "
+            "simulating in the user's units with the header's λ: max |e_out − e| = %.2e under C (at n = %.4f, "
+            "m = %.6f, e = %.4g) and %.2e under A (at n = %.4f, m = %.6f, e = %.4g).\n\n",
             pts, ZHANG_EDGE_POINTS, worst[0], wn[0], wm[0], we[0], worst[1], wn[1], wm[1], we[1]);
-  snprintf(how, sizeof how, "%d held-out + %d edge and seam points, simulated in user units with the header's lambda (seed 20250101+)", pts, ZHANG_EDGE_POINTS);
+  snprintf(how, sizeof how,
+           "%d held-out + %d edge and seam points, simulated in user units with the header's lambda (seed 20250101+)",
+           pts, ZHANG_EDGE_POINTS);
   for (int t = 0; t < 2; t++) {
     char id[64], what[256];
     snprintf(id, sizeof id, "surrogate-%s-held-out", t ? "a" : "c");
-    snprintf(what, sizeof what, "zhang_%s_surrogate.h: max |e_out - e| on held-out, edge and seam points", t ? "a" : "c");
+    snprintf(what, sizeof what, "zhang_%s_surrogate.h: max |e_out - e| on held-out, edge and seam points",
+             t ? "a" : "c");
     report_claim_f(r, id, "impactfit", what, NAN, worst[t], "", -1, 0.05, 0.0, how);
     snprintf(what, sizeof what, "zhang_%s_surrogate.h: max |e_out - e| <= 1e-6 on held-out points", t ? "a" : "c");
     report_target(r, what, worst[t] <= 1e-6 && failed[t] == 0, "%.2e on %d points (%d simulations failed)", worst[t],

@@ -108,26 +108,27 @@ int impactfit_sweep_def_option(impactfit_sweep_def *d, const char *option, const
   if (st)
     return st;
   if (!value || !*value || strlen(value) > 200 || strpbrk(value, "\n\r;#"))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "option %s: expected one word, got '%s'", option,
-                           value ? value : "");
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "option %s: expected one word, got '%s'", option, value ? value : "");
   if (add(d, &d->fixed, &d->fixed_len, "%s = %s\n", option, value))
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
   return IMPACTFIT_OK;
 }
 
-int impactfit_sweep_def_axis(impactfit_sweep_def *d, const char *param, impactfit_sweep_axis_kind kind,
-                             double start, double stop, size_t count, impactfit_error *err) {
+int impactfit_sweep_def_axis(impactfit_sweep_def *d, const char *param, impactfit_sweep_axis_kind kind, double start,
+                             double stop, size_t count, impactfit_error *err) {
   int st = check_name(d, "axis", param, err);
   if (st)
     return st;
   if (kind != IMPACTFIT_AXIS_LINEAR && kind != IMPACTFIT_AXIS_LOG)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "axis %s: a range is linear or log (lists: "
-                                                  "impactfit_sweep_def_axis_values)", param);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "axis %s: a range is linear or log (lists: "
+                           "impactfit_sweep_def_axis_values)",
+                           param);
   char a[32], b[32];
   impactfit__fmt_g17(a, start);
   impactfit__fmt_g17(b, stop);
-  if (add(d, &d->axes, &d->axes_len, "%s = %s %s, %s, %zu\n", param, kind == IMPACTFIT_AXIS_LOG ? "log" : "linear",
-          a, b, count))
+  if (add(d, &d->axes, &d->axes_len, "%s = %s %s, %s, %zu\n", param, kind == IMPACTFIT_AXIS_LOG ? "log" : "linear", a,
+          b, count))
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
   return IMPACTFIT_OK;
 }

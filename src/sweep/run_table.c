@@ -38,8 +38,8 @@ static int on_values(void *ctx, const impactfit_sweep_block *b) {
   return 0;
 }
 
-int impactfit_sweep_run_table(const impactfit_sweep *s, const impactfit_sweep_run_params *rp,
-                              impactfit_table **out, impactfit_sweep_summary *summary, impactfit_error *err) {
+int impactfit_sweep_run_table(const impactfit_sweep *s, const impactfit_sweep_run_params *rp, impactfit_table **out,
+                              impactfit_sweep_summary *summary, impactfit_error *err) {
   if (!out)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no output given");
   *out = NULL;

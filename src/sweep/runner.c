@@ -35,9 +35,9 @@
 
 #define DEFAULT_BLOCK 4096
 #define MAX_BLOCK 1000000
-#define UNITS_PER_THREAD 4  /* units per thread in a default block */
-#define MAX_WORK 262144     /* points per default block at most (about 1.2 kB of memory each) */
-#define COL_WIDTH 32 /* a %.17g number or a status name, with its comma */
+#define UNITS_PER_THREAD 4 /* units per thread in a default block */
+#define MAX_WORK 262144    /* points per default block at most (about 1.2 kB of memory each) */
+#define COL_WIDTH 32       /* a %.17g number or a status name, with its comma */
 
 impactfit_sweep_run_params impactfit_sweep_default_run_params(void) {
   impactfit_sweep_run_params rp;
@@ -46,9 +46,7 @@ impactfit_sweep_run_params impactfit_sweep_default_run_params(void) {
 }
 
 /* Innermost run length: units never cross its multiples. */
-static size_t run_length(const impactfit_sweep *s) {
-  return s->problem->solve_run ? s->axes[s->n_axes - 1].count : 1;
-}
+static size_t run_length(const impactfit_sweep *s) { return s->problem->solve_run ? s->axes[s->n_axes - 1].count : 1; }
 
 size_t impactfit_sweep_block_size(const impactfit_sweep *s, size_t block) {
   size_t B = block ? block : DEFAULT_BLOCK, L = run_length(s);
@@ -68,8 +66,8 @@ static int partition_init(const impactfit_sweep *s, const impactfit_sweep_run_pa
   if (rp->block > MAX_BLOCK)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "block must be at most 1e6 points (got %zu)", rp->block);
   if (rp->first >= s->total || (rp->count && rp->count > s->total - rp->first))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "point range %zu + %zu is outside the grid of %zu points",
-                           rp->first, rp->count, s->total);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "point range %zu + %zu is outside the grid of %zu points", rp->first,
+                           rp->count, s->total);
   p->shards = rp->shards ? rp->shards : 1;
   p->shard = rp->shard;
   if (p->shard >= p->shards)
@@ -132,7 +130,7 @@ typedef struct block_mem {
   char *rows;
   size_t *row_len;
   size_t *unit_a, *unit_b, *unit_off; /* unit k: points [unit_a[k], unit_b[k]) at offset unit_off[k] */
-  size_t *idx;                          /* point index of each slot */
+  size_t *idx;                        /* point index of each slot */
 } block_mem;
 
 static void block_mem_free(block_mem *m) {
@@ -150,8 +148,8 @@ static void block_mem_free(block_mem *m) {
 }
 
 /* Formats row i of the block (point index idx) into dst; returns its length. */
-static size_t format_row(const impactfit_sweep *s, size_t idx, const double *in, const double *out,
-                         long rhs, int status, char *dst) {
+static size_t format_row(const impactfit_sweep *s, size_t idx, const double *in, const double *out, long rhs,
+                         int status, char *dst) {
   const impactfit_sweep_problem *pr = s->problem;
   char *p = dst;
   p += sprintf(p, "%zu", idx);
@@ -210,8 +208,8 @@ static size_t run_unit(const impactfit_sweep *s, void *state, block_mem *m, size
       for (size_t k = 0; k < no; k++)
         if (s->wanted[k] && !isfinite(m->out[i * no + k])) {
           m->status[i] = IMPACTFIT_ENONFINITE;
-          snprintf(m->errs[i].message, sizeof m->errs[i].message, "output %s is not finite (%g)",
-                   pr->outputs[k], m->out[i * no + k]);
+          snprintf(m->errs[i].message, sizeof m->errs[i].message, "output %s is not finite (%g)", pr->outputs[k],
+                   m->out[i * no + k]);
           break;
         }
     if (m->status[i] != IMPACTFIT_OK) {
@@ -306,8 +304,8 @@ static void deliver_block(deliverer *dv, size_t n_units, size_t next_unit, size_
     }
   if (npts || !cut) {
     /* units 0..taken-1 fill the slots [0, npts) */
-    impactfit_sweep_block vb = {cover_start, end - cover_start, npts, m->idx, m->in, m->out, m->status, m->rhs,
-                                m->errs};
+    impactfit_sweep_block vb = {cover_start, end - cover_start, npts,   m->idx, m->in,
+                                m->out,      m->status,         m->rhs, m->errs};
     int rc = dv->text ? dv->rows(dv->ctx, cover_start, end - cover_start, m->rows, len) : dv->values(dv->ctx, &vb);
     dv->delivered += npts;
     if (rc)
@@ -444,8 +442,9 @@ static int run(const impactfit_sweep *s, const impactfit_sweep_run_params *rp_in
     summary->threads = used_threads;
   }
   if (dv.stop)
-    st = IMPACTFIT__FAIL(err, dv.stop, dv.stop == IMPACTFIT_EINTR ? "sweep interrupted after %zu points"
-                                                                   : "sweep stopped after %zu points: output failed",
+    st = IMPACTFIT__FAIL(err, dv.stop,
+                         dv.stop == IMPACTFIT_EINTR ? "sweep interrupted after %zu points"
+                                                    : "sweep stopped after %zu points: output failed",
                          dv.delivered);
 done:
   if (states)
@@ -457,9 +456,9 @@ done:
   return st;
 }
 
-int impactfit_sweep_run(const impactfit_sweep *s, const impactfit_sweep_run_params *rp,
-                        impactfit_sweep_rows_fn rows, impactfit_sweep_failure_fn failure, void *ctx,
-                        impactfit_sweep_summary *summary, impactfit_error *err) {
+int impactfit_sweep_run(const impactfit_sweep *s, const impactfit_sweep_run_params *rp, impactfit_sweep_rows_fn rows,
+                        impactfit_sweep_failure_fn failure, void *ctx, impactfit_sweep_summary *summary,
+                        impactfit_error *err) {
   if (!rows) {
     if (summary)
       memset(summary, 0, sizeof *summary);

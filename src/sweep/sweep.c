@@ -38,8 +38,7 @@ static int check_value(const impactfit_sweep_param *p, double v, impactfit_error
     if (p->max < HUGE_VAL)
       snprintf(hi, sizeof hi, "%s%s %g", lo[0] ? " and " : "",
                (p->flags & IMPACTFIT_SWEEP_MAX_EXCLUSIVE) ? "<" : "<=", p->max);
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s = %.17g is out of range (must be %s%s)", p->name, v,
-                           lo, hi);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s = %.17g is out of range (must be %s%s)", p->name, v, lo, hi);
   }
   if ((p->flags & IMPACTFIT_SWEEP_INTEGER) && v != floor(v))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s = %.17g must be a whole number", p->name, v);
@@ -89,13 +88,13 @@ typedef struct parse_ctx {
     char section[16];
     char *name, *value;
     int line, continuation;
-  } *pend;
+  } * pend;
   size_t npend, cappend;
   int problem_line;
   char problem_name[64];
   const impactfit_sweep_problem *const *problems; /* the problems a definition may name; NULL: built-ins */
   size_t n_problems;
-  double max_points;                     /* MAX_POINTS, or less (fuzzing) */
+  double max_points; /* MAX_POINTS, or less (fuzzing) */
 } parse_ctx;
 
 static const impactfit_sweep_problem *lookup(const parse_ctx *c, const char *name) {
@@ -175,7 +174,8 @@ static int parse_axis(impactfit_sweep *s, size_t ai, const char *value, double m
   if (!lin && !lg)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE,
                            "%s: expected 'list a, b, ...', 'linear start, stop, count' or "
-                           "'log start, stop, count', got '%s'", ax->name, value);
+                           "'log start, stop, count', got '%s'",
+                           ax->name, value);
   ax->kind = lin ? IMPACTFIT_AXIS_LINEAR : IMPACTFIT_AXIS_LOG;
   impactfit_sweep_axis tmp = *ax;
   double *three = NULL;
@@ -183,8 +183,8 @@ static int parse_axis(impactfit_sweep *s, size_t ai, const char *value, double m
   tmp.count = 0;
   int st = append_values(&tmp, &three, &cap, rest, err);
   if (!st && tmp.count != 3)
-    st = IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "%s: a %s range is 'start, stop, count' (3 numbers, got %zu)",
-                         ax->name, lin ? "linear" : "log", tmp.count);
+    st = IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "%s: a %s range is 'start, stop, count' (3 numbers, got %zu)", ax->name,
+                         lin ? "linear" : "log", tmp.count);
   if (st) {
     free(three);
     return st;
@@ -192,8 +192,7 @@ static int parse_axis(impactfit_sweep *s, size_t ai, const char *value, double m
   double a = three[0], b = three[1], c = three[2];
   free(three);
   if (c != floor(c) || c < 1)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: count must be a whole number >= 1, got %.17g",
-                           ax->name, c);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: count must be a whole number >= 1, got %.17g", ax->name, c);
   if (c > max_points)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: count %.17g is too large (the grid has at most %.3g points)",
                            ax->name, c, max_points);
@@ -203,10 +202,10 @@ static int parse_axis(impactfit_sweep *s, size_t ai, const char *value, double m
   if (lg && (a == 0.0 || b == 0.0 || (a < 0.0) != (b < 0.0)))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                            "%s: a log range needs start and stop non-zero and of the same sign "
-                           "(got %.17g, %.17g)", ax->name, a, b);
+                           "(got %.17g, %.17g)",
+                           ax->name, a, b);
   if (n > 100000000)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: count %zu is too large (at most 1e8 per axis)",
-                           ax->name, n);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: count %zu is too large (at most 1e8 per axis)", ax->name, n);
   double *v = malloc(n * sizeof *v);
   if (!v)
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "%s: out of memory for %zu values", ax->name, n);
@@ -261,8 +260,8 @@ static int key_outputs(impactfit_sweep *s, const char *value, int line, impactfi
       size_t used = 0;
       for (size_t j = 0; j < pr->n_outputs && used < sizeof all; j++)
         used += (size_t)snprintf(all + used, sizeof all - used, "%s%s", j ? ", " : "", pr->outputs[j]);
-      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown output '%.*s' of %s (outputs: %s)",
-                             (int)len, p, pr->name, all);
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown output '%.*s' of %s (outputs: %s)", (int)len, p, pr->name,
+                             all);
     }
     if (s->wanted[k])
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "output '%s' listed twice", pr->outputs[k]);
@@ -276,8 +275,7 @@ static int key_outputs(impactfit_sweep *s, const char *value, int line, impactfi
 }
 
 /* [fixed] name = value for the string option oi: one of its choices when it has a list. */
-static int key_option(impactfit_sweep *s, int oi, const char *name, const char *value, int line,
-                      impactfit_error *err) {
+static int key_option(impactfit_sweep *s, int oi, const char *name, const char *value, int line, impactfit_error *err) {
   const impactfit_sweep_option *o = &s->problem->options[oi];
   if (s->option_line[oi])
     return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "%s given twice (first on line %d)", name, s->option_line[oi]);
@@ -327,8 +325,8 @@ static int key_fixed(impactfit_sweep *s, const char *name, const char *value, in
     return key_option(s, oi, name, value, line, err);
   char all[512];
   list_names(all, sizeof all, pr, 1, 1);
-  return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "unknown parameter '%s' of problem %s (it has: %s)", name,
-                         pr->name, all);
+  return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "unknown parameter '%s' of problem %s (it has: %s)", name, pr->name,
+                         all);
 }
 
 /* [axes] name = values: a new axis, or (continuation) more values of the list axis on the line before. */
@@ -343,14 +341,14 @@ static int key_axis(parse_ctx *c, const char *name, const char *value, int line,
     if (find_option(pr, name) >= 0)
       return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE,
                              "%s is a string option and cannot be swept; fix it in [fixed] (one sweep "
-                             "file per value)", name);
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "unknown parameter '%s' of problem %s (it has: %s)", name,
-                           pr->name, all);
+                             "file per value)",
+                             name);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "unknown parameter '%s' of problem %s (it has: %s)", name, pr->name,
+                           all);
   }
   if (continuation) {
     /* an indented line continues the list of the axis on the line before */
-    if (s->n_axes == 0 || s->axes[s->n_axes - 1].param != pi ||
-        s->axes[s->n_axes - 1].kind != IMPACTFIT_AXIS_LIST)
+    if (s->n_axes == 0 || s->axes[s->n_axes - 1].param != pi || s->axes[s->n_axes - 1].kind != IMPACTFIT_AXIS_LIST)
       return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "continuation lines are only allowed in list axes");
     size_t ai = s->n_axes - 1;
     return append_values(&s->axes[ai], &s->axis_values[ai], &s->axis_cap[ai], value, err);
@@ -367,8 +365,8 @@ static int key_axis(parse_ctx *c, const char *name, const char *value, int line,
   return parse_axis(s, ai, value, c->max_points, err);
 }
 
-static int apply_key(parse_ctx *c, const char *section, const char *name, const char *value, int line,
-                     int continuation, impactfit_error *err) {
+static int apply_key(parse_ctx *c, const char *section, const char *name, const char *value, int line, int continuation,
+                     impactfit_error *err) {
   impactfit_sweep *s = c->s;
   if (strcmp(section, "sweep") == 0) {
     if (continuation)
@@ -387,8 +385,8 @@ static int apply_key(parse_ctx *c, const char *section, const char *name, const 
   return IMPACTFIT__FAIL(err, IMPACTFIT_EPARSE, "unknown section [%s] (sections: sweep, fixed, axes)", section);
 }
 
-static int on_key(void *user, const char *section, const char *name, const char *value, int line,
-                  int continuation, impactfit_error *err) {
+static int on_key(void *user, const char *section, const char *name, const char *value, int line, int continuation,
+                  impactfit_error *err) {
   parse_ctx *c = user;
   if (strcmp(section, "sweep") == 0 && strcmp(name, "problem") == 0) {
     if (continuation)
@@ -486,8 +484,8 @@ static int sweep_arrays(impactfit_sweep *s, const impactfit_sweep_problem *pr, i
   s->options = calloc(no ? no : 1, sizeof *s->options);
   s->option_line = calloc(no ? no : 1, sizeof *s->option_line);
   s->wanted = malloc(pr->n_outputs ? pr->n_outputs : 1);
-  if (!s->fixed || !s->swept || !s->param_line || !s->axes || !s->axis_values || !s->axis_cap ||
-      !s->options || !s->option_line || !s->wanted)
+  if (!s->fixed || !s->swept || !s->param_line || !s->axes || !s->axis_values || !s->axis_cap || !s->options ||
+      !s->option_line || !s->wanted)
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
   memset(s->wanted, 1, pr->n_outputs);
   for (size_t i = 0; i < np; i++)
@@ -537,8 +535,8 @@ static int check_options(impactfit_sweep *s, const char *name, int problem_line,
   size_t np = pr->n_params, no = pr->n_options;
   for (size_t i = 0; i < np; i++)
     if ((pr->params[i].flags & IMPACTFIT_SWEEP_REQUIRED) && !s->param_line[i] && !s->swept[i])
-      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: problem %s needs %s (%s): fix it or sweep it", name,
-                             pr->name, pr->params[i].name, pr->params[i].help);
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: problem %s needs %s (%s): fix it or sweep it", name, pr->name,
+                             pr->params[i].name, pr->params[i].help);
   for (size_t j = 0; j < no; j++)
     if (!s->options[j] && !(s->options[j] = strdup(pr->options[j].def)))
       return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
@@ -570,10 +568,10 @@ static int check_points(const impactfit_sweep *s, const char *name, impactfit_er
       char where[256] = "";
       size_t used = 0;
       for (size_t a = 0; a < s->n_axes && used < sizeof where; a++)
-        used += (size_t)snprintf(where + used, sizeof where - used, "%s%s = %.17g", a ? ", " : "",
-                                 s->axes[a].name, in[s->axes[a].param]);
-      st = IMPACTFIT__FAIL(err, impactfit_status_is_input_error(st) ? st : IMPACTFIT_EINVAL,
-                           "%s: point %zu (%s): %s", name, idx, where, e2.message);
+        used += (size_t)snprintf(where + used, sizeof where - used, "%s%s = %.17g", a ? ", " : "", s->axes[a].name,
+                                 in[s->axes[a].param]);
+      st = IMPACTFIT__FAIL(err, impactfit_status_is_input_error(st) ? st : IMPACTFIT_EINVAL, "%s: point %zu (%s): %s",
+                           name, idx, where, e2.message);
       break;
     }
   }
@@ -652,14 +650,13 @@ done:
 }
 
 int impactfit__sweep_parse_problem(const char *text, size_t len, const char *name,
-                                   const impactfit_sweep_problem *forced, impactfit_sweep **out,
-                                   impactfit_error *err) {
+                                   const impactfit_sweep_problem *forced, impactfit_sweep **out, impactfit_error *err) {
   return impactfit_sweep_parse_with(text, len, name, &forced, 1, out, err);
 }
 
 int impactfit_sweep_parse_with(const char *text, size_t len, const char *name,
-                               const impactfit_sweep_problem *const *problems, size_t n_problems,
-                               impactfit_sweep **out, impactfit_error *err) {
+                               const impactfit_sweep_problem *const *problems, size_t n_problems, impactfit_sweep **out,
+                               impactfit_error *err) {
   if (out)
     *out = NULL;
   if (!out)
@@ -671,7 +668,8 @@ int impactfit_sweep_parse_with(const char *text, size_t len, const char *name,
           !(p->solve || p->solve_run))
         return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                                "problem %zu of %zu is incomplete (name, alloc, free and solve or solve_run are "
-                               "required)", i + 1, n_problems);
+                               "required)",
+                               i + 1, n_problems);
       /* the CSV columns: index, parameters, outputs, status, rhs_evals, every name once */
       size_t nc = p->n_params + p->n_outputs;
       for (size_t a = 0; a < nc; a++) {
@@ -683,8 +681,8 @@ int impactfit_sweep_parse_with(const char *text, size_t len, const char *name,
         if (bad)
           return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                                  "problem %s: column '%s' is not a C identifier, is reserved (index, status, "
-                                 "rhs_evals) or appears twice among the parameters and outputs", p->name,
-                                 na ? na : "(null)");
+                                 "rhs_evals) or appears twice among the parameters and outputs",
+                                 p->name, na ? na : "(null)");
       }
     }
   return parse(text, len, name, problems, problems ? n_problems : 0, MAX_POINTS, out, err);
@@ -710,8 +708,7 @@ int impactfit__sweep_parse_bounded(const char *text, size_t len, const char *nam
   return parse(text, len, name, NULL, 0, max_points, out, err);
 }
 
-int impactfit_sweep_parse(const char *text, size_t len, const char *name, impactfit_sweep **out,
-                          impactfit_error *err) {
+int impactfit_sweep_parse(const char *text, size_t len, const char *name, impactfit_sweep **out, impactfit_error *err) {
   return parse(text, len, name, NULL, 0, MAX_POINTS, out, err);
 }
 

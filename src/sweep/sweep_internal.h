@@ -9,16 +9,16 @@ struct impactfit_sweep {
   char *name;
   char hash[17];
   const impactfit_sweep_problem *problem;
-  double *fixed;          /* value of every parameter (fixed or default; swept ones overwritten) */
-  unsigned char *swept;   /* per parameter */
-  int *param_line;        /* line where a parameter was fixed, 0 if not */
-  char **options;         /* per option: the value */
+  double *fixed;        /* value of every parameter (fixed or default; swept ones overwritten) */
+  unsigned char *swept; /* per parameter */
+  int *param_line;      /* line where a parameter was fixed, 0 if not */
+  char **options;       /* per option: the value */
   int *option_line;
-  unsigned char *wanted;  /* per output */
+  unsigned char *wanted; /* per output */
   int outputs_line;
   size_t n_axes;
   impactfit_sweep_axis *axes;
-  double **axis_values;   /* per axis */
+  double **axis_values; /* per axis */
   size_t *axis_cap;
   size_t total;
   char *header;
@@ -26,8 +26,7 @@ struct impactfit_sweep {
 
 /* impactfit_sweep_parse with `forced` as the only known problem (tests of the runner). */
 int impactfit__sweep_parse_problem(const char *text, size_t len, const char *name,
-                                   const impactfit_sweep_problem *forced, impactfit_sweep **out,
-                                   impactfit_error *err);
+                                   const impactfit_sweep_problem *forced, impactfit_sweep **out, impactfit_error *err);
 
 
 #include "problems.h"

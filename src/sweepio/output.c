@@ -378,11 +378,11 @@ static const char *const HOW = "; delete it and the .csv.part file to start over
 static int check_identity(impactfit_sweep_output *o, const impactfit__journal *j, size_t block, int block_given,
                           impactfit_error *err) {
   if (strcmp(j->hash, o->hash) != 0)
-    return IMPACTFIT__FAIL(
-        err, IMPACTFIT_EINVAL,
-        "cannot resume: %s has changed since the interrupted run (definition hash %s, the journal %s "
-        "has %s)%s",
-        impactfit_sweep_name(o->s), o->hash, o->journal, j->hash, HOW);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "cannot resume: %s has changed since the interrupted run (definition hash %s, the journal "
+                           "%s "
+                           "has %s)%s",
+                           impactfit_sweep_name(o->s), o->hash, o->journal, j->hash, HOW);
   if (strcmp(j->version, impactfit_version()) != 0)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                            "cannot resume: %s was written by impactfit %s, this is %s (rows could differ)%s",

@@ -22,8 +22,8 @@ static long long int_of(json_t *j, const char *key) {
 }
 
 static int status_of_name(const char *name) {
-#define IMPACTFIT__STATUS_BY_NAME(n, value, msg)                                                                       \
-  if (name && strcmp(name, #n) == 0)                                                                                   \
+#define IMPACTFIT__STATUS_BY_NAME(n, value, msg) \
+  if (name && strcmp(name, #n) == 0)             \
     return value;
   IMPACTFIT_STATUS_LIST(IMPACTFIT__STATUS_BY_NAME)
 #undef IMPACTFIT__STATUS_BY_NAME

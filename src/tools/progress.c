@@ -16,8 +16,7 @@ double cli_now(void) {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-void cli_progress_start(cli_progress *p, const char *label, const char *unit, size_t total, size_t already,
-                        int quiet) {
+void cli_progress_start(cli_progress *p, const char *label, const char *unit, size_t total, size_t already, int quiet) {
   memset(p, 0, sizeof *p);
   p->enabled = !quiet && isatty(STDERR_FILENO);
   snprintf(p->label, sizeof p->label, "%s", label);

@@ -15,20 +15,19 @@
 #include <stddef.h>
 
 typedef struct cli_progress {
-  int enabled;          /* drawing at all (terminal, not quiet) */
-  int drawn;            /* a line is on the screen */
-  char label[96];       /* "sweep demo" */
-  const char *unit;     /* "points", "groups", "topics" */
-  size_t total;         /* 0: unknown (no percentage, no ETA) */
-  size_t base;          /* done before this process started (a resumed run): not in the rate */
-  double t0, last;      /* start and last draw (monotonic seconds) */
-  char note[64];        /* optional text after the counts ("hc-formulas") */
-  size_t done, failed;  /* the last counts given */
+  int enabled;         /* drawing at all (terminal, not quiet) */
+  int drawn;           /* a line is on the screen */
+  char label[96];      /* "sweep demo" */
+  const char *unit;    /* "points", "groups", "topics" */
+  size_t total;        /* 0: unknown (no percentage, no ETA) */
+  size_t base;         /* done before this process started (a resumed run): not in the rate */
+  double t0, last;     /* start and last draw (monotonic seconds) */
+  char note[64];       /* optional text after the counts ("hc-formulas") */
+  size_t done, failed; /* the last counts given */
 } cli_progress;
 
 /* Starts a progress line: `total` items of `unit`, `already` of them done before (resume). */
-void cli_progress_start(cli_progress *p, const char *label, const char *unit, size_t total, size_t already,
-                        int quiet);
+void cli_progress_start(cli_progress *p, const char *label, const char *unit, size_t total, size_t already, int quiet);
 /* Redraws when at least 0.2 s passed since the last draw (cheap otherwise: one clock read).
  * `done` counts `already`; `failed` is shown when non-zero. */
 void cli_progress_update(cli_progress *p, size_t done, size_t failed);

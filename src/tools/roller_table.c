@@ -23,8 +23,7 @@ int roller_setup(roller_run *R, int case_no, const impactfit_transition *tr, imp
   return impactfit_mb1d_roller(case_no, tr, &R->sys, err);
 }
 
-int roller_solve(impactfit_mb1d_workspace *ws, roller_run *R, const roller_settings *s,
-                 impactfit_error *err_out) {
+int roller_solve(impactfit_mb1d_workspace *ws, roller_run *R, const roller_settings *s, impactfit_error *err_out) {
   impactfit_mb1d_params p = impactfit_mb1d_default_params();
   p.max_periods = s->max_periods;
   p.ss_tol = s->tol;

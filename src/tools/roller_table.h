@@ -38,7 +38,6 @@ int roller_setup(roller_run *R, int case_no, const impactfit_transition *tr, imp
 /* Runs R to its steady state and describes the periods after it (impactfit_mb1d_steady); the
  * periods stay readable from ws. Sets and returns R->status; R->message and err (may be NULL) hold
  * the error. */
-int roller_solve(impactfit_mb1d_workspace *ws, roller_run *R, const roller_settings *s,
-                 impactfit_error *err);
+int roller_solve(impactfit_mb1d_workspace *ws, roller_run *R, const roller_settings *s, impactfit_error *err);
 
 #endif

@@ -47,8 +47,8 @@ int cli_surrogate_spec(const char *which, const int deg[4], double drop, int che
       return cli_input_error("--drop: only for the piecewise surrogates zhang-c and zhang-a");
     if (check >= 0)
       spec->check_points = check;
-    snprintf(command + cl, size - (size_t)cl, " --deg-n %d --deg-m %d --deg-t %d --deg-r %d --check %d",
-             spec->deg_n, spec->deg_m, spec->deg_t, spec->deg_r, spec->check_points);
+    snprintf(command + cl, size - (size_t)cl, " --deg-n %d --deg-m %d --deg-t %d --deg-r %d --check %d", spec->deg_n,
+             spec->deg_m, spec->deg_t, spec->deg_r, spec->check_points);
   } else {
     const char *names[4] = {"deg-n", "deg-m", "deg-t", "deg-r"};
     for (int q = 0; q < 4; q++) {

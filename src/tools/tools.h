@@ -40,8 +40,10 @@ typedef struct cli_field {
   char kind;
   size_t off;
 } cli_field;
-#define CLI_FIELD(T, f, kind) {#f, kind, offsetof(T, f)}
-#define CLI_FIELD_AS(key, T, f, kind) {key, kind, offsetof(T, f)}
+#define CLI_FIELD(T, f, kind) \
+  { #f, kind, offsetof(T, f) }
+#define CLI_FIELD_AS(key, T, f, kind) \
+  { key, kind, offsetof(T, f) }
 void cli_json_fields(cli_json *j, const void *obj, const cli_field *f, size_t n);
 /* "status": the status name, and "error": message when status is not 0; returns 1 when it is 0 (the
  * result's members follow). */
@@ -76,10 +78,10 @@ typedef struct cli_out {
   char target[4096]; /* the file renamed over (atomic mode: path, or a symlink's target) */
   char tmp[4200];
 } cli_out;
-int cli_out_open(cli_out *o, const char *path);   /* 0 or CLI_INPUT (error printed) */
-int cli_out_commit(cli_out *o);                   /* 0 or CLI_INPUT (error printed) */
+int cli_out_open(cli_out *o, const char *path); /* 0 or CLI_INPUT (error printed) */
+int cli_out_commit(cli_out *o);                 /* 0 or CLI_INPUT (error printed) */
 void cli_out_abort(cli_out *o);
-int cli_out_is_stdout(const char *path);          /* path is "-" */
+int cli_out_is_stdout(const char *path); /* path is "-" */
 
 /* Reads a whole input file into a malloc'ed, NUL-terminated buffer; "-" is standard input.
  * 0, or CLI_INPUT with "impactfit: error: cannot read PATH: reason" printed. */

@@ -11,8 +11,8 @@ int main(int argc, char **argv) {
   double a[5] = {1.5, 0.7, 1e9, 0.5, 2.0};
   for (int i = 1; i < argc && i <= 5; i++)
     a[i - 1] = std::strtod(argv[i], nullptr);
-  std::unique_ptr<impactfit_inverse_workspace, void (*)(impactfit_inverse_workspace *)> ws(
-      impactfit_inverse_alloc(), impactfit_inverse_free);
+  std::unique_ptr<impactfit_inverse_workspace, void (*)(impactfit_inverse_workspace *)> ws(impactfit_inverse_alloc(),
+                                                                                           impactfit_inverse_free);
   impactfit_inverse_params p = impactfit_inverse_default_params();
   p.n = a[0];
   impactfit_copt_result r;

@@ -26,14 +26,14 @@ static inline void fuzz_init(void) {
     fuzz_fd = fd;
 }
 
-#define FUZZ_ASSERT(cond, ...)                                                                     \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      dprintf(fuzz_fd, "fuzz: %s:%d: %s: ", __FILE__, __LINE__, #cond);                          \
-      dprintf(fuzz_fd, __VA_ARGS__);                                                               \
-      dprintf(fuzz_fd, "\n");                                                                      \
-      abort();                                                                                     \
-    }                                                                                              \
+#define FUZZ_ASSERT(cond, ...)                                          \
+  do {                                                                  \
+    if (!(cond)) {                                                      \
+      dprintf(fuzz_fd, "fuzz: %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+      dprintf(fuzz_fd, __VA_ARGS__);                                    \
+      dprintf(fuzz_fd, "\n");                                           \
+      abort();                                                          \
+    }                                                                   \
   } while (0)
 
 /* A parser that refuses an input must say so as an input error (exit 2 in the CLI) or as an
@@ -42,12 +42,12 @@ static inline void fuzz_check_refusal(int st, const impactfit_error *err, const 
   if (getenv("FUZZ_VERBOSE")) /* seeing why a seed is refused */
     dprintf(fuzz_fd, "refused: %s\n", err->message);
   FUZZ_ASSERT(st < 0, "status %d", st);
-  FUZZ_ASSERT(impactfit_status_is_input_error(st) || st == IMPACTFIT_ENOMEM,
-              "a parser returned %s: %s", impactfit_status_name(st), err->message);
+  FUZZ_ASSERT(impactfit_status_is_input_error(st) || st == IMPACTFIT_ENOMEM, "a parser returned %s: %s",
+              impactfit_status_name(st), err->message);
   FUZZ_ASSERT(err->status == st, "error report status %d != %d", err->status, st);
   FUZZ_ASSERT(err->message[0] != '\0', "empty message");
-  FUZZ_ASSERT(st == IMPACTFIT_ENOMEM || strncmp(err->message, name, strlen(name)) == 0,
-              "message does not name %s: %s", name, err->message);
+  FUZZ_ASSERT(st == IMPACTFIT_ENOMEM || strncmp(err->message, name, strlen(name)) == 0, "message does not name %s: %s",
+              name, err->message);
 }
 
 #endif

@@ -34,8 +34,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     impactfit_table_free(u);
   } else {
     FUZZ_ASSERT(st == 0, "the written table does not read again: %s", err.message);
-    FUZZ_ASSERT(impactfit_table_cols(u) == impactfit_table_cols(t) && impactfit_table_rows(u) == impactfit_table_rows(t),
-                "shape");
+    FUZZ_ASSERT(
+        impactfit_table_cols(u) == impactfit_table_cols(t) && impactfit_table_rows(u) == impactfit_table_rows(t), "shap"
+                                                                                                                  "e");
     for (size_t j = 0; j < impactfit_table_cols(t); j++) {
       FUZZ_ASSERT(strcmp(impactfit_table_col_name(t, j), impactfit_table_col_name(u, j)) == 0, "name %zu", j);
       const double *a = impactfit_table_col(t, j), *b = impactfit_table_col(u, j);

@@ -47,9 +47,7 @@ static int run_file(const char *path) {
   return 0;
 }
 
-static int by_name(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 int main(int argc, char **argv) {
   LLVMFuzzerInitialize(&argc, &argv);
