@@ -223,6 +223,7 @@ static int valid_degrees(int dn, int dm, int dv, int lo_v) {
   return dn >= 0 && dn < MAX_N01 && dm >= 0 && dm < MAX_N01 && dv >= lo_v && dv < MAX_N2;
 }
 
+/* long: a flat validation list, one check and one message per field of the specification */
 static int check_spec(const impactfit_surrogate_spec *spec, impactfit_error *err) {
   if (!spec->name || !spec->name[0] || strlen(spec->name) >= 64)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "surrogate name must have 1..63 characters");

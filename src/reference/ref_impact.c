@@ -154,6 +154,9 @@ static q force(const sys *S, q x, q v) {
   return S->K * sg * qpow(b, S->n) + S->z * (S->m == 0 ? 1 : qpow(b, S->m)) * v;
 }
 
+/* long: the reference's one integration loop (start series, Taylor steps, the nine-point event scan,
+ * arrival at δ = 0), kept whole so that it reads against the description above and shares no
+ * structure with the engine it checks */
 int ref_impact(double n, double m, double zeta, char cond, long max_steps, ref_result *out) {
   memset(out, 0, sizeof *out);
   sys S = {n, m, 0.5Q * ((q)n + 1), zeta};
