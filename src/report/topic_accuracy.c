@@ -145,7 +145,9 @@ static const impactfit_sweep_problem inverse_problem = {
 /* ---- running a case set ---------------------------------------------------------------------- */
 
 typedef struct tally {
-  size_t cols; /* outputs measured: REF_ENGINE_N or REF_INVERSE_N */
+  size_t n_out; /* the problem's outputs */
+  int engine;   /* engine rows: an outcome column, then the REF_ENGINE_N errors; inverse rows: the
+                  * REF_INVERSE_N errors (−1: nothing measured) */
   double max[REF_ENGINE_N];
   double at[REF_ENGINE_N]; /* the seed of each maximum */
   size_t measured, agreed, skipped, failed;
@@ -153,43 +155,27 @@ typedef struct tally {
   cli_progress *progress;
 } tally;
 
-static int engine_rows(void *ctx, const impactfit_sweep_block *b) {
+static int tally_rows(void *ctx, const impactfit_sweep_block *b) {
   tally *t = ctx;
+  int first = t->engine ? 1 : 0, cols = t->engine ? REF_ENGINE_N : REF_INVERSE_N;
   for (size_t i = 0; i < b->n; i++) {
-    const double *in = b->in + 2 * i, *out = b->out + 12 * i;
+    const double *in = b->in + 2 * i, *out = b->out + t->n_out * i;
     if (b->status[i]) {
       if (!t->failed++)
         snprintf(t->first_failure, sizeof t->first_failure, "seed %.17g: %s", in[0], b->errs[i].message);
       continue;
     }
-    ref_outcome oc = (ref_outcome)out[0];
-    t->skipped += oc == REF_SKIPPED;
-    t->agreed += oc == REF_AGREED;
-    if (oc != REF_MEASURED)
-      continue;
-    t->measured++;
-    for (int k = 0; k < REF_ENGINE_N; k++)
-      if (out[1 + k] > t->max[k]) {
-        t->max[k] = out[1 + k];
-        t->at[k] = in[0];
-      }
-  }
-  return 0;
-}
-
-static int inverse_rows(void *ctx, const impactfit_sweep_block *b) {
-  tally *t = ctx;
-  for (size_t i = 0; i < b->n; i++) {
-    const double *in = b->in + 2 * i, *out = b->out + 5 * i;
-    if (b->status[i]) {
-      if (!t->failed++)
-        snprintf(t->first_failure, sizeof t->first_failure, "seed %.17g: %s", in[0], b->errs[i].message);
-      continue;
+    if (t->engine) {
+      ref_outcome oc = (ref_outcome)out[0];
+      t->skipped += oc == REF_SKIPPED;
+      t->agreed += oc == REF_AGREED;
+      if (oc != REF_MEASURED)
+        continue;
     }
     t->measured++;
-    for (int k = 0; k < REF_INVERSE_N; k++)
-      if (out[k] > t->max[k]) {
-        t->max[k] = out[k];
+    for (int k = 0; k < cols; k++)
+      if (out[first + k] > t->max[k]) {
+        t->max[k] = out[first + k];
         t->at[k] = in[0];
       }
   }
@@ -205,7 +191,7 @@ static int tick(void *ctx, size_t done, size_t failed) {
 
 /* Runs seeds first … first + count − 1 of `pr` at zeta_max into t. */
 static int run_set(const topic_opts *o, const impactfit_sweep_problem *pr, double first, size_t count, double zeta_max,
-                   impactfit_sweep_values_fn fn, tally *t) {
+                   tally *t) {
   impactfit_error err;
   impactfit_error_clear(&err);
   impactfit_sweep_def *d = NULL;
@@ -224,8 +210,10 @@ static int run_set(const topic_opts *o, const impactfit_sweep_problem *pr, doubl
   rp.block = 16; /* cases cost 1e-3 to 1 s: small blocks share the work out */
   rp.poll = tick;
   t->progress = o->progress;
+  t->n_out = pr->n_outputs;
+  t->engine = pr == &engine_problem;
   impactfit_sweep_summary sum;
-  st = impactfit_sweep_run_values(s, &rp, fn, t, &sum, &err);
+  st = impactfit_sweep_run_values(s, &rp, tally_rows, t, &sum, &err);
   impactfit_sweep_free(s);
   return st ? cli_status_error(st, &err, "accuracy") : 0;
 }
@@ -319,11 +307,11 @@ int topic_accuracy(const topic_opts *o, report *r) {
   memset(&e1, 0, sizeof e1);
   memset(&e2, 0, sizeof e2);
   memset(&inv, 0, sizeof inv);
-  int rc = run_set(o, &engine_problem, (double)REF_SET1_SEED, n1, REF_SET1_ZETA, engine_rows, &e1);
+  int rc = run_set(o, &engine_problem, (double)REF_SET1_SEED, n1, REF_SET1_ZETA, &e1);
   if (!rc)
-    rc = run_set(o, &engine_problem, (double)REF_SET2_SEED, n2, REF_SET2_ZETA, engine_rows, &e2);
+    rc = run_set(o, &engine_problem, (double)REF_SET2_SEED, n2, REF_SET2_ZETA, &e2);
   if (!rc)
-    rc = run_set(o, &inverse_problem, (double)REF_SET_INV_SEED, ni, 30.0, inverse_rows, &inv);
+    rc = run_set(o, &inverse_problem, (double)REF_SET_INV_SEED, ni, 30.0, &inv);
   if (rc)
     return rc;
   double em[REF_ENGINE_N], emat[REF_ENGINE_N], im[4], imat[4];
