@@ -125,15 +125,7 @@ static int check_claim(const claim *c, const expectations *x, const char *path, 
   if (json) {
     cli_json j;
     cli_json_begin(&j, stdout);
-    cli_json_str(&j, "topic", c->topic);
-    cli_json_str(&j, "id", c->id);
-    cli_json_str(&j, "source", c->source);
-    cli_json_str(&j, "what", c->what);
-    cli_json_num(&j, "claimed", c->claimed);
-    cli_json_num(&j, "measured", c->measured);
-    cli_json_str(&j, "unit", c->unit);
-    cli_json_str(&j, "verdict", verdict_text(c->verdict));
-    cli_json_str(&j, "how", c->how);
+    report_claim_json(&j, c, "-");
     cli_json_str(&j, "expectation", status);
     cli_json_end(&j);
   } else {

@@ -331,6 +331,18 @@ static void md_cell(FILE *f, const char *text) {
 
 static const char *verdict_text(int v) { return v == 1 ? "holds" : v == 0 ? "does not hold" : "—"; }
 
+void report_claim_json(struct cli_json *j, const claim *c, const char *no_verdict) {
+  cli_json_str(j, "topic", c->topic);
+  cli_json_str(j, "id", c->id);
+  cli_json_str(j, "source", c->source);
+  cli_json_str(j, "what", c->what);
+  cli_json_num(j, "claimed", c->claimed);
+  cli_json_num(j, "measured", c->measured);
+  cli_json_str(j, "unit", c->unit);
+  cli_json_str(j, "verdict", c->verdict == 1 ? "holds" : c->verdict == 0 ? "does not hold" : no_verdict);
+  cli_json_str(j, "how", c->how);
+}
+
 void report_timing(report *r, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -630,15 +642,7 @@ int report_close(report *r, const char *title, double wall_seconds) {
         const claim *c = &r->claims[i];
         cli_json j;
         cli_json_begin(&j, o.f);
-        cli_json_str(&j, "topic", c->topic);
-        cli_json_str(&j, "id", c->id);
-        cli_json_str(&j, "source", c->source);
-        cli_json_str(&j, "what", c->what);
-        cli_json_num(&j, "claimed", c->claimed);
-        cli_json_num(&j, "measured", c->measured);
-        cli_json_str(&j, "unit", c->unit);
-        cli_json_str(&j, "verdict", verdict_text(c->verdict));
-        cli_json_str(&j, "how", c->how);
+        report_claim_json(&j, c, "—");
         cli_json_end(&j);
       }
       rc = cli_out_commit(&o);

@@ -82,6 +82,12 @@ typedef struct claim {
   double drift_abs; /* absolute change tolerated as well (figures at rounding level, 0: none) */
 } claim;
 
+/* The claim's members as JSON (topic, id, source, what, claimed, measured, unit, verdict, how), for
+ * claims.json and `check --json`; the verdict "holds", "does not hold" or `no_verdict` when the claim
+ * has none. j is a cli_json (tools.h) the caller began and ends. */
+struct cli_json;
+void report_claim_json(struct cli_json *j, const claim *c, const char *no_verdict);
+
 /* Records a claim of the current topic. */
 void report_claim(report *r, const claim *c);
 /* The verdict of an accuracy claim, computed by report_claim_f: holds when the measured error is at
