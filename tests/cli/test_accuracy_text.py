@@ -5,9 +5,11 @@
 The figures come from what `impactfit reproduce` measures and writes:
   - include/impactfit/generated/accuracy.h (topic accuracy: the engine and the inverse commands against
     the quad-precision reference), which the --help texts are compiled with;
-  - the generated surrogate headers' own "max |e_out - e| = X" (written by the surrogate builder);
+  - the generated surrogate headers' own maxima ("max |e_out - e| = X", "max relative error X",
+    written by the surrogate builders);
   - reports/claims.json (the held-out maxima of the Zhang surrogates, topic zhang).
-This test checks that README, docs/ACCURACY.md, docs/INVERSE.md, include/impactfit/impact.h and the
+This test checks that README, docs/ACCURACY.md, docs/INVERSE.md, docs/HUNT_CROSSLEY.md,
+include/impactfit/impact.h and the
 built program's --help quote exactly those figures, rounded up to two significant digits.
 usage: test_accuracy_text.py SRC_DIR IMPACTFIT_EXE
 """
@@ -56,6 +58,8 @@ for k in ("E_OUT", "T_CONTACT", "F_MAX", "T_FMAX", "DELTA_MAX", "T_DELTA_MAX", "
         failures.append(f"accuracy.h: no IMPACTFIT_ACCURACY_{k}")
 m = re.search(r"max \|e_out - e\| = ([0-9.e+-]+)", read("include/impactfit/generated/copt_surrogate.h"))
 copt_sur = up2(float(m.group(1))) if m else None
+m = re.search(r"max relative error ([0-9.e+-]+)", read("include/impactfit/generated/ramaswamy_dtau_surrogate.h"))
+dtau_sur = up2(float(m.group(1))) if m else None
 claims = {}
 with open(f"{src}/reports/claims.json", encoding="utf-8") as f:
     for line in f:
@@ -88,6 +92,11 @@ if not failures:
     expect("README.md", readme, f"e_out within {acc['E_OUT']}·max(e, 0.01)")
     expect("README.md", readme, f"the inverse commands within {max(acc['COPT'], acc['ZHANG_ALPHA'], key=float)}·min(e, 1 − e)")
     expect("README.md", readme, f"c_opt with |e_out − e| ≤ {copt_sur}")
+    hc = flat(read("docs/HUNT_CROSSLEY.md"))
+    expect("docs/HUNT_CROSSLEY.md", hc, f"gives back e within {acc['HC_EPS']}·min(e, 1 − e)")
+    expect("docs/HUNT_CROSSLEY.md", hc, f"within {acc['IMPACT_TIME']} relative for random n ∈ [1, 3] and ε ∈ [1e-4, 20]")
+    expect("docs/HUNT_CROSSLEY.md", hc, f"{dtau_sur} relative maximum error on 201 × 51 held-out points")
+    expect("docs/HUNT_CROSSLEY.md", hc, f"Δτ to {dtau_sur}, ε ≤ 100")
     inv = flat(read("docs/INVERSE.md"))
     expect("docs/INVERSE.md", inv, f"max |e_out − e| = {copt_sur}")
     expect("docs/INVERSE.md", inv, f"max |e_out − e| = {zc} (C) and {za} (A)")
@@ -103,6 +112,7 @@ if not failures:
     expect("impactfit zhang-alpha --help", help_of("zhang-alpha"), f"|e_out - e| <= {acc['ZHANG_ALPHA']} min(e, 1 - e)")
     expect("impactfit hc-eps --help", help_of("hc-eps"), f"within {acc['HC_EPS']} min(e, 1 - e)")
     expect("impactfit impact-time --help", help_of("impact-time"), f"within {acc['IMPACT_TIME']} relative")
+    expect("impactfit dtau-surrogate --help", help_of("dtau-surrogate"), f"The defaults give {dtau_sur} relative at most")
 
 for f in failures:
     print("FAIL:", f)
