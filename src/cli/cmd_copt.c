@@ -193,21 +193,11 @@ int impactfit_cmd_copt(int argc, char **argv) {
   const size_t nax = CLI_COUNT(ax);
   if (!(rc = cli_axes_parse(ax, nax, &o)) && !(tol >= 1e-13 && tol < 0.1))
     rc = cli_input_error("--tol: expected a value in [1e-13, 0.1), got %.17g", tol);
-  if (!rc)
-    rc = cli_axes_limit("copt", ax, nax);
-  impactfit_sweep *s = NULL;
-  if (!rc) {
+  if (!rc && !(rc = cli_axes_limit("copt", ax, nax))) /* the note after every check (cli_grid_main's passes) */
     cli_note_scaled("copt", opts, CLI_COUNT(opts), "c_opt, delta_sep and t_contact");
-    const cli_setting set[] = {{"k", NULL, o.k, NULL, 0},        {"mass", NULL, o.mass, NULL, 0},
-                               {"v", NULL, o.v, NULL, 0},        {"tol", NULL, tol, NULL, 0},
-                               {"method", rm->name, 0, NULL, 0}, {"dimensional", dimensional ? "1" : "0", 0, NULL, 0}};
-    rc = cli_grid_sweep("copt", "copt", set, CLI_COUNT(set), ax, nax, &s);
-  }
-  if (!rc) {
-    copt_print pc = {json, csv, o.k, o.mass, o.v, rm->name};
-    rc = cli_grid_exec("copt", s, &go, argc, argv, copt_header, copt_row, &pc);
-  }
-  impactfit_sweep_free(s);
-  cli_axes_free(ax, nax);
-  return rc;
+  const cli_setting set[] = {{"k", NULL, o.k, NULL, 0},        {"mass", NULL, o.mass, NULL, 0},
+                             {"v", NULL, o.v, NULL, 0},        {"tol", NULL, tol, NULL, 0},
+                             {"method", rm->name, 0, NULL, 0}, {"dimensional", dimensional ? "1" : "0", 0, NULL, 0}};
+  copt_print pc = {json, csv, o.k, o.mass, o.v, rm->name};
+  return cli_grid_main(rc, "copt", "copt", set, CLI_COUNT(set), ax, nax, &go, argc, argv, copt_header, copt_row, &pc);
 }

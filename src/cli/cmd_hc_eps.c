@@ -174,23 +174,12 @@ int impactfit_cmd_hc_eps(int argc, char **argv) {
   };
   const size_t nax = CLI_COUNT(ax);
   he_check hc = {f, s_k ? &ax[1].ax : NULL, s_k ? &ax[2].ax : NULL};
-  impactfit_sweep *s = NULL;
   rc = cli_axes_parse(ax, nax, NULL);
   if (!rc) /* then the formula at every e (k and v checked) */
     CLI_AXIS_EACH (ax[0].ax, i)
       if (!rc)
         rc = check_e(cli_axis_value(&ax[0].ax, i), &hc);
-  if (!rc)
-    rc = cli_axes_limit("hc-eps", ax, nax);
-  if (!rc) {
-    const cli_setting set[] = {{"formula", f->name, 0, NULL, 0}};
-    rc = cli_grid_sweep("hc-eps", "eps-formula", set, 1, ax, nax, &s);
-  }
-  if (!rc) {
-    he_print pc = {json, s_k != NULL, f};
-    rc = cli_grid_exec("hc-eps", s, &go, argc, argv, he_header, he_row, &pc);
-  }
-  impactfit_sweep_free(s);
-  cli_axes_free(ax, nax);
-  return rc;
+  const cli_setting set[] = {{"formula", f->name, 0, NULL, 0}};
+  he_print pc = {json, s_k != NULL, f};
+  return cli_grid_main(rc, "hc-eps", "eps-formula", set, 1, ax, nax, &go, argc, argv, he_header, he_row, &pc);
 }

@@ -45,90 +45,63 @@ static const char *help_text =
     "Exit status: 0 success, 1 a point failed numerically (the other rows are still printed),\n"
     "2 invalid input, 130/143 interrupted.\n";
 
-typedef struct ipoint {
-  double e, dt, v, mass, n;
-  impactfit_hc_identified id;
-  int status;
-  const char *message;
-} ipoint;
-
-static void print_detail(const ipoint *p) {
-  const impactfit_hc_identified *id = &p->id;
-  printf("identify-hc: e = %.17g, dt = %.17g s, v = %.17g m/s, mass = %.17g kg, n = %.17g\n", p->e, p->dt, p->v,
-         p->mass, p->n);
-  printf("  %-9s %.17g (damping ratio lambda v / k)\n", "eps", id->eps);
-  printf("  %-9s %.17g (dimensionless contact duration)\n", "dtau", id->dtau);
-  printf("  %-9s %.17g 1/s\n", "omega_i", id->omega_i);
-  printf("  %-9s %.17g N/m^n\n", "k", id->k);
-  printf("  %-9s %.17g N s/m^(n+1)\n", "lambda", id->lambda);
-  printf("  check: simulated e = %.17g, dt = %.17g s (relative residuals %.2g, %.2g)\n", id->e_sim, id->dt_sim,
-         id->e_residual, id->dt_residual);
-}
-
 /* rows of the library's sweep problem "identify-hc" (src/hc/prob_identify_hc.c) */
 enum { P_E, P_DT, P_V, P_MASS, P_N };
 enum { O_EPS, O_DTAU, O_OMEGA, O_K, O_LAMBDA, O_E_SIM, O_DT_SIM, O_E_RES, O_DT_RES };
 
-#define ID(f) CLI_FIELD(impactfit_hc_identified, f, 'd')
-static const cli_field id_fields[] = {ID(eps),   ID(dtau),   ID(omega_i),    ID(k),          ID(lambda),
-                                      ID(e_sim), ID(dt_sim), ID(e_residual), ID(dt_residual)};
+static const cli_col cols[] = {
+    {"e", "e", "%-12.6g", CLI_COL_IN, P_E, 0},
+    {"dt", "dt", "%-12.6g", CLI_COL_IN, P_DT, 0},
+    {"v", "v", "%-10.4g", CLI_COL_IN, P_V, 0},
+    {"mass", "mass", "%-10.4g", CLI_COL_IN, P_MASS, 0},
+    {"n", "n", "%-6.4g", CLI_COL_IN, P_N, 0},
+    {"eps", "eps", "%-22.17g", 0, O_EPS, 0},
+    {"dtau", "dtau", "%-22.17g", 0, O_DTAU, 0},
+    {"omega_i", "omega_i", "%-22.17g", 0, O_OMEGA, 0},
+    {"k", "k", "%-22.17g", 0, O_K, 0},
+    {"lambda", "lambda", "%-22.17g", 0, O_LAMBDA, 0},
+    {NULL, "e_sim", NULL, 0, O_E_SIM, 0},
+    {NULL, "dt_sim", NULL, 0, O_DT_SIM, 0},
+    {"res_e", "e_residual", "%-8.1e", 0, O_E_RES, 0},
+    {"res_dt", "dt_residual", "%.1e", 0, O_DT_RES, 0},
+};
 
 typedef struct ih_print {
-  int json, detail;
-  int rc; /* CLI_INPUT when a point's result was out of range */
+  cli_table t;
+  int detail; /* one point, as text: the constants one per line */
+  int rc;     /* CLI_INPUT when a point's result was out of range */
 } ih_print;
 
 static void ih_header(void *ctx) {
-  const ih_print *c = ctx;
-  if (!c->json && !c->detail)
-    printf("%-12s %-12s %-10s %-10s %-6s %-22s %-22s %-22s %-22s %-22s %-8s %s\n", "e", "dt", "v", "mass", "n", "eps",
-           "dtau", "omega_i", "k", "lambda", "res_e", "res_dt");
+  ih_print *c = ctx;
+  if (!c->detail)
+    cli_table_header(&c->t);
 }
 
 static void ih_row(void *ctx, const cli_grid_row *r) {
   ih_print *c = ctx;
-  ipoint pt;
-  memset(&pt, 0, sizeof pt);
-  pt.e = r->in[P_E], pt.dt = r->in[P_DT], pt.v = r->in[P_V], pt.mass = r->in[P_MASS], pt.n = r->in[P_N];
-  pt.status = r->status;
-  pt.message = r->message;
-  impactfit_hc_identified *id = &pt.id;
-  for (size_t k = 0; k < CLI_COUNT(id_fields); k++) /* the outputs in the struct's order */
-    *(double *)((char *)id + id_fields[k].off) = r->out[k];
-  int input = pt.status && impactfit_status_is_input_error(pt.status);
+  const double *in = r->in, *o = r->out;
+  int input = r->status && impactfit_status_is_input_error(r->status);
   if (input)
     c->rc = CLI_INPUT;
-  if (c->detail) {
-    if (input)
-      cli_input_error("identify-hc: e = %g, dt = %g, v = %g, mass = %g, n = %g: %s", pt.e, pt.dt, pt.v, pt.mass, pt.n,
-                      pt.message);
-    else if (pt.status)
-      fprintf(stderr, "impactfit: error: identify-hc: %s\n", pt.message);
-    else
-      print_detail(&pt);
-    return;
+  if (!c->detail)
+    cli_table_row(&c->t, r);
+  else if (input)
+    cli_input_error("identify-hc: e = %g, dt = %g, v = %g, mass = %g, n = %g: %s", in[P_E], in[P_DT], in[P_V],
+                    in[P_MASS], in[P_N], r->message);
+  else if (r->status)
+    fprintf(stderr, "impactfit: error: identify-hc: %s\n", r->message);
+  else {
+    printf("identify-hc: e = %.17g, dt = %.17g s, v = %.17g m/s, mass = %.17g kg, n = %.17g\n", in[P_E], in[P_DT],
+           in[P_V], in[P_MASS], in[P_N]);
+    printf("  %-9s %.17g (damping ratio lambda v / k)\n", "eps", o[O_EPS]);
+    printf("  %-9s %.17g (dimensionless contact duration)\n", "dtau", o[O_DTAU]);
+    printf("  %-9s %.17g 1/s\n", "omega_i", o[O_OMEGA]);
+    printf("  %-9s %.17g N/m^n\n", "k", o[O_K]);
+    printf("  %-9s %.17g N s/m^(n+1)\n", "lambda", o[O_LAMBDA]);
+    printf("  check: simulated e = %.17g, dt = %.17g s (relative residuals %.2g, %.2g)\n", o[O_E_SIM], o[O_DT_SIM],
+           o[O_E_RES], o[O_DT_RES]);
   }
-  if (c->json) {
-    cli_json j;
-    cli_json_begin(&j, stdout);
-    cli_json_num(&j, "e", pt.e);
-    cli_json_num(&j, "dt", pt.dt);
-    cli_json_num(&j, "v", pt.v);
-    cli_json_num(&j, "mass", pt.mass);
-    cli_json_num(&j, "n", pt.n);
-    if (cli_json_status(&j, pt.status, pt.message))
-      cli_json_fields(&j, id, id_fields, CLI_COUNT(id_fields));
-    cli_json_end(&j);
-  } else {
-    printf("%-12.6g %-12.6g %-10.4g %-10.4g %-6.4g", pt.e, pt.dt, pt.v, pt.mass, pt.n);
-    if (pt.status)
-      printf(" %s\n", impactfit_status_name(pt.status));
-    else
-      printf(" %-22.17g %-22.17g %-22.17g %-22.17g %-22.17g %-8.1e %.1e\n", id->eps, id->dtau, id->omega_i, id->k,
-             id->lambda, id->e_residual, id->dt_residual);
-  }
-  if (pt.status)
-    cli_row_failed("identify-hc", pt.message, "point %zu (e = %g, dt = %g)", r->index, pt.e, pt.dt);
 }
 
 int impactfit_cmd_identify_hc(int argc, char **argv) {
@@ -164,19 +137,9 @@ int impactfit_cmd_identify_hc(int argc, char **argv) {
       return cli_input_error("identify-hc: %s is required (see 'impactfit identify-hc --help')", ax[i].opt);
   if ((rc = cli_grid_check("identify-hc", &go, json)))
     return rc;
-  impactfit_sweep *sw = NULL;
   rc = cli_axes_parse(ax, nax, NULL);
-  if (!rc)
-    rc = cli_axes_limit("identify-hc", ax, nax);
-  if (!rc)
-    rc = cli_grid_sweep("identify-hc", "identify-hc", NULL, 0, ax, nax, &sw);
-  if (!rc) {
-    ih_print pc = {json, cli_axes_total(ax, nax) == 1 && !json, 0};
-    rc = cli_grid_exec("identify-hc", sw, &go, argc, argv, ih_header, ih_row, &pc);
-    if (pc.rc && (rc == CLI_OK || rc == CLI_NUMERIC))
-      rc = pc.rc;
-  }
-  impactfit_sweep_free(sw);
-  cli_axes_free(ax, nax);
-  return rc;
+  ih_print pc = {
+      {"identify-hc", cols, CLI_COUNT(cols), 0, json, 2, 1}, !rc && cli_axes_total(ax, nax) == 1 && !json, 0};
+  rc = cli_grid_main(rc, "identify-hc", "identify-hc", NULL, 0, ax, nax, &go, argc, argv, ih_header, ih_row, &pc);
+  return (pc.rc && (rc == CLI_OK || rc == CLI_NUMERIC)) ? pc.rc : rc;
 }

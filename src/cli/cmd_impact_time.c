@@ -64,61 +64,16 @@ static const char *help_text =
                                         "still printed),\n"
                                         "2 invalid input, 130/143 interrupted.\n";
 
-typedef struct it_print {
-  int json, dims;
-} it_print;
-
 enum { IN_EPS, IN_N, IN_K, IN_MASS, IN_V };              /* problem impact-time's parameters */
 enum { OUT_DTAU, OUT_E, OUT_OMEGA, OUT_DT, OUT_LAMBDA }; /* and outputs */
 
-static void it_header(void *ctx) {
-  const it_print *c = ctx;
-  if (c->json)
-    return;
-  printf("%-10s %-6s %-22s %-22s", "eps", "n", "dtau", "e");
-  if (c->dims)
-    printf(" %-10s %-10s %-10s %-22s %-22s %s", "k", "mass", "v", "omega_i", "dt", "lambda");
-  printf("\n");
-}
-
-static void it_row(void *ctx, const cli_grid_row *r) {
-  const it_print *c = ctx;
-  const double *in = r->in, *o = r->out;
-  if (c->json) {
-    cli_json j;
-    cli_json_begin(&j, stdout);
-    cli_json_num(&j, "eps", in[IN_EPS]);
-    cli_json_num(&j, "n", in[IN_N]);
-    if (c->dims) {
-      cli_json_num(&j, "k", in[IN_K]);
-      cli_json_num(&j, "mass", in[IN_MASS]);
-      cli_json_num(&j, "v", in[IN_V]);
-    }
-    if (cli_json_status(&j, r->status, r->message)) {
-      cli_json_num(&j, "dtau", o[OUT_DTAU]);
-      cli_json_num(&j, "e", o[OUT_E]);
-      if (c->dims) {
-        cli_json_num(&j, "omega_i", o[OUT_OMEGA]);
-        cli_json_num(&j, "dt", o[OUT_DT]);
-        cli_json_num(&j, "lambda", o[OUT_LAMBDA]);
-      }
-    }
-    cli_json_end(&j);
-  } else {
-    printf("%-10.6g %-6.4g", in[IN_EPS], in[IN_N]);
-    if (r->status)
-      printf(" %s\n", impactfit_status_name(r->status));
-    else {
-      printf(" %-22.17g %-22.17g", o[OUT_DTAU], o[OUT_E]);
-      if (c->dims)
-        printf(" %-10.4g %-10.4g %-10.4g %-22.17g %-22.17g %.17g", in[IN_K], in[IN_MASS], in[IN_V], o[OUT_OMEGA],
-               o[OUT_DT], o[OUT_LAMBDA]);
-      printf("\n");
-    }
-  }
-  if (r->status)
-    cli_row_failed("impact-time", r->message, "eps = %g, n = %g", in[IN_EPS], in[IN_N]);
-}
+static const cli_col cols[] = {
+    {"eps", "eps", "%-10.6g", CLI_COL_IN, IN_EPS, 0}, {"n", "n", "%-6.4g", CLI_COL_IN, IN_N, 0},
+    {"dtau", "dtau", "%-22.17g", 0, OUT_DTAU, 0},     {"e", "e", "%-22.17g", 0, OUT_E, 0},
+    {"k", "k", "%-10.4g", CLI_COL_IN, IN_K, 1},       {"mass", "mass", "%-10.4g", CLI_COL_IN, IN_MASS, 1},
+    {"v", "v", "%-10.4g", CLI_COL_IN, IN_V, 1},       {"omega_i", "omega_i", "%-22.17g", 0, OUT_OMEGA, 1},
+    {"dt", "dt", "%-22.17g", 0, OUT_DT, 1},           {"lambda", "lambda", "%.17g", 0, OUT_LAMBDA, 1},
+};
 
 /* with --k --mass --v: omega_i and lambda representable at the ends of every axis */
 static int check_dims(const cli_axis_spec *ax) {
@@ -171,19 +126,10 @@ int impactfit_cmd_impact_time(int argc, char **argv) {
       CLI_AXIS("--v", "v", s_v, "1"),
   };
   const size_t nax = CLI_COUNT(ax);
-  impactfit_sweep *s = NULL;
   rc = cli_axes_parse(ax, nax, NULL);
   if (!rc && dims)
     rc = check_dims(ax);
-  if (!rc)
-    rc = cli_axes_limit("impact-time", ax, nax);
-  if (!rc)
-    rc = cli_grid_sweep("impact-time", "impact-time", NULL, 0, ax, nax, &s);
-  if (!rc) {
-    it_print pc = {json, dims != 0};
-    rc = cli_grid_exec("impact-time", s, &go, argc, argv, it_header, it_row, &pc);
-  }
-  impactfit_sweep_free(s);
-  cli_axes_free(ax, nax);
-  return rc;
+  cli_table t = {"impact-time", cols, CLI_COUNT(cols), dims != 0, json, 2, 0};
+  return cli_grid_main(rc, "impact-time", "impact-time", NULL, 0, ax, nax, &go, argc, argv, cli_table_header,
+                       cli_table_row, &t);
 }

@@ -204,7 +204,6 @@ int impactfit_cmd_zhang_alpha(int argc, char **argv) {
        {0}},
   };
   const size_t nax = CLI_COUNT(ax);
-  impactfit_sweep *s = NULL;
   rc = cli_axes_parse(ax, nax, NULL);
   if (!rc && !(tol >= 1e-13 && tol < 0.1))
     rc = cli_input_error("--tol: expected a value in [1e-13, 0.1), got %.17g", tol);
@@ -214,20 +213,11 @@ int impactfit_cmd_zhang_alpha(int argc, char **argv) {
       if (!rc)
         rc = check_dims(cli_axis_value(&ax[0].ax, i), &dm);
   }
-  if (!rc)
-    rc = cli_axes_limit("zhang-alpha", ax, nax);
-  if (!rc) {
-    cli_setting set[6] = {{"k", NULL, dm.k, NULL, 0},           {"mass", NULL, dm.mass, NULL, 0},
-                          {"v", NULL, dm.v, NULL, 0},           {"tol", NULL, tol, NULL, 0},
-                          {"transition", tr->name, 0, NULL, 0}, {"method", rm->name, 0, NULL, 0}};
-    const size_t skip = dm.have ? 0 : 3; /* k, mass, v only when given */
-    rc = cli_grid_sweep("zhang-alpha", "zhang-alpha", set + skip, CLI_COUNT(set) - skip, ax, nax, &s);
-  }
-  if (!rc) {
-    za_print pc = {json, csv, dm.have != 0, dm.k, dm.mass, dm.v, tr->name, rm->name};
-    rc = cli_grid_exec("zhang-alpha", s, &go, argc, argv, za_header, za_row, &pc);
-  }
-  impactfit_sweep_free(s);
-  cli_axes_free(ax, nax);
-  return rc;
+  cli_setting set[6] = {{"k", NULL, dm.k, NULL, 0},           {"mass", NULL, dm.mass, NULL, 0},
+                        {"v", NULL, dm.v, NULL, 0},           {"tol", NULL, tol, NULL, 0},
+                        {"transition", tr->name, 0, NULL, 0}, {"method", rm->name, 0, NULL, 0}};
+  const size_t skip = dm.have ? 0 : 3; /* k, mass, v only when given */
+  za_print pc = {json, csv, dm.have != 0, dm.k, dm.mass, dm.v, tr->name, rm->name};
+  return cli_grid_main(rc, "zhang-alpha", "zhang-alpha", set + skip, CLI_COUNT(set) - skip, ax, nax, &go, argc, argv,
+                       za_header, za_row, &pc);
 }

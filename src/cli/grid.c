@@ -294,3 +294,87 @@ void cli_row_failed(const char *what, const char *message, const char *where_fmt
   va_end(ap);
   fprintf(stderr, ": %s\n", message);
 }
+
+int cli_grid_main(int rc, const char *what, const char *problem, const cli_setting *set, size_t nset, cli_axis_spec *a,
+                  size_t n, const cli_grid_opts *o, int argc, char **argv, void (*header)(void *ctx),
+                  void (*row)(void *ctx, const cli_grid_row *r), void *ctx) {
+  impactfit_sweep *s = NULL;
+  if (!rc)
+    rc = cli_axes_limit(what, a, n);
+  if (!rc)
+    rc = cli_grid_sweep(what, problem, set, nset, a, n, &s);
+  if (!rc)
+    rc = cli_grid_exec(what, s, o, argc, argv, header, row, ctx);
+  impactfit_sweep_free(s);
+  cli_axes_free(a, n);
+  return rc;
+}
+
+/* ---- rows from a column table ---- */
+
+static int col_shown(const cli_table *t, const cli_col *c) { return (c->when & ~t->shown) == 0; }
+
+static double col_value(const cli_col *c, const cli_grid_row *r) { return c->in ? r->in[c->idx] : r->out[c->idx]; }
+
+void cli_table_header(void *ctx) {
+  const cli_table *t = ctx;
+  if (t->json)
+    return;
+  const char *sep = "";
+  for (size_t i = 0; i < t->ncols; i++) {
+    const cli_col *c = &t->cols[i];
+    if (!c->head || !col_shown(t, c))
+      continue;
+    char fmt[16] = "%"; /* the value's flags and width, as %s */
+    size_t k = 1;
+    for (const char *p = c->fmt + 1; (*p == '-' || (*p >= '0' && *p <= '9')) && k < sizeof fmt - 2; p++)
+      fmt[k++] = *p;
+    fmt[k++] = 's';
+    fmt[k] = '\0';
+    fputs(sep, stdout);
+    printf(fmt, c->head);
+    sep = " ";
+  }
+  putchar('\n');
+}
+
+void cli_table_row(void *ctx, const cli_grid_row *r) {
+  const cli_table *t = ctx;
+  if (t->json) {
+    cli_json j;
+    cli_json_begin(&j, stdout);
+    for (size_t i = 0; i < t->ncols; i++) /* the parameters, the status, the outputs of an OK point */
+      if (t->cols[i].key && t->cols[i].in && col_shown(t, &t->cols[i]))
+        cli_json_num(&j, t->cols[i].key, col_value(&t->cols[i], r));
+    if (cli_json_status(&j, r->status, r->message))
+      for (size_t i = 0; i < t->ncols; i++)
+        if (t->cols[i].key && !t->cols[i].in && col_shown(t, &t->cols[i]))
+          cli_json_num(&j, t->cols[i].key, col_value(&t->cols[i], r));
+    cli_json_end(&j);
+  } else {
+    const char *sep = "";
+    for (size_t i = 0; i < t->ncols; i++) {
+      const cli_col *c = &t->cols[i];
+      if (r->status && !c->in)
+        break;
+      if (!c->head || !col_shown(t, c))
+        continue;
+      fputs(sep, stdout);
+      printf(c->fmt, col_value(c, r));
+      sep = " ";
+    }
+    if (r->status)
+      printf(" %s", impactfit_status_name(r->status));
+    putchar('\n');
+  }
+  if (r->status) {
+    char where[256];
+    int at = t->point ? snprintf(where, sizeof where, "point %zu (", r->index) : 0;
+    for (size_t i = 0; i < t->nwhere && at >= 0 && (size_t)at < sizeof where; i++)
+      at += snprintf(where + at, sizeof where - (size_t)at, "%s%s = %g", i ? ", " : "", t->cols[i].head,
+                     r->in[t->cols[i].idx]);
+    if (t->point && at >= 0 && (size_t)at < sizeof where)
+      snprintf(where + at, sizeof where - (size_t)at, ")");
+    cli_row_failed(t->what, r->message, "%s", where);
+  }
+}

@@ -135,10 +135,45 @@ typedef struct cli_setting {
 int cli_grid_sweep(const char *what, const char *problem, const cli_setting *set, size_t nset, const cli_axis_spec *a,
                    size_t n, impactfit_sweep **out);
 
+/* A grid command's last step: when rc is 0, checks the size (cli_axes_limit), builds the sweep
+ * (cli_grid_sweep) and runs it (cli_grid_exec); then frees the axes. Returns the exit status. */
+int cli_grid_main(int rc, const char *what, const char *problem, const cli_setting *set, size_t nset, cli_axis_spec *a,
+                  size_t n, const cli_grid_opts *o, int argc, char **argv, void (*header)(void *ctx),
+                  void (*row)(void *ctx, const cli_grid_row *r), void *ctx);
+
 /* A failed point's message on stderr after its row: "impactfit: error: WHAT: <where>: message",
  * <where> from the format (stdout flushed first so the row comes before it). */
 void cli_row_failed(const char *what, const char *message, const char *where_fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* ---- a grid command's rows, declared once ----
+ * A column: its header text (NULL: JSON only), its JSON key (NULL: text only), its text format
+ * (the header is printed with the format's flags and width, as %s), a sweep parameter (CLI_COL_IN)
+ * or output, its index there, and the bits of cli_table.shown it needs (0: always shown). */
+typedef struct cli_col {
+  const char *head, *key, *fmt;
+  int in, idx;
+  unsigned when;
+} cli_col;
+#define CLI_COL_IN 1
+
+/* A command's rows: the columns in text order. Text rows print the columns separated by a space; a
+ * failed point prints the leading parameter columns and the status name. JSON rows (json set)
+ * print the parameter columns, "status" (and "error"), then the output columns of an OK point. A
+ * failed point's message names the first nwhere parameters ("point I (...)" with point set). */
+typedef struct cli_table {
+  const char *what;
+  const cli_col *cols;
+  size_t ncols;
+  unsigned shown;
+  int json;
+  size_t nwhere;
+  int point;
+} cli_table;
+
+/* cli_grid_exec's printers for ctx = a cli_table. */
+void cli_table_header(void *ctx);
+void cli_table_row(void *ctx, const cli_grid_row *r);
 
 /* for (i over the values of axis a to check): every value of a list, the two ends of a range (a linear
  * range lies between them). */
