@@ -72,66 +72,30 @@ static const char *help_text =
                                  "input,\n"
                                  "130/143 interrupted.\n";
 
-typedef struct copt_print {
-  int json, csv;
-  double k, mass, v;
-  const char *method;
-} copt_print;
-
-enum { IN_N, IN_E };                                                          /* problem copt's parameters */
+enum { IN_N, IN_E, IN_K, IN_MASS, IN_V };                                     /* problem copt's parameters */
 enum { OUT_C_OPT, OUT_ZETA, OUT_E_OUT, OUT_E_ERR, OUT_DSEP, OUT_TC, OUT_IT }; /* and outputs */
 
-static void copt_header(void *ctx) {
-  const copt_print *c = ctx;
-  if (c->csv)
-    puts("n,e,c_opt,e_out,zeta,delta_sep,t_contact,iterations,rhs_evals,status");
-  else if (!c->json)
-    printf("%8s %12s %22s %20s %20s %14s %5s %7s\n", "n", "e", "c_opt", "e_out", "zeta", "delta_sep", "iter", "evals");
-}
+static const cli_col cols[] = {
+    {"n", "%8.4g", "n", 1, 'i', IN_N, 0, 0},
+    {"e", "%12.6g", "e", 1, 'i', IN_E, 0, 0},
+    {NULL, NULL, "k", 0, 'i', IN_K, 0, 0},
+    {NULL, NULL, "mass", 0, 'i', IN_MASS, 0, 0},
+    {NULL, NULL, "v", 0, 'i', IN_V, 0, 0},
+    {NULL, NULL, "method", 0, 's', 0, 0, 0},
+    {"c_opt", "%22.15g", "c_opt", 1, 'x', 0, 1, 0},
+    {"e_out", "%20.15g", "e_out", 1, 'o', OUT_E_OUT, 1, 0},
+    {"zeta", "%20.15g", "zeta", 1, 'o', OUT_ZETA, 1, 0},
+    {"delta_sep", "%14.6g", "delta_sep", 1, 'o', OUT_DSEP, 1, 0},
+    {NULL, NULL, "t_contact", 1, 'o', OUT_TC, 1, 0},
+    {"iter", "%5d", "iterations", 1, 'o', OUT_IT, 2, 0},
+    {"evals", "%7ld", "rhs_evals", 1, 'r', 0, 2, 0},
+};
 
-static void copt_row(void *ctx, const cli_grid_row *r) {
-  const copt_print *c = ctx;
-  double n = r->in[IN_N], e = r->in[IN_E];
-  const double *o = r->out;
-  int it = (int)o[OUT_IT];
-  /* c from zeta, as the command always printed it (with --dimensional the problem's c_opt is the
-   * searched c itself, which can differ from this in the last digit) */
-  double c_opt = 0.0;
-  if (!r->status)
-    impactfit_copt_from_zeta(n, o[OUT_ZETA], c->k, c->mass, c->v, &c_opt, NULL);
-  if (c->json) {
-    cli_json j;
-    cli_json_begin(&j, stdout);
-    cli_json_num(&j, "n", n);
-    cli_json_num(&j, "e", e);
-    cli_json_num(&j, "k", c->k);
-    cli_json_num(&j, "mass", c->mass);
-    cli_json_num(&j, "v", c->v);
-    cli_json_str(&j, "method", c->method);
-    if (cli_json_status(&j, r->status, r->message)) {
-      cli_json_num(&j, "c_opt", c_opt);
-      cli_json_num(&j, "e_out", o[OUT_E_OUT]);
-      cli_json_num(&j, "zeta", o[OUT_ZETA]);
-      cli_json_num(&j, "delta_sep", o[OUT_DSEP]);
-      cli_json_num(&j, "t_contact", o[OUT_TC]);
-    }
-    cli_json_int(&j, "iterations", it);
-    cli_json_int(&j, "rhs_evals", r->rhs_evals);
-    cli_json_end(&j);
-  } else if (c->csv) {
-    if (r->status)
-      printf("%.17g,%.17g,,,,,,%d,%ld,%s\n", n, e, it, r->rhs_evals, impactfit_status_name(r->status));
-    else
-      printf("%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%ld,OK\n", n, e, c_opt, o[OUT_E_OUT], o[OUT_ZETA],
-             o[OUT_DSEP], o[OUT_TC], it, r->rhs_evals);
-  } else if (r->status) {
-    printf("%8.4g %12.6g %s\n", n, e, impactfit_status_name(r->status));
-  } else {
-    printf("%8.4g %12.6g %22.15g %20.15g %20.15g %14.6g %5d %7ld\n", n, e, c_opt, o[OUT_E_OUT], o[OUT_ZETA],
-           o[OUT_DSEP], it, r->rhs_evals);
-  }
-  if (r->status)
-    cli_row_failed("copt", r->message, "n = %g, e = %g", n, e);
+/* c from zeta, as the command always printed it (with --dimensional the problem's c_opt is the
+ * searched c itself, which can differ from this in the last digit) */
+static void copt_derive(const cli_table *t, const cli_grid_row *r, double *x) {
+  (void)t;
+  impactfit_copt_from_zeta(r->in[IN_N], r->out[OUT_ZETA], r->in[IN_K], r->in[IN_MASS], r->in[IN_V], &x[0], NULL);
 }
 
 typedef struct copt_opts {
@@ -198,6 +162,7 @@ int impactfit_cmd_copt(int argc, char **argv) {
   const cli_setting set[] = {{"k", NULL, o.k, NULL, 0},        {"mass", NULL, o.mass, NULL, 0},
                              {"v", NULL, o.v, NULL, 0},        {"tol", NULL, tol, NULL, 0},
                              {"method", rm->name, 0, NULL, 0}, {"dimensional", dimensional ? "1" : "0", 0, NULL, 0}};
-  copt_print pc = {json, csv, o.k, o.mass, o.v, rm->name};
-  return cli_grid_main(rc, "copt", "copt", set, CLI_COUNT(set), ax, nax, &go, argc, argv, copt_header, copt_row, &pc);
+  cli_table t = {"copt", cols, CLI_COUNT(cols), 0, json, csv, 2, 0, {rm->name}, copt_derive};
+  return cli_grid_main(rc, "copt", "copt", set, CLI_COUNT(set), ax, nax, &go, argc, argv, cli_table_header,
+                       cli_table_row, &t);
 }

@@ -50,20 +50,20 @@ enum { P_E, P_DT, P_V, P_MASS, P_N };
 enum { O_EPS, O_DTAU, O_OMEGA, O_K, O_LAMBDA, O_E_SIM, O_DT_SIM, O_E_RES, O_DT_RES };
 
 static const cli_col cols[] = {
-    {"e", "e", "%-12.6g", CLI_COL_IN, P_E, 0},
-    {"dt", "dt", "%-12.6g", CLI_COL_IN, P_DT, 0},
-    {"v", "v", "%-10.4g", CLI_COL_IN, P_V, 0},
-    {"mass", "mass", "%-10.4g", CLI_COL_IN, P_MASS, 0},
-    {"n", "n", "%-6.4g", CLI_COL_IN, P_N, 0},
-    {"eps", "eps", "%-22.17g", 0, O_EPS, 0},
-    {"dtau", "dtau", "%-22.17g", 0, O_DTAU, 0},
-    {"omega_i", "omega_i", "%-22.17g", 0, O_OMEGA, 0},
-    {"k", "k", "%-22.17g", 0, O_K, 0},
-    {"lambda", "lambda", "%-22.17g", 0, O_LAMBDA, 0},
-    {NULL, "e_sim", NULL, 0, O_E_SIM, 0},
-    {NULL, "dt_sim", NULL, 0, O_DT_SIM, 0},
-    {"res_e", "e_residual", "%-8.1e", 0, O_E_RES, 0},
-    {"res_dt", "dt_residual", "%.1e", 0, O_DT_RES, 0},
+    {"e", "%-12.6g", "e", 0, 'i', P_E, 0, 0},
+    {"dt", "%-12.6g", "dt", 0, 'i', P_DT, 0, 0},
+    {"v", "%-10.4g", "v", 0, 'i', P_V, 0, 0},
+    {"mass", "%-10.4g", "mass", 0, 'i', P_MASS, 0, 0},
+    {"n", "%-6.4g", "n", 0, 'i', P_N, 0, 0},
+    {"eps", "%-22.17g", "eps", 0, 'o', O_EPS, 1, 0},
+    {"dtau", "%-22.17g", "dtau", 0, 'o', O_DTAU, 1, 0},
+    {"omega_i", "%-22.17g", "omega_i", 0, 'o', O_OMEGA, 1, 0},
+    {"k", "%-22.17g", "k", 0, 'o', O_K, 1, 0},
+    {"lambda", "%-22.17g", "lambda", 0, 'o', O_LAMBDA, 1, 0},
+    {NULL, NULL, "e_sim", 0, 'o', O_E_SIM, 1, 0},
+    {NULL, NULL, "dt_sim", 0, 'o', O_DT_SIM, 1, 0},
+    {"res_e", "%-8.1e", "e_residual", 0, 'o', O_E_RES, 1, 0},
+    {"res_dt", "%.1e", "dt_residual", 0, 'o', O_DT_RES, 1, 0},
 };
 
 typedef struct ih_print {
@@ -138,8 +138,9 @@ int impactfit_cmd_identify_hc(int argc, char **argv) {
   if ((rc = cli_grid_check("identify-hc", &go, json)))
     return rc;
   rc = cli_axes_parse(ax, nax, NULL);
-  ih_print pc = {
-      {"identify-hc", cols, CLI_COUNT(cols), 0, json, 2, 1}, !rc && cli_axes_total(ax, nax) == 1 && !json, 0};
+  ih_print pc = {{"identify-hc", cols, CLI_COUNT(cols), 0, json, 0, 2, 1, {NULL}, NULL},
+                 !rc && cli_axes_total(ax, nax) == 1 && !json,
+                 0};
   rc = cli_grid_main(rc, "identify-hc", "identify-hc", NULL, 0, ax, nax, &go, argc, argv, ih_header, ih_row, &pc);
   return (pc.rc && (rc == CLI_OK || rc == CLI_NUMERIC)) ? pc.rc : rc;
 }

@@ -68,11 +68,16 @@ enum { IN_EPS, IN_N, IN_K, IN_MASS, IN_V };              /* problem impact-time'
 enum { OUT_DTAU, OUT_E, OUT_OMEGA, OUT_DT, OUT_LAMBDA }; /* and outputs */
 
 static const cli_col cols[] = {
-    {"eps", "eps", "%-10.6g", CLI_COL_IN, IN_EPS, 0}, {"n", "n", "%-6.4g", CLI_COL_IN, IN_N, 0},
-    {"dtau", "dtau", "%-22.17g", 0, OUT_DTAU, 0},     {"e", "e", "%-22.17g", 0, OUT_E, 0},
-    {"k", "k", "%-10.4g", CLI_COL_IN, IN_K, 1},       {"mass", "mass", "%-10.4g", CLI_COL_IN, IN_MASS, 1},
-    {"v", "v", "%-10.4g", CLI_COL_IN, IN_V, 1},       {"omega_i", "omega_i", "%-22.17g", 0, OUT_OMEGA, 1},
-    {"dt", "dt", "%-22.17g", 0, OUT_DT, 1},           {"lambda", "lambda", "%.17g", 0, OUT_LAMBDA, 1},
+    {"eps", "%-10.6g", "eps", 0, 'i', IN_EPS, 0, 0},
+    {"n", "%-6.4g", "n", 0, 'i', IN_N, 0, 0},
+    {"dtau", "%-22.17g", "dtau", 0, 'o', OUT_DTAU, 1, 0},
+    {"e", "%-22.17g", "e", 0, 'o', OUT_E, 1, 0},
+    {"k", "%-10.4g", "k", 0, 'i', IN_K, 0, 1},
+    {"mass", "%-10.4g", "mass", 0, 'i', IN_MASS, 0, 1},
+    {"v", "%-10.4g", "v", 0, 'i', IN_V, 0, 1},
+    {"omega_i", "%-22.17g", "omega_i", 0, 'o', OUT_OMEGA, 1, 1},
+    {"dt", "%-22.17g", "dt", 0, 'o', OUT_DT, 1, 1},
+    {"lambda", "%.17g", "lambda", 0, 'o', OUT_LAMBDA, 1, 1},
 };
 
 /* with --k --mass --v: omega_i and lambda representable at the ends of every axis */
@@ -129,7 +134,7 @@ int impactfit_cmd_impact_time(int argc, char **argv) {
   rc = cli_axes_parse(ax, nax, NULL);
   if (!rc && dims)
     rc = check_dims(ax);
-  cli_table t = {"impact-time", cols, CLI_COUNT(cols), dims != 0, json, 2, 0};
+  cli_table t = {"impact-time", cols, CLI_COUNT(cols), dims != 0, json, 0, 2, 0, {NULL}, NULL};
   return cli_grid_main(rc, "impact-time", "impact-time", NULL, 0, ax, nax, &go, argc, argv, cli_table_header,
                        cli_table_row, &t);
 }

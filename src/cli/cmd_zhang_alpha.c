@@ -71,77 +71,35 @@ static const char *help_text =
                                         "130/143\n"
                                         "interrupted.\n";
 
-typedef struct za_print {
-  int json, csv, have_dims;
-  double k, mass, v;
-  const char *transition, *method;
-} za_print;
+enum { IN_N, IN_M, IN_E, IN_K, IN_MASS, IN_V }; /* problem zhang-alpha's parameters */
+enum { OUT_E_OUT = 2, OUT_ZETA, OUT_IT = 5 };   /* and the outputs used */
+enum { X_ALPHA, X_LS, X_LAMBDA };               /* computed from zeta */
 
-enum { IN_N, IN_M, IN_E };         /* problem zhang-alpha's parameters */
-enum { OUT_ZETA = 3, OUT_IT = 5 }; /* and the outputs used: zeta, iterations */
+static const cli_col cols[] = {
+    {"n", "%6.4g", "n", 1, 'i', IN_N, 0, 0},
+    {"m", "%6.4g", "m", 1, 'i', IN_M, 0, 0},
+    {"e", "%12.6g", "e", 1, 'i', IN_E, 0, 0},
+    {"tr", "%2s", "transition", 1, 's', 0, 0, 0},
+    {NULL, NULL, "method", 0, 's', 1, 0, 0},
+    {"alpha", "%20.15g", "alpha", 1, 'x', X_ALPHA, 1, 0},
+    {"lambda_star", "%20.15g", "lambda_star", 1, 'x', X_LS, 1, 0},
+    {"e_out", "%20.15g", "e_out", 1, 'o', OUT_E_OUT, 1, 0},
+    {NULL, NULL, "zeta", 1, 'o', OUT_ZETA, 1, 0},
+    {NULL, NULL, "k", 0, 'i', IN_K, 1, 1},
+    {NULL, NULL, "mass", 0, 'i', IN_MASS, 1, 1},
+    {NULL, NULL, "v", 0, 'i', IN_V, 1, 1},
+    {NULL, NULL, "lambda", 1, 'x', X_LAMBDA, 1, 1},
+    {"iter", "%5d", "iterations", 1, 'o', OUT_IT, 2, 0},
+    {"evals", "%7ld", "rhs_evals", 1, 'r', 0, 2, 0},
+    {"lambda", "%22.15g", NULL, 0, 'x', X_LAMBDA, 1, 1},
+};
 
-static void za_header(void *ctx) {
-  const za_print *c = ctx;
-  if (c->csv)
-    printf("n,m,e,transition,alpha,lambda_star,e_out,zeta%s,iterations,rhs_evals,status\n",
-           c->have_dims ? ",lambda" : "");
-  else if (!c->json)
-    printf("%6s %6s %12s %2s %20s %20s %20s %5s %7s%s\n", "n", "m", "e", "tr", "alpha", "lambda_star", "e_out", "iter",
-           "evals", c->have_dims ? "                 lambda" : "");
-}
-
-static void za_row(void *ctx, const cli_grid_row *r) {
-  const za_print *c = ctx;
-  double n = r->in[IN_N], m = r->in[IN_M], e = r->in[IN_E], zeta = r->out[OUT_ZETA], e_out = r->out[2];
-  int it = (int)r->out[OUT_IT];
-  double alpha = 0.0, ls = 0.0, lam = 0.0;
-  if (!r->status) { /* from zeta, as the command always computed them */
-    impactfit_zhang_alpha_from_zeta(n, m, e, zeta, &alpha, &ls, NULL);
-    if (c->have_dims)
-      impactfit_lambda_from_zeta(n, m, zeta, c->k, c->mass, c->v, &lam, NULL);
-  }
-  if (c->json) {
-    cli_json j;
-    cli_json_begin(&j, stdout);
-    cli_json_num(&j, "n", n);
-    cli_json_num(&j, "m", m);
-    cli_json_num(&j, "e", e);
-    cli_json_str(&j, "transition", c->transition);
-    cli_json_str(&j, "method", c->method);
-    if (cli_json_status(&j, r->status, r->message)) {
-      cli_json_num(&j, "alpha", alpha);
-      cli_json_num(&j, "lambda_star", ls);
-      cli_json_num(&j, "e_out", e_out);
-      cli_json_num(&j, "zeta", zeta);
-      if (c->have_dims) {
-        cli_json_num(&j, "k", c->k);
-        cli_json_num(&j, "mass", c->mass);
-        cli_json_num(&j, "v", c->v);
-        cli_json_num(&j, "lambda", lam);
-      }
-    }
-    cli_json_int(&j, "iterations", it);
-    cli_json_int(&j, "rhs_evals", r->rhs_evals);
-    cli_json_end(&j);
-  } else if (c->csv) {
-    printf("%.17g,%.17g,%.17g,%s,", n, m, e, c->transition);
-    if (r->status)
-      printf(",,,%s,%d,%ld,%s\n", c->have_dims ? "," : "", it, r->rhs_evals, impactfit_status_name(r->status));
-    else if (c->have_dims)
-      printf("%.17g,%.17g,%.17g,%.17g,%.17g,%d,%ld,OK\n", alpha, ls, e_out, zeta, lam, it, r->rhs_evals);
-    else
-      printf("%.17g,%.17g,%.17g,%.17g,%d,%ld,OK\n", alpha, ls, e_out, zeta, it, r->rhs_evals);
-  } else if (r->status) {
-    printf("%6.4g %6.4g %12.6g %2s %s\n", n, m, e, c->transition, impactfit_status_name(r->status));
-  } else {
-    printf("%6.4g %6.4g %12.6g %2s %20.15g %20.15g %20.15g %5d %7ld", n, m, e, c->transition, alpha, ls, e_out, it,
-           r->rhs_evals);
-    if (c->have_dims)
-      printf(" %22.15g", lam);
-    putchar('\n');
-  }
-  if (r->status)
-    cli_row_failed("zhang-alpha", r->message, "n = %g, m = %g, e = %g", n, m, e);
+/* alpha, lambda_star and (with --k --mass --v) lambda from zeta, as the command always computed them */
+static void za_derive(const cli_table *t, const cli_grid_row *r, double *x) {
+  const double *in = r->in, zeta = r->out[OUT_ZETA];
+  impactfit_zhang_alpha_from_zeta(in[IN_N], in[IN_M], in[IN_E], zeta, &x[X_ALPHA], &x[X_LS], NULL);
+  if (t->shown)
+    impactfit_lambda_from_zeta(in[IN_N], in[IN_M], zeta, in[IN_K], in[IN_MASS], in[IN_V], &x[X_LAMBDA], NULL);
 }
 
 typedef struct za_dims {
@@ -217,7 +175,7 @@ int impactfit_cmd_zhang_alpha(int argc, char **argv) {
                         {"v", NULL, dm.v, NULL, 0},           {"tol", NULL, tol, NULL, 0},
                         {"transition", tr->name, 0, NULL, 0}, {"method", rm->name, 0, NULL, 0}};
   const size_t skip = dm.have ? 0 : 3; /* k, mass, v only when given */
-  za_print pc = {json, csv, dm.have != 0, dm.k, dm.mass, dm.v, tr->name, rm->name};
+  cli_table t = {"zhang-alpha", cols, CLI_COUNT(cols), dm.have != 0, json, csv, 3, 0, {tr->name, rm->name}, za_derive};
   return cli_grid_main(rc, "zhang-alpha", "zhang-alpha", set + skip, CLI_COUNT(set) - skip, ax, nax, &go, argc, argv,
-                       za_header, za_row, &pc);
+                       cli_table_header, cli_table_row, &t);
 }

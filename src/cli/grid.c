@@ -314,56 +314,97 @@ int cli_grid_main(int rc, const char *what, const char *problem, const cli_setti
 
 static int col_shown(const cli_table *t, const cli_col *c) { return (c->when & ~t->shown) == 0; }
 
-static double col_value(const cli_col *c, const cli_grid_row *r) { return c->in ? r->in[c->idx] : r->out[c->idx]; }
+static int col_int(const cli_col *c) { return c->src == 'r' || (c->fmt && c->fmt[strlen(c->fmt) - 1] == 'd'); }
+
+static double col_value(const cli_col *c, const cli_grid_row *r, const double *x) {
+  switch (c->src) {
+  case 'i':
+    return r->in[c->idx];
+  case 'o':
+    return r->out[c->idx];
+  case 'x':
+    return x[c->idx];
+  default:
+    return (double)r->rhs_evals;
+  }
+}
+
+/* one value in a text format */
+static void col_print(const cli_table *t, const cli_col *c, const char *fmt, const cli_grid_row *r, const double *x) {
+  double v = c->src == 's' ? 0.0 : col_value(c, r, x);
+  if (c->src == 's')
+    printf(fmt, t->str[c->idx]);
+  else if (strstr(fmt, "ld"))
+    printf(fmt, (long)v);
+  else if (col_int(c))
+    printf(fmt, (int)v);
+  else
+    printf(fmt, v);
+}
 
 void cli_table_header(void *ctx) {
   const cli_table *t = ctx;
-  if (t->json)
-    return;
   const char *sep = "";
-  for (size_t i = 0; i < t->ncols; i++) {
+  for (size_t i = 0; i < t->ncols && !t->json; i++) {
     const cli_col *c = &t->cols[i];
-    if (!c->head || !col_shown(t, c))
+    if (!(t->csv ? c->csv : c->head != NULL) || !col_shown(t, c))
       continue;
     char fmt[16] = "%"; /* the value's flags and width, as %s */
     size_t k = 1;
-    for (const char *p = c->fmt + 1; (*p == '-' || (*p >= '0' && *p <= '9')) && k < sizeof fmt - 2; p++)
+    for (const char *p = c->fmt + 1; !t->csv && (*p == '-' || (*p >= '0' && *p <= '9')) && k < sizeof fmt - 2; p++)
       fmt[k++] = *p;
     fmt[k++] = 's';
     fmt[k] = '\0';
     fputs(sep, stdout);
-    printf(fmt, c->head);
-    sep = " ";
+    printf(fmt, t->csv ? c->key : c->head);
+    sep = t->csv ? "," : " ";
   }
-  putchar('\n');
+  if (t->csv)
+    fputs(",status", stdout);
+  if (!t->json)
+    putchar('\n');
 }
 
 void cli_table_row(void *ctx, const cli_grid_row *r) {
   const cli_table *t = ctx;
+  double x[8] = {0};
+  if (!r->status && t->derive)
+    t->derive(t, r, x);
   if (t->json) {
     cli_json j;
     cli_json_begin(&j, stdout);
-    for (size_t i = 0; i < t->ncols; i++) /* the parameters, the status, the outputs of an OK point */
-      if (t->cols[i].key && t->cols[i].in && col_shown(t, &t->cols[i]))
-        cli_json_num(&j, t->cols[i].key, col_value(&t->cols[i], r));
-    if (cli_json_status(&j, r->status, r->message))
-      for (size_t i = 0; i < t->ncols; i++)
-        if (t->cols[i].key && !t->cols[i].in && col_shown(t, &t->cols[i]))
-          cli_json_num(&j, t->cols[i].key, col_value(&t->cols[i], r));
+    for (int g = 0; g < 3; g++) {
+      if (g == 1 && !cli_json_status(&j, r->status, r->message))
+        continue;
+      for (size_t i = 0; i < t->ncols; i++) {
+        const cli_col *c = &t->cols[i];
+        if (!c->key || c->group != g || !col_shown(t, c))
+          continue;
+        if (c->src == 's')
+          cli_json_str(&j, c->key, t->str[c->idx]);
+        else if (col_int(c))
+          cli_json_int(&j, c->key, (long)col_value(c, r, x));
+        else
+          cli_json_num(&j, c->key, col_value(c, r, x));
+      }
+    }
     cli_json_end(&j);
   } else {
     const char *sep = "";
     for (size_t i = 0; i < t->ncols; i++) {
       const cli_col *c = &t->cols[i];
-      if (r->status && !c->in)
-        break;
-      if (!c->head || !col_shown(t, c))
+      if (!(t->csv ? c->csv : c->head != NULL) || !col_shown(t, c))
         continue;
+      if (r->status && c->group != 0 && !t->csv)
+        break;
       fputs(sep, stdout);
-      printf(c->fmt, col_value(c, r));
-      sep = " ";
+      if (!(r->status && c->group == 1))
+        col_print(t, c, t->csv ? (c->src == 's' ? "%s" : col_int(c) ? "%ld" : "%.17g") : c->fmt, r, x);
+      sep = t->csv ? "," : " ";
     }
-    if (r->status)
+    if (t->csv)
+      printf(",%s", r->status ? impactfit_status_name(r->status) : "OK");
+    else if (r->status)
       printf(" %s", impactfit_status_name(r->status));
     putchar('\n');
   }

@@ -147,28 +147,35 @@ void cli_row_failed(const char *what, const char *message, const char *where_fmt
     __attribute__((format(printf, 3, 4)));
 
 /* ---- a grid command's rows, declared once ----
- * A column: its header text (NULL: JSON only), its JSON key (NULL: text only), its text format
- * (the header is printed with the format's flags and width, as %s), a sweep parameter (CLI_COL_IN)
- * or output, its index there, and the bits of cli_table.shown it needs (0: always shown). */
+ * A column: its text header and format (NULL: not in the text rows; the header is printed with the
+ * format's flags and width, as %s), its JSON key (NULL: not in JSON; with csv set also its CSV
+ * header), where its value comes from (src: 'i' a sweep parameter, 'o' an output, 'x' a value of
+ * cli_table.derive, 'r' the right-hand-side evaluations, 's' the string cli_table.str[idx]; a text
+ * format ending in d or ld prints it as an integer, JSON too), its group (0: before the status, 1:
+ * an OK point's result, 2: after the result, always) and the bits of cli_table.shown it needs. */
 typedef struct cli_col {
-  const char *head, *key, *fmt;
-  int in, idx;
+  const char *head, *fmt, *key;
+  int csv;
+  char src;
+  int idx, group;
   unsigned when;
 } cli_col;
-#define CLI_COL_IN 1
 
-/* A command's rows: the columns in text order. Text rows print the columns separated by a space; a
- * failed point prints the leading parameter columns and the status name. JSON rows (json set)
- * print the parameter columns, "status" (and "error"), then the output columns of an OK point. A
- * failed point's message names the first nwhere parameters ("point I (...)" with point set). */
+/* A command's rows: the columns in text order. Text rows print the shown text columns separated
+ * by a space; a failed point prints the leading group-0 columns and the status name. CSV (csv
+ * set): the CSV columns, a failed point's results empty, then status. JSON (json set): group 0,
+ * "status" (and "error"), group 1 of an OK point, group 2. A failed point's message names the
+ * first nwhere parameters ("point I (...)" with point set). */
 typedef struct cli_table {
   const char *what;
   const cli_col *cols;
   size_t ncols;
   unsigned shown;
-  int json;
+  int json, csv;
   size_t nwhere;
   int point;
+  const char *str[2];
+  void (*derive)(const struct cli_table *t, const cli_grid_row *r, double *x); /* x[8], OK points */
 } cli_table;
 
 /* cli_grid_exec's printers for ctx = a cli_table. */
