@@ -162,7 +162,7 @@ int impactfit_cmd_copt(int argc, char **argv) {
   const cli_setting set[] = {{"k", NULL, o.k, NULL, 0},        {"mass", NULL, o.mass, NULL, 0},
                              {"v", NULL, o.v, NULL, 0},        {"tol", NULL, tol, NULL, 0},
                              {"method", rm->name, 0, NULL, 0}, {"dimensional", dimensional ? "1" : "0", 0, NULL, 0}};
-  cli_table t = {"copt", cols, CLI_COUNT(cols), 0, json, csv, 2, 0, {rm->name}, copt_derive};
+  cli_table t = {"copt", cols, CLI_COUNT(cols), 0, json, csv, 2, 0, 0, {rm->name}, copt_derive};
   return cli_grid_main(rc, "copt", "copt", set, CLI_COUNT(set), ax, nax, &go, argc, argv, cli_table_header,
                        cli_table_row, &t);
 }

@@ -65,46 +65,21 @@ static void print_help(void) {
 enum { P_E, P_K, P_V };
 enum { O_EPS, O_LAMBDA };
 
-typedef struct he_print {
-  int json, dims;
-  const impactfit_formula *f;
-} he_print;
+static const cli_col cols[] = {
+    {NULL, NULL, "formula", 0, 's', 0, 0, 0},
+    {"e", "%-24.17g", "e", 0, 'i', P_E, 0, 0},
+    {"k", "%-12.6g", "k", 0, 'i', P_K, 1, 1},
+    {"v", "%-12.6g", "v", 0, 'i', P_V, 1, 1},
+    {"eps", "%-24.17g", "eps", 0, 'o', O_EPS, 0, 1}, /* with --k --v */
+    {"eps", "%.17g", "eps", 0, 'o', O_EPS, 0, 2},    /* without */
+    {"lambda", "%.17g", "lambda", 0, 'o', O_LAMBDA, 1, 1},
+};
 
 static void he_header(void *ctx) {
-  const he_print *c = ctx;
-  if (c->json)
-    return;
-  printf("# eps(e) by %s: %s\n", c->f->label, c->f->expression);
-  if (c->dims)
-    printf("%-24s %-12s %-12s %-24s %s\n", "e", "k", "v", "eps", "lambda");
-  else
-    printf("%-24s %s\n", "e", "eps");
-}
-
-static void he_row(void *ctx, const cli_grid_row *r) {
-  const he_print *c = ctx;
-  double e = r->in[P_E], k = r->in[P_K], v = r->in[P_V], x = r->out[O_EPS], lambda = c->dims ? r->out[O_LAMBDA] : 0.0;
-  if (r->status) { /* inputs are checked first: a formula failing at a valid e is a numerical failure */
-    cli_row_failed("hc-eps", r->message, "e = %g", e);
-    return;
-  }
-  if (c->json) {
-    cli_json j;
-    cli_json_begin(&j, stdout);
-    cli_json_str(&j, "formula", c->f->name);
-    cli_json_num(&j, "e", e);
-    cli_json_num(&j, "eps", x);
-    if (c->dims) {
-      cli_json_num(&j, "k", k);
-      cli_json_num(&j, "v", v);
-      cli_json_num(&j, "lambda", lambda);
-    }
-    cli_json_end(&j);
-  } else if (c->dims) {
-    printf("%-24.17g %-12.6g %-12.6g %-24.17g %.17g\n", e, k, v, x, lambda);
-  } else {
-    printf("%-24.17g %.17g\n", e, x);
-  }
+  const cli_table *t = ctx;
+  if (!t->json)
+    printf("# eps(e) by %s: %s\n", t->str[1], t->str[2]);
+  cli_table_header(ctx);
 }
 
 typedef struct he_check {
@@ -180,6 +155,7 @@ int impactfit_cmd_hc_eps(int argc, char **argv) {
       if (!rc)
         rc = check_e(cli_axis_value(&ax[0].ax, i), &hc);
   const cli_setting set[] = {{"formula", f->name, 0, NULL, 0}};
-  he_print pc = {json, s_k != NULL, f};
-  return cli_grid_main(rc, "hc-eps", "eps-formula", set, 1, ax, nax, &go, argc, argv, he_header, he_row, &pc);
+  cli_table t = {"hc-eps", cols, CLI_COUNT(cols), s_k ? 1u : 2u, json, 0, 1, 0, 1, {f->name, f->label, f->expression},
+                 NULL};
+  return cli_grid_main(rc, "hc-eps", "eps-formula", set, 1, ax, nax, &go, argc, argv, he_header, cli_table_row, &t);
 }

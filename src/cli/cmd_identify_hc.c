@@ -138,7 +138,7 @@ int impactfit_cmd_identify_hc(int argc, char **argv) {
   if ((rc = cli_grid_check("identify-hc", &go, json)))
     return rc;
   rc = cli_axes_parse(ax, nax, NULL);
-  ih_print pc = {{"identify-hc", cols, CLI_COUNT(cols), 0, json, 0, 2, 1, {NULL}, NULL},
+  ih_print pc = {{"identify-hc", cols, CLI_COUNT(cols), 0, json, 0, 2, 1, 0, {NULL}, NULL},
                  !rc && cli_axes_total(ax, nax) == 1 && !json,
                  0};
   rc = cli_grid_main(rc, "identify-hc", "identify-hc", NULL, 0, ax, nax, &go, argc, argv, ih_header, ih_row, &pc);

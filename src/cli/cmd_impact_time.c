@@ -134,7 +134,7 @@ int impactfit_cmd_impact_time(int argc, char **argv) {
   rc = cli_axes_parse(ax, nax, NULL);
   if (!rc && dims)
     rc = check_dims(ax);
-  cli_table t = {"impact-time", cols, CLI_COUNT(cols), dims != 0, json, 0, 2, 0, {NULL}, NULL};
+  cli_table t = {"impact-time", cols, CLI_COUNT(cols), dims != 0, json, 0, 2, 0, 0, {NULL}, NULL};
   return cli_grid_main(rc, "impact-time", "impact-time", NULL, 0, ax, nax, &go, argc, argv, cli_table_header,
                        cli_table_row, &t);
 }

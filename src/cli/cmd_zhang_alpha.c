@@ -175,7 +175,8 @@ int impactfit_cmd_zhang_alpha(int argc, char **argv) {
                         {"v", NULL, dm.v, NULL, 0},           {"tol", NULL, tol, NULL, 0},
                         {"transition", tr->name, 0, NULL, 0}, {"method", rm->name, 0, NULL, 0}};
   const size_t skip = dm.have ? 0 : 3; /* k, mass, v only when given */
-  cli_table t = {"zhang-alpha", cols, CLI_COUNT(cols), dm.have != 0, json, csv, 3, 0, {tr->name, rm->name}, za_derive};
+  cli_table t = {"zhang-alpha",        cols,     CLI_COUNT(cols), dm.have != 0, json, csv, 3, 0, 0,
+                 {tr->name, rm->name}, za_derive};
   return cli_grid_main(rc, "zhang-alpha", "zhang-alpha", set + skip, CLI_COUNT(set) - skip, ax, nax, &go, argc, argv,
                        cli_table_header, cli_table_row, &t);
 }

@@ -370,11 +370,12 @@ void cli_table_row(void *ctx, const cli_grid_row *r) {
   double x[8] = {0};
   if (!r->status && t->derive)
     t->derive(t, r, x);
-  if (t->json) {
+  int print = !(r->status && t->bare);
+  if (print && t->json) {
     cli_json j;
     cli_json_begin(&j, stdout);
     for (int g = 0; g < 3; g++) {
-      if (g == 1 && !cli_json_status(&j, r->status, r->message))
+      if (g == 1 && !t->bare && !cli_json_status(&j, r->status, r->message))
         continue;
       for (size_t i = 0; i < t->ncols; i++) {
         const cli_col *c = &t->cols[i];
@@ -389,7 +390,7 @@ void cli_table_row(void *ctx, const cli_grid_row *r) {
       }
     }
     cli_json_end(&j);
-  } else {
+  } else if (print) {
     const char *sep = "";
     for (size_t i = 0; i < t->ncols; i++) {
       const cli_col *c = &t->cols[i];
@@ -411,9 +412,10 @@ void cli_table_row(void *ctx, const cli_grid_row *r) {
   if (r->status) {
     char where[256];
     int at = t->point ? snprintf(where, sizeof where, "point %zu (", r->index) : 0;
-    for (size_t i = 0; i < t->nwhere && at >= 0 && (size_t)at < sizeof where; i++)
-      at += snprintf(where + at, sizeof where - (size_t)at, "%s%s = %g", i ? ", " : "", t->cols[i].head,
-                     r->in[t->cols[i].idx]);
+    for (size_t i = 0, k = 0; i < t->ncols && k < t->nwhere && at >= 0 && (size_t)at < sizeof where; i++)
+      if (t->cols[i].src == 'i')
+        at += snprintf(where + at, sizeof where - (size_t)at, "%s%s = %g", k++ ? ", " : "", t->cols[i].head,
+                       r->in[t->cols[i].idx]);
     if (t->point && at >= 0 && (size_t)at < sizeof where)
       snprintf(where + at, sizeof where - (size_t)at, ")");
     cli_row_failed(t->what, r->message, "%s", where);

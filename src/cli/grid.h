@@ -165,7 +165,7 @@ typedef struct cli_col {
  * by a space; a failed point prints the leading group-0 columns and the status name. CSV (csv
  * set): the CSV columns, a failed point's results empty, then status. JSON (json set): group 0,
  * "status" (and "error"), group 1 of an OK point, group 2. A failed point's message names the
- * first nwhere parameters ("point I (...)" with point set). */
+ * first nwhere parameter columns ("point I (...)" with point set). */
 typedef struct cli_table {
   const char *what;
   const cli_col *cols;
@@ -174,7 +174,8 @@ typedef struct cli_table {
   int json, csv;
   size_t nwhere;
   int point;
-  const char *str[2];
+  int bare; /* no "status" in JSON, no row for a failed point (only its message) */
+  const char *str[3];
   void (*derive)(const struct cli_table *t, const cli_grid_row *r, double *x); /* x[8], OK points */
 } cli_table;
 
