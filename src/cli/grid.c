@@ -351,7 +351,7 @@ void cli_table_header(void *ctx) {
       continue;
     char fmt[16] = "%"; /* the value's flags and width, as %s */
     size_t k = 1;
-    for (const char *p = c->fmt + 1; !t->csv && (*p == '-' || (*p >= '0' && *p <= '9')) && k < sizeof fmt - 2; p++)
+    for (const char *p = t->csv ? "" : c->fmt + 1; (*p == '-' || (*p >= '0' && *p <= '9')) && k < sizeof fmt - 2; p++)
       fmt[k++] = *p;
     fmt[k++] = 's';
     fmt[k] = '\0';
