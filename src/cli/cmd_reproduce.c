@@ -35,9 +35,11 @@ static const char *help_text =
  * ends the way the child did (its exit status, or the same signal). */
 static volatile sig_atomic_t forwarded_child;
 
+/* The child leads its own process group, so that a signal reaches what it runs too (gnuplot, the
+ * DEM codes), which would otherwise go on writing into the staging directory. */
 static void forward_signal(int sig) {
   if (forwarded_child > 0)
-    kill((pid_t)forwarded_child, sig);
+    kill(-(pid_t)forwarded_child, sig);
 }
 
 int impactfit_cmd_reproduce(int argc, char **argv) {
@@ -71,6 +73,7 @@ int impactfit_cmd_reproduce(int argc, char **argv) {
   if (child < 0)
     return cli_input_error("reproduce: cannot start: %s", strerror(errno));
   if (child == 0) {
+    setpgid(0, 0);
     for (int i = 0; i < 3; i++)
       signal(sigs[i], SIG_DFL);
     impactfit_report_options ro = {.src = src, .out = out, .topic = only, .quick = quick, .quiet = quiet};
@@ -79,11 +82,14 @@ int impactfit_cmd_reproduce(int argc, char **argv) {
     fflush(stderr);
     _exit(rc_child);
   }
+  setpgid(child, child); /* also here: a signal may come before the child has run setpgid */
   forwarded_child = child;
   int status = 0;
   while (waitpid(child, &status, 0) < 0 && errno == EINTR)
     ;
   forwarded_child = 0;
+  if (WIFSIGNALED(status)) /* what the child ran must not outlive it (it waits for them otherwise) */
+    kill(-child, SIGKILL);
   impactfit_report_remove_stage(out, (long)child);
   for (int i = 0; i < 3; i++)
     sigaction(sigs[i], &old[i], NULL);

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "impactfit_report.h"
 #include "progress.h"
@@ -48,7 +50,12 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
 void impactfit_report_remove_stage(const char *out, long pid) {
   char stage[4096];
   snprintf(stage, sizeof stage, "%s/.impactfit-tmp.%ld", out, pid);
-  nftw(stage, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+  /* a process killed a moment ago may still be closing a file in it: try again for up to 1 s */
+  for (int i = 0; i < 100 && access(stage, F_OK) == 0; i++) {
+    nftw(stage, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+    if (access(stage, F_OK) == 0)
+      nanosleep(&(struct timespec){0, 10000000L}, NULL);
+  }
 }
 
 int impactfit_report_run(const impactfit_report_options *opt) {
