@@ -12,6 +12,7 @@
 #include "../common/common_impl.h"
 #include "../sweep/problems.h"
 #include "impactfit/impact.h"
+#include "prob_outputs.h"
 
 enum { P_TR, P_N, P_M, P_C, P_K, P_MASS, P_V, P_ACCEL, P_CONTACTS, P_TMAX, P_COUNT };
 
@@ -30,32 +31,11 @@ static const impactfit_sweep_param params[P_COUNT] = {
 
 static const impactfit_sweep_option options[1] = {{"transitions", "C", NULL, "comma list of A, B, C, D"}};
 
-enum {
-  O_E_OUT,
-  O_T_CONTACT,
-  O_F_MAX,
-  O_T_FMAX,
-  O_F_MIN,
-  O_DELTA_MAX,
-  O_T_DELTA_MAX,
-  O_DELTA_START,
-  O_DELTA_SEP,
-  O_F_START,
-  O_F_END,
-  O_DAMPING_WORK,
-  O_ENERGY_ERROR,
-  O_ZETA,
-  O_DELTA_M0,
-  O_STEPS,
-  O_CONTACTS,
-  O_COUNT
-};
-static const char *const outputs[O_COUNT] = {"e_out",     "t_contact",    "f_max",        "t_fmax",    "f_min",
-                                             "delta_max", "t_delta_max",  "delta_start",  "delta_sep", "f_start",
-                                             "f_end",     "damping_work", "energy_error", "zeta",      "delta_m0",
-                                             "steps",     "n_contacts"};
-static const char *const output_units[O_COUNT] = {"-", "s", "N", "s", "N", "m", "s", "m", "m",
-                                                  "N", "N", "J", "-", "-", "m", "-", "-"};
+/* the columns: the shared ones (prob_outputs.h), then this problem's */
+#define PROB_OUTPUTS(X) IMPACT_RESULT_OUTPUTS(X) X(steps, "-") X(n_contacts, "-")
+enum { PROB_OUTPUTS(IMPACT_ENUM) O_COUNT };
+static const char *const outputs[O_COUNT] = {PROB_OUTPUTS(IMPACT_NAME)};
+static const char *const output_units[O_COUNT] = {PROB_OUTPUTS(IMPACT_UNIT)};
 
 typedef struct state {
   impactfit_impact_workspace *ws;
@@ -132,11 +112,9 @@ static int solve(void *vs, const double *in, double *out, long *rhs_evals, impac
   *rhs_evals = r.rhs_evals;
   if (st)
     return st;
-  const double v[O_COUNT] = {r.e_out,         r.t_contact,         r.f_max,        r.t_fmax,    r.f_min,
-                             r.delta_max,     r.t_delta_max,       r.delta_start,  r.delta_sep, r.f_start,
-                             r.f_end,         r.damping_work,      r.energy_error, r.zeta,      r.delta_m0,
-                             (double)r.steps, (double)r.n_contacts};
-  memcpy(out, v, sizeof v);
+  impact_result_outputs(&r, out);
+  out[O_steps] = (double)r.steps;
+  out[O_n_contacts] = (double)r.n_contacts;
   return IMPACTFIT_OK;
 }
 

@@ -8,6 +8,7 @@
 #include "../common/common_impl.h"
 #include "impactfit/impact.h"
 #include "../sweep/problems.h"
+#include "prob_outputs.h"
 
 enum { P_N, P_M, P_K, P_C, P_MASS, P_V, P_ACCEL, P_CONTACTS, P_TMAX, P_RTOL, P_COUNT };
 
@@ -29,30 +30,11 @@ static const impactfit_sweep_option options[] = {
     {"transition", "C", "A|B|C|D", "transition condition (impact.h)"},
 };
 
-enum {
-  O_E_OUT,
-  O_T_CONTACT,
-  O_F_MAX,
-  O_T_FMAX,
-  O_F_MIN,
-  O_DELTA_MAX,
-  O_T_DELTA_MAX,
-  O_DELTA_START,
-  O_DELTA_SEP,
-  O_F_START,
-  O_F_END,
-  O_DAMPING_WORK,
-  O_ENERGY_ERROR,
-  O_ZETA,
-  O_DELTA_M0,
-  O_N_CONTACTS,
-  O_COUNT
-};
-static const char *const outputs[O_COUNT] = {
-    "e_out",     "t_contact", "f_max", "t_fmax",       "f_min",        "delta_max", "t_delta_max", "delta_start",
-    "delta_sep", "f_start",   "f_end", "damping_work", "energy_error", "zeta",      "delta_m0",    "n_contacts"};
-static const char *const output_units[O_COUNT] = {"-", "s", "N", "s", "N", "m", "s", "m",
-                                                  "m", "N", "N", "J", "-", "-", "m", "-"};
+/* the columns: the shared ones (prob_outputs.h), then this problem's */
+#define PROB_OUTPUTS(X) IMPACT_RESULT_OUTPUTS(X) X(n_contacts, "-")
+enum { PROB_OUTPUTS(IMPACT_ENUM) O_COUNT };
+static const char *const outputs[O_COUNT] = {PROB_OUTPUTS(IMPACT_NAME)};
+static const char *const output_units[O_COUNT] = {PROB_OUTPUTS(IMPACT_UNIT)};
 
 typedef struct state {
   impactfit_impact_workspace *ws;
@@ -89,7 +71,7 @@ static int alloc(void **out, const char *const *opt, const unsigned char *wanted
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
   s->tr = impactfit_transition_from_name(opt[0]);
   s->ws = impactfit_impact_alloc();
-  s->extrema = wanted[O_F_MAX] || wanted[O_T_FMAX] || wanted[O_F_MIN] || wanted[O_DELTA_MAX] || wanted[O_T_DELTA_MAX];
+  s->extrema = wanted[O_f_max] || wanted[O_t_fmax] || wanted[O_f_min] || wanted[O_delta_max] || wanted[O_t_delta_max];
   if (!s->ws) {
     free(s);
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
@@ -116,22 +98,8 @@ static int solve(void *vs, const double *in, double *out, long *rhs_evals, impac
   *rhs_evals = r.rhs_evals;
   if (st)
     return st;
-  out[O_E_OUT] = r.e_out;
-  out[O_T_CONTACT] = r.t_contact;
-  out[O_F_MAX] = r.f_max;
-  out[O_T_FMAX] = r.t_fmax;
-  out[O_F_MIN] = r.f_min;
-  out[O_DELTA_MAX] = r.delta_max;
-  out[O_T_DELTA_MAX] = r.t_delta_max;
-  out[O_DELTA_START] = r.delta_start;
-  out[O_DELTA_SEP] = r.delta_sep;
-  out[O_F_START] = r.f_start;
-  out[O_F_END] = r.f_end;
-  out[O_DAMPING_WORK] = r.damping_work;
-  out[O_ENERGY_ERROR] = r.energy_error;
-  out[O_ZETA] = r.zeta;
-  out[O_DELTA_M0] = r.delta_m0;
-  out[O_N_CONTACTS] = r.n_contacts;
+  impact_result_outputs(&r, out);
+  out[O_n_contacts] = r.n_contacts;
   return IMPACTFIT_OK;
 }
 
