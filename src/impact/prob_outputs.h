@@ -7,21 +7,21 @@
 
 #include "impactfit/impact.h"
 
-#define IMPACT_RESULT_OUTPUTS(X)                                                                                      \
-  X(e_out, "-")                                                                                                        \
-  X(t_contact, "s")                                                                                                    \
-  X(f_max, "N")                                                                                                        \
-  X(t_fmax, "s")                                                                                                       \
-  X(f_min, "N")                                                                                                        \
-  X(delta_max, "m")                                                                                                    \
-  X(t_delta_max, "s")                                                                                                  \
-  X(delta_start, "m")                                                                                                  \
-  X(delta_sep, "m")                                                                                                    \
-  X(f_start, "N")                                                                                                      \
-  X(f_end, "N")                                                                                                        \
-  X(damping_work, "J")                                                                                                 \
-  X(energy_error, "-")                                                                                                 \
-  X(zeta, "-")                                                                                                         \
+#define IMPACT_RESULT_OUTPUTS(X) \
+  X(e_out, "-")                  \
+  X(t_contact, "s")              \
+  X(f_max, "N")                  \
+  X(t_fmax, "s")                 \
+  X(f_min, "N")                  \
+  X(delta_max, "m")              \
+  X(t_delta_max, "s")            \
+  X(delta_start, "m")            \
+  X(delta_sep, "m")              \
+  X(f_start, "N")                \
+  X(f_end, "N")                  \
+  X(damping_work, "J")           \
+  X(energy_error, "-")           \
+  X(zeta, "-")                   \
   X(delta_m0, "m")
 
 /* For a problem's list PROB_OUTPUTS(X) (these, then its own): the enum of its columns O_<name>, their
