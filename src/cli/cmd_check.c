@@ -5,23 +5,10 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "help_texts.h" /* generated from docs/cli/COMMAND.txt */
 #include "impactfit_report.h"
 
-static const char *help_text =
-    "usage: impactfit check [--json] [--src DIR] [--topic NAME] [--write-expectations]\n\n"
-    "Recomputes, on modest grids, the real accuracy of every published formula and impactfit's own\n"
-    "accuracy targets, and prints for each figure the claimed value (where the paper makes one), the\n"
-    "measured value and the verdict (holds / does not hold). A published claim that does not hold is\n"
-    "a finding, not a failure. check fails (exit 1) when a measured figure has changed from its\n"
-    "committed expectation in DIR/tests/published/<topic>.ini, or when one of impactfit's own\n"
-    "targets is missed. A target of the topics that compile generated headers in (copt, dem, zhang):\n"
-    "each generated header the program was built with\n"
-    "(include/impactfit/generated/) is byte for byte the one committed in DIR, so that a stale\n"
-    "build fails instead of checking old constants.\n\n"
-    "  --json                one JSON object per figure, then one summary object\n"
-    "  --src DIR             the repository, default .\n"
-    "  --topic NAME          one topic only\n"
-    "  --write-expectations  (re)write tests/published/<topic>.ini from this run's figures\n";
+static const char *const help_text = cli_help_check; /* docs/cli/check.txt */
 
 int impactfit_cmd_check(int argc, char **argv) {
   const char *src = ".", *only = NULL;

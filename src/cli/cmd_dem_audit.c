@@ -6,30 +6,11 @@
 #include <string.h>
 
 #include "cli.h"
+#include "help_texts.h" /* generated from docs/cli/COMMAND.txt */
 #include "dem_headers.h"
 #include "impactfit/impactfit.h"
 
-static const char *help_text =
-    "usage: impactfit dem-audit [--json] [--points N] [--e LIST] [--code CODE] [--write-header DIR]\n\n"
-    "The restitution real DEM codes give when you type e, per code, version, model and force clamp\n"
-    "(the registry of include/impactfit/demcodes.h: LAMMPS 29Sep2021 granular tsuji, LIGGGHTS 3.8.0\n"
-    "hertz and hooke, YADE 2023.02a MindlinPhys(en) with Thornton's (B6) and ViscElMat(tc, en), and\n"
-    "the later LAMMPS and Project Chrono forms known from their sources only), audited on e in\n"
-    "[0.01, 0.99]: max |e_real - e|, where, and the mean. The contact ends at delta = 0 with a tensile\n"
-    "force allowed (A), or with the force clamped at zero (C: LAMMPS limit_damping, LIGGGHTS\n"
-    "limitForce on, YADE and Chrono always). For these models e_real does not depend on the speed,\n"
-    "the sizes or the material. Then the exact prefactors a = c/sqrt(mass k) that give e for the Hertz\n"
-    "delta^(1/4) and the linear dampers under A and C.\n\n"
-    "  --points N          grid of e on [0.01, 0.99] (default 99)\n"
-    "  --e LIST            instead of the audit: the real e of each listed e (a,b,c or start:stop:count)\n"
-    "                      for every model\n"
-    "  --code CODE         only this code's models (lammps, liggghts, yade, chrono)\n"
-    "  --write-header DIR  write DIR/dem_damping.h (the exact prefactors, closed forms)\n"
-    "  --json              one JSON object per model and clamp (code, versions, model, damping, end,\n"
-    "                      switch, run_here, e_max_error, e_at_max, e_mean_error, points, refused), or\n"
-    "                      per model, clamp and e with --e (..., e, e_real: null where the code refuses\n"
-    "                      e), then one per sample e of the prefactor table\n\n"
-    "Units: every value printed is dimensionless (restitutions, prefactors, their errors).\n";
+static const char *const help_text = cli_help_dem_audit; /* docs/cli/dem-audit.txt */
 
 /* the clamp settings of a model: its switch off and on, or its fixed behaviour */
 static int clamp_settings(const impactfit_dem_model *md, int out[2]) {

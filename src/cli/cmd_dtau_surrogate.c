@@ -6,28 +6,10 @@
 #include <string.h>
 
 #include "cli.h"
+#include "help_texts.h" /* generated from docs/cli/COMMAND.txt */
 #include "impactfit/impactfit.h"
 
-static const char *help_text =
-    "usage: impactfit dtau-surrogate [--out FILE] [--name NAME] [--eps-max EPS] [--n-min N]\n"
-    "                                [--n-max N] [--deg-eps D] [--deg-n D] [--check-eps NE]\n"
-    "                                [--check-n NN] [--json]\n\n"
-    "Builds a Chebyshev surrogate of the dimensionless Hunt-Crossley contact duration dtau(eps, n)\n"
-    "(x'' + x^n (eps x' + 1) = 0, x(0) = 0, x'(0) = 1, until x returns to 0): ln dtau as a series in\n"
-    "ln(1 + eps) and n interpolating simulations at the Chebyshev points (see hc.h), checks it\n"
-    "against simulations on a held-out grid of NE x NN points of the box (its edges included, no\n"
-    "point a node), and writes a self-contained C header with impactfit_NAME(eps, n) and\n"
-    "impactfit_NAME_dt(eps, n, k, mass, v) = dtau / omega_i in s. The defaults give 3.8e-10\n"
-    "relative at most (the committed header's check; target: 1e-6); when the check exceeds 1e-6\n"
-    "nothing is written and the exit status is 1.\n\n"
-    "  --out FILE     default include/impactfit/generated/NAME.h ('-' for standard output)\n"
-    "  --name NAME    C name stem, default ramaswamy_dtau_surrogate\n"
-    "  --eps-max EPS  box 0 <= eps <= EPS, default 100 (at most 1e4)\n"
-    "  --n-min N, --n-max N  box in n, default 1, 2\n"
-    "  --deg-eps D, --deg-n D  polynomial degrees in ln(1 + eps) and n (1..200), default 36, 12\n"
-    "  --check-eps NE, --check-n NN  held-out grid, default 201 x 51 (2..100000 each)\n"
-    "  --json         print the build report as one JSON object\n\n"
-    "Exit status: 0 success, 1 numerical failure or check above 1e-6, 2 invalid input.\n";
+static const char *const help_text = cli_help_dtau_surrogate; /* docs/cli/dtau-surrogate.txt */
 
 int impactfit_cmd_dtau_surrogate(int argc, char **argv) {
   impactfit_hc_dtau_surrogate_params sp = impactfit_hc_dtau_surrogate_default_params();

@@ -6,41 +6,11 @@
 #include <string.h>
 
 #include "cli.h"
+#include "help_texts.h" /* generated from docs/cli/COMMAND.txt */
 #include "impactfit/impactfit.h"
 #include "progress.h"
 
-static const char *help_text =
-    "usage: impactfit fit FILE.ini [--data DIR] [--header-dir DIR] [--tables DIR] [--quiet]\n\n"
-    "Fits the stages of a fit file to the output of the sweep it names and writes the generated\n"
-    "header HEADER_DIR/NAME.h (constants as %.17g, one static inline function per stage, a DO NOT\n"
-    "EDIT banner with the provenance and the fit statistics). Prints every stage's constants,\n"
-    "standard errors, correlations, residuals and largest errors.\n\n"
-    "  --data DIR        where `impactfit sweep SWEEP --out DIR` wrote SWEEP_NAME.csv and .json,\n"
-    "                    default . (the JSON's definition hash must match the sweep file)\n"
-    "  --header-dir DIR  default include/impactfit/generated (created if missing)\n"
-    "  --tables DIR      also write each stage's table as DIR/NAME_STAGE.csv (created if missing)\n"
-    "  --quiet           no progress line (shown only when stderr is a terminal)\n\n"
-    "Fit file (INI):\n"
-    "  [fit]\n"
-    "  name = demo_copt                ; C identifier (default: the file's base name)\n"
-    "  sweep = ../sweeps/demo_copt.ini ; relative to the fit file\n"
-    "  exact = yes                     ; optional: the data are exact (header reports mean errors)\n"
-    "  [stage per_n]                   ; stages run in file order\n"
-    "  data = sweep                    ; or the name of an earlier stage (its table)\n"
-    "  where = m = 0, e_out >= 0.45    ; optional filters (= != < <= > >=)\n"
-    "  group = n                       ; optional: one fit per distinct value\n"
-    "  x = e_out                       ; x2 = COLUMN for a surface (form = formula)\n"
-    "  y = c\n"
-    "  form = alpha_pow                ; polynomial (degree = d), power, exp, double_exp,\n"
-    "                                  ; alpha_pow, formula (formula = ..., constants = a, b)\n"
-    "  objective = absolute            ; or relative: residuals (f - y)/y; minimax_absolute,\n"
-    "                                  ; minimax_relative: smallest max |f - y| (|f - y|/|y|)\n"
-    "  weights = trapezoid             ; optional: trapezoid-rule weights along x (and x2)\n"
-    "  ridge = 1e-3                    ; optional: ridge regularisation toward the start values\n"
-    "  start = 2, -0.3                 ; starting values (required for double_exp, formula)\n"
-    "  method = lm                     ; lm, lmaccel, dogleg, ddogleg, subspace2D\n"
-    "A stage's table has the group value, the constants, NAME_se, points, rms, max_abs, max_rel.\n\n"
-    "Exit status: 0 success, 1 a fit did not converge, 2 invalid fit file, missing or stale data.\n";
+static const char *const help_text = cli_help_fit; /* docs/cli/fit.txt */
 
 /* Opens o at path and writes text to its temporary file (committed later by the caller). */
 static int write_text(cli_out *o, const char *path, const char *text, size_t len) {

@@ -6,34 +6,10 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "help_texts.h" /* generated from docs/cli/COMMAND.txt */
 #include "impactfit/impactfit.h"
 
-static const char *help_text =
-    "usage: impactfit hc-audit [--e-min E] [--points N] [--n N] [--dtau-eps-max EPS]\n"
-    "                          [--dtau-points NE] [--dtau-n-points NN] [--json]\n\n"
-    "Measures the published eps(e) formulas for the Hunt-Crossley model (m = n, eps = lambda v/k)\n"
-    "against the exact damping ratio, on a grid of N values of e equally spaced on [E, 1]:\n"
-    "  eps_err  relative error |eps_f - eps| / eps (max, mean, and the e of the max; at e = 1,\n"
-    "           where both vanish, its limit, taken at e = 1 - 2^-26),\n"
-    "  e_err    |e_out - e| of an impact simulated with eps_f(e) (impact engine, condition C,\n"
-    "           spring exponent n; e_out does not depend on n).\n"
-    "Then the Ramaswamy-Humbert eps(e) form with the published constants (alpha = 1.381,\n"
-    "beta = 0.451, claimed 0.062 %) and refitted on the same grid (least squares on the relative\n"
-    "error with trapezoid weights; minimax relative error), and their 10-constant dtau(eps, n)\n"
-    "surface (claimed 0.237 %) against dtau simulated on NE x NN points of [0, EPS] x [1, 2],\n"
-    "with the error of impactfit's Chebyshev surrogate (default, built on [0, 100] x [1, 2]) on\n"
-    "the same points. The refitted constants as generated headers: impactfit reproduce --topic\n"
-    "ramaswamy, include/impactfit/generated/ramaswamy_*.h.\n\n"
-    "  --e-min E           smallest e, default 0.01 (the papers' range is [0.01, 1])\n"
-    "  --points N          number of e values, default 991 (steps of 0.001)\n"
-    "  --n N               spring exponent of the simulations, default 1.5\n"
-    "  --dtau-eps-max EPS  largest eps of the dtau grid, default 20 (at most 100)\n"
-    "  --dtau-points NE    eps values of the dtau grid, default 201\n"
-    "  --dtau-n-points NN  n values of the dtau grid, default 51\n"
-    "  --json              one JSON object per line (\"kind\": formula, rh_eps_fit, dtau)\n\n"
-    "Units: every value printed is dimensionless (e, eps, dtau, n, relative errors).\n"
-    "Takes about 2 s with the defaults. Exit status: 0 success, 1 numerical failure,\n"
-    "2 invalid input.\n";
+static const char *const help_text = cli_help_hc_audit; /* docs/cli/hc-audit.txt */
 
 static void json_eps_stats(cli_json *j, const impactfit_hc_eps_stats *s) {
   cli_json_num(j, "eps_err_max", s->max);

@@ -8,49 +8,12 @@
 #include <string.h>
 
 #include "cli.h"
+#include "help_texts.h" /* generated from docs/cli/COMMAND.txt */
 #include "grid.h"
 #include "impactfit/generated/accuracy.h"
 #include "impactfit/impactfit.h"
 
-static const char *help_text =
-    "usage: impactfit hc-eps --e E [--k K --v V] [--formula NAME] [--json] [--threads T]\n"
-    "                        [--quiet] [--from P | --out DIR [--resume]]\n\n"
-    "Hysteresis damping ratio eps = lambda v / k of the Hunt-Crossley model\n"
-    "f = k d^n + lambda d^n d' (damping exponent m = n) that gives the coefficient of restitution\n"
-    "e, from the exact relation (1 + eps)/(1 - e eps) = exp(eps (1 + e)) (the same for every n;\n"
-    "e = 1 gives 0), or from a published formula. With --k and --v also the damping factor\n"
-    "lambda = eps k / v. Measured: the exact relation evaluated in long double at the returned eps\n"
-    "gives e within " IMPACTFIT_ACCURACY_TEXT(
-        IMPACTFIT_ACCURACY_HC_EPS) " min(e, 1 - e), for random e in [1e-6, 1) (docs/ACCURACY.md).\n\n"
-                                   "  --e E          coefficient of restitution, 0 < e <= 1 (required)\n"
-                                   "  --k K          stiffness in N/m^n (with --v)\n"
-                                   "  --v V          approach velocity in m/s (with --k)\n"
-                                   "  --formula NAME exact (default) or one of the formulas below\n"
-                                   "  --json         one JSON object per line\n"
-                                   "  --threads T    OpenMP threads, default: OMP_NUM_THREADS or all cores\n"
-                                   "  --quiet        no progress line (shown only when stderr is a terminal)\n"
-                                   "  --from P       print the points from index P on, without the headers (what an "
-                                   "interrupted\n"
-                                   "                 run says to continue with)\n"
-                                   "  --out DIR      write DIR/hc-eps.csv + .json as 'impactfit sweep' does, durable; "
-                                   "--resume\n"
-                                   "                 continues an interrupted run\n\n"
-                                   "--e, --k and --v accept a value, a list a,b,c or a range start:stop:count (the "
-                                   "sweep's linear\n"
-                                   "axis); several values give the product grid (e outermost, then k, v), one row per "
-                                   "point, run by\n"
-                                   "the library's sweep runner (streamed, memory bounded by the axes, not the points, "
-                                   "the same bytes\n"
-                                   "for any thread count; Ctrl-C keeps the rows printed and gives the --from command "
-                                   "that prints the\n"
-                                   "rest).\n\n"
-                                   "Columns: e (-), eps (-, eps = lambda v / k); with --k --v also k (N/m^n), v (m/s), "
-                                   "lambda\n"
-                                   "(N s/m^(n+1)); --json also formula. Without --k --v every value printed is "
-                                   "dimensionless.\n"
-                                   "Exit status: 0 success, 1 numerical failure, 2 invalid input, 130/143 "
-                                   "interrupted.\n\n"
-                                   "formulas (eps as a function of e):\n";
+static const char *const help_text = cli_help_hc_eps; /* docs/cli/hc-eps.txt */
 
 static void print_help(void) {
   fputs(help_text, stdout);

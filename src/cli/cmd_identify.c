@@ -6,54 +6,11 @@
 #include <string.h>
 
 #include "cli.h"
+#include "help_texts.h" /* generated from docs/cli/COMMAND.txt */
 #include "identify_cli.h"
 #include "impactfit/impactfit.h"
 
-static const char *help_text =
-    "usage: impactfit identify DATA.csv --model hc|linear|zhang [--fix n=N,m=M,k=K,lambda=L]\n"
-    "                          [--bounds n=LO:HI,m=LO:HI] [--weights e=W,dt=W,fmax=W]\n"
-    "                          [--mass MASS] [--transition A|B|C|D] [--global crs|direct|none]\n"
-    "                          [--maxeval N] [--seed S] [--box-factor F] [--per-row [--per-row-m M]]\n"
-    "                          [--json]\n\n"
-    "Fits the contact element f = k d^n + c d^m d' to measured impacts: for each row of DATA.csv\n"
-    "(approach velocity v, restitution e, optionally contact duration dt, peak force fmax, mass)\n"
-    "the impact is simulated, and the weighted relative misfit\n"
-    "    S = sum over rows and quantities of [w_q (simulated - measured) / measured]^2\n"
-    "is minimised over the free parameters: a global search of a bounded box (k and the damping\n"
-    "in log space, through the scaled penetration and damping of the median-velocity row), a\n"
-    "BOBYQA polish and Gauss-Newton steps. Prints the parameters with standard errors and their\n"
-    "correlation (from the Jacobian at the optimum, covariance through its SVD), the per-row\n"
-    "residuals, and warnings: a parameter combination the data do not determine (relative\n"
-    "singular value < 1e-6, e.g. n from one velocity with e and dt only), a parameter at a bound,\n"
-    "a large misfit, no redundancy.\n\n"
-    "DATA.csv: a header naming the columns (any order): v (m/s), e (0 < e <= 1) and optionally\n"
-    "dt (s), fmax (N), mass (kg); one line per impact; '#' lines and blank lines are skipped.\n"
-    "DATA.csv '-' reads standard input.\n"
-    "Every rejected line is reported as FILE:LINE: reason (exit 2).\n\n"
-    "  --model X       hc: Hunt-Crossley, m = n (n, k, lambda); linear: m = 0 (n, k, c);\n"
-    "                  zhang: damping exponent m free (n, m, k, lambda). Required.\n"
-    "  --fix LIST      hold parameters fixed: n, m (zhang only), k (N/m^n), lambda or c\n"
-    "                  (N s/m^(m+1)). Without dt or fmax data k must be fixed.\n"
-    "  --bounds LIST   bounds of n and m, default n=0.5:3, m=0:3\n"
-    "  --weights LIST  weights of the relative misfit of e, dt, fmax (>= 0), default 1 each;\n"
-    "                  0 leaves a quantity out. Standard errors scale with the residual spread,\n"
-    "                  so only the ratios matter when rows x quantities > free parameters.\n"
-    "  --mass MASS     effective mass in kg for every row (when DATA.csv has no mass column)\n"
-    "  --transition X  contact transition condition, default C (see 'impactfit simulate --help')\n"
-    "  --global X      crs (default): NLopt CRS2, seeded; direct: DIRECT-L; none: polish only\n"
-    "  --maxeval N     evaluations of S in the global search, default 30 (p+1)^2, p free\n"
-    "  --seed S        seed of the CRS search, default 1\n"
-    "  --box-factor F  k and the damping are searched within a factor F of the data's scales,\n"
-    "                  default 30\n"
-    "  --per-row       also print, for each row, the damping that reproduces its e exactly with\n"
-    "                  the identified n and k: Hunt-Crossley lambda, linear c (c_opt), and\n"
-    "                  lambda with exponent m (Zhang's alpha too); for the law the data follow\n"
-    "                  these do not vary with v\n"
-    "  --per-row-m M   the exponent of that third column, default the fitted model's m\n"
-    "  --json          JSON, one object per line: the fit, then warnings, then rows\n\n"
-    "Units: v m/s, dt s, fmax N, mass kg, k N/m^n, c (lambda) N s/m^(m+1). The standard errors of\n"
-    "n and m are absolute, those of k and the damping relative (of ln k, ln c).\n"
-    "Exit status: 0 success (also with warnings), 1 numerical failure, 2 invalid input.\n";
+static const char *const help_text = cli_help_identify; /* docs/cli/identify.txt */
 
 typedef struct opts {
   const char *model, *fix, *bounds, *weights, *transition, *global, *maxeval, *seed;

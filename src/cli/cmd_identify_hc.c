@@ -7,43 +7,11 @@
 #include <string.h>
 
 #include "cli.h"
+#include "help_texts.h" /* generated from docs/cli/COMMAND.txt */
 #include "grid.h"
 #include "impactfit/impactfit.h"
 
-static const char *help_text =
-    "usage: impactfit identify-hc --e E --dt DT --v V --mass MASS --n N [--json] [--threads T]\n"
-    "                             [--quiet] [--from P | --out DIR [--resume]]\n\n"
-    "Stiffness k and damping factor lambda of a Hunt-Crossley contact f = k d^n + lambda d^n d'\n"
-    "that reproduce a measured coefficient of restitution e and contact duration dt\n"
-    "(Ramaswamy-Humbert's method, solved exactly): eps from e by the exact relation, the\n"
-    "dimensionless duration dtau(eps, n) by simulation, omega_i = dtau / dt,\n"
-    "k = mass omega_i^(n+1) / v^(n-1), lambda = eps k / v. The identified impact is then\n"
-    "simulated and the relative residuals |e_sim - e|/e and |dt_sim - dt|/dt are reported\n"
-    "(typically below 1e-12).\n\n"
-    "  --e E         coefficient of restitution, 0 < e <= 1\n"
-    "  --dt DT       contact duration in s, > 0\n"
-    "  --v V         approach velocity in m/s, > 0\n"
-    "  --mass MASS   effective mass in kg, > 0\n"
-    "  --n N         spring exponent, > 0 (1.5 for Hertzian spheres)\n"
-    "  --json        one JSON object per line\n"
-    "  --threads T   OpenMP threads, default: OMP_NUM_THREADS or all cores\n"
-    "  --quiet       no progress line (shown only when stderr is a terminal)\n"
-    "  --from P      print the points from index P on, without the header (what an interrupted run\n"
-    "                says to continue with)\n"
-    "  --out DIR     write DIR/identify-hc.csv + .json as 'impactfit sweep' does, durable;\n"
-    "                --resume continues an interrupted run\n\n"
-    "All five are required. Each accepts a value, a list a,b,c or a range start:stop:count (the\n"
-    "sweep's linear axis); several values give the product grid (e outermost, then dt, v, mass, n),\n"
-    "one row each, run by the library's sweep runner (streamed, memory bounded by the axes, not the\n"
-    "points, the same bytes for any thread count; Ctrl-C keeps the rows printed and gives the --from\n"
-    "command for the rest). A point whose result is out of range (k or omega_i not representable) is\n"
-    "an input error: alone, it is the only output (exit 2); in a grid its row says so and the exit\n"
-    "status is 2.\n\n"
-    "Columns: e (-), dt (s), v (m/s), mass (kg), n (-), eps (-), dtau (-), omega_i (1/s), k (N/m^n),\n"
-    "lambda (N s/m^(n+1)), res_e and res_dt (relative residuals, -); --json also e_sim (-), dt_sim\n"
-    "(s), status, error.\n"
-    "Exit status: 0 success, 1 a point failed numerically (the other rows are still printed),\n"
-    "2 invalid input, 130/143 interrupted.\n";
+static const char *const help_text = cli_help_identify_hc; /* docs/cli/identify-hc.txt */
 
 /* rows of the library's sweep problem "identify-hc" (src/hc/prob_identify_hc.c) */
 enum { P_E, P_DT, P_V, P_MASS, P_N };

@@ -7,31 +7,11 @@
 #include <string.h>
 
 #include "cli.h"
+#include "help_texts.h" /* generated from docs/cli/COMMAND.txt */
 #include "identify_cli.h"
 #include "impactfit/impactfit.h"
 
-static const char *help_text =
-    "usage: impactfit identify-synth --model hc|linear|zhang --params n=N,k=K,lambda=L[,m=M]\n"
-    "                                --v LIST --mass MASS [--repeat R] [--noise SIGMA] [--seed S]\n"
-    "                                [--columns dt,fmax,mass|none] [--transition X] [--output FILE]\n\n"
-    "Writes synthetic drop-test data for 'impactfit identify': for each approach velocity (each\n"
-    "repeated R times) the impact with the given parameters is simulated, and e, dt and fmax are\n"
-    "multiplied by (1 + SIGMA g), g standard normal (GSL mt19937 seeded with S, drawn in the order\n"
-    "e, dt, fmax per row whatever the columns; a noisy e above 1 is redrawn). Values are printed\n"
-    "with 10 significant digits. The first lines are '#' comments recording the command.\n\n"
-    "  --model X      hc (m = n; n, k, lambda), linear (m = 0; n, k, c), zhang (n, m, k, lambda)\n"
-    "  --params LIST  the true parameters, every one of the model's (lambda or c name the damping)\n"
-    "  --v LIST       approach velocities in m/s: a value, a list a,b,c or a range start:stop:count\n"
-    "  --mass MASS    effective mass in kg (> 0)\n"
-    "  --repeat R     rows per velocity, default 1 (1..10000)\n"
-    "  --noise SIGMA  relative noise, 0 <= SIGMA <= 0.5, default 0 (exact data)\n"
-    "  --seed S       noise seed, default 1\n"
-    "  --columns LIST columns besides v and e: any of dt, fmax, mass, or none; default dt,fmax\n"
-    "  --transition X contact transition condition, default C\n"
-    "  --output FILE  write FILE (a regular file atomically; a FIFO or device in place; '-':\n"
-    "                 standard output) instead of standard output\n\n"
-    "Columns: v (m/s), e (-), dt (s), fmax (N), mass (kg).\n"
-    "Exit status: 0 success, 1 numerical failure, 2 invalid input.\n";
+static const char *const help_text = cli_help_identify_synth; /* docs/cli/identify-synth.txt */
 
 /* --params: the model's true parameters into value[] = (n, m, k, c), m by the model's rule. */
 static int parse_values(const impactfit_identify_model *M, const char *params, double value[4]) {

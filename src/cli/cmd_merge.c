@@ -7,22 +7,11 @@
 #include <string.h>
 
 #include "cli.h"
+#include "help_texts.h" /* generated from docs/cli/COMMAND.txt */
 #include "impactfit/impactfit.h"
 #include "progress.h"
 
-static const char *help_text =
-    "usage: impactfit merge DIR... [--out DIR] [--name NAME] [--quiet]\n\n"
-    "Joins the N shards of a sweep, NAME.shard-I-of-N.csv and .json as written by\n"
-    "'impactfit sweep FILE --shard I/N' into one or more directories, into DIR/NAME.csv and\n"
-    "DIR/NAME.json: the CSV is byte-identical to the one an unsharded run writes, and the JSON its\n"
-    "provenance with the failures of all shards and \"merged_shards\": N.\n\n"
-    "  --out DIR    output directory (created if missing), default .\n"
-    "  --name NAME  the sweep to merge when the directories hold shards of several\n"
-    "  --quiet      no progress line (shown only when stderr is a terminal)\n\n"
-    "Refused (exit 2, nothing written): a missing, duplicated or unfinished shard (its .csv.part or\n"
-    ".journal still there: finish it with --resume), shards of different definitions (hash),\n"
-    "impactfit versions, shard counts, block sizes or grids, and rows that are missing, repeated,\n"
-    "out of order or torn.\n";
+static const char *const help_text = cli_help_merge; /* docs/cli/merge.txt */
 
 /* The progress line, started at the merge's first report (once the output is open). */
 typedef struct merge_progress {

@@ -6,34 +6,10 @@
 #include <string.h>
 
 #include "cli.h"
+#include "help_texts.h" /* generated from docs/cli/COMMAND.txt */
 #include "impactfit/impactfit.h"
 
-static const char *help_text =
-    "usage: impactfit pendulum --model impulse|copt|flores [--t-end 8] [--e E] [--n N] [--k K]\n"
-    "                          [--trace FILE.csv [--trace-dt DT]] [--json]\n\n"
-    "Two uniform rods (m1 = 1 kg, L1 = 6 m; m2 = 0.2 kg, L2 = 4 m) hang from pivots a = 2 m apart on\n"
-    "one horizontal line, angles from the downward vertical, counter-clockwise positive, rod 2's\n"
-    "pivot on the negative side. They start at rest at theta1 = pi/12, theta2 = -pi/2 (pointing away\n"
-    "from each other) and swing together; the tip of rod 2 strikes the side of rod 1 (frictionless).\n"
-    "These geometric assumptions are ours: the paper's figure is not available in its text.\n"
-    "Reports each impact's time and the angular velocities before and after it.\n\n"
-    "  --model X    impulse: piecewise impulse-momentum method with restitution e (exact e);\n"
-    "               copt: Hertz spring + linear damper k d^n + c d', condition C, with the exact\n"
-    "               c_opt of each impact (effective mass and approach speed at the contact point);\n"
-    "               flores: Hunt-Crossley k d^n + lambda d^n d' with Flores et al.'s\n"
-    "               lambda = 8(1 - e) k / (5 e v); a list such as impulse,copt or all compares them\n"
-    "  --t-end T    simulated time in s, default 8\n"
-    "  --e E        coefficient of restitution (0 < e <= 1), default 0.3\n"
-    "  --n N        Hertz exponent (1 <= n <= 3), default 1.5\n"
-    "  --k K        contact stiffness in N/m^n, default 1e8\n"
-    "  --trace FILE CSV of the motion (one model): t, theta1, theta2, omega1, omega2, delta,\n"
-    "               delta_dot, force, energy, in_contact, event (0 sample, 1 contact starts,\n"
-    "               2 contact ends; each transition gives two rows, before and after); '-':\n"
-    "               standard output (the results then go to standard error)\n"
-    "  --trace-dt DT  sample interval of the trace in s, default 0.001\n"
-    "  --json       JSON: one object per impact, then a summary object per model\n\n"
-    "Angles in rad, angular velocities in rad/s, delta (penetration of rod 2's tip past rod 1) in m.\n"
-    "Exit status: 0 success, 1 a numerical failure, 2 invalid input.\n";
+static const char *const help_text = cli_help_pendulum; /* docs/cli/pendulum.txt */
 
 typedef struct trace_ctx {
   FILE *f;

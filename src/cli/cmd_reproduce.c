@@ -11,23 +11,10 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "help_texts.h" /* generated from docs/cli/COMMAND.txt */
 #include "impactfit_report.h"
 
-static const char *help_text =
-    "usage: impactfit reproduce [--quick] [--out DIR] [--src DIR] [--topic NAME] [--quiet]\n\n"
-    "Runs every topic (the papers' sweeps and fits, the regenerated generated headers, the audits of\n"
-    "the published formulas) and writes DIR/REPORT.md with its figures (gnuplot: SVG and PNG) and\n"
-    "DIR/claims.json, the same report as a page DIR/index.html, and the wall times in DIR/timings.txt\n"
-    "(REPORT.md, index.html and claims.json depend only on the results: two runs give identical files).\n"
-    "The wall time is printed at the end. The fitted generated headers are\n"
-    "regenerated: a full run rewrites one in SRC/include/impactfit/generated/ that differs from\n"
-    "what the code makes and says so; --quick writes it to DIR and reports the difference.\n\n"
-    "  --quick       coarse grids (about 15 s on 2 cores)\n"
-    "  --out DIR     report directory, default reports\n"
-    "  --src DIR     the repository (sweeps/, fits/, include/impactfit/generated/), default .\n"
-    "  --topic NAME  run one topic only (see the list below)\n"
-    "  --quiet       no progress (the topic log lines and, on a terminal, the progress line)\n\n"
-    "Topics:\n";
+static const char *const help_text = cli_help_reproduce; /* docs/cli/reproduce.txt */
 
 /* The report is staged in OUT/.impactfit-tmp.PID (src/report/report.c). So that no exit path leaves it behind
  * (an error, Ctrl-C, SIGTERM, a crash), the work runs in a child process; this process waits for it,

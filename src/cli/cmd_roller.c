@@ -7,41 +7,11 @@
 #include <strings.h>
 
 #include "cli.h"
+#include "help_texts.h" /* generated from docs/cli/COMMAND.txt */
 #include "impactfit/impactfit.h"
 #include "roller_table.h"
 
-static const char *help_text =
-    "usage: impactfit roller --case I|II|III|IV --transition A|B|C|D [--periods P]\n"
-    "                        [--trace FILE.csv [--trace-points N]] [--json]\n\n"
-    "The vibratory roller of Jonsson, Bathelt & Broman (2005): a drum (2000 kg) on the soil through\n"
-    "the contact element k x + c x', a frame (1000 kg) on the drum through k23 = 1e6 N/m,\n"
-    "c23 = 1e4 N s/m, gravity, and the excitation 58.8 kN sin(w t) on the drum, switched on at\n"
-    "t = 0 from the static equilibrium. Cases (k N/m, c N s/m, w rad/s): I (5e6, 8e4, 40 pi),\n"
-    "II (2e8, 5.06e5, 40 pi), III (2e8, 5.06e5, 80 pi), IV (2e8, 2.53e6, 80 pi).\n"
-    "Runs to the periodic steady state (the state sampled once per period repeats after q periods\n"
-    "to --tol, scaled by the element's deflection L and V = L max(w, sqrt(k/m_drum)), and the\n"
-    "transient's decay shows it is gone), then reports per excitation period: contact losses,\n"
-    "contact fraction, time below the undeformed surface, drum acceleration extremes, contact\n"
-    "force extremes, and whether a tensile force or a force without touching occurred.\n\n"
-    "  --case X         I, II, III, IV, a list such as I,III, or all\n"
-    "  --transition X   A: contact while the drum is below the surface; B: while the element force\n"
-    "                   is positive; C: from touching until the force falls to zero; D: as C, the\n"
-    "                   soil then relaxes by itself and contact restarts on the relaxing surface;\n"
-    "                   a list such as C,D, or all\n"
-    "  --periods P      steady-state periods described (and traced), default twice the multiplicity\n"
-    "  --max-periods N  give up (exit 1) when no steady state appears within N periods, default 20000\n"
-    "  --tol TOL        steady-state tolerance (scaled), default 1e-8\n"
-    "  --trace FILE     CSV of the described periods (one case and condition): t, x_drum, x_frame,\n"
-    "                   v_drum, v_frame, a_drum, force, element, in_contact, event (0 sample,\n"
-    "                   1 contact starts, 2 contact ends; each transition gives two rows, before\n"
-    "                   and after); positions in m (x up, drum's lowest point, undeformed soil\n"
-    "                   surface at 0, frame spring free length 0.5 m), t in s from the\n"
-    "                   excitation's start; '-': standard output (the results then go to\n"
-    "                   standard error)\n"
-    "  --trace-points N samples per excitation period in the trace, default 200\n"
-    "  --json           JSON: a summary object per case and condition, then one per period\n\n"
-    "Several cases or conditions print one summary row each. Exit status: 0 success, 1 no steady\n"
-    "state or a numerical failure (other rows are still printed), 2 invalid input.\n";
+static const char *const help_text = cli_help_roller; /* docs/cli/roller.txt */
 
 typedef struct trace_ctx {
   FILE *f;

@@ -8,74 +8,12 @@
 #include <string.h>
 
 #include "cli.h"
+#include "help_texts.h" /* generated from docs/cli/COMMAND.txt */
 #include "grid.h"
 #include "impactfit/generated/accuracy.h"
 #include "impactfit/impactfit.h"
 
-static const char *help_text =
-    "usage: impactfit simulate --n N --c C [--m M] [--k K] [--mass MASS] [--v V]\n"
-    "                          [--transition A|B|C|D] [--accel G --contacts N]\n"
-    "                          [--trace FILE.csv [--trace-points P]] [--json | --csv]\n"
-    "                          [--threads T] [--quiet] [--from P | --out DIR [--resume]]\n\n"
-    "Simulates the impact  mass d'' + k d^n + c d^m d' = mass*accel,  d(0) = 0, d'(0) = v,\n"
-    "and reports the coefficient of restitution e_out = -d'(t_s)/v, the contact duration,\n"
-    "peak force, maximum penetration, penetration at separation and the energy balance.\n"
-    "Time is measured from the start of the contact (under B: before the bodies touch).\n\n"
-    "  --n N           spring exponent (> 0), required\n"
-    "  --c C           damping coefficient (>= 0), required; lambda for Hunt-Crossley (m = n)\n"
-    "  --m M           damping exponent (>= 0), default 0 (linear damper)\n"
-    "  --k K           stiffness in N/m^n, default 1\n"
-    "  --mass MASS     effective mass in kg, default 1\n"
-    "  --v V           approach velocity in m/s (> 0), default 1\n"
-    "  --transition X  (or a list X,Y) A: contact while d > 0; B: while the force is positive (starts before\n"
-    "                  touching); C: starts at d = 0, ends at zero force (default);\n"
-    "                  D: as C, the element then relaxes by itself\n"
-    "  --accel G       constant acceleration pressing the bodies together (m/s^2), default 0\n"
-    "  --contacts N    follow up to N contacts (bounces), needs --accel > 0; default 1\n"
-    "  --t-max T       time bound in units of delta_m0/v, default 1e4 max(1, zeta)\n"
-    "  --trace FILE    write the trajectory (t, delta, delta_dot, force, element, in_contact)\n"
-    "                  sampled at equally spaced times over 1.25 x the end of the last contact\n"
-    "                  ('-': standard output, the results then go to standard error; a FIFO or\n"
-    "                  device is written in place, a regular file replaced atomically)\n"
-    "  --trace-points P  number of trace samples, default 401\n"
-    "  --json          one JSON object (per point)\n"
-    "  --csv           CSV with a header row\n"
-    "  --threads T     OpenMP threads, default: OMP_NUM_THREADS or all cores\n"
-    "  --quiet         no progress line (shown only when stderr is a terminal)\n"
-    "  --from P        print the points from index P on, without the header (what an interrupted\n"
-    "                  run says to continue with)\n"
-    "  --out DIR       write DIR/simulate.csv + .json as 'impactfit sweep' does (problem impact:\n"
-    "                  columns index, transition_index, n, m, c, k, mass, v, accel, contacts, t_max,\n"
-    "                  the result fields, status, rhs_evals), durable; --resume continues it\n\n"
-    "--n, --m, --c, --k, --mass and --v accept a value, a list a,b,c or a range start:stop:count (the\n"
-    "sweep's linear axis), --transition a list such as A,C; several values simulate the product grid\n"
-    "(transition outermost, then n, m, c, k, mass, v), one row per point in grid order, run by the\n"
-    "library's sweep runner: rows stream (memory bounded by the axes, not the points), the same bytes\n"
-    "for any thread count; Ctrl-C keeps the rows printed and gives the --from command that prints the\n"
-    "rest.\n\n"
-    "Columns: n (-), m (-), k (N/m^n), c (N s/m^(m+1)), mass (kg), v (m/s), transition, status,\n"
-    "e_out (-), t_contact (s), f_max (N), delta_max (m), delta_sep (m), energy_error (-, relative to\n"
-    "the initial kinetic energy), zeta (-, scaled damping), rhs_evals; --json also t_fmax (s), f_min\n"
-    "(N), t_delta_max (s), delta_start (m), f_start, f_end (N), damping_work (J), delta_m0 (m), steps,\n"
-    "contacts, error. Without --k, --mass or --v the default 1 is used, and a note on stderr says\n"
-    "that the dimensional columns are scaled values.\n"
-    "Accuracy, measured against an independent quad-precision solver on random impacts (n in [1, 3],\n"
-    "m in [0, 2], zeta <= 300, A-D; impactfit reproduce --topic accuracy, docs/ACCURACY.md): e_out\n"
-    "within " IMPACTFIT_ACCURACY_TEXT(
-        IMPACTFIT_ACCURACY_E_OUT) " max(e, 0.01); t_contact "
-                                  "within " IMPACTFIT_ACCURACY_TEXT(
-                                      IMPACTFIT_ACCURACY_T_CONTACT) " (1 + zeta/e) "
-                                                                    "relative; f_max "
-                                                                    "within\n"
-                                                                    "" IMPACTFIT_ACCURACY_TEXT(IMPACTFIT_ACCURACY_F_MAX) ", f_min within " IMPACTFIT_ACCURACY_TEXT(IMPACTFIT_ACCURACY_F_MIN) " and delta_max within " IMPACTFIT_ACCURACY_TEXT(
-                                                                        IMPACTFIT_ACCURACY_DELTA_MAX) " of their "
-                                                                                                      "scale; "
-                                                                                                      "delta_sep "
-                                                                                                      "within\n"
-                                                                                                      "" IMPACTFIT_ACCURACY_TEXT(
-                                                                                                          IMPACTFIT_ACCURACY_DELTA_SEP) " (1 + zeta) delta_m0.\n"
-                                                                                                                                        "Exit status: 0 success, 1 a point did not separate or failed numerically (the other rows are\n"
-                                                                                                                                        "still printed), 2 invalid input, 130/143 interrupted.\n";
+static const char *const help_text = cli_help_simulate; /* docs/cli/simulate.txt */
 
 typedef struct trace_ctx {
   FILE *f;

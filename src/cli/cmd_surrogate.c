@@ -6,29 +6,10 @@
 #include <string.h>
 
 #include "cli.h"
+#include "help_texts.h" /* generated from docs/cli/COMMAND.txt */
 #include "impactfit/impactfit.h"
 
-static const char *help_text =
-    "usage: impactfit surrogate copt|zhang-c|zhang-a [--out FILE] [--deg-n N] [--deg-m M]\n"
-    "                           [--deg-t T] [--deg-r R] [--drop D] [--check P] [--json]\n\n"
-    "Builds a Chebyshev surrogate of the exact scaled damping zeta(n, m, e) (see surrogate.h)\n"
-    "from exact solves, checks it on P held-out points and on the edges and seams of its box by\n"
-    "simulating with its zeta (the header states the measured maximum), and writes a\n"
-    "self-contained C header (default include/impactfit/generated/<name>_surrogate.h).\n\n"
-    "  copt     m = 0, condition C, n in [1, 2], e in [1e-4, 1]  (the c_opt problem)\n"
-    "  zhang-c  m in [0, 2], condition C, n in [1, 2], e in [0.01, 1]  (Zhang et al.'s alpha);\n"
-    "           pieces m in [0, n] (nodes graded towards m = n) and [n, 2]\n"
-    "  zhang-a  the same under condition A\n"
-    "  --deg-n/--deg-m/--deg-t/--deg-r  polynomial degrees in n, m, ln e (e <= 1/2) and ln(1 - e)\n"
-    "           (e > 1/2); for copt 14/0/36/64 by default; for zhang-c/-a each block has its own\n"
-    "           degrees (listed in the header) and an option sets that degree in every block\n"
-    "  --drop D  zhang-c/-a: per block, drop trailing coefficients summing to at most D in\n"
-    "           |ln zeta| (default 1e-9; 0 keeps all)\n"
-    "  --check P   held-out check points (default copt 400, zhang 2000)\n"
-    "  --out FILE  where to write the header ('-' for standard output, the report then goes to\n"
-    "              standard error)\n"
-    "  --json      print the build report as one JSON object\n\n"
-    "Exit status: 0 success, 1 a solve or the check failed, 2 invalid input.\n";
+static const char *const help_text = cli_help_surrogate; /* docs/cli/surrogate.txt */
 
 #define REP(f, kind) CLI_FIELD(impactfit_surrogate_report, f, kind)
 static const cli_field report_fields[] = {
