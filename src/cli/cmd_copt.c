@@ -86,17 +86,10 @@ int impactfit_cmd_copt(int argc, char **argv) {
     return cli_input_error("--method: expected bisect, fast or nlopt, got '%s'", method);
   /* Validate everything before solving anything (the CLI's own messages). */
   cli_axis_spec ax[] = {
-      {"--n", "n", s_n, NULL, 0.0, NAN, CLI_LO_OPEN, "--n: spring exponent must be > 0 (got %.17g)", check_n, {0}},
-      {"--e",
-       "e",
-       s_e,
-       NULL,
-       0.0,
-       1.0,
-       CLI_LO_OPEN,
-       "--e: the coefficient of restitution must be in (0, 1] (got %.17g)",
-       NULL,
-       {0}},
+      CLI_AXIS_IN("--n", "n", s_n, NULL, 0.0, NAN, CLI_LO_OPEN, "--n: spring exponent must be > 0 (got %.17g)",
+                  check_n),
+      CLI_AXIS_IN("--e", "e", s_e, NULL, 0.0, 1.0, CLI_LO_OPEN,
+                  "--e: the coefficient of restitution must be in (0, 1] (got %.17g)", NULL),
   };
   const size_t nax = CLI_COUNT(ax);
   if (!(rc = cli_axes_parse(ax, nax, &o)) && !(tol >= 1e-13 && tol < 0.1))

@@ -97,18 +97,10 @@ int impactfit_cmd_hc_eps(int argc, char **argv) {
     return rc;
   /* Check every input before any output (a range lies between its ends: those are checked). */
   cli_axis_spec ax[] = {
-      {"--e",
-       "e",
-       s_e,
-       NULL,
-       0.0,
-       1.0,
-       CLI_LO_OPEN,
-       "--e: the coefficient of restitution must be in (0, 1], got %.17g",
-       NULL,
-       {0}},
-      {"--k", "k", s_k, "1", 0.0, NAN, CLI_LO_OPEN | CLI_IF_SEEN, "--k: must be > 0, got %.17g", NULL, {0}},
-      {"--v", "v", s_v, "1", 0.0, NAN, CLI_LO_OPEN | CLI_IF_SEEN, "--v: must be > 0, got %.17g", NULL, {0}},
+      CLI_AXIS_IN("--e", "e", s_e, NULL, 0.0, 1.0, CLI_LO_OPEN,
+                  "--e: the coefficient of restitution must be in (0, 1], got %.17g", NULL),
+      CLI_AXIS_IN("--k", "k", s_k, "1", 0.0, NAN, CLI_LO_OPEN | CLI_IF_SEEN, "--k: must be > 0, got %.17g", NULL),
+      CLI_AXIS_IN("--v", "v", s_v, "1", 0.0, NAN, CLI_LO_OPEN | CLI_IF_SEEN, "--v: must be > 0, got %.17g", NULL),
   };
   const size_t nax = CLI_COUNT(ax);
   he_check hc = {f, s_k ? &ax[1].ax : NULL, s_k ? &ax[2].ax : NULL};

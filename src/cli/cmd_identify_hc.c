@@ -77,20 +77,12 @@ int impactfit_cmd_identify_hc(int argc, char **argv) {
   cli_grid_opts go = CLI_GRID_OPTS_INIT;
   /* a range lies between its ends: those are checked */
   cli_axis_spec ax[] = {
-      {"--e",
-       "e",
-       NULL,
-       NULL,
-       0.0,
-       1.0,
-       CLI_LO_OPEN,
-       "--e: the coefficient of restitution must be in (0, 1], got %.17g",
-       NULL,
-       {0}},
-      {"--dt", "dt", NULL, NULL, 0.0, NAN, CLI_LO_OPEN, "--dt: must be > 0, got %.17g", NULL, {0}},
-      {"--v", "v", NULL, NULL, 0.0, NAN, CLI_LO_OPEN, "--v: must be > 0, got %.17g", NULL, {0}},
-      {"--mass", "mass", NULL, NULL, 0.0, NAN, CLI_LO_OPEN, "--mass: must be > 0, got %.17g", NULL, {0}},
-      {"--n", "n", NULL, NULL, 0.0, NAN, CLI_LO_OPEN, "--n: must be > 0, got %.17g", NULL, {0}},
+      CLI_AXIS_IN("--e", "e", NULL, NULL, 0.0, 1.0, CLI_LO_OPEN,
+                  "--e: the coefficient of restitution must be in (0, 1], got %.17g", NULL),
+      CLI_AXIS_IN("--dt", "dt", NULL, NULL, 0.0, NAN, CLI_LO_OPEN, "--dt: must be > 0, got %.17g", NULL),
+      CLI_AXIS_IN("--v", "v", NULL, NULL, 0.0, NAN, CLI_LO_OPEN, "--v: must be > 0, got %.17g", NULL),
+      CLI_AXIS_IN("--mass", "mass", NULL, NULL, 0.0, NAN, CLI_LO_OPEN, "--mass: must be > 0, got %.17g", NULL),
+      CLI_AXIS_IN("--n", "n", NULL, NULL, 0.0, NAN, CLI_LO_OPEN, "--n: must be > 0, got %.17g", NULL),
   };
   const size_t nax = CLI_COUNT(ax);
   cli_spec opts[] = {

@@ -73,8 +73,10 @@ int impactfit_cmd_impact_time(int argc, char **argv) {
     return rc;
   /* Check every input before any output (a range lies between its ends: those are checked). */
   cli_axis_spec ax[] = {
-      {"--eps", "eps", s_eps, NULL, 0.0, 1e7, 0u, "--eps: the damping ratio must be in [0, 1e7], got %.17g", NULL, {0}},
-      {"--n", "n", s_n, NULL, 0.0, NAN, CLI_LO_OPEN, "--n: the spring exponent must be > 0, got %.17g", NULL, {0}},
+      CLI_AXIS_IN("--eps", "eps", s_eps, NULL, 0.0, 1e7, 0u, "--eps: the damping ratio must be in [0, 1e7], got %.17g",
+                  NULL),
+      CLI_AXIS_IN("--n", "n", s_n, NULL, 0.0, NAN, CLI_LO_OPEN, "--n: the spring exponent must be > 0, got %.17g",
+                  NULL),
       CLI_AXIS("--k", "k", s_k, "1"),
       CLI_AXIS("--mass", "mass", s_mass, "1"),
       CLI_AXIS("--v", "v", s_v, "1"),

@@ -92,18 +92,10 @@ int impactfit_cmd_zhang_alpha(int argc, char **argv) {
   if (tr != impactfit_transition_C && tr != impactfit_transition_A)
     return cli_input_error("--transition: expected C or A, got '%s'", transition);
   cli_axis_spec ax[] = {
-      {"--n", "n", s_n, NULL, 0.0, NAN, CLI_LO_OPEN, "--n: spring exponent must be > 0 (got %.17g)", NULL, {0}},
-      {"--m", "m", s_m, NULL, 0.0, NAN, 0u, "--m: damping exponent must be >= 0 (got %.17g)", NULL, {0}},
-      {"--e",
-       "e",
-       s_e,
-       NULL,
-       0.0,
-       1.0,
-       CLI_LO_OPEN | CLI_HI_OPEN,
-       "--e: alpha is defined for 0 < e < 1 (got %.17g)",
-       NULL,
-       {0}},
+      CLI_AXIS_IN("--n", "n", s_n, NULL, 0.0, NAN, CLI_LO_OPEN, "--n: spring exponent must be > 0 (got %.17g)", NULL),
+      CLI_AXIS_IN("--m", "m", s_m, NULL, 0.0, NAN, 0u, "--m: damping exponent must be >= 0 (got %.17g)", NULL),
+      CLI_AXIS_IN("--e", "e", s_e, NULL, 0.0, 1.0, CLI_LO_OPEN | CLI_HI_OPEN,
+                  "--e: alpha is defined for 0 < e < 1 (got %.17g)", NULL),
   };
   const size_t nax = CLI_COUNT(ax);
   rc = cli_axes_parse(ax, nax, NULL);

@@ -111,6 +111,11 @@ typedef struct cli_axis_spec {
   {                                                        \
     opt, param, text, def, NAN, NAN, 0u, NULL, NULL, { 0 } \
   }
+/* An axis whose every value must lie in the range (lo, hi, flags, msg as above) and pass check (NULL: none). */
+#define CLI_AXIS_IN(opt, param, text, def, lo, hi, flags, msg, check) \
+  {                                                                   \
+    opt, param, text, def, lo, hi, flags, msg, check, { 0 }           \
+  }
 
 /* Parses every axis (all first, then the checks, in order). Returns 0 or CLI_INPUT (printed). */
 int cli_axes_parse(cli_axis_spec *a, size_t n, void *ctx);
