@@ -332,6 +332,13 @@ static void check_bodies_and_forward(void) {
   b.rho1 = b.rho2 = NAN;
   CHECK(impactfit_dem_bodies_contact(&b, &c, &err) == IMPACTFIT_EINVAL, "no density and no masses");
 
+  /* the clamps an audit covers: LAMMPS's limit_damping off and on, YADE always clamped */
+  int cl[2] = {-1, -1};
+  CHECK(impactfit_dem_model_clamps(find("lammps", "granular hertz/material", "tsuji"), cl) == 2 && cl[0] == 0 &&
+            cl[1] == 1,
+        "lammps tsuji: limit_damping off and on");
+  CHECK(impactfit_dem_model_clamps(find("yade", "mindlin", "en"), cl) == 1 && cl[0] == 1, "yade: always clamped");
+
   /* LIGGGHTS hertz, force not clamped (A): its β conversion is the exact inverse of the Kelvin–Voigt
    * oscillator (dem.h), so typing e gives e at every speed */
   impactfit_dem_request q = impactfit_dem_default_request();

@@ -115,6 +115,11 @@ typedef struct impactfit_dem_model {
   const struct impactfit__dem_ops *ops; /* private */
 } impactfit_dem_model;
 
+/* The force clamps of a model an audit covers: its switch off and on (0, 1) when it has one
+ * (clamp_switch), else its fixed behaviour (clamp_default). Writes them to clamps and returns their
+ * number, 2 or 1. */
+IMPACTFIT_EXPORT int impactfit_dem_model_clamps(const impactfit_dem_model *md, int clamps[2]);
+
 /* The unit of the stiffness kn a model takes ("Pa" for Hertz-type kn with F = kn √(Rδ) δ, "N/m" for a
  * linear spring), or NULL when the model takes a material (E, ν) instead. */
 IMPACTFIT_EXPORT const char *impactfit_dem_kn_unit(const impactfit_dem_model *md);

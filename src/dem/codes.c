@@ -1079,6 +1079,16 @@ done:
   return st;
 }
 
+int impactfit_dem_model_clamps(const impactfit_dem_model *md, int clamps[2]) {
+  if (md->clamp_switch) {
+    clamps[0] = 0;
+    clamps[1] = 1;
+    return 2;
+  }
+  clamps[0] = md->clamp_default;
+  return 1;
+}
+
 const char *impactfit_dem_kn_unit(const impactfit_dem_model *md) {
   if (!md)
     return NULL;
