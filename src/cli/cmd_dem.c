@@ -134,10 +134,7 @@ static int forward_mode(const impactfit_dem_model *md, const char *version, impa
   if (json) {
     strings str = {version, fa.transition->name};
     const void *objs[] = {md, q, NULL, &fa, &str};
-    cli_json j;
-    cli_json_begin(&j, stdout);
-    cli_json_fields_of(&j, objs, forward_fields, CLI_COUNT(forward_fields));
-    cli_json_end(&j);
+    cli_json_object_of(stdout, objs, forward_fields, CLI_COUNT(forward_fields));
   } else {
     printf("# %s %s, model %s%s%s, contact end: %s\n%s", md->code, version, md->model, *md->damping ? " damping " : "",
            md->damping, end_text(fa.transition), fa.input);

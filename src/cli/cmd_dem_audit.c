@@ -142,10 +142,8 @@ static int print_prefactors(int json) {
     if (st) {
       rc = cli_status_error(st, &err, "dem-audit");
     } else if (json) {
-      cli_json j;
-      cli_json_begin(&j, stdout);
-      cli_json_fields(&j, &p, prefactor_fields, CLI_COUNT(prefactor_fields));
-      cli_json_end(&j);
+      const void *objs[] = {&p};
+      cli_json_object_of(stdout, objs, prefactor_fields, CLI_COUNT(prefactor_fields));
     } else {
       printf("%6.2f %12.8f %12.8f %12.8f %12.8f %12.8f %12.8f\n", p.e, p.hertz_beta, p.tsuji, p.exact[0], p.exact[1],
              p.exact[2], p.exact[3]);

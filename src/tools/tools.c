@@ -127,6 +127,13 @@ void cli_json_fields_of(cli_json *j, const void *const *objs, const cli_field *f
     json_field(j, objs[f[i].obj], &f[i]);
 }
 
+void cli_json_object_of(FILE *out, const void *const *objs, const cli_field *f, size_t n) {
+  cli_json j;
+  cli_json_begin(&j, out);
+  cli_json_fields_of(&j, objs, f, n);
+  cli_json_end(&j);
+}
+
 int cli_out_is_stdout(const char *path) { return path && strcmp(path, "-") == 0; }
 
 /* /dev/... and /proc/... name streams and devices, whatever they resolve to (/dev/stdout may be a

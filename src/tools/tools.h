@@ -52,6 +52,8 @@ typedef struct cli_field {
   { key, kind, offsetof(T, f), obj }
 void cli_json_fields(cli_json *j, const void *obj, const cli_field *f, size_t n);
 void cli_json_fields_of(cli_json *j, const void *const *objs, const cli_field *f, size_t n);
+/* One JSON line on out holding the members f[0..n) read from objs (cli_json_fields_of). */
+void cli_json_object_of(FILE *out, const void *const *objs, const cli_field *f, size_t n);
 /* "key":[lo,hi] (numbers as cli_json_num). */
 void cli_json_range(cli_json *j, const char *key, double lo, double hi);
 /* "status": the status name, and "error": message when status is not 0; returns 1 when it is 0 (the
