@@ -35,15 +35,12 @@ static const char *help_text =
     "Angles in rad, angular velocities in rad/s, delta (penetration of rod 2's tip past rod 1) in m.\n"
     "Exit status: 0 success, 1 a numerical failure, 2 invalid input.\n";
 
-typedef struct trace_ctx {
-  FILE *f;
-} trace_ctx;
-
-static int write_point(void *vctx, const impactfit_pendulum_point *p) {
-  trace_ctx *c = vctx;
-  fprintf(c->f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d\n", p->t, p->theta1, p->theta2, p->omega1,
+/* --trace: one CSV row per sample or transition (ctx: the file) */
+static int write_point(void *ctx, const impactfit_pendulum_point *p) {
+  FILE *f = ctx;
+  fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d\n", p->t, p->theta1, p->theta2, p->omega1,
           p->omega2, p->delta, p->delta_dot, p->force, p->energy, p->in_contact, p->kind);
-  return ferror(c->f) ? IMPACTFIT_EIO : 0;
+  return ferror(f) ? IMPACTFIT_EIO : 0;
 }
 
 #define MAX_SHOWN 64 /* impacts kept per model for the text tables (JSON has them all) */
@@ -64,15 +61,10 @@ static const cli_field impact_fields[] = {
     IMP(ended, 'i')};
 #define SUM(f, kind) CLI_FIELD(impactfit_pendulum_result, f, kind)
 static const cli_field summary_fields[] = {CLI_FIELD_AS("impacts", impactfit_pendulum_result, n_impacts, 'i'),
-                                           SUM(energy_start, 'd'),
-                                           SUM(energy_end, 'd'),
-                                           SUM(max_energy_drift, 'd'),
-                                           SUM(theta1, 'd'),
-                                           SUM(theta2, 'd'),
-                                           SUM(omega1, 'd'),
-                                           SUM(omega2, 'd'),
-                                           SUM(steps, 'l'),
-                                           SUM(rhs_evals, 'l')};
+                                           /* the energy, the final state and the cost */
+                                           SUM(energy_start, 'd'), SUM(energy_end, 'd'), SUM(max_energy_drift, 'd'),
+                                           SUM(theta1, 'd'), SUM(theta2, 'd'), SUM(omega1, 'd'), SUM(omega2, 'd'),
+                                           SUM(steps, 'l'), SUM(rhs_evals, 'l')};
 
 static void print_json(const run *R, const impactfit_pendulum_workspace *ws) {
   cli_json j;
@@ -139,17 +131,15 @@ static int run_models(impactfit_pendulum_params base, const impactfit_pendulum_m
   if (!ws)
     return cli_input_error("out of memory");
   cli_out out;
-  trace_ctx tc = {NULL};
   int rc;
+  if (trace && (rc = cli_out_open(&out, trace))) {
+    impactfit_pendulum_free(ws);
+    return rc;
+  }
   if (trace) {
-    if ((rc = cli_out_open(&out, trace))) {
-      impactfit_pendulum_free(ws);
-      return rc;
-    }
     fputs("t,theta1,theta2,omega1,omega2,delta,delta_dot,force,energy,in_contact,event\n", out.f);
-    tc.f = out.f;
     base.fn = write_point;
-    base.ctx = &tc;
+    base.ctx = out.f;
   }
   for (int k = 0; k < nm; k++) {
     impactfit_pendulum_params p = base;
