@@ -338,6 +338,18 @@ static void check_bodies_and_forward(void) {
             cl[1] == 1,
         "lammps tsuji: limit_damping off and on");
   CHECK(impactfit_dem_model_clamps(find("yade", "mindlin", "en"), cl) == 1 && cl[0] == 1, "yade: always clamped");
+  /* what the stiffness comes from: every model, and the three kinds by name */
+  for (size_t i = 0; i < impactfit_dem_model_count(); i++) {
+    const impactfit_dem_model *md = impactfit_dem_model_at(i);
+    impactfit_dem_stiffness_input from = impactfit_dem_model_stiffness_input(md);
+    int viscel_tc = !strcmp(md->code, "yade") && !strcmp(md->model, "viscel") && !strcmp(md->damping, "en");
+    CHECK(from == (viscel_tc            ? IMPACTFIT_DEM_FROM_TC
+                   : md->needs_material ? IMPACTFIT_DEM_FROM_MATERIAL
+                                        : IMPACTFIT_DEM_FROM_KN),
+          "stiffness input of %s %s %s", md->code, md->model, md->damping);
+  }
+  CHECK(impactfit_dem_model_stiffness_input(find("lammps", "gran/hooke", NULL)) == IMPACTFIT_DEM_FROM_KN, "kn");
+  CHECK(impactfit_dem_model_stiffness_input(find("liggghts", "hertz", NULL)) == IMPACTFIT_DEM_FROM_MATERIAL, "E, nu");
 
   /* LIGGGHTS hertz, force not clamped (A): its β conversion is the exact inverse of the Kelvin–Voigt
    * oscillator (dem.h), so typing e gives e at every speed */

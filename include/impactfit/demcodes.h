@@ -120,6 +120,17 @@ typedef struct impactfit_dem_model {
  * number, 2 or 1. */
 IMPACTFIT_EXPORT int impactfit_dem_model_clamps(const impactfit_dem_model *md, int clamps[2]);
 
+/* What a model's stiffness comes from, besides the bodies: the material (E and ν), the contact time
+ * tc (YADE's ViscElMat(tc, en), whose stiffness is made for that time), or the code's stiffness
+ * parameter kn. */
+typedef enum impactfit_dem_stiffness_input {
+  IMPACTFIT_DEM_FROM_MATERIAL = 0,
+  IMPACTFIT_DEM_FROM_TC = 1,
+  IMPACTFIT_DEM_FROM_KN = 2
+} impactfit_dem_stiffness_input;
+
+IMPACTFIT_EXPORT impactfit_dem_stiffness_input impactfit_dem_model_stiffness_input(const impactfit_dem_model *md);
+
 /* The unit of the stiffness kn a model takes ("Pa" for Hertz-type kn with F = kn √(Rδ) δ, "N/m" for a
  * linear spring), or NULL when the model takes a material (E, ν) instead. */
 IMPACTFIT_EXPORT const char *impactfit_dem_kn_unit(const impactfit_dem_model *md);

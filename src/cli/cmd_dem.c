@@ -183,12 +183,12 @@ static int make_request(const impactfit_dem_model *md, const impactfit_dem_bodie
   if (st)
     return cli_status_error(st, &err, "dem");
   const impactfit_dem_contact *c = &q->contact;
-  int viscel_tc = !strcmp(md->code, "yade") && !strcmp(md->model, "viscel") && !strcmp(md->damping, "en");
-  if (md->needs_material && (isnan(c->E) || isnan(c->nu)))
+  impactfit_dem_stiffness_input from = impactfit_dem_model_stiffness_input(md);
+  if (from == IMPACTFIT_DEM_FROM_MATERIAL && (isnan(c->E) || isnan(c->nu)))
     return cli_input_error("dem: %s %s takes the material: give --E (Pa) and --nu", md->code, md->model);
-  if (viscel_tc && isnan(c->tc))
+  if (from == IMPACTFIT_DEM_FROM_TC && isnan(c->tc))
     return cli_input_error("dem: yade viscel --damping en takes the contact time: give --tc (s)");
-  if (!md->needs_material && !viscel_tc && isnan(c->kn))
+  if (from == IMPACTFIT_DEM_FROM_KN && isnan(c->kn))
     return cli_input_error("dem: %s %s takes the code's stiffness: give --kn (%s)", md->code, md->model, md->law);
   if (!isnan(value) && !isnan(q->e))
     return cli_input_error("dem: give --e (the restitution you want) or --value (what you type), not both");

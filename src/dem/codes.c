@@ -1103,11 +1103,22 @@ const char *impactfit_dem_kn_unit(const impactfit_dem_model *md) {
   }
 }
 
-/* Whether the contact carries what a model needs (a material, or the code's stiffness). */
-static int has_inputs(const impactfit_dem_model *md, const impactfit_dem_contact *c) {
+impactfit_dem_stiffness_input impactfit_dem_model_stiffness_input(const impactfit_dem_model *md) {
   if (md->ops->stiffness == ST_VISCEL_TC)
+    return IMPACTFIT_DEM_FROM_TC;
+  return md->needs_material ? IMPACTFIT_DEM_FROM_MATERIAL : IMPACTFIT_DEM_FROM_KN;
+}
+
+/* Whether the contact carries what a model needs (a material, the contact time, or the code's stiffness). */
+static int has_inputs(const impactfit_dem_model *md, const impactfit_dem_contact *c) {
+  switch (impactfit_dem_model_stiffness_input(md)) {
+  case IMPACTFIT_DEM_FROM_TC:
     return isfinite(c->tc);
-  return md->needs_material ? (isfinite(c->E) && isfinite(c->nu)) : isfinite(c->kn);
+  case IMPACTFIT_DEM_FROM_MATERIAL:
+    return isfinite(c->E) && isfinite(c->nu);
+  default:
+    return isfinite(c->kn);
+  }
 }
 
 int impactfit_dem_suggest(impactfit_inverse_workspace *ws, const impactfit_dem_request *req,
