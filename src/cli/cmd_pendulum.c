@@ -43,6 +43,8 @@ static int write_point(void *ctx, const impactfit_pendulum_point *p) {
   return ferror(f) ? IMPACTFIT_EIO : 0;
 }
 
+static const char *const model_names[3] = {"impulse", "copt", "flores"};
+
 #define MAX_SHOWN 64 /* impacts kept per model for the text tables (JSON has them all) */
 
 typedef struct run {
@@ -123,8 +125,7 @@ static void print_compare(const run *runs, int nr) {
 }
 
 /* Simulates each model, printing as it goes (JSON, or the detail of a single model). */
-static int run_models(impactfit_pendulum_params base, const impactfit_pendulum_model *const *models, int nm,
-                      const char *trace, int json) {
+static int run_models(impactfit_pendulum_params base, const size_t *idx, int nm, const char *trace, int json) {
   run runs[3];
   memset(runs, 0, sizeof runs);
   impactfit_pendulum_workspace *ws = impactfit_pendulum_alloc();
@@ -143,7 +144,7 @@ static int run_models(impactfit_pendulum_params base, const impactfit_pendulum_m
   }
   for (int k = 0; k < nm; k++) {
     impactfit_pendulum_params p = base;
-    p.model = runs[k].model = models[k];
+    p.model = runs[k].model = impactfit_pendulum_model_from_name(model_names[idx[k]]);
     impactfit_error err;
     impactfit_error_clear(&err);
     int st = impactfit_pendulum_simulate(ws, &p, &runs[k].r, &err);
@@ -187,13 +188,9 @@ int impactfit_cmd_pendulum(int argc, char **argv) {
   int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);
   if (rc || help)
     return rc;
-  static const char *const names[3] = {"impulse", "copt", "flores"};
   size_t idx[3] = {0, 1, 2}, nm = 3;
-  if (strcmp(s_model, "all") != 0 && cli_parse_names(s_model, names, 3, 0, 0, 3, idx, &nm))
+  if (strcmp(s_model, "all") != 0 && cli_parse_names(s_model, model_names, 3, 0, 0, 3, idx, &nm))
     return cli_input_error("--model: expected impulse, copt, flores, a list of them or all, got '%s'", s_model);
-  const impactfit_pendulum_model *models[3];
-  for (size_t k = 0; k < nm; k++)
-    models[k] = impactfit_pendulum_model_from_name(names[idx[k]]);
   if (cli_given(opts, CLI_COUNT(opts), "trace-dt") && !trace)
     return cli_input_error("--trace-dt needs --trace FILE");
   if (trace && nm > 1)
@@ -203,5 +200,5 @@ int impactfit_cmd_pendulum(int argc, char **argv) {
       return cli_input_error("--trace-dt: expected a positive interval giving at most 1e7 samples, got %.17g", dt);
     base.sample_dt = dt;
   }
-  return run_models(base, models, (int)nm, trace, json);
+  return run_models(base, idx, (int)nm, trace, json);
 }

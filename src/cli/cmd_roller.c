@@ -52,6 +52,7 @@ static int write_point(void *ctx, const impactfit_mb1d_point *p) {
 }
 
 typedef roller_run run;
+static const char *const tr_names[4] = {"A", "B", "C", "D"};
 
 #define RES(f, kind) CLI_FIELD(impactfit_mb1d_result, f, kind)
 #define RES_AS(key, f, kind) CLI_FIELD_AS(key, impactfit_mb1d_result, f, kind)
@@ -150,13 +151,14 @@ static void print_row(const run *R) {
 }
 
 /* Runs every case x condition pair, printing each as it finishes. */
-static int run_all(const int *cases, size_t ncase, const impactfit_transition *const *trs, size_t ntr,
-                   roller_settings s, int json, const char *trace) {
+static int run_all(const size_t *ci, size_t ncase, const size_t *ti, size_t ntr, roller_settings s, int json,
+                   const char *trace) {
   int total = (int)(ncase * ntr), rc = CLI_OK;
   run runs[16];
   for (int i = 0; i < total; i++) {
     impactfit_error err;
-    int st = roller_setup(&runs[i], cases[i / (int)ntr], trs[i % (int)ntr], &err);
+    const impactfit_transition *tr = impactfit_transition_from_name(tr_names[ti[i % (int)ntr]]);
+    int st = roller_setup(&runs[i], (int)ci[i / (int)ntr] + 1, tr, &err);
     if (st)
       return cli_status_error(st, &err, "roller");
   }
@@ -226,18 +228,11 @@ int impactfit_cmd_roller(int argc, char **argv) {
   int rc = cli_options(argc, argv, opts, nopt, help_text, &help, NULL, 0, NULL);
   if (rc || help)
     return rc;
-  static const char *const tr_names[4] = {"A", "B", "C", "D"};
   size_t ci[4], ti[4], ncase, ntr;
   if (cli_parse_names(s_case, roller_case_names, 4, 1, 1, 4, ci, &ncase))
     return cli_input_error("--case: expected I, II, III, IV, a list of them or all, got '%s'", s_case);
   if (cli_parse_names(s_tr, tr_names, 4, 1, 1, 4, ti, &ntr))
     return cli_input_error("--transition: expected A, B, C, D, a list of them or all, got '%s'", s_tr);
-  int cases[4];
-  const impactfit_transition *trs[4];
-  for (size_t i = 0; i < ncase; i++)
-    cases[i] = (int)ci[i] + 1;
-  for (size_t i = 0; i < ntr; i++)
-    trs[i] = impactfit_transition_from_name(tr_names[ti[i]]);
   if (cli_given(opts, nopt, "periods") && (def.periods < 1 || def.periods > IMPACTFIT_MB1D_MAX_RECORD))
     return cli_input_error("--periods: expected 1..%d, got %d", IMPACTFIT_MB1D_MAX_RECORD, def.periods);
   if (def.max_periods < 1 || def.max_periods > 10000000)
@@ -250,5 +245,5 @@ int impactfit_cmd_roller(int argc, char **argv) {
     return cli_input_error("--trace-points: expected 1..100000, got %d", def.trace_points);
   if (trace && ncase * ntr > 1)
     return cli_input_error("roller: --trace needs one case and one condition, got %d pairs", (int)(ncase * ntr));
-  return run_all(cases, ncase, trs, ntr, def, json, trace);
+  return run_all(ci, ncase, ti, ntr, def, json, trace);
 }
