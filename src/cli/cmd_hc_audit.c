@@ -121,14 +121,8 @@ static int rh_eps_part(const impactfit_hc_rh_fit_params *fp, int json, impactfit
 static int dtau_part(impactfit_impact_workspace *ws, const impactfit_hc_dtau_grid_params *gp, int json,
                      impactfit_error *err) {
   impactfit_hc_dtau_stats sts[2];
-  impactfit_hc_dtau_surrogate *sur = NULL;
   impactfit_hc_dtau_surrogate_params sp = impactfit_hc_dtau_surrogate_default_params();
-  int st = impactfit_hc_rh_dtau_error(ws, impactfit_hc_rh_dtau_published, gp, &sts[0], err);
-  if (!st)
-    st = impactfit_hc_dtau_surrogate_build(ws, &sp, &sur, err);
-  if (!st)
-    st = impactfit_hc_dtau_surrogate_error(ws, sur, gp, &sts[1], err);
-  impactfit_hc_dtau_surrogate_free(sur);
+  int st = impactfit_hc_dtau_audit(ws, gp, &sp, sts, err);
   if (st)
     return st;
   static const char *const names[2] = {"rh-published", "surrogate"};
