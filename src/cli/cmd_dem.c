@@ -106,7 +106,7 @@ static const cli_field answer_fields[] = {
     /* ANSWER_AT = 5: the answer of a model, also the alternative's */
     OF_M(model, 's'), OF_M(damping, 's'), OF_M(param, 's'), OF_M(param_unit, 's'), OF_A("value", value, 'd'),
     OF_A("input", input, 'c'), OF_A("e_range", e_min, 'r'), OF_A("note", note, 'c'),
-    /* ANSWER_AT + ANSWER_N = 13 */
+    /* what typing e gives, and the contact */
     OF_A("e_naive", e_naive, 'd'), OF_A("e_naive_range", e_naive_min, 'r'), OF_A("reachable", reachable, 'i'),
     OF_A("speed_dependent", speed_dependent, 'i'), OF_S(end), OF_M(n, 'd'), OF_M(m, 'd'), OF_A("K", K, 'd'),
     OF_A("R", R, 'd'), OF_A("M", M, 'd'), OF_A("C", C, 'd'), OF_A("zeta", zeta, 'd'), OF_M(run_here, 'i'),
@@ -123,8 +123,8 @@ static const char *end_text(const impactfit_transition *tr) {
 }
 
 /* --value: the real e of a typed value over the speeds (the forward problem) */
-static int forward_mode(const impactfit_dem_model *md, const char *version, impactfit_dem_request *q, double value,
-                        int json) {
+static int forward_mode(const impactfit_dem_model *md, const char *version, const impactfit_dem_request *q,
+                        double value, int json) {
   impactfit_error err;
   impactfit_error_clear(&err);
   impactfit_dem_forward_answer fa;
