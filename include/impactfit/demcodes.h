@@ -117,12 +117,12 @@ typedef struct impactfit_dem_model {
 
 /* The force clamps of a model an audit covers: its switch off and on (0, 1) when it has one
  * (clamp_switch), else its fixed behaviour (clamp_default). Writes them to clamps and returns their
- * number, 2 or 1. */
+ * number, 2 or 1 (0 for a NULL argument). */
 IMPACTFIT_EXPORT int impactfit_dem_model_clamps(const impactfit_dem_model *md, int clamps[2]);
 
 /* What a model's stiffness comes from, besides the bodies: the material (E and ν), the contact time
  * tc (YADE's ViscElMat(tc, en), whose stiffness is made for that time), or the code's stiffness
- * parameter kn. */
+ * parameter kn (also the answer for a NULL md). */
 typedef enum impactfit_dem_stiffness_input {
   IMPACTFIT_DEM_FROM_MATERIAL = 0,
   IMPACTFIT_DEM_FROM_TC = 1,

@@ -1080,6 +1080,8 @@ done:
 }
 
 int impactfit_dem_model_clamps(const impactfit_dem_model *md, int clamps[2]) {
+  if (!md || !clamps)
+    return 0;
   if (md->clamp_switch) {
     clamps[0] = 0;
     clamps[1] = 1;
@@ -1104,9 +1106,9 @@ const char *impactfit_dem_kn_unit(const impactfit_dem_model *md) {
 }
 
 impactfit_dem_stiffness_input impactfit_dem_model_stiffness_input(const impactfit_dem_model *md) {
-  if (md->ops->stiffness == ST_VISCEL_TC)
+  if (md && md->ops && md->ops->stiffness == ST_VISCEL_TC)
     return IMPACTFIT_DEM_FROM_TC;
-  return md->needs_material ? IMPACTFIT_DEM_FROM_MATERIAL : IMPACTFIT_DEM_FROM_KN;
+  return (md && md->needs_material) ? IMPACTFIT_DEM_FROM_MATERIAL : IMPACTFIT_DEM_FROM_KN;
 }
 
 /* Whether the contact carries what a model needs (a material, the contact time, or the code's stiffness). */
