@@ -293,8 +293,116 @@ static void check_registry(void) {
         "yade has no switch: %s", err.message);
 }
 
+/* The bodies as a user gives them, and the forward problem of a request. */
+static void check_bodies_and_forward(void) {
+  impactfit_dem_bodies b = impactfit_dem_bodies_default();
+  impactfit_dem_contact c = impactfit_dem_contact_default();
+  impactfit_error err;
+  const double m = 4.0 / 3.0 * M_PI * 0.005 * 0.005 * 0.005 * 2500.0; /* (4/3) π r³ ρ, written out */
+  b.radius = 0.005;
+  b.density = 2500.0;
+  CHECK(impactfit_dem_bodies_contact(&b, &c, NULL) == 0 && c.geometry == IMPACTFIT_DEM_SPHERE_SPHERE, "bodies");
+  CHECK(c.r1 == 0.005 && c.r2 == 0.005 && isnan(c.R_eff) && isnan(c.M_eff), "radius of both");
+  CHECK_REL(c.m1, m, 1e-15, "m1 from the density");
+  CHECK_REL(c.m2, m, 1e-15, "m2 from the density");
+  b = impactfit_dem_bodies_default();
+  b.wall = 1;
+  b.r1 = 0.01;
+  b.rho1 = 1000.0;
+  CHECK(impactfit_dem_bodies_contact(&b, &c, NULL) == 0 && c.geometry == IMPACTFIT_DEM_SPHERE_WALL, "wall");
+  CHECK(isnan(c.r2) && isnan(c.m2), "a wall has no second body");
+  CHECK_REL(c.m1, 4.0 / 3.0 * M_PI * 1e-6 * 1000.0, 1e-15, "wall: m1 from rho1");
+  b = impactfit_dem_bodies_default();
+  b.r1 = 0.01;
+  b.r2 = 0.02;
+  b.m1 = 3.0;
+  CHECK(impactfit_dem_bodies_contact(&b, &c, NULL) == 0 && c.r2 == 0.02 && c.m1 == 3.0 && c.m2 == 3.0,
+        "the second body's mass is the first's unless given");
+  b = impactfit_dem_bodies_default();
+  b.mass = 0.5;
+  b.reff = 0.25;
+  CHECK(impactfit_dem_bodies_contact(&b, &c, NULL) == 0 && c.M_eff == 0.5 && c.R_eff == 0.25 && isnan(c.m1),
+        "effective mass and radius directly");
+  b = impactfit_dem_bodies_default();
+  b.radius = 0.005;
+  b.rho1 = 2500.0;
+  b.rho2 = 0.0;
+  CHECK(impactfit_dem_bodies_contact(&b, &c, &err) == IMPACTFIT_EINVAL && strstr(err.message, "densities must be > 0"),
+        "rho2 = 0: %s", err.message);
+  b.rho1 = b.rho2 = NAN;
+  CHECK(impactfit_dem_bodies_contact(&b, &c, &err) == IMPACTFIT_EINVAL, "no density and no masses");
+
+  /* the clamps an audit covers: LAMMPS's limit_damping off and on, YADE always clamped */
+  int cl[2] = {-1, -1};
+  CHECK(impactfit_dem_model_clamps(find("lammps", "granular hertz/material", "tsuji"), cl) == 2 && cl[0] == 0 &&
+            cl[1] == 1,
+        "lammps tsuji: limit_damping off and on");
+  CHECK(impactfit_dem_model_clamps(find("yade", "mindlin", "en"), cl) == 1 && cl[0] == 1, "yade: always clamped");
+  /* what the stiffness comes from: every model, and the three kinds by name */
+  for (size_t i = 0; i < impactfit_dem_model_count(); i++) {
+    const impactfit_dem_model *md = impactfit_dem_model_at(i);
+    impactfit_dem_stiffness_input from = impactfit_dem_model_stiffness_input(md);
+    int viscel_tc = !strcmp(md->code, "yade") && !strcmp(md->model, "viscel") && !strcmp(md->damping, "en");
+    CHECK(from == (viscel_tc            ? IMPACTFIT_DEM_FROM_TC
+                   : md->needs_material ? IMPACTFIT_DEM_FROM_MATERIAL
+                                        : IMPACTFIT_DEM_FROM_KN),
+          "stiffness input of %s %s %s", md->code, md->model, md->damping);
+  }
+  CHECK(impactfit_dem_model_stiffness_input(find("lammps", "gran/hooke", NULL)) == IMPACTFIT_DEM_FROM_KN, "kn");
+  CHECK(impactfit_dem_model_stiffness_input(find("liggghts", "hertz", NULL)) == IMPACTFIT_DEM_FROM_MATERIAL, "E, nu");
+
+  /* LIGGGHTS hertz, force not clamped (A): its β conversion is the exact inverse of the Kelvin–Voigt
+   * oscillator (dem.h), so typing e gives e at every speed */
+  impactfit_dem_request q = impactfit_dem_default_request();
+  impactfit_dem_forward_answer fa;
+  q.model = find("liggghts", "hertz", NULL);
+  q.contact = issue_contact(0);
+  q.v = 1.3;
+  CHECK(impactfit_dem_forward_request(&q, 0.5, &fa, NULL) == 0, "forward request");
+  CHECK_REL(fa.e, 0.5, 1e-9, "liggghts hertz A: typed e is the real e");
+  CHECK(fa.e_min == fa.e && fa.e_max == fa.e && fa.v_min == 1.3 && fa.v_max == 1.3, "one speed when no range");
+  CHECK(fa.transition == impactfit_transition_A && fa.value == 0.5 && strstr(fa.input, "hertz"), "end A, input");
+  q.clamp = 1;
+  CHECK(impactfit_dem_forward_request(&q, 0.5, &fa, NULL) == 0 && fa.transition == impactfit_transition_C && fa.e > 0.5,
+        "limitForce on: the clamped force gives a higher e (%.17g)", fa.e);
+  /* a speed-dependent model: the inverse's value gives the asked e back at v, and more and less
+   * over a range around it (e rises with the speed for a δ^(1/2) damper on a Hertz spring) */
+  q = impactfit_dem_default_request();
+  q.model = find("lammps", "gran/hertz/history", NULL);
+  q.contact = issue_contact(0);
+  q.e = 0.4;
+  q.v = 1.7;
+  impactfit_dem_answer a;
+  CHECK(impactfit_dem_solve(NULL, &q, &a, NULL) == 0 && a.reachable, "solve gran/hertz/history");
+  q.v_min = 0.5;
+  q.v_max = 5.0;
+  q.range_points = 5;
+  CHECK(impactfit_dem_forward_request(&q, a.value, &fa, NULL) == 0, "forward request over a range");
+  CHECK_REL(fa.e, 0.4, 1e-9, "forward of the inverse");
+  double lo, hi;
+  CHECK(impactfit_dem_forward_range(q.model, &q.contact, -1, a.value, 0.5, 5.0, 5, &lo, &hi, NULL) == 0 &&
+            fa.e_min == lo && fa.e_max == hi && lo < 0.4 && hi > 0.4,
+        "the range's e [%g, %g] spans the asked e", fa.e_min, fa.e_max);
+  /* LIGGGHTS hooke takes the characteristic velocity; without one it is the design speed */
+  q = impactfit_dem_default_request();
+  q.model = find("liggghts", "hooke", NULL);
+  q.contact = issue_contact(0);
+  q.contact.v_char = NAN;
+  q.v = 2.0;
+  double e2;
+  c = issue_contact(0);
+  c.v_char = 2.0;
+  CHECK(impactfit_dem_forward_request(&q, 0.3, &fa, NULL) == 0 &&
+            impactfit_dem_forward(q.model, &c, -1, 0.3, 2.0, &e2, NULL) == 0 && fa.e == e2,
+        "v_char defaults to v");
+  q.v = -1.0;
+  CHECK(impactfit_dem_forward_request(&q, 0.3, &fa, &err) == IMPACTFIT_EINVAL && strstr(err.message, "speed"),
+        "negative speed: %s", err.message);
+}
+
 int main(void) {
   check_linear_closed_forms();
+  check_bodies_and_forward();
   check_hertz_family();
   check_every_model();
   check_registry();

@@ -608,6 +608,18 @@ static void test_surrogate(void) {
   gp.eps_max = 2 * sp.eps_max;
   CHECK(impactfit_hc_dtau_surrogate_error(ws, s, &gp, &ss, &err) == IMPACTFIT_EINVAL, "surrogate error: grid outside "
                                                                                       "the domain");
+  /* the audit of both surfaces on one grid: the published surface is off by percents (hc.h: 7.6 %
+   * maximum on [0, 20] x [1, 2]), the surrogate within its 1e-9 */
+  gp = impactfit_hc_dtau_grid_default_params();
+  gp.eps_points = 11;
+  gp.n_points = 3;
+  impactfit_hc_dtau_stats two[2], pub;
+  CHECK(impactfit_hc_dtau_audit(ws, &gp, &sp, two, NULL) == 0, "dtau audit");
+  CHECK(impactfit_hc_rh_dtau_error(ws, impactfit_hc_rh_dtau_published, &gp, &pub, NULL) == 0 && two[0].max == pub.max &&
+            two[0].mean == pub.mean && two[0].points == 33,
+        "dtau audit: the published surface's error");
+  CHECK(two[0].max > 1e-2 && two[0].max < 0.2, "published surface off by percents: %g", two[0].max);
+  CHECK_ABS(two[1].max, 0.0, 1e-9, "dtau audit: the surrogate's error");
   impactfit_hc_dtau_surrogate_free(s);
   impactfit_hc_dtau_surrogate_free(NULL);
   sp.deg_eps = 0;

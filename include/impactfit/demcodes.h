@@ -73,6 +73,28 @@ IMPACTFIT_EXPORT double impactfit_dem_sphere_mass(double r, double rho);
 IMPACTFIT_EXPORT int impactfit_dem_effective(const impactfit_dem_contact *c, double *R, double *M,
                                              impactfit_error *err);
 
+/* The bodies as a user describes them (NaN: not given): the radius and density of both spheres
+ * (radius, density), or of each (r1, r2, rho1, rho2), or masses instead of densities (m1, m2), or the
+ * effective mass and radius directly (mass, reff, with none of the others). */
+typedef struct impactfit_dem_bodies {
+  int wall;                   /* sphere against a fixed flat wall: there is no second body */
+  double radius, r1, r2;      /* m */
+  double density, rho1, rho2; /* kg/m³ */
+  double m1, m2;              /* kg */
+  double mass, reff;          /* the effective mass (kg) and radius (m) */
+} impactfit_dem_bodies;
+
+/* Bodies with nothing given (every value NaN, two spheres). */
+IMPACTFIT_EXPORT impactfit_dem_bodies impactfit_dem_bodies_default(void);
+/* Sets the geometry, r1, r2, m1, m2, R_eff and M_eff of c from b: radius and density stand for both
+ * bodies; the second sphere is the first unless given (a wall has none); without masses each is
+ * (4/3) π r³ ρ. Which combinations a user may give is the front end's to say: here a given r1, rho1
+ * wins over radius, density, and masses over densities; the radii and masses themselves are checked
+ * by impactfit_dem_effective. Returns 0, or EINVAL when the masses come from densities that are
+ * missing or not > 0. */
+IMPACTFIT_EXPORT int impactfit_dem_bodies_contact(const impactfit_dem_bodies *b, impactfit_dem_contact *c,
+                                                  impactfit_error *err);
+
 /* One model of one code in a range of versions: a constant type object of the registry. */
 typedef struct impactfit_dem_model {
   const char *code;                     /* "lammps", "liggghts", "yade", "chrono" */
@@ -92,6 +114,22 @@ typedef struct impactfit_dem_model {
   const char *source;                   /* file:line and version of the code's source that was read */
   const struct impactfit__dem_ops *ops; /* private */
 } impactfit_dem_model;
+
+/* The force clamps of a model an audit covers: its switch off and on (0, 1) when it has one
+ * (clamp_switch), else its fixed behaviour (clamp_default). Writes them to clamps and returns their
+ * number, 2 or 1 (0 for a NULL argument). */
+IMPACTFIT_EXPORT int impactfit_dem_model_clamps(const impactfit_dem_model *md, int clamps[2]);
+
+/* What a model's stiffness comes from, besides the bodies: the material (E and ν), the contact time
+ * tc (YADE's ViscElMat(tc, en), whose stiffness is made for that time), or the code's stiffness
+ * parameter kn (also the answer for a NULL md). */
+typedef enum impactfit_dem_stiffness_input {
+  IMPACTFIT_DEM_FROM_MATERIAL = 0,
+  IMPACTFIT_DEM_FROM_TC = 1,
+  IMPACTFIT_DEM_FROM_KN = 2
+} impactfit_dem_stiffness_input;
+
+IMPACTFIT_EXPORT impactfit_dem_stiffness_input impactfit_dem_model_stiffness_input(const impactfit_dem_model *md);
 
 /* The unit of the stiffness kn a model takes ("Pa" for Hertz-type kn with F = kn √(Rδ) δ, "N/m" for a
  * linear spring), or NULL when the model takes a material (E, ν) instead. */
@@ -171,6 +209,23 @@ IMPACTFIT_EXPORT int impactfit_dem_forward_range(const impactfit_dem_model *mode
 /* The exact input text for `value` (as impactfit_dem_answer.input). */
 IMPACTFIT_EXPORT int impactfit_dem_input(const impactfit_dem_model *model, const impactfit_dem_contact *c, int clamp,
                                          double value, char *buf, size_t size, impactfit_error *err);
+
+/* The forward problem of a request (what `impactfit dem --value` reports): the real e of the typed
+ * `value` at req->v, its smallest and largest over req's speed range (req->v alone when v_min and
+ * v_max are NaN; req->range_points speeds, 0: 9), the exact input text and the end condition; the
+ * characteristic velocity is req->v where the contact gives none. req->e is not used. Returns 0, or
+ * the failure of impactfit_dem_forward or impactfit_dem_forward_range. */
+typedef struct impactfit_dem_forward_answer {
+  double value;                           /* the typed value */
+  double v_min, v_max;                    /* the speed range used, m/s */
+  double e;                               /* the real e at req->v */
+  double e_min, e_max;                    /* the smallest and largest over the range */
+  const impactfit_transition *transition; /* A or C: how the contact ends with req->clamp */
+  char input[1024];                       /* the exact text to paste */
+} impactfit_dem_forward_answer;
+
+IMPACTFIT_EXPORT int impactfit_dem_forward_request(const impactfit_dem_request *req, double value,
+                                                   impactfit_dem_forward_answer *ans, impactfit_error *err);
 
 /* The audit of a restitution-taking model: the real e when e itself is typed, at `points` values equally
  * spaced on [e_min, e_max], with the force clamp `clamp` (-1: the code's default). The real e of these

@@ -238,6 +238,13 @@ IMPACTFIT_EXPORT int impactfit_hc_dtau_surrogate_error(impactfit_impact_workspac
                                                        const impactfit_hc_dtau_grid_params *p,
                                                        impactfit_hc_dtau_stats *out, impactfit_error *err);
 
+/* The two Δτ(ε, n) surfaces against Δτ simulated on the grid p (what `impactfit hc-audit` reports):
+ * out[0] Ramaswamy–Humbert's published surface (impactfit_hc_rh_dtau_error), out[1] the surrogate
+ * built with sp (impactfit_hc_dtau_surrogate_build, then _error; p must lie in its domain). */
+IMPACTFIT_EXPORT int impactfit_hc_dtau_audit(impactfit_impact_workspace *ws, const impactfit_hc_dtau_grid_params *p,
+                                             const impactfit_hc_dtau_surrogate_params *sp,
+                                             impactfit_hc_dtau_stats out[2], impactfit_error *err);
+
 /* Its parameters and coefficients c[i (deg_n+1) + j] of T_i(X) T_j(Y) (owned by s). */
 IMPACTFIT_EXPORT const double *impactfit_hc_dtau_surrogate_coefficients(const impactfit_hc_dtau_surrogate *s,
                                                                         impactfit_hc_dtau_surrogate_params *p);

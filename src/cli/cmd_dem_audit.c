@@ -12,17 +12,6 @@
 
 static const char *const help_text = cli_help_dem_audit; /* docs/cli/dem-audit.txt */
 
-/* the clamp settings of a model: its switch off and on, or its fixed behaviour */
-static int clamp_settings(const impactfit_dem_model *md, int out[2]) {
-  if (md->clamp_switch) {
-    out[0] = 0;
-    out[1] = 1;
-    return 2;
-  }
-  out[0] = md->clamp_default;
-  return 1;
-}
-
 static const char *end_text(const impactfit_dem_model *md, int clamp, char *buf, size_t size) {
   if (md->clamp_switch)
     snprintf(buf, size, "%s (%s %s)", clamp ? "C" : "A", md->clamp_switch, clamp ? "on" : "off");
@@ -31,42 +20,56 @@ static const char *end_text(const impactfit_dem_model *md, int clamp, char *buf,
   return buf;
 }
 
-static void json_model(cli_json *j, const impactfit_dem_model *md, int clamp) {
-  char end[128];
-  cli_json_str(j, "code", md->code);
-  cli_json_str(j, "versions", md->versions);
-  cli_json_str(j, "model", md->model);
-  cli_json_str(j, "damping", md->damping);
-  cli_json_str(j, "end", clamp ? "C" : "A");
-  cli_json_str(j, "switch", end_text(md, clamp, end, sizeof end));
-  cli_json_int(j, "run_here", md->run_here);
+/* The JSON objects: the model (M), one clamp setting of it and a listed e (R), and the audit (A). */
+typedef struct row {
+  const char *end;
+  char sw[128];
+  double e, e_real;
+} row;
+enum { M, R, A };
+#define OF_M(f, kind) CLI_FIELD_OF(M, #f, impactfit_dem_model, f, kind)
+#define OF_R(key, f, kind) CLI_FIELD_OF(R, key, row, f, kind)
+#define OF_A(f, kind) CLI_FIELD_OF(A, #f, impactfit_dem_audit_result, f, kind)
+static const cli_field model_fields[] = {OF_M(code, 's'),    OF_M(versions, 's'),   OF_M(model, 's'),
+                                         OF_M(damping, 's'), OF_R("end", end, 's'), OF_R("switch", sw, 'c'),
+                                         OF_M(run_here, 'i')};
+static const cli_field listed_fields[] = {OF_R("e", e, 'd'), OF_R("e_real", e_real, 'd')};
+static const cli_field audited_fields[] = {OF_A(e_max_error, 'd'), OF_A(e_at_max, 'd'), OF_A(e_mean_error, 'd'),
+                                           OF_A(points, 'z'), OF_A(refused, 'z')};
+
+/* One object: the model's members, then n more from f. */
+static void print_json(const impactfit_dem_model *md, const row *r, const impactfit_dem_audit_result *a,
+                       const cli_field *f, size_t n) {
+  const void *objs[] = {md, r, a};
+  cli_json j;
+  cli_json_begin(&j, stdout);
+  cli_json_fields_of(&j, objs, model_fields, CLI_COUNT(model_fields));
+  cli_json_fields_of(&j, objs, f, n);
+  cli_json_end(&j);
 }
 
 /* --e LIST: the real e of each listed e for one model and clamp setting. */
 static int print_listed(const impactfit_dem_model *md, int clamp, const double *es, size_t nes, int json) {
   impactfit_dem_contact ref = impactfit_dem_reference_contact();
-  char end[128];
+  row r = {clamp ? "C" : "A", "", NAN, NAN};
+  end_text(md, clamp, r.sw, sizeof r.sw);
   if (!json)
-    printf("%s %s%s%s, end %s [%s]%s:\n", md->code, md->model, *md->damping ? " damping " : "", md->damping,
-           end_text(md, clamp, end, sizeof end), md->versions, md->run_here ? "" : " (formula only)");
+    printf("%s %s%s%s, end %s [%s]%s:\n", md->code, md->model, *md->damping ? " damping " : "", md->damping, r.sw,
+           md->versions, md->run_here ? "" : " (formula only)");
   for (size_t k = 0; k < nes; k++) {
-    double er = NAN;
     impactfit_error e2;
-    int st = impactfit_dem_forward(md, &ref, clamp, es[k], 1.0, &er, &e2);
+    r.e = es[k];
+    int st = impactfit_dem_forward(md, &ref, clamp, es[k], 1.0, &r.e_real, &e2);
     if (st && !impactfit_status_is_input_error(st))
       return cli_status_error(st, &e2, "dem-audit");
-    if (json) {
-      cli_json j;
-      cli_json_begin(&j, stdout);
-      json_model(&j, md, clamp);
-      cli_json_num(&j, "e", es[k]);
-      cli_json_num(&j, "e_real", st ? NAN : er);
-      cli_json_end(&j);
-    } else if (st) {
+    if (st)
+      r.e_real = NAN;
+    if (json)
+      print_json(md, &r, NULL, listed_fields, CLI_COUNT(listed_fields));
+    else if (st)
       printf("  e = %-10.6g  refused by the code\n", es[k]);
-    } else {
-      printf("  e = %-10.6g  e_real = %.8f\n", es[k], er);
-    }
+    else
+      printf("  e = %-10.6g  e_real = %.8f\n", es[k], r.e_real);
   }
   return 0;
 }
@@ -79,26 +82,27 @@ static int print_audited(const impactfit_dem_model *md, int clamp, int points, i
   int st = impactfit_dem_model_audit(md, clamp, 0.01, 0.99, (size_t)points, &a, &err);
   if (st)
     return cli_status_error(st, &err, "dem-audit");
-  char end[128];
-  if (json) {
-    cli_json j;
-    cli_json_begin(&j, stdout);
-    json_model(&j, md, clamp);
-    cli_json_num(&j, "e_max_error", a.e_max_error);
-    cli_json_num(&j, "e_at_max", a.e_at_max);
-    cli_json_num(&j, "e_mean_error", a.e_mean_error);
-    cli_json_int(&j, "points", (long)a.points);
-    cli_json_int(&j, "refused", (long)a.refused);
-    cli_json_end(&j);
-  } else {
-    printf("%-9s %-26s %-18s %-26s %12.4g %6.3f %10.4g  %s%s\n", md->code, md->model, md->damping,
-           end_text(md, clamp, end, sizeof end), a.e_max_error, a.e_at_max, a.e_mean_error, md->versions,
-           a.refused ? " (refuses e <= 0.05)" : "");
-  }
+  row r = {clamp ? "C" : "A", "", NAN, NAN};
+  end_text(md, clamp, r.sw, sizeof r.sw);
+  if (json)
+    print_json(md, &r, &a, audited_fields, CLI_COUNT(audited_fields));
+  else
+    printf("%-9s %-26s %-18s %-26s %12.4g %6.3f %10.4g  %s%s\n", md->code, md->model, md->damping, r.sw, a.e_max_error,
+           a.e_at_max, a.e_mean_error, md->versions, a.refused ? " (refuses e <= 0.05)" : "");
   return 0;
 }
 
 /* The exact prefactors a = c/sqrt(mass k) at sample e beside the published formulas. */
+typedef struct prefactors {
+  double e, hertz_beta, tsuji, exact[4];
+} prefactors;
+#define PF(key, f) CLI_FIELD_AS(key, prefactors, f, 'd')
+static const cli_field prefactor_fields[] = {PF("e", e), PF("hertz_beta", hertz_beta), PF("tsuji", tsuji),
+                                             /* exact: Hertz and linear, tensile end (A) and clamped force (C) */
+                                             PF("hertz_exact_tensile", exact[0]), PF("hertz_exact_clamped", exact[1]),
+                                             PF("linear_exact_tensile", exact[2]),
+                                             PF("linear_exact_clamped", exact[3])};
+
 static int print_prefactors(int json) {
   impactfit_inverse_workspace *iv = impactfit_inverse_alloc();
   if (!iv)
@@ -112,26 +116,18 @@ static int print_prefactors(int json) {
   const impactfit_dem_formula *ts = impactfit_dem_formula_from_name("tsuji");
   int rc = 0;
   for (size_t k = 0; k < sizeof es / sizeof es[0] && !rc; k++) {
-    double e = es[k], ex[4];
+    prefactors p = {es[k], hb->prefactor(es[k]), ts->prefactor(es[k]), {0}};
     impactfit_error err;
     impactfit_error_clear(&err);
-    int st = impactfit_dem_exact_prefactors(iv, e, ex, &err);
+    int st = impactfit_dem_exact_prefactors(iv, p.e, p.exact, &err);
     if (st) {
       rc = cli_status_error(st, &err, "dem-audit");
     } else if (json) {
-      cli_json j;
-      cli_json_begin(&j, stdout);
-      cli_json_num(&j, "e", e);
-      cli_json_num(&j, "hertz_beta", hb->prefactor(e));
-      cli_json_num(&j, "tsuji", ts->prefactor(e));
-      cli_json_num(&j, "hertz_exact_tensile", ex[0]);
-      cli_json_num(&j, "hertz_exact_clamped", ex[1]);
-      cli_json_num(&j, "linear_exact_tensile", ex[2]);
-      cli_json_num(&j, "linear_exact_clamped", ex[3]);
-      cli_json_end(&j);
+      const void *objs[] = {&p};
+      cli_json_object_of(stdout, objs, prefactor_fields, CLI_COUNT(prefactor_fields));
     } else {
-      printf("%6.2f %12.8f %12.8f %12.8f %12.8f %12.8f %12.8f\n", e, hb->prefactor(e), ts->prefactor(e), ex[0], ex[1],
-             ex[2], ex[3]);
+      printf("%6.2f %12.8f %12.8f %12.8f %12.8f %12.8f %12.8f\n", p.e, p.hertz_beta, p.tsuji, p.exact[0], p.exact[1],
+             p.exact[2], p.exact[3]);
     }
   }
   impactfit_inverse_free(iv);
@@ -167,7 +163,7 @@ int impactfit_cmd_dem_audit(int argc, char **argv) {
     const impactfit_dem_model *md = impactfit_dem_model_at(i);
     if (!md->takes_e || (code && strcmp(code, md->code)))
       continue;
-    int cl[2], ncl = clamp_settings(md, cl);
+    int cl[2], ncl = impactfit_dem_model_clamps(md, cl);
     for (int t = 0; t < ncl && !rc; t++)
       rc = elist ? print_listed(md, cl[t], es, nes, json) : print_audited(md, cl[t], points, json);
   }

@@ -11,19 +11,32 @@
 
 static const char *const help_text = cli_help_hc_audit; /* docs/cli/hc-audit.txt */
 
-static void json_eps_stats(cli_json *j, const impactfit_hc_eps_stats *s) {
-  cli_json_num(j, "eps_err_max", s->max);
-  cli_json_num(j, "eps_err_mean", s->mean);
-  cli_json_num(j, "eps_err_rms", s->rms);
-  cli_json_num(j, "e_at_max", s->e_at_max);
-}
+/* The JSON objects: what the line is (H: kind and name) and its values (V). */
+typedef struct head {
+  const char *kind, *name;
+} head;
+enum { H, V };
+#define OF_H(key, f) CLI_FIELD_OF(H, key, head, f, 's')
+#define FA(key, f, kind) CLI_FIELD_OF(V, key, impactfit_audit_row, f, kind)
+#define RH(key, f) CLI_FIELD_OF(V, key, impactfit_hc_rh_fit, f, 'd')
+#define DT(key, f) CLI_FIELD_OF(V, key, impactfit_hc_dtau_stats, f, 'd')
+static const cli_field formula_fields[] = {OF_H("kind", kind), OF_H("formula", name),
+                                           /* the relative error in eps, then |e_out - e| */
+                                           FA("eps_err_max", eps_max, 'd'), FA("eps_err_mean", eps_mean, 'd'),
+                                           FA("eps_e_at_max", eps_e_at_max, 'd'), FA("e_err_max", e_max, 'd'),
+                                           FA("e_err_mean", e_mean, 'd'), FA("e_e_at_max", e_e_at_max, 'd'),
+                                           FA("points", points, 'z')};
+static const cli_field rh_fields[] = {
+    OF_H("kind", kind),         OF_H("constants", name),      RH("alpha", alpha),         RH("beta", beta),
+    RH("eps_err_max", err.max), RH("eps_err_mean", err.mean), RH("eps_err_rms", err.rms), RH("e_at_max", err.e_at_max)};
+static const cli_field dtau_fields[] = {
+    OF_H("kind", kind),      OF_H("surface", name),        DT("dtau_err_max", max), DT("dtau_err_mean", mean),
+    DT("dtau_err_rms", rms), DT("eps_at_max", eps_at_max), DT("n_at_max", n_at_max)};
 
-static void json_dtau_stats(cli_json *j, const impactfit_hc_dtau_stats *s) {
-  cli_json_num(j, "dtau_err_max", s->max);
-  cli_json_num(j, "dtau_err_mean", s->mean);
-  cli_json_num(j, "dtau_err_rms", s->rms);
-  cli_json_num(j, "eps_at_max", s->eps_at_max);
-  cli_json_num(j, "n_at_max", s->n_at_max);
+static void print_json(const char *kind, const char *name, const void *values, const cli_field *f, size_t n) {
+  head h = {kind, name};
+  const void *objs[] = {&h, values};
+  cli_json_object_of(stdout, objs, f, n);
 }
 
 /* The published eps(e) formulas against the exact damping ratio. */
@@ -40,23 +53,11 @@ static int formulas_part(impactfit_impact_workspace *ws, const impactfit_audit_p
     int st = impactfit_formula_audit(ws, impactfit_formula_at(i), ap, &r, err);
     if (st)
       return st;
-    if (json) {
-      cli_json j;
-      cli_json_begin(&j, stdout);
-      cli_json_str(&j, "kind", "formula");
-      cli_json_str(&j, "formula", r.formula->name);
-      cli_json_num(&j, "eps_err_max", r.eps_max);
-      cli_json_num(&j, "eps_err_mean", r.eps_mean);
-      cli_json_num(&j, "eps_e_at_max", r.eps_e_at_max);
-      cli_json_num(&j, "e_err_max", r.e_max);
-      cli_json_num(&j, "e_err_mean", r.e_mean);
-      cli_json_num(&j, "e_e_at_max", r.e_e_at_max);
-      cli_json_int(&j, "points", (long)r.points);
-      cli_json_end(&j);
-    } else {
+    if (json)
+      print_json("formula", r.formula->name, &r, formula_fields, CLI_COUNT(formula_fields));
+    else
       printf("%-20s %11.4g%% %7.3f %11.4g%%   %10.3g %7.3f %10.3g\n", r.formula->name, 100.0 * r.eps_max,
              r.eps_e_at_max, 100.0 * r.eps_mean, r.e_max, r.e_e_at_max, r.e_mean);
-    }
   }
   return 0;
 }
@@ -83,19 +84,11 @@ static int rh_eps_part(const impactfit_hc_rh_fit_params *fp, int json, impactfit
     }
     if (st)
       return st;
-    if (json) {
-      cli_json j;
-      cli_json_begin(&j, stdout);
-      cli_json_str(&j, "kind", "rh_eps_fit");
-      cli_json_str(&j, "constants", name);
-      cli_json_num(&j, "alpha", f.alpha);
-      cli_json_num(&j, "beta", f.beta);
-      json_eps_stats(&j, &f.err);
-      cli_json_end(&j);
-    } else {
+    if (json)
+      print_json("rh_eps_fit", name, &f, rh_fields, CLI_COUNT(rh_fields));
+    else
       printf("%-10s %-20.17g %-20.17g %10.4g%% %7.3f %10.4g%% %10.4g%%\n", name, f.alpha, f.beta, 100.0 * f.err.max,
              f.err.e_at_max, 100.0 * f.err.mean, 100.0 * f.err.rms);
-    }
   }
   return 0;
 }
@@ -104,14 +97,8 @@ static int rh_eps_part(const impactfit_hc_rh_fit_params *fp, int json, impactfit
 static int dtau_part(impactfit_impact_workspace *ws, const impactfit_hc_dtau_grid_params *gp, int json,
                      impactfit_error *err) {
   impactfit_hc_dtau_stats sts[2];
-  impactfit_hc_dtau_surrogate *sur = NULL;
   impactfit_hc_dtau_surrogate_params sp = impactfit_hc_dtau_surrogate_default_params();
-  int st = impactfit_hc_rh_dtau_error(ws, impactfit_hc_rh_dtau_published, gp, &sts[0], err);
-  if (!st)
-    st = impactfit_hc_dtau_surrogate_build(ws, &sp, &sur, err);
-  if (!st)
-    st = impactfit_hc_dtau_surrogate_error(ws, sur, gp, &sts[1], err);
-  impactfit_hc_dtau_surrogate_free(sur);
+  int st = impactfit_hc_dtau_audit(ws, gp, &sp, sts, err);
   if (st)
     return st;
   static const char *const names[2] = {"rh-published", "surrogate"};
@@ -120,17 +107,11 @@ static int dtau_part(impactfit_impact_workspace *ws, const impactfit_hc_dtau_gri
            "(claimed for the published surface: 0.237 %%)\n\n%-13s %11s %8s %6s %11s %11s\n",
            gp->eps_points, gp->n_points, gp->eps_max, "surface", "max", "at eps", "n", "mean", "rms");
   for (int k = 0; k < 2; k++) {
-    if (json) {
-      cli_json j;
-      cli_json_begin(&j, stdout);
-      cli_json_str(&j, "kind", "dtau");
-      cli_json_str(&j, "surface", names[k]);
-      json_dtau_stats(&j, &sts[k]);
-      cli_json_end(&j);
-    } else {
+    if (json)
+      print_json("dtau", names[k], &sts[k], dtau_fields, CLI_COUNT(dtau_fields));
+    else
       printf("%-13s %10.4g%% %8.4g %6.3f %10.4g%% %10.4g%%\n", names[k], 100.0 * sts[k].max, sts[k].eps_at_max,
              sts[k].n_at_max, 100.0 * sts[k].mean, 100.0 * sts[k].rms);
-    }
   }
   if (!json)
     printf("(surrogate: Chebyshev series of ln dtau, degrees %d x %d on [0, %g] x [%g, %g])\n", sp.deg_eps, sp.deg_n,

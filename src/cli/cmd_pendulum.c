@@ -11,16 +11,15 @@
 
 static const char *const help_text = cli_help_pendulum; /* docs/cli/pendulum.txt */
 
-typedef struct trace_ctx {
-  FILE *f;
-} trace_ctx;
-
-static int write_point(void *vctx, const impactfit_pendulum_point *p) {
-  trace_ctx *c = vctx;
-  fprintf(c->f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d\n", p->t, p->theta1, p->theta2, p->omega1,
+/* --trace: one CSV row per sample or transition (ctx: the file) */
+static int write_point(void *ctx, const impactfit_pendulum_point *p) {
+  FILE *f = ctx;
+  fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d\n", p->t, p->theta1, p->theta2, p->omega1,
           p->omega2, p->delta, p->delta_dot, p->force, p->energy, p->in_contact, p->kind);
-  return ferror(c->f) ? IMPACTFIT_EIO : 0;
+  return ferror(f) ? IMPACTFIT_EIO : 0;
 }
+
+static const char *const model_names[3] = {"impulse", "copt", "flores"};
 
 #define MAX_SHOWN 64 /* impacts kept per model for the text tables (JSON has them all) */
 
@@ -40,15 +39,10 @@ static const cli_field impact_fields[] = {
     IMP(ended, 'i')};
 #define SUM(f, kind) CLI_FIELD(impactfit_pendulum_result, f, kind)
 static const cli_field summary_fields[] = {CLI_FIELD_AS("impacts", impactfit_pendulum_result, n_impacts, 'i'),
-                                           SUM(energy_start, 'd'),
-                                           SUM(energy_end, 'd'),
-                                           SUM(max_energy_drift, 'd'),
-                                           SUM(theta1, 'd'),
-                                           SUM(theta2, 'd'),
-                                           SUM(omega1, 'd'),
-                                           SUM(omega2, 'd'),
-                                           SUM(steps, 'l'),
-                                           SUM(rhs_evals, 'l')};
+                                           /* the energy, the final state and the cost */
+                                           SUM(energy_start, 'd'), SUM(energy_end, 'd'), SUM(max_energy_drift, 'd'),
+                                           SUM(theta1, 'd'), SUM(theta2, 'd'), SUM(omega1, 'd'), SUM(omega2, 'd'),
+                                           SUM(steps, 'l'), SUM(rhs_evals, 'l')};
 
 static void print_json(const run *R, const impactfit_pendulum_workspace *ws) {
   cli_json j;
@@ -107,29 +101,26 @@ static void print_compare(const run *runs, int nr) {
 }
 
 /* Simulates each model, printing as it goes (JSON, or the detail of a single model). */
-static int run_models(impactfit_pendulum_params base, const impactfit_pendulum_model *const *models, int nm,
-                      const char *trace, int json) {
+static int run_models(impactfit_pendulum_params base, const size_t *idx, int nm, const char *trace, int json) {
   run runs[3];
   memset(runs, 0, sizeof runs);
   impactfit_pendulum_workspace *ws = impactfit_pendulum_alloc();
   if (!ws)
     return cli_input_error("out of memory");
   cli_out out;
-  trace_ctx tc = {NULL};
   int rc;
+  if (trace && (rc = cli_out_open(&out, trace))) {
+    impactfit_pendulum_free(ws);
+    return rc;
+  }
   if (trace) {
-    if ((rc = cli_out_open(&out, trace))) {
-      impactfit_pendulum_free(ws);
-      return rc;
-    }
     fputs("t,theta1,theta2,omega1,omega2,delta,delta_dot,force,energy,in_contact,event\n", out.f);
-    tc.f = out.f;
     base.fn = write_point;
-    base.ctx = &tc;
+    base.ctx = out.f;
   }
   for (int k = 0; k < nm; k++) {
     impactfit_pendulum_params p = base;
-    p.model = runs[k].model = models[k];
+    p.model = runs[k].model = impactfit_pendulum_model_from_name(model_names[idx[k]]);
     impactfit_error err;
     impactfit_error_clear(&err);
     int st = impactfit_pendulum_simulate(ws, &p, &runs[k].r, &err);
@@ -173,13 +164,9 @@ int impactfit_cmd_pendulum(int argc, char **argv) {
   int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);
   if (rc || help)
     return rc;
-  static const char *const names[3] = {"impulse", "copt", "flores"};
   size_t idx[3] = {0, 1, 2}, nm = 3;
-  if (strcmp(s_model, "all") != 0 && cli_parse_names(s_model, names, 3, 0, 0, 3, idx, &nm))
+  if (strcmp(s_model, "all") != 0 && cli_parse_names(s_model, model_names, 3, 0, 0, 3, idx, &nm))
     return cli_input_error("--model: expected impulse, copt, flores, a list of them or all, got '%s'", s_model);
-  const impactfit_pendulum_model *models[3];
-  for (size_t k = 0; k < nm; k++)
-    models[k] = impactfit_pendulum_model_from_name(names[idx[k]]);
   if (cli_given(opts, CLI_COUNT(opts), "trace-dt") && !trace)
     return cli_input_error("--trace-dt needs --trace FILE");
   if (trace && nm > 1)
@@ -189,5 +176,5 @@ int impactfit_cmd_pendulum(int argc, char **argv) {
       return cli_input_error("--trace-dt: expected a positive interval giving at most 1e7 samples, got %.17g", dt);
     base.sample_dt = dt;
   }
-  return run_models(base, models, (int)nm, trace, json);
+  return run_models(base, idx, (int)nm, trace, json);
 }

@@ -13,41 +13,29 @@
 
 static const char *const help_text = cli_help_roller; /* docs/cli/roller.txt */
 
-typedef struct trace_ctx {
-  FILE *f;
-} trace_ctx;
-
-static int write_point(void *vctx, const impactfit_mb1d_point *p) {
-  trace_ctx *c = vctx;
-  fprintf(c->f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d\n", p->t, p->x[0], p->x[1], p->v[0], p->v[1],
+/* --trace: one CSV row per sample or transition (ctx: the file) */
+static int write_point(void *ctx, const impactfit_mb1d_point *p) {
+  FILE *f = ctx;
+  fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d\n", p->t, p->x[0], p->x[1], p->v[0], p->v[1],
           p->a[0], p->force, p->element, p->in_contact, p->kind);
-  return ferror(c->f) ? IMPACTFIT_EIO : 0;
+  return ferror(f) ? IMPACTFIT_EIO : 0;
 }
 
 typedef roller_run run;
+static const char *const tr_names[4] = {"A", "B", "C", "D"};
 
 #define RES(f, kind) CLI_FIELD(impactfit_mb1d_result, f, kind)
-static const cli_field summary_fields[] = {RES(multiplicity, 'i'),
-                                           RES(transient_periods, 'i'),
-                                           RES(distance, 'd'),
-                                           RES(error_estimate, 'd'),
-                                           RES(period_contrast, 'd'),
-                                           CLI_FIELD_AS("periods", impactfit_mb1d_result, n_periods, 'i'),
-                                           RES(losses_per_period, 'd'),
-                                           RES(contact_fraction, 'd'),
-                                           RES(touch_fraction, 'd'),
-                                           RES(a_max, 'd'),
-                                           RES(a_min, 'd'),
-                                           RES(f_max, 'd'),
-                                           RES(f_min, 'd'),
-                                           RES(tensile, 'i'),
-                                           RES(untouched_force, 'i'),
-                                           RES(delta_min, 'd'),
-                                           RES(delta_max, 'd'),
-                                           RES(length_scale, 'd'),
-                                           RES(velocity_scale, 'd'),
-                                           RES(steps, 'l'),
-                                           RES(rhs_evals, 'l')};
+#define RES_AS(key, f, kind) CLI_FIELD_AS(key, impactfit_mb1d_result, f, kind)
+static const cli_field summary_fields[] = {
+    /* the steady state found */
+    RES(multiplicity, 'i'), RES(transient_periods, 'i'), RES(distance, 'd'), RES(error_estimate, 'd'),
+    RES(period_contrast, 'd'),
+    /* the periods described */
+    RES_AS("periods", n_periods, 'i'), RES(losses_per_period, 'd'), RES(contact_fraction, 'd'),
+    RES(touch_fraction, 'd'), RES(a_max, 'd'), RES(a_min, 'd'), RES(f_max, 'd'), RES(f_min, 'd'), RES(tensile, 'i'),
+    RES(untouched_force, 'i'), RES(delta_min, 'd'), RES(delta_max, 'd'),
+    /* the scales and the cost */
+    RES(length_scale, 'd'), RES(velocity_scale, 'd'), RES(steps, 'l'), RES(rhs_evals, 'l')};
 #define PER(f, kind) CLI_FIELD(impactfit_mb1d_period, f, kind)
 static const cli_field period_fields[] = {PER(t_start, 'd'),        PER(contact_starts, 'i'),
                                           PER(contact_losses, 'i'), PER(contact_fraction, 'd'),
@@ -133,33 +121,29 @@ static void print_row(const run *R) {
 }
 
 /* Runs every case x condition pair, printing each as it finishes. */
-static int run_all(const int *cases, size_t ncase, const impactfit_transition *const *trs, size_t ntr,
-                   const roller_settings *set, int json, const char *trace) {
+static int run_all(const size_t *ci, size_t ncase, const size_t *ti, size_t ntr, roller_settings s, int json,
+                   const char *trace) {
   int total = (int)(ncase * ntr), rc = CLI_OK;
   run runs[16];
-  memset(runs, 0, sizeof runs);
   for (int i = 0; i < total; i++) {
     impactfit_error err;
-    impactfit_error_clear(&err);
-    int st = roller_setup(&runs[i], cases[i / (int)ntr], trs[i % (int)ntr], &err);
+    const impactfit_transition *tr = impactfit_transition_from_name(tr_names[ti[i % (int)ntr]]);
+    int st = roller_setup(&runs[i], (int)ci[i / (int)ntr] + 1, tr, &err);
     if (st)
       return cli_status_error(st, &err, "roller");
   }
   impactfit_mb1d_workspace *ws = impactfit_mb1d_alloc();
+  cli_out out;
   if (!ws)
     return cli_input_error("out of memory");
-  cli_out out;
-  trace_ctx tc = {NULL};
-  roller_settings s = *set;
+  if (trace && (rc = cli_out_open(&out, trace))) {
+    impactfit_mb1d_free(ws);
+    return rc;
+  }
   if (trace) {
-    if ((rc = cli_out_open(&out, trace))) {
-      impactfit_mb1d_free(ws);
-      return rc;
-    }
     fputs("t,x_drum,x_frame,v_drum,v_frame,a_drum,force,element,in_contact,event\n", out.f);
-    tc.f = out.f;
     s.fn = write_point;
-    s.ctx = &tc;
+    s.ctx = out.f;
   } else {
     s.trace_points = 0;
   }
@@ -186,12 +170,12 @@ static int run_all(const int *cases, size_t ncase, const impactfit_transition *c
     else
       print_detail(R, ws);
   }
+  impactfit_mb1d_free(ws);
   if (trace && runs[0].status == 0) {
     int c = cli_out_commit(&out);
     if (c)
       rc = c;
   }
-  impactfit_mb1d_free(ws);
   return rc;
 }
 
@@ -214,18 +198,11 @@ int impactfit_cmd_roller(int argc, char **argv) {
   int rc = cli_options(argc, argv, opts, nopt, help_text, &help, NULL, 0, NULL);
   if (rc || help)
     return rc;
-  static const char *const tr_names[4] = {"A", "B", "C", "D"};
   size_t ci[4], ti[4], ncase, ntr;
   if (cli_parse_names(s_case, roller_case_names, 4, 1, 1, 4, ci, &ncase))
     return cli_input_error("--case: expected I, II, III, IV, a list of them or all, got '%s'", s_case);
   if (cli_parse_names(s_tr, tr_names, 4, 1, 1, 4, ti, &ntr))
     return cli_input_error("--transition: expected A, B, C, D, a list of them or all, got '%s'", s_tr);
-  int cases[4];
-  const impactfit_transition *trs[4];
-  for (size_t i = 0; i < ncase; i++)
-    cases[i] = (int)ci[i] + 1;
-  for (size_t i = 0; i < ntr; i++)
-    trs[i] = impactfit_transition_from_name(tr_names[ti[i]]);
   if (cli_given(opts, nopt, "periods") && (def.periods < 1 || def.periods > IMPACTFIT_MB1D_MAX_RECORD))
     return cli_input_error("--periods: expected 1..%d, got %d", IMPACTFIT_MB1D_MAX_RECORD, def.periods);
   if (def.max_periods < 1 || def.max_periods > 10000000)
@@ -238,5 +215,5 @@ int impactfit_cmd_roller(int argc, char **argv) {
     return cli_input_error("--trace-points: expected 1..100000, got %d", def.trace_points);
   if (trace && ncase * ntr > 1)
     return cli_input_error("roller: --trace needs one case and one condition, got %d pairs", (int)(ncase * ntr));
-  return run_all(cases, ncase, trs, ntr, &def, json, trace);
+  return run_all(ci, ncase, ti, ntr, def, json, trace);
 }

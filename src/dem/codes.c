@@ -652,6 +652,44 @@ int impactfit_dem_effective(const impactfit_dem_contact *c, double *R, double *M
   return 0;
 }
 
+impactfit_dem_bodies impactfit_dem_bodies_default(void) {
+  impactfit_dem_bodies b;
+  b.wall = 0;
+  b.radius = b.r1 = b.r2 = b.density = b.rho1 = b.rho2 = b.m1 = b.m2 = b.mass = b.reff = NAN;
+  return b;
+}
+
+int impactfit_dem_bodies_contact(const impactfit_dem_bodies *b, impactfit_dem_contact *c, impactfit_error *err) {
+  if (!b || !c)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no bodies or contact given");
+  double r1 = isnan(b->r1) ? b->radius : b->r1, r2 = isnan(b->r2) ? b->radius : b->r2;
+  double rho1 = isnan(b->rho1) ? b->density : b->rho1, rho2 = isnan(b->rho2) ? b->density : b->rho2;
+  if (isnan(r2) && !b->wall)
+    r2 = r1;
+  if (isnan(rho2) && !b->wall)
+    rho2 = rho1;
+  c->geometry = b->wall ? IMPACTFIT_DEM_SPHERE_WALL : IMPACTFIT_DEM_SPHERE_SPHERE;
+  c->r1 = r1;
+  c->r2 = r2;
+  c->m1 = b->m1;
+  c->m2 = b->m2;
+  c->R_eff = b->reff;
+  c->M_eff = b->mass;
+  if (!isnan(b->mass) || !isnan(b->reff))
+    return 0; /* the effective quantities directly */
+  if (isnan(b->m1) && isnan(b->m2)) {
+    if (isnan(rho1))
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "give the densities or the masses of the bodies");
+    if (!(rho1 > 0.0) || (!b->wall && !(rho2 > 0.0)))
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "densities must be > 0 kg/m^3 (got %.17g, %.17g)", rho1, rho2);
+    c->m1 = impactfit_dem_sphere_mass(r1, rho1);
+    c->m2 = b->wall ? NAN : impactfit_dem_sphere_mass(r2, rho2);
+  } else if (isnan(b->m2) && !b->wall) {
+    c->m2 = b->m1;
+  }
+  return 0;
+}
+
 /* ---------------------------------------------------------------- forward and inverse */
 
 /* m = (n − 1)/2: e does not depend on the speed, K or M (inverse.h, the scale-invariant family) */
@@ -769,6 +807,28 @@ int impactfit_dem_input(const impactfit_dem_model *model, const impactfit_dem_co
   int clamped = clamp < 0 ? model->clamp_default : clamp;
   model->ops->input(model, c, clamped, value, buf, size);
   return 0;
+}
+
+int impactfit_dem_forward_request(const impactfit_dem_request *req, double value, impactfit_dem_forward_answer *ans,
+                                  impactfit_error *err) {
+  if (!req || !req->model || !ans)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no request, model or answer given");
+  const impactfit_dem_model *md = req->model;
+  impactfit_dem_contact c = req->contact;
+  if (isnan(c.v_char))
+    c.v_char = req->v;
+  int both = isnan(req->v_min) && isnan(req->v_max), clamp = req->clamp;
+  ans->value = value;
+  ans->v_min = both ? req->v : req->v_min;
+  ans->v_max = both ? req->v : req->v_max;
+  ans->transition = (clamp < 0 ? md->clamp_default : clamp) ? impactfit_transition_C : impactfit_transition_A;
+  int st = impactfit_dem_forward(md, &c, clamp, value, req->v, &ans->e, err);
+  if (!st)
+    st = impactfit_dem_forward_range(md, &c, clamp, value, ans->v_min, ans->v_max,
+                                     req->range_points ? req->range_points : 9, &ans->e_min, &ans->e_max, err);
+  if (!st)
+    st = impactfit_dem_input(md, &c, clamp, value, ans->input, sizeof ans->input, err);
+  return st;
 }
 
 impactfit_dem_request impactfit_dem_default_request(void) {
@@ -1019,6 +1079,18 @@ done:
   return st;
 }
 
+int impactfit_dem_model_clamps(const impactfit_dem_model *md, int clamps[2]) {
+  if (!md || !clamps)
+    return 0;
+  if (md->clamp_switch) {
+    clamps[0] = 0;
+    clamps[1] = 1;
+    return 2;
+  }
+  clamps[0] = md->clamp_default;
+  return 1;
+}
+
 const char *impactfit_dem_kn_unit(const impactfit_dem_model *md) {
   if (!md)
     return NULL;
@@ -1033,11 +1105,22 @@ const char *impactfit_dem_kn_unit(const impactfit_dem_model *md) {
   }
 }
 
-/* Whether the contact carries what a model needs (a material, or the code's stiffness). */
+impactfit_dem_stiffness_input impactfit_dem_model_stiffness_input(const impactfit_dem_model *md) {
+  if (md && md->ops && md->ops->stiffness == ST_VISCEL_TC)
+    return IMPACTFIT_DEM_FROM_TC;
+  return (md && md->needs_material) ? IMPACTFIT_DEM_FROM_MATERIAL : IMPACTFIT_DEM_FROM_KN;
+}
+
+/* Whether the contact carries what a model needs (a material, the contact time, or the code's stiffness). */
 static int has_inputs(const impactfit_dem_model *md, const impactfit_dem_contact *c) {
-  if (md->ops->stiffness == ST_VISCEL_TC)
+  switch (impactfit_dem_model_stiffness_input(md)) {
+  case IMPACTFIT_DEM_FROM_TC:
     return isfinite(c->tc);
-  return md->needs_material ? (isfinite(c->E) && isfinite(c->nu)) : isfinite(c->kn);
+  case IMPACTFIT_DEM_FROM_MATERIAL:
+    return isfinite(c->E) && isfinite(c->nu);
+  default:
+    return isfinite(c->kn);
+  }
 }
 
 int impactfit_dem_suggest(impactfit_inverse_workspace *ws, const impactfit_dem_request *req,

@@ -172,6 +172,21 @@ static double surrogate_fn(double eps, double n, const void *ctx) {
   return d;
 }
 
+int impactfit_hc_dtau_audit(impactfit_impact_workspace *ws, const impactfit_hc_dtau_grid_params *p,
+                            const impactfit_hc_dtau_surrogate_params *sp, impactfit_hc_dtau_stats out[2],
+                            impactfit_error *err) {
+  if (!out)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no output given");
+  impactfit_hc_dtau_surrogate *sur = NULL;
+  int st = impactfit_hc_rh_dtau_error(ws, impactfit_hc_rh_dtau_published, p, &out[0], err);
+  if (!st)
+    st = impactfit_hc_dtau_surrogate_build(ws, sp, &sur, err);
+  if (!st)
+    st = impactfit_hc_dtau_surrogate_error(ws, sur, p, &out[1], err);
+  impactfit_hc_dtau_surrogate_free(sur);
+  return st;
+}
+
 int impactfit_hc_dtau_surrogate_error(impactfit_impact_workspace *ws, const impactfit_hc_dtau_surrogate *s,
                                       const impactfit_hc_dtau_grid_params *p, impactfit_hc_dtau_stats *out,
                                       impactfit_error *err) {

@@ -81,28 +81,57 @@ int cli_json_status(cli_json *j, int status, const char *message) {
   return status == 0;
 }
 
-void cli_json_fields(cli_json *j, const void *obj, const cli_field *f, size_t n) {
-  const char *base = obj;
-  for (size_t i = 0; i < n; i++) {
-    const void *p = base + f[i].off;
-    switch (f[i].kind) {
-    case 'd':
-      cli_json_num(j, f[i].key, *(const double *)p);
-      break;
-    case 'i':
-      cli_json_int(j, f[i].key, *(const int *)p);
-      break;
-    case 'l':
-      cli_json_int(j, f[i].key, *(const long *)p);
-      break;
-    case 'z':
-      cli_json_int(j, f[i].key, (long)*(const size_t *)p);
-      break;
-    default:
-      cli_json_str(j, f[i].key, *(const char *const *)p);
-      break;
-    }
+void cli_json_range(cli_json *j, const char *key, double lo, double hi) {
+  json_key(j, key);
+  cli_json a = {j->f, 1};
+  fputc('[', j->f);
+  cli_json_num(&a, NULL, lo);
+  cli_json_num(&a, NULL, hi);
+  fputc(']', j->f);
+}
+
+static void json_field(cli_json *j, const void *obj, const cli_field *f) {
+  const void *p = (const char *)obj + f->off;
+  switch (f->kind) {
+  case 'd':
+    cli_json_num(j, f->key, *(const double *)p);
+    break;
+  case 'i':
+    cli_json_int(j, f->key, *(const int *)p);
+    break;
+  case 'l':
+    cli_json_int(j, f->key, *(const long *)p);
+    break;
+  case 'z':
+    cli_json_int(j, f->key, (long)*(const size_t *)p);
+    break;
+  case 'c':
+    cli_json_str(j, f->key, p);
+    break;
+  case 'r':
+    cli_json_range(j, f->key, ((const double *)p)[0], ((const double *)p)[1]);
+    break;
+  default:
+    cli_json_str(j, f->key, *(const char *const *)p);
+    break;
   }
+}
+
+void cli_json_fields(cli_json *j, const void *obj, const cli_field *f, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    json_field(j, obj, &f[i]);
+}
+
+void cli_json_fields_of(cli_json *j, const void *const *objs, const cli_field *f, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    json_field(j, objs[f[i].obj], &f[i]);
+}
+
+void cli_json_object_of(FILE *out, const void *const *objs, const cli_field *f, size_t n) {
+  cli_json j;
+  cli_json_begin(&j, out);
+  cli_json_fields_of(&j, objs, f, n);
+  cli_json_end(&j);
 }
 
 int cli_out_is_stdout(const char *path) { return path && strcmp(path, "-") == 0; }

@@ -33,18 +33,29 @@ void cli_json_str(cli_json *j, const char *key, const char *v);
 void cli_json_end(cli_json *j); /* writes "}\n" */
 
 /* A JSON member read from a struct: key, kind ('d' double, 'i' int, 'l' long, 'z' size_t, 's' const
- * char *) and offset. cli_json_fields writes the members of obj in table order (as cli_json_num,
- * cli_json_int, cli_json_str would), so a command's JSON object is declared once per result type. */
+ * char *, 'c' a char array holding a string, 'r' a range: two consecutive double members written as
+ * [lo,hi]), offset and, for cli_json_fields_of, which object it is read from. cli_json_fields writes
+ * the members of obj in table order (as cli_json_num, cli_json_int, cli_json_str would), so a
+ * command's JSON object is declared once per result type; cli_json_fields_of reads member i from
+ * objs[f[i].obj], for an object assembled from several structs. */
 typedef struct cli_field {
   const char *key;
   char kind;
   size_t off;
+  int obj;
 } cli_field;
 #define CLI_FIELD(T, f, kind) \
-  { #f, kind, offsetof(T, f) }
+  { #f, kind, offsetof(T, f), 0 }
 #define CLI_FIELD_AS(key, T, f, kind) \
-  { key, kind, offsetof(T, f) }
+  { key, kind, offsetof(T, f), 0 }
+#define CLI_FIELD_OF(obj, key, T, f, kind) \
+  { key, kind, offsetof(T, f), obj }
 void cli_json_fields(cli_json *j, const void *obj, const cli_field *f, size_t n);
+void cli_json_fields_of(cli_json *j, const void *const *objs, const cli_field *f, size_t n);
+/* One JSON line on out holding the members f[0..n) read from objs (cli_json_fields_of). */
+void cli_json_object_of(FILE *out, const void *const *objs, const cli_field *f, size_t n);
+/* "key":[lo,hi] (numbers as cli_json_num). */
+void cli_json_range(cli_json *j, const char *key, double lo, double hi);
 /* "status": the status name, and "error": message when status is not 0; returns 1 when it is 0 (the
  * result's members follow). */
 int cli_json_status(cli_json *j, int status, const char *message);
