@@ -24,6 +24,7 @@
  *    complete the CSV byte-identically (for runs cut at any point, 1 and 2 threads, sharded too);
  *    every callback must run on the calling thread. */
 #define _POSIX_C_SOURCE 200809L
+#include <malloc.h>
 #include <math.h>
 #include <omp.h>
 #include <pthread.h>
@@ -147,8 +148,18 @@ static void test_enumeration(void) {
   }
 }
 
-/* impactfit_sweep_range_value gives the very doubles a sweep's axis holds (front ends check a range
- * through it before building the sweep), and the exact values of simple ranges. */
+/* A range axis is kept as its ends (values NULL); its value i, through impactfit_sweep_axis_value and
+ * in every point, is the documented formula, written out here on its own: start + (stop − start)·t
+ * or sign·10^(log10|start| + (log10|stop| − log10|start|)·t), t = i/(count − 1), ends exact. */
+static double range_formula(impactfit_sweep_axis_kind kind, double a, double b, size_t n, size_t i) {
+  if (i == 0 || i == n - 1)
+    return i == 0 ? a : b;
+  double t = (double)i / (double)(n - 1);
+  if (kind == IMPACTFIT_AXIS_LINEAR)
+    return a + (b - a) * t;
+  return (a < 0 ? -1.0 : 1.0) * pow(10.0, log10(fabs(a)) + (log10(fabs(b)) - log10(fabs(a))) * t);
+}
+
 static void test_range_value(void) {
   impactfit_error err;
   impactfit_sweep *s = parse("[sweep]\nproblem = simulate\n[axes]\nn = linear 0.3, 2.9, 977\n"
@@ -157,19 +168,66 @@ static void test_range_value(void) {
   CHECK(s != NULL, "definition with three ranges parses");
   if (!s)
     return;
-  int same = 1;
+  int same = 1, stored = 0;
   for (size_t a = 0; a < impactfit_sweep_axis_count(s); a++) {
     const impactfit_sweep_axis *ax = impactfit_sweep_get_axis(s, a);
-    for (size_t i = 0; i < ax->count; i++)
-      same &= impactfit_sweep_range_value(ax->kind, ax->start, ax->stop, ax->count, i) == ax->values[i];
+    stored += ax->values != NULL;
+    for (size_t i = 0; i < ax->count; i++) {
+      double f = range_formula(ax->kind, ax->start, ax->stop, ax->count, i);
+      same &= impactfit_sweep_axis_value(ax, i) == f;
+      same &= impactfit_sweep_range_value(ax->kind, ax->start, ax->stop, ax->count, i) == f;
+    }
   }
-  CHECK(same, "range values bit-identical to the sweep's axes (linear, two log)");
+  CHECK(same, "range values bit-identical to the formula (linear, two log)");
+  CHECK(stored == 0, "range axes store no values (%d do)", stored);
+  /* the points: n outermost, c innermost (point 13·101·500 + 13·40 + 7) */
+  double in[16];
+  const impactfit_sweep_problem *pr = impactfit_sweep_get_problem(s);
+  size_t idx = 13 * 101 * 500 + 13 * 40 + 7;
+  int pn = -1, pk = -1, pc = -1;
+  for (size_t i = 0; i < pr->n_params; i++) {
+    if (!strcmp(pr->params[i].name, "n"))
+      pn = (int)i;
+    if (!strcmp(pr->params[i].name, "k"))
+      pk = (int)i;
+    if (!strcmp(pr->params[i].name, "c"))
+      pc = (int)i;
+  }
+  CHECK(pr->n_params <= 16 && pn >= 0 && pk >= 0 && pc >= 0 && impactfit_sweep_point(s, idx, in) == 0, "point of the "
+                                                                                                       "three ranges");
+  if (pr->n_params <= 16 && pn >= 0 && pk >= 0 && pc >= 0) {
+    CHECK(in[pn] == range_formula(IMPACTFIT_AXIS_LINEAR, 0.3, 2.9, 977, 500), "point: n value 500");
+    CHECK(in[pk] == range_formula(IMPACTFIT_AXIS_LOG, 0.07, 3e5, 101, 40), "point: k value 40");
+    CHECK(in[pc] == range_formula(IMPACTFIT_AXIS_LOG, 1e-3, 7, 13, 7), "point: c value 7");
+  }
   impactfit_sweep_free(s);
   CHECK(impactfit_sweep_range_value(IMPACTFIT_AXIS_LINEAR, 1.0, 2.0, 5, 3) == 1.75, "linear 1..2, 5 values: 1.75");
   CHECK(impactfit_sweep_range_value(IMPACTFIT_AXIS_LINEAR, 0.1, 0.7, 4, 3) == 0.7, "last value exact");
   CHECK(impactfit_sweep_range_value(IMPACTFIT_AXIS_LINEAR, 4.0, 4.0, 1, 0) == 4.0, "count 1");
   CHECK_REL(impactfit_sweep_range_value(IMPACTFIT_AXIS_LOG, 0.1, 1000.0, 5, 2), 10.0, 4e-16, "log 0.1..1000: 10");
   CHECK_REL(impactfit_sweep_range_value(IMPACTFIT_AXIS_LOG, -1.0, -100.0, 3, 1), -10.0, 4e-16, "negative log: -10");
+}
+
+/* A range axis of 2e7 values costs no memory while the sweep lives (it cost 160 MB when every value
+ * was stored); its values are still checked (a value outside the parameter's range is refused) and
+ * its last point is the stop exactly. Heap in use from glibc's mallinfo2 (blocks and mmaps). */
+static void test_range_memory(void) {
+  impactfit_error err;
+  struct mallinfo2 m0 = mallinfo2();
+  impactfit_sweep *s = parse("[sweep]\nproblem = hc-eps\n[axes]\ne = linear 0.01, 0.99, 20000000\n", &err);
+  CHECK(s != NULL, "a 2e7-value range parses: %s", s ? "" : err.message);
+  if (!s)
+    return;
+  struct mallinfo2 m1 = mallinfo2();
+  double grown = ((double)m1.uordblks + (double)m1.hblkhd) - ((double)m0.uordblks + (double)m0.hblkhd);
+  CHECK(grown < 16e6, "a 2e7-value range axis holds %.3g bytes (< 16 MB; its values would be 160 MB)", grown);
+  double in[8];
+  CHECK(impactfit_sweep_point(s, 19999999, in) == 0 && in[0] == 0.99, "last point: e = stop exactly");
+  CHECK(impactfit_sweep_point(s, 20000000, in) == IMPACTFIT_EINVAL, "point past the end refused");
+  impactfit_sweep_free(s);
+  s = parse("[sweep]\nproblem = hc-eps\n[axes]\ne = linear 0.01, 1.5, 1000\n", &err);
+  CHECK(s == NULL && strstr(err.message, "out of range") != NULL, "a range past e = 1 refused: %s", err.message);
+  impactfit_sweep_free(s);
 }
 
 /* ---- bad definitions: status and "t.ini:LINE:" ---- */
@@ -1012,6 +1070,7 @@ static void test_runner_concurrency(void) {
 int main(void) {
   test_enumeration();
   test_range_value();
+  test_range_memory();
   test_bad_definitions();
   test_runner_kelvin_voigt();
   test_runner_determinism();

@@ -159,16 +159,22 @@ typedef enum impactfit_sweep_axis_kind {
 IMPACTFIT_EXPORT double impactfit_sweep_range_value(impactfit_sweep_axis_kind kind, double start, double stop,
                                                     size_t count, size_t i);
 
-/* An axis as read from the file (values[] holds every value in order). */
+/* An axis as read from the file. A LIST holds its values; a LINEAR or LOG range is kept as its
+ * ends and count (values NULL), so an axis of 1e8 values costs no memory: read value i of any axis
+ * with impactfit_sweep_axis_value. */
 typedef struct impactfit_sweep_axis {
   const char *name;
   int param; /* index into problem->params */
   impactfit_sweep_axis_kind kind;
   double start, stop; /* LINEAR/LOG: as written; LIST: first and last value */
   size_t count;
-  const double *values;
-  int line; /* line of the definition */
+  const double *values; /* LIST: every value in order; LINEAR/LOG: NULL */
+  int line;             /* line of the definition */
 } impactfit_sweep_axis;
+
+/* Value i (0 ≤ i < ax->count) of the axis: values[i] of a LIST, impactfit_sweep_range_value of a
+ * range (the double every point of the sweep gets). */
+IMPACTFIT_EXPORT double impactfit_sweep_axis_value(const impactfit_sweep_axis *ax, size_t i);
 
 typedef struct impactfit_sweep impactfit_sweep; /* a parsed definition (opaque, read-only) */
 

@@ -4,7 +4,8 @@
  * of the library's sweep problems) and hands it here with a row printer:
  *   - without --out: the rows stream to standard output in the command's own format (table, CSV
  *     or JSON lines) in grid order, block by block as the runner delivers them, so memory does not
- *     grow with the number of points (only with the axes: 8 bytes per axis value), and the bytes are the same for any thread count. A progress
+ *     grow with the number of points (only with the lists of values given: 8 bytes a value; a range costs
+ *     nothing), and the bytes are the same for any thread count. A progress
  *     line is drawn on a terminal. SIGINT/SIGTERM stop after the units in flight: the rows printed
  *     are complete, and the message gives the command that prints the rest (--from P; appended to
  *     the interrupted output it gives the bytes of an uninterrupted run);

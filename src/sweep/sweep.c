@@ -206,28 +206,14 @@ static int parse_axis(impactfit_sweep *s, size_t ai, const char *value, double m
                            ax->name, a, b);
   if (n > 100000000)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: count %zu is too large (at most 1e8 per axis)", ax->name, n);
-  double *v = malloc(n * sizeof *v);
-  if (!v)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "%s: out of memory for %zu values", ax->name, n);
-  double la = lg ? log10(fabs(a)) : 0.0, lb = lg ? log10(fabs(b)) : 0.0, sg = (a < 0.0) ? -1.0 : 1.0;
-  for (size_t i = 0; i < n; i++) {
-    double t = (n == 1) ? 0.0 : (double)i / (double)(n - 1);
-    if (i == 0)
-      v[i] = a;
-    else if (i == n - 1)
-      v[i] = b;
-    else if (lin)
-      v[i] = a + (b - a) * t;
-    else
-      v[i] = sg * pow(10.0, la + (lb - la) * t);
-    if (!isfinite(v[i])) {
-      free(v);
+  /* A range is kept as its ends: its values are computed when a point needs them
+   * (impactfit_sweep_axis_value), so memory does not grow with the count; each is checked once here. */
+  for (size_t i = 0; i < n; i++)
+    if (!isfinite(impactfit_sweep_range_value(lin ? IMPACTFIT_AXIS_LINEAR : IMPACTFIT_AXIS_LOG, a, b, n, i)))
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: the range overflows", ax->name);
-    }
-  }
   free(s->axis_values[ai]);
-  s->axis_values[ai] = v;
-  s->axis_cap[ai] = n;
+  s->axis_values[ai] = NULL;
+  s->axis_cap[ai] = 0;
   ax->count = n;
   ax->start = a;
   ax->stop = b;
@@ -518,7 +504,7 @@ static int check_axes(impactfit_sweep *s, const char *name, double *total_out, i
     for (size_t i = 0; i < ax->count; i++) {
       impactfit_error e2;
       impactfit_error_clear(&e2);
-      if (check_value(p, ax->values[i], &e2))
+      if (check_value(p, impactfit_sweep_axis_value(ax, i), &e2))
         return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s:%d: %s", name, ax->line, e2.message);
     }
     s->swept[ax->param] = 1;
@@ -755,12 +741,17 @@ int impactfit_sweep_point(const impactfit_sweep *s, size_t index, double *in) {
   size_t r = index;
   for (size_t a = s->n_axes; a-- > 0;) {
     const impactfit_sweep_axis *ax = &s->axes[a];
-    in[ax->param] = ax->values[r % ax->count];
+    in[ax->param] = impactfit_sweep_axis_value(ax, r % ax->count);
     r /= ax->count;
   }
   return IMPACTFIT_OK;
 }
 
+
+double impactfit_sweep_axis_value(const impactfit_sweep_axis *ax, size_t i) {
+  return ax->kind == IMPACTFIT_AXIS_LIST ? ax->values[i]
+                                         : impactfit_sweep_range_value(ax->kind, ax->start, ax->stop, ax->count, i);
+}
 
 double impactfit_sweep_range_value(impactfit_sweep_axis_kind kind, double start, double stop, size_t count, size_t i) {
   if (i == 0)

@@ -43,7 +43,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   FUZZ_ASSERT(impactfit_sweep_point(s, n, in) == IMPACTFIT_EINVAL, "point past the end accepted");
   for (size_t a = 0; a < impactfit_sweep_axis_count(s); a++) {
     const impactfit_sweep_axis *ax = impactfit_sweep_get_axis(s, a);
-    FUZZ_ASSERT(ax && ax->count >= 1 && ax->values, "axis %zu", a);
+    FUZZ_ASSERT(ax && ax->count >= 1 && (ax->kind != IMPACTFIT_AXIS_LIST || ax->values), "axis %zu", a);
+    FUZZ_ASSERT(impactfit_sweep_axis_value(ax, ax->count - 1) == ax->stop, "axis %zu: last value is not stop", a);
   }
   impactfit_sweep_free(s);
   return 0;
