@@ -13,6 +13,7 @@
  * bisection for the separation, for random systems over the seeds' parameter ranges. */
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -519,6 +520,73 @@ static void test_invalid(void) {
   impactfit_impact_free(NULL);
 }
 
+/* A result as a row of the sweep problem "impact" and back: the row's column k must hold the member
+ * the problem names outputs[k] (read here through a table of our own, by name), for a real solve and
+ * for the point solved by the problem itself (its solve() hook, which must give the same numbers as
+ * a direct solve: the engine is deterministic). */
+static void test_result_row(void) {
+  static const struct {
+    const char *name;
+    size_t off;
+    char kind; /* 'd' double, 'l' long, 'i' int */
+  } member[] = {
+#define M(f, kind) {#f, offsetof(impactfit_impact_result, f), kind}
+      M(e_out, 'd'),     M(t_contact, 'd'),    M(f_max, 'd'),        M(t_fmax, 'd'),    M(f_min, 'd'),
+      M(delta_max, 'd'), M(t_delta_max, 'd'),  M(delta_start, 'd'),  M(delta_sep, 'd'), M(f_start, 'd'),
+      M(f_end, 'd'),     M(damping_work, 'd'), M(energy_error, 'd'), M(zeta, 'd'),      M(delta_m0, 'd'),
+      M(steps, 'l'),     M(n_contacts, 'i'),
+#undef M
+  };
+  const impactfit_sweep_problem *pr = impactfit_sweep_problem_from_name("impact");
+  CHECK(pr && pr->n_outputs == IMPACTFIT_IMPACT_ROW, "problem impact has IMPACTFIT_IMPACT_ROW outputs");
+  if (!pr || pr->n_outputs != IMPACTFIT_IMPACT_ROW)
+    return;
+  impactfit_impact_params p = impactfit_impact_default_params();
+  p.n = 1.5, p.m = 1.0, p.c = 0.7, p.k = 3e4, p.mass = 0.2, p.v = 1.3, p.accel = 9.81, p.max_contacts = 3;
+  impactfit_impact_result r, back;
+  CHECK(run(&p, &r) == 0 && r.n_contacts == 3, "bouncing impact solved (%d contacts)", r.n_contacts);
+  double out[IMPACTFIT_IMPACT_ROW], direct[IMPACTFIT_IMPACT_ROW];
+  impactfit_impact_result_to_row(&r, direct);
+  for (size_t k = 0; k < IMPACTFIT_IMPACT_ROW; k++) {
+    size_t j = 0;
+    while (j < sizeof member / sizeof member[0] && strcmp(member[j].name, pr->outputs[k]) != 0)
+      j++;
+    CHECK(j < sizeof member / sizeof member[0], "output %s is a member of the result", pr->outputs[k]);
+    if (j == sizeof member / sizeof member[0])
+      continue;
+    const char *at = (const char *)&r + member[j].off;
+    double want = member[j].kind == 'd'   ? *(const double *)at
+                  : member[j].kind == 'l' ? (double)*(const long *)at
+                                          : (double)*(const int *)at;
+    CHECK(direct[k] == want, "row column %zu (%s): %.17g, the member holds %.17g", k, pr->outputs[k], direct[k], want);
+  }
+  impactfit_impact_result_from_row(direct, r.rhs_evals, &back);
+  for (size_t j = 0; j < sizeof member / sizeof member[0]; j++) {
+    size_t size = member[j].kind == 'd' ? sizeof(double) : member[j].kind == 'l' ? sizeof(long) : sizeof(int);
+    CHECK(memcmp((const char *)&r + member[j].off, (const char *)&back + member[j].off, size) == 0,
+          "from_row(to_row(r)) gives member %s back", member[j].name);
+  }
+  CHECK(back.rhs_evals == r.rhs_evals && back.gamma == 0.0, "from_row: rhs_evals as given, gamma 0");
+  /* the problem's own solve of the same point: in[] in its parameter order */
+  const char *opts[1] = {"C"};
+  const double in[10] = {0, p.n, p.m, p.c, p.k, p.mass, p.v, p.accel, (double)p.max_contacts, 0.0};
+  CHECK(pr->n_params == 10 && strcmp(pr->params[1].name, "n") == 0 && strcmp(pr->params[9].name, "t_max") == 0,
+        "problem impact's parameters: transition_index, n, m, c, k, mass, v, accel, contacts, t_max");
+  unsigned char wanted[IMPACTFIT_IMPACT_ROW];
+  memset(wanted, 1, sizeof wanted);
+  void *state = NULL;
+  impactfit_error err;
+  long evals = 0;
+  CHECK(pr->alloc(&state, opts, wanted, &err) == 0 && pr->solve(state, in, out, &evals, &err) == 0, "problem impact "
+                                                                                                    "solves the point");
+  pr->free(state);
+  CHECK(memcmp(out, direct, sizeof out) == 0 && evals == r.rhs_evals, "the problem's row is to_row of a direct solve");
+  impactfit_impact_result_from_row(out, evals, &back);
+  CHECK(back.t_contact == r.t_contact && back.damping_work == r.damping_work && back.n_contacts == 3 &&
+            back.steps == r.steps && back.rhs_evals == r.rhs_evals,
+        "from_row of the problem's row is the direct result");
+}
+
 int main(void) {
   gsl_set_error_handler_off();
   ws = impactfit_impact_alloc();
@@ -533,6 +601,7 @@ int main(void) {
   test_bounces();
   test_trace();
   test_invalid();
+  test_result_row();
   impactfit_impact_free(ws);
   return tu_report("test_impact");
 }

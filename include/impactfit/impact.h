@@ -148,6 +148,17 @@ IMPACTFIT_EXPORT int impactfit_impact_solve(impactfit_impact_workspace *ws, cons
 /* Contact i (0 ≤ i < res.n_contacts) of the last solve; EINVAL when out of range. */
 IMPACTFIT_EXPORT int impactfit_impact_contact(const impactfit_impact_workspace *ws, int i, impactfit_contact *out);
 
+/* A result as a row of the sweep problem "impact" (sweep.h; one impactfit_impact_solve per point),
+ * whose outputs are, in column order, the members e_out, t_contact, f_max, t_fmax, f_min, delta_max,
+ * t_delta_max, delta_start, delta_sep, f_start, f_end, damping_work, energy_error, zeta, delta_m0,
+ * steps and n_contacts (column "n_contacts"): IMPACTFIT_IMPACT_ROW values. */
+#define IMPACTFIT_IMPACT_ROW 17
+/* Writes those members of r to out[0 .. IMPACTFIT_IMPACT_ROW) in that order. */
+IMPACTFIT_EXPORT void impactfit_impact_result_to_row(const impactfit_impact_result *r, double *out);
+/* The inverse: a row of problem "impact" and the point's right-hand-side evaluations (which the
+ * sweep runner reports beside the outputs) as a result; gamma, not an output, is set to 0. */
+IMPACTFIT_EXPORT void impactfit_impact_result_from_row(const double *out, long rhs_evals, impactfit_impact_result *r);
+
 /* A point of a trajectory. */
 typedef struct impactfit_trace_point {
   double t, delta, delta_dot; /* s, m, m/s */

@@ -26,95 +26,6 @@ static int write_point(void *vctx, const impactfit_trace_point *p) {
   return ferror(c->f) ? IMPACTFIT_EIO : 0;
 }
 
-typedef struct point {
-  impactfit_impact_params p;
-  impactfit_impact_result r;
-  int status;
-  const char *message;
-} point;
-
-/* The result's JSON members; the first O_STEPS of them are also the problem's outputs, in order. */
-#define RES(f) CLI_FIELD(impactfit_impact_result, f, 'd')
-static const cli_field result_fields[] = {RES(e_out),
-                                          RES(t_contact),
-                                          RES(f_max),
-                                          RES(t_fmax),
-                                          RES(f_min),
-                                          RES(delta_max),
-                                          RES(t_delta_max),
-                                          RES(delta_start),
-                                          RES(delta_sep),
-                                          RES(f_start),
-                                          RES(f_end),
-                                          RES(damping_work),
-                                          RES(energy_error),
-                                          RES(zeta),
-                                          RES(delta_m0),
-                                          CLI_FIELD(impactfit_impact_result, rhs_evals, 'l'),
-                                          CLI_FIELD(impactfit_impact_result, steps, 'l'),
-                                          CLI_FIELD_AS("contacts", impactfit_impact_result, n_contacts, 'i')};
-
-static void print_json(const point *pt) {
-  const impactfit_impact_params *p = &pt->p;
-  cli_json j;
-  cli_json_begin(&j, stdout);
-  cli_json_num(&j, "n", p->n);
-  cli_json_num(&j, "m", p->m);
-  cli_json_num(&j, "k", p->k);
-  cli_json_num(&j, "c", p->c);
-  cli_json_num(&j, "mass", p->mass);
-  cli_json_num(&j, "v", p->v);
-  cli_json_str(&j, "transition", p->transition->name);
-  if (cli_json_status(&j, pt->status, pt->message))
-    cli_json_fields(&j, &pt->r, result_fields, CLI_COUNT(result_fields));
-  cli_json_end(&j);
-}
-
-static const char *csv_header = "n,m,k,c,mass,v,transition,status,e_out,t_contact,f_max,delta_max,"
-                                "delta_sep,energy_error,zeta,rhs_evals";
-
-static void print_csv(const point *pt) {
-  const impactfit_impact_params *p = &pt->p;
-  const impactfit_impact_result *r = &pt->r;
-  printf("%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%s,%s", p->n, p->m, p->k, p->c, p->mass, p->v, p->transition->name,
-         impactfit_status_name(pt->status));
-  if (pt->status)
-    printf(",,,,,,,,\n");
-  else
-    printf(",%.17g,%.17g,%.17g,%.17g,%.17g,%.3g,%.17g,%ld\n", r->e_out, r->t_contact, r->f_max, r->delta_max,
-           r->delta_sep, r->energy_error, r->zeta, r->rhs_evals);
-}
-
-static void print_row(const point *pt) {
-  const impactfit_impact_params *p = &pt->p;
-  const impactfit_impact_result *r = &pt->r;
-  printf("%6.3g %6.3g %10.4g %10.4g %9.3g %8.3g  %-2s", p->n, p->m, p->c, p->k, p->mass, p->v, p->transition->name);
-  if (pt->status)
-    printf(" %s\n", impactfit_status_name(pt->status));
-  else
-    printf(" %.12f %12.6g %12.6g %12.6g %12.6g %8.1e %6ld\n", r->e_out, r->t_contact, r->f_max, r->delta_max,
-           r->delta_sep, r->energy_error, r->rhs_evals);
-}
-
-static void print_detail(const point *pt) {
-  const impactfit_impact_params *p = &pt->p;
-  const impactfit_impact_result *r = &pt->r;
-  printf("impact: n = %g, m = %g, k = %g N/m^n, c = %g, mass = %g kg, v = %g m/s, transition %s\n", p->n, p->m, p->k,
-         p->c, p->mass, p->v, p->transition->name);
-  printf("  %-22s %.15g\n", "e_out", r->e_out);
-  printf("  %-22s %.15g s\n", "t_contact", r->t_contact);
-  printf("  %-22s %.15g N at t = %.10g s\n", "f_max", r->f_max, r->t_fmax);
-  printf("  %-22s %.15g N\n", "f_min", r->f_min);
-  printf("  %-22s %.15g m at t = %.10g s\n", "delta_max", r->delta_max, r->t_delta_max);
-  printf("  %-22s %.15g m\n", "delta_start", r->delta_start);
-  printf("  %-22s %.15g m\n", "delta_sep", r->delta_sep);
-  printf("  %-22s %.15g N / %.15g N\n", "force at start / end", r->f_start, r->f_end);
-  printf("  %-22s %.15g J\n", "damping_work", r->damping_work);
-  printf("  %-22s %.3g (relative to the initial kinetic energy)\n", "energy_error", r->energy_error);
-  printf("  %-22s zeta = %.15g, delta_m0 = %.15g m\n", "scaled problem", r->zeta, r->delta_m0);
-  printf("  %-22s %ld RHS evaluations, %ld steps, %d contact(s)\n", "cost", r->rhs_evals, r->steps, r->n_contacts);
-}
-
 /* ---- rows of the library's sweep problem "impact" (src/impact/prob_impact.c): its parameters and
  * outputs in this order ---- */
 
@@ -139,6 +50,61 @@ enum {
   O_CONTACTS,
   O_COUNT
 };
+
+/* The columns of the rows: the text table (n m c k ...), CSV (status before the results) and JSON
+ * (every field of the result) in their orders; W_CSV marks what only CSV prints. */
+enum { W_CSV = 1u };
+#define OUT(key, idx) \
+  { NULL, NULL, key, 0, 'o', idx, 1, 0 }
+static const cli_col cols[] = {
+    {"n", "%6.3g", "n", 1, 'i', P_N, 0, 0},
+    {"m", "%6.3g", "m", 1, 'i', P_M, 0, 0},
+    {"c", "%10.4g", NULL, 0, 'i', P_C, 0, 0},
+    {"k", "%10.4g", "k", 1, 'i', P_K, 0, 0},
+    {NULL, NULL, "c", 1, 'i', P_C, 0, 0},
+    {"mass", "%9.3g", "mass", 1, 'i', P_MASS, 0, 0},
+    {"v", "%8.3g", "v", 1, 'i', P_V, 0, 0},
+    {"tr", " %-2s", "transition", 1, 't', P_TR, 0, 0},
+    {NULL, NULL, "status", 1, 'S', 0, 0, W_CSV},
+    {"e_out", "%-14.12f", "e_out", 1, 'o', O_E_OUT, 1, 0}, /* e_out < 10: 14 characters as %.12f */
+    {"t_contact", "%12.6g", "t_contact", 1, 'o', O_T_CONTACT, 1, 0},
+    {"f_max", "%12.6g", "f_max", 1, 'o', O_F_MAX, 1, 0},
+    OUT("t_fmax", O_T_FMAX),
+    OUT("f_min", O_F_MIN),
+    {"delta_max", "%12.6g", "delta_max", 1, 'o', O_DELTA_MAX, 1, 0},
+    OUT("t_delta_max", O_T_DELTA_MAX),
+    OUT("delta_start", O_DELTA_START),
+    {"delta_sep", "%12.6g", "delta_sep", 1, 'o', O_DELTA_SEP, 1, 0},
+    OUT("f_start", O_F_START),
+    OUT("f_end", O_F_END),
+    OUT("damping_work", O_DAMPING_WORK),
+    {"E_err", "%8.1e", NULL, 0, 'o', O_ENERGY_ERROR, 1, 0},
+    {NULL, "%.3g", "energy_error", 2, 'o', O_ENERGY_ERROR, 1, W_CSV},
+    OUT("energy_error", O_ENERGY_ERROR),
+    {NULL, NULL, "zeta", 1, 'o', O_ZETA, 1, 0},
+    OUT("delta_m0", O_DELTA_M0),
+    {"evals", "%6ld", "rhs_evals", 1, 'r', 0, 1, 0},
+    {NULL, "%ld", "steps", 0, 'o', O_STEPS, 1, 0},
+    {NULL, "%d", "contacts", 0, 'o', O_CONTACTS, 1, 0},
+};
+#undef OUT
+
+static void print_detail(const impactfit_impact_params *p, const impactfit_impact_result *r) {
+  printf("impact: n = %g, m = %g, k = %g N/m^n, c = %g, mass = %g kg, v = %g m/s, transition %s\n", p->n, p->m, p->k,
+         p->c, p->mass, p->v, p->transition->name);
+  printf("  %-22s %.15g\n", "e_out", r->e_out);
+  printf("  %-22s %.15g s\n", "t_contact", r->t_contact);
+  printf("  %-22s %.15g N at t = %.10g s\n", "f_max", r->f_max, r->t_fmax);
+  printf("  %-22s %.15g N\n", "f_min", r->f_min);
+  printf("  %-22s %.15g m at t = %.10g s\n", "delta_max", r->delta_max, r->t_delta_max);
+  printf("  %-22s %.15g m\n", "delta_start", r->delta_start);
+  printf("  %-22s %.15g m\n", "delta_sep", r->delta_sep);
+  printf("  %-22s %.15g N / %.15g N\n", "force at start / end", r->f_start, r->f_end);
+  printf("  %-22s %.15g J\n", "damping_work", r->damping_work);
+  printf("  %-22s %.3g (relative to the initial kinetic energy)\n", "energy_error", r->energy_error);
+  printf("  %-22s zeta = %.15g, delta_m0 = %.15g m\n", "scaled problem", r->zeta, r->delta_m0);
+  printf("  %-22s %ld RHS evaluations, %ld steps, %d contact(s)\n", "cost", r->rhs_evals, r->steps, r->n_contacts);
+}
 
 typedef struct sim_state {
   const impactfit_transition *trs[4];
@@ -171,79 +137,52 @@ static void to_params(const sim_state *st, const double *in, impactfit_impact_pa
 }
 
 typedef struct sim_print {
-  int json, csv, detail;
-  sim_state tr; /* the transitions (no workspace) */
+  cli_table t; /* the rows (JSON, CSV or text) */
+  int detail;  /* one point, no format: the detailed report, or the error alone */
+  sim_state tr;
   int single_rc;
 } sim_print;
 
 static void sim_header(void *ctx) {
-  const sim_print *c = ctx;
-  if (c->detail)
-    return;
-  if (c->csv)
-    puts(csv_header);
-  else if (!c->json)
-    printf("%6s %6s %10s %10s %9s %8s  %-2s %-14s %12s %12s %12s %12s %8s %6s\n", "n", "m", "c", "k", "mass", "v", "tr",
-           "e_out", "t_contact", "f_max", "delta_max", "delta_sep", "E_err", "evals");
+  sim_print *c = ctx;
+  if (!c->detail)
+    cli_table_header(&c->t);
 }
-
-static void print_detail(const point *pt);
 
 static void sim_row(void *ctx, const cli_grid_row *row) {
   sim_print *c = ctx;
-  point pt;
-  memset(&pt, 0, sizeof pt);
-  to_params(&c->tr, row->in, &pt.p);
-  const double *o = row->out;
-  pt.status = row->status;
-  pt.message = row->message;
-  if (!row->status) {
-    for (size_t k = 0; k < O_STEPS; k++)
-      *(double *)((char *)&pt.r + result_fields[k].off) = o[k];
-    pt.r.steps = (long)o[O_STEPS];
-    pt.r.n_contacts = (int)o[O_CONTACTS];
-    pt.r.rhs_evals = row->rhs_evals;
+  impactfit_impact_params p;
+  to_params(&c->tr, row->in, &p);
+  if (c->detail && row->status) {
+    impactfit_error err;
+    impactfit_error_clear(&err);
+    snprintf(err.message, sizeof err.message, "%s", row->message);
+    c->single_rc = cli_status_error(row->status, &err, "simulate");
+  } else if (c->detail) {
+    impactfit_impact_result r;
+    impactfit_impact_result_from_row(row->out, row->rhs_evals, &r);
+    print_detail(&p, &r);
+  } else {
+    cli_table_row(&c->t, row);
+    if (row->status)
+      cli_row_failed("simulate", row->message, "point %zu (n = %g, c = %g)", row->index, p.n, p.c);
   }
-  if (c->detail) { /* one point, no format: the detailed report, or the error alone */
-    if (pt.status) {
-      impactfit_error err;
-      impactfit_error_clear(&err);
-      snprintf(err.message, sizeof err.message, "%s", pt.message);
-      c->single_rc = cli_status_error(pt.status, &err, "simulate");
-    } else {
-      print_detail(&pt);
-    }
-    return;
-  }
-  if (c->json)
-    print_json(&pt);
-  else if (c->csv)
-    print_csv(&pt);
-  else
-    print_row(&pt);
-  if (pt.status)
-    cli_row_failed("simulate", pt.message, "point %zu (n = %g, c = %g)", row->index, pt.p.n, pt.p.c);
 }
 
-/* The axes in grid order after the transition: n, m, c, k, mass, v. */
+/* The axes in grid order after the transition: n, m, c, k, mass, v (the problem's P_N ... P_V). */
 enum { A_N, A_M, A_C, A_K, A_MASS, A_V, A_COUNT };
 
-/* The point idx of the grid (transition outermost, v fastest) on top of base. */
-static void grid_point(const impactfit_impact_params *base, const sim_state *trl, const cli_axis_spec *ax, size_t idx,
-                       impactfit_impact_params *p) {
-  size_t r = idx, ii[A_COUNT];
+/* The parameters in[P_COUNT] of point idx of the grid (transition outermost, v fastest) with the
+ * fixed accel, contacts and t_max of base. */
+static void grid_point(const impactfit_impact_params *base, const cli_axis_spec *ax, size_t idx, double *in) {
   for (int i = A_COUNT - 1; i >= 0; i--) {
-    ii[i] = r % ax[i].ax.n;
-    r /= ax[i].ax.n;
+    in[P_N + i] = cli_axis_value(&ax[i].ax, idx % ax[i].ax.n);
+    idx /= ax[i].ax.n;
   }
-  *p = *base;
-  p->transition = trl->trs[r];
-  p->n = cli_axis_value(&ax[A_N].ax, ii[A_N]);
-  p->m = cli_axis_value(&ax[A_M].ax, ii[A_M]);
-  p->c = cli_axis_value(&ax[A_C].ax, ii[A_C]);
-  p->k = cli_axis_value(&ax[A_K].ax, ii[A_K]);
-  p->mass = cli_axis_value(&ax[A_MASS].ax, ii[A_MASS]);
-  p->v = cli_axis_value(&ax[A_V].ax, ii[A_V]);
+  in[P_TR] = (double)idx;
+  in[P_ACCEL] = base->accel;
+  in[P_CONTACTS] = base->max_contacts;
+  in[P_TMAX] = base->t_max;
 }
 
 /* Invalid parameters are input errors: every point is checked before any output (in grid order,
@@ -251,8 +190,10 @@ static void grid_point(const impactfit_impact_params *base, const sim_state *trl
 static int check_points(const impactfit_impact_params *base, const sim_state *trl, const cli_axis_spec *ax,
                         size_t total) {
   for (size_t idx = 0; idx < total; idx++) {
+    double in[P_COUNT];
     impactfit_impact_params p;
-    grid_point(base, trl, ax, idx, &p);
+    grid_point(base, ax, idx, in);
+    to_params(trl, in, &p);
     impactfit_error err;
     impactfit_error_clear(&err);
     int st = impactfit_impact_scales(&p, NULL, NULL, NULL, NULL, NULL, &err);
@@ -262,12 +203,12 @@ static int check_points(const impactfit_impact_params *base, const sim_state *tr
   return 0;
 }
 
-/* --trace: the one point with its trajectory written to FILE, then printed as the format asks. */
-static int run_trace(const impactfit_impact_params *p0, const char *trace, int points, int json, int csv,
-                     const sim_state *trl) {
-  point pt;
-  memset(&pt, 0, sizeof pt);
-  pt.p = *p0;
+/* --trace: the one point in[] with its trajectory written to FILE, then printed as the format asks. */
+static int run_trace(const double *in, const char *trace, int points, sim_print *pc) {
+  impactfit_impact_params p;
+  impactfit_impact_result r;
+  memset(&r, 0, sizeof r);
+  to_params(&pc->tr, in, &p);
   impactfit_impact_workspace *ws = impactfit_impact_alloc();
   cli_out outf;
   if (!ws)
@@ -281,24 +222,23 @@ static int run_trace(const impactfit_impact_params *p0, const char *trace, int p
   trace_ctx tc = {outf.f};
   impactfit_error err;
   impactfit_error_clear(&err);
-  pt.status = impactfit_impact_trace(ws, &pt.p, (size_t)points, write_point, &tc, &pt.r, &err);
+  int st = impactfit_impact_trace(ws, &p, (size_t)points, write_point, &tc, &r, &err);
   impactfit_impact_free(ws);
-  if (pt.status) {
+  if (st) {
     cli_out_abort(&outf);
-    return cli_status_error(pt.status, &err, "simulate");
+    return cli_status_error(st, &err, "simulate");
   }
   if ((rc = cli_out_commit(&outf)))
     return rc;
-  if (!json && !csv) {
-    print_detail(&pt);
+  if (pc->detail) {
+    print_detail(&p, &r);
     return CLI_OK;
   }
-  sim_print pc = {json, csv, 0, *trl, 0};
-  sim_header(&pc);
-  if (json)
-    print_json(&pt);
-  else
-    print_csv(&pt);
+  double out[IMPACTFIT_IMPACT_ROW];
+  impactfit_impact_result_to_row(&r, out);
+  const cli_grid_row row = {0, in, out, 0, r.rhs_evals, ""};
+  cli_table_header(&pc->t);
+  cli_table_row(&pc->t, &row);
   return CLI_OK;
 }
 
@@ -339,11 +279,14 @@ int impactfit_cmd_simulate(int argc, char **argv) {
     return rc;
   base.max_contacts = contacts;
   /* --transition: one condition or a comma list (the outermost grid axis). */
-  sim_state trl;
-  memset(&trl, 0, sizeof trl);
-  if (parse_transitions(transition, trl.trs, &trl.ntr))
+  sim_print pc = {{NULL, cols, CLI_COUNT(cols), csv ? W_CSV : 0u, json, csv, 0, 0, 0, {"A", "B", "C", "D"}, NULL},
+                  0,
+                  {{NULL}, 0},
+                  0};
+  if (parse_transitions(transition, pc.tr.trs, &pc.tr.ntr))
     return cli_input_error("--transition: expected A, B, C, D or a list of them, got '%s'", transition);
-  base.transition = trl.trs[0];
+  for (size_t i = 0; i < pc.tr.ntr; i++)
+    pc.t.str[i] = pc.tr.trs[i]->name;
   if (trace && (points < 2 || points > 10000000))
     return cli_input_error("--trace-points: expected 2..10000000, got %d", points);
   if (!trace && cli_given(opts, nopt, "trace-points"))
@@ -354,34 +297,34 @@ int impactfit_cmd_simulate(int argc, char **argv) {
       CLI_AXIS("--k", "k", s_k, NULL), CLI_AXIS("--mass", "mass", s_mass, NULL), CLI_AXIS("--v", "v", s_v, NULL),
   };
   impactfit_sweep *s = NULL;
-  double total = (double)trl.ntr * cli_axes_total(ax, 0);
+  double total = (double)pc.tr.ntr * cli_axes_total(ax, 0);
   if (!(rc = cli_axes_parse(ax, A_COUNT, NULL))) {
-    total = (double)trl.ntr * cli_axes_total(ax, A_COUNT);
+    total = (double)pc.tr.ntr * cli_axes_total(ax, A_COUNT);
     if (total > 1e8)
       rc = cli_input_error("simulate: the grid has %.0f points (at most 1e8)", total);
     else if (trace && total > 1)
       rc = cli_input_error("simulate: --trace needs a single point, the grid has %.0f", total);
     else
-      rc = check_points(&base, &trl, ax, (size_t)total);
+      rc = check_points(&base, &pc.tr, ax, (size_t)total);
   }
+  pc.detail = total == 1 && !json && !csv;
   if (!rc) {
     cli_note_scaled("simulate", opts, nopt, "times, forces, lengths and energies");
     if (trace) {
-      impactfit_impact_params p0;
-      grid_point(&base, &trl, ax, 0, &p0);
-      rc = run_trace(&p0, trace, points, json, csv, &trl);
+      double in[P_COUNT];
+      grid_point(&base, ax, 0, in);
+      rc = run_trace(in, trace, points, &pc);
     } else {
       static const double idx[4] = {0, 1, 2, 3};
       const cli_setting set[] = {{"transitions", transition, 0, NULL, 0},
                                  {"accel", NULL, base.accel, NULL, 0},
                                  {"contacts", NULL, (double)base.max_contacts, NULL, 0},
                                  {"t_max", NULL, base.t_max, NULL, 0},
-                                 {"transition_index", NULL, 0, idx, trl.ntr}};
+                                 {"transition_index", NULL, 0, idx, pc.tr.ntr}};
       rc = cli_grid_sweep("simulate", "impact", set, CLI_COUNT(set), ax, A_COUNT, &s);
     }
   }
   if (!rc && s) {
-    sim_print pc = {json, csv, total == 1 && !json && !csv, trl, 0};
     rc = cli_grid_exec("simulate", s, &go, argc, argv, sim_header, sim_row, &pc);
     if (pc.detail && pc.single_rc)
       rc = pc.single_rc;

@@ -329,17 +329,35 @@ static double col_value(const cli_col *c, const cli_grid_row *r, const double *x
   }
 }
 
+/* the string of a string column, NULL for a number */
+static const char *col_str(const cli_table *t, const cli_col *c, const cli_grid_row *r) {
+  if (c->src == 't')
+    return t->str[(size_t)r->in[c->idx]];
+  if (c->src == 'S')
+    return impactfit_status_name(r->status);
+  return c->src == 's' ? t->str[c->idx] : NULL;
+}
+
 /* one value in a text format */
 static void col_print(const cli_table *t, const cli_col *c, const char *fmt, const cli_grid_row *r, const double *x) {
-  double v = c->src == 's' ? 0.0 : col_value(c, r, x);
-  if (c->src == 's')
-    printf(fmt, t->str[c->idx]);
+  const char *str = col_str(t, c, r);
+  double v = str ? 0.0 : col_value(c, r, x);
+  if (str)
+    printf(fmt, str);
   else if (strstr(fmt, "ld"))
     printf(fmt, (long)v);
   else if (col_int(c))
     printf(fmt, (int)v);
   else
     printf(fmt, v);
+}
+
+/* the table has a status column ('S') */
+static int table_has_status(const cli_table *t) {
+  for (size_t i = 0; i < t->ncols; i++)
+    if (t->cols[i].src == 'S')
+      return 1;
+  return 0;
 }
 
 void cli_table_header(void *ctx) {
@@ -349,9 +367,12 @@ void cli_table_header(void *ctx) {
     const cli_col *c = &t->cols[i];
     if (!(t->csv ? c->csv : c->head != NULL) || !col_shown(t, c))
       continue;
-    char fmt[16] = "%"; /* the value's flags and width, as %s */
-    size_t k = 1;
-    for (const char *p = t->csv ? "" : c->fmt + 1; (*p == '-' || (*p >= '0' && *p <= '9')) && k < sizeof fmt - 2; p++)
+    char fmt[16] = ""; /* the value's literal prefix, flags and width, as %s */
+    size_t k = 0;
+    const char *p = t->csv ? "%" : c->fmt;
+    while (*p != '%' && k < sizeof fmt - 4)
+      fmt[k++] = *p++;
+    for (fmt[k++] = *p++; (*p == '-' || (*p >= '0' && *p <= '9')) && k < sizeof fmt - 2; p++)
       fmt[k++] = *p;
     fmt[k++] = 's';
     fmt[k] = '\0';
@@ -359,7 +380,7 @@ void cli_table_header(void *ctx) {
     printf(fmt, t->csv ? c->key : c->head);
     sep = t->csv ? "," : " ";
   }
-  if (t->csv)
+  if (t->csv && !table_has_status(t))
     fputs(",status", stdout);
   if (!t->json)
     putchar('\n');
@@ -379,10 +400,10 @@ void cli_table_row(void *ctx, const cli_grid_row *r) {
         continue;
       for (size_t i = 0; i < t->ncols; i++) {
         const cli_col *c = &t->cols[i];
-        if (!c->key || c->group != g || !col_shown(t, c))
+        if (!c->key || c->group != g || !col_shown(t, c) || c->src == 'S')
           continue;
-        if (c->src == 's')
-          cli_json_str(&j, c->key, t->str[c->idx]);
+        if (col_str(t, c, r))
+          cli_json_str(&j, c->key, col_str(t, c, r));
         else if (col_int(c))
           cli_json_int(&j, c->key, (long)col_value(c, r, x));
         else
@@ -399,17 +420,21 @@ void cli_table_row(void *ctx, const cli_grid_row *r) {
       if (r->status && c->group != 0 && !t->csv)
         break;
       fputs(sep, stdout);
+      const char *fmt = c->fmt; /* CSV: full precision, unless csv is 2 */
+      if (t->csv && c->csv != 2)
+        fmt = col_str(t, c, r) ? "%s" : col_int(c) ? "%ld" : "%.17g";
       if (!(r->status && c->group == 1))
-        col_print(t, c, t->csv ? (c->src == 's' ? "%s" : col_int(c) ? "%ld" : "%.17g") : c->fmt, r, x);
+        col_print(t, c, fmt, r, x);
       sep = t->csv ? "," : " ";
     }
-    if (t->csv)
-      printf(",%s", r->status ? impactfit_status_name(r->status) : "OK");
-    else if (r->status)
+    if (t->csv) {
+      if (!table_has_status(t))
+        printf(",%s", r->status ? impactfit_status_name(r->status) : "OK");
+    } else if (r->status)
       printf(" %s", impactfit_status_name(r->status));
     putchar('\n');
   }
-  if (r->status) {
+  if (r->status && t->what) {
     char where[256];
     int at = t->point ? snprintf(where, sizeof where, "point %zu (", r->index) : 0;
     for (size_t i = 0, k = 0; i < t->ncols && k < t->nwhere && at >= 0 && (size_t)at < sizeof where; i++)

@@ -154,11 +154,13 @@ void cli_row_failed(const char *what, const char *message, const char *where_fmt
 
 /* ---- a grid command's rows, declared once ----
  * A column: its text header and format (NULL: not in the text rows; the header is printed with the
- * format's flags and width, as %s), its JSON key (NULL: not in JSON; with csv set also its CSV
- * header), where its value comes from (src: 'i' a sweep parameter, 'o' an output, 'x' a value of
- * cli_table.derive, 'r' the right-hand-side evaluations, 's' the string cli_table.str[idx]; a text
- * format ending in d or ld prints it as an integer, JSON too), its group (0: before the status, 1:
- * an OK point's result, 2: after the result, always) and the bits of cli_table.shown it needs. */
+ * format's literal prefix, flags and width, as %s), its JSON key (NULL: not in JSON; with csv set
+ * also its CSV header; csv 2: CSV prints it with the text format), where its value comes from (src:
+ * 'i' a sweep parameter, 'o' an output, 'x' a value of cli_table.derive, 'r' the right-hand-side
+ * evaluations, 's' the string cli_table.str[idx], 't' the string cli_table.str[in[idx]] (a parameter
+ * that indexes names), 'S' the status name (CSV only: the table's CSV rows then end without it); a
+ * text format ending in d or ld prints it as an integer, JSON too), its group (0: before the status,
+ * 1: an OK point's result, 2: after the result, always) and the bits of cli_table.shown it needs. */
 typedef struct cli_col {
   const char *head, *fmt, *key;
   int csv;
@@ -171,7 +173,8 @@ typedef struct cli_col {
  * by a space; a failed point prints the leading group-0 columns and the status name. CSV (csv
  * set): the CSV columns, a failed point's results empty, then status. JSON (json set): group 0,
  * "status" (and "error"), group 1 of an OK point, group 2. A failed point's message names the
- * first nwhere parameter columns ("point I (...)" with point set). */
+ * first nwhere parameter columns ("point I (...)" with point set); what NULL: no message (the
+ * command prints its own). */
 typedef struct cli_table {
   const char *what;
   const cli_col *cols;
@@ -181,7 +184,7 @@ typedef struct cli_table {
   size_t nwhere;
   int point;
   int bare; /* no "status" in JSON, no row for a failed point (only its message) */
-  const char *str[3];
+  const char *str[4];
   void (*derive)(const struct cli_table *t, const cli_grid_row *r, double *x); /* x[8], OK points */
 } cli_table;
 

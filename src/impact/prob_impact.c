@@ -34,6 +34,7 @@ static const impactfit_sweep_option options[1] = {{"transitions", "C", NULL, "co
 /* the columns: the shared ones (prob_outputs.h), then this problem's */
 #define PROB_OUTPUTS(X) IMPACT_RESULT_OUTPUTS(X) X(steps, "-") X(n_contacts, "-")
 enum { PROB_OUTPUTS(IMPACT_ENUM) O_COUNT };
+_Static_assert(O_COUNT == IMPACTFIT_IMPACT_ROW, "impact.h: IMPACTFIT_IMPACT_ROW is the number of outputs");
 static const char *const outputs[O_COUNT] = {PROB_OUTPUTS(IMPACT_NAME)};
 static const char *const output_units[O_COUNT] = {PROB_OUTPUTS(IMPACT_UNIT)};
 
@@ -112,10 +113,24 @@ static int solve(void *vs, const double *in, double *out, long *rhs_evals, impac
   *rhs_evals = r.rhs_evals;
   if (st)
     return st;
-  impact_result_outputs(&r, out);
-  out[O_steps] = (double)r.steps;
-  out[O_n_contacts] = (double)r.n_contacts;
+  impactfit_impact_result_to_row(&r, out);
   return IMPACTFIT_OK;
+}
+
+void impactfit_impact_result_to_row(const impactfit_impact_result *r, double *out) {
+  impact_result_outputs(r, out);
+  out[O_steps] = (double)r->steps;
+  out[O_n_contacts] = (double)r->n_contacts;
+}
+
+void impactfit_impact_result_from_row(const double *out, long rhs_evals, impactfit_impact_result *r) {
+  memset(r, 0, sizeof *r);
+#define IMPACT_RESULT_IN(f, unit) r->f = out[O_##f];
+  IMPACT_RESULT_OUTPUTS(IMPACT_RESULT_IN)
+#undef IMPACT_RESULT_IN
+  r->steps = (long)out[O_steps];
+  r->n_contacts = (int)out[O_n_contacts];
+  r->rhs_evals = rhs_evals;
 }
 
 const impactfit_sweep_problem impactfit__problem_impact = {
