@@ -204,11 +204,15 @@ static void print_text(const impactfit_identify_data *d, const impactfit_identif
            100.0 * cv[0], 100.0 * cv[1], per_row_m, 100.0 * cv[2]);
 }
 
-static void json_se(cli_json *j, const char *key, double se) {
-  if (se < 0.0)
-    cli_json_num(j, key, NAN); /* not identifiable: null */
+/* The member PREFIX NAME (key "se_n", "corr_n_k", ...): kind 'd' a number, 'i' an integer, 'e' a standard
+ * error (negative: not identifiable, null). */
+static void json_named(cli_json *j, const char *prefix, const char *name, char kind, double v) {
+  char key[64];
+  snprintf(key, sizeof key, "%s%s", prefix, name);
+  if (kind == 'i')
+    cli_json_int(j, key, (long)v);
   else
-    cli_json_num(j, key, se);
+    cli_json_num(j, key, kind == 'e' && v < 0.0 ? NAN : v);
 }
 
 static void print_json(const impactfit_identify_data *d, const impactfit_identify_params *p,
@@ -223,46 +227,34 @@ static void print_json(const impactfit_identify_data *d, const impactfit_identif
   cli_json_int(&j, "rows", (long)d->rows);
   for (int s = 0; s < 4; s++) {
     const char *nm = pname(p, s);
-    char key[64];
-    cli_json_num(&j, nm, r->value[s]);
-    snprintf(key, sizeof key, "free_%s", nm);
-    cli_json_int(&j, key, r->free[s]);
+    json_named(&j, "", nm, 'd', r->value[s]);
+    json_named(&j, "free_", nm, 'i', r->free[s]);
     if (!r->free[s])
       continue;
-    snprintf(key, sizeof key, "se_%s", nm);
-    json_se(&j, key, r->se[s]);
-    if (s >= 2) {
-      snprintf(key, sizeof key, "se_rel_%s", nm);
-      json_se(&j, key, r->se_fit[s]);
-    }
-    snprintf(key, sizeof key, "identifiable_%s", nm);
-    cli_json_int(&j, key, r->identifiable[s]);
-    snprintf(key, sizeof key, "at_bound_%s", nm);
-    cli_json_int(&j, key, r->at_bound[s]);
+    json_named(&j, "se_", nm, 'e', r->se[s]);
+    if (s >= 2)
+      json_named(&j, "se_rel_", nm, 'e', r->se_fit[s]);
+    json_named(&j, "identifiable_", nm, 'i', r->identifiable[s]);
+    json_named(&j, "at_bound_", nm, 'i', r->at_bound[s]);
   }
   for (int s = 0; s < 4; s++)
     for (int t = s + 1; t < 4; t++)
       if (r->free[s] && r->free[t] && r->identifiable[s] && r->identifiable[t]) {
-        char key[64];
-        snprintf(key, sizeof key, "corr_%s_%s", pname(p, s), pname(p, t));
-        cli_json_num(&j, key, r->corr[s][t]);
+        char pair[32];
+        snprintf(pair, sizeof pair, "%s_%s", pname(p, s), pname(p, t));
+        json_named(&j, "corr_", pair, 'd', r->corr[s][t]);
       }
-  for (int q = 0; q < 3; q++) {
-    char key[32];
-    snprintf(key, sizeof key, "weight_%s", impactfit_identify_quantity_name(q));
-    cli_json_num(&j, key, (r->quantities & (1 << q)) ? p->weight[q] : 0.0);
-  }
+  for (int q = 0; q < 3; q++)
+    json_named(&j, "weight_", impactfit_identify_quantity_name(q), 'd',
+               (r->quantities & (1 << q)) ? p->weight[q] : 0.0);
   cli_json_num(&j, "cost", r->cost);
   cli_json_num(&j, "rms", r->rms);
   cli_json_num(&j, "sigma", r->sigma);
   cli_json_int(&j, "residuals", r->nres);
   cli_json_int(&j, "dof", r->dof);
   cli_json_int(&j, "not_identifiable_directions", r->n_null);
-  for (int k = 0; k < r->nfree; k++) {
-    char key[32];
-    snprintf(key, sizeof key, "sv%d", k);
-    cli_json_num(&j, key, r->sv[k]);
-  }
+  for (int k = 0; k < r->nfree; k++) /* "sv0" ... "sv3" */
+    json_named(&j, "sv", (const char[]){(char)('0' + k), '\0'}, 'd', r->sv[k]);
   cli_json_str(&j, "global", p->global->name);
   cli_json_int(&j, "evals_global", r->evals_global);
   cli_json_int(&j, "evals_local", r->evals_local);
