@@ -66,7 +66,7 @@ static const cli_col cols[] = {
     {"v", "%8.3g", "v", 1, 'i', P_V, 0, 0},
     {"tr", " %-2s", "transition", 1, 't', P_TR, 0, 0},
     {NULL, NULL, "status", 1, 'S', 0, 0, W_CSV},
-    {"e_out", "%-14.12f", "e_out", 1, 'o', O_E_OUT, 1, 0}, /* e_out < 10: 14 characters as %.12f */
+    {"e_out", "%-14.12f", "e_out", 1, 'o', O_E_OUT, 1, 0}, /* a finite %.12f is >= 14 wide: pads the header only */
     {"t_contact", "%12.6g", "t_contact", 1, 'o', O_T_CONTACT, 1, 0},
     {"f_max", "%12.6g", "f_max", 1, 'o', O_F_MAX, 1, 0},
     OUT("t_fmax", O_T_FMAX),
@@ -106,25 +106,27 @@ static void print_detail(const impactfit_impact_params *p, const impactfit_impac
   printf("  %-22s %ld RHS evaluations, %ld steps, %d contact(s)\n", "cost", r->rhs_evals, r->steps, r->n_contacts);
 }
 
-typedef struct sim_state {
-  const impactfit_transition *trs[4];
-  size_t ntr;
-} sim_state;
+typedef struct sim_print {
+  cli_table t; /* the rows (JSON, CSV or text); t.str: the names of the transitions */
+  size_t ntr;  /* their number */
+  int detail;  /* one point, no format: the detailed report, or the error alone */
+  int single_rc;
+} sim_print;
 
-/* "C" or "A,C" into transitions; 0 or -1. */
-static int parse_transitions(const char *list, const impactfit_transition **trs, size_t *ntr) {
+/* "C" or "A,C" into the names of the transitions; 0 or -1. */
+static int parse_transitions(const char *list, const char **str, size_t *ntr) {
   static const char *const names[4] = {"A", "B", "C", "D"};
   size_t idx[4];
   if (cli_parse_names(list, names, 4, 0, 1, 4, idx, ntr))
     return -1;
   for (size_t i = 0; i < *ntr; i++)
-    trs[i] = impactfit_transition_from_name(names[idx[i]]);
+    str[i] = names[idx[i]];
   return 0;
 }
 
-static void to_params(const sim_state *st, const double *in, impactfit_impact_params *p) {
+static void to_params(const sim_print *c, const double *in, impactfit_impact_params *p) {
   *p = impactfit_impact_default_params();
-  p->transition = st->trs[(size_t)in[P_TR] < st->ntr ? (size_t)in[P_TR] : 0];
+  p->transition = impactfit_transition_from_name(c->t.str[(size_t)in[P_TR] < c->ntr ? (size_t)in[P_TR] : 0]);
   p->n = in[P_N];
   p->m = in[P_M];
   p->c = in[P_C];
@@ -136,13 +138,6 @@ static void to_params(const sim_state *st, const double *in, impactfit_impact_pa
   p->t_max = in[P_TMAX];
 }
 
-typedef struct sim_print {
-  cli_table t; /* the rows (JSON, CSV or text) */
-  int detail;  /* one point, no format: the detailed report, or the error alone */
-  sim_state tr;
-  int single_rc;
-} sim_print;
-
 static void sim_header(void *ctx) {
   sim_print *c = ctx;
   if (!c->detail)
@@ -152,7 +147,7 @@ static void sim_header(void *ctx) {
 static void sim_row(void *ctx, const cli_grid_row *row) {
   sim_print *c = ctx;
   impactfit_impact_params p;
-  to_params(&c->tr, row->in, &p);
+  to_params(c, row->in, &p);
   if (c->detail && row->status) {
     impactfit_error err;
     impactfit_error_clear(&err);
@@ -187,13 +182,13 @@ static void grid_point(const impactfit_impact_params *base, const cli_axis_spec 
 
 /* Invalid parameters are input errors: every point is checked before any output (in grid order,
  * without storing them), by the library's scales of the impact. */
-static int check_points(const impactfit_impact_params *base, const sim_state *trl, const cli_axis_spec *ax,
+static int check_points(const impactfit_impact_params *base, const sim_print *pc, const cli_axis_spec *ax,
                         size_t total) {
   for (size_t idx = 0; idx < total; idx++) {
     double in[P_COUNT];
     impactfit_impact_params p;
     grid_point(base, ax, idx, in);
-    to_params(trl, in, &p);
+    to_params(pc, in, &p);
     impactfit_error err;
     impactfit_error_clear(&err);
     int st = impactfit_impact_scales(&p, NULL, NULL, NULL, NULL, NULL, &err);
@@ -208,7 +203,7 @@ static int run_trace(const double *in, const char *trace, int points, sim_print 
   impactfit_impact_params p;
   impactfit_impact_result r;
   memset(&r, 0, sizeof r);
-  to_params(&pc->tr, in, &p);
+  to_params(pc, in, &p);
   impactfit_impact_workspace *ws = impactfit_impact_alloc();
   cli_out outf;
   if (!ws)
@@ -279,14 +274,9 @@ int impactfit_cmd_simulate(int argc, char **argv) {
     return rc;
   base.max_contacts = contacts;
   /* --transition: one condition or a comma list (the outermost grid axis). */
-  sim_print pc = {{NULL, cols, CLI_COUNT(cols), csv ? W_CSV : 0u, json, csv, 0, 0, 0, {"A", "B", "C", "D"}, NULL},
-                  0,
-                  {{NULL}, 0},
-                  0};
-  if (parse_transitions(transition, pc.tr.trs, &pc.tr.ntr))
+  sim_print pc = {{NULL, cols, CLI_COUNT(cols), csv ? W_CSV : 0u, json, csv, 0, 0, 0, {NULL}, NULL}, 0, 0, 0};
+  if (parse_transitions(transition, pc.t.str, &pc.ntr))
     return cli_input_error("--transition: expected A, B, C, D or a list of them, got '%s'", transition);
-  for (size_t i = 0; i < pc.tr.ntr; i++)
-    pc.t.str[i] = pc.tr.trs[i]->name;
   if (trace && (points < 2 || points > 10000000))
     return cli_input_error("--trace-points: expected 2..10000000, got %d", points);
   if (!trace && cli_given(opts, nopt, "trace-points"))
@@ -297,15 +287,15 @@ int impactfit_cmd_simulate(int argc, char **argv) {
       CLI_AXIS("--k", "k", s_k, NULL), CLI_AXIS("--mass", "mass", s_mass, NULL), CLI_AXIS("--v", "v", s_v, NULL),
   };
   impactfit_sweep *s = NULL;
-  double total = (double)pc.tr.ntr * cli_axes_total(ax, 0);
+  double total = (double)pc.ntr * cli_axes_total(ax, 0);
   if (!(rc = cli_axes_parse(ax, A_COUNT, NULL))) {
-    total = (double)pc.tr.ntr * cli_axes_total(ax, A_COUNT);
+    total = (double)pc.ntr * cli_axes_total(ax, A_COUNT);
     if (total > 1e8)
       rc = cli_input_error("simulate: the grid has %.0f points (at most 1e8)", total);
     else if (trace && total > 1)
       rc = cli_input_error("simulate: --trace needs a single point, the grid has %.0f", total);
     else
-      rc = check_points(&base, &pc.tr, ax, (size_t)total);
+      rc = check_points(&base, &pc, ax, (size_t)total);
   }
   pc.detail = total == 1 && !json && !csv;
   if (!rc) {
@@ -320,7 +310,7 @@ int impactfit_cmd_simulate(int argc, char **argv) {
                                  {"accel", NULL, base.accel, NULL, 0},
                                  {"contacts", NULL, (double)base.max_contacts, NULL, 0},
                                  {"t_max", NULL, base.t_max, NULL, 0},
-                                 {"transition_index", NULL, 0, idx, pc.tr.ntr}};
+                                 {"transition_index", NULL, 0, idx, pc.ntr}};
       rc = cli_grid_sweep("simulate", "impact", set, CLI_COUNT(set), ax, A_COUNT, &s);
     }
   }
