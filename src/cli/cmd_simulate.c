@@ -50,6 +50,7 @@ enum {
   O_CONTACTS,
   O_COUNT
 };
+_Static_assert(O_COUNT == IMPACTFIT_IMPACT_ROW, "the outputs of problem impact (impact.h)");
 
 /* The columns of the rows: the text table (n m c k ...), CSV (status before the results) and JSON
  * (every field of the result) in their orders; W_CSV marks what only CSV prints. */
