@@ -15,15 +15,11 @@
 
 static const char *const help_text = cli_help_simulate; /* docs/cli/simulate.txt */
 
-typedef struct trace_ctx {
-  FILE *f;
-} trace_ctx;
-
-static int write_point(void *vctx, const impactfit_trace_point *p) {
-  trace_ctx *c = vctx;
-  fprintf(c->f, "%.17g,%.17g,%.17g,%.17g,%.17g,%d\n", p->t, p->delta, p->delta_dot, p->force, p->element,
-          p->in_contact);
-  return ferror(c->f) ? IMPACTFIT_EIO : 0;
+/* One trace sample on the trace file (ctx). */
+static int write_point(void *ctx, const impactfit_trace_point *p) {
+  FILE *f = ctx;
+  fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g,%d\n", p->t, p->delta, p->delta_dot, p->force, p->element, p->in_contact);
+  return ferror(f) ? IMPACTFIT_EIO : 0;
 }
 
 /* ---- rows of the library's sweep problem "impact" (src/impact/prob_impact.c): its parameters and
@@ -215,10 +211,9 @@ static int run_trace(const double *in, const char *trace, int points, sim_print 
     return rc;
   }
   fputs("t,delta,delta_dot,force,element,in_contact\n", outf.f);
-  trace_ctx tc = {outf.f};
   impactfit_error err;
   impactfit_error_clear(&err);
-  int st = impactfit_impact_trace(ws, &p, (size_t)points, write_point, &tc, &r, &err);
+  int st = impactfit_impact_trace(ws, &p, (size_t)points, write_point, outf.f, &r, &err);
   impactfit_impact_free(ws);
   if (st) {
     cli_out_abort(&outf);
