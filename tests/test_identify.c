@@ -808,6 +808,36 @@ static double now(void) {
       printf("  %-24s %.2f s\n", #f, now() - t0_); \
   } while (0)
 
+/* A model's parameter set completed by its m rule and checked against the module's domain. */
+static void test_model_values(void) {
+  impactfit_error err;
+  double v[4] = {1.5, 0.7, 5e9, 2e9};
+  CHECK(impactfit_identify_model_values(impactfit_identify_hc, v, &err) == 0 && v[1] == 1.5, "hc: m = n");
+  v[1] = 0.7;
+  CHECK(impactfit_identify_model_values(impactfit_identify_linear, v, &err) == 0 && v[1] == 0.0, "linear: m = 0");
+  v[1] = 0.7;
+  CHECK(impactfit_identify_model_values(impactfit_identify_zhang, v, &err) == 0 && v[1] == 0.7, "zhang keeps m");
+  double edge[4] = {10.0, 10.0, 1e-300, 0.0}; /* every bound that is allowed */
+  CHECK(impactfit_identify_model_values(impactfit_identify_zhang, edge, &err) == 0, "n = m = 10, c = 0 allowed");
+  static const double bad[][4] = {{0.0, 0, 1, 1},    {10.5, 0, 1, 1},       {1.5, -0.1, 1, 1},
+                                  {1.5, 10.5, 1, 1}, {1.5, 0, 0, 1},        {1.5, 0, 1, -1e-300},
+                                  {NAN, 0, 1, 1},    {1.5, 0, INFINITY, 1}, {1.5, 0, 1, NAN}};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    double w[4];
+    memcpy(w, bad[i], sizeof w);
+    impactfit_error_clear(&err);
+    CHECK(impactfit_identify_model_values(impactfit_identify_zhang, w, &err) == IMPACTFIT_EINVAL &&
+              strcmp(err.message, "need 0 < n <= 10, 0 <= m <= 10, k > 0, lambda >= 0") == 0,
+          "invalid set %zu rejected naming lambda (%s)", i, err.message);
+  }
+  double lin[4] = {1.5, 0, 1, -1};
+  CHECK(impactfit_identify_model_values(impactfit_identify_linear, lin, &err) == IMPACTFIT_EINVAL &&
+            strstr(err.message, "c >= 0") != NULL,
+        "linear names its damping c");
+  double hm[4] = {12.0, 0.5, 1, 1}; /* hc: m = n = 12 is out of range too, whatever m was given */
+  CHECK(impactfit_identify_model_values(impactfit_identify_hc, hm, &err) == IMPACTFIT_EINVAL, "hc: n = 12 rejected");
+}
+
 int main(void) {
   ws = impactfit_identify_alloc();
   if (!ws) {
@@ -826,6 +856,7 @@ int main(void) {
   RUN(test_errors);
   RUN(test_global_methods);
   RUN(test_noisy);
+  RUN(test_model_values);
   impactfit_identify_free(ws);
   return tu_report("test_identify");
 }

@@ -175,6 +175,12 @@ IMPACTFIT_EXPORT extern const impactfit_identify_model *const impactfit_identify
 IMPACTFIT_EXPORT extern const impactfit_identify_model *const impactfit_identify_zhang;
 /* Looks a model up by name; NULL when unknown. */
 IMPACTFIT_EXPORT const impactfit_identify_model *impactfit_identify_model_from_name(const char *name);
+/* Completes a parameter set value[] = (n, m, k, c) of model M (e.g. the true parameters of synthetic
+ * data): m is set by the model's rule (m = n for hc, m = 0 for linear; zhang keeps the given m), then
+ * the set is checked against the module's domain: 0 < n ≤ 10, 0 ≤ m ≤ 10, k > 0, c ≥ 0, all finite.
+ * EINVAL "need 0 < n <= 10, 0 <= m <= 10, k > 0, D >= 0" (D the model's damping name) otherwise. */
+IMPACTFIT_EXPORT int impactfit_identify_model_values(const impactfit_identify_model *M,
+                                                     double value[IMPACTFIT_IDENTIFY_NPAR], impactfit_error *err);
 
 /* A global search method: constant type objects. */
 typedef struct impactfit_identify_global {

@@ -38,10 +38,10 @@ static int parse_values(const impactfit_identify_model *M, const char *params, d
     if ((rc = cli_parse_double(what, x->value, &value[s])))
       return rc;
   }
-  value[1] = M->m_rule == 0 ? value[0] : (M->m_rule == 1 ? 0.0 : value[1]);
-  if (!(value[0] > 0.0 && value[0] <= 10.0 && value[1] >= 0.0 && value[1] <= 10.0 && value[2] > 0.0 && value[3] >= 0.0))
-    return cli_input_error("--params: need 0 < n <= 10, 0 <= m <= 10, k > 0, %s >= 0", M->damping_name);
-  return 0;
+  impactfit_error err; /* m by the model's rule, the values in the library's domain */
+  impactfit_error_clear(&err);
+  int st = impactfit_identify_model_values(M, value, &err);
+  return st ? cli_status_error(st, &err, "--params") : 0;
 }
 
 /* --columns: "none" or a list of dt, fmax, mass (the assignment parser with "=1" appended to each). */

@@ -54,6 +54,17 @@ const impactfit_identify_model *impactfit_identify_model_from_name(const char *n
   return NULL;
 }
 
+int impactfit_identify_model_values(const impactfit_identify_model *M, double value[IMPACTFIT_IDENTIFY_NPAR],
+                                    impactfit_error *err) {
+  if (!M || !value)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "identify: NULL argument");
+  value[1] = M->m_rule == 0 ? value[0] : (M->m_rule == 1 ? 0.0 : value[1]);
+  int ok = value[0] > 0.0 && value[0] <= 10.0 && value[1] >= 0.0 && value[1] <= 10.0 && value[2] > 0.0 &&
+           value[3] >= 0.0 && isfinite(value[2]) && isfinite(value[3]);
+  return ok ? IMPACTFIT_OK
+            : IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "need 0 < n <= 10, 0 <= m <= 10, k > 0, %s >= 0", M->damping_name);
+}
+
 static const impactfit_identify_global g_crs = {"crs", "NLopt CRS2 with local mutation, seeded (default)"};
 static const impactfit_identify_global g_direct = {"direct", "NLopt DIRECT-L (deterministic)"};
 static const impactfit_identify_global g_none = {"none", "no global search: polish from the data-derived start"};
