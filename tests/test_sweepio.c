@@ -376,6 +376,13 @@ static void test_load(const impactfit_sweep *s, const char *ref_csv) {
  * the CSV must be the reference's byte for byte, and the counts per process must add up. A task
  * that comes back short (its process stopped) ends the run with EINTR at the last complete task, and
  * a resume from there finishes it to the same CSV. */
+/* A poll hook with its own context (poll_ctx): counts its calls. */
+static int count_polls(void *ctx, size_t done, size_t failed) {
+  (void)done, (void)failed;
+  ++*(int *)ctx;
+  return 0;
+}
+
 static void test_tasks(const impactfit_sweep *s, const char *ref_csv) {
   char dir[300], csv[400];
   path(dir, sizeof dir, "tasks");
@@ -389,6 +396,9 @@ static void test_tasks(const impactfit_sweep *s, const char *ref_csv) {
     if (!o)
       return;
     impactfit_sweep_run_params rp = params(impactfit_sweep_output_next(o), 0, 0, 1);
+    int polls = 0; /* the rows go to the parts, the hook gets its own context */
+    rp.poll = count_polls;
+    rp.poll_ctx = &polls;
     size_t per[3] = {0, 0, 0}, handed = 0, tasks = 0, last_count = 0, largest = 0;
     impactfit_sweep_tasks *t = NULL;
     OK(impactfit_sweep_tasks_new(s, &rp, 3, 1, o, per, &t, &err) == 0, "new: %s", err.message);
@@ -406,12 +416,10 @@ static void test_tasks(const impactfit_sweep *s, const char *ref_csv) {
         last_count = p->count;
         largest = p->count > largest ? p->count : largest;
         memset(&copy, 0, sizeof copy);
-        impactfit_sweep_part_start(&copy, p->first, p->count);
-        impactfit_sweep_run_params q = rp;
-        q.first = p->first;
-        q.count = interrupt && tasks == 4 ? p->count - 1 : p->count; /* the 4th comes back short */
-        OK(impactfit_sweep_run(s, &q, impactfit_sweep_part_rows, impactfit_sweep_part_failure, &copy, NULL, &err) == 0,
-           "task run: %s", err.message);
+        /* the 4th task comes back short (its process stopped) */
+        impactfit_sweep_part_start(&copy, p->first, interrupt && tasks == 4 ? p->count - 1 : p->count);
+        OK(impactfit_sweep_part_run(s, &rp, &copy, &err) == 0 && copy.covered == copy.count, "task run: %s",
+           err.message);
         OK(impactfit_sweep_tasks_find(t, p->task, p->worker) == p && !impactfit_sweep_tasks_find(t, p->task, 9),
            "find the task's slot for its process only");
         OK(impactfit_sweep_part_reserve(p, copy.rows_len, copy.fails_len) == 0, "reserve");
@@ -424,6 +432,7 @@ static void test_tasks(const impactfit_sweep *s, const char *ref_csv) {
       }
       impactfit_sweep_tasks_write(t);
     }
+    OK(polls >= 3, "the poll hook got poll_ctx: %d calls", polls);
     int status = t ? impactfit_sweep_tasks_status(t) : -1;
     impactfit_sweep_tasks_free(t);
     impactfit_sweep_output_run run = {2, 3, per};

@@ -183,6 +183,12 @@ IMPACTFIT_EXPORT void impactfit_sweep_part_failure(void *ctx, size_t index, int 
 /** Makes room for rows_len and fails_len bytes and sets the lengths, to receive a part's byte strings
  * into p->rows and p->fails; 0 or ENOMEM (p unchanged). */
 IMPACTFIT_EXPORT int impactfit_sweep_part_reserve(impactfit_sweep_part *p, size_t rows_len, size_t fails_len);
+/** Computes the part's points [first, first + count) with the run parameters rp (threads, block,
+ * shard, poll; its first, count and work are the part's) as one parallel block (of at most 1e6
+ * points), its rows and failures into p. Returns as impactfit_sweep_run (EINTR when poll stopped it:
+ * p->covered < p->count then). */
+IMPACTFIT_EXPORT int impactfit_sweep_part_run(const impactfit_sweep *s, const impactfit_sweep_run_params *rp,
+                                              impactfit_sweep_part *p, impactfit_error *err);
 /** Frees the byte strings (p itself is the caller's). */
 IMPACTFIT_EXPORT void impactfit_sweep_part_free(impactfit_sweep_part *p);
 

@@ -31,8 +31,6 @@ enum { TAG_TASK = 11, TAG_CANCEL, TAG_STOP, TAG_RESULT, TAG_ROWS, TAG_FAILS };
 
 static int mpi_on = 0;
 
-int sweep_mpi_built(void) { return 1; }
-
 static int launched_by_mpi(void) {
   static const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE", "MPI_LOCALNRANKS"};
   for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
@@ -95,13 +93,6 @@ int sweep_mpi_same_hash(const char *hash) {
   int same = strcmp(h0, hash) == 0, all = same;
   MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   return all;
-}
-
-double sweep_mpi_sum(double v) {
-  double out = v;
-  if (mpi_on)
-    MPI_Reduce(&v, &out, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
-  return out;
 }
 
 static void nap(void) {
@@ -237,25 +228,14 @@ static int most_threads(const impactfit_sweep_run_params *rp) {
   return most;
 }
 
-/* The lead's own task: rows to its slot, the poll hook services the other ranks. */
-typedef struct own_ctx {
-  lead *L;
-  impactfit_sweep_part *p;
-} own_ctx;
-
+/* The poll hook of the lead's own tasks: services the other ranks. */
 static int own_poll(void *ctx, size_t done, size_t failed) {
-  lead *L = ((own_ctx *)ctx)->L;
+  lead *L = ctx;
   service(L);
   impactfit_sweep_output_state os;
   impactfit_sweep_output_get_state(L->o, &os);
   cli_progress_update(L->pr, os.rows + done, os.failed + failed);
   return impactfit_sweep_tasks_stopping(L->T);
-}
-static int own_rows(void *ctx, size_t first, size_t count, const char *rows, size_t len) {
-  return impactfit_sweep_part_rows(((own_ctx *)ctx)->p, first, count, rows, len);
-}
-static void own_failure(void *ctx, size_t index, int status, const char *message) {
-  impactfit_sweep_part_failure(((own_ctx *)ctx)->p, index, status, message);
 }
 
 /* Tasks still out or whose rows are on the way. */
@@ -273,6 +253,8 @@ int sweep_mpi_lead(const impactfit_sweep *s, const impactfit_sweep_run_params *r
   lead L;
   memset(&L, 0, sizeof L);
   L.rp = *rp;
+  L.rp.poll = own_poll; /* the lead's own tasks: their rows go to their slots, the hook services the ranks */
+  L.rp.poll_ctx = &L;
   L.o = o;
   L.pr = pr;
   MPI_Comm_size(MPI_COMM_WORLD, &L.ranks);
@@ -292,15 +274,9 @@ int sweep_mpi_lead(const impactfit_sweep *s, const impactfit_sweep_run_params *r
       nap();
       continue;
     }
-    impactfit_sweep_run_params q = L.rp;
-    q.first = p->first;
-    q.count = p->count;
-    q.work = p->count < 1000000 ? p->count : 1000000; /* one parallel block per task */
-    q.poll = own_poll;
     impactfit_error e2;
     impactfit_error_clear(&e2);
-    own_ctx oc = {&L, p};
-    int st = impactfit_sweep_run(s, &q, own_rows, own_failure, &oc, NULL, &e2);
+    int st = impactfit_sweep_part_run(s, &L.rp, p, &e2);
     impactfit_sweep_tasks_done(L.T, p, 0);
     if (st && st != IMPACTFIT_EINTR) {
       if (err)
@@ -377,19 +353,6 @@ static int worker_poll(void *ctx, size_t done, size_t failed) {
   return W->cancelled || cli_signal_pending();
 }
 
-typedef struct worker_ctx {
-  worker *W;
-  impactfit_sweep_part *t;
-} worker_ctx;
-
-static int wc_rows(void *ctx, size_t first, size_t count, const char *rows, size_t len) {
-  return impactfit_sweep_part_rows(((worker_ctx *)ctx)->t, first, count, rows, len);
-}
-static void wc_failure(void *ctx, size_t index, int status, const char *message) {
-  impactfit_sweep_part_failure(((worker_ctx *)ctx)->t, index, status, message);
-}
-static int wc_poll(void *ctx, size_t done, size_t failed) { return worker_poll(((worker_ctx *)ctx)->W, done, failed); }
-
 /* A result being sent: two alternate, so that the next task is computed while the lead has not
  * received the last one yet (the lead services messages only between its own units). */
 typedef struct out_buf {
@@ -429,14 +392,11 @@ int sweep_mpi_work(const impactfit_sweep *s, const impactfit_sweep_run_params *r
     int interrupted = 1;
     if (!W.cancelled && !cli_signal_pending()) {
       impactfit_sweep_run_params q = *rp;
-      q.first = (size_t)task[1];
-      q.count = (size_t)task[2];
-      q.work = q.count < 1000000 ? q.count : 1000000; /* one parallel block per task */
-      q.poll = wc_poll;
-      worker_ctx wc = {&W, t};
+      q.poll = worker_poll;
+      q.poll_ctx = &W;
       impactfit_error e2;
       impactfit_error_clear(&e2);
-      int st = impactfit_sweep_run(s, &q, wc_rows, wc_failure, &wc, NULL, &e2);
+      int st = impactfit_sweep_part_run(s, &q, t, &e2);
       interrupted = st == IMPACTFIT_EINTR;
       if (st && !interrupted) {
         status = st;

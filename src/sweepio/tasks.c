@@ -79,6 +79,15 @@ int impactfit_sweep_part_reserve(impactfit_sweep_part *p, size_t rows_len, size_
   return 0;
 }
 
+int impactfit_sweep_part_run(const impactfit_sweep *s, const impactfit_sweep_run_params *rp, impactfit_sweep_part *p,
+                             impactfit_error *err) {
+  impactfit_sweep_run_params q = *rp;
+  q.first = p->first;
+  q.count = p->count;
+  q.work = p->count < 1000000 ? p->count : 1000000; /* one parallel block per task */
+  return impactfit_sweep_run(s, &q, impactfit_sweep_part_rows, impactfit_sweep_part_failure, p, NULL, err);
+}
+
 void impactfit_sweep_part_free(impactfit_sweep_part *p) {
   free(p->rows);
   free(p->fails);
