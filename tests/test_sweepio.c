@@ -473,6 +473,19 @@ static void test_parsers(void) {
   impactfit__journal j;
   const char *junk = "impactfit-sweep-journal 1 version=1 definition=x block=1 shard=0/1 points=1 header=1\n";
   OK(impactfit__journal_parse(junk, strlen(junk), "j", &j, &err) == IMPACTFIT_EPARSE, "unchecked header refused");
+  /* an output's NAME: the definition's base name without .ini */
+  const char *names[][2] = {
+      {"d/e.x/demo.ini", "demo"}, {"demo.ini.ini", "demo.ini"}, {".ini", ".ini"}, {"a/b", "b"}, {"x.INI", "x.INI"}};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    impactfit_sweep *s = NULL;
+    char buf[64];
+    OK(impactfit_sweep_parse(DEF, strlen(DEF), names[i][0], &s, &err) == 0 &&
+           impactfit_sweep_output_name(s, buf, sizeof buf) == strlen(names[i][1]) && strcmp(buf, names[i][1]) == 0,
+       "output name of %s", names[i][0]);
+    if (i == 0)
+      OK(impactfit_sweep_output_name(s, buf, 3) == 4 && strcmp(buf, "de") == 0, "output name cut: %s", buf);
+    impactfit_sweep_free(s);
+  }
 }
 
 int main(void) {

@@ -100,6 +100,10 @@ IMPACTFIT_EXPORT int impactfit_sweep_output_open(const impactfit_sweep *s, const
                                                  const impactfit_sweep_output_params *p, impactfit_sweep_output **out,
                                                  impactfit_error *err);
 
+/** The NAME of a sweep's output DIR/NAME.csv: the base name of its definition file
+ * (impactfit_sweep_name) without ".ini", cut to size - 1 bytes. Returns the full name's length. */
+IMPACTFIT_EXPORT size_t impactfit_sweep_output_name(const impactfit_sweep *s, char *buf, size_t size);
+
 /** Where the run continues: the first point not written (0 for a fresh output). */
 IMPACTFIT_EXPORT size_t impactfit_sweep_output_next(const impactfit_sweep_output *o);
 /** The effective block size the run must use (the journal's on a resume). */

@@ -177,14 +177,8 @@ int impactfit_cmd_sweep(int argc, char **argv) {
     return rc;
   }
 
-  /* NAME: base name of the file without .ini */
-  const char *base = strrchr(pos[0], '/');
-  base = base ? base + 1 : pos[0];
-  size_t blen = strlen(base);
-  if (blen > 4 && strcmp(base + blen - 4, ".ini") == 0)
-    blen -= 4;
-  char name[600], command[5000];
-  snprintf(name, sizeof name, "%.*s", (int)(blen < 500 ? blen : 500), base);
+  char name[501], command[5000]; /* NAME: the file's base name without .ini, 500 bytes at most */
+  impactfit_sweep_output_name(s, name, sizeof name);
   snprintf(command, sizeof command, "impactfit sweep %s --out %s", pos[0], out_dir);
   cli_sweep_exec x = {"sweep",      name,   out_dir, command, threads, (size_t)block,
                       opts[2].seen, resume, shard,   shards,  sync,    quiet};
