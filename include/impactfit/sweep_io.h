@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /** @file
  * impactfit — the result of a sweep on disk: durable, resumable output, its provenance sidecar, the
- * merge of shards, and the hash-checked load of a sweep's data for a fit file.
+ * merge of shards, the hash-checked load of a sweep's data for a fit file, and the scheduler of a run
+ * computed by several processes (impactfit_sweep_tasks: which points each computes, their results
+ * written in order; the transport, MPI or other, is the caller's).
  *
  * A sweep run into a directory (impactfit_sweep_run with the callbacks below, or `impactfit sweep`)
  * leaves two files:
