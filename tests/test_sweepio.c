@@ -371,6 +371,90 @@ static void test_load(const impactfit_sweep *s, const char *ref_csv) {
   impactfit_fitfile_free(f);
 }
 
+/* The scheduler of a run over several processes (impactfit_sweep_tasks): three simulated processes
+ * whose tasks finish in reverse order, their parts passed through byte copies as a transport would;
+ * the CSV must be the reference's byte for byte, and the counts per process must add up. A task
+ * that comes back short (its process stopped) ends the run with EINTR at the last complete task, and
+ * a resume from there finishes it to the same CSV. */
+/* A poll hook with its own context (poll_ctx): counts its calls. */
+static int count_polls(void *ctx, size_t done, size_t failed) {
+  (void)done, (void)failed;
+  ++*(int *)ctx;
+  return 0;
+}
+
+static void test_tasks(const impactfit_sweep *s, const char *ref_csv) {
+  char dir[300], csv[400];
+  path(dir, sizeof dir, "tasks");
+  mkdir(dir, 0777);
+  snprintf(csv, sizeof csv, "%s/sh.csv", dir);
+  for (int interrupt = 1; interrupt >= 0; interrupt--) {
+    impactfit_error err;
+    int st;
+    impactfit_sweep_output *o = open_out(s, csv, 1, 0, 1, &st, &err);
+    OK(st == 0 && o, "open: %s", err.message);
+    if (!o)
+      return;
+    impactfit_sweep_run_params rp = params(impactfit_sweep_output_next(o), 0, 0, 1);
+    int polls = 0; /* the rows go to the parts, the hook gets its own context */
+    rp.poll = count_polls;
+    rp.poll_ctx = &polls;
+    size_t per[3] = {0, 0, 0}, handed = 0, tasks = 0, last_count = 0, largest = 0;
+    impactfit_sweep_tasks *t = NULL;
+    OK(impactfit_sweep_tasks_new(s, &rp, 3, 1, o, per, &t, &err) == 0, "new: %s", err.message);
+    while (t && !impactfit_sweep_tasks_stopping(t) && !impactfit_sweep_tasks_finished(t)) {
+      impactfit_sweep_part *batch[3];
+      size_t nb = 0;
+      for (int w = 0; w < 3; w++)
+        if ((batch[nb] = impactfit_sweep_tasks_claim(t, w))) {
+          OK(batch[nb]->first == rp.first + handed, "tasks in increasing order, without gaps");
+          handed += batch[nb++]->count;
+        }
+      for (size_t k = nb; k-- > 0;) { /* the last task handed out finishes first */
+        impactfit_sweep_part *p = batch[k], copy;
+        tasks++;
+        last_count = p->count;
+        largest = p->count > largest ? p->count : largest;
+        memset(&copy, 0, sizeof copy);
+        /* the 4th task comes back short (its process stopped) */
+        impactfit_sweep_part_start(&copy, p->first, interrupt && tasks == 4 ? p->count - 1 : p->count);
+        OK(impactfit_sweep_part_run(s, &rp, &copy, &err) == 0 && copy.covered == copy.count, "task run: %s",
+           err.message);
+        OK(impactfit_sweep_tasks_find(t, p->task, p->worker) == p && !impactfit_sweep_tasks_find(t, p->task, 9),
+           "find the task's slot for its process only");
+        OK(impactfit_sweep_part_reserve(p, copy.rows_len, copy.fails_len) == 0, "reserve");
+        if (copy.rows_len) /* a transport's copy (a part without failures has no fails buffer) */
+          memcpy(p->rows, copy.rows, copy.rows_len);
+        if (copy.fails_len)
+          memcpy(p->fails, copy.fails, copy.fails_len);
+        p->covered = copy.covered;
+        p->failed = copy.failed;
+        impactfit_sweep_part_free(&copy);
+        impactfit_sweep_tasks_done(t, p, 0);
+      }
+      impactfit_sweep_tasks_write(t);
+    }
+    OK(polls >= 3, "the poll hook got poll_ctx: %d calls", polls);
+    int status = t ? impactfit_sweep_tasks_status(t) : -1;
+    impactfit_sweep_tasks_free(t);
+    impactfit_sweep_output_run run = {2, 3, per};
+    if (interrupt) {
+      OK(status == IMPACTFIT_EINTR && impactfit_sweep_output_next(o) > 0 && impactfit_sweep_output_next(o) < 36,
+         "a short task stops the run: status %d, next %zu", status, impactfit_sweep_output_next(o));
+      OK(impactfit_sweep_output_commit(o, &err) == 0, "commit: %s", err.message);
+    } else {
+      OK(status == 0 && per[0] + per[1] + per[2] == 36 - rp.first && per[0] && per[1] && per[2],
+         "every point written once, by all three: %zu %zu %zu", per[0], per[1], per[2]);
+      OK(tasks > 3 && last_count == 1 && largest <= 4, "guided sizes: %zu tasks, the largest %zu, the last %zu", tasks,
+         largest, last_count);
+      OK(impactfit_sweep_output_commit(o, &err) == 0 && impactfit_sweep_output_finish(o, &run, &err) == 0, "finish: %s",
+         err.message);
+    }
+    impactfit_sweep_output_close(o);
+  }
+  OK(same_file(csv, ref_csv), "the CSV of the scheduled, interrupted and resumed run is the reference's");
+}
+
 static void test_parsers(void) {
   impactfit_sweep_provenance p;
   impactfit_error err;
@@ -391,6 +475,19 @@ static void test_parsers(void) {
   impactfit__journal j;
   const char *junk = "impactfit-sweep-journal 1 version=1 definition=x block=1 shard=0/1 points=1 header=1\n";
   OK(impactfit__journal_parse(junk, strlen(junk), "j", &j, &err) == IMPACTFIT_EPARSE, "unchecked header refused");
+  /* an output's NAME: the definition's base name without .ini */
+  const char *names[][2] = {
+      {"d/e.x/demo.ini", "demo"}, {"demo.ini.ini", "demo.ini"}, {".ini", ".ini"}, {"a/b", "b"}, {"x.INI", "x.INI"}};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    impactfit_sweep *s = NULL;
+    char buf[64];
+    OK(impactfit_sweep_parse(DEF, strlen(DEF), names[i][0], &s, &err) == 0 &&
+           impactfit_sweep_output_name(s, buf, sizeof buf) == strlen(names[i][1]) && strcmp(buf, names[i][1]) == 0,
+       "output name of %s", names[i][0]);
+    if (i == 0)
+      OK(impactfit_sweep_output_name(s, buf, 3) == 4 && strcmp(buf, "de") == 0, "output name cut: %s", buf);
+    impactfit_sweep_free(s);
+  }
 }
 
 int main(void) {
@@ -419,6 +516,7 @@ int main(void) {
   test_checksum(s, ref);
   test_merge(s, ref);
   test_load(s, ref);
+  test_tasks(s, ref);
   test_parsers();
   impactfit_sweep_free(s);
   if (!tu_failures) {

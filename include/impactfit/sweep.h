@@ -275,8 +275,11 @@ typedef struct impactfit_sweep_run_params {
    * computed so far by this run (including the block in flight) and how many of them failed; for
    * progress reports and for servicing messages (MPI). Non-zero stops the run early: no further
    * unit starts, the units in flight finish, the rows of the block's leading completed units are
-   * handed to the rows callback, and the run returns EINTR. Gets the run's ctx. */
+   * handed to the rows callback, and the run returns EINTR. Gets poll_ctx, or the run's ctx when
+   * poll_ctx is NULL (so that the rows may go straight to an object with its own callbacks, such as
+   * an impactfit_sweep_output, while the hook reports on something else). */
   int (*poll)(void *ctx, size_t done, size_t failed);
+  void *poll_ctx;
 } impactfit_sweep_run_params;
 
 IMPACTFIT_EXPORT impactfit_sweep_run_params impactfit_sweep_default_run_params(void);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /** @file
  * impactfit — the result of a sweep on disk: durable, resumable output, its provenance sidecar, the
- * merge of shards, and the hash-checked load of a sweep's data for a fit file.
+ * merge of shards, the hash-checked load of a sweep's data for a fit file, and the scheduler of a run
+ * computed by several processes (impactfit_sweep_tasks: which points each computes, their results
+ * written in order; the transport, MPI or other, is the caller's).
  *
  * A sweep run into a directory (impactfit_sweep_run with the callbacks below, or `impactfit sweep`)
  * leaves two files:
@@ -100,6 +102,10 @@ IMPACTFIT_EXPORT int impactfit_sweep_output_open(const impactfit_sweep *s, const
                                                  const impactfit_sweep_output_params *p, impactfit_sweep_output **out,
                                                  impactfit_error *err);
 
+/** The NAME of a sweep's output DIR/NAME.csv: the base name of its definition file
+ * (impactfit_sweep_name) without ".ini", cut to size - 1 bytes. Returns the full name's length. */
+IMPACTFIT_EXPORT size_t impactfit_sweep_output_name(const impactfit_sweep *s, char *buf, size_t size);
+
 /** Where the run continues: the first point not written (0 for a fresh output). */
 IMPACTFIT_EXPORT size_t impactfit_sweep_output_next(const impactfit_sweep_output *o);
 /** The effective block size the run must use (the journal's on a resume). */
@@ -151,6 +157,92 @@ IMPACTFIT_EXPORT int impactfit_sweep_output_finish(impactfit_sweep_output *o, co
 
 /** Closes the files (an unfinished run stays on disk for a resume) and frees o; accepts NULL. */
 IMPACTFIT_EXPORT void impactfit_sweep_output_close(impactfit_sweep_output *o);
+
+/* ---- a run computed by several processes --------------------------------------------------------- */
+
+/** The rows and failures of one task of a run (a range of points), kept in memory: computed in one
+ * process with impactfit_sweep_part_rows and impactfit_sweep_part_failure as the runner's callbacks,
+ * sent as two byte strings (rows, fails) and written in task order by the scheduler below. fails holds
+ * one line "INDEX STATUS MESSAGE\n" per failed point (at most 699 bytes a line, the message cut).
+ * The byte strings grow as needed; free them with impactfit_sweep_part_free. */
+typedef struct impactfit_sweep_part {
+  size_t task;         /**< the task's number (handed out in increasing order from 0) */
+  int worker;          /**< the process computing it */
+  int state;           /**< IMPACTFIT_SWEEP_PART_FREE, _ASSIGNED or _DONE (scheduler's slots) */
+  size_t first, count; /**< the points asked for: [first, first + count) */
+  size_t covered;      /**< rows present for [first, first + covered) */
+  size_t failed;       /**< failed points among them */
+  char *rows, *fails;  /**< rows_len and fails_len bytes (not NUL-terminated) */
+  size_t rows_len, fails_len, rows_cap, fails_cap;
+  int bad; /**< out of memory, or rows out of order: the part cannot be written */
+} impactfit_sweep_part;
+enum { IMPACTFIT_SWEEP_PART_FREE, IMPACTFIT_SWEEP_PART_ASSIGNED, IMPACTFIT_SWEEP_PART_DONE };
+
+/** Empties p (keeping its buffers) for the points [first, first + count). */
+IMPACTFIT_EXPORT void impactfit_sweep_part_start(impactfit_sweep_part *p, size_t first, size_t count);
+/** The runner's rows callback (ctx = the part): appends the rows, which must continue the covered
+ * range; EIO (and p->bad) otherwise or out of memory. */
+IMPACTFIT_EXPORT int impactfit_sweep_part_rows(void *ctx, size_t first, size_t count, const char *rows, size_t len);
+/** The runner's failure callback (ctx = the part): appends the failure's line (p->bad when out of
+ * memory). */
+IMPACTFIT_EXPORT void impactfit_sweep_part_failure(void *ctx, size_t index, int status, const char *message);
+/** Makes room for rows_len and fails_len bytes and sets the lengths, to receive a part's byte strings
+ * into p->rows and p->fails; 0 or ENOMEM (p unchanged). */
+IMPACTFIT_EXPORT int impactfit_sweep_part_reserve(impactfit_sweep_part *p, size_t rows_len, size_t fails_len);
+/** Computes the part's points [first, first + count) with the run parameters rp (threads, block,
+ * shard, poll; its first, count and work are the part's) as one parallel block (of at most 1e6
+ * points), its rows and failures into p. Returns as impactfit_sweep_run (EINTR when poll stopped it:
+ * p->covered < p->count then). */
+IMPACTFIT_EXPORT int impactfit_sweep_part_run(const impactfit_sweep *s, const impactfit_sweep_run_params *rp,
+                                              impactfit_sweep_part *p, impactfit_error *err);
+/** Frees the byte strings (p itself is the caller's). */
+IMPACTFIT_EXPORT void impactfit_sweep_part_free(impactfit_sweep_part *p);
+
+/** A scheduler of a run over several processes (opaque), the transport being the caller's (MPI in
+ * `impactfit sweep`). It hands out the points of the run as tasks: ranges of whole groups of
+ * G = min(L, B) points (L the innermost run length of a problem with runs, else 1; B the effective
+ * block size), aligned to multiples of G, so that a task is a union of whole work units and its rows
+ * are those of a serial run. Tasks go out in increasing order with guided sizes: S groups at most
+ * (S = 4 threads, halved while S G > 262144), and at most the remaining groups over twice the number
+ * of processes, so that the last tasks are short and the processes finish together. At most
+ * 4 P + 4 tasks (P processes) are out ahead of the oldest one not written (bounded memory): their
+ * parts are the slots of a ring, task t in slot t mod (4 P + 4). Finished parts are written in task
+ * order to the output. Not thread-safe: one thread drives it. */
+typedef struct impactfit_sweep_tasks impactfit_sweep_tasks;
+
+/** A scheduler for the run rp of s (from rp->first, rp->count points or to the end; rp->block,
+ * rp->shard, rp->shards as the run will use) over `workers` processes numbered 0..workers-1, the
+ * largest of whose thread counts is `threads`, writing to o. points_per_worker (NULL, or `workers`
+ * zeroed counts) receives the rows each process computed and the scheduler wrote. 0 or ENOMEM. */
+IMPACTFIT_EXPORT int impactfit_sweep_tasks_new(const impactfit_sweep *s, const impactfit_sweep_run_params *rp,
+                                               int workers, int threads, impactfit_sweep_output *o,
+                                               size_t *points_per_worker, impactfit_sweep_tasks **out,
+                                               impactfit_error *err);
+/** The next task for `worker` (its slot, ASSIGNED, emptied, with task, first and count set), or NULL
+ * when the run is stopping, every point is handed out, or the ring is full. */
+IMPACTFIT_EXPORT impactfit_sweep_part *impactfit_sweep_tasks_claim(impactfit_sweep_tasks *t, int worker);
+/** The slot of task `task` if it is assigned to `worker` and not done, else NULL (a result nobody
+ * asked for). */
+IMPACTFIT_EXPORT impactfit_sweep_part *impactfit_sweep_tasks_find(impactfit_sweep_tasks *t, size_t task, int worker);
+/** Slot i (i < impactfit_sweep_tasks_window(t)). */
+IMPACTFIT_EXPORT impactfit_sweep_part *impactfit_sweep_tasks_slot(impactfit_sweep_tasks *t, size_t i);
+IMPACTFIT_EXPORT size_t impactfit_sweep_tasks_window(const impactfit_sweep_tasks *t);
+/** Marks the part done; interrupted (its process was stopped) stops the run with EINTR. */
+IMPACTFIT_EXPORT void impactfit_sweep_tasks_done(impactfit_sweep_tasks *t, impactfit_sweep_part *p, int interrupted);
+/** Writes the done parts at the head of the ring in task order (failures, then rows, to the output).
+ * A part that is bad (ENOMEM), cannot be written (EIO) or covers less than its task (EINTR: a
+ * process was stopped) stops the run and ends what can be written. */
+IMPACTFIT_EXPORT void impactfit_sweep_tasks_write(impactfit_sweep_tasks *t);
+/** Stops handing out tasks; the first status given is the run's (impactfit_sweep_tasks_status). */
+IMPACTFIT_EXPORT void impactfit_sweep_tasks_stop(impactfit_sweep_tasks *t, int status);
+IMPACTFIT_EXPORT int impactfit_sweep_tasks_stopping(const impactfit_sweep_tasks *t);
+/** 1 when every point is handed out and every task written. */
+IMPACTFIT_EXPORT int impactfit_sweep_tasks_finished(const impactfit_sweep_tasks *t);
+/** The run's status: the first stop's (EIO, ENOMEM, EINTR or the caller's), EINTR when it ended
+ * before every task was written, 0 when finished. */
+IMPACTFIT_EXPORT int impactfit_sweep_tasks_status(const impactfit_sweep_tasks *t);
+/** Frees the scheduler and its slots; accepts NULL. */
+IMPACTFIT_EXPORT void impactfit_sweep_tasks_free(impactfit_sweep_tasks *t);
 
 /* ---- reading and merging results ---------------------------------------------------------------- */
 

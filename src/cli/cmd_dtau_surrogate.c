@@ -74,15 +74,13 @@ int impactfit_cmd_dtau_surrogate(int argc, char **argv) {
     return rc;
   }
   st = impactfit_hc_dtau_surrogate_write_header(s, &chk, name, command, o.f, &err);
-  if (st)
-    cli_out_abort(&o);
-  else if ((rc = cli_out_commit(&o))) {
-    impactfit_hc_dtau_surrogate_free(s);
-    return rc;
-  }
   impactfit_hc_dtau_surrogate_free(s);
-  if (st)
+  if (st) {
+    cli_out_abort(&o);
     return cli_status_error(st, &err, "dtau-surrogate");
+  }
+  if ((rc = cli_out_commit(&o)))
+    return rc;
   FILE *rf = stdout; /* standard error when the header went to standard output (cli_out) */
   long solves = impactfit_hc_dtau_surrogate_simulations(&sp);
   if (json) {

@@ -58,15 +58,13 @@ int impactfit_cmd_surrogate(int argc, char **argv) {
     return cli_status_error(st, &err, "surrogate");
   }
   st = impactfit_surrogate_write_header(s, &rep, command, o.f, &err);
-  if (st)
-    cli_out_abort(&o);
-  else if ((rc = cli_out_commit(&o))) {
-    impactfit_surrogate_free(s);
-    return rc;
-  }
   impactfit_surrogate_free(s);
-  if (st)
+  if (st) {
+    cli_out_abort(&o);
     return cli_status_error(st, &err, "surrogate");
+  }
+  if ((rc = cli_out_commit(&o)))
+    return rc;
   FILE *rf = stdout; /* standard error when the header went to standard output (cli_out) */
   if (json) {
     cli_json j;

@@ -52,7 +52,6 @@ static int parse_shard(const char *v, size_t *shard, size_t *shards) {
 }
 
 typedef struct poll_ctx {
-  impactfit_sweep_output *o;
   cli_progress *pr;
   size_t base_rows, base_failed; /* written before this run started */
 } poll_ctx;
@@ -61,14 +60,6 @@ static int on_poll(void *ctx, size_t done, size_t failed) {
   poll_ctx *c = ctx;
   cli_progress_update(c->pr, c->base_rows + done, c->base_failed + failed);
   return cli_signal_pending() != 0;
-}
-
-static int fwd_rows(void *ctx, size_t first, size_t count, const char *rows, size_t len) {
-  return impactfit_sweep_output_rows(((poll_ctx *)ctx)->o, first, count, rows, len);
-}
-
-static void fwd_failure(void *ctx, size_t index, int status, const char *message) {
-  impactfit_sweep_output_failure(((poll_ctx *)ctx)->o, index, status, message);
 }
 
 /* An error of the output API, as `impactfit sweep` has always printed it; returns CLI_INPUT. */
@@ -138,14 +129,8 @@ int impactfit_cmd_sweep(int argc, char **argv) {
     return rc;
   }
 
-  /* NAME: base name of the file without .ini */
-  const char *base = strrchr(pos[0], '/');
-  base = base ? base + 1 : pos[0];
-  size_t blen = strlen(base);
-  if (blen > 4 && strcmp(base + blen - 4, ".ini") == 0)
-    blen -= 4;
-  char name[600], command[5000];
-  snprintf(name, sizeof name, "%.*s", (int)(blen < 500 ? blen : 500), base);
+  char name[501], command[5000]; /* NAME: the file's base name without .ini, 500 bytes at most */
+  impactfit_sweep_output_name(s, name, sizeof name);
   snprintf(command, sizeof command, "impactfit sweep %s --out %s", pos[0], out_dir);
   cli_sweep_exec x = {"sweep",      name,   out_dir, command, threads, (size_t)block,
                       opts[2].seen, resume, shard,   shards,  sync,    quiet};
@@ -300,9 +285,10 @@ int cli_sweep_execute(const impactfit_sweep *s, const cli_sweep_exec *x, int ran
       per_rank = calloc((size_t)ranks, sizeof *per_rank);
       st = per_rank ? sweep_mpi_lead(s, &rp, o, &prog, per_rank, &err) : IMPACTFIT_ENOMEM;
     } else {
-      poll_ctx pc = {o, &prog, os.rows, os.failed};
+      poll_ctx pc = {&prog, os.rows, os.failed};
       rp.poll = on_poll;
-      st = impactfit_sweep_run(s, &rp, fwd_rows, fwd_failure, &pc, &sum, &err);
+      rp.poll_ctx = &pc;
+      st = impactfit_sweep_run(s, &rp, impactfit_sweep_output_rows, impactfit_sweep_output_failure, o, &sum, &err);
     }
   }
   cli_progress_end(&prog);

@@ -21,8 +21,6 @@
 #include "impactfit/impactfit.h"
 #include "progress.h"
 
-/* 1 when this binary was built with MPI. */
-int sweep_mpi_built(void);
 /* Initialises MPI when the process was started by an MPI launcher (environment of mpirun, mpiexec
  * or srun); sets the rank and the number of ranks (0 and 1 otherwise). Returns 0 or CLI_INPUT. */
 int sweep_mpi_init(int *rank, int *size);
@@ -33,8 +31,6 @@ int sweep_mpi_max(int rc);
 void sweep_mpi_bcast(size_t *v, int n);
 /* Collective: 1 when every rank holds the same 16-hex-digit hash as rank 0. */
 int sweep_mpi_same_hash(const char *hash);
-/* Collective: the sum of a double over the ranks (at rank 0). */
-double sweep_mpi_sum(double v);
 
 /* Rank 0: computes and writes the run rp (range from rp->first, shard, block, threads) over all
  * ranks; returns like impactfit_sweep_run (EINTR when stopped by a signal). per_rank[r] (R

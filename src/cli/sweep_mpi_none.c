@@ -5,8 +5,6 @@
 
 #include "sweep_mpi.h"
 
-int sweep_mpi_built(void) { return 0; }
-
 int sweep_mpi_init(int *rank, int *size) {
   *rank = 0;
   *size = 1;
@@ -23,7 +21,6 @@ int sweep_mpi_same_hash(const char *hash) {
   (void)hash;
   return 1;
 }
-double sweep_mpi_sum(double v) { return v; }
 
 /* Never reached with one rank. */
 int sweep_mpi_lead(const impactfit_sweep *s, const impactfit_sweep_run_params *rp, impactfit_sweep_output *o,

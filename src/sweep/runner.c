@@ -413,7 +413,7 @@ static int run(const impactfit_sweep *s, const impactfit_sweep_run_params *rp_in
           d = computed;
 #pragma omp atomic read
           f = computed_failed;
-          if (rp.poll(ctx, d, f)) {
+          if (rp.poll(rp.poll_ctx ? rp.poll_ctx : ctx, d, f)) {
 #pragma omp atomic write
             halt = 1;
           }

@@ -163,6 +163,17 @@ int impactfit__mkdir_p(const char *path, impactfit_error *err) {
 
 /* ---- a fit file's data ---- */
 
+size_t impactfit_sweep_output_name(const impactfit_sweep *s, char *buf, size_t size) {
+  const char *base = strrchr(impactfit_sweep_name(s), '/');
+  base = base ? base + 1 : impactfit_sweep_name(s);
+  size_t len = strlen(base);
+  if (len > 4 && strcmp(base + len - 4, ".ini") == 0)
+    len -= 4;
+  if (size)
+    snprintf(buf, size, "%.*s", (int)(len < size - 1 ? len : size - 1), base);
+  return len;
+}
+
 int impactfit_fitfile_load_data(const impactfit_fitfile *f, const char *dir, impactfit_table **out,
                                 impactfit_error *err) {
   if (out)
@@ -170,14 +181,10 @@ int impactfit_fitfile_load_data(const impactfit_fitfile *f, const char *dir, imp
   if (!f || !dir || !out)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "impactfit_fitfile_load_data: NULL argument");
   const impactfit_sweep *s = impactfit_fitfile_sweep(f);
-  const char *sb = strrchr(impactfit_sweep_name(s), '/');
-  sb = sb ? sb + 1 : impactfit_sweep_name(s);
-  size_t sl = strlen(sb);
-  if (sl > 4 && strcmp(sb + sl - 4, ".ini") == 0)
-    sl -= 4;
-  char csv[4096], json[4096];
-  if ((size_t)snprintf(csv, sizeof csv, "%s/%.*s.csv", dir, (int)sl, sb) >= sizeof csv ||
-      (size_t)snprintf(json, sizeof json, "%s/%.*s.json", dir, (int)sl, sb) >= sizeof json)
+  char name[4096], csv[4096], json[4096];
+  if (impactfit_sweep_output_name(s, name, sizeof name) >= sizeof name ||
+      (size_t)snprintf(csv, sizeof csv, "%s/%s.csv", dir, name) >= sizeof csv ||
+      (size_t)snprintf(json, sizeof json, "%s/%s.json", dir, name) >= sizeof json)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: path too long", dir);
   /* the data must come from this very definition: the sidecar records its hash */
   impactfit_sweep_provenance pv;
