@@ -158,7 +158,7 @@ const char *cli_suggest(const char *word, size_t len, const char *const *candida
 }
 
 /* The option of opts closest to the mistyped name[0..len), or NULL. */
-static const char *suggest_option(const char *name, size_t len, const cli_opt *opts, size_t nopts) {
+static const char *suggest_option(const char *name, size_t len, const cli_spec *opts, size_t nopts) {
   const char *names[128];
   size_t n = nopts < 128 ? nopts : 128;
   for (size_t k = 0; k < n; k++)
@@ -166,8 +166,11 @@ static const char *suggest_option(const char *name, size_t len, const cli_opt *o
   return cli_suggest(name, len, names, n);
 }
 
-int cli_parse(int argc, char **argv, int first, cli_opt *opts, size_t nopts, const char **pos, size_t max_pos,
-              size_t *npos, int *help) {
+/* Parses argv[first..argc) into opts (sets `seen`); positional arguments into pos (up to max_pos).
+ * Prints the error and returns CLI_INPUT on unknown, duplicated or malformed options, 0 otherwise;
+ * "--help"/"-h" sets *help. */
+static int parse_args(int argc, char **argv, int first, cli_spec *opts, size_t nopts, const char **pos, size_t max_pos,
+                      size_t *npos, int *help) {
   size_t np = 0;
   for (size_t i = 0; i < nopts; i++)
     opts[i].seen = 0;
@@ -193,7 +196,7 @@ int cli_parse(int argc, char **argv, int first, cli_opt *opts, size_t nopts, con
     const char *name = a + 2;
     const char *eq = strchr(name, '=');
     size_t len = eq ? (size_t)(eq - name) : strlen(name);
-    cli_opt *o = NULL;
+    cli_spec *o = NULL;
     for (size_t k = 0; k < nopts; k++)
       if (strlen(opts[k].name) == len && strncmp(opts[k].name, name, len) == 0)
         o = &opts[k];
@@ -278,16 +281,8 @@ static int spec_check(const cli_spec *s) {
 
 int cli_options(int argc, char **argv, cli_spec *spec, size_t n, const char *help_text, int *help, const char **pos,
                 size_t max_pos, size_t *npos) {
-  cli_opt opts[128];
-  if (n > sizeof opts / sizeof opts[0])
-    return cli_input_error("internal error: too many options");
-  for (size_t i = 0; i < n; i++) {
-    opts[i] = (cli_opt){spec[i].name, spec[i].type, spec[i].dest, 0};
-  }
   int h = 0;
-  int rc = cli_parse(argc, argv, 2, opts, n, pos, max_pos, npos, &h);
-  for (size_t i = 0; i < n; i++)
-    spec[i].seen = opts[i].seen;
+  int rc = parse_args(argc, argv, 2, spec, n, pos, max_pos, npos, &h);
   if (help)
     *help = h;
   if (rc)

@@ -17,24 +17,12 @@
 /* ---- options ---- */
 typedef enum { OPT_FLAG, OPT_DOUBLE, OPT_INT, OPT_STRING } cli_opt_type;
 
-typedef struct cli_opt {
-  const char *name; /* without the leading "--" */
-  cli_opt_type type;
-  void *dest; /* int* (FLAG, INT), double* (DOUBLE), const char** (STRING) */
-  int seen;   /* set by the parser */
-} cli_opt;
-
-/* Parses argv[first..argc): every "--name value" / "--name=value" must match an option exactly;
- * positional arguments are stored in pos (up to max_pos). Prints the error and returns CLI_INPUT on
- * unknown, duplicated or malformed options, 0 otherwise. "--help" sets *help (if help != NULL). */
-int cli_parse(int argc, char **argv, int first, cli_opt *opts, size_t nopts, const char **pos, size_t max_pos,
-              size_t *npos, int *help);
-
 /* ---- declarative option tables ----
  * A command lists its options once, each with where the value goes and the range it must lie in;
- * cli_options parses argv (cli_parse's rules: the table order is also the order of the "did you
- * mean" candidates), prints --help, and checks the ranges in table order, so that the command's
- * own code keeps only the checks that relate several options. Build entries with the macros:
+ * cli_options parses argv: every "--name value" / "--name=value" must match an option exactly (no
+ * abbreviations, none twice; the table order is also the order of the "did you mean" candidates),
+ * positional arguments are collected, "--help"/"-h" prints the help; then the ranges are checked in
+ * table order, so that the command's own code keeps only the checks that relate several options. Build entries with the macros:
  *   CLI_FLAG("json", &json)       CLI_STR("out", &path)        CLI_STR_REQ("n", &s, "message")
  *   CLI_DBL("tol", &tol, lo, hi, flags, "--tol: expected a value in [1e-13, 0.1), got %.17g")
  *   CLI_INT("points", &p, lo, hi, flags, "--points: must be 2..1000000, got %d")
@@ -47,7 +35,7 @@ enum { CLI_LO_OPEN = 1u, CLI_HI_OPEN = 2u, CLI_IF_SEEN = 4u, CLI_REQUIRED = 8u }
 typedef struct cli_spec {
   const char *name; /* without the leading "--" */
   cli_opt_type type;
-  void *dest;      /* as cli_opt */
+  void *dest;      /* int* (FLAG, INT), double* (DOUBLE), const char** (STRING) */
   double lo, hi;   /* accepted range (NAN: that side unbounded); FLAG and STRING: unused */
   unsigned flags;  /* CLI_LO_OPEN, CLI_HI_OPEN, CLI_IF_SEEN, CLI_REQUIRED */
   const char *msg; /* range or "required" message (NULL: no check) */

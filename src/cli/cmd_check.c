@@ -13,19 +13,15 @@ static const char *const help_text = cli_help_check; /* docs/cli/check.txt */
 int impactfit_cmd_check(int argc, char **argv) {
   const char *src = ".", *only = NULL;
   int json = 0, help = 0, write = 0;
-  cli_opt opts[] = {
-      {"json", OPT_FLAG, &json, 0},
-      {"src", OPT_STRING, &src, 0},
-      {"topic", OPT_STRING, &only, 0},
-      {"write-expectations", OPT_FLAG, &write, 0},
+  cli_spec opts[] = {
+      CLI_FLAG("json", &json),
+      CLI_STR("src", &src),
+      CLI_STR("topic", &only),
+      CLI_FLAG("write-expectations", &write),
   };
-  int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], NULL, 0, NULL, &help);
-  if (rc)
+  int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);
+  if (rc || help)
     return rc;
-  if (help) {
-    fputs(help_text, stdout);
-    return CLI_OK;
-  }
   if (only && !impactfit_report_topic_known(only))
     return cli_input_error("--topic: unknown topic '%s' (see 'impactfit reproduce --help')", only);
   impactfit_report_options ro = {.src = src, .topic = only, .json = json, .write_expectations = write};

@@ -79,21 +79,17 @@ static void on_fit_progress(void *ctx, size_t stage, size_t stages, size_t group
 int impactfit_cmd_fit(int argc, char **argv) {
   const char *data_dir = ".", *header_dir = "include/impactfit/generated", *tables = NULL;
   int help = 0, quiet = 0;
-  cli_opt opts[] = {
-      {"data", OPT_STRING, &data_dir, 0},
-      {"header-dir", OPT_STRING, &header_dir, 0},
-      {"tables", OPT_STRING, &tables, 0},
-      {"quiet", OPT_FLAG, &quiet, 0},
+  cli_spec opts[] = {
+      CLI_STR("data", &data_dir),
+      CLI_STR("header-dir", &header_dir),
+      CLI_STR("tables", &tables),
+      CLI_FLAG("quiet", &quiet),
   };
   const char *pos[1];
   size_t npos = 0;
-  int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], pos, 1, &npos, &help);
-  if (rc)
+  int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, pos, 1, &npos);
+  if (rc || help)
     return rc;
-  if (help) {
-    fputs(help_text, stdout);
-    return CLI_OK;
-  }
   if (npos != 1)
     return cli_input_error("fit: expected one fit file (see 'impactfit fit --help')");
   impactfit_error err;

@@ -33,20 +33,16 @@ static void on_progress(void *ctx, const char *name, size_t rows, size_t total) 
 int impactfit_cmd_merge(int argc, char **argv) {
   const char *out_dir = ".", *want = NULL;
   int help = 0, quiet = 0;
-  cli_opt opts[] = {
-      {"out", OPT_STRING, &out_dir, 0},
-      {"name", OPT_STRING, &want, 0},
-      {"quiet", OPT_FLAG, &quiet, 0},
+  cli_spec opts[] = {
+      CLI_STR("out", &out_dir),
+      CLI_STR("name", &want),
+      CLI_FLAG("quiet", &quiet),
   };
   const char *pos[256];
   size_t npos = 0;
-  int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], pos, 256, &npos, &help);
-  if (rc)
+  int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, pos, 256, &npos);
+  if (rc || help)
     return rc;
-  if (help) {
-    fputs(help_text, stdout);
-    return CLI_OK;
-  }
   if (npos == 0)
     return cli_input_error("merge: expected the directories holding the shards (see 'impactfit merge --help')");
   impactfit_error err;

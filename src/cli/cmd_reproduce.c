@@ -32,11 +32,11 @@ static void forward_signal(int sig) {
 int impactfit_cmd_reproduce(int argc, char **argv) {
   const char *out = "reports", *src = ".", *only = NULL;
   int quick = 0, help = 0, quiet = 0;
-  cli_opt opts[] = {
-      {"quick", OPT_FLAG, &quick, 0}, {"quiet", OPT_FLAG, &quiet, 0},  {"out", OPT_STRING, &out, 0},
-      {"src", OPT_STRING, &src, 0},   {"topic", OPT_STRING, &only, 0},
+  cli_spec opts[] = {
+      CLI_FLAG("quick", &quick), CLI_FLAG("quiet", &quiet), CLI_STR("out", &out),
+      CLI_STR("src", &src),      CLI_STR("topic", &only),
   };
-  int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], NULL, 0, NULL, &help);
+  int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), NULL, &help, NULL, 0, NULL);
   if (rc)
     return rc;
   if (help) {

@@ -80,14 +80,15 @@ int impactfit_cmd_sweep(int argc, char **argv) {
   const char *out_dir = ".", *shard_s = NULL;
   int threads = 0, block = 0, help = 0, resume = 0, quiet = 0;
   double sync = 2.0;
-  cli_opt opts[] = {
-      {"out", OPT_STRING, &out_dir, 0}, {"threads", OPT_INT, &threads, 0},  {"block", OPT_INT, &block, 0},
-      {"resume", OPT_FLAG, &resume, 0}, {"shard", OPT_STRING, &shard_s, 0}, {"sync", OPT_DOUBLE, &sync, 0},
-      {"quiet", OPT_FLAG, &quiet, 0},
+  /* the ranges are checked below, after the definition file (the order of the messages) */
+  cli_spec opts[] = {
+      CLI_STR("out", &out_dir),    CLI_ANYINT("threads", &threads), CLI_ANYINT("block", &block),
+      CLI_FLAG("resume", &resume), CLI_STR("shard", &shard_s),      CLI_NUM("sync", &sync),
+      CLI_FLAG("quiet", &quiet),
   };
   const char *pos[1];
   size_t npos = 0;
-  int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], pos, 1, &npos, &help);
+  int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), NULL, &help, pos, 1, &npos);
   if (rc)
     return rc;
   if (help) {

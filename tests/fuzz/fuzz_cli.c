@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fuzz harness: the CLI's number, range and option parsing (src/cli/cli.c: cli_parse_double,
- * cli_parse_int, cli_parse_grid with values, lists a,b,c and ranges start:stop:count, cli_parse with
+ * cli_parse_int, cli_parse_grid with values, lists a,b,c and ranges start:stop:count, cli_options with
  * an option table like the commands'; src/cli/identify_cli.h: name=value lists and LO:HI ranges).
  * Input: the first byte chooses the parser, the rest is split at newlines into arguments. Seeds:
  * tests/fuzz/corpus/cli (the values and ranges the CLI tests use). Checked: every accepted number is
@@ -104,12 +104,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     double dv = 1.5;
     const char *sv = NULL, *pos[2];
     size_t npos = 0;
-    cli_opt opts[] = {{"json", OPT_FLAG, &flag, 0},
-                      {"n", OPT_DOUBLE, &dv, 0},
-                      {"contacts", OPT_INT, &iv, 0},
-                      {"trace", OPT_STRING, &sv, 0},
-                      {"trace-points", OPT_INT, &iv, 0}};
-    int rc = cli_parse(argc, argv, 2, opts, sizeof opts / sizeof opts[0], pos, 2, &npos, &help);
+    cli_spec opts[] = {CLI_FLAG("json", &flag), CLI_NUM("n", &dv), CLI_ANYINT("contacts", &iv), CLI_STR("trace", &sv),
+                       CLI_ANYINT("trace-points", &iv)};
+    int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), NULL, &help, pos, 2, &npos);
     FUZZ_ASSERT(rc == 0 || rc == CLI_INPUT, "rc %d", rc);
     if (rc == 0) {
       FUZZ_ASSERT(npos <= 2 && isfinite(dv), "positional %zu, n %g", npos, dv);
