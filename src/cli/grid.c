@@ -386,63 +386,77 @@ void cli_table_header(void *ctx) {
     putchar('\n');
 }
 
+/* one JSON line: group 0, the status (and error), group 1 of an OK point, group 2 */
+static void table_json(const cli_table *t, const cli_grid_row *r, const double *x) {
+  cli_json j;
+  cli_json_begin(&j, stdout);
+  for (int g = 0; g < 3; g++) {
+    if (g == 1 && !t->bare && !cli_json_status(&j, r->status, r->message))
+      continue;
+    for (size_t i = 0; i < t->ncols; i++) {
+      const cli_col *c = &t->cols[i];
+      if (!c->key || c->group != g || !col_shown(t, c) || c->src == 'S')
+        continue;
+      if (col_str(t, c, r))
+        cli_json_str(&j, c->key, col_str(t, c, r));
+      else if (col_int(c))
+        cli_json_int(&j, c->key, (long)col_value(c, r, x));
+      else
+        cli_json_num(&j, c->key, col_value(c, r, x));
+    }
+  }
+  cli_json_end(&j);
+}
+
+/* one text or CSV row: a failed point's text row stops at its results, its CSV results are empty */
+static void table_text(const cli_table *t, const cli_grid_row *r, const double *x) {
+  const char *sep = "";
+  for (size_t i = 0; i < t->ncols; i++) {
+    const cli_col *c = &t->cols[i];
+    if (!(t->csv ? c->csv : c->head != NULL) || !col_shown(t, c))
+      continue;
+    if (r->status && c->group != 0 && !t->csv)
+      break;
+    fputs(sep, stdout);
+    const char *fmt = c->fmt; /* CSV: full precision, unless csv is 2 */
+    if (t->csv && c->csv != 2)
+      fmt = col_str(t, c, r) ? "%s" : col_int(c) ? "%ld" : "%.17g";
+    if (!(r->status && c->group == 1))
+      col_print(t, c, fmt, r, x);
+    sep = t->csv ? "," : " ";
+  }
+  if (t->csv) {
+    if (!table_has_status(t))
+      printf(",%s", r->status ? impactfit_status_name(r->status) : "OK");
+  } else if (r->status)
+    printf(" %s", impactfit_status_name(r->status));
+  putchar('\n');
+}
+
+/* a failed point's message: "point I (" with point, the first nwhere parameter columns */
+static void table_failed(const cli_table *t, const cli_grid_row *r) {
+  char where[256];
+  int at = t->point ? snprintf(where, sizeof where, "point %zu (", r->index) : 0;
+  for (size_t i = 0, k = 0; i < t->ncols && k < t->nwhere && at >= 0 && (size_t)at < sizeof where; i++)
+    if (t->cols[i].src == 'i')
+      at += snprintf(where + at, sizeof where - (size_t)at, "%s%s = %g", k++ ? ", " : "", t->cols[i].head,
+                     r->in[t->cols[i].idx]);
+  if (t->point && at >= 0 && (size_t)at < sizeof where)
+    snprintf(where + at, sizeof where - (size_t)at, ")");
+  cli_row_failed(t->what, r->message, "%s", where);
+}
+
 void cli_table_row(void *ctx, const cli_grid_row *r) {
   const cli_table *t = ctx;
   double x[8] = {0};
   if (!r->status && t->derive)
     t->derive(t, r, x);
-  int print = !(r->status && t->bare);
-  if (print && t->json) {
-    cli_json j;
-    cli_json_begin(&j, stdout);
-    for (int g = 0; g < 3; g++) {
-      if (g == 1 && !t->bare && !cli_json_status(&j, r->status, r->message))
-        continue;
-      for (size_t i = 0; i < t->ncols; i++) {
-        const cli_col *c = &t->cols[i];
-        if (!c->key || c->group != g || !col_shown(t, c) || c->src == 'S')
-          continue;
-        if (col_str(t, c, r))
-          cli_json_str(&j, c->key, col_str(t, c, r));
-        else if (col_int(c))
-          cli_json_int(&j, c->key, (long)col_value(c, r, x));
-        else
-          cli_json_num(&j, c->key, col_value(c, r, x));
-      }
-    }
-    cli_json_end(&j);
-  } else if (print) {
-    const char *sep = "";
-    for (size_t i = 0; i < t->ncols; i++) {
-      const cli_col *c = &t->cols[i];
-      if (!(t->csv ? c->csv : c->head != NULL) || !col_shown(t, c))
-        continue;
-      if (r->status && c->group != 0 && !t->csv)
-        break;
-      fputs(sep, stdout);
-      const char *fmt = c->fmt; /* CSV: full precision, unless csv is 2 */
-      if (t->csv && c->csv != 2)
-        fmt = col_str(t, c, r) ? "%s" : col_int(c) ? "%ld" : "%.17g";
-      if (!(r->status && c->group == 1))
-        col_print(t, c, fmt, r, x);
-      sep = t->csv ? "," : " ";
-    }
-    if (t->csv) {
-      if (!table_has_status(t))
-        printf(",%s", r->status ? impactfit_status_name(r->status) : "OK");
-    } else if (r->status)
-      printf(" %s", impactfit_status_name(r->status));
-    putchar('\n');
+  if (!(r->status && t->bare)) {
+    if (t->json)
+      table_json(t, r, x);
+    else
+      table_text(t, r, x);
   }
-  if (r->status && t->what) {
-    char where[256];
-    int at = t->point ? snprintf(where, sizeof where, "point %zu (", r->index) : 0;
-    for (size_t i = 0, k = 0; i < t->ncols && k < t->nwhere && at >= 0 && (size_t)at < sizeof where; i++)
-      if (t->cols[i].src == 'i')
-        at += snprintf(where + at, sizeof where - (size_t)at, "%s%s = %g", k++ ? ", " : "", t->cols[i].head,
-                       r->in[t->cols[i].idx]);
-    if (t->point && at >= 0 && (size_t)at < sizeof where)
-      snprintf(where + at, sizeof where - (size_t)at, ")");
-    cli_row_failed(t->what, r->message, "%s", where);
-  }
+  if (r->status && t->what)
+    table_failed(t, r);
 }
