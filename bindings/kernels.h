@@ -288,12 +288,12 @@ static int dem_request(const kopts *o, const double *in, impactfit_dem_request *
   } else if (!given(m2) && !wall) {
     m2 = m1;
   }
-  int viscel_tc = !strcmp(md->code, "yade") && !strcmp(md->model, "viscel") && !strcmp(md->damping, "en");
-  if (md->needs_material && (!given(in[3]) || !given(in[4])))
+  impactfit_dem_stiffness_input stiff = impactfit_dem_model_stiffness_input(md); /* the registry says */
+  if (stiff == IMPACTFIT_DEM_FROM_MATERIAL && (!given(in[3]) || !given(in[4])))
     return fail(err, IMPACTFIT_EINVAL, "dem: %s %s takes the material: give E (Pa) and nu", md->code, md->model);
-  if (viscel_tc && !given(in[13]))
+  if (stiff == IMPACTFIT_DEM_FROM_TC && !given(in[13]))
     return fail(err, IMPACTFIT_EINVAL, "dem: yade viscel damping en takes the contact time: give tc (s)");
-  if (!md->needs_material && !viscel_tc && !given(in[11]))
+  if (stiff == IMPACTFIT_DEM_FROM_KN && !given(in[11]))
     return fail(err, IMPACTFIT_EINVAL, "dem: %s %s takes the code's stiffness: give kn (%s)", md->code, md->model,
                 md->law);
   if (given(in[0]) && given(in[2]))
