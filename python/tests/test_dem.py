@@ -133,9 +133,11 @@ def test_dem_errors():
         impactfit.dem("liggghts", "hertz", 0.5, 1.0, radius=0.005, density=2500.0)
     with pytest.raises(ValueError, match="takes the contact time: give tc"):
         impactfit.dem("yade", "viscel", 0.5, 1.0, damping="en", radius=0.005, density=2500.0, kn=1e5)
-    r = impactfit.dem("yade", "viscel", 0.5, 1.0, damping="en", radius=0.005, density=2500.0, tc=1e-4)
     # with tc the request is complete: the en to type (clamped force: not e itself) gives e = 0.5 back
-    assert 0.0 < r["value"] < 0.5 and abs(r["e_real"] - 0.5) < 1e-9
+    body = dict(damping="en", radius=0.005, density=2500.0, tc=1e-4)
+    r = impactfit.dem("yade", "viscel", 0.5, 1.0, **body)
+    assert 0.0 < r["value"] < 0.5
+    assert abs(impactfit.dem("yade", "viscel", v=1.0, value=r["value"], **body)["e_real"] - 0.5) < 1e-9
     with pytest.raises(ValueError, match="not both"):
         impactfit.dem("liggghts", "hertz", 0.5, 1.0, value=0.5, **GLASS)
     with pytest.raises(ValueError, match="radius or r1/r2"):
