@@ -33,9 +33,10 @@ static int registry_table(report *r, size_t points) {
     const impactfit_dem_model *md = impactfit_dem_model_at(i);
     if (!md->takes_e)
       continue;
-    int ncl = md->clamp_switch ? 2 : 1;
+    int clamps[2];
+    int ncl = impactfit_dem_model_clamps(md, clamps);
     for (int t = 0; t < ncl; t++) {
-      int clamp = md->clamp_switch ? t : md->clamp_default;
+      int clamp = clamps[t];
       impactfit_dem_audit_result a;
       int st = impactfit_dem_model_audit(md, clamp, 0.01, 0.99, points, &a, &err);
       if (st)
