@@ -171,7 +171,13 @@ int impactfit_sweep_output_rows(void *ctx, size_t first, size_t count, const cha
     const char *c = nl;
     while (c > p && c[-1] != ',')
       c--;
-    o->rhs += strtoll(c, NULL, 10);
+    /* rows need not be NUL-terminated (a part received from another process is not): the field is
+     * copied out before strtoll reads it */
+    char field[32];
+    size_t fl = (size_t)(nl - c) < sizeof field - 1 ? (size_t)(nl - c) : sizeof field - 1;
+    memcpy(field, c, fl);
+    field[fl] = '\0';
+    o->rhs += strtoll(field, NULL, 10);
     o->rows++;
     p = nl + 1;
   }
