@@ -252,9 +252,9 @@ static int parse_args(int argc, char **argv, int first, cli_spec *opts, size_t n
 }
 /* ---- declarative option tables ---- */
 
-static int spec_out_of_range(const cli_spec *s, double v) {
-  int lo_ok = isnan(s->lo) || ((s->flags & CLI_LO_OPEN) ? v > s->lo : v >= s->lo);
-  int hi_ok = isnan(s->hi) || ((s->flags & CLI_HI_OPEN) ? v < s->hi : v <= s->hi);
+int cli_out_of_range(double v, double lo, double hi, unsigned flags) {
+  int lo_ok = isnan(lo) || ((flags & CLI_LO_OPEN) ? v > lo : v >= lo);
+  int hi_ok = isnan(hi) || ((flags & CLI_HI_OPEN) ? v < hi : v <= hi);
   return !(lo_ok && hi_ok);
 }
 
@@ -269,11 +269,11 @@ static int spec_check(const cli_spec *s) {
   }
   if (s->type == OPT_DOUBLE) {
     double v = *(const double *)s->dest;
-    if (spec_out_of_range(s, v))
+    if (cli_out_of_range(v, s->lo, s->hi, s->flags))
       return cli_input_error(s->msg, v);
   } else if (s->type == OPT_INT) {
     int v = *(const int *)s->dest;
-    if (spec_out_of_range(s, (double)v))
+    if (cli_out_of_range((double)v, s->lo, s->hi, s->flags))
       return cli_input_error(s->msg, v);
   }
   return 0;

@@ -62,6 +62,9 @@ typedef struct cli_spec {
  * Returns 0 or CLI_INPUT (error printed). */
 int cli_options(int argc, char **argv, cli_spec *spec, size_t n, const char *help_text, int *help, const char **pos,
                 size_t max_pos, size_t *npos);
+/* 1 when v lies outside [lo, hi] (CLI_LO_OPEN / CLI_HI_OPEN in flags make a side strict; NAN: that
+ * side unbounded): the range check of option tables and of grid axes (grid.h). */
+int cli_out_of_range(double v, double lo, double hi, unsigned flags);
 /* The entry named name (NULL when none): its `seen` after cli_options. */
 const cli_spec *cli_spec_find(const cli_spec *spec, size_t n, const char *name);
 /* 1 when the option name was given (0 also for a name that is not in the table). */

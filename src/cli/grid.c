@@ -210,12 +210,6 @@ int cli_grid_exec(const char *what, const impactfit_sweep *s, const cli_grid_opt
 
 /* ---- a grid command's axes ---- */
 
-static int axis_value_bad(const cli_axis_spec *s, double v) {
-  int lo_ok = isnan(s->lo) || ((s->flags & CLI_LO_OPEN) ? v > s->lo : v >= s->lo);
-  int hi_ok = isnan(s->hi) || ((s->flags & CLI_HI_OPEN) ? v < s->hi : v <= s->hi);
-  return !(lo_ok && hi_ok);
-}
-
 int cli_axes_parse(cli_axis_spec *a, size_t n, void *ctx) {
   int rc = 0;
   for (size_t k = 0; k < n; k++)
@@ -231,7 +225,7 @@ int cli_axes_parse(cli_axis_spec *a, size_t n, void *ctx) {
       continue;
     CLI_AXIS_EACH (s->ax, i) {
       double v = cli_axis_value(&s->ax, i);
-      if (s->msg && axis_value_bad(s, v))
+      if (s->msg && cli_out_of_range(v, s->lo, s->hi, s->flags))
         rc = cli_input_error(s->msg, v);
       else if (s->check)
         rc = s->check(v, ctx);
