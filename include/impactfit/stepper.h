@@ -16,8 +16,11 @@
  * the first step start with x > 0 (J = 2 plus the steps the engine reaches ahead, reach/(v dt)),
  * so that without a force the first step start after touching has x = φ v dt: the phase φ ∈ (0, 1]
  * says where the first contact step falls. The impact ends when a step leaves x ≤ 0, u < 0 and
- * applied no force; e = −u/v then. e(φ) is piecewise smooth: it jumps where the sequence of steps
- * in contact (and the branches a stepper's rules take: clamps, thresholds) changes. The phase
+ * applied no force; e = −u/v then. It also ends, with e = max(0, −u/v), after a step with no force that
+ * left the state (x, u, memory) exactly unchanged (a fixed point of the map: the bodies rest for good), or
+ * left a gap that the approach speed would not close within 1e4 steps (a row acting before touching
+ * stopped the body short: the bodies stick, as when no separation comes within 1e6 steps). e(φ) is piecewise smooth: it jumps where the sequence of steps
+ * with a force (and the branches a stepper's rules take there: clamps, thresholds) changes. The phase
  * statistics find those jumps (the signature of each step sequence) on 66 samples of φ and by
  * bisection to 1e-13, then integrate e(φ) over each smooth piece with adaptive 8-point
  * Gauss–Legendre quadrature (to 1e-13), so the mean over a uniformly distributed φ is exact to
@@ -118,7 +121,8 @@ typedef struct impactfit_step_impact {
   double rho_max;          /* the largest spectral radius of the linearised map in contact (0: unknown) */
   long steps;              /* steps from the first one that acted to the end */
   long contact_steps;      /* steps with a contact */
-  unsigned long signature; /* a hash of the sequence of (contact, branch) of the steps that acted */
+  unsigned long signature; /* a hash of the sequence of (contact, branch) of the steps whose impulse changed
+                              the speed by more than 1e-12 v (the steps that can change e) */
 } impactfit_step_impact;
 
 /* Simulates one impact at speed v > 0 and phase φ ∈ (0, 1]. Returns 0, EINVAL, ENOSEP (no end within
