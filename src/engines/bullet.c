@@ -54,33 +54,20 @@
 /* ---------------------------------------------------------------- the steppers */
 
 /* parameters; Q_A and Q_B are erp and cfm (restitution stepper) or k and c (stiffness stepper) */
-enum {
-  Q_A,
-  Q_B,
-  Q_REST,
-  Q_VTHR,
-  Q_BREAK,
-  Q_PRETOUCH,
-  Q_SPLIT,
-  Q_SPLITTHR,
-  Q_ITER,
-  Q_SOR,
-  Q_WARM,
-  Q_COORD,
-  Q_COUNT
-};
+enum { Q_A, Q_B, Q_REST, Q_VTHR, Q_BREAK, Q_PRETOUCH, Q_SPLIT, Q_SPLITTHR, Q_ITER, Q_SOR, Q_WARM, Q_COORD, Q_COUNT };
 
 static const char *const rest_names[Q_COUNT] = {
-    "erp2",      "cfm",       "restitution",      "restitution_velocity_threshold",
-    "breaking",  "pretouch",  "split_impulse",    "split_threshold",
+    "erp2",       "cfm",      "restitution",         "restitution_velocity_threshold",
+    "breaking",   "pretouch", "split_impulse",       "split_threshold",
     "iterations", "sor",      "warmstarting_factor", "coordinate"};
 static const char *const stiff_names[Q_COUNT] = {
-    "k",         "c",         "restitution",      "restitution_velocity_threshold",
-    "breaking",  "pretouch",  "split_impulse",    "split_threshold",
+    "k",          "c",        "restitution",         "restitution_velocity_threshold",
+    "breaking",   "pretouch", "split_impulse",       "split_threshold",
     "iterations", "sor",      "warmstarting_factor", "coordinate"};
-static const char *const rest_units[Q_COUNT] = {"-", "m/N (s/kg)", "-", "m/s", "m", "0/1",
+static const char *const rest_units[Q_COUNT] = {"-",   "m/N (s/kg)", "-", "m/s", "m", "0/1",
                                                 "0/1", "m",          "-", "-",   "-", "m"};
-static const char *const stiff_units[Q_COUNT] = {"N/m", "N s/m", "-", "m/s", "m", "0/1", "0/1", "m", "-", "-", "-", "m"};
+static const char *const stiff_units[Q_COUNT] = {"N/m", "N s/m", "-", "m/s", "m", "0/1",
+                                                 "0/1", "m",     "-", "-",   "-", "m"};
 
 /* branch bits */
 enum { B_GAP = 1, B_REST = 2, B_SPLIT = 4, B_CLAMP = 8, B_NEW = 16 };
@@ -104,8 +91,10 @@ static int bt_check(const impactfit_stepper *st, impactfit_error *err) {
   if (!(p[Q_REST] >= 0.0 && isfinite(p[Q_REST])))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: restitution must be >= 0 (got %.17g)", n, p[Q_REST]);
   if (!(p[Q_VTHR] >= 0.0 && isfinite(p[Q_VTHR])))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: the restitution velocity threshold must be >= 0 (got "
-                           "%.17g)", n, p[Q_VTHR]);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "stepper %s: the restitution velocity threshold must be >= 0 (got "
+                           "%.17g)",
+                           n, p[Q_VTHR]);
   if (!(p[Q_BREAK] >= 0.0 && isfinite(p[Q_BREAK])))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: the contact breaking distance must be >= 0 (got %.17g)",
                            n, p[Q_BREAK]);
@@ -274,27 +263,29 @@ static int is_stiff(const impactfit_stepper *st) { return st->type == &impactfit
 
 /* ---------------------------------------------------------------- the models */
 
-#define BT_SOLVER_INPUTS                                                                                            \
-  {.name = "restitutionVelocityThreshold",                                                                          \
-   .unit = "m/s",                                                                                                   \
-   .help = "btContactSolverInfo::m_restitutionVelocityThreshold: no restitution below this approach speed",         \
-   .count = 1,                                                                                                      \
-   .def = {0.2}},                                                                                                   \
-      {.name = "splitImpulse",                                                                                      \
-       .unit = "0/1, m",                                                                                            \
+#define BT_SOLVER_INPUTS                                                                                             \
+  {.name = "restitutionVelocityThreshold",                                                                           \
+   .unit = "m/s",                                                                                                    \
+   .help = "btContactSolverInfo::m_restitutionVelocityThreshold: no restitution below this approach speed",          \
+   .count = 1,                                                                                                       \
+   .def = {0.2}},                                                                                                    \
+      {.name = "splitImpulse",                                                                                       \
+       .unit = "0/1, m",                                                                                             \
        .help = "m_splitImpulse and m_splitImpulsePenetrationThreshold (the push acts below this negative distance)", \
-       .count = 2,                                                                                                  \
-       .def = {1.0, -0.04}},                                                                                        \
-      {.name = "solver",                                                                                            \
-       .unit = "-, -, -",                                                                                           \
-       .help = "m_numIterations, m_sor, m_warmstartingFactor (0: SOLVER_USE_WARMSTARTING off)",                     \
-       .count = 3,                                                                                                  \
-       .def = {10.0, 1.0, 0.85}},                                                                                   \
-      {.name = "gContactBreakingThreshold",                                                                         \
-       .unit = "-",                                                                                                 \
-       .help = "the global factor of the breaking distance (times sqrt(3) r for a sphere, the smaller body's)",    \
-       .count = 1,                                                                                                  \
-       .def = {0.02}}
+       .count = 2,                                                                                                   \
+       .def = {1.0, -0.04}},                                                                                         \
+      {.name = "solver",                                                                                             \
+       .unit = "-, -, -",                                                                                            \
+       .help = "m_numIterations, m_sor, m_warmstartingFactor (0: SOLVER_USE_WARMSTARTING off)",                      \
+       .count = 3,                                                                                                   \
+       .def = {10.0, 1.0, 0.85}},                                                                                    \
+  {                                                                                                                  \
+    .name = "gContactBreakingThreshold", .unit = "-",                                                                \
+    .help = "the global factor of the breaking distance (times sqrt(3) r for a sphere, the smaller body's)",         \
+    .count = 1, .def = {                                                                                             \
+      0.02                                                                                                           \
+    }                                                                                                                \
+  }
 
 static const impactfit_engine_input rest_inputs[] = {
     {.name = "restitution",
@@ -405,8 +396,7 @@ static int stiff_naive(const impactfit__engine_ctx *c, double e, impactfit_stepp
                        size_t size, impactfit_error *err) {
   double kp = impactfit__engine_val(c, "kp")[0];
   *value = 2.0 * kv_ratio(e) * sqrt(kp * c->M);
-  snprintf(what, size,
-           "kd = 2 sqrt(kp M) (-ln e)/sqrt(pi^2 + ln^2 e) (linear spring-damper, contact to delta = 0)");
+  snprintf(what, size, "kd = 2 sqrt(kp M) (-ln e)/sqrt(pi^2 + ln^2 e) (linear spring-damper, contact to delta = 0)");
   return stiff_build(c, *value, st, err);
 }
 
@@ -420,8 +410,7 @@ static void world_text(const impactfit__engine_ctx *c, char *buf, size_t size) {
 static void rest_input(const impactfit__engine_ctx *c, double r, char *buf, size_t size) {
   buf[0] = 0;
   if (c->req->bodies.plane)
-    impactfit__engine_appendf(buf, size,
-                              "sphere->setRestitution(%.12g); ground->setRestitution(1.0); ", r);
+    impactfit__engine_appendf(buf, size, "sphere->setRestitution(%.12g); ground->setRestitution(1.0); ", r);
   else
     impactfit__engine_appendf(buf, size, "sphereA->setRestitution(%.12g); sphereB->setRestitution(1.0); ", r);
   world_text(c, buf, size);
@@ -437,9 +426,8 @@ static void stiff_input(const impactfit__engine_ctx *c, double kd, char *buf, si
   impactfit__engine_appendf(buf, size, "%s->setContactStiffnessAndDamping(%.12g, %.12g); ",
                             c->req->bodies.plane ? "sphere" : "sphereA", kp, kd);
   world_text(c, buf, size);
-  impactfit__engine_appendf(buf, size,
-                            "   (PyBullet: p.changeDynamics(sphereId, -1, contactStiffness=%.12g, contactDamping=%.12g))",
-                            kp, kd);
+  impactfit__engine_appendf(
+      buf, size, "   (PyBullet: p.changeDynamics(sphereId, -1, contactStiffness=%.12g, contactDamping=%.12g))", kp, kd);
 }
 
 static void bt_note_common(const impactfit__engine_ctx *c, char *buf, size_t size) {
@@ -487,17 +475,31 @@ static void stiff_note(const impactfit__engine_ctx *c, double value, char *buf, 
 
 static const impactfit__engine_ops rest_ops = {
     .build = rest_build, .lo = 1e-6, .hi = 1.0, .naive = rest_naive, .input = rest_input, .note = rest_note};
-static const impactfit__engine_ops stiff_ops = {
-    .build = stiff_build, .lo = 1e-9, .hi = 1e9, .naive = stiff_naive, .input = stiff_input, .note = stiff_note};
+/* kd from 1e-6 to 100 times the critical 2 sqrt(k M) of the combined stiffness */
+static void stiff_range(const impactfit__engine_ctx *c, double *lo, double *hi) {
+  double k, cd;
+  stiff_combined(c, 0.0, &k, &cd);
+  double crit = 2.0 * sqrt(k * c->M);
+  *lo = 1e-6 * crit;
+  *hi = 1e2 * crit;
+}
 
-#define BT_SOURCE                                                                                                  \
-  "Bullet 3.24 src/BulletDynamics/ConstraintSolver/btSequentialImpulseConstraintSolver.cpp:79-101 (row "            \
-  "iteration), 494-502 (restitutionCurve), 796-980 (setupContactConstraint: erp2/cfm or stiffness-damping, "         \
-  "positive-distance rows, split impulse, warm start), 1696-1757 (iterations); btContactSolverInfo.h:79-112 "        \
-  "(defaults); btConvexPlaneCollisionAlgorithm.cpp:118-126, btSphereSphereCollisionAlgorithm.cpp:62-92, "            \
-  "btPersistentManifold.cpp:247-290, btCollisionShape.cpp:30-55, btCollisionDispatcher.cpp:74-75 (contact "         \
+static const impactfit__engine_ops stiff_ops = {.build = stiff_build,
+                                                .lo = 1e-9,
+                                                .hi = 1e9,
+                                                .range = stiff_range,
+                                                .naive = stiff_naive,
+                                                .input = stiff_input,
+                                                .note = stiff_note};
+
+#define BT_SOURCE                                                                                             \
+  "Bullet 3.24 src/BulletDynamics/ConstraintSolver/btSequentialImpulseConstraintSolver.cpp:79-101 (row "      \
+  "iteration), 494-502 (restitutionCurve), 796-980 (setupContactConstraint: erp2/cfm or stiffness-damping, "  \
+  "positive-distance rows, split impulse, warm start), 1696-1757 (iterations); btContactSolverInfo.h:79-112 " \
+  "(defaults); btConvexPlaneCollisionAlgorithm.cpp:118-126, btSphereSphereCollisionAlgorithm.cpp:62-92, "     \
+  "btPersistentManifold.cpp:247-290, btCollisionShape.cpp:30-55, btCollisionDispatcher.cpp:74-75 (contact "   \
   "points and the breaking distance); btManifoldResult.cpp:56-75 (combination rules)"
-#define BT_BODIES                                                                                                  \
+#define BT_BODIES                                                                                                   \
   "one row through the centres: 1/M = 1/m1 + 1/m2 (a static plane has inverse mass 0); the breaking distance is "   \
   "0.02 sqrt(3) times the smaller radius; restitution is the product of the bodies' values, contact damping their " \
   "sum, contact stiffness 1/(1/k1 + 1/k2)"

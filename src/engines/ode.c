@@ -59,8 +59,8 @@ static int ode_check(const impactfit_stepper *st, impactfit_error *err) {
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: max_vel must be >= 0 (got %.17g)", st->type->name,
                            p[P_MAXVEL]);
   if (!(p[P_LAYER] >= 0.0 && isfinite(p[P_LAYER])))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: surface_layer must be >= 0 (got %.17g)",
-                           st->type->name, p[P_LAYER]);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: surface_layer must be >= 0 (got %.17g)", st->type->name,
+                           p[P_LAYER]);
   if (st->type->n_params > P_ITER) {
     if (!(p[P_ITER] >= 1.0 && p[P_ITER] <= 1e6 && p[P_ITER] == floor(p[P_ITER])))
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: iterations must be a whole number >= 1 (got %.17g)",
@@ -181,28 +181,34 @@ const impactfit_stepper_type impactfit__stepper_ode_quickstep = {
 
 /* ---------------------------------------------------------------- the models */
 
-#define ODE_BOUNCE_INPUT                                                                                          \
-  {.name = "bounce",                                                                                              \
-   .unit = "-, m/s",                                                                                              \
-   .help = "surface.bounce and surface.bounce_vel with dContactBounce (bounce 0: no effect; bounce_vel < 0: off)", \
-   .count = 2,                                                                                                    \
-   .def = {0.0, 0.0}}
-#define ODE_COMMON_INPUTS                                                                                         \
-  {.name = "max_vel",                                                                                             \
-   .unit = "m/s",                                                                                                 \
-   .help = "dWorldSetContactMaxCorrectingVel (default: no cap)",                                                  \
-   .count = 1,                                                                                                    \
-   .def = {INFINITY}},                                                                                            \
-      {.name = "surface_layer",                                                                                   \
-       .unit = "m",                                                                                               \
-       .help = "dWorldSetContactSurfaceLayer: the depth that is not corrected",                                   \
-       .count = 1,                                                                                                \
-       .def = {0.0}},                                                                                             \
-      {.name = "quickstep",                                                                                       \
-       .unit = "-, -",                                                                                            \
-       .help = "dWorldSetQuickStepNumIterations and dWorldSetQuickStepW (integrator quickstep only)",             \
-       .count = 2,                                                                                                \
-       .def = {20.0, 1.3}}
+#define ODE_BOUNCE_INPUT                                                                                            \
+  {                                                                                                                 \
+    .name = "bounce", .unit = "-, m/s",                                                                             \
+    .help = "surface.bounce and surface.bounce_vel with dContactBounce (bounce 0: no effect; bounce_vel < 0: off)", \
+    .count = 2, .def = {                                                                                            \
+      0.0,                                                                                                          \
+      0.0                                                                                                           \
+    }                                                                                                               \
+  }
+#define ODE_COMMON_INPUTS                                                                                      \
+  {.name = "max_vel",                                                                                          \
+   .unit = "m/s",                                                                                              \
+   .help = "dWorldSetContactMaxCorrectingVel (default: no cap)",                                               \
+   .count = 1,                                                                                                 \
+   .def = {INFINITY}},                                                                                         \
+      {.name = "surface_layer",                                                                                \
+       .unit = "m",                                                                                            \
+       .help = "dWorldSetContactSurfaceLayer: the depth that is not corrected",                                \
+       .count = 1,                                                                                             \
+       .def = {0.0}},                                                                                          \
+  {                                                                                                            \
+    .name = "quickstep", .unit = "-, -",                                                                       \
+    .help = "dWorldSetQuickStepNumIterations and dWorldSetQuickStepW (integrator quickstep only)", .count = 2, \
+    .def = {                                                                                                   \
+      20.0,                                                                                                    \
+      1.3                                                                                                      \
+    }                                                                                                          \
+  }
 
 static const impactfit_engine_input kc_inputs[] = {
     {.name = "kp", .unit = "N/m", .help = "the contact spring k", .count = 1, .def = {NAN}},
@@ -281,6 +287,8 @@ static int kc_build(const impactfit__engine_ctx *c, double kd, impactfit_stepper
 }
 
 static int erp_build(const impactfit__engine_ctx *c, double erp, impactfit_stepper *st, impactfit_error *err) {
+  if (erp > 1.0 && erp < 1.0 + 1e-12) /* the end of the search range, exp(log(1)) rounded */
+    erp = 1.0;
   const double *bn = impactfit__engine_val(c, "bounce");
   return ode_stepper(c, erp, impactfit__engine_val(c, "cfm")[0], bn[0], bn[1], st, err);
 }
@@ -289,10 +297,10 @@ static int bounce_build(const impactfit__engine_ctx *c, double bounce, impactfit
   const double *bn = impactfit__engine_val(c, "bounce");
   if (!(bn[1] >= 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "ode bounce: bounce_vel must be >= 0 (m/s): ODE ignores dContactBounce otherwise (got %.17g)",
+                           "ode bounce: bounce_vel must be >= 0 (m/s): ODE ignores dContactBounce otherwise (got "
+                           "%.17g)",
                            bn[1]);
-  return ode_stepper(c, impactfit__engine_val(c, "erp")[0], impactfit__engine_val(c, "cfm")[0], bounce, bn[1], st,
-                     err);
+  return ode_stepper(c, impactfit__engine_val(c, "erp")[0], impactfit__engine_val(c, "cfm")[0], bounce, bn[1], st, err);
 }
 
 /* the damping ratio of a linear spring-damper whose contact ends at δ = 0 with restitution e */
@@ -337,9 +345,8 @@ static void surface_text(const impactfit__engine_ctx *c, double erp, double cfm,
     impactfit__engine_appendf(buf, size, "dWorldSetContactSurfaceLayer(world, %.12g); ", sl[0]);
   if (quick) {
     const double *qs = impactfit__engine_val(c, "quickstep");
-    impactfit__engine_appendf(buf, size,
-                              "dWorldSetQuickStepNumIterations(world, %.0f); dWorldSetQuickStepW(world, %.12g); ", qs[0],
-                              qs[1]);
+    impactfit__engine_appendf(
+        buf, size, "dWorldSetQuickStepNumIterations(world, %.0f); dWorldSetQuickStepW(world, %.12g); ", qs[0], qs[1]);
   }
   impactfit__engine_appendf(buf, size, "%s(world, %.12g);", quick ? "dWorldQuickStep" : "dWorldStep", c->dt);
 }
@@ -377,7 +384,8 @@ static void ode_note_common(const impactfit__engine_ctx *c, char *buf, size_t si
                               pow(r, qs[0]));
   }
   impactfit__engine_appendf(buf, size,
-                            "ODE takes the contact's ERP/CFM per contact joint, not per body: M = m1 m2/(m1 + m2) enters "
+                            "ODE takes the contact's ERP/CFM per contact joint, not per body: M = m1 m2/(m1 + m2) "
+                            "enters "
                             "through the row (%s). ",
                             c->req->bodies.plane ? "sphere on a plane: M = m1" : "two spheres");
 }
@@ -409,26 +417,47 @@ static void bounce_note(const impactfit__engine_ctx *c, double value, char *buf,
   ode_note_common(c, buf, size);
 }
 
+/* kd from 1e-6 to 100 times the critical 2 sqrt(kp M) (beyond, the body creeps out for ages at e ~ 0) */
+static void kc_range(const impactfit__engine_ctx *c, double *lo, double *hi) {
+  double crit = 2.0 * sqrt(impactfit__engine_val(c, "kp")[0] * c->M);
+  *lo = 1e-6 * crit;
+  *hi = 1e2 * crit;
+}
+
+/* erp from where the damping ratio of the spring and damper it stands for, (1 - erp)/(2 sqrt(erp M cfm/h)),
+ * is about 100, to 1 */
+static void erp_range(const impactfit__engine_ctx *c, double *lo, double *hi) {
+  double l = c->dt / (4e4 * c->M * impactfit__engine_val(c, "cfm")[0]);
+  *lo = isfinite(l) ? fmin(fmax(l, 1e-12), 0.5) : 1e-12;
+  *hi = 1.0;
+}
+
 static const impactfit__engine_ops kc_ops = {
-    .build = kc_build, .lo = 1e-9, .hi = 1e9, .naive = kc_naive, .input = kc_input, .note = kc_note};
-static const impactfit__engine_ops erp_ops = {
-    .build = erp_build, .lo = 1e-9, .hi = 1.0, .naive = NULL, .input = erp_input, .note = plain_note};
+    .build = kc_build, .lo = 1e-9, .hi = 1e9, .range = kc_range, .naive = kc_naive, .input = kc_input, .note = kc_note};
+static const impactfit__engine_ops erp_ops = {.build = erp_build,
+                                              .lo = 1e-12,
+                                              .hi = 1.0,
+                                              .range = erp_range,
+                                              .naive = NULL,
+                                              .input = erp_input,
+                                              .note = plain_note};
 static const impactfit__engine_ops bounce_ops = {
     .build = bounce_build, .lo = 1e-6, .hi = 1.0, .naive = bounce_naive, .input = bounce_input, .note = bounce_note};
 
-#define ODE_SOURCE                                                                                                  \
-  "ODE 0.16.2 ode/src/joints/contact.cpp:141-213 (getInfo2: soft ERP/CFM, depth - min_depth, max_vel cap, "          \
-  "bounce); ode/src/objects.cpp:37-42,74-80 (world ERP 0.2, CFM 1e-10 in double precision, quickstep 20, 1.3); "     \
-  "ode/src/step.cpp:1054-1103,1236-1249,1560-1577 (dWorldStep: A = J M^-1 J' + cfm/h, exact LCP, velocity then "    \
-  "position); ode/src/quickstep.cpp:48,2030-2068,2790-2858 (SOR from zero, no warm start); ode/src/sphere.cpp:238-249 " \
+#define ODE_SOURCE                                                                                               \
+  "ODE 0.16.2 ode/src/joints/contact.cpp:141-213 (getInfo2: soft ERP/CFM, depth - min_depth, max_vel cap, "      \
+  "bounce); ode/src/objects.cpp:37-42,74-80 (world ERP 0.2, CFM 1e-10 in double precision, quickstep 20, 1.3); " \
+  "ode/src/step.cpp:1054-1103,1236-1249,1560-1577 (dWorldStep: A = J M^-1 J' + cfm/h, exact LCP, velocity then " \
+  "position); ode/src/quickstep.cpp:48,2030-2068,2790-2858 (SOR from zero, no warm start); "                     \
+  "ode/src/sphere.cpp:238-249 "                                                                                  \
   "(contact when depth >= 0)"
-#define ODE_BODIES                                                                                                  \
-  "one row along the line of centres: A = 1/m1 + 1/m2 (a sphere on a static plane: 1/m1), so e depends on M = "    \
-  "m1 m2/(m1 + m2) through h^2 k/M and h c/M; radii do not enter; ERP/CFM/bounce are set per contact joint (the "   \
+#define ODE_BODIES                                                                                                \
+  "one row along the line of centres: A = 1/m1 + 1/m2 (a sphere on a static plane: 1/m1), so e depends on M = "   \
+  "m1 m2/(m1 + m2) through h^2 k/M and h c/M; radii do not enter; ERP/CFM/bounce are set per contact joint (the " \
   "user's near callback), not combined from the bodies"
-#define ODE_COMMON_TRAPS                                                                                            \
-  "world CFM is 1e-10 in Debian's double build (1e-5 in single); the depth is the one dCollide found at the step "  \
-  "start; touching (depth 0) already makes a contact; max_vel caps the ERP correction only (not bounce); the "      \
+#define ODE_COMMON_TRAPS                                                                                           \
+  "world CFM is 1e-10 in Debian's double build (1e-5 in single); the depth is the one dCollide found at the step " \
+  "start; touching (depth 0) already makes a contact; max_vel caps the ERP correction only (not bounce); the "     \
   "surface layer removes depth from the correction; quickstep starts from zero force each step"
 
 const impactfit_engine_model impactfit__ode_models[] = {

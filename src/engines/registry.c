@@ -348,7 +348,10 @@ int impactfit_engine_solve(const impactfit_engine_request *req, impactfit_engine
   if (inverse) {
     double value;
     impactfit_error e2;
-    s = impactfit_step_solve_mean(build_cb, &c, req->v, req->e, ops->lo, ops->hi, tol, &value, &S, &e2);
+    double lo = ops->lo, hi = ops->hi;
+    if (ops->range)
+      ops->range(&c, &lo, &hi);
+    s = impactfit_step_solve_mean(build_cb, &c, req->v, req->e, lo, hi, tol, &value, &S, &e2);
     if (s == IMPACTFIT_ENOROOT) {
       ans->reachable = 0;
       ans->e_reach_min = S.e_min;
@@ -356,7 +359,7 @@ int impactfit_engine_solve(const impactfit_engine_request *req, impactfit_engine
       impactfit__engine_appendf(ans->note, sizeof ans->note,
                                 "no %s in [%g, %g] gives a mean e of %g at dt = %g s with %s: the mean e ranges over "
                                 "[%.6g, %.6g]. ",
-                                md->param, ops->lo, ops->hi, req->e, c.dt, ans->integrator, S.e_min, S.e_max);
+                                md->param, lo, hi, req->e, c.dt, ans->integrator, S.e_min, S.e_max);
     } else if (s) {
       if (err)
         *err = e2;
