@@ -20,8 +20,8 @@
  * in contact (and the branches a stepper's rules take: clamps, thresholds) changes. The phase
  * statistics find those jumps (the signature of each step sequence) on 66 samples of φ and by
  * bisection to 1e-13, then integrate e(φ) over each smooth piece with adaptive 8-point
- * Gauss–Legendre quadrature (to 1e-13), so the mean over a uniformly distributed φ is exact to
- * about 1e-12 and a continuous function of the stepper's parameters (the inverse solves for it).
+ * Gauss–Legendre quadrature (to 1e-12 per unit of φ), so the mean over a uniformly distributed φ is
+ * exact to about 1e-12 and a continuous function of the stepper's parameters (the inverse solves for it).
  * Jumps closer together than 1/66 in φ whose signatures agree at the samples would be missed;
  * tests/test_stepper.c compares the mean with a 20000-point midpoint rule on every built-in stepper.
  *
@@ -122,7 +122,7 @@ typedef struct impactfit_step_impact {
 } impactfit_step_impact;
 
 /* Simulates one impact at speed v > 0 and phase φ ∈ (0, 1]. Returns 0, EINVAL, ENOSEP (no end within
- * 1e6 steps: the bodies stick), ENONFINITE (the state blew up: an unstable step). */
+ * 1e6 steps: the bodies stick), ENONFINITE (the state blew up, |u| > 1e4 v: an unstable step). */
 IMPACTFIT_EXPORT int impactfit_step_impact_at(const impactfit_stepper *st, double v, double phi,
                                               impactfit_step_impact *out, impactfit_error *err);
 
@@ -149,12 +149,17 @@ IMPACTFIT_EXPORT int impactfit_step_phase_stats(const impactfit_stepper *st, dou
 typedef int (*impactfit_step_build_fn)(const void *ctx, double value, impactfit_stepper *st, impactfit_error *err);
 
 /* The value in [lo, hi] (0 < lo < hi; searched in ln(value)) whose mean e over the phase equals e to
- * |e_mean − e| ≤ tol (tol 0: 1e-10), at speed v. The mean is scanned on 25 points, then the first
- * bracket of the target is refined with Brent's method (GSL). Returns 0 with *value and *stats, or
- * ENOROOT with the reachable range of the mean in the message (and in stats->e_min/e_max of the
- * scan: the smallest and largest mean found), or a status of the build or of the phase statistics. */
+ * |e_mean − e| ≤ tol (tol 0: 1e-10), at speed v. From guess (in (lo, hi); NaN or 0: none) the search
+ * walks by factors of 2 towards the target until it is bracketed (the mean is monotone in the
+ * parameter in the usual case), or reaches a bound with the distance to the target shrinking all the
+ * way (the target is then out of reach); without a guess, or when the walk turns away, it scans the
+ * range on 25 points; the bracket is then refined with Brent's method (GSL). A value where
+ * the bodies stick counts as e = 0 and one where the step blows up (ENONFINITE) as e = +∞; a target
+ * that lies only across such a jump gives ENOCONV naming it. Returns 0 with
+ * *value and *stats, or ENOROOT with the range of the means met in the message (and in stats->e_min
+ * and e_max), or a status of the build or of the phase statistics. */
 IMPACTFIT_EXPORT int impactfit_step_solve_mean(impactfit_step_build_fn build, const void *ctx, double v, double e,
-                                               double lo, double hi, double tol, double *value,
+                                               double lo, double hi, double guess, double tol, double *value,
                                                impactfit_step_stats *stats, impactfit_error *err);
 
 /* The largest time step (s) for which the stepper is stable at speed v (stats.stable), searched from

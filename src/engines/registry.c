@@ -339,13 +339,37 @@ int impactfit_engine_solve(const impactfit_engine_request *req, impactfit_engine
   ans->e_continuous = ans->e_naive = ans->e_naive_min = ans->e_naive_max = ans->naive_value = NAN;
   ans->e_reach_min = ans->e_reach_max = NAN;
   ans->dt_stable = NAN;
+  /* what the naive input gives */
+  double guess = NAN;
+  if (ops->naive && inverse) {
+    double nv = NAN;
+    char what[256] = "";
+    impactfit_stepper ns;
+    memset(&ns, 0, sizeof ns);
+    int r = ops->naive(&c, req->e, &ns, &nv, what, sizeof what, err);
+    if (r < 0)
+      return r;
+    if (r == 0) {
+      impactfit_step_stats N;
+      impactfit_error e4;
+      snprintf(ans->naive, sizeof ans->naive, "%s", what);
+      ans->naive_value = nv;
+      guess = nv;
+      if (impactfit_step_phase_stats(&ns, req->v, &N, &e4) == 0) {
+        ans->e_naive = N.e_mean;
+        ans->e_naive_min = N.e_min;
+        ans->e_naive_max = N.e_max;
+        ans->impacts += N.impacts;
+      }
+    }
+  }
   impactfit_step_stats S;
   impactfit_stepper st;
   double tol = req->tol > 0.0 ? req->tol : 1e-10;
   if (inverse) {
     double value;
     impactfit_error e2;
-    s = impactfit_step_solve_mean(build_cb, &c, req->v, req->e, ops->lo, ops->hi, tol, &value, &S, &e2);
+    s = impactfit_step_solve_mean(build_cb, &c, req->v, req->e, ops->lo, ops->hi, guess, tol, &value, &S, &e2);
     if (s == IMPACTFIT_ENOROOT) {
       ans->reachable = 0;
       ans->e_reach_min = S.e_min;
@@ -399,28 +423,6 @@ int impactfit_engine_solve(const impactfit_engine_request *req, impactfit_engine
     ops->input(&c, ans->value, ans->input, sizeof ans->input);
   } else {
     ans->end = "C";
-  }
-  /* what the naive input gives */
-  if (ops->naive && inverse) {
-    double nv = NAN;
-    char what[256] = "";
-    impactfit_stepper ns;
-    memset(&ns, 0, sizeof ns);
-    int r = ops->naive(&c, req->e, &ns, &nv, what, sizeof what, err);
-    if (r < 0)
-      return r;
-    if (r == 0) {
-      impactfit_step_stats N;
-      impactfit_error e4;
-      snprintf(ans->naive, sizeof ans->naive, "%s", what);
-      ans->naive_value = nv;
-      if (impactfit_step_phase_stats(&ns, req->v, &N, &e4) == 0) {
-        ans->e_naive = N.e_mean;
-        ans->e_naive_min = N.e_min;
-        ans->e_naive_max = N.e_max;
-        ans->impacts += N.impacts;
-      }
-    }
   }
   if (ops->note)
     ops->note(&c, ans->value, ans->note, sizeof ans->note);

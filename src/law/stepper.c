@@ -180,6 +180,7 @@ int impactfit_stepper_check(const impactfit_stepper *st, impactfit_error *err) {
 /* ---------------------------------------------------------------- one impact */
 
 #define STEP_LIMIT 1000000L
+#define LN2 0.69314718055994530942
 
 static int impact_at(const impactfit_stepper *st, double v, double phi, impactfit_step_impact *out,
                      impactfit_error *err) {
@@ -213,9 +214,10 @@ static int impact_at(const impactfit_stepper *st, double v, double phi, impactfi
     int rc = st->type->step(st, &s);
     if (rc)
       return IMPACTFIT__FAIL(err, rc, "stepper %s: step %ld failed", st->type->name, k);
-    if (!isfinite(s.x) || !isfinite(s.u))
+    if (!isfinite(s.x) || !isfinite(s.u) || fabs(s.u) > 1e4 * v)
       return IMPACTFIT__FAIL(err, IMPACTFIT_ENONFINITE,
-                             "stepper %s: the state blew up after %ld steps (dt = %.6g s is unstable for this contact)",
+                             "stepper %s: the state blew up after %ld steps (|u| > 1e4 v: dt = %.6g s is unstable for "
+                             "this contact)",
                              st->type->name, k + 1, st->dt);
     if (s.f != 0.0 || s.contact) {
       acting = 1;
@@ -313,7 +315,7 @@ static int adapt(phase_ctx *c, double a, double b, double whole, int depth, doub
   double m = 0.5 * (a + b), l, r;
   if (gl8(c, a, m, &l) || gl8(c, m, b, &r))
     return c->status;
-  if (depth >= 10 || fabs(l + r - whole) <= 1e-13 * fmax(b - a, 1e-3)) {
+  if (depth >= 10 || fabs(l + r - whole) <= 1e-12 * (b - a)) {
     *out = l + r;
     return 0;
   }
@@ -455,6 +457,10 @@ static double mean_fn(double lnv, void *params) {
     s = impactfit_step_phase_stats(&st, c->v, &c->S, c->err);
   if (s == IMPACTFIT_ENOSEP) /* the bodies stick: e = 0 */
     return -c->e;
+  if (s == IMPACTFIT_ENONFINITE) { /* the step is unstable there: the energy grows without bound */
+    impactfit_error_clear(c->err);
+    return 1e3;
+  }
   if (s) {
     c->status = s;
     return 0.0;
@@ -462,8 +468,42 @@ static double mean_fn(double lnv, void *params) {
   return c->S.e_mean - c->e;
 }
 
+/* Brent's method (GSL) on ln(value) inside [xa, xb] where mean − e changes sign */
+static int refine(mean_ctx *c, double xa, double xb, double tol, double *x) {
+  gsl_root_fsolver *rs = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+  if (!rs)
+    return IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOMEM, "stepper inverse: out of memory");
+  gsl_function F = {mean_fn, c};
+  gsl_root_fsolver_set(rs, &F, xa, xb);
+  int conv = 0;
+  for (int it = 0; it < 200; it++) {
+    if (gsl_root_fsolver_iterate(rs) != GSL_SUCCESS || c->status)
+      break;
+    *x = gsl_root_fsolver_root(rs);
+    double g = mean_fn(*x, c);
+    if (c->status)
+      break;
+    if (fabs(g) <= tol) {
+      conv = 1;
+      break;
+    }
+    double l = gsl_root_fsolver_x_lower(rs), u = gsl_root_fsolver_x_upper(rs);
+    if (u - l <= 4.0 * DBL_EPSILON * fmax(1.0, fabs(u)))
+      break;
+  }
+  gsl_root_fsolver_free(rs);
+  if (c->status)
+    return c->status;
+  if (!conv)
+    return IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOCONV,
+                           "stepper inverse: the mean e jumps across %.17g near the value %.17g (not reached to %.3g)",
+                           c->e, exp(*x), tol);
+  return 0;
+}
+
 int impactfit_step_solve_mean(impactfit_step_build_fn build, const void *ctx, double v, double e, double lo, double hi,
-                              double tol, double *value, impactfit_step_stats *stats, impactfit_error *err) {
+                              double guess, double tol, double *value, impactfit_step_stats *stats,
+                              impactfit_error *err) {
   IMPACTFIT__GSL_SCOPE;
   impactfit_error_clear(err);
   if (!build || !value)
@@ -477,10 +517,54 @@ int impactfit_step_solve_mean(impactfit_step_build_fn build, const void *ctx, do
   if (!(tol >= 1e-13 && tol < 0.1))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper inverse: tol must lie in [1e-13, 0.1) (got %.17g)", tol);
   mean_ctx c = {.build = build, .ctx = ctx, .v = v, .e = e, .err = err};
+  double a = log(lo), b = log(hi), mmin = INFINITY, mmax = -INFINITY, xa = 0.0, xb = 0.0, gb = 0.0;
+  int found = 0, walked = 0;
+  /* 1: walk from the guess by factors of 2 towards the target (the mean is monotone in the usual case) */
+  if (isfinite(guess) && guess > lo && guess < hi) {
+    double x0 = log(guess), g0 = mean_fn(x0, &c);
+    if (c.status)
+      return c.status;
+    mmin = fmin(mmin, g0 + e);
+    mmax = fmax(mmax, g0 + e);
+    if (fabs(g0) <= tol) {
+      found = 2;
+      xb = x0;
+    } else {
+      double x1 = fmin(b, x0 + LN2), g1 = mean_fn(x1, &c);
+      if (c.status)
+        return c.status;
+      mmin = fmin(mmin, g1 + e);
+      mmax = fmax(mmax, g1 + e);
+      if ((g0 > 0.0) != (g1 > 0.0)) {
+        xa = x0, xb = x1, gb = g1, found = 1;
+      } else {
+        /* the direction in which |mean − e| shrinks */
+        double dir = fabs(g1) < fabs(g0) ? 1.0 : -1.0, xp = dir > 0 ? x1 : x0, gp = dir > 0 ? g1 : g0;
+        for (int i = 0; i < 40 && !found; i++) {
+          double xn = dir > 0 ? fmin(b, xp + LN2) : fmax(a, xp - LN2);
+          if (xn == xp) {
+            walked = 1; /* at a bound, |mean − e| shrinking all the way: e lies beyond it */
+            break;
+          }
+          double gn = mean_fn(xn, &c);
+          if (c.status)
+            return c.status;
+          mmin = fmin(mmin, gn + e);
+          mmax = fmax(mmax, gn + e);
+          if ((gn > 0.0) != (gp > 0.0)) {
+            xa = xp, xb = xn, gb = gn, found = 1;
+          } else if (fabs(gn) > fabs(gp)) {
+            break; /* moving away: not monotone here; scan */
+          }
+          xp = xn, gp = gn;
+        }
+      }
+    }
+  }
+  /* 2: a scan of the whole range */
   enum { NGRID = 25 };
-  double a = log(lo), b = log(hi), ga = 0.0, xa = a, xb = b, gb = 0.0, mmin = INFINITY, mmax = -INFINITY;
-  int found = 0;
-  for (int i = 0; i < NGRID; i++) {
+  double ga = 0.0;
+  for (int i = 0; i < NGRID && !found && !walked; i++) {
     double x = a + (b - a) * i / (NGRID - 1);
     double g = mean_fn(x, &c);
     if (c.status)
@@ -492,7 +576,6 @@ int impactfit_step_solve_mean(impactfit_step_build_fn build, const void *ctx, do
       xb = x;
       gb = g;
       found = 1;
-      break;
     }
     ga = g;
   }
@@ -505,41 +588,15 @@ int impactfit_step_solve_mean(impactfit_step_build_fn build, const void *ctx, do
       stats->e_continuous = NAN;
     }
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT,
-                           "no value in [%.6g, %.6g] gives a mean e of %.17g at this step: the mean ranges over "
-                           "[%.6g, %.6g] there",
+                           "no value in [%.6g, %.6g] gives a mean e of %.17g at this step: the means found range "
+                           "over [%.6g, %.6g]",
                            lo, hi, e, mmin, mmax);
   }
   double x = xb;
-  if (fabs(gb) > tol) {
-    gsl_root_fsolver *rs = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
-    if (!rs)
-      return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "stepper inverse: out of memory");
-    gsl_function F = {mean_fn, &c};
-    gsl_root_fsolver_set(rs, &F, xa, xb);
-    int conv = 0;
-    for (int it = 0; it < 200; it++) {
-      if (gsl_root_fsolver_iterate(rs) != GSL_SUCCESS || c.status)
-        break;
-      x = gsl_root_fsolver_root(rs);
-      double g = mean_fn(x, &c);
-      if (c.status)
-        break;
-      if (fabs(g) <= tol) {
-        conv = 1;
-        break;
-      }
-      double l = gsl_root_fsolver_x_lower(rs), u = gsl_root_fsolver_x_upper(rs);
-      if (u - l <= 4.0 * DBL_EPSILON * fmax(1.0, fabs(u)))
-        break;
-    }
-    gsl_root_fsolver_free(rs);
-    if (c.status)
-      return c.status;
-    if (!conv)
-      return IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV,
-                             "stepper inverse: the mean e jumps across %.17g near the value %.17g (not reached to "
-                             "%.3g)",
-                             e, exp(x), tol);
+  if (found == 1 && fabs(gb) > tol) {
+    int s = refine(&c, fmin(xa, xb), fmax(xa, xb), tol, &x);
+    if (s)
+      return s;
   } else {
     mean_fn(x, &c);
     if (c.status)
