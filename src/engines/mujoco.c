@@ -153,12 +153,12 @@ static void std_note(const impactfit__engine_ctx *c, double value, char *buf, si
   const double *sr = impactfit__engine_val(c, "solref"), *rs = impactfit__engine_val(c, "refsafe");
   if (rs[0] != 0.0 && sr[0] < 2.0 * c->dt)
     impactfit__engine_appendf(buf, size,
-                              "refsafe raises timeconst %.6g s to 2 timestep = %.6g s (the law above uses that). ",
+                              "Refsafe raises timeconst %.6g s to 2 timestep = %.6g s (the law above uses that). ",
                               sr[0], 2.0 * c->dt);
   const double *imp = impactfit__engine_val(c, "solimp");
   if (imp[0] != imp[1] && imp[2] > 0.0)
     impactfit__engine_appendf(buf, size,
-                              "with solimp d0 != dwidth the law is not scale-free: e depends on the impact speed. ");
+                              "With solimp d0 != dwidth the law is not scale-free: e depends on the impact speed. ");
   impactfit__engine_appendf(buf, size,
                             "Give both geoms the same solref/solimp (MuJoCo mixes them by solmix) or set them on a "
                             "<pair>. ");
@@ -189,7 +189,7 @@ const impactfit_engine_model impactfit__mujoco_models[] = {
      .end = "C (the constraint force is >= 0: the bodies part where it falls to zero)",
      .bodies = "mass-normalised: e does not depend on the masses; the radii enter only through the contact point",
      .source = MJ_SOURCE,
-     .traps = "refsafe raises timeconst to 2 timestep; the default solimp makes e depend on the speed; Euler takes "
+     .traps = "Refsafe raises timeconst to 2 timestep; the default solimp makes e depend on the speed; Euler takes "
               "the force from the step's start; RK4 re-detects contact at every stage",
      .integrators = "euler,rk4,implicit",
      .dt_default = 0.002,

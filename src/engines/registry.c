@@ -372,12 +372,10 @@ int impactfit_engine_solve(const impactfit_engine_request *req, impactfit_engine
     s = impactfit_step_solve_mean(build_cb, &c, req->v, req->e, ops->lo, ops->hi, guess, tol, &value, &S, &e2);
     if (s == IMPACTFIT_ENOROOT) {
       ans->reachable = 0;
-      ans->e_reach_min = S.e_min;
-      ans->e_reach_max = S.e_max;
-      impactfit__engine_appendf(ans->note, sizeof ans->note,
-                                "no %s in [%g, %g] gives a mean e of %g at dt = %g s with %s: the mean e ranges over "
-                                "[%.6g, %.6g]. ",
-                                md->param, ops->lo, ops->hi, req->e, c.dt, ans->integrator, S.e_min, S.e_max);
+      ans->e_reach_min = S.e_min <= S.e_max ? S.e_min : NAN;
+      ans->e_reach_max = S.e_min <= S.e_max ? S.e_max : NAN;
+      impactfit__engine_appendf(ans->note, sizeof ans->note, "NOT REACHABLE at dt = %g s with %s: %s. ", c.dt,
+                                ans->integrator, e2.message);
     } else if (s) {
       if (err)
         *err = e2;
@@ -409,6 +407,11 @@ int impactfit_engine_solve(const impactfit_engine_request *req, impactfit_engine
       ans->impacts += S.impacts;
     }
     ans->end = st.end == impactfit_transition_A ? "A" : "C";
+    if (ans->stable && isfinite(ans->e_mean) && ans->e_max - ans->e_min > 0.1 * ans->e_mean)
+      impactfit__engine_appendf(ans->note, sizeof ans->note,
+                                "One impact's e ranges from %.4g to %.4g at this dt: where the first contact step falls "
+                                "decides e; a smaller dt narrows it. ",
+                                ans->e_min, ans->e_max);
     if (!ans->stable) {
       double dtm;
       impactfit_error e3;

@@ -444,9 +444,20 @@ typedef struct {
   const void *ctx;
   double v, e;
   int status;
+  int unstable; /* values met where the step blew up */
   impactfit_error *err;
   impactfit_step_stats S;
 } mean_ctx;
+
+#define UNSTABLE 1e3 /* mean − e where the step blows up: "e = +inf" */
+
+/* the range of the means met, the unstable values left out */
+static void met(double g, double e, double *mmin, double *mmax) {
+  if (g == UNSTABLE)
+    return;
+  *mmin = fmin(*mmin, g + e);
+  *mmax = fmax(*mmax, g + e);
+}
 
 static double mean_fn(double lnv, void *params) {
   mean_ctx *c = params;
@@ -459,7 +470,8 @@ static double mean_fn(double lnv, void *params) {
     return -c->e;
   if (s == IMPACTFIT_ENONFINITE) { /* the step is unstable there: the energy grows without bound */
     impactfit_error_clear(c->err);
-    return 1e3;
+    c->unstable++;
+    return UNSTABLE;
   }
   if (s) {
     c->status = s;
@@ -524,18 +536,20 @@ int impactfit_step_solve_mean(impactfit_step_build_fn build, const void *ctx, do
     double x0 = log(guess), g0 = mean_fn(x0, &c);
     if (c.status)
       return c.status;
-    mmin = fmin(mmin, g0 + e);
-    mmax = fmax(mmax, g0 + e);
-    if (fabs(g0) <= tol) {
+    met(g0, e, &mmin, &mmax);
+    if (g0 == UNSTABLE) {
+      /* no direction to walk in: scan */
+    } else if (fabs(g0) <= tol) {
       found = 2;
       xb = x0;
     } else {
       double x1 = fmin(b, x0 + LN2), g1 = mean_fn(x1, &c);
       if (c.status)
         return c.status;
-      mmin = fmin(mmin, g1 + e);
-      mmax = fmax(mmax, g1 + e);
-      if ((g0 > 0.0) != (g1 > 0.0)) {
+      met(g1, e, &mmin, &mmax);
+      if (g1 == UNSTABLE) {
+        /* scan */
+      } else if ((g0 > 0.0) != (g1 > 0.0)) {
         xa = x0, xb = x1, gb = g1, found = 1;
       } else {
         /* the direction in which |mean − e| shrinks */
@@ -549,8 +563,9 @@ int impactfit_step_solve_mean(impactfit_step_build_fn build, const void *ctx, do
           double gn = mean_fn(xn, &c);
           if (c.status)
             return c.status;
-          mmin = fmin(mmin, gn + e);
-          mmax = fmax(mmax, gn + e);
+          met(gn, e, &mmin, &mmax);
+          if (gn == UNSTABLE)
+            break; /* scan */
           if ((gn > 0.0) != (gp > 0.0)) {
             xa = xp, xb = xn, gb = gn, found = 1;
           } else if (fabs(gn) > fabs(gp)) {
@@ -569,9 +584,8 @@ int impactfit_step_solve_mean(impactfit_step_build_fn build, const void *ctx, do
     double g = mean_fn(x, &c);
     if (c.status)
       return c.status;
-    mmin = fmin(mmin, g + e);
-    mmax = fmax(mmax, g + e);
-    if (i > 0 && ((ga > 0.0) != (g > 0.0) || g == 0.0)) {
+    met(g, e, &mmin, &mmax);
+    if (i > 0 && ga != UNSTABLE && g != UNSTABLE && ((ga > 0.0) != (g > 0.0) || g == 0.0)) {
       xa = a + (b - a) * (i - 1) / (NGRID - 1);
       xb = x;
       gb = g;
@@ -587,10 +601,15 @@ int impactfit_step_solve_mean(impactfit_step_build_fn build, const void *ctx, do
       stats->e_mean = NAN;
       stats->e_continuous = NAN;
     }
+    if (!(mmin <= mmax))
+      return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT,
+                             "no value in [%.6g, %.6g] gives a mean e of %.17g at this step: the step is unstable at "
+                             "every value tried",
+                             lo, hi, e);
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT,
                            "no value in [%.6g, %.6g] gives a mean e of %.17g at this step: the means found range "
-                           "over [%.6g, %.6g]",
-                           lo, hi, e, mmin, mmax);
+                           "over [%.6g, %.6g]%s",
+                           lo, hi, e, mmin, mmax, c.unstable ? " (values where the step is unstable left out)" : "");
   }
   double x = xb;
   if (found == 1 && fabs(gb) > tol) {
