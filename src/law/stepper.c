@@ -182,7 +182,8 @@ int impactfit_stepper_check(const impactfit_stepper *st, impactfit_error *err) {
 #define STEP_LIMIT 1000000L
 #define LN2 0.69314718055994530942
 
-static int impact_at(const impactfit_stepper *st, double v, double phi, impactfit_step_impact *out,
+/* lean: skip the linearisation (the spectral radius), for the inverse's search */
+static int impact_at(const impactfit_stepper *st, double v, double phi, int lean, impactfit_step_impact *out,
                      impactfit_error *err) {
   memset(out, 0, sizeof *out);
   out->phi = phi;
@@ -196,7 +197,7 @@ static int impact_at(const impactfit_stepper *st, double v, double phi, impactfi
                            "stepper %s: the engine acts %.6g m before touching, %.3g steps of v dt = %.6g m",
                            st->type->name, reach, J, vdt);
   impactfit_step_state s = {.x = (phi - J) * vdt, .u = v};
-  int acting = 0, linear = st->type->needs_law && st->type->amplification;
+  int acting = 0, linear = !lean && st->type->needs_law && st->type->amplification;
   unsigned long sig = 1469598103934665603UL;
   for (long k = 0; k < STEP_LIMIT; k++) {
     double x0 = s.x, u0 = s.u;
@@ -256,7 +257,7 @@ int impactfit_step_impact_at(const impactfit_stepper *st, double v, double phi, 
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper: v must be > 0 (m/s) (got %.17g)", v);
   if (!(phi > 0.0 && phi <= 1.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper: the phase must lie in (0, 1] (got %.17g)", phi);
-  return impact_at(st, v, phi, out, err);
+  return impact_at(st, v, phi, 0, out, err);
 }
 
 /* ---------------------------------------------------------------- statistics over the phase */
@@ -264,6 +265,7 @@ int impactfit_step_impact_at(const impactfit_stepper *st, double v, double phi, 
 typedef struct {
   const impactfit_stepper *st;
   double v;
+  int lean;
   impactfit_step_stats *S;
   impactfit_error *err;
   int status;
@@ -271,7 +273,7 @@ typedef struct {
 
 static int eval(phase_ctx *c, double phi, double *e, unsigned long *sig) {
   impactfit_step_impact r;
-  int s = impact_at(c->st, c->v, phi, &r, c->err);
+  int s = impact_at(c->st, c->v, phi, c->lean, &r, c->err);
   if (s) {
     c->status = s;
     return s;
@@ -360,8 +362,9 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-int impactfit_step_phase_stats(const impactfit_stepper *st, double v, impactfit_step_stats *out, impactfit_error *err) {
-  IMPACTFIT__GSL_SCOPE;
+/* lean: the mean and extremes only (no stability, no continuous-time e): the inverse's search */
+static int phase_stats(const impactfit_stepper *st, double v, int lean, impactfit_step_stats *out,
+                       impactfit_error *err) {
   impactfit_error_clear(err);
   if (!out)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper: NULL result");
@@ -374,7 +377,7 @@ int impactfit_step_phase_stats(const impactfit_stepper *st, double v, impactfit_
   out->e_min = INFINITY;
   out->e_max = -INFINITY;
   out->e_continuous = NAN;
-  phase_ctx c = {.st = st, .v = v, .S = out, .err = err};
+  phase_ctx c = {.st = st, .v = v, .lean = lean, .S = out, .err = err};
   enum { NS = 66 };
   double phi[NS], e[NS];
   unsigned long sig[NS];
@@ -413,6 +416,8 @@ int impactfit_step_phase_stats(const impactfit_stepper *st, double v, impactfit_
   out->e_mean = mean;
   int known = st->type->needs_law && st->type->amplification;
   out->stable = known ? out->rho_max <= 1.0 + 1e-9 : out->e_max <= 1.0;
+  if (lean)
+    return 0;
   /* the continuous-time limit */
   impactfit_law law;
   const impactfit_transition *end = st->end ? st->end : impactfit_transition_C;
@@ -437,6 +442,11 @@ int impactfit_step_phase_stats(const impactfit_stepper *st, double v, impactfit_
   return 0;
 }
 
+int impactfit_step_phase_stats(const impactfit_stepper *st, double v, impactfit_step_stats *out, impactfit_error *err) {
+  IMPACTFIT__GSL_SCOPE;
+  return phase_stats(st, v, 0, out, err);
+}
+
 /* ---------------------------------------------------------------- the inverse on the mean */
 
 typedef struct {
@@ -447,6 +457,11 @@ typedef struct {
   int unstable; /* values met where the step blew up */
   impactfit_error *err;
   impactfit_step_stats S;
+  /* the values already computed: Brent's method (GSL) asks again for the ends and for the point its
+   * iteration just evaluated */
+  double memo_x[16], memo_g[16];
+  impactfit_step_stats memo_S[16];
+  int memo_n;
 } mean_ctx;
 
 #define UNSTABLE 1e3 /* mean − e where the step blows up: "e = +inf" */
@@ -459,13 +474,32 @@ static void met(double g, double e, double *mmin, double *mmax) {
   *mmax = fmax(*mmax, g + e);
 }
 
+static double mean_fn_eval(double lnv, mean_ctx *c);
+
 static double mean_fn(double lnv, void *params) {
   mean_ctx *c = params;
+  int n = c->memo_n < 16 ? c->memo_n : 16;
+  for (int i = 0; i < n; i++)
+    if (c->memo_x[i] == lnv) {
+      c->S = c->memo_S[i];
+      return c->memo_g[i];
+    }
+  double g = mean_fn_eval(lnv, c);
+  if (!c->status) {
+    int k = c->memo_n++ % 16;
+    c->memo_x[k] = lnv;
+    c->memo_g[k] = g;
+    c->memo_S[k] = c->S;
+  }
+  return g;
+}
+
+static double mean_fn_eval(double lnv, mean_ctx *c) {
   impactfit_stepper st;
   memset(&st, 0, sizeof st);
   int s = c->build(c->ctx, exp(lnv), &st, c->err);
   if (!s)
-    s = impactfit_step_phase_stats(&st, c->v, &c->S, c->err);
+    s = phase_stats(&st, c->v, 1, &c->S, c->err);
   if (s == IMPACTFIT_ENOSEP) /* the bodies stick: e = 0 */
     return -c->e;
   if (s == IMPACTFIT_ENONFINITE) { /* the step is unstable there: the energy grows without bound */
