@@ -16,19 +16,27 @@
  * the first step start with x > 0 (J = 2 plus the steps the engine reaches ahead, reach/(v dt)),
  * so that without a force the first step start after touching has x = φ v dt: the phase φ ∈ (0, 1]
  * says where the first contact step falls. The impact ends when a step leaves x ≤ 0, u < 0 and
- * applied no force; e = −u/v then. e(φ) is piecewise smooth: it jumps where the sequence of steps
- * in contact (and the branches a stepper's rules take: clamps, thresholds) changes. The phase
- * statistics find those jumps (the signature of each step sequence) on 66 samples of φ and by
- * bisection to 1e-13, then integrate e(φ) over each smooth piece with adaptive 8-point
- * Gauss–Legendre quadrature (to 1e-13), so the mean over a uniformly distributed φ is exact to
- * about 1e-12 and a continuous function of the stepper's parameters (the inverse solves for it).
- * Jumps closer together than 1/66 in φ whose signatures agree at the samples would be missed;
- * tests/test_stepper.c compares the mean with a 20000-point midpoint rule on every built-in stepper.
+ * applied no force; e = −u/v then. e(φ) is piecewise smooth: it or a derivative jumps where the
+ * sequence of steps in contact changes, or the branches a stepper's rules take (clamps, thresholds),
+ * or the side of a knot of the law (its switches) at a state where the force is evaluated: a step's
+ * `branch` records all of them (the built-ins: contact, clamp and switch sides of every force
+ * evaluation). The phase statistics find those points (the signature of each step sequence) on 66
+ * samples of φ and by bisection, to 1e-13 where e jumps and to about 1e-8 where e is continuous and
+ * only a derivative jumps (the mean's error from the break's place is below 1e-16 either way), then
+ * integrate e(φ) over each smooth piece with adaptive 8-point Gauss–Legendre quadrature (to 1e-13),
+ * so the mean over a uniformly distributed φ is exact to about 1e-12 and a continuous function of the
+ * stepper's parameters (the inverse solves for it). Jumps closer together than 1/66 in φ whose
+ * signatures agree at the samples would be missed. tests/test_engines.c compares the mean with a
+ * midpoint rule and with GSL's adaptive quadrature on the MuJoCo steppers.
  *
  * Stability: the spectral radius of the step map linearised about each contact step's state (with
  * the law's ∂f/∂δ and ∂f/∂δ', for steppers that say how: `amplification`); a radius above 1 + 1e-9
- * anywhere in the contact marks the step as unstable, and impactfit_step_max_stable_dt finds the
- * largest dt that is not. */
+ * anywhere in the contact, or a single impact with e > 1 (a dissipative law never returns more than it
+ * got: the step made the energy), marks the step as unstable, and impactfit_step_max_stable_dt finds
+ * the largest dt that is not. The second condition matters: MuJoCo's default impedance law with
+ * timeconst 0.005, dampratio 0.1 under Euler has a spectral radius below 1 up to dt = 0.000876 s but
+ * single impacts with e up to 2.4 there, and e ≤ 1 at every phase only below 0.00065 s (measured in
+ * MuJoCo itself: tests/engines/mujoco_impact.c). */
 #ifndef IMPACTFIT_STEPPER_H
 #define IMPACTFIT_STEPPER_H
 
@@ -149,10 +157,15 @@ IMPACTFIT_EXPORT int impactfit_step_phase_stats(const impactfit_stepper *st, dou
 typedef int (*impactfit_step_build_fn)(const void *ctx, double value, impactfit_stepper *st, impactfit_error *err);
 
 /* The value in [lo, hi] (0 < lo < hi; searched in ln(value)) whose mean e over the phase equals e to
- * |e_mean − e| ≤ tol (tol 0: 1e-10), at speed v. The mean is scanned on 25 points, then the first
- * bracket of the target is refined with Brent's method (GSL). Returns 0 with *value and *stats, or
- * ENOROOT with the reachable range of the mean in the message (and in stats->e_min/e_max of the
- * scan: the smallest and largest mean found), or a status of the build or of the phase statistics. */
+ * |e_mean − e| ≤ tol (tol 0: 1e-10), at speed v. The search: the mean of the 64 sampled phases
+ * (a midpoint rule, within the largest jump/64 of the mean) on 25 points of [lo, hi]; at the first
+ * crossing of e, the exact mean at the secant's crossing and a bracket grown from it by the secant
+ * step (fourfold each time); then Brent's method (GSL) on the exact mean. When the sampled means do not
+ * cross e or their crossing holds no exact bracket, the exact mean on the 25 points and its first
+ * bracket (or ENOROOT). Returns 0 with *value and *stats (the phase statistics at *value, with the
+ * continuous-time e; stats->impacts counts every impact the search simulated), or ENOROOT with the
+ * reachable range of the mean in the message (and in stats->e_min/e_max: the smallest and largest
+ * mean of the scan), or a status of the build or of the phase statistics. */
 IMPACTFIT_EXPORT int impactfit_step_solve_mean(impactfit_step_build_fn build, const void *ctx, double v, double e,
                                                double lo, double hi, double tol, double *value,
                                                impactfit_step_stats *stats, impactfit_error *err);

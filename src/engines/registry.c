@@ -362,6 +362,7 @@ int impactfit_engine_solve(const impactfit_engine_request *req, impactfit_engine
       ans->reachable = 1;
       ans->value = value;
     }
+    ans->impacts += S.impacts; /* the search's cost */
   } else {
     ans->reachable = 1;
     ans->value = fwd;
@@ -369,7 +370,8 @@ int impactfit_engine_solve(const impactfit_engine_request *req, impactfit_engine
   if (ans->reachable) {
     if ((s = build_cb(&c, ans->value, &st, err)))
       return s;
-    if ((s = impactfit_step_phase_stats(&st, req->v, &S, err))) {
+    /* the inverse's statistics are those of its answer; forward mode computes them */
+    if (!inverse && (s = impactfit_step_phase_stats(&st, req->v, &S, err))) {
       if (s != IMPACTFIT_ENONFINITE && s != IMPACTFIT_ENOSEP)
         return s;
       ans->stable = 0;
@@ -382,7 +384,8 @@ int impactfit_engine_solve(const impactfit_engine_request *req, impactfit_engine
       ans->e_max = S.e_max;
       ans->e_continuous = S.e_continuous;
       ans->stable = S.stable;
-      ans->impacts += S.impacts;
+      if (!inverse)
+        ans->impacts += S.impacts;
     }
     ans->end = st.end == impactfit_transition_A ? "A" : "C";
     if (!ans->stable) {

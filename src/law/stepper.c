@@ -36,18 +36,32 @@ double impactfit__step_law_force(const impactfit_stepper *st, double x, double u
   return c ? 0.0 : f;
 }
 
+unsigned impactfit__step_law_switches(const impactfit_stepper *st, double x, double u) {
+  const impactfit_law_type *t = st->law.type;
+  unsigned bits = 0;
+  if (!t->switch_value)
+    return 0;
+  for (int i = 0; i < t->n_switches && i < IMPACTFIT_LAW_MAX_SWITCHES; i++)
+    if (t->switch_value(st->law.p, i, x, u) > 0.0)
+      bits |= 1u << i;
+  return bits;
+}
+
 /* ---------------------------------------------------------------- euler */
 
 static int euler_step(const impactfit_stepper *st, impactfit_step_state *s) {
   double f = 0.0;
   int clamped = 0;
+  unsigned sw = 0;
   s->contact = s->x > 0.0;
-  if (s->contact)
+  if (s->contact) {
     f = impactfit__step_law_force(st, s->x, s->u, &clamped);
+    sw = impactfit__step_law_switches(st, s->x, s->u);
+  }
   s->u -= st->dt * f / st->mass;
   s->x += st->dt * s->u;
   s->f = f;
-  s->branch = clamped;
+  s->branch = (int)((unsigned)clamped | (sw & 0x3fffffffu) << 1);
   return 0;
 }
 
@@ -73,30 +87,31 @@ static const impactfit_stepper_type euler_type = {
 
 /* ---------------------------------------------------------------- rk4 */
 
-static double rk4_acc(const impactfit_stepper *st, double x, double u, int *contact, int *clamped) {
+/* The acceleration at a stage. *code collects what the stage decided, 8 bits a stage: contact, the
+ * clamp, and the sides of the law's first six switches. */
+static double rk4_acc(const impactfit_stepper *st, double x, double u, unsigned long *code) {
+  *code <<= 8;
   if (!(x > 0.0))
     return 0.0;
   int c;
   double f = impactfit__step_law_force(st, x, u, &c);
-  *contact = 1;
-  *clamped |= c;
+  *code |= 1u | (unsigned)c << 1 | (impactfit__step_law_switches(st, x, u) & 0x3fu) << 2;
   return -f / st->mass;
 }
 
 static int rk4_step(const impactfit_stepper *st, impactfit_step_state *s) {
   double h = st->dt, x = s->x, u = s->u;
-  int c1 = 0, c2 = 0, c3 = 0, c4 = 0, clamped = 0;
-  double k1x = u, k1u = rk4_acc(st, x, u, &c1, &clamped);
-  double k2x = u + 0.5 * h * k1u, k2u = rk4_acc(st, x + 0.5 * h * k1x, k2x, &c2, &clamped);
-  double k3x = u + 0.5 * h * k2u, k3u = rk4_acc(st, x + 0.5 * h * k2x, k3x, &c3, &clamped);
-  double k4x = u + h * k3u, k4u = rk4_acc(st, x + h * k3x, k4x, &c4, &clamped);
+  unsigned long code = 0;
+  double k1x = u, k1u = rk4_acc(st, x, u, &code);
+  double k2x = u + 0.5 * h * k1u, k2u = rk4_acc(st, x + 0.5 * h * k1x, k2x, &code);
+  double k3x = u + 0.5 * h * k2u, k3u = rk4_acc(st, x + 0.5 * h * k2x, k3x, &code);
+  double k4x = u + h * k3u, k4u = rk4_acc(st, x + h * k3x, k4x, &code);
   s->x = x + h / 6.0 * (k1x + 2.0 * k2x + 2.0 * k3x + k4x);
   s->u = u + h / 6.0 * (k1u + 2.0 * k2u + 2.0 * k3u + k4u);
-  s->f = st->mass * (u - s->u) / h;
-  if (!(c1 || c2 || c3 || c4))
-    s->f = 0.0;
-  s->contact = c1 || c2 || c3 || c4;
-  s->branch = c1 | c2 << 1 | c3 << 2 | c4 << 3 | clamped << 4;
+  s->contact = (code & 0x01010101UL) != 0;
+  s->f = s->contact ? st->mass * (u - s->u) / h : 0.0;
+  /* the four stages' codes (stage 1 in the top byte), folded into 31 bits */
+  s->branch = (int)((code ^ (code >> 31)) & 0x7fffffffUL);
   return 0;
 }
 
@@ -331,26 +346,33 @@ typedef struct {
   int n;
 } jumps;
 
-/* the jumps of the signature between a (sig sa) and b (sig sb), by bisection */
-static int find_jumps(phase_ctx *c, double a, unsigned long sa, double b, unsigned long sb, int depth, jumps *J) {
-  if (sa == sb)
+/* A side of a bracket: the phase, the signature and e there (every e evaluated enters the extremes). */
+typedef struct {
+  double phi, e;
+  unsigned long sig;
+} side;
+
+/* The jumps of the signature between l and r, by bisection. A change of signature is a point where
+ * e(φ) or one of its derivatives may jump. Placing the break at the bracket's midpoint errs in the
+ * mean by at most (r − l)/2 · |e(r) − e(l)| (plus (r − l)² times the slope): bisection stops when that
+ * is below 1e-16, or at r − l ≤ 1e-13. A jump of e is thus located to 1e-13/|jump|, a point where
+ * only a derivative jumps (e continuous: a clamp or a knot of the law acting) to about 1e-8, in ~25
+ * instead of ~37 evaluations. */
+static int find_jumps(phase_ctx *c, side l, side r, int depth, jumps *J) {
+  if (l.sig == r.sig)
     return 0;
-  if (b - a <= 1e-13 || depth > 60) {
+  double w = r.phi - l.phi;
+  if (w <= 1e-13 || depth > 60 || (w <= 1e-7 && w * (fabs(r.e - l.e) + w) <= 1e-16)) {
     if (J->n < MAX_JUMPS)
-      J->at[J->n++] = 0.5 * (a + b);
-    /* the values on both sides enter the extremes */
-    double e;
-    if (eval(c, a, &e, NULL) || eval(c, b, &e, NULL))
-      return c->status;
+      J->at[J->n++] = 0.5 * (l.phi + r.phi);
     return 0;
   }
-  double m = 0.5 * (a + b), e;
-  unsigned long sm;
-  if (eval(c, m, &e, &sm))
+  side m = {.phi = 0.5 * (l.phi + r.phi)};
+  if (eval(c, m.phi, &m.e, &m.sig))
     return c->status;
-  if (find_jumps(c, a, sa, m, sm, depth + 1, J))
+  if (find_jumps(c, l, m, depth + 1, J))
     return c->status;
-  return find_jumps(c, m, sm, b, sb, depth + 1, J);
+  return find_jumps(c, m, r, depth + 1, J);
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -358,8 +380,32 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-int impactfit_step_phase_stats(const impactfit_stepper *st, double v, impactfit_step_stats *out, impactfit_error *err) {
-  IMPACTFIT__GSL_SCOPE;
+/* The continuous-time e of the stepper's law (or of its `continuous` law); NaN when it has none or the
+ * law's engine fails. */
+static double continuous_e(const impactfit_stepper *st, double v) {
+  impactfit_law law;
+  const impactfit_transition *end = st->end ? st->end : impactfit_transition_C;
+  if (st->type->needs_law)
+    law = st->law;
+  else if (!(st->type->continuous && st->type->continuous(st, &law, &end) == 0))
+    return NAN;
+  impactfit_law_impact_params lp = impactfit_law_impact_default_params();
+  lp.law = law;
+  lp.mass = st->mass;
+  lp.v = v;
+  lp.transition = end;
+  impactfit_law_impact_result r;
+  impactfit_error e2;
+  return impactfit_law_impact_solve(NULL, &lp, &r, &e2) == 0 ? r.e_out : NAN;
+}
+
+/* What phase_stats computes: everything; everything but the continuous-time e; or only the samples
+ * (the mean is then the midpoint rule on their 64 cells: within the largest jump/64 of the exact mean,
+ * for bracketing a root cheaply). */
+enum { STATS_FULL, STATS_NO_CONTINUOUS, STATS_QUICK };
+
+static int phase_stats(const impactfit_stepper *st, double v, impactfit_step_stats *out, int mode,
+                       impactfit_error *err) {
   impactfit_error_clear(err);
   if (!out)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper: NULL result");
@@ -383,12 +429,22 @@ int impactfit_step_phase_stats(const impactfit_stepper *st, double v, impactfit_
   for (int i = 0; i < NS; i++)
     if (eval(&c, phi[i], &e[i], &sig[i]))
       return c.status;
+  int known = st->type->needs_law && st->type->amplification;
+  if (mode == STATS_QUICK) {
+    double sum = 0.0;
+    for (int i = 1; i < NS - 1; i++)
+      sum += e[i];
+    out->e_mean = sum / (NS - 2);
+    out->pieces = 0;
+    out->stable = (!known || out->rho_max <= 1.0 + 1e-9) && out->e_max <= 1.0;
+    return 0;
+  }
   jumps *J = malloc(sizeof *J);
   if (!J)
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "stepper: out of memory");
   J->n = 0;
   for (int i = 0; i + 1 < NS; i++)
-    if (find_jumps(&c, phi[i], sig[i], phi[i + 1], sig[i + 1], 0, J)) {
+    if (find_jumps(&c, (side){phi[i], e[i], sig[i]}, (side){phi[i + 1], e[i + 1], sig[i + 1]}, 0, J)) {
       free(J);
       return c.status;
     }
@@ -409,57 +465,167 @@ int impactfit_step_phase_stats(const impactfit_stepper *st, double v, impactfit_
   out->pieces = J->n + 1;
   free(J);
   out->e_mean = mean;
-  int known = st->type->needs_law && st->type->amplification;
-  out->stable = known ? out->rho_max <= 1.0 + 1e-9 : out->e_max <= 1.0;
-  /* the continuous-time limit */
-  impactfit_law law;
-  const impactfit_transition *end = st->end ? st->end : impactfit_transition_C;
-  int have = 0;
-  if (st->type->needs_law) {
-    law = st->law;
-    have = 1;
-  } else if (st->type->continuous && st->type->continuous(st, &law, &end) == 0) {
-    have = 1;
-  }
-  if (have) {
-    impactfit_law_impact_params lp = impactfit_law_impact_default_params();
-    lp.law = law;
-    lp.mass = st->mass;
-    lp.v = v;
-    lp.transition = end;
-    impactfit_law_impact_result r;
-    impactfit_error e2;
-    if (impactfit_law_impact_solve(NULL, &lp, &r, &e2) == 0)
-      out->e_continuous = r.e_out;
-  }
+  out->stable = (!known || out->rho_max <= 1.0 + 1e-9) && out->e_max <= 1.0;
+  if (mode == STATS_FULL)
+    out->e_continuous = continuous_e(st, v);
   return 0;
 }
 
+int impactfit_step_phase_stats(const impactfit_stepper *st, double v, impactfit_step_stats *out, impactfit_error *err) {
+  IMPACTFIT__GSL_SCOPE;
+  return phase_stats(st, v, out, STATS_FULL, err);
+}
+
 /* ---------------------------------------------------------------- the inverse on the mean */
+
+/* The evaluations of the mean that the inverse keeps: GSL's Brent evaluates the bracket's ends again. */
+#define MEAN_CACHE 8
 
 typedef struct {
   impactfit_step_build_fn build;
   const void *ctx;
   double v, e;
-  int status;
+  int status, mode;
   impactfit_error *err;
-  impactfit_step_stats S;
+  impactfit_step_stats S; /* of the last evaluation */
+  long evals, impacts;    /* phase statistics computed, impacts simulated (all modes) */
+  int n_cache;
+  double cache_x[MEAN_CACHE], cache_g[MEAN_CACHE];
+  impactfit_step_stats cache_S[MEAN_CACHE];
 } mean_ctx;
 
+/* mean e − asked e at ln(value) (exact statistics unless c->mode is STATS_QUICK); the bodies stick: e = 0 */
 static double mean_fn(double lnv, void *params) {
   mean_ctx *c = params;
+  if (c->mode != STATS_QUICK)
+    for (int i = 0; i < c->n_cache; i++)
+      if (c->cache_x[i] == lnv) {
+        c->S = c->cache_S[i];
+        return c->cache_g[i];
+      }
   impactfit_stepper st;
   memset(&st, 0, sizeof st);
   int s = c->build(c->ctx, exp(lnv), &st, c->err);
   if (!s)
-    s = impactfit_step_phase_stats(&st, c->v, &c->S, c->err);
-  if (s == IMPACTFIT_ENOSEP) /* the bodies stick: e = 0 */
-    return -c->e;
-  if (s) {
+    s = phase_stats(&st, c->v, &c->S, c->mode, c->err);
+  c->evals++;
+  c->impacts += c->S.impacts;
+  double g;
+  if (s == IMPACTFIT_ENOSEP) { /* the bodies stick: e = 0 */
+    memset(&c->S, 0, sizeof c->S);
+    c->S.e_continuous = NAN;
+    g = -c->e;
+  } else if (s) {
     c->status = s;
     return 0.0;
+  } else {
+    g = c->S.e_mean - c->e;
   }
-  return c->S.e_mean - c->e;
+  if (c->mode != STATS_QUICK) {
+    int k = c->n_cache < MEAN_CACHE ? c->n_cache++ : (int)(c->evals % MEAN_CACHE);
+    c->cache_x[k] = lnv;
+    c->cache_g[k] = g;
+    c->cache_S[k] = c->S;
+  }
+  return g;
+}
+
+/* Brent's method (GSL) on the bracket [xa, xb] of ln(value) (g(xa), g(xb) of opposite signs) until
+ * |g| ≤ tol; *x the root. Returns 0, ENOCONV (a jump of the mean across the target) or a status. */
+static int refine(mean_ctx *c, double xa, double xb, double tol, double *x, impactfit_error *err) {
+  gsl_root_fsolver *rs = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+  if (!rs)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "stepper inverse: out of memory");
+  gsl_function F = {mean_fn, c};
+  gsl_root_fsolver_set(rs, &F, xa, xb);
+  int conv = 0;
+  for (int it = 0; it < 200 && !c->status; it++) {
+    if (gsl_root_fsolver_iterate(rs) != GSL_SUCCESS || c->status)
+      break;
+    *x = gsl_root_fsolver_root(rs);
+    double g = mean_fn(*x, c);
+    if (c->status)
+      break;
+    if (fabs(g) <= tol) {
+      conv = 1;
+      break;
+    }
+    double l = gsl_root_fsolver_x_lower(rs), u = gsl_root_fsolver_x_upper(rs);
+    if (u - l <= 4.0 * DBL_EPSILON * fmax(1.0, fabs(u)))
+      break;
+  }
+  gsl_root_fsolver_free(rs);
+  if (c->status)
+    return c->status;
+  if (!conv)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV,
+                           "stepper inverse: the mean e jumps across %.17g near the value %.17g (not reached to %.3g)",
+                           c->e, exp(*x), tol);
+  return 0;
+}
+
+/* A bracket of the root near the guess x0 (exact statistics), stepping towards the root by the
+ * secant estimate from the slope k of the quick scan and widening the step fourfold, within [xl, xr].
+ * Returns 1 with [*xa, *xb] (signs of g opposite), 0 when none was found there, or -1 on a status. */
+static int bracket_near(mean_ctx *c, double x0, double k, double xl, double xr, double tol, double *xa, double *xb,
+                        double *root) {
+  double g0 = mean_fn(x0, c);
+  if (c->status)
+    return -1;
+  if (fabs(g0) <= tol) {
+    *root = x0;
+    return 2;
+  }
+  double d = isfinite(k) && k != 0.0 ? -1.5 * g0 / k : 0.0, span = xr - xl;
+  double dir = d != 0.0 ? (d > 0.0 ? 1.0 : -1.0) : 1.0;
+  d = fabs(d);
+  if (!(d >= 1e-9 * span))
+    d = 1e-9 * span;
+  for (int i = 0; i < 16; i++) {
+    double x1 = x0 + dir * d;
+    if (x1 < xl || x1 > xr)
+      return 0;
+    double g1 = mean_fn(x1, c);
+    if (c->status)
+      return -1;
+    if (fabs(g1) <= tol) {
+      *root = x1;
+      return 2;
+    }
+    if ((g1 > 0.0) != (g0 > 0.0)) {
+      *xa = fmin(x0, x1);
+      *xb = fmax(x0, x1);
+      return 1;
+    }
+    x0 = x1;
+    g0 = g1;
+    d *= 4.0;
+  }
+  return 0;
+}
+
+/* The exact scan on 25 points (the first bracket), when the quick scan found none or its bracket
+ * did not hold. Returns 1 with the bracket, 0 (none: *mmin, *mmax the means found), or -1. */
+static int exact_scan(mean_ctx *c, double a, double b, double *xa, double *xb, double *mmin, double *mmax) {
+  enum { NGRID = 25 };
+  double gp = 0.0;
+  *mmin = INFINITY;
+  *mmax = -INFINITY;
+  for (int i = 0; i < NGRID; i++) {
+    double x = a + (b - a) * i / (NGRID - 1);
+    double g = mean_fn(x, c);
+    if (c->status)
+      return -1;
+    *mmin = fmin(*mmin, g + c->e);
+    *mmax = fmax(*mmax, g + c->e);
+    if (i > 0 && ((gp > 0.0) != (g > 0.0) || g == 0.0)) {
+      *xa = a + (b - a) * (i - 1) / (NGRID - 1);
+      *xb = x;
+      return 1;
+    }
+    gp = g;
+  }
+  return 0;
 }
 
 int impactfit_step_solve_mean(impactfit_step_build_fn build, const void *ctx, double v, double e, double lo, double hi,
@@ -476,78 +642,75 @@ int impactfit_step_solve_mean(impactfit_step_build_fn build, const void *ctx, do
     tol = 1e-10;
   if (!(tol >= 1e-13 && tol < 0.1))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper inverse: tol must lie in [1e-13, 0.1) (got %.17g)", tol);
-  mean_ctx c = {.build = build, .ctx = ctx, .v = v, .e = e, .err = err};
+  mean_ctx c = {.build = build, .ctx = ctx, .v = v, .e = e, .err = err, .mode = STATS_QUICK};
   enum { NGRID = 25 };
-  double a = log(lo), b = log(hi), ga = 0.0, xa = a, xb = b, gb = 0.0, mmin = INFINITY, mmax = -INFINITY;
+  double a = log(lo), b = log(hi), cell = (b - a) / (NGRID - 1), xa = a, xb = b, x = NAN;
+  /* 1. the quick scan: the first cell where the sampled mean crosses e; 2. exact statistics at the
+   * crossing of the quick means' secant, and a bracket near it. When either fails, the exact scan. */
+  double qprev = 0.0;
   int found = 0;
   for (int i = 0; i < NGRID; i++) {
-    double x = a + (b - a) * i / (NGRID - 1);
-    double g = mean_fn(x, &c);
+    double q = mean_fn(a + cell * i, &c);
     if (c.status)
       return c.status;
-    mmin = fmin(mmin, g + e);
-    mmax = fmax(mmax, g + e);
-    if (i > 0 && ((ga > 0.0) != (g > 0.0) || g == 0.0)) {
-      xa = a + (b - a) * (i - 1) / (NGRID - 1);
-      xb = x;
-      gb = g;
-      found = 1;
+    if (i > 0 && ((qprev > 0.0) != (q > 0.0) || q == 0.0)) {
+      double k = (q - qprev) / cell, x0 = a + cell * (i - 1) + (q != qprev ? -qprev / k : 0.5 * cell);
+      c.mode = STATS_NO_CONTINUOUS;
+      found = bracket_near(&c, fmin(fmax(x0, a), b), k, fmax(a, a + cell * (i - 2)), fmin(b, a + cell * (i + 1)), tol,
+                           &xa, &xb, &x);
+      if (found < 0)
+        return c.status;
       break;
     }
-    ga = g;
+    qprev = q;
   }
+  c.mode = STATS_NO_CONTINUOUS;
   if (!found) {
-    if (stats) {
-      memset(stats, 0, sizeof *stats);
-      stats->e_min = mmin;
-      stats->e_max = mmax;
-      stats->e_mean = NAN;
-      stats->e_continuous = NAN;
-    }
-    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT,
-                           "no value in [%.6g, %.6g] gives a mean e of %.17g at this step: the mean ranges over "
-                           "[%.6g, %.6g] there",
-                           lo, hi, e, mmin, mmax);
-  }
-  double x = xb;
-  if (fabs(gb) > tol) {
-    gsl_root_fsolver *rs = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
-    if (!rs)
-      return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "stepper inverse: out of memory");
-    gsl_function F = {mean_fn, &c};
-    gsl_root_fsolver_set(rs, &F, xa, xb);
-    int conv = 0;
-    for (int it = 0; it < 200; it++) {
-      if (gsl_root_fsolver_iterate(rs) != GSL_SUCCESS || c.status)
-        break;
-      x = gsl_root_fsolver_root(rs);
-      double g = mean_fn(x, &c);
-      if (c.status)
-        break;
-      if (fabs(g) <= tol) {
-        conv = 1;
-        break;
+    double mmin, mmax;
+    int r = exact_scan(&c, a, b, &xa, &xb, &mmin, &mmax);
+    if (r < 0)
+      return c.status;
+    if (r == 0) {
+      if (stats) {
+        memset(stats, 0, sizeof *stats);
+        stats->e_min = mmin;
+        stats->e_max = mmax;
+        stats->e_mean = NAN;
+        stats->e_continuous = NAN;
+        stats->impacts = c.impacts;
       }
-      double l = gsl_root_fsolver_x_lower(rs), u = gsl_root_fsolver_x_upper(rs);
-      if (u - l <= 4.0 * DBL_EPSILON * fmax(1.0, fabs(u)))
-        break;
+      return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT,
+                             "no value in [%.6g, %.6g] gives a mean e of %.17g at this step: the mean ranges over "
+                             "[%.6g, %.6g] there",
+                             lo, hi, e, mmin, mmax);
     }
-    gsl_root_fsolver_free(rs);
-    if (c.status)
-      return c.status;
-    if (!conv)
-      return IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV,
-                             "stepper inverse: the mean e jumps across %.17g near the value %.17g (not reached to "
-                             "%.3g)",
-                             e, exp(x), tol);
-  } else {
-    mean_fn(x, &c);
-    if (c.status)
-      return c.status;
   }
+  /* 3. Brent on the bracket (unless a point already met the tolerance) */
+  if (isnan(x)) {
+    double ga = mean_fn(xa, &c), gb = mean_fn(xb, &c);
+    if (c.status)
+      return c.status;
+    if (fabs(gb) <= tol || fabs(ga) <= tol) {
+      x = fabs(gb) <= tol ? xb : xa;
+    } else {
+      int s = refine(&c, xa, xb, tol, &x, err);
+      if (s)
+        return s;
+    }
+  }
+  /* the statistics at the answer, with the continuous-time e */
+  mean_fn(x, &c);
+  if (c.status)
+    return c.status;
   *value = exp(x);
-  if (stats)
+  if (stats) {
+    impactfit_stepper st;
+    memset(&st, 0, sizeof st);
     *stats = c.S;
+    if (build(ctx, *value, &st, NULL) == 0)
+      stats->e_continuous = continuous_e(&st, v);
+    stats->impacts = c.impacts;
+  }
   return 0;
 }
 
@@ -557,7 +720,7 @@ static int stable_at(const impactfit_stepper *st, double v, double dt, int *stab
   impactfit_stepper s = *st;
   s.dt = dt;
   impactfit_step_stats S;
-  int rc = impactfit_step_phase_stats(&s, v, &S, err);
+  int rc = phase_stats(&s, v, &S, STATS_NO_CONTINUOUS, err);
   if (rc == IMPACTFIT_ENONFINITE || rc == IMPACTFIT_ENOSEP) {
     *stable = 0;
     return 0;
