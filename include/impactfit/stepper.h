@@ -157,8 +157,8 @@ IMPACTFIT_EXPORT int impactfit_step_phase_stats(const impactfit_stepper *st, dou
 typedef int (*impactfit_step_build_fn)(const void *ctx, double value, impactfit_stepper *st, impactfit_error *err);
 
 /* The value in [lo, hi] (0 < lo < hi; searched in ln(value)) whose mean e over the phase equals e to
- * |e_mean − e| ≤ tol (tol 0: 1e-10), at speed v. The search: the mean of the 64 sampled phases
- * (a midpoint rule, within the largest jump/64 of the mean) on 25 points of [lo, hi]; at the first
+ * |e_mean − e| ≤ tol (tol 0: 1e-10), at speed v. The search: a 16-phase midpoint rule for the mean
+ * (within about the largest jump of e(φ)/16 of it) on 25 points of [lo, hi]; at the first
  * crossing of e, the exact mean at the secant's crossing and a bracket grown from it by the secant
  * step (fourfold each time); then Brent's method (GSL) on the exact mean. When the sampled means do not
  * cross e or their crossing holds no exact bracket, the exact mean on the 25 points and its first

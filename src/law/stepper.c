@@ -399,10 +399,13 @@ static double continuous_e(const impactfit_stepper *st, double v) {
   return impactfit_law_impact_solve(NULL, &lp, &r, &e2) == 0 ? r.e_out : NAN;
 }
 
-/* What phase_stats computes: everything; everything but the continuous-time e; or only the samples
- * (the mean is then the midpoint rule on their 64 cells: within the largest jump/64 of the exact mean,
- * for bracketing a root cheaply). */
+/* What phase_stats computes: everything; everything but the continuous-time e; or only the midpoint rule
+ * on QUICK_PHASES cells of φ (within about the largest jump/QUICK_PHASES of the exact mean: enough to
+ * bracket a root cheaply). */
 enum { STATS_FULL, STATS_NO_CONTINUOUS, STATS_QUICK };
+#ifndef QUICK_PHASES
+#define QUICK_PHASES 16
+#endif
 
 static int phase_stats(const impactfit_stepper *st, double v, impactfit_step_stats *out, int mode,
                        impactfit_error *err) {
@@ -419,6 +422,20 @@ static int phase_stats(const impactfit_stepper *st, double v, impactfit_step_sta
   out->e_max = -INFINITY;
   out->e_continuous = NAN;
   phase_ctx c = {.st = st, .v = v, .S = out, .err = err};
+  int known = st->type->needs_law && st->type->amplification;
+  if (mode == STATS_QUICK) {
+    enum { NQ = QUICK_PHASES };
+    double sum = 0.0, eq;
+    for (int i = 0; i < NQ; i++) {
+      if (eval(&c, (i + 0.5) / NQ, &eq, NULL))
+        return c.status;
+      sum += eq;
+    }
+    out->e_mean = sum / NQ;
+    out->pieces = 0;
+    out->stable = (!known || out->rho_max <= 1.0 + 1e-9) && out->e_max <= 1.0;
+    return 0;
+  }
   enum { NS = 66 };
   double phi[NS], e[NS];
   unsigned long sig[NS];
@@ -429,16 +446,6 @@ static int phase_stats(const impactfit_stepper *st, double v, impactfit_step_sta
   for (int i = 0; i < NS; i++)
     if (eval(&c, phi[i], &e[i], &sig[i]))
       return c.status;
-  int known = st->type->needs_law && st->type->amplification;
-  if (mode == STATS_QUICK) {
-    double sum = 0.0;
-    for (int i = 1; i < NS - 1; i++)
-      sum += e[i];
-    out->e_mean = sum / (NS - 2);
-    out->pieces = 0;
-    out->stable = (!known || out->rho_max <= 1.0 + 1e-9) && out->e_max <= 1.0;
-    return 0;
-  }
   jumps *J = malloc(sizeof *J);
   if (!J)
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "stepper: out of memory");
