@@ -516,6 +516,27 @@ static void part_c(void) {
           "(c) %s defaults: the engine's range [%.6f, %.6f] lies in and fills impactfit's [%.6f, %.6f]", ints[g], mn,
           mx, ans.e_min, ans.e_max);
   }
+  /* the default solimp (d0 0.9 != dwidth 0.95) makes e depend on the speed */
+  for (int k = 0; k < 2; k++) {
+    const double v = k ? 2.0 : 0.5;
+    scene s = scene_plane(0.002, "Euler");
+    impactfit_engine_request rq = request(&s, "soft contact", NULL, NULL, -1);
+    rq.v = v;
+    impactfit_engine_answer ans;
+    impactfit_error err;
+    if (impactfit_engine_solve(&rq, &ans, &err))
+      continue;
+    sim S;
+    if (sim_open(&S, &s))
+      continue;
+    double sum = 0.0;
+    for (int i = 0; i < 400; i++)
+      sum += sim_impact(&S, v, (i + 0.5) / 400, NULL) / 400;
+    sim_close(&S);
+    printf("    Euler dt 0.002 at %g m/s: engine mean over 400 phases %.6f; impactfit mean %.6f, continuous %.6f\n", v,
+           sum, ans.e_mean, ans.e_continuous);
+    CHECK_ABS(sum, ans.e_mean, 2e-5, "(c) defaults at %g m/s: the engine's mean vs impactfit's", v);
+  }
   /* the continuous-time value, with the engine at a fine step (the spread is O(dt): mean over 4 phases) */
   {
     scene s = scene_plane(2e-6, "RK4");
@@ -593,167 +614,192 @@ static double rule(const char *what, const scene *s, const char *model, const do
   return t.max_de;
 }
 
+/* no contact row at dist = 0 (dist < margin - gap is required), one just inside */
+static void d_zero_distance(void) {
+  scene s = scene_plane(0.002, "Euler");
+  sim S;
+  if (sim_open(&S, &s) == 0) {
+    int rows[3], cons[3];
+    const double dist[3] = {1e-9, 0.0, -1e-12};
+    for (int k = 0; k < 3; k++) {
+      mj_resetData(S.m, S.d);
+      S.d->qpos[2] = s.r1 + dist[k];
+      S.d->qvel[2] = -1.0;
+      mj_forward(S.m, S.d);
+      rows[k] = S.d->nefc;
+      cons[k] = S.d->ncon;
+    }
+    printf("    contact at dist = +1e-9 / 0 / -1e-12: contacts %d %d %d, constraint rows %d %d %d\n", cons[0], cons[1],
+           cons[2], rows[0], rows[1], rows[2]);
+    CHECK(cons[0] == 0 && cons[1] == 1 && rows[1] == 0 && cons[2] == 1 && rows[2] == 1,
+          "(d) a contact is generated at dist <= 0 but acts only at dist < 0");
+    sim_close(&S);
+  }
+}
+
+/* the solvers: Newton (default), CG, PGS, a tight tolerance; sphere-plane and unequal spheres */
+static void d_solvers(void) {
+  const char *solvers[] = {"Newton", "CG", "PGS"};
+  for (int k = 0; k < 3; k++)
+    for (int p = 0; p < 2; p++) {
+      scene s = p ? scene_spheres(0.002, "Euler", 0.01, 0.0) : scene_plane(0.002, "Euler");
+      s.m2 = p ? 4.0 * s.m1 : 0.0;
+      s.solver = solvers[k];
+      snprintf(s.geom, sizeof s.geom, "solref=\"0.02 0.3\"");
+      const double sr[2] = {0.02, 0.3};
+      char what[120];
+      snprintf(what, sizeof what, "solver %s, %s", solvers[k], p ? "spheres 1:4" : "sphere-plane");
+      impactfit_engine_request rq = request(&s, "soft contact", sr, NULL, -1);
+      impactfit_stepper st;
+      impactfit_error err;
+      if (impactfit_engine_stepper(&rq, 0.3, &st, &err))
+        continue;
+      tally t = {0};
+      agree(&s, &st, 1.0, what, &t);
+      printf("    %-58s max|de| %.2e, force vs M d (aref - a0) %.1e\n", what, t.max_de, t.fmodel_max);
+      CHECK(t.fmodel_max <= 1e-12, "(d) %s: f = M d (aref - a0) (rel. err %.3g)", what, t.fmodel_max);
+    }
+  scene s = scene_plane(0.002, "Euler");
+  snprintf(s.option, sizeof s.option, "tolerance=\"1e-15\" iterations=\"1000\"");
+  snprintf(s.geom, sizeof s.geom, "solref=\"0.02 0.3\"");
+  const double sr[2] = {0.02, 0.3};
+  rule("Newton, tolerance 1e-15", &s, "soft contact", sr, NULL, -1, 0.3);
+}
+
+/* implicit = Euler for this contact, per phase */
+static void d_implicit(void) {
+  scene a = scene_plane(0.002, "Euler"), b = scene_plane(0.002, "implicit");
+  sim A, B;
+  if (sim_open(&A, &a) == 0 && sim_open(&B, &b) == 0) {
+    double worst = 0.0;
+    for (int k = 0; k < 50; k++) {
+      double phi = (k + 0.5) / 50.0;
+      worst = fmax(worst, fabs(sim_impact(&A, 1.0, phi, NULL) - sim_impact(&B, 1.0, phi, NULL)));
+    }
+    printf("    implicit vs Euler, defaults, 50 phases: max|de| %.2e\n", worst);
+    CHECK(worst <= 1e-14, "(d) implicit gives Euler's e (max diff %.3g)", worst);
+    sim_close(&A);
+    sim_close(&B);
+  }
+}
+
+/* solmix: solref on the sphere only mixes with the plane's default (0.02, 1) */
+static void d_solmix(void) {
+  scene s = scene_plane(0.002, "Euler");
+  snprintf(s.sphere, sizeof s.sphere, "solref=\"0.02 0.3\"");
+  const double mixed[2] = {0.02, 0.65};
+  double de = rule("solref 0.02 0.3 on the sphere only -> 0.02 0.65 (solmix)", &s, "soft contact", mixed, NULL, -1,
+                   0.65);
+  CHECK(de <= 1e-6, "(d) solmix mean");
+  snprintf(s.sphere, sizeof s.sphere, "solref=\"0.02 0.3\" solmix=\"3\"");
+  const double mixed3[2] = {0.02, 0.25 * 1.0 + 0.75 * 0.3};
+  rule("sphere solref 0.02 0.3 solmix 3 -> weight 3/4", &s, "soft contact", mixed3, NULL, -1, mixed3[1]);
+  /* direct form: the smaller of each */
+  scene d = scene_plane(0.002, "Euler");
+  snprintf(d.sphere, sizeof d.sphere, "solref=\"-20000 -10\"");
+  snprintf(d.base, sizeof d.base, "solref=\"-10000 -30\"");
+  const double dmin[2] = {-20000, -30};
+  rule("direct -20000 -10 and -10000 -30 -> -20000 -30 (min)", &d, "soft contact direct", dmin, NULL, -1, 30.0);
+}
+
+/* refsafe: timeconst 0.002 < 2 dt */
+static void d_refsafe(void) {
+  scene s = scene_plane(0.002, "Euler");
+  snprintf(s.geom, sizeof s.geom, "solref=\"0.002 0.5\"");
+  const double sr[2] = {0.002, 0.5};
+  rule("refsafe on: timeconst 0.002 raised to 0.004", &s, "soft contact", sr, NULL, 1, 0.5);
+  snprintf(s.flags, sizeof s.flags, "refsafe=\"disable\"");
+  rule("refsafe off: timeconst 0.002", &s, "soft contact", sr, NULL, 0, 0.5);
+  scene r = scene_plane(0.002, "RK4");
+  snprintf(r.geom, sizeof r.geom, "solref=\"0.002 0.5\"");
+  snprintf(r.flags, sizeof r.flags, "refsafe=\"disable\"");
+  rule("refsafe off, RK4", &r, "soft contact", sr, NULL, 0, 0.5);
+}
+
+/* direct form with a flat impedance, Euler and RK4 */
+static void d_direct(void) {
+  const double sr[2] = {-40000, -40}, imp[5] = {0.95, 0.95, 0.001, 0.5, 2};
+  const char *ints[] = {"Euler", "RK4"};
+  for (int g = 0; g < 2; g++) {
+    scene s = scene_spheres(0.001, ints[g], 0.005, 0.0);
+    s.m2 = 0.5 * s.m1;
+    snprintf(s.geom, sizeof s.geom, "solref=\"-40000 -40\" solimp=\"0.95 0.95 0.001 0.5 2\"");
+    char what[100];
+    snprintf(what, sizeof what, "direct -40000 -40, flat impedance, %s, spheres 2:1", ints[g]);
+    rule(what, &s, "soft contact direct", sr, imp, -1, 40.0);
+  }
+}
+
+/* margin and gap: the contact acts at dist < margin - gap with the same law */
+static void d_margin(void) {
+  scene s = scene_plane(0.002, "Euler");
+  snprintf(s.geom, sizeof s.geom, "solref=\"0.02 0.3\" margin=\"0.002\" gap=\"0.0005\"");
+  s.offset = 0.0015;
+  const double sr[2] = {0.02, 0.3};
+  rule("margin 0.002 gap 0.0005 (acts at dist < 0.0015)", &s, "soft contact", sr, NULL, -1, 0.3);
+  scene r = s;
+  r.integrator = "RK4";
+  rule("margin 0.002 gap 0.0005, RK4", &r, "soft contact", sr, NULL, -1, 0.3);
+}
+
+/* override: <option o_solref o_solimp> with <flag override> replaces the geoms' values */
+static void d_override(void) {
+  scene s = scene_plane(0.002, "Euler");
+  snprintf(s.geom, sizeof s.geom, "solref=\"0.02 1\"");
+  snprintf(s.option, sizeof s.option, "o_solref=\"0.03 0.4\" o_solimp=\"0.8 0.9 0.002 0.5 2\"");
+  snprintf(s.flags, sizeof s.flags, "override=\"enable\"");
+  const double sr[2] = {0.03, 0.4}, imp[5] = {0.8, 0.9, 0.002, 0.5, 2};
+  rule("override: o_solref 0.03 0.4, o_solimp 0.8 0.9 0.002 0.5 2", &s, "soft contact", sr, imp, -1, 0.4);
+}
+
+/* two 5 mm spheres at 2 m/s with the default contact: the penetration passes the centres, the normal
+   * flips and the spheres pass through each other; impactfit says so */
+static void d_pass_through(void) {
+  scene s = scene_spheres(0.002, "Euler", 0.005, 0.0);
+  s.r1 = 0.005;
+  s.m2 = s.m1;
+  sim S;
+  impactfit_engine_request rq = request(&s, "soft contact", NULL, NULL, -1);
+  rq.v = 2.0;
+  impactfit_engine_answer ans;
+  impactfit_error err;
+  if (sim_open(&S, &s) == 0 && impactfit_engine_solve(&rq, &ans, &err) == 0) {
+    double e = sim_impact(&S, 2.0, 0.5, NULL);
+    printf("    two 5 mm spheres, defaults, 2 m/s: engine %s; impactfit: %.90s...\n",
+           isnan(e) ? "the centres cross (they pass through each other)" : "separates", ans.note);
+    CHECK(isnan(e) && strstr(ans.note, "PASS THROUGH"), "(d) the spheres pass through each other in the engine and "
+                                                        "impactfit says so");
+    sim_close(&S);
+  }
+}
+
+/* <pair>: its own solref and solimp (not the geoms'); condim must be given (its default is 3) */
+static void d_pair(void) {
+  scene s = scene_spheres(0.002, "RK4", 0.005, 0.0);
+  s.m2 = s.m1;
+  snprintf(s.geom, sizeof s.geom, "solref=\"0.02 1\"");
+  snprintf(s.pair, sizeof s.pair, "condim=\"1\" solref=\"0.01 0.2\" solimp=\"0.95 0.99 0.001 0.5 2\"");
+  const double sr[2] = {0.01, 0.2}, imp[5] = {0.95, 0.99, 0.001, 0.5, 2};
+  rule("<pair solref 0.01 0.2 solimp 0.95 0.99 ...>, RK4, spheres", &s, "soft contact", sr, imp, -1, 0.2);
+  /* a pair without solref takes MuJoCo's default, not the geoms' (user_objects.cc:2679-2692) */
+  snprintf(s.geom, sizeof s.geom, "solref=\"0.02 0.3\"");
+  snprintf(s.pair, sizeof s.pair, "condim=\"1\"");
+  const double def[2] = {0.02, 1.0};
+  rule("<pair condim 1> over geoms with solref 0.02 0.3 -> 0.02 1", &s, "soft contact", def, NULL, -1, 1.0);
+}
+
 static void part_d(void) {
   printf("(d) rules read in MuJoCo 2.2.2's source, checked in the engine\n");
-  /* no contact row at dist = 0 (dist < margin - gap is required), one just inside */
-  {
-    scene s = scene_plane(0.002, "Euler");
-    sim S;
-    if (sim_open(&S, &s) == 0) {
-      int rows[3], cons[3];
-      const double dist[3] = {1e-9, 0.0, -1e-12};
-      for (int k = 0; k < 3; k++) {
-        mj_resetData(S.m, S.d);
-        S.d->qpos[2] = s.r1 + dist[k];
-        S.d->qvel[2] = -1.0;
-        mj_forward(S.m, S.d);
-        rows[k] = S.d->nefc;
-        cons[k] = S.d->ncon;
-      }
-      printf("    contact at dist = +1e-9 / 0 / -1e-12: contacts %d %d %d, constraint rows %d %d %d\n", cons[0],
-             cons[1], cons[2], rows[0], rows[1], rows[2]);
-      CHECK(cons[0] == 0 && cons[1] == 1 && rows[1] == 0 && cons[2] == 1 && rows[2] == 1,
-            "(d) a contact is generated at dist <= 0 but acts only at dist < 0");
-      sim_close(&S);
-    }
-  }
-  /* the solvers: Newton (default), CG, PGS, a tight tolerance; sphere-plane and unequal spheres */
-  {
-    const char *solvers[] = {"Newton", "CG", "PGS"};
-    for (int k = 0; k < 3; k++)
-      for (int p = 0; p < 2; p++) {
-        scene s = p ? scene_spheres(0.002, "Euler", 0.01, 0.0) : scene_plane(0.002, "Euler");
-        s.m2 = p ? 4.0 * s.m1 : 0.0;
-        s.solver = solvers[k];
-        snprintf(s.geom, sizeof s.geom, "solref=\"0.02 0.3\"");
-        const double sr[2] = {0.02, 0.3};
-        char what[120];
-        snprintf(what, sizeof what, "solver %s, %s", solvers[k], p ? "spheres 1:4" : "sphere-plane");
-        impactfit_engine_request rq = request(&s, "soft contact", sr, NULL, -1);
-        impactfit_stepper st;
-        impactfit_error err;
-        if (impactfit_engine_stepper(&rq, 0.3, &st, &err))
-          continue;
-        tally t = {0};
-        agree(&s, &st, 1.0, what, &t);
-        printf("    %-58s max|de| %.2e, force vs M d (aref - a0) %.1e\n", what, t.max_de, t.fmodel_max);
-        CHECK(t.fmodel_max <= 1e-12, "(d) %s: f = M d (aref - a0) (rel. err %.3g)", what, t.fmodel_max);
-      }
-    scene s = scene_plane(0.002, "Euler");
-    snprintf(s.option, sizeof s.option, "tolerance=\"1e-15\" iterations=\"1000\"");
-    snprintf(s.geom, sizeof s.geom, "solref=\"0.02 0.3\"");
-    const double sr[2] = {0.02, 0.3};
-    rule("Newton, tolerance 1e-15", &s, "soft contact", sr, NULL, -1, 0.3);
-  }
-  /* implicit = Euler for this contact, per phase */
-  {
-    scene a = scene_plane(0.002, "Euler"), b = scene_plane(0.002, "implicit");
-    sim A, B;
-    if (sim_open(&A, &a) == 0 && sim_open(&B, &b) == 0) {
-      double worst = 0.0;
-      for (int k = 0; k < 50; k++) {
-        double phi = (k + 0.5) / 50.0;
-        worst = fmax(worst, fabs(sim_impact(&A, 1.0, phi, NULL) - sim_impact(&B, 1.0, phi, NULL)));
-      }
-      printf("    implicit vs Euler, defaults, 50 phases: max|de| %.2e\n", worst);
-      CHECK(worst <= 1e-14, "(d) implicit gives Euler's e (max diff %.3g)", worst);
-      sim_close(&A);
-      sim_close(&B);
-    }
-  }
-  /* solmix: solref on the sphere only mixes with the plane's default (0.02, 1) */
-  {
-    scene s = scene_plane(0.002, "Euler");
-    snprintf(s.sphere, sizeof s.sphere, "solref=\"0.02 0.3\"");
-    const double mixed[2] = {0.02, 0.65};
-    double de = rule("solref 0.02 0.3 on the sphere only -> 0.02 0.65 (solmix)", &s, "soft contact", mixed, NULL, -1,
-                     0.65);
-    CHECK(de <= 1e-6, "(d) solmix mean");
-    snprintf(s.sphere, sizeof s.sphere, "solref=\"0.02 0.3\" solmix=\"3\"");
-    const double mixed3[2] = {0.02, 0.25 * 1.0 + 0.75 * 0.3};
-    rule("sphere solref 0.02 0.3 solmix 3 -> weight 3/4", &s, "soft contact", mixed3, NULL, -1, mixed3[1]);
-    /* direct form: the smaller of each */
-    scene d = scene_plane(0.002, "Euler");
-    snprintf(d.sphere, sizeof d.sphere, "solref=\"-20000 -10\"");
-    snprintf(d.base, sizeof d.base, "solref=\"-10000 -30\"");
-    const double dmin[2] = {-20000, -30};
-    rule("direct -20000 -10 and -10000 -30 -> -20000 -30 (min)", &d, "soft contact direct", dmin, NULL, -1, 30.0);
-  }
-  /* refsafe: timeconst 0.002 < 2 dt */
-  {
-    scene s = scene_plane(0.002, "Euler");
-    snprintf(s.geom, sizeof s.geom, "solref=\"0.002 0.5\"");
-    const double sr[2] = {0.002, 0.5};
-    rule("refsafe on: timeconst 0.002 raised to 0.004", &s, "soft contact", sr, NULL, 1, 0.5);
-    snprintf(s.flags, sizeof s.flags, "refsafe=\"disable\"");
-    rule("refsafe off: timeconst 0.002", &s, "soft contact", sr, NULL, 0, 0.5);
-    scene r = scene_plane(0.002, "RK4");
-    snprintf(r.geom, sizeof r.geom, "solref=\"0.002 0.5\"");
-    snprintf(r.flags, sizeof r.flags, "refsafe=\"disable\"");
-    rule("refsafe off, RK4", &r, "soft contact", sr, NULL, 0, 0.5);
-  }
-  /* direct form with a flat impedance, Euler and RK4 */
-  {
-    const double sr[2] = {-40000, -40}, imp[5] = {0.95, 0.95, 0.001, 0.5, 2};
-    const char *ints[] = {"Euler", "RK4"};
-    for (int g = 0; g < 2; g++) {
-      scene s = scene_spheres(0.001, ints[g], 0.005, 0.0);
-      s.m2 = 0.5 * s.m1;
-      snprintf(s.geom, sizeof s.geom, "solref=\"-40000 -40\" solimp=\"0.95 0.95 0.001 0.5 2\"");
-      char what[100];
-      snprintf(what, sizeof what, "direct -40000 -40, flat impedance, %s, spheres 2:1", ints[g]);
-      rule(what, &s, "soft contact direct", sr, imp, -1, 40.0);
-    }
-  }
-  /* margin and gap: the contact acts at dist < margin - gap with the same law */
-  {
-    scene s = scene_plane(0.002, "Euler");
-    snprintf(s.geom, sizeof s.geom, "solref=\"0.02 0.3\" margin=\"0.002\" gap=\"0.0005\"");
-    s.offset = 0.0015;
-    const double sr[2] = {0.02, 0.3};
-    rule("margin 0.002 gap 0.0005 (acts at dist < 0.0015)", &s, "soft contact", sr, NULL, -1, 0.3);
-    scene r = s;
-    r.integrator = "RK4";
-    rule("margin 0.002 gap 0.0005, RK4", &r, "soft contact", sr, NULL, -1, 0.3);
-  }
-  /* override: <option o_solref o_solimp> with <flag override> replaces the geoms' values */
-  {
-    scene s = scene_plane(0.002, "Euler");
-    snprintf(s.geom, sizeof s.geom, "solref=\"0.02 1\"");
-    snprintf(s.option, sizeof s.option, "o_solref=\"0.03 0.4\" o_solimp=\"0.8 0.9 0.002 0.5 2\"");
-    snprintf(s.flags, sizeof s.flags, "override=\"enable\"");
-    const double sr[2] = {0.03, 0.4}, imp[5] = {0.8, 0.9, 0.002, 0.5, 2};
-    rule("override: o_solref 0.03 0.4, o_solimp 0.8 0.9 0.002 0.5 2", &s, "soft contact", sr, imp, -1, 0.4);
-  }
-  /* two 5 mm spheres at 2 m/s with the default contact: the penetration passes the centres, the normal
-   * flips and the spheres pass through each other; impactfit says so */
-  {
-    scene s = scene_spheres(0.002, "Euler", 0.005, 0.0);
-    s.r1 = 0.005;
-    s.m2 = s.m1;
-    sim S;
-    impactfit_engine_request rq = request(&s, "soft contact", NULL, NULL, -1);
-    rq.v = 2.0;
-    impactfit_engine_answer ans;
-    impactfit_error err;
-    if (sim_open(&S, &s) == 0 && impactfit_engine_solve(&rq, &ans, &err) == 0) {
-      double e = sim_impact(&S, 2.0, 0.5, NULL);
-      printf("    two 5 mm spheres, defaults, 2 m/s: engine %s; impactfit: %.90s...\n",
-             isnan(e) ? "the centres cross (they pass through each other)" : "separates", ans.note);
-      CHECK(isnan(e) && strstr(ans.note, "PASS THROUGH"), "(d) the spheres pass through each other in the engine and "
-                                                          "impactfit says so");
-      sim_close(&S);
-    }
-  }
-  /* <pair>: its own solref and solimp (not the geoms'); condim must be given (its default is 3) */
-  {
-    scene s = scene_spheres(0.002, "RK4", 0.005, 0.0);
-    s.m2 = s.m1;
-    snprintf(s.geom, sizeof s.geom, "solref=\"0.02 1\"");
-    snprintf(s.pair, sizeof s.pair, "condim=\"1\" solref=\"0.01 0.2\" solimp=\"0.95 0.99 0.001 0.5 2\"");
-    const double sr[2] = {0.01, 0.2}, imp[5] = {0.95, 0.99, 0.001, 0.5, 2};
-    rule("<pair solref 0.01 0.2 solimp 0.95 0.99 ...>, RK4, spheres", &s, "soft contact", sr, imp, -1, 0.2);
-  }
+  d_zero_distance();
+  d_solvers();
+  d_implicit();
+  d_solmix();
+  d_refsafe();
+  d_direct();
+  d_margin();
+  d_override();
+  d_pass_through();
+  d_pair();
 }
 
 int main(int argc, char **argv) {
