@@ -361,11 +361,11 @@ static void test_unreachable(void) {
   double value;
   impactfit_step_stats S;
   impactfit_error err;
-  int s = impactfit_step_solve_mean(flat_build, NULL, 1.0, 0.999999, 1.0, 10.0, 0.0, &value, &S, &err);
+  int s = impactfit_step_solve_mean(flat_build, NULL, 1.0, 0.999999, 1.0, 10.0, 3.0, 0.0, &value, &S, &err);
   CHECK(s == IMPACTFIT_ENOROOT && S.e_max < 0.999999 && S.e_min > 0.0,
         "unreachable: ENOROOT with the range of the mean [%g, %g] (%.300s)", S.e_min, S.e_max, err.message);
   double target = 0.5 * (S.e_min + S.e_max);
-  s = impactfit_step_solve_mean(flat_build, NULL, 1.0, target, 1.0, 10.0, 0.0, &value, &S, &err);
+  s = impactfit_step_solve_mean(flat_build, NULL, 1.0, target, 1.0, 10.0, NAN, 0.0, &value, &S, &err);
   CHECK(s == 0 && fabs(S.e_mean - target) <= 1e-10, "unreachable: a value inside the range solves (%g)", target);
 }
 

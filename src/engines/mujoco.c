@@ -213,7 +213,7 @@ static void std_note(const impactfit__engine_ctx *c, double value, char *buf, si
   const double *sr = impactfit__engine_val(c, "solref"), *rs = impactfit__engine_val(c, "refsafe");
   if (rs[0] != 0.0 && sr[0] < 2.0 * c->dt)
     impactfit__engine_appendf(buf, size,
-                              "refsafe raises timeconst %.6g s to 2 timestep = %.6g s (the law above uses that). ",
+                              "Refsafe raises timeconst %.6g s to 2 timestep = %.6g s (the law above uses that). ",
                               sr[0], 2.0 * c->dt);
   impactfit_stepper st;
   if (isfinite(value) && std_build(c, value, &st, NULL) == 0)
@@ -271,7 +271,7 @@ static const impactfit__engine_ops direct_ops = {
   ":1398-1476 mj_EulerSkip, :1499-1587 mj_RungeKutta, :1649-1771 mj_implicitSkip, :1846-1880 mj_step; compared "   \
   "at every tag 3.0.0-3.12.0; formula only"
 #define MJ_TRAPS_COMMON                                                                                          \
-  "refsafe raises timeconst to 2 timestep; the default solimp (d0 0.9 != dwidth 0.95) makes e depend on the "    \
+  "Refsafe raises timeconst to 2 timestep; the default solimp (d0 0.9 != dwidth 0.95) makes e depend on the "    \
   "speed; the damping force jumps to M d0 B v at first contact, so a single impact's e depends on the phase at " \
   "first order in dt; Euler takes the force from the step's start; RK4 re-detects contact at every stage; "      \
   "implicit differentiates only smooth forces: for this contact it is Euler; solref set on one geom only is "    \
@@ -311,7 +311,7 @@ const impactfit_engine_model impactfit__mujoco_models[] = {
      .end = MJ_END,
      .bodies = MJ_BODIES,
      .source = MJ_SOURCE_222,
-     .traps = "refsafe does not apply to the direct form; stiffness and damping are per unit effective mass; "
+     .traps = "Refsafe does not apply to the direct form; stiffness and damping are per unit effective mass; "
               "two geoms' direct solref mix to the smaller (stiffer, more damped) of each; the default solimp "
               "makes e depend on the speed",
      .integrators = "euler,rk4,implicit",
@@ -353,7 +353,7 @@ const impactfit_engine_model impactfit__mujoco_models[] = {
      .end = MJ_END,
      .bodies = MJ_BODIES,
      .source = MJ_SOURCE_23,
-     .traps = "refsafe does not apply to the direct form; two geoms' direct solref mix to the smaller of each",
+     .traps = "Refsafe does not apply to the direct form; two geoms' direct solref mix to the smaller of each",
      .integrators = "euler,rk4,implicit",
      .dt_default = 0.002,
      .run_here = 0,
@@ -398,7 +398,7 @@ const impactfit_engine_model impactfit__mujoco_models[] = {
      .end = MJ_END,
      .bodies = MJ_BODIES,
      .source = MJ_SOURCE_3,
-     .traps = "refsafe does not apply to the direct form; two geoms' direct solref mix to the smaller of each; "
+     .traps = "Refsafe does not apply to the direct form; two geoms' direct solref mix to the smaller of each; "
               "margins and gaps add up since 3.5.0; adhesion (3.11.0) is not modelled (keep it 0)",
      .integrators = "euler,rk4,implicit,implicitfast",
      .dt_default = 0.002,

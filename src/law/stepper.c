@@ -195,6 +195,7 @@ int impactfit_stepper_check(const impactfit_stepper *st, impactfit_error *err) {
 /* ---------------------------------------------------------------- one impact */
 
 #define STEP_LIMIT 1000000L
+#define LN2 0.69314718055994530942
 
 static int impact_at(const impactfit_stepper *st, double v, double phi, impactfit_step_impact *out,
                      impactfit_error *err) {
@@ -228,9 +229,10 @@ static int impact_at(const impactfit_stepper *st, double v, double phi, impactfi
     int rc = st->type->step(st, &s);
     if (rc)
       return IMPACTFIT__FAIL(err, rc, "stepper %s: step %ld failed", st->type->name, k);
-    if (!isfinite(s.x) || !isfinite(s.u))
+    if (!isfinite(s.x) || !isfinite(s.u) || fabs(s.u) > 1e4 * v)
       return IMPACTFIT__FAIL(err, IMPACTFIT_ENONFINITE,
-                             "stepper %s: the state blew up after %ld steps (dt = %.6g s is unstable for this contact)",
+                             "stepper %s: the state blew up after %ld steps (|u| > 1e4 v: dt = %.6g s is unstable for "
+                             "this contact)",
                              st->type->name, k + 1, st->dt);
     if (s.f != 0.0 || s.contact) {
       acting = 1;
@@ -328,7 +330,7 @@ static int adapt(phase_ctx *c, double a, double b, double whole, int depth, doub
   double m = 0.5 * (a + b), l, r;
   if (gl8(c, a, m, &l) || gl8(c, m, b, &r))
     return c->status;
-  if (depth >= 10 || fabs(l + r - whole) <= 1e-13 * fmax(b - a, 1e-3)) {
+  if (depth >= 10 || fabs(l + r - whole) <= 1e-12 * (b - a)) {
     *out = l + r;
     return 0;
   }
@@ -485,26 +487,32 @@ int impactfit_step_phase_stats(const impactfit_stepper *st, double v, impactfit_
 
 /* ---------------------------------------------------------------- the inverse on the mean */
 
-/* The evaluations of the mean that the inverse keeps: GSL's Brent evaluates the bracket's ends again. */
+/* The evaluations of the exact mean that the inverse keeps: GSL's Brent evaluates the bracket's ends
+ * again. */
 #define MEAN_CACHE 8
+#define UNSTABLE 1e3 /* mean − e where the step blows up: "e = +inf" */
 
 typedef struct {
   impactfit_step_build_fn build;
   const void *ctx;
   double v, e;
   int status, mode;
+  int unstable; /* values met where the step blew up */
   impactfit_error *err;
   impactfit_step_stats S; /* of the last evaluation */
   long evals, impacts;    /* phase statistics computed, impacts simulated (all modes) */
+  double mmin, mmax;      /* the range of the exact means met, the unstable values left out */
   int n_cache;
   double cache_x[MEAN_CACHE], cache_g[MEAN_CACHE];
   impactfit_step_stats cache_S[MEAN_CACHE];
 } mean_ctx;
 
-/* mean e − asked e at ln(value) (exact statistics unless c->mode is STATS_QUICK); the bodies stick: e = 0 */
+/* mean e − asked e at ln(value), exact unless c->mode is STATS_QUICK; the bodies stick: e = 0; the step
+ * blows up: UNSTABLE */
 static double mean_fn(double lnv, void *params) {
   mean_ctx *c = params;
-  if (c->mode != STATS_QUICK)
+  int quick = c->mode == STATS_QUICK;
+  if (!quick)
     for (int i = 0; i < c->n_cache; i++)
       if (c->cache_x[i] == lnv) {
         c->S = c->cache_S[i];
@@ -518,17 +526,28 @@ static double mean_fn(double lnv, void *params) {
   c->evals++;
   c->impacts += c->S.impacts;
   double g;
-  if (s == IMPACTFIT_ENOSEP) { /* the bodies stick: e = 0 */
+  if (s == IMPACTFIT_ENOSEP || s == IMPACTFIT_ENONFINITE) {
+    impactfit_error_clear(c->err);
     memset(&c->S, 0, sizeof c->S);
     c->S.e_continuous = NAN;
-    g = -c->e;
+    if (s == IMPACTFIT_ENONFINITE) { /* the step is unstable there: the energy grows without bound */
+      c->unstable += !quick;
+      c->S.e_mean = c->S.e_min = c->S.e_max = INFINITY;
+      g = UNSTABLE;
+    } else {
+      g = -c->e; /* the bodies stick: e = 0 */
+    }
   } else if (s) {
     c->status = s;
     return 0.0;
   } else {
     g = c->S.e_mean - c->e;
   }
-  if (c->mode != STATS_QUICK) {
+  if (!quick) {
+    if (g != UNSTABLE) {
+      c->mmin = fmin(c->mmin, g + c->e);
+      c->mmax = fmax(c->mmax, g + c->e);
+    }
     int k = c->n_cache < MEAN_CACHE ? c->n_cache++ : (int)(c->evals % MEAN_CACHE);
     c->cache_x[k] = lnv;
     c->cache_g[k] = g;
@@ -537,12 +556,11 @@ static double mean_fn(double lnv, void *params) {
   return g;
 }
 
-/* Brent's method (GSL) on the bracket [xa, xb] of ln(value) (g(xa), g(xb) of opposite signs) until
- * |g| ≤ tol; *x the root. Returns 0, ENOCONV (a jump of the mean across the target) or a status. */
-static int refine(mean_ctx *c, double xa, double xb, double tol, double *x, impactfit_error *err) {
+/* Brent's method (GSL) on ln(value) inside [xa, xb] where mean − e changes sign, until |g| ≤ tol */
+static int refine(mean_ctx *c, double xa, double xb, double tol, double *x) {
   gsl_root_fsolver *rs = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
   if (!rs)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "stepper inverse: out of memory");
+    return IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOMEM, "stepper inverse: out of memory");
   gsl_function F = {mean_fn, c};
   gsl_root_fsolver_set(rs, &F, xa, xb);
   int conv = 0;
@@ -565,26 +583,28 @@ static int refine(mean_ctx *c, double xa, double xb, double tol, double *x, impa
   if (c->status)
     return c->status;
   if (!conv)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV,
+    return IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOCONV,
                            "stepper inverse: the mean e jumps across %.17g near the value %.17g (not reached to %.3g)",
                            c->e, exp(*x), tol);
   return 0;
 }
 
-/* A bracket of the root near the guess x0 (exact statistics), stepping towards the root by the
- * secant estimate from the slope k of the quick scan and widening the step fourfold, within [xl, xr].
- * Returns 1 with [*xa, *xb] (signs of g opposite), 0 when none was found there, or -1 on a status. */
+/* An exact bracket of the root near x0, stepping towards it by the secant estimate from the slope k of
+ * the cheap mean and widening the step fourfold, within [xl, xr]. Returns 1 with [*xa, *xb] (signs of g
+ * opposite), 2 with *root when a point meets the tolerance, 0 when none was found there, -1 on a status. */
 static int bracket_near(mean_ctx *c, double x0, double k, double xl, double xr, double tol, double *xa, double *xb,
                         double *root) {
   double g0 = mean_fn(x0, c);
   if (c->status)
     return -1;
+  if (g0 == UNSTABLE)
+    return 0;
   if (fabs(g0) <= tol) {
     *root = x0;
     return 2;
   }
   double d = isfinite(k) && k != 0.0 ? -1.5 * g0 / k : 0.0, span = xr - xl;
-  double dir = d != 0.0 ? (d > 0.0 ? 1.0 : -1.0) : 1.0;
+  double dir = d < 0.0 ? -1.0 : 1.0;
   d = fabs(d);
   if (!(d >= 1e-9 * span))
     d = 1e-9 * span;
@@ -595,6 +615,8 @@ static int bracket_near(mean_ctx *c, double x0, double k, double xl, double xr, 
     double g1 = mean_fn(x1, c);
     if (c->status)
       return -1;
+    if (g1 == UNSTABLE)
+      return 0;
     if (fabs(g1) <= tol) {
       *root = x1;
       return 2;
@@ -611,21 +633,72 @@ static int bracket_near(mean_ctx *c, double x0, double k, double xl, double xr, 
   return 0;
 }
 
-/* The exact scan on 25 points (the first bracket), when the quick scan found none or its bracket
- * did not hold. Returns 1 with the bracket, 0 (none: *mmin, *mmax the means found), or -1. */
-static int exact_scan(mean_ctx *c, double a, double b, double *xa, double *xb, double *mmin, double *mmax) {
-  enum { NGRID = 25 };
-  double gp = 0.0;
-  *mmin = INFINITY;
-  *mmax = -INFINITY;
-  for (int i = 0; i < NGRID; i++) {
-    double x = a + (b - a) * i / (NGRID - 1);
-    double g = mean_fn(x, c);
+/* Where the cheap mean crosses e: walking from the guess by factors of 2 (*walked = 1 when the walk
+ * reached a bound with |mean − e| shrinking all the way, *bound then that bound), else scanning
+ * [a, b] on 25 points. Returns 1 with the crossing cell [*x0, *x1] and the cheap values *q0, *q1 there,
+ * 0 when none, -1 on a status. */
+static int cheap_crossing(mean_ctx *c, double a, double b, double guess, double lo, double hi, double *x0, double *x1,
+                          double *q0, double *q1, int *walked, double *bound) {
+  c->mode = STATS_QUICK;
+  *walked = 0;
+  if (isfinite(guess) && guess > lo && guess < hi) {
+    double xg = log(guess), g0 = mean_fn(xg, c);
     if (c->status)
       return -1;
-    *mmin = fmin(*mmin, g + c->e);
-    *mmax = fmax(*mmax, g + c->e);
-    if (i > 0 && ((gp > 0.0) != (g > 0.0) || g == 0.0)) {
+    double xn = fmin(b, xg + LN2), gn = mean_fn(xn, c);
+    if (c->status)
+      return -1;
+    if (g0 != UNSTABLE && gn != UNSTABLE) {
+      if ((g0 > 0.0) != (gn > 0.0)) {
+        *x0 = xg, *x1 = xn, *q0 = g0, *q1 = gn;
+        return 1;
+      }
+      /* the direction in which |mean − e| shrinks */
+      double dir = fabs(gn) < fabs(g0) ? 1.0 : -1.0, xp = dir > 0 ? xn : xg, gp = dir > 0 ? gn : g0;
+      for (int i = 0; i < 40; i++) {
+        double xq = dir > 0 ? fmin(b, xp + LN2) : fmax(a, xp - LN2);
+        if (xq == xp) {
+          *walked = 1;
+          *bound = xp;
+          return 0;
+        }
+        double gq = mean_fn(xq, c);
+        if (c->status)
+          return -1;
+        if (gq == UNSTABLE || fabs(gq) > fabs(gp))
+          break; /* not monotone here: scan */
+        if ((gq > 0.0) != (gp > 0.0)) {
+          *x0 = xp, *x1 = xq, *q0 = gp, *q1 = gq;
+          return 1;
+        }
+        xp = xq, gp = gq;
+      }
+    }
+  }
+  enum { NGRID = 25 };
+  double gp = 0.0;
+  for (int i = 0; i < NGRID; i++) {
+    double x = a + (b - a) * i / (NGRID - 1), g = mean_fn(x, c);
+    if (c->status)
+      return -1;
+    if (i > 0 && gp != UNSTABLE && g != UNSTABLE && ((gp > 0.0) != (g > 0.0) || g == 0.0)) {
+      *x0 = a + (b - a) * (i - 1) / (NGRID - 1), *x1 = x, *q0 = gp, *q1 = g;
+      return 1;
+    }
+    gp = g;
+  }
+  return 0;
+}
+
+/* The exact mean on 25 points of [a, b]: its first bracket. Returns 1 with it, 0 when none, -1. */
+static int exact_scan(mean_ctx *c, double a, double b, double *xa, double *xb) {
+  enum { NGRID = 25 };
+  double gp = 0.0;
+  for (int i = 0; i < NGRID; i++) {
+    double x = a + (b - a) * i / (NGRID - 1), g = mean_fn(x, c);
+    if (c->status)
+      return -1;
+    if (i > 0 && gp != UNSTABLE && g != UNSTABLE && ((gp > 0.0) != (g > 0.0) || g == 0.0)) {
       *xa = a + (b - a) * (i - 1) / (NGRID - 1);
       *xb = x;
       return 1;
@@ -635,8 +708,30 @@ static int exact_scan(mean_ctx *c, double a, double b, double *xa, double *xb, d
   return 0;
 }
 
+static int no_root(mean_ctx *c, double lo, double hi, impactfit_step_stats *stats) {
+  if (stats) {
+    memset(stats, 0, sizeof *stats);
+    stats->e_min = c->mmin;
+    stats->e_max = c->mmax;
+    stats->e_mean = NAN;
+    stats->e_continuous = NAN;
+    stats->impacts = c->impacts;
+  }
+  if (!(c->mmin <= c->mmax))
+    return IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOROOT,
+                           "no value in [%.6g, %.6g] gives a mean e of %.17g at this step: the step is unstable at "
+                           "every value tried",
+                           lo, hi, c->e);
+  return IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOROOT,
+                         "no value in [%.6g, %.6g] gives a mean e of %.17g at this step: the means found range "
+                         "over [%.6g, %.6g]%s",
+                         lo, hi, c->e, c->mmin, c->mmax,
+                         c->unstable ? " (values where the step is unstable left out)" : "");
+}
+
 int impactfit_step_solve_mean(impactfit_step_build_fn build, const void *ctx, double v, double e, double lo, double hi,
-                              double tol, double *value, impactfit_step_stats *stats, impactfit_error *err) {
+                              double guess, double tol, double *value, impactfit_step_stats *stats,
+                              impactfit_error *err) {
   IMPACTFIT__GSL_SCOPE;
   impactfit_error_clear(err);
   if (!build || !value)
@@ -649,58 +744,46 @@ int impactfit_step_solve_mean(impactfit_step_build_fn build, const void *ctx, do
     tol = 1e-10;
   if (!(tol >= 1e-13 && tol < 0.1))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper inverse: tol must lie in [1e-13, 0.1) (got %.17g)", tol);
-  mean_ctx c = {.build = build, .ctx = ctx, .v = v, .e = e, .err = err, .mode = STATS_QUICK};
-  enum { NGRID = 25 };
-  double a = log(lo), b = log(hi), cell = (b - a) / (NGRID - 1), xa = a, xb = b, x = NAN;
-  /* 1. the quick scan: the first cell where the sampled mean crosses e; 2. exact statistics at the
-   * crossing of the quick means' secant, and a bracket near it. When either fails, the exact scan. */
-  double qprev = 0.0;
-  int found = 0;
-  for (int i = 0; i < NGRID; i++) {
-    double q = mean_fn(a + cell * i, &c);
+  mean_ctx c = {.build = build, .ctx = ctx, .v = v, .e = e, .err = err, .mmin = INFINITY, .mmax = -INFINITY};
+  double a = log(lo), b = log(hi), xa = a, xb = b, x = NAN, x0, x1, q0, q1, bound = a;
+  int walked = 0, found = 0;
+  /* 1. the cheap mean's crossing; 2. an exact bracket near its secant root */
+  int r = cheap_crossing(&c, a, b, guess, lo, hi, &x0, &x1, &q0, &q1, &walked, &bound);
+  if (r < 0)
+    return c.status;
+  c.mode = STATS_NO_CONTINUOUS;
+  if (r == 1) {
+    double k = (q1 - q0) / (x1 - x0), xs = x0 + (q1 != q0 ? -q0 / k : 0.5 * (x1 - x0)), w = fabs(x1 - x0);
+    found = bracket_near(&c, fmin(fmax(xs, a), b), k, fmax(a, fmin(x0, x1) - w), fmin(b, fmax(x0, x1) + w), tol, &xa,
+                         &xb, &x);
+    if (found < 0)
+      return c.status;
+  } else if (walked) {
+    /* the cheap walk reached a bound, the distance shrinking: the exact means at the guess and the bound */
+    double gg = mean_fn(log(guess), &c), gb = mean_fn(bound, &c);
     if (c.status)
       return c.status;
-    if (i > 0 && ((qprev > 0.0) != (q > 0.0) || q == 0.0)) {
-      double k = (q - qprev) / cell, x0 = a + cell * (i - 1) + (q != qprev ? -qprev / k : 0.5 * cell);
-      c.mode = STATS_NO_CONTINUOUS;
-      found = bracket_near(&c, fmin(fmax(x0, a), b), k, fmax(a, a + cell * (i - 2)), fmin(b, a + cell * (i + 1)), tol,
-                           &xa, &xb, &x);
-      if (found < 0)
-        return c.status;
-      break;
-    }
-    qprev = q;
+    if (gg != UNSTABLE && gb != UNSTABLE && (gg > 0.0) == (gb > 0.0) && fabs(gb) < fabs(gg))
+      return no_root(&c, lo, hi, stats);
   }
-  c.mode = STATS_NO_CONTINUOUS;
+  /* 3. otherwise the exact mean on 25 points */
   if (!found) {
-    double mmin, mmax;
-    int r = exact_scan(&c, a, b, &xa, &xb, &mmin, &mmax);
-    if (r < 0)
+    int s = exact_scan(&c, a, b, &xa, &xb);
+    if (s < 0)
       return c.status;
-    if (r == 0) {
-      if (stats) {
-        memset(stats, 0, sizeof *stats);
-        stats->e_min = mmin;
-        stats->e_max = mmax;
-        stats->e_mean = NAN;
-        stats->e_continuous = NAN;
-        stats->impacts = c.impacts;
-      }
-      return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT,
-                             "no value in [%.6g, %.6g] gives a mean e of %.17g at this step: the mean ranges over "
-                             "[%.6g, %.6g] there",
-                             lo, hi, e, mmin, mmax);
-    }
+    if (s == 0)
+      return no_root(&c, lo, hi, stats);
+    found = 1;
   }
-  /* 3. Brent on the bracket (unless a point already met the tolerance) */
-  if (isnan(x)) {
+  /* 4. Brent on the exact bracket (unless a point already met the tolerance) */
+  if (found == 1) {
     double ga = mean_fn(xa, &c), gb = mean_fn(xb, &c);
     if (c.status)
       return c.status;
-    if (fabs(gb) <= tol || fabs(ga) <= tol) {
+    if (fabs(ga) <= tol || fabs(gb) <= tol) {
       x = fabs(gb) <= tol ? xb : xa;
     } else {
-      int s = refine(&c, xa, xb, tol, &x, err);
+      int s = refine(&c, xa, xb, tol, &x);
       if (s)
         return s;
     }
