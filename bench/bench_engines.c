@@ -47,10 +47,15 @@ static double scan_fn(double lnv, void *p) {
   impactfit_stepper st;
   impactfit_step_stats S;
   impactfit_error err;
-  if (impactfit_engine_stepper(&c->rq, exp(lnv), &st, &err) || impactfit_step_phase_stats(&st, c->rq.v, &S, &err))
+  if (impactfit_engine_stepper(&c->rq, exp(lnv), &st, &err))
     return NAN;
+  int s = impactfit_step_phase_stats(&st, c->rq.v, &S, &err);
   c->impacts += S.impacts;
-  return S.e_mean - c->e;
+  if (s == IMPACTFIT_ENONFINITE) /* the step blows up: e = +inf, as the library counts it */
+    return 1e3;
+  if (s == IMPACTFIT_ENOSEP) /* the bodies stick: e = 0 */
+    return -c->e;
+  return s ? NAN : S.e_mean - c->e;
 }
 
 static double scan_solve(scan_ctx *c) {
