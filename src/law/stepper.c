@@ -197,7 +197,8 @@ int impactfit_stepper_check(const impactfit_stepper *st, impactfit_error *err) {
 #define STEP_LIMIT 1000000L
 #define LN2 0.69314718055994530942
 
-static int impact_at(const impactfit_stepper *st, double v, double phi, impactfit_step_impact *out,
+/* lean: skip the linearisation (the spectral radius), for the inverse's search */
+static int impact_at(const impactfit_stepper *st, double v, double phi, int lean, impactfit_step_impact *out,
                      impactfit_error *err) {
   memset(out, 0, sizeof *out);
   out->phi = phi;
@@ -211,7 +212,7 @@ static int impact_at(const impactfit_stepper *st, double v, double phi, impactfi
                            "stepper %s: the engine acts %.6g m before touching, %.3g steps of v dt = %.6g m",
                            st->type->name, reach, J, vdt);
   impactfit_step_state s = {.x = (phi - J) * vdt, .u = v};
-  int acting = 0, linear = st->type->needs_law && st->type->amplification;
+  int acting = 0, linear = !lean && st->type->needs_law && st->type->amplification;
   unsigned long sig = 1469598103934665603UL;
   for (long k = 0; k < STEP_LIMIT; k++) {
     double x0 = s.x, u0 = s.u;
@@ -271,7 +272,7 @@ int impactfit_step_impact_at(const impactfit_stepper *st, double v, double phi, 
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper: v must be > 0 (m/s) (got %.17g)", v);
   if (!(phi > 0.0 && phi <= 1.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper: the phase must lie in (0, 1] (got %.17g)", phi);
-  return impact_at(st, v, phi, out, err);
+  return impact_at(st, v, phi, 0, out, err);
 }
 
 /* ---------------------------------------------------------------- statistics over the phase */
@@ -279,6 +280,7 @@ int impactfit_step_impact_at(const impactfit_stepper *st, double v, double phi, 
 typedef struct {
   const impactfit_stepper *st;
   double v;
+  int lean; /* no linearisation: the inverse's search */
   impactfit_step_stats *S;
   impactfit_error *err;
   int status;
@@ -286,7 +288,7 @@ typedef struct {
 
 static int eval(phase_ctx *c, double phi, double *e, unsigned long *sig) {
   impactfit_step_impact r;
-  int s = impact_at(c->st, c->v, phi, &r, c->err);
+  int s = impact_at(c->st, c->v, phi, c->lean, &r, c->err);
   if (s) {
     c->status = s;
     return s;
@@ -401,10 +403,11 @@ static double continuous_e(const impactfit_stepper *st, double v) {
   return impactfit_law_impact_solve(NULL, &lp, &r, &e2) == 0 ? r.e_out : NAN;
 }
 
-/* What phase_stats computes: everything; everything but the continuous-time e; or only the midpoint rule
- * on QUICK_PHASES cells of φ (within about the largest jump/QUICK_PHASES of the exact mean: enough to
- * bracket a root cheaply). */
-enum { STATS_FULL, STATS_NO_CONTINUOUS, STATS_QUICK };
+/* What phase_stats computes: everything; everything but the continuous-time e (the stability search);
+ * the mean and extremes only, without the linearisation (the inverse's search: stable is then decided
+ * by e ≤ 1 alone); or only the midpoint rule on QUICK_PHASES cells of φ, without the linearisation
+ * (within about the largest jump/QUICK_PHASES of the exact mean: enough to bracket a root cheaply). */
+enum { STATS_FULL, STATS_NO_CONTINUOUS, STATS_SEARCH, STATS_QUICK };
 #ifndef QUICK_PHASES
 #define QUICK_PHASES 16
 #endif
@@ -423,8 +426,9 @@ static int phase_stats(const impactfit_stepper *st, double v, impactfit_step_sta
   out->e_min = INFINITY;
   out->e_max = -INFINITY;
   out->e_continuous = NAN;
-  phase_ctx c = {.st = st, .v = v, .S = out, .err = err};
-  int known = st->type->needs_law && st->type->amplification;
+  int lean = mode == STATS_SEARCH || mode == STATS_QUICK;
+  phase_ctx c = {.st = st, .v = v, .lean = lean, .S = out, .err = err};
+  int known = !lean && st->type->needs_law && st->type->amplification;
   if (mode == STATS_QUICK) {
     enum { NQ = QUICK_PHASES };
     double sum = 0.0, eq;
@@ -504,7 +508,9 @@ typedef struct {
   double mmin, mmax;      /* the range of the exact means met, the unstable values left out */
   int n_cache;
   double cache_x[MEAN_CACHE], cache_g[MEAN_CACHE];
+  int cache_mode[MEAN_CACHE];
   impactfit_step_stats cache_S[MEAN_CACHE];
+  int S_mode; /* the mode c->S was computed in */
 } mean_ctx;
 
 /* mean e − asked e at ln(value), exact unless c->mode is STATS_QUICK; the bodies stick: e = 0; the step
@@ -516,6 +522,7 @@ static double mean_fn(double lnv, void *params) {
     for (int i = 0; i < c->n_cache; i++)
       if (c->cache_x[i] == lnv) {
         c->S = c->cache_S[i];
+        c->S_mode = c->cache_mode[i];
         return c->cache_g[i];
       }
   impactfit_stepper st;
@@ -525,6 +532,7 @@ static double mean_fn(double lnv, void *params) {
     s = phase_stats(&st, c->v, &c->S, c->mode, c->err);
   c->evals++;
   c->impacts += c->S.impacts;
+  c->S_mode = c->mode;
   double g;
   if (s == IMPACTFIT_ENOSEP || s == IMPACTFIT_ENONFINITE) {
     impactfit_error_clear(c->err);
@@ -551,6 +559,7 @@ static double mean_fn(double lnv, void *params) {
     int k = c->n_cache < MEAN_CACHE ? c->n_cache++ : (int)(c->evals % MEAN_CACHE);
     c->cache_x[k] = lnv;
     c->cache_g[k] = g;
+    c->cache_mode[k] = c->mode;
     c->cache_S[k] = c->S;
   }
   return g;
@@ -751,7 +760,7 @@ int impactfit_step_solve_mean(impactfit_step_build_fn build, const void *ctx, do
   int r = cheap_crossing(&c, a, b, guess, lo, hi, &x0, &x1, &q0, &q1, &walked, &bound);
   if (r < 0)
     return c.status;
-  c.mode = STATS_NO_CONTINUOUS;
+  c.mode = STATS_SEARCH;
   if (r == 1) {
     double k = (q1 - q0) / (x1 - x0), xs = x0 + (q1 != q0 ? -q0 / k : 0.5 * (x1 - x0)), w = fabs(x1 - x0);
     found = bracket_near(&c, fmin(fmax(xs, a), b), k, fmax(a, fmin(x0, x1) - w), fmin(b, fmax(x0, x1) + w), tol, &xa,
@@ -783,16 +792,25 @@ int impactfit_step_solve_mean(impactfit_step_build_fn build, const void *ctx, do
     if (fabs(ga) <= tol || fabs(gb) <= tol) {
       x = fabs(gb) <= tol ? xb : xa;
     } else {
+      c.mode = STATS_NO_CONTINUOUS; /* Brent's points near the root, with the linearisation: the answer's */
       int s = refine(&c, xa, xb, tol, &x);
       if (s)
         return s;
     }
   }
-  /* the statistics at the answer, with the continuous-time e */
+  /* the statistics at the answer, linearisation included (Brent's last point has it; a point the search
+   * met the tolerance at without it is computed again), with the continuous-time e */
+  *value = exp(x);
+  c.mode = STATS_NO_CONTINUOUS;
   mean_fn(x, &c);
   if (c.status)
     return c.status;
-  *value = exp(x);
+  if (c.S_mode != STATS_NO_CONTINUOUS) {
+    c.n_cache = 0;
+    mean_fn(x, &c);
+    if (c.status)
+      return c.status;
+  }
   if (stats) {
     impactfit_stepper st;
     memset(&st, 0, sizeof st);

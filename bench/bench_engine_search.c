@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Benchmark of one engine answer (include/impactfit/engines.h): impactfit_engine_solve for MuJoCo's soft
- * contact at its defaults (5 mm sphere, 1.309 g, on a plane at 1 m/s, dt 0.002), inverse (the dampratio
+/* The engine inverse's search (stepper.h, impactfit_step_solve_mean) against its first version, within one
+ * engine answer (include/impactfit/engines.h; bench_engine.c times every registry model): impactfit_engine_solve
+ * for MuJoCo's soft contact at its defaults (5 mm sphere, 1.309 g, on a plane at 1 m/s, dt 0.002), inverse (the dampratio
  * whose mean e over the phase is the asked e, with the phase statistics of the answer and of the naive
  * input) and forward, Euler and RK4, e = 0.1 ... 0.9. Issue 24 asks for under 50 ms per answer.
  *
  * Beside it, in the same run, the inverse as first written (exact phase statistics on 25 points of
  * ln dampratio, then Brent on the exact mean), to show what the bracket from the sampled means saves;
  * both use the same phase statistics. Times are the median of `repeats` runs, wall clock and CPU.
- * usage: bench_engines [repeats]   (default 5) */
+ * usage: bench_engine_search [repeats]   (default 5) */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, CLOCK_PROCESS_CPUTIME_ID */
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_roots.h>
@@ -94,7 +95,7 @@ int main(int argc, char **argv) {
   const impactfit_engine_model *md;
   impactfit_error err;
   if (impactfit_engine_model_find("mujoco", NULL, "soft contact", &md, &err)) {
-    fprintf(stderr, "bench_engines: %s\n", err.message);
+    fprintf(stderr, "bench_engine_search: %s\n", err.message);
     return 1;
   }
   const double es[] = {0.1, 0.3, 0.5, 0.7, 0.9};
@@ -125,7 +126,7 @@ int main(int argc, char **argv) {
         for (int r = 0; r < reps; r++) {
           double w0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
           if (impactfit_engine_solve(&rq, &a, &err)) {
-            fprintf(stderr, "bench_engines: %s\n", err.message);
+            fprintf(stderr, "bench_engine_search: %s\n", err.message);
             return 1;
           }
           wall[r] = 1e3 * (now(CLOCK_MONOTONIC) - w0);
