@@ -237,6 +237,20 @@ IMPACTFIT_EXPORT const impactfit_zhang2021_fit *impactfit_zhang2021_fit_at(size_
 /* α(e) of fit f (no range check). */
 IMPACTFIT_EXPORT double impactfit_zhang2021_alpha(const impactfit_zhang2021_fit *f, double e);
 
+/* ---- damping only while the bodies approach: exact for m = (n − 1)/2 ------------------------------ */
+
+/* The approach-damper of law.h (f = k δ^n + c δ^m δ' while δ' > 0, k δ^n afterwards; Jankowski
+ * 2005's pounding model for n = 3/2, m = 1/4) with c = a √(mass k) and m = (n − 1)/2: by the
+ * transformation of inverse.h ("the scale-invariant family") the approach is a damped quarter cycle
+ * of the Kelvin–Voigt oscillator with damping ratio ξ = a/√(2(n+1)) and the return is undamped, so
+ *     e = exp(−ξ acos ξ/√(1 − ξ²))  (ξ < 1),   e = exp(−ξ acosh ξ/√(ξ² − 1))  (ξ > 1),   e(1) = 1/e,
+ * the square root of the clamped Kelvin–Voigt restitution (impactfit_kv_e under C), whatever the end
+ * condition (the force never pulls) and whatever k, mass, v. The exact prefactor for e ∈ (0, 1):
+ * a = √(2(n+1)) ξ with ξ = impactfit_dem_damping_ratio(e², clamped) (e² rounded: about 1e-16/(1 − e)
+ * relative in a). Tested against the law engine (tests/test_published.c). EINVAL for n < 1 or e outside
+ * (0, 1]; e = 1 gives 0. */
+IMPACTFIT_EXPORT int impactfit_approach_damper_prefactor(double n, double e, double *a, impactfit_error *err);
+
 /* ---- the reference table: every published restitution–damping formula ------------------------- */
 
 /* One published formula: where it is from, the model it belongs to, the end condition its authors

@@ -409,7 +409,8 @@ int impactfit_engine_solve(const impactfit_engine_request *req, impactfit_engine
     ans->end = st.end == impactfit_transition_A ? "A" : "C";
     if (ans->stable && isfinite(ans->e_mean) && ans->e_max - ans->e_min > 0.1 * ans->e_mean)
       impactfit__engine_appendf(ans->note, sizeof ans->note,
-                                "One impact's e ranges from %.4g to %.4g at this dt: where the first contact step falls "
+                                "One impact's e ranges from %.4g to %.4g at this dt: where the first contact step "
+                                "falls "
                                 "decides e; a smaller dt narrows it. ",
                                 ans->e_min, ans->e_max);
     if (!ans->stable) {

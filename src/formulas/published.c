@@ -605,13 +605,17 @@ static const impactfit_published table[] = {
      "Analytical expression between the impact damping ratio and the coefficient of restitution in the non-linear "
      "viscoelastic model of structural pounding, Earthq. Eng. Struct. Dyn. 35 (2006) 517-524 (model: EESD 34 (2005) "
      "595-611)",
-     "10.1002/eqe.537", "not seen", "n = 3/2, m = 1/4, damper on approach only", "-", "", "not audited yet", "", NAN,
-     "not audited: needs the asymmetric damper as a force law (impactfit's law.h, pending); model cited in the seed "
-     "papers 000 and 001",
-     "(pending)", NOT_FOUND},
+     "10.1002/eqe.537", "not seen", "n = 3/2, m = 1/4, damper on approach only", "-", "", "form not found", "", NAN,
+     "form not confirmed: the papers are not available here (cited in the seed papers 000 and 001) and no public "
+     "implementation was found (public code searched for the form and its constants); the model itself is "
+     "simulated (law.h approach-damper)",
+     "impactfit_approach_damper_prefactor (formulas.h, exact); zhang-alpha --law approach-damper; simulate --law "
+     "approach-damper",
+     NOT_FOUND},
     {"khatami", "Khatami et al.", 2019, "(reference not found)", "", "not seen", "damper on approach only", "-", "",
-     "not audited yet", "", NAN, "not audited: form not found, and the asymmetric damper is not yet a force law",
-     "(pending)", NOT_FOUND},
+     "form not found", "", NAN, "form not found: searched public code and web pages",
+     "impactfit_approach_damper_prefactor (formulas.h, exact for m = (n-1)/2); zhang-alpha --law approach-damper",
+     NOT_FOUND},
 };
 
 #define NPUB (sizeof table / sizeof table[0])

@@ -316,3 +316,26 @@ int impactfit_cjb_slope(impactfit_impact_workspace *ws, double alpha, double bet
   *slope = f[0];
   return 0;
 }
+
+/* ---- the approach-only damper ---- */
+
+#include "impactfit/dem.h"
+
+int impactfit_approach_damper_prefactor(double n, double e, double *a, impactfit_error *err) {
+  if (!a)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no output given");
+  if (!(isfinite(n) && n >= 1.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "spring exponent n must be >= 1 (got %.17g)", n);
+  if (!(isfinite(e) && e > 0.0 && e <= 1.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "restitution e must be in (0, 1] (got %.17g)", e);
+  if (e == 1.0) {
+    *a = 0.0;
+    return IMPACTFIT_OK;
+  }
+  double xi;
+  int st = impactfit_dem_damping_ratio(e * e, 1, &xi, err);
+  if (st)
+    return st;
+  *a = sqrt(2.0 * (n + 1.0)) * xi;
+  return IMPACTFIT_OK;
+}
