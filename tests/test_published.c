@@ -281,6 +281,9 @@ static void test_table(void) {
   CHECK(audited >= 20, "%zu audited", audited);
   CHECK(impactfit_published_at(n) == NULL && impactfit_published_from_name("nosuch") == NULL, "out of range");
   CHECK(impactfit_zhang2021_fit_count() == 6, "six Zhang fits");
+  const double zm[6] = {2.0, 1.5, 1.0, 0.65, 0.5, 0.25}; /* topic zhang's order */
+  for (size_t i = 0; i < 6; i++)
+    CHECK(impactfit_zhang2021_fit_at(i)->m == zm[i], "Zhang fit %zu is m = %g", i, zm[i]);
   const impactfit_zhang2021_fit *z0 = impactfit_zhang2021_fit_at(0), *z1 = impactfit_zhang2021_fit_at(1);
   CHECK_REL(impactfit_zhang2021_alpha(z0, 0.5), 0.9404 + 0.8356 * 0.5 - 2.136 * 0.25 + 1.363 * 0.125, 1e-15,
             "Zhang Eq. (47) as printed");

@@ -57,9 +57,9 @@ int cli_simulate_law(int argc, char **argv, const char *help_text) {
   int json = 0, csv = 0, help = 0;
   cli_grid_opts go = CLI_GRID_OPTS_INIT;
   cli_spec opts[] = {
-      CLI_STR("law", &law),   CLI_STR("n", &s_n),       CLI_STR("m", &s_m),   CLI_STR("c", &s_c),
-      CLI_STR("k", &s_k),     CLI_STR("mass", &s_mass), CLI_STR("v", &s_v),   CLI_STR("transition", &transition),
-      CLI_FLAG("json", &json), CLI_FLAG("csv", &csv),   CLI_GRID_SPECS(go),
+      CLI_STR("law", &law),    CLI_STR("n", &s_n),       CLI_STR("m", &s_m), CLI_STR("c", &s_c),
+      CLI_STR("k", &s_k),      CLI_STR("mass", &s_mass), CLI_STR("v", &s_v), CLI_STR("transition", &transition),
+      CLI_FLAG("json", &json), CLI_FLAG("csv", &csv),    CLI_GRID_SPECS(go),
   };
   int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);
   if (rc || help)
@@ -88,9 +88,9 @@ int cli_simulate_law(int argc, char **argv, const char *help_text) {
 
 /* ---- zhang-alpha --law: the damping for e ---- */
 
-enum { DI_N, DI_M, DI_E, DI_K, DI_MASS, DI_V };  /* problem law-damping's parameters */
-enum { DO_C, DO_Z, DO_E, DO_T, DO_DMAX };        /* and outputs */
-enum { DX_ALPHA };                               /* Zhang's alpha of the same damping */
+enum { DI_N, DI_M, DI_E, DI_K, DI_MASS, DI_V }; /* problem law-damping's parameters */
+enum { DO_C, DO_Z, DO_E, DO_T, DO_DMAX };       /* and outputs */
+enum { DX_ALPHA };                              /* Zhang's alpha of the same damping */
 
 static void da_derive(const cli_table *t, const cli_grid_row *r, double *x) {
   (void)t;
@@ -119,9 +119,9 @@ int cli_zhang_alpha_law(int argc, char **argv, const char *help_text) {
   int json = 0, csv = 0, help = 0;
   cli_grid_opts go = CLI_GRID_OPTS_INIT;
   cli_spec opts[] = {
-      CLI_STR("law", &law),   CLI_STR("n", &s_n),       CLI_STR("m", &s_m),   CLI_STR("e", &s_e),
-      CLI_STR("k", &s_k),     CLI_STR("mass", &s_mass), CLI_STR("v", &s_v),   CLI_STR("transition", &transition),
-      CLI_FLAG("json", &json), CLI_FLAG("csv", &csv),   CLI_GRID_SPECS(go),
+      CLI_STR("law", &law),    CLI_STR("n", &s_n),       CLI_STR("m", &s_m), CLI_STR("e", &s_e),
+      CLI_STR("k", &s_k),      CLI_STR("mass", &s_mass), CLI_STR("v", &s_v), CLI_STR("transition", &transition),
+      CLI_FLAG("json", &json), CLI_FLAG("csv", &csv),    CLI_GRID_SPECS(go),
   };
   int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);
   if (rc || help)

@@ -82,8 +82,8 @@ static int impact_solve(void *state, const double *in, double *out, long *rhs_ev
   *rhs_evals = r.rhs_evals;
   if (st)
     return st;
-  const double v[IO_COUNT] = {r.e_out, r.t_contact, r.delta_max, r.f_max, r.delta_sep,
-                              in[I_C] / c_scale(in[I_K], in[I_N], in[I_M], in[I_MASS], in[I_V])};
+  const double v[IO_COUNT] = {r.e_out, r.t_contact, r.delta_max,
+                              r.f_max, r.delta_sep, in[I_C] / c_scale(in[I_K], in[I_N], in[I_M], in[I_MASS], in[I_V])};
   memcpy(out, v, sizeof v);
   return IMPACTFIT_OK;
 }
