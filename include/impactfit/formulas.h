@@ -282,7 +282,8 @@ IMPACTFIT_EXPORT size_t impactfit_published_count(void);
 IMPACTFIT_EXPORT const impactfit_published *impactfit_published_at(size_t i);
 IMPACTFIT_EXPORT const impactfit_published *impactfit_published_from_name(const char *name);
 /* The method's name: "eps(e)" (a formulas.h object, m = n), "dem" (a dem.h object), "prefactor"
- * (c = a(e) √(mass k), m = (n − 1)/2), "visco-series" (e(x) above), "cjb" (Chatterjee et al.),
+ * (c = a(e) √(mass k), m = (n − 1)/2), "copt" (Poursina & Nikravesh's closed form, m = 0),
+ * "zhang2021" (Zhang et al.'s α(e) fits), "visco-series" (e(x) above), "cjb" (Chatterjee et al.),
  * "lambert" (e(ε) above), or "" when not audited. */
 IMPACTFIT_EXPORT const char *impactfit_published_method_name(const impactfit_published *f);
 
