@@ -37,7 +37,10 @@ int topic_hc_formulas(const topic_opts *o, report *r) {
   report_md(r,
             "## Hunt–Crossley damping: the published ε(e) formulas\n\n"
             "For f = k δ^n + λ δ^n δ' the damping ratio ε = λv/k that gives restitution e follows "
-            "exactly from (1 + ε)/(1 − eε) = exp(ε(1 + e)) (Gonthier et al.), for every n. "
+            "exactly from (1 + ε)/(1 − eε) = exp(ε(1 + e)), for every n: the phase-plane first integral of the "
+            "impact (Marhefka & Orin 1999; Stronge 2000), written as a relation between e and d = eε by Gonthier "
+            "et al. 2004 and in closed form with the Lambert W function by Carvalho & Martins 2019 (row `exact`; "
+            "the row `gonthier` is the closed approximation (1 − e²)/e the reviews attribute to Gonthier et al.). "
             "The published closed forms against it, on %s:\n\n"
             "| formula | ε(e) | max rel. error of ε | at e | mean | max \\|e_out − e\\| | at e |\n"
             "|---|---|---|---|---|---|---|\n",
@@ -64,7 +67,7 @@ int topic_hc_formulas(const topic_opts *o, report *r) {
     report_claim_f(r, id, source, what, claimed, 100 * w->eps_max, "%", REPORT_AT_MOST, 0.0, 0.0, how);
     snprintf(id, sizeof id, "%s-eout-max", w->formula->name);
     snprintf(what, sizeof what, "%s: max |e_out - e| of a simulated impact on [0.01, 1]", w->formula->label);
-    if (w->formula == impactfit_formula_gonthier) /* rounding level: its drift is not a finding */
+    if (w->formula == impactfit_formula_exact) /* rounding level: its drift is not a finding */
       report_target(r, "exact eps(e) reproduces e in a simulation to 1e-12", w->e_max <= 1e-12,
                     "max |e_out - e| = %.3g on %zu points", w->e_max, ap.points);
     else
@@ -96,7 +99,7 @@ int topic_hc_formulas(const topic_opts *o, report *r) {
                        "set ylabel 'relative error of {/Symbol e}(e)'\nplot");
     int first = 1;
     for (size_t i = 0; i < nf; i++)
-      if (impactfit_formula_at(i) != impactfit_formula_gonthier) {
+      if (impactfit_formula_at(i) != impactfit_formula_exact) {
         len += snprintf(script + len, sizeof script - len, "%s 'hc_formulas.dat' u 1:%zu w l lw 2 t '%s'",
                         first ? "" : ",", i + 2, impactfit_formula_at(i)->label);
         first = 0;
