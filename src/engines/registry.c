@@ -384,6 +384,7 @@ int impactfit_engine_solve(const impactfit_engine_request *req, impactfit_engine
       ans->reachable = 1;
       ans->value = value;
     }
+    ans->impacts += S.impacts; /* the search's cost */
   } else {
     ans->reachable = 1;
     ans->value = fwd;
@@ -391,7 +392,8 @@ int impactfit_engine_solve(const impactfit_engine_request *req, impactfit_engine
   if (ans->reachable) {
     if ((s = build_cb(&c, ans->value, &st, err)))
       return s;
-    if ((s = impactfit_step_phase_stats(&st, req->v, &S, err))) {
+    /* the inverse's statistics are those of its answer; forward mode computes them */
+    if (!inverse && (s = impactfit_step_phase_stats(&st, req->v, &S, err))) {
       if (s != IMPACTFIT_ENONFINITE && s != IMPACTFIT_ENOSEP)
         return s;
       ans->stable = 0;
@@ -404,12 +406,14 @@ int impactfit_engine_solve(const impactfit_engine_request *req, impactfit_engine
       ans->e_max = S.e_max;
       ans->e_continuous = S.e_continuous;
       ans->stable = S.stable;
-      ans->impacts += S.impacts;
+      if (!inverse)
+        ans->impacts += S.impacts;
     }
     ans->end = st.end == impactfit_transition_A ? "A" : "C";
     if (ans->stable && isfinite(ans->e_mean) && ans->e_max - ans->e_min > 0.1 * ans->e_mean)
       impactfit__engine_appendf(ans->note, sizeof ans->note,
-                                "One impact's e ranges from %.4g to %.4g at this dt: where the first contact step falls "
+                                "One impact's e ranges from %.4g to %.4g at this dt: where the first contact step "
+                                "falls "
                                 "decides e; a smaller dt narrows it. ",
                                 ans->e_min, ans->e_max);
     if (!ans->stable) {
@@ -418,9 +422,11 @@ int impactfit_engine_solve(const impactfit_engine_request *req, impactfit_engine
       if (impactfit_step_max_stable_dt(&st, req->v, &dtm, &e3) == 0) {
         ans->dt_stable = dtm;
         impactfit__engine_appendf(ans->note, sizeof ans->note,
-                                  "UNSTABLE: dt = %g s is above the largest stable step for this contact, %.4g s; e "
-                                  "from a single impact is meaningless here. ",
-                                  c.dt, dtm);
+                                  "UNSTABLE: dt = %g s is above the largest stable step for this contact, %.4g s "
+                                  "(below it the linearised step does not grow and no single impact returns e > 1)%s; "
+                                  "e from a single impact is meaningless here. ",
+                                  c.dt, dtm,
+                                  isfinite(ans->e_max) && ans->e_max > 1.0 ? ": single impacts gain energy" : "");
       }
     }
     ops->input(&c, ans->value, ans->input, sizeof ans->input);

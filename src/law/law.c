@@ -657,11 +657,34 @@ typedef struct {
   int st;
   impactfit_error err;
   impactfit_law_impact_result res;
+  double memo_x[8], memo_g[8]; /* Brent's method (GSL) asks again for points it has evaluated */
+  impactfit_law_impact_result memo_r[8];
+  int memo_n;
 } inv_ctx;
 
 /* e_out − e at ln(value); a contact that never ends counts as e_out = 0 */
+static double inv_fn_eval(double lnv, inv_ctx *c);
+
 static double inv_fn(double lnv, void *params) {
   inv_ctx *c = params;
+  int n = c->memo_n < 8 ? c->memo_n : 8;
+  for (int i = 0; i < n; i++)
+    if (c->memo_x[i] == lnv) {
+      c->res = c->memo_r[i];
+      c->p.law.p[c->index] = exp(lnv);
+      return c->memo_g[i];
+    }
+  double g = inv_fn_eval(lnv, c);
+  if (!c->st) {
+    int k = c->memo_n++ % 8;
+    c->memo_x[k] = lnv;
+    c->memo_g[k] = g;
+    c->memo_r[k] = c->res;
+  }
+  return g;
+}
+
+static double inv_fn_eval(double lnv, inv_ctx *c) {
   c->p.law.p[c->index] = exp(lnv);
   int st = impactfit_law_impact_solve(c->ws, &c->p, &c->res, &c->err);
   if (st == IMPACTFIT_ENOSEP)
