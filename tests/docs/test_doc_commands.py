@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Every command of README.md and docs/*.md runs as written, and shows what the program prints.
+"""Every command of README.md and docs/**/*.md runs as written, and shows what the program prints.
 
 The commands are read from the code blocks (indented, or fenced without a language or as sh / bash /
 console): a line is a command when its first word (after VAR=value assignments and an optional "$ "
@@ -261,7 +261,8 @@ def main():
     if not os.access(cli, os.X_OK):
         print(f"FAIL: no program {cli}")
         return 1
-    docs = sys.argv[3:] or ["README.md"] + sorted(os.path.relpath(p, src) for p in glob.glob(os.path.join(src, "docs", "*.md")))
+    docs = sys.argv[3:] or ["README.md"] + sorted(
+        os.path.relpath(p, src) for p in glob.glob(os.path.join(src, "docs", "**", "*.md"), recursive=True))
     failures, ran, skipped, used_skip, used_xfail = [], 0, 0, set(), set()
     tmp = tempfile.mkdtemp(prefix="impactfit-doc-commands.")
     try:
