@@ -74,12 +74,14 @@ int topic_hc_formulas(const topic_opts *o, report *r) {
       report_claim_f(r, id, "impactfit", what, NAN, w->e_max, "", REPORT_AT_MOST, 0.0, 0.0, how);
   }
   report_md(r, "\n");
+  report_headline(r, "Hu & Guo; Flores et al. (as quoted by Ramaswamy & Humbert)", "47.768 %; 57.617 %",
+                  "%.3g %%; %.3g %%", report_claim_value(r, "hu-guo-eps-max"), report_claim_value(r, "flores-eps-max"));
   /* curves for the figures */
   FILE *f = report_data(r, "hc_formulas.dat");
   if (f) {
     fprintf(f, "# e");
     for (size_t i = 0; i < nf; i++)
-      fprintf(f, " relerr_%s", impactfit_formula_at(i)->name);
+      fprintf(f, " relerr_%s_percent", impactfit_formula_at(i)->name);
     fputc('\n', f);
     for (int k = 0; k <= 495; k++) {
       double e = 0.01 + 0.002 * k, ex;
@@ -88,7 +90,7 @@ int topic_hc_formulas(const topic_opts *o, report *r) {
       for (size_t i = 0; i < nf; i++) {
         double v;
         impactfit_formula_eps(impactfit_formula_at(i), e, &v, NULL);
-        fprintf(f, " %.6e", fabs(v - ex) / ex);
+        fprintf(f, " %.6e", 100.0 * fabs(v - ex) / ex);
       }
       fputc('\n', f);
     }
@@ -96,7 +98,7 @@ int topic_hc_formulas(const topic_opts *o, report *r) {
     char script[4096];
     int len = snprintf(script, sizeof script,
                        "set logscale y\nset format y '10^{%%L}'\nset xlabel 'e'\n"
-                       "set ylabel 'relative error of {/Symbol e}(e)'\nplot");
+                       "set ylabel '|relative error| of ε(e), %%'\nplot");
     int first = 1;
     for (size_t i = 0; i < nf; i++)
       if (impactfit_formula_at(i) != impactfit_formula_exact) {
@@ -106,7 +108,7 @@ int topic_hc_formulas(const topic_opts *o, report *r) {
       }
     report_figure(r, "hc_formulas",
                   "Relative error of the published damping ratios ε(e) against the exact Hunt–Crossley "
-                  "relation, for 0.01 ≤ e ≤ 1 (steps of 0.002).",
+                  "relation, in % (as the papers state it), for 0.01 ≤ e ≤ 1 (steps of 0.002).",
                   script);
   }
   impactfit_impact_free(ws);
