@@ -266,7 +266,9 @@ static int impact_at(const impactfit_stepper *st, double v, double phi, int lean
       int creeps = s.x < 0.0 && s.u > 0.0 && -s.x > 0.01 * (double)STEP_LIMIT * s.u * st->dt;
       if (s.f == 0.0 && (fixed || creeps)) {
         out->e = s.u < 0.0 ? -s.u / v : 0.0;
-        out->signature = (sig ^ 0x7eUL) * 1099511628211UL;
+        /* one signature for every impact that ends at rest: e is 0 (to rounding) whatever steps led there, so
+         * the phases between two such impacts hold no jump */
+        out->signature = 0x7eUL;
         return 0;
       }
     } else if (s.x > reach + 10.0 * vdt && s.u > 0.0) {

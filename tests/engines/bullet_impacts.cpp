@@ -23,6 +23,8 @@ static const double per_phase_tol = 5e-3; /* single precision: see docs/engines/
 
 /* what the harness sets on the bodies and the solver for a case and the free parameter's value, with its
  * own code: the product rule is met by giving the other body restitution 1 */
+static int bt_trace = 0; /* > 0: print the first bt_trace steps (debugging) */
+
 static double bt_e(const hz_case *c, double value, double phi, int J) {
   const impactfit_engine_bodies *b = &c->bodies.b;
   double h = c->dt, v = c->v;
@@ -101,9 +103,16 @@ static double bt_e(const hz_case *c, double value, double phi, int J) {
   world.addRigidBody(&body1);
   world.addRigidBody(other);
 
-  double e = NAN, last = NAN, thr = gContactBreakingThreshold * sqrt(3.0) * (b->plane ? b->r1 : fmin(b->r1, b->r2));
-  int same = 0;
-  for (long k = 0; k < 4000000L; k++) {
+  /* The end, read from the engine's state after each step: the step applied no impulse (the relative velocity
+   * is unchanged: nothing else acts) and
+   *  - the bodies touch or have a gap and separate: no row acts again (a row's target at a gap g is r - g/h with
+   *    r = 0 when separating, and its warm start is the last step's impulse, 0): e = their speed / v;
+   *  - the state did not change (at rest for good): e = the separating speed, if any;
+   *  - stopped short of the surface, the body approaches so slowly that it would not close the gap within 1e4
+   *    steps (rows before touching act only when the gap would close within the step): the bodies stick, e = 0.
+   * impactfit's stepper ends its impacts by the same three rules (src/law/stepper.c). */
+  double e = NAN, lastv = NAN, lastgap = NAN;
+  for (long k = 0; k < 2000000L; k++) {
     world.stepSimulation((btScalar)h, 1, (btScalar)h);
     double gap, vrel;
     if (b->plane) {
@@ -113,18 +122,33 @@ static double bt_e(const hz_case *c, double value, double phi, int J) {
       gap = body2.getWorldTransform().getOrigin().x() - body1.getWorldTransform().getOrigin().x() - b->r1 - b->r2;
       vrel = body2.getLinearVelocity().x() - body1.getLinearVelocity().x();
     }
-    if (gap > thr + 2.0 * v * h && vrel > 0.0) {
+    if (k < bt_trace) {
+      printf("  %3ld gap %.15e vrel %.15e", k, gap, vrel);
+      for (int m = 0; m < dispatcher.getNumManifolds(); m++) {
+        btPersistentManifold *pm = dispatcher.getManifoldByIndexInternal(m);
+        for (int q = 0; q < pm->getNumContacts(); q++)
+          printf(" [pt %d d %.6e imp %.6e life %d]", q, (double)pm->getContactPoint(q).getDistance(),
+                 (double)pm->getContactPoint(q).m_appliedImpulse, pm->getContactPoint(q).getLifeTime());
+      }
+      printf("\n");
+    }
+    int quiet = vrel == lastv;
+    if (quiet && gap >= 0.0 && vrel > 0.0) {
       e = vrel / v;
+      break;
+    }
+    if (quiet && gap == lastgap) {
+      e = vrel > 0.0 ? vrel / v : 0.0;
+      break;
+    }
+    if (quiet && gap > 0.0 && vrel < 0.0 && gap > 1e4 * -vrel * h) {
+      e = 0.0;
       break;
     }
     if (!b->plane && gap < -(b->r1 + b->r2)) /* the centres passed each other: not an impact */
       break;
-    same = vrel == last ? same + 1 : 0; /* at rest */
-    last = vrel;
-    if (same > 1000 && fabs(vrel) < 1e-9 * v) {
-      e = 0.0;
-      break;
-    }
+    lastv = vrel;
+    lastgap = gap;
   }
   world.removeRigidBody(other);
   world.removeRigidBody(&body1);
