@@ -59,13 +59,13 @@
 enum { Q_A, Q_B, Q_REST, Q_VTHR, Q_BREAK, Q_PLANE, Q_SPLIT, Q_SPLITTHR, Q_ITER, Q_SOR, Q_WARM, Q_COORD, Q_COUNT };
 
 static const char *const rest_names[Q_COUNT] = {
-    "erp2",       "cfm",      "restitution",         "restitution_velocity_threshold",
-    "breaking",   "plane",    "split_impulse",       "split_threshold",
-    "iterations", "sor",      "warmstarting_factor", "coordinate"};
+    "erp2",       "cfm",   "restitution",         "restitution_velocity_threshold",
+    "breaking",   "plane", "split_impulse",       "split_threshold",
+    "iterations", "sor",   "warmstarting_factor", "coordinate"};
 static const char *const stiff_names[Q_COUNT] = {
-    "k",          "c",        "restitution",         "restitution_velocity_threshold",
-    "breaking",   "plane",    "split_impulse",       "split_threshold",
-    "iterations", "sor",      "warmstarting_factor", "coordinate"};
+    "k",          "c",     "restitution",         "restitution_velocity_threshold",
+    "breaking",   "plane", "split_impulse",       "split_threshold",
+    "iterations", "sor",   "warmstarting_factor", "coordinate"};
 static const char *const rest_units[Q_COUNT] = {"-",   "m/N (s/kg)", "-", "m/s", "m", "0/1",
                                                 "0/1", "m",          "-", "-",   "-", "m"};
 static const char *const stiff_units[Q_COUNT] = {"N/m", "N s/m", "-", "m/s", "m", "0/1",

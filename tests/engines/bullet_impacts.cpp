@@ -9,6 +9,8 @@
  * (BULLET_SINGLE: reports how far single precision lands from impactfit's double model). */
 #include <btBulletDynamicsCommon.h>
 
+#include <ctime>
+
 #include "harness.h"
 
 #ifdef BT_USE_DOUBLE_PRECISION
@@ -16,7 +18,10 @@
 static const double per_phase_tol = 1e-6;
 #else
 #define PRECISION "single"
-static const double per_phase_tol = 5e-3; /* single precision: see docs/engines/BULLET.md */
+/* single precision: the gap is read from a coordinate z ~ r = 5 mm whose float spacing is 4.7e-10 m, against
+ * v dt down to 5e-5 m here: the phase is off by up to ~1e-5 and e(phi) has slopes up to 1; velocities carry
+ * float's 6e-8. Measured: at most 5.4e-6 (docs/engines/BULLET.md). */
+static const double per_phase_tol = 1e-4;
 #endif
 
 /* ---------------------------------------------------------------- the engine */
@@ -189,7 +194,15 @@ static double per_phase(const hz_case *c, double value, const char *what) {
   return worst;
 }
 
+static void one_(hz_case *c, double e, int mean);
 static void one(hz_case *c, double e, int mean) {
+  clock_t t0 = clock();
+  one_(c, e, mean);
+  double t = (double)(clock() - t0) / CLOCKS_PER_SEC;
+  if (t > 0.3)
+    printf("   ^ %.2f s\n", t);
+}
+static void one_(hz_case *c, double e, int mean) {
   impactfit_engine_request q;
   impactfit_engine_answer a;
   impactfit_error err;
@@ -353,8 +366,8 @@ static void bullets(void) {
       double ex = (8.0 * em[2] - 6.0 * em[1] + em[0]) / 3.0;
       printf("  %.1f  %5s  |  %.6f %.6f %.6f  |  %.6f  |  %.6f  |  %.3f %.3f\n", asked[k], g ? "0.1" : "0", em[0],
              em[1], em[2], ex, S.e_continuous, r1, r2);
-      hz_check(r1 > 1.8 && r1 < 2.2 && r2 > 1.8 && r2 < 2.2, "FAIL %s: %.12g %.12g (%.3g %.3g)\n",
-               "first order in h", r1, r2, 0.0);
+      hz_check(r1 > 1.8 && r1 < 2.2 && r2 > 1.8 && r2 < 2.2, "FAIL %s: %.12g %.12g (%.3g %.3g)\n", "first order in h",
+               r1, r2, 0.0);
       HZ_CHECK_ABS(ex, S.e_continuous, 3e-5, "the engine's extrapolated limit = impactfit's continuous e");
       if (!g) {
         static const double issue[5] = {0.253, 0, 0.550, 0, 0.902};
@@ -366,36 +379,54 @@ static void bullets(void) {
 
 /* every phase at a resolving step */
 static void resolving(void) {
-  printf("\nresolving step: contact stiffness damping kp = 1e3 N/m, dt 5e-8 s (|e - asked| at two phases)\n");
+  printf("\nresolving step: contact stiffness damping kp = 1e3 N/m, the other body's damping set to 0, dt 1e-5 s\n");
   hz_case c;
   memset(&c, 0, sizeof c);
   c.model = "contact stiffness damping";
-  c.dt = 5e-8;
+  c.dt = 1e-5;
   c.v = 1.0;
-  c.bodies = hz_make_bodies(0);
   hz_set1(&c, "kp", 1e3);
-  impactfit_engine_request q;
-  impactfit_engine_answer a;
-  impactfit_error err;
-  hz_request("bullet", &c, 0.5, &q);
-  q.tol = 1e-7;
-  if (impactfit_engine_solve(&q, &a, &err) || !a.reachable) {
-    fprintf(stderr, "FAIL resolving solve: %s\n", err.message);
-    hz_fail++;
-    return;
-  }
-  impactfit_stepper st;
-  hz_stepper("bullet", &c, a.value, &st);
-  int J = hz_steps_ahead(&st, c.v);
-  for (int i = 0; i < 2; i++) {
-    double phi = i ? 0.77 : 0.23, ee = bt_e(&c, a.value, phi, J);
-    engine_runs++;
-    printf("  e 0.5 kd %.10g: phi %.2f engine %.8f (spread of impactfit's e %.2e)\n", a.value, phi, ee,
-           a.e_max - a.e_min);
-    HZ_CHECK_ABS(ee, 0.5, 1e-5, "resolving step, asked e");
-  }
+  double o[2] = {1e30, 0.0};
+  hz_set(&c, "other", 2, o);
+  static const double es[3] = {0.1, 0.5, 0.9};
+  /* the plane only: between two spheres (no row before touching) the spread over the phase is 3e-3 at 1e-5 s and
+   * falls below 1e-5 only near 3e-8 s (17 s for one inverse); their checks are the engine's mean over the phase
+   * at the user's dt (the sweeps above) */
+  for (int bi = 0; bi < 1; bi++)
+    for (int k = 0; k < 3; k++) {
+      c.bodies = hz_make_bodies(bi);
+      impactfit_engine_request q;
+      impactfit_engine_answer a;
+      impactfit_error err;
+      hz_request("bullet", &c, es[k], &q);
+      if (impactfit_engine_solve(&q, &a, &err) || !a.reachable) {
+        fprintf(stderr, "FAIL resolving solve %s e %g: %s\n", c.bodies.name, es[k], a.note);
+        hz_fail++;
+        continue;
+      }
+      HZ_CHECK_ABS(a.e_max - a.e_min, 0.0, 1e-5, "a resolving step: impactfit's single-impact spread");
+      impactfit_stepper st;
+      hz_stepper("bullet", &c, a.value, &st);
+      int J = hz_steps_ahead(&st, c.v);
+      double worst = 0.0;
+      for (int i = 0; i < 4; i++) {
+        double ee = bt_e(&c, a.value, phases[i], J);
+        engine_runs++;
+        HZ_CHECK_ABS(ee, es[k], 1e-5, "resolving step, the engine gives the asked e");
+        worst = fmax(worst, fabs(ee - es[k]));
+      }
+      printf("  %-7s e %.1f: kd %.10g (naive %.6g gives %.4f), engine at 4 phases within %.2e of e\n", c.bodies.name,
+             es[k], a.value, a.naive_value, a.e_naive, worst);
+    }
 }
 #endif
+
+static void cpu(const char *what) {
+  static clock_t t0 = 0;
+  clock_t t = clock();
+  printf("[cpu %s: %.2f s]\n", what, (double)(t - t0) / CLOCKS_PER_SEC);
+  t0 = t;
+}
 
 int main(void) {
   hz_case c;
@@ -403,12 +434,14 @@ int main(void) {
   header("restitution (" PRECISION ")");
   c.model = "restitution";
   sweep(&c, 7);
+  cpu("restitution");
 
   header("contact stiffness damping, kp = 1e3 N/m, the plane's default damping 0.1 N s/m (" PRECISION ")");
   memset(&c, 0, sizeof c);
   c.model = "contact stiffness damping";
   hz_set1(&c, "kp", 1e3);
   sweep(&c, 7);
+  cpu("contact stiffness damping");
 
 #ifdef BT_USE_DOUBLE_PRECISION
   header("restitution with sor 0.7 and the split impulse from 1 mm (double)");
@@ -423,11 +456,17 @@ int main(void) {
       static const double speeds[3] = {0.5, 1.0, 2.0};
       c.bodies = hz_make_bodies(bi);
       c.v = speeds[vi];
-      for (int k = 0; k < 5; k++)
+      /* the plane at restitution below 0.3: the unfinished warm start (sor < 1) leaves rebounds of 1e-8 v in
+       * an accumulation of step sequences near the sticking phase, which impactfit's phase statistics resolve
+       * piece by piece (about 1.7 s each; docs/engines/BULLET.md): left out here to keep the test short */
+      for (int k = bi == 0 ? 2 : 0; k < 5; k++)
         one(&c, asked[k], 0);
     }
+  cpu("sor 0.7");
   bullets();
+  cpu("the issue's bullets");
   resolving();
+  cpu("resolving step");
 #endif
   printf("\nbullet_impacts (%s): %ld engine impacts, largest |e_engine - e_impactfit| per phase %.3g\n", PRECISION,
          engine_runs, worst_seen);
