@@ -188,15 +188,16 @@ static void one(hz_case *c, double e, int mean) {
       HZ_CHECK_ABS(em, e, 1e-5, buf);
     }
   }
-  printf("%-13s %-9s %-7s %4.1f %7.0e %4.2f | %11.5g %7.4f | %11.5g %7.4f [%6.4f %6.4f] %7.4f | %8.1e %8.1e\n",
-         c->model, c->integrator, c->bodies.name, c->v, c->dt, e, a.naive_value, a.e_naive, a.reachable ? a.value : NAN,
+  printf("%-13s %-9s %-7s %4.1f %7.0e %4.2f | %11.5g %7.4f | %11.5g %7.4f [%6.4f %6.4f] %7.4f | %8.1e %8.1e\n", c->model,
+         c->integrator, c->bodies.name, c->v, c->dt, e, a.naive_value, a.e_naive, a.reachable ? a.value : NAN,
          a.reachable ? a.e_mean : NAN, a.reachable ? a.e_min : a.e_reach_min, a.reachable ? a.e_max : a.e_reach_max, em,
          dn, dc);
 }
 
 static void header(const char *title) {
   printf("\n%s\n%-13s %-9s %-7s %4s %7s %4s | %11s %7s | %11s %7s %15s %7s | %8s %8s\n", title, "model", "int",
-         "bodies", "v", "dt", "e", "naive", "e_naive", "corrected", "e_mean", "[min max]", "engine", "dnaive", "dcorr");
+         "bodies", "v", "dt", "e", "naive", "e_naive", "corrected", "e_mean", "[min max]", "engine", "dnaive",
+         "dcorr");
 }
 
 /* every body pair at every speed for the first integrator and step, three pairs (plane at 1 m/s, equal
@@ -287,7 +288,8 @@ static void bullets(void) {
   impactfit_error err;
   hz_request("ode", &c, 0.45, &q);
   impactfit_engine_solve(&q, &a, &err);
-  printf("  asked 0.45: reachable %d, the mean ranges over [%.4f, %.4f]\n", a.reachable, a.e_reach_min, a.e_reach_max);
+  printf("  asked 0.45: reachable %d, the mean ranges over [%.4f, %.4f]\n", a.reachable, a.e_reach_min,
+         a.e_reach_max);
   hz_check(!a.reachable && a.e_reach_max < 0.4028, "FAIL %s: %.12g %.12g (%.3g %.3g)\n", "0.45 unreachable",
            a.e_reach_max, 0.4028, 0.0);
 
@@ -303,7 +305,8 @@ static void bullets(void) {
       hz_stepper("ode", &c, 0.08, &st);
       double me = hz_engine_mean(ode_e, &c, &st, 0.08, 2, &engine_runs);
       printf("  dt %g bounce %.1f  mean e %.6f\n", c.dt, bs[i], me);
-      hz_check(me < last, "FAIL %s: %.12g vs %.12g (%.3g %.3g)\n", "bounce lowers e on a soft contact", me, last, 0.0);
+      hz_check(me < last, "FAIL %s: %.12g vs %.12g (%.3g %.3g)\n", "bounce lowers e on a soft contact", me, last,
+               0.0);
       last = me;
     }
   }
@@ -338,8 +341,8 @@ static void resolving(void) {
       for (int i = 0; i < 2; i++) {
         double phi = i ? 0.77 : 0.23, ee = ode_e(&c, a.value, phi, J);
         engine_runs++;
-        printf("  %-7s e %.1f kd %.10g: phi %.2f engine %.8f (spread of impactfit's e %.2e)\n", c.bodies.name, asked[k],
-               a.value, phi, ee, a.e_max - a.e_min);
+        printf("  %-7s e %.1f kd %.10g: phi %.2f engine %.8f (spread of impactfit's e %.2e)\n", c.bodies.name,
+               asked[k], a.value, phi, ee, a.e_max - a.e_min);
         HZ_CHECK_ABS(ee, asked[k], 1e-5, "resolving step, asked e");
       }
     }
