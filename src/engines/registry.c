@@ -342,71 +342,8 @@ int impactfit_engine_solve(const impactfit_engine_request *req, impactfit_engine
   ans->e_continuous = ans->e_naive = ans->e_naive_min = ans->e_naive_max = ans->naive_value = NAN;
   ans->e_reach_min = ans->e_reach_max = NAN;
   ans->dt_stable = NAN;
-  impactfit_step_stats S;
-  impactfit_stepper st;
-  double tol = req->tol > 0.0 ? req->tol : 1e-10;
-  if (inverse) {
-    double value;
-    impactfit_error e2;
-    double lo = ops->lo, hi = ops->hi;
-    if (ops->range)
-      ops->range(&c, &lo, &hi);
-    s = impactfit_step_solve_mean(build_cb, &c, req->v, req->e, lo, hi, tol, &value, &S, &e2);
-    if (s == IMPACTFIT_ENOROOT) {
-      ans->reachable = 0;
-      ans->e_reach_min = S.e_min;
-      ans->e_reach_max = S.e_max;
-      impactfit__engine_appendf(ans->note, sizeof ans->note,
-                                "no %s in [%g, %g] gives a mean e of %g at dt = %g s with %s: the mean e ranges over "
-                                "[%.6g, %.6g]. ",
-                                md->param, lo, hi, req->e, c.dt, ans->integrator, S.e_min, S.e_max);
-    } else if (s) {
-      if (err)
-        *err = e2;
-      return s;
-    } else {
-      ans->reachable = 1;
-      ans->value = value;
-    }
-  } else {
-    ans->reachable = 1;
-    ans->value = fwd;
-  }
-  if (ans->reachable) {
-    if ((s = build_cb(&c, ans->value, &st, err)))
-      return s;
-    if ((s = impactfit_step_phase_stats(&st, req->v, &S, err))) {
-      if (s != IMPACTFIT_ENONFINITE && s != IMPACTFIT_ENOSEP)
-        return s;
-      ans->stable = 0;
-      ans->e_mean = ans->e_min = ans->e_max = NAN;
-      impactfit__engine_appendf(ans->note, sizeof ans->note, "%s. ", err ? err->message : "no separation");
-      impactfit_error_clear(err);
-    } else {
-      ans->e_mean = S.e_mean;
-      ans->e_min = S.e_min;
-      ans->e_max = S.e_max;
-      ans->e_continuous = S.e_continuous;
-      ans->stable = S.stable;
-      ans->impacts += S.impacts;
-    }
-    ans->end = st.end == impactfit_transition_A ? "A" : "C";
-    if (!ans->stable) {
-      double dtm;
-      impactfit_error e3;
-      if (impactfit_step_max_stable_dt(&st, req->v, &dtm, &e3) == 0) {
-        ans->dt_stable = dtm;
-        impactfit__engine_appendf(ans->note, sizeof ans->note,
-                                  "UNSTABLE: dt = %g s is above the largest stable step for this contact, %.4g s; e "
-                                  "from a single impact is meaningless here. ",
-                                  c.dt, dtm);
-      }
-    }
-    ops->input(&c, ans->value, ans->input, sizeof ans->input);
-  } else {
-    ans->end = "C";
-  }
   /* what the naive input gives */
+  double guess = NAN;
   if (ops->naive && inverse) {
     double nv = NAN;
     char what[256] = "";
@@ -420,6 +357,7 @@ int impactfit_engine_solve(const impactfit_engine_request *req, impactfit_engine
       impactfit_error e4;
       snprintf(ans->naive, sizeof ans->naive, "%s", what);
       ans->naive_value = nv;
+      guess = nv;
       if (impactfit_step_phase_stats(&ns, req->v, &N, &e4) == 0) {
         ans->e_naive = N.e_mean;
         ans->e_naive_min = N.e_min;
@@ -427,6 +365,86 @@ int impactfit_engine_solve(const impactfit_engine_request *req, impactfit_engine
         ans->impacts += N.impacts;
       }
     }
+  }
+  impactfit_step_stats S;
+  impactfit_stepper st;
+  double tol = req->tol > 0.0 ? req->tol : 1e-10;
+  if (inverse) {
+    double value;
+    impactfit_error e2;
+    double lo = ops->lo, hi = ops->hi;
+    if (ops->range)
+      ops->range(&c, &lo, &hi);
+    s = impactfit_step_solve_mean(build_cb, &c, req->v, req->e, lo, hi, guess, tol, &value, &S, &e2);
+    if (s == IMPACTFIT_ENOROOT) {
+      ans->reachable = 0;
+      ans->e_reach_min = S.e_min <= S.e_max ? S.e_min : NAN;
+      ans->e_reach_max = S.e_min <= S.e_max ? S.e_max : NAN;
+      impactfit__engine_appendf(ans->note, sizeof ans->note, "NOT REACHABLE at dt = %g s with %s: %s. ", c.dt,
+                                ans->integrator, e2.message);
+    } else if (s) {
+      if (err)
+        *err = e2;
+      return s;
+    } else {
+      ans->reachable = 1;
+      ans->value = value;
+    }
+    ans->impacts += S.impacts; /* the search's cost */
+  } else {
+    ans->reachable = 1;
+    ans->value = fwd;
+  }
+  if (ans->reachable) {
+    if ((s = build_cb(&c, ans->value, &st, err)))
+      return s;
+    /* the inverse's statistics are those of its answer; forward mode computes them */
+    if (!inverse && (s = impactfit_step_phase_stats(&st, req->v, &S, err))) {
+      if (s != IMPACTFIT_ENONFINITE && s != IMPACTFIT_ENOSEP)
+        return s;
+      ans->stable = 0;
+      ans->e_mean = ans->e_min = ans->e_max = NAN;
+      impactfit__engine_appendf(ans->note, sizeof ans->note, "%s. ", err ? err->message : "no separation");
+      impactfit_error_clear(err);
+    } else {
+      ans->e_mean = S.e_mean;
+      ans->e_min = S.e_min;
+      ans->e_max = S.e_max;
+      ans->e_continuous = S.e_continuous;
+      ans->stable = S.stable;
+      if (!inverse)
+        ans->impacts += S.impacts;
+    }
+    ans->end = st.end == impactfit_transition_A ? "A" : "C";
+    if (ans->stable && isfinite(ans->e_mean) && ans->e_max - ans->e_min > 0.1 * ans->e_mean)
+      impactfit__engine_appendf(ans->note, sizeof ans->note,
+                                "One impact's e ranges from %.4g to %.4g at this dt: where the first contact step "
+                                "falls "
+                                "decides e; a smaller dt narrows it. ",
+                                ans->e_min, ans->e_max);
+    if (!ans->stable) {
+      double dtm;
+      impactfit_error e3;
+      if (impactfit_step_max_stable_dt(&st, req->v, &dtm, &e3) == 0) {
+        ans->dt_stable = dtm;
+        int grows = !(S.rho_max <= 1.0 + 1e-9) || !isfinite(ans->e_max);
+        if (grows)
+          impactfit__engine_appendf(ans->note, sizeof ans->note,
+                                    "UNSTABLE: the step map grows during the contact (spectral radius %.4g > 1) at "
+                                    "dt = %g s; the largest step at which this contact neither grows nor returns e > 1 "
+                                    "is %.4g s; e "
+                                    "from an impact is meaningless here. ",
+                                    S.rho_max, c.dt, dtm);
+        else
+          impactfit__engine_appendf(ans->note, sizeof ans->note,
+                                    "UNSTABLE: single impacts gain energy at dt = %g s (e up to %.4g > 1, although the "
+                                    "step map itself does not grow); below %.4g s no impact returns e > 1. ",
+                                    c.dt, ans->e_max, dtm);
+      }
+    }
+    ops->input(&c, ans->value, ans->input, sizeof ans->input);
+  } else {
+    ans->end = "C";
   }
   if (ops->note)
     ops->note(&c, ans->value, ans->note, sizeof ans->note);
