@@ -152,7 +152,7 @@ typedef double (*hz_engine_fn)(const hz_case *c, double value, double phi, int s
 #define HZ_MAX_JUMPS 512
 
 static inline void hz_jumps_between(const impactfit_stepper *st, double v, double a, unsigned long sa, double b,
-                             unsigned long sb, double *jumps, int *n) {
+                                    unsigned long sb, double *jumps, int *n) {
   if (sa == sb || *n >= HZ_MAX_JUMPS)
     return;
   if (b - a < 1e-12) {
@@ -169,8 +169,8 @@ static inline void hz_jumps_between(const impactfit_stepper *st, double v, doubl
 /* The mean over φ ∈ (0, 1] of the engine's e: 8-point Gauss–Legendre on each smooth piece of impactfit's
  * e(φ) (its jumps found from the signatures on 64 samples and by bisection to 1e-12), each piece split
  * into `sub` parts. Returns NAN when the model fails. *runs counts the engine's impacts. */
-static inline double hz_engine_mean(hz_engine_fn run, const hz_case *c, const impactfit_stepper *st, double value, int sub,
-                             long *runs) {
+static inline double hz_engine_mean(hz_engine_fn run, const hz_case *c, const impactfit_stepper *st, double value,
+                                    int sub, long *runs) {
   static const double gx[4] = {0.1834346424956498, 0.5255324099163290, 0.7966664774136267, 0.9602898564975363};
   static const double gw[4] = {0.3626837833783620, 0.3137066458778873, 0.2223810344533745, 0.1012285362903763};
   enum { NS = 64 };
@@ -214,9 +214,10 @@ static inline void hz_check(int ok, const char *fmt, const char *what, double go
   }
 }
 
-#define HZ_CHECK_ABS(got, want, tol, what)                                                                     \
-  hz_check(isfinite(got) && isfinite(want) && fabs((got) - (want)) <= (tol), "FAIL %s: engine %.12g, want "  \
-           "%.12g (|diff| %.3g > %.3g)\n",                                                                     \
+#define HZ_CHECK_ABS(got, want, tol, what)                                   \
+  hz_check(isfinite(got) && isfinite(want) && fabs((got) - (want)) <= (tol), \
+           "FAIL %s: engine %.12g, want "                                    \
+           "%.12g (|diff| %.3g > %.3g)\n",                                   \
            (what), (got), (want), (tol))
 
 #endif
