@@ -27,7 +27,7 @@
  *     between the roots (linear in φ) of the row's sign and of x_k, so the trapezoid rule on those
  *     pieces is exact. The map's determinant is 1/D < 1 at every h: stable at any step.
  *  8. The default hard contact (erp 0.2, cfm 1e-10, bounce 0): e = erp φ up to cfm M/h; with bounce
- *     b ≥ erp: e = b at every phase.
+ *     b ≥ erp: e = b at every phase; with b < erp: e = max(erp φ, b), mean erp/2 + b²/(2 erp).
  *  9. dWorldQuickStep's n SOR sweeps from λ = 0 with relaxation w on one row: λ_n = (1 − (1 − w)^n) λ*
  *     when dWorldStep's λ* > 0, 0 when λ* ≤ 0 (w ∈ (0, 2)).
  * 10. dt → 0: the mean over the phase tends to law.h's continuous-time e of clamped Kelvin–Voigt at
@@ -517,6 +517,22 @@ static void test_ode_hard(void) {
   }
 }
 
+/* the default hard contact with bounce b < erp = 0.2: e(φ) = max(0.2 φ, b), so the mean is 0.1 + b²/0.4 and the
+ * bounce for a mean e in (0.1, 0.2) is sqrt(0.4 (e − 0.1)) */
+static void test_ode_bounce_mean(void) {
+  impactfit_error err;
+  for (int j = 0; j < 3; j++) {
+    double e = 0.12 + 0.03 * j;
+    impactfit_engine_request rq = ode_request("bounce", "step", 1e-2);
+    ode_set(&rq, "bounce", 0.0, 0.0, 2);
+    rq.e = e;
+    impactfit_engine_answer a;
+    CHECK(impactfit_engine_solve(&rq, &a, &err) == 0 && a.reachable, "ode bounce mean: solves %g", e);
+    CHECK_ABS(a.value, sqrt(0.4 * (e - 0.1)), 1e-8, "ode bounce mean: bounce for e %g = sqrt(0.4 (e - 0.1))", e);
+    CHECK_ABS(a.e_naive, 0.1 + e * e / 0.4, 1e-9, "ode bounce mean: bounce = e gives 0.1 + e^2/0.4 (e %g)", e);
+  }
+}
+
 static void test_ode_quickstep(void) {
   const double iters[3] = {1, 5, 20}, ws[3] = {0.7, 1.0, 1.3};
   for (int a = 0; a < 3; a++)
@@ -625,6 +641,7 @@ int main(void) {
   test_ode_backward_euler(1e3, 0.5, 1e-4);
   test_ode_backward_euler(1e5, 0.3, 1e-3);
   test_ode_hard();
+  test_ode_bounce_mean();
   test_ode_quickstep();
   test_ode_limit();
   test_ode_registry();

@@ -413,7 +413,8 @@ static void bounce_note(const impactfit__engine_ctx *c, double value, char *buf,
   impactfit__engine_appendf(buf, size,
                             "bounce acts only in steps whose approach speed exceeds bounce_vel = %g m/s, and only "
                             "where it asks for more than the ERP correction; without bounce this contact gives "
-                            "e = erp phi (mean erp/2). ",
+                            "e = erp phi (mean erp/2), and with bounce b < erp e = max(erp phi, b) (mean erp/2 + "
+                            "b^2/(2 erp)): no bounce gives a mean below erp/2. ",
                             bn[1]);
   ode_note_common(c, buf, size);
 }
