@@ -279,6 +279,9 @@ static int resolve(const impactfit_engine_request *req, impactfit__engine_ctx *c
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s %s has no integrator '%s' (known: %s)", md->code, md->model,
                            want ? want : "", md->integrators ? md->integrators : "none");
   c->dt = isnan(req->dt) || req->dt == 0.0 ? md->dt_default : req->dt;
+  if ((isnan(req->dt) || req->dt == 0.0) && !(md->dt_default > 0.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s has no default time step: give dt (s), the step you call it with",
+                           md->code);
   if (!(isfinite(c->dt) && c->dt > 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "engine: dt must be > 0 (s) (got %.17g)", c->dt);
   if (!(isfinite(req->v) && req->v > 0.0))
