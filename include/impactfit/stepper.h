@@ -26,9 +26,11 @@
  * tests/test_stepper.c compares the mean with a 20000-point midpoint rule on every built-in stepper.
  *
  * Stability: the spectral radius of the step map linearised about each contact step's state (with
- * the law's ∂f/∂δ and ∂f/∂δ', for steppers that say how: `amplification`); a radius above 1 + 1e-9
- * anywhere in the contact marks the step as unstable, and impactfit_step_max_stable_dt finds the
- * largest dt that is not. */
+ * the law's ∂f/∂δ and ∂f/∂δ', for steppers that say how: `amplification`) at every step that starts
+ * at least one step's travel v·dt inside the contact (a step nearer δ = 0 straddles the contact onset,
+ * a kink of every law, where laws such as δ^m δ' with m < 1 have an infinite ∂f/∂δ that no finite
+ * step sees); a radius above 1 + 1e-9 anywhere there marks the step as unstable, and
+ * impactfit_step_max_stable_dt finds the largest dt that is not. */
 #ifndef IMPACTFIT_STEPPER_H
 #define IMPACTFIT_STEPPER_H
 
@@ -79,6 +81,12 @@ typedef struct impactfit_stepper_type {
    * st->law (e.g. ODE's ERP/CFM made from a spring and a damper); NULL: none, or st->law. Returns 0
    * with *law and *end set, or a status. */
   int (*continuous)(const struct impactfit_stepper *st, impactfit_law *law, const impactfit_transition **end);
+  /* 1: the engine takes no fixed steps: it integrates st->law with error control to an accuracy (Simbody's
+   * integrators), so every phase gives the law's continuous-time e. Then `step` is not called (it may be
+   * NULL), st->dt is not used (any value, NaN included), an impact is one law.h solve, the phase statistics
+   * are e_mean = e_min = e_max = e_continuous with one piece, and the step is stable (largest stable dt
+   * inf). How close the engine comes to that e at a given accuracy is the engine's to state (engines.h). */
+  int adaptive;
 } impactfit_stepper_type;
 
 /* A stepper's settings. */
@@ -91,7 +99,7 @@ typedef struct impactfit_stepper {
   double p[IMPACTFIT_STEPPER_MAX_PARAMS];
 } impactfit_stepper;
 
-/* The built-in steppers (both step st->law):
+/* The built-in steppers (all three step st->law):
  * euler  semi-implicit (symplectic) Euler with the force from the step's start: u ← u − dt f(x, u)/M,
  *        x ← x + dt u; contact while x > 0 at the step's start. MuJoCo's mjINT_EULER (the contact
  *        force from the positions and velocities at the step's start, velocity updated first).
@@ -100,6 +108,10 @@ typedef struct impactfit_stepper {
  *        detection at every stage. */
 IMPACTFIT_EXPORT extern const impactfit_stepper_type *const impactfit_stepper_euler;
 IMPACTFIT_EXPORT extern const impactfit_stepper_type *const impactfit_stepper_rk4;
+/* continuous  (adaptive) the law integrated exactly: e(φ) is the law's continuous-time e for every φ. The
+ *        model of an engine whose integrator controls its error (Simbody's RungeKuttaMerson and others at
+ *        a tight accuracy), for which no one-step map decides e. */
+IMPACTFIT_EXPORT extern const impactfit_stepper_type *const impactfit_stepper_continuous;
 
 /* Registered stepper types (the built-ins and those of src/engines/), lookup by name (NULL: unknown). */
 IMPACTFIT_EXPORT size_t impactfit_stepper_type_count(void);
@@ -159,7 +171,7 @@ IMPACTFIT_EXPORT int impactfit_step_solve_mean(impactfit_step_build_fn build, co
 
 /* The largest time step (s) for which the stepper is stable at speed v (stats.stable), searched from
  * st->dt by doubling or halving, then bisection to 1e-6 relative; inf when stable up to 1e6·dt
- * (implicit steppers). Returns 0 or a status. */
+ * (implicit steppers; at once for an adaptive stepper). Returns 0 or a status. */
 IMPACTFIT_EXPORT int impactfit_step_max_stable_dt(const impactfit_stepper *st, double v, double *dt_max,
                                                   impactfit_error *err);
 
