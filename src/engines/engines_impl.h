@@ -45,9 +45,10 @@ typedef struct impactfit__engine_ops {
 
 /* The models of each engine file: X(array, count) with `array` a const impactfit_engine_model[]
  * of external linkage and `count` its length (a const size_t). */
-#define IMPACTFIT__ENGINE_MODELS(X)                          \
-  X(impactfit__mujoco_models, impactfit__mujoco_model_count) \
-  X(impactfit__simbody_models, impactfit__simbody_model_count)
+#define IMPACTFIT__ENGINE_MODELS(X)                            \
+  X(impactfit__mujoco_models, impactfit__mujoco_model_count)   \
+  X(impactfit__simbody_models, impactfit__simbody_model_count) \
+  X(impactfit__chrono_models, impactfit__chrono_model_count)
 
 #define X(arr, cnt)                          \
   extern const impactfit_engine_model arr[]; \

@@ -182,15 +182,15 @@ static const impactfit__engine_ops cc_ops = {
 #define SB_INTEGRATORS "rkmerson,rk3,rkfeldberg,cpodes,rk2"
 #define SB_LAW                                                                                                      \
   "f = (4/3) sqrt(R) k^(3/2) delta^(3/2) (1 + (3/2) c delta'), no force where f <= 0; k = k1 k2/(k1 + k2) with ki " \
-  "= stiffness_i^(2/3), c = (c1 k2 + c2 k1)/(k1 + k2): the power law K = (4/3) sqrt(R) k^(3/2), n = m = 3/2, "     \
+  "= stiffness_i^(2/3), c = (c1 k2 + c2 k1)/(k1 + k2): the power law K = (4/3) sqrt(R) k^(3/2), n = m = 3/2, "      \
   "lambda = (3/2) c K"
 #define SB_BODIES                                                                                                  \
   "R = r (sphere on a half space), r1 r2/(r1 + r2) (two spheres); M = m1 (Ground is immovable), m1 m2/(m1 + m2); " \
   "e depends on c v only"
-#define SB_TRAPS                                                                                                     \
+#define SB_TRAPS                                                                                                    \
   "stiffness enters as stiffness^(2/3) combined in series (equal surfaces: E/2^(3/2), not Hertz's E/2); a surface " \
   "left without parameters has stiffness 1 and dissipation 0, which makes the pair nearly elastic; at the default " \
-  "accuracy 1e-3 e is off by up to a few 0.01; RungeKuttaFeldberg can step into the contact and return e = "       \
+  "accuracy 1e-3 e is off by up to a few 0.01; RungeKuttaFeldberg can step into the contact and return e = "        \
   "1/(1.5 c v) unless its step is bounded"
 
 const impactfit_engine_model impactfit__simbody_models[] = {
