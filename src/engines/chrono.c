@@ -108,53 +108,73 @@ const impactfit_stepper_type impactfit__stepper_frozen_force = {
 
 typedef enum { CH_HOOKE, CH_HERTZ, CH_COULOMB } ch_kind;
 
-#define IN_E                                                                                                    \
-  {.name = "young_modulus",                                                                                     \
-   .unit = "Pa, Pa",                                                                                            \
-   .help = "SetYoungModulus of the sphere's and the wall's (or other sphere's) material (Chrono's default 2e5)", \
-   .count = 2,                                                                                                  \
-   .def = {2e5, 2e5}}
-#define IN_NU                                                                                          \
-  {.name = "poisson_ratio",                                                                            \
-   .unit = "-, -",                                                                                     \
-   .help = "SetPoissonRatio of the sphere's and the wall's (or other sphere's) material (default 0.3)", \
-   .count = 2,                                                                                         \
-   .def = {0.3, 0.3}}
-#define IN_CR                                                                                                \
-  {.name = "restitution",                                                                                    \
-   .unit = "-",                                                                                              \
-   .help = "SetRestitution of both materials (Chrono takes the smaller of the two; default 0.4)", .count = 1, \
-   .def = {0.4}}
-#define IN_MW                                                                                                    \
-  {.name = "wall_mass",                                                                                          \
-   .unit = "kg",                                                                                                 \
-   .help = "the fixed wall's own mass, which Chrono puts into the effective mass (ChBody default 1; spheres: " \
-           "unused)",                                                                                            \
-   .count = 1,                                                                                                   \
-   .def = {1.0}}
-#define IN_R                                                                                                      \
-  {.name = "eff_radius",                                                                                          \
-   .unit = "m",                                                                                                   \
-   .help = "the contact's effective radius as Chrono sets it: 0.1 (ChCollisionInfo's default) for every contact " \
-           "of the Bullet collision system; the Multicore system: r (wall) or r1 r2/(r1 + r2)",                  \
-   .count = 1,                                                                                                    \
-   .def = {0.1}}
-#define IN_V                                                                                    \
-  {.name = "impact_velocity",                                                                   \
-   .unit = "m/s",                                                                               \
-   .help = "SetCharacteristicImpactVelocity (Hooke's stiffness from the material; default 1)", \
-   .count = 1,                                                                                  \
-   .def = {1.0}}
-#define IN_KN(unit_)                                                                                             \
-  {.name = "kn",                                                                                                  \
-   .unit = unit_,                                                                                                 \
-   .help = "SetKn of both materials (UseMaterialProperties(false); Chrono averages the two; default 2e5)", .count = 1, \
-   .def = {2e5}}
-#define IN_GN(unit_)                                                                                             \
-  {.name = "gn",                                                                                                \
-   .unit = unit_,                                                                                               \
-   .help = "SetGn of both materials (UseMaterialProperties(false); Chrono averages the two; default 40)", .count = 1, \
-   .def = {40.0}}
+#define IN_E                                                                                                      \
+  {                                                                                                               \
+    .name = "young_modulus", .unit = "Pa, Pa",                                                                    \
+    .help = "SetYoungModulus of the sphere's and the wall's (or other sphere's) material (Chrono's default 2e5)", \
+    .count = 2, .def = {                                                                                          \
+      2e5,                                                                                                        \
+      2e5                                                                                                         \
+    }                                                                                                             \
+  }
+#define IN_NU                                                                                                        \
+  {                                                                                                                  \
+    .name = "poisson_ratio", .unit = "-, -",                                                                         \
+    .help = "SetPoissonRatio of the sphere's and the wall's (or other sphere's) material (default 0.3)", .count = 2, \
+    .def = {                                                                                                         \
+      0.3,                                                                                                           \
+      0.3                                                                                                            \
+    }                                                                                                                \
+  }
+#define IN_CR                                                                                                  \
+  {                                                                                                            \
+    .name = "restitution", .unit = "-",                                                                        \
+    .help = "SetRestitution of both materials (Chrono takes the smaller of the two; default 0.4)", .count = 1, \
+    .def = {                                                                                                   \
+      0.4                                                                                                      \
+    }                                                                                                          \
+  }
+#define IN_MW                                                                                                   \
+  {                                                                                                             \
+    .name = "wall_mass", .unit = "kg",                                                                          \
+    .help = "the fixed wall's own mass, which Chrono puts into the effective mass (ChBody default 1; spheres: " \
+            "unused)",                                                                                          \
+    .count = 1, .def = {                                                                                        \
+      1.0                                                                                                       \
+    }                                                                                                           \
+  }
+#define IN_R                                                                                                       \
+  {                                                                                                                \
+    .name = "eff_radius", .unit = "m",                                                                             \
+    .help = "the contact's effective radius as Chrono sets it: 0.1 (ChCollisionInfo's default) for every contact " \
+            "of the Bullet collision system; the Multicore system: r (wall) or r1 r2/(r1 + r2)",                   \
+    .count = 1, .def = {                                                                                           \
+      0.1                                                                                                          \
+    }                                                                                                              \
+  }
+#define IN_V                                                                                                         \
+  {                                                                                                                  \
+    .name = "impact_velocity", .unit = "m/s",                                                                        \
+    .help = "SetCharacteristicImpactVelocity (Hooke's stiffness from the material; default 1)", .count = 1, .def = { \
+      1.0                                                                                                            \
+    }                                                                                                                \
+  }
+#define IN_KN(unit_)                                                                                        \
+  {                                                                                                         \
+    .name = "kn", .unit = unit_,                                                                            \
+    .help = "SetKn of both materials (UseMaterialProperties(false); Chrono averages the two; default 2e5)", \
+    .count = 1, .def = {                                                                                    \
+      2e5                                                                                                   \
+    }                                                                                                       \
+  }
+#define IN_GN(unit_)                                                                                                   \
+  {                                                                                                                    \
+    .name = "gn", .unit = unit_,                                                                                       \
+    .help = "SetGn of both materials (UseMaterialProperties(false); Chrono averages the two; default 40)", .count = 1, \
+    .def = {                                                                                                           \
+      40.0                                                                                                             \
+    }                                                                                                                  \
+  }
 
 static const impactfit_engine_input in_hertz[] = {IN_E, IN_NU, IN_CR, IN_MW, IN_R};
 static const impactfit_engine_input in_hooke[] = {IN_E, IN_NU, IN_CR, IN_MW, IN_R, IN_V};
@@ -346,8 +366,8 @@ static void input(const impactfit__engine_ctx *c, double p, char *buf, size_t si
                                 impactfit__engine_val(c, "impact_velocity")[0]);
   } else {
     double kn = impactfit__engine_val(c, "kn")[0];
-    impactfit__engine_appendf(buf, size, "mat1->SetKn(%.9g); mat1->SetGn(%.9g);\nmat2->SetKn(%.9g); mat2->SetGn(%.9g);\n",
-                              kn, p, kn, p);
+    impactfit__engine_appendf(
+        buf, size, "mat1->SetKn(%.9g); mat1->SetGn(%.9g);\nmat2->SetKn(%.9g); mat2->SetGn(%.9g);\n", kn, p, kn, p);
   }
   const double *R = impactfit__engine_val(c, "eff_radius");
   if (R) {
@@ -409,40 +429,41 @@ static const impactfit__engine_ops ops_kn = {.build = build, .lo = 1e-12, .hi = 
 static const impactfit__engine_ops ops_hooke_kn = {
     .build = build, .lo = 1e-12, .hi = 1e12, .naive = naive_hooke_kn, .input = input, .note = note};
 
-#define CH_INTEGRATORS \
-  "euler-implicit-linearized,euler-implicit,euler-implicit-projected,euler-semi-implicit,euler-explicit,runge-kutta,heun"
+#define CH_INTEGRATORS                                                                                                \
+  "euler-implicit-linearized,euler-implicit,euler-implicit-projected,euler-semi-implicit,euler-explicit,runge-kutta," \
+  "heun"
 #define CH_VERSIONS "4.0.0 - 10.0.0 and the development source of 2026-08-18 (formula only)"
-#define CH_SRC                                                                                                        \
+#define CH_SRC                                                                                                       \
   "Chrono 10.0.0 src/chrono/physics/ChContactSMC.cpp:23-201 (ChDefaultContactForceTorqueSMC::CalculateForceTorque; " \
   "ChContactSMC.h:40-222 in 8.0.0-9.0.1, ChContactSMC<Ta,Tb>::CalculateForce in ChContactSMC.h before), "            \
   "ChContactMaterialSMC.cpp:105-130, ChCollisionInfo.cpp:19, ChSystem.cpp:83, :1598, :1636, "                        \
   "timestepper/ChTimestepperImplicit.cpp:467-519"
-#define CH_BODIES                                                                                                   \
+#define CH_BODIES                                                                                                 \
   "M = m1 m2/(m1 + m2) of the contactables' masses, a fixed wall's own mass included (ChBody default 1 kg); R = " \
-  "eff_radius (Bullet: 0.1 m for every contact); E = 1/((1 - nu1^2)/E1 + (1 - nu2^2)/E2), cr = min(cr1, cr2), "  \
+  "eff_radius (Bullet: 0.1 m for every contact); E = 1/((1 - nu1^2)/E1 + (1 - nu2^2)/E2), cr = min(cr1, cr2), "   \
   "kn and gn the means of the two materials'"
 #define CH_END "C (Fn < 0 is set to 0: the bodies part there)"
 #define CH_TRAPS                                                                                                  \
   "Bullet's R = 0.1 m whatever the spheres; the fixed wall's mass enters M; the force is computed once per step " \
   "from the step's start; float material properties"
 
-#define CH_ENTRY(name_, vmin_, param_, unit_, pin_, law_, inputs_, ops_, traps_)                                   \
-  {                                                                                                                   \
-    .code = "chrono", .model = name_, .versions = CH_VERSIONS, .version_min = vmin_, .version_max = 0,                \
-    .param = param_, .param_unit = unit_, .param_input = pin_, .param_index = 0, .law = law_, .end = CH_END,          \
-    .bodies = CH_BODIES, .source = CH_SRC, .traps = traps_, .integrators = CH_INTEGRATORS, .adaptive = NULL,          \
-    .dt_default = 0.0, .run_here = 0, .n_inputs = (int)(sizeof inputs_ / sizeof inputs_[0]), .inputs = inputs_,       \
-    .ops = ops_                                                                                                       \
+#define CH_ENTRY(name_, vmin_, param_, unit_, pin_, law_, inputs_, ops_, traps_)                                \
+  {                                                                                                             \
+    .code = "chrono", .model = name_, .versions = CH_VERSIONS, .version_min = vmin_, .version_max = 10000999,   \
+    .param = param_, .param_unit = unit_, .param_input = pin_, .param_index = 0, .law = law_, .end = CH_END,    \
+    .bodies = CH_BODIES, .source = CH_SRC, .traps = traps_, .integrators = CH_INTEGRATORS, .adaptive = NULL,    \
+    .dt_default = 0.0, .run_here = 0, .n_inputs = (int)(sizeof inputs_ / sizeof inputs_[0]), .inputs = inputs_, \
+    .ops = ops_                                                                                                 \
   }
 
-#define LAW_HERTZ                                                                                                 \
-  "Fn = (4/3) E sqrt(R) delta^(3/2) + 2 sqrt(5/6) |beta| sqrt(2 E sqrt(R) M) delta^(1/4) delta', beta = ln cr/"  \
+#define LAW_HERTZ                                                                                                  \
+  "Fn = (4/3) E sqrt(R) delta^(3/2) + 2 sqrt(5/6) |beta| sqrt(2 E sqrt(R) M) delta^(1/4) delta', beta = ln cr/"    \
   "sqrt(ln^2 cr + pi^2), ln cr >= ln(eps) (UseMaterialProperties(true), the default model): K = (4/3) E sqrt(R), " \
   "C = sqrt(5) |beta| sqrt(M K)"
-#define LAW_HOOKE                                                                                                   \
+#define LAW_HOOKE                                                                                                  \
   "Fn = kn delta + gn delta', kn = (16/15) sqrt(R) E (M V^2/((16/15) sqrt(R) E))^(1/5) (V: characteristic impact " \
   "velocity), gn = sqrt(4 M kn/(1 + (pi/ln cr)^2)), ln cr in [ln eps, ln(1 - eps)]"
-#define LAW_COULOMB                                                                                                    \
+#define LAW_COULOMB                                                                                                  \
   "Fn = (4/3) E delta^(3/2) + 2 sqrt(5/6) |beta| sqrt(2 E M) delta^(1/4) delta' (Hertz with sqrt(delta) for sqrt(R " \
   "delta): no radius)"
 

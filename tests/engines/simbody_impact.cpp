@@ -40,13 +40,13 @@ static void check(bool ok, const char *what, double got, double want, double tol
 
 /* One impact as a user would set it up. */
 struct Scene {
-  int ccs = 0;   // 0: HuntCrossleyForce on a GeneralContactSubsystem; 1: CompliantContactSubsystem
-  int plane = 1; // 1: a sphere on a HalfSpace fixed to Ground; 0: two spheres
+  int ccs = 0;    // 0: HuntCrossleyForce on a GeneralContactSubsystem; 1: CompliantContactSubsystem
+  int plane = 1;  // 1: a sphere on a HalfSpace fixed to Ground; 0: two spheres
   double r1 = 0.005, m1 = 0.0, r2 = 0.005, m2 = 0.0;
-  double k1 = 1e7, k2 = 1e7; // stiffness (Pa) of the two surfaces
-  double c = 0.0;            // dissipation of both surfaces, s/m
-  double v = 1.0;            // approach speed, m/s
-  double gap = 0.01;         // initial gap, m
+  double k1 = 1e7, k2 = 1e7;  // stiffness (Pa) of the two surfaces
+  double c = 0.0;             // dissipation of both surfaces, s/m
+  double v = 1.0;             // approach speed, m/s
+  double gap = 0.01;          // initial gap, m
   std::string integ = "rkmerson";
   double acc = 1e-3;   // Integrator::setAccuracy (Simbody's default 1e-3)
   double hmax = 0.0;   // Integrator::setMaximumStepSize (0: not set)
@@ -80,9 +80,8 @@ static double simbody_e(const Scene &s, int *steps) {
     b1.addContactSurface(Transform(), ContactSurface(ContactGeometry::Sphere(s.r1), mat1));
     if (!s.plane)
       b2.addContactSurface(Transform(), ContactSurface(ContactGeometry::Sphere(s.r2), mat2));
-    else // the half space x > 0 of Ground, outward normal -x
-      matter.updGround().updBody().addContactSurface(Transform(),
-                                                       ContactSurface(ContactGeometry::HalfSpace(), mat2));
+    else  // the half space x > 0 of Ground, outward normal -x
+      matter.updGround().updBody().addContactSurface(Transform(), ContactSurface(ContactGeometry::HalfSpace(), mat2));
   }
   MobilizedBody::Translation ball1(matter.Ground(), Transform(), b1, Transform());
   MobilizedBody::Translation *ball2 = nullptr;
@@ -111,7 +110,7 @@ static double simbody_e(const Scene &s, int *steps) {
   double u1 = s.v, u2 = 0.0;
   if (s.plane) {
     ball1.setQToFitTranslation(st, Vec3(-s.r1 - s.gap, 0, 0));
-  } else { // centre-of-mass frame
+  } else {  // centre-of-mass frame
     u1 = s.v * s.m2 / (s.m1 + s.m2);
     u2 = -s.v * s.m1 / (s.m1 + s.m2);
     ball1.setQToFitTranslation(st, Vec3(-s.r1 - 0.5 * s.gap, 0, 0));
@@ -134,9 +133,10 @@ static double simbody_e(const Scene &s, int *steps) {
     const State &f = in->getState();
     w1 = ball1.getBodyOriginVelocity(f)[0];
     w2 = s.plane ? 0.0 : ball2->getBodyOriginVelocity(f)[0];
-    double x1 = ball1.getBodyOriginLocation(f)[0], x2 = s.plane ? s.r1 : ball2->getBodyOriginLocation(f)[0];
+    /* the plane's surface is x = 0; a sphere cannot pass a half space, however deep it goes */
+    double x1 = ball1.getBodyOriginLocation(f)[0], x2 = s.plane ? 0.0 : ball2->getBodyOriginLocation(f)[0];
     apart = x2 - x1 - s.r1 - (s.plane ? 0.0 : s.r2);
-    if (x2 < x1 || (apart > 0.0 && w1 - w2 < 0.0))
+    if ((!s.plane && x2 < x1) || (apart > 0.0 && w1 - w2 < 0.0))
       break;
   }
   if (steps)
@@ -224,7 +224,7 @@ static void grid() {
           if (geo == 1) {
             s.r2 = s.r1;
             s.m2 = s.m1;
-          } else if (geo == 2) { // unequal masses, radii and stiffness
+          } else if (geo == 2) {  // unequal masses, radii and stiffness
             s.r2 = 0.012;
             s.m2 = sphere_mass(s.r2);
             s.k2 = 3e8;
@@ -296,10 +296,11 @@ static void integrators() {
   struct {
     double acc, hmax;
     const char *label;
-  } cols[] = {{1e-3, 0.0, "1e-3 (default)"}, {1e-3, 0.1, "1e-3 hmax"}, {1e-5, 0.1, "1e-5 hmax"},
-              {1e-8, 0.1, "1e-8 hmax"}};
+  } cols[] = {
+      {1e-3, 0.0, "1e-3 (default)"}, {1e-3, 0.1, "1e-3 hmax"}, {1e-5, 0.1, "1e-5 hmax"}, {1e-8, 0.1, "1e-8 hmax"}};
   std::printf("max |e_simbody - e_asked| with impactfit's c (HuntCrossleyForce, sphere on a plane, v = 0.3/1/3 m/s, "
-              "e = 0.1..0.9, 3 start gaps; hmax: setMaximumStepSize(t_contact/10)):\n%-12s", "integrator");
+              "e = 0.1..0.9, 3 start gaps; hmax: setMaximumStepSize(t_contact/10)):\n%-12s",
+              "integrator");
   for (auto &col : cols)
     std::printf(" %15s", col.label);
   std::printf(" %14s\n", "steps, last col");
