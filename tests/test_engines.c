@@ -80,8 +80,7 @@ static void test_simbody_law(void) {
     const impactfit_engine_model *md = find("simbody", NULL, models[mi]);
     if (!md)
       return;
-    CHECK(md->run_here == 1 && md->adaptive && strstr(md->adaptive, "rkmerson"), "%s: run here, adaptive",
-          models[mi]);
+    CHECK(md->run_here == 1 && md->adaptive && strstr(md->adaptive, "rkmerson"), "%s: run here, adaptive", models[mi]);
     for (int plane = 1; plane >= 0; plane--) {
       impactfit_engine_request r = impactfit_engine_default_request();
       r.model = md;
@@ -196,8 +195,12 @@ static void test_chrono_laws(void) {
   struct {
     const char *model;
     double n, m;
-  } cases[] = {{"Hertz", 1.5, 0.25},      {"Hooke", 1.0, 0.0},       {"Flores", 1.0, 0.0},
-               {"PlainCoulomb", 1.5, 0.25}, {"Hertz kn/gn", 1.5, 0.5}, {"Hooke kn/gn", 1.0, 0.0},
+  } cases[] = {{"Hertz", 1.5, 0.25},
+               {"Hooke", 1.0, 0.0},
+               {"Flores", 1.0, 0.0},
+               {"PlainCoulomb", 1.5, 0.25},
+               {"Hertz kn/gn", 1.5, 0.5},
+               {"Hooke kn/gn", 1.0, 0.0},
                {"PlainCoulomb kn/gn", 1.5, 0.5}};
   double E1 = 7e7, E2 = 2e9, nu1 = 0.35, nu2 = 0.25, mw = 0.3, Reff = 0.004, V = 2.5, cr = 0.62, kn = 3e6, gn = 55;
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -415,8 +418,7 @@ static void test_chrono_explicit_stability(void) {
     impactfit_error err;
     int s = impactfit_engine_solve(&r, &a, &err);
     CHECK(s == 0, "explicit euler forward: %s", s ? err.message : "");
-    CHECK(a.stable == (i == 1), "explicit euler stable = %d for gn = %g (h b %s h^2 a)", a.stable, gn,
-          i ? ">" : "<");
+    CHECK(a.stable == (i == 1), "explicit euler stable = %d for gn = %g (h b %s h^2 a)", a.stable, gn, i ? ">" : "<");
   }
 }
 
