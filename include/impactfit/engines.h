@@ -155,8 +155,9 @@ IMPACTFIT_EXPORT int impactfit_engine_solve(const impactfit_engine_request *req,
 IMPACTFIT_EXPORT int impactfit_engine_stepper(const impactfit_engine_request *req, double value, impactfit_stepper *st,
                                               impactfit_error *err);
 
-/* Every code of both registries, DEM codes first: its name, "dem" or "engine", and the versions Debian
- * 12 ships (or the default). */
+/* Every code of both registries, DEM codes first: its name, "dem", "engine" or "dem+engine" (in both:
+ * Chrono, whose DEM entries answer in continuous time and its engine entries at its time step), and the
+ * versions Debian 12 ships (or the default). */
 IMPACTFIT_EXPORT size_t impactfit_codes_count(void);
 IMPACTFIT_EXPORT int impactfit_codes_at(size_t i, const char **code, const char **kind, const char **version);
 

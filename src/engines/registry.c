@@ -368,73 +368,8 @@ int impactfit_engine_solve(const impactfit_engine_request *req, impactfit_engine
   ans->e_continuous = ans->e_naive = ans->e_naive_min = ans->e_naive_max = ans->naive_value = NAN;
   ans->e_reach_min = ans->e_reach_max = NAN;
   ans->dt_stable = NAN;
-  impactfit_step_stats S;
-  impactfit_stepper st;
-  double tol = req->tol > 0.0 ? req->tol : 1e-10;
-  if (inverse) {
-    double value;
-    impactfit_error e2;
-    s = impactfit_step_solve_mean(build_cb, &c, req->v, req->e, ops->lo, ops->hi, tol, &value, &S, &e2);
-    if (s == IMPACTFIT_ENOROOT) {
-      ans->reachable = 0;
-      ans->e_reach_min = S.e_min;
-      ans->e_reach_max = S.e_max;
-      if (c.adaptive)
-        impactfit__engine_appendf(ans->note, sizeof ans->note,
-                                  "no %s in [%g, %g] gives e = %g: e ranges over [%.6g, %.6g] there. ", md->param,
-                                  ops->lo, ops->hi, req->e, S.e_min, S.e_max);
-      else
-        impactfit__engine_appendf(ans->note, sizeof ans->note,
-                                  "no %s in [%g, %g] gives a mean e of %g at dt = %g s with %s: the mean e ranges "
-                                  "over [%.6g, %.6g]. ",
-                                  md->param, ops->lo, ops->hi, req->e, c.dt, ans->integrator, S.e_min, S.e_max);
-    } else if (s) {
-      if (err)
-        *err = e2;
-      return s;
-    } else {
-      ans->reachable = 1;
-      ans->value = value;
-    }
-  } else {
-    ans->reachable = 1;
-    ans->value = fwd;
-  }
-  if (ans->reachable) {
-    if ((s = build_cb(&c, ans->value, &st, err)))
-      return s;
-    if ((s = impactfit_step_phase_stats(&st, req->v, &S, err))) {
-      if (s != IMPACTFIT_ENONFINITE && s != IMPACTFIT_ENOSEP)
-        return s;
-      ans->stable = 0;
-      ans->e_mean = ans->e_min = ans->e_max = NAN;
-      impactfit__engine_appendf(ans->note, sizeof ans->note, "%s. ", err ? err->message : "no separation");
-      impactfit_error_clear(err);
-    } else {
-      ans->e_mean = S.e_mean;
-      ans->e_min = S.e_min;
-      ans->e_max = S.e_max;
-      ans->e_continuous = S.e_continuous;
-      ans->stable = S.stable;
-      ans->impacts += S.impacts;
-    }
-    ans->end = st.end == impactfit_transition_A ? "A" : "C";
-    if (!ans->stable) {
-      double dtm;
-      impactfit_error e3;
-      if (impactfit_step_max_stable_dt(&st, req->v, &dtm, &e3) == 0) {
-        ans->dt_stable = dtm;
-        impactfit__engine_appendf(ans->note, sizeof ans->note,
-                                  "UNSTABLE: dt = %g s is above the largest stable step for this contact, %.4g s; e "
-                                  "from a single impact is meaningless here. ",
-                                  c.dt, dtm);
-      }
-    }
-    ops->input(&c, ans->value, ans->input, sizeof ans->input);
-  } else {
-    ans->end = "C";
-  }
   /* what the naive input gives */
+  double guess = NAN;
   if (ops->naive && inverse) {
     double nv = NAN;
     char what[256] = "";
@@ -448,6 +383,7 @@ int impactfit_engine_solve(const impactfit_engine_request *req, impactfit_engine
       impactfit_error e4;
       snprintf(ans->naive, sizeof ans->naive, "%s", what);
       ans->naive_value = nv;
+      guess = nv;
       if (impactfit_step_phase_stats(&ns, req->v, &N, &e4) == 0) {
         ans->e_naive = N.e_mean;
         ans->e_naive_min = N.e_min;
@@ -455,6 +391,80 @@ int impactfit_engine_solve(const impactfit_engine_request *req, impactfit_engine
         ans->impacts += N.impacts;
       }
     }
+  }
+  impactfit_step_stats S;
+  impactfit_stepper st;
+  double tol = req->tol > 0.0 ? req->tol : 1e-10;
+  if (inverse) {
+    double value;
+    impactfit_error e2;
+    s = impactfit_step_solve_mean(build_cb, &c, req->v, req->e, ops->lo, ops->hi, guess, tol, &value, &S, &e2);
+    if (s == IMPACTFIT_ENOROOT) {
+      ans->reachable = 0;
+      ans->e_reach_min = S.e_min <= S.e_max ? S.e_min : NAN;
+      ans->e_reach_max = S.e_min <= S.e_max ? S.e_max : NAN;
+      if (c.adaptive)
+        impactfit__engine_appendf(ans->note, sizeof ans->note, "NOT REACHABLE with %s: %s. ", ans->integrator,
+                                  e2.message);
+      else
+        impactfit__engine_appendf(ans->note, sizeof ans->note, "NOT REACHABLE at dt = %g s with %s: %s. ", c.dt,
+                                  ans->integrator, e2.message);
+    } else if (s) {
+      if (err)
+        *err = e2;
+      return s;
+    } else {
+      ans->reachable = 1;
+      ans->value = value;
+    }
+    ans->impacts += S.impacts; /* the search's cost */
+  } else {
+    ans->reachable = 1;
+    ans->value = fwd;
+  }
+  if (ans->reachable) {
+    if ((s = build_cb(&c, ans->value, &st, err)))
+      return s;
+    /* the inverse's statistics are those of its answer; forward mode computes them */
+    if (!inverse && (s = impactfit_step_phase_stats(&st, req->v, &S, err))) {
+      if (s != IMPACTFIT_ENONFINITE && s != IMPACTFIT_ENOSEP)
+        return s;
+      ans->stable = 0;
+      ans->e_mean = ans->e_min = ans->e_max = NAN;
+      impactfit__engine_appendf(ans->note, sizeof ans->note, "%s. ", err ? err->message : "no separation");
+      impactfit_error_clear(err);
+    } else {
+      ans->e_mean = S.e_mean;
+      ans->e_min = S.e_min;
+      ans->e_max = S.e_max;
+      ans->e_continuous = S.e_continuous;
+      ans->stable = S.stable;
+      if (!inverse)
+        ans->impacts += S.impacts;
+    }
+    ans->end = st.end == impactfit_transition_A ? "A" : "C";
+    if (ans->stable && isfinite(ans->e_mean) && ans->e_max - ans->e_min > 0.1 * ans->e_mean)
+      impactfit__engine_appendf(ans->note, sizeof ans->note,
+                                "One impact's e ranges from %.4g to %.4g at this dt: where the first contact step "
+                                "falls "
+                                "decides e; a smaller dt narrows it. ",
+                                ans->e_min, ans->e_max);
+    if (!ans->stable) {
+      double dtm;
+      impactfit_error e3;
+      if (impactfit_step_max_stable_dt(&st, req->v, &dtm, &e3) == 0) {
+        ans->dt_stable = dtm;
+        impactfit__engine_appendf(ans->note, sizeof ans->note,
+                                  "UNSTABLE: dt = %g s is above the largest stable step for this contact, %.4g s "
+                                  "(below it the linearised step does not grow and no single impact returns e > 1)%s; "
+                                  "e from a single impact is meaningless here. ",
+                                  c.dt, dtm,
+                                  isfinite(ans->e_max) && ans->e_max > 1.0 ? ": single impacts gain energy" : "");
+      }
+    }
+    ops->input(&c, ans->value, ans->input, sizeof ans->input);
+  } else {
+    ans->end = "C";
   }
   if (ops->note)
     ops->note(&c, ans->value, ans->note, sizeof ans->note);
@@ -492,8 +502,11 @@ int impactfit_codes_at(size_t i, const char **code, const char **kind, const cha
     if (dup)
       continue;
     if (seen++ == i) {
+      int both = 0; /* Chrono: a DEM entry (continuous time) and engine entries (its time step) */
+      for (size_t k = 0; k < impactfit_engine_model_count() && !both; k++)
+        both = strcmp(impactfit_engine_model_at(k)->code, c) == 0;
       *code = c;
-      *kind = "dem";
+      *kind = both ? "dem+engine" : "dem";
       *version = impactfit_dem_default_version(c);
       return 0;
     }

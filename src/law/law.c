@@ -614,6 +614,12 @@ int impactfit_law_impact_solve(impactfit_law_workspace *ws, const impactfit_law_
     t += s_cut;
     y[0] = yc[0];
     y[1] = yc[1];
+    if (cut == EV_END_X && y[1] > -1e-9) {
+      /* under A an overdamped contact creeps back to δ = 0 and reaches it only by rounding */
+      st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOSEP,
+                           "law impact: the bodies creep back to delta = 0 at %.3g v: they do not separate", -y[1]);
+      goto done;
+    }
     if (cut == EV_END_X || cut == EV_END_F) {
       res->e_out = -y[1];
       res->t_contact = t * L / p->v;
@@ -651,11 +657,34 @@ typedef struct {
   int st;
   impactfit_error err;
   impactfit_law_impact_result res;
+  double memo_x[8], memo_g[8]; /* Brent's method (GSL) asks again for points it has evaluated */
+  impactfit_law_impact_result memo_r[8];
+  int memo_n;
 } inv_ctx;
 
 /* e_out − e at ln(value); a contact that never ends counts as e_out = 0 */
+static double inv_fn_eval(double lnv, inv_ctx *c);
+
 static double inv_fn(double lnv, void *params) {
   inv_ctx *c = params;
+  int n = c->memo_n < 8 ? c->memo_n : 8;
+  for (int i = 0; i < n; i++)
+    if (c->memo_x[i] == lnv) {
+      c->res = c->memo_r[i];
+      c->p.law.p[c->index] = exp(lnv);
+      return c->memo_g[i];
+    }
+  double g = inv_fn_eval(lnv, c);
+  if (!c->st) {
+    int k = c->memo_n++ % 8;
+    c->memo_x[k] = lnv;
+    c->memo_g[k] = g;
+    c->memo_r[k] = c->res;
+  }
+  return g;
+}
+
+static double inv_fn_eval(double lnv, inv_ctx *c) {
   c->p.law.p[c->index] = exp(lnv);
   int st = impactfit_law_impact_solve(c->ws, &c->p, &c->res, &c->err);
   if (st == IMPACTFIT_ENOSEP)
@@ -734,14 +763,20 @@ int impactfit_law_solve_param(impactfit_law_workspace *ws, const impactfit_law_i
     *value = exp(xb);
     inv_fn(xb, &c);
   } else {
+    /* its own root solver: the simulations use the workspace's for their events */
+    gsl_root_fsolver *rs = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+    if (!rs) {
+      st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "law inverse: out of memory");
+      goto out;
+    }
     gsl_function F = {inv_fn, &c};
-    gsl_root_fsolver_set(ws->root, &F, xa, xb);
+    gsl_root_fsolver_set(rs, &F, xa, xb);
     double x = xb;
     int conv = 0;
     for (int it = 0; it < 200; it++) {
-      if (gsl_root_fsolver_iterate(ws->root) != GSL_SUCCESS || c.st)
+      if (gsl_root_fsolver_iterate(rs) != GSL_SUCCESS || c.st)
         break;
-      x = gsl_root_fsolver_root(ws->root);
+      x = gsl_root_fsolver_root(rs);
       double g = inv_fn(x, &c);
       if (c.st)
         break;
@@ -749,10 +784,11 @@ int impactfit_law_solve_param(impactfit_law_workspace *ws, const impactfit_law_i
         conv = 1;
         break;
       }
-      double l = gsl_root_fsolver_x_lower(ws->root), u = gsl_root_fsolver_x_upper(ws->root);
+      double l = gsl_root_fsolver_x_lower(rs), u = gsl_root_fsolver_x_upper(rs);
       if (u - l <= 4.0 * DBL_EPSILON * fabs(u))
         break;
     }
+    gsl_root_fsolver_free(rs);
     if (c.st) {
       st = c.st;
       if (err)
