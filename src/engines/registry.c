@@ -454,12 +454,19 @@ int impactfit_engine_solve(const impactfit_engine_request *req, impactfit_engine
       impactfit_error e3;
       if (impactfit_step_max_stable_dt(&st, req->v, &dtm, &e3) == 0) {
         ans->dt_stable = dtm;
-        impactfit__engine_appendf(ans->note, sizeof ans->note,
-                                  "UNSTABLE: dt = %g s is above the largest stable step for this contact, %.4g s "
-                                  "(below it the linearised step does not grow and no single impact returns e > 1)%s; "
-                                  "e from a single impact is meaningless here. ",
-                                  c.dt, dtm,
-                                  isfinite(ans->e_max) && ans->e_max > 1.0 ? ": single impacts gain energy" : "");
+        int grows = !(S.rho_max <= 1.0 + 1e-9) || !isfinite(ans->e_max);
+        if (grows)
+          impactfit__engine_appendf(ans->note, sizeof ans->note,
+                                    "UNSTABLE: the step map grows during the contact (spectral radius %.4g > 1) at "
+                                    "dt = %g s; the largest step at which this contact neither grows nor returns e > 1 "
+                                    "is %.4g s; e "
+                                    "from an impact is meaningless here. ",
+                                    S.rho_max, c.dt, dtm);
+        else
+          impactfit__engine_appendf(ans->note, sizeof ans->note,
+                                    "UNSTABLE: single impacts gain energy at dt = %g s (e up to %.4g > 1, although the "
+                                    "step map itself does not grow); below %.4g s no impact returns e > 1. ",
+                                    c.dt, ans->e_max, dtm);
       }
     }
     ops->input(&c, ans->value, ans->input, sizeof ans->input);
