@@ -503,7 +503,7 @@ static const impactfit__engine_ops stiff_ops = {.build = stiff_build,
   "iteration), 494-502 (restitutionCurve), 796-980 (setupContactConstraint: erp2/cfm or stiffness-damping, "  \
   "positive-distance rows, split impulse, warm start), 1696-1757 (iterations); btContactSolverInfo.h:79-112 " \
   "(defaults); btConvexPlaneCollisionAlgorithm.cpp:118-126, btSphereSphereCollisionAlgorithm.cpp:62-92, "     \
-  "btSphereSphereCollisionAlgorithm.cpp:15,61-63 (CLEAR_MANIFOLD: no warm start between spheres), "            \
+  "btSphereSphereCollisionAlgorithm.cpp:15,61-63 (CLEAR_MANIFOLD: no warm start between spheres), "           \
   "btPersistentManifold.cpp:247-290, btCollisionShape.cpp:30-55, btCollisionDispatcher.cpp:74-75 (contact "   \
   "points and the breaking distance); btManifoldResult.cpp:56-75 (combination rules)"
 #define BT_BODIES                                                                                                   \
@@ -531,7 +531,8 @@ const impactfit_engine_model impactfit__bullet_models[] = {
      .traps = "three thresholds decide: the velocity threshold (no restitution below 0.2 m/s), the breaking distance "
               "(rows before touching: at small steps they stop the sphere before contact, e = 0 at h = 1e-4 s for a "
               "5 mm sphere at 1 m/s), the split-impulse threshold (-0.04 m: shallower penetrations feed the ERP "
-              "correction into the rebound velocity, e = r + 0.2 phi: between two spheres e is never r, whatever h); the product rule makes e = 0 when the ground "
+              "correction into the rebound velocity, e = r + 0.2 phi: between two spheres e is never r, whatever h); "
+              "the product rule makes e = 0 when the ground "
               "keeps its default restitution 0; the default fixedTimeStep is 1/60 s",
      .integrators = "sequential-impulse",
      .dt_default = 1.0 / 60.0,

@@ -11,15 +11,16 @@
  *       capped at contactp.max_vel; dContactBounce (with bounce_vel ≥ 0): when the approach speed
  *       u > bounce_vel, c = max(c, bounce·u), u taken from the bodies' velocities at the step start;
  *       cfm = soft_cfm (dContactSoftCFM) or the world's; the normal force within [0, ∞).
- *   ode/src/objects.cpp:37-42, 74-80   world ERP 0.2, world CFM 1e-5 in single and 1e-10 in double
+ *   ode/src/objects.cpp:37-42, 72-79   world ERP 0.2, world CFM 1e-5 in single and 1e-10 in double
  *       precision, quickstep 20 iterations with w = 1.3, max_vel = dInfinity, min_depth = 0.
- *   ode/src/step.cpp:1054-1103, 1236-1249, 1560-1577   dWorldStep: rhs and cfm scaled by 1/h,
+ *   ode/src/step.cpp:1098-1103, 1236-1249, 1459, 1560-1578   dWorldStep: rhs and cfm scaled by 1/h,
  *       A = J M⁻¹ Jᵀ + cfm/h, rhs = c/h − J (v/h + M⁻¹ f_ext), the LCP solved exactly (dxSolveLCP),
  *       then v ← v + h M⁻¹ (Jᵀ λ + f_ext) and x ← x + h v (dxStepBody): velocities first.
- *   ode/src/quickstep.cpp:2030-2068, 2790-2858, 2940-2953   dWorldQuickStep: Ad = w/(A + cfm/h),
- *       λ starts at 0 (WARM_STARTING is commented out at line 48), each iteration
- *       λ ← clamp(λ + Ad (rhs − (cfm/h) λ − A λ)) to [0, ∞), then the same velocity-then-position
- *       update. The random reordering of rows does nothing to a single row.
+ *   ode/src/quickstep.cpp:48, 1508-1513, 1631, 2180-2192, 2790-2858, 2940-2953   dWorldQuickStep:
+ *       rhs and cfm scaled by 1/h as above, Ad = w/(J M⁻¹ Jᵀ + cfm/h), λ starts at 0 (WARM_STARTING is
+ *       commented out at line 48), each iteration λ ← clamp(λ + Ad (rhs − (cfm/h) λ − A λ)) to [0, ∞),
+ *       then the same velocity-then-position update. The random reordering of rows does nothing to a
+ *       single row.
  *   ode/src/sphere.cpp:238-249, ode/src/collision_util.cpp:44-65   dCollideSpherePlane and
  *       dCollideSpheres: a contact when depth ≥ 0 (touching counts), depth from the positions at the
  *       step start (the user's loop collides, then steps), the contact point on the line of centres.
@@ -412,22 +413,25 @@ static void bounce_note(const impactfit__engine_ctx *c, double value, char *buf,
   impactfit__engine_appendf(buf, size,
                             "bounce acts only in steps whose approach speed exceeds bounce_vel = %g m/s, and only "
                             "where it asks for more than the ERP correction; without bounce this contact gives "
-                            "e = erp phi (mean erp/2). ",
+                            "e = erp phi (mean erp/2), and with bounce b < erp e = max(erp phi, b) (mean erp/2 + "
+                            "b^2/(2 erp)): no bounce gives a mean below erp/2. ",
                             bn[1]);
   ode_note_common(c, buf, size);
 }
 
-/* kd from 1e-6 to 100 times the critical 2 sqrt(kp M) (beyond, the body creeps out for ages at e ~ 0) */
+/* kd from 1e-6 to 10 times the critical 2 sqrt(kp M): a damping ratio of 10 gives e = 0.0024 in continuous
+ * time (clamped Kelvin-Voigt), and beyond it the body creeps out for ages (the impact's steps grow as the
+ * ratio squared) */
 static void kc_range(const impactfit__engine_ctx *c, double *lo, double *hi) {
   double crit = 2.0 * sqrt(impactfit__engine_val(c, "kp")[0] * c->M);
   *lo = 1e-6 * crit;
-  *hi = 1e2 * crit;
+  *hi = 10.0 * crit;
 }
 
 /* erp from where the damping ratio of the spring and damper it stands for, (1 - erp)/(2 sqrt(erp M cfm/h)),
- * is about 100, to 1 */
+ * is about 10 (erp = h/(4 10^2 M cfm)), to 1 */
 static void erp_range(const impactfit__engine_ctx *c, double *lo, double *hi) {
-  double l = c->dt / (4e4 * c->M * impactfit__engine_val(c, "cfm")[0]);
+  double l = c->dt / (4e2 * c->M * impactfit__engine_val(c, "cfm")[0]);
   *lo = isfinite(l) ? fmin(fmax(l, 1e-12), 0.5) : 1e-12;
   *hi = 1.0;
 }
@@ -444,13 +448,13 @@ static const impactfit__engine_ops erp_ops = {.build = erp_build,
 static const impactfit__engine_ops bounce_ops = {
     .build = bounce_build, .lo = 1e-6, .hi = 1.0, .naive = bounce_naive, .input = bounce_input, .note = bounce_note};
 
-#define ODE_SOURCE                                                                                               \
-  "ODE 0.16.2 ode/src/joints/contact.cpp:141-213 (getInfo2: soft ERP/CFM, depth - min_depth, max_vel cap, "      \
-  "bounce); ode/src/objects.cpp:37-42,74-80 (world ERP 0.2, CFM 1e-10 in double precision, quickstep 20, 1.3); " \
-  "ode/src/step.cpp:1054-1103,1236-1249,1560-1577 (dWorldStep: A = J M^-1 J' + cfm/h, exact LCP, velocity then " \
-  "position); ode/src/quickstep.cpp:48,2030-2068,2790-2858 (SOR from zero, no warm start); "                     \
-  "ode/src/sphere.cpp:238-249 "                                                                                  \
-  "(contact when depth >= 0)"
+#define ODE_SOURCE                                                                                            \
+  "ODE 0.16.2 ode/src/joints/contact.cpp:141-213 (getInfo2: soft ERP/CFM, depth - min_depth, max_vel cap, "   \
+  "bounce); ode/src/objects.cpp:37-42,72-79 (world ERP 0.2, CFM 1e-10 in double precision, quickstep 20, "    \
+  "1.3); ode/src/step.cpp:1098-1103,1236-1249,1459,1560-1578 (dWorldStep: A = J M^-1 J' + cfm/h, exact LCP, " \
+  "velocity then position); ode/src/quickstep.cpp:48,1508-1513,2180-2192,2790-2858,2940-2953 (SOR from "      \
+  "zero, no warm start); ode/src/sphere.cpp:238-249, ode/src/collision_util.cpp:44-65 (contact when depth "   \
+  ">= 0)"
 #define ODE_BODIES                                                                                                \
   "one row along the line of centres: A = 1/m1 + 1/m2 (a sphere on a static plane: 1/m1), so e depends on M = "   \
   "m1 m2/(m1 + m2) through h^2 k/M and h c/M; radii do not enter; ERP/CFM/bounce are set per contact joint (the " \
@@ -477,7 +481,8 @@ const impactfit_engine_model impactfit__ode_models[] = {
      .bodies = ODE_BODIES,
      .source = ODE_SOURCE,
      .traps = "backward Euler damps by itself: at h^2 kp/M of order 1 no kd reaches a high e (kp = 1e3 N/m, "
-              "M = 1.309 g, h = 1e-3 s: mean e at most about 0.40); the damping-ratio formula assumes the contact "
+              "M = 1.309 g, h = 1e-3 s: mean e at most 0.4027, measured in ODE); the damping-ratio formula assumes the "
+              "contact "
               "ends at delta = 0; bounce with a soft contact lowers e; " ODE_COMMON_TRAPS,
      .integrators = "step,quickstep",
      .dt_default = 0.0,

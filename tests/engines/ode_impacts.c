@@ -188,16 +188,15 @@ static void one(hz_case *c, double e, int mean) {
       HZ_CHECK_ABS(em, e, 1e-5, buf);
     }
   }
-  printf("%-13s %-9s %-7s %4.1f %7.0e %4.2f | %11.5g %7.4f | %11.5g %7.4f [%6.4f %6.4f] %7.4f | %8.1e %8.1e\n", c->model,
-         c->integrator, c->bodies.name, c->v, c->dt, e, a.naive_value, a.e_naive, a.reachable ? a.value : NAN,
+  printf("%-13s %-9s %-7s %4.1f %7.0e %4.2f | %11.5g %7.4f | %11.5g %7.4f [%6.4f %6.4f] %7.4f | %8.1e %8.1e\n",
+         c->model, c->integrator, c->bodies.name, c->v, c->dt, e, a.naive_value, a.e_naive, a.reachable ? a.value : NAN,
          a.reachable ? a.e_mean : NAN, a.reachable ? a.e_min : a.e_reach_min, a.reachable ? a.e_max : a.e_reach_max, em,
          dn, dc);
 }
 
 static void header(const char *title) {
   printf("\n%s\n%-13s %-9s %-7s %4s %7s %4s | %11s %7s | %11s %7s %15s %7s | %8s %8s\n", title, "model", "int",
-         "bodies", "v", "dt", "e", "naive", "e_naive", "corrected", "e_mean", "[min max]", "engine", "dnaive",
-         "dcorr");
+         "bodies", "v", "dt", "e", "naive", "e_naive", "corrected", "e_mean", "[min max]", "engine", "dnaive", "dcorr");
 }
 
 /* every body pair at every speed for the first integrator and step, three pairs (plane at 1 m/s, equal
@@ -260,6 +259,25 @@ static void bullets(void) {
   printf("  mean over phi (engine) %.10f\n", m);
   HZ_CHECK_ABS(m, 0.1, 1e-8, "default contact mean e");
 
+  /* bounce acts only above bounce_vel: bounce 0.6 with bounce_vel 0.7 m/s gives e = 0.2 phi at 0.5 m/s and
+   * 0.6 at 1 m/s (engine, impactfit's stepper and the closed forms) */
+  printf("default contact, bounce 0.6, bounce_vel 0.7 m/s, dt 1e-3: v, phi -> e (engine, impactfit)\n");
+  double bb7[2] = {0.6, 0.7};
+  hz_set(&c, "bounce", 2, bb7);
+  for (int vi = 0; vi < 2; vi++) {
+    c.v = vi ? 1.0 : 0.5;
+    hz_stepper("ode", &c, 0.6, &st);
+    for (int k = 0; k < 3; k++) {
+      double phi = 0.2 + 0.3 * k, e = ode_e(&c, 0.6, phi, hz_steps_ahead(&st, c.v)),
+             em = hz_model_e(&st, c.v, phi, NULL);
+      engine_runs++;
+      printf("  v %.1f phi %.2f  %.10f  %.10f\n", c.v, phi, e, em);
+      HZ_CHECK_ABS(e, em, 1e-6, "bounce_vel: engine vs impactfit");
+      HZ_CHECK_ABS(e, vi ? 0.6 : 0.2 * phi, 1e-8, "bounce_vel: below it e = 0.2 phi, above it e = bounce");
+    }
+  }
+  c.v = 1.0;
+
   /* a spring of 1e3 N/m at dt 1e-3: no kd reaches a mean above 0.4027 */
   memset(&c, 0, sizeof c);
   c.model = "spring-damper";
@@ -288,8 +306,7 @@ static void bullets(void) {
   impactfit_error err;
   hz_request("ode", &c, 0.45, &q);
   impactfit_engine_solve(&q, &a, &err);
-  printf("  asked 0.45: reachable %d, the mean ranges over [%.4f, %.4f]\n", a.reachable, a.e_reach_min,
-         a.e_reach_max);
+  printf("  asked 0.45: reachable %d, the mean ranges over [%.4f, %.4f]\n", a.reachable, a.e_reach_min, a.e_reach_max);
   hz_check(!a.reachable && a.e_reach_max < 0.4028, "FAIL %s: %.12g %.12g (%.3g %.3g)\n", "0.45 unreachable",
            a.e_reach_max, 0.4028, 0.0);
 
@@ -305,47 +322,112 @@ static void bullets(void) {
       hz_stepper("ode", &c, 0.08, &st);
       double me = hz_engine_mean(ode_e, &c, &st, 0.08, 2, &engine_runs);
       printf("  dt %g bounce %.1f  mean e %.6f\n", c.dt, bs[i], me);
-      hz_check(me < last, "FAIL %s: %.12g vs %.12g (%.3g %.3g)\n", "bounce lowers e on a soft contact", me, last,
-               0.0);
+      hz_check(me < last, "FAIL %s: %.12g vs %.12g (%.3g %.3g)\n", "bounce lowers e on a soft contact", me, last, 0.0);
       last = me;
     }
   }
 }
 
-/* every phase at a resolving step (the spread of e over the phase below 1e-5) */
+/* check (b): at a resolving step (impactfit's spread of e over the phase below 1e-5) the engine gives the
+ * asked e at every phase, with the kd impactfit_engine_solve returns */
 static void resolving(void) {
-  printf("\nresolving step: spring-damper kp = 1e3 N/m, dt 5e-8 s (|e - asked| at two phases)\n");
+  printf("\nresolving step: spring-damper kp = 1e3 N/m, dt 2e-8 s (engine e at two phases against the asked e)\n");
+  static const struct {
+    int bodies;
+    double e;
+  } rs[4] = {{0, 0.1}, {0, 0.5}, {0, 0.9}, {2, 0.5}};
   hz_case c;
   memset(&c, 0, sizeof c);
   c.model = "spring-damper";
   c.integrator = "step";
-  c.dt = 5e-8;
+  c.dt = 2e-8;
   c.v = 1.0;
   hz_set1(&c, "kp", 1e3);
-  for (int bi = 0; bi < 1; bi++)
-    for (int k = 2; k < 3; k++) {
-      c.bodies = hz_make_bodies(bi);
-      impactfit_engine_request q;
-      impactfit_engine_answer a;
-      impactfit_error err;
-      hz_request("ode", &c, asked[k], &q);
-      q.tol = 1e-7;
-      if (impactfit_engine_solve(&q, &a, &err) || !a.reachable) {
-        fprintf(stderr, "FAIL resolving solve: %s\n", err.message);
-        hz_fail++;
-        continue;
-      }
-      impactfit_stepper st;
-      hz_stepper("ode", &c, a.value, &st);
-      int J = hz_steps_ahead(&st, c.v);
-      for (int i = 0; i < 2; i++) {
-        double phi = i ? 0.77 : 0.23, ee = ode_e(&c, a.value, phi, J);
-        engine_runs++;
-        printf("  %-7s e %.1f kd %.10g: phi %.2f engine %.8f (spread of impactfit's e %.2e)\n", c.bodies.name,
-               asked[k], a.value, phi, ee, a.e_max - a.e_min);
-        HZ_CHECK_ABS(ee, asked[k], 1e-5, "resolving step, asked e");
-      }
+  for (int r = 0; r < 4; r++) {
+    c.bodies = hz_make_bodies(rs[r].bodies);
+    impactfit_engine_request q;
+    impactfit_engine_answer a;
+    impactfit_error err;
+    hz_request("ode", &c, rs[r].e, &q);
+    q.tol = 1e-9;
+    if (impactfit_engine_solve(&q, &a, &err) || !a.reachable) {
+      fprintf(stderr, "FAIL resolving solve: %s\n", err.message);
+      hz_fail++;
+      continue;
     }
+    hz_check(a.e_max - a.e_min < 1e-5, "FAIL %s: spread %.12g (%.12g %.3g %.3g)\n", "dt 2e-8 resolves",
+             a.e_max - a.e_min, 0.0, 0.0);
+    impactfit_stepper st;
+    hz_stepper("ode", &c, a.value, &st);
+    int J = hz_steps_ahead(&st, c.v);
+    for (int i = 0; i < 2; i++) {
+      double phi = i ? 0.77 : 0.23, ee = ode_e(&c, a.value, phi, J);
+      engine_runs++;
+      printf("  %-7s e %.1f kd %.10g: phi %.2f engine %.8f |e - asked| %.1e (spread of impactfit's e %.1e)\n",
+             c.bodies.name, rs[r].e, a.value, phi, ee, fabs(ee - rs[r].e), a.e_max - a.e_min);
+      HZ_CHECK_ABS(ee, rs[r].e, 1e-5, "resolving step, asked e");
+    }
+  }
+}
+
+/* the table of docs/engines/ODE.md: the engine's mean e over the phase with the naive and the corrected
+ * input (sphere on a plane, 1 m/s), against impactfit's means (1e-6) and the asked e (1e-5) */
+static void doc_table(void) {
+  static const struct {
+    const char *model, *integrator;
+    double dt, e;
+  } rows[] = {{"spring-damper", "step", 1e-3, 0.1},
+              {"spring-damper", "step", 1e-3, 0.3},
+              {"spring-damper", "step", 1e-3, 0.5},
+              {"spring-damper", "step", 1e-4, 0.1},
+              {"spring-damper", "step", 1e-4, 0.3},
+              {"spring-damper", "step", 1e-4, 0.5},
+              {"spring-damper", "step", 1e-4, 0.7},
+              {"spring-damper", "step", 1e-5, 0.9},
+              {"spring-damper", "quickstep", 1e-4, 0.5},
+              {"bounce", "step", 1e-2, 0.1},
+              {"bounce", "step", 1e-2, 0.5}};
+  printf("\ndocs/engines/ODE.md table (plane, 5 mm, 1.309 g, v 1 m/s; spring-damper kp = 1e3 N/m, bounce on the "
+         "default contact with bounce_vel 0): engine means over the phase\n");
+  printf("%-13s %-9s %7s %4s | %-9s %9s %9s | %-9s %9s %9s\n", "model", "int", "dt", "e", "naive", "engine",
+         "impactfit", "corrected", "engine", "impactfit");
+  for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+    hz_case c;
+    memset(&c, 0, sizeof c);
+    c.model = rows[r].model;
+    c.integrator = rows[r].integrator;
+    c.dt = rows[r].dt;
+    c.v = 1.0;
+    c.bodies = hz_make_bodies(0);
+    if (strcmp(c.model, "spring-damper") == 0)
+      hz_set1(&c, "kp", 1e3);
+    else {
+      double bv[2] = {0.0, 0.0};
+      hz_set(&c, "bounce", 2, bv);
+    }
+    impactfit_engine_request q;
+    impactfit_engine_answer a;
+    impactfit_error err;
+    hz_request("ode", &c, rows[r].e, &q);
+    if (impactfit_engine_solve(&q, &a, &err)) {
+      fprintf(stderr, "FAIL table solve: %s\n", err.message);
+      hz_fail++;
+      continue;
+    }
+    impactfit_stepper st;
+    hz_stepper("ode", &c, a.naive_value, &st);
+    double mn = hz_engine_mean(ode_e, &c, &st, a.naive_value, 2, &engine_runs), mc = NAN;
+    HZ_CHECK_ABS(mn, a.e_naive, 1e-6, "table: the engine's mean with the naive input vs impactfit's");
+    if (a.reachable) {
+      hz_stepper("ode", &c, a.value, &st);
+      mc = hz_engine_mean(ode_e, &c, &st, a.value, 2, &engine_runs);
+      HZ_CHECK_ABS(mc, rows[r].e, 1e-5, "table: the engine's mean with the corrected input vs the asked e");
+      printf("%-13s %-9s %7.0e %4.1f | %-9.4g %9.6f %9.6f | %-9.4g %9.6f %9.6f\n", c.model, c.integrator, c.dt,
+             rows[r].e, a.naive_value, mn, a.e_naive, a.value, mc, a.e_mean);
+    } else
+      printf("%-13s %-9s %7.0e %4.1f | %-9.4g %9.6f %9.6f | unreachable: the mean e ranges over [%.4f, %.4f]\n",
+             c.model, c.integrator, c.dt, rows[r].e, a.naive_value, mn, a.e_naive, a.e_reach_min, a.e_reach_max);
+  }
 }
 
 int main(void) {
@@ -361,14 +443,14 @@ int main(void) {
   header("spring-damper, kp = 1e3 N/m (bounce off)");
   c.model = "spring-damper";
   hz_set1(&c, "kp", 1e3);
-  static const double dts_sd[2] = {1e-3, 1e-4};
-  sweep(&c, dts_sd, 2, both, 2, 9);
+  static const double dts_sd[3] = {1e-3, 1e-2, 1e-4};
+  sweep(&c, dts_sd, 3, both, 2, 9);
 
   header("erp-cfm, cfm = 2 m/N");
   memset(&c, 0, sizeof c);
   c.model = "erp-cfm";
   hz_set1(&c, "cfm", 2.0);
-  sweep(&c, dts_sd, 2, step_only, 1, 0);
+  sweep(&c, dts_sd, 3, both, 2, 0);
 
   header("bounce: the default hard contact (erp 0.2, cfm 1e-10), bounce_vel 0");
   memset(&c, 0, sizeof c);
@@ -394,6 +476,7 @@ int main(void) {
   hz_set1(&c, "surface_layer", 1e-5);
   sweep(&c, dts_q, 1, step_only, 1, 0);
 
+  doc_table();
   bullets();
   resolving();
   printf("\node_impacts: %ld engine impacts\n", engine_runs);
