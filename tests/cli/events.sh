@@ -56,6 +56,5 @@ grep_quiet() { grep -Eaq -- "$1" "$2" 2>/dev/null; }
 
 # stop_run PID: the end of a run the test gave up on (a failed wait): SIGKILL and reap it.
 stop_run() {
-  kill -9 "$1" 2>/dev/null
-  wait "$1" 2>/dev/null
+  { kill -9 "$1" && wait "$1"; } 2>/dev/null # the braces also silence bash's "Killed" notice
 }

@@ -27,9 +27,9 @@ ko() { echo "FAIL: $*"; fail=$((fail + 1)); }
 # zhang-alpha, at least four runs per thread), so that a run held after its first block is
 # interrupted in the middle
 COPT="copt --n 1:2:20 --e 0.05:1:1200 --k 1e7 --mass 0.1 --v 2"
-ZHANG="zhang-alpha --n 1:2:8 --m 0,0.5,1 --e 0.05:0.95:2500"
-ITIME="impact-time --eps 0:50:1000 --n 1:2.5:20 --k 1e7 --mass 0.1 --v 2"
-SIMU="simulate --n 1:2:20 --c 0:2:800 --transition A,C --k 1e7 --mass 0.1 --v 2"
+ZHANG="zhang-alpha --n 1:2:4 --m 0,0.5,1 --e 0.05:0.95:2500"
+ITIME="impact-time --eps 0:50:500 --n 1:2.5:20 --k 1e7 --mass 0.1 --v 2"
+SIMU="simulate --n 1:2:20 --c 0:2:400 --transition A,C --k 1e7 --mass 0.1 --v 2"
 
 # ---- 1 vs 2 threads, every format, small grids (hc-eps too; its points take microseconds) ----
 for cmd in "copt --n 1:2:150 --e 0.05:1:40 --k 1e7 --mass 0.1 --v 2" "zhang-alpha --n 1:2:40 --m 0,0.5,1 --e 0.05:0.95:40" \

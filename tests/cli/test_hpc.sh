@@ -36,7 +36,7 @@ echo "test_hpc.sh: seed $SEED"
 # the shim only wraps rename/unlink/write and forwards to the next definition, so the order is harmless.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 
-# ~40,000 points, with failures (condition A never separates for large c), a second or so on 2 cores
+# 20,000 points, with failures (condition A never separates for large c), under a second on 2 cores
 cat >"$TMP/big.ini" <<'INI'
 [sweep]
 problem = simulate
@@ -45,7 +45,7 @@ outputs = e_out, t_contact
 m = 0.5
 transition = A
 [axes]
-n = linear 1, 2, 40
+n = linear 1, 2, 20
 c = log 0.01, 8, 1000
 INI
 mkdir -p "$TMP/ref" "$TMP/kill" "$TMP/sig"
@@ -54,7 +54,7 @@ rc=$?
 [ $rc = 1 ] && one_line "$TMP/err" && grep -q 'points failed' "$TMP/err" || { ko "reference run exit $rc"; cat "$TMP/err"; }
 grep -q $'\r' "$TMP/err" && ko "progress line drawn although stderr is a file" || ok
 nref=$(grep -c '' "$TMP/ref/big.csv")
-[ "$nref" = 40001 ] && ok || ko "reference CSV has $nref lines"
+[ "$nref" = 20001 ] && ok || ko "reference CSV has $nref lines"
 nfail=$(grep -c ',ENOSEP,' "$TMP/ref/big.csv")
 [ "$nfail" -gt 0 ] && ok || ko "no failed point in the reference"
 
@@ -68,7 +68,7 @@ torn=0
 last_durable=0
 for k in 1 2 3 4 5; do
   tries=$((tries + 1))
-  target=$((k * 6000 + RANDOM % 3000))
+  target=$((k * 3000 + RANDOM % 1500))
   hold=$((target + (RANDOM % 4) * 256))
   # alternately 1 and 2 threads (a resumed run may use another thread count)
   IMPACTFIT_TEST_HOLD_AFTER=$hold "$BIN" sweep "$TMP/big.ini" --out "$TMP/kill" --threads $((1 + tries % 2)) \
@@ -80,16 +80,15 @@ for k in 1 2 3 4 5; do
     cat "$TMP/err"
     continue
   fi
-  kill -9 $pid
-  wait $pid 2>/dev/null
+  stop_run $pid
   durable=$(last_commit "$TMP/kill/big.journal")
   if [ -e "$TMP/kill/big.journal" ] && [ ! -e "$TMP/kill/big.csv" ] && [ "$durable" -gt "$last_durable" ]; then
     kills=$((kills + 1)) # a kill in the middle, after some rows were made durable
     last_durable=$durable
     # a torn row after the durable ones and a torn journal record: resume must drop both
     if [ $torn = 0 ] && [ -e "$TMP/kill/big.csv.part" ]; then
-      printf '39999,1.5,0.5,1,0.3' >>"$TMP/kill/big.csv.part"
-      printf 'commit 40000 99999999 40000 0 0 1.0 #0123456789abcdef' >>"$TMP/kill/big.journal"
+      printf '19999,1.5,0.5,1,0.3' >>"$TMP/kill/big.csv.part"
+      printf 'commit 20000 99999999 20000 0 0 1.0 #0123456789abcdef' >>"$TMP/kill/big.journal"
       torn=1
     fi
   fi
@@ -128,7 +127,7 @@ fi
 # ---- a full disk: exit 1 with one line, and the rows made durable before stay; --resume finishes ----
 if [ -n "$SHIM" ] && [ -e "$SHIM" ]; then
   rm -rf "$TMP/full" && mkdir "$TMP/full"
-  LD_PRELOAD="$SHIM" FULL_AFTER=2000000 "$BIN" sweep "$TMP/big.ini" --out "$TMP/full" --block 512 --sync 0 \
+  LD_PRELOAD="$SHIM" FULL_AFTER=1000000 "$BIN" sweep "$TMP/big.ini" --out "$TMP/full" --block 512 --sync 0 \
     >/dev/null 2>"$TMP/err"
   rc=$?
   [ $rc = 1 ] && one_line "$TMP/err" && grep -q 'cannot write .*big.csv.part: No space left on device' "$TMP/err" &&
@@ -153,11 +152,11 @@ for sig in INT TERM; do
     rc=none
   fi
   want=$([ $sig = INT ] && echo 130 || echo 143)
-  [ $rc = "$want" ] && one_line "$TMP/err" && grep -q "interrupted by SIG$sig after [0-9]* of 40000 points" "$TMP/err" &&
+  [ $rc = "$want" ] && one_line "$TMP/err" && grep -q "interrupted by SIG$sig after [0-9]* of 20000 points" "$TMP/err" &&
     grep -q -- "--resume" "$TMP/err" && ok || { ko "SIG$sig: exit $rc (want $want)"; cat "$TMP/err"; }
   # the rows saved are exactly the committed ones: the part file is the reference's prefix
   n=$(sed -n 's/.*after \([0-9]*\) of.*/\1/p' "$TMP/err")
-  [ "${n:-0}" -gt 0 ] && [ "${n:-0}" -lt 40000 ] && head -n $((n + 1)) "$TMP/ref/big.csv" | cmp -s - "$TMP/sig/big.csv.part" &&
+  [ "${n:-0}" -gt 0 ] && [ "${n:-0}" -lt 20000 ] && head -n $((n + 1)) "$TMP/ref/big.csv" | cmp -s - "$TMP/sig/big.csv.part" &&
     ok || ko "SIG$sig: the part file is not the first $n rows"
   "$BIN" sweep "$TMP/big.ini" --out "$TMP/sig" --block 512 --resume >/dev/null 2>&1
   cmp -s "$TMP/ref/big.csv" "$TMP/sig/big.csv" && ok || ko "SIG$sig then --resume: CSV differs"
@@ -177,8 +176,7 @@ if wait_event $pid "the first writer's commit" committed_at_least "$TMP/sig/big.
 else
   ko "second writer: the first writer did not start"
 fi
-kill -9 $pid 2>/dev/null
-wait $pid 2>/dev/null
+stop_run $pid
 if [ -e "$TMP/sig/big.journal" ]; then
   "$BIN" sweep "$TMP/big.ini" --out "$TMP/sig" >/dev/null 2>"$TMP/err"
   rc=$?
@@ -188,7 +186,7 @@ if [ -e "$TMP/sig/big.journal" ]; then
   rc=$?
   [ $rc = 2 ] && one_line "$TMP/err" && grep -q 'used blocks of 512 points' "$TMP/err" && ok ||
     { ko "other block: exit $rc"; cat "$TMP/err"; }
-  sed 's/linear 1, 2, 40/linear 1, 2.5, 40/' "$TMP/big.ini" >"$TMP/changed.ini"
+  sed 's/linear 1, 2, 20/linear 1, 2.5, 20/' "$TMP/big.ini" >"$TMP/changed.ini"
   cp "$TMP/changed.ini" "$TMP/big2.ini"
   cp "$TMP/big.ini" "$TMP/big.ini.orig"
   cp "$TMP/changed.ini" "$TMP/big.ini"
@@ -296,15 +294,15 @@ if command -v script >/dev/null; then
   export IMPACTFIT_TEST_PROGRESS_INTERVAL=0
   mkdir -p "$TMP/p1" "$TMP/p2"
   script -qec "$BIN sweep $TMP/big.ini --out $TMP/p1 --threads 1" /dev/null >"$TMP/tty" 2>&1
-  grep -a -q $'\r''sweep big: [0-9]*/40000 points (.*%), .* points/s' "$TMP/tty" && ok ||
+  grep -a -q $'\r''sweep big: [0-9]*/20000 points (.*%), .* points/s' "$TMP/tty" && ok ||
     { ko "no progress line on a terminal"; head -c 600 "$TMP/tty"; }
   script -qec "$BIN sweep $TMP/big.ini --out $TMP/p2 --threads 1 --quiet" /dev/null >"$TMP/tty" 2>&1
   grep -a -q 'points/s,' "$TMP/tty" && ko "progress line despite --quiet" || ok
   # copt on a grid (the sweep runner): the same line, the table on stdout unchanged
-  script -qec "$BIN copt --n 1:2:150 --e 0.05:1:1200 --csv >$TMP/copt_tty.csv" /dev/null >"$TMP/tty" 2>&1
-  grep -a -q $'\r''copt: [0-9]*/180000 points (.*%), .* points/s' "$TMP/tty" && ok ||
+  script -qec "$BIN copt --n 1:2:20 --e 0.05:1:1200 --csv >$TMP/copt_tty.csv" /dev/null >"$TMP/tty" 2>&1
+  grep -a -q $'\r''copt: [0-9]*/24000 points (.*%), .* points/s' "$TMP/tty" && ok ||
     { ko "no copt progress line on a terminal"; head -c 600 "$TMP/tty"; }
-  "$BIN" copt --n 1:2:150 --e 0.05:1:1200 --csv >"$TMP/copt_file.csv" 2>"$TMP/err"
+  "$BIN" copt --n 1:2:20 --e 0.05:1:1200 --csv >"$TMP/copt_file.csv" 2>"$TMP/err"
   # stderr: only the note that the values are scaled (no --k, --mass, --v)
   cmp -s "$TMP/copt_tty.csv" "$TMP/copt_file.csv" && [ "$(grep -cv '^impactfit: note: copt: .*scaled values' "$TMP/err")" = 0 ] &&
     ok || ko "copt output differs on a terminal"
