@@ -61,7 +61,7 @@ t_start=$(now)
 trap summary EXIT
 
 stage deps
-bash scripts/deps.sh build test python octave dem fuzz valgrind
+bash scripts/deps.sh build test python octave dem engines fuzz valgrind
 
 stage build
 cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPACTFIT_WERROR=ON \
