@@ -24,9 +24,9 @@ jobs=$(nproc)
 stages=()
 tfile=$(mktemp)
 trap 'rm -f "$tfile"' EXIT
-cpu_now() { # user + sys seconds of this shell's finished children
+cpu_now() { # CPU=user + sys seconds of this shell's finished children (not in a subshell: `times`)
   times >"$tfile"
-  awk 'NR == 2 { n = split($0, f, " "); s = 0; for (i = 1; i <= n; i++) { split(f[i], p, "m"); sub("s", "", p[2]); s += p[1] * 60 + p[2] } printf "%.1f", s }' "$tfile"
+  CPU=$(awk 'NR == 2 { n = split($0, f, " "); s = 0; for (i = 1; i <= n; i++) { split(f[i], p, "m"); sub("s", "", p[2]); s += p[1] * 60 + p[2] } printf "%.1f", s }' "$tfile")
 }
 now() { date +%s.%N; }
 stage_name=""
@@ -34,14 +34,16 @@ stage() { # stage NAME: starts timing a stage (and ends the one before)
   stage_end
   stage_name=$1
   stage_t0=$(now)
-  stage_c0=$(cpu_now)
+  cpu_now
+  stage_c0=$CPU
   echo "== $1"
 }
 stage_end() {
   [ -n "$stage_name" ] || return 0
   local t1 c1
   t1=$(now)
-  c1=$(cpu_now)
+  cpu_now
+  c1=$CPU
   stages+=("$(awk -v n="$stage_name" -v a="$stage_t0" -v b="$t1" -v c="$stage_c0" -v d="$c1" \
     'BEGIN { printf "%-9s %7.0f s %7.0f s", n, b - a, d - c }')")
   stage_name=""
@@ -53,7 +55,8 @@ summary() {
   echo
   echo "stage       wall      CPU (user + sys, $(nproc) cores; load average now: $(cut -d' ' -f1-3 /proc/loadavg))"
   for s in "${stages[@]}"; do echo "$s"; done
-  awk -v a="$t_start" -v b="$(now)" -v c="$(cpu_now)" 'BEGIN { printf "total     %7.0f s %7.0f s\n", b - a, c }'
+  cpu_now
+  awk -v a="$t_start" -v b="$(now)" -v c="$CPU" 'BEGIN { printf "total     %7.0f s %7.0f s\n", b - a, c }'
   [ $rc = 0 ] || echo "scripts/test.sh: FAILED in stage ${failed:-?} (exit $rc)"
   rm -f "$tfile"
 }
