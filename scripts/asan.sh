@@ -14,8 +14,9 @@
 #     test_copt, test_generated, test_zhang, test_ramaswamy, test_surrogate, check_published:
 #       regenerations of committed results, the solvers, sweeps and fits of the faster tests
 #       repeated over large grids (the topics' code runs once, in reproduce_quick);
-#     cli_reproduce, report_page: a second quick reproduction (determinism) and Chromium on the
-#       first; cli_grid, cli_mpi: interrupted grids (their commands: cli_copt, cli_zhang,
+#     cli_reproduce, report_page, report_page_committed: a second quick reproduction (determinism)
+#       and Chromium on the first and on the committed report; doc_commands, doc_summary: the
+#       documents' commands (the commands' own tests run here) and their tables; cli_grid, cli_mpi: interrupted grids (their commands: cli_copt, cli_zhang,
 #       cli_simulate, cli_hc; cli_mpi is not built here); cli_man, format, spdx_lines: no code of
 #       ours runs.
 #   scripts/asan.sh -LE 'install|dem-codes|mbd-engines|load' runs every other test (the whole suite).
@@ -32,6 +33,7 @@ cmake --build build-asan -j"$(nproc)"
 cd build-asan
 if [ $# = 0 ]; then
   skip="test_copt|test_generated|test_zhang|test_ramaswamy|test_surrogate|check_published|cli_reproduce|report_page"
+  skip="$skip|report_page_committed|doc_commands|doc_summary"
   set -- -LE "install|dem-codes|mbd-engines|load" -E "^($skip|cli_grid|cli_mpi|cli_man|format|spdx_lines)$"
 fi
 # detect_leaks: LeakSanitizer too; halt_on_error / -fno-sanitize-recover: the first report fails the test

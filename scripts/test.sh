@@ -2,23 +2,55 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The whole test suite (what CI runs: .ci/run). docs/TESTING.md says what each stage costs and what
 # it catches; the table at the end gives each stage's wall and CPU time on this run.
-#   deps      installs what is missing (scripts/deps.sh)
-#   build     build-test/: warnings as errors, the Python and Octave bindings, and impactfit-mpi
-#             (the MPI variant of the CLI, from the same objects: -DIMPACTFIT_TEST_MPI=ON)
-#   ctest     every ctest but the labels signals and load, $(nproc) at a time
-#   load      the label signals (every test that interrupts, kills or races a process, MPI's
-#             included) with one busy process per core (ctest -L load)
-#   bindings  the Python package and the MEX functions as installed by cmake --install
-#   doc       the API reference (Doxygen, warnings are errors): build-test/doc/html/index.html
-#   tsan      build-tsan/: the sweep runner's tests under ThreadSanitizer (clang, libomp, Archer)
-#   asan      build-asan/ (clang, ASan + UBSan, every report fatal; libFuzzer's coverage too): the
-#             tests that exercise the code of outside input and of memory handling (scripts/asan.sh)
-#   fuzz      every fuzz harness, from the committed corpus, in the same build (scripts/fuzz.sh:
-#             FUZZ_SECONDS, default 10 s each)
-#   valgrind  memcheck on one run of every command (scripts/valgrind.sh)
+# usage: scripts/test.sh [--dry-run] [STAGE...]
+#   STAGE...   only these stages, in the order below (default: all; the later ones need build-test/)
+#   --dry-run  prints each stage's commands and the ctests each ctest stage selects, and checks that
+#              every ctest of build-test/ is in exactly one stage; runs nothing
+# stages:
+#   deps         installs what is missing (scripts/deps.sh)
+#   build        build-test/: warnings as errors, the Python and Octave bindings, and impactfit-mpi
+#                (the MPI variant of the CLI, from the same objects: -DIMPACTFIT_TEST_MPI=ON)
+#   ctest        every ctest but the labels below, $(nproc) at a time
+#   dem-codes    the real DEM codes (LAMMPS, LIGGGHTS, YADE) against impactfit dem (label dem-codes)
+#   mbd-engines  the multibody engines (MuJoCo, ...) against impactfit engine (label mbd-engines)
+#   load         the label signals (every test that interrupts, kills or races a process, MPI's
+#                included) with one busy process per core (ctest -L load)
+#   packaging    pip, Octave's pkg and the Debian package, each installed and removed (label packaging)
+#   bindings     the Python package and the MEX functions as installed by cmake --install
+#   doc          the API reference (Doxygen, warnings are errors): build-test/doc/html/index.html
+#   tsan         build-tsan/: the sweep runner's tests under ThreadSanitizer (clang, libomp, Archer)
+#   asan         build-asan/ (clang, ASan + UBSan, every report fatal; libFuzzer's coverage too): the
+#                tests that exercise the code of outside input and of memory handling (scripts/asan.sh)
+#   fuzz         every fuzz harness, from the committed corpus, in the same build (scripts/fuzz.sh:
+#                FUZZ_SECONDS, default 10 s each)
+#   valgrind     memcheck on one run of every command (scripts/valgrind.sh)
 set -eu
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
+all_stages="deps build ctest dem-codes mbd-engines load packaging bindings doc tsan asan fuzz valgrind"
+dry=0
+want=""
+for a in "$@"; do
+  case $a in
+  --dry-run) dry=1 ;;
+  -h | --help)
+    sed -n '/^# usage/,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'
+    exit 0
+    ;;
+  *)
+    case " $all_stages " in
+    *" $a "*) want="$want $a" ;;
+    *)
+      echo "scripts/test.sh: error: no stage '$a' (stages: $all_stages)" >&2
+      exit 2
+      ;;
+    esac
+    ;;
+  esac
+done
+[ -n "$want" ] || want=" $all_stages"
+# the labels that have a stage of their own; the stage ctest runs every other test
+own_labels="signals|load|dem-codes|mbd-engines|packaging"
 
 # ---- stage timing: wall (date) and CPU (user + sys of the finished child processes, `times`) ----
 stages=()
@@ -60,39 +92,86 @@ summary() {
   [ $rc = 0 ] || echo "scripts/test.sh: FAILED in stage ${failed:-?} (exit $rc)"
   rm -f "$tfile"
 }
+run() { # run CMD...: runs it, or prints it (--dry-run)
+  if [ $dry = 1 ]; then echo "  $*"; else "$@"; fi
+}
+quiet() { "$@" >/dev/null; }
+in_dir() { # in_dir DIR CMD...
+  local d=$1
+  shift
+  (cd "$d" && "$@")
+}
+tests_of() { # tests_of CTEST-OPTIONS...: the names of the tests of build-test/ they select
+  (cd build-test && ctest -N "$@") | sed -n 's/^ *Test *#[0-9]*: //p'
+}
+selects=""
+ctest_stage() { # ctest_stage CTEST-OPTIONS...: runs ctest in build-test/ (--dry-run: lists its tests)
+  run in_dir build-test ctest --output-on-failure "$@"
+  if [ $dry = 1 ] && [ -f build-test/CTestTestfile.cmake ]; then
+    local t
+    t=$(tests_of "$@")
+    echo "    $(echo "$t" | grep -c . || true) tests: $(echo $t)"
+    selects="$selects$t
+"
+  fi
+}
+
+s_deps() { run bash scripts/deps.sh build test python octave dem engines fuzz valgrind; }
+s_build() {
+  run quiet cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPACTFIT_WERROR=ON \
+    -DIMPACTFIT_PYTHON=ON -DIMPACTFIT_OCTAVE=ON -DIMPACTFIT_TEST_MPI=ON
+  run cmake --build build-test -j"$jobs"
+}
+s_ctest() { ctest_stage -j"$jobs" -LE "$own_labels"; }
+s_dem_codes() { ctest_stage -j"$jobs" -L dem-codes; }
+s_mbd_engines() { ctest_stage -j"$jobs" -L mbd-engines; }
+s_load() {
+  ctest_stage -L load
+  # what the test load runs (ctest -L signals, under load)
+  if [ $dry = 1 ] && [ -f build-test/CTestTestfile.cmake ]; then
+    local t
+    t=$(tests_of -L signals)
+    echo "    in it, ctest -L signals: $(echo $t)"
+    selects="$selects$t
+"
+  fi
+}
+# one at a time: each builds the project again (pip's CMake, the .deb's Release build) with 2 jobs
+s_packaging() { ctest_stage -L packaging; }
+s_bindings() { run bash scripts/test_bindings_install.sh build-test; }
+s_doc() { run cmake --build build-test --target doc; }
+s_tsan() {
+  run quiet env CC=clang cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPACTFIT_TSAN=ON
+  run cmake --build build-tsan -j"$jobs" --target test_sweep tsan_canary
+  run in_dir build-tsan ctest --output-on-failure -L tsan
+}
+s_asan() { run bash scripts/asan.sh; }
+s_fuzz() { run bash scripts/fuzz.sh "${FUZZ_SECONDS:-10}"; }
+s_valgrind() { run bash scripts/valgrind.sh build-test/src/cli/impactfit; }
+
+if [ $dry = 1 ]; then
+  trap 'rm -f "$tfile"' EXIT
+  for st in $all_stages; do
+    case "$want " in *" $st "*) ;; *) continue ;; esac
+    echo "== $st"
+    "s_${st//-/_}"
+  done
+  if [ -f build-test/CTestTestfile.cmake ] && [ "$want" = " $all_stages" ]; then
+    # every test in exactly one stage (the stage load runs the label signals)
+    all=$(tests_of | sort)
+    got=$(printf '%s' "$selects" | grep . | sort)
+    missing=$(comm -23 <(echo "$all") <(echo "$got" | sort -u))
+    twice=$(echo "$got" | uniq -d)
+    echo "== $(echo "$all" | grep -c .) ctests in build-test/; in no stage: ${missing:-none}; in two: ${twice:-none}"
+    [ -z "$missing$twice" ] || exit 1
+  fi
+  exit 0
+fi
+
 t_start=$(now)
 trap summary EXIT
-
-stage deps
-bash scripts/deps.sh build test python octave dem engines fuzz valgrind
-
-stage build
-cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPACTFIT_WERROR=ON \
-  -DIMPACTFIT_PYTHON=ON -DIMPACTFIT_OCTAVE=ON -DIMPACTFIT_TEST_MPI=ON >/dev/null
-cmake --build build-test -j"$jobs"
-
-stage ctest
-(cd build-test && ctest --output-on-failure -j"$jobs" -LE 'signals|load')
-
-stage load
-(cd build-test && ctest --output-on-failure -L load)
-
-stage bindings
-bash scripts/test_bindings_install.sh build-test
-
-stage doc
-cmake --build build-test --target doc
-
-stage tsan
-CC=clang cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPACTFIT_TSAN=ON >/dev/null
-cmake --build build-tsan -j"$jobs" --target test_sweep tsan_canary
-(cd build-tsan && ctest --output-on-failure -L tsan)
-
-stage asan
-bash scripts/asan.sh
-
-stage fuzz
-bash scripts/fuzz.sh "${FUZZ_SECONDS:-10}"
-
-stage valgrind
-bash scripts/valgrind.sh build-test/src/cli/impactfit
+for st in $all_stages; do
+  case "$want " in *" $st "*) ;; *) continue ;; esac
+  stage "$st"
+  "s_${st//-/_}"
+done
