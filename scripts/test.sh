@@ -5,7 +5,7 @@
 # usage: scripts/test.sh [--dry-run] [STAGE...]
 #   STAGE...   only these stages, in the order below (default: all; the later ones need build-test/)
 #   --dry-run  prints each stage's commands and the ctests each ctest stage selects, and checks that
-#              every ctest of build-test/ is in exactly one stage; runs nothing
+#              every ctest of build-test/ is in exactly one stage and has a TIMEOUT; runs nothing
 # stages:
 #   deps         installs what is missing (scripts/deps.sh)
 #   build        build-test/: warnings as errors, the Python and Octave bindings, and impactfit-mpi
@@ -163,7 +163,14 @@ if [ $dry = 1 ]; then
     missing=$(comm -23 <(echo "$all") <(echo "$got" | sort -u))
     twice=$(echo "$got" | uniq -d)
     echo "== $(echo "$all" | grep -c .) ctests in build-test/; in no stage: ${missing:-none}; in two: ${twice:-none}"
-    [ -z "$missing$twice" ] || exit 1
+    # every test has a TIMEOUT (a bound against a hang: tests/CMakeLists.txt)
+    untimed=$( (cd build-test && ctest --show-only=json-v1) | python3 -c '
+import json, sys
+for t in json.load(sys.stdin)["tests"]:
+    if not any(p["name"] == "TIMEOUT" for p in t.get("properties", [])):
+        print(t["name"])')
+    echo "== ctests without a TIMEOUT: ${untimed:-none}"
+    [ -z "$missing$twice$untimed" ] || exit 1
   fi
   exit 0
 fi
