@@ -139,6 +139,11 @@ int topic_formulas(const topic_opts *o, report *r) {
   impactfit_error_clear(&err);
   int rc = 0;
   size_t nf = impactfit_published_count();
+  /* the summary row: claims held under the authors' own end condition, and the forms that are not
+   * within 0.01 in e for every e under it */
+  size_t n_audited = 0, n_claims = 0, n_hold = 0, n_within = 0, n_series = 0;
+  double worst = 0.0, worst_other = 0.0;
+  const char *worst_name = "";
   for (size_t i = 0; i < nf && !rc; i++) {
     const impactfit_published *f = impactfit_published_at(i);
     if (!f->method)
@@ -170,11 +175,44 @@ int topic_formulas(const topic_opts *o, report *r) {
               vc, v);
     for (int t = 0; t < 2; t++)
       record(r, f, tn[t], &w[t], how);
+    n_audited++;
+    if (strcmp(v, "—")) {
+      n_claims++;
+      n_hold += !strcmp(v, "holds");
+    }
+    double own = 0.0, other = 0.0;
+    for (int t = 0; t < 2; t++) {
+      if (authors_condition(f, tn[t]))
+        own = fmax(own, w[t].max);
+      else
+        other = fmax(other, w[t].max);
+    }
+    /* the asymptotic series (visco-series, cjb) are measured but kept out of the worst case: they
+     * are not meant for strong damping */
+    const char *mn = impactfit_published_method_name(f);
+    if (!strcmp(mn, "visco-series") || !strcmp(mn, "cjb")) {
+      n_series++;
+      continue;
+    }
+    n_within += own <= 0.01;
+    if (own > worst) {
+      worst = own;
+      worst_name = f->name;
+    }
+    worst_other = fmax(worst_other, other);
   }
   impactfit_impact_free(ws);
   impactfit_inverse_free(iws);
   if (rc)
     return rc;
+  report_headline(r, "Every published restitution–damping formula (the literature's e ↔ damping maps)",
+                  "the damping for e, exact or fitted",
+                  "%zu of %zu audited under both end conditions (the rest: form not found); %zu of the %zu stated "
+                  "accuracies hold under the authors' own end condition; %zu of the %zu closed forms (not counting %zu "
+                  "asymptotic series) are within 0.01 in e for every e there (worst: `%s`, %.2f); under the other end "
+                  "condition up to %.3f off",
+                  n_audited, nf, n_hold, n_claims, n_within, n_audited - n_series, n_series, worst_name, worst,
+                  worst_other);
   report_md(r, "\nWhere each form was confirmed (the papers themselves are not available here except the four "
                "seed papers):\n\n| formula | equation | form confirmed in | impactfit's exact alternative |\n"
                "|---|---|---|---|\n");

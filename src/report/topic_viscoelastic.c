@@ -45,7 +45,7 @@ static int figure(report *r, impactfit_impact_workspace *ws) {
                 "x = β v^(1/5), β = (3/2) A (k/mass)^(2/5): exact under A (contact until δ = 0) and C (until the "
                 "force vanishes: the \"delayed recovery\"), and the published series of first (Kuwabara & Kono, "
                 "Brilliantov et al.) and second order (Ramírez et al., Schwager & Pöschel); x in steps of 0.01.",
-                "set xlabel 'x = {/Symbol b} v^{1/5}'\nset ylabel 'e'\nset yrange [0:1.05]\n"
+                "set xlabel 'x = β v^{1/5}'\nset ylabel 'e'\nset yrange [0:1.05]\n"
                 "plot 'visco.dat' u 1:2 w l lw 2 t 'exact, A', '' u 1:3 w l lw 2 dt 2 t 'exact, C', "
                 "'' u 1:4 w lp pi 10 pt 6 lw 2 t '1 - C_1 x', '' u 1:5 w lp pi 10 pt 8 lw 2 t '1 - C_1 x + C_2 x^2'");
   return 0;
@@ -111,6 +111,11 @@ int topic_viscoelastic(const topic_opts *o, report *r) {
             "zero within the fit). Their truncated series are asymptotic: good to 0.01 in e only near e = 1 (topic "
             "formulas gives the range), and the second order overshoots badly at strong damping (figure).\n\n",
             cC[2], cA[2]);
+  report_headline(r, "Brilliantov et al. 1996 C₁; Ramírez et al. 1999 C₂ = (3/5)C₁² (viscoelastic spheres)",
+                  "exact expansion coefficients of e(x)",
+                  "C₁ to %.1e and C₂ to %.1e under A, %.1e and %.1e under C; the end at zero force adds %+.3f "
+                  "x^(5/2)",
+                  fabs(cA[0] - c1) / c1, fabs(cA[1] - c2) / c2, fabs(cC[0] - c1) / c1, fabs(cC[1] - c2) / c2, cC[2]);
   report_md(r, "Chatterjee, James & Brogliato (2022) extend the first order to any n = α, m = β − 1 and a constant "
                "load (gravity and a compressive force, impactfit's `accel`): in their scaled variables u'' + γ(u^β)' "
                "+ u^α = g̃, 1 − e = β I(g̃) γ + O(γ²), with the linear approximation β I(g̃) ≈ C₀ + C₁ g̃. The exact "
