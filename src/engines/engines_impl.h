@@ -21,7 +21,8 @@ typedef struct impactfit__engine_ctx {
   double R;                                 /* effective radius r1 r2/(r1 + r2) (plane: r1), m */
   const char *integrator;                   /* the integrator's name (one of the model's), in integrator_buf */
   char integrator_buf[32];
-  double dt; /* the step, s */
+  int adaptive; /* 1: the integrator is one of the model's `adaptive` (no time step) */
+  double dt;    /* the step, s (NaN for an adaptive integrator) */
 } impactfit__engine_ctx;
 
 /* The values of input `name` of the context (NULL when the model has no such input). */
@@ -44,7 +45,10 @@ typedef struct impactfit__engine_ops {
 
 /* The models of each engine file: X(array, count) with `array` a const impactfit_engine_model[]
  * of external linkage and `count` its length (a const size_t). */
-#define IMPACTFIT__ENGINE_MODELS(X) X(impactfit__mujoco_models, impactfit__mujoco_model_count)
+#define IMPACTFIT__ENGINE_MODELS(X)                            \
+  X(impactfit__mujoco_models, impactfit__mujoco_model_count)   \
+  X(impactfit__simbody_models, impactfit__simbody_model_count) \
+  X(impactfit__chrono_models, impactfit__chrono_model_count)
 
 #define X(arr, cnt)                          \
   extern const impactfit_engine_model arr[]; \
