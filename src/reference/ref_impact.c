@@ -161,14 +161,6 @@ static int sign_at(const dd *c, int deg, double s) {
   return dd_sign(horner_d(c, deg, s));
 }
 
-/* the same in double: for the sign of f' at the sample points only (where it is near zero the
- * force's extremum is at the sample point, whose force is taken too) */
-static double horner_dbl(const dd *c, int deg, double s) {
-  double r = c[deg].hi;
-  for (int k = deg - 1; k >= 0; k--)
-    r = r * s + c[k].hi;
-  return r;
-}
 
 /* A root of the polynomial c (degree deg) in [a, b], where its values change sign. */
 static dd poly_root(const dd *c, int deg, dd a, dd b) {
@@ -284,8 +276,10 @@ int ref_impact(double n, double m, double zeta, char cond, long max_steps, ref_r
   dd t = dd_d(0.0), x, v = dd_d(1.0), fmax, tfmax = dd_d(0.0), xmax = dd_d(0.0), txmax = dd_d(0.0), fmin;
   double H; /* the coefficients' scale: the last step */
   int pre = 0;  /* B before touching */
-  if (cond == 'B' && S.m < S.n && S.z > 0) {
-    q x0 = -powq((q)S.z / S.Kq, 1 / (S.nq - S.mq));
+  /* B with m < n starts where the extended force is zero, at x0 = −(ζ/K)^(1/(n−m)) < 0; a gap below
+   * the smallest normal double (ζ < K, m just below n) is a start at x = 0 */
+  q x0 = (cond == 'B' && S.m < S.n && S.z > 0) ? -powq((q)S.z / S.Kq, 1 / (S.nq - S.mq)) : 0;
+  if (x0 < -0x1p-1022Q) {
     if (!(x0 > -1e6Q)) { /* a gap of more than 1e6 δ_m0 before touching: out of range */
       out->status = 2;
       return 2;
@@ -352,8 +346,13 @@ int ref_impact(double n, double m, double zeta, char cond, long max_steps, ref_r
       }
     }
     dd X[ORDER + 1], V[ORDER + 1], F[ORDER], FD[ORDER];
-    while (taylor(&S, x, v, H, X, V, F))
+    int tries = 0;
+    while (taylor(&S, x, v, H, X, V, F) && ++tries < 40)
       H *= 1e-4;
+    if (tries == 40) { /* not finite at any scale */
+      out->status = 2;
+      return 2;
+    }
     for (int k = 0; k + 1 < ORDER; k++)
       FD[k] = dd_mul_d(F[k + 1], (double)(k + 1));
     /* the step in σ: 0.7 of the radius at TOL, at most 16 (the scale grows by at most 16 a step) and
@@ -377,16 +376,14 @@ int ref_impact(double n, double m, double zeta, char cond, long max_steps, ref_r
     sh *= 0.7;
     /* events at NSUB + 1 points of the step (σ; time t + H σ) */
     dd sa = dd_d(0.0), fa = F[0];
-    int sxa = dd_sign(x), sva = dd_sign(v);
-    double fda = FD[0].hi;
+    int sxa = dd_sign(x), sva = dd_sign(v), sda = dd_sign(FD[0]);
     int ended = 0, touched = 0;
     for (int i = 1; i <= NSUB && !ended && !touched; i++) {
       double sbd = sh * i / NSUB;
       dd sb = dd_d(sbd);
       dd fb = horner_d(F, ORDER - 1, sbd);
-      double fdb = horner_dbl(FD, ORDER - 2, sbd);
-      int sxb = sign_at(X, ORDER, sbd), svb = sign_at(V, ORDER, sbd);
-      int sfa = dd_sign(fa), sfb = dd_sign(fb), sda = (fda > 0) - (fda < 0), sdb = (fdb > 0) - (fdb < 0);
+      int sxb = sign_at(X, ORDER, sbd), svb = sign_at(V, ORDER, sbd), sdb = sign_at(FD, ORDER - 2, sbd);
+      int sfa = dd_sign(fa), sfb = dd_sign(fb);
       /* earliest terminating event in (sa, sb] */
       dd s_end = dd_d(-1.0);
       int kind = 0; /* 1: x = 0, 2: f = 0 */
@@ -401,21 +398,46 @@ int ref_impact(double n, double m, double zeta, char cond, long max_steps, ref_r
           kind = 2;
         }
       }
+      if (kind == 1 && end_on_force && sva < 0 && sfa > 0) {
+        /* x reaches 0 while f = |x|^m (K|x|^(n−m) + ζx') > 0 at the interval's start: since the
+         * bracket tends to ζx' < 0 as x → 0⁺, f changed sign before x = 0, twice inside this
+         * interval when m > 0 (f = 0 again at x = 0; with integer exponents the steps do not shrink
+         * there). Find a point before the x root where f < 0, then the force's root before it. */
+        dd w = dd_sub(s_end, sa);
+        for (int j = 1; j <= 100; j++) {
+          dd sn = dd_sub(s_end, dd_mul_d(w, ldexp(1.0, -j)));
+          if (dd_sign(horner(F, ORDER - 1, sn)) < 0) {
+            s_end = poly_root(F, ORDER - 1, sa, sn);
+            kind = 2;
+            break;
+          }
+        }
+      }
       if (pre && sxa < 0 && sxb >= 0) { /* B touches inside a step (integer exponents) */
         s_end = poly_root(X, ORDER, sa, sb);
         kind = 3;
       }
       if (pre && end_on_force && sfa > 0 && sfb <= 0) {
         dd s2 = poly_root(F, ORDER - 1, sa, sb);
-        if (kind == 0 || dd_lt(s2, s_end)) {
+        /* f = |x|^m h vanishes at the touch too (m > 0): an end on the force is one clearly before it */
+        if (kind == 0 || dd_lt(s2, dd_sub(s_end, dd_d(1e-20 * (fabs(s_end.hi) + 1e-300))))) {
           s_end = s2;
           kind = 2;
         }
       }
       dd lim = kind ? s_end : sb;
-      /* maximum penetration and force maxima before the end */
+      /* maximum penetration and force extrema before the end: searched in [sa, le], le just before
+       * lim where the interval ends early, with the signs there (with integer exponents the step's
+       * polynomials go on past δ = 0, where x' and f' may change sign again; at δ = 0 itself f' may
+       * vanish, e.g. n = 3, m = 2, and its rounded sign mean nothing) */
+      dd le = lim;
+      if (kind) {
+        le = dd_sub(lim, dd_mul_d(dd_sub(lim, sa), 0x1p-24));
+        svb = dd_sign(horner(V, ORDER, le));
+        sdb = dd_sign(horner(FD, ORDER - 2, le));
+      }
       if (!pre && sva > 0 && svb <= 0) {
-        dd s = poly_root(V, ORDER, sa, sb);
+        dd s = poly_root(V, ORDER, sa, le);
         if (!dd_gt(s, lim)) {
           dd xm = horner(X, ORDER, s);
           if (dd_gt(xm, xmax)) {
@@ -425,7 +447,7 @@ int ref_impact(double n, double m, double zeta, char cond, long max_steps, ref_r
         }
       }
       if ((sda > 0 && sdb <= 0) || (sda < 0 && sdb >= 0)) {
-        dd s = poly_root(FD, ORDER - 2, sa, sb);
+        dd s = poly_root(FD, ORDER - 2, sa, le);
         if (!dd_gt(s, lim)) {
           dd fm = horner(F, ORDER - 1, s);
           if (dd_gt(fm, fmax)) {
@@ -464,7 +486,7 @@ int ref_impact(double n, double m, double zeta, char cond, long max_steps, ref_r
       sxa = sxb;
       sva = svb;
       fa = fb;
-      fda = fdb;
+      sda = sdb;
     }
     if (ended)
       break;

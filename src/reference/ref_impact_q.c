@@ -170,8 +170,11 @@ int ref_impact_q(double n, double m, double zeta, char cond, long max_steps, ref
   int end_on_force = (cond == 'B' || cond == 'C' || cond == 'D') && S.m < S.n && S.z > 0;
   q t = 0, x, v = 1, fmax, tfmax = 0, xmax = 0, txmax = 0, fmin;
   int pre = 0; /* B before touching */
-  if (cond == 'B' && S.m < S.n && S.z > 0) {
-    x = -powq(S.z / S.K, 1 / (S.n - S.m));
+  /* B with m < n starts where the extended force is zero, at x0 = −(ζ/K)^(1/(n−m)) < 0; a gap below
+   * the smallest normal double (ζ < K, m just below n) is a start at x = 0 */
+  q x0 = (cond == 'B' && S.m < S.n && S.z > 0) ? -powq(S.z / S.K, 1 / (S.n - S.m)) : 0;
+  if (x0 < -0x1p-1022Q) {
+    x = x0;
     if (!(x > -1e6Q)) { /* a gap of more than 1e6 δ_m0 before touching: out of range */
       out->status = 2;
       return 2;
@@ -270,6 +273,19 @@ int ref_impact_q(double n, double m, double zeta, char cond, long max_steps, ref
           kind = 2;
         }
       }
+      if (kind == 1 && end_on_force && va < 0 && fa > 0) {
+        /* x reaches 0 while f > 0 at the interval's start: f changed sign before x = 0, twice inside
+         * this interval when m > 0 (as in ref_impact.c) */
+        q w = s_end - sa;
+        for (int j = 1; j <= 100; j++) {
+          q sn = s_end - w * ldexpq(1, -j);
+          if (horner(F, ORDER - 1, sn) < 0) {
+            s_end = poly_root(F, ORDER - 1, sa, sn);
+            kind = 2;
+            break;
+          }
+        }
+      }
       if (pre && xa < 0 && xb >= 0) { /* B touches inside a step (integer exponents) */
         q s2 = poly_root(X, ORDER, sa, sb);
         s_end = s2;
@@ -277,15 +293,23 @@ int ref_impact_q(double n, double m, double zeta, char cond, long max_steps, ref
       }
       if (pre && end_on_force && fa > 0 && fb <= 0) {
         q s2 = poly_root(F, ORDER - 1, sa, sb);
-        if (s_end < 0 || s2 < s_end) {
+        /* f = |x|^m h vanishes at the touch too (m > 0): an end on the force is one clearly before it */
+        if (s_end < 0 || s2 < s_end - 1e-20Q * fabsq(s_end)) {
           s_end = s2;
           kind = 2;
         }
       }
       q lim = (s_end >= 0) ? s_end : sb;
-      /* maximum penetration and force maxima before the end */
+      /* maximum penetration and force extrema before the end: searched in [sa, lim], with the values
+       * at lim where the interval ends early (as in ref_impact.c) */
+      q le = lim; /* just before lim where the interval ends early (as in ref_impact.c) */
+      if (s_end >= 0) {
+        le = lim - (lim - sa) * 0x1p-24Q;
+        vb = horner(V, ORDER, le);
+        fdb = horner(FD, ORDER - 2, le);
+      }
       if (!pre && va > 0 && vb <= 0) {
-        q s = poly_root(V, ORDER, sa, sb);
+        q s = poly_root(V, ORDER, sa, le);
         if (s <= lim) {
           q xm = horner(X, ORDER, s);
           if (xm > xmax) {
@@ -295,7 +319,7 @@ int ref_impact_q(double n, double m, double zeta, char cond, long max_steps, ref
         }
       }
       if ((fda > 0 && fdb <= 0) || (fda < 0 && fdb >= 0)) {
-        q s = poly_root(FD, ORDER - 2, sa, sb);
+        q s = poly_root(FD, ORDER - 2, sa, le);
         if (s <= lim) {
           q fm = horner(F, ORDER - 1, s);
           if (fm > fmax) {
