@@ -122,13 +122,14 @@ static int inverse_solve(void *state, const double *in, double *out, long *rhs_e
 
 /* the box's edges: one directed case per index (ref_cases.h) */
 static const impactfit_sweep_param edge_params[] = {
-    {"index", 0.0, 0.0, 1e6, IMPACTFIT_SWEEP_REQUIRED | IMPACTFIT_SWEEP_INTEGER, "the edge case's index"},
+    {"edge", 0.0, 0.0, 1e6, IMPACTFIT_SWEEP_REQUIRED,
+     "the edge case's index (rounded: a strided axis is not exactly whole)"},
 };
 
 static int edge_engine_solve(void *state, const double *in, double *out, long *rhs_evals, impactfit_error *err) {
   case_state *s = state;
   ref_engine_case c;
-  ref_edge_engine_run(s->ws, (int)in[0], &c);
+  ref_edge_engine_run(s->ws, (int)lround(in[0]), &c);
   *rhs_evals = 0;
   out[0] = (double)c.outcome;
   for (int k = 0; k < REF_ENGINE_N; k++)
@@ -137,19 +138,19 @@ static int edge_engine_solve(void *state, const double *in, double *out, long *r
   out[10] = c.m;
   out[11] = c.zeta;
   if (c.outcome == REF_FAILED)
-    return fail(err, IMPACTFIT_ENOCONV, "edge case %d: n = %.17g, m = %.17g, zeta = %.17g, %c: %.400s", (int)in[0], c.n,
-                c.m, c.zeta, c.cond, c.message);
+    return fail(err, IMPACTFIT_ENOCONV, "edge case %d: n = %.17g, m = %.17g, zeta = %.17g, %c: %.400s",
+                (int)lround(in[0]), c.n, c.m, c.zeta, c.cond, c.message);
   return 0;
 }
 
 static int edge_inverse_solve(void *state, const double *in, double *out, long *rhs_evals, impactfit_error *err) {
   case_state *s = state;
   ref_inverse_case c;
-  ref_edge_inverse_run(s->iws, s->ws, (int)in[0], &c);
+  ref_edge_inverse_run(s->iws, s->ws, (int)lround(in[0]), &c);
   *rhs_evals = 0;
   for (int k = 0; k < REF_INVERSE_N; k++) {
     if (c.outcome[k] == REF_FAILED)
-      return fail(err, IMPACTFIT_ENOCONV, "edge target %d: %.500s", (int)in[0], c.message[k]);
+      return fail(err, IMPACTFIT_ENOCONV, "edge target %d: %.500s", (int)lround(in[0]), c.message[k]);
     out[k] = c.outcome[k] == REF_MEASURED ? c.err[k] : -1.0;
   }
   return 0;
@@ -206,8 +207,8 @@ static const impactfit_sweep_problem edge_inverse_problem = {
 
 typedef struct tally {
   size_t n_in, n_out; /* the problem's parameters and outputs */
-  int engine;   /* engine rows: an outcome column, then the REF_ENGINE_N errors; inverse rows: the
-                  * REF_INVERSE_N errors (−1: nothing measured) */
+  int engine;         /* engine rows: an outcome column, then the REF_ENGINE_N errors; inverse rows: the
+                       * REF_INVERSE_N errors (−1: nothing measured) */
   double max[REF_ENGINE_N];
   double at[REF_ENGINE_N]; /* the seed of each maximum */
   size_t measured, agreed, skipped, failed;
@@ -222,8 +223,8 @@ static int tally_rows(void *ctx, const impactfit_sweep_block *b) {
     const double *in = b->in + t->n_in * i, *out = b->out + t->n_out * i;
     if (b->status[i]) {
       if (!t->failed++)
-        snprintf(t->first_failure, sizeof t->first_failure, "%s %.17g: %s", t->n_in == 1 ? "index" : "seed", in[0],
-                 b->errs[i].message);
+        snprintf(t->first_failure, sizeof t->first_failure, "%s %.17g: %s", t->n_in == 1 ? "edge" : "seed",
+                 nearbyint(in[0]), b->errs[i].message);
       continue;
     }
     if (t->engine) {
@@ -264,7 +265,7 @@ static int run_set(const topic_opts *o, const impactfit_sweep_problem *pr, doubl
   if (!st && random)
     st = impactfit_sweep_def_fixed(d, "zeta_max", zeta_max, &err);
   if (!st)
-    st = impactfit_sweep_def_axis(d, random ? "seed" : "index", IMPACTFIT_AXIS_LINEAR, first,
+    st = impactfit_sweep_def_axis(d, random ? "seed" : "edge", IMPACTFIT_AXIS_LINEAR, first,
                                   first + (double)((n - 1) * stride), n, &err);
   if (!st)
     st = impactfit_sweep_def_build(d, &s, &err);
@@ -327,9 +328,8 @@ static const figure inverse_figs[4] = {
 };
 
 /* The header accuracy.h through the one writer of generated headers (codegen.h). */
-static int header_text(const tally *e1, const tally *e2, const tally *ee, const double *em, const double *im,
-                       size_t n1, size_t n2, size_t ni, size_t nee, size_t nei, char **text, size_t *len,
-                       impactfit_error *err) {
+static int header_text(const tally *e1, const tally *e2, const tally *ee, const double *em, const double *im, size_t n1,
+                       size_t n2, size_t ni, size_t nee, size_t nei, char **text, size_t *len, impactfit_error *err) {
   impactfit_codegen *g = NULL;
   int st = impactfit_codegen_begin("accuracy", "impactfit reproduce --topic accuracy", &g, err);
   if (st)
@@ -352,7 +352,8 @@ static int header_text(const tally *e1, const tally *e2, const tally *ee, const 
       e1->measured + e2->measured + ee->measured, ni, (unsigned long long)REF_SET_INV_SEED, nei);
   impactfit_codegen_code(g,
                          "#define IMPACTFIT_ACCURACY_ENGINE_CASES %zu\n#define IMPACTFIT_ACCURACY_EDGE_CASES %zu\n"
-                         "#define IMPACTFIT_ACCURACY_INVERSE_CASES %zu\n#define IMPACTFIT_ACCURACY_EDGE_TARGETS %zu\n\n",
+                         "#define IMPACTFIT_ACCURACY_INVERSE_CASES %zu\n#define IMPACTFIT_ACCURACY_EDGE_TARGETS "
+                         "%zu\n\n",
                          n1 + n2, nee, ni, nei);
   char fig[32];
   for (int k = 0; k < REF_ENGINE_N; k++) {
@@ -375,7 +376,7 @@ static int header_text(const tally *e1, const tally *e2, const tally *ee, const 
 /* the larger of two tallies' maxima of column k, and where (seed or index; edges marked "edge") */
 static double pick(const tally *a, const tally *b, int k, double *at, int *edge) {
   int two = b->max[k] > a->max[k];
-  *at = two ? b->at[k] : a->at[k];
+  *at = two ? nearbyint(b->at[k]) : a->at[k]; /* an edge index from a strided axis: whole */
   *edge = two;
   return two ? b->max[k] : a->max[k];
 }
@@ -431,9 +432,9 @@ int topic_accuracy(const topic_opts *o, report *r) {
     im[k] = pick(&x, &y, 0, &imat[k], &imedge[k]);
   }
   size_t failed = e1.failed + e2.failed + ee.failed + inv.failed + ei.failed;
-  const char *first = e1.failed   ? e1.first_failure
-                      : e2.failed ? e2.first_failure
-                      : ee.failed ? ee.first_failure
+  const char *first = e1.failed    ? e1.first_failure
+                      : e2.failed  ? e2.first_failure
+                      : ee.failed  ? ee.first_failure
                       : inv.failed ? inv.first_failure
                                    : ei.first_failure;
   report_target(r, "the engine and the inverse commands agree with the reference on every case", failed == 0,
