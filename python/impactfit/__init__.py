@@ -42,7 +42,7 @@ from . import _impactfit as _c
 __all__ = [
     "NumericalError", "copt", "zhang_alpha", "zhang_lambda", "simulate", "SimulateResult", "hc_eps",
     "impact_time", "identify_hc", "identify", "copt_surrogate", "zhang_surrogate", "dtau_surrogate",
-    "rh_eps_refit", "dem", "sweep", "fit", "library_version", "__version__",
+    "rh_eps_refit", "dem", "engine", "sweep", "fit", "library_version", "__version__",
 ]
 
 library_version: str = _c.library_version
@@ -69,24 +69,71 @@ _NAN = float("nan")
 
 
 def _is_scalar(x: Any) -> bool:
-    return isinstance(x, _numbers.Real) and not hasattr(x, "shape") or (hasattr(x, "shape") and x.shape == ())
+    return _scalar("", x) is not None
+
+
+def _not_a_number(kernel: str, x: Any) -> TypeError:
+    text = isinstance(x, (str, bytes, bytearray)) or getattr(getattr(x, "dtype", None), "kind", "") in "SU"
+    return TypeError("%s: expected a number or an array of numbers, got %s %r%s" % (
+        kernel, type(x).__name__, x, " (text is not converted to numbers)" if text else ""))
+
+
+def _scalar(kernel: str, x: Any) -> Optional[float]:
+    """x as a float when it is one number (a Python or NumPy number, a 0-d array, a Decimal or Fraction);
+    None when it is an array-like; TypeError for a string or another non-number."""
+    if isinstance(x, (str, bytes, bytearray)):
+        raise _not_a_number(kernel, x)
+    if isinstance(x, _numbers.Real):
+        return float(x)
+    if hasattr(x, "shape") and hasattr(x, "dtype"):
+        if x.shape != ():
+            return None
+        if getattr(x.dtype, "kind", "") not in "biuf":
+            raise _not_a_number(kernel, x)
+        return float(x)
+    if isinstance(x, (list, tuple)) or hasattr(x, "__len__") or hasattr(x, "__iter__"):
+        return None
+    if hasattr(x, "__float__"):
+        return float(x)
+    raise _not_a_number(kernel, x)
+
+
+def _numpy(kernel: str):
+    try:
+        import numpy as np
+    except ImportError:
+        raise ImportError("impactfit.%s: array arguments need NumPy (pip install numpy); without it, give one "
+                          "number per argument" % (kernel,)) from None
+    return np
 
 
 def _run(kernel: str, inputs: Sequence[Any], names: Sequence[str], options: Dict[str, Any], threads: int,
          on_error: str, ints: Sequence[str] = ()) -> Dict[str, Any]:
-    """Broadcasts the inputs, runs the kernel, returns {output name: float / array}."""
+    """Broadcasts the inputs, runs the kernel, returns {output name: float / array}: Python floats (ints
+    for counters) when every input is one number, else NumPy arrays of the broadcast shape."""
     if on_error not in ("raise", "nan"):
         raise ValueError("on_error: expected 'raise' or 'nan', got %r" % (on_error,))
-    if all(_is_scalar(x) for x in inputs):
-        ins = tuple(_array.array("d", [float(x)]) for x in inputs)
+    scalars = [_scalar(kernel, x) for x in inputs]
+    if all(x is not None for x in scalars):
+        ins = tuple(_array.array("d", [x]) for x in scalars)
         outs = tuple(_array.array("d", [0.0]) for _ in names)
         status = _array.array("i", [0])
         fail = _c.run(kernel, ins, outs, status, options, int(threads))
         if fail is not None and on_error == "raise":
             _raise(fail, None)
         return {n: (int(o[0]) if n in ints and o[0] == o[0] else o[0]) for n, o in zip(names, outs)}
-    import numpy as np
-    arrs = np.broadcast_arrays(*[np.asarray(x, dtype=np.float64) for x in inputs])
+    np = _numpy(kernel)
+    vals = []
+    for x in inputs:
+        a = np.asarray(x)
+        if a.dtype.kind == "O" and not all(isinstance(y, _numbers.Real) or
+                                           (hasattr(y, "__float__") and not isinstance(y, (str, bytes)))
+                                           for y in a.reshape(-1)):
+            raise _not_a_number(kernel, x)
+        if a.dtype.kind not in "biufO":
+            raise _not_a_number(kernel, x)
+        vals.append(a.astype(np.float64))
+    arrs = np.broadcast_arrays(*vals)
     shape = arrs[0].shape
     ins = tuple(np.ascontiguousarray(a).reshape(-1) for a in arrs)
     size = ins[0].size
@@ -513,6 +560,55 @@ def dem(code: str, model: str, e: Optional[ArrayLike] = None, v: Optional[ArrayL
     return r
 
 
+def engine(code: str, e: Optional[float] = None, v: Optional[float] = None, *, mass: Optional[float] = None,
+           density: Optional[float] = None, radius: float = 0.005, m2: Optional[float] = None,
+           r2: Optional[float] = None, model: Optional[str] = None, version: Optional[str] = None,
+           integrator: Optional[str] = None, dt: Optional[float] = None, value: Optional[float] = None,
+           settings: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+    """The exact contact input for a multibody or robotics engine at your time step (`impactfit engine`).
+
+    impactfit knows, per engine (MuJoCo, Simbody, ODE, Bullet, Chrono), version and contact model, the
+    contact law the engine's source computes and the engine's own one-step map, so it gives what the
+    engine really returns at the step dt you run: e depends on where the first contact step falls, so
+    the answer is the mean of e over that phase (an impact from a random height) with one impact's
+    range. With e it solves for the model's free parameter (MuJoCo: solref's dampratio) whose mean e is
+    e; with value (or neither) it gives the e of that value (or of the settings as they are).
+
+    code: "mujoco", "simbody", "ode", "bullet", "chrono" (the registry: `impactfit engine --list`);
+    model, version, integrator, dt (s): None for the engine's defaults; v: the impact speed (m/s,
+    required); mass (kg) or density (kg/m^3) with radius (m) for the sphere; m2 and/or r2 for a second
+    sphere (sphere-sphere; default: a sphere on a fixed plane); settings: the model's settings in the
+    engine's own names, e.g. {"solref": (0.02, 1.0), "solimp": (0.9, 0.95, 0.001, 0.5, 2)}. An unknown
+    code, version, model, integrator or setting raises ValueError listing what is known.
+
+    Returns a dict with the keys of `impactfit engine --json`: value (the free parameter's value; NaN
+    when unreachable), input (the text to paste), e_mean, e_min, e_max (e over the phase),
+    e_continuous (dt -> 0), naive, naive_value, e_naive, e_naive_range (what the usual formula gives),
+    reachable, e_reach_range, stable, dt_stable (the largest stable step when unstable), end, note,
+    integrator, dt (NaN for an adaptive integrator, which has no time step: Simbody's), mass, run_here,
+    source. Scalars only (one request per call).
+
+    >>> r = impactfit.engine("mujoco", e=0.5, v=1.0, mass=0.001309)
+    >>> r["input"]   # <geom solref="0.02 0.2470529..." .../>
+    """
+    if v is None:
+        raise ValueError("engine: v (the impact speed, m/s) is required")
+    if (mass is None) == (density is None):
+        raise ValueError("engine: give the sphere's mass (kg) or its density (kg/m^3), one of them")
+    for name, x in (("e", e), ("v", v), ("mass", mass), ("density", density), ("radius", radius), ("m2", m2),
+                    ("r2", r2), ("dt", dt), ("value", value)):
+        if x is not None and (isinstance(x, (str, bytes)) or not _is_scalar(x)):
+            raise TypeError(f"engine: {name} must be a number (one request per call)")
+    vol = 4.0 / 3.0 * 3.141592653589793
+    m1 = float(mass) if mass is not None else vol * float(radius) ** 3 * float(density)
+    plane = m2 is None and r2 is None
+    rr2 = float(r2) if r2 is not None else float(radius)
+    mm2 = float(m2) if m2 is not None else (m1 if density is None else vol * rr2 ** 3 * float(density))
+    return _c.engine(code, version, model, integrator, _NAN if dt is None else float(dt),
+                     _NAN if e is None else float(e), _NAN if value is None else float(value), float(v), plane,
+                     float(radius), m1, _NAN if plane else rr2, _NAN if plane else mm2, dict(settings or {}))
+
+
 # ---- sweeps and fits on definition files ------------------------------------------------------------
 
 def _table(text: str, name: str) -> Dict[str, Any]:
@@ -541,3 +637,28 @@ def fit(path: Union[str, "_os.PathLike[str]"], data: Optional[Union[str, "_os.Pa
     group, x, x2, y, rows_used, rows_failed and groups (each: group value or None, params {name: value},
     se {name: standard error}, n_points, chisq, rms, max_abs, max_rel, mean_abs, mean_rel, method)."""
     return _c.fit(_os.fspath(path), None if data is None else _os.fspath(data), int(threads))
+
+
+# ---- the arguments every vectorised function shares, in each one's help text ------------------------
+
+_SHARED_DOC = """
+
+    Numbers: each numeric argument is a number (a Python or NumPy number) or an array-like of numbers (NumPy
+    needed); strings raise TypeError. All numbers in: Python floats out; any array in: NumPy arrays of the
+    broadcast shape.
+    threads: OpenMP threads for an array call (0: OMP_NUM_THREADS or all cores).
+    on_error: "raise" (default): invalid input raises ValueError, a numerical failure raises
+    impactfit.NumericalError (an array call reports the lowest failing flat index); "nan": the failed points
+    are NaN (counters too, as floats) and nothing is raised.
+"""
+
+
+def _add_shared_doc() -> None:
+    import inspect
+    for name in __all__:
+        f = globals().get(name)
+        if callable(f) and not isinstance(f, type) and f.__doc__ and "on_error" in inspect.signature(f).parameters:
+            f.__doc__ = f.__doc__.rstrip() + _SHARED_DOC
+
+
+_add_shared_doc()

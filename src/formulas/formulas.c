@@ -35,7 +35,32 @@ static int f_flores(double e, double *eps, impactfit_error *err) {
   return IMPACTFIT_OK;
 }
 
-static int f_gonthier(double e, double *eps, impactfit_error *err) { return impactfit_hc_eps(e, eps, err); }
+static int f_herbert_mcwhannell(double e, double *eps, impactfit_error *err) {
+  (void)err;
+  double u = 2.0 * e - 1.0;
+  *eps = 6.0 * (1.0 - e) / (u * u + 3.0);
+  return IMPACTFIT_OK;
+}
+
+static int f_lee_wang(double e, double *eps, impactfit_error *err) {
+  (void)err;
+  *eps = 0.75 * (1.0 - e);
+  return IMPACTFIT_OK;
+}
+
+static int f_gonthier(double e, double *eps, impactfit_error *err) {
+  (void)err;
+  *eps = (1.0 - e) * (1.0 + e) / e;
+  return IMPACTFIT_OK;
+}
+
+static int f_zhiying_qishao(double e, double *eps, impactfit_error *err) {
+  (void)err;
+  *eps = 0.75 * (1.0 - e) * (1.0 + e) * exp(2.0 * (1.0 - e));
+  return IMPACTFIT_OK;
+}
+
+static int f_exact(double e, double *eps, impactfit_error *err) { return impactfit_hc_eps(e, eps, err); }
 
 static int f_zhang_2020(double e, double *eps, impactfit_error *err) {
   (void)err;
@@ -50,25 +75,39 @@ static int f_ramaswamy_humbert(double e, double *eps, impactfit_error *err) {
 
 static const impactfit_formula formulas[] = {
     {"hunt-crossley", "Hunt-Crossley (1975)", "3(1-e)/2",
-     "K. H. Hunt, F. R. E. Crossley, Coefficient of restitution interpreted as damping in "
-     "vibroimpact, J. Appl. Mech. 42(2) (1975) 440-445",
+     "K. H. Hunt, F. R. E. Crossley, Coefficient of restitution interpreted as damping in vibroimpact, J. Appl. "
+     "Mech. 42(2) (1975) 440-445",
      f_hunt_crossley},
+    {"herbert-mcwhannell", "Herbert-McWhannell (1977)", "6(1-e)/((2e-1)^2+3)",
+     "R. G. Herbert, D. C. McWhannell, Shape and frequency composition of pulses from an impact pair, J. Eng. Ind. "
+     "99(3) (1977) 513-518",
+     f_herbert_mcwhannell},
+    {"lee-wang", "Lee-Wang (1983)", "3(1-e)/4",
+     "T. W. Lee, A. C. Wang, On the dynamics of intermittent-motion mechanisms, Part 1: dynamic model and "
+     "response, J. Mech. Transm. Autom. Des. 105(3) (1983) 534-540",
+     f_lee_wang},
     {"lankarani-nikravesh", "Lankarani-Nikravesh (1990)", "3(1-e^2)/4",
-     "H. M. Lankarani, P. E. Nikravesh, A contact force model with hysteresis damping for impact "
-     "analysis of multibody systems, J. Mech. Des. 112(3) (1990) 369-376",
+     "H. M. Lankarani, P. E. Nikravesh, A contact force model with hysteresis damping for impact analysis of "
+     "multibody systems, J. Mech. Des. 112(3) (1990) 369-376",
      f_lankarani_nikravesh},
-    {"hu-guo", "Hu-Guo (2015)", "3(1-e)/(2e)",
-     "S. Hu, X. Guo, A dissipative contact force model for impact analysis in multibody dynamics, "
-     "Multibody Syst. Dyn. 35(2) (2015) 131-151",
-     f_hu_guo},
-    {"flores", "Flores et al. (2011)", "8(1-e)/(5e)",
-     "P. Flores, M. Machado, M. T. Silva, J. M. Martins, On the continuous contact force models for "
-     "soft materials in multibody dynamics, Multibody Syst. Dyn. 25(3) (2011) 357-375",
-     f_flores},
-    {"gonthier", "Gonthier et al. (2004), exact", "(1+eps)/(1-e eps) = exp(eps(1+e)), solved exactly",
-     "Y. Gonthier, J. McPhee, C. Lange, J.-C. Piedboeuf, A regularized contact model with asymmetric "
-     "damping and dwell-time dependent friction, Multibody Syst. Dyn. 11(3) (2004) 209-233",
+    {"gonthier", "Gonthier et al. (2004)", "(1-e^2)/e",
+     "Y. Gonthier, J. McPhee, C. Lange, J.-C. Piedboeuf, A regularized contact model with asymmetric damping and "
+     "dwell-time dependent friction, Multibody Syst. Dyn. 11(3) (2004) 209-233 (the closed approximation "
+     "d = 1 - e^2 of their exact relation, as the reviews quote it)",
      f_gonthier},
+    {"zhiying-qishao", "Zhiying-Qishao (2006)", "3(1-e^2) exp(2(1-e))/4",
+     "Q. Zhiying, L. Qishao, Analysis of impact process based on restitution coefficient, J. Dyn. Control 4 "
+     "(2006) 294-298",
+     f_zhiying_qishao},
+    {"flores", "Flores et al. (2011)", "8(1-e)/(5e)",
+     "P. Flores, M. Machado, M. T. Silva, J. M. Martins, On the continuous contact force models for soft "
+     "materials in multibody dynamics, Multibody Syst. Dyn. 25(3) (2011) 357-375; the same form in K. Ye, L. Li, "
+     "H. Zhu, Earthq. Eng. Struct. Dyn. 38(9) (2009) 1135-1142",
+     f_flores},
+    {"hu-guo", "Hu-Guo (2015)", "3(1-e)/(2e)",
+     "S. Hu, X. Guo, A dissipative contact force model for impact analysis in multibody dynamics, Multibody "
+     "Syst. Dyn. 35(2) (2015) 131-151",
+     f_hu_guo},
     {"zhang-2020", "Zhang et al. (2020)", "3(1-e)/(2 alpha e), alpha = 0.6181 exp(-3.52 e) + 0.899 exp(0.09025 e)",
      "J. Zhang, W. Li, L. Zhao, G. He, A continuous contact force model for impact analysis in "
      "multibody dynamics, Mech. Mach. Theory 153 (2020) 103946; as written in J. Zhang et al., "
@@ -79,17 +118,27 @@ static const impactfit_formula formulas[] = {
      "D. A. Ramaswamy, J. S. Humbert, A continuous contact force model for highly damped impacts of "
      "arbitrary material and geometry (extended abstract), Eq. (6)",
      f_ramaswamy_humbert},
+    {"exact", "exact relation", "(1+eps)/(1-e eps) = exp(eps(1+e)), solved exactly",
+     "the phase-plane first integral of D. W. Marhefka, D. E. Orin, IEEE Trans. Syst. Man Cybern. A 29(6) (1999) "
+     "566-572 and W. J. Stronge, Impact Mechanics (2000); written as a relation between e and d = e eps by "
+     "Y. Gonthier et al., Multibody Syst. Dyn. 11(3) (2004) 209-233; in closed form (Lambert W) by A. S. "
+     "Carvalho, J. M. Martins, Mech. Mach. Theory (2019)",
+     f_exact},
 };
 
 #define NFORMULAS (sizeof formulas / sizeof formulas[0])
 
 const impactfit_formula *const impactfit_formula_hunt_crossley = &formulas[0];
-const impactfit_formula *const impactfit_formula_lankarani_nikravesh = &formulas[1];
-const impactfit_formula *const impactfit_formula_hu_guo = &formulas[2];
-const impactfit_formula *const impactfit_formula_flores = &formulas[3];
+const impactfit_formula *const impactfit_formula_herbert_mcwhannell = &formulas[1];
+const impactfit_formula *const impactfit_formula_lee_wang = &formulas[2];
+const impactfit_formula *const impactfit_formula_lankarani_nikravesh = &formulas[3];
 const impactfit_formula *const impactfit_formula_gonthier = &formulas[4];
-const impactfit_formula *const impactfit_formula_zhang_2020 = &formulas[5];
-const impactfit_formula *const impactfit_formula_ramaswamy_humbert = &formulas[6];
+const impactfit_formula *const impactfit_formula_zhiying_qishao = &formulas[5];
+const impactfit_formula *const impactfit_formula_flores = &formulas[6];
+const impactfit_formula *const impactfit_formula_hu_guo = &formulas[7];
+const impactfit_formula *const impactfit_formula_zhang_2020 = &formulas[8];
+const impactfit_formula *const impactfit_formula_ramaswamy_humbert = &formulas[9];
+const impactfit_formula *const impactfit_formula_exact = &formulas[10];
 
 size_t impactfit_formula_count(void) { return NFORMULAS; }
 
@@ -105,8 +154,6 @@ static int same_name(const char *a, const char *b) {
 const impactfit_formula *impactfit_formula_from_name(const char *name) {
   if (!name)
     return NULL;
-  if (same_name(name, "exact"))
-    return impactfit_formula_gonthier;
   for (size_t i = 0; i < NFORMULAS; i++)
     if (same_name(name, formulas[i].name))
       return &formulas[i];

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* impactfit — an engine's own time stepping of one head-on contact, and the restitution it gives.
+ *
+ * At the time steps people run, a simulation code's integrator changes the restitution its contact
+ * law would give in continuous time (law.h): MuJoCo's semi-implicit Euler takes the force at the
+ * step's start, its RK4 detects contact anew at every stage, ODE and Bullet solve their contact
+ * rows implicitly, Bullet applies restitution only above velocity thresholds. A stepper is a
+ * constant type object (the one-step map of a code, written as its source computes it, for one
+ * body of effective mass M approaching a contact head-on) plus its settings: the law it
+ * discretises (where it has one), the end condition of that law (C: force clamped at zero, A: not),
+ * M, the step dt and the stepper's own parameters. Anyone can define a stepper type in their own code;
+ * every function below works with it.
+ *
+ * The state of a step is the penetration x = δ (m; < 0: a gap) and its rate u = δ' (m/s; > 0:
+ * approaching). One impact starts in free flight at x = (φ − J) v dt, u = v, J whole steps before
+ * the first step start with x > 0 (J = 2 plus the steps the engine reaches ahead, reach/(v dt)),
+ * so that without a force the first step start after touching has x = φ v dt: the phase φ ∈ (0, 1]
+ * says where the first contact step falls. The impact ends when a step leaves x ≤ 0, u < 0 and
+ * applied no force; e = −u/v then. e(φ) is piecewise smooth: it or a derivative jumps where the
+ * sequence of steps in contact changes, or the branches a stepper's rules take (clamps, thresholds),
+ * or the side of a knot of the law (its switches) at a state where the force is evaluated: a step's
+ * `branch` records all of them (the built-ins: contact, clamp and switch sides of every force
+ * evaluation). The phase statistics find those points (the signature of each step sequence) on 66
+ * samples of φ and by bisection, to 1e-13 where e jumps and to about 1e-8 where e is continuous and
+ * only a derivative jumps (the mean's error from the break's place is below 1e-16 either way), then
+ * integrate e(φ) over each smooth piece with adaptive 8-point Gauss–Legendre quadrature (to 1e-12 per
+ * unit of φ), so the mean over a uniformly distributed φ is exact to about 1e-12 and a continuous
+ * function of the stepper's parameters (the inverse solves for it). Jumps closer together than 1/66 in
+ * φ whose signatures agree at the samples would be missed. tests/test_stepper.c compares the mean
+ * with a 40000-point midpoint rule, tests/test_engines.c with GSL's adaptive quadrature on pieces found
+ * from e's values (MuJoCo's law: within 3.5e-14).
+ *
+ * Stability: the spectral radius of the step map linearised about each contact step's state (with
+ * the law's ∂f/∂δ and ∂f/∂δ', for steppers that say how: `amplification`; in a step that starts within
+ * one step's travel v·dt of δ = 0, a ∂f/∂δ more than ten times the slope of f over that travel, as laws
+ * such as δ^m δ' with m < 1 have near δ = 0 where it is unbounded, is replaced by that slope: the step
+ * does not see it); a radius above 1 + 1e-9 anywhere in the contact, or a single impact with e > 1
+ * (a dissipative law never returns more than it got: the step made the energy), marks the step as
+ * unstable, and impactfit_step_max_stable_dt finds the largest dt that is not. The second condition
+ * binds first: semi-implicit Euler on a linear spring-damper keeps its spectral radius below 1 up to
+ * h² a + 2 h b = 4 but returns single impacts with e > 1 well before (e up to 2.05 at 0.97 of that step
+ * for a damping ratio of 0.25); MuJoCo's default impedance law with timeconst 0.005, dampratio 0.1 has
+ * e ≤ 1 at every phase only below 0.00067 s, against 0.000876 s for the spectral radius (measured in
+ * MuJoCo itself: tests/engines/mujoco_impact.c). */
+#ifndef IMPACTFIT_STEPPER_H
+#define IMPACTFIT_STEPPER_H
+
+#include <stddef.h>
+
+#include "impactfit/common.h"
+#include "impactfit/impact.h"
+#include "impactfit/law.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define IMPACTFIT_STEPPER_MAX_PARAMS 12
+
+/* The state between two steps. */
+typedef struct impactfit_step_state {
+  double x;      /* penetration δ at the step's start, m (< 0: a gap) */
+  double u;      /* δ', m/s (> 0: approaching) */
+  double f;      /* the normal force the last step applied (mean over the step: impulse/dt), N */
+  int contact;   /* 1: the engine had a contact in the last step (a force, a constraint row) */
+  int branch;    /* which branch of the engine's rules the last step took (a clamp, a threshold): the
+                    stepper's own small integer, 0 for its plain branch */
+  double mem[4]; /* the stepper's memory between steps (zero at the start) */
+} impactfit_step_state;
+
+struct impactfit_stepper;
+
+/* A stepper's type: a constant object, compared by address. */
+typedef struct impactfit_stepper_type {
+  const char *name;               /* "euler", "rk4", ... */
+  const char *summary;            /* one line */
+  int n_params;                   /* the stepper's own parameters, ≤ IMPACTFIT_STEPPER_MAX_PARAMS */
+  const char *const *param_names; /* n_params names */
+  const char *const *param_units; /* n_params units */
+  int needs_law;                  /* 1: steps st->law (with st->end); 0: its own contact rule */
+  /* EINVAL with a message when the settings are invalid (NULL: none beyond the common checks). */
+  int (*check)(const struct impactfit_stepper *st, impactfit_error *err);
+  /* Advances s by one step of st->dt: sets x, u, f, contact, branch. Returns 0 or a status. */
+  int (*step)(const struct impactfit_stepper *st, impactfit_step_state *s);
+  /* The gap (m, ≥ 0) at which the engine starts to act before the bodies touch, for approach speed v
+   * (predictive contacts); NULL: 0. */
+  double (*reach)(const struct impactfit_stepper *st, double v);
+  /* The spectral radius of the step map for the linear force f = kl δ + bl δ' (N/m, N s/m), in
+   * contact; NULL: not known (the stepper is then reported as stable unless e > 1). */
+  double (*amplification)(const struct impactfit_stepper *st, double kl, double bl);
+  /* The continuous-time law this stepper converges to as dt → 0, for steppers without one in
+   * st->law (e.g. ODE's ERP/CFM made from a spring and a damper); NULL: none, or st->law. Returns 0
+   * with *law and *end set, or a status. */
+  int (*continuous)(const struct impactfit_stepper *st, impactfit_law *law, const impactfit_transition **end);
+  /* 1: the engine takes no fixed steps: it integrates st->law with error control to an accuracy (Simbody's
+   * integrators), so every phase gives the law's continuous-time e. Then `step` is not called (it may be
+   * NULL), st->dt is not used (any value, NaN included), an impact is one law.h solve, the phase statistics
+   * are e_mean = e_min = e_max = e_continuous with one piece, and the step is stable (largest stable dt
+   * inf). How close the engine comes to that e at a given accuracy is the engine's to state (engines.h). */
+  int adaptive;
+} impactfit_stepper_type;
+
+/* A stepper's settings. */
+typedef struct impactfit_stepper {
+  const impactfit_stepper_type *type;
+  impactfit_law law;               /* the law it discretises (type->needs_law) */
+  const impactfit_transition *end; /* impactfit_transition_C (force clamped at zero) or _A (default C) */
+  double mass;                     /* effective mass M, kg */
+  double dt;                       /* the time step, s */
+  double p[IMPACTFIT_STEPPER_MAX_PARAMS];
+} impactfit_stepper;
+
+/* The built-in steppers (all three step st->law):
+ * euler  semi-implicit (symplectic) Euler with the force from the step's start: u ← u − dt f(x, u)/M,
+ *        x ← x + dt u; contact while x > 0 at the step's start. MuJoCo's mjINT_EULER (the contact
+ *        force from the positions and velocities at the step's start, velocity updated first).
+ * rk4    the classic fourth-order Runge–Kutta step on (x, u), the force of each stage computed at that
+ *        stage's state with contact wherever x > 0 there: MuJoCo's mjINT_RK4, which runs collision
+ *        detection at every stage. */
+IMPACTFIT_EXPORT extern const impactfit_stepper_type *const impactfit_stepper_euler;
+IMPACTFIT_EXPORT extern const impactfit_stepper_type *const impactfit_stepper_rk4;
+/* continuous  (adaptive) the law integrated exactly: e(φ) is the law's continuous-time e for every φ. The
+ *        model of an engine whose integrator controls its error (Simbody's RungeKuttaMerson and others at
+ *        a tight accuracy), for which no one-step map decides e. */
+IMPACTFIT_EXPORT extern const impactfit_stepper_type *const impactfit_stepper_continuous;
+
+/* Registered stepper types (the built-ins and those of src/engines/), lookup by name (NULL: unknown). */
+IMPACTFIT_EXPORT size_t impactfit_stepper_type_count(void);
+IMPACTFIT_EXPORT const impactfit_stepper_type *impactfit_stepper_type_at(size_t i);
+IMPACTFIT_EXPORT const impactfit_stepper_type *impactfit_stepper_type_from_name(const char *name);
+
+/* Checks a stepper's settings (mass, dt, the law, the type's check). */
+IMPACTFIT_EXPORT int impactfit_stepper_check(const impactfit_stepper *st, impactfit_error *err);
+
+/* One impact at phase φ. */
+typedef struct impactfit_step_impact {
+  double e;                /* −u/v after the impact */
+  double phi;              /* the phase */
+  double x_first;          /* the penetration at the first step start with x > 0, m */
+  double f_max;            /* the largest force applied in a step, N */
+  double rho_max;          /* the largest spectral radius of the linearised map in contact (0: unknown) */
+  long steps;              /* steps from the first one that acted to the end */
+  long contact_steps;      /* steps with a contact */
+  unsigned long signature; /* a hash of the sequence of (contact, branch) of the steps that acted */
+} impactfit_step_impact;
+
+/* Simulates one impact at speed v > 0 and phase φ ∈ (0, 1]. Returns 0, EINVAL, ENOSEP (no end within
+ * 1e6 steps: the bodies stick), ENONFINITE (the state blew up, |u| > 1e4 v: an unstable step). */
+IMPACTFIT_EXPORT int impactfit_step_impact_at(const impactfit_stepper *st, double v, double phi,
+                                              impactfit_step_impact *out, impactfit_error *err);
+
+/* The restitution over the phase of the first contact step. */
+typedef struct impactfit_step_stats {
+  double e_mean;           /* the mean of e(φ) over φ uniform on (0, 1] */
+  double e_min, e_max;     /* the smallest and largest e(φ) (samples, jumps' sides and quadrature nodes) */
+  double phi_min, phi_max; /* where */
+  double e_continuous;     /* the law's e in continuous time (law.h), NaN when the stepper has none */
+  double rho_max;          /* the largest spectral radius seen (0: unknown) */
+  int stable;              /* 0: rho_max > 1 + 1e-9 or some e(φ) > 1 */
+  int pieces;              /* smooth pieces of e(φ) */
+  long impacts;            /* impacts simulated */
+  long steps_max;          /* the most steps one impact took */
+} impactfit_step_stats;
+
+/* e(φ) over φ ∈ (0, 1] at speed v (see the header comment). Returns 0 or a status of
+ * impactfit_step_impact_at or of the continuous-time solve. */
+IMPACTFIT_EXPORT int impactfit_step_phase_stats(const impactfit_stepper *st, double v, impactfit_step_stats *out,
+                                                impactfit_error *err);
+
+/* A family of steppers with one parameter (the value a user types: a damping ratio, an ERP, a
+ * restitution): builds the settings for `value`. */
+typedef int (*impactfit_step_build_fn)(const void *ctx, double value, impactfit_stepper *st, impactfit_error *err);
+
+/* The value in [lo, hi] (0 < lo < hi; searched in ln(value)) whose mean e over the phase equals e to
+ * |e_mean − e| ≤ tol (tol 0: 1e-10), at speed v. The search first locates the target on a cheap mean,
+ * a 16-phase midpoint rule (within about the largest jump of e(φ)/16 of the mean): from guess (in
+ * (lo, hi); NaN or 0: none) it walks by factors of 2 towards the target until that mean crosses it
+ * (the mean is monotone in the parameter in the usual case); without a guess, or when the walk turns
+ * away, it scans the range on 25 points. At the crossing it takes the exact mean at the secant's root
+ * and grows a bracket from there by the secant step (fourfold each time), then refines it with
+ * Brent's method (GSL) on the exact mean. When the cheap mean never crosses e, or its crossing holds
+ * no exact bracket, the exact mean decides: on the 25 points, or, when the walk reached a bound with
+ * the distance to the target shrinking all the way, at the guess and that bound (the target is then out
+ * of reach). A value where the bodies stick counts as e = 0 and one where the step blows up
+ * (ENONFINITE) as e = +∞; a target that lies only across such a jump gives ENOCONV naming it. Returns 0
+ * with *value and *stats (the phase statistics at *value, with the continuous-time e; stats->impacts
+ * counts every impact the search simulated), or ENOROOT with the range of the exact means met in the
+ * message (and in stats->e_min and e_max), or a status of the build or of the phase statistics. */
+IMPACTFIT_EXPORT int impactfit_step_solve_mean(impactfit_step_build_fn build, const void *ctx, double v, double e,
+                                               double lo, double hi, double guess, double tol, double *value,
+                                               impactfit_step_stats *stats, impactfit_error *err);
+
+/* The largest time step (s) for which the stepper is stable at speed v (stats.stable), searched from
+ * st->dt by doubling or halving, then bisection to 1e-6 relative; inf when stable up to 1e6·dt
+ * (implicit steppers; at once for an adaptive stepper). Returns 0 or a status. */
+IMPACTFIT_EXPORT int impactfit_step_max_stable_dt(const impactfit_stepper *st, double v, double *dt_max,
+                                                  impactfit_error *err);
+
+/* The spectral radius of the 2×2 map [x, u] → [x', u'] given as its four entries (helper for a
+ * stepper's `amplification`). */
+IMPACTFIT_EXPORT double impactfit_step_spectral_radius(double a11, double a12, double a21, double a22);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* IMPACTFIT_STEPPER_H */

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* `simulate --law NAME` and `zhang-alpha --law NAME`: impacts through a force law of law.h with the
+ * parameters k, n, c, m (approach-damper: the damper acts only while the bodies approach; power: the
+ * element of impact.h through the general engine), and the damping that gives a target e. Both run
+ * the library's sweep problems law-impact and law-damping (src/law/prob_law.c) on the grid runner. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "grid.h"
+#include "impactfit/impactfit.h"
+#include "law_cli.h"
+
+int cli_law_given(int argc, char **argv) {
+  for (int i = 1; i < argc; i++)
+    if (strcmp(argv[i], "--law") == 0 || strncmp(argv[i], "--law=", 6) == 0)
+      return 1;
+  return 0;
+}
+
+/* law and transition: the names the problems accept. */
+static int law_names(const char *law, const char *transition, const char *what) {
+  if (strcmp(law, "approach-damper") != 0 && strcmp(law, "power") != 0)
+    return cli_input_error("--law: expected approach-damper or power, got '%s'", law);
+  if (strcmp(transition, "A") != 0 && strcmp(transition, "C") != 0)
+    return cli_input_error("%s --law: --transition must be A or C, got '%s'", what, transition);
+  return 0;
+}
+
+/* ---- simulate --law ---- */
+
+enum { SI_N, SI_M, SI_C, SI_K, SI_MASS, SI_V };       /* problem law-impact's parameters */
+enum { SO_E, SO_T, SO_DMAX, SO_FMAX, SO_DSEP, SO_Z }; /* and outputs */
+
+static const cli_col sim_cols[] = {
+    {"n", "%6.3g", "n", 1, 'i', SI_N, 0, 0},
+    {"m", "%6.3g", "m", 1, 'i', SI_M, 0, 0},
+    {"c", "%10.4g", "c", 1, 'i', SI_C, 0, 0},
+    {"k", "%10.4g", "k", 1, 'i', SI_K, 0, 0},
+    {"mass", "%9.3g", "mass", 1, 'i', SI_MASS, 0, 0},
+    {"v", "%8.3g", "v", 1, 'i', SI_V, 0, 0},
+    {NULL, NULL, "law", 1, 's', 0, 0, 0},
+    {"tr", " %-2s", "transition", 1, 's', 1, 0, 0},
+    {"e_out", "%-14.12f", "e_out", 1, 'o', SO_E, 1, 0},
+    {"t_contact", "%12.6g", "t_contact", 1, 'o', SO_T, 1, 0},
+    {"f_max", "%12.6g", "f_max", 1, 'o', SO_FMAX, 1, 0},
+    {"delta_max", "%12.6g", "delta_max", 1, 'o', SO_DMAX, 1, 0},
+    {"delta_sep", "%12.6g", "delta_sep", 1, 'o', SO_DSEP, 1, 0},
+    {NULL, NULL, "zeta", 1, 'o', SO_Z, 1, 0},
+    {"evals", "%6ld", "rhs_evals", 1, 'r', 0, 1, 0},
+};
+
+int cli_simulate_law(int argc, char **argv, const char *help_text) {
+  const char *law = "approach-damper", *transition = "C";
+  const char *s_n = NULL, *s_c = NULL, *s_m = "0", *s_k = "1", *s_mass = "1", *s_v = "1";
+  int json = 0, csv = 0, help = 0;
+  cli_grid_opts go = CLI_GRID_OPTS_INIT;
+  cli_spec opts[] = {
+      CLI_STR("law", &law),    CLI_STR("n", &s_n),       CLI_STR("m", &s_m), CLI_STR("c", &s_c),
+      CLI_STR("k", &s_k),      CLI_STR("mass", &s_mass), CLI_STR("v", &s_v), CLI_STR("transition", &transition),
+      CLI_FLAG("json", &json), CLI_FLAG("csv", &csv),    CLI_GRID_SPECS(go),
+  };
+  int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);
+  if (rc || help)
+    return rc;
+  if ((rc = law_names(law, transition, "simulate")))
+    return rc;
+  if (!s_n || !s_c)
+    return cli_input_error("simulate --law: --n and --c are required");
+  if ((rc = cli_json_csv("simulate", json, csv)) || (rc = cli_grid_check("simulate", &go, json || csv)))
+    return rc;
+  cli_axis_spec ax[] = {
+      CLI_AXIS_IN("--n", "n", s_n, NULL, 0.0, NAN, CLI_LO_OPEN, "--n: spring exponent must be > 0 (got %.17g)", NULL),
+      CLI_AXIS_IN("--m", "m", s_m, NULL, 0.0, NAN, 0u, "--m: damping exponent must be >= 0 (got %.17g)", NULL),
+      CLI_AXIS_IN("--c", "c", s_c, NULL, 0.0, NAN, 0u, "--c: damping must be >= 0 (got %.17g)", NULL),
+      CLI_AXIS_IN("--k", "k", s_k, NULL, 0.0, NAN, CLI_LO_OPEN, "--k: stiffness must be > 0 (got %.17g)", NULL),
+      CLI_AXIS_IN("--mass", "mass", s_mass, NULL, 0.0, NAN, CLI_LO_OPEN, "--mass: must be > 0 (got %.17g)", NULL),
+      CLI_AXIS_IN("--v", "v", s_v, NULL, 0.0, NAN, CLI_LO_OPEN, "--v: must be > 0 (got %.17g)", NULL),
+  };
+  const size_t nax = CLI_COUNT(ax);
+  rc = cli_axes_parse(ax, nax, NULL);
+  const cli_setting set[] = {{"law", law, 0, NULL, 0}, {"transition", transition, 0, NULL, 0}};
+  cli_table t = {"simulate", sim_cols, CLI_COUNT(sim_cols), 1, json, csv, 3, 0, 0, {law, transition}, NULL};
+  return cli_grid_main(rc, "simulate", "law-impact", set, CLI_COUNT(set), ax, nax, &go, argc, argv, cli_table_header,
+                       cli_table_row, &t);
+}
+
+/* ---- zhang-alpha --law: the damping for e ---- */
+
+enum { DI_N, DI_M, DI_E, DI_K, DI_MASS, DI_V }; /* problem law-damping's parameters */
+enum { DO_C, DO_Z, DO_E, DO_T, DO_DMAX };       /* and outputs */
+enum { DX_ALPHA };                              /* Zhang's alpha of the same damping */
+
+static void da_derive(const cli_table *t, const cli_grid_row *r, double *x) {
+  (void)t;
+  impactfit_zhang_alpha_from_zeta(r->in[DI_N], r->in[DI_M], r->in[DI_E], r->out[DO_Z], &x[DX_ALPHA], NULL, NULL);
+}
+
+static const cli_col damp_cols[] = {
+    {"n", "%6.4g", "n", 1, 'i', DI_N, 0, 0},
+    {"m", "%6.4g", "m", 1, 'i', DI_M, 0, 0},
+    {"e", "%12.6g", "e", 1, 'i', DI_E, 0, 0},
+    {NULL, NULL, "law", 1, 's', 0, 0, 0},
+    {"tr", "%2s", "transition", 1, 's', 1, 0, 0},
+    {"alpha", "%20.15g", "alpha", 1, 'x', DX_ALPHA, 1, 0},
+    {"lambda", "%22.15g", "lambda", 1, 'o', DO_C, 1, 0},
+    {"e_out", "%20.15g", "e_out", 1, 'o', DO_E, 1, 0},
+    {NULL, NULL, "zeta", 1, 'o', DO_Z, 1, 0},
+    {NULL, NULL, "k", 0, 'i', DI_K, 1, 0},
+    {NULL, NULL, "mass", 0, 'i', DI_MASS, 1, 0},
+    {NULL, NULL, "v", 0, 'i', DI_V, 1, 0},
+    {"evals", "%7ld", "rhs_evals", 1, 'r', 0, 2, 0},
+};
+
+int cli_zhang_alpha_law(int argc, char **argv, const char *help_text) {
+  const char *law = "approach-damper", *transition = "C";
+  const char *s_n = NULL, *s_m = NULL, *s_e = NULL, *s_k = "1", *s_mass = "1", *s_v = "1";
+  int json = 0, csv = 0, help = 0;
+  cli_grid_opts go = CLI_GRID_OPTS_INIT;
+  cli_spec opts[] = {
+      CLI_STR("law", &law),    CLI_STR("n", &s_n),       CLI_STR("m", &s_m), CLI_STR("e", &s_e),
+      CLI_STR("k", &s_k),      CLI_STR("mass", &s_mass), CLI_STR("v", &s_v), CLI_STR("transition", &transition),
+      CLI_FLAG("json", &json), CLI_FLAG("csv", &csv),    CLI_GRID_SPECS(go),
+  };
+  int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);
+  if (rc || help)
+    return rc;
+  if ((rc = law_names(law, transition, "zhang-alpha")))
+    return rc;
+  if (!s_n || !s_m || !s_e)
+    return cli_input_error("zhang-alpha --law: --n, --m and --e are required");
+  if ((rc = cli_json_csv("zhang-alpha", json, csv)) || (rc = cli_grid_check("zhang-alpha", &go, json || csv)))
+    return rc;
+  cli_axis_spec ax[] = {
+      CLI_AXIS_IN("--n", "n", s_n, NULL, 0.0, NAN, CLI_LO_OPEN, "--n: spring exponent must be > 0 (got %.17g)", NULL),
+      CLI_AXIS_IN("--m", "m", s_m, NULL, 0.0, NAN, 0u, "--m: damping exponent must be >= 0 (got %.17g)", NULL),
+      CLI_AXIS_IN("--e", "e", s_e, NULL, 0.0, 1.0, CLI_LO_OPEN | CLI_HI_OPEN,
+                  "--e: the damping is found for 0 < e < 1 (got %.17g)", NULL),
+      CLI_AXIS_IN("--k", "k", s_k, NULL, 0.0, NAN, CLI_LO_OPEN, "--k: stiffness must be > 0 (got %.17g)", NULL),
+      CLI_AXIS_IN("--mass", "mass", s_mass, NULL, 0.0, NAN, CLI_LO_OPEN, "--mass: must be > 0 (got %.17g)", NULL),
+      CLI_AXIS_IN("--v", "v", s_v, NULL, 0.0, NAN, CLI_LO_OPEN, "--v: must be > 0 (got %.17g)", NULL),
+  };
+  const size_t nax = CLI_COUNT(ax);
+  rc = cli_axes_parse(ax, nax, NULL);
+  const cli_setting set[] = {{"law", law, 0, NULL, 0}, {"transition", transition, 0, NULL, 0}};
+  cli_table t = {"zhang-alpha", damp_cols, CLI_COUNT(damp_cols), 1, json, csv, 3, 0, 0, {law, transition}, da_derive};
+  return cli_grid_main(rc, "zhang-alpha", "law-damping", set, CLI_COUNT(set), ax, nax, &go, argc, argv,
+                       cli_table_header, cli_table_row, &t);
+}

@@ -1,0 +1,959 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Engines' own time stepping of one head-on contact (include/impactfit/stepper.h): the built-in
+ * steppers, one impact at a phase, the statistics over the phase, the inverse on the mean and the
+ * largest stable step. */
+#include <complex.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_roots.h>
+
+#include "../common/common_impl.h"
+#include "impactfit/stepper.h"
+#include "stepper_impl.h"
+
+/* ---------------------------------------------------------------- helpers */
+
+double impactfit_step_spectral_radius(double a11, double a12, double a21, double a22) {
+  double tr = a11 + a22, det = a11 * a22 - a12 * a21;
+  double disc = 0.25 * tr * tr - det;
+  if (disc >= 0.0) {
+    double r = sqrt(disc);
+    return fmax(fabs(0.5 * tr + r), fabs(0.5 * tr - r));
+  }
+  return sqrt(fmax(det, 0.0)); /* complex pair: |λ|² = det */
+}
+
+/* The law's force at (x, u) with the stepper's clamp; *clamped = 1 when the clamp acted. */
+double impactfit__step_law_force(const impactfit_stepper *st, double x, double u, int *clamped) {
+  double f = st->law.type->force(st->law.p, x, u, NULL, NULL);
+  int c = st->end != impactfit_transition_A && f < 0.0;
+  if (clamped)
+    *clamped = c;
+  return c ? 0.0 : f;
+}
+
+unsigned impactfit__step_law_switches(const impactfit_stepper *st, double x, double u) {
+  const impactfit_law_type *t = st->law.type;
+  unsigned bits = 0;
+  if (!t->switch_value)
+    return 0;
+  for (int i = 0; i < t->n_switches && i < IMPACTFIT_LAW_MAX_SWITCHES; i++)
+    if (t->switch_value(st->law.p, i, x, u) > 0.0)
+      bits |= 1u << i;
+  return bits;
+}
+
+/* ---------------------------------------------------------------- euler */
+
+static int euler_step(const impactfit_stepper *st, impactfit_step_state *s) {
+  double f = 0.0;
+  int clamped = 0;
+  unsigned sw = 0;
+  s->contact = s->x > 0.0;
+  if (s->contact) {
+    f = impactfit__step_law_force(st, s->x, s->u, &clamped);
+    sw = impactfit__step_law_switches(st, s->x, s->u);
+  }
+  s->u -= st->dt * f / st->mass;
+  s->x += st->dt * s->u;
+  s->f = f;
+  s->branch = (int)((unsigned)clamped | (sw & 0x3fffffffu) << 1);
+  return 0;
+}
+
+/* u' = (1 − h b) u − h a x, x' = x + h u' with a = kl/M, b = bl/M */
+static double euler_amp(const impactfit_stepper *st, double kl, double bl) {
+  double h = st->dt, a = kl / st->mass, b = bl / st->mass;
+  return impactfit_step_spectral_radius(1.0 - h * h * a, h * (1.0 - h * b), -h * a, 1.0 - h * b);
+}
+
+static const impactfit_stepper_type euler_type = {
+    .name = "euler",
+    .summary = "semi-implicit Euler, force from the step's start (MuJoCo mjINT_EULER)",
+    .n_params = 0,
+    .param_names = NULL,
+    .param_units = NULL,
+    .needs_law = 1,
+    .check = NULL,
+    .step = euler_step,
+    .reach = NULL,
+    .amplification = euler_amp,
+    .continuous = NULL,
+};
+
+/* ---------------------------------------------------------------- rk4 */
+
+/* The acceleration at a stage. *code collects what the stage decided, 8 bits a stage: contact, the
+ * clamp, and the sides of the law's first six switches. */
+static double rk4_acc(const impactfit_stepper *st, double x, double u, unsigned long *code) {
+  *code <<= 8;
+  if (!(x > 0.0))
+    return 0.0;
+  int c;
+  double f = impactfit__step_law_force(st, x, u, &c);
+  *code |= 1u | (unsigned)c << 1 | (impactfit__step_law_switches(st, x, u) & 0x3fu) << 2;
+  return -f / st->mass;
+}
+
+static int rk4_step(const impactfit_stepper *st, impactfit_step_state *s) {
+  double h = st->dt, x = s->x, u = s->u;
+  unsigned long code = 0;
+  double k1x = u, k1u = rk4_acc(st, x, u, &code);
+  double k2x = u + 0.5 * h * k1u, k2u = rk4_acc(st, x + 0.5 * h * k1x, k2x, &code);
+  double k3x = u + 0.5 * h * k2u, k3u = rk4_acc(st, x + 0.5 * h * k2x, k3x, &code);
+  double k4x = u + h * k3u, k4u = rk4_acc(st, x + h * k3x, k4x, &code);
+  s->x = x + h / 6.0 * (k1x + 2.0 * k2x + 2.0 * k3x + k4x);
+  s->u = u + h / 6.0 * (k1u + 2.0 * k2u + 2.0 * k3u + k4u);
+  s->contact = (code & 0x01010101UL) != 0;
+  s->f = s->contact ? st->mass * (u - s->u) / h : 0.0;
+  /* the four stages' codes (stage 1 in the top byte), folded into 31 bits */
+  s->branch = (int)((code ^ (code >> 31)) & 0x7fffffffUL);
+  return 0;
+}
+
+/* |R(hλ)|, R(z) = 1 + z + z²/2 + z³/6 + z⁴/24, over the eigenvalues λ of [[0, 1], [−a, −b]] */
+static double rk4_amp(const impactfit_stepper *st, double kl, double bl) {
+  double a = kl / st->mass, b = bl / st->mass, h = st->dt;
+  double complex d = csqrt(b * b - 4.0 * a + 0.0 * I);
+  double complex l[2] = {0.5 * (-b + d), 0.5 * (-b - d)};
+  double r = 0.0;
+  for (int i = 0; i < 2; i++) {
+    double complex z = h * l[i];
+    double complex R = 1.0 + z * (1.0 + z * (0.5 + z * (1.0 / 6.0 + z / 24.0)));
+    r = fmax(r, cabs(R));
+  }
+  return r;
+}
+
+static const impactfit_stepper_type rk4_type = {
+    .name = "rk4",
+    .summary = "classic Runge-Kutta 4, contact detected at every stage (MuJoCo mjINT_RK4)",
+    .n_params = 0,
+    .param_names = NULL,
+    .param_units = NULL,
+    .needs_law = 1,
+    .check = NULL,
+    .step = rk4_step,
+    .reach = NULL,
+    .amplification = rk4_amp,
+    .continuous = NULL,
+};
+
+/* ---------------------------------------------------------------- continuous (adaptive) */
+
+static const impactfit_stepper_type continuous_type = {
+    .name = "continuous",
+    .summary = "the law integrated exactly (an engine whose integrator controls its error, e.g. Simbody's)",
+    .n_params = 0,
+    .param_names = NULL,
+    .param_units = NULL,
+    .needs_law = 1,
+    .check = NULL,
+    .step = NULL,
+    .reach = NULL,
+    .amplification = NULL,
+    .continuous = NULL,
+    .adaptive = 1,
+};
+
+const impactfit_stepper_type *const impactfit_stepper_euler = &euler_type;
+const impactfit_stepper_type *const impactfit_stepper_rk4 = &rk4_type;
+const impactfit_stepper_type *const impactfit_stepper_continuous = &continuous_type;
+
+/* the registry: the built-ins, then the engines' (stepper_impl.h) */
+static const impactfit_stepper_type *const stepper_types[] = {&euler_type, &rk4_type, &continuous_type,
+#define X(sym) &sym,
+                                                              IMPACTFIT__ENGINE_STEPPERS(X)
+#undef X
+};
+
+size_t impactfit_stepper_type_count(void) { return sizeof stepper_types / sizeof stepper_types[0]; }
+
+const impactfit_stepper_type *impactfit_stepper_type_at(size_t i) {
+  return i < impactfit_stepper_type_count() ? stepper_types[i] : NULL;
+}
+
+const impactfit_stepper_type *impactfit_stepper_type_from_name(const char *name) {
+  if (!name)
+    return NULL;
+  for (size_t i = 0; i < impactfit_stepper_type_count(); i++)
+    if (strcmp(stepper_types[i]->name, name) == 0)
+      return stepper_types[i];
+  return NULL;
+}
+
+int impactfit_stepper_check(const impactfit_stepper *st, impactfit_error *err) {
+  if (!st || !st->type || (!st->type->step && !st->type->adaptive))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no stepper given");
+  if (!(isfinite(st->mass) && st->mass > 0.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: mass must be > 0 (kg) (got %.17g)", st->type->name,
+                           st->mass);
+  if (st->type->adaptive && !st->type->needs_law)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: an adaptive stepper needs a law", st->type->name);
+  if (!st->type->adaptive && !(isfinite(st->dt) && st->dt > 0.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: dt must be > 0 (s) (got %.17g)", st->type->name, st->dt);
+  if (st->end && st->end != impactfit_transition_A && st->end != impactfit_transition_C)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: the end condition must be A or C (got %s)",
+                           st->type->name, st->end->name);
+  if (st->type->n_params < 0 || st->type->n_params > IMPACTFIT_STEPPER_MAX_PARAMS)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s declares %d parameters (at most %d)", st->type->name,
+                           st->type->n_params, IMPACTFIT_STEPPER_MAX_PARAMS);
+  for (int i = 0; i < st->type->n_params; i++)
+    if (isnan(st->p[i]))
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: parameter %s is NaN", st->type->name,
+                             st->type->param_names ? st->type->param_names[i] : "?");
+  int s;
+  if (st->type->needs_law && (s = impactfit_law_check(&st->law, err)))
+    return s;
+  return st->type->check ? st->type->check(st, err) : 0;
+}
+
+/* ---------------------------------------------------------------- one impact */
+
+#define STEP_LIMIT 1000000L
+#define LN2 0.69314718055994530942
+
+/* An adaptive stepper's impact: the law's, solved by law.h (the same at every phase). */
+static int adaptive_impact(const impactfit_stepper *st, double v, impactfit_law_impact_result *r,
+                           impactfit_error *err) {
+  impactfit_law_impact_params lp = impactfit_law_impact_default_params();
+  lp.law = st->law;
+  lp.mass = st->mass;
+  lp.v = v;
+  lp.transition = st->end ? st->end : impactfit_transition_C;
+  return impactfit_law_impact_solve(NULL, &lp, r, err);
+}
+
+/* lean: skip the linearisation (the spectral radius), for the inverse's search */
+static int impact_at(const impactfit_stepper *st, double v, double phi, int lean, impactfit_step_impact *out,
+                     impactfit_error *err) {
+  memset(out, 0, sizeof *out);
+  out->phi = phi;
+  if (st->type->adaptive) {
+    impactfit_law_impact_result r;
+    int s = adaptive_impact(st, v, &r, err);
+    if (s)
+      return s;
+    out->e = r.e_out;
+    out->f_max = r.f_max;
+    out->steps = out->contact_steps = r.steps;
+    return 0;
+  }
+  double vdt = v * st->dt;
+  double reach = st->type->reach ? st->type->reach(st, v) : 0.0;
+  if (!(isfinite(reach) && reach >= 0.0))
+    reach = 0.0;
+  double J = 2.0 + ceil(reach / vdt);
+  if (J > 1e6)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "stepper %s: the engine acts %.6g m before touching, %.3g steps of v dt = %.6g m",
+                           st->type->name, reach, J, vdt);
+  impactfit_step_state s = {.x = (phi - J) * vdt, .u = v};
+  int acting = 0, linear = !lean && st->type->needs_law && st->type->amplification;
+  unsigned long sig = 1469598103934665603UL;
+  for (long k = 0; k < STEP_LIMIT; k++) {
+    double x0 = s.x, u0 = s.u;
+    if (!out->x_first && x0 > 0.0)
+      out->x_first = x0;
+    if (linear && x0 > 0.0) {
+      double fd, fr;
+      double f = st->law.type->force(st->law.p, x0, u0, &fd, &fr);
+      /* within one step's travel of the onset, a ∂f/∂δ that exceeds the slope over that travel tenfold
+       * (unbounded at δ = 0: δ^m δ' with m < 1) is not what the step sees: the secant instead */
+      if (x0 < vdt) {
+        double sec = (st->law.type->force(st->law.p, x0 + vdt, u0, NULL, NULL) - f) / vdt;
+        if (isfinite(sec) && !(fabs(fd) <= 10.0 * fabs(sec)))
+          fd = sec;
+      }
+      if ((f >= 0.0 || st->end == impactfit_transition_A) && isfinite(fd) && isfinite(fr)) {
+        double r = st->type->amplification(st, fd, fr);
+        if (r > out->rho_max)
+          out->rho_max = r;
+      }
+    }
+    int rc = st->type->step(st, &s);
+    if (rc)
+      return IMPACTFIT__FAIL(err, rc, "stepper %s: step %ld failed", st->type->name, k);
+    if (!isfinite(s.x) || !isfinite(s.u) || fabs(s.u) > 1e4 * v)
+      return IMPACTFIT__FAIL(err, IMPACTFIT_ENONFINITE,
+                             "stepper %s: the state blew up after %ld steps (|u| > 1e4 v: dt = %.6g s is unstable for "
+                             "this contact)",
+                             st->type->name, k + 1, st->dt);
+    if (s.f != 0.0 || s.contact) {
+      acting = 1;
+      out->contact_steps += s.contact != 0;
+      if (fabs(s.f) > out->f_max)
+        out->f_max = fabs(s.f);
+      sig = (sig ^ (unsigned long)(s.contact != 0) ^ ((unsigned long)(unsigned)s.branch << 1)) * 1099511628211UL;
+    }
+    if (acting) {
+      out->steps++;
+      sig = (sig ^ 0x5bUL) * 1099511628211UL;
+      if (s.x <= 0.0 && s.u < 0.0 && s.f == 0.0) {
+        out->e = -s.u / v;
+        out->signature = sig;
+        return 0;
+      }
+    } else if (s.x > reach + 10.0 * vdt && s.u > 0.0) {
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: the body passed through the contact without a force",
+                             st->type->name);
+    }
+  }
+  return IMPACTFIT__FAIL(err, IMPACTFIT_ENOSEP,
+                         "stepper %s: no separation within %ld steps of %.6g s (the bodies stick at this step)",
+                         st->type->name, STEP_LIMIT, st->dt);
+}
+
+int impactfit_step_impact_at(const impactfit_stepper *st, double v, double phi, impactfit_step_impact *out,
+                             impactfit_error *err) {
+  impactfit_error_clear(err);
+  if (!out)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper: NULL result");
+  int s = impactfit_stepper_check(st, err);
+  if (s)
+    return s;
+  if (!(isfinite(v) && v > 0.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper: v must be > 0 (m/s) (got %.17g)", v);
+  if (!(phi > 0.0 && phi <= 1.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper: the phase must lie in (0, 1] (got %.17g)", phi);
+  return impact_at(st, v, phi, 0, out, err);
+}
+
+/* ---------------------------------------------------------------- statistics over the phase */
+
+typedef struct {
+  const impactfit_stepper *st;
+  double v;
+  int lean; /* no linearisation: the inverse's search */
+  impactfit_step_stats *S;
+  impactfit_error *err;
+  int status;
+} phase_ctx;
+
+static int eval(phase_ctx *c, double phi, double *e, unsigned long *sig) {
+  impactfit_step_impact r;
+  int s = impact_at(c->st, c->v, phi, c->lean, &r, c->err);
+  if (s) {
+    c->status = s;
+    return s;
+  }
+  impactfit_step_stats *S = c->S;
+  S->impacts++;
+  if (r.steps > S->steps_max)
+    S->steps_max = r.steps;
+  if (r.rho_max > S->rho_max)
+    S->rho_max = r.rho_max;
+  if (r.e < S->e_min) {
+    S->e_min = r.e;
+    S->phi_min = phi;
+  }
+  if (r.e > S->e_max) {
+    S->e_max = r.e;
+    S->phi_max = phi;
+  }
+  *e = r.e;
+  if (sig)
+    *sig = r.signature;
+  return 0;
+}
+
+/* 8-point Gauss–Legendre on [a, b] */
+static const double gl_x[4] = {0.1834346424956498, 0.5255324099163290, 0.7966664774136267, 0.9602898564975363};
+static const double gl_w[4] = {0.3626837833783620, 0.3137066458778873, 0.2223810344533745, 0.1012285362903763};
+
+static int gl8(phase_ctx *c, double a, double b, double *out) {
+  double m = 0.5 * (a + b), r = 0.5 * (b - a), sum = 0.0, e1, e2;
+  for (int i = 0; i < 4; i++) {
+    if (eval(c, m - r * gl_x[i], &e1, NULL) || eval(c, m + r * gl_x[i], &e2, NULL))
+      return c->status;
+    sum += gl_w[i] * (e1 + e2);
+  }
+  *out = r * sum;
+  return 0;
+}
+
+static int adapt(phase_ctx *c, double a, double b, double whole, int depth, double *out) {
+  double m = 0.5 * (a + b), l, r;
+  if (gl8(c, a, m, &l) || gl8(c, m, b, &r))
+    return c->status;
+  if (depth >= 10 || fabs(l + r - whole) <= 1e-12 * (b - a)) {
+    *out = l + r;
+    return 0;
+  }
+  double L2, R2;
+  if (adapt(c, a, m, l, depth + 1, &L2) || adapt(c, m, b, r, depth + 1, &R2))
+    return c->status;
+  *out = L2 + R2;
+  return 0;
+}
+
+#define MAX_JUMPS 4096
+
+typedef struct {
+  double at[MAX_JUMPS];
+  int n;
+} jumps;
+
+/* A side of a bracket: the phase, the signature and e there (every e evaluated enters the extremes). */
+typedef struct {
+  double phi, e;
+  unsigned long sig;
+} side;
+
+/* The jumps of the signature between l and r, by bisection. A change of signature is a point where
+ * e(φ) or one of its derivatives may jump. Placing the break at the bracket's midpoint errs in the
+ * mean by at most (r − l)/2 · |e(r) − e(l)| (plus (r − l)² times the slope): bisection stops when that
+ * is below 1e-16, or at r − l ≤ 1e-13. A jump of e is thus located to 1e-13/|jump|, a point where
+ * only a derivative jumps (e continuous: a clamp or a knot of the law acting) to about 1e-8, in ~25
+ * instead of ~37 evaluations. */
+static int find_jumps(phase_ctx *c, side l, side r, int depth, jumps *J) {
+  if (l.sig == r.sig)
+    return 0;
+  double w = r.phi - l.phi;
+  if (w <= 1e-13 || depth > 60 || (w <= 1e-7 && w * (fabs(r.e - l.e) + w) <= 1e-16)) {
+    if (J->n < MAX_JUMPS)
+      J->at[J->n++] = 0.5 * (l.phi + r.phi);
+    return 0;
+  }
+  side m = {.phi = 0.5 * (l.phi + r.phi)};
+  if (eval(c, m.phi, &m.e, &m.sig))
+    return c->status;
+  if (find_jumps(c, l, m, depth + 1, J))
+    return c->status;
+  return find_jumps(c, m, r, depth + 1, J);
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The continuous-time e of the stepper's law (or of its `continuous` law); NaN when it has none or the
+ * law's engine fails. */
+static double continuous_e(const impactfit_stepper *st, double v) {
+  impactfit_law law;
+  const impactfit_transition *end = st->end ? st->end : impactfit_transition_C;
+  if (st->type->needs_law)
+    law = st->law;
+  else if (!(st->type->continuous && st->type->continuous(st, &law, &end) == 0))
+    return NAN;
+  impactfit_law_impact_params lp = impactfit_law_impact_default_params();
+  lp.law = law;
+  lp.mass = st->mass;
+  lp.v = v;
+  lp.transition = end;
+  impactfit_law_impact_result r;
+  impactfit_error e2;
+  return impactfit_law_impact_solve(NULL, &lp, &r, &e2) == 0 ? r.e_out : NAN;
+}
+
+/* What phase_stats computes: everything; everything but the continuous-time e (the stability search);
+ * the mean and extremes only, without the linearisation (the inverse's search: stable is then decided
+ * by e ≤ 1 alone); or only the midpoint rule on QUICK_PHASES cells of φ, without the linearisation
+ * (within about the largest jump/QUICK_PHASES of the exact mean: enough to bracket a root cheaply). */
+enum { STATS_FULL, STATS_NO_CONTINUOUS, STATS_SEARCH, STATS_QUICK };
+#ifndef QUICK_PHASES
+#define QUICK_PHASES 16
+#endif
+
+static int phase_stats(const impactfit_stepper *st, double v, impactfit_step_stats *out, int mode,
+                       impactfit_error *err) {
+  impactfit_error_clear(err);
+  if (!out)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper: NULL result");
+  memset(out, 0, sizeof *out);
+  int s = impactfit_stepper_check(st, err);
+  if (s)
+    return s;
+  if (!(isfinite(v) && v > 0.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper: v must be > 0 (m/s) (got %.17g)", v);
+  out->e_min = INFINITY;
+  out->e_max = -INFINITY;
+  out->e_continuous = NAN;
+  if (st->type->adaptive) {
+    impactfit_law_impact_result r;
+    if ((s = adaptive_impact(st, v, &r, err)))
+      return s;
+    out->e_mean = out->e_min = out->e_max = out->e_continuous = r.e_out;
+    out->phi_min = out->phi_max = 1.0;
+    out->stable = 1;
+    out->pieces = 1;
+    out->impacts = 1;
+    out->steps_max = r.steps;
+    return 0;
+  }
+  int lean = mode == STATS_SEARCH || mode == STATS_QUICK;
+  phase_ctx c = {.st = st, .v = v, .lean = lean, .S = out, .err = err};
+  int known = !lean && st->type->needs_law && st->type->amplification;
+  if (mode == STATS_QUICK) {
+    enum { NQ = QUICK_PHASES };
+    double sum = 0.0, eq;
+    for (int i = 0; i < NQ; i++) {
+      if (eval(&c, (i + 0.5) / NQ, &eq, NULL))
+        return c.status;
+      sum += eq;
+    }
+    out->e_mean = sum / NQ;
+    out->pieces = 0;
+    out->stable = (!known || out->rho_max <= 1.0 + 1e-9) && out->e_max <= 1.0;
+    return 0;
+  }
+  enum { NS = 66 };
+  double phi[NS], e[NS];
+  unsigned long sig[NS];
+  phi[0] = 0x1p-30;
+  for (int i = 1; i < NS - 1; i++)
+    phi[i] = (i - 0.5) / (NS - 2);
+  phi[NS - 1] = 1.0;
+  for (int i = 0; i < NS; i++)
+    if (eval(&c, phi[i], &e[i], &sig[i]))
+      return c.status;
+  jumps *J = malloc(sizeof *J);
+  if (!J)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "stepper: out of memory");
+  J->n = 0;
+  for (int i = 0; i + 1 < NS; i++)
+    if (find_jumps(&c, (side){phi[i], e[i], sig[i]}, (side){phi[i + 1], e[i + 1], sig[i + 1]}, 0, J)) {
+      free(J);
+      return c.status;
+    }
+  qsort(J->at, (size_t)J->n, sizeof J->at[0], cmp_double);
+  double mean = 0.0, a = 0.0;
+  for (int k = 0; k <= J->n; k++) {
+    double b = k < J->n ? J->at[k] : 1.0;
+    if (b > a) {
+      double whole, part;
+      if (gl8(&c, a, b, &whole) || adapt(&c, a, b, whole, 0, &part)) {
+        free(J);
+        return c.status;
+      }
+      mean += part;
+    }
+    a = b;
+  }
+  out->pieces = J->n + 1;
+  free(J);
+  out->e_mean = mean;
+  out->stable = (!known || out->rho_max <= 1.0 + 1e-9) && out->e_max <= 1.0;
+  if (mode == STATS_FULL)
+    out->e_continuous = continuous_e(st, v);
+  return 0;
+}
+
+int impactfit_step_phase_stats(const impactfit_stepper *st, double v, impactfit_step_stats *out, impactfit_error *err) {
+  IMPACTFIT__GSL_SCOPE;
+  return phase_stats(st, v, out, STATS_FULL, err);
+}
+
+/* ---------------------------------------------------------------- the inverse on the mean */
+
+/* The evaluations of the exact mean that the inverse keeps: GSL's Brent evaluates the bracket's ends
+ * again. */
+#define MEAN_CACHE 8
+#define UNSTABLE 1e3 /* mean − e where the step blows up: "e = +inf" */
+
+typedef struct {
+  impactfit_step_build_fn build;
+  const void *ctx;
+  double v, e;
+  int status, mode;
+  int unstable; /* values met where the step blew up */
+  impactfit_error *err;
+  impactfit_step_stats S; /* of the last evaluation */
+  long evals, impacts;    /* phase statistics computed, impacts simulated (all modes) */
+  double mmin, mmax;      /* the range of the exact means met, the unstable values left out */
+  int n_cache;
+  double cache_x[MEAN_CACHE], cache_g[MEAN_CACHE];
+  int cache_mode[MEAN_CACHE];
+  impactfit_step_stats cache_S[MEAN_CACHE];
+  int S_mode; /* the mode c->S was computed in */
+} mean_ctx;
+
+/* mean e − asked e at ln(value), exact unless c->mode is STATS_QUICK; the bodies stick: e = 0; the step
+ * blows up: UNSTABLE */
+static double mean_fn(double lnv, void *params) {
+  mean_ctx *c = params;
+  int quick = c->mode == STATS_QUICK;
+  if (!quick)
+    for (int i = 0; i < c->n_cache; i++)
+      if (c->cache_x[i] == lnv) {
+        c->S = c->cache_S[i];
+        c->S_mode = c->cache_mode[i];
+        return c->cache_g[i];
+      }
+  impactfit_stepper st;
+  memset(&st, 0, sizeof st);
+  int s = c->build(c->ctx, exp(lnv), &st, c->err);
+  if (!s)
+    s = phase_stats(&st, c->v, &c->S, c->mode, c->err);
+  c->evals++;
+  c->impacts += c->S.impacts;
+  c->S_mode = c->mode;
+  double g;
+  if (s == IMPACTFIT_ENOSEP || s == IMPACTFIT_ENONFINITE) {
+    impactfit_error_clear(c->err);
+    memset(&c->S, 0, sizeof c->S);
+    c->S.e_continuous = NAN;
+    if (s == IMPACTFIT_ENONFINITE) { /* the step is unstable there: the energy grows without bound */
+      c->unstable += !quick;
+      c->S.e_mean = c->S.e_min = c->S.e_max = INFINITY;
+      g = UNSTABLE;
+    } else {
+      g = -c->e; /* the bodies stick: e = 0 */
+    }
+  } else if (s) {
+    c->status = s;
+    return 0.0;
+  } else {
+    g = c->S.e_mean - c->e;
+  }
+  if (!quick) {
+    if (g != UNSTABLE) {
+      c->mmin = fmin(c->mmin, g + c->e);
+      c->mmax = fmax(c->mmax, g + c->e);
+    }
+    int k = c->n_cache < MEAN_CACHE ? c->n_cache++ : (int)(c->evals % MEAN_CACHE);
+    c->cache_x[k] = lnv;
+    c->cache_g[k] = g;
+    c->cache_mode[k] = c->mode;
+    c->cache_S[k] = c->S;
+  }
+  return g;
+}
+
+/* Brent's method (GSL) on ln(value) inside [xa, xb] where mean − e changes sign, until |g| ≤ tol */
+static int refine(mean_ctx *c, double xa, double xb, double tol, double *x) {
+  gsl_root_fsolver *rs = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+  if (!rs)
+    return IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOMEM, "stepper inverse: out of memory");
+  gsl_function F = {mean_fn, c};
+  gsl_root_fsolver_set(rs, &F, xa, xb);
+  int conv = 0;
+  for (int it = 0; it < 200 && !c->status; it++) {
+    if (gsl_root_fsolver_iterate(rs) != GSL_SUCCESS || c->status)
+      break;
+    *x = gsl_root_fsolver_root(rs);
+    double g = mean_fn(*x, c);
+    if (c->status)
+      break;
+    if (fabs(g) <= tol) {
+      conv = 1;
+      break;
+    }
+    double l = gsl_root_fsolver_x_lower(rs), u = gsl_root_fsolver_x_upper(rs);
+    if (u - l <= 4.0 * DBL_EPSILON * fmax(1.0, fabs(u)))
+      break;
+  }
+  gsl_root_fsolver_free(rs);
+  if (c->status)
+    return c->status;
+  if (!conv)
+    return IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOCONV,
+                           "stepper inverse: the mean e jumps across %.17g near the value %.17g (not reached to %.3g)",
+                           c->e, exp(*x), tol);
+  return 0;
+}
+
+/* An exact bracket of the root near x0, stepping towards it by the secant estimate from the slope k of
+ * the cheap mean and widening the step fourfold, within [xl, xr]. Returns 1 with [*xa, *xb] (signs of g
+ * opposite), 2 with *root when a point meets the tolerance, 0 when none was found there, -1 on a status. */
+static int bracket_near(mean_ctx *c, double x0, double k, double xl, double xr, double tol, double *xa, double *xb,
+                        double *root) {
+  double g0 = mean_fn(x0, c);
+  if (c->status)
+    return -1;
+  if (g0 == UNSTABLE)
+    return 0;
+  if (fabs(g0) <= tol) {
+    *root = x0;
+    return 2;
+  }
+  double d = isfinite(k) && k != 0.0 ? -1.5 * g0 / k : 0.0, span = xr - xl;
+  double dir = d < 0.0 ? -1.0 : 1.0;
+  d = fabs(d);
+  if (!(d >= 1e-9 * span))
+    d = 1e-9 * span;
+  for (int i = 0; i < 16; i++) {
+    double x1 = x0 + dir * d;
+    if (x1 < xl || x1 > xr)
+      return 0;
+    double g1 = mean_fn(x1, c);
+    if (c->status)
+      return -1;
+    if (g1 == UNSTABLE)
+      return 0;
+    if (fabs(g1) <= tol) {
+      *root = x1;
+      return 2;
+    }
+    if ((g1 > 0.0) != (g0 > 0.0)) {
+      *xa = fmin(x0, x1);
+      *xb = fmax(x0, x1);
+      return 1;
+    }
+    x0 = x1;
+    g0 = g1;
+    d *= 4.0;
+  }
+  return 0;
+}
+
+/* Where the cheap mean crosses e: walking from the guess by factors of 2 (*walked = 1 when the walk
+ * reached a bound with |mean − e| shrinking all the way, *bound then that bound), else scanning
+ * [a, b] on 25 points. Returns 1 with the crossing cell [*x0, *x1] and the cheap values *q0, *q1 there,
+ * 0 when none, -1 on a status. */
+static int cheap_crossing(mean_ctx *c, double a, double b, double guess, double lo, double hi, double *x0, double *x1,
+                          double *q0, double *q1, int *walked, double *bound) {
+  c->mode = STATS_QUICK;
+  *walked = 0;
+  if (isfinite(guess) && guess > lo && guess < hi) {
+    double xg = log(guess), g0 = mean_fn(xg, c);
+    if (c->status)
+      return -1;
+    double xn = fmin(b, xg + LN2), gn = mean_fn(xn, c);
+    if (c->status)
+      return -1;
+    if (g0 != UNSTABLE && gn != UNSTABLE) {
+      if ((g0 > 0.0) != (gn > 0.0)) {
+        *x0 = xg, *x1 = xn, *q0 = g0, *q1 = gn;
+        return 1;
+      }
+      /* the direction in which |mean − e| shrinks */
+      double dir = fabs(gn) < fabs(g0) ? 1.0 : -1.0, xp = dir > 0 ? xn : xg, gp = dir > 0 ? gn : g0;
+      for (int i = 0; i < 40; i++) {
+        double xq = dir > 0 ? fmin(b, xp + LN2) : fmax(a, xp - LN2);
+        if (xq == xp) {
+          *walked = 1;
+          *bound = xp;
+          return 0;
+        }
+        double gq = mean_fn(xq, c);
+        if (c->status)
+          return -1;
+        if (gq == UNSTABLE || fabs(gq) > fabs(gp))
+          break; /* not monotone here: scan */
+        if ((gq > 0.0) != (gp > 0.0)) {
+          *x0 = xp, *x1 = xq, *q0 = gp, *q1 = gq;
+          return 1;
+        }
+        xp = xq, gp = gq;
+      }
+    }
+  }
+  enum { NGRID = 25 };
+  double gp = 0.0;
+  for (int i = 0; i < NGRID; i++) {
+    double x = a + (b - a) * i / (NGRID - 1), g = mean_fn(x, c);
+    if (c->status)
+      return -1;
+    if (i > 0 && gp != UNSTABLE && g != UNSTABLE && ((gp > 0.0) != (g > 0.0) || g == 0.0)) {
+      *x0 = a + (b - a) * (i - 1) / (NGRID - 1), *x1 = x, *q0 = gp, *q1 = g;
+      return 1;
+    }
+    gp = g;
+  }
+  return 0;
+}
+
+/* The exact mean on 25 points of [a, b]: its first bracket. Returns 1 with it, 0 when none, -1. */
+static int exact_scan(mean_ctx *c, double a, double b, double *xa, double *xb) {
+  enum { NGRID = 25 };
+  double gp = 0.0;
+  for (int i = 0; i < NGRID; i++) {
+    double x = a + (b - a) * i / (NGRID - 1), g = mean_fn(x, c);
+    if (c->status)
+      return -1;
+    if (i > 0 && gp != UNSTABLE && g != UNSTABLE && ((gp > 0.0) != (g > 0.0) || g == 0.0)) {
+      *xa = a + (b - a) * (i - 1) / (NGRID - 1);
+      *xb = x;
+      return 1;
+    }
+    gp = g;
+  }
+  return 0;
+}
+
+static int no_root(mean_ctx *c, double lo, double hi, impactfit_step_stats *stats) {
+  if (stats) {
+    memset(stats, 0, sizeof *stats);
+    stats->e_min = c->mmin;
+    stats->e_max = c->mmax;
+    stats->e_mean = NAN;
+    stats->e_continuous = NAN;
+    stats->impacts = c->impacts;
+  }
+  if (!(c->mmin <= c->mmax))
+    return IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOROOT,
+                           "no value in [%.6g, %.6g] gives a mean e of %.17g at this step: the step is unstable at "
+                           "every value tried",
+                           lo, hi, c->e);
+  return IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOROOT,
+                         "no value in [%.6g, %.6g] gives a mean e of %.17g at this step: the means found range "
+                         "over [%.6g, %.6g]%s",
+                         lo, hi, c->e, c->mmin, c->mmax,
+                         c->unstable ? " (values where the step is unstable left out)" : "");
+}
+
+int impactfit_step_solve_mean(impactfit_step_build_fn build, const void *ctx, double v, double e, double lo, double hi,
+                              double guess, double tol, double *value, impactfit_step_stats *stats,
+                              impactfit_error *err) {
+  IMPACTFIT__GSL_SCOPE;
+  impactfit_error_clear(err);
+  if (!build || !value)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper inverse: NULL argument");
+  if (!(isfinite(e) && e > 0.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper inverse: e must be > 0 (got %.17g)", e);
+  if (!(isfinite(lo) && isfinite(hi) && lo > 0.0 && hi > lo))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper inverse: need 0 < lo < hi (got %.17g, %.17g)", lo, hi);
+  if (tol == 0.0)
+    tol = 1e-10;
+  if (!(tol >= 1e-13 && tol < 0.1))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper inverse: tol must lie in [1e-13, 0.1) (got %.17g)", tol);
+  mean_ctx c = {.build = build, .ctx = ctx, .v = v, .e = e, .err = err, .mmin = INFINITY, .mmax = -INFINITY};
+  double a = log(lo), b = log(hi), xa = a, xb = b, x = NAN, x0, x1, q0, q1, bound = a;
+  int walked = 0, found = 0;
+  /* 1. the cheap mean's crossing; 2. an exact bracket near its secant root */
+  int r = cheap_crossing(&c, a, b, guess, lo, hi, &x0, &x1, &q0, &q1, &walked, &bound);
+  if (r < 0)
+    return c.status;
+  c.mode = STATS_SEARCH;
+  if (r == 1) {
+    double k = (q1 - q0) / (x1 - x0), xs = x0 + (q1 != q0 ? -q0 / k : 0.5 * (x1 - x0)), w = fabs(x1 - x0);
+    found = bracket_near(&c, fmin(fmax(xs, a), b), k, fmax(a, fmin(x0, x1) - w), fmin(b, fmax(x0, x1) + w), tol, &xa,
+                         &xb, &x);
+    if (found < 0)
+      return c.status;
+  } else if (walked) {
+    /* the cheap walk reached a bound, the distance shrinking: the exact means at the guess and the bound */
+    double gg = mean_fn(log(guess), &c), gb = mean_fn(bound, &c);
+    if (c.status)
+      return c.status;
+    if (gg != UNSTABLE && gb != UNSTABLE && (gg > 0.0) == (gb > 0.0) && fabs(gb) < fabs(gg))
+      return no_root(&c, lo, hi, stats);
+  }
+  /* 3. otherwise the exact mean on 25 points */
+  if (!found) {
+    int s = exact_scan(&c, a, b, &xa, &xb);
+    if (s < 0)
+      return c.status;
+    if (s == 0)
+      return no_root(&c, lo, hi, stats);
+    found = 1;
+  }
+  /* 4. Brent on the exact bracket (unless a point already met the tolerance) */
+  if (found == 1) {
+    double ga = mean_fn(xa, &c), gb = mean_fn(xb, &c);
+    if (c.status)
+      return c.status;
+    if (fabs(ga) <= tol || fabs(gb) <= tol) {
+      x = fabs(gb) <= tol ? xb : xa;
+    } else {
+      c.mode = STATS_NO_CONTINUOUS; /* Brent's points near the root, with the linearisation: the answer's */
+      int s = refine(&c, xa, xb, tol, &x);
+      if (s)
+        return s;
+    }
+  }
+  /* the statistics at the answer, linearisation included (Brent's last point has it; a point the search
+   * met the tolerance at without it is computed again), with the continuous-time e */
+  *value = exp(x);
+  c.mode = STATS_NO_CONTINUOUS;
+  mean_fn(x, &c);
+  if (c.status)
+    return c.status;
+  if (c.S_mode != STATS_NO_CONTINUOUS) {
+    c.n_cache = 0;
+    mean_fn(x, &c);
+    if (c.status)
+      return c.status;
+  }
+  if (stats) {
+    impactfit_stepper st;
+    memset(&st, 0, sizeof st);
+    *stats = c.S;
+    if (build(ctx, *value, &st, NULL) == 0)
+      stats->e_continuous = continuous_e(&st, v);
+    stats->impacts = c.impacts;
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- the largest stable step */
+
+static int stable_at(const impactfit_stepper *st, double v, double dt, int *stable, impactfit_error *err) {
+  impactfit_stepper s = *st;
+  s.dt = dt;
+  impactfit_step_stats S;
+  int rc = phase_stats(&s, v, &S, STATS_NO_CONTINUOUS, err);
+  if (rc == IMPACTFIT_ENONFINITE || rc == IMPACTFIT_ENOSEP) {
+    *stable = 0;
+    return 0;
+  }
+  if (rc)
+    return rc;
+  *stable = S.stable;
+  return 0;
+}
+
+int impactfit_step_max_stable_dt(const impactfit_stepper *st, double v, double *dt_max, impactfit_error *err) {
+  impactfit_error_clear(err);
+  if (!dt_max)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper: NULL result");
+  int s = impactfit_stepper_check(st, err), ok;
+  if (s)
+    return s;
+  if (st->type->adaptive) { /* no step to bound */
+    *dt_max = INFINITY;
+    return 0;
+  }
+  double lo, hi, dt = st->dt;
+  if ((s = stable_at(st, v, dt, &ok, err)))
+    return s;
+  if (ok) {
+    lo = dt;
+    hi = dt;
+    for (int i = 0;; i++) {
+      if (i >= 20) { /* stable up to 1e6 dt */
+        *dt_max = INFINITY;
+        return 0;
+      }
+      hi *= 2.0;
+      if ((s = stable_at(st, v, hi, &ok, err)))
+        return s;
+      if (!ok)
+        break;
+      lo = hi;
+    }
+  } else {
+    hi = dt;
+    lo = dt;
+    for (int i = 0;; i++) {
+      if (i >= 60) {
+        *dt_max = 0.0;
+        return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT, "stepper %s: unstable at every step down to %.3g s",
+                               st->type->name, lo);
+      }
+      lo *= 0.5;
+      if ((s = stable_at(st, v, lo, &ok, err)))
+        return s;
+      if (ok)
+        break;
+      hi = lo;
+    }
+  }
+  while (hi - lo > 1e-6 * lo) {
+    double m = sqrt(lo * hi);
+    if ((s = stable_at(st, v, m, &ok, err)))
+      return s;
+    if (ok)
+      lo = m;
+    else
+      hi = m;
+  }
+  *dt_max = lo;
+  return 0;
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Internal to the steppers (include/impactfit/stepper.h): the engines' stepper types that the registry
+ * lists after the built-ins, and helpers for stepper implementations. */
+#ifndef IMPACTFIT_STEPPER_IMPL_H
+#define IMPACTFIT_STEPPER_IMPL_H
+
+#include "impactfit/stepper.h"
+
+/* The stepper types defined in src/engines/ (one X(symbol) each, the symbol a const
+ * impactfit_stepper_type defined there with external linkage). */
+#define IMPACTFIT__ENGINE_STEPPERS(X) X(impactfit__stepper_explicit_euler) X(impactfit__stepper_frozen_force)
+
+#define X(sym) extern const impactfit_stepper_type sym;
+IMPACTFIT__ENGINE_STEPPERS(X)
+#undef X
+
+/* The force of st->law at (x, u) with st->end's clamp at zero (C unless st->end is A); *clamped = 1
+ * when the clamp acted (clamped may be NULL). */
+double impactfit__step_law_force(const impactfit_stepper *st, double x, double u, int *clamped);
+
+/* The sides of st->law's switches at (x, u): bit i set where switch i is > 0 (0 for a law without
+ * switches). A stepper puts them into its step's branch for every state where it evaluates the force,
+ * so that e(φ) is smooth between the phase statistics' jumps: the law's knots (where f or its
+ * derivatives jump) then split e(φ) into pieces instead of being left inside the quadrature. */
+unsigned impactfit__step_law_switches(const impactfit_stepper *st, double x, double u);
+
+#endif
