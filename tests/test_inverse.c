@@ -378,8 +378,8 @@ static void test_reported_e_out(void) {
       st = impactfit_impact_solve(iw, &q, &r, &err);
       CHECK(st == 0, "simulate at copt's c (n = %g e = %.17g): %.100s", n, e, err.message);
       CHECK(fabs(c.e_out - r.e_out) <= IMPACTFIT_ACCURACY_E_OUT * fmax(e, 0.01),
-            "n = %g e = %.17g: copt's e_out %.17g, simulate's %.17g (%.2g apart, engine accuracy %.2g)", n, e,
-            c.e_out, r.e_out, fabs(c.e_out - r.e_out), IMPACTFIT_ACCURACY_E_OUT * fmax(e, 0.01));
+            "n = %g e = %.17g: copt's e_out %.17g, simulate's %.17g (%.2g apart, engine accuracy %.2g)", n, e, c.e_out,
+            r.e_out, fabs(c.e_out - r.e_out), IMPACTFIT_ACCURACY_E_OUT * fmax(e, 0.01));
       double promise = p.tol * fmin(e, 1.0 - e) + 0x1p-54;
       CHECK(fabs(c.e_out - e) <= promise, "n = %g e = %.17g: copt's e_out %.17g is %.3g from e, promised %.3g", n, e,
             c.e_out, fabs(c.e_out - e), promise);
@@ -432,8 +432,7 @@ static void test_bisect_reference(void) {
       if (st)
         continue;
       double zs;
-      CHECK(impactfit_committed_copt_zeta(n, e, &zs, &err) == 0, "surrogate n = %g e = %g: %.100s", n, e,
-            err.message);
+      CHECK(impactfit_committed_copt_zeta(n, e, &zs, &err) == 0, "surrogate n = %g e = %g: %.100s", n, e, err.message);
       CHECK(fabs(zs / a.zeta - 1.0) <= 1.2e-11 + 2e-12,
             "n = %g e = %.17g: the committed surrogate's zeta %.17g, bisection's %.17g (%.3g relative)", n, e, zs,
             a.zeta, fabs(zs / a.zeta - 1.0));

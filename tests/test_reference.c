@@ -358,8 +358,8 @@ static void edge_inverse(impactfit_inverse_workspace *iws, impactfit_impact_work
     int w = (k <= REF_ZHANG_HC) ? (k == REF_COPT ? 0 : 1) : k - 1;
     worst_inv[w] = fmax(worst_inv[w], c.err[k]);
     double lim = fmin(ref_inverse_ceiling[k], 1.25 * stated_inverse[k]);
-    snprintf(what, sizeof what, "%s edge %d: returned %.17g, error %.3g > %.3g", ref_inverse_names[k], index,
-             c.zeta[k], c.err[k], lim);
+    snprintf(what, sizeof what, "%s edge %d: returned %.17g, error %.3g > %.3g", ref_inverse_names[k], index, c.zeta[k],
+             c.err[k], lim);
     tu_true(c.err[k] <= lim, __FILE__, __LINE__, what);
   }
 }

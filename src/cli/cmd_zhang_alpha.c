@@ -68,8 +68,7 @@ static int check_dims(double n, void *ctx) {
 int impactfit_cmd_zhang_alpha(int argc, char **argv) {
   if (cli_law_given(argc, argv)) /* a force law of law.h (law_cli.c) */
     return cli_zhang_alpha_law(argc, argv, help_text);
-  const char *s_n = NULL, *s_m = NULL, *s_e = NULL, *method = "fast", *transition = "C",
-             *guess = "surrogate";
+  const char *s_n = NULL, *s_m = NULL, *s_e = NULL, *method = "fast", *transition = "C", *guess = "surrogate";
   za_dims dm = {0, NAN, NAN, NAN, NULL};
   double tol = 1e-10;
   int json = 0, csv = 0, help = 0;

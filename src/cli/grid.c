@@ -95,7 +95,7 @@ void cli_command_line(int argc, char **argv, const char *const *skip, const int 
 typedef struct stream {
   const cli_grid *g;
   const impactfit_sweep_problem *pr;
-  double *out; /* a failed point's outputs, zeroed */
+  double *out;                        /* a failed point's outputs, zeroed */
   size_t next, failed, invalid, base; /* invalid: failed points whose input is invalid (EINVAL) */
   cli_progress *pr_line;
 } stream;

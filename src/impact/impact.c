@@ -370,8 +370,7 @@ impactfit_impact_workspace *impactfit_impact_alloc(void) {
   ws->ser3 = impactfit__series_alloc(SERIES_ORDER_3D, 1);
   ws->brent = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
   ws->ctrl_tol = 1e-13;
-  if (!ws->brent || !ws->step || !ws->step4 || !ws->control || !ws->evolve || !ws->evolve4 || !ws->ser2 ||
-      !ws->ser3) {
+  if (!ws->brent || !ws->step || !ws->step4 || !ws->control || !ws->evolve || !ws->evolve4 || !ws->ser2 || !ws->ser3) {
     impactfit_impact_free(ws);
     return NULL;
   }
@@ -418,8 +417,8 @@ enum { SEG_STEP, SEG_START, SEG_END, SEG_PRE };
 
 typedef struct seg {
   int kind;
-  int dim;                /* SEG_STEP: 3, or 4 in the end phase (the step and system it replays) */
-  double t0, len;         /* forward time at the segment's start; its length */
+  int dim;                  /* SEG_STEP: 3, or 4 in the end phase (the step and system it replays) */
+  double t0, len;           /* forward time at the segment's start; its length */
   double y0[NY], dydt0[NY]; /* SEG_STEP: state and derivative at t0 */
   int have_dydt0;
   impactfit__series_point pt; /* series pieces */

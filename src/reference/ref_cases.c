@@ -157,9 +157,9 @@ static const double edge_n[] = {1.0, 1.5, 2.0, 3.0};
 static const struct {
   char cond;
   double zeta;
-} edge_cz[] = {{'A', 1e-6}, {'B', 1e-6},   {'C', 1e-6}, {'D', 1e-6}, {'A', 1e-3},   {'B', 1e-3},
-               {'C', 1e-3}, {'D', 1e-3},   {'A', 1.0},  {'B', 1.0},  {'C', 1.0},    {'D', 1.0},
-               {'A', 30.0}, {'B', 30.0},   {'C', 30.0}, {'D', 30.0}, {'C', 300.0}, {'C', 1000.0}};
+} edge_cz[] = {{'A', 1e-6}, {'B', 1e-6}, {'C', 1e-6}, {'D', 1e-6}, {'A', 1e-3},  {'B', 1e-3},
+               {'C', 1e-3}, {'D', 1e-3}, {'A', 1.0},  {'B', 1.0},  {'C', 1.0},   {'D', 1.0},
+               {'A', 30.0}, {'B', 30.0}, {'C', 30.0}, {'D', 30.0}, {'C', 300.0}, {'C', 1000.0}};
 enum { EDGE_M = 9 };
 static double edge_m(int i, double n) {
   switch (i) {
@@ -210,7 +210,8 @@ void ref_edge_engine_run(impactfit_impact_workspace *ws, int index, ref_engine_c
     return;
   }
   i -= EDGE_AUDIT;
-  int ic = i % 3, iz = (i / 3) % NE(low_z), im = (i / (3 * NE(low_z))) % NE(low_m), in = i / (3 * NE(low_z) * NE(low_m));
+  int ic = i % 3, iz = (i / 3) % NE(low_z), im = (i / (3 * NE(low_z))) % NE(low_m),
+      in = i / (3 * NE(low_z) * NE(low_m));
   engine_case(ws, low_n[in], low_m[im], low_z[iz], "BCD"[ic], c);
 }
 
@@ -260,8 +261,7 @@ static void inv_copt(impactfit_inverse_workspace *iws, rng *g, ref_inverse_case 
 }
 
 /* zhang-alpha: any m, A or C (e ∈ [0.02, 1) in the random set: ζ moderate, the reference cheap) */
-static void zhang_case(impactfit_inverse_workspace *iws, double n, double m, double e, char cond,
-                       ref_inverse_case *c) {
+static void zhang_case(impactfit_inverse_workspace *iws, double n, double m, double e, char cond, ref_inverse_case *c) {
   impactfit_inverse_params p = impactfit_inverse_default_params();
   p.n = n;
   p.m = m;
@@ -364,7 +364,8 @@ static const double ec_e[] = {0.01, 0.02, 0.05, 0.1, 0.3, 0.4999999, 0.5, 0.5000
 static const double ez_n[] = {1.0, 1.5, 2.0, 3.0}, ez_m[] = {0.0, 0.25, 1.0, 1.44, 2.0};
 static const double ez_e[] = {0.02, 0.1, 0.5, 0.9, 0.999};
 static const double eh_e[] = {1e-6, 1e-4, 0.01, 0.5, 0.99, 1.0 - 1e-6};
-static const double ee_e[] = {1e-6, 1e-5, 1e-4, 1e-3, 0.01, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99, 0.999, 1.0 - 1e-6, 1.0 - 1e-9};
+static const double ee_e[] = {1e-6, 1e-5, 1e-4, 1e-3, 0.01,  0.1,        0.3,
+                              0.5,  0.7,  0.9,  0.99, 0.999, 1.0 - 1e-6, 1.0 - 1e-9};
 static const double et_n[] = {1.0, 1.233, 1.5, 2.0, 2.5, 3.0};
 static const double et_eps[] = {1e-4, 3e-4, 1e-3, 2.41e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1.0, 3.0, 10.0, 20.0};
 #define EI_COPT (NE(ec_n) * NE(ec_e))

@@ -274,8 +274,8 @@ int ref_impact(double n, double m, double zeta, char cond, long max_steps, ref_r
   S.Kd = S.K.hi;
   int end_on_force = (cond == 'B' || cond == 'C' || cond == 'D') && S.m < S.n && S.z > 0;
   dd t = dd_d(0.0), x, v = dd_d(1.0), fmax, tfmax = dd_d(0.0), xmax = dd_d(0.0), txmax = dd_d(0.0), fmin;
-  double H; /* the coefficients' scale: the last step */
-  int pre = 0;  /* B before touching */
+  double H;    /* the coefficients' scale: the last step */
+  int pre = 0; /* B before touching */
   /* B with m < n starts where the extended force is zero, at x0 = −(ζ/K)^(1/(n−m)) < 0; a gap below
    * the smallest normal double (ζ < K, m just below n) is a start at x = 0 */
   q x0 = (cond == 'B' && S.m < S.n && S.z > 0) ? -powq((q)S.z / S.Kq, 1 / (S.nq - S.mq)) : 0;
