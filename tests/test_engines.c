@@ -21,7 +21,23 @@
  * The adaptive (continuous) stepper against Kelvin–Voigt's exact e. Simbody (src/engines/simbody.c): the law
  * against the source's formulas, the inverse against hc.h's exact relation (1 + ε)/(1 − e ε) = exp(ε (1 + e))
  * with ε = (3/2) c v. Chrono (src/engines/chrono.c, formula only): the laws and the step maps derived here
- * from the source reading, not from its code. */
+ * from the source reading, not from its code.
+ *
+ * ODE 0.16.2 (src/engines/ode.c; the engine itself: tests/engines/ode_impacts.c):
+ *  7. dWorldStep with the manual's erp = hk/(hk + c), cfm = 1/(hk + c) is backward Euler of the
+ *     spring–damper: with D = 1 + h(hk + c)/M, u' = (u − (hk/M) x)/D, x' = x + h u' (solved from
+ *     u' = u − (h/M)(k x' + c u'), not from the ERP/CFM row), while the row pushes, i.e. while
+ *     k x + (hk + c) u > 0 at the step start; after the first step where it would pull, the bodies fly
+ *     apart at that speed. Per phase with this map iterated, and the exact mean: e(φ) is linear in φ
+ *     between the roots (linear in φ) of the row's sign and of x_k, so the trapezoid rule on those
+ *     pieces is exact. The map's determinant is 1/D < 1 at every h: stable at any step.
+ *  8. The default hard contact (erp 0.2, cfm 1e-10, bounce 0): e = erp φ up to cfm M/h; with bounce
+ *     b ≥ erp: e = b at every phase; with b < erp: e = max(erp φ, b), mean erp/2 + b²/(2 erp).
+ *  9. dWorldQuickStep's n SOR sweeps from λ = 0 with relaxation w on one row: λ_n = (1 − (1 − w)^n) λ*
+ *     when dWorldStep's λ* > 0, 0 when λ* ≤ 0 (w ∈ (0, 2)).
+ * 10. dt → 0: the mean over the phase tends to law.h's continuous-time e of clamped Kelvin–Voigt at
+ *     first order.
+ * 11. The registry: ODE's models, the inverse's round trip, the unreachable e of issue 24's bullet. */
 #include <complex.h>
 #include <math.h>
 #include <stdio.h>
@@ -787,6 +803,246 @@ static void test_chrono_explicit_stability(void) {
   }
 }
 
+/* ---------------------------------------------------------------- 7-11. ODE */
+
+static impactfit_engine_request ode_request(const char *model, const char *integrator, double dt) {
+  impactfit_engine_request rq = impactfit_engine_default_request();
+  impactfit_error err;
+  if (impactfit_engine_model_find("ode", NULL, model, &rq.model, &err))
+    fprintf(stderr, "%s\n", err.message);
+  rq.integrator = integrator;
+  rq.dt = dt;
+  return rq;
+}
+
+static void ode_set(impactfit_engine_request *rq, const char *name, double v0, double v1, int count) {
+  impactfit_engine_setting *st = &rq->settings[rq->n_settings++];
+  st->name = name;
+  st->count = count;
+  st->values[0] = v0;
+  st->values[1] = v1;
+}
+
+/* backward Euler of clamped k x + c u at phase φ: e, and the roots in φ of the sign changes of the first
+ * `kmax` steps (the row's push and x_k) */
+typedef struct {
+  double h, k, c, M, v, D;
+} bek;
+
+static void bek_state(const bek *B, double phi, int n, double *x, double *u, int *end) {
+  double X = phi * B->v * B->h, U = B->v;
+  *end = -1;
+  for (int i = 0; i < n; i++) {
+    if (X < 0.0 || B->k * X + (B->h * B->k + B->c) * U <= 0.0) { /* no contact, or the row would pull */
+      *end = i;
+      break;
+    }
+    U = (U - B->h * B->k / B->M * X) / B->D;
+    X = X + B->h * U;
+  }
+  *x = X;
+  *u = U;
+}
+
+static double bek_e(const bek *B, double phi) {
+  double x, u;
+  int end;
+  bek_state(B, phi, 1000000, &x, &u, &end);
+  return -u / B->v;
+}
+
+static void test_ode_backward_euler(double k, double c, double h) {
+  const double v = 1.0;
+  impactfit_engine_request rq = ode_request("spring-damper", "step", h);
+  ode_set(&rq, "kp", k, 0, 1);
+  impactfit_stepper st;
+  impactfit_error err;
+  CHECK(impactfit_engine_stepper(&rq, c, &st, &err) == 0, "ode: stepper k %g c %g h %g", k, c, h);
+  const double M = rq.bodies.m1; /* a sphere on a plane: M = m1 */
+  bek B = {h, k, c, M, v, 1.0 + h * (h * k + c) / M};
+  for (int i = 0; i < 16; i++) {
+    double phi = (i + 0.41) / 16.0;
+    impactfit_step_impact o;
+    CHECK(impactfit_step_impact_at(&st, v, phi, &o, &err) == 0, "ode: impact at %g", phi);
+    CHECK_ABS(o.e, bek_e(&B, phi), 1e-12, "ode: k %g c %g h %g: e(%g) vs backward Euler", k, c, h, phi);
+  }
+  /* the exact mean: roots in φ of x_j(φ) and of the row k x_j + (hk + c) u_j, both linear in φ */
+  double br[512];
+  int nb = 0;
+  br[nb++] = 0.0;
+  for (int j = 0; j < 200 && nb < 508; j++) {
+    /* the linear map's state after j unclamped steps, at φ = 0 and 1 */
+    double X0 = 0.0, U0 = v, X1 = v * h, U1 = v;
+    for (int i = 0; i < j; i++) {
+      U0 = (U0 - h * k / M * X0) / B.D;
+      X0 += h * U0;
+      U1 = (U1 - h * k / M * X1) / B.D;
+      X1 += h * U1;
+    }
+    double g0 = k * X0 + (h * k + c) * U0, g1 = k * X1 + (h * k + c) * U1;
+    if (g0 != g1) {
+      double r = g0 / (g0 - g1);
+      if (r > 0.0 && r < 1.0)
+        br[nb++] = r;
+    }
+    if (X0 != X1) {
+      double r = X0 / (X0 - X1);
+      if (r > 0.0 && r < 1.0)
+        br[nb++] = r;
+    }
+  }
+  br[nb++] = 1.0;
+  qsort(br, (size_t)nb, sizeof br[0], cmp_d);
+  double mean = 0.0;
+  for (int i = 0; i + 1 < nb; i++) {
+    double a = br[i], b = br[i + 1];
+    if (b - a < 1e-15)
+      continue;
+    /* e is linear on (a, b): the values just inside the ends */
+    double ea = bek_e(&B, a + 1e-9 * (b - a)), eb = bek_e(&B, b - 1e-9 * (b - a));
+    mean += 0.5 * (ea + eb) * (b - a);
+  }
+  impactfit_step_stats S;
+  CHECK(impactfit_step_phase_stats(&st, v, &S, &err) == 0, "ode: phase statistics");
+  CHECK_ABS(S.e_mean, mean, 1e-10, "ode: k %g c %g h %g: mean over the phase vs the exact piecewise-linear mean", k, c,
+            h);
+  CHECK(S.stable, "ode: backward Euler is stable (h^2 k/M = %g)", h * h * k / M);
+  printf("ode backward Euler: k %g c %g h %g (h^2 k/M %.3g): mean %.15f (exact %.15f), %d pieces\n", k, c, h,
+         h * h * k / M, S.e_mean, mean, S.pieces);
+}
+
+static void test_ode_hard(void) {
+  impactfit_error err;
+  for (int j = 0; j < 3; j++) {
+    double b = j == 0 ? 0.0 : j == 1 ? 0.3 : 0.9;
+    impactfit_stepper st;
+    if (b == 0.0) { /* the world's defaults typed as a soft contact, bounce off */
+      impactfit_engine_request rq = ode_request("erp-cfm", "step", 1e-3);
+      ode_set(&rq, "cfm", 1e-10, 0, 1);
+      CHECK(impactfit_engine_stepper(&rq, 0.2, &st, &err) == 0, "ode hard: stepper");
+    } else {
+      impactfit_engine_request rq = ode_request("bounce", "step", 1e-3);
+      ode_set(&rq, "bounce", 0.0, 0.0, 2);
+      CHECK(impactfit_engine_stepper(&rq, b, &st, &err) == 0, "ode hard: stepper");
+    }
+    for (int i = 0; i < 8; i++) {
+      double phi = (i + 0.5) / 8.0;
+      impactfit_step_impact o;
+      CHECK(impactfit_step_impact_at(&st, 1.0, phi, &o, &err) == 0, "ode hard: impact");
+      CHECK_ABS(o.e, b == 0.0 ? 0.2 * phi : b, 1e-8, "ode hard: bounce %g: e(%g) = %s", b, phi,
+                b == 0.0 ? "0.2 phi" : "bounce");
+    }
+  }
+}
+
+/* the default hard contact with bounce b < erp = 0.2: e(φ) = max(0.2 φ, b), so the mean is 0.1 + b²/0.4 and the
+ * bounce for a mean e in (0.1, 0.2) is sqrt(0.4 (e − 0.1)) */
+static void test_ode_bounce_mean(void) {
+  impactfit_error err;
+  for (int j = 0; j < 3; j++) {
+    double e = 0.12 + 0.03 * j;
+    impactfit_engine_request rq = ode_request("bounce", "step", 1e-2);
+    ode_set(&rq, "bounce", 0.0, 0.0, 2);
+    rq.e = e;
+    impactfit_engine_answer a;
+    CHECK(impactfit_engine_solve(&rq, &a, &err) == 0 && a.reachable, "ode bounce mean: solves %g", e);
+    CHECK_ABS(a.value, sqrt(0.4 * (e - 0.1)), 1e-8, "ode bounce mean: bounce for e %g = sqrt(0.4 (e - 0.1))", e);
+    CHECK_ABS(a.e_naive, 0.1 + e * e / 0.4, 1e-9, "ode bounce mean: bounce = e gives 0.1 + e^2/0.4 (e %g)", e);
+  }
+}
+
+static void test_ode_quickstep(void) {
+  const double iters[3] = {1, 5, 20}, ws[3] = {0.7, 1.0, 1.3};
+  for (int a = 0; a < 3; a++)
+    for (int b = 0; b < 3; b++) {
+      impactfit_engine_request rq = ode_request("erp-cfm", "step", 1e-3);
+      ode_set(&rq, "cfm", 0.5, 0, 1);
+      impactfit_stepper ex, qs;
+      impactfit_error err;
+      impactfit_engine_stepper(&rq, 0.4, &ex, &err);
+      rq.integrator = "quickstep";
+      ode_set(&rq, "quickstep", iters[a], ws[b], 2);
+      CHECK(impactfit_engine_stepper(&rq, 0.4, &qs, &err) == 0, "ode quickstep: stepper");
+      for (int i = 0; i < 4; i++) {
+        /* pushing (λ* > 0) and pulling (λ* < 0) states */
+        impactfit_step_state s0 = {.x = 1e-4 * (i + 1), .u = i < 2 ? 0.3 : -0.9}, s1 = s0;
+        ex.type->step(&ex, &s0);
+        qs.type->step(&qs, &s1);
+        double want = s0.f > 0.0 ? (1.0 - pow(1.0 - ws[b], iters[a])) * s0.f : 0.0;
+        CHECK_ABS(s1.f, want, 1e-13 * fabs(s0.f) + 1e-300,
+                  "ode quickstep: %g sweeps, w %g: lambda = (1 - (1 - w)^n) lambda* (state %d)", iters[a], ws[b], i);
+      }
+    }
+}
+
+static void test_ode_limit(void) {
+  const double k = 1e3, c = 0.05;
+  impactfit_engine_request rq = ode_request("spring-damper", "step", 1e-5);
+  ode_set(&rq, "kp", k, 0, 1);
+  double d[3], ec = NAN;
+  impactfit_error err;
+  for (int j = 0; j < 3; j++) {
+    rq.dt = 1e-5 / (1 << j);
+    impactfit_stepper st;
+    impactfit_step_stats S;
+    CHECK(impactfit_engine_stepper(&rq, c, &st, &err) == 0 && impactfit_step_phase_stats(&st, 1.0, &S, &err) == 0,
+          "ode limit: stats at %g", rq.dt);
+    d[j] = S.e_mean - S.e_continuous;
+    ec = S.e_continuous;
+  }
+  /* law.h's engine on the same law, independently of the stepper */
+  impactfit_law_impact_params lp = impactfit_law_impact_default_params();
+  lp.law = impactfit_law_power_make(k, 1.0, c, 0.0);
+  lp.mass = rq.bodies.m1;
+  lp.v = 1.0;
+  lp.transition = impactfit_transition_C;
+  impactfit_law_impact_result r;
+  CHECK(impactfit_law_impact_solve(NULL, &lp, &r, &err) == 0, "ode limit: law");
+  CHECK_ABS(ec, r.e_out, 1e-12, "ode limit: the stepper's continuous law is clamped Kelvin-Voigt k %g c %g", k, c);
+  printf("ode limit: mean - continuous e at dt 1e-5, 5e-6, 2.5e-6: %.3e %.3e %.3e (e = %.9f)\n", d[0], d[1], d[2], ec);
+  CHECK(fabs(d[0] / d[1] - 2.0) < 0.1 && fabs(d[1] / d[2] - 2.0) < 0.1, "ode limit: first order");
+  CHECK(fabs(2.0 * d[2] - d[1]) < 0.02 * fabs(d[1]), "ode limit: extrapolated to dt = 0 (%.3g of %.3g)",
+        2.0 * d[2] - d[1], d[1]);
+}
+
+static void test_ode_registry(void) {
+  const impactfit_engine_model *md;
+  impactfit_error err;
+  const char *models[3] = {"spring-damper", "erp-cfm", "bounce"};
+  for (int i = 0; i < 3; i++)
+    CHECK(impactfit_engine_model_find("ode", NULL, models[i], &md, &err) == 0 && md->run_here &&
+              strcmp(md->versions, "0.16.2") == 0 && strstr(md->source, "contact.cpp:141-213"),
+          "ode registry: %s", models[i]);
+  const char *ints[2] = {"step", "quickstep"};
+  for (int k = 0; k < 2; k++)
+    for (int j = 1; j <= 9; j += 4) {
+      impactfit_engine_request rq = ode_request("spring-damper", ints[k], 1e-4);
+      ode_set(&rq, "kp", 1e3, 0, 1);
+      rq.e = 0.1 * j;
+      impactfit_engine_answer a, f;
+      int s = impactfit_engine_solve(&rq, &a, &err);
+      if (j == 9) { /* 0.9 at h = 1e-4: the mean reaches only 0.875 */
+        CHECK(s == 0 && !a.reachable && a.e_reach_max < 0.9, "ode registry: e 0.9 unreachable at 1e-4 (%g)",
+              a.e_reach_max);
+        continue;
+      }
+      CHECK(s == 0 && a.reachable, "ode registry: %s e %g solves", ints[k], rq.e);
+      rq.e = NAN;
+      rq.value = a.value;
+      CHECK(impactfit_engine_solve(&rq, &f, &err) == 0, "ode registry: forward");
+      CHECK_ABS(f.e_mean, 0.1 * j, 1e-9, "ode registry: %s forward at the inverse's kd gives e %g", ints[k], 0.1 * j);
+      CHECK(strstr(a.input, "dContactSoftERP | dContactSoftCFM") && strstr(a.input, "soft_erp"),
+            "ode registry: paste text %.300s", a.input);
+    }
+  /* issue 24: kp = 1e3 N/m, M = 1.309 g, h = 1e-3: no kd gives a mean e above 0.4028 */
+  impactfit_engine_request rq = ode_request("spring-damper", "step", 1e-3);
+  ode_set(&rq, "kp", 1e3, 0, 1);
+  rq.e = 0.45;
+  impactfit_engine_answer a;
+  CHECK(impactfit_engine_solve(&rq, &a, &err) == 0 && !a.reachable && a.e_reach_max < 0.4028 && a.e_reach_max > 0.4026,
+        "ode registry: 0.45 unreachable, the mean at most 0.4027 (%g)", a.e_reach_max);
+}
+
 int main(void) {
   test_euler_linear();
   test_rk4_step();
@@ -805,5 +1061,14 @@ int main(void) {
   test_chrono_versions();
   test_chrono_steps();
   test_chrono_explicit_stability();
+  test_ode_backward_euler(1e3, 0.05, 1e-3);
+  test_ode_backward_euler(1e3, 1e-9, 1e-3);
+  test_ode_backward_euler(1e3, 0.5, 1e-4);
+  test_ode_backward_euler(1e5, 0.3, 1e-3);
+  test_ode_hard();
+  test_ode_bounce_mean();
+  test_ode_quickstep();
+  test_ode_limit();
+  test_ode_registry();
   return tu_report("test_engines");
 }

@@ -16,7 +16,11 @@
  * the first step start with x > 0 (J = 2 plus the steps the engine reaches ahead, reach/(v dt)),
  * so that without a force the first step start after touching has x = φ v dt: the phase φ ∈ (0, 1]
  * says where the first contact step falls. The impact ends when a step leaves x ≤ 0, u < 0 and
- * applied no force; e = −u/v then. e(φ) is piecewise smooth: it or a derivative jumps where the
+ * applied no force; e = −u/v then. It also ends, with e = max(0, −u/v), after a step with no force that
+ * left the state (x, u, memory) exactly unchanged (a fixed point of the map: the bodies rest for good), or
+ * left a gap that the approach speed would not close within 1e4 steps (a row acting before touching
+ * stopped the body short: the bodies stick, as when no separation comes within 1e6 steps). e(φ) is
+ * piecewise smooth: it or a derivative jumps where the
  * sequence of steps in contact changes, or the branches a stepper's rules take (clamps, thresholds),
  * or the side of a knot of the law (its switches) at a state where the force is evaluated: a step's
  * `branch` records all of them (the built-ins: contact, clamp and switch sides of every force
@@ -141,7 +145,8 @@ typedef struct impactfit_step_impact {
   double rho_max;          /* the largest spectral radius of the linearised map in contact (0: unknown) */
   long steps;              /* steps from the first one that acted to the end */
   long contact_steps;      /* steps with a contact */
-  unsigned long signature; /* a hash of the sequence of (contact, branch) of the steps that acted */
+  unsigned long signature; /* a hash of the sequence of (contact, branch) of the steps whose impulse changed
+                              the speed by more than 1e-12 v (the steps that can change e) */
 } impactfit_step_impact;
 
 /* Simulates one impact at speed v > 0 and phase φ ∈ (0, 1]. Returns 0, EINVAL, ENOSEP (no end within

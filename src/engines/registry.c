@@ -255,7 +255,8 @@ static int resolve(const impactfit_engine_request *req, impactfit__engine_ctx *c
   }
   for (int i = 0; i < md->n_inputs; i++)
     for (int j = 0; j < md->inputs[i].count; j++)
-      if (isnan(c->vals[i][j]))
+      if (isnan(c->vals[i][j]) && !(md->param_input && strcmp(md->inputs[i].name, md->param_input) == 0 &&
+                                    j == md->param_index)) /* the free parameter: solved for, or req->value */
         return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s %s needs %s (%s)", md->code, md->model, md->inputs[i].name,
                                md->inputs[i].help);
   /* the bodies */
@@ -358,6 +359,8 @@ int impactfit_engine_solve(const impactfit_engine_request *req, impactfit_engine
     if (!pv)
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "engine: give the asked e or the value of %s", md->param);
     fwd = pv[md->param_index];
+    if (isnan(fwd))
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "engine: give the asked e or the value of %s", md->param);
   }
   if (!inverse && !(isfinite(fwd) && fwd > 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "engine: %s must be > 0 (got %.17g)", md->param, fwd);
@@ -398,7 +401,10 @@ int impactfit_engine_solve(const impactfit_engine_request *req, impactfit_engine
   if (inverse) {
     double value;
     impactfit_error e2;
-    s = impactfit_step_solve_mean(build_cb, &c, req->v, req->e, ops->lo, ops->hi, guess, tol, &value, &S, &e2);
+    double lo = ops->lo, hi = ops->hi;
+    if (ops->range)
+      ops->range(&c, &lo, &hi);
+    s = impactfit_step_solve_mean(build_cb, &c, req->v, req->e, lo, hi, guess, tol, &value, &S, &e2);
     if (s == IMPACTFIT_ENOROOT) {
       ans->reachable = 0;
       ans->e_reach_min = S.e_min <= S.e_max ? S.e_min : NAN;

@@ -256,7 +256,8 @@ static int impact_at(const impactfit_stepper *st, double v, double phi, int lean
   int acting = 0, linear = !lean && st->type->needs_law && st->type->amplification;
   unsigned long sig = 1469598103934665603UL;
   for (long k = 0; k < STEP_LIMIT; k++) {
-    double x0 = s.x, u0 = s.u;
+    double x0 = s.x, u0 = s.u, mem0[4];
+    memcpy(mem0, s.mem, sizeof mem0);
     if (!out->x_first && x0 > 0.0)
       out->x_first = x0;
     if (linear && x0 > 0.0) {
@@ -288,14 +289,31 @@ static int impact_at(const impactfit_stepper *st, double v, double phi, int lean
       out->contact_steps += s.contact != 0;
       if (fabs(s.f) > out->f_max)
         out->f_max = fabs(s.f);
-      sig = (sig ^ (unsigned long)(s.contact != 0) ^ ((unsigned long)(unsigned)s.branch << 1)) * 1099511628211UL;
+      /* the signature: the steps whose impulse changes the speed by more than 1e-12 v (only they can change
+       * e; rounding-level impulses, e.g. of a body at rest on a constraint, do not mark a jump) */
+      if (fabs(s.f) * st->dt / st->mass > 1e-12 * v)
+        sig = ((sig ^ (unsigned long)(s.contact != 0) ^ ((unsigned long)(unsigned)s.branch << 1)) * 1099511628211UL ^
+               0x5bUL) *
+              1099511628211UL;
     }
     if (acting) {
       out->steps++;
-      sig = (sig ^ 0x5bUL) * 1099511628211UL;
       if (s.x <= 0.0 && s.u < 0.0 && s.f == 0.0) {
         out->e = -s.u / v;
         out->signature = sig;
+        return 0;
+      }
+      /* at rest: the step left the state unchanged with no force, so every later step will (a fixed point of
+       * the map: e.g. Bullet's rows stop the body at the surface, where a speed of 1e-15 m/s no longer moves
+       * the stored coordinate): e = 0, or the speed it leaves with */
+      int fixed = s.u == u0 && s.x == x0 && memcmp(mem0, s.mem, sizeof mem0) == 0;
+      /* or, stopped short of the surface by a row that acts before touching, the body creeps with no force so
+       * slowly that it would not close the gap within 1e4 steps: the bodies stick, e = 0 (the rebound when it
+       * arrives, if any, is of the order of a creeping speed below gap/(1e4 dt)) */
+      int creeps = s.x < 0.0 && s.u > 0.0 && -s.x > 0.01 * (double)STEP_LIMIT * s.u * st->dt;
+      if (s.f == 0.0 && (fixed || creeps)) {
+        out->e = s.u < 0.0 ? -s.u / v : 0.0;
+        out->signature = (sig ^ 0x7eUL) * 1099511628211UL;
         return 0;
       }
     } else if (s.x > reach + 10.0 * vdt && s.u > 0.0) {

@@ -17,16 +17,30 @@
 static const double ES[] = {0.1, 0.3, 0.5, 0.7, 0.9};
 #define NE (sizeof ES / sizeof ES[0])
 
-/* the first model of each engine, in registry order */
+/* 1 when every input of the model has a default (the free parameter aside) */
+static int all_defaults(const impactfit_engine_model *md) {
+  for (int i = 0; i < md->n_inputs; i++)
+    for (int j = 0; j < md->inputs[i].count; j++)
+      if (isnan(md->inputs[i].def[j]) &&
+          !(md->param_input && strcmp(md->inputs[i].name, md->param_input) == 0 && j == md->param_index))
+        return 0;
+  return 1;
+}
+
+/* one model per engine, in registry order: its first model that runs on defaults alone (ODE's spring-damper
+ * needs the user's spring; its bounce model is the default contact), else its first */
 static size_t first_models(const impactfit_engine_model **out, size_t max) {
   size_t n = 0;
   for (size_t i = 0; i < impactfit_engine_model_count() && n < max; i++) {
     const impactfit_engine_model *md = impactfit_engine_model_at(i);
-    int seen = 0;
+    size_t seen = n;
     for (size_t j = 0; j < n; j++)
-      seen |= strcmp(out[j]->code, md->code) == 0;
-    if (!seen)
+      if (strcmp(out[j]->code, md->code) == 0)
+        seen = j;
+    if (seen == n)
       out[n++] = md;
+    else if (!all_defaults(out[seen]) && all_defaults(md))
+      out[seen] = md;
   }
   return n;
 }
@@ -135,6 +149,10 @@ int topic_engines(const topic_opts *o, report *r) {
     }
   }
   report_md(r, "\n");
+  for (size_t m = 0; m < nm; m++)
+    if (!isnan(table_dt(mods[m])) && !(mods[m]->dt_default > 0.0))
+      report_md(r, "%s has no default step (the caller gives it); its rows use dt = %g s.\n\n", mods[m]->code,
+                TABLE_DT);
   if (naive_md)
     report_headline(
         r, "Multibody and robotics engines: the input users type for e, at the engine's default step", "gives e",
