@@ -100,6 +100,10 @@ int impactfit_report_run(const impactfit_report_options *opt) {
     /* wall and CPU time: on a machine shared with other work the wall time grows, the CPU time does not */
     report_timing(r, "%s: %.1f s wall, %.1f s CPU", topics[i].name, omp_get_wtime() - ti, cpu_seconds() - ci);
     cli_progress_update(&prog, ++done, 0);
+    /* the test hook IMPACTFIT_TEST_HOLD_AFTER (progress.h): after N topics, before the report is
+     * written, wait for the signal a test sends (the default action ends this process) */
+    if (cli_test_hold_due(done))
+      cli_test_hold_wait(NULL);
   }
   cli_progress_end(&prog);
   double wall = omp_get_wtime() - t0;

@@ -245,9 +245,8 @@ static int tally_rows(void *ctx, const impactfit_sweep_block *b) {
 }
 
 static int tick(void *ctx, size_t done, size_t failed) {
-  (void)done;
   (void)failed;
-  cli_progress_tick(((tally *)ctx)->progress);
+  cli_progress_step_update(((tally *)ctx)->progress, done);
   return 0;
 }
 
@@ -279,8 +278,17 @@ static int run_set(const topic_opts *o, const impactfit_sweep_problem *pr, doubl
   t->n_in = pr->n_params;
   t->n_out = pr->n_outputs;
   t->engine = pr->n_outputs == 12;
+  char what[96];
+  if (pr->n_params == 1)
+    snprintf(what, sizeof what, "%s at the box's edges against the reference",
+             t->engine ? "engine" : "inverse commands");
+  else
+    snprintf(what, sizeof what, "%s against the reference, zeta <= %g", t->engine ? "engine" : "inverse commands",
+             zeta_max);
+  cli_progress_step(o->progress, what, "cases", n);
   impactfit_sweep_summary sum;
   st = impactfit_sweep_run_values(s, &rp, tally_rows, t, &sum, &err);
+  cli_progress_step_end(o->progress);
   impactfit_sweep_free(s);
   return st ? cli_status_error(st, &err, "accuracy") : 0;
 }
