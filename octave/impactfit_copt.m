@@ -12,8 +12,9 @@
 %   K     stiffness, N/m^N (default 1)
 %   MASS  effective mass, kg (default 1)
 %   V     approach velocity, m/s (default 1)
-%   'method'  'fast' (default), 'bisect' (the paper's, reference) or 'nlopt'
-%   'tol'     relative tolerance on e, default 1e-10 (1e-13 <= T < 0.1)
+%   'method'  'fast' (default), 'bisect' (the paper's; the reference, from its own bracket,
+%             ignoring every guess) or 'nlopt'
+%   'tol'     |e_out - e| <= T min(e, 1 - e), default 1e-10 (1e-13 <= T < 0.1)
 %
 %   ZETA is the scaled damping (C = ZETA*MASS*V/delta_m0, delta_m0 = ((N+1)*MASS*V^2/(2*K))^(1/(N+1))),
 %   E_OUT the restitution of the simulation with C, DELTA_SEP the penetration at separation (m),

@@ -12,7 +12,8 @@
 %
 %   N  spring exponent (> 0);  M  damping exponent (>= 0);  E  restitution, 0 < E < 1
 %   'transition'  'C' (contact ends at zero force, default), 'A' (at d = 0), 'B', 'D'
-%   'method'      'fast' (default), 'bisect', 'nlopt';   'tol'  default 1e-10
+%   'method'      'fast' (default), 'bisect' (the reference, from its own bracket), 'nlopt'
+%   'tol'         |e_out - e| <= T min(e, 1 - e), default 1e-10
 %
 %   LAMBDA_STAR is their scaled damping 3(1-E)(M+1)/(4 ALPHA), ZETA impactfit's scaled damping,
 %   E_OUT the simulated restitution. Vectorised as IMPACTFIT_COPT; the same values as

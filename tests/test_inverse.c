@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "impactfit/committed.h"
+#include "impactfit/generated/accuracy.h"
 #include "impactfit/impactfit.h"
 #include "testutil.h"
 
@@ -346,6 +348,98 @@ static void test_promise(void) {
   impactfit_impact_free(iw);
 }
 
+/* Finding 8 of the newcomer review: the e_out an inverse command reports is what `simulate` gives for
+ * the returned damping, within the engine's stated accuracy (IMPACTFIT_ACCURACY_E_OUT max(e, 0.01));
+ * and it keeps the promise |e_out − e| ≤ tol·min(e, 1 − e) up to e → 1 (plus the rounding of the
+ * double e_out, half a unit of 1 − e_out's last place). Before: the solver reported its search
+ * simulation at rtol tol/10, up to 4.9e-12 off `simulate`, and near e = 1 its final speed (1.9e-13
+ * off e at e = 1 − 1e-9, where the promise is 1e-19). */
+static void test_reported_e_out(void) {
+  const double ns[] = {1.0, 1.5, 2.0};
+  const double es[] = {0.05, 0.3, 0.5, 0.7, 0.9, 0.99, 0.999, 1.0 - 1e-6, 1.0 - 1e-9};
+  impactfit_impact_workspace *iw = impactfit_impact_alloc();
+  for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+    for (size_t j = 0; j < sizeof es / sizeof es[0]; j++) {
+      double n = ns[i], e = es[j], k = 1e8, mass = 0.05, v = 2.0;
+      impactfit_inverse_params p = impactfit_inverse_default_params();
+      p.n = n;
+      impactfit_copt_result c;
+      impactfit_error err;
+      int st = impactfit_copt_solve(ws, &p, e, k, mass, v, 0, &c, &err);
+      CHECK(st == 0, "copt n = %g e = %.17g: %.100s", n, e, err.message);
+      if (st)
+        continue;
+      impactfit_impact_params q = impactfit_impact_default_params(); /* what `simulate` runs */
+      q.n = n;
+      q.k = k;
+      q.mass = mass;
+      q.v = v;
+      q.c = c.c_opt;
+      impactfit_impact_result r;
+      st = impactfit_impact_solve(iw, &q, &r, &err);
+      CHECK(st == 0, "simulate at copt's c (n = %g e = %.17g): %.100s", n, e, err.message);
+      CHECK(fabs(c.e_out - r.e_out) <= IMPACTFIT_ACCURACY_E_OUT * fmax(e, 0.01),
+            "n = %g e = %.17g: copt's e_out %.17g, simulate's %.17g (%.2g apart, engine accuracy %.2g)", n, e, c.e_out,
+            r.e_out, fabs(c.e_out - r.e_out), IMPACTFIT_ACCURACY_E_OUT * fmax(e, 0.01));
+      double promise = p.tol * fmin(e, 1.0 - e) + 0x1p-54;
+      CHECK(fabs(c.e_out - e) <= promise, "n = %g e = %.17g: copt's e_out %.17g is %.3g from e, promised %.3g", n, e,
+            c.e_out, fabs(c.e_out - e), promise);
+      /* zhang-alpha's solver (any m), the same two properties */
+      impactfit_inverse_params z = impactfit_inverse_default_params();
+      z.n = n;
+      z.m = 0.5;
+      impactfit_inverse_result ir;
+      st = impactfit_inverse_solve(ws, &z, e, 0.0, &ir, &err);
+      CHECK(st == 0, "zhang-alpha n = %g m = 0.5 e = %.17g: %.100s", n, e, err.message);
+      if (st)
+        continue;
+      impactfit_impact_params qz = impactfit_impact_scaled_params(n, 0.5, ir.zeta);
+      st = impactfit_impact_solve(iw, &qz, &r, &err);
+      CHECK(st == 0 && fabs(ir.e_out - r.e_out) <= IMPACTFIT_ACCURACY_E_OUT * fmax(e, 0.01),
+            "zhang-alpha n = %g m = 0.5 e = %.17g: e_out %.17g, simulate's %.17g", n, e, ir.e_out, r.e_out);
+      CHECK(fabs(ir.e_out - e) <= promise, "zhang-alpha n = %g m = 0.5 e = %.17g: e_out %.3g from e, promised %.3g", n,
+            e, fabs(ir.e_out - e), promise);
+    }
+  impactfit_impact_free(iw);
+}
+
+/* Finding 9: bisection is an independent reference. It starts from its own bracket (ζ = 1), so its
+ * answer is the same bits whatever the guess (the surrogate, the closed forms, a caller's); and the
+ * committed c_opt surrogate, which the default method starts from, is checked against it: its ζ
+ * within the figure its header states (max |ζ/ζ_exact − 1| = 1.168e-11, rounded up) plus what
+ * bisection's tolerance (1e-12) leaves, on both sides of the seam e = 1/2 and at the box's edges.
+ * A surrogate off by 1e-10 fails here; the default method would still converge (it verifies every
+ * answer by simulation), only more slowly. */
+static void test_bisect_reference(void) {
+  const double ns[] = {1.0, 1.25, 1.5, 1.75, 2.0};
+  const double es[] = {1e-4, 1e-3, 0.01, 0.1, 0.3, 0.4999999, 0.5, 0.5000001, 0.7, 0.9, 0.99, 1.0 - 1e-6};
+  for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+    for (size_t j = 0; j < sizeof es / sizeof es[0]; j++) {
+      double n = ns[i], e = es[j];
+      impactfit_inverse_params p = impactfit_inverse_default_params();
+      p.n = n;
+      p.method = impactfit_root_bisect;
+      p.tol = 1e-12;
+      impactfit_inverse_result a, b, c;
+      impactfit_error err;
+      int st = impactfit_inverse_solve(ws, &p, e, 0.0, &a, &err);
+      CHECK(st == 0, "bisect n = %g e = %g: %.100s", n, e, err.message);
+      p.surrogate_guess = 0;
+      int s2 = impactfit_inverse_solve(ws, &p, e, 0.0, &b, NULL);
+      int s3 = impactfit_inverse_solve(ws, &p, e, 1e-3, &c, NULL);
+      CHECK(s2 == 0 && s3 == 0 && a.zeta == b.zeta && a.zeta == c.zeta && a.iterations == b.iterations,
+            "bisect n = %g e = %g: the same answer whatever the guess (%.17g, %.17g, %.17g)", n, e, a.zeta, b.zeta,
+            c.zeta);
+      if (st)
+        continue;
+      double zs;
+      CHECK(impactfit_committed_copt_zeta(n, e, &zs, &err) == 0, "surrogate n = %g e = %g: %.100s", n, e, err.message);
+      CHECK(fabs(zs / a.zeta - 1.0) <= 1.2e-11 + 2e-12,
+            "n = %g e = %.17g: the committed surrogate's zeta %.17g, bisection's %.17g (%.3g relative)", n, e, zs,
+            a.zeta, fabs(zs / a.zeta - 1.0));
+    }
+}
+
 int main(void) {
   ws = impactfit_inverse_alloc();
   if (!ws)
@@ -357,6 +451,8 @@ int main(void) {
   TIMED(test_zhang);
   TIMED(test_run);
   TIMED(test_promise);
+  TIMED(test_reported_e_out);
+  TIMED(test_bisect_reference);
   TIMED(test_invalid);
   impactfit_inverse_free(ws);
   return tu_report("test_inverse");

@@ -11,6 +11,12 @@
  *   3. Randomised properties of the inverse commands: copt, zhang-alpha (inverse_solve), hc-eps
  *      (against the exact relation), impact-time (against the reference's contact duration).
  *   4. Regression cases of issue 19 (f_max = 0 for 0 < m ≤ 0.01; false "no damping" for m ≥ n).
+ *   5. The reference in double-double (ref_impact) against its __float128 twin (ref_impact_q), the
+ *      solver it replaced for speed: the same status and the main outputs to 1e-24 relative.
+ *   6. The box's edges (ref_cases.h, directed cases, measured by the report topic too): every fifth
+ *      engine case and inverse target, and all of the independent audit's cases of issue 28 (m → n⁻
+ *      under C, where the force's slope at the end ∝ n − m; f_min for n < 1; B with m = n and
+ *      c v > k refused with EINVAL; impact-time at ε = 2.41e-3), held to the stated figures.
  *
  * usage: test_reference [CASES SEED [ZETA_MAX]]   (default: the first 80 cases of both engine sets and
  * 40 inverse cases of ref_cases.h); every failure prints the case's own seed: `test_reference 1 SEED
@@ -42,6 +48,11 @@ static double ref_e(double n, double m, double z, char c) {
 }
 
 /* ---- 1. the reference against exact solutions ------------------------------------------------- */
+
+/* both references take part 1: the double-double one (used everywhere) and its __float128 twin */
+typedef int (*ref_fn)(double, double, double, char, long, ref_result *);
+static ref_fn ref_impact_under_test = ref_impact;
+#define ref_impact(...) ref_impact_under_test(__VA_ARGS__)
 
 static void exact_hertz(void) {
   const double ns[] = {1.0, 1.25, 1.5, 2.0, 2.5, 3.0};
@@ -127,6 +138,58 @@ static void exact_hc(void) {
         CHECK_ABS(r.x_sep, 0.0, 0.0, "HC n = %g zeta = %g %c: x_sep", n, z, *c);
       }
     }
+}
+
+#undef ref_impact
+
+/* ---- 5. the double-double reference against the __float128 one ----------------------------------- */
+
+static double rel_dd(double a, double alo, double b, double blo, double scale) {
+  return fabs((a - b) + (alo - blo)) / scale;
+}
+
+static void twin_case(double n, double m, double z, char cond, const char *id) {
+  ref_result a, b;
+  int sa = ref_impact(n, m, z, cond, REF_STEPS, &a), sb = ref_impact_q(n, m, z, cond, REF_STEPS, &b);
+  CHECK(sa == sb, "%s: double-double status %d, __float128 %d", id, sa, sb);
+  if (sa || sb)
+    return;
+  const double tol = 1e-24;
+  CHECK(rel_dd(a.e_out, a.e_out_lo, b.e_out, b.e_out_lo, b.e_out) <= tol, "%s: e_out %.17g%+.3g vs %.17g%+.3g", id,
+        a.e_out, a.e_out_lo, b.e_out, b.e_out_lo);
+  CHECK(rel_dd(a.t_contact, a.t_contact_lo, b.t_contact, b.t_contact_lo, b.t_contact) <= tol,
+        "%s: t_contact %.17g vs %.17g", id, a.t_contact, b.t_contact);
+  CHECK(rel_dd(a.f_max, a.f_max_lo, b.f_max, b.f_max_lo, b.f_max) <= tol, "%s: f_max %.17g vs %.17g", id, a.f_max,
+        b.f_max);
+  CHECK(rel_dd(a.x_max, a.x_max_lo, b.x_max, b.x_max_lo, b.x_max) <= tol, "%s: x_max %.17g vs %.17g", id, a.x_max,
+        b.x_max);
+  CHECK(rel_dd(a.x_sep, a.x_sep_lo, b.x_sep, b.x_sep_lo, b.x_max) <= tol, "%s: x_sep %.17g vs %.17g", id, a.x_sep,
+        b.x_sep);
+  /* the secondary outputs in double: the times of flat extrema, f_min */
+  CHECK(fabs(a.t_fmax - b.t_fmax) <= 1e-15 * b.t_contact && fabs(a.t_xmax - b.t_xmax) <= 1e-15 * b.t_contact &&
+            fabs(a.f_min - b.f_min) <= 1e-15 * b.f_max,
+        "%s: t_fmax %.17g/%.17g, t_xmax %.17g/%.17g, f_min %.17g/%.17g", id, a.t_fmax, b.t_fmax, a.t_xmax, b.t_xmax,
+        a.f_min, b.f_min);
+}
+
+/* the first random cases of both engine sets (their parameters, as ref_cases.c draws them) and the
+ * audit's m → n⁻ case */
+static void twins(impactfit_impact_workspace *ws) {
+  for (int set = 0; set < 2; set++)
+    for (uint64_t i = 0; i < 12; i++) {
+      ref_engine_case c;
+      uint64_t seed = (set ? REF_SET2_SEED : REF_SET1_SEED) + i;
+      ref_engine_run(ws, seed, set ? REF_SET2_ZETA : REF_SET1_ZETA, &c);
+      if (c.outcome == REF_SKIPPED)
+        continue;
+      char id[160];
+      snprintf(id, sizeof id, "twin seed %llu (n = %.17g, m = %.17g, zeta = %.17g, %c)", (unsigned long long)seed, c.n,
+               c.m, c.zeta, c.cond);
+      twin_case(c.n, c.m, c.zeta, c.cond, id);
+    }
+  twin_case(1.8, 1.799999, 30.0, 'C', "twin audit case n = 1.8, m = 1.799999, zeta = 30, C");
+  twin_case(1.5, 0.25, 1000.0, 'C', "twin n = 1.5, m = 0.25, zeta = 1000, C");
+  twin_case(2.0, 0.0, 1e-6, 'A', "twin n = 2, m = 0, zeta = 1e-6, A");
 }
 
 /* ---- 2. engine properties ---------------------------------------------------------------------- */
@@ -256,6 +319,95 @@ static void steep_regression(impactfit_inverse_workspace *iws) {
     CHECK_REL(ref_e(2.0, 0.25, ir.zeta, 'A'), 1e-7, 1e-8, "steep A case: reference e_out at zeta = %.17g", ir.zeta);
 }
 
+/* ---- 6. the box's edges ---------------------------------------------------------------------------- */
+
+static void edge_engine(impactfit_impact_workspace *ws, int index) {
+  ref_engine_case c;
+  ref_edge_engine_run(ws, index, &c);
+  char id[200];
+  snprintf(id, sizeof id, "edge %d (n = %.17g, m = %.17g, zeta = %.17g, %c)", index, c.n, c.m, c.zeta, c.cond);
+  if (c.outcome == REF_FAILED) {
+    char what[900];
+    snprintf(what, sizeof what, "%s: %s", id, c.message);
+    tu_true(0, __FILE__, __LINE__, what);
+  }
+  if (c.outcome != REF_MEASURED)
+    return;
+  for (int i = 0; i < REF_ENGINE_N; i++) {
+    double lim = fmin(ref_engine_ceiling[i], 1.25 * stated_engine[i]);
+    if (c.err[i] > worst[i])
+      worst[i] = c.err[i];
+    char what[400];
+    snprintf(what, sizeof what, "%s: %s = %.17g, reference %.17g (error %.3g > %.3g)", id, ref_engine_names[i],
+             c.got[i], c.want[i], c.err[i], lim);
+    tu_true(c.err[i] <= lim, __FILE__, __LINE__, what);
+  }
+}
+
+static void edge_inverse(impactfit_inverse_workspace *iws, impactfit_impact_workspace *ws, int index) {
+  ref_inverse_case c;
+  ref_edge_inverse_run(iws, ws, index, &c);
+  for (int k = 0; k < REF_INVERSE_N; k++) {
+    char what[700];
+    if (c.outcome[k] == REF_FAILED) {
+      snprintf(what, sizeof what, "%s edge %d: %s", ref_inverse_names[k], index, c.message[k]);
+      tu_true(0, __FILE__, __LINE__, what);
+    }
+    if (c.outcome[k] != REF_MEASURED)
+      continue;
+    int w = (k <= REF_ZHANG_HC) ? (k == REF_COPT ? 0 : 1) : k - 1;
+    worst_inv[w] = fmax(worst_inv[w], c.err[k]);
+    double lim = fmin(ref_inverse_ceiling[k], 1.25 * stated_inverse[k]);
+    snprintf(what, sizeof what, "%s edge %d: returned %.17g, error %.3g > %.3g", ref_inverse_names[k], index, c.zeta[k],
+             c.err[k], lim);
+    tu_true(c.err[k] <= lim, __FILE__, __LINE__, what);
+  }
+}
+
+/* every fifth edge case, and all of the audit's (the m → n⁻ scan and n < 1 close the engine's list;
+ * the impact-time targets at ε = 2.41e-3 are every 13th from the inverse list's end) */
+static void edges(impactfit_impact_workspace *ws, impactfit_inverse_workspace *iws, const char *only) {
+  int ne = ref_edge_engine_count, ni = ref_edge_inverse_count, audit = 36 + 81, times = 6 * 13;
+  if (!only || strcmp(only, "engine") == 0)
+    for (int i = 0; i < ne; i++)
+      if (i % 5 == 0 || i >= ne - audit)
+        edge_engine(ws, i);
+  if (!only || strcmp(only, "inverse") == 0)
+    for (int i = 0; i < ni; i++)
+      if (i % 5 == 0 || (i >= ni - times && (i - (ni - times)) % 13 == 3))
+        edge_inverse(iws, ws, i);
+}
+
+/* the audit's figures themselves, named (issue 28): the reference's values at the audit's case */
+static void audit_cases(impactfit_impact_workspace *ws) {
+  impactfit_impact_params p = impactfit_impact_default_params();
+  p.n = 1.8;
+  p.m = 1.799999;
+  p.k = 1.4;
+  p.c = 30.0;
+  impactfit_impact_result res;
+  impactfit_error err;
+  CHECK(impactfit_impact_solve(ws, &p, &res, &err) == 0, "audit case: %s", err.message);
+  ref_result r;
+  CHECK(ref_impact(1.8, 1.799999, res.zeta, 'C', REF_STEPS, &r) == 0, "audit case: reference");
+  /* was 5.0962010688 and 0.21506668202 (the reference: 5.09620063458, 0.21506670229) */
+  CHECK_REL(res.t_contact, r.t_contact, 1e-13, "audit case n = 1.8, m = 1.799999, c = 30: t_contact");
+  CHECK_REL(res.delta_sep, r.x_sep, 1e-13, "audit case: delta_sep");
+  /* B with m = n and c v > k is undefined: EINVAL, which the CLI reports as invalid input (exit 2) */
+  p.m = p.n;
+  p.transition = impactfit_transition_B;
+  p.c = 2.0 * p.k;
+  CHECK(impactfit_impact_solve(ws, &p, &res, &err) == IMPACTFIT_EINVAL, "B, m = n, c v > k: want EINVAL");
+  /* f_min for n < 1 under B, C, D is exactly 0 (was -1e-14 .. 2e-14): the contact lasts while f > 0 */
+  const char conds[] = "BCD";
+  for (int i = 0; i < 3; i++) {
+    impactfit_impact_params q = impactfit_impact_scaled_params(0.5, 0.0, 0.01);
+    q.transition = impactfit_transition_from_name((char[]){conds[i], 0});
+    CHECK(impactfit_impact_solve(ws, &q, &res, &err) == 0 && res.f_min == 0.0 && res.f_end == 0.0,
+          "n = 0.5, m = 0, zeta = 0.01, %c: f_min %g, f_end %g, want 0", conds[i], res.f_min, res.f_end);
+  }
+}
+
 int main(int argc, char **argv) {
   /* test_reference [CASES SEED [ZETA_MAX]]: CASES engine cases from SEED and CASES/4 inverse cases;
    * without arguments, the first 80 cases of each measured engine set and 40 inverse cases */
@@ -268,12 +420,29 @@ int main(int argc, char **argv) {
   impactfit_inverse_workspace *iws = impactfit_inverse_alloc();
   if (!ws || !iws)
     return 1;
+  const char *edge = getenv("REF_EDGE"); /* one edge case (or inverse target, with REF_ONLY=inverse) */
+  if (edge) {
+    int i = atoi(edge);
+    hold_to_stated = 1;
+    if (only && strcmp(only, "inverse") == 0)
+      edge_inverse(iws, ws, i);
+    else
+      edge_engine(ws, i);
+    impactfit_impact_free(ws);
+    impactfit_inverse_free(iws);
+    return tu_report("test_reference");
+  }
   if (!only) {
-    exact_hertz();
-    exact_kv();
-    exact_hc();
+    for (int k = 0; k < 2; k++) {
+      ref_impact_under_test = k ? ref_impact_q : ref_impact;
+      exact_hertz();
+      exact_kv();
+      exact_hc();
+    }
+    twins(ws);
     regressions(iws, ws);
     steep_regression(iws);
+    audit_cases(ws);
   }
   if (!only || strcmp(only, "engine") == 0) {
     for (long i = 0; i < cases; i++)
@@ -282,6 +451,8 @@ int main(int argc, char **argv) {
       for (long i = 0; i < cases; i++)
         engine_case(ws, REF_SET2_SEED + (uint64_t)i, REF_SET2_ZETA);
   }
+  if (hold_to_stated)
+    edges(ws, iws, only);
   if (!only || strcmp(only, "inverse") == 0) {
     long ni = hold_to_stated ? 40 : (cases + 3) / 4;
     uint64_t s0 = hold_to_stated ? REF_SET_INV_SEED : seed0;

@@ -71,7 +71,7 @@ IMPACTFIT_EXPORT int impactfit_dem_zeta(const impactfit_dem_formula *f, double e
 IMPACTFIT_EXPORT double impactfit_dem_prefactor_from_zeta(const impactfit_dem_formula *f, double zeta);
 
 /* The exact prefactors a = c/√(mass k) that give restitution e (0 < e ≤ 1), from the inverse
- * solver (impactfit_inverse_solve, default parameters, |e_out − e| ≤ 1e-10 e): a[0] the Hertz spring
+ * solver (impactfit_inverse_solve, default parameters, |e_out − e| ≤ 1e-10 min(e, 1 − e)): a[0] the Hertz spring
  * with the δ^(1/4) damper (n = 3/2, m = 1/4) ending at δ = 0 (A), a[1] the same with the force
  * clamped (C), a[2] the linear spring–dashpot (n = 1, m = 0) under A, a[3] under C. They are
  * Kelvin–Voigt damping ratios ξ = a/√(2(n+1)) (inverse.h): a[0] is the hertz-beta formula and a[2]

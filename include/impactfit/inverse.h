@@ -2,11 +2,16 @@
 /* impactfit — the inverse problem: the damping that gives a prescribed restitution.
  *
  * For the element f = k δ^n + c δ^m δ' (impact.h) and a target restitution e ∈ (0, 1], find the
- * damping with e_out = e to |e_out − e| ≤ tol·e. For e > 1/2 the solvers converge on the stricter
- * |(1 − e_out) − (1 − e)| ≤ tol·(1 − e), with 1 − e_out taken from the energy balance
- * (1 − e_out² = 2 × the energy dissipated and left in the spring, integrated without cancellation):
- * as e → 1, ζ ∝ 1 − e, and this keeps ζ (and c, λ, α) accurate to about tol relative right up to
- * e = 1, where |e_out − e| ≤ tol·e alone would leave ζ uncertain by tol·e/(1 − e). In the scaled variables of impact.h the problem
+ * damping with e_out = e to
+ *     |e_out − e| ≤ tol·min(e, 1 − e).
+ * For e > 1/2 that is |(1 − e_out) − (1 − e)| ≤ tol·(1 − e), met on 1 − e_out taken from the energy
+ * balance (1 − e_out² = 2 × the energy dissipated and left in the spring, integrated without
+ * cancellation): as e → 1, ζ ∝ 1 − e, and this keeps ζ (and c, λ, α) accurate to about tol relative
+ * right up to e = 1, where a tolerance tol·e would leave ζ uncertain by tol·e/(1 − e). The reported
+ * e_out is then 1 − (1 − e_out) rounded to double (within half a unit of 1's last place more).
+ * e_out is the simulation of the returned damping at the engine's default tolerance (rtol 1e-13,
+ * or finer), so it is what impactfit_impact_solve (`impactfit simulate`) gives for that damping
+ * within the engine's stated accuracy. In the scaled variables of impact.h the problem
  * depends on (n, m, e, transition) only: find ζ with
  *     x'' + ζ x^m x' + ((n+1)/2) x^n = 0,  x(0) = 0, x'(0) = 1,  e_out(ζ) = e,
  * then c = ζ mass v / δ_m0^(m+1), δ_m0 = [(n+1) mass v²/(2k)]^(1/(n+1)) (docs/MODEL.md §2, §3).
@@ -29,7 +34,7 @@
  * Accuracy: the promise is about the exact restitution of the returned damping, not only about the
  * simulated e_out. A search stops at a simulation within 0.9 tol; the simulations run at an
  * integrator tolerance of tol/10 for e ≥ 0.05 (their e_out then within 0.05 tol of the exact
- * value) and tighter below; where the integrator's error grows (e < 0.05, and conditions A and B
+ * value), never looser than the engine's default 1e-13, and tighter below; where the integrator's error grows (e < 0.05, and conditions A and B
  * with m < n, near the critical damping), the accepted damping is simulated again at a tenth of
  * that tolerance and the search repeated at the finer one if the two differ by more than tol/5.
  * Measured (against the exact Kelvin–Voigt and Hunt–Crossley restitutions and simulations at
@@ -39,7 +44,9 @@
  * simulations' own accuracy (a few 1e-12 relative near e = 1e-4 or e = 1) then limits the result.
  *
  * Methods (constant type objects, looked up by name):
- *   bisect  bisection on ln ζ inside an expanding bracket: the papers' method, kept as the reference;
+ *   bisect  bisection on ln ζ inside an expanding bracket: the papers' method, kept as the reference.
+ *           It ignores every guess (the surrogate, the closed forms, zeta_guess, a continuation's)
+ *           and brackets from ζ = 1 by growing steps, so its answer depends on the simulations only;
  *   fast    (default) a Newton step from a close initial guess, then secant steps until the root is
  *           bracketed and Brent's method (GSL) inside the bracket;
  *   nlopt   the papers' "minimise |e_out − e|" formulation: NLopt's BOBYQA on ln ζ minimising
@@ -77,7 +84,7 @@ typedef struct impactfit_inverse_params {
   const impactfit_root_method *method;    /* default fast */
   double tol;                             /* |e_out − e| ≤ tol·min(e, 1 − e); default 1e-10, ≥ 1e-13 */
   int max_iter;                           /* simulations allowed per point; default 200 */
-  int surrogate_guess;                    /* 1 (default): start from the committed c_opt surrogate
+  int surrogate_guess;                    /* fast, nlopt: 1 (default): start from the committed c_opt surrogate
                                              (impactfit_committed_copt_zeta) where it applies (m = 0,
                                              C); 0: from the closed forms only (results then do not
                                              depend on the committed header) */
@@ -100,7 +107,8 @@ typedef struct impactfit_inverse_workspace impactfit_inverse_workspace;
 IMPACTFIT_EXPORT impactfit_inverse_workspace *impactfit_inverse_alloc(void);
 IMPACTFIT_EXPORT void impactfit_inverse_free(impactfit_inverse_workspace *ws); /* NULL: no-op */
 
-/* Solves for ζ at one target e ∈ (0, 1]. zeta_guess > 0 replaces the built-in initial guess.
+/* Solves for ζ at one target e ∈ (0, 1]. zeta_guess > 0 replaces the built-in initial guess (not
+ * for bisect, which starts from its own bracket).
  * Returns 0, EINVAL (bad parameters), ENOROOT (no ζ gives e; or, where e_out is so steep in ζ that
  * no double ζ meets tol — under A near the critical damping — the message gives e_out at the two
  * neighbouring dampings and the tolerance that can be met), ENOCONV (not within tol after

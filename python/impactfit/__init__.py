@@ -184,11 +184,12 @@ def copt(n: ArrayLike, e: ArrayLike, k: ArrayLike = 1.0, mass: ArrayLike = 1.0, 
 
     n: spring exponent (> 0); e: target coefficient of restitution, 0 < e <= 1 (e = 1 gives 0);
     k: stiffness in N/m^n; mass: effective mass in kg; v: approach velocity in m/s.
-    method: "fast" (default), "bisect" (the paper's, reference) or "nlopt"; tol: relative tolerance on e
-    (1e-13 <= tol < 0.1); dimensional: search c in the user's units instead of the scaled zeta.
+    method: "fast" (default), "bisect" (the paper's; the reference, from its own bracket, ignoring every
+    guess) or "nlopt"; tol: |e_out - e| <= tol*min(e, 1-e) (1e-13 <= tol < 0.1); dimensional: search c in
+    the user's units instead of the scaled zeta.
 
     Returns c_opt in N*s/m, or with full=True a dict with c_opt (N*s/m), zeta (scaled, dimensionless),
-    e_out (restitution of the simulation with c_opt), delta_sep (penetration at separation, m), t_contact
+    e_out (restitution of the simulation with c_opt: what simulate() gives for it within the engine's accuracy), delta_sep (penetration at separation, m), t_contact
     (contact duration, s), iterations and rhs_evals. Same values as `impactfit copt --json`.
     """
     r = _run("copt", (n, e, k, mass, v), _COPT_OUT,
@@ -208,8 +209,9 @@ def zhang_alpha(n: ArrayLike, m: ArrayLike, e: ArrayLike, k: Optional[ArrayLike]
 
     For the element f = k d^n + lambda d^m d' with their Eq. (53),
     lambda = 3 mass (m+1)(1-e) v / (4 alpha) * [e mass (n+1) v^2 / (2k)]^(-(m+1)/(n+1)),
-    alpha such that a simulated impact gives e_out = e. alpha depends on n, m, e and the transition
-    condition only (dimensionless).
+    alpha such that a simulated impact gives e_out = e to |e_out - e| <= tol*min(e, 1-e). alpha depends on
+    n, m, e and the transition condition only (dimensionless). method: "fast" (default), "bisect" (the
+    reference, from its own bracket, ignoring every guess) or "nlopt".
 
     n: spring exponent (> 0); m: damping exponent (>= 0); e: 0 < e < 1; transition: "C" (contact ends at
     zero force, default) or "A" (at d = 0), also "B", "D"; k (N/m^n), mass (kg), v (m/s): all three or none,

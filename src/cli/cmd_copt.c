@@ -58,7 +58,7 @@ static int check_n(double n, void *ctx) {
 }
 
 int impactfit_cmd_copt(int argc, char **argv) {
-  const char *s_n = NULL, *s_e = NULL, *method = "fast";
+  const char *s_n = NULL, *s_e = NULL, *method = "fast", *guess = "surrogate";
   copt_opts o = {1.0, 1.0, 1.0};
   double tol = 1e-10;
   int json = 0, csv = 0, help = 0, dimensional = 0;
@@ -70,6 +70,7 @@ int impactfit_cmd_copt(int argc, char **argv) {
       CLI_NUM("mass", &o.mass),
       CLI_NUM("v", &o.v),
       CLI_STR("method", &method),
+      CLI_STR("guess", &guess),
       CLI_NUM("tol", &tol),
       CLI_FLAG("dimensional", &dimensional),
       CLI_FLAG("json", &json),
@@ -84,6 +85,8 @@ int impactfit_cmd_copt(int argc, char **argv) {
   const impactfit_root_method *rm = impactfit_root_method_from_name(method);
   if (!rm)
     return cli_input_error("--method: expected bisect, fast or nlopt, got '%s'", method);
+  if (strcmp(guess, "surrogate") && strcmp(guess, "closed"))
+    return cli_input_error("--guess: expected surrogate or closed, got '%s'", guess);
   /* Validate everything before solving anything (the CLI's own messages). */
   cli_axis_spec ax[] = {
       CLI_AXIS_IN("--n", "n", s_n, NULL, 0.0, NAN, CLI_LO_OPEN, "--n: spring exponent must be > 0 (got %.17g)",
@@ -98,7 +101,8 @@ int impactfit_cmd_copt(int argc, char **argv) {
     cli_note_scaled("copt", opts, CLI_COUNT(opts), "c_opt, delta_sep and t_contact");
   const cli_setting set[] = {{"k", NULL, o.k, NULL, 0},        {"mass", NULL, o.mass, NULL, 0},
                              {"v", NULL, o.v, NULL, 0},        {"tol", NULL, tol, NULL, 0},
-                             {"method", rm->name, 0, NULL, 0}, {"dimensional", dimensional ? "1" : "0", 0, NULL, 0}};
+                             {"method", rm->name, 0, NULL, 0}, {"dimensional", dimensional ? "1" : "0", 0, NULL, 0},
+                             {"guess", guess, 0, NULL, 0}};
   cli_table t = {"copt", cols, CLI_COUNT(cols), 0, json, csv, 2, 0, 0, {rm->name}, copt_derive};
   return cli_grid_main(rc, "copt", "copt", set, CLI_COUNT(set), ax, nax, &go, argc, argv, cli_table_header,
                        cli_table_row, &t);

@@ -68,7 +68,7 @@ static int check_dims(double n, void *ctx) {
 int impactfit_cmd_zhang_alpha(int argc, char **argv) {
   if (cli_law_given(argc, argv)) /* a force law of law.h (law_cli.c) */
     return cli_zhang_alpha_law(argc, argv, help_text);
-  const char *s_n = NULL, *s_m = NULL, *s_e = NULL, *method = "fast", *transition = "C";
+  const char *s_n = NULL, *s_m = NULL, *s_e = NULL, *method = "fast", *transition = "C", *guess = "surrogate";
   za_dims dm = {0, NAN, NAN, NAN, NULL};
   double tol = 1e-10;
   int json = 0, csv = 0, help = 0;
@@ -76,7 +76,8 @@ int impactfit_cmd_zhang_alpha(int argc, char **argv) {
   cli_spec opts[] = {
       CLI_STR("n", &s_n),         CLI_STR("m", &s_m),      CLI_STR("e", &s_e),    CLI_STR("transition", &transition),
       CLI_STR("method", &method), CLI_NUM("tol", &tol),    CLI_NUM("k", &dm.k),   CLI_NUM("mass", &dm.mass),
-      CLI_NUM("v", &dm.v),        CLI_FLAG("json", &json), CLI_FLAG("csv", &csv), CLI_GRID_SPECS(go),
+      CLI_NUM("v", &dm.v),        CLI_FLAG("json", &json), CLI_FLAG("csv", &csv), CLI_STR("guess", &guess),
+      CLI_GRID_SPECS(go),
   };
   int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);
   if (rc || help)
@@ -94,6 +95,8 @@ int impactfit_cmd_zhang_alpha(int argc, char **argv) {
   const impactfit_transition *tr = impactfit_transition_from_name(transition);
   if (tr != impactfit_transition_C && tr != impactfit_transition_A)
     return cli_input_error("--transition: expected C or A, got '%s'", transition);
+  if (strcmp(guess, "surrogate") && strcmp(guess, "closed"))
+    return cli_input_error("--guess: expected surrogate or closed, got '%s'", guess);
   cli_axis_spec ax[] = {
       CLI_AXIS_IN("--n", "n", s_n, NULL, 0.0, NAN, CLI_LO_OPEN, "--n: spring exponent must be > 0 (got %.17g)", NULL),
       CLI_AXIS_IN("--m", "m", s_m, NULL, 0.0, NAN, 0u, "--m: damping exponent must be >= 0 (got %.17g)", NULL),
@@ -110,9 +113,10 @@ int impactfit_cmd_zhang_alpha(int argc, char **argv) {
       if (!rc)
         rc = check_dims(cli_axis_value(&ax[0].ax, i), &dm);
   }
-  cli_setting set[6] = {{"k", NULL, dm.k, NULL, 0},           {"mass", NULL, dm.mass, NULL, 0},
+  cli_setting set[7] = {{"k", NULL, dm.k, NULL, 0},           {"mass", NULL, dm.mass, NULL, 0},
                         {"v", NULL, dm.v, NULL, 0},           {"tol", NULL, tol, NULL, 0},
-                        {"transition", tr->name, 0, NULL, 0}, {"method", rm->name, 0, NULL, 0}};
+                        {"transition", tr->name, 0, NULL, 0}, {"method", rm->name, 0, NULL, 0},
+                        {"guess", guess, 0, NULL, 0}};
   const size_t skip = dm.have ? 0 : 3; /* k, mass, v only when given */
   cli_table t = {"zhang-alpha",        cols,     CLI_COUNT(cols), dm.have != 0, json, csv, 3, 0, 0,
                  {tr->name, rm->name}, za_derive};

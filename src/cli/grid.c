@@ -95,8 +95,8 @@ void cli_command_line(int argc, char **argv, const char *const *skip, const int 
 typedef struct stream {
   const cli_grid *g;
   const impactfit_sweep_problem *pr;
-  double *out; /* a failed point's outputs, zeroed */
-  size_t next, failed, base;
+  double *out;                        /* a failed point's outputs, zeroed */
+  size_t next, failed, invalid, base; /* invalid: failed points whose input is invalid (EINVAL) */
   cli_progress *pr_line;
 } stream;
 
@@ -111,6 +111,7 @@ static int on_values(void *ctx, const impactfit_sweep_block *b) {
       r.out = st->out;
       r.message = b->errs[i].message;
       st->failed++;
+      st->invalid += r.status == IMPACTFIT_EINVAL;
     }
     st->g->row(st->g->ctx, &r);
   }
@@ -177,6 +178,8 @@ int cli_grid_run(const cli_grid *g) {
     rc = cli_input_error("%s: cannot print the rows", g->what);
   } else if (rs) {
     rc = cli_status_error(rs, &err, g->what);
+  } else if (st.invalid) {
+    rc = CLI_INPUT; /* a point the library refused as invalid input (e.g. simulate under B, m = n, c v > k) */
   } else if (st.failed) {
     rc = CLI_NUMERIC;
   }

@@ -17,6 +17,19 @@
  * solution rather than on an interpolant. A pair of roots hidden inside one step is caught through
  * the sign change of the derivative of the event function (a local extremum between the ends).
  *
+ * The end phase: where the contact may end on the force (B, C, D with m < n), the force's sign
+ * function h = f/|x|^m = K sgn(x)|x|^(n−m) + ζ x' crosses zero at the end with slope
+ * h' = K (n−m) |x|^(n−m−1) x' + ζ (γ − f), and f = 0 there, so the slope is ∝ n − m. Computed from
+ * the state, h cancels (K|x|^(n−m) ≈ ζ|x'|): its error ζ·(error of x') moves the end by that error
+ * over a slope that vanishes as m → n (n = 1.8, m = 1.799999, ζ = 30: 4e-7 in t_contact with the
+ * state accurate to 1e-13). So for n − m < END_PHASE_P, once h has fallen below ζ|x'| after the
+ * maximum penetration, h is integrated as a fourth state, scaled by the size it has where it crosses
+ * zero (hscale, so that the tolerance is relative to that size), from
+ *     h' = K (n−m) |x|^(n−m−1) x' + ζ (γ − |x|^m h),
+ * a linear equation whose solution relaxes at the rate ζ|x|^m, so the error made when it is
+ * started decays with h itself; the events of that phase (the force, its sign, its extrema) use
+ * it. (x, x', W) are integrated as before.
+ *
  * Stepper choice: rk8pd, an explicit embedded 8(7) pair, because the contact is not stiff in the
  * scaled variables for the seeds' range (ζ up to a few hundred) and tight tolerances (1e-13) are
  * reached with far fewer right-hand-side evaluations than with rkf45, rkck or msadams (plain GSL
@@ -160,6 +173,12 @@ int impactfit_impact_scales(const impactfit_impact_params *p, double *delta_m0, 
 
 /* ---- right-hand side and event functions ---------------------------------------------------- */
 
+/* The state: x, x', the damping work W and, in the end phase only, h/hscale (NaN otherwise). */
+#define NY 4
+/* the end phase is used where n − m is below this (see the file comment): where the force's slope at
+ * the end is small; above it, h computed from the state is as accurate as the other outputs */
+#define END_PHASE_P 0.5
+
 /* s(x) = sgn(x)|x|^n and a(x) = |x|^m. */
 static inline void powers(const impactfit__sys *s, double x, double *sn, double *am) {
   double ax = fabs(x), pn, pm;
@@ -183,12 +202,22 @@ static inline void powers(const impactfit__sys *s, double x, double *sn, double 
   *am = pm;
 }
 
+/* |x|^m for the right-hand side at x = 0 with m > 0: the value at the smallest positive double, not
+ * 0. The two agree for m ≳ 0.1, but for m → 0⁺ |x|^m is ≈ 1 at every representable x ≠ 0 (1e-9 ln
+ * 5e-324 ≈ −7e-7), so the exact 0 is a jump of the damping force to nothing at one point. An
+ * integrator stage that lands on x = 0 exactly (the step replayed to B's touch, whose end is located
+ * at x = 0) then saw the force ζ x' vanish: under B with n = 1, m = 1e-9, ζ = 1e-5 the speed after
+ * the touch was ζ²/4 too large and e_out 2.5e-11 off. The events keep the exact 0 (force()). */
+static double am_at_zero(const impactfit__sys *s) { return (s->m > 0.0) ? exp(s->m * log(DBL_TRUE_MIN)) : 1.0; }
+
 static int rhs(double t, const double y[], double dydt[], void *params) {
   (void)t;
   impactfit__sys *s = params;
   s->nevals++;
   double sn, am;
   powers(s, y[0], &sn, &am);
+  if (y[0] == 0.0)
+    am = am_at_zero(s);
   double f = s->K * sn + s->zeta * am * y[1];
   dydt[0] = y[1];
   dydt[1] = s->gamma - f;
@@ -198,11 +227,36 @@ static int rhs(double t, const double y[], double dydt[], void *params) {
   return GSL_SUCCESS;
 }
 
+/* The end phase's system: (x, x', W) as rhs, and u = h/hscale with
+ * h' = K (n−m)|x|^(n−m−1) x' + ζ (γ − |x|^m h) (the file comment). */
+static int rhs4(double t, const double y[], double dydt[], void *params) {
+  int st = rhs(t, y, dydt, params);
+  if (st)
+    return st;
+  impactfit__sys *s = params;
+  double sn, am, ax = fabs(y[0]);
+  powers(s, y[0], &sn, &am);
+  if (ax == 0.0)
+    am = am_at_zero(s);
+  double h = y[3] * s->hscale;
+  /* |x|^(n−m−1) = |x|^n / (|x|^m |x|); x stays > 0 in the end phase (0 only at a point) */
+  double slope = (ax > 0.0) ? s->K * (s->n - s->m) * (fabs(sn) / (am * ax)) * y[1] : 0.0;
+  dydt[3] = (slope + s->zeta * (s->gamma - am * h)) / s->hscale;
+  if (!isfinite(dydt[3]))
+    return GSL_EBADFUNC;
+  return GSL_SUCCESS;
+}
+
 enum { EV_X, EV_XD, EV_F, EV_FD, EV_H };
+
+/* h = f/|x|^m of a state: the integrated one in the end phase, else from x and x' */
+static inline int has_h(const double y[]) { return !isnan(y[3]); }
 
 static double force(const impactfit__sys *s, const double y[]) {
   double sn, am;
   powers(s, y[0], &sn, &am);
+  if (has_h(y))
+    return am * (y[3] * s->hscale);
   return s->K * sn + s->zeta * am * y[1];
 }
 
@@ -221,7 +275,7 @@ static double event_value(const impactfit__sys *s, int ev, const double y[]) {
       return 0.0;
     double sn, am;
     powers(s, x, &sn, &am);
-    double f = s->K * sn + s->zeta * am * xd;
+    double f = force(s, y);
     double xdd = s->gamma - f;
     double d = s->K * s->n * pow(ax, s->n - 1.0) * xd + s->zeta * am * xdd;
     if (s->m != 0.0)
@@ -230,6 +284,8 @@ static double event_value(const impactfit__sys *s, int ev, const double y[]) {
   }
   case EV_H: /* f / |x|^m: the sign of the force, well defined as x → 0 */
   default: {
+    if (has_h(y))
+      return y[3] * s->hscale;
     double ax = fabs(x);
     double p = (ax == 0.0) ? ((s->n > s->m) ? 0.0 : (s->n == s->m ? 1.0 : INFINITY)) : pow(ax, s->n - s->m);
     return ((x < 0.0) ? -s->K : s->K) * p + s->zeta * xd;
@@ -242,7 +298,7 @@ typedef struct evstate {
   double f, fd, h;
 } evstate;
 
-static void ev_state(const impactfit__sys *S, const double y[3], evstate *v) {
+static void ev_state(const impactfit__sys *S, const double y[NY], evstate *v) {
   double x = y[0], xd = y[1], ax = fabs(x);
   if (ax == 0.0) {
     v->f = force(S, y);
@@ -254,17 +310,18 @@ static void ev_state(const impactfit__sys *S, const double y[3], evstate *v) {
   double sn, am;
   powers(S, x, &sn, &am);
   double pn = fabs(sn), sg = (x < 0.0) ? -1.0 : 1.0;
-  double f = S->K * sn + S->zeta * am * xd, xdd = S->gamma - f;
+  double h = has_h(y) ? y[3] * S->hscale : sg * S->K * (pn / am) + S->zeta * xd;
+  double f = has_h(y) ? am * h : S->K * sn + S->zeta * am * xd, xdd = S->gamma - f;
   double fd = S->K * S->n * (pn / ax) * xd + S->zeta * am * xdd;
   if (S->m != 0.0)
     fd += S->zeta * S->m * sg * (am / ax) * xd * xd;
   v->f = f;
   v->fd = fd;
-  v->h = sg * S->K * (pn / am) + S->zeta * xd;
+  v->h = h;
 }
 
 /* Time derivative of the event functions EV_X, EV_XD and EV_H along the solution (NaN for others). */
-static double event_deriv(const impactfit__sys *S, int ev, const double y[3]) {
+static double event_deriv(const impactfit__sys *S, int ev, const double y[NY]) {
   double xdd = S->gamma - force(S, y);
   switch (ev) {
   case EV_X:
@@ -305,13 +362,15 @@ impactfit_impact_workspace *impactfit_impact_alloc(void) {
     return NULL;
   IMPACTFIT__GSL_SCOPE;
   ws->step = gsl_odeiv2_step_alloc(gsl_odeiv2_step_rk8pd, 3);
+  ws->step4 = gsl_odeiv2_step_alloc(gsl_odeiv2_step_rk8pd, 4);
   ws->control = gsl_odeiv2_control_standard_new(1e-13, 1e-13, 1.0, 0.0);
   ws->evolve = gsl_odeiv2_evolve_alloc(3);
+  ws->evolve4 = gsl_odeiv2_evolve_alloc(4);
   ws->ser2 = impactfit__series_alloc(SERIES_ORDER_2D, 0);
   ws->ser3 = impactfit__series_alloc(SERIES_ORDER_3D, 1);
   ws->brent = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
   ws->ctrl_tol = 1e-13;
-  if (!ws->brent || !ws->step || !ws->control || !ws->evolve || !ws->ser2 || !ws->ser3) {
+  if (!ws->brent || !ws->step || !ws->step4 || !ws->control || !ws->evolve || !ws->evolve4 || !ws->ser2 || !ws->ser3) {
     impactfit_impact_free(ws);
     return NULL;
   }
@@ -319,6 +378,9 @@ impactfit_impact_workspace *impactfit_impact_alloc(void) {
   ws->gsys.jacobian = NULL;
   ws->gsys.dimension = 3;
   ws->gsys.params = &ws->sys;
+  ws->gsys4 = ws->gsys;
+  ws->gsys4.function = rhs4;
+  ws->gsys4.dimension = 4;
   return ws;
 }
 
@@ -327,10 +389,14 @@ void impactfit_impact_free(impactfit_impact_workspace *ws) {
     return;
   if (ws->step)
     gsl_odeiv2_step_free(ws->step);
+  if (ws->step4)
+    gsl_odeiv2_step_free(ws->step4);
   if (ws->control)
     gsl_odeiv2_control_free(ws->control);
   if (ws->evolve)
     gsl_odeiv2_evolve_free(ws->evolve);
+  if (ws->evolve4)
+    gsl_odeiv2_evolve_free(ws->evolve4);
   if (ws->brent)
     gsl_root_fsolver_free(ws->brent);
   impactfit__series_free(ws->ser2);
@@ -351,8 +417,9 @@ enum { SEG_STEP, SEG_START, SEG_END, SEG_PRE };
 
 typedef struct seg {
   int kind;
-  double t0, len;         /* forward time at the segment's start; its length */
-  double y0[3], dydt0[3]; /* SEG_STEP: state and derivative at t0 */
+  int dim;                  /* SEG_STEP: 3, or 4 in the end phase (the step and system it replays) */
+  double t0, len;           /* forward time at the segment's start; its length */
+  double y0[NY], dydt0[NY]; /* SEG_STEP: state and derivative at t0 */
   int have_dydt0;
   impactfit__series_point pt; /* series pieces */
   double sigma1;              /* SEG_END/PRE: reversed time at the segment's start */
@@ -370,29 +437,33 @@ typedef struct contact_state {
   int ended;      /* 1: contact over (end state in y_end/t_end) */
   int touched;    /* 1: B's pre-touch phase reached x = 0 */
   int asymptotic; /* 1: x reached 0 with a speed below the resolution: no separation */
+  int end_phase;  /* 1: h is integrated as the fourth state (the file comment) */
+  int force_end;  /* 1: the contact ended where the force fell to zero */
   int have_cache; /* event values of the last interval's end state */
-  double cache_y[3];
+  double cache_y[NY];
   evstate cache_v;
-  double t_end, y_end[3];
+  double t_end, y_end[NY];
 } contact_state;
 
 enum { PH_PRE, PH_COMP, PH_REST };
 
-static int seg_state(impactfit_impact_workspace *ws, seg *sg, double s, double y[3]) {
+static int seg_state(impactfit_impact_workspace *ws, seg *sg, double s, double y[NY]) {
   impactfit__series *ser = ws->ser;
   switch (sg->kind) {
   case SEG_STEP: {
     memcpy(y, sg->y0, sizeof sg->y0);
     if (s == 0.0)
       return GSL_SUCCESS;
+    int four = sg->dim == 4;
     if (!sg->have_dydt0) {
-      int st = rhs(sg->t0, sg->y0, sg->dydt0, &ws->sys);
+      int st = (four ? rhs4 : rhs)(sg->t0, sg->y0, sg->dydt0, &ws->sys);
       if (st)
         return st;
       sg->have_dydt0 = 1;
     }
-    double yerr[3];
-    return gsl_odeiv2_step_apply(ws->step, sg->t0, s, y, yerr, sg->dydt0, NULL, &ws->gsys);
+    double yerr[NY];
+    return gsl_odeiv2_step_apply(four ? ws->step4 : ws->step, sg->t0, s, y, yerr, sg->dydt0, NULL,
+                                 four ? &ws->gsys4 : &ws->gsys);
   }
   case SEG_START: {
     double x, xd, w;
@@ -400,6 +471,7 @@ static int seg_state(impactfit_impact_workspace *ws, seg *sg, double s, double y
     y[0] = x;
     y[1] = xd;
     y[2] = sg->w_acc + w;
+    y[3] = NAN;
     return GSL_SUCCESS;
   }
   case SEG_END:
@@ -418,6 +490,7 @@ static int seg_state(impactfit_impact_workspace *ws, seg *sg, double s, double y
       y[1] = Xs;
     }
     y[2] = sg->w_acc + (sg->wser1 - W);
+    y[3] = NAN;
     return GSL_SUCCESS;
   }
   }
@@ -433,7 +506,7 @@ typedef struct root_ctx {
 
 static double root_fn(double s, void *params) {
   root_ctx *rc = params;
-  double y[3];
+  double y[NY];
   int st = seg_state(rc->ws, rc->sg, s, y);
   if (st) {
     rc->status = st;
@@ -458,7 +531,7 @@ static int locate_newton(impactfit_impact_workspace *ws, seg *sg, int ev, double
     s = 0.5 * (a + b);
   double eps = 4.0 * DBL_EPSILON * (fabs(sg->t0) + fabs(b));
   for (int it = 0; it < 100; it++) {
-    double y[3];
+    double y[NY];
     if (seg_state(ws, sg, s, y))
       return IMPACTFIT_ENONFINITE;
     double g = event_value(S, ev, y);
@@ -526,7 +599,7 @@ static int locate(impactfit_impact_workspace *ws, seg *sg, int ev, double a, dou
 
 /* ---- trajectory samples (impactfit_impact_trace) -------------------------------------------- */
 
-static void emit_point(impactfit_impact_workspace *ws, double t, const double y[3], int in_contact, double element) {
+static void emit_point(impactfit_impact_workspace *ws, double t, const double y[NY], int in_contact, double element) {
   impactfit__sample_hook *hk = ws->hook;
   impactfit_trace_point pt;
   pt.t = t * hk->time_scale;
@@ -545,7 +618,7 @@ static int emit_segment(impactfit_impact_workspace *ws, seg *sg, double s_hi) {
   if (!hk)
     return 0;
   while (!hk->status && hk->next < hk->count && hk->times[hk->next] <= sg->t0 + s_hi) {
-    double s = hk->times[hk->next] - sg->t0, y[3];
+    double s = hk->times[hk->next] - sg->t0, y[NY];
     if (s < 0.0)
       s = 0.0;
     int st = seg_state(ws, sg, s, y);
@@ -566,10 +639,10 @@ typedef struct cand {
   int type;
 } cand;
 
-static void end_contact(contact_state *cs, double t, const double y[3]) {
+static void end_contact(contact_state *cs, double t, const double y[NY]) {
   cs->ended = 1;
   cs->t_end = t;
-  memcpy(cs->y_end, y, 3 * sizeof y[0]);
+  memcpy(cs->y_end, y, NY * sizeof y[0]);
 }
 
 /* Extremal value of the cubic Hermite interpolant of f on an interval of length h with end values
@@ -598,7 +671,7 @@ static double hermite_extremum(double fa, double fb, double da, double db, doubl
  * τ ≈ m/ζ, inside the first sample interval of the start series, which a zero at δ = 0 (the value
  * of the two-sided formula) would hide. An unbounded limit is returned as ±1e150, a finite value of
  * the right sign that Brent's method can bracket with. */
-static double fd_at_zero(const impactfit__sys *S, const double y[3], double side) {
+static double fd_at_zero(const impactfit__sys *S, const double y[NY], double side) {
   double xd = y[1], big = 1e150;
   /* the two possibly unbounded terms, as (order of |x|, coefficient) */
   double o1 = S->n - 1.0, c1 = S->K * S->n * xd;
@@ -656,7 +729,7 @@ static int force_can_end(const contact_state *cs, const impactfit__sys *S) {
  * around zero at rounding level, from locating noise. *fda, *fdb: f' at the ends, replaced at δ = 0
  * (the start or end of a contact) by its one-sided limit from inside the interval. */
 static int want_force_extremum(const contact_state *cs, const impactfit__sys *S, double sa, double sb,
-                               const double ya[3], const double yb[3], const evstate *va, const evstate *vb,
+                               const double ya[NY], const double yb[NY], const evstate *va, const evstate *vb,
                                double *fda_io, double *fdb_io, int *is_max_out) {
   double xa = ya[0], xb = yb[0], da = ya[1], db = yb[1];
   double fda = *fda_io, fdb = *fdb_io;
@@ -685,7 +758,7 @@ static int want_force_extremum(const contact_state *cs, const impactfit__sys *S,
 /* The events whose sign changes over [sa, sb] of a segment (states ya, yb, event values va, vb),
  * each located on its event function, into c[0..*nc) in the order found. */
 static int find_candidates(impactfit_impact_workspace *ws, contact_state *cs, seg *sg, double sa, double sb,
-                           const double ya[3], const double yb[3], const evstate *va, const evstate *vb, cand c[8],
+                           const double ya[NY], const double yb[NY], const evstate *va, const evstate *vb, cand c[8],
                            int *nc_out) {
   const impactfit__sys *S = &ws->sys;
   double xa = ya[0], xb = yb[0], da = ya[1], db = yb[1];
@@ -725,10 +798,10 @@ static int find_candidates(impactfit_impact_workspace *ws, contact_state *cs, se
  * restitution with δ ≤ 0 the body dipped through δ = 0 and back inside the step, and the contact
  * ended there (*ended); otherwise compression starts again. */
 static int minpen_event(impactfit_impact_workspace *ws, contact_state *cs, seg *sg, double s_last,
-                        const double y_last[3], double s, const double y[3], int *ended) {
+                        const double y_last[NY], double s, const double y[NY], int *ended) {
   int st;
   if (cs->phase == PH_REST && y[0] <= 0.0) { /* x dipped through 0 and back inside the step */
-    double se, ye[3];
+    double se, ye[NY];
     if ((st = locate(ws, sg, EV_X, s_last, s, y_last[0], y[0], &se)))
       return st;
     if ((st = seg_state(ws, sg, se, ye)))
@@ -745,7 +818,7 @@ static int minpen_event(impactfit_impact_workspace *ws, contact_state *cs, seg *
  * y_last): records the extreme force; a minimum where the force may end the contact and has dipped
  * to zero and back inside the step ends the contact at that zero (*ended). */
 static int force_event(impactfit_impact_workspace *ws, contact_state *cs, seg *sg, int type, double s_last,
-                       const double y_last[3], double s, double t, const double y[3], int *ended) {
+                       const double y_last[NY], double s, double t, const double y[NY], int *ended) {
   const impactfit__sys *S = &ws->sys;
   int st;
   double f = force(S, y);
@@ -759,7 +832,7 @@ static int force_event(impactfit_impact_workspace *ws, contact_state *cs, seg *s
   }
   if (type == E_FMIN && force_can_end(cs, S) && cs->phase != PH_PRE && y[0] > 0.0 &&
       event_value(S, EV_H, y) <= 0.0) { /* the force dipped to zero and back inside the step */
-    double se, ye[3];
+    double se, ye[NY];
     double hl = event_value(S, EV_H, y_last);
     if (hl > 0.0) {
       if ((st = locate(ws, sg, EV_H, s_last, s, hl, event_value(S, EV_H, y), &se)))
@@ -770,6 +843,7 @@ static int force_event(impactfit_impact_workspace *ws, contact_state *cs, seg *s
     if ((st = seg_state(ws, sg, se, ye)))
       return IMPACTFIT_ENONFINITE;
     end_contact(cs, sg->t0 + se, ye);
+    cs->force_end = 1;
     *ended = 1;
   }
   return 0;
@@ -777,7 +851,7 @@ static int force_event(impactfit_impact_workspace *ws, contact_state *cs, seg *s
 
 /* Scans [sa, sb] of a segment for events, given the states and event values at both ends. */
 static int scan_interval(impactfit_impact_workspace *ws, contact_state *cs, seg *sg, double sa, double sb,
-                         const double ya[3], const double yb[3], const evstate *va, const evstate *vb) {
+                         const double ya[NY], const double yb[NY], const evstate *va, const evstate *vb) {
   cand c[8];
   int nc = 0, st;
   if ((st = find_candidates(ws, cs, sg, sa, sb, ya, yb, va, vb, c, &nc)))
@@ -789,10 +863,10 @@ static int scan_interval(impactfit_impact_workspace *ws, contact_state *cs, seg 
       c[j] = c[j - 1];
       c[j - 1] = tmp;
     }
-  double s_last = sa, y_last[3];
+  double s_last = sa, y_last[NY];
   memcpy(y_last, ya, sizeof y_last);
   for (int i = 0; i < nc; i++) {
-    double y[3];
+    double y[NY];
     int ended = 0;
     if ((st = seg_state(ws, sg, c[i].s, y)))
       return IMPACTFIT_ENONFINITE;
@@ -829,6 +903,7 @@ static int scan_interval(impactfit_impact_workspace *ws, contact_state *cs, seg 
         return 0;
       }
       end_contact(cs, t, y);
+      cs->force_end = c[i].type == E_SEP;
       return 0;
     case E_TOUCH:
     default:
@@ -848,7 +923,7 @@ static int scan_interval(impactfit_impact_workspace *ws, contact_state *cs, seg 
 static int process_segment(impactfit_impact_workspace *ws, contact_state *cs, seg *sg, int nsamp, const double *y_start,
                            const double *y_end) {
   const impactfit__sys *S = &ws->sys;
-  double ya[3], yb[3];
+  double ya[NY], yb[NY];
   evstate va, vb;
   int st;
   if (y_start)
@@ -889,7 +964,7 @@ static int process_segment(impactfit_impact_workspace *ws, contact_state *cs, se
 /* Tries to finish the approach to x = 0 with the reversed-time series: from state y at time t with
  * x > 0, x' < 0 (end of a contact), or, mirrored, x < 0, x' > 0 (B's approach before touching).
  * On success fills sg and returns 1; returns 0 when the series is not accurate here yet. */
-static int try_arrival(impactfit_impact_workspace *ws, double t, const double y[3], int mirrored, seg *sg) {
+static int try_arrival(impactfit_impact_workspace *ws, double t, const double y[NY], int mirrored, seg *sg) {
   const impactfit__sys *S = &ws->sys;
   impactfit__series *ser = ws->ser;
   double xi = mirrored ? -y[0] : y[0], s1 = mirrored ? y[1] : -y[1];
@@ -986,11 +1061,32 @@ static int creeps_forever(const impactfit__sys *s, const impactfit_transition *t
   return u <= (1.0 - 1e-6) * c2 * pow(x, p);
 }
 
+/* Whether the end phase (the file comment) starts at state y, after an integrator step: the contact
+ * may end on the force, n − m < END_PHASE_P, in restitution (x > 0, x' < 0) with h below ζ|x'|
+ * (it cancels). If so, sets y[3] and the scale of h: the size h has where it crosses zero,
+ * |h'|/(ζ|x|^m) with h' from its slope term, at most 1. */
+static int enter_end_phase(const contact_state *cs, impactfit__sys *S, double y[NY]) {
+  double x = y[0], xd = y[1];
+  if (!force_can_end(cs, S) || !(S->n - S->m < END_PHASE_P) || cs->phase != PH_REST || !(x > 0.0) || !(xd < 0.0))
+    return 0;
+  double sn, am;
+  powers(S, x, &sn, &am);
+  double h = S->K * (sn / am) + S->zeta * xd;
+  if (!(h < -S->zeta * xd) || !(am > 0.0))
+    return 0;
+  double slope = S->K * (S->n - S->m) * (sn / (am * x)) * -xd;
+  double scale = slope / (S->zeta * am);
+  S->hscale = (scale < 1.0 && scale > 0.0) ? scale : 1.0;
+  y[3] = h / S->hscale;
+  return 1;
+}
+
 /* Integrates from (t, y) until the contact ends (or B's approach touches), by rk8pd steps and a
  * series arrival at x = 0. */
-static int integrate(impactfit_impact_workspace *ws, const scaled_problem *P, contact_state *cs, double t, double y[3],
+static int integrate(impactfit_impact_workspace *ws, const scaled_problem *P, contact_state *cs, double t, double y[NY],
                      double h, long *steps, impactfit_error *err) {
   gsl_odeiv2_evolve_reset(ws->evolve);
+  gsl_odeiv2_evolve_reset(ws->evolve4);
   long contact_steps = 0;
   while (!cs->ended && !cs->touched) {
     if (cs->asymptotic)
@@ -1000,7 +1096,7 @@ static int integrate(impactfit_impact_workspace *ws, const scaled_problem *P, co
                              ZERO_SPEED_FLOOR, P->tr->name, ws->sys.zeta);
     if (!(t < P->t_bound)) {
       cs->t_end = t; /* the state at the bound, for a resting contact's record */
-      memcpy(cs->y_end, y, 3 * sizeof y[0]);
+      memcpy(cs->y_end, y, NY * sizeof y[0]);
       return IMPACTFIT__FAIL(err, IMPACTFIT_ENOSEP,
                              "no separation before the time bound (t_max = %g in units of "
                              "delta_m0/v): the bodies stay in contact (transition %s, zeta = %g)",
@@ -1008,10 +1104,13 @@ static int integrate(impactfit_impact_workspace *ws, const scaled_problem *P, co
     }
     seg sg;
     sg.kind = SEG_STEP;
+    sg.dim = cs->end_phase ? 4 : 3;
     sg.t0 = t;
     memcpy(sg.y0, y, sizeof sg.y0);
     sg.have_dydt0 = 0;
-    int st = gsl_odeiv2_evolve_apply(ws->evolve, ws->control, ws->step, &ws->gsys, &t, P->t_bound, &h, y);
+    int st = cs->end_phase
+                 ? gsl_odeiv2_evolve_apply(ws->evolve4, ws->control, ws->step4, &ws->gsys4, &t, P->t_bound, &h, y)
+                 : gsl_odeiv2_evolve_apply(ws->evolve, ws->control, ws->step, &ws->gsys, &t, P->t_bound, &h, y);
     if (st == GSL_EBADFUNC || !isfinite(y[0]) || !isfinite(y[1]) || !isfinite(y[2]))
       return IMPACTFIT__FAIL(err, IMPACTFIT_ENONFINITE,
                              "non-finite state at t = %g (scaled): the parameters are outside the "
@@ -1023,7 +1122,7 @@ static int integrate(impactfit_impact_workspace *ws, const scaled_problem *P, co
     (*steps)++;
     if (++contact_steps > MAX_CONTACT_STEPS) {
       cs->t_end = t;
-      memcpy(cs->y_end, y, 3 * sizeof y[0]);
+      memcpy(cs->y_end, y, NY * sizeof y[0]);
       return IMPACTFIT__FAIL(err, IMPACTFIT_ENOSEP,
                              "no separation within %g integrator steps (t = %g of the time bound %g "
                              "delta_m0/v, delta = %g delta_m0): a creep too slow to follow (transition "
@@ -1035,7 +1134,7 @@ static int integrate(impactfit_impact_workspace *ws, const scaled_problem *P, co
     if (ws->sys.gamma > 0.0 && fabs(y[1]) <= 1e-12 &&
         fabs(force(&ws->sys, y) - ws->sys.gamma) <= 1e-10 * ws->sys.gamma) {
       cs->t_end = t;
-      memcpy(cs->y_end, y, 3 * sizeof y[0]);
+      memcpy(cs->y_end, y, NY * sizeof y[0]);
       return IMPACTFIT__FAIL(err, IMPACTFIT_ENOSEP,
                              "no separation: the bodies come to rest in contact (static "
                              "equilibrium at delta = %g delta_m0, transition %s)",
@@ -1045,9 +1144,11 @@ static int integrate(impactfit_impact_workspace *ws, const scaled_problem *P, co
       return IMPACTFIT__FAIL(err, st, "event location failed at t = %g (scaled)", t);
     if (cs->ended || cs->touched || cs->asymptotic)
       continue;
+    if (!cs->end_phase && enter_end_phase(cs, &ws->sys, y))
+      cs->end_phase = 1;
     if (creeps_forever(&ws->sys, P->tr, y)) {
       cs->t_end = t;
-      memcpy(cs->y_end, y, 3 * sizeof y[0]);
+      memcpy(cs->y_end, y, NY * sizeof y[0]);
       return IMPACTFIT__FAIL(err, IMPACTFIT_ENOSEP,
                              "no separation: the bodies creep towards delta = 0 without reaching it "
                              "(transition A, zeta = %g; shown at t = %g delta_m0/v, delta = %g delta_m0)",
@@ -1082,7 +1183,7 @@ static int do_contact(impactfit_impact_workspace *ws, const scaled_problem *P, i
   memset(&cs, 0, sizeof cs);
   cs.tr = P->tr;
   cs.locate_extrema = P->locate_extrema;
-  double y[3] = {x0, v0, 0.0};
+  double y[NY] = {x0, v0, 0.0, NAN};
   double f0 = force(S, y);
   cs.fmax = cs.fmin = f0;
   cs.t_fmax = t0;
@@ -1096,7 +1197,11 @@ static int do_contact(impactfit_impact_workspace *ws, const scaled_problem *P, i
   int st = 0;
   if (kind == START_PRE) {
     cs.phase = PH_PRE;
-    if ((st = integrate(ws, P, &cs, t, y, 1e-3, steps, err)))
+    /* the first step stays short of the touch (at most half the gap): the approach to δ = 0, where
+     * |δ|^m is not smooth, is then left to the arrival series instead of an integrator step across it
+     * (whose stages see |δ|^m fall from ≈ 1 to 0 for small m: 2.7e-13 in e_out at m = 0.01) */
+    double h0 = fmin(1e-3, 0.5 * fabs(x0) / fmax(fabs(v0), 1e-300));
+    if ((st = integrate(ws, P, &cs, t, y, h0, steps, err)))
       goto finish;
     if (cs.touched) {
       t = cs.t_end;
@@ -1125,7 +1230,7 @@ static int do_contact(impactfit_impact_workspace *ws, const scaled_problem *P, i
         tau0 *= 0.5;
       }
       sg.len = tau0;
-      double ys[3] = {0.0, w, y[2]};
+      double ys[NY] = {0.0, w, y[2], NAN};
       /* without extrema to look for, nothing can happen inside the start piece (δ' > w/4) */
       if ((st = process_segment(ws, &cs, &sg, cs.locate_extrema ? SERIES_SAMPLES : 1, ys, NULL)))
         return IMPACTFIT__FAIL(err, st, "event location failed in the start series");
@@ -1151,7 +1256,8 @@ finish:
   out->t_end = cs.t_end;
   out->x_end = cs.y_end[0];
   out->v_end = cs.y_end[1];
-  out->f_end = force(S, cs.y_end);
+  /* where the force ended the contact it is 0 there by definition (computed, a rounding residue) */
+  out->f_end = (cs.ended && cs.force_end) ? 0.0 : force(S, cs.y_end);
   if (cs.locate_extrema) {
     if (out->f_end > cs.fmax) {
       cs.fmax = out->f_end;
@@ -1164,7 +1270,9 @@ finish:
   out->t_xmax = cs.t_xmax;
   out->fmax = cs.fmax;
   out->t_fmax = cs.t_fmax;
-  out->fmin = cs.fmin;
+  /* B, C, D: the contact lasts while the force is positive, so its minimum is 0 (the end, or B's
+   * start); a negative value located next to the end is rounding */
+  out->fmin = (P->tr->end_on_force && cs.fmin < 0.0) ? 0.0 : cs.fmin;
   out->work = cs.y_end[2];
   /* ½v_in² − ½v_out² + γ Δx = W + ΔU */
   double lhs = 0.5 * (v0 * v0 - out->v_end * out->v_end) + S->gamma * (out->x_end - x0);
@@ -1198,15 +1306,16 @@ typedef struct flight {
   int which;     /* 0: body − element (D), 1: force sign (B) */
 } flight;
 
-static void flight_state(const flight *F, double d, double y[3]) {
+static void flight_state(const flight *F, double d, double y[NY]) {
   y[0] = F->xs + F->vs * d + 0.5 * F->S->gamma * d * d;
   y[1] = F->vs + F->S->gamma * d;
   y[2] = 0.0;
+  y[3] = NAN;
 }
 
 static double flight_fn(double d, void *params) {
   const flight *F = params;
-  double y[3];
+  double y[NY];
   flight_state(F, d, y);
   if (F->which == 0)
     return y[0] - element_relax(F->S, F->xs, d);
@@ -1253,7 +1362,7 @@ static void emit_flight(impactfit_impact_workspace *ws, double t_sep, const flig
   if (!hk)
     return;
   while (!hk->status && hk->next < hk->count && hk->times[hk->next] <= t_hi) {
-    double d = hk->times[hk->next] - t_sep, y[3];
+    double d = hk->times[hk->next] - t_sep, y[NY];
     flight_state(F, d, y);
     double el = F->relax ? element_relax(F->S, F->xs, d) : 0.0;
     emit_point(ws, hk->times[hk->next], y, 0, el);
@@ -1275,7 +1384,7 @@ static int next_start(impactfit_impact_workspace *ws, const scaled_problem *P, d
     double dhi = 2.0 * fabs(vs) / g + 2.0 * sqrt(2.0 * fabs(xs) / g) + 1e-300;
     if (flight_root(ws, &F, dhi, &d))
       return IMPACTFIT_ENOROOT;
-    double y[3];
+    double y[NY];
     flight_state(&F, d, y);
     *x_next = y[0];
     *v_next = y[1];
@@ -1285,7 +1394,7 @@ static int next_start(impactfit_impact_workspace *ws, const scaled_problem *P, d
     double dhi = 2.0 * fabs(vs) / g + 2.0 * sqrt(2.0 * xs / g);
     if (flight_root(ws, &F, dhi, &d))
       return IMPACTFIT_ENOROOT;
-    double y[3];
+    double y[NY];
     flight_state(&F, d, y);
     double el = element_relax(S, xs, d);
     *element = el;
@@ -1314,7 +1423,7 @@ static int next_start(impactfit_impact_workspace *ws, const scaled_problem *P, d
       F.which = 1;
       if (flight_root(ws, &F, -vs / g, &d))
         d = -vs / g; /* the force is positive from the start of the flight (rounding): turn point */
-      double y[3];
+      double y[NY];
       flight_state(&F, d, y);
       *x_next = y[0];
       *v_next = y[1];

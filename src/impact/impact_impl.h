@@ -12,6 +12,7 @@
 /* Scaled problem: x'' = γ − K s(x) − ζ a(x) x', with s(x) = sgn(x)|x|^n, a(x) = |x|^m. */
 typedef struct impactfit__sys {
   double n, m, K, zeta, gamma;
+  double hscale; /* the end phase's fourth state is h / hscale, h = f/|x|^m (impact.c, "the end phase") */
   long nevals;
 } impactfit__sys;
 
@@ -26,11 +27,11 @@ typedef struct impactfit__sample_hook {
 } impactfit__sample_hook;
 
 struct impactfit_impact_workspace {
-  gsl_odeiv2_step *step;
+  gsl_odeiv2_step *step, *step4; /* the state (x, x', W); with the end phase's h (impact.c) */
   gsl_odeiv2_control *control;
-  gsl_odeiv2_evolve *evolve;
+  gsl_odeiv2_evolve *evolve, *evolve4;
   gsl_root_fsolver *brent;
-  gsl_odeiv2_system gsys;
+  gsl_odeiv2_system gsys, gsys4;
   impactfit__sys sys;
   impactfit__series *ser2; /* without γ terms */
   impactfit__series *ser3; /* with γ terms */

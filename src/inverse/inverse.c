@@ -96,6 +96,7 @@ struct impactfit_inverse_workspace {
   char beyond_msg[256]; /* the engine's reason for the first damping out of its range */
   char nosep_msg[256];  /* the engine's reason for the smallest damping without separation */
   double nosep_u;
+  double u_unit; /* u of the unit scaled damping ζ = 1, where bisection starts its bracket */
 };
 
 impactfit_inverse_workspace *impactfit_inverse_alloc(void) {
@@ -297,8 +298,12 @@ static int brent(impactfit_inverse_workspace *ws, double lo, double hi) {
 
 /* ---- the three methods ---------------------------------------------------------------------- */
 
+/* Bisection, the reference: it ignores every guess (the surrogate, the closed forms, a caller's or a
+ * continuation's) and brackets from ζ = 1 (or c = 1) by doubling steps of ln ζ, so that its
+ * answer depends on the simulations only. */
 static int solve_bisect(impactfit_inverse_workspace *ws, double u0, double slope) {
   (void)slope;
+  u0 = ws->u_unit;
   const evaluation *ev = evaluate(ws, u0);
   if (!ev || ws->converged)
     return ws->converged ? 0 : -1;
@@ -566,7 +571,11 @@ static int run_method(impactfit_inverse_workspace *ws, const impactfit_inverse_p
  * below e = 0.05, and a verification (verify_best) where K is large or not known. */
 static double sim_rtol(double tol, double e) {
   double r = (e >= 0.05) ? 0.1 * tol : 1e-2 * tol * fmin(1.0, fmax(0.1, e / 1e-3));
-  return r < 1e-15 ? 1e-15 : (r > 1e-10 ? 1e-10 : r);
+  /* never looser than the engine's default (impactfit_impact_default_params: 1e-13), so that the
+   * simulation the solver returns is the one `simulate` runs for the returned damping (to a few
+   * units of rounding of ζ): its e_out is then what `simulate` gives within the engine's accuracy */
+  double def = impactfit_impact_default_params().rtol;
+  return r < 1e-15 ? 1e-15 : (r > def ? def : r);
 }
 
 /* Where the integrator's error may exceed a tenth of the tolerance at sim_rtol (see there). */
@@ -618,11 +627,19 @@ static int search(impactfit_inverse_workspace *ws, const impactfit_inverse_param
   }
 }
 
+/* The restitution of an accepted simulation as reported: above e = 1/2 from its 1 − e_out (the
+ * energy balance, without cancellation; the tolerance was met on it), below from its final speed.
+ * The two agree to the engine's accuracy; the first keeps |e_out − e| ≤ tol·(1 − e) (to the rounding
+ * of the double e_out) as e → 1, where the final speed's absolute error (~1e-15) exceeds it. */
+static double reported_e_out(const impactfit_inverse_workspace *ws, const evaluation *ev) {
+  return ws->upper ? 1.0 - ev->one_minus : ev->e_out;
+}
+
 static void fill_result(const impactfit_inverse_workspace *ws, double e, impactfit_inverse_result *res) {
   const evaluation *ev = &ws->evals[ws->best];
   res->e = e;
   res->zeta = exp(ev->u);
-  res->e_out = ev->e_out;
+  res->e_out = reported_e_out(ws, ev);
   res->x_sep = ev->x_sep;
   res->t_contact = ev->t_contact;
   res->iterations = ws->n_evals + ws->extra_evals;
@@ -648,6 +665,7 @@ static int solve_point(impactfit_inverse_workspace *ws, const impactfit_inverse_
   ws->base.locate_extrema = 0;
   ws->base.rtol = sim_rtol(p->tol, e);
   ws->base.t_max = SIM_T_MAX;
+  ws->u_unit = 0.0;
   set_target(ws, e, p->tol, p->max_iter);
   double z0 = (zeta_guess > 0.0 && isfinite(zeta_guess)) ? zeta_guess
                                                          : guess_zeta(p->n, p->m, e, p->transition, p->surrogate_guess);
@@ -833,16 +851,18 @@ int impactfit_copt_solve(impactfit_inverse_workspace *ws, const impactfit_invers
   ws->base.rtol = sim_rtol(q.tol, e);
   ws->base.t_max = SIM_T_MAX;
   set_target(ws, e, q.tol, q.max_iter);
-  double c0;
+  double c0, c1;
   if ((st = impactfit_copt_from_zeta(q.n, guess_zeta(q.n, 0.0, e, q.transition, q.surrogate_guess), k, mass, v, &c0,
-                                     err)))
+                                     err)) ||
+      (st = impactfit_copt_from_zeta(q.n, 1.0, k, mass, v, &c1, err)))
     return st;
+  ws->u_unit = log(c1);
   if ((st = search(ws, &q, log(c0), fmin(-0.05, fmax(log(e), -1.5)), "c", err)))
     return st;
   const evaluation *ev = &ws->evals[ws->best];
   res->c_opt = exp(ev->u);
   res->zeta = res->c_opt * dm / (mass * v);
-  res->e_out = ev->e_out;
+  res->e_out = reported_e_out(ws, ev);
   res->delta_sep = ev->x_sep * dm;
   res->t_contact = ev->t_contact * T;
   res->iterations = ws->n_evals;

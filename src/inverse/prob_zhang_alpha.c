@@ -31,6 +31,8 @@ static const impactfit_sweep_param params[P_COUNT] = {
 static const impactfit_sweep_option options[] = {
     {"transition", "C", "C|A", "C: contact ends where the force falls to zero; A: at delta = 0"},
     {"method", "fast", "fast|bisect|nlopt", "root finder (inverse.h)"},
+    {"guess", "surrogate", "surrogate|closed",
+     "initial guess: the committed c_opt surrogate where it applies (m = 0, C), or closed forms only"},
 };
 
 enum { O_ALPHA, O_LAMBDA_STAR, O_E_OUT, O_ZETA, O_LAMBDA, O_ITERATIONS, O_COUNT };
@@ -63,6 +65,7 @@ static int alloc(void **out, const char *const *opt, const unsigned char *wanted
   s->base = impactfit_inverse_default_params();
   s->base.transition = impactfit_transition_from_name(opt[0]);
   s->base.method = impactfit_root_method_from_name(opt[1]);
+  s->base.surrogate_guess = strcmp(opt[2], "surrogate") == 0;
   s->ws = impactfit_inverse_alloc();
   if (!s->ws || !s->base.transition || !s->base.method) {
     impactfit_inverse_free(s->ws);

@@ -187,7 +187,7 @@ static double fd_force(double t, const double *y, void *ctx) {
 
 /* ---- c_opt ------------------------------------------------------------------------------------- */
 
-/* c_opt for the impact: the inverse solver of inverse.h (m = 0, condition C, |e_out − e| ≤ 1e-10 e)
+/* c_opt for the impact: the inverse solver of inverse.h (m = 0, condition C, |e_out − e| ≤ 1e-10 min(e, 1 − e))
  * with the effective mass and approach velocity at the contact point. */
 static int copt_damping(impactfit_inverse_workspace *inv, double n, double k, double mass, double v, double e,
                         double *c, impactfit_error *err) {

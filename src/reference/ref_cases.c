@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <quadmath.h>
 #include <string.h>
 
 #include "impactfit/hc.h"
@@ -43,19 +44,21 @@ static const impactfit_transition *tr_of(char c) {
 }
 
 double ref_hc_e_exact(double eps) {
-  long double E = eps, lo = 0.0L, hi = 1.0L;
+  /* in __float128: g cancels to ε²(1 − e²)/2 out of terms of size ε, so near e = 1 (ε → 0) long double
+   * resolved e only to about 1e-19/(ε (1 − e)) relative of 1 − e (2.6e-8 at e = 1 − 1e-6) */
+  __float128 E = eps, lo = 0, hi = 1;
   if (eps == 0.0)
     return 1.0;
   /* g(e) = ε(1 + e) − ln(1 + ε) + ln(1 − εe): positive below the root */
-  for (int i = 0; i < 200 && hi - lo > 1e-21L * hi; i++) {
-    long double e = 0.5L * (lo + hi);
-    long double g = (E * e < 1.0L) ? E * (1.0L + e) - log1pl(E) + log1pl(-E * e) : -INFINITY;
-    if (g > 0.0L)
+  for (int i = 0; i < 300 && hi - lo > 1e-32Q * hi; i++) {
+    __float128 e = 0.5Q * (lo + hi);
+    __float128 g = (E * e < 1) ? E * (1 + e) - log1pq(E) + log1pq(-E * e) : -1;
+    if (g > 0)
       lo = e;
     else
       hi = e;
   }
-  return (double)(0.5L * (lo + hi));
+  return (double)(0.5Q * (lo + hi));
 }
 
 /* ---- engine -------------------------------------------------------------------------------------- */
@@ -79,28 +82,23 @@ static void engine_measure(const ref_result *r, const impactfit_impact_result *r
   c->outcome = REF_MEASURED;
 }
 
-void ref_engine_run(impactfit_impact_workspace *ws, uint64_t seed, double zeta_max, ref_engine_case *c) {
-  memset(c, 0, sizeof *c);
-  rng g = {seed};
-  double n = uniform(&g, 1.0, 3.0), m;
-  double pick = urand(&g);
-  if (pick < 0.2)
-    m = pow(10.0, uniform(&g, -9.0, -2.0)); /* m → 0⁺: the sharp early force maximum */
-  else if (pick < 0.3)
-    m = 0.0;
-  else if (pick < 0.4)
-    m = n;
-  else
-    m = uniform(&g, 0.0, 2.0);
-  char cond = "ABCD"[rng_next(&g) % 4];
-  double z = pow(10.0, uniform(&g, -3.0, log10(zeta_max)));
+/* One engine case: the engine and the reference at (n, m, ζ, cond), measured into c. */
+static void engine_case(impactfit_impact_workspace *ws, double n, double m, double z, char cond, ref_engine_case *c) {
   c->n = n;
   c->m = m;
   c->zeta = z;
   c->cond = cond;
   c->outcome = REF_SKIPPED;
-  if (cond == 'B' && m == n && z > 0.5 * (n + 1.0))
-    return; /* undefined (EINVAL) */
+  if (cond == 'B' && m == n && z > 0.5 * (n + 1.0)) { /* undefined: the engine must refuse it (EINVAL) */
+    impactfit_impact_params p = impactfit_impact_scaled_params(n, m, z);
+    p.transition = impactfit_transition_B;
+    impactfit_error err;
+    int st = impactfit_impact_solve(ws, &p, NULL, &err);
+    c->outcome = st == IMPACTFIT_EINVAL ? REF_AGREED : REF_FAILED;
+    if (st != IMPACTFIT_EINVAL)
+      snprintf(c->message, sizeof c->message, "B with m = n and zeta > K is undefined: want EINVAL, got status %d", st);
+    return;
+  }
   if (cond == 'B' && m < n && pow(z / (0.5 * (n + 1.0)), 1.0 / (n - m)) > 1e3)
     return; /* B's gap before touching, (ζ/K)^(1/(n−m)) δ_m0, beyond 1e3 δ_m0: out of range */
   ref_result r;
@@ -133,13 +131,91 @@ void ref_engine_run(impactfit_impact_workspace *ws, uint64_t seed, double zeta_m
   engine_measure(&r, &res, n, z, c);
 }
 
-/* ---- inverse commands ---------------------------------------------------------------------------- */
-
-/* the reference e_out at ζ (0 when the reference gave up) */
-static double ref_e(double n, double m, double z, char cond) {
-  ref_result r;
-  return ref_impact(n, m, z, cond, REF_STEPS, &r) == 0 ? r.e_out : 0.0;
+void ref_engine_run(impactfit_impact_workspace *ws, uint64_t seed, double zeta_max, ref_engine_case *c) {
+  memset(c, 0, sizeof *c);
+  rng g = {seed};
+  double n = uniform(&g, 1.0, 3.0), m;
+  double pick = urand(&g);
+  if (pick < 0.2)
+    m = pow(10.0, uniform(&g, -9.0, -2.0)); /* m → 0⁺: the sharp early force maximum */
+  else if (pick < 0.3)
+    m = 0.0;
+  else if (pick < 0.4)
+    m = n;
+  else
+    m = uniform(&g, 0.0, 2.0);
+  char cond = "ABCD"[rng_next(&g) % 4];
+  double z = pow(10.0, uniform(&g, -3.0, log10(zeta_max)));
+  engine_case(ws, n, m, z, cond, c);
 }
+
+/* ---- the box's edges: directed engine cases ------------------------------------------------------ */
+
+static const double edge_n[] = {1.0, 1.5, 2.0, 3.0};
+/* (condition, ζ): every condition up to ζ = 30; beyond, C only (A and B creep for a time ∝ ζ or
+ * never separate, D is C in a free impact) */
+static const struct {
+  char cond;
+  double zeta;
+} edge_cz[] = {{'A', 1e-6}, {'B', 1e-6}, {'C', 1e-6}, {'D', 1e-6}, {'A', 1e-3},  {'B', 1e-3},
+               {'C', 1e-3}, {'D', 1e-3}, {'A', 1.0},  {'B', 1.0},  {'C', 1.0},   {'D', 1.0},
+               {'A', 30.0}, {'B', 30.0}, {'C', 30.0}, {'D', 30.0}, {'C', 300.0}, {'C', 1000.0}};
+enum { EDGE_M = 9 };
+static double edge_m(int i, double n) {
+  switch (i) {
+  case 0:
+    return 0.0;
+  case 1:
+    return 1e-9; /* m → 0⁺ */
+  case 2:
+    return 0.25;
+  case 3:
+    return 1.0;
+  case 4:
+    return n - 1e-3; /* m → n⁻: the force's slope at the end ∝ n − m */
+  case 5:
+    return n - 1e-6;
+  case 6:
+    return n; /* Hunt–Crossley */
+  case 7:
+    return n + 1e-6; /* m → n⁺: the end at δ = 0 */
+  default:
+    return 2.0;
+  }
+}
+/* the independent audit's scan of m → n⁻ under C (issue 28) */
+static const double audit_n[] = {1.2, 1.8, 2.5}, audit_p[] = {1e-6, 1e-5, 1e-4, 1e-3}, audit_z[] = {30.0, 150.0, 700.0};
+/* below the box: n < 1 (f_min for n < 1, issue 28) */
+static const double low_n[] = {0.3, 0.5, 0.8}, low_m[] = {0.0, 0.1, 0.25}, low_z[] = {0.01, 1.0, 30.0};
+
+#define NE(a) (int)(sizeof a / sizeof a[0])
+#define EDGE_GRID (NE(edge_n) * EDGE_M * NE(edge_cz))
+#define EDGE_AUDIT (NE(audit_n) * NE(audit_p) * NE(audit_z))
+#define EDGE_LOW (NE(low_n) * NE(low_m) * NE(low_z) * 3)
+const int ref_edge_engine_count = EDGE_GRID + EDGE_AUDIT + EDGE_LOW;
+
+void ref_edge_engine_run(impactfit_impact_workspace *ws, int index, ref_engine_case *c) {
+  memset(c, 0, sizeof *c);
+  int i = index;
+  if (i < EDGE_GRID) { /* n × m × (condition, ζ) */
+    int icz = i % NE(edge_cz), im = (i / NE(edge_cz)) % EDGE_M, in = i / (NE(edge_cz) * EDGE_M);
+    double n = edge_n[in];
+    engine_case(ws, n, edge_m(im, n), edge_cz[icz].zeta, edge_cz[icz].cond, c);
+    return;
+  }
+  i -= EDGE_GRID;
+  if (i < EDGE_AUDIT) {
+    int iz = i % NE(audit_z), ip = (i / NE(audit_z)) % NE(audit_p), in = i / (NE(audit_z) * NE(audit_p));
+    engine_case(ws, audit_n[in], audit_n[in] - audit_p[ip], audit_z[iz], 'C', c);
+    return;
+  }
+  i -= EDGE_AUDIT;
+  int ic = i % 3, iz = (i / 3) % NE(low_z), im = (i / (3 * NE(low_z))) % NE(low_m),
+      in = i / (3 * NE(low_z) * NE(low_m));
+  engine_case(ws, low_n[in], low_m[im], low_z[iz], "BCD"[ic], c);
+}
+
+/* ---- inverse commands ---------------------------------------------------------------------------- */
 
 static void failed(ref_inverse_case *c, int k, const char *what, const impactfit_error *err) {
   c->outcome[k] = REF_FAILED;
@@ -152,26 +228,40 @@ static void measured(ref_inverse_case *c, int k, double zeta, double d) {
   c->err[k] = d;
 }
 
-/* copt: m = 0, C, n ∈ [1, 2.5] (the surrogate's guess range and beyond), e ∈ [0.01, 1) */
-static void inv_copt(impactfit_inverse_workspace *iws, rng *g, ref_inverse_case *c) {
-  double n = uniform(g, 1.0, 2.5), e = pow(10.0, uniform(g, -2.0, -1e-3));
+/* |e_ref − e| / min(e, 1 − e) from the reference's e_out with its rounding residue */
+static double ref_e_err(double n, double m, double z, char cond, double e, int *ok) {
+  ref_result r;
+  *ok = ref_impact(n, m, z, cond, REF_STEPS, &r) == 0;
+  return *ok ? fabs((r.e_out - e) + r.e_out_lo) / fmin(e, 1.0 - e) : 0.0;
+}
+
+/* copt: m = 0, C (n ∈ [1, 2.5], e ∈ [0.01, 1) in the random set) */
+static void copt_case(impactfit_inverse_workspace *iws, double n, double e, ref_inverse_case *c) {
   impactfit_inverse_params p = impactfit_inverse_default_params();
   p.n = n;
   impactfit_copt_result cr;
   impactfit_error err;
   char what[160];
   snprintf(what, sizeof what, "copt (n = %.17g, e = %.17g)", n, e);
-  if (impactfit_copt_solve(iws, &p, e, 1.0, 1.0, 1.0, 0, &cr, &err) == 0)
-    measured(c, REF_COPT, cr.zeta, fabs(ref_e(n, 0.0, cr.zeta, 'C') - e) / fmin(e, 1.0 - e));
-  else
+  int ok;
+  if (impactfit_copt_solve(iws, &p, e, 1.0, 1.0, 1.0, 0, &cr, &err) == 0) {
+    double d = ref_e_err(n, 0.0, cr.zeta, 'C', e, &ok);
+    if (ok)
+      measured(c, REF_COPT, cr.zeta, d);
+    else
+      snprintf(c->message[REF_COPT], sizeof c->message[REF_COPT], "%s: the reference failed", what);
+    c->outcome[REF_COPT] = ok ? REF_MEASURED : REF_FAILED;
+  } else {
     failed(c, REF_COPT, what, &err);
+  }
+}
+static void inv_copt(impactfit_inverse_workspace *iws, rng *g, ref_inverse_case *c) {
+  double n = uniform(g, 1.0, 2.5), e = pow(10.0, uniform(g, -2.0, -1e-3));
+  copt_case(iws, n, e, c);
 }
 
-/* zhang-alpha: any m, A or C, e ∈ [0.02, 1) (ζ moderate, so the reference is cheap) */
-static void inv_zhang(impactfit_inverse_workspace *iws, rng *g, ref_inverse_case *c) {
-  double n = uniform(g, 1.0, 3.0), m = (urand(g) < 0.2) ? n : uniform(g, 0.0, 2.0);
-  double e = pow(10.0, uniform(g, -1.7, -1e-3));
-  char cond = (rng_next(g) & 1) ? 'A' : 'C';
+/* zhang-alpha: any m, A or C (e ∈ [0.02, 1) in the random set: ζ moderate, the reference cheap) */
+static void zhang_case(impactfit_inverse_workspace *iws, double n, double m, double e, char cond, ref_inverse_case *c) {
   impactfit_inverse_params p = impactfit_inverse_default_params();
   p.n = n;
   p.m = m;
@@ -188,16 +278,21 @@ static void inv_zhang(impactfit_inverse_workspace *iws, rng *g, ref_inverse_case
     failed(c, REF_ZHANG, what, &err);
     return;
   }
-  double er = ref_e(n, m, ir.zeta, cond);
-  if (er > 0.0)
-    measured(c, REF_ZHANG, ir.zeta, fabs(er - e) / fmin(e, 1.0 - e));
+  int ok;
+  double d = ref_e_err(n, m, ir.zeta, cond, e, &ok);
+  if (ok)
+    measured(c, REF_ZHANG, ir.zeta, d);
+}
+static void inv_zhang(impactfit_inverse_workspace *iws, rng *g, ref_inverse_case *c) {
+  double n = uniform(g, 1.0, 3.0), m = (urand(g) < 0.2) ? n : uniform(g, 0.0, 2.0);
+  double e = pow(10.0, uniform(g, -1.7, -1e-3));
+  char cond = (rng_next(g) & 1) ? 'A' : 'C';
+  zhang_case(iws, n, m, e, cond, c);
 }
 
 /* zhang-alpha for Hunt–Crossley (m = n) over the whole e ∈ [1e-6, 1), A or C: the damping against
  * the exact relation (the strong damping there is beyond the reference's cheap range) */
-static void inv_zhang_hc(impactfit_inverse_workspace *iws, rng *g, ref_inverse_case *c) {
-  double n = uniform(g, 1.0, 3.0), e = pow(10.0, uniform(g, -6.0, -1e-3));
-  char cond = (rng_next(g) & 1) ? 'A' : 'C';
+static void zhang_hc_case(impactfit_inverse_workspace *iws, double n, double e, char cond, ref_inverse_case *c) {
   impactfit_inverse_params p = impactfit_inverse_default_params();
   p.n = n;
   p.m = n;
@@ -211,10 +306,15 @@ static void inv_zhang_hc(impactfit_inverse_workspace *iws, rng *g, ref_inverse_c
   else
     failed(c, REF_ZHANG_HC, what, &err);
 }
+static void inv_zhang_hc(impactfit_inverse_workspace *iws, rng *g, ref_inverse_case *c) {
+  double n = uniform(g, 1.0, 3.0), e = pow(10.0, uniform(g, -6.0, -1e-3));
+  char cond = (rng_next(g) & 1) ? 'A' : 'C';
+  zhang_hc_case(iws, n, e, cond, c);
+}
 
 /* hc-eps: e ∈ [1e-6, 1) against the exact relation */
-static void inv_hc_eps(rng *g, ref_inverse_case *c) {
-  double e = pow(10.0, uniform(g, -6.0, -1e-9)), eps;
+static void hc_eps_case(double e, ref_inverse_case *c) {
+  double eps;
   impactfit_error err;
   char what[160];
   snprintf(what, sizeof what, "hc-eps (e = %.17g)", e);
@@ -223,10 +323,11 @@ static void inv_hc_eps(rng *g, ref_inverse_case *c) {
   else
     failed(c, REF_HC_EPS, what, &err);
 }
+static void inv_hc_eps(rng *g, ref_inverse_case *c) { hc_eps_case(pow(10.0, uniform(g, -6.0, -1e-9)), c); }
 
 /* impact-time: Δτ(ε, n) against the reference's contact duration (ζ = Kε, time × δ_m0) */
-static void inv_impact_time(impactfit_impact_workspace *ws, rng *g, ref_inverse_case *c) {
-  double n = uniform(g, 1.0, 3.0), eps = pow(10.0, uniform(g, -4.0, 1.3)), dtau, eo;
+static void impact_time_case(impactfit_impact_workspace *ws, double n, double eps, ref_inverse_case *c) {
+  double dtau, eo;
   impactfit_error err;
   char what[160];
   snprintf(what, sizeof what, "impact-time (n = %.17g, eps = %.17g)", n, eps);
@@ -238,7 +339,11 @@ static void inv_impact_time(impactfit_impact_workspace *ws, rng *g, ref_inverse_
   ref_result r;
   c->outcome[REF_IMPACT_TIME] = REF_AGREED;
   if (ref_impact(n, n, K * eps, 'A', REF_STEPS, &r) == 0)
-    measured(c, REF_IMPACT_TIME, dtau, fabs(dtau - r.t_contact * dm) / (r.t_contact * dm));
+    measured(c, REF_IMPACT_TIME, dtau, fabs(dtau - r.t_contact * dm - r.t_contact_lo * dm) / (r.t_contact * dm));
+}
+static void inv_impact_time(impactfit_impact_workspace *ws, rng *g, ref_inverse_case *c) {
+  double n = uniform(g, 1.0, 3.0), eps = pow(10.0, uniform(g, -4.0, 1.3));
+  impact_time_case(ws, n, eps, c);
 }
 
 void ref_inverse_run(impactfit_inverse_workspace *iws, impactfit_impact_workspace *ws, uint64_t seed,
@@ -250,4 +355,53 @@ void ref_inverse_run(impactfit_inverse_workspace *iws, impactfit_impact_workspac
   inv_zhang_hc(iws, &g, c);
   inv_hc_eps(&g, c);
   inv_impact_time(ws, &g, c);
+}
+
+/* ---- the box's edges: directed inverse targets --------------------------------------------------- */
+
+static const double ec_n[] = {1.0, 1.25, 1.5, 1.75, 2.0, 2.25, 2.5};
+static const double ec_e[] = {0.01, 0.02, 0.05, 0.1, 0.3, 0.4999999, 0.5, 0.5000001, 0.7, 0.9, 0.99, 0.999, 1.0 - 1e-6};
+static const double ez_n[] = {1.0, 1.5, 2.0, 3.0}, ez_m[] = {0.0, 0.25, 1.0, 1.44, 2.0};
+static const double ez_e[] = {0.02, 0.1, 0.5, 0.9, 0.999};
+static const double eh_e[] = {1e-6, 1e-4, 0.01, 0.5, 0.99, 1.0 - 1e-6};
+static const double ee_e[] = {1e-6, 1e-5, 1e-4, 1e-3, 0.01,  0.1,        0.3,
+                              0.5,  0.7,  0.9,  0.99, 0.999, 1.0 - 1e-6, 1.0 - 1e-9};
+static const double et_n[] = {1.0, 1.233, 1.5, 2.0, 2.5, 3.0};
+static const double et_eps[] = {1e-4, 3e-4, 1e-3, 2.41e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1.0, 3.0, 10.0, 20.0};
+#define EI_COPT (NE(ec_n) * NE(ec_e))
+#define EI_ZHANG (NE(ez_n) * NE(ez_m) * NE(ez_e) * 2)
+#define EI_HC (NE(ez_n) * NE(eh_e) * 2)
+#define EI_EPS NE(ee_e)
+#define EI_TIME (NE(et_n) * NE(et_eps))
+const int ref_edge_inverse_count = EI_COPT + EI_ZHANG + EI_HC + EI_EPS + EI_TIME;
+
+void ref_edge_inverse_run(impactfit_inverse_workspace *iws, impactfit_impact_workspace *ws, int index,
+                          ref_inverse_case *c) {
+  memset(c, 0, sizeof *c);
+  for (int k = 0; k < REF_INVERSE_N; k++)
+    c->outcome[k] = REF_SKIPPED; /* one target per index */
+  int i = index;
+  if (i < EI_COPT) {
+    copt_case(iws, ec_n[i / NE(ec_e)], ec_e[i % NE(ec_e)], c);
+    return;
+  }
+  i -= EI_COPT;
+  if (i < EI_ZHANG) {
+    int ic = i % 2, ie = (i / 2) % NE(ez_e), im = (i / (2 * NE(ez_e))) % NE(ez_m), in = i / (2 * NE(ez_e) * NE(ez_m));
+    zhang_case(iws, ez_n[in], ez_m[im], ez_e[ie], "AC"[ic], c);
+    return;
+  }
+  i -= EI_ZHANG;
+  if (i < EI_HC) {
+    int ic = i % 2, ie = (i / 2) % NE(eh_e), in = i / (2 * NE(eh_e));
+    zhang_hc_case(iws, ez_n[in], eh_e[ie], "AC"[ic], c);
+    return;
+  }
+  i -= EI_HC;
+  if (i < EI_EPS) {
+    hc_eps_case(ee_e[i], c);
+    return;
+  }
+  i -= EI_EPS;
+  impact_time_case(ws, et_n[i / NE(et_eps)], et_eps[i % NE(et_eps)], c);
 }

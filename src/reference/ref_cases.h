@@ -81,6 +81,14 @@ typedef struct ref_engine_case {
 /* The engine case of `seed` (ζ ≤ zeta_max). ws: the engine's workspace. */
 void ref_engine_run(impactfit_impact_workspace *ws, uint64_t seed, double zeta_max, ref_engine_case *out);
 
+/* The box's edges (docs/ACCURACY.md), cases 0 .. ref_edge_engine_count − 1: the grid n ∈ {1, 1.5, 2, 3}
+ * × m ∈ {0, 1e-9, 0.25, 1, n − 1e-3, n − 1e-6, n, n + 1e-6, 2} × (A–D at ζ ∈ {1e-6, 1e-3, 1, 30}, and C
+ * at ζ ∈ {300, 1000});
+ * the independent audit's scan of m → n⁻ under C (n ∈ {1.2, 1.8, 2.5}, n − m ∈ {1e-6 … 1e-3},
+ * ζ ∈ {30, 150, 700}); and n ∈ {0.3, 0.5, 0.8} below the box, m ∈ {0, 0.1, 0.25}, ζ ∈ {0.01, 1, 30}, B–D. */
+extern const int ref_edge_engine_count;
+void ref_edge_engine_run(impactfit_impact_workspace *ws, int index, ref_engine_case *out);
+
 typedef struct ref_inverse_case {
   ref_outcome outcome[REF_INVERSE_N];
   double err[REF_INVERSE_N];
@@ -92,8 +100,18 @@ typedef struct ref_inverse_case {
 void ref_inverse_run(impactfit_inverse_workspace *iws, impactfit_impact_workspace *ws, uint64_t seed,
                      ref_inverse_case *out);
 
-/* Hunt–Crossley e(ε) from the exact relation ε(1 + e) = ln((1 + ε)/(1 − εe)), by bisection in long
- * double (to 1e-21 relative). */
+/* The box's edges for the inverse commands, one target per index 0 .. ref_edge_inverse_count − 1 (the
+ * other commands' outcomes REF_SKIPPED): copt at n ∈ {1, 1.25, …, 2.5} × e ∈ {0.01, …, 1/2 and 1e-7 on
+ * both sides, …, 1 − 1e-6}; zhang-alpha at n ∈ {1, 1.5, 2, 3} × m ∈ {0, 0.25, 1, 1.44, 2} × e ∈ {0.02,
+ * 0.1, 0.5, 0.9, 0.999} × A, C, and m = n at e ∈ {1e-6 … 1 − 1e-6}; hc-eps at 14 e from 1e-6 to
+ * 1 − 1e-9; impact-time at n ∈ {1, 1.233, 1.5, 2, 2.5, 3} × 13 ε from 1e-4 to 20 (with the audit's
+ * 2.41e-3). */
+extern const int ref_edge_inverse_count;
+void ref_edge_inverse_run(impactfit_inverse_workspace *iws, impactfit_impact_workspace *ws, int index,
+                          ref_inverse_case *out);
+
+/* Hunt–Crossley e(ε) from the exact relation ε(1 + e) = ln((1 + ε)/(1 − εe)), by bisection in
+ * __float128 (to 1e-32 relative; the relation cancels to ε²(1 − e²)/2 near e = 1). */
 double ref_hc_e_exact(double eps);
 
 #endif

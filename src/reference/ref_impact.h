@@ -23,10 +23,18 @@ typedef struct ref_result {
   double f_min; /* smallest force (< 0: tensile, under A) */
   double x_max, t_xmax;
   double x_sep; /* x at the end */
+  /* the rounding residues (value − the double above, in the reference's precision) of the main
+   * outputs, for comparing two references beyond double */
+  double e_out_lo, t_contact_lo, f_max_lo, x_max_lo, x_sep_lo;
   long steps;
 } ref_result;
 
-/* cond: 'A', 'B', 'C' or 'D'. max_steps bounds the work (creep under heavy damping). */
+/* cond: 'A', 'B', 'C' or 'D'. max_steps bounds the work (creep under heavy damping). The solver in
+ * double-double arithmetic (ref_impact.c), used by the tests and the accuracy report. */
 int ref_impact(double n, double m, double zeta, char cond, long max_steps, ref_result *out);
+
+/* The same algorithm in __float128 (ref_impact_q.c, about ten times slower): the reference before
+ * the double-double one, kept so that the tests compare the two. */
+int ref_impact_q(double n, double m, double zeta, char cond, long max_steps, ref_result *out);
 
 #endif

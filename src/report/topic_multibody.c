@@ -731,7 +731,8 @@ static int pendulum_eq52(report *r, const pmodel pm[3], const impactfit_pendulum
   report_md(r,
             "The paper's closed form for n = 3/2, Eq. (52), c = 1.95 (e^−0.3 − 1) k^0.4 v^0.2 mass^0.6, at the first "
             "impact (effective mass %.6f kg and approach speed %.4f m/s at the contact point, from the copt run), "
-            "against the exact c_opt (c_opt solver, |e_out − e| ≤ 1e-10 e), each rebounding in a free impact "
+            "against the exact c_opt (c_opt solver, |e_out − e| ≤ 1e-10·min(e, 1 − e)), each rebounding in a free "
+            "impact "
             "simulated by the engine (condition C, tolerance 1e-13):\n\n"
             "| damping | c (N s/m) | e_out of a free impact | e_out − e |\n|---|---|---|---|\n"
             "| Eq. (52) | %.2f | %.5f | %+.2g |\n| exact c_opt | %.2f | %.10f | %+.2g |\n"
@@ -752,7 +753,7 @@ static int pendulum_eq52(report *r, const pmodel pm[3], const impactfit_pendulum
                  "free impact simulated by the engine (condition C, tol 1e-13); holds within 3.4e-3, the published "
                  "closed form's error on the sec. 4.2.4 grid (topic copt)");
   snprintf(how, sizeof how,
-           "impactfit_copt_solve (abs(e_out - e) <= 1e-10 e); its free impact rebounds with e_out - e = "
+           "impactfit_copt_solve (abs(e_out - e) <= 1e-10 min(e, 1 - e)); its free impact rebounds with e_out - e = "
            "%.2g; holds within 1e-9",
            eopt - e);
   report_claim_f(r, "pendulum-copt-c", "impactfit", "two pendulums, first impact: exact c_opt", NAN, cr.c_opt, "N s/m",

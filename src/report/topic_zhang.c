@@ -436,8 +436,18 @@ static int make_header(impactfit_fitfile *ff[2], const zdata *z, sink *h) {
 typedef double (*lambda_fn)(double, double, double, double, double, double);
 
 /* Edge and seam points appended to the random ones: n ∈ {1, 1.5, 2} × m ∈ {0, 2, n ∓ 1e-9 of the
- * piece width} × e ∈ {0.01, 1/2 − ulp, 1/2, 1/2 + ulp, 1 − 1e-6, 1 − 1e-9} (units still random). */
-#define ZHANG_EDGE_POINTS 72
+ * piece width} × e ∈ {0.01, 1/2 − ulp, 1/2, 1/2 + ulp, 1 − 1e-6, 1 − 1e-9}; and a scan of the seam
+ * e = 1/2 (where the two halves of the series meet) across the box, the same as the surrogate
+ * builder's: 17 n uniform in [1, 2] × (65 m uniform in [0, 2] and 33 in [0.9 n, n], where the C
+ * header's seam error peaks) × e ∈ {1/2 − 1e-6, 1/2 − ulp, 1/2, 1/2 + ulp, 1/2 + 1e-6} (an
+ * independent audit found 3.2e-8 at n = 2, m = 1.44, e = 1/2 against a banner of 2.7e-8 measured at
+ * the ends of m only). Units still random. */
+#define ZHANG_EDGE_ONLY 72
+#define ZHANG_SEAM_N 17
+#define ZHANG_SEAM_M 65
+#define ZHANG_SEAM_B 33
+#define ZHANG_SEAM_POINTS (ZHANG_SEAM_N * (ZHANG_SEAM_M + ZHANG_SEAM_B) * 5)
+#define ZHANG_EDGE_POINTS (ZHANG_EDGE_ONLY + ZHANG_SEAM_POINTS)
 
 static double held_out(int t, int points, unsigned long long seed, double *wn, double *wm, double *we, int *failed) {
   lambda_fn fn = t ? impactfit_zhang_a_c : impactfit_zhang_c_c;
@@ -461,7 +471,15 @@ static double held_out(int t, int points, unsigned long long seed, double *wn, d
       if (q % 3 == 2) /* near m = n */
         m = n + ((q % 2) ? 1.0 : -1.0) * pow(10.0, -8.0 * u[1]) * ((q % 2) ? 2.0 - n : n) * 0.999;
       double e = (q % 2) ? exp(log(0.01) * u[2]) : -expm1(log(1e-9) + (log(0.99) - log(1e-9)) * u[2]);
-      if (q >= points) {
+      if (q >= points + ZHANG_EDGE_ONLY) {
+        static const double ss[5] = {0.5 - 1e-6, 0.49999999999999994, 0.5, 0.50000000000000011, 0.5 + 1e-6};
+        int sm = ZHANG_SEAM_M + ZHANG_SEAM_B, k = q - points - ZHANG_EDGE_ONLY, ie = k % 5, im = (k / 5) % sm,
+            in = k / (5 * sm);
+        n = 1.0 + in / (ZHANG_SEAM_N - 1.0);
+        m = (im < ZHANG_SEAM_M) ? 2.0 * im / (ZHANG_SEAM_M - 1.0)
+                                : n * (0.9 + 0.1 * (im - ZHANG_SEAM_M) / (ZHANG_SEAM_B - 1.0));
+        e = ss[ie];
+      } else if (q >= points) {
         static const double es[6] = {0.01, 0.49999999999999994, 0.5, 0.50000000000000011, 1.0 - 1e-6, 1.0 - 1e-9};
         int k = q - points, ie = k % 6, im = (k / 6) % 4, in = k / 24;
         n = 1.0 + 0.5 * in;
@@ -926,7 +944,9 @@ static int zhang_surrogates(const topic_opts *o, report *r) {
             "towards m = n, where α has a kink and a boundary layer for small e) and in e (ln e, ln(1 − e)). "
             "On %d held-out points (n uniform; m uniform, a third within 10^−U(0,8) of m = n; e log-uniform in e "
             "and in 1 − e; k, mass, v random over 5, 4 and 3 decades) and %d points on the edges and seams of "
-            "the box (n = 1, 1.5, 2; m = 0, 2, n ∓ 1e-9; e = 0.01, 1/2 and its neighbours, 1 − 1e-6, 1 − 1e-9), "
+            "the box (n = 1, 1.5, 2; m = 0, 2, n ∓ 1e-9; e = 0.01, 1/2 and its neighbours, 1 − 1e-6, 1 − 1e-9; "
+            "and the seam e = 1/2, where the two halves of each series meet, scanned across the box: 17 values "
+            "of n × 65 of m in [0, 2] and 33 in [0.9 n, n] × e = 1/2, 1/2 ± 1 ulp, 1/2 ± 1e-6), "
             "simulating in the user's units with the header's λ: max |e_out − e| = %.2e under C (at n = %.4f, "
             "m = %.6f, e = %.4g) and %.2e under A (at n = %.4f, m = %.6f, e = %.4g).\n\n",
             pts, ZHANG_EDGE_POINTS, worst[0], wn[0], wm[0], we[0], worst[1], wn[1], wm[1], we[1]);

@@ -94,7 +94,7 @@ if not failures:
     expect("README.md", readme, f"c_opt with |e_out − e| ≤ {copt_sur}")
     hc = flat(read("docs/HUNT_CROSSLEY.md"))
     expect("docs/HUNT_CROSSLEY.md", hc, f"gives back e within {acc['HC_EPS']}·min(e, 1 − e)")
-    expect("docs/HUNT_CROSSLEY.md", hc, f"within {acc['IMPACT_TIME']} relative for random n ∈ [1, 3] and ε ∈ [1e-4, 20]")
+    expect("docs/HUNT_CROSSLEY.md", hc, f"within {acc['IMPACT_TIME']} relative for n ∈ [1, 3] and ε ∈ [1e-4, 20] (random, and a grid")
     expect("docs/HUNT_CROSSLEY.md", hc, f"{dtau_sur} relative maximum error on 201 × 51 held-out points")
     expect("docs/HUNT_CROSSLEY.md", hc, f"Δτ to {dtau_sur}, ε ≤ 100")
     inv = flat(read("docs/INVERSE.md"))

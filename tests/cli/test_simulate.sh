@@ -84,6 +84,18 @@ expect 2 simulate --n 1.5 --c 1 -x
 expect 2 simulate --n 1.5 --c 1 stray
 expect 2 simulate --n 1.5 --c 1e300 --mass 1e-300 --k 1e-300 --v 1e-300
 expect 2 simulate --n 1,2 --c 1 --trace "$TMP/t.csv"
+# a point the model does not define (B with m = n and c v > k) is invalid input: exit 2, alone and
+# inside a grid, where the valid points' rows are still printed and the invalid one's says EINVAL
+expect 2 simulate --n 1.5 --m 1.5 --c 2 --k 1 --mass 1 --v 1 --transition B
+"$BIN" simulate --n 1.5 --m 1.5 --c 0.5,2 --k 1 --mass 1 --v 1 --transition B --csv >"$TMP/out" 2>"$TMP/err"
+got=$?
+if [ "$got" = 2 ] && [ "$(grep -c '' "$TMP/err")" = 1 ] && grep -q 'transition B is undefined for m = n' "$TMP/err" &&
+  grep -q ',OK,' "$TMP/out" && grep -q 'EINVAL' "$TMP/out"; then
+  pass=$((pass + 1))
+else
+  echo "FAIL: simulate B, m = n, c = 0.5,2 -> exit $got, want 2 with one row each:"; cat "$TMP/out" "$TMP/err"
+  fail=$((fail + 1))
+fi
 
 # ---- numerical failure: exit 1 ----
 expect 1 simulate --n 1.5 --c 50 --transition A --t-max 100

@@ -20,7 +20,7 @@
  * Box: n in [1, 2], m in [0, 0], e in [0.0001, 1].
  * Degrees: 14 in n, 0 in m, 36 in ln e, 64 in ln(1 - e) (1530 exact solves).
  * Checked on 400 held-out points (n, m uniform; e uniform in ln e and in ln(1 - e), seed 20201)
- * and 48 points on the edges and the seam e = 0.5 of the box, by simulating with the
+ * and 133 points on the edges and the seam e = 0.5 of the box, by simulating with the
  * surrogate's zeta: max |e_out - e| = 3.504e-12 (at n = 1.000000, m = 0.000000, e = 0.5),
  * max |zeta/zeta_exact - 1| = 1.168e-11.
  * Use: c = zeta mass v / delta_m0^(m+1), delta_m0 = [(n+1) mass v^2 / (2k)]^(1/(n+1));

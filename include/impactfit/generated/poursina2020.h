@@ -25,701 +25,701 @@
  *   objective: absolute residuals f - y, nonlinear least squares
  *   n = 1:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.5365599176469029  +- 0.000251 (standard error)
- *     beta     = -0.4138876508640485  +- 6e-05 (standard error)
+ *     alpha    = 1.5365599169848079  +- 0.000251 (standard error)
+ *     beta     = -0.41388765102138192  +- 6e-05 (standard error)
  *     correlation:  +1.000000 +0.999500
  *                  +0.999500 +1.000000
  *     chi^2 = 8.49978e-07, rms residual = 3.76381e-05, max |f - y| = 0.000120299, max |f - y|/|y| = 0.00102744
  *   n = 1.0101010101010102:
- *     600 points; GSL multifit_nlinear lm, 14 iterations
- *     alpha    = 1.5383236266758171  +- 0.000181 (standard error)
- *     beta     = -0.41224365969774501  +- 4.32e-05 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 12 iterations
+ *     alpha    = 1.5383236266536766  +- 0.000181 (standard error)
+ *     beta     = -0.41224365970238647  +- 4.32e-05 (standard error)
  *     correlation:  +1.000000 +0.999503
  *                  +0.999503 +1.000000
  *     chi^2 = 4.37608e-07, rms residual = 2.70064e-05, max |f - y| = 9.30422e-05, max |f - y|/|y| = 0.000449071
  *   n = 1.0202020202020201:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.540204011165679  +- 0.000116 (standard error)
- *     beta     = -0.41059722516815028  +- 2.75e-05 (standard error)
+ *     alpha    = 1.5402040109147574  +- 0.000116 (standard error)
+ *     beta     = -0.41059722522696984  +- 2.75e-05 (standard error)
  *     correlation:  +1.000000 +0.999507
  *                  +0.999507 +1.000000
  *     chi^2 = 1.76252e-07, rms residual = 1.71392e-05, max |f - y| = 6.61482e-05, max |f - y|/|y| = 0.000243355
  *   n = 1.0303030303030303:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.5421999035033349  +- 6.91e-05 (standard error)
- *     beta     = -0.408948432279303  +- 1.63e-05 (standard error)
+ *     alpha    = 1.5421999034715141  +- 6.91e-05 (standard error)
+ *     beta     = -0.40894843228620531  +- 1.63e-05 (standard error)
  *     correlation:  +1.000000 +0.999511
  *                  +0.999511 +1.000000
  *     chi^2 = 6.14914e-08, rms residual = 1.01235e-05, max |f - y| = 3.96137e-05, max |f - y|/|y| = 0.000888612
  *   n = 1.0404040404040404:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.5443101842063776  +- 8.39e-05 (standard error)
- *     beta     = -0.40729736745747297  +- 1.97e-05 (standard error)
+ *     alpha    = 1.5443101841792506  +- 8.39e-05 (standard error)
+ *     beta     = -0.40729736746316375  +- 1.97e-05 (standard error)
  *     correlation:  +1.000000 +0.999514
  *                  +0.999514 +1.000000
  *     chi^2 = 8.89548e-08, rms residual = 1.21761e-05, max |f - y| = 2.41184e-05, max |f - y|/|y| = 0.00154011
  *   n = 1.0505050505050506:
- *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 1.5465337806291635  +- 0.000143 (standard error)
- *     beta     = -0.40564411837595304  +- 3.34e-05 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 12 iterations
+ *     alpha    = 1.5465337800814436  +- 0.000143 (standard error)
+ *     beta     = -0.40564411850293269  +- 3.34e-05 (standard error)
  *     correlation:  +1.000000 +0.999518
  *                  +0.999518 +1.000000
  *     chi^2 = 2.54321e-07, rms residual = 2.0588e-05, max |f - y| = 3.91155e-05, max |f - y|/|y| = 0.00219763
  *   n = 1.0606060606060606:
- *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.5488696663562371  +- 0.000213 (standard error)
- *     beta     = -0.40398877363959523  +- 4.94e-05 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 13 iterations
+ *     alpha    = 1.5488696663333614  +- 0.000213 (standard error)
+ *     beta     = -0.40398877364401603  +- 4.94e-05 (standard error)
  *     correlation:  +1.000000 +0.999521
  *                  +0.999521 +1.000000
  *     chi^2 = 5.53323e-07, rms residual = 3.03678e-05, max |f - y| = 5.44359e-05, max |f - y|/|y| = 0.00286091
  *   n = 1.0707070707070707:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.5513168600560181  +- 0.000286 (standard error)
- *     beta     = -0.40233142262287064  +- 6.6e-05 (standard error)
+ *     alpha    = 1.5513168600415683  +- 0.000286 (standard error)
+ *     beta     = -0.4023314226252544  +- 6.6e-05 (standard error)
  *     correlation:  +1.000000 +0.999525
  *                  +0.999525 +1.000000
  *     chi^2 = 9.81758e-07, rms residual = 4.04508e-05, max |f - y| = 6.98208e-05, max |f - y|/|y| = 0.00352975
  *   n = 1.0808080808080809:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.553874424617905  +- 0.00036 (standard error)
- *     beta     = -0.40067215526196093  +- 8.28e-05 (standard error)
+ *     alpha    = 1.5538744246029759  +- 0.00036 (standard error)
+ *     beta     = -0.40067215526438055  +- 8.28e-05 (standard error)
  *     correlation:  +1.000000 +0.999529
  *                  +0.999529 +1.000000
  *     chi^2 = 1.53549e-06, rms residual = 5.0588e-05, max |f - y| = 8.78033e-05, max |f - y|/|y| = 0.00420391
  *   n = 1.0909090909090908:
- *     600 points; GSL multifit_nlinear lm, 15 iterations
- *     alpha    = 1.5565414662649875  +- 0.000436 (standard error)
- *     beta     = -0.39901106187402507  +- 9.96e-05 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 14 iterations
+ *     alpha    = 1.556541466253039  +- 0.000436 (standard error)
+ *     beta     = -0.39901106187569035  +- 9.96e-05 (standard error)
  *     correlation:  +1.000000 +0.999532
  *                  +0.999532 +1.000000
  *     chi^2 = 2.21044e-06, rms residual = 6.06965e-05, max |f - y| = 0.000112264, max |f - y|/|y| = 0.00488318
  *   n = 1.101010101010101:
- *     600 points; GSL multifit_nlinear lm, 15 iterations
- *     alpha    = 1.559317133916114  +- 0.000513 (standard error)
- *     beta     = -0.3973482329400127  +- 0.000116 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 14 iterations
+ *     alpha    = 1.5593171336653986  +- 0.000513 (standard error)
+ *     beta     = -0.39734823299585115  +- 0.000116 (standard error)
  *     correlation:  +1.000000 +0.999536
  *                  +0.999536 +1.000000
  *     chi^2 = 3.00261e-06, rms residual = 7.07414e-05, max |f - y| = 0.000136393, max |f - y|/|y| = 0.00556735
  *   n = 1.1111111111111112:
  *     600 points; GSL multifit_nlinear lm, 14 iterations
- *     alpha    = 1.5622006171471863  +- 0.00059 (standard error)
- *     beta     = -0.39568375922479293  +- 0.000133 (standard error)
+ *     alpha    = 1.5622006171461562  +- 0.00059 (standard error)
+ *     beta     = -0.39568375922379989  +- 0.000133 (standard error)
  *     correlation:  +1.000000 +0.999540
  *                  +0.999540 +1.000000
  *     chi^2 = 3.90808e-06, rms residual = 8.07061e-05, max |f - y| = 0.000160194, max |f - y|/|y| = 0.00625622
  *   n = 1.1212121212121211:
  *     600 points; GSL multifit_nlinear lm, 14 iterations
- *     alpha    = 1.5651911477917666  +- 0.000668 (standard error)
- *     beta     = -0.39401773108852622  +- 0.00015 (standard error)
+ *     alpha    = 1.5651911477850711  +- 0.000668 (standard error)
+ *     beta     = -0.39401773108875954  +- 0.00015 (standard error)
  *     correlation:  +1.000000 +0.999543
  *                  +0.999543 +1.000000
  *     chi^2 = 4.923e-06, rms residual = 9.05814e-05, max |f - y| = 0.000183673, max |f - y|/|y| = 0.00694958
  *   n = 1.1313131313131313:
  *     600 points; GSL multifit_nlinear lm, 14 iterations
- *     alpha    = 1.5682879966872718  +- 0.000746 (standard error)
- *     beta     = -0.39235023891862636  +- 0.000167 (standard error)
+ *     alpha    = 1.5682879966723251  +- 0.000746 (standard error)
+ *     beta     = -0.39235023892065723  +- 0.000167 (standard error)
  *     correlation:  +1.000000 +0.999547
  *                  +0.999547 +1.000000
  *     chi^2 = 6.04359e-06, rms residual = 0.000100363, max |f - y| = 0.000206833, max |f - y|/|y| = 0.00764724
  *   n = 1.1414141414141414:
  *     600 points; GSL multifit_nlinear lm, 14 iterations
- *     alpha    = 1.5714904741386355  +- 0.000825 (standard error)
- *     beta     = -0.39068137273323073  +- 0.000183 (standard error)
+ *     alpha    = 1.5714904741194384  +- 0.000825 (standard error)
+ *     beta     = -0.39068137273614384  +- 0.000183 (standard error)
  *     correlation:  +1.000000 +0.999550
  *                  +0.999550 +1.000000
  *     chi^2 = 7.26617e-06, rms residual = 0.000110047, max |f - y| = 0.000229678, max |f - y|/|y| = 0.00834901
  *   n = 1.1515151515151516:
- *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 1.5747979289199299  +- 0.000905 (standard error)
- *     beta     = -0.38901122213281264  +- 0.0002 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 14 iterations
+ *     alpha    = 1.5747979288857148  +- 0.000905 (standard error)
+ *     beta     = -0.38901122213895956  +- 0.0002 (standard error)
  *     correlation:  +1.000000 +0.999554
  *                  +0.999554 +1.000000
  *     chi^2 = 8.58712e-06, rms residual = 0.000119632, max |f - y| = 0.000252213, max |f - y|/|y| = 0.00905469
  *   n = 1.1616161616161615:
  *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 1.5782097475495851  +- 0.000986 (standard error)
- *     beta     = -0.38733987620461074  +- 0.000216 (standard error)
+ *     alpha    = 1.5782097475068184  +- 0.000986 (standard error)
+ *     beta     = -0.38733987621253885  +- 0.000216 (standard error)
  *     correlation:  +1.000000 +0.999557
  *                  +0.999557 +1.000000
  *     chi^2 = 1.00029e-05, rms residual = 0.000129118, max |f - y| = 0.000274442, max |f - y|/|y| = 0.00976412
  *   n = 1.1717171717171717:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.5817253537889941  +- 0.00107 (standard error)
- *     beta     = -0.38566742339255172  +- 0.000233 (standard error)
+ *     alpha    = 1.5817253535353559  +- 0.00107 (standard error)
+ *     beta     = -0.38566742344635108  +- 0.000233 (standard error)
  *     correlation:  +1.000000 +0.999561
  *                  +0.999561 +1.000000
  *     chi^2 = 1.15101e-05, rms residual = 0.000138504, max |f - y| = 0.000296368, max |f - y|/|y| = 0.0104771
  *   n = 1.1818181818181819:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.5853442069596271  +- 0.00115 (standard error)
- *     beta     = -0.38399395163817762  +- 0.000249 (standard error)
+ *     alpha    = 1.5853442068971353  +- 0.00115 (standard error)
+ *     beta     = -0.38399395165012618  +- 0.000249 (standard error)
  *     correlation:  +1.000000 +0.999564
  *                  +0.999564 +1.000000
  *     chi^2 = 1.31053e-05, rms residual = 0.000147791, max |f - y| = 0.000317997, max |f - y|/|y| = 0.0111935
  *   n = 1.1919191919191918:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.5890658033028038  +- 0.00123 (standard error)
- *     beta     = -0.38231954787084932  +- 0.000265 (standard error)
+ *     alpha    = 1.5890658032268099  +- 0.00123 (standard error)
+ *     beta     = -0.38231954788555789  +- 0.000265 (standard error)
  *     correlation:  +1.000000 +0.999568
  *                  +0.999568 +1.000000
  *     chi^2 = 1.47852e-05, rms residual = 0.000156977, max |f - y| = 0.000339332, max |f - y|/|y| = 0.0119131
  *   n = 1.202020202020202:
- *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 1.5928896733262468  +- 0.00131 (standard error)
- *     beta     = -0.38064429838548469  +- 0.000281 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 12 iterations
+ *     alpha    = 1.5928896732423259  +- 0.00131 (standard error)
+ *     beta     = -0.38064429840175673  +- 0.000281 (standard error)
  *     correlation:  +1.000000 +0.999571
  *                  +0.999571 +1.000000
  *     chi^2 = 1.65466e-05, rms residual = 0.000166065, max |f - y| = 0.000360377, max |f - y|/|y| = 0.0126357
  *   n = 1.2121212121212122:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.5968153822274616  +- 0.0014 (standard error)
- *     beta     = -0.37896828856100007  +- 0.000297 (standard error)
+ *     alpha    = 1.5968153821396702  +- 0.0014 (standard error)
+ *     beta     = -0.37896828857797049  +- 0.000297 (standard error)
  *     correlation:  +1.000000 +0.999575
  *                  +0.999575 +1.000000
  *     chi^2 = 1.83864e-05, rms residual = 0.000175054, max |f - y| = 0.000381136, max |f - y|/|y| = 0.0133613
  *   n = 1.2222222222222223:
- *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6008425296133997  +- 0.00148 (standard error)
- *     beta     = -0.37729160274675577  +- 0.000313 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 13 iterations
+ *     alpha    = 1.6008425290116064  +- 0.00148 (standard error)
+ *     beta     = -0.3772916028722339  +- 0.000313 (standard error)
  *     correlation:  +1.000000 +0.999578
  *                  +0.999578 +1.000000
  *     chi^2 = 2.03015e-05, rms residual = 0.000183945, max |f - y| = 0.000401614, max |f - y|/|y| = 0.0140896
  *   n = 1.2323232323232323:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6049707463947727  +- 0.00157 (standard error)
- *     beta     = -0.37561432475528678  +- 0.000329 (standard error)
+ *     alpha    = 1.6049707462914213  +- 0.00157 (standard error)
+ *     beta     = -0.37561432477523815  +- 0.000329 (standard error)
  *     correlation:  +1.000000 +0.999582
  *                  +0.999582 +1.000000
  *     chi^2 = 2.2289e-05, rms residual = 0.000192739, max |f - y| = 0.000421815, max |f - y|/|y| = 0.0148204
  *   n = 1.2424242424242424:
- *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.609199699316157  +- 0.00165 (standard error)
- *     beta     = -0.3739365367509947  +- 0.000345 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 13 iterations
+ *     alpha    = 1.6091996992203514  +- 0.00165 (standard error)
+ *     beta     = -0.37393653676924798  +- 0.000345 (standard error)
  *     correlation:  +1.000000 +0.999585
  *                  +0.999585 +1.000000
  *     chi^2 = 2.4346e-05, rms residual = 0.000201436, max |f - y| = 0.000441742, max |f - y|/|y| = 0.0155537
  *   n = 1.2525252525252526:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6135290854180808  +- 0.00174 (standard error)
- *     beta     = -0.37225832027689915  +- 0.00036 (standard error)
+ *     alpha    = 1.6135290853232866  +- 0.00174 (standard error)
+ *     beta     = -0.37225832029481487  +- 0.00036 (standard error)
  *     correlation:  +1.000000 +0.999589
  *                  +0.999589 +1.000000
  *     chi^2 = 2.64696e-05, rms residual = 0.000210038, max |f - y| = 0.000461399, max |f - y|/|y| = 0.0162893
  *   n = 1.2626262626262625:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6179586340378478  +- 0.00183 (standard error)
- *     beta     = -0.37057975569657864  +- 0.000376 (standard error)
+ *     alpha    = 1.6179586341950747  +- 0.00183 (standard error)
+ *     beta     = -0.37057975566251045  +- 0.000376 (standard error)
  *     correlation:  +1.000000 +0.999592
  *                  +0.999592 +1.000000
  *     chi^2 = 2.86571e-05, rms residual = 0.000218545, max |f - y| = 0.000480791, max |f - y|/|y| = 0.0170271
  *   n = 1.2727272727272727:
- *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6224881058565861  +- 0.00191 (standard error)
- *     beta     = -0.36890092226965426  +- 0.000391 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 14 iterations
+ *     alpha    = 1.6224881058539942  +- 0.00191 (standard error)
+ *     beta     = -0.36890092226845811  +- 0.000391 (standard error)
  *     correlation:  +1.000000 +0.999596
  *                  +0.999596 +1.000000
  *     chi^2 = 3.09059e-05, rms residual = 0.000226958, max |f - y| = 0.000499921, max |f - y|/|y| = 0.0177669
  *   n = 1.2828282828282829:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6271172924580541  +- 0.002 (standard error)
- *     beta     = -0.36722189812728318  +- 0.000407 (standard error)
+ *     alpha    = 1.6271172925353086  +- 0.002 (standard error)
+ *     beta     = -0.36722189810986394  +- 0.000407 (standard error)
  *     correlation:  +1.000000 +0.999599
  *                  +0.999599 +1.000000
  *     chi^2 = 3.32133e-05, rms residual = 0.000235277, max |f - y| = 0.000518792, max |f - y|/|y| = 0.0185085
  *   n = 1.2929292929292928:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6318460158914145  +- 0.00209 (standard error)
- *     beta     = -0.36554276025490301  +- 0.000422 (standard error)
+ *     alpha    = 1.6318460158139423  +- 0.00209 (standard error)
+ *     beta     = -0.36554276026876831  +- 0.000422 (standard error)
  *     correlation:  +1.000000 +0.999603
  *                  +0.999603 +1.000000
  *     chi^2 = 3.55768e-05, rms residual = 0.000243505, max |f - y| = 0.00053741, max |f - y|/|y| = 0.0192519
  *   n = 1.303030303030303:
- *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 1.6366741283392001  +- 0.00218 (standard error)
- *     beta     = -0.36386358446121991  +- 0.000437 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 12 iterations
+ *     alpha    = 1.6366741282086992  +- 0.00218 (standard error)
+ *     beta     = -0.36386358448555978  +- 0.000437 (standard error)
  *     correlation:  +1.000000 +0.999606
  *                  +0.999606 +1.000000
  *     chi^2 = 3.7994e-05, rms residual = 0.000251641, max |f - y| = 0.000555777, max |f - y|/|y| = 0.0199969
  *   n = 1.3131313131313131:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.641601511475395  +- 0.00227 (standard error)
- *     beta     = -0.36218444541641948  +- 0.000452 (standard error)
+ *     alpha    = 1.6416015113856213  +- 0.00227 (standard error)
+ *     beta     = -0.36218444543245515  +- 0.000452 (standard error)
  *     correlation:  +1.000000 +0.999609
  *                  +0.999609 +1.000000
  *     chi^2 = 4.04626e-05, rms residual = 0.000259687, max |f - y| = 0.000573898, max |f - y|/|y| = 0.0207433
  *   n = 1.3232323232323233:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.646628076598954  +- 0.00237 (standard error)
- *     beta     = -0.36050541654210766  +- 0.000467 (standard error)
+ *     alpha    = 1.646628076504995  +- 0.00237 (standard error)
+ *     beta     = -0.36050541655881568  +- 0.000467 (standard error)
  *     correlation:  +1.000000 +0.999613
  *                  +0.999613 +1.000000
  *     chi^2 = 4.29801e-05, rms residual = 0.000267644, max |f - y| = 0.000591775, max |f - y|/|y| = 0.0214912
  *   n = 1.3333333333333333:
- *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6517537638062694  +- 0.00246 (standard error)
- *     beta     = -0.35882657010001034  +- 0.000482 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 13 iterations
+ *     alpha    = 1.6517537637596986  +- 0.00246 (standard error)
+ *     beta     = -0.35882657010738739  +- 0.000482 (standard error)
  *     correlation:  +1.000000 +0.999616
  *                  +0.999616 +1.000000
  *     chi^2 = 4.55443e-05, rms residual = 0.000275513, max |f - y| = 0.000609413, max |f - y|/|y| = 0.0222403
  *   n = 1.3434343434343434:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6569785419636232  +- 0.00255 (standard error)
- *     beta     = -0.3571479771276968  +- 0.000496 (standard error)
+ *     alpha    = 1.6569785418867093  +- 0.00255 (standard error)
+ *     beta     = -0.35714797714093993  +- 0.000496 (standard error)
  *     correlation:  +1.000000 +0.999619
  *                  +0.999619 +1.000000
  *     chi^2 = 4.81531e-05, rms residual = 0.000283294, max |f - y| = 0.000626815, max |f - y|/|y| = 0.0229905
  *   n = 1.3535353535353536:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6623024082924425  +- 0.00265 (standard error)
- *     beta     = -0.35546970745662171  +- 0.000511 (standard error)
+ *     alpha    = 1.6623024082138751  +- 0.00265 (standard error)
+ *     beta     = -0.35546970747008705  +- 0.000511 (standard error)
  *     correlation:  +1.000000 +0.999623
  *                  +0.999623 +1.000000
  *     chi^2 = 5.08044e-05, rms residual = 0.000290988, max |f - y| = 0.000643985, max |f - y|/|y| = 0.0237418
  *   n = 1.3636363636363638:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6677253881103393  +- 0.00274 (standard error)
- *     beta     = -0.35379182970570594  +- 0.000525 (standard error)
+ *     alpha    = 1.6677253880358469  +- 0.00274 (standard error)
+ *     beta     = -0.3537918297182972  +- 0.000525 (standard error)
  *     correlation:  +1.000000 +0.999626
  *                  +0.999626 +1.000000
  *     chi^2 = 5.34961e-05, rms residual = 0.000298597, max |f - y| = 0.000660925, max |f - y|/|y| = 0.0244939
  *   n = 1.3737373737373737:
- *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.6732475434304521  +- 0.00284 (standard error)
- *     beta     = -0.35211440959615453  +- 0.00054 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 12 iterations
+ *     alpha    = 1.6732475345293545  +- 0.00284 (standard error)
+ *     beta     = -0.35211441128684229  +- 0.00054 (standard error)
  *     correlation:  +1.000000 +0.999629
  *                  +0.999629 +1.000000
  *     chi^2 = 5.62262e-05, rms residual = 0.000306121, max |f - y| = 0.00067764, max |f - y|/|y| = 0.0252469
  *   n = 1.3838383838383839:
- *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6788689285659224  +- 0.00294 (standard error)
- *     beta     = -0.35043751834759018  +- 0.000554 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 13 iterations
+ *     alpha    = 1.678868928538876  +- 0.00294 (standard error)
+ *     beta     = -0.35043751835094383  +- 0.000554 (standard error)
  *     correlation:  +1.000000 +0.999633
  *                  +0.999633 +1.000000
  *     chi^2 = 5.89928e-05, rms residual = 0.000313562, max |f - y| = 0.000694132, max |f - y|/|y| = 0.0260006
  *   n = 1.393939393939394:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6845896781445138  +- 0.00303 (standard error)
- *     beta     = -0.34876121590374176  +- 0.000568 (standard error)
+ *     alpha    = 1.6845896780448788  +- 0.00303 (standard error)
+ *     beta     = -0.34876121592059484  +- 0.000568 (standard error)
  *     correlation:  +1.000000 +0.999636
  *                  +0.999636 +1.000000
  *     chi^2 = 6.17939e-05, rms residual = 0.00032092, max |f - y| = 0.000710406, max |f - y|/|y| = 0.0267548
  *   n = 1.404040404040404:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.6904099213617068  +- 0.00313 (standard error)
- *     beta     = -0.34708556721249739  +- 0.000582 (standard error)
+ *     alpha    = 1.6904099185958337  +- 0.00313 (standard error)
+ *     beta     = -0.34708556772446586  +- 0.000582 (standard error)
  *     correlation:  +1.000000 +0.999639
  *                  +0.999639 +1.000000
  *     chi^2 = 6.46279e-05, rms residual = 0.000328197, max |f - y| = 0.000726464, max |f - y|/|y| = 0.0275096
  *   n = 1.4141414141414141:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.6963298125617663  +- 0.00323 (standard error)
- *     beta     = -0.3454106363229873  +- 0.000596 (standard error)
+ *     alpha    = 1.6963298124664592  +- 0.00323 (standard error)
+ *     beta     = -0.34541063633873714  +- 0.000596 (standard error)
  *     correlation:  +1.000000 +0.999642
  *                  +0.999642 +1.000000
  *     chi^2 = 6.74929e-05, rms residual = 0.000335393, max |f - y| = 0.00074231, max |f - y|/|y| = 0.0282647
  *   n = 1.4242424242424243:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.702349549692709  +- 0.00334 (standard error)
- *     beta     = -0.34373648297331422  +- 0.00061 (standard error)
+ *     alpha    = 1.7023495488521563  +- 0.00334 (standard error)
+ *     beta     = -0.34373648312518601  +- 0.00061 (standard error)
  *     correlation:  +1.000000 +0.999646
  *                  +0.999646 +1.000000
  *     chi^2 = 7.03873e-05, rms residual = 0.000342509, max |f - y| = 0.000757946, max |f - y|/|y| = 0.0290202
  *   n = 1.4343434343434343:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.7084693437193428  +- 0.00344 (standard error)
- *     beta     = -0.34206316824090943  +- 0.000624 (standard error)
+ *     alpha    = 1.708469343628255  +- 0.00344 (standard error)
+ *     beta     = -0.34206316825564465  +- 0.000624 (standard error)
  *     correlation:  +1.000000 +0.999649
  *                  +0.999649 +1.000000
  *     chi^2 = 7.33093e-05, rms residual = 0.000349546, max |f - y| = 0.000773376, max |f - y|/|y| = 0.0297759
  *   n = 1.4444444444444444:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.7146894394000929  +- 0.00354 (standard error)
- *     beta     = -0.3403907506892272  +- 0.000637 (standard error)
+ *     alpha    = 1.7146894393145671  +- 0.00354 (standard error)
+ *     beta     = -0.34039075070284291  +- 0.000637 (standard error)
  *     correlation:  +1.000000 +0.999652
  *                  +0.999652 +1.000000
  *     chi^2 = 7.62574e-05, rms residual = 0.000356505, max |f - y| = 0.000788603, max |f - y|/|y| = 0.0305317
  *   n = 1.4545454545454546:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.7210101045753463  +- 0.00365 (standard error)
- *     beta     = -0.33871928832072867  +- 0.000651 (standard error)
+ *     alpha    = 1.7210101044955188  +- 0.00365 (standard error)
+ *     beta     = -0.33871928833320558  +- 0.000651 (standard error)
  *     correlation:  +1.000000 +0.999655
  *                  +0.999655 +1.000000
  *     chi^2 = 7.923e-05, rms residual = 0.000363387, max |f - y| = 0.00080363, max |f - y|/|y| = 0.0312875
  *   n = 1.4646464646464645:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.727431634750042  +- 0.00375 (standard error)
- *     beta     = -0.33704883773399719  +- 0.000664 (standard error)
+ *     alpha    = 1.7274316346759409  +- 0.00375 (standard error)
+ *     beta     = -0.33704883774533795  +- 0.000664 (standard error)
  *     correlation:  +1.000000 +0.999658
  *                  +0.999658 +1.000000
  *     chi^2 = 8.22257e-05, rms residual = 0.000370193, max |f - y| = 0.00081846, max |f - y|/|y| = 0.0320433
  *   n = 1.4747474747474747:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.7339543513441231  +- 0.00386 (standard error)
- *     beta     = -0.33537945443698325  +- 0.000678 (standard error)
+ *     alpha    = 1.7339543614398127  +- 0.00386 (standard error)
+ *     beta     = -0.33537945266247859  +- 0.000678 (standard error)
  *     correlation:  +1.000000 +0.999662
  *                  +0.999662 +1.000000
  *     chi^2 = 8.5243e-05, rms residual = 0.000376924, max |f - y| = 0.000833096, max |f - y|/|y| = 0.0327989
  *   n = 1.4848484848484849:
- *     600 points; GSL multifit_nlinear lm, 10 iterations
- *     alpha    = 1.7405786076329612  +- 0.00397 (standard error)
- *     beta     = -0.33371119181027414  +- 0.000691 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 11 iterations
+ *     alpha    = 1.7405786019026319  +- 0.00397 (standard error)
+ *     beta     = -0.33371119280632167  +- 0.000691 (standard error)
  *     correlation:  +1.000000 +0.999665
  *                  +0.999665 +1.000000
  *     chi^2 = 8.82804e-05, rms residual = 0.00038358, max |f - y| = 0.000847541, max |f - y|/|y| = 0.0335543
  *   n = 1.494949494949495:
- *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.7473047605581571  +- 0.00408 (standard error)
- *     beta     = -0.3320441060196877  +- 0.000704 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 11 iterations
+ *     alpha    = 1.7473047605007948  +- 0.00408 (standard error)
+ *     beta     = -0.33204410602781315  +- 0.000704 (standard error)
  *     correlation:  +1.000000 +0.999668
  *                  +0.999668 +1.000000
  *     chi^2 = 9.13366e-05, rms residual = 0.000390164, max |f - y| = 0.000861797, max |f - y|/|y| = 0.0343095
  *   n = 1.5050505050505052:
  *     600 points; GSL multifit_nlinear lm, 10 iterations
- *     alpha    = 1.7541332280711803  +- 0.00419 (standard error)
- *     beta     = -0.33037824604135269  +- 0.000717 (standard error)
+ *     alpha    = 1.7541332270339471  +- 0.00419 (standard error)
+ *     beta     = -0.33037824621715567  +- 0.000717 (standard error)
  *     correlation:  +1.000000 +0.999671
  *                  +0.999671 +1.000000
  *     chi^2 = 9.44104e-05, rms residual = 0.000396674, max |f - y| = 0.000875867, max |f - y|/|y| = 0.0350642
  *   n = 1.5151515151515151:
  *     600 points; GSL multifit_nlinear lm, 10 iterations
- *     alpha    = 1.7610644276692746  +- 0.0043 (standard error)
- *     beta     = -0.32871366436048322  +- 0.00073 (standard error)
+ *     alpha    = 1.7610644276203773  +- 0.0043 (standard error)
+ *     beta     = -0.32871366436702287  +- 0.00073 (standard error)
  *     correlation:  +1.000000 +0.999674
  *                  +0.999674 +1.000000
  *     chi^2 = 9.75003e-05, rms residual = 0.000403114, max |f - y| = 0.000889755, max |f - y|/|y| = 0.0358186
  *   n = 1.5252525252525253:
  *     600 points; GSL multifit_nlinear lm, 10 iterations
- *     alpha    = 1.7680988145487448  +- 0.00441 (standard error)
- *     beta     = -0.32705041037038485  +- 0.000743 (standard error)
+ *     alpha    = 1.7680988145075953  +- 0.00441 (standard error)
+ *     beta     = -0.32705041037556093  +- 0.000743 (standard error)
  *     correlation:  +1.000000 +0.999677
  *                  +0.999677 +1.000000
  *     chi^2 = 0.000100605, rms residual = 0.000409482, max |f - y| = 0.000903463, max |f - y|/|y| = 0.0365724
  *   n = 1.5353535353535355:
- *     600 points; GSL multifit_nlinear lm, 10 iterations
- *     alpha    = 1.7752368661377846  +- 0.00453 (standard error)
- *     beta     = -0.32538853305408805  +- 0.000756 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 11 iterations
+ *     alpha    = 1.7752368660940856  +- 0.00453 (standard error)
+ *     beta     = -0.32538853305964222  +- 0.000756 (standard error)
  *     correlation:  +1.000000 +0.999680
  *                  +0.999680 +1.000000
  *     chi^2 = 0.000103724, rms residual = 0.00041578, max |f - y| = 0.000916993, max |f - y|/|y| = 0.0373256
  *   n = 1.5454545454545454:
- *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.7824790930180923  +- 0.00465 (standard error)
- *     beta     = -0.32372807916921775  +- 0.000768 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 10 iterations
+ *     alpha    = 1.7824790869714999  +- 0.00465 (standard error)
+ *     beta     = -0.32372808016776355  +- 0.000768 (standard error)
  *     correlation:  +1.000000 +0.999683
  *                  +0.999683 +1.000000
  *     chi^2 = 0.000106855, rms residual = 0.00042201, max |f - y| = 0.000930349, max |f - y|/|y| = 0.0380781
  *   n = 1.5555555555555556:
  *     600 points; GSL multifit_nlinear lm, 10 iterations
- *     alpha    = 1.7898260080036785  +- 0.00476 (standard error)
- *     beta     = -0.32206909839159509  +- 0.000781 (standard error)
+ *     alpha    = 1.789826008020903  +- 0.00476 (standard error)
+ *     beta     = -0.32206909838706627  +- 0.000781 (standard error)
  *     correlation:  +1.000000 +0.999686
  *                  +0.999686 +1.000000
  *     chi^2 = 0.000109998, rms residual = 0.000428171, max |f - y| = 0.000943532, max |f - y|/|y| = 0.03883
  *   n = 1.5656565656565657:
- *     600 points; GSL multifit_nlinear lm, 10 iterations
- *     alpha    = 1.7972781864280933  +- 0.00488 (standard error)
- *     beta     = -0.32041163336844186  +- 0.000793 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 9 iterations
+ *     alpha    = 1.7972781862581833  +- 0.00488 (standard error)
+ *     beta     = -0.32041163339437195  +- 0.000793 (standard error)
  *     correlation:  +1.000000 +0.999689
  *                  +0.999689 +1.000000
  *     chi^2 = 0.000113152, rms residual = 0.000434265, max |f - y| = 0.000956545, max |f - y|/|y| = 0.039581
  *   n = 1.5757575757575757:
  *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.8048362054037235  +- 0.005 (standard error)
- *     beta     = -0.31875572979308792  +- 0.000806 (standard error)
+ *     alpha    = 1.8048362058390008  +- 0.005 (standard error)
+ *     beta     = -0.31875572972131644  +- 0.000806 (standard error)
  *     correlation:  +1.000000 +0.999692
  *                  +0.999692 +1.000000
  *     chi^2 = 0.000116315, rms residual = 0.000440293, max |f - y| = 0.000969391, max |f - y|/|y| = 0.0403312
  *   n = 1.5858585858585859:
  *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.8125006754303257  +- 0.00512 (standard error)
- *     beta     = -0.317101431211816  +- 0.000818 (standard error)
+ *     alpha    = 1.8125006755699116  +- 0.00512 (standard error)
+ *     beta     = -0.31710143118788919  +- 0.000818 (standard error)
  *     correlation:  +1.000000 +0.999695
  *                  +0.999695 +1.000000
  *     chi^2 = 0.000119486, rms residual = 0.000446254, max |f - y| = 0.000982073, max |f - y|/|y| = 0.0410805
  *   n = 1.595959595959596:
  *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.8202722330598224  +- 0.00525 (standard error)
- *     beta     = -0.31544878026753848  +- 0.00083 (standard error)
+ *     alpha    = 1.8202722330394918  +- 0.00525 (standard error)
+ *     beta     = -0.31544878026911999  +- 0.00083 (standard error)
  *     correlation:  +1.000000 +0.999698
  *                  +0.999698 +1.000000
  *     chi^2 = 0.000122664, rms residual = 0.000452151, max |f - y| = 0.000994592, max |f - y|/|y| = 0.0418288
  *   n = 1.606060606060606:
  *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.8281515417676062  +- 0.00537 (standard error)
- *     beta     = -0.3137978185950776  +- 0.000842 (standard error)
+ *     alpha    = 1.8281515417358221  +- 0.00537 (standard error)
+ *     beta     = -0.31379781859844474  +- 0.000842 (standard error)
  *     correlation:  +1.000000 +0.999701
  *                  +0.999701 +1.000000
  *     chi^2 = 0.00012585, rms residual = 0.000457984, max |f - y| = 0.00100695, max |f - y|/|y| = 0.0425761
  *   n = 1.6161616161616161:
  *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.8361392918980246  +- 0.0055 (standard error)
- *     beta     = -0.31214858686925773  +- 0.000854 (standard error)
+ *     alpha    = 1.8361392918818518  +- 0.0055 (standard error)
+ *     beta     = -0.31214858687017422  +- 0.000854 (standard error)
  *     correlation:  +1.000000 +0.999704
  *                  +0.999704 +1.000000
  *     chi^2 = 0.00012904, rms residual = 0.000463753, max |f - y| = 0.00101915, max |f - y|/|y| = 0.0433223
  *   n = 1.6262626262626263:
- *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.8442362055686294  +- 0.00563 (standard error)
- *     beta     = -0.31050112409045316  +- 0.000866 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 9 iterations
+ *     alpha    = 1.8442362009515121  +- 0.00563 (standard error)
+ *     beta     = -0.31050112479962549  +- 0.000866 (standard error)
  *     correlation:  +1.000000 +0.999707
  *                  +0.999707 +1.000000
  *     chi^2 = 0.000132236, rms residual = 0.00046946, max |f - y| = 0.0010312, max |f - y|/|y| = 0.0440673
  *   n = 1.6363636363636362:
  *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.8524430137137515  +- 0.00576 (standard error)
- *     beta     = -0.30885547116227602  +- 0.000878 (standard error)
+ *     alpha    = 1.8524430136950738  +- 0.00576 (standard error)
+ *     beta     = -0.30885547116358741  +- 0.000878 (standard error)
  *     correlation:  +1.000000 +0.999710
  *                  +0.999710 +1.000000
  *     chi^2 = 0.000135435, rms residual = 0.000475106, max |f - y| = 0.00104309, max |f - y|/|y| = 0.0448112
  *   n = 1.6464646464646466:
  *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.8607605030943066  +- 0.00589 (standard error)
- *     beta     = -0.30721166370299724  +- 0.000889 (standard error)
+ *     alpha    = 1.8607605023462295  +- 0.00589 (standard error)
+ *     beta     = -0.30721166381449572  +- 0.000889 (standard error)
  *     correlation:  +1.000000 +0.999713
  *                  +0.999713 +1.000000
  *     chi^2 = 0.000138638, rms residual = 0.00048069, max |f - y| = 0.00105483, max |f - y|/|y| = 0.0455538
  *   n = 1.6565656565656566:
  *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.8691894668586215  +- 0.00602 (standard error)
- *     beta     = -0.30556973969423668  +- 0.000901 (standard error)
+ *     alpha    = 1.8691894668367086  +- 0.00602 (standard error)
+ *     beta     = -0.30556973969602941  +- 0.000901 (standard error)
  *     correlation:  +1.000000 +0.999716
  *                  +0.999716 +1.000000
  *     chi^2 = 0.000141842, rms residual = 0.000486214, max |f - y| = 0.00106643, max |f - y|/|y| = 0.0462951
  *   n = 1.6666666666666665:
  *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.8777307350615728  +- 0.00615 (standard error)
- *     beta     = -0.30392973485510277  +- 0.000912 (standard error)
+ *     alpha    = 1.8777307350382353  +- 0.00615 (standard error)
+ *     beta     = -0.30392973485709829  +- 0.000912 (standard error)
  *     correlation:  +1.000000 +0.999719
  *                  +0.999719 +1.000000
  *     chi^2 = 0.000145048, rms residual = 0.000491678, max |f - y| = 0.00107788, max |f - y|/|y| = 0.047035
  *   n = 1.6767676767676769:
  *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.8863851630405919  +- 0.00629 (standard error)
- *     beta     = -0.30229168446449051  +- 0.000924 (standard error)
+ *     alpha    = 1.8863851630158681  +- 0.00629 (standard error)
+ *     beta     = -0.30229168446667798  +- 0.000924 (standard error)
  *     correlation:  +1.000000 +0.999722
  *                  +0.999722 +1.000000
  *     chi^2 = 0.000148255, rms residual = 0.000497083, max |f - y| = 0.00108918, max |f - y|/|y| = 0.0477736
  *   n = 1.6868686868686869:
  *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.8951536353260949  +- 0.00643 (standard error)
- *     beta     = -0.30065562282601543  +- 0.000935 (standard error)
+ *     alpha    = 1.8951536353739427  +- 0.00643 (standard error)
+ *     beta     = -0.30065562281763147  +- 0.000935 (standard error)
  *     correlation:  +1.000000 +0.999724
  *                  +0.999724 +1.000000
  *     chi^2 = 0.000151462, rms residual = 0.000502431, max |f - y| = 0.00110034, max |f - y|/|y| = 0.0485107
  *   n = 1.696969696969697:
  *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.9040370652024305  +- 0.00657 (standard error)
- *     beta     = -0.29902158339258256  +- 0.000946 (standard error)
+ *     alpha    = 1.9040370651757705  +- 0.00657 (standard error)
+ *     beta     = -0.29902158339501128  +- 0.000946 (standard error)
  *     correlation:  +1.000000 +0.999727
  *                  +0.999727 +1.000000
  *     chi^2 = 0.000154669, rms residual = 0.000507721, max |f - y| = 0.00111136, max |f - y|/|y| = 0.0492463
  *   n = 1.7070707070707072:
  *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.9130363950200311  +- 0.00671 (standard error)
- *     beta     = -0.29738959878010529  +- 0.000957 (standard error)
+ *     alpha    = 1.913036394989059  +- 0.00671 (standard error)
+ *     beta     = -0.29738959878311816  +- 0.000957 (standard error)
  *     correlation:  +1.000000 +0.999730
  *                  +0.999730 +1.000000
  *     chi^2 = 0.000157874, rms residual = 0.000512955, max |f - y| = 0.00112224, max |f - y|/|y| = 0.0499803
  *   n = 1.7171717171717171:
- *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.9221525958985735  +- 0.00685 (standard error)
- *     beta     = -0.29575970086972908  +- 0.000968 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 9 iterations
+ *     alpha    = 1.9221525964846888  +- 0.00685 (standard error)
+ *     beta     = -0.29575970078555097  +- 0.000968 (standard error)
  *     correlation:  +1.000000 +0.999733
  *                  +0.999733 +1.000000
  *     chi^2 = 0.000161077, rms residual = 0.000518132, max |f - y| = 0.00113299, max |f - y|/|y| = 0.0507128
  *   n = 1.7272727272727273:
  *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.9313866711561116  +- 0.007 (standard error)
- *     beta     = -0.2941319203862644  +- 0.000979 (standard error)
+ *     alpha    = 1.93138667112703  +- 0.007 (standard error)
+ *     beta     = -0.29413192038894687  +- 0.000979 (standard error)
  *     correlation:  +1.000000 +0.999736
  *                  +0.999736 +1.000000
  *     chi^2 = 0.000164277, rms residual = 0.000523255, max |f - y| = 0.0011436, max |f - y|/|y| = 0.0514437
  *   n = 1.7373737373737375:
- *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.9407396505055721  +- 0.00715 (standard error)
- *     beta     = -0.2925062877831186  +- 0.00099 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 9 iterations
+ *     alpha    = 1.9407396491614517  +- 0.00715 (standard error)
+ *     beta     = -0.29250628796791728  +- 0.00099 (standard error)
  *     correlation:  +1.000000 +0.999738
  *                  +0.999738 +1.000000
  *     chi^2 = 0.000167475, rms residual = 0.000528323, max |f - y| = 0.00115408, max |f - y|/|y| = 0.052173
  *   n = 1.7474747474747474:
- *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.950212591065734  +- 0.0073 (standard error)
- *     beta     = -0.29088283314441821  +- 0.001 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 9 iterations
+ *     alpha    = 1.9502125958704606  +- 0.0073 (standard error)
+ *     beta     = -0.29088283248434038  +- 0.001 (standard error)
  *     correlation:  +1.000000 +0.999741
  *                  +0.999741 +1.000000
  *     chi^2 = 0.000170669, rms residual = 0.000533336, max |f - y| = 0.00116443, max |f - y|/|y| = 0.0529005
  *   n = 1.7575757575757576:
  *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.9598066023516698  +- 0.00745 (standard error)
- *     beta     = -0.28926158284014647  +- 0.00101 (standard error)
+ *     alpha    = 1.9598066023216594  +- 0.00745 (standard error)
+ *     beta     = -0.28926158284287679  +- 0.00101 (standard error)
  *     correlation:  +1.000000 +0.999744
  *                  +0.999744 +1.000000
  *     chi^2 = 0.000173858, rms residual = 0.000538297, max |f - y| = 0.00117465, max |f - y|/|y| = 0.0536263
  *   n = 1.7676767676767677:
  *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.9695227919814697  +- 0.0076 (standard error)
- *     beta     = -0.28764256703875962  +- 0.00102 (standard error)
+ *     alpha    = 1.969522791944901  +- 0.0076 (standard error)
+ *     beta     = -0.28764256704234842  +- 0.00102 (standard error)
  *     correlation:  +1.000000 +0.999747
  *                  +0.999747 +1.000000
  *     chi^2 = 0.000177043, rms residual = 0.000543205, max |f - y| = 0.00118474, max |f - y|/|y| = 0.0543503
  *   n = 1.7777777777777777:
  *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.9793623214210159  +- 0.00776 (standard error)
- *     beta     = -0.2860258121380756  +- 0.00103 (standard error)
+ *     alpha    = 1.9793623212225948  +- 0.00776 (standard error)
+ *     beta     = -0.28602581216315293  +- 0.00103 (standard error)
  *     correlation:  +1.000000 +0.999749
  *                  +0.999749 +1.000000
  *     chi^2 = 0.000180223, rms residual = 0.000548061, max |f - y| = 0.00119471, max |f - y|/|y| = 0.0550725
  *   n = 1.7878787878787878:
  *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.9893263780378094  +- 0.00792 (standard error)
- *     beta     = -0.28441134466910589  +- 0.00104 (standard error)
+ *     alpha    = 1.9893263787727204  +- 0.00792 (standard error)
+ *     beta     = -0.2844113445710631  +- 0.00104 (standard error)
  *     correlation:  +1.000000 +0.999752
  *                  +0.999752 +1.000000
  *     chi^2 = 0.000183397, rms residual = 0.000552866, max |f - y| = 0.00120456, max |f - y|/|y| = 0.0557929
  *   n = 1.797979797979798:
- *     600 points; GSL multifit_nlinear lm, 10 iterations
- *     alpha    = 1.9994161849745615  +- 0.00808 (standard error)
- *     beta     = -0.28279919004260018  +- 0.00105 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 9 iterations
+ *     alpha    = 1.9994161801164174  +- 0.00808 (standard error)
+ *     beta     = -0.28279919067442266  +- 0.00105 (standard error)
  *     correlation:  +1.000000 +0.999755
  *                  +0.999755 +1.000000
  *     chi^2 = 0.000186564, rms residual = 0.00055762, max |f - y| = 0.00121428, max |f - y|/|y| = 0.0565114
  *   n = 1.808080808080808:
- *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 2.0096329757447915  +- 0.00824 (standard error)
- *     beta     = -0.2811893759240422  +- 0.00106 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 10 iterations
+ *     alpha    = 2.0096329938469482  +- 0.00824 (standard error)
+ *     beta     = -0.28118937358811047  +- 0.00106 (standard error)
  *     correlation:  +1.000000 +0.999757
  *                  +0.999757 +1.000000
  *     chi^2 = 0.000189725, rms residual = 0.000562324, max |f - y| = 0.00122388, max |f - y|/|y| = 0.057228
  *   n = 1.8181818181818183:
  *     600 points; GSL multifit_nlinear lm, 10 iterations
- *     alpha    = 2.0199780932554985  +- 0.00841 (standard error)
- *     beta     = -0.27958191952211553  +- 0.00107 (standard error)
+ *     alpha    = 2.0199780932159035  +- 0.00841 (standard error)
+ *     beta     = -0.27958191952590611  +- 0.00107 (standard error)
  *     correlation:  +1.000000 +0.999760
  *                  +0.999760 +1.000000
  *     chi^2 = 0.000192879, rms residual = 0.000566979, max |f - y| = 0.00123337, max |f - y|/|y| = 0.0579426
  *   n = 1.8282828282828283:
  *     600 points; GSL multifit_nlinear lm, 10 iterations
- *     alpha    = 2.0304528050125632  +- 0.00858 (standard error)
- *     beta     = -0.27797685151545343  +- 0.00108 (standard error)
+ *     alpha    = 2.0304528049736783  +- 0.00858 (standard error)
+ *     beta     = -0.27797685151910895  +- 0.00108 (standard error)
  *     correlation:  +1.000000 +0.999763
  *                  +0.999763 +1.000000
  *     chi^2 = 0.000196025, rms residual = 0.000571584, max |f - y| = 0.00124274, max |f - y|/|y| = 0.0586553
  *   n = 1.8383838383838382:
- *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 2.0410584859058716  +- 0.00875 (standard error)
- *     beta     = -0.27637419256225093  +- 0.00109 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 10 iterations
+ *     alpha    = 2.0410584858700971  +- 0.00875 (standard error)
+ *     beta     = -0.2763741925654733  +- 0.00109 (standard error)
  *     correlation:  +1.000000 +0.999765
  *                  +0.999765 +1.000000
  *     chi^2 = 0.000199164, rms residual = 0.000576142, max |f - y| = 0.00125199, max |f - y|/|y| = 0.059366
  *   n = 1.8484848484848486:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 2.0517965280936092  +- 0.00892 (standard error)
- *     beta     = -0.27477396501125784  +- 0.0011 (standard error)
+ *     alpha    = 2.0517965275375154  +- 0.00892 (standard error)
+ *     beta     = -0.27477396507881197  +- 0.0011 (standard error)
  *     correlation:  +1.000000 +0.999768
  *                  +0.999768 +1.000000
  *     chi^2 = 0.000202294, rms residual = 0.000580651, max |f - y| = 0.00126113, max |f - y|/|y| = 0.0600747
  *   n = 1.8585858585858586:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 2.0626683597460764  +- 0.0091 (standard error)
- *     beta     = -0.27317619057579728  +- 0.00111 (standard error)
+ *     alpha    = 2.062668357562115  +- 0.0091 (standard error)
+ *     beta     = -0.27317619084188549  +- 0.00111 (standard error)
  *     correlation:  +1.000000 +0.999770
  *                  +0.999770 +1.000000
  *     chi^2 = 0.000205415, rms residual = 0.000585114, max |f - y| = 0.00127016, max |f - y|/|y| = 0.0607813
  *   n = 1.8686868686868687:
- *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 2.0736754456718209  +- 0.00928 (standard error)
- *     beta     = -0.27158089034729105  +- 0.00112 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 10 iterations
+ *     alpha    = 2.0736754056885478  +- 0.00928 (standard error)
+ *     beta     = -0.27158089518531869  +- 0.00112 (standard error)
  *     correlation:  +1.000000 +0.999773
  *                  +0.999773 +1.000000
  *     chi^2 = 0.000208527, rms residual = 0.00058953, max |f - y| = 0.00127908, max |f - y|/|y| = 0.0614858
  *   n = 1.8787878787878789:
- *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 2.0848192880322522  +- 0.00946 (standard error)
- *     beta     = -0.26998808480088204  +- 0.00113 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 12 iterations
+ *     alpha    = 2.0848192879691982  +- 0.00946 (standard error)
+ *     beta     = -0.26998808480720532  +- 0.00113 (standard error)
  *     correlation:  +1.000000 +0.999775
  *                  +0.999775 +1.000000
  *     chi^2 = 0.00021163, rms residual = 0.0005939, max |f - y| = 0.00128789, max |f - y|/|y| = 0.0621883
  *   n = 1.8888888888888888:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 2.0961014270754097  +- 0.00964 (standard error)
- *     beta     = -0.2683977938018397  +- 0.00114 (standard error)
+ *     alpha    = 2.0961014270363871  +- 0.00964 (standard error)
+ *     beta     = -0.26839779380523704  +- 0.00114 (standard error)
  *     correlation:  +1.000000 +0.999778
  *                  +0.999778 +1.000000
  *     chi^2 = 0.000214724, rms residual = 0.000598225, max |f - y| = 0.0012966, max |f - y|/|y| = 0.0628886
  *   n = 1.898989898989899:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 2.1075234414653203  +- 0.00983 (standard error)
- *     beta     = -0.26681003666360092  +- 0.00115 (standard error)
+ *     alpha    = 2.1075234414270265  +- 0.00983 (standard error)
+ *     beta     = -0.26681003666686504  +- 0.00115 (standard error)
  *     correlation:  +1.000000 +0.999780
  *                  +0.999780 +1.000000
  *     chi^2 = 0.000217807, rms residual = 0.000602504, max |f - y| = 0.00130519, max |f - y|/|y| = 0.0635867
  *   n = 1.9090909090909092:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 2.1190869496387092  +- 0.01 (standard error)
- *     beta     = -0.26522483208463909  +- 0.00116 (standard error)
+ *     alpha    = 2.119086949597373  +- 0.01 (standard error)
+ *     beta     = -0.26522483208820585  +- 0.00116 (standard error)
  *     correlation:  +1.000000 +0.999783
  *                  +0.999783 +1.000000
  *     chi^2 = 0.00022088, rms residual = 0.00060674, max |f - y| = 0.00131369, max |f - y|/|y| = 0.0642827
  *   n = 1.9191919191919191:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 2.1307936101556861  +- 0.0102 (standard error)
- *     beta     = -0.26364219821043333  +- 0.00117 (standard error)
+ *     alpha    = 2.1307936101166858  +- 0.0102 (standard error)
+ *     beta     = -0.26364219821367713  +- 0.00117 (standard error)
  *     correlation:  +1.000000 +0.999785
  *                  +0.999785 +1.000000
  *     chi^2 = 0.000223942, rms residual = 0.000610931, max |f - y| = 0.00132208, max |f - y|/|y| = 0.0649765
  *   n = 1.9292929292929293:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 2.1426451226136001  +- 0.0104 (standard error)
- *     beta     = -0.26206215263039784  +- 0.00118 (standard error)
+ *     alpha    = 2.1426451225758232  +- 0.0104 (standard error)
+ *     beta     = -0.26206215263344884  +- 0.00118 (standard error)
  *     correlation:  +1.000000 +0.999788
  *                  +0.999788 +1.000000
  *     chi^2 = 0.000226994, rms residual = 0.000615079, max |f - y| = 0.00133037, max |f - y|/|y| = 0.065668
  *   n = 1.9393939393939394:
- *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 2.1546432284584567  +- 0.0106 (standard error)
- *     beta     = -0.26048471239047871  +- 0.00119 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 13 iterations
+ *     alpha    = 2.1546432281276773  +- 0.0106 (standard error)
+ *     beta     = -0.26048471242633331  +- 0.00119 (standard error)
  *     correlation:  +1.000000 +0.999790
  *                  +0.999790 +1.000000
  *     chi^2 = 0.000230034, rms residual = 0.000619185, max |f - y| = 0.00133856, max |f - y|/|y| = 0.0663573
  *   n = 1.9494949494949494:
- *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 2.1667897118462527  +- 0.0108 (standard error)
- *     beta     = -0.25890989400325615  +- 0.0012 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 14 iterations
+ *     alpha    = 2.1667897094589459  +- 0.0108 (standard error)
+ *     beta     = -0.25890989426672145  +- 0.0012 (standard error)
  *     correlation:  +1.000000 +0.999793
  *                  +0.999793 +1.000000
  *     chi^2 = 0.000233063, rms residual = 0.000623248, max |f - y| = 0.00134665, max |f - y|/|y| = 0.0670444
  *   n = 1.9595959595959596:
  *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 2.1790864005342798  +- 0.011 (standard error)
- *     beta     = -0.25733771345801099  +- 0.00121 (standard error)
+ *     alpha    = 2.179086400499517  +- 0.011 (standard error)
+ *     beta     = -0.25733771346055784  +- 0.00121 (standard error)
  *     correlation:  +1.000000 +0.999795
  *                  +0.999795 +1.000000
  *     chi^2 = 0.00023608, rms residual = 0.000627269, max |f - y| = 0.00135464, max |f - y|/|y| = 0.0677291
  *   n = 1.9696969696969697:
  *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 2.1915351667959553  +- 0.0112 (standard error)
- *     beta     = -0.25576818623155101  +- 0.00122 (standard error)
+ *     alpha    = 2.1915351667590031  +- 0.0112 (standard error)
+ *     beta     = -0.25576818623428316  +- 0.00122 (standard error)
  *     correlation:  +1.000000 +0.999797
  *                  +0.999797 +1.000000
  *     chi^2 = 0.000239086, rms residual = 0.00063125, max |f - y| = 0.00136254, max |f - y|/|y| = 0.0684116
  *   n = 1.9797979797979797:
  *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 2.2041379283645948  +- 0.0114 (standard error)
- *     beta     = -0.2542013272992541  +- 0.00123 (standard error)
+ *     alpha    = 2.2041379283289455  +- 0.0114 (standard error)
+ *     beta     = -0.25420132730179795  +- 0.00123 (standard error)
  *     correlation:  +1.000000 +0.999800
  *                  +0.999800 +1.000000
  *     chi^2 = 0.000242079, rms residual = 0.000635189, max |f - y| = 0.00137034, max |f - y|/|y| = 0.0690918
  *   n = 1.9898989898989901:
  *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 2.216896649439839  +- 0.0116 (standard error)
- *     beta     = -0.25263715114282415  +- 0.00123 (standard error)
+ *     alpha    = 2.2168966494027269  +- 0.0116 (standard error)
+ *     beta     = -0.25263715114547902  +- 0.00123 (standard error)
  *     correlation:  +1.000000 +0.999802
  *                  +0.999802 +1.000000
  *     chi^2 = 0.00024506, rms residual = 0.000639088, max |f - y| = 0.00137805, max |f - y|/|y| = 0.0697696
  *   n = 2:
  *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 2.2298133416866333  +- 0.0119 (standard error)
- *     beta     = -0.25107567176246331  +- 0.00124 (standard error)
+ *     alpha    = 2.2298133405651419  +- 0.0119 (standard error)
+ *     beta     = -0.25107567187858626  +- 0.00124 (standard error)
  *     correlation:  +1.000000 +0.999804
  *                  +0.999804 +1.000000
  *     chi^2 = 0.000248029, rms residual = 0.000642947, max |f - y| = 0.00138566, max |f - y|/|y| = 0.0704451
@@ -728,25 +728,25 @@
  *   data the table of stage per_n; 100 rows used
  *   objective: absolute residuals f - y, linear least squares
  *     100 points; linear least squares (GSL wlinear, SVD)
- *     a0       = 2.2018182013505578  +- 0.000711 (standard error)
- *     a1       = -1.8810306643378489  +- 0.00198 (standard error)
- *     a2       = 1.7087892886182388  +- 0.00204 (standard error)
- *     a3       = -0.60543762809615753  +- 0.000919 (standard error)
- *     a4       = 0.11239868000580226  +- 0.000153 (standard error)
+ *     a0       = 2.2018183182725859  +- 0.000711 (standard error)
+ *     a1       = -1.8810309853264267  +- 0.00198 (standard error)
+ *     a2       = 1.7087896118559458  +- 0.00204 (standard error)
+ *     a3       = -0.6054377697291099  +- 0.000919 (standard error)
+ *     a4       = 0.11239870273495964  +- 0.000153 (standard error)
  *     correlation:  +1.000000 -0.998943 +0.995872 -0.991001 +0.984595
  *                  -0.998943 +1.000000 -0.998983 +0.996058 -0.991463
  *                  +0.995872 -0.998983 +1.000000 -0.999038 +0.996296
  *                  -0.991001 +0.996058 -0.999038 +1.000000 -0.999103
  *                  +0.984595 -0.991463 +0.996296 -0.999103 +1.000000
- *     chi^2 = 5.44502e-09, rms residual = 7.37904e-06, max |f - y| = 2.20401e-05, max |f - y|/|y| = 1.43438e-05
+ *     chi^2 = 5.44568e-09, rms residual = 7.37948e-06, max |f - y| = 2.20392e-05, max |f - y|/|y| = 1.43432e-05
  *
  * Stage beta: beta = a x^b + c with x = n
  *   data the table of stage per_n; 100 rows used
  *   objective: absolute residuals f - y, nonlinear least squares
  *     100 points; GSL multifit_nlinear lm, 11 iterations
- *     a        = 0.18647567165143272  +- 0.00127 (standard error)
- *     b        = 0.90933239208648575  +- 0.00457 (standard error)
- *     c        = -0.60086884321037715  +- 0.00132 (standard error)
+ *     a        = 0.18647567234411883  +- 0.00127 (standard error)
+ *     b        = 0.90933238910289704  +- 0.00457 (standard error)
+ *     c        = -0.60086884394933426  +- 0.00132 (standard error)
  *     correlation:  +1.000000 -0.998231 -0.999620
  *                  -0.998231 +1.000000 +0.996464
  *                  -0.999620 +0.996464 +1.000000
@@ -789,243 +789,243 @@ static const double impactfit_poursina2020_per_n_n[100] = {
     1.9696969696969697, 1.9797979797979797, 1.9898989898989901, 2,
 };
 static const double impactfit_poursina2020_per_n_alpha[100] = {
-    1.5365599176469029, 1.5383236266758171, 1.540204011165679, 1.5421999035033349,
-    1.5443101842063776, 1.5465337806291635, 1.5488696663562371, 1.5513168600560181,
-    1.553874424617905, 1.5565414662649875, 1.559317133916114, 1.5622006171471863,
-    1.5651911477917666, 1.5682879966872718, 1.5714904741386355, 1.5747979289199299,
-    1.5782097475495851, 1.5817253537889941, 1.5853442069596271, 1.5890658033028038,
-    1.5928896733262468, 1.5968153822274616, 1.6008425296133997, 1.6049707463947727,
-    1.609199699316157, 1.6135290854180808, 1.6179586340378478, 1.6224881058565861,
-    1.6271172924580541, 1.6318460158914145, 1.6366741283392001, 1.641601511475395,
-    1.646628076598954, 1.6517537638062694, 1.6569785419636232, 1.6623024082924425,
-    1.6677253881103393, 1.6732475434304521, 1.6788689285659224, 1.6845896781445138,
-    1.6904099213617068, 1.6963298125617663, 1.702349549692709, 1.7084693437193428,
-    1.7146894394000929, 1.7210101045753463, 1.727431634750042, 1.7339543513441231,
-    1.7405786076329612, 1.7473047605581571, 1.7541332280711803, 1.7610644276692746,
-    1.7680988145487448, 1.7752368661377846, 1.7824790930180923, 1.7898260080036785,
-    1.7972781864280933, 1.8048362054037235, 1.8125006754303257, 1.8202722330598224,
-    1.8281515417676062, 1.8361392918980246, 1.8442362055686294, 1.8524430137137515,
-    1.8607605030943066, 1.8691894668586215, 1.8777307350615728, 1.8863851630405919,
-    1.8951536353260949, 1.9040370652024305, 1.9130363950200311, 1.9221525958985735,
-    1.9313866711561116, 1.9407396505055721, 1.950212591065734, 1.9598066023516698,
-    1.9695227919814697, 1.9793623214210159, 1.9893263780378094, 1.9994161849745615,
-    2.0096329757447915, 2.0199780932554985, 2.0304528050125632, 2.0410584859058716,
-    2.0517965280936092, 2.0626683597460764, 2.0736754456718209, 2.0848192880322522,
-    2.0961014270754097, 2.1075234414653203, 2.1190869496387092, 2.1307936101556861,
-    2.1426451226136001, 2.1546432284584567, 2.1667897118462527, 2.1790864005342798,
-    2.1915351667959553, 2.2041379283645948, 2.216896649439839, 2.2298133416866333,
+    1.5365599169848079, 1.5383236266536766, 1.5402040109147574, 1.5421999034715141,
+    1.5443101841792506, 1.5465337800814436, 1.5488696663333614, 1.5513168600415683,
+    1.5538744246029759, 1.556541466253039, 1.5593171336653986, 1.5622006171461562,
+    1.5651911477850711, 1.5682879966723251, 1.5714904741194384, 1.5747979288857148,
+    1.5782097475068184, 1.5817253535353559, 1.5853442068971353, 1.5890658032268099,
+    1.5928896732423259, 1.5968153821396702, 1.6008425290116064, 1.6049707462914213,
+    1.6091996992203514, 1.6135290853232866, 1.6179586341950747, 1.6224881058539942,
+    1.6271172925353086, 1.6318460158139423, 1.6366741282086992, 1.6416015113856213,
+    1.646628076504995, 1.6517537637596986, 1.6569785418867093, 1.6623024082138751,
+    1.6677253880358469, 1.6732475345293545, 1.678868928538876, 1.6845896780448788,
+    1.6904099185958337, 1.6963298124664592, 1.7023495488521563, 1.708469343628255,
+    1.7146894393145671, 1.7210101044955188, 1.7274316346759409, 1.7339543614398127,
+    1.7405786019026319, 1.7473047605007948, 1.7541332270339471, 1.7610644276203773,
+    1.7680988145075953, 1.7752368660940856, 1.7824790869714999, 1.789826008020903,
+    1.7972781862581833, 1.8048362058390008, 1.8125006755699116, 1.8202722330394918,
+    1.8281515417358221, 1.8361392918818518, 1.8442362009515121, 1.8524430136950738,
+    1.8607605023462295, 1.8691894668367086, 1.8777307350382353, 1.8863851630158681,
+    1.8951536353739427, 1.9040370651757705, 1.913036394989059, 1.9221525964846888,
+    1.93138667112703, 1.9407396491614517, 1.9502125958704606, 1.9598066023216594,
+    1.969522791944901, 1.9793623212225948, 1.9893263787727204, 1.9994161801164174,
+    2.0096329938469482, 2.0199780932159035, 2.0304528049736783, 2.0410584858700971,
+    2.0517965275375154, 2.062668357562115, 2.0736754056885478, 2.0848192879691982,
+    2.0961014270363871, 2.1075234414270265, 2.119086949597373, 2.1307936101166858,
+    2.1426451225758232, 2.1546432281276773, 2.1667897094589459, 2.179086400499517,
+    2.1915351667590031, 2.2041379283289455, 2.2168966494027269, 2.2298133405651419,
 };
 static const double impactfit_poursina2020_per_n_beta[100] = {
-    -0.4138876508640485, -0.41224365969774501, -0.41059722516815028, -0.408948432279303,
-    -0.40729736745747297, -0.40564411837595304, -0.40398877363959523, -0.40233142262287064,
-    -0.40067215526196093, -0.39901106187402507, -0.3973482329400127, -0.39568375922479293,
-    -0.39401773108852622, -0.39235023891862636, -0.39068137273323073, -0.38901122213281264,
-    -0.38733987620461074, -0.38566742339255172, -0.38399395163817762, -0.38231954787084932,
-    -0.38064429838548469, -0.37896828856100007, -0.37729160274675577, -0.37561432475528678,
-    -0.3739365367509947, -0.37225832027689915, -0.37057975569657864, -0.36890092226965426,
-    -0.36722189812728318, -0.36554276025490301, -0.36386358446121991, -0.36218444541641948,
-    -0.36050541654210766, -0.35882657010001034, -0.3571479771276968, -0.35546970745662171,
-    -0.35379182970570594, -0.35211440959615453, -0.35043751834759018, -0.34876121590374176,
-    -0.34708556721249739, -0.3454106363229873, -0.34373648297331422, -0.34206316824090943,
-    -0.3403907506892272, -0.33871928832072867, -0.33704883773399719, -0.33537945443698325,
-    -0.33371119181027414, -0.3320441060196877, -0.33037824604135269, -0.32871366436048322,
-    -0.32705041037038485, -0.32538853305408805, -0.32372807916921775, -0.32206909839159509,
-    -0.32041163336844186, -0.31875572979308792, -0.317101431211816, -0.31544878026753848,
-    -0.3137978185950776, -0.31214858686925773, -0.31050112409045316, -0.30885547116227602,
-    -0.30721166370299724, -0.30556973969423668, -0.30392973485510277, -0.30229168446449051,
-    -0.30065562282601543, -0.29902158339258256, -0.29738959878010529, -0.29575970086972908,
-    -0.2941319203862644, -0.2925062877831186, -0.29088283314441821, -0.28926158284014647,
-    -0.28764256703875962, -0.2860258121380756, -0.28441134466910589, -0.28279919004260018,
-    -0.2811893759240422, -0.27958191952211553, -0.27797685151545343, -0.27637419256225093,
-    -0.27477396501125784, -0.27317619057579728, -0.27158089034729105, -0.26998808480088204,
-    -0.2683977938018397, -0.26681003666360092, -0.26522483208463909, -0.26364219821043333,
-    -0.26206215263039784, -0.26048471239047871, -0.25890989400325615, -0.25733771345801099,
-    -0.25576818623155101, -0.2542013272992541, -0.25263715114282415, -0.25107567176246331,
+    -0.41388765102138192, -0.41224365970238647, -0.41059722522696984, -0.40894843228620531,
+    -0.40729736746316375, -0.40564411850293269, -0.40398877364401603, -0.4023314226252544,
+    -0.40067215526438055, -0.39901106187569035, -0.39734823299585115, -0.39568375922379989,
+    -0.39401773108875954, -0.39235023892065723, -0.39068137273614384, -0.38901122213895956,
+    -0.38733987621253885, -0.38566742344635108, -0.38399395165012618, -0.38231954788555789,
+    -0.38064429840175673, -0.37896828857797049, -0.3772916028722339, -0.37561432477523815,
+    -0.37393653676924798, -0.37225832029481487, -0.37057975566251045, -0.36890092226845811,
+    -0.36722189810986394, -0.36554276026876831, -0.36386358448555978, -0.36218444543245515,
+    -0.36050541655881568, -0.35882657010738739, -0.35714797714093993, -0.35546970747008705,
+    -0.3537918297182972, -0.35211441128684229, -0.35043751835094383, -0.34876121592059484,
+    -0.34708556772446586, -0.34541063633873714, -0.34373648312518601, -0.34206316825564465,
+    -0.34039075070284291, -0.33871928833320558, -0.33704883774533795, -0.33537945266247859,
+    -0.33371119280632167, -0.33204410602781315, -0.33037824621715567, -0.32871366436702287,
+    -0.32705041037556093, -0.32538853305964222, -0.32372808016776355, -0.32206909838706627,
+    -0.32041163339437195, -0.31875572972131644, -0.31710143118788919, -0.31544878026911999,
+    -0.31379781859844474, -0.31214858687017422, -0.31050112479962549, -0.30885547116358741,
+    -0.30721166381449572, -0.30556973969602941, -0.30392973485709829, -0.30229168446667798,
+    -0.30065562281763147, -0.29902158339501128, -0.29738959878311816, -0.29575970078555097,
+    -0.29413192038894687, -0.29250628796791728, -0.29088283248434038, -0.28926158284287679,
+    -0.28764256704234842, -0.28602581216315293, -0.2844113445710631, -0.28279919067442266,
+    -0.28118937358811047, -0.27958191952590611, -0.27797685151910895, -0.2763741925654733,
+    -0.27477396507881197, -0.27317619084188549, -0.27158089518531869, -0.26998808480720532,
+    -0.26839779380523704, -0.26681003666686504, -0.26522483208820585, -0.26364219821367713,
+    -0.26206215263344884, -0.26048471242633331, -0.25890989426672145, -0.25733771346055784,
+    -0.25576818623428316, -0.25420132730179795, -0.25263715114547902, -0.25107567187858626,
 };
 /* standard errors of alpha, beta for each group */
 static const double impactfit_poursina2020_per_n_se[100][2] = {
-    {0.0002508476061467746, 5.995573364726521e-05},
-    {0.00018146290456114126, 4.317069275046052e-05},
-    {0.00011611005354302708, 2.7492223550565666e-05},
-    {6.9149217742695305e-05, 1.6293902677013111e-05},
-    {8.3861159117441962e-05, 1.9663275756407625e-05},
-    {0.00014298218827950499, 3.335753075064617e-05},
-    {0.00021267420371823371, 4.9363270057803907e-05},
-    {0.00028568066706371374, 6.5964112679571817e-05},
-    {0.00036030784962484924, 8.2755980110472792e-05},
-    {0.00043599439309702269, 9.9601705768942174e-05},
-    {0.00051250884668104825, 0.00011644189310682498},
-    {0.00058974274852548842, 0.00013324616354812982},
-    {0.00066764185564678559, 0.00014999695447642821},
-    {0.00074617891051261432, 0.00016668310215720361},
-    {0.00082534140051975305, 0.0001832969552089961},
-    {0.00090512549856181272, 0.00019983294386789952},
-    {0.00098553282835626261, 0.00021628681437408062},
-    {0.0010665686290283393, 0.00023265519278459627},
-    {0.0011482406588362874, 0.00024893532317121997},
-    {0.001230558515408234, 0.00026512490305440734},
-    {0.001313533193316689, 0.00028122197588524171},
-    {0.0013971767922152602, 0.00029722485813635778},
-    {0.001481502316941562, 0.0003131320882285984},
-    {0.0015665235329425915, 0.00032894238965208966},
-    {0.0016522548761990293, 0.00034465464392160241},
-    {0.0017387113704111562, 0.00036026786930672865},
-    {0.0018259085793972175, 0.00037578120484885565},
-    {0.0019138625664663479, 0.00039119389725564041},
-    {0.0020025898653990462, 0.00040650529033814267},
-    {0.0020921074583786677, 0.00042171481612868162},
-    {0.0021824327596996376, 0.00043682198733642811},
-    {0.0022735836043918534, 0.00045182639111597121},
-    {0.0023655782406870121, 0.00046672768337270505},
-    {0.0024584353219662017, 0.00048152558355198311},
-    {0.0025521739072601113, 0.00049621987083438106},
-    {0.002646813456849069, 0.00051081037963552332},
-    {0.0027423738335427849, 0.0005252969962228918},
-    {0.0028388753311789435, 0.00053967965539037884},
-    {0.0029363385402704245, 0.00055395833719386865},
-    {0.0030347846258887345, 0.00056813306474980162},
-    {0.0031342350668189648, 0.00058220390102666701},
-    {0.0032347117530692479, 0.00059617094671750477},
-    {0.0033362370581032693, 0.00061003433813626884},
-    {0.0034388337407076702, 0.00062379424476981867},
-    {0.0035425250259232227, 0.00063745086761041484},
-    {0.003647334574813625, 0.00065100443710829341},
-    {0.0037532865102457395, 0.00066445521147356305},
-    {0.0038604054199991448, 0.00067780347502360166},
-    {0.0039687163916248477, 0.00069104953668154188},
-    {0.0040782449043229576, 0.00070419372821653795},
-    {0.0041890170818916685, 0.00071723640349544257},
-    {0.0043010594438264967, 0.00073017793642886711},
-    {0.0044143990802542827, 0.00074301872018721869},
-    {0.0045290635969968849, 0.00075575916582007745},
-    {0.0046450811791408338, 0.00076839970126792655},
-    {0.0047624804551748721, 0.00078094076989725959},
-    {0.0048812908022080751, 0.00079338283026375589},
-    {0.0050015420662605191, 0.00080572635436108344},
-    {0.0051232647299956973, 0.00081797182711120648},
-    {0.0052464898920813281, 0.00083011974540456461},
-    {0.0053712492870715365, 0.00084217061727321664},
-    {0.0054975753011905337, 0.00085412496110996922},
-    {0.0056255010165862764, 0.0008659833049862103},
-    {0.0057550600978355177, 0.0008777461856040587},
-    {0.0058862870765450485, 0.00088941414827762319},
-    {0.0060192170879118882, 0.00090098774561312616},
-    {0.0061538860640559722, 0.00091246753730496726},
-    {0.006290330685593047, 0.00092385408939083913},
-    {0.0064285884243663154, 0.0009351479737538937},
-    {0.0065686975610350648, 0.00094634976757375778},
-    {0.006710697207905696, 0.0009574600528407842},
-    {0.0068546273280985937, 0.00096847941585032711},
-    {0.0070005287804540987, 0.0009794084468122083},
-    {0.0071484433034556738, 0.00099024773932535016},
-    {0.0072984135434693244, 0.0010009978899829931},
-    {0.0074504832544285788, 0.0010116594983165586},
-    {0.0076046969426841445, 0.0010222331656798648},
-    {0.0077611002820659357, 0.0010327194956290889},
-    {0.007919739944646188, 0.0010431190932347289},
-    {0.0080806636985702087, 0.0010534325648800691},
-    {0.0082439202422366249, 0.0010636605175905216},
-    {0.0084095599919862454, 0.0010738035601334189},
-    {0.0085776336925643838, 0.0010838623001626099},
-    {0.0087481938517061184, 0.0010938373464841828},
-    {0.0089212940792236118, 0.0011037293075567085},
-    {0.0090969892635205385, 0.0011135387915138682},
-    {0.0092753356099312886, 0.0011232664059407464},
-    {0.0094563906809558632, 0.0011329127576675177},
-    {0.0096402134412926499, 0.0011424784529810168},
-    {0.0098268642833257962, 0.0011519640957979456},
-    {0.010016405097067483, 0.0011613702899444891},
-    {0.010208899298521297, 0.0011706976373521342},
-    {0.010404411881332053, 0.0011799467383110593},
-    {0.010603009465516513, 0.0011891181913176298},
-    {0.010804760348119499, 0.0011982125929324908},
-    {0.011009734555645764, 0.001207230537644086},
-    {0.011218003898354969, 0.0012161726177468142},
-    {0.011429642026300637, 0.001225039423208032},
-    {0.011644724488229327, 0.0012338315416013065},
-    {0.011863328791376391, 0.0012425495579575811},
+    {0.00025084760712916254, 5.9955733927957868e-05},
+    {0.00018146290490369437, 4.3170692833004416e-05},
+    {0.00011611005357756457, 2.749222356669148e-05},
+    {6.9149217491857177e-05, 1.6293902618485717e-05},
+    {8.3861158955572584e-05, 1.9663275719041102e-05},
+    {0.00014298218818600209, 3.3357530749859521e-05},
+    {0.00021267420380921491, 4.9363270080127243e-05},
+    {0.00028568066721917066, 6.596411271642664e-05},
+    {0.00036030784985550517, 8.275598016468679e-05},
+    {0.00043599439349017527, 9.9601705859889267e-05},
+    {0.00051250884720734752, 0.00011644189325960011},
+    {0.00058974274953992717, 0.00013324616377712284},
+    {0.00066764185672533245, 0.00014999695471946199},
+    {0.00074617891159210531, 0.00016668310240069566},
+    {0.00082534140163003072, 0.00018329695545902445},
+    {0.00090512549970263117, 0.00019983294412691184},
+    {0.00098553282948048225, 0.00021628681463059491},
+    {0.0010665686299324675, 0.0002326551930479505},
+    {0.0011482406600033036, 0.00024893532344092204},
+    {0.0012305585166363555, 0.00026512490334075489},
+    {0.0013135331945811554, 0.00028122197618147079},
+    {0.0013971767933991682, 0.00029722485841640172},
+    {0.0014815023171171867, 0.00031313208847618258},
+    {0.0015665235341267316, 0.00032894238993749048},
+    {0.0016522548772635011, 0.00034465464417916645},
+    {0.001738711371377954, 0.00036026786954368499},
+    {0.0018259085807715016, 0.00037578120506433774},
+    {0.0019138625674190524, 0.00039119389744986677},
+    {0.0020025898663189297, 0.00040650529048833769},
+    {0.0020921074585462996, 0.00042171481619679354},
+    {0.002182432759528364, 0.00043682198736311504},
+    {0.0022735836041259368, 0.00045182639110573922},
+    {0.0023655782399710943, 0.00046672768327745648},
+    {0.0024584353216798175, 0.00048152558351833663},
+    {0.002552173907108277, 0.00049621987084438781},
+    {0.0026468134568765735, 0.00051081037968233049},
+    {0.0027423738335367021, 0.00052529699626196601},
+    {0.0028388753035261298, 0.00053967965533126066},
+    {0.0029363385398685922, 0.00055395833713174538},
+    {0.0030347846248001023, 0.00056813306460428445},
+    {0.0031342350563525905, 0.00058220390080748828},
+    {0.0032347117515742116, 0.00059617094649992231},
+    {0.003336237053812312, 0.0006100343378955571},
+    {0.0034388337392155339, 0.00062379424455661519},
+    {0.0035425250245481061, 0.00063745086741775147},
+    {0.0036473345734841307, 0.00065100443692281808},
+    {0.0037532865089108924, 0.00066445521128592939},
+    {0.0038604054605164287, 0.00067780347495333452},
+    {0.0039687163664382779, 0.0006910495364342256},
+    {0.0040782449031791452, 0.00070419372805772683},
+    {0.004189017076541731, 0.00071723640334867293},
+    {0.0043010594429976927, 0.00073017793632157988},
+    {0.0044143990796109865, 0.00074301872010687909},
+    {0.0045290635964807553, 0.00075575916576424364},
+    {0.0046450811497308403, 0.00076839970115734802},
+    {0.0047624804552115945, 0.00078094076988580803},
+    {0.0048812908014125396, 0.00079338283026770466},
+    {0.0050015420686550177, 0.00080572635438783558},
+    {0.005123264730972809, 0.00081797182714816574},
+    {0.0052464898922852318, 0.00083011974544987971},
+    {0.0053712492872678205, 0.00084217061732684974},
+    {0.0054975753015007768, 0.00085412496116797404},
+    {0.0056255009907280988, 0.00086598330497367909},
+    {0.0057550600980076708, 0.00087774618564255601},
+    {0.0058862870723470212, 0.00088941414829495709},
+    {0.0060192170879179484, 0.00090098774562941337},
+    {0.0061538860639816654, 0.00091246753731075495},
+    {0.0062903306854485766, 0.00092385408938783025},
+    {0.006428588424621128, 0.00093514797374354315},
+    {0.0065686975607425922, 0.00094634976755189268},
+    {0.006710697207475959, 0.00095746005280383871},
+    {0.0068546273316853713, 0.00096847941580974033},
+    {0.007000528779871491, 0.00097940844675361693},
+    {0.0071484432937755898, 0.0009902477392428658},
+    {0.0072984135766058856, 0.0010009978899813983},
+    {0.0074504832537176172, 0.0010116594982442634},
+    {0.0076046969418158599, 0.0010222331655938203},
+    {0.0077611002799323611, 0.0010327194955317605},
+    {0.0079197399493944522, 0.001043119093144788},
+    {0.0080806636610381306, 0.0010534325647077395},
+    {0.0082439203805693383, 0.0010636605177405177},
+    {0.0084095599909612545, 0.0010738035600369692},
+    {0.0085776336915534841, 0.001083862300068738},
+    {0.0087481938507100298, 0.0010938373463905378},
+    {0.008921294073963585, 0.0011037293074548698},
+    {0.0090969892446884637, 0.0011135387913866076},
+    {0.0092753352734612667, 0.0011232664052891739},
+    {0.0094563906795926689, 0.0011329127575629254},
+    {0.0096402134400848903, 0.0011424784528724957},
+    {0.0098268642820745697, 0.0011519640956852025},
+    {0.010016405095739409, 0.0011613702898275776},
+    {0.010208899297169852, 0.0011706976372318891},
+    {0.010404411879938191, 0.0011799467381864836},
+    {0.010603009461325768, 0.0011891181911815405},
+    {0.010804760324452106, 0.0011982125927559768},
+    {0.011009734553920634, 0.0012072305374852392},
+    {0.011218003896438799, 0.0012161726175716142},
+    {0.011429642024346423, 0.0012250394230297508},
+    {0.011644724486179942, 0.0012338315414168327},
+    {0.011863328778297445, 0.0012425495577456048},
 };
 /* rms residual, max |f - y| and max |f - y|/|y| for each group */
 static const double impactfit_poursina2020_per_n_rms[100] = {
-    3.7638136560000898e-05, 2.700643089949636e-05, 1.7139227411579591e-05, 1.0123523130605894e-05,
-    1.2176127495317697e-05, 2.0588045901786953e-05, 3.036783503100784e-05, 4.0450759830979271e-05,
-    5.058798569050942e-05, 6.0696470785105415e-05, 7.0741431425602714e-05, 8.070605656504034e-05,
-    9.0581444825666392e-05, 0.00010036261960377291, 0.00011004673699972935, 0.00011963219790774756,
-    0.00012911817319665448, 0.00013850433350111362, 0.00014779068733853626, 0.00015697747963199773,
-    0.00016606512569522451, 0.0001750541667244489, 0.00018394523887161859, 0.00019273905115969859,
-    0.00020143636947580836, 0.00021003800422411957, 0.00021854480121431924, 0.00022695763436612025,
-    0.00023527739998690557, 0.00024350501209689923, 0.00025164139858345626, 0.0002596874981565531,
-    0.00026764425764051682, 0.00027551262957327557, 0.00028329357062560043, 0.0002909880396344832,
-    0.00029859699628456319, 0.00030612139977459561, 0.0003135622078332875, 0.00032092037556018591,
-    0.00032819685471446874, 0.00033539259293438443, 0.00034250853302460844, 0.00034954561234926883,
-    0.0003565047623408847, 0.00036338690798457316, 0.00037019296739510091, 0.00037692385145143359,
-    0.00038358046345596296, 0.00039016369887317316, 0.00039667444504115352, 0.0004031135809551892,
-    0.00040948197707046664, 0.00041578049512973846, 0.0004220099880163379, 0.0004281712996319573,
-    0.00043426526479159564, 0.0004402927091376419, 0.00044625444907006926, 0.00045215129169701602,
-    0.00045798403479069857, 0.00046375346676597631, 0.0004694603666669623, 0.00047510550415232175,
-    0.00048068963951320473, 0.00048621352368933684, 0.00049167789829111189, 0.00049708349563142506,
-    0.00050243103876833068, 0.00050772124154407146, 0.00051295480864472207, 0.00051813243564597809,
-    0.00052325480908546032, 0.00052832260652394144, 0.00053333649661889567, 0.00053829713919253193,
-    0.00054320518531837593, 0.00054806127737941769, 0.0005528660491731605, 0.00055762012598794262,
-    0.00056232412468571575, 0.00056697865379540756, 0.0005715843136061599, 0.00057614169624628888,
-    0.00058065138578227966, 0.00058511395831244671, 0.00058952998205914363, 0.00059390001746397923,
-    0.00059822461749610087, 0.00060250432689346869, 0.00060673968353795423, 0.00061093121769805912,
-    0.00061507945233898553, 0.00061918490321661104, 0.00062324807897222738, 0.00062726948122586261,
-    0.0006312496046727142, 0.00063518893716980147, 0.00063908795985264224, 0.00064294714720553633,
+    3.7638136736696552e-05, 2.7006430951099756e-05, 1.7139227421704014e-05, 1.0123523094232681e-05,
+    1.2176127472163494e-05, 2.0588045901512477e-05, 3.0367835044679175e-05, 4.0450759853481548e-05,
+    5.0587985723519311e-05, 6.0696470840355233e-05, 7.074143151858232e-05, 8.0706056703452693e-05,
+    9.0581444972106923e-05, 0.00010036261975002949, 0.00011004673714944609, 0.00011963219806239649,
+    0.00012911817334934492, 0.00013850433365801901, 0.00014779068749814315, 0.00015697747980100853,
+    0.00016606512586959227, 0.00017505416688880094, 0.00018394523901841717, 0.00019273905132630596,
+    0.00020143636962567275, 0.00021003800436155944, 0.00021854480133777382, 0.00022695763447759217,
+    0.00023527740007219148, 0.00024350501213527085, 0.00025164139859807673, 0.00025968749814965253,
+    0.00026764425758484038, 0.00027551262955274137, 0.00028329357063018796, 0.00029098803966000174,
+    0.00029859699630559048, 0.00030612139979169489, 0.00031356220779650388, 0.00032092037547669849,
+    0.00032819685460594596, 0.00033539259281056144, 0.0003425085328926992, 0.00034954561222830352,
+    0.00035650476223157414, 0.00036338690787940414, 0.00037019296728883191, 0.00037692385134228148,
+    0.00038358046335517352, 0.00039016369878320536, 0.00039667444496469526, 0.00040311358089385334,
+    0.00040948197702399698, 0.00041578049509680696, 0.000422009987996029, 0.00042817129962299664,
+    0.00043426526479239811, 0.00044029270914654894, 0.00044625444908661163, 0.00045215129171920557,
+    0.00045798403481744026, 0.00046375346679491871, 0.00046946036669159212, 0.00047510550417064601,
+    0.00048068963952543675, 0.00048621352369563291, 0.00049167789829174084, 0.00049708349562732591,
+    0.0005024310387597438, 0.00050772124152985529, 0.0005129548086224402, 0.00051813243561716672,
+    0.00052325480905161901, 0.00052832260648725518, 0.0005333364965795812, 0.00053829713915149238,
+    0.00054320518527013392, 0.00054806127732642698, 0.00055286604911726099, 0.00055762012592990625,
+    0.00056232412462844342, 0.00056697865374192062, 0.00057158431355406811, 0.00057614169619434475,
+    0.00058065138572991086, 0.00058511395825884571, 0.00058952998200383804, 0.00059390001740661593,
+    0.00059822461743651713, 0.0006025043268317275, 0.00060673968347407141, 0.00061093121763244873,
+    0.0006150794522711186, 0.00061918490314487144, 0.00062324807889424549, 0.00062726948114017671,
+    0.00063124960457857119, 0.0006351889370740906, 0.00063908795975379943, 0.00064294714709996713,
 };
 static const double impactfit_poursina2020_per_n_max_abs[100] = {
-    0.00012029924652534607, 9.3042167128354336e-05, 6.6148220502770805e-05, 3.9613704217011936e-05,
-    2.4118398877073788e-05, 3.9115493621927344e-05, 5.4435948546552315e-05, 6.9820764119009338e-05,
-    8.7803301268674083e-05, 0.00011226370845118794, 0.0001363927095513473, 0.00016019448912518719,
-    0.00018367322494738936, 0.0002068331193390005, 0.000229678372668074, 0.0002522131824879148,
-    0.00027444173877666511, 0.00029636821390954804, 0.00031799677503463464, 0.00033933155079191035,
-    0.00036037665658927853, 0.00038113617696367008, 0.00040161415875750173, 0.00042181464314317019,
-    0.0004417415943557268, 0.00046139896669328273, 0.00048079066836081985, 0.00049992056711478661,
-    0.00051879248754016505, 0.00053741021130238043, 0.00055577747505974884, 0.00057389797273454946,
-    0.00059177534865106907, 0.00060941320292751122, 0.00062681508801976094, 0.00064398450898406345,
-    0.00066092492332603392, 0.00067763963603773014, 0.00069413232214976528, 0.00071040598190053039,
-    0.00072646395485442827, 0.00074230955057508208, 0.00075794583913790792, 0.00077337599884419461,
-    0.00078860307920869399, 0.0008036301202875018, 0.00081846010098396427, 0.00083309595787717239,
-    0.0008475405219932064, 0.00086179681684861453, 0.00087586745262979715, 0.00088975527499368656,
-    0.00090346296490761979, 0.00091699320029670073, 0.00093034854667661815, 0.000943531765504102,
-    0.000956545217075222, 0.00096939146470642612, 0.00098207296287300405, 0.000994592131475458,
-    0.0010069513492743098, 0.0010191529564744783, 0.0010311992123737124, 0.0010430925060818108,
-    0.0010548349316452654, 0.0010664287396420224, 0.0010778760640010043, 0.0010891790287886893,
-    0.0011003397166070572, 0.0011113601756026492, 0.0011222424199747172, 0.0011329884355948394,
-    0.0011436001554607778, 0.0011540795104451052, 0.0011644284231852042, 0.0011746486159522895,
-    0.0011847420418872323, 0.0011947104490411808, 0.0012045556060634732, 0.0012142792289721038,
-    0.0012238831729992627, 0.0012333687102887847, 0.0012427378887239771, 0.0012519921975333581,
-    0.0012611332320096036, 0.0012701625613785739, 0.001279081729272713, 0.0012878922538178683,
-    0.0012965956273945922, 0.0013051933213398259, 0.0013136867796965657, 0.001322077424157575,
-    0.0013303666532751834, 0.0013385558429771516, 0.0013466463469271606, 0.0013546394968922959,
-    0.0013625366031695951, 0.0013703389550269729, 0.0013780478209658997, 0.0013856644492094561,
+    0.00012029923745771054, 9.3042167944923371e-05, 6.6148217341410742e-05, 3.9613704360785817e-05,
+    2.4118398847999822e-05, 3.9115491837743432e-05, 5.4435948512801535e-05, 6.9820764118738721e-05,
+    8.7803301340394491e-05, 0.00011226370864025892, 0.00013639271359622285, 0.00016019448950099768,
+    0.00018367322565282507, 0.00020683312016067656, 0.00022967837367748878, 0.0002522131839838293,
+    0.00027444173997792642, 0.00029636821775791411, 0.0003179967758707436, 0.00033933155158916151,
+    0.00036037665738286595, 0.00038113617777002506, 0.00040161416652439996, 0.00042181464411550351,
+    0.00044174159545629088, 0.00046139896808172765, 0.00048079066677975124, 0.0004999205675010332,
+    0.00051879248673802891, 0.00053741021234587905, 0.00055577747662294286, 0.00057389797363782691,
+    0.00059177534947407739, 0.00060941320324048309, 0.00062681508869533165, 0.00064398450964264775,
+    0.00066092492391656155, 0.00067763974105994329, 0.00069413232194959207, 0.00071040598240368347,
+    0.0007264639858144406, 0.00074230955093335105, 0.00075794584783039909, 0.00077337599918747557,
+    0.0007886030795168919, 0.00080363012054718297, 0.00081846010119412949, 0.00083309584939639247,
+    0.0008475405820586035, 0.00086179681700448985, 0.0008758674629519847, 0.00088975527520773756,
+    0.00090346296512955337, 0.0009169932006375392, 0.00093034860669605202, 0.00094353176544392792,
+    0.00095654521895527367, 0.00096939146091590267, 0.00098207296205610195, 0.0009945921322963569,
+    0.0010069513503536687, 0.0010191529575748204, 0.0010311992553294624, 0.0010430925070989971,
+    0.00105483493902081, 0.0010664287405129924, 0.0010778760648092467, 0.0010891790295426418,
+    0.0011003397166825524, 0.0011113601762446912, 0.00112224242058101, 0.0011329884311140903,
+    0.0011436001559390618, 0.001154079521425655, 0.0011644283856080406, 0.001174648616328211,
+    0.0011847420419787147, 0.0011947104503476913, 0.0012045556003835722, 0.0012142792648530687,
+    0.0012238830402244716, 0.0012333687104287838, 0.0012427378888969498, 0.0012519921976636983,
+    0.0012611332358075655, 0.0012701625765038083, 0.0012790819999671799, 0.0012878922540664473,
+    0.0012965956274624824, 0.0013051933213916178, 0.0013136867797589602, 0.0013220774241946565,
+    0.0013303666532943348, 0.0013385558448373303, 0.0013466463615860458, 0.0013546394968161346,
+    0.0013625366030867725, 0.0013703389549282186, 0.0013780478208689217, 0.0013856644553528197,
 };
 static const double impactfit_poursina2020_per_n_max_rel[100] = {
-    0.0010274370523711202, 0.00044907083042484232, 0.0002433547349446768, 0.00088861165661210776,
-    0.001540114786984015, 0.0021976257371742395, 0.0028609119328842263, 0.003529746459016134,
-    0.0042039079227297309, 0.0048831803202979921, 0.0055673529206990181, 0.0062562200559020814,
-    0.0069495811631186495, 0.0076472404968043048, 0.0083490070937571118, 0.0090546946435943985,
-    0.0097641213769297779, 0.010477109972031587, 0.011193487379696838, 0.011913084858146751,
-    0.012635737741145674, 0.013361285387498497, 0.014089571137878797, 0.014820442058970864,
-    0.015553749140776984, 0.016289346909240787, 0.017027093505097346, 0.017766850573981193,
-    0.018508483173026915, 0.019251859694469554, 0.019996851802234275, 0.020743334325366847,
-    0.021491185225705086, 0.02224028549553677, 0.022990519103083834, 0.023741772923017192,
-    0.024493936662509392, 0.025246903329162511, 0.026000566554861531, 0.026754825746527777,
-    0.027509580973054192, 0.028264734735799761, 0.029020192982852966, 0.029775863289800041,
-    0.030531656011046453, 0.031287483622020912, 0.03204326092991118, 0.032798904931553977,
-    0.03355433508906347, 0.034309471749237617, 0.035064239118402216, 0.03581856226869512,
-    0.036572368588467144, 0.0373255872717781, 0.038078149758457157, 0.038829988089403536,
-    0.039581037978799083, 0.040331235629586355, 0.041080519317201046, 0.041828828974261954,
-    0.042576106185335867, 0.04332229414001193, 0.044067337827474115, 0.044811182882452033,
-    0.045553777811966907, 0.046295071563539486, 0.04703501495205295, 0.047773560059317856,
-    0.04851066037201128, 0.049246270721853447, 0.049980347250563786, 0.050712847356949392,
-    0.051443729803413461, 0.052172954411488899, 0.052900482071234212, 0.053626275781908796,
-    0.054350298241365398, 0.055072514227446842, 0.055792889344137432, 0.05651139039187366,
-    0.057227984275268651, 0.057942642036102776, 0.058655331206172556, 0.059366023277203007,
-    0.06007468994937256, 0.060781303855199871, 0.061485838538895408, 0.062188268434549804,
-    0.062888568852030438, 0.063586715939904226, 0.06428268669055863, 0.064976458902359341,
-    0.065668011169270055, 0.066357322862062612, 0.067044374107998253, 0.067729145775891841,
-    0.06841161945612817, 0.069091777450165759, 0.069769602745785128, 0.070445079009159792,
+    0.0010274371002778578, 0.00044907083075968862, 0.00024335471746531938, 0.0008886116555783146,
+    0.0015401147862145763, 0.0021976256989651617, 0.0028609119323090579, 0.0035297464587510071,
+    0.0042039079224608054, 0.0048831803204978878, 0.0055673529043539028, 0.0062562200567199142,
+    0.0069495811643993568, 0.0076472404975649159, 0.0083490070942703921, 0.0090546946435698071,
+    0.0097641213777771175, 0.010477109960155018, 0.011193487382633672, 0.011913084862186932,
+    0.012635737742232842, 0.013361285393468134, 0.014089571121717324, 0.014820442072951752,
+    0.015553749148708112, 0.016289346910779615, 0.017027093521374055, 0.017766850578024924,
+    0.018508483180905137, 0.01925185969368114, 0.019996851797036173, 0.020743334321272761,
+    0.021491185221161935, 0.022240285493352392, 0.022990519099785629, 0.023741772918624008,
+    0.024493936658484892, 0.02524690280318348, 0.026000566552250491, 0.026754825740119708,
+    0.027509580812244139, 0.028264734730017754, 0.029020192934205147, 0.029775863283574424,
+    0.030531656004961518, 0.031287483615939332, 0.032043260924545666, 0.032798905483886545,
+    0.033554334775668646, 0.03430947174407474, 0.035064239060689659, 0.035818562265042514,
+    0.036572368584904813, 0.037325587267585947, 0.03807814944360003, 0.038829988088095485,
+    0.03958103796866428, 0.040331235649633763, 0.041080519322293216, 0.041828828971642293,
+    0.042576106181844826, 0.043322294136627006, 0.044067337602180616, 0.044811182879461259,
+    0.045553777774276119, 0.046295071560495969, 0.047035014949099438, 0.047773560056478474,
+    0.048510660372346671, 0.049246270718977692, 0.049980347247980346, 0.050712847381858703,
+    0.05144372980038605, 0.052172954351121452, 0.052900482279403166, 0.053626275779562409,
+    0.054350298237378733, 0.055072514217548517, 0.055792889373946122, 0.056511390188996993,
+    0.057227985018082947, 0.057942642033061327, 0.058655331202749683, 0.059366023273704056,
+    0.060074689926147298, 0.060781303768312589, 0.061485836986637933, 0.062188268430107954,
+    0.062888568848597171, 0.063586715937014981, 0.064282686687285179, 0.064976458898488909,
+    0.065668011166178139, 0.066357322848690545, 0.067044374021975064, 0.067729145771793911,
+    0.068411619453145542, 0.069091777445966479, 0.06976960274207282, 0.070445078969358574,
 };
 /* c_opt for group group_index (n = impactfit_poursina2020_per_n_n[group_index], 0 <= group_index < 100) */
 static inline double impactfit_poursina2020_per_n(size_t group_index, double e) {
@@ -1033,35 +1033,35 @@ static inline double impactfit_poursina2020_per_n(size_t group_index, double e) 
 }
 
 /* stage alpha */
-static const double impactfit_poursina2020_alpha_a0 = 2.2018182013505578;
-static const double impactfit_poursina2020_alpha_a1 = -1.8810306643378489;
-static const double impactfit_poursina2020_alpha_a2 = 1.7087892886182388;
-static const double impactfit_poursina2020_alpha_a3 = -0.60543762809615753;
-static const double impactfit_poursina2020_alpha_a4 = 0.11239868000580226;
+static const double impactfit_poursina2020_alpha_a0 = 2.2018183182725859;
+static const double impactfit_poursina2020_alpha_a1 = -1.8810309853264267;
+static const double impactfit_poursina2020_alpha_a2 = 1.7087896118559458;
+static const double impactfit_poursina2020_alpha_a3 = -0.6054377697291099;
+static const double impactfit_poursina2020_alpha_a4 = 0.11239870273495964;
 /* standard errors of a0, a1, a2, a3, a4 */
 static const double impactfit_poursina2020_alpha_se[5] = {
-    0.00071090484619019457, 0.001981463626513275, 0.002038952232917082, 0.00091852464463938581,
-    0.00015295010743303933,
+    0.0007109477347697564, 0.0019815831673503505, 0.0020390752420167283, 0.00091858005883090836,
+    0.00015295933484636584,
 };
 /* rms residual, max |f - y| and max |f - y|/|y| */
-static const double impactfit_poursina2020_alpha_rms = 7.3790370250190362e-06;
-static const double impactfit_poursina2020_alpha_max_abs = 2.2040106310461383e-05;
-static const double impactfit_poursina2020_alpha_max_rel = 1.434379880493937e-05;
+static const double impactfit_poursina2020_alpha_rms = 7.3794821991070062e-06;
+static const double impactfit_poursina2020_alpha_max_abs = 2.2039176853061448e-05;
+static const double impactfit_poursina2020_alpha_max_rel = 1.4343193916127223e-05;
 /* alpha(n) */
 static inline double impactfit_poursina2020_alpha(double n) {
   return ((((impactfit_poursina2020_alpha_a4 * n + impactfit_poursina2020_alpha_a3) * n + impactfit_poursina2020_alpha_a2) * n + impactfit_poursina2020_alpha_a1) * n + impactfit_poursina2020_alpha_a0);
 }
 
 /* stage beta */
-static const double impactfit_poursina2020_beta_a = 0.18647567165143272;
-static const double impactfit_poursina2020_beta_b = 0.90933239208648575;
-static const double impactfit_poursina2020_beta_c = -0.60086884321037715;
+static const double impactfit_poursina2020_beta_a = 0.18647567234411883;
+static const double impactfit_poursina2020_beta_b = 0.90933238910289704;
+static const double impactfit_poursina2020_beta_c = -0.60086884394933426;
 /* standard errors of a, b, c */
-static const double impactfit_poursina2020_beta_se[3] = {0.0012733029552275776, 0.0045724807864711576, 0.0013210921241290255};
+static const double impactfit_poursina2020_beta_se[3] = {0.0012733030727427677, 0.0045724811807457784, 0.0013210922457381391};
 /* rms residual, max |f - y| and max |f - y|/|y| */
-static const double impactfit_poursina2020_beta_rms = 0.00019080353310949808;
-static const double impactfit_poursina2020_beta_max_abs = 0.00050552069489590012;
-static const double impactfit_poursina2020_beta_max_rel = 0.0017564082490474412;
+static const double impactfit_poursina2020_beta_rms = 0.00019080354944048239;
+static const double impactfit_poursina2020_beta_max_abs = 0.00050552058383351861;
+static const double impactfit_poursina2020_beta_max_rel = 0.0017564080644059616;
 /* beta(n) */
 static inline double impactfit_poursina2020_beta(double n) {
   return impactfit_poursina2020_beta_a * pow(n, impactfit_poursina2020_beta_b) + impactfit_poursina2020_beta_c;

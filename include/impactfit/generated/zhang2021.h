@@ -30,7 +30,7 @@
  * Inputs of zhang2021_c (paths relative to the fit file):
  *   fit file     zhang2021_c.ini  (xxh64 bdcf88fe2f2ed6f0)
  *   sweep file   ../sweeps/zhang2021_c.ini  (xxh64 ab866ea24f88a10d)
- *   problem      zhang-alpha; options transition = C, method = fast
+ *   problem      zhang-alpha; options transition = C, method = fast, guess = surrogate
  *   fixed        n = 1.5, k = 1, mass = 1, v = 1
  *   tolerances   tol = 9.9999999999999998e-13
  *   grid         594 points, last axis fastest:
@@ -208,7 +208,7 @@
  * Inputs of zhang2021_a (paths relative to the fit file):
  *   fit file     zhang2021_a.ini  (xxh64 77e5a8bdbffa5009)
  *   sweep file   ../sweeps/zhang2021_a.ini  (xxh64 5296bfdd0682f328)
- *   problem      zhang-alpha; options transition = A, method = fast
+ *   problem      zhang-alpha; options transition = A, method = fast, guess = surrogate
  *   fixed        n = 1.5, k = 1, mass = 1, v = 1
  *   tolerances   tol = 9.9999999999999998e-13
  *   grid         594 points, last axis fastest:

@@ -26,7 +26,7 @@
  *   (n, s, ln(1 - e)) 12, 16, 64; 2807 and 2114 coefficients kept.
  * 51740 exact solves, 15132 coefficients.
  * Checked on 2000 held-out points (n uniform; m uniform, every third point within 10^-U(1,7)
- * of a piece boundary; e uniform in ln e and in ln(1 - e); seed 20211) and 120 points on the
+ * of a piece boundary; e uniform in ln e and in ln(1 - e); seed 20211) and 8450 points on the
  * edges, the piece boundaries and the seam e = 0.5 of the box, by simulating with the
  * surrogate's zeta: max |e_out - e| = 4.629e-08 (at n = 2.000000, m = 0.000000, e = 0.01),
  * max |zeta/zeta_exact - 1| = 1.034e-07.
