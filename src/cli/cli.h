@@ -42,16 +42,16 @@ typedef struct cli_spec {
   int seen;        /* set by cli_options */
 } cli_spec;
 
-#define CLI_FLAG(name, dest) \
-  { name, OPT_FLAG, dest, NAN, NAN, 0u, NULL, 0 }
-#define CLI_STR(name, dest) \
-  { name, OPT_STRING, dest, NAN, NAN, 0u, NULL, 0 }
-#define CLI_STR_REQ(name, dest, msg) \
-  { name, OPT_STRING, dest, NAN, NAN, CLI_REQUIRED, msg, 0 }
-#define CLI_DBL(name, dest, lo, hi, flags, msg) \
-  { name, OPT_DOUBLE, dest, lo, hi, flags, msg, 0 }
-#define CLI_INT(name, dest, lo, hi, flags, msg) \
-  { name, OPT_INT, dest, lo, hi, flags, msg, 0 }
+#define CLI_FLAG(name_, dest_) \
+  { .name = name_, .type = OPT_FLAG, .dest = dest_, .lo = NAN, .hi = NAN }
+#define CLI_STR(name_, dest_) \
+  { .name = name_, .type = OPT_STRING, .dest = dest_, .lo = NAN, .hi = NAN }
+#define CLI_STR_REQ(name_, dest_, msg_) \
+  { .name = name_, .type = OPT_STRING, .dest = dest_, .lo = NAN, .hi = NAN, .flags = CLI_REQUIRED, .msg = msg_ }
+#define CLI_DBL(name_, dest_, lo_, hi_, flags_, msg_) \
+  { .name = name_, .type = OPT_DOUBLE, .dest = dest_, .lo = lo_, .hi = hi_, .flags = flags_, .msg = msg_ }
+#define CLI_INT(name_, dest_, lo_, hi_, flags_, msg_) \
+  { .name = name_, .type = OPT_INT, .dest = dest_, .lo = lo_, .hi = hi_, .flags = flags_, .msg = msg_ }
 #define CLI_NUM(name, dest) CLI_DBL(name, dest, NAN, NAN, 0u, NULL) /* a double, any value */
 #define CLI_ANYINT(name, dest) CLI_INT(name, dest, NAN, NAN, 0u, NULL)
 #define CLI_COUNT(tab) (sizeof(tab) / sizeof((tab)[0]))

@@ -20,19 +20,19 @@ enum { IN_N, IN_E, IN_K, IN_MASS, IN_V };                                     /*
 enum { OUT_C_OPT, OUT_ZETA, OUT_E_OUT, OUT_E_ERR, OUT_DSEP, OUT_TC, OUT_IT }; /* and outputs */
 
 static const cli_col cols[] = {
-    {"n", "%8.4g", "n", 1, 'i', IN_N, 0, 0},
-    {"e", "%12.6g", "e", 1, 'i', IN_E, 0, 0},
-    {NULL, NULL, "k", 0, 'i', IN_K, 0, 0},
-    {NULL, NULL, "mass", 0, 'i', IN_MASS, 0, 0},
-    {NULL, NULL, "v", 0, 'i', IN_V, 0, 0},
-    {NULL, NULL, "method", 0, 's', 0, 0, 0},
-    {"c_opt", "%22.15g", "c_opt", 1, 'x', 0, 1, 0},
-    {"e_out", "%20.15g", "e_out", 1, 'o', OUT_E_OUT, 1, 0},
-    {"zeta", "%20.15g", "zeta", 1, 'o', OUT_ZETA, 1, 0},
-    {"delta_sep", "%14.6g", "delta_sep", 1, 'o', OUT_DSEP, 1, 0},
-    {NULL, NULL, "t_contact", 1, 'o', OUT_TC, 1, 0},
-    {"iter", "%5d", "iterations", 1, 'o', OUT_IT, 2, 0},
-    {"evals", "%7ld", "rhs_evals", 1, 'r', 0, 2, 0},
+    {.head = "n", .fmt = "%8.4g", .key = "n", .from = CLI_IN(IN_N)},
+    {.head = "e", .fmt = "%12.6g", .key = "e", .from = CLI_IN(IN_E)},
+    {.key = "k", .csv = CLI_CSV_NONE, .from = CLI_IN(IN_K)},
+    {.key = "mass", .csv = CLI_CSV_NONE, .from = CLI_IN(IN_MASS)},
+    {.key = "v", .csv = CLI_CSV_NONE, .from = CLI_IN(IN_V)},
+    {.key = "method", .csv = CLI_CSV_NONE, .from = CLI_STRING(0)},
+    {.head = "c_opt", .fmt = "%22.15g", .key = "c_opt", .from = CLI_DERIVED(0), .group = CLI_RESULT},
+    {.head = "e_out", .fmt = "%20.15g", .key = "e_out", .from = CLI_OUT(OUT_E_OUT), .group = CLI_RESULT},
+    {.head = "zeta", .fmt = "%20.15g", .key = "zeta", .from = CLI_OUT(OUT_ZETA), .group = CLI_RESULT},
+    {.head = "delta_sep", .fmt = "%14.6g", .key = "delta_sep", .from = CLI_OUT(OUT_DSEP), .group = CLI_RESULT},
+    {.key = "t_contact", .from = CLI_OUT(OUT_TC), .group = CLI_RESULT},
+    {.head = "iter", .fmt = "%5d", .key = "iterations", .from = CLI_OUT(OUT_IT), .group = CLI_TAIL},
+    {.head = "evals", .fmt = "%7ld", .key = "rhs_evals", .from = CLI_EVALS, .group = CLI_TAIL},
 };
 
 /* c from zeta, as the command always printed it (with --dimensional the problem's c_opt is the
@@ -96,10 +96,20 @@ int impactfit_cmd_copt(int argc, char **argv) {
     rc = cli_input_error("--tol: expected a value in [1e-13, 0.1), got %.17g", tol);
   if (!rc && !(rc = cli_axes_limit("copt", ax, nax))) /* the note after every check (cli_grid_main's passes) */
     cli_note_scaled("copt", opts, CLI_COUNT(opts), "c_opt, delta_sep and t_contact");
-  const cli_setting set[] = {{"k", NULL, o.k, NULL, 0},        {"mass", NULL, o.mass, NULL, 0},
-                             {"v", NULL, o.v, NULL, 0},        {"tol", NULL, tol, NULL, 0},
-                             {"method", rm->name, 0, NULL, 0}, {"dimensional", dimensional ? "1" : "0", 0, NULL, 0}};
-  cli_table t = {"copt", cols, CLI_COUNT(cols), 0, json, csv, 2, 0, 0, {rm->name}, copt_derive};
+  const cli_setting set[] = {CLI_SET_FIXED("k", o.k),
+                             CLI_SET_FIXED("mass", o.mass),
+                             CLI_SET_FIXED("v", o.v),
+                             CLI_SET_FIXED("tol", tol),
+                             CLI_SET_OPTION("method", rm->name),
+                             CLI_SET_OPTION("dimensional", dimensional ? "1" : "0")};
+  cli_table t = {.what = "copt",
+                 .cols = cols,
+                 .ncols = CLI_COUNT(cols),
+                 .json = json,
+                 .csv = csv,
+                 .nwhere = 2,
+                 .str = {rm->name},
+                 .derive = copt_derive};
   return cli_grid_main(rc, "copt", "copt", set, CLI_COUNT(set), ax, nax, &go, argc, argv, cli_table_header,
                        cli_table_row, &t);
 }

@@ -11,11 +11,10 @@
 
 static const char *const help_text = cli_help_dem; /* docs/cli/dem.txt */
 
-#define MD(f, kind) CLI_FIELD(impactfit_dem_model, f, kind)
+#define MD(f) CLI_FIELD(impactfit_dem_model, f)
 static const cli_field model_fields[] = {/* the registry entry in --list --json: 8, 3 computed, then 4 */
-                                         MD(code, 's'),    MD(versions, 's'),   MD(model, 's'), MD(damping, 's'),
-                                         MD(param, 's'),   MD(param_unit, 's'), MD(n, 'd'),     MD(m, 'd'),
-                                         MD(takes_e, 'i'), MD(run_here, 'i'),   MD(law, 's'),   MD(source, 's')};
+                                         MD(code), MD(versions), MD(model),   MD(damping),  MD(param), MD(param_unit),
+                                         MD(n),    MD(m),        MD(takes_e), MD(run_here), MD(law),   MD(source)};
 
 static void print_list(const char *code, int json) {
   for (size_t i = 0; i < impactfit_dem_model_count(); i++) {
@@ -49,27 +48,27 @@ typedef struct strings {
 } strings;
 enum { M, Q, A, F, S };
 enum { ANSWER_AT = 5, ANSWER_N = 8, END_AT = 17 };
-#define OF_M(f, kind) CLI_FIELD_OF(M, #f, impactfit_dem_model, f, kind)
-#define OF_Q(key, f) CLI_FIELD_OF(Q, key, impactfit_dem_request, f, 'd')
-#define OF_A(key, f, kind) CLI_FIELD_OF(A, key, impactfit_dem_answer, f, kind)
-#define OF_F(key, f, kind) CLI_FIELD_OF(F, key, impactfit_dem_forward_answer, f, kind)
-#define OF_S(f) CLI_FIELD_OF(S, #f, strings, f, 's')
+#define OF_M(f) CLI_FIELD_OF(M, #f, impactfit_dem_model, f)
+#define OF_Q(key, f) CLI_FIELD_OF(Q, key, impactfit_dem_request, f)
+#define OF_A(key, f) CLI_FIELD_OF(A, key, impactfit_dem_answer, f)
+#define OF_F(key, f) CLI_FIELD_OF(F, key, impactfit_dem_forward_answer, f)
+#define OF_A_RANGE(key, f) CLI_FIELD_RANGE_OF(A, key, impactfit_dem_answer, f)
+#define OF_F_RANGE(key, f) CLI_FIELD_RANGE_OF(F, key, impactfit_dem_forward_answer, f)
+#define OF_S(f) CLI_FIELD_OF(S, #f, strings, f)
 static const cli_field answer_fields[] = {
-    OF_M(code, 's'), OF_S(version), OF_M(versions, 's'), OF_Q("e_asked", e), OF_Q("v", v),
+    OF_M(code), OF_S(version), OF_M(versions), OF_Q("e_asked", e), OF_Q("v", v),
     /* ANSWER_AT = 5: the answer of a model, also the alternative's */
-    OF_M(model, 's'), OF_M(damping, 's'), OF_M(param, 's'), OF_M(param_unit, 's'), OF_A("value", value, 'd'),
-    OF_A("input", input, 'c'), OF_A("e_range", e_min, 'r'), OF_A("note", note, 'c'),
+    OF_M(model), OF_M(damping), OF_M(param), OF_M(param_unit), OF_A("value", value), OF_A("input", input),
+    OF_A_RANGE("e_range", e_min), OF_A("note", note),
     /* what typing e gives, and the contact */
-    OF_A("e_naive", e_naive, 'd'), OF_A("e_naive_range", e_naive_min, 'r'), OF_A("reachable", reachable, 'i'),
-    OF_A("speed_dependent", speed_dependent, 'i'), OF_S(end), OF_M(n, 'd'), OF_M(m, 'd'), OF_A("K", K, 'd'),
-    OF_A("R", R, 'd'), OF_A("M", M, 'd'), OF_A("C", C, 'd'), OF_A("zeta", zeta, 'd'), OF_M(run_here, 'i'),
-    OF_M(source, 's')};
+    OF_A("e_naive", e_naive), OF_A_RANGE("e_naive_range", e_naive_min), OF_A("reachable", reachable),
+    OF_A("speed_dependent", speed_dependent), OF_S(end), OF_M(n), OF_M(m), OF_A("K", K), OF_A("R", R), OF_A("M", M),
+    OF_A("C", C), OF_A("zeta", zeta), OF_M(run_here), OF_M(source)};
 static const cli_field forward_fields[] = {/* --value: the forward problem */
-                                           OF_M(code, 's'), OF_S(version), OF_M(model, 's'), OF_M(damping, 's'),
-                                           OF_M(param, 's'),
+                                           OF_M(code), OF_S(version), OF_M(model), OF_M(damping), OF_M(param),
                                            /* the typed value and what it gives */
-                                           OF_F("value", value, 'd'), OF_F("input", input, 'c'), OF_Q("v", v),
-                                           OF_F("e_real", e, 'd'), OF_F("e_range", e_min, 'r'), OF_S(end)};
+                                           OF_F("value", value), OF_F("input", input), OF_Q("v", v), OF_F("e_real", e),
+                                           OF_F_RANGE("e_range", e_min), OF_S(end)};
 
 static const char *end_text(const impactfit_transition *tr) {
   return tr == impactfit_transition_C ? "force clamped at zero (C)" : "tensile until d = 0 (A)";

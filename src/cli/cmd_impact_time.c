@@ -15,18 +15,29 @@ static const char *const help_text = cli_help_impact_time; /* docs/cli/impact-ti
 
 enum { IN_EPS, IN_N, IN_K, IN_MASS, IN_V };              /* problem impact-time's parameters */
 enum { OUT_DTAU, OUT_E, OUT_OMEGA, OUT_DT, OUT_LAMBDA }; /* and outputs */
+enum { WITH_DIMS = 1u };                                 /* the columns shown with --k --mass --v */
 
 static const cli_col cols[] = {
-    {"eps", "%-10.6g", "eps", 0, 'i', IN_EPS, 0, 0},
-    {"n", "%-6.4g", "n", 0, 'i', IN_N, 0, 0},
-    {"dtau", "%-22.17g", "dtau", 0, 'o', OUT_DTAU, 1, 0},
-    {"e", "%-22.17g", "e", 0, 'o', OUT_E, 1, 0},
-    {"k", "%-10.4g", "k", 0, 'i', IN_K, 0, 1},
-    {"mass", "%-10.4g", "mass", 0, 'i', IN_MASS, 0, 1},
-    {"v", "%-10.4g", "v", 0, 'i', IN_V, 0, 1},
-    {"omega_i", "%-22.17g", "omega_i", 0, 'o', OUT_OMEGA, 1, 1},
-    {"dt", "%-22.17g", "dt", 0, 'o', OUT_DT, 1, 1},
-    {"lambda", "%.17g", "lambda", 0, 'o', OUT_LAMBDA, 1, 1},
+    {.head = "eps", .fmt = "%-10.6g", .key = "eps", .from = CLI_IN(IN_EPS)},
+    {.head = "n", .fmt = "%-6.4g", .key = "n", .from = CLI_IN(IN_N)},
+    {.head = "dtau", .fmt = "%-22.17g", .key = "dtau", .from = CLI_OUT(OUT_DTAU), .group = CLI_RESULT},
+    {.head = "e", .fmt = "%-22.17g", .key = "e", .from = CLI_OUT(OUT_E), .group = CLI_RESULT},
+    {.head = "k", .fmt = "%-10.4g", .key = "k", .from = CLI_IN(IN_K), .when = WITH_DIMS},
+    {.head = "mass", .fmt = "%-10.4g", .key = "mass", .from = CLI_IN(IN_MASS), .when = WITH_DIMS},
+    {.head = "v", .fmt = "%-10.4g", .key = "v", .from = CLI_IN(IN_V), .when = WITH_DIMS},
+    {.head = "omega_i",
+     .fmt = "%-22.17g",
+     .key = "omega_i",
+     .from = CLI_OUT(OUT_OMEGA),
+     .group = CLI_RESULT,
+     .when = WITH_DIMS},
+    {.head = "dt", .fmt = "%-22.17g", .key = "dt", .from = CLI_OUT(OUT_DT), .group = CLI_RESULT, .when = WITH_DIMS},
+    {.head = "lambda",
+     .fmt = "%.17g",
+     .key = "lambda",
+     .from = CLI_OUT(OUT_LAMBDA),
+     .group = CLI_RESULT,
+     .when = WITH_DIMS},
 };
 
 /* with --k --mass --v: omega_i and lambda representable at the ends of every axis */
@@ -85,7 +96,12 @@ int impactfit_cmd_impact_time(int argc, char **argv) {
   rc = cli_axes_parse(ax, nax, NULL);
   if (!rc && dims)
     rc = check_dims(ax);
-  cli_table t = {"impact-time", cols, CLI_COUNT(cols), dims != 0, json, 0, 2, 0, 0, {NULL}, NULL};
+  cli_table t = {.what = "impact-time",
+                 .cols = cols,
+                 .ncols = CLI_COUNT(cols),
+                 .shown = dims ? WITH_DIMS : 0u,
+                 .json = json,
+                 .nwhere = 2};
   return cli_grid_main(rc, "impact-time", "impact-time", NULL, 0, ax, nax, &go, argc, argv, cli_table_header,
                        cli_table_row, &t);
 }

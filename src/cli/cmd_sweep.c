@@ -133,8 +133,18 @@ int impactfit_cmd_sweep(int argc, char **argv) {
   char name[501], command[5000]; /* NAME: the file's base name without .ini, 500 bytes at most */
   impactfit_sweep_output_name(s, name, sizeof name);
   snprintf(command, sizeof command, "impactfit sweep %s --out %s", pos[0], out_dir);
-  cli_sweep_exec x = {"sweep",      name,   out_dir, command, threads, (size_t)block,
-                      opts[2].seen, resume, shard,   shards,  sync,    quiet};
+  cli_sweep_exec x = {.what = "sweep",
+                      .name = name,
+                      .out_dir = out_dir,
+                      .command = command,
+                      .threads = threads,
+                      .block = (size_t)block,
+                      .block_given = cli_given(opts, CLI_COUNT(opts), "block"),
+                      .resume = resume,
+                      .shard = shard,
+                      .shards = shards,
+                      .sync = sync,
+                      .quiet = quiet};
   rc = cli_sweep_execute(s, &x, rank, ranks);
   impactfit_sweep_free(s);
   sweep_mpi_finalize();

@@ -282,9 +282,11 @@ static void in_chrono(const impactfit_dem_model *md, const impactfit_dem_contact
 /* ---------------------------------------------------------------- the registry */
 
 /* long: a flat table, one line per code and option (pmccabe reads the macro list as one function) */
-#define OPS(name, st, da, cv, in) static const dem_ops name = {st, da, cv, 0.0, in};
+#define OPS(name, st, da, cv, in) \
+  static const dem_ops name = {.stiffness = st, .damping = da, .conv = cv, .p_min = 0.0, .input = in};
 /* LIGGGHTS 3.8.0 refuses a coefficientRestitution outside (0.05, 1] (global_properties.cpp:488) */
-#define OPS_MIN(name, st, da, cv, pmin, in) static const dem_ops name = {st, da, cv, pmin, in};
+#define OPS_MIN(name, st, da, cv, pmin, in) \
+  static const dem_ops name = {.stiffness = st, .damping = da, .conv = cv, .p_min = pmin, .input = in};
 /* LAMMPS pair_style granular: normal model x damping option */
 OPS(o_lg_hm_vel, ST_HERTZ_MAT_LWALL, DA_CONST, NULL, in_lammps_granular)
 OPS(o_lg_hm_mv, ST_HERTZ_MAT_LWALL, DA_MASS, NULL, in_lammps_granular)
@@ -333,11 +335,6 @@ OPS(o_chrono_hooke, ST_HOOKE_VCHAR, DA_CONV_SQRTMK, conv_linear_log, in_chrono)
 #define LMP_S2 20260902L /* tsuji with √2: 2Sep2026 (the LAMMPS documentation: versionchanged 2Sep2026) */
 #define LMP_VT "stable 29Sep2021, updates 1-2 (Debian 12)"
 #define LMP_SRC "src/GRANULAR/pair_granular.cpp:349-377, :987-991 and fix_wall_gran.cpp:160 (stable_29Sep2021_update2)"
-#define LMP_ENTRY(normal, damp, n, m, par, unit, te, mat, law, ops)                                                   \
-  {                                                                                                                   \
-    "lammps", "granular " normal, damp, LMP_VT, LMP_V0, LMP_V1, n, m, par, unit, te, mat, 0, "limit_damping", 1, law, \
-        LMP_SRC, &ops                                                                                                 \
-  }
 #define HM "F = (4/3) E* a delta, a = sqrt(R delta), E* = E/(2(1 - nu^2)) (a fix wall/gran wall: E/(2(1 - nu))); "
 #define HK "F = kn a delta, a = sqrt(R delta) (kn in Pa); "
 #define LK "F = kn delta (kn in N/m); "
@@ -348,116 +345,211 @@ OPS(o_chrono_hooke, ST_HOOKE_VCHAR, DA_CONV_SQRTMK, conv_linear_log, in_chrono)
 #define CRH \
   "eta = sqrt(3/2) 2 sqrt(5/6) |beta| sqrt(M knfac), beta = ln e/sqrt(ln^2 e + pi^2): C = sqrt(5) |beta| sqrt(M K)"
 
+/* One group of entries per code and version range: what they share, then each entry names the rest. */
+#define LAMMPS_29SEP2021_GRANULAR(...)                                                                      \
+  {                                                                                                         \
+    .code = "lammps", .versions = LMP_VT, .version_min = LMP_V0, .version_max = LMP_V1, .clamp_default = 0, \
+    .clamp_switch = "limit_damping", .run_here = 1, .source = LMP_SRC, __VA_ARGS__                          \
+  }
+#define LAMMPS_29SEP2021_GRAN(...)                                                                          \
+  {                                                                                                         \
+    .code = "lammps", .versions = LMP_VT, .version_min = LMP_V0, .version_max = LMP_V1, .clamp_default = 0, \
+    .clamp_switch = "limit_damping", .run_here = 1, __VA_ARGS__                                             \
+  }
+#define LAMMPS_COEFF_RESTITUTION(...)                                                                              \
+  {                                                                                                                \
+    .code = "lammps", .versions = "17Apr2024 and later (formula only)", .version_min = LMP_CR, .version_max = 0,   \
+    .clamp_default = 0, .clamp_switch = "limit_damping", .run_here = 0,                                            \
+    .source = "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingCoeffRestitution; lammps/lammps PR #4068)", \
+    __VA_ARGS__                                                                                                    \
+  }
+#define LAMMPS_TSUJI_SQRT2(...)                                                                                   \
+  {                                                                                                               \
+    .code = "lammps", .versions = "2Sep2026 and later, with sqrt 2 (formula only)", .version_min = LMP_S2,        \
+    .version_max = 0, .clamp_default = 0, .clamp_switch = "limit_damping", .run_here = 0,                         \
+    .source = "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingTsuji::init, 2Sep2026: damp *= MY_SQRT2)", \
+    __VA_ARGS__                                                                                                   \
+  }
+#define LIGGGHTS_3_8_0(...)                                                                          \
+  {                                                                                                  \
+    .code = "liggghts", .versions = "3.8.0 (Debian 12)", .version_min = 30800, .version_max = 30899, \
+    .clamp_default = 0, .clamp_switch = "limitForce", .run_here = 1, __VA_ARGS__                     \
+  }
+#define YADE_2023_02A(...)                                                                                \
+  {                                                                                                       \
+    .code = "yade", .versions = "2023.02a (Debian 12)", .version_min = 20230200, .version_max = 20230299, \
+    .clamp_default = 1, .clamp_switch = NULL, .run_here = 1, __VA_ARGS__                                  \
+  }
+#define YADE_BEFORE_2023(...)                                                                                      \
+  {                                                                                                                \
+    .code = "yade", .versions = "1.00.0 - 2022.01a (formula only)", .version_min = 10000, .version_max = 20220199, \
+    .clamp_default = 1, .clamp_switch = NULL, .run_here = 0, __VA_ARGS__                                           \
+  }
+#define CHRONO_8_TO_9(...)                                                                                            \
+  {                                                                                                                   \
+    .code = "chrono", .versions = "8.0 - 9.0 (ChSystemSMC, material properties; formula only)", .version_min = 80000, \
+    .version_max = 99999, .clamp_default = 1, .clamp_switch = NULL, .run_here = 0, __VA_ARGS__                        \
+  }
+
 static const impactfit_dem_model models[] = {
     /* ---- LAMMPS 29 Sep 2021, pair_style granular (run here) ---- */
-    LMP_ENTRY("hertz/material", "tsuji", 1.5, 0.25, "e", "-", 1, 1, HM TS ": C = alpha(e) sqrt(M K)", o_lg_hm_ts),
-    LMP_ENTRY("hertz/material", "velocity", 1.5, 0.0, "eta_n0", "N s/m", 0, 1, HM "eta = eta_n0: C = eta_n0",
-              o_lg_hm_vel),
-    LMP_ENTRY("hertz/material", "mass_velocity", 1.5, 0.0, "eta_n0", "1/s", 0, 1, HM "eta = eta_n0 M: C = eta_n0 M",
-              o_lg_hm_mv),
-    LMP_ENTRY("hertz/material", "viscoelastic", 1.5, 0.5, "eta_n0", "1/(m s)", 0, 1,
-              HM "eta = eta_n0 a M: C = eta_n0 M sqrt(R) (the default damping)", o_lg_hm_ve),
-    LMP_ENTRY("hertz", "tsuji", 1.5, 0.25, "e", "-", 1, 0, HK TS ": C = alpha(e) sqrt(M K), K = kn sqrt(R)", o_lg_h_ts),
-    LMP_ENTRY("hertz", "velocity", 1.5, 0.0, "eta_n0", "N s/m", 0, 0, HK "C = eta_n0", o_lg_h_vel),
-    LMP_ENTRY("hertz", "mass_velocity", 1.5, 0.0, "eta_n0", "1/s", 0, 0, HK "C = eta_n0 M", o_lg_h_mv),
-    LMP_ENTRY("hertz", "viscoelastic", 1.5, 0.5, "eta_n0", "1/(m s)", 0, 0, HK "C = eta_n0 M sqrt(R)", o_lg_h_ve),
-    LMP_ENTRY("hooke", "tsuji", 1.0, 0.0, "e", "-", 1, 0, LK TS ", knfac = kn: C = alpha(e) sqrt(M kn)", o_lg_k_ts),
-    LMP_ENTRY("hooke", "velocity", 1.0, 0.0, "eta_n0", "N s/m", 0, 0, LK "C = eta_n0", o_lg_k_vel),
-    LMP_ENTRY("hooke", "mass_velocity", 1.0, 0.0, "eta_n0", "1/s", 0, 0, LK "C = eta_n0 M", o_lg_k_mv),
-    LMP_ENTRY("hooke", "viscoelastic", 1.0, 0.5, "eta_n0", "1/(m s)", 0, 0,
-              LK "eta = eta_n0 a M, a = sqrt(R delta): C = eta_n0 M sqrt(R)", o_lg_k_ve),
+    LAMMPS_29SEP2021_GRANULAR(.model = "granular hertz/material", .damping = "tsuji", .n = 1.5, .m = 0.25, .param = "e",
+                              .param_unit = "-", .takes_e = 1, .needs_material = 1,
+                              .law = HM TS ": C = alpha(e) sqrt(M K)", .ops = &o_lg_hm_ts),
+    LAMMPS_29SEP2021_GRANULAR(.model = "granular hertz/material", .damping = "velocity", .n = 1.5, .m = 0.0,
+                              .param = "eta_n0", .param_unit = "N s/m", .takes_e = 0, .needs_material = 1,
+                              .law = HM "eta = eta_n0: C = eta_n0", .ops = &o_lg_hm_vel),
+    LAMMPS_29SEP2021_GRANULAR(.model = "granular hertz/material", .damping = "mass_velocity", .n = 1.5, .m = 0.0,
+                              .param = "eta_n0", .param_unit = "1/s", .takes_e = 0, .needs_material = 1,
+                              .law = HM "eta = eta_n0 M: C = eta_n0 M", .ops = &o_lg_hm_mv),
+    LAMMPS_29SEP2021_GRANULAR(.model = "granular hertz/material", .damping = "viscoelastic", .n = 1.5, .m = 0.5,
+                              .param = "eta_n0", .param_unit = "1/(m s)", .takes_e = 0, .needs_material = 1,
+                              .law = HM "eta = eta_n0 a M: C = eta_n0 M sqrt(R) (the default damping)",
+                              .ops = &o_lg_hm_ve),
+    LAMMPS_29SEP2021_GRANULAR(.model = "granular hertz", .damping = "tsuji", .n = 1.5, .m = 0.25, .param = "e",
+                              .param_unit = "-", .takes_e = 1, .needs_material = 0,
+                              .law = HK TS ": C = alpha(e) sqrt(M K), K = kn sqrt(R)", .ops = &o_lg_h_ts),
+    LAMMPS_29SEP2021_GRANULAR(.model = "granular hertz", .damping = "velocity", .n = 1.5, .m = 0.0, .param = "eta_n0",
+                              .param_unit = "N s/m", .takes_e = 0, .needs_material = 0, .law = HK "C = eta_n0",
+                              .ops = &o_lg_h_vel),
+    LAMMPS_29SEP2021_GRANULAR(.model = "granular hertz", .damping = "mass_velocity", .n = 1.5, .m = 0.0,
+                              .param = "eta_n0", .param_unit = "1/s", .takes_e = 0, .needs_material = 0,
+                              .law = HK "C = eta_n0 M", .ops = &o_lg_h_mv),
+    LAMMPS_29SEP2021_GRANULAR(.model = "granular hertz", .damping = "viscoelastic", .n = 1.5, .m = 0.5,
+                              .param = "eta_n0", .param_unit = "1/(m s)", .takes_e = 0, .needs_material = 0,
+                              .law = HK "C = eta_n0 M sqrt(R)", .ops = &o_lg_h_ve),
+    LAMMPS_29SEP2021_GRANULAR(.model = "granular hooke", .damping = "tsuji", .n = 1.0, .m = 0.0, .param = "e",
+                              .param_unit = "-", .takes_e = 1, .needs_material = 0,
+                              .law = LK TS ", knfac = kn: C = alpha(e) sqrt(M kn)", .ops = &o_lg_k_ts),
+    LAMMPS_29SEP2021_GRANULAR(.model = "granular hooke", .damping = "velocity", .n = 1.0, .m = 0.0, .param = "eta_n0",
+                              .param_unit = "N s/m", .takes_e = 0, .needs_material = 0, .law = LK "C = eta_n0",
+                              .ops = &o_lg_k_vel),
+    LAMMPS_29SEP2021_GRANULAR(.model = "granular hooke", .damping = "mass_velocity", .n = 1.0, .m = 0.0,
+                              .param = "eta_n0", .param_unit = "1/s", .takes_e = 0, .needs_material = 0,
+                              .law = LK "C = eta_n0 M", .ops = &o_lg_k_mv),
+    LAMMPS_29SEP2021_GRANULAR(.model = "granular hooke", .damping = "viscoelastic", .n = 1.0, .m = 0.5,
+                              .param = "eta_n0", .param_unit = "1/(m s)", .takes_e = 0, .needs_material = 0,
+                              .law = LK "eta = eta_n0 a M, a = sqrt(R delta): C = eta_n0 M sqrt(R)", .ops = &o_lg_k_ve),
     /* ---- LAMMPS 29 Sep 2021, pair_style gran/... (run here) ---- */
-    {"lammps", "gran/hooke", "", LMP_VT, LMP_V0, LMP_V1, 1.0, 0.0, "gamma_n", "1/s", 0, 0, 0, "limit_damping", 1,
-     "F = kn delta + M gamma_n delta' (kn in N/m): C = M gamma_n",
-     "src/GRANULAR/pair_gran_hooke.cpp:154-162, fix_wall_gran.cpp:796-798 (stable_29Sep2021_update2)", &o_lgran_hooke},
-    {"lammps", "gran/hooke/history", "", LMP_VT, LMP_V0, LMP_V1, 1.0, 0.0, "gamma_n", "1/s", 0, 0, 0, "limit_damping",
-     1, "F = kn delta + M gamma_n delta' (kn in N/m): C = M gamma_n",
-     "src/GRANULAR/pair_gran_hooke_history.cpp:237-245, fix_wall_gran.cpp:889-891 (stable_29Sep2021_update2)",
-     &o_lgran_hooke},
-    {"lammps", "gran/hertz/history", "", LMP_VT, LMP_V0, LMP_V1, 1.5, 0.5, "gamma_n", "1/(m s)", 0, 0, 0,
-     "limit_damping", 1,
-     "F = sqrt(R delta) (kn delta + M gamma_n delta') (kn in Pa): K = kn sqrt(R), C = M gamma_n sqrt(R)",
-     "src/GRANULAR/pair_gran_hertz_history.cpp:175-185, fix_wall_gran.cpp:1018-1023 (stable_29Sep2021_update2)",
-     &o_lgran_hertz},
+    LAMMPS_29SEP2021_GRAN(.model = "gran/hooke", .damping = "", .n = 1.0, .m = 0.0, .param = "gamma_n",
+                          .param_unit = "1/s", .takes_e = 0, .needs_material = 0,
+                          .law = "F = kn delta + M gamma_n delta' (kn in N/m): C = M gamma_n",
+                          .source = "src/GRANULAR/pair_gran_hooke.cpp:154-162, fix_wall_gran.cpp:796-798 "
+                                    "(stable_29Sep2021_update2)",
+                          .ops = &o_lgran_hooke),
+    LAMMPS_29SEP2021_GRAN(.model = "gran/hooke/history", .damping = "", .n = 1.0, .m = 0.0, .param = "gamma_n",
+                          .param_unit = "1/s", .takes_e = 0, .needs_material = 0,
+                          .law = "F = kn delta + M gamma_n delta' (kn in N/m): C = M gamma_n",
+                          .source = "src/GRANULAR/pair_gran_hooke_history.cpp:237-245, fix_wall_gran.cpp:889-891 "
+                                    "(stable_29Sep2021_update2)",
+                          .ops = &o_lgran_hooke),
+    LAMMPS_29SEP2021_GRAN(.model = "gran/hertz/history", .damping = "", .n = 1.5, .m = 0.5, .param = "gamma_n",
+                          .param_unit = "1/(m s)", .takes_e = 0, .needs_material = 0,
+                          .law = "F = sqrt(R delta) (kn delta + M gamma_n delta') (kn in Pa): K = kn sqrt(R), C = M "
+                                 "gamma_n sqrt(R)",
+                          .source = "src/GRANULAR/pair_gran_hertz_history.cpp:175-185, fix_wall_gran.cpp:1018-1023 "
+                                    "(stable_29Sep2021_update2)",
+                          .ops = &o_lgran_hertz),
     /* ---- later LAMMPS (formula only, not run here) ---- */
-    {"lammps", "granular hertz/material", "coeff_restitution", "17Apr2024 and later (formula only)", LMP_CR, 0, 1.5,
-     0.25, "e", "-", 1, 1, 0, "limit_damping", 0, HM CRH,
-     "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingCoeffRestitution; lammps/lammps PR #4068)", &o_ln_hm_cr},
-    {"lammps", "granular hertz", "coeff_restitution", "17Apr2024 and later (formula only)", LMP_CR, 0, 1.5, 0.25, "e",
-     "-", 1, 0, 0, "limit_damping", 0, HK CRH,
-     "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingCoeffRestitution; lammps/lammps PR #4068)", &o_ln_h_cr},
-    {"lammps", "granular hooke", "coeff_restitution", "17Apr2024 and later (formula only)", LMP_CR, 0, 1.0, 0.0, "e",
-     "-", 1, 0, 0, "limit_damping", 0, LK "eta = 2 |ln e| sqrt(M kn)/sqrt(pi^2 + ln^2 e) (exact under A)",
-     "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingCoeffRestitution; lammps/lammps PR #4068)", &o_ln_k_cr},
-    {"lammps", "granular hertz/material", "tsuji", "2Sep2026 and later, with sqrt 2 (formula only)", LMP_S2, 0, 1.5,
-     0.25, "e", "-", 1, 1, 0, "limit_damping", 0, HM TS2 ": C = sqrt(2) alpha(e) sqrt(M K)",
-     "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingTsuji::init, 2Sep2026: damp *= MY_SQRT2)", &o_ln_hm_ts2},
-    {"lammps", "granular hertz", "tsuji", "2Sep2026 and later, with sqrt 2 (formula only)", LMP_S2, 0, 1.5, 0.25, "e",
-     "-", 1, 0, 0, "limit_damping", 0, HK TS2 ": C = sqrt(2) alpha(e) sqrt(M K)",
-     "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingTsuji::init, 2Sep2026: damp *= MY_SQRT2)", &o_ln_h_ts2},
-    {"lammps", "granular hooke", "tsuji", "2Sep2026 and later, with sqrt 2 (formula only)", LMP_S2, 0, 1.0, 0.0, "e",
-     "-", 1, 0, 0, "limit_damping", 0, LK TS2 ": C = sqrt(2) alpha(e) sqrt(M kn)",
-     "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingTsuji::init, 2Sep2026: damp *= MY_SQRT2)", &o_ln_k_ts2},
+    LAMMPS_COEFF_RESTITUTION(.model = "granular hertz/material", .damping = "coeff_restitution", .n = 1.5, .m = 0.25,
+                             .param = "e", .param_unit = "-", .takes_e = 1, .needs_material = 1, .law = HM CRH,
+                             .ops = &o_ln_hm_cr),
+    LAMMPS_COEFF_RESTITUTION(.model = "granular hertz", .damping = "coeff_restitution", .n = 1.5, .m = 0.25,
+                             .param = "e", .param_unit = "-", .takes_e = 1, .needs_material = 0, .law = HK CRH,
+                             .ops = &o_ln_h_cr),
+    LAMMPS_COEFF_RESTITUTION(.model = "granular hooke", .damping = "coeff_restitution", .n = 1.0, .m = 0.0,
+                             .param = "e", .param_unit = "-", .takes_e = 1, .needs_material = 0,
+                             .law = LK "eta = 2 |ln e| sqrt(M kn)/sqrt(pi^2 + ln^2 e) (exact under A)",
+                             .ops = &o_ln_k_cr),
+    LAMMPS_TSUJI_SQRT2(.model = "granular hertz/material", .damping = "tsuji", .n = 1.5, .m = 0.25, .param = "e",
+                       .param_unit = "-", .takes_e = 1, .needs_material = 1,
+                       .law = HM TS2 ": C = sqrt(2) alpha(e) sqrt(M K)", .ops = &o_ln_hm_ts2),
+    LAMMPS_TSUJI_SQRT2(.model = "granular hertz", .damping = "tsuji", .n = 1.5, .m = 0.25, .param = "e",
+                       .param_unit = "-", .takes_e = 1, .needs_material = 0,
+                       .law = HK TS2 ": C = sqrt(2) alpha(e) sqrt(M K)", .ops = &o_ln_h_ts2),
+    LAMMPS_TSUJI_SQRT2(.model = "granular hooke", .damping = "tsuji", .n = 1.0, .m = 0.0, .param = "e",
+                       .param_unit = "-", .takes_e = 1, .needs_material = 0,
+                       .law = LK TS2 ": C = sqrt(2) alpha(e) sqrt(M kn)", .ops = &o_ln_k_ts2),
     /* ---- LIGGGHTS-PUBLIC 3.8.0 (run here) ---- */
-    {"liggghts", "hertz", "", "3.8.0 (Debian 12)", 30800, 30899, 1.5, 0.25, "e", "-", 1, 1, 0, "limitForce", 1,
-     "F = (4/3) Y* sqrt(R delta) delta + gamma_n delta', S_n = 2 Y* sqrt(R delta), gamma_n = -2 sqrt(5/6) beta "
-     "sqrt(S_n M), beta = ln e/sqrt(ln^2 e + pi^2): K = (4/3) Y* sqrt(R), C = sqrt(5) |beta| sqrt(M K)",
-     "src/normal_model_hertz.h:211-258, global_properties.cpp:432, :539 (LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)",
-     &o_lig_hertz},
-    {"liggghts", "hooke", "", "3.8.0 (Debian 12)", 30800, 30899, 1.0, 0.0, "e", "-", 1, 1, 0, "limitForce", 1,
-     "F = kn delta + gamma_n delta', kn = (16/15) sqrt(R) Y* (15 M V^2/(16 sqrt(R) Y*))^(1/5) (V: "
-     "characteristicVelocity), gamma_n = sqrt(4 M kn/(1 + (pi/ln e)^2)): C = 2 |beta| sqrt(M K)",
-     "src/normal_model_hooke.h:236-289 (LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)", &o_lig_hooke},
-    {"liggghts", "hooke/stiffness", "", "3.8.0 (Debian 12)", 30800, 30899, 1.0, 0.0, "gamman", "1/s", 0, 0, 0,
-     "limitForce", 1, "F = kn delta + M gamman delta' (properties kn in N/m, gamman): C = M gamman",
-     "src/normal_model_hooke_stiffness.h:203-238, global_properties.cpp:741-807 (LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)",
-     &o_lig_hooke_st},
-    {"liggghts", "hooke/stiffness", "absolute_damping", "3.8.0 (Debian 12)", 30800, 30899, 1.0, 0.0, "gamman_abs",
-     "N s/m", 0, 0, 0, "limitForce", 1,
-     "absolute_damping on: F = kn delta + gamman_abs delta' (properties kn in N/m, gamman_abs): C = gamman_abs",
-     "src/normal_model_hooke_stiffness.h:203-238 (LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)", &o_lig_hooke_st_abs},
-    {"liggghts", "hertz/stiffness", "", "3.8.0 (Debian 12)", 30800, 30899, 1.5, 0.5, "gamman", "1/(m s)", 0, 0, 0,
-     "limitForce", 1,
-     "F = sqrt(R delta) (kn delta + M gamman delta') (properties kn in Pa, gamman): K = kn sqrt(R), C = M gamman "
-     "sqrt(R)",
-     "src/normal_model_hertz_stiffness.h:111-142 (LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)", &o_lig_hertz_st},
+    LIGGGHTS_3_8_0(.model = "hertz", .damping = "", .n = 1.5, .m = 0.25, .param = "e", .param_unit = "-", .takes_e = 1,
+                   .needs_material = 1,
+                   .law = "F = (4/3) Y* sqrt(R delta) delta + gamma_n delta', S_n = 2 Y* sqrt(R delta), gamma_n = -2 "
+                          "sqrt(5/6) beta sqrt(S_n M), beta = ln e/sqrt(ln^2 e + pi^2): K = (4/3) Y* sqrt(R), C = "
+                          "sqrt(5) |beta| sqrt(M K)",
+                   .source = "src/normal_model_hertz.h:211-258, global_properties.cpp:432, :539 (LIGGGHTS-PUBLIC "
+                             "3.8.0, 7c32dc4)",
+                   .ops = &o_lig_hertz),
+    LIGGGHTS_3_8_0(.model = "hooke", .damping = "", .n = 1.0, .m = 0.0, .param = "e", .param_unit = "-", .takes_e = 1,
+                   .needs_material = 1,
+                   .law = "F = kn delta + gamma_n delta', kn = (16/15) sqrt(R) Y* (15 M V^2/(16 sqrt(R) Y*))^(1/5) (V: "
+                          "characteristicVelocity), gamma_n = sqrt(4 M kn/(1 + (pi/ln e)^2)): C = 2 |beta| sqrt(M K)",
+                   .source = "src/normal_model_hooke.h:236-289 (LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)", .ops = &o_lig_hooke),
+    LIGGGHTS_3_8_0(.model = "hooke/stiffness", .damping = "", .n = 1.0, .m = 0.0, .param = "gamman",
+                   .param_unit = "1/s", .takes_e = 0, .needs_material = 0,
+                   .law = "F = kn delta + M gamman delta' (properties kn in N/m, gamman): C = M gamman",
+                   .source = "src/normal_model_hooke_stiffness.h:203-238, global_properties.cpp:741-807 "
+                             "(LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)",
+                   .ops = &o_lig_hooke_st),
+    LIGGGHTS_3_8_0(.model = "hooke/stiffness", .damping = "absolute_damping", .n = 1.0, .m = 0.0, .param = "gamman_abs",
+                   .param_unit = "N s/m", .takes_e = 0, .needs_material = 0,
+                   .law = "absolute_damping on: F = kn delta + gamman_abs delta' (properties kn in N/m, gamman_abs): C "
+                          "= gamman_abs",
+                   .source = "src/normal_model_hooke_stiffness.h:203-238 (LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)",
+                   .ops = &o_lig_hooke_st_abs),
+    LIGGGHTS_3_8_0(.model = "hertz/stiffness", .damping = "", .n = 1.5, .m = 0.5, .param = "gamman",
+                   .param_unit = "1/(m s)", .takes_e = 0, .needs_material = 0,
+                   .law = "F = sqrt(R delta) (kn delta + M gamman delta') (properties kn in Pa, gamman): K = kn "
+                          "sqrt(R), C = M gamman sqrt(R)",
+                   .source = "src/normal_model_hertz_stiffness.h:111-142 (LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)",
+                   .ops = &o_lig_hertz_st),
     /* ---- YADE 2023.02a (run here) ---- */
-    {"yade", "mindlin", "en", "2023.02a (Debian 12)", 20230200, 20230299, 1.5, 0.25, "en", "-", 1, 1, 1, NULL, 1,
-     "Ip2_FrictMat_FrictMat_MindlinPhys(en): kno = (4/3) E* sqrt(R), F = kno delta^(3/2) + c_n delta', c_n = 2 beta_n "
-     "sqrt(M (3/2) kno delta^(1/2)), beta_n = sqrt(1/(1 - (1 + e)^2 exp(a(e))) - 1) with a(e) the degree-10 polynomial "
-     "of "
-     "Thornton et al. (2013) Eq. (B7); the total force is clamped at zero: C = 2 sqrt(3/2) beta_n sqrt(M K)",
-     "pkg/dem/HertzMindlin.cpp:22-110 (Ip2), :270-519 (Law2) (YADE 2023.02a, d081c80)", &o_yade_en},
-    {"yade", "mindlin", "en", "1.00.0 - 2022.01a (formula only)", 10000, 20220199, 1.5, 0.25, "en", "-", 1, 1, 1, NULL,
-     0,
-     "Ip2_FrictMat_FrictMat_MindlinPhys(en) before the Thornton conversion: beta_n = sqrt(5/6) |ln e|/sqrt(ln^2 e + "
-     "pi^2), c_n = 2 beta_n sqrt(M (3/2) kno delta^(1/2)), clamped at zero: C = sqrt(5) |beta| sqrt(M K)",
-     "pkg/dem/HertzMindlin.cpp (YADE 2022.01a; replaced by Thornton's (B6) in commit 8766c063f, 2023-01-25)",
-     &o_yade_old_en},
-    {"yade", "mindlin", "betan", "2023.02a (Debian 12)", 20230200, 20230299, 1.5, 0.25, "betan", "-", 0, 1, 1, NULL, 1,
-     "Ip2_FrictMat_FrictMat_MindlinPhys(betan): c_n = 2 betan sqrt(M (3/2) kno delta^(1/2)), clamped at zero: "
-     "C = 2 sqrt(3/2) betan sqrt(M K)",
-     "pkg/dem/HertzMindlin.cpp:107, :330-402 (YADE 2023.02a, d081c80)", &o_yade_betan},
-    {"yade", "viscel", "en", "2023.02a (Debian 12)", 20230200, 20230299, 1.0, 0.0, "en", "-", 1, 0, 1, NULL, 1,
-     "ViscElMat(tc, en): per contact kn = (pi^2 + ln^2 en) M'/tc^2, cn = -2 ln(en) M'/tc with M' = M (sphere-sphere) "
-     "or "
-     "m/2 (a wall of mass 0 takes the sphere's mass); F = kn delta + cn delta' clamped at zero",
-     "pkg/dem/ViscoelasticPM.cpp:66-170 (Law2), :172-340 (Ip2) (YADE 2023.02a, d081c80)", &o_yade_ve_en},
-    {"yade", "viscel", "cn", "2023.02a (Debian 12)", 20230200, 20230299, 1.0, 0.0, "cn", "N s/m", 0, 0, 1, NULL, 1,
-     "ViscElMat(kn, ks, cn, cs): the two bodies' constants in series, contact kn/2 and cn/2; F = (kn/2) delta + (cn/2) "
-     "delta' clamped at zero (kn: the material's, N/m)",
-     "pkg/dem/ViscoelasticPM.cpp:237-246, :333-340 (YADE 2023.02a, d081c80)", &o_yade_ve_cn},
+    YADE_2023_02A(.model = "mindlin", .damping = "en", .n = 1.5, .m = 0.25, .param = "en", .param_unit = "-",
+                  .takes_e = 1, .needs_material = 1,
+                  .law = "Ip2_FrictMat_FrictMat_MindlinPhys(en): kno = (4/3) E* sqrt(R), F = kno delta^(3/2) + c_n "
+                         "delta', c_n = 2 beta_n sqrt(M (3/2) kno delta^(1/2)), beta_n = sqrt(1/(1 - (1 + e)^2 "
+                         "exp(a(e))) - 1) with a(e) the degree-10 polynomial of Thornton et al. (2013) Eq. (B7); the "
+                         "total force is clamped at zero: C = 2 sqrt(3/2) beta_n sqrt(M K)",
+                  .source = "pkg/dem/HertzMindlin.cpp:22-110 (Ip2), :270-519 (Law2) (YADE 2023.02a, d081c80)",
+                  .ops = &o_yade_en),
+    YADE_BEFORE_2023(.model = "mindlin", .damping = "en", .n = 1.5, .m = 0.25, .param = "en", .param_unit = "-",
+                     .takes_e = 1, .needs_material = 1,
+                     .law = "Ip2_FrictMat_FrictMat_MindlinPhys(en) before the Thornton conversion: beta_n = sqrt(5/6) "
+                            "|ln e|/sqrt(ln^2 e + pi^2), c_n = 2 beta_n sqrt(M (3/2) kno delta^(1/2)), clamped at "
+                            "zero: C = sqrt(5) |beta| sqrt(M K)",
+                     .source = "pkg/dem/HertzMindlin.cpp (YADE 2022.01a; replaced by Thornton's (B6) in commit "
+                               "8766c063f, 2023-01-25)",
+                     .ops = &o_yade_old_en),
+    YADE_2023_02A(.model = "mindlin", .damping = "betan", .n = 1.5, .m = 0.25, .param = "betan", .param_unit = "-",
+                  .takes_e = 0, .needs_material = 1,
+                  .law = "Ip2_FrictMat_FrictMat_MindlinPhys(betan): c_n = 2 betan sqrt(M (3/2) kno delta^(1/2)), "
+                         "clamped at zero: C = 2 sqrt(3/2) betan sqrt(M K)",
+                  .source = "pkg/dem/HertzMindlin.cpp:107, :330-402 (YADE 2023.02a, d081c80)", .ops = &o_yade_betan),
+    YADE_2023_02A(.model = "viscel", .damping = "en", .n = 1.0, .m = 0.0, .param = "en", .param_unit = "-",
+                  .takes_e = 1, .needs_material = 0,
+                  .law = "ViscElMat(tc, en): per contact kn = (pi^2 + ln^2 en) M'/tc^2, cn = -2 ln(en) M'/tc with M' = "
+                         "M (sphere-sphere) or m/2 (a wall of mass 0 takes the sphere's mass); F = kn delta + cn "
+                         "delta' clamped at zero",
+                  .source = "pkg/dem/ViscoelasticPM.cpp:66-170 (Law2), :172-340 (Ip2) (YADE 2023.02a, d081c80)",
+                  .ops = &o_yade_ve_en),
+    YADE_2023_02A(.model = "viscel", .damping = "cn", .n = 1.0, .m = 0.0, .param = "cn", .param_unit = "N s/m",
+                  .takes_e = 0, .needs_material = 0,
+                  .law = "ViscElMat(kn, ks, cn, cs): the two bodies' constants in series, contact kn/2 and cn/2; F = "
+                         "(kn/2) delta + (cn/2) delta' clamped at zero (kn: the material's, N/m)",
+                  .source = "pkg/dem/ViscoelasticPM.cpp:237-246, :333-340 (YADE 2023.02a, d081c80)",
+                  .ops = &o_yade_ve_cn),
     /* ---- Project Chrono SMC (formula only: not in Debian 12) ---- */
-    {"chrono", "hertz", "", "8.0 - 9.0 (ChSystemSMC, material properties; formula only)", 80000, 99999, 1.5, 0.25, "e",
-     "-", 1, 1, 1, NULL, 0,
-     "S_n = 2 E* sqrt(R delta), k_n = (2/3) S_n, g_n = -2 sqrt(5/6) beta sqrt(S_n M); forceN < 0 clamped to 0: "
-     "K = (4/3) E* sqrt(R), C = sqrt(5) |beta| sqrt(M K)",
-     "src/chrono/physics/ChContactSMC.h (ChDefaultContactForceTorqueSMC, Hertz)", &o_chrono_hertz},
-    {"chrono", "hooke", "", "8.0 - 9.0 (ChSystemSMC, material properties; formula only)", 80000, 99999, 1.0, 0.0, "e",
-     "-", 1, 1, 1, NULL, 0,
-     "k_n = (16/15) sqrt(R) E* (15 M V^2/(16 sqrt(R) E*))^(1/5) (V: characteristic impact velocity), "
-     "g_n = sqrt(4 M k_n/(1 + (pi/ln e)^2)); forceN < 0 clamped to 0",
-     "src/chrono/physics/ChContactSMC.h (ChDefaultContactForceTorqueSMC, Hooke)", &o_chrono_hooke},
+    CHRONO_8_TO_9(.model = "hertz", .damping = "", .n = 1.5, .m = 0.25, .param = "e", .param_unit = "-", .takes_e = 1,
+                  .needs_material = 1,
+                  .law = "S_n = 2 E* sqrt(R delta), k_n = (2/3) S_n, g_n = -2 sqrt(5/6) beta sqrt(S_n M); forceN < 0 "
+                         "clamped to 0: K = (4/3) E* sqrt(R), C = sqrt(5) |beta| sqrt(M K)",
+                  .source = "src/chrono/physics/ChContactSMC.h (ChDefaultContactForceTorqueSMC, Hertz)",
+                  .ops = &o_chrono_hertz),
+    CHRONO_8_TO_9(.model = "hooke", .damping = "", .n = 1.0, .m = 0.0, .param = "e", .param_unit = "-", .takes_e = 1,
+                  .needs_material = 1,
+                  .law = "k_n = (16/15) sqrt(R) E* (15 M V^2/(16 sqrt(R) E*))^(1/5) (V: characteristic impact "
+                         "velocity), g_n = sqrt(4 M k_n/(1 + (pi/ln e)^2)); forceN < 0 clamped to 0",
+                  .source = "src/chrono/physics/ChContactSMC.h (ChDefaultContactForceTorqueSMC, Hooke)",
+                  .ops = &o_chrono_hooke),
 };
 
 /* ---------------------------------------------------------------- registry API */

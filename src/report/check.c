@@ -171,7 +171,7 @@ static int check_topic(size_t t, const impactfit_report_options *opt, int *heade
   if (!r)
     return CLI_INPUT;
   report_set_topic(r, name);
-  topic_opts o = {opt->src, NULL, 0, 1, NULL, NULL};
+  topic_opts o = {.srcdir = opt->src, .check = 1};
   int rc = report_topic_run(t, &o, r);
   if (rc) {
     report_discard(r);

@@ -93,25 +93,25 @@ void cli_json_range(cli_json *j, const char *key, double lo, double hi) {
 static void json_field(cli_json *j, const void *obj, const cli_field *f) {
   const void *p = (const char *)obj + f->off;
   switch (f->kind) {
-  case 'd':
+  case CLI_JSON_DOUBLE:
     cli_json_num(j, f->key, *(const double *)p);
     break;
-  case 'i':
+  case CLI_JSON_INT:
     cli_json_int(j, f->key, *(const int *)p);
     break;
-  case 'l':
+  case CLI_JSON_LONG:
     cli_json_int(j, f->key, *(const long *)p);
     break;
-  case 'z':
+  case CLI_JSON_SIZE:
     cli_json_int(j, f->key, (long)*(const size_t *)p);
     break;
-  case 'c':
+  case CLI_JSON_CHARS:
     cli_json_str(j, f->key, p);
     break;
-  case 'r':
+  case CLI_JSON_RANGE:
     cli_json_range(j, f->key, ((const double *)p)[0], ((const double *)p)[1]);
     break;
-  default:
+  case CLI_JSON_STRING:
     cli_json_str(j, f->key, *(const char *const *)p);
     break;
   }
