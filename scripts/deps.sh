@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Installs the Debian 12 packages impactfit needs and that are missing, with apt-get (through sudo
 # when not run as root). usage: scripts/deps.sh GROUP...   groups: build main test mpi bench fuzz valgrind python
-# octave dem
+# octave dem engines
 set -eu
 declare -A group
 # libfl-dev: the -ll that `pkg-config --static libmatheval` names (static consumers, tests/consumer)
@@ -27,6 +27,8 @@ group[python]="python3-dev python3-numpy python3-pytest python3-matplotlib"
 group[octave]="octave liboctave-dev"
 # dem: the real DEM codes that tests/dem/ and the reproduction run as the oracle of impactfit dem
 group[dem]="lammps liggghts yade python3"
+# engines: the multibody and robotics engines that tests/engines/ runs as the oracle of impactfit engine
+group[engines]="libmujoco-dev libsimbody-dev libode-dev libbullet-dev g++"
 want=""
 for g in "$@"; do
   [ -n "${group[$g]+x}" ] || { echo "deps.sh: unknown group '$g'" >&2; exit 2; }

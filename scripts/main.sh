@@ -8,7 +8,7 @@
 # Extra arguments go to `impactfit reproduce` (e.g. --quick, --topic NAME, --out DIR).
 set -eu
 cd "$(dirname "$0")/.."
-bash scripts/deps.sh build main python octave dem
+bash scripts/deps.sh build main python octave dem engines
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)"
 # the Python package importable from the repository's top directory (python3 puts the current directory

@@ -8,7 +8,7 @@
 # build of the sweep runner's tests (build-tsan/: clang, libomp and LLVM's Archer).
 set -eu
 cd "$(dirname "$0")/.."
-bash scripts/deps.sh build test python octave dem
+bash scripts/deps.sh build test python octave dem engines
 jobs=$(nproc)
 cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPACTFIT_WERROR=ON \
   -DIMPACTFIT_PYTHON=ON -DIMPACTFIT_OCTAVE=ON >/dev/null

@@ -20,6 +20,9 @@
 #include "impactfit/sweep_io.h"
 #include "impactfit/codegen.h"
 #include "impactfit/identify.h"
+#include "impactfit/law.h"
+#include "impactfit/stepper.h"
+#include "impactfit/engines.h"
 #include "impactfit/version.h"
 
 #endif

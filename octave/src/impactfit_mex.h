@@ -88,7 +88,7 @@ static __attribute__((unused)) void mex_options(int nrhs, const mxArray *prhs[],
 /* Runs kernel `name` with the positional arguments prhs[0..npos) for its first npos inputs and
  * defaults[j] for the others (NaN: "not given"); returns its n_out outputs in out[] (created here,
  * the shape of the first non-scalar input). */
-static void mex_kernel(const char *name, int npos, const mxArray *prhs[], const double *defaults,
+static __attribute__((unused)) void mex_kernel(const char *name, int npos, const mxArray *prhs[], const double *defaults,
                        int n_defaults, const kopts *o, mxArray **out) {
   const kernel *kn = kernel_find(name);
   if (!kn)

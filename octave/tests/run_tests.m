@@ -202,8 +202,30 @@ function failures = run_tests(cli)
   check(strcmp(error_id(@() impactfit_dem('lammps', 'gran/hertz/history', [0.5 0.6], [1 2 3], 'kn', 2e8, ...
         'radius', 0.004, 'density', 2500)), 'impactfit:invalidInput'), 'mismatched sizes: impactfit:invalidInput');
 
+  printf('impactfit_engine\n');
+  [st, out] = system([cli ' engine --code mujoco --e 0.5 --v 1.5 --mass 0.002 --solref 0.03,1 --integrator rk4 --dt 0.001 --json']);
+  check(st == 0, 'impactfit engine --json runs');
+  j = jsondecode(out);
+  r = impactfit_engine('mujoco', 'e', 0.5, 'v', 1.5, 'mass', 0.002, 'settings', struct('solref', [0.03 1]), ...
+                       'integrator', 'rk4', 'dt', 0.001);
+  keys = {'value', 'e_mean', 'e_min', 'e_max', 'e_continuous', 'naive_value', 'e_naive', 'dt', 'mass'};
+  for i = 1:numel(keys)
+    check(isequal(r.(keys{i}), j.(keys{i})), ['engine ' keys{i} ' = CLI to the last digit']);
+  end
+  check(strcmp(r.input, j.input) && strcmp(r.note, j.note), 'engine input and note = CLI');
+  f = impactfit_engine('mujoco', 'value', r.value, 'v', 1.5, 'mass', 0.002, 'settings', struct('solref', [0.03 1]), ...
+                       'integrator', 'rk4', 'dt', 0.001);
+  check(abs(f.e_mean - 0.5) <= 1e-10, 'engine: the forward problem at the inverse''s value gives the asked mean e');
+  check(strcmp(error_id(@() impactfit_engine('mujko', 'e', 0.5, 'v', 1, 'mass', 1)), 'impactfit:invalidInput'), ...
+        'engine: unknown engine: impactfit:invalidInput');
+  check(strcmp(error_id(@() impactfit_engine('mujoco', 'e', 0.5, 'v', 1, 'mass', 1, 'settings', struct('foo', 1))), ...
+        'impactfit:invalidInput'), 'engine: unknown setting: impactfit:invalidInput');
+  check(strcmp(error_id(@() impactfit_engine('mujoco', 'e', 0.5, 'v', 1)), 'impactfit:invalidInput'), ...
+        'engine: no mass: impactfit:invalidInput');
+
   printf('help texts\n');
-  names = {'impactfit_copt', 'impactfit_zhang_alpha', 'impactfit_simulate', 'impactfit_hc_eps', 'impactfit_dem'};
+  names = {'impactfit_copt', 'impactfit_zhang_alpha', 'impactfit_simulate', 'impactfit_hc_eps', 'impactfit_dem', ...
+           'impactfit_engine'};
   for i = 1:numel(names)
     t = evalc(['help ' names{i}]);
     check(~isempty(strfind(t, 'Example')), ['help ' names{i}]);

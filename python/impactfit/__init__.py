@@ -42,7 +42,7 @@ from . import _impactfit as _c
 __all__ = [
     "NumericalError", "copt", "zhang_alpha", "zhang_lambda", "simulate", "SimulateResult", "hc_eps",
     "impact_time", "identify_hc", "identify", "copt_surrogate", "zhang_surrogate", "dtau_surrogate",
-    "rh_eps_refit", "dem", "sweep", "fit", "library_version", "__version__",
+    "rh_eps_refit", "dem", "engine", "sweep", "fit", "library_version", "__version__",
 ]
 
 library_version: str = _c.library_version
@@ -509,6 +509,54 @@ def dem(code: str, model: str, e: Optional[ArrayLike] = None, v: Optional[ArrayL
             if not r["reachable"]:
                 r["alternative"] = t["alternative"]
     return r
+
+
+def engine(code: str, e: Optional[float] = None, v: Optional[float] = None, *, mass: Optional[float] = None,
+           density: Optional[float] = None, radius: float = 0.005, m2: Optional[float] = None,
+           r2: Optional[float] = None, model: Optional[str] = None, version: Optional[str] = None,
+           integrator: Optional[str] = None, dt: Optional[float] = None, value: Optional[float] = None,
+           settings: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+    """The exact contact input for a multibody or robotics engine at your time step (`impactfit engine`).
+
+    impactfit knows, per engine (MuJoCo, Simbody, ODE, Bullet, Chrono), version and contact model, the
+    contact law the engine's source computes and the engine's own one-step map, so it gives what the
+    engine really returns at the step dt you run: e depends on where the first contact step falls, so
+    the answer is the mean of e over that phase (an impact from a random height) with one impact's
+    range. With e it solves for the model's free parameter (MuJoCo: solref's dampratio) whose mean e is
+    e; with value (or neither) it gives the e of that value (or of the settings as they are).
+
+    code: "mujoco", "simbody", "ode", "bullet", "chrono" (the registry: `impactfit engine --list`);
+    model, version, integrator, dt (s): None for the engine's defaults; v: the impact speed (m/s,
+    required); mass (kg) or density (kg/m^3) with radius (m) for the sphere; m2 and/or r2 for a second
+    sphere (sphere-sphere; default: a sphere on a fixed plane); settings: the model's settings in the
+    engine's own names, e.g. {"solref": (0.02, 1.0), "solimp": (0.9, 0.95, 0.001, 0.5, 2)}. An unknown
+    code, version, model, integrator or setting raises ValueError listing what is known.
+
+    Returns a dict with the keys of `impactfit engine --json`: value (the free parameter's value; NaN
+    when unreachable), input (the text to paste), e_mean, e_min, e_max (e over the phase),
+    e_continuous (dt -> 0), naive, naive_value, e_naive, e_naive_range (what the usual formula gives),
+    reachable, e_reach_range, stable, dt_stable (the largest stable step when unstable), end, note,
+    integrator, dt, mass, run_here, source. Scalars only (one request per call).
+
+    >>> r = impactfit.engine("mujoco", e=0.5, v=1.0, mass=0.001309)
+    >>> r["input"]   # <geom solref="0.02 0.2470529..." .../>
+    """
+    if v is None:
+        raise ValueError("engine: v (the impact speed, m/s) is required")
+    if (mass is None) == (density is None):
+        raise ValueError("engine: give the sphere's mass (kg) or its density (kg/m^3), one of them")
+    for name, x in (("e", e), ("v", v), ("mass", mass), ("density", density), ("radius", radius), ("m2", m2),
+                    ("r2", r2), ("dt", dt), ("value", value)):
+        if x is not None and (isinstance(x, (str, bytes)) or not _is_scalar(x)):
+            raise TypeError(f"engine: {name} must be a number (one request per call)")
+    vol = 4.0 / 3.0 * 3.141592653589793
+    m1 = float(mass) if mass is not None else vol * float(radius) ** 3 * float(density)
+    plane = m2 is None and r2 is None
+    rr2 = float(r2) if r2 is not None else float(radius)
+    mm2 = float(m2) if m2 is not None else (m1 if density is None else vol * rr2 ** 3 * float(density))
+    return _c.engine(code, version, model, integrator, _NAN if dt is None else float(dt),
+                     _NAN if e is None else float(e), _NAN if value is None else float(value), float(v), plane,
+                     float(radius), m1, _NAN if plane else rr2, _NAN if plane else mm2, dict(settings or {}))
 
 
 # ---- sweeps and fits on definition files ------------------------------------------------------------

@@ -15,6 +15,8 @@
  *  - details(), identify(), sweep(), table(), fit(): the non-vectorised tools.
  *  - dem_text(inputs, options): the texts of one `dem` point (impactfit_dem_input, the note,
  *    impactfit_dem_suggest's alternative), for scalar calls.
+ *  - engine(...): one request to the engine registry (impactfit_engine_solve), a dict with the keys of
+ *    `impactfit engine --json`.
  *
  * The kernels (one point each) and the parallel loop are shared with the Octave MEX functions:
  * bindings/kernels.h. Adding a vectorised function is one entry in KERNELS[] there with its point
@@ -89,9 +91,9 @@ static int parse_options(PyObject *d, kopts *o) {
     PyErr_SetString(PyExc_TypeError, "options: expected a dict");
     return -1;
   }
-  static const char *const known[] = {"method", "tol", "max_iter", "surrogate_guess", "transition",
-                                      "dimensional", "max_contacts", "t_max", "rtol", "series",
-                                      "which", "code", "version", "model", "damping", "limit", "wall", NULL};
+  static const char *const known[] = {
+      "method", "tol",   "max_iter", "surrogate_guess", "transition", "dimensional", "max_contacts", "t_max", "rtol",
+      "series", "which", "code",     "version",         "model",      "damping",     "limit",        "wall",  NULL};
   PyObject *key, *val;
   Py_ssize_t pos = 0;
   while (PyDict_Next(d, &pos, &key, &val)) {
@@ -105,12 +107,11 @@ static int parse_options(PyObject *d, kopts *o) {
     }
   }
   const char *method = NULL, *which = NULL;
-  if (opt_str(d, "method", &method) || opt_double(d, "tol", &o->inv.tol) ||
-      opt_int(d, "max_iter", &o->inv.max_iter) || opt_int(d, "surrogate_guess", &o->inv.surrogate_guess) ||
-      opt_transition(d, "transition", &o->tr) || opt_int(d, "dimensional", &o->dimensional) ||
-      opt_int(d, "max_contacts", &o->sim.max_contacts) || opt_double(d, "t_max", &o->sim.t_max) ||
-      opt_double(d, "rtol", &o->sim.rtol) || opt_int(d, "series", &o->sim.series) ||
-      opt_str(d, "which", &which))
+  if (opt_str(d, "method", &method) || opt_double(d, "tol", &o->inv.tol) || opt_int(d, "max_iter", &o->inv.max_iter) ||
+      opt_int(d, "surrogate_guess", &o->inv.surrogate_guess) || opt_transition(d, "transition", &o->tr) ||
+      opt_int(d, "dimensional", &o->dimensional) || opt_int(d, "max_contacts", &o->sim.max_contacts) ||
+      opt_double(d, "t_max", &o->sim.t_max) || opt_double(d, "rtol", &o->sim.rtol) ||
+      opt_int(d, "series", &o->sim.series) || opt_str(d, "which", &which))
     return -1;
   if (method) {
     o->inv.method = impactfit_root_method_from_name(method);
@@ -140,8 +141,7 @@ static int parse_options(PyObject *d, kopts *o) {
 
 /* ---- run --------------------------------------------------------------------------------------- */
 
-static int get_buffers(PyObject *tuple, int want, int writable, Py_buffer *views, Py_ssize_t *count,
-                       const char *what) {
+static int get_buffers(PyObject *tuple, int want, int writable, Py_buffer *views, Py_ssize_t *count, const char *what) {
   if (!PyTuple_Check(tuple) || PyTuple_GET_SIZE(tuple) != want) {
     PyErr_Format(PyExc_TypeError, "%s: expected a tuple of %d buffers", what, want);
     return -1;
@@ -170,8 +170,8 @@ static PyObject *py_run(PyObject *self, PyObject *args) {
   const char *name;
   PyObject *in_t, *out_t, *status_o, *opt_d;
   int threads;
-  if (!PyArg_ParseTuple(args, "sO!O!OOi", &name, &PyTuple_Type, &in_t, &PyTuple_Type, &out_t, &status_o,
-                        &opt_d, &threads))
+  if (!PyArg_ParseTuple(args, "sO!O!OOi", &name, &PyTuple_Type, &in_t, &PyTuple_Type, &out_t, &status_o, &opt_d,
+                        &threads))
     return NULL;
   const kernel *kn = kernel_find(name);
   if (!kn)
@@ -207,11 +207,8 @@ static PyObject *py_run(PyObject *self, PyObject *args) {
   for (int j = 0; j < kn->n_out; j++)
     op[j] = vout[j].buf;
   kfailure first;
-  Py_BEGIN_ALLOW_THREADS
-  kernels_run(kn, &o, (size_t)count, ip, op, vst.buf, threads, &first);
-  Py_END_ALLOW_THREADS
-  for (int j = 0; j < kn->n_in; j++)
-    PyBuffer_Release(&vin[j]);
+  Py_BEGIN_ALLOW_THREADS kernels_run(kn, &o, (size_t)count, ip, op, vst.buf, threads, &first);
+  Py_END_ALLOW_THREADS for (int j = 0; j < kn->n_in; j++) PyBuffer_Release(&vin[j]);
   for (int j = 0; j < kn->n_out; j++)
     PyBuffer_Release(&vout[j]);
   PyBuffer_Release(&vst);
@@ -291,12 +288,10 @@ static PyObject *py_details(PyObject *self, PyObject *args) {
   impactfit_error err;
   impactfit_error_clear(&err);
   int st;
-  Py_BEGIN_ALLOW_THREADS
-  st = !ws ? IMPACTFIT_ENOMEM
-           : points ? impactfit_impact_trace(ws, &p, (size_t)points, trace_cb, &b, &r, &err)
-                    : impactfit_impact_solve(ws, &p, &r, &err);
-  Py_END_ALLOW_THREADS
-  PyObject *contacts = NULL, *trace = Py_None, *ret = NULL;
+  Py_BEGIN_ALLOW_THREADS st = !ws      ? IMPACTFIT_ENOMEM
+                              : points ? impactfit_impact_trace(ws, &p, (size_t)points, trace_cb, &b, &r, &err)
+                                       : impactfit_impact_solve(ws, &p, &r, &err);
+  Py_END_ALLOW_THREADS PyObject *contacts = NULL, *trace = Py_None, *ret = NULL;
   Py_INCREF(Py_None);
   if (st) {
     raise_status(st, &err);
@@ -309,9 +304,9 @@ static PyObject *py_details(PyObject *self, PyObject *args) {
     if (impactfit_impact_contact(ws, i, &c))
       break;
     PyObject *d = Py_BuildValue("{sd,sd,sd,sd,sd,sd,sd,sd,sd,sO}", "t_start", c.t_start, "t_end", c.t_end,
-                                "delta_start", c.delta_start, "delta_end", c.delta_end, "v_in", c.v_in,
-                                "v_out", c.v_out, "f_start", c.f_start, "f_end", c.f_end, "element_start",
-                                c.element_start, "ended", c.ended ? Py_True : Py_False);
+                                "delta_start", c.delta_start, "delta_end", c.delta_end, "v_in", c.v_in, "v_out",
+                                c.v_out, "f_start", c.f_start, "f_end", c.f_end, "element_start", c.element_start,
+                                "ended", c.ended ? Py_True : Py_False);
     if (!d || PyList_Append(contacts, d)) {
       Py_XDECREF(d);
       goto out;
@@ -341,8 +336,8 @@ out:
 
 static PyObject *list4d(const double *x) { return Py_BuildValue("(dddd)", x[0], x[1], x[2], x[3]); }
 static PyObject *list4i(const int *x) {
-  return Py_BuildValue("(OOOO)", x[0] ? Py_True : Py_False, x[1] ? Py_True : Py_False,
-                       x[2] ? Py_True : Py_False, x[3] ? Py_True : Py_False);
+  return Py_BuildValue("(OOOO)", x[0] ? Py_True : Py_False, x[1] ? Py_True : Py_False, x[2] ? Py_True : Py_False,
+                       x[3] ? Py_True : Py_False);
 }
 
 /* identify(v, e, dt, fmax, mass, columns, params) with v..mass float64 buffers of one length; params:
@@ -433,14 +428,12 @@ static PyObject *py_identify(PyObject *self, PyObject *args) {
   impactfit_error err;
   impactfit_error_clear(&err);
   int st;
-  Py_BEGIN_ALLOW_THREADS
-  st = impactfit_identify_data_check(&d, &err);
+  Py_BEGIN_ALLOW_THREADS st = impactfit_identify_data_check(&d, &err);
   if (!st)
     st = impactfit_identify_fit(ws, &d, &p, res, fits, &err);
   if (!st && !isnan(per_row_m))
     impactfit_identify_per_row(ws, &d, res->value[0], res->value[2], per_row_m, p.transition, damp, NULL);
-  Py_END_ALLOW_THREADS
-  if (st) {
+  Py_END_ALLOW_THREADS if (st) {
     raise_status(st, &err);
     goto out;
   }
@@ -458,13 +451,11 @@ static PyObject *py_identify(PyObject *self, PyObject *args) {
     Py_XDECREF(r);
   }
   for (size_t i = 0; rowl && i < d.rows; i++) {
-    PyObject *r = Py_BuildValue("{sd,sd,sd,sd,sd,sd,sd}", "e", fits[i].e, "dt", fits[i].dt, "fmax", fits[i].fmax,
-                                "r_e", fits[i].r_e, "r_dt", fits[i].r_dt, "r_fmax", fits[i].r_fmax, "zeta",
-                                fits[i].zeta);
+    PyObject *r = Py_BuildValue("{sd,sd,sd,sd,sd,sd,sd}", "e", fits[i].e, "dt", fits[i].dt, "fmax", fits[i].fmax, "r_e",
+                                fits[i].r_e, "r_dt", fits[i].r_dt, "r_fmax", fits[i].r_fmax, "zeta", fits[i].zeta);
     if (r && !isnan(per_row_m)) {
-      PyObject *x = Py_BuildValue("{sd,sd,sd,sd,si}", "lambda_hc", damp[i].lambda_hc, "c_linear",
-                                  damp[i].c_linear, "lambda_m", damp[i].lambda_m, "alpha", damp[i].alpha,
-                                  "status", damp[i].status);
+      PyObject *x = Py_BuildValue("{sd,sd,sd,sd,si}", "lambda_hc", damp[i].lambda_hc, "c_linear", damp[i].c_linear,
+                                  "lambda_m", damp[i].lambda_m, "alpha", damp[i].alpha, "status", damp[i].status);
       if (x)
         PyDict_SetItemString(r, "per_row", x);
       Py_XDECREF(x);
@@ -474,15 +465,14 @@ static PyObject *py_identify(PyObject *self, PyObject *args) {
     Py_XDECREF(r);
   }
   if (warn && rowl && corr && !PyErr_Occurred())
-    ret = Py_BuildValue("{sN,sN,sN,sN,sN,sO,sN,sN,sd,sd,sd,si,si,si,sl,sl,sl,sl,sd,sO,sO,ss}",
-                        "value", list4d(res->value), "free", list4i(res->free), "se", list4d(res->se),
-                        "se_fit", list4d(res->se_fit), "identifiable", list4i(res->identifiable), "corr", corr,
-                        "at_bound", list4i(res->at_bound), "sv", list4d(res->sv), "cost", res->cost, "rms",
-                        res->rms, "sigma", res->sigma, "nres", res->nres, "dof", res->dof, "nfree", res->nfree,
-                        "evals_global", res->evals_global, "evals_local", res->evals_local,
-                        "newton_accepted", res->newton_accepted, "simulations", res->simulations,
-                        "length_scale", res->length_scale, "warnings", warn, "rows", rowl, "model",
-                        p.model->name);
+    ret = Py_BuildValue("{sN,sN,sN,sN,sN,sO,sN,sN,sd,sd,sd,si,si,si,sl,sl,sl,sl,sd,sO,sO,ss}", "value",
+                        list4d(res->value), "free", list4i(res->free), "se", list4d(res->se), "se_fit",
+                        list4d(res->se_fit), "identifiable", list4i(res->identifiable), "corr", corr, "at_bound",
+                        list4i(res->at_bound), "sv", list4d(res->sv), "cost", res->cost, "rms", res->rms, "sigma",
+                        res->sigma, "nres", res->nres, "dof", res->dof, "nfree", res->nfree, "evals_global",
+                        res->evals_global, "evals_local", res->evals_local, "newton_accepted", res->newton_accepted,
+                        "simulations", res->simulations, "length_scale", res->length_scale, "warnings", warn, "rows",
+                        rowl, "model", p.model->name);
   Py_XDECREF(warn);
   Py_XDECREF(rowl);
   Py_XDECREF(corr);
@@ -508,7 +498,7 @@ typedef struct text_buf {
     size_t index;
     int status;
     char message[256];
-  } *fails;
+  } * fails;
   size_t fails_cap;
 } text_buf;
 
@@ -585,12 +575,10 @@ static PyObject *py_sweep(PyObject *self, PyObject *args) {
   text_buf b = {0};
   impactfit_sweep_summary sum = {0};
   int st;
-  Py_BEGIN_ALLOW_THREADS
-  st = impactfit_sweep_load(path, &s, &err);
+  Py_BEGIN_ALLOW_THREADS st = impactfit_sweep_load(path, &s, &err);
   if (!st)
     st = run_sweep_text(s, threads, &b, &sum, &err);
-  Py_END_ALLOW_THREADS
-  PyObject *ret = NULL;
+  Py_END_ALLOW_THREADS PyObject *ret = NULL;
   if (st)
     raise_status(st, &err);
   else
@@ -658,8 +646,7 @@ static PyObject *py_fit(PyObject *self, PyObject *args) {
   text_buf b = {0};
   impactfit_sweep_summary sum = {0};
   int st;
-  Py_BEGIN_ALLOW_THREADS
-  st = impactfit_fitfile_load(path, &f, &err);
+  Py_BEGIN_ALLOW_THREADS st = impactfit_fitfile_load(path, &f, &err);
   if (!st && data)
     st = impactfit_table_read_csv(data, &t, &err);
   else if (!st) {
@@ -669,8 +656,7 @@ static PyObject *py_fit(PyObject *self, PyObject *args) {
   }
   if (!st)
     st = impactfit_fitfile_run(f, t, &err);
-  Py_END_ALLOW_THREADS
-  PyObject *ret = NULL;
+  Py_END_ALLOW_THREADS PyObject *ret = NULL;
   if (st) {
     raise_status(st, &err);
     goto out;
@@ -696,18 +682,18 @@ static PyObject *py_fit(PyObject *self, PyObject *args) {
       }
       PyObject *gv = sg.group_values ? PyFloat_FromDouble(sg.group_values[g]) : (Py_INCREF(Py_None), Py_None);
       PyObject *gd = Py_BuildValue("{sN,sN,sN,sn,sd,sd,sd,sd,sd,sd,ss}", "group", gv, "params", params, "se", se,
-                                   "n_points", (Py_ssize_t)r->n_points, "chisq", r->chisq, "rms", r->rms,
-                                   "max_abs", r->max_abs, "max_rel", r->max_rel, "mean_abs", r->mean_abs,
-                                   "mean_rel", r->mean_rel, "method", r->method);
+                                   "n_points", (Py_ssize_t)r->n_points, "chisq", r->chisq, "rms", r->rms, "max_abs",
+                                   r->max_abs, "max_rel", r->max_rel, "mean_abs", r->mean_abs, "mean_rel", r->mean_rel,
+                                   "method", r->method);
       if (!gd || PyList_Append(groups, gd))
         Py_CLEAR(groups);
       Py_XDECREF(gd);
     }
-    PyObject *sd = groups ? Py_BuildValue("{ss,ss,sz,sz,ss,sz,ss,sN,sn,sn}", "name", sg.name, "data", sg.data,
-                                          "where", sg.where, "group", sg.group, "x", sg.x, "x2", sg.x2, "y",
-                                          sg.y, "groups", groups, "rows_used", (Py_ssize_t)sg.rows_used,
-                                          "rows_failed", (Py_ssize_t)sg.rows_failed)
-                          : NULL;
+    PyObject *sd = groups
+                       ? Py_BuildValue("{ss,ss,sz,sz,ss,sz,ss,sN,sn,sn}", "name", sg.name, "data", sg.data, "where",
+                                       sg.where, "group", sg.group, "x", sg.x, "x2", sg.x2, "y", sg.y, "groups", groups,
+                                       "rows_used", (Py_ssize_t)sg.rows_used, "rows_failed", (Py_ssize_t)sg.rows_failed)
+                       : NULL;
     if (!sd || PyList_Append(ret, sd)) {
       Py_XDECREF(sd);
       Py_CLEAR(ret);
@@ -744,16 +730,90 @@ static PyObject *py_dem_text(PyObject *self, PyObject *args) {
   impactfit_error err;
   impactfit_error_clear(&err);
   int st;
-  Py_BEGIN_ALLOW_THREADS
-  st = dem_describe(&o, in, input, sizeof input, note, sizeof note, &alt, &alt_a, &err);
-  Py_END_ALLOW_THREADS
-  if (st)
-    return raise_status(st, &err);
+  Py_BEGIN_ALLOW_THREADS st = dem_describe(&o, in, input, sizeof input, note, sizeof note, &alt, &alt_a, &err);
+  Py_END_ALLOW_THREADS if (st) return raise_status(st, &err);
   if (!alt)
     return Py_BuildValue("{ss,ss,sO}", "input", input, "note", note, "alternative", Py_None);
-  return Py_BuildValue("{ss,ss,s{ss,ss,sd,ss,ss,ss}}", "input", input, "note", note, "alternative", "model",
-                       alt->model, "damping", alt->damping, "value", alt_a.value, "input", alt_a.input, "note",
-                       alt_a.note, "end", alt_a.transition->name);
+  return Py_BuildValue("{ss,ss,s{ss,ss,sd,ss,ss,ss}}", "input", input, "note", note, "alternative", "model", alt->model,
+                       "damping", alt->damping, "value", alt_a.value, "input", alt_a.input, "note", alt_a.note, "end",
+                       alt_a.transition->name);
+}
+
+/* ---- engine: one request to the engine registry ------------------------------------------------ */
+
+/* engine(code, version, model, integrator, dt, e, value, v, plane, r1, m1, r2, m2, settings) -> dict;
+ * settings: a dict {name: sequence of floats}. NaN or None: not given. */
+static PyObject *py_engine(PyObject *self, PyObject *args) {
+  const char *code, *version, *model, *integrator;
+  double dt, e, value, v, r1, m1, r2, m2;
+  int plane;
+  PyObject *settings;
+  if (!PyArg_ParseTuple(args, "szzzddddpddddO!", &code, &version, &model, &integrator, &dt, &e, &value, &v, &plane, &r1,
+                        &m1, &r2, &m2, &PyDict_Type, &settings))
+    return NULL;
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  impactfit_engine_request q = impactfit_engine_default_request();
+  int st = impactfit_engine_model_find(code, version, model, &q.model, &err);
+  if (st)
+    return raise_status(st, &err);
+  q.integrator = integrator;
+  q.dt = dt;
+  q.e = e;
+  q.value = value;
+  q.v = v;
+  q.bodies.plane = plane;
+  q.bodies.r1 = r1;
+  q.bodies.m1 = m1;
+  q.bodies.r2 = r2;
+  q.bodies.m2 = m2;
+  PyObject *key, *val;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(settings, &pos, &key, &val)) {
+    if (q.n_settings == IMPACTFIT_ENGINE_MAX_SETTINGS)
+      return PyErr_Format(PyExc_ValueError, "engine: too many settings");
+    impactfit_engine_setting *s = &q.settings[q.n_settings++];
+    if (!(s->name = PyUnicode_AsUTF8(key)))
+      return NULL;
+    PyObject *seq = PySequence_Fast(val, "engine: a setting's value is a number or a sequence of numbers");
+    if (!seq) {
+      PyErr_Clear();
+      double x = PyFloat_AsDouble(val);
+      if (x == -1.0 && PyErr_Occurred())
+        return PyErr_Format(PyExc_TypeError, "engine: setting %s: expected a number or a sequence of numbers", s->name);
+      s->count = 1;
+      s->values[0] = x;
+      continue;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n < 1 || n > IMPACTFIT_ENGINE_MAX_VALUES) {
+      Py_DECREF(seq);
+      return PyErr_Format(PyExc_ValueError, "engine: setting %s takes 1 to %d values (got %zd)", s->name,
+                          IMPACTFIT_ENGINE_MAX_VALUES, n);
+    }
+    s->count = (int)n;
+    for (Py_ssize_t i = 0; i < n; i++) {
+      double x = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
+      if (x == -1.0 && PyErr_Occurred()) {
+        Py_DECREF(seq);
+        return NULL;
+      }
+      s->values[i] = x;
+    }
+    Py_DECREF(seq);
+  }
+  impactfit_engine_answer a;
+  Py_BEGIN_ALLOW_THREADS st = impactfit_engine_solve(&q, &a, &err);
+  Py_END_ALLOW_THREADS if (st) return raise_status(st, &err);
+  const char *ver = version ? version : impactfit_engine_default_version(q.model->code);
+  return Py_BuildValue("{ss,ss,ss,ss,sd,sd,sd,sd,ss,sd,ss,sd,sd,sd,sd,ss,sd,sd,s(dd),si,s(dd),si,sd,ss,ss,si,ss}",
+                       "code", q.model->code, "version", ver, "model", q.model->model, "integrator", a.integrator, "dt",
+                       a.dt, "v", v, "mass", a.mass, "e_asked", e, "param", q.model->param, "value", a.value, "input",
+                       a.input, "e_mean", a.e_mean, "e_min", a.e_min, "e_max", a.e_max, "e_continuous", a.e_continuous,
+                       "naive", a.naive, "naive_value", a.naive_value, "e_naive", a.e_naive, "e_naive_range",
+                       a.e_naive_min, a.e_naive_max, "reachable", a.reachable, "e_reach_range", a.e_reach_min,
+                       a.e_reach_max, "stable", a.stable, "dt_stable", a.dt_stable, "end", a.end, "note", a.note,
+                       "run_here", q.model->run_here, "source", q.model->source);
 }
 
 static PyObject *py_kernels(PyObject *self, PyObject *noargs) {
@@ -777,14 +837,23 @@ static PyMethodDef methods[] = {
     {"table", py_table, METH_VARARGS, "table(text, name): parse CSV with the library's reader"},
     {"fit", py_fit, METH_VARARGS, "fit(fit_file, data_csv_or_None, threads): run a fit file"},
     {"dem_text", py_dem_text, METH_VARARGS, "dem_text(inputs14, options): {input, note, alternative} of one dem point"},
+    {"engine", py_engine, METH_VARARGS,
+     "engine(code, version, model, integrator, dt, e, value, v, plane, r1, m1, r2, "
+     "m2, settings): impactfit_engine_solve"},
     {"kernels", py_kernels, METH_NOARGS, "kernels(): {name: (inputs, outputs)}"},
     {"max_threads", py_max_threads, METH_NOARGS, "OpenMP's omp_get_max_threads()"},
     {"set_numerical_error", py_set_numerical_error, METH_O, "internal: the NumericalError class"},
     {NULL, NULL, 0, NULL}};
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_impactfit",
-                                    "C extension of the impactfit package (see impactfit.__doc__)", -1, methods,
-                                    NULL, NULL, NULL, NULL};
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT,
+                                    "_impactfit",
+                                    "C extension of the impactfit package (see impactfit.__doc__)",
+                                    -1,
+                                    methods,
+                                    NULL,
+                                    NULL,
+                                    NULL,
+                                    NULL};
 
 PyMODINIT_FUNC PyInit__impactfit(void);
 PyMODINIT_FUNC PyInit__impactfit(void) {

@@ -1,0 +1,78 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Tests of impactfit.engine (ctest -L python): the same numbers and texts as `impactfit engine ... --json` to
+the last digit, the forward problem at the inverse's value, and clear errors for bad input.
+Environment (set by ctest): PYTHONPATH=BUILD/python, IMPACTFIT_CLI."""
+import json
+import math
+import os
+import subprocess
+
+import pytest
+
+import impactfit
+
+CLI = os.environ.get("IMPACTFIT_CLI", "impactfit")
+
+KEYS = ["code", "version", "model", "integrator", "dt", "v", "mass", "e_asked", "param", "value", "input", "e_mean",
+        "e_min", "e_max", "e_continuous", "naive", "naive_value", "e_naive", "reachable", "stable", "end", "note"]
+
+
+def cli_engine(*args):
+    out = subprocess.run([CLI, "engine", "--json", *args], check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def same(a, b):
+    if a is None:
+        a = math.nan
+    if isinstance(a, float) or isinstance(b, float):
+        return a == b or (math.isnan(a) and math.isnan(b))
+    return a == b
+
+
+@pytest.mark.parametrize("e,integrator,dt", [(0.3, None, None), (0.7, "rk4", 0.001), (0.5, "euler", 0.0005)])
+def test_same_as_cli(e, integrator, dt):
+    args = ["--code", "mujoco", "--e", repr(e), "--v", "1.5", "--mass", "0.002", "--solref", "0.03,1"]
+    if integrator:
+        args += ["--integrator", integrator]
+    if dt:
+        args += ["--dt", repr(dt)]
+    c = cli_engine(*args)
+    p = impactfit.engine("mujoco", e=e, v=1.5, mass=0.002, integrator=integrator, dt=dt,
+                         settings={"solref": (0.03, 1.0)})
+    for k in KEYS:
+        assert same(c[k], p[k]), (k, c[k], p[k])
+
+
+def test_forward_at_the_inverse():
+    r = impactfit.engine("mujoco", e=0.4, v=1.0, density=2500.0, radius=0.005)
+    f = impactfit.engine("mujoco", v=1.0, density=2500.0, radius=0.005, value=r["value"])
+    assert abs(f["e_mean"] - 0.4) <= 1e-10
+    assert f["e_min"] <= 0.4 <= f["e_max"]
+    # the settings as they are: MuJoCo's defaults
+    d = impactfit.engine("mujoco", v=1.0, mass=0.001309)
+    assert d["value"] == 1.0 and 0.1 < d["e_mean"] < 0.14
+
+
+def test_two_spheres():
+    p = impactfit.engine("mujoco", e=0.5, v=1.0, mass=0.002, m2=0.006)
+    c = cli_engine("--code", "mujoco", "--e", "0.5", "--v", "1", "--mass", "0.002", "--m2", "0.006")
+    assert p["mass"] == c["mass"] == pytest.approx(0.0015, rel=1e-15)
+    assert same(p["value"], c["value"])
+
+
+def test_errors():
+    with pytest.raises(ValueError, match="known engines"):
+        impactfit.engine("mujko", e=0.5, v=1.0, mass=1.0)
+    with pytest.raises(ValueError, match="its settings: solref"):
+        impactfit.engine("mujoco", e=0.5, v=1.0, mass=1.0, settings={"foo": 1.0})
+    with pytest.raises(ValueError, match="solref takes 2 values"):
+        impactfit.engine("mujoco", e=0.5, v=1.0, mass=1.0, settings={"solref": (0.02,)})
+    with pytest.raises(ValueError, match="v .* is required"):
+        impactfit.engine("mujoco", e=0.5, mass=1.0)
+    with pytest.raises(ValueError, match="mass"):
+        impactfit.engine("mujoco", e=0.5, v=1.0)
+    with pytest.raises(TypeError):
+        impactfit.engine("mujoco", e="0.5", v=1.0, mass=1.0)
+    with pytest.raises(ValueError, match="integrator"):
+        impactfit.engine("mujoco", e=0.5, v=1.0, mass=1.0, integrator="rk5")

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Internal to the steppers (include/impactfit/stepper.h): the engines' stepper types that the registry
+ * lists after the built-ins, and helpers for stepper implementations. */
+#ifndef IMPACTFIT_STEPPER_IMPL_H
+#define IMPACTFIT_STEPPER_IMPL_H
+
+#include "impactfit/stepper.h"
+
+/* The stepper types defined in src/engines/ (one X(symbol) each, the symbol a const
+ * impactfit_stepper_type defined there with external linkage). */
+#define IMPACTFIT__ENGINE_STEPPERS(X)
+
+/* The force of st->law at (x, u) with st->end's clamp at zero (C unless st->end is A); *clamped = 1
+ * when the clamp acted (clamped may be NULL). */
+double impactfit__step_law_force(const impactfit_stepper *st, double x, double u, int *clamped);
+
+#endif
