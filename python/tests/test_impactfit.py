@@ -74,8 +74,8 @@ def test_zhang_alpha_equals_cli(n, m, e, tr):
      dict(n=1.5, c=10, k=1e8, mass=0.05, v=2)),
     (("--n", "1.5", "--m", "1.5", "--c", "3e7", "--k", "1e8", "--mass", "0.05", "--v", "2", "--transition", "A"),
      dict(n=1.5, m=1.5, c=3e7, k=1e8, mass=0.05, v=2, transition="A")),
-    (("--n", "1.5", "--c", "0.05", "--k", "1e6", "--accel", "9.81", "--contacts", "3"),
-     dict(n=1.5, c=0.05, k=1e6, accel=9.81, contacts=3)),
+    (("--n", "1.5", "--c", "0.05", "--k", "1e6", "--mass", "1", "--v", "1", "--accel", "9.81", "--contacts", "3"),
+     dict(n=1.5, c=0.05, k=1e6, mass=1.0, v=1.0, accel=9.81, contacts=3)),
     (("--n", "1.5", "--c", "0.3", "--transition", "D"), dict(n=1.5, c=0.3, transition="D")),
 ])
 def test_simulate_equals_cli(args, kw):
@@ -231,7 +231,7 @@ def test_value_errors_carry_the_library_message():
         impactfit.copt(1.5, 0.5, method="newton")
     with pytest.raises(ValueError, match="transition"):
         impactfit.zhang_alpha(1.5, 0.5, 0.5, transition="Q")
-    with pytest.raises(ValueError, match="go together"):
+    with pytest.raises(ValueError, match=r"give all of k, mass and v, or none \(only k given\)"):
         impactfit.zhang_alpha(1.5, 0.5, 0.5, k=1.0)
     with pytest.raises(ValueError):
         impactfit.copt(1.5, "x")

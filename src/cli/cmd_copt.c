@@ -57,11 +57,13 @@ static int check_n(double n, void *ctx) {
   return 0;
 }
 
+static const char *const unit_options[] = {"k", "mass", "v"}; /* all or none (cli_units) */
+
 int impactfit_cmd_copt(int argc, char **argv) {
   const char *s_n = NULL, *s_e = NULL, *method = "fast";
   copt_opts o = {1.0, 1.0, 1.0};
   double tol = 1e-10;
-  int json = 0, csv = 0, help = 0, dimensional = 0;
+  int json = 0, csv = 0, help = 0, dimensional = 0, dims = 0;
   cli_grid_opts go = CLI_GRID_OPTS_INIT;
   cli_spec opts[] = {
       CLI_STR_REQ("n", &s_n, "copt: --n is required (spring exponent, > 0)"),
@@ -79,7 +81,8 @@ int impactfit_cmd_copt(int argc, char **argv) {
   int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);
   if (rc || help)
     return rc;
-  if ((rc = cli_json_csv("copt", json, csv)) || (rc = cli_grid_check("copt", &go, json || csv)))
+  if ((rc = cli_units("copt", opts, CLI_COUNT(opts), unit_options, 3, &dims)) ||
+      (rc = cli_json_csv("copt", json, csv)) || (rc = cli_grid_check("copt", &go, json || csv)))
     return rc;
   const impactfit_root_method *rm = impactfit_root_method_from_name(method);
   if (!rm)
@@ -94,8 +97,8 @@ int impactfit_cmd_copt(int argc, char **argv) {
   const size_t nax = CLI_COUNT(ax);
   if (!(rc = cli_axes_parse(ax, nax, &o)) && !(tol >= 1e-13 && tol < 0.1))
     rc = cli_input_error("--tol: expected a value in [1e-13, 0.1), got %.17g", tol);
-  if (!rc && !(rc = cli_axes_limit("copt", ax, nax))) /* the note after every check (cli_grid_main's passes) */
-    cli_note_scaled("copt", opts, CLI_COUNT(opts), "c_opt, delta_sep and t_contact");
+  if (!rc && !(rc = cli_axes_limit("copt", ax, nax)) && !dims) /* the note after every check */
+    cli_note_scaled("copt", "c_opt, delta_sep and t_contact");
   const cli_setting set[] = {CLI_SET_FIXED("k", o.k),
                              CLI_SET_FIXED("mass", o.mass),
                              CLI_SET_FIXED("v", o.v),

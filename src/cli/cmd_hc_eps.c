@@ -46,7 +46,7 @@ static const cli_col cols[] = {
 
 static void he_header(void *ctx) {
   const cli_table *t = ctx;
-  if (!t->json)
+  if (!t->json && !t->csv)
     printf("# eps(e) by %s: %s\n", t->str[1], t->str[2]);
   cli_table_header(ctx);
 }
@@ -77,7 +77,7 @@ static int check_e(double e, void *ctx) {
 
 int impactfit_cmd_hc_eps(int argc, char **argv) {
   const char *s_e = NULL, *s_k = NULL, *s_v = NULL, *fname = "exact";
-  int json = 0, help = 0;
+  int json = 0, csv = 0, help = 0;
   cli_grid_opts go = CLI_GRID_OPTS_INIT;
   cli_spec opts[] = {
       CLI_STR_REQ("e", &s_e, "hc-eps: --e is required (coefficient of restitution, 0 < e <= 1)"),
@@ -85,6 +85,7 @@ int impactfit_cmd_hc_eps(int argc, char **argv) {
       CLI_STR("v", &s_v),
       CLI_STR("formula", &fname),
       CLI_FLAG("json", &json),
+      CLI_FLAG("csv", &csv),
       CLI_GRID_SPECS(go),
   };
   int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), NULL, &help, NULL, 0, NULL);
@@ -94,12 +95,14 @@ int impactfit_cmd_hc_eps(int argc, char **argv) {
     print_help();
     return CLI_OK;
   }
-  if (!s_k != !s_v)
-    return cli_input_error("hc-eps: --k and --v go together (lambda = eps k / v)");
+  static const char *const unit_options[] = {"k", "v"}; /* lambda = eps k / v: both or neither (cli_units) */
+  int dims = 0;
+  if ((rc = cli_units("hc-eps", opts, CLI_COUNT(opts), unit_options, 2, &dims)))
+    return rc;
   const impactfit_formula *f = impactfit_formula_from_name(fname);
   if (!f)
     return cli_input_error("hc-eps: unknown formula '%s' (see 'impactfit hc-eps --help')", fname);
-  if ((rc = cli_grid_check("hc-eps", &go, json)))
+  if ((rc = cli_json_csv("hc-eps", json, csv)) || (rc = cli_grid_check("hc-eps", &go, json || csv)))
     return rc;
   /* Check every input before any output (a range lies between its ends: those are checked). */
   cli_axis_spec ax[] = {
@@ -121,6 +124,7 @@ int impactfit_cmd_hc_eps(int argc, char **argv) {
                  .ncols = CLI_COUNT(cols),
                  .shown = s_k ? WITH_K_V : WITHOUT_K_V,
                  .json = json,
+                 .csv = csv,
                  .nwhere = 1,
                  .bare = 1,
                  .str = {f->name, f->label, f->expression}};

@@ -60,8 +60,11 @@ static void ih_row(void *ctx, const cli_grid_row *r) {
   else if (r->status)
     fprintf(stderr, "impactfit: error: identify-hc: %s\n", r->message);
   else {
-    printf("identify-hc: e = %.17g, dt = %.17g s, v = %.17g m/s, mass = %.17g kg, n = %.17g\n", in[P_E], in[P_DT],
-           in[P_V], in[P_MASS], in[P_N]);
+    char s[5][IMPACTFIT_SHORTEST_SIZE]; /* the inputs as typed */
+    printf("identify-hc: e = %s, dt = %s s, v = %s m/s, mass = %s kg, n = %s\n",
+           impactfit_format_shortest(in[P_E], s[0]), impactfit_format_shortest(in[P_DT], s[1]),
+           impactfit_format_shortest(in[P_V], s[2]), impactfit_format_shortest(in[P_MASS], s[3]),
+           impactfit_format_shortest(in[P_N], s[4]));
     printf("  %-9s %.17g (damping ratio lambda v / k)\n", "eps", o[O_EPS]);
     printf("  %-9s %.17g (dimensionless contact duration)\n", "dtau", o[O_DTAU]);
     printf("  %-9s %.17g 1/s\n", "omega_i", o[O_OMEGA]);
@@ -73,7 +76,7 @@ static void ih_row(void *ctx, const cli_grid_row *r) {
 }
 
 int impactfit_cmd_identify_hc(int argc, char **argv) {
-  int json = 0, help = 0;
+  int json = 0, csv = 0, help = 0;
   cli_grid_opts go = CLI_GRID_OPTS_INIT;
   /* a range lies between its ends: those are checked */
   cli_axis_spec ax[] = {
@@ -87,7 +90,7 @@ int impactfit_cmd_identify_hc(int argc, char **argv) {
   const size_t nax = CLI_COUNT(ax);
   cli_spec opts[] = {
       CLI_STR("e", &ax[0].text), CLI_STR("dt", &ax[1].text), CLI_STR("v", &ax[2].text), CLI_STR("mass", &ax[3].text),
-      CLI_STR("n", &ax[4].text), CLI_FLAG("json", &json),    CLI_GRID_SPECS(go),
+      CLI_STR("n", &ax[4].text), CLI_FLAG("json", &json),    CLI_FLAG("csv", &csv),     CLI_GRID_SPECS(go),
   };
   int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);
   if (rc || help)
@@ -95,12 +98,17 @@ int impactfit_cmd_identify_hc(int argc, char **argv) {
   for (size_t i = 0; i < nax; i++)
     if (!ax[i].text)
       return cli_input_error("identify-hc: %s is required (see 'impactfit identify-hc --help')", ax[i].opt);
-  if ((rc = cli_grid_check("identify-hc", &go, json)))
+  if ((rc = cli_json_csv("identify-hc", json, csv)) || (rc = cli_grid_check("identify-hc", &go, json || csv)))
     return rc;
   rc = cli_axes_parse(ax, nax, NULL);
-  ih_print pc = {
-      .t = {.what = "identify-hc", .cols = cols, .ncols = CLI_COUNT(cols), .json = json, .nwhere = 2, .point = 1},
-      .detail = !rc && cli_axes_total(ax, nax) == 1 && !json};
+  ih_print pc = {.t = {.what = "identify-hc",
+                       .cols = cols,
+                       .ncols = CLI_COUNT(cols),
+                       .json = json,
+                       .csv = csv,
+                       .nwhere = 2,
+                       .point = 1},
+                 .detail = !rc && cli_axes_total(ax, nax) == 1 && !json && !csv};
   rc = cli_grid_main(rc, "identify-hc", "identify-hc", NULL, 0, ax, nax, &go, argc, argv, ih_header, ih_row, &pc);
   return (pc.rc && (rc == CLI_OK || rc == CLI_NUMERIC)) ? pc.rc : rc;
 }

@@ -61,9 +61,11 @@ static int check_dims(const cli_axis_spec *ax) {
   return 0;
 }
 
+static const char *const unit_options[] = {"k", "mass", "v"}; /* all or none (cli_units) */
+
 int impactfit_cmd_impact_time(int argc, char **argv) {
   const char *s_eps = NULL, *s_n = NULL, *s_k = NULL, *s_mass = NULL, *s_v = NULL;
-  int json = 0, help = 0;
+  int json = 0, csv = 0, help = 0;
   cli_grid_opts go = CLI_GRID_OPTS_INIT;
   cli_spec opts[] = {
       CLI_STR_REQ("eps", &s_eps, "impact-time: --eps is required (damping ratio, >= 0)"),
@@ -72,15 +74,15 @@ int impactfit_cmd_impact_time(int argc, char **argv) {
       CLI_STR("mass", &s_mass),
       CLI_STR("v", &s_v),
       CLI_FLAG("json", &json),
+      CLI_FLAG("csv", &csv),
       CLI_GRID_SPECS(go),
   };
   int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);
   if (rc || help)
     return rc;
-  int dims = (s_k != NULL) + (s_mass != NULL) + (s_v != NULL);
-  if (dims != 0 && dims != 3)
-    return cli_input_error("impact-time: --k, --mass and --v go together (for omega_i and dt)");
-  if ((rc = cli_grid_check("impact-time", &go, json)))
+  int dims = 0;
+  if ((rc = cli_units("impact-time", opts, CLI_COUNT(opts), unit_options, 3, &dims)) ||
+      (rc = cli_json_csv("impact-time", json, csv)) || (rc = cli_grid_check("impact-time", &go, json || csv)))
     return rc;
   /* Check every input before any output (a range lies between its ends: those are checked). */
   cli_axis_spec ax[] = {
@@ -101,6 +103,7 @@ int impactfit_cmd_impact_time(int argc, char **argv) {
                  .ncols = CLI_COUNT(cols),
                  .shown = dims ? WITH_DIMS : 0u,
                  .json = json,
+                 .csv = csv,
                  .nwhere = 2};
   return cli_grid_main(rc, "impact-time", "impact-time", NULL, 0, ax, nax, &go, argc, argv, cli_table_header,
                        cli_table_row, &t);

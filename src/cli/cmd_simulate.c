@@ -239,6 +239,8 @@ static int run_trace(const double *in, const char *trace, int points, sim_print 
   return CLI_OK;
 }
 
+static const char *const unit_options[] = {"k", "mass", "v"}; /* all or none (cli_units) */
+
 int impactfit_cmd_simulate(int argc, char **argv) {
   impactfit_impact_params base = impactfit_impact_default_params();
   const char *s_n = NULL, *s_c = NULL, *s_m = "0", *s_k = "1", *s_mass = "1", *s_v = "1";
@@ -272,7 +274,9 @@ int impactfit_cmd_simulate(int argc, char **argv) {
     return cli_input_error("--t-max: expected a time bound > 0, got %.17g", base.t_max);
   if (!s_c)
     return cli_input_error("simulate: --c is required (damping coefficient, >= 0)");
-  if ((rc = cli_json_csv("simulate", json, csv)) || (rc = cli_grid_check("simulate", &go, json || csv || trace)))
+  int dims = 0;
+  if ((rc = cli_units("simulate", opts, nopt, unit_options, 3, &dims)) || (rc = cli_json_csv("simulate", json, csv)) ||
+      (rc = cli_grid_check("simulate", &go, json || csv || trace)))
     return rc;
   base.max_contacts = contacts;
   /* --transition: one condition or a comma list (the outermost grid axis). */
@@ -301,7 +305,8 @@ int impactfit_cmd_simulate(int argc, char **argv) {
   }
   pc.detail = total == 1 && !json && !csv;
   if (!rc) {
-    cli_note_scaled("simulate", opts, nopt, "times, forces, lengths and energies");
+    if (!dims)
+      cli_note_scaled("simulate", "times, forces, lengths and energies");
     if (trace) {
       double in[P_COUNT];
       grid_point(&base, ax, 0, in);

@@ -65,6 +65,8 @@ static int check_dims(double n, void *ctx) {
   return 0;
 }
 
+static const char *const unit_options[] = {"k", "mass", "v"}; /* all or none (cli_units) */
+
 int impactfit_cmd_zhang_alpha(int argc, char **argv) {
   const char *s_n = NULL, *s_m = NULL, *s_e = NULL, *method = "fast", *transition = "C";
   za_dims dm = {.have = 0, .k = NAN, .mass = NAN, .v = NAN};
@@ -83,9 +85,8 @@ int impactfit_cmd_zhang_alpha(int argc, char **argv) {
     return cli_input_error("zhang-alpha: --n, --m and --e are required");
   if ((rc = cli_json_csv("zhang-alpha", json, csv)) || (rc = cli_grid_check("zhang-alpha", &go, json || csv)))
     return rc;
-  dm.have = !isnan(dm.k) + !isnan(dm.mass) + !isnan(dm.v);
-  if (dm.have != 0 && dm.have != 3)
-    return cli_input_error("zhang-alpha: give all of --k, --mass and --v, or none");
+  if ((rc = cli_units("zhang-alpha", opts, CLI_COUNT(opts), unit_options, 3, &dm.have)))
+    return rc;
   const impactfit_root_method *rm = impactfit_root_method_from_name(method);
   if (!rm)
     return cli_input_error("--method: expected bisect, fast or nlopt, got '%s'", method);

@@ -362,13 +362,37 @@ static const char *col_str(const cli_table *t, const cli_col *c, const cli_grid_
   return c->from.kind == CLI_FROM_STRING ? t->str[c->from.idx] : NULL;
 }
 
+/* The format's literal prefix, flags and width, as %s ("%8.4g" -> "%8s"): a header, or a value
+ * printed as text in the column's width. */
+static void width_format(const char *fmt, char out[16]) {
+  size_t k = 0;
+  const char *p = fmt;
+  while (*p != '%' && k < 12)
+    out[k++] = *p++;
+  for (out[k++] = *p++; (*p == '-' || (*p >= '0' && *p <= '9')) && k < 14; p++)
+    out[k++] = *p;
+  out[k++] = 's';
+  out[k] = '\0';
+}
+
+/* A number the user gave (a parameter) prints as typed in every format: the shortest text that reads
+ * back to the same double (impactfit_format_shortest), so e = 0.123456789 is not shown as
+ * 0.123457 next to a 15-digit e_out. CSV prints every number so (a lossless form). */
+static int col_as_typed(const cli_table *t, const cli_col *c) {
+  return !col_int(c) && (t->csv ? c->csv != CLI_CSV_TEXT_FORMAT : c->from.kind == CLI_FROM_PARAM);
+}
+
 /* one value in a text format */
 static void col_print(const cli_table *t, const cli_col *c, const char *fmt, const cli_grid_row *r, const double *x) {
   const char *str = col_str(t, c, r);
   double v = str ? 0.0 : col_value(c, r, x);
+  char text[IMPACTFIT_SHORTEST_SIZE], wfmt[16];
   if (str)
     printf(fmt, str);
-  else if (strstr(fmt, "ld"))
+  else if (col_as_typed(t, c)) {
+    width_format(fmt, wfmt);
+    printf(wfmt, impactfit_format_shortest(v, text));
+  } else if (strstr(fmt, "ld"))
     printf(fmt, (long)v);
   else if (col_int(c))
     printf(fmt, (int)v);
@@ -391,15 +415,8 @@ void cli_table_header(void *ctx) {
     const cli_col *c = &t->cols[i];
     if (!col_printed(t, c))
       continue;
-    char fmt[16] = ""; /* the value's literal prefix, flags and width, as %s */
-    size_t k = 0;
-    const char *p = t->csv ? "%" : c->fmt;
-    while (*p != '%' && k < sizeof fmt - 4)
-      fmt[k++] = *p++;
-    for (fmt[k++] = *p++; (*p == '-' || (*p >= '0' && *p <= '9')) && k < sizeof fmt - 2; p++)
-      fmt[k++] = *p;
-    fmt[k++] = 's';
-    fmt[k] = '\0';
+    char fmt[16]; /* the value's literal prefix, flags and width, as %s */
+    width_format(t->csv ? "%" : c->fmt, fmt);
     fputs(sep, stdout);
     printf(fmt, t->csv ? c->key : c->head);
     sep = t->csv ? "," : " ";
@@ -444,7 +461,7 @@ static void table_text(const cli_table *t, const cli_grid_row *r, const double *
     fputs(sep, stdout);
     const char *fmt = c->fmt; /* CSV: full precision, unless CLI_CSV_TEXT_FORMAT */
     if (t->csv && c->csv != CLI_CSV_TEXT_FORMAT)
-      fmt = col_str(t, c, r) ? "%s" : col_int(c) ? "%ld" : "%.17g";
+      fmt = col_str(t, c, r) ? "%s" : col_int(c) ? "%ld" : "%s";
     if (!(r->status && c->group == CLI_RESULT))
       col_print(t, c, fmt, r, x);
     sep = t->csv ? "," : " ";
@@ -462,9 +479,11 @@ static void table_failed(const cli_table *t, const cli_grid_row *r) {
   char where[256];
   int at = t->point ? snprintf(where, sizeof where, "point %zu (", r->index) : 0;
   for (size_t i = 0, k = 0; i < t->ncols && k < t->nwhere && at >= 0 && (size_t)at < sizeof where; i++)
-    if (t->cols[i].from.kind == CLI_FROM_PARAM)
-      at += snprintf(where + at, sizeof where - (size_t)at, "%s%s = %g", k++ ? ", " : "", t->cols[i].head,
-                     r->in[t->cols[i].from.idx]);
+    if (t->cols[i].from.kind == CLI_FROM_PARAM) {
+      char v[IMPACTFIT_SHORTEST_SIZE];
+      at += snprintf(where + at, sizeof where - (size_t)at, "%s%s = %s", k++ ? ", " : "", t->cols[i].head,
+                     impactfit_format_shortest(r->in[t->cols[i].from.idx], v));
+    }
   if (t->point && at >= 0 && (size_t)at < sizeof where)
     snprintf(where + at, sizeof where - (size_t)at, ")");
   cli_row_failed(t->what, r->message, "%s", where);

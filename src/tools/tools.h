@@ -21,13 +21,17 @@ int cli_input_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_status_error(int status, const impactfit_error *err, const char *context);
 
 /* ---- output ---- */
-/* JSON helpers writing one object: fields separated by commas, numbers as %.17g. */
+/* JSON helpers writing one object: fields separated by commas, numbers as the shortest text that
+ * reads back to the same double (impactfit_format_shortest: 0.05, not 0.050000000000000003), NaN
+ * and infinities as null. cli_json_num_g17 writes %.17g instead (the report's claims.json, whose
+ * committed bytes keep that form). */
 typedef struct cli_json {
   FILE *f;
   int first;
 } cli_json;
 void cli_json_begin(cli_json *j, FILE *f);
 void cli_json_num(cli_json *j, const char *key, double v);
+void cli_json_num_g17(cli_json *j, const char *key, double v);
 void cli_json_int(cli_json *j, const char *key, long v);
 void cli_json_str(cli_json *j, const char *key, const char *v);
 void cli_json_end(cli_json *j); /* writes "}\n" */
@@ -113,6 +117,10 @@ int cli_out_is_stdout(const char *path); /* path is "-" */
 /* Reads a whole input file into a malloc'ed, NUL-terminated buffer; "-" is standard input.
  * 0, or CLI_INPUT with "impactfit: error: cannot read PATH: reason" printed. */
 int cli_read_input(const char *path, char **text, size_t *len);
+
+/* DIR without its trailing slashes ("out/" -> "out"; "/" stays), into buf: "DIR/NAME" then reads
+ * without a doubled slash in messages. Returns buf. */
+const char *cli_trim_dir(const char *dir, char *buf, size_t size);
 
 /* Creates the directory PATH and its missing parents (like mkdir -p). Prints
  * "impactfit: error: cannot create PATH: <reason>" and returns CLI_INPUT on failure, 0 otherwise. */
