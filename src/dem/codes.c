@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../common/common_impl.h"
 #include "impactfit/demcodes.h"
@@ -255,12 +256,21 @@ static void in_yade(const impactfit_dem_model *md, const impactfit_dem_contact *
   (void)clamp;
   buf[0] = 0;
   if (!strcmp(md->model, "mindlin")) {
-    appendf(buf, size, "mat = FrictMat(young=%.10g, poisson=%.10g, frictionAngle=0)\n", c->E, c->nu);
+    double rho = isfinite(c->m1) && isfinite(c->r1) ? c->m1 / (4.0 / 3.0 * IMPACTFIT__PI * c->r1 * c->r1 * c->r1) : NAN;
+    if (isfinite(rho)) /* the spheres' density gives YADE their masses */
+      appendf(buf, size, "mat = FrictMat(young=%.10g, poisson=%.10g, density=%.10g, frictionAngle=0)\n", c->E, c->nu,
+              rho);
+    else
+      appendf(buf, size, "mat = FrictMat(young=%.10g, poisson=%.10g, frictionAngle=0)  # and the bodies' density\n",
+              c->E, c->nu);
     appendf(buf, size, "ip2 = Ip2_FrictMat_FrictMat_MindlinPhys(%s=%.12g)\n", md->param, p);
     appendf(buf, size, "law2 = Law2_ScGeom_MindlinPhys_Mindlin()\n");
   } else {
     if (!strcmp(md->damping, "en"))
-      appendf(buf, size, "mat = ViscElMat(tc=%.10g, en=%.12g, et=%.12g, frictionAngle=0)\n", c->tc, p, p);
+      appendf(buf, size,
+              "mat = ViscElMat(tc=%.10g, en=%.12g, et=%.12g, frictionAngle=0)  # et (tangential) set equal to en: "
+              "a head-on impact does not use it\n",
+              c->tc, p, p);
     else
       appendf(buf, size, "mat = ViscElMat(kn=%.10g, ks=%.10g, cn=%.12g, cs=0, frictionAngle=0)\n", c->kn, c->kn, p);
     appendf(buf, size, "ip2 = Ip2_ViscElMat_ViscElMat_ViscElPhys()\nlaw2 = Law2_ScGeom_ViscElPhys_Basic()\n");
@@ -333,7 +343,6 @@ OPS(o_chrono_hooke, ST_HOOKE_VCHAR, DA_CONV_SQRTMK, conv_linear_log, in_chrono)
 #define LMP_V1 20220106L /* ... update 2 (Debian 12: 20220106.git7586adbb6a) */
 #define LMP_CR 20240417L /* damping coeff_restitution (lammps/lammps PR #4068, 2024; first release assumed) */
 #define LMP_S2 20260902L /* tsuji with √2: 2Sep2026 (the LAMMPS documentation: versionchanged 2Sep2026) */
-#define LMP_VT "stable 29Sep2021, updates 1-2 (Debian 12)"
 #define LMP_SRC "src/GRANULAR/pair_granular.cpp:349-377, :987-991 and fix_wall_gran.cpp:160 (stable_29Sep2021_update2)"
 #define HM "F = (4/3) E* a delta, a = sqrt(R delta), E* = E/(2(1 - nu^2)) (a fix wall/gran wall: E/(2(1 - nu))); "
 #define HK "F = kn a delta, a = sqrt(R delta) (kn in Pa); "
@@ -345,91 +354,105 @@ OPS(o_chrono_hooke, ST_HOOKE_VCHAR, DA_CONV_SQRTMK, conv_linear_log, in_chrono)
 #define CRH \
   "eta = sqrt(3/2) 2 sqrt(5/6) |beta| sqrt(M knfac), beta = ln e/sqrt(ln^2 e + pi^2): C = sqrt(5) |beta| sqrt(M K)"
 
-/* One group of entries per code and version range: what they share, then each entry names the rest. */
-#define LAMMPS_29SEP2021_GRANULAR(...)                                                                      \
-  {                                                                                                         \
-    .code = "lammps", .versions = LMP_VT, .version_min = LMP_V0, .version_max = LMP_V1, .clamp_default = 0, \
-    .clamp_switch = "limit_damping", .run_here = 1, .source = LMP_SRC, __VA_ARGS__                          \
+/* One group of entries per code and version range: what they share, then each entry names the rest.
+ * A range runs from the first version whose source was read to the version whose source changes the
+ * force law (version_max: the day before it); run_min .. run_max are the versions run here. */
+#define LAMMPS_RUN .run_versions = "29Sep2021 update 2 (Debian 12)", .run_min = LMP_V0, .run_max = LMP_V1
+#define LAMMPS_GRANULAR_TSUJI(...)                                                                         \
+  {                                                                                                        \
+    .code = "lammps", .versions = "29Sep2021 until 2Sep2026 (not included)", .first_version = "29Sep2021", \
+    .version_min = LMP_V0, .version_max = LMP_S2 - 1, .clamp_default = 0, .clamp_switch = "limit_damping", \
+    .run_here = 1, LAMMPS_RUN,                                                                             \
+    .source = LMP_SRC "; the same law in gran_sub_mod_damping.cpp (GranSubModDampingTsuji::init, "         \
+                      "no sqrt 2) of the refactored package until 2Sep2026",                               \
+    __VA_ARGS__                                                                                            \
   }
-#define LAMMPS_29SEP2021_GRAN(...)                                                                          \
-  {                                                                                                         \
-    .code = "lammps", .versions = LMP_VT, .version_min = LMP_V0, .version_max = LMP_V1, .clamp_default = 0, \
-    .clamp_switch = "limit_damping", .run_here = 1, __VA_ARGS__                                             \
+#define LAMMPS_GRANULAR(...)                                                                                     \
+  {                                                                                                              \
+    .code = "lammps", .versions = "29Sep2021 and later", .first_version = "29Sep2021", .version_min = LMP_V0,    \
+    .version_max = 0, .clamp_default = 0, .clamp_switch = "limit_damping", .run_here = 1, LAMMPS_RUN,            \
+    .source = LMP_SRC "; the same damping in gran_sub_mod_damping_kernel.h (lammps/lammps 07b704c)", __VA_ARGS__ \
+  }
+#define LAMMPS_29SEP2021_GRAN(...)                                                                                     \
+  {                                                                                                                    \
+    .code = "lammps", .versions = "29Sep2021", .first_version = "29Sep2021", .version_min = LMP_V0,                    \
+    .version_max = LMP_V1, .clamp_default = 0, .clamp_switch = "limit_damping", .run_here = 1, LAMMPS_RUN, __VA_ARGS__ \
   }
 #define LAMMPS_COEFF_RESTITUTION(...)                                                                              \
   {                                                                                                                \
-    .code = "lammps", .versions = "17Apr2024 and later (formula only)", .version_min = LMP_CR, .version_max = 0,   \
-    .clamp_default = 0, .clamp_switch = "limit_damping", .run_here = 0,                                            \
+    .code = "lammps", .versions = "17Apr2024 and later", .first_version = "17Apr2024", .version_min = LMP_CR,      \
+    .version_max = 0, .clamp_default = 0, .clamp_switch = "limit_damping", .run_here = 0,                          \
     .source = "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingCoeffRestitution; lammps/lammps PR #4068)", \
     __VA_ARGS__                                                                                                    \
   }
 #define LAMMPS_TSUJI_SQRT2(...)                                                                                   \
   {                                                                                                               \
-    .code = "lammps", .versions = "2Sep2026 and later, with sqrt 2 (formula only)", .version_min = LMP_S2,        \
+    .code = "lammps", .versions = "2Sep2026 and later", .first_version = "2Sep2026", .version_min = LMP_S2,       \
     .version_max = 0, .clamp_default = 0, .clamp_switch = "limit_damping", .run_here = 0,                         \
     .source = "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingTsuji::init, 2Sep2026: damp *= MY_SQRT2)", \
     __VA_ARGS__                                                                                                   \
   }
-#define LIGGGHTS_3_8_0(...)                                                                          \
-  {                                                                                                  \
-    .code = "liggghts", .versions = "3.8.0 (Debian 12)", .version_min = 30800, .version_max = 30899, \
-    .clamp_default = 0, .clamp_switch = "limitForce", .run_here = 1, __VA_ARGS__                     \
-  }
-#define YADE_2023_02A(...)                                                                                \
-  {                                                                                                       \
-    .code = "yade", .versions = "2023.02a (Debian 12)", .version_min = 20230200, .version_max = 20230299, \
-    .clamp_default = 1, .clamp_switch = NULL, .run_here = 1, __VA_ARGS__                                  \
-  }
-#define YADE_BEFORE_2023(...)                                                                                      \
+#define LIGGGHTS_3_8_0(...)                                                                                        \
   {                                                                                                                \
-    .code = "yade", .versions = "1.00.0 - 2022.01a (formula only)", .version_min = 10000, .version_max = 20220199, \
-    .clamp_default = 1, .clamp_switch = NULL, .run_here = 0, __VA_ARGS__                                           \
+    .code = "liggghts", .versions = "3.8.0", .first_version = "3.8.0", .version_min = 30800, .version_max = 30899, \
+    .clamp_default = 0, .clamp_switch = "limitForce", .run_here = 1, .run_versions = "3.8.0 (Debian 12)",          \
+    .run_min = 30800, .run_max = 30899, __VA_ARGS__                                                                \
   }
-#define CHRONO_8_TO_9(...)                                                                                            \
-  {                                                                                                                   \
-    .code = "chrono", .versions = "8.0 - 9.0 (ChSystemSMC, material properties; formula only)", .version_min = 80000, \
-    .version_max = 99999, .clamp_default = 1, .clamp_switch = NULL, .run_here = 0, __VA_ARGS__                        \
+#define YADE_2023_02A(...)                                                                        \
+  {                                                                                               \
+    .code = "yade", .versions = "2023.02a", .first_version = "2023.02a", .version_min = 20230200, \
+    .version_max = 20230299, .clamp_default = 1, .clamp_switch = NULL, .run_here = 1,             \
+    .run_versions = "2023.02a (Debian 12)", .run_min = 20230200, .run_max = 20230299, __VA_ARGS__ \
+  }
+#define YADE_BEFORE_2023(...)                                                                          \
+  {                                                                                                    \
+    .code = "yade", .versions = "1.00.0 to 2022.01a", .first_version = "1.00.0", .version_min = 10000, \
+    .version_max = 20220199, .clamp_default = 1, .clamp_switch = NULL, .run_here = 0, __VA_ARGS__      \
+  }
+#define CHRONO_8_TO_9(...)                                                                                           \
+  {                                                                                                                  \
+    .code = "chrono", .versions = "8.0 to 9.0 (ChSystemSMC, material properties)", .first_version = "8.0",           \
+    .version_min = 80000, .version_max = 99999, .clamp_default = 1, .clamp_switch = NULL, .run_here = 0, __VA_ARGS__ \
   }
 
 static const impactfit_dem_model models[] = {
     /* ---- LAMMPS 29 Sep 2021, pair_style granular (run here) ---- */
-    LAMMPS_29SEP2021_GRANULAR(.model = "granular hertz/material", .damping = "tsuji", .n = 1.5, .m = 0.25, .param = "e",
-                              .param_unit = "-", .takes_e = 1, .needs_material = 1,
-                              .law = HM TS ": C = alpha(e) sqrt(M K)", .ops = &o_lg_hm_ts),
-    LAMMPS_29SEP2021_GRANULAR(.model = "granular hertz/material", .damping = "velocity", .n = 1.5, .m = 0.0,
-                              .param = "eta_n0", .param_unit = "N s/m", .takes_e = 0, .needs_material = 1,
-                              .law = HM "eta = eta_n0: C = eta_n0", .ops = &o_lg_hm_vel),
-    LAMMPS_29SEP2021_GRANULAR(.model = "granular hertz/material", .damping = "mass_velocity", .n = 1.5, .m = 0.0,
-                              .param = "eta_n0", .param_unit = "1/s", .takes_e = 0, .needs_material = 1,
-                              .law = HM "eta = eta_n0 M: C = eta_n0 M", .ops = &o_lg_hm_mv),
-    LAMMPS_29SEP2021_GRANULAR(.model = "granular hertz/material", .damping = "viscoelastic", .n = 1.5, .m = 0.5,
-                              .param = "eta_n0", .param_unit = "1/(m s)", .takes_e = 0, .needs_material = 1,
-                              .law = HM "eta = eta_n0 a M: C = eta_n0 M sqrt(R) (the default damping)",
-                              .ops = &o_lg_hm_ve),
-    LAMMPS_29SEP2021_GRANULAR(.model = "granular hertz", .damping = "tsuji", .n = 1.5, .m = 0.25, .param = "e",
-                              .param_unit = "-", .takes_e = 1, .needs_material = 0,
-                              .law = HK TS ": C = alpha(e) sqrt(M K), K = kn sqrt(R)", .ops = &o_lg_h_ts),
-    LAMMPS_29SEP2021_GRANULAR(.model = "granular hertz", .damping = "velocity", .n = 1.5, .m = 0.0, .param = "eta_n0",
-                              .param_unit = "N s/m", .takes_e = 0, .needs_material = 0, .law = HK "C = eta_n0",
-                              .ops = &o_lg_h_vel),
-    LAMMPS_29SEP2021_GRANULAR(.model = "granular hertz", .damping = "mass_velocity", .n = 1.5, .m = 0.0,
-                              .param = "eta_n0", .param_unit = "1/s", .takes_e = 0, .needs_material = 0,
-                              .law = HK "C = eta_n0 M", .ops = &o_lg_h_mv),
-    LAMMPS_29SEP2021_GRANULAR(.model = "granular hertz", .damping = "viscoelastic", .n = 1.5, .m = 0.5,
-                              .param = "eta_n0", .param_unit = "1/(m s)", .takes_e = 0, .needs_material = 0,
-                              .law = HK "C = eta_n0 M sqrt(R)", .ops = &o_lg_h_ve),
-    LAMMPS_29SEP2021_GRANULAR(.model = "granular hooke", .damping = "tsuji", .n = 1.0, .m = 0.0, .param = "e",
-                              .param_unit = "-", .takes_e = 1, .needs_material = 0,
-                              .law = LK TS ", knfac = kn: C = alpha(e) sqrt(M kn)", .ops = &o_lg_k_ts),
-    LAMMPS_29SEP2021_GRANULAR(.model = "granular hooke", .damping = "velocity", .n = 1.0, .m = 0.0, .param = "eta_n0",
-                              .param_unit = "N s/m", .takes_e = 0, .needs_material = 0, .law = LK "C = eta_n0",
-                              .ops = &o_lg_k_vel),
-    LAMMPS_29SEP2021_GRANULAR(.model = "granular hooke", .damping = "mass_velocity", .n = 1.0, .m = 0.0,
-                              .param = "eta_n0", .param_unit = "1/s", .takes_e = 0, .needs_material = 0,
-                              .law = LK "C = eta_n0 M", .ops = &o_lg_k_mv),
-    LAMMPS_29SEP2021_GRANULAR(.model = "granular hooke", .damping = "viscoelastic", .n = 1.0, .m = 0.5,
-                              .param = "eta_n0", .param_unit = "1/(m s)", .takes_e = 0, .needs_material = 0,
-                              .law = LK "eta = eta_n0 a M, a = sqrt(R delta): C = eta_n0 M sqrt(R)", .ops = &o_lg_k_ve),
+    LAMMPS_GRANULAR_TSUJI(.model = "granular hertz/material", .damping = "tsuji", .n = 1.5, .m = 0.25, .param = "e",
+                          .param_unit = "-", .takes_e = 1, .needs_material = 1, .law = HM TS ": C = alpha(e) sqrt(M K)",
+                          .ops = &o_lg_hm_ts),
+    LAMMPS_GRANULAR(.model = "granular hertz/material", .damping = "velocity", .n = 1.5, .m = 0.0, .param = "eta_n0",
+                    .param_unit = "N s/m", .takes_e = 0, .needs_material = 1, .law = HM "eta = eta_n0: C = eta_n0",
+                    .ops = &o_lg_hm_vel),
+    LAMMPS_GRANULAR(.model = "granular hertz/material", .damping = "mass_velocity", .n = 1.5, .m = 0.0,
+                    .param = "eta_n0", .param_unit = "1/s", .takes_e = 0, .needs_material = 1,
+                    .law = HM "eta = eta_n0 M: C = eta_n0 M", .ops = &o_lg_hm_mv),
+    LAMMPS_GRANULAR(.default_damping = 1, .model = "granular hertz/material", .damping = "viscoelastic", .n = 1.5,
+                    .m = 0.5, .param = "eta_n0", .param_unit = "1/(m s)", .takes_e = 0, .needs_material = 1,
+                    .law = HM "eta = eta_n0 a M: C = eta_n0 M sqrt(R) (the default damping)", .ops = &o_lg_hm_ve),
+    LAMMPS_GRANULAR_TSUJI(.model = "granular hertz", .damping = "tsuji", .n = 1.5, .m = 0.25, .param = "e",
+                          .param_unit = "-", .takes_e = 1, .needs_material = 0,
+                          .law = HK TS ": C = alpha(e) sqrt(M K), K = kn sqrt(R)", .ops = &o_lg_h_ts),
+    LAMMPS_GRANULAR(.model = "granular hertz", .damping = "velocity", .n = 1.5, .m = 0.0, .param = "eta_n0",
+                    .param_unit = "N s/m", .takes_e = 0, .needs_material = 0, .law = HK "C = eta_n0",
+                    .ops = &o_lg_h_vel),
+    LAMMPS_GRANULAR(.model = "granular hertz", .damping = "mass_velocity", .n = 1.5, .m = 0.0, .param = "eta_n0",
+                    .param_unit = "1/s", .takes_e = 0, .needs_material = 0, .law = HK "C = eta_n0 M",
+                    .ops = &o_lg_h_mv),
+    LAMMPS_GRANULAR(.default_damping = 1, .model = "granular hertz", .damping = "viscoelastic", .n = 1.5, .m = 0.5,
+                    .param = "eta_n0", .param_unit = "1/(m s)", .takes_e = 0, .needs_material = 0,
+                    .law = HK "C = eta_n0 M sqrt(R)", .ops = &o_lg_h_ve),
+    LAMMPS_GRANULAR_TSUJI(.model = "granular hooke", .damping = "tsuji", .n = 1.0, .m = 0.0, .param = "e",
+                          .param_unit = "-", .takes_e = 1, .needs_material = 0,
+                          .law = LK TS ", knfac = kn: C = alpha(e) sqrt(M kn)", .ops = &o_lg_k_ts),
+    LAMMPS_GRANULAR(.model = "granular hooke", .damping = "velocity", .n = 1.0, .m = 0.0, .param = "eta_n0",
+                    .param_unit = "N s/m", .takes_e = 0, .needs_material = 0, .law = LK "C = eta_n0",
+                    .ops = &o_lg_k_vel),
+    LAMMPS_GRANULAR(.model = "granular hooke", .damping = "mass_velocity", .n = 1.0, .m = 0.0, .param = "eta_n0",
+                    .param_unit = "1/s", .takes_e = 0, .needs_material = 0, .law = LK "C = eta_n0 M",
+                    .ops = &o_lg_k_mv),
+    LAMMPS_GRANULAR(.default_damping = 1, .model = "granular hooke", .damping = "viscoelastic", .n = 1.0, .m = 0.5,
+                    .param = "eta_n0", .param_unit = "1/(m s)", .takes_e = 0, .needs_material = 0,
+                    .law = LK "eta = eta_n0 a M, a = sqrt(R delta): C = eta_n0 M sqrt(R)", .ops = &o_lg_k_ve),
     /* ---- LAMMPS 29 Sep 2021, pair_style gran/... (run here) ---- */
     LAMMPS_29SEP2021_GRAN(.model = "gran/hooke", .damping = "", .n = 1.0, .m = 0.0, .param = "gamma_n",
                           .param_unit = "1/s", .takes_e = 0, .needs_material = 0,
@@ -565,7 +588,7 @@ static const char *const debian_versions[] = {"29Sep2021", "3.8.0", "2023.02a", 
 
 const char *impactfit_dem_default_version(const char *code) {
   for (size_t i = 0; code && i < sizeof codes / sizeof codes[0]; i++)
-    if (strcmp(code, codes[i]) == 0)
+    if (strcasecmp(code, codes[i]) == 0)
       return debian_versions[i] ? debian_versions[i] : "9.0";
   return NULL;
 }
@@ -617,28 +640,94 @@ long impactfit_dem_version_key(const char *code, const char *version) {
   return 0;
 }
 
-static int known_code(const char *code) {
-  for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
-    if (strcmp(code, codes[i]) == 0)
-      return 1;
-  return 0;
+const char *impactfit_dem_code_name(const char *code) {
+  for (size_t i = 0; code && i < sizeof codes / sizeof codes[0]; i++)
+    if (strcasecmp(code, codes[i]) == 0)
+      return codes[i];
+  return NULL;
 }
 
-/* the distinct model names of a code (model NULL), or the damping options of one model, for messages */
-static void list_models(const char *code, long key, const char *model, char *buf, size_t size) {
+static int in_range(const impactfit_dem_model *md, long key) {
+  return impactfit_version_in_range(key, md->version_min, md->version_max);
+}
+
+int impactfit_dem_model_run_for(const impactfit_dem_model *md, const char *version) {
+  if (!md || !md->run_here)
+    return 0;
+  long key = impactfit_dem_version_key(md->code, version ? version : impactfit_dem_default_version(md->code));
+  return md->run_min && impactfit_version_in_range(key, md->run_min, md->run_max);
+}
+
+int impactfit_dem_model_uses_vchar(const impactfit_dem_model *md) { return md && md->ops->stiffness == ST_HOOKE_VCHAR; }
+
+/* the distinct model names of a code (model NULL), or the damping options of one model, for messages;
+ * into names[] (at most max) as well when given */
+static size_t list_models(const char *code, long key, const char *model, char *buf, size_t size, const char **names,
+                          size_t max) {
+  size_t count = 0;
   buf[0] = 0;
   for (size_t i = 0; i < impactfit_dem_model_count(); i++) {
     const impactfit_dem_model *md = &models[i];
-    if (strcmp(md->code, code) || (key && !((md->version_min == 0 || key >= md->version_min) &&
-                                            (md->version_max == 0 || key <= md->version_max))))
+    if (strcmp(md->code, code) || (key && !in_range(md, key)) || (model && strcmp(md->model, model)))
       continue;
-    if (model && strcmp(md->model, model))
-      continue;
+    const char *name = model ? md->damping : md->model;
     char one[160];
-    snprintf(one, sizeof one, "'%s'", model ? md->damping : md->model);
-    if (!strstr(buf, one))
-      appendf(buf, size, "%s%s", buf[0] ? ", " : "", one);
+    snprintf(one, sizeof one, "'%s'", name);
+    if (strstr(buf, one))
+      continue;
+    appendf(buf, size, "%s%s", buf[0] ? ", " : "", one);
+    if (names && count < max)
+      names[count++] = name;
   }
+  return count;
+}
+
+/* The model as the registry names it: exact or ignoring case, or a LAMMPS granular model given without
+ * "granular " (what one types after `pair_style granular`). NULL when none. */
+static const char *canonical_model(const char *code, const char *model) {
+  char alias[160];
+  snprintf(alias, sizeof alias, "granular %s", model);
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0; i < impactfit_dem_model_count(); i++)
+      if (!strcmp(models[i].code, code) && strcasecmp(models[i].model, pass ? alias : model) == 0)
+        return models[i].model;
+  return NULL;
+}
+
+/* " (did you mean 'x'?)" for the closest of names, or "" */
+static void did_you_mean(const char *word, const char *const *names, size_t n, char *buf, size_t size) {
+  const char *close = impactfit_closest_name(word, names, n);
+  if (close)
+    snprintf(buf, size, "; did you mean '%s'?", close);
+  else
+    buf[0] = 0;
+}
+
+/* The message for a version in no range of the model's entries: the ranges read and what to do. */
+static int version_not_read(const char *code, const char *version, const char *model, const char *damping, long key,
+                            impactfit_error *err) {
+  char vers[1024] = "";
+  const impactfit_dem_model *near = NULL;
+  long best = -1;
+  for (size_t i = 0; i < impactfit_dem_model_count(); i++) {
+    const impactfit_dem_model *md = &models[i];
+    if (strcmp(md->code, code) || strcmp(md->model, model) || (damping && *damping && strcmp(md->damping, damping)))
+      continue;
+    if (!strstr(vers, md->versions))
+      appendf(vers, sizeof vers, "%s%s", vers[0] ? " and " : "", md->versions);
+    long d = key < md->version_min ? md->version_min - key : md->version_max ? key - md->version_max : 0;
+    if (best < 0 || d < best)
+      best = d, near = md;
+  }
+  char file[256];
+  snprintf(file, sizeof file, "%s", near ? near->source : "");
+  file[strcspn(file, " :,;(")] = '\0';
+  return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                         "%s model '%s%s%s' was read for the versions %s; %s is not among them, so its force law is "
+                         "not known here. To use the law of the nearest version read, give the version %s (at your "
+                         "own risk: compare %s in your version's source)",
+                         code, model, damping && *damping ? " --damping " : "", damping ? damping : "", vers, version,
+                         near ? near->first_version : "", file);
 }
 
 int impactfit_dem_model_find(const char *code, const char *version, const char *model, const char *damping,
@@ -646,10 +735,15 @@ int impactfit_dem_model_find(const char *code, const char *version, const char *
   if (!out)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no output given");
   *out = NULL;
-  char list[2048];
-  if (!code || !known_code(code))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown DEM code '%s' (known: lammps, liggghts, yade, chrono)",
-                           code ? code : "");
+  char list[2048], hint[192];
+  const char *names[64];
+  const char *canon = impactfit_dem_code_name(code);
+  if (!canon) {
+    did_you_mean(code ? code : "", codes, sizeof codes / sizeof codes[0], hint, sizeof hint);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown DEM code '%s' (known: lammps, liggghts, yade, chrono)%s",
+                           code ? code : "", hint);
+  }
+  code = canon;
   if (!version || !*version)
     version = impactfit_dem_default_version(code);
   long key = impactfit_dem_version_key(code, version);
@@ -658,49 +752,60 @@ int impactfit_dem_model_find(const char *code, const char *version, const char *
                            "cannot read version '%s' of %s (e.g. 29Sep2021 or 2021-09-29 for LAMMPS, 3.8.0, 2023.02a)",
                            version, code);
   if (!model || !*model) {
-    list_models(code, key, NULL, list, sizeof list);
+    list_models(code, key, NULL, list, sizeof list, NULL, 0);
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no model given for %s %s (known: %s)", code, version, list);
   }
-  const impactfit_dem_model *any_version = NULL;
+  const char *mname = canonical_model(code, model);
+  if (!mname) {
+    size_t n = list_models(code, 0, NULL, list, sizeof list, names, 64);
+    did_you_mean(model, names, n, hint, sizeof hint);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown %s model '%s' (known: %s)%s", code, model,
+                           list[0] ? list : "none", hint);
+  }
+  /* the damping: as given (ignoring case), or the model's only or default one in this version */
+  const impactfit_dem_model *any_damping = NULL, *dflt = NULL, *only = NULL;
+  size_t options = 0;
   for (size_t i = 0; i < impactfit_dem_model_count(); i++) {
     const impactfit_dem_model *md = &models[i];
-    if (strcmp(md->code, code) || strcmp(md->model, model))
+    if (strcmp(md->code, code) || strcmp(md->model, mname))
       continue;
-    if (damping && *damping && strcmp(md->damping, damping))
-      continue;
-    if (!((md->version_min == 0 || key >= md->version_min) && (md->version_max == 0 || key <= md->version_max))) {
-      any_version = md;
+    if (damping && *damping) {
+      if (strcasecmp(md->damping, damping))
+        continue;
+      any_damping = md;
+      if (in_range(md, key)) {
+        *out = md;
+        return 0;
+      }
       continue;
     }
-    if ((!damping || !*damping) && *md->damping) {
-      list_models(code, key, model, list, sizeof list);
-      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s %s model '%s' needs a damping option (known: %s)", code,
-                             version, model, list);
-    }
-    *out = md;
+    if (!in_range(md, key))
+      continue;
+    options++;
+    only = md;
+    if (md->default_damping)
+      dflt = md;
+  }
+  if (damping && *damping) {
+    if (any_damping)
+      return version_not_read(code, version, mname, any_damping->damping, key, err);
+    size_t n = list_models(code, 0, mname, list, sizeof list, names, 64);
+    did_you_mean(damping, names, n, hint, sizeof hint);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown damping option '%s' of %s model '%s' (known: %s)%s", damping,
+                           code, mname, list, hint);
+  }
+  if (options == 1 || dflt) {
+    *out = dflt ? dflt : only;
     return 0;
   }
-  if (any_version) {
-    char vers[1024] = "";
-    for (size_t i = 0; i < impactfit_dem_model_count(); i++)
-      if (!strcmp(models[i].code, code) && !strcmp(models[i].model, model) &&
-          (!damping || !*damping || !strcmp(models[i].damping, damping)))
-        appendf(vers, sizeof vers, "%s'%s'", vers[0] ? ", " : "", models[i].versions);
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s model '%s%s%s' is not known for version %s (known versions: %s)",
-                           code, model, damping && *damping ? " --damping " : "", damping ? damping : "", version,
-                           vers);
+  if (options > 1) {
+    size_t n = list_models(code, key, mname, list, sizeof list, names, 64);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "%s %s model '%s' needs a damping option: %s (e.g. --damping %s in the CLI, damping='%s' in "
+                           "Python)",
+                           code, version, mname, list, n ? names[0] : "", n ? names[0] : "");
   }
-  int model_known = 0;
-  for (size_t i = 0; i < impactfit_dem_model_count(); i++)
-    model_known |= !strcmp(models[i].code, code) && !strcmp(models[i].model, model);
-  if (model_known) {
-    list_models(code, key, model, list, sizeof list);
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown damping option '%s' of %s %s model '%s' (known: %s)",
-                           damping ? damping : "", code, version, model, list);
-  }
-  list_models(code, key, NULL, list, sizeof list);
-  return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown %s %s model '%s' (known: %s)", code, version, model,
-                         list[0] ? list : "none");
+  return version_not_read(code, version, mname, NULL, key, err);
 }
 
 /* ---------------------------------------------------------------- contacts */
@@ -914,6 +1019,7 @@ int impactfit_dem_forward_request(const impactfit_dem_request *req, double value
   ans->v_min = both ? req->v : req->v_min;
   ans->v_max = both ? req->v : req->v_max;
   ans->transition = (clamp < 0 ? md->clamp_default : clamp) ? impactfit_transition_C : impactfit_transition_A;
+  ans->speed_dependent = !scale_invariant(md);
   int st = impactfit_dem_forward(md, &c, clamp, value, req->v, &ans->e, err);
   if (!st)
     st = impactfit_dem_forward_range(md, &c, clamp, value, ans->v_min, ans->v_max,
@@ -945,7 +1051,7 @@ static int invert_e(const impactfit_dem_model *md, const impactfit_dem_contact *
     return st;
   if (elo > e) {
     if (md->ops->p_min > 0.0)
-      snprintf(why, size, "the smallest e it can give is %.6g (the code refuses %s <= %g)", elo, md->param,
+      snprintf(why, size, "the smallest e it can give is just above %.6g (the code refuses %s <= %g)", elo, md->param,
                md->ops->p_min);
     else
       snprintf(why, size, "the smallest e it can give is %.6g (typing %s -> 0)", elo, md->param);
@@ -1103,16 +1209,16 @@ static int solve_value(impactfit_inverse_workspace *ws, const impactfit_dem_mode
 /* The answer's note on where the value is exact (at every speed, or at v only with the spread of e). */
 static void exact_note(const impactfit_dem_model *md, const impactfit_dem_request *q, const contact_law *L,
                        impactfit_dem_answer *ans) {
-  if (L->invariant)
+  if (L->invariant) {
     snprintf(ans->note, sizeof ans->note,
-             "exact at every speed: this model's damping is scale-invariant "
-             "(m = (n - 1)/2), so e does not depend on v, K or M");
-  if (L->invariant && q->contact.geometry == IMPACTFIT_DEM_SPHERE_WALL && !strcmp(md->code, "lammps") &&
-      !strcmp(md->damping, "tsuji") && md->version_max == LMP_V1)
-    appendf(ans->note, sizeof ans->note,
-            "; LAMMPS 29Sep2021 fix wall/gran applies the tsuji conversion again at every run command "
-            "(fix_wall_gran.cpp:535-539): use one run, or damping velocity with the exact constant");
-  else if (q->v_min == q->v_max)
+             "exact at every speed (m = (n - 1)/2): this model's damping is scale-invariant, so e does not depend on "
+             "v, K or M");
+    if (q->contact.geometry == IMPACTFIT_DEM_SPHERE_WALL && !strcmp(md->code, "lammps") &&
+        !strcmp(md->damping, "tsuji") && md->version_min == LMP_V0)
+      appendf(ans->note, sizeof ans->note,
+              "; LAMMPS 29Sep2021 fix wall/gran applies the tsuji conversion again at every run command "
+              "(fix_wall_gran.cpp:535-539): use one run, or damping velocity with the exact constant");
+  } else if (q->v_min == q->v_max)
     snprintf(ans->note, sizeof ans->note,
              "exact at v = %.6g m/s only: with this model (n = %g, m = %g) e depends on the impact speed "
              "(give a speed range to see the spread)",
@@ -1236,8 +1342,10 @@ int impactfit_dem_suggest(impactfit_inverse_workspace *ws, const impactfit_dem_r
     for (size_t i = 0; i < impactfit_dem_model_count(); i++) {
       const impactfit_dem_model *o = &models[i];
       int flipped = pass & 1, want_invariant = pass < 2;
-      if ((o == md && !flipped) || strcmp(o->code, md->code) || o->version_min != md->version_min ||
-          o->version_max != md->version_max)
+      /* another model of the code that holds for every version md holds for */
+      int covers = (o->version_min == 0 || (md->version_min && o->version_min <= md->version_min)) &&
+                   (o->version_max == 0 || (md->version_max && o->version_max >= md->version_max));
+      if ((o == md && !flipped) || strcmp(o->code, md->code) || !covers)
         continue;
       impactfit_dem_request q = *req;
       if (!has_inputs(o, &q.contact) && o->n == md->n && isfinite(K0) && isnan(q.contact.kn)) {
@@ -1312,4 +1420,48 @@ int impactfit_dem_model_audit(const impactfit_dem_model *model, int clamp, doubl
   }
   res->e_mean_error = res->points ? sum / (double)res->points : 0.0;
   return 0;
+}
+
+const char *impactfit_dem_force_text(const impactfit_dem_model *md, char *buf, size_t size) {
+  if (!md || !buf || size == 0)
+    return buf;
+  char kd[32] = "K d", cd[32] = "C d'";
+  if (md->n != 1.0)
+    snprintf(kd, sizeof kd, "K d^%g", md->n);
+  if (md->m != 0.0)
+    snprintf(cd, sizeof cd, md->m == 1.0 ? "C d d'" : "C d^%g d'", md->m);
+  snprintf(buf, size, "F = %s + %s", kd, cd);
+  return buf;
+}
+
+int impactfit_dem_grid(impactfit_inverse_workspace *ws, const impactfit_dem_request *base, const double *x, size_t nx,
+                       int forward, const double *v, size_t nv, impactfit_dem_point_fn fn, void *ctx,
+                       impactfit_error *err) {
+  if (!base || !base->model || (nx && !x) || (nv && !v) || !fn)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no request, values, speeds or callback given");
+  impactfit_inverse_workspace *own = NULL;
+  if (!ws && !forward && !(ws = own = impactfit_inverse_alloc()))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+  int stop = 0;
+  for (size_t i = 0; i < nx && !stop; i++)
+    for (size_t j = 0; j < nv && !stop; j++) {
+      impactfit_dem_request q = *base;
+      q.v = v[j];
+      impactfit_error e1;
+      impactfit_error_clear(&e1);
+      int st;
+      if (forward) {
+        impactfit_dem_forward_answer fa;
+        memset(&fa, 0, sizeof fa);
+        st = impactfit_dem_forward_request(&q, x[i], &fa, &e1);
+        stop = fn(ctx, i * nv + j, &q, x[i], st, NULL, st ? NULL : &fa, &e1);
+      } else {
+        impactfit_dem_answer a;
+        q.e = x[i];
+        st = impactfit_dem_solve(ws, &q, &a, &e1);
+        stop = fn(ctx, i * nv + j, &q, x[i], st, st ? NULL : &a, NULL, &e1);
+      }
+    }
+  impactfit_inverse_free(own);
+  return stop ? IMPACTFIT__FAIL(err, IMPACTFIT_EINTR, "stopped") : 0;
 }
