@@ -22,7 +22,7 @@ set logscale y
 set format y '10^{%L}'
 set xlabel 'e'
 set ylabel 'relative error of {/Symbol e}(e)'
-plot 'hc_formulas.dat' u 1:2 w lp pn 12 lw 2 t 'Hunt-Crossley (1975)', 'hc_formulas.dat' u 1:3 w lp pn 12 lw 2 t 'Lankarani-Nikravesh (1990)', 'hc_formulas.dat' u 1:4 w lp pn 12 lw 2 t 'Hu-Guo (2015)', 'hc_formulas.dat' u 1:5 w lp pn 12 lw 2 t 'Flores et al. (2011)', 'hc_formulas.dat' u 1:7 w lp pn 12 lw 2 t 'Zhang et al. (2020)', 'hc_formulas.dat' u 1:8 w lp pn 12 lw 2 t 'Ramaswamy-Humbert'
+plot 'hc_formulas.dat' u 1:2 w lp pn 12 lw 2 t 'Hunt-Crossley (1975)', 'hc_formulas.dat' u 1:3 w lp pn 12 lw 2 t 'Herbert-McWhannell (1977)', 'hc_formulas.dat' u 1:4 w lp pn 12 lw 2 t 'Lee-Wang (1983)', 'hc_formulas.dat' u 1:5 w lp pn 12 lw 2 t 'Lankarani-Nikravesh (1990)', 'hc_formulas.dat' u 1:6 w lp pn 12 lw 2 t 'Gonthier et al. (2004)', 'hc_formulas.dat' u 1:7 w lp pn 12 lw 2 t 'Zhiying-Qishao (2006)', 'hc_formulas.dat' u 1:8 w lp pn 12 lw 2 t 'Flores et al. (2011)', 'hc_formulas.dat' u 1:9 w lp pn 12 lw 2 t 'Hu-Guo (2015)', 'hc_formulas.dat' u 1:10 w lp pn 12 lw 2 t 'Zhang et al. (2020)', 'hc_formulas.dat' u 1:11 w lp pn 12 lw 2 t 'Ramaswamy-Humbert'
 set terminal pngcairo size 1025,650 enhanced font 'sans,11'
 set output 'hc_formulas.png'
 replot

@@ -22,8 +22,8 @@ group[bench]="python3-scipy"
 group[fuzz]="clang libclang-rt-14-dev libomp-dev llvm"
 group[valgrind]="valgrind"
 # python: the Python package (python/; CPython headers, NumPy and pytest for the tests, matplotlib for
-# examples/python); octave: the MEX functions (octave/; mkoctfile from liboctave-dev, octave-cli)
-group[python]="python3-dev python3-numpy python3-pytest python3-matplotlib"
+# examples/python; venv, setuptools, pip: `pip install .` and its test); octave: the MEX functions (octave/; mkoctfile from liboctave-dev, octave-cli)
+group[python]="python3-dev python3-numpy python3-pytest python3-matplotlib python3-venv python3-setuptools python3-pip"
 group[octave]="octave liboctave-dev"
 # dem: the real DEM codes that tests/dem/ and the reproduction run as the oracle of impactfit dem
 group[dem]="lammps liggghts yade python3"

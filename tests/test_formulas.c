@@ -22,6 +22,14 @@ static double zhang_alpha(double e) { return 0.6181 * exp(-3.52 * e) + 0.899 * e
 static double written_out(const impactfit_formula *f, double e) {
   if (f == impactfit_formula_hunt_crossley)
     return 3 * (1 - e) / 2;
+  if (f == impactfit_formula_herbert_mcwhannell)
+    return 6 * (1 - e) / ((2 * e - 1) * (2 * e - 1) + 3);
+  if (f == impactfit_formula_lee_wang)
+    return 3 * (1 - e) / 4;
+  if (f == impactfit_formula_gonthier)
+    return (1 - e * e) / e;
+  if (f == impactfit_formula_zhiying_qishao)
+    return 3 * (1 - e * e) * exp(2 * (1 - e)) / 4;
   if (f == impactfit_formula_lankarani_nikravesh)
     return 3 * (1 - e * e) / 4;
   if (f == impactfit_formula_hu_guo)
@@ -34,21 +42,25 @@ static double written_out(const impactfit_formula *f, double e) {
     double p = 1.381 * (exp(-0.451 * e) - exp(-0.451));
     return (3 + 2 * p) * (1 - e * e) / (2 * e) / ((3 + 2 * p) / (3 - 2 * p) + e);
   }
-  return NAN; /* gonthier: see test_values */
+  return NAN; /* exact: see test_values */
 }
 
 static void test_lookup(void) {
-  CHECK(impactfit_formula_count() == 7, "seven formulas");
-  const char *names[] = {"hunt-crossley", "lankarani-nikravesh", "hu-guo",           "flores",
-                         "gonthier",      "zhang-2020",          "ramaswamy-humbert"};
-  for (size_t i = 0; i < 7; i++) {
+  CHECK(impactfit_formula_count() == 11, "eleven formulas");
+  const char *names[] = {"hunt-crossley", "herbert-mcwhannell", "lee-wang", "lankarani-nikravesh",
+                         "gonthier",      "zhiying-qishao",     "flores",   "hu-guo",
+                         "zhang-2020",    "ramaswamy-humbert",  "exact"};
+  for (size_t i = 0; i < 11; i++) {
     const impactfit_formula *f = impactfit_formula_at(i);
     CHECK(f && strcmp(f->name, names[i]) == 0, "formula %zu is %s", i, names[i]);
     CHECK(impactfit_formula_from_name(names[i]) == f, "lookup %s", names[i]);
     CHECK(f && f->label[0] && f->expression[0] && f->citation[0], "%s documented", names[i]);
   }
-  CHECK(impactfit_formula_at(7) == NULL, "out of range");
-  CHECK(impactfit_formula_from_name("EXACT") == impactfit_formula_gonthier, "alias 'exact'");
+  CHECK(impactfit_formula_at(11) == NULL, "out of range");
+  CHECK(impactfit_formula_from_name("EXACT") == impactfit_formula_exact, "'exact' is the exact relation");
+  CHECK(impactfit_formula_from_name("gonthier") == impactfit_formula_gonthier &&
+            impactfit_formula_gonthier != impactfit_formula_exact,
+        "'gonthier' is the closed form, not the exact relation");
   CHECK(impactfit_formula_from_name("Hu-Guo") == impactfit_formula_hu_guo, "case-insensitive");
   CHECK(impactfit_formula_from_name("hu") == NULL && impactfit_formula_from_name("") == NULL &&
             impactfit_formula_from_name(NULL) == NULL && impactfit_formula_from_name("hu-guox") == NULL,
@@ -62,10 +74,10 @@ static void test_values(void) {
     for (size_t j = 0; j < sizeof es / sizeof es[0]; j++) {
       double x;
       CHECK(impactfit_formula_eps(f, es[j], &x, NULL) == 0, "%s(%g)", f->name, es[j]);
-      if (f == impactfit_formula_gonthier) {
+      if (f == impactfit_formula_exact) {
         double e;
         impactfit_hc_e(x, &e, NULL);
-        CHECK_REL(e, es[j], 1e-14, "gonthier(%g) satisfies the exact relation", es[j]);
+        CHECK_REL(e, es[j], 1e-14, "exact(%g) satisfies the exact relation", es[j]);
       } else {
         CHECK_REL(x, written_out(f, es[j]), 1e-13, "%s(%g) as written out", f->name, es[j]);
       }
@@ -143,9 +155,9 @@ static void test_audit(void) {
     CHECK(r.e_max >= fabs(e1 - 0.01) * (1 - 1e-10), "audit %s: e error max >= its value at 0.01", at001[i].f->name);
   }
   /* The exact formula: no error in eps, and the engine returns e to its accuracy. */
-  CHECK(impactfit_formula_audit(ws, impactfit_formula_gonthier, &p, &r, &err) == 0, "audit gonthier");
-  CHECK(r.eps_max == 0.0, "audit gonthier: eps exact");
-  CHECK_ABS(r.e_max, 0.0, 1e-12, "audit gonthier: |e_out - e|");
+  CHECK(impactfit_formula_audit(ws, impactfit_formula_exact, &p, &r, &err) == 0, "audit exact");
+  CHECK(r.eps_max == 0.0, "audit exact: eps exact");
+  CHECK_ABS(r.e_max, 0.0, 1e-12, "audit exact: |e_out - e|");
   /* Recomputed directly on 11 points, e_i = 0.01 + 0.99 i/10. */
   p.points = 11;
   CHECK(impactfit_formula_audit(ws, impactfit_formula_ramaswamy_humbert, &p, &r, &err) == 0, "audit RH");

@@ -563,7 +563,7 @@ static void test_builder_registry(void) {
       documented = all[i]->output_units[k] && all[i]->output_units[k][0];
     CHECK(documented, "built-in problem %s documents the unit of every output", all[i]->name);
   }
-  CHECK(nall == 8 && impactfit_sweep_parse_with(copt_def, strlen(copt_def), "c.ini", all, nall, &sx, &err) == 0,
+  CHECK(nall == 10 && impactfit_sweep_parse_with(copt_def, strlen(copt_def), "c.ini", all, nall, &sx, &err) == 0,
         "the %zu built-in problems pass the checks of a caller's problems: %s", nall, err.message);
   impactfit_sweep_free(sx);
   impactfit_sweep_problem incomplete = tp;

@@ -1,7 +1,7 @@
 % impactfit_demo.m -- the impactfit MEX functions from Octave (or MATLAB).
 %
 % Run from the repository after `bash scripts/main.sh` (which builds them into build/octave):
-%     octave-cli -p build/octave examples/octave/impactfit_demo.m
+%     octave-cli --no-history -p build/octave examples/octave/impactfit_demo.m
 % or, in a session:  addpath('build/octave'); run('examples/octave/impactfit_demo.m')
 
 % 1. The optimal damping of Poursina & Nikravesh (2020) for a steel ball (n = 3/2, k = 1e8 N/m^1.5,

@@ -6,6 +6,7 @@
  * in N/m^n, mass: the effective mass), the formulas are, as written in each code:
  *
  *   hertz-beta   n = 3/2, m = 1/4,  c = −√5 β √(mass k),   β = ln e / √(ln² e + π²)
+ *       (exact when the contact ends at δ = 0: Antypov & Elliott 2011)
  *       LIGGGHTS-PUBLIC 3.8 `gran model hertz` (γ_n = −2 √(5/6) β √(S_n m*), S_n = 2 Y* √(R* δ)),
  *       Project Chrono SMC Hertz with material properties, and LAMMPS `damping coeff_restitution`
  *       with a Hertz normal model (versions from 2024 on). With k δ^(3/2) the elastic force,

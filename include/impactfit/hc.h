@@ -14,7 +14,9 @@
  * Contact ends at δ = 0: the force k δ^n (1 + ε δ'/v) stays positive until then, so transition
  * conditions A and C (impact.h) describe the same impact.
  *
- * Exact restitution (first integral of the equation in the phase plane, 000 Eqs. 18–19):
+ * Exact restitution (first integral of the equation in the phase plane: Marhefka & Orin 1999,
+ * Stronge 2000; the relation as written by Gonthier et al. 2004, quoted as Eqs. 18–19 of seed 000;
+ * e(ε) in closed form with the Lambert W function: Carvalho & Martins 2019, formulas.h):
  *     (1 + ε) / (1 − e ε) = exp(ε (1 + e)),   0 < e ≤ 1,  0 ≤ ε < 1/e.
  * Near e = 1: ε = 3/2 s + 3/2 s² + 27/20 s³ + 6/5 s⁴ + …, s = 1 − e (Hunt–Crossley's 3(1−e)/2 is
  * the first term). As e → 0: ε = (1 − u)/e with u = 1 − e ε = (1 + ε) exp(−ε(1 + e)), which is

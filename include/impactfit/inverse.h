@@ -127,7 +127,10 @@ IMPACTFIT_EXPORT int impactfit_inverse_solve_run(impactfit_inverse_workspace *ws
  *     A, B:  e = exp(−π ξ/√(1 − ξ²))  (ξ < 1; for ξ ≥ 1 the bodies never separate),
  *     C, D:  e = exp(−2ξ θ/sin θ), θ = acos ξ  (ξ < 1);  exp(−2ξ φ/sinh φ), φ = acosh ξ  (ξ ≥ 1).
  * This covers the Hertz spring with a δ^(1/4) damper (n = 3/2, Tsuji's and the DEM codes' element)
- * and the linear spring–dashpot (n = 1), and is an exact reference for the general solvers. */
+ * and the linear spring–dashpot (n = 1), and is an exact reference for the general solvers. The
+ * mapping and the tensile-end (A) inverse ξ = −ln e/√(π² + ln² e) are Antypov & Elliott 2011's for
+ * n = 3/2 and Feng 2026's for every n (docs/BIBLIOGRAPHY.md); the clamped (C) branch is the
+ * Kelvin–Voigt result below. */
 
 /* e_out for n ≥ 1, m = (n − 1)/2, scaled damping ζ ≥ 0 and transition tr; ENOSEP under A/B
  * when ξ ≥ 1 (no separation). */
@@ -147,6 +150,8 @@ IMPACTFIT_EXPORT int impactfit_scale_invariant_zeta(double n, double e, const im
  *            e = exp(−2ξ acosh ξ/√(ξ² − 1))   (ξ > 1),
  *            e = exp(−2ξ acos ξ/√(1 − ξ²))    (ξ < 1, by continuation to s = i√(1 − ξ²)),
  *            e(1) = e^−2, e(0) = 1.
+ * The C branch with force-free separation is Butcher & Segalman 2000's and Schwager & Pöschel 2007's
+ * (Poursina & Nikravesh 2020, Eq. (55), quote it; their over-damped branch is wrong, see docs/MODEL.md).
  * This is impactfit_scale_invariant_e at n = 1 (ζ = 2ξ), evaluated without cancellation through
  * ξ = 1 (θ = atan2(√((1 − ξ)(1 + ξ)), ξ), φ = log1p((ξ − 1) + √((ξ − 1)(ξ + 1))), and for ξ > 1e150
  * acosh ξ = ln 2ξ): a few units of rounding relative for every finite ξ ≥ 0. EINVAL for ξ not

@@ -16,19 +16,30 @@
  * the first step start with x > 0 (J = 2 plus the steps the engine reaches ahead, reach/(v dt)),
  * so that without a force the first step start after touching has x = φ v dt: the phase φ ∈ (0, 1]
  * says where the first contact step falls. The impact ends when a step leaves x ≤ 0, u < 0 and
- * applied no force; e = −u/v then. e(φ) is piecewise smooth: it jumps where the sequence of steps
- * in contact (and the branches a stepper's rules take: clamps, thresholds) changes. The phase
- * statistics find those jumps (the signature of each step sequence) on 66 samples of φ and by
- * bisection to 1e-13, then integrate e(φ) over each smooth piece with adaptive 8-point
- * Gauss–Legendre quadrature (to 1e-12 per unit of φ), so the mean over a uniformly distributed φ is
- * exact to about 1e-12 and a continuous function of the stepper's parameters (the inverse solves for it).
- * Jumps closer together than 1/66 in φ whose signatures agree at the samples would be missed;
- * tests/test_stepper.c compares the mean with a 20000-point midpoint rule on every built-in stepper.
+ * applied no force; e = −u/v then. e(φ) is piecewise smooth: it or a derivative jumps where the
+ * sequence of steps in contact changes, or the branches a stepper's rules take (clamps, thresholds),
+ * or the side of a knot of the law (its switches) at a state where the force is evaluated: a step's
+ * `branch` records all of them (the built-ins: contact, clamp and switch sides of every force
+ * evaluation). The phase statistics find those points (the signature of each step sequence) on 66
+ * samples of φ and by bisection, to 1e-13 where e jumps and to about 1e-8 where e is continuous and
+ * only a derivative jumps (the mean's error from the break's place is below 1e-16 either way), then
+ * integrate e(φ) over each smooth piece with adaptive 8-point Gauss–Legendre quadrature (to 1e-12 per
+ * unit of φ), so the mean over a uniformly distributed φ is exact to about 1e-12 and a continuous
+ * function of the stepper's parameters (the inverse solves for it). Jumps closer together than 1/66 in
+ * φ whose signatures agree at the samples would be missed. tests/test_stepper.c compares the mean
+ * with a 40000-point midpoint rule, tests/test_engines.c with GSL's adaptive quadrature on pieces found
+ * from e's values (MuJoCo's law: within 3.5e-14).
  *
  * Stability: the spectral radius of the step map linearised about each contact step's state (with
  * the law's ∂f/∂δ and ∂f/∂δ', for steppers that say how: `amplification`); a radius above 1 + 1e-9
- * anywhere in the contact marks the step as unstable, and impactfit_step_max_stable_dt finds the
- * largest dt that is not. */
+ * anywhere in the contact, or a single impact with e > 1 (a dissipative law never returns more than it
+ * got: the step made the energy), marks the step as unstable, and impactfit_step_max_stable_dt finds
+ * the largest dt that is not. The second condition binds first: semi-implicit Euler on a linear
+ * spring-damper keeps its spectral radius below 1 up to h² a + 2 h b = 4 but returns single impacts
+ * with e > 1 well before (e up to 2.05 at 0.97 of that step for a damping ratio of 0.25); MuJoCo's
+ * default impedance law with timeconst 0.005, dampratio 0.1 has e ≤ 1 at every phase only below
+ * 0.00067 s, against 0.000876 s for the spectral radius (measured in MuJoCo itself:
+ * tests/engines/mujoco_impact.c). */
 #ifndef IMPACTFIT_STEPPER_H
 #define IMPACTFIT_STEPPER_H
 
@@ -149,15 +160,20 @@ IMPACTFIT_EXPORT int impactfit_step_phase_stats(const impactfit_stepper *st, dou
 typedef int (*impactfit_step_build_fn)(const void *ctx, double value, impactfit_stepper *st, impactfit_error *err);
 
 /* The value in [lo, hi] (0 < lo < hi; searched in ln(value)) whose mean e over the phase equals e to
- * |e_mean − e| ≤ tol (tol 0: 1e-10), at speed v. From guess (in (lo, hi); NaN or 0: none) the search
- * walks by factors of 2 towards the target until it is bracketed (the mean is monotone in the
- * parameter in the usual case), or reaches a bound with the distance to the target shrinking all the
- * way (the target is then out of reach); without a guess, or when the walk turns away, it scans the
- * range on 25 points; the bracket is then refined with Brent's method (GSL). A value where
- * the bodies stick counts as e = 0 and one where the step blows up (ENONFINITE) as e = +∞; a target
- * that lies only across such a jump gives ENOCONV naming it. Returns 0 with
- * *value and *stats, or ENOROOT with the range of the means met in the message (and in stats->e_min
- * and e_max), or a status of the build or of the phase statistics. */
+ * |e_mean − e| ≤ tol (tol 0: 1e-10), at speed v. The search first locates the target on a cheap mean,
+ * a 16-phase midpoint rule (within about the largest jump of e(φ)/16 of the mean): from guess (in
+ * (lo, hi); NaN or 0: none) it walks by factors of 2 towards the target until that mean crosses it
+ * (the mean is monotone in the parameter in the usual case); without a guess, or when the walk turns
+ * away, it scans the range on 25 points. At the crossing it takes the exact mean at the secant's root
+ * and grows a bracket from there by the secant step (fourfold each time), then refines it with
+ * Brent's method (GSL) on the exact mean. When the cheap mean never crosses e, or its crossing holds
+ * no exact bracket, the exact mean decides: on the 25 points, or, when the walk reached a bound with
+ * the distance to the target shrinking all the way, at the guess and that bound (the target is then out
+ * of reach). A value where the bodies stick counts as e = 0 and one where the step blows up
+ * (ENONFINITE) as e = +∞; a target that lies only across such a jump gives ENOCONV naming it. Returns 0
+ * with *value and *stats (the phase statistics at *value, with the continuous-time e; stats->impacts
+ * counts every impact the search simulated), or ENOROOT with the range of the exact means met in the
+ * message (and in stats->e_min and e_max), or a status of the build or of the phase statistics. */
 IMPACTFIT_EXPORT int impactfit_step_solve_mean(impactfit_step_build_fn build, const void *ctx, double v, double e,
                                                double lo, double hi, double guess, double tol, double *value,
                                                impactfit_step_stats *stats, impactfit_error *err);

@@ -69,24 +69,71 @@ _NAN = float("nan")
 
 
 def _is_scalar(x: Any) -> bool:
-    return isinstance(x, _numbers.Real) and not hasattr(x, "shape") or (hasattr(x, "shape") and x.shape == ())
+    return _scalar("", x) is not None
+
+
+def _not_a_number(kernel: str, x: Any) -> TypeError:
+    text = isinstance(x, (str, bytes, bytearray)) or getattr(getattr(x, "dtype", None), "kind", "") in "SU"
+    return TypeError("%s: expected a number or an array of numbers, got %s %r%s" % (
+        kernel, type(x).__name__, x, " (text is not converted to numbers)" if text else ""))
+
+
+def _scalar(kernel: str, x: Any) -> Optional[float]:
+    """x as a float when it is one number (a Python or NumPy number, a 0-d array, a Decimal or Fraction);
+    None when it is an array-like; TypeError for a string or another non-number."""
+    if isinstance(x, (str, bytes, bytearray)):
+        raise _not_a_number(kernel, x)
+    if isinstance(x, _numbers.Real):
+        return float(x)
+    if hasattr(x, "shape") and hasattr(x, "dtype"):
+        if x.shape != ():
+            return None
+        if getattr(x.dtype, "kind", "") not in "biuf":
+            raise _not_a_number(kernel, x)
+        return float(x)
+    if isinstance(x, (list, tuple)) or hasattr(x, "__len__") or hasattr(x, "__iter__"):
+        return None
+    if hasattr(x, "__float__"):
+        return float(x)
+    raise _not_a_number(kernel, x)
+
+
+def _numpy(kernel: str):
+    try:
+        import numpy as np
+    except ImportError:
+        raise ImportError("impactfit.%s: array arguments need NumPy (pip install numpy); without it, give one "
+                          "number per argument" % (kernel,)) from None
+    return np
 
 
 def _run(kernel: str, inputs: Sequence[Any], names: Sequence[str], options: Dict[str, Any], threads: int,
          on_error: str, ints: Sequence[str] = ()) -> Dict[str, Any]:
-    """Broadcasts the inputs, runs the kernel, returns {output name: float / array}."""
+    """Broadcasts the inputs, runs the kernel, returns {output name: float / array}: Python floats (ints
+    for counters) when every input is one number, else NumPy arrays of the broadcast shape."""
     if on_error not in ("raise", "nan"):
         raise ValueError("on_error: expected 'raise' or 'nan', got %r" % (on_error,))
-    if all(_is_scalar(x) for x in inputs):
-        ins = tuple(_array.array("d", [float(x)]) for x in inputs)
+    scalars = [_scalar(kernel, x) for x in inputs]
+    if all(x is not None for x in scalars):
+        ins = tuple(_array.array("d", [x]) for x in scalars)
         outs = tuple(_array.array("d", [0.0]) for _ in names)
         status = _array.array("i", [0])
         fail = _c.run(kernel, ins, outs, status, options, int(threads))
         if fail is not None and on_error == "raise":
             _raise(fail, None)
         return {n: (int(o[0]) if n in ints and o[0] == o[0] else o[0]) for n, o in zip(names, outs)}
-    import numpy as np
-    arrs = np.broadcast_arrays(*[np.asarray(x, dtype=np.float64) for x in inputs])
+    np = _numpy(kernel)
+    vals = []
+    for x in inputs:
+        a = np.asarray(x)
+        if a.dtype.kind == "O" and not all(isinstance(y, _numbers.Real) or
+                                           (hasattr(y, "__float__") and not isinstance(y, (str, bytes)))
+                                           for y in a.reshape(-1)):
+            raise _not_a_number(kernel, x)
+        if a.dtype.kind not in "biufO":
+            raise _not_a_number(kernel, x)
+        vals.append(a.astype(np.float64))
+    arrs = np.broadcast_arrays(*vals)
     shape = arrs[0].shape
     ins = tuple(np.ascontiguousarray(a).reshape(-1) for a in arrs)
     size = ins[0].size
@@ -578,3 +625,28 @@ def fit(path: Union[str, "_os.PathLike[str]"], data: Optional[Union[str, "_os.Pa
     group, x, x2, y, rows_used, rows_failed and groups (each: group value or None, params {name: value},
     se {name: standard error}, n_points, chisq, rms, max_abs, max_rel, mean_abs, mean_rel, method)."""
     return _c.fit(_os.fspath(path), None if data is None else _os.fspath(data), int(threads))
+
+
+# ---- the arguments every vectorised function shares, in each one's help text ------------------------
+
+_SHARED_DOC = """
+
+    Numbers: each numeric argument is a number (a Python or NumPy number) or an array-like of numbers (NumPy
+    needed); strings raise TypeError. All numbers in: Python floats out; any array in: NumPy arrays of the
+    broadcast shape.
+    threads: OpenMP threads for an array call (0: OMP_NUM_THREADS or all cores).
+    on_error: "raise" (default): invalid input raises ValueError, a numerical failure raises
+    impactfit.NumericalError (an array call reports the lowest failing flat index); "nan": the failed points
+    are NaN (counters too, as floats) and nothing is raised.
+"""
+
+
+def _add_shared_doc() -> None:
+    import inspect
+    for name in __all__:
+        f = globals().get(name)
+        if callable(f) and not isinstance(f, type) and f.__doc__ and "on_error" in inspect.signature(f).parameters:
+            f.__doc__ = f.__doc__.rstrip() + _SHARED_DOC
+
+
+_add_shared_doc()

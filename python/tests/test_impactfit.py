@@ -233,8 +233,82 @@ def test_value_errors_carry_the_library_message():
         impactfit.zhang_alpha(1.5, 0.5, 0.5, transition="Q")
     with pytest.raises(ValueError, match=r"give all of k, mass and v, or none \(only k given\)"):
         impactfit.zhang_alpha(1.5, 0.5, 0.5, k=1.0)
-    with pytest.raises(ValueError):
+    with pytest.raises(TypeError):
         impactfit.copt(1.5, "x")
+
+
+def test_numbers_in_floats_out_text_refused():
+    ref = impactfit.copt(1.5, 0.5)
+    # one number per argument, of any numeric type: a Python float back
+    from decimal import Decimal
+    from fractions import Fraction
+    for args in ((1.5, 0.5), (np.float64(1.5), np.float32(0.5)), (np.array(1.5), np.array(0.5)),
+                 (Fraction(3, 2), Decimal("0.5")), (np.int64(2), 0.5)):
+        c = impactfit.copt(*args)
+        assert type(c) is float
+        assert c == (ref if args[0] == 1.5 else impactfit.copt(2.0, 0.5))
+    # text is not a number, whether alone, in a list or in an array
+    for bad in ("0.5", b"0.5", ["0.5"], [0.5, "0.6"], np.array("0.5"), np.array(["0.5"]), [None], object()):
+        with pytest.raises(TypeError, match=r"copt: expected a number or an array of numbers"):
+            impactfit.copt(1.5, bad)
+    with pytest.raises(TypeError, match=r"hc_eps: expected a number"):
+        impactfit.hc_eps("0.5")
+    with pytest.raises(TypeError, match=r"simulate: expected a number"):
+        impactfit.simulate(1.5, "0.4")
+
+
+def test_help_documents_the_shared_arguments():
+    import inspect
+    funcs = [getattr(impactfit, n) for n in impactfit.__all__]
+    vectorised = [f for f in funcs if callable(f) and not isinstance(f, type) and
+                  "on_error" in inspect.signature(f).parameters]
+    assert len(vectorised) >= 12
+    for f in vectorised:
+        doc = inspect.getdoc(f)
+        assert 'on_error: "raise" (default)' in doc and '"nan"' in doc, f.__name__
+        assert "threads:" in doc and "strings raise TypeError" in doc, f.__name__
+
+
+def test_without_numpy():
+    """A Python that cannot import NumPy (here: the same interpreter without its site directories, -S,
+    where Debian keeps NumPy): scalar calls work and give the same floats; an array argument raises an
+    ImportError that says NumPy is needed, from the package's own check, not from deep inside it."""
+    import sys
+    pkg = os.path.dirname(os.path.dirname(os.path.abspath(impactfit.__file__)))
+    script = r"""
+import sys
+try:
+    import numpy
+    print("NUMPY-PRESENT")
+    sys.exit(0)
+except ImportError:
+    pass
+import impactfit
+print(repr(impactfit.copt(1.5, 0.5)), type(impactfit.copt(1.5, 0.5)).__name__)
+print(repr(impactfit.hc_eps(0.5)))
+for call in (lambda: impactfit.copt(1.5, [0.1, 0.5]), lambda: impactfit.simulate([1.5, 2.0], 0.4)):
+    try:
+        call()
+        print("NO-ERROR")
+    except ImportError as e:
+        print("ImportError:", e)
+try:
+    impactfit.copt(1.5, "0.5")
+except TypeError as e:
+    print("TypeError:", e)
+"""
+    env = dict(os.environ, PYTHONPATH=pkg)
+    out = subprocess.run([sys.executable, "-S", "-c", script], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    if lines == ["NUMPY-PRESENT"]:
+        pytest.skip("this Python imports NumPy even with -S (not Debian's layout)")
+    assert lines[0] == "%r float" % impactfit.copt(1.5, 0.5)
+    assert lines[1] == repr(impactfit.hc_eps(0.5))
+    assert lines[2] == ("ImportError: impactfit.copt: array arguments need NumPy (pip install numpy); without it, "
+                        "give one number per argument")
+    assert lines[3].startswith("ImportError: impactfit.simulate: array arguments need NumPy")
+    assert lines[4].startswith("TypeError: copt: expected a number")
 
 
 def test_numerical_error():

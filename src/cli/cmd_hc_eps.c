@@ -21,7 +21,8 @@ static void print_help(void) {
     const impactfit_formula *f = impactfit_formula_at(i);
     printf("  %-20s %s\n", f->name, f->expression);
   }
-  printf("  (%s is also called 'exact')\n", impactfit_formula_gonthier->name);
+  printf("  ('gonthier' used to name the exact relation; it is now the closed form (1-e^2)/e that\n"
+         "  the literature attributes to Gonthier et al. 2004, and the exact relation is 'exact')\n");
 }
 
 /* rows of the library's sweep problem "eps-formula" (src/formulas/prob_eps_formula.c) */

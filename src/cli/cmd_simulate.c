@@ -12,6 +12,7 @@
 #include "grid.h"
 #include "impactfit/generated/accuracy.h"
 #include "impactfit/impactfit.h"
+#include "law_cli.h"
 
 static const char *const help_text = cli_help_simulate; /* docs/cli/simulate.txt */
 
@@ -242,6 +243,8 @@ static int run_trace(const double *in, const char *trace, int points, sim_print 
 static const char *const unit_options[] = {"k", "mass", "v"}; /* all or none (cli_units) */
 
 int impactfit_cmd_simulate(int argc, char **argv) {
+  if (cli_law_given(argc, argv)) /* a force law of law.h (law_cli.c) */
+    return cli_simulate_law(argc, argv, help_text);
   impactfit_impact_params base = impactfit_impact_default_params();
   const char *s_n = NULL, *s_c = NULL, *s_m = "0", *s_k = "1", *s_mass = "1", *s_v = "1";
   const char *transition = "C", *trace = NULL;

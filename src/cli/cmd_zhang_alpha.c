@@ -12,6 +12,7 @@
 #include "grid.h"
 #include "impactfit/generated/accuracy.h"
 #include "impactfit/impactfit.h"
+#include "law_cli.h"
 
 static const char *const help_text = cli_help_zhang_alpha; /* docs/cli/zhang-alpha.txt */
 
@@ -68,6 +69,8 @@ static int check_dims(double n, void *ctx) {
 static const char *const unit_options[] = {"k", "mass", "v"}; /* all or none (cli_units) */
 
 int impactfit_cmd_zhang_alpha(int argc, char **argv) {
+  if (cli_law_given(argc, argv)) /* a force law of law.h (law_cli.c) */
+    return cli_zhang_alpha_law(argc, argv, help_text);
   const char *s_n = NULL, *s_m = NULL, *s_e = NULL, *method = "fast", *transition = "C";
   za_dims dm = {.have = 0, .k = NAN, .mass = NAN, .v = NAN};
   double tol = 1e-10;

@@ -1,17 +1,28 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* MuJoCo's soft contact in the engine registry (include/impactfit/engines.h; docs/engines/MUJOCO.md).
  *
- * Read in MuJoCo 2.2.2 (Debian 12's libmujoco-dev): src/engine/engine_core_constraint.c
- * (getsolparam: refsafe raises timeconst to 2·timestep, solimp clamped; getimpedance: the solimp
- * power-sigmoid; mj_makeImpedance: R = (1 − d)/d · diagApprox, K = 1/(dmax² timeconst² dampratio²),
- * B = 2/(dmax timeconst), direct form K = −solref[0]/dmax², B = −solref[1]/dmax; aref = −B v − K d r)
- * and src/engine/engine_forward.c (mj_Euler: velocity first, then positions; mj_RungeKutta: the
- * classic tableau with mj_forwardSkip, collision detection included, at every stage; mj_implicit:
- * implicit in the smooth forces' velocity derivatives only, the constraint force as in Euler).
- * For one frictionless contact of a free body whose constraint-space inverse inertia A equals its
- * diagonal approximation (a sphere's normal through its centre: A = 1/m1 + 1/m2), the solver's force
- * is f = M d (aref − a0) with M = 1/A: with no other force, f = M d(δ) (B δ' + K d(δ) δ), clamped at
- * zero by the cone — impactfit's law "impedance" under condition C. */
+ * Read in MuJoCo 2.2.2 (Debian 12's libmujoco-dev; double precision, mjtNum = double) and proven
+ * against it by tests/engines/mujoco_impact.c; the same law read in 2.3.0-2.3.7 and 3.0.0-3.12.0
+ * (formula only). For one frictionless contact (condim 1) of a free sphere on a plane or of two free
+ * spheres, with no other force:
+ *  - the contact row exists while dist < includemargin = margin - gap (2.2.2
+ *    engine_collision_driver.c:734-744; at dist = 0 with margin 0 the contact is generated but
+ *    excluded), so the penetration is delta = includemargin - dist, and margin/gap only move the
+ *    place where the contact starts;
+ *  - the solver's normal force is f = (aref - a0)/(A + R) while aref > a0, else 0 (the cost of
+ *    mj_constraintUpdate, engine_core_constraint.c:1539: a one-row quadratic program, solved exactly
+ *    by Newton, CG and PGS), with a0 = 0 (no gravity), A = J M^-1 J' = 1/m1 + 1/m2 for a normal
+ *    through the spheres' centres, R = (1 - d)/d diagApprox (:1146) and diagApprox = the bodies'
+ *    body_invweight0 (:944; engine_setconst.c:98) = 1/m1 + 1/m2 too, so f = M d (aref - a0) with
+ *    M = 1/(1/m1 + 1/m2);
+ *  - aref = -B vel - K d (pos - margin) (:1459), vel = -delta', pos - margin = -delta, d = the solimp
+ *    impedance at |pos - margin|/width (:1074), K and B from solref (:1158-1173), timeconst raised to
+ *    2 timestep by refsafe (:1020).
+ * Hence f = M d(delta) (B delta' + K d(delta) delta) clamped at zero: law.h's "impedance" under
+ * condition C. Euler (engine_forward.c:477-480: velocity first, then positions with the new velocity)
+ * is stepper.h's euler; RK4 (:554-642, mj_forwardSkip with collision detection at every stage) is
+ * rk4; implicit (:647-679) differentiates only the smooth forces, none here, and takes the contact
+ * force as Euler does: the step map of euler. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -50,7 +61,8 @@ static const impactfit_engine_input direct_inputs[] = {
      .def = {0.9, 0.95, 0.001, 0.5, 2.0}},
 };
 
-/* the law for (timeconst, dampratio) in standard form, or (−k, −b) in direct form */
+/* the law for (timeconst, dampratio) in standard form, or (−k, −b) in direct form, as
+ * mj_makeImpedance computes K and B (dwidth clamped to [mjMINIMP, mjMAXIMP], denominators to mjMINVAL) */
 static void law_of(const impactfit__engine_ctx *c, int direct, double r0, double r1, impactfit_law *law) {
   const double *imp = impactfit__engine_val(c, "solimp");
   double dmax = fmin(0.9999, fmax(0.0001, imp[1]));
@@ -73,6 +85,7 @@ static void law_of(const impactfit__engine_ctx *c, int direct, double r0, double
     law->p[3 + i] = imp[i];
 }
 
+/* euler for Euler, implicit and implicitfast (the same step map for this contact), rk4 for RK4 */
 static int stepper_of(const impactfit__engine_ctx *c, const impactfit_law *law, impactfit_stepper *st) {
   memset(st, 0, sizeof *st);
   st->type = strcmp(c->integrator, "rk4") == 0 ? impactfit_stepper_rk4 : impactfit_stepper_euler;
@@ -126,53 +139,143 @@ static int direct_naive(const impactfit__engine_ctx *c, double e, impactfit_step
   return direct_build(c, *value, st, err);
 }
 
-static void imp_text(const impactfit__engine_ctx *c, char *buf, size_t size) {
-  const double *imp = impactfit__engine_val(c, "solimp");
-  impactfit__engine_appendf(buf, size, "solimp=\"%.12g %.12g %.12g %.12g %.12g\"", imp[0], imp[1], imp[2], imp[3],
-                            imp[4]);
+/* <default><geom solref="a b" solimp="..."/></default>, the refsafe flag when it is off, and the
+ * Python equivalent: every geom gets the values, so both sides of the contact agree and solmix does not
+ * matter */
+static void paste(const impactfit__engine_ctx *c, double r0, double r1, char *buf, size_t size) {
+  const double *imp = impactfit__engine_val(c, "solimp"), *rs = impactfit__engine_val(c, "refsafe");
+  int off = rs && rs[0] == 0.0;
+  buf[0] = 0;
+  impactfit__engine_appendf(buf, size,
+                            "<default><geom solref=\"%.12g %.12g\" solimp=\"%.12g %.12g %.12g %.12g "
+                            "%.12g\"/></default>",
+                            r0, r1, imp[0], imp[1], imp[2], imp[3], imp[4]);
+  if (off)
+    impactfit__engine_appendf(buf, size, " <option><flag refsafe=\"disable\"/></option>");
+  impactfit__engine_appendf(buf, size,
+                            "   (Python: model.geom_solref[:] = [%.12g, %.12g]; model.geom_solimp[:] = [%.12g, %.12g, "
+                            "%.12g, %.12g, %.12g]%s)",
+                            r0, r1, imp[0], imp[1], imp[2], imp[3], imp[4],
+                            off ? "; model.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_REFSAFE" : "");
 }
 
 static void std_input(const impactfit__engine_ctx *c, double dampratio, char *buf, size_t size) {
-  const double *sr = impactfit__engine_val(c, "solref");
-  buf[0] = 0;
-  impactfit__engine_appendf(buf, size, "<geom solref=\"%.12g %.12g\" ", sr[0], dampratio);
-  imp_text(c, buf, size);
-  impactfit__engine_appendf(buf, size, "/>   (Python: model.geom_solref[i] = [%.12g, %.12g])", sr[0], dampratio);
+  paste(c, impactfit__engine_val(c, "solref")[0], dampratio, buf, size);
 }
 
 static void direct_input(const impactfit__engine_ctx *c, double damping, char *buf, size_t size) {
-  const double *sr = impactfit__engine_val(c, "solref");
-  buf[0] = 0;
-  impactfit__engine_appendf(buf, size, "<geom solref=\"%.12g %.12g\" ", sr[0], -damping);
-  imp_text(c, buf, size);
-  impactfit__engine_appendf(buf, size, "/>   (Python: model.geom_solref[i] = [%.12g, %.12g])", sr[0], -damping);
+  paste(c, impactfit__engine_val(c, "solref")[0], -damping, buf, size);
+}
+
+static void common_note(const impactfit__engine_ctx *c, char *buf, size_t size) {
+  const double *imp = impactfit__engine_val(c, "solimp");
+  if (imp[0] != imp[1] && imp[2] > 0.0)
+    impactfit__engine_appendf(buf, size,
+                              "With solimp d0 != dwidth the law is not scale-free: e depends on the impact speed. ");
+  if (imp[0] > 0.0001)
+    impactfit__engine_appendf(buf, size,
+                              "The damping force jumps to M d0 B v at first contact, so a single impact's e depends on "
+                              "where the first contact step falls at first order in dt (e_min..e_max above): only the "
+                              "mean over the phase is exact at any dt. ");
+  impactfit__engine_appendf(buf, size,
+                            "Both geoms must carry these values: MuJoCo mixes two geoms' solref and solimp by solmix "
+                            "(standard solref: weighted mean; direct: the smaller of each), so solref on the sphere "
+                            "alone gives the mean with the plane's default 0.02 1. A <pair> or <option o_solref "
+                            "o_solimp> with <flag override=\"enable\"/> takes the same values. margin and gap only "
+                            "move where the contact starts. ");
+}
+
+/* How deep the contact goes (continuous time): MuJoCo's geometry is one-dimensional only while two spheres'
+ * centres have not crossed (the normal is the line of centres), and a sphere sinking deeper than its radius
+ * is a contact far softer than the bodies. */
+static void depth_note(const impactfit__engine_ctx *c, const impactfit_stepper *st, char *buf, size_t size) {
+  impactfit_law_impact_params lp = impactfit_law_impact_default_params();
+  lp.law = st->law;
+  lp.mass = c->M;
+  lp.v = c->req->v;
+  lp.transition = impactfit_transition_C;
+  impactfit_law_impact_result r;
+  if (impactfit_law_impact_solve(NULL, &lp, &r, NULL) != 0)
+    return;
+  const impactfit_engine_bodies *b = &c->req->bodies;
+  if (!b->plane && r.delta_max >= b->r1 + b->r2)
+    impactfit__engine_appendf(buf, size,
+                              "THE SPHERES PASS THROUGH EACH OTHER: the penetration would reach %.3g m (continuous "
+                              "time), more than r1 + r2 = %.3g m; past that MuJoCo's contact normal flips and the e "
+                              "above does not apply (stiffen the contact: a smaller timeconst). ",
+                              r.delta_max, b->r1 + b->r2);
+  else if (r.delta_max > (b->plane ? b->r1 : fmin(b->r1, b->r2)))
+    impactfit__engine_appendf(buf, size, "The penetration reaches %.3g m (continuous time), more than the radius. ",
+                              r.delta_max);
 }
 
 static void std_note(const impactfit__engine_ctx *c, double value, char *buf, size_t size) {
-  (void)value;
   const double *sr = impactfit__engine_val(c, "solref"), *rs = impactfit__engine_val(c, "refsafe");
   if (rs[0] != 0.0 && sr[0] < 2.0 * c->dt)
     impactfit__engine_appendf(buf, size,
                               "Refsafe raises timeconst %.6g s to 2 timestep = %.6g s (the law above uses that). ",
                               sr[0], 2.0 * c->dt);
-  const double *imp = impactfit__engine_val(c, "solimp");
-  if (imp[0] != imp[1] && imp[2] > 0.0)
-    impactfit__engine_appendf(buf, size,
-                              "With solimp d0 != dwidth the law is not scale-free: e depends on the impact speed. ");
-  impactfit__engine_appendf(buf, size,
-                            "Give both geoms the same solref/solimp (MuJoCo mixes them by solmix) or set them on a "
-                            "<pair>. ");
+  impactfit_stepper st;
+  if (isfinite(value) && std_build(c, value, &st, NULL) == 0)
+    depth_note(c, &st, buf, size);
+  common_note(c, buf, size);
+}
+
+static void direct_note(const impactfit__engine_ctx *c, double value, char *buf, size_t size) {
+  impactfit_stepper st;
+  if (isfinite(value) && direct_build(c, value, &st, NULL) == 0)
+    depth_note(c, &st, buf, size);
+  common_note(c, buf, size);
 }
 
 static const impactfit__engine_ops std_ops = {
     .build = std_build, .lo = 1e-4, .hi = 1e3, .naive = std_naive, .input = std_input, .note = std_note};
 static const impactfit__engine_ops direct_ops = {
-    .build = direct_build, .lo = 1e-6, .hi = 1e9, .naive = direct_naive, .input = direct_input, .note = std_note};
+    .build = direct_build, .lo = 1e-6, .hi = 1e9, .naive = direct_naive, .input = direct_input, .note = direct_note};
 
-#define MJ_SOURCE                                                                                                  \
-  "MuJoCo 2.2.2 src/engine/engine_core_constraint.c: getsolparam (refsafe, solimp clamps), getimpedance, "         \
-  "mj_makeImpedance (K, B), aref = -B vel - K imp pos; src/engine/engine_forward.c: mj_EulerSkip, mj_RungeKutta, " \
-  "mj_implicitSkip"
+#define MJ_LAW_STD                                                                                             \
+  "f = M d(delta) (B delta' + K d(delta) delta) while positive, else 0; delta = (margin - gap) - dist; "       \
+  "B = 2/(dwidth timeconst), K = 1/(dwidth^2 timeconst^2 dampratio^2), timeconst raised to 2 timestep unless " \
+  "refsafe is off; d(delta) the solimp impedance at delta/width (d0 at 0, dwidth from width on), clamped to "  \
+  "[0.0001, 0.9999]; M = 1/(1/m1 + 1/m2) (solver force = M d (aref - a0), exact for a sphere)"
+#define MJ_LAW_DIRECT                                                                                     \
+  "f = M d(delta) (B delta' + K d(delta) delta) while positive, else 0; delta = (margin - gap) - dist; "  \
+  "K = stiffness/dwidth^2, B = damping/dwidth with solref = (-stiffness, -damping); d(delta) the solimp " \
+  "impedance; M = 1/(1/m1 + 1/m2)"
+#define MJ_END "C (the constraint force is >= 0: the bodies part where it falls to zero, or at dist = margin - gap)"
+#define MJ_BODIES                                                                                                  \
+  "mass-normalised: e does not depend on the masses (the solver's A = diagApprox = 1/m1 + 1/m2 for a free "        \
+  "sphere); radii only place the contact. Two geoms' solref and solimp mix by solmix (weight solmix1/(solmix1 + "  \
+  "solmix2); standard solref: weighted mean; direct: the smaller of each); a higher geom priority takes its own; " \
+  "<pair> and <option o_solref o_solimp> with override replace them"
+
+#define MJ_SOURCE_222                                                                                          \
+  "MuJoCo 2.2.2 src/engine/engine_core_constraint.c:974-1029 getsolparam (refsafe :1020, solimp clamps), "     \
+  ":1074-1122 getimpedance, :1127-1237 mj_makeImpedance (R :1146, K :1158/:1163, B :1168/:1173), :1459 aref, " \
+  ":1539 contact force 0 where jar >= 0, :944 diagApprox; engine_setconst.c:98 body_invweight0; "              \
+  "engine_collision_driver.c:552-553 margin/gap max, :671-698 solmix, :734-744 includemargin and exclusion; "  \
+  "engine_collision_primitive.c:42, :264 contact within margin; engine_forward.c:460-484 mj_advance, "         \
+  ":487-529 mj_EulerSkip, :554-642 mj_RungeKutta (collision at every stage :618), :647-679 mj_implicitSkip, "  \
+  ":742-775 mj_step; engine_io.c:78-90 default solref/solimp"
+#define MJ_SOURCE_23                                                                                               \
+  "read at MuJoCo 2.3.7 (the law's functions compared at every tag 2.3.0-2.3.7 with 2.2.2: getimpedance, "         \
+  "mj_makeImpedance, getsolparam, mj_referenceConstraint, mj_diagApprox, the contact rules of mj_collideGeoms, "   \
+  "mj_EulerSkip, mj_advance, mj_RungeKutta, mj_implicitSkip: same law and step maps; solreffriction (2.3.6) acts " \
+  "on friction rows only); line numbers as 2.2.2 give them up to formatting; formula only"
+#define MJ_SOURCE_3                                                                                                \
+  "MuJoCo 3.12.0 src/engine/engine_core_constraint.c:1977-2048 getsolparam (refsafe :2028), :2099-2147 "           \
+  "getimpedance, :2151-2265 mj_makeImpedance (R :2170, K :2187/:2191, B :2196/:2201), :3257 aref, :3214-3240 "     \
+  "adhesion, :3343 contact force 0 where jar >= 0, :1948 diagA; engine_setconst.c:919/:933 body_invweight0; "      \
+  "engine_collision_driver.c:161-175 margin and gap (sums), :1790-1815 solmix, :1855 exclusion (dist >= margin), " \
+  ":1941 detection within margin + gap; engine_collision_primitive.c:39; engine_forward.c:1261-1395 mj_advance, "  \
+  ":1398-1476 mj_EulerSkip, :1499-1587 mj_RungeKutta, :1649-1771 mj_implicitSkip, :1846-1880 mj_step; compared "   \
+  "at every tag 3.0.0-3.12.0; formula only"
+#define MJ_TRAPS_COMMON                                                                                          \
+  "Refsafe raises timeconst to 2 timestep; the default solimp (d0 0.9 != dwidth 0.95) makes e depend on the "    \
+  "speed; the damping force jumps to M d0 B v at first contact, so a single impact's e depends on the phase at " \
+  "first order in dt; Euler takes the force from the step's start; RK4 re-detects contact at every stage; "      \
+  "implicit differentiates only smooth forces: for this contact it is Euler; solref set on one geom only is "    \
+  "mixed with the other geom's default"
 
 const impactfit_engine_model impactfit__mujoco_models[] = {
     {.code = "mujoco",
@@ -184,16 +287,14 @@ const impactfit_engine_model impactfit__mujoco_models[] = {
      .param_unit = "-",
      .param_input = "solref",
      .param_index = 1,
-     .law = "f = M d(delta) (B delta' + K d(delta) delta), clamped at f >= 0; B = 2/(dwidth timeconst), "
-            "K = 1/(dwidth^2 timeconst^2 dampratio^2), d(delta) the solimp impedance, M = 1/(1/m1 + 1/m2)",
-     .end = "C (the constraint force is >= 0: the bodies part where it falls to zero)",
-     .bodies = "mass-normalised: e does not depend on the masses; the radii enter only through the contact point",
-     .source = MJ_SOURCE,
-     .traps = "Refsafe raises timeconst to 2 timestep; the default solimp makes e depend on the speed; Euler takes "
-              "the force from the step's start; RK4 re-detects contact at every stage",
+     .law = MJ_LAW_STD,
+     .end = MJ_END,
+     .bodies = MJ_BODIES,
+     .source = MJ_SOURCE_222,
+     .traps = MJ_TRAPS_COMMON "; the contact exists while dist < margin - gap (none at dist = 0 with margin 0)",
      .integrators = "euler,rk4,implicit",
      .dt_default = 0.002,
-     .run_here = 0,
+     .run_here = 1,
      .n_inputs = 3,
      .inputs = std_inputs,
      .ops = &std_ops},
@@ -206,13 +307,100 @@ const impactfit_engine_model impactfit__mujoco_models[] = {
      .param_unit = "N s/m/kg",
      .param_input = NULL,
      .param_index = 0,
-     .law = "f = M d(delta) (B delta' + K d(delta) delta), clamped at f >= 0; K = stiffness/dwidth^2, "
-            "B = damping/dwidth with solref = (-stiffness, -damping)",
-     .end = "C (the constraint force is >= 0)",
-     .bodies = "mass-normalised (stiffness and damping per unit effective mass)",
-     .source = MJ_SOURCE,
-     .traps = "refsafe does not apply to the direct form; the default solimp makes e depend on the speed",
+     .law = MJ_LAW_DIRECT,
+     .end = MJ_END,
+     .bodies = MJ_BODIES,
+     .source = MJ_SOURCE_222,
+     .traps = "Refsafe does not apply to the direct form; stiffness and damping are per unit effective mass; "
+              "two geoms' direct solref mix to the smaller (stiffer, more damped) of each; the default solimp "
+              "makes e depend on the speed",
      .integrators = "euler,rk4,implicit",
+     .dt_default = 0.002,
+     .run_here = 1,
+     .n_inputs = 2,
+     .inputs = direct_inputs,
+     .ops = &direct_ops},
+    {.code = "mujoco",
+     .model = "soft contact",
+     .versions = "2.3.0-2.3.7",
+     .version_min = 2003000,
+     .version_max = 2003007,
+     .param = "dampratio",
+     .param_unit = "-",
+     .param_input = "solref",
+     .param_index = 1,
+     .law = MJ_LAW_STD,
+     .end = MJ_END,
+     .bodies = MJ_BODIES,
+     .source = MJ_SOURCE_23,
+     .traps = MJ_TRAPS_COMMON,
+     .integrators = "euler,rk4,implicit",
+     .dt_default = 0.002,
+     .run_here = 0,
+     .n_inputs = 3,
+     .inputs = std_inputs,
+     .ops = &std_ops},
+    {.code = "mujoco",
+     .model = "soft contact direct",
+     .versions = "2.3.0-2.3.7",
+     .version_min = 2003000,
+     .version_max = 2003007,
+     .param = "damping",
+     .param_unit = "N s/m/kg",
+     .param_input = NULL,
+     .param_index = 0,
+     .law = MJ_LAW_DIRECT,
+     .end = MJ_END,
+     .bodies = MJ_BODIES,
+     .source = MJ_SOURCE_23,
+     .traps = "Refsafe does not apply to the direct form; two geoms' direct solref mix to the smaller of each",
+     .integrators = "euler,rk4,implicit",
+     .dt_default = 0.002,
+     .run_here = 0,
+     .n_inputs = 2,
+     .inputs = direct_inputs,
+     .ops = &direct_ops},
+    {.code = "mujoco",
+     .model = "soft contact",
+     .versions = "3.0.0-3.12.0",
+     .version_min = 3000000,
+     .version_max = 3012000,
+     .param = "dampratio",
+     .param_unit = "-",
+     .param_input = "solref",
+     .param_index = 1,
+     .law = MJ_LAW_STD,
+     .end = MJ_END,
+     .bodies = MJ_BODIES,
+     .source = MJ_SOURCE_3,
+     .traps = MJ_TRAPS_COMMON
+     "; implicitfast (new in 3.0) is Euler here too; 3.7.0-3.10.0 implicit/implicitfast move a free body's "
+     "rotation (and its translation when its centre of mass is off the body origin) with the midpoint velocity; "
+     "two geoms' margins and gaps add up since 3.5.0 (the larger before); since 3.9.0 contacts are detected within "
+     "margin + gap but act only within margin (before: within margin - gap); geom adhesion (3.11.0) adds R "
+     "adhesion to aref and is not modelled (keep it 0); the diagexact flag leaves a sphere's A unchanged",
+     .integrators = "euler,rk4,implicit,implicitfast",
+     .dt_default = 0.002,
+     .run_here = 0,
+     .n_inputs = 3,
+     .inputs = std_inputs,
+     .ops = &std_ops},
+    {.code = "mujoco",
+     .model = "soft contact direct",
+     .versions = "3.0.0-3.12.0",
+     .version_min = 3000000,
+     .version_max = 3012000,
+     .param = "damping",
+     .param_unit = "N s/m/kg",
+     .param_input = NULL,
+     .param_index = 0,
+     .law = MJ_LAW_DIRECT,
+     .end = MJ_END,
+     .bodies = MJ_BODIES,
+     .source = MJ_SOURCE_3,
+     .traps = "Refsafe does not apply to the direct form; two geoms' direct solref mix to the smaller of each; "
+              "margins and gaps add up since 3.5.0; adhesion (3.11.0) is not modelled (keep it 0)",
+     .integrators = "euler,rk4,implicit,implicitfast",
      .dt_default = 0.002,
      .run_here = 0,
      .n_inputs = 2,

@@ -384,6 +384,7 @@ int impactfit_engine_solve(const impactfit_engine_request *req, impactfit_engine
       ans->reachable = 1;
       ans->value = value;
     }
+    ans->impacts += S.impacts; /* the search's cost */
   } else {
     ans->reachable = 1;
     ans->value = fwd;
@@ -391,7 +392,8 @@ int impactfit_engine_solve(const impactfit_engine_request *req, impactfit_engine
   if (ans->reachable) {
     if ((s = build_cb(&c, ans->value, &st, err)))
       return s;
-    if ((s = impactfit_step_phase_stats(&st, req->v, &S, err))) {
+    /* the inverse's statistics are those of its answer; forward mode computes them */
+    if (!inverse && (s = impactfit_step_phase_stats(&st, req->v, &S, err))) {
       if (s != IMPACTFIT_ENONFINITE && s != IMPACTFIT_ENOSEP)
         return s;
       ans->stable = 0;
@@ -404,7 +406,8 @@ int impactfit_engine_solve(const impactfit_engine_request *req, impactfit_engine
       ans->e_max = S.e_max;
       ans->e_continuous = S.e_continuous;
       ans->stable = S.stable;
-      ans->impacts += S.impacts;
+      if (!inverse)
+        ans->impacts += S.impacts;
     }
     ans->end = st.end == impactfit_transition_A ? "A" : "C";
     if (ans->stable && isfinite(ans->e_mean) && ans->e_max - ans->e_min > 0.1 * ans->e_mean)
@@ -418,10 +421,19 @@ int impactfit_engine_solve(const impactfit_engine_request *req, impactfit_engine
       impactfit_error e3;
       if (impactfit_step_max_stable_dt(&st, req->v, &dtm, &e3) == 0) {
         ans->dt_stable = dtm;
-        impactfit__engine_appendf(ans->note, sizeof ans->note,
-                                  "UNSTABLE: dt = %g s is above the largest stable step for this contact, %.4g s; e "
-                                  "from a single impact is meaningless here. ",
-                                  c.dt, dtm);
+        int grows = !(S.rho_max <= 1.0 + 1e-9) || !isfinite(ans->e_max);
+        if (grows)
+          impactfit__engine_appendf(ans->note, sizeof ans->note,
+                                    "UNSTABLE: the step map grows during the contact (spectral radius %.4g > 1) at "
+                                    "dt = %g s; the largest step at which this contact neither grows nor returns e > 1 "
+                                    "is %.4g s; e "
+                                    "from an impact is meaningless here. ",
+                                    S.rho_max, c.dt, dtm);
+        else
+          impactfit__engine_appendf(ans->note, sizeof ans->note,
+                                    "UNSTABLE: single impacts gain energy at dt = %g s (e up to %.4g > 1, although the "
+                                    "step map itself does not grow); below %.4g s no impact returns e > 1. ",
+                                    c.dt, ans->e_max, dtm);
       }
     }
     ops->input(&c, ans->value, ans->input, sizeof ans->input);

@@ -35,7 +35,32 @@ static int f_flores(double e, double *eps, impactfit_error *err) {
   return IMPACTFIT_OK;
 }
 
-static int f_gonthier(double e, double *eps, impactfit_error *err) { return impactfit_hc_eps(e, eps, err); }
+static int f_herbert_mcwhannell(double e, double *eps, impactfit_error *err) {
+  (void)err;
+  double u = 2.0 * e - 1.0;
+  *eps = 6.0 * (1.0 - e) / (u * u + 3.0);
+  return IMPACTFIT_OK;
+}
+
+static int f_lee_wang(double e, double *eps, impactfit_error *err) {
+  (void)err;
+  *eps = 0.75 * (1.0 - e);
+  return IMPACTFIT_OK;
+}
+
+static int f_gonthier(double e, double *eps, impactfit_error *err) {
+  (void)err;
+  *eps = (1.0 - e) * (1.0 + e) / e;
+  return IMPACTFIT_OK;
+}
+
+static int f_zhiying_qishao(double e, double *eps, impactfit_error *err) {
+  (void)err;
+  *eps = 0.75 * (1.0 - e) * (1.0 + e) * exp(2.0 * (1.0 - e));
+  return IMPACTFIT_OK;
+}
+
+static int f_exact(double e, double *eps, impactfit_error *err) { return impactfit_hc_eps(e, eps, err); }
 
 static int f_zhang_2020(double e, double *eps, impactfit_error *err) {
   (void)err;
@@ -52,33 +77,60 @@ static const impactfit_formula formulas[] = {
     {.name = "hunt-crossley",
      .label = "Hunt-Crossley (1975)",
      .expression = "3(1-e)/2",
-     .citation = "K. H. Hunt, F. R. E. Crossley, Coefficient of restitution interpreted as damping in "
-                 "vibroimpact, J. Appl. Mech. 42(2) (1975) 440-445",
+     .citation = "K. H. Hunt, F. R. E. Crossley, Coefficient of restitution interpreted as damping in vibroimpact, J. "
+                 "Appl. "
+                 "Mech. 42(2) (1975) 440-445",
      .eps = f_hunt_crossley},
+    {.name = "herbert-mcwhannell",
+     .label = "Herbert-McWhannell (1977)",
+     .expression = "6(1-e)/((2e-1)^2+3)",
+     .citation = "R. G. Herbert, D. C. McWhannell, Shape and frequency composition of pulses from an impact pair, J. "
+                 "Eng. Ind. "
+                 "99(3) (1977) 513-518",
+     .eps = f_herbert_mcwhannell},
+    {.name = "lee-wang",
+     .label = "Lee-Wang (1983)",
+     .expression = "3(1-e)/4",
+     .citation = "T. W. Lee, A. C. Wang, On the dynamics of intermittent-motion mechanisms, Part 1: dynamic model and "
+                 "response, J. Mech. Transm. Autom. Des. 105(3) (1983) 534-540",
+     .eps = f_lee_wang},
     {.name = "lankarani-nikravesh",
      .label = "Lankarani-Nikravesh (1990)",
      .expression = "3(1-e^2)/4",
-     .citation = "H. M. Lankarani, P. E. Nikravesh, A contact force model with hysteresis damping for impact "
-                 "analysis of multibody systems, J. Mech. Des. 112(3) (1990) 369-376",
+     .citation = "H. M. Lankarani, P. E. Nikravesh, A contact force model with hysteresis damping for impact analysis "
+                 "of "
+                 "multibody systems, J. Mech. Des. 112(3) (1990) 369-376",
      .eps = f_lankarani_nikravesh},
+    {.name = "gonthier",
+     .label = "Gonthier et al. (2004)",
+     .expression = "(1-e^2)/e",
+     .citation = "Y. Gonthier, J. McPhee, C. Lange, J.-C. Piedboeuf, A regularized contact model with asymmetric "
+                 "damping and "
+                 "dwell-time dependent friction, Multibody Syst. Dyn. 11(3) (2004) 209-233 (the closed approximation "
+                 "d = 1 - e^2 of their exact relation, as the reviews quote it)",
+     .eps = f_gonthier},
+    {.name = "zhiying-qishao",
+     .label = "Zhiying-Qishao (2006)",
+     .expression = "3(1-e^2) exp(2(1-e))/4",
+     .citation = "Q. Zhiying, L. Qishao, Analysis of impact process based on restitution coefficient, J. Dyn. Control "
+                 "4 "
+                 "(2006) 294-298",
+     .eps = f_zhiying_qishao},
+    {.name = "flores",
+     .label = "Flores et al. (2011)",
+     .expression = "8(1-e)/(5e)",
+     .citation = "P. Flores, M. Machado, M. T. Silva, J. M. Martins, On the continuous contact force models for soft "
+                 "materials in multibody dynamics, Multibody Syst. Dyn. 25(3) (2011) 357-375; the same form in K. Ye, "
+                 "L. Li, "
+                 "H. Zhu, Earthq. Eng. Struct. Dyn. 38(9) (2009) 1135-1142",
+     .eps = f_flores},
     {.name = "hu-guo",
      .label = "Hu-Guo (2015)",
      .expression = "3(1-e)/(2e)",
      .citation = "S. Hu, X. Guo, A dissipative contact force model for impact analysis in multibody dynamics, "
-                 "Multibody Syst. Dyn. 35(2) (2015) 131-151",
+                 "Multibody "
+                 "Syst. Dyn. 35(2) (2015) 131-151",
      .eps = f_hu_guo},
-    {.name = "flores",
-     .label = "Flores et al. (2011)",
-     .expression = "8(1-e)/(5e)",
-     .citation = "P. Flores, M. Machado, M. T. Silva, J. M. Martins, On the continuous contact force models for "
-                 "soft materials in multibody dynamics, Multibody Syst. Dyn. 25(3) (2011) 357-375",
-     .eps = f_flores},
-    {.name = "gonthier",
-     .label = "Gonthier et al. (2004), exact",
-     .expression = "(1+eps)/(1-e eps) = exp(eps(1+e)), solved exactly",
-     .citation = "Y. Gonthier, J. McPhee, C. Lange, J.-C. Piedboeuf, A regularized contact model with asymmetric "
-                 "damping and dwell-time dependent friction, Multibody Syst. Dyn. 11(3) (2004) 209-233",
-     .eps = f_gonthier},
     {.name = "zhang-2020",
      .label = "Zhang et al. (2020)",
      .expression = "3(1-e)/(2 alpha e), alpha = 0.6181 exp(-3.52 e) + 0.899 exp(0.09025 e)",
@@ -92,17 +144,30 @@ static const impactfit_formula formulas[] = {
      .citation = "D. A. Ramaswamy, J. S. Humbert, A continuous contact force model for highly damped impacts of "
                  "arbitrary material and geometry (extended abstract), Eq. (6)",
      .eps = f_ramaswamy_humbert},
+    {.name = "exact",
+     .label = "exact relation",
+     .expression = "(1+eps)/(1-e eps) = exp(eps(1+e)), solved exactly",
+     .citation = "the phase-plane first integral of D. W. Marhefka, D. E. Orin, IEEE Trans. Syst. Man Cybern. A 29(6) "
+                 "(1999) "
+                 "566-572 and W. J. Stronge, Impact Mechanics (2000); written as a relation between e and d = e eps by "
+                 "Y. Gonthier et al., Multibody Syst. Dyn. 11(3) (2004) 209-233; in closed form (Lambert W) by A. S. "
+                 "Carvalho, J. M. Martins, Mech. Mach. Theory (2019)",
+     .eps = f_exact},
 };
 
 #define NFORMULAS (sizeof formulas / sizeof formulas[0])
 
 const impactfit_formula *const impactfit_formula_hunt_crossley = &formulas[0];
-const impactfit_formula *const impactfit_formula_lankarani_nikravesh = &formulas[1];
-const impactfit_formula *const impactfit_formula_hu_guo = &formulas[2];
-const impactfit_formula *const impactfit_formula_flores = &formulas[3];
+const impactfit_formula *const impactfit_formula_herbert_mcwhannell = &formulas[1];
+const impactfit_formula *const impactfit_formula_lee_wang = &formulas[2];
+const impactfit_formula *const impactfit_formula_lankarani_nikravesh = &formulas[3];
 const impactfit_formula *const impactfit_formula_gonthier = &formulas[4];
-const impactfit_formula *const impactfit_formula_zhang_2020 = &formulas[5];
-const impactfit_formula *const impactfit_formula_ramaswamy_humbert = &formulas[6];
+const impactfit_formula *const impactfit_formula_zhiying_qishao = &formulas[5];
+const impactfit_formula *const impactfit_formula_flores = &formulas[6];
+const impactfit_formula *const impactfit_formula_hu_guo = &formulas[7];
+const impactfit_formula *const impactfit_formula_zhang_2020 = &formulas[8];
+const impactfit_formula *const impactfit_formula_ramaswamy_humbert = &formulas[9];
+const impactfit_formula *const impactfit_formula_exact = &formulas[10];
 
 size_t impactfit_formula_count(void) { return NFORMULAS; }
 
@@ -118,8 +183,6 @@ static int same_name(const char *a, const char *b) {
 const impactfit_formula *impactfit_formula_from_name(const char *name) {
   if (!name)
     return NULL;
-  if (same_name(name, "exact"))
-    return impactfit_formula_gonthier;
   for (size_t i = 0; i < NFORMULAS; i++)
     if (same_name(name, formulas[i].name))
       return &formulas[i];

@@ -14,4 +14,10 @@
  * when the clamp acted (clamped may be NULL). */
 double impactfit__step_law_force(const impactfit_stepper *st, double x, double u, int *clamped);
 
+/* The sides of st->law's switches at (x, u): bit i set where switch i is > 0 (0 for a law without
+ * switches). A stepper puts them into its step's branch for every state where it evaluates the force,
+ * so that e(φ) is smooth between the phase statistics' jumps: the law's knots (where f or its
+ * derivatives jump) then split e(φ) into pieces instead of being left inside the quadrature. */
+unsigned impactfit__step_law_switches(const impactfit_stepper *st, double x, double u);
+
 #endif

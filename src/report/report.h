@@ -68,6 +68,21 @@ int report_surrogate(report *r, const topic_opts *o, const char *which);
  * once for the PNG, at width × height pixels (the SVG at 0.8 of that). */
 int report_figure_panels(report *r, const char *name, const char *caption, int width, int height, const char *script);
 
+/* A row of the report's opening summary (the table a reader takes in first, and the README's "What the
+ * main job finds", which tests/docs check against the committed report): what was published, what it
+ * claims, and what impactfit measured, formatted by the topic from the numbers it computed. The row
+ * links to the "## " section the topic wrote last before the call. Markdown: escape '|' as "\\|". */
+void report_headline(report *r, const char *published, const char *claimed, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* The measured value of the current topic's claim `id` recorded so far; NaN when there is none. */
+double report_claim_value(const report *r, const char *id);
+
+/* What a claim is: a figure a paper publishes (or impactfit states), or the behaviour of a DEM code
+ * measured against what the code intends (the restitution typing e gives), which the summary counts
+ * apart from the published figures. */
+enum { CLAIM_PUBLISHED = 0, CLAIM_CODE_BEHAVIOUR = 1 };
+
 typedef struct claim {
   char topic[64];   /* set by report_claim from the current topic */
   char id[64];      /* stable identifier within the topic, e.g. "rh-eps-max" */
@@ -80,6 +95,7 @@ typedef struct claim {
   char how[256];    /* how it was measured (grid, tolerance, method) */
   double drift_tol; /* relative change of `measured` that check tolerates (0: 1e-6) */
   double drift_abs; /* absolute change tolerated as well (figures at rounding level, 0: none) */
+  int kind;         /* CLAIM_PUBLISHED (0) or CLAIM_CODE_BEHAVIOUR */
 } claim;
 
 /* The claim's members as JSON (topic, id, source, what, claimed, measured, unit, verdict, how), for
@@ -112,8 +128,9 @@ int report_target_at(const report *r, size_t i, const char **topic, const char *
 /* A line for outdir/timings.txt (wall times: they differ between runs, so they stay out of REPORT.md). */
 void report_timing(report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Writes outdir/REPORT.md (title, summary of findings, contents, body with each paper's section
- * linked to its DOI, claims and targets tables, sources), the same as a page outdir/index.html
+/* Writes outdir/REPORT.md (title, summary of findings: the headline rows and the counts, contents,
+ * body with each paper's section linked to its DOI, the published claims, the DEM codes' behaviours,
+ * the targets, sources), the same as a page outdir/index.html
  * (cmark-gfm; the figures beside it), outdir/claims.json and outdir/timings.txt (wall_seconds and the
  * report_timing lines); frees r. REPORT.md, index.html and claims.json depend only on the results. */
 int report_close(report *r, const char *title, double wall_seconds);

@@ -51,6 +51,9 @@ static void say(const topic_opts *o, const char *fmt, const char *arg) {
 
 /* The published closed form, Eqs. (46), (47), (49), (52) and (57) (formulas.h). */
 #define PN impactfit_copt_formula_poursina2020
+/* A value for a log axis: an exact zero becomes NaN, which gnuplot leaves out (a log axis has no
+ * place for it; the captions say so). */
+static double log_axis(double v) { return v > 0 ? v : NAN; }
 static double pub_alpha(double n) { return impactfit_copt_formula_alpha(PN, n); }
 static double pub_beta(double n) { return impactfit_copt_formula_beta(PN, n); }
 #define formula_c impactfit_copt_closed_c
@@ -290,7 +293,11 @@ static int slope_run(const topic_opts *o, report *r, slope_sweep *w, int s, cons
     rc = n && x && c ? cli_input_error("copt: %s: unexpected grid or out of memory", w->file) : CLI_INPUT;
   w->max_dev = 0.0;
   FILE *f = rc ? NULL : report_data(r, (s == 0) ? "copt_lnmass.dat" : (s == 1) ? "copt_lnv.dat" : "copt_lnk.dat");
-  size_t reps[3] = {0, w->groups / 2, w->groups - 1}, nrep = 0;
+  /* the figure's three n: the ends and the grid's n nearest 3/2 (drawn with its exact value) */
+  size_t reps[3] = {0, 0, w->groups ? w->groups - 1 : 0}, nrep = 0;
+  for (size_t g = 1; g < w->groups; g++)
+    if (fabs(n[first[g]] - 1.5) < fabs(n[first[reps[1]]] - 1.5))
+      reps[1] = g;
   for (size_t g = 0; g < w->groups && !rc; g++) {
     size_t m = 0;
     for (size_t i = first[g]; i < first[g + 1]; i++)
@@ -324,20 +331,19 @@ static int slope_run(const topic_opts *o, report *r, slope_sweep *w, int s, cons
     fclose(f);
     snprintf(w->script, sizeof w->script,
              "set xlabel 'ln (%s / %s)'\nset ylabel 'ln (c_{opt} / N s m^{-1})'\n"
-             "plot '%s.dat' index 0 u 1:2 w lp pt 7 ps 0.4 t 'n = %.4g', '' index 1 u 1:2 w lp pt 5 ps 0.4 t 'n = "
-             "%.4g', "
-             "'' index 2 u 1:2 w lp pt 9 ps 0.4 t 'n = %.4g'",
+             "plot '%s.dat' index 0 u 1:2 w lp pt 7 ps 0.4 t 'n = %.7g', '' index 1 u 1:2 w lp pt 5 ps 0.4 t 'n = "
+             "%.7g', "
+             "'' index 2 u 1:2 w lp pt 9 ps 0.4 t 'n = %.7g'",
              w->name,
              strcmp(w->name, "mass") == 0 ? "kg"
              : strcmp(w->name, "v") == 0  ? "m s^{-1}"
                                           : "N m^{-n}",
              w->fig, w->n[reps[0]], w->n[reps[1]], w->n[reps[2]]);
     snprintf(w->caption, sizeof w->caption,
-             "ln c_opt against ln %s (Poursina & Nikravesh 2020, §%s (a)) for three of the n values, from sweep %s "
-             "(%s; "
-             "e = 0.7, the other parameters 1): each point a root search on c in SI units "
-             "(dimensional = 1) to |e_out − e| ≤ %g·min(e, 1 − e).",
-             w->name, w->section, w->file, w->grid, tol);
+             "ln c_opt against ln %s (Poursina & Nikravesh 2020, §%s (a)) for three of the n values of sweep %s "
+             "(%s; e = 0.7, the other parameters 1): n = %.7g, %.7g (the grid's value nearest 3/2) and %.7g. Each "
+             "point a root search on c in SI units (dimensional = 1) to |e_out − e| ≤ %g·min(e, 1 − e).",
+             w->name, w->section, w->file, w->grid, w->n[reps[0]], w->n[reps[1]], w->n[reps[2]], tol);
   }
   free(lx);
   free(lc);
@@ -960,7 +966,8 @@ static int fits_report_accuracy(report *r, const fits_ctx *c, const fits_out *ou
   return 0;
 }
 
-/* Figure: c_opt against e for n = 1, 3/2, 2 (exact, per-n fit, published). */
+/* Figure: the closed forms' c against the exact c_opt, as relative residuals, for n = 1, 3/2, 2 (the
+ * paper's Fig. 6 draws c_opt itself, where the curves lie on top of each other). */
 static void fits_figure_e(report *r, const fits_ctx *c) {
   const impactfit_fit_result *pn = c->pn, f15 = c->f15;
   const double *x = c->x, *y = c->y, *x15 = c->x15, *y15 = c->y15;
@@ -973,29 +980,31 @@ static void fits_figure_e(report *r, const fits_ctx *c) {
     for (int j = 0; j < 3; j++) {
       const double *ex = j == 1 ? x15 : x + first[j == 0 ? 0 : G - 1],
                    *ey = j == 1 ? y15 : y + first[j == 0 ? 0 : G - 1];
-      fprintf(f, "%s# n = %g: e, exact c_opt, per-n fit, published formula\n", j ? "\n\n" : "", nn3[j]);
-      for (size_t i = 0; i < Ne; i++)
-        fprintf(f, "%.10g %.10g %.10g %.10g\n", ex[i], ey[i], per3[j]->value[0] * (pow(ex[i], per3[j]->value[1]) - 1.0),
-                formula_c(pub_alpha(nn3[j]), pub_beta(nn3[j]), nn3[j], ex[i], 1, 1, 1));
+      fprintf(f, "%s# n = %g: e, exact c_opt, (per-n fit / exact - 1) in %%, (published / exact - 1) in %%\n",
+              j ? "\n\n" : "", nn3[j]);
+      for (size_t i = 0; i < Ne; i++) {
+        if (!(ey[i] > 0)) /* e = 1: c_opt = 0, no relative residual */
+          continue;
+        double fit = per3[j]->value[0] * (pow(ex[i], per3[j]->value[1]) - 1.0);
+        double pub = formula_c(pub_alpha(nn3[j]), pub_beta(nn3[j]), nn3[j], ex[i], 1, 1, 1);
+        fprintf(f, "%.10g %.10g %.6e %.6e\n", ex[i], ey[i], 100.0 * (fit / ey[i] - 1.0), 100.0 * (pub / ey[i] - 1.0));
+      }
     }
     fclose(f);
     char cap[1024];
     snprintf(cap, sizeof cap,
-             "c_opt against e (Poursina & Nikravesh 2020, Fig. 6) for n = 1, 3/2, 2, mass = k = v = 1: exact c_opt "
-             "(points, every 20th "
-             "of %zu solves with tol %g), the per-n fit α(e^β − 1) (solid) and the published formula Eqs. (46), (47), "
-             "(49) "
-             "(dashed).",
+             "The closed forms against the exact c_opt (Poursina & Nikravesh 2020, Fig. 6 draws c_opt itself, where "
+             "the three kinds of curve cannot be told apart): relative difference c/c_opt − 1 of the per-n fit "
+             "α(e^β − 1) (solid) and of the published formula, Eqs. (46), (47), (49) (dashed), for n = 1, 3/2, 2, "
+             "on the %zu values of e of the fit (exact c_opt solved with tol %g; e = 1, where c_opt = 0, left out).",
              Ne, tol);
     report_figure(r, "copt_e", cap,
-                  "set xlabel 'e'\nset ylabel 'c_{opt} (N s m^{-1}, for mass = k = v = 1)'\n"
-                  "plot 'copt_e.dat' index 0 every 20 u 1:2 w p pt 7 lc 1 t 'n = 1 exact', '' index 0 u 1:3 w l lc 1 t "
-                  "'n = 1 fit', "
+                  "set xlabel 'e'\nset ylabel 'c / c_{opt} - 1 (%)'\n"
+                  "plot 'copt_e.dat' index 0 u 1:3 w l lc 1 t 'n = 1 fit', "
                   "'' index 0 u 1:4 w l dt 2 lc 1 t 'n = 1 published', "
-                  "'' index 1 every 20 u 1:2 w p pt 5 lc 2 t 'n = 1.5 exact', '' index 1 u 1:3 w l lc 2 t 'n = 1.5 "
-                  "fit', "
+                  "'' index 1 u 1:3 w l lc 2 t 'n = 1.5 fit', "
                   "'' index 1 u 1:4 w l dt 2 lc 2 t 'n = 1.5 published', "
-                  "'' index 2 every 20 u 1:2 w p pt 9 lc 3 t 'n = 2 exact', '' index 2 u 1:3 w l lc 3 t 'n = 2 fit', "
+                  "'' index 2 u 1:3 w l lc 3 t 'n = 2 fit', "
                   "'' index 2 u 1:4 w l dt 2 lc 3 t 'n = 2 published'");
   }
 }
@@ -1019,7 +1028,7 @@ static void fits_figure_alpha(report *r, const fits_ctx *c) {
              "of e each), the regenerated quartic (solid) and the published Eq. (46) (dashed).",
              G, Ne);
     report_figure(r, "copt_alpha", cap,
-                  "set xlabel 'n'\nset ylabel '{/Symbol a}'\n"
+                  "set xlabel 'n'\nset ylabel 'α'\n"
                   "plot 'copt_alpha.dat' u 1:2:3 w yerrorbars pt 7 ps 0.5 t 'per-n fit', '' u 1:6 w l lw 2 t "
                   "'regenerated', "
                   "'' u 1:8 w l dt 2 lw 2 t 'published Eq. (46)'");
@@ -1029,7 +1038,7 @@ static void fits_figure_alpha(report *r, const fits_ctx *c) {
              "(solid) and the published Eq. (47) (dashed); %zu values of n.",
              G);
     report_figure(r, "copt_beta", cap,
-                  "set xlabel 'n'\nset ylabel '{/Symbol b}'\n"
+                  "set xlabel 'n'\nset ylabel 'β'\n"
                   "plot 'copt_alpha.dat' u 1:4:5 w yerrorbars pt 7 ps 0.5 t 'per-n fit', '' u 1:7 w l lw 2 t "
                   "'regenerated', "
                   "'' u 1:9 w l dt 2 lw 2 t 'published Eq. (47)'");
@@ -1043,13 +1052,16 @@ static void fits_figure_grid_err(report *r, const fits_ctx *c) {
   FILE *f = report_data(r, "copt_grid_err.dat");
   if (f) {
     fprintf(f, "# e, max over n of |e_out - e|: published formula, regenerated formula\n");
+    double at1 = NAN; /* the error at e = 1 (c = 0): the engine's rounding */
     for (size_t i = 0; i < Ne; i++) {
       double mp = 0.0, mr = 0.0;
       for (size_t g = 0; g < G; g++) {
         mp = fmax(mp, err_pub[first[g] + i]);
         mr = fmax(mr, err_reg[first[g] + i]);
       }
-      fprintf(f, "%.10g %.6e %.6e\n", x[i], mp > 0 ? mp : 1e-17, mr > 0 ? mr : 1e-17);
+      if (x[i] == 1.0)
+        at1 = fmax(mp, mr);
+      fprintf(f, "%.10g %.6e %.6e\n", x[i], log_axis(mp), log_axis(mr));
     }
     fclose(f);
     char cap[1024];
@@ -1057,9 +1069,9 @@ static void fits_figure_grid_err(report *r, const fits_ctx *c) {
              "Largest |e_out − e| over the %zu values of n of the §4.2.4 grid, for each e, when c is taken from the "
              "published "
              "closed form and from the regenerated one (poursina2020.h); one simulated impact per point (tolerance "
-             "1e-13). "
-             "Zero errors (e = 1) are drawn at 1e-17.",
-             G);
+             "1e-13). At e = 1 both give c = 0 and the error is the engine's rounding, %.2g: the drop at the right "
+             "edge is data (an exact 0 would be left out: a log axis has no place for it).",
+             G, at1);
     report_figure(r, "copt_grid_err", cap,
                   "set logscale y\nset format y '10^{%L}'\nset xlabel 'e'\nset ylabel 'max |e_{out} - e|'\n"
                   "plot 'copt_grid_err.dat' u 1:2 w l lw 2 t 'published', '' u 1:3 w l lw 2 t 'regenerated'");
@@ -1116,7 +1128,8 @@ static int section_fits(const topic_opts *o, report *r, fits_out *out) {
 
 enum { F_PUB, F_REG, F_SUR, F_COUNT };
 
-static int section_random(const topic_opts *o, report *r) {
+/* *surrogate_max: the c_opt surrogate's largest |e_out − e| on the random systems. */
+static int section_random(const topic_opts *o, report *r, double *surrogate_max) {
   const int coarse = o->quick || o->check;
   const size_t S = coarse ? 60 : 300;
   /* e values: the low end (below the fitted range) and equal steps to 1 */
@@ -1209,6 +1222,7 @@ static int section_random(const topic_opts *o, report *r) {
   report_claim_f(r, "random-eout-regenerated-fitrange", "impactfit (poursina2020.h)",
                  "regenerated closed form: max |e_out - e| over random systems, 0.45 <= e <= 1", NAN, fitrange[F_REG],
                  "", -1, 0.0, 0.0, how);
+  *surrogate_max = all[F_SUR];
   report_target(r, "c_opt surrogate (copt_surrogate.h) reproduces e to 1e-6 on the random systems",
                 all[F_SUR] <= 1e-6 && failed == 0, "max |e_out - e| = %.3g (at e = %g); %zu failed simulations; %s",
                 all[F_SUR], e_at[F_SUR], failed, how);
@@ -1216,16 +1230,17 @@ static int section_random(const topic_opts *o, report *r) {
   if (f) {
     fprintf(f, "# e, max over %zu random systems of |e_out - e|: published, regenerated, surrogate\n", S);
     for (size_t j = 0; j < E; j++)
-      fprintf(f, "%.10g %.6e %.6e %.6e\n", ev[j], fmax(maxe[F_PUB][j], 1e-17), fmax(maxe[F_REG][j], 1e-17),
-              fmax(maxe[F_SUR][j], 1e-17));
+      fprintf(f, "%.10g %.6e %.6e %.6e\n", ev[j], log_axis(maxe[F_PUB][j]), log_axis(maxe[F_REG][j]),
+              log_axis(maxe[F_SUR][j]));
     fclose(f);
     char cap[1024];
     snprintf(cap, sizeof cap,
              "Largest |e_out − e| over %zu random systems for each e (Poursina & Nikravesh 2020, Fig. 8), with c from "
              "the published closed "
              "form, the regenerated one and the c_opt surrogate; one simulated impact per system and e (integrator "
-             "tolerance 1e-13). Zero errors (e = 1) are drawn at 1e-17.",
-             S);
+             "tolerance 1e-13). At e = 1 every formula gives c = 0 and the error is the engine's rounding, %.2g: "
+             "the drop at the right edge is data (an exact 0 would be left out: a log axis has no place for it).",
+             S, fmax(maxe[F_PUB][E - 1], fmax(maxe[F_REG][E - 1], maxe[F_SUR][E - 1])));
     report_figure(r, "copt_random", cap,
                   "set logscale xy\nset format y '10^{%L}'\nset format x '10^{%L}'\nset xlabel 'e'\n"
                   "set ylabel 'max |e_{out} - e|'\n"
@@ -1282,7 +1297,7 @@ static int section_kv(const topic_opts *o, report *r) {
         maxsim = fmax(maxsim, fabs(es - e57) / e57);
     }
     if (f)
-      fprintf(f, "%.10g %.12g %.6e %.12g %.6e\n", e, e57, fmax(d57, 1e-17), ereg, fmax(dreg, 1e-17));
+      fprintf(f, "%.10g %.12g %.6e %.12g %.6e\n", e, e57, log_axis(d57), ereg, log_axis(dreg));
   }
   impactfit_impact_free(ws);
   char how[256];
@@ -1317,18 +1332,9 @@ static int section_kv(const topic_opts *o, report *r) {
     fclose(f);
     char cap[512];
     snprintf(cap, sizeof cap,
-             "n = 1 (Poursina & Nikravesh 2020, Fig. 9a): exact Kelvin–Voigt restitution e_exact obtained with c from "
-             "Eq. (57) and from the "
-             "regenerated formula, against the target e; %zu values of e.",
-             N);
-    report_figure(r, "copt_kv", cap,
-                  "set xlabel 'e'\nset ylabel 'e_{exact}'\n"
-                  "plot 'copt_kv.dat' u 1:2 w l lw 2 t 'Eq. (57)', '' u 1:4 w l lw 2 dt 2 t 'regenerated', x w lines "
-                  "lc rgb 'black' lw 1.5 dt 3 t 'e'");
-    snprintf(cap, sizeof cap,
-             "n = 1 (Poursina & Nikravesh 2020, Fig. 9b): |e_exact − e| for Eq. (57) and the regenerated formula; %zu "
-             "values "
-             "of e on [1e-4, 1].",
+             "n = 1 (Poursina & Nikravesh 2020, Fig. 9; its panel a, e_exact against e, is a line on the "
+             "diagonal): |e_exact − e| for Eq. (57) and the regenerated formula; %zu values of e on [1e-4, 1] (at "
+             "e = 1, where c = 0 and the error is exactly 0, the log axis has no point).",
              N);
     report_figure(r, "copt_kv_err", cap,
                   "set logscale y\nset format y '10^{%L}'\nset xlabel 'e'\nset ylabel '|e_{exact} - e|'\n"
@@ -1350,9 +1356,20 @@ int topic_copt(const topic_opts *o, report *r) {
   memset(&fo, 0, sizeof fo);
   if (!rc)
     rc = section_fits(o, r, &fo);
+  double sur = NAN;
   if (!rc)
-    rc = section_random(o, r);
+    rc = section_random(o, r, &sur);
   if (!rc)
     rc = section_kv(o, r);
+  if (!rc) {
+    report_headline(r, "Poursina & Nikravesh 2020, α(n), β(n) and the n = 1, 3/2 pairs", "fits of c_opt",
+                    "the published pairs lie %.0f σ (n = 1) and %.0f σ (n = 3/2) from the regenerated fits; max "
+                    "\\|e_out − e\\| %.2g on the paper's grid (regenerated %.2g; impactfit's surrogate %.2g)",
+                    report_claim_value(r, "eq57-pair-distance"), report_claim_value(r, "eq52-pair-distance"),
+                    fo.grid_max_pub, fo.grid_max_reg, sur);
+    report_headline(r, "Poursina & Nikravesh 2020, Eq. (55), over-damped Kelvin–Voigt", "exact",
+                    "wrong by up to %.2f in e; the correct branch is `exp(−2ξ acosh ξ/√(ξ²−1))`",
+                    report_claim_value(r, "eq55-overdamped"));
+  }
   return rc;
 }

@@ -29,6 +29,7 @@ static int registry_table(report *r, size_t points) {
             points);
   impactfit_error err;
   impactfit_error_clear(&err);
+  double yade_to_09 = NAN, yade_at = NAN;
   for (size_t i = 0; i < impactfit_dem_model_count(); i++) {
     const impactfit_dem_model *md = impactfit_dem_model_at(i);
     if (!md->takes_e)
@@ -68,9 +69,29 @@ static int registry_table(report *r, size_t points) {
                points, a.refused);
       c.drift_tol = 1e-6;
       c.drift_abs = a.e_max_error < 1e-11 ? 1e-11 : 0.0;
+      c.kind = CLAIM_CODE_BEHAVIOUR;
       report_claim(r, &c);
+      if (!strcmp(c.id, "yade2023-mindlin-en-C")) { /* the summary: YADE up to e = 0.9 */
+        impactfit_dem_audit_result a9;
+        if (impactfit_dem_model_audit(md, clamp, 0.01, 0.9, 90, &a9, &err) == 0)
+          yade_to_09 = a9.e_max_error;
+        yade_at = a.e_at_max;
+      }
     }
   }
+  double lg_a = report_claim_value(r, "liggghts3-hertz-A");
+  char lg[64];
+  if (lg_a < 1e-12)
+    snprintf(lg, sizeof lg, "exact without limitForce");
+  else
+    snprintf(lg, sizeof lg, "up to %.2g without limitForce", lg_a);
+  report_headline(r, "DEM codes: typing e (the codes' force laws, checked in the real codes)", "gives e",
+                  "LIGGGHTS 3.8.0 hertz: %s, up to %.2f too much rebound with it; LAMMPS 29Sep2021 tsuji: up to "
+                  "%.2f (%.2f with limit_damping); YADE 2023.02a en: %.1g up to e = 0.9, %.2g at %.2f",
+                  lg, report_claim_value(r, "liggghts3-hertz-C"),
+                  report_claim_value(r, "lammps2021-hertz_material-tsuji-A"),
+                  report_claim_value(r, "lammps2021-hertz_material-tsuji-C"), yade_to_09,
+                  report_claim_value(r, "yade2023-mindlin-en-C"), yade_at);
   report_md(r, "\nFindings: LAMMPS 29Sep2021 `damping tsuji` applies Tsuji's polynomial without the √2 of "
                "later versions, so typing e gives up to 0.14 too much rebound (0.26 with `limit_damping`); "
                "YADE 2023.02a converts `en` with Thornton et al.'s fit (B6), good to 1e-4 in e up to 0.9 but "
@@ -135,6 +156,7 @@ int topic_dem(const topic_opts *o, report *r) {
        * grow beyond 1e-11 */
       c.drift_tol = 1e-6;
       c.drift_abs = row.e_max < 1e-11 ? 1e-11 : 0.0;
+      c.kind = CLAIM_CODE_BEHAVIOUR;
       report_claim(r, &c);
     }
   if (rc) {

@@ -24,6 +24,9 @@ typedef struct group {
   double naive_max, corr_max;
   double ex_asked, ex_naive, ex_typed, ex_corr; /* an example: equal spheres */
   int has_ex, alternative;
+  double asked[8], measured[8]; /* naive collisions (models that take e): mean measured e per asked e */
+  int count[8], nasked;
+  int series; /* index of the figure's series this group is drawn in, −1: none */
 } group;
 
 static const char *jstr(json_t *o, const char *k) {
@@ -36,8 +39,9 @@ static double jnum(json_t *o, const char *k) {
 }
 
 /* Groups the collisions by code, model, damping and clamp: counts, largest deviations, an example
- * (equal spheres) and the figure's data. Returns the number of collisions outside the tolerance. */
-static int group_rows(json_t *rows, group *g, size_t *ngp, FILE *dat[4]) {
+ * (equal spheres), the naive points per asked e and the corrected collisions (written to `corr`).
+ * Returns the number of collisions outside the tolerance. */
+static int group_rows(json_t *rows, group *g, size_t *ngp, FILE *corr) {
   int failed = 0;
   size_t nrows = json_array_size(rows), ng = *ngp;
   for (size_t i = 0; i < nrows; i++) {
@@ -73,11 +77,21 @@ static int group_rows(json_t *rows, group *g, size_t *ngp, FILE *dat[4]) {
       q->ex_naive = meas;
       q->has_ex = 1;
     }
-    int c = !strcmp(q->code, "lammps") ? 0 : !strcmp(q->code, "liggghts") ? 1 : 2;
-    if (naive && q->takes_e && dat[c])
-      fprintf(dat[c], "%.6f %.10f\n", asked, meas);
-    if (!naive && dat[3])
-      fprintf(dat[3], "%.6f %.10f\n", asked, meas);
+    if (naive && q->takes_e) {
+      int a = 0;
+      while (a < q->nasked && q->asked[a] != asked)
+        a++;
+      if (a == q->nasked && a < 8) {
+        q->asked[a] = asked;
+        q->nasked++;
+      }
+      if (a < 8) {
+        q->measured[a] += meas;
+        q->count[a]++;
+      }
+    }
+    if (!naive && corr)
+      fprintf(corr, "%.6f %.10f\n", asked, meas);
   }
   *ngp = ng;
   return failed;
@@ -99,6 +113,75 @@ static void find_examples(json_t *rows, group *g, size_t ng) {
         g[j].alternative = json_is_true(json_object_get(row, "alternative"));
       }
   }
+}
+
+/* The naive groups as the figure's series: groups of one code whose measured e agree at every asked e
+ * (within 1e-4: the same force law under two names, e.g. granular hertz/material and hertz) share a
+ * series. Writes each series' points as one block of `dat` (index i) and its gnuplot plot element to
+ * `plot` (one colour per series, one hollow marker per code, sized so that coinciding points of
+ * different codes stay visible). Returns the number of series. */
+static int figure_series(group *g, size_t ng, FILE *dat, char *plot, size_t cap) {
+  int ns = 0;
+  size_t len = 0;
+  for (size_t j = 0; j < ng; j++)
+    g[j].series = -1;
+  for (size_t j = 0; j < ng; j++) {
+    if (!g[j].takes_e || !g[j].nasked || g[j].series >= 0)
+      continue;
+    g[j].series = ns;
+    for (int a = 0; a < g[j].nasked; a++)
+      g[j].measured[a] /= g[j].count[a];
+    /* later groups of the same code, clamp and damping with the same curve */
+    char models[200];
+    snprintf(models, sizeof models, "%s", strncmp(g[j].model, "granular ", 9) ? g[j].model : g[j].model + 9);
+    for (size_t k = j + 1; k < ng; k++) {
+      if (!g[k].takes_e || g[k].series >= 0 || g[k].nasked != g[j].nasked || strcmp(g[k].code, g[j].code) ||
+          strcmp(g[k].limit, g[j].limit) || strcmp(g[k].damping, g[j].damping))
+        continue;
+      int same = 1;
+      for (int a = 0; a < g[j].nasked && same; a++) {
+        int b = 0;
+        while (b < g[k].nasked && g[k].asked[b] != g[j].asked[a])
+          b++;
+        same = b < g[k].nasked && fabs(g[k].measured[b] / g[k].count[b] - g[j].measured[a]) <= 1e-4;
+      }
+      if (!same)
+        continue;
+      g[k].series = ns;
+      const char *m = strncmp(g[k].model, "granular ", 9) ? g[k].model : g[k].model + 9;
+      size_t ml = strlen(models);
+      snprintf(models + ml, sizeof models - ml, ", %s", m);
+    }
+    if (dat) {
+      fprintf(dat, "%s# series %d: %s %s %s %s: asked e, measured e (mean over geometries and speeds)\n",
+              ns ? "\n\n" : "", ns, g[j].code, models, g[j].damping, g[j].limit);
+      for (int a = 0; a < g[j].nasked; a++)
+        fprintf(dat, "%.6f %.10f\n", g[j].asked[a], g[j].measured[a]);
+    }
+    int lammps = !strcmp(g[j].code, "lammps"), liggghts = !strcmp(g[j].code, "liggghts");
+    const char *code = lammps ? "LAMMPS" : liggghts ? "LIGGGHTS" : "YADE";
+    int on = !strcmp(g[j].limit, "on");
+    char clamp[40] = "";
+    if (lammps && on) /* "\\_": an underscore, not a subscript, in gnuplot's enhanced text */
+      snprintf(clamp, sizeof clamp, " + limit\\_damping");
+    else if (liggghts && on)
+      snprintf(clamp, sizeof clamp, " + limitForce");
+    /* the palette's colours without its black (linetype 7), which the diagonal and the corrected
+     * collisions use */
+    static const int colour[] = {1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13};
+    len += (size_t)snprintf(plot + len, len < cap ? cap - len : 0,
+                            ", 'dem_codes.dat' index %d u 1:2 w p lc %d pt %d ps %.1f lw 1.5 t '%s %s%s%s%s'", ns,
+                            colour[ns % 12],
+                            lammps     ? 6
+                            : liggghts ? 4
+                                       : 8,
+                            lammps     ? 1.1
+                            : liggghts ? 1.7
+                                       : 1.4,
+                            code, models, *g[j].damping ? ": " : "", g[j].damping, clamp);
+    ns++;
+  }
+  return ns;
 }
 
 int topic_dem_codes(const topic_opts *o, report *r) {
@@ -152,12 +235,10 @@ int topic_dem_codes(const topic_opts *o, report *r) {
     json_decref(root);
     return cli_input_error("out of memory");
   }
-  FILE *dat[4] = {report_data(r, "dem_codes_lammps.dat"), report_data(r, "dem_codes_liggghts.dat"),
-                  report_data(r, "dem_codes_yade.dat"), report_data(r, "dem_codes_corrected.dat")};
-  int failed = group_rows(rows, g, &ng, dat);
-  for (int c = 0; c < 4; c++)
-    if (dat[c])
-      fclose(dat[c]);
+  FILE *corr = report_data(r, "dem_codes_corrected.dat");
+  int failed = group_rows(rows, g, &ng, corr);
+  if (corr)
+    fclose(corr);
   find_examples(rows, g, ng);
   for (size_t j = 0; j < ng; j++) {
     char ex[200] = "";
@@ -171,17 +252,26 @@ int topic_dem_codes(const topic_opts *o, report *r) {
             status == 0 ? "" : " (the run's log: dem_codes.log)");
   report_target(r, "the real DEM codes give impactfit's predictions and, with impactfit dem's input, the asked e",
                 status == 0 && failed == 0, "%zu collisions, %d outside %.0e", nrows, failed, tol);
+  FILE *dat = report_data(r, "dem_codes.dat");
+  char plot[6000];
+  plot[0] = 0;
+  figure_series(g, ng, dat, plot, sizeof plot);
+  if (dat)
+    fclose(dat);
+  char fig[7000];
+  snprintf(fig, sizeof fig,
+           "set xlabel 'asked e'\nset ylabel 'e measured in the code'\nset xrange [0:1]\nset yrange [0:1]\n"
+           "set key Left reverse width -6\n"
+           "plot x w lines lc 'black' dt 3 t 'measured = asked'%s, "
+           "'dem_codes_corrected.dat' u 1:2 w p pt 7 ps 0.5 lc 'black' t 'impactfit dem input (all)'",
+           plot);
   report_figure(r, "dem_codes",
-                "Restitution measured in the real codes against the asked e: typing e as it is (LAMMPS 29Sep2021 "
-                "granular tsuji, LIGGGHTS 3.8.0 hertz and hooke, YADE 2023.02a MindlinPhys and ViscElMat, with and "
-                "without the codes' force clamp) and typing the value impactfit dem prints (all models). Every "
-                "corrected collision lies on the diagonal.",
-                "set xlabel 'asked e'\nset ylabel 'e measured in the code'\nset xrange [0:1]\nset yrange [0:1]\n"
-                "plot x w l lc 'black' dt 3 t 'measured = asked', "
-                "'dem_codes_lammps.dat' u 1:2 w p pt 7 ps 0.8 t 'LAMMPS, e typed', "
-                "'dem_codes_liggghts.dat' u 1:2 w p pt 5 ps 0.8 t 'LIGGGHTS, e typed', "
-                "'dem_codes_yade.dat' u 1:2 w p pt 9 ps 1.0 t 'YADE, e typed', "
-                "'dem_codes_corrected.dat' u 1:2 w p pt 6 ps 1.2 t 'impactfit dem input'");
+                "Restitution measured in the real codes against the asked e. Hollow markers: e typed as it is, one "
+                "colour per model and clamp setting (circles LAMMPS 29Sep2021, squares LIGGGHTS 3.8.0, triangles "
+                "YADE 2023.02a; models with the same force law share an entry); each point is the mean over the "
+                "geometries and speeds, which differ by less than 1e-5. Black dots: the value impactfit dem prints "
+                "typed instead (every model, geometry and speed); all of them lie on the diagonal.",
+                fig);
   free(g);
   json_decref(root);
   return 0;

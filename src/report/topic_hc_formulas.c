@@ -37,7 +37,10 @@ int topic_hc_formulas(const topic_opts *o, report *r) {
   report_md(r,
             "## Hunt–Crossley damping: the published ε(e) formulas\n\n"
             "For f = k δ^n + λ δ^n δ' the damping ratio ε = λv/k that gives restitution e follows "
-            "exactly from (1 + ε)/(1 − eε) = exp(ε(1 + e)) (Gonthier et al.), for every n. "
+            "exactly from (1 + ε)/(1 − eε) = exp(ε(1 + e)), for every n: the phase-plane first integral of the "
+            "impact (Marhefka & Orin 1999; Stronge 2000), written as a relation between e and d = eε by Gonthier "
+            "et al. 2004 and in closed form with the Lambert W function by Carvalho & Martins 2019 (row `exact`; "
+            "the row `gonthier` is the closed approximation (1 − e²)/e the reviews attribute to Gonthier et al.). "
             "The published closed forms against it, on %s:\n\n"
             "| formula | ε(e) | max rel. error of ε | at e | mean | max \\|e_out − e\\| | at e |\n"
             "|---|---|---|---|---|---|---|\n",
@@ -64,19 +67,21 @@ int topic_hc_formulas(const topic_opts *o, report *r) {
     report_claim_f(r, id, source, what, claimed, 100 * w->eps_max, "%", REPORT_AT_MOST, 0.0, 0.0, how);
     snprintf(id, sizeof id, "%s-eout-max", w->formula->name);
     snprintf(what, sizeof what, "%s: max |e_out - e| of a simulated impact on [0.01, 1]", w->formula->label);
-    if (w->formula == impactfit_formula_gonthier) /* rounding level: its drift is not a finding */
+    if (w->formula == impactfit_formula_exact) /* rounding level: its drift is not a finding */
       report_target(r, "exact eps(e) reproduces e in a simulation to 1e-12", w->e_max <= 1e-12,
                     "max |e_out - e| = %.3g on %zu points", w->e_max, ap.points);
     else
       report_claim_f(r, id, "impactfit", what, NAN, w->e_max, "", REPORT_AT_MOST, 0.0, 0.0, how);
   }
   report_md(r, "\n");
+  report_headline(r, "Hu & Guo; Flores et al. (as quoted by Ramaswamy & Humbert)", "47.768 %; 57.617 %",
+                  "%.3g %%; %.3g %%", report_claim_value(r, "hu-guo-eps-max"), report_claim_value(r, "flores-eps-max"));
   /* curves for the figures */
   FILE *f = report_data(r, "hc_formulas.dat");
   if (f) {
     fprintf(f, "# e");
     for (size_t i = 0; i < nf; i++)
-      fprintf(f, " relerr_%s", impactfit_formula_at(i)->name);
+      fprintf(f, " relerr_%s_percent", impactfit_formula_at(i)->name);
     fputc('\n', f);
     for (int k = 0; k <= 495; k++) {
       double e = 0.01 + 0.002 * k, ex;
@@ -85,7 +90,7 @@ int topic_hc_formulas(const topic_opts *o, report *r) {
       for (size_t i = 0; i < nf; i++) {
         double v;
         impactfit_formula_eps(impactfit_formula_at(i), e, &v, NULL);
-        fprintf(f, " %.6e", fabs(v - ex) / ex);
+        fprintf(f, " %.6e", 100.0 * fabs(v - ex) / ex);
       }
       fputc('\n', f);
     }
@@ -93,17 +98,17 @@ int topic_hc_formulas(const topic_opts *o, report *r) {
     char script[4096];
     int len = snprintf(script, sizeof script,
                        "set logscale y\nset format y '10^{%%L}'\nset xlabel 'e'\n"
-                       "set ylabel 'relative error of {/Symbol e}(e)'\nplot");
+                       "set ylabel '|relative error| of ε(e), %%'\nplot");
     int first = 1;
     for (size_t i = 0; i < nf; i++)
-      if (impactfit_formula_at(i) != impactfit_formula_gonthier) {
+      if (impactfit_formula_at(i) != impactfit_formula_exact) {
         len += snprintf(script + len, sizeof script - len, "%s 'hc_formulas.dat' u 1:%zu w l lw 2 t '%s'",
                         first ? "" : ",", i + 2, impactfit_formula_at(i)->label);
         first = 0;
       }
     report_figure(r, "hc_formulas",
                   "Relative error of the published damping ratios ε(e) against the exact Hunt–Crossley "
-                  "relation, for 0.01 ≤ e ≤ 1 (steps of 0.002).",
+                  "relation, in % (as the papers state it), for 0.01 ≤ e ≤ 1 (steps of 0.002).",
                   script);
   }
   impactfit_impact_free(ws);

@@ -207,7 +207,7 @@ static void roller_script(char *buf, size_t size, const char *dat, const char *t
            "set key outside right top\nset lmargin 12\nset rmargin 24\nset offsets 0, 0, graph 0.05, graph 0.05\n"
            "set xlabel ''\nset ylabel 'drum acceleration (g)'\n%s\n"
            "set ylabel 'drum position (mm)'\n%s\n"
-           "set xlabel 't - jT (ms): the excitation F_{/Symbol w} sin({/Symbol w}t) crosses zero upwards at 0'\n"
+           "set xlabel 't - jT (ms): the excitation F_ω sin(ωt) crosses zero upwards at 0'\n"
            "set ylabel 'contact force (kN)'\n%s\n"
            "unset multiplot",
            title, plots[0], plots[1], plots[2]);
@@ -459,10 +459,10 @@ static void roller_claims(report *r, rcase cs[4][4], const roller_measures *m) {
 static void roller_figures(report *r, rcase cs[4][4]) {
   enum { C = 2 };
   /* ---- figures ---- */
-  const char *fig_title[4] = {"Case I (k = 5e6 N/m, c = 8e4 N s/m, {/Symbol w} = 40{/Symbol p}): A-D identical",
-                              "Case II (k = 2e8 N/m, c = 5.06e5 N s/m, {/Symbol w} = 40{/Symbol p})",
-                              "Case III (k = 2e8 N/m, c = 5.06e5 N s/m, {/Symbol w} = 80{/Symbol p}): two periods",
-                              "Case IV (k = 2e8 N/m, c = 2.53e6 N s/m, {/Symbol w} = 80{/Symbol p})"};
+  const char *fig_title[4] = {"Case I (k = 5e6 N/m, c = 8e4 N s/m, ω = 40π rad/s): A-D identical",
+                              "Case II (k = 2e8 N/m, c = 5.06e5 N s/m, ω = 40π rad/s)",
+                              "Case III (k = 2e8 N/m, c = 5.06e5 N s/m, ω = 80π rad/s): two periods",
+                              "Case IV (k = 2e8 N/m, c = 2.53e6 N s/m, ω = 80π rad/s)"};
   const char *paper_fig[4] = {"Fig. 5", "Fig. 6", "Fig. 7", "Figs. 8 and 9"};
   for (int c = 0; c < 4; c++) {
     int periods = 1, shift[4] = {0, 0, 0, 0};
@@ -511,7 +511,17 @@ static int roller_part(const topic_opts *o, report *r) {
     roller_table(r, cs, trs);
     roller_measure(cs, &m);
     roller_statements(r, cs, &m);
+    size_t before = report_claim_count(r);
     roller_claims(r, cs, &m);
+    size_t hold = 0, all = report_claim_count(r) - before;
+    for (size_t i = before; i < report_claim_count(r); i++)
+      hold += report_claim_at(r, i)->verdict == 1;
+    if (hold == all)
+      report_headline(r, "Jönsson et al. 2005, the vibratory roller", "qualitative",
+                      "all %zu of the paper's statements hold", all);
+    else
+      report_headline(r, "Jönsson et al. 2005, the vibratory roller", "qualitative",
+                      "%zu of the paper's %zu statements hold", hold, all);
     roller_figures(r, cs);
   }
   for (int c = 0; c < 4; c++)
@@ -781,11 +791,11 @@ static void pendulum_figures(report *r, const pmodel pm[3], double dt, double sh
                          "set multiplot layout 2,1 title 'Two impacting pendulums (Poursina and Nikravesh 2020, Fig. "
                          "11)'\n"
                          "set key outside right top\nset lmargin 12\nset rmargin 22\nset xrange [0:8]\n"
-                         "set xlabel ''\nset ylabel \"{/Symbol q}_1' (rad/s)\"\n"
+                         "set xlabel ''\nset ylabel \"θ_1' (rad/s)\"\n"
                          "plot 'pendulum.dat' index 0 u 1:2 w l lw 2 lc rgb '#000000' dt 1 t 'impulse', "
                          "'pendulum.dat' index 1 u 1:2 w l lw 2 lc rgb '#d62728' dt 2 t 'c_{opt}', "
                          "'pendulum.dat' index 2 u 1:2 w l lw 2 lc rgb '#1f77b4' dt 3 t 'Flores'\n"
-                         "set xlabel 't (s)'\nset ylabel \"{/Symbol q}_2' (rad/s)\"\n"
+                         "set xlabel 't (s)'\nset ylabel \"θ_2' (rad/s)\"\n"
                          "plot 'pendulum.dat' index 0 u 1:3 w l lw 2 lc rgb '#000000' dt 1 notitle, "
                          "'pendulum.dat' index 1 u 1:3 w l lw 2 lc rgb '#d62728' dt 2 notitle, "
                          "'pendulum.dat' index 2 u 1:3 w l lw 2 lc rgb '#1f77b4' dt 3 notitle\n"
@@ -808,7 +818,7 @@ static void pendulum_figures(report *r, const pmodel pm[3], double dt, double sh
              "1e-12) plus the located start and end.",
              cop->imp[0].c, flo->imp[0].c);
     report_figure(r, "pendulum_contact", cap,
-                  "set xlabel 'penetration {/Symbol d} (mm)'\nset ylabel 'contact force (kN)'\n"
+                  "set xlabel 'penetration δ (mm)'\nset ylabel 'contact force (kN)'\n"
                   "plot 'pendulum_contact.dat' index 0 u 1:2 w l lw 2 lc rgb '#d62728' dt 1 t 'c_{opt}', "
                   "'pendulum_contact.dat' index 1 u 1:2 w l lw 2 lc rgb '#1f77b4' dt 1 t 'Flores (Hunt-Crossley)'");
   }
@@ -837,6 +847,11 @@ static int pendulum_part(const topic_opts *o, report *r) {
     pendulum_claims(r, pm, &base, &shift_copt, &shift_flores, &fe);
     rc = pendulum_eq52(r, pm, &base, inv, iws);
   }
+  if (!rc)
+    report_headline(r, "Poursina & Nikravesh 2020, §6, two pendulums", "c_opt follows the impulse method",
+                    "it does: 3rd impact %.2g ms from the impulse model's (Hunt–Crossley with Flores's damping: "
+                    "%.0f ms); Eq. (52)'s damping rebounds with e = %.5f instead of 0.3",
+                    shift_copt, shift_flores, report_claim_value(r, "pendulum-eq52-eout"));
   if (!rc)
     pendulum_figures(r, pm, dt, shift_copt, shift_flores, fe);
   for (int m = 0; m < 3; m++) {

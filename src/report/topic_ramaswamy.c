@@ -177,7 +177,7 @@ static void eps_figure(report *r, const double A[3], const double Bt[3]) {
                   "Signed relative error of Ramaswamy & Humbert's ε(e) against the exact relation, 0.01 ≤ e ≤ 1 "
                   "(steps of 0.001): published α = 1.381, β = 0.451; least squares and minimax from "
                   "ramaswamy_eps.h. The minimax error equioscillates; the claim is 0.062 %.",
-                  "set xlabel 'e'\nset ylabel 'relative error of {/Symbol e}(e), %'\nset yrange [-4:4]\n"
+                  "set xlabel 'e'\nset ylabel 'relative error of ε(e), %'\nset yrange [-4:4]\n"
                   "plot 'ramaswamy_eps.dat' u 1:2 w l lw 2 t 'published', '' u 1:3 w l lw 2 t 'least squares', "
                   "'' u 1:4 w l lw 2 t 'minimax', 0.062 w lines dt 3 lw 2.5 lc rgb 'black' t '+-0.062 % (claim)', "
                   "-0.062 w lines dt 3 lw 2.5 lc rgb 'black' notitle");
@@ -302,6 +302,8 @@ static int eps_section(const topic_opts *o, report *r, impactfit_impact_workspac
             "attains on the grid (its error equioscillates, Figure ramaswamy_eps).\n\n",
             100 * es[0].max, 100 * es[0].mean, 100 * es[0].rms, ne, emax_abs, 100 * emax_rel, 100 * emean_rel,
             100 * es[2].max);
+  report_headline(r, "Ramaswamy & Humbert, ε(e)", "0.062 % max error",
+                  "%.3g %% (the best constants of that form reach %.2g %%)", 100 * es[0].max, 100 * es[2].max);
   report_claim_f(r, "rh-eps-published-eout-rel-max", src,
                  "RH eps(e), published: max |e_out - e|/e of an impact simulated with their eps", 0.062, 100 * emax_rel,
                  "%", REPORT_AT_MOST, 0.0, 0.0, "impact engine, m = n = 1.5, mass = k = v = 1, e on [0.01, 1]");
@@ -441,6 +443,8 @@ static int dtau_audit(report *r, const dgrid *g, const double *cst, const double
   report_claim_f(r, "rh-dtau-best-max-lower-bound", src,
                  "RH dtau form: lower bound of the max error any constants reach, eps <= 20 (least-squares rms)", 0.237,
                  100 * lbound, "%", REPORT_AT_MOST, 0.0, 0.0, how);
+  report_headline(r, "Ramaswamy & Humbert, Δτ(ε, n)", "0.237 %", "%.2g %% on ε ≤ 20 (no constants go below %.2g %%)",
+                  100 * sp.max, 100 * lbound);
   return 0;
 }
 
@@ -574,7 +578,7 @@ static int dtau_profile(const topic_opts *o, report *r, const dgrid *g, const do
                "trapezoid weights, ridge 1e-4). Published b = 0.88; refitted b = %.4f.",
                h.ne, h.nn, cst[1]);
       report_figure(r, "ramaswamy_profile", cap,
-                    "set xlabel 'b'\nset ylabel 'rms relative error of {/Symbol Dt}, %'\nset logscale y\n"
+                    "set xlabel 'b'\nset ylabel 'rms relative error of Δτ, %'\nset logscale y\n"
                     "set arrow from 0.88, graph 0 to 0.88, graph 1 nohead dt 3 lw 2 lc rgb 'black'\n"
                     "plot 'ramaswamy_profile.dat' u 1:2 w lp lw 2 pt 7 t 'profile'");
     }
@@ -614,7 +618,7 @@ static void dtau_figures(report *r, const dgrid *g, const dgrid *gs_, const doub
              "0.237 %%.",
              step);
     report_figure(r, "ramaswamy_dtau", cap,
-                  "set xlabel '{/Symbol e}'\nset ylabel '|relative error| of {/Symbol Dt}, %'\nset logscale y\n"
+                  "set xlabel 'ε'\nset ylabel '|relative error| of Δτ, %'\nset logscale y\n"
                   "set format y '10^{%L}'\nset yrange [1e-4:20]\n"
                   "plot 'ramaswamy_dtau.dat' u 1:2 w l lw 2 lc 1 t 'published n = 1', '' u 1:3 w l lw 2 lc 2 t "
                   "'published n = 1.5', '' u 1:4 w l lw 2 lc 3 t 'published n = 2', '' u 1:5 w l lw 2 dt 2 lc 1 t "
@@ -630,16 +634,16 @@ static void dtau_figures(report *r, const dgrid *g, const dgrid *gs_, const doub
         size_t k = j * gs.ne + i;
         mx = fmax(mx, fabs(surrogate_fn(gs.eps[k], gs.n[k], s) / gs.dtau[k] - 1.0));
       }
-      fprintf(f, "%.6g %.6e\n", gs.eps[i], fmax(mx, 1e-14));
+      fprintf(f, "%.6g %.6e\n", gs.eps[i], mx > 0 ? mx : NAN); /* an exact 0 has no place on the log axis */
     }
     fclose(f);
     char cap[512];
     snprintf(cap, sizeof cap,
-             "Largest relative error over n in [1, 2] (%zu values) of the Δτ surrogate against "
-             "simulation, on %zu held-out values of ε in [0, %g]; target 1e-6.",
+             "Largest relative error |Δτ_surrogate/Δτ − 1| (a fraction, not %%) over n in [1, 2] (%zu values) of "
+             "the Δτ surrogate against simulation, on %zu held-out values of ε in [0, %g]; target 1e-6.",
              gs.nn, gs.ne, spp.eps_max);
     report_figure(r, "ramaswamy_surrogate", cap,
-                  "set xlabel '{/Symbol e}'\nset ylabel 'max relative error'\nset logscale y\nset format y '10^{%L}'\n"
+                  "set xlabel 'ε'\nset ylabel 'max |Δτ_{surrogate} / Δτ - 1|'\nset logscale y\nset format y '10^{%L}'\n"
                   "set yrange [1e-14:1e-5]\nplot 'ramaswamy_surrogate.dat' u 1:2 w l lw 2 t 'surrogate', 1e-6 w lines "
                   "dt 3 lw 2.5 "
                   "lc rgb 'black' t 'target'");

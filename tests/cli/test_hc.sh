@@ -130,7 +130,7 @@ relclose "$eps" 1.43275053327137502805 1e-15 || { echo "FAIL: hc-eps --e 0.5 gav
 lam=$("$BIN" hc-eps --e 0.5 --k 1e8 --v 2 --json | field lambda)
 relclose "$lam" 71637526.6635687514 1e-15 || { echo "FAIL: lambda = eps k / v gave $lam"; fail=$((fail + 1)); }
 # e = 1 gives exactly 0, every formula
-for f in hunt-crossley lankarani-nikravesh hu-guo flores exact zhang-2020 ramaswamy-humbert; do
+for f in hunt-crossley herbert-mcwhannell lee-wang lankarani-nikravesh gonthier zhiying-qishao flores hu-guo exact zhang-2020 ramaswamy-humbert; do
   [ "$("$BIN" hc-eps --e 1 --formula "$f" --json | field eps)" = 0 ] || { echo "FAIL: $f at e = 1"; fail=$((fail + 1)); }
 done
 [ "$("$BIN" hc-eps --e 0.1,0.2,0.3 --k 1,2 --v 1 --json | grep -c '')" = 6 ] || { echo "FAIL: hc-eps grid rows"; fail=$((fail + 1)); }
@@ -151,13 +151,15 @@ relclose "$(printf '%s' "$out" | field lambda)" 4e7 1e-9 || { echo "FAIL: identi
 for key in eps dtau omega_i e_sim dt_sim e_residual dt_residual; do
   printf '%s' "$out" | grep -q "\"$key\":[-0-9]" || { echo "FAIL: identify-hc --json lacks $key"; fail=$((fail + 1)); }
 done
-# the audit: 7 formulas, 3 sets of RH constants, 2 dtau surfaces; the exact formula is exact
+# the audit: 11 formulas, 3 sets of RH constants, 2 dtau surfaces; the exact formula is exact
 out=$("$BIN" hc-audit --points 11 --dtau-points 5 --dtau-n-points 3 --json)
-[ "$(printf '%s\n' "$out" | grep -c '"kind":"formula"')" = 7 ] || { echo "FAIL: audit formula rows"; fail=$((fail + 1)); }
+[ "$(printf '%s\n' "$out" | grep -c '"kind":"formula"')" = 11 ] || { echo "FAIL: audit formula rows"; fail=$((fail + 1)); }
 [ "$(printf '%s\n' "$out" | grep -c '"kind":"rh_eps_fit"')" = 3 ] || { echo "FAIL: audit RH rows"; fail=$((fail + 1)); }
 [ "$(printf '%s\n' "$out" | grep -c '"kind":"dtau"')" = 2 ] || { echo "FAIL: audit dtau rows"; fail=$((fail + 1)); }
-g=$(printf '%s\n' "$out" | grep '"formula":"gonthier"' | field e_err_max)
-awk -v g="$g" 'BEGIN { exit !(g != "" && g < 1e-12) }' || { echo "FAIL: audit gonthier e_err_max = $g"; fail=$((fail + 1)); }
+g=$(printf '%s\n' "$out" | grep '"formula":"exact"' | field e_err_max)
+awk -v g="$g" 'BEGIN { exit !(g != "" && g < 1e-12) }' || { echo "FAIL: audit exact e_err_max = $g"; fail=$((fail + 1)); }
+# gonthier is the closed form (1 - e^2)/e: at e = 0.5, 1.5
+relclose "$("$BIN" hc-eps --e 0.5 --formula gonthier --json | field eps)" 1.5 1e-15 || { echo "FAIL: gonthier closed form"; fail=$((fail + 1)); }
 # Hu-Guo at e = 0.01: 148.5 against the exact 100 (1/e to 40 digits)
 g=$(printf '%s\n' "$out" | grep '"formula":"hu-guo"' | field eps_err_max)
 relclose "$g" 0.485 1e-13 || { echo "FAIL: audit hu-guo eps_err_max = $g"; fail=$((fail + 1)); }

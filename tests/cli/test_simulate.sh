@@ -117,5 +117,23 @@ head -1 "$TMP/ok.csv" | grep -q '^t,delta,delta_dot,force,element,in_contact$' |
 [ ! -e "$TMP/bad.csv" ] || { echo "FAIL: failing run left a trace file"; fail=$((fail + 1)); }
 ls "$TMP" | grep -q '\.tmp\.' && { echo "FAIL: temporary files left behind"; fail=$((fail + 1)); }
 
+# --law approach-damper (law.h): the damper acts only while approaching. n = 1, m = 0, c = 2 xi:
+# a damped quarter cycle, then an undamped one: e = exp(-xi acos(xi)/sqrt(1 - xi^2)) under A and C
+for tr in A C; do
+  e=$("$BIN" simulate --law approach-damper --n 1 --m 0 --c 0.6 --transition $tr --json | sed 's/.*"e_out":\([^,]*\),.*/\1/')
+  awk -v e="$e" 'BEGIN { x = 0.3; want = exp(-x * atan2(sqrt(1 - x * x), x) / sqrt(1 - x * x));
+    d = e - want; if (d < 0) d = -d; exit !(d < 1e-10) }' || { echo "FAIL: approach-damper e_out $e ($tr)"; fail=$((fail + 1)); }
+done
+# zhang-alpha --law: the damping for e = 0.6 (n = 3/2, m = 1/4, SI units), simulated back
+c=$("$BIN" zhang-alpha --law approach-damper --n 1.5 --m 0.25 --e 0.6 --k 1e8 --mass 0.05 --v 2 --json | sed 's/.*"lambda":\([^,]*\),.*/\1/')
+e=$("$BIN" simulate --law approach-damper --n 1.5 --m 0.25 --c "$c" --k 1e8 --mass 0.05 --v 2 --json | sed 's/.*"e_out":\([^,]*\),.*/\1/')
+awk -v e="$e" 'BEGIN { d = e - 0.6; if (d < 0) d = -d; exit !(d < 1e-9) }' || { echo "FAIL: law round trip c = $c e = $e"; fail=$((fail + 1)); }
+expect 2 simulate --law nosuch --n 1 --c 1
+expect 2 simulate --law approach-damper --n 1 --c 1 --transition B
+expect 2 simulate --law approach-damper --n 1
+expect 2 simulate --law approach-damper --n 0 --c 1
+expect 2 zhang-alpha --law approach-damper --n 1.5 --m 0.25 --e 1
+expect 2 zhang-alpha --law power --n 1.5 --e 0.5
+
 echo "test_simulate.sh: $pass table cases passed, $fail failures"
 [ "$fail" = 0 ]

@@ -3,7 +3,8 @@
 """Checks the figures of a report directory (the SVGs gnuplot wrote for `impactfit reproduce`).
 
 For every figure: each plotted series is either in the legend or drawn exactly like a series that is
-(multi-panel figures repeat a panel's curves without repeating their legend); no two legend entries
+(multi-panel figures repeat a panel's curves without repeating their legend), and a shaded band (a filled
+area without line or marker) has a curve of its colour in the legend; no two legend entries
 share the same look (colour, dash pattern and marker); the legend entries counted in the SVG equal
 the titled series; every legend entry is dark enough to see on white; the axes are labelled; two series whose curves lie on top of each other carry
 different markers. Prints one line per problem; exit 1 when there is any.
@@ -28,9 +29,11 @@ def series(root):
             continue
         t = g.find("svg:title", NS)
         title = t.text.strip() if t is not None and t.text else None
-        strokes, dashes, marks, pts = set(), set(), set(), []
+        strokes, dashes, marks, pts, fills = set(), set(), set(), [], set()
         for el in g.iter():
             tag = el.tag.split("}")[-1]
+            if tag == "polygon" and el.get("fill") not in (None, "none"):
+                fills.add(re.sub(r"\s+", "", el.get("fill")))
             if tag == "path":
                 if el.get("stroke"):
                     strokes.add(re.sub(r"\s+", "", el.get("stroke")))
@@ -45,7 +48,7 @@ def series(root):
                 c = el.get("color") or el.get("stroke")
                 if c:
                     strokes.add(re.sub(r"\s+", "", c))
-        out.append((title, (tuple(sorted(strokes)), tuple(sorted(dashes)), tuple(sorted(marks))), pts))
+        out.append((title, (tuple(sorted(strokes)), tuple(sorted(dashes)), tuple(sorted(marks))), pts, fills))
     return out
 
 
@@ -76,8 +79,15 @@ def check(path):
     name = os.path.basename(path)
     if not ss:
         return [f"{name}: no plotted series"]
-    # gnuplot names a series without a legend entry (notitle) by its group id
-    ss = [(None if t and t.startswith("gnuplot_plot_") else t, st, p) for t, st, p in ss]
+    # gnuplot names a series without a legend entry (notitle) by its group id; a filled band (no line, no
+    # marker) is explained by the titled curve of its colour (a range drawn around its line)
+    line_colours = {c for t, st, _, _ in ss if t and not t.startswith("gnuplot_plot_") for c in st[0]}
+    bands = [(t, st, p, fl) for t, st, p, fl in ss if fl and not st[0] and not st[2]]
+    for t, st, p, fl in bands:
+        if not (t and not t.startswith("gnuplot_plot_")) and not fl <= line_colours:
+            problems.append(f"{os.path.basename(path)}: a filled band in {sorted(fl)} without a curve of its colour in the legend")
+    ss = [(t, st, p, fl) for t, st, p, fl in ss if (t, st, p, fl) not in bands]
+    ss = [(None if t and t.startswith("gnuplot_plot_") else t, st, p) for t, st, p, fl in ss]
     titled = [s for s in ss if s[0]]
     styles = {}
     for t, st, _ in titled:

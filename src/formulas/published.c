@@ -1,0 +1,700 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The reference table: every published restitution–damping formula impactfit knows of, with its
+ * source and model, and the audit that measures it under end conditions A and C
+ * (include/impactfit/formulas.h). The formulas themselves live where they are evaluated: the
+ * Hunt–Crossley ε(e) objects (formulas.c), the DEM codes' forms (dem.h), the restitution forms
+ * (visco.c); this file holds the table and the methods that audit each kind. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/common_impl.h"
+#include "impactfit/dem.h"
+#include "impactfit/formulas.h"
+#include "impactfit/hc.h"
+#include "impactfit/inverse.h"
+
+/* ---- Zhang et al. 2021, Eqs. (47)–(52) ---- */
+
+static const impactfit_zhang2021_fit zhang2021[] = {
+    {2.0, "Eq. (47)", {0.9404, 0.8356, -2.136, 1.363}},  {1.5, "Eq. (48)", {0.6181, -3.52, 0.899, 0.09025}},
+    {1.0, "Eq. (49)", {1.514, -14.14, 1.289, -0.2474}},  {0.65, "Eq. (50)", {2.5891, -20.41, 1.417, -0.3188}},
+    {0.5, "Eq. (51)", {2.9191, -22.63, 1.468, -0.3505}}, {0.25, "Eq. (52)", {2.911, -23.87, 1.517, -0.356}},
+};
+
+size_t impactfit_zhang2021_fit_count(void) { return sizeof zhang2021 / sizeof zhang2021[0]; }
+
+const impactfit_zhang2021_fit *impactfit_zhang2021_fit_at(size_t i) {
+  return i < impactfit_zhang2021_fit_count() ? &zhang2021[i] : NULL;
+}
+
+double impactfit_zhang2021_alpha(const impactfit_zhang2021_fit *f, double e) {
+  const double *c = f->c;
+  if (f == &zhang2021[0])
+    return ((c[3] * e + c[2]) * e + c[1]) * e + c[0];
+  return c[0] * exp(c[1] * e) + c[2] * exp(c[3] * e);
+}
+
+/* ---- the methods ---- */
+
+/* One audit point: |Δe| at the exact e, the formula's variable there, the exponents and the load. */
+typedef struct point {
+  double d, e, var, gtil, n, m;
+} point;
+
+typedef struct acc {
+  impactfit_published_audit_row *row;
+  double sum;
+  double tol;     /* valid_tol */
+  double bad_max; /* the largest exact e with |Δe| > tol (−inf: none) */
+  double *good;   /* the exact e of the points with |Δe| ≤ tol, to find e_valid */
+  size_t ngood, cap;
+} acc;
+
+static void acc_add(acc *a, const point *p) {
+  impactfit_published_audit_row *r = a->row;
+  a->sum += p->d;
+  if (!(p->d <= a->tol)) {
+    if (p->e > a->bad_max)
+      a->bad_max = p->e;
+  } else if (a->ngood < a->cap)
+    a->good[a->ngood++] = p->e;
+  r->points++;
+  if (p->d > r->max || r->points == 1) {
+    r->max = p->d;
+    r->e_at_max = p->e;
+    r->var_at_max = p->var;
+    r->gtil_at_max = p->gtil;
+    r->n_at_max = p->n;
+    r->m_at_max = p->m;
+  }
+}
+
+/* A failure to separate: e_real = 0, so |Δe| is the formula's e (counted as a failure). */
+static void acc_nosep(acc *a, point *p) {
+  a->row->failures++;
+  acc_add(a, p);
+}
+
+typedef struct audit_ctx {
+  impactfit_impact_workspace *ws;
+  impactfit_inverse_workspace *iws;
+  const impactfit_transition *tr;
+  const impactfit_published_audit_params *p;
+  const impactfit_published *f;
+  acc a;
+} audit_ctx;
+
+struct impactfit_published_method {
+  const char *name;
+  int (*audit)(audit_ctx *c, impactfit_error *err);
+};
+
+static double grid_e(const impactfit_published_audit_params *p, size_t i) {
+  return (p->points == 1) ? p->e_min : p->e_min + (p->e_max - p->e_min) * (double)i / (double)(p->points - 1);
+}
+
+/* Simulates the scaled impact (n, m, ζ) with a constant load (scaled acceleration) under the
+ * audit's transition: 0 and *e_out, 1 when the bodies do not separate (ENOSEP), or the engine's
+ * failure status (negative, err filled). With a load under C the body leaves the element at
+ * δ_sep > 0 and then flies against the load to δ = 0: the restitution there (where condition A and
+ * Chatterjee et al. measure it) is √(e_out² − 2 accel δ_sep) in the scaled units (v = δ_m0 = 1);
+ * when the load turns the body back before δ = 0 it never rebounds: 1 as for no separation. */
+static int simulate(audit_ctx *c, double n, double m, double zeta, double accel, double *e_out, impactfit_error *err) {
+  impactfit_impact_params ip = impactfit_impact_scaled_params(n, m, zeta);
+  ip.transition = c->tr;
+  ip.locate_extrema = 0;
+  ip.accel = accel;
+  impactfit_impact_result r;
+  impactfit_error e2;
+  int st = impactfit_impact_solve(c->ws, &ip, &r, &e2);
+  if (st == IMPACTFIT_ENOSEP)
+    return 1;
+  if (st) {
+    if (err)
+      *err = e2;
+    return st;
+  }
+  if (accel > 0.0 && c->tr == impactfit_transition_C) {
+    double q = r.e_out * r.e_out - 2.0 * accel * r.delta_sep;
+    if (!(q > 0.0))
+      return 1;
+    *e_out = sqrt(q);
+  } else
+    *e_out = r.e_out;
+  return 0;
+}
+
+/* Records the point of a formula that gives damping for a target e: e_real simulated (or exact). */
+static int record_damping(audit_ctx *c, double e, int sim, double e_real, double var, double n, double m) {
+  point pt = {0, e, var, 0.0, n, m};
+  if (sim == 1) {
+    pt.d = e;
+    acc_nosep(&c->a, &pt);
+  } else {
+    pt.d = fabs(e_real - e);
+    acc_add(&c->a, &pt);
+  }
+  return 0;
+}
+
+/* eps(e): a Hunt–Crossley formula of formulas.h; λ = ε with k = mass = v = 1 (n = m = 3/2; e_out
+ * does not depend on n). */
+static int audit_eps(audit_ctx *c, impactfit_error *err) {
+  const impactfit_formula *f = impactfit_formula_from_name(c->f->data);
+  if (!f)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no formula '%s'", (const char *)c->f->data);
+  for (size_t i = 0; i < c->p->points; i++) {
+    double e = grid_e(c->p, i), eps, eo = 0.0;
+    int st = impactfit_formula_eps(f, e, &eps, err);
+    if (st)
+      return st;
+    /* scaled problem: k = (n+1)/2, mass = v = 1, δ_m0 = 1: ζ = λ δ_m0^(n+1)/(mass v) and
+     * ε = λ v/k, so ζ = K ε */
+    int s = simulate(c, 1.5, 1.5, 1.25 * eps, 0.0, &eo, err);
+    if (s < 0)
+      return s;
+    record_damping(c, e, s, eo, NAN, 1.5, 1.5);
+  }
+  return 0;
+}
+
+/* dem: a DEM code's form of dem.h, through its own audit. */
+static int audit_dem(audit_ctx *c, impactfit_error *err) {
+  const impactfit_dem_formula *f = impactfit_dem_formula_from_name(c->f->data);
+  if (!f)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no DEM formula '%s'", (const char *)c->f->data);
+  for (size_t i = 0; i < c->p->points; i++) {
+    double e = grid_e(c->p, i), z, eo = 0.0;
+    int st = impactfit_dem_zeta(f, e, &z, err);
+    if (st)
+      return st;
+    int s;
+    if (!f->hunt_crossley && fabs(f->m - 0.5 * (f->n - 1.0)) < 1e-15) {
+      impactfit_error e2;
+      st = impactfit_scale_invariant_e(f->n, z, c->tr, &eo, &e2);
+      s = (st == IMPACTFIT_ENOSEP) ? 1 : st ? -1 : 0;
+      if (s < 0) {
+        if (err)
+          *err = e2;
+        return st;
+      }
+    } else if ((s = simulate(c, f->n, f->m, z, 0.0, &eo, err)) < 0)
+      return s;
+    record_damping(c, e, s, eo, NAN, f->n, f->m);
+  }
+  return 0;
+}
+
+/* prefactor: c = a(e) √(mass k) with m = (n − 1)/2 at the listed n; e_real from the exact closed
+ * form (inverse.h), no simulation. */
+typedef struct prefactor {
+  double (*a)(double e, double n);
+  size_t nn;
+  double n[3];
+} prefactor;
+
+static int audit_prefactor(audit_ctx *c, impactfit_error *err) {
+  const prefactor *pf = c->f->data;
+  for (size_t j = 0; j < pf->nn; j++)
+    for (size_t i = 0; i < c->p->points; i++) {
+      double n = pf->n[j], e = grid_e(c->p, i), eo = 0.0, a = pf->a(e, n);
+      impactfit_error e2;
+      int st = impactfit_scale_invariant_e(n, a * sqrt(0.5 * (n + 1.0)), c->tr, &eo, &e2);
+      if (st && st != IMPACTFIT_ENOSEP) {
+        if (err)
+          *err = e2;
+        return st;
+      }
+      record_damping(c, e, st ? 1 : 0, eo, NAN, n, 0.5 * (n - 1.0));
+    }
+  return 0;
+}
+
+/* copt: Poursina & Nikravesh 2020, Eq. (49) with α(n), β(n) of Eqs. (46)–(47), m = 0, at
+ * n = 1 … 2: c for k = mass = v = 1, then ζ = c δ_m0/(mass v). */
+static int audit_copt(audit_ctx *c, impactfit_error *err) {
+  static const double ns[] = {1.0, 1.25, 1.5, 1.75, 2.0};
+  const impactfit_copt_formula *pf = impactfit_copt_formula_poursina2020;
+  for (size_t j = 0; j < sizeof ns / sizeof ns[0]; j++)
+    for (size_t i = 0; i < c->p->points; i++) {
+      double n = ns[j], e = grid_e(c->p, i), eo = 0.0;
+      double cc = impactfit_copt_closed_c(impactfit_copt_formula_alpha(pf, n), impactfit_copt_formula_beta(pf, n), n, e,
+                                          1.0, 1.0, 1.0);
+      /* ζ = c δ_m0/(mass v) with δ_m0 = ((n+1)/2)^(1/(n+1)) for k = mass = v = 1 */
+      double zeta = cc * pow(0.5 * (n + 1.0), 1.0 / (n + 1.0));
+      int s = simulate(c, n, 0.0, zeta, 0.0, &eo, err);
+      if (s < 0)
+        return s;
+      record_damping(c, e, s, eo, NAN, n, 0.0);
+    }
+  return 0;
+}
+
+/* zhang2021: α(e) of Eqs. (47)–(52), λ from Eq. (53), n = 3/2, in the scaled problem
+ * ζ = 3(1 − e)(m + 1) e^(−(m+1)/(n+1))/(4α) (inverse.h). */
+static int audit_zhang2021(audit_ctx *c, impactfit_error *err) {
+  for (size_t j = 0; j < impactfit_zhang2021_fit_count(); j++) {
+    const impactfit_zhang2021_fit *f = impactfit_zhang2021_fit_at(j);
+    for (size_t i = 0; i < c->p->points; i++) {
+      double e = grid_e(c->p, i), eo = 0.0, al = impactfit_zhang2021_alpha(f, e);
+      double zeta = 0.75 * (1.0 - e) * (f->m + 1.0) * pow(e, -(f->m + 1.0) / 2.5) / al;
+      int s = simulate(c, 1.5, f->m, zeta, 0.0, &eo, err);
+      if (s < 0)
+        return s;
+      record_damping(c, e, s, eo, NAN, 1.5, f->m);
+    }
+  }
+  return 0;
+}
+
+/* The exact ζ of every grid e for (n, m) under the audit's transition (continuation run); st[i] 0
+ * where solved. */
+static int exact_zetas(audit_ctx *c, double n, double m, double *zeta, int *st, impactfit_error *err) {
+  size_t np = c->p->points;
+  double *es = malloc(np * sizeof *es);
+  impactfit_inverse_result *res = malloc(np * sizeof *res);
+  if (!es || !res) {
+    free(es);
+    free(res);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+  }
+  /* from e near 1 down: the continuation follows ζ from 0 */
+  for (size_t i = 0; i < np; i++)
+    es[i] = grid_e(c->p, np - 1 - i);
+  impactfit_inverse_params ip = impactfit_inverse_default_params();
+  ip.n = n;
+  ip.m = m;
+  ip.transition = c->tr;
+  ip.surrogate_guess = 0;
+  int *s2 = malloc(np * sizeof *s2);
+  if (!s2) {
+    free(es);
+    free(res);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+  }
+  impactfit_error e2;
+  impactfit_inverse_solve_run(c->iws, &ip, es, np, res, s2, &e2);
+  for (size_t i = 0; i < np; i++) {
+    zeta[np - 1 - i] = res[i].zeta;
+    st[np - 1 - i] = s2[i];
+  }
+  (void)err;
+  free(es);
+  free(res);
+  free(s2);
+  return 0;
+}
+
+/* visco-series: e(x) of the Pöschel group against the exact e at x = ζ/(5/4)^(3/5). */
+static int audit_visco(audit_ctx *c, impactfit_error *err) {
+  int order = *(const int *)c->f->data;
+  size_t np = c->p->points;
+  double *z = malloc(np * sizeof *z);
+  int *st = malloc(np * sizeof *st);
+  if (!z || !st) {
+    free(z);
+    free(st);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+  }
+  int rc = exact_zetas(c, 1.5, 0.5, z, st, err);
+  for (size_t i = 0; !rc && i < np; i++) {
+    if (st[i]) {
+      c->a.row->failures++;
+      continue;
+    }
+    double e = grid_e(c->p, i), x = impactfit_visco_x_from_zeta(z[i]);
+    point pt = {fabs(impactfit_visco_e_series(order, x) - e), e, x, 0.0, 1.5, 0.5};
+    acc_add(&c->a, &pt);
+  }
+  free(z);
+  free(st);
+  return rc;
+}
+
+/* cjb: Chatterjee, James & Brogliato, at (α, β) = (3/2, 3/2), (3/2, 1), (1, 1) (order 3: (3/2, 3/2)
+ * only); unloaded against the exact e of the inverse solver, loaded (g̃ of the parameters) against
+ * simulations at the same γ. */
+static int audit_cjb(audit_ctx *c, impactfit_error *err) {
+  static const double ab[3][2] = {{1.5, 1.5}, {1.5, 1.0}, {1.0, 1.0}};
+  int order = *(const int *)c->f->data;
+  size_t np = c->p->points, ncase = (order == 3) ? 1 : 3;
+  double *z = malloc(np * sizeof *z);
+  int *st = malloc(np * sizeof *st);
+  if (!z || !st) {
+    free(z);
+    free(st);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+  }
+  int rc = 0;
+  for (size_t k = 0; k < ncase && !rc; k++) {
+    double al = ab[k][0], be = ab[k][1], n = al, m = be - 1.0, K = 0.5 * (al + 1.0);
+    if ((rc = exact_zetas(c, n, m, z, st, err)))
+      break;
+    for (int loaded = 0; loaded < 2 && !rc; loaded++) {
+      if (loaded && !(c->p->gtil > 0.0))
+        break;
+      for (size_t i = 0; i < np && !rc; i++) {
+        if (st[i]) {
+          c->a.row->failures++;
+          continue;
+        }
+        impactfit_impact_params ip = impactfit_impact_scaled_params(n, m, z[i]);
+        /* their g̃ = K^(−1/(α+1)) accel for k = K, mass = v = 1 */
+        ip.accel = loaded ? c->p->gtil * pow(K, 1.0 / (al + 1.0)) : 0.0;
+        double gam, gt, ef, ereal = grid_e(c->p, i);
+        if ((rc = impactfit_cjb_scaled(&ip, &gam, &gt, err)))
+          break;
+        if (loaded) {
+          int s = simulate(c, n, m, z[i], ip.accel, &ereal, err);
+          if (s < 0) {
+            rc = s;
+            break;
+          }
+          if (s == 1)
+            ereal = 0.0;
+        }
+        if ((rc = impactfit_cjb_e(order, al, be, gam, gt, &ef, err)))
+          break;
+        point pt = {fabs(ef - ereal), ereal, gam, gt, n, m};
+        if (loaded && ereal == 0.0)
+          acc_nosep(&c->a, &pt);
+        else
+          acc_add(&c->a, &pt);
+      }
+    }
+  }
+  free(z);
+  free(st);
+  return rc;
+}
+
+/* lambert: Carvalho & Martins' closed form against the allocation-free solver of hc.h. */
+static int audit_lambert(audit_ctx *c, impactfit_error *err) {
+  for (size_t i = 0; i < c->p->points; i++) {
+    double e = grid_e(c->p, i), eps, el, ex;
+    int st = impactfit_hc_eps(e, &eps, err);
+    if (!st)
+      st = impactfit_hc_e_lambert(eps, &el, err);
+    if (!st)
+      st = impactfit_hc_e(eps, &ex, err);
+    if (st)
+      return st;
+    point pt = {fabs(el - ex), ex, eps, 0.0, NAN, NAN};
+    acc_add(&c->a, &pt);
+  }
+  return 0;
+}
+
+static const impactfit_published_method m_eps = {"eps(e)", audit_eps};
+static const impactfit_published_method m_dem = {"dem", audit_dem};
+static const impactfit_published_method m_prefactor = {"prefactor", audit_prefactor};
+static const impactfit_published_method m_copt = {"copt", audit_copt};
+static const impactfit_published_method m_zhang2021 = {"zhang2021", audit_zhang2021};
+static const impactfit_published_method m_visco = {"visco-series", audit_visco};
+static const impactfit_published_method m_cjb = {"cjb", audit_cjb};
+static const impactfit_published_method m_lambert = {"lambert", audit_lambert};
+
+/* ---- the data of the entries ---- */
+
+static double xi_tensile(double e) { /* ξ = −ln e/√(π² + ln² e): the half-period inverse (A) */
+  double L = log(e);
+  return -L / sqrt(IMPACTFIT__PI * IMPACTFIT__PI + L * L);
+}
+
+static double a_feng(double e, double n) { return sqrt(2.0 * (n + 1.0)) * xi_tensile(e); }
+
+static double a_norouzi(double e, double n) {
+  (void)n;
+  double L = log(e);
+  return 2.2664 * fabs(L) / sqrt(10.1354 + L * L);
+}
+
+static double a_kv_clamped(double e, double n) {
+  (void)n;
+  double xi = 0.0;
+  impactfit_dem_damping_ratio(e, 1, &xi, NULL);
+  return 2.0 * xi;
+}
+
+static const prefactor pf_feng = {a_feng, 3, {1.0, 1.5, 2.0}};
+static const prefactor pf_norouzi = {a_norouzi, 1, {1.5}};
+static const prefactor pf_kv = {a_kv_clamped, 1, {1.0}};
+static const int order1 = 1, order2 = 2, order3 = 3;
+
+#define HC_MODEL "m = n (Hunt-Crossley), any n"
+#define HC_ALT "impactfit hc-eps --e E (exact; --k --v for lambda)"
+#define NOT_FOUND NULL, NULL
+
+static const impactfit_published table[] = {
+    /* ---- Hunt–Crossley family ---- */
+    {"hunt-crossley", "Hunt & Crossley", 1975,
+     "Coefficient of restitution interpreted as damping in vibroimpact, J. Appl. Mech. 42 (1975) 440-445",
+     "10.1115/1.3423596", "quoted as Eq. (13) by Poursina & Nikravesh 2020", HC_MODEL, "A = C", "e near 1",
+     "eps = 3(1-e)/2", "", NAN, "seed paper 000 (Poursina & Nikravesh 2020, Eq. 13)", HC_ALT, &m_eps, "hunt-crossley"},
+    {"herbert-mcwhannell", "Herbert & McWhannell", 1977,
+     "Shape and frequency composition of pulses from an impact pair, J. Eng. Ind. 99 (1977) 513-518",
+     "10.1115/1.3439270", "not seen (paper not available here)", HC_MODEL, "A = C", "", "eps = 6(1-e)/((2e-1)^2+3)", "",
+     NAN, "L. Skrinjar's implementation of the models of Machado et al. 2012 (contact_model.py of his MBD_system code)",
+     HC_ALT, &m_eps, "herbert-mcwhannell"},
+    {"lee-wang", "Lee & Wang", 1983,
+     "On the dynamics of intermittent-motion mechanisms, Part 1, J. Mech. Transm. Autom. Des. 105 (1983) 534-540", "",
+     "not seen (paper not available here)", HC_MODEL, "A = C", "", "eps = 3(1-e)/4", "", NAN,
+     "L. Skrinjar's implementation of the models of Machado et al. 2012 (contact_model.py)", HC_ALT, &m_eps,
+     "lee-wang"},
+    {"lankarani-nikravesh", "Lankarani & Nikravesh", 1990,
+     "A contact force model with hysteresis damping for impact analysis of multibody systems, J. Mech. Des. 112 "
+     "(1990) 369-376",
+     "10.1115/1.2912617", "quoted as Eq. (14) by Poursina & Nikravesh 2020", HC_MODEL, "A = C", "e near 1",
+     "eps = 3(1-e^2)/4", "", NAN, "seed paper 000 (Eq. 14)", HC_ALT, &m_eps, "lankarani-nikravesh"},
+    {"gonthier", "Gonthier et al.", 2004,
+     "A regularized contact model with asymmetric damping and dwell-time dependent friction, Multibody Syst. Dyn. 11 "
+     "(2004) 209-233",
+     "10.1023/B:MUBO.0000029392.21648.bc",
+     "their approximation d = 1 - e^2 of Eqs. (18)-(19) of "
+     "Poursina & Nikravesh 2020",
+     HC_MODEL, "A = C", "", "eps = (1-e^2)/e", "", NAN,
+     "L. Skrinjar's implementation (d = 1 - c_r^2, ksi = d/c_r); the exact relation in seed paper 000, Eqs. 18-19",
+     HC_ALT, &m_eps, "gonthier"},
+    {"zhiying-qishao", "Zhiying & Qishao", 2006,
+     "Analysis of impact process based on restitution coefficient, J. Dyn. Control 4 (2006) 294-298", "",
+     "not seen (paper not available here)", HC_MODEL, "A = C", "", "eps = 3(1-e^2) exp(2(1-e))/4", "", NAN,
+     "L. Skrinjar's implementation of the models of Machado et al. 2012 (contact_model.py)", HC_ALT, &m_eps,
+     "zhiying-qishao"},
+    {"flores", "Ye, Li & Zhu; Flores et al.", 2011,
+     "Flores, Machado, Silva, Martins, On the continuous contact force models for soft materials in multibody "
+     "dynamics, Multibody Syst. Dyn. 25 (2011) 357-375; Ye, Li, Zhu, Earthq. Eng. Struct. Dyn. 38 (2009) 1135-1142",
+     "10.1007/s11044-010-9237-4", "quoted as Eq. (16) by Poursina & Nikravesh 2020", HC_MODEL, "A = C", "",
+     "eps = 8(1-e)/(5e)", "57.617 % max error in eps (quoted by Ramaswamy & Humbert)", NAN, "seed paper 000 (Eq. 16)",
+     HC_ALT, &m_eps, "flores"},
+    {"gharib-hurmuzlu", "Gharib & Hurmuzlu", 2012,
+     "A new contact force model for low coefficient of restitution impact, J. Appl. Mech. 79 (2012) 064506",
+     "10.1115/1.4006494", "not seen", HC_MODEL, "-", "", "form not found", "", NAN,
+     "form not found: searched the seed papers (cited by Zhang et al. 2021, Table 1, lost in the text extraction), "
+     "public code (the names appear in plotting scripts only) and web pages (the paper's first page only)",
+     HC_ALT, NOT_FOUND},
+    {"khatiwada", "Khatiwada et al.", 2014, "(reference not found)", "", "not seen", HC_MODEL, "-", "",
+     "form not found", "", NAN, "form not found: searched public code and web pages by name and by the reviews", HC_ALT,
+     NOT_FOUND},
+    {"hu-guo", "Hu & Guo", 2015,
+     "A dissipative contact force model for impact analysis in multibody dynamics, Multibody Syst. Dyn. 35 (2015) "
+     "131-151",
+     "10.1007/s11044-015-9453-z", "quoted as Eq. (15) by Poursina & Nikravesh 2020", HC_MODEL, "A = C", "",
+     "eps = 3(1-e)/(2e)", "47.768 % max error in eps (quoted by Ramaswamy & Humbert)", NAN, "seed paper 000 (Eq. 15)",
+     HC_ALT, &m_eps, "hu-guo"},
+    {"carvalho-martins", "Carvalho & Martins", 2019,
+     "Exact restitution and generalizations for the Hunt-Crossley contact model, Mech. Mach. Theory (2019)", "",
+     "not seen; e(eps) = (1 + W0(-(1+eps) exp(-(1+eps))))/eps derived here from the exact relation", HC_MODEL, "A = C",
+     "0 < e <= 1", "e = (1 + W0(-(1+eps) e^-(1+eps)))/eps (Lambert W)", "exact", 1e-9,
+     "derived from the exact relation (seed paper 000, Eqs. 18-19)", HC_ALT, &m_lambert, NULL},
+    {"carvalho-martins-inverse", "Carvalho & Martins", 2019, "their approximate inverse eps(e)", "", "not seen",
+     HC_MODEL, "A = C", "", "form not found", "", NAN,
+     "form not found: the paper is not available here and no public code implements it", HC_ALT, NOT_FOUND},
+    {"zhang-2020", "Zhang et al.", 2020,
+     "A continuous contact force model for impact analysis in multibody dynamics, Mech. Mach. Theory 153 (2020) "
+     "103946",
+     "10.1016/j.mechmachtheory.2020.103946", "as written in Zhang et al. 2021, Eqs. (48), (53)", HC_MODEL, "A = C", "",
+     "eps = 3(1-e)/(2 alpha e), alpha(e) of Zhang et al. 2021 Eq. (48)", "", NAN, "seed paper 001 (Eqs. 48, 53)",
+     HC_ALT, &m_eps, "zhang-2020"},
+    {"ramaswamy-humbert", "Ramaswamy & Humbert", 0,
+     "A continuous contact force model for highly damped impacts of arbitrary material and geometry (extended "
+     "abstract)",
+     "", "Eq. (6)", HC_MODEL, "A = C", "0.01 <= e <= 1", "Eq. (6), alpha = 1.381, beta = 0.451",
+     "0.062 % max error in eps", NAN, "seed paper 002 (Eq. 6)", HC_ALT, &m_eps, "ramaswamy-humbert"},
+    {"safaeifar-karimpour", "Safaeifar & Karimpour", 2022, "(reference not found)", "", "not seen", HC_MODEL, "-", "",
+     "form not found", "", NAN, "form not found: searched public code and web pages", HC_ALT, NOT_FOUND},
+    /* ---- linear damper (m = 0) ---- */
+    {"kv-clamped", "Butcher & Segalman; Schwager & Poschel", 2007,
+     "Schwager, Poschel, Coefficient of restitution and linear-dashpot model revisited, Granular Matter 9 (2007) "
+     "465-469; Butcher, Segalman, J. Appl. Mech. 67 (2000) 831-834",
+     "10.1007/s10035-007-0065-z", "quoted by Poursina & Nikravesh 2020, Eq. (55), xi < 1 branch",
+     "n = 1, m = 0 (Kelvin-Voigt)", "C", "", "e = exp(-2 xi acos(xi)/sqrt(1-xi^2)), inverted exactly", "exact", 1e-9,
+     "seed paper 000 (Eq. 55; its xi > 1 branch is wrong, see topic copt)",
+     "impactfit dem-audit --write-header (dem_damping.h, linear clamped)", &m_prefactor, &pf_kv},
+    {"poursina-nikravesh", "Poursina & Nikravesh", 2020,
+     "Optimal damping coefficient for a class of continuous contact models, Multibody Syst. Dyn. 50 (2020) 169-195",
+     "10.1007/s11044-020-09746-y", "Eqs. (46), (47), (49)", "m = 0, 1 <= n <= 2", "C", "0.45 <= e <= 1, 1 <= n <= 2",
+     "c = alpha(n) (e^beta(n) - 1) [k v^(n-1) mass^n]^(1/(n+1))", "", NAN, "seed paper 000",
+     "impactfit copt; generated/copt_surrogate.h", &m_copt, NULL},
+    {"zhang-2021", "Zhang et al.", 2021,
+     "Continuous contact force model with an arbitrary damping term exponent, Mech. Syst. Signal Process. 159 (2021) "
+     "107808",
+     "10.1016/j.ymssp.2021.107808", "Eqs. (47)-(53)", "n = 3/2, m = 2, 1.5, 1, 0.65, 0.5, 0.25", "C",
+     "0.01 <= e <= 0.99", "lambda of Eq. (53) with alpha(e) of Eqs. (47)-(52)", "", NAN, "seed paper 001",
+     "impactfit zhang-alpha; generated/zhang_c_surrogate.h", &m_zhang2021, NULL},
+    /* ---- m = (n − 1)/2 ---- */
+    {"antypov-elliott", "Antypov & Elliott", 2011,
+     "On an analytical solution for the damped Hertzian spring, EPL 94 (2011) 50004", "10.1209/0295-5075/94/50004",
+     "Eq. (17) as cited in YADE's HertzMindlin.cpp", "n = 3/2, m = 1/4", "A", "0 < e <= 1",
+     "c = sqrt(5) |ln e| sqrt(mass k)/sqrt(ln^2 e + pi^2)", "exact", 1e-9,
+     "YADE HertzMindlin.cpp (cites [Antypov2011] eq. 17); LIGGGHTS, Chrono, LAMMPS (dem.h: hertz-beta)",
+     "impactfit dem; generated/dem_damping.h", &m_dem, "hertz-beta"},
+    {"feng", "Feng", 2026,
+     "Exact phase-space analytical solution for the power-law damped contact oscillator, arXiv:2603.27764",
+     "10.48550/arXiv.2603.27764", "abstract", "m = (n-1)/2, any n >= 1", "A", "0 < e <= 1",
+     "c = sqrt(2(n+1)) |ln e| sqrt(mass k)/sqrt(pi^2 + ln^2 e)", "exact", 1e-9, "the paper's abstract (arXiv)",
+     "impactfit_dem_exact_prefactor (dem.h); generated/dem_damping.h", &m_prefactor, &pf_feng},
+    {"norouzi", "Norouzi et al.", 2016,
+     "Coupled CFD-DEM Modeling: Formulation, Implementation and Application to Multiphase Flows, Wiley (2016)", "",
+     "not seen", "n = 3/2, m = 1/4", "-", "", "c = 2.2664 |ln e| sqrt(mass k)/sqrt(10.1354 + ln^2 e)", "", NAN,
+     "DEMLab ContactForceN_ViscoElasticNonlinear.m (damping formula TTI, force clamped at zero), rlrangel/DEMLab",
+     "impactfit dem; generated/dem_damping.h", &m_prefactor, &pf_norouzi},
+    {"tsuji", "Tsuji et al.", 1992,
+     "Lagrangian numerical simulation of plug flow of cohesionless particles in a horizontal pipe, Powder Technol. "
+     "71 (1992) 239-250",
+     "10.1016/0032-5910(92)88030-L", "the polynomial LAMMPS uses (dem.h)", "n = 3/2, m = 1/4", "-", "",
+     "c = sqrt(2) (1.2728 - 4.2783 e + ... + 4.8218 e^6) sqrt(mass k) (LAMMPS's fit)", "", NAN,
+     "LAMMPS pair granular damping tsuji (dem.h)", "impactfit dem --code lammps", &m_dem, "tsuji"},
+    {"linear-log", "linear spring-dashpot (classic)", 0, "the damped oscillator's half period; MFiX, LAMMPS hooke", "",
+     "-", "n = 1, m = 0", "A", "0 < e <= 1", "c = 2 |ln e| sqrt(mass k)/sqrt(pi^2 + ln^2 e)", "exact", 1e-9,
+     "dem.h: linear-log", "impactfit dem; generated/dem_damping.h", &m_dem, "linear-log"},
+    /* ---- viscoelastic spheres ---- */
+    {"kuwabara-kono", "Kuwabara & Kono; Brilliantov et al.", 1996,
+     "Kuwabara, Kono, Jpn. J. Appl. Phys. 26 (1987) 1230; Brilliantov, Spahn, Hertzsch, Poschel, Model for "
+     "collisions in granular gases, Phys. Rev. E 53 (1996) 5382-5392",
+     "10.1103/PhysRevE.53.5382", "not seen; C1 = Gamma(3/5) sqrt(pi)/(2^(1/5) 5^(2/5) Gamma(21/10))",
+     "n = 3/2, m = 1/2 (viscoelastic)", "A", "x small", "e = 1 - C1 x, x = beta v^(1/5)", "", NAN,
+     "C1 in Chatterjee et al.'s toolbox (ConstCORCoeffs.m, C0 at alpha = beta = 3/2) and derived in tests",
+     "impactfit zhang-alpha --n 1.5 --m 0.5 (exact zeta; zeta = (5/4)^(3/5) x)", &m_visco, &order1},
+    {"ramirez-schwager-poschel", "Ramirez et al.; Schwager & Poschel", 2008,
+     "Ramirez, Poschel, Brilliantov, Schwager, Phys. Rev. E 60 (1999) 4465; Schwager, Poschel, Coefficient of "
+     "restitution for viscoelastic spheres: the effect of delayed recovery, Phys. Rev. E 78 (2008) 051304",
+     "10.1103/PhysRevE.60.4465", "not seen; C2 = (3/5) C1^2", "n = 3/2, m = 1/2 (viscoelastic)", "A (1999), C (2008)",
+     "x small", "e = 1 - C1 x + C2 x^2", "", NAN,
+     "C2 = 0.7982665553 in Chatterjee et al.'s toolbox (ConstCORCoeffs.m, 'constant from Schwager-Poschel')",
+     "impactfit zhang-alpha --n 1.5 --m 0.5", &m_visco, &order2},
+    {"ramirez-pade", "Ramirez et al.", 1999, "their Pade approximant of e(x)", "10.1103/PhysRevE.60.4465", "not seen",
+     "n = 3/2, m = 1/2 (viscoelastic)", "A", "", "form not found", "", NAN,
+     "coefficients not found: the abstract only (web pages); no public code found",
+     "impactfit zhang-alpha --n 1.5 --m 0.5", NOT_FOUND},
+    {"schwager-poschel-series", "Schwager & Poschel", 2008, "the complete series of e(x) with delayed recovery", "",
+     "not seen", "n = 3/2, m = 1/2 (viscoelastic)", "C", "", "form not found", "", NAN,
+     "coefficients not found: no text of the paper and no public code found (YADE's Mueller2011 model is not in "
+     "the YADE copies searched)",
+     "impactfit zhang-alpha --n 1.5 --m 0.5", NOT_FOUND},
+    {"muller-poschel-pade14", "Muller & Poschel", 2011,
+     "Collision of viscoelastic spheres: compact expressions for the coefficient of normal restitution, Phys. Rev. E "
+     "84 (2011) 021302 (Pade [1/4])",
+     "", "not seen", "n = 3/2, m = 1/2 (viscoelastic)", "C", "", "form not found", "", NAN,
+     "coefficients not found: the abstract only (arXiv 1102.5247)", "impactfit zhang-alpha --n 1.5 --m 0.5", NOT_FOUND},
+    {"muller-poschel-pade36", "Muller & Poschel", 2011, "the same, Pade [3/6]", "", "not seen",
+     "n = 3/2, m = 1/2 (viscoelastic)", "C", "", "form not found", "", NAN,
+     "coefficients not found: the abstract only (arXiv 1102.5247)", "impactfit zhang-alpha --n 1.5 --m 0.5", NOT_FOUND},
+    /* ---- any n, m with an external load ---- */
+    {"cjb-first", "Chatterjee, James & Brogliato", 2022,
+     "(journal not found here; MATLAB toolbox ChattAbhi/"
+     "Approx-ViscoElastic-CoR)",
+     "", "ConstCORCoeffs.m, getCOR.m 'ord1approx'", "n >= 1, m >= 0, load g~", "A", "",
+     "e = 1 - gamma C0 - gamma g~ C1", "", NAN, "their MATLAB toolbox (commit 258b137)",
+     "impactfit zhang-alpha (unloaded); simulate --accel", &m_cjb, &order1},
+    {"cjb-second", "Chatterjee, James & Brogliato", 2022, "the same", "", "analyticCOR.m with I, Q by quadrature",
+     "n >= 1, m >= 0, load g~", "A", "", "e = 1 - beta I gamma + beta^2 I (Q - I/2) gamma^2 (sqrt form beyond gamma_c)",
+     "", NAN, "their MATLAB toolbox (analyticCOR.m, VarCORCoeffsNumeric.m)", "impactfit zhang-alpha; simulate --accel",
+     &m_cjb, &order2},
+    {"cjb-sp", "Chatterjee, James & Brogliato", 2022, "the same", "", "getCOR.m 'ord2schw-pos'",
+     "n = 3/2, m = 1/2, load g~", "A", "", "e = 1 - gamma C0 - gamma g~ C1 + (9/4) 0.7982665553 gamma^2", "", NAN,
+     "their MATLAB toolbox (ConstCORCoeffs.m)", "impactfit zhang-alpha --n 1.5 --m 0.5; simulate --accel", &m_cjb,
+     &order3},
+    {"shen", "Shen et al.", 2018,
+     "A contact force model considering constant external forces for impact analysis in multibody dynamics, "
+     "Multibody Syst. Dyn. 44 (2018) 397-419",
+     "10.1007/s11044-018-09638-0", "not seen", "load", "-", "", "form not found", "", NAN,
+     "form not found: cited in the seed papers 000 and 001, no text or code found", "simulate --accel", NOT_FOUND},
+    /* ---- damping only while approaching ---- */
+    {"jankowski", "Jankowski", 2006,
+     "Analytical expression between the impact damping ratio and the coefficient of restitution in the non-linear "
+     "viscoelastic model of structural pounding, Earthq. Eng. Struct. Dyn. 35 (2006) 517-524 (model: EESD 34 (2005) "
+     "595-611)",
+     "10.1002/eqe.537", "not seen", "n = 3/2, m = 1/4, damper on approach only", "-", "", "form not found", "", NAN,
+     "form not confirmed: the papers are not available here (cited in the seed papers 000 and 001) and no public "
+     "implementation was found (public code searched for the form and its constants); the model itself is "
+     "simulated (law.h approach-damper)",
+     "impactfit_approach_damper_prefactor (formulas.h, exact); zhang-alpha --law approach-damper; simulate --law "
+     "approach-damper",
+     NOT_FOUND},
+    {"khatami", "Khatami et al.", 2019, "(reference not found)", "", "not seen", "damper on approach only", "-", "",
+     "form not found", "", NAN, "form not found: searched public code and web pages",
+     "impactfit_approach_damper_prefactor (formulas.h, exact for m = (n-1)/2); zhang-alpha --law approach-damper",
+     NOT_FOUND},
+};
+
+#define NPUB (sizeof table / sizeof table[0])
+
+size_t impactfit_published_count(void) { return NPUB; }
+
+const impactfit_published *impactfit_published_at(size_t i) { return i < NPUB ? &table[i] : NULL; }
+
+const impactfit_published *impactfit_published_from_name(const char *name) {
+  for (size_t i = 0; name && i < NPUB; i++)
+    if (strcmp(table[i].name, name) == 0)
+      return &table[i];
+  return NULL;
+}
+
+const char *impactfit_published_method_name(const impactfit_published *f) {
+  return (f && f->method) ? f->method->name : "";
+}
+
+impactfit_published_audit_params impactfit_published_audit_default_params(void) {
+  impactfit_published_audit_params p;
+  p.e_min = 0.01;
+  p.e_max = 0.99;
+  p.points = 99;
+  p.gtil = 0.1;
+  p.valid_tol = 0.01;
+  return p;
+}
+
+int impactfit_published_audit(impactfit_impact_workspace *ws, impactfit_inverse_workspace *iws,
+                              const impactfit_published *f, const impactfit_transition *tr,
+                              const impactfit_published_audit_params *p, impactfit_published_audit_row *row,
+                              impactfit_error *err) {
+  IMPACTFIT__GSL_SCOPE;
+  if (!ws || !f || !p || !row)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no workspace, formula, parameters or row given");
+  if (!f->method)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: not audited (%s)", f->name, f->found);
+  if (tr != impactfit_transition_A && tr != impactfit_transition_C)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "the audit is under condition A or C");
+  if (!(isfinite(p->e_min) && isfinite(p->e_max) && p->e_min > 0.0 && p->e_max < 1.0 && p->e_min <= p->e_max) ||
+      p->points < 1 || p->points > 100000 || ((p->points == 1) != (p->e_min == p->e_max)))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "the grid must be 1..1e5 points on 0 < e_min <= e_max < 1 (got %zu on [%.17g, %.17g])",
+                           p->points, p->e_min, p->e_max);
+  if (!(isfinite(p->valid_tol) && p->valid_tol > 0.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "valid_tol must be > 0 (got %.17g)", p->valid_tol);
+  if (!(isfinite(p->gtil) && p->gtil >= 0.0 && p->gtil <= 100.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "the load gtil must be in [0, 100] (got %.17g)", p->gtil);
+  impactfit_inverse_workspace *own = NULL;
+  if (!iws && !(iws = own = impactfit_inverse_alloc()))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+  impactfit_published_audit_row r;
+  memset(&r, 0, sizeof r);
+  r.formula = f;
+  r.transition = tr;
+  r.var_at_max = r.n_at_max = r.m_at_max = NAN;
+  /* the points of every method: at most 5 exponent cases × 2 loads × the grid */
+  size_t cap = 10 * p->points;
+  double *good = malloc(cap * sizeof *good);
+  if (!good) {
+    impactfit_inverse_free(own);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+  }
+  audit_ctx c = {ws, iws, tr, p, f, {&r, 0.0, p->valid_tol, -INFINITY, good, 0, cap}};
+  int st = f->method->audit(&c, err);
+  impactfit_inverse_free(own);
+  if (!st) {
+    /* e_valid: the smallest good e above every bad one */
+    double ev = INFINITY;
+    for (size_t i = 0; i < c.a.ngood; i++)
+      if (good[i] > c.a.bad_max && good[i] < ev)
+        ev = good[i];
+    r.e_valid = isfinite(ev) ? ev : NAN;
+  }
+  free(good);
+  if (st)
+    return st;
+  r.mean = r.points ? c.a.sum / (double)r.points : NAN;
+  *row = r;
+  return IMPACTFIT_OK;
+}
