@@ -21,7 +21,8 @@
 %     'model', S        the engine's contact model (default: its first)
 %     'version', S      the engine's version (default: Debian 12's)
 %     'integrator', S   the engine's integrator (default: the engine's default)
-%     'dt', S           the time step (s; default: the engine's default)
+%     'dt', S           the time step (s; default: the engine's default; Chrono has none: give it;
+%                       none for an adaptive integrator, all of Simbody's: dt is then NaN)
 %     'settings', ST    the model's settings in the engine's own names, e.g.
 %                       struct('solref', [0.02 1], 'solimp', [0.9 0.95 0.001 0.5 2])
 %

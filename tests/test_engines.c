@@ -16,7 +16,28 @@
  *     first order for Euler (halving dt halves the error).
  *  5. The mean over the phase against a second method: jumps of e(φ) located from e's values (not from
  *     the steppers' signatures) on 1024 samples, then GSL's adaptive qags on every piece.
- *  6. The registry: versions, run_here, the inverse's round trip, an unreachable e. */
+ *  6. The registry: versions, run_here, the inverse's round trip, an unreachable e.
+ *
+ * The adaptive (continuous) stepper against Kelvin–Voigt's exact e. Simbody (src/engines/simbody.c): the law
+ * against the source's formulas, the inverse against hc.h's exact relation (1 + ε)/(1 − e ε) = exp(ε (1 + e))
+ * with ε = (3/2) c v. Chrono (src/engines/chrono.c, formula only): the laws and the step maps derived here
+ * from the source reading, not from its code.
+ *
+ * ODE 0.16.2 (src/engines/ode.c; the engine itself: tests/engines/ode_impacts.c):
+ *  7. dWorldStep with the manual's erp = hk/(hk + c), cfm = 1/(hk + c) is backward Euler of the
+ *     spring–damper: with D = 1 + h(hk + c)/M, u' = (u − (hk/M) x)/D, x' = x + h u' (solved from
+ *     u' = u − (h/M)(k x' + c u'), not from the ERP/CFM row), while the row pushes, i.e. while
+ *     k x + (hk + c) u > 0 at the step start; after the first step where it would pull, the bodies fly
+ *     apart at that speed. Per phase with this map iterated, and the exact mean: e(φ) is linear in φ
+ *     between the roots (linear in φ) of the row's sign and of x_k, so the trapezoid rule on those
+ *     pieces is exact. The map's determinant is 1/D < 1 at every h: stable at any step.
+ *  8. The default hard contact (erp 0.2, cfm 1e-10, bounce 0): e = erp φ up to cfm M/h; with bounce
+ *     b ≥ erp: e = b at every phase; with b < erp: e = max(erp φ, b), mean erp/2 + b²/(2 erp).
+ *  9. dWorldQuickStep's n SOR sweeps from λ = 0 with relaxation w on one row: λ_n = (1 − (1 − w)^n) λ*
+ *     when dWorldStep's λ* > 0, 0 when λ* ≤ 0 (w ∈ (0, 2)).
+ * 10. dt → 0: the mean over the phase tends to law.h's continuous-time e of clamped Kelvin–Voigt at
+ *     first order.
+ * 11. The registry: ODE's models, the inverse's round trip, the unreachable e of issue 24's bullet. */
 #include <complex.h>
 #include <math.h>
 #include <stdio.h>
@@ -25,7 +46,12 @@
 
 #include <gsl/gsl_integration.h>
 
+#include <float.h>
+
+#include "impactfit/demcodes.h"
 #include "impactfit/engines.h"
+#include "impactfit/hc.h"
+#include "impactfit/impact.h"
 #include "impactfit/law.h"
 #include "impactfit/stepper.h"
 #include "testutil.h"
@@ -369,6 +395,654 @@ static void test_unreachable(void) {
   CHECK(s == 0 && fabs(S.e_mean - target) <= 1e-10, "unreachable: a value inside the range solves (%g)", target);
 }
 
+/* ---------------------------------------------------------------- Simbody and Chrono */
+
+#define R5 0.005
+#define M5 (4.0 / 3.0 * M_PI * R5 * R5 * R5 * 2500.0)
+
+static const impactfit_engine_model *find(const char *code, const char *version, const char *model) {
+  const impactfit_engine_model *md = NULL;
+  impactfit_error err;
+  int s = impactfit_engine_model_find(code, version, model, &md, &err);
+  CHECK(s == 0 && md, "find %s %s %s: %s", code, version ? version : "(default)", model ? model : "(first)",
+        s ? err.message : "");
+  return md;
+}
+
+static void set(impactfit_engine_request *r, const char *name, int count, double a, double b) {
+  impactfit_engine_setting *s = &r->settings[r->n_settings++];
+  s->name = name;
+  s->count = count;
+  s->values[0] = a;
+  s->values[1] = b;
+}
+
+/* ---------------------------------------------------------------- the adaptive stepper */
+
+/* Kelvin–Voigt f = k δ + c δ' under A: e = exp(−ζ π/√(1 − ζ²)), ζ = c/(2 √(k M)) */
+static void test_adaptive(void) {
+  impactfit_stepper st;
+  memset(&st, 0, sizeof st);
+  st.type = impactfit_stepper_continuous;
+  double k = 1e4, M = 0.01, zeta = 0.3;
+  st.law = impactfit_law_power_make(k, 1.0, 2.0 * zeta * sqrt(k * M), 0.0);
+  st.end = impactfit_transition_A;
+  st.mass = M;
+  st.dt = NAN; /* not used */
+  double exact = exp(-zeta * M_PI / sqrt(1.0 - zeta * zeta));
+  impactfit_step_stats S;
+  impactfit_error err;
+  int s = impactfit_step_phase_stats(&st, 2.0, &S, &err);
+  CHECK(s == 0, "adaptive phase stats: %s", s ? err.message : "");
+  CHECK_REL(S.e_mean, exact, 1e-10, "adaptive: e_mean = Kelvin-Voigt e");
+  CHECK(S.e_min == S.e_mean && S.e_max == S.e_mean && S.e_continuous == S.e_mean, "adaptive: min = max = mean");
+  CHECK(S.stable == 1 && S.pieces == 1 && S.impacts == 1, "adaptive: one stable piece");
+  impactfit_step_impact im;
+  s = impactfit_step_impact_at(&st, 2.0, 0.37, &im, &err);
+  CHECK(s == 0 && im.e == S.e_mean, "adaptive: the same e at every phase");
+  double dtmax = 0.0;
+  s = impactfit_step_max_stable_dt(&st, 2.0, &dtmax, &err);
+  CHECK(s == 0 && isinf(dtmax), "adaptive: no step to bound");
+  /* a fixed-step stepper still needs dt */
+  st.type = impactfit_stepper_euler;
+  CHECK(impactfit_step_phase_stats(&st, 2.0, &S, &err) == IMPACTFIT_EINVAL, "euler refuses dt = NaN");
+  CHECK(impactfit_stepper_type_from_name("continuous") == impactfit_stepper_continuous, "registered by name");
+  CHECK(impactfit_stepper_type_from_name("explicit-euler") && impactfit_stepper_type_from_name("frozen-force"),
+        "Chrono's step maps are registered");
+}
+
+/* ---------------------------------------------------------------- Simbody */
+
+/* The law of HuntCrossleyForce and of the compliant contact subsystem: K = (4/3) √R k^(3/2) with the
+ * surfaces' stiffness^(2/3) in series, n = m = 3/2, λ = (3/2) c K (from the source, Simbody 3.7). */
+static void test_simbody_law(void) {
+  const char *models[] = {"HuntCrossleyForce", "CompliantContactSubsystem"};
+  for (int mi = 0; mi < 2; mi++) {
+    const impactfit_engine_model *md = find("simbody", NULL, models[mi]);
+    if (!md)
+      return;
+    CHECK(md->run_here == 1 && md->adaptive && strstr(md->adaptive, "rkmerson"), "%s: run here, adaptive", models[mi]);
+    for (int plane = 1; plane >= 0; plane--) {
+      impactfit_engine_request r = impactfit_engine_default_request();
+      r.model = md;
+      r.bodies.plane = plane;
+      r.bodies.r2 = 0.012;
+      r.bodies.m2 = 0.02;
+      double E1 = 2e9, E2 = 5e7, c = 0.37;
+      set(&r, "stiffness", 2, E1, E2);
+      impactfit_stepper st;
+      impactfit_error err;
+      int s = impactfit_engine_stepper(&r, c, &st, &err);
+      CHECK(s == 0, "%s stepper: %s", models[mi], s ? err.message : "");
+      double R = plane ? R5 : R5 * 0.012 / (R5 + 0.012), M = plane ? M5 : M5 * 0.02 / (M5 + 0.02);
+      double kc = 1.0 / (pow(E1, -2.0 / 3.0) + pow(E2, -2.0 / 3.0)); /* k1 k2/(k1 + k2), ki = Ei^(2/3) */
+      double K = 4.0 / 3.0 * sqrt(R) * pow(kc, 1.5);
+      CHECK(st.type == impactfit_stepper_continuous && st.law.type == impactfit_law_power, "%s: continuous, power",
+            models[mi]);
+      CHECK_REL(st.law.p[0], K, 1e-13, "%s plane=%d: K", models[mi], plane);
+      CHECK(st.law.p[1] == 1.5 && st.law.p[3] == 1.5, "%s: n = m = 3/2", models[mi]);
+      CHECK_REL(st.law.p[2], 1.5 * c * K, 1e-13, "%s plane=%d: lambda = 1.5 c K", models[mi], plane);
+      CHECK_REL(st.mass, M, 1e-15, "%s plane=%d: M", models[mi], plane);
+      CHECK(st.end == impactfit_transition_C, "%s: clamped at zero", models[mi]);
+    }
+  }
+}
+
+/* The inverse against hc.h: c = ε(e)/(1.5 v), e independent of the stiffness, the masses and the radii;
+ * the naive c = (1 − e)/v gives e(ε = 1.5 (1 − e)). */
+static void test_simbody_solve(void) {
+  const impactfit_engine_model *md = find("simbody", "3.7", "HuntCrossleyForce");
+  if (!md)
+    return;
+  double es[] = {0.1, 0.3, 0.5, 0.7, 0.9}, vs[] = {0.3, 1.0, 3.0};
+  for (int i = 0; i < 5; i++)
+    for (int j = 0; j < 3; j++) {
+      impactfit_engine_request r = impactfit_engine_default_request();
+      r.model = md;
+      r.e = es[i];
+      r.v = vs[j];
+      if (j == 1) { /* two unequal spheres, other stiffnesses */
+        r.bodies.plane = 0;
+        r.bodies.r2 = 0.02;
+        r.bodies.m2 = 0.05;
+        set(&r, "stiffness", 2, 3e9, 2e6);
+      }
+      impactfit_engine_answer a;
+      impactfit_error err;
+      int s = impactfit_engine_solve(&r, &a, &err);
+      CHECK(s == 0 && a.reachable, "simbody solve e=%g v=%g: %s", es[i], vs[j], s ? err.message : "");
+      double eps, e_naive;
+      impactfit_hc_eps(es[i], &eps, NULL);
+      impactfit_hc_e(1.5 * (1.0 - es[i]), &e_naive, NULL);
+      CHECK_REL(a.value, eps / (1.5 * vs[j]), 1e-8, "simbody c for e=%g v=%g = eps(e)/(1.5 v)", es[i], vs[j]);
+      CHECK_ABS(a.e_mean, es[i], 1e-9, "simbody e_mean");
+      CHECK(a.e_min == a.e_mean && a.e_max == a.e_mean && a.e_continuous == a.e_mean && isnan(a.dt),
+            "simbody: adaptive answer (min = max = mean = continuous, dt NaN)");
+      CHECK_REL(a.naive_value, (1.0 - es[i]) / vs[j], 1e-15, "simbody naive c = (1 - e)/v");
+      CHECK_ABS(a.e_naive, e_naive, 2e-10, "simbody naive e = e_HC(1.5 (1 - e)) for e=%g", es[i]);
+    }
+  /* the issue's figures of the literature's c typed in at 1 m/s (Hunt-Crossley; Lankarani-Nikravesh
+   * c = (1 - e^2)/(2 v)), from hc.h: 0.516/0.663/0.909 and 0.665/0.725/0.913 to 3 digits */
+  double hc_fig[] = {0.516, 0.663, 0.909}, ln_fig[] = {0.665, 0.725, 0.913}, e3[] = {0.1, 0.5, 0.9};
+  for (int i = 0; i < 3; i++) {
+    double eh, el;
+    impactfit_hc_e(1.5 * (1.0 - e3[i]), &eh, NULL);
+    impactfit_hc_e(0.75 * (1.0 - e3[i] * e3[i]), &el, NULL);
+    CHECK_ABS(eh, hc_fig[i], 5e-4, "Hunt-Crossley's c typed in for e = %g", e3[i]);
+    CHECK_ABS(el, ln_fig[i], 5e-4, "Lankarani-Nikravesh's c typed in for e = %g", e3[i]);
+  }
+  /* an adaptive integrator takes no dt; unknown integrators are listed */
+  impactfit_engine_request r = impactfit_engine_default_request();
+  r.model = md;
+  r.e = 0.5;
+  r.dt = 1e-4;
+  impactfit_engine_answer a;
+  impactfit_error err;
+  CHECK(impactfit_engine_solve(&r, &a, &err) == IMPACTFIT_EINVAL && strstr(err.message, "takes no time step"),
+        "simbody refuses a dt: %s", err.message);
+  r.dt = NAN;
+  r.integrator = "rk4";
+  CHECK(impactfit_engine_solve(&r, &a, &err) == IMPACTFIT_EINVAL && strstr(err.message, "rkmerson"),
+        "simbody lists its integrators: %s", err.message);
+  /* RungeKuttaFeldberg's note gives e = 1/(1.5 c v) */
+  r.integrator = "rkfeldberg";
+  CHECK(impactfit_engine_solve(&r, &a, &err) == 0 && strstr(a.note, "1/(1.5 c v)"), "rkfeldberg note: %.900s", a.note);
+  /* the compliant contact subsystem has no default stiffness */
+  r.model = find("simbody", NULL, "CompliantContactSubsystem");
+  r.integrator = NULL;
+  CHECK(impactfit_engine_solve(&r, &a, &err) == IMPACTFIT_EINVAL && strstr(err.message, "stiffness"),
+        "ContactMaterial needs a stiffness: %s", err.message);
+  /* forward: the user's dissipation */
+  r.model = md;
+  r.e = NAN;
+  set(&r, "dissipation", 1, 0.5, 0.0);
+  CHECK(impactfit_engine_solve(&r, &a, &err) == 0, "simbody forward: %s", err.message);
+  double e05;
+  impactfit_hc_e(0.75, &e05, NULL);
+  CHECK_ABS(a.e_mean, e05, 2e-10, "simbody forward dissipation 0.5 at 1 m/s");
+}
+
+/* ---------------------------------------------------------------- Chrono */
+
+static int kind_is_hooke(const char *model) { return strncmp(model, "Hooke", 5) == 0 || !strcmp(model, "Flores"); }
+
+/* The laws, derived here from the source reading (docs/engines/CHRONO.md): E = 1/((1 − ν1²)/E1 + (1 − ν2²)/E2),
+ * M = m1 mw/(m1 + mw) at a wall (the fixed wall's mass counts), β = ln cr/√(ln² cr + π²),
+ *   Hertz: kn δ = (2/3) 2 E √(R δ) δ, gn = −2 √(5/6) β √(2 E √(R δ) M): K = (4/3) E √R, C = 2 √(5/6) |β| √(2 E √R M)
+ *   Hooke: K = a (M V²/a)^(1/5), a = (16/15) √R E; C = √(4 M K/(1 + (π/ln cr)²))
+ *   PlainCoulomb: Hertz with R = 1 in √(R δ)
+ *   kn/gn: Hertz K = R kn, C = R M gn; Hooke K = kn, C = M gn; PlainCoulomb K = kn, C = gn. */
+static void test_chrono_laws(void) {
+  struct {
+    const char *model;
+    double n, m;
+  } cases[] = {{"Hertz", 1.5, 0.25},
+               {"Hooke", 1.0, 0.0},
+               {"Flores", 1.0, 0.0},
+               {"PlainCoulomb", 1.5, 0.25},
+               {"Hertz kn/gn", 1.5, 0.5},
+               {"Hooke kn/gn", 1.0, 0.0},
+               {"PlainCoulomb kn/gn", 1.5, 0.5}};
+  double E1 = 7e7, E2 = 2e9, nu1 = 0.35, nu2 = 0.25, mw = 0.3, Reff = 0.004, V = 2.5, cr = 0.62, kn = 3e6, gn = 55;
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const impactfit_engine_model *md = find("chrono", NULL, cases[i].model);
+    if (!md)
+      return;
+    CHECK(md->run_here == 0 && strstr(md->integrators, "euler-implicit-linearized") == md->integrators,
+          "%s: formula only, the default timestepper first", cases[i].model);
+    for (int plane = 1; plane >= 0; plane--) {
+      impactfit_engine_request r = impactfit_engine_default_request();
+      r.model = md;
+      r.dt = 1e-5;
+      r.bodies.plane = plane;
+      r.bodies.r2 = 0.01;
+      r.bodies.m2 = 0.004;
+      int mat = strstr(cases[i].model, "kn/gn") == NULL;
+      if (mat) {
+        set(&r, "young_modulus", 2, E1, E2);
+        set(&r, "poisson_ratio", 2, nu1, nu2);
+      } else {
+        set(&r, "kn", 1, kn, 0);
+      }
+      set(&r, "wall_mass", 1, mw, 0);
+      if (strncmp(cases[i].model, "PlainCoulomb", 12) != 0 && strcmp(cases[i].model, "Hooke kn/gn") != 0)
+        set(&r, "eff_radius", 1, Reff, 0);
+      if (mat && kind_is_hooke(cases[i].model))
+        set(&r, "impact_velocity", 1, V, 0);
+      impactfit_stepper st;
+      impactfit_error err;
+      double p = mat ? cr : gn;
+      int s = impactfit_engine_stepper(&r, p, &st, &err);
+      CHECK(s == 0, "chrono %s stepper: %s", cases[i].model, s ? err.message : "");
+      double Mdyn = plane ? M5 : M5 * 0.004 / (M5 + 0.004);
+      double M = plane ? M5 * mw / (M5 + mw) : Mdyn;
+      double E = 1.0 / ((1 - nu1 * nu1) / E1 + (1 - nu2 * nu2) / E2);
+      double L = log(cr), beta = L / sqrt(L * L + M_PI * M_PI), K = 0, C = 0;
+      const char *mo = cases[i].model;
+      if (!strcmp(mo, "Hertz")) {
+        K = 4.0 / 3.0 * E * sqrt(Reff);
+        C = 2 * sqrt(5.0 / 6) * fabs(beta) * sqrt(2 * E * sqrt(Reff) * M);
+      } else if (!strcmp(mo, "Hooke") || !strcmp(mo, "Flores")) {
+        double a = 16.0 / 15.0 * sqrt(Reff) * E;
+        K = a * pow(M * V * V / a, 0.2);
+        C = sqrt(4 * M * K / (1 + (M_PI / L) * (M_PI / L)));
+      } else if (!strcmp(mo, "PlainCoulomb")) {
+        K = 4.0 / 3.0 * E;
+        C = 2 * sqrt(5.0 / 6) * fabs(beta) * sqrt(2 * E * M);
+      } else if (!strcmp(mo, "Hertz kn/gn")) {
+        K = Reff * kn;
+        C = Reff * M * gn;
+      } else if (!strcmp(mo, "Hooke kn/gn")) {
+        K = kn;
+        C = M * gn;
+      } else {
+        K = kn;
+        C = gn;
+      }
+      CHECK(st.type == impactfit_stepper_euler && st.end == impactfit_transition_C, "%s: euler, clamped", mo);
+      CHECK_REL(st.law.p[0], K, 1e-13, "chrono %s plane=%d: K", mo, plane);
+      CHECK_REL(st.law.p[2], C, 1e-13, "chrono %s plane=%d: C", mo, plane);
+      CHECK(st.law.p[1] == cases[i].n && st.law.p[3] == cases[i].m, "chrono %s: n, m", mo);
+      CHECK_REL(st.mass, Mdyn, 1e-15, "chrono %s plane=%d: the bodies' own mass steps", mo, plane);
+    }
+  }
+}
+
+/* versions: 4.0.0 on (3.0.0 had R = 1 m); Flores from 6.0.0 (5.0.x: no normal force) */
+static void test_chrono_versions(void) {
+  const impactfit_engine_model *md;
+  impactfit_error err;
+  CHECK(impactfit_engine_model_find("chrono", "4.0.0", "Hertz", &md, &err) == 0, "Hertz 4.0.0");
+  CHECK(impactfit_engine_model_find("chrono", "10.0.0", "Hertz", &md, &err) == 0, "Hertz 10.0.0");
+  CHECK(impactfit_engine_model_find("chrono", "3.0.0", "Hertz", &md, &err) == IMPACTFIT_EINVAL, "not 3.0.0");
+  CHECK(impactfit_engine_model_find("chrono", "5.0.1", "Flores", &md, &err) == IMPACTFIT_EINVAL, "Flores not 5.0.1");
+  CHECK(impactfit_engine_model_find("chrono", "6.0.0", "Flores", &md, &err) == 0, "Flores 6.0.0");
+  CHECK(strcmp(impactfit_engine_default_version("chrono"), "10.0.0") == 0, "chrono's newest version read");
+  CHECK(impactfit_engine_model_find("chrono", NULL, "Hertz", &md, &err) == 0, "Hertz default");
+  impactfit_engine_request r = impactfit_engine_default_request();
+  r.model = md;
+  r.e = 0.5;
+  impactfit_engine_answer a;
+  CHECK(impactfit_engine_solve(&r, &a, &err) == IMPACTFIT_EINVAL && strstr(err.message, "give dt"),
+        "chrono has no default step: %s", err.message);
+}
+
+/* Chrono's timestep as derived from ChTimestepperEulerImplicitLinearized and ChContactSMC (the force of the
+ * step's start, stored; v' = v + h F/m; x' = x + h v'), written out here for the Hertz model with
+ * material properties, against impactfit_step_impact_at; and the other two maps. */
+static double chrono_hertz_force(double x, double u, double E, double R, double M, double cr) {
+  double L = log(cr), beta = L / sqrt(L * L + M_PI * M_PI);
+  double Sn = 2 * E * sqrt(R * x), kn = 2.0 / 3.0 * Sn, gn = -2 * sqrt(5.0 / 6) * beta * sqrt(Sn * M);
+  double f = kn * x + gn * u; /* Fn = kn δ − gn v_n with v_n = −δ' */
+  return f < 0 ? 0 : f;
+}
+
+static double chrono_impact(int map, double v, double phi, double h, double E, double R, double Mcode, double m,
+                            double cr) {
+  double x = (phi - 2.0) * v * h, u = v;
+  for (long k = 0; k < 10000000L; k++) {
+    double f = x > 0 ? chrono_hertz_force(x, u, E, R, Mcode, cr) : 0.0, a = -f / m;
+    if (map == 0) { /* linearized implicit Euler */
+      u += h * a;
+      x += h * u;
+    } else if (map == 1) { /* EULER_EXPLICIT */
+      x += h * u;
+      u += h * a;
+    } else { /* RUNGE_KUTTA: the stored force over the step */
+      x += h * u + 0.5 * h * h * a;
+      u += h * a;
+    }
+    if (k > 2 && x <= 0 && u < 0 && f == 0)
+      return -u / v;
+  }
+  return NAN;
+}
+
+static void test_chrono_steps(void) {
+  const impactfit_engine_model *md = find("chrono", NULL, "Hertz");
+  if (!md)
+    return;
+  const char *ints[] = {"euler-implicit-linearized", "euler-explicit", "runge-kutta"};
+  double E = 1e7, nu = 0.3, cr = 0.45, h = 2e-5, v = 1.3;
+  double Es = 1.0 / (2 * (1 - nu * nu) / E), Mcode = M5 * 1.0 / (M5 + 1.0);
+  for (int mi = 0; mi < 3; mi++) {
+    impactfit_engine_request r = impactfit_engine_default_request();
+    r.model = md;
+    r.dt = h;
+    r.v = v;
+    r.integrator = ints[mi];
+    set(&r, "young_modulus", 2, E, E);
+    set(&r, "poisson_ratio", 2, nu, nu);
+    impactfit_stepper st;
+    impactfit_error err;
+    if (impactfit_engine_stepper(&r, cr, &st, &err)) {
+      CHECK(0, "chrono stepper %s: %s", ints[mi], err.message);
+      continue;
+    }
+    for (double phi = 0.05; phi < 1.0; phi += 0.3) {
+      impactfit_step_impact im;
+      int s = impactfit_step_impact_at(&st, v, phi, &im, &err);
+      double want = chrono_impact(mi, v, phi, h, Es, 0.1, Mcode, M5, cr);
+      CHECK(s == 0, "chrono %s impact: %s", ints[mi], s ? err.message : "");
+      CHECK_ABS(im.e, want, 1e-12, "chrono %s phi=%g: e of the step map", ints[mi], phi);
+    }
+  }
+  /* dt -> 0: the default map's mean e tends to the continuous-time e of the law, which the DEM registry
+   * gives too (chrono hertz, e typed = cr, R_eff = 0.1) when the wall is heavy; with the default wall of
+   * 1 kg the damper carries sqrt(M_code) = sqrt(m1 mw/(m1 + mw)) while the sphere moves with m1: the DEM
+   * e of the typed value whose beta is beta(cr) sqrt(M_code/m1) (ln p = beta pi/sqrt(1 - beta^2)). */
+  for (int heavy = 1; heavy >= 0; heavy--) {
+    double mw = heavy ? 1e12 : 1.0, Mc = M5 * mw / (M5 + mw);
+    impactfit_engine_request r = impactfit_engine_default_request();
+    r.model = md;
+    r.v = v;
+    r.dt = 1e-7;
+    set(&r, "young_modulus", 2, E, E);
+    set(&r, "poisson_ratio", 2, nu, nu);
+    set(&r, "restitution", 1, cr, 0);
+    set(&r, "wall_mass", 1, mw, 0);
+    impactfit_engine_answer a;
+    impactfit_error err;
+    int s = impactfit_engine_solve(&r, &a, &err);
+    CHECK(s == 0, "chrono forward: %s", s ? err.message : "");
+    double L = log(cr), beta = L / sqrt(L * L + M_PI * M_PI) * sqrt(Mc / M5);
+    double p = exp(beta * M_PI / sqrt(1.0 - beta * beta));
+    const impactfit_dem_model *dm;
+    double e_dem = NAN;
+    if (impactfit_dem_model_find("chrono", NULL, "hertz", NULL, &dm, &err) == 0) {
+      impactfit_dem_contact c = impactfit_dem_contact_default();
+      c.geometry = IMPACTFIT_DEM_SPHERE_WALL;
+      c.E = E;
+      c.nu = nu;
+      c.R_eff = 0.1;
+      c.M_eff = M5;
+      impactfit_dem_forward(dm, &c, -1, p, v, &e_dem, &err);
+    }
+    CHECK_ABS(a.e_continuous, e_dem, 1e-9, "chrono hertz continuous e = the DEM registry's (wall %g kg)", mw);
+    CHECK_ABS(a.e_mean, a.e_continuous, 2e-4, "chrono hertz at dt = 1e-7 close to the continuous e");
+  }
+  impactfit_engine_request r = impactfit_engine_default_request();
+  r.model = md;
+  r.v = v;
+  set(&r, "young_modulus", 2, E, E);
+  set(&r, "poisson_ratio", 2, nu, nu);
+  impactfit_engine_answer a;
+  impactfit_error err;
+  int s;
+  /* the smallest reachable e: cr at the machine epsilon; e = 0.1 is out of reach */
+  r.e = 0.1;
+  r.dt = 1e-5;
+  s = impactfit_engine_solve(&r, &a, &err);
+  CHECK(s == 0 && !a.reachable && a.e_reach_min > 0.13 && strstr(a.note, "No restitution gives less than"),
+        "chrono hertz cannot give e = 0.1: %.900s", a.note);
+}
+
+/* forward Euler on a linear spring-dashpot is unstable when h² k/M > h c/M (|λ|² = det = 1 − h b + h² a):
+ * Chrono's EULER_EXPLICIT with Hooke kn, gn */
+static void test_chrono_explicit_stability(void) {
+  const impactfit_engine_model *md = find("chrono", NULL, "Hooke kn/gn");
+  if (!md)
+    return;
+  double kn = 1e5, h = 1e-5;
+  for (int i = 0; i < 2; i++) {
+    double gn = i == 0 ? 0.5 * h * kn / M5 : 4.0 * h * kn / M5; /* b = gn, a = 2 kn/M5: h b below / above h^2 a */
+    impactfit_engine_request r = impactfit_engine_default_request();
+    r.model = md;
+    r.dt = h;
+    r.integrator = "euler-explicit";
+    r.bodies.plane = 0;
+    r.bodies.r2 = R5;
+    r.bodies.m2 = M5; /* two spheres: no wall mass */
+    set(&r, "kn", 1, kn, 0);
+    r.value = gn;
+    impactfit_engine_answer a;
+    impactfit_error err;
+    int s = impactfit_engine_solve(&r, &a, &err);
+    CHECK(s == 0, "explicit euler forward: %s", s ? err.message : "");
+    CHECK(a.stable == (i == 1), "explicit euler stable = %d for gn = %g (h b %s h^2 a)", a.stable, gn, i ? ">" : "<");
+  }
+}
+
+/* ---------------------------------------------------------------- 7-11. ODE */
+
+static impactfit_engine_request ode_request(const char *model, const char *integrator, double dt) {
+  impactfit_engine_request rq = impactfit_engine_default_request();
+  impactfit_error err;
+  if (impactfit_engine_model_find("ode", NULL, model, &rq.model, &err))
+    fprintf(stderr, "%s\n", err.message);
+  rq.integrator = integrator;
+  rq.dt = dt;
+  return rq;
+}
+
+static void ode_set(impactfit_engine_request *rq, const char *name, double v0, double v1, int count) {
+  impactfit_engine_setting *st = &rq->settings[rq->n_settings++];
+  st->name = name;
+  st->count = count;
+  st->values[0] = v0;
+  st->values[1] = v1;
+}
+
+/* backward Euler of clamped k x + c u at phase φ: e, and the roots in φ of the sign changes of the first
+ * `kmax` steps (the row's push and x_k) */
+typedef struct {
+  double h, k, c, M, v, D;
+} bek;
+
+static void bek_state(const bek *B, double phi, int n, double *x, double *u, int *end) {
+  double X = phi * B->v * B->h, U = B->v;
+  *end = -1;
+  for (int i = 0; i < n; i++) {
+    if (X < 0.0 || B->k * X + (B->h * B->k + B->c) * U <= 0.0) { /* no contact, or the row would pull */
+      *end = i;
+      break;
+    }
+    U = (U - B->h * B->k / B->M * X) / B->D;
+    X = X + B->h * U;
+  }
+  *x = X;
+  *u = U;
+}
+
+static double bek_e(const bek *B, double phi) {
+  double x, u;
+  int end;
+  bek_state(B, phi, 1000000, &x, &u, &end);
+  return -u / B->v;
+}
+
+static void test_ode_backward_euler(double k, double c, double h) {
+  const double v = 1.0;
+  impactfit_engine_request rq = ode_request("spring-damper", "step", h);
+  ode_set(&rq, "kp", k, 0, 1);
+  impactfit_stepper st;
+  impactfit_error err;
+  CHECK(impactfit_engine_stepper(&rq, c, &st, &err) == 0, "ode: stepper k %g c %g h %g", k, c, h);
+  const double M = rq.bodies.m1; /* a sphere on a plane: M = m1 */
+  bek B = {h, k, c, M, v, 1.0 + h * (h * k + c) / M};
+  for (int i = 0; i < 16; i++) {
+    double phi = (i + 0.41) / 16.0;
+    impactfit_step_impact o;
+    CHECK(impactfit_step_impact_at(&st, v, phi, &o, &err) == 0, "ode: impact at %g", phi);
+    CHECK_ABS(o.e, bek_e(&B, phi), 1e-12, "ode: k %g c %g h %g: e(%g) vs backward Euler", k, c, h, phi);
+  }
+  /* the exact mean: roots in φ of x_j(φ) and of the row k x_j + (hk + c) u_j, both linear in φ */
+  double br[512];
+  int nb = 0;
+  br[nb++] = 0.0;
+  for (int j = 0; j < 200 && nb < 508; j++) {
+    /* the linear map's state after j unclamped steps, at φ = 0 and 1 */
+    double X0 = 0.0, U0 = v, X1 = v * h, U1 = v;
+    for (int i = 0; i < j; i++) {
+      U0 = (U0 - h * k / M * X0) / B.D;
+      X0 += h * U0;
+      U1 = (U1 - h * k / M * X1) / B.D;
+      X1 += h * U1;
+    }
+    double g0 = k * X0 + (h * k + c) * U0, g1 = k * X1 + (h * k + c) * U1;
+    if (g0 != g1) {
+      double r = g0 / (g0 - g1);
+      if (r > 0.0 && r < 1.0)
+        br[nb++] = r;
+    }
+    if (X0 != X1) {
+      double r = X0 / (X0 - X1);
+      if (r > 0.0 && r < 1.0)
+        br[nb++] = r;
+    }
+  }
+  br[nb++] = 1.0;
+  qsort(br, (size_t)nb, sizeof br[0], cmp_d);
+  double mean = 0.0;
+  for (int i = 0; i + 1 < nb; i++) {
+    double a = br[i], b = br[i + 1];
+    if (b - a < 1e-15)
+      continue;
+    /* e is linear on (a, b): the values just inside the ends */
+    double ea = bek_e(&B, a + 1e-9 * (b - a)), eb = bek_e(&B, b - 1e-9 * (b - a));
+    mean += 0.5 * (ea + eb) * (b - a);
+  }
+  impactfit_step_stats S;
+  CHECK(impactfit_step_phase_stats(&st, v, &S, &err) == 0, "ode: phase statistics");
+  CHECK_ABS(S.e_mean, mean, 1e-10, "ode: k %g c %g h %g: mean over the phase vs the exact piecewise-linear mean", k, c,
+            h);
+  CHECK(S.stable, "ode: backward Euler is stable (h^2 k/M = %g)", h * h * k / M);
+  printf("ode backward Euler: k %g c %g h %g (h^2 k/M %.3g): mean %.15f (exact %.15f), %d pieces\n", k, c, h,
+         h * h * k / M, S.e_mean, mean, S.pieces);
+}
+
+static void test_ode_hard(void) {
+  impactfit_error err;
+  for (int j = 0; j < 3; j++) {
+    double b = j == 0 ? 0.0 : j == 1 ? 0.3 : 0.9;
+    impactfit_stepper st;
+    if (b == 0.0) { /* the world's defaults typed as a soft contact, bounce off */
+      impactfit_engine_request rq = ode_request("erp-cfm", "step", 1e-3);
+      ode_set(&rq, "cfm", 1e-10, 0, 1);
+      CHECK(impactfit_engine_stepper(&rq, 0.2, &st, &err) == 0, "ode hard: stepper");
+    } else {
+      impactfit_engine_request rq = ode_request("bounce", "step", 1e-3);
+      ode_set(&rq, "bounce", 0.0, 0.0, 2);
+      CHECK(impactfit_engine_stepper(&rq, b, &st, &err) == 0, "ode hard: stepper");
+    }
+    for (int i = 0; i < 8; i++) {
+      double phi = (i + 0.5) / 8.0;
+      impactfit_step_impact o;
+      CHECK(impactfit_step_impact_at(&st, 1.0, phi, &o, &err) == 0, "ode hard: impact");
+      CHECK_ABS(o.e, b == 0.0 ? 0.2 * phi : b, 1e-8, "ode hard: bounce %g: e(%g) = %s", b, phi,
+                b == 0.0 ? "0.2 phi" : "bounce");
+    }
+  }
+}
+
+/* the default hard contact with bounce b < erp = 0.2: e(φ) = max(0.2 φ, b), so the mean is 0.1 + b²/0.4 and the
+ * bounce for a mean e in (0.1, 0.2) is sqrt(0.4 (e − 0.1)) */
+static void test_ode_bounce_mean(void) {
+  impactfit_error err;
+  for (int j = 0; j < 3; j++) {
+    double e = 0.12 + 0.03 * j;
+    impactfit_engine_request rq = ode_request("bounce", "step", 1e-2);
+    ode_set(&rq, "bounce", 0.0, 0.0, 2);
+    rq.e = e;
+    impactfit_engine_answer a;
+    CHECK(impactfit_engine_solve(&rq, &a, &err) == 0 && a.reachable, "ode bounce mean: solves %g", e);
+    CHECK_ABS(a.value, sqrt(0.4 * (e - 0.1)), 1e-8, "ode bounce mean: bounce for e %g = sqrt(0.4 (e - 0.1))", e);
+    CHECK_ABS(a.e_naive, 0.1 + e * e / 0.4, 1e-9, "ode bounce mean: bounce = e gives 0.1 + e^2/0.4 (e %g)", e);
+  }
+}
+
+static void test_ode_quickstep(void) {
+  const double iters[3] = {1, 5, 20}, ws[3] = {0.7, 1.0, 1.3};
+  for (int a = 0; a < 3; a++)
+    for (int b = 0; b < 3; b++) {
+      impactfit_engine_request rq = ode_request("erp-cfm", "step", 1e-3);
+      ode_set(&rq, "cfm", 0.5, 0, 1);
+      impactfit_stepper ex, qs;
+      impactfit_error err;
+      impactfit_engine_stepper(&rq, 0.4, &ex, &err);
+      rq.integrator = "quickstep";
+      ode_set(&rq, "quickstep", iters[a], ws[b], 2);
+      CHECK(impactfit_engine_stepper(&rq, 0.4, &qs, &err) == 0, "ode quickstep: stepper");
+      for (int i = 0; i < 4; i++) {
+        /* pushing (λ* > 0) and pulling (λ* < 0) states */
+        impactfit_step_state s0 = {.x = 1e-4 * (i + 1), .u = i < 2 ? 0.3 : -0.9}, s1 = s0;
+        ex.type->step(&ex, &s0);
+        qs.type->step(&qs, &s1);
+        double want = s0.f > 0.0 ? (1.0 - pow(1.0 - ws[b], iters[a])) * s0.f : 0.0;
+        CHECK_ABS(s1.f, want, 1e-13 * fabs(s0.f) + 1e-300,
+                  "ode quickstep: %g sweeps, w %g: lambda = (1 - (1 - w)^n) lambda* (state %d)", iters[a], ws[b], i);
+      }
+    }
+}
+
+static void test_ode_limit(void) {
+  const double k = 1e3, c = 0.05;
+  impactfit_engine_request rq = ode_request("spring-damper", "step", 1e-5);
+  ode_set(&rq, "kp", k, 0, 1);
+  double d[3], ec = NAN;
+  impactfit_error err;
+  for (int j = 0; j < 3; j++) {
+    rq.dt = 1e-5 / (1 << j);
+    impactfit_stepper st;
+    impactfit_step_stats S;
+    CHECK(impactfit_engine_stepper(&rq, c, &st, &err) == 0 && impactfit_step_phase_stats(&st, 1.0, &S, &err) == 0,
+          "ode limit: stats at %g", rq.dt);
+    d[j] = S.e_mean - S.e_continuous;
+    ec = S.e_continuous;
+  }
+  /* law.h's engine on the same law, independently of the stepper */
+  impactfit_law_impact_params lp = impactfit_law_impact_default_params();
+  lp.law = impactfit_law_power_make(k, 1.0, c, 0.0);
+  lp.mass = rq.bodies.m1;
+  lp.v = 1.0;
+  lp.transition = impactfit_transition_C;
+  impactfit_law_impact_result r;
+  CHECK(impactfit_law_impact_solve(NULL, &lp, &r, &err) == 0, "ode limit: law");
+  CHECK_ABS(ec, r.e_out, 1e-12, "ode limit: the stepper's continuous law is clamped Kelvin-Voigt k %g c %g", k, c);
+  printf("ode limit: mean - continuous e at dt 1e-5, 5e-6, 2.5e-6: %.3e %.3e %.3e (e = %.9f)\n", d[0], d[1], d[2], ec);
+  CHECK(fabs(d[0] / d[1] - 2.0) < 0.1 && fabs(d[1] / d[2] - 2.0) < 0.1, "ode limit: first order");
+  CHECK(fabs(2.0 * d[2] - d[1]) < 0.02 * fabs(d[1]), "ode limit: extrapolated to dt = 0 (%.3g of %.3g)",
+        2.0 * d[2] - d[1], d[1]);
+}
+
+static void test_ode_registry(void) {
+  const impactfit_engine_model *md;
+  impactfit_error err;
+  const char *models[3] = {"spring-damper", "erp-cfm", "bounce"};
+  for (int i = 0; i < 3; i++)
+    CHECK(impactfit_engine_model_find("ode", NULL, models[i], &md, &err) == 0 && md->run_here &&
+              strcmp(md->versions, "0.16.2") == 0 && strstr(md->source, "contact.cpp:141-213"),
+          "ode registry: %s", models[i]);
+  const char *ints[2] = {"step", "quickstep"};
+  for (int k = 0; k < 2; k++)
+    for (int j = 1; j <= 9; j += 4) {
+      impactfit_engine_request rq = ode_request("spring-damper", ints[k], 1e-4);
+      ode_set(&rq, "kp", 1e3, 0, 1);
+      rq.e = 0.1 * j;
+      impactfit_engine_answer a, f;
+      int s = impactfit_engine_solve(&rq, &a, &err);
+      if (j == 9) { /* 0.9 at h = 1e-4: the mean reaches only 0.875 */
+        CHECK(s == 0 && !a.reachable && a.e_reach_max < 0.9, "ode registry: e 0.9 unreachable at 1e-4 (%g)",
+              a.e_reach_max);
+        continue;
+      }
+      CHECK(s == 0 && a.reachable, "ode registry: %s e %g solves", ints[k], rq.e);
+      rq.e = NAN;
+      rq.value = a.value;
+      CHECK(impactfit_engine_solve(&rq, &f, &err) == 0, "ode registry: forward");
+      CHECK_ABS(f.e_mean, 0.1 * j, 1e-9, "ode registry: %s forward at the inverse's kd gives e %g", ints[k], 0.1 * j);
+      CHECK(strstr(a.input, "dContactSoftERP | dContactSoftCFM") && strstr(a.input, "soft_erp"),
+            "ode registry: paste text %.300s", a.input);
+    }
+  /* issue 24: kp = 1e3 N/m, M = 1.309 g, h = 1e-3: no kd gives a mean e above 0.4028 */
+  impactfit_engine_request rq = ode_request("spring-damper", "step", 1e-3);
+  ode_set(&rq, "kp", 1e3, 0, 1);
+  rq.e = 0.45;
+  impactfit_engine_answer a;
+  CHECK(impactfit_engine_solve(&rq, &a, &err) == 0 && !a.reachable && a.e_reach_max < 0.4028 && a.e_reach_max > 0.4026,
+        "ode registry: 0.45 unreachable, the mean at most 0.4027 (%g)", a.e_reach_max);
+}
+
 int main(void) {
   test_euler_linear();
   test_rk4_step();
@@ -380,5 +1054,21 @@ int main(void) {
   test_mean_qags("rk4", 0.0005, 0.1);
   test_registry();
   test_unreachable();
+  test_adaptive();
+  test_simbody_law();
+  test_simbody_solve();
+  test_chrono_laws();
+  test_chrono_versions();
+  test_chrono_steps();
+  test_chrono_explicit_stability();
+  test_ode_backward_euler(1e3, 0.05, 1e-3);
+  test_ode_backward_euler(1e3, 1e-9, 1e-3);
+  test_ode_backward_euler(1e3, 0.5, 1e-4);
+  test_ode_backward_euler(1e5, 0.3, 1e-3);
+  test_ode_hard();
+  test_ode_bounce_mean();
+  test_ode_quickstep();
+  test_ode_limit();
+  test_ode_registry();
   return tu_report("test_engines");
 }

@@ -61,8 +61,14 @@ typedef struct impactfit_engine_model {
   const char *source;      /* file:line and version of the source that was read */
   const char *traps;       /* what the source does that a user would not expect */
   const char *integrators; /* the integrators modelled, comma-separated; the first is the default */
-  double dt_default;       /* the engine's default time step, s (0: none) */
-  int run_here;            /* 1: proven against the engine by tests/engines/; 0: formula only */
+  /* The integrators of `integrators` that control their error instead of taking a fixed step
+   * (comma-separated; NULL: none): the engine integrates the law to an accuracy, the model builds
+   * impactfit_stepper_continuous for them, the request must not give dt (the answer's dt is NaN), and
+   * e_min = e_max = e_mean = e_continuous. `traps` and the answer's note state which accuracy gives the
+   * continuous-time e in the engine (measured by tests/engines/). */
+  const char *adaptive;
+  double dt_default; /* the engine's default time step, s (0: none: the request must give dt) */
+  int run_here;      /* 1: proven against the engine by tests/engines/; 0: formula only */
   int n_inputs;
   const impactfit_engine_input *inputs;
   const struct impactfit__engine_ops *ops; /* private */
@@ -105,7 +111,7 @@ typedef struct impactfit_engine_request {
   int n_settings;
   impactfit_engine_setting settings[IMPACTFIT_ENGINE_MAX_SETTINGS]; /* the rest take their defaults */
   const char *integrator;                                           /* NULL: the model's default */
-  double dt;                                                        /* s; NaN or 0: the engine's default */
+  double dt;    /* s; NaN or 0: the engine's default (must be NaN or 0 for an adaptive integrator) */
   double e;     /* the asked restitution, (0, 1); NaN: forward mode */
   double value; /* forward mode: the free parameter's value (NaN: the value in the settings, the
                              user's or the engine's default); must be NaN in inverse mode */
@@ -118,7 +124,7 @@ IMPACTFIT_EXPORT impactfit_engine_request impactfit_engine_default_request(void)
 
 typedef struct impactfit_engine_answer {
   char integrator[32]; /* the integrator used */
-  double dt;           /* the step used, s */
+  double dt;           /* the step used, s (NaN: an adaptive integrator, which takes none) */
   double mass;         /* the effective mass the engine's contact sees, kg */
   const char *end;     /* "C" or "A" */
   double value;        /* the free parameter's value: solved (inverse) or given (forward); NaN if unreachable */
@@ -149,8 +155,9 @@ IMPACTFIT_EXPORT int impactfit_engine_solve(const impactfit_engine_request *req,
 IMPACTFIT_EXPORT int impactfit_engine_stepper(const impactfit_engine_request *req, double value, impactfit_stepper *st,
                                               impactfit_error *err);
 
-/* Every code of both registries, DEM codes first: its name, "dem" or "engine", and the versions Debian
- * 12 ships (or the default). */
+/* Every code of both registries, DEM codes first: its name, "dem", "engine" or "dem+engine" (in both:
+ * Chrono, whose DEM entries answer in continuous time and its engine entries at its time step), and the
+ * versions Debian 12 ships (or the default). */
 IMPACTFIT_EXPORT size_t impactfit_codes_count(void);
 IMPACTFIT_EXPORT int impactfit_codes_at(size_t i, const char **code, const char **kind, const char **version);
 

@@ -16,7 +16,11 @@
  * the first step start with x > 0 (J = 2 plus the steps the engine reaches ahead, reach/(v dt)),
  * so that without a force the first step start after touching has x = φ v dt: the phase φ ∈ (0, 1]
  * says where the first contact step falls. The impact ends when a step leaves x ≤ 0, u < 0 and
- * applied no force; e = −u/v then. e(φ) is piecewise smooth: it or a derivative jumps where the
+ * applied no force; e = −u/v then. It also ends, with e = max(0, −u/v), after a step with no force that
+ * left the state (x, u, memory) exactly unchanged (a fixed point of the map: the bodies rest for good), or
+ * left a gap that the approach speed would not close within 1e4 steps (a row acting before touching
+ * stopped the body short: the bodies stick, as when no separation comes within 1e6 steps). e(φ) is
+ * piecewise smooth: it or a derivative jumps where the
  * sequence of steps in contact changes, or the branches a stepper's rules take (clamps, thresholds),
  * or the side of a knot of the law (its switches) at a state where the force is evaluated: a step's
  * `branch` records all of them (the built-ins: contact, clamp and switch sides of every force
@@ -31,15 +35,17 @@
  * from e's values (MuJoCo's law: within 3.5e-14).
  *
  * Stability: the spectral radius of the step map linearised about each contact step's state (with
- * the law's ∂f/∂δ and ∂f/∂δ', for steppers that say how: `amplification`); a radius above 1 + 1e-9
- * anywhere in the contact, or a single impact with e > 1 (a dissipative law never returns more than it
- * got: the step made the energy), marks the step as unstable, and impactfit_step_max_stable_dt finds
- * the largest dt that is not. The second condition binds first: semi-implicit Euler on a linear
- * spring-damper keeps its spectral radius below 1 up to h² a + 2 h b = 4 but returns single impacts
- * with e > 1 well before (e up to 2.05 at 0.97 of that step for a damping ratio of 0.25); MuJoCo's
- * default impedance law with timeconst 0.005, dampratio 0.1 has e ≤ 1 at every phase only below
- * 0.00067 s, against 0.000876 s for the spectral radius (measured in MuJoCo itself:
- * tests/engines/mujoco_impact.c). */
+ * the law's ∂f/∂δ and ∂f/∂δ', for steppers that say how: `amplification`; in a step that starts within
+ * one step's travel v·dt of δ = 0, a ∂f/∂δ more than ten times the slope of f over that travel, as laws
+ * such as δ^m δ' with m < 1 have near δ = 0 where it is unbounded, is replaced by that slope: the step
+ * does not see it); a radius above 1 + 1e-9 anywhere in the contact, or a single impact with e > 1
+ * (a dissipative law never returns more than it got: the step made the energy), marks the step as
+ * unstable, and impactfit_step_max_stable_dt finds the largest dt that is not. The second condition
+ * binds first: semi-implicit Euler on a linear spring-damper keeps its spectral radius below 1 up to
+ * h² a + 2 h b = 4 but returns single impacts with e > 1 well before (e up to 2.05 at 0.97 of that step
+ * for a damping ratio of 0.25); MuJoCo's default impedance law with timeconst 0.005, dampratio 0.1 has
+ * e ≤ 1 at every phase only below 0.00067 s, against 0.000876 s for the spectral radius (measured in
+ * MuJoCo itself: tests/engines/mujoco_impact.c). */
 #ifndef IMPACTFIT_STEPPER_H
 #define IMPACTFIT_STEPPER_H
 
@@ -90,6 +96,12 @@ typedef struct impactfit_stepper_type {
    * st->law (e.g. ODE's ERP/CFM made from a spring and a damper); NULL: none, or st->law. Returns 0
    * with *law and *end set, or a status. */
   int (*continuous)(const struct impactfit_stepper *st, impactfit_law *law, const impactfit_transition **end);
+  /* 1: the engine takes no fixed steps: it integrates st->law with error control to an accuracy (Simbody's
+   * integrators), so every phase gives the law's continuous-time e. Then `step` is not called (it may be
+   * NULL), st->dt is not used (any value, NaN included), an impact is one law.h solve, the phase statistics
+   * are e_mean = e_min = e_max = e_continuous with one piece, and the step is stable (largest stable dt
+   * inf). How close the engine comes to that e at a given accuracy is the engine's to state (engines.h). */
+  int adaptive;
 } impactfit_stepper_type;
 
 /* A stepper's settings. */
@@ -102,7 +114,7 @@ typedef struct impactfit_stepper {
   double p[IMPACTFIT_STEPPER_MAX_PARAMS];
 } impactfit_stepper;
 
-/* The built-in steppers (both step st->law):
+/* The built-in steppers (all three step st->law):
  * euler  semi-implicit (symplectic) Euler with the force from the step's start: u ← u − dt f(x, u)/M,
  *        x ← x + dt u; contact while x > 0 at the step's start. MuJoCo's mjINT_EULER (the contact
  *        force from the positions and velocities at the step's start, velocity updated first).
@@ -111,6 +123,10 @@ typedef struct impactfit_stepper {
  *        detection at every stage. */
 IMPACTFIT_EXPORT extern const impactfit_stepper_type *const impactfit_stepper_euler;
 IMPACTFIT_EXPORT extern const impactfit_stepper_type *const impactfit_stepper_rk4;
+/* continuous  (adaptive) the law integrated exactly: e(φ) is the law's continuous-time e for every φ. The
+ *        model of an engine whose integrator controls its error (Simbody's RungeKuttaMerson and others at
+ *        a tight accuracy), for which no one-step map decides e. */
+IMPACTFIT_EXPORT extern const impactfit_stepper_type *const impactfit_stepper_continuous;
 
 /* Registered stepper types (the built-ins and those of src/engines/), lookup by name (NULL: unknown). */
 IMPACTFIT_EXPORT size_t impactfit_stepper_type_count(void);
@@ -129,7 +145,8 @@ typedef struct impactfit_step_impact {
   double rho_max;          /* the largest spectral radius of the linearised map in contact (0: unknown) */
   long steps;              /* steps from the first one that acted to the end */
   long contact_steps;      /* steps with a contact */
-  unsigned long signature; /* a hash of the sequence of (contact, branch) of the steps that acted */
+  unsigned long signature; /* a hash of the sequence of (contact, branch) of the steps whose impulse changed
+                              the speed by more than 1e-12 v (the steps that can change e) */
 } impactfit_step_impact;
 
 /* Simulates one impact at speed v > 0 and phase φ ∈ (0, 1]. Returns 0, EINVAL, ENOSEP (no end within
@@ -180,7 +197,7 @@ IMPACTFIT_EXPORT int impactfit_step_solve_mean(impactfit_step_build_fn build, co
 
 /* The largest time step (s) for which the stepper is stable at speed v (stats.stable), searched from
  * st->dt by doubling or halving, then bisection to 1e-6 relative; inf when stable up to 1e6·dt
- * (implicit steppers). Returns 0 or a status. */
+ * (implicit steppers; at once for an adaptive stepper). Returns 0 or a status. */
 IMPACTFIT_EXPORT int impactfit_step_max_stable_dt(const impactfit_stepper *st, double v, double *dt_max,
                                                   impactfit_error *err);
 

@@ -574,7 +574,8 @@ def engine(code: str, e: Optional[float] = None, v: Optional[float] = None, *, m
     when unreachable), input (the text to paste), e_mean, e_min, e_max (e over the phase),
     e_continuous (dt -> 0), naive, naive_value, e_naive, e_naive_range (what the usual formula gives),
     reachable, e_reach_range, stable, dt_stable (the largest stable step when unstable), end, note,
-    integrator, dt, mass, run_here, source. Scalars only (one request per call).
+    integrator, dt (NaN for an adaptive integrator, which has no time step: Simbody's), mass, run_here,
+    source. Scalars only (one request per call).
 
     >>> r = impactfit.engine("mujoco", e=0.5, v=1.0, mass=0.001309)
     >>> r["input"]   # <geom solref="0.02 0.2470529..." .../>

@@ -28,6 +28,7 @@ static const char *peek(int argc, char **argv, const char *name) {
   return NULL;
 }
 
+/* a code of the DEM registry only (a code in both, Chrono, is answered here at its time step) */
 static int is_dem_code(const char *code) {
   for (size_t i = 0; i < impactfit_codes_count(); i++) {
     const char *c, *k, *v;
@@ -49,8 +50,10 @@ static void print_list(const char *code, int json) {
     for (size_t i = 0; i < impactfit_codes_count(); i++) {
       const char *c, *k, *v;
       impactfit_codes_at(i, &c, &k, &v);
-      printf("  %-9s %-7s default version %s%s\n", c, k, v ? v : "-",
-             strcmp(k, "dem") == 0 ? " (impactfit dem --list --code CODE)" : "");
+      printf("  %-9s %-10s default version %s%s\n", c, k, v ? v : "-",
+             strcmp(k, "dem") == 0          ? " (impactfit dem --list --code CODE)"
+             : strcmp(k, "dem+engine") == 0 ? " (continuous time: impactfit dem --code CODE)"
+                                            : "");
     }
     return;
   }
@@ -67,7 +70,8 @@ static void print_list(const char *code, int json) {
       cli_json_str(&j, "param", md->param);
       cli_json_str(&j, "param_unit", md->param_unit);
       cli_json_str(&j, "integrators", md->integrators);
-      cli_json_num(&j, "dt_default", md->dt_default);
+      cli_json_num(&j, "dt_default", md->dt_default > 0.0 ? md->dt_default : NAN);
+      cli_json_str(&j, "adaptive", md->adaptive ? md->adaptive : "");
       cli_json_str(&j, "law", md->law);
       cli_json_str(&j, "end", md->end);
       cli_json_str(&j, "bodies", md->bodies);
@@ -79,8 +83,21 @@ static void print_list(const char *code, int json) {
     }
     printf("%s '%s'  [%s]%s\n", md->code, md->model, md->versions,
            md->run_here ? "" : "  (formula only, not run here)");
-    printf("  solves for: %s (%s); integrators: %s (default first); default dt %g s\n", md->param, md->param_unit,
-           md->integrators, md->dt_default);
+    /* the step: the engine's default, none (the user gives --dt), or none at all for integrators that
+     * control their error (the model's `adaptive` list; all of Simbody's) */
+    char step[160];
+    if (md->adaptive && strcmp(md->adaptive, md->integrators) == 0)
+      snprintf(step, sizeof step, "all adaptive: no time step (give no --dt)");
+    else {
+      if (md->dt_default > 0.0)
+        snprintf(step, sizeof step, "default dt %g s", md->dt_default);
+      else
+        snprintf(step, sizeof step, "no default dt (give --dt)");
+      if (md->adaptive)
+        snprintf(step + strlen(step), sizeof step - strlen(step), "; adaptive, no time step: %s", md->adaptive);
+    }
+    printf("  solves for: %s (%s); integrators: %s (default first); %s\n", md->param, md->param_unit, md->integrators,
+           step);
     for (int k = 0; k < md->n_inputs; k++) {
       const impactfit_engine_input *in = &md->inputs[k];
       printf("  --%s ", in->name);
@@ -158,23 +175,41 @@ static void print_json(const impactfit_engine_model *md, const char *version, co
 
 static void print_text(const impactfit_engine_model *md, const char *version, const impactfit_engine_request *q,
                        const impactfit_engine_answer *a) {
-  printf("# %s %s, model '%s', integrator %s, dt = %.6g s, v = %.6g m/s, effective mass %.6g kg (%s)%s\n", md->code,
-         version, md->model, a->integrator, a->dt, q->v, a->mass, q->bodies.plane ? "sphere on a plane" : "two spheres",
+  /* an adaptive integrator (NaN dt) takes no step: one e, the law's continuous-time e, at every phase */
+  int adaptive = isnan(a->dt);
+  char step[64];
+  if (adaptive)
+    snprintf(step, sizeof step, "adaptive (no time step)");
+  else
+    snprintf(step, sizeof step, "%.6g s", a->dt);
+  printf("# %s %s, model '%s', integrator %s, dt = %s, v = %.6g m/s, effective mass %.6g kg (%s)%s\n", md->code,
+         version, md->model, a->integrator, step, q->v, a->mass, q->bodies.plane ? "sphere on a plane" : "two spheres",
          md->run_here ? "" : " [formula only]");
   printf("# law: %s; end: %s\n", md->law, md->end);
-  printf("# e over the phase of the first contact step: mean (a random drop height), and one impact's range\n");
+  if (adaptive)
+    printf("# the integrator controls its error: e is the law's continuous-time e (at the accuracy the note names)\n");
+  else
+    printf("# e over the phase of the first contact step: mean (a random drop height), and one impact's range\n");
   if (!isnan(q->e)) {
-    if (!isnan(a->naive_value) && !isnan(a->e_naive))
-      printf("# naive: %s = %.6g gives e = %.6f (one impact: %.6f to %.6f)\n#   [%s]\n", md->param, a->naive_value,
-             a->e_naive, a->e_naive_min, a->e_naive_max, a->naive);
-    else if (!isnan(a->naive_value))
+    if (!isnan(a->naive_value) && !isnan(a->e_naive)) {
+      printf("# naive: %s = %.6g gives e = %.6f", md->param, a->naive_value, a->e_naive);
+      if (!adaptive)
+        printf(" (one impact: %.6f to %.6f)", a->e_naive_min, a->e_naive_max);
+      printf("\n#   [%s]\n", a->naive);
+    } else if (!isnan(a->naive_value))
       printf("# naive: %s = %.6g is unstable at this dt (the motion blows up)\n#   [%s]\n", md->param, a->naive_value,
              a->naive);
     if (a->reachable) {
-      printf("# to get e = %.6g at this dt type %s = %.12g:\n%s\n", q->e, md->param, a->value, a->input);
-      printf("#   it gives e = %.10f (one impact: %.6f to %.6f); in continuous time %.6f\n", a->e_mean, a->e_min,
-             a->e_max, a->e_continuous);
+      printf("# to get e = %.6g%s type %s = %.12g:\n%s\n", q->e, adaptive ? "" : " at this dt", md->param, a->value,
+             a->input);
+      if (adaptive)
+        printf("#   it gives e = %.10f\n", a->e_mean);
+      else
+        printf("#   it gives e = %.10f (one impact: %.6f to %.6f); in continuous time %.6f\n", a->e_mean, a->e_min,
+               a->e_max, a->e_continuous);
     }
+  } else if (adaptive) {
+    printf("%s\n# %s = %.12g gives e = %.10f\n", a->input, md->param, a->value, a->e_mean);
   } else {
     printf("%s\n# %s = %.12g gives e = %.10f (one impact: %.6f to %.6f); in continuous time %.6f\n", a->input,
            md->param, a->value, a->e_mean, a->e_min, a->e_max, a->e_continuous);

@@ -29,7 +29,10 @@ typedef enum {
   ST_LINEAR_KN,       /* K = kn */
   ST_HOOKE_VCHAR,     /* K = (16/15) √R E* (15 M V²/(16 √R E*))^(1/5), V the characteristic velocity */
   ST_VISCEL_TC,       /* YADE ViscElMat(tc, en): K = (π² + ln² en) M' / tc², M' the code's mass (wall: M/2) */
-  ST_VISCEL_KN        /* YADE ViscElMat(kn, cn): two bodies' springs in series, K = kn/2 */
+  ST_VISCEL_KN,       /* YADE ViscElMat(kn, cn): two bodies' springs in series, K = kn/2 */
+  ST_HERTZ_MAT_NOR,   /* Chrono PlainCoulomb: K = (4/3) E* (Hertz without the radius) */
+  ST_KN_R,            /* Chrono Hertz with kn, gn: K = kn R (R, not √R) */
+  ST_KN_NOR           /* Chrono PlainCoulomb with kn, gn: K = kn (F = kn δ^(3/2)) */
 } dem_stiffness;
 
 typedef enum {
@@ -38,7 +41,8 @@ typedef enum {
   DA_MASS_SQRTR,  /* C = p M √R */
   DA_CONV_SQRTMK, /* C = conv(p) √(M K) */
   DA_VISCEL_TC,   /* C = −2 ln(p) M' / tc */
-  DA_HALF         /* C = p/2 (two bodies' dashpots in series) */
+  DA_HALF,        /* C = p/2 (two bodies' dashpots in series) */
+  DA_MASS_R       /* C = p M R (Chrono Hertz with kn, gn) */
 } dem_damping;
 
 typedef struct impactfit__dem_ops {
@@ -141,6 +145,21 @@ static int law_K_C(const impactfit_dem_model *md, const impactfit_dem_contact *c
       return st;
     *K = 0.5 * c->kn;
     break;
+  case ST_HERTZ_MAT_NOR:
+    if ((st = need_material(c, err)))
+      return st;
+    *K = 4.0 / 3.0 * estar(c);
+    break;
+  case ST_KN_R:
+    if ((st = need_kn(c, err)))
+      return st;
+    *K = c->kn * R;
+    break;
+  case ST_KN_NOR:
+    if ((st = need_kn(c, err)))
+      return st;
+    *K = c->kn;
+    break;
   }
   switch (o->damping) {
   case DA_CONST:
@@ -160,6 +179,9 @@ static int law_K_C(const impactfit_dem_model *md, const impactfit_dem_contact *c
     break;
   case DA_HALF:
     *C = 0.5 * p;
+    break;
+  case DA_MASS_R:
+    *C = p * M * R;
     break;
   }
   return 0;
@@ -277,16 +299,32 @@ static void in_yade(const impactfit_dem_model *md, const impactfit_dem_contact *
   }
 }
 
+/* Chrono's ChSystemSMC::ContactForceModel of a registry model name ("plaincoulomb" -> PlainCoulomb) */
+static const char *chrono_enum(const char *model) {
+  if (strcmp(model, "hooke") == 0)
+    return "Hooke";
+  if (strcmp(model, "flores") == 0)
+    return "Flores";
+  if (strcmp(model, "plaincoulomb") == 0)
+    return "PlainCoulomb";
+  return "Hertz";
+}
+
 static void in_chrono(const impactfit_dem_model *md, const impactfit_dem_contact *c, int clamp, double p, char *buf,
                       size_t size) {
   (void)clamp;
   buf[0] = 0;
-  appendf(buf, size,
-          "sys.SetContactForceModel(chrono.ChSystemSMC.%s)\nsys.UseMaterialProperties(True)\n"
-          "mat.SetYoungModulus(%.10g)\nmat.SetPoissonRatio(%.10g)\nmat.SetRestitution(%.12g)\n",
-          strcmp(md->model, "hooke") == 0 ? "Hooke" : "Hertz", c->E, c->nu, p);
-  if (strcmp(md->model, "hooke") == 0)
-    appendf(buf, size, "sys.SetCharacteristicImpactVelocity(%.10g)\n", c->v_char);
+  appendf(buf, size, "sys.SetContactForceModel(chrono.ChSystemSMC.%s)\n", chrono_enum(md->model));
+  if (md->needs_material) {
+    appendf(buf, size,
+            "sys.UseMaterialProperties(True)\nmat.SetYoungModulus(%.10g)\nmat.SetPoissonRatio(%.10g)\n"
+            "mat.SetRestitution(%.12g)\n",
+            c->E, c->nu, p);
+    if (md->ops->stiffness == ST_HOOKE_VCHAR)
+      appendf(buf, size, "sys.SetCharacteristicImpactVelocity(%.10g)\n", c->v_char);
+  } else {
+    appendf(buf, size, "sys.UseMaterialProperties(False)\nmat.SetKn(%.10g)\nmat.SetGn(%.12g)\n", c->kn, p);
+  }
 }
 
 /* ---------------------------------------------------------------- the registry */
@@ -335,6 +373,10 @@ OPS(o_yade_ve_cn, ST_VISCEL_KN, DA_HALF, NULL, in_yade)
 /* Chrono */
 OPS(o_chrono_hertz, ST_HERTZ_MAT, DA_CONV_SQRTMK, conv_hertz_beta, in_chrono)
 OPS(o_chrono_hooke, ST_HOOKE_VCHAR, DA_CONV_SQRTMK, conv_linear_log, in_chrono)
+OPS(o_chrono_coulomb, ST_HERTZ_MAT_NOR, DA_CONV_SQRTMK, conv_hertz_beta, in_chrono)
+OPS(o_chrono_hertz_gn, ST_KN_R, DA_MASS_R, NULL, in_chrono)
+OPS(o_chrono_hooke_gn, ST_LINEAR_KN, DA_MASS, NULL, in_chrono)
+OPS(o_chrono_coulomb_gn, ST_KN_NOR, DA_CONST, NULL, in_chrono)
 #undef OPS
 #undef OPS_MIN
 
@@ -409,10 +451,25 @@ OPS(o_chrono_hooke, ST_HOOKE_VCHAR, DA_CONV_SQRTMK, conv_linear_log, in_chrono)
     .code = "yade", .versions = "1.00.0 to 2022.01a", .first_version = "1.00.0", .version_min = 10000, \
     .version_max = 20220199, .clamp_default = 1, .clamp_switch = NULL, .run_here = 0, __VA_ARGS__      \
   }
-#define CHRONO_8_TO_9(...)                                                                                           \
-  {                                                                                                                  \
-    .code = "chrono", .versions = "8.0 to 9.0 (ChSystemSMC, material properties)", .first_version = "8.0",           \
-    .version_min = 80000, .version_max = 99999, .clamp_default = 1, .clamp_switch = NULL, .run_here = 0, __VA_ARGS__ \
+/* Chrono: the law is the same from 4.0.0 (2019) to 10.0.0 (2026-04) and the development source of 2026-08-18
+ * (7689fbc02d); 3.0.0 had R = 1 m and ln e >= ln 1e-10. */
+#define CH_VT "4.0.0 to 10.0.0"
+#define CH_SRC(lines)                                                                                                \
+  "src/chrono/physics/ChContactSMC.cpp" lines " (ChDefaultContactForceTorqueSMC::CalculateForceTorque, force < 0 "   \
+  "set to 0 at :134, :175; ChContactSMC<Ta,Tb>::CalculateForce in ChContactSMC.h 4.0.0-7.0.3); composite material: " \
+  "ChContactMaterialSMC.cpp:105-130 (10.0.0)"
+#define CH_RM                                                                                                   \
+  "; forceN < 0 set to 0. R: the Bullet collision system gives every contact 0.1 m (ChCollisionInfo's default " \
+  "effective radius), the Multicore system r1 r2/(r1 + r2); M = m1 m2/(m1 + m2) with a fixed wall's own mass "  \
+  "(ChBody default 1 kg), not M = m1; E* = 1/((1 - nu1^2)/E1 + (1 - nu2^2)/E2); give R_eff, M_eff for Chrono's"
+/* A Chrono entry: formula only (not in Debian 12), the force clamped at zero, versions from vt_ (the first
+ * of them as typed: first_) to 10.0.0. */
+#define CHRONO_ENTRY(model_, damp_, vt_, first_, vmin_, n_, m_, par_, unit_, te_, mat_, law_, src_, ops_)         \
+  {                                                                                                               \
+    .code = "chrono", .model = model_, .damping = damp_, .versions = vt_, .first_version = first_,                \
+    .version_min = vmin_, .version_max = 100099L, .n = n_, .m = m_, .param = par_, .param_unit = unit_,           \
+    .takes_e = te_, .needs_material = mat_, .clamp_default = 1, .clamp_switch = NULL, .run_here = 0, .law = law_, \
+    .source = src_, .ops = &ops_                                                                                  \
   }
 
 static const impactfit_dem_model models[] = {
@@ -560,19 +617,36 @@ static const impactfit_dem_model models[] = {
                          "(kn/2) delta + (cn/2) delta' clamped at zero (kn: the material's, N/m)",
                   .source = "pkg/dem/ViscoelasticPM.cpp:237-246, :333-340 (YADE 2023.02a, d081c80)",
                   .ops = &o_yade_ve_cn),
-    /* ---- Project Chrono SMC (formula only: not in Debian 12) ---- */
-    CHRONO_8_TO_9(.model = "hertz", .damping = "", .n = 1.5, .m = 0.25, .param = "e", .param_unit = "-", .takes_e = 1,
-                  .needs_material = 1,
-                  .law = "S_n = 2 E* sqrt(R delta), k_n = (2/3) S_n, g_n = -2 sqrt(5/6) beta sqrt(S_n M); forceN < 0 "
-                         "clamped to 0: K = (4/3) E* sqrt(R), C = sqrt(5) |beta| sqrt(M K)",
-                  .source = "src/chrono/physics/ChContactSMC.h (ChDefaultContactForceTorqueSMC, Hertz)",
-                  .ops = &o_chrono_hertz),
-    CHRONO_8_TO_9(.model = "hooke", .damping = "", .n = 1.0, .m = 0.0, .param = "e", .param_unit = "-", .takes_e = 1,
-                  .needs_material = 1,
-                  .law = "k_n = (16/15) sqrt(R) E* (15 M V^2/(16 sqrt(R) E*))^(1/5) (V: characteristic impact "
-                         "velocity), g_n = sqrt(4 M k_n/(1 + (pi/ln e)^2)); forceN < 0 clamped to 0",
-                  .source = "src/chrono/physics/ChContactSMC.h (ChDefaultContactForceTorqueSMC, Hooke)",
-                  .ops = &o_chrono_hooke),
+    /* ---- Project Chrono SMC (formula only: not in Debian 12; the step map: the engine registry, engines.h) ---- */
+    CHRONO_ENTRY("hertz", "", CH_VT, "4.0.0", 40000, 1.5, 0.25, "e", "-", 1, 1,
+                 "UseMaterialProperties(true), the default: S_n = 2 E* sqrt(R delta), k_n = (2/3) S_n, g_n = -2 "
+                 "sqrt(5/6) beta sqrt(S_n M), beta = ln e/sqrt(ln^2 e + pi^2) with ln e >= ln(machine epsilon): "
+                 "K = (4/3) E* sqrt(R), C = sqrt(5) |beta| sqrt(M K)" CH_RM,
+                 CH_SRC(":94-113 (10.0.0), ChContactSMC.h:116-135 (9.0.1)"), o_chrono_hertz),
+    CHRONO_ENTRY("hooke", "", CH_VT, "4.0.0", 40000, 1.0, 0.0, "e", "-", 1, 1,
+                 "k_n = (16/15) sqrt(R) E* (M V^2/((16/15) sqrt(R) E*))^(1/5) (V: SetCharacteristicImpactVelocity, "
+                 "default 1 m/s), g_n = sqrt(4 M k_n/(1 + (pi/ln e)^2)), ln e in [ln eps, ln(1 - eps)]: C = 2 |beta| "
+                 "sqrt(M K)" CH_RM,
+                 CH_SRC(":72-92 (10.0.0), ChContactSMC.h:94-114 (9.0.1)"), o_chrono_hooke),
+    CHRONO_ENTRY("flores", "", "6.0.0 to 10.0.0 (5.0.x: no normal force)", "6.0.0", 60000, 1.0, 0.0, "e", "-", 1, 1,
+                 "not implemented: ChSystemSMC::Flores falls through to Hooke (6.0.0 on; in 5.0.x the enum had no case "
+                 "and the normal force was 0): the law of hooke" CH_RM,
+                 CH_SRC(":72-73 (10.0.0), ChContactSMC.h:94-95 (9.0.1)"), o_chrono_hooke),
+    CHRONO_ENTRY("plaincoulomb", "", CH_VT, "4.0.0", 40000, 1.5, 0.25, "e", "-", 1, 1,
+                 "Hertz with sqrt(delta) for sqrt(R delta): K = (4/3) E*, C = sqrt(5) |beta| sqrt(M K) (no "
+                 "radius)" CH_RM,
+                 CH_SRC(":115-153 (10.0.0), ChContactSMC.h:137-175 (9.0.1)"), o_chrono_coulomb),
+    CHRONO_ENTRY("hertz", "gn", CH_VT, "4.0.0", 40000, 1.5, 0.5, "gn", "1/(m^1.5 s)", 0, 0,
+                 "UseMaterialProperties(false): k_n = R sqrt(delta) kn, g_n = R sqrt(delta) M gn (R, not sqrt(R); kn "
+                 "and gn the means of the two materials'): K = kn R, C = gn M R" CH_RM,
+                 CH_SRC(":105-111 (10.0.0), ChContactSMC.h:127-133 (9.0.1)"), o_chrono_hertz_gn),
+    CHRONO_ENTRY("hooke", "gn", CH_VT, "4.0.0", 40000, 1.0, 0.0, "gn", "1/s", 0, 0,
+                 "UseMaterialProperties(false): k_n = kn, g_n = M gn (kn in N/m): K = kn, C = gn M" CH_RM,
+                 CH_SRC(":85-90 (10.0.0), ChContactSMC.h:107-112 (9.0.1)"), o_chrono_hooke_gn),
+    CHRONO_ENTRY("plaincoulomb", "gn", CH_VT, "4.0.0", 40000, 1.5, 0.5, "gn", "N s/m^1.5", 0, 0,
+                 "UseMaterialProperties(false): k_n = sqrt(delta) kn, g_n = sqrt(delta) gn (no mass, no radius; kn in "
+                 "N/m^1.5): K = kn, C = gn" CH_RM,
+                 CH_SRC(":123-127 (10.0.0), ChContactSMC.h:145-149 (9.0.1)"), o_chrono_coulomb_gn),
 };
 
 /* ---------------------------------------------------------------- registry API */
@@ -589,7 +663,7 @@ static const char *const debian_versions[] = {"29Sep2021", "3.8.0", "2023.02a", 
 const char *impactfit_dem_default_version(const char *code) {
   for (size_t i = 0; code && i < sizeof codes / sizeof codes[0]; i++)
     if (strcasecmp(code, codes[i]) == 0)
-      return debian_versions[i] ? debian_versions[i] : "9.0";
+      return debian_versions[i] ? debian_versions[i] : "10.0.0";
   return NULL;
 }
 
@@ -783,7 +857,7 @@ int impactfit_dem_model_find(const char *code, const char *version, const char *
       continue;
     options++;
     only = md;
-    if (md->default_damping)
+    if (md->default_damping || (!*md->damping && !dflt)) /* the code's default, or the entry without an option */
       dflt = md;
   }
   if (damping && *damping) {
@@ -1298,6 +1372,10 @@ const char *impactfit_dem_kn_unit(const impactfit_dem_model *md) {
   case ST_LINEAR_KN:
   case ST_VISCEL_KN:
     return "N/m";
+  case ST_KN_R:
+    return "N/m^2.5";
+  case ST_KN_NOR:
+    return "N/m^1.5";
   default:
     return NULL;
   }

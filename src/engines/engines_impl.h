@@ -21,7 +21,8 @@ typedef struct impactfit__engine_ctx {
   double R;                                 /* effective radius r1 r2/(r1 + r2) (plane: r1), m */
   const char *integrator;                   /* the integrator's name (one of the model's), in integrator_buf */
   char integrator_buf[32];
-  double dt; /* the step, s */
+  int adaptive; /* 1: the integrator is one of the model's `adaptive` (no time step) */
+  double dt;    /* the step, s (NaN for an adaptive integrator) */
 } impactfit__engine_ctx;
 
 /* The values of input `name` of the context (NULL when the model has no such input). */
@@ -32,6 +33,9 @@ typedef struct impactfit__engine_ops {
   int (*build)(const impactfit__engine_ctx *c, double value, impactfit_stepper *st, impactfit_error *err);
   /* The search range of the free parameter (0 < lo < hi; searched in ln). */
   double lo, hi;
+  /* Optional: the search range for this request, when it depends on the settings (a dimensional
+   * parameter such as a damper in N s/m: a range in damping ratios); NULL: lo and hi. */
+  void (*range)(const impactfit__engine_ctx *c, double *lo, double *hi);
   /* The naive input for e: the stepper it gives, its value and what it is; returns 0 when the model
    * has one, 1 when it has none, or a status. */
   int (*naive)(const impactfit__engine_ctx *c, double e, impactfit_stepper *st, double *value, char *what, size_t size,
@@ -44,7 +48,12 @@ typedef struct impactfit__engine_ops {
 
 /* The models of each engine file: X(array, count) with `array` a const impactfit_engine_model[]
  * of external linkage and `count` its length (a const size_t). */
-#define IMPACTFIT__ENGINE_MODELS(X) X(impactfit__mujoco_models, impactfit__mujoco_model_count)
+#define IMPACTFIT__ENGINE_MODELS(X)                            \
+  X(impactfit__mujoco_models, impactfit__mujoco_model_count)   \
+  X(impactfit__simbody_models, impactfit__simbody_model_count) \
+  X(impactfit__ode_models, impactfit__ode_model_count)         \
+  X(impactfit__bullet_models, impactfit__bullet_model_count)   \
+  X(impactfit__chrono_models, impactfit__chrono_model_count)
 
 #define X(arr, cnt)                          \
   extern const impactfit_engine_model arr[]; \

@@ -79,7 +79,7 @@ long impactfit_engine_version_key(const char *version) {
 
 static const struct {
   const char *code, *version;
-} defaults[] = {{"mujoco", "2.2.2"}, {"simbody", "3.7"}, {"ode", "0.16.2"}, {"bullet", "3.24"}, {"chrono", "9.0.1"}};
+} defaults[] = {{"mujoco", "2.2.2"}, {"simbody", "3.7"}, {"ode", "0.16.2"}, {"bullet", "3.24"}, {"chrono", "10.0.0"}};
 
 const char *impactfit_engine_default_version(const char *code) {
   if (!code)
@@ -201,6 +201,22 @@ static void int_name(const char *s, char *buf, size_t size) {
   buf[n] = 0;
 }
 
+/* 1 when name is one of the comma-separated list (case-insensitive) */
+static int in_list(const char *list, const char *name) {
+  if (!list || !name)
+    return 0;
+  size_t n = strlen(name);
+  for (const char *p = list; *p;) {
+    while (*p == ' ' || *p == ',')
+      p++;
+    size_t k = strcspn(p, ",");
+    if (k == n && strncasecmp(p, name, n) == 0)
+      return 1;
+    p += k;
+  }
+  return 0;
+}
+
 static int resolve(const impactfit_engine_request *req, impactfit__engine_ctx *c, impactfit_error *err) {
   memset(c, 0, sizeof *c);
   c->req = req;
@@ -239,7 +255,8 @@ static int resolve(const impactfit_engine_request *req, impactfit__engine_ctx *c
   }
   for (int i = 0; i < md->n_inputs; i++)
     for (int j = 0; j < md->inputs[i].count; j++)
-      if (isnan(c->vals[i][j]))
+      if (isnan(c->vals[i][j]) && !(md->param_input && strcmp(md->inputs[i].name, md->param_input) == 0 &&
+                                    j == md->param_index)) /* the free parameter: solved for, or req->value */
         return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s %s needs %s (%s)", md->code, md->model, md->inputs[i].name,
                                md->inputs[i].help);
   /* the bodies */
@@ -277,9 +294,22 @@ static int resolve(const impactfit_engine_request *req, impactfit__engine_ctx *c
   if (!c->integrator)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s %s has no integrator '%s' (known: %s)", md->code, md->model,
                            want ? want : "", md->integrators ? md->integrators : "none");
-  c->dt = isnan(req->dt) || req->dt == 0.0 ? md->dt_default : req->dt;
-  if (!(isfinite(c->dt) && c->dt > 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "engine: dt must be > 0 (s) (got %.17g)", c->dt);
+  c->adaptive = in_list(md->adaptive, c->integrator);
+  int no_dt = isnan(req->dt) || req->dt == 0.0;
+  if (c->adaptive) {
+    if (!no_dt)
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                             "%s %s: the integrator %s controls its error and takes no time step (got dt = %.17g); "
+                             "give none",
+                             md->code, md->model, c->integrator, req->dt);
+    c->dt = NAN;
+  } else {
+    c->dt = no_dt ? md->dt_default : req->dt;
+    if (no_dt && !(md->dt_default > 0.0))
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s %s has no default time step: give dt (s)", md->code, md->model);
+    if (!(isfinite(c->dt) && c->dt > 0.0))
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "engine: dt must be > 0 (s) (got %.17g)", c->dt);
+  }
   if (!(isfinite(req->v) && req->v > 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "engine: the impact speed v must be > 0 (m/s) (got %.17g)", req->v);
   return 0;
@@ -329,6 +359,8 @@ int impactfit_engine_solve(const impactfit_engine_request *req, impactfit_engine
     if (!pv)
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "engine: give the asked e or the value of %s", md->param);
     fwd = pv[md->param_index];
+    if (isnan(fwd))
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "engine: give the asked e or the value of %s", md->param);
   }
   if (!inverse && !(isfinite(fwd) && fwd > 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "engine: %s must be > 0 (got %.17g)", md->param, fwd);
@@ -369,13 +401,20 @@ int impactfit_engine_solve(const impactfit_engine_request *req, impactfit_engine
   if (inverse) {
     double value;
     impactfit_error e2;
-    s = impactfit_step_solve_mean(build_cb, &c, req->v, req->e, ops->lo, ops->hi, guess, tol, &value, &S, &e2);
+    double lo = ops->lo, hi = ops->hi;
+    if (ops->range)
+      ops->range(&c, &lo, &hi);
+    s = impactfit_step_solve_mean(build_cb, &c, req->v, req->e, lo, hi, guess, tol, &value, &S, &e2);
     if (s == IMPACTFIT_ENOROOT) {
       ans->reachable = 0;
       ans->e_reach_min = S.e_min <= S.e_max ? S.e_min : NAN;
       ans->e_reach_max = S.e_min <= S.e_max ? S.e_max : NAN;
-      impactfit__engine_appendf(ans->note, sizeof ans->note, "NOT REACHABLE at dt = %g s with %s: %s. ", c.dt,
-                                ans->integrator, e2.message);
+      if (c.adaptive)
+        impactfit__engine_appendf(ans->note, sizeof ans->note, "NOT REACHABLE with %s: %s. ", ans->integrator,
+                                  e2.message);
+      else
+        impactfit__engine_appendf(ans->note, sizeof ans->note, "NOT REACHABLE at dt = %g s with %s: %s. ", c.dt,
+                                  ans->integrator, e2.message);
     } else if (s) {
       if (err)
         *err = e2;
@@ -476,8 +515,11 @@ int impactfit_codes_at(size_t i, const char **code, const char **kind, const cha
     if (dup)
       continue;
     if (seen++ == i) {
+      int both = 0; /* Chrono: a DEM entry (continuous time) and engine entries (its time step) */
+      for (size_t k = 0; k < impactfit_engine_model_count() && !both; k++)
+        both = strcmp(impactfit_engine_model_at(k)->code, c) == 0;
       *code = c;
-      *kind = "dem";
+      *kind = both ? "dem+engine" : "dem";
       *version = impactfit_dem_default_version(c);
       return 0;
     }

@@ -143,11 +143,29 @@ static const impactfit_stepper_type rk4_type = {
     .continuous = NULL,
 };
 
+/* ---------------------------------------------------------------- continuous (adaptive) */
+
+static const impactfit_stepper_type continuous_type = {
+    .name = "continuous",
+    .summary = "the law integrated exactly (an engine whose integrator controls its error, e.g. Simbody's)",
+    .n_params = 0,
+    .param_names = NULL,
+    .param_units = NULL,
+    .needs_law = 1,
+    .check = NULL,
+    .step = NULL,
+    .reach = NULL,
+    .amplification = NULL,
+    .continuous = NULL,
+    .adaptive = 1,
+};
+
 const impactfit_stepper_type *const impactfit_stepper_euler = &euler_type;
 const impactfit_stepper_type *const impactfit_stepper_rk4 = &rk4_type;
+const impactfit_stepper_type *const impactfit_stepper_continuous = &continuous_type;
 
 /* the registry: the built-ins, then the engines' (stepper_impl.h) */
-static const impactfit_stepper_type *const stepper_types[] = {&euler_type, &rk4_type,
+static const impactfit_stepper_type *const stepper_types[] = {&euler_type, &rk4_type, &continuous_type,
 #define X(sym) &sym,
                                                               IMPACTFIT__ENGINE_STEPPERS(X)
 #undef X
@@ -169,12 +187,14 @@ const impactfit_stepper_type *impactfit_stepper_type_from_name(const char *name)
 }
 
 int impactfit_stepper_check(const impactfit_stepper *st, impactfit_error *err) {
-  if (!st || !st->type || !st->type->step)
+  if (!st || !st->type || (!st->type->step && !st->type->adaptive))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no stepper given");
   if (!(isfinite(st->mass) && st->mass > 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: mass must be > 0 (kg) (got %.17g)", st->type->name,
                            st->mass);
-  if (!(isfinite(st->dt) && st->dt > 0.0))
+  if (st->type->adaptive && !st->type->needs_law)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: an adaptive stepper needs a law", st->type->name);
+  if (!st->type->adaptive && !(isfinite(st->dt) && st->dt > 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: dt must be > 0 (s) (got %.17g)", st->type->name, st->dt);
   if (st->end && st->end != impactfit_transition_A && st->end != impactfit_transition_C)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: the end condition must be A or C (got %s)",
@@ -197,11 +217,32 @@ int impactfit_stepper_check(const impactfit_stepper *st, impactfit_error *err) {
 #define STEP_LIMIT 1000000L
 #define LN2 0.69314718055994530942
 
+/* An adaptive stepper's impact: the law's, solved by law.h (the same at every phase). */
+static int adaptive_impact(const impactfit_stepper *st, double v, impactfit_law_impact_result *r,
+                           impactfit_error *err) {
+  impactfit_law_impact_params lp = impactfit_law_impact_default_params();
+  lp.law = st->law;
+  lp.mass = st->mass;
+  lp.v = v;
+  lp.transition = st->end ? st->end : impactfit_transition_C;
+  return impactfit_law_impact_solve(NULL, &lp, r, err);
+}
+
 /* lean: skip the linearisation (the spectral radius), for the inverse's search */
 static int impact_at(const impactfit_stepper *st, double v, double phi, int lean, impactfit_step_impact *out,
                      impactfit_error *err) {
   memset(out, 0, sizeof *out);
   out->phi = phi;
+  if (st->type->adaptive) {
+    impactfit_law_impact_result r;
+    int s = adaptive_impact(st, v, &r, err);
+    if (s)
+      return s;
+    out->e = r.e_out;
+    out->f_max = r.f_max;
+    out->steps = out->contact_steps = r.steps;
+    return 0;
+  }
   double vdt = v * st->dt;
   double reach = st->type->reach ? st->type->reach(st, v) : 0.0;
   if (!(isfinite(reach) && reach >= 0.0))
@@ -215,12 +256,20 @@ static int impact_at(const impactfit_stepper *st, double v, double phi, int lean
   int acting = 0, linear = !lean && st->type->needs_law && st->type->amplification;
   unsigned long sig = 1469598103934665603UL;
   for (long k = 0; k < STEP_LIMIT; k++) {
-    double x0 = s.x, u0 = s.u;
+    double x0 = s.x, u0 = s.u, mem0[4];
+    memcpy(mem0, s.mem, sizeof mem0);
     if (!out->x_first && x0 > 0.0)
       out->x_first = x0;
     if (linear && x0 > 0.0) {
       double fd, fr;
       double f = st->law.type->force(st->law.p, x0, u0, &fd, &fr);
+      /* within one step's travel of the onset, a ∂f/∂δ that exceeds the slope over that travel tenfold
+       * (unbounded at δ = 0: δ^m δ' with m < 1) is not what the step sees: the secant instead */
+      if (x0 < vdt) {
+        double sec = (st->law.type->force(st->law.p, x0 + vdt, u0, NULL, NULL) - f) / vdt;
+        if (isfinite(sec) && !(fabs(fd) <= 10.0 * fabs(sec)))
+          fd = sec;
+      }
       if ((f >= 0.0 || st->end == impactfit_transition_A) && isfinite(fd) && isfinite(fr)) {
         double r = st->type->amplification(st, fd, fr);
         if (r > out->rho_max)
@@ -240,14 +289,31 @@ static int impact_at(const impactfit_stepper *st, double v, double phi, int lean
       out->contact_steps += s.contact != 0;
       if (fabs(s.f) > out->f_max)
         out->f_max = fabs(s.f);
-      sig = (sig ^ (unsigned long)(s.contact != 0) ^ ((unsigned long)(unsigned)s.branch << 1)) * 1099511628211UL;
+      /* the signature: the steps whose impulse changes the speed by more than 1e-12 v (only they can change
+       * e; rounding-level impulses, e.g. of a body at rest on a constraint, do not mark a jump) */
+      if (fabs(s.f) * st->dt / st->mass > 1e-12 * v)
+        sig = ((sig ^ (unsigned long)(s.contact != 0) ^ ((unsigned long)(unsigned)s.branch << 1)) * 1099511628211UL ^
+               0x5bUL) *
+              1099511628211UL;
     }
     if (acting) {
       out->steps++;
-      sig = (sig ^ 0x5bUL) * 1099511628211UL;
       if (s.x <= 0.0 && s.u < 0.0 && s.f == 0.0) {
         out->e = -s.u / v;
         out->signature = sig;
+        return 0;
+      }
+      /* at rest: the step left the state unchanged with no force, so every later step will (a fixed point of
+       * the map: e.g. Bullet's rows stop the body at the surface, where a speed of 1e-15 m/s no longer moves
+       * the stored coordinate): e = 0, or the speed it leaves with */
+      int fixed = s.u == u0 && s.x == x0 && memcmp(mem0, s.mem, sizeof mem0) == 0;
+      /* or, stopped short of the surface by a row that acts before touching, the body creeps with no force so
+       * slowly that it would not close the gap within 1e4 steps: the bodies stick, e = 0 (the rebound when it
+       * arrives, if any, is of the order of a creeping speed below gap/(1e4 dt)) */
+      int creeps = s.x < 0.0 && s.u > 0.0 && -s.x > 0.01 * (double)STEP_LIMIT * s.u * st->dt;
+      if (s.f == 0.0 && (fixed || creeps)) {
+        out->e = s.u < 0.0 ? -s.u / v : 0.0;
+        out->signature = (sig ^ 0x7eUL) * 1099511628211UL;
         return 0;
       }
     } else if (s.x > reach + 10.0 * vdt && s.u > 0.0) {
@@ -426,6 +492,18 @@ static int phase_stats(const impactfit_stepper *st, double v, impactfit_step_sta
   out->e_min = INFINITY;
   out->e_max = -INFINITY;
   out->e_continuous = NAN;
+  if (st->type->adaptive) {
+    impactfit_law_impact_result r;
+    if ((s = adaptive_impact(st, v, &r, err)))
+      return s;
+    out->e_mean = out->e_min = out->e_max = out->e_continuous = r.e_out;
+    out->phi_min = out->phi_max = 1.0;
+    out->stable = 1;
+    out->pieces = 1;
+    out->impacts = 1;
+    out->steps_max = r.steps;
+    return 0;
+  }
   int lean = mode == STATS_SEARCH || mode == STATS_QUICK;
   phase_ctx c = {.st = st, .v = v, .lean = lean, .S = out, .err = err};
   int known = !lean && st->type->needs_law && st->type->amplification;
@@ -846,6 +924,10 @@ int impactfit_step_max_stable_dt(const impactfit_stepper *st, double v, double *
   int s = impactfit_stepper_check(st, err), ok;
   if (s)
     return s;
+  if (st->type->adaptive) { /* no step to bound */
+    *dt_max = INFINITY;
+    return 0;
+  }
   double lo, hi, dt = st->dt;
   if ((s = stable_at(st, v, dt, &ok, err)))
     return s;

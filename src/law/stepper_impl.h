@@ -8,7 +8,17 @@
 
 /* The stepper types defined in src/engines/ (one X(symbol) each, the symbol a const
  * impactfit_stepper_type defined there with external linkage). */
-#define IMPACTFIT__ENGINE_STEPPERS(X)
+#define IMPACTFIT__ENGINE_STEPPERS(X)      \
+  X(impactfit__stepper_explicit_euler)     \
+  X(impactfit__stepper_frozen_force)       \
+  X(impactfit__stepper_ode_soft)           \
+  X(impactfit__stepper_ode_quickstep)      \
+  X(impactfit__stepper_bullet_restitution) \
+  X(impactfit__stepper_bullet_stiffness)
+
+#define X(sym) extern const impactfit_stepper_type sym;
+IMPACTFIT__ENGINE_STEPPERS(X)
+#undef X
 
 /* The force of st->law at (x, u) with st->end's clamp at zero (C unless st->end is A); *clamped = 1
  * when the clamp acted (clamped may be NULL). */

@@ -65,6 +65,13 @@ SKIP = [
     ("docs/IDENTIFICATION.md", r"identify DATA\.csv", "DATA.csv stands for the user's measurements"),
     ("docs/OCTAVE.md", r"^mex ", "MATLAB's mex (not installed here)"),
     ("docs/PYTHON.md", r"bench/bench_python\.py", "a benchmark (minutes)"),
+    ("docs/PACKAGING.md", r"^python3 -m venv", "pip install . with its build (minutes): the ctest package_pip runs "
+                                               "these lines in a throw-away venv"),
+    ("docs/PACKAGING.md", r"^octave-cli --eval \"pkg|^cmake --build build --target octave-pkg",
+     "pkg install into the user's Octave (and the library installed first): the ctest package_octave runs these "
+     "lines in a throw-away prefix"),
+    ("docs/PACKAGING.md", r"^cmake |^sudo apt-get install", "builds and installs the Debian package into the system: "
+                                                            "the ctest package_deb runs these lines with dpkg --root"),
     ("docs/PYTHON.md", r"\[TABLE\.csv\]", "[TABLE.csv] stands for an optional file of the user's"),
 ]
 
