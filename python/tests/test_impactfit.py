@@ -183,7 +183,7 @@ def test_broadcast_shapes_and_values():
     assert impactfit.copt(np.float64(1.5), np.array(0.5)) == impactfit.copt(1.5, 0.5)  # 0-d: a float
     assert isinstance(impactfit.copt(1.5, 0.5), float)
     assert impactfit.hc_eps(np.empty((0, 3))).shape == (0, 3)
-    s = impactfit.simulate(1.5, [[1.0, 2.0]], v=[[1.0], [2.0], [3.0]])
+    s = impactfit.simulate(1.5, [[1.0, 2.0]], k=1.0, mass=1.0, v=[[1.0], [2.0], [3.0]])  # the unit set: all or none
     assert s.e_out.shape == (3, 2) and s.contacts is None
     with pytest.raises(ValueError):
         impactfit.copt([1.5, 1.6, 1.7], [0.5, 0.6])  # shapes do not broadcast
