@@ -1,23 +1,41 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The test suite under AddressSanitizer + UndefinedBehaviorSanitizer, every report fatal
-# (-fno-sanitize-recover=all): builds build-asan/ (-O1) and runs ctest there. Warnings are errors in
-# the normal build only: at -O1 gcc 12 reports a -Wrestrict false positive (topic_copt.c).
-# usage: scripts/asan.sh [CTEST ARGS...]   (default: every test but the install/consumer test,
-#   whose separate project is not built with the sanitizers, and test_copt, which regenerates a
-#   60000-point sweep through code the other tests cover: 143 s under ASan, the suite's longest;
-#   the dem-codes label, whose time is the real DEM codes' own: impactfit's side of it, the dem
-#   command, is covered by cli_dem and test_demcodes; and cli_grid, whose grids are sized to run for
-#   seconds so that they can be interrupted (minutes under ASan): the grid commands' code runs under
-#   the sanitizers in cli_copt, cli_zhang, cli_simulate and cli_hc)
+# The tests under AddressSanitizer + UndefinedBehaviorSanitizer, every report fatal
+# (-fno-sanitize-recover=all; LeakSanitizer on): builds build-asan/ and runs ctest there.
+# build-asan/ is clang with libFuzzer's coverage (-DIMPACTFIT_FUZZ=ON, static): the one sanitizer
+# build of the suite, whose fuzz harnesses scripts/fuzz.sh runs, so that the library is not built
+# twice with the sanitizers. Warnings are errors in the normal build only.
+# usage: scripts/asan.sh [CTEST ARGS...]
+#   default: every test but those below (docs/TESTING.md: why, and where their code runs under the
+#   sanitizers all the same):
+#     labels install, dem-codes, mbd-engines, load: separate projects, the real DEM and multibody
+#       codes' own time (impactfit's side: cli_dem, test_demcodes, cli_engine, test_law,
+#       test_stepper), the signal tests again under load;
+#     test_copt, test_generated, test_zhang, test_ramaswamy, test_surrogate, check_published:
+#       regenerations of committed results, the solvers, sweeps and fits of the faster tests
+#       repeated over large grids (the topics' code runs once, in reproduce_quick);
+#     cli_reproduce, report_page, report_page_committed: a second quick reproduction (determinism)
+#       and Chromium on the first and on the committed report; doc_commands, doc_summary: the
+#       documents' commands (the commands' own tests run here) and their tables; cli_grid, cli_mpi: interrupted grids (their commands: cli_copt, cli_zhang,
+#       cli_simulate, cli_hc; cli_mpi is not built here); cli_man, format, spdx_lines: no code of
+#       ours runs.
+#   scripts/asan.sh -LE 'install|dem-codes|mbd-engines|load' runs every other test (the whole suite).
 set -eu
 cd "$(dirname "$0")/.."
-bash scripts/deps.sh build test
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g" \
-  -DIMPACTFIT_ASAN=ON -DIMPACTFIT_UBSAN=ON -DIMPACTFIT_WERROR=OFF >/dev/null
+bash scripts/deps.sh build test fuzz
+# build-asan/ of an older version (gcc, without the fuzz harnesses) cannot be reconfigured for clang
+if [ -f build-asan/CMakeCache.txt ] && ! grep -q '^CMAKE_C_COMPILER:[A-Z]*=.*clang' build-asan/CMakeCache.txt; then
+  rm -rf build-asan
+fi
+CC=clang cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPACTFIT_ASAN=ON -DIMPACTFIT_UBSAN=ON \
+  -DIMPACTFIT_FUZZ=ON -DBUILD_SHARED_LIBS=OFF -DIMPACTFIT_PYTHON=OFF -DIMPACTFIT_OCTAVE=OFF -DIMPACTFIT_WERROR=OFF >/dev/null
 cmake --build build-asan -j"$(nproc)"
 cd build-asan
-[ $# -gt 0 ] || set -- -LE "install|dem-codes" -E "^(test_copt|cli_grid)$"
+if [ $# = 0 ]; then
+  skip="test_copt|test_generated|test_zhang|test_ramaswamy|test_surrogate|check_published|cli_reproduce|report_page"
+  skip="$skip|report_page_committed|doc_commands|doc_summary"
+  set -- -LE "install|dem-codes|mbd-engines|load" -E "^($skip|cli_grid|cli_mpi|cli_man|format|spdx_lines)$"
+fi
 # detect_leaks: LeakSanitizer too; halt_on_error / -fno-sanitize-recover: the first report fails the test
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

@@ -11,12 +11,11 @@ group[main]="gnuplot-nox"
 # test: the MPI variant (OpenMPI) and the ThreadSanitizer build (clang, libomp with LLVM's Archer);
 # script(1), for the progress-line test, is in bsdutils (essential); chromium renders the report page,
 # doxygen builds the API reference, jq runs the shell examples, man-db and col (bsdextrautils) read
-# the installed man pages; GNU time (/usr/bin/time) measures the peak memory of a streamed grid
-# (tests/cli/test_grid.sh); locales: the de_DE sources localedef builds for test_locale; clang-format:
+# the installed man pages; locales: the de_DE sources localedef builds for test_locale; clang-format:
 # scripts/format.sh and the ctest format
-group[test]="gnuplot-nox openmpi-bin libopenmpi-dev clang libomp-dev chromium python3 doxygen help2man jq man-db bsdextrautils time locales clang-format"
+group[test]="gnuplot-nox openmpi-bin libopenmpi-dev clang libomp-dev chromium python3 doxygen help2man jq man-db bsdextrautils locales clang-format"
 group[mpi]="openmpi-bin libopenmpi-dev"
-group[bench]="python3-scipy"
+group[bench]="python3-scipy time" # time: /usr/bin/time in bench/run_hpc.sh
 # fuzz (scripts/fuzz.sh, scripts/asan.sh): clang with libFuzzer and the sanitizer runtimes, libomp for
 # OpenMP under clang, llvm-symbolizer for readable stacks; valgrind: scripts/valgrind.sh
 group[fuzz]="clang libclang-rt-14-dev libomp-dev llvm"

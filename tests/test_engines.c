@@ -37,7 +37,19 @@
  *     when dWorldStep's λ* > 0, 0 when λ* ≤ 0 (w ∈ (0, 2)).
  * 10. dt → 0: the mean over the phase tends to law.h's continuous-time e of clamped Kelvin–Voigt at
  *     first order.
- * 11. The registry: ODE's models, the inverse's round trip, the unreachable e of issue 24's bullet. */
+ * 11. The registry: ODE's models, the inverse's round trip, the unreachable e of issue 24's bullet.
+ *
+ * Bullet 3.24 (src/engines/bullet.c; the row derived in docs/engines/BULLET.md):
+ * 12. Restitution r on the plane at h = 1e-3 s, v = 1 m/s, 5 mm sphere: with tau = 0.02 √3 r_s/(v h) the
+ *     breaking distance in steps, e(φ) = r + erp2 φ for φ < 1 − tau (one row, its ERP term erp2 φ v h/h in
+ *     the velocity) and r − (1 − φ) above (the gap row of the step before stops the body at the surface;
+ *     the next step's restitution r v minus the ERP-free speed): mean r + erp2 (1 − tau)²/2 − tau²/2,
+ *     range (r − tau, r + erp2 (1 − tau)); two spheres (no row before touching): e = r + erp2 φ at any h.
+ * 13. Contact stiffness and damping, one step in contact with no clamp: the row's impulse
+ *     (u + erp x/h)/(1/M + cfm/h), erp = hk/(hk + c), cfm = 1/(hk + c), is backward Euler of
+ *     M u' = −k x − c u: u' = (M u − h k x)/(M + h c + h² k), x' = x + h u'.
+ * 14. dt → 0: the stiffness-damping mean tends to law.h's continuous e of clamped Kelvin–Voigt at first
+ *     order (Richardson-extrapolated from three steps). */
 #include <complex.h>
 #include <math.h>
 #include <stdio.h>
@@ -1043,6 +1055,107 @@ static void test_ode_registry(void) {
         "ode registry: 0.45 unreachable, the mean at most 0.4027 (%g)", a.e_reach_max);
 }
 
+/* ---------------------------------------------------------------- Bullet */
+
+static impactfit_engine_request bullet_request(const char *model, double dt, int plane) {
+  impactfit_engine_request rq = impactfit_engine_default_request();
+  impactfit_error err;
+  if (impactfit_engine_model_find("bullet", NULL, model, &rq.model, &err))
+    fprintf(stderr, "%s\n", err.message);
+  rq.dt = dt;
+  rq.v = 1.0;
+  rq.bodies.r1 = 0.005;
+  rq.bodies.m1 = 4.0 / 3.0 * M_PI * 0.005 * 0.005 * 0.005 * 2500.0;
+  rq.bodies.plane = plane;
+  if (!plane) {
+    rq.bodies.r2 = 0.005;
+    rq.bodies.m2 = rq.bodies.m1;
+  }
+  return rq;
+}
+
+/* 12. restitution */
+static void test_bullet_restitution(void) {
+  impactfit_error err;
+  impactfit_stepper st;
+  impactfit_step_stats S;
+  impactfit_engine_request rq = bullet_request("restitution", 1e-3, 1);
+  for (int k = 0; k < 3; k++) {
+    double r = 0.3 + 0.2 * k, tau = 0.02 * sqrt(3.0) * 0.005 / 1e-3;
+    CHECK(impactfit_engine_stepper(&rq, r, &st, &err) == 0, "bullet: restitution stepper");
+    for (int i = 1; i < 16; i++) {
+      double phi = i / 16.0, want = phi < 1.0 - tau ? r + 0.2 * phi : r - (1.0 - phi);
+      impactfit_step_impact o;
+      CHECK(impactfit_step_impact_at(&st, 1.0, phi, &o, &err) == 0 && fabs(o.e - want) < 1e-12,
+            "bullet: restitution %g, e(%g) = %.15g (closed form %.15g)", r, phi, o.e, want);
+    }
+    CHECK(impactfit_step_phase_stats(&st, 1.0, &S, &err) == 0, "bullet: restitution stats");
+    double mean = r + 0.2 * (1 - tau) * (1 - tau) / 2 - tau * tau / 2;
+    CHECK(fabs(S.e_mean - mean) < 1e-11 && fabs(S.e_min - (r - tau)) < 1e-9 &&
+              fabs(S.e_max - (r + 0.2 * (1 - tau))) < 1e-9,
+          "bullet: restitution %g mean %.15g [%.12g, %.12g] (closed form %.15g [%.12g, %.12g])", r, S.e_mean, S.e_min,
+          S.e_max, mean, r - tau, r + 0.2 * (1 - tau));
+  }
+  /* two spheres: e = r + erp2 phi at h = 1e-4 (no row before touching), mean r + 0.1 */
+  rq = bullet_request("restitution", 1e-4, 0);
+  CHECK(impactfit_engine_stepper(&rq, 0.5, &st, &err) == 0 && impactfit_step_phase_stats(&st, 1.0, &S, &err) == 0,
+        "bullet: spheres stats");
+  CHECK(fabs(S.e_mean - 0.6) < 1e-11 && fabs(S.e_min - 0.5) < 1e-9 && fabs(S.e_max - 0.7) < 1e-9,
+        "bullet: two spheres, restitution 0.5 at 1e-4: mean %.15g [%.12g, %.12g] (want 0.6 [0.5, 0.7])", S.e_mean,
+        S.e_min, S.e_max);
+  /* the plane at 1e-4: the rows before touching stop the sphere (the issue's e = 0) */
+  rq = bullet_request("restitution", 1e-4, 1);
+  CHECK(impactfit_engine_stepper(&rq, 0.5, &st, &err) == 0 && impactfit_step_phase_stats(&st, 1.0, &S, &err) == 0 &&
+            S.e_max < 1e-12,
+        "bullet: the plane at 1e-4, restitution 0.5 gives %.3g", S.e_max);
+}
+
+/* 13. one stiffness-damping step is backward Euler */
+static void test_bullet_backward_euler(void) {
+  impactfit_error err;
+  impactfit_stepper st;
+  impactfit_engine_request rq = bullet_request("contact stiffness damping", 1e-3, 1);
+  impactfit_engine_setting set[2] = {{.name = "kp", .count = 1, .values = {1e3}},
+                                     {.name = "other", .count = 2, .values = {1e30, 0.0}}};
+  rq.settings[0] = set[0];
+  rq.settings[1] = set[1];
+  rq.n_settings = 2;
+  double c = 0.3;
+  CHECK(impactfit_engine_stepper(&rq, c, &st, &err) == 0, "bullet: stiffness stepper");
+  double k = 1.0 / (1.0 / 1e3 + 1.0 / 1e30), M = st.mass, h = st.dt;
+  impactfit_step_state s;
+  memset(&s, 0, sizeof s);
+  s.x = 2e-4;
+  s.u = 0.7;
+  s.mem[1] = 1.0; /* an existing point with no impulse: no warm start */
+  double u1 = (M * s.u - h * k * s.x) / (M + h * c + h * h * k), x1 = s.x + h * u1;
+  CHECK(st.type->step(&st, &s) == 0 && fabs(s.u - u1) < 1e-14 && fabs(s.x - x1) < 1e-17,
+        "bullet: one step (%.17g, %.17g), backward Euler (%.17g, %.17g)", s.x, s.u, x1, u1);
+}
+
+/* 14. dt -> 0 */
+static void test_bullet_limit(void) {
+  impactfit_error err;
+  impactfit_stepper st;
+  impactfit_step_stats S;
+  double em[3];
+  for (int i = 0; i < 3; i++) {
+    impactfit_engine_request rq = bullet_request("contact stiffness damping", 4e-5 / (1 << i), 1);
+    impactfit_engine_setting set[2] = {{.name = "kp", .count = 1, .values = {1e3}},
+                                       {.name = "other", .count = 2, .values = {1e30, 0.0}}};
+    rq.settings[0] = set[0];
+    rq.settings[1] = set[1];
+    rq.n_settings = 2;
+    CHECK(impactfit_engine_stepper(&rq, 0.5, &st, &err) == 0 && impactfit_step_phase_stats(&st, 1.0, &S, &err) == 0,
+          "bullet: limit stats");
+    em[i] = S.e_mean;
+  }
+  double ex = (8.0 * em[2] - 6.0 * em[1] + em[0]) / 3.0, d1 = em[1] - S.e_continuous, d2 = em[2] - S.e_continuous;
+  CHECK(fabs(d1 / d2 - 2.0) < 0.1, "bullet: first order in h (%.6g %.6g)", d1, d2);
+  CHECK(fabs(ex - S.e_continuous) < 3e-5, "bullet: the extrapolated mean %.9g is the continuous e %.9g", ex,
+        S.e_continuous);
+}
+
 int main(void) {
   test_euler_linear();
   test_rk4_step();
@@ -1070,5 +1183,8 @@ int main(void) {
   test_ode_quickstep();
   test_ode_limit();
   test_ode_registry();
+  test_bullet_restitution();
+  test_bullet_backward_euler();
+  test_bullet_limit();
   return tu_report("test_engines");
 }

@@ -13,6 +13,7 @@
  *  - n = 1, m = 0, condition A: e = exp(−πξ/√(1−ξ²)), so ξ = −ln e/√(π² + ln² e) exactly.
  * Independent methods: the three root finders must agree; the dimensional search on c agrees with
  * the scaled one; α → λ (Zhang's Eq. 53) → simulation → e round trip. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

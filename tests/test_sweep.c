@@ -982,11 +982,12 @@ static void test_runner_stop_resume(void) {
 }
 
 /* ---- real concurrency: both threads compute units of one block at the same time ----
- * The "meet" problem's solve() waits (up to 2 s) until a second thread has also entered solve(),
+ * The "meet" problem's solve() waits until a second thread has also entered solve() (an event, not a
+ * time: at most 60 s, a bound a loaded machine never reaches, after which the check below fails),
  * so a 2-thread run must have two threads inside one block at once: the runner must really share
  * a block's units out (the row records the thread), and the ThreadSanitizer build (test.sh) sees
  * the shared counters, the poll hook and the row buffers under true concurrency. */
-static atomic_int meet_arrived;
+static atomic_int meet_arrived, meet_gave_up;
 static const impactfit_sweep_param meet_params[] = {{"x", 0.0, -HUGE_VAL, HUGE_VAL, 0, "index"}};
 static const char *const meet_outputs[] = {"thread"};
 static int meet_alloc(void **st, const char *const *o, const unsigned char *w, impactfit_error *err) {
@@ -1002,7 +1003,9 @@ static int meet_solve(void *st, const double *in, double *out, long *rhs, impact
   clock_gettime(CLOCK_MONOTONIC, &t0);
   do
     clock_gettime(CLOCK_MONOTONIC, &t);
-  while (atomic_load(&meet_arrived) < 2 && (t.tv_sec - t0.tv_sec) < 2);
+  while (atomic_load(&meet_arrived) < 2 && (t.tv_sec - t0.tv_sec) < 60);
+  if (atomic_load(&meet_arrived) < 2)
+    atomic_store(&meet_gave_up, 1);
   out[0] = omp_get_thread_num();
   *rhs = 1;
   return 0;
@@ -1041,6 +1044,7 @@ static void test_runner_concurrency(void) {
     return;
   for (size_t shards = 1; shards <= 2; shards++) {
     atomic_store(&meet_arrived, 0);
+    atomic_store(&meet_gave_up, 0);
     meet_ctx c;
     memset(&c, 0, sizeof c);
     c.b.order_ok = 1;
@@ -1062,6 +1066,7 @@ static void test_runner_concurrency(void) {
               c.polls > 0 && c.b.order_ok,
           "%zu shard(s): both threads computed points (%d and %d), poll called %zu times", shards, seen[0], seen[1],
           c.polls);
+    CHECK(!atomic_load(&meet_gave_up), "%zu shard(s): the second thread entered solve() within 60 s", shards);
     free(c.b.p);
   }
   impactfit_sweep_free(s);

@@ -58,11 +58,24 @@ static int parse_shard(const char *v, size_t *shard, size_t *shards) {
 typedef struct poll_ctx {
   cli_progress *pr;
   size_t base_rows, base_failed; /* written before this run started */
+  impactfit_sweep_output *o;
 } poll_ctx;
+
+void cli_sweep_test_hold(impactfit_sweep_output *o) {
+  impactfit_sweep_output_state os;
+  impactfit_sweep_output_get_state(o, &os);
+  if (cli_test_hold_due(os.rows)) {
+    impactfit_error err;
+    impactfit_error_clear(&err);
+    (void)impactfit_sweep_output_commit(o, &err); /* a failure shows again at the run's own commit */
+    cli_test_hold_wait(cli_signal_pending);
+  }
+}
 
 static int on_poll(void *ctx, size_t done, size_t failed) {
   poll_ctx *c = ctx;
   cli_progress_update(c->pr, c->base_rows + done, c->base_failed + failed);
+  cli_sweep_test_hold(c->o);
   return cli_signal_pending() != 0;
 }
 
@@ -301,7 +314,7 @@ int cli_sweep_execute(const impactfit_sweep *s, const cli_sweep_exec *x, int ran
       per_rank = calloc((size_t)ranks, sizeof *per_rank);
       st = per_rank ? sweep_mpi_lead(s, &rp, o, &prog, per_rank, &err) : IMPACTFIT_ENOMEM;
     } else {
-      poll_ctx pc = {&prog, os.rows, os.failed};
+      poll_ctx pc = {&prog, os.rows, os.failed, o};
       rp.poll = on_poll;
       rp.poll_ctx = &pc;
       st = impactfit_sweep_run(s, &rp, impactfit_sweep_output_rows, impactfit_sweep_output_failure, o, &sum, &err);

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "impactfit/sweep.h"
+#include "impactfit/sweep_io.h"
 
 typedef struct cli_sweep_exec {
   const char *what;    /* "sweep", "copt": the context of messages and the progress label */
@@ -28,5 +29,9 @@ typedef struct cli_sweep_exec {
 /* Runs s (already loaded or built) into x->out_dir/x->name.csv + .json; MPI rank `rank` of `ranks`
  * (0, 1 without MPI). Prints its summary or errors; returns the exit status (0, 1, 2, 130, 143). */
 int cli_sweep_execute(const impactfit_sweep *s, const cli_sweep_exec *x, int rank, int ranks);
+
+/* The test hook IMPACTFIT_TEST_HOLD_AFTER=N (progress.h) for a run into o: once o holds N rows,
+ * commits them (the journal shows them) and waits for SIGINT/SIGTERM. Call from the poll hook. */
+void cli_sweep_test_hold(impactfit_sweep_output *o);
 
 #endif

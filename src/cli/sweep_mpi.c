@@ -24,6 +24,7 @@
 
 #include "cli.h"
 #include "signals.h"
+#include "sweep_exec.h"
 #include "sweep_mpi.h"
 
 enum { TAG_TASK = 11, TAG_CANCEL, TAG_STOP, TAG_RESULT, TAG_ROWS, TAG_FAILS };
@@ -215,6 +216,7 @@ static void service(lead *L) {
       received(L, i);
   }
   write_ready(L);
+  cli_sweep_test_hold(L->o);
   if (cli_signal_pending())
     begin_stop(L, IMPACTFIT_EINTR);
   for (int w = 1; w < L->ranks; w++)

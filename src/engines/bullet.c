@@ -30,8 +30,10 @@
  *     stepSimulation(dt, maxSubSteps = 1, fixedTimeStep = 1/60) steps at fixedTimeStep.
  *   Contact generation (src/BulletCollision/CollisionDispatch/): btConvexPlaneCollisionAlgorithm.cpp:
  *     118-126 adds a point when distance < the manifold's breaking threshold (before touching);
- *     btSphereSphereCollisionAlgorithm.cpp:62-92 only when len ≤ r0 + r1 (touching); a point stays
- *     while its distance ≤ the threshold (btPersistentManifold.cpp:247-290); the threshold is
+ *     btSphereSphereCollisionAlgorithm.cpp:62-92 only when len ≤ r0 + r1 (touching), and line 15 defines
+ *     CLEAR_MANIFOLD: lines 61-63 clear the manifold every step (no persistence, no warm start between
+ *     two spheres); a plane's point stays while its distance ≤ the threshold
+ *     (btPersistentManifold.cpp:247-290) and is warm-started; the threshold is
  *     gContactBreakingThreshold (0.02) times the shape's angular motion disc, √3 r for a sphere
  *     (btCollisionShape.cpp:30-55, btSphereShape.cpp:53-59), the smaller of the two bodies'
  *     (btCollisionDispatcher.cpp:74-75); the static plane's is unbounded.
@@ -54,16 +56,16 @@
 /* ---------------------------------------------------------------- the steppers */
 
 /* parameters; Q_A and Q_B are erp and cfm (restitution stepper) or k and c (stiffness stepper) */
-enum { Q_A, Q_B, Q_REST, Q_VTHR, Q_BREAK, Q_PRETOUCH, Q_SPLIT, Q_SPLITTHR, Q_ITER, Q_SOR, Q_WARM, Q_COORD, Q_COUNT };
+enum { Q_A, Q_B, Q_REST, Q_VTHR, Q_BREAK, Q_PLANE, Q_SPLIT, Q_SPLITTHR, Q_ITER, Q_SOR, Q_WARM, Q_COORD, Q_COUNT };
 
 static const char *const rest_names[Q_COUNT] = {
-    "erp2",       "cfm",      "restitution",         "restitution_velocity_threshold",
-    "breaking",   "pretouch", "split_impulse",       "split_threshold",
-    "iterations", "sor",      "warmstarting_factor", "coordinate"};
+    "erp2",       "cfm",   "restitution",         "restitution_velocity_threshold",
+    "breaking",   "plane", "split_impulse",       "split_threshold",
+    "iterations", "sor",   "warmstarting_factor", "coordinate"};
 static const char *const stiff_names[Q_COUNT] = {
-    "k",          "c",        "restitution",         "restitution_velocity_threshold",
-    "breaking",   "pretouch", "split_impulse",       "split_threshold",
-    "iterations", "sor",      "warmstarting_factor", "coordinate"};
+    "k",          "c",     "restitution",         "restitution_velocity_threshold",
+    "breaking",   "plane", "split_impulse",       "split_threshold",
+    "iterations", "sor",   "warmstarting_factor", "coordinate"};
 static const char *const rest_units[Q_COUNT] = {"-",   "m/N (s/kg)", "-", "m/s", "m", "0/1",
                                                 "0/1", "m",          "-", "-",   "-", "m"};
 static const char *const stiff_units[Q_COUNT] = {"N/m", "N s/m", "-", "m/s", "m", "0/1",
@@ -154,13 +156,17 @@ static double bt_sweeps(double rhs, double cfmD, double D, double A, double lam0
 static int bt_step(const impactfit_stepper *st, impactfit_step_state *s) {
   const double *p = st->p;
   double h = st->dt, x = s->x, u = s->u, distance = -x, thr = p[Q_BREAK];
-  int had = s->mem[1] != 0.0, created = p[Q_PRETOUCH] != 0.0 ? distance < thr : distance <= 0.0;
-  int exists = created || (had && distance <= thr);
+  /* the plane (convex-plane algorithm): a point from a gap below the breaking distance, kept while the gap is at
+   * most that (refreshContactPoints), warm-started; two spheres (sphere-sphere algorithm, CLEAR_MANIFOLD): the
+   * manifold is cleared every step, a point exists only while touching and is never warm-started */
+  int plane = p[Q_PLANE] != 0.0;
+  int had = s->mem[1] != 0.0, created = plane ? distance < thr : distance <= 0.0;
+  int exists = created || (plane && had && distance <= thr);
   s->branch = 0;
   s->contact = exists;
   double lam = 0.0, push = 0.0, dv = 0.0, pv = 0.0;
   if (exists) {
-    if (!had)
+    if (!had || !plane)
       s->branch |= B_NEW;
     double erp, cfm;
     bt_erp_cfm(st, &erp, &cfm);
@@ -198,7 +204,7 @@ static int bt_step(const impactfit_stepper *st, impactfit_step_state *s) {
     int iters = (int)p[Q_ITER];
     if (rhs_pen != 0.0)
       push = bt_sweeps(rhs_pen, cfmD, D, A, 0.0, iters, &pv);
-    lam = bt_sweeps(rhs, cfmD, D, A, had ? s->mem[0] * p[Q_WARM] : 0.0, iters, &dv);
+    lam = bt_sweeps(rhs, cfmD, D, A, plane && had ? s->mem[0] * p[Q_WARM] : 0.0, iters, &dv);
   }
   s->mem[0] = exists ? lam : 0.0;
   s->mem[1] = exists;
@@ -217,7 +223,7 @@ static int bt_step(const impactfit_stepper *st, impactfit_step_state *s) {
 
 static double bt_reach(const impactfit_stepper *st, double v) {
   (void)v;
-  return st->p[Q_PRETOUCH] != 0.0 ? st->p[Q_BREAK] : 0.0;
+  return st->p[Q_PLANE] != 0.0 ? st->p[Q_BREAK] : 0.0;
 }
 
 /* stiffness and damping without restitution tend to Kelvin–Voigt clamped at zero as h → 0 */
@@ -333,7 +339,7 @@ static int bt_common(const impactfit__engine_ctx *c, const impactfit_stepper_typ
   double rmin = b->plane ? b->r1 : fmin(b->r1, b->r2);
   st->p[Q_VTHR] = impactfit__engine_val(c, "restitutionVelocityThreshold")[0];
   st->p[Q_BREAK] = impactfit__engine_val(c, "gContactBreakingThreshold")[0] * sqrt(3.0) * rmin;
-  st->p[Q_PRETOUCH] = b->plane ? 1.0 : 0.0;
+  st->p[Q_PLANE] = b->plane ? 1.0 : 0.0;
   st->p[Q_COORD] = b->plane ? b->r1 : b->r1 + b->r2;
   const double *sp = impactfit__engine_val(c, "splitImpulse"), *so = impactfit__engine_val(c, "solver");
   st->p[Q_SPLIT] = sp[0];
@@ -497,6 +503,7 @@ static const impactfit__engine_ops stiff_ops = {.build = stiff_build,
   "iteration), 494-502 (restitutionCurve), 796-980 (setupContactConstraint: erp2/cfm or stiffness-damping, "  \
   "positive-distance rows, split impulse, warm start), 1696-1757 (iterations); btContactSolverInfo.h:79-112 " \
   "(defaults); btConvexPlaneCollisionAlgorithm.cpp:118-126, btSphereSphereCollisionAlgorithm.cpp:62-92, "     \
+  "btSphereSphereCollisionAlgorithm.cpp:15,61-63 (CLEAR_MANIFOLD: no warm start between spheres), "           \
   "btPersistentManifold.cpp:247-290, btCollisionShape.cpp:30-55, btCollisionDispatcher.cpp:74-75 (contact "   \
   "points and the breaking distance); btManifoldResult.cpp:56-75 (combination rules)"
 #define BT_BODIES                                                                                                   \
@@ -524,7 +531,8 @@ const impactfit_engine_model impactfit__bullet_models[] = {
      .traps = "three thresholds decide: the velocity threshold (no restitution below 0.2 m/s), the breaking distance "
               "(rows before touching: at small steps they stop the sphere before contact, e = 0 at h = 1e-4 s for a "
               "5 mm sphere at 1 m/s), the split-impulse threshold (-0.04 m: shallower penetrations feed the ERP "
-              "correction into the rebound velocity, e = r + 0.2 phi); the product rule makes e = 0 when the ground "
+              "correction into the rebound velocity, e = r + 0.2 phi: between two spheres e is never r, whatever h); "
+              "the product rule makes e = 0 when the ground "
               "keeps its default restitution 0; the default fixedTimeStep is 1/60 s",
      .integrators = "sequential-impulse",
      .dt_default = 1.0 / 60.0,

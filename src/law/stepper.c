@@ -284,20 +284,21 @@ static int impact_at(const impactfit_stepper *st, double v, double phi, int lean
                              "stepper %s: the state blew up after %ld steps (|u| > 1e4 v: dt = %.6g s is unstable for "
                              "this contact)",
                              st->type->name, k + 1, st->dt);
+    /* the signature counts every step that acted except those whose impulse changed the speed by 1e-12 v or
+     * less (rounding-level impulses, e.g. of a body at rest on a constraint, do not change e nor mark a jump) */
+    int tiny = s.f != 0.0 && fabs(s.f) * st->dt / st->mass <= 1e-12 * v;
     if (s.f != 0.0 || s.contact) {
       acting = 1;
       out->contact_steps += s.contact != 0;
       if (fabs(s.f) > out->f_max)
         out->f_max = fabs(s.f);
-      /* the signature: the steps whose impulse changes the speed by more than 1e-12 v (only they can change
-       * e; rounding-level impulses, e.g. of a body at rest on a constraint, do not mark a jump) */
-      if (fabs(s.f) * st->dt / st->mass > 1e-12 * v)
-        sig = ((sig ^ (unsigned long)(s.contact != 0) ^ ((unsigned long)(unsigned)s.branch << 1)) * 1099511628211UL ^
-               0x5bUL) *
-              1099511628211UL;
+      if (!tiny)
+        sig = (sig ^ (unsigned long)(s.contact != 0) ^ ((unsigned long)(unsigned)s.branch << 1)) * 1099511628211UL;
     }
     if (acting) {
       out->steps++;
+      if (!tiny)
+        sig = (sig ^ 0x5bUL) * 1099511628211UL;
       if (s.x <= 0.0 && s.u < 0.0 && s.f == 0.0) {
         out->e = -s.u / v;
         out->signature = sig;
@@ -313,7 +314,9 @@ static int impact_at(const impactfit_stepper *st, double v, double phi, int lean
       int creeps = s.x < 0.0 && s.u > 0.0 && -s.x > 0.01 * (double)STEP_LIMIT * s.u * st->dt;
       if (s.f == 0.0 && (fixed || creeps)) {
         out->e = s.u < 0.0 ? -s.u / v : 0.0;
-        out->signature = (sig ^ 0x7eUL) * 1099511628211UL;
+        /* one signature for every impact that ends at rest: e is 0 (to rounding) whatever steps led there, so
+         * the phases between two such impacts hold no jump */
+        out->signature = 0x7eUL;
         return 0;
       }
     } else if (s.x > reach + 10.0 * vdt && s.u > 0.0) {

@@ -21,6 +21,7 @@
 
 #include "tools.h"
 #include "impactfit/impact.h"
+#include "progress.h"
 #include "impactfit/surrogate.h"
 #include "impactfit/version.h"
 #include <omp.h>
@@ -895,7 +896,11 @@ int report_surrogate(report *r, const topic_opts *o, const char *which) {
   impactfit_error err;
   impactfit_error_clear(&err);
   double t0 = omp_get_wtime();
+  char what[96];
+  snprintf(what, sizeof what, "rebuilding %s", name); /* the builder reports no progress: what, and how long */
+  cli_progress_step(o->progress, what, "", 0);
   int st = impactfit_surrogate_build(&sp, &s, &rep, &err);
+  cli_progress_step_end(o->progress);
   if (st)
     return cli_status_error(st, &err, name);
   char *buf = NULL;

@@ -20,7 +20,9 @@
 #include <stdio.h>
 
 #include "impactfit/common.h"
+#include "impactfit/fitfile.h"
 #include "impactfit/sweep.h"
+#include "impactfit/table.h"
 
 typedef struct topic_opts {
   const char *srcdir;            /* repository root: sweeps/, fits/, include/impactfit/generated/ */
@@ -157,6 +159,27 @@ int report_sweep_with_axes(const impactfit_sweep *base, const char *label, const
  * impactfit_sweep_def_* (no text editing); `label` names it in messages. A status (err filled). */
 int report_sweep_variant(const impactfit_sweep *full, const char *label, const char *axis, size_t count,
                          impactfit_sweep **out, impactfit_error *err);
+
+/* ---- the progress line inside a topic (progress.h) ----
+ * A topic that runs for more than a few seconds names its long steps, so that `reproduce` on a
+ * terminal shows what it does and how far it is:
+ *     reproduce: 1/8 topics [zhang] sweep zhang2021_C: 1234/5000 points (24.7%), ETA 0:10
+ * cli_progress_step(o->progress, what, unit, total) starts a step, cli_progress_step_update(o->progress,
+ * done) counts (main thread only), cli_progress_step_end(o->progress) ends it; all accept NULL. */
+
+/* In an OpenMP loop that is a step: counts one more item done (*done, shared, updated atomically)
+ * and shows the count when called on the main thread. */
+void report_step_count(const topic_opts *o, size_t *done);
+
+/* impactfit_sweep_run_table(s, NULL, ...) as a step of the progress line ("sweep NAME", its points);
+ * the rows are those of the plain call (the poll hook never stops the run). */
+int report_sweep_table(const topic_opts *o, const impactfit_sweep *s, impactfit_table **out,
+                       impactfit_sweep_summary *summary, impactfit_error *err);
+
+/* impactfit_fitfile_run_table(f, t, flags, ...) with a step of the progress line per stage ("fit
+ * NAME, stage S of N", its groups). */
+int report_fit_table(const topic_opts *o, impactfit_fitfile *f, const impactfit_table *t, int flags,
+                     impactfit_error *err);
 
 /* The topics: X(name, function, summary) in topics.def; each function returns 0 or an exit code of
  * tools.h (error printed). */

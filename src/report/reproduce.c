@@ -89,6 +89,10 @@ int impactfit_report_run(const impactfit_report_options *opt) {
       fprintf(o.log, "impactfit reproduce: %s done in %.1f s\n", topics[i].name, omp_get_wtime() - ti);
     report_timing(r, "%s: %.1f s", topics[i].name, omp_get_wtime() - ti);
     cli_progress_update(&prog, ++done, 0);
+    /* the test hook IMPACTFIT_TEST_HOLD_AFTER (progress.h): after N topics, before the report is
+     * written, wait for the signal a test sends (the default action ends this process) */
+    if (cli_test_hold_due(done))
+      cli_test_hold_wait(NULL);
   }
   cli_progress_end(&prog);
   double wall = omp_get_wtime() - t0;

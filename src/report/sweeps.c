@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Sweeps of the report topics (report.h): a committed definition with one axis resampled, built
- * with the library's definition builder (sweep.h) instead of editing the definition's text. */
+ * with the library's definition builder (sweep.h) instead of editing the definition's text; sweeps
+ * and fits run as steps of the progress line. */
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "impactfit/sweep.h"
+#include "progress.h"
 #include "report.h"
 
 /* Copies what `full` fixes (parameters and options that differ from the problem's defaults, the
@@ -87,4 +90,60 @@ int report_sweep_variant(const impactfit_sweep *full, const char *label, const c
     st = report_sweep_with_axes(full, label, axes, n, out, err);
   free(axes);
   return st;
+}
+
+int report_sweep_table(const topic_opts *o, const impactfit_sweep *s, impactfit_table **out,
+                       impactfit_sweep_summary *summary, impactfit_error *err) {
+  /* "sweep poursina2020_mass" for "sweeps/poursina2020_mass.ini (coarse: 8 values of n)" */
+  const char *name = impactfit_sweep_name(s), *slash = strrchr(name, '/'), *dot = strstr(name, ".ini");
+  if (slash && (!dot || slash < dot))
+    name = slash + 1;
+  dot = strstr(name, ".ini");
+  char what[80];
+  snprintf(what, sizeof what, "sweep %.*s", dot ? (int)(dot - name < 60 ? dot - name : 60) : 60, name);
+  cli_progress_step(o->progress, what, "points", impactfit_sweep_point_count(s));
+  impactfit_sweep_run_params rp = impactfit_sweep_default_run_params();
+  if (o->progress) {
+    rp.poll = cli_progress_step_poll;
+    rp.poll_ctx = o->progress;
+  }
+  int st = impactfit_sweep_run_table(s, &rp, out, summary, err);
+  cli_progress_step_end(o->progress);
+  return st;
+}
+
+typedef struct fit_step {
+  cli_progress *p;
+  const char *name;
+  size_t stage; /* the stage of the step on the line; (size_t)-1 before the first */
+} fit_step;
+
+static void on_fit_group(void *ctx, size_t stage, size_t stages, size_t group, size_t groups) {
+  fit_step *f = ctx;
+  if (stage != f->stage) {
+    char what[80];
+    snprintf(what, sizeof what, "fit %.40s, stage %zu of %zu", f->name, stage + 1, stages);
+    cli_progress_step(f->p, what, "groups", groups);
+    f->stage = stage;
+  }
+  cli_progress_step_update(f->p, group);
+}
+
+int report_fit_table(const topic_opts *o, impactfit_fitfile *f, const impactfit_table *t, int flags,
+                     impactfit_error *err) {
+  fit_step fs = {o->progress, impactfit_fitfile_name(f), (size_t)-1};
+  if (o->progress)
+    impactfit_fitfile_set_progress(f, on_fit_group, &fs);
+  int st = impactfit_fitfile_run_table(f, t, (unsigned)flags, err);
+  impactfit_fitfile_set_progress(f, NULL, NULL);
+  cli_progress_step_end(o->progress);
+  return st;
+}
+
+void report_step_count(const topic_opts *o, size_t *done) {
+  size_t d;
+#pragma omp atomic capture
+  d = ++*done;
+  if (omp_get_thread_num() == 0) /* the main thread (the loops are not nested) */
+    cli_progress_step_update(o->progress, d);
 }

@@ -188,9 +188,8 @@ static int tally_rows(void *ctx, const impactfit_sweep_block *b) {
 }
 
 static int tick(void *ctx, size_t done, size_t failed) {
-  (void)done;
   (void)failed;
-  cli_progress_tick(((tally *)ctx)->progress);
+  cli_progress_step_update(((tally *)ctx)->progress, done);
   return 0;
 }
 
@@ -217,8 +216,13 @@ static int run_set(const topic_opts *o, const impactfit_sweep_problem *pr, doubl
   t->progress = o->progress;
   t->n_out = pr->n_outputs;
   t->engine = pr == &engine_problem;
+  char what[80];
+  snprintf(what, sizeof what, "%s against the reference, zeta <= %g", t->engine ? "engine" : "inverse commands",
+           zeta_max);
+  cli_progress_step(o->progress, what, "cases", count);
   impactfit_sweep_summary sum;
   st = impactfit_sweep_run_values(s, &rp, tally_rows, t, &sum, &err);
+  cli_progress_step_end(o->progress);
   impactfit_sweep_free(s);
   return st ? cli_status_error(st, &err, "accuracy") : 0;
 }

@@ -85,13 +85,13 @@ static double rng_uniform(uint64_t *s) { return (double)(rng_next(s) >> 11) * 0x
 
 /* ---- sweeps ----------------------------------------------------------------------------------- */
 
-/* Runs a sweep into a table (impactfit_sweep_run_table: the runner's numbers, no text). Returns 0
- * or a CLI exit code (error printed). */
-static int run_sweep(const impactfit_sweep *s, impactfit_table **out, size_t *failed) {
+/* Runs a sweep into a table (impactfit_sweep_run_table: the runner's numbers, no text), a step of
+ * the progress line. Returns 0 or a CLI exit code (error printed). */
+static int run_sweep(const topic_opts *o, const impactfit_sweep *s, impactfit_table **out, size_t *failed) {
   impactfit_error err;
   impactfit_error_clear(&err);
   impactfit_sweep_summary sum;
-  int st = impactfit_sweep_run_table(s, NULL, out, &sum, &err);
+  int st = report_sweep_table(o, s, out, &sum, &err);
   if (st)
     return cli_status_error(st, &err, impactfit_sweep_name(s));
   *failed = sum.failed;
@@ -280,7 +280,7 @@ static int slope_run(const topic_opts *o, report *r, slope_sweep *w, int s, cons
     return rc;
   grid_text(def, w->grid, sizeof w->grid);
   double tol = *tolp = param_value(def, "tol");
-  if ((rc = run_sweep(def, &t, &failed))) {
+  if ((rc = run_sweep(o, def, &t, &failed))) {
     impactfit_sweep_free(def);
     return rc;
   }
@@ -497,7 +497,7 @@ static void claim_pair(report *r, const pair_claim *pc, const impactfit_fit_resu
 
 /* The per-n fit at n = 1, 3/2, 2 when the e range starts lower than the paper's 0.45: the published
  * pairs are close to fits whose range starts near 0.03-0.06 (a finding, reported as such). */
-static int explore_e_range(report *r, const impactfit_sweep *base, const impactfit_sweep_axis *eax,
+static int explore_e_range(const topic_opts *o, report *r, const impactfit_sweep *base, const impactfit_sweep_axis *eax,
                            const impactfit_fit_spec *spec, const impactfit_fit_result *const *at045) {
   const double lows[] = {0.01, 0.03, 0.045, 0.06, 0.1};
   const size_t nl = sizeof lows / sizeof lows[0];
@@ -525,7 +525,7 @@ static int explore_e_range(report *r, const impactfit_sweep *base, const impactf
     impactfit_error_clear(&err);
     if (report_sweep_with_axes(base, label, axes, 2, &sv, &err))
       rc = cli_status_error(err.status, &err, "copt");
-    if (rc || (rc = run_sweep(sv, &tv, &failed))) {
+    if (rc || (rc = run_sweep(o, sv, &tv, &failed))) {
       impactfit_sweep_free(sv);
       break;
     }
@@ -611,9 +611,9 @@ static int fits_setup(const topic_opts *o, fits_ctx *c) {
     rc = cli_status_error(err.status, &err, "copt");
   say(o, "sweep %s", "sweeps/poursina2020.ini");
   if (!rc)
-    rc = run_sweep(c->def, &c->t, &c->failed);
+    rc = run_sweep(o, c->def, &c->t, &c->failed);
   if (!rc)
-    rc = run_sweep(c->s15, &c->t15, &c->failed15);
+    rc = run_sweep(o, c->s15, &c->t15, &c->failed15);
   if (rc)
     return rc;
   c->rows = impactfit_table_rows(c->t);
@@ -692,7 +692,7 @@ static int fits_regenerate(const topic_opts *o, report *r, fits_ctx *c) {
   if (!rc && !coarse) {
     char *text = NULL;
     size_t len = 0;
-    if ((st = impactfit_fitfile_run_table(ff, t, IMPACTFIT_FITFILE_SAME_GRID, &err)) ||
+    if ((st = report_fit_table(o, ff, t, IMPACTFIT_FITFILE_SAME_GRID, &err)) ||
         (st = impactfit_codegen_header(ff, &text, &len, &err))) {
       rc = cli_status_error(st, &err, "copt: fits/poursina2020.ini");
     } else {
@@ -752,6 +752,8 @@ static int fits_simulate(const topic_opts *o, fits_ctx *c, fits_out *out) {
       rc = cli_input_error("out of memory");
   }
   if (!rc) {
+    size_t done = 0;
+    cli_progress_step(o->progress, "simulating the closed forms", "points", rows + rows15);
     /* own loop, not the sweep runner: two simulations per point, each failing on its own (NaN) */
 #pragma omp parallel reduction(+ : sim_failed)
     {
@@ -764,6 +766,7 @@ static int fits_simulate(const topic_opts *o, fits_ctx *c, fits_out *out) {
                          : formula_c(pub_alpha(nn), pub_beta(nn), nn, e, 1, 1, 1);
         double e1 = ws ? sim_e_out(ws, nn, 1, 1, 1, c1) : NAN;
         sim_failed += isnan(e1);
+        report_step_count(o, &done);
         if (is15) {
           err52[i - rows] = fabs(e1 - e);
           continue;
@@ -776,6 +779,7 @@ static int fits_simulate(const topic_opts *o, fits_ctx *c, fits_out *out) {
       }
       impactfit_impact_free(ws);
     }
+    cli_progress_step_end(o->progress);
   }
   double max52 = 0.0, e52 = 0.0;
   if (!rc) {
@@ -932,13 +936,13 @@ static void fits_report_pairs(report *r, const fits_ctx *c) {
 }
 
 /* The report: other ranges of e, and how well each closed form reproduces e on the grid. */
-static int fits_report_accuracy(report *r, const fits_ctx *c, const fits_out *out) {
+static int fits_report_accuracy(const topic_opts *o, report *r, const fits_ctx *c, const fits_out *out) {
   const impactfit_fit_result *pn = c->pn, f15 = c->f15;
   const size_t G = c->G, rows15 = c->rows15, sim_failed = c->sim_failed;
   const double max52 = c->max52, e52 = c->e52;
   const char *grid = c->grid;
   const impactfit_fit_result *per3[3] = {&pn[0], &f15, &pn[G - 1]};
-  int rc = explore_e_range(r, impactfit_fitfile_sweep(c->ff), c->eax, c->sg[0].spec, per3);
+  int rc = explore_e_range(o, r, impactfit_fitfile_sweep(c->ff), c->eax, c->sg[0].spec, per3);
   if (rc)
     return rc;
   report_md(r,
@@ -1112,7 +1116,7 @@ static int section_fits(const topic_opts *o, report *r, fits_out *out) {
     fits_report_constants(r, c);
     fits_report_functions(r, c);
     fits_report_pairs(r, c);
-    rc = fits_report_accuracy(r, c, out);
+    rc = fits_report_accuracy(o, r, c, out);
   }
   if (!rc) {
     fits_figure_e(r, c);
@@ -1155,7 +1159,8 @@ static int section_random(const topic_opts *o, report *r, double *surrogate_max)
     sys[4 * i + 3] = pow(10.0, -3.0 + 5.0 * rng_uniform(&seed));
   }
   say(o, "%s", "simulating the random systems");
-  size_t failed = 0;
+  size_t failed = 0, done = 0;
+  cli_progress_step(o->progress, "simulating the random systems", "systems", S);
   /* own loop, not the sweep runner: three formulas per system, each simulation failing on its own */
 #pragma omp parallel reduction(+ : failed)
   {
@@ -1174,9 +1179,11 @@ static int section_random(const topic_opts *o, report *r, double *surrogate_max)
           err[(fm * S + i) * E + j] = isnan(eo) ? HUGE_VAL : fabs(eo - e);
         }
       }
+      report_step_count(o, &done);
     }
     impactfit_impact_free(ws);
   }
+  cli_progress_step_end(o->progress);
   double maxe[F_COUNT][64], all[F_COUNT] = {0, 0, 0}, fitrange[F_COUNT] = {0, 0, 0}, e_at[F_COUNT] = {0, 0, 0};
   for (int fm = 0; fm < F_COUNT; fm++)
     for (size_t j = 0; j < E; j++) {

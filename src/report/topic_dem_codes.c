@@ -6,6 +6,7 @@
  * every collision to dem_codes.json; this topic tabulates it and draws the figure. Quick and check runs
  * leave it out (a few minutes of the codes' time): the full reproduction and `ctest -L dem-codes` run it. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,8 +15,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tools.h"
+#include "progress.h"
 #include "report.h"
+#include "tools.h"
 
 typedef struct group {
   char key[200];
@@ -115,6 +117,56 @@ static void find_examples(json_t *rows, group *g, size_t ng) {
   }
 }
 
+/* Runs `sh -c cmd` as system() does, with the progress protocol of tests/dem/test_dem_codes.py on a
+ * pipe (IMPACTFIT_PROGRESS_FD=3 in its environment: "step TOTAL UNIT WHAT", "done COUNT"), shown as
+ * steps of the progress line. Returns the wait status, or -1 when it could not start. */
+static int run_with_progress(const topic_opts *o, const char *cmd) {
+  int fds[2];
+  if (pipe(fds) != 0)
+    return system(cmd);
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return -1;
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    if (fds[1] != 3) {
+      dup2(fds[1], 3);
+      close(fds[1]);
+    }
+    setenv("IMPACTFIT_PROGRESS_FD", "3", 1);
+    execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+    _exit(127);
+  }
+  close(fds[1]);
+  FILE *in = fdopen(fds[0], "r");
+  char line[512];
+  while (in && fgets(line, sizeof line, in)) {
+    unsigned long long total, done;
+    char unit[32];
+    int at = 0;
+    if (sscanf(line, "step %llu %31s %n", &total, unit, &at) == 2 && at > 0) {
+      line[strcspn(line, "\n")] = '\0';
+      cli_progress_step(o->progress, line + at, unit, (size_t)total);
+    } else if (sscanf(line, "done %llu", &done) == 1) {
+      cli_progress_step_update(o->progress, (size_t)done);
+    }
+  }
+  if (in)
+    fclose(in);
+  else
+    close(fds[0]);
+  cli_progress_step_end(o->progress);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR)
+      return -1;
+  return status;
+}
+
 /* The naive groups as the figure's series: groups of one code whose measured e agree at every asked e
  * (within 1e-4: the same force law under two names, e.g. granular hertz/material and hertz) share a
  * series. Writes each series' points as one block of `dat` (index i) and its gnuplot plot element to
@@ -203,8 +255,8 @@ int topic_dem_codes(const topic_opts *o, report *r) {
   snprintf(cmd, sizeof cmd, "python3 '%s' '%s' --table '%s' >'%s/dem_codes.log' 2>&1", script, self, table, o->outdir);
   if (o->log)
     fprintf(o->log, "dem-codes: running LAMMPS, LIGGGHTS and YADE (tests/dem/test_dem_codes.py; a few minutes)\n");
-  int st = system(cmd);
-  int status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  int st = run_with_progress(o, cmd);
+  int status = st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   json_error_t jerr;
   json_t *root = json_load_file(table, 0, &jerr);
   if (!root)

@@ -774,13 +774,13 @@ static int regenerate(const topic_opts *o, report *r, const char *name) {
   char *text = NULL;
   size_t len = 0;
   /* sweep → table → fit → header in memory (the runner's numbers, no CSV text) */
-  int st = impactfit_sweep_run_table(s, NULL, &t, &sum, &err);
+  int st = report_sweep_table(o, s, &t, &sum, &err);
   if (!st && sum.failed) {
     st = IMPACTFIT_ENOCONV;
     snprintf(err.message, sizeof err.message, "%zu points of the sweep failed", sum.failed);
   }
   if (!st)
-    st = impactfit_fitfile_run_table(f, t, IMPACTFIT_FITFILE_SAME_GRID, &err);
+    st = report_fit_table(o, f, t, IMPACTFIT_FITFILE_SAME_GRID, &err);
   if (!st)
     st = impactfit_codegen_header(f, &text, &len, &err);
   impactfit_table_free(t);

@@ -217,13 +217,13 @@ static int load_fit(const topic_opts *o, int t, int run, zdata *z, impactfit_fit
     impactfit_table *tab = NULL;
     impactfit_sweep_summary sum;
     /* sweep → table → fit in memory (the runner's numbers, no CSV text) */
-    st = impactfit_sweep_run_table(sw, NULL, &tab, &sum, &err);
+    st = report_sweep_table(o, sw, &tab, &sum, &err);
     if (!st && sum.failed) {
       st = IMPACTFIT_ENOROOT;
       snprintf(err.message, sizeof err.message, "%zu sweep points failed", sum.failed);
     }
     if (!st)
-      st = impactfit_fitfile_run_table(f, tab, IMPACTFIT_FITFILE_SAME_GRID, &err);
+      st = report_fit_table(o, f, tab, IMPACTFIT_FITFILE_SAME_GRID, &err);
     impactfit_table_free(tab);
     if (st) {
       impactfit_fitfile_free(f);

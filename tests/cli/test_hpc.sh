@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # CLI checks for sweeps at HPC scale (issue 7):
-#  - kill and resume: a sweep is SIGKILLed at random moments several times (and its part file and
-#    journal are given a torn row and a torn record), then finished with --resume: the CSV must be
+#  - kill and resume: a sweep is SIGKILLed five times at random points of the grid (and its part file
+#    and journal are given a torn row and a torn record), then finished with --resume: the CSV must be
 #    byte-identical to an uninterrupted run; SIGINT/SIGTERM exit 130/143 with one line naming the
 #    resume command; a changed definition, another block size or a second writer are refused;
 #    --resume on a finished output does nothing;
@@ -11,6 +11,8 @@
 #    writes nothing then;
 #  - progress: a line with points/s on a terminal (through script(1)), none with --quiet or when
 #    stderr is a file.
+#  Every kill and signal lands inside the run whatever the machine's speed (events.sh): a run holds at
+#  a chosen point (IMPACTFIT_TEST_HOLD_AFTER) and the signal is sent once its journal shows a commit.
 #  - a kill at each step of the finish (LD_PRELOAD shim: before the JSON's rename, before the part
 #    file's rename, before the journal's removal) is completed by --resume without recomputing; a
 #    full disk (the shim's ENOSPC) exits 1 with one line and --resume finishes;
@@ -20,8 +22,10 @@ BIN=${1:?usage: test_hpc.sh path/to/impactfit [path/to/crash_shim.so [SEED]]}
 SHIM=${2:-}
 SEED=${3:-$$}
 RANDOM=$SEED
+. "$(dirname "$0")/events.sh"
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+pids=""
+trap 'for p in $pids; do kill -9 $p 2>/dev/null; done; rm -rf "$TMP"' EXIT
 fail=0
 pass=0
 ok() { pass=$((pass + 1)); }
@@ -32,7 +36,7 @@ echo "test_hpc.sh: seed $SEED"
 # the shim only wraps rename/unlink/write and forwards to the next definition, so the order is harmless.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 
-# ~40,000 points, with failures (condition A never separates for large c), a second or so on 2 cores
+# 20,000 points, with failures (condition A never separates for large c), under a second on 2 cores
 cat >"$TMP/big.ini" <<'INI'
 [sweep]
 problem = simulate
@@ -41,7 +45,7 @@ outputs = e_out, t_contact
 m = 0.5
 transition = A
 [axes]
-n = linear 1, 2, 40
+n = linear 1, 2, 20
 c = log 0.01, 8, 1000
 INI
 mkdir -p "$TMP/ref" "$TMP/kill" "$TMP/sig"
@@ -50,41 +54,46 @@ rc=$?
 [ $rc = 1 ] && one_line "$TMP/err" && grep -q 'points failed' "$TMP/err" || { ko "reference run exit $rc"; cat "$TMP/err"; }
 grep -q $'\r' "$TMP/err" && ko "progress line drawn although stderr is a file" || ok
 nref=$(grep -c '' "$TMP/ref/big.csv")
-[ "$nref" = 40001 ] && ok || ko "reference CSV has $nref lines"
+[ "$nref" = 20001 ] && ok || ko "reference CSV has $nref lines"
 nfail=$(grep -c ',ENOSEP,' "$TMP/ref/big.csv")
 [ "$nfail" -gt 0 ] && ok || ko "no failed point in the reference"
 
-# ---- SIGKILL at random moments, several times, plus torn writes ----
+# ---- SIGKILL at five random points of the grid, plus torn writes ----
+# Each run (--sync 0: a commit after every block of 256 points) holds at a point a few blocks past a
+# random target and is SIGKILLed as soon as its journal commits the target: the kill lands while the
+# run computes and writes the blocks in between, or at the hold, but always inside the run.
 kills=0
 tries=0
 torn=0
 last_durable=0
-while [ ! -e "$TMP/kill/big.csv" ] && [ $tries -lt 40 ]; do
+for k in 1 2 3 4 5; do
   tries=$((tries + 1))
+  target=$((k * 3000 + RANDOM % 1500))
+  hold=$((target + (RANDOM % 4) * 256))
   # alternately 1 and 2 threads (a resumed run may use another thread count)
-  "$BIN" sweep "$TMP/big.ini" --out "$TMP/kill" --threads $((1 + tries % 2)) --block 256 --sync 0 --resume \
-    >/dev/null 2>"$TMP/err" &
+  IMPACTFIT_TEST_HOLD_AFTER=$hold "$BIN" sweep "$TMP/big.ini" --out "$TMP/kill" --threads $((1 + tries % 2)) \
+    --block 256 --sync 0 --resume >/dev/null 2>"$TMP/err" &
   pid=$!
-  # 20..300 ms: every run makes some progress before its kill
-  sleep "0.$(printf '%03d' $((20 + RANDOM % 280)))"
-  if kill -9 $pid 2>/dev/null; then
-    wait $pid 2>/dev/null
-    durable=$(grep -a '^commit ' "$TMP/kill/big.journal" 2>/dev/null | tail -n 1 | cut -d' ' -f2)
-    if [ -e "$TMP/kill/big.journal" ] && [ ! -e "$TMP/kill/big.csv" ] && [ "${durable:-0}" -gt "$last_durable" ]; then
-      kills=$((kills + 1)) # a kill in the middle, after some rows were made durable
-      last_durable=$durable
-      # a torn row after the durable ones and a torn journal record: resume must drop both
-      if [ $torn = 0 ] && [ -e "$TMP/kill/big.csv.part" ]; then
-        printf '39999,1.5,0.5,1,0.3' >>"$TMP/kill/big.csv.part"
-        printf 'commit 40000 99999999 40000 0 0 1.0 #0123456789abcdef' >>"$TMP/kill/big.journal"
-        torn=1
-      fi
+  pids="$pids $pid"
+  if ! wait_event $pid "commit of point $target in the journal" committed_at_least "$TMP/kill/big.journal" $target; then
+    stop_run $pid
+    cat "$TMP/err"
+    continue
+  fi
+  stop_run $pid
+  durable=$(last_commit "$TMP/kill/big.journal")
+  if [ -e "$TMP/kill/big.journal" ] && [ ! -e "$TMP/kill/big.csv" ] && [ "$durable" -gt "$last_durable" ]; then
+    kills=$((kills + 1)) # a kill in the middle, after some rows were made durable
+    last_durable=$durable
+    # a torn row after the durable ones and a torn journal record: resume must drop both
+    if [ $torn = 0 ] && [ -e "$TMP/kill/big.csv.part" ]; then
+      printf '19999,1.5,0.5,1,0.3' >>"$TMP/kill/big.csv.part"
+      printf 'commit 20000 99999999 20000 0 0 1.0 #0123456789abcdef' >>"$TMP/kill/big.journal"
+      torn=1
     fi
-  else
-    wait $pid 2>/dev/null
   fi
 done
-[ $kills -ge 3 ] && ok || ko "only $kills kills landed inside the run after progress ($tries tries)"
+[ $kills = 5 ] && ok || ko "only $kills of 5 kills landed inside the run after progress"
 [ $torn = 1 ] && ok || ko "no torn row was injected"
 if [ ! -e "$TMP/kill/big.csv" ]; then
   "$BIN" sweep "$TMP/big.ini" --out "$TMP/kill" --threads 1 --resume >/dev/null 2>&1
@@ -118,7 +127,7 @@ fi
 # ---- a full disk: exit 1 with one line, and the rows made durable before stay; --resume finishes ----
 if [ -n "$SHIM" ] && [ -e "$SHIM" ]; then
   rm -rf "$TMP/full" && mkdir "$TMP/full"
-  LD_PRELOAD="$SHIM" FULL_AFTER=2000000 "$BIN" sweep "$TMP/big.ini" --out "$TMP/full" --block 512 --sync 0 \
+  LD_PRELOAD="$SHIM" FULL_AFTER=1000000 "$BIN" sweep "$TMP/big.ini" --out "$TMP/full" --block 512 --sync 0 \
     >/dev/null 2>"$TMP/err"
   rc=$?
   [ $rc = 1 ] && one_line "$TMP/err" && grep -q 'cannot write .*big.csv.part: No space left on device' "$TMP/err" &&
@@ -130,42 +139,44 @@ fi
 # ---- SIGINT and SIGTERM: clean stop, 130/143, one line with the resume command ----
 for sig in INT TERM; do
   rm -f "$TMP/sig/"*
-  "$BIN" sweep "$TMP/big.ini" --out "$TMP/sig" --threads 1 --block 512 >/dev/null 2>"$TMP/err" &
+  IMPACTFIT_TEST_HOLD_AFTER=1 "$BIN" sweep "$TMP/big.ini" --out "$TMP/sig" --threads 1 --block 512 >/dev/null \
+    2>"$TMP/err" &
   pid=$!
-  sleep 0.3
-  kill -$sig $pid
-  wait $pid
-  rc=$?
-  want=$([ $sig = INT ] && echo 130 || echo 143)
-  if [ -e "$TMP/sig/big.csv" ]; then
-    echo "note: the run finished before SIG$sig (machine fast); skipping its checks"
-    continue
+  pids="$pids $pid"
+  if wait_event $pid "SIG$sig: a commit in the journal" committed_at_least "$TMP/sig/big.journal" 1; then
+    kill -$sig $pid
+    wait $pid
+    rc=$?
+  else
+    stop_run $pid
+    rc=none
   fi
-  [ $rc = "$want" ] && one_line "$TMP/err" && grep -q "interrupted by SIG$sig after [0-9]* of 40000 points" "$TMP/err" &&
+  want=$([ $sig = INT ] && echo 130 || echo 143)
+  [ $rc = "$want" ] && one_line "$TMP/err" && grep -q "interrupted by SIG$sig after [0-9]* of 20000 points" "$TMP/err" &&
     grep -q -- "--resume" "$TMP/err" && ok || { ko "SIG$sig: exit $rc (want $want)"; cat "$TMP/err"; }
   # the rows saved are exactly the committed ones: the part file is the reference's prefix
   n=$(sed -n 's/.*after \([0-9]*\) of.*/\1/p' "$TMP/err")
-  head -n $((n + 1)) "$TMP/ref/big.csv" | cmp -s - "$TMP/sig/big.csv.part" && ok ||
-    ko "SIG$sig: the part file is not the first $n rows"
+  [ "${n:-0}" -gt 0 ] && [ "${n:-0}" -lt 20000 ] && head -n $((n + 1)) "$TMP/ref/big.csv" | cmp -s - "$TMP/sig/big.csv.part" &&
+    ok || ko "SIG$sig: the part file is not the first $n rows"
   "$BIN" sweep "$TMP/big.ini" --out "$TMP/sig" --block 512 --resume >/dev/null 2>&1
   cmp -s "$TMP/ref/big.csv" "$TMP/sig/big.csv" && ok || ko "SIG$sig then --resume: CSV differs"
 done
 
 # ---- refusals: existing journal without --resume, changed definition, other block, second writer ----
 rm -rf "$TMP/sig" && mkdir "$TMP/sig"
-"$BIN" sweep "$TMP/big.ini" --out "$TMP/sig" --threads 1 --block 512 --sync 0 >/dev/null 2>&1 &
+IMPACTFIT_TEST_HOLD_AFTER=1 "$BIN" sweep "$TMP/big.ini" --out "$TMP/sig" --threads 1 --block 512 --sync 0 \
+  >/dev/null 2>&1 &
 pid=$!
-sleep 0.3
-if kill -0 $pid 2>/dev/null; then
+pids="$pids $pid"
+if wait_event $pid "the first writer's commit" committed_at_least "$TMP/sig/big.journal" 1; then
   "$BIN" sweep "$TMP/big.ini" --out "$TMP/sig" --threads 1 --resume >/dev/null 2>"$TMP/err"
   rc=$?
   [ $rc = 2 ] && one_line "$TMP/err" && grep -q 'being written by another impactfit process' "$TMP/err" && ok ||
     { ko "second writer: exit $rc"; cat "$TMP/err"; }
 else
-  echo "note: the first writer finished within 0.3 s (machine fast); second-writer check skipped"
+  ko "second writer: the first writer did not start"
 fi
-kill -9 $pid 2>/dev/null
-wait $pid 2>/dev/null
+stop_run $pid
 if [ -e "$TMP/sig/big.journal" ]; then
   "$BIN" sweep "$TMP/big.ini" --out "$TMP/sig" >/dev/null 2>"$TMP/err"
   rc=$?
@@ -175,7 +186,7 @@ if [ -e "$TMP/sig/big.journal" ]; then
   rc=$?
   [ $rc = 2 ] && one_line "$TMP/err" && grep -q 'used blocks of 512 points' "$TMP/err" && ok ||
     { ko "other block: exit $rc"; cat "$TMP/err"; }
-  sed 's/linear 1, 2, 40/linear 1, 2.5, 40/' "$TMP/big.ini" >"$TMP/changed.ini"
+  sed 's/linear 1, 2, 20/linear 1, 2.5, 20/' "$TMP/big.ini" >"$TMP/changed.ini"
   cp "$TMP/changed.ini" "$TMP/big2.ini"
   cp "$TMP/big.ini" "$TMP/big.ini.orig"
   cp "$TMP/changed.ini" "$TMP/big.ini"
@@ -186,7 +197,7 @@ if [ -e "$TMP/sig/big.journal" ]; then
     { ko "changed definition: exit $rc"; cat "$TMP/err"; }
   [ -e "$TMP/sig/big.csv" ] && ko "a refused resume wrote the CSV" || ok
 else
-  ko "the run to be refused finished before it was killed"
+  ko "the run to be refused left no journal"
 fi
 # --resume on a finished output: nothing to do, the exit status of the run (1: failed points)
 cp "$TMP/ref/big.csv" "$TMP/ref.bak"
@@ -277,21 +288,25 @@ for args in "--shard 3/3" "--shard 1" "--shard -1/2" "--shard a/b" "--sync -1" "
 done
 
 # ---- progress line on a terminal (script(1) gives the command a pseudo-terminal) ----
+# IMPACTFIT_TEST_PROGRESS_INTERVAL=0: every update draws (not only those 0.2 s apart), so that a line
+# is there however fast the machine runs the sweep
 if command -v script >/dev/null; then
+  export IMPACTFIT_TEST_PROGRESS_INTERVAL=0
   mkdir -p "$TMP/p1" "$TMP/p2"
   script -qec "$BIN sweep $TMP/big.ini --out $TMP/p1 --threads 1" /dev/null >"$TMP/tty" 2>&1
-  grep -a -q $'\r''sweep big: [0-9]*/40000 points (.*%), .* points/s' "$TMP/tty" && ok ||
+  grep -a -q $'\r''sweep big: [0-9]*/20000 points (.*%), .* points/s' "$TMP/tty" && ok ||
     { ko "no progress line on a terminal"; head -c 600 "$TMP/tty"; }
   script -qec "$BIN sweep $TMP/big.ini --out $TMP/p2 --threads 1 --quiet" /dev/null >"$TMP/tty" 2>&1
   grep -a -q 'points/s,' "$TMP/tty" && ko "progress line despite --quiet" || ok
   # copt on a grid (the sweep runner): the same line, the table on stdout unchanged
-  script -qec "$BIN copt --n 1:2:150 --e 0.05:1:1200 --csv >$TMP/copt_tty.csv" /dev/null >"$TMP/tty" 2>&1
-  grep -a -q $'\r''copt: [0-9]*/180000 points (.*%), .* points/s' "$TMP/tty" && ok ||
+  script -qec "$BIN copt --n 1:2:20 --e 0.05:1:1200 --csv >$TMP/copt_tty.csv" /dev/null >"$TMP/tty" 2>&1
+  grep -a -q $'\r''copt: [0-9]*/24000 points (.*%), .* points/s' "$TMP/tty" && ok ||
     { ko "no copt progress line on a terminal"; head -c 600 "$TMP/tty"; }
-  "$BIN" copt --n 1:2:150 --e 0.05:1:1200 --csv >"$TMP/copt_file.csv" 2>"$TMP/err"
+  "$BIN" copt --n 1:2:20 --e 0.05:1:1200 --csv >"$TMP/copt_file.csv" 2>"$TMP/err"
   # stderr: only the note that the values are scaled (no --k, --mass, --v)
   cmp -s "$TMP/copt_tty.csv" "$TMP/copt_file.csv" && [ "$(grep -cv '^impactfit: note: copt: .*scaled values' "$TMP/err")" = 0 ] &&
     ok || ko "copt output differs on a terminal"
+  unset IMPACTFIT_TEST_PROGRESS_INTERVAL
 fi
 
 echo "test_hpc.sh: $pass checks passed, $fail failures"

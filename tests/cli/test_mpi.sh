@@ -4,16 +4,21 @@
 # run byte for byte (with many small blocks handed out dynamically, for a shard, and for copt's
 # continuation runs, whole or cut by blocks shorter than a run); both ranks
 # computed points; a run stopped by SIGTERM (through mpirun) resumes serially, and a serial run
-# stopped by SIGINT resumes under mpirun, both to the identical CSV.
+# stopped by SIGINT resumes under mpirun, both to the identical CSV. The signals come at a known point
+# whatever the machine's speed (events.sh): the run holds after its first rows
+# (IMPACTFIT_TEST_HOLD_AFTER=1; under MPI, rank 0, which writes) and the signal is sent once the
+# journal shows their commit.
 # usage: test_mpi.sh path/to/impactfit MPIEXEC
 set -u
 BIN=${1:?usage: test_mpi.sh path/to/impactfit MPIEXEC}
 MPIEXEC=${2:-mpirun}
+. "$(dirname "$0")/events.sh"
 # OpenMPI in a container, as root, with 2 ranks on however many cores
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+pids=""
+trap 'for p in $pids; do kill -9 $p 2>/dev/null; done; rm -rf "$TMP"' EXIT
 fail=0
 pass=0
 ok() { pass=$((pass + 1)); }
@@ -66,28 +71,36 @@ for blk in 1000 256; do
     { ko "copt, block $blk: 2 ranks differ from a serial run"; cat "$TMP/err"; }
 done
 
-# SIGTERM to mpirun (forwarded to the ranks), then a serial resume
-"$MPIEXEC" -np 2 "$BIN" sweep "$TMP/big.ini" --out "$TMP/i1" --threads 1 --block 200 >/dev/null 2>"$TMP/err" &
+# SIGTERM to mpirun (forwarded to the ranks) once rank 0 has committed rows, then a serial resume
+IMPACTFIT_TEST_HOLD_AFTER=1 "$MPIEXEC" -np 2 "$BIN" sweep "$TMP/big.ini" --out "$TMP/i1" --threads 1 --block 200 \
+  >/dev/null 2>"$TMP/err" &
 pid=$!
-sleep 0.5
-kill -TERM $pid
-wait $pid
-if [ -e "$TMP/i1/big.journal" ]; then
-  grep -q 'interrupted by SIGTERM' "$TMP/err" && ok || { ko "2 ranks stopped by SIGTERM: message"; cat "$TMP/err"; }
+pids="$pids $pid"
+if wait_event $pid "2 ranks: a commit in the journal" committed_at_least "$TMP/i1/big.journal" 1; then
+  kill -TERM $pid
+  wait $pid
+  [ -e "$TMP/i1/big.journal" ] && [ ! -e "$TMP/i1/big.csv" ] && grep -q 'interrupted by SIGTERM' "$TMP/err" && ok ||
+    { ko "2 ranks stopped by SIGTERM: message or files"; cat "$TMP/err"; }
 else
-  echo "note: the MPI run finished before SIGTERM"
+  stop_run $pid
+  ko "2 ranks: no commit to stop at"
 fi
 "$BIN" sweep "$TMP/big.ini" --out "$TMP/i1" --resume --quiet >/dev/null 2>&1
 cmp -s "$TMP/ref/big.csv" "$TMP/i1/big.csv" && ok || ko "MPI run stopped, resumed serially: CSV differs"
 
-# a serial run stopped by SIGINT, resumed with 2 ranks
-"$BIN" sweep "$TMP/big.ini" --out "$TMP/i2" --threads 1 --block 200 >/dev/null 2>&1 &
+# a serial run stopped by SIGINT once it has committed rows, resumed with 2 ranks
+IMPACTFIT_TEST_HOLD_AFTER=1 "$BIN" sweep "$TMP/big.ini" --out "$TMP/i2" --threads 1 --block 200 >/dev/null 2>&1 &
 pid=$!
-sleep 0.3
-kill -INT $pid
-wait $pid
-rc=$?
-[ $rc = 130 ] || [ -e "$TMP/i2/big.csv" ] && ok || ko "serial SIGINT exit $rc"
+pids="$pids $pid"
+if wait_event $pid "serial run: a commit in the journal" committed_at_least "$TMP/i2/big.journal" 1; then
+  kill -INT $pid
+  wait $pid
+  rc=$?
+else
+  stop_run $pid
+  rc=none
+fi
+[ $rc = 130 ] && [ ! -e "$TMP/i2/big.csv" ] && ok || ko "serial SIGINT exit $rc"
 "$MPIEXEC" -np 2 "$BIN" sweep "$TMP/big.ini" --out "$TMP/i2" --threads 1 --resume >/dev/null 2>&1
 cmp -s "$TMP/ref/big.csv" "$TMP/i2/big.csv" && ok || ko "serial run stopped, resumed with 2 ranks: CSV differs"
 

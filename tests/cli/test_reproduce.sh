@@ -2,14 +2,23 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # `impactfit reproduce --quick` writes a report with figures; `impactfit check` fails on a changed
 # expectation (a tampered copy of tests/published); a full run rewrites a tampered generated header,
-# a quick run only reports it.
+# a quick run only reports it; the progress line on a terminal. (SIGINT and SIGTERM:
+# test_reproduce_signals.sh.)
+# usage: test_reproduce.sh path/to/impactfit SOURCE_DIR [QUICK_DIR]
+#   QUICK_DIR: the output of the ctest fixture reproduce_quick (reproduce_quick.sh: QUICK_DIR/rep,
+#   QUICK_DIR/out, QUICK_DIR/err); without it the quick reproduction is run here.
 set -u
-BIN=${1:?usage: test_reproduce.sh path/to/impactfit SOURCE_DIR}
+BIN=${1:?usage: test_reproduce.sh path/to/impactfit SOURCE_DIR [QUICK_DIR]}
 SRC=${2:?}
+QUICK=${3:-}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 fail=0
-"$BIN" reproduce --quick --out "$TMP/rep" --src "$SRC" >"$TMP/out" 2>"$TMP/err" || { echo "FAIL: reproduce --quick"; cat "$TMP/err"; fail=$((fail + 1)); }
+if [ -n "$QUICK" ] && [ -d "$QUICK/rep" ]; then
+  cp -r "$QUICK/rep" "$TMP/rep" && cp "$QUICK/out" "$QUICK/err" "$TMP/" || { echo "FAIL: cannot copy $QUICK"; exit 1; }
+else
+  "$BIN" reproduce --quick --out "$TMP/rep" --src "$SRC" >"$TMP/out" 2>"$TMP/err" || { echo "FAIL: reproduce --quick"; cat "$TMP/err"; fail=$((fail + 1)); }
+fi
 [ -s "$TMP/rep/REPORT.md" ] || { echo "FAIL: no REPORT.md"; fail=$((fail + 1)); }
 n_svg=$(find "$TMP/rep" -name '*.svg' -size +1k | wc -l)
 n_png=$(find "$TMP/rep" -name '*.png' -size +1k | wc -l)
@@ -37,20 +46,22 @@ mkdir -p "$TMP/bad"
 "$BIN" reproduce --quick --src "$TMP/nowhere" --out "$TMP/bad" --quiet >/dev/null 2>&1
 [ $? = 2 ] || { echo "FAIL: reproduce with a missing source tree must exit 2"; fail=$((fail + 1)); }
 ls -a "$TMP/bad" | grep -q '^\.impactfit-tmp' && { echo "FAIL: temporary folder left after an error"; fail=$((fail + 1)); }
-for sig in INT TERM; do
-  "$BIN" reproduce --quick --src "$SRC" --out "$TMP/sig$sig" --quiet >/dev/null 2>"$TMP/sigerr" &
-  pid=$!
-  for _ in $(seq 100); do ls -a "$TMP/sig$sig" 2>/dev/null | grep -q '^\.impactfit-tmp' && break; sleep 0.05; done
-  sleep 1
-  kill -$sig $pid
-  wait $pid
-  st=$?
-  want=$([ $sig = INT ] && echo 130 || echo 143)
-  [ $st = "$want" ] || { echo "FAIL: SIG$sig: exit $st, expected $want"; fail=$((fail + 1)); }
-  ls -a "$TMP/sig$sig" | grep -q '^\.impactfit-tmp' && { echo "FAIL: temporary folder left after SIG$sig"; fail=$((fail + 1)); }
-  [ ! -e "$TMP/sig$sig/REPORT.md" ] || { echo "FAIL: SIG$sig left a REPORT.md"; fail=$((fail + 1)); }
-  grep -q "stopped by SIG$sig" "$TMP/sigerr" || { echo "FAIL: SIG$sig not reported"; fail=$((fail + 1)); }
-done
+# SIGINT and SIGTERM: test_reproduce_signals.sh
+# the progress line: on a terminal (script(1)), what a topic does and how far it is (done of total,
+# time left); IMPACTFIT_TEST_PROGRESS_INTERVAL=0 draws at every update (not every 0.2 s), so the lines
+# are there however fast the machine is. In a pipe or a log: none (the quick run's stderr above).
+grep -q $'\r' "$TMP/err" && { echo "FAIL: progress line drawn although stderr is a file"; fail=$((fail + 1)); }
+if command -v script >/dev/null; then
+  IMPACTFIT_TEST_PROGRESS_INTERVAL=0 script -qec "'$BIN' reproduce --quick --topic copt --src '$SRC' --out '$TMP/tty'" \
+    /dev/null >"$TMP/tty.txt" 2>&1 || { echo "FAIL: reproduce --topic copt on a terminal"; fail=$((fail + 1)); }
+  for re in '\[copt 1/1\] sweep poursina2020_mass: [0-9]+/1600 points \([0-9.]+%\)' \
+    '\[copt 1/1\] simulating the closed forms: [0-9]+/[0-9]+ points \([0-9.]+%\).*, ETA [0-9]+:[0-9][0-9]' \
+    '\[copt 1/1\] simulating the random systems: [0-9]+/60 systems'; do
+    tr '\r' '\n' <"$TMP/tty.txt" | grep -Eaq "^$re" || { echo "FAIL: no progress line /$re/ on a terminal"; fail=$((fail + 1)); }
+  done
+  tr '\r' '\n' <"$TMP/tty.txt" | sed 's/\x1b\[K//g' | awk '/^(\[|reproduce: )/ && length > 79 { bad = 1 } END { exit !bad }' &&
+    { echo "FAIL: a progress line wider than the 80 columns of script's terminal"; fail=$((fail + 1)); }
+fi
 # check against a tampered copy of the expectations: must fail with exit 1
 mkdir -p "$TMP/src/tests/published" "$TMP/src/include/impactfit"
 cp -r "$SRC/tests/published/." "$TMP/src/tests/published/"

@@ -494,6 +494,25 @@ def plan_batches(cases, idx):
     return out
 
 
+
+def progress(line):
+    """A line of the progress protocol ("step TOTAL UNIT WHAT", "done COUNT") on the file descriptor
+    IMPACTFIT_PROGRESS_FD names, when it is set (impactfit reproduce's topic dem-codes reads it to draw
+    its progress line); nothing otherwise."""
+    fd = os.environ.get("IMPACTFIT_PROGRESS_FD")
+    if fd:
+        try:
+            os.write(int(fd), (line + "\n").encode())
+        except (OSError, ValueError):
+            pass
+
+
+def progress_fds():
+    """The descriptor of the progress protocol, for a child process (subprocess's pass_fds)."""
+    fd = os.environ.get("IMPACTFIT_PROGRESS_FD", "")
+    return (int(fd),) if fd.isdigit() else ()
+
+
 def run_cases(cases, code, workdir):
     for c in cases:
         c["code"] = c.get("code", code)
@@ -504,6 +523,7 @@ def run_cases(cases, code, workdir):
         c["_key"] = batch_key(c["code"], c)
     results = [None] * len(cases)
     todo = list(range(len(cases)))
+    done = 0
     for attempt in range(3):
         redo = []
         for b, members in enumerate(plan_batches(cases, todo)):
@@ -511,6 +531,9 @@ def run_cases(cases, code, workdir):
             dt = min(c["_dt"] for c in batch)
             code = batch[0]["code"]
             res = run_batch(code, batch, dt, workdir, "run%d_%d" % (attempt, b))
+            if attempt == 0:  # the progress protocol (progress): collisions measured once
+                done += len(batch)
+                progress("done %d" % done)
             for i, r in zip(members, res):
                 c = cases[i]
                 if "dt" not in c and r["steps"] < MIN_CONTACT_STEPS and attempt < 2:

@@ -167,9 +167,10 @@ def main():
     env["OMP_NUM_THREADS"] = "1"
     try:
         with open(logp, "w") as log:
+            fd = env.get("IMPACTFIT_PROGRESS_FD", "")  # the progress protocol: yade_scene.py counts
             proc = subprocess.run([exe, "-n", "-j1", "-x", SCENE, inp, outp], stdout=log,
                                   stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
-                                  timeout=a.timeout, cwd=work)
+                                  timeout=a.timeout, cwd=work, pass_fds=(int(fd),) if fd.isdigit() else ())
         status = proc.returncode
     except subprocess.TimeoutExpired:
         status = "timeout after %g s" % a.timeout

@@ -22,6 +22,9 @@ Both within TOL = 1e-5 (the codes' time-step error at t_contact/1e5 is about 2e-
 (run_lammps.py, run_yade.py) batch the collisions into a few runs of each code. A code that is not installed
 is reported as SKIPPED on stdout and stderr; with every code missing the exit status is 77 (ctest SKIP).
 Exit 0 when every comparison holds, 1 otherwise (the failing rows are listed).
+With IMPACTFIT_PROGRESS_FD=N in the environment, lines "step TOTAL UNIT WHAT" (a phase starts) and
+"done COUNT" (how far it is) are written on file descriptor N, by this script and the runners
+(`impactfit reproduce` draws its progress line from them).
 """
 import argparse
 import json
@@ -43,6 +46,25 @@ GEOMS = {
     "wall": dict(geometry="sphere-wall", r1=0.005, rho1=2500.0),
 }
 RUNNERS = {"lammps": "run_lammps.py", "liggghts": "run_lammps.py", "yade": "run_yade.py"}
+NAMES = {"lammps": "LAMMPS", "liggghts": "LIGGGHTS", "yade": "YADE"}
+
+
+def progress(line):
+    """A line of the progress protocol ("step TOTAL UNIT WHAT", "done COUNT") on the file descriptor
+    IMPACTFIT_PROGRESS_FD names, when it is set (impactfit reproduce's topic dem-codes reads it to draw
+    its progress line); nothing otherwise."""
+    fd = os.environ.get("IMPACTFIT_PROGRESS_FD")
+    if fd:
+        try:
+            os.write(int(fd), (line + "\n").encode())
+        except (OSError, ValueError):
+            pass
+
+
+def progress_fds():
+    """The descriptor of the progress protocol, for a child process (subprocess's pass_fds)."""
+    fd = os.environ.get("IMPACTFIT_PROGRESS_FD", "")
+    return (int(fd),) if fd.isdigit() else ()
 
 
 def stiffness_args(m):
@@ -80,21 +102,32 @@ def model_args(m, limit):
     return a + stiffness_args(m)
 
 
-def build(binary, models, full):
+def todo_of(m, full):
+    """The (geometry, speed, e) of a model's cases."""
+    combos = [(g, v) for g in GEOMS for v in SPEEDS]
+    todo = []
+    for i, (g, v) in enumerate(combos):
+        es = E_VALUES if full else (E_VALUES[i % len(E_VALUES)],)
+        todo += [(g, v, e) for e in es]
+    if m["takes_e"] and not full:  # the cases of the issue's table: equal spheres, 1 m/s, 0.1, 0.5, 0.9
+        todo += [("equal", 1.0, e) for e in ISSUE_E if ("equal", 1.0, e) not in todo]
+    return todo
+
+
+def build(binary, models, full, what=""):
     """The cases: (description, runner case, expected e, kind)."""
     cases = []
+    total = sum(len(todo_of(m, full)) * (2 if m["clamp_switch"] else 1) for m in models)
+    progress("step %d cases %s" % (total, what))
+    done = 0
     for m in models:
         limits = [False, True] if m["clamp_switch"] else [None]
         for limit in limits:
             base = model_args(m, limit)
-            combos = [(g, v) for g in GEOMS for v in SPEEDS]
-            todo = []
-            for i, (g, v) in enumerate(combos):
-                es = E_VALUES if full else (E_VALUES[i % len(E_VALUES)],)
-                todo += [(g, v, e) for e in es]
-            if m["takes_e"] and not full:  # the cases of the issue's table: equal spheres, 1 m/s, 0.1, 0.5, 0.9
-                todo += [("equal", 1.0, e) for e in ISSUE_E if ("equal", 1.0, e) not in todo]
+            todo = todo_of(m, full)
             for g, v, e in todo:
+                done += 1
+                progress("done %d" % done)
                 gargs = geom_args(GEOMS[g]) + ["--v", repr(v)]
                 label = "%s %s%s%s, %s, v = %g, e = %g" % (
                     m["code"], m["model"], " damping " + m["damping"] if m["damping"] else "",
@@ -130,7 +163,8 @@ def run_code(code, cases, keep):
         cmd = [sys.executable, runner, path, "--code", code]
         if keep:
             cmd += ["--keep", os.path.join(keep, code)]
-        p = subprocess.run(cmd, capture_output=True, text=True)
+        progress("step %d collisions running %s" % (len(cases), NAMES[code]))
+        p = subprocess.run(cmd, capture_output=True, text=True, pass_fds=progress_fds())
     if p.returncode == 77:
         return None, p.stderr.strip()
     if p.returncode != 0:
@@ -152,7 +186,7 @@ def main(argv):
     rows, failures, skipped, versions = [], 0, [], {}
     for code in codes:
         ms = [m for m in models if m["code"] == code and m["run_here"]]
-        cases = build(a.impactfit, ms, a.full)
+        cases = build(a.impactfit, ms, a.full, "preparing the %s inputs (impactfit dem)" % NAMES[code])
         runnable = [c for c in cases if c[1] is not None]
         for c in cases:
             if c[1] is None:

@@ -16,6 +16,7 @@
 # contact is located between steps by the linear motion after separation: t_end = t - gap / v_separation.
 import json
 import math
+import os
 import sys
 import traceback
 
@@ -230,6 +231,16 @@ def pilot(group, cases):
     raise RuntimeError("pilot run: could not resolve the contact (no separation or contact too short)")
 
 
+def progress_done(count):
+    """'done COUNT' on the progress protocol's descriptor (IMPACTFIT_PROGRESS_FD, test_dem_codes.py)."""
+    fd = os.environ.get("IMPACTFIT_PROGRESS_FD")
+    if fd:
+        try:
+            os.write(int(fd), ("done %d\n" % count).encode())
+        except (OSError, ValueError):
+            pass
+
+
 def main():
     results = {}
     log = []
@@ -298,6 +309,7 @@ def main():
                         r["t_force"] = 2.0 * p["t_force"] - q["t_force"]
                 r["extrapolated"] = extrapolate
                 results[c["index"]] = r
+            progress_done(len(results))
     out = {"version": str(yade.config.version), "results": results, "scenes": log}
     with open(OUT_PATH, "w") as f:
         json.dump(out, f)

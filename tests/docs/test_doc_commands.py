@@ -73,6 +73,10 @@ SKIP = [
     ("docs/PACKAGING.md", r"^cmake |^sudo apt-get install", "builds and installs the Debian package into the system: "
                                                             "the ctest package_deb runs these lines with dpkg --root"),
     ("docs/PYTHON.md", r"\[TABLE\.csv\]", "[TABLE.csv] stands for an optional file of the user's"),
+    ("docs/TESTING.md", r"^bash scripts/test\.sh$", "the whole test suite, which runs this test"),
+    ("docs/TESTING.md", r"^bash scripts/test\.sh [a-z]", "stages of the test suite (minutes; builds of their own)"),
+    ("docs/TESTING.md", r"^ctest ", "ctests of build-test/, the test suite's build (minutes; not in the copy)"),
+    ("docs/TESTING.md", r"under_load\.sh", "a ctest of build-test/ with every CPU busy (minutes)"),
 ]
 
 # (document, regular expression, what is wrong): known disagreements, each with the issue that fixes it
