@@ -107,17 +107,30 @@ static int fail(impactfit_error *err, int status, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(err->message, sizeof err->message, fmt, ap);
   va_end(ap);
+  impactfit_shorten_numbers(err->message);
   err->status = status;
   return status;
 }
 
-/* copt: in n, e, k, mass, v; out c_opt, zeta, e_out, delta_sep, t_contact, iterations, rhs_evals */
+/* The unit inputs of a kernel (NaN: not given): all given or none, the rule of every front end
+ * (impactfit_all_or_none); names "k", "mass", "v" as the Python keywords and the Octave help call them.
+ * Sets *all. */
+static int units(int n, double a, double b, double c, int *all, impactfit_error *err) {
+  static const char *const kmv[] = {"k", "mass", "v"}, *const kv[] = {"k", "v"};
+  const double values[3] = {a, b, c};
+  return impactfit_all_or_none((size_t)n, values, n == 2 ? kv : kmv, all, err);
+}
+
+/* copt: in n, e, k, mass, v (k, mass, v all NaN: 1 each, the scaled problem); out c_opt, zeta, e_out, delta_sep, t_contact, iterations, rhs_evals */
 static int k_copt(void *ws, const kopts *o, const double *in, double *out, impactfit_error *err) {
   impactfit_inverse_params p = o->inv;
   p.n = in[0];
   impactfit_copt_result r;
-  int st = impactfit_copt_solve(ws, &p, in[1], in[2], in[3], in[4], o->dimensional, &r, err);
+  int all, st = units(3, in[2], in[3], in[4], &all, err);
   if (st)
+    return st;
+  if ((st = impactfit_copt_solve(ws, &p, in[1], all ? in[2] : 1.0, all ? in[3] : 1.0, all ? in[4] : 1.0,
+                                 o->dimensional, &r, err)))
     return st;
   out[0] = r.c_opt;
   out[1] = r.zeta;
@@ -139,8 +152,10 @@ static int k_zhang_alpha(void *ws, const kopts *o, const double *in, double *out
   double e = in[2];
   if (!(e > 0.0 && e < 1.0))
     return fail(err, IMPACTFIT_EINVAL, "the coefficient of restitution must be in (0, 1) for alpha (got %g)", e);
-  int st;
-  if (given(in[3]) || given(in[4]) || given(in[5])) { /* check the units before solving */
+  int all, st = units(3, in[3], in[4], in[5], &all, err);
+  if (st)
+    return st;
+  if (all) { /* check the units before solving */
     double lam;
     if ((st = impactfit_lambda_from_zeta(p.n, p.m, 1.0, in[3], in[4], in[5], &lam, err)))
       return st;
@@ -160,19 +175,22 @@ static int k_zhang_alpha(void *ws, const kopts *o, const double *in, double *out
   return 0;
 }
 
-/* simulate: in n, m, k, c, mass, v, accel; out the impactfit_impact_result fields */
+/* simulate: in n, m, k, c, mass, v, accel (k, mass, v all NaN: 1 each); out the impactfit_impact_result
+ * fields */
 static int k_simulate(void *ws, const kopts *o, const double *in, double *out, impactfit_error *err) {
   impactfit_impact_params p = o->sim;
+  int all, st = units(3, in[2], in[4], in[5], &all, err);
+  if (st)
+    return st;
   p.n = in[0];
   p.m = in[1];
-  p.k = in[2];
+  p.k = all ? in[2] : 1.0;
   p.c = in[3];
-  p.mass = in[4];
-  p.v = in[5];
+  p.mass = all ? in[4] : 1.0;
+  p.v = all ? in[5] : 1.0;
   p.accel = in[6];
   impactfit_impact_result r;
-  int st = impactfit_impact_solve(ws, &p, &r, err);
-  if (st)
+  if ((st = impactfit_impact_solve(ws, &p, &r, err)))
     return st;
   const double v[] = {r.e_out,       r.t_contact,    r.f_max,     r.t_fmax,       r.f_min,
                       r.delta_max,   r.t_delta_max,  r.delta_start, r.delta_sep,  r.f_start,
@@ -184,11 +202,11 @@ static int k_simulate(void *ws, const kopts *o, const double *in, double *out, i
 
 /* hc_eps: in e, k, v (k, v NaN: no lambda); out eps, lambda */
 static int k_hc_eps(void *ws, const kopts *o, const double *in, double *out, impactfit_error *err) {
-  int st = impactfit_hc_eps(in[0], &out[0], err);
-  if (st)
+  int all, st = units(2, in[1], in[2], NAN, &all, err);
+  if (st || (st = impactfit_hc_eps(in[0], &out[0], err)))
     return st;
   out[1] = NAN;
-  if (given(in[1]) || given(in[2])) {
+  if (all) {
     if (!(in[1] > 0.0 && isfinite(in[1]) && in[2] > 0.0 && isfinite(in[2])))
       return fail(err, IMPACTFIT_EINVAL, "hc_eps: k and v must be finite and > 0 (got k = %g, v = %g)",
                   in[1], in[2]);
@@ -199,9 +217,11 @@ static int k_hc_eps(void *ws, const kopts *o, const double *in, double *out, imp
 
 /* impact_time: in eps, n, k, mass, v (NaN: not given); out dtau, e, e_sim, omega_i, dt, lambda */
 static int k_impact_time(void *ws, const kopts *o, const double *in, double *out, impactfit_error *err) {
-  int st;
   double omega = NAN;
-  if (given(in[2]) || given(in[3]) || given(in[4]))
+  int all, st = units(3, in[2], in[3], in[4], &all, err);
+  if (st)
+    return st;
+  if (all)
     if ((st = impactfit_hc_omega(in[2], in[4], in[3], in[1], &omega, err)))
       return st;
   if ((st = impactfit_hc_impact_time(ws, in[0], in[1], &out[0], &out[2], err)))
@@ -227,33 +247,33 @@ static int k_identify_hc(void *ws, const kopts *o, const double *in, double *out
 
 /* copt_surrogate: in n, e, k, mass, v (NaN: not given); out zeta, c */
 static int k_copt_surrogate(void *ws, const kopts *o, const double *in, double *out, impactfit_error *err) {
-  int st = impactfit_committed_copt_zeta(in[0], in[1], &out[0], err);
-  if (st)
+  int all, st = units(3, in[2], in[3], in[4], &all, err);
+  if (st || (st = impactfit_committed_copt_zeta(in[0], in[1], &out[0], err)))
     return st;
   out[1] = NAN;
-  if (given(in[2]) || given(in[3]) || given(in[4]))
+  if (all)
     return impactfit_copt_from_zeta(in[0], out[0], in[2], in[3], in[4], &out[1], err);
   return 0;
 }
 
 /* zhang_surrogate: in n, m, e, k, mass, v (NaN: not given); out zeta, alpha, lambda */
 static int k_zhang_surrogate(void *ws, const kopts *o, const double *in, double *out, impactfit_error *err) {
-  int st = impactfit_committed_zhang_zeta(o->tr, in[0], in[1], in[2], &out[0], &out[1], err);
-  if (st)
+  int all, st = units(3, in[3], in[4], in[5], &all, err);
+  if (st || (st = impactfit_committed_zhang_zeta(o->tr, in[0], in[1], in[2], &out[0], &out[1], err)))
     return st;
   out[2] = NAN;
-  if (given(in[3]) || given(in[4]) || given(in[5]))
+  if (all)
     return impactfit_lambda_from_zeta(in[0], in[1], out[0], in[3], in[4], in[5], &out[2], err);
   return 0;
 }
 
 /* dtau_surrogate: in eps, n, k, mass, v (NaN: not given); out dtau, dt */
 static int k_dtau_surrogate(void *ws, const kopts *o, const double *in, double *out, impactfit_error *err) {
-  int st = impactfit_committed_dtau(in[0], in[1], &out[0], err);
-  if (st)
+  int all, st = units(3, in[2], in[3], in[4], &all, err);
+  if (st || (st = impactfit_committed_dtau(in[0], in[1], &out[0], err)))
     return st;
   out[1] = NAN;
-  if (given(in[2]) || given(in[3]) || given(in[4])) {
+  if (all) {
     double omega;
     if ((st = impactfit_hc_omega(in[2], in[4], in[3], in[1], &omega, err)))
       return st;

@@ -9,9 +9,10 @@
 %
 %   N     spring exponent (> 0)
 %   E     target coefficient of restitution, 0 < E <= 1 (E = 1 gives 0)
-%   K     stiffness, N/m^N (default 1)
-%   MASS  effective mass, kg (default 1)
-%   V     approach velocity, m/s (default 1)
+%   K     stiffness, N/m^N
+%   MASS  effective mass, kg
+%   V     approach velocity, m/s: K, MASS, V all three or none (none: 1 each, the scaled
+%         problem; a part is refused, as in the CLI and Python)
 %   'method'  'fast' (default), 'bisect' (the paper's; the reference, from its own bracket,
 %             ignoring every guess) or 'nlopt'
 %   'tol'     |e_out - e| <= T min(e, 1 - e), default 1e-10 (1e-13 <= T < 0.1)

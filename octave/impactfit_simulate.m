@@ -8,8 +8,9 @@
 %   N      spring exponent (> 0)
 %   C      damping coefficient (>= 0), N*s/m^(M+1) (lambda for Hunt-Crossley, M = N)
 %   M      damping exponent (>= 0), default 0
-%   K      stiffness, N/m^N, default 1;   MASS  effective mass, kg, default 1
-%   V      approach velocity, m/s (> 0), default 1;   ACCEL  m/s^2 (>= 0), default 0
+%   K      stiffness, N/m^N;   MASS  effective mass, kg;   V  approach velocity, m/s (> 0):
+%          all three or none (none: 1 each; a part is refused, as in the CLI and Python)
+%   ACCEL  m/s^2 (>= 0), default 0
 %   'transition'  'A' (contact while d > 0), 'B' (while the force is positive), 'C' (default:
 %                 starts at d = 0, ends at zero force), 'D' (as C, the element then relaxes)
 %   'contacts'    bounces to follow, default 1 (> 1 needs ACCEL > 0)

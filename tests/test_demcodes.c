@@ -249,9 +249,61 @@ static void check_registry(void) {
   CHECK(impactfit_dem_model_find("lammps", NULL, "granular foo", NULL, &md, &err) == IMPACTFIT_EINVAL &&
             strstr(err.message, "gran/hertz/history"),
         "unknown model lists the models: %s", err.message);
-  CHECK(impactfit_dem_model_find("lammps", NULL, "granular hertz/material", NULL, &md, &err) == IMPACTFIT_EINVAL &&
-            strstr(err.message, "tsuji"),
-        "missing damping lists the options: %s", err.message);
+  /* no damping: the code's own default (LAMMPS granular: viscoelastic), or the options and the flag to add */
+  CHECK(impactfit_dem_model_find("lammps", NULL, "granular hertz/material", NULL, &md, &err) == 0 &&
+            !strcmp(md->damping, "viscoelastic") && md->default_damping,
+        "missing damping: LAMMPS's default viscoelastic");
+  CHECK(impactfit_dem_model_find("yade", NULL, "mindlin", NULL, &md, &err) == IMPACTFIT_EINVAL &&
+            strstr(err.message, "'en', 'betan'") && strstr(err.message, "--damping en"),
+        "missing damping lists the options and the flag: %s", err.message);
+  /* names as users type them: the code in capitals, the model after `pair_style granular`, typos */
+  CHECK(impactfit_dem_model_find("LAMMPS", NULL, "hertz/material", "TSUJI", &md, &err) == 0 &&
+            !strcmp(md->code, "lammps") && !strcmp(md->model, "granular hertz/material") &&
+            !strcmp(md->damping, "tsuji"),
+        "LAMMPS, hertz/material, TSUJI");
+  CHECK(impactfit_dem_model_find("lammps", NULL, "granular hertz/materail", "tsuji", &md, &err) == IMPACTFIT_EINVAL &&
+            strstr(err.message, "did you mean 'granular hertz/material'?"),
+        "model typo: %s", err.message);
+  CHECK(impactfit_dem_model_find("lammps", NULL, "granular hertz/material", "tsuij", &md, &err) == IMPACTFIT_EINVAL &&
+            strstr(err.message, "did you mean 'tsuji'?"),
+        "damping typo: %s", err.message);
+  CHECK(impactfit_dem_model_find("lamps", NULL, "x", NULL, &md, &err) == IMPACTFIT_EINVAL &&
+            strstr(err.message, "did you mean 'lammps'?"),
+        "code typo: %s", err.message);
+  /* versions: the entry whose range holds the version answers; formula only unless that version ran here */
+  static const char *const between[] = {"29Aug2024", "2Aug2023", "22Jul2025", "17Apr2024", "stable_29Aug2024_update1"};
+  for (size_t i = 0; i < sizeof between / sizeof between[0]; i++)
+    CHECK(impactfit_dem_model_find("lammps", between[i], "granular hertz/material", "tsuji", &md, &err) == 0 &&
+              md->version_min == 20210929 && !impactfit_dem_model_run_for(md, between[i]) &&
+              impactfit_dem_model_run_for(md, "29Sep2021") && impactfit_dem_model_run_for(md, NULL),
+          "LAMMPS %s tsuji: the 29Sep2021 law, formula only (%s)", between[i], err.message);
+  CHECK(impactfit_dem_model_find("lammps", "2Sep2026", "granular hertz/material", "tsuji", &md, &err) == 0 &&
+            md->version_min == 20260902 && !impactfit_dem_model_run_for(md, "2Sep2026"),
+        "LAMMPS 2Sep2026 tsuji: the sqrt 2 entry");
+  CHECK(impactfit_dem_model_find("lammps", "1Sep2026", "granular hertz/material", "tsuji", &md, &err) == 0 &&
+            md->version_min == 20210929,
+        "LAMMPS 1Sep2026 tsuji: still without sqrt 2");
+  CHECK(impactfit_dem_model_find("lammps", "1Jan2020", "granular hertz/material", "tsuji", &md, &err) ==
+                IMPACTFIT_EINVAL &&
+            strstr(err.message, "give the version 29Sep2021") && strstr(err.message, "pair_granular.cpp"),
+        "a version before every range says what to do: %s", err.message);
+  CHECK(impactfit_dem_model_find("lammps", "2Aug2023", "gran/hooke", NULL, &md, &err) == IMPACTFIT_EINVAL &&
+            strstr(err.message, "give the version 29Sep2021"),
+        "gran/hooke was read for 29Sep2021 only: %s", err.message);
+  /* every listed version is one a user can type, and each entry's first version opens its range */
+  for (size_t i = 0; i < impactfit_dem_model_count(); i++) {
+    const impactfit_dem_model *m = impactfit_dem_model_at(i);
+    char text[256];
+    snprintf(text, sizeof text, "%s", m->versions);
+    for (char *tok = strtok(text, " "); tok; tok = strtok(NULL, " "))
+      if (tok[0] >= '0' && tok[0] <= '9')
+        CHECK(impactfit_dem_version_key(m->code, tok) != 0, "%s %s: listed version '%s' can be typed", m->code,
+              m->model, tok);
+    CHECK(m->version_min == 0 || impactfit_dem_version_key(m->code, m->first_version) == m->version_min,
+          "%s %s: first_version %s opens the range", m->code, m->model, m->first_version);
+    CHECK(!m->run_here || (m->run_versions && impactfit_version_in_range(m->run_min, m->version_min, m->version_max)),
+          "%s %s: the versions run here lie in the range", m->code, m->model);
+  }
   CHECK(impactfit_dem_model_find("lammps", "29Sep2021", "granular hertz/material", "coeff_restitution", &md, &err) ==
                 IMPACTFIT_EINVAL &&
             strstr(err.message, "17Apr2024"),

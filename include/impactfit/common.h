@@ -84,6 +84,49 @@ IMPACTFIT_EXPORT void impactfit_error_clear(impactfit_error *err);
 /* Version of the library at run time, "MAJOR.MINOR.PATCH". */
 IMPACTFIT_EXPORT const char *impactfit_version(void);
 
+/* ---- numbers as text ---- */
+
+/* Size of a buffer for impactfit_format_shortest. */
+#define IMPACTFIT_SHORTEST_SIZE 32
+
+/* v as the shortest decimal text that reads back (strtod) to the same double: %.17g trimmed to the
+ * fewest significant digits that round-trip, in the notation %.17g would choose (fixed for decimal
+ * exponents -4 <= x < 17, else d.ddde±XX): 0.1 -> "0.1" (not 0.10000000000000001), 1e8 ->
+ * "100000000", 1.0000000000000001e-05 -> "1e-05", 5e-324 -> "4.9406564584124654e-324" trimmed to
+ * "5e-324". The C locale whatever the host set; -0 prints as "0"; NaN and infinities as "nan",
+ * "inf", "-inf". buf holds IMPACTFIT_SHORTEST_SIZE bytes. Returns buf. This is how impactfit
+ * prints a number a user typed (tables, CSV, JSON, messages): as typed, up to the spelling of the
+ * same double. */
+IMPACTFIT_EXPORT char *impactfit_format_shortest(double v, char *buf);
+
+/* Rewrites, in place, every number of the text that was printed with %.17g (16 or 17 significant
+ * digits, with a decimal point or an exponent) as impactfit_format_shortest prints the same double;
+ * other text is kept. Every message of the library goes through it, so a message says "got 0.6",
+ * not "got 0.59999999999999998"; the CLI's own messages too. */
+IMPACTFIT_EXPORT void impactfit_shorten_numbers(char *text);
+
+/* The candidate closest to a mistyped word (edit distance with transpositions, ignoring case: at
+ * most 1 edit for words under 5 characters, 2 otherwise), or NULL when none is that close: the
+ * "did you mean" of every message that lists names (commands, options, codes, models, topics). */
+IMPACTFIT_EXPORT const char *impactfit_closest_name(const char *word, const char *const *candidates, size_t n);
+
+/* ---- inputs that go together ---- */
+
+/* The rule for optional inputs that only mean something together, such as the stiffness, mass and
+ * speed that make a result dimensional: all given or none. values[i] is NaN when input i was not
+ * given; names[i] names it in the message ("--k" in the CLI, "k" in Python and Octave). Sets *all
+ * to 1 (all given) or 0 (none) and returns 0, or returns EINVAL with "give all of k, mass and v, or
+ * none (only k given)" ("give both k and v, or neither (only k given)" for two). Every front end
+ * (CLI, Python, Octave) applies this one rule to every command with such a set. */
+IMPACTFIT_EXPORT int impactfit_all_or_none(size_t n, const double *values, const char *const *names, int *all,
+                                           impactfit_error *err);
+
+/* ---- versions of other programs ---- */
+
+/* 1 when the version key lies in [min, max] (0: that end open), else 0: the range test of the
+ * registries of other programs (demcodes.h: keys of impactfit_dem_version_key). */
+IMPACTFIT_EXPORT int impactfit_version_in_range(long key, long min, long max);
+
 #ifdef __cplusplus
 }
 #endif

@@ -25,9 +25,12 @@
  *
  * The registry holds, per code, version range and model: the force law above as the code's
  * source computes it (file and version cited in `source`), what the user types, the end
- * condition and the switch that changes it, and whether it was run here (the Debian 12
- * packages LAMMPS 29 Sep 2021 update 2, LIGGGHTS-PUBLIC 3.8.0 and YADE 2023.02a are the test
- * oracle: tests/dem/) or is known from its source only.
+ * condition and the switch that changes it, and the versions run here (the Debian 12 packages
+ * LAMMPS 29 Sep 2021 update 2, LIGGGHTS-PUBLIC 3.8.0 and YADE 2023.02a are the test oracle:
+ * tests/dem/). A version range is as the code's sources define it: from the first version read
+ * to the version whose source changes the law (LAMMPS tsuji: 29Sep2021 until 2Sep2026, which
+ * adds a factor √2). A user names the version they run; the entry whose range holds it answers,
+ * "formula only" unless that version was run here (impactfit_dem_model_run_for).
  */
 #ifndef IMPACTFIT_DEMCODES_H
 #define IMPACTFIT_DEMCODES_H
@@ -100,7 +103,9 @@ typedef struct impactfit_dem_model {
   const char *code;                     /* "lammps", "liggghts", "yade", "chrono" */
   const char *model;                    /* the code's model, e.g. "granular hertz/material", "gran/hooke", "hertz" */
   const char *damping;                  /* the damping option where the model has several ("tsuji"), else "" */
-  const char *versions;                 /* the versions this entry describes, as text */
+  const char *versions;                 /* the versions this entry describes, as text of versions one can
+                                           type: "29Sep2021 until 2Sep2026 (not included)", "3.8.0" */
+  const char *first_version;            /* the first of them as one types it ("29Sep2021") */
   long version_min, version_max;        /* the same as keys (impactfit_dem_version_key); 0: open */
   double n, m;                          /* F = K δ^n + C δ^m δ' */
   const char *param;                    /* what the user types: "e", or the name of a damping constant */
@@ -109,7 +114,12 @@ typedef struct impactfit_dem_model {
   int needs_material;                   /* 1: K comes from E and ν; 0: from the code's stiffness kn */
   int clamp_default;                    /* 1: the force is clamped at zero unless the switch says otherwise */
   const char *clamp_switch;             /* the code's switch that clamps the force ("limit_damping"), NULL: none */
-  int run_here;                         /* 1: run by tests/dem against the Debian 12 package; 0: formula only */
+  int run_here;                         /* 1: run by tests/dem against the Debian 12 package for the versions
+                                           run_versions (run_min .. run_max); 0: formula only */
+  const char *run_versions;             /* the versions run here ("29Sep2021 update 2 (Debian 12)"), NULL */
+  long run_min, run_max;                /* their keys */
+  int default_damping;                  /* 1: the code's own default damping option of the model: the
+                                           answer when none is given */
   const char *law;                      /* K, C and the conversion, in words and symbols */
   const char *source;                   /* file:line and version of the code's source that was read */
   const struct impactfit__dem_ops *ops; /* private */
@@ -150,6 +160,16 @@ IMPACTFIT_EXPORT const impactfit_dem_model *impactfit_dem_model_at(size_t i);
 IMPACTFIT_EXPORT int impactfit_dem_model_find(const char *code, const char *version, const char *model,
                                               const char *damping, const impactfit_dem_model **out,
                                               impactfit_error *err);
+/* The code's name as the registry spells it ("lammps" for "LAMMPS"), or NULL for an unknown code. */
+IMPACTFIT_EXPORT const char *impactfit_dem_code_name(const char *code);
+/* 1 when the answer of md for this version (NULL: Debian 12's) was run here (the version lies in
+ * run_min .. run_max), 0 when it is formula only. */
+IMPACTFIT_EXPORT int impactfit_dem_model_run_for(const impactfit_dem_model *md, const char *version);
+/* 1 when the model's stiffness uses a characteristic velocity (LIGGGHTS and Chrono hooke: --vchar). */
+IMPACTFIT_EXPORT int impactfit_dem_model_uses_vchar(const impactfit_dem_model *md);
+/* The force law of a model as text, F = K d^n + C d^m d' with n and m filled in and the trivial
+ * powers left out ("F = K d + C d'", "F = K d^1.5 + C d^0.25 d'"); buf of at least 64 bytes. */
+IMPACTFIT_EXPORT const char *impactfit_dem_force_text(const impactfit_dem_model *md, char *buf, size_t size);
 
 /* What the user asks. */
 typedef struct impactfit_dem_request {
@@ -220,12 +240,29 @@ typedef struct impactfit_dem_forward_answer {
   double v_min, v_max;                    /* the speed range used, m/s */
   double e;                               /* the real e at req->v */
   double e_min, e_max;                    /* the smallest and largest over the range */
+  int speed_dependent;                    /* 1 unless m = (n − 1)/2: then e is the same at every speed */
   const impactfit_transition *transition; /* A or C: how the contact ends with req->clamp */
   char input[1024];                       /* the exact text to paste */
 } impactfit_dem_forward_answer;
 
 IMPACTFIT_EXPORT int impactfit_dem_forward_request(const impactfit_dem_request *req, double value,
                                                    impactfit_dem_forward_answer *ans, impactfit_error *err);
+
+/* One point of impactfit_dem_grid: its index (x outer, v inner), the request solved (q->e or the
+ * typed value, and q->v, set), its status and, when 0, the answer (forward mode: forward) — the
+ * other pointer is NULL; err holds a failed point's message. Return non-zero to stop the grid. */
+typedef int (*impactfit_dem_point_fn)(void *ctx, size_t index, const impactfit_dem_request *q, double value, int status,
+                                      const impactfit_dem_answer *answer, const impactfit_dem_forward_answer *forward,
+                                      const impactfit_error *err);
+
+/* Every point of the grid x × v, x outer: x[0..nx) the asked restitutions (impactfit_dem_solve), or
+ * with forward = 1 the typed values (impactfit_dem_forward_request); v[0..nv) the impact speeds; the
+ * rest of the request as base. The points one after the other on the calling thread, in order, each
+ * handed to fn, a failed one too (its status and message: the grid goes on). Returns 0, EINTR when fn
+ * stopped it, or EINVAL for a NULL argument. The CLI's `impactfit dem --e 0.3,0.5 --v 1:4:4`. */
+IMPACTFIT_EXPORT int impactfit_dem_grid(impactfit_inverse_workspace *ws, const impactfit_dem_request *base,
+                                        const double *x, size_t nx, int forward, const double *v, size_t nv,
+                                        impactfit_dem_point_fn fn, void *ctx, impactfit_error *err);
 
 /* The audit of a restitution-taking model: the real e when e itself is typed, at `points` values equally
  * spaced on [e_min, e_max], with the force clamp `clamp` (-1: the code's default). The real e of these

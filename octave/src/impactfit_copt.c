@@ -6,10 +6,10 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   static const char *const allowed[] = {"method", "tol", NULL};
   int npos = mex_positional(nrhs, prhs);
   if (npos < 2 || npos > 5)
-    mex_input_error("impactfit_copt: expected (n, e [, k, mass, v] [, 'method', M, 'tol', T])");
+    mex_input_error("expected (n, e [, k, mass, v] [, 'method', M, 'tol', T])");
   kopts o;
   mex_options(nrhs, prhs, npos, &o, allowed, "impactfit_copt");
-  const double defaults[5] = {NAN, NAN, 1.0, 1.0, 1.0};
+  const double defaults[5] = {NAN, NAN, NAN, NAN, NAN}; /* k, mass, v: all or none (the kernel) */
   mxArray *out[7];
   mex_kernel("copt", npos, prhs, defaults, 5, &o, out);
   /* c_opt, zeta, e_out, delta_sep, t_contact */

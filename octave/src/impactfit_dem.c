@@ -16,7 +16,7 @@ static const struct {
 
 static void get_string(const mxArray *a, char *buf, size_t size, const char *what) {
   if (!mxIsChar(a) || mxGetString(a, buf, (mwSize)size))
-    mex_input_error("impactfit_dem: %s: expected a string (at most %zu characters)", what, size - 1);
+    mex_input_error("%s: expected a string (at most %zu characters)", what, size - 1);
 }
 
 static int get_flag(const mxArray *a, const char *what) {
@@ -27,10 +27,10 @@ static int get_flag(const mxArray *a, const char *what) {
       return 1;
     if (!strcasecmp(s, "off"))
       return 0;
-    mex_input_error("impactfit_dem: %s: expected 'on', 'off', true or false (got '%s')", what, s);
+    mex_input_error("%s: expected 'on', 'off', true or false (got '%s')", what, s);
   }
   if ((!mxIsLogical(a) && !mxIsDouble(a)) || mxGetNumberOfElements(a) != 1)
-    mex_input_error("impactfit_dem: %s: expected 'on', 'off', true or false", what);
+    mex_input_error("%s: expected 'on', 'off', true or false", what);
   return mxGetScalar(a) != 0.0;
 }
 
@@ -48,9 +48,9 @@ static mxArray *alternative_struct(const impactfit_dem_model *alt, const impactf
 
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   if (nrhs < 4 || (nrhs - 4) % 2)
-    mex_input_error("impactfit_dem: expected (code, model, e, v [, name, value ...]) (help impactfit_dem)");
+    mex_input_error("expected (code, model, e, v [, name, value ...]) (help impactfit_dem)");
   if (nlhs > 1)
-    mex_input_error("impactfit_dem: one output (a struct)");
+    mex_input_error("one output (a struct)");
   char code[32], model[64], version[64] = "", damping[64] = "", name[32];
   get_string(prhs[0], code, sizeof code, "code");
   get_string(prhs[1], model, sizeof model, "model");
@@ -60,7 +60,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   const char *given_as[DEM_N_IN] = {"e", "v"};
   for (int i = 4; i < nrhs; i += 2) {
     if (!mxIsChar(prhs[i]) || mxGetString(prhs[i], name, sizeof name))
-      mex_input_error("impactfit_dem: expected an option name at argument %d", i + 1);
+      mex_input_error("expected an option name at argument %d", i + 1);
     const mxArray *v = prhs[i + 1];
     size_t j;
     for (j = 0; j < N_NUMERIC && strcasecmp(name, numeric[j].name); j++)
@@ -71,7 +71,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
         if (ki < 0)
           continue;
         if (in[ki])
-          mex_input_error("impactfit_dem: give %s or %s, not both", given_as[ki], numeric[j].name);
+          mex_input_error("give %s or %s, not both", given_as[ki], numeric[j].name);
         in[ki] = v;
         given_as[ki] = numeric[j].name;
       }
@@ -84,25 +84,25 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
     } else if (!strcasecmp(name, "wall")) {
       o.dem_wall = get_flag(v, "wall");
     } else {
-      mex_input_error("impactfit_dem: unknown option '%s' (version, damping, limit, wall, E, nu, radius, r1, r2, "
+      mex_input_error("unknown option '%s' (version, damping, limit, wall, E, nu, radius, r1, r2, "
                       "density, rho1, rho2, m1, m2, kn, vchar, tc, value)", name);
     }
   }
   impactfit_error err;
   impactfit_error_clear(&err);
   if (impactfit_dem_model_find(code, *version ? version : NULL, model, damping, &o.dem, &err))
-    mex_input_error("impactfit_dem: %s", err.message);
+    mex_input_error("%s", err.message);
   int forward = in[2] != NULL;
   if (mxIsDouble(prhs[2]) && mxGetNumberOfElements(prhs[2]) == 0) {
     if (!forward)
-      mex_input_error("impactfit_dem: e is empty: give 'value', X to see the e a typed value gives");
+      mex_input_error("e is empty: give 'value', X to see the e a typed value gives");
     in[0] = NULL;
   } else if (forward) {
-    mex_input_error("impactfit_dem: give e (the restitution you want) or 'value' (what you type), not both: "
+    mex_input_error("give e (the restitution you want) or 'value' (what you type), not both: "
                     "impactfit_dem(code, model, [], v, 'value', X, ...)");
   }
   if ((in[9] || in[10]) && (in[7] || in[8]))
-    mex_input_error("impactfit_dem: give densities or masses, not both");
+    mex_input_error("give densities or masses, not both");
   /* non-scalar inputs must have the same number of elements */
   size_t count = 1;
   int first = -1;
@@ -110,10 +110,10 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
     if (!in[j])
       continue;
     if (!mxIsDouble(in[j]) || mxIsComplex(in[j]) || mxIsSparse(in[j]))
-      mex_input_error("impactfit_dem: %s: expected real double values", given_as[j]);
+      mex_input_error("%s: expected real double values", given_as[j]);
     size_t nel = mxGetNumberOfElements(in[j]);
     if (nel != 1 && first >= 0 && nel != count)
-      mex_input_error("impactfit_dem: %s has %zu elements, %s has %zu: non-scalar inputs must have the same "
+      mex_input_error("%s has %zu elements, %s has %zu: non-scalar inputs must have the same "
                       "number of elements", given_as[j], nel, given_as[first], count);
     if (nel != 1 && first < 0) {
       first = j;

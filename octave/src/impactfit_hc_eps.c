@@ -7,8 +7,8 @@
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   static const char *const allowed[] = {NULL};
   int npos = mex_positional(nrhs, prhs);
-  if (npos != 1 && npos != 3)
-    mex_input_error("impactfit_hc_eps: expected (e) or (e, k, v)");
+  if (npos < 1 || npos > 3) /* k and v: both or neither (the kernel says so for (e, k)) */
+    mex_input_error("expected (e) or (e, k, v)");
   kopts o;
   mex_options(nrhs, prhs, npos, &o, allowed, "impactfit_hc_eps");
   const double defaults[3] = {NAN, NAN, NAN};

@@ -46,11 +46,11 @@ static __attribute__((unused)) void mex_options(int nrhs, const mxArray *prhs[],
                         const char *fn) {
   kopts_default(o);
   if ((nrhs - first) % 2)
-    mex_input_error("%s: options come in name/value pairs", fn);
+    mex_input_error("options come in name/value pairs");
   for (int i = first; i < nrhs; i += 2) {
     char name[32], value[32];
     if (!mxIsChar(prhs[i]) || mxGetString(prhs[i], name, sizeof name))
-      mex_input_error("%s: expected an option name at argument %d", fn, i + 1);
+      mex_input_error("expected an option name at argument %d", i + 1);
     for (char *c = name; *c; c++)
       if (*c >= 'A' && *c <= 'Z')
         *c = (char)(*c - 'A' + 'a');
@@ -58,24 +58,24 @@ static __attribute__((unused)) void mex_options(int nrhs, const mxArray *prhs[],
     for (int j = 0; allowed[j]; j++)
       ok |= !strcmp(name, allowed[j]);
     if (!ok)
-      mex_input_error("%s: unknown option '%s'", fn, name);
+      mex_input_error("unknown option '%s'", name);
     const mxArray *v = prhs[i + 1];
     if (!strcmp(name, "transition") || !strcmp(name, "method")) {
       if (!mxIsChar(v) || mxGetString(v, value, sizeof value))
-        mex_input_error("%s: option '%s' expects a string", fn, name);
+        mex_input_error("option '%s' expects a string", name);
       if (!strcmp(name, "transition")) {
         if (!(o->tr = impactfit_transition_from_name(value)))
-          mex_input_error("%s: unknown transition condition '%s' (A, B, C, D)", fn, value);
+          mex_input_error("unknown transition condition '%s' (A, B, C, D)", value);
         o->sim.transition = o->tr;
       } else if (!(o->inv.method = impactfit_root_method_from_name(value))) {
-        mex_input_error("%s: method: expected bisect, fast or nlopt, got '%s'", fn, value);
+        mex_input_error("method: expected bisect, fast or nlopt, got '%s'", value);
       }
     } else if (!strcmp(name, "tol")) {
       o->inv.tol = mex_scalar(v, "tol");
     } else if (!strcmp(name, "contacts")) {
       double c = mex_scalar(v, "contacts");
       if (!(c >= 1 && c <= IMPACTFIT_MAX_CONTACTS && c == floor(c)))
-        mex_input_error("%s: contacts: expected a whole number in 1..%d", fn, IMPACTFIT_MAX_CONTACTS);
+        mex_input_error("contacts: expected a whole number in 1..%d", IMPACTFIT_MAX_CONTACTS);
       o->sim.max_contacts = (int)c;
     } else if (!strcmp(name, "t_max")) {
       o->sim.t_max = mex_scalar(v, "t_max");

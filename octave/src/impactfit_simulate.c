@@ -12,15 +12,15 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   static const char *const allowed[] = {"transition", "contacts", "t_max", "rtol", NULL};
   int npos = mex_positional(nrhs, prhs);
   if (npos < 2 || npos > 7)
-    mex_input_error("impactfit_simulate: expected (n, c [, m, k, mass, v, accel] [, 'transition', X, "
+    mex_input_error("expected (n, c [, m, k, mass, v, accel] [, 'transition', X, "
                     "'contacts', N, 't_max', T, 'rtol', R])");
   if (nlhs > 1)
-    mex_input_error("impactfit_simulate: one output (a struct)");
+    mex_input_error("one output (a struct)");
   kopts o;
   mex_options(nrhs, prhs, npos, &o, allowed, "impactfit_simulate");
   /* the kernel's inputs are (n, m, k, c, mass, v, accel); ours are (n, c, m, k, mass, v, accel) */
   const mxArray *in[7];
-  const double defaults[7] = {NAN, 0.0, 1.0, NAN, 1.0, 1.0, 0.0};
+  const double defaults[7] = {NAN, 0.0, NAN, NAN, NAN, NAN, 0.0}; /* k, mass, v: all or none */
   static const int order[7] = {0, 3, 1, 2, 4, 5, 6}; /* our argument j is kernel input order[j] */
   mxArray *filler[7] = {NULL};
   for (int j = 0; j < 7; j++) {

@@ -6,8 +6,8 @@
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   static const char *const allowed[] = {"transition", "method", "tol", NULL};
   int npos = mex_positional(nrhs, prhs);
-  if (npos != 3 && npos != 6)
-    mex_input_error("impactfit_zhang_alpha: expected (n, m, e [, k, mass, v] [, 'transition', X, "
+  if (npos < 3 || npos > 6) /* k, mass, v: all or none (the kernel says so for a part) */
+    mex_input_error("expected (n, m, e [, k, mass, v] [, 'transition', X, "
                     "'method', M, 'tol', T])");
   kopts o;
   mex_options(nrhs, prhs, npos, &o, allowed, "impactfit_zhang_alpha");

@@ -192,7 +192,7 @@ function failures = run_tests(cli)
         'unknown model: impactfit:invalidInput');
   msg = '';
   try
-    impactfit_dem('lammps', 'hertz', 0.5, 1, glass{:});
+    impactfit_dem('lammps', 'hertzz', 0.5, 1, glass{:});
   catch err
     msg = err.message;
   end
@@ -201,6 +201,11 @@ function failures = run_tests(cli)
         'impactfit:invalidInput'), 'no kn: impactfit:invalidInput');
   check(strcmp(error_id(@() impactfit_dem('lammps', 'gran/hertz/history', [0.5 0.6], [1 2 3], 'kn', 2e8, ...
         'radius', 0.004, 'density', 2500)), 'impactfit:invalidInput'), 'mismatched sizes: impactfit:invalidInput');
+  % issue 28 finding 1: a scale-invariant model is exact at every speed, two spheres and a wall alike
+  for wall = {'off', 'on'}
+    r = impactfit_dem('lammps', 'granular hertz/material', 0.5, 1, 'damping', 'tsuji', 'wall', wall{1}, glass{:});
+    check(strncmp(r.note, 'exact at every speed (m = (n - 1)/2)', 36), ['r.note, wall ' wall{1} ': ' r.note]);
+  end
 
   printf('impactfit_engine\n');
   [st, out] = system([cli ' engine --code mujoco --e 0.5 --v 1.5 --mass 0.002 --solref 0.03,1 --integrator rk4 --dt 0.001 --json']);

@@ -174,7 +174,8 @@ def _opt(x: Optional[float]) -> Any:
 _COPT_OUT = ("c_opt", "zeta", "e_out", "delta_sep", "t_contact", "iterations", "rhs_evals")
 
 
-def copt(n: ArrayLike, e: ArrayLike, k: ArrayLike = 1.0, mass: ArrayLike = 1.0, v: ArrayLike = 1.0, *,
+def copt(n: ArrayLike, e: ArrayLike, k: Optional[ArrayLike] = None, mass: Optional[ArrayLike] = None,
+         v: Optional[ArrayLike] = None, *,
          method: str = "fast", tol: float = 1e-10, dimensional: bool = False, full: bool = False,
          threads: int = 0, on_error: str = "raise") -> Union[FloatOrArray, Dict[str, FloatOrArray]]:
     """Optimal damping coefficient c_opt of Poursina & Nikravesh (2020), solved exactly.
@@ -183,7 +184,8 @@ def copt(n: ArrayLike, e: ArrayLike, k: ArrayLike = 1.0, mass: ArrayLike = 1.0, 
     where the contact force falls to zero (condition C), the c with |e_out - e| <= tol*min(e, 1-e).
 
     n: spring exponent (> 0); e: target coefficient of restitution, 0 < e <= 1 (e = 1 gives 0);
-    k: stiffness in N/m^n; mass: effective mass in kg; v: approach velocity in m/s.
+    k: stiffness in N/m^n; mass: effective mass in kg; v: approach velocity in m/s: all three or none
+    (none: the scaled problem, k = mass = v = 1; a partial set raises ValueError, as in the CLI).
     method: "fast" (default), "bisect" (the paper's; the reference, from its own bracket, ignoring every
     guess) or "nlopt"; tol: |e_out - e| <= tol*min(e, 1-e) (1e-13 <= tol < 0.1); dimensional: search c in
     the user's units instead of the scaled zeta.
@@ -192,7 +194,7 @@ def copt(n: ArrayLike, e: ArrayLike, k: ArrayLike = 1.0, mass: ArrayLike = 1.0, 
     e_out (restitution of the simulation with c_opt: what simulate() gives for it within the engine's accuracy), delta_sep (penetration at separation, m), t_contact
     (contact duration, s), iterations and rhs_evals. Same values as `impactfit copt --json`.
     """
-    r = _run("copt", (n, e, k, mass, v), _COPT_OUT,
+    r = _run("copt", (n, e, _opt(k), _opt(mass), _opt(v)), _COPT_OUT,
              {"method": method, "tol": float(tol), "dimensional": int(bool(dimensional))}, threads, on_error,
              ints=("iterations", "rhs_evals"))
     return r if full else r["c_opt"]
@@ -220,7 +222,6 @@ def zhang_alpha(n: ArrayLike, m: ArrayLike, e: ArrayLike, k: Optional[ArrayLike]
     Returns alpha, or with full=True a dict with alpha, lambda_star (their scaled damping), zeta, e_out,
     lambda (NaN without k, mass, v), iterations, rhs_evals. Same values as `impactfit zhang-alpha --json`.
     """
-    _all_or_none(k=k, mass=mass, v=v)
     r = _run("zhang_alpha", (n, m, e, _opt(k), _opt(mass), _opt(v)), _ZHANG_OUT,
              {"method": method, "tol": float(tol), "transition": transition}, threads, on_error,
              ints=("iterations", "rhs_evals"))
@@ -234,12 +235,6 @@ def zhang_lambda(n: ArrayLike, m: ArrayLike, e: ArrayLike, k: ArrayLike, mass: A
     zhang_alpha(..., full=True)["lambda"]. k in N/m^n, mass in kg, v in m/s; see zhang_alpha."""
     return zhang_alpha(n, m, e, k, mass, v, transition=transition, method=method, tol=tol, full=True,
                        threads=threads, on_error=on_error)["lambda"]
-
-
-def _all_or_none(**kw):
-    given = [k for k, x in kw.items() if x is not None]
-    if given and len(given) != len(kw):
-        raise ValueError("%s go together (got only %s)" % (", ".join(kw), ", ".join(given)))
 
 
 # ---- one impact ------------------------------------------------------------------------------------
@@ -281,15 +276,16 @@ class SimulateResult:
         return _dc.asdict(self)
 
 
-def simulate(n: ArrayLike, c: ArrayLike, m: ArrayLike = 0.0, k: ArrayLike = 1.0, mass: ArrayLike = 1.0,
-             v: ArrayLike = 1.0, accel: ArrayLike = 0.0, *, transition: str = "C", contacts: int = 1,
+def simulate(n: ArrayLike, c: ArrayLike, m: ArrayLike = 0.0, k: Optional[ArrayLike] = None,
+             mass: Optional[ArrayLike] = None, v: Optional[ArrayLike] = None, accel: ArrayLike = 0.0, *, transition: str = "C", contacts: int = 1,
              t_max: float = 0.0, rtol: float = 1e-13, trajectory: int = 0, threads: int = 0,
              on_error: str = "raise") -> SimulateResult:
     """Simulates the impact mass d'' + k d^n + c d^m d' = mass*accel, d(0) = 0, d'(0) = v.
 
     n: spring exponent (> 0); c: damping coefficient (>= 0) in N*s/m^(m+1) (lambda for Hunt-Crossley,
     m = n); m: damping exponent (>= 0); k: stiffness in N/m^n; mass: effective mass in kg; v: approach
-    velocity in m/s (> 0); accel: constant acceleration pressing the bodies together, m/s^2 (>= 0).
+    velocity in m/s (> 0): k, mass and v all three or none (none: 1 each, the scaled problem; a partial set
+    raises ValueError, as in the CLI); accel: constant acceleration pressing the bodies together, m/s^2 (>= 0).
     transition: "A" (contact while d > 0), "B" (while the force is positive), "C" (default: starts at d = 0,
     ends at zero force), "D" (as C, the element then relaxes); contacts: bounces to follow (> 1 needs
     accel > 0); t_max: time bound in units of delta_m0/v (0: automatic); rtol: integrator tolerance.
@@ -300,7 +296,7 @@ def simulate(n: ArrayLike, c: ArrayLike, m: ArrayLike = 0.0, k: ArrayLike = 1.0,
     Returns a SimulateResult; same values as `impactfit simulate --json`.
     """
     opts = {"transition": transition, "max_contacts": int(contacts), "t_max": float(t_max), "rtol": float(rtol)}
-    ins = (n, m, k, c, mass, v, accel)
+    ins = (n, m, _opt(k), c, _opt(mass), _opt(v), accel)
     r = _run("simulate", ins, _SIM_OUT, opts, threads, on_error, ints=("rhs_evals", "steps", "n_contacts"))
     res = SimulateResult(**r)
     if all(_is_scalar(x) for x in ins):
@@ -327,7 +323,6 @@ def hc_eps(e: ArrayLike, k: Optional[ArrayLike] = None, v: Optional[ArrayLike] =
 
     With k (N/m^n) and v (m/s), full=True also gives lambda = eps k / v in N*s/m^(n+1). Returns eps, or a
     dict with eps and lambda (NaN without k, v). Same values as `impactfit hc-eps --json`."""
-    _all_or_none(k=k, v=v)
     r = _run("hc_eps", (e, _opt(k), _opt(v)), ("eps", "lambda"), {}, threads, on_error)
     return r if full else r["eps"]
 
@@ -342,7 +337,6 @@ def impact_time(eps: ArrayLike, n: ArrayLike, k: Optional[ArrayLike] = None, mas
     mass (kg), v (m/s), full=True also gives omega_i = (k v^(n-1)/mass)^(1/(n+1)) in 1/s, dt = dtau/omega_i
     in s and lambda = eps k / v. Returns dtau, or a dict with dtau, e (exact e(eps)), e_sim (simulated),
     omega_i, dt, lambda. Same values as `impactfit impact-time --json`."""
-    _all_or_none(k=k, mass=mass, v=v)
     r = _run("impact_time", (eps, n, _opt(k), _opt(mass), _opt(v)),
              ("dtau", "e", "e_sim", "omega_i", "dt", "lambda"), {}, threads, on_error)
     return r if full else r["dtau"]
@@ -443,7 +437,6 @@ def copt_surrogate(n: ArrayLike, e: ArrayLike, k: Optional[ArrayLike] = None, ma
     """The committed surrogate of the c_opt problem (generated/copt_surrogate.h, box n in [1, 2],
     e in [1e-4, 1]): the scaled damping zeta(n, e), about 1e-9 accurate in e, ~100x faster than copt.
     With k (N/m^n), mass (kg), v (m/s) returns c_opt in N*s/m, else zeta; full=True: a dict with both."""
-    _all_or_none(k=k, mass=mass, v=v)
     r = _run("copt_surrogate", (n, e, _opt(k), _opt(mass), _opt(v)), ("zeta", "c"), {}, threads, on_error)
     return r if full else (r["zeta"] if k is None else r["c"])
 
@@ -456,7 +449,6 @@ def zhang_surrogate(n: ArrayLike, m: ArrayLike, e: ArrayLike, k: Optional[ArrayL
     zhang_a_surrogate.h for "A"; box n in [1, 2], m in [0, 2], e in [0.01, 1]): returns alpha (NaN at
     e = 1), or with full=True a dict with zeta, alpha and lambda in N*s/m^(m+1) (with k N/m^n, mass kg,
     v m/s; else NaN)."""
-    _all_or_none(k=k, mass=mass, v=v)
     r = _run("zhang_surrogate", (n, m, e, _opt(k), _opt(mass), _opt(v)), ("zeta", "alpha", "lambda"),
              {"transition": transition}, threads, on_error)
     return r if full else r["alpha"]
@@ -468,7 +460,6 @@ def dtau_surrogate(eps: ArrayLike, n: ArrayLike, k: Optional[ArrayLike] = None, 
     """The committed surrogate of the Hunt-Crossley contact duration (generated/ramaswamy_dtau_surrogate.h,
     box eps in [0, 100], n in [1, 2]): dtau(eps, n) (dimensionless), or with k (N/m^n), mass (kg) and
     v (m/s) the contact duration dt in s; full=True: a dict with dtau and dt."""
-    _all_or_none(k=k, mass=mass, v=v)
     r = _run("dtau_surrogate", (eps, n, _opt(k), _opt(mass), _opt(v)), ("dtau", "dt"), {}, threads, on_error)
     return r if full else (r["dtau"] if k is None else r["dt"])
 

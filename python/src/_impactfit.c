@@ -273,7 +273,12 @@ static PyObject *py_details(PyObject *self, PyObject *args) {
   if (parse_options(opt_d, &o))
     return NULL;
   impactfit_impact_params p = o.sim;
-  p.n = x[0], p.m = x[1], p.k = x[2], p.c = x[3], p.mass = x[4], p.v = x[5], p.accel = x[6];
+  int all = 0; /* k, mass, v: checked by the kernel already (units()); none given: 1 each */
+  impactfit_error uerr;
+  if (units(3, x[2], x[4], x[5], &all, &uerr))
+    return PyErr_Format(PyExc_ValueError, "%s", uerr.message);
+  p.n = x[0], p.m = x[1], p.k = all ? x[2] : 1.0, p.c = x[3], p.mass = all ? x[4] : 1.0, p.v = all ? x[5] : 1.0;
+  p.accel = x[6];
   if (points != 0 && (points < 2 || points > 100000000))
     return PyErr_Format(PyExc_ValueError, "trajectory: expected 2 .. 1e8 points, got %zd", points);
   trace_buf b = {0, (size_t)points, {0}};

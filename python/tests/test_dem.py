@@ -123,8 +123,8 @@ def test_dem_broadcasts():
 def test_dem_errors():
     with pytest.raises(ValueError, match=r"unknown DEM code 'lamps' \(known: lammps, liggghts, yade, chrono\)"):
         impactfit.dem("lamps", "hertz", 0.5, 1.0, **GLASS)
-    with pytest.raises(ValueError, match=r"unknown lammps 29Sep2021 model 'hertz' \(known: 'granular hertz/material'"):
-        impactfit.dem("lammps", "hertz", 0.5, 1.0, **GLASS)
+    with pytest.raises(ValueError, match=r"unknown lammps model 'hertzz' \(known: 'granular hertz/material'"):
+        impactfit.dem("lammps", "hertzz", 0.5, 1.0, **GLASS)
     with pytest.raises(ValueError, match="unknown damping option 'tsujii'"):
         impactfit.dem("lammps", "granular hertz/material", 0.5, 1.0, damping="tsujii", **GLASS)
     with pytest.raises(ValueError, match="takes the code's stiffness: give kn"):
@@ -146,3 +146,15 @@ def test_dem_errors():
         impactfit.dem("liggghts", "hertz", [0.5, 1.5], 1.0, **GLASS)
     nan = impactfit.dem("liggghts", "hertz", [0.5, 1.5], 1.0, on_error="nan", **GLASS)
     assert not math.isnan(nan["value"][0]) and math.isnan(nan["value"][1])
+
+
+def test_dem_note_speed_independent():
+    """Issue 28 finding 1: a scale-invariant model (m = (n - 1)/2) is exact at every speed, for two spheres
+    and a wall alike; the note says so, never "exact at v = ... only"."""
+    for wall in (False, True):
+        for code, model, damping in (("lammps", "granular hertz/material", "tsuji"), ("liggghts", "hertz", None),
+                                     ("yade", "mindlin", "en"), ("chrono", "hertz", None)):
+            r = impactfit.dem(code, model, 0.5, 1.0, damping=damping, wall=wall, **GLASS)
+            assert r["note"].startswith("exact at every speed (m = (n - 1)/2)"), (code, model, wall, r["note"])
+    r = impactfit.dem("lammps", "gran/hertz/history", 0.5, 1.0, kn=7.3e7, radius=0.005, density=2500.0)
+    assert r["note"].startswith("exact at v = 1 m/s only"), r["note"]

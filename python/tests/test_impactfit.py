@@ -74,8 +74,8 @@ def test_zhang_alpha_equals_cli(n, m, e, tr):
      dict(n=1.5, c=10, k=1e8, mass=0.05, v=2)),
     (("--n", "1.5", "--m", "1.5", "--c", "3e7", "--k", "1e8", "--mass", "0.05", "--v", "2", "--transition", "A"),
      dict(n=1.5, m=1.5, c=3e7, k=1e8, mass=0.05, v=2, transition="A")),
-    (("--n", "1.5", "--c", "0.05", "--k", "1e6", "--accel", "9.81", "--contacts", "3"),
-     dict(n=1.5, c=0.05, k=1e6, accel=9.81, contacts=3)),
+    (("--n", "1.5", "--c", "0.05", "--k", "1e6", "--mass", "1", "--v", "1", "--accel", "9.81", "--contacts", "3"),
+     dict(n=1.5, c=0.05, k=1e6, mass=1.0, v=1.0, accel=9.81, contacts=3)),
     (("--n", "1.5", "--c", "0.3", "--transition", "D"), dict(n=1.5, c=0.3, transition="D")),
 ])
 def test_simulate_equals_cli(args, kw):
@@ -183,7 +183,7 @@ def test_broadcast_shapes_and_values():
     assert impactfit.copt(np.float64(1.5), np.array(0.5)) == impactfit.copt(1.5, 0.5)  # 0-d: a float
     assert isinstance(impactfit.copt(1.5, 0.5), float)
     assert impactfit.hc_eps(np.empty((0, 3))).shape == (0, 3)
-    s = impactfit.simulate(1.5, [[1.0, 2.0]], v=[[1.0], [2.0], [3.0]])
+    s = impactfit.simulate(1.5, [[1.0, 2.0]], k=1.0, mass=1.0, v=[[1.0], [2.0], [3.0]])  # the unit set: all or none
     assert s.e_out.shape == (3, 2) and s.contacts is None
     with pytest.raises(ValueError):
         impactfit.copt([1.5, 1.6, 1.7], [0.5, 0.6])  # shapes do not broadcast
@@ -231,7 +231,7 @@ def test_value_errors_carry_the_library_message():
         impactfit.copt(1.5, 0.5, method="newton")
     with pytest.raises(ValueError, match="transition"):
         impactfit.zhang_alpha(1.5, 0.5, 0.5, transition="Q")
-    with pytest.raises(ValueError, match="go together"):
+    with pytest.raises(ValueError, match=r"give all of k, mass and v, or none \(only k given\)"):
         impactfit.zhang_alpha(1.5, 0.5, 0.5, k=1.0)
     with pytest.raises(TypeError):
         impactfit.copt(1.5, "x")

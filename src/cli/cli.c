@@ -21,6 +21,8 @@ int cli_parse_double(const char *what, const char *s, double *out) {
   char *end;
   errno = 0;
   double v = strtod(s, &end);
+  if (end != s && *end && (isalpha((unsigned char)*end) || *end == '/'))
+    return cli_input_error("%s: expected a number, got '%s' (numbers only, in SI units: m, kg, s, Pa)", what, s);
   if (end == s || *end != '\0')
     return cli_input_error("%s: expected a number, got '%s'", what, s);
   if (isnan(v) || isinf(v))
@@ -100,6 +102,10 @@ int cli_parse_grid(const char *what, const char *s, double **values, size_t *cou
     char *comma = strchr(tok, ',');
     if (comma)
       *comma = '\0';
+    if (!*tok && n > 1) {
+      rc = cli_input_error("%s: empty item in the list '%s'", what, s);
+      break;
+    }
     if ((rc = cli_parse_double(what, tok, &(*values)[i])) || !comma)
       break;
     tok = comma + 1;
@@ -114,47 +120,13 @@ int cli_parse_grid(const char *what, const char *s, double **values, size_t *cou
   return 0;
 }
 
-/* Edit distance (insertions, deletions, substitutions, transpositions of neighbours), ignoring
- * case, between a[0..la) and b; words longer than 63 characters are not compared (returns a large
- * value). */
-static size_t edit_distance(const char *a, size_t la, const char *b) {
-  size_t lb = strlen(b);
-  if (la > 63 || lb > 63)
-    return 1000;
-  size_t d[64][64];
-  for (size_t i = 0; i <= la; i++)
-    d[i][0] = i;
-  for (size_t j = 0; j <= lb; j++)
-    d[0][j] = j;
-  for (size_t i = 1; i <= la; i++)
-    for (size_t j = 1; j <= lb; j++) {
-      int same = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]);
-      size_t best = d[i - 1][j - 1] + !same;
-      if (d[i - 1][j] + 1 < best)
-        best = d[i - 1][j] + 1;
-      if (d[i][j - 1] + 1 < best)
-        best = d[i][j - 1] + 1;
-      if (i > 1 && j > 1 && tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 2]) &&
-          tolower((unsigned char)a[i - 2]) == tolower((unsigned char)b[j - 1]) && d[i - 2][j - 2] + 1 < best)
-        best = d[i - 2][j - 2] + 1;
-      d[i][j] = best;
-    }
-  return d[la][lb];
-}
-
 const char *cli_suggest(const char *word, size_t len, const char *const *candidates, size_t n) {
-  const char *best = NULL;
-  size_t bestd = (size_t)-1;
-  /* at most 1 edit for short words, 2 from 5 characters on: closer guesses are noise */
-  size_t limit = len < 5 ? 1 : 2;
-  for (size_t i = 0; i < n; i++) {
-    size_t dist = edit_distance(word, len, candidates[i]);
-    if (dist < bestd) {
-      bestd = dist;
-      best = candidates[i];
-    }
-  }
-  return bestd <= limit ? best : NULL;
+  char w[64];
+  if (len >= sizeof w)
+    return NULL;
+  memcpy(w, word, len);
+  w[len] = '\0';
+  return impactfit_closest_name(w, candidates, n);
 }
 
 /* The option of opts closest to the mistyped name[0..len), or NULL. */
@@ -281,6 +253,18 @@ static int spec_check(const cli_spec *s) {
 
 int cli_options(int argc, char **argv, cli_spec *spec, size_t n, const char *help_text, int *help, const char **pos,
                 size_t max_pos, size_t *npos) {
+  for (int i = 2; i < argc; i++) /* --help wins over every other mistake on the line */
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      if (help)
+        *help = 1;
+      for (size_t k = 0; k < n; k++)
+        spec[k].seen = 0;
+      if (npos)
+        *npos = 0;
+      if (help_text)
+        fputs(help_text, stdout);
+      return CLI_OK;
+    }
   int h = 0;
   int rc = parse_args(argc, argv, 2, spec, n, pos, max_pos, npos, &h);
   if (help)
@@ -310,14 +294,26 @@ int cli_given(const cli_spec *spec, size_t n, const char *name) {
   return s ? s->seen : 0;
 }
 
-void cli_note_scaled(const char *what, const cli_spec *spec, size_t n, const char *quantities) {
-  int k = cli_given(spec, n, "k"), mass = cli_given(spec, n, "mass"), v = cli_given(spec, n, "v");
-  if (k && mass && v)
-    return;
+int cli_units(const char *what, const cli_spec *spec, size_t n, const char *const *names, size_t count, int *all) {
+  char opt[8][32];
+  const char *optp[8];
+  double given[8];
+  for (size_t i = 0; i < count && i < 8; i++) {
+    snprintf(opt[i], sizeof opt[i], "--%s", names[i]);
+    optp[i] = opt[i];
+    given[i] = cli_given(spec, n, names[i]) ? 0.0 : NAN;
+  }
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  int st = impactfit_all_or_none(count < 8 ? count : 8, given, optp, all, &err);
+  return st ? cli_status_error(st, &err, what) : 0;
+}
+
+void cli_note_scaled(const char *what, const char *quantities) {
   fprintf(stderr,
-          "impactfit: note: %s: %s%s%s not given (1 used): %s are scaled values, for k = 1 N/m^n, mass = 1 kg, "
+          "impactfit: note: %s: --k, --mass and --v not given: %s are scaled values, for k = 1 N/m^n, mass = 1 kg, "
           "v = 1 m/s\n",
-          what, k ? "" : "--k ", mass ? "" : "--mass ", v ? "" : "--v", quantities);
+          what, quantities);
 }
 
 int cli_json_csv(const char *what, int json, int csv) {

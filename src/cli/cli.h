@@ -42,16 +42,16 @@ typedef struct cli_spec {
   int seen;        /* set by cli_options */
 } cli_spec;
 
-#define CLI_FLAG(name, dest) \
-  { name, OPT_FLAG, dest, NAN, NAN, 0u, NULL, 0 }
-#define CLI_STR(name, dest) \
-  { name, OPT_STRING, dest, NAN, NAN, 0u, NULL, 0 }
-#define CLI_STR_REQ(name, dest, msg) \
-  { name, OPT_STRING, dest, NAN, NAN, CLI_REQUIRED, msg, 0 }
-#define CLI_DBL(name, dest, lo, hi, flags, msg) \
-  { name, OPT_DOUBLE, dest, lo, hi, flags, msg, 0 }
-#define CLI_INT(name, dest, lo, hi, flags, msg) \
-  { name, OPT_INT, dest, lo, hi, flags, msg, 0 }
+#define CLI_FLAG(name_, dest_) \
+  { .name = name_, .type = OPT_FLAG, .dest = dest_, .lo = NAN, .hi = NAN }
+#define CLI_STR(name_, dest_) \
+  { .name = name_, .type = OPT_STRING, .dest = dest_, .lo = NAN, .hi = NAN }
+#define CLI_STR_REQ(name_, dest_, msg_) \
+  { .name = name_, .type = OPT_STRING, .dest = dest_, .lo = NAN, .hi = NAN, .flags = CLI_REQUIRED, .msg = msg_ }
+#define CLI_DBL(name_, dest_, lo_, hi_, flags_, msg_) \
+  { .name = name_, .type = OPT_DOUBLE, .dest = dest_, .lo = lo_, .hi = hi_, .flags = flags_, .msg = msg_ }
+#define CLI_INT(name_, dest_, lo_, hi_, flags_, msg_) \
+  { .name = name_, .type = OPT_INT, .dest = dest_, .lo = lo_, .hi = hi_, .flags = flags_, .msg = msg_ }
 #define CLI_NUM(name, dest) CLI_DBL(name, dest, NAN, NAN, 0u, NULL) /* a double, any value */
 #define CLI_ANYINT(name, dest) CLI_INT(name, dest, NAN, NAN, 0u, NULL)
 #define CLI_COUNT(tab) (sizeof(tab) / sizeof((tab)[0]))
@@ -71,9 +71,14 @@ const cli_spec *cli_spec_find(const cli_spec *spec, size_t n, const char *name);
 int cli_given(const cli_spec *spec, size_t n, const char *name);
 
 /* ---- shared messages ---- */
-/* "impactfit: note: WHAT: --k --mass --v not given (1 used): QUANTITIES are scaled values, for
- * k = 1 N/m^n, mass = 1 kg, v = 1 m/s" on stderr when one of --k, --mass, --v was not given. */
-void cli_note_scaled(const char *what, const cli_spec *spec, size_t n, const char *quantities);
+/* The rule of every command with a set of unit options (--k, --mass, --v; hc-eps: --k, --v): all
+ * given or none (impactfit_all_or_none, the same rule as the Python and Octave functions). names
+ * are the options without "--" (at most 8). Sets *all and returns 0, or prints "WHAT: give all of
+ * --k, --mass and --v, or none (only --k given)" and returns CLI_INPUT. */
+int cli_units(const char *what, const cli_spec *spec, size_t n, const char *const *names, size_t count, int *all);
+/* "impactfit: note: WHAT: --k, --mass and --v not given: QUANTITIES are scaled values, for k = 1 N/m^n,
+ * mass = 1 kg, v = 1 m/s" on stderr (a command run without its unit options). */
+void cli_note_scaled(const char *what, const char *quantities);
 /* "WHAT: --json and --csv exclude each other" (CLI_INPUT) when both are set, else 0. */
 int cli_json_csv(const char *what, int json, int csv);
 /* Strict number parsing: the whole string, finite, within double range. Prints an error naming the

@@ -20,19 +20,19 @@ enum { IN_N, IN_E, IN_K, IN_MASS, IN_V };                                     /*
 enum { OUT_C_OPT, OUT_ZETA, OUT_E_OUT, OUT_E_ERR, OUT_DSEP, OUT_TC, OUT_IT }; /* and outputs */
 
 static const cli_col cols[] = {
-    {"n", "%8.4g", "n", 1, 'i', IN_N, 0, 0},
-    {"e", "%12.6g", "e", 1, 'i', IN_E, 0, 0},
-    {NULL, NULL, "k", 0, 'i', IN_K, 0, 0},
-    {NULL, NULL, "mass", 0, 'i', IN_MASS, 0, 0},
-    {NULL, NULL, "v", 0, 'i', IN_V, 0, 0},
-    {NULL, NULL, "method", 0, 's', 0, 0, 0},
-    {"c_opt", "%22.15g", "c_opt", 1, 'x', 0, 1, 0},
-    {"e_out", "%20.15g", "e_out", 1, 'o', OUT_E_OUT, 1, 0},
-    {"zeta", "%20.15g", "zeta", 1, 'o', OUT_ZETA, 1, 0},
-    {"delta_sep", "%14.6g", "delta_sep", 1, 'o', OUT_DSEP, 1, 0},
-    {NULL, NULL, "t_contact", 1, 'o', OUT_TC, 1, 0},
-    {"iter", "%5d", "iterations", 1, 'o', OUT_IT, 2, 0},
-    {"evals", "%7ld", "rhs_evals", 1, 'r', 0, 2, 0},
+    {.head = "n", .fmt = "%8.4g", .key = "n", .from = CLI_IN(IN_N)},
+    {.head = "e", .fmt = "%12.6g", .key = "e", .from = CLI_IN(IN_E)},
+    {.key = "k", .csv = CLI_CSV_NONE, .from = CLI_IN(IN_K)},
+    {.key = "mass", .csv = CLI_CSV_NONE, .from = CLI_IN(IN_MASS)},
+    {.key = "v", .csv = CLI_CSV_NONE, .from = CLI_IN(IN_V)},
+    {.key = "method", .csv = CLI_CSV_NONE, .from = CLI_STRING(0)},
+    {.head = "c_opt", .fmt = "%22.15g", .key = "c_opt", .from = CLI_DERIVED(0), .group = CLI_RESULT},
+    {.head = "e_out", .fmt = "%20.15g", .key = "e_out", .from = CLI_OUT(OUT_E_OUT), .group = CLI_RESULT},
+    {.head = "zeta", .fmt = "%20.15g", .key = "zeta", .from = CLI_OUT(OUT_ZETA), .group = CLI_RESULT},
+    {.head = "delta_sep", .fmt = "%14.6g", .key = "delta_sep", .from = CLI_OUT(OUT_DSEP), .group = CLI_RESULT},
+    {.key = "t_contact", .from = CLI_OUT(OUT_TC), .group = CLI_RESULT},
+    {.head = "iter", .fmt = "%5d", .key = "iterations", .from = CLI_OUT(OUT_IT), .group = CLI_TAIL},
+    {.head = "evals", .fmt = "%7ld", .key = "rhs_evals", .from = CLI_EVALS, .group = CLI_TAIL},
 };
 
 /* c from zeta, as the command always printed it (with --dimensional the problem's c_opt is the
@@ -57,11 +57,13 @@ static int check_n(double n, void *ctx) {
   return 0;
 }
 
+static const char *const unit_options[] = {"k", "mass", "v"}; /* all or none (cli_units) */
+
 int impactfit_cmd_copt(int argc, char **argv) {
   const char *s_n = NULL, *s_e = NULL, *method = "fast", *guess = "surrogate";
   copt_opts o = {1.0, 1.0, 1.0};
   double tol = 1e-10;
-  int json = 0, csv = 0, help = 0, dimensional = 0;
+  int json = 0, csv = 0, help = 0, dimensional = 0, dims = 0;
   cli_grid_opts go = CLI_GRID_OPTS_INIT;
   cli_spec opts[] = {
       CLI_STR_REQ("n", &s_n, "copt: --n is required (spring exponent, > 0)"),
@@ -80,7 +82,8 @@ int impactfit_cmd_copt(int argc, char **argv) {
   int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);
   if (rc || help)
     return rc;
-  if ((rc = cli_json_csv("copt", json, csv)) || (rc = cli_grid_check("copt", &go, json || csv)))
+  if ((rc = cli_units("copt", opts, CLI_COUNT(opts), unit_options, 3, &dims)) ||
+      (rc = cli_json_csv("copt", json, csv)) || (rc = cli_grid_check("copt", &go, json || csv)))
     return rc;
   const impactfit_root_method *rm = impactfit_root_method_from_name(method);
   if (!rm)
@@ -97,13 +100,23 @@ int impactfit_cmd_copt(int argc, char **argv) {
   const size_t nax = CLI_COUNT(ax);
   if (!(rc = cli_axes_parse(ax, nax, &o)) && !(tol >= 1e-13 && tol < 0.1))
     rc = cli_input_error("--tol: expected a value in [1e-13, 0.1), got %.17g", tol);
-  if (!rc && !(rc = cli_axes_limit("copt", ax, nax))) /* the note after every check (cli_grid_main's passes) */
-    cli_note_scaled("copt", opts, CLI_COUNT(opts), "c_opt, delta_sep and t_contact");
-  const cli_setting set[] = {{"k", NULL, o.k, NULL, 0},        {"mass", NULL, o.mass, NULL, 0},
-                             {"v", NULL, o.v, NULL, 0},        {"tol", NULL, tol, NULL, 0},
-                             {"method", rm->name, 0, NULL, 0}, {"dimensional", dimensional ? "1" : "0", 0, NULL, 0},
-                             {"guess", guess, 0, NULL, 0}};
-  cli_table t = {"copt", cols, CLI_COUNT(cols), 0, json, csv, 2, 0, 0, {rm->name}, copt_derive};
+  if (!rc && !(rc = cli_axes_limit("copt", ax, nax)) && !dims) /* the note after every check */
+    cli_note_scaled("copt", "c_opt, delta_sep and t_contact");
+  const cli_setting set[] = {CLI_SET_FIXED("k", o.k),
+                             CLI_SET_FIXED("mass", o.mass),
+                             CLI_SET_FIXED("v", o.v),
+                             CLI_SET_FIXED("tol", tol),
+                             CLI_SET_OPTION("method", rm->name),
+                             CLI_SET_OPTION("dimensional", dimensional ? "1" : "0"),
+                             CLI_SET_OPTION("guess", guess)};
+  cli_table t = {.what = "copt",
+                 .cols = cols,
+                 .ncols = CLI_COUNT(cols),
+                 .json = json,
+                 .csv = csv,
+                 .nwhere = 2,
+                 .str = {rm->name},
+                 .derive = copt_derive};
   return cli_grid_main(rc, "copt", "copt", set, CLI_COUNT(set), ax, nax, &go, argc, argv, cli_table_header,
                        cli_table_row, &t);
 }

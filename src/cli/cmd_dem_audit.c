@@ -27,15 +27,14 @@ typedef struct row {
   double e, e_real;
 } row;
 enum { M, R, A };
-#define OF_M(f, kind) CLI_FIELD_OF(M, #f, impactfit_dem_model, f, kind)
-#define OF_R(key, f, kind) CLI_FIELD_OF(R, key, row, f, kind)
-#define OF_A(f, kind) CLI_FIELD_OF(A, #f, impactfit_dem_audit_result, f, kind)
-static const cli_field model_fields[] = {OF_M(code, 's'),    OF_M(versions, 's'),   OF_M(model, 's'),
-                                         OF_M(damping, 's'), OF_R("end", end, 's'), OF_R("switch", sw, 'c'),
-                                         OF_M(run_here, 'i')};
-static const cli_field listed_fields[] = {OF_R("e", e, 'd'), OF_R("e_real", e_real, 'd')};
-static const cli_field audited_fields[] = {OF_A(e_max_error, 'd'), OF_A(e_at_max, 'd'), OF_A(e_mean_error, 'd'),
-                                           OF_A(points, 'z'), OF_A(refused, 'z')};
+#define OF_M(f) CLI_FIELD_OF(M, #f, impactfit_dem_model, f)
+#define OF_R(key, f) CLI_FIELD_OF(R, key, row, f)
+#define OF_A(f) CLI_FIELD_OF(A, #f, impactfit_dem_audit_result, f)
+static const cli_field model_fields[] = {OF_M(code),       OF_M(versions),     OF_M(model),   OF_M(damping),
+                                         OF_R("end", end), OF_R("switch", sw), OF_M(run_here)};
+static const cli_field listed_fields[] = {OF_R("e", e), OF_R("e_real", e_real)};
+static const cli_field audited_fields[] = {OF_A(e_max_error), OF_A(e_at_max), OF_A(e_mean_error), OF_A(points),
+                                           OF_A(refused)};
 
 /* One object: the model's members, then n more from f. */
 static void print_json(const impactfit_dem_model *md, const row *r, const impactfit_dem_audit_result *a,
@@ -96,7 +95,7 @@ static int print_audited(const impactfit_dem_model *md, int clamp, int points, i
 typedef struct prefactors {
   double e, hertz_beta, tsuji, exact[4];
 } prefactors;
-#define PF(key, f) CLI_FIELD_AS(key, prefactors, f, 'd')
+#define PF(key, f) CLI_FIELD_AS(key, prefactors, f)
 static const cli_field prefactor_fields[] = {PF("e", e), PF("hertz_beta", hertz_beta), PF("tsuji", tsuji),
                                              /* exact: Hertz and linear, tensile end (A) and clamped force (C) */
                                              PF("hertz_exact_tensile", exact[0]), PF("hertz_exact_clamped", exact[1]),

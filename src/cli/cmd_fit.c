@@ -77,7 +77,7 @@ static void on_fit_progress(void *ctx, size_t stage, size_t stages, size_t group
 }
 
 int impactfit_cmd_fit(int argc, char **argv) {
-  const char *data_dir = ".", *header_dir = "include/impactfit/generated", *tables = NULL;
+  const char *data_dir = ".", *header_dir = NULL, *tables = NULL;
   int help = 0, quiet = 0;
   cli_spec opts[] = {
       CLI_STR("data", &data_dir),
@@ -92,6 +92,8 @@ int impactfit_cmd_fit(int argc, char **argv) {
     return rc;
   if (npos != 1)
     return cli_input_error("fit: expected one fit file (see 'impactfit fit --help')");
+  if (!header_dir) /* next to the data: a fit never overwrites the committed headers unless asked */
+    header_dir = data_dir;
   impactfit_error err;
   impactfit_error_clear(&err);
   impactfit_fitfile *f = NULL;
@@ -123,7 +125,9 @@ int impactfit_cmd_fit(int argc, char **argv) {
     rc = cli_status_error(st, &err, "fit");
     goto out;
   }
-  if ((size_t)snprintf(path, sizeof path, "%s/%s.h", header_dir, impactfit_fitfile_name(f)) >= sizeof path) {
+  char dir[4096];
+  if ((size_t)snprintf(path, sizeof path, "%s/%s.h", cli_trim_dir(header_dir, dir, sizeof dir),
+                       impactfit_fitfile_name(f)) >= sizeof path) {
     rc = cli_input_error("fit: header path too long");
     goto out;
   }
@@ -148,7 +152,8 @@ int impactfit_cmd_fit(int argc, char **argv) {
       rc = cli_status_error(st, &err, "fit");
       goto out;
     }
-    snprintf(path, sizeof path, "%s/%s_%s.csv", tables, impactfit_fitfile_name(f), stg.name);
+    snprintf(path, sizeof path, "%s/%s_%s.csv", cli_trim_dir(tables, dir, sizeof dir), impactfit_fitfile_name(f),
+             stg.name);
     rc = write_text(&outs[i], path, tt, tl);
     free(tt);
     if (rc)

@@ -16,16 +16,15 @@ typedef struct head {
   const char *kind, *name;
 } head;
 enum { H, V };
-#define OF_H(key, f) CLI_FIELD_OF(H, key, head, f, 's')
-#define FA(key, f, kind) CLI_FIELD_OF(V, key, impactfit_audit_row, f, kind)
-#define RH(key, f) CLI_FIELD_OF(V, key, impactfit_hc_rh_fit, f, 'd')
-#define DT(key, f) CLI_FIELD_OF(V, key, impactfit_hc_dtau_stats, f, 'd')
-static const cli_field formula_fields[] = {OF_H("kind", kind), OF_H("formula", name),
-                                           /* the relative error in eps, then |e_out - e| */
-                                           FA("eps_err_max", eps_max, 'd'), FA("eps_err_mean", eps_mean, 'd'),
-                                           FA("eps_e_at_max", eps_e_at_max, 'd'), FA("e_err_max", e_max, 'd'),
-                                           FA("e_err_mean", e_mean, 'd'), FA("e_e_at_max", e_e_at_max, 'd'),
-                                           FA("points", points, 'z')};
+#define OF_H(key, f) CLI_FIELD_OF(H, key, head, f)
+#define FA(key, f) CLI_FIELD_OF(V, key, impactfit_audit_row, f)
+#define RH(key, f) CLI_FIELD_OF(V, key, impactfit_hc_rh_fit, f)
+#define DT(key, f) CLI_FIELD_OF(V, key, impactfit_hc_dtau_stats, f)
+static const cli_field formula_fields[] = {
+    OF_H("kind", kind), OF_H("formula", name),
+    /* the relative error in eps, then |e_out - e| */
+    FA("eps_err_max", eps_max), FA("eps_err_mean", eps_mean), FA("eps_e_at_max", eps_e_at_max), FA("e_err_max", e_max),
+    FA("e_err_mean", e_mean), FA("e_e_at_max", e_e_at_max), FA("points", points)};
 static const cli_field rh_fields[] = {
     OF_H("kind", kind),         OF_H("constants", name),      RH("alpha", alpha),         RH("beta", beta),
     RH("eps_err_max", err.max), RH("eps_err_mean", err.mean), RH("eps_err_rms", err.rms), RH("e_at_max", err.e_at_max)};

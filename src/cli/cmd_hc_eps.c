@@ -28,20 +28,26 @@ static void print_help(void) {
 /* rows of the library's sweep problem "eps-formula" (src/formulas/prob_eps_formula.c) */
 enum { P_E, P_K, P_V };
 enum { O_EPS, O_LAMBDA };
+enum { WITH_K_V = 1u, WITHOUT_K_V = 2u }; /* the columns shown with --k --v, and without */
 
 static const cli_col cols[] = {
-    {NULL, NULL, "formula", 0, 's', 0, 0, 0},
-    {"e", "%-24.17g", "e", 0, 'i', P_E, 0, 0},
-    {"k", "%-12.6g", "k", 0, 'i', P_K, 1, 1},
-    {"v", "%-12.6g", "v", 0, 'i', P_V, 1, 1},
-    {"eps", "%-24.17g", "eps", 0, 'o', O_EPS, 0, 1}, /* with --k --v */
-    {"eps", "%.17g", "eps", 0, 'o', O_EPS, 0, 2},    /* without */
-    {"lambda", "%.17g", "lambda", 0, 'o', O_LAMBDA, 1, 1},
+    {.key = "formula", .from = CLI_STRING(0)},
+    {.head = "e", .fmt = "%-24.17g", .key = "e", .from = CLI_IN(P_E)},
+    {.head = "k", .fmt = "%-12.6g", .key = "k", .from = CLI_IN(P_K), .group = CLI_RESULT, .when = WITH_K_V},
+    {.head = "v", .fmt = "%-12.6g", .key = "v", .from = CLI_IN(P_V), .group = CLI_RESULT, .when = WITH_K_V},
+    {.head = "eps", .fmt = "%-24.17g", .key = "eps", .from = CLI_OUT(O_EPS), .when = WITH_K_V},
+    {.head = "eps", .fmt = "%.17g", .key = "eps", .from = CLI_OUT(O_EPS), .when = WITHOUT_K_V},
+    {.head = "lambda",
+     .fmt = "%.17g",
+     .key = "lambda",
+     .from = CLI_OUT(O_LAMBDA),
+     .group = CLI_RESULT,
+     .when = WITH_K_V},
 };
 
 static void he_header(void *ctx) {
   const cli_table *t = ctx;
-  if (!t->json)
+  if (!t->json && !t->csv)
     printf("# eps(e) by %s: %s\n", t->str[1], t->str[2]);
   cli_table_header(ctx);
 }
@@ -72,7 +78,7 @@ static int check_e(double e, void *ctx) {
 
 int impactfit_cmd_hc_eps(int argc, char **argv) {
   const char *s_e = NULL, *s_k = NULL, *s_v = NULL, *fname = "exact";
-  int json = 0, help = 0;
+  int json = 0, csv = 0, help = 0;
   cli_grid_opts go = CLI_GRID_OPTS_INIT;
   cli_spec opts[] = {
       CLI_STR_REQ("e", &s_e, "hc-eps: --e is required (coefficient of restitution, 0 < e <= 1)"),
@@ -80,6 +86,7 @@ int impactfit_cmd_hc_eps(int argc, char **argv) {
       CLI_STR("v", &s_v),
       CLI_STR("formula", &fname),
       CLI_FLAG("json", &json),
+      CLI_FLAG("csv", &csv),
       CLI_GRID_SPECS(go),
   };
   int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), NULL, &help, NULL, 0, NULL);
@@ -89,12 +96,14 @@ int impactfit_cmd_hc_eps(int argc, char **argv) {
     print_help();
     return CLI_OK;
   }
-  if (!s_k != !s_v)
-    return cli_input_error("hc-eps: --k and --v go together (lambda = eps k / v)");
+  static const char *const unit_options[] = {"k", "v"}; /* lambda = eps k / v: both or neither (cli_units) */
+  int dims = 0;
+  if ((rc = cli_units("hc-eps", opts, CLI_COUNT(opts), unit_options, 2, &dims)))
+    return rc;
   const impactfit_formula *f = impactfit_formula_from_name(fname);
   if (!f)
     return cli_input_error("hc-eps: unknown formula '%s' (see 'impactfit hc-eps --help')", fname);
-  if ((rc = cli_grid_check("hc-eps", &go, json)))
+  if ((rc = cli_json_csv("hc-eps", json, csv)) || (rc = cli_grid_check("hc-eps", &go, json || csv)))
     return rc;
   /* Check every input before any output (a range lies between its ends: those are checked). */
   cli_axis_spec ax[] = {
@@ -110,8 +119,15 @@ int impactfit_cmd_hc_eps(int argc, char **argv) {
     CLI_AXIS_EACH (ax[0].ax, i)
       if (!rc)
         rc = check_e(cli_axis_value(&ax[0].ax, i), &hc);
-  const cli_setting set[] = {{"formula", f->name, 0, NULL, 0}};
-  cli_table t = {"hc-eps", cols, CLI_COUNT(cols), s_k ? 1u : 2u, json, 0, 1, 0, 1, {f->name, f->label, f->expression},
-                 NULL};
+  const cli_setting set[] = {CLI_SET_OPTION("formula", f->name)};
+  cli_table t = {.what = "hc-eps",
+                 .cols = cols,
+                 .ncols = CLI_COUNT(cols),
+                 .shown = s_k ? WITH_K_V : WITHOUT_K_V,
+                 .json = json,
+                 .csv = csv,
+                 .nwhere = 1,
+                 .bare = 1,
+                 .str = {f->name, f->label, f->expression}};
   return cli_grid_main(rc, "hc-eps", "eps-formula", set, 1, ax, nax, &go, argc, argv, he_header, cli_table_row, &t);
 }

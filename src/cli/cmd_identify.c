@@ -204,15 +204,18 @@ static void print_text(const impactfit_identify_data *d, const impactfit_identif
            100.0 * cv[0], 100.0 * cv[1], per_row_m, 100.0 * cv[2]);
 }
 
-/* The member PREFIX NAME (key "se_n", "corr_n_k", ...): kind 'd' a number, 'i' an integer, 'e' a standard
- * error (negative: not identifiable, null). */
-static void json_named(cli_json *j, const char *prefix, const char *name, char kind, double v) {
+/* What a named JSON member holds: a number, an integer, or a standard error (negative: not
+ * identifiable, written as null). */
+typedef enum { NAMED_NUMBER, NAMED_INT, NAMED_SE } named_kind;
+
+/* The member PREFIX NAME (key "se_n", "corr_n_k", ...). */
+static void json_named(cli_json *j, const char *prefix, const char *name, named_kind kind, double v) {
   char key[64];
   snprintf(key, sizeof key, "%s%s", prefix, name);
-  if (kind == 'i')
+  if (kind == NAMED_INT)
     cli_json_int(j, key, (long)v);
   else
-    cli_json_num(j, key, kind == 'e' && v < 0.0 ? NAN : v);
+    cli_json_num(j, key, kind == NAMED_SE && v < 0.0 ? NAN : v);
 }
 
 static void print_json(const impactfit_identify_data *d, const impactfit_identify_params *p,
@@ -227,25 +230,25 @@ static void print_json(const impactfit_identify_data *d, const impactfit_identif
   cli_json_int(&j, "rows", (long)d->rows);
   for (int s = 0; s < 4; s++) {
     const char *nm = pname(p, s);
-    json_named(&j, "", nm, 'd', r->value[s]);
-    json_named(&j, "free_", nm, 'i', r->free[s]);
+    json_named(&j, "", nm, NAMED_NUMBER, r->value[s]);
+    json_named(&j, "free_", nm, NAMED_INT, r->free[s]);
     if (!r->free[s])
       continue;
-    json_named(&j, "se_", nm, 'e', r->se[s]);
+    json_named(&j, "se_", nm, NAMED_SE, r->se[s]);
     if (s >= 2)
-      json_named(&j, "se_rel_", nm, 'e', r->se_fit[s]);
-    json_named(&j, "identifiable_", nm, 'i', r->identifiable[s]);
-    json_named(&j, "at_bound_", nm, 'i', r->at_bound[s]);
+      json_named(&j, "se_rel_", nm, NAMED_SE, r->se_fit[s]);
+    json_named(&j, "identifiable_", nm, NAMED_INT, r->identifiable[s]);
+    json_named(&j, "at_bound_", nm, NAMED_INT, r->at_bound[s]);
   }
   for (int s = 0; s < 4; s++)
     for (int t = s + 1; t < 4; t++)
       if (r->free[s] && r->free[t] && r->identifiable[s] && r->identifiable[t]) {
         char pair[32];
         snprintf(pair, sizeof pair, "%s_%s", pname(p, s), pname(p, t));
-        json_named(&j, "corr_", pair, 'd', r->corr[s][t]);
+        json_named(&j, "corr_", pair, NAMED_NUMBER, r->corr[s][t]);
       }
   for (int q = 0; q < 3; q++)
-    json_named(&j, "weight_", impactfit_identify_quantity_name(q), 'd',
+    json_named(&j, "weight_", impactfit_identify_quantity_name(q), NAMED_NUMBER,
                (r->quantities & (1 << q)) ? p->weight[q] : 0.0);
   cli_json_num(&j, "cost", r->cost);
   cli_json_num(&j, "rms", r->rms);
@@ -254,7 +257,7 @@ static void print_json(const impactfit_identify_data *d, const impactfit_identif
   cli_json_int(&j, "dof", r->dof);
   cli_json_int(&j, "not_identifiable_directions", r->n_null);
   for (int k = 0; k < r->nfree; k++) /* "sv0" ... "sv3" */
-    json_named(&j, "sv", (const char[]){(char)('0' + k), '\0'}, 'd', r->sv[k]);
+    json_named(&j, "sv", (const char[]){(char)('0' + k), '\0'}, NAMED_NUMBER, r->sv[k]);
   cli_json_str(&j, "global", p->global->name);
   cli_json_int(&j, "evals_global", r->evals_global);
   cli_json_int(&j, "evals_local", r->evals_local);

@@ -18,20 +18,20 @@ enum { P_E, P_DT, P_V, P_MASS, P_N };
 enum { O_EPS, O_DTAU, O_OMEGA, O_K, O_LAMBDA, O_E_SIM, O_DT_SIM, O_E_RES, O_DT_RES };
 
 static const cli_col cols[] = {
-    {"e", "%-12.6g", "e", 0, 'i', P_E, 0, 0},
-    {"dt", "%-12.6g", "dt", 0, 'i', P_DT, 0, 0},
-    {"v", "%-10.4g", "v", 0, 'i', P_V, 0, 0},
-    {"mass", "%-10.4g", "mass", 0, 'i', P_MASS, 0, 0},
-    {"n", "%-6.4g", "n", 0, 'i', P_N, 0, 0},
-    {"eps", "%-22.17g", "eps", 0, 'o', O_EPS, 1, 0},
-    {"dtau", "%-22.17g", "dtau", 0, 'o', O_DTAU, 1, 0},
-    {"omega_i", "%-22.17g", "omega_i", 0, 'o', O_OMEGA, 1, 0},
-    {"k", "%-22.17g", "k", 0, 'o', O_K, 1, 0},
-    {"lambda", "%-22.17g", "lambda", 0, 'o', O_LAMBDA, 1, 0},
-    {NULL, NULL, "e_sim", 0, 'o', O_E_SIM, 1, 0},
-    {NULL, NULL, "dt_sim", 0, 'o', O_DT_SIM, 1, 0},
-    {"res_e", "%-8.1e", "e_residual", 0, 'o', O_E_RES, 1, 0},
-    {"res_dt", "%.1e", "dt_residual", 0, 'o', O_DT_RES, 1, 0},
+    {.head = "e", .fmt = "%-12.6g", .key = "e", .from = CLI_IN(P_E)},
+    {.head = "dt", .fmt = "%-12.6g", .key = "dt", .from = CLI_IN(P_DT)},
+    {.head = "v", .fmt = "%-10.4g", .key = "v", .from = CLI_IN(P_V)},
+    {.head = "mass", .fmt = "%-10.4g", .key = "mass", .from = CLI_IN(P_MASS)},
+    {.head = "n", .fmt = "%-6.4g", .key = "n", .from = CLI_IN(P_N)},
+    {.head = "eps", .fmt = "%-22.17g", .key = "eps", .from = CLI_OUT(O_EPS), .group = CLI_RESULT},
+    {.head = "dtau", .fmt = "%-22.17g", .key = "dtau", .from = CLI_OUT(O_DTAU), .group = CLI_RESULT},
+    {.head = "omega_i", .fmt = "%-22.17g", .key = "omega_i", .from = CLI_OUT(O_OMEGA), .group = CLI_RESULT},
+    {.head = "k", .fmt = "%-22.17g", .key = "k", .from = CLI_OUT(O_K), .group = CLI_RESULT},
+    {.head = "lambda", .fmt = "%-22.17g", .key = "lambda", .from = CLI_OUT(O_LAMBDA), .group = CLI_RESULT},
+    {.key = "e_sim", .from = CLI_OUT(O_E_SIM), .group = CLI_RESULT},
+    {.key = "dt_sim", .from = CLI_OUT(O_DT_SIM), .group = CLI_RESULT},
+    {.head = "res_e", .fmt = "%-8.1e", .key = "e_residual", .from = CLI_OUT(O_E_RES), .group = CLI_RESULT},
+    {.head = "res_dt", .fmt = "%.1e", .key = "dt_residual", .from = CLI_OUT(O_DT_RES), .group = CLI_RESULT},
 };
 
 typedef struct ih_print {
@@ -60,8 +60,11 @@ static void ih_row(void *ctx, const cli_grid_row *r) {
   else if (r->status)
     fprintf(stderr, "impactfit: error: identify-hc: %s\n", r->message);
   else {
-    printf("identify-hc: e = %.17g, dt = %.17g s, v = %.17g m/s, mass = %.17g kg, n = %.17g\n", in[P_E], in[P_DT],
-           in[P_V], in[P_MASS], in[P_N]);
+    char s[5][IMPACTFIT_SHORTEST_SIZE]; /* the inputs as typed */
+    printf("identify-hc: e = %s, dt = %s s, v = %s m/s, mass = %s kg, n = %s\n",
+           impactfit_format_shortest(in[P_E], s[0]), impactfit_format_shortest(in[P_DT], s[1]),
+           impactfit_format_shortest(in[P_V], s[2]), impactfit_format_shortest(in[P_MASS], s[3]),
+           impactfit_format_shortest(in[P_N], s[4]));
     printf("  %-9s %.17g (damping ratio lambda v / k)\n", "eps", o[O_EPS]);
     printf("  %-9s %.17g (dimensionless contact duration)\n", "dtau", o[O_DTAU]);
     printf("  %-9s %.17g 1/s\n", "omega_i", o[O_OMEGA]);
@@ -73,7 +76,7 @@ static void ih_row(void *ctx, const cli_grid_row *r) {
 }
 
 int impactfit_cmd_identify_hc(int argc, char **argv) {
-  int json = 0, help = 0;
+  int json = 0, csv = 0, help = 0;
   cli_grid_opts go = CLI_GRID_OPTS_INIT;
   /* a range lies between its ends: those are checked */
   cli_axis_spec ax[] = {
@@ -87,7 +90,7 @@ int impactfit_cmd_identify_hc(int argc, char **argv) {
   const size_t nax = CLI_COUNT(ax);
   cli_spec opts[] = {
       CLI_STR("e", &ax[0].text), CLI_STR("dt", &ax[1].text), CLI_STR("v", &ax[2].text), CLI_STR("mass", &ax[3].text),
-      CLI_STR("n", &ax[4].text), CLI_FLAG("json", &json),    CLI_GRID_SPECS(go),
+      CLI_STR("n", &ax[4].text), CLI_FLAG("json", &json),    CLI_FLAG("csv", &csv),     CLI_GRID_SPECS(go),
   };
   int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);
   if (rc || help)
@@ -95,12 +98,17 @@ int impactfit_cmd_identify_hc(int argc, char **argv) {
   for (size_t i = 0; i < nax; i++)
     if (!ax[i].text)
       return cli_input_error("identify-hc: %s is required (see 'impactfit identify-hc --help')", ax[i].opt);
-  if ((rc = cli_grid_check("identify-hc", &go, json)))
+  if ((rc = cli_json_csv("identify-hc", json, csv)) || (rc = cli_grid_check("identify-hc", &go, json || csv)))
     return rc;
   rc = cli_axes_parse(ax, nax, NULL);
-  ih_print pc = {{"identify-hc", cols, CLI_COUNT(cols), 0, json, 0, 2, 1, 0, {NULL}, NULL},
-                 !rc && cli_axes_total(ax, nax) == 1 && !json,
-                 0};
+  ih_print pc = {.t = {.what = "identify-hc",
+                       .cols = cols,
+                       .ncols = CLI_COUNT(cols),
+                       .json = json,
+                       .csv = csv,
+                       .nwhere = 2,
+                       .point = 1},
+                 .detail = !rc && cli_axes_total(ax, nax) == 1 && !json && !csv};
   rc = cli_grid_main(rc, "identify-hc", "identify-hc", NULL, 0, ax, nax, &go, argc, argv, ih_header, ih_row, &pc);
   return (pc.rc && (rc == CLI_OK || rc == CLI_NUMERIC)) ? pc.rc : rc;
 }

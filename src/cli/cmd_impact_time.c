@@ -15,18 +15,29 @@ static const char *const help_text = cli_help_impact_time; /* docs/cli/impact-ti
 
 enum { IN_EPS, IN_N, IN_K, IN_MASS, IN_V };              /* problem impact-time's parameters */
 enum { OUT_DTAU, OUT_E, OUT_OMEGA, OUT_DT, OUT_LAMBDA }; /* and outputs */
+enum { WITH_DIMS = 1u };                                 /* the columns shown with --k --mass --v */
 
 static const cli_col cols[] = {
-    {"eps", "%-10.6g", "eps", 0, 'i', IN_EPS, 0, 0},
-    {"n", "%-6.4g", "n", 0, 'i', IN_N, 0, 0},
-    {"dtau", "%-22.17g", "dtau", 0, 'o', OUT_DTAU, 1, 0},
-    {"e", "%-22.17g", "e", 0, 'o', OUT_E, 1, 0},
-    {"k", "%-10.4g", "k", 0, 'i', IN_K, 0, 1},
-    {"mass", "%-10.4g", "mass", 0, 'i', IN_MASS, 0, 1},
-    {"v", "%-10.4g", "v", 0, 'i', IN_V, 0, 1},
-    {"omega_i", "%-22.17g", "omega_i", 0, 'o', OUT_OMEGA, 1, 1},
-    {"dt", "%-22.17g", "dt", 0, 'o', OUT_DT, 1, 1},
-    {"lambda", "%.17g", "lambda", 0, 'o', OUT_LAMBDA, 1, 1},
+    {.head = "eps", .fmt = "%-10.6g", .key = "eps", .from = CLI_IN(IN_EPS)},
+    {.head = "n", .fmt = "%-6.4g", .key = "n", .from = CLI_IN(IN_N)},
+    {.head = "dtau", .fmt = "%-22.17g", .key = "dtau", .from = CLI_OUT(OUT_DTAU), .group = CLI_RESULT},
+    {.head = "e", .fmt = "%-22.17g", .key = "e", .from = CLI_OUT(OUT_E), .group = CLI_RESULT},
+    {.head = "k", .fmt = "%-10.4g", .key = "k", .from = CLI_IN(IN_K), .when = WITH_DIMS},
+    {.head = "mass", .fmt = "%-10.4g", .key = "mass", .from = CLI_IN(IN_MASS), .when = WITH_DIMS},
+    {.head = "v", .fmt = "%-10.4g", .key = "v", .from = CLI_IN(IN_V), .when = WITH_DIMS},
+    {.head = "omega_i",
+     .fmt = "%-22.17g",
+     .key = "omega_i",
+     .from = CLI_OUT(OUT_OMEGA),
+     .group = CLI_RESULT,
+     .when = WITH_DIMS},
+    {.head = "dt", .fmt = "%-22.17g", .key = "dt", .from = CLI_OUT(OUT_DT), .group = CLI_RESULT, .when = WITH_DIMS},
+    {.head = "lambda",
+     .fmt = "%.17g",
+     .key = "lambda",
+     .from = CLI_OUT(OUT_LAMBDA),
+     .group = CLI_RESULT,
+     .when = WITH_DIMS},
 };
 
 /* with --k --mass --v: omega_i and lambda representable at the ends of every axis */
@@ -50,9 +61,11 @@ static int check_dims(const cli_axis_spec *ax) {
   return 0;
 }
 
+static const char *const unit_options[] = {"k", "mass", "v"}; /* all or none (cli_units) */
+
 int impactfit_cmd_impact_time(int argc, char **argv) {
   const char *s_eps = NULL, *s_n = NULL, *s_k = NULL, *s_mass = NULL, *s_v = NULL;
-  int json = 0, help = 0;
+  int json = 0, csv = 0, help = 0;
   cli_grid_opts go = CLI_GRID_OPTS_INIT;
   cli_spec opts[] = {
       CLI_STR_REQ("eps", &s_eps, "impact-time: --eps is required (damping ratio, >= 0)"),
@@ -61,15 +74,15 @@ int impactfit_cmd_impact_time(int argc, char **argv) {
       CLI_STR("mass", &s_mass),
       CLI_STR("v", &s_v),
       CLI_FLAG("json", &json),
+      CLI_FLAG("csv", &csv),
       CLI_GRID_SPECS(go),
   };
   int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);
   if (rc || help)
     return rc;
-  int dims = (s_k != NULL) + (s_mass != NULL) + (s_v != NULL);
-  if (dims != 0 && dims != 3)
-    return cli_input_error("impact-time: --k, --mass and --v go together (for omega_i and dt)");
-  if ((rc = cli_grid_check("impact-time", &go, json)))
+  int dims = 0;
+  if ((rc = cli_units("impact-time", opts, CLI_COUNT(opts), unit_options, 3, &dims)) ||
+      (rc = cli_json_csv("impact-time", json, csv)) || (rc = cli_grid_check("impact-time", &go, json || csv)))
     return rc;
   /* Check every input before any output (a range lies between its ends: those are checked). */
   cli_axis_spec ax[] = {
@@ -85,7 +98,13 @@ int impactfit_cmd_impact_time(int argc, char **argv) {
   rc = cli_axes_parse(ax, nax, NULL);
   if (!rc && dims)
     rc = check_dims(ax);
-  cli_table t = {"impact-time", cols, CLI_COUNT(cols), dims != 0, json, 0, 2, 0, 0, {NULL}, NULL};
+  cli_table t = {.what = "impact-time",
+                 .cols = cols,
+                 .ncols = CLI_COUNT(cols),
+                 .shown = dims ? WITH_DIMS : 0u,
+                 .json = json,
+                 .csv = csv,
+                 .nwhere = 2};
   return cli_grid_main(rc, "impact-time", "impact-time", NULL, 0, ax, nax, &go, argc, argv, cli_table_header,
                        cli_table_row, &t);
 }

@@ -31,7 +31,7 @@ static void on_progress(void *ctx, const char *name, size_t rows, size_t total) 
 }
 
 int impactfit_cmd_merge(int argc, char **argv) {
-  const char *out_dir = ".", *want = NULL;
+  const char *out_dir = NULL, *want = NULL;
   int help = 0, quiet = 0;
   cli_spec opts[] = {
       CLI_STR("out", &out_dir),
@@ -45,6 +45,10 @@ int impactfit_cmd_merge(int argc, char **argv) {
     return rc;
   if (npos == 0)
     return cli_input_error("merge: expected the directories holding the shards (see 'impactfit merge --help')");
+  if (!out_dir && npos > 1)
+    return cli_input_error("merge: the shards are in %zu directories: give --out DIR for the merged files", npos);
+  if (!out_dir) /* one directory: the merged files go next to the shards, as an unsharded run writes them */
+    out_dir = pos[0];
   impactfit_error err;
   impactfit_error_clear(&err);
   impactfit_sweep_merge_result res;

@@ -30,19 +30,17 @@ typedef struct run {
   impactfit_pendulum_impact imp[MAX_SHOWN];
 } run;
 
-#define IMP(f, kind) CLI_FIELD(impactfit_pendulum_impact, f, kind)
-static const cli_field impact_fields[] = {
-    IMP(t_start, 'd'),      IMP(t_end, 'd'),        IMP(v_in, 'd'),          IMP(v_out, 'd'),
-    IMP(e_eff, 'd'),        IMP(mass, 'd'),         IMP(lever, 'd'),         IMP(c, 'd'),
-    IMP(delta_max, 'd'),    IMP(f_max, 'd'),        IMP(omega1_before, 'd'), IMP(omega2_before, 'd'),
-    IMP(omega1_after, 'd'), IMP(omega2_after, 'd'), IMP(energy_before, 'd'), IMP(energy_after, 'd'),
-    IMP(ended, 'i')};
-#define SUM(f, kind) CLI_FIELD(impactfit_pendulum_result, f, kind)
-static const cli_field summary_fields[] = {CLI_FIELD_AS("impacts", impactfit_pendulum_result, n_impacts, 'i'),
+#define IMP(f) CLI_FIELD(impactfit_pendulum_impact, f)
+static const cli_field impact_fields[] = {IMP(t_start),      IMP(t_end),        IMP(v_in),          IMP(v_out),
+                                          IMP(e_eff),        IMP(mass),         IMP(lever),         IMP(c),
+                                          IMP(delta_max),    IMP(f_max),        IMP(omega1_before), IMP(omega2_before),
+                                          IMP(omega1_after), IMP(omega2_after), IMP(energy_before), IMP(energy_after),
+                                          IMP(ended)};
+#define SUM(f) CLI_FIELD(impactfit_pendulum_result, f)
+static const cli_field summary_fields[] = {CLI_FIELD_AS("impacts", impactfit_pendulum_result, n_impacts),
                                            /* the energy, the final state and the cost */
-                                           SUM(energy_start, 'd'), SUM(energy_end, 'd'), SUM(max_energy_drift, 'd'),
-                                           SUM(theta1, 'd'), SUM(theta2, 'd'), SUM(omega1, 'd'), SUM(omega2, 'd'),
-                                           SUM(steps, 'l'), SUM(rhs_evals, 'l')};
+                                           SUM(energy_start), SUM(energy_end), SUM(max_energy_drift), SUM(theta1),
+                                           SUM(theta2), SUM(omega1), SUM(omega2), SUM(steps), SUM(rhs_evals)};
 
 static void print_json(const run *R, const impactfit_pendulum_workspace *ws) {
   cli_json j;

@@ -24,25 +24,23 @@ static int write_point(void *ctx, const impactfit_mb1d_point *p) {
 typedef roller_run run;
 static const char *const tr_names[4] = {"A", "B", "C", "D"};
 
-#define RES(f, kind) CLI_FIELD(impactfit_mb1d_result, f, kind)
-#define RES_AS(key, f, kind) CLI_FIELD_AS(key, impactfit_mb1d_result, f, kind)
+#define RES(f) CLI_FIELD(impactfit_mb1d_result, f)
+#define RES_AS(key, f) CLI_FIELD_AS(key, impactfit_mb1d_result, f)
 static const cli_field summary_fields[] = {
     /* the steady state found */
-    RES(multiplicity, 'i'), RES(transient_periods, 'i'), RES(distance, 'd'), RES(error_estimate, 'd'),
-    RES(period_contrast, 'd'),
+    RES(multiplicity), RES(transient_periods), RES(distance), RES(error_estimate), RES(period_contrast),
     /* the periods described */
-    RES_AS("periods", n_periods, 'i'), RES(losses_per_period, 'd'), RES(contact_fraction, 'd'),
-    RES(touch_fraction, 'd'), RES(a_max, 'd'), RES(a_min, 'd'), RES(f_max, 'd'), RES(f_min, 'd'), RES(tensile, 'i'),
-    RES(untouched_force, 'i'), RES(delta_min, 'd'), RES(delta_max, 'd'),
+    RES_AS("periods", n_periods), RES(losses_per_period), RES(contact_fraction), RES(touch_fraction), RES(a_max),
+    RES(a_min), RES(f_max), RES(f_min), RES(tensile), RES(untouched_force), RES(delta_min), RES(delta_max),
     /* the scales and the cost */
-    RES(length_scale, 'd'), RES(velocity_scale, 'd'), RES(steps, 'l'), RES(rhs_evals, 'l')};
-#define PER(f, kind) CLI_FIELD(impactfit_mb1d_period, f, kind)
-static const cli_field period_fields[] = {PER(t_start, 'd'),        PER(contact_starts, 'i'),
-                                          PER(contact_losses, 'i'), PER(contact_fraction, 'd'),
-                                          PER(touch_fraction, 'd'), PER(untouched_force_fraction, 'd'),
-                                          PER(a_max, 'd'),          PER(a_min, 'd'),
-                                          PER(f_max, 'd'),          PER(f_min, 'd'),
-                                          PER(delta_max, 'd'),      PER(delta_min, 'd')};
+    RES(length_scale), RES(velocity_scale), RES(steps), RES(rhs_evals)};
+#define PER(f) CLI_FIELD(impactfit_mb1d_period, f)
+static const cli_field period_fields[] = {PER(t_start),        PER(contact_starts),
+                                          PER(contact_losses), PER(contact_fraction),
+                                          PER(touch_fraction), PER(untouched_force_fraction),
+                                          PER(a_max),          PER(a_min),
+                                          PER(f_max),          PER(f_min),
+                                          PER(delta_max),      PER(delta_min)};
 
 static void json_head(cli_json *j, const char *record, const run *R) {
   cli_json_begin(j, stdout);

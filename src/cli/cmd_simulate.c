@@ -52,38 +52,44 @@ _Static_assert(O_COUNT == IMPACTFIT_IMPACT_ROW, "the outputs of problem impact (
 /* The columns of the rows: the text table (n m c k ...), CSV (status before the results) and JSON
  * (every field of the result) in their orders; W_CSV marks what only CSV prints. */
 enum { W_CSV = 1u };
-#define OUT(key, idx) \
-  { NULL, NULL, key, 0, 'o', idx, 1, 0 }
+#define OUT(key_, idx) /* a result in JSON only */ \
+  { .key = key_, .csv = CLI_CSV_NONE, .from = CLI_OUT(idx), .group = CLI_RESULT }
 static const cli_col cols[] = {
-    {"n", "%6.3g", "n", 1, 'i', P_N, 0, 0},
-    {"m", "%6.3g", "m", 1, 'i', P_M, 0, 0},
-    {"c", "%10.4g", NULL, 0, 'i', P_C, 0, 0},
-    {"k", "%10.4g", "k", 1, 'i', P_K, 0, 0},
-    {NULL, NULL, "c", 1, 'i', P_C, 0, 0},
-    {"mass", "%9.3g", "mass", 1, 'i', P_MASS, 0, 0},
-    {"v", "%8.3g", "v", 1, 'i', P_V, 0, 0},
-    {"tr", " %-2s", "transition", 1, 't', P_TR, 0, 0},
-    {NULL, NULL, "status", 1, 'S', 0, 0, W_CSV},
-    {"e_out", "%-14.12f", "e_out", 1, 'o', O_E_OUT, 1, 0}, /* a finite %.12f is >= 14 wide: pads the header only */
-    {"t_contact", "%12.6g", "t_contact", 1, 'o', O_T_CONTACT, 1, 0},
-    {"f_max", "%12.6g", "f_max", 1, 'o', O_F_MAX, 1, 0},
+    {.head = "n", .fmt = "%6.3g", .key = "n", .from = CLI_IN(P_N)},
+    {.head = "m", .fmt = "%6.3g", .key = "m", .from = CLI_IN(P_M)},
+    {.head = "c", .fmt = "%10.4g", .from = CLI_IN(P_C)},
+    {.head = "k", .fmt = "%10.4g", .key = "k", .from = CLI_IN(P_K)},
+    {.key = "c", .from = CLI_IN(P_C)},
+    {.head = "mass", .fmt = "%9.3g", .key = "mass", .from = CLI_IN(P_MASS)},
+    {.head = "v", .fmt = "%8.3g", .key = "v", .from = CLI_IN(P_V)},
+    {.head = "tr", .fmt = " %-2s", .key = "transition", .from = CLI_NAME_OF(P_TR)},
+    {.key = "status", .from = CLI_STATUS_NAME, .when = W_CSV},
+    /* a finite %.12f is >= 14 wide: pads the header only */
+    {.head = "e_out", .fmt = "%-14.12f", .key = "e_out", .from = CLI_OUT(O_E_OUT), .group = CLI_RESULT},
+    {.head = "t_contact", .fmt = "%12.6g", .key = "t_contact", .from = CLI_OUT(O_T_CONTACT), .group = CLI_RESULT},
+    {.head = "f_max", .fmt = "%12.6g", .key = "f_max", .from = CLI_OUT(O_F_MAX), .group = CLI_RESULT},
     OUT("t_fmax", O_T_FMAX),
     OUT("f_min", O_F_MIN),
-    {"delta_max", "%12.6g", "delta_max", 1, 'o', O_DELTA_MAX, 1, 0},
+    {.head = "delta_max", .fmt = "%12.6g", .key = "delta_max", .from = CLI_OUT(O_DELTA_MAX), .group = CLI_RESULT},
     OUT("t_delta_max", O_T_DELTA_MAX),
     OUT("delta_start", O_DELTA_START),
-    {"delta_sep", "%12.6g", "delta_sep", 1, 'o', O_DELTA_SEP, 1, 0},
+    {.head = "delta_sep", .fmt = "%12.6g", .key = "delta_sep", .from = CLI_OUT(O_DELTA_SEP), .group = CLI_RESULT},
     OUT("f_start", O_F_START),
     OUT("f_end", O_F_END),
     OUT("damping_work", O_DAMPING_WORK),
-    {"E_err", "%8.1e", NULL, 0, 'o', O_ENERGY_ERROR, 1, 0},
-    {NULL, "%.3g", "energy_error", 2, 'o', O_ENERGY_ERROR, 1, W_CSV},
+    {.head = "E_err", .fmt = "%8.1e", .from = CLI_OUT(O_ENERGY_ERROR), .group = CLI_RESULT},
+    {.fmt = "%.3g",
+     .key = "energy_error",
+     .csv = CLI_CSV_TEXT_FORMAT,
+     .from = CLI_OUT(O_ENERGY_ERROR),
+     .group = CLI_RESULT,
+     .when = W_CSV},
     OUT("energy_error", O_ENERGY_ERROR),
-    {NULL, NULL, "zeta", 1, 'o', O_ZETA, 1, 0},
+    {.key = "zeta", .from = CLI_OUT(O_ZETA), .group = CLI_RESULT},
     OUT("delta_m0", O_DELTA_M0),
-    {"evals", "%6ld", "rhs_evals", 1, 'r', 0, 1, 0},
-    {NULL, "%ld", "steps", 0, 'o', O_STEPS, 1, 0},
-    {NULL, "%d", "contacts", 0, 'o', O_CONTACTS, 1, 0},
+    {.head = "evals", .fmt = "%6ld", .key = "rhs_evals", .from = CLI_EVALS, .group = CLI_RESULT},
+    {.fmt = "%ld", .key = "steps", .csv = CLI_CSV_NONE, .from = CLI_OUT(O_STEPS), .group = CLI_RESULT},
+    {.fmt = "%d", .key = "contacts", .csv = CLI_CSV_NONE, .from = CLI_OUT(O_CONTACTS), .group = CLI_RESULT},
 };
 #undef OUT
 
@@ -228,11 +234,13 @@ static int run_trace(const double *in, const char *trace, int points, sim_print 
   }
   double out[IMPACTFIT_IMPACT_ROW];
   impactfit_impact_result_to_row(&r, out);
-  const cli_grid_row row = {0, in, out, 0, r.rhs_evals, ""};
+  const cli_grid_row row = {.index = 0, .in = in, .out = out, .status = 0, .rhs_evals = r.rhs_evals, .message = ""};
   cli_table_header(&pc->t);
   cli_table_row(&pc->t, &row);
   return CLI_OK;
 }
+
+static const char *const unit_options[] = {"k", "mass", "v"}; /* all or none (cli_units) */
 
 int impactfit_cmd_simulate(int argc, char **argv) {
   if (cli_law_given(argc, argv)) /* a force law of law.h (law_cli.c) */
@@ -269,11 +277,13 @@ int impactfit_cmd_simulate(int argc, char **argv) {
     return cli_input_error("--t-max: expected a time bound > 0, got %.17g", base.t_max);
   if (!s_c)
     return cli_input_error("simulate: --c is required (damping coefficient, >= 0)");
-  if ((rc = cli_json_csv("simulate", json, csv)) || (rc = cli_grid_check("simulate", &go, json || csv || trace)))
+  int dims = 0;
+  if ((rc = cli_units("simulate", opts, nopt, unit_options, 3, &dims)) || (rc = cli_json_csv("simulate", json, csv)) ||
+      (rc = cli_grid_check("simulate", &go, json || csv || trace)))
     return rc;
   base.max_contacts = contacts;
   /* --transition: one condition or a comma list (the outermost grid axis). */
-  sim_print pc = {{NULL, cols, CLI_COUNT(cols), csv ? W_CSV : 0u, json, csv, 0, 0, 0, {NULL}, NULL}, 0, 0, 0};
+  sim_print pc = {.t = {.cols = cols, .ncols = CLI_COUNT(cols), .shown = csv ? W_CSV : 0u, .json = json, .csv = csv}};
   if (parse_transitions(transition, pc.t.str, &pc.ntr))
     return cli_input_error("--transition: expected A, B, C, D or a list of them, got '%s'", transition);
   if (trace && (points < 2 || points > 10000000))
@@ -298,18 +308,17 @@ int impactfit_cmd_simulate(int argc, char **argv) {
   }
   pc.detail = total == 1 && !json && !csv;
   if (!rc) {
-    cli_note_scaled("simulate", opts, nopt, "times, forces, lengths and energies");
+    if (!dims)
+      cli_note_scaled("simulate", "times, forces, lengths and energies");
     if (trace) {
       double in[P_COUNT];
       grid_point(&base, ax, 0, in);
       rc = run_trace(in, trace, points, &pc);
     } else {
       static const double idx[4] = {0, 1, 2, 3};
-      const cli_setting set[] = {{"transitions", transition, 0, NULL, 0},
-                                 {"accel", NULL, base.accel, NULL, 0},
-                                 {"contacts", NULL, (double)base.max_contacts, NULL, 0},
-                                 {"t_max", NULL, base.t_max, NULL, 0},
-                                 {"transition_index", NULL, 0, idx, pc.ntr}};
+      const cli_setting set[] = {CLI_SET_OPTION("transitions", transition), CLI_SET_FIXED("accel", base.accel),
+                                 CLI_SET_FIXED("contacts", (double)base.max_contacts),
+                                 CLI_SET_FIXED("t_max", base.t_max), CLI_SET_LIST("transition_index", idx, pc.ntr)};
       rc = cli_grid_sweep("simulate", "impact", set, CLI_COUNT(set), ax, A_COUNT, &s);
     }
   }

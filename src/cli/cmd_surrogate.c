@@ -11,13 +11,13 @@
 
 static const char *const help_text = cli_help_surrogate; /* docs/cli/surrogate.txt */
 
-#define REP(f, kind) CLI_FIELD(impactfit_surrogate_report, f, kind)
+#define REP(f) CLI_FIELD(impactfit_surrogate_report, f)
 static const cli_field report_fields[] = {
-    REP(solves, 'l'),       REP(coefficients, 'l'),
-    REP(check_points, 'i'), REP(max_e_error, 'd'),
-    REP(edge_points, 'i'),  REP(max_zeta_rel, 'd'),
-    REP(worst_n, 'd'),      REP(worst_m, 'd'),
-    REP(worst_e, 'd'),      CLI_FIELD_AS("seconds", impactfit_surrogate_report, build_seconds, 'd')};
+    REP(solves),       REP(coefficients),
+    REP(check_points), REP(max_e_error),
+    REP(edge_points),  REP(max_zeta_rel),
+    REP(worst_n),      REP(worst_m),
+    REP(worst_e),      CLI_FIELD_AS("seconds", impactfit_surrogate_report, build_seconds)};
 
 int impactfit_cmd_surrogate(int argc, char **argv) {
   const char *pos[1] = {NULL}, *out = NULL;

@@ -44,6 +44,10 @@ static int parse_shard(const char *v, size_t *shard, size_t *shards) {
   if (*e1 != '/' || e1[1] < '0' || e1[1] > '9')
     return cli_input_error("--shard: expected I/N with 0 <= I < N, got '%s'", v);
   unsigned long n = strtoul(e1 + 1, &e2, 10);
+  if (!*e2 && n >= 1 && n <= 1000000 && i >= n) /* shards count from 0 */
+    return cli_input_error("--shard: expected I/N with 0 <= I < N: shards count from 0 (0/%lu ... %lu/%lu; a Slurm "
+                           "array --array=0-%lu), got '%s'",
+                           n, n - 1, n, n - 1, v);
   if (*e2 || n < 1 || n > 1000000 || i >= n)
     return cli_input_error("--shard: expected I/N with 0 <= I < N <= 1000000, got '%s'", v);
   *shard = i;
@@ -146,8 +150,18 @@ int impactfit_cmd_sweep(int argc, char **argv) {
   char name[501], command[5000]; /* NAME: the file's base name without .ini, 500 bytes at most */
   impactfit_sweep_output_name(s, name, sizeof name);
   snprintf(command, sizeof command, "impactfit sweep %s --out %s", pos[0], out_dir);
-  cli_sweep_exec x = {"sweep",      name,   out_dir, command, threads, (size_t)block,
-                      opts[2].seen, resume, shard,   shards,  sync,    quiet};
+  cli_sweep_exec x = {.what = "sweep",
+                      .name = name,
+                      .out_dir = out_dir,
+                      .command = command,
+                      .threads = threads,
+                      .block = (size_t)block,
+                      .block_given = cli_given(opts, CLI_COUNT(opts), "block"),
+                      .resume = resume,
+                      .shard = shard,
+                      .shards = shards,
+                      .sync = sync,
+                      .quiet = quiet};
   rc = cli_sweep_execute(s, &x, rank, ranks);
   impactfit_sweep_free(s);
   sweep_mpi_finalize();
@@ -229,13 +243,14 @@ int cli_sweep_execute(const impactfit_sweep *s, const cli_sweep_exec *x, int ran
     snprintf(lbl, sizeof lbl, "sweep %s", impactfit_sweep_name(s));
   else
     snprintf(lbl, sizeof lbl, "%s", x->what);
-  char name[700], csv_path[4096], json_path[4096];
+  char name[700], csv_path[4096], json_path[4096], dir[4096];
   if (shards > 1)
     snprintf(name, sizeof name, "%.600s.shard-%zu-of-%zu", x->name, shard, shards);
   else
     snprintf(name, sizeof name, "%.600s", x->name);
-  if ((size_t)snprintf(csv_path, sizeof csv_path, "%s/%s.csv", out_dir, name) >= sizeof csv_path ||
-      (size_t)snprintf(json_path, sizeof json_path, "%s/%s.json", out_dir, name) >= sizeof json_path)
+  cli_trim_dir(out_dir, dir, sizeof dir);
+  if ((size_t)snprintf(csv_path, sizeof csv_path, "%s/%s.csv", dir, name) >= sizeof csv_path ||
+      (size_t)snprintf(json_path, sizeof json_path, "%s/%s.json", dir, name) >= sizeof json_path)
     return cli_input_error("%s: output path too long", x->what);
   if (cli_mkdir_p(out_dir)) /* every rank: mkdir -p is idempotent, and each rank fails alike */
     return CLI_INPUT;

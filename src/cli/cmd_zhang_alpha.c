@@ -19,24 +19,25 @@ static const char *const help_text = cli_help_zhang_alpha; /* docs/cli/zhang-alp
 enum { IN_N, IN_M, IN_E, IN_K, IN_MASS, IN_V }; /* problem zhang-alpha's parameters */
 enum { OUT_E_OUT = 2, OUT_ZETA, OUT_IT = 5 };   /* and the outputs used */
 enum { X_ALPHA, X_LS, X_LAMBDA };               /* computed from zeta */
+enum { WITH_DIMS = 1u };                        /* the columns shown with --k --mass --v */
 
 static const cli_col cols[] = {
-    {"n", "%6.4g", "n", 1, 'i', IN_N, 0, 0},
-    {"m", "%6.4g", "m", 1, 'i', IN_M, 0, 0},
-    {"e", "%12.6g", "e", 1, 'i', IN_E, 0, 0},
-    {"tr", "%2s", "transition", 1, 's', 0, 0, 0},
-    {NULL, NULL, "method", 0, 's', 1, 0, 0},
-    {"alpha", "%20.15g", "alpha", 1, 'x', X_ALPHA, 1, 0},
-    {"lambda_star", "%20.15g", "lambda_star", 1, 'x', X_LS, 1, 0},
-    {"e_out", "%20.15g", "e_out", 1, 'o', OUT_E_OUT, 1, 0},
-    {NULL, NULL, "zeta", 1, 'o', OUT_ZETA, 1, 0},
-    {NULL, NULL, "k", 0, 'i', IN_K, 1, 1},
-    {NULL, NULL, "mass", 0, 'i', IN_MASS, 1, 1},
-    {NULL, NULL, "v", 0, 'i', IN_V, 1, 1},
-    {NULL, NULL, "lambda", 1, 'x', X_LAMBDA, 1, 1},
-    {"iter", "%5d", "iterations", 1, 'o', OUT_IT, 2, 0},
-    {"evals", "%7ld", "rhs_evals", 1, 'r', 0, 2, 0},
-    {"lambda", "%22.15g", NULL, 0, 'x', X_LAMBDA, 1, 1},
+    {.head = "n", .fmt = "%6.4g", .key = "n", .from = CLI_IN(IN_N)},
+    {.head = "m", .fmt = "%6.4g", .key = "m", .from = CLI_IN(IN_M)},
+    {.head = "e", .fmt = "%12.6g", .key = "e", .from = CLI_IN(IN_E)},
+    {.head = "tr", .fmt = "%2s", .key = "transition", .from = CLI_STRING(0)},
+    {.key = "method", .csv = CLI_CSV_NONE, .from = CLI_STRING(1)},
+    {.head = "alpha", .fmt = "%20.15g", .key = "alpha", .from = CLI_DERIVED(X_ALPHA), .group = CLI_RESULT},
+    {.head = "lambda_star", .fmt = "%20.15g", .key = "lambda_star", .from = CLI_DERIVED(X_LS), .group = CLI_RESULT},
+    {.head = "e_out", .fmt = "%20.15g", .key = "e_out", .from = CLI_OUT(OUT_E_OUT), .group = CLI_RESULT},
+    {.key = "zeta", .from = CLI_OUT(OUT_ZETA), .group = CLI_RESULT},
+    {.key = "k", .csv = CLI_CSV_NONE, .from = CLI_IN(IN_K), .group = CLI_RESULT, .when = WITH_DIMS},
+    {.key = "mass", .csv = CLI_CSV_NONE, .from = CLI_IN(IN_MASS), .group = CLI_RESULT, .when = WITH_DIMS},
+    {.key = "v", .csv = CLI_CSV_NONE, .from = CLI_IN(IN_V), .group = CLI_RESULT, .when = WITH_DIMS},
+    {.key = "lambda", .from = CLI_DERIVED(X_LAMBDA), .group = CLI_RESULT, .when = WITH_DIMS},
+    {.head = "iter", .fmt = "%5d", .key = "iterations", .from = CLI_OUT(OUT_IT), .group = CLI_TAIL},
+    {.head = "evals", .fmt = "%7ld", .key = "rhs_evals", .from = CLI_EVALS, .group = CLI_TAIL},
+    {.head = "lambda", .fmt = "%22.15g", .from = CLI_DERIVED(X_LAMBDA), .group = CLI_RESULT, .when = WITH_DIMS},
 };
 
 /* alpha, lambda_star and (with --k --mass --v) lambda from zeta, as the command always computed them */
@@ -65,11 +66,13 @@ static int check_dims(double n, void *ctx) {
   return 0;
 }
 
+static const char *const unit_options[] = {"k", "mass", "v"}; /* all or none (cli_units) */
+
 int impactfit_cmd_zhang_alpha(int argc, char **argv) {
   if (cli_law_given(argc, argv)) /* a force law of law.h (law_cli.c) */
     return cli_zhang_alpha_law(argc, argv, help_text);
   const char *s_n = NULL, *s_m = NULL, *s_e = NULL, *method = "fast", *transition = "C", *guess = "surrogate";
-  za_dims dm = {0, NAN, NAN, NAN, NULL};
+  za_dims dm = {.have = 0, .k = NAN, .mass = NAN, .v = NAN};
   double tol = 1e-10;
   int json = 0, csv = 0, help = 0;
   cli_grid_opts go = CLI_GRID_OPTS_INIT;
@@ -86,9 +89,8 @@ int impactfit_cmd_zhang_alpha(int argc, char **argv) {
     return cli_input_error("zhang-alpha: --n, --m and --e are required");
   if ((rc = cli_json_csv("zhang-alpha", json, csv)) || (rc = cli_grid_check("zhang-alpha", &go, json || csv)))
     return rc;
-  dm.have = !isnan(dm.k) + !isnan(dm.mass) + !isnan(dm.v);
-  if (dm.have != 0 && dm.have != 3)
-    return cli_input_error("zhang-alpha: give all of --k, --mass and --v, or none");
+  if ((rc = cli_units("zhang-alpha", opts, CLI_COUNT(opts), unit_options, 3, &dm.have)))
+    return rc;
   const impactfit_root_method *rm = impactfit_root_method_from_name(method);
   if (!rm)
     return cli_input_error("--method: expected bisect, fast or nlopt, got '%s'", method);
@@ -113,13 +115,23 @@ int impactfit_cmd_zhang_alpha(int argc, char **argv) {
       if (!rc)
         rc = check_dims(cli_axis_value(&ax[0].ax, i), &dm);
   }
-  cli_setting set[7] = {{"k", NULL, dm.k, NULL, 0},           {"mass", NULL, dm.mass, NULL, 0},
-                        {"v", NULL, dm.v, NULL, 0},           {"tol", NULL, tol, NULL, 0},
-                        {"transition", tr->name, 0, NULL, 0}, {"method", rm->name, 0, NULL, 0},
-                        {"guess", guess, 0, NULL, 0}};
+  cli_setting set[7] = {CLI_SET_FIXED("k", dm.k),
+                        CLI_SET_FIXED("mass", dm.mass),
+                        CLI_SET_FIXED("v", dm.v),
+                        CLI_SET_FIXED("tol", tol),
+                        CLI_SET_OPTION("transition", tr->name),
+                        CLI_SET_OPTION("method", rm->name),
+                        CLI_SET_OPTION("guess", guess)};
   const size_t skip = dm.have ? 0 : 3; /* k, mass, v only when given */
-  cli_table t = {"zhang-alpha",        cols,     CLI_COUNT(cols), dm.have != 0, json, csv, 3, 0, 0,
-                 {tr->name, rm->name}, za_derive};
+  cli_table t = {.what = "zhang-alpha",
+                 .cols = cols,
+                 .ncols = CLI_COUNT(cols),
+                 .shown = dm.have ? WITH_DIMS : 0u,
+                 .json = json,
+                 .csv = csv,
+                 .nwhere = 3,
+                 .str = {tr->name, rm->name},
+                 .derive = za_derive};
   return cli_grid_main(rc, "zhang-alpha", "zhang-alpha", set + skip, CLI_COUNT(set) - skip, ax, nax, &go, argc, argv,
                        cli_table_header, cli_table_row, &t);
 }

@@ -106,7 +106,12 @@ static int on_values(void *ctx, const impactfit_sweep_block *b) {
   size_t np = st->pr->n_params, no = st->pr->n_outputs;
   cli_progress_clear(st->pr_line); /* rows and failure messages go to a clean terminal */
   for (size_t i = 0; i < b->n; i++) {
-    cli_grid_row r = {b->index[i], b->in + i * np, b->out + i * no, b->status[i], b->rhs_evals[i], ""};
+    cli_grid_row r = {.index = b->index[i],
+                      .in = b->in + i * np,
+                      .out = b->out + i * no,
+                      .status = b->status[i],
+                      .rhs_evals = b->rhs_evals[i],
+                      .message = ""};
     if (r.status) {
       r.out = st->out;
       r.message = b->errs[i].message;
@@ -132,7 +137,16 @@ int cli_grid_run(const cli_grid *g) {
   if (g->out_dir) {
     char command[6000];
     snprintf(command, sizeof command, "%s", g->command);
-    cli_sweep_exec x = {g->what, g->what, g->out_dir, command, g->threads, 0, 0, g->resume, 0, 1, 2.0, g->quiet};
+    cli_sweep_exec x = {.what = g->what,
+                        .name = g->what,
+                        .out_dir = g->out_dir,
+                        .command = command,
+                        .threads = g->threads,
+                        .resume = g->resume,
+                        .shard = 0,
+                        .shards = 1,
+                        .sync = 2.0,
+                        .quiet = g->quiet};
     return cli_sweep_execute(g->s, &x, 0, 1);
   }
   size_t total = impactfit_sweep_point_count(g->s);
@@ -207,9 +221,17 @@ int cli_grid_exec(const char *what, const impactfit_sweep *s, const cli_grid_opt
   static const char *const skip[] = {"--from", "--resume"};
   static const int takes[] = {1, 0};
   cli_command_line(argc, argv, skip, takes, 2, command, sizeof command);
-  cli_grid g = {
-      what, s,  o->threads > 0 ? o->threads : 0, o->quiet, (size_t)o->from, o->out_dir, o->resume, command, header,
-      row,  ctx};
+  cli_grid g = {.what = what,
+                .s = s,
+                .threads = o->threads > 0 ? o->threads : 0,
+                .quiet = o->quiet,
+                .from = (size_t)o->from,
+                .out_dir = o->out_dir,
+                .resume = o->resume,
+                .command = command,
+                .header = header,
+                .row = row,
+                .ctx = ctx};
   return cli_grid_run(&g);
 }
 
@@ -313,16 +335,24 @@ int cli_grid_main(int rc, const char *what, const char *problem, const cli_setti
 
 static int col_shown(const cli_table *t, const cli_col *c) { return (c->when & ~t->shown) == 0; }
 
-static int col_int(const cli_col *c) { return c->src == 'r' || (c->fmt && c->fmt[strlen(c->fmt) - 1] == 'd'); }
+/* the column is in this table's text or CSV rows */
+static int col_printed(const cli_table *t, const cli_col *c) {
+  int in_format = t->csv ? c->key != NULL && c->csv != CLI_CSV_NONE : c->head != NULL;
+  return in_format && col_shown(t, c);
+}
+
+static int col_int(const cli_col *c) {
+  return c->from.kind == CLI_FROM_RHS_EVALS || (c->fmt && c->fmt[strlen(c->fmt) - 1] == 'd');
+}
 
 static double col_value(const cli_col *c, const cli_grid_row *r, const double *x) {
-  switch (c->src) {
-  case 'i':
-    return r->in[c->idx];
-  case 'o':
-    return r->out[c->idx];
-  case 'x':
-    return x[c->idx];
+  switch (c->from.kind) {
+  case CLI_FROM_PARAM:
+    return r->in[c->from.idx];
+  case CLI_FROM_OUTPUT:
+    return r->out[c->from.idx];
+  case CLI_FROM_DERIVED:
+    return x[c->from.idx];
   default:
     return (double)r->rhs_evals;
   }
@@ -330,20 +360,44 @@ static double col_value(const cli_col *c, const cli_grid_row *r, const double *x
 
 /* the string of a string column, NULL for a number */
 static const char *col_str(const cli_table *t, const cli_col *c, const cli_grid_row *r) {
-  if (c->src == 't')
-    return t->str[(size_t)r->in[c->idx]];
-  if (c->src == 'S')
+  if (c->from.kind == CLI_FROM_PARAM_NAME)
+    return t->str[(size_t)r->in[c->from.idx]];
+  if (c->from.kind == CLI_FROM_STATUS)
     return impactfit_status_name(r->status);
-  return c->src == 's' ? t->str[c->idx] : NULL;
+  return c->from.kind == CLI_FROM_STRING ? t->str[c->from.idx] : NULL;
+}
+
+/* The format's literal prefix, flags and width, as %s ("%8.4g" -> "%8s"): a header, or a value
+ * printed as text in the column's width. */
+static void width_format(const char *fmt, char out[16]) {
+  size_t k = 0;
+  const char *p = fmt;
+  while (*p != '%' && k < 12)
+    out[k++] = *p++;
+  for (out[k++] = *p++; (*p == '-' || (*p >= '0' && *p <= '9')) && k < 14; p++)
+    out[k++] = *p;
+  out[k++] = 's';
+  out[k] = '\0';
+}
+
+/* A number the user gave (a parameter) prints as typed in every format: the shortest text that reads
+ * back to the same double (impactfit_format_shortest), so e = 0.123456789 is not shown as
+ * 0.123457 next to a 15-digit e_out. CSV prints every number so (a lossless form). */
+static int col_as_typed(const cli_table *t, const cli_col *c) {
+  return !col_int(c) && (t->csv ? c->csv != CLI_CSV_TEXT_FORMAT : c->from.kind == CLI_FROM_PARAM);
 }
 
 /* one value in a text format */
 static void col_print(const cli_table *t, const cli_col *c, const char *fmt, const cli_grid_row *r, const double *x) {
   const char *str = col_str(t, c, r);
   double v = str ? 0.0 : col_value(c, r, x);
+  char text[IMPACTFIT_SHORTEST_SIZE], wfmt[16];
   if (str)
     printf(fmt, str);
-  else if (strstr(fmt, "ld"))
+  else if (col_as_typed(t, c)) {
+    width_format(fmt, wfmt);
+    printf(wfmt, impactfit_format_shortest(v, text));
+  } else if (strstr(fmt, "ld"))
     printf(fmt, (long)v);
   else if (col_int(c))
     printf(fmt, (int)v);
@@ -351,10 +405,10 @@ static void col_print(const cli_table *t, const cli_col *c, const char *fmt, con
     printf(fmt, v);
 }
 
-/* the table has a status column ('S') */
+/* the table has a status column (CLI_FROM_STATUS) */
 static int table_has_status(const cli_table *t) {
   for (size_t i = 0; i < t->ncols; i++)
-    if (t->cols[i].src == 'S')
+    if (t->cols[i].from.kind == CLI_FROM_STATUS)
       return 1;
   return 0;
 }
@@ -364,17 +418,10 @@ void cli_table_header(void *ctx) {
   const char *sep = "";
   for (size_t i = 0; i < t->ncols && !t->json; i++) {
     const cli_col *c = &t->cols[i];
-    if (!(t->csv ? c->csv : c->head != NULL) || !col_shown(t, c))
+    if (!col_printed(t, c))
       continue;
-    char fmt[16] = ""; /* the value's literal prefix, flags and width, as %s */
-    size_t k = 0;
-    const char *p = t->csv ? "%" : c->fmt;
-    while (*p != '%' && k < sizeof fmt - 4)
-      fmt[k++] = *p++;
-    for (fmt[k++] = *p++; (*p == '-' || (*p >= '0' && *p <= '9')) && k < sizeof fmt - 2; p++)
-      fmt[k++] = *p;
-    fmt[k++] = 's';
-    fmt[k] = '\0';
+    char fmt[16]; /* the value's literal prefix, flags and width, as %s */
+    width_format(t->csv ? "%" : c->fmt, fmt);
     fputs(sep, stdout);
     printf(fmt, t->csv ? c->key : c->head);
     sep = t->csv ? "," : " ";
@@ -385,16 +432,16 @@ void cli_table_header(void *ctx) {
     putchar('\n');
 }
 
-/* one JSON line: group 0, the status (and error), group 1 of an OK point, group 2 */
+/* one JSON line: CLI_LEAD, the status (and error), CLI_RESULT of an OK point, CLI_TAIL */
 static void table_json(const cli_table *t, const cli_grid_row *r, const double *x) {
   cli_json j;
   cli_json_begin(&j, stdout);
-  for (int g = 0; g < 3; g++) {
-    if (g == 1 && !t->bare && !cli_json_status(&j, r->status, r->message))
+  for (cli_col_group g = CLI_LEAD; g <= CLI_TAIL; g++) {
+    if (g == CLI_RESULT && !t->bare && !cli_json_status(&j, r->status, r->message))
       continue;
     for (size_t i = 0; i < t->ncols; i++) {
       const cli_col *c = &t->cols[i];
-      if (!c->key || c->group != g || !col_shown(t, c) || c->src == 'S')
+      if (!c->key || c->group != g || !col_shown(t, c) || c->from.kind == CLI_FROM_STATUS)
         continue;
       if (col_str(t, c, r))
         cli_json_str(&j, c->key, col_str(t, c, r));
@@ -412,15 +459,15 @@ static void table_text(const cli_table *t, const cli_grid_row *r, const double *
   const char *sep = "";
   for (size_t i = 0; i < t->ncols; i++) {
     const cli_col *c = &t->cols[i];
-    if (!(t->csv ? c->csv : c->head != NULL) || !col_shown(t, c))
+    if (!col_printed(t, c))
       continue;
-    if (r->status && c->group != 0 && !t->csv)
+    if (r->status && c->group != CLI_LEAD && !t->csv)
       break;
     fputs(sep, stdout);
-    const char *fmt = c->fmt; /* CSV: full precision, unless csv is 2 */
-    if (t->csv && c->csv != 2)
-      fmt = col_str(t, c, r) ? "%s" : col_int(c) ? "%ld" : "%.17g";
-    if (!(r->status && c->group == 1))
+    const char *fmt = c->fmt; /* CSV: full precision, unless CLI_CSV_TEXT_FORMAT */
+    if (t->csv && c->csv != CLI_CSV_TEXT_FORMAT)
+      fmt = col_str(t, c, r) ? "%s" : col_int(c) ? "%ld" : "%s";
+    if (!(r->status && c->group == CLI_RESULT))
       col_print(t, c, fmt, r, x);
     sep = t->csv ? "," : " ";
   }
@@ -437,9 +484,11 @@ static void table_failed(const cli_table *t, const cli_grid_row *r) {
   char where[256];
   int at = t->point ? snprintf(where, sizeof where, "point %zu (", r->index) : 0;
   for (size_t i = 0, k = 0; i < t->ncols && k < t->nwhere && at >= 0 && (size_t)at < sizeof where; i++)
-    if (t->cols[i].src == 'i')
-      at += snprintf(where + at, sizeof where - (size_t)at, "%s%s = %g", k++ ? ", " : "", t->cols[i].head,
-                     r->in[t->cols[i].idx]);
+    if (t->cols[i].from.kind == CLI_FROM_PARAM) {
+      char v[IMPACTFIT_SHORTEST_SIZE];
+      at += snprintf(where + at, sizeof where - (size_t)at, "%s%s = %s", k++ ? ", " : "", t->cols[i].head,
+                     impactfit_format_shortest(r->in[t->cols[i].from.idx], v));
+    }
   if (t->point && at >= 0 && (size_t)at < sizeof where)
     snprintf(where + at, sizeof where - (size_t)at, ")");
   cli_row_failed(t->what, r->message, "%s", where);

@@ -75,7 +75,7 @@ typedef struct cli_grid_opts {
   const char *out_dir;
 } cli_grid_opts;
 #define CLI_GRID_OPTS_INIT \
-  { -1, 0, 0, 0, NULL }
+  { .threads = -1 }
 #define CLI_GRID_SPECS(o)                                                                            \
   CLI_ANYINT("threads", &(o).threads), CLI_FLAG("quiet", &(o).quiet), CLI_ANYINT("from", &(o).from), \
       CLI_STR("out", &(o).out_dir), CLI_FLAG("resume", &(o).resume)
@@ -108,14 +108,13 @@ typedef struct cli_axis_spec {
 } cli_axis_spec;
 
 /* An axis without a range check. */
-#define CLI_AXIS(opt, param, text, def)                    \
-  {                                                        \
-    opt, param, text, def, NAN, NAN, 0u, NULL, NULL, { 0 } \
-  }
+#define CLI_AXIS(opt_, param_, text_, def_) \
+  { .opt = opt_, .param = param_, .text = text_, .def = def_, .lo = NAN, .hi = NAN }
 /* An axis whose every value must lie in the range (lo, hi, flags, msg as above) and pass check (NULL: none). */
-#define CLI_AXIS_IN(opt, param, text, def, lo, hi, flags, msg, check) \
-  {                                                                   \
-    opt, param, text, def, lo, hi, flags, msg, check, { 0 }           \
+#define CLI_AXIS_IN(opt_, param_, text_, def_, lo_, hi_, flags_, msg_, check_)                                    \
+  {                                                                                                               \
+    .opt = opt_, .param = param_, .text = text_, .def = def_, .lo = lo_, .hi = hi_, .flags = flags_, .msg = msg_, \
+    .check = check_                                                                                               \
   }
 
 /* Parses every axis (all first, then the checks, in order). Returns 0 or CLI_INPUT (printed). */
@@ -135,6 +134,15 @@ typedef struct cli_setting {
   const double *values;
   size_t count;
 } cli_setting;
+/* parameter name fixed at value */
+#define CLI_SET_FIXED(name_, value_) \
+  { .name = name_, .value = value_ }
+/* option name set to the text */
+#define CLI_SET_OPTION(name_, text_) \
+  { .name = name_, .option = text_ }
+/* an axis of parameter name over values[0..count) */
+#define CLI_SET_LIST(name_, values_, count_) \
+  { .name = name_, .values = values_, .count = count_ }
 
 /* Builds the sweep of problem `problem` named `what`: the settings in order, then the axes (those
  * with a value) in order. Returns 0 or the exit status (error printed with context `what`). */
@@ -154,36 +162,67 @@ void cli_row_failed(const char *what, const char *message, const char *where_fmt
 
 /* ---- a grid command's rows, declared once ----
  * A column: its text header and format (NULL: not in the text rows; the header is printed with the
- * format's literal prefix, flags and width, as %s), its JSON key (NULL: not in JSON; with csv set
- * also its CSV header; csv 2: CSV prints it with the text format), where its value comes from (src:
- * 'i' a sweep parameter, 'o' an output, 'x' a value of cli_table.derive, 'r' the right-hand-side
- * evaluations, 's' the string cli_table.str[idx], 't' the string cli_table.str[in[idx]] (a parameter
- * that indexes names), 'S' the status name (CSV only: the table's CSV rows then end without it); a
- * text format ending in d or ld prints it as an integer, JSON too), its group (0: before the status,
- * 1: an OK point's result, 2: after the result, always) and the bits of cli_table.shown it needs. */
+ * format's literal prefix, flags and width, as %s; a format ending in d or ld prints the value as an
+ * integer, JSON too), its JSON key (NULL: not in JSON nor CSV; also its CSV header), how CSV prints
+ * it, where its value comes from, its group and the bits of cli_table.shown it needs. */
+typedef enum {
+  CLI_CSV_FULL,        /* (a column with a key) in CSV at full precision: %.17g, integers and strings as they are */
+  CLI_CSV_TEXT_FORMAT, /* in CSV with the text format */
+  CLI_CSV_NONE         /* not in CSV */
+} cli_col_csv;
+typedef enum {
+  CLI_FROM_PARAM,      /* the sweep parameter in[idx] */
+  CLI_FROM_OUTPUT,     /* the output out[idx] */
+  CLI_FROM_DERIVED,    /* x[idx] of cli_table.derive */
+  CLI_FROM_RHS_EVALS,  /* the right-hand-side evaluations */
+  CLI_FROM_STRING,     /* the string cli_table.str[idx] */
+  CLI_FROM_PARAM_NAME, /* the string cli_table.str[in[idx]] (a parameter that indexes names) */
+  CLI_FROM_STATUS      /* the status name (CSV only: the table's CSV rows then end without it) */
+} cli_col_from;
+typedef struct cli_source {
+  cli_col_from kind;
+  int idx;
+} cli_source;
+#define CLI_IN(i) \
+  { .kind = CLI_FROM_PARAM, .idx = (i) }
+#define CLI_OUT(i) \
+  { .kind = CLI_FROM_OUTPUT, .idx = (i) }
+#define CLI_DERIVED(i) \
+  { .kind = CLI_FROM_DERIVED, .idx = (i) }
+#define CLI_EVALS \
+  { .kind = CLI_FROM_RHS_EVALS }
+#define CLI_STRING(i) \
+  { .kind = CLI_FROM_STRING, .idx = (i) }
+#define CLI_NAME_OF(i) \
+  { .kind = CLI_FROM_PARAM_NAME, .idx = (i) }
+#define CLI_STATUS_NAME \
+  { .kind = CLI_FROM_STATUS }
+typedef enum {
+  CLI_LEAD,   /* before the status: printed for every point */
+  CLI_RESULT, /* an OK point's result (a failed point: nothing in text, empty in CSV) */
+  CLI_TAIL    /* after the result, always */
+} cli_col_group;
 typedef struct cli_col {
   const char *head, *fmt, *key;
-  int csv;
-  char src;
-  int idx, group;
+  cli_col_csv csv;
+  cli_source from;
+  cli_col_group group;
   unsigned when;
 } cli_col;
 
 /* A command's rows: the columns in text order. Text rows print the shown text columns separated
- * by a space; a failed point prints the leading group-0 columns and the status name. CSV (csv
- * set): the CSV columns, a failed point's results empty, then status. JSON (json set): group 0,
- * "status" (and "error"), group 1 of an OK point, group 2. A failed point's message names the
- * first nwhere parameter columns ("point I (...)" with point set); what NULL: no message (the
- * command prints its own). */
+ * by a space; a failed point prints the leading CLI_LEAD columns and the status name. CSV (csv
+ * set): the CSV columns, a failed point's results empty, then status. JSON (json set): CLI_LEAD,
+ * "status" (and "error"), CLI_RESULT of an OK point, CLI_TAIL. */
 typedef struct cli_table {
-  const char *what;
+  const char *what; /* the messages' context; NULL: no message for a failed point (the command prints its own) */
   const cli_col *cols;
   size_t ncols;
-  unsigned shown;
+  unsigned shown; /* the bits of cli_col.when shown */
   int json, csv;
-  size_t nwhere;
-  int point;
-  int bare; /* no "status" in JSON, no row for a failed point (only its message) */
+  size_t nwhere; /* a failed point's message names the first nwhere parameter columns */
+  int point;     /* ... as "point I (...)" */
+  int bare;      /* no "status" in JSON, no row for a failed point (only its message) */
   const char *str[4];
   void (*derive)(const struct cli_table *t, const cli_grid_row *r, double *x); /* x[8], OK points */
 } cli_table;

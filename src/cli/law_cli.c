@@ -28,27 +28,29 @@ static int law_names(const char *law, const char *transition, const char *what) 
   return 0;
 }
 
+static const char *const unit_options[] = {"k", "mass", "v"}; /* all or none (cli_units) */
+
 /* ---- simulate --law ---- */
 
 enum { SI_N, SI_M, SI_C, SI_K, SI_MASS, SI_V };       /* problem law-impact's parameters */
 enum { SO_E, SO_T, SO_DMAX, SO_FMAX, SO_DSEP, SO_Z }; /* and outputs */
 
 static const cli_col sim_cols[] = {
-    {"n", "%6.3g", "n", 1, 'i', SI_N, 0, 0},
-    {"m", "%6.3g", "m", 1, 'i', SI_M, 0, 0},
-    {"c", "%10.4g", "c", 1, 'i', SI_C, 0, 0},
-    {"k", "%10.4g", "k", 1, 'i', SI_K, 0, 0},
-    {"mass", "%9.3g", "mass", 1, 'i', SI_MASS, 0, 0},
-    {"v", "%8.3g", "v", 1, 'i', SI_V, 0, 0},
-    {NULL, NULL, "law", 1, 's', 0, 0, 0},
-    {"tr", " %-2s", "transition", 1, 's', 1, 0, 0},
-    {"e_out", "%-14.12f", "e_out", 1, 'o', SO_E, 1, 0},
-    {"t_contact", "%12.6g", "t_contact", 1, 'o', SO_T, 1, 0},
-    {"f_max", "%12.6g", "f_max", 1, 'o', SO_FMAX, 1, 0},
-    {"delta_max", "%12.6g", "delta_max", 1, 'o', SO_DMAX, 1, 0},
-    {"delta_sep", "%12.6g", "delta_sep", 1, 'o', SO_DSEP, 1, 0},
-    {NULL, NULL, "zeta", 1, 'o', SO_Z, 1, 0},
-    {"evals", "%6ld", "rhs_evals", 1, 'r', 0, 1, 0},
+    {.head = "n", .fmt = "%6.3g", .key = "n", .from = CLI_IN(SI_N)},
+    {.head = "m", .fmt = "%6.3g", .key = "m", .from = CLI_IN(SI_M)},
+    {.head = "c", .fmt = "%10.4g", .key = "c", .from = CLI_IN(SI_C)},
+    {.head = "k", .fmt = "%10.4g", .key = "k", .from = CLI_IN(SI_K)},
+    {.head = "mass", .fmt = "%9.3g", .key = "mass", .from = CLI_IN(SI_MASS)},
+    {.head = "v", .fmt = "%8.3g", .key = "v", .from = CLI_IN(SI_V)},
+    {.key = "law", .from = CLI_STRING(0)},
+    {.head = "tr", .fmt = " %-2s", .key = "transition", .from = CLI_STRING(1)},
+    {.head = "e_out", .fmt = "%-14.12f", .key = "e_out", .from = CLI_OUT(SO_E), .group = CLI_RESULT},
+    {.head = "t_contact", .fmt = "%12.6g", .key = "t_contact", .from = CLI_OUT(SO_T), .group = CLI_RESULT},
+    {.head = "f_max", .fmt = "%12.6g", .key = "f_max", .from = CLI_OUT(SO_FMAX), .group = CLI_RESULT},
+    {.head = "delta_max", .fmt = "%12.6g", .key = "delta_max", .from = CLI_OUT(SO_DMAX), .group = CLI_RESULT},
+    {.head = "delta_sep", .fmt = "%12.6g", .key = "delta_sep", .from = CLI_OUT(SO_DSEP), .group = CLI_RESULT},
+    {.key = "zeta", .from = CLI_OUT(SO_Z), .group = CLI_RESULT},
+    {.head = "evals", .fmt = "%6ld", .key = "rhs_evals", .from = CLI_EVALS, .group = CLI_RESULT},
 };
 
 int cli_simulate_law(int argc, char **argv, const char *help_text) {
@@ -68,7 +70,9 @@ int cli_simulate_law(int argc, char **argv, const char *help_text) {
     return rc;
   if (!s_n || !s_c)
     return cli_input_error("simulate --law: --n and --c are required");
-  if ((rc = cli_json_csv("simulate", json, csv)) || (rc = cli_grid_check("simulate", &go, json || csv)))
+  int dims = 0; /* --k, --mass, --v: all or none, as every command */
+  if ((rc = cli_units("simulate", opts, CLI_COUNT(opts), unit_options, 3, &dims)) ||
+      (rc = cli_json_csv("simulate", json, csv)) || (rc = cli_grid_check("simulate", &go, json || csv)))
     return rc;
   cli_axis_spec ax[] = {
       CLI_AXIS_IN("--n", "n", s_n, NULL, 0.0, NAN, CLI_LO_OPEN, "--n: spring exponent must be > 0 (got %.17g)", NULL),
@@ -80,8 +84,15 @@ int cli_simulate_law(int argc, char **argv, const char *help_text) {
   };
   const size_t nax = CLI_COUNT(ax);
   rc = cli_axes_parse(ax, nax, NULL);
-  const cli_setting set[] = {{"law", law, 0, NULL, 0}, {"transition", transition, 0, NULL, 0}};
-  cli_table t = {"simulate", sim_cols, CLI_COUNT(sim_cols), 1, json, csv, 3, 0, 0, {law, transition}, NULL};
+  const cli_setting set[] = {CLI_SET_OPTION("law", law), CLI_SET_OPTION("transition", transition)};
+  cli_table t = {.what = "simulate",
+                 .cols = sim_cols,
+                 .ncols = CLI_COUNT(sim_cols),
+                 .shown = 1,
+                 .json = json,
+                 .csv = csv,
+                 .nwhere = 3,
+                 .str = {law, transition}};
   return cli_grid_main(rc, "simulate", "law-impact", set, CLI_COUNT(set), ax, nax, &go, argc, argv, cli_table_header,
                        cli_table_row, &t);
 }
@@ -98,19 +109,19 @@ static void da_derive(const cli_table *t, const cli_grid_row *r, double *x) {
 }
 
 static const cli_col damp_cols[] = {
-    {"n", "%6.4g", "n", 1, 'i', DI_N, 0, 0},
-    {"m", "%6.4g", "m", 1, 'i', DI_M, 0, 0},
-    {"e", "%12.6g", "e", 1, 'i', DI_E, 0, 0},
-    {NULL, NULL, "law", 1, 's', 0, 0, 0},
-    {"tr", "%2s", "transition", 1, 's', 1, 0, 0},
-    {"alpha", "%20.15g", "alpha", 1, 'x', DX_ALPHA, 1, 0},
-    {"lambda", "%22.15g", "lambda", 1, 'o', DO_C, 1, 0},
-    {"e_out", "%20.15g", "e_out", 1, 'o', DO_E, 1, 0},
-    {NULL, NULL, "zeta", 1, 'o', DO_Z, 1, 0},
-    {NULL, NULL, "k", 0, 'i', DI_K, 1, 0},
-    {NULL, NULL, "mass", 0, 'i', DI_MASS, 1, 0},
-    {NULL, NULL, "v", 0, 'i', DI_V, 1, 0},
-    {"evals", "%7ld", "rhs_evals", 1, 'r', 0, 2, 0},
+    {.head = "n", .fmt = "%6.4g", .key = "n", .from = CLI_IN(DI_N)},
+    {.head = "m", .fmt = "%6.4g", .key = "m", .from = CLI_IN(DI_M)},
+    {.head = "e", .fmt = "%12.6g", .key = "e", .from = CLI_IN(DI_E)},
+    {.key = "law", .from = CLI_STRING(0)},
+    {.head = "tr", .fmt = "%2s", .key = "transition", .from = CLI_STRING(1)},
+    {.head = "alpha", .fmt = "%20.15g", .key = "alpha", .from = CLI_DERIVED(DX_ALPHA), .group = CLI_RESULT},
+    {.head = "lambda", .fmt = "%22.15g", .key = "lambda", .from = CLI_OUT(DO_C), .group = CLI_RESULT},
+    {.head = "e_out", .fmt = "%20.15g", .key = "e_out", .from = CLI_OUT(DO_E), .group = CLI_RESULT},
+    {.key = "zeta", .from = CLI_OUT(DO_Z), .group = CLI_RESULT},
+    {.key = "k", .csv = CLI_CSV_NONE, .from = CLI_IN(DI_K), .group = CLI_RESULT},
+    {.key = "mass", .csv = CLI_CSV_NONE, .from = CLI_IN(DI_MASS), .group = CLI_RESULT},
+    {.key = "v", .csv = CLI_CSV_NONE, .from = CLI_IN(DI_V), .group = CLI_RESULT},
+    {.head = "evals", .fmt = "%7ld", .key = "rhs_evals", .from = CLI_EVALS, .group = CLI_TAIL},
 };
 
 int cli_zhang_alpha_law(int argc, char **argv, const char *help_text) {
@@ -130,7 +141,9 @@ int cli_zhang_alpha_law(int argc, char **argv, const char *help_text) {
     return rc;
   if (!s_n || !s_m || !s_e)
     return cli_input_error("zhang-alpha --law: --n, --m and --e are required");
-  if ((rc = cli_json_csv("zhang-alpha", json, csv)) || (rc = cli_grid_check("zhang-alpha", &go, json || csv)))
+  int dims = 0; /* --k, --mass, --v: all or none, as every command */
+  if ((rc = cli_units("zhang-alpha", opts, CLI_COUNT(opts), unit_options, 3, &dims)) ||
+      (rc = cli_json_csv("zhang-alpha", json, csv)) || (rc = cli_grid_check("zhang-alpha", &go, json || csv)))
     return rc;
   cli_axis_spec ax[] = {
       CLI_AXIS_IN("--n", "n", s_n, NULL, 0.0, NAN, CLI_LO_OPEN, "--n: spring exponent must be > 0 (got %.17g)", NULL),
@@ -143,8 +156,16 @@ int cli_zhang_alpha_law(int argc, char **argv, const char *help_text) {
   };
   const size_t nax = CLI_COUNT(ax);
   rc = cli_axes_parse(ax, nax, NULL);
-  const cli_setting set[] = {{"law", law, 0, NULL, 0}, {"transition", transition, 0, NULL, 0}};
-  cli_table t = {"zhang-alpha", damp_cols, CLI_COUNT(damp_cols), 1, json, csv, 3, 0, 0, {law, transition}, da_derive};
+  const cli_setting set[] = {CLI_SET_OPTION("law", law), CLI_SET_OPTION("transition", transition)};
+  cli_table t = {.what = "zhang-alpha",
+                 .cols = damp_cols,
+                 .ncols = CLI_COUNT(damp_cols),
+                 .shown = 1,
+                 .json = json,
+                 .csv = csv,
+                 .nwhere = 3,
+                 .str = {law, transition},
+                 .derive = da_derive};
   return cli_grid_main(rc, "zhang-alpha", "law-damping", set, CLI_COUNT(set), ax, nax, &go, argc, argv,
                        cli_table_header, cli_table_row, &t);
 }

@@ -45,10 +45,13 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (strcmp(argv[1], commands[i].name) == 0)
       return commands[i].run(argc, argv);
-  const char *names[sizeof commands / sizeof commands[0]];
+  const char *names[sizeof commands / sizeof commands[0] + 2];
+  size_t n = 0;
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-    names[i] = commands[i].name;
-  const char *close = cli_suggest(argv[1], strlen(argv[1]), names, sizeof names / sizeof names[0]);
+    names[n++] = commands[i].name;
+  names[n++] = "--help"; /* the program's own options are words one mistypes too */
+  names[n++] = "--version";
+  const char *close = cli_suggest(argv[1], strlen(argv[1]), names, n);
   if (close)
     return cli_input_error("unknown command '%s' (did you mean '%s'? see 'impactfit --help')", argv[1], close);
   return cli_input_error("unknown command '%s' (see 'impactfit --help')", argv[1]);

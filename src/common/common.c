@@ -2,6 +2,7 @@
 /* Status codes and error reports (include/impactfit/common.h). */
 #include "common_impl.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -46,12 +47,88 @@ void impactfit_error_clear(impactfit_error *err) {
 
 const char *impactfit_version(void) { return IMPACTFIT_VERSION_STRING; }
 
+int impactfit_all_or_none(size_t n, const double *values, const char *const *names, int *all, impactfit_error *err) {
+  size_t given = 0;
+  for (size_t i = 0; i < n; i++)
+    given += !isnan(values[i]);
+  if (all)
+    *all = n > 0 && given == n;
+  if (given == 0 || given == n)
+    return 0;
+  char set[256] = "", got[256] = "";
+  for (size_t i = 0, g = 0; i < n; i++) {
+    size_t len = strlen(set);
+    snprintf(set + len, sizeof set - len, "%s%s", i == 0 ? "" : (i + 1 == n ? " and " : ", "), names[i]);
+    if (!isnan(values[i])) {
+      len = strlen(got);
+      snprintf(got + len, sizeof got - len, "%s%s", g == 0 ? "" : (g + 1 == given ? " and " : ", "), names[i]);
+      g++;
+    }
+  }
+  if (n == 2)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "give both %s, or neither (only %s given)", set, got);
+  return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "give all of %s, or none (only %s given)", set, got);
+}
+
+/* Edit distance (insertions, deletions, substitutions, transpositions of neighbours), ignoring
+ * case, between a[0..la) and b; words longer than 63 characters are not compared (returns a large
+ * value). */
+static int lower(char c) { return (c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c; } /* ASCII, any locale */
+
+static size_t edit_distance(const char *a, size_t la, const char *b) {
+  size_t lb = strlen(b);
+  if (la > 63 || lb > 63)
+    return 1000;
+  size_t d[64][64];
+  for (size_t i = 0; i <= la; i++)
+    d[i][0] = i;
+  for (size_t j = 0; j <= lb; j++)
+    d[0][j] = j;
+  for (size_t i = 1; i <= la; i++)
+    for (size_t j = 1; j <= lb; j++) {
+      int same = lower(a[i - 1]) == lower(b[j - 1]);
+      size_t best = d[i - 1][j - 1] + !same;
+      if (d[i - 1][j] + 1 < best)
+        best = d[i - 1][j] + 1;
+      if (d[i][j - 1] + 1 < best)
+        best = d[i][j - 1] + 1;
+      if (i > 1 && j > 1 && lower(a[i - 1]) == lower(b[j - 2]) && lower(a[i - 2]) == lower(b[j - 1]) &&
+          d[i - 2][j - 2] + 1 < best)
+        best = d[i - 2][j - 2] + 1;
+      d[i][j] = best;
+    }
+  return d[la][lb];
+}
+
+const char *impactfit_closest_name(const char *word, const char *const *candidates, size_t n) {
+  if (!word || !candidates)
+    return NULL;
+  size_t len = strlen(word);
+  const char *best = NULL;
+  size_t bestd = (size_t)-1;
+  /* at most 1 edit for short words, 2 from 5 characters on: closer guesses are noise */
+  size_t limit = len < 5 ? 1 : 2;
+  for (size_t i = 0; i < n; i++) {
+    size_t dist = edit_distance(word, len, candidates[i]);
+    if (dist < bestd) {
+      bestd = dist;
+      best = candidates[i];
+    }
+  }
+  return bestd <= limit ? best : NULL;
+}
+
+int impactfit_version_in_range(long key, long min, long max) {
+  return key != 0 && (min == 0 || key >= min) && (max == 0 || key <= max);
+}
+
 int impactfit__fail(impactfit_error *err, int status, const char *file, int line, const char *fmt, ...) {
   if (err) {
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(err->message, sizeof err->message, fmt, ap);
     va_end(ap);
+    impactfit_shorten_numbers(err->message); /* numbers as typed: "got 0.6", not 0.59999999999999998 */
     err->status = status;
     err->file = file;
     err->line = line;

@@ -224,3 +224,180 @@ void impactfit__locale_pop(void *previous) {
   if (previous)
     uselocale((locale_t)previous);
 }
+
+/* ---- shortest round-trip numbers (common.h) ---- */
+
+/* ASCII classes (ctype's depend on the locale) */
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+static int is_alnum(char c) { return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+char *impactfit_format_shortest(double v, char *buf) {
+  if (isnan(v)) {
+    strcpy(buf, "nan");
+    return buf;
+  }
+  if (isinf(v)) {
+    strcpy(buf, v > 0 ? "inf" : "-inf");
+    return buf;
+  }
+  if (v == 0.0) {
+    strcpy(buf, "0");
+    return buf;
+  }
+  /* the fewest significant digits p whose %.(p-1)e reads back to v (p = 17 always does) */
+  char e[IMPACTFIT_SHORTEST_SIZE];
+  int p = 1;
+  for (; p < 17; p++) {
+    impactfit__snprintf_c(e, sizeof e, "%.*e", p - 1, v);
+    if (impactfit__strtod_c(e, NULL) == v)
+      break;
+  }
+  impactfit__snprintf_c(e, sizeof e, "%.*e", p - 1, v);
+  int x = atoi(strchr(e, 'e') + 1); /* the decimal exponent of those digits */
+  if (x >= -4 && x < 17) {          /* where %.17g prints fixed notation: the same digits, fixed */
+    char digits[20];
+    size_t nd = 0, at = 0;
+    for (const char *q = e; *q && *q != 'e'; q++)
+      if (is_digit(*q))
+        digits[nd++] = *q;
+    if (v < 0)
+      buf[at++] = '-';
+    if (x < 0) { /* 0.000ddd */
+      buf[at++] = '0';
+      buf[at++] = '.';
+      for (int k = -1; k > x; k--)
+        buf[at++] = '0';
+      memcpy(buf + at, digits, nd);
+      at += nd;
+    } else { /* ddd.ddd, or ddd000 when the integer part is longer than the digits */
+      for (size_t k = 0; k < nd || k <= (size_t)x; k++) {
+        if (k == (size_t)x + 1)
+          buf[at++] = '.';
+        buf[at++] = k < nd ? digits[k] : '0';
+      }
+    }
+    buf[at] = '\0';
+  } else {
+    memcpy(buf, e, strlen(e) + 1);
+  }
+  if (impactfit__strtod_c(buf, NULL) != v) /* never expected; the full precision then */
+    impactfit__fmt_g17(buf, v);
+  return buf;
+}
+
+/* A number token at s (sign, digits, '.', digits, exponent): its length, and in *sig its
+ * significant digits and in *marked whether it has a decimal point or an exponent; 0 if none. */
+static size_t number_token(const char *s, int *sig, int *marked) {
+  size_t i = 0;
+  int digits = 0, leading = 1;
+  *sig = 0;
+  *marked = 0;
+  if (s[i] == '-' || s[i] == '+')
+    i++;
+  for (; is_digit(s[i]) || (s[i] == '.' && !*marked); i++) {
+    if (s[i] == '.') {
+      *marked = 1;
+      continue;
+    }
+    digits++;
+    if (s[i] != '0')
+      leading = 0;
+    if (!leading)
+      (*sig)++;
+  }
+  if (!digits)
+    return 0;
+  if ((s[i] == 'e' || s[i] == 'E') &&
+      (is_digit(s[i + 1]) || ((s[i + 1] == '-' || s[i + 1] == '+') && is_digit(s[i + 2])))) {
+    i += 2;
+    while (is_digit(s[i]))
+      i++;
+    *marked = 1;
+  }
+  return i;
+}
+
+void impactfit_shorten_numbers(char *text) {
+  if (!text)
+    return;
+  char *s = text;
+  while (*s) {
+    /* a token starts after a character that cannot be part of a word or number */
+    int boundary = s == text || !(is_alnum(s[-1]) || s[-1] == '.' || s[-1] == '_');
+    int sig, marked;
+    size_t len = boundary && (is_digit(*s) || ((*s == '-' || *s == '+') && is_digit(s[1])))
+                     ? number_token(s, &sig, &marked)
+                     : 0;
+    /* the token must end at a boundary too: "3.8.0", "1.5x" and "29Sep2021" are not numbers */
+    if (len && (is_alnum(s[len]) || s[len] == '_' || (s[len] == '.' && is_digit(s[len + 1]))))
+      len = 0;
+    if (!len) {
+      s++;
+      continue;
+    }
+    if (marked && sig >= 16) {
+      char tok[64], shortest[IMPACTFIT_SHORTEST_SIZE];
+      if (len < sizeof tok) {
+        memcpy(tok, s, len);
+        tok[len] = '\0';
+        impactfit_format_shortest(impactfit__strtod_c(tok, NULL), shortest);
+        size_t n = strlen(shortest);
+        if (tok[0] == '+' && shortest[0] != '-') { /* keep an explicit plus sign */
+          memmove(shortest + 1, shortest, n + 1);
+          shortest[0] = '+';
+          n++;
+        }
+        if (n <= len) { /* never longer: the text shrinks in place */
+          memcpy(s, shortest, n);
+          memmove(s + n, s + len, strlen(s + len) + 1);
+          len = n;
+        }
+      }
+    }
+    s += len;
+  }
+}
+
+/* ---- paths in messages ---- */
+
+int impactfit__path_join(char *buf, size_t size, const char *dir, const char *name) {
+  size_t dl = strlen(dir);
+  while (dl > 1 && dir[dl - 1] == '/')
+    dl--;
+  return snprintf(buf, size, "%.*s%s%s", (int)dl, dir, dl == 1 && dir[0] == '/' ? "" : "/", name);
+}
+
+void impactfit__path_tidy(const char *path, char *buf, size_t size) {
+  if (!size)
+    return;
+  const char *part[256];
+  size_t plen[256], n = 0;
+  int absolute = path[0] == '/';
+  for (const char *p = path; *p && n < 256;) {
+    while (*p == '/')
+      p++;
+    if (!*p)
+      break;
+    const char *e = strchr(p, '/');
+    size_t len = e ? (size_t)(e - p) : strlen(p);
+    if (len == 1 && p[0] == '.') {
+      /* "./": nothing */
+    } else if (len == 2 && p[0] == '.' && p[1] == '.' && n > 0 &&
+               !(plen[n - 1] == 2 && !strncmp(part[n - 1], "..", 2))) {
+      n--; /* "a/..": nothing */
+    } else {
+      part[n] = p;
+      plen[n++] = len;
+    }
+    p += len;
+  }
+  size_t at = 0;
+  buf[0] = '\0';
+  if (absolute && at + 1 < size)
+    buf[at++] = '/', buf[at] = '\0';
+  for (size_t i = 0; i < n; i++)
+    at += (size_t)snprintf(buf + (at < size ? at : size - 1), at < size ? size - at : 1, "%s%.*s", i ? "/" : "",
+                           (int)plen[i], part[i]);
+  if (!n && !absolute)
+    snprintf(buf, size, ".");
+}

@@ -37,6 +37,14 @@ double impactfit__strtod_c(const char *s, char **end);
 /* 1 if s is a C identifier. */
 int impactfit__identifier(const char *s);
 
+/* DIR/NAME into buf (snprintf's return value): without the doubled slash of a DIR that ends in one
+ * ("out/" + "x.csv" -> "out/x.csv"). */
+int impactfit__path_join(char *buf, size_t size, const char *dir, const char *name);
+/* A path as it reads best in a message: "./" and "//" dropped, "a/../" collapsed where a is a
+ * plain directory name ("fits/../sweeps/x.ini" -> "sweeps/x.ini"). Lexical only: the file opened
+ * is the original path (a symlinked directory may make the two differ). */
+void impactfit__path_tidy(const char *path, char *buf, size_t size);
+
 /* Writes %.17g of v (C locale; -0 as 0) into buf (at least 32 bytes); returns the length. */
 int impactfit__fmt_g17(char *buf, double v);
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../common/common_impl.h"
 #include "impactfit/demcodes.h"
@@ -277,12 +278,21 @@ static void in_yade(const impactfit_dem_model *md, const impactfit_dem_contact *
   (void)clamp;
   buf[0] = 0;
   if (!strcmp(md->model, "mindlin")) {
-    appendf(buf, size, "mat = FrictMat(young=%.10g, poisson=%.10g, frictionAngle=0)\n", c->E, c->nu);
+    double rho = isfinite(c->m1) && isfinite(c->r1) ? c->m1 / (4.0 / 3.0 * IMPACTFIT__PI * c->r1 * c->r1 * c->r1) : NAN;
+    if (isfinite(rho)) /* the spheres' density gives YADE their masses */
+      appendf(buf, size, "mat = FrictMat(young=%.10g, poisson=%.10g, density=%.10g, frictionAngle=0)\n", c->E, c->nu,
+              rho);
+    else
+      appendf(buf, size, "mat = FrictMat(young=%.10g, poisson=%.10g, frictionAngle=0)  # and the bodies' density\n",
+              c->E, c->nu);
     appendf(buf, size, "ip2 = Ip2_FrictMat_FrictMat_MindlinPhys(%s=%.12g)\n", md->param, p);
     appendf(buf, size, "law2 = Law2_ScGeom_MindlinPhys_Mindlin()\n");
   } else {
     if (!strcmp(md->damping, "en"))
-      appendf(buf, size, "mat = ViscElMat(tc=%.10g, en=%.12g, et=%.12g, frictionAngle=0)\n", c->tc, p, p);
+      appendf(buf, size,
+              "mat = ViscElMat(tc=%.10g, en=%.12g, et=%.12g, frictionAngle=0)  # et (tangential) set equal to en: "
+              "a head-on impact does not use it\n",
+              c->tc, p, p);
     else
       appendf(buf, size, "mat = ViscElMat(kn=%.10g, ks=%.10g, cn=%.12g, cs=0, frictionAngle=0)\n", c->kn, c->kn, p);
     appendf(buf, size, "ip2 = Ip2_ViscElMat_ViscElMat_ViscElPhys()\nlaw2 = Law2_ScGeom_ViscElPhys_Basic()\n");
@@ -320,9 +330,11 @@ static void in_chrono(const impactfit_dem_model *md, const impactfit_dem_contact
 /* ---------------------------------------------------------------- the registry */
 
 /* long: a flat table, one line per code and option (pmccabe reads the macro list as one function) */
-#define OPS(name, st, da, cv, in) static const dem_ops name = {st, da, cv, 0.0, in};
+#define OPS(name, st, da, cv, in) \
+  static const dem_ops name = {.stiffness = st, .damping = da, .conv = cv, .p_min = 0.0, .input = in};
 /* LIGGGHTS 3.8.0 refuses a coefficientRestitution outside (0.05, 1] (global_properties.cpp:488) */
-#define OPS_MIN(name, st, da, cv, pmin, in) static const dem_ops name = {st, da, cv, pmin, in};
+#define OPS_MIN(name, st, da, cv, pmin, in) \
+  static const dem_ops name = {.stiffness = st, .damping = da, .conv = cv, .p_min = pmin, .input = in};
 /* LAMMPS pair_style granular: normal model x damping option */
 OPS(o_lg_hm_vel, ST_HERTZ_MAT_LWALL, DA_CONST, NULL, in_lammps_granular)
 OPS(o_lg_hm_mv, ST_HERTZ_MAT_LWALL, DA_MASS, NULL, in_lammps_granular)
@@ -373,13 +385,7 @@ OPS(o_chrono_coulomb_gn, ST_KN_NOR, DA_CONST, NULL, in_chrono)
 #define LMP_V1 20220106L /* ... update 2 (Debian 12: 20220106.git7586adbb6a) */
 #define LMP_CR 20240417L /* damping coeff_restitution (lammps/lammps PR #4068, 2024; first release assumed) */
 #define LMP_S2 20260902L /* tsuji with √2: 2Sep2026 (the LAMMPS documentation: versionchanged 2Sep2026) */
-#define LMP_VT "stable 29Sep2021, updates 1-2 (Debian 12)"
 #define LMP_SRC "src/GRANULAR/pair_granular.cpp:349-377, :987-991 and fix_wall_gran.cpp:160 (stable_29Sep2021_update2)"
-#define LMP_ENTRY(normal, damp, n, m, par, unit, te, mat, law, ops)                                                   \
-  {                                                                                                                   \
-    "lammps", "granular " normal, damp, LMP_VT, LMP_V0, LMP_V1, n, m, par, unit, te, mat, 0, "limit_damping", 1, law, \
-        LMP_SRC, &ops                                                                                                 \
-  }
 #define HM "F = (4/3) E* a delta, a = sqrt(R delta), E* = E/(2(1 - nu^2)) (a fix wall/gran wall: E/(2(1 - nu))); "
 #define HK "F = kn a delta, a = sqrt(R delta) (kn in Pa); "
 #define LK "F = kn delta (kn in N/m); "
@@ -390,9 +396,64 @@ OPS(o_chrono_coulomb_gn, ST_KN_NOR, DA_CONST, NULL, in_chrono)
 #define CRH \
   "eta = sqrt(3/2) 2 sqrt(5/6) |beta| sqrt(M knfac), beta = ln e/sqrt(ln^2 e + pi^2): C = sqrt(5) |beta| sqrt(M K)"
 
+/* One group of entries per code and version range: what they share, then each entry names the rest.
+ * A range runs from the first version whose source was read to the version whose source changes the
+ * force law (version_max: the day before it); run_min .. run_max are the versions run here. */
+#define LAMMPS_RUN .run_versions = "29Sep2021 update 2 (Debian 12)", .run_min = LMP_V0, .run_max = LMP_V1
+#define LAMMPS_GRANULAR_TSUJI(...)                                                                         \
+  {                                                                                                        \
+    .code = "lammps", .versions = "29Sep2021 until 2Sep2026 (not included)", .first_version = "29Sep2021", \
+    .version_min = LMP_V0, .version_max = LMP_S2 - 1, .clamp_default = 0, .clamp_switch = "limit_damping", \
+    .run_here = 1, LAMMPS_RUN,                                                                             \
+    .source = LMP_SRC "; the same law in gran_sub_mod_damping.cpp (GranSubModDampingTsuji::init, "         \
+                      "no sqrt 2) of the refactored package until 2Sep2026",                               \
+    __VA_ARGS__                                                                                            \
+  }
+#define LAMMPS_GRANULAR(...)                                                                                     \
+  {                                                                                                              \
+    .code = "lammps", .versions = "29Sep2021 and later", .first_version = "29Sep2021", .version_min = LMP_V0,    \
+    .version_max = 0, .clamp_default = 0, .clamp_switch = "limit_damping", .run_here = 1, LAMMPS_RUN,            \
+    .source = LMP_SRC "; the same damping in gran_sub_mod_damping_kernel.h (lammps/lammps 07b704c)", __VA_ARGS__ \
+  }
+#define LAMMPS_29SEP2021_GRAN(...)                                                                                     \
+  {                                                                                                                    \
+    .code = "lammps", .versions = "29Sep2021", .first_version = "29Sep2021", .version_min = LMP_V0,                    \
+    .version_max = LMP_V1, .clamp_default = 0, .clamp_switch = "limit_damping", .run_here = 1, LAMMPS_RUN, __VA_ARGS__ \
+  }
+#define LAMMPS_COEFF_RESTITUTION(...)                                                                              \
+  {                                                                                                                \
+    .code = "lammps", .versions = "17Apr2024 and later", .first_version = "17Apr2024", .version_min = LMP_CR,      \
+    .version_max = 0, .clamp_default = 0, .clamp_switch = "limit_damping", .run_here = 0,                          \
+    .source = "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingCoeffRestitution; lammps/lammps PR #4068)", \
+    __VA_ARGS__                                                                                                    \
+  }
+#define LAMMPS_TSUJI_SQRT2(...)                                                                                   \
+  {                                                                                                               \
+    .code = "lammps", .versions = "2Sep2026 and later", .first_version = "2Sep2026", .version_min = LMP_S2,       \
+    .version_max = 0, .clamp_default = 0, .clamp_switch = "limit_damping", .run_here = 0,                         \
+    .source = "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingTsuji::init, 2Sep2026: damp *= MY_SQRT2)", \
+    __VA_ARGS__                                                                                                   \
+  }
+#define LIGGGHTS_3_8_0(...)                                                                                        \
+  {                                                                                                                \
+    .code = "liggghts", .versions = "3.8.0", .first_version = "3.8.0", .version_min = 30800, .version_max = 30899, \
+    .clamp_default = 0, .clamp_switch = "limitForce", .run_here = 1, .run_versions = "3.8.0 (Debian 12)",          \
+    .run_min = 30800, .run_max = 30899, __VA_ARGS__                                                                \
+  }
+#define YADE_2023_02A(...)                                                                        \
+  {                                                                                               \
+    .code = "yade", .versions = "2023.02a", .first_version = "2023.02a", .version_min = 20230200, \
+    .version_max = 20230299, .clamp_default = 1, .clamp_switch = NULL, .run_here = 1,             \
+    .run_versions = "2023.02a (Debian 12)", .run_min = 20230200, .run_max = 20230299, __VA_ARGS__ \
+  }
+#define YADE_BEFORE_2023(...)                                                                          \
+  {                                                                                                    \
+    .code = "yade", .versions = "1.00.0 to 2022.01a", .first_version = "1.00.0", .version_min = 10000, \
+    .version_max = 20220199, .clamp_default = 1, .clamp_switch = NULL, .run_here = 0, __VA_ARGS__      \
+  }
 /* Chrono: the law is the same from 4.0.0 (2019) to 10.0.0 (2026-04) and the development source of 2026-08-18
  * (7689fbc02d); 3.0.0 had R = 1 m and ln e >= ln 1e-10. */
-#define CH_VT "4.0.0 - 10.0.0 (formula only)"
+#define CH_VT "4.0.0 to 10.0.0"
 #define CH_SRC(lines)                                                                                                \
   "src/chrono/physics/ChContactSMC.cpp" lines " (ChDefaultContactForceTorqueSMC::CalculateForceTorque, force < 0 "   \
   "set to 0 at :134, :175; ChContactSMC<Ta,Tb>::CalculateForce in ChContactSMC.h 4.0.0-7.0.3); composite material: " \
@@ -401,135 +462,188 @@ OPS(o_chrono_coulomb_gn, ST_KN_NOR, DA_CONST, NULL, in_chrono)
   "; forceN < 0 set to 0. R: the Bullet collision system gives every contact 0.1 m (ChCollisionInfo's default " \
   "effective radius), the Multicore system r1 r2/(r1 + r2); M = m1 m2/(m1 + m2) with a fixed wall's own mass "  \
   "(ChBody default 1 kg), not M = m1; E* = 1/((1 - nu1^2)/E1 + (1 - nu2^2)/E2); give R_eff, M_eff for Chrono's"
-#define CHRONO_ENTRY(model_, damp_, vt_, vmin_, n_, m_, par_, unit_, te_, mat_, law_, src_, ops_) \
-  { "chrono", model_, damp_, vt_, vmin_, 100099L, n_, m_, par_, unit_, te_, mat_, 1, NULL, 0, law_, src_, &ops_ }
+/* A Chrono entry: formula only (not in Debian 12), the force clamped at zero, versions from vt_ (the first
+ * of them as typed: first_) to 10.0.0. */
+#define CHRONO_ENTRY(model_, damp_, vt_, first_, vmin_, n_, m_, par_, unit_, te_, mat_, law_, src_, ops_)         \
+  {                                                                                                               \
+    .code = "chrono", .model = model_, .damping = damp_, .versions = vt_, .first_version = first_,                \
+    .version_min = vmin_, .version_max = 100099L, .n = n_, .m = m_, .param = par_, .param_unit = unit_,           \
+    .takes_e = te_, .needs_material = mat_, .clamp_default = 1, .clamp_switch = NULL, .run_here = 0, .law = law_, \
+    .source = src_, .ops = &ops_                                                                                  \
+  }
 
 static const impactfit_dem_model models[] = {
     /* ---- LAMMPS 29 Sep 2021, pair_style granular (run here) ---- */
-    LMP_ENTRY("hertz/material", "tsuji", 1.5, 0.25, "e", "-", 1, 1, HM TS ": C = alpha(e) sqrt(M K)", o_lg_hm_ts),
-    LMP_ENTRY("hertz/material", "velocity", 1.5, 0.0, "eta_n0", "N s/m", 0, 1, HM "eta = eta_n0: C = eta_n0",
-              o_lg_hm_vel),
-    LMP_ENTRY("hertz/material", "mass_velocity", 1.5, 0.0, "eta_n0", "1/s", 0, 1, HM "eta = eta_n0 M: C = eta_n0 M",
-              o_lg_hm_mv),
-    LMP_ENTRY("hertz/material", "viscoelastic", 1.5, 0.5, "eta_n0", "1/(m s)", 0, 1,
-              HM "eta = eta_n0 a M: C = eta_n0 M sqrt(R) (the default damping)", o_lg_hm_ve),
-    LMP_ENTRY("hertz", "tsuji", 1.5, 0.25, "e", "-", 1, 0, HK TS ": C = alpha(e) sqrt(M K), K = kn sqrt(R)", o_lg_h_ts),
-    LMP_ENTRY("hertz", "velocity", 1.5, 0.0, "eta_n0", "N s/m", 0, 0, HK "C = eta_n0", o_lg_h_vel),
-    LMP_ENTRY("hertz", "mass_velocity", 1.5, 0.0, "eta_n0", "1/s", 0, 0, HK "C = eta_n0 M", o_lg_h_mv),
-    LMP_ENTRY("hertz", "viscoelastic", 1.5, 0.5, "eta_n0", "1/(m s)", 0, 0, HK "C = eta_n0 M sqrt(R)", o_lg_h_ve),
-    LMP_ENTRY("hooke", "tsuji", 1.0, 0.0, "e", "-", 1, 0, LK TS ", knfac = kn: C = alpha(e) sqrt(M kn)", o_lg_k_ts),
-    LMP_ENTRY("hooke", "velocity", 1.0, 0.0, "eta_n0", "N s/m", 0, 0, LK "C = eta_n0", o_lg_k_vel),
-    LMP_ENTRY("hooke", "mass_velocity", 1.0, 0.0, "eta_n0", "1/s", 0, 0, LK "C = eta_n0 M", o_lg_k_mv),
-    LMP_ENTRY("hooke", "viscoelastic", 1.0, 0.5, "eta_n0", "1/(m s)", 0, 0,
-              LK "eta = eta_n0 a M, a = sqrt(R delta): C = eta_n0 M sqrt(R)", o_lg_k_ve),
+    LAMMPS_GRANULAR_TSUJI(.model = "granular hertz/material", .damping = "tsuji", .n = 1.5, .m = 0.25, .param = "e",
+                          .param_unit = "-", .takes_e = 1, .needs_material = 1, .law = HM TS ": C = alpha(e) sqrt(M K)",
+                          .ops = &o_lg_hm_ts),
+    LAMMPS_GRANULAR(.model = "granular hertz/material", .damping = "velocity", .n = 1.5, .m = 0.0, .param = "eta_n0",
+                    .param_unit = "N s/m", .takes_e = 0, .needs_material = 1, .law = HM "eta = eta_n0: C = eta_n0",
+                    .ops = &o_lg_hm_vel),
+    LAMMPS_GRANULAR(.model = "granular hertz/material", .damping = "mass_velocity", .n = 1.5, .m = 0.0,
+                    .param = "eta_n0", .param_unit = "1/s", .takes_e = 0, .needs_material = 1,
+                    .law = HM "eta = eta_n0 M: C = eta_n0 M", .ops = &o_lg_hm_mv),
+    LAMMPS_GRANULAR(.default_damping = 1, .model = "granular hertz/material", .damping = "viscoelastic", .n = 1.5,
+                    .m = 0.5, .param = "eta_n0", .param_unit = "1/(m s)", .takes_e = 0, .needs_material = 1,
+                    .law = HM "eta = eta_n0 a M: C = eta_n0 M sqrt(R) (the default damping)", .ops = &o_lg_hm_ve),
+    LAMMPS_GRANULAR_TSUJI(.model = "granular hertz", .damping = "tsuji", .n = 1.5, .m = 0.25, .param = "e",
+                          .param_unit = "-", .takes_e = 1, .needs_material = 0,
+                          .law = HK TS ": C = alpha(e) sqrt(M K), K = kn sqrt(R)", .ops = &o_lg_h_ts),
+    LAMMPS_GRANULAR(.model = "granular hertz", .damping = "velocity", .n = 1.5, .m = 0.0, .param = "eta_n0",
+                    .param_unit = "N s/m", .takes_e = 0, .needs_material = 0, .law = HK "C = eta_n0",
+                    .ops = &o_lg_h_vel),
+    LAMMPS_GRANULAR(.model = "granular hertz", .damping = "mass_velocity", .n = 1.5, .m = 0.0, .param = "eta_n0",
+                    .param_unit = "1/s", .takes_e = 0, .needs_material = 0, .law = HK "C = eta_n0 M",
+                    .ops = &o_lg_h_mv),
+    LAMMPS_GRANULAR(.default_damping = 1, .model = "granular hertz", .damping = "viscoelastic", .n = 1.5, .m = 0.5,
+                    .param = "eta_n0", .param_unit = "1/(m s)", .takes_e = 0, .needs_material = 0,
+                    .law = HK "C = eta_n0 M sqrt(R)", .ops = &o_lg_h_ve),
+    LAMMPS_GRANULAR_TSUJI(.model = "granular hooke", .damping = "tsuji", .n = 1.0, .m = 0.0, .param = "e",
+                          .param_unit = "-", .takes_e = 1, .needs_material = 0,
+                          .law = LK TS ", knfac = kn: C = alpha(e) sqrt(M kn)", .ops = &o_lg_k_ts),
+    LAMMPS_GRANULAR(.model = "granular hooke", .damping = "velocity", .n = 1.0, .m = 0.0, .param = "eta_n0",
+                    .param_unit = "N s/m", .takes_e = 0, .needs_material = 0, .law = LK "C = eta_n0",
+                    .ops = &o_lg_k_vel),
+    LAMMPS_GRANULAR(.model = "granular hooke", .damping = "mass_velocity", .n = 1.0, .m = 0.0, .param = "eta_n0",
+                    .param_unit = "1/s", .takes_e = 0, .needs_material = 0, .law = LK "C = eta_n0 M",
+                    .ops = &o_lg_k_mv),
+    LAMMPS_GRANULAR(.default_damping = 1, .model = "granular hooke", .damping = "viscoelastic", .n = 1.0, .m = 0.5,
+                    .param = "eta_n0", .param_unit = "1/(m s)", .takes_e = 0, .needs_material = 0,
+                    .law = LK "eta = eta_n0 a M, a = sqrt(R delta): C = eta_n0 M sqrt(R)", .ops = &o_lg_k_ve),
     /* ---- LAMMPS 29 Sep 2021, pair_style gran/... (run here) ---- */
-    {"lammps", "gran/hooke", "", LMP_VT, LMP_V0, LMP_V1, 1.0, 0.0, "gamma_n", "1/s", 0, 0, 0, "limit_damping", 1,
-     "F = kn delta + M gamma_n delta' (kn in N/m): C = M gamma_n",
-     "src/GRANULAR/pair_gran_hooke.cpp:154-162, fix_wall_gran.cpp:796-798 (stable_29Sep2021_update2)", &o_lgran_hooke},
-    {"lammps", "gran/hooke/history", "", LMP_VT, LMP_V0, LMP_V1, 1.0, 0.0, "gamma_n", "1/s", 0, 0, 0, "limit_damping",
-     1, "F = kn delta + M gamma_n delta' (kn in N/m): C = M gamma_n",
-     "src/GRANULAR/pair_gran_hooke_history.cpp:237-245, fix_wall_gran.cpp:889-891 (stable_29Sep2021_update2)",
-     &o_lgran_hooke},
-    {"lammps", "gran/hertz/history", "", LMP_VT, LMP_V0, LMP_V1, 1.5, 0.5, "gamma_n", "1/(m s)", 0, 0, 0,
-     "limit_damping", 1,
-     "F = sqrt(R delta) (kn delta + M gamma_n delta') (kn in Pa): K = kn sqrt(R), C = M gamma_n sqrt(R)",
-     "src/GRANULAR/pair_gran_hertz_history.cpp:175-185, fix_wall_gran.cpp:1018-1023 (stable_29Sep2021_update2)",
-     &o_lgran_hertz},
+    LAMMPS_29SEP2021_GRAN(.model = "gran/hooke", .damping = "", .n = 1.0, .m = 0.0, .param = "gamma_n",
+                          .param_unit = "1/s", .takes_e = 0, .needs_material = 0,
+                          .law = "F = kn delta + M gamma_n delta' (kn in N/m): C = M gamma_n",
+                          .source = "src/GRANULAR/pair_gran_hooke.cpp:154-162, fix_wall_gran.cpp:796-798 "
+                                    "(stable_29Sep2021_update2)",
+                          .ops = &o_lgran_hooke),
+    LAMMPS_29SEP2021_GRAN(.model = "gran/hooke/history", .damping = "", .n = 1.0, .m = 0.0, .param = "gamma_n",
+                          .param_unit = "1/s", .takes_e = 0, .needs_material = 0,
+                          .law = "F = kn delta + M gamma_n delta' (kn in N/m): C = M gamma_n",
+                          .source = "src/GRANULAR/pair_gran_hooke_history.cpp:237-245, fix_wall_gran.cpp:889-891 "
+                                    "(stable_29Sep2021_update2)",
+                          .ops = &o_lgran_hooke),
+    LAMMPS_29SEP2021_GRAN(.model = "gran/hertz/history", .damping = "", .n = 1.5, .m = 0.5, .param = "gamma_n",
+                          .param_unit = "1/(m s)", .takes_e = 0, .needs_material = 0,
+                          .law = "F = sqrt(R delta) (kn delta + M gamma_n delta') (kn in Pa): K = kn sqrt(R), C = M "
+                                 "gamma_n sqrt(R)",
+                          .source = "src/GRANULAR/pair_gran_hertz_history.cpp:175-185, fix_wall_gran.cpp:1018-1023 "
+                                    "(stable_29Sep2021_update2)",
+                          .ops = &o_lgran_hertz),
     /* ---- later LAMMPS (formula only, not run here) ---- */
-    {"lammps", "granular hertz/material", "coeff_restitution", "17Apr2024 and later (formula only)", LMP_CR, 0, 1.5,
-     0.25, "e", "-", 1, 1, 0, "limit_damping", 0, HM CRH,
-     "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingCoeffRestitution; lammps/lammps PR #4068)", &o_ln_hm_cr},
-    {"lammps", "granular hertz", "coeff_restitution", "17Apr2024 and later (formula only)", LMP_CR, 0, 1.5, 0.25, "e",
-     "-", 1, 0, 0, "limit_damping", 0, HK CRH,
-     "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingCoeffRestitution; lammps/lammps PR #4068)", &o_ln_h_cr},
-    {"lammps", "granular hooke", "coeff_restitution", "17Apr2024 and later (formula only)", LMP_CR, 0, 1.0, 0.0, "e",
-     "-", 1, 0, 0, "limit_damping", 0, LK "eta = 2 |ln e| sqrt(M kn)/sqrt(pi^2 + ln^2 e) (exact under A)",
-     "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingCoeffRestitution; lammps/lammps PR #4068)", &o_ln_k_cr},
-    {"lammps", "granular hertz/material", "tsuji", "2Sep2026 and later, with sqrt 2 (formula only)", LMP_S2, 0, 1.5,
-     0.25, "e", "-", 1, 1, 0, "limit_damping", 0, HM TS2 ": C = sqrt(2) alpha(e) sqrt(M K)",
-     "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingTsuji::init, 2Sep2026: damp *= MY_SQRT2)", &o_ln_hm_ts2},
-    {"lammps", "granular hertz", "tsuji", "2Sep2026 and later, with sqrt 2 (formula only)", LMP_S2, 0, 1.5, 0.25, "e",
-     "-", 1, 0, 0, "limit_damping", 0, HK TS2 ": C = sqrt(2) alpha(e) sqrt(M K)",
-     "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingTsuji::init, 2Sep2026: damp *= MY_SQRT2)", &o_ln_h_ts2},
-    {"lammps", "granular hooke", "tsuji", "2Sep2026 and later, with sqrt 2 (formula only)", LMP_S2, 0, 1.0, 0.0, "e",
-     "-", 1, 0, 0, "limit_damping", 0, LK TS2 ": C = sqrt(2) alpha(e) sqrt(M kn)",
-     "src/GRANULAR/gran_sub_mod_damping.cpp (GranSubModDampingTsuji::init, 2Sep2026: damp *= MY_SQRT2)", &o_ln_k_ts2},
+    LAMMPS_COEFF_RESTITUTION(.model = "granular hertz/material", .damping = "coeff_restitution", .n = 1.5, .m = 0.25,
+                             .param = "e", .param_unit = "-", .takes_e = 1, .needs_material = 1, .law = HM CRH,
+                             .ops = &o_ln_hm_cr),
+    LAMMPS_COEFF_RESTITUTION(.model = "granular hertz", .damping = "coeff_restitution", .n = 1.5, .m = 0.25,
+                             .param = "e", .param_unit = "-", .takes_e = 1, .needs_material = 0, .law = HK CRH,
+                             .ops = &o_ln_h_cr),
+    LAMMPS_COEFF_RESTITUTION(.model = "granular hooke", .damping = "coeff_restitution", .n = 1.0, .m = 0.0,
+                             .param = "e", .param_unit = "-", .takes_e = 1, .needs_material = 0,
+                             .law = LK "eta = 2 |ln e| sqrt(M kn)/sqrt(pi^2 + ln^2 e) (exact under A)",
+                             .ops = &o_ln_k_cr),
+    LAMMPS_TSUJI_SQRT2(.model = "granular hertz/material", .damping = "tsuji", .n = 1.5, .m = 0.25, .param = "e",
+                       .param_unit = "-", .takes_e = 1, .needs_material = 1,
+                       .law = HM TS2 ": C = sqrt(2) alpha(e) sqrt(M K)", .ops = &o_ln_hm_ts2),
+    LAMMPS_TSUJI_SQRT2(.model = "granular hertz", .damping = "tsuji", .n = 1.5, .m = 0.25, .param = "e",
+                       .param_unit = "-", .takes_e = 1, .needs_material = 0,
+                       .law = HK TS2 ": C = sqrt(2) alpha(e) sqrt(M K)", .ops = &o_ln_h_ts2),
+    LAMMPS_TSUJI_SQRT2(.model = "granular hooke", .damping = "tsuji", .n = 1.0, .m = 0.0, .param = "e",
+                       .param_unit = "-", .takes_e = 1, .needs_material = 0,
+                       .law = LK TS2 ": C = sqrt(2) alpha(e) sqrt(M kn)", .ops = &o_ln_k_ts2),
     /* ---- LIGGGHTS-PUBLIC 3.8.0 (run here) ---- */
-    {"liggghts", "hertz", "", "3.8.0 (Debian 12)", 30800, 30899, 1.5, 0.25, "e", "-", 1, 1, 0, "limitForce", 1,
-     "F = (4/3) Y* sqrt(R delta) delta + gamma_n delta', S_n = 2 Y* sqrt(R delta), gamma_n = -2 sqrt(5/6) beta "
-     "sqrt(S_n M), beta = ln e/sqrt(ln^2 e + pi^2): K = (4/3) Y* sqrt(R), C = sqrt(5) |beta| sqrt(M K)",
-     "src/normal_model_hertz.h:211-258, global_properties.cpp:432, :539 (LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)",
-     &o_lig_hertz},
-    {"liggghts", "hooke", "", "3.8.0 (Debian 12)", 30800, 30899, 1.0, 0.0, "e", "-", 1, 1, 0, "limitForce", 1,
-     "F = kn delta + gamma_n delta', kn = (16/15) sqrt(R) Y* (15 M V^2/(16 sqrt(R) Y*))^(1/5) (V: "
-     "characteristicVelocity), gamma_n = sqrt(4 M kn/(1 + (pi/ln e)^2)): C = 2 |beta| sqrt(M K)",
-     "src/normal_model_hooke.h:236-289 (LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)", &o_lig_hooke},
-    {"liggghts", "hooke/stiffness", "", "3.8.0 (Debian 12)", 30800, 30899, 1.0, 0.0, "gamman", "1/s", 0, 0, 0,
-     "limitForce", 1, "F = kn delta + M gamman delta' (properties kn in N/m, gamman): C = M gamman",
-     "src/normal_model_hooke_stiffness.h:203-238, global_properties.cpp:741-807 (LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)",
-     &o_lig_hooke_st},
-    {"liggghts", "hooke/stiffness", "absolute_damping", "3.8.0 (Debian 12)", 30800, 30899, 1.0, 0.0, "gamman_abs",
-     "N s/m", 0, 0, 0, "limitForce", 1,
-     "absolute_damping on: F = kn delta + gamman_abs delta' (properties kn in N/m, gamman_abs): C = gamman_abs",
-     "src/normal_model_hooke_stiffness.h:203-238 (LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)", &o_lig_hooke_st_abs},
-    {"liggghts", "hertz/stiffness", "", "3.8.0 (Debian 12)", 30800, 30899, 1.5, 0.5, "gamman", "1/(m s)", 0, 0, 0,
-     "limitForce", 1,
-     "F = sqrt(R delta) (kn delta + M gamman delta') (properties kn in Pa, gamman): K = kn sqrt(R), C = M gamman "
-     "sqrt(R)",
-     "src/normal_model_hertz_stiffness.h:111-142 (LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)", &o_lig_hertz_st},
+    LIGGGHTS_3_8_0(.model = "hertz", .damping = "", .n = 1.5, .m = 0.25, .param = "e", .param_unit = "-", .takes_e = 1,
+                   .needs_material = 1,
+                   .law = "F = (4/3) Y* sqrt(R delta) delta + gamma_n delta', S_n = 2 Y* sqrt(R delta), gamma_n = -2 "
+                          "sqrt(5/6) beta sqrt(S_n M), beta = ln e/sqrt(ln^2 e + pi^2): K = (4/3) Y* sqrt(R), C = "
+                          "sqrt(5) |beta| sqrt(M K)",
+                   .source = "src/normal_model_hertz.h:211-258, global_properties.cpp:432, :539 (LIGGGHTS-PUBLIC "
+                             "3.8.0, 7c32dc4)",
+                   .ops = &o_lig_hertz),
+    LIGGGHTS_3_8_0(.model = "hooke", .damping = "", .n = 1.0, .m = 0.0, .param = "e", .param_unit = "-", .takes_e = 1,
+                   .needs_material = 1,
+                   .law = "F = kn delta + gamma_n delta', kn = (16/15) sqrt(R) Y* (15 M V^2/(16 sqrt(R) Y*))^(1/5) (V: "
+                          "characteristicVelocity), gamma_n = sqrt(4 M kn/(1 + (pi/ln e)^2)): C = 2 |beta| sqrt(M K)",
+                   .source = "src/normal_model_hooke.h:236-289 (LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)", .ops = &o_lig_hooke),
+    LIGGGHTS_3_8_0(.model = "hooke/stiffness", .damping = "", .n = 1.0, .m = 0.0, .param = "gamman",
+                   .param_unit = "1/s", .takes_e = 0, .needs_material = 0,
+                   .law = "F = kn delta + M gamman delta' (properties kn in N/m, gamman): C = M gamman",
+                   .source = "src/normal_model_hooke_stiffness.h:203-238, global_properties.cpp:741-807 "
+                             "(LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)",
+                   .ops = &o_lig_hooke_st),
+    LIGGGHTS_3_8_0(.model = "hooke/stiffness", .damping = "absolute_damping", .n = 1.0, .m = 0.0, .param = "gamman_abs",
+                   .param_unit = "N s/m", .takes_e = 0, .needs_material = 0,
+                   .law = "absolute_damping on: F = kn delta + gamman_abs delta' (properties kn in N/m, gamman_abs): C "
+                          "= gamman_abs",
+                   .source = "src/normal_model_hooke_stiffness.h:203-238 (LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)",
+                   .ops = &o_lig_hooke_st_abs),
+    LIGGGHTS_3_8_0(.model = "hertz/stiffness", .damping = "", .n = 1.5, .m = 0.5, .param = "gamman",
+                   .param_unit = "1/(m s)", .takes_e = 0, .needs_material = 0,
+                   .law = "F = sqrt(R delta) (kn delta + M gamman delta') (properties kn in Pa, gamman): K = kn "
+                          "sqrt(R), C = M gamman sqrt(R)",
+                   .source = "src/normal_model_hertz_stiffness.h:111-142 (LIGGGHTS-PUBLIC 3.8.0, 7c32dc4)",
+                   .ops = &o_lig_hertz_st),
     /* ---- YADE 2023.02a (run here) ---- */
-    {"yade", "mindlin", "en", "2023.02a (Debian 12)", 20230200, 20230299, 1.5, 0.25, "en", "-", 1, 1, 1, NULL, 1,
-     "Ip2_FrictMat_FrictMat_MindlinPhys(en): kno = (4/3) E* sqrt(R), F = kno delta^(3/2) + c_n delta', c_n = 2 beta_n "
-     "sqrt(M (3/2) kno delta^(1/2)), beta_n = sqrt(1/(1 - (1 + e)^2 exp(a(e))) - 1) with a(e) the degree-10 polynomial "
-     "of "
-     "Thornton et al. (2013) Eq. (B7); the total force is clamped at zero: C = 2 sqrt(3/2) beta_n sqrt(M K)",
-     "pkg/dem/HertzMindlin.cpp:22-110 (Ip2), :270-519 (Law2) (YADE 2023.02a, d081c80)", &o_yade_en},
-    {"yade", "mindlin", "en", "1.00.0 - 2022.01a (formula only)", 10000, 20220199, 1.5, 0.25, "en", "-", 1, 1, 1, NULL,
-     0,
-     "Ip2_FrictMat_FrictMat_MindlinPhys(en) before the Thornton conversion: beta_n = sqrt(5/6) |ln e|/sqrt(ln^2 e + "
-     "pi^2), c_n = 2 beta_n sqrt(M (3/2) kno delta^(1/2)), clamped at zero: C = sqrt(5) |beta| sqrt(M K)",
-     "pkg/dem/HertzMindlin.cpp (YADE 2022.01a; replaced by Thornton's (B6) in commit 8766c063f, 2023-01-25)",
-     &o_yade_old_en},
-    {"yade", "mindlin", "betan", "2023.02a (Debian 12)", 20230200, 20230299, 1.5, 0.25, "betan", "-", 0, 1, 1, NULL, 1,
-     "Ip2_FrictMat_FrictMat_MindlinPhys(betan): c_n = 2 betan sqrt(M (3/2) kno delta^(1/2)), clamped at zero: "
-     "C = 2 sqrt(3/2) betan sqrt(M K)",
-     "pkg/dem/HertzMindlin.cpp:107, :330-402 (YADE 2023.02a, d081c80)", &o_yade_betan},
-    {"yade", "viscel", "en", "2023.02a (Debian 12)", 20230200, 20230299, 1.0, 0.0, "en", "-", 1, 0, 1, NULL, 1,
-     "ViscElMat(tc, en): per contact kn = (pi^2 + ln^2 en) M'/tc^2, cn = -2 ln(en) M'/tc with M' = M (sphere-sphere) "
-     "or "
-     "m/2 (a wall of mass 0 takes the sphere's mass); F = kn delta + cn delta' clamped at zero",
-     "pkg/dem/ViscoelasticPM.cpp:66-170 (Law2), :172-340 (Ip2) (YADE 2023.02a, d081c80)", &o_yade_ve_en},
-    {"yade", "viscel", "cn", "2023.02a (Debian 12)", 20230200, 20230299, 1.0, 0.0, "cn", "N s/m", 0, 0, 1, NULL, 1,
-     "ViscElMat(kn, ks, cn, cs): the two bodies' constants in series, contact kn/2 and cn/2; F = (kn/2) delta + (cn/2) "
-     "delta' clamped at zero (kn: the material's, N/m)",
-     "pkg/dem/ViscoelasticPM.cpp:237-246, :333-340 (YADE 2023.02a, d081c80)", &o_yade_ve_cn},
+    YADE_2023_02A(.model = "mindlin", .damping = "en", .n = 1.5, .m = 0.25, .param = "en", .param_unit = "-",
+                  .takes_e = 1, .needs_material = 1,
+                  .law = "Ip2_FrictMat_FrictMat_MindlinPhys(en): kno = (4/3) E* sqrt(R), F = kno delta^(3/2) + c_n "
+                         "delta', c_n = 2 beta_n sqrt(M (3/2) kno delta^(1/2)), beta_n = sqrt(1/(1 - (1 + e)^2 "
+                         "exp(a(e))) - 1) with a(e) the degree-10 polynomial of Thornton et al. (2013) Eq. (B7); the "
+                         "total force is clamped at zero: C = 2 sqrt(3/2) beta_n sqrt(M K)",
+                  .source = "pkg/dem/HertzMindlin.cpp:22-110 (Ip2), :270-519 (Law2) (YADE 2023.02a, d081c80)",
+                  .ops = &o_yade_en),
+    YADE_BEFORE_2023(.model = "mindlin", .damping = "en", .n = 1.5, .m = 0.25, .param = "en", .param_unit = "-",
+                     .takes_e = 1, .needs_material = 1,
+                     .law = "Ip2_FrictMat_FrictMat_MindlinPhys(en) before the Thornton conversion: beta_n = sqrt(5/6) "
+                            "|ln e|/sqrt(ln^2 e + pi^2), c_n = 2 beta_n sqrt(M (3/2) kno delta^(1/2)), clamped at "
+                            "zero: C = sqrt(5) |beta| sqrt(M K)",
+                     .source = "pkg/dem/HertzMindlin.cpp (YADE 2022.01a; replaced by Thornton's (B6) in commit "
+                               "8766c063f, 2023-01-25)",
+                     .ops = &o_yade_old_en),
+    YADE_2023_02A(.model = "mindlin", .damping = "betan", .n = 1.5, .m = 0.25, .param = "betan", .param_unit = "-",
+                  .takes_e = 0, .needs_material = 1,
+                  .law = "Ip2_FrictMat_FrictMat_MindlinPhys(betan): c_n = 2 betan sqrt(M (3/2) kno delta^(1/2)), "
+                         "clamped at zero: C = 2 sqrt(3/2) betan sqrt(M K)",
+                  .source = "pkg/dem/HertzMindlin.cpp:107, :330-402 (YADE 2023.02a, d081c80)", .ops = &o_yade_betan),
+    YADE_2023_02A(.model = "viscel", .damping = "en", .n = 1.0, .m = 0.0, .param = "en", .param_unit = "-",
+                  .takes_e = 1, .needs_material = 0,
+                  .law = "ViscElMat(tc, en): per contact kn = (pi^2 + ln^2 en) M'/tc^2, cn = -2 ln(en) M'/tc with M' = "
+                         "M (sphere-sphere) or m/2 (a wall of mass 0 takes the sphere's mass); F = kn delta + cn "
+                         "delta' clamped at zero",
+                  .source = "pkg/dem/ViscoelasticPM.cpp:66-170 (Law2), :172-340 (Ip2) (YADE 2023.02a, d081c80)",
+                  .ops = &o_yade_ve_en),
+    YADE_2023_02A(.model = "viscel", .damping = "cn", .n = 1.0, .m = 0.0, .param = "cn", .param_unit = "N s/m",
+                  .takes_e = 0, .needs_material = 0,
+                  .law = "ViscElMat(kn, ks, cn, cs): the two bodies' constants in series, contact kn/2 and cn/2; F = "
+                         "(kn/2) delta + (cn/2) delta' clamped at zero (kn: the material's, N/m)",
+                  .source = "pkg/dem/ViscoelasticPM.cpp:237-246, :333-340 (YADE 2023.02a, d081c80)",
+                  .ops = &o_yade_ve_cn),
     /* ---- Project Chrono SMC (formula only: not in Debian 12; the step map: the engine registry, engines.h) ---- */
-    CHRONO_ENTRY("hertz", "", CH_VT, 40000, 1.5, 0.25, "e", "-", 1, 1,
+    CHRONO_ENTRY("hertz", "", CH_VT, "4.0.0", 40000, 1.5, 0.25, "e", "-", 1, 1,
                  "UseMaterialProperties(true), the default: S_n = 2 E* sqrt(R delta), k_n = (2/3) S_n, g_n = -2 "
                  "sqrt(5/6) beta sqrt(S_n M), beta = ln e/sqrt(ln^2 e + pi^2) with ln e >= ln(machine epsilon): "
                  "K = (4/3) E* sqrt(R), C = sqrt(5) |beta| sqrt(M K)" CH_RM,
                  CH_SRC(":94-113 (10.0.0), ChContactSMC.h:116-135 (9.0.1)"), o_chrono_hertz),
-    CHRONO_ENTRY("hooke", "", CH_VT, 40000, 1.0, 0.0, "e", "-", 1, 1,
+    CHRONO_ENTRY("hooke", "", CH_VT, "4.0.0", 40000, 1.0, 0.0, "e", "-", 1, 1,
                  "k_n = (16/15) sqrt(R) E* (M V^2/((16/15) sqrt(R) E*))^(1/5) (V: SetCharacteristicImpactVelocity, "
                  "default 1 m/s), g_n = sqrt(4 M k_n/(1 + (pi/ln e)^2)), ln e in [ln eps, ln(1 - eps)]: C = 2 |beta| "
                  "sqrt(M K)" CH_RM,
                  CH_SRC(":72-92 (10.0.0), ChContactSMC.h:94-114 (9.0.1)"), o_chrono_hooke),
-    CHRONO_ENTRY("flores", "", "6.0.0 - 10.0.0 (formula only; 5.0.x: no normal force)", 60000, 1.0, 0.0, "e", "-", 1, 1,
+    CHRONO_ENTRY("flores", "", "6.0.0 to 10.0.0 (5.0.x: no normal force)", "6.0.0", 60000, 1.0, 0.0, "e", "-", 1, 1,
                  "not implemented: ChSystemSMC::Flores falls through to Hooke (6.0.0 on; in 5.0.x the enum had no case "
                  "and the normal force was 0): the law of hooke" CH_RM,
                  CH_SRC(":72-73 (10.0.0), ChContactSMC.h:94-95 (9.0.1)"), o_chrono_hooke),
-    CHRONO_ENTRY("plaincoulomb", "", CH_VT, 40000, 1.5, 0.25, "e", "-", 1, 1,
+    CHRONO_ENTRY("plaincoulomb", "", CH_VT, "4.0.0", 40000, 1.5, 0.25, "e", "-", 1, 1,
                  "Hertz with sqrt(delta) for sqrt(R delta): K = (4/3) E*, C = sqrt(5) |beta| sqrt(M K) (no "
                  "radius)" CH_RM,
                  CH_SRC(":115-153 (10.0.0), ChContactSMC.h:137-175 (9.0.1)"), o_chrono_coulomb),
-    CHRONO_ENTRY("hertz", "gn", CH_VT, 40000, 1.5, 0.5, "gn", "1/(m^1.5 s)", 0, 0,
+    CHRONO_ENTRY("hertz", "gn", CH_VT, "4.0.0", 40000, 1.5, 0.5, "gn", "1/(m^1.5 s)", 0, 0,
                  "UseMaterialProperties(false): k_n = R sqrt(delta) kn, g_n = R sqrt(delta) M gn (R, not sqrt(R); kn "
                  "and gn the means of the two materials'): K = kn R, C = gn M R" CH_RM,
                  CH_SRC(":105-111 (10.0.0), ChContactSMC.h:127-133 (9.0.1)"), o_chrono_hertz_gn),
-    CHRONO_ENTRY("hooke", "gn", CH_VT, 40000, 1.0, 0.0, "gn", "1/s", 0, 0,
+    CHRONO_ENTRY("hooke", "gn", CH_VT, "4.0.0", 40000, 1.0, 0.0, "gn", "1/s", 0, 0,
                  "UseMaterialProperties(false): k_n = kn, g_n = M gn (kn in N/m): K = kn, C = gn M" CH_RM,
                  CH_SRC(":85-90 (10.0.0), ChContactSMC.h:107-112 (9.0.1)"), o_chrono_hooke_gn),
-    CHRONO_ENTRY("plaincoulomb", "gn", CH_VT, 40000, 1.5, 0.5, "gn", "N s/m^1.5", 0, 0,
+    CHRONO_ENTRY("plaincoulomb", "gn", CH_VT, "4.0.0", 40000, 1.5, 0.5, "gn", "N s/m^1.5", 0, 0,
                  "UseMaterialProperties(false): k_n = sqrt(delta) kn, g_n = sqrt(delta) gn (no mass, no radius; kn in "
                  "N/m^1.5): K = kn, C = gn" CH_RM,
                  CH_SRC(":123-127 (10.0.0), ChContactSMC.h:145-149 (9.0.1)"), o_chrono_coulomb_gn),
@@ -548,7 +662,7 @@ static const char *const debian_versions[] = {"29Sep2021", "3.8.0", "2023.02a", 
 
 const char *impactfit_dem_default_version(const char *code) {
   for (size_t i = 0; code && i < sizeof codes / sizeof codes[0]; i++)
-    if (strcmp(code, codes[i]) == 0)
+    if (strcasecmp(code, codes[i]) == 0)
       return debian_versions[i] ? debian_versions[i] : "10.0.0";
   return NULL;
 }
@@ -600,28 +714,94 @@ long impactfit_dem_version_key(const char *code, const char *version) {
   return 0;
 }
 
-static int known_code(const char *code) {
-  for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
-    if (strcmp(code, codes[i]) == 0)
-      return 1;
-  return 0;
+const char *impactfit_dem_code_name(const char *code) {
+  for (size_t i = 0; code && i < sizeof codes / sizeof codes[0]; i++)
+    if (strcasecmp(code, codes[i]) == 0)
+      return codes[i];
+  return NULL;
 }
 
-/* the distinct model names of a code (model NULL), or the damping options of one model, for messages */
-static void list_models(const char *code, long key, const char *model, char *buf, size_t size) {
+static int in_range(const impactfit_dem_model *md, long key) {
+  return impactfit_version_in_range(key, md->version_min, md->version_max);
+}
+
+int impactfit_dem_model_run_for(const impactfit_dem_model *md, const char *version) {
+  if (!md || !md->run_here)
+    return 0;
+  long key = impactfit_dem_version_key(md->code, version ? version : impactfit_dem_default_version(md->code));
+  return md->run_min && impactfit_version_in_range(key, md->run_min, md->run_max);
+}
+
+int impactfit_dem_model_uses_vchar(const impactfit_dem_model *md) { return md && md->ops->stiffness == ST_HOOKE_VCHAR; }
+
+/* the distinct model names of a code (model NULL), or the damping options of one model, for messages;
+ * into names[] (at most max) as well when given */
+static size_t list_models(const char *code, long key, const char *model, char *buf, size_t size, const char **names,
+                          size_t max) {
+  size_t count = 0;
   buf[0] = 0;
   for (size_t i = 0; i < impactfit_dem_model_count(); i++) {
     const impactfit_dem_model *md = &models[i];
-    if (strcmp(md->code, code) || (key && !((md->version_min == 0 || key >= md->version_min) &&
-                                            (md->version_max == 0 || key <= md->version_max))))
+    if (strcmp(md->code, code) || (key && !in_range(md, key)) || (model && strcmp(md->model, model)))
       continue;
-    if (model && strcmp(md->model, model))
-      continue;
+    const char *name = model ? md->damping : md->model;
     char one[160];
-    snprintf(one, sizeof one, "'%s'", model ? md->damping : md->model);
-    if (!strstr(buf, one))
-      appendf(buf, size, "%s%s", buf[0] ? ", " : "", one);
+    snprintf(one, sizeof one, "'%s'", name);
+    if (strstr(buf, one))
+      continue;
+    appendf(buf, size, "%s%s", buf[0] ? ", " : "", one);
+    if (names && count < max)
+      names[count++] = name;
   }
+  return count;
+}
+
+/* The model as the registry names it: exact or ignoring case, or a LAMMPS granular model given without
+ * "granular " (what one types after `pair_style granular`). NULL when none. */
+static const char *canonical_model(const char *code, const char *model) {
+  char alias[160];
+  snprintf(alias, sizeof alias, "granular %s", model);
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0; i < impactfit_dem_model_count(); i++)
+      if (!strcmp(models[i].code, code) && strcasecmp(models[i].model, pass ? alias : model) == 0)
+        return models[i].model;
+  return NULL;
+}
+
+/* " (did you mean 'x'?)" for the closest of names, or "" */
+static void did_you_mean(const char *word, const char *const *names, size_t n, char *buf, size_t size) {
+  const char *close = impactfit_closest_name(word, names, n);
+  if (close)
+    snprintf(buf, size, "; did you mean '%s'?", close);
+  else
+    buf[0] = 0;
+}
+
+/* The message for a version in no range of the model's entries: the ranges read and what to do. */
+static int version_not_read(const char *code, const char *version, const char *model, const char *damping, long key,
+                            impactfit_error *err) {
+  char vers[1024] = "";
+  const impactfit_dem_model *near = NULL;
+  long best = -1;
+  for (size_t i = 0; i < impactfit_dem_model_count(); i++) {
+    const impactfit_dem_model *md = &models[i];
+    if (strcmp(md->code, code) || strcmp(md->model, model) || (damping && *damping && strcmp(md->damping, damping)))
+      continue;
+    if (!strstr(vers, md->versions))
+      appendf(vers, sizeof vers, "%s%s", vers[0] ? " and " : "", md->versions);
+    long d = key < md->version_min ? md->version_min - key : md->version_max ? key - md->version_max : 0;
+    if (best < 0 || d < best)
+      best = d, near = md;
+  }
+  char file[256];
+  snprintf(file, sizeof file, "%s", near ? near->source : "");
+  file[strcspn(file, " :,;(")] = '\0';
+  return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                         "%s model '%s%s%s' was read for the versions %s; %s is not among them, so its force law is "
+                         "not known here. To use the law of the nearest version read, give the version %s (at your "
+                         "own risk: compare %s in your version's source)",
+                         code, model, damping && *damping ? " --damping " : "", damping ? damping : "", vers, version,
+                         near ? near->first_version : "", file);
 }
 
 int impactfit_dem_model_find(const char *code, const char *version, const char *model, const char *damping,
@@ -629,10 +809,15 @@ int impactfit_dem_model_find(const char *code, const char *version, const char *
   if (!out)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no output given");
   *out = NULL;
-  char list[2048];
-  if (!code || !known_code(code))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown DEM code '%s' (known: lammps, liggghts, yade, chrono)",
-                           code ? code : "");
+  char list[2048], hint[192];
+  const char *names[64];
+  const char *canon = impactfit_dem_code_name(code);
+  if (!canon) {
+    did_you_mean(code ? code : "", codes, sizeof codes / sizeof codes[0], hint, sizeof hint);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown DEM code '%s' (known: lammps, liggghts, yade, chrono)%s",
+                           code ? code : "", hint);
+  }
+  code = canon;
   if (!version || !*version)
     version = impactfit_dem_default_version(code);
   long key = impactfit_dem_version_key(code, version);
@@ -641,49 +826,60 @@ int impactfit_dem_model_find(const char *code, const char *version, const char *
                            "cannot read version '%s' of %s (e.g. 29Sep2021 or 2021-09-29 for LAMMPS, 3.8.0, 2023.02a)",
                            version, code);
   if (!model || !*model) {
-    list_models(code, key, NULL, list, sizeof list);
+    list_models(code, key, NULL, list, sizeof list, NULL, 0);
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no model given for %s %s (known: %s)", code, version, list);
   }
-  const impactfit_dem_model *any_version = NULL;
+  const char *mname = canonical_model(code, model);
+  if (!mname) {
+    size_t n = list_models(code, 0, NULL, list, sizeof list, names, 64);
+    did_you_mean(model, names, n, hint, sizeof hint);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown %s model '%s' (known: %s)%s", code, model,
+                           list[0] ? list : "none", hint);
+  }
+  /* the damping: as given (ignoring case), or the model's only or default one in this version */
+  const impactfit_dem_model *any_damping = NULL, *dflt = NULL, *only = NULL;
+  size_t options = 0;
   for (size_t i = 0; i < impactfit_dem_model_count(); i++) {
     const impactfit_dem_model *md = &models[i];
-    if (strcmp(md->code, code) || strcmp(md->model, model))
+    if (strcmp(md->code, code) || strcmp(md->model, mname))
       continue;
-    if (damping && *damping && strcmp(md->damping, damping))
-      continue;
-    if (!((md->version_min == 0 || key >= md->version_min) && (md->version_max == 0 || key <= md->version_max))) {
-      any_version = md;
+    if (damping && *damping) {
+      if (strcasecmp(md->damping, damping))
+        continue;
+      any_damping = md;
+      if (in_range(md, key)) {
+        *out = md;
+        return 0;
+      }
       continue;
     }
-    if ((!damping || !*damping) && *md->damping) {
-      list_models(code, key, model, list, sizeof list);
-      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s %s model '%s' needs a damping option (known: %s)", code,
-                             version, model, list);
-    }
-    *out = md;
+    if (!in_range(md, key))
+      continue;
+    options++;
+    only = md;
+    if (md->default_damping || (!*md->damping && !dflt)) /* the code's default, or the entry without an option */
+      dflt = md;
+  }
+  if (damping && *damping) {
+    if (any_damping)
+      return version_not_read(code, version, mname, any_damping->damping, key, err);
+    size_t n = list_models(code, 0, mname, list, sizeof list, names, 64);
+    did_you_mean(damping, names, n, hint, sizeof hint);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown damping option '%s' of %s model '%s' (known: %s)%s", damping,
+                           code, mname, list, hint);
+  }
+  if (options == 1 || dflt) {
+    *out = dflt ? dflt : only;
     return 0;
   }
-  if (any_version) {
-    char vers[1024] = "";
-    for (size_t i = 0; i < impactfit_dem_model_count(); i++)
-      if (!strcmp(models[i].code, code) && !strcmp(models[i].model, model) &&
-          (!damping || !*damping || !strcmp(models[i].damping, damping)))
-        appendf(vers, sizeof vers, "%s'%s'", vers[0] ? ", " : "", models[i].versions);
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s model '%s%s%s' is not known for version %s (known versions: %s)",
-                           code, model, damping && *damping ? " --damping " : "", damping ? damping : "", version,
-                           vers);
+  if (options > 1) {
+    size_t n = list_models(code, key, mname, list, sizeof list, names, 64);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "%s %s model '%s' needs a damping option: %s (e.g. --damping %s in the CLI, damping='%s' in "
+                           "Python)",
+                           code, version, mname, list, n ? names[0] : "", n ? names[0] : "");
   }
-  int model_known = 0;
-  for (size_t i = 0; i < impactfit_dem_model_count(); i++)
-    model_known |= !strcmp(models[i].code, code) && !strcmp(models[i].model, model);
-  if (model_known) {
-    list_models(code, key, model, list, sizeof list);
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown damping option '%s' of %s %s model '%s' (known: %s)",
-                           damping ? damping : "", code, version, model, list);
-  }
-  list_models(code, key, NULL, list, sizeof list);
-  return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown %s %s model '%s' (known: %s)", code, version, model,
-                         list[0] ? list : "none");
+  return version_not_read(code, version, mname, NULL, key, err);
 }
 
 /* ---------------------------------------------------------------- contacts */
@@ -897,6 +1093,7 @@ int impactfit_dem_forward_request(const impactfit_dem_request *req, double value
   ans->v_min = both ? req->v : req->v_min;
   ans->v_max = both ? req->v : req->v_max;
   ans->transition = (clamp < 0 ? md->clamp_default : clamp) ? impactfit_transition_C : impactfit_transition_A;
+  ans->speed_dependent = !scale_invariant(md);
   int st = impactfit_dem_forward(md, &c, clamp, value, req->v, &ans->e, err);
   if (!st)
     st = impactfit_dem_forward_range(md, &c, clamp, value, ans->v_min, ans->v_max,
@@ -928,7 +1125,7 @@ static int invert_e(const impactfit_dem_model *md, const impactfit_dem_contact *
     return st;
   if (elo > e) {
     if (md->ops->p_min > 0.0)
-      snprintf(why, size, "the smallest e it can give is %.6g (the code refuses %s <= %g)", elo, md->param,
+      snprintf(why, size, "the smallest e it can give is just above %.6g (the code refuses %s <= %g)", elo, md->param,
                md->ops->p_min);
     else
       snprintf(why, size, "the smallest e it can give is %.6g (typing %s -> 0)", elo, md->param);
@@ -1086,16 +1283,16 @@ static int solve_value(impactfit_inverse_workspace *ws, const impactfit_dem_mode
 /* The answer's note on where the value is exact (at every speed, or at v only with the spread of e). */
 static void exact_note(const impactfit_dem_model *md, const impactfit_dem_request *q, const contact_law *L,
                        impactfit_dem_answer *ans) {
-  if (L->invariant)
+  if (L->invariant) {
     snprintf(ans->note, sizeof ans->note,
-             "exact at every speed: this model's damping is scale-invariant "
-             "(m = (n - 1)/2), so e does not depend on v, K or M");
-  if (L->invariant && q->contact.geometry == IMPACTFIT_DEM_SPHERE_WALL && !strcmp(md->code, "lammps") &&
-      !strcmp(md->damping, "tsuji") && md->version_max == LMP_V1)
-    appendf(ans->note, sizeof ans->note,
-            "; LAMMPS 29Sep2021 fix wall/gran applies the tsuji conversion again at every run command "
-            "(fix_wall_gran.cpp:535-539): use one run, or damping velocity with the exact constant");
-  else if (q->v_min == q->v_max)
+             "exact at every speed (m = (n - 1)/2): this model's damping is scale-invariant, so e does not depend on "
+             "v, K or M");
+    if (q->contact.geometry == IMPACTFIT_DEM_SPHERE_WALL && !strcmp(md->code, "lammps") &&
+        !strcmp(md->damping, "tsuji") && md->version_min == LMP_V0)
+      appendf(ans->note, sizeof ans->note,
+              "; LAMMPS 29Sep2021 fix wall/gran applies the tsuji conversion again at every run command "
+              "(fix_wall_gran.cpp:535-539): use one run, or damping velocity with the exact constant");
+  } else if (q->v_min == q->v_max)
     snprintf(ans->note, sizeof ans->note,
              "exact at v = %.6g m/s only: with this model (n = %g, m = %g) e depends on the impact speed "
              "(give a speed range to see the spread)",
@@ -1223,8 +1420,10 @@ int impactfit_dem_suggest(impactfit_inverse_workspace *ws, const impactfit_dem_r
     for (size_t i = 0; i < impactfit_dem_model_count(); i++) {
       const impactfit_dem_model *o = &models[i];
       int flipped = pass & 1, want_invariant = pass < 2;
-      if ((o == md && !flipped) || strcmp(o->code, md->code) || o->version_min != md->version_min ||
-          o->version_max != md->version_max)
+      /* another model of the code that holds for every version md holds for */
+      int covers = (o->version_min == 0 || (md->version_min && o->version_min <= md->version_min)) &&
+                   (o->version_max == 0 || (md->version_max && o->version_max >= md->version_max));
+      if ((o == md && !flipped) || strcmp(o->code, md->code) || !covers)
         continue;
       impactfit_dem_request q = *req;
       if (!has_inputs(o, &q.contact) && o->n == md->n && isfinite(K0) && isnan(q.contact.kn)) {
@@ -1299,4 +1498,48 @@ int impactfit_dem_model_audit(const impactfit_dem_model *model, int clamp, doubl
   }
   res->e_mean_error = res->points ? sum / (double)res->points : 0.0;
   return 0;
+}
+
+const char *impactfit_dem_force_text(const impactfit_dem_model *md, char *buf, size_t size) {
+  if (!md || !buf || size == 0)
+    return buf;
+  char kd[32] = "K d", cd[32] = "C d'";
+  if (md->n != 1.0)
+    snprintf(kd, sizeof kd, "K d^%g", md->n);
+  if (md->m != 0.0)
+    snprintf(cd, sizeof cd, md->m == 1.0 ? "C d d'" : "C d^%g d'", md->m);
+  snprintf(buf, size, "F = %s + %s", kd, cd);
+  return buf;
+}
+
+int impactfit_dem_grid(impactfit_inverse_workspace *ws, const impactfit_dem_request *base, const double *x, size_t nx,
+                       int forward, const double *v, size_t nv, impactfit_dem_point_fn fn, void *ctx,
+                       impactfit_error *err) {
+  if (!base || !base->model || (nx && !x) || (nv && !v) || !fn)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no request, values, speeds or callback given");
+  impactfit_inverse_workspace *own = NULL;
+  if (!ws && !forward && !(ws = own = impactfit_inverse_alloc()))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+  int stop = 0;
+  for (size_t i = 0; i < nx && !stop; i++)
+    for (size_t j = 0; j < nv && !stop; j++) {
+      impactfit_dem_request q = *base;
+      q.v = v[j];
+      impactfit_error e1;
+      impactfit_error_clear(&e1);
+      int st;
+      if (forward) {
+        impactfit_dem_forward_answer fa;
+        memset(&fa, 0, sizeof fa);
+        st = impactfit_dem_forward_request(&q, x[i], &fa, &e1);
+        stop = fn(ctx, i * nv + j, &q, x[i], st, NULL, st ? NULL : &fa, &e1);
+      } else {
+        impactfit_dem_answer a;
+        q.e = x[i];
+        st = impactfit_dem_solve(ws, &q, &a, &e1);
+        stop = fn(ctx, i * nv + j, &q, x[i], st, st ? NULL : &a, NULL, &e1);
+      }
+    }
+  impactfit_inverse_free(own);
+  return stop ? IMPACTFIT__FAIL(err, IMPACTFIT_EINTR, "stopped") : 0;
 }

@@ -27,17 +27,35 @@ static double linear_log(double e) {
 }
 
 static const impactfit_dem_formula formulas[] = {
-    {"hertz-beta", "LIGGGHTS 3.8 hertz; Chrono SMC Hertz; LAMMPS coeff_restitution (2024 on)",
-     "c = -sqrt(5) beta sqrt(mass k), beta = ln e / sqrt(ln^2 e + pi^2), f = k d^(3/2) + c d^(1/4) d'", 1.5, 0.25, 0,
-     hertz_beta},
-    {"tsuji", "LAMMPS granular tsuji, 2Sep2026 on: with sqrt 2 (29Sep2021: without)",
-     "c = sqrt(2) (1.2728 - 4.2783 e + 11.087 e^2 - 22.348 e^3 + 27.467 e^4 - 18.022 e^5 + 4.8218 e^6) "
-     "sqrt(mass k), f = k d^(3/2) + c d^(1/4) d'",
-     1.5, 0.25, 0, tsuji},
-    {"flores", "Project Chrono multicore SMC ContactForceModel::Flores",
-     "lambda = 8 (1 - e) k / (5 e v), f = k d^(3/2) + lambda d^(3/2) d'", 1.5, 1.5, 1, flores},
-    {"linear-log", "MFiX DEM linear spring-dashpot (DES_ETAN); LAMMPS damping coeff_restitution (hooke)",
-     "c = 2 |ln e| sqrt(mass k) / sqrt(pi^2 + ln^2 e), f = k d + c d'", 1.0, 0.0, 0, linear_log},
+    {.name = "hertz-beta",
+     .codes = "LIGGGHTS 3.8 hertz; Chrono SMC Hertz; LAMMPS coeff_restitution (2024 on)",
+     .expression = "c = -sqrt(5) beta sqrt(mass k), beta = ln e / sqrt(ln^2 e + pi^2), f = k d^(3/2) + c d^(1/4) d'",
+     .n = 1.5,
+     .m = 0.25,
+     .hunt_crossley = 0,
+     .prefactor = hertz_beta},
+    {.name = "tsuji",
+     .codes = "LAMMPS granular tsuji, 2Sep2026 on: with sqrt 2 (29Sep2021: without)",
+     .expression = "c = sqrt(2) (1.2728 - 4.2783 e + 11.087 e^2 - 22.348 e^3 + 27.467 e^4 - 18.022 e^5 + 4.8218 e^6) "
+                   "sqrt(mass k), f = k d^(3/2) + c d^(1/4) d'",
+     .n = 1.5,
+     .m = 0.25,
+     .hunt_crossley = 0,
+     .prefactor = tsuji},
+    {.name = "flores",
+     .codes = "Project Chrono multicore SMC ContactForceModel::Flores",
+     .expression = "lambda = 8 (1 - e) k / (5 e v), f = k d^(3/2) + lambda d^(3/2) d'",
+     .n = 1.5,
+     .m = 1.5,
+     .hunt_crossley = 1,
+     .prefactor = flores},
+    {.name = "linear-log",
+     .codes = "MFiX DEM linear spring-dashpot (DES_ETAN); LAMMPS damping coeff_restitution (hooke)",
+     .expression = "c = 2 |ln e| sqrt(mass k) / sqrt(pi^2 + ln^2 e), f = k d + c d'",
+     .n = 1.0,
+     .m = 0.0,
+     .hunt_crossley = 0,
+     .prefactor = linear_log},
 };
 
 size_t impactfit_dem_formula_count(void) { return sizeof formulas / sizeof formulas[0]; }

@@ -593,7 +593,14 @@ static int fit_nonlinear(impactfit_fit_model *m, size_t n, const double *x, cons
     memcpy(a0, m->spec.start, p * sizeof *a0);
   else if ((st = auto_start(m, n, x, y, wt, a0, err)))
     return st;
-  fit_data d = {m, n, x, x2, y, 0, m->spec.ridge > 0.0 ? p : 0, sqrt((double)n) * m->spec.ridge};
+  fit_data d = {.m = m,
+                .n = n,
+                .x = x,
+                .x2 = x2,
+                .y = y,
+                .bad = 0,
+                .nridge = m->spec.ridge > 0.0 ? p : 0,
+                .ridge_w = sqrt((double)n) * m->spec.ridge};
   size_t nr = n + d.nridge; /* residuals */
   gsl_multifit_nlinear_fdf fdf;
   memset(&fdf, 0, sizeof fdf);
@@ -800,7 +807,7 @@ static int fit_minimax(impactfit_fit_model *m, size_t n, const double *x, const 
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
   for (size_t i = 0; i < 2 * n; i++)
     tol[i] = 1e-15;
-  mm_data d = {m, n, x, x2, y, 0};
+  mm_data d = {.m = m, .n = n, .x = x, .x2 = x2, .y = y, .domain = 0};
   double starts[2][IMPACTFIT_FIT_MAX_PARAMS], best[IMPACTFIT_FIT_MAX_PARAMS], tbest = HUGE_VAL;
   int nstarts = 1, evals = 0;
   memcpy(starts[0], res->value, p * sizeof(double));

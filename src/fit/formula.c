@@ -395,7 +395,7 @@ int impactfit__formula_create(const char *text, const char *const *names, size_t
     impactfit__formula_free(f);
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
   }
-  parser ps = {f, text, text, err, 0};
+  parser ps = {.f = f, .s = text, .p = text, .err = err, .st = 0};
   f->root = parse_expr(&ps);
   skip(&ps);
   if (f->root >= 0 && *ps.p)

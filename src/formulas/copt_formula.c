@@ -6,15 +6,15 @@
 #include "impactfit/formulas.h"
 
 static const impactfit_copt_formula poursina2020 = {
-    "poursina2020",
-    "M. Poursina, P. E. Nikravesh, Optimal damping coefficient for a class of continuous contact models, "
-    "Multibody System Dynamics 50 (2020) 169-195, doi:10.1007/s11044-020-09746-y",
-    {1.794, -2.306, 3.077, -1.48, 0.3331},
-    {1.285, 0.2553, -1.725},
-    1.0,
-    2.0,
-    {"Eq. (52)", 1.5, 1.95, -0.3},
-    {"Eq. (57)", 1.0, 1.4181, -0.44},
+    .name = "poursina2020",
+    .citation = "M. Poursina, P. E. Nikravesh, Optimal damping coefficient for a class of continuous contact models, "
+                "Multibody System Dynamics 50 (2020) 169-195, doi:10.1007/s11044-020-09746-y",
+    .alpha_coef = {1.794, -2.306, 3.077, -1.48, 0.3331},
+    .beta_coef = {1.285, 0.2553, -1.725},
+    .n_min = 1.0,
+    .n_max = 2.0,
+    .eq52 = {.label = "Eq. (52)", .n = 1.5, .alpha = 1.95, .beta = -0.3},
+    .eq57 = {.label = "Eq. (57)", .n = 1.0, .alpha = 1.4181, .beta = -0.44},
 };
 const impactfit_copt_formula *const impactfit_copt_formula_poursina2020 = &poursina2020;
 

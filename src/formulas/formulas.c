@@ -74,56 +74,85 @@ static int f_ramaswamy_humbert(double e, double *eps, impactfit_error *err) {
 }
 
 static const impactfit_formula formulas[] = {
-    {"hunt-crossley", "Hunt-Crossley (1975)", "3(1-e)/2",
-     "K. H. Hunt, F. R. E. Crossley, Coefficient of restitution interpreted as damping in vibroimpact, J. Appl. "
-     "Mech. 42(2) (1975) 440-445",
-     f_hunt_crossley},
-    {"herbert-mcwhannell", "Herbert-McWhannell (1977)", "6(1-e)/((2e-1)^2+3)",
-     "R. G. Herbert, D. C. McWhannell, Shape and frequency composition of pulses from an impact pair, J. Eng. Ind. "
-     "99(3) (1977) 513-518",
-     f_herbert_mcwhannell},
-    {"lee-wang", "Lee-Wang (1983)", "3(1-e)/4",
-     "T. W. Lee, A. C. Wang, On the dynamics of intermittent-motion mechanisms, Part 1: dynamic model and "
-     "response, J. Mech. Transm. Autom. Des. 105(3) (1983) 534-540",
-     f_lee_wang},
-    {"lankarani-nikravesh", "Lankarani-Nikravesh (1990)", "3(1-e^2)/4",
-     "H. M. Lankarani, P. E. Nikravesh, A contact force model with hysteresis damping for impact analysis of "
-     "multibody systems, J. Mech. Des. 112(3) (1990) 369-376",
-     f_lankarani_nikravesh},
-    {"gonthier", "Gonthier et al. (2004)", "(1-e^2)/e",
-     "Y. Gonthier, J. McPhee, C. Lange, J.-C. Piedboeuf, A regularized contact model with asymmetric damping and "
-     "dwell-time dependent friction, Multibody Syst. Dyn. 11(3) (2004) 209-233 (the closed approximation "
-     "d = 1 - e^2 of their exact relation, as the reviews quote it)",
-     f_gonthier},
-    {"zhiying-qishao", "Zhiying-Qishao (2006)", "3(1-e^2) exp(2(1-e))/4",
-     "Q. Zhiying, L. Qishao, Analysis of impact process based on restitution coefficient, J. Dyn. Control 4 "
-     "(2006) 294-298",
-     f_zhiying_qishao},
-    {"flores", "Flores et al. (2011)", "8(1-e)/(5e)",
-     "P. Flores, M. Machado, M. T. Silva, J. M. Martins, On the continuous contact force models for soft "
-     "materials in multibody dynamics, Multibody Syst. Dyn. 25(3) (2011) 357-375; the same form in K. Ye, L. Li, "
-     "H. Zhu, Earthq. Eng. Struct. Dyn. 38(9) (2009) 1135-1142",
-     f_flores},
-    {"hu-guo", "Hu-Guo (2015)", "3(1-e)/(2e)",
-     "S. Hu, X. Guo, A dissipative contact force model for impact analysis in multibody dynamics, Multibody "
-     "Syst. Dyn. 35(2) (2015) 131-151",
-     f_hu_guo},
-    {"zhang-2020", "Zhang et al. (2020)", "3(1-e)/(2 alpha e), alpha = 0.6181 exp(-3.52 e) + 0.899 exp(0.09025 e)",
-     "J. Zhang, W. Li, L. Zhao, G. He, A continuous contact force model for impact analysis in "
-     "multibody dynamics, Mech. Mach. Theory 153 (2020) 103946; as written in J. Zhang et al., "
-     "Mech. Syst. Signal Process. 159 (2021) 107808, Eqs. (48), (53) with m = n",
-     f_zhang_2020},
-    {"ramaswamy-humbert", "Ramaswamy-Humbert",
-     "(3+2p)(1-e^2)/(2e) / ((3+2p)/(3-2p) + e), p = 1.381 (exp(-0.451 e) - exp(-0.451))",
-     "D. A. Ramaswamy, J. S. Humbert, A continuous contact force model for highly damped impacts of "
-     "arbitrary material and geometry (extended abstract), Eq. (6)",
-     f_ramaswamy_humbert},
-    {"exact", "exact relation", "(1+eps)/(1-e eps) = exp(eps(1+e)), solved exactly",
-     "the phase-plane first integral of D. W. Marhefka, D. E. Orin, IEEE Trans. Syst. Man Cybern. A 29(6) (1999) "
-     "566-572 and W. J. Stronge, Impact Mechanics (2000); written as a relation between e and d = e eps by "
-     "Y. Gonthier et al., Multibody Syst. Dyn. 11(3) (2004) 209-233; in closed form (Lambert W) by A. S. "
-     "Carvalho, J. M. Martins, Mech. Mach. Theory (2019)",
-     f_exact},
+    {.name = "hunt-crossley",
+     .label = "Hunt-Crossley (1975)",
+     .expression = "3(1-e)/2",
+     .citation = "K. H. Hunt, F. R. E. Crossley, Coefficient of restitution interpreted as damping in vibroimpact, J. "
+                 "Appl. "
+                 "Mech. 42(2) (1975) 440-445",
+     .eps = f_hunt_crossley},
+    {.name = "herbert-mcwhannell",
+     .label = "Herbert-McWhannell (1977)",
+     .expression = "6(1-e)/((2e-1)^2+3)",
+     .citation = "R. G. Herbert, D. C. McWhannell, Shape and frequency composition of pulses from an impact pair, J. "
+                 "Eng. Ind. "
+                 "99(3) (1977) 513-518",
+     .eps = f_herbert_mcwhannell},
+    {.name = "lee-wang",
+     .label = "Lee-Wang (1983)",
+     .expression = "3(1-e)/4",
+     .citation = "T. W. Lee, A. C. Wang, On the dynamics of intermittent-motion mechanisms, Part 1: dynamic model and "
+                 "response, J. Mech. Transm. Autom. Des. 105(3) (1983) 534-540",
+     .eps = f_lee_wang},
+    {.name = "lankarani-nikravesh",
+     .label = "Lankarani-Nikravesh (1990)",
+     .expression = "3(1-e^2)/4",
+     .citation = "H. M. Lankarani, P. E. Nikravesh, A contact force model with hysteresis damping for impact analysis "
+                 "of "
+                 "multibody systems, J. Mech. Des. 112(3) (1990) 369-376",
+     .eps = f_lankarani_nikravesh},
+    {.name = "gonthier",
+     .label = "Gonthier et al. (2004)",
+     .expression = "(1-e^2)/e",
+     .citation = "Y. Gonthier, J. McPhee, C. Lange, J.-C. Piedboeuf, A regularized contact model with asymmetric "
+                 "damping and "
+                 "dwell-time dependent friction, Multibody Syst. Dyn. 11(3) (2004) 209-233 (the closed approximation "
+                 "d = 1 - e^2 of their exact relation, as the reviews quote it)",
+     .eps = f_gonthier},
+    {.name = "zhiying-qishao",
+     .label = "Zhiying-Qishao (2006)",
+     .expression = "3(1-e^2) exp(2(1-e))/4",
+     .citation = "Q. Zhiying, L. Qishao, Analysis of impact process based on restitution coefficient, J. Dyn. Control "
+                 "4 "
+                 "(2006) 294-298",
+     .eps = f_zhiying_qishao},
+    {.name = "flores",
+     .label = "Flores et al. (2011)",
+     .expression = "8(1-e)/(5e)",
+     .citation = "P. Flores, M. Machado, M. T. Silva, J. M. Martins, On the continuous contact force models for soft "
+                 "materials in multibody dynamics, Multibody Syst. Dyn. 25(3) (2011) 357-375; the same form in K. Ye, "
+                 "L. Li, "
+                 "H. Zhu, Earthq. Eng. Struct. Dyn. 38(9) (2009) 1135-1142",
+     .eps = f_flores},
+    {.name = "hu-guo",
+     .label = "Hu-Guo (2015)",
+     .expression = "3(1-e)/(2e)",
+     .citation = "S. Hu, X. Guo, A dissipative contact force model for impact analysis in multibody dynamics, "
+                 "Multibody "
+                 "Syst. Dyn. 35(2) (2015) 131-151",
+     .eps = f_hu_guo},
+    {.name = "zhang-2020",
+     .label = "Zhang et al. (2020)",
+     .expression = "3(1-e)/(2 alpha e), alpha = 0.6181 exp(-3.52 e) + 0.899 exp(0.09025 e)",
+     .citation = "J. Zhang, W. Li, L. Zhao, G. He, A continuous contact force model for impact analysis in "
+                 "multibody dynamics, Mech. Mach. Theory 153 (2020) 103946; as written in J. Zhang et al., "
+                 "Mech. Syst. Signal Process. 159 (2021) 107808, Eqs. (48), (53) with m = n",
+     .eps = f_zhang_2020},
+    {.name = "ramaswamy-humbert",
+     .label = "Ramaswamy-Humbert",
+     .expression = "(3+2p)(1-e^2)/(2e) / ((3+2p)/(3-2p) + e), p = 1.381 (exp(-0.451 e) - exp(-0.451))",
+     .citation = "D. A. Ramaswamy, J. S. Humbert, A continuous contact force model for highly damped impacts of "
+                 "arbitrary material and geometry (extended abstract), Eq. (6)",
+     .eps = f_ramaswamy_humbert},
+    {.name = "exact",
+     .label = "exact relation",
+     .expression = "(1+eps)/(1-e eps) = exp(eps(1+e)), solved exactly",
+     .citation = "the phase-plane first integral of D. W. Marhefka, D. E. Orin, IEEE Trans. Syst. Man Cybern. A 29(6) "
+                 "(1999) "
+                 "566-572 and W. J. Stronge, Impact Mechanics (2000); written as a relation between e and d = e eps by "
+                 "Y. Gonthier et al., Multibody Syst. Dyn. 11(3) (2004) 209-233; in closed form (Lambert W) by A. S. "
+                 "Carvalho, J. M. Martins, Mech. Mach. Theory (2019)",
+     .eps = f_exact},
 };
 
 #define NFORMULAS (sizeof formulas / sizeof formulas[0])

@@ -163,7 +163,7 @@ int impactfit_cjb_coefficients(double alpha, double beta, double gtil, impactfit
   gsl_integration_qaws_table *tQ = gsl_integration_qaws_table_alloc(0.0, -0.5, 0, 0);
   int st = (w && tI && tQ) ? 0 : IMPACTFIT_ENOMEM;
   if (!st) {
-    cjb_ctx ctx = {alpha, beta, gtil, c.u_m, 1};
+    cjb_ctx ctx = {.a = alpha, .b = beta, .g = gtil, .um = c.u_m, .sq = 1};
     gsl_function F = {cjb_integrand, &ctx};
     double abserr, I2, Q;
     int g1 = gsl_integration_qaws(&F, 0.0, c.u_m, tI, 1e-14, 1e-12, 200, w, &I2, &abserr);

@@ -143,7 +143,7 @@ static int eps_grid_make(const impactfit_hc_rh_fit_params *p, eps_grid *g, impac
 }
 
 static int rh_stats(double alpha, double beta, const eps_grid *g, impactfit_hc_eps_stats *out, impactfit_error *err) {
-  impactfit_hc_eps_stats s = {0.0, 0.0, 0.0, g->e[0], g->n};
+  impactfit_hc_eps_stats s = {.max = 0.0, .mean = 0.0, .rms = 0.0, .e_at_max = g->e[0], .points = g->n};
   double sum = 0.0, sum2 = 0.0;
   for (size_t i = 0; i < g->n; i++) {
     double f;
@@ -477,7 +477,8 @@ int impactfit__dtau_error(impactfit_impact_workspace *ws, impactfit__dtau_fn fn,
   int st = dtau_grid_make(ws, p, &g, err);
   if (st)
     return st;
-  impactfit_hc_dtau_stats s = {0.0, 0.0, 0.0, g.eps[0], g.nn[0], g.n};
+  impactfit_hc_dtau_stats s = {
+      .max = 0.0, .mean = 0.0, .rms = 0.0, .eps_at_max = g.eps[0], .n_at_max = g.nn[0], .points = g.n};
   double sum = 0.0, sum2 = 0.0;
   for (size_t k = 0; k < g.n; k++) {
     double r = fabs(fn(g.eps[k], g.nn[k], ctx) - g.dtau[k]) / g.dtau[k];

@@ -12,10 +12,24 @@
 enum { P_E, P_K, P_V, P_COUNT };
 
 static const impactfit_sweep_param params[P_COUNT] = {
-    {"e", 0.0, 0.0, 1.0, IMPACTFIT_SWEEP_REQUIRED | IMPACTFIT_SWEEP_MIN_EXCLUSIVE,
-     "coefficient of restitution, 0 < e <= 1"},
-    {"k", 1.0, 0.0, HUGE_VAL, IMPACTFIT_SWEEP_MIN_EXCLUSIVE, "stiffness, N/m^n (for lambda)"},
-    {"v", 1.0, 0.0, HUGE_VAL, IMPACTFIT_SWEEP_MIN_EXCLUSIVE, "approach velocity, m/s (for lambda)"},
+    {.name = "e",
+     .def = 0.0,
+     .min = 0.0,
+     .max = 1.0,
+     .flags = IMPACTFIT_SWEEP_REQUIRED | IMPACTFIT_SWEEP_MIN_EXCLUSIVE,
+     .help = "coefficient of restitution, 0 < e <= 1"},
+    {.name = "k",
+     .def = 1.0,
+     .min = 0.0,
+     .max = HUGE_VAL,
+     .flags = IMPACTFIT_SWEEP_MIN_EXCLUSIVE,
+     .help = "stiffness, N/m^n (for lambda)"},
+    {.name = "v",
+     .def = 1.0,
+     .min = 0.0,
+     .max = HUGE_VAL,
+     .flags = IMPACTFIT_SWEEP_MIN_EXCLUSIVE,
+     .help = "approach velocity, m/s (for lambda)"},
 };
 
 enum { O_EPS, O_LAMBDA, O_COUNT };

@@ -52,12 +52,27 @@
 
 /* ---- transition conditions ---------------------------------------------------------------- */
 
-static const impactfit_transition tr_A = {"A", "contact while delta > 0 (a tensile force may act at the end)", 0, 0, 0};
-static const impactfit_transition tr_B = {"B", "contact while the element force is positive (starts before touching)",
-                                          1, 1, 0};
-static const impactfit_transition tr_C = {"C", "starts at delta = 0, ends when the element force falls to zero", 0, 1,
-                                          0};
-static const impactfit_transition tr_D = {"D", "as C; the element relaxes by itself after separation", 0, 1, 1};
+static const impactfit_transition tr_A = {.name = "A",
+                                          .summary = "contact while delta > 0 (a tensile force may act at the end)",
+                                          .start_on_force = 0,
+                                          .end_on_force = 0,
+                                          .relax_element = 0};
+static const impactfit_transition tr_B = {.name = "B",
+                                          .summary = "contact while the element force is positive (starts before "
+                                                     "touching)",
+                                          .start_on_force = 1,
+                                          .end_on_force = 1,
+                                          .relax_element = 0};
+static const impactfit_transition tr_C = {.name = "C",
+                                          .summary = "starts at delta = 0, ends when the element force falls to zero",
+                                          .start_on_force = 0,
+                                          .end_on_force = 1,
+                                          .relax_element = 0};
+static const impactfit_transition tr_D = {.name = "D",
+                                          .summary = "as C; the element relaxes by itself after separation",
+                                          .start_on_force = 0,
+                                          .end_on_force = 1,
+                                          .relax_element = 1};
 const impactfit_transition *const impactfit_transition_A = &tr_A;
 const impactfit_transition *const impactfit_transition_B = &tr_B;
 const impactfit_transition *const impactfit_transition_C = &tr_C;
@@ -558,7 +573,7 @@ static int locate(impactfit_impact_workspace *ws, seg *sg, int ev, double a, dou
                   double *s) {
   if (ev != EV_FD && ga * gb < 0.0)
     return locate_newton(ws, sg, ev, a, b, ga, gb, s);
-  root_ctx rc = {ws, sg, ev, 0, a, b, ga, gb};
+  root_ctx rc = {.ws = ws, .sg = sg, .ev = ev, .status = 0, .a = a, .b = b, .ga = ga, .gb = gb};
   gsl_function F = {root_fn, &rc};
   /* The bracket's values on the segment itself (a series piece's first point and the integrator
    * state it starts from can differ in the last bit): if they no longer straddle zero, the event is
@@ -1376,7 +1391,7 @@ static int next_start(impactfit_impact_workspace *ws, const scaled_problem *P, d
                       int *kind, double *t_next, double *x_next, double *v_next, double *element) {
   const impactfit__sys *S = &ws->sys;
   double g = S->gamma;
-  flight F = {S, xs, vs, P->tr->relax_element, 0};
+  flight F = {.S = S, .xs = xs, .vs = vs, .relax = P->tr->relax_element, .which = 0};
   double d = 0.0;
   *element = 0.0;
   if (P->tr->start_on_force) {
@@ -1465,7 +1480,11 @@ static int solve(impactfit_impact_workspace *ws, const impactfit_impact_params *
     return IMPACTFIT__FAIL(err, st, "cannot set the integrator tolerance %g", p->rtol);
   /* the creep towards δ = 0 under heavy damping takes a time ∝ ζ (at δ' ≈ −v/ε for Hunt–Crossley) */
   double t_bound = (p->t_max > 0.0) ? p->t_max : 1e4 * fmax(1.0, zeta);
-  scaled_problem P = {p->transition, p->rtol, t_bound, p->series, p->locate_extrema};
+  scaled_problem P = {.tr = p->transition,
+                      .rtol = p->rtol,
+                      .t_bound = t_bound,
+                      .series = p->series,
+                      .locate_extrema = p->locate_extrema};
   long steps = 0;
   ws->n_contacts = 0;
 
@@ -1523,7 +1542,11 @@ static int solve(impactfit_impact_workspace *ws, const impactfit_impact_params *
   /* Samples after the last contact: free flight (and the relaxing element under D). */
   if (ws->hook && ws->n_contacts > 0 && ws->contacts[ws->n_contacts - 1].ended) {
     impactfit_contact *last = &ws->contacts[ws->n_contacts - 1];
-    flight F = {S, last->delta_end / d0, -last->v_out / p->v, p->transition->relax_element, 0};
+    flight F = {.S = S,
+                .xs = last->delta_end / d0,
+                .vs = -last->v_out / p->v,
+                .relax = p->transition->relax_element,
+                .which = 0};
     emit_flight(ws, last->t_end / T, &F, INFINITY);
   }
   memset(res, 0, sizeof *res);
@@ -1576,7 +1599,16 @@ int impactfit_impact_trace(impactfit_impact_workspace *ws, const impactfit_impac
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory for %zu trace points", points);
   for (size_t i = 0; i < points; i++)
     times[i] = span * (double)i / (double)(points - 1);
-  impactfit__sample_hook hk = {times, points, 0, t_last, fn, ctx, d0, T, Fs, 0};
+  impactfit__sample_hook hk = {.times = times,
+                               .count = points,
+                               .next = 0,
+                               .t_end = t_last,
+                               .fn = fn,
+                               .ctx = ctx,
+                               .delta_m0 = d0,
+                               .time_scale = T,
+                               .force_scale = Fs,
+                               .status = 0};
   ws->hook = &hk;
   st = solve(ws, p, res ? res : &r1, err);
   ws->hook = NULL;

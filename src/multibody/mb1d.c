@@ -216,7 +216,7 @@ int impactfit_mb1d_roller(int case_no, const impactfit_transition *tr, impactfit
   sys->mass[0] = 2000.0; /* drum m2 */
   sys->mass[1] = 1000.0; /* frame m3 */
   sys->n_links = 1;
-  sys->link[0] = (impactfit_mb1d_link){0, 1, 1e6, 1e4, 0.5};
+  sys->link[0] = (impactfit_mb1d_link){.i = 0, .j = 1, .k = 1e6, .c = 1e4, .d = 0.5};
   sys->g = 9.81;
   sys->excited = 0;
   sys->f_amp = 58.8e3;
@@ -327,7 +327,7 @@ int impactfit_mb1d_equilibrium(const impactfit_mb1d_system *S, impactfit_mb1d_st
   }
   {
     eq_ctx ctx = {S};
-    gsl_multiroot_function_fdf F = {eq_f, eq_df, eq_fdf, (size_t)N, &ctx};
+    gsl_multiroot_function_fdf F = {.f = eq_f, .df = eq_df, .fdf = eq_fdf, .n = (size_t)N, .params = &ctx};
     gsl_multiroot_fdfsolver_set(sol, &F, x);
     double fscale = W + S->f_amp + 1.0;
     int conv = 0;

@@ -90,6 +90,37 @@ static void check_embedded(report *r, const char *src, const char *name) {
 
 static const char *verdict_text(int v) { return v == 1 ? "holds" : v == 0 ? "does not hold" : "-"; }
 
+enum { FIGURE_WIDTH = 66 };
+
+/* One row of the text table; a figure's text longer than its column goes on at a word boundary on
+ * the next lines (never cut inside a word). */
+static void print_row(const char *topic, const char *what, const char *claimed, const char *measured,
+                      const char *verdict, const char *status) {
+  size_t len = strlen(what), cut = len;
+  if (len > FIGURE_WIDTH) {
+    cut = FIGURE_WIDTH;
+    while (cut > 0 && what[cut] != ' ')
+      cut--;
+    if (cut == 0)
+      cut = FIGURE_WIDTH;
+  }
+  printf("%-14s %-*.*s %12s %12s %-14s %s\n", topic, FIGURE_WIDTH, (int)cut, what, claimed, measured, verdict, status);
+  for (const char *p = what + cut; *p;) {
+    while (*p == ' ')
+      p++;
+    size_t rest = strlen(p), n = rest;
+    if (rest > FIGURE_WIDTH) {
+      n = FIGURE_WIDTH;
+      while (n > 0 && p[n] != ' ')
+        n--;
+      if (n == 0)
+        n = FIGURE_WIDTH;
+    }
+    printf("%-14s %.*s\n", "", (int)n, p);
+    p += n;
+  }
+}
+
 /* Reads the expectations of one topic (not when they are to be rewritten). 0 or CLI_INPUT (printed). */
 static int read_expectations(const char *path, int write, expectations *x) {
   int ini_rc = write ? 0 : ini_parse(path, expect_handler, x);
@@ -135,7 +166,7 @@ static int check_claim(const claim *c, const expectations *x, const char *path, 
     else
       snprintf(cl, sizeof cl, "%.4g%s", c->claimed, c->unit);
     snprintf(me, sizeof me, "%.4g%s", c->measured, c->unit);
-    printf("%-14s %-66.66s %12s %12s %-14s %s\n", c->topic, c->what, cl, me, verdict_text(c->verdict), status);
+    print_row(c->topic, c->what, cl, me, verdict_text(c->verdict), status);
   }
   return ok;
 }
@@ -156,7 +187,7 @@ static int print_targets(const report *r, int json) {
       cli_json_str(&j, "detail", detail);
       cli_json_end(&j);
     } else {
-      printf("%-14s %-66.66s %12s %12s %-14s %s\n", tp, what, "target", "", ok ? "met" : "MISSED", detail);
+      print_row(tp, what, "target", "", ok ? "met" : "MISSED", detail);
     }
   }
   return missed;
@@ -171,7 +202,7 @@ static int check_topic(size_t t, const impactfit_report_options *opt, int *heade
   if (!r)
     return CLI_INPUT;
   report_set_topic(r, name);
-  topic_opts o = {opt->src, NULL, 0, 1, NULL, NULL};
+  topic_opts o = {.srcdir = opt->src, .check = 1};
   int rc = report_topic_run(t, &o, r);
   if (rc) {
     report_discard(r);
@@ -179,7 +210,12 @@ static int check_topic(size_t t, const impactfit_report_options *opt, int *heade
   }
   check_embedded(r, opt->src, name);
   if (!*header) {
-    printf("%-14s %-66s %12s %12s %-14s %s\n", "topic", "figure", "claimed", "measured", "verdict", "expectation");
+    printf("# verdict: the published claim as measured here (\"does not hold\" is a finding, not a failure);\n"
+           "# expectation: impactfit's own check, the figure against the committed one in tests/published/\n"
+           "# (FAIL fails the command). measured: on check's coarse grids; `impactfit reproduce` measures the\n"
+           "# same figures on the full grids quoted in README and the report.\n");
+    printf("%-14s %-*s %12s %12s %-14s %s\n", "topic", FIGURE_WIDTH, "figure", "claimed", "coarse", "verdict",
+           "expectation");
     *header = 1;
   }
   char path[4096];

@@ -380,8 +380,8 @@ void report_claim_json(struct cli_json *j, const claim *c, const char *no_verdic
   cli_json_str(j, "id", c->id);
   cli_json_str(j, "source", c->source);
   cli_json_str(j, "what", c->what);
-  cli_json_num(j, "claimed", c->claimed);
-  cli_json_num(j, "measured", c->measured);
+  cli_json_num_g17(j, "claimed", c->claimed);
+  cli_json_num_g17(j, "measured", c->measured);
   cli_json_str(j, "unit", c->unit);
   cli_json_str(j, "verdict", c->verdict == 1 ? "holds" : c->verdict == 0 ? "does not hold" : no_verdict);
   cli_json_str(j, "how", c->how);

@@ -78,7 +78,7 @@ int impactfit_report_run(const impactfit_report_options *opt) {
   cli_progress prog;
   size_t ntopics = only ? 1 : sizeof topics / sizeof topics[0], done = 0;
   cli_progress_start(&prog, "reproduce", "topics", ntopics, 0, quiet);
-  topic_opts o = {src, out, quick, 0, quiet ? NULL : stderr, &prog};
+  topic_opts o = {.srcdir = src, .outdir = out, .quick = quick, .log = quiet ? NULL : stderr, .progress = &prog};
   double t0 = omp_get_wtime(), c0 = cpu_seconds();
   for (size_t i = 0; i < sizeof topics / sizeof topics[0]; i++) {
     if (only && strcmp(topics[i].name, only) != 0)

@@ -72,7 +72,12 @@ int report_sweep_variant(const impactfit_sweep *full, const char *label, const c
   for (size_t i = 0; i < n; i++) {
     const impactfit_sweep_axis *ax = impactfit_sweep_get_axis(full, i);
     int resample = strcmp(ax->name, axis) == 0;
-    axes[i] = (report_axis){ax->name, ax->kind, ax->start, ax->stop, resample ? count : ax->count, ax->values};
+    axes[i] = (report_axis){.name = ax->name,
+                            .kind = ax->kind,
+                            .start = ax->start,
+                            .stop = ax->stop,
+                            .count = resample ? count : ax->count,
+                            .values = ax->values};
     if (resample && ax->kind == IMPACTFIT_AXIS_LIST && !st) {
       st = IMPACTFIT_EINVAL;
       if (err) {

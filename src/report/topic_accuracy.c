@@ -32,8 +32,13 @@
 /* ---- the two sweep problems: one case per seed ------------------------------------------------- */
 
 static const impactfit_sweep_param case_params[] = {
-    {"seed", 0.0, 0.0, 9e15, IMPACTFIT_SWEEP_REQUIRED | IMPACTFIT_SWEEP_INTEGER, "the case's seed (splitmix64)"},
-    {"zeta_max", 30.0, 1e-3, 1e4, 0, "largest scaled damping of an engine case (-)"},
+    {.name = "seed",
+     .def = 0.0,
+     .min = 0.0,
+     .max = 9e15,
+     .flags = IMPACTFIT_SWEEP_REQUIRED | IMPACTFIT_SWEEP_INTEGER,
+     .help = "the case's seed (splitmix64)"},
+    {.name = "zeta_max", .def = 30.0, .min = 1e-3, .max = 1e4, .help = "largest scaled damping of an engine case (-)"},
 };
 static const char *const engine_outputs[] = {"outcome",     "e_out",     "t_contact", "f_max", "t_fmax", "delta_max",
                                              "t_delta_max", "delta_sep", "f_min",     "n",     "m",      "zeta"};

@@ -411,57 +411,27 @@ static void slopes_report(report *r, slope_sweep sw[3], double tol, size_t faile
 
 static int section_slopes(const topic_opts *o, report *r) {
   slope_sweep sw[3] = {
-      {"sweeps/poursina2020_mass.ini",
-       "mass",
-       "mass",
-       "n/(n+1)",
-       "4.2.1, Fig. 3",
-       "copt_lnmass",
-       law_mass,
-       0,
-       {0},
-       {0},
-       {0},
-       0,
-       0,
-       "",
-       0,
-       "",
-       ""},
-      {"sweeps/poursina2020_velocity.ini",
-       "v",
-       "v",
-       "(n-1)/(n+1)",
-       "4.2.2, Fig. 4",
-       "copt_lnv",
-       law_v,
-       0,
-       {0},
-       {0},
-       {0},
-       0,
-       0,
-       "",
-       0,
-       "",
-       ""},
-      {"sweeps/poursina2020_stiffness.ini",
-       "k",
-       "k",
-       "1/(n+1)",
-       "4.2.3, Fig. 5",
-       "copt_lnk",
-       law_k,
-       0,
-       {0},
-       {0},
-       {0},
-       0,
-       0,
-       "",
-       0,
-       "",
-       ""},
+      {.file = "sweeps/poursina2020_mass.ini",
+       .col = "mass",
+       .name = "mass",
+       .law = "n/(n+1)",
+       .section = "4.2.1, Fig. 3",
+       .fig = "copt_lnmass",
+       .exact = law_mass},
+      {.file = "sweeps/poursina2020_velocity.ini",
+       .col = "v",
+       .name = "v",
+       .law = "(n-1)/(n+1)",
+       .section = "4.2.2, Fig. 4",
+       .fig = "copt_lnv",
+       .exact = law_v},
+      {.file = "sweeps/poursina2020_stiffness.ini",
+       .col = "k",
+       .name = "k",
+       .law = "1/(n+1)",
+       .section = "4.2.3, Fig. 5",
+       .fig = "copt_lnk",
+       .exact = law_k},
   };
   impactfit_fit_spec lin = impactfit_fit_default_spec(); /* ln c = a0 + a1 ln x, linear least squares */
   lin.form = impactfit_fit_polynomial;
@@ -545,8 +515,9 @@ static int explore_e_range(const topic_opts *o, report *r, const impactfit_sweep
     char label[128];
     snprintf(label, sizeof label, "sweeps/poursina2020.ini with e from %g", lows[l]);
     static const double n3[3] = {1.0, 1.5, 2.0};
-    const report_axis axes[2] = {{"n", IMPACTFIT_AXIS_LIST, 1.0, 2.0, 3, n3},
-                                 {"e", IMPACTFIT_AXIS_LINEAR, lows[l], eax->stop, eax->count, NULL}};
+    const report_axis axes[2] = {
+        {.name = "n", .kind = IMPACTFIT_AXIS_LIST, .start = 1.0, .stop = 2.0, .count = 3, .values = n3},
+        {.name = "e", .kind = IMPACTFIT_AXIS_LINEAR, .start = lows[l], .stop = eax->stop, .count = eax->count}};
     impactfit_sweep *sv = NULL;
     impactfit_table *tv = NULL;
     size_t failed = 0, first[4];
@@ -630,8 +601,9 @@ static int fits_setup(const topic_opts *o, fits_ctx *c) {
   /* n = 3/2 exactly (Eq. 52), on the same e axis */
   const impactfit_sweep_axis *eax = c->eax = impactfit_sweep_get_axis(c->def, impactfit_sweep_axis_count(c->def) - 1);
   static const double n15 = 1.5;
-  const report_axis axes15[2] = {{"n", IMPACTFIT_AXIS_LIST, 1.5, 1.5, 1, &n15},
-                                 {"e", eax->kind, eax->start, eax->stop, eax->count, NULL}};
+  const report_axis axes15[2] = {
+      {.name = "n", .kind = IMPACTFIT_AXIS_LIST, .start = 1.5, .stop = 1.5, .count = 1, .values = &n15},
+      {.name = "e", .kind = eax->kind, .start = eax->start, .stop = eax->stop, .count = eax->count}};
   if (strcmp(eax->name, "e") != 0 || eax->kind == IMPACTFIT_AXIS_LIST)
     rc = cli_input_error("copt: %s: the innermost axis must be a range of e", c->swpath);
   if (!rc && report_sweep_with_axes(impactfit_fitfile_sweep(c->ff), "sweeps/poursina2020.ini at n = 1.5", axes15, 2,

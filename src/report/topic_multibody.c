@@ -58,7 +58,8 @@ static int rtrace_add(void *vctx, const impactfit_mb1d_point *pt) {
     tr->p = q;
     tr->cap = cap;
   }
-  tr->p[tr->n++] = (rpoint){pt->t, pt->x[0], pt->a[0], pt->force, pt->element, pt->kind};
+  tr->p[tr->n++] =
+      (rpoint){.t = pt->t, .x = pt->x[0], .a = pt->a[0], .force = pt->force, .element = pt->element, .kind = pt->kind};
   return 0;
 }
 
@@ -554,7 +555,8 @@ static int ptrace_add(void *vctx, const impactfit_pendulum_point *pt) {
     tr->p = q;
     tr->cap = cap;
   }
-  tr->p[tr->n++] = (ppoint){pt->t, pt->omega1, pt->omega2, pt->delta, pt->force, pt->kind};
+  tr->p[tr->n++] = (ppoint){
+      .t = pt->t, .w1 = pt->omega1, .w2 = pt->omega2, .delta = pt->delta, .force = pt->force, .kind = pt->kind};
   return 0;
 }
 

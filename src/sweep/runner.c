@@ -304,8 +304,15 @@ static void deliver_block(deliverer *dv, size_t n_units, size_t next_unit, size_
     }
   if (npts || !cut) {
     /* units 0..taken-1 fill the slots [0, npts) */
-    impactfit_sweep_block vb = {cover_start, end - cover_start, npts,   m->idx, m->in,
-                                m->out,      m->status,         m->rhs, m->errs};
+    impactfit_sweep_block vb = {.first = cover_start,
+                                .count = end - cover_start,
+                                .n = npts,
+                                .index = m->idx,
+                                .in = m->in,
+                                .out = m->out,
+                                .status = m->status,
+                                .rhs_evals = m->rhs,
+                                .errs = m->errs};
     int rc = dv->text ? dv->rows(dv->ctx, cover_start, end - cover_start, m->rows, len) : dv->values(dv->ctx, &vb);
     dv->delivered += npts;
     if (rc)
@@ -347,7 +354,17 @@ static int run(const impactfit_sweep *s, const impactfit_sweep_run_params *rp_in
   }
 
   double t0 = omp_get_wtime();
-  deliverer dv = {&m, text, row_max, rows, values, failure, ctx, 0, 0, 0, 0};
+  deliverer dv = {.m = &m,
+                  .text = text,
+                  .row_max = row_max,
+                  .rows = rows,
+                  .values = values,
+                  .failure = failure,
+                  .ctx = ctx,
+                  .failed = 0,
+                  .delivered = 0,
+                  .rhs_total = 0,
+                  .stop = 0};
   int used_threads = 1, alloc_st = 0, finished = 0;
   /* shared between the threads: the unit counter, the stop request and the running totals */
   size_t n_units = 0, next_unit = 0, computed = 0, computed_failed = 0;

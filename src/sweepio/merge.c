@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../common/common_impl.h"
+#include "../common/io_impl.h"
 #include "sweepio_impl.h"
 
 #define MAX_NAMES 16
@@ -384,8 +385,11 @@ static json_t *merged_sidecar(merge *m, const char *csv_path, long long *failed_
 static int write_outputs(merge *m, const char *out_dir, impactfit_sweep_merge_progress_fn progress, void *ctx,
                          impactfit_sweep_merge_result *res) {
   char csv_path[4096], json_path[4096];
-  snprintf(csv_path, sizeof csv_path, "%s/%s.csv", out_dir, m->name);
-  snprintf(json_path, sizeof json_path, "%s/%s.json", out_dir, m->name);
+  char file[600];
+  snprintf(file, sizeof file, "%s.csv", m->name);
+  impactfit__path_join(csv_path, sizeof csv_path, out_dir, file);
+  snprintf(file, sizeof file, "%s.json", m->name);
+  impactfit__path_join(json_path, sizeof json_path, out_dir, file);
   int rc = impactfit__mkdir_p(out_dir, m->err);
   if (rc || (rc = out_open(&m->csv, csv_path, m->err)))
     return rc;

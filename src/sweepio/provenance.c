@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The sidecar's reader (sweep_io.h, jansson) and the hash-checked load of a fit file's sweep data. */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "../common/common_impl.h"
+#include "../common/io_impl.h"
 #include "sweepio_impl.h"
 
 static void copy_str(char *dst, size_t size, json_t *j, const char *key) {
@@ -174,6 +176,22 @@ size_t impactfit_sweep_output_name(const impactfit_sweep *s, char *buf, size_t s
   return len;
 }
 
+/* 1 when DIR holds NAME.shard-I-of-N.json files (a sharded run, not yet merged) */
+static int has_shards(const char *dir, const char *name) {
+  DIR *d = opendir(dir);
+  if (!d)
+    return 0;
+  size_t nl = strlen(name);
+  int found = 0;
+  for (struct dirent *e; !found && (e = readdir(d));) {
+    size_t l = strlen(e->d_name);
+    found = l > nl + 12 && !strncmp(e->d_name, name, nl) && !strncmp(e->d_name + nl, ".shard-", 7) &&
+            !strcmp(e->d_name + l - 5, ".json");
+  }
+  closedir(d);
+  return found;
+}
+
 int impactfit_fitfile_load_data(const impactfit_fitfile *f, const char *dir, impactfit_table **out,
                                 impactfit_error *err) {
   if (out)
@@ -181,17 +199,27 @@ int impactfit_fitfile_load_data(const impactfit_fitfile *f, const char *dir, imp
   if (!f || !dir || !out)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "impactfit_fitfile_load_data: NULL argument");
   const impactfit_sweep *s = impactfit_fitfile_sweep(f);
-  char name[4096], csv[4096], json[4096];
+  char name[2048], file[2100], csv[4096], json[4096];
   if (impactfit_sweep_output_name(s, name, sizeof name) >= sizeof name ||
-      (size_t)snprintf(csv, sizeof csv, "%s/%s.csv", dir, name) >= sizeof csv ||
-      (size_t)snprintf(json, sizeof json, "%s/%s.json", dir, name) >= sizeof json)
+      (snprintf(file, sizeof file, "%s.csv", name), (size_t)impactfit__path_join(csv, sizeof csv, dir, file)) >=
+          sizeof csv ||
+      (snprintf(file, sizeof file, "%s.json", name), (size_t)impactfit__path_join(json, sizeof json, dir, file)) >=
+          sizeof json)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s: path too long", dir);
   /* the data must come from this very definition: the sidecar records its hash */
   impactfit_sweep_provenance pv;
   int st = impactfit_sweep_provenance_read(json, &pv, err);
-  if (st == IMPACTFIT_EIO)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EIO, "cannot read %s: run 'impactfit sweep %s --out %s' first", json,
-                           impactfit_sweep_name(s), dir);
+  if (st == IMPACTFIT_EIO) {
+    char sweep[4096];
+    impactfit__path_tidy(impactfit_sweep_name(s), sweep, sizeof sweep);
+    if (has_shards(dir, name)) /* a sharded run: its shards only need merging */
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EIO,
+                             "cannot read %s: %s holds the shards of this sweep: merge them first with "
+                             "'impactfit merge %s'",
+                             json, dir, dir);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EIO, "cannot read %s: run 'impactfit sweep %s --out %s' first", json, sweep,
+                           dir);
+  }
   if (st && st != IMPACTFIT_EPARSE)
     return st;
   int same = !st && strcmp(pv.hash, impactfit_sweep_hash(s)) == 0;

@@ -14,12 +14,13 @@
 #include <unistd.h>
 
 int cli_input_error(const char *fmt, ...) {
+  char msg[4096];
   va_list ap;
-  fputs("impactfit: error: ", stderr);
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  fputc('\n', stderr);
+  impactfit_shorten_numbers(msg); /* a number as typed: "got 0.6", not 0.59999999999999998 */
+  fprintf(stderr, "impactfit: error: %s\n", msg);
   return CLI_INPUT;
 }
 
@@ -46,6 +47,15 @@ static void json_key(cli_json *j, const char *key) { /* key NULL: an array eleme
 }
 
 void cli_json_num(cli_json *j, const char *key, double v) {
+  json_key(j, key);
+  char buf[IMPACTFIT_SHORTEST_SIZE];
+  if (isfinite(v))
+    fputs(impactfit_format_shortest(v, buf), j->f);
+  else
+    fputs("null", j->f);
+}
+
+void cli_json_num_g17(cli_json *j, const char *key, double v) {
   json_key(j, key);
   if (isfinite(v))
     fprintf(j->f, "%.17g", v);
@@ -93,25 +103,25 @@ void cli_json_range(cli_json *j, const char *key, double lo, double hi) {
 static void json_field(cli_json *j, const void *obj, const cli_field *f) {
   const void *p = (const char *)obj + f->off;
   switch (f->kind) {
-  case 'd':
+  case CLI_JSON_DOUBLE:
     cli_json_num(j, f->key, *(const double *)p);
     break;
-  case 'i':
+  case CLI_JSON_INT:
     cli_json_int(j, f->key, *(const int *)p);
     break;
-  case 'l':
+  case CLI_JSON_LONG:
     cli_json_int(j, f->key, *(const long *)p);
     break;
-  case 'z':
+  case CLI_JSON_SIZE:
     cli_json_int(j, f->key, (long)*(const size_t *)p);
     break;
-  case 'c':
+  case CLI_JSON_CHARS:
     cli_json_str(j, f->key, p);
     break;
-  case 'r':
+  case CLI_JSON_RANGE:
     cli_json_range(j, f->key, ((const double *)p)[0], ((const double *)p)[1]);
     break;
-  default:
+  case CLI_JSON_STRING:
     cli_json_str(j, f->key, *(const char *const *)p);
     break;
   }
@@ -270,4 +280,12 @@ int cli_mkdir_p(const char *path) {
   if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
     return cli_input_error("cannot create %s: %s", tmp, strerror(errno));
   return 0;
+}
+
+const char *cli_trim_dir(const char *dir, char *buf, size_t size) {
+  size_t n = strlen(dir);
+  while (n > 1 && dir[n - 1] == '/')
+    n--;
+  snprintf(buf, size, "%.*s", (int)n, dir);
+  return buf;
 }

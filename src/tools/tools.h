@@ -21,35 +21,55 @@ int cli_input_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_status_error(int status, const impactfit_error *err, const char *context);
 
 /* ---- output ---- */
-/* JSON helpers writing one object: fields separated by commas, numbers as %.17g. */
+/* JSON helpers writing one object: fields separated by commas, numbers as the shortest text that
+ * reads back to the same double (impactfit_format_shortest: 0.05, not 0.050000000000000003), NaN
+ * and infinities as null. cli_json_num_g17 writes %.17g instead (the report's claims.json, whose
+ * committed bytes keep that form). */
 typedef struct cli_json {
   FILE *f;
   int first;
 } cli_json;
 void cli_json_begin(cli_json *j, FILE *f);
 void cli_json_num(cli_json *j, const char *key, double v);
+void cli_json_num_g17(cli_json *j, const char *key, double v);
 void cli_json_int(cli_json *j, const char *key, long v);
 void cli_json_str(cli_json *j, const char *key, const char *v);
 void cli_json_end(cli_json *j); /* writes "}\n" */
 
-/* A JSON member read from a struct: key, kind ('d' double, 'i' int, 'l' long, 'z' size_t, 's' const
- * char *, 'c' a char array holding a string, 'r' a range: two consecutive double members written as
- * [lo,hi]), offset and, for cli_json_fields_of, which object it is read from. cli_json_fields writes
- * the members of obj in table order (as cli_json_num, cli_json_int, cli_json_str would), so a
- * command's JSON object is declared once per result type; cli_json_fields_of reads member i from
- * objs[f[i].obj], for an object assembled from several structs. */
+/* A JSON member read from a struct: its key, its kind (the member's C type, or a range: two
+ * consecutive double members written as [lo,hi]), its offset and, for cli_json_fields_of, which
+ * object it is read from. cli_json_fields writes the members of obj in table order (as cli_json_num,
+ * cli_json_int, cli_json_str would), so a command's JSON object is declared once per result type;
+ * cli_json_fields_of reads member i from objs[f[i].obj], for an object assembled from several
+ * structs. The macros take the kind from the member's type (CLI_JSON_KIND_OF), so a table cannot
+ * read a member as another type. */
+typedef enum {
+  CLI_JSON_DOUBLE, /* double */
+  CLI_JSON_INT,    /* int */
+  CLI_JSON_LONG,   /* long */
+  CLI_JSON_SIZE,   /* size_t */
+  CLI_JSON_STRING, /* const char * (NULL: not allowed) */
+  CLI_JSON_CHARS,  /* a char array holding a string */
+  CLI_JSON_RANGE   /* two consecutive doubles, written as [lo,hi] */
+} cli_json_kind;
 typedef struct cli_field {
   const char *key;
-  char kind;
+  cli_json_kind kind;
   size_t off;
   int obj;
 } cli_field;
-#define CLI_FIELD(T, f, kind) \
-  { #f, kind, offsetof(T, f), 0 }
-#define CLI_FIELD_AS(key, T, f, kind) \
-  { key, kind, offsetof(T, f), 0 }
-#define CLI_FIELD_OF(obj, key, T, f, kind) \
-  { key, kind, offsetof(T, f), obj }
+/* The kind of member f of struct T, from its type (a char array converts to char *). */
+#define CLI_JSON_KIND_OF(T, f) \
+  _Generic(((T *)0)->f, double: CLI_JSON_DOUBLE, int: CLI_JSON_INT, long: CLI_JSON_LONG, size_t: CLI_JSON_SIZE, \
+           const char *: CLI_JSON_STRING, char *: CLI_JSON_CHARS)
+/* member f of T under its own name, under key, or read from objs[obj] */
+#define CLI_FIELD(T, f) CLI_FIELD_OF(0, #f, T, f)
+#define CLI_FIELD_AS(key, T, f) CLI_FIELD_OF(0, key, T, f)
+#define CLI_FIELD_OF(obj_, key_, T, f) \
+  { .key = key_, .kind = CLI_JSON_KIND_OF(T, f), .off = offsetof(T, f), .obj = obj_ }
+/* the members lo (f) and hi (the next double) as "key":[lo,hi] */
+#define CLI_FIELD_RANGE_OF(obj_, key_, T, f) \
+  { .key = key_, .kind = CLI_JSON_RANGE, .off = offsetof(T, f), .obj = obj_ }
 void cli_json_fields(cli_json *j, const void *obj, const cli_field *f, size_t n);
 void cli_json_fields_of(cli_json *j, const void *const *objs, const cli_field *f, size_t n);
 /* One JSON line on out holding the members f[0..n) read from objs (cli_json_fields_of). */
@@ -97,6 +117,10 @@ int cli_out_is_stdout(const char *path); /* path is "-" */
 /* Reads a whole input file into a malloc'ed, NUL-terminated buffer; "-" is standard input.
  * 0, or CLI_INPUT with "impactfit: error: cannot read PATH: reason" printed. */
 int cli_read_input(const char *path, char **text, size_t *len);
+
+/* DIR without its trailing slashes ("out/" -> "out"; "/" stays), into buf: "DIR/NAME" then reads
+ * without a doubled slash in messages. Returns buf. */
+const char *cli_trim_dir(const char *dir, char *buf, size_t size);
 
 /* Creates the directory PATH and its missing parents (like mkdir -p). Prints
  * "impactfit: error: cannot create PATH: <reason>" and returns CLI_INPUT on failure, 0 otherwise. */

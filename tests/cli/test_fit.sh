@@ -136,5 +136,33 @@ expect 2 "cannot read" "$TMP/none.ini"
 [ -z "$(ls "$TMP/hdr2"/*.h 2>/dev/null)" ] || { echo "FAIL: a failed fit wrote a header"; fail=$((fail + 1)); }
 "$BIN" fit --help | grep -q 'form = alpha_pow' || { echo "FAIL: fit --help"; fail=$((fail + 1)); }
 
+# ---- the cluster pipeline of README, as written (issue 28 finding 3) ----
+# shards are 0-based; `fit --data` on the shards' directory says to merge them; `merge DIR` writes
+# next to the shards, byte-identical to one run; `fit` writes its header next to the data by default
+# (never into the checkout), and messages name paths tidily (no "fits/../sweeps", no "out//")
+cp -r "$SRC/sweeps" "$SRC/fits" "$TMP/" # a scratch copy: nothing is written into the checkout
+for i in 0 1; do
+  (cd "$TMP" && "$BIN" sweep sweeps/demo_simulate.ini --out sh/ --shard $i/2 --quiet >"$TMP/out") ||
+    { echo "FAIL: sweep --shard $i/2"; fail=$((fail + 1)); }
+done
+grep -q -- '-> sh/demo_simulate.shard-1-of-2.csv' "$TMP/out" && pass=$((pass + 1)) ||
+  { echo "FAIL: the sweep's path: $(cat "$TMP/out")"; fail=$((fail + 1)); }
+(cd "$TMP" && "$BIN" sweep sweeps/demo_simulate.ini --out sh/ --shard 2/2 >/dev/null 2>"$TMP/err")
+[ $? = 2 ] && grep -q "0 <= I < N" "$TMP/err" && pass=$((pass + 1)) || { echo "FAIL: shard 2/2: $(cat "$TMP/err")"; fail=$((fail + 1)); }
+(cd "$TMP" && "$BIN" fit fits/demo_copt.ini --data sh/ >"$TMP/out" 2>"$TMP/err")
+[ $? = 2 ] && grep -q "^impactfit: error: fit: cannot read sh/demo_simulate.json: sh/ holds the shards of this sweep: merge them first with 'impactfit merge sh/'$" "$TMP/err" &&
+  pass=$((pass + 1)) || { echo "FAIL: fit on unmerged shards: $(cat "$TMP/err")"; fail=$((fail + 1)); }
+(cd "$TMP" && "$BIN" fit fits/demo_copt.ini --data empty/ >"$TMP/out" 2>"$TMP/err")
+grep -q "run 'impactfit sweep sweeps/demo_simulate.ini --out empty/' first" "$TMP/err" && pass=$((pass + 1)) ||
+  { echo "FAIL: the sweep's path in the message: $(cat "$TMP/err")"; fail=$((fail + 1)); }
+(cd "$TMP" && "$BIN" merge sh/ >"$TMP/out" 2>"$TMP/err") && cmp -s "$TMP/sh/demo_simulate.csv" "$TMP/data/demo_simulate.csv" &&
+  grep -q -- '-> sh/demo_simulate.csv$' "$TMP/out" && pass=$((pass + 1)) ||
+  { echo "FAIL: merge sh/ next to the shards: $(cat "$TMP/out" "$TMP/err")"; fail=$((fail + 1)); }
+"$BIN" merge "$TMP/sh" "$TMP/data" >/dev/null 2>"$TMP/err"
+[ $? = 2 ] && grep -q "give --out DIR" "$TMP/err" && pass=$((pass + 1)) || { echo "FAIL: merge of two directories without --out"; fail=$((fail + 1)); }
+(cd "$TMP" && "$BIN" fit fits/demo_copt.ini --data sh/ --quiet >"$TMP/out" 2>"$TMP/err") && [ -f "$TMP/sh/demo_copt.h" ] &&
+  [ ! -e "$TMP/include" ] && cmp -s "$TMP/sh/demo_copt.h" "$SRC/include/impactfit/generated/demo_copt.h" && pass=$((pass + 1)) ||
+  { echo "FAIL: fit writes its header next to the data: $(cat "$TMP/err")"; fail=$((fail + 1)); }
+
 echo "test_fit.sh: $pass table cases passed, $fail failures"
 [ "$fail" = 0 ]

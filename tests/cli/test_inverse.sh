@@ -90,7 +90,7 @@ out=$("$BIN" copt --n 1.5 --e 1 --json)
 printf '%s' "$out" | grep -q '"c_opt":0,' && printf '%s' "$out" | grep -q '"iterations":0' ||
   { echo "FAIL: e = 1: $out"; fail=$((fail + 1)); }
 # Kelvin-Voigt: c_opt(n = 1, e = exp(-2)) = 2 sqrt(k mass) (critical damping, xi = 1)
-c=$("$BIN" copt --n 1 --e 0.1353352832366127 --k 4 --mass 9 --json | sed 's/.*"c_opt":\([^,]*\),.*/\1/')
+c=$("$BIN" copt --n 1 --e 0.1353352832366127 --k 4 --mass 9 --v 1 --json | sed 's/.*"c_opt":\([^,]*\),.*/\1/')
 awk -v c="$c" 'BEGIN { d = c - 12; if (d < 0) d = -d; exit !(d < 1e-8) }' || { echo "FAIL: KV c_opt $c, want 12"; fail=$((fail + 1)); }
 # a grid is printed in grid order and is the same for 1 and 2 threads
 OMP_NUM_THREADS=1 "$BIN" copt --n 1:2:3 --e 0.2:1:9 --csv >"$TMP/g1"

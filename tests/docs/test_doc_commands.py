@@ -61,7 +61,7 @@ SKIP = [
     ("docs/HARDENING.md", r"^bash scripts/fuzz\.sh", "fuzzing runs for minutes (clang, its own build)"),
     ("docs/HPC.md", r"big\.ini", "big.ini stands for the user's own sweep file"),
     ("docs/HPC.md", r"SLURM_|^srun ", "a Slurm job script"),
-    ("docs/HPC.md", r"^impactfit merge results --out final", "merges the shards of the Slurm job above"),
+    ("docs/HPC.md", r"^impactfit merge results", "merges the shards of the Slurm job above"),
     ("docs/IDENTIFICATION.md", r"identify DATA\.csv", "DATA.csv stands for the user's measurements"),
     ("docs/OCTAVE.md", r"^mex ", "MATLAB's mex (not installed here)"),
     ("docs/PYTHON.md", r"bench/bench_python\.py", "a benchmark (minutes)"),
@@ -80,13 +80,7 @@ SKIP = [
 ]
 
 # (document, regular expression, what is wrong): known disagreements, each with the issue that fixes it
-XFAIL = [
-    ("README.md", r"^impactfit merge out/",
-     "issue 28 finding 3: the cluster pipeline merges shards the lines above do not write (and merge writes "
-     "into the current directory)"),
-    ("docs/DEM.md", r"^impactfit dem --code lammps --model \"granular hertz/material\" --damping tsuji",
-     "issue 28 finding 1: the note says 'exact at v = 1 m/s only' for a speed-independent model"),
-]
+XFAIL = []
 
 NUM = re.compile(r"^[-+−]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 
