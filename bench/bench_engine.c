@@ -36,9 +36,9 @@ static int example(const impactfit_engine_input *in, impactfit_engine_setting *s
     int count;
     double v[2];
   } ex[] = {{.name = "solref", .count = 2, .v = {-2500.0, -10.0}}, /* MuJoCo direct: stiffness, damping */
-            {.name = "stiffness", .count = 2, .v = {1e7, 1e9}},     /* Simbody: sphere, plane (Pa) */
-            {.name = "kp", .count = 1, .v = {1000.0}},              /* ODE, Bullet: N/m */
-            {.name = "kd", .count = 1, .v = {0.1}},                 /* N s/m */
+            {.name = "stiffness", .count = 2, .v = {1e7, 1e9}},    /* Simbody: sphere, plane (Pa) */
+            {.name = "kp", .count = 1, .v = {1000.0}},             /* ODE, Bullet: N/m */
+            {.name = "kd", .count = 1, .v = {0.1}},                /* N s/m */
             {.name = "cfm", .count = 1, .v = {1e-5}},
             {.name = "erp", .count = 1, .v = {0.2}},
             {.name = "bounce", .count = 2, .v = {0.5, 0.0}},

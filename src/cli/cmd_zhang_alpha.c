@@ -115,13 +115,10 @@ int impactfit_cmd_zhang_alpha(int argc, char **argv) {
       if (!rc)
         rc = check_dims(cli_axis_value(&ax[0].ax, i), &dm);
   }
-  cli_setting set[7] = {CLI_SET_FIXED("k", dm.k),
-                        CLI_SET_FIXED("mass", dm.mass),
-                        CLI_SET_FIXED("v", dm.v),
-                        CLI_SET_FIXED("tol", tol),
-                        CLI_SET_OPTION("transition", tr->name),
-                        CLI_SET_OPTION("method", rm->name),
-                        CLI_SET_OPTION("guess", guess)};
+  cli_setting set[7] = {
+      CLI_SET_FIXED("k", dm.k),      CLI_SET_FIXED("mass", dm.mass),         CLI_SET_FIXED("v", dm.v),
+      CLI_SET_FIXED("tol", tol),     CLI_SET_OPTION("transition", tr->name), CLI_SET_OPTION("method", rm->name),
+      CLI_SET_OPTION("guess", guess)};
   const size_t skip = dm.have ? 0 : 3; /* k, mass, v only when given */
   cli_table t = {.what = "zhang-alpha",
                  .cols = cols,
