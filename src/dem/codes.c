@@ -399,12 +399,11 @@ OPS(o_chrono_coulomb_gn, ST_KN_NOR, DA_CONST, NULL, in_chrono)
 /* One group of entries per code and version range: what they share, then each entry names the rest.
  * A range runs from the first version whose source was read to the version whose source changes the
  * force law (version_max: the day before it); run_min .. run_max are the versions run here. */
-#define LAMMPS_RUN .run_versions = "29Sep2021 update 2 (Debian 12)", .run_min = LMP_V0, .run_max = LMP_V1
 #define LAMMPS_GRANULAR_TSUJI(...)                                                                         \
   {                                                                                                        \
     .code = "lammps", .versions = "29Sep2021 until 2Sep2026 (not included)", .first_version = "29Sep2021", \
     .version_min = LMP_V0, .version_max = LMP_S2 - 1, .clamp_default = 0, .clamp_switch = "limit_damping", \
-    .run_here = 1, LAMMPS_RUN,                                                                             \
+    .run_here = 1, .run_versions = "29Sep2021 update 2 (Debian 12)", .run_min = LMP_V0, .run_max = LMP_V1, \
     .source = LMP_SRC "; the same law in gran_sub_mod_damping.cpp (GranSubModDampingTsuji::init, "         \
                       "no sqrt 2) of the refactored package until 2Sep2026",                               \
     __VA_ARGS__                                                                                            \
@@ -412,13 +411,15 @@ OPS(o_chrono_coulomb_gn, ST_KN_NOR, DA_CONST, NULL, in_chrono)
 #define LAMMPS_GRANULAR(...)                                                                                     \
   {                                                                                                              \
     .code = "lammps", .versions = "29Sep2021 and later", .first_version = "29Sep2021", .version_min = LMP_V0,    \
-    .version_max = 0, .clamp_default = 0, .clamp_switch = "limit_damping", .run_here = 1, LAMMPS_RUN,            \
+    .version_max = 0, .clamp_default = 0, .clamp_switch = "limit_damping", .run_here = 1,                        \
+    .run_versions = "29Sep2021 update 2 (Debian 12)", .run_min = LMP_V0, .run_max = LMP_V1,                      \
     .source = LMP_SRC "; the same damping in gran_sub_mod_damping_kernel.h (lammps/lammps 07b704c)", __VA_ARGS__ \
   }
-#define LAMMPS_29SEP2021_GRAN(...)                                                                                     \
-  {                                                                                                                    \
-    .code = "lammps", .versions = "29Sep2021", .first_version = "29Sep2021", .version_min = LMP_V0,                    \
-    .version_max = LMP_V1, .clamp_default = 0, .clamp_switch = "limit_damping", .run_here = 1, LAMMPS_RUN, __VA_ARGS__ \
+#define LAMMPS_29SEP2021_GRAN(...)                                                                      \
+  {                                                                                                     \
+    .code = "lammps", .versions = "29Sep2021", .first_version = "29Sep2021", .version_min = LMP_V0,     \
+    .version_max = LMP_V1, .clamp_default = 0, .clamp_switch = "limit_damping", .run_here = 1,          \
+    .run_versions = "29Sep2021 update 2 (Debian 12)", .run_min = LMP_V0, .run_max = LMP_V1, __VA_ARGS__ \
   }
 #define LAMMPS_COEFF_RESTITUTION(...)                                                                              \
   {                                                                                                                \

@@ -127,8 +127,12 @@ static int inverse_solve(void *state, const double *in, double *out, long *rhs_e
 
 /* the box's edges: one directed case per index (ref_cases.h) */
 static const impactfit_sweep_param edge_params[] = {
-    {"edge", 0.0, 0.0, 1e6, IMPACTFIT_SWEEP_REQUIRED,
-     "the edge case's index (rounded: a strided axis is not exactly whole)"},
+    {.name = "edge",
+     .def = 0.0,
+     .min = 0.0,
+     .max = 1e6,
+     .flags = IMPACTFIT_SWEEP_REQUIRED,
+     .help = "the edge case's index (rounded: a strided axis is not exactly whole)"},
 };
 
 static int edge_engine_solve(void *state, const double *in, double *out, long *rhs_evals, impactfit_error *err) {

@@ -154,11 +154,11 @@ int topic_engines(const topic_opts *o, report *r) {
       report_md(r, "%s has no default step (the caller gives it); its rows use dt = %g s.\n\n", mods[m]->code,
                 TABLE_DT);
   if (naive_md)
-    report_headline(
-        r, "Multibody and robotics engines: the input users type for e, at the engine's default step", "gives e",
-        "up to %.2f off on average over where the first contact step falls (%s %s %s, e = %.1f asked), "
-        "one impact up to %.2f; impactfit's input: the asked mean e within %.1e",
-        naive_worst, naive_md->code, naive_md->versions, naive_md->model, naive_asked, naive_worst_one, worst);
+    report_headline(r, "Multibody and robotics engines: the usual input for e at the default step", "gives e",
+                    "mean e over the contact phase up to %.2f off (%s %s %s, e = %.1f), one impact %.2f; impactfit's "
+                    "input: within %.1e",
+                    naive_worst, naive_md->code, naive_md->versions, naive_md->model, naive_asked, naive_worst_one,
+                    worst);
   report_target(r, "engines: impactfit's input gives the asked mean e at the engine's default step",
                 !worst_fail && worst <= 1e-9 && answered > 0,
                 "max |mean e - e| = %.3g over %zu answers (%zu engines x %zu e; %zu not reachable, said so)", worst,

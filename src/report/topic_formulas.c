@@ -231,12 +231,11 @@ int topic_formulas(const topic_opts *o, report *r) {
   for (size_t i = 0; i < n_off && len < sizeof offs - 64; i++)
     len += (size_t)snprintf(offs + len, sizeof offs - len, "%s`%s` %.2f", i ? ", " : "", off[i].name, off[i].max);
   (void)worst_name;
-  report_headline(r, "Every published restitution–damping formula (the literature's e ↔ damping maps)",
-                  "the damping for e, exact or fitted",
-                  "%zu of %zu audited under both end conditions (the rest: form not found); %zu of the %zu stated "
-                  "accuracies hold under the authors' own end condition; %zu of the %zu closed forms (not counting %zu "
-                  "asymptotic series) are within 0.01 in e for every e there; off by more in e: %s; under the other "
-                  "end condition up to %.3f off (`%s`)",
+  report_headline(r, "Every published restitution–damping formula", "the damping for e, exact or fitted",
+                  "%zu of %zu audited (the rest: form not found); stated accuracies: %zu of %zu hold; %zu of %zu "
+                  "closed "
+                  "forms within 0.01 in e under their authors' end condition (%zu asymptotic series apart), off by "
+                  "more: %s; under the other end up to %.2f (`%s`)",
                   n_audited, nf, n_hold, n_claims, n_within, n_audited - n_series, n_series, offs, worst_other,
                   worst_other_name);
   report_md(r, "\nWhere each form was confirmed (the papers themselves are not available here except the four "

@@ -48,7 +48,6 @@ SKIP = [
                                              "install into a prefix)"),
     ("README.md", r"^bash scripts/main\.sh", "the main job itself (minutes; it is what CI runs)"),
     ("README.md", r"^bash scripts/test\.sh", "the whole test suite, which runs this test"),
-    ("README.md", r"sweep big\.ini", "big.ini stands for the user's own sweep file"),
     ("docs/ACCURACY.md", r"^cmake ", "a second build (RelWithDebInfo) of the same sources"),
     ("docs/ACCURACY.md", r"^build-dev/", "needs the build-dev directory of the line above (the same programs "
                                          "run from build/ in the other lines' tests)"),
