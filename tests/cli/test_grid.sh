@@ -136,15 +136,19 @@ big=$(rss "--n 1:2:10000 --e 0.05:1:10000")
 
 # ---- units ----
 "$BIN" copt --n 1.5 --e 0.7 >/dev/null 2>"$TMP/err"
-grep -q '^impactfit: note: copt: --k --mass --v not given (1 used): .*scaled values' "$TMP/err" ||
+grep -q '^impactfit: note: copt: --k, --mass and --v not given: .*scaled values' "$TMP/err" ||
   ko "copt without --k --mass --v does not say its values are scaled"
 "$BIN" copt --n 1.5 --e 0.7 --k 1e7 --mass 0.1 --v 2 >/dev/null 2>"$TMP/err"
 [ ! -s "$TMP/err" ] || ko "copt with --k --mass --v prints on stderr: $(cat "$TMP/err")"
-"$BIN" copt --n 1.5 --e 0.7 --k 1e7 >/dev/null 2>"$TMP/err"
-grep -q 'note: copt: --mass --v not given' "$TMP/err" || ko "copt --k alone: the note names --mass --v"
-"$BIN" simulate --n 1.5 --c 0.5 --k 1e7 >/dev/null 2>"$TMP/err"
-grep -q '^impactfit: note: simulate: --mass --v not given (1 used): .*scaled values' "$TMP/err" ||
-  ko "simulate without --mass --v does not say its values are scaled"
+# a part of the three is refused (exit 2), naming what was given
+rc=0
+"$BIN" copt --n 1.5 --e 0.7 --k 1e7 >/dev/null 2>"$TMP/err" || rc=$?
+[ "$rc" = 2 ] && grep -q '^impactfit: error: copt: give all of --k, --mass and --v, or none (only --k given)' "$TMP/err" ||
+  ko "copt --k alone: not refused with exit 2 naming --k (exit $rc: $(cat "$TMP/err"))"
+rc=0
+"$BIN" simulate --n 1.5 --c 0.5 --k 1e7 >/dev/null 2>"$TMP/err" || rc=$?
+[ "$rc" = 2 ] && grep -q 'give all of --k, --mass and --v, or none' "$TMP/err" ||
+  ko "simulate --k alone: not refused with exit 2 (exit $rc: $(cat "$TMP/err"))"
 for c in copt zhang-alpha impact-time hc-eps simulate identify-hc; do
   "$BIN" "$c" --help | grep -q '^Columns' || ko "$c --help documents no columns and units"
 done
