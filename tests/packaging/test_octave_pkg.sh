@@ -33,9 +33,9 @@ out=$(PKG_CONFIG_PATH="$PC" octave-cli --no-history --no-window-system --eval "
 " 2>"$WORK/octave.err")
 echo "$out"
 fail=0
-want=$(printf 'copt %.17g' "$cli_copt")
+want=$(awk -v x="$cli_copt" 'BEGIN { printf "copt %.17g", x }') # as a double (bash's printf reads a long double)
 echo "$out" | grep -qx "$want" || { echo "FAIL: copt from the package, want '$want'"; fail=1; }
-want=$(printf 'engine %.17g' "$cli_eng")
+want=$(awk -v x="$cli_eng" 'BEGIN { printf "engine %.17g", x }')
 echo "$out" | grep -qx "$want" || { echo "FAIL: engine from the package, want '$want'"; fail=1; }
 [ "$(echo "$out" | grep -c '^help .* 1$')" = 6 ] || { echo "FAIL: help texts"; fail=1; }
 echo "$out" | grep -qx "error impactfit:invalidInput" || { echo "FAIL: the error identifier"; fail=1; }
