@@ -23,11 +23,14 @@
 set -eu
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh build test fuzz
-# build-asan/ of an older version (gcc, without the fuzz harnesses) cannot be reconfigured for clang
-if [ -f build-asan/CMakeCache.txt ] && ! grep -q '^CMAKE_C_COMPILER:[A-Z]*=.*clang' build-asan/CMakeCache.txt; then
+# build-asan/ of an older version (gcc, without the fuzz harnesses, or g++ for the C++ engine harnesses,
+# which the libFuzzer coverage flag -fsanitize=fuzzer-no-link does not build) cannot be reconfigured for clang
+if [ -f build-asan/CMakeCache.txt ] && { ! grep -q '^CMAKE_C_COMPILER:[A-Z]*=.*clang' build-asan/CMakeCache.txt ||
+  { grep -q '^CMAKE_CXX_COMPILER:' build-asan/CMakeCache.txt &&
+    ! grep -q '^CMAKE_CXX_COMPILER:[A-Z]*=.*clang++' build-asan/CMakeCache.txt; }; }; then
   rm -rf build-asan
 fi
-CC=clang cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPACTFIT_ASAN=ON -DIMPACTFIT_UBSAN=ON \
+CC=clang CXX=clang++ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPACTFIT_ASAN=ON -DIMPACTFIT_UBSAN=ON \
   -DIMPACTFIT_FUZZ=ON -DBUILD_SHARED_LIBS=OFF -DIMPACTFIT_PYTHON=OFF -DIMPACTFIT_OCTAVE=OFF -DIMPACTFIT_WERROR=OFF >/dev/null
 cmake --build build-asan -j"$(nproc)"
 cd build-asan
