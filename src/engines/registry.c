@@ -2,6 +2,7 @@
 /* The registry of multibody and robotics engines (include/impactfit/engines.h): lookup, the user's
  * settings, and the solve (inverse on the mean e over the phase, or forward). The engines themselves
  * are in src/engines/<code>.c. */
+#define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
