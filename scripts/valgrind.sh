@@ -28,7 +28,7 @@ printf 'v,e\n1,nan\n' >"$T/bad.csv"
 # One command per line: the expected exit status, then the arguments ($T, $SRC expanded).
 runs=$(cat <<RUNS
 0 simulate --n 1.5 --c 0.5 --trace $T/trace.csv --trace-points 21
-0 simulate --n 1 --c 400 --k 1e4 --v 20 --accel 9.81 --contacts 3 --transition C,D --json
+0 simulate --n 1 --c 400 --k 1e4 --mass 1 --v 20 --accel 9.81 --contacts 3 --transition C,D --json
 1 simulate --n 1.5 --c 1e11
 0 copt --n 1.5 --e 0.5,0.7
 0 copt --n 1.5 --e 0.6 --method nlopt --dimensional
