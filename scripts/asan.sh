@@ -16,9 +16,17 @@
 #       repeated over large grids (the topics' code runs once, in reproduce_quick);
 #     cli_reproduce, report_page, report_page_committed: a second quick reproduction (determinism)
 #       and Chromium on the first and on the committed report; doc_commands, doc_summary: the
-#       documents' commands (the commands' own tests run here) and their tables; cli_grid, cli_mpi: interrupted grids (their commands: cli_copt, cli_zhang,
-#       cli_simulate, cli_hc; cli_mpi is not built here); cli_man, format, spdx_lines: no code of
-#       ours runs.
+#       documents' commands (the commands' own tests run here) and their tables;
+#     cli_grid, cli_mpi, cli_hpc: interrupted grids, shards and kills (their commands: cli_copt,
+#       cli_zhang, cli_simulate, cli_hc; the runner and its journal: test_sweep, test_sweepio and
+#       the fuzz harnesses sweep and sweepio; cli_mpi is not built here);
+#     test_identify: identification fits repeated over synthetic data sets (the same parsing and
+#       fitting code: cli_identify and the fuzz harness identify);
+#     front_ends: the CLI, Python and Octave refusing the same input alike (the bindings are not
+#       built here; the CLI's side: cli_bad_input);
+#     cli_man, format, spdx_lines: no code of ours runs.
+#   The engines' test programs and the benchmarks are not built (IMPACTFIT_ENGINE_TESTS,
+#   IMPACTFIT_BENCH off).
 #   scripts/asan.sh -LE 'install|dem-codes|mbd-engines|load' runs every other test (the whole suite).
 set -eu
 cd "$(dirname "$0")/.."
@@ -31,13 +39,14 @@ if [ -f build-asan/CMakeCache.txt ] && { ! grep -q '^CMAKE_C_COMPILER:[A-Z]*=.*c
   rm -rf build-asan
 fi
 CC=clang CXX=clang++ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPACTFIT_ASAN=ON -DIMPACTFIT_UBSAN=ON \
-  -DIMPACTFIT_FUZZ=ON -DBUILD_SHARED_LIBS=OFF -DIMPACTFIT_PYTHON=OFF -DIMPACTFIT_OCTAVE=OFF -DIMPACTFIT_WERROR=OFF >/dev/null
+  -DIMPACTFIT_FUZZ=ON -DBUILD_SHARED_LIBS=OFF -DIMPACTFIT_PYTHON=OFF -DIMPACTFIT_OCTAVE=OFF -DIMPACTFIT_WERROR=OFF \
+  -DIMPACTFIT_ENGINE_TESTS=OFF -DIMPACTFIT_BENCH=OFF >/dev/null
 cmake --build build-asan -j"$(nproc)"
 cd build-asan
 if [ $# = 0 ]; then
   skip="test_copt|test_generated|test_zhang|test_ramaswamy|test_surrogate|check_published|cli_reproduce|report_page"
   skip="$skip|report_page_committed|doc_commands|doc_summary"
-  set -- -LE "install|dem-codes|mbd-engines|load" -E "^($skip|cli_grid|cli_mpi|cli_man|format|spdx_lines)$"
+  set -- -LE "install|dem-codes|mbd-engines|load" -E "^($skip|cli_grid|cli_mpi|cli_hpc|test_identify|front_ends|cli_man|format|spdx_lines)$"
 fi
 # detect_leaks: LeakSanitizer too; halt_on_error / -fno-sanitize-recover: the first report fails the test
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1 \

@@ -43,15 +43,18 @@ if [ "$check" = 0 ]; then
   [ ${#files[@]} -eq 0 ] || "$cf" -i --style=file "${files[@]}"
   exit 0
 fi
-bad=0
-for f in "${files[@]}"; do
-  if ! "$cf" --style=file "$f" | cmp -s - "$f"; then
-    echo "format.sh: $f is not formatted (scripts/format.sh reformats it)"
-    bad=$((bad + 1))
-  fi
-done
-if [ "$bad" -gt 0 ]; then
-  echo "format.sh: $bad of ${#files[@]} files differ from clang-format's output ($("$cf" --version))"
+# one clang-format process for every file (--dry-run -Werror: a warning per line that would change,
+# "FILE:LINE:COL: error: code should be clang-formatted"); the files named are the ones that differ
+out=$("$cf" --style=file --dry-run -Werror "${files[@]}" 2>&1) && rc=0 || rc=$?
+differ=$(printf '%s\n' "$out" | sed -n 's/^\(.*\):[0-9]*:[0-9]*: error: code should be clang-formatted.*/\1/p' | sort -u)
+if [ -n "$differ" ]; then
+  printf '%s\n' "$differ" | sed 's/.*/format.sh: & is not formatted (scripts\/format.sh reformats it)/'
+  echo "format.sh: $(printf '%s\n' "$differ" | grep -c .) of ${#files[@]} files differ from clang-format's output ($("$cf" --version))"
+  exit 1
+fi
+if [ "$rc" != 0 ]; then
+  printf '%s\n' "$out" | tail -n 20
+  echo "format.sh: $cf failed (exit $rc)"
   exit 1
 fi
 echo "format.sh: ${#files[@]} files formatted"

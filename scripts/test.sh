@@ -10,12 +10,15 @@
 #   deps         installs what is missing (scripts/deps.sh)
 #   build        build-test/: warnings as errors, the Python and Octave bindings, and impactfit-mpi
 #                (the MPI variant of the CLI, from the same objects: -DIMPACTFIT_TEST_MPI=ON)
-#   ctest        every ctest but the labels below, $(nproc) at a time
-#   dem-codes    the real DEM codes (LAMMPS, LIGGGHTS, YADE) against impactfit dem (label dem-codes)
-#   mbd-engines  the multibody engines (MuJoCo, ...) against impactfit engine (label mbd-engines)
+#   ctest        every ctest but the labels of the stages below, $(nproc) at a time: the real DEM codes
+#                (LAMMPS, LIGGGHTS, YADE: label dem-codes) and multibody engines (MuJoCo, Simbody, ODE,
+#                Bullet: label mbd-engines) among the others, so that their serial runs fill the cores
+#   dem-codes    (only when named) the label dem-codes alone, which the stage ctest runs too
+#   mbd-engines  (only when named) the label mbd-engines alone, which the stage ctest runs too
 #   load         the label signals (every test that interrupts, kills or races a process, MPI's
 #                included) with one busy process per core (ctest -L load)
-#   packaging    pip, Octave's pkg and the Debian package, each installed and removed (label packaging)
+#   packaging    pip, Octave's pkg and the Debian package, each installed and removed (label packaging),
+#                $(nproc) at a time
 #   bindings     the Python package and the MEX functions as installed by cmake --install
 #   doc          the API reference (Doxygen, warnings are errors): build-test/doc/html/index.html
 #   tsan         build-tsan/: the sweep runner's tests under ThreadSanitizer (clang, libomp, Archer)
@@ -27,7 +30,9 @@
 set -eu
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
-all_stages="deps build ctest dem-codes mbd-engines load packaging bindings doc tsan asan fuzz valgrind"
+all_stages="deps build ctest load packaging bindings doc tsan asan fuzz valgrind"
+# stages that run only when named (their tests are in the stage ctest)
+extra_stages="dem-codes mbd-engines"
 dry=0
 want=""
 for a in "$@"; do
@@ -38,10 +43,10 @@ for a in "$@"; do
     exit 0
     ;;
   *)
-    case " $all_stages " in
+    case " $all_stages $extra_stages " in
     *" $a "*) want="$want $a" ;;
     *)
-      echo "scripts/test.sh: error: no stage '$a' (stages: $all_stages)" >&2
+      echo "scripts/test.sh: error: no stage '$a' (stages: $all_stages $extra_stages)" >&2
       exit 2
       ;;
     esac
@@ -50,7 +55,7 @@ for a in "$@"; do
 done
 [ -n "$want" ] || want=" $all_stages"
 # the labels that have a stage of their own; the stage ctest runs every other test
-own_labels="signals|load|dem-codes|mbd-engines|packaging"
+own_labels="signals|load|packaging"
 
 # ---- stage timing: wall (date) and CPU (user + sys of the finished child processes, `times`) ----
 stages=()
@@ -136,8 +141,9 @@ s_load() {
 "
   fi
 }
-# one at a time: each builds the project again (pip's CMake, the .deb's Release build) with 2 jobs
-s_packaging() { ctest_stage -L packaging; }
+# each builds the project again (pip's CMake, the .deb's Release build) with 2 jobs: their configure,
+# install and dpkg steps are serial, so two at a time fill the cores
+s_packaging() { ctest_stage -j"$jobs" -L packaging; }
 s_bindings() { run bash scripts/test_bindings_install.sh build-test; }
 s_doc() { run cmake --build build-test --target doc; }
 s_tsan() {
@@ -151,7 +157,7 @@ s_valgrind() { run bash scripts/valgrind.sh build-test/src/cli/impactfit; }
 
 if [ $dry = 1 ]; then
   trap 'rm -f "$tfile"' EXIT
-  for st in $all_stages; do
+  for st in $all_stages $extra_stages; do
     case "$want " in *" $st "*) ;; *) continue ;; esac
     echo "== $st"
     "s_${st//-/_}"
@@ -177,7 +183,7 @@ fi
 
 t_start=$(now)
 trap summary EXIT
-for st in $all_stages; do
+for st in $all_stages $extra_stages; do
   case "$want " in *" $st "*) ;; *) continue ;; esac
   stage "$st"
   "s_${st//-/_}"

@@ -36,6 +36,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 PROGRAMS = {"impactfit", "python3", "octave-cli", "bash", "sh", "cmake", "ctest", "sudo", "cc", "c++", "gcc",
             "mex", "srun", "mpirun", "sbatch", "export", "jq", "git", "make", "man", "valgrind", "pkg-config"}
@@ -46,6 +47,10 @@ SKIP = [
     ("README.md", r"^cmake ", "builds and installs the program: the test runs against that build"),
     ("README.md", r"^sudo cmake --install", "installs into the system (the ctests install_consumer and examples "
                                              "install into a prefix)"),
+    ("README.md", r"^python3 -m venv .*pip install", "pip install . with its build (half a minute): the ctest "
+                                                     "package_pip runs these lines in a throw-away venv"),
+    ("README.md", r"^impactfit check( +#.*)?$", "every published figure recomputed: the ctest check_published runs "
+                                              "this command (the other lines show its options)"),
     ("README.md", r"^bash scripts/main\.sh", "the main job itself (minutes; it is what CI runs)"),
     ("README.md", r"^bash scripts/test\.sh", "the whole test suite, which runs this test"),
     ("docs/ACCURACY.md", r"^cmake ", "a second build (RelWithDebInfo) of the same sources"),
@@ -319,6 +324,7 @@ def main():
                     print(f"skip {item.where()}: {item.cmd}  -- this build has no Python package")
                     continue
                 xf = listed(XFAIL, item)
+                t0 = time.monotonic()
                 try:
                     r = subprocess.run(["bash", "-c", "set -o pipefail; " + item.cmd], cwd=repo, env=env,
                                        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=900)
@@ -339,7 +345,7 @@ def main():
                     tail = "\n".join("    | " + l for l in out.strip().split("\n")[-12:])
                     failures.append(f"{item.where()}: {item.cmd}: {problem}\n{tail}")
                 else:
-                    print(f"ok {item.where()}: {item.cmd}")
+                    print(f"ok {item.where()} ({time.monotonic() - t0:.1f} s): {item.cmd}")
             for line, session in sessions:
                 if not have_python:
                     skipped += 1
