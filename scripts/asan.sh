@@ -24,6 +24,9 @@
 #       fitting code: cli_identify and the fuzz harness identify);
 #     front_ends: the CLI, Python and Octave refusing the same input alike (the bindings are not
 #       built here; the CLI's side: cli_bad_input);
+#     cli_copt, cli_zhang, cli_hc, cli_simulate, cli_multibody, cli_identify, cli_dem: the harnesses
+#       of the commands of rounds 1 and 2 (their input handling: cli_bad_input and the fuzz harness
+#       cli; one run of each under valgrind; their solvers: the unit tests and reproduce_quick);
 #     cli_man, format, spdx_lines: no code of ours runs.
 #   The engines' test programs and the benchmarks are not built (IMPACTFIT_ENGINE_TESTS,
 #   IMPACTFIT_BENCH off).
@@ -46,7 +49,8 @@ cd build-asan
 if [ $# = 0 ]; then
   skip="test_copt|test_generated|test_zhang|test_ramaswamy|test_surrogate|check_published|cli_reproduce|report_page"
   skip="$skip|report_page_committed|doc_commands|doc_summary"
-  set -- -LE "install|dem-codes|mbd-engines|load" -E "^($skip|cli_grid|cli_mpi|cli_hpc|test_identify|front_ends|cli_man|format|spdx_lines)$"
+  older="cli_copt|cli_zhang|cli_hc|cli_simulate|cli_multibody|cli_identify|cli_dem"
+  set -- -LE "install|dem-codes|mbd-engines|load" -E "^($skip|cli_grid|cli_mpi|cli_hpc|test_identify|front_ends|$older|cli_man|format|spdx_lines)$"
 fi
 # detect_leaks: LeakSanitizer too; halt_on_error / -fno-sanitize-recover: the first report fails the test
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1 \

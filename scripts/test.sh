@@ -127,7 +127,9 @@ s_build() {
     -DIMPACTFIT_PYTHON=ON -DIMPACTFIT_OCTAVE=ON -DIMPACTFIT_TEST_MPI=ON
   run cmake --build build-test -j"$jobs"
 }
-s_ctest() { ctest_stage -j"$jobs" -LE "$own_labels"; }
+# one more test than cores: the DEM codes' and the engines' runs, the install consumers and the document
+# commands wait on process starts and builds for part of their time
+s_ctest() { ctest_stage -j"$((jobs + 1))" -LE "$own_labels"; }
 s_dem_codes() { ctest_stage -j"$jobs" -L dem-codes; }
 s_mbd_engines() { ctest_stage -j"$jobs" -L mbd-engines; }
 s_load() {

@@ -59,22 +59,52 @@ runs=$(cat <<RUNS
 2 simulate --n 1.5 --c 1 --trace $T/nodir/t.csv
 RUNS
 )
-fail=0
+# The runs go $(nproc) at a time (valgrind runs one thread of the program at a time); a line that uses
+# what an earlier line wrote (fit reads the sweep's rows) waits for it: after = the earlier line's number.
+after_of() { # the line a run must wait for (0: none)
+  case "$1" in
+    "fit $T/fit.ini"*) grep -n "^0 sweep $T/grid.ini" <<<"$runs" | cut -d: -f1 ;;
+    *) echo 0 ;;
+  esac
+}
+one() { # one N WANT ARGS...: memcheck of run N; its verdict in $T/verdict.N
+  local k=$1 want=$2 got
+  shift 2
+  valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite \
+    --log-file="$T/vg.$k.log" "$BIN" "$@" >/dev/null 2>"$T/err.$k"
+  got=$?
+  # an error or a definite leak makes the exit status 99 (libgomp's thread stacks are "possibly lost")
+  if [ "$got" != "$want" ]; then
+    { echo "FAIL: impactfit $*: exit $got (want $want)"; head -40 "$T/vg.$k.log"; head -3 "$T/err.$k"; } >"$T/verdict.$k"
+  else
+    : >"$T/verdict.$k"
+  fi
+}
+jobs_max=$(nproc)
+declare -A pid_of=()
 n=0
 t0=$(date +%s)
 while read -r want args; do
   n=$((n + 1))
+  dep=$(after_of "$args")
+  if [ "$dep" != 0 ] && [ -n "${pid_of[$dep]:-}" ]; then
+    wait "${pid_of[$dep]}" 2>/dev/null
+  fi
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
   # shellcheck disable=SC2086
-  valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite \
-    --log-file="$T/vg.log" "$BIN" $args >/dev/null 2>"$T/err"
-  got=$?
-  # an error or a definite leak makes the exit status 99 (libgomp's thread stacks are "possibly lost")
-  if [ "$got" != "$want" ]; then
-    echo "FAIL: impactfit $args: exit $got (want $want)"
-    head -40 "$T/vg.log"
-    head -3 "$T/err"
+  one "$n" "$want" $args &
+  pid_of[$n]=$!
+done <<<"$runs"
+wait
+fail=0
+for k in $(seq "$n"); do
+  if [ -s "$T/verdict.$k" ]; then
+    cat "$T/verdict.$k"
+    fail=$((fail + 1))
+  elif [ ! -e "$T/verdict.$k" ]; then
+    echo "FAIL: run $k left no verdict"
     fail=$((fail + 1))
   fi
-done <<<"$runs"
-echo "valgrind: $n runs, $fail failed, $(($(date +%s) - t0)) s"
+done
+echo "valgrind: $n runs, $fail failed, $(($(date +%s) - t0)) s ($jobs_max at a time)"
 [ "$fail" = 0 ]

@@ -6,6 +6,7 @@
  * was searched. docs/FORMULAS.md is the reader's version of the same table. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tools.h"
@@ -100,6 +101,20 @@ static int lambert_precision(report *r) {
   return 0;
 }
 
+/* a form off by more than 0.01 under its authors' own condition, and by how much */
+typedef struct off_form {
+  const char *name;
+  double max;
+} off_form;
+
+/* qsort order: the largest error first; equal errors by name (a total order, whatever qsort's algorithm) */
+static int off_worst_first(const void *a, const void *b) {
+  const off_form *x = a, *y = b;
+  if (x->max != y->max)
+    return x->max > y->max ? -1 : 1;
+  return strcmp(x->name, y->name);
+}
+
 int topic_formulas(const topic_opts *o, report *r) {
   impactfit_published_audit_params ap = impactfit_published_audit_default_params();
   if (o->quick || o->check)
@@ -144,10 +159,7 @@ int topic_formulas(const topic_opts *o, report *r) {
   size_t n_audited = 0, n_claims = 0, n_hold = 0, n_within = 0, n_series = 0;
   double worst = 0.0, worst_other = 0.0;
   const char *worst_name = "", *worst_other_name = "";
-  struct {
-    const char *name;
-    double max;
-  } off[64];
+  off_form off[64];
   size_t n_off = 0;
   for (size_t i = 0; i < nf && !rc; i++) {
     const impactfit_published *f = impactfit_published_at(i);
@@ -218,14 +230,7 @@ int topic_formulas(const topic_opts *o, report *r) {
   if (rc)
     return rc;
   /* the forms off by more than 0.01 under their authors' own condition, worst first */
-  for (size_t i = 1; i < n_off; i++)
-    for (size_t j = i; j > 0 && off[j].max > off[j - 1].max; j--) {
-      const char *tn_ = off[j].name;
-      double tm = off[j].max;
-      off[j] = off[j - 1];
-      off[j - 1].name = tn_;
-      off[j - 1].max = tm;
-    }
+  qsort(off, n_off, sizeof off[0], off_worst_first);
   char offs[1024] = "";
   size_t len = 0;
   for (size_t i = 0; i < n_off && len < sizeof offs - 64; i++)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Run head-on collisions in the real LAMMPS (`lmp`) or LIGGGHTS (`liggghts`) and measure the restitution.
 
-usage: python3 tests/dem/run_lammps.py CASES.json [--code lammps|liggghts] [--keep DIR]
+usage: python3 tests/dem/run_lammps.py CASES.json [--code lammps|liggghts] [--keep DIR] [--jobs N]
 
 CASES.json is a JSON list of cases (see tests/dem/README.md, "DEM harness"); each case is
   {"code": "lammps"|"liggghts", "geometry": "sphere-sphere"|"sphere-wall",
@@ -36,6 +36,7 @@ Exit status: 0 all cases ran; 77 the code's binary is not installed (message on 
 1 a run failed (tail of the code's log on stderr); 2 invalid cases file.
 """
 import argparse
+import concurrent.futures
 import json
 import math
 import os
@@ -513,7 +514,7 @@ def progress_fds():
     return (int(fd),) if fd.isdigit() else ()
 
 
-def run_cases(cases, code, workdir):
+def run_cases(cases, code, workdir, jobs=1):
     for c in cases:
         c["code"] = c.get("code", code)
         c["_bodies"] = case_bodies(c)
@@ -526,14 +527,25 @@ def run_cases(cases, code, workdir):
     done = 0
     for attempt in range(3):
         redo = []
-        for b, members in enumerate(plan_batches(cases, todo)):
-            batch = [cases[i] for i in members]
-            dt = min(c["_dt"] for c in batch)
-            code = batch[0]["code"]
-            res = run_batch(code, batch, dt, workdir, "run%d_%d" % (attempt, b))
-            if attempt == 0:  # the progress protocol (progress): collisions measured once
-                done += len(batch)
-                progress("done %d" % done)
+        plan = plan_batches(cases, todo)
+
+        def one(b):
+            batch = [cases[i] for i in plan[b]]
+            return run_batch(batch[0]["code"], batch, min(c["_dt"] for c in batch), workdir,
+                             "run%d_%d" % (attempt, b))
+
+        # up to `jobs` runs of the code side by side: the batches and their steps are the same for any jobs,
+        # so are the results; they are read back in the plan's order
+        outs = [None] * len(plan)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            futures = {pool.submit(one, b): b for b in range(len(plan))}
+            for f in concurrent.futures.as_completed(futures):
+                b = futures[f]
+                outs[b] = f.result()
+                if attempt == 0:  # the progress protocol (progress): collisions measured once
+                    done += len(plan[b])
+                    progress("done %d" % done)
+        for members, res in zip(plan, outs):
             for i, r in zip(members, res):
                 c = cases[i]
                 if "dt" not in c and r["steps"] < MIN_CONTACT_STEPS and attempt < 2:
@@ -555,6 +567,7 @@ def main(argv):
     ap.add_argument("cases")
     ap.add_argument("--code", choices=sorted(BINARIES))
     ap.add_argument("--keep", metavar="DIR", help="keep the input scripts, logs and dumps in DIR")
+    ap.add_argument("--jobs", type=int, default=1, help="runs of the code side by side (the results do not depend on it)")
     a = ap.parse_args(argv)
     try:
         with open(a.cases) as f:
@@ -573,7 +586,7 @@ def main(argv):
     if a.keep:
         os.makedirs(workdir, exist_ok=True)
     try:
-        results = run_cases(cases, a.code, workdir)
+        results = run_cases(cases, a.code, workdir, a.jobs)
     except CaseError as ex:
         print("run_lammps.py: error: %s" % ex, file=sys.stderr)
         return 2

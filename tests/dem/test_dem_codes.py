@@ -3,7 +3,10 @@
 """The real DEM codes as the oracle of `impactfit dem` (ctest label dem-codes).
 
 usage: python3 tests/dem/test_dem_codes.py IMPACTFIT [--code lammps|liggghts|yade ...] [--full] [--keep DIR]
-                                           [--table FILE.json]
+                                           [--table FILE.json] [--jobs N]
+(--jobs: up to N codes side by side, and up to N runs of LAMMPS or LIGGGHTS side by side (run_lammps.py --jobs);
+ the runs are the same as with one job, so the results do not depend on N; the output is printed in the codes'
+ order once every code is done)
 (--table: {"rows": [one object per collision: code, model, damping, takes_e, limit, geometry, v, e_asked,
  typed, alternative, case, kind (naive or corrected), expected, measured, diff, dt, version, ok],
  "versions": {code: the code's banner, or "SKIPPED: why"}, "tol": TOL})
@@ -30,6 +33,7 @@ import argparse
 import json
 import math
 import os
+import concurrent.futures
 import subprocess
 import sys
 import tempfile
@@ -49,12 +53,16 @@ RUNNERS = {"lammps": "run_lammps.py", "liggghts": "run_lammps.py", "yade": "run_
 NAMES = {"lammps": "LAMMPS", "liggghts": "LIGGGHTS", "yade": "YADE"}
 
 
-def progress(line):
+# False while codes run side by side (--jobs): their phases would interleave, so main() reports codes done instead
+PER_CODE_PROGRESS = True
+
+
+def progress(line, overall=False):
     """A line of the progress protocol ("step TOTAL UNIT WHAT", "done COUNT") on the file descriptor
     IMPACTFIT_PROGRESS_FD names, when it is set (impactfit reproduce's topic dem-codes reads it to draw
     its progress line); nothing otherwise."""
     fd = os.environ.get("IMPACTFIT_PROGRESS_FD")
-    if fd:
+    if fd and (overall or PER_CODE_PROGRESS):
         try:
             os.write(int(fd), (line + "\n").encode())
         except (OSError, ValueError):
@@ -64,7 +72,15 @@ def progress(line):
 def progress_fds():
     """The descriptor of the progress protocol, for a child process (subprocess's pass_fds)."""
     fd = os.environ.get("IMPACTFIT_PROGRESS_FD", "")
-    return (int(fd),) if fd.isdigit() else ()
+    return (int(fd),) if fd.isdigit() and PER_CODE_PROGRESS else ()
+
+
+def child_env():
+    """The environment of a runner: without the progress descriptor while codes run side by side."""
+    env = dict(os.environ)
+    if not PER_CODE_PROGRESS:
+        env.pop("IMPACTFIT_PROGRESS_FD", None)
+    return env
 
 
 def stiffness_args(m):
@@ -154,7 +170,7 @@ def build(binary, models, full, what=""):
     return cases
 
 
-def run_code(code, cases, keep):
+def run_code(code, cases, keep, jobs=1):
     runner = os.path.join(HERE, RUNNERS[code])
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "cases.json")
@@ -163,13 +179,45 @@ def run_code(code, cases, keep):
         cmd = [sys.executable, runner, path, "--code", code]
         if keep:
             cmd += ["--keep", os.path.join(keep, code)]
+        if RUNNERS[code] == "run_lammps.py" and jobs > 1:
+            cmd += ["--jobs", str(jobs)]
         progress("step %d collisions running %s" % (len(cases), NAMES[code]))
-        p = subprocess.run(cmd, capture_output=True, text=True, pass_fds=progress_fds())
+        p = subprocess.run(cmd, capture_output=True, text=True, pass_fds=progress_fds(), env=child_env())
     if p.returncode == 77:
         return None, p.stderr.strip()
     if p.returncode != 0:
         raise RuntimeError("%s runner failed (exit %d): %s" % (code, p.returncode, p.stderr[-3000:]))
     return json.loads(p.stdout), p.stderr.strip()
+
+
+def one_code(binary, code, models, full, keep, jobs=1):
+    """Builds and runs one code's cases: (rows, failures, version or "SKIPPED: why", [(line, also on stderr)])."""
+    rows, failures, lines = [], 0, []
+    ms = [m for m in models if m["code"] == code and m["run_here"]]
+    cases = build(binary, ms, full, "preparing the %s inputs (impactfit dem)" % NAMES[code])
+    runnable = [c for c in cases if c[1] is not None]
+    for c in cases:
+        if c[1] is None:
+            lines.append(("FAIL %s: %s" % (c[0], c[3]), False))
+            failures += 1
+    results, msg = run_code(code, runnable, keep, jobs)
+    if results is None:
+        lines.append(("SKIPPED %s: %s" % (code, msg), True))
+        return rows, failures, "SKIPPED: " + msg, lines
+    version = results[0].get("version", "") if results else ""
+    worst = 0.0
+    for c, r in zip(runnable, results):
+        d = r["e"] - c[2]
+        worst = max(worst, abs(d))
+        ok = abs(d) <= TOL
+        failures += not ok
+        rows.append(dict(c[4], case=c[0], kind=c[3], expected=c[2], measured=r["e"], diff=d, dt=r["dt"],
+                         version=r.get("version", ""), ok=ok))
+        if not ok:
+            lines.append(("FAIL %s: measured %.8f, expected %.8f (diff %.2e)" % (c[0], r["e"], c[2], d), False))
+    lines.append(("%s (%s): %d collisions, %d models/settings, max |measured - expected| = %.2e" % (
+        code, version, len(runnable), len({c[0].split(",")[0] for c in runnable}), worst), False))
+    return rows, failures, version, lines
 
 
 def main(argv):
@@ -179,40 +227,35 @@ def main(argv):
     ap.add_argument("--full", action="store_true")
     ap.add_argument("--keep")
     ap.add_argument("--table", help="write every comparison to this JSON file")
+    ap.add_argument("--jobs", type=int, default=1, help="codes, and runs of a code, side by side (default 1)")
     a = ap.parse_args(argv)
     p = subprocess.run([a.impactfit, "dem", "--list", "--json"], capture_output=True, text=True, check=True)
     models = [json.loads(l) for l in p.stdout.splitlines() if l.strip()]
     codes = a.code or ["lammps", "liggghts", "yade"]
+    global PER_CODE_PROGRESS
+    jobs = max(1, min(a.jobs, len(codes)))
+    PER_CODE_PROGRESS = jobs == 1
+    if jobs == 1:
+        outcomes = [one_code(a.impactfit, code, models, a.full, a.keep, a.jobs) for code in codes]
+    else:
+        progress("step %d codes running %s side by side" % (len(codes), ", ".join(NAMES[c] for c in codes)),
+                 overall=True)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(one_code, a.impactfit, code, models, a.full, a.keep, a.jobs) for code in codes]
+            for k, _ in enumerate(concurrent.futures.as_completed(futures)):
+                progress("done %d" % (k + 1), overall=True)
+            outcomes = [f.result() for f in futures]
     rows, failures, skipped, versions = [], 0, [], {}
-    for code in codes:
-        ms = [m for m in models if m["code"] == code and m["run_here"]]
-        cases = build(a.impactfit, ms, a.full, "preparing the %s inputs (impactfit dem)" % NAMES[code])
-        runnable = [c for c in cases if c[1] is not None]
-        for c in cases:
-            if c[1] is None:
-                print("FAIL %s: %s" % (c[0], c[3]))
-                failures += 1
-        results, msg = run_code(code, runnable, a.keep)
-        if results is None:
-            print("SKIPPED %s: %s" % (code, msg))
-            print("SKIPPED %s: %s" % (code, msg), file=sys.stderr)
+    for code, (o_rows, o_failures, o_version, o_lines) in zip(codes, outcomes):
+        for line, to_stderr in o_lines:
+            print(line)
+            if to_stderr:
+                print(line, file=sys.stderr)
+        rows += o_rows
+        failures += o_failures
+        versions[code] = o_version
+        if o_version.startswith("SKIPPED: "):
             skipped.append(code)
-            versions[code] = "SKIPPED: " + msg
-            continue
-        versions[code] = results[0].get("version", "") if results else ""
-        worst = 0.0
-        for c, r in zip(runnable, results):
-            d = r["e"] - c[2]
-            worst = max(worst, abs(d))
-            ok = abs(d) <= TOL
-            failures += not ok
-            rows.append(dict(c[4], case=c[0], kind=c[3], expected=c[2], measured=r["e"], diff=d, dt=r["dt"],
-                             version=r.get("version", ""), ok=ok))
-            if not ok:
-                print("FAIL %s: measured %.8f, expected %.8f (diff %.2e)" % (c[0], r["e"], c[2], d))
-        print("%s (%s): %d collisions, %d models/settings, max |measured - expected| = %.2e" % (
-            code, results[0].get("version", "") if results else "", len(runnable),
-            len({c[0].split(",")[0] for c in runnable}), worst))
     if a.table:
         with open(a.table, "w") as f:
             json.dump({"rows": rows, "versions": versions, "tol": TOL}, f, indent=1)

@@ -26,7 +26,7 @@ done
 [ "$(id -u)" = 0 ] || { echo "test_deb: SKIP: dpkg --root needs root"; exit 77; }
 
 B="$WORK/build"
-if ! cmake -S "$SRC" -B "$B" -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_BUILD_TYPE=Release -DIMPACTFIT_BUILD_TESTS=OFF \
+if ! cmake -S "$SRC" -B "$B" -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_BUILD_TYPE=Release -DIMPACTFIT_BUILD_TESTS=OFF -DIMPACTFIT_BENCH=OFF \
      -DIMPACTFIT_PYTHON=ON -DIMPACTFIT_OCTAVE=AUTO >"$WORK/build.log" 2>&1 ||
    ! cmake --build "$B" --parallel "$JOBS" >>"$WORK/build.log" 2>&1 ||
    ! (cd "$B" && cpack -G DEB >>"$WORK/build.log" 2>&1); then
