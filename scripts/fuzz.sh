@@ -7,7 +7,7 @@
 #   scripts/asan.sh, so the suite builds the sanitized library once), runs them $(nproc) at a time;
 #   new inputs accumulate in build-asan/fuzz/corpus/NAME, failing inputs go to
 #   build-asan/fuzz/crashes/NAME/, each run's log to build-asan/fuzz/logs/NAME.log. A failing input
-#   belongs in tests/fuzz/regress/NAME/ once fixed (ctest replays it). 10 s each in the test suite:
+#   belongs in tests/fuzz/regress/NAME/ once fixed (ctest replays it). 6 s each in the test suite:
 #   the committed corpus is saturated (docs/TESTING.md: no new coverage after the first seconds of
 #   a 30 s run); campaigns of minutes per harness find what is left (docs/HARDENING.md).
 set -eu

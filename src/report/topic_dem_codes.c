@@ -4,7 +4,7 @@
  * `impactfit dem` (corrected); the measured e against impactfit's prediction and the asked e. The runs
  * are made by tests/dem/test_dem_codes.py (the same script as the ctest label dem-codes), which writes
  * every collision to dem_codes.json; this topic tabulates it and draws the figure. Quick and check runs
- * leave it out (a few minutes of the codes' time): the full reproduction and `ctest -L dem-codes` run it. */
+ * leave it out (a minute or two of the codes' time, the three side by side): the full reproduction and `ctest -L dem-codes` run it. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <jansson.h>

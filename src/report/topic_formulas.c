@@ -175,7 +175,10 @@ int topic_formulas(const topic_opts *o, report *r) {
     if (rc)
       break;
     char src[512], ma[64], mc[64], va[32], vc[32], yr[16];
-    snprintf(yr, sizeof yr, f->year ? " %d" : "", f->year);
+    if (f->year)
+      snprintf(yr, sizeof yr, " %d", f->year);
+    else
+      yr[0] = 0;
     if (f->doi[0])
       snprintf(src, sizeof src, "%s%s, [doi:%s](https://doi.org/%s)", f->authors, yr, f->doi, f->doi);
     else
@@ -258,7 +261,10 @@ int topic_formulas(const topic_opts *o, report *r) {
     if (f->method)
       continue;
     char yr[16];
-    snprintf(yr, sizeof yr, f->year ? " %d" : "", f->year);
+    if (f->year)
+      snprintf(yr, sizeof yr, " %d", f->year);
+    else
+      yr[0] = 0;
     report_md(r, "| `%s` | %s%s: %s%s%s | %s | %s |\n", f->name, f->authors, yr, f->reference,
               f->doi[0] ? ", doi:" : "", f->doi, f->model, f->found);
   }

@@ -64,6 +64,11 @@ SKIP = [
                                              "install_consumer builds such programs with pkg-config)"),
     ("docs/HARDENING.md", r"^bash scripts/fuzz\.sh", "fuzzing runs for minutes (clang, its own build)"),
     ("docs/HPC.md", r"big\.ini", "big.ini stands for the user's own sweep file"),
+    ("docs/HUNT_CROSSLEY.md", r"^impactfit reproduce --topic ramaswamy --out", "a full topic (the main job's work); "
+                                                                              "the ctest cli_reproduce runs it"),
+    ("docs/REPRODUCTION.md", r"^impactfit reproduce --topic (zhang|copt) --out", "a full topic, the main job's work "
+                                                                                "(ctest reproduce_quick runs its code "
+                                                                                "on coarse grids)"),
     ("docs/HPC.md", r"SLURM_|^srun ", "a Slurm job script"),
     ("docs/HPC.md", r"^impactfit merge results", "merges the shards of the Slurm job above"),
     ("docs/IDENTIFICATION.md", r"identify DATA\.csv", "DATA.csv stands for the user's measurements"),
