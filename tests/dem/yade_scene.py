@@ -180,7 +180,13 @@ def _check():
             done = False
     r["last"] = it
     if done or it > r["max_steps"]:
-        O.pause()
+        # stop after this step, in YADE's C++ loop (SimulationFlow::singleAction: stopAtIter reached ->
+        # the thread ends), not with O.pause() from here: after O.pause() the main thread's O.wait()
+        # returned while this command still ran, the main thread took the GIL and O.reset() waited for
+        # the simulation thread's mutex, which waited for the GIL (a deadlock seen once in four runs on a
+        # loaded machine: YADE 2023.02a, every thread in futex_wait). The state is the same: this step
+        # finishes either way.
+        O.stopAtIter = O.iter + 1
         return
     nxt = it + r["chunk"]
     for p in r["pairs"]:
