@@ -29,8 +29,12 @@ ko() { echo "FAIL: $*"; fail=$((fail + 1)); }
 # that block: the signal then cuts the third. With two blocks, a signal that came after the other
 # thread had finished found nothing left to cut, and the run ended with exit 0 and every row
 # (zhang-alpha, 12 runs, on a loaded machine: "SIGINT gave exit 0 without the --from command").
-COPT="copt --n 1:2:20 --e 0.05:1:1200 --k 1e7 --mass 0.1 --v 2"
-ZHANG="zhang-alpha --n 1:2:8 --m 0,0.5,1 --e 0.05:0.95:2500"
+# The grids have three blocks in either mode and no more than that needs: copt 20 runs of 700 e and
+# zhang-alpha 24 runs of 600 e (3 blocks of 8 runs; with --out, 14000 and 14400 points: 3 blocks of 4096);
+# impact-time 10000 and simulate 8000 points. (copt at 300 e, 6000 points, was two blocks with --out: its
+# SIGINT came after the last row, exit 0.) The run's length does not matter: each run holds at an event.
+COPT="copt --n 1:2:20 --e 0.05:1:700 --k 1e7 --mass 0.1 --v 2"
+ZHANG="zhang-alpha --n 1:2:8 --m 0,0.5,1 --e 0.05:0.95:600"
 ITIME="impact-time --eps 0:50:500 --n 1:2.5:20 --k 1e7 --mass 0.1 --v 2"
 SIMU="simulate --n 1:2:20 --c 0:2:400 --transition A,C --k 1e7 --mass 0.1 --v 2"
 
