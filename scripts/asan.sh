@@ -34,16 +34,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh build test fuzz
-# build-asan/ of an older version (gcc, without the fuzz harnesses, or g++ for the C++ engine harnesses,
-# which the libFuzzer coverage flag -fsanitize=fuzzer-no-link does not build) cannot be reconfigured for clang
-if [ -f build-asan/CMakeCache.txt ] && { ! grep -q '^CMAKE_C_COMPILER:[A-Z]*=.*clang' build-asan/CMakeCache.txt ||
-  { grep -q '^CMAKE_CXX_COMPILER:' build-asan/CMakeCache.txt &&
-    ! grep -q '^CMAKE_CXX_COMPILER:[A-Z]*=.*clang++' build-asan/CMakeCache.txt; }; }; then
-  rm -rf build-asan
-fi
-CC=clang CXX=clang++ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPACTFIT_ASAN=ON -DIMPACTFIT_UBSAN=ON \
-  -DIMPACTFIT_FUZZ=ON -DBUILD_SHARED_LIBS=OFF -DIMPACTFIT_PYTHON=OFF -DIMPACTFIT_OCTAVE=OFF -DIMPACTFIT_WERROR=OFF \
-  -DIMPACTFIT_ENGINE_TESTS=OFF -DIMPACTFIT_BENCH=OFF >/dev/null
+bash scripts/asan_configure.sh
 skip="test_copt|test_generated|test_zhang|test_ramaswamy|test_surrogate|check_published|cli_reproduce|report_page"
 skip="$skip|report_page_committed|doc_commands|doc_summary"
 older="cli_copt|cli_zhang|cli_hc|cli_simulate|cli_multibody|cli_identify|cli_dem"
@@ -53,7 +44,7 @@ if [ $# = 0 ]; then
   unused="test_copt|test_generated|test_zhang|test_ramaswamy|test_surrogate|test_identify|impactfit_man|octave-pkg"
   # shellcheck disable=SC2046
   cmake --build build-asan -j"$(nproc)" --target $(cmake --build build-asan --target help |
-    sed -n 's/^\.\.\. \([A-Za-z0-9_.-]*\)$/\1/p' | grep -vxE "all|clean|depend|edit_cache|rebuild_cache|install.*|list_install_components|package.*|test|doc|$unused")
+    sed -n 's/^\([A-Za-z0-9_.-]*\): phony$/\1/p' | grep -vxE "all|clean|depend|lib.*|edit_cache|rebuild_cache|install.*|list_install_components|package.*|test|doc|$unused")
   set -- -LE "install|dem-codes|mbd-engines|load" -E "^($skip|cli_grid|cli_mpi|cli_hpc|test_identify|front_ends|$older|cli_man|format|spdx_lines)$"
 else
   cmake --build build-asan -j"$(nproc)"

@@ -16,12 +16,7 @@ secs=${1:-10}
 shift || true
 harnesses=${*:-sweep sweepdef fit identify table cli sweepio}
 bash scripts/deps.sh build test fuzz
-# build-asan/ of an older version (gcc, without the fuzz harnesses) cannot be reconfigured for clang
-if [ -f build-asan/CMakeCache.txt ] && ! grep -q '^CMAKE_C_COMPILER:[A-Z]*=.*clang' build-asan/CMakeCache.txt; then
-  rm -rf build-asan
-fi
-CC=clang cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPACTFIT_ASAN=ON -DIMPACTFIT_UBSAN=ON \
-  -DIMPACTFIT_FUZZ=ON -DBUILD_SHARED_LIBS=OFF -DIMPACTFIT_PYTHON=OFF -DIMPACTFIT_OCTAVE=OFF -DIMPACTFIT_WERROR=OFF >/dev/null
+bash scripts/asan_configure.sh
 targets=""
 for h in $harnesses; do targets="$targets fuzz_$h"; done
 # shellcheck disable=SC2086
