@@ -17,8 +17,8 @@ group[test]="gnuplot-nox openmpi-bin libopenmpi-dev clang libomp-dev chromium py
 group[mpi]="openmpi-bin libopenmpi-dev"
 group[bench]="python3-scipy time" # time: /usr/bin/time in bench/run_hpc.sh
 # fuzz (scripts/fuzz.sh, scripts/asan.sh): clang with libFuzzer and the sanitizer runtimes, libomp for
-# OpenMP under clang, llvm-symbolizer for readable stacks, ninja-build: build-asan/ is a Ninja build
-# (scripts/asan_configure.sh); valgrind: scripts/valgrind.sh
+# OpenMP under clang, llvm-symbolizer for readable stacks, ninja-build: build-asan/ (scripts/asan_configure.sh)
+# and the test command's build-test/ are Ninja builds; valgrind: scripts/valgrind.sh
 group[fuzz]="clang libclang-rt-14-dev libomp-dev llvm ninja-build"
 group[valgrind]="valgrind"
 # python: the Python package (python/; CPython headers, NumPy and pytest for the tests, matplotlib for
