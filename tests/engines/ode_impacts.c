@@ -92,19 +92,25 @@ static double ode_e(const hz_case *c, double value, double phi, int J) {
     else
       dWorldStep(w, h);
     dJointGroupEmpty(group);
+    /* apart: ODE's own test of the next dCollide, so that it finds no contact (0.16.2: dCollideSpherePlane,
+     * ode/src/sphere.cpp:240, a contact at depth = r - z >= 0; dCollideSpheres, ode/src/collision_util.cpp:45,
+     * none at d > r1 + r2, where d = sqrt(dx^2) = |dx| exactly on this axis) */
     double gap, vrel;
+    int apart;
     if (b->plane) {
       gap = dBodyGetPosition(b1)[2] - b->r1;
       vrel = dBodyGetLinearVel(b1)[2];
+      apart = gap > 0.0;
     } else {
-      gap = dBodyGetPosition(b2)[0] - dBodyGetPosition(b1)[0] - b->r1 - b->r2;
+      double dx = dBodyGetPosition(b2)[0] - dBodyGetPosition(b1)[0];
+      gap = dx - b->r1 - b->r2;
       vrel = dBodyGetLinearVel(b2)[0] - dBodyGetLinearVel(b1)[0];
+      apart = dx > b->r1 + b->r2;
     }
-    /* apart and separating: the next dCollide finds no contact (sphere-plane and sphere-sphere report one
-     * only at depth >= 0), and with no gravity, no damping and no other joint every later step is free
-     * flight, which leaves the velocity as it is: this is the final e (a slow rebound, e ~ 1e-6, is not
-     * followed for millions of steps) */
-    if (gap > 0.0 && vrel > 0.0) {
+    /* apart and separating: with no gravity, no damping and no other joint every later step is free flight,
+     * which leaves the velocity as it is: this is the final e (a slow rebound, e ~ 1e-6, is not followed for
+     * millions of steps) */
+    if (apart && vrel > 0.0) {
       e = vrel / v;
       break;
     }
