@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Installs the Debian 12 packages impactfit needs and that are missing, with apt-get (through sudo
 # when not run as root). usage: scripts/deps.sh GROUP...   groups: build main test mpi bench fuzz valgrind python
-# octave dem engines
+# octave dem engines npm-engines wasm slurm
 set -eu
 declare -A group
 # libfl-dev: the -ll that `pkg-config --static libmatheval` names (static consumers, tests/consumer)
@@ -28,9 +28,20 @@ group[octave]="octave liboctave-dev"
 # dem: the real DEM codes that tests/dem/ and the reproduction run as the oracle of impactfit dem
 group[dem]="lammps liggghts yade python3"
 # engines: the multibody and robotics engines that tests/engines/ runs as the oracle of impactfit engine
-group[engines]="libmujoco-dev libsimbody-dev libode-dev libbullet-dev g++"
+# DART 6.12.1 (libdart-dev): Gazebo's default physics engine, run by tests/engines/ like the others
+group[engines]="libmujoco-dev libsimbody-dev libode-dev libbullet-dev libdart-dev g++"
+# npm-engines: node and npm (the machine's; Debian's nodejs and npm where there are none), then the
+# WebAssembly and JavaScript engines pinned by tests/engines/js/package-lock.json (npm ci, below)
+group[npm-engines]=""
+# wasm: Debian's Emscripten (the WebAssembly build, scripts/wasm.sh) and dpkg-dev (apt-get source of
+# GSL and NLopt for it)
+group[wasm]="emscripten dpkg-dev"
+# slurm: a one-node Slurm cluster for the scheduler test (tests/hpc/)
+group[slurm]="slurm-wlm munge"
 want=""
+npm_engines=0
 for g in "$@"; do
+  [ "$g" = npm-engines ] && npm_engines=1
   [ -n "${group[$g]+x}" ] || { echo "deps.sh: unknown group '$g'" >&2; exit 2; }
   want="$want ${group[$g]}"
 done
@@ -40,9 +51,27 @@ for p in $want; do
     missing="$missing $p"
   fi
 done
-[ -z "$missing" ] && exit 0
-echo "deps.sh: installing$missing"
-SUDO=""
-[ "$(id -u)" = 0 ] || SUDO=sudo
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
+if [ $npm_engines = 1 ] && ! command -v npm >/dev/null 2>&1; then
+  missing="$missing nodejs npm"
+fi
+if [ -n "$missing" ]; then
+  echo "deps.sh: installing$missing"
+  SUDO=""
+  [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
+fi
+# the npm engines: installed exactly as the lockfile pins them, once (a marker holds the lockfile's hash);
+# without the registry the engine tests say SKIP, and this says why
+if [ $npm_engines = 1 ]; then
+  js="$(dirname "$0")/../tests/engines/js"
+  lock_sum=$(sha256sum "$js/package-lock.json" | cut -d' ' -f1)
+  if [ "$(cat "$js/node_modules/.impactfit-lock" 2>/dev/null)" != "$lock_sum" ]; then
+    echo "deps.sh: npm ci in tests/engines/js"
+    if (cd "$js" && npm ci --no-audit --no-fund --loglevel=error); then
+      echo "$lock_sum" >"$js/node_modules/.impactfit-lock"
+    else
+      echo "deps.sh: warning: npm ci failed (no registry?): the npm engines' tests will SKIP" >&2
+    fi
+  fi
+fi
