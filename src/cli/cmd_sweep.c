@@ -55,6 +55,21 @@ static int parse_shard(const char *v, size_t *shard, size_t *shards) {
   return 0;
 }
 
+long sweep_launch_tasks(const char **who) {
+  static const char *const vars[] = {"SLURM_STEP_NUM_TASKS", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE"};
+  for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+    const char *v = getenv(vars[i]);
+    char *end = NULL;
+    long n = v ? strtol(v, &end, 10) : 0;
+    if (v && end != v && *end == '\0' && n > 1) {
+      *who = vars[i];
+      return n;
+    }
+  }
+  *who = NULL;
+  return 1;
+}
+
 typedef struct poll_ctx {
   cli_progress *pr;
   size_t base_rows, base_failed; /* written before this run started */
@@ -88,7 +103,8 @@ static int output_error(const impactfit_error *err) {
 
 /* The command that continues this run, for the interruption message. */
 static void resume_command(char *buf, size_t size, const char *command, size_t shard, size_t shards, int mpi) {
-  int n = snprintf(buf, size, "%s%s --resume", mpi ? "mpirun ... " : "", command);
+  const char *launcher = !mpi ? "" : getenv("SLURM_STEP_ID") ? "srun --mpi=pmix " : "mpirun ... ";
+  int n = snprintf(buf, size, "%s%s --resume", launcher, command);
   if (shards > 1 && n > 0 && (size_t)n < size)
     snprintf(buf + n, size - (size_t)n, " --shard %zu/%zu", shard, shards);
 }
@@ -276,6 +292,7 @@ int cli_sweep_execute(const impactfit_sweep *s, const cli_sweep_exec *x, int ran
     plan[1] = impactfit_sweep_output_block(o);
     plan[2] = impactfit_sweep_output_next(o);
     impactfit_sweep_output_get_state(o, &os);
+    cli_test_hold_from(os.rows); /* the test hook: a run resumed past its hold goes on */
   }
   sweep_mpi_bcast(plan, 3);
   if (plan[0] >= 2 || plan[0] == 1) {

@@ -53,6 +53,7 @@ SKIP = [
                                               "this command (the other lines show its options)"),
     ("README.md", r"^bash scripts/main\.sh", "the main job itself (minutes; it is what CI runs)"),
     ("README.md", r"^bash scripts/test\.sh", "the whole test suite, which runs this test"),
+    ("README.md", r"^sbatch ", "submits a Slurm job (the ctest hpc_slurm submits these scripts to a real cluster)"),
     ("docs/ACCURACY.md", r"^cmake ", "a second build (RelWithDebInfo) of the same sources"),
     ("docs/ACCURACY.md", r"^build-dev/", "needs the build-dev directory of the line above (the same programs "
                                          "run from build/ in the other lines' tests)"),
