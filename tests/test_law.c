@@ -417,6 +417,95 @@ static void test_names(void) {
           r1.t_contact);
 }
 
+/* The sweep problems law-impact and law-damping by name on MuJoCo's impedance law at its default
+ * solimp (a varying impedance), against the long double RK4: the rows are the library's law.h
+ * calls, the reference is independent of them. */
+static void test_sweeps_by_name(void) {
+  double tc = 0.02, dmax = 0.95, M = 1.309e-3;
+  char B[32], K[32], Mt[32];
+  snprintf(B, sizeof B, "%.17g", 2.0 / (dmax * tc));
+  snprintf(K, sizeof K, "%.17g", 1.0 / (dmax * dmax * tc * tc));
+  snprintf(Mt, sizeof Mt, "%.17g", M);
+  char text[1024];
+  snprintf(text, sizeof text,
+           "[sweep]\nproblem = law-impact\n[fixed]\nlaw = impedance\nM = %s\nB = %s\nK = %s\nmass = %s\n"
+           "[axes]\nv = list 0.02, 0.1, 1\n",
+           Mt, B, K, Mt);
+  impactfit_sweep *sw = NULL;
+  impactfit_table *tb = NULL;
+  impactfit_error err;
+  int st = impactfit_sweep_parse(text, strlen(text), "imp", &sw, &err);
+  CHECK(st == 0, "law-impact of the impedance law: %s", err.message);
+  if (!st) {
+    const impactfit_sweep_problem *pr = impactfit_sweep_get_problem(sw);
+    static const char *const cols[] = {"M", "B", "K", "d0", "dwidth", "width", "midpoint", "power", "mass", "v"};
+    CHECK(pr->n_params == 10 && pr->n_outputs == 6 && strcmp(pr->outputs[5], "zeta") == 0,
+          "the law's parameters, then mass and v (%zu), outputs with zeta", pr->n_params);
+    for (size_t i = 0; i < 10 && i < pr->n_params; i++)
+      CHECK(strcmp(pr->params[i].name, cols[i]) == 0, "column %zu: %s", i, pr->params[i].name);
+    CHECK(impactfit_sweep_run_table(sw, NULL, &tb, NULL, &err) == 0, "run: %s", err.message);
+  }
+  impactfit_law law = imp_law(M, 2.0 / (dmax * tc), 1.0 / (dmax * dmax * tc * tc), 0.9, 0.95, 0.001, 0.5, 2.0);
+  for (size_t i = 0; tb && i < 3; i++) {
+    double v = impactfit_table_col(tb, (size_t)impactfit_table_find(tb, "v"))[i];
+    double e = impactfit_table_col(tb, (size_t)impactfit_table_find(tb, "e_out"))[i];
+    double t = impactfit_table_col(tb, (size_t)impactfit_table_find(tb, "t_contact"))[i];
+    double z = impactfit_table_col(tb, (size_t)impactfit_table_find(tb, "zeta"))[i];
+    CHECK_ABS(e, rk4_reference(&law, M, v, 400000, t), 2e-9, "law-impact, impedance at v = %g vs long double RK4", v);
+    CHECK_REL(z, 1.0 / 0.95 * 0.95, 1e-15, "zeta = B/(2 sqrt K) = MuJoCo's dampratio 1 (v = %g)", v);
+  }
+  impactfit_table_free(tb);
+  impactfit_sweep_free(sw);
+  /* law-damping: B for e = 0.3 at v = 0.1 (the default unknown: the law's damping), the RK4's e at it */
+  snprintf(text, sizeof text,
+           "[sweep]\nproblem = law-damping\n[fixed]\nlaw = impedance\nM = %s\nK = %s\nmass = %s\nv = 0.1\n"
+           "[axes]\ne = list 0.3, 0.7\n",
+           Mt, K, Mt);
+  tb = NULL;
+  sw = NULL;
+  st = impactfit_sweep_parse(text, strlen(text), "impd", &sw, &err);
+  CHECK(st == 0 && impactfit_sweep_run_table(sw, NULL, &tb, NULL, &err) == 0, "law-damping, impedance: %s",
+        err.message);
+  for (size_t i = 0; tb && i < 2; i++) {
+    double e = impactfit_table_col(tb, (size_t)impactfit_table_find(tb, "e"))[i];
+    double b = impactfit_table_col(tb, (size_t)impactfit_table_find(tb, "B"))[i];
+    double t = impactfit_table_col(tb, (size_t)impactfit_table_find(tb, "t_contact"))[i];
+    impactfit_law at = law;
+    impactfit_law_set(&at, "B", b, NULL);
+    CHECK_ABS(rk4_reference(&at, M, 0.1, 400000, t), e, 2e-9, "law-damping, impedance: RK4's e at the B found (e = %g)",
+              e);
+  }
+  impactfit_table_free(tb);
+  impactfit_sweep_free(sw);
+  /* the builder takes the law's names before the law is known; an unknown one fails at build */
+  impactfit_sweep_def *d = NULL;
+  impactfit_sweep_def_new(impactfit_sweep_problem_from_name("law-impact"), "b", &d, &err);
+  CHECK(impactfit_sweep_def_option(d, "law", "power", &err) == 0 && impactfit_sweep_def_fixed(d, "n", 1.5, &err) == 0 &&
+            impactfit_sweep_def_fixed(d, "zz", 1.0, &err) == 0,
+        "def: names checked at build");
+  impactfit_sweep_def_axis_values(d, "c", (const double[]){0.1}, 1, &err);
+  CHECK(impactfit_sweep_def_build(d, &sw, &err) == IMPACTFIT_EPARSE && strstr(err.message, "unknown parameter 'zz'"),
+        "def: unknown name at build: %s", err.message);
+  impactfit_sweep_def_free(d);
+  /* solve = a parameter without a scale needs its interval: K for e under A at constant impedance is
+   * B²/(4 ξ(e)²) exactly (ξ = -ln e/√(π² + ln² e)) */
+  snprintf(text, sizeof text,
+           "[sweep]\nproblem = law-damping\n[fixed]\nlaw = impedance\nsolve = K\ntransition = A\nM = 1\nB = 30\n"
+           "d0 = 0.9\ndwidth = 0.9\nlo = 10\nhi = 1e6\n[axes]\ne = list 0.4\n");
+  tb = NULL;
+  sw = NULL;
+  st = impactfit_sweep_parse(text, strlen(text), "impk", &sw, &err);
+  CHECK(st == 0 && impactfit_sweep_run_table(sw, NULL, &tb, NULL, &err) == 0, "law-damping, solve = K: %s",
+        err.message);
+  if (tb) {
+    double xi = -log(0.4) / sqrt(M_PI * M_PI + log(0.4) * log(0.4));
+    CHECK_REL(impactfit_table_col(tb, (size_t)impactfit_table_find(tb, "K"))[0], 900.0 / (4.0 * xi * xi), 2e-10,
+              "solve = K: the exact K");
+  }
+  impactfit_table_free(tb);
+  impactfit_sweep_free(sw);
+}
+
 int main(void) {
   ws = impactfit_law_alloc();
   test_power_vs_impact();
@@ -426,6 +515,7 @@ int main(void) {
   test_inverse();
   test_errors();
   test_names();
+  test_sweeps_by_name();
   impactfit_law_free(ws);
   return tu_report("test_law");
 }

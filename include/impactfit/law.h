@@ -87,7 +87,8 @@ typedef struct impactfit_law_type {
   /* Optional (NULL: the engine finds it): a length (m) of the order of the largest penetration of an
    * impact of mass M at speed v, used to scale the state. */
   double (*length_scale)(const double *p, double mass, double v);
-  /* Optional: n_params one-line meanings with the allowed range ("spring exponent (> 0)"). */
+  /* Optional: n_params one-line meanings with the allowed range, the unit left to param_units
+   * ("spring exponent (> 0)"). */
   const char *const *param_help;
   /* Optional: n_params default values (NaN: none, the value must be given); NULL: none has one. */
   const double *param_default;

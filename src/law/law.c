@@ -63,8 +63,8 @@ static double powd(double x, double a, double *d) {
 enum { P_K, P_N, P_C, P_M };
 static const char *const power_names[] = {"k", "n", "c", "m"};
 static const char *const power_units[] = {"N/m^n", "-", "N s m^-(m+1)", "-"};
-static const char *const power_help[] = {"stiffness, N/m^n (> 0)", "spring exponent (> 0)",
-                                         "damping coefficient, N s m^-(m+1) (>= 0; lambda for Hunt-Crossley, m = n)",
+static const char *const power_help[] = {"stiffness (> 0)", "spring exponent (> 0)",
+                                         "damping coefficient (>= 0; Hunt-Crossley's lambda when m = n)",
                                          "damping exponent (>= 0)"};
 static const double power_default[] = {1.0, NAN, NAN, 0.0};
 static const int power_order[] = {P_N, P_M, P_C, P_K}; /* the columns impact.h's commands always had */
@@ -175,14 +175,14 @@ static const impactfit_law_type approach_type = {
 enum { I_M, I_B, I_K, I_D0, I_DW, I_W, I_MID, I_POW };
 static const char *const imp_names[] = {"M", "B", "K", "d0", "dwidth", "width", "midpoint", "power"};
 static const char *const imp_units[] = {"kg", "1/s", "1/s^2", "-", "-", "m", "-", "-"};
-static const char *const imp_help[] = {"the constraint's mass, kg (> 0; MuJoCo's 1/A: a sphere on a plane, its mass)",
-                                       "damping of the reference acceleration, 1/s (>= 0; solref: 2/(dwidth "
-                                       "timeconst))",
-                                       "stiffness of the reference acceleration, 1/s^2 (>= 0; solref: 1/(dwidth^2 "
-                                       "timeconst^2 dampratio^2))",
+static const char *const imp_help[] = {"the constraint's mass (> 0): MuJoCo's 1/A, for a sphere on a plane its mass",
+                                       "damping of the reference acceleration (>= 0); from solref: 2/(dwidth "
+                                       "timeconst)",
+                                       "stiffness of the reference acceleration (>= 0); from solref: 1/(dwidth^2 "
+                                       "timeconst^2 dampratio^2)",
                                        "impedance at delta = 0, solimp[0] (in (0, 1))",
                                        "impedance at and beyond width, solimp[1] (in (0, 1))",
-                                       "penetration where the impedance reaches dwidth, solimp[2], m (>= 0)",
+                                       "penetration where the impedance reaches dwidth, solimp[2] (>= 0)",
                                        "midpoint of the impedance sigmoid, solimp[3] (in (0, 1))",
                                        "power of the impedance sigmoid, solimp[4] (>= 1)"};
 /* M, B, K required; MuJoCo's default solimp (0.9, 0.95, 0.001, 0.5, 2) */

@@ -2,16 +2,18 @@
 /* Sweep problems of the force laws of include/impactfit/law.h, any law by name (option law):
  *   "law-impact"   one impact through the law per point (impactfit_law_impact_solve);
  *   "law-damping"  the value of one parameter of the law (option solve; default: the law's damping
- *                  parameter) that gives a target e (impactfit_law_solve_param), searched over
- *                  [1e-9, 1e6] times the law's scale of it (the power laws' c: ζ = c δ_m0^(m+1)/(mass v)
- *                  of impact.h in [1e-9, 1e6]; the impedance law's B: the damping ratio B/(2√K)), or
- *                  over [1e-3, 1e3] times its default for a parameter the law gives no scale.
+ *                  parameter) that gives a target e (impactfit_law_solve_param). The damping is searched
+ *                  over [1e-9, 1e6] times the law's scale of it (the power laws' c: ζ = c δ_m0^(m+1)/(mass v)
+ *                  of impact.h in [1e-9, 1e6]; the impedance law's B: the damping ratio B/(2√K)); any
+ *                  other parameter over [lo, hi], two more parameters of the problem (default: 1e-3 and
+ *                  1e3 times the parameter's default, when it has one).
  * Their parameters are the law's, from its type (param_names, param_help, param_default, in the
  * order param_order), then mass and v; law-damping puts the target e where the solved parameter
  * would be. Both problems are specialised to the law once the options are known (the sweep's
  * specialize hook), so a new law needs no change here. Option transition: A or C. The commands
  * simulate --law and zhang-alpha --law run them (docs/cli, docs/LAWS.md). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,8 +40,9 @@ typedef struct layout {
   const impactfit_law_type *type;
   int solve;                                /* law-damping: the law parameter solved for; -1: law-impact */
   int n_in;                                 /* sweep parameters: the law's (but solve), e, mass, v */
-  int law_of[IMPACTFIT_LAW_MAX_PARAMS + 3]; /* sweep parameter j -> the law's index; -1 e, -2 mass, -3 v */
-  int i_e, i_mass, i_v;                     /* their sweep indices (i_e -1 for law-impact) */
+  int law_of[IMPACTFIT_LAW_MAX_PARAMS + 5]; /* sweep parameter j -> the law's index; -1 e, -2 mass, -3 v,
+                                               -4 lo, -5 hi */
+  int i_e, i_mass, i_v, i_lo, i_hi;         /* their sweep indices (-1: not a parameter) */
   int zeta; /* the law's damping parameter, whose value over the law's scale of it is zeta (law-damping:
                when it is the one solved for); -1: no zeta */
 } layout;
@@ -79,6 +82,11 @@ static int layout_of(const char *const *opt, int damping, layout *L, impactfit_e
   }
   L->i_mass = j, L->law_of[j++] = -2;
   L->i_v = j, L->law_of[j++] = -3;
+  L->i_lo = L->i_hi = -1;
+  if (L->solve >= 0 && L->zeta < 0) { /* a parameter other than the scaled damping: its interval */
+    L->i_lo = j, L->law_of[j++] = -4;
+    L->i_hi = j, L->law_of[j++] = -5;
+  }
   L->n_in = j;
   return IMPACTFIT_OK;
 }
@@ -92,23 +100,23 @@ static impactfit_law law_at(const layout *L, const double *in) {
   return law;
 }
 
-/* law-damping: the search interval of the solved parameter at this point and the scale it is [1e-9, 1e6]
- * times (the law's scale of it) or [1e-3, 1e3] times (its default, when the law gives no scale). */
-static int search_range(const layout *L, const impactfit_law *law, double mass, double v, double *lo, double *hi,
+/* law-damping: the search interval of the solved parameter at point in[] and a value inside it:
+ * [1e-9, 1e6] times the law's scale of its damping, else [lo, hi]. */
+static int search_range(const layout *L, const impactfit_law *law, const double *in, double *lo, double *hi,
                         double *scale, impactfit_error *err) {
-  double s = impactfit_law_param_scale(law, L->solve, mass, v);
-  if (isfinite(s)) {
-    *lo = 1e-9 * s, *hi = 1e6 * s, *scale = s;
+  if (L->i_lo >= 0) {
+    *lo = in[L->i_lo], *hi = in[L->i_hi], *scale = sqrt(*lo * *hi);
+    if (!(*hi > *lo))
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "the search interval of %s needs lo < hi (got %.17g, %.17g)",
+                             L->type->param_names[L->solve], *lo, *hi);
     return IMPACTFIT_OK;
   }
-  double d = impactfit_law_param_default(L->type, L->solve);
-  if (L->zeta < 0 && isfinite(d) && d > 0.0) {
-    *lo = 1e-3 * d, *hi = 1e3 * d, *scale = d;
-    return IMPACTFIT_OK;
-  }
-  return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "law %s: no scale of %s to search around here (the law gives none%s)",
-                         L->type->name, L->type->param_names[L->solve],
-                         L->zeta >= 0 ? " at these values" : ", and it has no default");
+  double s = impactfit_law_param_scale(law, L->solve, in[L->i_mass], in[L->i_v]);
+  if (!isfinite(s))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "law %s gives no scale of %s at these values", L->type->name,
+                           L->type->param_names[L->solve]);
+  *lo = 1e-9 * s, *hi = 1e6 * s, *scale = s;
+  return IMPACTFIT_OK;
 }
 
 /* ---- the specialised problems ---- */
@@ -117,8 +125,9 @@ enum { MAX_OUT = 8 };
 
 typedef struct law_problem {
   impactfit_sweep_problem pr;
-  impactfit_sweep_param params[IMPACTFIT_LAW_MAX_PARAMS + 3];
+  impactfit_sweep_param params[IMPACTFIT_LAW_MAX_PARAMS + 5];
   const char *outputs[MAX_OUT], *units[MAX_OUT];
+  char help[IMPACTFIT_LAW_MAX_PARAMS + 5][200]; /* each parameter's help with its unit */
 } law_problem;
 
 static void release(impactfit_sweep_problem *p) { free(p); }
@@ -144,18 +153,34 @@ static int specialize(const impactfit_sweep_problem *self, const char *const *op
     int i = L.law_of[j];
     if (i == -1) {
       lp->params[j] = target_e;
-    } else if (i < 0) {
+    } else if (i == -2 || i == -3) {
       lp->params[j] = mass_v[-2 - i];
+    } else if (i < 0) { /* lo, hi: the search interval, in the solved parameter's unit */
+      double d = impactfit_law_param_default(t, L.solve);
+      int has = isfinite(d) && d > 0.0;
+      const char *unit = t->param_units ? t->param_units[L.solve] : "-";
+      snprintf(lp->help[j], sizeof lp->help[j], "%s end of the interval %s is searched in (> 0)%s%s",
+               i == -4 ? "lower" : "upper", t->param_names[L.solve], strcmp(unit, "-") ? ", " : "",
+               strcmp(unit, "-") ? unit : "");
+      lp->params[j] = (impactfit_sweep_param){.name = i == -4 ? "lo" : "hi",
+                                              .def = has ? (i == -4 ? 1e-3 : 1e3) * d : 0.0,
+                                              .min = 0.0,
+                                              .max = HUGE_VAL,
+                                              .flags = IMPACTFIT_SWEEP_MIN_EXCLUSIVE | IMPACTFIT_SWEEP_TOLERANCE |
+                                                       (has ? 0u : IMPACTFIT_SWEEP_REQUIRED),
+                                              .help = lp->help[j]};
     } else {
       double d = impactfit_law_param_default(t, i);
+      const char *unit = t->param_units ? t->param_units[i] : "-";
+      int dimless = strcmp(unit, "-") == 0;
+      snprintf(lp->help[j], sizeof lp->help[j], "%s%s%s", t->param_help ? t->param_help[i] : "",
+               dimless || !t->param_help ? "" : ", ", dimless ? "" : unit);
       lp->params[j] = (impactfit_sweep_param){.name = t->param_names[i],
                                               .def = isnan(d) ? 0.0 : d,
                                               .min = -HUGE_VAL,
                                               .max = HUGE_VAL,
                                               .flags = isnan(d) ? IMPACTFIT_SWEEP_REQUIRED : 0u,
-                                              .help = t->param_help    ? t->param_help[i]
-                                                      : t->param_units ? t->param_units[i]
-                                                                       : ""};
+                                              .help = lp->help[j]};
     }
   }
   size_t no = 0;
@@ -240,7 +265,7 @@ static int point_check(const char *const *opt, const double *in, int damping, im
   impactfit_law law = law_at(&L, in);
   if (damping) {
     double lo, hi, scale;
-    if ((st = search_range(&L, &law, in[L.i_mass], in[L.i_v], &lo, &hi, &scale, err)))
+    if ((st = search_range(&L, &law, in, &lo, &hi, &scale, err)))
       return st;
     law.p[L.solve] = scale;
   }
@@ -319,7 +344,7 @@ static int damping_solve(void *state, const double *in, double *out, long *rhs_e
   p.transition = s->tr;
   double lo, hi, scale;
   *rhs_evals = 0;
-  int st = search_range(&s->L, &p.law, p.mass, p.v, &lo, &hi, &scale, err);
+  int st = search_range(&s->L, &p.law, in, &lo, &hi, &scale, err);
   if (st)
     return st;
   p.law.p[s->L.solve] = scale;
