@@ -395,8 +395,9 @@ static void test_names(void) {
   CHECK_REL(impactfit_law_param_scale(&im, impactfit_law_param_index(impactfit_law_impedance, "B"), 1.0, 1.0),
             2.0 * sqrt(2770.0), 1e-15, "impedance: scale of B");
   im = impactfit_law_make(impactfit_law_impedance);
-  CHECK(isnan(im.p[0]) && isnan(im.p[1]) && isnan(im.p[2]) && im.p[3] == 0.9 && im.p[4] == 0.95 && im.p[5] == 0.001 &&
-            im.p[6] == 0.5 && im.p[7] == 2.0,
+  CHECK(isnan(par(&im, "M")) && isnan(par(&im, "B")) && isnan(par(&im, "K")) && par(&im, "d0") == 0.9 &&
+            par(&im, "dwidth") == 0.95 && par(&im, "width") == 0.001 && par(&im, "midpoint") == 0.5 &&
+            par(&im, "power") == 2.0,
         "impedance: M, B, K required, MuJoCo's default solimp");
   /* lookup with a program's own types first */
   const impactfit_law_type *own[] = {&own_type};
