@@ -232,6 +232,31 @@ static void test_errors(void) {
   CHECK(impactfit_step_impact_at(&st, 1.0, 0.5, &im, &err) == IMPACTFIT_EINVAL, "condition B refused");
   CHECK(impactfit_stepper_type_from_name("rk4") == impactfit_stepper_rk4, "lookup rk4");
   CHECK(impactfit_stepper_type_from_name("nope") == NULL, "unknown stepper");
+  /* parameters by name, on a program's own type found beside the registered ones */
+  static const char *const own_names[] = {"gain", "bias"};
+  static const char *const own_units[] = {"-", "N"};
+  static const impactfit_stepper_type own = {
+      .name = "own-euler", .n_params = 2, .param_names = own_names, .param_units = own_units, .needs_law = 1};
+  const impactfit_stepper_type *extra[] = {&own};
+  CHECK(impactfit_stepper_type_from_name_in("own-euler", extra, 1) == &own &&
+            impactfit_stepper_type_from_name_in("rk4", extra, 1) == impactfit_stepper_rk4 &&
+            impactfit_stepper_type_from_name_in("own-euler", NULL, 0) == NULL,
+        "a program's own stepper by name");
+  impactfit_stepper os = {.type = &own};
+  double g = 0.0;
+  CHECK(impactfit_stepper_param_index(&own, "gain") == 0 && impactfit_stepper_param_index(&own, "bias") == 1 &&
+            impactfit_stepper_param_index(&own, "nope") == -1 && impactfit_stepper_param_index(NULL, "gain") == -1,
+        "stepper parameters: index by name");
+  CHECK(impactfit_stepper_set(&os, "bias", 1e-5, &err) == 0 && os.p[1] == 1e-5 &&
+            impactfit_stepper_set(&os, "gain", 0.2, &err) == 0 && impactfit_stepper_get(&os, "gain", &g, &err) == 0 &&
+            g == 0.2,
+        "stepper parameters: set and get by name");
+  CHECK(impactfit_stepper_set(&os, "Gain", 0.2, &err) == IMPACTFIT_EINVAL &&
+            strstr(err.message, "no parameter 'Gain'") && strstr(err.message, "gain, bias"),
+        "unknown stepper parameter: %s", err.message);
+  os.type = impactfit_stepper_rk4;
+  CHECK(impactfit_stepper_set(&os, "x", 1.0, &err) == IMPACTFIT_EINVAL && strstr(err.message, "none"),
+        "rk4 has no parameters: %s", err.message);
   /* a violently unstable step blows up: ENONFINITE with a message, or reported unstable */
   st = linear(impactfit_stepper_euler, 1e6, 0.0, 1e-3, 0.01, impactfit_transition_A);
   int s = impactfit_step_impact_at(&st, 1.0, 0.5, &im, &err);

@@ -132,6 +132,18 @@ IMPACTFIT_EXPORT extern const impactfit_stepper_type *const impactfit_stepper_co
 IMPACTFIT_EXPORT size_t impactfit_stepper_type_count(void);
 IMPACTFIT_EXPORT const impactfit_stepper_type *impactfit_stepper_type_at(size_t i);
 IMPACTFIT_EXPORT const impactfit_stepper_type *impactfit_stepper_type_from_name(const char *name);
+/* The same over a program's own types extra[0 .. n) first, then the registered ones (extra may be
+ * NULL with n = 0), as impactfit_law_type_from_name_in. */
+IMPACTFIT_EXPORT const impactfit_stepper_type *
+impactfit_stepper_type_from_name_in(const char *name, const impactfit_stepper_type *const *extra, size_t n);
+
+/* The stepper's own parameters by name (law.h's impactfit_law_param_index, _set, _get): the index of
+ * the parameter called name (-1: none), and its value set or read (EINVAL with a message listing the
+ * type's parameters when it has none of that name). */
+IMPACTFIT_EXPORT int impactfit_stepper_param_index(const impactfit_stepper_type *type, const char *name);
+IMPACTFIT_EXPORT int impactfit_stepper_set(impactfit_stepper *st, const char *name, double value, impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_stepper_get(const impactfit_stepper *st, const char *name, double *value,
+                                           impactfit_error *err);
 
 /* Checks a stepper's settings (mass, dt, the law, the type's check). */
 IMPACTFIT_EXPORT int impactfit_stepper_check(const impactfit_stepper *st, impactfit_error *err);

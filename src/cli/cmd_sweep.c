@@ -17,11 +17,26 @@
 
 static const char *const help_text = cli_help_sweep; /* docs/cli/sweep.txt */
 
+/* A problem whose parameters follow its options (sweep.h specialize) as it is with the default options. */
+static impactfit_sweep_problem *at_defaults(const impactfit_sweep_problem *p) {
+  const char *opt[32];
+  impactfit_sweep_problem *sp = NULL;
+  if (!p->specialize || p->n_options > 32)
+    return NULL;
+  for (size_t k = 0; k < p->n_options; k++)
+    opt[k] = p->options[k].def;
+  return p->specialize(p, opt, &sp, NULL) ? NULL : sp;
+}
+
 static void print_problems(void) {
   printf("\nproblems:\n");
   const impactfit_sweep_problem *p;
   for (size_t i = 0; (p = impactfit_sweep_problem_at(i)); i++) {
-    printf("  %s: %s\n    parameters:\n", p->name, p->summary);
+    impactfit_sweep_problem *sp = at_defaults(p);
+    printf("  %s: %s\n    parameters%s:\n", p->name, p->summary,
+           sp ? " (they follow the options; here with the options at their defaults)" : "");
+    if (sp)
+      p = sp;
     for (size_t k = 0; k < p->n_params; k++)
       printf("      %-18s %s\n", p->params[k].name, p->params[k].help ? p->params[k].help : "");
     printf("    options:");
@@ -32,6 +47,8 @@ static void print_problems(void) {
     for (size_t k = 0; k < p->n_outputs; k++)
       printf(" %s (%s)", p->outputs[k], p->output_units ? p->output_units[k] : "?");
     printf("\n");
+    if (sp)
+      sp->release(sp);
   }
 }
 

@@ -14,6 +14,7 @@
  * extension of the power law), which is continuous at δ = 0 for every law here. */
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,7 @@
 
 #include "../common/common_impl.h"
 #include "impactfit/law.h"
+#include "law_impl.h"
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -61,6 +63,11 @@ static double powd(double x, double a, double *d) {
 enum { P_K, P_N, P_C, P_M };
 static const char *const power_names[] = {"k", "n", "c", "m"};
 static const char *const power_units[] = {"N/m^n", "-", "N s m^-(m+1)", "-"};
+static const char *const power_help[] = {"stiffness (> 0)", "spring exponent (> 0)",
+                                         "damping coefficient (>= 0; Hunt-Crossley's lambda when m = n)",
+                                         "damping exponent (>= 0)"};
+static const double power_default[] = {1.0, NAN, NAN, 0.0};
+static const int power_order[] = {P_N, P_M, P_C, P_K}; /* the columns impact.h's commands always had */
 
 static int power_check(const double *p, impactfit_error *err) {
   int st;
@@ -85,6 +92,16 @@ static double power_length(const double *p, double mass, double v) {
   return pow((p[P_N] + 1.0) * mass * v * v / (2.0 * p[P_K]), 1.0 / (p[P_N] + 1.0));
 }
 
+/* c's scale M v/δ_m0^(m+1): c over it is impact.h's ζ */
+static double power_scale(const double *p, int i, double mass, double v) {
+  if (i != P_C)
+    return NAN;
+  return mass * v / pow(power_length(p, mass, v), p[P_M] + 1.0);
+}
+
+static int power_impact(impactfit_law_workspace *ws, const impactfit_law_impact_params *p,
+                        impactfit_law_impact_result *res, impactfit_error *err);
+
 static const impactfit_law_type power_type = {
     .name = "power",
     .summary = "f = k delta^n + c delta^m delta'",
@@ -96,6 +113,13 @@ static const impactfit_law_type power_type = {
     .n_switches = 0,
     .switch_value = NULL,
     .length_scale = power_length,
+    .param_help = power_help,
+    .param_default = power_default,
+    .param_order = power_order,
+    .damping = "c",
+    .unit_param = "k",
+    .param_scale = power_scale,
+    .impact = power_impact,
 };
 
 /* ---------------------------------------------------------------- approach-damper */
@@ -138,6 +162,12 @@ static const impactfit_law_type approach_type = {
     .n_switches = 1,
     .switch_value = approach_switch,
     .length_scale = power_length,
+    .param_help = power_help,
+    .param_default = power_default,
+    .param_order = power_order,
+    .damping = "c",
+    .unit_param = "k",
+    .param_scale = power_scale,
 };
 
 /* ---------------------------------------------------------------- impedance (MuJoCo) */
@@ -145,6 +175,18 @@ static const impactfit_law_type approach_type = {
 enum { I_M, I_B, I_K, I_D0, I_DW, I_W, I_MID, I_POW };
 static const char *const imp_names[] = {"M", "B", "K", "d0", "dwidth", "width", "midpoint", "power"};
 static const char *const imp_units[] = {"kg", "1/s", "1/s^2", "-", "-", "m", "-", "-"};
+static const char *const imp_help[] = {"the constraint's mass (> 0): MuJoCo's 1/A, for a sphere on a plane its mass",
+                                       "damping of the reference acceleration (>= 0); from solref: 2/(dwidth "
+                                       "timeconst)",
+                                       "stiffness of the reference acceleration (>= 0); from solref: 1/(dwidth^2 "
+                                       "timeconst^2 dampratio^2)",
+                                       "impedance at delta = 0, solimp[0] (in (0, 1))",
+                                       "impedance at and beyond width, solimp[1] (in (0, 1))",
+                                       "penetration where the impedance reaches dwidth, solimp[2] (>= 0)",
+                                       "midpoint of the impedance sigmoid, solimp[3] (in (0, 1))",
+                                       "power of the impedance sigmoid, solimp[4] (>= 1)"};
+/* M, B, K required; MuJoCo's default solimp (0.9, 0.95, 0.001, 0.5, 2) */
+static const double imp_default[] = {NAN, NAN, NAN, 0.9, 0.95, 0.001, 0.5, 2.0};
 
 /* MuJoCo's bounds on the impedance (mjMINIMP, mjMAXIMP in mujoco.h / engine_core_constraint.c) */
 #define IMP_MIN 0.0001
@@ -232,6 +274,13 @@ static double imp_length(const double *p, double mass, double v) {
   return p[I_B] > 0.0 ? v / (p[I_B] * p[I_DW]) : 1.0;
 }
 
+/* B's scale, the critical damping 2√K of the law at a constant impedance (d cancels): B over it is
+ * the damping ratio, MuJoCo's dampratio when M is the body's mass */
+static double imp_scale(const double *p, int i, double mass, double v) {
+  (void)mass, (void)v;
+  return i == I_B ? 2.0 * sqrt(p[I_K]) : NAN;
+}
+
 static const impactfit_law_type impedance_type = {
     .name = "impedance",
     .summary = "f = M d(delta) (B delta' + K d(delta) delta), d from MuJoCo's solimp",
@@ -243,6 +292,10 @@ static const impactfit_law_type impedance_type = {
     .n_switches = 2,
     .switch_value = imp_switch,
     .length_scale = imp_length,
+    .param_help = imp_help,
+    .param_default = imp_default,
+    .damping = "B",
+    .param_scale = imp_scale,
 };
 
 const impactfit_law_type *const impactfit_law_power = &power_type;
@@ -258,12 +311,111 @@ const impactfit_law_type *impactfit_law_type_at(size_t i) {
 }
 
 const impactfit_law_type *impactfit_law_type_from_name(const char *name) {
+  return impactfit_law_type_from_name_in(name, NULL, 0);
+}
+
+const impactfit_law_type *impactfit_law_type_from_name_in(const char *name, const impactfit_law_type *const *extra,
+                                                          size_t n) {
   if (!name)
     return NULL;
+  for (size_t i = 0; extra && i < n; i++)
+    if (extra[i] && extra[i]->name && strcmp(extra[i]->name, name) == 0)
+      return extra[i];
   for (size_t i = 0; i < impactfit_law_type_count(); i++)
     if (strcmp(law_types[i]->name, name) == 0)
       return law_types[i];
   return NULL;
+}
+
+int impactfit_law_type_find(const char *name, const impactfit_law_type *const *extra, size_t n,
+                            const impactfit_law_type **out, impactfit_error *err) {
+  const impactfit_law_type *t = impactfit_law_type_from_name_in(name, extra, n);
+  if (out)
+    *out = t;
+  if (t)
+    return IMPACTFIT_OK;
+  const char *names[64];
+  size_t k = 0;
+  char list[512] = "";
+  size_t used = 0;
+  for (size_t i = 0; extra && i < n && k < 64; i++)
+    if (extra[i] && extra[i]->name)
+      names[k++] = extra[i]->name;
+  for (size_t i = 0; i < impactfit_law_type_count() && k < 64; i++)
+    names[k++] = law_types[i]->name;
+  for (size_t i = 0; i < k && used < sizeof list; i++)
+    used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", names[i]);
+  const char *close = name ? impactfit_closest_name(name, names, k) : NULL;
+  if (close)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown force law '%s' (known: %s; did you mean '%s'?)",
+                           name ? name : "", list, close);
+  return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown force law '%s' (known: %s)", name ? name : "", list);
+}
+
+/* ---------------------------------------------------------------- parameters by name */
+
+int impactfit_law_param_index(const impactfit_law_type *type, const char *name) {
+  if (!type || !type->param_names || !name)
+    return -1;
+  for (int i = 0; i < type->n_params && i < IMPACTFIT_LAW_MAX_PARAMS; i++)
+    if (type->param_names[i] && strcmp(type->param_names[i], name) == 0)
+      return i;
+  return -1;
+}
+
+int impactfit_law_param_at(const impactfit_law_type *type, int i) {
+  if (!type || i < 0 || i >= type->n_params || i >= IMPACTFIT_LAW_MAX_PARAMS)
+    return -1;
+  return type->param_order ? type->param_order[i] : i;
+}
+
+double impactfit_law_param_default(const impactfit_law_type *type, int i) {
+  if (!type || !type->param_default || i < 0 || i >= type->n_params || i >= IMPACTFIT_LAW_MAX_PARAMS)
+    return NAN;
+  return type->param_default[i];
+}
+
+impactfit_law impactfit_law_make(const impactfit_law_type *type) {
+  impactfit_law law = {.type = type};
+  for (int i = 0; i < IMPACTFIT_LAW_MAX_PARAMS; i++)
+    law.p[i] = type && i < type->n_params ? impactfit_law_param_default(type, i) : 0.0;
+  return law;
+}
+
+/* EINVAL: type has no parameter name (the message lists its parameters) */
+static int no_param(const impactfit_law_type *type, const char *name, impactfit_error *err) {
+  if (!type)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no force law given");
+  char list[256] = "";
+  size_t used = 0;
+  for (int i = 0; i < type->n_params && type->param_names && used < sizeof list; i++)
+    used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "",
+                             type->param_names[impactfit_law_param_at(type, i)]);
+  return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "law '%s' has no parameter '%s' (its parameters: %s)", type->name,
+                         name ? name : "(null)", list);
+}
+
+int impactfit_law_set(impactfit_law *law, const char *name, double value, impactfit_error *err) {
+  int i = law ? impactfit_law_param_index(law->type, name) : -1;
+  if (i < 0)
+    return no_param(law ? law->type : NULL, name, err);
+  law->p[i] = value;
+  return IMPACTFIT_OK;
+}
+
+int impactfit_law_get(const impactfit_law *law, const char *name, double *value, impactfit_error *err) {
+  int i = law ? impactfit_law_param_index(law->type, name) : -1;
+  if (i < 0 || !value)
+    return no_param(law ? law->type : NULL, name, err);
+  *value = law->p[i];
+  return IMPACTFIT_OK;
+}
+
+double impactfit_law_param_scale(const impactfit_law *law, int i, double mass, double v) {
+  if (!law || !law->type || !law->type->param_scale || i < 0 || i >= law->type->n_params)
+    return NAN;
+  double s = law->type->param_scale(law->p, i, mass, v);
+  return isfinite(s) && s > 0.0 ? s : NAN;
 }
 
 impactfit_law impactfit_law_power_make(double k, double n, double c, double m) {
@@ -308,6 +460,7 @@ struct impactfit_law_workspace {
   const impactfit_law *law;
   double mass, v, L, g; /* g = L/(M v²): scaled acceleration per newton */
   long evals;
+  impactfit_impact_workspace *impact; /* impact.h's engine, for the power law (allocated when first used) */
 };
 
 impactfit_law_workspace *impactfit_law_alloc(void) {
@@ -337,6 +490,7 @@ void impactfit_law_free(impactfit_law_workspace *ws) {
     gsl_odeiv2_evolve_free(ws->evolve);
   if (ws->root)
     gsl_root_fsolver_free(ws->root);
+  impactfit_impact_free(ws->impact);
   free(ws);
 }
 
@@ -452,8 +606,8 @@ static double locate(root_ctx *c, int ev, double h, double ga, double gb) {
 
 static int is_down(int ev) { return ev == EV_END_X || ev == EV_END_F || ev == EV_VMAX || ev == EV_FMAX; }
 
-int impactfit_law_impact_solve(impactfit_law_workspace *ws, const impactfit_law_impact_params *p,
-                               impactfit_law_impact_result *res, impactfit_error *err) {
+int impactfit__law_impact_solve_general(impactfit_law_workspace *ws, const impactfit_law_impact_params *p,
+                                        impactfit_law_impact_result *res, impactfit_error *err) {
   IMPACTFIT__GSL_SCOPE;
   impactfit_error_clear(err);
   if (!p || !res)
@@ -645,6 +799,81 @@ done:
   if (own)
     impactfit_law_free(ws);
   return st;
+}
+
+/* ---------------------------------------------------------------- one solver per law */
+
+/* The arguments a law's own solver may rely on (what the general engine checks first). */
+static int impact_args(const impactfit_law_impact_params *p, impactfit_error *err) {
+  int st = impactfit_law_check(&p->law, err);
+  if (st)
+    return st;
+  if (!(isfinite(p->mass) && p->mass > 0.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "law impact: mass must be > 0 (got %.17g)", p->mass);
+  if (!(isfinite(p->v) && p->v > 0.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "law impact: v must be > 0 (got %.17g)", p->v);
+  const impactfit_transition *tr = p->transition ? p->transition : impactfit_transition_C;
+  if (tr != impactfit_transition_A && tr != impactfit_transition_C)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "law impact: transition %s is not available for general force laws (A or C)", tr->name);
+  double rtol = p->rtol > 0.0 ? p->rtol : 1e-13;
+  if (!(rtol >= 1e-15 && rtol <= 1e-3))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "law impact: rtol must lie in [1e-15, 1e-3] (got %.17g)", rtol);
+  return IMPACTFIT_OK;
+}
+
+int impactfit_law_impact_solve(impactfit_law_workspace *ws, const impactfit_law_impact_params *p,
+                               impactfit_law_impact_result *res, impactfit_error *err) {
+  if (!p || !p->law.type || !p->law.type->impact)
+    return impactfit__law_impact_solve_general(ws, p, res, err);
+  impactfit_error_clear(err);
+  if (!res)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "law impact: NULL argument");
+  memset(res, 0, sizeof *res);
+  int st = impact_args(p, err);
+  if (st)
+    return st;
+  impactfit_law_workspace *own = NULL;
+  if (!ws && !(ws = own = impactfit_law_alloc()))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "law impact: out of memory");
+  st = p->law.type->impact(ws, p, res, err);
+  impactfit_law_free(own);
+  return st;
+}
+
+/* The power law through impact.h's engine (series start at δ = 0, its own event location): the
+ * result field by field as the general engine gives it; L is δ_m0, power_length. */
+static int power_impact(impactfit_law_workspace *ws, const impactfit_law_impact_params *p,
+                        impactfit_law_impact_result *res, impactfit_error *err) {
+  if (!ws->impact && !(ws->impact = impactfit_impact_alloc()))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "law impact: out of memory");
+  impactfit_impact_params ip = impactfit_impact_default_params();
+  ip.n = p->law.p[P_N];
+  ip.m = p->law.p[P_M];
+  ip.k = p->law.p[P_K];
+  ip.c = p->law.p[P_C];
+  ip.mass = p->mass;
+  ip.v = p->v;
+  ip.transition = p->transition ? p->transition : impactfit_transition_C;
+  ip.rtol = p->rtol > 0.0 ? p->rtol : ip.rtol;
+  ip.t_max = p->t_max > 0.0 ? p->t_max : 0.0;
+  impactfit_impact_result ir;
+  int st = impactfit_impact_solve(ws->impact, &ip, &ir, err);
+  res->rhs_evals = ir.rhs_evals;
+  res->steps = ir.steps;
+  res->length = ir.delta_m0;
+  if (st)
+    return st;
+  res->e_out = ir.e_out;
+  res->t_contact = ir.t_contact;
+  res->delta_max = ir.delta_max;
+  res->t_delta_max = ir.t_delta_max;
+  res->f_max = ir.f_max;
+  res->delta_sep = ir.delta_sep;
+  res->f_end = ir.f_end;
+  res->ended_on_force = ip.transition == impactfit_transition_C && ir.delta_sep > 0.0;
+  res->switches = 0;
+  return IMPACTFIT_OK;
 }
 
 /* ---------------------------------------------------------------- the inverse */

@@ -5,6 +5,7 @@
 #include <complex.h>
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -178,12 +179,56 @@ const impactfit_stepper_type *impactfit_stepper_type_at(size_t i) {
 }
 
 const impactfit_stepper_type *impactfit_stepper_type_from_name(const char *name) {
+  return impactfit_stepper_type_from_name_in(name, NULL, 0);
+}
+
+const impactfit_stepper_type *
+impactfit_stepper_type_from_name_in(const char *name, const impactfit_stepper_type *const *extra, size_t n) {
   if (!name)
     return NULL;
+  for (size_t i = 0; extra && i < n; i++)
+    if (extra[i] && extra[i]->name && strcmp(extra[i]->name, name) == 0)
+      return extra[i];
   for (size_t i = 0; i < impactfit_stepper_type_count(); i++)
     if (strcmp(stepper_types[i]->name, name) == 0)
       return stepper_types[i];
   return NULL;
+}
+
+int impactfit_stepper_param_index(const impactfit_stepper_type *type, const char *name) {
+  if (!type || !type->param_names || !name)
+    return -1;
+  for (int i = 0; i < type->n_params && i < IMPACTFIT_STEPPER_MAX_PARAMS; i++)
+    if (type->param_names[i] && strcmp(type->param_names[i], name) == 0)
+      return i;
+  return -1;
+}
+
+static int no_stepper_param(const impactfit_stepper_type *type, const char *name, impactfit_error *err) {
+  if (!type)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no stepper given");
+  char list[256] = "";
+  size_t used = 0;
+  for (int i = 0; i < type->n_params && type->param_names && used < sizeof list; i++)
+    used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", type->param_names[i]);
+  return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper '%s' has no parameter '%s' (its parameters: %s)", type->name,
+                         name ? name : "(null)", used ? list : "none");
+}
+
+int impactfit_stepper_set(impactfit_stepper *st, const char *name, double value, impactfit_error *err) {
+  int i = st ? impactfit_stepper_param_index(st->type, name) : -1;
+  if (i < 0)
+    return no_stepper_param(st ? st->type : NULL, name, err);
+  st->p[i] = value;
+  return IMPACTFIT_OK;
+}
+
+int impactfit_stepper_get(const impactfit_stepper *st, const char *name, double *value, impactfit_error *err) {
+  int i = st ? impactfit_stepper_param_index(st->type, name) : -1;
+  if (i < 0 || !value)
+    return no_stepper_param(st ? st->type : NULL, name, err);
+  *value = st->p[i];
+  return IMPACTFIT_OK;
 }
 
 int impactfit_stepper_check(const impactfit_stepper *st, impactfit_error *err) {

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Internals of src/law (not installed). */
+#ifndef IMPACTFIT_LAW_IMPL_H
+#define IMPACTFIT_LAW_IMPL_H
+
+#include "impactfit/law.h"
+
+/* impactfit_law_impact_solve by the general engine of law.h whatever the law's own solver (the
+ * `impact` member): the second method tests/test_law.c compares the power law's own solver with. */
+int impactfit__law_impact_solve_general(impactfit_law_workspace *ws, const impactfit_law_impact_params *p,
+                                        impactfit_law_impact_result *res, impactfit_error *err);
+
+#endif
