@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The step maps of the engines run here from npm packages under node (issue 35): Rapier
+ * (@dimforge/rapier3d-compat 0.21.0), PhysX 4.1.1 (@cocos/physx 1.0.7), cannon-es 0.20.0 and Havok
+ * (@babylonjs/havok 1.3.14, a closed binary: its map is fitted from measurements). Each is a stepper type
+ * (include/impactfit/stepper.h) defined in src/codes/<engine>.c, written as the engine's source computes
+ * its step for one frictionless contact through the centres, with its parameters' indices here so that
+ * the registry entries of those files and the harnesses of tests/engines/ set them by name. */
+#ifndef IMPACTFIT_CODES_NPM_ENGINES_IMPL_H
+#define IMPACTFIT_CODES_NPM_ENGINES_IMPL_H
+
+#include "impactfit/stepper.h"
+
+/* ---------------------------------------------------------------- cannon-es 0.20.0 (cannon.c) */
+
+/* GSSolver on one ContactEquation (SPOOK), then the velocity damping and the leap-frog integration. */
+extern const impactfit_stepper_type impactfit__stepper_cannon;
+enum {
+  IMPACTFIT__CANNON_RESTITUTION = 0, /* the contact equation's restitution (the materials' product) */
+  IMPACTFIT__CANNON_STIFFNESS,       /* contactEquationStiffness, N/m (1e7) */
+  IMPACTFIT__CANNON_RELAXATION,      /* contactEquationRelaxation, steps (3) */
+  IMPACTFIT__CANNON_DAMPING,         /* Body.linearDamping of the dynamic bodies, per second (0.01) */
+  IMPACTFIT__CANNON_PLANE,    /* 1: a sphere on a plane (contact at a distance <= r), 0: two spheres (< r1 + r2) */
+  IMPACTFIT__CANNON_MAXFORCE, /* the equation's maxForce (an impulse bound, N s: 1e6) */
+  IMPACTFIT__CANNON_NPARAMS
+};
+/* The stepper for effective mass M (kg), step dt (s), the plane or two spheres and the combined
+ * restitution, with cannon-es's defaults for the rest. */
+void impactfit__cannon_stepper(impactfit_stepper *st, double M, double dt, int plane, double restitution);
+
+#endif
