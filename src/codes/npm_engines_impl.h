@@ -27,4 +27,24 @@ enum {
  * restitution, with cannon-es's defaults for the rest. */
 void impactfit__cannon_stepper(impactfit_stepper *st, double M, double dt, int plane, double restitution);
 
+/* ---------------------------------------------------------------- Rapier 0.21.0 (rapier.c) */
+
+/* The soft-step solver on one contact point: substeps, warm start, biased and relax solves, the restitution
+ * pass at the end of the step. */
+extern const impactfit_stepper_type impactfit__stepper_rapier;
+enum {
+  IMPACTFIT__RAPIER_RESTITUTION = 0, /* the pair's restitution (the colliders' values combined) */
+  IMPACTFIT__RAPIER_SUBSTEPS,        /* IntegrationParameters.num_solver_iterations (4) */
+  IMPACTFIT__RAPIER_FREQUENCY,  /* the contact softness's natural frequency, Hz (60 against a fixed body, else 30) */
+  IMPACTFIT__RAPIER_ZETA,       /* its damping ratio (10) */
+  IMPACTFIT__RAPIER_MAXCORR,    /* normalized_max_corrective_velocity × length_unit, m/s (3) */
+  IMPACTFIT__RAPIER_PREDICTION, /* normalized_prediction_distance × length_unit, m (0.02) */
+  IMPACTFIT__RAPIER_WARMSTART,  /* warmstart_coefficient (1) */
+  IMPACTFIT__RAPIER_DAMPING,    /* the rigid body's linear damping, 1/s (0) */
+  IMPACTFIT__RAPIER_NPARAMS
+};
+/* The stepper for effective mass M, step dt, a fixed other body (the static softness) or a dynamic one, and
+ * the pair's restitution, with Rapier's defaults for the rest. */
+void impactfit__rapier_stepper(impactfit_stepper *st, double M, double dt, int fixed, double restitution);
+
 #endif
