@@ -47,4 +47,21 @@ enum {
  * the pair's restitution, with Rapier's defaults for the rest. */
 void impactfit__rapier_stepper(impactfit_stepper *st, double M, double dt, int fixed, double restitution);
 
+/* ---------------------------------------------------------------- PhysX 4.1.1 (physx.c) */
+
+/* PGS on one contact point (4 position iterations, 1 velocity iteration; one point converges in one). */
+extern const impactfit_stepper_type impactfit__stepper_physx;
+enum {
+  IMPACTFIT__PHYSX_RESTITUTION = 0, /* the point's restitution (the two materials combined) */
+  IMPACTFIT__PHYSX_THRESHOLD,       /* PxSceneDesc::bounceThresholdVelocity, m/s (0.2 × PxTolerancesScale::speed: 2) */
+  IMPACTFIT__PHYSX_CONTACT,         /* the contact distance: the two shapes' contactOffsets, m (0.04) */
+  IMPACTFIT__PHYSX_REST,            /* the rest distance: the two shapes' restOffsets, m (0) */
+  IMPACTFIT__PHYSX_MAXDEPEN,        /* PxRigidBody maxDepenetrationVelocity, m/s (1e32) */
+  IMPACTFIT__PHYSX_PLANE, /* 1: a sphere on a plane (a point at separation <= the contact distance), 0: two spheres (<) */
+  IMPACTFIT__PHYSX_NPARAMS
+};
+/* The stepper for effective mass M, step dt, a plane or two spheres and the point's restitution, with
+ * PhysX's defaults for the rest. */
+void impactfit__physx_stepper(impactfit_stepper *st, double M, double dt, int plane, double restitution);
+
 #endif

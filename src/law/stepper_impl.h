@@ -16,7 +16,8 @@
   X(impactfit__stepper_bullet_restitution) \
   X(impactfit__stepper_bullet_stiffness)   \
   X(impactfit__stepper_cannon)             \
-  X(impactfit__stepper_rapier)
+  X(impactfit__stepper_rapier)             \
+  X(impactfit__stepper_physx)
 
 #define X(sym) extern const impactfit_stepper_type sym;
 IMPACTFIT__ENGINE_STEPPERS(X)

@@ -33,15 +33,22 @@ typedef struct nh_engine {
   long runs, requests; /* engine impacts and requests */
   double worst;        /* the largest |e_engine − e_impactfit| per phase seen */
   double worst_mean;   /* the largest |mean − asked| seen */
+  /* 1: compare at the engine's own phase: the script reports the gap at the start of the first step that changed
+   * the velocity and that step's index (gact, kact); the model's gap there is (J − k − φ) v dt in free flight,
+   * so φ_eff = J − kact − gact/(v dt) is the phase the engine's float32 position has (a float32 engine rounds
+   * its position at every step of the approach: 0.04/(v dt) steps inside PhysX's contact distance) */
+  int effective_phase;
+  double worst_shift; /* the largest |φ_eff − φ| seen */
 } nh_engine;
 
 static inline double nh_mass(const hz_bodies *b) {
   return b->b.plane ? b->b.m1 : b->b.m1 * b->b.m2 / (b->b.m1 + b->b.m2);
 }
 
-/* The engine's e at n phases (NaN where the script found no rebound). Returns 0, or 1 with a message. */
-static inline int nh_engine_e(nh_engine *E, const nh_case *c, double value, int J, const double *phis, int n, double *e,
-                              long *steps) {
+/* The engine's e at n phases (NaN where the script found no rebound) and, when phi_eff is not NULL, the
+ * engine's own phases (NaN where the script reports none; n <= 64). Returns 0, or 1 with a message. */
+static inline int nh_engine_e_at(nh_engine *E, const nh_case *c, double value, int J, const double *phis, int n,
+                                 double *e, long *steps, double *phi_eff) {
   nc_buf b = {0};
   const impactfit_engine_bodies *bd = &c->bodies.b;
   nc_printf(&b, "{\"op\": \"impacts\", \"plane\": %d, \"r1\": %.17g, \"m1\": %.17g", bd->plane, bd->r1, bd->m1);
@@ -71,6 +78,13 @@ static inline int nh_engine_e(nh_engine *E, const nh_case *c, double value, int 
         steps[i] = (long)json_integer_value(v);
     }
   }
+  if (phi_eff) {
+    double ga[64], ka[64];
+    int ng = n <= 64 ? nc_doubles(json_object_get(a, "gact"), ga, n) : 0;
+    int nk = n <= 64 ? nc_doubles(json_object_get(a, "kact"), ka, n) : 0;
+    for (int i = 0; i < n; i++)
+      phi_eff[i] = i < ng && i < nk && isfinite(ga[i]) && isfinite(ka[i]) ? J - ka[i] - ga[i] / (c->v * c->dt) : NAN;
+  }
   json_decref(a);
   E->runs += n;
   if (got != n) {
@@ -79,6 +93,11 @@ static inline int nh_engine_e(nh_engine *E, const nh_case *c, double value, int 
     return 1;
   }
   return 0;
+}
+
+static inline int nh_engine_e(nh_engine *E, const nh_case *c, double value, int J, const double *phis, int n, double *e,
+                              long *steps) {
+  return nh_engine_e_at(E, c, value, J, phis, n, e, steps, NULL);
 }
 
 /* The case's text for messages */
@@ -96,21 +115,28 @@ static inline double nh_per_phase(nh_engine *E, const nh_case *c, double value, 
     return NAN;
   }
   int J = hz_steps_ahead(&st, c->v), m = 0;
-  double phis[64], em[64], ee[64], worst = 0.0;
+  double phis[64], em[64], ee[64], pe[64], worst = 0.0;
   for (int i = 0; i < n && m < 64; i++) {
     if (hz_near_jump(&st, c->v, phases[i]))
       continue;
-    phis[m] = phases[i];
-    em[m++] = hz_model_e(&st, c->v, phases[i], NULL);
+    phis[m++] = phases[i];
   }
   if (m == 0)
     return 0.0;
-  if (nh_engine_e(E, c, value, J, phis, m, ee, NULL))
+  if (nh_engine_e_at(E, c, value, J, phis, m, ee, NULL, E->effective_phase ? pe : NULL))
     return NAN;
   for (int i = 0; i < m; i++) {
+    double at = phis[i];
+    if (E->effective_phase && isfinite(pe[i]) && pe[i] > 0.0 && pe[i] <= 1.0) {
+      E->worst_shift = fmax(E->worst_shift, fabs(pe[i] - phis[i]));
+      at = pe[i];
+      if (hz_near_jump(&st, c->v, at))
+        continue;
+    }
+    em[i] = hz_model_e(&st, c->v, at, NULL);
     char buf[700], w[640];
     nh_what(c, what, w, sizeof w);
-    snprintf(buf, sizeof buf, "%s value %.10g phi %.6f", w, value, phis[i]);
+    snprintf(buf, sizeof buf, "%s value %.10g phi %.6f (engine's %.9f)", w, value, phis[i], at);
     HZ_CHECK_ABS(ee[i], em[i], E->tol_phase, buf);
     if (isfinite(ee[i]) && isfinite(em[i]))
       worst = fmax(worst, fabs(ee[i] - em[i]));

@@ -18,7 +18,9 @@
 //   rest). world.step() until a step leaves the bodies apart (gap >= 0), separating and with no impulse on
 //   the pair (impactfit's end of an impact), or at rest (no impulse, the state unchanged), or creeping
 //   (no impulse, a gap the speed would not close within 1e4 steps: e = 0). Answers e = the separating
-//   speed / v (null: the centres of two spheres crossed, or no end within 200000 steps) and the steps.
+//   speed / v (null: the centres of two spheres crossed, or no end within 200000 steps), the steps, and the
+//   gap (with the engine's float32 radii) at the start of the first step that changed the velocity and that
+//   step's index (gact, kact: the phase the engine's own float32 position has there).
 // The first line says {"ready": true, "version": RAPIER.version()} or {"skip": reason}.
 import { createInterface } from 'node:readline';
 import v8 from 'node:v8';
@@ -64,20 +66,21 @@ function scene(q) {
   if (given === 'both') c2.setRestitution(q.restitution);
   else if (given !== 'sphere-only' && given !== 'max') throw new Error(`unknown given ${given}`);
   const R = q.plane ? q.r1 : q.r1 + q.r2;
-  return { world, other, c2: world.createCollider(c2, other), R, c1 };
+  const Rf = q.plane ? Math.fround(q.r1) : Math.fround(q.r1) + Math.fround(q.r2); // the engine's float32 radii
+  return { world, other, c2: world.createCollider(c2, other), R, Rf, c1 };
 }
 
 function impacts(q) {
-  const e = [], steps = [];
+  const e = [], steps = [], gact = [], kact = [];
   for (const phi of q.phis) {
-    const { world, other, c2, R, c1 } = scene(q);
+    const { world, other, c2, R, Rf, c1 } = scene(q);
     const d1 = RAPIER.RigidBodyDesc.dynamic().setTranslation(0, 0, R + (q.J - phi) * q.v * q.dt).setLinvel(0, 0, -q.v);
     if (q.canSleep !== undefined) d1.setCanSleep(q.canSleep);
     const body = world.createRigidBody(d1);
     const s1 = world.createCollider(c1, body);
-    const gap = () => body.translation().z - other.translation().z - R;
+    const gap = () => body.translation().z - other.translation().z - Rf;
     const vrel = () => body.linvel().z - other.linvel().z; // > 0: separating
-    let out = null, k = 0, acting = false;
+    let out = null, k = 0, acting = false, ga = null, ka = null;
     for (; k < 200000; k++) {
       const g0 = gap(), u0 = vrel();
       world.step();
@@ -87,6 +90,10 @@ function impacts(q) {
         for (let i = 0; i < man.numContacts(); i++) impulse += Math.abs(man.contactImpulse(i));
       });
       const g = gap(), u = vrel();
+      if (ga === null && u !== u0) {
+        ga = g0;
+        ka = k;
+      }
       acting = acting || points > 0 || impulse !== 0;
       if (!q.plane && g <= -R) break; // the centres crossed
       if (!acting) continue;
@@ -102,8 +109,10 @@ function impacts(q) {
     world.free();
     e.push(out);
     steps.push(k + 1);
+    gact.push(ga);
+    kact.push(ka);
   }
-  return { e, steps };
+  return { e, steps, gact, kact };
 }
 
 const ops = { impacts };
