@@ -64,4 +64,22 @@ enum {
  * PhysX's defaults for the rest. */
 void impactfit__physx_stepper(impactfit_stepper *st, double M, double dt, int plane, double restitution);
 
+/* ---------------------------------------------------------------- Havok 1.3.14 (havok.c): measured only */
+
+/* The law fitted to the closed binary's impacts (havok.c): the stop at the surface, then the rebound at
+ * q(r)(u − g dt), or none below 0.1 m/s. */
+extern const impactfit_stepper_type impactfit__stepper_havok;
+enum {
+  IMPACTFIT__HAVOK_RESTITUTION = 0, /* the pair's restitution (the materials combined), before Havok's rounding */
+  IMPACTFIT__HAVOK_GRAVITY,   /* the gravity magnitude the rebound loses g dt of, m/s² (9.81 with zero gravity) */
+  IMPACTFIT__HAVOK_THRESHOLD, /* the smallest separation speed that bounces, m/s (0.1) */
+  IMPACTFIT__HAVOK_QUANTIZE,  /* 1: the restitution with 7 mantissa bits (impactfit__havok_quantize) */
+  IMPACTFIT__HAVOK_NPARAMS
+};
+/* The restitution as Havok applies it (measured): the largest float with 7 mantissa bits not above
+ * r (1 + 2⁻⁸), 1 for r >= 1, 0 for r <= 0. */
+double impactfit__havok_quantize(double r);
+/* The stepper for effective mass M, step dt and the pair's restitution, with the measured constants. */
+void impactfit__havok_stepper(impactfit_stepper *st, double M, double dt, double restitution);
+
 #endif

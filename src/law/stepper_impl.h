@@ -17,7 +17,8 @@
   X(impactfit__stepper_bullet_stiffness)   \
   X(impactfit__stepper_cannon)             \
   X(impactfit__stepper_rapier)             \
-  X(impactfit__stepper_physx)
+  X(impactfit__stepper_physx)              \
+  X(impactfit__stepper_havok)
 
 #define X(sym) extern const impactfit_stepper_type sym;
 IMPACTFIT__ENGINE_STEPPERS(X)
