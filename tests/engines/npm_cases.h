@@ -9,8 +9,6 @@
 #ifndef IMPACTFIT_TESTS_ENGINES_NPM_CASES_H
 #define IMPACTFIT_TESTS_ENGINES_NPM_CASES_H
 
-#include <time.h>
-
 #include "harness.h"
 #include "node_child.h"
 #include "phase_nodes.h"
@@ -207,7 +205,5 @@ static inline void nh_require(int ok, const char *what, double a, double b) {
     fprintf(stderr, "FAIL %s: %.12g, %.12g\n", what, a, b);
   }
 }
-
-static inline double nh_cpu(void) { return (double)clock() / CLOCKS_PER_SEC; }
 
 #endif

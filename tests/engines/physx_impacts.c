@@ -194,16 +194,17 @@ int main(int argc, char **argv) {
   json_t *hello = nc_start_or_skip(&E.child, "physx_impacts", argc, argv);
   printf("physx_impacts: PhysX %s (@cocos/physx) under node\n", json_string_value(json_object_get(hello, "version")));
   json_decref(hello);
-  double t0 = nh_cpu();
   header("restitution (naive: e on the sphere's material, the ground's 0 and eAVERAGE; corrected: the sphere's "
          "material with eMAX)");
   sweep(&E, 3);
   traps(&E);
   int status = nc_stop(&E.child);
+  double cpu_self, cpu_node;
+  nc_cpu(&cpu_self, &cpu_node);
   printf("\nphysx_impacts: %ld engine impacts in %ld requests, largest |e_engine - e_impactfit| per phase %.3g (at "
          "the engine's phase, at most %.2g from the node), largest |engine mean - asked e| %.3g, %.2f s of CPU here "
-         "(node's own not counted)\n",
-         E.runs, E.requests, E.worst, E.worst_shift, E.worst_mean, nh_cpu() - t0);
+         "and %.2f s in node\n",
+         E.runs, E.requests, E.worst, E.worst_shift, E.worst_mean, cpu_self, cpu_node);
   if (status != 0) {
     fprintf(stderr, "physx_impacts: the node script exited with %d\n", status);
     return 1;
