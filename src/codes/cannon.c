@@ -144,3 +144,153 @@ void impactfit__cannon_stepper(impactfit_stepper *st, double M, double dt, int p
   st->p[IMPACTFIT__CANNON_PLANE] = plane ? 1.0 : 0.0;
   st->p[IMPACTFIT__CANNON_MAXFORCE] = 1e6;
 }
+
+/* ---------------------------------------------------------------- the registry entry (include/impactfit/codes.h)
+ * Compiled once the registry of issue 32 is in the library: define IMPACTFIT_CODES_REGISTRY (or remove this
+ * #if), add X(cannon) to src/codes/codes.def, drop impactfit__stepper_cannon from src/law/stepper_impl.h's list.
+ * Checked to compile against codes.h of registry 8f8070a. */
+#ifdef IMPACTFIT_CODES_REGISTRY
+#include "codes_impl.h"
+
+static const impactfit_code_input cn_inputs[] = {
+    {.name = "restitution",
+     .unit = "-",
+     .help = "the contact equation's restitution: the product of the two bodies' Material restitutions when both are "
+             ">= 0, else the ContactMaterial's (world.defaultContactMaterial: 0)",
+     .count = 1,
+     .def = {NAN}},
+    {.name = "contactEquationStiffness",
+     .unit = "N/m",
+     .help = "the ContactMaterial's contactEquationStiffness (SPOOK k)",
+     .count = 1,
+     .def = {1e7}},
+    {.name = "contactEquationRelaxation",
+     .unit = "steps",
+     .help = "the ContactMaterial's contactEquationRelaxation (SPOOK d)",
+     .count = 1,
+     .def = {3.0}},
+    {.name = "linearDamping",
+     .unit = "1/s",
+     .help = "Body.linearDamping of the dynamic bodies: v *= (1 - d)^dt each step",
+     .count = 1,
+     .def = {0.01}},
+};
+
+static int cn_build(const impactfit_code_ctx *c, double r, impactfit_stepper *st, impactfit_error *err) {
+  impactfit__cannon_stepper(st, c->M, c->dt, c->wall, r);
+  st->p[IMPACTFIT__CANNON_STIFFNESS] = impactfit_code_value(c, "contactEquationStiffness")[0];
+  st->p[IMPACTFIT__CANNON_RELAXATION] = impactfit_code_value(c, "contactEquationRelaxation")[0];
+  st->p[IMPACTFIT__CANNON_DAMPING] = impactfit_code_value(c, "linearDamping")[0];
+  return impactfit_stepper_check(st, err);
+}
+
+static int cn_naive(const impactfit_code_ctx *c, double e, double *value, impactfit_text *what, impactfit_error *err) {
+  (void)c, (void)e, (void)err;
+  *value = 0.0;
+  impactfit_text_appendf(what, "new Material({restitution: e}) on the sphere only: without the other body's material "
+                               "the world's defaultContactMaterial applies, restitution 0");
+  return 0;
+}
+
+static void cn_input(const impactfit_code_ctx *c, double r, impactfit_text *out) {
+  impactfit_text_appendf(out,
+                         "sphere.material = new CANNON.Material({restitution: %.12g}); %s.material = new "
+                         "CANNON.Material({restitution: 1}); world.step(%.12g)   (the product of the two is the "
+                         "contact's restitution)",
+                         r, c->wall ? "ground" : "otherSphere", c->dt);
+}
+
+static void cn_note(const impactfit_code_ctx *c, double r, impactfit_text *out) {
+  (void)r;
+  impactfit_text_appendf(out,
+                         "cannon-es multiplies the two bodies' Material restitutions only when both are set (>= 0); "
+                         "otherwise the ContactMaterial's restitution applies (the world's default: 0; a new "
+                         "ContactMaterial's default: 0.3). Its SPOOK row adds 4 phi/(1 + 4d) of the speed (phi the "
+                         "phase of the first contact step: the penetration over v dt) and removes 1/(1 + 4d) of the "
+                         "restitution term: one impact lies within +-0.15 of the mean at the defaults, at every "
+                         "speed and nearly every step; no restitution gives a mean below about 0.129 (restitution "
+                         "0 still bounces: the Baumgarte term). ");
+  if (!c->wall && c->v * c->dt > c->r1 + c->r2)
+    impactfit_text_appendf(out, "v dt = %.4g m exceeds r1 + r2: the spheres can pass through each other. ",
+                           c->v * c->dt);
+}
+
+static const impactfit_code_ops cn_ops = {
+    .build = cn_build, .lo = 1e-6, .hi = 4.0, .naive = cn_naive, .input = cn_input, .note = cn_note};
+
+static const impactfit_code_integrator cn_integrators[] = {
+    {.name = "gs",
+     .stepper = &impactfit__stepper_cannon,
+     .summary = "GSSolver (10 iterations, tolerance 1e-7: one equation converges in one), then damping and leap frog"},
+};
+
+static const impactfit_code_source cn_sources[] = {
+    {"src/world/World.ts:216, 248-251, 486-493, 527-869", "v0.20.0"},
+    {"src/world/Narrowphase.ts:171-206, 370, 408-495", "v0.20.0"},
+    {"src/collision/Broadphase.ts:81-91", "v0.20.0"},
+    {"src/equations/Equation.ts:47-79, 207-209", "v0.20.0"},
+    {"src/equations/ContactEquation.ts:26-84", "v0.20.0"},
+    {"src/solver/GSSolver.ts:27-129", "v0.20.0"},
+    {"src/material/ContactMaterial.ts:88-95; src/material/Material.ts:55-56", "v0.20.0"},
+    {"src/objects/Body.ts:464-474, 939-991", "v0.20.0"},
+};
+
+static const impactfit_code_model cn_models[] = {
+    {.code = &impactfit__code_cannon,
+     .model = "restitution",
+     .option = "",
+     .versions = "0.20.0",
+     .first_version = "0.20.0",
+     .version_min = 20000,
+     .version_max = 20000,
+     .run_min = 20000,
+     .run_max = 20000,
+     .run_versions = "0.20.0 (npm cannon-es, node 20)",
+     .law = NULL,
+     .clamp_default = 1,
+     .inputs = cn_inputs,
+     .n_inputs = IMPACTFIT__COUNT(cn_inputs),
+     .integrators = cn_integrators,
+     .n_integrators = IMPACTFIT__COUNT(cn_integrators),
+     .dt_default = 1.0 / 60.0,
+     .solver = IMPACTFIT_CODE_SOLVE_MEAN,
+     .param = "restitution",
+     .param_unit = "-",
+     .param_input = "restitution",
+     .param_index = 0,
+     .takes_e = 0,
+     .ops = &cn_ops,
+     .law_text = "SPOOK: a = 4/(h(1 + 4d)), b = 4d/(1 + 4d), eps = 4/(h^2 k (1 + 4d)); while the bodies touch, "
+                 "B = a x + b (1 + e) u, impulse max(0, B/(1/M + eps)), u -= impulse/M; then u *= (1 - "
+                 "linearDamping)^h and x += h u",
+     .end = "C (the impulse is >= 0)",
+     .bodies = "one equation through the centres; 1/M = 1/m1 + 1/m2, a plane (mass 0) has inverse mass 0",
+     .mixing = "restitution: the product of the two bodies' (or shapes') Material restitutions when both are >= 0, "
+               "else the ContactMaterial's (Narrowphase.ts:190-200, World.ts:658-678); a Material's default is -1 "
+               "(unset), the world's defaultContactMaterial's 0 (World.ts:248-251), a ContactMaterial's 0.3 "
+               "(ContactMaterial.ts:88-95)",
+     .traps = "a restitution set on the sphere's Material alone gives restitution 0 (the ground needs a Material "
+              "too: set it to 1); restitution 0 still bounces (mean about 0.136 at the defaults) and no restitution "
+              "reaches a mean below about 0.129; one impact's e spreads +-0.15 around the mean with the phase at "
+              "every step; linearDamping 0.01 by default",
+     .assumes = "a frictionless head-on contact, no gravity, world.allowSleep false (the default)",
+     .precision = "float64 (cannon-es computes in JavaScript doubles): per phase within 1.7e-13",
+     .source = "pmndrs/cannon-es v0.20.0: World.ts, Narrowphase.ts, Broadphase.ts, Equation.ts, ContactEquation.ts, "
+               "GSSolver.ts, ContactMaterial.ts, Material.ts, Body.ts",
+     .sources = cn_sources,
+     .n_sources = IMPACTFIT__COUNT(cn_sources)},
+};
+
+const impactfit_code impactfit__code_cannon = {
+    .name = "cannon",
+    .display = "cannon-es",
+    .kind = "engine",
+    .default_version = "0.20.0",
+    .version_example = "0.20.0",
+    .version_key = impactfit_code_version_dotted,
+    .model_prefix = NULL,
+    .run_versions = "0.20.0 (npm cannon-es)",
+    .models = cn_models,
+    .n_models = IMPACTFIT__COUNT(cn_models),
+};
+#endif /* IMPACTFIT_CODES_REGISTRY */

@@ -62,6 +62,37 @@ double impactfit__havok_quantize(double r) {
   return floor(r * (1.0 + 1.0 / 256.0) / step) * step;
 }
 
+/* the grid step of the rounded restitution at q (> 0) */
+static double havok_step_at(double q) {
+  int k;
+  frexp(q, &k);
+  return ldexp(1.0, k - 8);
+}
+
+double impactfit__havok_corrected(double e, double v, double dt, double g, double *e_law) {
+  double f = (havok_trunc7(v) - g * dt) / v;
+  if (!(f > 0.0) || !(e > 0.0)) {
+    *e_law = NAN;
+    return NAN;
+  }
+  double qt = e / f;
+  if (qt >= 1.0) {
+    *e_law = f;
+    return 1.0;
+  }
+  /* the rounded values below and above the target, the nearer one */
+  double step = havok_step_at(qt), qlo = floor(qt / step) * step, qhi = qlo + step;
+  if (qlo <= 0.0)
+    qlo = qhi;
+  double q = qt - qlo <= qhi - qt ? qlo : qhi;
+  *e_law = q * f;
+  if (q >= 1.0)
+    return 1.0;
+  /* typed r rounds to q when r (1 + 2^-8) lies in [q, q + step): the middle of that interval */
+  double sq = havok_step_at(q);
+  return (q + 0.5 * sq) / (1.0 + 1.0 / 256.0);
+}
+
 static int havok_check(const impactfit_stepper *st, impactfit_error *err) {
   const double *p = st->p;
   if (!(p[IMPACTFIT__HAVOK_RESTITUTION] >= 0.0 && p[IMPACTFIT__HAVOK_RESTITUTION] <= 1.0))
@@ -146,3 +177,145 @@ void impactfit__havok_stepper(impactfit_stepper *st, double M, double dt, double
   st->p[IMPACTFIT__HAVOK_THRESHOLD] = 0.1;
   st->p[IMPACTFIT__HAVOK_QUANTIZE] = 1.0;
 }
+
+/* ---------------------------------------------------------------- the registry entry (include/impactfit/codes.h)
+ * MEASURED ONLY. Compiled once the registry of issue 32 is in the library: define IMPACTFIT_CODES_REGISTRY (or
+ * remove this #if), add X(havok) to src/codes/codes.def, drop impactfit__stepper_havok from
+ * src/law/stepper_impl.h's list, and give the registry's stepped inverse a hook for this model: its phase mean is
+ * a step function of the typed restitution (7 mantissa bits), so the search on a continuous mean cannot meet the
+ * asked e; impactfit__havok_corrected is the inverse (codes.h has no such hook in registry 8f8070a: an optional
+ * ops->solve(ctx, e, &value) would do). Checked to compile against codes.h of registry 8f8070a. */
+#ifdef IMPACTFIT_CODES_REGISTRY
+#include "codes_impl.h"
+
+static const impactfit_code_input hv_inputs[] = {
+    {.name = "restitution",
+     .unit = "-",
+     .help = "the pair's restitution: the two shapes' materials combined by the larger combine mode (a new material: "
+             "restitution 0, GEOMETRIC_MEAN); Havok rounds it to 7 mantissa bits",
+     .count = 1,
+     .def = {NAN}},
+    {.name = "gravity",
+     .unit = "m/s^2",
+     .help = "the magnitude of HP_World_SetGravity (0: the rebound still loses 9.81 dt: measured)",
+     .count = 1,
+     .def = {0.0}},
+};
+
+static double hv_g(const impactfit_code_ctx *c) {
+  double g = impactfit_code_value(c, "gravity")[0];
+  return g == 0.0 ? 9.81 : g;
+}
+
+static int hv_build(const impactfit_code_ctx *c, double r, impactfit_stepper *st, impactfit_error *err) {
+  impactfit__havok_stepper(st, c->M, (double)(float)c->dt, r);
+  st->p[IMPACTFIT__HAVOK_GRAVITY] = hv_g(c);
+  return impactfit_stepper_check(st, err);
+}
+
+static int hv_naive(const impactfit_code_ctx *c, double e, double *value, impactfit_text *what, impactfit_error *err) {
+  (void)c, (void)e, (void)err;
+  *value = 0.0;
+  impactfit_text_appendf(what, "restitution e on the sphere's material with the default combine mode "
+                               "(GEOMETRIC_MEAN), the ground's material left new (restitution 0): sqrt(e 0) = 0");
+  return 0;
+}
+
+static void hv_input(const impactfit_code_ctx *c, double r, impactfit_text *out) {
+  impactfit_text_appendf(out,
+                         "HK.HP_Shape_SetMaterial(sphereShape, [0.5, 0.5, %.12g, HK.MaterialCombine.GEOMETRIC_MEAN, "
+                         "HK.MaterialCombine.MAXIMUM]); HK.HP_World_Step(world, %.12g)   (Babylon.js: "
+                         "shape.material = {restitution: %.12g, restitutionCombine: "
+                         "PhysicsMaterialCombineMode.MAXIMUM})",
+                         r, c->dt, r);
+}
+
+static void hv_note(const impactfit_code_ctx *c, double r, impactfit_text *out) {
+  double g = hv_g(c), rq = impactfit__havok_quantize(r);
+  impactfit_text_appendf(out,
+                         "MEASURED ONLY (Havok is a closed binary): the law was fitted to the engine's impacts "
+                         "(tests/engines/havok_impacts.c). Havok applies the restitution as %.8f (7 mantissa bits) "
+                         "and the approach speed with 7 bits too, and takes %.4g dt off the rebound speed even with "
+                         "zero gravity: e = q(r)(t(v) - %.4g dt)/v; a rebound below 0.1 m/s does not happen. An "
+                         "impact within the last 0.4 ms of a step rebounds up to 12 %% slower (not modelled: the "
+                         "phase mean is below the law by that band's share, %.2g of the phases at this step). ",
+                         rq, g, g, 4e-4 / c->dt);
+  if (!c->wall)
+    impactfit_text_appendf(out, "Two dynamic bodies: measured at 1/60 s, the law holds but for a band of phases where "
+                                "the contact acts a step early; at smaller steps equal masses rebound up to 8 %% "
+                                "faster than the law: not modelled. ");
+}
+
+static const impactfit_code_ops hv_ops = {
+    .build = hv_build, .lo = 1e-4, .hi = 1.0, .naive = hv_naive, .input = hv_input, .note = hv_note};
+
+static const impactfit_code_integrator hv_integrators[] = {
+    {.name = "measured",
+     .stepper = &impactfit__stepper_havok,
+     .summary = "HP_World_Step as measured: the stop at the surface, then the rebound (measured only)"},
+};
+
+static const impactfit_code_source hv_sources[] = {
+    {"measured: tests/engines/havok_impacts.c with tests/engines/js/havok_impact.mjs (no source: a closed binary)",
+     "1.3.14"},
+};
+
+static const impactfit_code_model hv_models[] = {
+    {.code = &impactfit__code_havok,
+     .model = "restitution",
+     .option = "",
+     .versions = "1.3.14 (npm @babylonjs/havok, measured only)",
+     .first_version = "1.3.14",
+     .version_min = 1003014,
+     .version_max = 1003014,
+     .run_min = 1003014,
+     .run_max = 1003014,
+     .run_versions = "1.3.14 (npm @babylonjs/havok, node 20; measured only)",
+     .law = NULL,
+     .clamp_default = 1,
+     .inputs = hv_inputs,
+     .n_inputs = IMPACTFIT__COUNT(hv_inputs),
+     .integrators = hv_integrators,
+     .n_integrators = IMPACTFIT__COUNT(hv_integrators),
+     .dt_default = 1.0 / 60.0,
+     .solver = IMPACTFIT_CODE_SOLVE_MEAN,
+     .param = "restitution",
+     .param_unit = "-",
+     .param_input = "restitution",
+     .param_index = 0,
+     .takes_e = 0,
+     .ops = &hv_ops,
+     .law_text = "MEASURED ONLY: the step that would close the gap stops the bodies at the surface; the next leaves "
+                 "at q(r)(t(u) - g dt) (q, t: the restitution and the approach speed with 7 mantissa bits; g the "
+                 "gravity's magnitude, 9.81 with zero gravity), or stays when that is below 0.1 m/s",
+     .end = "C (the bodies only push)",
+     .bodies = "measured: e does not depend on the masses or the radii (2 mm - 0.5 m, 100 - 10000 kg/m^3); two "
+               "spheres follow the law at 1/60 s outside a band of phases",
+     .mixing = "measured: the larger combine mode wins (GEOMETRIC_MEAN 0 < MINIMUM 1 < MAXIMUM 2 < ARITHMETIC_MEAN 3 "
+               "< MULTIPLY 4); the combined value is rounded to 7 mantissa bits; a new material is restitution 0, "
+               "GEOMETRIC_MEAN",
+     .traps = "a restitution on the sphere alone with the default combine mode gives 0 (sqrt(r 0)); the restitution "
+              "acts with 7 mantissa bits (0.9 acts as 0.90234: no e is reached closer than half a step); the rebound "
+              "loses 9.81 dt with the gravity set to zero; no rebound below 0.1 m/s; impacts within the last 0.4 ms "
+              "of a step rebound up to 12 % slower",
+     .assumes = "measured with no gravity acting on the bodies (gravity factor 0), frictionless, head-on, a static box "
+                "ground; the law's domain: dt 1/60 - 1/240 s, v 0.2 - 8 m/s",
+     .precision = "measured in the float32 engine: the law per phase within 2.9e-7 where it is claimed",
+     .source = "measured only: tests/engines/havok_impacts.c (Havok 1.3.14 is a closed binary)",
+     .sources = hv_sources,
+     .n_sources = IMPACTFIT__COUNT(hv_sources)},
+};
+
+const impactfit_code impactfit__code_havok = {
+    .name = "havok",
+    .display = "Havok",
+    .kind = "engine",
+    .default_version = "1.3.14",
+    .version_example = "1.3.14",
+    .version_key = impactfit_code_version_dotted,
+    .model_prefix = NULL,
+    .run_versions = "1.3.14 (npm @babylonjs/havok; measured only)",
+    .models = hv_models,
+    .n_models = IMPACTFIT__COUNT(hv_models),
+};
+#endif /* IMPACTFIT_CODES_REGISTRY */

@@ -79,6 +79,12 @@ enum {
 /* The restitution as Havok applies it (measured): the largest float with 7 mantissa bits not above
  * r (1 + 2⁻⁸), 1 for r >= 1, 0 for r <= 0. */
 double impactfit__havok_quantize(double r);
+/* The restitution to type for an asked e at approach speed v, step dt and gravity g (the law's: 9.81 for a zero
+ * gravity): the typed value whose rounding gives the law's e nearest to e (the middle of the typed values that
+ * round to it; 1 when e needs more), with that e in *e_law; NaN when the law gives no rebound at all (v <= g dt).
+ * Havok's mean e is a step function of the typed restitution: this is its inverse (the phase-mean search of
+ * stepper.h needs a continuous mean). */
+double impactfit__havok_corrected(double e, double v, double dt, double g, double *e_law);
 /* The stepper for effective mass M, step dt and the pair's restitution, with the measured constants. */
 void impactfit__havok_stepper(impactfit_stepper *st, double M, double dt, double restitution);
 

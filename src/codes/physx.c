@@ -172,3 +172,170 @@ void impactfit__physx_stepper(impactfit_stepper *st, double M, double dt, int pl
   st->p[IMPACTFIT__PHYSX_MAXDEPEN] = 1e32;
   st->p[IMPACTFIT__PHYSX_PLANE] = plane ? 1.0 : 0.0;
 }
+
+/* ---------------------------------------------------------------- the registry entry (include/impactfit/codes.h)
+ * Compiled once the registry of issue 32 is in the library: define IMPACTFIT_CODES_REGISTRY (or remove this
+ * #if), add X(physx) to src/codes/codes.def, drop impactfit__stepper_physx from src/law/stepper_impl.h's list.
+ * Checked to compile against codes.h of registry 8f8070a. */
+#ifdef IMPACTFIT_CODES_REGISTRY
+#include "codes_impl.h"
+
+static const impactfit_code_input px_inputs[] = {
+    {.name = "restitution",
+     .unit = "-",
+     .help = "the point's restitution: the two PxMaterials' restitutions combined by the larger of their combine "
+             "modes (eAVERAGE by default); PxMaterial takes [0, 1]",
+     .count = 1,
+     .def = {NAN}},
+    {.name = "speed",
+     .unit = "m/s",
+     .help = "PxTolerancesScale.speed given to PxCreatePhysics and getDefaultSceneDesc: bounceThresholdVelocity = 0.2 "
+             "speed (the only way to move the bounce threshold in @cocos/physx)",
+     .count = 1,
+     .def = {10.0}},
+    {.name = "contactOffset",
+     .unit = "m",
+     .help = "each shape's contactOffset (0.02 x PxTolerancesScale.length; not exposed by @cocos/physx): the contact "
+             "distance is their sum",
+     .count = 1,
+     .def = {0.02}},
+    {.name = "maxDepenetrationVelocity",
+     .unit = "m/s",
+     .help = "PxRigidBody maxDepenetrationVelocity (not exposed by @cocos/physx)",
+     .count = 1,
+     .def = {1e32}},
+};
+
+static int px_build(const impactfit_code_ctx *c, double r, impactfit_stepper *st, impactfit_error *err) {
+  impactfit__physx_stepper(st, c->M, (double)(float)c->dt, c->wall, r); /* the engine's float32 step */
+  st->p[IMPACTFIT__PHYSX_THRESHOLD] = 0.2 * impactfit_code_value(c, "speed")[0];
+  st->p[IMPACTFIT__PHYSX_CONTACT] = 2.0 * impactfit_code_value(c, "contactOffset")[0];
+  st->p[IMPACTFIT__PHYSX_MAXDEPEN] = impactfit_code_value(c, "maxDepenetrationVelocity")[0];
+  return impactfit_stepper_check(st, err);
+}
+
+static int px_naive(const impactfit_code_ctx *c, double e, double *value, impactfit_text *what, impactfit_error *err) {
+  (void)c, (void)err;
+  *value = 0.5 * e;
+  impactfit_text_appendf(what, "createMaterial(sf, df, e) on the sphere, a ground material with restitution 0: "
+                               "eAVERAGE makes the point's restitution e/2");
+  return 0;
+}
+
+static void px_input(const impactfit_code_ctx *c, double r, impactfit_text *out) {
+  impactfit_text_appendf(out,
+                         "const m = physics.createMaterial(0.6, 0.6, %.12g); m.setRestitutionCombineMode(PhysX."
+                         "PxCombineMode.eMAX);   // the sphere's shape; scene.simulate(%.12g, true); "
+                         "scene.fetchResults(true)",
+                         r, c->dt);
+}
+
+static void px_note(const impactfit_code_ctx *c, double r, impactfit_text *out) {
+  double B = 0.2 * impactfit_code_value(c, "speed")[0];
+  if (c->v <= B)
+    impactfit_text_appendf(out,
+                           "NO BOUNCE BELOW %.4g m/s: PhysX applies restitution only when the approach speed exceeds "
+                           "bounceThresholdVelocity (0.2 x PxTolerancesScale.speed); at %.4g m/s the speculative "
+                           "contact stops the sphere short (0.8 of the gap per step) and e = 0 for any restitution. "
+                           "@cocos/physx exposes the threshold only as PxTolerancesScale.speed = %.4g or less. ",
+                           B, c->v, c->v / 0.2);
+  impactfit_text_appendf(out, "The point's restitution is the materials' combined by the larger combine mode (eAVERAGE "
+                              "by "
+                              "default: a ground at 0 halves it); PxMaterial refuses restitution above 1. A step that "
+                              "ends within 0.25 v dt of contact without closing it slows the body to 0.8 gap/dt first "
+                              "(e = r u'/v at those phases, 0 if u' falls below the threshold). ");
+  (void)r;
+}
+
+static const impactfit_code_ops px_ops = {
+    .build = px_build, .lo = 1e-6, .hi = 1.0, .naive = px_naive, .input = px_input, .note = px_note};
+
+static const impactfit_code_integrator px_integrators[] = {
+    {.name = "pgs",
+     .stepper = &impactfit__stepper_physx,
+     .summary = "PGS, 4 position and 1 velocity iterations (one point converges in one)"},
+};
+
+static const impactfit_code_source px_sources[] = {
+    {"physx/source/lowleveldynamics/src/DyContactPrepShared.h:233-304", "4.1.1 (ae80dede)"},
+    {"physx/source/lowleveldynamics/src/DyContactPrep.cpp:130-240", "4.1.1 (ae80dede)"},
+    {"physx/source/lowleveldynamics/src/DySolverConstraintsShared.h:51-104", "4.1.1 (ae80dede)"},
+    {"physx/source/lowleveldynamics/src/DySolverConstraints.cpp:429-459, 652-719", "4.1.1 (ae80dede)"},
+    {"physx/source/lowleveldynamics/src/DySolverControl.cpp:259-322", "4.1.1 (ae80dede)"},
+    {"physx/source/lowleveldynamics/src/DyBodyCoreIntegrator.h:133-143", "4.1.1 (ae80dede)"},
+    {"physx/source/lowlevel/api/include/PxvDynamics.h:143-174", "4.1.1 (ae80dede)"},
+    {"physx/source/simulationcontroller/src/ScScene.cpp:885; ScShapeCore.cpp:95; ScBodyCore.cpp:52-64", "4.1.1 "
+                                                                                                        "(ae80dede)"},
+    {"physx/include/PxSceneDesc.h:972", "4.1.1 (ae80dede)"},
+    {"physx/source/lowlevel/common/src/pipeline/PxcNpBatch.cpp:312-315", "4.1.1 (ae80dede)"},
+    {"physx/source/geomutils/src/pcm/GuPCMContactSpherePlane.cpp:59-81; GuPCMContactSphereSphere.cpp:60-79", "4.1.1 "
+                                                                                                             "(ae80dede"
+                                                                                                             ")"},
+    {"physx/source/lowlevel/software/src/PxsMaterialCombiner.cpp:45-49; include/PxsMaterialCombiner.h:118-135", "4.1.1 "
+                                                                                                                "(ae80d"
+                                                                                                                "ede)"},
+    {"physx/source/physxwebbindings/src/PxWebBindings.cpp (the port's bindings)", "JayceLai/PhysX cocos-dev 1ebbbc26"},
+};
+
+static const impactfit_code_model px_models[] = {
+    {.code = &impactfit__code_physx,
+     .model = "restitution",
+     .option = "",
+     .versions = "4.1.1 (npm @cocos/physx 1.0.7: NVIDIAGameWorks/PhysX 4.1.1.27006925 with Cocos' bindings)",
+     .first_version = "4.1.1",
+     .version_min = 4001001,
+     .version_max = 4001001,
+     .run_min = 4001001,
+     .run_max = 4001001,
+     .run_versions = "4.1.1 (npm @cocos/physx 1.0.7, node 20)",
+     .law = NULL,
+     .clamp_default = 1,
+     .inputs = px_inputs,
+     .n_inputs = IMPACTFIT__COUNT(px_inputs),
+     .integrators = px_integrators,
+     .n_integrators = IMPACTFIT__COUNT(px_integrators),
+     .dt_default = 1.0 / 60.0,
+     .solver = IMPACTFIT_CODE_SOLVE_MEAN,
+     .param = "restitution",
+     .param_unit = "-",
+     .param_input = "restitution",
+     .param_index = 0,
+     .takes_e = 0,
+     .ops = &px_ops,
+     .law_text = "a point while the gap is at most the contact distance (the shapes' contactOffsets, 0.04 m); bounce "
+                 "when restitution > 0, u > bounceThresholdVelocity (2 m/s) and u > gap/dt: the velocity becomes "
+                 "r u (no bias); else the bias 0.8 gap/dt limits the approach (a gap) or pushes out (penetration, "
+                 "position only); the position moves with the velocity after the position iterations, the velocity "
+                 "is the velocity iteration's",
+     .end = "C (the impulses are >= 0)",
+     .bodies = "one point through the centres; M = m1 m2/(m1 + m2), a static actor has inverse mass 0",
+     .mixing = "restitution: PxsMaterialCombiner::combineRestitution, combineScalars(r0, r1, max of the two combine "
+               "modes): eAVERAGE (the default) 0.5 (r0 + r1), eMIN, eMULTIPLY, eMAX "
+               "(PxsMaterialCombiner.cpp:45-49, PxsMaterialCombiner.h:118-135)",
+     .traps = "no bounce below bounceThresholdVelocity 2 m/s (e = 0 for any restitution at 1 m/s), and the port moves "
+              "it only with PxTolerancesScale.speed; eAVERAGE with a ground at 0 halves the restitution; restitution "
+              "is capped at 1; the speculative contact slows the body one step before the bounce at some phases; "
+              "the scene's filter shader needs simulation filter data on every shape (no contact otherwise)",
+     .assumes = "a frictionless head-on contact, no gravity, no CCD flag on the bodies, default contact and rest "
+                "offsets",
+     .precision = "float64 model of a float32 engine: per phase within 1.9e-7 at the engine's own float32 phase",
+     .source = "NVIDIAGameWorks/PhysX ae80dede (4.1.1.27006925, the solver @cocos/physx 1.0.7 builds): "
+               "DyContactPrepShared.h, DyContactPrep.cpp, DySolverConstraintsShared.h, DySolverConstraints.cpp, "
+               "DySolverControl.cpp, DyBodyCoreIntegrator.h, PxvDynamics.h, PxSceneDesc.h, PxsMaterialCombiner",
+     .sources = px_sources,
+     .n_sources = IMPACTFIT__COUNT(px_sources)},
+};
+
+const impactfit_code impactfit__code_physx = {
+    .name = "physx",
+    .display = "PhysX",
+    .kind = "engine",
+    .default_version = "4.1.1",
+    .version_example = "4.1.1",
+    .version_key = impactfit_code_version_dotted,
+    .model_prefix = NULL,
+    .run_versions = "4.1.1 (npm @cocos/physx 1.0.7)",
+    .models = px_models,
+    .n_models = IMPACTFIT__COUNT(px_models),
+};
+#endif /* IMPACTFIT_CODES_REGISTRY */

@@ -251,3 +251,171 @@ void impactfit__rapier_stepper(impactfit_stepper *st, double M, double dt, int f
   st->p[IMPACTFIT__RAPIER_WARMSTART] = 1.0;
   st->p[IMPACTFIT__RAPIER_DAMPING] = 0.0;
 }
+
+/* ---------------------------------------------------------------- the registry entry (include/impactfit/codes.h)
+ * Compiled once the registry of issue 32 is in the library (branch `registry`: codes.h, codes.def): wiring it is
+ * defining IMPACTFIT_CODES_REGISTRY (or removing this #if), one line X(rapier) in src/codes/codes.def, and
+ * dropping impactfit__stepper_rapier from src/law/stepper_impl.h's list (the registry lists the integrators'
+ * step maps itself). Checked to compile against codes.h of registry 8f8070a. */
+#ifdef IMPACTFIT_CODES_REGISTRY
+#include <stdio.h>
+
+#include "codes_impl.h"
+
+static const impactfit_code_input rp_inputs[] = {
+    {.name = "restitution",
+     .unit = "-",
+     .help = "the pair's restitution: the two colliders' setRestitution values combined by the larger of their "
+             "CoefficientCombineRules (Average by default; a collider's restitution is 0 by default)",
+     .count = 1,
+     .def = {NAN}},
+    {.name = "numSolverIterations",
+     .unit = "-",
+     .help = "IntegrationParameters.numSolverIterations: the substeps of a step",
+     .count = 1,
+     .def = {4.0}},
+    {.name = "normalizedPredictionDistance",
+     .unit = "length units",
+     .help = "IntegrationParameters.normalizedPredictionDistance: points within it are kept (times lengthUnit)",
+     .count = 1,
+     .def = {0.02}},
+    {.name = "lengthUnit", .unit = "m", .help = "IntegrationParameters.lengthUnit", .count = 1, .def = {1.0}},
+    {.name = "linearDamping",
+     .unit = "1/s",
+     .help = "RigidBodyDesc.setLinearDamping of the sphere(s): v/(1 + dt d) per step",
+     .count = 1,
+     .def = {0.0}},
+};
+
+static int rp_build(const impactfit_code_ctx *c, double r, impactfit_stepper *st, impactfit_error *err) {
+  double unit = impactfit_code_value(c, "lengthUnit")[0];
+  /* the engine steps with its float32 dt (world.timestep) */
+  impactfit__rapier_stepper(st, c->M, (double)(float)c->dt, c->wall, r);
+  st->p[IMPACTFIT__RAPIER_SUBSTEPS] = impactfit_code_value(c, "numSolverIterations")[0];
+  st->p[IMPACTFIT__RAPIER_PREDICTION] = impactfit_code_value(c, "normalizedPredictionDistance")[0] * unit;
+  st->p[IMPACTFIT__RAPIER_MAXCORR] = 3.0 * unit;
+  st->p[IMPACTFIT__RAPIER_DAMPING] = impactfit_code_value(c, "linearDamping")[0];
+  return impactfit_stepper_check(st, err);
+}
+
+static int rp_naive(const impactfit_code_ctx *c, double e, double *value, impactfit_text *what, impactfit_error *err) {
+  (void)c, (void)err;
+  *value = 0.5 * e;
+  impactfit_text_appendf(what, "setRestitution(e) on the sphere's collider only: the default rule Average with the "
+                               "other collider's default 0 makes the pair's restitution e/2");
+  return 0;
+}
+
+static void rp_input(const impactfit_code_ctx *c, double r, impactfit_text *out) {
+  impactfit_text_appendf(out,
+                         "world.timestep = %.12g; RAPIER.ColliderDesc.ball(%.12g).setRestitution(%.12g)"
+                         ".setRestitutionCombineRule(RAPIER.CoefficientCombineRule.Max)   (the %s keeps its default 0: "
+                         "Max gives %.12g)",
+                         c->dt, c->r1, r, c->wall ? "ground" : "other sphere", r);
+}
+
+static void rp_note(const impactfit_code_ctx *c, double r, impactfit_text *out) {
+  double pd = impactfit_code_value(c, "normalizedPredictionDistance")[0] * impactfit_code_value(c, "lengthUnit")[0];
+  impactfit_text_appendf(out,
+                         "Rapier's restitution pass sets the separation speed to the pair's restitution times the "
+                         "approach speed at the step's start, once per impact (is_new), at every phase, step and "
+                         "speed: e = %.6g. The default rule Average halves a restitution typed on the sphere alone "
+                         "(the other collider's default is 0). ",
+                         r);
+  if (!c->wall && c->v * c->dt >= pd)
+    impactfit_text_appendf(out,
+                           "TWO DYNAMIC BODIES PASS THROUGH: v dt = %.4g m is not below the prediction distance %.4g "
+                           "m, so some phases find the spheres overlapping by more than r1 + r2 (measured: 4 of 40 "
+                           "phases at 2 m/s and 1/60 s for two 5 mm spheres). ",
+                           c->v * c->dt, pd);
+  if (c->v < 0.1)
+    impactfit_text_appendf(out, "Below 0.1 m/s (2 x normalized_linear_threshold 0.05) a body that keeps that speed for "
+                                "0.5 s falls asleep (frozen): keep it awake (setCanSleep(false)) or the impact may not "
+                                "happen. ");
+}
+
+static const impactfit_code_ops rp_ops = {
+    .build = rp_build, .lo = 1e-6, .hi = 1.0, .naive = rp_naive, .input = rp_input, .note = rp_note};
+
+static const impactfit_code_integrator rp_integrators[] = {
+    {.name = "soft-step",
+     .stepper = &impactfit__stepper_rapier,
+     .summary = "the soft-step solver: substeps with warm start, biased and relax solves, the restitution pass"},
+};
+
+static const impactfit_code_source rp_sources[] = {
+    {"src/dynamics/integration_parameters.rs:57-149, 379-408", "ccd01cd2 (rapier 0.35.2; npm 0.21.0 measured)"},
+    {"src/dynamics/coefficient_combine_rule.rs:37-84", "ccd01cd2"},
+    {"src/geometry/collider.rs:686-700", "ccd01cd2"},
+    {"src/geometry/narrow_phase/pair_update.rs:319-343, 459-496", "ccd01cd2"},
+    {"src/geometry/contact_pair.rs:756-779", "ccd01cd2"},
+    {"src/dynamics/solver/staged_island_solver/init.rs:60-95", "ccd01cd2"},
+    {"src/dynamics/solver/staged_island_solver/worker.rs:227-730, 825-835", "ccd01cd2"},
+    {"src/dynamics/solver/contact_constraint/contact_with_twist_friction.rs:186-297, 426-599, 783-830", "ccd01cd2"},
+    {"src/dynamics/solver/contact_constraint/contact_constraint_element.rs:465-534", "ccd01cd2"},
+    {"src/dynamics/rigid_body_components.rs:835-900, 1290-1475", "ccd01cd2"},
+};
+
+static const impactfit_code_model rp_models[] = {
+    {.code = &impactfit__code_rapier,
+     .model = "restitution",
+     .option = "",
+     .versions = "0.21.0 (npm @dimforge/rapier3d-compat; rapier3d after 0.35.2)",
+     .first_version = "0.21.0",
+     .version_min = 21000,
+     .version_max = 21000,
+     .run_min = 21000,
+     .run_max = 21000,
+     .run_versions = "0.21.0 (npm @dimforge/rapier3d-compat, node 20)",
+     .law = NULL,
+     .clamp_default = 1,
+     .inputs = rp_inputs,
+     .n_inputs = IMPACTFIT__COUNT(rp_inputs),
+     .integrators = rp_integrators,
+     .n_integrators = IMPACTFIT__COUNT(rp_integrators),
+     .dt_default = 1.0 / 60.0,
+     .solver = IMPACTFIT_CODE_SOLVE_MEAN,
+     .param = "restitution",
+     .param_unit = "-",
+     .param_input = "restitution",
+     .param_index = 0,
+     .takes_e = 0,
+     .ops = &rp_ops,
+     .law_text = "a point while the gap is below the prediction distance (0.02 m); per substep (dt/4): warm start, "
+                 "a rigid speculative row max(dist, 0)/h at a gap, a soft row (60 Hz against a fixed body, else 30 Hz, "
+                 "zeta 10; bias dist erp_inv_dt, at most 3 m/s) in penetration, x += h v, a relax solve; after the "
+                 "substeps the restitution pass drives the separation speed to r u0 (u0 the approach speed at the "
+                 "step's start) when the point carried an impulse and is new (or r >= 1)",
+     .end = "C (the impulses are >= 0)",
+     .bodies = "one point through the centres; M = m1 m2/(m1 + m2), a fixed body has inverse mass 0 (and the static "
+               "softness, 60 Hz)",
+     .mixing = "restitution: CoefficientCombineRule::combine of the two colliders' values with the larger of their "
+               "rules, Average (r1 + r2)/2 by default, Min, Multiply, Max, ClampedSum, GeometricMean "
+               "(coefficient_combine_rule.rs:37-84); a collider's default restitution is 0 (collider.rs:686-700)",
+     .traps = "the default rule Average with the ground's default 0 halves the restitution; two dynamic bodies pass "
+              "through each other when v dt >= the prediction distance 0.02 m; a body below 0.1 m/s for 0.5 s sleeps "
+              "(a slow approach may never arrive); for two dynamic bodies the broad phase may find the pair only "
+              "once they overlap (e is still r: measured)",
+     .assumes = "a frictionless head-on contact, no gravity, a HalfSpace ground (a cuboid ground adds CCD clamping at "
+                "large v dt, measured e unchanged), awake bodies",
+     .precision = "float64 model of a float32 engine: per phase within 1.9e-7 (tests/engines/rapier_impacts.c)",
+     .source = "dimforge/rapier ccd01cd2 (rapier 0.35.2; npm 0.21.0 builds a later commit, measured): "
+               "integration_parameters.rs, coefficient_combine_rule.rs, pair_update.rs, contact_pair.rs, "
+               "staged_island_solver/worker.rs, contact_with_twist_friction.rs, contact_constraint_element.rs",
+     .sources = rp_sources,
+     .n_sources = IMPACTFIT__COUNT(rp_sources)},
+};
+
+const impactfit_code impactfit__code_rapier = {
+    .name = "rapier",
+    .display = "Rapier",
+    .kind = "engine",
+    .default_version = "0.21.0",
+    .version_example = "0.21.0",
+    .version_key = impactfit_code_version_dotted,
+    .model_prefix = NULL,
+    .run_versions = "0.21.0 (npm @dimforge/rapier3d-compat)",
+    .models = rp_models,
+    .n_models = IMPACTFIT__COUNT(rp_models),
+};
+#endif /* IMPACTFIT_CODES_REGISTRY */

@@ -42,29 +42,6 @@ static int build(const nh_case *c, double value, impactfit_stepper *st) {
   return 0;
 }
 
-/* the law's e and the restitution to type for an asked e: the rounded value nearest to e v/(v − g dt), typed
- * as the middle of the typed values that round to it (q jumps at (k + 1)/257 in [0.5, 1)); *reach_err: the
- * distance of the asked e from the nearest reachable one */
-static double corrected(double e, double v, double dt, double g, double *reach_err, double *e_law) {
-  double f = 1.0 - g * dt / v, target = e / f, best = NAN, bq = NAN;
-  for (int k = 1; k <= 4096; k++) { /* every rounded value in (0, 1]: scan the typed values finely */
-    double r = k / 4096.0, q = impactfit__havok_quantize(r);
-    if (isnan(bq) || fabs(q - target) < fabs(bq - target)) {
-      bq = q;
-      best = r;
-    }
-  }
-  /* the middle of the typed interval rounding to bq */
-  double lo = best, hi = best;
-  while (lo > 1e-4 && impactfit__havok_quantize(lo - 1e-5) == bq)
-    lo -= 1e-5;
-  while (hi < 1.0 && impactfit__havok_quantize(hi + 1e-5) == bq)
-    hi += 1e-5;
-  *e_law = bq * f;
-  *reach_err = fabs(*e_law - e);
-  return bq == 1.0 ? 1.0 : 0.5 * (lo + hi);
-}
-
 static const double phases[5] = {0.0713, 0.2910, 0.5020, 0.7330, 0.9410};
 
 /* the engine's mean over the phase by the midpoint rule on 160 phases (in 3 requests): the band of part 3 is not
@@ -98,7 +75,8 @@ static void one(nh_engine *E, nh_case *c, double e, int mean) {
   cur.given = "max";
   set_fields(c);
   double g = cur.gravity == 0.0 ? 9.81 : cur.gravity, err, law;
-  double r = corrected(e, c->v, c->dt, g, &err, &law);
+  double r = impactfit__havok_corrected(e, c->v, c->dt, g, &law);
+  err = fabs(law - e);
   nh_stats(E, c, r, &S);
   double dc = nh_per_phase(E, c, r, phases, 5, "corrected");
   double em = mean ? hv_engine_mean(E, c, r) : NAN;
@@ -117,7 +95,7 @@ static void one(nh_engine *E, nh_case *c, double e, int mean) {
   }
   if (mean) {
     /* the law's mean is its value at every phase; the engine's is lower by the band of impacts that fall within
-     * the last BAND_TIME of a step (measured below: they rebound up to 7 % slower) */
+     * the last BAND_TIME of a step (measured below: they rebound up to BAND_DEPTH slower) */
     double band = BAND_DEPTH * law * (BAND_TIME / c->dt + 1.0 / HV_MID);
     nh_require(em <= law + 1e-6 && law - em <= band,
                "the engine's mean at the corrected restitution: the law's value, less the band's share at most",
