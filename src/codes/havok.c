@@ -242,8 +242,8 @@ static void hv_note(const impactfit_code_ctx *c, double r, impactfit_text *out) 
                          rq, g, g, 4e-4 / c->dt);
   if (!c->wall)
     impactfit_text_appendf(out, "Two dynamic bodies: measured at 1/60 s, the law holds but for a band of phases where "
-                                "the contact acts a step early; at smaller steps equal masses rebound up to 8 %% "
-                                "faster than the law: not modelled. ");
+                                "the contact acts a step early (up to 9 %% slower); at smaller steps two equal masses "
+                                "leave it at every phase (10 %% below to 8 %% above): not modelled. ");
 }
 
 static const impactfit_code_ops hv_ops = {
