@@ -40,7 +40,7 @@
  *     825-835  the velocity written back with the body's damping v/(1 + dt linear_damping) (0 by default)
  *   src/dynamics/solver/contact_constraint/contact_with_twist_friction.rs (the default FrictionModel::
  *     Simplified in 3D)
- *     186-189  is_new from the point's last impulse, the bounce flag
+ *     218-219  is_new from the point's last impulse, the bounce flag
  *     260-297  the normal part: projected mass 1/(im1 + im2) for a row through the centres, the restitution
  *              seed e · (v1 − v2)·n1 at the step's start (negative while approaching), the warm start
  *              impulse and the accumulator
@@ -351,7 +351,7 @@ static const impactfit_code_source rp_sources[] = {
     {"src/geometry/contact_pair.rs:756-779", "ccd01cd2"},
     {"src/dynamics/solver/staged_island_solver/init.rs:60-95", "ccd01cd2"},
     {"src/dynamics/solver/staged_island_solver/worker.rs:227-730, 825-835", "ccd01cd2"},
-    {"src/dynamics/solver/contact_constraint/contact_with_twist_friction.rs:186-297, 426-599, 783-830", "ccd01cd2"},
+    {"src/dynamics/solver/contact_constraint/contact_with_twist_friction.rs:218-297, 426-599, 783-830", "ccd01cd2"},
     {"src/dynamics/solver/contact_constraint/contact_constraint_element.rs:465-534", "ccd01cd2"},
     {"src/dynamics/rigid_body_components.rs:835-900, 1290-1475", "ccd01cd2"},
 };
