@@ -6,7 +6,7 @@
 
 #include "impactfit/stepper.h"
 
-/* The stepper types defined in src/engines/ (one X(symbol) each, the symbol a const
+/* The stepper types defined in src/engines/ and src/codes/ (one X(symbol) each, the symbol a const
  * impactfit_stepper_type defined there with external linkage). */
 #define IMPACTFIT__ENGINE_STEPPERS(X)      \
   X(impactfit__stepper_explicit_euler)     \
@@ -14,7 +14,11 @@
   X(impactfit__stepper_ode_soft)           \
   X(impactfit__stepper_ode_quickstep)      \
   X(impactfit__stepper_bullet_restitution) \
-  X(impactfit__stepper_bullet_stiffness)
+  X(impactfit__stepper_bullet_stiffness)   \
+  X(impactfit__stepper_cannon)             \
+  X(impactfit__stepper_rapier)             \
+  X(impactfit__stepper_physx)              \
+  X(impactfit__stepper_havok)
 
 #define X(sym) extern const impactfit_stepper_type sym;
 IMPACTFIT__ENGINE_STEPPERS(X)
