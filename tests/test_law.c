@@ -105,7 +105,7 @@ static void test_kv_exact(void) {
 /* the impedance law: params M, B, K, d0, dwidth, width, midpoint, power */
 static impactfit_law imp_law(double M, double B, double K, double d0, double dw, double width, double mid, double pw) {
   impactfit_law law = {.type = impactfit_law_impedance};
-  double p[8] = {M, B, K, d0, dw, width, mid, pw};
+  double p[9] = {M, B, K, d0, dw, width, mid, pw, 1.0};
   memcpy(law.p, p, sizeof p);
   return law;
 }

@@ -117,6 +117,7 @@ typedef struct impactfit_engine_request {
                              user's or the engine's default); must be NaN in inverse mode */
   double v;     /* the impact speed, m/s (> 0) */
   double tol;   /* on the mean e (0: 1e-10) */
+  double gravity; /* m/s² along the normal, into the contact (a sphere on a plane under gravity); 0: none */
 } impactfit_engine_request;
 
 /* A request with every number NaN, a 5 mm sphere of 1.309 g on a plane, no settings. */

@@ -77,12 +77,17 @@ typedef struct impactfit_law {
  * power:      f = k δ^n + c δ^m δ'. Parameters k (N/m^n), n, c (N s m^-(m+1)), m. impact.h's element.
  * impedance:  MuJoCo's soft contact (docs/engines/MUJOCO.md), mass-normalised Kelvin–Voigt with the
  *             solimp impedance d(δ):
- *                 f = M d(δ) (B δ' + K d(δ) δ),
+ *                 f = M s(δ) (B δ' + K d(δ) δ + g),   s = d/(d + rscale (1 − d)),
  *             parameters M (kg), B (1/s), K (1/s²) as MuJoCo computes them from solref (its
  *             reference acceleration is −B δ_dist' − K d δ_dist), d0, dwidth, width (m), midpoint,
- *             power (solimp). d(δ) rises from d0 at δ = 0 to
+ *             power (solimp), rscale (−) and g (m/s²). d(δ) rises from d0 at δ = 0 to
  *             dwidth at δ = width (the power-sigmoid of MuJoCo's solimp, midpoint and power shaping
- *             it) and stays there; it is clamped to [1e-4, 0.9999] as MuJoCo does.
+ *             it) and stays there; it is clamped to [1e-4, 0.9999] as MuJoCo does. The solver's force
+ *             is (aref − a0)/(A + R) with R = rscale (1 − d)/d A: rscale = 1 for a frictionless
+ *             contact (condim 1) and for the elliptic cone (s = d), μ²(1 + μ²)/(impratio (condim − 1))
+ *             for the pyramidal cone (μ the contact's first friction value); rscale must be > 0.
+ *             g is the acceleration the bodies would have into the contact without it (−a0: gravity
+ *             along the normal, 0 without), which the constraint force takes up in part.
  * approach-damper: f = k δ^n + c δ^m δ' while δ' > 0 (approach), k δ^n while δ' ≤ 0: a damper that
  *             acts only while the bodies approach. Parameters k, n, c, m as power. */
 IMPACTFIT_EXPORT extern const impactfit_law_type *const impactfit_law_power;
