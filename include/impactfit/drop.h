@@ -41,11 +41,11 @@ typedef enum impactfit_drop_reading {
 } impactfit_drop_reading;
 
 typedef struct impactfit_drop_params {
-  double height;      /* the gap at release, m (> 0) */
-  int bounces;        /* N: apexes to count, 1 … IMPACTFIT_DROP_MAX_BOUNCES */
-  double min_height;  /* an apex below it ends the sequence uncounted, m (≥ 0; 0: none) */
-  double t_max;       /* the simulated time, s (0: no bound but the step bound 1e7) */
-  long rest_steps;    /* an impact longer than this rests (0: 100000 steps) */
+  double height;     /* the gap at release, m (> 0) */
+  int bounces;       /* N: apexes to count, 1 … IMPACTFIT_DROP_MAX_BOUNCES */
+  double min_height; /* an apex below it ends the sequence uncounted, m (≥ 0; 0: none) */
+  double t_max;      /* the simulated time, s (0: no bound but the step bound 1e7) */
+  long rest_steps;   /* an impact longer than this rests (0: 100000 steps) */
   impactfit_drop_reading reading;
 } impactfit_drop_params;
 
@@ -70,16 +70,16 @@ enum {
 };
 
 typedef struct impactfit_drop_result {
-  int n;                                          /* bounces counted (≤ N) */
+  int n;                                               /* bounces counted (≤ N) */
   impactfit_drop_bounce b[IMPACTFIT_DROP_MAX_BOUNCES]; /* b[k]: impact k + 1 and the apex after it */
-  double e_heights;                               /* the heights' fit (NaN for n = 0) */
-  double h0_fit;                                  /* its intercept, m */
-  double r2;                                      /* its R² (in ln h) */
-  double e_speeds;                                /* the speeds' mean (NaN for n = 0) */
-  double e_fit;                                   /* the one the reading asks */
-  int end;                                        /* IMPACTFIT_DROP_COUNTED, _LOW, _REST or _TIME */
-  double low_apex;                                /* _LOW: the apex that was below min_height, m */
-  long steps;                                     /* steps taken */
+  double e_heights;                                    /* the heights' fit (NaN for n = 0) */
+  double h0_fit;                                       /* its intercept, m */
+  double r2;                                           /* its R² (in ln h) */
+  double e_speeds;                                     /* the speeds' mean (NaN for n = 0) */
+  double e_fit;                                        /* the one the reading asks */
+  int end;                                             /* IMPACTFIT_DROP_COUNTED, _LOW, _REST or _TIME */
+  double low_apex;                                     /* _LOW: the apex that was below min_height, m */
+  long steps;                                          /* steps taken */
 } impactfit_drop_result;
 
 /* Steps the drop test with st (st->gravity > 0). Returns 0 (with res->n possibly below N: res->end says
@@ -123,9 +123,10 @@ IMPACTFIT_EXPORT int impactfit_drop_stats_run(const impactfit_stepper *st, const
  * computed); ENOROOT with the reachable fits in the message when no value in the range gives e; ENOCONV when e
  * lies in a jump (then *value is the side closer to e and the message gives both sides); or a status of the
  * build or the run. */
-IMPACTFIT_EXPORT int impactfit_drop_solve(impactfit_step_build_fn build, const void *ctx, const impactfit_drop_params *p,
-                                          int samples, double e, double lo, double hi, double guess, double tol,
-                                          double *value, impactfit_drop_stats *stats, impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_drop_solve(impactfit_step_build_fn build, const void *ctx,
+                                          const impactfit_drop_params *p, int samples, double e, double lo, double hi,
+                                          double guess, double tol, double *value, impactfit_drop_stats *stats,
+                                          impactfit_error *err);
 
 #ifdef __cplusplus
 }

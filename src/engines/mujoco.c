@@ -30,28 +30,29 @@
 #include "../common/common_impl.h"
 #include "engines_impl.h"
 
-#define MJ_CONE_INPUTS                                                                                          \
-  {.name = "condim",                                                                                            \
-   .unit = "1, 3, 4 or 6",                                                                                      \
-   .help = "the contact's condim (the larger of the two geoms'; MuJoCo's default 3)",                           \
-   .count = 1,                                                                                                  \
-   .def = {3.0}},                                                                                               \
-      {.name = "cone",                                                                                          \
-       .unit = "0 or 1",                                                                                        \
-       .help = "0: pyramidal (MuJoCo's default), 1: <option cone=\"elliptic\"/>",                               \
-       .count = 1,                                                                                              \
-       .def = {0.0}},                                                                                           \
-      {.name = "friction",                                                                                      \
-       .unit = "-",                                                                                             \
-       .help = "the contact's 5 friction values (a <pair>'s; two geoms give slide, slide, torsion, roll, roll, " \
-               "each the larger of the two)",                                                                   \
-       .count = 5,                                                                                              \
-       .def = {1.0, 1.0, 0.005, 0.0001, 0.0001}},                                                               \
-      {.name = "impratio",                                                                                      \
-       .unit = "-",                                                                                             \
-       .help = "<option impratio>: friction-to-normal impedance ratio (default 1)",                            \
-       .count = 1,                                                                                              \
-       .def = {1.0}}
+#define MJ_CONE_INPUTS                                                                                            \
+  {.name = "condim",                                                                                              \
+   .unit = "1, 3, 4 or 6",                                                                                        \
+   .help = "the contact's condim (the larger of the two geoms'; MuJoCo's default 3)",                             \
+   .count = 1,                                                                                                    \
+   .def = {3.0}},                                                                                                 \
+      {.name = "cone",                                                                                            \
+       .unit = "0 or 1",                                                                                          \
+       .help = "0: pyramidal (MuJoCo's default), 1: <option cone=\"elliptic\"/>",                                 \
+       .count = 1,                                                                                                \
+       .def = {0.0}},                                                                                             \
+      {.name = "friction",                                                                                        \
+       .unit = "-",                                                                                               \
+       .help = "the contact's 5 friction values (a <pair>'s; two geoms give slide, slide, torsion, roll, roll, "  \
+               "each the larger of the two)",                                                                     \
+       .count = 5,                                                                                                \
+       .def = {1.0, 1.0, 0.005, 0.0001, 0.0001}},                                                                 \
+  {                                                                                                               \
+    .name = "impratio", .unit = "-", .help = "<option impratio>: friction-to-normal impedance ratio (default 1)", \
+    .count = 1, .def = {                                                                                          \
+      1.0                                                                                                         \
+    }                                                                                                             \
+  }
 
 static const impactfit_engine_input std_inputs[] = {
     {.name = "solref",
@@ -68,7 +69,8 @@ static const impactfit_engine_input std_inputs[] = {
      .unit = "0 or 1",
      .help = "1: MuJoCo raises timeconst to 2 timestep (the default); 0: <flag refsafe=\"disable\"/>",
      .count = 1,
-     .def = {1.0}},    MJ_CONE_INPUTS,
+     .def = {1.0}},
+    MJ_CONE_INPUTS,
 };
 
 static const impactfit_engine_input direct_inputs[] = {

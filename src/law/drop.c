@@ -351,8 +351,8 @@ int impactfit_drop_solve(impactfit_step_build_fn build, const void *ctx, const i
   }
   if (isnan(a))
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT,
-                           "drop solve: no value in [%.6g, %.6g] gives the fitted e = %.17g (fits from %.6g to %.6g)", lo,
-                           hi, e, emin, emax);
+                           "drop solve: no value in [%.6g, %.6g] gives the fitted e = %.17g (fits from %.6g to %.6g)",
+                           lo, hi, e, emin, emax);
   /* Illinois regula falsi in ln(value), bisection where the residual is infinite */
   int side = 0;
   for (int it = 0; it < 200; it++) {
@@ -392,7 +392,8 @@ int impactfit_drop_solve(impactfit_step_build_fn build, const void *ctx, const i
   if ((s = final_stats(&c, *value, stats)))
     return s;
   return IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV,
-                         "drop solve: the fitted e jumps from %.12g to %.12g at the value %.12g (the number of steps of "
+                         "drop solve: the fitted e jumps from %.12g to %.12g at the value %.12g (the number of steps "
+                         "of "
                          "an impact changes there): e = %.12g lies in the jump",
                          fa2 + e, fb2 + e, *value, e);
 }

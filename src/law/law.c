@@ -143,8 +143,7 @@ static const impactfit_law_type approach_type = {
 /* ---------------------------------------------------------------- impedance (MuJoCo) */
 
 enum { I_M, I_B, I_K, I_D0, I_DW, I_W, I_MID, I_POW, I_RS, I_G, I_COUNT };
-static const char *const imp_names[] = {"M",     "B",        "K",     "d0",     "dwidth",
-                                        "width", "midpoint", "power", "rscale", "g"};
+static const char *const imp_names[] = {"M", "B", "K", "d0", "dwidth", "width", "midpoint", "power", "rscale", "g"};
 static const char *const imp_units[] = {"kg", "1/s", "1/s^2", "-", "-", "m", "-", "-", "-", "m/s^2"};
 
 /* MuJoCo's bounds on the impedance (mjMINIMP, mjMAXIMP in mujoco.h / engine_core_constraint.c) */

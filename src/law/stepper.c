@@ -250,7 +250,8 @@ static int gravity_start(const impactfit_stepper *st, double v, double phi, int 
     return IMPACTFIT_EINVAL;
   double c = p0.x - far, cu = p0.u;
   /* the flight must be affine with slope dt in u (to rounding) */
-  if (!(fabs((p1.x - far) - (c + st->dt * v)) <= 1e-9 * (fabs(far) + v * st->dt)) || !(fabs(p1.u - v - cu) <= 1e-12 * v))
+  if (!(fabs((p1.x - far) - (c + st->dt * v)) <= 1e-9 * (fabs(far) + v * st->dt)) ||
+      !(fabs(p1.u - v - cu) <= 1e-12 * v))
     return IMPACTFIT_EINVAL;
   double u = v, x = phi * (st->dt * (v - cu) + c);
   for (int k = 0; k < J; k++) {

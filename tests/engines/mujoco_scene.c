@@ -41,12 +41,12 @@ typedef struct {
   double dt;
   int condim, cone, pair; /* pair: the contact's 5 friction values through a <pair> */
   double friction[5], impratio;
-  int direct;        /* solref in direct form */
-  double solref[2];  /* the free value replaces [1] (standard) or is −[1] (direct) */
+  int direct;       /* solref in direct form */
+  double solref[2]; /* the free value replaces [1] (standard) or is −[1] (direct) */
   double solimp[5];
-  double r, m;       /* the sphere */
-  double v;          /* phase cases: the approach speed */
-  double g;          /* drop cases: gravity; 0 for phase cases */
+  double r, m; /* the sphere */
+  double v;    /* phase cases: the approach speed */
+  double g;    /* drop cases: gravity; 0 for phase cases */
 } mscene;
 
 static mscene scene_default(const char *name, const char *integ, double dt) {
@@ -362,7 +362,8 @@ static void phase_case(const mscene *s, double e) {
 static void part_cones(void) {
   printf("(1) contact dimensions and cones, sphere 5 mm on a plane, v = 1 m/s, no gravity, e = 0.6: impactfit's "
          "dampratio,\n    the engine's phase mean - e (Gauss-Legendre on the pieces of e(phi)), the largest |de| "
-         "at a node, nodes,\n    and the engine's mean with the condim 1 answer (what a user of the old answer gets)\n");
+         "at a node, nodes,\n    and the engine's mean with the condim 1 answer (what a user of the old answer "
+         "gets)\n");
   printf("    %-44s %6s %7s %14s %10s %9s %5s %10s\n", "scene", "integ.", "dt", "dampratio", "mean - e", "max|de|",
          "nodes", "condim-1");
   const double frs[3] = {0.3, 0.5, 1.0}, irs[2] = {1.0, 10.0};
@@ -420,8 +421,8 @@ static void part_cones(void) {
     static const int cn[4] = {0, 0, 1, 0};
     const char *integ = k == 3 ? "RK4" : "Euler";
     char nm[128];
-    snprintf(nm, sizeof nm, "resolving: condim %d %s mu %g impratio %g", cd[k], cn[k] ? "elliptic" : "pyramidal",
-             fr[k], ir[k]);
+    snprintf(nm, sizeof nm, "resolving: condim %d %s mu %g impratio %g", cd[k], cn[k] ? "elliptic" : "pyramidal", fr[k],
+             ir[k]);
     mscene s = scene_default(nm, integ, k == 3 ? 2.5e-5 : 1e-5);
     s.solref[0] = 0.005;
     s.solimp[0] = 0.0001;
@@ -514,8 +515,8 @@ static void drop_case(const dcase *c) {
     fprintf(EMIT,
             "\"r\":%.17g,\"h\":%.17g,\"min_h\":%.17g,\"nsteps\":%ld,\"bounces\":%d,\"e\":%.17g,\"e_fit\":%.17g,"
             "\"determined\":%d,\"end\":%d,\"samples\":%d,\"step\":%.17g,\"e_mean\":%.17g,\"e_sd\":%.17g,\"n_min\":%d,",
-            c->s.r, c->h, c->min_h, nsteps, R->n, isnan(c->e) ? -1.0 : c->e, R->e_fit, S.determined, R->end,
-            S.samples, step, S.e_mean, S.e_sd, S.n_min);
+            c->s.r, c->h, c->min_h, nsteps, R->n, isnan(c->e) ? -1.0 : c->e, R->e_fit, S.determined, R->end, S.samples,
+            step, S.e_mean, S.e_sd, S.n_min);
     emit_arr("apex", want, R->n);
     fprintf(EMIT, "\"t_max\":%.17g}\n", c->t_max);
     return;
@@ -541,8 +542,8 @@ static void drop_case(const dcase *c) {
   int cnt = 0;
   for (int k = 0; k < S.samples; k++) {
     double hk = c->h + (k + 0.5) / S.samples * step, gk[IMPACTFIT_DROP_MAX_BOUNCES + 1];
-    int fk = engine_drop(xml, c->s.r, hk, c->t_max > 0 ? (long)floor(c->t_max / c->s.dt + 1e-9) : 2 * nsteps,
-                         c->min_h, c->bounces, gk);
+    int fk = engine_drop(xml, c->s.r, hk, c->t_max > 0 ? (long)floor(c->t_max / c->s.dt + 1e-9) : 2 * nsteps, c->min_h,
+                         c->bounces, gk);
     if (fk < 1)
       continue;
     double e_k = user_fit(hk, gk, fk);
@@ -556,17 +557,19 @@ static void drop_case(const dcase *c) {
   printf("    %-38s %5s %6g %13.8g %2d/%2d/%2d %7.1e %11.8f %11.8f %11.8f %8.1e %11.8f %8.1e %s\n", c->s.name,
          c->s.integ, c->s.dt, value, S.determined, R->n, found, worst, R->e_fit, fit, S.e_mean, S.e_sd, emean,
          fabs(emean - S.e_mean), end_name(R->end));
-  printf("      (%.2f s impactfit, %.2f s engine)\n", t_impactfit, (double)(clock() - t0) / CLOCKS_PER_SEC - t_impactfit);
+  printf("      (%.2f s impactfit, %.2f s engine)\n", t_impactfit,
+         (double)(clock() - t0) / CLOCKS_PER_SEC - t_impactfit);
   CHECK(found >= S.determined, "%s: the engine has the %d determined apexes (found %d)", c->s.name, S.determined,
         found);
   CHECK(worst <= 1e-6, "%s: the %d determined apexes vs impactfit's (largest relative difference %.3g)", c->s.name,
         S.determined, worst);
   CHECK(S.determined >= 1, "%s: at least the first bounce is determined (%d)", c->s.name, S.determined);
   CHECK(cnt == S.samples, "%s: the engine counts bounces in every release (%d of %d)", c->s.name, cnt, S.samples);
-  CHECK(fabs(emean - S.e_mean) <= tol_mean, "%s: the engine's mean fit over %d releases %.9f vs impactfit's %.9f (tol %.2g)",
-        c->s.name, S.samples, emean, S.e_mean, tol_mean);
-  CHECK(fabs(esd - S.e_sd) <= 0.5 * S.e_sd + 1e-6, "%s: the engine's spread %.3g vs impactfit's %.3g", c->s.name,
-        esd, S.e_sd);
+  CHECK(fabs(emean - S.e_mean) <= tol_mean,
+        "%s: the engine's mean fit over %d releases %.9f vs impactfit's %.9f (tol %.2g)", c->s.name, S.samples, emean,
+        S.e_mean, tol_mean);
+  CHECK(fabs(esd - S.e_sd) <= 0.5 * S.e_sd + 1e-6, "%s: the engine's spread %.3g vs impactfit's %.3g", c->s.name, esd,
+        S.e_sd);
   if (S.determined == R->n) { /* the whole sequence determined: the release itself */
     CHECK(worst_all <= 1e-6, "%s: every apex vs impactfit's (%.3g)", c->s.name, worst_all);
     CHECK_ABS(fit, R->e_fit, 1e-9, "%s: the user's fit of the engine's heights vs impactfit's", c->s.name);
@@ -626,8 +629,8 @@ static void part_drops(void) {
    * friction 0, dt 0.0002 (implicitfast in MuJoCo 3.10.0: Euler's step map for this contact), 6 s, apexes
    * above 0.002 m: measured 0.820 where 0.75 was asked */
   for (int k = 0; k < 2; k++) {
-    dcase c = drop_default(k ? "public report: impactfit, e 0.75" : "public report: as typed", k ? 0.75 : NAN,
-                           "Euler", 0.0002);
+    dcase c = drop_default(k ? "public report: impactfit, e 0.75" : "public report: as typed", k ? 0.75 : NAN, "Euler",
+                           0.0002);
     c.s.direct = 1;
     c.s.solref[0] = -284244.606751;
     double si[5] = {0.998, 0.9999, 0.0002, 0.5, 2}, fr[5] = {0, 0, 0, 0, 0};
