@@ -13,8 +13,10 @@
  *    engine's apexes (local maxima of the gap at the step starts, above the peak threshold) equal
  *    impactfit's within 1e-6 relative, and the user's fit of them (ln h_n on n, h_0 the release height)
  *    gives the asked e within 1e-4;
- *  - `mujoco_scene --emit FILE` writes the same cases as JSON lines for tests/engines/js/mujoco3_scene.mjs,
- *    which runs them in MuJoCo 3.3.8 (the WebAssembly build of npm mujoco-js 0.0.7).
+ *  - `mujoco_scene --emit FILE` writes the same cases (for impactfit's 3.x entry) as JSON lines for
+ *    tests/engines/js/mujoco3_scene.mjs, which runs them in MuJoCo 3.3.8 (the WebAssembly build of npm
+ *    mujoco-js 0.0.7): a subset (30 scenes, 6 drop tests; the report's two with implicitfast too), about 2 s of
+ *    CPU there; `--emit-all FILE` every case (45; about 27 s).
  * The engine side (MJCF, placing, stepping, apexes, fit) uses only the engine and the printed values of
  * impactfit's answers, never impactfit's steppers. */
 #include <math.h>
@@ -47,6 +49,7 @@ typedef struct {
   double r, m; /* the sphere */
   double v;    /* phase cases: the approach speed */
   double g;    /* drop cases: gravity; 0 for phase cases */
+  int js;      /* 1: also in the MuJoCo 3.3.8 run (tests/engines/js/mujoco3_scene.mjs) */
 } mscene;
 
 static mscene scene_default(const char *name, const char *integ, double dt) {
@@ -65,6 +68,7 @@ static mscene scene_default(const char *name, const char *integ, double dt) {
   s.r = 0.005;
   s.m = 4.0 / 3.0 * M_PI * 0.005 * 0.005 * 0.005 * 2500.0;
   s.v = 1.0;
+  s.js = dt >= 0.002 && strcmp(integ, "Euler") == 0;
   return s;
 }
 
@@ -268,6 +272,7 @@ static double user_fit(double h0, const double *apex, int n) {
 /* ---------------------------------------------------------------- output for the JS harness */
 
 static FILE *EMIT;
+static int EMIT_ALL; /* --emit-all: every case (about 27 s of CPU in MuJoCo 3.3.8's WebAssembly build) */
 
 static void emit_str(const char *key, const char *v) {
   fprintf(EMIT, "\"%s\":\"", key);
@@ -293,7 +298,7 @@ static int n_phase = 0;
 static void phase_case(const mscene *s, double e) {
   clock_t t0 = clock();
   impactfit_engine_request rq;
-  if (request_of(s, NULL, &rq))
+  if (request_of(s, EMIT ? "3.3.8" : NULL, &rq))
     return;
   rq.e = e;
   impactfit_engine_answer ans;
@@ -312,6 +317,8 @@ static void phase_case(const mscene *s, double e) {
   char xml[4096];
   mjcf(s, ans.value, xml, sizeof xml);
   n_phase++;
+  if (EMIT && !s->js && !EMIT_ALL) /* the ctest's subset of the 3.3.8 run (2 s of CPU) */
+    return;
   if (EMIT) {
     fprintf(EMIT, "{\"kind\":\"phase\",");
     emit_str("name", s->name);
@@ -360,12 +367,14 @@ static void phase_case(const mscene *s, double e) {
 }
 
 static void part_cones(void) {
-  printf("(1) contact dimensions and cones, sphere 5 mm on a plane, v = 1 m/s, no gravity, e = 0.6: impactfit's "
-         "dampratio,\n    the engine's phase mean - e (Gauss-Legendre on the pieces of e(phi)), the largest |de| "
-         "at a node, nodes,\n    and the engine's mean with the condim 1 answer (what a user of the old answer "
-         "gets)\n");
-  printf("    %-44s %6s %7s %14s %10s %9s %5s %10s\n", "scene", "integ.", "dt", "dampratio", "mean - e", "max|de|",
-         "nodes", "condim-1");
+  if (!EMIT)
+    printf("(1) contact dimensions and cones, sphere 5 mm on a plane, v = 1 m/s, no gravity, e = 0.6: impactfit's "
+           "dampratio,\n    the engine's phase mean - e (Gauss-Legendre on the pieces of e(phi)), the largest |de| "
+           "at a node, nodes,\n    and the engine's mean with the condim 1 answer (what a user of the old answer "
+           "gets)\n");
+  if (!EMIT)
+    printf("    %-44s %6s %7s %14s %10s %9s %5s %10s\n", "scene", "integ.", "dt", "dampratio", "mean - e", "max|de|",
+           "nodes", "condim-1");
   const double frs[3] = {0.3, 0.5, 1.0}, irs[2] = {1.0, 10.0};
   const int cds[4] = {1, 3, 4, 6};
   /* dt 0.002 (MuJoCo's default), Euler: every condim, both cones, friction 0.3/0.5/1, impratio 1/10 */
@@ -408,6 +417,7 @@ static void part_cones(void) {
     mscene s = scene_default("condim 3 pyramidal mu 0.5 impratio 10", "RK4", 0.002);
     s.friction[0] = s.friction[1] = 0.5;
     s.impratio = 10;
+    s.js = 1;
     phase_case(&s, 0.6);
     mscene t = scene_default("condim 6 pyramidal mu 0.3 impratio 1, e 0.9", "Euler", 0.0005);
     t.condim = 6;
@@ -430,6 +440,7 @@ static void part_cones(void) {
     s.cone = cn[k];
     s.friction[0] = s.friction[1] = fr[k];
     s.impratio = ir[k];
+    s.js = k == 1;
     phase_case(&s, 0.6);
   }
   if (!EMIT)
@@ -443,8 +454,10 @@ typedef struct {
   mscene s;
   double h, min_h, t_max;
   int bounces, samples;
-  double e;     /* asked (NaN: forward only, with value) */
-  double value; /* forward: the user's value */
+  int js_samples;       /* the 3.3.8 run: -1 none, 0 the release only, K: also K releases */
+  const char *js_integ; /* the 3.3.8 run's integrator (NULL: the same) */
+  double e;             /* asked (NaN: forward only, with value) */
+  double value;         /* forward: the user's value */
 } dcase;
 
 static int build_of(const void *ctx, double value, impactfit_stepper *st, impactfit_error *err) {
@@ -467,7 +480,7 @@ static double engine_fit(const char *xml, const dcase *c, double h, long nsteps,
 static void drop_case(const dcase *c) {
   clock_t t0 = clock();
   impactfit_engine_request rq;
-  if (request_of(&c->s, NULL, &rq))
+  if (request_of(&c->s, EMIT ? "3.3.8" : NULL, &rq))
     return;
   impactfit_drop_params p = impactfit_drop_default_params();
   p.height = c->h;
@@ -508,6 +521,14 @@ static void drop_case(const dcase *c) {
   mjcf(&c->s, value, xml, sizeof xml);
   long nsteps = R->end == IMPACTFIT_DROP_TIME ? R->steps : R->steps + 10;
   double step = sqrt(2.0 * c->s.g * c->h) * c->s.dt; /* the releases of the distribution */
+  int js_samples = EMIT_ALL ? S.samples : c->js_samples;
+  if (EMIT && js_samples < 0)
+    return;
+  if (EMIT && c->js_integ) { /* the same scene with another integrator of 3.x (the same step map here) */
+    mscene s3 = c->s;
+    s3.integ = c->js_integ;
+    mjcf(&s3, value, xml, sizeof xml);
+  }
   if (EMIT) {
     fprintf(EMIT, "{\"kind\":\"drop\",");
     emit_str("name", c->s.name);
@@ -515,8 +536,9 @@ static void drop_case(const dcase *c) {
     fprintf(EMIT,
             "\"r\":%.17g,\"h\":%.17g,\"min_h\":%.17g,\"nsteps\":%ld,\"bounces\":%d,\"e\":%.17g,\"e_fit\":%.17g,"
             "\"determined\":%d,\"end\":%d,\"samples\":%d,\"step\":%.17g,\"e_mean\":%.17g,\"e_sd\":%.17g,\"n_min\":%d,",
-            c->s.r, c->h, c->min_h, nsteps, R->n, isnan(c->e) ? -1.0 : c->e, R->e_fit, S.determined, R->end, S.samples,
+            c->s.r, c->h, c->min_h, nsteps, R->n, isnan(c->e) ? -1.0 : c->e, R->e_fit, S.determined, R->end, js_samples,
             step, S.e_mean, S.e_sd, S.n_min);
+    fprintf(EMIT, "\"max_bounces\":%d,\"samples_impactfit\":%d,", c->bounces, S.samples);
     emit_arr("apex", want, R->n);
     fprintf(EMIT, "\"t_max\":%.17g}\n", c->t_max);
     return;
@@ -592,29 +614,35 @@ static dcase drop_default(const char *name, double e, const char *integ, double 
   c.bounces = 15;
   c.min_h = 0.002; /* the public report's peak threshold */
   c.samples = 32;
+  c.js_samples = -1;
   c.e = e;
   c.value = NAN;
   return c;
 }
 
 static void part_drops(void) {
+  if (EMIT)
+    goto cases;
   printf("(2) drop tests: a sphere (r 0.1 m) released from rest 1 m above a plane, g = 9.81, 15 bounces: impactfit's "
          "input; bounces\n    determined/counted (impactfit)/found (engine); the largest relative difference of the "
          "determined apexes; the fit of\n    the release (impactfit, engine); the mean fit over 32 releases spread "
          "over one step (impactfit, its sd, the engine,\n    |difference|); where impactfit's sequence ends\n");
   printf("    %-38s %5s %6s %13s %8s %7s %11s %11s %11s %8s %11s %8s %s\n", "case", "int.", "dt", "value", "bounces",
          "max rel", "fit", "engine fit", "mean fit", "sd", "eng. mean", "|diff|", "end");
+cases:;
   const double es[3] = {0.75, 0.5, 0.9};
   for (int i = 0; i < 3; i++) {
     char nm[96];
     snprintf(nm, sizeof nm, "defaults, e %g", es[i]);
     dcase c = drop_default(nm, es[i], "Euler", 0.002);
+    c.js_samples = i == 0 ? 8 : -1;
     drop_case(&c);
     /* a resolving step: solimp d0 = 0.0001 (the force starts smoothly), dt 1e-4: the sequence is determined */
     snprintf(nm, sizeof nm, "resolving (d0 1e-4, dt 1e-4), e %g", es[i]);
     dcase r = drop_default(nm, es[i], "Euler", 1e-4);
     r.s.solimp[0] = 0.0001;
     r.samples = 4;
+    r.js_samples = i == 0 ? 0 : -1;
     drop_case(&r);
   }
   {
@@ -640,13 +668,20 @@ static void part_drops(void) {
     c.min_h = 0.002;
     c.t_max = 6.0;
     c.value = 68.756024;
+    c.js_samples = 0;
     drop_case(&c);
+    if (EMIT) { /* as the report ran it: implicitfast */
+      c.js_integ = "implicitfast";
+      snprintf(c.s.name + strlen(c.s.name), sizeof c.s.name - strlen(c.s.name), ", implicitfast");
+      drop_case(&c);
+    }
   }
 }
 
 int main(int argc, char **argv) {
   setvbuf(stdout, NULL, _IOLBF, 0);
-  if (argc == 3 && strcmp(argv[1], "--emit") == 0) {
+  if (argc == 3 && (strcmp(argv[1], "--emit") == 0 || strcmp(argv[1], "--emit-all") == 0)) {
+    EMIT_ALL = strcmp(argv[1], "--emit-all") == 0;
     if (!(EMIT = fopen(argv[2], "w"))) {
       fprintf(stderr, NAME ": cannot write %s\n", argv[2]);
       return 2;
