@@ -341,6 +341,7 @@ static int bt_common(const impactfit__engine_ctx *c, const impactfit_stepper_typ
   st->end = impactfit_transition_C;
   st->mass = c->M;
   st->dt = c->dt;
+  st->gravity = c->req->gravity; /* a sphere on a plane under gravity (drop tests) */
   const impactfit_engine_bodies *b = &c->req->bodies;
   double rmin = b->plane ? b->r1 : fmin(b->r1, b->r2);
   st->p[Q_VTHR] = impactfit__engine_val(c, "restitutionVelocityThreshold")[0];

@@ -262,6 +262,7 @@ static int ode_stepper(const impactfit__engine_ctx *c, double erp, double cfm, d
   st->end = impactfit_transition_C;
   st->mass = c->M;
   st->dt = c->dt;
+  st->gravity = c->req->gravity; /* a sphere on a plane under gravity (drop tests) */
   const double *mv = impactfit__engine_val(c, "max_vel"), *sl = impactfit__engine_val(c, "surface_layer"),
                *qs = impactfit__engine_val(c, "quickstep");
   st->p[P_ERP] = erp;
