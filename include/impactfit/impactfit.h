@@ -23,6 +23,7 @@
 #include "impactfit/law.h"
 #include "impactfit/stepper.h"
 #include "impactfit/drop.h"
+#include "impactfit/mixing.h"
 #include "impactfit/engines.h"
 #include "impactfit/version.h"
 

@@ -122,8 +122,8 @@ static inline double dh_run(const dh_case *d, dh_engine_fn engine, impactfit_dro
       worst = fmax(worst, dd);
     worst_all = fmax(worst_all, dd);
     if (getenv("DROP_DEBUG"))
-      printf("      bounce %2d: engine %.15g impactfit %.15g (v_in %.9g v_out %.9g phase %.6f steps %ld)\n", k + 1, got[k],
-             R->b[k].apex, R->b[k].v_in, R->b[k].v_out, R->b[k].phase, R->b[k].contact_steps);
+      printf("      bounce %2d: engine %.15g impactfit %.15g (v_in %.9g v_out %.9g phase %.6f steps %ld)\n", k + 1,
+             got[k], R->b[k].apex, R->b[k].v_in, R->b[k].v_out, R->b[k].phase, R->b[k].contact_steps);
   }
   double fit = found >= R->n && R->n > 0 ? dh_user_fit(d->h, got, R->n) : NAN;
   double step = sqrt(2.0 * d->g * d->h) * d->c.dt, sum = 0.0, sum2 = 0.0;
