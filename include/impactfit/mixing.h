@@ -46,8 +46,8 @@ IMPACTFIT_EXPORT double impactfit_lammps_tsuji_cor(double alpha);
  * computes their E* (normal) and G* (tangential, when tangential coefficients are NULL) from it: a line's own
  * coefficients are 4/3 E/(2 (1 − ν²)) and 8 E/(4 (2 − ν)(1 + ν)) (:1006-1019), so ν = (ρ − 4)/(ρ − 2) with
  * ρ = E* / G*, E = 2 (1 − ν²) E*. Returns 0, or EINVAL for invalid materials or when ν would leave (−1, 0.5). */
-IMPACTFIT_EXPORT int impactfit_lammps_pair_material(double E1, double nu1, double E2, double nu2, double *E,
-                                                    double *nu, impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_lammps_pair_material(double E1, double nu1, double E2, double nu2, double *E, double *nu,
+                                                    impactfit_error *err);
 
 /* A LAMMPS granular type pair I ≠ J without its own pair_coeff, as 29Sep2021 runs it. init_one (:1198-1241)
  * mixes the coefficients for the two types' model but never sets the pair's model choices: normal_model,
@@ -74,17 +74,17 @@ IMPACTFIT_EXPORT int impactfit_lammps_mix(const char *normal_model, const char *
  * [r_min, r_max] (points each, log-spaced; a wall: r1 only), speeds over [v_min, v_max] (points, log-spaced),
  * masses from the densities rho1, rho2 (kg/m³), the rest of the contact (E, ν, kn, ...) from c. */
 typedef struct impactfit_dem_spread {
-  double e_min, e_max;   /* over the box */
+  double e_min, e_max;                                       /* over the box */
   double r1_min, r2_min, v_at_min, r1_max, r2_max, v_at_max; /* where */
-  double e_corner[8];    /* e at (r1, r2, v) ∈ {min, max}³ (index: bit 0 r1, bit 1 r2, bit 2 v; a wall: r2 = r1) */
-  double worst;          /* the largest |e − e_target| (NaN when e_target is NaN) */
+  double e_corner[8]; /* e at (r1, r2, v) ∈ {min, max}³ (index: bit 0 r1, bit 1 r2, bit 2 v; a wall: r2 = r1) */
+  double worst;       /* the largest |e − e_target| (NaN when e_target is NaN) */
   long evaluations;
 } impactfit_dem_spread;
 
 IMPACTFIT_EXPORT int impactfit_dem_forward_spread(const impactfit_dem_model *model, const impactfit_dem_contact *c,
                                                   int clamp, double value, double rho1, double rho2, double r_min,
-                                                  double r_max, double v_min, double v_max, int points,
-                                                  double e_target, impactfit_dem_spread *out, impactfit_error *err);
+                                                  double r_max, double v_min, double v_max, int points, double e_target,
+                                                  impactfit_dem_spread *out, impactfit_error *err);
 
 #ifdef __cplusplus
 }

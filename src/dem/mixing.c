@@ -67,13 +67,14 @@ int impactfit_lammps_pair_material(double E1, double nu1, double E2, double nu2,
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "lammps pair material: NULL result");
   if (!material_ok(E1, nu1) || !material_ok(E2, nu2))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "lammps pair material: expected E > 0 and -1 < nu < 0.5 (got %.17g, %.17g and %.17g, %.17g)", E1,
-                           nu1, E2, nu2);
+                           "lammps pair material: expected E > 0 and -1 < nu < 0.5 (got %.17g, %.17g and %.17g, %.17g)",
+                           E1, nu1, E2, nu2);
   double es = impactfit_mix_estar(E1, nu1, E2, nu2), gs = impactfit_mix_gstar(E1, nu1, E2, nu2);
   double rho = es / gs, v = (rho - 4.0) / (rho - 2.0);
   if (!(v > -1.0 && v < 0.5))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "lammps pair material: no Poisson's ratio in (-1, 0.5) gives E*/G* = %.17g of these materials",
+                           "lammps pair material: no Poisson's ratio in (-1, 0.5) gives E*/G* = %.17g of these "
+                           "materials",
                            rho);
   *nu = v;
   *E = 2.0 * (1.0 - v * v) * es;
@@ -114,7 +115,8 @@ int impactfit_lammps_mix(const char *normal_model, const char *damping, const do
   /* init_one reads the pair's (zero) normal_model as HOOKE: mix_geom of the stored coefficients */
   out->kn = sqrt(ci * cj);
   int tsuji = damping && strcmp(damping, "tsuji") == 0;
-  double di = tsuji ? impactfit_lammps_tsuji_alpha(li[1]) : li[1], dj = tsuji ? impactfit_lammps_tsuji_alpha(lj[1]) : lj[1];
+  double di = tsuji ? impactfit_lammps_tsuji_alpha(li[1]) : li[1],
+         dj = tsuji ? impactfit_lammps_tsuji_alpha(lj[1]) : lj[1];
   out->eta = sqrt(di * dj);
   return 0;
 }

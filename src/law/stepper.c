@@ -241,13 +241,15 @@ static int adaptive_impact(const impactfit_stepper *st, double v, impactfit_law_
 
 /* Under gravity, the state J steps before the first step start with x > 0, so that this start has x = φ Δx and
  * u = v exactly, Δx the travel of that last free step: the stepper's own free flight (a probe step far from
- * the contact: x' = x + dt u + c, u' = u + c' for Euler-type and RK4 steps) run backwards. */
+ * the contact: x' = x + dt u + c, u' = u + c' for Euler-type and RK4 steps) run backwards. Returns 0, 1 when that
+ * flight would cross the contact (v below about g dt: no approach from free flight), 2 when the flight is not of
+ * that form. */
 static int gravity_start(const impactfit_stepper *st, double v, double phi, int J, double reach,
                          impactfit_step_state *s) {
   double far = -(reach + 100.0 * v * st->dt + 1.0);
   impactfit_step_state p0 = {.x = far, .u = 0.0}, p1 = {.x = far, .u = v};
   if (st->type->step(st, &p0) || st->type->step(st, &p1) || p0.contact || p1.contact || p0.f != 0.0 || p1.f != 0.0)
-    return IMPACTFIT_EINVAL;
+    return 2;
   double c = p0.x - far, cu = p0.u;
   /* the flight must be affine with slope dt in u (to rounding) */
   if (!(fabs((p1.x - far) - (c + st->dt * v)) <= 1e-9 * (fabs(far) + v * st->dt)) ||
@@ -257,6 +259,8 @@ static int gravity_start(const impactfit_stepper *st, double v, double phi, int 
   for (int k = 0; k < J; k++) {
     u -= cu;
     x -= st->dt * u + c;
+    if (!(u > 0.0 && x <= 0.0)) /* the flight before would cross the contact: not an approach from free flight */
+      return 1;
   }
   memset(s, 0, sizeof *s);
   s->x = x;
@@ -291,8 +295,16 @@ static int impact_at(const impactfit_stepper *st, double v, double phi, int lean
                            st->type->name, reach, J, vdt);
   impactfit_step_state s = {.x = (phi - J) * vdt, .u = v};
   if (st->gravity != 0.0 && (rc0 = gravity_start(st, v, phi, (int)J, reach, &s)))
-    return IMPACTFIT__FAIL(err, rc0, "stepper %s: its free flight under gravity is not x' = x + dt u + c, u' = u + c'",
-                           st->type->name);
+    return rc0 == 1
+               ? IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                                 "stepper %s: v = %.6g m/s is too slow for one impact under gravity %.6g m/s^2 at dt = "
+                                 "%.6g s: the free flight of the %d steps before contact would cross the surface (use "
+                                 "a "
+                                 "drop test, drop.h)",
+                                 st->type->name, v, st->gravity, st->dt, (int)J)
+               : IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                                 "stepper %s: its free flight under gravity is not x' = x + dt u + c, u' = u + c'",
+                                 st->type->name);
   int acting = 0, linear = !lean && st->type->needs_law && st->type->amplification;
   unsigned long sig = 1469598103934665603UL;
   for (long k = 0; k < STEP_LIMIT; k++) {

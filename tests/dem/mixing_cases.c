@@ -136,7 +136,8 @@ int main(void) {
         double e = forward(tsuji, Em, nm, t1, t2, RADII[k][0], RADII[k][1], val);
         if (fabs(e - asked(t1, t2)) > 1e-9)
           fprintf(stderr, "mixing_cases: A %d-%d: impactfit's own e %.12g is not the asked %.12g\n", t1, t2, e,
-                  asked(t1, t2)), failed = 1;
+                  asked(t1, t2)),
+              failed = 1;
         collision(t1, t2, RADII[k], asked(t1, t2), es[t], "tsuji, every line typed");
       }
     printf("]}");
@@ -159,8 +160,9 @@ int main(void) {
       double e = NAN;
       if (impactfit_dem_forward(hv, &q, -1, mp.eta, V, &e, &err))
         fprintf(stderr, "mixing_cases: B: %s\n", err.message), failed = 1;
-      fprintf(stderr, "B: %.0f-%.0f mm: LAMMPS's mixed 1-2 pair (hooke kn %.6g N/m, velocity eta %.6g N s/m) gives "
-                      "e = %.9f where 0.65 was asked: type the 1 2 line\n",
+      fprintf(stderr,
+              "B: %.0f-%.0f mm: LAMMPS's mixed 1-2 pair (hooke kn %.6g N/m, velocity eta %.6g N s/m) gives "
+              "e = %.9f where 0.65 was asked: type the 1 2 line\n",
               1e3 * RADII[k][0], 1e3 * RADII[k][1], mp.kn, mp.eta, e);
       /* the time step of the run: a linear spring's contact pi sqrt(M/kn), written as the E* whose Hertz time
        * estimate is shorter */
@@ -211,8 +213,12 @@ int main(void) {
     snprintf(b, sizeof b, "fix m2 all property/global poissonsRatio peratomtype %.12g %.12g", NU[0], NU[1]);
     snprintf(c, sizeof c, "fix m3 all property/global coefficientRestitution peratomtypepair 2 %.12g %.12g %.12g %.12g",
              d11, d12, d12, d22);
-    const char *ls[6] = {a, b, c, "fix m4 all property/global coefficientFriction peratomtypepair 2 0.5 0.5 0.5 0.5",
-                         "pair_style gran model hertz tangential history", "pair_coeff * *"};
+    const char *ls[6] = {a,
+                         b,
+                         c,
+                         "fix m4 all property/global coefficientFriction peratomtypepair 2 0.5 0.5 0.5 0.5",
+                         "pair_style gran model hertz tangential history",
+                         "pair_coeff * *"};
     begin("liggghts", "D: hertz, coefficientRestitution per type pair (impactfit's values), friction 0.5", 0);
     lines(ls, 6);
     for (int t = 0; t < 3; t++)
@@ -221,7 +227,8 @@ int main(void) {
         double e = forward(lig, Eq[t], 0.0, t1, t2, RADII[k][0], RADII[k][1], t == 0 ? d11 : t == 1 ? d22 : d12);
         if (fabs(e - asked(t1, t2)) > 1e-9)
           fprintf(stderr, "mixing_cases: D %d-%d: impactfit's own e %.12g is not the asked %.12g\n", t1, t2, e,
-                  asked(t1, t2)), failed = 1;
+                  asked(t1, t2)),
+              failed = 1;
         collision(t1, t2, RADII[k], asked(t1, t2), es[t], "LIGGGHTS, every pair typed");
       }
     printf("]}");
