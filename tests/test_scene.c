@@ -194,13 +194,15 @@ static void test_impedance_cone(void) {
   /* the derivatives against central differences */
   double fd, fr, hx = 1e-9, hu = 1e-7;
   law.type->force(law.p, x, u, &fd, &fr);
-  double nd = (law.type->force(law.p, x + hx, u, NULL, NULL) - law.type->force(law.p, x - hx, u, NULL, NULL)) / (2 * hx);
-  double nr = (law.type->force(law.p, x, u + hu, NULL, NULL) - law.type->force(law.p, x, u - hu, NULL, NULL)) / (2 * hu);
+  double nd = (law.type->force(law.p, x + hx, u, NULL, NULL) - law.type->force(law.p, x - hx, u, NULL, NULL)) /
+              (2 * hx);
+  double nr = (law.type->force(law.p, x, u + hu, NULL, NULL) - law.type->force(law.p, x, u - hu, NULL, NULL)) /
+              (2 * hu);
   CHECK_REL(fd, nd, 1e-6, "df/ddelta");
   CHECK_REL(fr, nr, 1e-8, "df/drate");
   law.p[8] = 0.0;
-  CHECK(impactfit_law_check(&law, &err) == IMPACTFIT_EINVAL && strstr(err.message, "rscale"),
-        "rscale 0 is refused: %s", err.message);
+  CHECK(impactfit_law_check(&law, &err) == IMPACTFIT_EINVAL && strstr(err.message, "rscale"), "rscale 0 is refused: %s",
+        err.message);
 }
 
 static void test_mixing(void) {

@@ -234,6 +234,35 @@ static double engine_impact(const char *xml, double r, double v, double dt, doub
   return NAN;
 }
 
+/* one impact under gravity g at phase φ (Euler): the body placed where MuJoCo's own Euler free flight, run back two
+ * steps from the first contact step's start (gap −φ v dt, speed v), puts it; e = the upward speed after the first
+ * step that applied no contact force and left a gap, / v */
+static double engine_impact_g(const char *xml, double r, double v, double dt, double g, double phi) {
+  if (engine_load(xml))
+    return NAN;
+  mjModel *m = ENG.m;
+  mjData *d = ENG.d;
+  mj_resetData(m, d);
+  double z = r - phi * v * dt, w = -v; /* the state J = 2 steps ahead */
+  for (int k = 0; k < 2; k++) {        /* z' = z + h w', w' = w − g h, backwards */
+    z -= dt * w;
+    w += g * dt;
+  }
+  d->qpos[2] = z;
+  d->qvel[2] = w;
+  int acting = 0;
+  for (long k = 0; k < 1000000; k++) {
+    mj_step(m, d);
+    int force = 0;
+    for (int i = 0; i < d->nefc; i++)
+      force |= d->efc_force[i] != 0.0;
+    acting |= force;
+    if (acting && !force && d->qpos[2] - r >= 0.0 && d->qvel[2] > 0.0)
+      return d->qvel[2] / v;
+  }
+  return NAN;
+}
+
 /* a drop from rest at gap h: the apexes (local maxima of the gap at the step starts above min_h), at most n */
 static int engine_drop(const char *xml, double r, double h, long nsteps, double min_h, int n, double *apex) {
   if (engine_load(xml))
@@ -446,6 +475,60 @@ static void part_cones(void) {
   if (!EMIT)
     printf("    %d scenes: largest |mean - e| %.2e, largest |de| at a node %.2e (tolerances 1e-6)\n", n_phase,
            worst_mean, worst_node);
+}
+
+/* ---------------------------------------------------------------- (3) one impact under gravity */
+
+static void part_gravity(void) {
+  if (EMIT)
+    return;
+  printf("(3) one impact under gravity 9.81 (sphere 5 mm on a plane, defaults, Euler dt 0.002, e 0.6): impactfit's "
+         "dampratio with\n    gravity, the engine's phase mean - e, the largest |de| at a node; the engine's mean "
+         "with the answer that ignores gravity\n");
+  const double vs[3] = {0.3, 1.0, 3.0};
+  for (int i = 0; i < 3; i++) {
+    char nm[96];
+    snprintf(nm, sizeof nm, "v %g m/s", vs[i]);
+    mscene s = scene_default(nm, "Euler", 0.002);
+    s.v = vs[i];
+    s.g = 9.81;
+    impactfit_engine_request rq;
+    impactfit_engine_answer ans, a0;
+    impactfit_error err;
+    if (request_of(&s, NULL, &rq))
+      return;
+    rq.e = 0.6;
+    impactfit_engine_request r0 = rq;
+    r0.gravity = 0.0;
+    impactfit_stepper st, s0;
+    nodes N, N0;
+    if (impactfit_engine_solve(&rq, &ans, &err) || !ans.reachable || impactfit_engine_solve(&r0, &a0, &err)) {
+      CHECK(0, "(3) %s: impactfit solves (%s)", nm, err.message);
+      continue;
+    }
+    rq.e = NAN;
+    if (impactfit_engine_stepper(&rq, ans.value, &st, &err) || nodes_of(&st, s.v, &N) ||
+        impactfit_engine_stepper(&rq, a0.value, &s0, &err) || nodes_of(&s0, s.v, &N0)) {
+      CHECK(0, "(3) %s: impactfit's stepper (%s)", nm, err.message);
+      continue;
+    }
+    char xml[4096], x0[4096];
+    mjcf(&s, ans.value, xml, sizeof xml);
+    mjcf(&s, a0.value, x0, sizeof x0);
+    double mean = 0.0, dmax = 0.0, old = 0.0;
+    for (int k = 0; k < N.n; k++) {
+      double e = engine_impact_g(xml, s.r, s.v, s.dt, s.g, N.phi[k]);
+      mean += N.w[k] * e;
+      dmax = isnan(e) ? INFINITY : fmax(dmax, fabs(e - N.e[k]));
+    }
+    for (int k = 0; k < N0.n; k++)
+      old += N0.w[k] * engine_impact_g(x0, s.r, s.v, s.dt, s.g, N0.phi[k]);
+    printf("    %-10s dampratio %.10f (without gravity %.10f)  mean - e %9.2e  max|de| %8.2e  nodes %3d  "
+           "without gravity's answer: %.6f\n",
+           nm, ans.value, a0.value, mean - 0.6, dmax, N.n, old);
+    CHECK(dmax <= 1e-6, "(3) %s: the engine's e at every node vs impactfit's (%.3g)", nm, dmax);
+    CHECK_ABS(mean, 0.6, 1e-6, "(3) %s: the engine's phase mean under gravity vs the asked e", nm);
+  }
 }
 
 /* ---------------------------------------------------------------- (2) gravity and drop tests */
@@ -694,6 +777,7 @@ int main(int argc, char **argv) {
     printf(NAME ": MuJoCo %d (header %d), mjtNum %zu bytes\n", mj_version(), mjVERSION_HEADER, sizeof(mjtNum));
   }
   part_cones();
+  part_gravity();
   part_drops();
   if (EMIT) {
     fclose(EMIT);
