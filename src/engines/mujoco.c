@@ -312,13 +312,16 @@ static const impactfit__engine_ops std_ops = {
 static const impactfit__engine_ops direct_ops = {
     .build = direct_build, .lo = 1e-6, .hi = 1e9, .naive = direct_naive, .input = direct_input, .note = direct_note};
 
-#define MJ_LAW_STD                                                                                             \
-  "f = M d(delta) (B delta' + K d(delta) delta) while positive, else 0; delta = (margin - gap) - dist; "       \
-  "B = 2/(dwidth timeconst), K = 1/(dwidth^2 timeconst^2 dampratio^2), timeconst raised to 2 timestep unless " \
-  "refsafe is off; d(delta) the solimp impedance at delta/width (d0 at 0, dwidth from width on), clamped to "  \
-  "[0.0001, 0.9999]; M = 1/(1/m1 + 1/m2) (solver force = M d (aref - a0), exact for a sphere)"
+#define MJ_LAW_STD                                                                                                 \
+  "f = M s(delta) (B delta' + K d(delta) delta + g) while positive, else 0, s = d/(d + rscale (1 - d)), rscale = " \
+  "mu0^2 (1 + mu0^2)/(impratio (condim - 1)) for the pyramidal cone, 1 for condim 1 and the elliptic cone, g "     \
+  "the gravity along the normal (MuJoCo's -a0); delta = (margin - gap) - dist; "                                   \
+  "B = 2/(dwidth timeconst), K = 1/(dwidth^2 timeconst^2 dampratio^2), timeconst raised to 2 timestep unless "     \
+  "refsafe is off; d(delta) the solimp impedance at delta/width (d0 at 0, dwidth from width on), clamped to "      \
+  "[0.0001, 0.9999]; M = 1/(1/m1 + 1/m2) (solver force = M s (aref - a0), exact for a sphere)"
 #define MJ_LAW_DIRECT                                                                                     \
-  "f = M d(delta) (B delta' + K d(delta) delta) while positive, else 0; delta = (margin - gap) - dist; "  \
+  "f = M s(delta) (B delta' + K d(delta) delta + g) while positive, else 0 (s and g as for solref's "     \
+  "standard form); delta = (margin - gap) - dist; "                                                       \
   "K = stiffness/dwidth^2, B = damping/dwidth with solref = (-stiffness, -damping); d(delta) the solimp " \
   "impedance; M = 1/(1/m1 + 1/m2)"
 #define MJ_END "C (the constraint force is >= 0: the bodies part where it falls to zero, or at dist = margin - gap)"
