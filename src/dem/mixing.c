@@ -125,6 +125,7 @@ int impactfit_lammps_mix(const char *normal_model, const char *damping, const do
 
 static double logspace(double a, double b, int i, int n) { return n <= 1 ? a : a * pow(b / a, (double)i / (n - 1)); }
 
+/* long: the checks and the box's three loops with the corners */
 int impactfit_dem_forward_spread(const impactfit_dem_model *model, const impactfit_dem_contact *c, int clamp,
                                  double value, double rho1, double rho2, double r_min, double r_max, double v_min,
                                  double v_max, int points, double e_target, impactfit_dem_spread *out,

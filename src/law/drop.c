@@ -291,6 +291,7 @@ static int final_stats(solve_ctx *c, double value, impactfit_drop_stats *o) {
   return s ? s : stats_run(&st, c->p, c->samples, ST_DETERMINED | ST_SAMPLES, o, c->err);
 }
 
+/* long: the checks, the two ways to a bracket and the refinement read best in one place */
 int impactfit_drop_solve(impactfit_step_build_fn build, const void *ctx, const impactfit_drop_params *p, int samples,
                          double e, double lo, double hi, double guess, double tol, double *value,
                          impactfit_drop_stats *stats, impactfit_error *err) {

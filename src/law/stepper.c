@@ -268,6 +268,24 @@ static int gravity_start(const impactfit_stepper *st, double v, double phi, int 
   return 0;
 }
 
+/* gravity_start with the message of its failure */
+static int gravity_start_or_fail(const impactfit_stepper *st, double v, double phi, int J, double reach,
+                                 impactfit_step_state *s, impactfit_error *err) {
+  int rc = gravity_start(st, v, phi, J, reach, s);
+  if (rc == 1)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "stepper %s: v = %.6g m/s is too slow for one impact under gravity %.6g m/s^2 at dt = %.6g "
+                           "s: "
+                           "the free flight of the %d steps before contact would cross the surface (use a drop test, "
+                           "drop.h)",
+                           st->type->name, v, st->gravity, st->dt, J);
+  if (rc)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "stepper %s: its free flight under gravity is not x' = x + dt u + c, u' = u + c'",
+                           st->type->name);
+  return 0;
+}
+
 /* lean: skip the linearisation (the spectral radius), for the inverse's search */
 static int impact_at(const impactfit_stepper *st, double v, double phi, int lean, impactfit_step_impact *out,
                      impactfit_error *err) {
@@ -294,17 +312,8 @@ static int impact_at(const impactfit_stepper *st, double v, double phi, int lean
                            "stepper %s: the engine acts %.6g m before touching, %.3g steps of v dt = %.6g m",
                            st->type->name, reach, J, vdt);
   impactfit_step_state s = {.x = (phi - J) * vdt, .u = v};
-  if (st->gravity != 0.0 && (rc0 = gravity_start(st, v, phi, (int)J, reach, &s)))
-    return rc0 == 1
-               ? IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                                 "stepper %s: v = %.6g m/s is too slow for one impact under gravity %.6g m/s^2 at dt = "
-                                 "%.6g s: the free flight of the %d steps before contact would cross the surface (use "
-                                 "a "
-                                 "drop test, drop.h)",
-                                 st->type->name, v, st->gravity, st->dt, (int)J)
-               : IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                                 "stepper %s: its free flight under gravity is not x' = x + dt u + c, u' = u + c'",
-                                 st->type->name);
+  if (st->gravity != 0.0 && (rc0 = gravity_start_or_fail(st, v, phi, (int)J, reach, &s, err)))
+    return rc0;
   int acting = 0, linear = !lean && st->type->needs_law && st->type->amplification;
   unsigned long sig = 1469598103934665603UL;
   for (long k = 0; k < STEP_LIMIT; k++) {
@@ -364,13 +373,9 @@ static int impact_at(const impactfit_stepper *st, double v, double phi, int lean
        * slowly that it would not close the gap within 1e4 steps: the bodies stick, e = 0 (the rebound when it
        * arrives, if any, is of the order of a creeping speed below gap/(1e4 dt)) */
       int creeps = s.x < 0.0 && s.u > 0.0 && -s.x > 0.01 * (double)STEP_LIMIT * s.u * st->dt;
-      /* under gravity a body at rest on the contact keeps a constant force: the same fixed point */
-      if (st->gravity != 0.0 && fixed && s.contact) {
-        out->e = 0.0;
-        out->signature = 0x7eUL;
-        return 0;
-      }
-      if (s.f == 0.0 && (fixed || creeps)) {
+      /* (under gravity a body at rest on the contact keeps a constant force: the same fixed point) */
+      int rests = fixed && st->gravity != 0.0 && s.contact;
+      if (rests || (s.f == 0.0 && (fixed || creeps))) {
         out->e = s.u < 0.0 ? -s.u / v : 0.0;
         /* one signature for every impact that ends at rest: e is 0 (to rounding) whatever steps led there, so
          * the phases between two such impacts hold no jump */

@@ -77,8 +77,8 @@ int main() {
   double first = std::fabs(ref[0] / none[0] - 1.0), worst = 0.0;
   for (int k = 0; k < n0 && k < n1; k++)
     worst = std::fmax(worst, std::fabs(ref[k] / none[k] - 1.0));
-  printf("  mu 0.5 against none: first apex %.3g relative, the largest over %d bounces %.3g (the drop's growth)\n", first,
-         n1, worst);
+  printf("  mu 0.5 against none: first apex %.3g relative, the largest over %d bounces %.3g (the drop's growth)\n",
+         first, n1, worst);
   fails += !(first <= 1e-9) || n0 != n1;
   printf("dart_scene: %s\n", fails ? "FAILED" : "all checks passed");
   return fails ? 1 : 0;
