@@ -73,7 +73,7 @@ static impactfit_law flat_law(double M, double B, double K, double d) {
   impactfit_law law;
   memset(&law, 0, sizeof law);
   law.type = impactfit_law_impedance;
-  double p[8] = {M, B, K, d, d, 0.001, 0.5, 2.0};
+  double p[9] = {M, B, K, d, d, 0.001, 0.5, 2.0, 1.0};
   memcpy(law.p, p, sizeof p);
   return law;
 }

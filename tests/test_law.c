@@ -439,10 +439,11 @@ static void test_sweeps_by_name(void) {
   CHECK(st == 0, "law-impact of the impedance law: %s", err.message);
   if (!st) {
     const impactfit_sweep_problem *pr = impactfit_sweep_get_problem(sw);
-    static const char *const cols[] = {"M", "B", "K", "d0", "dwidth", "width", "midpoint", "power", "mass", "v"};
-    CHECK(pr->n_params == 10 && pr->n_outputs == 6 && strcmp(pr->outputs[5], "zeta") == 0,
+    static const char *const cols[] = {"M",        "B",     "K",      "d0", "dwidth", "width",
+                                       "midpoint", "power", "rscale", "g",  "mass",   "v"};
+    CHECK(pr->n_params == 12 && pr->n_outputs == 6 && strcmp(pr->outputs[5], "zeta") == 0,
           "the law's parameters, then mass and v (%zu), outputs with zeta", pr->n_params);
-    for (size_t i = 0; i < 10 && i < pr->n_params; i++)
+    for (size_t i = 0; i < 12 && i < pr->n_params; i++)
       CHECK(strcmp(pr->params[i].name, cols[i]) == 0, "column %zu: %s", i, pr->params[i].name);
     CHECK(impactfit_sweep_run_table(sw, NULL, &tb, NULL, &err) == 0, "run: %s", err.message);
   }

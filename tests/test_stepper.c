@@ -121,7 +121,7 @@ static double midpoint_mean(const impactfit_stepper *st, double v, int N) {
 static impactfit_law mujoco_law(double tc, double dr) {
   impactfit_law law = {.type = impactfit_law_impedance};
   double dmax = 0.95,
-         p[8] = {1.309e-3, 2 / (dmax * tc), 1 / (dmax * dmax * tc * tc * dr * dr), 0.9, 0.95, 0.001, 0.5, 2};
+         p[9] = {1.309e-3, 2 / (dmax * tc), 1 / (dmax * dmax * tc * tc * dr * dr), 0.9, 0.95, 0.001, 0.5, 2, 1};
   memcpy(law.p, p, sizeof p);
   return law;
 }

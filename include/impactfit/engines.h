@@ -111,12 +111,13 @@ typedef struct impactfit_engine_request {
   int n_settings;
   impactfit_engine_setting settings[IMPACTFIT_ENGINE_MAX_SETTINGS]; /* the rest take their defaults */
   const char *integrator;                                           /* NULL: the model's default */
-  double dt;    /* s; NaN or 0: the engine's default (must be NaN or 0 for an adaptive integrator) */
-  double e;     /* the asked restitution, (0, 1); NaN: forward mode */
-  double value; /* forward mode: the free parameter's value (NaN: the value in the settings, the
+  double dt;      /* s; NaN or 0: the engine's default (must be NaN or 0 for an adaptive integrator) */
+  double e;       /* the asked restitution, (0, 1); NaN: forward mode */
+  double value;   /* forward mode: the free parameter's value (NaN: the value in the settings, the
                              user's or the engine's default); must be NaN in inverse mode */
-  double v;     /* the impact speed, m/s (> 0) */
-  double tol;   /* on the mean e (0: 1e-10) */
+  double v;       /* the impact speed, m/s (> 0) */
+  double tol;     /* on the mean e (0: 1e-10) */
+  double gravity; /* m/s² along the normal, into the contact (a sphere on a plane under gravity); 0: none */
 } impactfit_engine_request;
 
 /* A request with every number NaN, a 5 mm sphere of 1.309 g on a plane, no settings. */

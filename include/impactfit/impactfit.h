@@ -22,6 +22,8 @@
 #include "impactfit/identify.h"
 #include "impactfit/law.h"
 #include "impactfit/stepper.h"
+#include "impactfit/drop.h"
+#include "impactfit/mixing.h"
 #include "impactfit/engines.h"
 #include "impactfit/version.h"
 

@@ -133,9 +133,12 @@ typedef struct impactfit_law {
  *   parameter k.
  *
  * impedance: MuJoCo's soft contact (docs/engines/MUJOCO.md), mass-normalised Kelvin–Voigt with the
- *   solimp impedance d(δ):   f = M d(δ) (B δ' + K d(δ) δ).
+ *   solimp impedance d(δ):   f = M s(δ) (B δ' + K d(δ) δ + g),   s = d/(d + rscale (1 − d)).
  *   d(δ) rises from d0 at δ = 0 to dwidth at δ = width (the power-sigmoid of MuJoCo's solimp,
  *   midpoint and power shaping it) and stays there; it is clamped to [1e-4, 0.9999] as MuJoCo does.
+ *   The solver's force is (aref − a0)/(A + R) with R = rscale (1 − d)/d A: rscale = 1 for a
+ *   frictionless contact (condim 1) and for the elliptic cone (s = d), μ²(1 + μ²)/(impratio (condim − 1))
+ *   for the pyramidal cone (μ the contact's first friction value).
  *   M (kg)             the constraint's mass, MuJoCo's 1/A (a sphere on a plane: its mass), required
  *   B (1/s)            damping of the reference acceleration (>= 0), required; from solref
  *                      (timeconst, dampratio): B = 2/(dwidth timeconst)
@@ -146,6 +149,9 @@ typedef struct impactfit_law {
  *   width (m)          penetration where d reaches dwidth (>= 0), default 0.001 (solimp[2])
  *   midpoint (-)       midpoint of the sigmoid, in (0, 1), default 0.5   (solimp[3])
  *   power (-)          power of the sigmoid (>= 1), default 2            (solimp[4])
+ *   rscale (-)         the regulariser's scale (> 0), default 1 (condim 1, elliptic cone)
+ *   g (m/s^2)          the acceleration the bodies would have into the contact without it (−a0:
+ *                      gravity along the normal), which the constraint force takes up in part; default 0
  *   damping B (zeta = B/(2√K), MuJoCo's dampratio when M is the body's mass).
  *
  * approach-damper: f = k δ^n + c δ^m δ' while δ' > 0 (approach), k δ^n while δ' ≤ 0: a damper that

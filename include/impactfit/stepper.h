@@ -112,6 +112,10 @@ typedef struct impactfit_stepper {
   double mass;                     /* effective mass M, kg */
   double dt;                       /* the time step, s */
   double p[IMPACTFIT_STEPPER_MAX_PARAMS];
+  /* a constant acceleration (m/s²) of the bodies' approach, into the contact (gravity on a sphere over a
+   * plane; 0: none), applied in every step as the engine applies gravity (its step's own rule); a law
+   * whose force depends on it (MuJoCo's a0) carries it among its parameters too */
+  double gravity;
 } impactfit_stepper;
 
 /* The built-in steppers (all three step st->law):

@@ -30,6 +30,30 @@
 #include "../common/common_impl.h"
 #include "engines_impl.h"
 
+#define MJ_CONE_INPUTS                                                                                            \
+  {.name = "condim",                                                                                              \
+   .unit = "1, 3, 4 or 6",                                                                                        \
+   .help = "the contact's condim (the larger of the two geoms'; MuJoCo's default 3)",                             \
+   .count = 1,                                                                                                    \
+   .def = {3.0}},                                                                                                 \
+      {.name = "cone",                                                                                            \
+       .unit = "0 or 1",                                                                                          \
+       .help = "0: pyramidal (MuJoCo's default), 1: <option cone=\"elliptic\"/>",                                 \
+       .count = 1,                                                                                                \
+       .def = {0.0}},                                                                                             \
+      {.name = "friction",                                                                                        \
+       .unit = "-",                                                                                               \
+       .help = "the contact's 5 friction values (a <pair>'s; two geoms give slide, slide, torsion, roll, roll, "  \
+               "each the larger of the two)",                                                                     \
+       .count = 5,                                                                                                \
+       .def = {1.0, 1.0, 0.005, 0.0001, 0.0001}},                                                                 \
+  {                                                                                                               \
+    .name = "impratio", .unit = "-", .help = "<option impratio>: friction-to-normal impedance ratio (default 1)", \
+    .count = 1, .def = {                                                                                          \
+      1.0                                                                                                         \
+    }                                                                                                             \
+  }
+
 static const impactfit_engine_input std_inputs[] = {
     {.name = "solref",
      .unit = "s, -",
@@ -46,6 +70,7 @@ static const impactfit_engine_input std_inputs[] = {
      .help = "1: MuJoCo raises timeconst to 2 timestep (the default); 0: <flag refsafe=\"disable\"/>",
      .count = 1,
      .def = {1.0}},
+    MJ_CONE_INPUTS,
 };
 
 static const impactfit_engine_input direct_inputs[] = {
@@ -59,7 +84,52 @@ static const impactfit_engine_input direct_inputs[] = {
      .help = "d0, dwidth, width, midpoint, power of the impedance",
      .count = 5,
      .def = {0.9, 0.95, 0.001, 0.5, 2.0}},
+    MJ_CONE_INPUTS,
 };
+
+/* The contact's regulariser over condim 1's, R/((1 − d)/d A), read in engine_core_constraint.c of 2.2.2 and
+ * of 3.3.8 (commit 6e59f61, the last with mjVERSION_HEADER 338, the version mujoco-js 0.0.7 reports):
+ * mj_diagApprox gives both edges of pyramid pair j diagApprox (1 + μ_j²) A (2.2.2 :957-966, 3.3.8
+ * :1230-1239); mj_makeImpedance sets R = (1 − d)/d diagApprox (:1146 / :1439), then R[1] = R[0]/impratio and
+ * mu = μ_0 sqrt(R[1]/R[0]) (:1195-1198 / :1492-1495) and R_py = 2 mu² R[0] on all 2 (condim − 1) edges
+ * (:1215-1220 / :1512-1517). Head-on with no tangential motion the two edges of a pair carry equal forces
+ * (J_t a = 0 by the mirror symmetry of the quadratic program), so the normal force is
+ * (aref − a0)/(A + R_py/(2 (condim − 1))): rscale = μ_0² (1 + μ_0²)/(impratio (condim − 1)). Only the first
+ * friction value enters, clamped to mjMINMU = 1e-5 (2.2.2 engine_collision_driver.c:720-723, 3.3.8
+ * engine_core_constraint.c:98-108), impratio at least mjMINVAL. The elliptic cone's tangential rows have
+ * jar = 0 (T = 0, N < 0: the bottom zone, 2.2.2 :1580-1588, 3.3.8 :2444-2452), so the normal row keeps its own
+ * R: rscale 1, as for condim 1. */
+static double rscale_of(const impactfit__engine_ctx *c) {
+  const double *cd = impactfit__engine_val(c, "condim"), *cone = impactfit__engine_val(c, "cone");
+  const double *fr = impactfit__engine_val(c, "friction"), *ir = impactfit__engine_val(c, "impratio");
+  if (!cd || cd[0] == 1.0 || cone[0] != 0.0)
+    return 1.0;
+  double mu0 = fmax(1e-5, fr[0]);
+  double mu2 = mu0 * mu0 / fmax(1e-15, ir[0]);
+  return mu2 * (1.0 + mu0 * mu0) / (cd[0] - 1.0);
+}
+
+/* condim, cone and impratio as MuJoCo accepts them */
+static int check_cone(const impactfit__engine_ctx *c, impactfit_error *err) {
+  const double *cd = impactfit__engine_val(c, "condim"), *cone = impactfit__engine_val(c, "cone");
+  const double *fr = impactfit__engine_val(c, "friction"), *ir = impactfit__engine_val(c, "impratio");
+  if (!cd)
+    return 0;
+  if (!(cd[0] == 1.0 || cd[0] == 3.0 || cd[0] == 4.0 || cd[0] == 6.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "mujoco: condim must be 1, 3, 4 or 6 (got %.17g)", cd[0]);
+  if (!(cone[0] == 0.0 || cone[0] == 1.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "mujoco: cone must be 0 (pyramidal) or 1 (elliptic) (got %.17g)",
+                           cone[0]);
+  for (int i = 0; i < 5; i++)
+    if (!(fr[i] >= 0.0 && isfinite(fr[i])))
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "mujoco: friction values must be >= 0 (value %d is %.17g)", i + 1,
+                             fr[i]);
+  if (!(ir[0] > 0.0 && isfinite(ir[0])))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "mujoco: impratio must be > 0 (got %.17g)", ir[0]);
+  if (!isfinite(c->req->gravity))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "mujoco: gravity must be finite (got %.17g)", c->req->gravity);
+  return 0;
+}
 
 /* the law for (timeconst, dampratio) in standard form, or (−k, −b) in direct form, as
  * mj_makeImpedance computes K and B (dwidth clamped to [mjMINIMP, mjMAXIMP], denominators to mjMINVAL) */
@@ -83,6 +153,8 @@ static void law_of(const impactfit__engine_ctx *c, int direct, double r0, double
   law->p[2] = K;
   for (int i = 0; i < 5; i++)
     law->p[3 + i] = imp[i];
+  law->p[8] = rscale_of(c);
+  law->p[9] = c->req->gravity;
 }
 
 /* euler for Euler, implicit and implicitfast (the same step map for this contact), rk4 for RK4 */
@@ -93,6 +165,7 @@ static int stepper_of(const impactfit__engine_ctx *c, const impactfit_law *law, 
   st->end = impactfit_transition_C;
   st->mass = c->M;
   st->dt = c->dt;
+  st->gravity = c->req->gravity;
   return 0;
 }
 
@@ -103,6 +176,9 @@ static int std_build(const impactfit__engine_ctx *c, double dampratio, impactfit
                            "mujoco: solref timeconst must be > 0 in the standard form (got %.17g; the direct form is "
                            "the model 'soft contact direct')",
                            sr[0]);
+  int s = check_cone(c, err);
+  if (s)
+    return s;
   impactfit_law law;
   law_of(c, 0, sr[0], dampratio, &law);
   return stepper_of(c, &law, st);
@@ -113,6 +189,9 @@ static int direct_build(const impactfit__engine_ctx *c, double damping, impactfi
   if (!(sr[0] < 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                            "mujoco: solref[0] must be -stiffness < 0 in the direct form (got %.17g)", sr[0]);
+  int s = check_cone(c, err);
+  if (s)
+    return s;
   impactfit_law law;
   law_of(c, 1, sr[0], -damping, &law);
   return stepper_of(c, &law, st);
@@ -233,13 +312,16 @@ static const impactfit__engine_ops std_ops = {
 static const impactfit__engine_ops direct_ops = {
     .build = direct_build, .lo = 1e-6, .hi = 1e9, .naive = direct_naive, .input = direct_input, .note = direct_note};
 
-#define MJ_LAW_STD                                                                                             \
-  "f = M d(delta) (B delta' + K d(delta) delta) while positive, else 0; delta = (margin - gap) - dist; "       \
-  "B = 2/(dwidth timeconst), K = 1/(dwidth^2 timeconst^2 dampratio^2), timeconst raised to 2 timestep unless " \
-  "refsafe is off; d(delta) the solimp impedance at delta/width (d0 at 0, dwidth from width on), clamped to "  \
-  "[0.0001, 0.9999]; M = 1/(1/m1 + 1/m2) (solver force = M d (aref - a0), exact for a sphere)"
+#define MJ_LAW_STD                                                                                                 \
+  "f = M s(delta) (B delta' + K d(delta) delta + g) while positive, else 0, s = d/(d + rscale (1 - d)), rscale = " \
+  "mu0^2 (1 + mu0^2)/(impratio (condim - 1)) for the pyramidal cone, 1 for condim 1 and the elliptic cone, g "     \
+  "the gravity along the normal (MuJoCo's -a0); delta = (margin - gap) - dist; "                                   \
+  "B = 2/(dwidth timeconst), K = 1/(dwidth^2 timeconst^2 dampratio^2), timeconst raised to 2 timestep unless "     \
+  "refsafe is off; d(delta) the solimp impedance at delta/width (d0 at 0, dwidth from width on), clamped to "      \
+  "[0.0001, 0.9999]; M = 1/(1/m1 + 1/m2) (solver force = M s (aref - a0), exact for a sphere)"
 #define MJ_LAW_DIRECT                                                                                     \
-  "f = M d(delta) (B delta' + K d(delta) delta) while positive, else 0; delta = (margin - gap) - dist; "  \
+  "f = M s(delta) (B delta' + K d(delta) delta + g) while positive, else 0 (s and g as for solref's "     \
+  "standard form); delta = (margin - gap) - dist; "                                                       \
   "K = stiffness/dwidth^2, B = damping/dwidth with solref = (-stiffness, -damping); d(delta) the solimp " \
   "impedance; M = 1/(1/m1 + 1/m2)"
 #define MJ_END "C (the constraint force is >= 0: the bodies part where it falls to zero, or at dist = margin - gap)"
@@ -295,7 +377,7 @@ const impactfit_engine_model impactfit__mujoco_models[] = {
      .integrators = "euler,rk4,implicit",
      .dt_default = 0.002,
      .run_here = 1,
-     .n_inputs = 3,
+     .n_inputs = (int)(sizeof std_inputs / sizeof std_inputs[0]),
      .inputs = std_inputs,
      .ops = &std_ops},
     {.code = "mujoco",
@@ -317,7 +399,7 @@ const impactfit_engine_model impactfit__mujoco_models[] = {
      .integrators = "euler,rk4,implicit",
      .dt_default = 0.002,
      .run_here = 1,
-     .n_inputs = 2,
+     .n_inputs = (int)(sizeof direct_inputs / sizeof direct_inputs[0]),
      .inputs = direct_inputs,
      .ops = &direct_ops},
     {.code = "mujoco",
@@ -337,7 +419,7 @@ const impactfit_engine_model impactfit__mujoco_models[] = {
      .integrators = "euler,rk4,implicit",
      .dt_default = 0.002,
      .run_here = 0,
-     .n_inputs = 3,
+     .n_inputs = (int)(sizeof std_inputs / sizeof std_inputs[0]),
      .inputs = std_inputs,
      .ops = &std_ops},
     {.code = "mujoco",
@@ -357,7 +439,7 @@ const impactfit_engine_model impactfit__mujoco_models[] = {
      .integrators = "euler,rk4,implicit",
      .dt_default = 0.002,
      .run_here = 0,
-     .n_inputs = 2,
+     .n_inputs = (int)(sizeof direct_inputs / sizeof direct_inputs[0]),
      .inputs = direct_inputs,
      .ops = &direct_ops},
     {.code = "mujoco",
@@ -382,7 +464,7 @@ const impactfit_engine_model impactfit__mujoco_models[] = {
      .integrators = "euler,rk4,implicit,implicitfast",
      .dt_default = 0.002,
      .run_here = 0,
-     .n_inputs = 3,
+     .n_inputs = (int)(sizeof std_inputs / sizeof std_inputs[0]),
      .inputs = std_inputs,
      .ops = &std_ops},
     {.code = "mujoco",
@@ -403,7 +485,7 @@ const impactfit_engine_model impactfit__mujoco_models[] = {
      .integrators = "euler,rk4,implicit,implicitfast",
      .dt_default = 0.002,
      .run_here = 0,
-     .n_inputs = 2,
+     .n_inputs = (int)(sizeof direct_inputs / sizeof direct_inputs[0]),
      .inputs = direct_inputs,
      .ops = &direct_ops},
 };

@@ -172,9 +172,9 @@ static const impactfit_law_type approach_type = {
 
 /* ---------------------------------------------------------------- impedance (MuJoCo) */
 
-enum { I_M, I_B, I_K, I_D0, I_DW, I_W, I_MID, I_POW };
-static const char *const imp_names[] = {"M", "B", "K", "d0", "dwidth", "width", "midpoint", "power"};
-static const char *const imp_units[] = {"kg", "1/s", "1/s^2", "-", "-", "m", "-", "-"};
+enum { I_M, I_B, I_K, I_D0, I_DW, I_W, I_MID, I_POW, I_RS, I_G, I_COUNT };
+static const char *const imp_names[] = {"M", "B", "K", "d0", "dwidth", "width", "midpoint", "power", "rscale", "g"};
+static const char *const imp_units[] = {"kg", "1/s", "1/s^2", "-", "-", "m", "-", "-", "-", "m/s^2"};
 static const char *const imp_help[] = {"the constraint's mass (> 0): MuJoCo's 1/A, for a sphere on a plane its mass",
                                        "damping of the reference acceleration (>= 0); from solref: 2/(dwidth "
                                        "timeconst)",
@@ -184,9 +184,12 @@ static const char *const imp_help[] = {"the constraint's mass (> 0): MuJoCo's 1/
                                        "impedance at and beyond width, solimp[1] (in (0, 1))",
                                        "penetration where the impedance reaches dwidth, solimp[2] (>= 0)",
                                        "midpoint of the impedance sigmoid, solimp[3] (in (0, 1))",
-                                       "power of the impedance sigmoid, solimp[4] (>= 1)"};
-/* M, B, K required; MuJoCo's default solimp (0.9, 0.95, 0.001, 0.5, 2) */
-static const double imp_default[] = {NAN, NAN, NAN, 0.9, 0.95, 0.001, 0.5, 2.0};
+                                       "power of the impedance sigmoid, solimp[4] (>= 1)",
+                                       "scale of the regulariser (> 0): 1 for condim 1 and the elliptic cone, "
+                                       "mu^2 (1 + mu^2)/(impratio (condim - 1)) for the pyramidal cone",
+                                       "acceleration into the contact without it (gravity along the normal), m/s^2"};
+/* M, B, K required; MuJoCo's default solimp (0.9, 0.95, 0.001, 0.5, 2); rscale 1, no gravity */
+static const double imp_default[] = {NAN, NAN, NAN, 0.9, 0.95, 0.001, 0.5, 2.0, 1.0, 0.0};
 
 /* MuJoCo's bounds on the impedance (mjMINIMP, mjMAXIMP in mujoco.h / engine_core_constraint.c) */
 #define IMP_MIN 0.0001
@@ -242,18 +245,31 @@ static int imp_check(const double *p, impactfit_error *err) {
                            p[I_POW]);
   if (p[I_B] == 0.0 && p[I_K] == 0.0)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "impedance law: B and K are both 0 (no contact force)");
+  if (!(p[I_RS] > 0.0 && isfinite(p[I_RS])))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "impedance law: rscale must be > 0 (got %.17g; 1 for condim 1 and the elliptic cone, "
+                           "mu^2 (1 + mu^2)/(impratio (condim - 1)) for the pyramidal cone)",
+                           p[I_RS]);
+  if (!isfinite(p[I_G]))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "impedance law: g must be finite (got %.17g)", p[I_G]);
   return 0;
 }
 
+/* f = M s(δ) a(δ, δ') with a = B δ' + K d δ + g (MuJoCo's aref − a0) and s = d/(d + rscale (1 − d)) (the
+ * solver's 1/(A + R) times A, R = rscale (1 − d)/d A); for rscale = 1, s = d */
 static double imp_force(const double *p, double delta, double rate, double *fd, double *fr) {
   double dd;
   double d = impactfit_law_impedance_d(p + I_D0, delta, &dd);
-  double M = p[I_M], B = p[I_B], K = p[I_K];
-  double f = M * d * (B * rate + K * d * delta);
+  double M = p[I_M], B = p[I_B], K = p[I_K], rs = p[I_RS];
+  double a = B * rate + K * d * delta + p[I_G];
+  double den = d + rs * (1.0 - d), s = rs == 1.0 ? d : d / den;
+  /* ds/dd = rs/den² */
+  double sd = rs == 1.0 ? 1.0 : rs / (den * den);
+  double f = M * s * a;
   if (fd)
-    *fd = M * (dd * (B * rate + K * d * delta) + d * K * (dd * delta + d));
+    *fd = M * (sd * dd * a + s * K * (dd * delta + d));
   if (fr)
-    *fr = M * d * B;
+    *fr = M * s * B;
   return f;
 }
 
@@ -268,7 +284,10 @@ static double imp_switch(const double *p, int i, double delta, double rate) {
 /* The undamped penetration of the stiffest part of the law: ½ v² = ½ K dwidth² L². */
 static double imp_length(const double *p, double mass, double v) {
   (void)mass;
+  /* the stiffness per unit mass at full impedance, K dwidth s(dwidth) (K dwidth² for rscale 1) */
   double kk = p[I_K] * p[I_DW] * p[I_DW];
+  if (p[I_RS] != 1.0)
+    kk /= p[I_DW] + p[I_RS] * (1.0 - p[I_DW]);
   if (kk > 0.0)
     return v / sqrt(kk);
   return p[I_B] > 0.0 ? v / (p[I_B] * p[I_DW]) : 1.0;
@@ -283,8 +302,8 @@ static double imp_scale(const double *p, int i, double mass, double v) {
 
 static const impactfit_law_type impedance_type = {
     .name = "impedance",
-    .summary = "f = M d(delta) (B delta' + K d(delta) delta), d from MuJoCo's solimp",
-    .n_params = 8,
+    .summary = "f = M s(delta) (B delta' + K d(delta) delta + g), s = d/(d + rscale (1 - d)), d from MuJoCo's solimp",
+    .n_params = I_COUNT,
     .param_names = imp_names,
     .param_units = imp_units,
     .check = imp_check,

@@ -59,7 +59,10 @@ static int euler_step(const impactfit_stepper *st, impactfit_step_state *s) {
     f = impactfit__step_law_force(st, s->x, s->u, &clamped);
     sw = impactfit__step_law_switches(st, s->x, s->u);
   }
-  s->u -= st->dt * f / st->mass;
+  if (st->gravity != 0.0) /* MuJoCo: qacc = qacc_smooth (gravity) + M⁻¹ Jᵀ f, then qvel += h qacc */
+    s->u += st->dt * (st->gravity - f / st->mass);
+  else
+    s->u -= st->dt * f / st->mass;
   s->x += st->dt * s->u;
   s->f = f;
   s->branch = (int)((unsigned)clamped | (sw & 0x3fffffffu) << 1);
@@ -93,11 +96,11 @@ static const impactfit_stepper_type euler_type = {
 static double rk4_acc(const impactfit_stepper *st, double x, double u, unsigned long *code) {
   *code <<= 8;
   if (!(x > 0.0))
-    return 0.0;
+    return st->gravity;
   int c;
   double f = impactfit__step_law_force(st, x, u, &c);
   *code |= 1u | (unsigned)c << 1 | (impactfit__step_law_switches(st, x, u) & 0x3fu) << 2;
-  return -f / st->mass;
+  return st->gravity != 0.0 ? st->gravity - f / st->mass : -f / st->mass;
 }
 
 static int rk4_step(const impactfit_stepper *st, impactfit_step_state *s) {
@@ -110,7 +113,8 @@ static int rk4_step(const impactfit_stepper *st, impactfit_step_state *s) {
   s->x = x + h / 6.0 * (k1x + 2.0 * k2x + 2.0 * k3x + k4x);
   s->u = u + h / 6.0 * (k1u + 2.0 * k2u + 2.0 * k3u + k4u);
   s->contact = (code & 0x01010101UL) != 0;
-  s->f = s->contact ? st->mass * (u - s->u) / h : 0.0;
+  /* the contact's mean force over the step (gravity's impulse taken out) */
+  s->f = !s->contact ? 0.0 : st->gravity != 0.0 ? st->mass * ((u - s->u) / h + st->gravity) : st->mass * (u - s->u) / h;
   /* the four stages' codes (stage 1 in the top byte), folded into 31 bits */
   s->branch = (int)((code ^ (code >> 31)) & 0x7fffffffUL);
   return 0;
@@ -239,6 +243,13 @@ int impactfit_stepper_check(const impactfit_stepper *st, impactfit_error *err) {
                            st->mass);
   if (st->type->adaptive && !st->type->needs_law)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: an adaptive stepper needs a law", st->type->name);
+  if (!isfinite(st->gravity))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: gravity must be finite (got %.17g)", st->type->name,
+                           st->gravity);
+  if (st->type->adaptive && st->gravity != 0.0)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "stepper %s: gravity is not modelled for an adaptive (continuous-time) stepper",
+                           st->type->name);
   if (!st->type->adaptive && !(isfinite(st->dt) && st->dt > 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: dt must be > 0 (s) (got %.17g)", st->type->name, st->dt);
   if (st->end && st->end != impactfit_transition_A && st->end != impactfit_transition_C)
@@ -273,6 +284,53 @@ static int adaptive_impact(const impactfit_stepper *st, double v, impactfit_law_
   return impactfit_law_impact_solve(NULL, &lp, r, err);
 }
 
+/* Under gravity, the state J steps before the first step start with x > 0, so that this start has x = φ Δx and
+ * u = v exactly, Δx the travel of that last free step: the stepper's own free flight (a probe step far from
+ * the contact: x' = x + dt u + c, u' = u + c' for Euler-type and RK4 steps) run backwards. Returns 0, 1 when that
+ * flight would cross the contact (v below about g dt: no approach from free flight), 2 when the flight is not of
+ * that form. */
+static int gravity_start(const impactfit_stepper *st, double v, double phi, int J, double reach,
+                         impactfit_step_state *s) {
+  double far = -(reach + 100.0 * v * st->dt + 1.0);
+  impactfit_step_state p0 = {.x = far, .u = 0.0}, p1 = {.x = far, .u = v};
+  if (st->type->step(st, &p0) || st->type->step(st, &p1) || p0.contact || p1.contact || p0.f != 0.0 || p1.f != 0.0)
+    return 2;
+  double c = p0.x - far, cu = p0.u;
+  /* the flight must be affine with slope dt in u (to rounding) */
+  if (!(fabs((p1.x - far) - (c + st->dt * v)) <= 1e-9 * (fabs(far) + v * st->dt)) ||
+      !(fabs(p1.u - v - cu) <= 1e-12 * v))
+    return IMPACTFIT_EINVAL;
+  double u = v, x = phi * (st->dt * (v - cu) + c);
+  for (int k = 0; k < J; k++) {
+    u -= cu;
+    x -= st->dt * u + c;
+    if (!(u > 0.0 && x <= 0.0)) /* the flight before would cross the contact: not an approach from free flight */
+      return 1;
+  }
+  memset(s, 0, sizeof *s);
+  s->x = x;
+  s->u = u;
+  return 0;
+}
+
+/* gravity_start with the message of its failure */
+static int gravity_start_or_fail(const impactfit_stepper *st, double v, double phi, int J, double reach,
+                                 impactfit_step_state *s, impactfit_error *err) {
+  int rc = gravity_start(st, v, phi, J, reach, s);
+  if (rc == 1)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "stepper %s: v = %.6g m/s is too slow for one impact under gravity %.6g m/s^2 at dt = %.6g "
+                           "s: "
+                           "the free flight of the %d steps before contact would cross the surface (use a drop test, "
+                           "drop.h)",
+                           st->type->name, v, st->gravity, st->dt, J);
+  if (rc)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "stepper %s: its free flight under gravity is not x' = x + dt u + c, u' = u + c'",
+                           st->type->name);
+  return 0;
+}
+
 /* lean: skip the linearisation (the spectral radius), for the inverse's search */
 static int impact_at(const impactfit_stepper *st, double v, double phi, int lean, impactfit_step_impact *out,
                      impactfit_error *err) {
@@ -293,11 +351,14 @@ static int impact_at(const impactfit_stepper *st, double v, double phi, int lean
   if (!(isfinite(reach) && reach >= 0.0))
     reach = 0.0;
   double J = 2.0 + ceil(reach / vdt);
+  int rc0;
   if (J > 1e6)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                            "stepper %s: the engine acts %.6g m before touching, %.3g steps of v dt = %.6g m",
                            st->type->name, reach, J, vdt);
   impactfit_step_state s = {.x = (phi - J) * vdt, .u = v};
+  if (st->gravity != 0.0 && (rc0 = gravity_start_or_fail(st, v, phi, (int)J, reach, &s, err)))
+    return rc0;
   int acting = 0, linear = !lean && st->type->needs_law && st->type->amplification;
   unsigned long sig = 1469598103934665603UL;
   for (long k = 0; k < STEP_LIMIT; k++) {
@@ -357,7 +418,9 @@ static int impact_at(const impactfit_stepper *st, double v, double phi, int lean
        * slowly that it would not close the gap within 1e4 steps: the bodies stick, e = 0 (the rebound when it
        * arrives, if any, is of the order of a creeping speed below gap/(1e4 dt)) */
       int creeps = s.x < 0.0 && s.u > 0.0 && -s.x > 0.01 * (double)STEP_LIMIT * s.u * st->dt;
-      if (s.f == 0.0 && (fixed || creeps)) {
+      /* (under gravity a body at rest on the contact keeps a constant force: the same fixed point) */
+      int rests = fixed && st->gravity != 0.0 && s.contact;
+      if (rests || (s.f == 0.0 && (fixed || creeps))) {
         out->e = s.u < 0.0 ? -s.u / v : 0.0;
         /* one signature for every impact that ends at rest: e is 0 (to rounding) whatever steps led there, so
          * the phases between two such impacts hold no jump */
@@ -501,6 +564,8 @@ static int cmp_double(const void *a, const void *b) {
 /* The continuous-time e of the stepper's law (or of its `continuous` law); NaN when it has none or the
  * law's engine fails. */
 static double continuous_e(const impactfit_stepper *st, double v) {
+  if (st->gravity != 0.0) /* law.h's impact has no gravity */
+    return NAN;
   impactfit_law law;
   const impactfit_transition *end = st->end ? st->end : impactfit_transition_C;
   if (st->type->needs_law)

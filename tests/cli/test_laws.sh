@@ -120,7 +120,7 @@ B = list 5, 50, 95
 EOF
 "$BIN" sweep "$TMP/imp_impact.ini" --out "$TMP/sw" --quiet >/dev/null 2>&1 || { echo "FAIL: law-impact sweep file"; fail=$((fail + 1)); }
 same "law-impact columns are the law's" "$(head -1 "$TMP/sw/imp_impact.csv")" \
-  "index,M,B,K,d0,dwidth,width,midpoint,power,mass,v,e_out,t_contact,delta_max,f_max,delta_sep,zeta,status,rhs_evals"
+  "index,M,B,K,d0,dwidth,width,midpoint,power,rscale,g,mass,v,e_out,t_contact,delta_max,f_max,delta_sep,zeta,status,rhs_evals"
 cb=$(col B <"$TMP/sw/imp_impact.csv"); ce=$(col e_out <"$TMP/sw/imp_impact.csv")
 check "law-impact sweep file: Kelvin-Voigt e under A" \
   "(x = \$$cb / 100) && (w = exp(-3.141592653589793 * x / sqrt(1 - x * x))) && (d = \$$ce - w) * d < (2e-11 * (w > 0.01 ? w : 0.01))^2" <"$TMP/sw/imp_impact.csv"
@@ -154,7 +154,7 @@ constants = a
 start = 9
 EOF
 "$BIN" sweep "$TMP/imp_damping.ini" --out "$TMP/sw" --quiet >/dev/null 2>&1 || { echo "FAIL: law-damping sweep file"; fail=$((fail + 1)); }
-same "law-damping columns" "$(head -1 "$TMP/sw/imp_damping.csv")" "index,M,e,K,d0,dwidth,width,midpoint,power,mass,v,B,zeta,e_out,status,rhs_evals"
+same "law-damping columns" "$(head -1 "$TMP/sw/imp_damping.csv")" "index,M,e,K,d0,dwidth,width,midpoint,power,rscale,g,mass,v,B,zeta,e_out,status,rhs_evals"
 if "$BIN" fit "$TMP/imp_fit.ini" --data "$TMP/sw" --quiet >"$TMP/fit.out" 2>&1; then
   a=$(sed -n 's/^ *\* *a *= *\([0-9.e+-]*\).*/\1/p' "$TMP/sw/imp_fit.h" | head -1)
   awk -v a="$a" 'BEGIN { d = a / 9.869604401089358 - 1; exit !(a != "" && d * d < 1e-18) }' && pass=$((pass + 1)) ||
