@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# pip: the README's one-liner, `python3 -m venv --system-site-packages venv && venv/bin/pip install .`,
-# offline, from three Pythons:
+# pip: the README's one-liner, `python3 -m venv --system-site-packages venv && venv/bin/pip install .`, as
+# README.md has it, offline, with python3 being each of three Pythons:
 #   - Debian's python3 with its site-packages (NumPy from the system): import from another directory,
 #     the CLI's numbers to the last digit, arrays, `pip uninstall` removes every file, `pip wheel`;
 #   - Debian's python3 in a bare venv (no system site-packages: no wheel, no setuptools beyond pip's,
@@ -44,13 +44,30 @@ want_version=$(sed -n 's/^project(impactfit VERSION \([0-9.]*\).*/\1/p' "$SRC/CM
 cli_copt=$("$CLI" copt --n 1.5 --e 0.7 --k 1e8 --mass 0.05 --v 2 --json | sed -n 's/.*"c_opt":\([-0-9.eE+]*\).*/\1/p')
 mkdir -p "$WORK/elsewhere"
 
-# install_in NAME PYTHON [VENV OPTIONS]: the README's line with that interpreter; sets V (the venv's bin)
+# the README's line, as typed (its venv renamed per case)
+readme_pip=$(sed -n 's/^    \(python3 -m venv .* && venv\/bin\/pip install \.\) .*/\1/p' "$SRC/README.md" | head -n 1)
+[ -n "$readme_pip" ] || {
+  echo "FAIL: no pip one-liner in README.md"
+  exit 1
+}
+# install_in NAME PYTHON [VENV OPTIONS]: the README's line with that interpreter as python3 (with VENV
+# OPTIONS: the same two steps with those options instead); sets V (the venv's bin)
 install_in() {
-  local name=$1 py=$2
+  local name=$1 py=$2 line
   shift 2
   V=$WORK/$name/bin
-  "$py" -m venv "$@" "$WORK/$name"
-  if "$V/pip" install --no-cache-dir "$WORK/src" >"$WORK/$name.log" 2>&1; then
+  mkdir -p "$WORK/$name.shim"
+  ln -sf "$py" "$WORK/$name.shim/python3"
+  if [ $# = 0 ]; then
+    line=$(sed "s| venv \&\& venv/| $WORK/$name \&\& $WORK/$name/|" <<<"$readme_pip")
+    [ "$line" != "$readme_pip" ] || {
+      bad "$name: the README's line has no 'venv && venv/' to rename: $readme_pip"
+      return 1
+    }
+  else
+    line="python3 -m venv $* $WORK/$name && $WORK/$name/bin/pip install ."
+  fi
+  if (cd "$WORK/src" && PATH="$WORK/$name.shim:$PATH" PIP_NO_CACHE_DIR=1 bash -c "$line") >"$WORK/$name.log" 2>&1; then
     ok "$name: pip install . ($("$V/python" -c 'import sys; print(sys.version.split()[0])'))"
   else
     tail -n 40 "$WORK/$name.log"
@@ -71,7 +88,7 @@ install_in() {
 }
 
 # 1. Debian's python3 with the system's NumPy
-if install_in system "$PY" --system-site-packages; then
+if install_in system "$PY"; then
   cd "$WORK/elsewhere"
   cli=$("$CLI" engine --code mujoco --e 0.5 --v 1 --mass 0.001309 --json | "$PY" -c "import json,sys; print(repr(json.load(sys.stdin)['value']))")
   py=$("$V/python" -c "import impactfit; print(repr(impactfit.engine('mujoco', e=0.5, v=1.0, mass=0.001309)['value']))")
@@ -98,7 +115,7 @@ if install_in system "$PY" --system-site-packages; then
 fi
 
 # 2. Debian's python3, a bare venv: no NumPy, and the array error says how to get it
-if install_in bare "$PY"; then
+if install_in bare "$PY" --clear; then
   msg=$(cd "$WORK/elsewhere" && "$V/python" -c "import impactfit; impactfit.copt(1.5, [0.3, 0.7])" 2>&1 | tail -n 1)
   case $msg in
   *"need NumPy"*"$WORK/bare/bin/python"*"-m pip install numpy"*) ok "bare venv: the array error says: $msg" ;;
@@ -120,7 +137,7 @@ for cand in "$(command -v python3 2>/dev/null)" "$HOME"/.pyenv/versions/3.*/bin/
 done
 if [ -n "$other" ]; then
   "$other" -c "import wheel" 2>/dev/null && echo "note: $other has wheel in its site-packages; its venv does not"
-  install_in other "$other" --system-site-packages || true
+  install_in other "$other" || true
 else
   echo "test_pip: SKIP: the case of a Python that is not Debian's (none on this machine: pyenv, conda, a source build)"
 fi
