@@ -18,8 +18,9 @@ the printed one when they agree to the digits shown (half a unit of the last dig
 The commands run in a scratch copy of the repository (never in the checkout), one copy per document (a
 document's commands run in order in the same copy: a pipeline's later lines see its earlier ones' files),
 set up as `bash scripts/main.sh` leaves the repository: `build` is the build directory under test and
-./impactfit the Python package in it; `impactfit` on PATH is the build's program and `python3` the
-interpreter the package was built for; HOME is an empty directory (a fresh account). Each command must
+./impactfit its program; `impactfit` on PATH is the build's program, `python3` the interpreter the package
+was built for, and the package is in that interpreter's user site-packages (as main.sh's install into
+~/.local puts it); HOME is an empty directory (a fresh account) otherwise. Each command must
 exit 0.
 
 A few commands cannot run in a test; SKIP lists each with its reason (a SKIP entry that matches no command
@@ -298,6 +299,14 @@ def main():
         env = dict(os.environ, PATH=binpath + os.pathsep + os.environ.get("PATH", ""), HOME=home,
                    OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "2"))
         env.pop("PYTHONPATH", None)
+        # scripts/main.sh installs into ~/.local: the Python package in the user site-packages of the
+        # interpreter it was built for (here a link to the build's package, the same files)
+        if os.path.isdir(os.path.join(build, "python", "impactfit")):
+            py = os.path.join(binpath, "python3") if os.path.exists(os.path.join(binpath, "python3")) else "python3"
+            usersite = subprocess.run([py, "-c", "import site; print(site.getusersitepackages())"], env=env,
+                                      capture_output=True, text=True, check=True).stdout.strip()
+            os.makedirs(usersite, exist_ok=True)
+            os.symlink(os.path.join(build, "python", "impactfit"), os.path.join(usersite, "impactfit"))
         have_octave = bool(glob.glob(os.path.join(build, "octave", "impactfit_copt.mex*")))
         have_python = os.path.isdir(os.path.join(build, "python", "impactfit"))
         for doc in docs:
@@ -310,8 +319,8 @@ def main():
             repo = os.path.join(tmp, doc.replace("/", "_"))
             subprocess.run(["cp", "-al", base, repo], check=True)
             os.symlink(build, os.path.join(repo, "build"))
-            if os.path.isdir(os.path.join(build, "python", "impactfit")):
-                os.symlink(os.path.join("build", "python", "impactfit"), os.path.join(repo, "impactfit"))
+            # ./impactfit is the program (scripts/main.sh links it)
+            os.symlink(os.path.join("build", "src", "cli", "impactfit"), os.path.join(repo, "impactfit"))
             for item in items:
                 sk = listed(SKIP, item)
                 if sk:
