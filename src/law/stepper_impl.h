@@ -14,7 +14,9 @@
   X(impactfit__stepper_ode_soft)           \
   X(impactfit__stepper_ode_quickstep)      \
   X(impactfit__stepper_bullet_restitution) \
-  X(impactfit__stepper_bullet_stiffness)
+  X(impactfit__stepper_bullet_stiffness)   \
+  X(impactfit__stepper_jolt)               \
+  X(impactfit__stepper_jolt64)
 
 #define X(sym) extern const impactfit_stepper_type sym;
 IMPACTFIT__ENGINE_STEPPERS(X)

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -142,6 +143,17 @@ static inline json_t *nc_start_or_skip(nc_child *c, const char *name, int argc, 
     exit(77);
   }
   return hello;
+}
+
+/* The CPU seconds (user + system) of this program and of the node processes it waited for (after nc_stop). */
+static inline void nc_cpu(double *self, double *children) {
+  struct rusage a, b;
+  getrusage(RUSAGE_SELF, &a);
+  getrusage(RUSAGE_CHILDREN, &b);
+  *self = (double)a.ru_utime.tv_sec + 1e-6 * (double)a.ru_utime.tv_usec + (double)a.ru_stime.tv_sec +
+          1e-6 * (double)a.ru_stime.tv_usec;
+  *children = (double)b.ru_utime.tv_sec + 1e-6 * (double)b.ru_utime.tv_usec + (double)b.ru_stime.tv_sec +
+              1e-6 * (double)b.ru_stime.tv_usec;
 }
 
 /* a growing text buffer for requests */
