@@ -16,7 +16,8 @@
   X(impactfit__stepper_bullet_restitution) \
   X(impactfit__stepper_bullet_stiffness)   \
   X(impactfit__stepper_jolt)               \
-  X(impactfit__stepper_jolt64)
+  X(impactfit__stepper_jolt64)             \
+  X(impactfit__stepper_dart)
 
 #define X(sym) extern const impactfit_stepper_type sym;
 IMPACTFIT__ENGINE_STEPPERS(X)
