@@ -509,6 +509,11 @@ int main(int argc, char **argv) {
   printf(NAME ": MuJoCo %s (npm mujoco-js, WebAssembly, mjtNum %lld bytes) through %s\n", version ? version : "?",
          (long long)json_integer_value(json_object_get(hello, "mjtNum")), argv[2]);
   CHECK(version && strcmp(version, VERSION) == 0, "the engine is MuJoCo " VERSION " (got %s)", version ? version : "?");
+  const impactfit_engine_model *md = NULL;
+  impactfit_error err;
+  CHECK(impactfit_engine_model_find("mujoco", VERSION, "soft contact", &md, &err) == 0 && md->run_here &&
+            strcmp(md->versions, VERSION) == 0,
+        "impactfit's entry for " VERSION " is its own and says run here");
   json_decref(hello);
   const char *parts = argc > 3 ? argv[3] : "abc";
   if (strchr(parts, 'a'))
