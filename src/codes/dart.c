@@ -121,7 +121,7 @@ const impactfit_stepper_type impactfit__stepper_dart = {
 /* ---------------------------------------------------------------- the entry's operations */
 
 impactfit__dart_setup impactfit__dart_defaults(void) {
-  impactfit__dart_setup ds = {.restitution2 = NAN,
+  impactfit__dart_setup ds = {.restitution2 = 1.0,
                               .erp = 0.01,
                               .erv = 1e-3,
                               .cfm = 1e-5,
@@ -135,7 +135,7 @@ impactfit__dart_setup impactfit__dart_defaults(void) {
 }
 
 double impactfit__dart_combined(const impactfit__dart_setup *ds, double restitution1) {
-  return restitution1 * (isnan(ds->restitution2) ? 1.0 : ds->restitution2); /* ContactConstraint.cpp:109 */
+  return restitution1 * ds->restitution2; /* ContactConstraint.cpp:109 */
 }
 
 int impactfit__dart_build(const impactfit__dart_setup *ds, double restitution1, impactfit_stepper *st,
@@ -176,13 +176,13 @@ static void appendf(char *buf, size_t size, const char *fmt, ...) {
 
 void impactfit__dart_input(const impactfit__dart_setup *ds, double restitution1, char *buf, size_t size) {
   buf[0] = 0;
-  appendf(buf, size, "sphereShapeNode->getDynamicsAspect()->setRestitutionCoeff(%.17g);", restitution1);
-  if (isnan(ds->restitution2))
-    appendf(buf, size, " groundShapeNode->getDynamicsAspect()->setRestitutionCoeff(1.0);");
   appendf(buf, size,
-          " world->getConstraintSolver()->setCollisionDetector(dart::collision::DARTCollisionDetector::create());"
-          "   (dartpy: sphere_node.getDynamicsAspect().setRestitutionCoeff(%.17g)%s)",
-          restitution1, isnan(ds->restitution2) ? "; ground_node.getDynamicsAspect().setRestitutionCoeff(1.0)" : "");
+          "sphereShapeNode->getDynamicsAspect()->setRestitutionCoeff(%.17g); "
+          "groundShapeNode->getDynamicsAspect()->setRestitutionCoeff(%.17g); "
+          "world->getConstraintSolver()->setCollisionDetector(dart::collision::DARTCollisionDetector::create());"
+          "   (dartpy: sphere_node.getDynamicsAspect().setRestitutionCoeff(%.17g); "
+          "ground_node.getDynamicsAspect().setRestitutionCoeff(%.17g))",
+          restitution1, ds->restitution2, restitution1, ds->restitution2);
 }
 
 void impactfit__dart_note(const impactfit__dart_setup *ds, double restitution1, double v, char *buf, size_t size) {
@@ -193,7 +193,7 @@ void impactfit__dart_note(const impactfit__dart_setup *ds, double restitution1, 
             "0.1 m/s (DART_BOUNCING_VELOCITY_THRESHOLD, a constant; here %.6g x %.6g m/s = %.6g m/s): below, the "
             "bodies part at the penetration correction's speed, min(ERP depth/dt, maxERV) <= %.6g m/s, e <= %.6g. ",
             r, v, r * v, ds->erv, ds->erv / v);
-  if (!isnan(ds->restitution2) && ds->restitution2 == 0.0)
+  if (ds->restitution2 == 0.0)
     appendf(buf, size,
             "The ground's restitution coefficient is 0 (DART's default): DART multiplies the two shapes' "
             "coefficients, so no value on the sphere bounces: set the ground's to 1. ");
@@ -207,3 +207,177 @@ void impactfit__dart_note(const impactfit__dart_setup *ds, double restitution1, 
           "detector (the pasted line) gives one row. ",
           ds->cfm * (1.0 + r));
 }
+
+/* ---------------------------------------------------------------- the registry entry (codes.h, issue 32)
+ *
+ * Wiring, once the registry is in main: delete this #ifdef and its #endif, and add X(dart) to
+ * src/codes/codes.def (the stepper type then comes from the integrator below instead of
+ * src/law/stepper_impl.h's list). Written against include/impactfit/codes.h of branch `registry` (8f8070a). */
+#ifdef IMPACTFIT__CODES_REGISTRY
+#include "impactfit/codes.h"
+
+extern const impactfit_code impactfit__code_dart;
+
+static impactfit__dart_setup dart_setup_of(const impactfit_code_ctx *c) {
+  impactfit__dart_setup ds = impactfit__dart_defaults();
+  ds.restitution2 = impactfit_code_body_value(c, "restitutionCoeff", 2)[0];
+  ds.erp = impactfit_code_value(c, "ERP")[0];
+  ds.erv = impactfit_code_value(c, "maxERV")[0];
+  ds.cfm = impactfit_code_value(c, "CFM")[0];
+  ds.plane = c->wall || !isfinite(c->m2);
+  ds.m1 = ds.plane ? c->M : c->m1;
+  ds.m2 = ds.plane ? NAN : c->m2;
+  ds.r1 = isfinite(c->r1) ? c->r1 : c->R;
+  ds.r2 = ds.plane ? NAN : c->r2;
+  ds.dt = c->dt;
+  return ds;
+}
+
+static int dart_entry_build(const impactfit_code_ctx *c, double value, impactfit_stepper *st, impactfit_error *err) {
+  impactfit__dart_setup ds = dart_setup_of(c);
+  return impactfit__dart_build(&ds, value, st, err);
+}
+
+static int dart_entry_naive(const impactfit_code_ctx *c, double e, double *value, impactfit_text *what,
+                            impactfit_error *err) {
+  (void)err;
+  impactfit__dart_setup ds = dart_setup_of(c);
+  *value = e / ds.restitution2;
+  impactfit_text_appendf(what, "the sphere's restitution coefficient e/(the ground's %.6g): the product typed as e",
+                         ds.restitution2);
+  return 0;
+}
+
+static void dart_entry_input(const impactfit_code_ctx *c, double value, impactfit_text *out) {
+  impactfit__dart_setup ds = dart_setup_of(c);
+  char buf[1024];
+  impactfit__dart_input(&ds, value, buf, sizeof buf);
+  impactfit_text_appendf(out, "%s", buf);
+}
+
+static void dart_entry_note(const impactfit_code_ctx *c, double value, impactfit_text *out) {
+  impactfit__dart_setup ds = dart_setup_of(c);
+  char buf[2048] = "";
+  impactfit__dart_note(&ds, value, c->v, buf, sizeof buf);
+  impactfit_text_appendf(out, "%s", buf);
+}
+
+static const impactfit_code_ops dart_ops = {.build = dart_entry_build,
+                                            .lo = 1e-6,
+                                            .hi = 4.0,
+                                            .range = NULL,
+                                            .naive = dart_entry_naive,
+                                            .input = dart_entry_input,
+                                            .note = dart_entry_note,
+                                            .data = NULL};
+
+static const impactfit_code_input dart_inputs[] = {
+    {.name = "restitutionCoeff",
+     .unit = "-",
+     .help = "DynamicsAspect::setRestitutionCoeff of each shape (DART's default 0; the ground's taken as 1 here and "
+             "pasted); the contact takes the product",
+     .count = 1,
+     .def = {NAN, 1.0},
+     .per_body = 1,
+     .mix = IMPACTFIT_CODE_MIX_PRODUCT},
+    {.name = "ERP",
+     .unit = "-",
+     .help = "ContactConstraint::setErrorReductionParameter (static, all worlds; default 0.01)",
+     .count = 1,
+     .def = {0.01}},
+    {.name = "maxERV",
+     .unit = "m/s",
+     .help = "ContactConstraint::setMaxErrorReductionVelocity (default 1e-3)",
+     .count = 1,
+     .def = {1e-3}},
+    {.name = "CFM",
+     .unit = "-",
+     .help = "ContactConstraint::setConstraintForceMixing (default 1e-5): the row's diagonal times 1 + CFM",
+     .count = 1,
+     .def = {1e-5}},
+};
+
+static const impactfit_code_integrator dart_integrators[] = {
+    {.name = "euler",
+     .stepper = &impactfit__stepper_dart,
+     .summary = "World::step: velocities, the contact LCP from the step's start positions, positions with the new "
+                "velocity (symplectic Euler); one contact row (DART's collision detector)"},
+};
+
+static const impactfit_code_source dart_sources[] = {
+    {.where = "dart/constraint/ContactConstraint.cpp:44-63, :107-113, :130-133, :501-549, :642-645, :738-745",
+     .version = "6.12.1 (Debian 12 6.12.1+dfsg4-12)"},
+    {.where = "dart/constraint/ConstraintSolver.cpp:62-79, :453-575", .version = "6.12.1"},
+    {.where = "dart/constraint/BoxedLcpConstraintSolver.cpp:64-73, :147-310", .version = "6.12.1"},
+    {.where = "dart/simulation/World.cpp:67, :167-206", .version = "6.12.1"},
+    {.where = "dart/collision/dart/DARTCollide.cpp:1177-1369", .version = "6.12.1"},
+    {.where = "dart/collision/fcl/FCLCollisionDetector.cpp:274-330, :911-1030", .version = "6.12.1"},
+    {.where = "dart/dynamics/ShapeFrame.cpp:56-66", .version = "6.12.1"},
+};
+
+static const impactfit_code_model dart_models[] = {
+    {.code = &impactfit__code_dart,
+     .model = "contact",
+     .option = "",
+     .default_option = 1,
+     .versions = "6.12.1",
+     .first_version = "6.12.1",
+     .version_min = 6012001,
+     .version_max = 6012001,
+     .run_min = 6012001,
+     .run_max = 6012001,
+     .run_versions = "6.12.1 (Debian 12)",
+     .law = NULL,
+     .n = 0.0,
+     .m = 0.0,
+     .clamp_default = 1,
+     .clamp_switch = NULL,
+     .inputs = dart_inputs,
+     .n_inputs = (int)(sizeof dart_inputs / sizeof dart_inputs[0]),
+     .integrators = dart_integrators,
+     .n_integrators = (int)(sizeof dart_integrators / sizeof dart_integrators[0]),
+     .dt_default = 0.001,
+     .solver = IMPACTFIT_CODE_SOLVE_MEAN,
+     .param = "restitutionCoeff",
+     .param_unit = "-",
+     .param_input = "restitutionCoeff",
+     .param_index = 0,
+     .param_scale = 0.0,
+     .param_floor = 0.0,
+     .takes_e = 0,
+     .ops = &dart_ops,
+     .law_text = "one LCP row from penetration >= 0: b = approach speed + max(r b if r b > 0.1 m/s, min(ERP depth/dt, "
+                 "maxERV)), the diagonal J M^-1 J' (1 + CFM), impulse max(0, b/A); symplectic Euler. Above the "
+                 "threshold e = (r - CFM)/(1 + CFM) at any step and phase; below it the bodies part at the "
+                 "correction's "
+                 "speed (ERP depth/dt, at most maxERV)",
+     .end = "C (x >= 0: the row only pushes)",
+     .bodies = "the relative motion along the line of centres: A = 1/m1 + 1/m2; e does not depend on the masses or "
+               "radii",
+     .mixing = "restitution: the product of the two shapes' coefficients (ContactConstraint.cpp:109); friction: the "
+               "smaller (:130-133)",
+     .traps = "the ground's default restitution 0 makes the product 0 (no bounce); restitution only when r v > 0.1 "
+              "m/s (a constant); CFM 1e-5 lowers e to (r - CFM)/(1 + CFM); the default FCL collision detector makes "
+              "spheres 59-vertex meshes (several rows: e up to CFM (1 + r) higher, phase-dependent); "
+              "setErrorAllowance does not reach a frictionless row; the setters' range checks only warn",
+     .assumes = "frictionless (or head-on: the friction rows carry nothing), no gravity, head-on through the centres, "
+                "DART's collision detector (one row), the Dantzig LCP",
+     .precision = "float64",
+     .source = "DART 6.12.1 dart/constraint/ContactConstraint.cpp:44-63, :107-113, :501-549, :642-645, :738-745; "
+               "ConstraintSolver.cpp:62-79, :528-533; BoxedLcpConstraintSolver.cpp:147-310; World.cpp:67, :167-206; "
+               "collision/dart/DARTCollide.cpp:1177-1369; dynamics/ShapeFrame.cpp:56-66",
+     .sources = dart_sources,
+     .n_sources = (int)(sizeof dart_sources / sizeof dart_sources[0])},
+};
+
+const impactfit_code impactfit__code_dart = {.name = "dart",
+                                             .display = "DART",
+                                             .kind = "engine",
+                                             .default_version = "6.12.1",
+                                             .version_example = "6.12.1",
+                                             .version_key = impactfit_code_version_dotted,
+                                             .model_prefix = NULL,
+                                             .run_versions = "6.12.1 (Debian 12 libdart-dev)",
+                                             .models = dart_models,
+                                             .n_models = sizeof dart_models / sizeof dart_models[0]};
+#endif /* IMPACTFIT__CODES_REGISTRY */

@@ -30,8 +30,8 @@ extern const impactfit_stepper_type impactfit__stepper_dart;
 
 /* The settings of a DART contact as the user has them. */
 typedef struct impactfit__dart_setup {
-  double restitution2; /* body 2's (the ground's) restitution coefficient: DART multiplies the two; NaN: the answer
-                          sets it to 1 (DART's default 0 gives no bounce) */
+  double restitution2; /* body 2's (the ground's) restitution coefficient: DART multiplies the two (DART's default
+                          is 0, which gives no bounce: the registry's default is 1, and the pasted text sets it) */
   double erp, erv, cfm;
   int plane;     /* 1: body 2 is a fixed body (a ground box) */
   double m1, m2; /* kg */
@@ -39,14 +39,14 @@ typedef struct impactfit__dart_setup {
   double dt;     /* World::setTimeStep (0.001 s) */
 } impactfit__dart_setup;
 
-/* DART's defaults, a 5 mm 1.309 g sphere on the ground, dt 0.001 s, the ground's coefficient left to the answer. */
+/* DART's defaults, a 5 mm 1.309 g sphere on the ground, dt 0.001 s, the ground's coefficient 1. */
 impactfit__dart_setup impactfit__dart_defaults(void);
-/* The contact's restitution for body 1's coefficient (the product with body 2's, 1 when that is NaN). */
+/* The contact's restitution for body 1's coefficient (the product with body 2's). */
 double impactfit__dart_combined(const impactfit__dart_setup *ds, double restitution1);
 /* The stepper for body 1's restitution coefficient. */
 int impactfit__dart_build(const impactfit__dart_setup *ds, double restitution1, impactfit_stepper *st,
                           impactfit_error *err);
-/* The text to paste for body 1's coefficient (C++ and Python, with the ground's 1 when it is NaN), into buf. */
+/* The text to paste for body 1's coefficient and body 2's (C++ and Python), into buf. */
 void impactfit__dart_input(const impactfit__dart_setup *ds, double restitution1, char *buf, size_t size);
 /* What the user must know at speed v (threshold, the ground's default, CFM, the default collision detector),
  * appended to buf. */

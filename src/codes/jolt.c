@@ -14,7 +14,7 @@
  *    :523 IntegrateVelocity, :558 SolvePosition, in that order): every body's velocity is damped,
  *    v *= max(0, 1 − c h) with its mLinearDamping c (Body/MotionProperties.inl:143); the contacts are found
  *    from the positions at the step's start; the velocity constraints are warm-started and iterated; the
- *    positions move with the new velocity (x += h v, symplectic Euler, PhysicsSystem.cpp:1583-1660); the
+ *    positions move with the new velocity (x += h v, symplectic Euler, PhysicsSystem.cpp:1644, :1682); the
  *    position constraints run last;
  *  - a contact exists while the surfaces are closer than mSpeculativeContactDistance (0.02 m,
  *    PhysicsSettings.h:50): penetration > −0.02 (Collision/Shape/PlaneShape.cpp:457);
@@ -26,7 +26,7 @@
  *    K = 1/(1/m1 + 1/m2) (the angular terms vanish through the centres), the accumulated impulse λ is
  *    warm-started with the last step's when the contact point persisted (:1237-1250, within 1 cm), then
  *    mNumVelocitySteps (10) sweeps λ ← max(0, λ + K (n·(v1 − v2) − bias)), stopping when a sweep applies no
- *    impulse (PhysicsSystem.cpp:1497-1503);
+ *    impulse (PhysicsSystem.cpp:1530-1536);
  *  - the position constraint (ContactConstraintManager.cpp:1883-1935, ContactConstraintPart.h:218-237): when
  *    the penetration exceeds mPenetrationSlop (0.02 m) the bodies are moved apart by mBaumgarte (0.2) of the
  *    excess (at most mMaxPenetrationDistance 0.2 m of it), mNumPositionSteps (2) times; the velocities stay;
@@ -358,3 +358,224 @@ void impactfit__jolt_note(const impactfit__jolt_setup *js, double restitution, d
             v * js->dt, js->spec + js->r1 + js->r2);
   appendf(buf, size, "Jolt computes in float32: e is r to about 1e-7. ");
 }
+
+/* ---------------------------------------------------------------- the registry entry (codes.h, issue 32)
+ *
+ * Wiring, once the registry is in main: delete this #ifdef and its #endif, and add X(jolt) to
+ * src/codes/codes.def (the stepper types then come from the integrators below instead of
+ * src/law/stepper_impl.h's list). Written against include/impactfit/codes.h of branch `registry` (8f8070a). */
+#ifdef IMPACTFIT__CODES_REGISTRY
+#include "impactfit/codes.h"
+
+extern const impactfit_code impactfit__code_jolt;
+
+/* the setup of a resolved request */
+static impactfit__jolt_setup jolt_setup_of(const impactfit_code_ctx *c) {
+  impactfit__jolt_setup js = impactfit__jolt_defaults();
+  js.restitution2 = impactfit_code_body_value(c, "mRestitution", 2)[0];
+  js.damping = impactfit_code_value(c, "mLinearDamping")[0];
+  js.vmin = impactfit_code_value(c, "mMinVelocityForRestitution")[0];
+  js.spec = impactfit_code_value(c, "mSpeculativeContactDistance")[0];
+  js.slop = impactfit_code_value(c, "mPenetrationSlop")[0];
+  js.baumgarte = impactfit_code_value(c, "mBaumgarte")[0];
+  js.vsteps = (int)impactfit_code_value(c, "mNumVelocitySteps")[0];
+  js.psteps = (int)impactfit_code_value(c, "mNumPositionSteps")[0];
+  js.warm = impactfit_code_value(c, "mConstraintWarmStart")[0] != 0.0;
+  /* the masses and radii (an effective mass or radius alone: the relative motion of a body on a wall) */
+  js.plane = c->wall || !isfinite(c->m2) || !isfinite(c->r2);
+  js.m1 = js.plane ? c->M : c->m1;
+  js.m2 = js.plane ? 0.0 : c->m2;
+  js.r1 = js.plane ? (isfinite(c->r1) ? c->r1 : c->R) : c->r1;
+  js.r2 = js.plane ? 0.0 : c->r2;
+  js.dt = c->dt;
+  return js;
+}
+
+static int jolt_entry_build(const impactfit_code_ctx *c, double value, impactfit_stepper *st, impactfit_error *err) {
+  impactfit__jolt_setup js = jolt_setup_of(c);
+  return impactfit__jolt_build(&js, value, c->integrator->stepper == &impactfit__stepper_jolt, st, err);
+}
+
+static int jolt_entry_naive(const impactfit_code_ctx *c, double e, double *value, impactfit_text *what,
+                            impactfit_error *err) {
+  (void)c;
+  (void)err;
+  *value = e;
+  impactfit_text_appendf(what, "mRestitution = e (typed as it is)");
+  return 0;
+}
+
+static void jolt_entry_input(const impactfit_code_ctx *c, double value, impactfit_text *out) {
+  impactfit__jolt_setup js = jolt_setup_of(c);
+  char buf[512];
+  impactfit__jolt_input(&js, value, buf, sizeof buf);
+  impactfit_text_appendf(out, "%s", buf);
+}
+
+static void jolt_entry_note(const impactfit_code_ctx *c, double value, impactfit_text *out) {
+  impactfit__jolt_setup js = jolt_setup_of(c);
+  char buf[2048] = "";
+  impactfit__jolt_note(&js, value, c->v, buf, sizeof buf);
+  impactfit_text_appendf(out, "%s", buf);
+}
+
+static const impactfit_code_ops jolt_ops = {.build = jolt_entry_build,
+                                            .lo = 1e-6,
+                                            .hi = 2.0,
+                                            .range = NULL,
+                                            .naive = jolt_entry_naive,
+                                            .input = jolt_entry_input,
+                                            .note = jolt_entry_note,
+                                            .data = NULL};
+
+static const impactfit_code_input jolt_inputs[] = {
+    {.name = "mRestitution",
+     .unit = "-",
+     .help = "BodyCreationSettings::mRestitution of each body (default 0); the contact takes the larger",
+     .count = 1,
+     .def = {NAN, 0.0},
+     .per_body = 1,
+     .mix = IMPACTFIT_CODE_MIX_MAX},
+    {.name = "mLinearDamping",
+     .unit = "1/s",
+     .help = "BodyCreationSettings::mLinearDamping (default 0.05): v *= 1 - c dt every step; both bodies alike",
+     .count = 1,
+     .def = {0.05, 0.05},
+     .per_body = 1,
+     .mix = IMPACTFIT_CODE_MIX_SAME},
+    {.name = "mMinVelocityForRestitution",
+     .unit = "m/s",
+     .help = "PhysicsSettings: no restitution unless the normal speed exceeds it (default 1)",
+     .count = 1,
+     .def = {1.0}},
+    {.name = "mSpeculativeContactDistance",
+     .unit = "m",
+     .help = "PhysicsSettings: contacts exist from this gap on (default 0.02)",
+     .count = 1,
+     .def = {0.02}},
+    {.name = "mPenetrationSlop",
+     .unit = "m",
+     .help = "PhysicsSettings: penetration the position step leaves alone (default 0.02)",
+     .count = 1,
+     .def = {0.02}},
+    {.name = "mBaumgarte",
+     .unit = "-",
+     .help = "PhysicsSettings: the position step's fraction (default 0.2)",
+     .count = 1,
+     .def = {0.2}},
+    {.name = "mNumVelocitySteps",
+     .unit = "-",
+     .help = "PhysicsSettings: velocity iterations (default 10)",
+     .count = 1,
+     .def = {10.0}},
+    {.name = "mNumPositionSteps",
+     .unit = "-",
+     .help = "PhysicsSettings: position iterations (default 2)",
+     .count = 1,
+     .def = {2.0}},
+    {.name = "mConstraintWarmStart",
+     .unit = "0/1",
+     .help = "PhysicsSettings: warm start the contact impulses (default 1)",
+     .count = 1,
+     .def = {1.0}},
+};
+
+static const impactfit_code_integrator jolt_integrators[] = {
+    {.name = "euler",
+     .stepper = &impactfit__stepper_jolt64,
+     .summary = "PhysicsSystem::Update with one collision step: symplectic Euler, Jolt's contact row; modelled in "
+                "double (the engine's float32 rounds e by about 1e-7)"},
+    {.name = "euler-float32",
+     .stepper = &impactfit__stepper_jolt,
+     .summary = "the same in float32 as the engine computes it, bit for bit on a plane (forward answers; an inverse "
+                "stops at float32's resolution of e, about 6e-8)"},
+};
+
+static const impactfit_code_source jolt_sources[] = {
+    {.where = "CMakeLists.txt:18, :22, :106-112 (DOUBLE_PRECISION OFF, ENABLE_SIMD OFF, GIT_TAG v5.6.0)",
+     .version = "JoltPhysics.js 1.1.0"},
+    {.where = "Jolt/Physics/Constraints/ContactConstraintManager.cpp:40-134, :1131-1332, :1684-1761, :1883-1935",
+     .version = "JoltPhysics 3b47ec39 (before v5.6.0)"},
+    {.where = "Jolt/Physics/Constraints/ConstraintPart/ContactConstraintPart.h:112-237",
+     .version = "JoltPhysics 3b47ec39"},
+    {.where = "Jolt/Physics/Constraints/ContactConstraintManager.h:554-555", .version = "JoltPhysics 3b47ec39"},
+    {.where = "Jolt/Physics/PhysicsSystem.cpp:216-227, :319-558, :746-791, :1386-1565, :1644-1682, :2664-2669",
+     .version = "JoltPhysics 3b47ec39"},
+    {.where = "Jolt/Physics/PhysicsSettings.h:45-102", .version = "JoltPhysics 3b47ec39"},
+    {.where = "Jolt/Physics/Body/MotionProperties.inl:127-149; MotionProperties.cpp:12-33",
+     .version = "JoltPhysics 3b47ec39"},
+    {.where = "Jolt/Physics/Body/BodyCreationSettings.h:104-114", .version = "JoltPhysics 3b47ec39"},
+    {.where = "Jolt/Physics/Collision/Shape/PlaneShape.cpp:435-482; SphereShape.cpp:125-141",
+     .version = "JoltPhysics 3b47ec39"},
+};
+
+static const impactfit_code_model jolt_models[] = {
+    {.code = &impactfit__code_jolt,
+     .model = "contact",
+     .option = "",
+     .default_option = 1,
+     .versions = "5.0.0-5.6.0",
+     .first_version = "5.0.0",
+     .version_min = 5000000,
+     .version_max = 5006000,
+     .run_min = 5006000,
+     .run_max = 5006000,
+     .run_versions = "5.6.0 (npm jolt-physics 1.1.0)",
+     .law = NULL,
+     .n = 0.0,
+     .m = 0.0,
+     .clamp_default = 1,
+     .clamp_switch = NULL,
+     .inputs = jolt_inputs,
+     .n_inputs = (int)(sizeof jolt_inputs / sizeof jolt_inputs[0]),
+     .integrators = jolt_integrators,
+     .n_integrators = (int)(sizeof jolt_integrators / sizeof jolt_integrators[0]),
+     .dt_default = 1.0 / 60.0,
+     .solver = IMPACTFIT_CODE_SOLVE_MEAN,
+     .param = "restitution",
+     .param_unit = "-",
+     .param_input = "mRestitution",
+     .param_index = 0,
+     .param_scale = 0.0,
+     .param_floor = 0.0,
+     .takes_e = 0,
+     .ops = &jolt_ops,
+     .law_text = "a hard contact row from mSpeculativeContactDistance apart: bias r vn when the normal speed vn "
+                 "exceeds mMinVelocityForRestitution and the bodies would meet within the step, else the speculative "
+                 "gap/dt; 10 sequential-impulse sweeps with warm start, impulse >= 0; symplectic Euler; Baumgarte "
+                 "position steps past the slop. Above 1 m/s e = r (times 1 - c dt per step with a contact row); below "
+                 "it the bodies stop at the surface, e = 0",
+     .end = "C (the row only pushes: max(lambda, 0))",
+     .bodies = "the relative motion along the line of centres: K = 1/(1/m1 + 1/m2), e does not depend on the masses "
+               "or radii except through the damping and the geometry of the speculative reach",
+     .mixing = "the larger of the two bodies' mRestitution (ContactConstraintManager.h:555; a custom "
+               "PhysicsSystem::SetCombineRestitution replaces it); friction sqrt(f1 f2) (:554)",
+     .traps = "no restitution at or below mMinVelocityForRestitution = 1 m/s (strict), measured after this step's "
+              "damping; the bounce happens in the step that would bring the bodies together, from up to v dt apart "
+              "(they never touch); mLinearDamping (0.05 by default) scales the rebound by 1 - c dt and damps the "
+              "flight; float32; two spheres can pass through each other when v dt exceeds r1 + r2 + 0.02 m "
+              "(Discrete motion quality)",
+     .assumes = "frictionless (or no tangential motion), no gravity, head-on through the centres, one collision step "
+                "per update, Discrete motion quality, no sleeping during the impact",
+     .precision = "float32 engine; the default integrator models it in double, euler-float32 bit for bit",
+     .source = "JoltPhysics.js 1.1.0 CMakeLists.txt:109 (v5.6.0); JoltPhysics 3b47ec39 (2026-06-30, before v5.6.0's "
+               "tag): ContactConstraintManager.cpp:40-134, :1684-1761, :1883-1935, ContactConstraintPart.h:112-237, "
+               "ContactConstraintManager.h:555, PhysicsSystem.cpp:352-558, :1530-1536, :1644-1682, :2664-2669, "
+               "PhysicsSettings.h:45-102, "
+               "MotionProperties.inl:143; the restitution rule read the same at v5.0.0-v5.5.0 (their gravity term "
+               "differs: none here)",
+     .sources = jolt_sources,
+     .n_sources = (int)(sizeof jolt_sources / sizeof jolt_sources[0])},
+};
+
+const impactfit_code impactfit__code_jolt = {.name = "jolt",
+                                             .display = "Jolt Physics",
+                                             .kind = "engine",
+                                             .default_version = "5.6.0",
+                                             .version_example = "5.6.0",
+                                             .version_key = impactfit_code_version_dotted,
+                                             .model_prefix = NULL,
+                                             .run_versions = "5.6.0 (npm jolt-physics 1.1.0, WebAssembly)",
+                                             .models = jolt_models,
+                                             .n_models = sizeof jolt_models / sizeof jolt_models[0]};
+#endif /* IMPACTFIT__CODES_REGISTRY */

@@ -163,7 +163,7 @@ static double agree(scene &S, const impactfit__dart_setup &ds, double r1, double
     CHECK(0, "%s: impactfit builds (%.400s)", what, err.message);
     return INFINITY;
   }
-  double worst = 0.0, r2 = std::isnan(ds.restitution2) ? 1.0 : ds.restitution2;
+  double worst = 0.0, r2 = ds.restitution2;
   for (int i = 0; i < NPHI; i++) {
     unsigned long s0 = 0, s1 = 0, s2 = 0;
     double want = hz_model_e(&st, v, PHIS[i], &s0);
