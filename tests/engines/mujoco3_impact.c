@@ -220,6 +220,8 @@ typedef struct {
 } tally;
 
 static long g_impacts, g_steps; /* the engine's impacts and steps over the whole run */
+static long g_points;           /* phases compared with impactfit */
+static double g_worst;          /* the largest |de| of those */
 
 static void agree(const scene *s, const impactfit_stepper *st, double v, const char *what, tally *t) {
   double e[NPHI];
@@ -240,7 +242,9 @@ static void agree(const scene *s, const impactfit_stepper *st, double v, const c
       continue;
     }
     t->points++;
+    g_points++;
     double de = fabs(e[i] - want);
+    g_worst = fmax(g_worst, isnan(de) ? INFINITY : de);
     t->max_de = isnan(de) ? INFINITY : fmax(t->max_de, de);
     CHECK_ABS(e[i], want, TOL_PHASE, "%s phi %.4f: engine e vs impactfit e(phi)", what, PHIS[i]);
   }
@@ -522,7 +526,8 @@ int main(int argc, char **argv) {
     part_b();
   if (strchr(parts, 'c'))
     part_c();
-  printf(NAME ": %ld engine impacts, %ld steps, %ld requests\n", g_impacts, g_steps, child.requests);
+  printf(NAME ": %ld engine impacts, %ld steps, %ld requests; %ld phases compared, largest |de| %.2e\n", g_impacts,
+         g_steps, child.requests, g_points, g_worst);
   int rc = nc_stop(&child);
   CHECK(rc == 0, "the node script ends cleanly (exit %d)", rc);
   double cpu_self, cpu_node;
