@@ -347,8 +347,15 @@ static void test_registry(void) {
   CHECK(impactfit_engine_model_find("mujoco", "2.3.4", NULL, &md, &err) == 0 && !md->run_here, "registry: 2.3.4 is "
                                                                                                "formula only");
   CHECK(impactfit_engine_model_find("mujoco", "2.1.0", "soft contact", &md, &err) == IMPACTFIT_EINVAL &&
-            strstr(err.message, "2.2.2") && strstr(err.message, "3.0.0-3.12.0"),
+            strstr(err.message, "2.2.2") && strstr(err.message, "3.0.0-3.3.7") && strstr(err.message, "3.11.0-3.12.0"),
         "registry: an unread version lists the versions read (%.300s)", err.message);
+  CHECK(impactfit_engine_model_find("mujoco", "3.3.8", "soft contact", &md, &err) == 0 && md->run_here &&
+            strcmp(md->versions, "3.3.8") == 0 && strstr(md->integrators, "implicitfast"),
+        "registry: 3.3.8 (npm mujoco-js) is run here");
+  CHECK(impactfit_engine_model_find("mujoco", "3.3.7", "soft contact", &md, &err) == 0 && !md->run_here &&
+            impactfit_engine_model_find("mujoco", "3.9.0", "soft contact", &md, &err) == 0 && !md->run_here &&
+            strstr(md->law, "delta = margin - dist"),
+        "registry: 3.3.7 and 3.9.0 formula only, 3.9.0 acting within the margin");
   /* the inverse and the forward agree; impactfit's input under refsafe */
   const char *ints[] = {"euler", "rk4", "implicit"};
   for (int k = 0; k < 3; k++)

@@ -2,9 +2,11 @@
 /* MuJoCo's soft contact in the engine registry (include/impactfit/engines.h; docs/engines/MUJOCO.md).
  *
  * Read in MuJoCo 2.2.2 (Debian 12's libmujoco-dev; double precision, mjtNum = double) and proven
- * against it by tests/engines/mujoco_impact.c; the same law read in 2.3.0-2.3.7 and 3.0.0-3.12.0
- * (formula only). For one frictionless contact (condim 1) of a free sphere on a plane or of two free
- * spheres, with no other force:
+ * against it by tests/engines/mujoco_impact.c; read in 3.3.8 (npm mujoco-js 0.0.7, the official WebAssembly
+ * build of the 3.3.8 development version) and proven against it by tests/engines/mujoco3_impact.c; the same
+ * law read in 2.3.0-2.3.7 and at every tag 3.0.0-3.12.0 (formula only), in the version ranges below where
+ * what a user types around it changed (margin and gap, adhesion). For one frictionless contact (condim 1)
+ * of a free sphere on a plane or of two free spheres, with no other force:
  *  - the contact row exists while dist < includemargin = margin - gap (2.2.2
  *    engine_collision_driver.c:734-744; at dist = 0 with margin 0 the contact is generated but
  *    excluded), so the penetration is delta = includemargin - dist, and margin/gap only move the
@@ -324,6 +326,16 @@ static const impactfit__engine_ops direct_ops = {
   "standard form); delta = (margin - gap) - dist; "                                                       \
   "K = stiffness/dwidth^2, B = damping/dwidth with solref = (-stiffness, -damping); d(delta) the solimp " \
   "impedance; M = 1/(1/m1 + 1/m2)"
+/* 3.9.0 on: the contact acts within the margin (the gap only widens detection) */
+#define MJ_LAW_STD39                                                                                            \
+  "f = M d(delta) (B delta' + K d(delta) delta) while positive, else 0; delta = margin - dist (3.9.0: the gap " \
+  "only widens detection); B = 2/(dwidth timeconst), K = 1/(dwidth^2 timeconst^2 dampratio^2), timeconst "      \
+  "raised to 2 timestep unless refsafe is off; d(delta) the solimp impedance at delta/width, clamped to "       \
+  "[0.0001, 0.9999]; M = 1/(1/m1 + 1/m2)"
+#define MJ_LAW_DIRECT39                                                                                          \
+  "f = M d(delta) (B delta' + K d(delta) delta) while positive, else 0; delta = margin - dist; K = "             \
+  "stiffness/dwidth^2, B = damping/dwidth with solref = (-stiffness, -damping); d(delta) the solimp impedance; " \
+  "M = 1/(1/m1 + 1/m2)"
 #define MJ_END "C (the constraint force is >= 0: the bodies part where it falls to zero, or at dist = margin - gap)"
 #define MJ_BODIES                                                                                                  \
   "mass-normalised: e does not depend on the masses (the solver's A = diagApprox = 1/m1 + 1/m2 for a free "        \
@@ -344,14 +356,51 @@ static const impactfit__engine_ops direct_ops = {
   "mj_makeImpedance, getsolparam, mj_referenceConstraint, mj_diagApprox, the contact rules of mj_collideGeoms, "   \
   "mj_EulerSkip, mj_advance, mj_RungeKutta, mj_implicitSkip: same law and step maps; solreffriction (2.3.6) acts " \
   "on friction rows only); line numbers as 2.2.2 give them up to formatting; formula only"
-#define MJ_SOURCE_3                                                                                                \
-  "MuJoCo 3.12.0 src/engine/engine_core_constraint.c:1977-2048 getsolparam (refsafe :2028), :2099-2147 "           \
-  "getimpedance, :2151-2265 mj_makeImpedance (R :2170, K :2187/:2191, B :2196/:2201), :3257 aref, :3214-3240 "     \
-  "adhesion, :3343 contact force 0 where jar >= 0, :1948 diagA; engine_setconst.c:919/:933 body_invweight0; "      \
-  "engine_collision_driver.c:161-175 margin and gap (sums), :1790-1815 solmix, :1855 exclusion (dist >= margin), " \
-  ":1941 detection within margin + gap; engine_collision_primitive.c:39; engine_forward.c:1261-1395 mj_advance, "  \
-  ":1398-1476 mj_EulerSkip, :1499-1587 mj_RungeKutta, :1649-1771 mj_implicitSkip, :1846-1880 mj_step; compared "   \
-  "at every tag 3.0.0-3.12.0; formula only"
+/* MuJoCo 3.x, read at every tag 3.0.0-3.12.0 and at the 3.3.8 development commit 59f14485e (2025-10-20; mujoco-js
+ * 0.0.7's build: its strings hold the flex code of ffdfe542c, 2025-10-16, and none of 01d1ac34e's or 2f65e2377's,
+ * 2025-10-21; the files below are 3.3.7's but for engine_core_constraint.c's flex vertex weights). The law's
+ * functions (getsolparam, getimpedance, mj_makeImpedance, mj_referenceConstraint, the contact rows of
+ * mj_constraintUpdate, mj_diagApprox, body_invweight0) and the step maps (mj_advance, mj_EulerSkip,
+ * mj_RungeKutta, mj_implicitSkip) give the same law and maps at every tag for this contact: getimpedance's
+ * power() (3.1.1) is x*x for p = 2; implicit's midpoint velocity (3.7.0) moves only the rotation of a free body
+ * whose centre of mass is its origin. What changed is around it: 3.5.0 adds two geoms' margins and gaps (the
+ * larger before), 3.9.0 acts within the margin and detects within margin + gap (before: acts within margin -
+ * gap), 3.11.0 adds geom adhesion. */
+#define MJ3_SOURCE(tag, gs, gi, mi, rs, rr, kk, bb, ar, ja, da, ex, mx, iw, ad, eu, rk, im)                      \
+  "MuJoCo " tag " src/engine/engine_core_constraint.c:" gs " getsolparam (refsafe :" rs "), :" gi                \
+  " getimpedance, :" mi " mj_makeImpedance (R :" rr ", K :" kk ", B :" bb "), :" ar " aref, :" ja                \
+  " contact force 0 where jar >= 0, :" da " mj_diagApprox; engine_setconst.c:" iw " body_invweight0; "           \
+  "engine_collision_driver.c:" ex " exclusion (dist >= includemargin), :" mx " solmix; engine_init.c:32-44 "     \
+  "default solref/solimp; engine_forward.c:" ad " mj_advance, :" eu " mj_EulerSkip, :" rk " mj_RungeKutta, :" im \
+  " mj_implicitSkip"
+#define MJ_SOURCE_30                                                                                         \
+  MJ3_SOURCE("3.3.7", "1195-1266", "1317-1365", "1369-1483", "1246", "1388", "1405", "1414", "2226", "2304", \
+             "1018-1191", "1375", "1313", "155", "788-829", "832-881", "904-992", "996-1059")                \
+  "; the same at every tag 3.0.0-3.3.7 (3.0.0: engine_core_constraint.c:1206-1277, :1326-1374, :1379-1493; " \
+  "engine_forward.c:680-716, :719-769, :794-882, :887-949); formula only"
+#define MJ_SOURCE_338                                                                                            \
+  MJ3_SOURCE("3.3.8 (59f14485e)", "1193-1264", "1315-1363", "1367-1481", "1244", "1386", "1403", "1412", "2224", \
+             "2302", "1016-1189", "1375", "1313", "155", "788-829", "832-881", "904-992", "996-1059")            \
+  "; run here: npm mujoco-js 0.0.7 (tests/engines/mujoco3_impact.c)"
+#define MJ_SOURCE_34                                                                                         \
+  MJ3_SOURCE("3.4.0", "1246-1317", "1368-1416", "1420-1534", "1297", "1439", "1456", "1465", "2327", "2405", \
+             "1063-1242", "1420", "1358", "379", "849-906", "909-979", "1002-1090", "1094-1171")             \
+  "; formula only"
+#define MJ_SOURCE_35                                                                                               \
+  MJ3_SOURCE("3.8.1", "1892-1963", "2014-2062", "2066-2180", "1943", "2085", "2102", "2111", "2970", "3053",       \
+             "1634-1888", "1627", "1565", "919", "1072-1179", "1182-1260", "1283-1371", "1954-2110")               \
+  "; engine_collision_driver.c:1717 margin = the two geoms' sum, :1541 gap = the sum (3.4.0: the larger, :1516); " \
+  "the same at every tag 3.5.0-3.8.1; formula only"
+#define MJ_SOURCE_39                                                                                             \
+  MJ3_SOURCE("3.10.0", "1978-2049", "2100-2148", "2152-2266", "2029", "2171", "2188", "2197", "3140", "3223",    \
+             "1720-1974", "1799", "1737", "795", "981-1088", "1091-1169", "1192-1280", "1766-1908")              \
+  "; engine_collision_driver.c:161 getMargin (sums), the contact acts within the margin and is detected within " \
+  "margin + gap (the margin and gap redesign a4e49f2df, 3.9.0); the same at 3.9.0; formula only"
+#define MJ_SOURCE_311                                                                                           \
+  MJ3_SOURCE("3.12.0", "1977-2048", "2099-2147", "2151-2265", "2028", "2170", "2187", "2196", "3257", "3343",   \
+             "1719-1973", "1855", "1790", "933", "1261-1395", "1398-1476", "1499-1587", "1649-1771")            \
+  "; engine_collision_driver.c:1855-1863 adhesive contacts act in the gap, engine_core_constraint.c:3245-3268 " \
+  "adhesion in aref (mj_adhesionRef); the same at 3.11.0; formula only"
 #define MJ_TRAPS_COMMON                                                                                          \
   "Refsafe raises timeconst to 2 timestep; the default solimp (d0 0.9 != dwidth 0.95) makes e depend on the "    \
   "speed; the damping force jumps to M d0 B v at first contact, so a single impact's e depends on the phase at " \
@@ -442,52 +491,59 @@ const impactfit_engine_model impactfit__mujoco_models[] = {
      .n_inputs = (int)(sizeof direct_inputs / sizeof direct_inputs[0]),
      .inputs = direct_inputs,
      .ops = &direct_ops},
-    {.code = "mujoco",
-     .model = "soft contact",
-     .versions = "3.0.0-3.12.0",
-     .version_min = 3000000,
-     .version_max = 3012000,
-     .param = "dampratio",
-     .param_unit = "-",
-     .param_input = "solref",
-     .param_index = 1,
-     .law = MJ_LAW_STD,
-     .end = MJ_END,
-     .bodies = MJ_BODIES,
-     .source = MJ_SOURCE_3,
-     .traps = MJ_TRAPS_COMMON
-     "; implicitfast (new in 3.0) is Euler here too; 3.7.0-3.10.0 implicit/implicitfast move a free body's "
-     "rotation (and its translation when its centre of mass is off the body origin) with the midpoint velocity; "
-     "two geoms' margins and gaps add up since 3.5.0 (the larger before); since 3.9.0 contacts are detected within "
-     "margin + gap but act only within margin (before: within margin - gap); geom adhesion (3.11.0) adds R "
-     "adhesion to aref and is not modelled (keep it 0); the diagexact flag leaves a sphere's A unchanged",
-     .integrators = "euler,rk4,implicit,implicitfast",
-     .dt_default = 0.002,
-     .run_here = 0,
-     .n_inputs = (int)(sizeof std_inputs / sizeof std_inputs[0]),
-     .inputs = std_inputs,
-     .ops = &std_ops},
-    {.code = "mujoco",
-     .model = "soft contact direct",
-     .versions = "3.0.0-3.12.0",
-     .version_min = 3000000,
-     .version_max = 3012000,
-     .param = "damping",
-     .param_unit = "N s/m/kg",
-     .param_input = NULL,
-     .param_index = 0,
-     .law = MJ_LAW_DIRECT,
-     .end = MJ_END,
-     .bodies = MJ_BODIES,
-     .source = MJ_SOURCE_3,
-     .traps = "Refsafe does not apply to the direct form; two geoms' direct solref mix to the smaller of each; "
-              "margins and gaps add up since 3.5.0; adhesion (3.11.0) is not modelled (keep it 0)",
-     .integrators = "euler,rk4,implicit,implicitfast",
-     .dt_default = 0.002,
-     .run_here = 0,
-     .n_inputs = (int)(sizeof direct_inputs / sizeof direct_inputs[0]),
-     .inputs = direct_inputs,
-     .ops = &direct_ops},
+#define MJ3_TRAPS                                                                                                   \
+  MJ_TRAPS_COMMON "; implicitfast (new in 3.0) is Euler here too; implicit's midpoint velocity (3.7.0) moves only " \
+                  "a free body's rotation (and its translation when its centre of mass is off the body origin)"
+#define MJ3_DIRECT_TRAPS                                                                                      \
+  "Refsafe does not apply to the direct form; stiffness and damping are per unit effective mass; two geoms' " \
+  "direct solref mix to the smaller of each; the default solimp makes e depend on the speed"
+#define MJ_TRAPS_GAP_MAX \
+  "; margin and gap: the larger of the two geoms' each, the contact acts while dist < margin - gap"
+#define MJ_TRAPS_GAP_SUM \
+  "; margin and gap: the sum of the two geoms' each (3.5.0), the contact acts while dist < margin - gap"
+#define MJ_TRAPS_GAP_39                                                                                            \
+  "; margin and gap: sums; the contact acts while dist < margin and is only detected within margin + gap (3.9.0: " \
+  "a model written for 3.8 with a gap now acts earlier)"
+#define MJ_TRAPS_ADHESION \
+  "; geom adhesion (3.11.0) adds R adhesion to aref and keeps contacts in the gap: not modelled (keep it 0)"
+
+/* the two models of one 3.x version range */
+#define MJ3_ENTRIES(vtext, vmin, vmax, src, extra, run, lawstd, lawdirect)                                         \
+  {.code = "mujoco",                                                                                               \
+   .model = "soft contact",                                                                                        \
+   .versions = vtext,                                                                                              \
+   .version_min = vmin,                                                                                            \
+   .version_max = vmax,                                                                                            \
+   .param = "dampratio",                                                                                           \
+   .param_unit = "-",                                                                                              \
+   .param_input = "solref",                                                                                        \
+   .param_index = 1,                                                                                               \
+   .law = lawstd,                                                                                                  \
+   .end = MJ_END,                                                                                                  \
+   .bodies = MJ_BODIES,                                                                                            \
+   .source = src,                                                                                                  \
+   .traps = MJ3_TRAPS extra,                                                                                       \
+   .integrators = "euler,rk4,implicit,implicitfast",                                                               \
+   .dt_default = 0.002,                                                                                            \
+   .run_here = run,                                                                                                \
+   .n_inputs = (int)(sizeof std_inputs / sizeof std_inputs[0]),                                                    \
+   .inputs = std_inputs,                                                                                           \
+   .ops = &std_ops},                                                                                               \
+  {                                                                                                                \
+    .code = "mujoco", .model = "soft contact direct", .versions = vtext, .version_min = vmin, .version_max = vmax, \
+    .param = "damping", .param_unit = "N s/m/kg", .param_input = NULL, .param_index = 0, .law = lawdirect,         \
+    .end = MJ_END, .bodies = MJ_BODIES, .source = src, .traps = MJ3_DIRECT_TRAPS extra,                            \
+    .integrators = "euler,rk4,implicit,implicitfast", .dt_default = 0.002, .run_here = run,                        \
+    .n_inputs = (int)(sizeof direct_inputs / sizeof direct_inputs[0]), .inputs = direct_inputs, .ops = &direct_ops \
+  }
+
+    MJ3_ENTRIES("3.0.0-3.3.7", 3000000, 3003007, MJ_SOURCE_30, MJ_TRAPS_GAP_MAX, 0, MJ_LAW_STD, MJ_LAW_DIRECT),
+    MJ3_ENTRIES("3.3.8", 3003008, 3003008, MJ_SOURCE_338, MJ_TRAPS_GAP_MAX, 1, MJ_LAW_STD, MJ_LAW_DIRECT),
+    MJ3_ENTRIES("3.4.0", 3004000, 3004000, MJ_SOURCE_34, MJ_TRAPS_GAP_MAX, 0, MJ_LAW_STD, MJ_LAW_DIRECT),
+    MJ3_ENTRIES("3.5.0-3.8.1", 3005000, 3008001, MJ_SOURCE_35, MJ_TRAPS_GAP_SUM, 0, MJ_LAW_STD, MJ_LAW_DIRECT),
+    MJ3_ENTRIES("3.9.0-3.10.0", 3009000, 3010000, MJ_SOURCE_39, MJ_TRAPS_GAP_39, 0, MJ_LAW_STD39, MJ_LAW_DIRECT39),
+    MJ3_ENTRIES("3.11.0-3.12.0", 3011000, 3012000, MJ_SOURCE_311, MJ_TRAPS_GAP_39 MJ_TRAPS_ADHESION, 0, MJ_LAW_STD39,
+                MJ_LAW_DIRECT39),
 };
 
 const size_t impactfit__mujoco_model_count = sizeof impactfit__mujoco_models / sizeof impactfit__mujoco_models[0];

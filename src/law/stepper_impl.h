@@ -18,7 +18,10 @@
   X(impactfit__stepper_cannon)             \
   X(impactfit__stepper_rapier)             \
   X(impactfit__stepper_physx)              \
-  X(impactfit__stepper_havok)
+  X(impactfit__stepper_havok)              \
+  X(impactfit__stepper_jolt)               \
+  X(impactfit__stepper_jolt64)             \
+  X(impactfit__stepper_dart)
 
 #define X(sym) extern const impactfit_stepper_type sym;
 IMPACTFIT__ENGINE_STEPPERS(X)

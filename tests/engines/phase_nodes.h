@@ -40,8 +40,8 @@ static inline int pn_make(const impactfit_stepper *st, double v, int sub, pn_nod
     sp = s;
   }
   out->pieces = n + 1;
-  out->phi = malloc(sizeof(double) * (size_t)(8 * sub * (n + 1)));
-  out->w = malloc(sizeof(double) * (size_t)(8 * sub * (n + 1)));
+  out->phi = (double *)malloc(sizeof(double) * (size_t)(8 * sub * (n + 1)));
+  out->w = (double *)malloc(sizeof(double) * (size_t)(8 * sub * (n + 1)));
   if (!out->phi || !out->w)
     return 1;
   double a = 0.0;
