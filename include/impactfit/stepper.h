@@ -50,6 +50,7 @@
 #define IMPACTFIT_STEPPER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "impactfit/common.h"
 #include "impactfit/impact.h"
@@ -145,7 +146,7 @@ typedef struct impactfit_step_impact {
   double rho_max;          /* the largest spectral radius of the linearised map in contact (0: unknown) */
   long steps;              /* steps from the first one that acted to the end */
   long contact_steps;      /* steps with a contact */
-  unsigned long signature; /* a hash of the sequence of (contact, branch) of the steps whose impulse changed
+  uint64_t signature;      /* a hash of the sequence of (contact, branch) of the steps whose impulse changed
                               the speed by more than 1e-12 v (the steps that can change e) */
 } impactfit_step_impact;
 
