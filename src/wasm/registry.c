@@ -56,6 +56,8 @@ static void engine_entry(wasm_json *j, size_t i, const impactfit_engine_model *m
   wasm_json_str(j, "code", md->code);
   wasm_json_str(j, "model", md->model);
   wasm_json_str(j, "versions", md->versions);
+  wasm_json_int(j, "version_min", md->version_min); /* a·10⁶ + b·10³ + c; 0: open */
+  wasm_json_int(j, "version_max", md->version_max);
   wasm_json_str(j, "param", md->param);
   wasm_json_str(j, "param_unit", md->param_unit);
   wasm_json_str(j, "param_input", md->param_input);
