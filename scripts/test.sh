@@ -127,7 +127,13 @@ ctest_stage() { # ctest_stage CTEST-OPTIONS...: runs ctest in build-test/ (--dry
   fi
 }
 
-s_deps() { run bash scripts/deps.sh build test python octave dem engines fuzz valgrind; }
+# wasm, web: Emscripten and the WebAssembly dependencies (scripts/wasm.sh deps: GSL, NLopt, xxHash from
+# Debian's sources, built once per machine into ~/.cache/impactfit-wasm, about 6 CPU minutes; nothing
+# to do once cached), playwright-core for the browser test (label web)
+s_deps() {
+  run bash scripts/deps.sh build test python octave dem engines fuzz valgrind wasm web
+  run bash scripts/wasm.sh deps
+}
 # Ninja (deps: ninja-build): 44 s of wall and 87 s of CPU for this build on the 2-core machine, make 59 s
 # and 112 s (its recursive Makefiles); a build-test/ of another generator cannot be reconfigured: removed
 s_build() {
