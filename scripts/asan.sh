@@ -31,7 +31,7 @@
 #     label web: the WebAssembly module (its own Emscripten build of the same sources) and the page.
 #   The engines' test programs and the benchmarks are not built (IMPACTFIT_ENGINE_TESTS,
 #   IMPACTFIT_BENCH off).
-#   scripts/asan.sh -LE 'install|dem-codes|mbd-engines|load' runs every other test (the whole suite).
+#   scripts/asan.sh -LE 'install|dem-codes|mbd-engines|load|web' runs every other test (the whole suite).
 set -eu
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh build test fuzz

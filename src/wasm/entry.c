@@ -25,9 +25,9 @@ typedef struct command {
 
 /* the commands the module carries (src/wasm/CMakeLists.txt links these) */
 static const command commands[] = {
-    {"copt", impactfit_cmd_copt},         {"zhang-alpha", impactfit_cmd_zhang_alpha},
-    {"hc-eps", impactfit_cmd_hc_eps},     {"simulate", impactfit_cmd_simulate},
-    {"dem", impactfit_cmd_dem},           {"engine", impactfit_cmd_engine},
+    {"copt", impactfit_cmd_copt},     {"zhang-alpha", impactfit_cmd_zhang_alpha},
+    {"hc-eps", impactfit_cmd_hc_eps}, {"simulate", impactfit_cmd_simulate},
+    {"dem", impactfit_cmd_dem},       {"engine", impactfit_cmd_engine},
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0], MAX_WORDS = 256 };
 

@@ -30,11 +30,11 @@ typedef struct wasm_json {
   size_t size;
   int first; /* no comma before the next member or element */
 } wasm_json;
-int wasm_json_open(wasm_json *j);      /* 0, or -1 when out of memory */
-char *wasm_json_close(wasm_json *j);   /* the text (malloc'd), NULL when out of memory */
-void wasm_json_key(wasm_json *j, const char *key); /* "key": (a comma before it when needed) */
-void wasm_json_begin(wasm_json *j, char bracket);  /* '{' or '[' (after a key or as an element) */
-void wasm_json_end(wasm_json *j, char bracket);    /* '}' or ']' */
+int wasm_json_open(wasm_json *j);                                 /* 0, or -1 when out of memory */
+char *wasm_json_close(wasm_json *j);                              /* the text (malloc'd), NULL when out of memory */
+void wasm_json_key(wasm_json *j, const char *key);                /* "key": (a comma before it when needed) */
+void wasm_json_begin(wasm_json *j, char bracket);                 /* '{' or '[' (after a key or as an element) */
+void wasm_json_end(wasm_json *j, char bracket);                   /* '}' or ']' */
 void wasm_json_str(wasm_json *j, const char *key, const char *v); /* key NULL: an array element */
 void wasm_json_num(wasm_json *j, const char *key, double v);      /* shortest text; null if not finite */
 void wasm_json_int(wasm_json *j, const char *key, long v);

@@ -63,6 +63,8 @@ SKIP = [
     ("docs/EMBEDDING.md", r"^cc |^c\+\+ ", "main.c / main.cpp stand for the user's program (the ctest "
                                              "install_consumer builds such programs with pkg-config)"),
     ("docs/HARDENING.md", r"^bash scripts/fuzz\.sh", "fuzzing runs for minutes (clang, its own build)"),
+    ("docs/WEB.md", r"^bash scripts/deps\.sh", "installs system packages (the test command's deps stage does)"),
+    ("docs/WEB.md", r"^bash scripts/wasm\.sh", "the WebAssembly build (minutes; the ctest web_module runs it)"),
     ("docs/HPC.md", r"big\.ini", "big.ini stands for the user's own sweep file"),
     ("docs/HUNT_CROSSLEY.md", r"^impactfit reproduce --topic ramaswamy --out", "a full topic (the main job's work); "
                                                                               "the ctest cli_reproduce runs it"),
