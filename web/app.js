@@ -66,6 +66,7 @@
   const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
   const num = (x) => (x === null || x === undefined ? "—" : typeof x === "number" ? String(x) : esc(x));
   const val = (id) => $(id).value.trim();
+  const pow = (x, p) => (p === 0 ? "" : p === 1 ? x + " " : `${x}<sup>${p}</sup> `);
   const quote = (w) => (/^[A-Za-z0-9_.,:/+=-]+$/.test(w) ? w : "'" + w.replace(/'/g, "'\\''") + "'");
   const cliLine = (words) => "impactfit " + words.filter((w) => w !== "--json").map(quote).join(" ");
   const table = (rows) =>
@@ -186,7 +187,7 @@
         table([
           ["α", `<b>${num(a.alpha)}</b>`, "alpha"],
           ["λ* (scaled)", num(a.lambda_star), "lambda_star"],
-          a.lambda !== undefined ? ["λ", `<b>${num(a.lambda)}</b> N·s/m<sup>${esc(val("zhang-m"))}+1</sup>`, "lambda"] : null,
+          a.lambda !== undefined ? ["λ", `<b>${num(a.lambda)}</b> N·s/m<sup>${Number(val("zhang-m")) + 1}</sup>`, "lambda"] : null,
           ["e of one impact with it", num(a.e_out), "e_out"],
           ["ζ (scaled damping)", num(a.zeta), "zeta"],
           ["contact ends", a.transition === "C" ? "C: where the force falls to zero" : "A: at δ = 0", "transition"],
@@ -240,7 +241,9 @@
     sel.innerHTML = items.map(([v, t]) => `<option value="${esc(v)}">${esc(t)}</option>`).join("");
     if (keep && items.some(([v]) => v === old)) sel.value = old;
   };
-  const codesOf = (kind) => REG.codes.filter((c) => c.kind.split("+").includes(kind));
+  // the codes of a kind, those of that kind alone first (Chrono, in both, after the others)
+  const codesOf = (kind) =>
+    REG.codes.filter((c) => c.kind === kind).concat(REG.codes.filter((c) => c.kind !== kind && c.kind.split("+").includes(kind)));
 
   // DEM
   let demEntry = null;
@@ -317,7 +320,7 @@
         table([
           ["type " + esc(shown), `<b>${num(a.value)}</b>`, "value"],
           ["e it gives", `${num(a.e_range[0])} to ${num(a.e_range[1])}`, "e_range"],
-          ["force", `F = K δ<sup>${a.n}</sup> + C δ<sup>${a.m}</sup> δ', K = ${num(a.K)}, C = ${num(a.C)}`, "C"],
+          ["force", `F = K ${pow("δ", a.n)} + C ${pow("δ", a.m)}δ', K = ${num(a.K)}, C = ${num(a.C)}`, "C"],
           ["effective radius, mass", `${num(a.R)} m, ${num(a.M)} kg`, "M"],
           ["contact ends", a.end === "C" ? "C: the force is clamped at zero" : "A: at δ = 0 (tensile force near the end)", "end"],
         ]) +

@@ -144,6 +144,8 @@ async function main() {
   await compute("zhang");
   await compareKeys("zhang", ["zhang-alpha", "--n", "1.5", "--m", "0.25", "--e", "0.4", "--transition", "A", "--k", "1e8", "--mass", "0.05", "--v", "2"],
     ["alpha", "lambda_star", "lambda", "e_out"], "zhang-alpha m 0.25 A");
+  await page.waitForSelector("#ans-zhang figure", { timeout: 60000 });
+  await page.screenshot({ path: path.join(shotdir, "zhang-1280.png") });
   // ---- Hunt-Crossley
   await tab("hc");
   await fill("hc-e", "0.35");
@@ -177,6 +179,8 @@ async function main() {
   await compute("dem");
   await compareKeys("dem", ["dem", "--code", "yade", "--version", "2023.02a", "--model", "viscel", "--damping", "en", "--tc", "1e-4", "--wall",
     "--r1", "0.005", "--m1", "0.001309", "--e", "0.5", "--v", "1"], ["value", "e_naive"], "dem yade viscel en wall");
+  await page.waitForSelector("#ans-dem figure", { timeout: 60000 });
+  await page.screenshot({ path: path.join(shotdir, "dem-1280.png"), fullPage: true });
 
   // ---- engines: MuJoCo's default (the pictures to the end), ODE spring-damper, a bad setting
   await tab("engine");

@@ -83,6 +83,7 @@ function requests(registry) {
     for (const integ of m.integrators.split(",").filter((i) => !slow(m, i)))
       add(base.concat(["--integrator", integ, "--e", "0.5"]).concat(BODY), "engine " + m.code);
     add(base.concat(["--e", "0.2", "--v", "1", "--mass", "0.001309", "--m2", "0.002", "--r2", "0.01"]), "engine " + m.code);
+    add(base.concat(BODY), "engine " + m.code); // forward: what the settings as they are give (or the message)
   }
   // bad input: the CLI's message and exit status
   const bad = [
