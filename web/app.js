@@ -315,11 +315,11 @@
         (a.reachable ? pasteBox(a.input, "dem-paste") : `<p class="error">${esc(a.note)}</p>`) +
         (a.e_naive !== null && a.e_naive !== undefined
           ? `<p class="naive">Typing e = ${num(a.e_asked)} as it is gives <b data-key="e_naive">${num(a.e_naive)}</b>` +
-            (a.speed_dependent ? ` (${num(a.e_naive_range[0])} to ${num(a.e_naive_range[1])} over the speeds)` : "") + ".</p>"
+            (a.speed_dependent && a.e_naive_range ? ` (${num(a.e_naive_range[0])} to ${num(a.e_naive_range[1])} over the speeds)` : "") + ".</p>"
           : "") +
         table([
           ["type " + esc(shown), `<b>${num(a.value)}</b>`, "value"],
-          ["e it gives", `${num(a.e_range[0])} to ${num(a.e_range[1])}`, "e_range"],
+          ["e it gives", a.e_range ? `${num(a.e_range[0])} to ${num(a.e_range[1])}` : "—", "e_range"],
           ["force", `F = K ${pow("δ", a.n)} + C ${pow("δ", a.m)}δ', K = ${num(a.K)}, C = ${num(a.C)}`, "C"],
           ["effective radius, mass", `${num(a.R)} m, ${num(a.M)} kg`, "M"],
           ["contact ends", a.end === "C" ? "C: the force is clamped at zero" : "A: at δ = 0 (tensile force near the end)", "end"],
@@ -418,10 +418,10 @@
       const inverse = a.e_asked !== null;
       out.innerHTML =
         `<h3>${inverse ? "Paste into" : "Your settings in"} ${esc(a.code)} ${esc(a.version)}, ${esc(a.model)}${a.run_here ? "" : " <span class=note>(formula only: not run here)</span>"}</h3>` +
-        (a.reachable || !inverse ? pasteBox(a.input, "engine-paste") : `<p class="error" data-key="unreachable">no ${esc(a.param)} gives e = ${num(a.e_asked)} here: the reachable means are ${num(a.e_reach_range[0])} to ${num(a.e_reach_range[1])}</p>`) +
+        (a.reachable || !inverse ? pasteBox(a.input, "engine-paste") : `<p class="error" data-key="unreachable">no ${esc(a.param)} gives e = ${num(a.e_asked)} here${a.e_reach_range ? `: the reachable means are ${num(a.e_reach_range[0])} to ${num(a.e_reach_range[1])}` : ""}</p>`) +
         (inverse && a.naive_value !== null
           ? `<p class="naive">The usual input, ${esc(a.param)} = ${num(a.naive_value)} (${esc(a.naive)}), gives <b data-key="e_naive">${num(a.e_naive)}</b>` +
-            (adaptive ? "" : ` (one impact: ${num(a.e_naive_range[0])} to ${num(a.e_naive_range[1])})`) + ".</p>"
+            (adaptive || !a.e_naive_range ? "" : ` (one impact: ${num(a.e_naive_range[0])} to ${num(a.e_naive_range[1])})`) + ".</p>"
           : "") +
         table([
           [esc(a.param), `<b>${num(a.value)}</b>`, "value"],
@@ -445,7 +445,7 @@
       };
       const c = await run("curve", q, "e over the phase");
       if (c.ok) {
-        const hl = [{ y: a.e_mean, label: "mean " + a.e_mean.toFixed(4), color: "#c0392b" }];
+        const hl = a.e_mean === null ? [] : [{ y: a.e_mean, label: "mean " + a.e_mean.toFixed(4), color: "#c0392b" }];
         if (inverse) hl.push({ y: a.e_asked, label: "asked", color: "#27ae60" });
         figs.appendChild(figure(impactfitPlot({ title: "e over the phase of the first contact step", xlabel: "phase φ", ylabel: "e",
           series: [{ x: c.phi, y: c.e, color: "#1f5fbf" }], hlines: hl }),

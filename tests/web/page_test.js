@@ -205,6 +205,21 @@ async function main() {
   await compute("engine");
   await compareKeys("engine", ["engine", "--code", "ode", "--version", "0.16.2", "--model", "spring-damper", "--integrator", "step", "--dt", "1e-4",
     "--kp", "1000", "--v", "1", "--mass", "0.001309", "--radius", "0.005", "--e", "0.5"], ["value", "e_mean"], "engine ode spring-damper");
+  // an e out of reach: the page says so with the CLI's range
+  await page.selectOption("#engine-model", "erp-cfm");
+  await page.waitForSelector('#engine-settings input[data-setting="cfm"]');
+  await page.fill('#engine-settings input[data-setting="cfm"]', "1e-5");
+  await fill("engine-dt", "1e-3");
+  await compute("engine");
+  {
+    const c = cliAnswer(["engine", "--code", "ode", "--version", "0.16.2", "--model", "erp-cfm", "--integrator", "step", "--dt", "1e-3",
+      "--cfm", "1e-5", "--v", "1", "--mass", "0.001309", "--radius", "0.005", "--e", "0.5"]);
+    const txt = await cell("engine", "unreachable");
+    check(c.json && c.json.reachable === 0 && txt !== null, `engine ode erp-cfm cfm 1e-5: out of reach on the page too: "${txt}"`);
+  }
+  await page.selectOption("#engine-model", "spring-damper");
+  await page.waitForSelector('#engine-settings input[data-setting="kp"]');
+  await fill("engine-dt", "1e-4");
   await page.fill('#engine-settings input[data-setting="kp"]', "-5");
   await compute("engine");
   {
