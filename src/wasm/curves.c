@@ -81,14 +81,19 @@ static int law_loop(const impactfit_stepper *st, double v, loop *L, impactfit_er
   fine.type = impactfit_stepper_rk4;
   fine.dt = 1e-6;
   int rc = 0;
-  for (int tries = 0; tries < 8; tries++) {
-    if ((rc = step_loop(&fine, v, 0.5, L, err)))
+  for (int tries = 0; tries < 12; tries++) {
+    rc = step_loop(&fine, v, 0.5, L, err);
+    if (rc == IMPACTFIT_ENOSEP) { /* a contact longer than the steps allowed: a longer step */
+      fine.dt *= 100.0;
+      continue;
+    }
+    if (rc)
       return rc;
     if (L->contact_steps >= 200 && L->contact_steps <= 2000)
       break;
     fine.dt *= (double)(L->contact_steps > 0 ? L->contact_steps : 1) / 400.0;
   }
-  return 0;
+  return rc;
 }
 
 static void array(wasm_json *j, const char *key, const double *v, size_t n) {
@@ -116,7 +121,7 @@ EMSCRIPTEN_KEEPALIVE char *impactfit_wasm_engine_curve(const char *words) {
     phi_loop = 0.5;
   if (!(phi_loop > 0.0 && phi_loop <= 1.0))
     return wasm_json_error(IMPACTFIT_EINVAL, "phi: the phase must lie in (0, 1]");
-  int adaptive = st.type->adaptive != 0;
+  int adaptive = impactfit__wasm_stepper_continuous(&st);
   double *phi = malloc(sizeof *phi * phases), *e = malloc(sizeof *e * phases);
   loop *L = malloc(sizeof *L);
   char *out = NULL;

@@ -266,3 +266,7 @@ int impactfit__wasm_engine_stepper(const char *words, impactfit_stepper *st, dou
   free(copy);
   return rc;
 }
+
+/* 1 when the stepper takes no fixed steps (the law integrated exactly: an adaptive integrator). Today a
+ * type with `adaptive` set; with codes.h a NULL type. */
+int impactfit__wasm_stepper_continuous(const impactfit_stepper *st) { return st->type->adaptive != 0; }

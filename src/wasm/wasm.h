@@ -20,6 +20,9 @@ char *impactfit_wasm_lookup(const char *words);
  * integrator, dt, v, mass, radius, m2, r2, value, and set=NAME=V1,V2,... per setting), the request's
  * speed in *v. Returns 0 or EINVAL with the registry's message. */
 int impactfit__wasm_engine_stepper(const char *words, impactfit_stepper *st, double *v, impactfit_error *err);
+/* 1 when st takes no fixed steps (an adaptive integrator: the law integrated exactly); the stepper's
+ * representation of that is the registry's to say (registry.c) */
+int impactfit__wasm_stepper_continuous(const impactfit_stepper *st);
 /* curves.c */
 char *impactfit_wasm_engine_curve(const char *words);
 

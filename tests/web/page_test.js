@@ -256,6 +256,6 @@ async function main() {
 }
 
 main().catch((e) => {
-  console.error(e);
+  console.error(String((e && e.stack) || e).slice(0, 2000));
   process.exit(1);
 });

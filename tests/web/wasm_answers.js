@@ -121,6 +121,36 @@ async function main() {
       for (const d of diffs) console.log("  " + d);
     }
   }
+  // the pictures' numbers (api.curve): e over 200 phases of the stepper each engine entry's answer runs,
+  // built from the request's fields by src/wasm/registry.c, must be the function the CLI's statistics
+  // describe: within its [e_min, e_max] (1 % of the range, for sampling between the CLI's nodes), its
+  // midpoint mean within 5 % of the range of e_mean, and for an adaptive integrator e_mean itself
+  let curves = 0;
+  for (let i = 0; i < list.length; i++) {
+    const q = list[i];
+    if (!q.what.startsWith("engine") || !q.words.includes("--e") || q.words.includes("--m2") || native[i].status !== 0) continue;
+    const a = JSON.parse(native[i].out[0]);
+    if (a.value === null || !a.stable) continue;
+    const w = q.words, at = (k) => (w.indexOf(k) >= 0 ? w[w.indexOf(k) + 1] : "");
+    const settings = [];
+    for (let k = 0; k < w.length; k++)
+      if (/^--/.test(w[k]) && !["--code", "--version", "--model", "--integrator", "--dt", "--e", "--v", "--mass", "--json"].includes(w[k]))
+        settings.push(w[k].slice(2) + "=" + w[k + 1]);
+    const c = api.curve({ code: a.code, version: a.version, model: a.model, integrator: a.integrator, dt: a.dt === null ? "" : String(a.dt),
+      v: at("--v"), mass: at("--mass"), value: String(a.value), settings });
+    curves++;
+    const span = a.e_max - a.e_min, mean = c.ok ? c.e.reduce((x, y) => x + y, 0) / c.e.length : NaN;
+    const bad = !c.ok ? c.error
+      : c.adaptive ? (c.e.every((x) => x === a.e_mean) ? "" : "an adaptive integrator's e(phi) is not e_mean")
+      : Math.min(...c.e) < a.e_min - 0.01 * span - 1e-12 || Math.max(...c.e) > a.e_max + 0.01 * span + 1e-12 ? `e(phi) in ${Math.min(...c.e)}..${Math.max(...c.e)}, the CLI's ${a.e_min}..${a.e_max}`
+      : Math.abs(mean - a.e_mean) > 0.05 * span + 1e-12 ? `the midpoint mean ${mean}, the CLI's e_mean ${a.e_mean}`
+      : !(c.loop.x.length > 0) ? "no force loop" : "";
+    if (bad) {
+      failed++;
+      console.log(`FAIL curve of ${a.code} '${a.model}' ${a.integrator}: ${bad}`);
+    }
+  }
+  console.log(`  ${curves} engine answers' pictures (e over the phase, the force loop) match the CLI's statistics`);
   const tWasm = Date.now() - t2;
   // every registry entry answered at least once
   const byEntry = (m, kind) => list.some((q) => q.what === kind + " " + m.code && q.words.includes(m.model));
@@ -145,6 +175,6 @@ async function main() {
 }
 
 main().catch((e) => {
-  console.error(e);
+  console.error(String((e && e.stack) || e).slice(0, 2000));
   process.exit(1);
 });
