@@ -38,6 +38,8 @@
     worker = { postMessage: (m) => setTimeout(() => fake.onmessage({ data: m }), 0) };
   };
   try {
+    // index.html?inpage: the page's own thread, as where a browser refuses the worker (tests/web/page_test.js)
+    if (/[?&]inpage\b/.test(location.search)) throw new Error("inpage");
     const src =
       "var impactfitCoreSource = " + impactfitCoreSource.toString() + ";\n" +
       "var impactfitApi = " + impactfitApi.toString() + ";\n" +

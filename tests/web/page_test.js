@@ -247,6 +247,12 @@ async function main() {
   await page.screenshot({ path: path.join(shotdir, "copt-420.png"), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.screenshot({ path: path.join(shotdir, "copt-1280.png") });
+  // where a browser refuses the worker: the same answers on the page's own thread
+  await page.goto(url + "?inpage");
+  await page.waitForFunction(() => document.body.dataset.ready === "1", null, { timeout: 60000 });
+  check(/on the page/.test(await page.textContent("#status")), "index.html?inpage: the module runs on the page itself");
+  await compute("copt");
+  await compareKeys("copt", ["copt", "--n", "1.5", "--e", "0.7", "--k", "1e8", "--mass", "0.05", "--v", "2"], ["c_opt", "e_out"], "copt on the page's thread");
   check(consoleErrors.length === 0, `no error in the browser's console${consoleErrors.length ? ": " + consoleErrors.join(" | ") : ""}`);
   await ctx.close();
   fs.rmSync(profile, { recursive: true, force: true });
