@@ -37,24 +37,26 @@ fi
 jobs=$(nproc)
 emver=$(emcc --version 2>/dev/null | sed -n '1s/.* \([0-9][0-9.]*\) .*/\1/p')
 cache=${IMPACTFIT_WASM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/impactfit-wasm}
-# the recipe's own version: bump it when a build line below changes, so that caches are rebuilt
-recipe=1
-# source package, the binary package whose version the native build links
-deps="gsl:libgsl-dev nlopt:libnlopt-dev xxhash:libxxhash-dev"
+# source package, the binary package whose version the native build links, and the recipe's version
+# (bump it when that package's build lines below change: its cache is rebuilt)
+deps="gsl:libgsl-dev:1 nlopt:libnlopt-dev:2 xxhash:libxxhash-dev:1"
 
 version_of() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || true; }
-prefix_of() { # prefix_of SRC BIN: the cache folder of that source package's version
+prefix_of() { # prefix_of SRC BIN RECIPE: the cache folder of that source package's version
   local v
   v=$(version_of "$2")
   [ -n "$v" ] || {
     echo "scripts/wasm.sh: error: $2 is not installed (bash scripts/deps.sh build)" >&2
     exit 2
   }
-  echo "$cache/$1-$v-emscripten-$emver-r$recipe"
+  echo "$cache/$1-$v-emscripten-$emver-r$3"
 }
 
 if [ "$what" = check-deps ]; then
-  for d in $deps; do [ -f "$(prefix_of "${d%%:*}" "${d#*:}")/.done" ] || exit 1; done
+  for d in $deps; do
+    IFS=: read -r src bin rec <<<"$d"
+    [ -f "$(prefix_of "$src" "$bin" "$rec")/.done" ] || exit 1
+  done
   exit 0
 fi
 
@@ -80,11 +82,11 @@ ensure_deb_src() {
   as_root apt-get update -qq
 }
 
-# build_one SRC BIN: unpacks Debian's source of the installed version and builds it into the cache
+# build_one SRC BIN RECIPE: unpacks Debian's source of the installed version and builds it into the cache
 build_one() {
-  local src=$1 bin=$2 v pre work t0
+  local src=$1 bin=$2 recipe=$3 v pre work t0
   v=$(version_of "$bin")
-  pre=$(prefix_of "$src" "$bin")
+  pre=$(prefix_of "$src" "$bin" "$recipe")
   [ -f "$pre/.done" ] && return 0
   ensure_deb_src
   t0=$(date +%s)
@@ -106,8 +108,10 @@ build_one() {
   dir=$(find "$work" -mindepth 1 -maxdepth 1 -type d | head -1)
   rm -rf "$pre.tmp"
   mkdir -p "$pre.tmp/include" "$pre.tmp/lib"
-  # the native build's floating-point contract: no contraction into fused multiply-adds
-  local cflags="-O2 -ffp-contract=off"
+  # the native build's floating-point contract: no contraction into fused multiply-adds; the source
+  # folder's path (in the cache) left out of __FILE__ (NLopt's assertions), so that the module does not
+  # depend on where the cache is
+  local cflags="-O2 -ffp-contract=off -ffile-prefix-map=$dir=$(basename "$dir")"
   case $src in
   gsl)
     # the library only: Debian's source has no manual (doc/ leaves SUBDIRS); configure once per build folder
@@ -143,12 +147,18 @@ build_one() {
   cat "$pre/.done"
 }
 
-for d in $deps; do build_one "${d%%:*}" "${d#*:}"; done
+for d in $deps; do
+  IFS=: read -r src bin rec <<<"$d"
+  build_one "$src" "$bin" "$rec"
+done
 [ "$what" = deps ] && exit 0
 
 # the module: build-wasm/ (cmake/wasm-toolchain.cmake: Emscripten's toolchain; the cached prefixes)
 prefixes=""
-for d in $deps; do prefixes="$prefixes;$(prefix_of "${d%%:*}" "${d#*:}")"; done
+for d in $deps; do
+  IFS=: read -r src bin rec <<<"$d"
+  prefixes="$prefixes;$(prefix_of "$src" "$bin" "$rec")"
+done
 b=${IMPACTFIT_WASM_BUILD:-build-wasm}
 cmake -G Ninja -S . -B "$b" -DCMAKE_TOOLCHAIN_FILE="$top/cmake/wasm-toolchain.cmake" -DCMAKE_BUILD_TYPE=Release \
   -DIMPACTFIT_WERROR=ON -DIMPACTFIT_WASM_PREFIXES="${prefixes#;}" >/dev/null
