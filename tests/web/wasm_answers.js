@@ -152,6 +152,16 @@ async function main() {
   }
   console.log(`  ${curves} engine answers' pictures (e over the phase, the force loop) match the CLI's statistics`);
   const tWasm = Date.now() - t2;
+  // the module's registry is the native program's: as many entries, the same codes, models and versions
+  for (const kind of ["dem", "engine"]) {
+    const n = await runNative(cli, [kind, "--list", "--json"]);
+    const nat = n.out.map((l) => JSON.parse(l)).map((m) => `${m.code}|${m.model}|${m.damping || ""}|${m.versions}`);
+    const mod = reg[kind].map((m) => `${m.code}|${m.model}|${m.damping || ""}|${m.versions}`);
+    if (nat.join("\n") !== mod.join("\n")) {
+      failed++;
+      console.log(`FAIL: the module lists ${mod.length} ${kind} entries, the native program ${nat.length} (or others)`);
+    }
+  }
   // every registry entry answered at least once
   const byEntry = (m, kind) => list.some((q) => q.what === kind + " " + m.code && q.words.includes(m.model));
   const missing = reg.dem.filter((m) => !byEntry(m, "dem")).length + reg.engine.filter((m) => !byEntry(m, "engine")).length;
