@@ -5,11 +5,11 @@
 # not at all), so that `impactfit` is on the PATH, and reproduces every topic at full size
 # (impactfit reproduce, which also runs the installed DEM codes: LAMMPS, LIGGGHTS, YADE):
 # reports/REPORT.md and the same as a page reports/index.html, with its figures, claims.json and
-# timings.txt.
+# timings.txt; then the page's module web/impactfit-core.js (scripts/wasm.sh update).
 # Extra arguments go to `impactfit reproduce` (e.g. --quick, --topic NAME, --out DIR).
 set -eu
 cd "$(dirname "$0")/.."
-bash scripts/deps.sh build main python octave dem engines
+bash scripts/deps.sh build main python octave dem engines wasm
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)"
 # ./impactfit is the program (build/src/cli/impactfit), as the README's commands type it from here
@@ -37,4 +37,7 @@ where() {
 }
 where
 build/src/cli/impactfit reproduce --src . --out reports "$@"
+# the page's WebAssembly module (web/impactfit-core.js, docs/WEB.md), rebuilt from this source (its
+# dependencies built once per machine from Debian's sources and cached)
+bash scripts/wasm.sh update
 where

@@ -128,7 +128,12 @@ ctest_stage() { # ctest_stage CTEST-OPTIONS...: runs ctest in build-test/ (--dry
   fi
 }
 
-s_deps() { run bash scripts/deps.sh build test python octave dem engines npm-engines fuzz valgrind slurm; }
+# wasm, web: Emscripten and playwright-core for the browser test (label web). The WebAssembly dependencies
+# (scripts/wasm.sh deps: GSL, NLopt, xxHash from Debian's sources, about 5 CPU minutes once per machine)
+# are the main job's to build: where they are not cached, web_module tests the committed module instead
+# (and web_committed, which compares it with a fresh build, says SKIP), so the test command stays in its
+# budget on a fresh machine
+s_deps() { run bash scripts/deps.sh build test python octave dem engines npm-engines fuzz valgrind slurm wasm web; }
 # Ninja (deps: ninja-build): 44 s of wall and 87 s of CPU for this build on the 2-core machine, make 59 s
 # and 112 s (its recursive Makefiles); a build-test/ of another generator cannot be reconfigured: removed
 s_build() {

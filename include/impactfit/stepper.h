@@ -50,6 +50,7 @@
 #define IMPACTFIT_STEPPER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "impactfit/common.h"
 #include "impactfit/impact.h"
@@ -154,15 +155,15 @@ IMPACTFIT_EXPORT int impactfit_stepper_check(const impactfit_stepper *st, impact
 
 /* One impact at phase φ. */
 typedef struct impactfit_step_impact {
-  double e;                /* −u/v after the impact */
-  double phi;              /* the phase */
-  double x_first;          /* the penetration at the first step start with x > 0, m */
-  double f_max;            /* the largest force applied in a step, N */
-  double rho_max;          /* the largest spectral radius of the linearised map in contact (0: unknown) */
-  long steps;              /* steps from the first one that acted to the end */
-  long contact_steps;      /* steps with a contact */
-  unsigned long signature; /* a hash of the sequence of (contact, branch) of the steps whose impulse changed
-                              the speed by more than 1e-12 v (the steps that can change e) */
+  double e;           /* −u/v after the impact */
+  double phi;         /* the phase */
+  double x_first;     /* the penetration at the first step start with x > 0, m */
+  double f_max;       /* the largest force applied in a step, N */
+  double rho_max;     /* the largest spectral radius of the linearised map in contact (0: unknown) */
+  long steps;         /* steps from the first one that acted to the end */
+  long contact_steps; /* steps with a contact */
+  uint64_t signature; /* a hash of the sequence of (contact, branch) of the steps whose impulse changed
+                         the speed by more than 1e-12 v (the steps that can change e) */
 } impactfit_step_impact;
 
 /* Simulates one impact at speed v > 0 and phase φ ∈ (0, 1]. Returns 0, EINVAL, ENOSEP (no end within

@@ -360,7 +360,7 @@ static int impact_at(const impactfit_stepper *st, double v, double phi, int lean
   if (st->gravity != 0.0 && (rc0 = gravity_start_or_fail(st, v, phi, (int)J, reach, &s, err)))
     return rc0;
   int acting = 0, linear = !lean && st->type->needs_law && st->type->amplification;
-  unsigned long sig = 1469598103934665603UL;
+  uint64_t sig = UINT64_C(1469598103934665603); /* FNV-1a, 64 bits also where long has 32 */
   for (long k = 0; k < STEP_LIMIT; k++) {
     double x0 = s.x, u0 = s.u, mem0[4];
     memcpy(mem0, s.mem, sizeof mem0);
@@ -399,12 +399,12 @@ static int impact_at(const impactfit_stepper *st, double v, double phi, int lean
       if (fabs(s.f) > out->f_max)
         out->f_max = fabs(s.f);
       if (!tiny)
-        sig = (sig ^ (unsigned long)(s.contact != 0) ^ ((unsigned long)(unsigned)s.branch << 1)) * 1099511628211UL;
+        sig = (sig ^ (uint64_t)(s.contact != 0) ^ ((uint64_t)(unsigned)s.branch << 1)) * UINT64_C(1099511628211);
     }
     if (acting) {
       out->steps++;
       if (!tiny)
-        sig = (sig ^ 0x5bUL) * 1099511628211UL;
+        sig = (sig ^ UINT64_C(0x5b)) * UINT64_C(1099511628211);
       if (s.x <= 0.0 && s.u < 0.0 && s.f == 0.0) {
         out->e = -s.u / v;
         out->signature = sig;
@@ -424,7 +424,7 @@ static int impact_at(const impactfit_stepper *st, double v, double phi, int lean
         out->e = s.u < 0.0 ? -s.u / v : 0.0;
         /* one signature for every impact that ends at rest: e is 0 (to rounding) whatever steps led there, so
          * the phases between two such impacts hold no jump */
-        out->signature = 0x7eUL;
+        out->signature = UINT64_C(0x7e);
         return 0;
       }
     } else if (s.x > reach + 10.0 * vdt && s.u > 0.0) {
@@ -463,7 +463,7 @@ typedef struct {
   int status;
 } phase_ctx;
 
-static int eval(phase_ctx *c, double phi, double *e, unsigned long *sig) {
+static int eval(phase_ctx *c, double phi, double *e, uint64_t *sig) {
   impactfit_step_impact r;
   int s = impact_at(c->st, c->v, phi, c->lean, &r, c->err);
   if (s) {
@@ -530,7 +530,7 @@ typedef struct {
 /* A side of a bracket: the phase, the signature and e there (every e evaluated enters the extremes). */
 typedef struct {
   double phi, e;
-  unsigned long sig;
+  uint64_t sig;
 } side;
 
 /* The jumps of the signature between l and r, by bisection. A change of signature is a point where
@@ -635,7 +635,7 @@ static int phase_stats(const impactfit_stepper *st, double v, impactfit_step_sta
   }
   enum { NS = 66 };
   double phi[NS], e[NS];
-  unsigned long sig[NS];
+  uint64_t sig[NS];
   phi[0] = 0x1p-30;
   for (int i = 1; i < NS - 1; i++)
     phi[i] = (i - 0.5) / (NS - 2);

@@ -62,9 +62,12 @@ SKIP = [
     ("docs/ACCURACY.md", r"^scripts/reference_long\.sh", "4000 reference cases: hours"),
     ("docs/ACCURACY.md", r"^REF_ONLY=", "SEED stands for the seed a failure names"),
     ("docs/BENCHMARKS.md", r"^bash bench/", "benchmarks: minutes each, measured on an idle machine"),
+    ("docs/BENCHMARKS.md", r"^node bench/web_load\.js", "a benchmark: Chromium opens the page seven times"),
     ("docs/EMBEDDING.md", r"^cc |^c\+\+ ", "main.c / main.cpp stand for the user's program (the ctest "
                                              "install_consumer builds such programs with pkg-config)"),
     ("docs/HARDENING.md", r"^bash scripts/fuzz\.sh", "fuzzing runs for minutes (clang, its own build)"),
+    ("docs/WEB.md", r"^bash scripts/deps\.sh", "installs system packages (the test command's deps stage does)"),
+    ("docs/WEB.md", r"^bash scripts/wasm\.sh", "the WebAssembly build (minutes; the ctest web_module runs it)"),
     ("docs/HUNT_CROSSLEY.md", r"^impactfit reproduce --topic ramaswamy --out", "a full topic (the main job's work); "
                                                                               "the ctest cli_reproduce runs it"),
     ("docs/REPRODUCTION.md", r"^impactfit reproduce --topic (zhang|copt) --out", "a full topic, the main job's work "
