@@ -324,6 +324,7 @@ static int impact_at(const impactfit_stepper *st, double v, double phi, int lean
                              st->type->name);
     }
   }
+  out->steps = STEP_LIMIT; /* the mark of this end (phase_stats tells a sticking contact from a too small dt) */
   return IMPACTFIT__FAIL(err, IMPACTFIT_ENOSEP,
                          "stepper %s: no separation within %ld steps of %.6g s (the bodies stick at this step)",
                          st->type->name, STEP_LIMIT, st->dt);
@@ -353,11 +354,19 @@ typedef struct {
   impactfit_step_stats *S;
   impactfit_error *err;
   int status;
+  int until_unstable; /* stop at the first impact that shows the step unstable (STATS_STABILITY) */
 } phase_ctx;
+
+#define STOP_UNSTABLE 1 /* eval's status when it stopped there (not an error) */
+
+static int step_limit_verdict(const impactfit_stepper *st, double v, impactfit_error *err);
+static int continuous_impact(const impactfit_stepper *st, double v, impactfit_law_impact_result *r);
 
 static int eval(phase_ctx *c, double phi, double *e, unsigned long *sig) {
   impactfit_step_impact r;
   int s = impact_at(c->st, c->v, phi, c->lean, &r, c->err);
+  if (s == IMPACTFIT_ENOSEP && r.steps >= STEP_LIMIT)
+    s = step_limit_verdict(c->st, c->v, c->err);
   if (s) {
     c->status = s;
     return s;
@@ -379,6 +388,10 @@ static int eval(phase_ctx *c, double phi, double *e, unsigned long *sig) {
   *e = r.e;
   if (sig)
     *sig = r.signature;
+  if (c->until_unstable && (r.e > 1.0 || r.rho_max > 1.0 + 1e-9)) {
+    c->status = STOP_UNSTABLE;
+    return STOP_UNSTABLE;
+  }
   return 0;
 }
 
@@ -453,30 +466,52 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* The continuous-time e of the stepper's law (or of its `continuous` law); NaN when it has none or the
- * law's engine fails. */
-static double continuous_e(const impactfit_stepper *st, double v) {
+/* The continuous-time impact of the stepper's law (or of its `continuous` law): 0 with *r, or a status
+ * (EINVAL when it has none). */
+static int continuous_impact(const impactfit_stepper *st, double v, impactfit_law_impact_result *r) {
   impactfit_law law;
   const impactfit_transition *end = st->end ? st->end : impactfit_transition_C;
   if (st->type->needs_law)
     law = st->law;
   else if (!(st->type->continuous && st->type->continuous(st, &law, &end) == 0))
-    return NAN;
+    return IMPACTFIT_EINVAL;
   impactfit_law_impact_params lp = impactfit_law_impact_default_params();
   lp.law = law;
   lp.mass = st->mass;
   lp.v = v;
   lp.transition = end;
-  impactfit_law_impact_result r;
   impactfit_error e2;
-  return impactfit_law_impact_solve(NULL, &lp, &r, &e2) == 0 ? r.e_out : NAN;
+  return impactfit_law_impact_solve(NULL, &lp, r, &e2);
+}
+
+/* The continuous-time e (NaN when the stepper has none or the law's engine fails). */
+static double continuous_e(const impactfit_stepper *st, double v) {
+  impactfit_law_impact_result r;
+  return continuous_impact(st, v, &r) == 0 ? r.e_out : NAN;
+}
+
+/* An impact that ran into the step limit: the bodies stick (ENOSEP, as the message says), unless the
+ * continuous-time contact separates after more than a quarter of the limit's steps, so that the limit and not
+ * the contact ended it: then ENOCONV saying that dt is too small to be stepped through (not a NaN nor a false
+ * "stick"). */
+static int step_limit_verdict(const impactfit_stepper *st, double v, impactfit_error *err) {
+  impactfit_law_impact_result r;
+  if (continuous_impact(st, v, &r) != 0 || !(r.t_contact / st->dt > 0.25 * (double)STEP_LIMIT))
+    return IMPACTFIT_ENOSEP;
+  impactfit_error_clear(err);
+  return IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV,
+                         "stepper %s: dt = %.6g s is too small to step through: the contact lasts %.6g s in continuous "
+                         "time, %.3g steps, beyond the %ld steps one impact is followed for; as dt -> 0 e tends to the "
+                         "continuous-time e = %.10g (its error is of first order in dt/t_contact = %.2g)",
+                         st->type->name, st->dt, r.t_contact, r.t_contact / st->dt, STEP_LIMIT, r.e_out,
+                         st->dt / r.t_contact);
 }
 
 /* What phase_stats computes: everything; everything but the continuous-time e (the stability search);
  * the mean and extremes only, without the linearisation (the inverse's search: stable is then decided
  * by e ≤ 1 alone); or only the midpoint rule on QUICK_PHASES cells of φ, without the linearisation
  * (within about the largest jump/QUICK_PHASES of the exact mean: enough to bracket a root cheaply). */
-enum { STATS_FULL, STATS_NO_CONTINUOUS, STATS_SEARCH, STATS_QUICK };
+enum { STATS_FULL, STATS_NO_CONTINUOUS, STATS_SEARCH, STATS_QUICK, STATS_STABILITY };
 #ifndef QUICK_PHASES
 #define QUICK_PHASES 16
 #endif
@@ -507,6 +542,11 @@ static int phase_stats(const impactfit_stepper *st, double v, impactfit_step_sta
     out->steps_max = r.steps;
     return 0;
   }
+  /* a contact longer than a quarter of the step limit: refused at once (the law solve costs about one
+   * impact of 1e3 steps), not after the first impact ran into the limit */
+  impactfit_law_impact_result cr;
+  if (mode != STATS_QUICK && continuous_impact(st, v, &cr) == 0 && cr.t_contact / st->dt > 0.25 * (double)STEP_LIMIT)
+    return step_limit_verdict(st, v, err);
   int lean = mode == STATS_SEARCH || mode == STATS_QUICK;
   phase_ctx c = {.st = st, .v = v, .lean = lean, .S = out, .err = err};
   int known = !lean && st->type->needs_law && st->type->amplification;
@@ -530,9 +570,15 @@ static int phase_stats(const impactfit_stepper *st, double v, impactfit_step_sta
   for (int i = 1; i < NS - 1; i++)
     phi[i] = (i - 0.5) / (NS - 2);
   phi[NS - 1] = 1.0;
+  c.until_unstable = mode == STATS_STABILITY;
+  double e_end;
   for (int i = 0; i < NS; i++)
     if (eval(&c, phi[i], &e[i], &sig[i]))
-      return c.status;
+      return c.status == STOP_UNSTABLE ? 0 : c.status;
+  /* e just below φ = 1, for the extremes: the limit φ → 1⁻ may differ from e(1) (Bullet's ERP term erp2 φ v
+   * at a rebound: the supremum R + erp2 is approached there, while e(1) starts the next step's sequence) */
+  if (eval(&c, 1.0 - 0x1p-40, &e_end, NULL))
+    return c.status == STOP_UNSTABLE ? 0 : c.status;
   jumps *J = malloc(sizeof *J);
   if (!J)
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "stepper: out of memory");
@@ -540,8 +586,14 @@ static int phase_stats(const impactfit_stepper *st, double v, impactfit_step_sta
   for (int i = 0; i + 1 < NS; i++)
     if (find_jumps(&c, (side){phi[i], e[i], sig[i]}, (side){phi[i + 1], e[i + 1], sig[i + 1]}, 0, J)) {
       free(J);
-      return c.status;
+      return c.status == STOP_UNSTABLE ? 0 : c.status;
     }
+  if (mode == STATS_STABILITY) { /* no impact showed the step unstable: the mean is not needed */
+    free(J);
+    out->e_mean = NAN;
+    out->stable = (!known || out->rho_max <= 1.0 + 1e-9) && out->e_max <= 1.0;
+    return 0;
+  }
   qsort(J->at, (size_t)J->n, sizeof J->at[0], cmp_double);
   double mean = 0.0, a = 0.0;
   for (int k = 0; k <= J->n; k++) {
@@ -909,7 +961,7 @@ static int stable_at(const impactfit_stepper *st, double v, double dt, int *stab
   impactfit_stepper s = *st;
   s.dt = dt;
   impactfit_step_stats S;
-  int rc = phase_stats(&s, v, &S, STATS_NO_CONTINUOUS, err);
+  int rc = phase_stats(&s, v, &S, STATS_STABILITY, err);
   if (rc == IMPACTFIT_ENONFINITE || rc == IMPACTFIT_ENOSEP) {
     *stable = 0;
     return 0;
@@ -952,7 +1004,17 @@ int impactfit_step_max_stable_dt(const impactfit_stepper *st, double v, double *
   } else {
     hi = dt;
     lo = dt;
+    /* a step so small that the contact takes more than 1e4 of them is not searched (each stable probe there
+     * steps ~70 impacts through it): unstable at every step of practical size */
+    impactfit_law_impact_result cr;
+    double t_c = continuous_impact(st, v, &cr) == 0 ? cr.t_contact : NAN;
     for (int i = 0;; i++) {
+      if (isfinite(t_c) && t_c / (0.5 * lo) > 1e4) {
+        *dt_max = 0.0;
+        return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT,
+                               "stepper %s: unstable at every step down to %.3g s (%.3g steps per contact of %.3g s)",
+                               st->type->name, lo, t_c / lo, t_c);
+      }
       if (i >= 60) {
         *dt_max = 0.0;
         return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT, "stepper %s: unstable at every step down to %.3g s",
