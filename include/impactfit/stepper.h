@@ -165,6 +165,7 @@ typedef struct impactfit_step_stats {
   int pieces;              /* smooth pieces of e(φ) */
   long impacts;            /* impacts simulated */
   long steps_max;          /* the most steps one impact took */
+  long steps;              /* steps of every impact simulated (the work: tests/test_work.c bounds it) */
 } impactfit_step_stats;
 
 /* e(φ) over φ ∈ (0, 1] at speed v (see the header comment). Returns 0 or a status of
@@ -189,7 +190,7 @@ typedef int (*impactfit_step_build_fn)(const void *ctx, double value, impactfit_
  * of reach). A value where the bodies stick counts as e = 0 and one where the step blows up
  * (ENONFINITE) as e = +∞; a target that lies only across such a jump gives ENOCONV naming it. Returns 0
  * with *value and *stats (the phase statistics at *value, with the continuous-time e; stats->impacts
- * counts every impact the search simulated), or ENOROOT with the range of the exact means met in the
+ * and stats->steps count every impact and step the search simulated), or ENOROOT with the range of the exact means met in the
  * message (and in stats->e_min and e_max), or a status of the build or of the phase statistics. */
 IMPACTFIT_EXPORT int impactfit_step_solve_mean(impactfit_step_build_fn build, const void *ctx, double v, double e,
                                                double lo, double hi, double guess, double tol, double *value,
