@@ -11,9 +11,12 @@
 #include <string.h>
 #include <time.h>
 
+#include <gsl/gsl_integration.h>
+
 #include "impactfit/impactfit.h"
 #include "impactfit/engines.h"
 #include "impactfit/law.h"
+#include "impactfit/stepper.h"
 #include "testutil.h"
 
 static void one(const impactfit_engine_model *md, const char *integrator, double dt, int *answers, int *refused) {
@@ -27,7 +30,7 @@ static void one(const impactfit_engine_model *md, const char *integrator, double
   static const struct {
     const char *name;
     double v[2];
-  } required[] = {{"kp", {1e3}}, {"kd", {1.0}},           {"erp", {0.2}},
+  } required[] = {{"kp", {1e3}},   {"kd", {1.0}},          {"erp", {0.2}},
                   {"cfm", {1e-5}}, {"restitution", {0.5}}, {"solref", {-1000.0, -20.0}}};
   for (int i = 0; i < md->n_inputs; i++)
     if (isnan(md->inputs[i].def[0]) && rq.n_settings < IMPACTFIT_ENGINE_MAX_SETTINGS) {
@@ -100,8 +103,7 @@ static void issue_case(void) {
   rq.bodies.m1 = 0.001309;
   impactfit_engine_answer a;
   int st = impactfit_engine_solve(&rq, &a, &err);
-  CHECK(st == IMPACTFIT_ENOCONV && strstr(err.message, "too small to step through") &&
-            strstr(err.message, "0.1356967"),
+  CHECK(st == IMPACTFIT_ENOCONV && strstr(err.message, "too small to step through") && strstr(err.message, "0.1356967"),
         "mujoco dt 1e-8: status %d, '%s'", st, st ? err.message : "");
   /* forward at dt 2e-3 still answers; the inverse at 1e-8 is refused the same way */
   rq.e = 0.5;
@@ -140,7 +142,112 @@ static void bullet_sup(void) {
   CHECK(!a.stable, "flagged unstable (e > 1)");
 }
 
+/* Issue 39 item 5: the mean over the phase where e(φ) has a fractional power at a piece's end (Chrono's
+ * PlainCoulomb damping gn δ^(1/2) δ': the first contact step's force ∝ (φ v dt)^(1/2)). The references: the
+ * audit's quad-precision mean 0.3570647667333125, and GSL's qags (its extrapolation handles algebraic end
+ * singularities) on pieces whose ends are bisected here on the steps' signatures, not the statistics' quadrature.
+ * The mean was 0.3570647665335108 (2.0e-10 off) with Gauss-Legendre in φ. */
+typedef struct {
+  const impactfit_stepper *st;
+  double v;
+} qctx;
+
+static double e_at(double phi, void *p) {
+  const qctx *c = p;
+  impactfit_step_impact o;
+  impactfit_error err;
+  return impactfit_step_impact_at(c->st, c->v, phi, &o, &err) == 0 ? o.e : NAN;
+}
+
+static unsigned long sig_at(const qctx *c, double phi) {
+  impactfit_step_impact o;
+  impactfit_error err;
+  return impactfit_step_impact_at(c->st, c->v, phi, &o, &err) == 0 ? o.signature : 0;
+}
+
+/* pieces: where the step sequence (the signature) changes, bisected to 1e-15 here; qags on each */
+static double qags_mean(const impactfit_stepper *st, double v, double *abserr) {
+  qctx c = {st, v};
+  enum { NS = 2048 };
+  double br[NS + 2];
+  int nb = 0;
+  br[nb++] = 0.0;
+  double pphi = 0x1p-40;
+  unsigned long prev = sig_at(&c, pphi);
+  for (int i = 1; i <= NS; i++) {
+    double phi = (double)i / NS;
+    unsigned long sg = sig_at(&c, phi);
+    if (sg != prev) {
+      double lo = pphi, hi = phi;
+      while (hi - lo > 1e-15 * fmax(1.0, hi)) {
+        double m = 0.5 * (lo + hi);
+        if (sig_at(&c, m) == prev)
+          lo = m;
+        else
+          hi = m;
+      }
+      br[nb++] = 0.5 * (lo + hi);
+    }
+    prev = sg;
+    pphi = phi;
+  }
+  br[nb++] = 1.0;
+  gsl_integration_workspace *w = gsl_integration_workspace_alloc(2000);
+  gsl_function F = {e_at, &c};
+  double mean = 0.0;
+  *abserr = 0.0;
+  for (int i = 0; i + 1 < nb; i++) {
+    double r, ae;
+    gsl_integration_qags(&F, br[i], br[i + 1], 1e-15, 1e-13, 2000, w, &r, &ae);
+    mean += r;
+    *abserr += ae;
+  }
+  gsl_integration_workspace_free(w);
+  return mean;
+}
+
+static void chrono_mean(void) {
+  const impactfit_engine_model *md;
+  impactfit_error err;
+  CHECK(impactfit_engine_model_find("chrono", NULL, "PlainCoulomb kn/gn", &md, &err) == 0, "PlainCoulomb kn/gn");
+  impactfit_engine_request rq = impactfit_engine_default_request();
+  rq.model = md;
+  rq.v = 0.6689112501197397;
+  rq.bodies.plane = 0;
+  rq.bodies.m1 = 0.0022368269438602867;
+  rq.bodies.m2 = 0.009771015049488855;
+  rq.bodies.r1 = 0.005;
+  rq.bodies.r2 = 0.006;
+  rq.integrator = "euler-implicit-linearized";
+  rq.dt = 4.235275214500041e-05;
+  rq.n_settings = 1;
+  rq.settings[0] = (impactfit_engine_setting){.name = "kn", .count = 1, .values = {81557318.37817894}};
+  impactfit_stepper st;
+  impactfit_step_stats S;
+  CHECK(impactfit_engine_stepper(&rq, 5093.733184219927, &st, &err) == 0 &&
+            impactfit_step_phase_stats(&st, rq.v, &S, &err) == 0,
+        "PlainCoulomb stats");
+  double ae, q = qags_mean(&st, rq.v, &ae);
+  printf("test_engine_edges: PlainCoulomb mean %.16f, qags %.16f (+- %.1e), audit 0.3570647667333125\n", S.e_mean, q,
+         ae);
+  CHECK_ABS(S.e_mean, 0.3570647667333125, 1e-13, "PlainCoulomb: the audit's quad-precision mean");
+  CHECK_ABS(S.e_mean, q, 1e-13 + ae, "PlainCoulomb: qags");
+  /* Chrono's Hertz damping delta^(1/4) delta' at dt 1e-5 (0.436 the restitution; 1.309 g on a plane, 1 m/s) */
+  CHECK(impactfit_engine_model_find("chrono", NULL, "Hertz", &md, &err) == 0, "Hertz");
+  rq = impactfit_engine_default_request();
+  rq.model = md;
+  rq.v = 1.0;
+  rq.bodies.m1 = 0.001309;
+  rq.dt = 1e-5;
+  CHECK(impactfit_engine_stepper(&rq, 0.436, &st, &err) == 0 && impactfit_step_phase_stats(&st, 1.0, &S, &err) == 0,
+        "Hertz stats");
+  q = qags_mean(&st, 1.0, &ae);
+  printf("test_engine_edges: Chrono Hertz dt 1e-5 mean %.16f, qags %.16f (+- %.1e)\n", S.e_mean, q, ae);
+  CHECK_ABS(S.e_mean, q, 1e-13 + ae, "Chrono Hertz: qags");
+}
+
 int main(void) {
+  chrono_mean();
   bullet_sup();
   issue_case();
   every_model();
