@@ -24,10 +24,10 @@
 #define ZHANG_RHS 1365.0
 #define SIM_RHS 466.0
 /* phase statistics' steps at the value; the inverse's impacts and steps (measured: 11386, 1836, 12872; 2406288,
- * 4129, 2175721; 192562, 3001, 1049939; 576, 1792, 4241) */
+ * 4129, 2175721; 121010, 1680, 600799; 576, 1792, 4241) */
 #define MJ_EULER 11614.0, 1873.0, 13130.0
 #define MJ_RK4 2454414.0, 4212.0, 2219236.0
-#define CHRONO 196414.0, 3062.0, 1070938.0
+#define CHRONO 123500.0, 1715.0, 612900.0
 #define BULLET 588.0, 1828.0, 4326.0
 
 /* The sum of a column of a problem's grid (axes "a" linear and "b" linear), with the point count. */
@@ -43,7 +43,8 @@ static double grid_sum(const char *problem, const char *col, const char *a, doub
   if (impactfit_sweep_def_new(impactfit_sweep_problem_from_name(problem), "work", &d, &err) ||
       (fixed && impactfit_sweep_def_fixed(d, fixed, fv, &err)) ||
       impactfit_sweep_def_axis(d, a, IMPACTFIT_AXIS_LINEAR, a0, a1, na, &err) ||
-      impactfit_sweep_def_axis(d, b, IMPACTFIT_AXIS_LINEAR, b0, b1, nb, &err) || impactfit_sweep_def_build(d, &s, &err)) {
+      impactfit_sweep_def_axis(d, b, IMPACTFIT_AXIS_LINEAR, b0, b1, nb, &err) ||
+      impactfit_sweep_def_build(d, &s, &err)) {
     CHECK(0, "%s grid: %s", problem, err.message);
     goto done;
   }
