@@ -23,12 +23,12 @@
 #define COPT_SIMS 1.04
 #define ZHANG_RHS 1365.0
 #define SIM_RHS 466.0
-/* phase statistics' steps at the value; the inverse's impacts and steps (measured: 11386, 1836, 12872; 2406288,
- * 4129, 2175721; 121010, 1680, 600799; 576, 1792, 4241) */
-#define MJ_EULER 11614.0, 1873.0, 13130.0
-#define MJ_RK4 2454414.0, 4212.0, 2219236.0
-#define CHRONO 123500.0, 1715.0, 612900.0
-#define BULLET 588.0, 1828.0, 4326.0
+/* phase statistics' steps at the value; the inverse's impacts and steps (measured: 11503, 1839, 12896; 2539688,
+ * 4179, 2203371; 122042, 1744, 622559; 676, 1842, 4341: the extremes refined inside their pieces included) */
+#define MJ_EULER 11733.0, 1876.0, 13154.0
+#define MJ_RK4 2590482.0, 4263.0, 2247439.0
+#define CHRONO 124483.0, 1779.0, 635011.0
+#define BULLET 690.0, 1879.0, 4428.0
 
 /* The sum of a column of a problem's grid (axes "a" linear and "b" linear), with the point count. */
 static double grid_sum(const char *problem, const char *col, const char *a, double a0, double a1, size_t na,
