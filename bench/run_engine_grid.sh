@@ -22,7 +22,7 @@ trap 'rm -rf "$TMP"' EXIT
 value_of() {
   case $1 in
   kp) echo 1000 ;; kd) echo 1 ;; erp) echo 0.2 ;; cfm) echo 1e-5 ;; restitution) echo 0.5 ;;
-  solref) echo -1000,-20 ;; *) echo 1 ;;
+  solref) echo -1000,-20 ;; bounce) echo 0.5,0.1 ;; *) echo 1 ;;
   esac
 }
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $($X --version 2>/dev/null | head -1)"

@@ -370,6 +370,9 @@ static int eval(phase_ctx *c, double phi, double *e, unsigned long *sig) {
   int s = impact_at(c->st, c->v, phi, c->lean, &r, c->err);
   if (s == IMPACTFIT_ENOSEP && r.steps >= STEP_LIMIT)
     s = step_limit_verdict(c->st, c->v, c->err);
+  /* the rule of phase_stats' check before stepping, for the modes without it (the inverse's quick means) */
+  if (!s && r.steps > STEP_LIMIT / 4 && step_limit_verdict(c->st, c->v, c->err) == IMPACTFIT_ENOCONV)
+    s = IMPACTFIT_ENOCONV;
   if (s) {
     c->status = s;
     return s;
