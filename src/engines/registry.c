@@ -434,12 +434,15 @@ int impactfit_engine_solve(const impactfit_engine_request *req, impactfit_engine
       return s;
     /* the inverse's statistics are those of its answer; forward mode computes them */
     if (!inverse && (s = impactfit_step_phase_stats(&st, req->v, &S, err))) {
-      if (s != IMPACTFIT_ENONFINITE && s != IMPACTFIT_ENOSEP)
-        return s;
-      ans->stable = 0;
-      ans->e_mean = ans->e_min = ans->e_max = NAN;
-      impactfit__engine_appendf(ans->note, sizeof ans->note, "%s. ", err ? err->message : "no separation");
-      impactfit_error_clear(err);
+      /* no e to give (never NaN with success): the bodies stick at some phase, or the step blows up (with the
+       * largest stable step where one is found) */
+      double dtm;
+      impactfit_error e3;
+      if (s == IMPACTFIT_ENONFINITE && impactfit_step_max_stable_dt(&st, req->v, &dtm, &e3) == 0 && err)
+        impactfit__engine_appendf(err->message, sizeof err->message,
+                                  "; the largest step at which this contact neither grows nor returns e > 1 is %.4g s",
+                                  dtm);
+      return s;
     } else {
       ans->e_mean = S.e_mean;
       ans->e_min = S.e_min;
