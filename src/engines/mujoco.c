@@ -48,7 +48,7 @@
        .help = "the contact's 5 friction values (a <pair>'s; two geoms give slide, slide, torsion, roll, roll, "  \
                "each the larger of the two)",                                                                     \
        .count = 5,                                                                                                \
-       .def = {1.0, 1.0, 0.005, 0.0001, 0.0001}},                                                                 \
+       .def = {[0] = 1.0, [1] = 1.0, [2] = 0.005, [3] = 0.0001, [4] = 0.0001}},                                   \
   {                                                                                                               \
     .name = "impratio", .unit = "-", .help = "<option impratio>: friction-to-normal impedance ratio (default 1)", \
     .count = 1, .def = {                                                                                          \
