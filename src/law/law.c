@@ -828,7 +828,8 @@ static int resolve_pending(contact *c) {
  * it inaccurate, a step towards it from x is not (the force is smooth on [x/2, x]): e_out of the
  * approach-damper with n = 0.9 was 2e-11 relative off, 3e-13 now. About 30 steps more per contact that
  * ends at δ = 0. */
-#define ARRIVAL_X 1e-10
+#define ARRIVAL_X 1e-20
+#define ARRIVAL_Q 0.125
 
 /* One accepted step from (c->t, c->y), cut at the earliest event: 1 when the contact ended there, 0 to
  * go on, or a failure. */
@@ -860,9 +861,9 @@ static int advance(contact *c, impactfit_error *err) {
     else
       memcpy(yc, y1, sizeof yc);
   } while (cut == EV_END_F && !confirm_force_zero(c, ga, yc, y1, s_cut));
-  int arrival = cut == EV_END_X && c->y[Y_X] > ARRIVAL_X;
+  int arrival = cut == EV_END_X && c->y[Y_X] > ARRIVAL_X && s_cut > 1e-12 * fmax(1.0, c->t);
   if (arrival) { /* δ = 0 is approached in steps that halve the distance */
-    s_cut *= 0.5;
+    s_cut *= 1.0 - ARRIVAL_Q;
     step_to(&rc, s_cut, yc);
     cut = -1;
     c->h = s_cut;
