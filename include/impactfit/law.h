@@ -82,7 +82,9 @@ typedef struct impactfit_law {
  *             reference acceleration is −B δ_dist' − K d δ_dist), d0, dwidth, width (m), midpoint,
  *             power (solimp). d(δ) rises from d0 at δ = 0 to
  *             dwidth at δ = width (the power-sigmoid of MuJoCo's solimp, midpoint and power shaping
- *             it) and stays there; it is clamped to [1e-4, 0.9999] as MuJoCo does.
+ *             it) and stays there. Any finite solimp is accepted and clamped as MuJoCo's getsolparam
+ *             clamps it (2.2.2 engine_core_constraint.c:1023-1028): d0, dwidth, midpoint to
+ *             [1e-4, 0.9999], width to >= 0 (0: d = (d0 + dwidth)/2 everywhere), power to >= 1.
  * approach-damper: f = k δ^n + c δ^m δ' while δ' > 0 (approach), k δ^n while δ' ≤ 0: a damper that
  *             acts only while the bodies approach. Parameters k, n, c, m as power. */
 IMPACTFIT_EXPORT extern const impactfit_law_type *const impactfit_law_power;

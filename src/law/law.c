@@ -182,23 +182,18 @@ double impactfit_law_impedance_d(const double s[5], double delta, double *dd) {
   return d0 + y * (dw - d0);
 }
 
+/* Every finite solimp value is accepted and used as MuJoCo uses it: getsolparam clamps d0, dwidth and
+ * midpoint to [mjMINIMP, mjMAXIMP] = [0.0001, 0.9999], width to >= 0 and power to >= 1 before any use
+ * (MuJoCo 2.2.2 src/engine/engine_core_constraint.c:1023-1028; the same lines in 3.0.0 :1271-1276 and
+ * 3.12.0 :2042-2047), and impactfit_law_impedance_d and the switches do the same. */
 static int imp_check(const double *p, impactfit_error *err) {
   int st;
   if ((st = need_positive("impedance", "M", p[I_M], err)) || (st = need_nonneg("impedance", "B", p[I_B], err)) ||
-      (st = need_nonneg("impedance", "K", p[I_K], err)) || (st = need_nonneg("impedance", "width", p[I_W], err)))
+      (st = need_nonneg("impedance", "K", p[I_K], err)))
     return st;
   for (int i = I_D0; i <= I_POW; i++)
     if (!isfinite(p[i]))
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "impedance law: %s must be finite (got %.17g)", imp_names[i], p[i]);
-  if (!(p[I_D0] > 0.0 && p[I_D0] < 1.0 && p[I_DW] > 0.0 && p[I_DW] < 1.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "impedance law: d0 and dwidth must lie in (0, 1) (got %.17g, %.17g; MuJoCo clamps "
-                           "them to [0.0001, 0.9999])",
-                           p[I_D0], p[I_DW]);
-  if (!(p[I_MID] > 0.0 && p[I_MID] < 1.0 && p[I_POW] >= 1.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "impedance law: midpoint must lie in (0, 1) and power be >= 1 (got %.17g, %.17g)", p[I_MID],
-                           p[I_POW]);
   if (p[I_B] == 0.0 && p[I_K] == 0.0)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "impedance law: B and K are both 0 (no contact force)");
   return 0;
@@ -224,13 +219,13 @@ static double imp_switch(const double *p, int i, double delta, double rate) {
   return i == 0 ? delta - width : delta - mid * width;
 }
 
-/* The undamped penetration of the stiffest part of the law: ½ v² = ½ K dwidth² L². */
+/* The undamped penetration of the stiffest part of the law: ½ v² = ½ K dwidth² L² (dwidth as MuJoCo clamps it). */
 static double imp_length(const double *p, double mass, double v) {
   (void)mass;
-  double kk = p[I_K] * p[I_DW] * p[I_DW];
+  double dw = fmin(IMP_MAX, fmax(IMP_MIN, p[I_DW])), kk = p[I_K] * dw * dw;
   if (kk > 0.0)
     return v / sqrt(kk);
-  return p[I_B] > 0.0 ? v / (p[I_B] * p[I_DW]) : 1.0;
+  return p[I_B] > 0.0 ? v / (p[I_B] * dw) : 1.0;
 }
 
 static const impactfit_law_type impedance_type = {
