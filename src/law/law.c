@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Contact force laws as objects and one impact through any of them (include/impactfit/law.h).
  *
- * The engine integrates the scaled state y = (x, w) = (δ/L, δ'/v) in τ = t v/L with GSL's rk8pd under
- * its standard error control. After every accepted step it looks for sign changes of the event
+ * The engine integrates the scaled state y = (x, w, D, φ) (δ/L, δ'/v, the work of the rate-dependent
+ * force, and in the end phase the force itself) in τ = t v/L with GSL's rk8pd under its own step
+ * control (GSL's standard rule, the absolute tolerance on x and w scaled by the state's size). It is
+ * split as impact.c is: law_impact (the problem's scales), run_contact and advance (one accepted step
+ * and what cuts it), scan_cut and record_extrema (the events), finish (the end and the energy balance).
+ * After every accepted step it looks for sign changes of the event
  * functions (the end of contact, the law's switches, δ' = 0, df/dt = 0) between the step's ends and
  * locates each root on single rk8pd steps of length s from the step's start (Brent's method on s,
  * GSL): an rk8pd step of any length s ≤ h is as accurate as the accepted one, so an event is found to
@@ -11,7 +15,11 @@
  *
  * Stages of the step that crosses δ = 0 at the end of a contact under A may look at δ < 0, where a
  * law is not defined; there the engine uses the odd extension f(δ, δ') = −f(−δ, −δ') (condition B's
- * extension of the power law), which is continuous at δ = 0 for every law here. */
+ * extension of the power law), which is continuous at δ = 0 for every law here. Issue 39's audit
+ * (docs/ACCURACY.md) found t_contact 3.8e-7 off under strong damping, an early force peak missed for
+ * n < 1, and a law inverse 1.2e-9 (1 − e) off near e = 1; the end phase, the sign-keeping df/dt and
+ * the energy balance below are the fixes, each measured against the reference (src/reference/
+ * ref_law_cases.c, tests/test_truth.c). */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -817,12 +825,14 @@ static int resolve_pending(contact *c) {
   return 1;
 }
 
-/* The arrival at δ = 0: a step that would cross δ = 0 from x > ARRIVAL_X (in units of L) is cut at half
- * the way, so that δ = 0 is reached in steps that halve the distance and the last one starts within
- * ARRIVAL_X of it. A law that is not smooth at δ = 0 (δ^n with n < 1: f_δ = ∞ there) makes a step across
- * it inaccurate, a step towards it from x is not (the force is smooth on [x/2, x]): e_out of the
- * approach-damper with n = 0.9 was 2e-11 relative off, 3e-13 now. About 30 steps more per contact that
- * ends at δ = 0. */
+/* The arrival at δ = 0: a step that would cross δ = 0 from x > ARRIVAL_X (in units of L) is cut at
+ * 1 − ARRIVAL_Q of the way, so that δ = 0 is reached in steps that shorten geometrically and the last
+ * one starts within ARRIVAL_X of it (or within 1e-12 of τ, where a step no longer moves the time). A
+ * law that is not smooth at δ = 0 (δ^n with n < 1: f_δ = ∞ there; δ^m with a small m, which still
+ * changes far below 1e-10) makes a step across it inaccurate, a step towards it from x is not (the
+ * force is smooth on [x/8, x]): e_out of the approach-damper with n = 0.9 was 1.7e-11 relative off, of
+ * the power law with m = 2.8e-5 under A 3.4e-12 with a coarser arrival; both below 1e-14 now. About 25
+ * steps more per contact that ends at δ = 0. */
 #define ARRIVAL_X 1e-20
 #define ARRIVAL_Q 0.125
 
