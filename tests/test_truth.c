@@ -180,6 +180,14 @@ static void law_engine(void) {
   CHECK(impactfit_law_impact_solve(ws, &p, &r, &err) == 0, "item 8: the law engine: %s", err.message);
   CHECK(q.f_max > 1000.0005, "item 8: the reference's f_max %.17g is above the force at first touch", q.f_max);
   CHECK_REL(r.f_max, q.f_max, 1e-13, "item 8: f_max of the approach-damper, n = 0.3");
+  /* a contact that creeps off at 1e-12 v under C (simulate --law power --n 3 --m 0 --c 1000): the force's
+   * zero at the end is 3e-12 of its parts below zero, beyond the state's resolution but not φ's; it
+   * ends there (208 steps) and did not before the end phase's own threshold (4e6 steps, 60 s) */
+  CHECK(ref_impact(3.0, 0.0, 1000.0 * pow(2.0, 0.25), 'C', REF_STEPS, &q) == 0, "creep-off: the reference");
+  p.law = (impactfit_law){.type = &own_power, .p = {1.0, 3.0, 1000.0, 0.0}};
+  CHECK(impactfit_law_impact_solve(ws, &p, &r, &err) == 0 && r.steps < 2000, "creep-off: ends (%ld steps): %s", r.steps,
+        err.message);
+  CHECK_REL(r.e_out, q.e_out, 1e-11, "creep-off: e_out at 1e-12 v");
   /* the law set of the accuracy report: its first 60 random cases and every directed one */
   char id[64];
   for (int i = 0; i < 60; i++) {

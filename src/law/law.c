@@ -591,6 +591,7 @@ typedef struct contact {
  * near δ = 0) reaches zero by rounding only; such a zero stays pending and is dropped when the force is
  * clearly positive again, or when δ reaches 0 first (the contact then ends there). */
 #define FORCE_CLEAR 1e-10
+#define PHI_CLEAR 1e3
 /* At a zero of φ the force from the state must not be clearly positive: above FORCE_DRIFT of its
  * parts, φ has drifted (its relaxation is too slow where f decays towards δ = 0, m ≥ n), and the end
  * phase is left for the rest of the contact. */
@@ -784,7 +785,11 @@ static int finish(contact *c, int cut, impactfit_error *err) {
 /* The sign function of the force at y (φ in the end phase, else force_ratio) and, in *clear, the size
  * beyond which its sign is certain (FORCE_CLEAR of the force's parts). */
 static double force_sign(impactfit_law_workspace *ws, const double y[NY], double *clear) {
-  *clear = ws->end_phase ? FORCE_CLEAR * 1e3 : FORCE_CLEAR;
+  /* φ is integrated to rtol absolute (1e-3 rtol of the force's parts): its sign is certain beyond
+   * PHI_CLEAR rtol, far below what the state's force resolves (a contact creeping off at 1e-12 v under
+   * heavy damping has f/its parts = −3e-12 at the end: a threshold of FORCE_CLEAR left that zero
+   * pending, and the engine crept on for 4e6 steps) */
+  *clear = ws->end_phase ? PHI_CLEAR * ws->rtol : FORCE_CLEAR;
   return event_value(ws, EV_END_F, y);
 }
 
