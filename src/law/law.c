@@ -318,7 +318,7 @@ struct impactfit_law_workspace {
   double mass, v, L, g; /* g = L/(M v²): scaled acceleration per newton */
   double rtol;          /* the integrator's tolerance */
   int end_phase;        /* φ = f/F is integrated (condition C, after δ_max, once f cancels) */
-  double F;             /* its scale: the size f has where it falls to zero, N */
+  double F;             /* its scale: 1e-3 of the force's parts where the phase began, N */
   long evals;
 };
 
@@ -872,7 +872,7 @@ static int advance(contact *c, impactfit_error *err) {
       memcpy(yc, y1, sizeof yc);
   } while (cut == EV_END_F && !confirm_force_zero(c, ga, yc, y1, s_cut));
   int arrival = cut == EV_END_X && c->y[Y_X] > ARRIVAL_X && s_cut > 1e-12 * fmax(1.0, c->t);
-  if (arrival) { /* δ = 0 is approached in steps that halve the distance */
+  if (arrival) { /* δ = 0 is approached in steps that shorten geometrically */
     s_cut *= 1.0 - ARRIVAL_Q;
     step_to(&rc, s_cut, yc);
     cut = -1;
