@@ -64,7 +64,8 @@ static const impactfit_engine_input std_inputs[] = {
      .def = {0.02, 1.0}},
     {.name = "solimp",
      .unit = "-, -, m, -, -",
-     .help = "d0, dwidth, width, midpoint, power of the impedance",
+     .help = "d0, dwidth, width, midpoint, power of the impedance (any finite values: clamped as MuJoCo's "
+             "getsolparam does, engine_core_constraint.c:1023-1028)",
      .count = 5,
      .def = {0.9, 0.95, 0.001, 0.5, 2.0}},
     {.name = "refsafe",
@@ -83,7 +84,8 @@ static const impactfit_engine_input direct_inputs[] = {
      .def = {NAN, NAN}},
     {.name = "solimp",
      .unit = "-, -, m, -, -",
-     .help = "d0, dwidth, width, midpoint, power of the impedance",
+     .help = "d0, dwidth, width, midpoint, power of the impedance (any finite values: clamped as MuJoCo's "
+             "getsolparam does, engine_core_constraint.c:1023-1028)",
      .count = 5,
      .def = {0.9, 0.95, 0.001, 0.5, 2.0}},
     MJ_CONE_INPUTS,
