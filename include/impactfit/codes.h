@@ -51,7 +51,7 @@
  * wall's own mass into its damper; YADE counts a sphere's radius twice on a wall) is the model's, and
  * its `bodies` text says so.
  *
- * Version keys: dotted versions "a.b.c" give a·10⁶ + b·10³ + c (parts up to 999: "2.2.2" is 2002002,
+ * Version keys: dotted versions "a.b.c" give a·10⁶ + b·10³ + c (b, c up to 999: "2.2.2" is 2002002,
  * "2023.02a" is 2023002000); LAMMPS dates give YYYYMMDD ("29Sep2021", "stable_29Sep2021_update2",
  * "2021-09-29", "20210929"). Each code parses its own (impactfit_code.version_key).
  *
@@ -119,7 +119,7 @@ IMPACTFIT_EXPORT const impactfit_code *impactfit_code_at(size_t i); /* NULL past
 IMPACTFIT_EXPORT const impactfit_code *impactfit_code_from_name(const char *name);
 /* The same, or EINVAL "unknown code 'x' (known: lammps, liggghts, ...); did you mean 'y'?". */
 IMPACTFIT_EXPORT int impactfit_code_lookup(const char *name, const impactfit_code **out, impactfit_error *err);
-/* The dotted key of "a.b.c" (a·10⁶ + b·10³ + c, leading non-digits skipped, parts up to 999), and the
+/* The dotted key of "a.b.c" (a·10⁶ + b·10³ + c, leading non-digits skipped, b and c up to 999), and the
  * key of a LAMMPS date (YYYYMMDD): the two parsers codes use; 0 for a string they cannot read. */
 IMPACTFIT_EXPORT long impactfit_code_version_dotted(const char *version);
 IMPACTFIT_EXPORT long impactfit_code_version_date(const char *version);
@@ -157,16 +157,16 @@ typedef struct impactfit_code_input {
 
 /* One integrator of a model: the code's name for it and the step map that models it. */
 typedef struct impactfit_code_integrator {
-  const char *name;                     /* "euler", "rk4", "quickstep", "continuous", ... */
+  const char *name;                      /* "euler", "rk4", "quickstep", "continuous", ... */
   const impactfit_stepper_type *stepper; /* NULL: continuous time, the law integrated exactly (no dt) */
-  const char *summary;                  /* one line: what the code does and how it is modelled */
+  const char *summary;                   /* one line: what the code does and how it is modelled */
 } impactfit_code_integrator;
 
 /* How the inverse finds the free parameter for a continuous-time integrator (a stepped one always
  * uses the search on the phase mean). */
 typedef enum impactfit_code_solver {
-  IMPACTFIT_CODE_SOLVE_MEAN = 0, /* impactfit_step_solve_mean on the model's build (law.h for a NULL step map) */
-  IMPACTFIT_CODE_SOLVE_DAMPER,   /* the law is the power law and its damper C is proportional to the free
+  IMPACTFIT_CODE_SOLVE_MEAN = 0,  /* impactfit_step_solve_mean on the model's build (law.h for a NULL step map) */
+  IMPACTFIT_CODE_SOLVE_DAMPER,    /* the law is the power law and its damper C is proportional to the free
                                     parameter (K does not depend on it): the exact ζ of inverse.h, then the
                                     value in closed form; impact.h's e */
   IMPACTFIT_CODE_SOLVE_CONVERSION /* the free parameter is a restitution the code converts (the power law's
@@ -180,14 +180,14 @@ typedef enum impactfit_code_solver {
 typedef struct impactfit_code_ctx {
   const struct impactfit_code_request *req;
   const struct impactfit_code_model *model;
-  int wall;          /* 1: body 2 is a fixed wall or plane */
-  double r1, r2;     /* the radii, m (r2 NaN on a wall; both NaN when reff is given instead) */
-  double m1, m2;     /* the masses, kg (m2 NaN on a wall; with meff on a wall, m1 = meff) */
-  double R, M;       /* the effective radius (m) and mass (kg) of the contact (header comment) */
-  int clamp;         /* 1: the force is clamped at zero (end C), 0: tensile until δ = 0 (A) */
+  int wall;      /* 1: body 2 is a fixed wall or plane */
+  double r1, r2; /* the radii, m (r2 NaN on a wall; both NaN when reff is given instead) */
+  double m1, m2; /* the masses, kg (m2 NaN on a wall; both NaN when meff is given instead) */
+  double R, M;   /* the effective radius (m) and mass (kg) of the contact (header comment) */
+  int clamp;     /* 1: the force is clamped at zero (end C), 0: tensile until δ = 0 (A) */
   const struct impactfit_code_integrator *integrator;
-  double dt;         /* the step, s (NaN for a continuous-time integrator) */
-  double v;          /* the design speed, m/s */
+  double dt; /* the step, s (NaN for a continuous-time integrator) */
+  double v;  /* the design speed, m/s */
   /* private: the settings' values and which the user gave */
   double values_[IMPACTFIT_CODE_MAX_INPUTS][2 * IMPACTFIT_CODE_MAX_VALUES];
   double mixed_[IMPACTFIT_CODE_MAX_INPUTS][IMPACTFIT_CODE_MAX_VALUES];
@@ -233,10 +233,10 @@ typedef struct impactfit_code_source {
 /* One model of one code in a range of versions (with one option): a constant object of the registry. */
 typedef struct impactfit_code_model {
   const struct impactfit_code *code;
-  const char *model;       /* the code's name for it: "granular hertz/material", "soft contact", "hertz" */
-  const char *option;      /* the option where the model has several ("tsuji", "en", "gn"), else "" */
-  int default_option;      /* 1: the code's own default option of the model (the answer when none is given) */
-  const char *versions;    /* the versions described, as text one can read ("29Sep2021 until 2Sep2026 (not
+  const char *model;             /* the code's name for it: "granular hertz/material", "soft contact", "hertz" */
+  const char *option;            /* the option where the model has several ("tsuji", "en", "gn"), else "" */
+  int default_option;            /* 1: the code's own default option of the model (the answer when none is given) */
+  const char *versions;          /* the versions described, as text one can read ("29Sep2021 until 2Sep2026 (not
                               included)", "2.3.0-2.3.7") */
   const char *first_version;     /* the first of them as one types it ("29Sep2021") */
   long version_min, version_max; /* the same as keys (code->version_key); 0: that end open */
@@ -255,7 +255,7 @@ typedef struct impactfit_code_model {
   /* the integrators, the first the default */
   const impactfit_code_integrator *integrators;
   int n_integrators;
-  double dt_default;           /* the code's default step, s (0: none: a stepped integrator needs dt) */
+  double dt_default;            /* the code's default step, s (0: none: a stepped integrator needs dt) */
   impactfit_code_solver solver; /* how a continuous-time integrator's inverse is found */
   /* the free parameter */
   const char *param;       /* "dampratio", "e", "kd", "eta_n0" */
@@ -268,14 +268,14 @@ typedef struct impactfit_code_model {
                               naive input; impactfit dem-audit audits it) */
   const impactfit_code_ops *ops;
   /* texts */
-  const char *law_text;  /* the law as the source computes it, in words and symbols */
-  const char *end;       /* the end condition ("C: the constraint force is >= 0") */
-  const char *bodies;    /* how the masses, radii and the two bodies enter */
-  const char *mixing;    /* how two bodies' settings combine, with the source's file:line */
-  const char *traps;     /* what the source does that a user would not expect */
-  const char *assumes;   /* what an answer assumes (frictionless, no gravity, head-on, ...) */
-  const char *precision; /* the precision modelled ("float64", "float32 material properties") */
-  const char *source;    /* file:line and version of everything read, in one line */
+  const char *law_text;                 /* the law as the source computes it, in words and symbols */
+  const char *end;                      /* the end condition ("C: the constraint force is >= 0") */
+  const char *bodies;                   /* how the masses, radii and the two bodies enter */
+  const char *mixing;                   /* how two bodies' settings combine, with the source's file:line */
+  const char *traps;                    /* what the source does that a user would not expect */
+  const char *assumes;                  /* what an answer assumes (frictionless, no gravity, head-on, ...) */
+  const char *precision;                /* the precision modelled ("float64", "float32 material properties") */
+  const char *source;                   /* file:line and version of everything read, in one line */
   const impactfit_code_source *sources; /* the same, one per file (may be NULL) */
   int n_sources;
 } impactfit_code_model;
@@ -301,7 +301,7 @@ IMPACTFIT_EXPORT int impactfit_code_integrator_find(const impactfit_code_model *
                                                     const impactfit_code_integrator **out, impactfit_error *err);
 /* md's input named name or alias (exact), NULL when none. */
 IMPACTFIT_EXPORT const impactfit_code_input *impactfit_code_input_find(const impactfit_code_model *md,
-                                                                      const char *name);
+                                                                       const char *name);
 /* The force law of a power-law model as text: "F = K d^1.5 + C d^0.25 d'" (trivial powers left out);
  * appended to out. Nothing for another law. */
 IMPACTFIT_EXPORT void impactfit_code_force_text(const impactfit_code_model *md, impactfit_text *out);
@@ -315,11 +315,11 @@ IMPACTFIT_EXPORT const impactfit_stepper_type *impactfit_code_stepper_type_from_
 
 /* The bodies as a user gives them (NaN: not given). */
 typedef struct impactfit_code_bodies {
-  int pair;       /* -1 (default): two spheres when any body-2 value is given, else a sphere on a fixed
+  int pair;          /* -1 (default): two spheres when any body-2 value is given, else a sphere on a fixed
                      wall; 0: a wall (body-2 values are refused); 1: two spheres (body 2 = body 1 where not given) */
-  double r1, r2;  /* radii, m */
+  double r1, r2;     /* radii, m */
   double rho1, rho2; /* densities, kg/m³ (a mass is (4/3) π r³ ρ) */
-  double m1, m2;  /* masses, kg (instead of densities) */
+  double m1, m2;     /* masses, kg (instead of densities) */
   double meff, reff; /* the effective mass (kg) and radius (m) directly, both or neither, instead of the above */
 } impactfit_code_bodies;
 
@@ -330,7 +330,7 @@ IMPACTFIT_EXPORT double impactfit_code_sphere_mass(double r, double rho);
 /* The resolved bodies: wall, r1, r2, m1, m2, R and M of c (the other fields untouched). Body 2 of a
  * pair takes body 1's radius, density or mass where not given; masses come from the densities unless
  * given (densities or masses, not both); meff and reff exclude the rest. EINVAL with a message naming
- * the inputs as every front end spells them (r1, m2, meff, ...). */
+ * the inputs as every front end spells them: radius, density, mass (body 1), r2, rho2, m2, meff, reff. */
 IMPACTFIT_EXPORT int impactfit_code_bodies_resolve(const impactfit_code_bodies *b, impactfit_code_ctx *c,
                                                    impactfit_error *err);
 
@@ -348,18 +348,21 @@ typedef struct impactfit_code_setting {
 /* What the user asks. */
 typedef struct impactfit_code_request {
   const impactfit_code_model *model;
-  const char *version;                    /* the version the user runs (NULL: the code's default) */
+  const char *version; /* the version the user runs (NULL: the code's default) */
   impactfit_code_bodies bodies;
   const impactfit_code_setting *settings; /* n_settings of them (the rest take their defaults); borrowed */
   size_t n_settings;
-  const char *integrator; /* NULL: the model's default */
+  const char *integrator; /* NULL: the model's default (its first; with no dt given where the model has no
+                             default step, its continuous-time integrator if it has one: Chrono's) */
   double dt;              /* s; NaN or 0: the model's default (none for a continuous-time integrator) */
   int clamp;              /* -1: the code's default; 0: the clamp switch off; 1: on (EINVAL where the model
                              has no switch and the value differs from its fixed behaviour) */
   double e;               /* inverse: the asked restitution in (0, 1); NaN: forward */
   double value;           /* forward: the free parameter's value (NaN: the value in the settings); NaN in
                              inverse mode */
-  double v;               /* the design impact speed, m/s (> 0) */
+  double v;               /* the design impact speed, m/s (> 0; solve needs it; NaN allowed for
+                             impactfit_code_stepper and impactfit_code_resolve unless an input defaults
+                             to it, e.g. the DEM codes' vchar) */
   double v_min, v_max;    /* a speed range to report over (NaN, NaN: v alone) */
   size_t points;          /* speeds in the range, log-uniform (0: 9 for a continuous power-law answer,
                              whose range is reduced to its extremes; 7 rows for a stepped one) */
@@ -375,52 +378,55 @@ IMPACTFIT_EXPORT impactfit_code_request impactfit_code_request_default(void);
 
 /* e at one speed of a speed range (stepped answers). */
 typedef struct impactfit_code_point {
-  double v;                   /* m/s */
+  double v;                    /* m/s */
   double e_mean, e_min, e_max; /* over the phase */
   double e_continuous;
 } impactfit_code_point;
 
 typedef struct impactfit_code_answer {
   const impactfit_code_model *model;
-  const char *version;                 /* the version answered: the request's string (borrowed) or the
+  const char *version; /* the version answered: the request's string (borrowed) or the
                                           code's default */
-  int run_here;                        /* 1: that version was run here; 0: formula only */
+  int run_here;        /* 1: that version was run here; 0: formula only */
   const impactfit_code_integrator *integrator;
-  int stepped;                         /* 1: the step map at dt decides e (phase statistics); 0: continuous time
-                                          with the power law solved by impact.h (K, C, zeta, e over speeds) */
-  int forward;                         /* 1: the value was given (e of a typed value); 0: solved for e_asked */
-  double dt;                           /* the step, s (NaN: continuous time) */
-  double v;                            /* the design speed, m/s */
-  double v_min, v_max;                 /* the speed range used (v, v without one), m/s */
-  double e_asked;                      /* NaN in forward mode */
-  double mass;                         /* the effective mass of the motion, kg (the motion's M) */
-  double R;                            /* the effective radius of the bodies, m */
-  const impactfit_transition *end;     /* A or C */
-  int reachable;                       /* 1: `value` gives e_asked (inverse); forward: 1 */
-  double value;                        /* the free parameter: solved or given (NaN when unreachable) */
+  int stepped;                     /* 1: phase statistics of the step map at dt (a continuous-time integrator
+                                          with the generic search too: every phase the same, Simbody's); 0:
+                                          continuous time with the power law by impact.h (K, C, zeta, e over
+                                          the speed range) */
+  int forward;                     /* 1: the value was given (e of a typed value); 0: solved for e_asked */
+  double dt;                       /* the step, s (NaN: continuous time) */
+  double v;                        /* the design speed, m/s */
+  double v_min, v_max;             /* the speed range used (v, v without one), m/s */
+  double e_asked;                  /* NaN in forward mode */
+  double mass;                     /* the effective mass of the motion, kg (the motion's M) */
+  double R;                        /* the effective radius of the bodies, m */
+  int wall;                        /* 1: body 2 was a fixed wall or plane; 0: two spheres */
+  const impactfit_transition *end; /* A or C */
+  int reachable;                   /* 1: `value` gives e_asked (inverse); forward: 1 */
+  double value;                    /* the free parameter: solved or given (NaN when unreachable) */
   /* what the value gives at v */
-  double e;                            /* continuous: the exact e; stepped: the mean over the phase */
-  double e_min, e_max;                 /* stepped: one impact's range over the phase; continuous: e, e */
-  double e_continuous;                 /* the continuous-time e of the same input (NaN: none) */
-  double e_speed_min, e_speed_max;     /* continuous: the smallest and largest e over the speed range */
-  int speed_dependent;                 /* continuous: 1 unless m = (n − 1)/2 (then e is the same at every speed) */
-  double K, C, zeta;                   /* continuous power law: the stiffness (N/m^n), the damper
+  double e;                        /* continuous: the exact e; stepped: the mean over the phase */
+  double e_min, e_max;             /* stepped: one impact's range over the phase; continuous: e, e */
+  double e_continuous;             /* the continuous-time e of the same input (NaN: none) */
+  double e_speed_min, e_speed_max; /* continuous: the smallest and largest e over the speed range */
+  int speed_dependent;             /* continuous: 1 unless m = (n − 1)/2 (then e is the same at every speed) */
+  double K, C, zeta;               /* continuous power law: the stiffness (N/m^n), the damper
                                           (N s m^-(m+1)) and the scaled damping ζ at v; NaN otherwise */
-  double e_reach_min, e_reach_max;     /* stepped inverse, unreachable: the means met over the search range */
-  int stable;                          /* stepped: 0 when the step is unstable at dt; continuous: 1 */
-  double dt_stable;                    /* the largest stable step, s (inf: unconditionally; NaN: not computed) */
+  double e_reach_min, e_reach_max; /* stepped inverse, unreachable: the means met over the search range */
+  int stable;                      /* stepped: 0 when the step is unstable at dt; continuous: 1 */
+  double dt_stable;                /* the largest stable step, s (inf: unconditionally; NaN: not computed) */
   /* the input users usually type for e (NaN: the model has none) */
   double naive_value;
-  double e_naive;                      /* its e at v (stepped: the mean) */
-  double e_naive_min, e_naive_max;     /* stepped: over the phase; continuous: over the speed range */
-  char *naive;                         /* what the naive input is ("" when none) */
-  char *input;                         /* the exact text to paste ("" when unreachable) */
-  char *note;                          /* what the user must know, the most important sentence first */
-  impactfit_code_point *range;         /* stepped with a speed range: n_range rows (NULL: none) */
+  double e_naive;                  /* its e at v (stepped: the mean) */
+  double e_naive_min, e_naive_max; /* stepped: over the phase; continuous: over the speed range */
+  char *naive;                     /* what the naive input is ("" when none) */
+  char *input;                     /* the exact text to paste ("" when unreachable) */
+  char *note;                      /* what the user must know, the most important sentence first */
+  impactfit_code_point *range;     /* stepped with a speed range: n_range rows (NULL: none) */
   size_t n_range;
   struct impactfit_code_answer *alternative; /* request.suggest and unreachable: another model's answer
                                                 that reaches e (NULL: none); its model in ->model */
-  long impacts;                        /* impacts simulated (the stepped answer's cost) */
+  long impacts;                              /* impacts simulated (the stepped answer's cost) */
 } impactfit_code_answer;
 
 /* Solves the request: the inverse when req->e is a number, else forward (req->value, or the free

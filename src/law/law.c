@@ -23,6 +23,12 @@
 
 #include "../common/common_impl.h"
 #include "impactfit/law.h"
+#include "law_impl.h"
+
+/* the type objects have external linkage, under these names, for the code registry's constant tables */
+#define power_type impactfit__law_power_type
+#define approach_type impactfit__law_approach_type
+#define impedance_type impactfit__law_impedance_type
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -85,7 +91,7 @@ static double power_length(const double *p, double mass, double v) {
   return pow((p[P_N] + 1.0) * mass * v * v / (2.0 * p[P_K]), 1.0 / (p[P_N] + 1.0));
 }
 
-static const impactfit_law_type power_type = {
+const impactfit_law_type power_type = {
     .name = "power",
     .summary = "f = k delta^n + c delta^m delta'",
     .n_params = 4,
@@ -127,7 +133,7 @@ static int approach_check(const double *p, impactfit_error *err) {
   return 0;
 }
 
-static const impactfit_law_type approach_type = {
+const impactfit_law_type approach_type = {
     .name = "approach-damper",
     .summary = "f = k delta^n + c delta^m delta' while delta' > 0, k delta^n after",
     .n_params = 4,
@@ -232,7 +238,7 @@ static double imp_length(const double *p, double mass, double v) {
   return p[I_B] > 0.0 ? v / (p[I_B] * p[I_DW]) : 1.0;
 }
 
-static const impactfit_law_type impedance_type = {
+const impactfit_law_type impedance_type = {
     .name = "impedance",
     .summary = "f = M d(delta) (B delta' + K d(delta) delta), d from MuJoCo's solimp",
     .n_params = 8,

@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The answer of a model at its step map (include/impactfit/codes.h, stepper.h): the inverse on the mean e
+ * over the phase of the first contact step (impactfit_step_solve_mean), or the forward statistics of a value;
+ * what the naive input gives; stability and the largest stable step; one row per speed of a speed range. A
+ * continuous-time integrator without the power-law solver (Simbody's) comes here too: its stepper has a NULL
+ * type, and every phase gives the law's e. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/common_impl.h"
+#include "codes_impl.h"
+
+static int build_cb(const void *ctx, double value, impactfit_stepper *st, impactfit_error *err) {
+  const impactfit_code_ctx *c = ctx;
+  memset(st, 0, sizeof *st);
+  return c->model->ops->build(c, value, st, err);
+}
+
+/* the value of a forward request: the request's, or the free parameter's in the settings */
+static int forward_value(const impactfit_code_ctx *c, double *value, impactfit_error *err) {
+  const impactfit_code_model *md = c->model;
+  *value = c->req->value;
+  if (isnan(*value)) {
+    const double *pv = md->param_input ? impactfit_code_value(c, md->param_input) : NULL;
+    double scale = md->param_scale != 0.0 ? md->param_scale : 1.0;
+    *value = pv ? pv[md->param_index] / scale : NAN;
+    if (isnan(*value))
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "give the asked e or the value of %s", md->param);
+  }
+  if (!(isfinite(*value) && *value > 0.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s must be > 0 (got %.17g)", md->param, *value);
+  return 0;
+}
+
+/* what the naive input gives (its value is the search's guess) */
+static int naive_answer(const impactfit_code_ctx *c, impactfit_code_answer *ans, impactfit_text *naive, double *guess,
+                        impactfit_error *err) {
+  const impactfit_code_ops *ops = c->model->ops;
+  double nv = NAN;
+  if (!ops->naive)
+    return 0;
+  int r = ops->naive(c, c->req->e, &nv, naive, err);
+  if (r < 0)
+    return r;
+  if (r > 0)
+    return 0;
+  ans->naive_value = nv;
+  *guess = nv;
+  impactfit_stepper ns;
+  impactfit_step_stats N;
+  impactfit_error e4;
+  if (build_cb(c, nv, &ns, &e4) == 0 && impactfit_step_phase_stats(&ns, c->v, &N, &e4) == 0) {
+    ans->e_naive = N.e_mean;
+    ans->e_naive_min = N.e_min;
+    ans->e_naive_max = N.e_max;
+    ans->impacts += N.impacts;
+  }
+  return 0;
+}
+
+/* the inverse on the phase mean; an unreachable e is stated in head (the note's first sentence) */
+static int inverse_value(const impactfit_code_ctx *c, impactfit_code_answer *ans, double guess, impactfit_step_stats *S,
+                         impactfit_text *head, impactfit_error *err) {
+  const impactfit_code_ops *ops = c->model->ops;
+  double tol = c->req->tol > 0.0 ? c->req->tol : 1e-10, value, lo = ops->lo, hi = ops->hi;
+  if (ops->range)
+    ops->range(c, &lo, &hi);
+  impactfit_error e2;
+  int s = impactfit_step_solve_mean(build_cb, c, c->v, c->req->e, lo, hi, guess, tol, &value, S, &e2);
+  if (s == IMPACTFIT_ENOROOT) {
+    ans->reachable = 0;
+    ans->e_reach_min = S->e_min <= S->e_max ? S->e_min : NAN;
+    ans->e_reach_max = S->e_min <= S->e_max ? S->e_max : NAN;
+    if (!c->integrator->stepper)
+      impactfit_text_appendf(head, "NOT REACHABLE with %s: %s. ", c->integrator->name, e2.message);
+    else
+      impactfit_text_appendf(head, "NOT REACHABLE at dt = %g s with %s: %s. ", c->dt, c->integrator->name, e2.message);
+  } else if (s) {
+    if (err)
+      *err = e2;
+    return s;
+  } else {
+    ans->reachable = 1;
+    ans->value = value;
+  }
+  ans->impacts += S->impacts; /* the search's cost */
+  return 0;
+}
+
+/* the statistics of the answer's value: the inverse's, or computed (forward); stability, spread */
+static int value_stats(const impactfit_code_ctx *c, impactfit_code_answer *ans, impactfit_step_stats *S,
+                       impactfit_text *head, impactfit_text *tail, impactfit_error *err) {
+  impactfit_stepper st;
+  int s = build_cb(c, ans->value, &st, err);
+  if (s)
+    return s;
+  if (ans->forward && (s = impactfit_step_phase_stats(&st, c->v, S, err))) {
+    if (s != IMPACTFIT_ENONFINITE && s != IMPACTFIT_ENOSEP)
+      return s;
+    ans->stable = 0;
+    ans->e = ans->e_min = ans->e_max = NAN;
+    impactfit_text_appendf(tail, "%s. ", err ? err->message : "no separation");
+    impactfit_error_clear(err);
+  } else {
+    ans->e = S->e_mean;
+    ans->e_min = S->e_min;
+    ans->e_max = S->e_max;
+    ans->e_continuous = S->e_continuous;
+    ans->stable = S->stable;
+    if (ans->forward)
+      ans->impacts += S->impacts;
+  }
+  ans->end = st.end == impactfit_transition_A ? impactfit_transition_A : impactfit_transition_C;
+  if (ans->stable && isfinite(ans->e) && ans->e_max - ans->e_min > 0.1 * ans->e)
+    impactfit_text_appendf(tail,
+                           "One impact's e ranges from %.4g to %.4g at this dt: where the first contact step falls "
+                           "decides e; a smaller dt narrows it. ",
+                           ans->e_min, ans->e_max);
+  double dtm;
+  impactfit_error e3;
+  if (!ans->stable && impactfit_step_max_stable_dt(&st, c->v, &dtm, &e3) == 0) {
+    ans->dt_stable = dtm;
+    if (!(S->rho_max <= 1.0 + 1e-9) || !isfinite(ans->e_max))
+      impactfit_text_appendf(head,
+                             "UNSTABLE: the step map grows during the contact (spectral radius %.4g > 1) at dt = %g s; "
+                             "the largest step at which this contact neither grows nor returns e > 1 is %.4g s; e from "
+                             "an impact is meaningless here. ",
+                             S->rho_max, c->dt, dtm);
+    else
+      impactfit_text_appendf(head,
+                             "UNSTABLE: single impacts gain energy at dt = %g s (e up to %.4g > 1, although the step "
+                             "map itself does not grow); below %.4g s no impact returns e > 1. ",
+                             c->dt, ans->e_max, dtm);
+  }
+  return 0;
+}
+
+/* one row per speed of the request's speed range (7 by default), log-uniform */
+static int speed_rows(const impactfit_code_ctx *c, impactfit_code_answer *ans, impactfit_error *err) {
+  const impactfit_code_request *req = c->req;
+  if (isnan(req->v_min) && isnan(req->v_max))
+    return 0;
+  if (!(isfinite(req->v_min) && isfinite(req->v_max) && req->v_min > 0.0 && req->v_min <= req->v_max))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "speed range [%.17g, %.17g] m/s must satisfy 0 < v_min <= v_max",
+                           req->v_min, req->v_max);
+  size_t n = req->points ? req->points : 7;
+  if (n > 10000)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "at most 10000 speeds in the range (got %zu)", n);
+  ans->v_min = req->v_min;
+  ans->v_max = req->v_max;
+  if (!ans->reachable)
+    return 0;
+  if (!(ans->range = calloc(n, sizeof *ans->range)))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+  ans->n_range = n;
+  impactfit_stepper st;
+  int s = build_cb(c, ans->value, &st, err);
+  if (s)
+    return s;
+  for (size_t i = 0; i < n; i++) {
+    impactfit_code_point *p = &ans->range[i];
+    p->v = n < 2 ? req->v_min : req->v_min * pow(req->v_max / req->v_min, (double)i / (double)(n - 1));
+    impactfit_step_stats S;
+    impactfit_error e5;
+    s = impactfit_step_phase_stats(&st, p->v, &S, &e5);
+    if (s && s != IMPACTFIT_ENONFINITE && s != IMPACTFIT_ENOSEP) {
+      if (err)
+        *err = e5;
+      return s;
+    }
+    p->e_mean = s ? NAN : S.e_mean;
+    p->e_min = s ? NAN : S.e_min;
+    p->e_max = s ? NAN : S.e_max;
+    p->e_continuous = s ? NAN : S.e_continuous;
+  }
+  return 0;
+}
+
+static int solve_steps(const impactfit_code_ctx *c, impactfit_code_answer *ans, impactfit_text *naive,
+                       impactfit_text *input, impactfit_text *head, impactfit_text *tail, impactfit_error *err) {
+  const impactfit_code_model *md = c->model;
+  const impactfit_code_request *req = c->req;
+  int s;
+  if (!ans->forward && !isnan(req->value))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "give either the asked e or the value of %s, not both", md->param);
+  if (!ans->forward && !(req->e > 0.0 && req->e < 1.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "e must lie in (0, 1) (got %.17g)", req->e);
+  if (ans->forward && (s = forward_value(c, &ans->value, err)))
+    return s;
+  ans->end = impactfit_transition_C;
+  impactfit_step_stats S;
+  memset(&S, 0, sizeof S);
+  double guess = NAN;
+  if (!ans->forward &&
+      ((s = naive_answer(c, ans, naive, &guess, err)) || (s = inverse_value(c, ans, guess, &S, head, err))))
+    return s;
+  if (ans->forward)
+    ans->reachable = 1;
+  if (ans->reachable) {
+    if ((s = value_stats(c, ans, &S, head, tail, err)))
+      return s;
+    md->ops->input(c, ans->value, input);
+  }
+  if ((s = speed_rows(c, ans, err)))
+    return s;
+  if (md->ops->note)
+    md->ops->note(c, ans->value, tail);
+  return 0;
+}
+
+int impactfit__solve_steps(const impactfit_code_ctx *c, impactfit_code_answer *ans, impactfit_error *err) {
+  impactfit_text naive = IMPACTFIT_TEXT_INIT, input = IMPACTFIT_TEXT_INIT, head = IMPACTFIT_TEXT_INIT;
+  impactfit_text tail = IMPACTFIT_TEXT_INIT;
+  ans->stable = 0;
+  int s = solve_steps(c, ans, &naive, &input, &head, &tail, err);
+  const impactfit_code_model *md = c->model;
+  /* the note: what makes the answer unusable first (NOT REACHABLE, UNSTABLE), then whether it was run here,
+   * then the rest */
+  if (!ans->run_here)
+    impactfit_text_appendf(&head, "Formula only: %s %s was read from its source (%s), not run here. ", md->code->name,
+                           md->versions, md->source);
+  impactfit_text_appendf(&head, "%s", impactfit_text_str(&tail));
+  impactfit_text_free(&tail);
+  if (head.len && head.s[head.len - 1] == ' ')
+    head.s[--head.len] = '\0';
+  int s2 = impactfit__answer_texts(ans, &naive, &input, &head, err);
+  return s ? s : s2;
+}
