@@ -133,10 +133,12 @@ IMPACTFIT_EXPORT extern const impactfit_stepper_type *const impactfit_stepper_fr
 
 /* The built-in stepper types (euler, rk4, explicit-euler, frozen-force), lookup by name (NULL: unknown).
  * The codes' own step maps (ODE's, Bullet's) are listed by the code registry (codes.h:
- * impactfit_code_stepper_type_*); _from_name_in also searches extra[0..n) after the built-ins. */
+ * impactfit_code_stepper_type_*). */
 IMPACTFIT_EXPORT size_t impactfit_stepper_type_count(void);
 IMPACTFIT_EXPORT const impactfit_stepper_type *impactfit_stepper_type_at(size_t i);
 IMPACTFIT_EXPORT const impactfit_stepper_type *impactfit_stepper_type_from_name(const char *name);
+/* The same over a program's own types extra[0 .. n) first, then the registered ones (extra may be
+ * NULL with n = 0), as impactfit_law_type_from_name_in. */
 IMPACTFIT_EXPORT const impactfit_stepper_type *
 impactfit_stepper_type_from_name_in(const char *name, const impactfit_stepper_type *const *extra, size_t n);
 

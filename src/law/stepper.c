@@ -239,12 +239,12 @@ const impactfit_stepper_type *
 impactfit_stepper_type_from_name_in(const char *name, const impactfit_stepper_type *const *extra, size_t n) {
   if (!name)
     return NULL;
+  for (size_t i = 0; extra && i < n; i++)
+    if (extra[i] && extra[i]->name && strcmp(extra[i]->name, name) == 0)
+      return extra[i];
   for (size_t i = 0; i < impactfit_stepper_type_count(); i++)
     if (strcmp(stepper_types[i]->name, name) == 0)
       return stepper_types[i];
-  for (size_t i = 0; extra && i < n; i++)
-    if (extra[i] && strcmp(extra[i]->name, name) == 0)
-      return extra[i];
   return NULL;
 }
 
