@@ -151,8 +151,12 @@ typedef struct impactfit_code_input {
   int per_body;                          /* 1: each body has its own: a setting of `count` values is both
                                             bodies', of 2 count values body 1's then body 2's */
   impactfit_code_mix mix;                /* per_body: how the contact's value is made */
-  int default_v; /* 1: when not given, the value is the request's design speed v (a characteristic
+  int default_v;      /* 1: when not given, the value is the request's design speed v (a characteristic
                     velocity the user should set to the impact speed: LIGGGHTS hooke) */
+  int contact_radius; /* 1: the input is the contact's effective radius as the code sets it (Chrono's
+                         eff_radius, 0.1 m with the Bullet collision system): it replaces the bodies' R
+                         in the resolved request and the answer (added after 8f8070a; 0 for every other
+                         input) */
 } impactfit_code_input;
 
 /* One integrator of a model: the code's name for it and the step map that models it. */

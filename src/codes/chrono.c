@@ -136,9 +136,7 @@ static const char *const ch_types[] = {"EULER_IMPLICIT_LINEARIZED",
     .name = "eff_radius", .unit = "m",                                                                             \
     .help = "the contact's effective radius as Chrono sets it: 0.1 (ChCollisionInfo's default) for every contact " \
             "of the Bullet collision system; the Multicore system: r (wall) or r1 r2/(r1 + r2)",                   \
-    .count = 1, .def = {                                                                                           \
-      0.1                                                                                                          \
-    }                                                                                                              \
+    .count = 1, .def = {0.1}, .contact_radius = 1                                                                  \
   }
 #define IN_V                                                                                                         \
   {                                                                                                                  \

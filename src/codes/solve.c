@@ -244,6 +244,9 @@ int impactfit_code_resolve(const impactfit_code_request *req, impactfit_code_ctx
   if ((st = resolve_settings(req, c, err)) || (st = impactfit_code_bodies_resolve(&req->bodies, c, err)) ||
       (st = resolve_step(req, c, err)))
     return st;
+  for (int i = 0; i < md->n_inputs; i++) /* the code's own contact radius */
+    if (md->inputs[i].contact_radius)
+      c->R = impactfit_code_value(c, md->inputs[i].name)[0];
   return 0;
 }
 

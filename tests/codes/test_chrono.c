@@ -294,6 +294,7 @@ static void test_one_answer(void) {
       CHECK(ct_solve(&r, &a, &err) == 0 && !a.stepped, "chrono continuous forward: %s", err.message);
       CHECK_ABS(a.e, pair ? e_pair : e_wall, 1e-8, "chrono %s, E %g R %g v %g: cr = eps gives the smallest e",
                 pair ? "two spheres" : "wall", Es[i], Rs[i], vs[i]);
+      CHECK(a.R == Rs[i], "the answer's R is Chrono's eff_radius %g, not the bodies' (got %g)", Rs[i], a.R);
       r.q.value = NAN;
       r.q.e = 0.1;
       char want[64];
