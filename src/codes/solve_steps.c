@@ -60,6 +60,37 @@ static int naive_answer(const impactfit_code_ctx *c, impactfit_code_answer *ans,
   return 0;
 }
 
+/* An unreachable e: the means at both ends of the search range widen the reachable range (the search stops
+ * where its cheap means tell it e is out of reach, so the range it met can stop short of the ends), and the
+ * step's stability is the one at the end whose mean comes nearest the asked e (the value a user would be
+ * left with). Returns 1 when an end's mean was computed. */
+static int unreachable_ends(const impactfit_code_ctx *c, impactfit_code_answer *ans, double lo, double hi,
+                            long *impacts) {
+  const double ends[2] = {lo, hi};
+  double nearest = INFINITY;
+  int any = 0;
+  ans->stable = 1;
+  for (int k = 0; k < 2; k++) {
+    impactfit_stepper st;
+    impactfit_step_stats E;
+    impactfit_error e6;
+    if (build_cb(c, ends[k], &st, &e6) || impactfit_step_phase_stats(&st, c->v, &E, &e6))
+      continue;
+    *impacts += E.impacts;
+    if (!isfinite(E.e_mean))
+      continue;
+    any = 1;
+    ans->e_reach_min = isnan(ans->e_reach_min) ? E.e_mean : fmin(ans->e_reach_min, E.e_mean);
+    ans->e_reach_max = isnan(ans->e_reach_max) ? E.e_mean : fmax(ans->e_reach_max, E.e_mean);
+    double d = fabs(E.e_mean - c->req->e);
+    if (d < nearest) {
+      nearest = d;
+      ans->stable = E.stable;
+    }
+  }
+  return any;
+}
+
 /* the inverse on the phase mean; an unreachable e is stated in head (the note's first sentence) */
 static int inverse_value(const impactfit_code_ctx *c, impactfit_code_answer *ans, double guess, impactfit_step_stats *S,
                          impactfit_text *head, impactfit_error *err) {
@@ -73,10 +104,26 @@ static int inverse_value(const impactfit_code_ctx *c, impactfit_code_answer *ans
     ans->reachable = 0;
     ans->e_reach_min = S->e_min <= S->e_max ? S->e_min : NAN;
     ans->e_reach_max = S->e_min <= S->e_max ? S->e_max : NAN;
+    long impacts = S->impacts;
+    int widened = unreachable_ends(c, ans, lo, hi, &impacts);
+    S->impacts = impacts;
+    const char *why = e2.message;
+    char range[256];
+    if (widened) {
+      snprintf(range, sizeof range,
+               "no value in [%.6g, %.6g] gives a mean e of %.17g at this step: the means range over [%.6g, %.6g]", lo,
+               hi, c->req->e, ans->e_reach_min, ans->e_reach_max);
+      why = range;
+    }
     if (!c->integrator->stepper)
-      impactfit_text_appendf(head, "NOT REACHABLE with %s: %s. ", c->integrator->name, e2.message);
+      impactfit_text_appendf(head, "NOT REACHABLE with %s: %s. ", c->integrator->name, why);
     else
-      impactfit_text_appendf(head, "NOT REACHABLE at dt = %g s with %s: %s. ", c->dt, c->integrator->name, e2.message);
+      impactfit_text_appendf(head, "NOT REACHABLE at dt = %g s with %s: %s. ", c->dt, c->integrator->name, why);
+    if (widened && !ans->stable)
+      impactfit_text_appendf(head,
+                             "UNSTABLE: at the end of that range nearest the asked e the step map grows or returns "
+                             "e > 1 at dt = %g s: a smaller dt first. ",
+                             c->dt);
   } else if (s) {
     if (err)
       *err = e2;

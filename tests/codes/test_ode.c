@@ -251,7 +251,27 @@ static void test_ode_registry(void) {
   impactfit_code_answer_free(&f);
 }
 
+/* issue 34: an unreachable e (kp 1e3 N/m at dt 1e-3 s: the mean e tops out at 0.4027) reports the true range of
+ * the means over the search range (the upper end, kd = 10 times critical, gives 0.0214, as ODE does) and the
+ * step's stability there (ODE's backward Euler is unconditionally stable), not "stable": 0; the note says it
+ * first */
+static void test_ode_unreachable(void) {
+  ct_request r = ct_make(ct_find("ode", NULL, "spring-damper", NULL));
+  ct_set1(&r, "kp", 1000.0);
+  r.q.dt = 1e-3;
+  r.q.e = 0.45;
+  impactfit_code_answer a = {0};
+  impactfit_error err;
+  CHECK(ct_solve(&r, &a, &err) == 0 && !a.reachable, "ode kp 1e3 dt 1e-3: e = 0.45 out of reach (%s)", err.message);
+  CHECK(a.e_reach_min < 0.03 && fabs(a.e_reach_max - 0.4027) < 1e-3, "the reachable means [%g, %g]: to 0.0214",
+        a.e_reach_min, a.e_reach_max);
+  CHECK(a.stable == 1, "ODE's step is stable: stable = %d on an unreachable answer", a.stable);
+  CHECK(strncmp(a.note, "NOT REACHABLE", 13) == 0 && !*a.input, "said first, nothing to paste: %.80s", a.note);
+  impactfit_code_answer_free(&a);
+}
+
 int main(void) {
+  test_ode_unreachable();
   test_ode_backward_euler(1e3, 0.05, 1e-3);
   test_ode_backward_euler(1e3, 1e-9, 1e-3);
   test_ode_backward_euler(1e3, 0.5, 1e-4);
