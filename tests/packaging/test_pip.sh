@@ -44,8 +44,8 @@ case "$where" in "$WORK/venv/"*) ok "imported from the environment: $where" ;; *
 cli=$("$CLI" copt --n 1.5 --e 0.7 --k 1e8 --mass 0.05 --v 2 --json | sed -n 's/.*"c_opt":\([-0-9.eE+]*\).*/\1/p')
 py=$("$V/python" -c "import impactfit; print(repr(impactfit.copt(1.5, 0.7, 1e8, 0.05, 2)))")
 [ "$("$PY" -c "print(float('$cli') == float('$py'))")" = True ] && ok "copt: $py = CLI $cli" || bad "copt: $py, CLI $cli"
-cli=$("$CLI" engine --code mujoco --e 0.5 --v 1 --mass 0.001309 --json | "$PY" -c "import json,sys; print(repr(json.load(sys.stdin)['value']))")
-py=$("$V/python" -c "import impactfit; print(repr(impactfit.engine('mujoco', e=0.5, v=1.0, mass=0.001309)['value']))")
+cli=$("$CLI" engine --code mujoco --e 0.5 --v 1 --mass 0.001309 --radius 0.005 --json | "$PY" -c "import json,sys; print(repr(json.load(sys.stdin)['value']))")
+py=$("$V/python" -c "import impactfit; print(repr(impactfit.engine('mujoco', e=0.5, v=1.0, mass=0.001309, radius=0.005)['value']))")
 [ "$cli" = "$py" ] && ok "engine: $py = CLI" || bad "engine: $py, CLI $cli"
 "$V/python" -c "import impactfit, numpy; r = impactfit.copt(1.5, numpy.array([0.3, 0.7])); assert r.shape == (2,)" &&
   ok "arrays through the system's NumPy" || bad "arrays"
