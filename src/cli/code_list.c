@@ -141,20 +141,23 @@ static void print_engine_block(const impactfit_code_model *md) {
   printf("%s '%s'%s%s  [%s]%s\n", md->code->name, md->model, *md->option ? " --damping " : "", md->option, md->versions,
          md->run_min ? "" : "  (formula only, not run here)");
   /* the step: the code's default, none (the user gives --dt), or none at all for continuous-time integrators */
-  char step[192];
+  impactfit_text step = IMPACTFIT_TEXT_INIT;
   if (cont.len == ints.len)
-    snprintf(step, sizeof step, "continuous time: no time step (give no --dt)");
+    impactfit_text_appendf(&step, "continuous time: no time step (give no --dt)");
   else {
     if (md->dt_default > 0.0)
-      snprintf(step, sizeof step, "default dt %g s", md->dt_default);
+      impactfit_text_appendf(&step, "default dt %g s", md->dt_default);
+    else if (cont.len)
+      impactfit_text_appendf(&step, "no default dt: give --dt, or none for continuous time (%s)",
+                             impactfit_text_str(&cont));
     else
-      snprintf(step, sizeof step, "no default dt (give --dt)");
-    if (cont.len)
-      snprintf(step + strlen(step), sizeof step - strlen(step), "; continuous time, no time step: %s",
-               impactfit_text_str(&cont));
+      impactfit_text_appendf(&step, "no default dt (give --dt)");
+    if (md->dt_default > 0.0 && cont.len)
+      impactfit_text_appendf(&step, "; continuous time, no time step: %s", impactfit_text_str(&cont));
   }
   printf("  solves for: %s (%s); integrators: %s (default first); %s\n", md->param, md->param_unit,
-         impactfit_text_str(&ints), step);
+         impactfit_text_str(&ints), impactfit_text_str(&step));
+  impactfit_text_free(&step);
   for (int k = 0; k < md->n_inputs; k++) {
     const impactfit_code_input *in = &md->inputs[k];
     printf("  --%s ", in->name);

@@ -47,12 +47,14 @@ static void in_granular(const impactfit_code_ctx *c, double p, impactfit_text *o
 static void in_gran(const impactfit_code_ctx *c, double p, impactfit_text *out) {
   /* pair_style gran/... Kn Kt gamma_n gamma_t xmu dampflag [limit_damping] */
   const impactfit_code_model *md = c->model;
-  char args[256];
-  snprintf(args, sizeof args, "%.10g NULL %.12g NULL 0.0 0%s", impactfit_code_value(c, "kn")[0], p,
-           c->clamp ? " limit_damping" : "");
-  impactfit_text_appendf(out, "pair_style %s %s\npair_coeff * *\n", md->model, args);
+  impactfit_text args = IMPACTFIT_TEXT_INIT;
+  impactfit_text_appendf(&args, "%.10g NULL %.12g NULL 0.0 0%s", impactfit_code_value(c, "kn")[0], p,
+                         c->clamp ? " limit_damping" : "");
+  impactfit_text_appendf(out, "pair_style %s %s\npair_coeff * *\n", md->model, impactfit_text_str(&args));
   if (c->wall)
-    impactfit_text_appendf(out, "fix wall all wall/gran %s %s zplane 0.0 NULL\n", md->model + strlen("gran/"), args);
+    impactfit_text_appendf(out, "fix wall all wall/gran %s %s zplane 0.0 NULL\n", md->model + strlen("gran/"),
+                           impactfit_text_str(&args));
+  impactfit_text_free(&args);
 }
 
 /* 29Sep2021's fix wall/gran converts the tsuji e again at every run command */

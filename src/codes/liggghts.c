@@ -19,9 +19,8 @@ static double conv_linear_log(double e) { return impactfit__dem_linear_log(e); }
 static void in_liggghts(const impactfit_code_ctx *c, double p, impactfit_text *out) {
   const impactfit_code_model *md = c->model;
   int absolute = !strcmp(md->option, "absolute_damping");
-  char opts[128];
-  snprintf(opts, sizeof opts, "%s%s", absolute ? " absolute_damping on" : "", c->clamp ? " limitForce on" : "");
-  impactfit_text_appendf(out, "pair_style gran model %s tangential no_history%s\npair_coeff * *\n", md->model, opts);
+  impactfit_text_appendf(out, "pair_style gran model %s tangential no_history%s%s\npair_coeff * *\n", md->model,
+                         absolute ? " absolute_damping on" : "", c->clamp ? " limitForce on" : "");
   if (impactfit_code_input_find(md, "E")) {
     impactfit_text_appendf(out, "fix m1 all property/global youngsModulus peratomtype %.10g\n",
                            impactfit_code_value(c, "E")[0]);
@@ -43,8 +42,9 @@ static void in_liggghts(const impactfit_code_ctx *c, double p, impactfit_text *o
     impactfit_text_appendf(out, "fix m5 all property/global coefficientFriction peratomtypepair 1 0.0\n");
   }
   if (c->wall) /* model keywords after the primitive, or the fix refuses them */
-    impactfit_text_appendf(out, "fix wall all wall/gran model %s tangential no_history primitive type 1 zplane 0.0%s\n",
-                           md->model, opts);
+    impactfit_text_appendf(out,
+                           "fix wall all wall/gran model %s tangential no_history primitive type 1 zplane 0.0%s%s\n",
+                           md->model, absolute ? " absolute_damping on" : "", c->clamp ? " limitForce on" : "");
 }
 
 IMPACTFIT__DEM_OPS(o_hertz, IMPACTFIT__ST_HERTZ_MAT, IMPACTFIT__DA_CONV_SQRTMK, conv_hertz_beta, in_liggghts, NULL)

@@ -189,15 +189,8 @@ static const char *canonical_model(const impactfit_code *code, const char *model
   return NULL;
 }
 
-/* "; did you mean 'x'?" for the closest of names, or "" */
-static const char *did_you_mean(const char *word, const char *const *names, size_t n, char *buf, size_t size) {
-  const char *close = impactfit_closest_name(word, names, n);
-  if (close)
-    snprintf(buf, size, "; did you mean '%s'?", close);
-  else
-    buf[0] = 0;
-  return buf;
-}
+/* "; did you mean 'x'?" for the closest of names, or "": the three pieces of a message's "%s%s%s" */
+#define DID_YOU_MEAN(close) (close) ? "; did you mean '" : "", (close) ? (close) : "", (close) ? "'?" : ""
 
 /* The message for a version in no range of the model's entries: the ranges read and what to do. */
 static int version_not_read(const impactfit_code *code, const char *version, const char *model, const char *option,
@@ -216,7 +209,6 @@ static int version_not_read(const impactfit_code *code, const char *version, con
       best = d, near = md;
   }
   /* the first file the nearest entry's source names */
-  char file[256];
   const char *src = near ? near->source : "";
   for (const char *p = src; *p; p += strcspn(p, " ") + (p[strcspn(p, " ")] != 0)) {
     size_t n = strcspn(p, " :,;(");
@@ -225,14 +217,13 @@ static int version_not_read(const impactfit_code *code, const char *version, con
       break;
     }
   }
-  snprintf(file, sizeof file, "%s", src);
-  file[strcspn(file, " :,;(")] = '\0';
+  int file = (int)strcspn(src, " :,;(");
   int st = IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                            "%s model '%s%s%s' was read for the versions %s; %s is not among them, so its force law is "
                            "not known here. To use the law of the nearest version read, give the version %s (at your "
-                           "own risk: compare %s in your version's source)",
+                           "own risk: compare %.*s in your version's source)",
                            code->name, model, option && *option ? " --damping " : "", option ? option : "",
-                           impactfit_text_str(&vers), version, near ? near->first_version : "", file);
+                           impactfit_text_str(&vers), version, near ? near->first_version : "", file, src);
   impactfit_text_free(&vers);
   return st;
 }
@@ -266,15 +257,14 @@ static int find_option(const impactfit_code *code, const char *version, long key
   }
   impactfit_text list = IMPACTFIT_TEXT_INIT;
   const char *names[64];
-  char hint[192];
   int st;
   if (given) {
     if (any_option)
       return version_not_read(code, version, mname, any_option->option, key, err);
     size_t n = list_models(code, 0, mname, &list, names, 64);
-    st = IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown damping option '%s' of %s model '%s' (known: %s)%s", option,
-                         code->name, mname, impactfit_text_str(&list),
-                         did_you_mean(option, names, n, hint, sizeof hint));
+    st = IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown damping option '%s' of %s model '%s' (known: %s)%s%s%s",
+                         option, code->name, mname, impactfit_text_str(&list),
+                         DID_YOU_MEAN(impactfit_closest_name(option, names, n)));
   } else if (options == 1 || dflt) {
     *out = dflt ? dflt : only;
     st = 0;
@@ -310,11 +300,10 @@ int impactfit_code_model_find(const char *code_name, const char *version, const 
   if (!mname) {
     impactfit_text list = IMPACTFIT_TEXT_INIT;
     const char *names[64];
-    char hint[192];
     size_t n = list_models(code, 0, NULL, &list, names, 64);
-    st = IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown %s model '%s' (known: %s)%s", code->name, model,
+    st = IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "unknown %s model '%s' (known: %s)%s%s%s", code->name, model,
                          list.len ? impactfit_text_str(&list) : "none",
-                         did_you_mean(model, names, n, hint, sizeof hint));
+                         DID_YOU_MEAN(impactfit_closest_name(model, names, n)));
     impactfit_text_free(&list);
     return st;
   }
@@ -345,10 +334,9 @@ int impactfit_code_integrator_find(const impactfit_code_model *md, const char *n
     if (i < n)
       names[i] = md->integrators[i].name;
   }
-  char hint[192];
-  int st = IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s %s has no integrator '%s' (known: %s)%s", md->code->name,
+  int st = IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s %s has no integrator '%s' (known: %s)%s%s%s", md->code->name,
                            md->model, name, impactfit_text_str(&list),
-                           did_you_mean(name, names, (size_t)n, hint, sizeof hint));
+                           DID_YOU_MEAN(impactfit_closest_name(name, names, (size_t)n)));
   impactfit_text_free(&list);
   return st;
 }

@@ -107,18 +107,20 @@ static int inverse_value(const impactfit_code_ctx *c, impactfit_code_answer *ans
     long impacts = S->impacts;
     int widened = unreachable_ends(c, ans, lo, hi, &impacts);
     S->impacts = impacts;
-    const char *why = e2.message;
-    char range[256];
-    if (widened) {
-      snprintf(range, sizeof range,
-               "no value in [%.6g, %.6g] gives a mean e of %.17g at this step: the means range over [%.6g, %.6g]", lo,
-               hi, c->req->e, ans->e_reach_min, ans->e_reach_max);
-      why = range;
-    }
-    if (!c->integrator->stepper)
-      impactfit_text_appendf(head, "NOT REACHABLE with %s: %s. ", c->integrator->name, why);
+    impactfit_text why = IMPACTFIT_TEXT_INIT;
+    if (widened)
+      impactfit_text_appendf(&why,
+                             "no value in [%.6g, %.6g] gives a mean e of %.17g at this step: the means range over "
+                             "[%.6g, %.6g]",
+                             lo, hi, c->req->e, ans->e_reach_min, ans->e_reach_max);
     else
-      impactfit_text_appendf(head, "NOT REACHABLE at dt = %g s with %s: %s. ", c->dt, c->integrator->name, why);
+      impactfit_text_appendf(&why, "%s", e2.message);
+    if (!c->integrator->stepper)
+      impactfit_text_appendf(head, "NOT REACHABLE with %s: %s. ", c->integrator->name, impactfit_text_str(&why));
+    else
+      impactfit_text_appendf(head, "NOT REACHABLE at dt = %g s with %s: %s. ", c->dt, c->integrator->name,
+                             impactfit_text_str(&why));
+    impactfit_text_free(&why);
     if (widened && !ans->stable)
       impactfit_text_appendf(head,
                              "UNSTABLE: at the end of that range nearest the asked e the step map grows or returns "
