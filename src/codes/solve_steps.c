@@ -138,6 +138,66 @@ static int inverse_value(const impactfit_code_ctx *c, impactfit_code_answer *ans
   return 0;
 }
 
+/* 1 when the value's stepper, rebuilt at step dt from the same settings (a code may derive its step map's
+ * parameters from dt: MuJoCo's refsafe raises timeconst to 2 dt, ODE's ERP/CFM), is stable at speed v; 0 when
+ * not; -1 when it cannot be evaluated there */
+static int stable_at(const impactfit_code_ctx *c, double value, double dt, long *impacts) {
+  impactfit_code_ctx d = *c;
+  d.dt = dt;
+  impactfit_stepper st;
+  impactfit_step_stats S;
+  impactfit_error e7;
+  if (build_cb(&d, value, &st, &e7))
+    return -1;
+  int s = impactfit_step_phase_stats(&st, c->v, &S, &e7);
+  if (s == IMPACTFIT_ENONFINITE)
+    return 0;
+  if (s)
+    return -1;
+  *impacts += S.impacts;
+  return S.stable;
+}
+
+/* 1 when the step map's parameters depend on dt: the stepper built at dt2 differs from st (built at c->dt) in
+ * more than its dt */
+static int depends_on_dt(const impactfit_code_ctx *c, double value, const impactfit_stepper *st, double dt2) {
+  impactfit_code_ctx d = *c;
+  d.dt = dt2;
+  impactfit_stepper s2;
+  impactfit_error e8;
+  if (build_cb(&d, value, &s2, &e8))
+    return 0;
+  s2.dt = st->dt;
+  return memcmp(s2.p, st->p, sizeof s2.p) != 0 || memcmp(s2.law.p, st->law.p, sizeof s2.law.p) != 0;
+}
+
+/* The largest stable step of a value whose step map's parameters depend on dt (issue 34: MuJoCo's refsafe
+ * raises timeconst with the step, so the map at a smaller step is not the map at dt rescaled): from guess
+ * (the largest stable step of the map at dt with its parameters kept), halved until the rebuilt map is
+ * stable, then bisected against c->dt (unstable) to 1e-6 relative. NaN when no stable step is found. */
+static double stable_dt_rebuilt(const impactfit_code_ctx *c, double value, double guess, long *impacts) {
+  double hi = c->dt, lo = isfinite(guess) && guess > 0.0 && guess < hi ? guess : 0.5 * hi;
+  int k;
+  for (k = 0; k < 60; k++, lo *= 0.5) {
+    int st = stable_at(c, value, lo, impacts);
+    if (st == 1)
+      break;
+    if (st == 0)
+      hi = lo;
+  }
+  if (k == 60)
+    return NAN;
+  while (hi / lo - 1.0 > 1e-6) {
+    double mid = sqrt(lo * hi);
+    int st = stable_at(c, value, mid, impacts);
+    if (st == 1)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 /* the statistics of the answer's value: the inverse's, or computed (forward); stability, spread */
 static int value_stats(const impactfit_code_ctx *c, impactfit_code_answer *ans, impactfit_step_stats *S,
                        impactfit_text *head, impactfit_text *tail, impactfit_error *err) {
@@ -170,6 +230,8 @@ static int value_stats(const impactfit_code_ctx *c, impactfit_code_answer *ans, 
   double dtm;
   impactfit_error e3;
   if (!ans->stable && impactfit_step_max_stable_dt(&st, c->v, &dtm, &e3) == 0) {
+    if (st.type && isfinite(dtm) && depends_on_dt(c, ans->value, &st, 0.5 * c->dt))
+      dtm = stable_dt_rebuilt(c, ans->value, dtm, &ans->impacts);
     ans->dt_stable = dtm;
     if (!(S->rho_max <= 1.0 + 1e-9) || !isfinite(ans->e_max))
       impactfit_text_appendf(head,

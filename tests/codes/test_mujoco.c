@@ -162,7 +162,39 @@ static void test_registry(void) {
   impactfit_code_answer_free(&f);
 }
 
+/* issue 34: refsafe raises timeconst to 2 dt at every dt, so the largest stable step comes from the step map
+ * rebuilt at each dt: about 0.001388 s for solref 0.003 1, e = 0.61, 0.37 m/s, 0.8 kg (MuJoCo returns e > 1
+ * above it: tests/engines/mujoco_impact.c); it was 0.001824 s with timeconst kept at dt 0.002's 0.004 s */
+static void test_refsafe_stable_dt(void) {
+  ct_request r = ct_make(ct_find("mujoco", NULL, "soft contact", NULL));
+  r.q.bodies.r1 = 0.02;
+  r.q.bodies.m1 = 0.8;
+  r.q.v = 0.37;
+  r.q.e = 0.61;
+  ct_set(&r, "solref", 2, 0.003, 1.0);
+  impactfit_code_answer a = {0};
+  impactfit_error err;
+  CHECK(ct_solve(&r, &a, &err) == 0 && a.reachable && !a.stable, "refsafe case: unstable at 0.002 s (%s)", err.message);
+  CHECK(a.dt_stable > 0.00135 && a.dt_stable < 0.00142, "refsafe: largest stable step about 0.001388 s (got %g)",
+        a.dt_stable);
+  CHECK(strncmp(a.note, "UNSTABLE", 8) == 0, "said first: %.60s", a.note);
+  /* at the step stated the rebuilt map is stable, just above it not */
+  for (int k = 0; k < 2; k++) {
+    ct_request q = r;
+    ct_q(&q);
+    q.q.e = NAN;
+    q.q.value = a.value;
+    q.q.dt = a.dt_stable * (k ? 1.01 : 0.999);
+    impactfit_code_answer b = {0};
+    CHECK(ct_solve(&q, &b, &err) == 0 && b.stable == !k, "refsafe: at %g x the stated step stable = %d",
+          k ? 1.01 : 0.999, b.stable);
+    impactfit_code_answer_free(&b);
+  }
+  impactfit_code_answer_free(&a);
+}
+
 int main(void) {
+  test_refsafe_stable_dt();
   test_limit();
   test_mean_qags("euler", 0.002, 1.0);
   test_mean_qags("rk4", 0.002, 1.0);

@@ -601,6 +601,43 @@ static void part_c(void) {
         CHECK(mx2 <= 1.0, "(c) below the largest stable step the engine's e stays <= 1 (max %g)", mx2);
     }
   }
+  /* issue 34: with refsafe, timeconst is raised to 2 dt at every dt, so the largest stable step is searched with
+   * the step map rebuilt at each dt (it was 0.001824 s, where MuJoCo returns e = 1.306) */
+  {
+    const double sr[2] = {0.003, 1.0};
+    scene s = scene_plane(0.002, "Euler");
+    s.r1 = 0.02;
+    s.m1 = 0.8;
+    snprintf(s.geom, sizeof s.geom, "solref=\"0.003 1\"");
+    impactfit_code_request rq = request(&s, "soft contact", sr, NULL, -1);
+    rq.v = 0.37;
+    rq.e = 0.61;
+    impactfit_code_answer ans;
+    impactfit_error err;
+    if (impactfit_code_solve(&rq, &ans, &err) || !ans.reachable) {
+      CHECK(0, "(c) refsafe case: impactfit solves (%.500s)", err.message);
+      return;
+    }
+    CHECK(!ans.stable && ans.dt_stable > 0.00135 && ans.dt_stable < 0.00142,
+          "(c) refsafe case: unstable at 0.002 s, largest stable step about 0.001388 s (got %g)", ans.dt_stable);
+    char geom[sizeof s.geom];
+    snprintf(geom, sizeof geom, "solref=\"0.003 %.12g\"", ans.value);
+    memcpy(s.geom, geom, sizeof geom);
+    const double f[2] = {0.97, 1.08};
+    for (int k = 0; k < 2; k++) {
+      scene s2 = s;
+      s2.dt = f[k] * ans.dt_stable;
+      double mn2, mx2, mean2 = engine_mean(&s2, 0.37, 200, &mn2, &mx2);
+      printf("    refsafe, solref 0.003 %.6f: at dt = %.2f x the largest stable step %.6g s: engine e over 200 phases "
+             "in [%.4f, %.4f] (mean %.4f)\n",
+             ans.value, f[k], ans.dt_stable, mn2, mx2, mean2);
+      if (k == 0)
+        CHECK(mx2 <= 1.0, "(c) refsafe: below the largest stable step the engine's e stays <= 1 (max %g)", mx2);
+      else
+        CHECK(mx2 > 1.0, "(c) refsafe: above it the engine returns e > 1 (max %g)", mx2);
+    }
+    impactfit_code_answer_free(&ans);
+  }
 }
 
 /* ---------------------------------------------------------------- (d) the source's rules */
