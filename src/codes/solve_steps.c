@@ -108,11 +108,13 @@ static int inverse_value(const impactfit_code_ctx *c, impactfit_code_answer *ans
     int widened = unreachable_ends(c, ans, lo, hi, &impacts);
     S->impacts = impacts;
     impactfit_text why = IMPACTFIT_TEXT_INIT;
+    char e_asked[IMPACTFIT_SHORTEST_SIZE];
+    impactfit_format_shortest(c->req->e, e_asked);
     if (widened)
       impactfit_text_appendf(&why,
-                             "no value in [%.6g, %.6g] gives a mean e of %.17g at this step: the means range over "
+                             "no value in [%.6g, %.6g] gives a mean e of %s at this step: the means range over "
                              "[%.6g, %.6g]",
-                             lo, hi, c->req->e, ans->e_reach_min, ans->e_reach_max);
+                             lo, hi, e_asked, ans->e_reach_min, ans->e_reach_max);
     else
       impactfit_text_appendf(&why, "%s", e2.message);
     if (!c->integrator->stepper)
