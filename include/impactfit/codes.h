@@ -69,7 +69,11 @@
  *
  * Compatible changes to this header (new fields at the end of a struct, new functions) are noted
  * here as they come:
- *   - round 4: the first version of the registry (issue 32). */
+ *   - round 4: the first version of the registry (issue 32, 8f8070a).
+ *   - after 8f8070a: impactfit_code_input.contact_radius (a code's own contact radius, Chrono's
+ *     eff_radius, replaces the bodies' R); request.v may be NaN for impactfit_code_stepper and
+ *     _resolve (solve and forward need it); request.integrator NULL with no dt where the model has no
+ *     default step picks its continuous-time integrator (Chrono). */
 #ifndef IMPACTFIT_CODES_H
 #define IMPACTFIT_CODES_H
 
