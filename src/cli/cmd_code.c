@@ -118,6 +118,9 @@ static int make_request(const char *what, const code_opts *o, const cli_spec *op
   if (rc)
     return rc;
   impactfit_code_bodies *b = &q->bodies;
+  if ((o->wall || o->plane) && !(isnan(o->r2) && isnan(o->rho2) && isnan(o->m2)))
+    return cli_input_error("%s: --%s: the %s is not a body; --r2, --rho2 and --m2 do not apply", what,
+                           o->wall ? "wall" : "plane", o->wall ? "wall" : "plane");
   b->pair = o->pair ? 1 : (o->wall || o->plane) ? 0 : -1;
   b->r1 = either(o->radius, o->r1);
   b->rho1 = either(o->density, o->rho1);

@@ -44,7 +44,7 @@ expect 2 "gran/hooke has no setting 'E' (its settings: kn)" --code lammps --mode
 expect 2 "needs kn" --code lammps --model gran/hooke --radius 0.005 --density 2500 --v 1 --e 0.5
 expect 2 "has no setting 'tc' (its settings: kn)" --code lammps --model gran/hooke --kn 2e4 --tc 1e-3 --radius 0.005 --density 2500 --v 1 --e 0.5
 expect 2 "has no setting 'vchar' (its settings: E, nu)" --code liggghts --model hertz "${M[@]}" --vchar 1 --e 0.5
-expect 2 "a wall is not a body" --code lammps --model gran/hooke --kn 2e4 --wall --r1 0.004 --r2 0.008 --density 2500 --v 1 --e 0.5
+expect 2 "--wall: the wall is not a body; --r2, --rho2 and --m2 do not apply" --code lammps --model gran/hooke --kn 2e4 --wall --r1 0.004 --r2 0.008 --density 2500 --v 1 --e 0.5
 expect 2 "give --radius or --r1, not both" --code lammps --model gran/hooke --kn 2e4 --radius 0.004 --r1 0.008 --density 2500 --v 1 --e 0.5
 expect 2 "this model assumes one material" --code liggghts --model hertz --E 1e8,2e8 --nu 0.3 --radius 0.005 --density 2500 --v 1 --e 0.5
 expect 2 "did you mean 'granular hertz/material'" --code lammps --model "granular hertz/materail" --damping tsuji "${M[@]}" --e 0.5
