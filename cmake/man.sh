@@ -16,9 +16,21 @@ printf '[SEE ALSO]\n\\fBimpactfit\\fR(1) lists every command.\n' >"$OUT/wrap/cmd
 help2man --no-info --version-string="$VER" --section=1 --manual="impactfit manual" --source="impactfit $VER" \
   --name="exact damping constants from a coefficient of restitution" \
   --include="$OUT/wrap/top.h2m" --output="$OUT/impactfit.1" "$BIN"
+# The wrapper help2man runs: the command's --help with its usage block (the lines up to the first blank
+# one, each form wrapped over indented lines) as help2man reads a synopsis: "Usage: FORM" and "  or: FORM",
+# one line each (help2man made the wrapped lines a paragraph of indented text).
+cat >"$OUT/wrap/usage.awk" <<'AWK'
+BEGIN { block = 1 }
+block && /^$/ { if (form != "") print (n++ ? "  or: " : "Usage: ") form; block = 0; print; next }
+block && /^usage: / { form = substr($0, 8); next }
+block && /^       impactfit / { print (n++ ? "  or: " : "Usage: ") form; sub(/^ +/, ""); form = $0; next }
+block && /^ +/ { sub(/^ +/, ""); form = form " " $0; next }
+{ print }
+AWK
 for cmd in "$@"; do
   w="$OUT/wrap/impactfit-$cmd"
-  printf '#!/bin/sh\nexec "%s" %s "$@"\n' "$BIN" "$cmd" >"$w"
+  printf '#!/bin/sh\nif [ "$1" = --help ]; then "%s" %s --help | awk -f "%s"; exit; fi\nexec "%s" %s "$@"\n' \
+    "$BIN" "$cmd" "$OUT/wrap/usage.awk" "$BIN" "$cmd" >"$w"
   chmod +x "$w"
   # NAME line: the command's summary from the top-level help
   summary=$("$BIN" --help | sed -n "s/^  $cmd  *//p" | head -1)

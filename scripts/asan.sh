@@ -27,10 +27,11 @@
 #     cli_copt, cli_zhang, cli_hc, cli_simulate, cli_multibody, cli_identify, cli_dem: the harnesses
 #       of the commands of rounds 1 and 2 (their input handling: cli_bad_input and the fuzz harness
 #       cli; one run of each under valgrind; their solvers: the unit tests and reproduce_quick);
-#     cli_man, format, spdx_lines: no code of ours runs.
+#     cli_man, format, spdx_lines: no code of ours runs;
+#     label web: the WebAssembly module (its own Emscripten build of the same sources) and the page.
 #   The engines' test programs and the benchmarks are not built (IMPACTFIT_ENGINE_TESTS,
 #   IMPACTFIT_BENCH off).
-#   scripts/asan.sh -LE 'install|dem-codes|mbd-engines|load' runs every other test (the whole suite).
+#   scripts/asan.sh -LE 'install|dem-codes|mbd-engines|load|web' runs every other test (the whole suite).
 set -eu
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh build test fuzz
@@ -45,7 +46,7 @@ if [ $# = 0 ]; then
   # shellcheck disable=SC2046
   cmake --build build-asan -j"$(nproc)" --target $(cmake --build build-asan --target help |
     sed -n 's/^\([A-Za-z0-9_.-]*\): phony$/\1/p' | grep -vxE "all|clean|depend|lib.*|edit_cache|rebuild_cache|install.*|list_install_components|package.*|test|doc|$unused")
-  set -- -LE "install|dem-codes|mbd-engines|load" -E "^($skip|cli_grid|cli_mpi|cli_hpc|test_identify|front_ends|$older|cli_man|format|spdx_lines)$"
+  set -- -LE "install|dem-codes|mbd-engines|load|web" -E "^($skip|cli_grid|cli_mpi|cli_hpc|test_identify|front_ends|$older|cli_man|format|spdx_lines)$"
 else
   cmake --build build-asan -j"$(nproc)"
 fi

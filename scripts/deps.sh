@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Installs the Debian 12 packages impactfit needs and that are missing, with apt-get (through sudo
 # when not run as root). usage: scripts/deps.sh GROUP...   groups: build main test mpi bench fuzz valgrind python
-# octave dem engines npm-engines wasm slurm
+# octave dem engines npm-engines wasm web slurm
 set -eu
 declare -A group
 # libfl-dev: the -ll that `pkg-config --static libmatheval` names (static consumers, tests/consumer)
@@ -33,15 +33,20 @@ group[engines]="libmujoco-dev libsimbody-dev libode-dev libbullet-dev libdart-de
 # npm-engines: node and npm (the machine's; Debian's nodejs and npm where there are none), then the
 # WebAssembly and JavaScript engines pinned by tests/engines/js/package-lock.json (npm ci, below)
 group[npm-engines]=""
-# wasm: Debian's Emscripten (the WebAssembly build, scripts/wasm.sh) and dpkg-dev (apt-get source of
-# GSL and NLopt for it)
-group[wasm]="emscripten dpkg-dev"
+# wasm: Debian's Emscripten (the WebAssembly build, scripts/wasm.sh), dpkg-dev (apt-get source of GSL,
+# NLopt, inih and xxHash for it) and ninja-build (build-wasm/ is a Ninja build)
+group[wasm]="emscripten dpkg-dev ninja-build"
+# web: the browser test of web/ (tests/web/page_test.js): Chromium, node and npm (the machine's; Debian's
+# where there are none), then playwright-core as tests/web/package-lock.json pins it (npm ci, below)
+group[web]="chromium"
 # slurm: a one-node Slurm cluster for the scheduler test (tests/hpc/)
 group[slurm]="slurm-wlm munge"
 want=""
 npm_engines=0
+npm_web=0
 for g in "$@"; do
   [ "$g" = npm-engines ] && npm_engines=1
+  [ "$g" = web ] && npm_web=1
   [ -n "${group[$g]+x}" ] || { echo "deps.sh: unknown group '$g'" >&2; exit 2; }
   want="$want ${group[$g]}"
 done
@@ -51,7 +56,7 @@ for p in $want; do
     missing="$missing $p"
   fi
 done
-if [ $npm_engines = 1 ] && ! command -v npm >/dev/null 2>&1; then
+if [ $((npm_engines + npm_web)) -gt 0 ] && ! command -v npm >/dev/null 2>&1; then
   missing="$missing nodejs npm"
 fi
 if [ -n "$missing" ]; then
@@ -61,17 +66,21 @@ if [ -n "$missing" ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
 fi
-# the npm engines: installed exactly as the lockfile pins them, once (a marker holds the lockfile's hash);
-# without the registry the engine tests say SKIP, and this says why
-if [ $npm_engines = 1 ]; then
-  js="$(dirname "$0")/../tests/engines/js"
+# npm packages: installed exactly as a lockfile pins them, once (a marker holds the lockfile's hash);
+# without the registry the tests that need them say SKIP, and this says why
+npm_ci() { # npm_ci DIR WHAT
+  local js lock_sum
+  js="$(dirname "$0")/../$1"
   lock_sum=$(sha256sum "$js/package-lock.json" | cut -d' ' -f1)
   if [ "$(cat "$js/node_modules/.impactfit-lock" 2>/dev/null)" != "$lock_sum" ]; then
-    echo "deps.sh: npm ci in tests/engines/js"
+    echo "deps.sh: npm ci in $1"
     if (cd "$js" && npm ci --no-audit --no-fund --loglevel=error); then
       echo "$lock_sum" >"$js/node_modules/.impactfit-lock"
     else
-      echo "deps.sh: warning: npm ci failed (no registry?): the npm engines' tests will SKIP" >&2
+      echo "deps.sh: warning: npm ci failed (no registry?): $2 will SKIP" >&2
     fi
   fi
-fi
+}
+[ $npm_engines = 1 ] && npm_ci tests/engines/js "the npm engines' tests"
+[ $npm_web = 1 ] && npm_ci tests/web "the browser test of web/ (web_page)"
+exit 0

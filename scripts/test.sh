@@ -12,7 +12,8 @@
 #                (the MPI variant of the CLI, from the same objects: -DIMPACTFIT_TEST_MPI=ON)
 #   ctest        every ctest but the labels of the stages below, $(nproc) at a time: the real DEM codes
 #                (LAMMPS, LIGGGHTS, YADE: label dem-codes) and multibody engines (MuJoCo, Simbody, ODE,
-#                Bullet: label mbd-engines) among the others, so that their serial runs fill the cores
+#                Bullet, DART; the npm engines through node: label mbd-engines) among the others, so that
+#                their serial runs fill the cores
 #   dem-codes    (only when named) the label dem-codes alone, which the stage ctest runs too
 #   mbd-engines  (only when named) the label mbd-engines alone, which the stage ctest runs too
 #   load         the label signals (every test that interrupts, kills or races a process, MPI's
@@ -127,7 +128,12 @@ ctest_stage() { # ctest_stage CTEST-OPTIONS...: runs ctest in build-test/ (--dry
   fi
 }
 
-s_deps() { run bash scripts/deps.sh build test python octave dem engines fuzz valgrind; }
+# wasm, web: Emscripten and playwright-core for the browser test (label web). The WebAssembly dependencies
+# (scripts/wasm.sh deps: GSL, NLopt, xxHash from Debian's sources, about 5 CPU minutes once per machine)
+# are the main job's to build: where they are not cached, web_module tests the committed module instead
+# (and web_committed, which compares it with a fresh build, says SKIP), so the test command stays in its
+# budget on a fresh machine
+s_deps() { run bash scripts/deps.sh build test python octave dem engines npm-engines fuzz valgrind slurm wasm web; }
 # Ninja (deps: ninja-build): 44 s of wall and 87 s of CPU for this build on the 2-core machine, make 59 s
 # and 112 s (its recursive Makefiles); a build-test/ of another generator cannot be reconfigured: removed
 s_build() {

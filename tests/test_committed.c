@@ -8,6 +8,8 @@
 
 #include "impactfit/impactfit.h"
 #include "impactfit/generated/copt_surrogate.h"
+#include "impactfit/generated/dem_damping.h"
+#include "impactfit/generated/poursina2020.h"
 #include "impactfit/generated/ramaswamy_dtau_surrogate.h"
 #include "impactfit/generated/ramaswamy_eps.h"
 #include "impactfit/generated/zhang_a_surrogate.h"
@@ -64,5 +66,18 @@ int main(void) {
   }
   CHECK(impactfit_committed_dtau(0.0, 1.0, &z, NULL) == 0, "dtau(0, 1)");
   CHECK_REL(z, M_PI, 1e-9, "dtau(0, 1) = pi");
+  /* every generated header answers NaN outside its box (a -1 was taken for a negative damping) */
+  CHECK(isnan(impactfit_copt_c(2.7, 0.7, 1e8, 0.05, 2)) && isnan(impactfit_copt_c(1.5, 0.7, -1e8, 0.05, 2)) &&
+            impactfit_copt_c(1.5, 0.7, 1e8, 0.05, 2) > 0.0,
+        "copt_surrogate.h: c NaN above n = 2 and for k < 0, > 0 inside");
+  CHECK(isnan(impactfit_ramaswamy_dtau_surrogate_dt(1.0, 2.5, 1e8, 0.05, 2)), "ramaswamy_dtau_surrogate.h: NaN at n "
+                                                                              "2.5");
+  CHECK(isnan(impactfit_dem_hertz_prefactor_clamped(1.5)) && impactfit_dem_hertz_prefactor_clamped(0.5) > 0.0,
+        "dem_damping.h: NaN outside (0, 1]");
+  /* a fitted header: NaN outside the data each stage was fitted to (n in [1, 2], e in [0.45, 1]) */
+  CHECK(isnan(impactfit_poursina2020_alpha(2.7)) && isnan(impactfit_poursina2020_beta(0.5)) &&
+            isnan(impactfit_poursina2020_per_n(0, 0.3)) && isfinite(impactfit_poursina2020_alpha(1.5)) &&
+            isfinite(impactfit_poursina2020_per_n(0, 0.7)),
+        "poursina2020.h: NaN outside the fitted data, finite inside");
   return tu_report("test_committed");
 }

@@ -182,8 +182,9 @@ static void test_generated_header(void) {
     }
   }
   CHECK_ABS(worst, 0.0, 1e-10, "dem_damping.h prefactors reproduce e (100 random e, 4 cases)");
-  CHECK(impactfit_dem_hertz_prefactor_clamped(0.0) == -1.0 && impactfit_dem_linear_prefactor_tensile(1.5) == -1.0,
-        "dem_damping.h: -1 outside (0, 1]");
+  CHECK(isnan(impactfit_dem_hertz_prefactor_clamped(0.0)) && isnan(impactfit_dem_linear_prefactor_tensile(1.5)) &&
+            isnan(impactfit_dem_xi_clamped(-0.5)),
+        "dem_damping.h: NaN outside (0, 1]");
 }
 
 /* kv_C in long double: the closed form's 0/0 at ξ = 1 costs digits in double near ξ = 1 */

@@ -137,7 +137,7 @@ static double midpoint_mean(const impactfit_stepper *st, double v, int N) {
 static impactfit_law mujoco_law(double tc, double dr) {
   impactfit_law law = {.type = impactfit_law_impedance};
   double dmax = 0.95,
-         p[8] = {1.309e-3, 2 / (dmax * tc), 1 / (dmax * dmax * tc * tc * dr * dr), 0.9, 0.95, 0.001, 0.5, 2};
+         p[9] = {1.309e-3, 2 / (dmax * tc), 1 / (dmax * dmax * tc * tc * dr * dr), 0.9, 0.95, 0.001, 0.5, 2, 1};
   memcpy(law.p, p, sizeof p);
   return law;
 }
@@ -248,6 +248,31 @@ static void test_errors(void) {
   CHECK(impactfit_step_impact_at(&st, 1.0, 0.5, &im, &err) == IMPACTFIT_EINVAL, "condition B refused");
   CHECK(impactfit_stepper_type_from_name("rk4") == impactfit_stepper_rk4, "lookup rk4");
   CHECK(impactfit_stepper_type_from_name("nope") == NULL, "unknown stepper");
+  /* parameters by name, on a program's own type found beside the registered ones */
+  static const char *const own_names[] = {"gain", "bias"};
+  static const char *const own_units[] = {"-", "N"};
+  static const impactfit_stepper_type own = {
+      .name = "own-euler", .n_params = 2, .param_names = own_names, .param_units = own_units, .needs_law = 1};
+  const impactfit_stepper_type *extra[] = {&own};
+  CHECK(impactfit_stepper_type_from_name_in("own-euler", extra, 1) == &own &&
+            impactfit_stepper_type_from_name_in("rk4", extra, 1) == impactfit_stepper_rk4 &&
+            impactfit_stepper_type_from_name_in("own-euler", NULL, 0) == NULL,
+        "a program's own stepper by name");
+  impactfit_stepper os = {.type = &own};
+  double g = 0.0;
+  CHECK(impactfit_stepper_param_index(&own, "gain") == 0 && impactfit_stepper_param_index(&own, "bias") == 1 &&
+            impactfit_stepper_param_index(&own, "nope") == -1 && impactfit_stepper_param_index(NULL, "gain") == -1,
+        "stepper parameters: index by name");
+  CHECK(impactfit_stepper_set(&os, "bias", 1e-5, &err) == 0 && os.p[1] == 1e-5 &&
+            impactfit_stepper_set(&os, "gain", 0.2, &err) == 0 && impactfit_stepper_get(&os, "gain", &g, &err) == 0 &&
+            g == 0.2,
+        "stepper parameters: set and get by name");
+  CHECK(impactfit_stepper_set(&os, "Gain", 0.2, &err) == IMPACTFIT_EINVAL &&
+            strstr(err.message, "no parameter 'Gain'") && strstr(err.message, "gain, bias"),
+        "unknown stepper parameter: %s", err.message);
+  os.type = impactfit_stepper_rk4;
+  CHECK(impactfit_stepper_set(&os, "x", 1.0, &err) == IMPACTFIT_EINVAL && strstr(err.message, "none"),
+        "rk4 has no parameters: %s", err.message);
   /* a violently unstable step blows up: ENONFINITE with a message, or reported unstable */
   st = linear(impactfit_stepper_euler, 1e6, 0.0, 1e-3, 0.01, impactfit_transition_A);
   int s = impactfit_step_impact_at(&st, 1.0, 0.5, &im, &err);
@@ -260,7 +285,7 @@ static impactfit_law flat_law(double M, double B, double K, double d) {
   impactfit_law law;
   memset(&law, 0, sizeof law);
   law.type = impactfit_law_impedance;
-  double p[8] = {M, B, K, d, d, 0.001, 0.5, 2.0};
+  double p[9] = {M, B, K, d, d, 0.001, 0.5, 2.0, 1.0};
   memcpy(law.p, p, sizeof p);
   return law;
 }

@@ -1072,6 +1072,112 @@ static void test_runner_concurrency(void) {
   impactfit_sweep_free(s);
 }
 
+/* A caller's problem whose parameters follow an option (sweep.h specialize): option n = 1..4 gives the
+ * parameters x0 .. x(n-1), the output their sum. */
+typedef struct spec_problem {
+  impactfit_sweep_problem pr;
+  impactfit_sweep_param params[4];
+} spec_problem;
+static const char *const spec_names[4] = {"x0", "x1", "x2", "x3"};
+static const char *const spec_out[1] = {"sum"};
+static const impactfit_sweep_option spec_opt[1] = {{"n", "2", NULL, "number of parameters, 1 to 4"}};
+static int spec_alloc(void **st, const char *const *opt, const unsigned char *wanted, impactfit_error *err) {
+  (void)wanted, (void)err;
+  int *n = malloc(sizeof *n); /* the state: the number of parameters, from the option */
+  if (!n)
+    return IMPACTFIT_ENOMEM;
+  *n = atoi(opt[0]);
+  *st = n;
+  return 0;
+}
+static void spec_free(void *st) { free(st); }
+static int spec_solve(void *st, const double *in, double *out, long *rhs, impactfit_error *err);
+static void spec_release(impactfit_sweep_problem *p) { free(p); }
+static int spec_specialize(const impactfit_sweep_problem *self, const char *const *opt, impactfit_sweep_problem **out,
+                           impactfit_error *err) {
+  int n = atoi(opt[0]);
+  if (n < 1 || n > 4)
+    return snprintf(err->message, sizeof err->message, "n must be 1 to 4 (got '%s')", opt[0]), IMPACTFIT_EINVAL;
+  spec_problem *sp = calloc(1, sizeof *sp);
+  if (!sp)
+    return IMPACTFIT_ENOMEM;
+  sp->pr = *self;
+  for (int i = 0; i < n; i++)
+    sp->params[i] = (impactfit_sweep_param){
+        .name = spec_names[i], .def = 0.0, .min = -HUGE_VAL, .max = HUGE_VAL, .flags = 0, .help = "a term"};
+  sp->pr.params = sp->params;
+  sp->pr.n_params = (size_t)n;
+  *out = &sp->pr;
+  return 0;
+}
+static const impactfit_sweep_problem spec_generic = {
+    .name = "spec",
+    .summary = "the sum of n parameters",
+    .options = spec_opt,
+    .n_options = 1,
+    .outputs = spec_out,
+    .n_outputs = 1,
+    .alloc = spec_alloc,
+    .free = spec_free,
+    .solve = spec_solve,
+    .specialize = spec_specialize,
+    .release = spec_release,
+};
+static int spec_solve(void *st, const double *in, double *out, long *rhs, impactfit_error *err) {
+  (void)err;
+  out[0] = 0.0;
+  for (int i = 0; i < *(const int *)st; i++)
+    out[0] += in[i];
+  *rhs = 0;
+  return 0;
+}
+
+static void test_specialize(void) {
+  impactfit_error err;
+  const impactfit_sweep_problem *mine[1] = {&spec_generic};
+  const char *def = "[sweep]\nproblem = spec\n[fixed]\nx0 = 1\nx1 = 10\nn = 3\n[axes]\nx2 = list 100, 200\n";
+  impactfit_sweep *s = NULL;
+  int st = impactfit_sweep_parse_with(def, strlen(def), "spec.ini", mine, 1, &s, &err);
+  CHECK(st == 0, "specialize: the parameters of n = 3 (the option after them in the file): %s", err.message);
+  if (!st) {
+    CHECK(impactfit_sweep_get_problem(s) != &spec_generic && impactfit_sweep_get_problem(s)->n_params == 3 &&
+              strcmp(impactfit_sweep_csv_header(s), "index,x0,x1,x2,sum,status,rhs_evals\n") == 0,
+          "specialize: the sweep is of the specialised problem: %s", impactfit_sweep_csv_header(s));
+    impactfit_table *t = NULL;
+    CHECK(impactfit_sweep_run_table(s, NULL, &t, NULL, &err) == 0 && t &&
+              impactfit_table_col(t, (size_t)impactfit_table_find(t, "sum"))[0] == 111.0 &&
+              impactfit_table_col(t, (size_t)impactfit_table_find(t, "sum"))[1] == 211.0,
+          "specialize: the rows: %s", err.message);
+    impactfit_table_free(t);
+    /* a definition built on the specialised problem specialises again (report_sweep_with_axes) */
+    impactfit_sweep_def *d = NULL;
+    impactfit_sweep *s2 = NULL;
+    impactfit_sweep_def_new(impactfit_sweep_get_problem(s), "again", &d, &err);
+    impactfit_sweep_def_option(d, "n", "4", &err);
+    CHECK(impactfit_sweep_def_fixed(d, "x3", 7.0, &err) == 0, "specialize: the builder takes a name of n = 4");
+    impactfit_sweep_def_axis_values(d, "x0", (const double[]){100.0}, 1, &err);
+    CHECK(impactfit_sweep_def_build(d, &s2, &err) == 0 && impactfit_sweep_get_problem(s2)->n_params == 4,
+          "specialize: built again with n = 4: %s", err.message);
+    impactfit_sweep_free(s2);
+    impactfit_sweep_def_free(d);
+  }
+  impactfit_sweep_free(s);
+  s = NULL;
+  const char *bad = "[sweep]\nproblem = spec\n[fixed]\nn = 9\n[axes]\nx0 = list 1\n";
+  CHECK(impactfit_sweep_parse_with(bad, strlen(bad), "bad.ini", mine, 1, &s, &err) == IMPACTFIT_EINVAL && !s &&
+            strstr(err.message, "bad.ini:4: n must be 1 to 4"),
+        "specialize: its error with the option's line: %s", err.message);
+  const char *unknown = "[sweep]\nproblem = spec\n[fixed]\nn = 1\n[axes]\nx1 = list 1\n";
+  CHECK(impactfit_sweep_parse_with(unknown, strlen(unknown), "u.ini", mine, 1, &s, &err) == IMPACTFIT_EPARSE && !s &&
+            strstr(err.message, "unknown parameter 'x1'"),
+        "specialize: n = 1 has no x1: %s", err.message);
+  impactfit_sweep_problem norelease = spec_generic;
+  norelease.release = NULL;
+  const impactfit_sweep_problem *nr[1] = {&norelease};
+  CHECK(impactfit_sweep_parse_with(def, strlen(def), "nr.ini", nr, 1, &s, &err) == IMPACTFIT_EINVAL && !s,
+        "specialize without release is refused");
+}
+
 int main(void) {
   test_enumeration();
   test_range_value();
@@ -1081,6 +1187,7 @@ int main(void) {
   test_runner_determinism();
   test_runner_runs();
   test_builder_registry();
+  test_specialize();
   test_more_builtin_problems();
   test_runner_shards();
   test_runner_stop_resume();

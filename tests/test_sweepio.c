@@ -196,6 +196,12 @@ static void test_resume_truncated(const impactfit_sweep *s, const char *ref_csv)
   OK(strcmp(a.hash, impactfit_sweep_hash(s)) == 0, "sidecar hash");
   impactfit_sweep_provenance_free(&a);
   impactfit_sweep_provenance_free(&b);
+  /* where each session began: the second at the commit that survived (2 blocks), not before it */
+  char *js = slurp(json, &len);
+  char want[80];
+  snprintf(want, sizeof want, "\"session_starts\": [0, %d],", 2 * BLOCK);
+  OK(js && strstr(js, want), "the sidecar says %s", want);
+  free(js);
   /* a second resume: nothing to do */
   o = open_out(s, csv, 1, 0, 1, &st, &err);
   impactfit_sweep_output_get_state(o, &os);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Numbers as text and the shared input rules (common.h): impactfit_format_shortest against known
- * spellings and, for 200000 random doubles, against the definition itself (reads back to the same
- * double; one significant digit fewer does not); impactfit_shorten_numbers on messages;
+ * spellings and, for 400,000 random and edge doubles, against the definition computed with the C library
+ * (the fewest digits that read back to the same double, the nearer of two); impactfit_shorten_numbers on messages;
  * impactfit_all_or_none; impactfit_version_in_range. */
 #include <float.h>
 #include <math.h>
@@ -18,23 +18,6 @@ static uint64_t splitmix(uint64_t *s) {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
-}
-
-/* significant digits of a decimal text (no exponent part) */
-static int significant(const char *s) {
-  int n = 0, leading = 1, trailing = 0;
-  for (const char *p = s; *p && *p != 'e'; p++) {
-    if (*p < '0' || *p > '9')
-      continue;
-    if (*p != '0')
-      leading = 0;
-    if (leading)
-      continue;
-    n++;
-    trailing = *p == '0' ? trailing + 1 : 0;
-  }
-  /* trailing zeros of an integer in fixed notation are not digits of the spelling: 100000000 is 1 digit */
-  return strchr(s, '.') || strchr(s, 'e') ? n : n - trailing;
 }
 
 static void known(void) {
@@ -73,38 +56,156 @@ static void known(void) {
   CHECK(strcmp(impactfit_format_shortest(-INFINITY, buf), "-inf") == 0, "-inf");
 }
 
-/* the definition: round trip, and no spelling with one significant digit fewer reads back */
+/* A decimal text's value as (digits without leading or trailing zeros, decimal exponent of the first
+ * digit): "0.00150" and "1.5e-03" both give ("15", -3). */
+static void canonical(const char *s, char *digits, int *x) {
+  int nd = 0, point = -1, before = 0, lead = 1;
+  const char *p = s;
+  if (*p == '-' || *p == '+')
+    p++;
+  int pos = 0; /* digits read, leading zeros included */
+  for (; (*p >= '0' && *p <= '9') || *p == '.'; p++) {
+    if (*p == '.') {
+      point = pos;
+      continue;
+    }
+    if (lead && *p == '0') {
+      pos++;
+      before++;
+      continue;
+    }
+    lead = 0;
+    digits[nd++] = *p;
+    pos++;
+  }
+  if (point < 0)
+    point = pos;
+  while (nd > 0 && digits[nd - 1] == '0')
+    nd--;
+  digits[nd] = '\0';
+  int ex = (*p == 'e' || *p == 'E') ? atoi(p + 1) : 0;
+  *x = point - before - 1 + ex;
+}
+
+/* The p-digit decimal next to v that reads back to v, if any: the correctly rounded one (%.(p-1)e) or
+ * the p-digit neighbour on the other side of v. Returns 1 (the nearer) or 2 (the farther) with *text,
+ * or 0. */
+static int p_digits(double v, int p, char *text, size_t size) {
+  char r[64];
+  snprintf(r, sizeof r, "%.*e", p - 1, v);
+  if (strtod(r, NULL) == v) {
+    snprintf(text, size, "%s", r);
+    return 1;
+  }
+  char digits[32];
+  int x, nd;
+  canonical(r, digits, &x);
+  unsigned long long D = 0, top = 1;
+  for (nd = 0; digits[nd]; nd++)
+    D = 10 * D + (unsigned long long)(digits[nd] - '0');
+  for (; nd < p; nd++)
+    D *= 10; /* p digits */
+  for (int i = 1; i < p; i++)
+    top *= 10;          /* 10^(p-1) */
+  int ex = x - (p - 1); /* r = D 10^ex */
+  if (fabs(strtod(r, NULL)) > fabs(v)) {
+    if (D == top) /* 1000 -> 9999 one decade down */
+      D = 10 * top - 1, ex--;
+    else
+      D--;
+  } else {
+    D++;
+  }
+  char n[64];
+  snprintf(n, sizeof n, "%s%llue%d", v < 0 ? "-" : "", D, ex);
+  if (strtod(n, NULL) != v)
+    return 0;
+  snprintf(text, size, "%s", n);
+  return 2;
+}
+
+/* The definition, from the C library's correctly rounded printf and strtod: the fewest significant
+ * digits p such that a p-digit decimal reads back to v (some p-digit decimal does for every p from there
+ * on: bisection on p), and of the p-digit decimals next to v that do, the nearer. Returns p with *text,
+ * and *farther = 1 when the nearer does not read back (trial printing of the correctly rounded digits,
+ * the first version, then needed a digit more: below a power of two, where the interval is half as wide). */
+static int definition(double v, char *text, size_t size, int *farther) {
+  int lo = 0, hi = 17; /* no lo-digit decimal reads back; a hi-digit one does */
+  while (hi - lo > 1) {
+    int mid = (lo + hi) / 2;
+    if (p_digits(v, mid, text, size))
+      hi = mid;
+    else
+      lo = mid;
+  }
+  *farther = p_digits(v, hi, text, size) == 2;
+  return hi;
+}
+
+static int check_one(double v, int *differs_from_trial) {
+  char buf[IMPACTFIT_SHORTEST_SIZE], want[64], d1[32], d2[32];
+  impactfit_format_shortest(v, buf);
+  if (v == 0.0)
+    return strcmp(buf, "0") == 0;
+  int farther, p = definition(v, want, sizeof want, &farther), x1, x2;
+  canonical(buf, d1, &x1);
+  canonical(want, d2, &x2);
+  int ok = strtod(buf, NULL) == v && strcmp(d1, d2) == 0 && x1 == x2 && (int)strlen(d1) <= p;
+  /* the notation of %.17g: fixed for decimal exponents -4 <= x < 17 */
+  ok = ok && (strchr(buf, 'e') != NULL) == !(x1 >= -4 && x1 < 17);
+  *differs_from_trial += ok && farther;
+  if (!ok)
+    CHECK(0, "shortest(%.17g) = '%s', the definition: '%s' (%d digits)", v, buf, want, p);
+  return ok;
+}
+
+/* 400,000 random doubles (random bits; values a user types) and the edges: every power of two, the
+ * smallest subnormals, the neighbours of every power of ten, integers about 2^53, DBL_MAX, DBL_MIN */
 static void random_doubles(void) {
   uint64_t s = 26;
-  int bad = 0;
-  for (int i = 0; i < 200000 && bad < 5; i++) {
+  int bad = 0, differs = 0, pow2_differs = 0;
+  long n = 0;
+  for (int i = 0; i < 400000 && bad < 5; i++) {
     uint64_t bits = splitmix(&s);
     double v;
-    if (i % 2) { /* values a user types: a few digits at a moderate scale */
-      int digits = 1 + (int)(splitmix(&s) % 12);
-      double m = (double)(splitmix(&s) % 1000000000000ULL) / 1e12;
+    if (i % 2) {
+      int digits = 1 + (int)(splitmix(&s) % 17);
+      double m = (double)(splitmix(&s) % 100000000000000000ULL) / 1e17;
       char t[64];
-      snprintf(t, sizeof t, "%.*g", digits, m * pow(10.0, (int)(splitmix(&s) % 20) - 10));
+      snprintf(t, sizeof t, "%.*g", digits, m * pow(10.0, (int)(splitmix(&s) % 40) - 20));
       v = strtod(t, NULL);
     } else {
       memcpy(&v, &bits, sizeof v);
     }
     if (!isfinite(v))
       continue;
-    char buf[IMPACTFIT_SHORTEST_SIZE], fewer[64];
-    impactfit_format_shortest(v, buf);
-    int p = significant(buf);
-    int ok = strtod(buf, NULL) == v || (v == 0.0 && strcmp(buf, "0") == 0);
-    if (ok && p > 1) {
-      snprintf(fewer, sizeof fewer, "%.*e", p - 2, v); /* p - 1 significant digits */
-      ok = strtod(fewer, NULL) != v;
-    }
-    if (!ok) {
-      bad++;
-      CHECK(0, "shortest(%.17g) = '%s' (%d digits) does not read back or is not the shortest", v, buf, p);
-    }
+    n++;
+    bad += !check_one(v, &differs);
   }
-  CHECK(bad == 0, "200000 random doubles: shortest round trip");
+  for (int e = -1074; e <= 1023 && bad < 10; e++) {
+    double v = ldexp(1.0, e);
+    bad += !check_one(v, &pow2_differs) + !check_one(nextafter(v, 0.0), &differs) +
+           !check_one(nextafter(v, INFINITY), &differs);
+    n += 3;
+  }
+  for (int t = 1; t <= 1000 && bad < 10; t++, n++)
+    bad += !check_one(ldexp((double)t, -1074), &differs);
+  for (int k = -323; k <= 308 && bad < 10; k++) {
+    char t[32];
+    snprintf(t, sizeof t, "1e%d", k);
+    double v = strtod(t, NULL);
+    double w[5] = {v, nextafter(v, 0.0), nextafter(v, INFINITY), 3.0 * v, -7.0 * v};
+    for (int j = 0; j < 5; j++, n++)
+      if (isfinite(w[j]))
+        bad += !check_one(w[j], &differs);
+  }
+  for (double v = 9007199254740992.0 - 50.0; v <= 9007199254740992.0 + 50.0; v = nextafter(v, INFINITY), n++)
+    bad += !check_one(v, &differs);
+  bad += !check_one(DBL_MAX, &differs) + !check_one(DBL_MIN, &differs) + !check_one(-DBL_TRUE_MIN, &differs);
+  CHECK(bad == 0, "%ld doubles: the shortest text, the nearer of two, in %%.17g's notation", n);
+  /* every case where it is shorter than trial printing is a power of two (the asymmetric interval) */
+  CHECK(differs == 0, "%d doubles other than powers of two print shorter than by trial printing", differs);
+  printf("test_text: %d of 2098 powers of two print a digit shorter than trial printing did\n", pow2_differs);
 }
 
 static void shorten(void) {

@@ -89,11 +89,15 @@ IMPACTFIT_EXPORT const char *impactfit_version(void);
 /* Size of a buffer for impactfit_format_shortest. */
 #define IMPACTFIT_SHORTEST_SIZE 32
 
-/* v as the shortest decimal text that reads back (strtod) to the same double: %.17g trimmed to the
- * fewest significant digits that round-trip, in the notation %.17g would choose (fixed for decimal
- * exponents -4 <= x < 17, else d.ddde±XX): 0.1 -> "0.1" (not 0.10000000000000001), 1e8 ->
- * "100000000", 1.0000000000000001e-05 -> "1e-05", 5e-324 -> "4.9406564584124654e-324" trimmed to
- * "5e-324". The C locale whatever the host set; -0 prints as "0"; NaN and infinities as "nan",
+/* v as the shortest decimal text that reads back (strtod) to the same double: the fewest significant
+ * digits of any decimal in v's rounding interval and, of two such, the nearer to v (the even one on a
+ * tie), in the notation %.17g would choose (fixed for decimal exponents -4 <= x < 17, else d.ddde±XX):
+ * 0.1 -> "0.1" (not 0.10000000000000001), 1e8 -> "100000000", 1.0000000000000001e-05 -> "1e-05",
+ * 4.9406564584124654e-324 -> "5e-324". Where the nearer decimal of that length lies outside the
+ * interval and the farther inside (below some powers of two, where the interval is half as wide
+ * below v: 46 of the 2098 powers of two), it is a digit shorter than %.17g trimmed to the fewest
+ * digits that round-trip. Schubfach's algorithm (src/common/shortest.c): about 50 ns, no trial
+ * printing. The C locale whatever the host set; -0 prints as "0"; NaN and infinities as "nan",
  * "inf", "-inf". buf holds IMPACTFIT_SHORTEST_SIZE bytes. Returns buf. This is how impactfit
  * prints a number a user typed (tables, CSV, JSON, messages): as typed, up to the spelling of the
  * same double. */

@@ -86,6 +86,8 @@ typedef struct impactfit_fit_stage {
   const double *group_values;          /* n_groups values (NULL when not grouped) */
   const impactfit_fit_result *results; /* n_groups results */
   size_t rows_used, rows_failed;       /* data rows passing the filters; of them, not OK (skipped) */
+  double x_lo, x_hi, x2_lo, x2_hi;     /* the range of x (and x2) over the rows fitted: the box of the stage's
+                                          formula (a generated header's function returns NaN outside it) */
   const impactfit_table *table;        /* the stage's table */
   const char *weights;                 /* "trapezoid", or NULL (equal weights) */
 } impactfit_fit_stage;

@@ -22,6 +22,8 @@
 #include "impactfit/law.h"
 #include "impactfit/stepper.h"
 #include "impactfit/codes.h"
+#include "impactfit/drop.h"
+#include "impactfit/mixing.h"
 #include "impactfit/version.h"
 
 #endif

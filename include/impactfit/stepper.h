@@ -27,12 +27,18 @@
  * evaluation). The phase statistics find those points (the signature of each step sequence) on 66
  * samples of φ and by bisection, to 1e-13 where e jumps and to about 1e-8 where e is continuous and
  * only a derivative jumps (the mean's error from the break's place is below 1e-16 either way), then
- * integrate e(φ) over each smooth piece with adaptive 8-point Gauss–Legendre quadrature (to 1e-12 per
- * unit of φ), so the mean over a uniformly distributed φ is exact to about 1e-12 and a continuous
- * function of the stepper's parameters (the inverse solves for it). Jumps closer together than 1/66 in
- * φ whose signatures agree at the samples would be missed. tests/test_stepper.c compares the mean
- * with a 40000-point midpoint rule, tests/codes/test_mujoco.c with GSL's adaptive quadrature on pieces found
- * from e's values (MuJoCo's law: within 3.5e-14).
+ * integrate e(φ) over each smooth piece with 8-point Gauss–Legendre quadrature on the piece and its
+ * halves where they agree to 1e-12 per unit of φ, else adaptively in Sidi's variable t (φ = a + w t⁴(35 −
+ * 84t + 70t² − 20t³)), which makes the fractional powers of φ − a at a piece's end smooth (laws with δ^p,
+ * p < 1: the first or last contact step starts at a penetration → 0), so the mean over a uniformly
+ * distributed φ is exact to about 1e-13 and a continuous function of the stepper's parameters (the
+ * inverse solves for it). Jumps closer together than 1/66 in φ whose signatures agree at the samples would
+ * be missed. e_min and e_max are the extremes of every e evaluated, e(1 − 2^-40) included (the limit φ →
+ * 1⁻ of an e that rises to the end of the step). tests/test_stepper.c compares the mean with a
+ * 40000-point midpoint rule, tests/codes/test_mujoco.c with GSL's adaptive quadrature on pieces found from
+ * e's values (MuJoCo's law: within 3.5e-14), tests/test_engine_edges.c with qags on pieces bisected on the
+ * signatures (Chrono's PlainCoulomb δ^(1/2) δ' and Hertz δ^(1/4) δ' dampings: within 2e-16; the
+ * audit's quad-precision mean within 2e-16; Gauss–Legendre in φ was 2.0e-10 and 1.3e-11 off).
  *
  * Stability: the spectral radius of the step map linearised about each contact step's state (with
  * the law's ∂f/∂δ and ∂f/∂δ', for steppers that say how: `amplification`; in a step that starts within
@@ -40,7 +46,8 @@
  * such as δ^m δ' with m < 1 have near δ = 0 where it is unbounded, is replaced by that slope: the step
  * does not see it); a radius above 1 + 1e-9 anywhere in the contact, or a single impact with e > 1
  * (a dissipative law never returns more than it got: the step made the energy), marks the step as
- * unstable, and impactfit_step_max_stable_dt finds the largest dt that is not. The second condition
+ * unstable, and impactfit_step_max_stable_dt finds the largest dt that is not (its probes stop at the first
+ * impact that shows the step unstable; steps below 1e-4 of the contact time are not searched). The second condition
  * binds first: semi-implicit Euler on a linear spring-damper keeps its spectral radius below 1 up to
  * h² a + 2 h b = 4 but returns single impacts with e > 1 well before (e up to 2.05 at 0.97 of that step
  * for a damping ratio of 0.25); MuJoCo's default impedance law with timeconst 0.005, dampratio 0.1 has
@@ -50,6 +57,7 @@
 #define IMPACTFIT_STEPPER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "impactfit/common.h"
 #include "impactfit/impact.h"
@@ -111,6 +119,10 @@ typedef struct impactfit_stepper {
   double mass;                        /* effective mass M, kg */
   double dt;                          /* the time step, s */
   double p[IMPACTFIT_STEPPER_MAX_PARAMS];
+  /* a constant acceleration (m/s²) of the bodies' approach, into the contact (gravity on a sphere over a
+   * plane; 0: none), applied in every step as the engine applies gravity (its step's own rule); a law
+   * whose force depends on it (MuJoCo's a0) carries it among its parameters too */
+  double gravity;
 } impactfit_stepper;
 
 /* The built-in steppers (each steps st->law):
@@ -142,20 +154,28 @@ IMPACTFIT_EXPORT const impactfit_stepper_type *impactfit_stepper_type_from_name(
 IMPACTFIT_EXPORT const impactfit_stepper_type *
 impactfit_stepper_type_from_name_in(const char *name, const impactfit_stepper_type *const *extra, size_t n);
 
+/* The stepper's own parameters by name (law.h's impactfit_law_param_index, _set, _get): the index of
+ * the parameter called name (-1: none), and its value set or read (EINVAL with a message listing the
+ * type's parameters when it has none of that name). */
+IMPACTFIT_EXPORT int impactfit_stepper_param_index(const impactfit_stepper_type *type, const char *name);
+IMPACTFIT_EXPORT int impactfit_stepper_set(impactfit_stepper *st, const char *name, double value, impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_stepper_get(const impactfit_stepper *st, const char *name, double *value,
+                                           impactfit_error *err);
+
 /* Checks a stepper's settings (mass, dt, the law, the type's check). */
 IMPACTFIT_EXPORT int impactfit_stepper_check(const impactfit_stepper *st, impactfit_error *err);
 
 /* One impact at phase φ. */
 typedef struct impactfit_step_impact {
-  double e;                /* −u/v after the impact */
-  double phi;              /* the phase */
-  double x_first;          /* the penetration at the first step start with x > 0, m */
-  double f_max;            /* the largest force applied in a step, N */
-  double rho_max;          /* the largest spectral radius of the linearised map in contact (0: unknown) */
-  long steps;              /* steps from the first one that acted to the end */
-  long contact_steps;      /* steps with a contact */
-  unsigned long signature; /* a hash of the sequence of (contact, branch) of the steps whose impulse changed
-                              the speed by more than 1e-12 v (the steps that can change e) */
+  double e;           /* −u/v after the impact */
+  double phi;         /* the phase */
+  double x_first;     /* the penetration at the first step start with x > 0, m */
+  double f_max;       /* the largest force applied in a step, N */
+  double rho_max;     /* the largest spectral radius of the linearised map in contact (0: unknown) */
+  long steps;         /* steps from the first one that acted to the end */
+  long contact_steps; /* steps with a contact */
+  uint64_t signature; /* a hash of the sequence of (contact, branch) of the steps whose impulse changed
+                         the speed by more than 1e-12 v (the steps that can change e) */
 } impactfit_step_impact;
 
 /* Simulates one impact at speed v > 0 and phase φ ∈ (0, 1]. Returns 0, EINVAL, ENOSEP (no end within
@@ -174,10 +194,13 @@ typedef struct impactfit_step_stats {
   int pieces;              /* smooth pieces of e(φ) */
   long impacts;            /* impacts simulated */
   long steps_max;          /* the most steps one impact took */
+  long steps;              /* steps of every impact simulated (the work: tests/test_work.c bounds it) */
 } impactfit_step_stats;
 
 /* e(φ) over φ ∈ (0, 1] at speed v (see the header comment). Returns 0 or a status of
- * impactfit_step_impact_at or of the continuous-time solve. */
+ * impactfit_step_impact_at or of the continuous-time solve; ENOCONV when the continuous-time contact lasts
+ * more than 2.5e5 steps of dt (a quarter of impact_at's limit: dt is too small to be stepped through; the
+ * message gives the continuous-time e, which the stepped e tends to), not ENOSEP with a false "stick". */
 IMPACTFIT_EXPORT int impactfit_step_phase_stats(const impactfit_stepper *st, double v, impactfit_step_stats *out,
                                                 impactfit_error *err);
 
@@ -198,7 +221,7 @@ typedef int (*impactfit_step_build_fn)(const void *ctx, double value, impactfit_
  * of reach). A value where the bodies stick counts as e = 0 and one where the step blows up
  * (ENONFINITE) as e = +∞; a target that lies only across such a jump gives ENOCONV naming it. Returns 0
  * with *value and *stats (the phase statistics at *value, with the continuous-time e; stats->impacts
- * counts every impact the search simulated), or ENOROOT with the range of the exact means met in the
+ * and stats->steps count every impact and step the search simulated), or ENOROOT with the range of the exact means met in the
  * message (and in stats->e_min and e_max), or a status of the build or of the phase statistics. */
 IMPACTFIT_EXPORT int impactfit_step_solve_mean(impactfit_step_build_fn build, const void *ctx, double v, double e,
                                                double lo, double hi, double guess, double tol, double *value,
@@ -206,7 +229,10 @@ IMPACTFIT_EXPORT int impactfit_step_solve_mean(impactfit_step_build_fn build, co
 
 /* The largest time step (s) for which the stepper is stable at speed v (stats.stable), searched from
  * st->dt by doubling or halving, then bisection to 1e-6 relative; inf when stable up to 1e6·dt
- * (implicit steppers; at once for continuous time, a NULL type). Returns 0 or a status. */
+ * (implicit steppers; at once for continuous time, a NULL type). Each probe stops at the first impact that shows
+ * the step unstable (no quadrature). ENOROOT when unstable at every step down to the one at which the
+ * continuous-time contact takes 1e4 steps (explicit Euler on an undamped spring: the spectral radius
+ * exceeds 1 + 1e-9 down to h ω ≈ 4.5e-5). Returns 0 or a status. */
 IMPACTFIT_EXPORT int impactfit_step_max_stable_dt(const impactfit_stepper *st, double v, double *dt_max,
                                                   impactfit_error *err);
 

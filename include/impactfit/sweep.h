@@ -135,6 +135,19 @@ typedef struct impactfit_sweep_problem {
   /* Optional: the unit of each output, n_outputs strings ("-": dimensionless), for listings and
    * documentation (`impactfit sweep --help`); the units of the parameters are in their help. */
   const char *const *output_units;
+
+  /* Optional: a problem whose parameters or outputs depend on its options (law-impact and law-damping:
+   * those of the force law that option `law` names, law.h). Called by the parser once the options
+   * are known and before any parameter is read (options[j] for options[j], defaults filled in, not
+   * yet checked against `choices`): returns in *out a problem allocated by the hook, with its own
+   * params and outputs, the name, options and functions usually this problem's; the definition then
+   * is of that problem (impactfit_sweep_get_problem returns it, its CSV columns are its parameters and
+   * outputs), which the sweep frees with (*out)->release(*out). Returns 0, or EINVAL with a message
+   * for options it rejects. The builder (impactfit_sweep_def_*) leaves the parameter names of such a
+   * problem to be checked when the definition is built. */
+  int (*specialize)(const struct impactfit_sweep_problem *self, const char *const *options,
+                    struct impactfit_sweep_problem **out, impactfit_error *err);
+  void (*release)(struct impactfit_sweep_problem *p); /* frees what specialize returned */
 } impactfit_sweep_problem;
 
 /* The built-in problems (simulate, copt, zhang-alpha, hc-eps, impact-time), in this order; NULL past

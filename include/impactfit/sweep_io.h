@@ -14,7 +14,9 @@
  *     sweep"), "impactfit_version", "definition" (the definition's name), "definition_xxh64" (its
  *     hash, 16 hex digits), "csv" (the CSV's path), "problem", "points" (of the grid), "rows" (written),
  *     "failed", "block", "shard", "shards", "threads", "ranks", "sessions" (processes that wrote it),
- *     "wall_seconds" (all sessions), "rhs_evals", "points_per_rank" (MPI only: an array), "tolerances"
+ *     "wall_seconds" (all sessions), "rhs_evals", "session_starts" (an array: the rows committed when
+ *     each session began, 0 first; a resumed session starts at the last commit, so no committed point
+ *     is computed twice), "points_per_rank" (MPI only: an array), "tolerances"
  *     and "fixed" (objects: the parameters that are not swept, %.17g, and the options), "axes" (array
  *     of {"name", "kind" (list, linear, log), "start", "stop", "count"}), "outputs" (names),
  *     "failures" (array of {"index", "status" (impactfit_status_name), "message"}, the first
@@ -26,7 +28,8 @@
  * records what is durable, one line per record:
  *
  *     impactfit-sweep-journal 1 version=V definition=HASH block=B shard=I/N points=P header=H #X
- *     session K #X                           one per process that ran the sweep
+ *     session K from=R #X                    one per process that ran the sweep: the K-th began with R
+ *                                            rows committed (older journals: "session K", R taken as 0)
  *     fail INDEX STATUS MESSAGE #X           a failed point (the first IMPACTFIT_SWEEP_MAX_LISTED only)
  *     commit NEXT BYTES ROWS FAILED RHS WALL #X
  *

@@ -98,12 +98,24 @@ def _scalar(kernel: str, x: Any) -> Optional[float]:
     raise _not_a_number(kernel, x)
 
 
+def _numpy_advice() -> str:
+    """How to get NumPy for this interpreter: pip inside a virtual environment, Debian's package for
+    Debian's own python3 (whose pip refuses to install outside one), else pip."""
+    import sys
+    if sys.prefix != getattr(sys, "base_prefix", sys.prefix):
+        return "%s -m pip install numpy" % (sys.executable,)
+    if sys.executable.startswith("/usr/bin/python3"):
+        return "apt-get install python3-numpy (Debian's python3), or a virtual environment with pip install numpy"
+    return "%s -m pip install numpy" % (sys.executable,)
+
+
 def _numpy(kernel: str):
     try:
         import numpy as np
     except ImportError:
-        raise ImportError("impactfit.%s: array arguments need NumPy (pip install numpy); without it, give one "
-                          "number per argument" % (kernel,)) from None
+        raise ImportError("impactfit.%s: array arguments need NumPy, which this Python (%s) does not have: %s; "
+                          "without it, give one number per argument" % (kernel, __import__("sys").executable,
+                                                                      _numpy_advice())) from None
     return np
 
 

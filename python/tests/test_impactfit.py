@@ -305,8 +305,11 @@ except TypeError as e:
         pytest.skip("this Python imports NumPy even with -S (not Debian's layout)")
     assert lines[0] == "%r float" % impactfit.copt(1.5, 0.5)
     assert lines[1] == repr(impactfit.hc_eps(0.5))
-    assert lines[2] == ("ImportError: impactfit.copt: array arguments need NumPy (pip install numpy); without it, "
-                        "give one number per argument")
+    # the advice fits the interpreter: this one runs with -S outside a virtual environment
+    advice = ("apt-get install python3-numpy (Debian's python3), or a virtual environment with pip install numpy"
+              if sys.executable.startswith("/usr/bin/python3") else "%s -m pip install numpy" % sys.executable)
+    assert lines[2] == ("ImportError: impactfit.copt: array arguments need NumPy, which this Python (%s) does not "
+                        "have: %s; without it, give one number per argument" % (sys.executable, advice))
     assert lines[3].startswith("ImportError: impactfit.simulate: array arguments need NumPy")
     assert lines[4].startswith("TypeError: copt: expected a number")
 

@@ -17,11 +17,26 @@
 
 static const char *const help_text = cli_help_sweep; /* docs/cli/sweep.txt */
 
+/* A problem whose parameters follow its options (sweep.h specialize) as it is with the default options. */
+static impactfit_sweep_problem *at_defaults(const impactfit_sweep_problem *p) {
+  const char *opt[32];
+  impactfit_sweep_problem *sp = NULL;
+  if (!p->specialize || p->n_options > 32)
+    return NULL;
+  for (size_t k = 0; k < p->n_options; k++)
+    opt[k] = p->options[k].def;
+  return p->specialize(p, opt, &sp, NULL) ? NULL : sp;
+}
+
 static void print_problems(void) {
   printf("\nproblems:\n");
   const impactfit_sweep_problem *p;
   for (size_t i = 0; (p = impactfit_sweep_problem_at(i)); i++) {
-    printf("  %s: %s\n    parameters:\n", p->name, p->summary);
+    impactfit_sweep_problem *sp = at_defaults(p);
+    printf("  %s: %s\n    parameters%s:\n", p->name, p->summary,
+           sp ? " (they follow the options; here with the options at their defaults)" : "");
+    if (sp)
+      p = sp;
     for (size_t k = 0; k < p->n_params; k++)
       printf("      %-18s %s\n", p->params[k].name, p->params[k].help ? p->params[k].help : "");
     printf("    options:");
@@ -32,6 +47,8 @@ static void print_problems(void) {
     for (size_t k = 0; k < p->n_outputs; k++)
       printf(" %s (%s)", p->outputs[k], p->output_units ? p->output_units[k] : "?");
     printf("\n");
+    if (sp)
+      sp->release(sp);
   }
 }
 
@@ -53,6 +70,21 @@ static int parse_shard(const char *v, size_t *shard, size_t *shards) {
   *shard = i;
   *shards = n;
   return 0;
+}
+
+long sweep_launch_tasks(const char **who) {
+  static const char *const vars[] = {"SLURM_STEP_NUM_TASKS", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE"};
+  for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+    const char *v = getenv(vars[i]);
+    char *end = NULL;
+    long n = v ? strtol(v, &end, 10) : 0;
+    if (v && end != v && *end == '\0' && n > 1) {
+      *who = vars[i];
+      return n;
+    }
+  }
+  *who = NULL;
+  return 1;
 }
 
 typedef struct poll_ctx {
@@ -88,7 +120,8 @@ static int output_error(const impactfit_error *err) {
 
 /* The command that continues this run, for the interruption message. */
 static void resume_command(char *buf, size_t size, const char *command, size_t shard, size_t shards, int mpi) {
-  int n = snprintf(buf, size, "%s%s --resume", mpi ? "mpirun ... " : "", command);
+  const char *launcher = !mpi ? "" : getenv("SLURM_STEP_ID") ? "srun --mpi=pmix " : "mpirun ... ";
+  int n = snprintf(buf, size, "%s%s --resume", launcher, command);
   if (shards > 1 && n > 0 && (size_t)n < size)
     snprintf(buf + n, size - (size_t)n, " --shard %zu/%zu", shard, shards);
 }
@@ -276,6 +309,7 @@ int cli_sweep_execute(const impactfit_sweep *s, const cli_sweep_exec *x, int ran
     plan[1] = impactfit_sweep_output_block(o);
     plan[2] = impactfit_sweep_output_next(o);
     impactfit_sweep_output_get_state(o, &os);
+    cli_test_hold_from(os.rows); /* the test hook: a run resumed past its hold goes on */
   }
   sweep_mpi_bcast(plan, 3);
   if (plan[0] >= 2 || plan[0] == 1) {

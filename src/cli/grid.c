@@ -303,6 +303,9 @@ int cli_grid_sweep(const char *what, const char *problem, const cli_setting *set
   if (!st)
     st = impactfit_sweep_def_build(d, out, &err);
   impactfit_sweep_def_free(d);
+  size_t wl = strlen(what); /* the definition is named `what`: its messages start "WHAT: " */
+  if (st && strncmp(err.message, what, wl) == 0 && err.message[wl] == ':' && err.message[wl + 1] == ' ')
+    memmove(err.message, err.message + wl + 2, strlen(err.message + wl + 2) + 1);
   return st ? cli_status_error(st, &err, what) : 0;
 }
 

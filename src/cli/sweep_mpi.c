@@ -43,14 +43,34 @@ static int launched_by_mpi(void) {
 int sweep_mpi_init(int *rank, int *size) {
   *rank = 0;
   *size = 1;
-  if (!launched_by_mpi())
+  const char *who;
+  long tasks = sweep_launch_tasks(&who);
+  const char *procid = getenv("SLURM_PROCID");
+  int first = !procid || strcmp(procid, "0") == 0; /* one message for the step, not one per task */
+  if (!launched_by_mpi()) {
+    if (tasks > 1) /* srun -n N without --mpi: N one-rank runs of the whole sweep */
+      return first ? cli_input_error("sweep: started as one of %ld processes (%s=%ld) that MPI does not join: "
+                                     "launch them with srun --mpi=pmix (or mpirun), or run one process per "
+                                     "shard (--shard I/N)",
+                                     tasks, who, tasks)
+                   : CLI_INPUT;
     return 0;
+  }
   int provided = 0;
   if (MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
     return cli_input_error("sweep: MPI_Init_thread failed");
   mpi_on = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, rank);
   MPI_Comm_size(MPI_COMM_WORLD, size);
+  if (*size == 1 && tasks > 1) { /* the launcher's processes are one-rank worlds each */
+    MPI_Finalize();
+    mpi_on = 0;
+    return first ? cli_input_error("sweep: started as one of %ld processes (%s=%ld), but MPI sees one rank in each: "
+                                   "the launcher and the MPI library do not speak the same PMI (Debian's OpenMPI "
+                                   "needs srun --mpi=pmix; --mpi=pmi2 does not work with it)",
+                                   tasks, who, tasks)
+                 : CLI_INPUT;
+  }
   if (provided<MPI_THREAD_FUNNELED && * size> 1) {
     if (*rank == 0)
       cli_input_error("sweep: the MPI library does not provide MPI_THREAD_FUNNELED (OpenMP inside ranks)");

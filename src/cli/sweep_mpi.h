@@ -24,6 +24,11 @@
 /* Initialises MPI when the process was started by an MPI launcher (environment of mpirun, mpiexec
  * or srun); sets the rank and the number of ranks (0 and 1 otherwise). Returns 0 or CLI_INPUT. */
 int sweep_mpi_init(int *rank, int *size);
+
+/* The number of processes a launcher started together with this one, from its environment (srun's
+ * SLURM_STEP_NUM_TASKS, mpirun's OMPI_COMM_WORLD_SIZE, a PMI launcher's PMI_SIZE), 1 when none; *who
+ * names the variable that said so. A batch script (sbatch) sets none of them. */
+long sweep_launch_tasks(const char **who);
 void sweep_mpi_finalize(void);
 /* Collective: the largest rc over the ranks (every rank passes its own). */
 int sweep_mpi_max(int rc);

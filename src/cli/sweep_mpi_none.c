@@ -2,12 +2,25 @@
 /* `impactfit sweep` without MPI (the default build): one rank; sweep_mpi.c replaces this file in
  * builds with -DIMPACTFIT_MPI=ON. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "cli.h"
 #include "sweep_mpi.h"
 
 int sweep_mpi_init(int *rank, int *size) {
   *rank = 0;
   *size = 1;
+  const char *who;
+  long n = sweep_launch_tasks(&who);
+  const char *procid = getenv("SLURM_PROCID");
+  if (n > 1 && procid && strcmp(procid, "0") != 0)
+    return CLI_INPUT; /* the first task says it, once for the step */
+  if (n > 1)          /* every process would compute (and the first write) the whole sweep */
+    return cli_input_error("sweep: started as one of %ld processes (%s=%ld), but this impactfit is built without MPI: "
+                           "each process would run the whole sweep. Build with -DIMPACTFIT_MPI=ON for MPI ranks "
+                           "(docs/HPC.md), or run one process per shard (--shard I/N, a Slurm array)",
+                           n, who, n);
   return 0;
 }
 

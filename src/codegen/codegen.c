@@ -267,7 +267,22 @@ static int defs_fitfile(impactfit_codegen *g, const impactfit_fitfile *f, impact
       snprintf(com, sizeof com, "%s(%s)", st.y, st.x);
       snprintf(sig, sizeof sig, "double %s(double %s)", prefix, st.x);
     }
-    impactfit_codegen_function(g, com, sig, "  return %s;\n", expr);
+    /* the box: the range of the data the stage was fitted to; NaN outside it (an extrapolated fit is no answer) */
+    char box[512], guard[512];
+    if (st.x2)
+      snprintf(guard, sizeof guard,
+               "  if (!(%s >= %.17g && %s <= %.17g && %s >= %.17g && %s <= %.17g))\n    return NAN;\n", st.x, st.x_lo,
+               st.x, st.x_hi, st.x2, st.x2_lo, st.x2, st.x2_hi);
+    else
+      snprintf(guard, sizeof guard, "  if (!(%s >= %.17g && %s <= %.17g))\n    return NAN;\n", st.x, st.x_lo, st.x,
+               st.x_hi);
+    if (st.x2)
+      snprintf(box, sizeof box, "%s on %.17g <= %s <= %.17g, %.17g <= %s <= %.17g (the data fitted); NaN outside", com,
+               st.x_lo, st.x, st.x_hi, st.x2_lo, st.x2, st.x2_hi);
+    else
+      snprintf(box, sizeof box, "%s on %.17g <= %s <= %.17g (the data fitted); NaN outside", com, st.x_lo, st.x,
+               st.x_hi);
+    impactfit_codegen_function(g, box, sig, "%s  return %s;\n", guard, expr);
   }
   return IMPACTFIT_OK;
 }

@@ -174,7 +174,11 @@ static int bt_step(const impactfit_stepper *st, impactfit_step_state *s) {
       rest = 0.0;
     else
       s->branch |= B_REST;
+    /* the row's velocity includes gravity's impulse, m_externalForceImpulse (setupContactConstraint, 3.24
+     * btSequentialImpulseConstraintSolver.cpp:936-947); the restitution does not (:902-913) */
     double penetration = distance, pos_err = 0.0, vel_err = rest - rel_vel;
+    if (st->gravity != 0.0)
+      vel_err += st->gravity * h;
     /* branch labels are banded (a relative 1e-9) so that rounding at a coincidence (the body stopped exactly at
      * the surface, a row asking exactly for the current speed) does not flip them: only the jumps of e matter */
     if (penetration > 1e-9 * fmax(thr, h * fabs(u)))
@@ -204,6 +208,8 @@ static int bt_step(const impactfit_stepper *st, impactfit_step_state *s) {
   s->mem[0] = exists ? lam : 0.0;
   s->mem[1] = exists;
   s->u = u - dv;
+  if (st->gravity != 0.0) /* writeBackBodies: m_linearVelocity + m_externalForceImpulse (:1820-1822) */
+    s->u += st->gravity * h;
   /* the position as the engine stores it: a coordinate z = R − x (R: the sphere's radius over the plane z = 0,
    * r1 + r2 for two spheres), moved by the push (writebackVelocityAndTransform) and then by h v
    * (integrateTransforms); the gap is read back from z, so it lives on the engine's grid of z */
@@ -329,6 +335,7 @@ static int bt_common(const impactfit_code_ctx *c, const impactfit_stepper_type *
   st->end = impactfit_transition_C;
   st->mass = c->M;
   st->dt = c->dt;
+  st->gravity = c->req->gravity; /* a sphere on a plane under gravity (drop tests) */
   double rmin = c->wall ? c->r1 : fmin(c->r1, c->r2);
   st->p[Q_VTHR] = impactfit_code_value(c, "restitutionVelocityThreshold")[0];
   st->p[Q_BREAK] = impactfit_code_value(c, "gContactBreakingThreshold")[0] * sqrt(3.0) * rmin;

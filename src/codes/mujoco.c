@@ -2,9 +2,11 @@
 /* MuJoCo's soft contact in the code registry (include/impactfit/codes.h; docs/engines/MUJOCO.md).
  *
  * Read in MuJoCo 2.2.2 (Debian 12's libmujoco-dev; double precision, mjtNum = double) and proven
- * against it by tests/engines/mujoco_impact.c; the same law read in 2.3.0-2.3.7 and 3.0.0-3.12.0
- * (formula only). For one frictionless contact (condim 1) of a free sphere on a plane or of two free
- * spheres, with no other force:
+ * against it by tests/engines/mujoco_impact.c; read in 3.3.8 (npm mujoco-js 0.0.7, the official WebAssembly
+ * build of the 3.3.8 development version) and proven against it by tests/engines/mujoco3_impact.c; the same
+ * law read in 2.3.0-2.3.7 and at every tag 3.0.0-3.12.0 (formula only), in the version ranges below where
+ * what a user types around it changed (margin and gap, adhesion). For one frictionless contact (condim 1)
+ * of a free sphere on a plane or of two free spheres, with no other force:
  *  - the contact row exists while dist < includemargin = margin - gap (2.2.2
  *    engine_collision_driver.c:734-744; at dist = 0 with margin 0 the contact is generated but
  *    excluded), so the penetration is delta = includemargin - dist, and margin/gap only move the
@@ -31,6 +33,30 @@
 #include "blocks_impl.h"
 #include "impactfit/inverse.h"
 
+#define MJ_CONE_INPUTS                                                                                            \
+  {.name = "condim",                                                                                              \
+   .unit = "1, 3, 4 or 6",                                                                                        \
+   .help = "the contact's condim (the larger of the two geoms'; MuJoCo's default 3)",                             \
+   .count = 1,                                                                                                    \
+   .def = {3.0}},                                                                                                 \
+      {.name = "cone",                                                                                            \
+       .unit = "0 or 1",                                                                                          \
+       .help = "0: pyramidal (MuJoCo's default), 1: <option cone=\"elliptic\"/>",                                 \
+       .count = 1,                                                                                                \
+       .def = {0.0}},                                                                                             \
+      {.name = "friction",                                                                                        \
+       .unit = "-",                                                                                               \
+       .help = "the contact's 5 friction values (a <pair>'s; two geoms give slide, slide, torsion, roll, roll, "  \
+               "each the larger of the two)",                                                                     \
+       .count = 5,                                                                                                \
+       .def = {[0] = 1.0, [1] = 1.0, [2] = 0.005, [3] = 0.0001, [4] = 0.0001}},                                   \
+  {                                                                                                               \
+    .name = "impratio", .unit = "-", .help = "<option impratio>: friction-to-normal impedance ratio (default 1)", \
+    .count = 1, .def = {                                                                                          \
+      1.0                                                                                                         \
+    }                                                                                                             \
+  }
+
 static const impactfit_code_input std_inputs[] = {
     {.name = "solref",
      .unit = "s, -",
@@ -39,7 +65,8 @@ static const impactfit_code_input std_inputs[] = {
      .def = {0.02, 1.0}},
     {.name = "solimp",
      .unit = "-, -, m, -, -",
-     .help = "d0, dwidth, width, midpoint, power of the impedance",
+     .help = "d0, dwidth, width, midpoint, power of the impedance (any finite values: clamped as MuJoCo's "
+             "getsolparam does, engine_core_constraint.c:1023-1028)",
      .count = 5,
      .def = {0.9, 0.95, 0.001, 0.5, 2.0}},
     {.name = "refsafe",
@@ -47,6 +74,7 @@ static const impactfit_code_input std_inputs[] = {
      .help = "1: MuJoCo raises timeconst to 2 timestep (the default); 0: <flag refsafe=\"disable\"/>",
      .count = 1,
      .def = {1.0}},
+    MJ_CONE_INPUTS,
 };
 
 static const impactfit_code_input direct_inputs[] = {
@@ -57,10 +85,56 @@ static const impactfit_code_input direct_inputs[] = {
      .def = {NAN, NAN}},
     {.name = "solimp",
      .unit = "-, -, m, -, -",
-     .help = "d0, dwidth, width, midpoint, power of the impedance",
+     .help = "d0, dwidth, width, midpoint, power of the impedance (any finite values: clamped as MuJoCo's "
+             "getsolparam does, engine_core_constraint.c:1023-1028)",
      .count = 5,
      .def = {0.9, 0.95, 0.001, 0.5, 2.0}},
+    MJ_CONE_INPUTS,
 };
+
+/* The contact's regulariser over condim 1's, R/((1 − d)/d A), read in engine_core_constraint.c of 2.2.2 and
+ * of 3.3.8 (commit 6e59f61, the last with mjVERSION_HEADER 338, the version mujoco-js 0.0.7 reports):
+ * mj_diagApprox gives both edges of pyramid pair j diagApprox (1 + μ_j²) A (2.2.2 :957-966, 3.3.8
+ * :1230-1239); mj_makeImpedance sets R = (1 − d)/d diagApprox (:1146 / :1439), then R[1] = R[0]/impratio and
+ * mu = μ_0 sqrt(R[1]/R[0]) (:1195-1198 / :1492-1495) and R_py = 2 mu² R[0] on all 2 (condim − 1) edges
+ * (:1215-1220 / :1512-1517). Head-on with no tangential motion the two edges of a pair carry equal forces
+ * (J_t a = 0 by the mirror symmetry of the quadratic program), so the normal force is
+ * (aref − a0)/(A + R_py/(2 (condim − 1))): rscale = μ_0² (1 + μ_0²)/(impratio (condim − 1)). Only the first
+ * friction value enters, clamped to mjMINMU = 1e-5 (2.2.2 engine_collision_driver.c:720-723, 3.3.8
+ * engine_core_constraint.c:98-108), impratio at least mjMINVAL. The elliptic cone's tangential rows have
+ * jar = 0 (T = 0, N < 0: the bottom zone, 2.2.2 :1580-1588, 3.3.8 :2444-2452), so the normal row keeps its own
+ * R: rscale 1, as for condim 1. */
+static double rscale_of(const impactfit_code_ctx *c) {
+  const double *cd = impactfit_code_value(c, "condim"), *cone = impactfit_code_value(c, "cone");
+  const double *fr = impactfit_code_value(c, "friction"), *ir = impactfit_code_value(c, "impratio");
+  if (!cd || cd[0] == 1.0 || cone[0] != 0.0)
+    return 1.0;
+  double mu0 = fmax(1e-5, fr[0]);
+  double mu2 = mu0 * mu0 / fmax(1e-15, ir[0]);
+  return mu2 * (1.0 + mu0 * mu0) / (cd[0] - 1.0);
+}
+
+/* condim, cone and impratio as MuJoCo accepts them */
+static int check_cone(const impactfit_code_ctx *c, impactfit_error *err) {
+  const double *cd = impactfit_code_value(c, "condim"), *cone = impactfit_code_value(c, "cone");
+  const double *fr = impactfit_code_value(c, "friction"), *ir = impactfit_code_value(c, "impratio");
+  if (!cd)
+    return 0;
+  if (!(cd[0] == 1.0 || cd[0] == 3.0 || cd[0] == 4.0 || cd[0] == 6.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "mujoco: condim must be 1, 3, 4 or 6 (got %.17g)", cd[0]);
+  if (!(cone[0] == 0.0 || cone[0] == 1.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "mujoco: cone must be 0 (pyramidal) or 1 (elliptic) (got %.17g)",
+                           cone[0]);
+  for (int i = 0; i < 5; i++)
+    if (!(fr[i] >= 0.0 && isfinite(fr[i])))
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "mujoco: friction values must be >= 0 (value %d is %.17g)", i + 1,
+                             fr[i]);
+  if (!(ir[0] > 0.0 && isfinite(ir[0])))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "mujoco: impratio must be > 0 (got %.17g)", ir[0]);
+  if (!isfinite(c->req->gravity))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "mujoco: gravity must be finite (got %.17g)", c->req->gravity);
+  return 0;
+}
 
 /* the law for (timeconst, dampratio) in standard form, or (−k, −b) in direct form, as
  * mj_makeImpedance computes K and B (dwidth clamped to [mjMINIMP, mjMAXIMP], denominators to mjMINVAL) */
@@ -84,6 +158,8 @@ static void law_of(const impactfit_code_ctx *c, int direct, double r0, double r1
   law->p[2] = K;
   for (int i = 0; i < 5; i++)
     law->p[3 + i] = imp[i];
+  law->p[8] = rscale_of(c);
+  law->p[9] = c->req->gravity;
 }
 
 /* the integrator's step map (its table: euler for Euler, implicit and implicitfast, the same step map for
@@ -95,6 +171,7 @@ static int stepper_of(const impactfit_code_ctx *c, const impactfit_law *law, imp
   st->end = impactfit_transition_C;
   st->mass = c->M;
   st->dt = c->dt;
+  st->gravity = c->req->gravity;
   return 0;
 }
 
@@ -107,6 +184,9 @@ static int std_build(const impactfit_code_ctx *c, double dampratio, impactfit_st
                            "mujoco: solref timeconst must be > 0 in the standard form (got %.17g; the direct form is "
                            "the model 'soft contact direct')",
                            sr[0]);
+  int s = check_cone(c, err);
+  if (s)
+    return s;
   impactfit_law law;
   law_of(c, 0, sr[0], dampratio, &law);
   return stepper_of(c, &law, st);
@@ -117,6 +197,9 @@ static int direct_build(const impactfit_code_ctx *c, double damping, impactfit_s
   if (!(sr[0] < 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                            "mujoco: solref[0] must be -stiffness < 0 in the direct form (got %.17g)", sr[0]);
+  int s = check_cone(c, err);
+  if (s)
+    return s;
   impactfit_law law;
   law_of(c, 1, sr[0], -damping, &law);
   return stepper_of(c, &law, st);
@@ -227,15 +310,28 @@ static const impactfit_code_ops std_ops = {
 static const impactfit_code_ops direct_ops = {
     .build = direct_build, .lo = 1e-6, .hi = 1e9, .naive = direct_naive, .input = direct_input, .note = direct_note};
 
-#define MJ_LAW_STD                                                                                             \
-  "f = M d(delta) (B delta' + K d(delta) delta) while positive, else 0; delta = (margin - gap) - dist; "       \
-  "B = 2/(dwidth timeconst), K = 1/(dwidth^2 timeconst^2 dampratio^2), timeconst raised to 2 timestep unless " \
-  "refsafe is off; d(delta) the solimp impedance at delta/width (d0 at 0, dwidth from width on), clamped to "  \
-  "[0.0001, 0.9999]; M = 1/(1/m1 + 1/m2) (solver force = M d (aref - a0), exact for a sphere)"
+#define MJ_LAW_STD                                                                                                 \
+  "f = M s(delta) (B delta' + K d(delta) delta + g) while positive, else 0, s = d/(d + rscale (1 - d)), rscale = " \
+  "mu0^2 (1 + mu0^2)/(impratio (condim - 1)) for the pyramidal cone, 1 for condim 1 and the elliptic cone, g "     \
+  "the gravity along the normal (MuJoCo's -a0); delta = (margin - gap) - dist; "                                   \
+  "B = 2/(dwidth timeconst), K = 1/(dwidth^2 timeconst^2 dampratio^2), timeconst raised to 2 timestep unless "     \
+  "refsafe is off; d(delta) the solimp impedance at delta/width (d0 at 0, dwidth from width on), clamped to "      \
+  "[0.0001, 0.9999]; M = 1/(1/m1 + 1/m2) (solver force = M s (aref - a0), exact for a sphere)"
 #define MJ_LAW_DIRECT                                                                                     \
-  "f = M d(delta) (B delta' + K d(delta) delta) while positive, else 0; delta = (margin - gap) - dist; "  \
+  "f = M s(delta) (B delta' + K d(delta) delta + g) while positive, else 0 (s and g as for solref's "     \
+  "standard form); delta = (margin - gap) - dist; "                                                       \
   "K = stiffness/dwidth^2, B = damping/dwidth with solref = (-stiffness, -damping); d(delta) the solimp " \
   "impedance; M = 1/(1/m1 + 1/m2)"
+/* 3.9.0 on: the contact acts within the margin (the gap only widens detection) */
+#define MJ_LAW_STD39                                                                                            \
+  "f = M d(delta) (B delta' + K d(delta) delta) while positive, else 0; delta = margin - dist (3.9.0: the gap " \
+  "only widens detection); B = 2/(dwidth timeconst), K = 1/(dwidth^2 timeconst^2 dampratio^2), timeconst "      \
+  "raised to 2 timestep unless refsafe is off; d(delta) the solimp impedance at delta/width, clamped to "       \
+  "[0.0001, 0.9999]; M = 1/(1/m1 + 1/m2)"
+#define MJ_LAW_DIRECT39                                                                                          \
+  "f = M d(delta) (B delta' + K d(delta) delta) while positive, else 0; delta = margin - dist; K = "             \
+  "stiffness/dwidth^2, B = damping/dwidth with solref = (-stiffness, -damping); d(delta) the solimp impedance; " \
+  "M = 1/(1/m1 + 1/m2)"
 #define MJ_END "C (the constraint force is >= 0: the bodies part where it falls to zero, or at dist = margin - gap)"
 #define MJ_BODIES                                                                                                  \
   "mass-normalised: e does not depend on the masses (the solver's A = diagApprox = 1/m1 + 1/m2 for a free "        \
@@ -256,14 +352,51 @@ static const impactfit_code_ops direct_ops = {
   "mj_makeImpedance, getsolparam, mj_referenceConstraint, mj_diagApprox, the contact rules of mj_collideGeoms, "   \
   "mj_EulerSkip, mj_advance, mj_RungeKutta, mj_implicitSkip: same law and step maps; solreffriction (2.3.6) acts " \
   "on friction rows only); line numbers as 2.2.2 give them up to formatting; formula only"
-#define MJ_SOURCE_3                                                                                                \
-  "MuJoCo 3.12.0 src/engine/engine_core_constraint.c:1977-2048 getsolparam (refsafe :2028), :2099-2147 "           \
-  "getimpedance, :2151-2265 mj_makeImpedance (R :2170, K :2187/:2191, B :2196/:2201), :3257 aref, :3214-3240 "     \
-  "adhesion, :3343 contact force 0 where jar >= 0, :1948 diagA; engine_setconst.c:919/:933 body_invweight0; "      \
-  "engine_collision_driver.c:161-175 margin and gap (sums), :1790-1815 solmix, :1855 exclusion (dist >= margin), " \
-  ":1941 detection within margin + gap; engine_collision_primitive.c:39; engine_forward.c:1261-1395 mj_advance, "  \
-  ":1398-1476 mj_EulerSkip, :1499-1587 mj_RungeKutta, :1649-1771 mj_implicitSkip, :1846-1880 mj_step; compared "   \
-  "at every tag 3.0.0-3.12.0; formula only"
+/* MuJoCo 3.x, read at every tag 3.0.0-3.12.0 and at the 3.3.8 development commit 59f14485e (2025-10-20; mujoco-js
+ * 0.0.7's build: its strings hold the flex code of ffdfe542c, 2025-10-16, and none of 01d1ac34e's or 2f65e2377's,
+ * 2025-10-21; the files below are 3.3.7's but for engine_core_constraint.c's flex vertex weights). The law's
+ * functions (getsolparam, getimpedance, mj_makeImpedance, mj_referenceConstraint, the contact rows of
+ * mj_constraintUpdate, mj_diagApprox, body_invweight0) and the step maps (mj_advance, mj_EulerSkip,
+ * mj_RungeKutta, mj_implicitSkip) give the same law and maps at every tag for this contact: getimpedance's
+ * power() (3.1.1) is x*x for p = 2; implicit's midpoint velocity (3.7.0) moves only the rotation of a free body
+ * whose centre of mass is its origin. What changed is around it: 3.5.0 adds two geoms' margins and gaps (the
+ * larger before), 3.9.0 acts within the margin and detects within margin + gap (before: acts within margin -
+ * gap), 3.11.0 adds geom adhesion. */
+#define MJ3_SOURCE(tag, gs, gi, mi, rs, rr, kk, bb, ar, ja, da, ex, mx, iw, ad, eu, rk, im)                      \
+  "MuJoCo " tag " src/engine/engine_core_constraint.c:" gs " getsolparam (refsafe :" rs "), :" gi                \
+  " getimpedance, :" mi " mj_makeImpedance (R :" rr ", K :" kk ", B :" bb "), :" ar " aref, :" ja                \
+  " contact force 0 where jar >= 0, :" da " mj_diagApprox; engine_setconst.c:" iw " body_invweight0; "           \
+  "engine_collision_driver.c:" ex " exclusion (dist >= includemargin), :" mx " solmix; engine_init.c:32-44 "     \
+  "default solref/solimp; engine_forward.c:" ad " mj_advance, :" eu " mj_EulerSkip, :" rk " mj_RungeKutta, :" im \
+  " mj_implicitSkip"
+#define MJ_SOURCE_30                                                                                         \
+  MJ3_SOURCE("3.3.7", "1195-1266", "1317-1365", "1369-1483", "1246", "1388", "1405", "1414", "2226", "2304", \
+             "1018-1191", "1375", "1313", "155", "788-829", "832-881", "904-992", "996-1059")                \
+  "; the same at every tag 3.0.0-3.3.7 (3.0.0: engine_core_constraint.c:1206-1277, :1326-1374, :1379-1493; " \
+  "engine_forward.c:680-716, :719-769, :794-882, :887-949); formula only"
+#define MJ_SOURCE_338                                                                                            \
+  MJ3_SOURCE("3.3.8 (59f14485e)", "1193-1264", "1315-1363", "1367-1481", "1244", "1386", "1403", "1412", "2224", \
+             "2302", "1016-1189", "1375", "1313", "155", "788-829", "832-881", "904-992", "996-1059")            \
+  "; run here: npm mujoco-js 0.0.7 (tests/engines/mujoco3_impact.c)"
+#define MJ_SOURCE_34                                                                                         \
+  MJ3_SOURCE("3.4.0", "1246-1317", "1368-1416", "1420-1534", "1297", "1439", "1456", "1465", "2327", "2405", \
+             "1063-1242", "1420", "1358", "379", "849-906", "909-979", "1002-1090", "1094-1171")             \
+  "; formula only"
+#define MJ_SOURCE_35                                                                                               \
+  MJ3_SOURCE("3.8.1", "1892-1963", "2014-2062", "2066-2180", "1943", "2085", "2102", "2111", "2970", "3053",       \
+             "1634-1888", "1627", "1565", "919", "1072-1179", "1182-1260", "1283-1371", "1954-2110")               \
+  "; engine_collision_driver.c:1717 margin = the two geoms' sum, :1541 gap = the sum (3.4.0: the larger, :1516); " \
+  "the same at every tag 3.5.0-3.8.1; formula only"
+#define MJ_SOURCE_39                                                                                             \
+  MJ3_SOURCE("3.10.0", "1978-2049", "2100-2148", "2152-2266", "2029", "2171", "2188", "2197", "3140", "3223",    \
+             "1720-1974", "1799", "1737", "795", "981-1088", "1091-1169", "1192-1280", "1766-1908")              \
+  "; engine_collision_driver.c:161 getMargin (sums), the contact acts within the margin and is detected within " \
+  "margin + gap (the margin and gap redesign a4e49f2df, 3.9.0); the same at 3.9.0; formula only"
+#define MJ_SOURCE_311                                                                                           \
+  MJ3_SOURCE("3.12.0", "1977-2048", "2099-2147", "2151-2265", "2028", "2170", "2187", "2196", "3257", "3343",   \
+             "1719-1973", "1855", "1790", "933", "1261-1395", "1398-1476", "1499-1587", "1649-1771")            \
+  "; engine_collision_driver.c:1855-1863 adhesive contacts act in the gap, engine_core_constraint.c:3245-3268 " \
+  "adhesion in aref (mj_adhesionRef); the same at 3.11.0; formula only"
 #define MJ_TRAPS_COMMON                                                                                          \
   "Refsafe raises timeconst to 2 timestep; the default solimp (d0 0.9 != dwidth 0.95) makes e depend on the "    \
   "speed; the damping force jumps to M d0 B v at first contact, so a single impact's e depends on the phase at " \
@@ -294,19 +427,24 @@ static const impactfit_code_integrator mj_integrators_3[] = {
      .summary = "mjINT_IMPLICITFAST (3.0 on): Euler's step map for this contact"},
 };
 
-#define MJ_STD                                                                                                \
-  .param = "dampratio", .param_unit = "-", .param_input = "solref", .param_index = 1, .law_text = MJ_LAW_STD, \
+/* the standard form's free parameter is dampratio = solref[1]; law_text: the law as the version computes it */
+#define MJ_STD_LAW(law_text_)                                                                                \
+  .param = "dampratio", .param_unit = "-", .param_input = "solref", .param_index = 1, .law_text = law_text_, \
   .inputs = std_inputs, .n_inputs = IMPACTFIT__COUNT(std_inputs), .ops = &std_ops
+#define MJ_STD MJ_STD_LAW(MJ_LAW_STD)
 /* the direct form's free parameter is damping = -solref[1] */
-#define MJ_DIRECT                                                                                               \
+#define MJ_DIRECT_LAW(law_text_)                                                                                \
   .param = "damping", .param_unit = "N s/m/kg", .param_input = "solref", .param_index = 1, .param_scale = -1.0, \
-  .law_text = MJ_LAW_DIRECT, .inputs = direct_inputs, .n_inputs = IMPACTFIT__COUNT(direct_inputs), .ops = &direct_ops
+  .law_text = law_text_, .inputs = direct_inputs, .n_inputs = IMPACTFIT__COUNT(direct_inputs), .ops = &direct_ops
+#define MJ_DIRECT MJ_DIRECT_LAW(MJ_LAW_DIRECT)
 #define MJ_COMMON                                                                                             \
   .code = &impactfit__code_mujoco, .law = &impactfit__law_impedance_type, .clamp_default = 1, .end = MJ_END,  \
   .bodies = MJ_BODIES, .dt_default = 0.002, .solver = IMPACTFIT_CODE_SOLVE_MEAN,                              \
   .mixing = "solmix: the weighted mean of two geoms' standard solref and solimp, the smaller of each direct " \
             "solref; a higher priority takes its own (engine_collision_driver.c)",                            \
-  .assumes = "a frictionless contact (condim 1), no gravity, a head-on impact", .precision = "float64 (mjtNum)"
+  .assumes = "a head-on impact with no tangential motion (friction acts only through the pyramidal cone's "     \
+             "regulariser: condim, friction, impratio), gravity along the normal as the request gives it (0: none)", \
+  .precision = "float64 (mjtNum)"
 #define MJ_222                                                                                                     \
   MJ_COMMON, .versions = "2.2.2", .first_version = "2.2.2", .version_min = 2002002, .version_max = 2002002,        \
              .run_min = 2002002, .run_max = 2002002, .run_versions = "2.2.2 (Debian 12)", .source = MJ_SOURCE_222, \
@@ -315,10 +453,33 @@ static const impactfit_code_integrator mj_integrators_3[] = {
   MJ_COMMON, .versions = "2.3.0-2.3.7", .first_version = "2.3.0", .version_min = 2003000, .version_max = 2003007, \
              .source = MJ_SOURCE_23, .integrators = mj_integrators_2,                                             \
              .n_integrators = IMPACTFIT__COUNT(mj_integrators_2)
-#define MJ_3                                                                                                       \
-  MJ_COMMON, .versions = "3.0.0-3.12.0", .first_version = "3.0.0", .version_min = 3000000, .version_max = 3012000, \
-             .source = MJ_SOURCE_3, .integrators = mj_integrators_3,                                               \
-             .n_integrators = IMPACTFIT__COUNT(mj_integrators_3)
+/* one 3.x version range (its two models: MJ3_ENTRIES), run here (run_ = 1: its own range) or formula only */
+#define MJ_3(vtext, first, vmin, vmax, src, run_)                                                                 \
+  MJ_COMMON, .versions = vtext, .first_version = first, .version_min = vmin, .version_max = vmax,                  \
+             .run_min = (run_) ? (vmin) : 0, .run_max = (run_) ? (vmax) : 0,                                      \
+             .run_versions = (run_) ? vtext " (npm mujoco-js 0.0.7)" : NULL, .source = src,                        \
+             .integrators = mj_integrators_3, .n_integrators = IMPACTFIT__COUNT(mj_integrators_3)
+#define MJ3_TRAPS                                                                                                   \
+  MJ_TRAPS_COMMON "; implicitfast (new in 3.0) is Euler here too; implicit's midpoint velocity (3.7.0) moves only " \
+                  "a free body's rotation (and its translation when its centre of mass is off the body origin)"
+#define MJ3_DIRECT_TRAPS                                                                                      \
+  "Refsafe does not apply to the direct form; stiffness and damping are per unit effective mass; two geoms' " \
+  "direct solref mix to the smaller of each; the default solimp makes e depend on the speed"
+#define MJ_TRAPS_GAP_MAX \
+  "; margin and gap: the larger of the two geoms' each, the contact acts while dist < margin - gap"
+#define MJ_TRAPS_GAP_SUM \
+  "; margin and gap: the sum of the two geoms' each (3.5.0), the contact acts while dist < margin - gap"
+#define MJ_TRAPS_GAP_39                                                                                            \
+  "; margin and gap: sums; the contact acts while dist < margin and is only detected within margin + gap (3.9.0: " \
+  "a model written for 3.8 with a gap now acts earlier)"
+#define MJ_TRAPS_ADHESION \
+  "; geom adhesion (3.11.0) adds R adhesion to aref and keeps contacts in the gap: not modelled (keep it 0)"
+/* the two models of one 3.x version range */
+#define MJ3_ENTRIES(vtext, first, vmin, vmax, src, extra, run_, lawstd, lawdirect)                                 \
+  IMPACTFIT__ENTRY(MJ_3(vtext, first, vmin, vmax, src, run_), .model = "soft contact", .option = "",               \
+                   MJ_STD_LAW(lawstd), .traps = MJ3_TRAPS extra),                                                  \
+      IMPACTFIT__ENTRY(MJ_3(vtext, first, vmin, vmax, src, run_), .model = "soft contact direct", .option = "",    \
+                       MJ_DIRECT_LAW(lawdirect), .traps = MJ3_DIRECT_TRAPS extra)
 
 static const impactfit_code_model models[] = {
     IMPACTFIT__ENTRY(MJ_222, .model = "soft contact", .option = "", MJ_STD,
@@ -334,21 +495,16 @@ static const impactfit_code_model models[] = {
     IMPACTFIT__ENTRY(MJ_23, .model = "soft contact direct", .option = "", MJ_DIRECT,
                      .traps = "Refsafe does not apply to the direct form; two geoms' direct solref mix to the smaller "
                               "of each"),
-    IMPACTFIT__ENTRY(MJ_3, .model = "soft contact", .option = "", MJ_STD,
-                     .traps = MJ_TRAPS_COMMON "; implicitfast (new in 3.0) is Euler here too; 3.7.0-3.10.0 "
-                                              "implicit/implicitfast move a free body's "
-                                              "rotation (and its translation when its centre of mass is off the body "
-                                              "origin) with the midpoint velocity; "
-                                              "two geoms' margins and gaps add up since 3.5.0 (the larger before); "
-                                              "since 3.9.0 contacts are detected within "
-                                              "margin + gap but act only within margin (before: within margin - gap); "
-                                              "geom adhesion (3.11.0) adds R "
-                                              "adhesion to aref and is not modelled (keep it 0); the diagexact flag "
-                                              "leaves a sphere's A unchanged"),
-    IMPACTFIT__ENTRY(MJ_3, .model = "soft contact direct", .option = "", MJ_DIRECT,
-                     .traps = "Refsafe does not apply to the direct form; two geoms' direct solref mix to the smaller "
-                              "of each; "
-                              "margins and gaps add up since 3.5.0; adhesion (3.11.0) is not modelled (keep it 0)"),
+    MJ3_ENTRIES("3.0.0-3.3.7", "3.0.0", 3000000, 3003007, MJ_SOURCE_30, MJ_TRAPS_GAP_MAX, 0, MJ_LAW_STD,
+                MJ_LAW_DIRECT),
+    MJ3_ENTRIES("3.3.8", "3.3.8", 3003008, 3003008, MJ_SOURCE_338, MJ_TRAPS_GAP_MAX, 1, MJ_LAW_STD, MJ_LAW_DIRECT),
+    MJ3_ENTRIES("3.4.0", "3.4.0", 3004000, 3004000, MJ_SOURCE_34, MJ_TRAPS_GAP_MAX, 0, MJ_LAW_STD, MJ_LAW_DIRECT),
+    MJ3_ENTRIES("3.5.0-3.8.1", "3.5.0", 3005000, 3008001, MJ_SOURCE_35, MJ_TRAPS_GAP_SUM, 0, MJ_LAW_STD,
+                MJ_LAW_DIRECT),
+    MJ3_ENTRIES("3.9.0-3.10.0", "3.9.0", 3009000, 3010000, MJ_SOURCE_39, MJ_TRAPS_GAP_39, 0, MJ_LAW_STD39,
+                MJ_LAW_DIRECT39),
+    MJ3_ENTRIES("3.11.0-3.12.0", "3.11.0", 3011000, 3012000, MJ_SOURCE_311, MJ_TRAPS_GAP_39 MJ_TRAPS_ADHESION, 0,
+                MJ_LAW_STD39, MJ_LAW_DIRECT39),
 };
 
 const impactfit_code impactfit__code_mujoco = {
@@ -359,7 +515,7 @@ const impactfit_code impactfit__code_mujoco = {
     .version_example = "2.2.2 or 3.1.0",
     .version_key = impactfit_code_version_dotted,
     .model_prefix = NULL,
-    .run_versions = "2.2.2 (Debian 12)",
+    .run_versions = "2.2.2 (Debian 12), 3.3.8 (npm mujoco-js 0.0.7)",
     .models = models,
     .n_models = sizeof models / sizeof models[0],
 };

@@ -107,8 +107,11 @@ static int ode_step_n(const impactfit_stepper *st, impactfit_step_state *s, int 
     double c = ode_rhs(p, h, x, u, &s->branch);
     double A = 1.0 / st->mass + p[P_CFM] / h; /* J M⁻¹ Jᵀ + cfm/h */
     double b = c / h + u / h;                 /* rhs: c/h − J v/h, J v = −u */
+    double gh = st->gravity * h;
+    if (st->gravity != 0.0)
+      b += st->gravity; /* − J M⁻¹ f_ext (step.cpp:1239-1247; facc += m g at :587-620) */
     double star = b / A;
-    if (c + u < -1e-9 * (fabs(c) + fabs(u))) /* banded: rounding at a coincidence does not flip the label */
+    if (c + u + gh < -1e-9 * (fabs(c) + fabs(u) + fabs(gh))) /* banded: rounding at a coincidence keeps the label */
       s->branch |= B_CLAMP;
     if (iterations <= 0) {
       lambda = star > 0.0 ? star : 0.0;
@@ -121,6 +124,8 @@ static int ode_step_n(const impactfit_stepper *st, impactfit_step_state *s, int 
     }
   }
   s->u = u - h * lambda / st->mass;
+  if (st->gravity != 0.0) /* v ← v + h M⁻¹ (Jᵀ λ + f_ext) (step.cpp:1559-1563) */
+    s->u += h * st->gravity;
   s->x = x + h * s->u;
   s->f = lambda;
   return 0;
@@ -254,6 +259,7 @@ static int ode_stepper(const impactfit_code_ctx *c, double erp, double cfm, doub
   st->end = impactfit_transition_C;
   st->mass = c->M;
   st->dt = c->dt;
+  st->gravity = c->req->gravity; /* a sphere on a plane under gravity (drop tests) */
   const double *mv = impactfit_code_value(c, "max_vel"), *sl = impactfit_code_value(c, "surface_layer"),
                *qs = impactfit_code_value(c, "quickstep");
   st->p[P_ERP] = erp;

@@ -200,6 +200,17 @@ static double stable_dt_rebuilt(const impactfit_code_ctx *c, double value, doubl
   return lo;
 }
 
+/* x (> 0) rounded down to 4 significant digits: a largest stable step printed with %.4g must not exceed
+ * it (0.0006666692 was printed 0.0006667, a step at which an impact returns e > 1; issue 39) */
+static double down4(double x) {
+  if (!(x > 0.0 && isfinite(x)))
+    return x;
+  double p = pow(10.0, floor(log10(x)) - 3.0), r = floor(x / p) * p;
+  while (r > x)
+    r -= p;
+  return r;
+}
+
 /* the statistics of the answer's value: the inverse's, or computed (forward); stability, spread */
 static int value_stats(const impactfit_code_ctx *c, impactfit_code_answer *ans, impactfit_step_stats *S,
                        impactfit_text *head, impactfit_text *tail, impactfit_error *err) {
@@ -208,21 +219,28 @@ static int value_stats(const impactfit_code_ctx *c, impactfit_code_answer *ans, 
   if (s)
     return s;
   if (ans->forward && (s = impactfit_step_phase_stats(&st, c->v, S, err))) {
-    if (s != IMPACTFIT_ENONFINITE && s != IMPACTFIT_ENOSEP)
-      return s;
-    ans->stable = 0;
-    ans->e = ans->e_min = ans->e_max = NAN;
-    impactfit_text_appendf(tail, "%s. ", err ? err->message : "no separation");
-    impactfit_error_clear(err);
-  } else {
-    ans->e = S->e_mean;
-    ans->e_min = S->e_min;
-    ans->e_max = S->e_max;
-    ans->e_continuous = S->e_continuous;
-    ans->stable = S->stable;
-    if (ans->forward)
-      ans->impacts += S->impacts;
+    /* no e to give (never NaN with success): the bodies stick at some phase, or the step blows up (with the
+     * largest stable step where one is found) */
+    double dtm;
+    impactfit_error e3;
+    if (s == IMPACTFIT_ENONFINITE && impactfit_step_max_stable_dt(&st, c->v, &dtm, &e3) == 0 && err) {
+      if (st.type && isfinite(dtm) && depends_on_dt(c, ans->value, &st, 0.5 * c->dt))
+        dtm = stable_dt_rebuilt(c, ans->value, dtm, &ans->impacts);
+      impactfit_text msg = IMPACTFIT_TEXT_INIT;
+      impactfit_text_appendf(&msg, "%s; the largest step at which this contact neither grows nor returns e > 1 is %.4g s",
+                             err->message, dtm);
+      snprintf(err->message, sizeof err->message, "%s", impactfit_text_str(&msg));
+      impactfit_text_free(&msg);
+    }
+    return s;
   }
+  ans->e = S->e_mean;
+  ans->e_min = S->e_min;
+  ans->e_max = S->e_max;
+  ans->e_continuous = S->e_continuous;
+  ans->stable = S->stable;
+  if (ans->forward)
+    ans->impacts += S->impacts;
   ans->end = st.end == impactfit_transition_A ? impactfit_transition_A : impactfit_transition_C;
   if (ans->stable && isfinite(ans->e) && ans->e_max - ans->e_min > 0.1 * ans->e)
     impactfit_text_appendf(tail,
@@ -240,12 +258,12 @@ static int value_stats(const impactfit_code_ctx *c, impactfit_code_answer *ans, 
                              "UNSTABLE: the step map grows during the contact (spectral radius %.4g > 1) at dt = %g s; "
                              "the largest step at which this contact neither grows nor returns e > 1 is %.4g s; e from "
                              "an impact is meaningless here. ",
-                             S->rho_max, c->dt, dtm);
+                             S->rho_max, c->dt, down4(dtm));
     else
       impactfit_text_appendf(head,
                              "UNSTABLE: single impacts gain energy at dt = %g s (e up to %.4g > 1, although the step "
                              "map itself does not grow); below %.4g s no impact returns e > 1. ",
-                             c->dt, ans->e_max, dtm);
+                             c->dt, ans->e_max, down4(dtm));
   }
   return 0;
 }

@@ -231,59 +231,7 @@ void impactfit__locale_pop(void *previous) {
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
 static int is_alnum(char c) { return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
-char *impactfit_format_shortest(double v, char *buf) {
-  if (isnan(v)) {
-    strcpy(buf, "nan");
-    return buf;
-  }
-  if (isinf(v)) {
-    strcpy(buf, v > 0 ? "inf" : "-inf");
-    return buf;
-  }
-  if (v == 0.0) {
-    strcpy(buf, "0");
-    return buf;
-  }
-  /* the fewest significant digits p whose %.(p-1)e reads back to v (p = 17 always does) */
-  char e[IMPACTFIT_SHORTEST_SIZE];
-  int p = 1;
-  for (; p < 17; p++) {
-    impactfit__snprintf_c(e, sizeof e, "%.*e", p - 1, v);
-    if (impactfit__strtod_c(e, NULL) == v)
-      break;
-  }
-  impactfit__snprintf_c(e, sizeof e, "%.*e", p - 1, v);
-  int x = atoi(strchr(e, 'e') + 1); /* the decimal exponent of those digits */
-  if (x >= -4 && x < 17) {          /* where %.17g prints fixed notation: the same digits, fixed */
-    char digits[20];
-    size_t nd = 0, at = 0;
-    for (const char *q = e; *q && *q != 'e'; q++)
-      if (is_digit(*q))
-        digits[nd++] = *q;
-    if (v < 0)
-      buf[at++] = '-';
-    if (x < 0) { /* 0.000ddd */
-      buf[at++] = '0';
-      buf[at++] = '.';
-      for (int k = -1; k > x; k--)
-        buf[at++] = '0';
-      memcpy(buf + at, digits, nd);
-      at += nd;
-    } else { /* ddd.ddd, or ddd000 when the integer part is longer than the digits */
-      for (size_t k = 0; k < nd || k <= (size_t)x; k++) {
-        if (k == (size_t)x + 1)
-          buf[at++] = '.';
-        buf[at++] = k < nd ? digits[k] : '0';
-      }
-    }
-    buf[at] = '\0';
-  } else {
-    memcpy(buf, e, strlen(e) + 1);
-  }
-  if (impactfit__strtod_c(buf, NULL) != v) /* never expected; the full precision then */
-    impactfit__fmt_g17(buf, v);
-  return buf;
-}
+/* impactfit_format_shortest: src/common/shortest.c */
 
 /* A number token at s (sign, digits, '.', digits, exponent): its length, and in *sig its
  * significant digits and in *marked whether it has a decimal point or an exponent; 0 if none. */

@@ -68,6 +68,7 @@ typedef struct stage {
   double *group_values;
   impactfit_fit_result *results;
   size_t rows_used, rows_failed;
+  double x_lo, x_hi, x2_lo, x2_hi; /* the range of x (and x2) over the rows fitted */
   impactfit_table *table;
 } stage;
 
@@ -561,6 +562,10 @@ int impactfit_fitfile_stage(const impactfit_fitfile *f, size_t i, impactfit_fit_
   out->results = s->results;
   out->rows_used = s->rows_used;
   out->rows_failed = s->rows_failed;
+  out->x_lo = s->x_lo;
+  out->x_hi = s->x_hi;
+  out->x2_lo = s->x2_lo;
+  out->x2_hi = s->x2_hi;
   out->table = s->table;
   out->weights = s->trapezoid ? "trapezoid" : NULL;
   return IMPACTFIT_OK;
@@ -741,6 +746,18 @@ static int run_stage(impactfit_fitfile *f, size_t si, const impactfit_table *swe
     goto done;
   }
   size_t nsel = select_rows(t, s, &jc, b.sel);
+  s->x_lo = s->x2_lo = INFINITY;
+  s->x_hi = s->x2_hi = -INFINITY;
+  for (size_t k = 0; k < nsel; k++) {
+    double xv = impactfit_table_col(t, (size_t)jc.x)[b.sel[k]];
+    s->x_lo = fmin(s->x_lo, xv);
+    s->x_hi = fmax(s->x_hi, xv);
+    if (jc.x2 >= 0) {
+      double x2v = impactfit_table_col(t, (size_t)jc.x2)[b.sel[k]];
+      s->x2_lo = fmin(s->x2_lo, x2v);
+      s->x2_hi = fmax(s->x2_hi, x2v);
+    }
+  }
   /* groups: distinct values of the group column, ascending */
   size_t ng = 1;
   if (jg >= 0) {

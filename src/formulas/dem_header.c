@@ -41,11 +41,11 @@ int impactfit_dem_damping_header(char **text, size_t *len, impactfit_error *err)
          "      theta = acos xi (xi < 1), exp(-2 xi phi / sinh phi), phi = acosh xi (xi > 1); inverted\n"
          "      here by bisection on that closed form.\n"
          "For Hunt-Crossley (Chrono's Flores model) use the exact eps(e) of impactfit_hc_eps,\n"
-         "lambda = eps k / v. All functions return -1 for e outside (0, 1]. The same values from the\n"
+         "lambda = eps k / v. All functions return NaN for e outside (0, 1]. The same values from the\n"
          "library: impactfit_dem_damping_ratio and impactfit_dem_exact_prefactor (include/impactfit/dem.h).");
   impactfit_codegen_function(g, "Kelvin-Voigt damping ratio with restitution e when the contact ends at zero force",
                              "double impactfit_dem_xi_clamped(double e)",
-                             "  if (!(e > 0.0 && e <= 1.0))\n    return -1.0;\n"
+                             "  if (!(e > 0.0 && e <= 1.0))\n    return NAN;\n"
                              "  double L = log(e), lo = 0.0, hi = 1.0;\n"
                              "  for (;;) { /* ln e(xi), accurate through xi = 1 */\n" KV_LN_E(
                                  "hi", "r") "    if (-2.0 * hi * r <= L)\n      break;\n    hi *= 2.0;\n  }\n"
@@ -57,7 +57,7 @@ int impactfit_dem_damping_header(char **text, size_t *len, impactfit_error *err)
   impactfit_codegen_code(g, "\n");
   impactfit_codegen_function(g, "the same when the contact ends at d = 0 (tensile force allowed)",
                              "double impactfit_dem_xi_tensile(double e)",
-                             "  if (!(e > 0.0 && e <= 1.0))\n    return -1.0;\n"
+                             "  if (!(e > 0.0 && e <= 1.0))\n    return NAN;\n"
                              "  double L = log(e);\n"
                              "  return -L / sqrt(3.14159265358979323846 * 3.14159265358979323846 + L * L);\n");
   static const char *const fn[4][3] = {{"hertz", "tensile", "sqrt(5.0)"},
@@ -68,8 +68,8 @@ int impactfit_dem_damping_header(char **text, size_t *len, impactfit_error *err)
     char sig[96];
     snprintf(sig, sizeof sig, "double impactfit_dem_%s_prefactor_%s(double e)", fn[i][0], fn[i][1]);
     impactfit_codegen_code(g, "\n");
-    impactfit_codegen_function(
-        g, NULL, sig, "  double x = impactfit_dem_xi_%s(e);\n  return x < 0.0 ? -1.0 : %s * x;\n", fn[i][1], fn[i][2]);
+    impactfit_codegen_function(g, NULL, sig, "  double x = impactfit_dem_xi_%s(e);\n  return %s * x;\n", fn[i][1],
+                               fn[i][2]);
   }
   return impactfit_codegen_finish(g, text, len, err);
 }

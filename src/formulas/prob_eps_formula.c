@@ -14,24 +14,9 @@
 enum { P_E, P_K, P_V, P_COUNT };
 
 static const impactfit_sweep_param params[P_COUNT] = {
-    {.name = "e",
-     .def = 0.0,
-     .min = 0.0,
-     .max = 1.0,
-     .flags = IMPACTFIT_SWEEP_REQUIRED | IMPACTFIT_SWEEP_MIN_EXCLUSIVE,
-     .help = "coefficient of restitution, 0 < e <= 1"},
-    {.name = "k",
-     .def = 1.0,
-     .min = 0.0,
-     .max = HUGE_VAL,
-     .flags = IMPACTFIT_SWEEP_MIN_EXCLUSIVE,
-     .help = "stiffness, N/m^n (for lambda)"},
-    {.name = "v",
-     .def = 1.0,
-     .min = 0.0,
-     .max = HUGE_VAL,
-     .flags = IMPACTFIT_SWEEP_MIN_EXCLUSIVE,
-     .help = "approach velocity, m/s (for lambda)"},
+    IMPACTFIT__PARAM_E(0, "coefficient of restitution, 0 < e <= 1"),
+    IMPACTFIT__PARAM_K(" (for lambda)"),
+    IMPACTFIT__PARAM_V(0, " (for lambda)"),
 };
 
 static const impactfit_sweep_option options[1] = {

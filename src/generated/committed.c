@@ -17,7 +17,7 @@ int impactfit_committed_copt_zeta(double n, double e, double *zeta, impactfit_er
   if (!zeta)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no result given");
   double z = impactfit_copt_zeta(n, e);
-  if (z < 0.0)
+  if (!(z >= 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                            "copt surrogate: (n, e) = (%g, %g) is outside its box "
                            "(include/impactfit/generated/copt_surrogate.h)",
@@ -37,7 +37,7 @@ int impactfit_committed_zhang_zeta(const impactfit_transition *tr, double n, dou
                            "Zhang surrogate: committed for transition conditions C and A only (got %s)", tr->name);
   int c = tr == impactfit_transition_C;
   double z = c ? impactfit_zhang_c_zeta(n, m, e) : impactfit_zhang_a_zeta(n, m, e);
-  if (z < 0.0)
+  if (!(z >= 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                            "Zhang surrogate (%s): (n, m, e) = (%g, %g, %g) is outside its box "
                            "(include/impactfit/generated/zhang_%s_surrogate.h)",
@@ -45,7 +45,7 @@ int impactfit_committed_zhang_zeta(const impactfit_transition *tr, double n, dou
   *zeta = z;
   if (alpha) {
     double a = c ? impactfit_zhang_c_alpha(n, m, e) : impactfit_zhang_a_alpha(n, m, e);
-    *alpha = a < 0.0 ? NAN : a; /* e = 1: undefined */
+    *alpha = a; /* NaN at e = 1: undefined */
   }
   return 0;
 }
@@ -54,7 +54,7 @@ int impactfit_committed_dtau(double eps, double n, double *dtau, impactfit_error
   if (!dtau)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no result given");
   double d = impactfit_ramaswamy_dtau_surrogate(eps, n);
-  if (d < 0.0)
+  if (!(d >= 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                            "dtau surrogate: (eps, n) = (%g, %g) is outside its box "
                            "(include/impactfit/generated/ramaswamy_dtau_surrogate.h)",

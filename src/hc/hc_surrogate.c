@@ -274,11 +274,11 @@ int impactfit_hc_dtau_surrogate_write_header(const impactfit_hc_dtau_surrogate *
   snprintf(sig, sizeof sig, "double impactfit_%s(double eps, double n)", name);
   impactfit_codegen_function(g,
                              "dtau(eps, n) on the box (two-level Clenshaw recurrence, the operations of\n"
-                             " * impactfit_hc_dtau_surrogate_eval); -1 outside it.",
+                             " * impactfit_hc_dtau_surrogate_eval); NaN outside it.",
                              sig,
                              "  if (!(eps >= 0.0 && eps <= IMPACTFIT_%s_EPS_MAX && n >= IMPACTFIT_%s_N_MIN && n <= "
                              "IMPACTFIT_%s_N_MAX))\n"
-                             "    return -1.0;\n"
+                             "    return NAN;\n"
                              "  const double X = 2.0 * log1p(eps) / %s - 1.0;\n"
                              "  const double Y = 2.0 * (n - IMPACTFIT_%s_N_MIN) / (IMPACTFIT_%s_N_MAX - "
                              "IMPACTFIT_%s_N_MIN) - 1.0;\n"
@@ -298,18 +298,18 @@ int impactfit_hc_dtau_surrogate_write_header(const impactfit_hc_dtau_surrogate *
                              "    b2 = b1;\n"
                              "    b1 = b0;\n"
                              "  }\n"
-                             "  return -1.0; /* not reached */\n",
+                             "  return NAN; /* not reached */\n",
                              NAME, NAME, NAME, c_double(b1, sizeof b1, s->lmax), NAME, NAME, NAME, N, name, M);
   impactfit_codegen_code(g, "\n");
   snprintf(sig, sizeof sig, "double impactfit_%s_dt(double eps, double n, double k, double mass, double v)", name);
   impactfit_codegen_function(g,
                              "Contact duration in s of an impact with stiffness k (N/m^n), effective mass (kg) and "
                              "approach\n * velocity v (m/s): dtau / omega_i (omega_i by pow, so to rounding what "
-                             "impactfit_hc_omega\n * gives); -1 outside the box or for k, mass, v <= 0.",
+                             "impactfit_hc_omega\n * gives); NaN outside the box or for k, mass, v <= 0.",
                              sig,
                              "  double d = impactfit_%s(eps, n);\n"
-                             "  if (d < 0.0 || !(k > 0.0 && mass > 0.0 && v > 0.0))\n"
-                             "    return -1.0;\n"
+                             "  if (!(d >= 0.0) || !(k > 0.0 && mass > 0.0 && v > 0.0))\n"
+                             "    return NAN;\n"
                              "  return d / pow(k * pow(v, n - 1.0) / mass, 1.0 / (n + 1.0));\n",
                              name);
   char *text;

@@ -208,7 +208,7 @@ double impactfit__series_radius(const impactfit__series *s, const impactfit__ser
   double alpha = s->n + 1.0, beta = s->m + 1.0;
   double lg[3] = {log(fabs(pt->g[0])), pt->g[1] != 0.0 ? log(fabs(pt->g[1])) : 0.0,
                   pt->g[2] != 0.0 ? log(fabs(pt->g[2])) : 0.0};
-  double r = INFINITY, ltol = log(tol);
+  double r = INFINITY, lr = INFINITY, ltol = log(tol); /* lr = log(r), taken once per new r */
   for (size_t t = 0; t < s->ntop; t++) {
     int a = s->top[t];
     int j = s->j[a], l = s->l[a], q = s->q[a];
@@ -219,8 +219,10 @@ double impactfit__series_radius(const impactfit__series *s, const impactfit__ser
     double lgsum = (j ? j * lg[0] : 0.0) + (l ? l * lg[1] : 0.0) + (q ? q * lg[2] : 0.0);
     double e = j * alpha + l * beta + q;
     double ltau = (ltol - lc - lgsum) / e;
-    if (ltau < log(r))
+    if (ltau < lr) {
       r = exp(ltau);
+      lr = log(r);
+    }
   }
   return r;
 }

@@ -684,14 +684,14 @@ static void write_header_legacy(const impactfit_surrogate *s, const impactfit_su
       "      c += N2;\n    }\n  return y;\n");
   impactfit_codegen_code(g, "\n");
   char com[96];
-  snprintf(com, sizeof com, "zeta(n, %se) on the box above; -1 outside it; 0 at e = 1.", has_m ? "m, " : "");
+  snprintf(com, sizeof com, "zeta(n, %se) on the box above; NaN outside it; 0 at e = 1.", has_m ? "m, " : "");
   snprintf(sig, sizeof sig, "double impactfit_%s_zeta(double n, %sdouble e)", nm, has_m ? "double m, " : "");
   impactfit_codegen_function_begin(g, com, sig);
   if (!has_m)
     impactfit_codegen_code(g, "  const double m = %.17g;\n", sp->m_lo);
   impactfit_codegen_code(g,
                          "  if (!(n >= %.17g && n <= %.17g && m >= %.17g && m <= %.17g && e >= %.17g && e <= 1.0))\n"
-                         "    return -1.0;\n"
+                         "    return NAN;\n"
                          "  if (e == 1.0)\n    return 0.0;\n  double y;\n",
                          sp->n_lo, sp->n_hi, sp->m_lo, sp->m_hi, sp->e_lo);
   for (int P = 0; P < 2; P++) {
@@ -818,14 +818,14 @@ static int write_header_pieces(const impactfit_surrogate *s, const impactfit_sur
       "      c += L;\n    }\n  return y;\n",
       MAX_N01 + 3, MAX_N01 + 3, MAX_N2 + 7);
   impactfit_codegen_code(g, "\n");
-  snprintf(com, sizeof com, "zeta(n, %se) on the box above; -1 outside it; 0 at e = 1.", has_m ? "m, " : "");
+  snprintf(com, sizeof com, "zeta(n, %se) on the box above; NaN outside it; 0 at e = 1.", has_m ? "m, " : "");
   snprintf(sig, sizeof sig, "double impactfit_%s_zeta(double n, %sdouble e)", nm, has_m ? "double m, " : "");
   impactfit_codegen_function_begin(g, com, sig);
   if (!has_m)
     impactfit_codegen_code(g, "  const double m = %.17g;\n", sp->m_lo);
   impactfit_codegen_code(g,
                          "  if (!(n >= %.17g && n <= %.17g && m >= %.17g && m <= %.17g && e >= %.17g && e <= 1.0))\n"
-                         "    return -1.0;\n"
+                         "    return NAN;\n"
                          "  if (e == 1.0)\n    return 0.0;\n"
                          "  int P = (e <= %.17g) ? 0 : 1;\n"
                          "  double v = P ? log1p(-e) : log(e);\n"
@@ -875,24 +875,24 @@ static int surrogate_header_text(const impactfit_surrogate *s, const impactfit_s
   snprintf(sig, sizeof sig, "double impactfit_%s_c(double n, %sdouble e, double k, double mass, double v)", nm,
            has_m ? "double m, " : "");
   impactfit_codegen_function_begin(g,
-                                   "The damping coefficient in the user's units: c = zeta mass v / delta_m0^(m+1); -1 "
+                                   "The damping coefficient in the user's units: c = zeta mass v / delta_m0^(m+1); NaN "
                                    "outside\n * the box or for k, mass, v <= 0.",
                                    sig);
   if (!has_m)
     impactfit_codegen_code(g, "  const double m = %.17g;\n", sp->m_lo);
   impactfit_codegen_code(g, "  double z = impactfit_%s_zeta(n, %se);\n", nm, has_m ? "m, " : "");
-  impactfit_codegen_code(g, "  if (z < 0.0 || !(k > 0.0 && mass > 0.0 && v > 0.0))\n    return -1.0;\n"
+  impactfit_codegen_code(g, "  if (!(z >= 0.0) || !(k > 0.0 && mass > 0.0 && v > 0.0))\n    return NAN;\n"
                             "  double d = pow((n + 1.0) * mass * v * v / (2.0 * k), 1.0 / (n + 1.0));\n"
                             "  return z * mass * v / pow(d, m + 1.0);\n");
   impactfit_codegen_function_end(g);
   if (has_m) {
     snprintf(sig, sizeof sig, "double impactfit_%s_alpha(double n, double m, double e)", nm);
     impactfit_codegen_code(g, "\n");
-    impactfit_codegen_function(g, "Zhang et al. (2021)'s modification parameter alpha; -1 outside the box or at e = 1.",
-                               sig,
-                               "  double z = impactfit_%s_zeta(n, m, e);\n  if (!(z > 0.0))\n    return -1.0;\n"
-                               "  return 0.75 * (1.0 - e) * (m + 1.0) * exp(-(m + 1.0) / (n + 1.0) * log(e)) / z;\n",
-                               nm);
+    impactfit_codegen_function(
+        g, "Zhang et al. (2021)'s modification parameter alpha; NaN outside the box or at e = 1.", sig,
+        "  double z = impactfit_%s_zeta(n, m, e);\n  if (!(z > 0.0))\n    return NAN;\n"
+        "  return 0.75 * (1.0 - e) * (m + 1.0) * exp(-(m + 1.0) / (n + 1.0) * log(e)) / z;\n",
+        nm);
   }
   return impactfit_codegen_finish(g, text, len, err);
 }

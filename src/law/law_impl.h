@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Internal to the force laws (include/impactfit/law.h): the built-in type objects by name, for constant
- * tables of other modules (the code registry's models: src/codes/). law.h's impactfit_law_power and the
- * others point to them. */
+/* Internals of src/law (not installed): the built-in law type objects by name, for constant tables of
+ * other modules (the code registry's models: src/codes/; law.h's impactfit_law_power and the others point
+ * to them), and the general engine for tests. */
 #ifndef IMPACTFIT_LAW_IMPL_H
 #define IMPACTFIT_LAW_IMPL_H
 
@@ -10,5 +10,10 @@
 extern const impactfit_law_type impactfit__law_power_type;
 extern const impactfit_law_type impactfit__law_impedance_type;
 extern const impactfit_law_type impactfit__law_approach_type;
+
+/* impactfit_law_impact_solve by the general engine of law.h whatever the law's own solver (the
+ * `impact` member): the second method tests/test_law.c compares the power law's own solver with. */
+int impactfit__law_impact_solve_general(impactfit_law_workspace *ws, const impactfit_law_impact_params *p,
+                                        impactfit_law_impact_result *res, impactfit_error *err);
 
 #endif

@@ -5,10 +5,12 @@
 #include <complex.h>
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_errno.h>
+#include <gsl/gsl_min.h>
 #include <gsl/gsl_roots.h>
 
 #include "../common/common_impl.h"
@@ -64,7 +66,10 @@ static int euler_step(const impactfit_stepper *st, impactfit_step_state *s) {
     f = impactfit__step_law_force(st, s->x, s->u, &clamped);
     sw = impactfit__step_law_switches(st, s->x, s->u);
   }
-  s->u -= st->dt * f / st->mass;
+  if (st->gravity != 0.0) /* MuJoCo: qacc = qacc_smooth (gravity) + M⁻¹ Jᵀ f, then qvel += h qacc */
+    s->u += st->dt * (st->gravity - f / st->mass);
+  else
+    s->u -= st->dt * f / st->mass;
   s->x += st->dt * s->u;
   s->f = f;
   s->branch = (int)((unsigned)clamped | (sw & 0x3fffffffu) << 1);
@@ -98,11 +103,11 @@ const impactfit_stepper_type euler_type = {
 static double rk4_acc(const impactfit_stepper *st, double x, double u, unsigned long *code) {
   *code <<= 8;
   if (!(x > 0.0))
-    return 0.0;
+    return st->gravity;
   int c;
   double f = impactfit__step_law_force(st, x, u, &c);
   *code |= 1u | (unsigned)c << 1 | (impactfit__step_law_switches(st, x, u) & 0x3fu) << 2;
-  return -f / st->mass;
+  return st->gravity != 0.0 ? st->gravity - f / st->mass : -f / st->mass;
 }
 
 static int rk4_step(const impactfit_stepper *st, impactfit_step_state *s) {
@@ -115,7 +120,8 @@ static int rk4_step(const impactfit_stepper *st, impactfit_step_state *s) {
   s->x = x + h / 6.0 * (k1x + 2.0 * k2x + 2.0 * k3x + k4x);
   s->u = u + h / 6.0 * (k1u + 2.0 * k2u + 2.0 * k3u + k4u);
   s->contact = (code & 0x01010101UL) != 0;
-  s->f = s->contact ? st->mass * (u - s->u) / h : 0.0;
+  /* the contact's mean force over the step (gravity's impulse taken out) */
+  s->f = !s->contact ? 0.0 : st->gravity != 0.0 ? st->mass * ((u - s->u) / h + st->gravity) : st->mass * (u - s->u) / h;
   /* the four stages' codes (stage 1 in the top byte), folded into 31 bits */
   s->branch = (int)((code ^ (code >> 31)) & 0x7fffffffUL);
   return 0;
@@ -251,6 +257,42 @@ impactfit_stepper_type_from_name_in(const char *name, const impactfit_stepper_ty
 /* the stepper's name in messages */
 static const char *tname(const impactfit_stepper *st) { return st->type ? st->type->name : "continuous"; }
 
+int impactfit_stepper_param_index(const impactfit_stepper_type *type, const char *name) {
+  if (!type || !type->param_names || !name)
+    return -1;
+  for (int i = 0; i < type->n_params && i < IMPACTFIT_STEPPER_MAX_PARAMS; i++)
+    if (type->param_names[i] && strcmp(type->param_names[i], name) == 0)
+      return i;
+  return -1;
+}
+
+static int no_stepper_param(const impactfit_stepper_type *type, const char *name, impactfit_error *err) {
+  if (!type)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no stepper given");
+  char list[256] = "";
+  size_t used = 0;
+  for (int i = 0; i < type->n_params && type->param_names && used < sizeof list; i++)
+    used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", type->param_names[i]);
+  return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper '%s' has no parameter '%s' (its parameters: %s)", type->name,
+                         name ? name : "(null)", used ? list : "none");
+}
+
+int impactfit_stepper_set(impactfit_stepper *st, const char *name, double value, impactfit_error *err) {
+  int i = st ? impactfit_stepper_param_index(st->type, name) : -1;
+  if (i < 0)
+    return no_stepper_param(st ? st->type : NULL, name, err);
+  st->p[i] = value;
+  return IMPACTFIT_OK;
+}
+
+int impactfit_stepper_get(const impactfit_stepper *st, const char *name, double *value, impactfit_error *err) {
+  int i = st ? impactfit_stepper_param_index(st->type, name) : -1;
+  if (i < 0 || !value)
+    return no_stepper_param(st ? st->type : NULL, name, err);
+  *value = st->p[i];
+  return IMPACTFIT_OK;
+}
+
 int impactfit_stepper_check(const impactfit_stepper *st, impactfit_error *err) {
   if (!st || (st->type && !st->type->step))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no stepper given");
@@ -258,6 +300,11 @@ int impactfit_stepper_check(const impactfit_stepper *st, impactfit_error *err) {
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: mass must be > 0 (kg) (got %.17g)", tname(st), st->mass);
   if (!st->type && !st->law.type)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper continuous: continuous time needs a law");
+  if (!isfinite(st->gravity))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: gravity must be finite (got %.17g)", tname(st),
+                           st->gravity);
+  if (!st->type && st->gravity != 0.0)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper continuous: gravity is not modelled in continuous time");
   if (st->type && !(isfinite(st->dt) && st->dt > 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: dt must be > 0 (s) (got %.17g)", tname(st), st->dt);
   if (st->end && st->end != impactfit_transition_A && st->end != impactfit_transition_C)
@@ -293,9 +340,64 @@ static int adaptive_impact(const impactfit_stepper *st, double v, impactfit_law_
   return impactfit_law_impact_solve(NULL, &lp, r, err);
 }
 
+/* Under gravity, the state J steps before the first step start with x > 0, so that this start has x = φ Δx and
+ * u = v exactly, Δx the travel of that last free step: the stepper's own free flight (a probe step far from
+ * the contact: x' = x + dt u + c, u' = u + c' for Euler-type and RK4 steps) run backwards. Returns 0, 1 when that
+ * flight would cross the contact (v below about g dt: no approach from free flight), 2 when the flight is not of
+ * that form. */
+static int gravity_start(const impactfit_stepper *st, double v, double phi, int J, double reach,
+                         impactfit_step_state *s) {
+  double far = -(reach + 100.0 * v * st->dt + 1.0);
+  impactfit_step_state p0 = {.x = far, .u = 0.0}, p1 = {.x = far, .u = v};
+  if (st->type->step(st, &p0) || st->type->step(st, &p1) || p0.contact || p1.contact || p0.f != 0.0 || p1.f != 0.0)
+    return 2;
+  double c = p0.x - far, cu = p0.u;
+  /* the flight must be affine with slope dt in u (to rounding) */
+  if (!(fabs((p1.x - far) - (c + st->dt * v)) <= 1e-9 * (fabs(far) + v * st->dt)) ||
+      !(fabs(p1.u - v - cu) <= 1e-12 * v))
+    return IMPACTFIT_EINVAL;
+  double u = v, x = phi * (st->dt * (v - cu) + c);
+  for (int k = 0; k < J; k++) {
+    u -= cu;
+    x -= st->dt * u + c;
+    if (!(u > 0.0 && x <= 0.0)) /* the flight before would cross the contact: not an approach from free flight */
+      return 1;
+  }
+  memset(s, 0, sizeof *s);
+  s->x = x;
+  s->u = u;
+  return 0;
+}
+
+/* gravity_start with the message of its failure */
+static int gravity_start_or_fail(const impactfit_stepper *st, double v, double phi, int J, double reach,
+                                 impactfit_step_state *s, impactfit_error *err) {
+  int rc = gravity_start(st, v, phi, J, reach, s);
+  if (rc == 1)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "stepper %s: v = %.6g m/s is too slow for one impact under gravity %.6g m/s^2 at dt = %.6g "
+                           "s: "
+                           "the free flight of the %d steps before contact would cross the surface (use a drop test, "
+                           "drop.h)",
+                           st->type->name, v, st->gravity, st->dt, J);
+  if (rc)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "stepper %s: its free flight under gravity is not x' = x + dt u + c, u' = u + c'",
+                           st->type->name);
+  return 0;
+}
+
 /* lean: skip the linearisation (the spectral radius), for the inverse's search */
+static int impact_at_limit(const impactfit_stepper *st, double v, double phi, int lean, long limit,
+                           impactfit_step_impact *out, impactfit_error *err);
 static int impact_at(const impactfit_stepper *st, double v, double phi, int lean, impactfit_step_impact *out,
                      impactfit_error *err) {
+  return impact_at_limit(st, v, phi, lean, STEP_LIMIT, out, err);
+}
+
+/* one impact, at most `limit` steps (ENOSEP with out->steps = limit beyond) */
+static int impact_at_limit(const impactfit_stepper *st, double v, double phi, int lean, long limit,
+                           impactfit_step_impact *out, impactfit_error *err) {
   memset(out, 0, sizeof *out);
   out->phi = phi;
   if (!st->type) {
@@ -313,14 +415,17 @@ static int impact_at(const impactfit_stepper *st, double v, double phi, int lean
   if (!(isfinite(reach) && reach >= 0.0))
     reach = 0.0;
   double J = 2.0 + ceil(reach / vdt);
+  int rc0;
   if (J > 1e6)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                            "stepper %s: the engine acts %.6g m before touching, %.3g steps of v dt = %.6g m",
                            st->type->name, reach, J, vdt);
   impactfit_step_state s = {.x = (phi - J) * vdt, .u = v};
+  if (st->gravity != 0.0 && (rc0 = gravity_start_or_fail(st, v, phi, (int)J, reach, &s, err)))
+    return rc0;
   int acting = 0, linear = !lean && st->type->needs_law && st->type->amplification;
-  unsigned long sig = 1469598103934665603UL;
-  for (long k = 0; k < STEP_LIMIT; k++) {
+  uint64_t sig = UINT64_C(1469598103934665603); /* FNV-1a, 64 bits also where long has 32 */
+  for (long k = 0; k < limit; k++) {
     double x0 = s.x, u0 = s.u, mem0[4];
     memcpy(mem0, s.mem, sizeof mem0);
     if (!out->x_first && x0 > 0.0)
@@ -358,12 +463,12 @@ static int impact_at(const impactfit_stepper *st, double v, double phi, int lean
       if (fabs(s.f) > out->f_max)
         out->f_max = fabs(s.f);
       if (!tiny)
-        sig = (sig ^ (unsigned long)(s.contact != 0) ^ ((unsigned long)(unsigned)s.branch << 1)) * 1099511628211UL;
+        sig = (sig ^ (uint64_t)(s.contact != 0) ^ ((uint64_t)(unsigned)s.branch << 1)) * UINT64_C(1099511628211);
     }
     if (acting) {
       out->steps++;
       if (!tiny)
-        sig = (sig ^ 0x5bUL) * 1099511628211UL;
+        sig = (sig ^ UINT64_C(0x5b)) * UINT64_C(1099511628211);
       if (s.x <= 0.0 && s.u < 0.0 && s.f == 0.0) {
         out->e = -s.u / v;
         out->signature = sig;
@@ -377,11 +482,13 @@ static int impact_at(const impactfit_stepper *st, double v, double phi, int lean
        * slowly that it would not close the gap within 1e4 steps: the bodies stick, e = 0 (the rebound when it
        * arrives, if any, is of the order of a creeping speed below gap/(1e4 dt)) */
       int creeps = s.x < 0.0 && s.u > 0.0 && -s.x > 0.01 * (double)STEP_LIMIT * s.u * st->dt;
-      if (s.f == 0.0 && (fixed || creeps)) {
+      /* (under gravity a body at rest on the contact keeps a constant force: the same fixed point) */
+      int rests = fixed && st->gravity != 0.0 && s.contact;
+      if (rests || (s.f == 0.0 && (fixed || creeps))) {
         out->e = s.u < 0.0 ? -s.u / v : 0.0;
         /* one signature for every impact that ends at rest: e is 0 (to rounding) whatever steps led there, so
          * the phases between two such impacts hold no jump */
-        out->signature = 0x7eUL;
+        out->signature = UINT64_C(0x7e);
         return 0;
       }
     } else if (s.x > reach + 10.0 * vdt && s.u > 0.0) {
@@ -389,6 +496,7 @@ static int impact_at(const impactfit_stepper *st, double v, double phi, int lean
                              st->type->name);
     }
   }
+  out->steps = limit; /* the mark of this end (phase_stats tells a sticking contact from a too small dt) */
   return IMPACTFIT__FAIL(err, IMPACTFIT_ENOSEP,
                          "stepper %s: no separation within %ld steps of %.6g s (the bodies stick at this step)",
                          st->type->name, STEP_LIMIT, st->dt);
@@ -418,17 +526,31 @@ typedef struct {
   impactfit_step_stats *S;
   impactfit_error *err;
   int status;
+  int until_unstable;      /* stop at the first impact that shows the step unstable (STATS_STABILITY) */
+  double piece_a, piece_w; /* the smooth piece the quadrature integrates: [piece_a, piece_a + piece_w] */
+  int sidi;                /* 1: in Sidi's variable t (gl8) */
 } phase_ctx;
 
-static int eval(phase_ctx *c, double phi, double *e, unsigned long *sig) {
+#define STOP_UNSTABLE 1 /* eval's status when it stopped there (not an error) */
+
+static int step_limit_verdict(const impactfit_stepper *st, double v, impactfit_error *err);
+static int continuous_impact(const impactfit_stepper *st, double v, impactfit_law_impact_result *r);
+
+static int eval(phase_ctx *c, double phi, double *e, uint64_t *sig) {
   impactfit_step_impact r;
   int s = impact_at(c->st, c->v, phi, c->lean, &r, c->err);
+  if (s == IMPACTFIT_ENOSEP && r.steps >= STEP_LIMIT)
+    s = step_limit_verdict(c->st, c->v, c->err);
+  /* the rule of phase_stats' check before stepping, for the modes without it (the inverse's quick means) */
+  if (!s && r.steps > STEP_LIMIT / 4 && step_limit_verdict(c->st, c->v, c->err) == IMPACTFIT_ENOCONV)
+    s = IMPACTFIT_ENOCONV;
   if (s) {
     c->status = s;
     return s;
   }
   impactfit_step_stats *S = c->S;
   S->impacts++;
+  S->steps += r.steps;
   if (r.steps > S->steps_max)
     S->steps_max = r.steps;
   if (r.rho_max > S->rho_max)
@@ -444,6 +566,10 @@ static int eval(phase_ctx *c, double phi, double *e, unsigned long *sig) {
   *e = r.e;
   if (sig)
     *sig = r.signature;
+  if (c->until_unstable && (r.e > 1.0 || r.rho_max > 1.0 + 1e-9)) {
+    c->status = STOP_UNSTABLE;
+    return STOP_UNSTABLE;
+  }
   return 0;
 }
 
@@ -451,14 +577,28 @@ static int eval(phase_ctx *c, double phi, double *e, unsigned long *sig) {
 static const double gl_x[4] = {0.1834346424956498, 0.5255324099163290, 0.7966664774136267, 0.9602898564975363};
 static const double gl_w[4] = {0.3626837833783620, 0.3137066458778873, 0.2223810344533745, 0.1012285362903763};
 
-static int gl8(phase_ctx *c, double a, double b, double *out) {
-  double m = 0.5 * (a + b), r = 0.5 * (b - a), sum = 0.0, e1, e2;
+/* The quadrature of a smooth piece [a, a + w] of e(φ) runs in t ∈ [0, 1] with φ = a + w s(t), s(t) = t⁴(35 − 84t
+ * + 70t² − 20t³), s'(t) = 140 t³(1 − t)³ (Sidi's polynomial transformation): e(φ) has a fractional power of
+ * φ − a at a piece's ends wherever the first or last contact step starts at a penetration → 0 in a law with
+ * δ^p, p < 1 (Chrono's PlainCoulomb and Hertz dampings δ^(1/2) δ', δ^(1/4) δ'), which Gauss–Legendre in φ
+ * integrates to only ~1e-10 (issue 39 item 5: 2.0e-10 off); in t the integrand is smooth (t³ and higher). */
+static double sidi(double t) { return t * t * t * t * (35.0 + t * (-84.0 + t * (70.0 - 20.0 * t))); }
+static double sidi_d(double t) {
+  double u = t * (1.0 - t);
+  return 140.0 * u * u * u;
+}
+
+/* 8-point Gauss–Legendre on [ta, tb] of the piece's integrand in t (φ = a + w t where c->sidi is 0) */
+static int gl8(phase_ctx *c, double ta, double tb, double *out) {
+  double m = 0.5 * (ta + tb), r = 0.5 * (tb - ta), sum = 0.0, e1, e2;
   for (int i = 0; i < 4; i++) {
-    if (eval(c, m - r * gl_x[i], &e1, NULL) || eval(c, m + r * gl_x[i], &e2, NULL))
+    double t1 = m - r * gl_x[i], t2 = m + r * gl_x[i];
+    double s1 = c->sidi ? sidi(t1) : t1, s2 = c->sidi ? sidi(t2) : t2;
+    if (eval(c, c->piece_a + c->piece_w * s1, &e1, NULL) || eval(c, c->piece_a + c->piece_w * s2, &e2, NULL))
       return c->status;
-    sum += gl_w[i] * (e1 + e2);
+    sum += c->sidi ? gl_w[i] * (e1 * sidi_d(t1) + e2 * sidi_d(t2)) : gl_w[i] * (e1 + e2);
   }
-  *out = r * sum;
+  *out = c->piece_w * r * sum;
   return 0;
 }
 
@@ -466,7 +606,7 @@ static int adapt(phase_ctx *c, double a, double b, double whole, int depth, doub
   double m = 0.5 * (a + b), l, r;
   if (gl8(c, a, m, &l) || gl8(c, m, b, &r))
     return c->status;
-  if (depth >= 10 || fabs(l + r - whole) <= 1e-12 * (b - a)) {
+  if (depth >= 10 || fabs(l + r - whole) <= 1e-12 * (b - a) * c->piece_w) {
     *out = l + r;
     return 0;
   }
@@ -475,6 +615,25 @@ static int adapt(phase_ctx *c, double a, double b, double whole, int depth, doub
     return c->status;
   *out = L2 + R2;
   return 0;
+}
+
+/* A piece's integral: Gauss–Legendre in φ on the piece and its halves (24 impacts) where they agree to the
+ * tolerance, as for a smooth e(φ); else adaptively in Sidi's t (a fractional power at an end). */
+static int piece_integral(phase_ctx *c, double a, double b, double *out) {
+  double whole, l, r;
+  c->piece_a = a;
+  c->piece_w = b - a;
+  c->sidi = 0;
+  if (gl8(c, 0.0, 1.0, &whole) || gl8(c, 0.0, 0.5, &l) || gl8(c, 0.5, 1.0, &r))
+    return c->status;
+  if (fabs(l + r - whole) <= 1e-12 * c->piece_w) {
+    *out = l + r;
+    return 0;
+  }
+  c->sidi = 1;
+  if (gl8(c, 0.0, 1.0, &whole))
+    return c->status;
+  return adapt(c, 0.0, 1.0, whole, 0, out);
 }
 
 #define MAX_JUMPS 4096
@@ -487,7 +646,7 @@ typedef struct {
 /* A side of a bracket: the phase, the signature and e there (every e evaluated enters the extremes). */
 typedef struct {
   double phi, e;
-  unsigned long sig;
+  uint64_t sig;
 } side;
 
 /* The jumps of the signature between l and r, by bisection. A change of signature is a point where
@@ -518,30 +677,54 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* The continuous-time e of the stepper's law (or of its `continuous` law); NaN when it has none or the
- * law's engine fails. */
-static double continuous_e(const impactfit_stepper *st, double v) {
+/* The continuous-time impact of the stepper's law (or of its `continuous` law): 0 with *r, or a status
+ * (EINVAL when it has none). */
+static int continuous_impact(const impactfit_stepper *st, double v, impactfit_law_impact_result *r) {
+  if (st->gravity != 0.0) /* law.h's impact has no gravity */
+    return IMPACTFIT_EINVAL;
   impactfit_law law;
   const impactfit_transition *end = st->end ? st->end : impactfit_transition_C;
   if (!st->type || st->type->needs_law)
     law = st->law;
   else if (!(st->type->continuous && st->type->continuous(st, &law, &end) == 0))
-    return NAN;
+    return IMPACTFIT_EINVAL;
   impactfit_law_impact_params lp = impactfit_law_impact_default_params();
   lp.law = law;
   lp.mass = st->mass;
   lp.v = v;
   lp.transition = end;
-  impactfit_law_impact_result r;
   impactfit_error e2;
-  return impactfit_law_impact_solve(NULL, &lp, &r, &e2) == 0 ? r.e_out : NAN;
+  return impactfit_law_impact_solve(NULL, &lp, r, &e2);
+}
+
+/* The continuous-time e (NaN when the stepper has none or the law's engine fails). */
+static double continuous_e(const impactfit_stepper *st, double v) {
+  impactfit_law_impact_result r;
+  return continuous_impact(st, v, &r) == 0 ? r.e_out : NAN;
+}
+
+/* An impact that ran into the step limit: the bodies stick (ENOSEP, as the message says), unless the
+ * continuous-time contact separates after more than a quarter of the limit's steps, so that the limit and not
+ * the contact ended it: then ENOCONV saying that dt is too small to be stepped through (not a NaN nor a false
+ * "stick"). */
+static int step_limit_verdict(const impactfit_stepper *st, double v, impactfit_error *err) {
+  impactfit_law_impact_result r;
+  if (continuous_impact(st, v, &r) != 0 || !(r.t_contact / st->dt > 0.25 * (double)STEP_LIMIT))
+    return IMPACTFIT_ENOSEP;
+  impactfit_error_clear(err);
+  return IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV,
+                         "stepper %s: dt = %.6g s is too small to step through: the contact lasts %.6g s in continuous "
+                         "time, %.3g steps, beyond the %ld steps one impact is followed for; as dt -> 0 e tends to the "
+                         "continuous-time e = %.10g (its error is of first order in dt/t_contact = %.2g)",
+                         st->type->name, st->dt, r.t_contact, r.t_contact / st->dt, STEP_LIMIT, r.e_out,
+                         st->dt / r.t_contact);
 }
 
 /* What phase_stats computes: everything; everything but the continuous-time e (the stability search);
  * the mean and extremes only, without the linearisation (the inverse's search: stable is then decided
  * by e ≤ 1 alone); or only the midpoint rule on QUICK_PHASES cells of φ, without the linearisation
  * (within about the largest jump/QUICK_PHASES of the exact mean: enough to bracket a root cheaply). */
-enum { STATS_FULL, STATS_NO_CONTINUOUS, STATS_SEARCH, STATS_QUICK };
+enum { STATS_FULL, STATS_NO_CONTINUOUS, STATS_SEARCH, STATS_QUICK, STATS_STABILITY };
 #ifndef QUICK_PHASES
 #define QUICK_PHASES 16
 #endif
@@ -569,8 +752,27 @@ static int phase_stats(const impactfit_stepper *st, double v, impactfit_step_sta
     out->stable = 1;
     out->pieces = 1;
     out->impacts = 1;
-    out->steps_max = r.steps;
+    out->steps_max = out->steps = r.steps;
     return 0;
+  }
+  /* a contact longer than a quarter of the step limit: refused at once (the law solve costs about one
+   * impact of 1e3 steps), not after the first impact ran into the limit */
+  /* a contact longer than a quarter of the step limit is refused before it is stepped through: where one
+   * impact takes more than 4096 steps, the continuous-time contact decides (a law solve, ~50 us, skipped
+   * for the short contacts of the usual steps) */
+  impactfit_law_impact_result cr;
+  int have_cr = 0;
+  if (mode != STATS_QUICK) {
+    impactfit_step_impact probe;
+    impactfit_error e5;
+    int ps = impact_at_limit(st, v, 0.5, 1, 4096, &probe, &e5);
+    out->impacts++; /* the work counts it */
+    out->steps += probe.steps;
+    if (ps == IMPACTFIT_ENOSEP && probe.steps >= 4096) {
+      have_cr = continuous_impact(st, v, &cr) == 0;
+      if (have_cr && cr.t_contact / st->dt > 0.25 * (double)STEP_LIMIT)
+        return step_limit_verdict(st, v, err);
+    }
   }
   int lean = mode == STATS_SEARCH || mode == STATS_QUICK;
   phase_ctx c = {.st = st, .v = v, .lean = lean, .S = out, .err = err};
@@ -590,14 +792,23 @@ static int phase_stats(const impactfit_stepper *st, double v, impactfit_step_sta
   }
   enum { NS = 66 };
   double phi[NS], e[NS];
-  unsigned long sig[NS];
+  uint64_t sig[NS];
   phi[0] = 0x1p-30;
   for (int i = 1; i < NS - 1; i++)
     phi[i] = (i - 0.5) / (NS - 2);
   phi[NS - 1] = 1.0;
+  c.until_unstable = mode == STATS_STABILITY;
+  double e_end;
   for (int i = 0; i < NS; i++)
     if (eval(&c, phi[i], &e[i], &sig[i]))
-      return c.status;
+      return c.status == STOP_UNSTABLE ? 0 : c.status;
+  /* e just below φ = 1, for the extremes: the limit φ → 1⁻ may differ from e(1) (Bullet's ERP term erp2 φ v
+   * at a rebound: the supremum R + erp2 is approached there, while e(1) starts the next step's sequence) */
+  if (eval(&c, 1.0 - 0x1p-40, &e_end, NULL))
+    return c.status == STOP_UNSTABLE ? 0 : c.status;
+  /* the linearisation (the spectral radius, for `stable`) at these 67 phases only: the bisection's and the
+   * quadrature's impacts shift the same steps by less than 1/64 of a step */
+  c.lean = 1;
   jumps *J = malloc(sizeof *J);
   if (!J)
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "stepper: out of memory");
@@ -605,15 +816,21 @@ static int phase_stats(const impactfit_stepper *st, double v, impactfit_step_sta
   for (int i = 0; i + 1 < NS; i++)
     if (find_jumps(&c, (side){phi[i], e[i], sig[i]}, (side){phi[i + 1], e[i + 1], sig[i + 1]}, 0, J)) {
       free(J);
-      return c.status;
+      return c.status == STOP_UNSTABLE ? 0 : c.status;
     }
+  if (mode == STATS_STABILITY) { /* no impact showed the step unstable: the mean is not needed */
+    free(J);
+    out->e_mean = NAN;
+    out->stable = (!known || out->rho_max <= 1.0 + 1e-9) && out->e_max <= 1.0;
+    return 0;
+  }
   qsort(J->at, (size_t)J->n, sizeof J->at[0], cmp_double);
   double mean = 0.0, a = 0.0;
   for (int k = 0; k <= J->n; k++) {
     double b = k < J->n ? J->at[k] : 1.0;
     if (b > a) {
-      double whole, part;
-      if (gl8(&c, a, b, &whole) || adapt(&c, a, b, whole, 0, &part)) {
+      double part;
+      if (piece_integral(&c, a, b, &part)) {
         free(J);
         return c.status;
       }
@@ -626,13 +843,82 @@ static int phase_stats(const impactfit_stepper *st, double v, impactfit_step_sta
   out->e_mean = mean;
   out->stable = (!known || out->rho_max <= 1.0 + 1e-9) && out->e_max <= 1.0;
   if (mode == STATS_FULL)
-    out->e_continuous = continuous_e(st, v);
+    out->e_continuous = have_cr ? cr.e_out : continuous_e(st, v);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- extremes inside a smooth piece */
+
+typedef struct {
+  phase_ctx *c;
+  double sign; /* +1: the maximum, -1: the minimum */
+} extreme_ctx;
+
+static double extreme_fn(double phi, void *p) {
+  extreme_ctx *x = p;
+  double e;
+  if (x->c->status || eval(x->c, phi, &e, NULL))
+    return 0.0;
+  return -x->sign * e;
+}
+
+/* The phase's e and signature (eval's, so that the extremes see it); 0 or a status. */
+static int eval_sig(phase_ctx *c, double phi, double *e, uint64_t *sig) { return eval(c, phi, e, sig); }
+
+/* The extreme at *phi0 refined where it lies inside a smooth piece (the samples and the quadrature's nodes
+ * leave an interior extremum up to ~1e-8 off: Chrono's Hertz law at dt 1e-5, e_min 5.7e-9 above it): a bracket
+ * of ±1/128 around it, halved until both ends have its signature and lie below (above) it, then Brent's
+ * minimisation (GSL) to 1e-12 in φ; every e evaluated enters the extremes. 0, or a status. */
+static int refine_extreme(phase_ctx *c, double phi0, double sign) {
+  double e0, el, er, w = 1.0 / 128.0;
+  uint64_t s0, sl, sr;
+  if (!(phi0 > 0.0 && phi0 < 1.0) || eval_sig(c, phi0, &e0, &s0))
+    return c->status;
+  for (int k = 0; k < 12; k++, w *= 0.5) {
+    double l = fmax(phi0 - w, 0.5 * phi0), r = fmin(phi0 + w, 0.5 * (phi0 + 1.0));
+    if (eval_sig(c, l, &el, &sl) || eval_sig(c, r, &er, &sr))
+      return c->status;
+    if (sl != s0 || sr != s0)
+      continue; /* a break inside: closer */
+    if (!(sign * e0 > sign * el && sign * e0 > sign * er))
+      return 0; /* monotone here: the extreme is a piece's end, which the samples and bisection hold */
+    gsl_min_fminimizer *m = gsl_min_fminimizer_alloc(gsl_min_fminimizer_brent);
+    if (!m)
+      return IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOMEM, "stepper: out of memory");
+    extreme_ctx x = {c, sign};
+    gsl_function F = {extreme_fn, &x};
+    if (gsl_min_fminimizer_set_with_values(m, &F, phi0, -sign * e0, l, -sign * el, r, -sign * er) == GSL_SUCCESS)
+      for (int it = 0; it < 60 && !c->status; it++) {
+        if (gsl_min_fminimizer_iterate(m) != GSL_SUCCESS)
+          break;
+        if (gsl_min_fminimizer_x_upper(m) - gsl_min_fminimizer_x_lower(m) <= 1e-12)
+          break;
+      }
+    gsl_min_fminimizer_free(m);
+    return c->status;
+  }
+  return 0;
+}
+
+/* e_min and e_max refined inside their pieces (the answer's statistics: forward mode, the inverse's answer) */
+static int refine_extremes(const impactfit_stepper *st, double v, impactfit_step_stats *S, impactfit_error *err) {
+  if (!st->type || !(S->e_min <= S->e_max))
+    return 0;
+  phase_ctx c = {.st = st, .v = v, .lean = 1, .S = S, .err = err};
+  double pmin = S->phi_min, pmax = S->phi_max;
+  if (refine_extreme(&c, pmax, 1.0) || refine_extreme(&c, pmin, -1.0))
+    return c.status;
   return 0;
 }
 
 int impactfit_step_phase_stats(const impactfit_stepper *st, double v, impactfit_step_stats *out, impactfit_error *err) {
   IMPACTFIT__GSL_SCOPE;
-  return phase_stats(st, v, out, STATS_FULL, err);
+  int s = phase_stats(st, v, out, STATS_FULL, err);
+  if (!s)
+    s = refine_extremes(st, v, out, err);
+  if (!s)
+    out->stable = out->stable && out->e_max <= 1.0;
+  return s;
 }
 
 /* ---------------------------------------------------------------- the inverse on the mean */
@@ -651,6 +937,7 @@ typedef struct {
   impactfit_error *err;
   impactfit_step_stats S; /* of the last evaluation */
   long evals, impacts;    /* phase statistics computed, impacts simulated (all modes) */
+  long steps;             /* their steps */
   double mmin, mmax;      /* the range of the exact means met, the unstable values left out */
   int n_cache;
   double cache_x[MEAN_CACHE], cache_g[MEAN_CACHE];
@@ -678,6 +965,7 @@ static double mean_fn(double lnv, void *params) {
     s = phase_stats(&st, c->v, &c->S, c->mode, c->err);
   c->evals++;
   c->impacts += c->S.impacts;
+  c->steps += c->S.steps;
   c->S_mode = c->mode;
   double g;
   if (s == IMPACTFIT_ENOSEP || s == IMPACTFIT_ENONFINITE) {
@@ -871,6 +1159,7 @@ static int no_root(mean_ctx *c, double lo, double hi, impactfit_step_stats *stat
     stats->e_mean = NAN;
     stats->e_continuous = NAN;
     stats->impacts = c->impacts;
+    stats->steps = c->steps;
   }
   if (!(c->mmin <= c->mmax))
     return IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOROOT,
@@ -961,9 +1250,18 @@ int impactfit_step_solve_mean(impactfit_step_build_fn build, const void *ctx, do
     impactfit_stepper st;
     memset(&st, 0, sizeof st);
     *stats = c.S;
-    if (build(ctx, *value, &st, NULL) == 0)
+    if (build(ctx, *value, &st, NULL) == 0) {
       stats->e_continuous = continuous_e(&st, v);
+      long i0 = stats->impacts, s0 = stats->steps;
+      int s = refine_extremes(&st, v, stats, err);
+      if (s)
+        return s;
+      c.impacts += stats->impacts - i0;
+      c.steps += stats->steps - s0;
+      stats->stable = stats->stable && stats->e_max <= 1.0;
+    }
     stats->impacts = c.impacts;
+    stats->steps = c.steps;
   }
   return 0;
 }
@@ -974,7 +1272,7 @@ static int stable_at(const impactfit_stepper *st, double v, double dt, int *stab
   impactfit_stepper s = *st;
   s.dt = dt;
   impactfit_step_stats S;
-  int rc = phase_stats(&s, v, &S, STATS_NO_CONTINUOUS, err);
+  int rc = phase_stats(&s, v, &S, STATS_STABILITY, err);
   if (rc == IMPACTFIT_ENONFINITE || rc == IMPACTFIT_ENOSEP) {
     *stable = 0;
     return 0;
@@ -1017,7 +1315,17 @@ int impactfit_step_max_stable_dt(const impactfit_stepper *st, double v, double *
   } else {
     hi = dt;
     lo = dt;
+    /* a step so small that the contact takes more than 1e4 of them is not searched (each stable probe there
+     * steps ~70 impacts through it): unstable at every step of practical size */
+    impactfit_law_impact_result cr;
+    double t_c = continuous_impact(st, v, &cr) == 0 ? cr.t_contact : NAN;
     for (int i = 0;; i++) {
+      if (isfinite(t_c) && t_c / (0.5 * lo) > 1e4) {
+        *dt_max = 0.0;
+        return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT,
+                               "stepper %s: unstable at every step down to %.3g s (%.3g steps per contact of %.3g s)",
+                               st->type->name, lo, t_c / lo, t_c);
+      }
       if (i >= 60) {
         *dt_max = 0.0;
         return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT, "stepper %s: unstable at every step down to %.3g s",

@@ -94,7 +94,7 @@ int impactfit_sweep_def_fixed(impactfit_sweep_def *d, const char *param, double 
   int st = check_name(d, "fixed", param, err);
   if (st)
     return st;
-  if (param_index(d->problem, param) < 0)
+  if (!d->problem->specialize && param_index(d->problem, param) < 0) /* else: the options decide (build) */
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "problem %s has no parameter '%s'", d->problem->name, param);
   char num[32];
   impactfit__fmt_g17(num, value);

@@ -433,6 +433,8 @@ void impactfit_sweep_free(impactfit_sweep *s) {
   free(s->wanted);
   free(s->header);
   free(s->name);
+  if (s->owned && s->owned->release)
+    s->owned->release(s->owned);
   free(s);
 }
 
@@ -565,6 +567,75 @@ static int check_points(const impactfit_sweep *s, const char *name, impactfit_er
   return st;
 }
 
+/* A problem a definition may name: name, alloc, free and solve or solve_run; its CSV columns (index,
+ * parameters, outputs, status, rhs_evals) C identifiers, each once. what: "problem 2 of 3" or its name. */
+static int check_problem(const impactfit_sweep_problem *p, const char *what, impactfit_error *err) {
+  if (!p || !p->name || (p->n_params && !p->params) || (p->n_outputs && !p->outputs) || !p->alloc || !p->free ||
+      !(p->solve || p->solve_run) || (p->specialize && !p->release))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "%s is incomplete (name, alloc, free and solve or solve_run are required; release with "
+                           "specialize)",
+                           what);
+  size_t nc = p->n_params + p->n_outputs;
+  for (size_t a = 0; a < nc; a++) {
+    const char *na = a < p->n_params ? p->params[a].name : p->outputs[a - p->n_params];
+    int bad = !na || !impactfit__identifier(na) || strcmp(na, "index") == 0 || strcmp(na, "status") == 0 ||
+              strcmp(na, "rhs_evals") == 0;
+    for (size_t b = a + 1; b < nc && !bad; b++)
+      bad = strcmp(na, b < p->n_params ? p->params[b].name : p->outputs[b - p->n_params]) == 0;
+    if (bad)
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                             "problem %s: column '%s' is not a C identifier, is reserved (index, status, "
+                             "rhs_evals) or appears twice among the parameters and outputs",
+                             p->name, na ? na : "(null)");
+  }
+  return IMPACTFIT_OK;
+}
+
+/* The problem a definition of pr is, from the options it fixes (pr->specialize): *out, owned by the
+ * sweep. The first [fixed] line of each option counts (a second is an error found later). */
+static int specialize(parse_ctx *c, const impactfit_sweep_problem *pr, const char *name,
+                      const impactfit_sweep_problem **out, impactfit_error *err) {
+  size_t no = pr->n_options;
+  const char **opt = calloc(no ? no : 1, sizeof *opt);
+  int *line = calloc(no ? no : 1, sizeof *line);
+  if (!opt || !line) {
+    free(opt);
+    free(line);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+  }
+  int at = c->problem_line;
+  for (size_t j = 0; j < no; j++)
+    opt[j] = pr->options[j].def;
+  for (size_t k = 0; k < c->npend; k++) {
+    int oi = strcmp(c->pend[k].section, "fixed") == 0 ? find_option(pr, c->pend[k].name) : -1;
+    if (oi >= 0 && !line[oi]) {
+      opt[oi] = c->pend[k].value;
+      line[oi] = c->pend[k].line;
+      at = at > line[oi] ? at : line[oi];
+    }
+  }
+  impactfit_sweep_problem *sp = NULL;
+  impactfit_error e2;
+  impactfit_error_clear(&e2);
+  int st = pr->specialize(pr, opt, &sp, &e2);
+  free(opt);
+  free(line);
+  if (!st && (!sp || strcmp(sp->name ? sp->name : "", pr->name) != 0))
+    st = IMPACTFIT__FAIL(&e2, IMPACTFIT_EINVAL, "problem %s: its specialize hook gave no problem of that name",
+                         pr->name);
+  if (!st)
+    st = check_problem(sp, pr->name, &e2);
+  if (st) {
+    if (sp && sp->release)
+      sp->release(sp);
+    return IMPACTFIT__FAIL(err, st, "%s:%d: %s", name, at, e2.message);
+  }
+  c->s->owned = sp;
+  *out = sp;
+  return IMPACTFIT_OK;
+}
+
 static int parse(const char *text, size_t len, const char *name, const impactfit_sweep_problem *const *problems,
                  size_t n_problems, double max_points, impactfit_sweep **out, impactfit_error *err) {
   *out = NULL;
@@ -591,6 +662,8 @@ static int parse(const char *text, size_t len, const char *name, const impactfit
     goto done;
   }
   const impactfit_sweep_problem *pr = lookup(&c, c.problem_name);
+  if (pr->specialize && (st = specialize(&c, pr, name, &pr, err)))
+    goto done;
   s->problem = pr;
   if ((st = sweep_arrays(s, pr, err)))
     goto done;
@@ -649,27 +722,11 @@ int impactfit_sweep_parse_with(const char *text, size_t len, const char *name,
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no output given");
   if (problems)
     for (size_t i = 0; i < n_problems; i++) {
-      const impactfit_sweep_problem *p = problems[i];
-      if (!p || !p->name || (p->n_params && !p->params) || (p->n_outputs && !p->outputs) || !p->alloc || !p->free ||
-          !(p->solve || p->solve_run))
-        return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                               "problem %zu of %zu is incomplete (name, alloc, free and solve or solve_run are "
-                               "required)",
-                               i + 1, n_problems);
-      /* the CSV columns: index, parameters, outputs, status, rhs_evals, every name once */
-      size_t nc = p->n_params + p->n_outputs;
-      for (size_t a = 0; a < nc; a++) {
-        const char *na = a < p->n_params ? p->params[a].name : p->outputs[a - p->n_params];
-        int bad = !na || !impactfit__identifier(na) || strcmp(na, "index") == 0 || strcmp(na, "status") == 0 ||
-                  strcmp(na, "rhs_evals") == 0;
-        for (size_t b = a + 1; b < nc && !bad; b++)
-          bad = strcmp(na, b < p->n_params ? p->params[b].name : p->outputs[b - p->n_params]) == 0;
-        if (bad)
-          return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                                 "problem %s: column '%s' is not a C identifier, is reserved (index, status, "
-                                 "rhs_evals) or appears twice among the parameters and outputs",
-                                 p->name, na ? na : "(null)");
-      }
+      char what[64];
+      snprintf(what, sizeof what, "problem %zu of %zu", i + 1, n_problems);
+      int st = check_problem(problems[i], what, err);
+      if (st)
+        return st;
     }
   return parse(text, len, name, problems, problems ? n_problems : 0, MAX_POINTS, out, err);
 }

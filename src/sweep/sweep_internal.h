@@ -9,10 +9,11 @@ struct impactfit_sweep {
   char *name;
   char hash[17];
   const impactfit_sweep_problem *problem;
-  double *fixed;        /* value of every parameter (fixed or default; swept ones overwritten) */
-  unsigned char *swept; /* per parameter */
-  int *param_line;      /* line where a parameter was fixed, 0 if not */
-  char **options;       /* per option: the value */
+  impactfit_sweep_problem *owned; /* problem when a specialize hook made it (freed with its release) */
+  double *fixed;                  /* value of every parameter (fixed or default; swept ones overwritten) */
+  unsigned char *swept;           /* per parameter */
+  int *param_line;                /* line where a parameter was fixed, 0 if not */
+  char **options;                 /* per option: the value */
   int *option_line;
   unsigned char *wanted; /* per output */
   int outputs_line;

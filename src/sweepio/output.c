@@ -31,6 +31,7 @@ struct impactfit_sweep_output {
   long long rhs;
   double wall_before, t_start, sync, last_sync;
   size_t sessions;
+  size_t *starts;    /* starts[k]: the points done when session k + 1 began (the journal's "session K from=P") */
   size_t start_rows; /* where this process started */
   /* journal lines not written yet */
   char *pend;
@@ -219,6 +220,8 @@ void impactfit__journal_free(impactfit__journal *j) {
   free(j->fail);
   j->fail = NULL;
   j->nfail = 0;
+  free(j->starts);
+  j->starts = NULL;
 }
 
 /* One record after the header; 0 when it ends the journal. */
@@ -240,7 +243,14 @@ static int journal_record(impactfit__journal *j, const char *line, size_t *commi
     j->wall = w;
     *committed_fail = j->nfail;
   } else if (strncmp(line, "session ", 8) == 0) {
-    j->sessions++;
+    size_t k, from = 0;
+    if (sscanf(line, "session %zu from=%zu", &k, &from) < 1)
+      return 0;
+    size_t *grown = realloc(j->starts, (j->sessions + 1) * sizeof *grown);
+    if (!grown)
+      return 0;
+    j->starts = grown;
+    j->starts[j->sessions++] = from;
   } else {
     return 0; /* an unknown record: treat as the end */
   }
@@ -317,10 +327,29 @@ static int already_complete(impactfit_sweep_output *o, int block_given) {
   return same;
 }
 
+/* The message for a part file that a live process holds locked: never advice to delete it. */
+static int live_writer(const impactfit_sweep_output *o, impactfit_error *err) {
+  return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                         "%s is being written by another impactfit process that is still running (it holds the "
+                         "file's lock): wait for it to finish, or stop it (SIGINT or SIGTERM saves its rows) and "
+                         "continue with --resume; do not delete its files while it runs",
+                         o->part);
+}
+
 static int lock_part(impactfit_sweep_output *o, impactfit_error *err) {
   if (flock(o->part_fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s is being written by another impactfit process", o->part);
+    return live_writer(o, err);
   return 0;
+}
+
+/* 1 when a live process holds the part file's lock (the file is left as it is). */
+static int part_is_live(const impactfit_sweep_output *o) {
+  int fd = open(o->part, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return 0;
+  int live = flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  close(fd); /* releases the lock if this took it */
+  return live;
 }
 
 #define FAIL_IO(what) IMPACTFIT__FAIL(err, IMPACTFIT_EIO, "cannot write %s: %s", (what), strerror(errno))
@@ -340,8 +369,11 @@ static int start_fresh(impactfit_sweep_output *o, impactfit_error *err) {
   o->jfd = open(o->journal, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
   if (o->jfd < 0)
     return FAIL_IO(o->journal);
+  free(o->starts);
+  if (!(o->starts = calloc(1, sizeof *o->starts)))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
   o->sessions = 1;
-  if (write_header_line(o) || pend_line(o, "session 1") || flush_pending(o))
+  if (write_header_line(o) || pend_line(o, "session 1 from=0") || flush_pending(o))
     return FAIL_IO(o->journal);
   impactfit__sync_dir(o->dir);
   return 0;
@@ -418,7 +450,7 @@ static int rewrite_journal(impactfit_sweep_output *o, impactfit_error *err) {
   for (size_t i = 0; i < o->nfail && !bad; i++)
     bad = pend_line(o, "fail %zu %d %s", o->fail[i].index, o->fail[i].status, o->fail[i].message);
   for (size_t k = 0; k < o->sessions && !bad; k++)
-    bad = pend_line(o, "session %zu", k + 1);
+    bad = pend_line(o, "session %zu from=%zu", k + 1, o->starts[k]);
   bad = bad || pend_line(o, "commit %zu %llu %zu %zu %lld %.6f", o->next, o->bytes, o->rows, o->failed, o->rhs,
                          o->wall_before);
   if (bad || write_all(tfd, o->pend, o->pend_len) != 0 || fsync(tfd) != 0 || close(tfd) != 0 ||
@@ -500,6 +532,15 @@ static int resume(impactfit_sweep_output *o, size_t block, int block_given, impa
   o->failed = j.failed;
   o->rhs = j.rhs;
   o->wall_before = j.wall;
+  /* this session's start: the points committed before it (none of them is computed again) */
+  free(o->starts);
+  if (!(o->starts = malloc((j.sessions + 1) * sizeof *o->starts))) {
+    rc = IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+    goto out;
+  }
+  for (size_t k = 0; k < j.sessions; k++)
+    o->starts[k] = j.starts[k];
+  o->starts[j.sessions] = j.rows;
   o->sessions = j.sessions + 1;
   /* the failures committed: the output's list */
   for (size_t i = 0; i < j.nfail; i++)
@@ -572,7 +613,9 @@ int impactfit_sweep_output_open(const impactfit_sweep *s, const char *csv_path, 
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
   int rc = init_output(o, s, csv_path, p, err);
   if (!rc && file_exists(o->journal)) {
-    if (!p->resume)
+    if (!p->resume && part_is_live(o))
+      rc = live_writer(o, err);
+    else if (!p->resume)
       rc = IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                            "%s holds an interrupted run of this output: continue it with --resume, or delete it and %s "
                            "to start over",
@@ -677,6 +720,10 @@ static void write_json(FILE *f, const impactfit_sweep_output *o, const impactfit
           "  \"wall_seconds\": %.6g,\n  \"rhs_evals\": %lld,\n",
           impactfit_sweep_point_count(s), o->rows, o->failed, o->block, o->shard, o->shards, run->threads, run->ranks,
           o->sessions, w, o->rhs);
+  fprintf(f, "  \"session_starts\": [");
+  for (size_t k = 0; k < o->sessions; k++)
+    fprintf(f, "%s%zu", k ? ", " : "", o->starts ? o->starts[k] : 0);
+  fprintf(f, "],\n");
   if (run->points_per_rank) {
     fprintf(f, "  \"points_per_rank\": [");
     for (int r = 0; r < run->ranks; r++)
@@ -755,5 +802,6 @@ void impactfit_sweep_output_close(impactfit_sweep_output *o) {
     free(o->fail[i].message);
   free(o->fail);
   free(o->pend);
+  free(o->starts);
   free(o);
 }

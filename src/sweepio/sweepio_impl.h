@@ -16,6 +16,8 @@ typedef struct impactfit__journal {
   char version[64], hash[32];
   int have_commit;
   size_t next, rows, failed, sessions;
+  size_t *starts; /* starts[k]: the points done (committed) when session k + 1 began ("session K from=P";
+                     0 when the journal of an older version did not say) */
   unsigned long long bytes;
   long long rhs;
   double wall;

@@ -210,7 +210,7 @@ void cli_progress_end(cli_progress *p) {
 static int hold_state = -1; /* -1: the environment not read yet; 0: off (or held already); 1: armed */
 static size_t hold_at;
 
-int cli_test_hold_due(size_t done) {
+static void hold_read_env(void) {
   if (hold_state < 0) {
     const char *v = getenv("IMPACTFIT_TEST_HOLD_AFTER");
     char *end = NULL;
@@ -223,10 +223,20 @@ int cli_test_hold_due(size_t done) {
       }
     }
   }
+}
+
+int cli_test_hold_due(size_t done) {
+  hold_read_env();
   if (hold_state != 1 || done < hold_at)
     return 0;
   hold_state = 0;
   return 1;
+}
+
+void cli_test_hold_from(size_t start) {
+  hold_read_env();
+  if (hold_state == 1 && start >= hold_at)
+    hold_state = 0;
 }
 
 void cli_test_hold_wait(int (*stopped)(void)) {

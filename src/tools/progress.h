@@ -77,11 +77,14 @@ double cli_now(void);
  * sends a real SIGINT, SIGTERM or SIGKILL, which can no longer race the end of the run on a fast or
  * a busy machine. The hold comes at the run's first poll after the N-th item, so N must lie at
  * least one block (one topic) before the end. Unset, empty or not a number: no hold.
+ * A run that starts at or beyond item N (a resume: cli_test_hold_from(start)) does not hold: a job
+ * that a scheduler restarts with the same environment goes on to the end.
  * cli_test_hold_due(done) is 1 exactly once, when the hook is set and done >= N (cheap otherwise);
  * the caller then makes its output durable and calls cli_test_hold_wait(stopped), which returns
  * when stopped() is non-zero (a signal was recorded; NULL: only a signal's default action ends
  * the wait) or after 10 minutes. Main thread only. */
 int cli_test_hold_due(size_t done);
+void cli_test_hold_from(size_t start);
 void cli_test_hold_wait(int (*stopped)(void));
 
 #endif

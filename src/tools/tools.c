@@ -26,7 +26,11 @@ int cli_input_error(const char *fmt, ...) {
 
 int cli_status_error(int status, const impactfit_error *err, const char *context) {
   const char *msg = (err && err->message[0]) ? err->message : impactfit_strerror(status);
-  if (context && context[0])
+  size_t cl = context ? strlen(context) : 0;
+  /* a message that names its context already ("engine: bounce must be > 0") keeps it once */
+  if (cl && strncmp(msg, context, cl) == 0 && msg[cl] == ':' && msg[cl + 1] == ' ')
+    fprintf(stderr, "impactfit: error: %s\n", msg);
+  else if (cl)
     fprintf(stderr, "impactfit: error: %s: %s\n", context, msg);
   else
     fprintf(stderr, "impactfit: error: %s\n", msg);

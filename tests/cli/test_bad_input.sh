@@ -102,6 +102,9 @@ while IFS= read -r line || [ -n "$line" ]; do
   [ "$got" = "$want" ] || bad="exit $got, want $want"
   [ -z "$bad" ] && [ "$nerr" != 1 ] && bad="$nerr 'impactfit: error:' lines on stderr, want 1"
   [ -z "$bad" ] && [ "$other" != 0 ] && bad="stderr has lines other than the error and progress lines"
+  # the error line names its context once ("impactfit: error: engine: engine: ..." repeated it)
+  [ -z "$bad" ] && rep=$(sed -n 's/^impactfit: error: \([A-Za-z0-9_-]*\): \1: .*/\1/p' <<<"$eline") && [ -n "$rep" ] &&
+    bad="the error line repeats '$rep:'"
   # (grep's regular expressions, as the table was written for them)
   [ -z "$bad" ] && ! grep -Eq -- "$regex" <<<"$eline" && bad="the error line does not match /$regex/"
   [ -z "$bad" ] && [ "$want" = 2 ] && [ -s "$DIR/out" ] && bad="printed on stdout despite invalid input"

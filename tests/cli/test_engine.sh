@@ -90,6 +90,15 @@ fi
 "$BIN" engine --code mujoco --model "soft contact direct" --solref -10000,-30 "${B[@]}" --json >"$TMP/dj"
 check_file() { python3 -c "import json,sys; d=json.load(open('$2')); sys.exit(0 if ($1) else 1)" && pass=$((pass + 1)) || { echo "FAIL: $3: $(head -c 600 "$2")"; fail=$((fail + 1)); }; }
 check_file "d['value'] == 30 and d['e_mean'] is not None" "$TMP/dj" "the direct form's forward mode"
+# an e that no input reaches at this step is stated with the reachable means, exit 0, and no value to
+# type (ODE with kp 1000 at dt 1e-3 gives at most e = 0.403; MuJoCo's dampratio reaches every e, so the
+# case it used to be, e = 0.3, was reachable and this check could not fail)
+if "$BIN" engine --code ode --kp 1000 --dt 1e-3 --e 0.9 "${B[@]}" --json >"$TMP/r" &&
+  python3 -c "import json,sys; d=json.load(open('$TMP/r')); r=d['e_reach_range']; sys.exit(0 if d['reachable']==0 and d['value'] is None and r[1] is not None and 0.3 < r[1] < 0.9 else 1)"; then
+  pass=$((pass + 1))
+else
+  echo "FAIL: the unreachable e is not stated: $(cat "$TMP/r")"; fail=$((fail + 1))
+fi
 # a DEM code: the same answer from both names
 "$BIN" engine --code lammps --model gran/hooke --kn 1e5 --e 0.5 --v 1 --radius 0.005 --density 2500 >"$TMP/d" 2>&1
 "$BIN" dem --code lammps --model gran/hooke --kn 1e5 --e 0.5 --v 1 --radius 0.005 --density 2500 >"$TMP/d2" 2>&1

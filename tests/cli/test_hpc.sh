@@ -173,6 +173,11 @@ if wait_event $pid "the first writer's commit" committed_at_least "$TMP/sig/big.
   rc=$?
   [ $rc = 2 ] && one_line "$TMP/err" && grep -q 'being written by another impactfit process' "$TMP/err" && ok ||
     { ko "second writer: exit $rc"; cat "$TMP/err"; }
+  # without --resume, the live writer's files are not to be deleted (the advice for a dead run's journal)
+  "$BIN" sweep "$TMP/big.ini" --out "$TMP/sig" --threads 1 >/dev/null 2>"$TMP/err"
+  rc=$?
+  [ $rc = 2 ] && one_line "$TMP/err" && grep -q 'still running' "$TMP/err" && ! grep -q 'to start over' "$TMP/err" &&
+    ok || { ko "second writer without --resume: exit $rc"; cat "$TMP/err"; }
 else
   ko "second writer: the first writer did not start"
 fi

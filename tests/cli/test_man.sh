@@ -19,6 +19,11 @@ for c in $cmds; do
   [ -s "$man1/impactfit-$c.1" ] || { echo "FAIL: no man page for $c"; fail=$((fail + 1)); continue; }
   page=$(MANPATH="$TMP/prefix/share/man" MANWIDTH=200 man impactfit-$c 2>/dev/null | col -b)
   echo "$page" | grep -q "impactfit-$c" || { echo "FAIL: man impactfit-$c does not show the page"; fail=$((fail + 1)); }
+  # the usage lines make a SYNOPSIS, each form one entry (not a paragraph of wrapped, indented text)
+  forms=$("$BIN" "$c" --help | sed '/^$/q' | grep -cE '^(usage: |       impactfit )')
+  syn=$(echo "$page" | sed -n '/^SYNOPSIS/,/^[A-Z]/p' | grep -cE "^ *impactfit +$c( |$)")
+  { [ "$syn" = "$forms" ] && ! echo "$page" | grep -q '^ *usage: '; } ||
+    { echo "FAIL: man impactfit-$c: $syn of $forms usage forms in its SYNOPSIS"; fail=$((fail + 1)); }
   for opt in $("$BIN" "$c" --help | grep -oE '^ +--[a-z][a-z0-9-]*' | tr -d ' ' | sort -u); do
     echo "$page" | grep -q -- "$opt" || { echo "FAIL: man impactfit-$c lacks $opt"; fail=$((fail + 1)); }
   done

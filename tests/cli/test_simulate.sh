@@ -145,7 +145,11 @@ expect 2 simulate --law approach-damper --n 1 --c 1 --transition B
 expect 2 simulate --law approach-damper --n 1
 expect 2 simulate --law approach-damper --n 0 --c 1
 expect 2 zhang-alpha --law approach-damper --n 1.5 --m 0.25 --e 1
-expect 2 zhang-alpha --law power --n 1.5 --e 0.5
+expect 2 zhang-alpha --law power --m 0 --e 0.5
+# the law's defaults: m = 0 unless given (zhang-alpha --law as simulate --law)
+a=$("$BIN" zhang-alpha --law power --n 1.5 --e 0.5 --json)
+b=$("$BIN" zhang-alpha --law power --n 1.5 --m 0 --e 0.5 --json)
+[ "$a" = "$b" ] || { echo "FAIL: zhang-alpha --law power: m defaults to 0"; fail=$((fail + 1)); }
 
 echo "test_simulate.sh: $pass table cases passed, $fail failures"
 [ "$fail" = 0 ]

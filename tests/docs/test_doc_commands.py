@@ -18,8 +18,9 @@ the printed one when they agree to the digits shown (half a unit of the last dig
 The commands run in a scratch copy of the repository (never in the checkout), one copy per document (a
 document's commands run in order in the same copy: a pipeline's later lines see its earlier ones' files),
 set up as `bash scripts/main.sh` leaves the repository: `build` is the build directory under test and
-./impactfit the Python package in it; `impactfit` on PATH is the build's program and `python3` the
-interpreter the package was built for; HOME is an empty directory (a fresh account). Each command must
+./impactfit its program; `impactfit` on PATH is the build's program, `python3` the interpreter the package
+was built for, and the package is in that interpreter's user site-packages (as main.sh's install into
+~/.local puts it); HOME is an empty directory (a fresh account) otherwise. Each command must
 exit 0.
 
 A few commands cannot run in a test; SKIP lists each with its reason (a SKIP entry that matches no command
@@ -55,6 +56,7 @@ SKIP = [
                                               "this command (the other lines show its options)"),
     ("README.md", r"^bash scripts/main\.sh", "the main job itself (minutes; it is what CI runs)"),
     ("README.md", r"^bash scripts/test\.sh", "the whole test suite, which runs this test"),
+    ("README.md", r"^sbatch ", "submits a Slurm job (the ctest hpc_slurm submits these scripts to a real cluster)"),
     ("docs/ACCURACY.md", r"^cmake ", "a second build (RelWithDebInfo) of the same sources"),
     ("docs/ACCURACY.md", r"^build-dev/", "needs the build-dev directory of the line above (the same programs "
                                          "run from build/ in the other lines' tests)"),
@@ -62,10 +64,12 @@ SKIP = [
     ("docs/ACCURACY.md", r"^scripts/reference_long\.sh", "4000 reference cases: hours"),
     ("docs/ACCURACY.md", r"^REF_ONLY=", "SEED stands for the seed a failure names"),
     ("docs/BENCHMARKS.md", r"^bash bench/", "benchmarks: minutes each, measured on an idle machine"),
+    ("docs/BENCHMARKS.md", r"^node bench/web_load\.js", "a benchmark: Chromium opens the page seven times"),
     ("docs/EMBEDDING.md", r"^cc |^c\+\+ ", "main.c / main.cpp stand for the user's program (the ctest "
                                              "install_consumer builds such programs with pkg-config)"),
     ("docs/HARDENING.md", r"^bash scripts/fuzz\.sh", "fuzzing runs for minutes (clang, its own build)"),
-    ("docs/HPC.md", r"big\.ini", "big.ini stands for the user's own sweep file"),
+    ("docs/WEB.md", r"^bash scripts/deps\.sh", "installs system packages (the test command's deps stage does)"),
+    ("docs/WEB.md", r"^bash scripts/wasm\.sh", "the WebAssembly build (minutes; the ctest web_module runs it)"),
     ("docs/HUNT_CROSSLEY.md", r"^impactfit reproduce --topic ramaswamy --out", "a full topic (the main job's work); "
                                                                               "the ctest cli_reproduce runs it"),
     ("docs/REPRODUCTION.md", r"^impactfit reproduce --topic (zhang|copt) --out", "a full topic, the main job's work "
@@ -78,7 +82,7 @@ SKIP = [
     ("docs/PYTHON.md", r"bench/bench_python\.py", "a benchmark (minutes)"),
     ("docs/PACKAGING.md", r"^python3 -m venv", "pip install . with its build (minutes): the ctest package_pip runs "
                                                "these lines in a throw-away venv"),
-    ("docs/PACKAGING.md", r"^octave-cli --eval \"pkg|^cmake --build build --target octave-pkg",
+    ("docs/PACKAGING.md", r"^octave-cli (--no-history )?--eval \"pkg|^cmake --build build --target octave-pkg",
      "pkg install into the user's Octave (and the library installed first): the ctest package_octave runs these "
      "lines in a throw-away prefix"),
     ("docs/PACKAGING.md", r"^cmake |^sudo apt-get install", "builds and installs the Debian package into the system: "
@@ -300,6 +304,14 @@ def main():
         env = dict(os.environ, PATH=binpath + os.pathsep + os.environ.get("PATH", ""), HOME=home,
                    OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "2"))
         env.pop("PYTHONPATH", None)
+        # scripts/main.sh installs into ~/.local: the Python package in the user site-packages of the
+        # interpreter it was built for (here a link to the build's package, the same files)
+        if os.path.isdir(os.path.join(build, "python", "impactfit")):
+            py = os.path.join(binpath, "python3") if os.path.exists(os.path.join(binpath, "python3")) else "python3"
+            usersite = subprocess.run([py, "-c", "import site; print(site.getusersitepackages())"], env=env,
+                                      capture_output=True, text=True, check=True).stdout.strip()
+            os.makedirs(usersite, exist_ok=True)
+            os.symlink(os.path.join(build, "python", "impactfit"), os.path.join(usersite, "impactfit"))
         have_octave = bool(glob.glob(os.path.join(build, "octave", "impactfit_copt.mex*")))
         have_python = os.path.isdir(os.path.join(build, "python", "impactfit"))
         for doc in docs:
@@ -312,8 +324,8 @@ def main():
             repo = os.path.join(tmp, doc.replace("/", "_"))
             subprocess.run(["cp", "-al", base, repo], check=True)
             os.symlink(build, os.path.join(repo, "build"))
-            if os.path.isdir(os.path.join(build, "python", "impactfit")):
-                os.symlink(os.path.join("build", "python", "impactfit"), os.path.join(repo, "impactfit"))
+            # ./impactfit is the program (scripts/main.sh links it)
+            os.symlink(os.path.join("build", "src", "cli", "impactfit"), os.path.join(repo, "impactfit"))
             for item in items:
                 sk = listed(SKIP, item)
                 if sk:

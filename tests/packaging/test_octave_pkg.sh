@@ -15,6 +15,20 @@ rm -rf "$WORK"
 mkdir -p "$WORK/pkg"
 cmake --build "$BUILD" --target octave-pkg >"$WORK/archive.log" 2>&1 || { cat "$WORK/archive.log"; exit 1; }
 archive=$(ls "$BUILD"/impactfit-*.tar.gz)
+# without the C library (pkg-config finds no impactfit.pc): pkg install stops before compiling anything,
+# and its first line says why (a parallel make used to bury it under the compiler's errors)
+mkdir -p "$WORK/none" "$WORK/pkg0"
+(cd "$WORK" && PKG_CONFIG_LIBDIR="$WORK/none" PKG_CONFIG_PATH="$WORK/none" octave-cli --no-history --no-window-system \
+  --eval "pkg prefix '$WORK/pkg0' '$WORK/pkg0'; pkg local_list '$WORK/pkg0/list'; pkg install -verbose '$archive'" \
+  >"$WORK/nolib.out" 2>&1) && { echo "FAIL: pkg install without the C library succeeded"; exit 1; }
+why=$(grep -n -m 1 'the C library is not installed' "$WORK/nolib.out" | cut -d: -f1)
+first=$(grep -n -m 1 -i 'error' "$WORK/nolib.out" | cut -d: -f1)
+if [ -n "$why" ] && { [ -z "$first" ] || [ "$why" -lt "$first" ]; }; then
+  echo "ok: without the C library, pkg install says why before any error: $(sed -n "${why}p" "$WORK/nolib.out")"
+else
+  echo "FAIL: without the C library, the reason is not the first message"; cat "$WORK/nolib.out"; exit 1
+fi
+if grep -q 'No such file' "$WORK/nolib.out"; then echo "FAIL: pkg install compiled without the library"; exit 1; fi
 cmake --install "$BUILD" --prefix "$WORK/prefix" >"$WORK/install.log" 2>&1 || { cat "$WORK/install.log"; exit 1; }
 PC=$(dirname "$(find "$WORK/prefix" -name impactfit.pc | head -n 1)")
 cli_copt=$("$CLI" copt --n 1.5 --e 0.7 --k 1e8 --mass 0.05 --v 2 --json | sed -n 's/.*"c_opt":\([-0-9.eE+]*\).*/\1/p')

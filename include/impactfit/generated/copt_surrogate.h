@@ -447,11 +447,11 @@ static inline double impactfit_copt_series(const double *c, int N0, int N1, int 
   return y;
 }
 
-/* zeta(n, e) on the box above; -1 outside it; 0 at e = 1. */
+/* zeta(n, e) on the box above; NaN outside it; 0 at e = 1. */
 static inline double impactfit_copt_zeta(double n, double e) {
   const double m = 0;
   if (!(n >= 1 && n <= 2 && m >= 0 && m <= 0 && e >= 0.0001 && e <= 1.0))
-    return -1.0;
+    return NAN;
   if (e == 1.0)
     return 0.0;
   double y;
@@ -469,13 +469,13 @@ static inline double impactfit_copt_zeta(double n, double e) {
   return exp(y) * (1.0 - e);
 }
 
-/* The damping coefficient in the user's units: c = zeta mass v / delta_m0^(m+1); -1 outside
+/* The damping coefficient in the user's units: c = zeta mass v / delta_m0^(m+1); NaN outside
  * the box or for k, mass, v <= 0. */
 static inline double impactfit_copt_c(double n, double e, double k, double mass, double v) {
   const double m = 0;
   double z = impactfit_copt_zeta(n, e);
-  if (z < 0.0 || !(k > 0.0 && mass > 0.0 && v > 0.0))
-    return -1.0;
+  if (!(z >= 0.0) || !(k > 0.0 && mass > 0.0 && v > 0.0))
+    return NAN;
   double d = pow((n + 1.0) * mass * v * v / (2.0 * k), 1.0 / (n + 1.0));
   return z * mass * v / pow(d, m + 1.0);
 }

@@ -27,7 +27,7 @@
  *       theta = acos xi (xi < 1), exp(-2 xi phi / sinh phi), phi = acosh xi (xi > 1); inverted
  *       here by bisection on that closed form.
  * For Hunt-Crossley (Chrono's Flores model) use the exact eps(e) of impactfit_hc_eps,
- * lambda = eps k / v. All functions return -1 for e outside (0, 1]. The same values from the
+ * lambda = eps k / v. All functions return NaN for e outside (0, 1]. The same values from the
  * library: impactfit_dem_damping_ratio and impactfit_dem_exact_prefactor (include/impactfit/dem.h).
  */
 #ifndef IMPACTFIT_GENERATED_DEM_DAMPING_H
@@ -39,7 +39,7 @@
 /* Kelvin-Voigt damping ratio with restitution e when the contact ends at zero force */
 static inline double impactfit_dem_xi_clamped(double e) {
   if (!(e > 0.0 && e <= 1.0))
-    return -1.0;
+    return NAN;
   double L = log(e), lo = 0.0, hi = 1.0;
   for (;;) { /* ln e(xi), accurate through xi = 1 */
     double s = sqrt(fabs((hi - 1.0) * (hi + 1.0)));
@@ -65,29 +65,29 @@ static inline double impactfit_dem_xi_clamped(double e) {
 /* the same when the contact ends at d = 0 (tensile force allowed) */
 static inline double impactfit_dem_xi_tensile(double e) {
   if (!(e > 0.0 && e <= 1.0))
-    return -1.0;
+    return NAN;
   double L = log(e);
   return -L / sqrt(3.14159265358979323846 * 3.14159265358979323846 + L * L);
 }
 
 static inline double impactfit_dem_hertz_prefactor_tensile(double e) {
   double x = impactfit_dem_xi_tensile(e);
-  return x < 0.0 ? -1.0 : sqrt(5.0) * x;
+  return sqrt(5.0) * x;
 }
 
 static inline double impactfit_dem_hertz_prefactor_clamped(double e) {
   double x = impactfit_dem_xi_clamped(e);
-  return x < 0.0 ? -1.0 : sqrt(5.0) * x;
+  return sqrt(5.0) * x;
 }
 
 static inline double impactfit_dem_linear_prefactor_tensile(double e) {
   double x = impactfit_dem_xi_tensile(e);
-  return x < 0.0 ? -1.0 : 2.0 * x;
+  return 2.0 * x;
 }
 
 static inline double impactfit_dem_linear_prefactor_clamped(double e) {
   double x = impactfit_dem_xi_clamped(e);
-  return x < 0.0 ? -1.0 : 2.0 * x;
+  return 2.0 * x;
 }
 
 #endif

@@ -125,8 +125,10 @@ static const double impactfit_demo_copt_per_n_max_rel[5] = {
     0.0007898313916209973, 0.01230015640403051, 0.025824231108190904, 0.038314565499905813,
     0.049286572556572067,
 };
-/* c for group group_index (n = impactfit_demo_copt_per_n_n[group_index], 0 <= group_index < 5) */
+/* c for group group_index (n = impactfit_demo_copt_per_n_n[group_index], 0 <= group_index < 5) on 0.44573688714370546 <= e_out <= 0.98446379283816843 (the data fitted); NaN outside */
 static inline double impactfit_demo_copt_per_n(size_t group_index, double e_out) {
+  if (!(e_out >= 0.44573688714370546 && e_out <= 0.98446379283816843))
+    return NAN;
   return impactfit_demo_copt_per_n_alpha[group_index] * (pow(e_out, impactfit_demo_copt_per_n_beta[group_index]) - 1.0);
 }
 
@@ -140,8 +142,10 @@ static const double impactfit_demo_copt_alpha_se[3] = {0.035353838665693721, 0.0
 static const double impactfit_demo_copt_alpha_rms = 0.0024059218702022051;
 static const double impactfit_demo_copt_alpha_max_abs = 0.0041345322445847099;
 static const double impactfit_demo_copt_alpha_max_rel = 0.0020772036748772189;
-/* alpha(n) */
+/* alpha(n) on 1 <= n <= 2 (the data fitted); NaN outside */
 static inline double impactfit_demo_copt_alpha(double n) {
+  if (!(n >= 1 && n <= 2))
+    return NAN;
   return ((impactfit_demo_copt_alpha_a2 * n + impactfit_demo_copt_alpha_a1) * n + impactfit_demo_copt_alpha_a0);
 }
 
@@ -155,8 +159,10 @@ static const double impactfit_demo_copt_beta_se[3] = {0.014055972251493687, 0.08
 static const double impactfit_demo_copt_beta_rms = 0.00071870604101645927;
 static const double impactfit_demo_copt_beta_max_abs = 0.0010878442142293054;
 static const double impactfit_demo_copt_beta_max_rel = 0.0032501340752853648;
-/* beta(n) */
+/* beta(n) on 1 <= n <= 2 (the data fitted); NaN outside */
 static inline double impactfit_demo_copt_beta(double n) {
+  if (!(n >= 1 && n <= 2))
+    return NAN;
   return impactfit_demo_copt_beta_a * pow(n, impactfit_demo_copt_beta_b) + impactfit_demo_copt_beta_c;
 }
 

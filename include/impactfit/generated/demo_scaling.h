@@ -49,8 +49,10 @@ static const double impactfit_demo_scaling_tc_se[3] = {4.4376398024615227e-16, 9
 static const double impactfit_demo_scaling_tc_rms = 1.5716526879936276e-16;
 static const double impactfit_demo_scaling_tc_max_abs = 6.9388939039072284e-18;
 static const double impactfit_demo_scaling_tc_max_rel = 4.2717456532380932e-16;
-/* t_contact(mass, k) */
+/* t_contact(mass, k) on 0.001 <= mass <= 10, 100000 <= k <= 10000000000 (the data fitted); NaN outside */
 static inline double impactfit_demo_scaling_tc(double mass, double k) {
+  if (!(mass >= 0.001 && mass <= 10 && k >= 100000 && k <= 10000000000))
+    return NAN;
   return ((impactfit_demo_scaling_tc_a * pow(mass, impactfit_demo_scaling_tc_b)) * pow(k, impactfit_demo_scaling_tc_d));
 }
 

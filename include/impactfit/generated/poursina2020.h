@@ -1027,8 +1027,10 @@ static const double impactfit_poursina2020_per_n_max_rel[100] = {
     0.065668011166178139, 0.066357322848690545, 0.067044374021975064, 0.067729145771793911,
     0.068411619453145542, 0.069091777445966479, 0.06976960274207282, 0.070445078969358574,
 };
-/* c_opt for group group_index (n = impactfit_poursina2020_per_n_n[group_index], 0 <= group_index < 100) */
+/* c_opt for group group_index (n = impactfit_poursina2020_per_n_n[group_index], 0 <= group_index < 100) on 0.45000000000000001 <= e <= 1 (the data fitted); NaN outside */
 static inline double impactfit_poursina2020_per_n(size_t group_index, double e) {
+  if (!(e >= 0.45000000000000001 && e <= 1))
+    return NAN;
   return impactfit_poursina2020_per_n_alpha[group_index] * (pow(e, impactfit_poursina2020_per_n_beta[group_index]) - 1.0);
 }
 
@@ -1047,8 +1049,10 @@ static const double impactfit_poursina2020_alpha_se[5] = {
 static const double impactfit_poursina2020_alpha_rms = 7.3794821991070062e-06;
 static const double impactfit_poursina2020_alpha_max_abs = 2.2039176853061448e-05;
 static const double impactfit_poursina2020_alpha_max_rel = 1.4343193916127223e-05;
-/* alpha(n) */
+/* alpha(n) on 1 <= n <= 2 (the data fitted); NaN outside */
 static inline double impactfit_poursina2020_alpha(double n) {
+  if (!(n >= 1 && n <= 2))
+    return NAN;
   return ((((impactfit_poursina2020_alpha_a4 * n + impactfit_poursina2020_alpha_a3) * n + impactfit_poursina2020_alpha_a2) * n + impactfit_poursina2020_alpha_a1) * n + impactfit_poursina2020_alpha_a0);
 }
 
@@ -1062,8 +1066,10 @@ static const double impactfit_poursina2020_beta_se[3] = {0.0012733030727427677, 
 static const double impactfit_poursina2020_beta_rms = 0.00019080354944048239;
 static const double impactfit_poursina2020_beta_max_abs = 0.00050552058383351861;
 static const double impactfit_poursina2020_beta_max_rel = 0.0017564080644059616;
-/* beta(n) */
+/* beta(n) on 1 <= n <= 2 (the data fitted); NaN outside */
 static inline double impactfit_poursina2020_beta(double n) {
+  if (!(n >= 1 && n <= 2))
+    return NAN;
   return impactfit_poursina2020_beta_a * pow(n, impactfit_poursina2020_beta_b) + impactfit_poursina2020_beta_c;
 }
 

@@ -81,8 +81,10 @@ static const double impactfit_ramaswamy_dtau_lsq_se[10] = {
 static const double impactfit_ramaswamy_dtau_lsq_rms = 0.0055773608435835519;
 static const double impactfit_ramaswamy_dtau_lsq_max_abs = 0.1607649475844104;
 static const double impactfit_ramaswamy_dtau_lsq_max_rel = 0.05117307216793672;
-/* dtau(eps, n) */
+/* dtau(eps, n) on 0 <= eps <= 20, 1 <= n <= 2 (the data fitted); NaN outside */
 static inline double impactfit_ramaswamy_dtau_lsq(double eps, double n) {
+  if (!(eps >= 0 && eps <= 20 && n >= 1 && n <= 2))
+    return NAN;
   return (((((impactfit_ramaswamy_dtau_lsq_a * exp(((-impactfit_ramaswamy_dtau_lsq_b) * eps))) + ((impactfit_ramaswamy_dtau_lsq_c - (impactfit_ramaswamy_dtau_lsq_d * exp(((-impactfit_ramaswamy_dtau_lsq_f) * n)))) * eps)) + (((impactfit_ramaswamy_dtau_lsq_g * n) - impactfit_ramaswamy_dtau_lsq_h) * exp(((-impactfit_ramaswamy_dtau_lsq_i) * n)))) - (impactfit_ramaswamy_dtau_lsq_j * n)) + impactfit_ramaswamy_dtau_lsq_k);
 }
 

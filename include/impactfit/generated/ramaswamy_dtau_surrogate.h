@@ -75,10 +75,10 @@ static const double impactfit_ramaswamy_dtau_surrogate_coef[37][13] = {
 };
 
 /* dtau(eps, n) on the box (two-level Clenshaw recurrence, the operations of
- * impactfit_hc_dtau_surrogate_eval); -1 outside it. */
+ * impactfit_hc_dtau_surrogate_eval); NaN outside it. */
 static inline double impactfit_ramaswamy_dtau_surrogate(double eps, double n) {
   if (!(eps >= 0.0 && eps <= IMPACTFIT_RAMASWAMY_DTAU_SURROGATE_EPS_MAX && n >= IMPACTFIT_RAMASWAMY_DTAU_SURROGATE_N_MIN && n <= IMPACTFIT_RAMASWAMY_DTAU_SURROGATE_N_MAX))
-    return -1.0;
+    return NAN;
   const double X = 2.0 * log1p(eps) / 4.6151205168412597 - 1.0;
   const double Y = 2.0 * (n - IMPACTFIT_RAMASWAMY_DTAU_SURROGATE_N_MIN) / (IMPACTFIT_RAMASWAMY_DTAU_SURROGATE_N_MAX - IMPACTFIT_RAMASWAMY_DTAU_SURROGATE_N_MIN) - 1.0;
   double b1 = 0.0, b2 = 0.0;
@@ -97,16 +97,16 @@ static inline double impactfit_ramaswamy_dtau_surrogate(double eps, double n) {
     b2 = b1;
     b1 = b0;
   }
-  return -1.0; /* not reached */
+  return NAN; /* not reached */
 }
 
 /* Contact duration in s of an impact with stiffness k (N/m^n), effective mass (kg) and approach
  * velocity v (m/s): dtau / omega_i (omega_i by pow, so to rounding what impactfit_hc_omega
- * gives); -1 outside the box or for k, mass, v <= 0. */
+ * gives); NaN outside the box or for k, mass, v <= 0. */
 static inline double impactfit_ramaswamy_dtau_surrogate_dt(double eps, double n, double k, double mass, double v) {
   double d = impactfit_ramaswamy_dtau_surrogate(eps, n);
-  if (d < 0.0 || !(k > 0.0 && mass > 0.0 && v > 0.0))
-    return -1.0;
+  if (!(d >= 0.0) || !(k > 0.0 && mass > 0.0 && v > 0.0))
+    return NAN;
   return d / pow(k * pow(v, n - 1.0) / mass, 1.0 / (n + 1.0));
 }
 

@@ -60,8 +60,10 @@ static const double impactfit_ramaswamy_eps_lsq_se[2] = {0.00087978338313075008,
 static const double impactfit_ramaswamy_eps_lsq_rms = 0.0030995306640736512;
 static const double impactfit_ramaswamy_eps_lsq_max_abs = 1.7537186855796989;
 static const double impactfit_ramaswamy_eps_lsq_max_rel = 0.017537186855796989;
-/* eps(e) */
+/* eps(e) on 0.01 <= e <= 0.999 (the data fitted); NaN outside */
 static inline double impactfit_ramaswamy_eps_lsq(double e) {
+  if (!(e >= 0.01 && e <= 0.999))
+    return NAN;
   return ((((3.0 + ((2.0 * impactfit_ramaswamy_eps_lsq_alpha) * (exp(((-impactfit_ramaswamy_eps_lsq_beta) * e)) - exp((-impactfit_ramaswamy_eps_lsq_beta))))) * (1.0 - pow(e, 2.0))) / (2.0 * e)) / (((3.0 + ((2.0 * impactfit_ramaswamy_eps_lsq_alpha) * (exp(((-impactfit_ramaswamy_eps_lsq_beta) * e)) - exp((-impactfit_ramaswamy_eps_lsq_beta))))) / (3.0 - ((2.0 * impactfit_ramaswamy_eps_lsq_alpha) * (exp(((-impactfit_ramaswamy_eps_lsq_beta) * e)) - exp((-impactfit_ramaswamy_eps_lsq_beta)))))) + e));
 }
 
@@ -74,8 +76,10 @@ static const double impactfit_ramaswamy_eps_minimax_se[2] = {0.00210984759416422
 static const double impactfit_ramaswamy_eps_minimax_rms = 0.0046236758719115966;
 static const double impactfit_ramaswamy_eps_minimax_max_abs = 0.79278595022391585;
 static const double impactfit_ramaswamy_eps_minimax_max_rel = 0.0079278595022392161;
-/* eps(e) */
+/* eps(e) on 0.01 <= e <= 0.999 (the data fitted); NaN outside */
 static inline double impactfit_ramaswamy_eps_minimax(double e) {
+  if (!(e >= 0.01 && e <= 0.999))
+    return NAN;
   return ((((3.0 + ((2.0 * impactfit_ramaswamy_eps_minimax_alpha) * (exp(((-impactfit_ramaswamy_eps_minimax_beta) * e)) - exp((-impactfit_ramaswamy_eps_minimax_beta))))) * (1.0 - pow(e, 2.0))) / (2.0 * e)) / (((3.0 + ((2.0 * impactfit_ramaswamy_eps_minimax_alpha) * (exp(((-impactfit_ramaswamy_eps_minimax_beta) * e)) - exp((-impactfit_ramaswamy_eps_minimax_beta))))) / (3.0 - ((2.0 * impactfit_ramaswamy_eps_minimax_alpha) * (exp(((-impactfit_ramaswamy_eps_minimax_beta) * e)) - exp((-impactfit_ramaswamy_eps_minimax_beta)))))) + e));
 }
 

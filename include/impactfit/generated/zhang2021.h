@@ -401,8 +401,10 @@ static const double impactfit_zhang2021_c_m2_0_se[4] = {0.013420422038795884, 0.
 static const double impactfit_zhang2021_c_m2_0_rms = 0.031470785032892502;
 static const double impactfit_zhang2021_c_m2_0_max_abs = 0.18671394246123207;
 static const double impactfit_zhang2021_c_m2_0_max_rel = 0.26082796976642975;
-/* alpha(e) */
+/* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_c_m2_0(double e) {
+  if (!(e >= 0.01 && e <= 0.98999999999999999))
+    return NAN;
   return (((impactfit_zhang2021_c_m2_0_a3 * e + impactfit_zhang2021_c_m2_0_a2) * e + impactfit_zhang2021_c_m2_0_a1) * e + impactfit_zhang2021_c_m2_0_a0);
 }
 
@@ -417,8 +419,10 @@ static const double impactfit_zhang2021_c_m1_5_se[4] = {0.0085886228236117714, 0
 static const double impactfit_zhang2021_c_m1_5_rms = 0.003346742978447015;
 static const double impactfit_zhang2021_c_m1_5_max_abs = 0.015049300280406186;
 static const double impactfit_zhang2021_c_m1_5_max_rel = 0.010134208943034469;
-/* alpha(e) */
+/* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_c_m1_5(double e) {
+  if (!(e >= 0.01 && e <= 0.98999999999999999))
+    return NAN;
   return impactfit_zhang2021_c_m1_5_a * exp(impactfit_zhang2021_c_m1_5_b * e) + impactfit_zhang2021_c_m1_5_c * exp(impactfit_zhang2021_c_m1_5_d * e);
 }
 
@@ -433,8 +437,10 @@ static const double impactfit_zhang2021_c_m1_0_se[4] = {0.003355964899763393, 2.
 static const double impactfit_zhang2021_c_m1_0_rms = 0.0030228468448299192;
 static const double impactfit_zhang2021_c_m1_0_max_abs = 0.0092638438736054596;
 static const double impactfit_zhang2021_c_m1_0_max_rel = 0.0087294179850925559;
-/* alpha(e) */
+/* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_c_m1_0(double e) {
+  if (!(e >= 0.01 && e <= 0.98999999999999999))
+    return NAN;
   return impactfit_zhang2021_c_m1_0_a * exp(impactfit_zhang2021_c_m1_0_b * e) + impactfit_zhang2021_c_m1_0_c * exp(impactfit_zhang2021_c_m1_0_d * e);
 }
 
@@ -449,8 +455,10 @@ static const double impactfit_zhang2021_c_m0_65_se[4] = {0.0033069520321458773, 
 static const double impactfit_zhang2021_c_m0_65_rms = 0.0016482646541210158;
 static const double impactfit_zhang2021_c_m0_65_max_abs = 0.0085723103120564081;
 static const double impactfit_zhang2021_c_m0_65_max_rel = 0.009328140266451795;
-/* alpha(e) */
+/* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_c_m0_65(double e) {
+  if (!(e >= 0.01 && e <= 0.98999999999999999))
+    return NAN;
   return impactfit_zhang2021_c_m0_65_a * exp(impactfit_zhang2021_c_m0_65_b * e) + impactfit_zhang2021_c_m0_65_c * exp(impactfit_zhang2021_c_m0_65_d * e);
 }
 
@@ -465,8 +473,10 @@ static const double impactfit_zhang2021_c_m0_5_se[4] = {0.0050834500349637895, 0
 static const double impactfit_zhang2021_c_m0_5_rms = 0.0020466778669407607;
 static const double impactfit_zhang2021_c_m0_5_max_abs = 0.010144732362730724;
 static const double impactfit_zhang2021_c_m0_5_max_rel = 0.011839628036269751;
-/* alpha(e) */
+/* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_c_m0_5(double e) {
+  if (!(e >= 0.01 && e <= 0.98999999999999999))
+    return NAN;
   return impactfit_zhang2021_c_m0_5_a * exp(impactfit_zhang2021_c_m0_5_b * e) + impactfit_zhang2021_c_m0_5_c * exp(impactfit_zhang2021_c_m0_5_d * e);
 }
 
@@ -481,8 +491,10 @@ static const double impactfit_zhang2021_c_m0_25_se[4] = {0.0025235627462397814, 
 static const double impactfit_zhang2021_c_m0_25_rms = 0.0017545176531029887;
 static const double impactfit_zhang2021_c_m0_25_max_abs = 0.0094057025235034786;
 static const double impactfit_zhang2021_c_m0_25_max_rel = 0.012178495524668933;
-/* alpha(e) */
+/* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_c_m0_25(double e) {
+  if (!(e >= 0.01 && e <= 0.98999999999999999))
+    return NAN;
   return impactfit_zhang2021_c_m0_25_a * exp(impactfit_zhang2021_c_m0_25_b * e) + impactfit_zhang2021_c_m0_25_c * exp(impactfit_zhang2021_c_m0_25_d * e);
 }
 
@@ -497,8 +509,10 @@ static const double impactfit_zhang2021_c_m2_0_rel_se[4] = {0.013670320306593072
 static const double impactfit_zhang2021_c_m2_0_rel_rms = 0.036085276476925554;
 static const double impactfit_zhang2021_c_m2_0_rel_max_abs = 0.15784582181897799;
 static const double impactfit_zhang2021_c_m2_0_rel_max_rel = 0.22050096901416996;
-/* alpha(e) */
+/* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_c_m2_0_rel(double e) {
+  if (!(e >= 0.01 && e <= 0.98999999999999999))
+    return NAN;
   return (((impactfit_zhang2021_c_m2_0_rel_a3 * e + impactfit_zhang2021_c_m2_0_rel_a2) * e + impactfit_zhang2021_c_m2_0_rel_a1) * e + impactfit_zhang2021_c_m2_0_rel_a0);
 }
 
@@ -513,8 +527,10 @@ static const double impactfit_zhang2021_c_m1_5_rel_se[4] = {0.006718291813147769
 static const double impactfit_zhang2021_c_m1_5_rel_rms = 0.0025631919697274804;
 static const double impactfit_zhang2021_c_m1_5_rel_max_abs = 0.017327173278163688;
 static const double impactfit_zhang2021_c_m1_5_rel_max_rel = 0.011668130153645581;
-/* alpha(e) */
+/* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_c_m1_5_rel(double e) {
+  if (!(e >= 0.01 && e <= 0.98999999999999999))
+    return NAN;
   return impactfit_zhang2021_c_m1_5_rel_a * exp(impactfit_zhang2021_c_m1_5_rel_b * e) + impactfit_zhang2021_c_m1_5_rel_c * exp(impactfit_zhang2021_c_m1_5_rel_d * e);
 }
 
@@ -529,8 +545,10 @@ static const double impactfit_zhang2021_c_m1_0_rel_se[4] = {0.003490350079629349
 static const double impactfit_zhang2021_c_m1_0_rel_rms = 0.0028081324833065858;
 static const double impactfit_zhang2021_c_m1_0_rel_max_abs = 0.0091428049206674356;
 static const double impactfit_zhang2021_c_m1_0_rel_max_rel = 0.0086153617005642284;
-/* alpha(e) */
+/* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_c_m1_0_rel(double e) {
+  if (!(e >= 0.01 && e <= 0.98999999999999999))
+    return NAN;
   return impactfit_zhang2021_c_m1_0_rel_a * exp(impactfit_zhang2021_c_m1_0_rel_b * e) + impactfit_zhang2021_c_m1_0_rel_c * exp(impactfit_zhang2021_c_m1_0_rel_d * e);
 }
 
@@ -545,8 +563,10 @@ static const double impactfit_zhang2021_c_m0_65_rel_se[4] = {0.00327478169309068
 static const double impactfit_zhang2021_c_m0_65_rel_rms = 0.0016453582123991816;
 static const double impactfit_zhang2021_c_m0_65_rel_max_abs = 0.00789343848035573;
 static const double impactfit_zhang2021_c_m0_65_rel_max_rel = 0.0085894115645590782;
-/* alpha(e) */
+/* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_c_m0_65_rel(double e) {
+  if (!(e >= 0.01 && e <= 0.98999999999999999))
+    return NAN;
   return impactfit_zhang2021_c_m0_65_rel_a * exp(impactfit_zhang2021_c_m0_65_rel_b * e) + impactfit_zhang2021_c_m0_65_rel_c * exp(impactfit_zhang2021_c_m0_65_rel_d * e);
 }
 
@@ -561,8 +581,10 @@ static const double impactfit_zhang2021_c_m0_5_rel_se[4] = {0.004799282103153682
 static const double impactfit_zhang2021_c_m0_5_rel_rms = 0.002098622086556241;
 static const double impactfit_zhang2021_c_m0_5_rel_max_abs = 0.0090121358793868733;
 static const double impactfit_zhang2021_c_m0_5_rel_max_rel = 0.01051780695725916;
-/* alpha(e) */
+/* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_c_m0_5_rel(double e) {
+  if (!(e >= 0.01 && e <= 0.98999999999999999))
+    return NAN;
   return impactfit_zhang2021_c_m0_5_rel_a * exp(impactfit_zhang2021_c_m0_5_rel_b * e) + impactfit_zhang2021_c_m0_5_rel_c * exp(impactfit_zhang2021_c_m0_5_rel_d * e);
 }
 
@@ -577,8 +599,10 @@ static const double impactfit_zhang2021_c_m0_25_rel_se[4] = {0.00258351179461358
 static const double impactfit_zhang2021_c_m0_25_rel_rms = 0.0019523090624438532;
 static const double impactfit_zhang2021_c_m0_25_rel_max_abs = 0.0081084519318220805;
 static const double impactfit_zhang2021_c_m0_25_rel_max_rel = 0.010498816576106853;
-/* alpha(e) */
+/* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_c_m0_25_rel(double e) {
+  if (!(e >= 0.01 && e <= 0.98999999999999999))
+    return NAN;
   return impactfit_zhang2021_c_m0_25_rel_a * exp(impactfit_zhang2021_c_m0_25_rel_b * e) + impactfit_zhang2021_c_m0_25_rel_c * exp(impactfit_zhang2021_c_m0_25_rel_d * e);
 }
 
@@ -593,8 +617,10 @@ static const double impactfit_zhang2021_a_m2_0_se[4] = {0.013420422038795884, 0.
 static const double impactfit_zhang2021_a_m2_0_rms = 0.031470785032892502;
 static const double impactfit_zhang2021_a_m2_0_max_abs = 0.18671394246123207;
 static const double impactfit_zhang2021_a_m2_0_max_rel = 0.26082796976642975;
-/* alpha(e) */
+/* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_a_m2_0(double e) {
+  if (!(e >= 0.01 && e <= 0.98999999999999999))
+    return NAN;
   return (((impactfit_zhang2021_a_m2_0_a3 * e + impactfit_zhang2021_a_m2_0_a2) * e + impactfit_zhang2021_a_m2_0_a1) * e + impactfit_zhang2021_a_m2_0_a0);
 }
 
@@ -609,8 +635,10 @@ static const double impactfit_zhang2021_a_m1_5_se[4] = {0.0085886228236117714, 0
 static const double impactfit_zhang2021_a_m1_5_rms = 0.003346742978447015;
 static const double impactfit_zhang2021_a_m1_5_max_abs = 0.015049300280406186;
 static const double impactfit_zhang2021_a_m1_5_max_rel = 0.010134208943034469;
-/* alpha(e) */
+/* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_a_m1_5(double e) {
+  if (!(e >= 0.01 && e <= 0.98999999999999999))
+    return NAN;
   return impactfit_zhang2021_a_m1_5_a * exp(impactfit_zhang2021_a_m1_5_b * e) + impactfit_zhang2021_a_m1_5_c * exp(impactfit_zhang2021_a_m1_5_d * e);
 }
 
@@ -625,8 +653,10 @@ static const double impactfit_zhang2021_a_m1_0_se[4] = {0.029000723533063721, 0.
 static const double impactfit_zhang2021_a_m1_0_rms = 0.032438365102779684;
 static const double impactfit_zhang2021_a_m1_0_max_abs = 0.18527186603876;
 static const double impactfit_zhang2021_a_m1_0_max_rel = 0.065280211731690158;
-/* alpha(e) */
+/* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_a_m1_0(double e) {
+  if (!(e >= 0.01 && e <= 0.98999999999999999))
+    return NAN;
   return impactfit_zhang2021_a_m1_0_a * exp(impactfit_zhang2021_a_m1_0_b * e) + impactfit_zhang2021_a_m1_0_c * exp(impactfit_zhang2021_a_m1_0_d * e);
 }
 
@@ -641,8 +671,10 @@ static const double impactfit_zhang2021_a_m0_65_se[4] = {0.072003150183985024, 0
 static const double impactfit_zhang2021_a_m0_65_rms = 0.058394524404152992;
 static const double impactfit_zhang2021_a_m0_65_max_abs = 0.27244859390959952;
 static const double impactfit_zhang2021_a_m0_65_max_rel = 0.067588656685641679;
-/* alpha(e) */
+/* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_a_m0_65(double e) {
+  if (!(e >= 0.01 && e <= 0.98999999999999999))
+    return NAN;
   return impactfit_zhang2021_a_m0_65_a * exp(impactfit_zhang2021_a_m0_65_b * e) + impactfit_zhang2021_a_m0_65_c * exp(impactfit_zhang2021_a_m0_65_d * e);
 }
 
@@ -657,8 +689,10 @@ static const double impactfit_zhang2021_a_m0_5_se[4] = {0.093146518963919803, 1.
 static const double impactfit_zhang2021_a_m0_5_rms = 0.0674320039796662;
 static const double impactfit_zhang2021_a_m0_5_max_abs = 0.29290745796416484;
 static const double impactfit_zhang2021_a_m0_5_max_rel = 0.075398837382951292;
-/* alpha(e) */
+/* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_a_m0_5(double e) {
+  if (!(e >= 0.01 && e <= 0.98999999999999999))
+    return NAN;
   return impactfit_zhang2021_a_m0_5_a * exp(impactfit_zhang2021_a_m0_5_b * e) + impactfit_zhang2021_a_m0_5_c * exp(impactfit_zhang2021_a_m0_5_d * e);
 }
 
@@ -673,8 +707,10 @@ static const double impactfit_zhang2021_a_m0_25_se[4] = {0.10153035949675947, 1.
 static const double impactfit_zhang2021_a_m0_25_rms = 0.069253839342220458;
 static const double impactfit_zhang2021_a_m0_25_max_abs = 0.29057427141195902;
 static const double impactfit_zhang2021_a_m0_25_max_rel = 0.077972477644859872;
-/* alpha(e) */
+/* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_a_m0_25(double e) {
+  if (!(e >= 0.01 && e <= 0.98999999999999999))
+    return NAN;
   return impactfit_zhang2021_a_m0_25_a * exp(impactfit_zhang2021_a_m0_25_b * e) + impactfit_zhang2021_a_m0_25_c * exp(impactfit_zhang2021_a_m0_25_d * e);
 }
 
@@ -689,8 +725,10 @@ static const double impactfit_zhang2021_a_m2_0_rel_se[4] = {0.013670320306593072
 static const double impactfit_zhang2021_a_m2_0_rel_rms = 0.036085276476925554;
 static const double impactfit_zhang2021_a_m2_0_rel_max_abs = 0.15784582181897799;
 static const double impactfit_zhang2021_a_m2_0_rel_max_rel = 0.22050096901416996;
-/* alpha(e) */
+/* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_a_m2_0_rel(double e) {
+  if (!(e >= 0.01 && e <= 0.98999999999999999))
+    return NAN;
   return (((impactfit_zhang2021_a_m2_0_rel_a3 * e + impactfit_zhang2021_a_m2_0_rel_a2) * e + impactfit_zhang2021_a_m2_0_rel_a1) * e + impactfit_zhang2021_a_m2_0_rel_a0);
 }
 
@@ -705,8 +743,10 @@ static const double impactfit_zhang2021_a_m1_5_rel_se[4] = {0.006718291813147769
 static const double impactfit_zhang2021_a_m1_5_rel_rms = 0.0025631919697274804;
 static const double impactfit_zhang2021_a_m1_5_rel_max_abs = 0.017327173278163688;
 static const double impactfit_zhang2021_a_m1_5_rel_max_rel = 0.011668130153645581;
-/* alpha(e) */
+/* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_a_m1_5_rel(double e) {
+  if (!(e >= 0.01 && e <= 0.98999999999999999))
+    return NAN;
   return impactfit_zhang2021_a_m1_5_rel_a * exp(impactfit_zhang2021_a_m1_5_rel_b * e) + impactfit_zhang2021_a_m1_5_rel_c * exp(impactfit_zhang2021_a_m1_5_rel_d * e);
 }
 
@@ -721,8 +761,10 @@ static const double impactfit_zhang2021_a_m1_0_rel_se[4] = {0.029697608141105666
 static const double impactfit_zhang2021_a_m1_0_rel_rms = 0.017601605263256059;
 static const double impactfit_zhang2021_a_m1_0_rel_max_abs = 0.3147495688527755;
 static const double impactfit_zhang2021_a_m1_0_rel_max_rel = 0.11090144951025017;
-/* alpha(e) */
+/* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_a_m1_0_rel(double e) {
+  if (!(e >= 0.01 && e <= 0.98999999999999999))
+    return NAN;
   return impactfit_zhang2021_a_m1_0_rel_a * exp(impactfit_zhang2021_a_m1_0_rel_b * e) + impactfit_zhang2021_a_m1_0_rel_c * exp(impactfit_zhang2021_a_m1_0_rel_d * e);
 }
 
@@ -737,8 +779,10 @@ static const double impactfit_zhang2021_a_m0_65_rel_se[4] = {0.07677485905924431
 static const double impactfit_zhang2021_a_m0_65_rel_rms = 0.027926538215551532;
 static const double impactfit_zhang2021_a_m0_65_rel_max_abs = 0.68442962377341221;
 static const double impactfit_zhang2021_a_m0_65_rel_max_rel = 0.16979232009563378;
-/* alpha(e) */
+/* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_a_m0_65_rel(double e) {
+  if (!(e >= 0.01 && e <= 0.98999999999999999))
+    return NAN;
   return impactfit_zhang2021_a_m0_65_rel_a * exp(impactfit_zhang2021_a_m0_65_rel_b * e) + impactfit_zhang2021_a_m0_65_rel_c * exp(impactfit_zhang2021_a_m0_65_rel_d * e);
 }
 
@@ -753,8 +797,10 @@ static const double impactfit_zhang2021_a_m0_5_rel_se[4] = {0.097452446395206671
 static const double impactfit_zhang2021_a_m0_5_rel_rms = 0.030983300672382742;
 static const double impactfit_zhang2021_a_m0_5_rel_max_abs = 0.84020483207992536;
 static const double impactfit_zhang2021_a_m0_5_rel_max_rel = 0.18968253255470277;
-/* alpha(e) */
+/* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_a_m0_5_rel(double e) {
+  if (!(e >= 0.01 && e <= 0.98999999999999999))
+    return NAN;
   return impactfit_zhang2021_a_m0_5_rel_a * exp(impactfit_zhang2021_a_m0_5_rel_b * e) + impactfit_zhang2021_a_m0_5_rel_c * exp(impactfit_zhang2021_a_m0_5_rel_d * e);
 }
 
@@ -769,8 +815,10 @@ static const double impactfit_zhang2021_a_m0_25_rel_se[4] = {0.10423105139269846
 static const double impactfit_zhang2021_a_m0_25_rel_rms = 0.031259630917958602;
 static const double impactfit_zhang2021_a_m0_25_rel_max_abs = 0.8646190309183801;
 static const double impactfit_zhang2021_a_m0_25_rel_max_rel = 0.19239026515191304;
-/* alpha(e) */
+/* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_a_m0_25_rel(double e) {
+  if (!(e >= 0.01 && e <= 0.98999999999999999))
+    return NAN;
   return impactfit_zhang2021_a_m0_25_rel_a * exp(impactfit_zhang2021_a_m0_25_rel_b * e) + impactfit_zhang2021_a_m0_25_rel_c * exp(impactfit_zhang2021_a_m0_25_rel_d * e);
 }
 

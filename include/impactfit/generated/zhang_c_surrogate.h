@@ -7814,10 +7814,10 @@ static inline double impactfit_zhang_c_series(const double *c, const unsigned sh
   return y;
 }
 
-/* zeta(n, m, e) on the box above; -1 outside it; 0 at e = 1. */
+/* zeta(n, m, e) on the box above; NaN outside it; 0 at e = 1. */
 static inline double impactfit_zhang_c_zeta(double n, double m, double e) {
   if (!(n >= 1 && n <= 2 && m >= 0 && m <= 2 && e >= 0.01 && e <= 1.0))
-    return -1.0;
+    return NAN;
   if (e == 1.0)
     return 0.0;
   int P = (e <= 0.5) ? 0 : 1;
@@ -7844,21 +7844,21 @@ static inline double impactfit_zhang_c_zeta(double n, double m, double e) {
   return exp(y) * (1.0 - e);
 }
 
-/* The damping coefficient in the user's units: c = zeta mass v / delta_m0^(m+1); -1 outside
+/* The damping coefficient in the user's units: c = zeta mass v / delta_m0^(m+1); NaN outside
  * the box or for k, mass, v <= 0. */
 static inline double impactfit_zhang_c_c(double n, double m, double e, double k, double mass, double v) {
   double z = impactfit_zhang_c_zeta(n, m, e);
-  if (z < 0.0 || !(k > 0.0 && mass > 0.0 && v > 0.0))
-    return -1.0;
+  if (!(z >= 0.0) || !(k > 0.0 && mass > 0.0 && v > 0.0))
+    return NAN;
   double d = pow((n + 1.0) * mass * v * v / (2.0 * k), 1.0 / (n + 1.0));
   return z * mass * v / pow(d, m + 1.0);
 }
 
-/* Zhang et al. (2021)'s modification parameter alpha; -1 outside the box or at e = 1. */
+/* Zhang et al. (2021)'s modification parameter alpha; NaN outside the box or at e = 1. */
 static inline double impactfit_zhang_c_alpha(double n, double m, double e) {
   double z = impactfit_zhang_c_zeta(n, m, e);
   if (!(z > 0.0))
-    return -1.0;
+    return NAN;
   return 0.75 * (1.0 - e) * (m + 1.0) * exp(-(m + 1.0) / (n + 1.0) * log(e)) / z;
 }
 

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Every registry model (each code's default version, its default integrator; MuJoCo's rk4 too) x the time
+# steps from the engine's default (1e-4 s where it has none) down to 1e-7 s x forward and inverse (e = 0.5),
+# each one `impactfit engine` process (a 1.309 g sphere on a plane at 1 m/s; a model's required settings
+# given plausible values), timed whole-process (wall and CPU); prints every answer's time and exit code and
+# the slowest answer. An answer over TIMEOUT seconds of wall time is stopped and counted at TIMEOUT.
+# usage: bench/run_engine_grid.sh [BUILD_DIR] [TIMEOUT]   (default build-bench, 120 s)
+set -eu
+cd "$(dirname "$0")/.."
+BUILD=${1:-build-bench}
+LIMIT=${2:-120}
+if [ ! -x "$BUILD/src/cli/impactfit" ]; then
+  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPACTFIT_PYTHON=OFF -DIMPACTFIT_OCTAVE=OFF \
+    -DIMPACTFIT_ENGINE_TESTS=OFF >/dev/null
+  cmake --build "$BUILD" --target impactfit_cli >/dev/null
+fi
+X="$BUILD/src/cli/impactfit"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+# a model's required settings (--list says "(required)"): plausible values
+value_of() {
+  case $1 in
+  kp) echo 1000 ;; kd) echo 1 ;; erp) echo 0.2 ;; cfm) echo 1e-5 ;; restitution) echo 0.5 ;;
+  solref) echo -1000,-20 ;; bounce) echo 0.5,0.1 ;; *) echo 1 ;;
+  esac
+}
+echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $($X --version 2>/dev/null | head -1)"
+printf '%-62s %-8s %-7s %9s %9s %s\n' "code 'model' integrator" dt mode "wall ms" "CPU ms" exit
+for code in $($X engine --list 2>&1 | awk '/^  [a-z]/ && $2 != "dem" {print $1}'); do
+  $X engine --list --code "$code" >"$TMP/list" 2>&1 || continue
+  # the default version's entries (the first block of each model name): model, integrators, default dt, required
+  awk -F'\n' 'function out() { if (m != "") printf "%s\t%s\t%s\t%s\n", m, ints, dt, reqs }
+    /^[a-z]+ '"'"'/ { if (keep) out(); match($0, /'"'"'[^'"'"']*'"'"'/); name = substr($0, RSTART + 1, RLENGTH - 2);
+                      keep = !(name in seen); seen[name] = 1; if (keep) { m = name; reqs = "" } else m = "" }
+    keep && /integrators:/ { ints = $0; sub(/.*integrators: /, "", ints); sub(/ .*/, "", ints);
+                             dt = "1e-4"; if ($0 ~ /default dt [0-9]/) { dt = $0; sub(/.*default dt /, "", dt); sub(/ s.*/, "", dt) } }
+    keep && /^  --/ && /\(required\)/ { r = $0; sub(/^  --/, "", r); sub(/ .*/, "", r); reqs = reqs " " r }
+    END { if (keep) out() }' "$TMP/list" >"$TMP/models"
+  while IFS=$'\t' read -r model val dtd req; do
+    reqs=""
+    for r in $req; do reqs="$reqs --$r $(value_of "$r")"; done
+    ints=${val%%,*}
+    [ "$code" = mujoco ] && case ,$val, in *,rk4,*) ints="$ints rk4" ;; esac
+    [ "$code" = simbody ] && continue # adaptive integrators: no step (the continuous-time law)
+    for integ in $ints; do
+      for dt in $dtd 1e-5 1e-6 1e-7; do
+        for mode in forward inverse; do
+          extra="" && [ $mode = inverse ] && extra="--e 0.5"
+          # shellcheck disable=SC2086
+          /usr/bin/time -f '%e %U %S' -o "$TMP/t" timeout "$LIMIT" "$X" engine --code "$code" --model "$model" \
+            --integrator "$integ" --dt "$dt" --v 1 --mass 0.001309 $reqs $extra >/dev/null 2>&1 && rc=0 || rc=$?
+          read -r w u s <"$TMP/t" || true
+          [ "$rc" = 124 ] && w=$LIMIT
+          printf '%-62s %-8s %-7s %9.0f %9.0f %s\n' "$code '$model' $integ" "$dt" "$mode" "$(awk -v a="${w:-0}" 'BEGIN{print 1e3*a}')" \
+            "$(awk -v a="${u:-0}" -v b="${s:-0}" 'BEGIN{print 1e3*(a+b)}')" "$rc$([ "$rc" = 124 ] && echo ' (stopped)')" | tee -a "$TMP/all"
+        done
+      done
+    done
+  done <"$TMP/models"
+done
+# columns from the end: wall ms, CPU ms, exit (and "(stopped)")
+echo "slowest answer (wall):"
+awk '{n = NF; if ($n == "(stopped)") n--; print $(n - 2) "\t" $0}' "$TMP/all" | sort -g -r | head -1 | cut -f2-
+echo "slowest answer (CPU):"
+awk '{n = NF; if ($n == "(stopped)") n--; print $(n - 1) "\t" $0}' "$TMP/all" | sort -g -r | head -1 | cut -f2-
+echo "answers: $(wc -l <"$TMP/all"), over 50 ms wall: $(awk '{n = NF; if ($n == "(stopped)") n--; if ($(n - 2) > 50) c++} END {print c + 0}' "$TMP/all")"

@@ -1,0 +1,581 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Jolt Physics in the registry (docs/engines/JOLT.md): its time step as a stepper type, the operations of
+ * its registry entry, and the entry itself (codes.h, issue 32).
+ *
+ * The version run here: npm jolt-physics 1.1.0, JoltPhysics.js built on JoltPhysics v5.6.0 (JoltPhysics.js
+ * CMakeLists.txt:109 at tag 1.1.0, GIT_TAG "v5.6.0"; DOUBLE_PRECISION OFF, :18; ENABLE_SIMD OFF, :22:
+ * single precision, the scalar code path). v5.6.0's tag was not available to read here: the source was read
+ * at JoltPhysics master 3b47ec39 (2026-06-30, after v5.5.0, before the v5.6.0 release of 2026-07); the
+ * engine itself is the check (tests/engines/jolt_impacts.c: per phase within 1e-6). Line numbers below are
+ * that commit's. For one frictionless contact of a dynamic sphere with a static plane (or a second dynamic
+ * sphere) through their centres, no gravity, one collision step per update:
+ *
+ *  - the step (Jolt/Physics/PhysicsSystem.cpp:352 ApplyGravity, :319 FindCollisions, :494 SolveVelocity,
+ *    :523 IntegrateVelocity, :558 SolvePosition, in that order): every body's velocity is damped,
+ *    v *= max(0, 1 − c h) with its mLinearDamping c (Body/MotionProperties.inl:143); the contacts are found
+ *    from the positions at the step's start; the velocity constraints are warm-started and iterated; the
+ *    positions move with the new velocity (x += h v, symplectic Euler, PhysicsSystem.cpp:1644, :1682); the
+ *    position constraints run last;
+ *  - a contact exists while the surfaces are closer than mSpeculativeContactDistance (0.02 m,
+ *    PhysicsSettings.h:50): penetration > −0.02 (Collision/Shape/PlaneShape.cpp:457);
+ *  - its row (Constraints/ContactConstraintManager.cpp:40-134): normal velocity vn = (v2 − v1)·n (< 0
+ *    approaching), speculative bias b_s = max(0, gap/h) (:75); with restitution r > 0 and vn <
+ *    −mMinVelocityForRestitution (1 m/s, PhysicsSettings.h:92; strict) and vn < −b_s (the bodies would
+ *    meet within this step) the bias is r vn (:79-118; the gravity and force term is 0 here), else b_s;
+ *  - the solve (ConstraintPart/ContactConstraintPart.h:112-215; ContactConstraintManager.cpp:1684-1761):
+ *    K = 1/(1/m1 + 1/m2) (the angular terms vanish through the centres), the accumulated impulse λ is
+ *    warm-started with the last step's when the contact point persisted (:1237-1250, within 1 cm), then
+ *    mNumVelocitySteps (10) sweeps λ ← max(0, λ + K (n·(v1 − v2) − bias)), stopping when a sweep applies no
+ *    impulse (PhysicsSystem.cpp:1530-1536);
+ *  - the position constraint (ContactConstraintManager.cpp:1883-1935, ContactConstraintPart.h:218-237): when
+ *    the penetration exceeds mPenetrationSlop (0.02 m) the bodies are moved apart by mBaumgarte (0.2) of the
+ *    excess (at most mMaxPenetrationDistance 0.2 m of it), mNumPositionSteps (2) times; the velocities stay;
+ *  - two bodies' restitutions combine to the larger (ContactConstraintManager.h:555); BodyCreationSettings
+ *    (Body/BodyCreationSettings.h:107-110): mFriction 0.2, mRestitution 0, mLinearDamping 0.05.
+ * So above 1 m/s one step turns the approach speed into r times it (bounced from wherever the step starts,
+ * up to v h before touching), and below 1 m/s the speculative row stops the bodies at the surface: e = 0.
+ * Everything is float32 (positions, velocities, masses, r); the step below does its arithmetic in float in
+ * the source's order (bit for bit for a sphere on a plane; two spheres' velocities and positions are kept as
+ * relative ones, to about 1e-7 in e), and the same map in double for the inverse. Bodies that stop against
+ * each other (below 1 m/s) end at rest once a step without an impulse leaves them within 1e-6 of the approach
+ * speed (the engine's float32 residue then decays by the damping, or the bodies sleep: e = 0 either way).
+ *
+ * The damping: Jolt damps every body in every step, in flight too. The e of a contact is taken over the steps
+ * with a contact row (the free flight's loss, c h per step, is the flight's: it is not the contact's), so the
+ * step map damps only the steps with a row; tests/engines/jolt_impacts.c runs the engine so (the damping set
+ * on the body only in those steps). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../common/common_impl.h"
+#include "jolt_impl.h"
+
+/* ---------------------------------------------------------------- the step map */
+
+static const char *const jolt_names[IMPACTFIT__JOLT_NPARAMS] = {"restitution",
+                                                                "min_velocity_for_restitution",
+                                                                "speculative_distance",
+                                                                "penetration_slop",
+                                                                "baumgarte",
+                                                                "velocity_steps",
+                                                                "position_steps",
+                                                                "linear_damping",
+                                                                "warm_start",
+                                                                "m1",
+                                                                "m2",
+                                                                "coordinate"};
+static const char *const jolt_units[IMPACTFIT__JOLT_NPARAMS] = {"-", "m/s", "m",   "m",  "-",  "-",
+                                                                "-", "1/s", "0/1", "kg", "kg", "m"};
+
+/* branch bits */
+enum { B_REST = 1, B_SPEC = 2, B_POS = 4, B_WARM = 8 };
+
+static int jolt_check(const impactfit_stepper *st, impactfit_error *err) {
+  const double *p = st->p;
+  const char *n = st->type->name;
+  for (int i = 0; i < IMPACTFIT__JOLT_NPARAMS; i++)
+    if (!isfinite(p[i]))
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: %s must be finite (got %.17g)", n, jolt_names[i],
+                             p[i]);
+  if (!(p[IMPACTFIT__JOLT_REST] >= 0.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: the restitution must be >= 0 (got %.17g)", n,
+                           p[IMPACTFIT__JOLT_REST]);
+  if (!(p[IMPACTFIT__JOLT_VMIN] > 0.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "stepper %s: mMinVelocityForRestitution must be > 0 (m/s; Jolt: a positive number) (got "
+                           "%.17g)",
+                           n, p[IMPACTFIT__JOLT_VMIN]);
+  if (!(p[IMPACTFIT__JOLT_SPEC] >= 0.0 && p[IMPACTFIT__JOLT_SLOP] >= 0.0 && p[IMPACTFIT__JOLT_BAUM] >= 0.0 &&
+        p[IMPACTFIT__JOLT_DAMP] >= 0.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "stepper %s: the speculative distance, slop, Baumgarte factor and damping must be >= 0", n);
+  for (int i = IMPACTFIT__JOLT_VSTEPS; i <= IMPACTFIT__JOLT_PSTEPS; i++)
+    if (!(p[i] >= 0.0 && p[i] <= 255.0 && p[i] == floor(p[i])))
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: %s must be a whole number in 0..255 (got %.17g)", n,
+                             jolt_names[i], p[i]);
+  if (!(p[IMPACTFIT__JOLT_M1] > 0.0 && p[IMPACTFIT__JOLT_M2] >= 0.0 && p[IMPACTFIT__JOLT_COORD] > 0.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "stepper %s: the masses must be > 0 (m2 = 0: a static body) and the coordinate > 0", n);
+  return 0;
+}
+
+/* Every operation the engine does in float32 is rounded to float when the stepper models float32 (a double
+ * operation rounded to float is the float operation: 53 >= 2 x 24 + 2 bits), and kept when it models the same
+ * map in double (impactfit__stepper_jolt64: e continuous in the restitution, for the inverse) */
+typedef struct {
+  int f32;
+} jolt_fp;
+
+static double rnd(jolt_fp fp, double x) { return fp.f32 ? (double)(float)x : x; }
+
+/* ContactConstraintPart::SolveVelocityConstraint for the normal row with lower limit 0: the accumulated impulse
+ * *lam, the approach speed *jv = n·(v1 − v2) (v1 −= (δ invm1) n, v2 += (δ invm2) n take δ invm1 and δ invm2 off
+ * it). Returns 1 when it applied an impulse. */
+static int jolt_sweep(jolt_fp fp, double K, double bias, double *lam, double *jv, double invm1, double invm2) {
+  double lambda = rnd(fp, K * rnd(fp, *jv - bias));
+  double total = rnd(fp, *lam + lambda);
+  total = total > 0.0 ? total : 0.0; /* max(total_lambda, 0.0f) */
+  double delta = rnd(fp, total - *lam);
+  *lam = total;
+  if (delta == 0.0)
+    return 0;
+  *jv = rnd(fp, *jv - rnd(fp, delta * invm1));
+  if (invm2 != 0.0)
+    *jv = rnd(fp, *jv - rnd(fp, delta * invm2));
+  return 1;
+}
+
+/* The state in relative form: mem[0] the accumulated impulse of last step's contact point (0 when there was
+ * none: a new point starts at 0); mem[2] the separation coordinate y1 − y2 (body 1 above body 2 or the plane
+ * y = 0), in the engine's precision; u = −(v1 − v2) exactly. For a sphere on a plane (v2 = 0, y2 = 0) this is
+ * the engine's arithmetic; for two spheres the bodies' velocities and positions are rounded separately in the
+ * engine, here together (to about 1e-7 in e). */
+static int jolt_step_fp(const impactfit_stepper *st, impactfit_step_state *s, jolt_fp fp) {
+  const double *p = st->p;
+  double h = rnd(fp, st->dt), coord = rnd(fp, p[IMPACTFIT__JOLT_COORD]);
+  int pair = p[IMPACTFIT__JOLT_M2] > 0.0;
+  double invm1 = rnd(fp, 1.0 / rnd(fp, p[IMPACTFIT__JOLT_M1]));
+  double invm2 = pair ? rnd(fp, 1.0 / rnd(fp, p[IMPACTFIT__JOLT_M2])) : 0.0;
+  if (s->mem[1] == 0.0) { /* the first step: the bodies where the state puts them; mem[1] keeps the approach speed */
+    s->mem[2] = rnd(fp, p[IMPACTFIT__JOLT_COORD] - s->x);
+    s->mem[1] = fabs(s->u) > 0.0 ? fabs(s->u) : 1.0;
+  }
+  double y = s->mem[2], w = rnd(fp, -s->u); /* y1 − y2, v1 − v2 */
+  double pen = rnd(fp, coord - y);
+  int row = pen > -rnd(fp, p[IMPACTFIT__JOLT_SPEC]);
+  double lam = 0.0, lam_prev = s->mem[0];
+  s->branch = 0;
+  s->contact = row;
+  if (row) {
+    /* ApplyForceTorqueAndDragInternal: v *= max(0, 1 − c h) on every dynamic body */
+    double damp = rnd(fp, 1.0 - rnd(fp, rnd(fp, p[IMPACTFIT__JOLT_DAMP]) * h));
+    damp = damp > 0.0 ? damp : 0.0;
+    w = rnd(fp, w * damp);
+    /* CalculateNonPenetrationConstraintProperties: vn = (v2 − v1)·n with n = −y */
+    double nv = w;
+    double spec_bias = rnd(fp, -pen / h);
+    spec_bias = spec_bias > 0.0 ? spec_bias : 0.0;
+    double r = rnd(fp, p[IMPACTFIT__JOLT_REST]), bias = spec_bias;
+    if (r > 0.0 && nv < -rnd(fp, p[IMPACTFIT__JOLT_VMIN]) && nv < -spec_bias) {
+      bias = rnd(fp, r * nv);
+      s->branch |= B_REST;
+    } else if (spec_bias > 0.0)
+      s->branch |= B_SPEC;
+    double inv_k = pair ? rnd(fp, invm1 + invm2) : invm1;
+    double K = rnd(fp, 1.0 / inv_k);
+    double jv = -nv; /* n·(v1 − v2) */
+    /* warm start (ratio 1 at a constant step) */
+    if (p[IMPACTFIT__JOLT_WARM] != 0.0 && lam_prev != 0.0) {
+      lam = lam_prev;
+      jv = rnd(fp, jv - rnd(fp, lam * invm1));
+      if (pair)
+        jv = rnd(fp, jv - rnd(fp, lam * invm2));
+      s->branch |= B_WARM;
+    }
+    for (int k = 0; k < (int)p[IMPACTFIT__JOLT_VSTEPS]; k++)
+      if (!jolt_sweep(fp, K, bias, &lam, &jv, invm1, invm2))
+        break;
+    w = -jv;
+  }
+  /* IntegrateVelocity: x += h v */
+  y = rnd(fp, y + rnd(fp, w * h));
+  /* SolvePositionConstraints: the separation with the slop, at most mMaxPenetrationDistance */
+  if (row) {
+    for (int k = 0; k < (int)p[IMPACTFIT__JOLT_PSTEPS]; k++) {
+      double sep = rnd(fp, -rnd(fp, coord - y) + rnd(fp, p[IMPACTFIT__JOLT_SLOP]));
+      sep = sep > -0.2 ? sep : rnd(fp, -0.2);
+      if (!(sep < 0.0))
+        break;
+      double inv_k = pair ? rnd(fp, invm1 + invm2) : invm1;
+      double lambda = rnd(fp, rnd(fp, -rnd(fp, 1.0 / inv_k) * rnd(fp, p[IMPACTFIT__JOLT_BAUM])) * sep);
+      y = rnd(fp, y + rnd(fp, lambda * invm1));
+      if (pair)
+        y = rnd(fp, y + rnd(fp, lambda * invm2));
+      s->branch |= B_POS;
+    }
+  }
+  /* at rest: a step without an impulse that leaves the bodies closing or parting at under 1e-6 of the approach
+   * speed (the float32 residue of a stop) ends at rest (the engine lets that residue decay by the damping, or
+   * puts the bodies to sleep after mTimeBeforeSleep): e = 0 */
+  if (row && lam == 0.0 && fabs(w) <= 1e-6 * s->mem[1])
+    w = 0.0;
+  s->mem[0] = row ? lam : 0.0;
+  s->mem[2] = y;
+  s->u = -w;
+  s->x = p[IMPACTFIT__JOLT_COORD] - y;
+  s->f = row ? lam / st->dt : 0.0;
+  return 0;
+}
+
+static int jolt_step32(const impactfit_stepper *st, impactfit_step_state *s) {
+  return jolt_step_fp(st, s, (jolt_fp){.f32 = 1});
+}
+
+static int jolt_step64(const impactfit_stepper *st, impactfit_step_state *s) {
+  return jolt_step_fp(st, s, (jolt_fp){.f32 = 0});
+}
+
+static double jolt_reach(const impactfit_stepper *st, double v) {
+  (void)v;
+  return st->p[IMPACTFIT__JOLT_SPEC];
+}
+
+const impactfit_stepper_type impactfit__stepper_jolt = {
+    .name = "jolt",
+    .summary = "Jolt Physics v5.6.0 in float32 as the engine computes: a hard contact row found within the speculative "
+               "distance, restitution above mMinVelocityForRestitution, sequential impulses with warm start, "
+               "symplectic "
+               "Euler, Baumgarte position steps past the slop",
+    .n_params = IMPACTFIT__JOLT_NPARAMS,
+    .param_names = jolt_names,
+    .param_units = jolt_units,
+    .needs_law = 0,
+    .check = jolt_check,
+    .step = jolt_step32,
+    .reach = jolt_reach,
+    .amplification = NULL,
+    .continuous = NULL,
+};
+
+const impactfit_stepper_type impactfit__stepper_jolt64 = {
+    .name = "jolt-double",
+    .summary = "Jolt Physics v5.6.0's step map (as jolt) in double precision: e continuous in the restitution (the "
+               "registry's inverse); the engine's float32 rounds it by about 1e-7",
+    .n_params = IMPACTFIT__JOLT_NPARAMS,
+    .param_names = jolt_names,
+    .param_units = jolt_units,
+    .needs_law = 0,
+    .check = jolt_check,
+    .step = jolt_step64,
+    .reach = jolt_reach,
+    .amplification = NULL,
+    .continuous = NULL,
+};
+
+/* ---------------------------------------------------------------- the entry's operations */
+
+impactfit__jolt_setup impactfit__jolt_defaults(void) {
+  impactfit__jolt_setup js = {.restitution2 = 0.0,
+                              .vmin = 1.0,
+                              .spec = 0.02,
+                              .slop = 0.02,
+                              .baumgarte = 0.2,
+                              .vsteps = 10,
+                              .psteps = 2,
+                              .damping = 0.05,
+                              .warm = 1,
+                              .plane = 1,
+                              .m1 = 4.0 / 3.0 * IMPACTFIT__PI * 0.005 * 0.005 * 0.005 * 2500.0,
+                              .m2 = 0.0,
+                              .r1 = 0.005,
+                              .r2 = 0.0,
+                              .dt = 1.0 / 60.0};
+  return js;
+}
+
+int impactfit__jolt_build(const impactfit__jolt_setup *js, double restitution, int f32, impactfit_stepper *st,
+                          impactfit_error *err) {
+  memset(st, 0, sizeof *st);
+  if (!(restitution >= 0.0 && isfinite(restitution)))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "jolt: mRestitution must be >= 0 (got %.17g)", restitution);
+  if (!(js->dt > 0.0 && isfinite(js->dt)))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "jolt: the step must be > 0 (s) (got %.17g)", js->dt);
+  if (!(js->m1 > 0.0 && (js->plane || js->m2 > 0.0) && js->r1 > 0.0 && (js->plane || js->r2 > 0.0)))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "jolt: the bodies' masses and radii must be > 0");
+  st->type = f32 ? &impactfit__stepper_jolt : &impactfit__stepper_jolt64;
+  st->end = impactfit_transition_C;
+  st->mass = js->plane ? js->m1 : js->m1 * js->m2 / (js->m1 + js->m2);
+  st->dt = js->dt;
+  double *p = st->p;
+  p[IMPACTFIT__JOLT_REST] = fmax(restitution, js->restitution2); /* ContactConstraintManager.h:555 */
+  p[IMPACTFIT__JOLT_VMIN] = js->vmin;
+  p[IMPACTFIT__JOLT_SPEC] = js->spec;
+  p[IMPACTFIT__JOLT_SLOP] = js->slop;
+  p[IMPACTFIT__JOLT_BAUM] = js->baumgarte;
+  p[IMPACTFIT__JOLT_VSTEPS] = js->vsteps;
+  p[IMPACTFIT__JOLT_PSTEPS] = js->psteps;
+  p[IMPACTFIT__JOLT_DAMP] = js->damping;
+  p[IMPACTFIT__JOLT_WARM] = js->warm;
+  p[IMPACTFIT__JOLT_M1] = js->m1;
+  p[IMPACTFIT__JOLT_M2] = js->plane ? 0.0 : js->m2;
+  p[IMPACTFIT__JOLT_COORD] = js->plane ? js->r1 : js->r1 + js->r2;
+  return impactfit_stepper_check(st, err);
+}
+
+static void appendf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void appendf(char *buf, size_t size, const char *fmt, ...) {
+  size_t n = strlen(buf);
+  if (n + 1 >= size)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf + n, size - n, fmt, ap);
+  va_end(ap);
+}
+
+void impactfit__jolt_input(const impactfit__jolt_setup *js, double restitution, char *buf, size_t size) {
+  buf[0] = 0;
+  /* float32: nine digits give the float the engine stores */
+  appendf(buf, size, "settings.mRestitution = %.9gf;   (JavaScript: settings.mRestitution = %.9g;)", restitution,
+          restitution);
+  if (js->damping != 0.0)
+    appendf(buf, size, "  with settings.mLinearDamping = %.9gf on both bodies as you have it", js->damping);
+}
+
+void impactfit__jolt_note(const impactfit__jolt_setup *js, double restitution, double v, char *buf, size_t size) {
+  double damp = fmax(0.0, 1.0 - js->damping * js->dt);
+  double vn = v * damp; /* the normal speed the contact sees in its first step */
+  if (!(vn > js->vmin))
+    appendf(buf, size,
+            "NO BOUNCE BELOW %.6g m/s: Jolt applies restitution only when the normal speed exceeds "
+            "PhysicsSettings::mMinVelocityForRestitution = %.6g m/s (strictly; here %.6g m/s after this step's "
+            "damping), whatever mRestitution is: the speculative contact stops the bodies at the surface, e = 0. Set "
+            "mMinVelocityForRestitution below %.6g m/s for a bounce. ",
+            js->vmin, js->vmin, vn, vn);
+  if (js->damping != 0.0)
+    appendf(buf, size,
+            "mLinearDamping = %.6g 1/s multiplies the velocities by max(0, 1 - c h) = %.9g in every step, before "
+            "the contact acts (MotionProperties.inl:143): the rebound is r times the damped speed, and the flight "
+            "loses the same fraction per step (0 for none). ",
+            js->damping, damp);
+  if (restitution < js->restitution2)
+    appendf(buf, size,
+            "The other body's mRestitution %.6g is larger: Jolt takes the larger of the two "
+            "(ContactConstraintManager.h:555), so this value has no effect. ",
+            js->restitution2);
+  appendf(buf, size,
+          "The contact row exists from %.3g m apart (mSpeculativeContactDistance): above the threshold the bodies "
+          "bounce in the step that would bring them together, from where that step starts (up to v h = %.3g m "
+          "before touching). ",
+          js->spec, v * js->dt);
+  if (!js->plane && v * js->dt > js->spec + js->r1 + js->r2)
+    appendf(buf, size,
+            "THE SPHERES CAN PASS THROUGH EACH OTHER: one step moves them v h = %.3g m, more than r1 + r2 + the "
+            "speculative distance (%.3g m): without a contact in the step before, the centres cross (use "
+            "EMotionQuality::LinearCast or a smaller step). ",
+            v * js->dt, js->spec + js->r1 + js->r2);
+  appendf(buf, size, "Jolt computes in float32: e is r to about 1e-7. ");
+}
+
+/* ---------------------------------------------------------------- the registry entry (codes.h, issue 32)
+ *
+ * Wiring, once the registry is in main: delete this #ifdef and its #endif, and add X(jolt) to
+ * src/codes/codes.def (the stepper types then come from the integrators below instead of
+ * src/law/stepper_impl.h's list). Written against include/impactfit/codes.h of branch `registry` (8f8070a). */
+#ifdef IMPACTFIT__CODES_REGISTRY
+#include "impactfit/codes.h"
+
+extern const impactfit_code impactfit__code_jolt;
+
+/* the setup of a resolved request */
+static impactfit__jolt_setup jolt_setup_of(const impactfit_code_ctx *c) {
+  impactfit__jolt_setup js = impactfit__jolt_defaults();
+  js.restitution2 = impactfit_code_body_value(c, "mRestitution", 2)[0];
+  js.damping = impactfit_code_value(c, "mLinearDamping")[0];
+  js.vmin = impactfit_code_value(c, "mMinVelocityForRestitution")[0];
+  js.spec = impactfit_code_value(c, "mSpeculativeContactDistance")[0];
+  js.slop = impactfit_code_value(c, "mPenetrationSlop")[0];
+  js.baumgarte = impactfit_code_value(c, "mBaumgarte")[0];
+  js.vsteps = (int)impactfit_code_value(c, "mNumVelocitySteps")[0];
+  js.psteps = (int)impactfit_code_value(c, "mNumPositionSteps")[0];
+  js.warm = impactfit_code_value(c, "mConstraintWarmStart")[0] != 0.0;
+  /* the masses and radii (an effective mass or radius alone: the relative motion of a body on a wall) */
+  js.plane = c->wall || !isfinite(c->m2) || !isfinite(c->r2);
+  js.m1 = js.plane ? c->M : c->m1;
+  js.m2 = js.plane ? 0.0 : c->m2;
+  js.r1 = js.plane ? (isfinite(c->r1) ? c->r1 : c->R) : c->r1;
+  js.r2 = js.plane ? 0.0 : c->r2;
+  js.dt = c->dt;
+  return js;
+}
+
+static int jolt_entry_build(const impactfit_code_ctx *c, double value, impactfit_stepper *st, impactfit_error *err) {
+  impactfit__jolt_setup js = jolt_setup_of(c);
+  return impactfit__jolt_build(&js, value, c->integrator->stepper == &impactfit__stepper_jolt, st, err);
+}
+
+static int jolt_entry_naive(const impactfit_code_ctx *c, double e, double *value, impactfit_text *what,
+                            impactfit_error *err) {
+  (void)c;
+  (void)err;
+  *value = e;
+  impactfit_text_appendf(what, "mRestitution = e (typed as it is)");
+  return 0;
+}
+
+static void jolt_entry_input(const impactfit_code_ctx *c, double value, impactfit_text *out) {
+  impactfit__jolt_setup js = jolt_setup_of(c);
+  char buf[512];
+  impactfit__jolt_input(&js, value, buf, sizeof buf);
+  impactfit_text_appendf(out, "%s", buf);
+}
+
+static void jolt_entry_note(const impactfit_code_ctx *c, double value, impactfit_text *out) {
+  impactfit__jolt_setup js = jolt_setup_of(c);
+  char buf[2048] = "";
+  impactfit__jolt_note(&js, value, c->v, buf, sizeof buf);
+  impactfit_text_appendf(out, "%s", buf);
+}
+
+static const impactfit_code_ops jolt_ops = {.build = jolt_entry_build,
+                                            .lo = 1e-6,
+                                            .hi = 2.0,
+                                            .range = NULL,
+                                            .naive = jolt_entry_naive,
+                                            .input = jolt_entry_input,
+                                            .note = jolt_entry_note,
+                                            .data = NULL};
+
+static const impactfit_code_input jolt_inputs[] = {
+    {.name = "mRestitution",
+     .unit = "-",
+     .help = "BodyCreationSettings::mRestitution of each body (default 0); the contact takes the larger",
+     .count = 1,
+     .def = {NAN, 0.0},
+     .per_body = 1,
+     .mix = IMPACTFIT_CODE_MIX_MAX},
+    {.name = "mLinearDamping",
+     .unit = "1/s",
+     .help = "BodyCreationSettings::mLinearDamping (default 0.05): v *= 1 - c dt every step; both bodies alike",
+     .count = 1,
+     .def = {0.05, 0.05},
+     .per_body = 1,
+     .mix = IMPACTFIT_CODE_MIX_SAME},
+    {.name = "mMinVelocityForRestitution",
+     .unit = "m/s",
+     .help = "PhysicsSettings: no restitution unless the normal speed exceeds it (default 1)",
+     .count = 1,
+     .def = {1.0}},
+    {.name = "mSpeculativeContactDistance",
+     .unit = "m",
+     .help = "PhysicsSettings: contacts exist from this gap on (default 0.02)",
+     .count = 1,
+     .def = {0.02}},
+    {.name = "mPenetrationSlop",
+     .unit = "m",
+     .help = "PhysicsSettings: penetration the position step leaves alone (default 0.02)",
+     .count = 1,
+     .def = {0.02}},
+    {.name = "mBaumgarte",
+     .unit = "-",
+     .help = "PhysicsSettings: the position step's fraction (default 0.2)",
+     .count = 1,
+     .def = {0.2}},
+    {.name = "mNumVelocitySteps",
+     .unit = "-",
+     .help = "PhysicsSettings: velocity iterations (default 10)",
+     .count = 1,
+     .def = {10.0}},
+    {.name = "mNumPositionSteps",
+     .unit = "-",
+     .help = "PhysicsSettings: position iterations (default 2)",
+     .count = 1,
+     .def = {2.0}},
+    {.name = "mConstraintWarmStart",
+     .unit = "0/1",
+     .help = "PhysicsSettings: warm start the contact impulses (default 1)",
+     .count = 1,
+     .def = {1.0}},
+};
+
+static const impactfit_code_integrator jolt_integrators[] = {
+    {.name = "euler",
+     .stepper = &impactfit__stepper_jolt64,
+     .summary = "PhysicsSystem::Update with one collision step: symplectic Euler, Jolt's contact row; modelled in "
+                "double (the engine's float32 rounds e by about 1e-7)"},
+    {.name = "euler-float32",
+     .stepper = &impactfit__stepper_jolt,
+     .summary = "the same in float32 as the engine computes it, bit for bit on a plane (forward answers; an inverse "
+                "stops at float32's resolution of e, about 6e-8)"},
+};
+
+static const impactfit_code_source jolt_sources[] = {
+    {.where = "CMakeLists.txt:18, :22, :106-112 (DOUBLE_PRECISION OFF, ENABLE_SIMD OFF, GIT_TAG v5.6.0)",
+     .version = "JoltPhysics.js 1.1.0"},
+    {.where = "Jolt/Physics/Constraints/ContactConstraintManager.cpp:40-134, :1131-1332, :1684-1761, :1883-1935",
+     .version = "JoltPhysics 3b47ec39 (before v5.6.0)"},
+    {.where = "Jolt/Physics/Constraints/ConstraintPart/ContactConstraintPart.h:112-237",
+     .version = "JoltPhysics 3b47ec39"},
+    {.where = "Jolt/Physics/Constraints/ContactConstraintManager.h:554-555", .version = "JoltPhysics 3b47ec39"},
+    {.where = "Jolt/Physics/PhysicsSystem.cpp:216-227, :319-558, :746-791, :1386-1565, :1644-1682, :2664-2669",
+     .version = "JoltPhysics 3b47ec39"},
+    {.where = "Jolt/Physics/PhysicsSettings.h:45-102", .version = "JoltPhysics 3b47ec39"},
+    {.where = "Jolt/Physics/Body/MotionProperties.inl:127-149; MotionProperties.cpp:12-33",
+     .version = "JoltPhysics 3b47ec39"},
+    {.where = "Jolt/Physics/Body/BodyCreationSettings.h:104-114", .version = "JoltPhysics 3b47ec39"},
+    {.where = "Jolt/Physics/Collision/Shape/PlaneShape.cpp:435-482; SphereShape.cpp:125-141",
+     .version = "JoltPhysics 3b47ec39"},
+};
+
+static const impactfit_code_model jolt_models[] = {
+    {.code = &impactfit__code_jolt,
+     .model = "contact",
+     .option = "",
+     .default_option = 1,
+     .versions = "5.0.0-5.6.0",
+     .first_version = "5.0.0",
+     .version_min = 5000000,
+     .version_max = 5006000,
+     .run_min = 5006000,
+     .run_max = 5006000,
+     .run_versions = "5.6.0 (npm jolt-physics 1.1.0)",
+     .law = NULL,
+     .n = 0.0,
+     .m = 0.0,
+     .clamp_default = 1,
+     .clamp_switch = NULL,
+     .inputs = jolt_inputs,
+     .n_inputs = (int)(sizeof jolt_inputs / sizeof jolt_inputs[0]),
+     .integrators = jolt_integrators,
+     .n_integrators = (int)(sizeof jolt_integrators / sizeof jolt_integrators[0]),
+     .dt_default = 1.0 / 60.0,
+     .solver = IMPACTFIT_CODE_SOLVE_MEAN,
+     .param = "restitution",
+     .param_unit = "-",
+     .param_input = "mRestitution",
+     .param_index = 0,
+     .param_scale = 0.0,
+     .param_floor = 0.0,
+     .takes_e = 0,
+     .ops = &jolt_ops,
+     .law_text = "a hard contact row from mSpeculativeContactDistance apart: bias r vn when the normal speed vn "
+                 "exceeds mMinVelocityForRestitution and the bodies would meet within the step, else the speculative "
+                 "gap/dt; 10 sequential-impulse sweeps with warm start, impulse >= 0; symplectic Euler; Baumgarte "
+                 "position steps past the slop. Above 1 m/s e = r (times 1 - c dt per step with a contact row); below "
+                 "it the bodies stop at the surface, e = 0",
+     .end = "C (the row only pushes: max(lambda, 0))",
+     .bodies = "the relative motion along the line of centres: K = 1/(1/m1 + 1/m2), e does not depend on the masses "
+               "or radii except through the damping and the geometry of the speculative reach",
+     .mixing = "the larger of the two bodies' mRestitution (ContactConstraintManager.h:555; a custom "
+               "PhysicsSystem::SetCombineRestitution replaces it); friction sqrt(f1 f2) (:554)",
+     .traps = "no restitution at or below mMinVelocityForRestitution = 1 m/s (strict), measured after this step's "
+              "damping; the bounce happens in the step that would bring the bodies together, from up to v dt apart "
+              "(they never touch); mLinearDamping (0.05 by default) scales the rebound by 1 - c dt and damps the "
+              "flight; float32; two spheres can pass through each other when v dt exceeds r1 + r2 + 0.02 m "
+              "(Discrete motion quality)",
+     .assumes = "frictionless (or no tangential motion), no gravity, head-on through the centres, one collision step "
+                "per update, Discrete motion quality, no sleeping during the impact",
+     .precision = "float32 engine; the default integrator models it in double, euler-float32 bit for bit",
+     .source = "JoltPhysics.js 1.1.0 CMakeLists.txt:109 (v5.6.0); JoltPhysics 3b47ec39 (2026-06-30, before v5.6.0's "
+               "tag): ContactConstraintManager.cpp:40-134, :1684-1761, :1883-1935, ContactConstraintPart.h:112-237, "
+               "ContactConstraintManager.h:555, PhysicsSystem.cpp:352-558, :1530-1536, :1644-1682, :2664-2669, "
+               "PhysicsSettings.h:45-102, "
+               "MotionProperties.inl:143; the restitution rule read the same at v5.0.0-v5.5.0 (their gravity term "
+               "differs: none here)",
+     .sources = jolt_sources,
+     .n_sources = (int)(sizeof jolt_sources / sizeof jolt_sources[0])},
+};
+
+const impactfit_code impactfit__code_jolt = {.name = "jolt",
+                                             .display = "Jolt Physics",
+                                             .kind = "engine",
+                                             .default_version = "5.6.0",
+                                             .version_example = "5.6.0",
+                                             .version_key = impactfit_code_version_dotted,
+                                             .model_prefix = NULL,
+                                             .run_versions = "5.6.0 (npm jolt-physics 1.1.0, WebAssembly)",
+                                             .models = jolt_models,
+                                             .n_models = sizeof jolt_models / sizeof jolt_models[0]};
+#endif /* IMPACTFIT__CODES_REGISTRY */

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Two materials and size distributions in the DEM codes (include/impactfit/mixing.h): the codes' mixing rules for
+ * unlike pairs, LAMMPS's explicit type-pair material, and the restitution over a box of sizes and speeds. */
+#include <math.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_roots.h>
+
+#include "../common/common_impl.h"
+#include "impactfit/mixing.h"
+
+static int material_ok(double E, double nu) { return isfinite(E) && E > 0.0 && nu > -1.0 && nu < 0.5; }
+
+double impactfit_mix_estar(double E1, double nu1, double E2, double nu2) {
+  if (!material_ok(E1, nu1) || !material_ok(E2, nu2))
+    return NAN;
+  return 1.0 / ((1.0 - nu1 * nu1) / E1 + (1.0 - nu2 * nu2) / E2);
+}
+
+double impactfit_mix_gstar(double E1, double nu1, double E2, double nu2) {
+  if (!material_ok(E1, nu1) || !material_ok(E2, nu2))
+    return NAN;
+  return 1.0 / (2.0 * (2.0 - nu1) * (1.0 + nu1) / E1 + 2.0 * (2.0 - nu2) * (1.0 + nu2) / E2);
+}
+
+double impactfit_lammps_tsuji_alpha(double c) {
+  /* the polynomial as LAMMPS evaluates it (square, cube, powint) */
+  return 1.2728 - 4.2783 * c + 11.087 * (c * c) - 22.348 * (c * c * c) + 27.467 * (c * c * c * c) -
+         18.022 * (c * c * c * c * c) + 4.8218 * (c * c * c * c * c * c);
+}
+
+static double alpha_minus(double c, void *p) { return impactfit_lammps_tsuji_alpha(c) - *(const double *)p; }
+
+double impactfit_lammps_tsuji_cor(double alpha) {
+  double a0 = impactfit_lammps_tsuji_alpha(0.0), a1 = impactfit_lammps_tsuji_alpha(1.0);
+  if (!(alpha <= a0 && alpha >= a1))
+    return NAN;
+  if (alpha == a0)
+    return 0.0;
+  if (alpha == a1)
+    return 1.0;
+  /* α(c) decreases on [0, 1]: Brent's method (GSL) on the bracket */
+  IMPACTFIT__GSL_SCOPE;
+  gsl_root_fsolver *s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+  if (!s)
+    return NAN;
+  gsl_function F = {alpha_minus, &alpha};
+  double c = NAN;
+  if (gsl_root_fsolver_set(s, &F, 0.0, 1.0) == GSL_SUCCESS)
+    for (int it = 0; it < 200; it++) {
+      if (gsl_root_fsolver_iterate(s) != GSL_SUCCESS)
+        break;
+      double lo = gsl_root_fsolver_x_lower(s), hi = gsl_root_fsolver_x_upper(s);
+      c = gsl_root_fsolver_root(s);
+      if (gsl_root_test_interval(lo, hi, 0.0, 4e-16) == GSL_SUCCESS)
+        break;
+    }
+  gsl_root_fsolver_free(s);
+  return c;
+}
+
+int impactfit_lammps_pair_material(double E1, double nu1, double E2, double nu2, double *E, double *nu,
+                                   impactfit_error *err) {
+  impactfit_error_clear(err);
+  if (!E || !nu)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "lammps pair material: NULL result");
+  if (!material_ok(E1, nu1) || !material_ok(E2, nu2))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "lammps pair material: expected E > 0 and -1 < nu < 0.5 (got %.17g, %.17g and %.17g, %.17g)",
+                           E1, nu1, E2, nu2);
+  double es = impactfit_mix_estar(E1, nu1, E2, nu2), gs = impactfit_mix_gstar(E1, nu1, E2, nu2);
+  double rho = es / gs, v = (rho - 4.0) / (rho - 2.0);
+  if (!(v > -1.0 && v < 0.5))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "lammps pair material: no Poisson's ratio in (-1, 0.5) gives E*/G* = %.17g of these "
+                           "materials",
+                           rho);
+  *nu = v;
+  *E = 2.0 * (1.0 - v * v) * es;
+  return 0;
+}
+
+int impactfit_lammps_mix(const char *normal_model, const char *damping, const double li[3], const double lj[3],
+                         impactfit_lammps_mixed_pair *out, impactfit_error *err) {
+  impactfit_error_clear(err);
+  if (!normal_model || !li || !lj || !out)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "lammps mix: NULL argument");
+  out->kn = out->eta = out->estar = NAN;
+  int material = strcmp(normal_model, "hertz/material") == 0 || strcmp(normal_model, "dmt") == 0 ||
+                 strcmp(normal_model, "jkr") == 0;
+  if (!material && strcmp(normal_model, "hooke") != 0 && strcmp(normal_model, "hertz") != 0)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "lammps mix: unknown normal model '%s' (hooke, hertz, hertz/material, dmt, jkr)",
+                           normal_model);
+  if (!(li[1] >= 0.0 && lj[1] >= 0.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "lammps mix: damping values must be >= 0 (got %.17g, %.17g)", li[1],
+                           lj[1]);
+  double ci, cj;
+  if (material) {
+    out->estar = impactfit_mix_estar(li[0], li[2], lj[0], lj[2]);
+    if (isnan(out->estar))
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                             "lammps mix: expected E > 0 and -1 < nu < 0.5 (got %.17g, %.17g and %.17g, %.17g)", li[0],
+                             li[2], lj[0], lj[2]);
+    /* coeff: FOURTHIRDS*mix_stiffnessE(E, E, nu, nu) */
+    ci = 4.0 / 3.0 * (1.0 / ((1.0 - li[2] * li[2]) / li[0] + (1.0 - li[2] * li[2]) / li[0]));
+    cj = 4.0 / 3.0 * (1.0 / ((1.0 - lj[2] * lj[2]) / lj[0] + (1.0 - lj[2] * lj[2]) / lj[0]));
+  } else {
+    if (!(li[0] > 0.0 && lj[0] > 0.0))
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "lammps mix: kn must be > 0 (got %.17g, %.17g)", li[0], lj[0]);
+    ci = li[0];
+    cj = lj[0];
+  }
+  /* init_one reads the pair's (zero) normal_model as HOOKE: mix_geom of the stored coefficients */
+  out->kn = sqrt(ci * cj);
+  int tsuji = damping && strcmp(damping, "tsuji") == 0;
+  double di = tsuji ? impactfit_lammps_tsuji_alpha(li[1]) : li[1],
+         dj = tsuji ? impactfit_lammps_tsuji_alpha(lj[1]) : lj[1];
+  out->eta = sqrt(di * dj);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- the spread over sizes and speeds */
+
+static double logspace(double a, double b, int i, int n) { return n <= 1 ? a : a * pow(b / a, (double)i / (n - 1)); }
+
+/* long: the checks and the box's three loops with the corners */
+int impactfit_dem_forward_spread(const impactfit_dem_model *model, const impactfit_dem_contact *c, int clamp,
+                                 double value, double rho1, double rho2, double r_min, double r_max, double v_min,
+                                 double v_max, int points, double e_target, impactfit_dem_spread *out,
+                                 impactfit_error *err) {
+  impactfit_error_clear(err);
+  if (!model || !c || !out)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "dem spread: NULL argument");
+  memset(out, 0, sizeof *out);
+  if (!(r_min > 0.0 && r_max >= r_min && isfinite(r_max)) || !(v_min > 0.0 && v_max >= v_min && isfinite(v_max)))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "dem spread: expected 0 < r_min <= r_max and 0 < v_min <= v_max (got %.17g..%.17g m, "
+                           "%.17g..%.17g m/s)",
+                           r_min, r_max, v_min, v_max);
+  int wall = c->geometry == IMPACTFIT_DEM_SPHERE_WALL;
+  if (!(rho1 > 0.0) || (!wall && !(rho2 > 0.0)))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "dem spread: densities must be > 0 (got %.17g, %.17g)", rho1, rho2);
+  if (points < 1)
+    points = 5;
+  if (points > 64)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "dem spread: at most 64 points per axis (got %d)", points);
+  out->e_min = INFINITY;
+  out->e_max = -INFINITY;
+  out->worst = isnan(e_target) ? NAN : 0.0;
+  int nr = r_min == r_max ? 1 : points, nv = v_min == v_max ? 1 : points;
+  for (int a = 0; a < nr; a++)
+    for (int b = 0; b < (wall ? 1 : nr); b++)
+      for (int k = 0; k < nv; k++) {
+        impactfit_dem_contact q = *c;
+        q.r1 = logspace(r_min, r_max, a, nr);
+        q.r2 = wall ? NAN : logspace(r_min, r_max, b, nr);
+        q.m1 = impactfit_dem_sphere_mass(q.r1, rho1);
+        q.m2 = wall ? NAN : impactfit_dem_sphere_mass(q.r2, rho2);
+        q.R_eff = q.M_eff = NAN;
+        double v = logspace(v_min, v_max, k, nv), e;
+        int s = impactfit_dem_forward(model, &q, clamp, value, v, &e, err);
+        if (s)
+          return s;
+        out->evaluations++;
+        if (e < out->e_min) {
+          out->e_min = e;
+          out->r1_min = q.r1, out->r2_min = wall ? q.r1 : q.r2, out->v_at_min = v;
+        }
+        if (e > out->e_max) {
+          out->e_max = e;
+          out->r1_max = q.r1, out->r2_max = wall ? q.r1 : q.r2, out->v_at_max = v;
+        }
+        if (!isnan(e_target))
+          out->worst = fmax(out->worst, fabs(e - e_target));
+        int ca = a == 0 ? 0 : a == nr - 1 ? 1 : -1, cb = wall ? ca : b == 0 ? 0 : b == nr - 1 ? 1 : -1;
+        int ck = k == 0 ? 0 : k == nv - 1 ? 1 : -1;
+        /* corners (a range of one value is both of its ends) */
+        for (int i = 0; i < 8; i++) {
+          int want_a = i & 1, want_b = (i >> 1) & 1, want_k = (i >> 2) & 1;
+          int ha = nr == 1 || ca == want_a, hb = (wall ? ha : (nr == 1 || cb == want_b)), hk = nv == 1 || ck == want_k;
+          if (ha && hb && hk)
+            out->e_corner[i] = e;
+        }
+      }
+  return 0;
+}

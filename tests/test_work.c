@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The work of the solvers on fixed grids, counted, not timed (issue 34): right-hand-side evaluations of
+ * the impact engine per grid point of copt, zhang-alpha and simulate, and impacts and steps of the
+ * engines' phase statistics and inverse. The counts are deterministic (the same on any machine, any
+ * thread count); each has a stated budget, and the test fails when the work grows beyond it, so that a
+ * change that makes the core slower shows here and not, months later, in a benchmark. Measured at
+ * this commit (printed by the test); the budgets are those counts plus 2 % where they can only grow by
+ * a change of the algorithm. Lower a budget when a change lowers the work. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "impactfit/impactfit.h"
+#include "impactfit/engines.h"
+#include "impactfit/stepper.h"
+#include "impactfit/sweep.h"
+#include "impactfit/table.h"
+#include "testutil.h"
+
+/* the budgets (see the file comment) */
+/* measured at this commit: 324.93, 1.026, 1337.65, 456.60 */
+#define COPT_RHS 332.0
+#define COPT_SIMS 1.04
+#define ZHANG_RHS 1365.0
+#define SIM_RHS 466.0
+/* phase statistics' steps at the value; the inverse's impacts and steps (measured: 11503, 1839, 12896; 2539688,
+ * 4179, 2203371; 122042, 1744, 622559; 676, 1842, 4341: the extremes refined inside their pieces included) */
+#define MJ_EULER 11733.0, 1876.0, 13154.0
+#define MJ_RK4 2590482.0, 4263.0, 2247439.0
+#define CHRONO 124483.0, 1779.0, 635011.0
+#define BULLET 690.0, 1879.0, 4428.0
+
+/* The sum of a column of a problem's grid (axes "a" linear and "b" linear), with the point count. */
+static double grid_sum(const char *problem, const char *col, const char *a, double a0, double a1, size_t na,
+                       const char *b, double b0, double b1, size_t nb, const char *fixed, double fv, size_t *points) {
+  impactfit_error err;
+  impactfit_sweep_def *d = NULL;
+  impactfit_sweep *s = NULL;
+  impactfit_table *t = NULL;
+  impactfit_sweep_summary sum;
+  double total = NAN;
+  *points = 0;
+  if (impactfit_sweep_def_new(impactfit_sweep_problem_from_name(problem), "work", &d, &err) ||
+      (fixed && impactfit_sweep_def_fixed(d, fixed, fv, &err)) ||
+      impactfit_sweep_def_axis(d, a, IMPACTFIT_AXIS_LINEAR, a0, a1, na, &err) ||
+      impactfit_sweep_def_axis(d, b, IMPACTFIT_AXIS_LINEAR, b0, b1, nb, &err) ||
+      impactfit_sweep_def_build(d, &s, &err)) {
+    CHECK(0, "%s grid: %s", problem, err.message);
+    goto done;
+  }
+  impactfit_sweep_run_params rp = impactfit_sweep_default_run_params();
+  rp.threads = 1;
+  if (impactfit_sweep_run_table(s, &rp, &t, &sum, &err)) {
+    CHECK(0, "%s run: %s", problem, err.message);
+    goto done;
+  }
+  int j = impactfit_table_find(t, col);
+  CHECK(j >= 0 && sum.failed == 0, "%s: column %s, %zu failed", problem, col, (size_t)sum.failed);
+  if (j >= 0) {
+    total = 0.0;
+    for (size_t i = 0; i < impactfit_table_rows(t); i++)
+      total += impactfit_table_col(t, (size_t)j)[i];
+    *points = impactfit_table_rows(t);
+  }
+done:
+  impactfit_table_free(t);
+  impactfit_sweep_free(s);
+  impactfit_sweep_def_free(d);
+  return total;
+}
+
+static void budget(const char *what, double count, double per, double limit) {
+  double v = count / per;
+  printf("test_work: %-58s %12.2f (budget %.2f)\n", what, v, limit);
+  CHECK(isfinite(v) && v <= limit, "%s: %.2f beyond the budget %.2f", what, v, limit);
+}
+
+static void core(void) {
+  size_t n;
+  double r = grid_sum("copt", "rhs_evals", "n", 1.0, 2.0, 11, "e", 0.45, 0.99, 600, NULL, 0.0, &n);
+  budget("copt 11 n x 600 e (0.45..0.99): RHS per point", r, (double)n, COPT_RHS);
+  double it = grid_sum("copt", "iterations", "n", 1.0, 2.0, 11, "e", 0.45, 0.99, 600, NULL, 0.0, &n);
+  budget("copt 11 n x 600 e: simulations per point", it, (double)n, COPT_SIMS);
+  r = grid_sum("zhang-alpha", "rhs_evals", "m", 0.25, 1.5, 6, "e", 0.1, 0.9, 40, "n", 1.5, &n);
+  budget("zhang-alpha n 1.5, 6 m x 40 e: RHS per point", r, (double)n, ZHANG_RHS);
+  r = grid_sum("simulate", "rhs_evals", "n", 1.0, 2.0, 21, "c", 0.1, 2.0, 50, NULL, 0.0, &n);
+  budget("simulate 21 n x 50 c: RHS per impact", r, (double)n, SIM_RHS);
+}
+
+typedef struct {
+  impactfit_engine_request rq;
+} build_ctx;
+
+static int build(const void *ctx, double value, impactfit_stepper *st, impactfit_error *err) {
+  return impactfit_engine_stepper(&((const build_ctx *)ctx)->rq, value, st, err);
+}
+
+/* The phase statistics at `value` and the inverse on the mean for e = 0.5 (no guess: the 25-point scan):
+ * impacts and steps. */
+static void stepper_work(const char *code, const char *model, const char *integrator, double dt, double value,
+                         double lo, double hi, double stats_steps, double solve_impacts, double solve_steps) {
+  const impactfit_engine_model *md;
+  impactfit_error err;
+  if (impactfit_engine_model_find(code, NULL, model, &md, &err)) {
+    CHECK(0, "%s %s: %s", code, model, err.message);
+    return;
+  }
+  build_ctx c = {.rq = impactfit_engine_default_request()};
+  c.rq.model = md;
+  c.rq.integrator = integrator;
+  c.rq.dt = dt;
+  c.rq.v = 1.0;
+  c.rq.bodies.m1 = 0.001309;
+  impactfit_stepper st;
+  impactfit_step_stats S;
+  char what[200];
+  if (build(&c, value, &st, &err) || impactfit_step_phase_stats(&st, 1.0, &S, &err)) {
+    CHECK(0, "%s %s: %s", code, model, err.message);
+    return;
+  }
+  snprintf(what, sizeof what, "%s '%s' %s dt %g: stats, steps", code, model, integrator, dt);
+  budget(what, (double)S.steps, 1.0, stats_steps);
+  double x;
+  if (impactfit_step_solve_mean(build, &c, 1.0, 0.5, lo, hi, NAN, 1e-10, &x, &S, &err)) {
+    CHECK(0, "%s %s inverse: %s", code, model, err.message);
+    return;
+  }
+  snprintf(what, sizeof what, "%s '%s' %s dt %g: inverse, impacts", code, model, integrator, dt);
+  budget(what, (double)S.impacts, 1.0, solve_impacts);
+  snprintf(what, sizeof what, "%s '%s' %s dt %g: inverse, steps", code, model, integrator, dt);
+  budget(what, (double)S.steps, 1.0, solve_steps);
+}
+
+static void engines(void) {
+  stepper_work("mujoco", "soft contact", "euler", 0.002, 1.0, 1e-3, 10.0, MJ_EULER);
+  stepper_work("mujoco", "soft contact", "rk4", 3e-5, 1.0, 1e-3, 10.0, MJ_RK4);
+  stepper_work("chrono", "Hertz", "euler-implicit-linearized", 1e-5, 0.4, 1e-3, 1.0, CHRONO);
+  stepper_work("bullet", "restitution", "sequential-impulse", 1.0 / 240.0, 0.5, 1e-3, 1.0, BULLET);
+}
+
+int main(void) {
+  core();
+  engines();
+  return tu_report("test_work");
+}
