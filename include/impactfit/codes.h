@@ -73,7 +73,10 @@
  *   - after 8f8070a: impactfit_code_input.contact_radius (a code's own contact radius, Chrono's
  *     eff_radius, replaces the bodies' R); request.v may be NaN for impactfit_code_stepper and
  *     _resolve (solve and forward need it); request.integrator NULL with no dt where the model has no
- *     default step picks its continuous-time integrator (Chrono). */
+ *     default step picks its continuous-time integrator (Chrono).
+ *   - with main's round-4 branches: impactfit_code_input.def_body2, impactfit_code_ops.solve (a closed-form stepped inverse: Havok);
+ *     request.gravity implemented where a model's step map applies it (MuJoCo, ODE, Bullet; EINVAL for
+ *     every other model and in continuous time). */
 #ifndef IMPACTFIT_CODES_H
 #define IMPACTFIT_CODES_H
 
@@ -151,16 +154,21 @@ typedef struct impactfit_code_input {
   const char *unit;  /* of each value ("Pa", "s, -") */
   const char *help;  /* one line */
   int count;         /* values (per body when per_body), 1 .. IMPACTFIT_CODE_MAX_VALUES */
-  double def[IMPACTFIT_CODE_MAX_VALUES]; /* the code's defaults (NaN: required; per_body: both bodies') */
+  double def[IMPACTFIT_CODE_MAX_VALUES]; /* the code's defaults (NaN: required; per_body: both bodies', unless
+                                            def_body2 gives body 2's) */
   int per_body;                          /* 1: each body has its own: a setting of `count` values is both
                                             bodies', of 2 count values body 1's then body 2's */
   impactfit_code_mix mix;                /* per_body: how the contact's value is made */
-  int default_v;      /* 1: when not given, the value is the request's design speed v (a characteristic
+  int default_v;           /* 1: when not given, the value is the request's design speed v (a characteristic
                     velocity the user should set to the impact speed: LIGGGHTS hooke) */
-  int contact_radius; /* 1: the input is the contact's effective radius as the code sets it (Chrono's
+  int contact_radius;      /* 1: the input is the contact's effective radius as the code sets it (Chrono's
                          eff_radius, 0.1 m with the Bullet collision system): it replaces the bodies' R
                          in the resolved request and the answer (added after 8f8070a; 0 for every other
                          input) */
+  const double *def_body2; /* per_body: body 2's defaults (count values) where they differ from body 1's
+                              (a ground left at the code's default while body 1's value is solved for:
+                              DART's restitutionCoeff 1, Jolt's mRestitution 0); NULL: def for both bodies
+                              (added after 8f8070a) */
 } impactfit_code_input;
 
 /* One integrator of a model: the code's name for it and the step map that models it. */
@@ -230,6 +238,13 @@ typedef struct impactfit_code_ops {
   void (*note)(const impactfit_code_ctx *c, double value, impactfit_text *out);
   /* Optional: the model's own constants for its ops (a table row), NULL: none. */
   const void *data;
+  /* Optional (added after 8f8070a): the inverse of a stepped integrator in closed form, for a model whose
+   * phase mean is not continuous in the free parameter (Havok's: a step function of the typed restitution,
+   * which the search on the mean cannot meet): sets *value, the value whose mean comes nearest e (the answer
+   * then gives that value's statistics: its e may differ from the asked one by the code's own rounding).
+   * Returns 0, IMPACTFIT_ENOROOT with a message when no value reaches e, or a status. NULL: the search on
+   * the phase mean (impactfit_step_solve_mean). */
+  int (*solve)(const impactfit_code_ctx *c, double e, double *value, impactfit_error *err);
 } impactfit_code_ops;
 
 /* One source a model was read from. */
@@ -375,8 +390,9 @@ typedef struct impactfit_code_request {
   size_t points;          /* speeds in the range, log-uniform (0: 9 for a continuous power-law answer,
                              whose range is reduced to its extremes; 7 rows for a stepped one) */
   double tol;             /* inverse tolerance (0: 1e-10) */
-  double gravity;         /* m/s² acting through the contact (0: none; reserved for the user's-scene
-                             issue 33: EINVAL unless 0) */
+  double gravity;         /* m/s² along the normal, into the contact (a sphere on a plane under gravity; 0:
+                             none): applied by the step maps that model it (MuJoCo's a0 and steps, ODE's and
+                             Bullet's steps); EINVAL for a model that does not, and in continuous time */
   int suggest;            /* 1: when e is out of reach, look for another model of the same code and
                              versions that reaches it (answer.alternative) */
 } impactfit_code_request;

@@ -227,6 +227,14 @@ static void print_input(const impactfit_code_answer *a) {
   }
 }
 
+/* "; in continuous time E" and the line's end (nothing for a step map with no continuous-time limit: the
+ * engines whose contact is a hard constraint row, Jolt, DART, Rapier, PhysX, cannon-es, Havok) */
+static void print_continuous(double e_continuous) {
+  if (isfinite(e_continuous))
+    printf("; in continuous time %.6f", e_continuous);
+  printf("\n");
+}
+
 static void print_steps_inverse(const impactfit_code_answer *a, int adaptive) {
   const impactfit_code_model *md = a->model;
   if (!isnan(a->naive_value) && !isnan(a->e_naive)) {
@@ -243,9 +251,10 @@ static void print_steps_inverse(const impactfit_code_answer *a, int adaptive) {
   print_input(a);
   if (adaptive)
     printf("#   it gives e = %.10f\n", a->e);
-  else
-    printf("#   it gives e = %.10f (one impact: %.6f to %.6f); in continuous time %.6f\n", a->e, a->e_min, a->e_max,
-           a->e_continuous);
+  else {
+    printf("#   it gives e = %.10f (one impact: %.6f to %.6f)", a->e, a->e_min, a->e_max);
+    print_continuous(a->e_continuous);
+  }
 }
 
 static void print_steps_text(const impactfit_code_answer *a) {
@@ -273,16 +282,19 @@ static void print_steps_text(const impactfit_code_answer *a) {
     print_input(a);
     if (adaptive)
       printf("# %s = %.12g gives e = %.10f\n", md->param, a->value, a->e);
-    else
-      printf("# %s = %.12g gives e = %.10f (one impact: %.6f to %.6f); in continuous time %.6f\n", md->param, a->value,
-             a->e, a->e_min, a->e_max, a->e_continuous);
+    else {
+      printf("# %s = %.12g gives e = %.10f (one impact: %.6f to %.6f)", md->param, a->value, a->e, a->e_min, a->e_max);
+      print_continuous(a->e_continuous);
+    }
   }
   if (a->stable && a->note[0])
     printf("# note: %s\n", a->note);
   for (size_t i = 0; i < a->n_range; i++) {
     const impactfit_code_point *p = &a->range[i];
-    printf("#   at v = %-10.6g m/s: e = %.6f (one impact %.6f to %.6f), continuous %.6f\n", p->v, p->e_mean, p->e_min,
-           p->e_max, p->e_continuous);
+    printf("#   at v = %-10.6g m/s: e = %.6f (one impact %.6f to %.6f)", p->v, p->e_mean, p->e_min, p->e_max);
+    if (isfinite(p->e_continuous))
+      printf(", continuous %.6f", p->e_continuous);
+    printf("\n");
   }
 }
 

@@ -28,6 +28,11 @@
 int impactfit__unknown_name(const char *what, const char *name, const char *const *names, size_t n,
                             impactfit_error *err);
 
+/* The model's stepper for the value (ops->build on a zeroed stepper), with the request's gravity checked: EINVAL
+ * when the request has gravity and the model's step map does not apply it (continuous time, a power law, an
+ * engine whose step is modelled without it). Every build of the registry goes through it. */
+int impactfit__build(const impactfit_code_ctx *c, double value, impactfit_stepper *st, impactfit_error *err);
+
 /* The answer's texts from text buffers (each emptied); 0 or ENOMEM. */
 int impactfit__answer_texts(impactfit_code_answer *ans, impactfit_text *naive, impactfit_text *input,
                             impactfit_text *note, impactfit_error *err);

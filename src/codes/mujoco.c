@@ -437,12 +437,12 @@ static const impactfit_code_integrator mj_integrators_3[] = {
   .param = "damping", .param_unit = "N s/m/kg", .param_input = "solref", .param_index = 1, .param_scale = -1.0, \
   .law_text = law_text_, .inputs = direct_inputs, .n_inputs = IMPACTFIT__COUNT(direct_inputs), .ops = &direct_ops
 #define MJ_DIRECT MJ_DIRECT_LAW(MJ_LAW_DIRECT)
-#define MJ_COMMON                                                                                             \
-  .code = &impactfit__code_mujoco, .law = &impactfit__law_impedance_type, .clamp_default = 1, .end = MJ_END,  \
-  .bodies = MJ_BODIES, .dt_default = 0.002, .solver = IMPACTFIT_CODE_SOLVE_MEAN,                              \
-  .mixing = "solmix: the weighted mean of two geoms' standard solref and solimp, the smaller of each direct " \
-            "solref; a higher priority takes its own (engine_collision_driver.c)",                            \
-  .assumes = "a head-on impact with no tangential motion (friction acts only through the pyramidal cone's "     \
+#define MJ_COMMON                                                                                                    \
+  .code = &impactfit__code_mujoco, .law = &impactfit__law_impedance_type, .clamp_default = 1, .end = MJ_END,         \
+  .bodies = MJ_BODIES, .dt_default = 0.002, .solver = IMPACTFIT_CODE_SOLVE_MEAN,                                     \
+  .mixing = "solmix: the weighted mean of two geoms' standard solref and solimp, the smaller of each direct "        \
+            "solref; a higher priority takes its own (engine_collision_driver.c)",                                   \
+  .assumes = "a head-on impact with no tangential motion (friction acts only through the pyramidal cone's "          \
              "regulariser: condim, friction, impratio), gravity along the normal as the request gives it (0: none)", \
   .precision = "float64 (mjtNum)"
 #define MJ_222                                                                                                     \
@@ -454,10 +454,10 @@ static const impactfit_code_integrator mj_integrators_3[] = {
              .source = MJ_SOURCE_23, .integrators = mj_integrators_2,                                             \
              .n_integrators = IMPACTFIT__COUNT(mj_integrators_2)
 /* one 3.x version range (its two models: MJ3_ENTRIES), run here (run_ = 1: its own range) or formula only */
-#define MJ_3(vtext, first, vmin, vmax, src, run_)                                                                 \
-  MJ_COMMON, .versions = vtext, .first_version = first, .version_min = vmin, .version_max = vmax,                  \
-             .run_min = (run_) ? (vmin) : 0, .run_max = (run_) ? (vmax) : 0,                                      \
-             .run_versions = (run_) ? vtext " (npm mujoco-js 0.0.7)" : NULL, .source = src,                        \
+#define MJ_3(vtext, first, vmin, vmax, src, run_)                                                 \
+  MJ_COMMON, .versions = vtext, .first_version = first, .version_min = vmin, .version_max = vmax, \
+             .run_min = (run_) ? (vmin) : 0, .run_max = (run_) ? (vmax) : 0,                      \
+             .run_versions = (run_) ? vtext " (npm mujoco-js 0.0.7)" : NULL, .source = src,       \
              .integrators = mj_integrators_3, .n_integrators = IMPACTFIT__COUNT(mj_integrators_3)
 #define MJ3_TRAPS                                                                                                   \
   MJ_TRAPS_COMMON "; implicitfast (new in 3.0) is Euler here too; implicit's midpoint velocity (3.7.0) moves only " \
@@ -475,10 +475,10 @@ static const impactfit_code_integrator mj_integrators_3[] = {
 #define MJ_TRAPS_ADHESION \
   "; geom adhesion (3.11.0) adds R adhesion to aref and keeps contacts in the gap: not modelled (keep it 0)"
 /* the two models of one 3.x version range */
-#define MJ3_ENTRIES(vtext, first, vmin, vmax, src, extra, run_, lawstd, lawdirect)                                 \
-  IMPACTFIT__ENTRY(MJ_3(vtext, first, vmin, vmax, src, run_), .model = "soft contact", .option = "",               \
-                   MJ_STD_LAW(lawstd), .traps = MJ3_TRAPS extra),                                                  \
-      IMPACTFIT__ENTRY(MJ_3(vtext, first, vmin, vmax, src, run_), .model = "soft contact direct", .option = "",    \
+#define MJ3_ENTRIES(vtext, first, vmin, vmax, src, extra, run_, lawstd, lawdirect)                              \
+  IMPACTFIT__ENTRY(MJ_3(vtext, first, vmin, vmax, src, run_), .model = "soft contact", .option = "",            \
+                   MJ_STD_LAW(lawstd), .traps = MJ3_TRAPS extra),                                               \
+      IMPACTFIT__ENTRY(MJ_3(vtext, first, vmin, vmax, src, run_), .model = "soft contact direct", .option = "", \
                        MJ_DIRECT_LAW(lawdirect), .traps = MJ3_DIRECT_TRAPS extra)
 
 static const impactfit_code_model models[] = {
@@ -495,12 +495,10 @@ static const impactfit_code_model models[] = {
     IMPACTFIT__ENTRY(MJ_23, .model = "soft contact direct", .option = "", MJ_DIRECT,
                      .traps = "Refsafe does not apply to the direct form; two geoms' direct solref mix to the smaller "
                               "of each"),
-    MJ3_ENTRIES("3.0.0-3.3.7", "3.0.0", 3000000, 3003007, MJ_SOURCE_30, MJ_TRAPS_GAP_MAX, 0, MJ_LAW_STD,
-                MJ_LAW_DIRECT),
+    MJ3_ENTRIES("3.0.0-3.3.7", "3.0.0", 3000000, 3003007, MJ_SOURCE_30, MJ_TRAPS_GAP_MAX, 0, MJ_LAW_STD, MJ_LAW_DIRECT),
     MJ3_ENTRIES("3.3.8", "3.3.8", 3003008, 3003008, MJ_SOURCE_338, MJ_TRAPS_GAP_MAX, 1, MJ_LAW_STD, MJ_LAW_DIRECT),
     MJ3_ENTRIES("3.4.0", "3.4.0", 3004000, 3004000, MJ_SOURCE_34, MJ_TRAPS_GAP_MAX, 0, MJ_LAW_STD, MJ_LAW_DIRECT),
-    MJ3_ENTRIES("3.5.0-3.8.1", "3.5.0", 3005000, 3008001, MJ_SOURCE_35, MJ_TRAPS_GAP_SUM, 0, MJ_LAW_STD,
-                MJ_LAW_DIRECT),
+    MJ3_ENTRIES("3.5.0-3.8.1", "3.5.0", 3005000, 3008001, MJ_SOURCE_35, MJ_TRAPS_GAP_SUM, 0, MJ_LAW_STD, MJ_LAW_DIRECT),
     MJ3_ENTRIES("3.9.0-3.10.0", "3.9.0", 3009000, 3010000, MJ_SOURCE_39, MJ_TRAPS_GAP_39, 0, MJ_LAW_STD39,
                 MJ_LAW_DIRECT39),
     MJ3_ENTRIES("3.11.0-3.12.0", "3.11.0", 3011000, 3012000, MJ_SOURCE_311, MJ_TRAPS_GAP_39 MJ_TRAPS_ADHESION, 0,

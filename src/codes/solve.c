@@ -161,7 +161,8 @@ static int resolve_settings(const impactfit_code_request *req, impactfit_code_ct
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s %s: input %s declares %d values", md->code->name, md->model,
                              in->name, in->count);
     for (int b = 0; b < (in->per_body ? 2 : 1); b++)
-      memcpy(c->values_[i] + b * in->count, in->def, (size_t)in->count * sizeof(double));
+      memcpy(c->values_[i] + b * in->count, b == 1 && in->def_body2 ? in->def_body2 : in->def,
+             (size_t)in->count * sizeof(double));
   }
   if (req->n_settings && !req->settings)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%zu settings but no array", req->n_settings);
@@ -230,9 +231,8 @@ int impactfit_code_resolve(const impactfit_code_request *req, impactfit_code_ctx
   c->v = req->v;
   if (!isnan(req->v) && !(isfinite(req->v) && req->v > 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "impact speed v must be > 0 (m/s) (got %.17g)", req->v);
-  if (req->gravity != 0.0)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "gravity through the contact is not modelled yet (got %.17g m/s^2)",
-                           req->gravity);
+  if (!isfinite(req->gravity))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "gravity must be finite (m/s^2) (got %.17g)", req->gravity);
   if (req->clamp > 0 && !md->clamp_switch && !md->clamp_default)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s %s never clamps the normal force: no switch to turn on",
                            md->code->name, md->model);
@@ -247,6 +247,20 @@ int impactfit_code_resolve(const impactfit_code_request *req, impactfit_code_ctx
   for (int i = 0; i < md->n_inputs; i++) /* the code's own contact radius */
     if (md->inputs[i].contact_radius)
       c->R = impactfit_code_value(c, md->inputs[i].name)[0];
+  return 0;
+}
+
+int impactfit__build(const impactfit_code_ctx *c, double value, impactfit_stepper *st, impactfit_error *err) {
+  memset(st, 0, sizeof *st);
+  int s = c->model->ops->build(c, value, st, err);
+  if (s)
+    return s;
+  double g = c->req->gravity;
+  if (g != 0.0 && st->gravity != g)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "%s %s with %s does not model gravity (got %.17g m/s^2): the engines whose step applies it "
+                           "are MuJoCo, ODE and Bullet, at a time step",
+                           c->model->code->name, c->model->model, c->integrator->name, g);
   return 0;
 }
 
@@ -340,8 +354,7 @@ int impactfit_code_stepper(const impactfit_code_request *req, double value, impa
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
   int s = impactfit_code_resolve(req, c, err);
   if (!s) {
-    memset(st, 0, sizeof *st);
-    s = c->model->ops->build(c, value, st, err);
+    s = impactfit__build(c, value, st, err);
   }
   free(c);
   return s;
@@ -365,8 +378,7 @@ int impactfit_code_forward(const impactfit_code_request *req, double value, doub
   } else if (!s) {
     impactfit_stepper st;
     impactfit_step_stats S;
-    memset(&st, 0, sizeof st);
-    if (!(s = c->model->ops->build(c, value, &st, err)) && !(s = impactfit_step_phase_stats(&st, v, &S, err)))
+    if (!(s = impactfit__build(c, value, &st, err)) && !(s = impactfit_step_phase_stats(&st, v, &S, err)))
       *e = S.e_mean;
   }
   free(c);

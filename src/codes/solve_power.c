@@ -32,8 +32,7 @@ static int scale_invariant(double n, double m) { return fabs(m - 0.5 * (n - 1.0)
 static int law_at(const impactfit_code_ctx *c, double p, power_law *L, impactfit_error *err) {
   const impactfit_code_model *md = c->model;
   impactfit_stepper st;
-  memset(&st, 0, sizeof st);
-  int s = md->ops->build(c, p, &st, err);
+  int s = impactfit__build(c, p, &st, err);
   if (s)
     return s;
   L->K = st.law.p[0];

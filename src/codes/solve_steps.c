@@ -13,9 +13,7 @@
 #include "codes_impl.h"
 
 static int build_cb(const void *ctx, double value, impactfit_stepper *st, impactfit_error *err) {
-  const impactfit_code_ctx *c = ctx;
-  memset(st, 0, sizeof *st);
-  return c->model->ops->build(c, value, st, err);
+  return impactfit__build(ctx, value, st, err);
 }
 
 /* the value of a forward request: the request's, or the free parameter's in the settings */
@@ -91,6 +89,20 @@ static int unreachable_ends(const impactfit_code_ctx *c, impactfit_code_answer *
   return any;
 }
 
+/* The model's own inverse (ops->solve) and the phase statistics of its value, as impactfit_step_solve_mean gives
+ * them: 0, ENOROOT (S->e_min > S->e_max: no range met) or a status. */
+static int model_solve(const impactfit_code_ctx *c, double *value, impactfit_step_stats *S, impactfit_error *err) {
+  S->e_min = INFINITY;
+  S->e_max = -INFINITY;
+  int s = c->model->ops->solve(c, c->req->e, value, err);
+  if (s)
+    return s;
+  impactfit_stepper st;
+  if ((s = build_cb(c, *value, &st, err)))
+    return s;
+  return impactfit_step_phase_stats(&st, c->v, S, err);
+}
+
 /* the inverse on the phase mean; an unreachable e is stated in head (the note's first sentence) */
 static int inverse_value(const impactfit_code_ctx *c, impactfit_code_answer *ans, double guess, impactfit_step_stats *S,
                          impactfit_text *head, impactfit_error *err) {
@@ -99,7 +111,8 @@ static int inverse_value(const impactfit_code_ctx *c, impactfit_code_answer *ans
   if (ops->range)
     ops->range(c, &lo, &hi);
   impactfit_error e2;
-  int s = impactfit_step_solve_mean(build_cb, c, c->v, c->req->e, lo, hi, guess, tol, &value, S, &e2);
+  int s = ops->solve ? model_solve(c, &value, S, &e2)
+                     : impactfit_step_solve_mean(build_cb, c, c->v, c->req->e, lo, hi, guess, tol, &value, S, &e2);
   if (s == IMPACTFIT_ENOROOT) {
     ans->reachable = 0;
     ans->e_reach_min = S->e_min <= S->e_max ? S->e_min : NAN;
@@ -227,7 +240,8 @@ static int value_stats(const impactfit_code_ctx *c, impactfit_code_answer *ans, 
       if (st.type && isfinite(dtm) && depends_on_dt(c, ans->value, &st, 0.5 * c->dt))
         dtm = stable_dt_rebuilt(c, ans->value, dtm, &ans->impacts);
       impactfit_text msg = IMPACTFIT_TEXT_INIT;
-      impactfit_text_appendf(&msg, "%s; the largest step at which this contact neither grows nor returns e > 1 is %.4g s",
+      impactfit_text_appendf(&msg,
+                             "%s; the largest step at which this contact neither grows nor returns e > 1 is %.4g s",
                              err->message, dtm);
       snprintf(err->message, sizeof err->message, "%s", impactfit_text_str(&msg));
       impactfit_text_free(&msg);

@@ -307,7 +307,13 @@ static void test_one_answer(void) {
       r.q.e = NAN;
       r.q.value = 0.5;
       snprintf(want, sizeof want, "No restitution gives less than e = %.6f", pair ? 0.136019 : 0.136138);
-      CHECK(ct_solve(&r, &a, &err) == 0 && strstr(a.note, want), "chrono at dt: %s: %.300s", want, a.note);
+      /* (E 7e10, R 2 m, v 30 m/s blows up at 1e-4 s: a forward answer then is the error, with the step's limit) */
+      int s = ct_solve(&r, &a, &err);
+      if (i == 2)
+        CHECK(s == IMPACTFIT_ENONFINITE && strstr(err.message, "unstable") && strstr(err.message, "largest step"),
+              "chrono at dt, stiff: %d %s", s, s ? err.message : "");
+      else
+        CHECK(s == 0 && strstr(a.note, want), "chrono at dt: %s: %.300s", want, s ? err.message : a.note);
     }
   /* the restitution-to-e map is one: the continuous integrator's e is the stepped answer's continuous e, and
    * the independent integration's */
