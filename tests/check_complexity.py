@@ -19,10 +19,6 @@ MAX_CC = 60
 EXCEPTIONS = {
     # named data tables: pmccabe reads a table built by a macro call as a function (none is over today)
     "src/codes/lammps.c:IMPACTFIT__DEM_OPS": "a data table (the DEM power-law ops of the entry), not a function",
-    # being split on the branch `numerics` (issue 32's review, §8): listed until that work is merged
-    "src/law/law.c:impactfit_law_impact_solve": "being split on the branch numerics (as impact.c's solve)",
-    "src/reference/ref_impact.c:ref_impact": "split on the branch numerics (2c6d27a), not merged here yet",
-    "src/reference/ref_impact_q.c:ref_impact_q": "split on the branch numerics (2c6d27a), not merged here yet",
 }
 
 
