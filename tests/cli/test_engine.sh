@@ -35,11 +35,11 @@ expect() { # expect CODE PATTERN ARGS...: exit CODE; on error one line matching 
 
 expect 2 "unknown code 'mujko' (known: lammps, .*); did you mean 'mujoco'?" --code mujko --e 0.5 "${B[@]}"
 expect 2 "unknown mujoco model 'foo' (known: 'soft contact'" --code mujoco --model foo --e 0.5 "${B[@]}"
-expect 2 "9.9.9 is not among them.*give the version 3.0.0" --code mujoco --version 9.9.9 --e 0.5 "${B[@]}"
+expect 2 "9.9.9 is not among them.*give the version 3.11.0" --code mujoco --version 9.9.9 --e 0.5 "${B[@]}"
 expect 2 "has no integrator 'rk5' (known: euler,rk4,implicit); did you mean 'rk4'" --code mujoco --integrator rk5 --e 0.5 "${B[@]}"
 expect 2 "solref takes 2 values (got 1)" --code mujoco --solref 0.02 --e 0.5 "${B[@]}"
 expect 2 "has no setting 'foo' (its settings: solref, solimp" --code mujoco --set foo=1 --e 0.5 "${B[@]}"
-expect 2 "has no setting 'solrf' (its settings: solref, solimp, refsafe); did you mean '--solref'" --code mujoco --solrf 0.02,1 --e 0.5 "${B[@]}"
+expect 2 "has no setting 'solrf' (its settings: solref, solimp, refsafe, condim, cone, friction, impratio); did you mean '--solref'" --code mujoco --solrf 0.02,1 --e 0.5 "${B[@]}"
 expect 2 "ode spring-damper has no setting 'erp' (its settings: kp, kd" --code ode --erp 0.2 --dt 1e-3 --e 0.5 "${B[@]}"
 expect 2 "refsafe is 0 (disabled) or 1" --code mujoco --refsafe 2 --e 0.5 "${B[@]}"
 expect 2 "--v is required" --code mujoco --e 0.5 --mass 1 --radius 0.005
