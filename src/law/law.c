@@ -563,8 +563,13 @@ static int lc_set_driver(void *vs, const gsl_odeiv2_driver *d) {
 
 static void lc_free(void *vs) { free(vs); }
 
-static const gsl_odeiv2_control_type law_control_type = {"impactfit-law", lc_alloc,      lc_init, lc_hadjust,
-                                                         lc_errlevel,     lc_set_driver, lc_free};
+static const gsl_odeiv2_control_type law_control_type = {.name = "impactfit-law",
+                                                         .alloc = lc_alloc,
+                                                         .init = lc_init,
+                                                         .hadjust = lc_hadjust,
+                                                         .errlevel = lc_errlevel,
+                                                         .set_driver = lc_set_driver,
+                                                         .free = lc_free};
 
 /* the absolute scale of x and w: the state's size (at least 1e-12) */
 static void scale_control(impactfit_law_workspace *ws, const double y[]) {

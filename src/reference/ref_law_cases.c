@@ -120,7 +120,7 @@ static void power_case(impactfit_law_workspace *ws, double n, double m, double z
   c->outcome = REF_FAILED;
   if (engine(ws, &law, cond, &r, c))
     return;
-  want w = {q.e_out, q.t_contact, q.x_max, q.f_max, q.x_sep};
+  want w = {.e = q.e_out, .t = q.t_contact, .xmax = q.x_max, .fmax = q.f_max, .xsep = q.x_sep};
   measure(c, &r, &w);
 }
 
@@ -142,7 +142,7 @@ static void approach_case(impactfit_law_workspace *ws, double n, double m, doubl
   __float128 beta = expq(lgammaq(1 / (N + 1)) + lgammaq(0.5Q) - lgammaq(1 / (N + 1) + 0.5Q));
   __float128 e = expq(0.5Q * (N + 1) * logq(xm));
   __float128 t = (__float128)q.t_xmax + expq(0.5Q * (1 - N) * logq(xm)) * beta / (N + 1);
-  want w = {(double)e, (double)t, (double)xm, q.f_max, 0.0};
+  want w = {.e = (double)e, .t = (double)t, .xmax = (double)xm, .fmax = q.f_max, .xsep = 0.0};
   measure(c, &r, &w);
 }
 
@@ -198,7 +198,7 @@ static void impedance_case(impactfit_law_workspace *ws, double xi, double d, cha
       c->outcome = REF_AGREED;
     return;
   }
-  want w = {(double)e, (double)t, (double)xm, NAN, (double)xs};
+  want w = {.e = (double)e, .t = (double)t, .xmax = (double)xm, .fmax = NAN, .xsep = (double)xs};
   measure(c, &r, &w);
 }
 
@@ -262,14 +262,22 @@ static const struct {
   double n, m, z;
   char cond;
 } law_edges[] = {
-    {0, 1.2257202637401574, 0.0, 199.21826472298201, 'C'}, /* simulate --law power, c = 189.87 */
-    {1, 0.3, 0.0, 1000.0, 'C'},                            /* simulate --law approach-damper --c 1000 --k 0.65 */
-    {1, 2.3105623686011687, 1.0397617515549824e-05, 6.575096518376892e-4, 'A'}, /* the law inverse's e = 0.99944 */
-    {0, 2.8297178205768754, 5.4107681945205479e-07, 0.0014415778974972637, 'A'},
-    {0, 1.4915591926301781, 1.4915591926301781, 293.09547682882089, 'C'},
-    {0, 2.7558346703710441, 2.7558346703710441, 7.8596756361912377, 'C'},
-    {0, 2.0310397928229409, 1.4275416056865278, 0.0017362594021765401, 'C'},
-    {1, 0.90428153440778125, 0.0, 87.725323340463817, 'A'},
+    {.kind = 0,
+     .n = 1.2257202637401574,
+     .m = 0.0,
+     .z = 199.21826472298201,
+     .cond = 'C'},                                             /* simulate --law power, c = 189.87 */
+    {.kind = 1, .n = 0.3, .m = 0.0, .z = 1000.0, .cond = 'C'}, /* simulate --law approach-damper --c 1000 --k 0.65 */
+    {.kind = 1,
+     .n = 2.3105623686011687,
+     .m = 1.0397617515549824e-05,
+     .z = 6.575096518376892e-4,
+     .cond = 'A'}, /* the law inverse's e = 0.99944 */
+    {.kind = 0, .n = 2.8297178205768754, .m = 5.4107681945205479e-07, .z = 0.0014415778974972637, .cond = 'A'},
+    {.kind = 0, .n = 1.4915591926301781, .m = 1.4915591926301781, .z = 293.09547682882089, .cond = 'C'},
+    {.kind = 0, .n = 2.7558346703710441, .m = 2.7558346703710441, .z = 7.8596756361912377, .cond = 'C'},
+    {.kind = 0, .n = 2.0310397928229409, .m = 1.4275416056865278, .z = 0.0017362594021765401, .cond = 'C'},
+    {.kind = 1, .n = 0.90428153440778125, .m = 0.0, .z = 87.725323340463817, .cond = 'A'},
 };
 static const double le_n[] = {0.3, 1.0, 2.0, 3.0}, le_z[] = {1e-3, 1.0, 300.0};
 static const double le_xi[] = {1e-3, 0.5, 0.999, 1.0, 1.001, 50.0, 1000.0};

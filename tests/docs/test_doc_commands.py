@@ -40,7 +40,7 @@ import tempfile
 import time
 
 PROGRAMS = {"impactfit", "python3", "octave-cli", "bash", "sh", "cmake", "ctest", "sudo", "cc", "c++", "gcc",
-            "mex", "srun", "mpirun", "sbatch", "export", "jq", "git", "make", "man", "valgrind", "pkg-config"}
+            "mex", "srun", "mpirun", "sbatch", "export", "jq", "git", "make", "man", "valgrind", "pkg-config", "node"}
 
 # (document, regular expression searched in the command, reason)
 SKIP = [
