@@ -141,7 +141,7 @@ def test_dem_broadcasts():
 
 def test_dem_errors():
     with pytest.raises(ValueError, match=r"unknown code 'lamps' \(known: lammps, liggghts, yade, chrono, mujoco, "
-                       r"simbody, ode, bullet\); did you mean 'lammps'\?"):
+                       r"simbody, ode, bullet, dart, rapier, jolt, physx, cannon, havok\); did you mean 'lammps'\?"):
         impactfit.dem("lamps", "hertz", 0.5, 1.0, **GLASS)
     with pytest.raises(ValueError, match=r"unknown lammps model 'hertzz' \(known: 'granular hertz/material'"):
         impactfit.dem("lammps", "hertzz", 0.5, 1.0, **GLASS)

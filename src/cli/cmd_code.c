@@ -300,10 +300,14 @@ static int cmd_code(int argc, char **argv, const char *what, const char *help_te
     code_print_list(code, o.json, o.brief);
     return CLI_OK;
   }
-  if (!code)
-    return cli_input_error("%s: --code is required (lammps, liggghts, yade, chrono, mujoco, simbody, ode, bullet; "
-                           "--list)",
-                           what);
+  if (!code) {
+    impactfit_text names = IMPACTFIT_TEXT_INIT; /* the codes of src/codes/codes.def */
+    for (size_t i = 0; i < impactfit_code_count(); i++)
+      impactfit_text_appendf(&names, "%s%s", i ? ", " : "", impactfit_code_at(i)->name);
+    rc = cli_input_error("%s: --code is required (%s; --list)", what, impactfit_text_str(&names));
+    impactfit_text_free(&names);
+    return rc;
+  }
   impactfit_code_request q = impactfit_code_request_default();
   if ((rc = find_model(what, &o, &q.model, &q.integrator)))
     return rc;
