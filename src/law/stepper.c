@@ -17,6 +17,12 @@
 #include "impactfit/stepper.h"
 #include "stepper_impl.h"
 
+/* the built-in type objects have external linkage, under these names (stepper_impl.h) */
+#define euler_type impactfit__stepper_euler_type
+#define rk4_type impactfit__stepper_rk4_type
+#define explicit_euler_type impactfit__stepper_explicit_euler_type
+#define frozen_force_type impactfit__stepper_frozen_force_type
+
 /* ---------------------------------------------------------------- helpers */
 
 double impactfit_step_spectral_radius(double a11, double a12, double a21, double a22) {
@@ -76,7 +82,7 @@ static double euler_amp(const impactfit_stepper *st, double kl, double bl) {
   return impactfit_step_spectral_radius(1.0 - h * h * a, h * (1.0 - h * b), -h * a, 1.0 - h * b);
 }
 
-static const impactfit_stepper_type euler_type = {
+const impactfit_stepper_type euler_type = {
     .name = "euler",
     .summary = "semi-implicit Euler, force from the step's start (MuJoCo mjINT_EULER)",
     .n_params = 0,
@@ -135,7 +141,7 @@ static double rk4_amp(const impactfit_stepper *st, double kl, double bl) {
   return r;
 }
 
-static const impactfit_stepper_type rk4_type = {
+const impactfit_stepper_type rk4_type = {
     .name = "rk4",
     .summary = "classic Runge-Kutta 4, contact detected at every stage (MuJoCo mjINT_RK4)",
     .n_params = 0,
@@ -149,33 +155,81 @@ static const impactfit_stepper_type rk4_type = {
     .continuous = NULL,
 };
 
-/* ---------------------------------------------------------------- continuous (adaptive) */
+/* ---------------------------------------------------------------- explicit-euler, frozen-force */
 
-static const impactfit_stepper_type continuous_type = {
-    .name = "continuous",
-    .summary = "the law integrated exactly (an engine whose integrator controls its error, e.g. Simbody's)",
-    .n_params = 0,
-    .param_names = NULL,
-    .param_units = NULL,
+/* Forward Euler with the force of the step's start: x' = x + h u, u' = u − h f(x, u)/M (Chrono's
+ * EULER_EXPLICIT_I and _II). */
+static int fe_step(const impactfit_stepper *st, impactfit_step_state *s) {
+  double f = 0.0;
+  int clamped = 0;
+  unsigned sw = 0;
+  s->contact = s->x > 0.0;
+  if (s->contact) {
+    f = impactfit__step_law_force(st, s->x, s->u, &clamped);
+    sw = impactfit__step_law_switches(st, s->x, s->u);
+  }
+  s->x += st->dt * s->u;
+  s->u -= st->dt * f / st->mass;
+  s->f = f;
+  s->branch = (int)((unsigned)clamped | (sw & 0x3fffffffu) << 1);
+  return 0;
+}
+
+/* [x', u'] = [[1, h], [−h a, 1 − h b]] [x, u] with a = kl/M, b = bl/M */
+static double fe_amp(const impactfit_stepper *st, double kl, double bl) {
+  double h = st->dt, a = kl / st->mass, b = bl / st->mass;
+  return impactfit_step_spectral_radius(1.0, h, -h * a, 1.0 - h * b);
+}
+
+/* The exact motion under the force of the step's start, held over the step: x' = x + h u − h² f/(2M),
+ * u' = u − h f/M (Chrono's RUNGE_KUTTA and HEUN, whose stages all see the contact force stored at the
+ * step's start). */
+static int ff_step(const impactfit_stepper *st, impactfit_step_state *s) {
+  double f = 0.0;
+  int clamped = 0;
+  unsigned sw = 0;
+  s->contact = s->x > 0.0;
+  if (s->contact) {
+    f = impactfit__step_law_force(st, s->x, s->u, &clamped);
+    sw = impactfit__step_law_switches(st, s->x, s->u);
+  }
+  double a = -f / st->mass, h = st->dt;
+  s->x += h * s->u + 0.5 * h * h * a;
+  s->u += h * a;
+  s->f = f;
+  s->branch = (int)((unsigned)clamped | (sw & 0x3fffffffu) << 1);
+  return 0;
+}
+
+static double ff_amp(const impactfit_stepper *st, double kl, double bl) {
+  double h = st->dt, a = kl / st->mass, b = bl / st->mass;
+  return impactfit_step_spectral_radius(1.0 - 0.5 * h * h * a, h - 0.5 * h * h * b, -h * a, 1.0 - h * b);
+}
+
+const impactfit_stepper_type explicit_euler_type = {
+    .name = "explicit-euler",
+    .summary = "forward Euler, force from the step's start, position with the old velocity (Chrono EULER_EXPLICIT)",
     .needs_law = 1,
-    .check = NULL,
-    .step = NULL,
-    .reach = NULL,
-    .amplification = NULL,
-    .continuous = NULL,
-    .adaptive = 1,
+    .step = fe_step,
+    .amplification = fe_amp,
+};
+
+const impactfit_stepper_type frozen_force_type = {
+    .name = "frozen-force",
+    .summary = "the exact motion under the force of the step's start (Chrono RUNGE_KUTTA, HEUN with SMC contacts)",
+    .needs_law = 1,
+    .step = ff_step,
+    .amplification = ff_amp,
 };
 
 const impactfit_stepper_type *const impactfit_stepper_euler = &euler_type;
 const impactfit_stepper_type *const impactfit_stepper_rk4 = &rk4_type;
-const impactfit_stepper_type *const impactfit_stepper_continuous = &continuous_type;
+const impactfit_stepper_type *const impactfit_stepper_explicit_euler = &explicit_euler_type;
+const impactfit_stepper_type *const impactfit_stepper_frozen_force = &frozen_force_type;
 
-/* the registry: the built-ins, then the engines' (stepper_impl.h) */
-static const impactfit_stepper_type *const stepper_types[] = {&euler_type, &rk4_type, &continuous_type,
-#define X(sym) &sym,
-                                                              IMPACTFIT__ENGINE_STEPPERS(X)
-#undef X
-};
+/* the built-ins (the codes' own step maps are listed by their integrator tables: codes.h) */
+static const impactfit_stepper_type *const stepper_types[] = {&euler_type, &rk4_type, &explicit_euler_type,
+                                                              &frozen_force_type};
 
 size_t impactfit_stepper_type_count(void) { return sizeof stepper_types / sizeof stepper_types[0]; }
 
@@ -199,6 +253,9 @@ impactfit_stepper_type_from_name_in(const char *name, const impactfit_stepper_ty
       return stepper_types[i];
   return NULL;
 }
+
+/* the stepper's name in messages */
+static const char *tname(const impactfit_stepper *st) { return st->type ? st->type->name : "continuous"; }
 
 int impactfit_stepper_param_index(const impactfit_stepper_type *type, const char *name) {
   if (!type || !type->param_names || !name)
@@ -237,36 +294,34 @@ int impactfit_stepper_get(const impactfit_stepper *st, const char *name, double 
 }
 
 int impactfit_stepper_check(const impactfit_stepper *st, impactfit_error *err) {
-  if (!st || !st->type || (!st->type->step && !st->type->adaptive))
+  if (!st || (st->type && !st->type->step))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no stepper given");
   if (!(isfinite(st->mass) && st->mass > 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: mass must be > 0 (kg) (got %.17g)", st->type->name,
-                           st->mass);
-  if (st->type->adaptive && !st->type->needs_law)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: an adaptive stepper needs a law", st->type->name);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: mass must be > 0 (kg) (got %.17g)", tname(st), st->mass);
+  if (!st->type && !st->law.type)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper continuous: continuous time needs a law");
   if (!isfinite(st->gravity))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: gravity must be finite (got %.17g)", st->type->name,
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: gravity must be finite (got %.17g)", tname(st),
                            st->gravity);
-  if (st->type->adaptive && st->gravity != 0.0)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "stepper %s: gravity is not modelled for an adaptive (continuous-time) stepper",
-                           st->type->name);
-  if (!st->type->adaptive && !(isfinite(st->dt) && st->dt > 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: dt must be > 0 (s) (got %.17g)", st->type->name, st->dt);
+  if (!st->type && st->gravity != 0.0)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper continuous: gravity is not modelled in continuous time");
+  if (st->type && !(isfinite(st->dt) && st->dt > 0.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: dt must be > 0 (s) (got %.17g)", tname(st), st->dt);
   if (st->end && st->end != impactfit_transition_A && st->end != impactfit_transition_C)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: the end condition must be A or C (got %s)",
-                           st->type->name, st->end->name);
-  if (st->type->n_params < 0 || st->type->n_params > IMPACTFIT_STEPPER_MAX_PARAMS)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s declares %d parameters (at most %d)", st->type->name,
-                           st->type->n_params, IMPACTFIT_STEPPER_MAX_PARAMS);
-  for (int i = 0; i < st->type->n_params; i++)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: the end condition must be A or C (got %s)", tname(st),
+                           st->end->name);
+  int n_params = st->type ? st->type->n_params : 0;
+  if (n_params < 0 || n_params > IMPACTFIT_STEPPER_MAX_PARAMS)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s declares %d parameters (at most %d)", tname(st), n_params,
+                           IMPACTFIT_STEPPER_MAX_PARAMS);
+  for (int i = 0; i < n_params; i++)
     if (isnan(st->p[i]))
-      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: parameter %s is NaN", st->type->name,
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: parameter %s is NaN", tname(st),
                              st->type->param_names ? st->type->param_names[i] : "?");
   int s;
-  if (st->type->needs_law && (s = impactfit_law_check(&st->law, err)))
+  if ((!st->type || st->type->needs_law) && (s = impactfit_law_check(&st->law, err)))
     return s;
-  return st->type->check ? st->type->check(st, err) : 0;
+  return st->type && st->type->check ? st->type->check(st, err) : 0;
 }
 
 /* ---------------------------------------------------------------- one impact */
@@ -274,7 +329,7 @@ int impactfit_stepper_check(const impactfit_stepper *st, impactfit_error *err) {
 #define STEP_LIMIT 1000000L
 #define LN2 0.69314718055994530942
 
-/* An adaptive stepper's impact: the law's, solved by law.h (the same at every phase). */
+/* A continuous-time stepper's impact (type NULL): the law's, solved by law.h (the same at every phase). */
 static int adaptive_impact(const impactfit_stepper *st, double v, impactfit_law_impact_result *r,
                            impactfit_error *err) {
   impactfit_law_impact_params lp = impactfit_law_impact_default_params();
@@ -345,7 +400,7 @@ static int impact_at_limit(const impactfit_stepper *st, double v, double phi, in
                            impactfit_step_impact *out, impactfit_error *err) {
   memset(out, 0, sizeof *out);
   out->phi = phi;
-  if (st->type->adaptive) {
+  if (!st->type) {
     impactfit_law_impact_result r;
     int s = adaptive_impact(st, v, &r, err);
     if (s)
@@ -629,7 +684,7 @@ static int continuous_impact(const impactfit_stepper *st, double v, impactfit_la
     return IMPACTFIT_EINVAL;
   impactfit_law law;
   const impactfit_transition *end = st->end ? st->end : impactfit_transition_C;
-  if (st->type->needs_law)
+  if (!st->type || st->type->needs_law)
     law = st->law;
   else if (!(st->type->continuous && st->type->continuous(st, &law, &end) == 0))
     return IMPACTFIT_EINVAL;
@@ -688,7 +743,7 @@ static int phase_stats(const impactfit_stepper *st, double v, impactfit_step_sta
   out->e_min = INFINITY;
   out->e_max = -INFINITY;
   out->e_continuous = NAN;
-  if (st->type->adaptive) {
+  if (!st->type) {
     impactfit_law_impact_result r;
     if ((s = adaptive_impact(st, v, &r, err)))
       return s;
@@ -847,7 +902,7 @@ static int refine_extreme(phase_ctx *c, double phi0, double sign) {
 
 /* e_min and e_max refined inside their pieces (the answer's statistics: forward mode, the inverse's answer) */
 static int refine_extremes(const impactfit_stepper *st, double v, impactfit_step_stats *S, impactfit_error *err) {
-  if (st->type->adaptive || !(S->e_min <= S->e_max))
+  if (!st->type || !(S->e_min <= S->e_max))
     return 0;
   phase_ctx c = {.st = st, .v = v, .lean = 1, .S = S, .err = err};
   double pmin = S->phi_min, pmax = S->phi_max;
@@ -1235,7 +1290,7 @@ int impactfit_step_max_stable_dt(const impactfit_stepper *st, double v, double *
   int s = impactfit_stepper_check(st, err), ok;
   if (s)
     return s;
-  if (st->type->adaptive) { /* no step to bound */
+  if (!st->type) { /* no step to bound */
     *dt_max = INFINITY;
     return 0;
   }
