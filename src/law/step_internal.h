@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Internal to src/law/'s steppers: one impact (stepper.c), the phase statistics (phase.c) and the
+ * inverse on the mean (step_solve.c) share these. */
+#ifndef IMPACTFIT_STEP_INTERNAL_H
+#define IMPACTFIT_STEP_INTERNAL_H
+
+#include "impactfit/stepper.h"
+
+#define STEP_LIMIT 1000000L
+#define LN2 0.69314718055994530942
+
+/* What the phase statistics compute: everything; everything but the continuous-time e (the stability
+ * search); the mean and extremes only, without the linearisation (the inverse's search: stable is then
+ * decided by e ≤ 1 alone); or only the midpoint rule on QUICK_PHASES cells of φ, without the
+ * linearisation (within about the largest jump/QUICK_PHASES of the exact mean: enough to bracket a root
+ * cheaply); or the stability only (stopping at the first impact that shows the step unstable). */
+enum { STATS_FULL, STATS_NO_CONTINUOUS, STATS_SEARCH, STATS_QUICK, STATS_STABILITY };
+#ifndef QUICK_PHASES
+#define QUICK_PHASES 16
+#endif
+
+/* One impact at phase φ, at most `limit` steps (ENOSEP with out->steps = limit beyond); lean: without the
+ * linearisation (the spectral radius). No check of the settings. */
+int impactfit__step_impact(const impactfit_stepper *st, double v, double phi, int lean, long limit,
+                           impactfit_step_impact *out, impactfit_error *err);
+
+/* An adaptive stepper's impact: the law's, solved by law.h (the same at every phase). */
+int impactfit__step_adaptive_impact(const impactfit_stepper *st, double v, impactfit_law_impact_result *r,
+                                    impactfit_error *err);
+
+/* The phase statistics in one of the modes above. */
+int impactfit__phase_stats(const impactfit_stepper *st, double v, impactfit_step_stats *out, int mode,
+                           impactfit_error *err);
+
+/* e_min and e_max refined inside their smooth pieces (forward answers, the inverse's answer). */
+int impactfit__step_refine_extremes(const impactfit_stepper *st, double v, impactfit_step_stats *S,
+                                    impactfit_error *err);
+
+/* The continuous-time impact of the stepper's law (or of its `continuous` law): 0 with *r, or a status
+ * (EINVAL when it has none); its e (NaN when none). */
+int impactfit__step_continuous_impact(const impactfit_stepper *st, double v, impactfit_law_impact_result *r);
+double impactfit__step_continuous_e(const impactfit_stepper *st, double v);
+
+/* The verdict on an impact that ran into the step limit: ENOSEP (the bodies stick) or ENOCONV (dt too
+ * small to step through), with the message. */
+int impactfit__step_limit_verdict(const impactfit_stepper *st, double v, impactfit_error *err);
+
+#endif

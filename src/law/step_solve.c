@@ -1,0 +1,446 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The inverse on the mean e over the phase and the largest stable step (include/impactfit/stepper.h). */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_roots.h>
+
+#include "../common/common_impl.h"
+#include "impactfit/stepper.h"
+#include "step_internal.h"
+#include "stepper_impl.h"
+
+/* ---------------------------------------------------------------- the inverse on the mean */
+
+/* The evaluations of the exact mean that the inverse keeps: GSL's Brent evaluates the bracket's ends
+ * again. */
+#define MEAN_CACHE 8
+#define UNSTABLE 1e3 /* mean − e where the step blows up: "e = +inf" */
+
+typedef struct {
+  impactfit_step_build_fn build;
+  const void *ctx;
+  double v, e;
+  int status, mode;
+  int unstable; /* values met where the step blew up */
+  impactfit_error *err;
+  impactfit_step_stats S; /* of the last evaluation */
+  long evals, impacts;    /* phase statistics computed, impacts simulated (all modes) */
+  long steps;             /* their steps */
+  double mmin, mmax;      /* the range of the exact means met, the unstable values left out */
+  int n_cache;
+  double cache_x[MEAN_CACHE], cache_g[MEAN_CACHE];
+  int cache_mode[MEAN_CACHE];
+  impactfit_step_stats cache_S[MEAN_CACHE];
+  int S_mode; /* the mode c->S was computed in */
+} mean_ctx;
+
+/* mean e − asked e at ln(value), exact unless c->mode is STATS_QUICK; the bodies stick: e = 0; the step
+ * blows up: UNSTABLE */
+static double mean_fn(double lnv, void *params) {
+  mean_ctx *c = params;
+  int quick = c->mode == STATS_QUICK;
+  if (!quick)
+    for (int i = 0; i < c->n_cache; i++)
+      if (c->cache_x[i] == lnv) {
+        c->S = c->cache_S[i];
+        c->S_mode = c->cache_mode[i];
+        return c->cache_g[i];
+      }
+  impactfit_stepper st;
+  memset(&st, 0, sizeof st);
+  int s = c->build(c->ctx, exp(lnv), &st, c->err);
+  if (!s)
+    s = impactfit__phase_stats(&st, c->v, &c->S, c->mode, c->err);
+  c->evals++;
+  c->impacts += c->S.impacts;
+  c->steps += c->S.steps;
+  c->S_mode = c->mode;
+  double g;
+  if (s == IMPACTFIT_ENOSEP || s == IMPACTFIT_ENONFINITE) {
+    impactfit_error_clear(c->err);
+    memset(&c->S, 0, sizeof c->S);
+    c->S.e_continuous = NAN;
+    if (s == IMPACTFIT_ENONFINITE) { /* the step is unstable there: the energy grows without bound */
+      c->unstable += !quick;
+      c->S.e_mean = c->S.e_min = c->S.e_max = INFINITY;
+      g = UNSTABLE;
+    } else {
+      g = -c->e; /* the bodies stick: e = 0 */
+    }
+  } else if (s) {
+    c->status = s;
+    return 0.0;
+  } else {
+    g = c->S.e_mean - c->e;
+  }
+  if (!quick) {
+    if (g != UNSTABLE) {
+      c->mmin = fmin(c->mmin, g + c->e);
+      c->mmax = fmax(c->mmax, g + c->e);
+    }
+    int k = c->n_cache < MEAN_CACHE ? c->n_cache++ : (int)(c->evals % MEAN_CACHE);
+    c->cache_x[k] = lnv;
+    c->cache_g[k] = g;
+    c->cache_mode[k] = c->mode;
+    c->cache_S[k] = c->S;
+  }
+  return g;
+}
+
+/* Brent's method (GSL) on ln(value) inside [xa, xb] where mean − e changes sign, until |g| ≤ tol */
+static int refine(mean_ctx *c, double xa, double xb, double tol, double *x) {
+  gsl_root_fsolver *rs = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+  if (!rs)
+    return IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOMEM, "stepper inverse: out of memory");
+  gsl_function F = {mean_fn, c};
+  gsl_root_fsolver_set(rs, &F, xa, xb);
+  int conv = 0;
+  for (int it = 0; it < 200 && !c->status; it++) {
+    if (gsl_root_fsolver_iterate(rs) != GSL_SUCCESS || c->status)
+      break;
+    *x = gsl_root_fsolver_root(rs);
+    double g = mean_fn(*x, c);
+    if (c->status)
+      break;
+    if (fabs(g) <= tol) {
+      conv = 1;
+      break;
+    }
+    double l = gsl_root_fsolver_x_lower(rs), u = gsl_root_fsolver_x_upper(rs);
+    if (u - l <= 4.0 * DBL_EPSILON * fmax(1.0, fabs(u)))
+      break;
+  }
+  gsl_root_fsolver_free(rs);
+  if (c->status)
+    return c->status;
+  if (!conv)
+    return IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOCONV,
+                           "stepper inverse: the mean e jumps across %.17g near the value %.17g (not reached to %.3g)",
+                           c->e, exp(*x), tol);
+  return 0;
+}
+
+/* An exact bracket of the root near x0, stepping towards it by the secant estimate from the slope k of
+ * the cheap mean and widening the step fourfold, within [xl, xr]. Returns 1 with [*xa, *xb] (signs of g
+ * opposite), 2 with *root when a point meets the tolerance, 0 when none was found there, -1 on a status. */
+static int bracket_near(mean_ctx *c, double x0, double k, double xl, double xr, double tol, double *xa, double *xb,
+                        double *root) {
+  double g0 = mean_fn(x0, c);
+  if (c->status)
+    return -1;
+  if (g0 == UNSTABLE)
+    return 0;
+  if (fabs(g0) <= tol) {
+    *root = x0;
+    return 2;
+  }
+  double d = isfinite(k) && k != 0.0 ? -1.5 * g0 / k : 0.0, span = xr - xl;
+  double dir = d < 0.0 ? -1.0 : 1.0;
+  d = fabs(d);
+  if (!(d >= 1e-9 * span))
+    d = 1e-9 * span;
+  for (int i = 0; i < 16; i++) {
+    double x1 = x0 + dir * d;
+    if (x1 < xl || x1 > xr)
+      return 0;
+    double g1 = mean_fn(x1, c);
+    if (c->status)
+      return -1;
+    if (g1 == UNSTABLE)
+      return 0;
+    if (fabs(g1) <= tol) {
+      *root = x1;
+      return 2;
+    }
+    if ((g1 > 0.0) != (g0 > 0.0)) {
+      *xa = fmin(x0, x1);
+      *xb = fmax(x0, x1);
+      return 1;
+    }
+    x0 = x1;
+    g0 = g1;
+    d *= 4.0;
+  }
+  return 0;
+}
+
+/* Where the cheap mean crosses e: walking from the guess by factors of 2 (*walked = 1 when the walk
+ * reached a bound with |mean − e| shrinking all the way, *bound then that bound), else scanning
+ * [a, b] on 25 points. Returns 1 with the crossing cell [*x0, *x1] and the cheap values *q0, *q1 there,
+ * 0 when none, -1 on a status. */
+static int cheap_crossing(mean_ctx *c, double a, double b, double guess, double lo, double hi, double *x0, double *x1,
+                          double *q0, double *q1, int *walked, double *bound) {
+  c->mode = STATS_QUICK;
+  *walked = 0;
+  if (isfinite(guess) && guess > lo && guess < hi) {
+    double xg = log(guess), g0 = mean_fn(xg, c);
+    if (c->status)
+      return -1;
+    double xn = fmin(b, xg + LN2), gn = mean_fn(xn, c);
+    if (c->status)
+      return -1;
+    if (g0 != UNSTABLE && gn != UNSTABLE) {
+      if ((g0 > 0.0) != (gn > 0.0)) {
+        *x0 = xg, *x1 = xn, *q0 = g0, *q1 = gn;
+        return 1;
+      }
+      /* the direction in which |mean − e| shrinks */
+      double dir = fabs(gn) < fabs(g0) ? 1.0 : -1.0, xp = dir > 0 ? xn : xg, gp = dir > 0 ? gn : g0;
+      for (int i = 0; i < 40; i++) {
+        double xq = dir > 0 ? fmin(b, xp + LN2) : fmax(a, xp - LN2);
+        if (xq == xp) {
+          *walked = 1;
+          *bound = xp;
+          return 0;
+        }
+        double gq = mean_fn(xq, c);
+        if (c->status)
+          return -1;
+        if (gq == UNSTABLE || fabs(gq) > fabs(gp))
+          break; /* not monotone here: scan */
+        if ((gq > 0.0) != (gp > 0.0)) {
+          *x0 = xp, *x1 = xq, *q0 = gp, *q1 = gq;
+          return 1;
+        }
+        xp = xq, gp = gq;
+      }
+    }
+  }
+  enum { NGRID = 25 };
+  double gp = 0.0;
+  for (int i = 0; i < NGRID; i++) {
+    double x = a + (b - a) * i / (NGRID - 1), g = mean_fn(x, c);
+    if (c->status)
+      return -1;
+    if (i > 0 && gp != UNSTABLE && g != UNSTABLE && ((gp > 0.0) != (g > 0.0) || g == 0.0)) {
+      *x0 = a + (b - a) * (i - 1) / (NGRID - 1), *x1 = x, *q0 = gp, *q1 = g;
+      return 1;
+    }
+    gp = g;
+  }
+  return 0;
+}
+
+/* The exact mean on 25 points of [a, b]: its first bracket. Returns 1 with it, 0 when none, -1. */
+static int exact_scan(mean_ctx *c, double a, double b, double *xa, double *xb) {
+  enum { NGRID = 25 };
+  double gp = 0.0;
+  for (int i = 0; i < NGRID; i++) {
+    double x = a + (b - a) * i / (NGRID - 1), g = mean_fn(x, c);
+    if (c->status)
+      return -1;
+    if (i > 0 && gp != UNSTABLE && g != UNSTABLE && ((gp > 0.0) != (g > 0.0) || g == 0.0)) {
+      *xa = a + (b - a) * (i - 1) / (NGRID - 1);
+      *xb = x;
+      return 1;
+    }
+    gp = g;
+  }
+  return 0;
+}
+
+static int no_root(mean_ctx *c, double lo, double hi, impactfit_step_stats *stats) {
+  if (stats) {
+    memset(stats, 0, sizeof *stats);
+    stats->e_min = c->mmin;
+    stats->e_max = c->mmax;
+    stats->e_mean = NAN;
+    stats->e_continuous = NAN;
+    stats->impacts = c->impacts;
+    stats->steps = c->steps;
+  }
+  if (!(c->mmin <= c->mmax))
+    return IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOROOT,
+                           "no value in [%.6g, %.6g] gives a mean e of %.17g at this step: the step is unstable at "
+                           "every value tried",
+                           lo, hi, c->e);
+  return IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOROOT,
+                         "no value in [%.6g, %.6g] gives a mean e of %.17g at this step: the means found range "
+                         "over [%.6g, %.6g]%s",
+                         lo, hi, c->e, c->mmin, c->mmax,
+                         c->unstable ? " (values where the step is unstable left out)" : "");
+}
+
+int impactfit_step_solve_mean(impactfit_step_build_fn build, const void *ctx, double v, double e, double lo, double hi,
+                              double guess, double tol, double *value, impactfit_step_stats *stats,
+                              impactfit_error *err) {
+  IMPACTFIT__GSL_SCOPE;
+  impactfit_error_clear(err);
+  if (!build || !value)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper inverse: NULL argument");
+  if (!(isfinite(e) && e > 0.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper inverse: e must be > 0 (got %.17g)", e);
+  if (!(isfinite(lo) && isfinite(hi) && lo > 0.0 && hi > lo))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper inverse: need 0 < lo < hi (got %.17g, %.17g)", lo, hi);
+  if (tol == 0.0)
+    tol = 1e-10;
+  if (!(tol >= 1e-13 && tol < 0.1))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper inverse: tol must lie in [1e-13, 0.1) (got %.17g)", tol);
+  mean_ctx c = {.build = build, .ctx = ctx, .v = v, .e = e, .err = err, .mmin = INFINITY, .mmax = -INFINITY};
+  double a = log(lo), b = log(hi), xa = a, xb = b, x = NAN, x0, x1, q0, q1, bound = a;
+  int walked = 0, found = 0;
+  /* 1. the cheap mean's crossing; 2. an exact bracket near its secant root */
+  int r = cheap_crossing(&c, a, b, guess, lo, hi, &x0, &x1, &q0, &q1, &walked, &bound);
+  if (r < 0)
+    return c.status;
+  c.mode = STATS_SEARCH;
+  if (r == 1) {
+    double k = (q1 - q0) / (x1 - x0), xs = x0 + (q1 != q0 ? -q0 / k : 0.5 * (x1 - x0)), w = fabs(x1 - x0);
+    found = bracket_near(&c, fmin(fmax(xs, a), b), k, fmax(a, fmin(x0, x1) - w), fmin(b, fmax(x0, x1) + w), tol, &xa,
+                         &xb, &x);
+    if (found < 0)
+      return c.status;
+  } else if (walked) {
+    /* the cheap walk reached a bound, the distance shrinking: the exact means at the guess and the bound */
+    double gg = mean_fn(log(guess), &c), gb = mean_fn(bound, &c);
+    if (c.status)
+      return c.status;
+    if (gg != UNSTABLE && gb != UNSTABLE && (gg > 0.0) == (gb > 0.0) && fabs(gb) < fabs(gg))
+      return no_root(&c, lo, hi, stats);
+  }
+  /* 3. otherwise the exact mean on 25 points */
+  if (!found) {
+    int s = exact_scan(&c, a, b, &xa, &xb);
+    if (s < 0)
+      return c.status;
+    if (s == 0)
+      return no_root(&c, lo, hi, stats);
+    found = 1;
+  }
+  /* 4. Brent on the exact bracket (unless a point already met the tolerance) */
+  if (found == 1) {
+    double ga = mean_fn(xa, &c), gb = mean_fn(xb, &c);
+    if (c.status)
+      return c.status;
+    if (fabs(ga) <= tol || fabs(gb) <= tol) {
+      x = fabs(gb) <= tol ? xb : xa;
+    } else {
+      c.mode = STATS_NO_CONTINUOUS; /* Brent's points near the root, with the linearisation: the answer's */
+      int s = refine(&c, xa, xb, tol, &x);
+      if (s)
+        return s;
+    }
+  }
+  /* the statistics at the answer, linearisation included (Brent's last point has it; a point the search
+   * met the tolerance at without it is computed again), with the continuous-time e */
+  *value = exp(x);
+  c.mode = STATS_NO_CONTINUOUS;
+  mean_fn(x, &c);
+  if (c.status)
+    return c.status;
+  if (c.S_mode != STATS_NO_CONTINUOUS) {
+    c.n_cache = 0;
+    mean_fn(x, &c);
+    if (c.status)
+      return c.status;
+  }
+  if (stats) {
+    impactfit_stepper st;
+    memset(&st, 0, sizeof st);
+    *stats = c.S;
+    if (build(ctx, *value, &st, NULL) == 0) {
+      stats->e_continuous = impactfit__step_continuous_e(&st, v);
+      long i0 = stats->impacts, s0 = stats->steps;
+      int s = impactfit__step_refine_extremes(&st, v, stats, err);
+      if (s)
+        return s;
+      c.impacts += stats->impacts - i0;
+      c.steps += stats->steps - s0;
+      stats->stable = stats->stable && stats->e_max <= 1.0;
+    }
+    stats->impacts = c.impacts;
+    stats->steps = c.steps;
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- the largest stable step */
+
+static int stable_at(const impactfit_stepper *st, double v, double dt, int *stable, impactfit_error *err) {
+  impactfit_stepper s = *st;
+  s.dt = dt;
+  impactfit_step_stats S;
+  int rc = impactfit__phase_stats(&s, v, &S, STATS_STABILITY, err);
+  if (rc == IMPACTFIT_ENONFINITE || rc == IMPACTFIT_ENOSEP) {
+    *stable = 0;
+    return 0;
+  }
+  if (rc)
+    return rc;
+  *stable = S.stable;
+  return 0;
+}
+
+int impactfit_step_max_stable_dt(const impactfit_stepper *st, double v, double *dt_max, impactfit_error *err) {
+  impactfit_error_clear(err);
+  if (!dt_max)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper: NULL result");
+  int s = impactfit_stepper_check(st, err), ok;
+  if (s)
+    return s;
+  if (st->type->adaptive) { /* no step to bound */
+    *dt_max = INFINITY;
+    return 0;
+  }
+  double lo, hi, dt = st->dt;
+  if ((s = stable_at(st, v, dt, &ok, err)))
+    return s;
+  if (ok) {
+    lo = dt;
+    hi = dt;
+    for (int i = 0;; i++) {
+      if (i >= 20) { /* stable up to 1e6 dt */
+        *dt_max = INFINITY;
+        return 0;
+      }
+      hi *= 2.0;
+      if ((s = stable_at(st, v, hi, &ok, err)))
+        return s;
+      if (!ok)
+        break;
+      lo = hi;
+    }
+  } else {
+    hi = dt;
+    lo = dt;
+    /* a step so small that the contact takes more than 1e4 of them is not searched (each stable probe there
+     * steps ~70 impacts through it): unstable at every step of practical size */
+    impactfit_law_impact_result cr;
+    double t_c = impactfit__step_continuous_impact(st, v, &cr) == 0 ? cr.t_contact : NAN;
+    for (int i = 0;; i++) {
+      if (isfinite(t_c) && t_c / (0.5 * lo) > 1e4) {
+        *dt_max = 0.0;
+        return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT,
+                               "stepper %s: unstable at every step down to %.3g s (%.3g steps per contact of %.3g s)",
+                               st->type->name, lo, t_c / lo, t_c);
+      }
+      if (i >= 60) {
+        *dt_max = 0.0;
+        return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT, "stepper %s: unstable at every step down to %.3g s",
+                               st->type->name, lo);
+      }
+      lo *= 0.5;
+      if ((s = stable_at(st, v, lo, &ok, err)))
+        return s;
+      if (ok)
+        break;
+      hi = lo;
+    }
+  }
+  while (hi - lo > 1e-6 * lo) {
+    double m = sqrt(lo * hi);
+    if ((s = stable_at(st, v, m, &ok, err)))
+      return s;
+    if (ok)
+      lo = m;
+    else
+      hi = m;
+  }
+  *dt_max = lo;
+  return 0;
+}
