@@ -204,13 +204,20 @@ IMPACTFIT_EXPORT int impactfit_step_phase_stats(const impactfit_stepper *st, dou
 typedef int (*impactfit_step_build_fn)(const void *ctx, double value, impactfit_stepper *st, impactfit_error *err);
 
 /* The value in [lo, hi] (0 < lo < hi; searched in ln(value)) whose mean e over the phase equals e to
- * |e_mean − e| ≤ tol (tol 0: 1e-10), at speed v. The search first locates the target on a cheap mean,
- * a 16-phase midpoint rule (within about the largest jump of e(φ)/16 of the mean): from guess (in
- * (lo, hi); NaN or 0: none) it walks by factors of 2 towards the target until that mean crosses it
- * (the mean is monotone in the parameter in the usual case); without a guess, or when the walk turns
- * away, it scans the range on 25 points. At the crossing it takes the exact mean at the secant's root
- * and grows a bracket from there by the secant step (fourfold each time), then refines it with
- * Brent's method (GSL) on the exact mean. When the cheap mean never crosses e, or its crossing holds
+ * |e_mean − e| ≤ tol (tol 0: 1e-10), at speed v. Where the contact takes 32 steps or more at guess (in
+ * (lo, hi); NaN or 0: none, the middle of the range) and the stepper has a continuous-time law, the search
+ * starts at the continuous-time inverse (the law's e, law.h: walking by factors of 2 from the guess, or on
+ * 25 points, then Brent's method, GSL; the stepped mean tends to it as dt → 0) and follows the secant of the
+ * exact mean from there, the first step with the continuous-time e's slope (no step longer than 4 times the
+ * one before), to the tolerance or to a sign change, which Brent's method (GSL) on the exact mean refines;
+ * where the continuous-time e is monotone and does not reach e, or the secant reaches an end of the range
+ * with the distance to the target shrinking all the way, the exact means at the two ends decide (on the same
+ * side of e: out of reach). Otherwise, or where that does not decide, the search first locates the target on
+ * a cheap mean, a 16-phase midpoint rule (within about the largest jump of e(φ)/16 of the mean): from guess
+ * it walks by factors of 2 towards the target until that mean crosses it (the mean is monotone in the
+ * parameter in the usual case); without a guess, or when the walk turns away, it scans the range on 25
+ * points. At the crossing it takes the exact mean at the secant's root and grows a bracket from there by the
+ * secant step (fourfold each time), then refines it with Brent's method (GSL) on the exact mean. When the cheap mean never crosses e, or its crossing holds
  * no exact bracket, the exact mean decides: on the 25 points, or, when the walk reached a bound with
  * the distance to the target shrinking all the way, at the guess and that bound (the target is then out
  * of reach). A value where the bodies stick counts as e = 0 and one where the step blows up

@@ -31,6 +31,7 @@ typedef struct {
   impactfit_step_stats S; /* of the last evaluation */
   long evals, impacts;    /* phase statistics computed, impacts simulated (all modes) */
   long steps;             /* their steps */
+  long cont_solves;       /* continuous-time impacts solved (law.h) for the surrogate */
   double mmin, mmax;      /* the range of the exact means met, the unstable values left out */
   int n_cache;
   double cache_x[MEAN_CACHE], cache_g[MEAN_CACHE];
@@ -201,12 +202,14 @@ static int cheap_crossing(mean_ctx *c, double a, double b, double guess, double 
         double gq = mean_fn(xq, c);
         if (c->status)
           return -1;
-        if (gq == UNSTABLE || fabs(gq) > fabs(gp))
-          break; /* not monotone here: scan */
-        if ((gq > 0.0) != (gp > 0.0)) {
+        if (gq == UNSTABLE)
+          break;
+        if ((gq > 0.0) != (gp > 0.0)) { /* crossed (also where it overshoots: |gq| > |gp|) */
           *x0 = xp, *x1 = xq, *q0 = gp, *q1 = gq;
           return 1;
         }
+        if (fabs(gq) > fabs(gp))
+          break; /* not monotone here: scan */
         xp = xq, gp = gq;
       }
     }
@@ -242,6 +245,219 @@ static int exact_scan(mean_ctx *c, double a, double b, double *xa, double *xb) {
     gp = g;
   }
   return 0;
+}
+
+/* ---------------------------------------------------------------- the continuous-time surrogate */
+
+/* The continuous-time e at ln(value) minus the asked e (NaN when the stepper has no continuous law or the
+ * build or the law's solve fails); *steps, when given, the contact's length in steps of dt. */
+static double cont_fn(mean_ctx *c, double lnv, double *steps) {
+  impactfit_stepper st;
+  memset(&st, 0, sizeof st);
+  impactfit_law_impact_result r;
+  if (c->build(c->ctx, exp(lnv), &st, NULL) || st.type->adaptive)
+    return NAN;
+  c->cont_solves++;
+  if (impactfit__step_continuous_impact(&st, c->v, &r))
+    return NAN;
+  if (steps)
+    *steps = r.t_contact / st.dt;
+  return r.e_out - c->e;
+}
+
+static double cont_gsl(double lnv, void *p) { return cont_fn(p, lnv, NULL); }
+
+/* The root of e_continuous − e in [a, b] (ln of the value): walking by factors of 2 from x0 towards the
+ * target, or on 25 points where the walk turns away, then Brent (GSL) to 1e-11 in ln(value); the slope there
+ * by a central difference. Returns 1 with *xs and *ks; 0 when e_continuous does not cross e on the 25 points,
+ * with *xb the point closest to it and *mono 1 when the 25 values are monotone; -1 when it is not defined
+ * somewhere on the way (no continuous law: the quick mean decides). */
+static int cont_root(mean_ctx *c, double a, double b, double x0, double *xs, double *ks, double *xb, int *mono) {
+  double g0 = cont_fn(c, x0, NULL), xl = NAN, xr = NAN, gl = NAN, gr = NAN;
+  if (isnan(g0))
+    return -1;
+  *mono = 0;
+  double xn = fmin(b, x0 + LN2), gn = xn > x0 ? cont_fn(c, xn, NULL) : NAN;
+  if (!isnan(gn) && (g0 > 0.0) != (gn > 0.0)) {
+    xl = x0, xr = xn, gl = g0, gr = gn;
+  } else if (!isnan(gn) || x0 == b) {
+    double dir = !isnan(gn) && fabs(gn) < fabs(g0) ? 1.0 : -1.0, xp = dir > 0 ? xn : x0, gp = dir > 0 ? gn : g0;
+    for (int i = 0; i < 60; i++) {
+      double xq = dir > 0 ? fmin(b, xp + LN2) : fmax(a, xp - LN2);
+      if (xq == xp)
+        break;
+      double gq = cont_fn(c, xq, NULL);
+      if (isnan(gq))
+        return -1;
+      if ((gq > 0.0) != (gp > 0.0)) {
+        xl = fmin(xp, xq), xr = fmax(xp, xq), gl = xl == xp ? gp : gq, gr = xl == xp ? gq : gp;
+        break;
+      }
+      if (fabs(gq) > fabs(gp))
+        break;
+      xp = xq, gp = gq;
+    }
+  }
+  if (isnan(xl)) { /* the 25 points */
+    enum { NGRID = 25 };
+    double gp = NAN, best = INFINITY;
+    int up = 1, down = 1;
+    for (int i = 0; i < NGRID && isnan(xl); i++) {
+      double x = a + (b - a) * i / (NGRID - 1), g = cont_fn(c, x, NULL);
+      if (isnan(g))
+        return -1;
+      if (fabs(g) < best)
+        best = fabs(g), *xb = x;
+      if (i > 0) {
+        up &= g >= gp;
+        down &= g <= gp;
+        if ((gp > 0.0) != (g > 0.0))
+          xl = a + (b - a) * (i - 1) / (NGRID - 1), xr = x, gl = gp, gr = g;
+      }
+      gp = g;
+    }
+    if (isnan(xl)) {
+      *mono = up || down;
+      return 0;
+    }
+  }
+  gsl_root_fsolver *rs = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+  if (!rs)
+    return -1;
+  gsl_function F = {cont_gsl, c};
+  double x = 0.5 * (xl + xr);
+  if (gsl_root_fsolver_set(rs, &F, xl, xr) == GSL_SUCCESS)
+    for (int it = 0; it < 100; it++) {
+      if (gsl_root_fsolver_iterate(rs) != GSL_SUCCESS)
+        break;
+      x = gsl_root_fsolver_root(rs);
+      double l = gsl_root_fsolver_x_lower(rs), u = gsl_root_fsolver_x_upper(rs);
+      if (u - l <= 1e-11 * fmax(1.0, fabs(x)))
+        break;
+    }
+  gsl_root_fsolver_free(rs);
+  (void)gl, (void)gr;
+  double d = 1e-4 * fmax(1.0, xr - xl) < 1e-3 ? 1e-4 : 1e-3;
+  double xm = fmax(a, x - d), xp = fmin(b, x + d), gm = cont_fn(c, xm, NULL), gp = cont_fn(c, xp, NULL);
+  *xs = x;
+  *ks = xp > xm ? (gp - gm) / (xp - xm) : NAN;
+  return 1;
+}
+
+/* ---------------------------------------------------------------- the exact mean's secant */
+
+/* From x0 (where the surrogate crosses) along the secant of the exact mean, the first step with the
+ * surrogate's slope k0, each later one with the slope of the last two exact means (no step longer than 4
+ * times the one before): returns 2 with *root where a mean meets the tolerance, 1 with the exact bracket [*xa,
+ * *xb] where the sign changes, 3 when the walk reached a bound of [a, b] with the distance to the target
+ * shrinking all the way (the target is then out of reach for a monotone mean: *xa that bound), 0 when the walk
+ * failed (the step blew up or the bodies stuck somewhere, a slope of the wrong sign, a growing distance: the
+ * scans decide), -1 on a status. Evaluations after the first are made with the linearisation (the answer's
+ * statistics). */
+static int exact_secant(mean_ctx *c, double x0, double k0, double a, double b, double tol, double *xa, double *xb,
+                        double *root) {
+  double g0 = mean_fn(x0, c);
+  if (c->status)
+    return -1;
+  if (g0 == UNSTABLE || g0 == -c->e)
+    return 0;
+  if (fabs(g0) <= tol) {
+    *root = x0;
+    return 2;
+  }
+  double k = k0, last = INFINITY;
+  for (int it = 0; it < 24; it++) {
+    if (!(isfinite(k) && k != 0.0))
+      return 0;
+    double d = -g0 / k;
+    if (fabs(d) > 4.0 * last)
+      d = copysign(4.0 * last, d);
+    double x1 = fmin(b, fmax(a, x0 + d));
+    if (x1 == x0) { /* at a bound, the secant pointing out of the range */
+      *xa = x0;
+      return 3;
+    }
+    c->mode = STATS_NO_CONTINUOUS;
+    double g1 = mean_fn(x1, c);
+    if (c->status)
+      return -1;
+    if (g1 == UNSTABLE || g1 == -c->e)
+      return 0;
+    if (fabs(g1) <= tol) {
+      *root = x1;
+      return 2;
+    }
+    if ((g1 > 0.0) != (g0 > 0.0)) {
+      *xa = fmin(x0, x1);
+      *xb = fmax(x0, x1);
+      return 1;
+    }
+    if (fabs(g1) >= fabs(g0))
+      return 0;
+    double k1 = (g1 - g0) / (x1 - x0);
+    if (k1 * k0 <= 0.0)
+      return 0;
+    last = fabs(x1 - x0);
+    x0 = x1, g0 = g1, k = k1;
+  }
+  return 0;
+}
+
+/* Fewer contact steps than this at the guess: the quick mean (16 impacts) is cheaper than the law's solve
+ * and nearer to the exact mean; more: the continuous-time e starts the search. */
+#define CONT_STEPS 32.0
+
+/* The search from the continuous-time inverse (see CONT_STEPS): returns 2 with *root, 1 with an exact bracket
+ * [*xa, *xb], 4 when the target is out of reach (the exact means at both ends of the range on the same side
+ * of it, where the continuous-time e is monotone or the secant reached an end with the distance shrinking),
+ * 0 when it does not decide (no continuous law, a short contact, a failed secant: the quick mean and the
+ * scans do), -1 on a status. */
+static int cont_start(mean_ctx *c, double a, double b, double guess, double lo, double hi, double tol, double *xa,
+                      double *xb, double *root) {
+  double xg = isfinite(guess) && guess > lo && guess < hi ? log(guess) : 0.5 * (a + b), steps = NAN;
+  if (isnan(cont_fn(c, xg, &steps)) || !(steps >= CONT_STEPS))
+    return 0;
+  double xs, ks, xbest = NAN;
+  int mono = 0, cr = cont_root(c, a, b, xg, &xs, &ks, &xbest, &mono);
+  c->mode = STATS_SEARCH;
+  if (cr == 1) {
+    int f = exact_secant(c, xs, ks, a, b, tol, xa, xb, root);
+    if (f != 3)
+      return f;
+    xbest = *xa; /* the end the secant reached: the other end decides */
+  } else if (cr == 0 && mono) {
+    /* e_continuous does not reach e: the exact mean at the end closest to it */
+    double gb = mean_fn(xbest, c), gcb = cont_fn(c, xbest, NULL);
+    if (c->status)
+      return -1;
+    if (gb == UNSTABLE || gb == -c->e)
+      return 0;
+    if (fabs(gb) <= tol) {
+      *root = xbest;
+      return 2;
+    }
+    if ((gb > 0.0) != (gcb > 0.0)) { /* the stepped mean crosses where the continuous one does not */
+      double d = xbest == a ? 1e-3 : -1e-3, k = (cont_fn(c, xbest + d, NULL) - gcb) / d;
+      int f = exact_secant(c, xbest, k, a, b, tol, xa, xb, root);
+      return f == 3 ? 0 : f;
+    }
+  } else {
+    return 0;
+  }
+  /* the other end */
+  double xo = xbest == a ? b : a, go = mean_fn(xo, c), gb = mean_fn(xbest, c);
+  if (c->status)
+    return -1;
+  if (go == UNSTABLE || go == -c->e || gb == UNSTABLE || gb == -c->e)
+    return 0;
+  if (fabs(go) <= tol) {
+    *root = xo;
+    return 2;
+  }
+  if ((go > 0.0) == (gb > 0.0))
+    return 4;
+  *xa = a, *xb = b;
+  return 1;
 }
 
 static int no_root(mean_ctx *c, double lo, double hi, impactfit_step_stats *stats) {
@@ -284,8 +500,15 @@ int impactfit_step_solve_mean(impactfit_step_build_fn build, const void *ctx, do
   mean_ctx c = {.build = build, .ctx = ctx, .v = v, .e = e, .err = err, .mmin = INFINITY, .mmax = -INFINITY};
   double a = log(lo), b = log(hi), xa = a, xb = b, x = NAN, x0, x1, q0, q1, bound = a;
   int walked = 0, found = 0;
+  /* 0. where the contact takes many steps, the continuous-time inverse is the start and its slope the
+   * secant's first (the stepped mean is close to it); else the quick mean's crossing */
+  found = cont_start(&c, a, b, guess, lo, hi, tol, &xa, &xb, &x);
+  if (found < 0)
+    return c.status;
+  if (found == 4)
+    return no_root(&c, lo, hi, stats);
   /* 1. the cheap mean's crossing; 2. an exact bracket near its secant root */
-  int r = cheap_crossing(&c, a, b, guess, lo, hi, &x0, &x1, &q0, &q1, &walked, &bound);
+  int r = found ? 2 : cheap_crossing(&c, a, b, guess, lo, hi, &x0, &x1, &q0, &q1, &walked, &bound);
   if (r < 0)
     return c.status;
   c.mode = STATS_SEARCH;
