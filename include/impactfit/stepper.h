@@ -82,6 +82,19 @@ typedef struct impactfit_step_state {
 
 struct impactfit_stepper;
 
+/* A step that is affine in (x, u) while it keeps one branch (a run of such steps is taken at once, by the
+ * power of the map: impactfit_stepper_type.affine): x' = x + B[0][0] x + B[0][1] u, u' = u + B[1][0] x +
+ * B[1][1] u (B = A − I, the increments kept apart from the identity, so that a power of the map over many
+ * steps is exact to rounding), valid wherever every form G[i][0] x + G[i][1] u + G[i][2] > 0 (i < n_forms)
+ * holds at the step's start: the region where the step takes the branch it takes at the given state, its
+ * contact and branch included. The force (the step's impulse over dt) is F[0] x + F[1] u + F[2] there. */
+typedef struct impactfit_step_affine {
+  double B[2][2];
+  double G[4][3];
+  int n_forms;
+  double F[3];
+} impactfit_step_affine;
+
 /* A stepper's type: a constant object, compared by address. */
 typedef struct impactfit_stepper_type {
   const char *name;               /* "euler", "rk4", ... */
@@ -110,6 +123,11 @@ typedef struct impactfit_stepper_type {
    * are e_mean = e_min = e_max = e_continuous with one piece, and the step is stable (largest stable dt
    * inf). How close the engine comes to that e at a given accuracy is the engine's to state (engines.h). */
   int adaptive;
+  /* Optional (NULL: none): 1 with *a when the step from s is affine in (x, u) (impactfit_step_affine) and the
+   * engine's memory s->mem does not enter it (a later step recomputes it: the memory after a run taken at
+   * once is that of its first step); 0 when not (a nonlinear force, gravity, a branch that depends on the
+   * memory). Long runs of such steps are then taken at once (the header comment's fast path). */
+  int (*affine)(const struct impactfit_stepper *st, const impactfit_step_state *s, impactfit_step_affine *a);
 } impactfit_stepper_type;
 
 /* A stepper's settings. */
@@ -171,6 +189,8 @@ typedef struct impactfit_step_impact {
   long contact_steps; /* steps with a contact */
   uint64_t signature; /* a hash of the sequence of (contact, branch) of the steps whose impulse changed
                          the speed by more than 1e-12 v (the steps that can change e) */
+  long work;          /* the step map's evaluations: the steps computed one by one, and one for each run of
+                         steps taken at once (impactfit_stepper_type.affine; steps − work steps saved) */
 } impactfit_step_impact;
 
 /* Simulates one impact at speed v > 0 and phase φ ∈ (0, 1]. Returns 0, EINVAL, ENOSEP (no end within
@@ -189,7 +209,8 @@ typedef struct impactfit_step_stats {
   int pieces;              /* smooth pieces of e(φ) */
   long impacts;            /* impacts simulated */
   long steps_max;          /* the most steps one impact took */
-  long steps;              /* steps of every impact simulated (the work: tests/test_work.c bounds it) */
+  long steps;              /* the work of every impact simulated (impactfit_step_impact.work: tests/test_work.c
+                              bounds it) */
 } impactfit_step_stats;
 
 /* e(φ) over φ ∈ (0, 1] at speed v (see the header comment). Returns 0 or a status of

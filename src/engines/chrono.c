@@ -94,6 +94,7 @@ const impactfit_stepper_type impactfit__stepper_explicit_euler = {
     .needs_law = 1,
     .step = fe_step,
     .amplification = fe_amp,
+    .affine = impactfit__step_law_affine,
 };
 
 const impactfit_stepper_type impactfit__stepper_frozen_force = {
@@ -102,6 +103,7 @@ const impactfit_stepper_type impactfit__stepper_frozen_force = {
     .needs_law = 1,
     .step = ff_step,
     .amplification = ff_amp,
+    .affine = impactfit__step_law_affine,
 };
 
 /* ---------------------------------------------------------------- the models */

@@ -47,7 +47,7 @@ static int eval(phase_ctx *c, double phi, double *e, uint64_t *sig) {
   }
   impactfit_step_stats *S = c->S;
   S->impacts++;
-  S->steps += r.steps;
+  S->steps += r.work;
   if (r.steps > S->steps_max)
     S->steps_max = r.steps;
   if (r.rho_max > S->rho_max)
@@ -260,7 +260,7 @@ int impactfit__phase_stats(const impactfit_stepper *st, double v, impactfit_step
     impactfit_error e5;
     int ps = impactfit__step_impact(st, v, 0.5, 1, 4096, &probe, &e5);
     out->impacts++; /* the work counts it */
-    out->steps += probe.steps;
+    out->steps += probe.work;
     if (ps == IMPACTFIT_ENOSEP && probe.steps >= 4096) {
       have_cr = impactfit__step_continuous_impact(st, v, &cr) == 0;
       if (have_cr && cr.t_contact / st->dt > 0.25 * (double)STEP_LIMIT)

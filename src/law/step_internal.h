@@ -17,6 +17,14 @@
 enum { STATS_FULL, STATS_NO_CONTINUOUS, STATS_SEARCH, STATS_QUICK, STATS_STABILITY };
 #ifndef QUICK_PHASES
 #define QUICK_PHASES 16
+/* A run of steps of the affine map a taken at once from s (the start of its first step, inside the region):
+ * the largest n ≤ n_max whose steps all start inside the region with a margin (the last one at least a step
+ * before the first zero of any form, and every force above f_tiny in size), s moved to the start of step n
+ * (x, u; the rest of s untouched), *f_max (may be NULL) the largest |force| of those steps. Returns n, 0 when no
+ * run of a step or more fits. */
+long impactfit__step_affine_run(const impactfit_step_affine *a, impactfit_step_state *s, long n_max, double f_tiny,
+                                double *f_max);
+
 #endif
 
 /* One impact at phase φ, at most `limit` steps (ENOSEP with out->steps = limit beyond); lean: without the
@@ -44,5 +52,13 @@ double impactfit__step_continuous_e(const impactfit_stepper *st, double v);
 /* The verdict on an impact that ran into the step limit: ENOSEP (the bodies stick) or ENOCONV (dt too
  * small to step through), with the message. */
 int impactfit__step_limit_verdict(const impactfit_stepper *st, double v, impactfit_error *err);
+
+/* A run of steps of the affine map a taken at once from s (the start of its first step, inside the region):
+ * the largest n ≤ n_max whose steps all start inside the region with a margin (the last one at least a step
+ * before the first zero of any form, and every force above f_tiny in size), s moved to the start of step n
+ * (x, u; the rest of s untouched), *f_max (may be NULL) the largest |force| of those steps. Returns n, 0 when no
+ * run of a step or more fits. */
+long impactfit__step_affine_run(const impactfit_step_affine *a, impactfit_step_state *s, long n_max, double f_tiny,
+                                double *f_max);
 
 #endif

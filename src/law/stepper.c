@@ -89,6 +89,7 @@ static const impactfit_stepper_type euler_type = {
     .reach = NULL,
     .amplification = euler_amp,
     .continuous = NULL,
+    .affine = impactfit__step_law_affine,
 };
 
 /* ---------------------------------------------------------------- rk4 */
@@ -148,6 +149,7 @@ static const impactfit_stepper_type rk4_type = {
     .reach = NULL,
     .amplification = rk4_amp,
     .continuous = NULL,
+    .affine = impactfit__step_law_affine,
 };
 
 /* ---------------------------------------------------------------- continuous (adaptive) */
@@ -330,6 +332,76 @@ static int gravity_start_or_fail(const impactfit_stepper *st, double v, double p
   return 0;
 }
 
+/* The signature: FNV-1a (64 bits also where long has 32) over the runs of the sequence of symbols of the steps
+ * since the first that acted, each run hashed as its symbol and its length: a step whose impulse changed the
+ * speed by 1e-12 v or less has none (rounding-level impulses, e.g. of a body at rest on a constraint, change
+ * neither e nor a jump), a step that acted 1 + (contact | branch << 1), one that did not 0. A run of steps taken
+ * at once adds its length to its run: the same signature as stepping it. */
+typedef struct {
+  uint64_t h, sym;
+  long n;
+} sig_runs;
+
+#define FNV_PRIME UINT64_C(1099511628211)
+
+static void runs_flush(sig_runs *r) {
+  if (r->n) {
+    r->h = (r->h ^ r->sym) * FNV_PRIME;
+    r->h = (r->h ^ (uint64_t)r->n) * FNV_PRIME;
+    r->n = 0;
+  }
+}
+
+static void runs_add(sig_runs *r, uint64_t sym, long n) {
+  if (r->n && sym != r->sym)
+    runs_flush(r);
+  r->sym = sym;
+  r->n += n;
+}
+
+/* The spectral radius of the map linearised at (x0, u0) into out->rho_max (stepper.h's rule near δ = 0) */
+static void linearise(const impactfit_stepper *st, double x0, double u0, double vdt, impactfit_step_impact *out) {
+  double fd, fr;
+  double f = st->law.type->force(st->law.p, x0, u0, &fd, &fr);
+  /* within one step's travel of the onset, a ∂f/∂δ that exceeds the slope over that travel tenfold
+   * (unbounded at δ = 0: δ^m δ' with m < 1) is not what the step sees: the secant instead */
+  if (x0 < vdt) {
+    double sec = (st->law.type->force(st->law.p, x0 + vdt, u0, NULL, NULL) - f) / vdt;
+    if (isfinite(sec) && !(fabs(fd) <= 10.0 * fabs(sec)))
+      fd = sec;
+  }
+  if ((f >= 0.0 || st->end == impactfit_transition_A) && isfinite(fd) && isfinite(fr)) {
+    double r = st->type->amplification(st, fd, fr);
+    if (r > out->rho_max)
+      out->rho_max = r;
+  }
+}
+
+/* Steps of one symbol in a row before a run is taken at once (the step map's `affine`), and the factor by which
+ * a run that could not be taken grows before the next try */
+#define RUN_MIN 8
+
+/* After a step from pre that left s with a run of *run steps of one symbol: the run continued at once where the
+ * step map is affine there (its steps, force and linearisation into out). Returns the steps taken, 0 when none. */
+static long run_at_once(const impactfit_stepper *st, const impactfit_step_state *pre, impactfit_step_state *s, double v,
+                        long n_max, int linear, impactfit_step_impact *out) {
+  impactfit_step_affine a;
+  if (!st->type->affine || !st->type->affine(st, pre, &a))
+    return 0;
+  double fm = 0.0;
+  long n = impactfit__step_affine_run(&a, s, n_max, 1e-12 * v * st->mass / st->dt, &fm);
+  if (n <= 0)
+    return 0;
+  if (fm > out->f_max)
+    out->f_max = fm;
+  if (linear && s->contact && (a.F[0] != 0.0 || a.F[1] != 0.0)) {
+    double r = st->type->amplification(st, a.F[0], a.F[1]);
+    if (r > out->rho_max)
+      out->rho_max = r;
+  }
+  return n;
+}
+
 int impactfit__step_impact(const impactfit_stepper *st, double v, double phi, int lean, long limit,
                            impactfit_step_impact *out, impactfit_error *err) {
   memset(out, 0, sizeof *out);
@@ -341,7 +413,7 @@ int impactfit__step_impact(const impactfit_stepper *st, double v, double phi, in
       return s;
     out->e = r.e_out;
     out->f_max = r.f_max;
-    out->steps = out->contact_steps = r.steps;
+    out->steps = out->contact_steps = out->work = r.steps;
     return 0;
   }
   double vdt = v * st->dt;
@@ -358,28 +430,15 @@ int impactfit__step_impact(const impactfit_stepper *st, double v, double phi, in
   if (st->gravity != 0.0 && (rc0 = gravity_start_or_fail(st, v, phi, (int)J, reach, &s, err)))
     return rc0;
   int acting = 0, linear = !lean && st->type->needs_law && st->type->amplification;
-  uint64_t sig = UINT64_C(1469598103934665603); /* FNV-1a, 64 bits also where long has 32 */
+  sig_runs sig = {.h = UINT64_C(1469598103934665603)};
+  long next_try = RUN_MIN; /* the run's length at which it is next taken at once */
   for (long k = 0; k < limit; k++) {
-    double x0 = s.x, u0 = s.u, mem0[4];
-    memcpy(mem0, s.mem, sizeof mem0);
+    impactfit_step_state pre = s;
+    double x0 = s.x, u0 = s.u;
     if (!out->x_first && x0 > 0.0)
       out->x_first = x0;
-    if (linear && x0 > 0.0) {
-      double fd, fr;
-      double f = st->law.type->force(st->law.p, x0, u0, &fd, &fr);
-      /* within one step's travel of the onset, a ∂f/∂δ that exceeds the slope over that travel tenfold
-       * (unbounded at δ = 0: δ^m δ' with m < 1) is not what the step sees: the secant instead */
-      if (x0 < vdt) {
-        double sec = (st->law.type->force(st->law.p, x0 + vdt, u0, NULL, NULL) - f) / vdt;
-        if (isfinite(sec) && !(fabs(fd) <= 10.0 * fabs(sec)))
-          fd = sec;
-      }
-      if ((f >= 0.0 || st->end == impactfit_transition_A) && isfinite(fd) && isfinite(fr)) {
-        double r = st->type->amplification(st, fd, fr);
-        if (r > out->rho_max)
-          out->rho_max = r;
-      }
-    }
+    if (linear && x0 > 0.0)
+      linearise(st, x0, u0, vdt, out);
     int rc = st->type->step(st, &s);
     if (rc)
       return IMPACTFIT__FAIL(err, rc, "stepper %s: step %ld failed", st->type->name, k);
@@ -388,30 +447,33 @@ int impactfit__step_impact(const impactfit_stepper *st, double v, double phi, in
                              "stepper %s: the state blew up after %ld steps (|u| > 1e4 v: dt = %.6g s is unstable for "
                              "this contact)",
                              st->type->name, k + 1, st->dt);
-    /* the signature counts every step that acted except those whose impulse changed the speed by 1e-12 v or
-     * less (rounding-level impulses, e.g. of a body at rest on a constraint, do not change e nor mark a jump) */
     int tiny = s.f != 0.0 && fabs(s.f) * st->dt / st->mass <= 1e-12 * v;
-    if (s.f != 0.0 || s.contact) {
+    int acts = s.f != 0.0 || s.contact;
+    if (acts) {
       acting = 1;
       out->contact_steps += s.contact != 0;
       if (fabs(s.f) > out->f_max)
         out->f_max = fabs(s.f);
-      if (!tiny)
-        sig = (sig ^ (uint64_t)(s.contact != 0) ^ ((uint64_t)(unsigned)s.branch << 1)) * UINT64_C(1099511628211);
     }
     if (acting) {
       out->steps++;
-      if (!tiny)
-        sig = (sig ^ UINT64_C(0x5b)) * UINT64_C(1099511628211);
+      out->work++;
+      if (!tiny) {
+        uint64_t sym = acts ? 1u + ((uint64_t)(s.contact != 0) | (uint64_t)(unsigned)s.branch << 1) : 0u;
+        if (sig.n && sym != sig.sym)
+          next_try = RUN_MIN;
+        runs_add(&sig, sym, 1);
+      }
       if (s.x <= 0.0 && s.u < 0.0 && s.f == 0.0) {
         out->e = -s.u / v;
-        out->signature = sig;
+        runs_flush(&sig);
+        out->signature = sig.h;
         return 0;
       }
       /* at rest: the step left the state unchanged with no force, so every later step will (a fixed point of
        * the map: e.g. Bullet's rows stop the body at the surface, where a speed of 1e-15 m/s no longer moves
        * the stored coordinate): e = 0, or the speed it leaves with */
-      int fixed = s.u == u0 && s.x == x0 && memcmp(mem0, s.mem, sizeof mem0) == 0;
+      int fixed = s.u == u0 && s.x == x0 && memcmp(pre.mem, s.mem, sizeof pre.mem) == 0;
       /* or, stopped short of the surface by a row that acts before touching, the body creeps with no force so
        * slowly that it would not close the gap within 1e4 steps: the bodies stick, e = 0 (the rebound when it
        * arrives, if any, is of the order of a creeping speed below gap/(1e4 dt)) */
@@ -424,6 +486,18 @@ int impactfit__step_impact(const impactfit_stepper *st, double v, double phi, in
          * the phases between two such impacts hold no jump */
         out->signature = UINT64_C(0x7e);
         return 0;
+      }
+      /* a long run of one symbol: the rest of it at once where the step map is affine */
+      if (!tiny && acts && sig.n >= next_try) {
+        long n = run_at_once(st, &pre, &s, v, limit - k - 1, linear, out);
+        if (n > 0) {
+          out->steps += n;
+          out->work++;
+          out->contact_steps += s.contact ? n : 0;
+          runs_add(&sig, sig.sym, n);
+          k += n;
+        }
+        next_try = 2 * sig.n;
       }
     } else if (s.x > reach + 10.0 * vdt && s.u > 0.0) {
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: the body passed through the contact without a force",
