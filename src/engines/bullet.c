@@ -227,6 +227,70 @@ static int bt_step(const impactfit_stepper *st, impactfit_step_state *s) {
   return 0;
 }
 
+/* The step's affine map (stepper.h: impactfit_step_affine) in contact (x > 0) without gravity, where the warm
+ * start does not enter (sor 1: the first sweep lands on max(0, rhs) whatever the warm start; or no warm start):
+ * with D = 1/(A + cfm/h) and κ = A D, the row asks for erp x/h + (1 + R') u (R' = restitution above the velocity
+ * threshold, else 0); without the split impulse (x below its threshold depth) u' = u − κ max(0, that), x' = x + h
+ * u'; with it (deeper) the push κ erp x leaves the velocity: u' = u − κ max(0, (1 + R') u), x' = x − κ erp x + h u'.
+ * The clamp label's form is erp x/h + (1 + R') u in both (bt_step). The coordinate's rounding (Q_COORD) is not
+ * followed: a run is exact arithmetic. */
+static int bt_affine(const impactfit_stepper *st, const impactfit_step_state *s, impactfit_step_affine *a) {
+  const double *p = st->p;
+  double h = st->dt, x = s->x, u = s->u, R = p[Q_REST], thr = p[Q_VTHR];
+  int warm = p[Q_PLANE] != 0.0 && p[Q_WARM] != 0.0;
+  if (st->gravity != 0.0 || !(x > 0.0) || (warm && p[Q_SOR] != 1.0))
+    return 0;
+  double erp, cfm;
+  bt_erp_cfm(st, &erp, &cfm);
+  /* the sweeps from 0 (sor 1: the first) leave lam = γ rhs/sor, γ = 1 − (1 − sor)^iterations (each stays > 0) */
+  double g = p[Q_SOR] == 1.0 ? 1.0 : 1.0 - pow(1.0 - p[Q_SOR], p[Q_ITER]);
+  double D = g / (1.0 / st->mass + cfm / h), k = D / st->mass;
+  memset(a, 0, sizeof *a);
+  a->G[0][0] = 1.0; /* penetrating */
+  int n = 1, rest = R > 0.0 && u >= thr, split = p[Q_SPLIT] != 0.0 && -x <= p[Q_SPLITTHR];
+  if (R > 0.0) { /* the side of the velocity threshold */
+    if (u == thr)
+      return 0;
+    a->G[n][1] = rest ? 1.0 : -1.0, a->G[n][2] = rest ? -thr : thr;
+    n++;
+  }
+  if (p[Q_SPLIT] != 0.0) { /* the side of the split threshold */
+    if (-x == p[Q_SPLITTHR])
+      return 0;
+    a->G[n][0] = split ? 1.0 : -1.0, a->G[n][2] = split ? p[Q_SPLITTHR] : -p[Q_SPLITTHR];
+    n++;
+  }
+  double ru = rest ? 1.0 + R : 1.0, lab = erp / h * x + ru * u; /* the clamp label's form */
+  if (lab > 0.0) {
+    a->G[n][0] = erp / h, a->G[n][1] = ru;
+  } else { /* clamped beyond the label's band: u < 0 (no restitution), 1e-9 (|u| + x/h) */
+    if (!(u < 0.0) || !(-lab > 1e-9 * (-u + x / h)))
+      return 0;
+    a->G[n][0] = -(erp + 1e-9) / h, a->G[n][1] = -(1.0 - 1e-9);
+  }
+  n++;
+  double ask = split ? ru * u : lab; /* what the impulse row asks for */
+  int pushes = ask > 0.0;
+  if (split && ask != lab) { /* the impulse row's own side */
+    if (ask == 0.0)
+      return 0;
+    a->G[n][1] = ask > 0.0 ? ru : -ru;
+    n++;
+  }
+  if (!pushes && !(u < 0.0)) /* a clamped row stays clamped only as the body leaves */
+    return 0;
+  a->n_forms = n;
+  double kr = pushes ? k * ru : 0.0; /* u' = u − κ ru u − (unsplit, pushing) κ erp x/h */
+  a->B[1][1] = -kr;
+  a->B[1][0] = pushes && !split ? -k * erp / h : 0.0;
+  a->B[0][0] = h * a->B[1][0] - (split ? k * erp : 0.0);
+  a->B[0][1] = h * (1.0 + a->B[1][1]);
+  /* the force (lam + push)/h */
+  a->F[0] = (pushes && !split ? D * erp / (h * h) : 0.0) + (split ? D * erp / (h * h) : 0.0);
+  a->F[1] = pushes ? D * ru / h : 0.0;
+  return 1;
+}
+
 static double bt_reach(const impactfit_stepper *st, double v) {
   (void)v;
   return st->p[Q_PLANE] != 0.0 ? st->p[Q_BREAK] : 0.0;
@@ -254,6 +318,7 @@ const impactfit_stepper_type impactfit__stepper_bullet_restitution = {
     .reach = bt_reach,
     .amplification = NULL,
     .continuous = bt_continuous,
+    .affine = bt_affine,
 };
 
 const impactfit_stepper_type impactfit__stepper_bullet_stiffness = {
@@ -269,6 +334,7 @@ const impactfit_stepper_type impactfit__stepper_bullet_stiffness = {
     .reach = bt_reach,
     .amplification = NULL,
     .continuous = bt_continuous,
+    .affine = bt_affine,
 };
 
 static int is_stiff(const impactfit_stepper *st) { return st->type == &impactfit__stepper_bullet_stiffness; }
