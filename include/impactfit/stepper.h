@@ -225,7 +225,8 @@ IMPACTFIT_EXPORT int impactfit_step_phase_stats(const impactfit_stepper *st, dou
 typedef int (*impactfit_step_build_fn)(const void *ctx, double value, impactfit_stepper *st, impactfit_error *err);
 
 /* The value in [lo, hi] (0 < lo < hi; searched in ln(value)) whose mean e over the phase equals e to
- * |e_mean − e| ≤ tol (tol 0: 1e-10), at speed v. Where the contact takes 32 steps or more at guess (in
+ * |e_mean − e| ≤ tol (tol 0: 1e-10), at speed v; the search aims at tol/10 and stops at tol only where the
+ * mean's own noise or a jump keeps it from getting closer. Where the contact takes 32 steps or more at guess (in
  * (lo, hi); NaN or 0: none, the middle of the range) and the stepper has a continuous-time law, the search
  * starts at the continuous-time inverse (the law's e, law.h: walking by factors of 2 from the guess, or on
  * 25 points, then Brent's method, GSL; the stepped mean tends to it as dt → 0) and follows the secant of the

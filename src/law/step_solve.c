@@ -93,8 +93,14 @@ static double mean_fn(double lnv, void *params) {
   return g;
 }
 
-/* Brent's method (GSL) on ln(value) inside [xa, xb] where mean − e changes sign, until |g| ≤ tol */
+/* The search aims at |mean − e| ≤ tol/AIM and accepts tol where it cannot get closer (a mean that jumps near
+ * the root): the answers are never less accurate than the tolerance and usually far more. */
+#define AIM 10.0
+
+/* Brent's method (GSL) on ln(value) inside [xa, xb] where mean − e changes sign, until |g| ≤ tol/AIM (or the
+ * bracket collapses with a point within tol) */
 static int refine(mean_ctx *c, double xa, double xb, double tol, double *x) {
+  double best = INFINITY, xbest = NAN;
   gsl_root_fsolver *rs = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
   if (!rs)
     return IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOMEM, "stepper inverse: out of memory");
@@ -108,7 +114,9 @@ static int refine(mean_ctx *c, double xa, double xb, double tol, double *x) {
     double g = mean_fn(*x, c);
     if (c->status)
       break;
-    if (fabs(g) <= tol) {
+    if (fabs(g) < best)
+      best = fabs(g), xbest = *x;
+    if (fabs(g) <= tol / AIM) {
       conv = 1;
       break;
     }
@@ -119,6 +127,10 @@ static int refine(mean_ctx *c, double xa, double xb, double tol, double *x) {
   gsl_root_fsolver_free(rs);
   if (c->status)
     return c->status;
+  if (!conv && best <= tol) {
+    *x = xbest;
+    conv = 1;
+  }
   if (!conv)
     return IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOCONV,
                            "stepper inverse: the mean e jumps across %.17g near the value %.17g (not reached to %.3g)",
@@ -136,7 +148,7 @@ static int bracket_near(mean_ctx *c, double x0, double k, double xl, double xr, 
     return -1;
   if (g0 == UNSTABLE)
     return 0;
-  if (fabs(g0) <= tol) {
+  if (fabs(g0) <= tol / AIM) {
     *root = x0;
     return 2;
   }
@@ -154,7 +166,7 @@ static int bracket_near(mean_ctx *c, double x0, double k, double xl, double xr, 
       return -1;
     if (g1 == UNSTABLE)
       return 0;
-    if (fabs(g1) <= tol) {
+    if (fabs(g1) <= tol / AIM) {
       *root = x1;
       return 2;
     }
@@ -361,19 +373,21 @@ static int exact_secant(mean_ctx *c, double x0, double k0, double a, double b, d
     return -1;
   if (g0 == UNSTABLE || g0 == -c->e)
     return 0;
-  if (fabs(g0) <= tol) {
+  if (fabs(g0) <= tol / AIM) {
     *root = x0;
     return 2;
   }
-  double k = k0, last = INFINITY;
+  double k = k0, last = INFINITY, best = fabs(g0), xbest = x0;
   for (int it = 0; it < 24; it++) {
     if (!(isfinite(k) && k != 0.0))
-      return 0;
+      break;
     double d = -g0 / k;
     if (fabs(d) > 4.0 * last)
       d = copysign(4.0 * last, d);
     double x1 = fmin(b, fmax(a, x0 + d));
     if (x1 == x0) { /* at a bound, the secant pointing out of the range */
+      if (best <= tol)
+        break;
       *xa = x0;
       return 3;
     }
@@ -382,8 +396,10 @@ static int exact_secant(mean_ctx *c, double x0, double k0, double a, double b, d
     if (c->status)
       return -1;
     if (g1 == UNSTABLE || g1 == -c->e)
-      return 0;
-    if (fabs(g1) <= tol) {
+      break;
+    if (fabs(g1) < best)
+      best = fabs(g1), xbest = x1;
+    if (fabs(g1) <= tol / AIM) {
       *root = x1;
       return 2;
     }
@@ -392,13 +408,15 @@ static int exact_secant(mean_ctx *c, double x0, double k0, double a, double b, d
       *xb = fmax(x0, x1);
       return 1;
     }
-    if (fabs(g1) >= fabs(g0))
-      return 0;
     double k1 = (g1 - g0) / (x1 - x0);
-    if (k1 * k0 <= 0.0)
-      return 0;
+    if (fabs(g1) >= fabs(g0) || k1 * k0 <= 0.0)
+      break;
     last = fabs(x1 - x0);
     x0 = x1, g0 = g1, k = k1;
+  }
+  if (best <= tol) { /* the closest point, where the mean's own noise keeps it from tol/AIM */
+    *root = xbest;
+    return 2;
   }
   return 0;
 }
@@ -432,7 +450,7 @@ static int cont_start(mean_ctx *c, double a, double b, double guess, double lo, 
       return -1;
     if (gb == UNSTABLE || gb == -c->e)
       return 0;
-    if (fabs(gb) <= tol) {
+    if (fabs(gb) <= tol / AIM) {
       *root = xbest;
       return 2;
     }
@@ -450,7 +468,7 @@ static int cont_start(mean_ctx *c, double a, double b, double guess, double lo, 
     return -1;
   if (go == UNSTABLE || go == -c->e || gb == UNSTABLE || gb == -c->e)
     return 0;
-  if (fabs(go) <= tol) {
+  if (fabs(go) <= tol / AIM) {
     *root = xo;
     return 2;
   }
@@ -540,8 +558,8 @@ int impactfit_step_solve_mean(impactfit_step_build_fn build, const void *ctx, do
     double ga = mean_fn(xa, &c), gb = mean_fn(xb, &c);
     if (c.status)
       return c.status;
-    if (fabs(ga) <= tol || fabs(gb) <= tol) {
-      x = fabs(gb) <= tol ? xb : xa;
+    if (fabs(ga) <= tol / AIM || fabs(gb) <= tol / AIM) {
+      x = fabs(gb) <= tol / AIM ? xb : xa;
     } else {
       c.mode = STATS_NO_CONTINUOUS; /* Brent's points near the root, with the linearisation: the answer's */
       int s = refine(&c, xa, xb, tol, &x);
