@@ -28,6 +28,7 @@ typedef struct {
   int until_unstable;      /* stop at the first impact that shows the step unstable (STATS_STABILITY) */
   double piece_a, piece_w; /* the smooth piece the quadrature integrates: [piece_a, piece_a + piece_w] */
   int sidi;                /* 1: in Sidi's variable t (gl8) */
+  impactfit__family *fam;  /* the family of reference impacts (NULL: every impact stepped in full) */
 } phase_ctx;
 
 #define STOP_UNSTABLE 1 /* eval's status when it stopped there (not an error) */
@@ -35,11 +36,12 @@ typedef struct {
 
 static int eval(phase_ctx *c, double phi, double *e, uint64_t *sig) {
   impactfit_step_impact r;
-  int s = impactfit__step_impact(c->st, c->v, phi, c->lean, STEP_LIMIT, &r, c->err);
+  impactfit__family_begin(c->fam);
+  int s = impactfit__step_impact(c->st, c->v, phi, c->lean, STEP_LIMIT, impactfit__family_hooks(c->fam), &r, c->err);
   if (s == IMPACTFIT_ENOSEP && r.steps >= STEP_LIMIT)
     s = impactfit__step_limit_verdict(c->st, c->v, c->err);
   /* the rule of phase_stats' check before stepping, for the modes without it (the inverse's quick means) */
-  if (!s && r.steps > STEP_LIMIT / 4 && impactfit__step_limit_verdict(c->st, c->v, c->err) == IMPACTFIT_ENOCONV)
+  if (!s && r.work > STEP_LIMIT / 4 && impactfit__step_limit_verdict(c->st, c->v, c->err) == IMPACTFIT_ENOCONV)
     s = IMPACTFIT_ENOCONV;
   if (s) {
     c->status = s;
@@ -211,9 +213,11 @@ int impactfit__step_limit_verdict(const impactfit_stepper *st, double v, impactf
   impactfit_error_clear(err);
   return IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV,
                          "stepper %s: dt = %.6g s is too small to step through: the contact lasts %.6g s in continuous "
-                         "time, %.3g steps, beyond the %ld steps one impact is followed for; as dt -> 0 e tends to the "
-                         "continuous-time e = %.10g (its error is of first order in dt/t_contact = %.2g)",
-                         st->type->name, st->dt, r.t_contact, r.t_contact / st->dt, STEP_LIMIT, r.e_out,
+                         "time, %.3g steps, beyond the %ld steps one impact is followed for (or the %ld it may compute "
+                         "one by one); as dt -> 0 e tends to the continuous-time e = %.10g (its error is of first "
+                         "order "
+                         "in dt/t_contact = %.2g)",
+                         st->type->name, st->dt, r.t_contact, r.t_contact / st->dt, STEP_LIMIT, STEP_LIMIT / 4, r.e_out,
                          st->dt / r.t_contact);
 }
 
@@ -222,8 +226,88 @@ int impactfit__step_limit_verdict(const impactfit_stepper *st, double v, impactf
  * by e ≤ 1 alone); or only the midpoint rule on QUICK_PHASES cells of φ, without the linearisation
  * (within about the largest jump/QUICK_PHASES of the exact mean: enough to bracket a root cheaply). */
 
+/* The 16-phase midpoint rule (STATS_QUICK) */
+static int quick_mean(phase_ctx *c, int known) {
+  enum { NQ = QUICK_PHASES };
+  impactfit_step_stats *out = c->S;
+  double sum = 0.0, eq;
+  for (int i = 0; i < NQ; i++) {
+    if (eval(c, (i + 0.5) / NQ, &eq, NULL))
+      return c->status;
+    sum += eq;
+  }
+  out->e_mean = sum / NQ;
+  out->pieces = 0;
+  out->stable = (!known || out->rho_max <= 1.0 + 1e-9) && out->e_max <= 1.0;
+  return 0;
+}
+
+/* The samples, the jumps between them and the quadrature on every piece (the other modes) */
+static int pieces_mean(phase_ctx *c, int mode, int known) {
+  impactfit_step_stats *out = c->S;
+  enum { NS = 66 };
+  double phi[NS], e[NS];
+  uint64_t sig[NS];
+  phi[0] = 0x1p-30;
+  for (int i = 1; i < NS - 1; i++)
+    phi[i] = (i - 0.5) / (NS - 2);
+  phi[NS - 1] = 1.0;
+  c->until_unstable = mode == STATS_STABILITY;
+  double e_end;
+  for (int i = 0; i < NS; i++)
+    if (eval(c, phi[i], &e[i], &sig[i]))
+      return c->status == STOP_UNSTABLE ? 0 : c->status;
+  /* e just below φ = 1, for the extremes: the limit φ → 1⁻ may differ from e(1) (Bullet's ERP term erp2 φ v
+   * at a rebound: the supremum R + erp2 is approached there, while e(1) starts the next step's sequence) */
+  if (eval(c, 1.0 - 0x1p-40, &e_end, NULL))
+    return c->status == STOP_UNSTABLE ? 0 : c->status;
+  /* the linearisation (the spectral radius, for `stable`) at these 67 phases only: the bisection's and the
+   * quadrature's impacts shift the same steps by less than 1/64 of a step */
+  c->lean = 1;
+  jumps *J = malloc(sizeof *J);
+  if (!J)
+    return IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOMEM, "stepper: out of memory");
+  J->n = 0;
+  for (int i = 0; i + 1 < NS; i++)
+    if (find_jumps(c, (side){phi[i], e[i], sig[i]}, (side){phi[i + 1], e[i + 1], sig[i + 1]}, 0, J)) {
+      free(J);
+      return c->status == STOP_UNSTABLE ? 0 : c->status;
+    }
+  if (mode == STATS_STABILITY) { /* no impact showed the step unstable: the mean is not needed */
+    free(J);
+    out->e_mean = NAN;
+    out->stable = (!known || out->rho_max <= 1.0 + 1e-9) && out->e_max <= 1.0;
+    return 0;
+  }
+  qsort(J->at, (size_t)J->n, sizeof J->at[0], cmp_double);
+  double mean = 0.0, a = 0.0;
+  for (int k = 0; k <= J->n; k++) {
+    double b = k < J->n ? J->at[k] : 1.0;
+    if (b > a) {
+      double part;
+      if (piece_integral(c, a, b, &part)) {
+        free(J);
+        return c->status;
+      }
+      mean += part;
+    }
+    a = b;
+  }
+  out->pieces = J->n + 1;
+  free(J);
+  out->e_mean = mean;
+  out->stable = (!known || out->rho_max <= 1.0 + 1e-9) && out->e_max <= 1.0;
+  return 0;
+}
+
+/* Where one impact's steps computed one by one are at least this many, the family of reference impacts
+ * passes the others over their smooth stretches (step_family.c) */
+#define FAMILY_WORK 500
+
 int impactfit__phase_stats(const impactfit_stepper *st, double v, impactfit_step_stats *out, int mode,
-                           impactfit_error *err) {
+                           impactfit__family **keep, impactfit_error *err) {
+  if (keep)
+    *keep = NULL;
   impactfit_error_clear(err);
   if (!out)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper: NULL result");
@@ -248,96 +332,48 @@ int impactfit__phase_stats(const impactfit_stepper *st, double v, impactfit_step
     out->steps_max = out->steps = r.steps;
     return 0;
   }
-  /* a contact longer than a quarter of the step limit: refused at once (the law solve costs about one
-   * impact of 1e3 steps), not after the first impact ran into the limit */
-  /* a contact longer than a quarter of the step limit is refused before it is stepped through: where one
-   * impact takes more than 4096 steps, the continuous-time contact decides (a law solve, ~50 us, skipped
-   * for the short contacts of the usual steps) */
+  /* a contact that would take more than a quarter of the step limit's work is refused before it is stepped
+   * through: where one impact takes more than 4096 steps computed one by one, the continuous-time contact
+   * decides (a law solve, ~50 us, skipped for the short contacts of the usual steps); where it lasts more than a
+   * quarter of the step limit, the impact is followed to that work (its long runs taken at once) */
   impactfit_law_impact_result cr;
   int have_cr = 0;
+  long probe_work = 0;
   if (mode != STATS_QUICK) {
     impactfit_step_impact probe;
     impactfit_error e5;
-    int ps = impactfit__step_impact(st, v, 0.5, 1, 4096, &probe, &e5);
+    int ps = impactfit__step_impact(st, v, 0.5, 1, 4096, NULL, &probe, &e5);
     out->impacts++; /* the work counts it */
     out->steps += probe.work;
-    if (ps == IMPACTFIT_ENOSEP && probe.steps >= 4096) {
+    probe_work = probe.work;
+    if (ps == IMPACTFIT_ENOSEP && probe.work >= 4096) {
       have_cr = impactfit__step_continuous_impact(st, v, &cr) == 0;
-      if (have_cr && cr.t_contact / st->dt > 0.25 * (double)STEP_LIMIT)
-        return impactfit__step_limit_verdict(st, v, err);
+      if (have_cr && cr.t_contact / st->dt > 0.25 * (double)STEP_LIMIT) {
+        if (cr.t_contact / st->dt > 0.9 * (double)STEP_LIMIT) /* beyond the step limit whatever the work */
+          return impactfit__step_limit_verdict(st, v, err);
+        ps = impactfit__step_impact(st, v, 0.5, 1, STEP_LIMIT / 4, NULL, &probe, &e5);
+        out->impacts++;
+        out->steps += probe.work;
+        probe_work = probe.work;
+        if (ps == IMPACTFIT_ENOSEP)
+          return impactfit__step_limit_verdict(st, v, err);
+      }
     }
   }
   int lean = mode == STATS_SEARCH || mode == STATS_QUICK;
   phase_ctx c = {.st = st, .v = v, .lean = lean, .S = out, .err = err};
   int known = !lean && st->type->needs_law && st->type->amplification;
-  if (mode == STATS_QUICK) {
-    enum { NQ = QUICK_PHASES };
-    double sum = 0.0, eq;
-    for (int i = 0; i < NQ; i++) {
-      if (eval(&c, (i + 0.5) / NQ, &eq, NULL))
-        return c.status;
-      sum += eq;
-    }
-    out->e_mean = sum / NQ;
-    out->pieces = 0;
-    out->stable = (!known || out->rho_max <= 1.0 + 1e-9) && out->e_max <= 1.0;
-    return 0;
-  }
-  enum { NS = 66 };
-  double phi[NS], e[NS];
-  uint64_t sig[NS];
-  phi[0] = 0x1p-30;
-  for (int i = 1; i < NS - 1; i++)
-    phi[i] = (i - 0.5) / (NS - 2);
-  phi[NS - 1] = 1.0;
-  c.until_unstable = mode == STATS_STABILITY;
-  double e_end;
-  for (int i = 0; i < NS; i++)
-    if (eval(&c, phi[i], &e[i], &sig[i]))
-      return c.status == STOP_UNSTABLE ? 0 : c.status;
-  /* e just below φ = 1, for the extremes: the limit φ → 1⁻ may differ from e(1) (Bullet's ERP term erp2 φ v
-   * at a rebound: the supremum R + erp2 is approached there, while e(1) starts the next step's sequence) */
-  if (eval(&c, 1.0 - 0x1p-40, &e_end, NULL))
-    return c.status == STOP_UNSTABLE ? 0 : c.status;
-  /* the linearisation (the spectral radius, for `stable`) at these 67 phases only: the bisection's and the
-   * quadrature's impacts shift the same steps by less than 1/64 of a step */
-  c.lean = 1;
-  jumps *J = malloc(sizeof *J);
-  if (!J)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "stepper: out of memory");
-  J->n = 0;
-  for (int i = 0; i + 1 < NS; i++)
-    if (find_jumps(&c, (side){phi[i], e[i], sig[i]}, (side){phi[i + 1], e[i + 1], sig[i + 1]}, 0, J)) {
-      free(J);
-      return c.status == STOP_UNSTABLE ? 0 : c.status;
-    }
-  if (mode == STATS_STABILITY) { /* no impact showed the step unstable: the mean is not needed */
-    free(J);
-    out->e_mean = NAN;
-    out->stable = (!known || out->rho_max <= 1.0 + 1e-9) && out->e_max <= 1.0;
-    return 0;
-  }
-  qsort(J->at, (size_t)J->n, sizeof J->at[0], cmp_double);
-  double mean = 0.0, a = 0.0;
-  for (int k = 0; k <= J->n; k++) {
-    double b = k < J->n ? J->at[k] : 1.0;
-    if (b > a) {
-      double part;
-      if (piece_integral(&c, a, b, &part)) {
-        free(J);
-        return c.status;
-      }
-      mean += part;
-    }
-    a = b;
-  }
-  out->pieces = J->n + 1;
-  free(J);
-  out->e_mean = mean;
-  out->stable = (!known || out->rho_max <= 1.0 + 1e-9) && out->e_max <= 1.0;
-  if (mode == STATS_FULL)
+  if (mode != STATS_QUICK && mode != STATS_STABILITY && probe_work >= FAMILY_WORK &&
+      (s = impactfit__family_build(st, v, lean, out, &c.fam, err)))
+    return s;
+  s = mode == STATS_QUICK ? quick_mean(&c, known) : pieces_mean(&c, mode, known);
+  if (keep && !s)
+    *keep = c.fam;
+  else
+    impactfit__family_free(c.fam);
+  if (!s && mode == STATS_FULL)
     out->e_continuous = have_cr ? cr.e_out : impactfit__step_continuous_e(st, v);
-  return 0;
+  return s;
 }
 
 /* ---------------------------------------------------------------- extremes inside a smooth piece */
@@ -395,10 +431,10 @@ static int refine_extreme(phase_ctx *c, double phi0, double sign) {
 
 /* e_min and e_max refined inside their pieces (the answer's statistics: forward mode, the inverse's answer) */
 int impactfit__step_refine_extremes(const impactfit_stepper *st, double v, impactfit_step_stats *S,
-                                    impactfit_error *err) {
+                                    impactfit__family *fam, impactfit_error *err) {
   if (st->type->adaptive || !(S->e_min <= S->e_max))
     return 0;
-  phase_ctx c = {.st = st, .v = v, .lean = 1, .S = S, .err = err};
+  phase_ctx c = {.st = st, .v = v, .lean = 1, .S = S, .err = err, .fam = fam};
   double pmin = S->phi_min, pmax = S->phi_max;
   if (refine_extreme(&c, pmax, 1.0) || refine_extreme(&c, pmin, -1.0))
     return c.status;
@@ -407,9 +443,11 @@ int impactfit__step_refine_extremes(const impactfit_stepper *st, double v, impac
 
 int impactfit_step_phase_stats(const impactfit_stepper *st, double v, impactfit_step_stats *out, impactfit_error *err) {
   IMPACTFIT__GSL_SCOPE;
-  int s = impactfit__phase_stats(st, v, out, STATS_FULL, err);
+  impactfit__family *fam;
+  int s = impactfit__phase_stats(st, v, out, STATS_FULL, &fam, err);
   if (!s)
-    s = impactfit__step_refine_extremes(st, v, out, err);
+    s = impactfit__step_refine_extremes(st, v, out, fam, err);
+  impactfit__family_free(fam);
   if (!s)
     out->stable = out->stable && out->e_max <= 1.0;
   return s;

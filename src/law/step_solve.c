@@ -37,7 +37,9 @@ typedef struct {
   double cache_x[MEAN_CACHE], cache_g[MEAN_CACHE];
   int cache_mode[MEAN_CACHE];
   impactfit_step_stats cache_S[MEAN_CACHE];
-  int S_mode; /* the mode c->S was computed in */
+  int S_mode;             /* the mode c->S was computed in */
+  impactfit__family *fam; /* the family of reference impacts of the last evaluation with the linearisation */
+  double fam_x;           /* its ln(value) */
 } mean_ctx;
 
 /* mean e − asked e at ln(value), exact unless c->mode is STATS_QUICK; the bodies stick: e = 0; the step
@@ -55,8 +57,16 @@ static double mean_fn(double lnv, void *params) {
   impactfit_stepper st;
   memset(&st, 0, sizeof st);
   int s = c->build(c->ctx, exp(lnv), &st, c->err);
-  if (!s)
-    s = impactfit__phase_stats(&st, c->v, &c->S, c->mode, c->err);
+  if (!s && c->mode == STATS_NO_CONTINUOUS) { /* the answer's statistics: its family kept for the extremes */
+    impactfit__family *nf = NULL;
+    s = impactfit__phase_stats(&st, c->v, &c->S, c->mode, &nf, c->err);
+    if (!s) {
+      impactfit__family_free(c->fam);
+      c->fam = nf, c->fam_x = lnv;
+    }
+  } else if (!s) {
+    s = impactfit__phase_stats(&st, c->v, &c->S, c->mode, NULL, c->err);
+  }
   c->evals++;
   c->impacts += c->S.impacts;
   c->steps += c->S.steps;
@@ -500,6 +510,9 @@ static int no_root(mean_ctx *c, double lo, double hi, impactfit_step_stats *stat
                          c->unstable ? " (values where the step is unstable left out)" : "");
 }
 
+static int solve_mean(mean_ctx *cp, double lo, double hi, double guess, double tol, double *value,
+                      impactfit_step_stats *stats);
+
 int impactfit_step_solve_mean(impactfit_step_build_fn build, const void *ctx, double v, double e, double lo, double hi,
                               double guess, double tol, double *value, impactfit_step_stats *stats,
                               impactfit_error *err) {
@@ -516,55 +529,74 @@ int impactfit_step_solve_mean(impactfit_step_build_fn build, const void *ctx, do
   if (!(tol >= 1e-13 && tol < 0.1))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper inverse: tol must lie in [1e-13, 0.1) (got %.17g)", tol);
   mean_ctx c = {.build = build, .ctx = ctx, .v = v, .e = e, .err = err, .mmin = INFINITY, .mmax = -INFINITY};
+  int s = solve_mean(&c, lo, hi, guess, tol, value, stats);
+  impactfit__family_free(c.fam);
+  return s;
+}
+
+/* The search (impactfit_step_solve_mean's comment in stepper.h) */
+static int solve_mean(mean_ctx *cp, double lo, double hi, double guess, double tol, double *value,
+                      impactfit_step_stats *stats) {
+  mean_ctx c = *cp; /* copied back at every return (the family to free) */
+  int rs = 0;
+#define RETURN(x) \
+  do {            \
+    rs = (x);     \
+    goto done;    \
+  } while (0)
+  impactfit_step_build_fn build = c.build;
+  const void *ctx = c.ctx;
+  double v = c.v;
+  impactfit_error *err = c.err;
   double a = log(lo), b = log(hi), xa = a, xb = b, x = NAN, x0, x1, q0, q1, bound = a;
   int walked = 0, found = 0;
   /* 0. where the contact takes many steps, the continuous-time inverse is the start and its slope the
    * secant's first (the stepped mean is close to it); else the quick mean's crossing */
   found = cont_start(&c, a, b, guess, lo, hi, tol, &xa, &xb, &x);
   if (found < 0)
-    return c.status;
+    RETURN(c.status);
   if (found == 4)
-    return no_root(&c, lo, hi, stats);
+    RETURN(no_root(&c, lo, hi, stats));
   /* 1. the cheap mean's crossing; 2. an exact bracket near its secant root */
   int r = found ? 2 : cheap_crossing(&c, a, b, guess, lo, hi, &x0, &x1, &q0, &q1, &walked, &bound);
   if (r < 0)
-    return c.status;
+    RETURN(c.status);
   c.mode = STATS_SEARCH;
   if (r == 1) {
     double k = (q1 - q0) / (x1 - x0), xs = x0 + (q1 != q0 ? -q0 / k : 0.5 * (x1 - x0)), w = fabs(x1 - x0);
     found = bracket_near(&c, fmin(fmax(xs, a), b), k, fmax(a, fmin(x0, x1) - w), fmin(b, fmax(x0, x1) + w), tol, &xa,
                          &xb, &x);
     if (found < 0)
-      return c.status;
+      RETURN(c.status);
   } else if (walked) {
     /* the cheap walk reached a bound, the distance shrinking: the exact means at the guess and the bound */
     double gg = mean_fn(log(guess), &c), gb = mean_fn(bound, &c);
     if (c.status)
-      return c.status;
+      RETURN(c.status);
     if (gg != UNSTABLE && gb != UNSTABLE && (gg > 0.0) == (gb > 0.0) && fabs(gb) < fabs(gg))
-      return no_root(&c, lo, hi, stats);
+      RETURN(no_root(&c, lo, hi, stats));
   }
   /* 3. otherwise the exact mean on 25 points */
   if (!found) {
     int s = exact_scan(&c, a, b, &xa, &xb);
     if (s < 0)
-      return c.status;
+      RETURN(c.status);
     if (s == 0)
-      return no_root(&c, lo, hi, stats);
+      RETURN(no_root(&c, lo, hi, stats));
     found = 1;
   }
   /* 4. Brent on the exact bracket (unless a point already met the tolerance) */
   if (found == 1) {
     double ga = mean_fn(xa, &c), gb = mean_fn(xb, &c);
     if (c.status)
-      return c.status;
+      RETURN(c.status);
     if (fabs(ga) <= tol / AIM || fabs(gb) <= tol / AIM) {
       x = fabs(gb) <= tol / AIM ? xb : xa;
     } else {
       c.mode = STATS_NO_CONTINUOUS; /* Brent's points near the root, with the linearisation: the answer's */
       int s = refine(&c, xa, xb, tol, &x);
       if (s)
-        return s;
+        RETURN(s);
     }
   }
   /* the statistics at the answer, linearisation included (Brent's last point has it; a point the search
@@ -573,12 +605,12 @@ int impactfit_step_solve_mean(impactfit_step_build_fn build, const void *ctx, do
   c.mode = STATS_NO_CONTINUOUS;
   mean_fn(x, &c);
   if (c.status)
-    return c.status;
+    RETURN(c.status);
   if (c.S_mode != STATS_NO_CONTINUOUS) {
     c.n_cache = 0;
     mean_fn(x, &c);
     if (c.status)
-      return c.status;
+      RETURN(c.status);
   }
   if (stats) {
     impactfit_stepper st;
@@ -587,9 +619,9 @@ int impactfit_step_solve_mean(impactfit_step_build_fn build, const void *ctx, do
     if (build(ctx, *value, &st, NULL) == 0) {
       stats->e_continuous = impactfit__step_continuous_e(&st, v);
       long i0 = stats->impacts, s0 = stats->steps;
-      int s = impactfit__step_refine_extremes(&st, v, stats, err);
+      int s = impactfit__step_refine_extremes(&st, v, stats, c.fam_x == x ? c.fam : NULL, err);
       if (s)
-        return s;
+        RETURN(s);
       c.impacts += stats->impacts - i0;
       c.steps += stats->steps - s0;
       stats->stable = stats->stable && stats->e_max <= 1.0;
@@ -597,7 +629,10 @@ int impactfit_step_solve_mean(impactfit_step_build_fn build, const void *ctx, do
     stats->impacts = c.impacts;
     stats->steps = c.steps;
   }
-  return 0;
+done:
+  *cp = c;
+  return rs;
+#undef RETURN
 }
 
 /* ---------------------------------------------------------------- the largest stable step */
@@ -606,7 +641,7 @@ static int stable_at(const impactfit_stepper *st, double v, double dt, int *stab
   impactfit_stepper s = *st;
   s.dt = dt;
   impactfit_step_stats S;
-  int rc = impactfit__phase_stats(&s, v, &S, STATS_STABILITY, err);
+  int rc = impactfit__phase_stats(&s, v, &S, STATS_STABILITY, NULL, err);
   if (rc == IMPACTFIT_ENONFINITE || rc == IMPACTFIT_ENOSEP) {
     *stable = 0;
     return 0;

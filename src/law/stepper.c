@@ -403,7 +403,7 @@ static long run_at_once(const impactfit_stepper *st, const impactfit_step_state 
 }
 
 int impactfit__step_impact(const impactfit_stepper *st, double v, double phi, int lean, long limit,
-                           impactfit_step_impact *out, impactfit_error *err) {
+                           impactfit__step_hooks *hooks, impactfit_step_impact *out, impactfit_error *err) {
   memset(out, 0, sizeof *out);
   out->phi = phi;
   if (st->type->adaptive) {
@@ -432,7 +432,9 @@ int impactfit__step_impact(const impactfit_stepper *st, double v, double phi, in
   int acting = 0, linear = !lean && st->type->needs_law && st->type->amplification;
   sig_runs sig = {.h = UINT64_C(1469598103934665603)};
   long next_try = RUN_MIN; /* the run's length at which it is next taken at once */
-  for (long k = 0; k < limit; k++) {
+  int run = -1;            /* the run of the last step with a symbol, and its first step */
+  long run_k0 = 0;
+  for (long k = 0; k < STEP_LIMIT && out->work < limit; k++) {
     impactfit_step_state pre = s;
     double x0 = s.x, u0 = s.u;
     if (!out->x_first && x0 > 0.0)
@@ -456,14 +458,20 @@ int impactfit__step_impact(const impactfit_stepper *st, double v, double phi, in
         out->f_max = fabs(s.f);
     }
     if (acting) {
-      out->steps++;
+      long idx = out->steps++;
       out->work++;
+      uint64_t sym = 0;
       if (!tiny) {
-        uint64_t sym = acts ? 1u + ((uint64_t)(s.contact != 0) | (uint64_t)(unsigned)s.branch << 1) : 0u;
-        if (sig.n && sym != sig.sym)
+        sym = acts ? 1u + ((uint64_t)(s.contact != 0) | (uint64_t)(unsigned)s.branch << 1) : 0u;
+        if (!sig.n || sym != sig.sym) {
           next_try = RUN_MIN;
+          run++;
+          run_k0 = idx;
+        }
         runs_add(&sig, sym, 1);
       }
+      if (hooks && hooks->stepped)
+        hooks->stepped(hooks, idx, &pre, &s, sym, run);
       if (s.x <= 0.0 && s.u < 0.0 && s.f == 0.0) {
         out->e = -s.u / v;
         runs_flush(&sig);
@@ -487,24 +495,40 @@ int impactfit__step_impact(const impactfit_stepper *st, double v, double phi, in
         out->signature = UINT64_C(0x7e);
         return 0;
       }
-      /* a long run of one symbol: the rest of it at once where the step map is affine */
+      /* a long run of one symbol: the rest of it at once where the step map is affine, or passed over by the
+       * observer (the family of reference impacts) */
+      long n = 0;
       if (!tiny && acts && sig.n >= next_try) {
-        long n = run_at_once(st, &pre, &s, v, limit - k - 1, linear, out);
-        if (n > 0) {
-          out->steps += n;
-          out->work++;
-          out->contact_steps += s.contact ? n : 0;
-          runs_add(&sig, sig.sym, n);
-          k += n;
-        }
-        next_try = 2 * sig.n;
+        n = run_at_once(st, &pre, &s, v, STEP_LIMIT - k - 1, linear, out);
+        if (n > 0 && hooks && hooks->jumped)
+          hooks->jumped(hooks, out->steps, n, run);
+        next_try = 2 * (sig.n + n);
+      }
+      if (n == 0 && !tiny && acts && hooks && hooks->skip) {
+        double rho = 0.0;
+        n = hooks->skip(hooks, run, run_k0, idx, &s, sym, &rho);
+        n = n < STEP_LIMIT - k - 1 ? n : 0;
+        if (n > 0 && rho > out->rho_max && linear)
+          out->rho_max = rho;
+      }
+      if (n > 0) {
+        out->steps += n;
+        out->work++;
+        out->contact_steps += s.contact ? n : 0;
+        runs_add(&sig, sig.sym, n);
+        k += n;
       }
     } else if (s.x > reach + 10.0 * vdt && s.u > 0.0) {
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: the body passed through the contact without a force",
                              st->type->name);
     }
   }
-  out->steps = limit; /* the mark of this end (phase_stats tells a sticking contact from a too small dt) */
+  /* the marks of this end (phase_stats tells a sticking contact from a too small dt): the steps at the step
+   * limit, or the work at the caller's limit */
+  if (out->work < limit)
+    out->steps = STEP_LIMIT;
+  else
+    out->work = limit;
   return IMPACTFIT__FAIL(err, IMPACTFIT_ENOSEP,
                          "stepper %s: no separation within %ld steps of %.6g s (the bodies stick at this step)",
                          st->type->name, STEP_LIMIT, st->dt);
@@ -522,5 +546,5 @@ int impactfit_step_impact_at(const impactfit_stepper *st, double v, double phi, 
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper: v must be > 0 (m/s) (got %.17g)", v);
   if (!(phi > 0.0 && phi <= 1.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper: the phase must lie in (0, 1] (got %.17g)", phi);
-  return impactfit__step_impact(st, v, phi, 0, STEP_LIMIT, out, err);
+  return impactfit__step_impact(st, v, phi, 0, STEP_LIMIT, NULL, out, err);
 }
