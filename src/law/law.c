@@ -195,6 +195,10 @@ static const double imp_default[] = {NAN, NAN, NAN, 0.9, 0.95, 0.001, 0.5, 2.0, 
 #define IMP_MIN 0.0001
 #define IMP_MAX 0.9999
 
+/* x^p for the impedance's powers: p = 2 (MuJoCo's default) and p − 1 = 1 without pow (the same doubles: glibc's pow
+ * rounds x^2 and x^1 correctly, as x * x and x are) */
+static double imp_pow(double x, double p) { return p == 2.0 ? x * x : p == 1.0 ? x : pow(x, p); }
+
 double impactfit_law_impedance_d(const double s[5], double delta, double *dd) {
   /* the solimp values as MuJoCo enforces them (getsolparam) */
   double d0 = fmin(IMP_MAX, fmax(IMP_MIN, s[0])), dw = fmin(IMP_MAX, fmax(IMP_MIN, s[1]));
@@ -213,13 +217,13 @@ double impactfit_law_impedance_d(const double s[5], double delta, double *dd) {
     y = x;
     yp = 1.0;
   } else if (x <= mid) {
-    double a = 1.0 / pow(mid, pw - 1.0);
-    y = a * pow(x, pw);
-    yp = pw * a * pow(x, pw - 1.0);
+    double a = 1.0 / imp_pow(mid, pw - 1.0);
+    y = a * imp_pow(x, pw);
+    yp = pw * a * imp_pow(x, pw - 1.0);
   } else {
-    double b = 1.0 / pow(1.0 - mid, pw - 1.0);
-    y = 1.0 - b * pow(1.0 - x, pw);
-    yp = pw * b * pow(1.0 - x, pw - 1.0);
+    double b = 1.0 / imp_pow(1.0 - mid, pw - 1.0);
+    y = 1.0 - b * imp_pow(1.0 - x, pw);
+    yp = pw * b * imp_pow(1.0 - x, pw - 1.0);
   }
   if (dd)
     *dd = yp * (delta < 0.0 ? -1.0 : 1.0) * (dw - d0) / width;

@@ -197,9 +197,10 @@ static int bracket_near(mean_ctx *c, double x0, double k, double xl, double xr, 
  * [a, b] on 25 points. Returns 1 with the crossing cell [*x0, *x1] and the cheap values *q0, *q1 there,
  * 0 when none, -1 on a status. */
 static int cheap_crossing(mean_ctx *c, double a, double b, double guess, double lo, double hi, double *x0, double *x1,
-                          double *q0, double *q1, int *walked, double *bound) {
+                          double *q0, double *q1, int *walked, double *bound, int *mono) {
   c->mode = STATS_QUICK;
   *walked = 0;
+  *mono = 0;
   if (isfinite(guess) && guess > lo && guess < hi) {
     double xg = log(guess), g0 = mean_fn(xg, c);
     if (c->status)
@@ -238,6 +239,7 @@ static int cheap_crossing(mean_ctx *c, double a, double b, double guess, double 
   }
   enum { NGRID = 25 };
   double gp = 0.0;
+  int up = 1, down = 1;
   for (int i = 0; i < NGRID; i++) {
     double x = a + (b - a) * i / (NGRID - 1), g = mean_fn(x, c);
     if (c->status)
@@ -246,8 +248,11 @@ static int cheap_crossing(mean_ctx *c, double a, double b, double guess, double 
       *x0 = a + (b - a) * (i - 1) / (NGRID - 1), *x1 = x, *q0 = gp, *q1 = g;
       return 1;
     }
+    if (i > 0)
+      up &= g >= gp && g != UNSTABLE, down &= g <= gp && gp != UNSTABLE;
     gp = g;
   }
+  *mono = up || down; /* the cheap mean monotone and never crossing: the exact means at the ends decide */
   return 0;
 }
 
@@ -558,10 +563,21 @@ static int solve_mean(mean_ctx *cp, double lo, double hi, double guess, double t
   if (found == 4)
     RETURN(no_root(&c, lo, hi, stats));
   /* 1. the cheap mean's crossing; 2. an exact bracket near its secant root */
-  int r = found ? 2 : cheap_crossing(&c, a, b, guess, lo, hi, &x0, &x1, &q0, &q1, &walked, &bound);
+  int mono = 0;
+  int r = found ? 2 : cheap_crossing(&c, a, b, guess, lo, hi, &x0, &x1, &q0, &q1, &walked, &bound, &mono);
   if (r < 0)
     RETURN(c.status);
   c.mode = STATS_SEARCH;
+  if (r == 0 && mono) { /* the exact means at the two ends: on one side of e, out of reach; else a bracket */
+    double ga = mean_fn(a, &c), gb = mean_fn(b, &c);
+    if (c.status)
+      RETURN(c.status);
+    if (ga != UNSTABLE && gb != UNSTABLE && ga != -c.e && gb != -c.e) {
+      if ((ga > 0.0) == (gb > 0.0) && fabs(ga) > tol / AIM && fabs(gb) > tol / AIM)
+        RETURN(no_root(&c, lo, hi, stats));
+      found = 1;
+    }
+  }
   if (r == 1) {
     double k = (q1 - q0) / (x1 - x0), xs = x0 + (q1 != q0 ? -q0 / k : 0.5 * (x1 - x0)), w = fabs(x1 - x0);
     found = bracket_near(&c, fmin(fmax(xs, a), b), k, fmax(a, fmin(x0, x1) - w), fmin(b, fmax(x0, x1) + w), tol, &xa,
@@ -569,11 +585,13 @@ static int solve_mean(mean_ctx *cp, double lo, double hi, double guess, double t
     if (found < 0)
       RETURN(c.status);
   } else if (walked) {
-    /* the cheap walk reached a bound, the distance shrinking: the exact means at the guess and the bound */
-    double gg = mean_fn(log(guess), &c), gb = mean_fn(bound, &c);
+    /* the cheap walk reached a bound, the distance not growing: the exact means at the guess, that bound and
+     * the other end (for the range reached) */
+    double gg = mean_fn(log(guess), &c), gb = mean_fn(bound, &c), go = mean_fn(bound == a ? b : a, &c);
     if (c.status)
       RETURN(c.status);
-    if (gg != UNSTABLE && gb != UNSTABLE && (gg > 0.0) == (gb > 0.0) && fabs(gb) < fabs(gg))
+    if (gg != UNSTABLE && gb != UNSTABLE && go != UNSTABLE && (gg > 0.0) == (gb > 0.0) && (go > 0.0) == (gb > 0.0) &&
+        fabs(gb) <= fabs(gg))
       RETURN(no_root(&c, lo, hi, stats));
   }
   /* 3. otherwise the exact mean on 25 points */
