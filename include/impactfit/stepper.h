@@ -25,8 +25,8 @@
  * or the side of a knot of the law (its switches) at a state where the force is evaluated: a step's
  * `branch` records all of them (the built-ins: contact, clamp and switch sides of every force
  * evaluation). The phase statistics find those points (the signature of each step sequence) on 66
- * samples of φ and by bisection, to 1e-13 where e jumps and to about 1e-8 where e is continuous and
- * only a derivative jumps (the mean's error from the break's place is below 1e-16 either way), then
+ * samples of φ and by bisection, to 2e-15/|jump| where e jumps and to about √(1e-15/|e'|) where e is continuous
+ * and only a derivative jumps (the mean's error from a break's place is below 1e-15 either way), then
  * integrate e(φ) over each smooth piece with 8-point Gauss–Legendre quadrature on the piece and its
  * halves where they agree to 1e-12 per unit of φ, else adaptively in Sidi's variable t (φ = a + w t⁴(35 −
  * 84t + 70t² − 20t³)), which makes the fractional powers of φ − a at a piece's end smooth (laws with δ^p,

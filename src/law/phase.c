@@ -142,33 +142,41 @@ typedef struct {
   int n;
 } jumps;
 
-/* A side of a bracket: the phase, the signature and e there (every e evaluated enters the extremes). */
+/* A side of a bracket: the phase, the signature and e there (every e evaluated enters the extremes), and the
+ * slope of e on its piece from the last two points there (NaN: not known yet). */
 typedef struct {
   double phi, e;
   uint64_t sig;
+  double slope;
 } side;
 
 /* The jumps of the signature between l and r, by bisection. A change of signature is a point where
  * e(φ) or one of its derivatives may jump. Placing the break at the bracket's midpoint errs in the
- * mean by at most (r − l)/2 · |e(r) − e(l)| (plus (r − l)² times the slope): bisection stops when that
- * is below 1e-16, or at r − l ≤ 1e-13. A jump of e is thus located to 1e-13/|jump|, a point where
- * only a derivative jumps (e continuous: a clamp or a knot of the law acting) to about 1e-8, in ~25
- * instead of ~37 evaluations. */
+ * mean by at most (r − l)/2 · (|e(r) − e(l)| + (r − l)(|e_l'| + |e_r'|)) with e_l', e_r' the slopes of the two
+ * pieces (from the last two points on each side; 1 while not known): bisection stops when that is below
+ * 1e-15, or at r − l ≤ 1e-13. A jump J of e is thus located to 2e-15/|J|, a point where only a derivative
+ * jumps (e continuous: a clamp or a knot of the law acting) to about √(1e-15/|e'|), in ~20 evaluations
+ * instead of ~37. */
 static int find_jumps(phase_ctx *c, side l, side r, int depth, jumps *J) {
   if (l.sig == r.sig)
     return 0;
-  double w = r.phi - l.phi;
-  if (w <= 1e-13 || depth > 60 || (w <= 1e-7 && w * (fabs(r.e - l.e) + w) <= 1e-16)) {
+  double w = r.phi - l.phi, sl = isnan(l.slope) ? 1.0 : fabs(l.slope), sr = isnan(r.slope) ? 1.0 : fabs(r.slope);
+  if (w <= 1e-13 || depth > 60 || (w <= 1e-4 && 0.5 * w * (fabs(r.e - l.e) + w * (sl + sr)) <= 1e-15)) {
     if (J->n < MAX_JUMPS)
       J->at[J->n++] = 0.5 * (l.phi + r.phi);
     return 0;
   }
-  side m = {.phi = 0.5 * (l.phi + r.phi)};
+  side m = {.phi = 0.5 * (l.phi + r.phi), .slope = NAN};
   if (eval(c, m.phi, &m.e, &m.sig))
     return c->status;
-  if (find_jumps(c, l, m, depth + 1, J))
+  side ml = m, mr = m; /* m as the right side of [l, m] and the left of [m, r] */
+  if (m.sig == l.sig)
+    ml.slope = mr.slope = (m.e - l.e) / (m.phi - l.phi);
+  if (m.sig == r.sig)
+    mr.slope = ml.slope = (r.e - m.e) / (r.phi - m.phi);
+  if (find_jumps(c, l, ml, depth + 1, J))
     return c->status;
-  return find_jumps(c, m, r, depth + 1, J);
+  return find_jumps(c, mr, r, depth + 1, J);
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -242,6 +250,13 @@ static int quick_mean(phase_ctx *c, int known) {
   return 0;
 }
 
+/* The slope of e at sample i from its neighbour on the side dir (−1, 1) when that one has the same signature
+ * (NaN: not known) */
+static double sample_slope(const double *phi, const double *e, const uint64_t *sig, int n, int i, int dir) {
+  int j = i + dir;
+  return j >= 0 && j < n && sig[j] == sig[i] ? (e[j] - e[i]) / (phi[j] - phi[i]) : NAN;
+}
+
 /* The samples, the jumps between them and the quadrature on every piece (the other modes) */
 static int pieces_mean(phase_ctx *c, int mode, int known) {
   impactfit_step_stats *out = c->S;
@@ -269,7 +284,8 @@ static int pieces_mean(phase_ctx *c, int mode, int known) {
     return IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOMEM, "stepper: out of memory");
   J->n = 0;
   for (int i = 0; i + 1 < NS; i++)
-    if (find_jumps(c, (side){phi[i], e[i], sig[i]}, (side){phi[i + 1], e[i + 1], sig[i + 1]}, 0, J)) {
+    if (find_jumps(c, (side){phi[i], e[i], sig[i], sample_slope(phi, e, sig, NS, i, -1)},
+                   (side){phi[i + 1], e[i + 1], sig[i + 1], sample_slope(phi, e, sig, NS, i + 1, 1)}, 0, J)) {
       free(J);
       return c->status == STOP_UNSTABLE ? 0 : c->status;
     }
