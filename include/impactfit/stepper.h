@@ -93,6 +93,9 @@ typedef struct impactfit_step_affine {
   double G[4][3];
   int n_forms;
   double F[3];
+  /* where nonzero (B zero, no force): each step adds exactly dx to x and leaves u, as the engine's own coordinate
+   * arithmetic does (a drift on its grid, e.g. Bullet's stored position): n steps are x + n dx, to the bit */
+  double dx;
 } impactfit_step_affine;
 
 /* A stepper's type: a constant object, compared by address. */

@@ -234,11 +234,45 @@ static int bt_step(const impactfit_stepper *st, impactfit_step_state *s) {
  * u'; with it (deeper) the push κ erp x leaves the velocity: u' = u − κ max(0, (1 + R') u), x' = x − κ erp x + h u'.
  * The clamp label's form is erp x/h + (1 + R') u in both (bt_step). The coordinate's rounding (Q_COORD) is not
  * followed: a run is exact arithmetic. */
+/* The approach through the plane's breaking distance (bt_affine): the row exists, asks for r + u − g/h and is
+ * clamped (the body would not cross the gap g = −x in this step), both labels beyond their bands, no warm start
+ * left: the body drifts on. The stored coordinate z = R − x moves by z ← z − fl(u h), rounded to its grid: within
+ * one binade of z (ulp q) that is a constant δ, the multiple of q nearest fl(u h) (a tie: not taken), and x = R
+ * − z exactly (Sterbenz): x + n δ after n steps, to the bit, once x is on the grid (after a step). */
+static int bt_affine_gap(const impactfit_stepper *st, const impactfit_step_state *s, impactfit_step_affine *a) {
+  const double *p = st->p;
+  double h = st->dt, x = s->x, u = s->u, thr = p[Q_BREAK], R = p[Q_COORD];
+  int rest = p[Q_REST] > 0.0 && u >= p[Q_VTHR];
+  double ru = rest ? 1.0 + p[Q_REST] : 1.0, band = 1e-9 * fmax(thr, h * fabs(u)), z = R - x;
+  if (p[Q_PLANE] == 0.0 || s->mem[1] == 0.0 || s->mem[0] != 0.0 || !(u > 0.0) || !(-x < thr) || !(-x > band) ||
+      u == p[Q_VTHR] || !(-(1.0 - 1e-9) / h * x - ru * (1.0 + 1e-9) * u > 0.0) || !(R > 0.0) ||
+      !(z >= 0.5 * R && z <= 2.0 * R) || x != R - z)
+    return 0;
+  int E;
+  frexp(z, &E); /* z in [2^(E−1), 2^E) */
+  double q = ldexp(1.0, E - 53), d = u * h, M = floor(d / q), r = d - M * q;
+  if (r == 0.5 * q)
+    return 0;
+  memset(a, 0, sizeof *a);
+  a->dx = M * q + (r > 0.5 * q ? q : 0.0);
+  double lo = ldexp(1.0, E - 1);                                   /* z stays in its binade: z − δ ≥ 2^(E−1) */
+  a->G[0][0] = 1.0, a->G[0][2] = thr;                              /* within the breaking distance */
+  a->G[1][0] = -1.0, a->G[1][2] = -band;                           /* a gap beyond the gap label's band */
+  a->G[2][0] = -(1.0 - 1e-9) / h, a->G[2][1] = -ru * (1.0 + 1e-9); /* clamped beyond the clamp label's band */
+  a->G[3][0] = -1.0, a->G[3][2] = R - lo - a->dx;
+  a->n_forms = 4;
+  return a->dx > 0.0;
+}
+
 static int bt_affine(const impactfit_stepper *st, const impactfit_step_state *s, impactfit_step_affine *a) {
   const double *p = st->p;
   double h = st->dt, x = s->x, u = s->u, R = p[Q_REST], thr = p[Q_VTHR];
   int warm = p[Q_PLANE] != 0.0 && p[Q_WARM] != 0.0;
-  if (st->gravity != 0.0 || !(x > 0.0) || (warm && p[Q_SOR] != 1.0))
+  if (st->gravity != 0.0 || (warm && p[Q_SOR] != 1.0))
+    return 0;
+  if (x < 0.0)
+    return bt_affine_gap(st, s, a);
+  if (!(x > 0.0))
     return 0;
   double erp, cfm;
   bt_erp_cfm(st, &erp, &cfm);

@@ -162,8 +162,30 @@ static double form_max(const form *f, double T) {
 
 /* ---------------------------------------------------------------- a run taken at once */
 
+/* A drift of exactly dx a step (impactfit_step_affine.dx): every form is linear in the step */
+static long drift_run(const impactfit_step_affine *a, impactfit_step_state *s, long n_max, double *f_max) {
+  double tz = (double)n_max + 2.0;
+  for (int i = 0; i < a->n_forms; i++) {
+    double g0 = a->G[i][0] * s->x + a->G[i][1] * s->u + a->G[i][2], slope = a->G[i][0] * a->dx;
+    if (!(g0 > 0.0))
+      return 0;
+    if (slope < 0.0)
+      tz = fmin(tz, -g0 / slope);
+  }
+  double nr = fmin((double)n_max, floor(tz) - 1.0);
+  if (!(nr >= 1.0))
+    return 0;
+  long n = (long)nr;
+  if (f_max)
+    *f_max = 0.0;
+  s->x += (double)n * a->dx;
+  return n;
+}
+
 long impactfit__step_affine_run(const impactfit_step_affine *a, impactfit_step_state *s, long n_max, double f_tiny,
                                 double *f_max) {
+  if (a->dx != 0.0)
+    return n_max >= 1 && a->n_forms >= 0 && a->n_forms <= 4 ? drift_run(a, s, n_max, f_max) : 0;
   apow P;
   if (n_max < 1 || a->n_forms < 0 || a->n_forms > 4 || !apow_init(&P, a->B))
     return 0;
