@@ -13,12 +13,14 @@
  * time after the crossing are smooth in the label), near the stretch's end; it steps on from there (the
  * stretch's end, the clamp, the exit). Where a stretch starts at a singular point of the law (δ^m with m < 1 at
  * δ = 0) the section waits until every reference's leave-one-out interpolation error is below 1e-15 of the
- * state's scale. A check impact at φ = 1/2, stepped in full and through the family, must agree to CHECK_TOL
- * (times √(steps/1e4) beyond 1e4 steps: the stepped e's own rounding) with the same signature, else the family
- * is not used. The nodes are chosen among 32 phases stepped to the check impact's first section by their
- * labels: the lowest, the highest and the two nearest a quarter and three quarters between (the label is a
- * closed curve in φ, φ → 0 and φ = 1 nearly the same trajectory one step apart, so fixed phases can coincide in
- * label); one node where the labels agree to rounding. */
+ * state's scale. The check impact at φ = 1/2, stepped in full, is also the last node; it must agree to CHECK_TOL
+ * (times √(steps/1e4) beyond 1e4 steps: the stepped e's own rounding) with the same signature when passed
+ * through the family of the other three, else the family is not used. Those three are chosen among 32 phases
+ * stepped to the check impact's first section by their labels, each the farthest in label from those chosen
+ * before (the check impact's first; the label is a closed curve in φ, φ → 0 and φ = 1 nearly the same
+ * trajectory one step apart, so fixed phases can coincide in label); one node where the labels agree to
+ * rounding (then φ = 1/4 is the check, stepped in full and through it). The nodes are stepped without the
+ * linearisation: each stretch's spectral radius is taken from the nodes' recorded states (every 4th). */
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -48,7 +50,6 @@ typedef struct {
 typedef struct {
   int n_runs, broken;
   frun run[MAX_RUNS];
-  double rho;
 } fref;
 
 typedef struct {
@@ -59,14 +60,17 @@ typedef struct {
   double s[NODES], eta[NODES]; /* the references' crossing times and labels */
   long k_last[NODES];          /* the last index whose 8-point stencil stays inside each reference's run */
   const frun *q[NODES];        /* the stretch's run in each node */
+  double rho; /* the largest spectral radius over the stretch (every 4th state of each node; 0: none) */
 } fseg;
 
 #define RING 16 /* the matched impact's last states */
 
 struct impactfit__family {
   impactfit__step_hooks hooks; /* first: the hooks point at the family */
-  fref ref[NODES + 1];         /* the nodes, then the check impact (φ = 1/2) */
-  int nodes;                   /* NODES, or 1 where every phase's label is the same to rounding */
+  const impactfit_stepper *st;
+  int lean;            /* no linearisation: no spectral radius of the stretches */
+  fref ref[NODES + 1]; /* the nodes, then the check impact (φ = 1/2) */
+  int nodes;           /* NODES, or 1 where every phase's label is the same to rounding */
   fseg seg[MAX_RUNS];
   int n_segs;
   double xs, us; /* the scales of x and u */
@@ -294,10 +298,7 @@ static long on_skip(impactfit__step_hooks *h, int run, long k0, long k, impactfi
     return 0;
   st->x = y[0];
   st->u = y[1];
-  double r = 0.0;
-  for (int j = 0; j < f->nodes; j++)
-    r = fmax(r, f->ref[j].rho);
-  *rho = r;
+  *rho = g->rho;
   f->matched += ke - t0;
   return ke - t0;
 }
@@ -324,6 +325,29 @@ void impactfit__family_free(impactfit__family *f) {
 }
 
 /* ---------------------------------------------------------------- building */
+
+/* The largest spectral radius of the step map linearised at every 4th state of the nodes' stretch between its
+ * section and its end (the nodes are stepped without the linearisation; the impacts passed over the stretch take
+ * it from here) */
+static double stretch_rho(const impactfit__family *f, const fseg *g) {
+  const impactfit_stepper *st = f->st;
+  if (f->lean || !st->type->needs_law || !st->type->amplification)
+    return 0.0;
+  double r = 0.0;
+  for (int j = 0; j < f->nodes; j++) {
+    const frun *q = g->q[j];
+    for (long i = g->k_sec; i <= g->k_last[j]; i += 4) {
+      long m = i - q->k0;
+      if (m < 0 || m >= q->cap)
+        continue;
+      double fd, fr, x = q->x[m], u = q->u[m];
+      double fo = st->law.type->force(st->law.p, x, u, &fd, &fr);
+      if (x > 0.0 && (fo >= 0.0 || st->end == impactfit_transition_A) && isfinite(fd) && isfinite(fr))
+        r = fmax(r, st->type->amplification(st, fd, fr));
+    }
+  }
+  return r;
+}
 
 /* The run of reference r with symbol sym starting within 16 steps of k0 (NULL: none) */
 static const frun *run_near(const fref *r, uint64_t sym, long k0) {
@@ -381,6 +405,7 @@ static int family_segments(impactfit__family *f) {
       for (int j = i + 1; j < f->nodes; j++)
         ok = ok && fabs(g->eta[i] - g->eta[j]) > 1e-3 * (hi - lo);
     if (ok) {
+      g->rho = stretch_rho(f, g);
       f->n_segs++;
       any = 1;
     }
@@ -389,21 +414,21 @@ static int family_segments(impactfit__family *f) {
 }
 
 /* One impact recorded into r (a node or the check); 0, or 1 when it failed or could not be recorded */
-static int record(impactfit__family *f, fref *r, const impactfit_stepper *st, double v, double phi, int lean,
+static int record(impactfit__family *f, fref *r, const impactfit_stepper *st, double v, double phi,
                   impactfit_step_stats *S, impactfit_step_impact *out) {
   impactfit_error e2;
   f->rec = r;
-  int s = impactfit__step_impact(st, v, phi, lean, STEP_LIMIT, &f->hooks, out, &e2);
+  int s = impactfit__step_impact(st, v, phi, 1, STEP_LIMIT, &f->hooks, out, &e2); /* lean: stretch_rho */
   f->rec = NULL;
   S->impacts++;
   S->steps += out->work;
-  r->rho = out->rho_max;
   return s || r->broken;
 }
 
 /* The labels of SURVEY phases at the section of the check impact's first stretch, and the nodes chosen among
- * them: the lowest and highest label and those nearest a quarter and three quarters between (no
- * extrapolation in the label); 1 where the labels agree to rounding (one node). 0 when no section or labels. */
+ * them: NODES - 1 phases, each the farthest in label from the check impact's (0) and those chosen before (the
+ * ends of the labels' range first); 1 where the labels agree to rounding (one node: the check impact). 0 when
+ * no section or labels. */
 #define SURVEY 32
 static int choose_nodes(impactfit__family *f, const impactfit_stepper *st, double v, int lean, impactfit_step_stats *S,
                         double phis[NODES]) {
@@ -445,19 +470,21 @@ static int choose_nodes(impactfit__family *f, const impactfit_stepper *st, doubl
   }
   if (ns < NODES)
     return 0;
-  if (!(hi - lo > 1e-15)) { /* the phase does not move the label: one node */
-    phis[0] = 0.25;
+  if (!(hi - lo > 1e-15)) /* the phase does not move the label: one node (the check impact's) */
     return 1;
-  }
-  static const double at[NODES] = {0.0, 0.25, 0.75, 1.0};
-  int used[SURVEY] = {0};
-  for (int k = 0; k < NODES; k++) {
+  /* the other nodes: each the survey phase farthest in label from those chosen (the check impact's label is 0) */
+  double chosen[NODES] = {0.0};
+  for (int k = 0; k + 1 < NODES; k++) {
     int best = -1;
-    for (int i = 0; i < ns; i++)
-      if (!used[i] &&
-          (best < 0 || fabs(seta[i] - (lo + at[k] * (hi - lo))) < fabs(seta[best] - (lo + at[k] * (hi - lo)))))
-        best = i;
-    used[best] = 1;
+    double bd = -1.0;
+    for (int i = 0; i < ns; i++) {
+      double d = INFINITY;
+      for (int q = 0; q <= k; q++)
+        d = fmin(d, fabs(seta[i] - chosen[q]));
+      if (d > bd)
+        bd = d, best = i;
+    }
+    chosen[k + 1] = seta[best];
     phis[k] = sphi[best];
   }
   return NODES;
@@ -470,15 +497,20 @@ int impactfit__family_build(const impactfit_stepper *st, double v, int lean, imp
   if (!f)
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "stepper: out of memory");
   f->hooks = (impactfit__step_hooks){.stepped = on_stepped, .jumped = on_jumped, .skip = on_skip};
+  f->st = st;
+  f->lean = lean;
   impactfit_step_impact full, r;
-  double phis[NODES];
-  /* the check impact, then the nodes chosen by their labels */
-  if (record(f, &f->ref[NODES], st, v, 0.5, lean, S, &full) || !(f->nodes = choose_nodes(f, st, v, lean, S, phis))) {
+  double phis[NODES], pcheck = 0.5;
+  /* the check impact (φ = 1/2, the last node), then the other nodes chosen by their labels */
+  if (record(f, &f->ref[NODES], st, v, 0.5, S, &full) || !(f->nodes = choose_nodes(f, st, v, lean, S, phis))) {
     impactfit__family_free(f);
     return 0; /* the impacts themselves say what is wrong, stepped one by one */
   }
-  for (int j = 0; j < f->nodes; j++)
-    if (record(f, &f->ref[j], st, v, phis[j], lean, S, &r)) {
+  fref a = f->ref[NODES];
+  f->ref[NODES] = f->ref[f->nodes - 1];
+  f->ref[f->nodes - 1] = a; /* the check impact is the last node */
+  for (int j = 0; j + 1 < f->nodes; j++)
+    if (record(f, &f->ref[j], st, v, phis[j], S, &r)) {
       impactfit__family_free(f);
       return 0;
     }
@@ -486,13 +518,28 @@ int impactfit__family_build(const impactfit_stepper *st, double v, int lean, imp
     impactfit__family_free(f);
     return 0;
   }
-  /* the check: φ = 1/2 through the family */
+  /* the check: φ = 1/2 through the family of the other nodes (one node: φ = 1/4, stepped in full too) */
+  if (f->nodes == 1) {
+    pcheck = 0.25;
+    impactfit_error e4;
+    int s1 = impactfit__step_impact(st, v, pcheck, 1, STEP_LIMIT, NULL, &full, &e4);
+    S->impacts++;
+    S->steps += full.work;
+    if (s1) {
+      impactfit__family_free(f);
+      return 0;
+    }
+  } else {
+    f->nodes--;
+  }
   impactfit_step_impact fast;
   impactfit_error e3;
   impactfit__family_begin(f);
-  int s2 = impactfit__step_impact(st, v, 0.5, lean, STEP_LIMIT, &f->hooks, &fast, &e3);
+  int s2 = impactfit__step_impact(st, v, pcheck, 1, STEP_LIMIT, &f->hooks, &fast, &e3);
   S->impacts++;
   S->steps += fast.work;
+  if (pcheck == 0.5)
+    f->nodes++;
   /* the stepped e's own rounding grows like the square root of the steps: the tolerance with it beyond 1e4 */
   double tol = CHECK_TOL * fmax(1.0, sqrt((double)full.steps / 1e4));
   if (s2 || !(fabs(full.e - fast.e) <= tol) || full.signature != fast.signature || !f->matched) {
