@@ -364,10 +364,10 @@ static void edge_inverse(impactfit_inverse_workspace *iws, impactfit_impact_work
   }
 }
 
-/* every fifth edge case, and all of the audit's (the m → n⁻ scan and n < 1 close the engine's list;
+/* every fifth edge case, and all of the audits' (the m → n⁻ scan, n < 1 and issue 39's e_out case close the engine's list;
  * the impact-time targets at ε = 2.41e-3 are every 13th from the inverse list's end) */
 static void edges(impactfit_impact_workspace *ws, impactfit_inverse_workspace *iws, const char *only) {
-  int ne = ref_edge_engine_count, ni = ref_edge_inverse_count, audit = 36 + 81, times = 6 * 13;
+  int ne = ref_edge_engine_count, ni = ref_edge_inverse_count, audit = 36 + 81 + 14, times = 6 * 13;
   if (!only || strcmp(only, "engine") == 0)
     for (int i = 0; i < ne; i++)
       if (i % 5 == 0 || i >= ne - audit)

@@ -308,9 +308,10 @@ typedef struct impactfit_published_audit_row {
   double gtil_at_max;                     /* cjb: the load there; 0 otherwise */
   double n_at_max, m_at_max;              /* the exponents of the case where the maximum is (formulas audited
                                 for several n or m: copt, zhang2021, cjb, prefactor) */
-  double e_valid;                         /* the smallest grid e from which on (up to e_max) every point has |Δe| ≤
-                         valid_tol: "good to valid_tol for e ≥ e_valid"; NaN when even the point
-                         nearest e_max misses it */
+  double e_valid;                         /* "good to valid_tol for e ≥ e_valid": for each case (exponent pair and
+                         load) the smallest measured e above the case's last point with |Δe| > valid_tol,
+                         and the largest of those over the cases (a measured point; the crossing lies
+                         below it); NaN when a case misses it even at the point nearest e_max */
   size_t points;                          /* points measured */
   size_t failures;                        /* points where the bodies never separate (e_real = 0 counted as such) */
 } impactfit_published_audit_row;

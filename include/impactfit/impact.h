@@ -33,12 +33,12 @@
  * Hunt–Crossley) to about 1e-12 relative over the seeds' ranges (see tests/test_impact.c). Against
  * an independent quad-precision reference (src/reference/, docs/ACCURACY.md), the largest errors
  * over random cases (n ∈ [1, 3], m ∈ [0, 2], ζ ≤ 300, A–D) and directed ones on the box's edges
- * (m → 0⁺, m → n from both sides, ζ from 1e-6 to 1000), rounded up to two digits, as
+ * (m → 0⁺, m → n from both sides, ζ from 1e-6 to 1000), times 1.5 and rounded up to two digits, as
  * `impactfit reproduce --topic accuracy` measures them (generated/accuracy.h, IMPACTFIT_ACCURACY_*):
- * |Δe_out| ≤ 9.8e-13 max(e, 0.01); t_contact ≤ 1.2e-12 (1 + ζ/e) relative (the end, at speed e,
- * moves by the state error times ζ/e: ~1e-8 for Kelvin–Voigt under C at e ≈ 1e-4); f_max ≤ 4.3e-14,
- * f_min ≤ 6.1e-14 and δ_max ≤ 2.6e-14 relative to the scale of the motion; δ_sep ≤ 3.2e-12 (1 + ζ) δ_m0;
- * the times of f_max and δ_max (flat maxima) ≤ 9.0e-11 and 2.6e-08 of t_contact.
+ * |Δe_out| ≤ 2.0e-12 max(e, 0.01); t_contact ≤ 1.8e-12 (1 + ζ/e) relative (the end, at speed e,
+ * moves by the state error times ζ/e: ~1e-8 for Kelvin–Voigt under C at e ≈ 1e-4); f_max ≤ 6.5e-14,
+ * f_min ≤ 9.1e-14 and δ_max ≤ 3.8e-14 relative to the scale of the motion; δ_sep ≤ 4.8e-12 (1 + ζ) δ_m0;
+ * the times of f_max and δ_max (flat maxima) ≤ 1.4e-10 and 3.8e-08 of t_contact.
  */
 #ifndef IMPACTFIT_IMPACT_H
 #define IMPACTFIT_IMPACT_H

@@ -23,19 +23,30 @@
  * power law's is impact.h's engine, so an impact through the power law has the accuracy impact.h
  * states (its figures are measured against the quad-precision reference, docs/ACCURACY.md), whether
  * it is asked through this header, a stepper's continuous limit, a sweep or the CLI. Every other law
- * is solved by the general engine of this header: it integrates the scaled state x = δ/L,
- * w = δ'/v in τ = t v/L (L from the law's elastic part, so that x is of order 1) with GSL's rk8pd at
- * a relative tolerance rtol (default 1e-13). It stops exactly (to a few units of double rounding in
- * the step length) at every zero of the law's switch functions, where f or its derivatives jump, and
- * restarts the integrator there, so that every step sees a smooth right-hand side; the end of
- * contact, δ_max (δ' = 0) and the force maximum (df/dt = 0, from the law's derivatives) are located
- * on single rk8pd steps from the last accepted point. Measured (tests/test_law.c, the general engine
- * run on the power law beside impact.h's, on the impedance law with constant impedance against the
- * exact Kelvin–Voigt e and on the approach-damper against its closed form): |Δe_out| ≤
- * 2e-11 max(e, 0.01), δ_max ≤ 2e-11 relative, for laws smooth away from δ = 0; t_contact ≤ 2e-11
- * relative at moderate damping (the end, at speed e v, moves by the state error times ζ/e, so the
- * error grows with ζ/e). Laws that are not smooth at δ = 0 itself (δ^n with n < 2) cost more steps
- * near the start, not accuracy.
+ * is solved by the general engine of this header.
+ *
+ * The general engine integrates the scaled state x = δ/L, w = δ'/v in τ = t v/L (L from the law's elastic
+ * part, so that x is of order 1) with GSL's rk8pd at a relative tolerance rtol (default 1e-13), the
+ * absolute tolerance on x and w scaled by the state's own size, so that a heavily damped rebound or a
+ * slow creep back is integrated relative to itself. It stops exactly (to a few units of double
+ * rounding in the step length) at every zero of the law's switch functions, where f or its
+ * derivatives jump, and restarts the integrator there, so that every step sees a smooth right-hand
+ * side; the end of contact, δ_max (δ' = 0) and the force maximum (df/dt = 0, from the law's
+ * derivatives) are located on single rk8pd steps from the last accepted point, and δ = 0 is
+ * approached in steps that shorten geometrically. Under C, once the force cancels (it falls below its
+ * rate-dependent part), f itself is integrated from its derivatives and the end located on it; a zero
+ * of the force ends the contact only when the force then becomes clearly negative (a force that
+ * decays to zero without changing sign ends at δ = 0). The work of the rate-dependent part is
+ * integrated too, so that 1 − e_out is known without cancellation (the inverse uses it above e = 1/2).
+ * Measured against independent results (the quad-precision reference of src/reference/ for a power law
+ * through this engine, n ∈ [1, 3], m ∈ [0, 2], ζ ≤ 1000; the reference's approach and the exact
+ * undamped return for the approach-damper, n ∈ [0.3, 3]; Kelvin–Voigt's closed forms for the impedance
+ * with a constant d; A and C; 1000 random and 166 directed cases, `impactfit reproduce --topic
+ * accuracy`, generated/accuracy.h IMPACTFIT_ACCURACY_LAW_*, the maxima times 1.5):
+ * |Δe_out| ≤ 1.5e-12 max(e, 0.01); |Δt_contact| ≤ 5.0e-14 (t_contact + L/(v e_out)) (the end, at speed
+ * e v, moves by the state's error over e); δ_max ≤ 2.8e-13 and f_max ≤ 2.8e-13 relative; |Δδ_sep| ≤
+ * 2.8e-13 δ_max.
+ * Laws that are not smooth at δ = 0 itself (δ^n with n < 2) cost more steps near the start, not accuracy.
  *
  * Parameters by name: every law lists its parameters (param_names, param_units, param_help) and is
  * read and written by name (impactfit_law_param_index, impactfit_law_set, impactfit_law_get); the
@@ -135,7 +146,9 @@ typedef struct impactfit_law {
  * impedance: MuJoCo's soft contact (docs/engines/MUJOCO.md), mass-normalised Kelvin–Voigt with the
  *   solimp impedance d(δ):   f = M s(δ) (B δ' + K d(δ) δ + g),   s = d/(d + rscale (1 − d)).
  *   d(δ) rises from d0 at δ = 0 to dwidth at δ = width (the power-sigmoid of MuJoCo's solimp,
- *   midpoint and power shaping it) and stays there; it is clamped to [1e-4, 0.9999] as MuJoCo does.
+ *   midpoint and power shaping it) and stays there. Any finite solimp is accepted and clamped as
+ *   MuJoCo's getsolparam clamps it (2.2.2 engine_core_constraint.c:1023-1028): d0, dwidth, midpoint to
+ *   [1e-4, 0.9999], width to >= 0 (0: d = (d0 + dwidth)/2 everywhere), power to >= 1.
  *   The solver's force is (aref − a0)/(A + R) with R = rscale (1 − d)/d A: rscale = 1 for a
  *   frictionless contact (condim 1) and for the elliptic cone (s = d), μ²(1 + μ²)/(impratio (condim − 1))
  *   for the pyramidal cone (μ the contact's first friction value).
@@ -249,7 +262,9 @@ IMPACTFIT_EXPORT int impactfit_law_impact_solve(impactfit_law_workspace *ws, con
 
 /* The inverse: the value of parameter `index` of p->law in [lo, hi] (0 < lo < hi; searched in
  * ln(value)) with e_out = e, |e_out − e| ≤ tol·min(e, 1 − e) for the simulated e_out (tol 0: 1e-10;
- * tol ≥ 1e-12). e_out must change monotonically with the parameter over [lo, hi] for the answer to be
+ * tol ≥ 1e-12); above e = 1/2 met on 1 − e_out from the energy balance (1 − e_out² = 2/(M v²) × the work
+ * of the law's rate-dependent part f(δ, δ') − f(δ, 0) and the elastic energy ∫₀^δ_sep f(s, 0) ds left
+ * at the end: no cancellation as e → 1), and res->e_out is then 1 − that, rounded. e_out must change monotonically with the parameter over [lo, hi] for the answer to be
  * unique: the search brackets the target on a grid of the interval, then refines the first bracket
  * with Brent's method (GSL). Returns 0 with *value and res set, ENOROOT with the reachable range of
  * e in the message when no value in [lo, hi] gives e, or an error of impactfit_law_impact_solve. */

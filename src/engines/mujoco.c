@@ -48,7 +48,7 @@
        .help = "the contact's 5 friction values (a <pair>'s; two geoms give slide, slide, torsion, roll, roll, "  \
                "each the larger of the two)",                                                                     \
        .count = 5,                                                                                                \
-       .def = {1.0, 1.0, 0.005, 0.0001, 0.0001}},                                                                 \
+       .def = {[0] = 1.0, [1] = 1.0, [2] = 0.005, [3] = 0.0001, [4] = 0.0001}},                                   \
   {                                                                                                               \
     .name = "impratio", .unit = "-", .help = "<option impratio>: friction-to-normal impedance ratio (default 1)", \
     .count = 1, .def = {                                                                                          \
@@ -64,7 +64,8 @@ static const impactfit_engine_input std_inputs[] = {
      .def = {0.02, 1.0}},
     {.name = "solimp",
      .unit = "-, -, m, -, -",
-     .help = "d0, dwidth, width, midpoint, power of the impedance",
+     .help = "d0, dwidth, width, midpoint, power of the impedance (any finite values: clamped as MuJoCo's "
+             "getsolparam does, engine_core_constraint.c:1023-1028)",
      .count = 5,
      .def = {0.9, 0.95, 0.001, 0.5, 2.0}},
     {.name = "refsafe",
@@ -83,7 +84,8 @@ static const impactfit_engine_input direct_inputs[] = {
      .def = {NAN, NAN}},
     {.name = "solimp",
      .unit = "-, -, m, -, -",
-     .help = "d0, dwidth, width, midpoint, power of the impedance",
+     .help = "d0, dwidth, width, midpoint, power of the impedance (any finite values: clamped as MuJoCo's "
+             "getsolparam does, engine_core_constraint.c:1023-1028)",
      .count = 5,
      .def = {0.9, 0.95, 0.001, 0.5, 2.0}},
     MJ_CONE_INPUTS,

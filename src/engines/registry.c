@@ -202,6 +202,17 @@ static void int_name(const char *s, char *buf, size_t size) {
   buf[n] = 0;
 }
 
+/* x (> 0) rounded down to 4 significant digits: a largest stable step printed with %.4g must not exceed
+ * it (0.0006666692 was printed 0.0006667, a step at which an impact returns e > 1; issue 39) */
+static double down4(double x) {
+  if (!(x > 0.0 && isfinite(x)))
+    return x;
+  double p = pow(10.0, floor(log10(x)) - 3.0), r = floor(x / p) * p;
+  while (r > x)
+    r -= p;
+  return r;
+}
+
 /* 1 when name is one of the comma-separated list (case-insensitive) */
 static int in_list(const char *list, const char *name) {
   if (!list || !name)
@@ -471,12 +482,12 @@ int impactfit_engine_solve(const impactfit_engine_request *req, impactfit_engine
                                     "dt = %g s; the largest step at which this contact neither grows nor returns e > 1 "
                                     "is %.4g s; e "
                                     "from an impact is meaningless here. ",
-                                    S.rho_max, c.dt, dtm);
+                                    S.rho_max, c.dt, down4(dtm));
         else
           impactfit__engine_appendf(ans->note, sizeof ans->note,
                                     "UNSTABLE: single impacts gain energy at dt = %g s (e up to %.4g > 1, although the "
                                     "step map itself does not grow); below %.4g s no impact returns e > 1. ",
-                                    c.dt, ans->e_max, dtm);
+                                    c.dt, ans->e_max, down4(dtm));
       }
     }
     ops->input(&c, ans->value, ans->input, sizeof ans->input);

@@ -45,20 +45,16 @@ typedef struct point {
 typedef struct acc {
   impactfit_published_audit_row *row;
   double sum;
-  double tol;     /* valid_tol */
-  double bad_max; /* the largest exact e with |Δe| > tol (−inf: none) */
-  double *good;   /* the exact e of the points with |Δe| ≤ tol, to find e_valid */
-  size_t ngood, cap;
+  double tol; /* valid_tol */
+  point *pts; /* every point, to find e_valid case by case */
+  size_t npts, cap;
 } acc;
 
 static void acc_add(acc *a, const point *p) {
   impactfit_published_audit_row *r = a->row;
   a->sum += p->d;
-  if (!(p->d <= a->tol)) {
-    if (p->e > a->bad_max)
-      a->bad_max = p->e;
-  } else if (a->ngood < a->cap)
-    a->good[a->ngood++] = p->e;
+  if (a->npts < a->cap)
+    a->pts[a->npts++] = *p;
   r->points++;
   if (p->d > r->max || r->points == 1) {
     r->max = p->d;
@@ -1062,6 +1058,39 @@ impactfit_published_audit_params impactfit_published_audit_default_params(void) 
   return p;
 }
 
+/* e_valid: case by case (a case is one exponent pair and load: its own curve of |Δe| against e), the
+ * smallest good e above the case's largest bad one; the largest of those over the cases, so that every
+ * case is good from there on (NaN when a case has no good point above its bad ones). The union of the
+ * cases' points, which the audit used before, could put a good point of one case between another
+ * case's crossing and its last bad point: "good to 0.01 for e >= 0.851248" for cjb-second under C, whose
+ * (3/2, 1) loaded case crosses 0.01 at 0.85255 (issue 39). */
+static int same_value(double a, double b) { return a == b || (isnan(a) && isnan(b)); }
+static int same_case(const point *a, const point *b) {
+  return same_value(a->n, b->n) && same_value(a->m, b->m) && same_value(a->gtil, b->gtil);
+}
+
+static double e_valid(const point *pts, size_t n, double tol) {
+  double worst = -INFINITY;
+  for (size_t i = 0; i < n; i++) {
+    int first = 1; /* each case once, at its first point */
+    for (size_t j = 0; j < i && first; j++)
+      first = !same_case(&pts[j], &pts[i]);
+    if (!first)
+      continue;
+    double bad = -INFINITY, ev = INFINITY;
+    for (size_t j = i; j < n; j++)
+      if (same_case(&pts[j], &pts[i]) && !(pts[j].d <= tol) && pts[j].e > bad)
+        bad = pts[j].e;
+    for (size_t j = i; j < n; j++)
+      if (same_case(&pts[j], &pts[i]) && pts[j].d <= tol && pts[j].e > bad && pts[j].e < ev)
+        ev = pts[j].e;
+    if (!isfinite(ev))
+      return NAN;
+    worst = fmax(worst, ev);
+  }
+  return isfinite(worst) ? worst : NAN;
+}
+
 int impactfit_published_audit(impactfit_impact_workspace *ws, impactfit_inverse_workspace *iws,
                               const impactfit_published *f, const impactfit_transition *tr,
                               const impactfit_published_audit_params *p, impactfit_published_audit_row *row,
@@ -1092,29 +1121,22 @@ int impactfit_published_audit(impactfit_impact_workspace *ws, impactfit_inverse_
   r.var_at_max = r.n_at_max = r.m_at_max = NAN;
   /* the points of every method: at most 5 exponent cases × 2 loads × the grid */
   size_t cap = 10 * p->points;
-  double *good = malloc(cap * sizeof *good);
-  if (!good) {
+  point *pts = malloc(cap * sizeof *pts);
+  if (!pts) {
     impactfit_inverse_free(own);
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
   }
-  audit_ctx c = {
-      .ws = ws,
-      .iws = iws,
-      .tr = tr,
-      .p = p,
-      .f = f,
-      .a = {.row = &r, .sum = 0.0, .tol = p->valid_tol, .bad_max = -INFINITY, .good = good, .ngood = 0, .cap = cap}};
+  audit_ctx c = {.ws = ws,
+                 .iws = iws,
+                 .tr = tr,
+                 .p = p,
+                 .f = f,
+                 .a = {.row = &r, .sum = 0.0, .tol = p->valid_tol, .pts = pts, .npts = 0, .cap = cap}};
   int st = f->method->audit(&c, err);
   impactfit_inverse_free(own);
-  if (!st) {
-    /* e_valid: the smallest good e above every bad one */
-    double ev = INFINITY;
-    for (size_t i = 0; i < c.a.ngood; i++)
-      if (good[i] > c.a.bad_max && good[i] < ev)
-        ev = good[i];
-    r.e_valid = isfinite(ev) ? ev : NAN;
-  }
-  free(good);
+  if (!st)
+    r.e_valid = e_valid(pts, c.a.npts, p->valid_tol);
+  free(pts);
   if (st)
     return st;
   r.mean = r.points ? c.a.sum / (double)r.points : NAN;

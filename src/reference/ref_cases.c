@@ -185,6 +185,10 @@ static double edge_m(int i, double n) {
 }
 /* the independent audit's scan of m → n⁻ under C (issue 28) */
 static const double audit_n[] = {1.2, 1.8, 2.5}, audit_p[] = {1e-6, 1e-5, 1e-4, 1e-3}, audit_z[] = {30.0, 150.0, 700.0};
+/* issue 39's audit: e_out 1.29e-12 max(e, 0.01) under A near the critical damping (e = 0.0099), between
+ * the random cases; ζ around it, m = 0 and 0.01 */
+static const double a39_n = 2.987323839311239, a39_z = 0.8245987209216676;
+static const double a39_f[] = {0.98, 0.99, 0.995, 1.0, 1.005, 1.01, 1.02}, a39_m[] = {0.0, 0.01};
 /* below the box: n < 1 (f_min for n < 1, issue 28) */
 static const double low_n[] = {0.3, 0.5, 0.8}, low_m[] = {0.0, 0.1, 0.25}, low_z[] = {0.01, 1.0, 30.0};
 
@@ -192,7 +196,8 @@ static const double low_n[] = {0.3, 0.5, 0.8}, low_m[] = {0.0, 0.1, 0.25}, low_z
 #define EDGE_GRID (NE(edge_n) * EDGE_M * NE(edge_cz))
 #define EDGE_AUDIT (NE(audit_n) * NE(audit_p) * NE(audit_z))
 #define EDGE_LOW (NE(low_n) * NE(low_m) * NE(low_z) * 3)
-const int ref_edge_engine_count = EDGE_GRID + EDGE_AUDIT + EDGE_LOW;
+#define EDGE_A39 (NE(a39_f) * NE(a39_m))
+const int ref_edge_engine_count = EDGE_GRID + EDGE_AUDIT + EDGE_LOW + EDGE_A39;
 
 void ref_edge_engine_run(impactfit_impact_workspace *ws, int index, ref_engine_case *c) {
   memset(c, 0, sizeof *c);
@@ -210,6 +215,11 @@ void ref_edge_engine_run(impactfit_impact_workspace *ws, int index, ref_engine_c
     return;
   }
   i -= EDGE_AUDIT;
+  if (i >= EDGE_LOW) {
+    i -= EDGE_LOW;
+    engine_case(ws, a39_n, a39_m[i / NE(a39_f)], a39_z * a39_f[i % NE(a39_f)], 'A', c);
+    return;
+  }
   int ic = i % 3, iz = (i / 3) % NE(low_z), im = (i / (3 * NE(low_z))) % NE(low_m),
       in = i / (3 * NE(low_z) * NE(low_m));
   engine_case(ws, low_n[in], low_m[im], low_z[iz], "BCD"[ic], c);

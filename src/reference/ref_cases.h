@@ -27,6 +27,7 @@
 
 #include "impactfit/impact.h"
 #include "impactfit/inverse.h"
+#include "impactfit/law.h"
 
 /* The case sets the stated accuracy is measured on (`impactfit reproduce --topic accuracy`); check,
  * quick runs and tests/test_reference.c take the first cases of the same sets. */
@@ -109,6 +110,38 @@ void ref_inverse_run(impactfit_inverse_workspace *iws, impactfit_impact_workspac
 extern const int ref_edge_inverse_count;
 void ref_edge_inverse_run(impactfit_inverse_workspace *iws, impactfit_impact_workspace *ws, int index,
                           ref_inverse_case *out);
+
+/* ---- the law engine (law.h; src/reference/ref_law_cases.c) ----
+ * Each case draws one of three laws: a power law of a type of the case file's own (the generic engine)
+ * against the reference (n ∈ [1, 3], m as for the engine's cases, ζ log-uniform in [1e-3, 1000]); the
+ * approach-damper (n ∈ [0.3, 3], ζ ≤ 300) against the reference's approach phase and the exact
+ * undamped return; MuJoCo's impedance with a constant d ∈ [1e-4, 0.9999] (Kelvin–Voigt, ξ log-uniform
+ * in [1e-3, 100]) against its closed forms; condition A or C. Scaled units (δ_m0 = 1, v = 1). Measures:
+ *   e_out      |Δe| / max(e, 0.01)
+ *   t_contact  |Δt| / (t_contact + L/(v e))   (L = the result's length: the end at speed e v moves by
+ *              the state's error over e)
+ *   delta_max  relative;  f_max  relative (not for the impedance);  delta_sep  |Δδ| / δ_max */
+#define REF_SET_LAW_SEED 4000000u
+#define REF_SET_LAW 1000
+enum { REF_LAW_E_OUT, REF_LAW_T_CONTACT, REF_LAW_DELTA_MAX, REF_LAW_F_MAX, REF_LAW_DELTA_SEP, REF_LAW_N };
+extern const char *const ref_law_names[REF_LAW_N];
+extern const double ref_law_ceiling[REF_LAW_N];
+
+typedef struct ref_law_case {
+  int kind;          /* 0 power (generic engine), 1 approach-damper, 2 impedance with constant d */
+  double n, m, zeta; /* for the impedance: n = 1, m = d, zeta = ξ */
+  char cond;
+  ref_outcome outcome;
+  double err[REF_LAW_N];
+  double got[REF_LAW_N], want[REF_LAW_N];
+  char message[600];
+} ref_law_case;
+
+void ref_law_run(impactfit_law_workspace *ws, uint64_t seed, ref_law_case *out);
+/* issue 39's cases and a grid of the edges (n ∈ {0.3, 1, 2, 3} × m ∈ {0, 1e-9, n} × ζ ∈ {1e-3, 1, 300}
+ * × A, C for both power laws; ξ ∈ {1e-3 … 1000} × A, C for the impedance) */
+extern const int ref_edge_law_count;
+void ref_edge_law_run(impactfit_law_workspace *ws, int index, ref_law_case *out);
 
 /* Hunt–Crossley e(ε) from the exact relation ε(1 + e) = ln((1 + ε)/(1 − εe)), by bisection in
  * __float128 (to 1e-32 relative; the relation cancels to ε²(1 − e²)/2 near e = 1). */

@@ -255,265 +255,322 @@ static void set_out(double *hi, double *lo, dd a) {
   *lo = a.lo;
 }
 
-/* long: the reference's one integration loop (start series, Taylor steps, the nine-point event scan,
- * arrival at δ = 0), kept whole so that it reads against the description above and shares no
- * structure with the engine it checks */
+/* ---- the integration, as impact.c splits it: a start, steps with their event scan, the contact's end;
+ * here the state of one contact in a struct the parts share ---- */
+
+typedef struct run {
+  sys S;
+  double zeta;
+  int end_on_force; /* B, C, D with m < n: the contact may end where the force falls to 0 */
+  int pre;          /* B before touching */
+  dd t, x, v, fmax, tfmax, xmax, txmax, fmin;
+  double H; /* the coefficients' scale: the last step */
+  ref_result *out;
+} run;
+
+/* Leaving x = 0 at speed w by the start expansion (at the start, and where B touches). */
+static void leave_zero(run *R, q w) {
+  q tau0 = start_tau(&R->S, w), xq, vq;
+  start_state(&R->S, R->zeta, w, tau0, &xq, &vq);
+  R->x = from_q(xq);
+  R->v = from_q(vq);
+  R->t = dd_add(R->t, from_q(tau0));
+  R->H = (double)tau0;
+}
+
+/* The first state: 0, or 2 when out of range (out->status set). */
+static int begin(run *R, char cond) {
+  sys *S = &R->S;
+  R->t = dd_d(0.0);
+  R->v = dd_d(1.0);
+  R->tfmax = R->xmax = R->txmax = dd_d(0.0);
+  R->pre = 0;
+  /* B with m < n starts where the extended force is zero, at x0 = −(ζ/K)^(1/(n−m)) < 0; a gap below
+   * the smallest normal double (ζ < K, m just below n) is a start at x = 0 */
+  q x0 = (cond == 'B' && S->m < S->n && S->z > 0) ? -powq((q)S->z / S->Kq, 1 / (S->nq - S->mq)) : 0;
+  if (x0 < -0x1p-1022Q) {
+    if (!(x0 > -1e6Q)) { /* a gap of more than 1e6 δ_m0 before touching: out of range */
+      R->out->status = 2;
+      return 2;
+    }
+    R->x = from_q(x0);
+    R->pre = 1;
+    R->fmax = R->fmin = dd_d(0.0); /* the force starts at 0 */
+    R->H = 1.0;
+  } else {
+    R->fmax = R->fmin = dd_d(S->m == 0 ? R->zeta : 0.0); /* m = 0: the jump ζ at the start */
+    q tau0 = start_tau(S, 1), xq, vq;
+    start_state(S, R->zeta, 1, tau0, &xq, &vq);
+    R->x = from_q(xq);
+    R->v = from_q(vq);
+    R->t = from_q(tau0);
+    R->H = (double)tau0;
+  }
+  return 0;
+}
+
+/* The arrival at x = 0 by the expansion, once it is valid: 0 (not here), 1 (the contact ended: out set),
+ * 2 (B touched: the contact goes on into x > 0). (B, C, D with m < n end where f = K x^(n−m) + ζ x'
+ * falls to 0, at x ≈ (ζ|x'|/K)^(1/(n−m)) > 0: the Taylor steps go there unless that point is below
+ * 1e-30 x, i.e. at x = 0 to 1e-30.) */
+static int try_arrival(run *R) {
+  const sys *S = &R->S;
+  int sx = dd_sign(R->x), sv = dd_sign(R->v);
+  int force_first = R->end_on_force && !R->pre && sx > 0 && force_end_above(S, R->x, R->v);
+  if (!((sx > 0 && sv < 0) || (sx < 0 && sv > 0)) || force_first)
+    return 0;
+  q w, sig;
+  if (!arrival(S, fabsq(to_q(R->x)), fabsq(to_q(R->v)), &w, &sig))
+    return 0;
+  if (R->pre) { /* B touches; the contact goes on into x > 0 with speed w */
+    R->t = dd_add(R->t, from_q(sig));
+    R->pre = 0;
+    leave_zero(R, w);
+    return 2;
+  }
+  if (S->m == 0 && dd_lt(dd_d(-R->zeta * (double)w), R->fmin)) /* m = 0: the force ends with the jump −ζw */
+    R->fmin = dd_neg(from_q((q)R->zeta * w));
+  if (S->z > 0 && S->m > 0 && S->m < S->n) {
+    /* a tensile minimum inside the arrival piece: f ≈ K (wσ)^n − ζ (wσ)^m w is stationary at
+     * σ* = (ζ m w^(m+1−n) / (K n))^(1/(n−m)); f there from the expansion's state */
+    q ss = powq((q)S->z * S->mq * qpow(w, S->mq + 1 - S->nq) / (S->Kq * S->nq), 1 / (S->nq - S->mq));
+    if (ss < sig) {
+      q X, Xs;
+      start_state(S, -(q)R->zeta, w, ss, &X, &Xs); /* reversed time */
+      dd f = from_q(force_q(S, X, -Xs));
+      if (dd_lt(f, R->fmin))
+        R->fmin = f;
+    }
+  }
+  R->out->status = 0;
+  set_out(&R->out->e_out, &R->out->e_out_lo, from_q(w));
+  set_out(&R->out->t_contact, &R->out->t_contact_lo, dd_add(R->t, from_q(sig)));
+  R->out->x_sep = 0;
+  return 1;
+}
+
+/* The step in σ: 0.7 of the radius at TOL, at most 16 (the scale grows by at most 16 a step) and h ≤ 1. */
+static double step_length(const dd *X, const dd *V, double H) {
+  double sh = 16.0;
+  for (int k = ORDER - 1; k <= ORDER; k++) {
+    double cx = fabs(X[k].hi), cv = fabs(V[k].hi);
+    if (cx > 0) {
+      double r = exp((log(TOL) - log(cx)) / k);
+      if (r < sh)
+        sh = r;
+    }
+    if (cv > 0) {
+      double r = exp((log(TOL) - log(cv)) / k);
+      if (r < sh)
+        sh = r;
+    }
+  }
+  if (sh * H > 1.0)
+    sh = 1.0 / H;
+  return sh * 0.7;
+}
+
+/* the step's polynomials */
+typedef struct polys {
+  dd X[ORDER + 1], V[ORDER + 1], F[ORDER], FD[ORDER];
+} polys;
+
+/* The earliest terminating event in (sa, sb] of a step: its kind (0 none, 1 x = 0, 2 f = 0, 3 B touches)
+ * and *s_end; the signs of x, x' and f at sa and of x, f at sb. */
+static int end_event(const run *R, const polys *P, dd sa, dd sb, int sxa, int sxb, int sva, int sfa, int sfb,
+                     dd *s_end) {
+  int kind = 0;
+  *s_end = dd_d(-1.0);
+  if (!R->pre && sxa > 0 && sxb <= 0) {
+    *s_end = poly_root(P->X, ORDER, sa, sb);
+    kind = 1;
+  }
+  if (!R->pre && R->end_on_force && sxa > 0 && sva < 0 && sfa > 0 && sfb <= 0) {
+    dd s2 = poly_root(P->F, ORDER - 1, sa, sb);
+    if (kind == 0 || dd_lt(s2, *s_end)) {
+      *s_end = s2;
+      kind = 2;
+    }
+  }
+  if (kind == 1 && R->end_on_force && sva < 0 && sfa > 0) {
+    /* x reaches 0 while f = |x|^m (K|x|^(n−m) + ζx') > 0 at the interval's start: since the
+     * bracket tends to ζx' < 0 as x → 0⁺, f changed sign before x = 0, twice inside this
+     * interval when m > 0 (f = 0 again at x = 0; with integer exponents the steps do not shrink
+     * there). Find a point before the x root where f < 0, then the force's root before it. */
+    dd w = dd_sub(*s_end, sa);
+    for (int j = 1; j <= 100; j++) {
+      dd sn = dd_sub(*s_end, dd_mul_d(w, ldexp(1.0, -j)));
+      if (dd_sign(horner(P->F, ORDER - 1, sn)) < 0) {
+        *s_end = poly_root(P->F, ORDER - 1, sa, sn);
+        kind = 2;
+        break;
+      }
+    }
+  }
+  if (R->pre && sxa < 0 && sxb >= 0) { /* B touches inside a step (integer exponents) */
+    *s_end = poly_root(P->X, ORDER, sa, sb);
+    kind = 3;
+  }
+  if (R->pre && R->end_on_force && sfa > 0 && sfb <= 0) {
+    dd s2 = poly_root(P->F, ORDER - 1, sa, sb);
+    /* f = |x|^m h vanishes at the touch too (m > 0): an end on the force is one clearly before it */
+    if (kind == 0 || dd_lt(s2, dd_sub(*s_end, dd_d(1e-20 * (fabs(s_end->hi) + 1e-300))))) {
+      *s_end = s2;
+      kind = 2;
+    }
+  }
+  return kind;
+}
+
+/* Maximum penetration and force extrema in [sa, le] (le just before lim where the interval ends
+ * early, svb and sdb the signs of x' and f' there), and the force at lim (fl). */
+static void scan_extrema(run *R, const polys *P, dd sa, dd lim, dd le, int sva, int svb, int sda, int sdb, dd fl) {
+  if (!R->pre && sva > 0 && svb <= 0) {
+    dd s = poly_root(P->V, ORDER, sa, le);
+    if (!dd_gt(s, lim)) {
+      dd xm = horner(P->X, ORDER, s);
+      if (dd_gt(xm, R->xmax)) {
+        R->xmax = xm;
+        R->txmax = dd_add(R->t, dd_mul_d(s, R->H));
+      }
+    }
+  }
+  if ((sda > 0 && sdb <= 0) || (sda < 0 && sdb >= 0)) {
+    dd s = poly_root(P->FD, ORDER - 2, sa, le);
+    if (!dd_gt(s, lim)) {
+      dd fm = horner(P->F, ORDER - 1, s);
+      if (dd_gt(fm, R->fmax)) {
+        R->fmax = fm;
+        R->tfmax = dd_add(R->t, dd_mul_d(s, R->H));
+      }
+      if (dd_lt(fm, R->fmin))
+        R->fmin = fm;
+    }
+  }
+  if (dd_gt(fl, R->fmax)) {
+    R->fmax = fl;
+    R->tfmax = dd_add(R->t, dd_mul_d(lim, R->H));
+  }
+  if (dd_lt(fl, R->fmin))
+    R->fmin = fl;
+}
+
+/* Events at NSUB + 1 points of the step of length sh (σ; time t + H σ): 0 (none), 1 (the contact ended:
+ * out set), 3 (B touched: t, x, v at the touch). */
+static int scan_step(run *R, const polys *P, double sh) {
+  dd sa = dd_d(0.0), fa = P->F[0];
+  int sxa = dd_sign(R->x), sva = dd_sign(R->v), sda = dd_sign(P->FD[0]);
+  for (int i = 1; i <= NSUB; i++) {
+    double sbd = sh * i / NSUB;
+    dd sb = dd_d(sbd);
+    dd fb = horner_d(P->F, ORDER - 1, sbd);
+    int sxb = sign_at(P->X, ORDER, sbd), svb = sign_at(P->V, ORDER, sbd), sdb = sign_at(P->FD, ORDER - 2, sbd);
+    int sfa = dd_sign(fa), sfb = dd_sign(fb);
+    dd s_end;
+    int kind = end_event(R, P, sa, sb, sxa, sxb, sva, sfa, sfb, &s_end);
+    dd lim = kind ? s_end : sb;
+    /* maximum penetration and force extrema before the end: searched in [sa, le], le just before
+     * lim where the interval ends early, with the signs there (with integer exponents the step's
+     * polynomials go on past δ = 0, where x' and f' may change sign again; at δ = 0 itself f' may
+     * vanish, e.g. n = 3, m = 2, and its rounded sign mean nothing) */
+    dd le = lim;
+    if (kind) {
+      le = dd_sub(lim, dd_mul_d(dd_sub(lim, sa), 0x1p-24));
+      svb = dd_sign(horner(P->V, ORDER, le));
+      sdb = dd_sign(horner(P->FD, ORDER - 2, le));
+    }
+    scan_extrema(R, P, sa, lim, le, sva, svb, sda, sdb, kind ? horner(P->F, ORDER - 1, s_end) : fb);
+    if (kind) {
+      dd xe = horner(P->X, ORDER, s_end), ve = horner(P->V, ORDER, s_end);
+      if (kind == 3) {
+        R->t = dd_add(R->t, dd_mul_d(s_end, R->H));
+        R->x = dd_d(0.0);
+        R->v = ve;
+        return 3;
+      }
+      R->out->status = 0;
+      set_out(&R->out->e_out, &R->out->e_out_lo, dd_neg(ve));
+      set_out(&R->out->t_contact, &R->out->t_contact_lo, dd_add(R->t, dd_mul_d(s_end, R->H)));
+      if (kind == 2)
+        set_out(&R->out->x_sep, &R->out->x_sep_lo, xe);
+      return 1;
+    }
+    sa = sb;
+    sxa = sxb;
+    sva = svb;
+    fa = fb;
+    sda = sdb;
+  }
+  return 0;
+}
+
 int ref_impact(double n, double m, double zeta, char cond, long max_steps, ref_result *out) {
   memset(out, 0, sizeof *out);
   inv_init();
-  sys S;
-  S.n = n;
-  S.m = m;
-  S.z = zeta;
-  S.n1 = dd_two_sum(n, 1.0);
-  S.m1 = dd_two_sum(m, 1.0);
-  S.K = dd_mul_d(S.n1, 0.5);
-  S.nq = n;
-  S.mq = m;
-  S.Kq = to_q(S.K);
-  S.Kd = S.K.hi;
-  int end_on_force = (cond == 'B' || cond == 'C' || cond == 'D') && S.m < S.n && S.z > 0;
-  dd t = dd_d(0.0), x, v = dd_d(1.0), fmax, tfmax = dd_d(0.0), xmax = dd_d(0.0), txmax = dd_d(0.0), fmin;
-  double H;    /* the coefficients' scale: the last step */
-  int pre = 0; /* B before touching */
-  /* B with m < n starts where the extended force is zero, at x0 = −(ζ/K)^(1/(n−m)) < 0; a gap below
-   * the smallest normal double (ζ < K, m just below n) is a start at x = 0 */
-  q x0 = (cond == 'B' && S.m < S.n && S.z > 0) ? -powq((q)S.z / S.Kq, 1 / (S.nq - S.mq)) : 0;
-  if (x0 < -0x1p-1022Q) {
-    if (!(x0 > -1e6Q)) { /* a gap of more than 1e6 δ_m0 before touching: out of range */
-      out->status = 2;
-      return 2;
-    }
-    x = from_q(x0);
-    pre = 1;
-    fmax = fmin = dd_d(0.0); /* the force starts at 0 */
-    H = 1.0;
-  } else {
-    fmax = fmin = dd_d(S.m == 0 ? zeta : 0.0); /* m = 0: the jump ζ at the start */
-    q tau0 = start_tau(&S, 1), xq, vq;
-    start_state(&S, zeta, 1, tau0, &xq, &vq);
-    x = from_q(xq);
-    v = from_q(vq);
-    t = from_q(tau0);
-    H = (double)tau0;
-  }
+  run R;
+  memset(&R, 0, sizeof R);
+  sys *S = &R.S;
+  S->n = n;
+  S->m = m;
+  S->z = zeta;
+  S->n1 = dd_two_sum(n, 1.0);
+  S->m1 = dd_two_sum(m, 1.0);
+  S->K = dd_mul_d(S->n1, 0.5);
+  S->nq = n;
+  S->mq = m;
+  S->Kq = to_q(S->K);
+  S->Kd = S->K.hi;
+  R.zeta = zeta;
+  R.out = out;
+  R.end_on_force = (cond == 'B' || cond == 'C' || cond == 'D') && S->m < S->n && S->z > 0;
+  if (begin(&R, cond))
+    return 2;
   long steps = 0;
   for (;;) {
     if (++steps > max_steps) {
       out->status = 1;
-      out->t_contact = dd_to_d(t); /* the time reached */
+      out->t_contact = dd_to_d(R.t); /* the time reached */
       out->steps = steps;
       return 1;
     }
-    /* arrival at x = 0 by the expansion, once it is valid */
-    /* (B, C, D with m < n end where f = K x^(n−m) + ζ x' falls to 0, at x ≈ (ζ|x'|/K)^(1/(n−m)) > 0:
-     * the Taylor steps go there unless that point is below 1e-30 x, i.e. at x = 0 to 1e-30) */
-    int sx = dd_sign(x), sv = dd_sign(v);
-    int force_first = end_on_force && !pre && sx > 0 && force_end_above(&S, x, v);
-    if (((sx > 0 && sv < 0) || (sx < 0 && sv > 0)) && !force_first) {
-      q w, sig;
-      if (arrival(&S, fabsq(to_q(x)), fabsq(to_q(v)), &w, &sig)) {
-        if (pre) { /* B touches; the contact goes on into x > 0 with speed w */
-          t = dd_add(t, from_q(sig));
-          pre = 0;
-          q tau0 = start_tau(&S, w), xq, vq;
-          start_state(&S, zeta, w, tau0, &xq, &vq);
-          x = from_q(xq);
-          v = from_q(vq);
-          t = dd_add(t, from_q(tau0));
-          H = (double)tau0;
-          continue;
-        }
-        if (S.m == 0 && dd_lt(dd_d(-zeta * (double)w), fmin)) /* m = 0: the force ends with the jump −ζw */
-          fmin = dd_neg(from_q((q)zeta * w));
-        if (S.z > 0 && S.m > 0 && S.m < S.n) {
-          /* a tensile minimum inside the arrival piece: f ≈ K (wσ)^n − ζ (wσ)^m w is stationary at
-           * σ* = (ζ m w^(m+1−n) / (K n))^(1/(n−m)); f there from the expansion's state */
-          q ss = powq((q)S.z * S.mq * qpow(w, S.mq + 1 - S.nq) / (S.Kq * S.nq), 1 / (S.nq - S.mq));
-          if (ss < sig) {
-            q X, Xs;
-            start_state(&S, -(q)zeta, w, ss, &X, &Xs); /* reversed time */
-            dd f = from_q(force_q(&S, X, -Xs));
-            if (dd_lt(f, fmin))
-              fmin = f;
-          }
-        }
-        out->status = 0;
-        set_out(&out->e_out, &out->e_out_lo, from_q(w));
-        set_out(&out->t_contact, &out->t_contact_lo, dd_add(t, from_q(sig)));
-        out->x_sep = 0;
-        break;
-      }
-    }
-    dd X[ORDER + 1], V[ORDER + 1], F[ORDER], FD[ORDER];
+    int a = try_arrival(&R);
+    if (a == 1)
+      break;
+    if (a == 2)
+      continue;
+    polys P;
     int tries = 0;
-    while (taylor(&S, x, v, H, X, V, F) && ++tries < 40)
-      H *= 1e-4;
+    while (taylor(S, R.x, R.v, R.H, P.X, P.V, P.F) && ++tries < 40)
+      R.H *= 1e-4;
     if (tries == 40) { /* not finite at any scale */
       out->status = 2;
       return 2;
     }
     for (int k = 0; k + 1 < ORDER; k++)
-      FD[k] = dd_mul_d(F[k + 1], (double)(k + 1));
-    /* the step in σ: 0.7 of the radius at TOL, at most 16 (the scale grows by at most 16 a step) and
-     * h ≤ 1 */
-    double sh = 16.0;
-    for (int k = ORDER - 1; k <= ORDER; k++) {
-      double cx = fabs(X[k].hi), cv = fabs(V[k].hi);
-      if (cx > 0) {
-        double r = exp((log(TOL) - log(cx)) / k);
-        if (r < sh)
-          sh = r;
-      }
-      if (cv > 0) {
-        double r = exp((log(TOL) - log(cv)) / k);
-        if (r < sh)
-          sh = r;
-      }
-    }
-    if (sh * H > 1.0)
-      sh = 1.0 / H;
-    sh *= 0.7;
-    /* events at NSUB + 1 points of the step (σ; time t + H σ) */
-    dd sa = dd_d(0.0), fa = F[0];
-    int sxa = dd_sign(x), sva = dd_sign(v), sda = dd_sign(FD[0]);
-    int ended = 0, touched = 0;
-    for (int i = 1; i <= NSUB && !ended && !touched; i++) {
-      double sbd = sh * i / NSUB;
-      dd sb = dd_d(sbd);
-      dd fb = horner_d(F, ORDER - 1, sbd);
-      int sxb = sign_at(X, ORDER, sbd), svb = sign_at(V, ORDER, sbd), sdb = sign_at(FD, ORDER - 2, sbd);
-      int sfa = dd_sign(fa), sfb = dd_sign(fb);
-      /* earliest terminating event in (sa, sb] */
-      dd s_end = dd_d(-1.0);
-      int kind = 0; /* 1: x = 0, 2: f = 0 */
-      if (!pre && sxa > 0 && sxb <= 0) {
-        s_end = poly_root(X, ORDER, sa, sb);
-        kind = 1;
-      }
-      if (!pre && end_on_force && sxa > 0 && sva < 0 && sfa > 0 && sfb <= 0) {
-        dd s2 = poly_root(F, ORDER - 1, sa, sb);
-        if (kind == 0 || dd_lt(s2, s_end)) {
-          s_end = s2;
-          kind = 2;
-        }
-      }
-      if (kind == 1 && end_on_force && sva < 0 && sfa > 0) {
-        /* x reaches 0 while f = |x|^m (K|x|^(n−m) + ζx') > 0 at the interval's start: since the
-         * bracket tends to ζx' < 0 as x → 0⁺, f changed sign before x = 0, twice inside this
-         * interval when m > 0 (f = 0 again at x = 0; with integer exponents the steps do not shrink
-         * there). Find a point before the x root where f < 0, then the force's root before it. */
-        dd w = dd_sub(s_end, sa);
-        for (int j = 1; j <= 100; j++) {
-          dd sn = dd_sub(s_end, dd_mul_d(w, ldexp(1.0, -j)));
-          if (dd_sign(horner(F, ORDER - 1, sn)) < 0) {
-            s_end = poly_root(F, ORDER - 1, sa, sn);
-            kind = 2;
-            break;
-          }
-        }
-      }
-      if (pre && sxa < 0 && sxb >= 0) { /* B touches inside a step (integer exponents) */
-        s_end = poly_root(X, ORDER, sa, sb);
-        kind = 3;
-      }
-      if (pre && end_on_force && sfa > 0 && sfb <= 0) {
-        dd s2 = poly_root(F, ORDER - 1, sa, sb);
-        /* f = |x|^m h vanishes at the touch too (m > 0): an end on the force is one clearly before it */
-        if (kind == 0 || dd_lt(s2, dd_sub(s_end, dd_d(1e-20 * (fabs(s_end.hi) + 1e-300))))) {
-          s_end = s2;
-          kind = 2;
-        }
-      }
-      dd lim = kind ? s_end : sb;
-      /* maximum penetration and force extrema before the end: searched in [sa, le], le just before
-       * lim where the interval ends early, with the signs there (with integer exponents the step's
-       * polynomials go on past δ = 0, where x' and f' may change sign again; at δ = 0 itself f' may
-       * vanish, e.g. n = 3, m = 2, and its rounded sign mean nothing) */
-      dd le = lim;
-      if (kind) {
-        le = dd_sub(lim, dd_mul_d(dd_sub(lim, sa), 0x1p-24));
-        svb = dd_sign(horner(V, ORDER, le));
-        sdb = dd_sign(horner(FD, ORDER - 2, le));
-      }
-      if (!pre && sva > 0 && svb <= 0) {
-        dd s = poly_root(V, ORDER, sa, le);
-        if (!dd_gt(s, lim)) {
-          dd xm = horner(X, ORDER, s);
-          if (dd_gt(xm, xmax)) {
-            xmax = xm;
-            txmax = dd_add(t, dd_mul_d(s, H));
-          }
-        }
-      }
-      if ((sda > 0 && sdb <= 0) || (sda < 0 && sdb >= 0)) {
-        dd s = poly_root(FD, ORDER - 2, sa, le);
-        if (!dd_gt(s, lim)) {
-          dd fm = horner(F, ORDER - 1, s);
-          if (dd_gt(fm, fmax)) {
-            fmax = fm;
-            tfmax = dd_add(t, dd_mul_d(s, H));
-          }
-          if (dd_lt(fm, fmin))
-            fmin = fm;
-        }
-      }
-      dd fl = kind ? horner(F, ORDER - 1, s_end) : fb;
-      if (dd_gt(fl, fmax)) {
-        fmax = fl;
-        tfmax = dd_add(t, dd_mul_d(lim, H));
-      }
-      if (dd_lt(fl, fmin))
-        fmin = fl;
-      if (kind) {
-        dd xe = horner(X, ORDER, s_end), ve = horner(V, ORDER, s_end);
-        if (kind == 3) {
-          touched = 1;
-          t = dd_add(t, dd_mul_d(s_end, H));
-          x = dd_d(0.0);
-          v = ve;
-          break;
-        }
-        out->status = 0;
-        set_out(&out->e_out, &out->e_out_lo, dd_neg(ve));
-        set_out(&out->t_contact, &out->t_contact_lo, dd_add(t, dd_mul_d(s_end, H)));
-        if (kind == 2)
-          set_out(&out->x_sep, &out->x_sep_lo, xe);
-        ended = 1;
-        break;
-      }
-      sa = sb;
-      sxa = sxb;
-      sva = svb;
-      fa = fb;
-      sda = sdb;
-    }
-    if (ended)
+      P.FD[k] = dd_mul_d(P.F[k + 1], (double)(k + 1));
+    double sh = step_length(P.X, P.V, R.H);
+    int ev = scan_step(&R, &P, sh);
+    if (ev == 1)
       break;
-    if (touched) { /* restart at x = 0 with speed v by the start expansion */
-      pre = 0;
-      q w = to_q(v), tau0 = start_tau(&S, w), xq, vq;
-      start_state(&S, zeta, w, tau0, &xq, &vq);
-      x = from_q(xq);
-      v = from_q(vq);
-      t = dd_add(t, from_q(tau0));
-      H = (double)tau0;
+    if (ev == 3) { /* restart at x = 0 with speed v by the start expansion */
+      R.pre = 0;
+      leave_zero(&R, to_q(R.v));
       continue;
     }
-    x = horner_d(X, ORDER, sh);
-    v = horner_d(V, ORDER, sh);
-    t = dd_add(t, dd_two_prod(H, sh));
-    H *= sh;
-    if (!(dd_isfinite(x) && dd_isfinite(v))) {
+    R.x = horner_d(P.X, ORDER, sh);
+    R.v = horner_d(P.V, ORDER, sh);
+    R.t = dd_add(R.t, dd_two_prod(R.H, sh));
+    R.H *= sh;
+    if (!(dd_isfinite(R.x) && dd_isfinite(R.v))) {
       out->status = 2;
       return 2;
     }
   }
-  set_out(&out->f_max, &out->f_max_lo, fmax);
-  out->f_min = dd_to_d(fmin);
-  out->t_fmax = dd_to_d(tfmax);
-  set_out(&out->x_max, &out->x_max_lo, xmax);
-  out->t_xmax = dd_to_d(txmax);
+  set_out(&out->f_max, &out->f_max_lo, R.fmax);
+  out->f_min = dd_to_d(R.fmin);
+  out->t_fmax = dd_to_d(R.tfmax);
+  set_out(&out->x_max, &out->x_max_lo, R.xmax);
+  out->t_xmax = dd_to_d(R.txmax);
   out->steps = steps;
   return 0;
 }

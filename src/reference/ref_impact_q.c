@@ -161,227 +161,284 @@ static void set_out(double *hi, double *lo, q a) {
   *lo = (double)(a - (q)*hi);
 }
 
-/* long: the reference's one integration loop (start series, Taylor steps, the nine-point event scan,
- * arrival at δ = 0), kept whole so that it reads against the description above and shares no
- * structure with the engine it checks */
-int ref_impact_q(double n, double m, double zeta, char cond, long max_steps, ref_result *out) {
-  memset(out, 0, sizeof *out);
-  sys S = {n, m, 0.5Q * ((q)n + 1), zeta};
-  int end_on_force = (cond == 'B' || cond == 'C' || cond == 'D') && S.m < S.n && S.z > 0;
-  q t = 0, x, v = 1, fmax, tfmax = 0, xmax = 0, txmax = 0, fmin;
-  int pre = 0; /* B before touching */
+/* ---- the integration, split as in ref_impact.c: a start, steps with their event scan, the end ---- */
+
+typedef struct run {
+  sys S;
+  int end_on_force; /* B, C, D with m < n: the contact may end where the force falls to 0 */
+  int pre;          /* B before touching */
+  q t, x, v, fmax, tfmax, xmax, txmax, fmin;
+  ref_result *out;
+} run;
+
+/* The first state: 0, or 2 when out of range (out->status set). */
+static int begin(run *R, char cond) {
+  sys *S = &R->S;
+  R->t = 0;
+  R->v = 1;
+  R->tfmax = R->xmax = R->txmax = 0;
+  R->pre = 0;
   /* B with m < n starts where the extended force is zero, at x0 = −(ζ/K)^(1/(n−m)) < 0; a gap below
    * the smallest normal double (ζ < K, m just below n) is a start at x = 0 */
-  q x0 = (cond == 'B' && S.m < S.n && S.z > 0) ? -powq(S.z / S.K, 1 / (S.n - S.m)) : 0;
+  q x0 = (cond == 'B' && S->m < S->n && S->z > 0) ? -powq(S->z / S->K, 1 / (S->n - S->m)) : 0;
   if (x0 < -0x1p-1022Q) {
-    x = x0;
-    if (!(x > -1e6Q)) { /* a gap of more than 1e6 δ_m0 before touching: out of range */
-      out->status = 2;
+    R->x = x0;
+    if (!(R->x > -1e6Q)) { /* a gap of more than 1e6 δ_m0 before touching: out of range */
+      R->out->status = 2;
       return 2;
     }
-    pre = 1;
-    fmax = fmin = 0; /* the force starts at 0 */
+    R->pre = 1;
+    R->fmax = R->fmin = 0; /* the force starts at 0 */
   } else {
-    fmax = fmin = force(&S, 0, 1) * (S.m == 0 ? 1 : 0); /* m = 0: the jump ζ at the start */
-    q tau0 = start_tau(&S, 1);
-    start_state(&S, 1, tau0, &x, &v);
-    t = tau0;
+    R->fmax = R->fmin = force(S, 0, 1) * (S->m == 0 ? 1 : 0); /* m = 0: the jump ζ at the start */
+    q tau0 = start_tau(S, 1);
+    start_state(S, 1, tau0, &R->x, &R->v);
+    R->t = tau0;
   }
+  return 0;
+}
+
+/* The arrival at x = 0 by the expansion, once it is valid: 0 (not here), 1 (the contact ended: out set),
+ * 2 (B touched: the contact goes on into x > 0). (B, C, D with m < n end where f = K x^(n−m) + ζ x'
+ * falls to 0, at x ≈ (ζ|x'|/K)^(1/(n−m)) > 0: the Taylor steps go there unless that point is below
+ * 1e-30 x, i.e. at x = 0 to 1e-30.) */
+static int try_arrival(run *R) {
+  const sys *S = &R->S;
+  q x = R->x, v = R->v;
+  int force_first = R->end_on_force && !R->pre && x > 0 && powq(S->z * fabsq(v) / S->K, 1 / (S->n - S->m)) > 1e-30Q * x;
+  if (!((x > 0 && v < 0) || (x < 0 && v > 0)) || force_first)
+    return 0;
+  q w, sig;
+  if (!arrival(S, fabsq(x), fabsq(v), &w, &sig))
+    return 0;
+  if (R->pre) { /* B touches; the contact goes on into x > 0 with speed w */
+    R->t += sig;
+    R->pre = 0;
+    q tau0 = start_tau(S, w);
+    start_state(S, w, tau0, &R->x, &R->v);
+    R->t += tau0;
+    return 2;
+  }
+  if (S->m == 0 && -S->z * w < R->fmin) /* m = 0: the force ends with the jump −ζw */
+    R->fmin = -S->z * w;
+  if (S->z > 0 && S->m > 0 && S->m < S->n) {
+    /* a tensile minimum inside the arrival piece: f ≈ K (wσ)^n − ζ (wσ)^m w is stationary at
+     * σ* = (ζ m w^(m+1−n) / (K n))^(1/(n−m)); f there from the expansion's state */
+    q ss = powq(S->z * S->m * qpow(w, S->m + 1 - S->n) / (S->K * S->n), 1 / (S->n - S->m));
+    if (ss < sig) {
+      sys Sr = *S;
+      Sr.z = -S->z; /* reversed time */
+      q X, Xs;
+      start_state(&Sr, w, ss, &X, &Xs);
+      q f = force(S, X, -Xs);
+      if (f < R->fmin)
+        R->fmin = f;
+    }
+  }
+  R->out->status = 0;
+  set_out(&R->out->e_out, &R->out->e_out_lo, w);
+  set_out(&R->out->t_contact, &R->out->t_contact_lo, R->t + sig);
+  R->out->x_sep = 0;
+  return 1;
+}
+
+/* the step: 0.7 of the radius at TOL, at most 1 */
+static q step_length(const q *X, const q *V) {
+  q h = 1;
+  for (int k = ORDER - 1; k <= ORDER; k++) {
+    q cx = fabsq(X[k]), cv = fabsq(V[k]);
+    if (cx > 0) {
+      q r = powq(TOL / cx, 1.0Q / k);
+      if (r < h)
+        h = r;
+    }
+    if (cv > 0) {
+      q r = powq(TOL / cv, 1.0Q / k);
+      if (r < h)
+        h = r;
+    }
+  }
+  return h * 0.7Q;
+}
+
+/* the step's polynomials */
+typedef struct polys {
+  q X[ORDER + 1], V[ORDER + 1], F[ORDER], FD[ORDER];
+} polys;
+
+/* The earliest terminating event in (sa, sb]: its kind (0 none, 1 x = 0, 2 f = 0, 3 B touches) and
+ * *s_end (−1 for none); the values of x, x' and f at sa and of x, f at sb. */
+static int end_event(const run *R, const polys *P, q sa, q sb, q xa, q xb, q va, q fa, q fb, q *s_end) {
+  int kind = 0;
+  *s_end = -1;
+  if (!R->pre && xa > 0 && xb <= 0) {
+    *s_end = poly_root(P->X, ORDER, sa, sb);
+    kind = 1;
+  }
+  if (!R->pre && R->end_on_force && xa > 0 && va < 0 && fa > 0 && fb <= 0) {
+    q s2 = poly_root(P->F, ORDER - 1, sa, sb);
+    if (*s_end < 0 || s2 < *s_end) {
+      *s_end = s2;
+      kind = 2;
+    }
+  }
+  if (kind == 1 && R->end_on_force && va < 0 && fa > 0) {
+    /* x reaches 0 while f > 0 at the interval's start: f changed sign before x = 0, twice inside
+     * this interval when m > 0 (as in ref_impact.c) */
+    q w = *s_end - sa;
+    for (int j = 1; j <= 100; j++) {
+      q sn = *s_end - w * ldexpq(1, -j);
+      if (horner(P->F, ORDER - 1, sn) < 0) {
+        *s_end = poly_root(P->F, ORDER - 1, sa, sn);
+        kind = 2;
+        break;
+      }
+    }
+  }
+  if (R->pre && xa < 0 && xb >= 0) { /* B touches inside a step (integer exponents) */
+    q s2 = poly_root(P->X, ORDER, sa, sb);
+    *s_end = s2;
+    kind = 3;
+  }
+  if (R->pre && R->end_on_force && fa > 0 && fb <= 0) {
+    q s2 = poly_root(P->F, ORDER - 1, sa, sb);
+    /* f = |x|^m h vanishes at the touch too (m > 0): an end on the force is one clearly before it */
+    if (*s_end < 0 || s2 < *s_end - 1e-20Q * fabsq(*s_end)) {
+      *s_end = s2;
+      kind = 2;
+    }
+  }
+  return kind;
+}
+
+/* Maximum penetration and force extrema in [sa, le] (le just before lim where the interval ends early;
+ * vb and fdb x' and f' there), and the force fl at lim. */
+static void scan_extrema(run *R, const polys *P, q sa, q lim, q le, q va, q vb, q fda, q fdb, q fl) {
+  if (!R->pre && va > 0 && vb <= 0) {
+    q s = poly_root(P->V, ORDER, sa, le);
+    if (s <= lim) {
+      q xm = horner(P->X, ORDER, s);
+      if (xm > R->xmax) {
+        R->xmax = xm;
+        R->txmax = R->t + s;
+      }
+    }
+  }
+  if ((fda > 0 && fdb <= 0) || (fda < 0 && fdb >= 0)) {
+    q s = poly_root(P->FD, ORDER - 2, sa, le);
+    if (s <= lim) {
+      q fm = horner(P->F, ORDER - 1, s);
+      if (fm > R->fmax) {
+        R->fmax = fm;
+        R->tfmax = R->t + s;
+      }
+      if (fm < R->fmin)
+        R->fmin = fm;
+    }
+  }
+  if (fl > R->fmax) {
+    R->fmax = fl;
+    R->tfmax = R->t + lim;
+  }
+  if (fl < R->fmin)
+    R->fmin = fl;
+}
+
+/* Events at NSUB + 1 points of the step of length h: 0 (none), 1 (the contact ended: out set), 3 (B
+ * touched: t, x, v at the touch). */
+static int scan_step(run *R, const polys *P, q h) {
+  q sa = 0, xa = R->x, va = R->v, fa = P->F[0], fda = P->FD[0];
+  for (int i = 1; i <= NSUB; i++) {
+    q sb = h * i / NSUB;
+    q xb = horner(P->X, ORDER, sb), vb = horner(P->V, ORDER, sb), fb = horner(P->F, ORDER - 1, sb),
+      fdb = horner(P->FD, ORDER - 2, sb);
+    q s_end;
+    int kind = end_event(R, P, sa, sb, xa, xb, va, fa, fb, &s_end);
+    q lim = (s_end >= 0) ? s_end : sb;
+    /* maximum penetration and force extrema before the end: searched in [sa, lim], with the values
+     * at lim where the interval ends early (as in ref_impact.c) */
+    q le = lim; /* just before lim where the interval ends early (as in ref_impact.c) */
+    if (s_end >= 0) {
+      le = lim - (lim - sa) * 0x1p-24Q;
+      vb = horner(P->V, ORDER, le);
+      fdb = horner(P->FD, ORDER - 2, le);
+    }
+    scan_extrema(R, P, sa, lim, le, va, vb, fda, fdb, (s_end >= 0) ? horner(P->F, ORDER - 1, s_end) : fb);
+    if (s_end >= 0) {
+      q xe = horner(P->X, ORDER, s_end), ve = horner(P->V, ORDER, s_end);
+      if (kind == 3) {
+        R->t += s_end;
+        R->x = 0;
+        R->v = ve;
+        return 3;
+      }
+      R->out->status = 0;
+      set_out(&R->out->e_out, &R->out->e_out_lo, -ve);
+      set_out(&R->out->t_contact, &R->out->t_contact_lo, R->t + s_end);
+      if (kind != 1)
+        set_out(&R->out->x_sep, &R->out->x_sep_lo, xe);
+      return 1;
+    }
+    sa = sb;
+    xa = xb;
+    va = vb;
+    fa = fb;
+    fda = fdb;
+  }
+  return 0;
+}
+
+int ref_impact_q(double n, double m, double zeta, char cond, long max_steps, ref_result *out) {
+  memset(out, 0, sizeof *out);
+  run R;
+  memset(&R, 0, sizeof R);
+  R.S = (sys){n, m, 0.5Q * ((q)n + 1), zeta};
+  R.out = out;
+  const sys *S = &R.S;
+  R.end_on_force = (cond == 'B' || cond == 'C' || cond == 'D') && S->m < S->n && S->z > 0;
+  if (begin(&R, cond))
+    return 2;
   long steps = 0;
   for (;;) {
     if (++steps > max_steps) {
       out->status = 1;
-      out->t_contact = (double)t; /* the time reached */
+      out->t_contact = (double)R.t; /* the time reached */
       out->steps = steps;
       return 1;
     }
-    /* arrival at x = 0 by the expansion, once it is valid */
-    /* (B, C, D with m < n end where f = K x^(n−m) + ζ x' falls to 0, at x ≈ (ζ|x'|/K)^(1/(n−m)) > 0:
-     * the Taylor steps go there unless that point is below 1e-30 x, i.e. at x = 0 to 1e-30) */
-    int force_first = end_on_force && !pre && x > 0 && powq(S.z * fabsq(v) / S.K, 1 / (S.n - S.m)) > 1e-30Q * x;
-    if (((x > 0 && v < 0) || (x < 0 && v > 0)) && !force_first) {
-      q w, sig;
-      if (arrival(&S, fabsq(x), fabsq(v), &w, &sig)) {
-        if (pre) { /* B touches; the contact goes on into x > 0 with speed w */
-          t += sig;
-          pre = 0;
-          q tau0 = start_tau(&S, w);
-          start_state(&S, w, tau0, &x, &v);
-          t += tau0;
-          continue;
-        }
-        if (S.m == 0 && -S.z * w < fmin) /* m = 0: the force ends with the jump −ζw */
-          fmin = -S.z * w;
-        if (S.z > 0 && S.m > 0 && S.m < S.n) {
-          /* a tensile minimum inside the arrival piece: f ≈ K (wσ)^n − ζ (wσ)^m w is stationary at
-           * σ* = (ζ m w^(m+1−n) / (K n))^(1/(n−m)); f there from the expansion's state */
-          q ss = powq(S.z * S.m * qpow(w, S.m + 1 - S.n) / (S.K * S.n), 1 / (S.n - S.m));
-          if (ss < sig) {
-            sys Sr = S;
-            Sr.z = -S.z; /* reversed time */
-            q X, Xs;
-            start_state(&Sr, w, ss, &X, &Xs);
-            q f = force(&S, X, -Xs);
-            if (f < fmin)
-              fmin = f;
-          }
-        }
-        out->status = 0;
-        set_out(&out->e_out, &out->e_out_lo, w);
-        set_out(&out->t_contact, &out->t_contact_lo, t + sig);
-        out->x_sep = 0;
-        break;
-      }
-    }
-    q X[ORDER + 1], V[ORDER + 1], F[ORDER], FD[ORDER];
-    taylor(&S, x, v, X, V, F);
-    for (int k = 0; k + 1 < ORDER; k++)
-      FD[k] = (k + 1) * F[k + 1];
-    q h = 1;
-    for (int k = ORDER - 1; k <= ORDER; k++) {
-      q cx = fabsq(X[k]), cv = fabsq(V[k]);
-      if (cx > 0) {
-        q r = powq(TOL / cx, 1.0Q / k);
-        if (r < h)
-          h = r;
-      }
-      if (cv > 0) {
-        q r = powq(TOL / cv, 1.0Q / k);
-        if (r < h)
-          h = r;
-      }
-    }
-    h *= 0.7Q;
-    /* events at NSUB + 1 points of the step */
-    q sa = 0, xa = x, va = v, fa = F[0], fda = FD[0];
-    int ended = 0, touched = 0;
-    for (int i = 1; i <= NSUB && !ended && !touched; i++) {
-      q sb = h * i / NSUB;
-      q xb = horner(X, ORDER, sb), vb = horner(V, ORDER, sb), fb = horner(F, ORDER - 1, sb),
-        fdb = horner(FD, ORDER - 2, sb);
-      /* earliest terminating event in (sa, sb] */
-      q s_end = -1;
-      int kind = 0; /* 1: x = 0, 2: f = 0 */
-      if (!pre && xa > 0 && xb <= 0) {
-        s_end = poly_root(X, ORDER, sa, sb);
-        kind = 1;
-      }
-      if (!pre && end_on_force && xa > 0 && va < 0 && fa > 0 && fb <= 0) {
-        q s2 = poly_root(F, ORDER - 1, sa, sb);
-        if (s_end < 0 || s2 < s_end) {
-          s_end = s2;
-          kind = 2;
-        }
-      }
-      if (kind == 1 && end_on_force && va < 0 && fa > 0) {
-        /* x reaches 0 while f > 0 at the interval's start: f changed sign before x = 0, twice inside
-         * this interval when m > 0 (as in ref_impact.c) */
-        q w = s_end - sa;
-        for (int j = 1; j <= 100; j++) {
-          q sn = s_end - w * ldexpq(1, -j);
-          if (horner(F, ORDER - 1, sn) < 0) {
-            s_end = poly_root(F, ORDER - 1, sa, sn);
-            kind = 2;
-            break;
-          }
-        }
-      }
-      if (pre && xa < 0 && xb >= 0) { /* B touches inside a step (integer exponents) */
-        q s2 = poly_root(X, ORDER, sa, sb);
-        s_end = s2;
-        kind = 3;
-      }
-      if (pre && end_on_force && fa > 0 && fb <= 0) {
-        q s2 = poly_root(F, ORDER - 1, sa, sb);
-        /* f = |x|^m h vanishes at the touch too (m > 0): an end on the force is one clearly before it */
-        if (s_end < 0 || s2 < s_end - 1e-20Q * fabsq(s_end)) {
-          s_end = s2;
-          kind = 2;
-        }
-      }
-      q lim = (s_end >= 0) ? s_end : sb;
-      /* maximum penetration and force extrema before the end: searched in [sa, lim], with the values
-       * at lim where the interval ends early (as in ref_impact.c) */
-      q le = lim; /* just before lim where the interval ends early (as in ref_impact.c) */
-      if (s_end >= 0) {
-        le = lim - (lim - sa) * 0x1p-24Q;
-        vb = horner(V, ORDER, le);
-        fdb = horner(FD, ORDER - 2, le);
-      }
-      if (!pre && va > 0 && vb <= 0) {
-        q s = poly_root(V, ORDER, sa, le);
-        if (s <= lim) {
-          q xm = horner(X, ORDER, s);
-          if (xm > xmax) {
-            xmax = xm;
-            txmax = t + s;
-          }
-        }
-      }
-      if ((fda > 0 && fdb <= 0) || (fda < 0 && fdb >= 0)) {
-        q s = poly_root(FD, ORDER - 2, sa, le);
-        if (s <= lim) {
-          q fm = horner(F, ORDER - 1, s);
-          if (fm > fmax) {
-            fmax = fm;
-            tfmax = t + s;
-          }
-          if (fm < fmin)
-            fmin = fm;
-        }
-      }
-      q fl = (s_end >= 0) ? horner(F, ORDER - 1, s_end) : fb;
-      if (fl > fmax) {
-        fmax = fl;
-        tfmax = t + lim;
-      }
-      if (fl < fmin)
-        fmin = fl;
-      if (s_end >= 0) {
-        q xe = horner(X, ORDER, s_end), ve = horner(V, ORDER, s_end);
-        if (kind == 3) {
-          touched = 1;
-          t += s_end;
-          x = 0;
-          v = ve;
-          break;
-        }
-        out->status = 0;
-        set_out(&out->e_out, &out->e_out_lo, -ve);
-        set_out(&out->t_contact, &out->t_contact_lo, t + s_end);
-        if (kind != 1)
-          set_out(&out->x_sep, &out->x_sep_lo, xe);
-        ended = 1;
-        break;
-      }
-      sa = sb;
-      xa = xb;
-      va = vb;
-      fa = fb;
-      fda = fdb;
-    }
-    if (ended)
+    int a = try_arrival(&R);
+    if (a == 1)
       break;
-    if (touched) { /* restart at x = 0 with speed v by the start expansion */
-      pre = 0;
-      q w = v, tau0 = start_tau(&S, w);
-      start_state(&S, w, tau0, &x, &v);
-      t += tau0;
+    if (a == 2)
+      continue;
+    polys P;
+    taylor(S, R.x, R.v, P.X, P.V, P.F);
+    for (int k = 0; k + 1 < ORDER; k++)
+      P.FD[k] = (k + 1) * P.F[k + 1];
+    q h = step_length(P.X, P.V);
+    int ev = scan_step(&R, &P, h);
+    if (ev == 1)
+      break;
+    if (ev == 3) { /* restart at x = 0 with speed v by the start expansion */
+      R.pre = 0;
+      q w = R.v, tau0 = start_tau(S, w);
+      start_state(S, w, tau0, &R.x, &R.v);
+      R.t += tau0;
       continue;
     }
-    x = horner(X, ORDER, h);
-    v = horner(V, ORDER, h);
-    t += h;
-    if (!(isfinite((double)x) && isfinite((double)v))) {
+    R.x = horner(P.X, ORDER, h);
+    R.v = horner(P.V, ORDER, h);
+    R.t += h;
+    if (!(isfinite((double)R.x) && isfinite((double)R.v))) {
       out->status = 2;
       return 2;
     }
   }
-  set_out(&out->f_max, &out->f_max_lo, fmax);
-  out->f_min = (double)fmin;
-  out->t_fmax = (double)tfmax;
-  set_out(&out->x_max, &out->x_max_lo, xmax);
-  out->t_xmax = (double)txmax;
+  set_out(&out->f_max, &out->f_max_lo, R.fmax);
+  out->f_min = (double)R.fmin;
+  out->t_fmax = (double)R.tfmax;
+  set_out(&out->x_max, &out->x_max_lo, R.xmax);
+  out->t_xmax = (double)R.txmax;
   out->steps = steps;
   return 0;
 }

@@ -37,13 +37,19 @@ static void fmt_max(char *buf, size_t cap, const impactfit_published_audit_row *
     snprintf(buf, cap, "%.3g (e = %.2f)", w->max, w->e_at_max);
 }
 
+/* "e ≥ 0.86": the threshold rounded up to two decimals, so that the printed e is never below the
+ * measured one ("e ≥ 0.85" for 0.851248 was a threshold the formula misses at e = 0.85; issue 39) */
 static void fmt_valid(char *buf, size_t cap, const impactfit_published_audit_row *w) {
   if (isnan(w->e_valid))
     snprintf(buf, cap, "nowhere");
   else if (w->e_valid <= 0.0100001)
     snprintf(buf, cap, "all e");
-  else
+  else {
     snprintf(buf, cap, "e ≥ %.2f", w->e_valid);
+    double printed = strtod(buf + strlen("e ≥ "), NULL);
+    if (printed < w->e_valid * (1.0 - 1e-12))
+      snprintf(buf, cap, "e ≥ %.2f", printed + 0.01);
+  }
 }
 
 /* The verdict under one condition: holds / does not hold against the claimed bound when the claim

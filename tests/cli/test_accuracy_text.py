@@ -9,7 +9,7 @@ The figures come from what `impactfit reproduce` measures and writes:
     written by the surrogate builders);
   - reports/claims.json (the held-out maxima of the Zhang surrogates, topic zhang).
 This test checks that README, docs/ACCURACY.md, docs/INVERSE.md, docs/HUNT_CROSSLEY.md,
-include/impactfit/impact.h and the
+include/impactfit/impact.h, include/impactfit/law.h and the
 built program's --help quote exactly those figures, rounded up to two significant digits.
 usage: test_accuracy_text.py SRC_DIR IMPACTFIT_EXE
 """
@@ -53,7 +53,8 @@ def expect(where, text, needle):
 # ---- the figures ----------------------------------------------------------------------------------
 acc = dict(re.findall(r"#define IMPACTFIT_ACCURACY_(\w+) (\S+)", read("include/impactfit/generated/accuracy.h")))
 for k in ("E_OUT", "T_CONTACT", "F_MAX", "T_FMAX", "DELTA_MAX", "T_DELTA_MAX", "DELTA_SEP", "F_MIN", "COPT",
-          "ZHANG_ALPHA", "HC_EPS", "IMPACT_TIME", "ENGINE_CASES", "INVERSE_CASES"):
+          "ZHANG_ALPHA", "HC_EPS", "IMPACT_TIME", "ENGINE_CASES", "EDGE_CASES", "INVERSE_CASES", "LAW_E_OUT",
+          "LAW_T_CONTACT", "LAW_DELTA_MAX", "LAW_F_MAX", "LAW_DELTA_SEP"):
     if k not in acc:
         failures.append(f"accuracy.h: no IMPACTFIT_ACCURACY_{k}")
 m = re.search(r"max \|e_out - e\| = ([0-9.e+-]+)", read("include/impactfit/generated/copt_surrogate.h"))
@@ -73,7 +74,9 @@ if not failures:
     doc = read("docs/ACCURACY.md")
     rows = {"e_out": "E_OUT", "t_contact": "T_CONTACT", "f_max": "F_MAX", "t of f_max": "T_FMAX",
             "δ_max": "DELTA_MAX", "t of δ_max": "T_DELTA_MAX", "δ_sep": "DELTA_SEP", "f_min": "F_MIN",
-            "copt (": "COPT", "zhang-alpha (": "ZHANG_ALPHA", "hc-eps (": "HC_EPS", "impact-time (": "IMPACT_TIME"}
+            "copt (": "COPT", "zhang-alpha (": "ZHANG_ALPHA", "hc-eps (": "HC_EPS", "impact-time (": "IMPACT_TIME",
+            "law e_out": "LAW_E_OUT", "law t_contact": "LAW_T_CONTACT", "law δ_max": "LAW_DELTA_MAX",
+            "law f_max": "LAW_F_MAX", "law δ_sep": "LAW_DELTA_SEP"}
     for label, key in rows.items():
         lines = [l for l in doc.splitlines() if l.startswith("| " + label if label.endswith("(") else
                                                              "| " + label + " |")]
@@ -81,7 +84,13 @@ if not failures:
             failures.append(f"docs/ACCURACY.md: {len(lines)} table rows for {label!r} (want 1)")
         elif f"| {acc[key]} |" not in lines[0]:
             failures.append(f"docs/ACCURACY.md: the row {label!r} does not state {acc[key]}: {lines[0]}")
-    expect("docs/ACCURACY.md", flat(doc), f"over {acc['ENGINE_CASES']} random cases")
+    expect("docs/ACCURACY.md", flat(doc), f"over {acc['ENGINE_CASES']} random cases and the {acc['EDGE_CASES']} directed ones")
+    lh = flat(read("include/impactfit/law.h"))
+    for needle in (f"|Δe_out| ≤ {acc['LAW_E_OUT']} max(e, 0.01)",
+                   f"|Δt_contact| ≤ {acc['LAW_T_CONTACT']} (t_contact + L/(v e_out))",
+                   f"δ_max ≤ {acc['LAW_DELTA_MAX']} and f_max ≤ {acc['LAW_F_MAX']} relative",
+                   f"|Δδ_sep| ≤ {acc['LAW_DELTA_SEP']} δ_max"):
+        expect("include/impactfit/law.h", lh, needle)
     # ---- impact.h, README, docs/INVERSE.md ------------------------------------------------------
     h = flat(read("include/impactfit/impact.h"))
     for needle in (f"|Δe_out| ≤ {acc['E_OUT']} max(e, 0.01)", f"t_contact ≤ {acc['T_CONTACT']} (1 + ζ/e)",
@@ -108,6 +117,9 @@ if not failures:
                    f"f_max within {acc['F_MAX']}", f"f_min within {acc['F_MIN']}",
                    f"delta_max within {acc['DELTA_MAX']}", f"delta_sep within {acc['DELTA_SEP']} (1 + zeta)"):
         expect("impactfit simulate --help", sim, needle)
+    for needle in (f"e_out within {acc['LAW_E_OUT']} max(e, 0.01)", f"t_contact within {acc['LAW_T_CONTACT']} (t_contact + L/(v e_out))",
+                   f"delta_max within {acc['LAW_DELTA_MAX']} and f_max within {acc['LAW_F_MAX']} relative"):
+        expect("impactfit simulate --help (--law)", sim, needle)
     expect("impactfit copt --help", help_of("copt"), f"|e_out - e| <= {acc['COPT']} min(e, 1 - e)")
     expect("impactfit zhang-alpha --help", help_of("zhang-alpha"), f"|e_out - e| <= {acc['ZHANG_ALPHA']} min(e, 1 - e)")
     expect("impactfit hc-eps --help", help_of("hc-eps"), f"within {acc['HC_EPS']} min(e, 1 - e)")

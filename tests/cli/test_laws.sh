@@ -174,7 +174,8 @@ expect 2 "unknown force law 'impedence'.*did you mean 'impedance'" simulate --la
 expect 2 "--M, --B, --K are required" simulate --law impedance --mass 1
 expect 2 "law 'impedance' has no parameter 'k'" simulate --law impedance --M 1 --B 1 --K 1 --set k=2
 expect 2 "parameter B given twice" simulate --law impedance --M 1 --B 1 --K 1 --set B=2
-expect 2 "d0 and dwidth must lie in" simulate --law impedance --M 1 --B 1 --K 1 --d0 1.5
+# solimp values MuJoCo clamps are clamped as it does (issue 39 item 10); rscale must be > 0
+expect 2 "rscale must be > 0" simulate --law impedance --M 1 --B 1 --K 1 --rscale 0
 expect 2 "--k, --mass and --v" simulate --law power --n 1.5 --c 1 --set k=2
 expect 2 "no parameter 'q'" zhang-alpha --law power --n 1.5 --e 0.5 --solve q
 expect 2 "--c is what is solved for" zhang-alpha --law power --n 1.5 --c 1 --e 0.5

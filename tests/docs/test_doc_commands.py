@@ -40,7 +40,7 @@ import tempfile
 import time
 
 PROGRAMS = {"impactfit", "python3", "octave-cli", "bash", "sh", "cmake", "ctest", "sudo", "cc", "c++", "gcc",
-            "mex", "srun", "mpirun", "sbatch", "export", "jq", "git", "make", "man", "valgrind", "pkg-config"}
+            "mex", "srun", "mpirun", "sbatch", "export", "jq", "git", "make", "man", "valgrind", "pkg-config", "node"}
 
 # (document, regular expression searched in the command, reason)
 SKIP = [
@@ -80,7 +80,7 @@ SKIP = [
     ("docs/PYTHON.md", r"bench/bench_python\.py", "a benchmark (minutes)"),
     ("docs/PACKAGING.md", r"^python3 -m venv", "pip install . with its build (minutes): the ctest package_pip runs "
                                                "these lines in a throw-away venv"),
-    ("docs/PACKAGING.md", r"^octave-cli --eval \"pkg|^cmake --build build --target octave-pkg",
+    ("docs/PACKAGING.md", r"^octave-cli (--no-history )?--eval \"pkg|^cmake --build build --target octave-pkg",
      "pkg install into the user's Octave (and the library installed first): the ctest package_octave runs these "
      "lines in a throw-away prefix"),
     ("docs/PACKAGING.md", r"^cmake |^sudo apt-get install", "builds and installs the Debian package into the system: "

@@ -106,7 +106,7 @@ SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 SlurmdParameters=config_overrides
 MpiDefault=none
-ReturnToService=2
+ReturnToService=1
 SchedulerType=sched/backfill
 SchedulerParameters=sched_interval=1,bf_interval=1,sched_min_interval=100000
 PreemptType=preempt/partition_prio
