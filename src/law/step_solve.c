@@ -379,10 +379,12 @@ static int cont_root(mean_ctx *c, double a, double b, double x0, double *xs, dou
  * *xb] where the sign changes, 3 when the walk reached a bound of [a, b] with the distance to the target
  * shrinking all the way (the target is then out of reach for a monotone mean: *xa that bound), 0 when the walk
  * failed (the step blew up or the bodies stuck somewhere, a slope of the wrong sign, a growing distance: the
- * scans decide), -1 on a status. Evaluations after the first are made with the linearisation (the answer's
- * statistics). */
+ * scans decide), -1 on a status. Every evaluation is made with the linearisation (the answer's statistics: at a
+ * small step the first, at the continuous-time root, often meets the tolerance and is not computed again; the
+ * mean is the same to the bit without it). */
 static int exact_secant(mean_ctx *c, double x0, double k0, double a, double b, double tol, double *xa, double *xb,
                         double *root) {
+  c->mode = STATS_NO_CONTINUOUS;
   double g0 = mean_fn(x0, c);
   if (c->status)
     return -1;
@@ -406,7 +408,6 @@ static int exact_secant(mean_ctx *c, double x0, double k0, double a, double b, d
       *xa = x0;
       return 3;
     }
-    c->mode = STATS_NO_CONTINUOUS;
     double g1 = mean_fn(x1, c);
     if (c->status)
       return -1;
