@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The engine inverse's search (stepper.h, impactfit_step_solve_mean) against its first version, within one
- * engine answer (include/impactfit/engines.h; bench_engine.c times every registry model): impactfit_engine_solve
+ * engine answer (include/impactfit/codes.h; bench_engine.c times every registry model): impactfit_code_solve
  * for MuJoCo's soft contact at its defaults (5 mm sphere, 1.309 g, on a plane at 1 m/s, dt 0.002), inverse (the dampratio
  * whose mean e over the phase is the asked e, with the phase statistics of the answer and of the naive
  * input) and forward, Euler and RK4, e = 0.1 ... 0.9. Issue 24 asks for under 50 ms per answer.
@@ -38,7 +38,7 @@ static double median(double *v, int n) {
 
 /* ---- the inverse as first written: exact scan on 25 points, Brent on the exact mean */
 typedef struct {
-  impactfit_engine_request rq;
+  impactfit_code_request rq;
   double e;
   long impacts;
 } scan_ctx;
@@ -48,7 +48,7 @@ static double scan_fn(double lnv, void *p) {
   impactfit_stepper st;
   impactfit_step_stats S;
   impactfit_error err;
-  if (impactfit_engine_stepper(&c->rq, exp(lnv), &st, &err))
+  if (impactfit_code_stepper(&c->rq, exp(lnv), &st, &err))
     return NAN;
   int s = impactfit_step_phase_stats(&st, c->rq.v, &S, &err);
   c->impacts += S.impacts;
@@ -92,25 +92,28 @@ int main(int argc, char **argv) {
   if (reps < 1 || reps > 1000)
     reps = 5;
   gsl_set_error_handler_off();
-  const impactfit_engine_model *md;
+  const impactfit_code_model *md;
   impactfit_error err;
-  if (impactfit_engine_model_find("mujoco", NULL, "soft contact", &md, &err)) {
+  if (impactfit_code_model_find("mujoco", NULL, "soft contact", NULL, &md, &err)) {
     fprintf(stderr, "bench_engine_search: %s\n", err.message);
     return 1;
   }
   const double es[] = {0.1, 0.3, 0.5, 0.7, 0.9};
   const char *ints[] = {"euler", "rk4"};
-  printf("impactfit_engine_solve, MuJoCo 2.2.2 soft contact, defaults, 1 m/s, dt 0.002; median of %d runs\n", reps);
+  printf("impactfit_code_solve, MuJoCo 2.2.2 soft contact, defaults, 1 m/s, dt 0.002; median of %d runs\n", reps);
   printf("%-6s %-8s %4s %14s %10s %10s %9s   %10s %9s\n", "integ.", "mode", "e", "value", "wall ms", "CPU ms",
          "impacts", "25-scan ms", "impacts");
   double worst = 0.0;
   for (int g = 0; g < 2; g++)
     for (int mode = 0; mode < 2; mode++)
       for (int j = 0; j < 5; j++) {
-        impactfit_engine_request rq = impactfit_engine_default_request();
+        impactfit_code_request rq = impactfit_code_request_default();
         rq.model = md;
         rq.integrator = ints[g];
-        impactfit_engine_answer a;
+        rq.v = 1.0;
+        rq.bodies.r1 = 0.005;
+        rq.bodies.m1 = 0.001309;
+        impactfit_code_answer a;
         double wall[1000], cpu[1000];
         double value = NAN;
         if (mode == 0) {
@@ -118,14 +121,17 @@ int main(int argc, char **argv) {
         } else {
           /* forward at the inverse's answer */
           rq.e = es[j];
-          if (impactfit_engine_solve(&rq, &a, &err))
+          if (impactfit_code_solve(&rq, &a, &err))
             return 1;
           rq.e = NAN;
           rq.value = a.value;
+          impactfit_code_answer_free(&a);
         }
         for (int r = 0; r < reps; r++) {
+          if (r)
+            impactfit_code_answer_free(&a);
           double w0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
-          if (impactfit_engine_solve(&rq, &a, &err)) {
+          if (impactfit_code_solve(&rq, &a, &err)) {
             fprintf(stderr, "bench_engine_search: %s\n", err.message);
             return 1;
           }
@@ -146,6 +152,7 @@ int main(int argc, char **argv) {
         } else {
           printf("%-6s %-8s %4.1f %14.10f %10.2f %10.2f %9ld\n", ints[g], "forward", es[j], value, mw, mc, a.impacts);
         }
+        impactfit_code_answer_free(&a);
       }
   printf("largest median CPU time per answer: %.2f ms (issue 24: under 50 ms)\n", worst);
   return 0;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# One engine answer (impactfit_engine_solve): MuJoCo's soft contact at its defaults, inverse and forward,
+# One engine answer (impactfit_code_solve): MuJoCo's soft contact at its defaults, inverse and forward,
 # Euler and RK4, beside the inverse's first version (exact 25-point scan). usage: bench/run_engine_search.sh
 # [BUILD_DIR] [REPEATS]
 set -eu

@@ -12,7 +12,7 @@
  *
  * Adding a function: write its point function below and add one line to KERNELS[];
  * then a wrapper in python/impactfit/__init__.py and, for Octave, a MEX file of a few lines
- * (octave/src/impactfit_hc_eps.c is the pattern; octave/src/impactfit_dem.c for name/value inputs). */
+ * (octave/src/impactfit_hc_eps.c is the pattern; octave/src/impactfit_code.c for name/value inputs). */
 #ifndef IMPACTFIT_BINDINGS_KERNELS_H
 #define IMPACTFIT_BINDINGS_KERNELS_H
 
@@ -21,6 +21,7 @@
 #include <omp.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,9 +37,12 @@ typedef struct kopts {
   const impactfit_transition *tr; /* zhang_alpha, zhang_surrogate */
   int dimensional;               /* copt */
   char which[16];                /* rh_eps: lsq | minimax */
-  const impactfit_dem_model *dem; /* dem: the code's model (impactfit_dem_model_find) */
-  int dem_clamp;                 /* dem: -1 the code's default, 0 off, 1 on */
-  int dem_wall;                  /* dem: 1 sphere against a wall, 0 two spheres */
+  /* code: the request of the code registry without its numbers (model, version, integrator, clamp, geometry),
+   * its settings of several values, and the names of the one-value settings the points give (code_slot) */
+  impactfit_code_request code;
+  impactfit_code_setting code_set[IMPACTFIT_CODE_MAX_INPUTS];
+  size_t code_nset;
+  const char *code_slot[8];
 } kopts;
 
 
@@ -282,107 +286,167 @@ static int k_dtau_surrogate(void *ws, const kopts *o, const double *in, double *
   return 0;
 }
 
-/* dem: in e, v, value, E, nu, r1, r2, rho1, rho2, m1, m2, kn, vchar, tc (NaN: not given; value given:
- * the forward problem); out value, e_naive, reachable, zeta, C, K, R, M, e_real. As `impactfit dem`:
- * r2 = r1 and rho2 = rho1 when not given (a wall ignores r2, m2), masses (4/3) pi r^3 rho from the
- * densities unless m1 (and m2, default m1) are given; vchar defaults to v. */
-enum { DEM_N_IN = 14, DEM_N_OUT = 9 };
+/* code: one request to the code registry (impactfit_code_solve): in e, v, value, dt, radius, r2, density, rho2,
+ * mass, m2, meff, reff, then one value of each one-value setting named by o->code_slot (NaN: not given); out the
+ * numbers of the answer, CODE_OUT's order. The front ends (Python's impactfit.code, Octave's impactfit_code)
+ * broadcast over every input. */
+enum { CODE_N_FIXED = 12, CODE_SLOTS = 8, CODE_N_IN = CODE_N_FIXED + CODE_SLOTS };
+#define CODE_OUT(X)                                                                                                 \
+  X(value) X(e) X(e_min) X(e_max) X(e_continuous) X(e_speed_min) X(e_speed_max) X(e_naive) X(e_naive_min)         \
+  X(e_naive_max) X(naive_value) X(reachable) X(stable) X(dt_stable) X(e_reach_min) X(e_reach_max) X(zeta) X(C) X(K) \
+  X(R) X(mass) X(dt) X(speed_dependent) X(stepped) X(forward) X(impacts)
+enum {
+#define X(f) CO_##f,
+  CODE_OUT(X)
+#undef X
+      CODE_N_OUT
+};
 
-static int dem_request(const kopts *o, const double *in, impactfit_dem_request *q, impactfit_error *err) {
-  const impactfit_dem_model *md = o->dem;
-  if (!md)
-    return fail(err, IMPACTFIT_EINVAL, "dem: no code and model given");
-  int wall = o->dem_wall;
-  double r1 = in[5], r2 = wall ? NAN : in[6], rho1 = in[7], rho2 = in[8], m1 = in[9], m2 = wall ? NAN : in[10];
-  if (!wall && !given(r2))
-    r2 = r1;
-  if (!wall && !given(rho2))
-    rho2 = rho1;
-  if (!given(m1) && !given(m2)) {
-    if (!given(rho1))
-      return fail(err, IMPACTFIT_EINVAL, "dem: give the density (density or rho1/rho2, kg/m^3) or the masses (m1/m2, kg)");
-    if (!(rho1 > 0.0) || (!wall && !(rho2 > 0.0)))
-      return fail(err, IMPACTFIT_EINVAL, "dem: densities must be > 0 kg/m^3 (got %.17g, %.17g)", rho1, rho2);
-    m1 = impactfit_dem_sphere_mass(r1, rho1);
-    m2 = wall ? NAN : impactfit_dem_sphere_mass(r2, rho2);
-  } else if (!given(m2) && !wall) {
-    m2 = m1;
-  }
-  impactfit_dem_stiffness_input stiff = impactfit_dem_model_stiffness_input(md); /* the registry says */
-  if (stiff == IMPACTFIT_DEM_FROM_MATERIAL && (!given(in[3]) || !given(in[4])))
-    return fail(err, IMPACTFIT_EINVAL, "dem: %s %s takes the material: give E (Pa) and nu", md->code, md->model);
-  if (stiff == IMPACTFIT_DEM_FROM_TC && !given(in[13]))
-    return fail(err, IMPACTFIT_EINVAL, "dem: yade viscel damping en takes the contact time: give tc (s)");
-  if (stiff == IMPACTFIT_DEM_FROM_KN && !given(in[11]))
-    return fail(err, IMPACTFIT_EINVAL, "dem: %s %s takes the code's stiffness: give kn (%s)", md->code, md->model,
-                md->law);
-  if (given(in[0]) && given(in[2]))
-    return fail(err, IMPACTFIT_EINVAL, "dem: give e (the restitution you want) or value (what you type), not both");
-  *q = impactfit_dem_default_request();
-  q->model = md;
-  q->clamp = o->dem_clamp;
-  q->contact.geometry = wall ? IMPACTFIT_DEM_SPHERE_WALL : IMPACTFIT_DEM_SPHERE_SPHERE;
-  q->contact.E = in[3];
-  q->contact.nu = in[4];
-  q->contact.r1 = r1;
-  q->contact.r2 = r2;
-  q->contact.m1 = m1;
-  q->contact.m2 = m2;
-  q->contact.kn = in[11];
-  q->contact.v_char = in[12];
-  q->contact.tc = in[13];
+/* the request of one point; its settings into set (IMPACTFIT_CODE_MAX_INPUTS + CODE_SLOTS) */
+static void code_request(const kopts *o, const double *in, impactfit_code_request *q, impactfit_code_setting *set) {
+  *q = o->code;
+  memcpy(set, o->code_set, o->code_nset * sizeof *set);
+  size_t n = o->code_nset;
+  for (int k = 0; k < CODE_SLOTS; k++)
+    if (o->code_slot[k] && given(in[CODE_N_FIXED + k])) {
+      memset(&set[n], 0, sizeof set[n]);
+      set[n].name = o->code_slot[k];
+      set[n].count = 1;
+      set[n++].values[0] = in[CODE_N_FIXED + k];
+    }
+  q->settings = set;
+  q->n_settings = n;
   q->e = in[0];
   q->v = in[1];
-  return 0;
+  q->value = in[2];
+  q->dt = in[3];
+  q->bodies.r1 = in[4];
+  q->bodies.r2 = in[5];
+  q->bodies.rho1 = in[6];
+  q->bodies.rho2 = in[7];
+  q->bodies.m1 = in[8];
+  q->bodies.m2 = in[9];
+  q->bodies.meff = in[10];
+  q->bodies.reff = in[11];
 }
 
-static int k_dem(void *ws, const kopts *o, const double *in, double *out, impactfit_error *err) {
-  impactfit_dem_request q;
-  int st = dem_request(o, in, &q, err);
-  if (st)
-    return st;
-  for (int j = 0; j < DEM_N_OUT; j++)
-    out[j] = NAN;
-  if (given(in[2])) { /* forward: the real e of a typed value */
-    if (!given(q.contact.v_char))
-      q.contact.v_char = q.v;
-    out[0] = in[2];
-    if ((st = impactfit_dem_effective(&q.contact, &out[6], &out[7], err)))
-      return st;
-    return impactfit_dem_forward(q.model, &q.contact, q.clamp, in[2], q.v, &out[8], err);
-  }
-  impactfit_dem_answer a;
-  if ((st = impactfit_dem_solve(ws, &q, &a, err)))
-    return st;
-  const double v[] = {a.value, a.e_naive, a.reachable, a.zeta, a.C, a.K, a.R, a.M, NAN};
-  memcpy(out, v, sizeof v);
-  return 0;
+static void code_numbers(const impactfit_code_answer *a, double *out) {
+#define X(f) out[CO_##f] = (double)a->f;
+  CODE_OUT(X)
+#undef X
 }
 
-/* dem, one point: the texts (input to paste, note) and, when e is out of reach, another model of the
- * same code that reaches it (*alt NULL when none does). */
-static __attribute__((unused)) int dem_describe(const kopts *o, const double *in, char *input, size_t input_size,
-                                                char *note, size_t note_size, const impactfit_dem_model **alt,
-                                                impactfit_dem_answer *alt_ans, impactfit_error *err) {
-  impactfit_dem_request q;
-  *alt = NULL;
-  input[0] = note[0] = '\0';
-  int st = dem_request(o, in, &q, err);
-  if (st)
-    return st;
-  if (given(in[2])) {
-    if (!given(q.contact.v_char))
-      q.contact.v_char = q.v;
-    return impactfit_dem_input(q.model, &q.contact, q.clamp, in[2], input, input_size, err);
+static int k_code(void *ws, const kopts *o, const double *in, double *out, impactfit_error *err) {
+  (void)ws;
+  if (!o->code.model)
+    return fail(err, IMPACTFIT_EINVAL, "code: no code and model given");
+  impactfit_code_request q;
+  impactfit_code_setting set[IMPACTFIT_CODE_MAX_INPUTS + CODE_SLOTS];
+  code_request(o, in, &q, set);
+  impactfit_code_answer a;
+  int st = impactfit_code_solve(&q, &a, err);
+  if (!st)
+    code_numbers(&a, out);
+  impactfit_code_answer_free(&a);
+  return st;
+}
+
+/* The keys of one answer, those of `impactfit dem/engine --json` (src/cli/code_print.c) for the answer's kind:
+ * code_keys[] with the kinds each key belongs to, read by code_key_get. The front ends build their dict or
+ * struct from it (then add the alternative, the speed rows and the kind). */
+enum { CK_POWER = 1, CK_FORWARD = 2, CK_STEPS = 4, CK_PF = 3, CK_PS = 5, CK_ALL = 7 };
+enum { CK_DOUBLE, CK_INT, CK_STR, CK_RANGE };
+typedef struct code_strs {
+  const char *code, *version, *end, *integrator, *input, *note, *naive;
+  int run_here;
+} code_strs;
+typedef struct code_key {
+  const char *key;
+  int kinds, type, obj; /* obj 0: the model, 1: the answer, 2: its code_strs */
+  size_t off;
+} code_key;
+#define CK_M(key, f, t, k) {key, k, t, 0, offsetof(impactfit_code_model, f)}
+#define CK_A(key, f, t, k) {key, k, t, 1, offsetof(impactfit_code_answer, f)}
+#define CK_S(key, f, t, k) {key, k, t, 2, offsetof(code_strs, f)}
+static const code_key code_keys[] = {
+    CK_S("code", code, CK_STR, CK_ALL),
+    CK_S("version", version, CK_STR, CK_ALL),
+    CK_M("versions", versions, CK_STR, CK_PF),
+    CK_S("run_here", run_here, CK_INT, CK_ALL),
+    CK_M("model", model, CK_STR, CK_ALL),
+    CK_M("damping", option, CK_STR, CK_PF),
+    CK_S("integrator", integrator, CK_STR, CK_STEPS),
+    CK_A("dt", dt, CK_DOUBLE, CK_STEPS),
+    CK_A("mass", mass, CK_DOUBLE, CK_STEPS),
+    CK_A("e_asked", e_asked, CK_DOUBLE, CK_PS),
+    CK_A("v", v, CK_DOUBLE, CK_ALL),
+    CK_M("param", param, CK_STR, CK_ALL),
+    CK_M("param_unit", param_unit, CK_STR, CK_POWER),
+    CK_A("value", value, CK_DOUBLE, CK_ALL),
+    CK_S("input", input, CK_STR, CK_ALL),
+    CK_A("e_real", e, CK_DOUBLE, CK_FORWARD),
+    CK_A("e_mean", e, CK_DOUBLE, CK_STEPS),
+    CK_A("e_min", e_min, CK_DOUBLE, CK_STEPS),
+    CK_A("e_max", e_max, CK_DOUBLE, CK_STEPS),
+    CK_A("e_continuous", e_continuous, CK_DOUBLE, CK_STEPS),
+    CK_A("e_range", e_speed_min, CK_RANGE, CK_PF),
+    CK_S("note", note, CK_STR, CK_PS),
+    CK_S("naive", naive, CK_STR, CK_STEPS),
+    CK_A("naive_value", naive_value, CK_DOUBLE, CK_STEPS),
+    CK_A("e_naive", e_naive, CK_DOUBLE, CK_PS),
+    CK_A("e_naive_range", e_naive_min, CK_RANGE, CK_PS),
+    CK_A("reachable", reachable, CK_INT, CK_PS),
+    CK_A("e_reach_range", e_reach_min, CK_RANGE, CK_STEPS),
+    CK_A("stable", stable, CK_INT, CK_STEPS),
+    CK_A("dt_stable", dt_stable, CK_DOUBLE, CK_STEPS),
+    CK_A("speed_dependent", speed_dependent, CK_INT, CK_PF),
+    CK_S("end", end, CK_STR, CK_ALL),
+    CK_M("n", n, CK_DOUBLE, CK_POWER),
+    CK_M("m", m, CK_DOUBLE, CK_POWER),
+    CK_A("K", K, CK_DOUBLE, CK_POWER),
+    CK_A("R", R, CK_DOUBLE, CK_PF),
+    CK_A("M", mass, CK_DOUBLE, CK_PF),
+    CK_A("C", C, CK_DOUBLE, CK_POWER),
+    CK_A("zeta", zeta, CK_DOUBLE, CK_POWER),
+    CK_M("source", source, CK_STR, CK_ALL),
+};
+#define N_CODE_KEYS (sizeof code_keys / sizeof code_keys[0])
+
+static __attribute__((unused)) int code_kind(const impactfit_code_answer *a) {
+  return a->stepped ? CK_STEPS : a->forward ? CK_FORWARD : CK_POWER;
+}
+static __attribute__((unused)) const char *code_kind_name(const impactfit_code_answer *a) {
+  return a->stepped ? "steps" : a->forward ? "forward" : "power";
+}
+static __attribute__((unused)) code_strs code_strs_of(const impactfit_code_answer *a) {
+  code_strs s = {.code = a->model->code->name,
+                 .version = a->version,
+                 .end = a->end->name,
+                 .integrator = a->integrator ? a->integrator->name : "",
+                 .input = a->input ? a->input : "",
+                 .note = a->note ? a->note : "",
+                 .naive = a->naive ? a->naive : "",
+                 .run_here = a->run_here};
+  return s;
+}
+/* key k of the answer: a number (x[0]; a range: x[0], x[1]) or a string (*str) */
+static __attribute__((unused)) void code_key_get(const code_key *k, const impactfit_code_answer *a, const code_strs *s, double x[2],
+                         const char **str) {
+  const char *base = k->obj == 0 ? (const char *)a->model : k->obj == 1 ? (const char *)a : (const char *)s;
+  const char *p = base + k->off;
+  x[0] = x[1] = NAN;
+  *str = NULL;
+  if (k->type == CK_STR) {
+    memcpy(str, p, sizeof *str);
+    if (!*str)
+      *str = "";
+  } else if (k->type == CK_INT) {
+    int i;
+    memcpy(&i, p, sizeof i);
+    x[0] = i;
+  } else {
+    memcpy(x, p, (k->type == CK_RANGE ? 2 : 1) * sizeof(double));
   }
-  impactfit_dem_answer a;
-  if ((st = impactfit_dem_solve(NULL, &q, &a, err)))
-    return st;
-  snprintf(input, input_size, "%s", a.input);
-  snprintf(note, note_size, "%s", a.note);
-  if (!a.reachable && impactfit_dem_suggest(NULL, &q, alt, alt_ans, NULL) != 0)
-    *alt = NULL;
-  return 0;
 }
 
 /* rh_eps: in e; out eps */
@@ -408,10 +472,10 @@ static const kernel KERNELS[] = {
     {"zhang_surrogate", 6, 3, WS_NONE, k_zhang_surrogate},
     {"dtau_surrogate", 5, 2, WS_NONE, k_dtau_surrogate},
     {"rh_eps", 1, 1, WS_NONE, k_rh_eps},
-    {"dem", DEM_N_IN, DEM_N_OUT, WS_INVERSE, k_dem},
+    {"code", CODE_N_IN, CODE_N_OUT, WS_NONE, k_code},
 };
 #define N_KERNELS (sizeof KERNELS / sizeof KERNELS[0])
-#define MAX_IO 24
+#define MAX_IO 32
 
 
 static const kernel *kernel_find(const char *name) {
@@ -428,7 +492,7 @@ static void kopts_default(kopts *o) {
   o->sim = impactfit_impact_default_params();
   o->tr = impactfit_transition_C;
   snprintf(o->which, sizeof o->which, "minimax");
-  o->dem_clamp = -1;
+  o->code = impactfit_code_request_default();
 }
 
 typedef struct kfailure {

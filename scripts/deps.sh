@@ -12,8 +12,8 @@ group[main]="gnuplot-nox"
 # script(1), for the progress-line test, is in bsdutils (essential); chromium renders the report page,
 # doxygen builds the API reference, jq runs the shell examples, man-db and col (bsdextrautils) read
 # the installed man pages; locales: the de_DE sources localedef builds for test_locale; clang-format:
-# scripts/format.sh and the ctest format
-group[test]="gnuplot-nox openmpi-bin libopenmpi-dev clang libomp-dev chromium python3 doxygen help2man jq man-db bsdextrautils locales clang-format"
+# scripts/format.sh and the ctest format; pmccabe: the ctest complexity (tests/check_complexity.py)
+group[test]="gnuplot-nox openmpi-bin libopenmpi-dev clang libomp-dev chromium python3 doxygen help2man jq man-db bsdextrautils locales clang-format pmccabe"
 group[mpi]="openmpi-bin libopenmpi-dev"
 group[bench]="python3-scipy time" # time: /usr/bin/time in bench/run_hpc.sh
 # fuzz (scripts/fuzz.sh, scripts/asan.sh): clang with libFuzzer and the sanitizer runtimes, libomp for

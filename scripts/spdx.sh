@@ -4,7 +4,7 @@
 # headers, C include fragments *.def, configured *.in files, CMake, shell, Python), with the licence
 # its path calls for (see LICENSE and docs/EMBEDDING.md):
 #   include/impactfit/generated/*.h        0BSD (written by the generators themselves; never edited here)
-#   src/codegen/writer.c, src/codegen/codegen.c, src/dem/dem_header.c   0BSD (header templates)
+#   src/codegen/writer.c, src/codegen/codegen.c, src/formulas/dem_header.c   0BSD (header templates)
 #   everything else                         GPL-3.0-or-later
 # Idempotent: a file that already has an SPDX line in its first 5 lines is left as it is.
 # usage: scripts/spdx.sh [--check] [REPO_DIR]
@@ -39,7 +39,7 @@ style_of() {
 
 licence_of() { # the licence of a path (in $lic)
   case "$1" in
-    include/impactfit/generated/*.h | src/codegen/writer.c | src/codegen/codegen.c | src/dem/dem_header.c) lic=0BSD ;;
+    include/impactfit/generated/*.h | src/codegen/writer.c | src/codegen/codegen.c | src/formulas/dem_header.c) lic=0BSD ;;
     *) lic=GPL-3.0-or-later ;;
   esac
 }

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "impactfit/demcodes.h"
+#include "impactfit/codes.h"
 #include "impactfit/drop.h"
 #include "impactfit/law.h"
 #include "impactfit/mixing.h"
@@ -233,15 +233,19 @@ static void test_mixing(void) {
             "mixed eta = sqrt of the alphas");
   CHECK(impactfit_lammps_mix("jkr2", "tsuji", li, lj, &mp, &err) == IMPACTFIT_EINVAL, "unknown model: EINVAL");
   /* tsuji is scale-free: the same e over sizes and speeds */
-  const impactfit_dem_model *md = NULL;
-  s = impactfit_dem_model_find("lammps", NULL, "granular hertz/material", "tsuji", &md, &err);
+  const impactfit_code_model *md = NULL;
+  s = impactfit_code_model_find("lammps", NULL, "granular hertz/material", "tsuji", &md, &err);
   CHECK(s == 0, "lammps tsuji entry");
   if (md) {
-    impactfit_dem_contact c = impactfit_dem_contact_default();
-    c.E = 1e8;
-    c.nu = 0.3;
-    impactfit_dem_spread sp;
-    s = impactfit_dem_forward_spread(md, &c, -1, 0.5, 2500, 2500, 0.002, 0.01, 0.3, 3.0, 3, NAN, &sp, &err);
+    impactfit_code_request rq = impactfit_code_request_default();
+    impactfit_code_setting set[2] = {{.name = "E", .count = 1, .values = {1e8}},
+                                     {.name = "nu", .count = 1, .values = {0.3}}};
+    rq.model = md;
+    rq.settings = set;
+    rq.n_settings = 2;
+    rq.bodies.pair = 1;
+    impactfit_code_spread sp;
+    s = impactfit_code_forward_spread(&rq, 0.5, 2500, 2500, 0.002, 0.01, 0.3, 3.0, 3, NAN, &sp, &err);
     CHECK(s == 0 && sp.evaluations == 27, "spread over 3 x 3 x 3: %s", err.message);
     CHECK_ABS(sp.e_max - sp.e_min, 0.0, 1e-10, "tsuji: one e over sizes and speeds");
   }

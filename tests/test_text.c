@@ -236,15 +236,18 @@ static void shorten(void) {
   /* a library message goes through it */
   impactfit_error err;
   impactfit_error_clear(&err);
-  impactfit_dem_contact c = impactfit_dem_contact_default();
-  c.E = 1e8;
-  c.nu = 0.6;
-  c.r1 = c.r2 = 0.005;
-  c.m1 = c.m2 = 1e-3;
-  const impactfit_dem_model *md = NULL;
-  impactfit_dem_model_find("lammps", NULL, "granular hertz/material", "tsuji", &md, NULL);
+  impactfit_code_request q = impactfit_code_request_default();
+  impactfit_code_setting set[2] = {{.name = "E", .count = 1, .values = {1e8}},
+                                   {.name = "nu", .count = 1, .values = {0.6}}};
+  q.settings = set;
+  q.n_settings = 2;
+  q.bodies.pair = 1;
+  q.bodies.r1 = 0.005;
+  q.bodies.m1 = 1e-3;
+  q.v = 1.0;
+  impactfit_code_model_find("lammps", NULL, "granular hertz/material", "tsuji", &q.model, NULL);
   double e;
-  int st = md ? impactfit_dem_forward(md, &c, -1, 0.5, 1.0, &e, &err) : -1;
+  int st = q.model ? impactfit_code_forward(&q, 0.5, 1.0, &e, &err) : -1;
   CHECK(st == IMPACTFIT_EINVAL && strstr(err.message, "got 0.6)") && !strstr(err.message, "0.5999"),
         "library message echoes nu = 0.6 as typed: '%s'", err.message);
 }

@@ -286,27 +286,32 @@ static void mujoco_clamps(void) {
     for (int j = 0; j < 5; j++)
       clamped[j] = j == 2 ? fmax(0.0, typed[i][j])
                           : (j == 4 ? fmax(1.0, typed[i][j]) : fmin(0.9999, fmax(1e-4, typed[i][j])));
-    impactfit_engine_answer a[2];
+    impactfit_code_answer a[2];
+    memset(a, 0, sizeof a);
     int st[2];
     for (int k = 0; k < 2; k++) {
-      impactfit_engine_request rq = impactfit_engine_default_request();
+      impactfit_code_request rq = impactfit_code_request_default();
+      impactfit_code_setting set = {.name = "solimp", .count = 5};
       impactfit_error err;
-      impactfit_engine_model_find("mujoco", NULL, "soft contact", &rq.model, &err);
+      impactfit_code_model_find("mujoco", NULL, "soft contact", NULL, &rq.model, &err);
+      rq.bodies.r1 = 0.005;
+      rq.bodies.m1 = 1.309e-3;
       rq.v = 1.0;
       rq.e = 0.5;
       rq.n_settings = 1;
-      rq.settings[0].name = "solimp";
-      rq.settings[0].count = 5;
-      memcpy(rq.settings[0].values, k ? clamped : typed[i], sizeof clamped);
-      st[k] = impactfit_engine_solve(&rq, &a[k], &err);
+      rq.settings = &set;
+      memcpy(set.values, k ? clamped : typed[i], sizeof clamped);
+      st[k] = impactfit_code_solve(&rq, &a[k], &err);
       CHECK(st[k] == 0, "item 10: solimp %s %g %g %g %g %g: %s", k ? "clamped" : "as typed", typed[i][0], typed[i][1],
             typed[i][2], typed[i][3], typed[i][4], st[k] ? err.message : "");
     }
     if (!st[0] && !st[1])
-      CHECK(a[0].value == a[1].value && a[0].e_mean == a[1].e_mean && a[0].e_continuous == a[1].e_continuous,
+      CHECK(a[0].value == a[1].value && a[0].e == a[1].e && a[0].e_continuous == a[1].e_continuous,
             "item 10: solimp as typed (%g %g %g %g %g) gives what MuJoCo's clamped values give: dampratio %.17g vs "
             "%.17g",
             typed[i][0], typed[i][1], typed[i][2], typed[i][3], typed[i][4], a[0].value, a[1].value);
+    impactfit_code_answer_free(&a[0]);
+    impactfit_code_answer_free(&a[1]);
   }
   /* and the impedance law itself: d(δ) at the clamped values */
   const double s[5] = {0.0, 1.0, 0.001, 0.5, 2.0}, sc[5] = {1e-4, 0.9999, 0.001, 0.5, 2.0};

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "impactfit/impactfit.h"
-#include "impactfit/engines.h"
+#include "impactfit/codes.h"
 #include "impactfit/stepper.h"
 #include "impactfit/sweep.h"
 #include "impactfit/table.h"
@@ -92,29 +92,30 @@ static void core(void) {
 }
 
 typedef struct {
-  impactfit_engine_request rq;
+  impactfit_code_request rq;
 } build_ctx;
 
 static int build(const void *ctx, double value, impactfit_stepper *st, impactfit_error *err) {
-  return impactfit_engine_stepper(&((const build_ctx *)ctx)->rq, value, st, err);
+  return impactfit_code_stepper(&((const build_ctx *)ctx)->rq, value, st, err);
 }
 
 /* The phase statistics at `value` and the inverse on the mean for e = 0.5 (no guess: the 25-point scan):
  * impacts and steps. */
 static void stepper_work(const char *code, const char *model, const char *integrator, double dt, double value,
                          double lo, double hi, double stats_steps, double solve_impacts, double solve_steps) {
-  const impactfit_engine_model *md;
+  const impactfit_code_model *md;
   impactfit_error err;
-  if (impactfit_engine_model_find(code, NULL, model, &md, &err)) {
+  if (impactfit_code_model_find(code, NULL, model, NULL, &md, &err)) {
     CHECK(0, "%s %s: %s", code, model, err.message);
     return;
   }
-  build_ctx c = {.rq = impactfit_engine_default_request()};
+  build_ctx c = {.rq = impactfit_code_request_default()};
   c.rq.model = md;
   c.rq.integrator = integrator;
   c.rq.dt = dt;
   c.rq.v = 1.0;
   c.rq.bodies.m1 = 0.001309;
+  c.rq.bodies.r1 = 0.005;
   impactfit_stepper st;
   impactfit_step_stats S;
   char what[200];

@@ -13,7 +13,7 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 # the lines to paste, for LAMMPS 29 Sep 2021 pair_style granular hertz/material with damping tsuji
 "$BIN" dem --code lammps --model "granular hertz/material" --damping tsuji \
-  --E 1e8 --nu 0.3 --radius 0.005 --density 2500 --e "$E" --v 1 --json >"$TMP/dem.json"
+  --E 1e8 --nu 0.3 --radius 0.005 --density 2500 --pair --e "$E" --v 1 --json >"$TMP/dem.json"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["input"] if d["reachable"] else d["alternative"]["input"], end="")' \
   "$TMP/dem.json" >"$TMP/pair.lmp"
 cat >"$TMP/in.collide" <<LMPIN

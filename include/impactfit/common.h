@@ -128,8 +128,33 @@ IMPACTFIT_EXPORT int impactfit_all_or_none(size_t n, const double *values, const
 /* ---- versions of other programs ---- */
 
 /* 1 when the version key lies in [min, max] (0: that end open), else 0: the range test of the
- * registries of other programs (demcodes.h: keys of impactfit_dem_version_key). */
+ * registry of other programs (codes.h: keys of impactfit_code.version_key). */
 IMPACTFIT_EXPORT int impactfit_version_in_range(long key, long min, long max);
+
+
+/* ---- growable text ---- */
+
+/* A text that grows as it is appended to (the registry's answers and notes: never cut). Start from
+ * {0} (or IMPACTFIT_TEXT_INIT); s is NULL until the first append, then NUL-terminated. An allocation
+ * that fails leaves the text as it was and sets `failed` (later appends do nothing). */
+typedef struct impactfit_text {
+  char *s;
+  size_t len, cap;
+  int failed;
+} impactfit_text;
+#define IMPACTFIT_TEXT_INIT \
+  { .s = NULL, .len = 0, .cap = 0, .failed = 0 }
+
+/* Appends printf-style (the C locale is the caller's: numbers as printf prints them). */
+IMPACTFIT_EXPORT void impactfit_text_appendf(impactfit_text *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* The text so far ("" before the first append). */
+IMPACTFIT_EXPORT const char *impactfit_text_str(const impactfit_text *t);
+/* The text as a malloc'd string owned by the caller (free()), the text emptied; NULL only when out of
+ * memory. */
+IMPACTFIT_EXPORT char *impactfit_text_take(impactfit_text *t);
+/* Frees the text and empties it (NULL: no-op). */
+IMPACTFIT_EXPORT void impactfit_text_free(impactfit_text *t);
 
 #ifdef __cplusplus
 }

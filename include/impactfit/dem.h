@@ -16,7 +16,7 @@
  *                                           − 18.022 e⁵ + 4.8218 e⁶) √(mass k)
  *       LAMMPS `pair_style granular … damping tsuji` from version 2Sep2026 on, which
  *       multiplies the polynomial fit of Tsuji et al. (1992) by √2; LAMMPS 29 Sep 2021 (Debian 12)
- *       applies the polynomial without √2 (see demcodes.h, which holds each code version by version).
+ *       applies the polynomial without √2 (see codes.h, whose registry holds each code version by version).
  *   flores       n = m = 3/2 (Hunt–Crossley), c = λ = 8(1 − e) k / (5 e v)
  *       Project Chrono multicore SMC `ContactForceModel::Flores` (gn = 8(1 − cr) kn δ/(5 cr v_char)).
  *   linear-log   n = 1, m = 0,  c = 2 |ln e| √(mass k) / √(π² + ln² e)

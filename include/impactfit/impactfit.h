@@ -12,7 +12,6 @@
 #include "impactfit/hc.h"
 #include "impactfit/formulas.h"
 #include "impactfit/dem.h"
-#include "impactfit/demcodes.h"
 #include "impactfit/sweep.h"
 #include "impactfit/table.h"
 #include "impactfit/fit.h"
@@ -22,9 +21,9 @@
 #include "impactfit/identify.h"
 #include "impactfit/law.h"
 #include "impactfit/stepper.h"
+#include "impactfit/codes.h"
 #include "impactfit/drop.h"
 #include "impactfit/mixing.h"
-#include "impactfit/engines.h"
 #include "impactfit/version.h"
 
 #endif

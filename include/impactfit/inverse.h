@@ -171,6 +171,11 @@ IMPACTFIT_EXPORT int impactfit_scale_invariant_zeta(double n, double e, const im
  * finite or negative, or an unknown transition; ENOSEP under A/B for ξ ≥ 1.
  * tests/test_report_numerics.c: the closed forms above, and simulated impacts (impact.h). */
 IMPACTFIT_EXPORT int impactfit_kv_e(double xi, const impactfit_transition *tr, double *e, impactfit_error *err);
+/* Its inverse under A and B, in closed form: the damping ratio ξ = −ln e/√(π² + ln² e) of a linear
+ * spring-damper whose contact ends at δ = 0 with restitution e ∈ (0, 1] (a zero at e = 1; NaN outside). The one
+ * copy of the formula: the DEM codes' conversions (β = −ξ), the engines' naive inputs and the published
+ * formulas call it. */
+IMPACTFIT_EXPORT double impactfit_kv_damping_ratio(double e);
 
 /* ---- c_opt (Poursina & Nikravesh 2020): m = 0, condition C ---- */
 

@@ -27,7 +27,7 @@
 #define IMPACTFIT_MIXING_H
 
 #include "impactfit/common.h"
-#include "impactfit/demcodes.h"
+#include "impactfit/codes.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -71,20 +71,23 @@ IMPACTFIT_EXPORT int impactfit_lammps_mix(const char *normal_model, const char *
                                           impactfit_error *err);
 
 /* The restitution a typed value gives over a size distribution and a speed range: both radii over
- * [r_min, r_max] (points each, log-spaced; a wall: r1 only), speeds over [v_min, v_max] (points, log-spaced),
- * masses from the densities rho1, rho2 (kg/m³), the rest of the contact (E, ν, kn, ...) from c. */
-typedef struct impactfit_dem_spread {
+ * [r_min, r_max] (points each, log-spaced; on a wall, r1 only), speeds over [v_min, v_max] (points, log-spaced),
+ * masses from the densities rho1, rho2 (kg/m³), the rest of the request (model, settings, clamp, integrator,
+ * dt) from req; two spheres when req->bodies.pair is 1, else a sphere on a wall (the bodies' sizes and masses
+ * of req are replaced). Every point is impactfit_code_forward's e (the exact e in continuous time, the phase
+ * mean at a step). */
+typedef struct impactfit_code_spread {
   double e_min, e_max;                                       /* over the box */
   double r1_min, r2_min, v_at_min, r1_max, r2_max, v_at_max; /* where */
   double e_corner[8]; /* e at (r1, r2, v) ∈ {min, max}³ (index: bit 0 r1, bit 1 r2, bit 2 v; a wall: r2 = r1) */
   double worst;       /* the largest |e − e_target| (NaN when e_target is NaN) */
   long evaluations;
-} impactfit_dem_spread;
+} impactfit_code_spread;
 
-IMPACTFIT_EXPORT int impactfit_dem_forward_spread(const impactfit_dem_model *model, const impactfit_dem_contact *c,
-                                                  int clamp, double value, double rho1, double rho2, double r_min,
-                                                  double r_max, double v_min, double v_max, int points, double e_target,
-                                                  impactfit_dem_spread *out, impactfit_error *err);
+IMPACTFIT_EXPORT int impactfit_code_forward_spread(const impactfit_code_request *req, double value, double rho1,
+                                                   double rho2, double r_min, double r_max, double v_min, double v_max,
+                                                   int points, double e_target, impactfit_code_spread *out,
+                                                   impactfit_error *err);
 
 #ifdef __cplusplus
 }

@@ -35,7 +35,7 @@
  * inverse solves for it). Jumps closer together than 1/66 in φ whose signatures agree at the samples would
  * be missed. e_min and e_max are the extremes of every e evaluated, e(1 − 2^-40) included (the limit φ →
  * 1⁻ of an e that rises to the end of the step). tests/test_stepper.c compares the mean with a
- * 40000-point midpoint rule, tests/test_engines.c with GSL's adaptive quadrature on pieces found from
+ * 40000-point midpoint rule, tests/codes/test_mujoco.c with GSL's adaptive quadrature on pieces found from
  * e's values (MuJoCo's law: within 3.5e-14), tests/test_engine_edges.c with qags on pieces bisected on the
  * signatures (Chrono's PlainCoulomb δ^(1/2) δ' and Hertz δ^(1/4) δ' dampings: within 2e-16; the
  * audit's quad-precision mean within 2e-16; Gauss–Legendre in φ was 2.0e-10 and 1.3e-11 off).
@@ -120,12 +120,6 @@ typedef struct impactfit_stepper_type {
    * st->law (e.g. ODE's ERP/CFM made from a spring and a damper); NULL: none, or st->law. Returns 0
    * with *law and *end set, or a status. */
   int (*continuous)(const struct impactfit_stepper *st, impactfit_law *law, const impactfit_transition **end);
-  /* 1: the engine takes no fixed steps: it integrates st->law with error control to an accuracy (Simbody's
-   * integrators), so every phase gives the law's continuous-time e. Then `step` is not called (it may be
-   * NULL), st->dt is not used (any value, NaN included), an impact is one law.h solve, the phase statistics
-   * are e_mean = e_min = e_max = e_continuous with one piece, and the step is stable (largest stable dt
-   * inf). How close the engine comes to that e at a given accuracy is the engine's to state (engines.h). */
-  int adaptive;
   /* Optional (NULL: none): 1 with *a when the step from s is affine in (x, u) (impactfit_step_affine) and the
    * engine's memory s->mem does not enter it (a later step recomputes it: the memory after a run taken at
    * once is that of its first step); 0 when not (a nonlinear force, gravity, a branch that depends on the
@@ -133,13 +127,18 @@ typedef struct impactfit_stepper_type {
   int (*affine)(const struct impactfit_stepper *st, const impactfit_step_state *s, impactfit_step_affine *a);
 } impactfit_stepper_type;
 
-/* A stepper's settings. */
+/* A stepper's settings. A NULL type is continuous time: the code takes no fixed steps (its integrator
+ * controls its error to an accuracy, Simbody's; or the question is the law's own e): st->law is
+ * integrated exactly (law.h), dt is not used (any value, NaN included), an impact is one law.h solve at
+ * every phase, the phase statistics are e_mean = e_min = e_max = e_continuous with one piece, and the
+ * step is stable (largest stable dt inf). In the code registry (codes.h) such a stepper comes from an
+ * integrator whose step map is NULL ("continuous"). */
 typedef struct impactfit_stepper {
-  const impactfit_stepper_type *type;
-  impactfit_law law;               /* the law it discretises (type->needs_law) */
-  const impactfit_transition *end; /* impactfit_transition_C (force clamped at zero) or _A (default C) */
-  double mass;                     /* effective mass M, kg */
-  double dt;                       /* the time step, s */
+  const impactfit_stepper_type *type; /* NULL: continuous time */
+  impactfit_law law;                  /* the law it discretises (type->needs_law) */
+  const impactfit_transition *end;    /* impactfit_transition_C (force clamped at zero) or _A (default C) */
+  double mass;                        /* effective mass M, kg */
+  double dt;                          /* the time step, s */
   double p[IMPACTFIT_STEPPER_MAX_PARAMS];
   /* a constant acceleration (m/s²) of the bodies' approach, into the contact (gravity on a sphere over a
    * plane; 0: none), applied in every step as the engine applies gravity (its step's own rule); a law
@@ -147,7 +146,7 @@ typedef struct impactfit_stepper {
   double gravity;
 } impactfit_stepper;
 
-/* The built-in steppers (all three step st->law):
+/* The built-in steppers (each steps st->law):
  * euler  semi-implicit (symplectic) Euler with the force from the step's start: u ← u − dt f(x, u)/M,
  *        x ← x + dt u; contact while x > 0 at the step's start. MuJoCo's mjINT_EULER (the contact
  *        force from the positions and velocities at the step's start, velocity updated first).
@@ -156,12 +155,18 @@ typedef struct impactfit_stepper {
  *        detection at every stage. */
 IMPACTFIT_EXPORT extern const impactfit_stepper_type *const impactfit_stepper_euler;
 IMPACTFIT_EXPORT extern const impactfit_stepper_type *const impactfit_stepper_rk4;
-/* continuous  (adaptive) the law integrated exactly: e(φ) is the law's continuous-time e for every φ. The
- *        model of an engine whose integrator controls its error (Simbody's RungeKuttaMerson and others at
- *        a tight accuracy), for which no one-step map decides e. */
-IMPACTFIT_EXPORT extern const impactfit_stepper_type *const impactfit_stepper_continuous;
+/* explicit-euler  forward Euler with the force from the step's start: x ← x + dt u, u ← u − dt f(x, u)/M
+ *        (position with the old velocity; Chrono's EULER_EXPLICIT_I and _II).
+ * frozen-force  the exact motion under the force of the step's start held over the step: x ← x + dt u −
+ *        dt² f/(2M), u ← u − dt f/M (Chrono's RUNGE_KUTTA and HEUN, whose stages all see the contact force
+ *        stored at the step's start).
+ * Both step st->law and record the contact, the clamp and the law's switch sides in `branch` as euler does. */
+IMPACTFIT_EXPORT extern const impactfit_stepper_type *const impactfit_stepper_explicit_euler;
+IMPACTFIT_EXPORT extern const impactfit_stepper_type *const impactfit_stepper_frozen_force;
 
-/* Registered stepper types (the built-ins and those of src/engines/), lookup by name (NULL: unknown). */
+/* The built-in stepper types (euler, rk4, explicit-euler, frozen-force), lookup by name (NULL: unknown).
+ * The codes' own step maps (ODE's, Bullet's) are listed by the code registry (codes.h:
+ * impactfit_code_stepper_type_*). */
 IMPACTFIT_EXPORT size_t impactfit_stepper_type_count(void);
 IMPACTFIT_EXPORT const impactfit_stepper_type *impactfit_stepper_type_at(size_t i);
 IMPACTFIT_EXPORT const impactfit_stepper_type *impactfit_stepper_type_from_name(const char *name);
@@ -256,7 +261,7 @@ IMPACTFIT_EXPORT int impactfit_step_solve_mean(impactfit_step_build_fn build, co
 
 /* The largest time step (s) for which the stepper is stable at speed v (stats.stable), searched from
  * st->dt by doubling or halving, then bisection to 1e-6 relative; inf when stable up to 1e6·dt
- * (implicit steppers; at once for an adaptive stepper). Each probe stops at the first impact that shows
+ * (implicit steppers; at once for continuous time, a NULL type). Each probe stops at the first impact that shows
  * the step unstable (no quadrature). ENOROOT when unstable at every step down to the one at which the
  * continuous-time contact takes 1e4 steps (explicit Euler on an undamped spring: the spectral radius
  * exceeds 1 + 1e-9 down to h ω ≈ 4.5e-5). Returns 0 or a status. */

@@ -141,9 +141,11 @@ function failures = run_tests(cli)
   glass = {'E', 1e8, 'nu', 0.3, 'radius', 0.005, 'density', 2500};
   glass_cli = '--E 1e8 --nu 0.3 --radius 0.005 --density 2500';
   cases = {
+    {'lammps', 'granular hertz/material', 0.5, 1, [{'damping', 'tsuji', 'pair', true}, glass], ...
+     ['--damping tsuji --pair ' glass_cli]}
+    {'lammps', 'granular hertz/material', 0.1, 1, [{'damping', 'tsuji', 'pair', true}, glass], ...
+     ['--damping tsuji --pair ' glass_cli]}
     {'lammps', 'granular hertz/material', 0.5, 1, [{'damping', 'tsuji'}, glass], ...
-     ['--damping tsuji ' glass_cli]}
-    {'lammps', 'granular hertz/material', 0.1, 1, [{'damping', 'tsuji'}, glass], ...
      ['--damping tsuji ' glass_cli]}
     {'liggghts', 'hertz', 0.3, 2, {'limit', 'on', 'E', 5e6, 'nu', 0.25, 'r1', 0.002, 'r2', 0.003, 'rho1', 2000, 'rho2', 3000}, ...
      '--limit on --E 5e6 --nu 0.25 --r1 0.002 --r2 0.003 --rho1 2000 --rho2 3000'}
@@ -156,7 +158,7 @@ function failures = run_tests(cli)
     c = cases{i};
     r = impactfit_dem(c{1}, c{2}, c{3}, c{4}, c{5}{:});
     j = cli_dem(sprintf('--code %s --model ''%s'' --e %.17g --v %.17g %s', c{1}, c{2}, c{3}, c{4}, c{6}));
-    ok = r.reachable == j.reachable && strcmp(r.input, j.input) && strcmp(r.note, j.note);
+    ok = r.reachable == j.reachable && strcmp(r.input, j.input) && strcmp(r.note, j.note) && strcmp(r.kind, 'power');
     for k = {'value', 'e_naive', 'zeta', 'C', 'K', 'R', 'M'}
       ok = ok && same_or_nan(r.(k{1}), j.(k{1}));
     end
@@ -168,9 +170,9 @@ function failures = run_tests(cli)
     end
     check(ok, sprintf('%s %s e = %g: every field equals the CLI''s (value %.17g)', c{1}, c{2}, c{3}, r.value));
   end
-  r = impactfit_dem('lammps', 'granular hertz/material', 0.1, 1, 'damping', 'tsuji', glass{:});
+  r = impactfit_dem('lammps', 'granular hertz/material', 0.1, 1, 'damping', 'tsuji', 'pair', true, glass{:});
   f = impactfit_dem('lammps', 'granular hertz/material', [], 1, 'value', r.alternative.value, 'damping', ...
-                    r.alternative.damping, glass{:});
+                    r.alternative.damping, 'pair', true, glass{:});
   check(r.reachable == 0 && isnan(r.value) && abs(f.e_real - 0.1) < 1e-9, ...
         sprintf('tsuji cannot give e = 0.1; the alternative gives %.12g', f.e_real));
   E = [0.2 0.5 0.8; 0.3 0.6 0.9];
@@ -188,6 +190,10 @@ function failures = run_tests(cli)
         max(abs(f.e_real(:) - E(:)))));
   j = cli_dem(sprintf('--code lammps --model gran/hertz/history --value %.17g --v 0.5 --kn 2e8 --radius 0.004 --density 2500', r.value(1)));
   check(f.e_real(1) == j.e_real, 'forward e_real equals the CLI''s');
+  c = impactfit_code('lammps', 'gran/hertz/history', [], 0.5, 'value', r.value(1), 'kn', 2e8, 'radius', 0.004, ...
+                     'density', 2500);
+  check(c.e_real == j.e_real && c.R == j.R && c.M == j.M && strcmp(c.input, j.input) && strcmp(c.kind, 'forward'), ...
+        'impactfit_code: the same call, the forward keys of the CLI');
   check(strcmp(error_id(@() impactfit_dem('lammps', 'hertz', 0.5, 1, glass{:})), 'impactfit:invalidInput'), ...
         'unknown model: impactfit:invalidInput');
   msg = '';
@@ -197,40 +203,55 @@ function failures = run_tests(cli)
     msg = err.message;
   end
   check(~isempty(strfind(msg, '(known: ''granular hertz/material''')), 'the message lists the known models');
+  msg = '';
+  try
+    impactfit_dem('lamps', 'hertz', 0.5, 1, glass{:});
+  catch err
+    msg = err.message;
+  end
+  check(~isempty(strfind(msg, 'did you mean ''lammps''')), ['an unknown code: did you mean: ' msg]);
   check(strcmp(error_id(@() impactfit_dem('lammps', 'gran/hertz/history', 0.5, 1, glass{:})), ...
         'impactfit:invalidInput'), 'no kn: impactfit:invalidInput');
   check(strcmp(error_id(@() impactfit_dem('lammps', 'gran/hertz/history', [0.5 0.6], [1 2 3], 'kn', 2e8, ...
         'radius', 0.004, 'density', 2500)), 'impactfit:invalidInput'), 'mismatched sizes: impactfit:invalidInput');
   % issue 28 finding 1: a scale-invariant model is exact at every speed, two spheres and a wall alike
   for wall = {'off', 'on'}
-    r = impactfit_dem('lammps', 'granular hertz/material', 0.5, 1, 'damping', 'tsuji', 'wall', wall{1}, glass{:});
+    r = impactfit_dem('lammps', 'granular hertz/material', 0.5, 1, 'damping', 'tsuji', 'wall', wall{1}, ...
+                      'pair', strcmp(wall{1}, 'off'), glass{:});
     check(strncmp(r.note, 'exact at every speed (m = (n - 1)/2)', 36), ['r.note, wall ' wall{1} ': ' r.note]);
   end
 
   printf('impactfit_engine\n');
-  [st, out] = system([cli ' engine --code mujoco --e 0.5 --v 1.5 --mass 0.002 --solref 0.03,1 --integrator rk4 --dt 0.001 --json']);
+  [st, out] = system([cli ' engine --code mujoco --e 0.5 --v 1.5 --mass 0.002 --radius 0.005 --solref 0.03,1 --integrator rk4 --dt 0.001 --json']);
   check(st == 0, 'impactfit engine --json runs');
   j = jsondecode(out);
-  r = impactfit_engine('mujoco', 'e', 0.5, 'v', 1.5, 'mass', 0.002, 'settings', struct('solref', [0.03 1]), ...
-                       'integrator', 'rk4', 'dt', 0.001);
+  r = impactfit_engine('mujoco', 'e', 0.5, 'v', 1.5, 'mass', 0.002, 'radius', 0.005, 'settings', ...
+                       struct('solref', [0.03 1]), 'integrator', 'rk4', 'dt', 0.001);
+  r2 = impactfit_code('mujoco', 'e', 0.5, 'v', 1.5, 'mass', 0.002, 'radius', 0.005, 'solref', [0.03 1], ...
+                      'integrator', 'rk4', 'dt', 0.001);
+  check(isequal(fieldnames(r), fieldnames(r2)) && strcmp(r.input, r2.input) && r.value == r2.value && ...
+        r.e_mean == r2.e_mean && strcmp(r.kind, 'steps'), 'impactfit_code = impactfit_engine; solref by name = in settings');
   keys = {'value', 'e_mean', 'e_min', 'e_max', 'e_continuous', 'naive_value', 'e_naive', 'dt', 'mass'};
   for i = 1:numel(keys)
     check(isequal(r.(keys{i}), j.(keys{i})), ['engine ' keys{i} ' = CLI to the last digit']);
   end
   check(strcmp(r.input, j.input) && strcmp(r.note, j.note), 'engine input and note = CLI');
-  f = impactfit_engine('mujoco', 'value', r.value, 'v', 1.5, 'mass', 0.002, 'settings', struct('solref', [0.03 1]), ...
-                       'integrator', 'rk4', 'dt', 0.001);
+  f = impactfit_engine('mujoco', 'value', r.value, 'v', 1.5, 'mass', 0.002, 'radius', 0.005, 'settings', ...
+                       struct('solref', [0.03 1]), 'integrator', 'rk4', 'dt', 0.001);
+  g = impactfit_engine('mujoco', 'value', [r.value 0.5], 'v', 1.5, 'mass', 0.002, 'radius', 0.005, 'solref', ...
+                       [0.03 1], 'integrator', 'rk4', 'dt', 0.001);
+  check(isequal(size(g.e_mean), [1 2]) && g.e_mean(1) == f.e_mean, 'engine: an array call equals the scalar call');
   check(abs(f.e_mean - 0.5) <= 1e-10, 'engine: the forward problem at the inverse''s value gives the asked mean e');
   check(strcmp(error_id(@() impactfit_engine('mujko', 'e', 0.5, 'v', 1, 'mass', 1)), 'impactfit:invalidInput'), ...
         'engine: unknown engine: impactfit:invalidInput');
-  check(strcmp(error_id(@() impactfit_engine('mujoco', 'e', 0.5, 'v', 1, 'mass', 1, 'settings', struct('foo', 1))), ...
+  check(strcmp(error_id(@() impactfit_engine('mujoco', 'e', 0.5, 'v', 1, 'mass', 1, 'radius', 0.005, 'settings', struct('foo', 1))), ...
         'impactfit:invalidInput'), 'engine: unknown setting: impactfit:invalidInput');
-  check(strcmp(error_id(@() impactfit_engine('mujoco', 'e', 0.5, 'v', 1)), 'impactfit:invalidInput'), ...
+  check(strcmp(error_id(@() impactfit_engine('mujoco', 'e', 0.5, 'v', 1, 'radius', 0.005)), 'impactfit:invalidInput'), ...
         'engine: no mass: impactfit:invalidInput');
 
   printf('help texts\n');
-  names = {'impactfit_copt', 'impactfit_zhang_alpha', 'impactfit_simulate', 'impactfit_hc_eps', 'impactfit_dem', ...
-           'impactfit_engine'};
+  names = {'impactfit_copt', 'impactfit_zhang_alpha', 'impactfit_simulate', 'impactfit_hc_eps', 'impactfit_code', ...
+           'impactfit_dem', 'impactfit_engine'};
   for i = 1:numel(names)
     t = evalc(['help ' names{i}]);
     check(~isempty(strfind(t, 'Example')), ['help ' names{i}]);

@@ -42,7 +42,7 @@ from . import _impactfit as _c
 __all__ = [
     "NumericalError", "copt", "zhang_alpha", "zhang_lambda", "simulate", "SimulateResult", "hc_eps",
     "impact_time", "identify_hc", "identify", "copt_surrogate", "zhang_surrogate", "dtau_surrogate",
-    "rh_eps_refit", "dem", "engine", "sweep", "fit", "library_version", "__version__",
+    "rh_eps_refit", "code", "dem", "engine", "sweep", "fit", "library_version", "__version__",
 ]
 
 library_version: str = _c.library_version
@@ -483,133 +483,143 @@ def rh_eps_refit(e: ArrayLike, which: str = "minimax", *, threads: int = 0,
     return _run("rh_eps", (e,), ("eps",), {"which": which}, threads, on_error)["eps"]
 
 
-# ---- DEM codes ---------------------------------------------------------------------------------------
+# ---- the codes: DEM codes and multibody engines -------------------------------------------------------
 
-_DEM_OUT = ("value", "e_naive", "reachable", "zeta", "C", "K", "R", "M", "e_real")
+# the kernel "code"'s inputs (bindings/kernels.h: e, v, value, dt, the bodies, then 8 one-value settings) and
+# outputs (CODE_OUT)
+_CODE_BODIES = ("radius", "r2", "density", "rho2", "mass", "m2", "meff", "reff")
+_CODE_SLOTS = 8
+_CODE_OUT = ("value", "e", "e_min", "e_max", "e_continuous", "e_speed_min", "e_speed_max", "e_naive",
+             "e_naive_min", "e_naive_max", "naive_value", "reachable", "stable", "dt_stable", "e_reach_min",
+             "e_reach_max", "zeta", "C", "K", "R", "mass", "dt", "speed_dependent", "stepped", "forward", "impacts")
+_CODE_INTS = ("reachable", "stable", "speed_dependent", "stepped", "forward", "impacts")
+# an array call's keys per kind (the numbers of the scalar call's JSON keys; e's name as in the JSON)
+_CODE_ARRAY = {
+    "power": (("value", "value"), ("e_naive", "e_naive"), ("reachable", "reachable"), ("zeta", "zeta"),
+              ("C", "C"), ("K", "K"), ("R", "R"), ("M", "mass")),
+    "forward": (("value", "value"), ("e_real", "e"), ("R", "R"), ("M", "mass")),
+    "steps": (("value", "value"), ("e_mean", "e"), ("e_min", "e_min"), ("e_max", "e_max"),
+              ("e_continuous", "e_continuous"), ("naive_value", "naive_value"), ("e_naive", "e_naive"),
+              ("e_naive_min", "e_naive_min"), ("e_naive_max", "e_naive_max"), ("reachable", "reachable"),
+              ("e_reach_min", "e_reach_min"), ("e_reach_max", "e_reach_max"), ("stable", "stable"),
+              ("dt_stable", "dt_stable"), ("dt", "dt"), ("mass", "mass")),
+}
 
 
-def dem(code: str, model: str, e: Optional[ArrayLike] = None, v: Optional[ArrayLike] = None, *,
-        damping: Optional[str] = None, version: Optional[str] = None, limit: Optional[bool] = None,
-        wall: bool = False, E: Optional[ArrayLike] = None, nu: Optional[ArrayLike] = None,
-        radius: Optional[ArrayLike] = None, r1: Optional[ArrayLike] = None, r2: Optional[ArrayLike] = None,
-        density: Optional[ArrayLike] = None, rho1: Optional[ArrayLike] = None, rho2: Optional[ArrayLike] = None,
-        m1: Optional[ArrayLike] = None, m2: Optional[ArrayLike] = None, kn: Optional[ArrayLike] = None,
-        vchar: Optional[ArrayLike] = None, tc: Optional[ArrayLike] = None, value: Optional[ArrayLike] = None,
-        threads: int = 0, on_error: str = "raise") -> Dict[str, Any]:
-    """The exact input that makes a real DEM code give the restitution e, head-on (`impactfit dem`).
+def _one_of(what: str, a: Tuple[str, Any], b: Tuple[str, Any]) -> Any:
+    if a[1] is not None and b[1] is not None:
+        raise ValueError("%s: give %s or %s, not both" % (what, a[0], b[0]))
+    return a[1] if a[1] is not None else b[1]
 
-    impactfit knows, per code, version and model, the normal force the code computes, F = K d^n + C d^m d',
-    and whether it clamps the force at zero (the registry: `impactfit dem --list`). It solves for the damping
-    C that gives e exactly at the impact speed v and converts it into the number the code takes.
 
-    code: "lammps", "liggghts", "yade" or "chrono"; model: the code's model ("granular hertz/material",
-    "gran/hertz/history", "hertz", "mindlin", ...); damping: the option where the model has several ("tsuji",
-    "en", ...); version: the code's version (None: Debian 12's); limit: the code's force clamp (LAMMPS
-    limit_damping, LIGGGHTS limitForce; None: the code's default); wall: a sphere against a fixed flat wall
-    of the same material (r2, rho2, m2 are then ignored). An unknown code, version, model or damping raises
-    ValueError listing what is known.
+def code(code: str, model: Optional[str] = None, e: Optional[ArrayLike] = None, v: Optional[ArrayLike] = None, *,
+         option: Optional[str] = None, damping: Optional[str] = None, version: Optional[str] = None,
+         integrator: Optional[str] = None, dt: Optional[ArrayLike] = None, value: Optional[ArrayLike] = None,
+         limit: Optional[bool] = None, pair: Optional[bool] = None, wall: Optional[bool] = None,
+         radius: Optional[ArrayLike] = None, r1: Optional[ArrayLike] = None, r2: Optional[ArrayLike] = None,
+         density: Optional[ArrayLike] = None, rho1: Optional[ArrayLike] = None, rho2: Optional[ArrayLike] = None,
+         mass: Optional[ArrayLike] = None, m1: Optional[ArrayLike] = None, m2: Optional[ArrayLike] = None,
+         meff: Optional[ArrayLike] = None, reff: Optional[ArrayLike] = None,
+         settings: Optional[Dict[str, Any]] = None, v_range: Optional[Tuple[float, float]] = None,
+         points: int = 0, suggest: bool = True, threads: int = 0, on_error: str = "raise",
+         **one_value_settings: ArrayLike) -> Dict[str, Any]:
+    """The exact input that makes a real code give the restitution e, head-on (`impactfit dem` and
+    `impactfit engine`: one registry of DEM codes and multibody engines; `impactfit dem --list`).
 
-    Numbers (broadcast together): e (0 < e < 1, the restitution you want); v (m/s, the relative normal impact
-    speed, or the sphere's speed at a wall); E (Pa), nu (models that take a material) or kn (the code's own
-    stiffness, units in `impactfit dem --list`); radius or r1, r2 (m; r2 = r1 when not given); density or
-    rho1, rho2 (kg/m^3; masses (4/3) pi r^3 rho) or masses m1, m2 (kg; m2 = m1); vchar (m/s, the
-    characteristic velocity of LIGGGHTS/Chrono hooke; default v); tc (s, the contact time of YADE's
-    ViscElMat(tc, en)). value instead of e: the forward problem, the real e the code gives for a typed value.
+    impactfit knows, per code, version and model, the contact law the code's source computes and, for the
+    engines, the code's own one-step map at the step dt you run. It solves for the model's free parameter
+    that gives e (a DEM code's damping at the impact speed v; MuJoCo's solref dampratio, ...) and writes
+    the text to paste into the code's input. With value instead of e: the forward problem, the e the code
+    gives for a typed value (for an engine, value None and e None: the e of the settings as they are).
 
-    Returns a dict of floats (scalar inputs) or arrays: value (the number to type; NaN when e is out of the
-    model's reach), e_naive (the e the code gives when e itself is typed; NaN when the model takes no e),
-    reachable (1/0), zeta (scaled damping), C (N*s/m^(m+1), the damping the code must compute), K (N/m^n),
-    R (m, effective radius), M (kg, effective mass). With value= given: value, e_real, R, M. For scalar
-    inputs also input (the exact text to paste into the code's input) and, when solving for e, note, and
-    when e is out of reach alternative (None, or a dict: model, damping, value, input, note, end of another
-    model of the same code that reaches e). Same values as `impactfit dem ... --json`."""
-    if (e is None) == (value is None):
-        raise ValueError("dem: give e (the restitution you want) or value (what you type), not both" if e is not None
-                         else "dem: e is required (the restitution you want, 0 < e < 1), or value to see what a "
-                         "typed value gives")
+    code: "lammps", "liggghts", "yade", "chrono", "mujoco", "simbody", "ode", "bullet"; model: the code's
+    model ("granular hertz/material", "gran/hertz/history", "hertz", "soft contact", ...; None: the code's
+    default where it has one); option (or damping): the model's option where it has several ("tsuji",
+    "en", "gn", ...); version: the code's version (None: the code's default); integrator, dt (s): the
+    engine's integrator and step (None: the model's defaults; a DEM code's model is integrated in
+    continuous time); limit: the code's force clamp (LAMMPS limit_damping, LIGGGHTS limitForce; None: the
+    code's default). An unknown code, version, model, option, integrator or setting raises ValueError
+    listing what is known (with a did-you-mean).
+
+    Bodies (the one convention of every code): a sphere (radius or r1 (m); density or rho1 (kg/m^3) or mass
+    or m1 (kg)) on a fixed wall/plane; pair=True: two equal spheres; any of r2, rho2, m2: two spheres (body 2
+    the second sphere, its values defaulting to body 1's); wall=True says the wall explicitly; meff, reff
+    (kg, m): the effective mass and radius directly.
+
+    Settings: one-value settings by name as keywords (E (Pa), nu, kn (the code's stiffness, units in
+    `impactfit dem --list`), tc (s, YADE's contact time), vchar (m/s, default v), ...: numbers or arrays,
+    broadcast with e, v and the bodies; at most 8); settings of several values in settings={name: sequence}
+    (e.g. {"solref": (0.02, 1.0), "solimp": (0.9, 0.95, 0.001, 0.5, 2)}; the same for every point).
+    v_range=(v_min, v_max), points: the speeds to report over (scalar calls).
+
+    Returns, when every number is scalar, a dict with the keys of `impactfit dem/engine ... --json` for the
+    answer's kind (plus "kind": "power" (a continuous-time inverse answer), "forward", or "steps" (an
+    engine's stepped answer)); for a power answer out of reach also "alternative" (None or another model of
+    the same code that reaches e); for a stepped answer "range" (e at the speed rows). With arrays: a dict
+    of NumPy arrays of the broadcast shape, per kind: power: value, e_naive, reachable, zeta, C, K, R, M;
+    forward: value, e_real, R, M; steps: value, e_mean, e_min, e_max, e_continuous, naive_value, e_naive,
+    e_naive_min, e_naive_max, reachable, e_reach_min, e_reach_max, stable, dt_stable, dt, mass.
+    impactfit.dem and impactfit.engine are this function.
+
+    >>> r = impactfit.code("mujoco", e=0.5, v=1.0, mass=0.001309, radius=0.005)
+    >>> r["input"]   # <geom solref="0.02 0.24..." .../>"""
+    what = "code"
+    if model is not None and not isinstance(model, str):
+        raise TypeError("%s: model must be a string (the code's model; give e and v as keywords or as the third "
+                        "and fourth arguments)" % (what,))
+    if e is not None and value is not None:
+        raise ValueError("%s: give e (the restitution you want) or value (what you type), not both" % (what,))
     if v is None:
-        raise ValueError("dem: v is required (the impact speed, m/s)")
-    if radius is not None and (r1 is not None or r2 is not None):
-        raise ValueError("dem: give radius or r1/r2, not both")
-    if density is not None and (rho1 is not None or rho2 is not None):
-        raise ValueError("dem: give density or rho1/rho2, not both")
-    if (m1 is not None or m2 is not None) and (density is not None or rho1 is not None or rho2 is not None):
-        raise ValueError("dem: give densities or masses, not both")
+        raise ValueError("%s: v is required (the impact speed, m/s)" % (what,))
     if limit not in (None, True, False):
-        raise ValueError("dem: limit: expected None (the code's default), True or False, got %r" % (limit,))
-    if radius is not None:
-        r1 = r2 = radius
-    if density is not None:
-        rho1 = rho2 = density
-    options: Dict[str, Any] = {"code": code, "model": model, "limit": -1 if limit is None else int(bool(limit)),
-                               "wall": int(bool(wall))}
-    if damping is not None:
-        options["damping"] = damping
-    if version is not None:
-        options["version"] = version
-    inputs = tuple(_opt(x) for x in (e, v, value, E, nu, r1, r2, rho1, rho2, m1, m2, kn, vchar, tc))
-    r = _run("dem", inputs, _DEM_OUT, options, threads, on_error, ints=("reachable",) if value is None else ())
-    if value is not None:
-        r = {k: r[k] for k in ("value", "e_real", "R", "M")}
-    else:
-        del r["e_real"]
-    if all(_is_scalar(x) for x in inputs) and r["R"] == r["R"]:  # a scalar call that succeeded
-        t = _c.dem_text(tuple(float(x) for x in inputs), options)
-        r["input"] = t["input"]
-        if value is None:
-            r["note"] = t["note"]
-            if not r["reachable"]:
-                r["alternative"] = t["alternative"]
-    return r
+        raise ValueError("%s: limit: expected None (the code's default), True or False, got %r" % (what, limit))
+    option = _one_of(what, ("option", option), ("damping", damping))
+    r1 = _one_of(what, ("radius", radius), ("r1", r1))
+    rho1 = _one_of(what, ("density", density), ("rho1", rho1))
+    m1 = _one_of(what, ("mass", mass), ("m1", m1))
+    if (m1 is not None or m2 is not None) and (rho1 is not None or rho2 is not None):
+        raise ValueError("%s: give densities or masses, not both" % (what,))
+    if pair is not None and wall is not None and bool(pair) == bool(wall):
+        raise ValueError("%s: give pair=True or wall=True, not both" % (what,))
+    body2 = pair if pair is not None else (None if wall is None else not wall)
+    settings = dict(settings or {})
+    if any(not isinstance(x, _numbers.Real) for x in one_value_settings.values()):
+        # a setting of several values given by name (solref=(0.02, 1.0)): the same for every point
+        counts = _c.code_inputs(code, version, model, option)
+        for k in [k for k in one_value_settings if counts.get(k, 1) > 1]:
+            settings[k] = tuple(float(x) for x in one_value_settings.pop(k))
+    if len(one_value_settings) > _CODE_SLOTS:
+        raise ValueError("%s: at most %d one-value settings as keywords (got %d); give the others in settings="
+                         % (what, _CODE_SLOTS, len(one_value_settings)))
+    options: Dict[str, Any] = {"code": code, "limit": -1 if limit is None else int(bool(limit)),
+                               "pair": -1 if body2 is None else int(bool(body2)), "suggest": int(bool(suggest)),
+                               "slots": tuple(one_value_settings), "settings": settings,
+                               "points": int(points)}
+    for k, x in (("model", model), ("option", option), ("version", version), ("integrator", integrator)):
+        if x is not None:
+            options[k] = x
+    if v_range is not None:
+        options["v_min"], options["v_max"] = (float(x) for x in v_range)
+    nums = [e, v, value, dt, r1, r2, rho1, rho2, m1, m2, meff, reff] + list(one_value_settings.values())
+    nums += [None] * (len(_CODE_BODIES) + 4 + _CODE_SLOTS - len(nums))
+    inputs = tuple(_opt(x) for x in nums)
+    scalars = [_scalar(what, x) for x in inputs]
+    if all(x is not None for x in scalars):
+        try:
+            return _c.code(tuple(scalars), options)
+        except (ValueError, NumericalError):
+            if on_error == "raise":
+                raise
+            nan = _run("code", inputs, _CODE_OUT, options, threads, "nan", ints=_CODE_INTS)
+            return {k: nan[c] for k, c in _CODE_ARRAY["forward" if value is not None else "power"]}
+    r = _run("code", inputs, _CODE_OUT, options, threads, on_error, ints=_CODE_INTS)
+    stepped = bool((r["stepped"] == 1).any())
+    kind = "steps" if stepped else "forward" if value is not None else "power"
+    return {k: r[c] for k, c in _CODE_ARRAY[kind]}
 
 
-def engine(code: str, e: Optional[float] = None, v: Optional[float] = None, *, mass: Optional[float] = None,
-           density: Optional[float] = None, radius: float = 0.005, m2: Optional[float] = None,
-           r2: Optional[float] = None, model: Optional[str] = None, version: Optional[str] = None,
-           integrator: Optional[str] = None, dt: Optional[float] = None, value: Optional[float] = None,
-           settings: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
-    """The exact contact input for a multibody or robotics engine at your time step (`impactfit engine`).
-
-    impactfit knows, per engine (MuJoCo, Simbody, ODE, Bullet, Chrono), version and contact model, the
-    contact law the engine's source computes and the engine's own one-step map, so it gives what the
-    engine really returns at the step dt you run: e depends on where the first contact step falls, so
-    the answer is the mean of e over that phase (an impact from a random height) with one impact's
-    range. With e it solves for the model's free parameter (MuJoCo: solref's dampratio) whose mean e is
-    e; with value (or neither) it gives the e of that value (or of the settings as they are).
-
-    code: "mujoco", "simbody", "ode", "bullet", "chrono" (the registry: `impactfit engine --list`);
-    model, version, integrator, dt (s): None for the engine's defaults; v: the impact speed (m/s,
-    required); mass (kg) or density (kg/m^3) with radius (m) for the sphere; m2 and/or r2 for a second
-    sphere (sphere-sphere; default: a sphere on a fixed plane); settings: the model's settings in the
-    engine's own names, e.g. {"solref": (0.02, 1.0), "solimp": (0.9, 0.95, 0.001, 0.5, 2)}. An unknown
-    code, version, model, integrator or setting raises ValueError listing what is known.
-
-    Returns a dict with the keys of `impactfit engine --json`: value (the free parameter's value; NaN
-    when unreachable), input (the text to paste), e_mean, e_min, e_max (e over the phase),
-    e_continuous (dt -> 0), naive, naive_value, e_naive, e_naive_range (what the usual formula gives),
-    reachable, e_reach_range, stable, dt_stable (the largest stable step when unstable), end, note,
-    integrator, dt (NaN for an adaptive integrator, which has no time step: Simbody's), mass, run_here,
-    source. Scalars only (one request per call).
-
-    >>> r = impactfit.engine("mujoco", e=0.5, v=1.0, mass=0.001309)
-    >>> r["input"]   # <geom solref="0.02 0.2470529..." .../>
-    """
-    if v is None:
-        raise ValueError("engine: v (the impact speed, m/s) is required")
-    if (mass is None) == (density is None):
-        raise ValueError("engine: give the sphere's mass (kg) or its density (kg/m^3), one of them")
-    for name, x in (("e", e), ("v", v), ("mass", mass), ("density", density), ("radius", radius), ("m2", m2),
-                    ("r2", r2), ("dt", dt), ("value", value)):
-        if x is not None and (isinstance(x, (str, bytes)) or not _is_scalar(x)):
-            raise TypeError(f"engine: {name} must be a number (one request per call)")
-    vol = 4.0 / 3.0 * 3.141592653589793
-    m1 = float(mass) if mass is not None else vol * float(radius) ** 3 * float(density)
-    plane = m2 is None and r2 is None
-    rr2 = float(r2) if r2 is not None else float(radius)
-    mm2 = float(m2) if m2 is not None else (m1 if density is None else vol * rr2 ** 3 * float(density))
-    return _c.engine(code, version, model, integrator, _NAN if dt is None else float(dt),
-                     _NAN if e is None else float(e), _NAN if value is None else float(value), float(v), plane,
-                     float(radius), m1, _NAN if plane else rr2, _NAN if plane else mm2, dict(settings or {}))
+dem = code
+engine = code
 
 
 # ---- sweeps and fits on definition files ------------------------------------------------------------
@@ -660,7 +670,8 @@ def _add_shared_doc() -> None:
     import inspect
     for name in __all__:
         f = globals().get(name)
-        if callable(f) and not isinstance(f, type) and f.__doc__ and "on_error" in inspect.signature(f).parameters:
+        if callable(f) and not isinstance(f, type) and f.__doc__ and "on_error" in inspect.signature(f).parameters \
+                and not f.__doc__.endswith(_SHARED_DOC.rstrip()):
             f.__doc__ = f.__doc__.rstrip() + _SHARED_DOC
 
 

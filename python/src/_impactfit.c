@@ -13,10 +13,9 @@
  *    succeeded, else (index, status, status_name, message, is_input_error) of the lowest failing
  *    index, so the result does not depend on the number of threads.
  *  - details(), identify(), sweep(), table(), fit(): the non-vectorised tools.
- *  - dem_text(inputs, options): the texts of one `dem` point (impactfit_dem_input, the note,
- *    impactfit_dem_suggest's alternative), for scalar calls.
- *  - engine(...): one request to the engine registry (impactfit_engine_solve), a dict with the keys of
- *    `impactfit engine --json`.
+ *  - code(inputs, options): one request to the code registry (impactfit_code_solve), a dict with the keys of
+ *    `impactfit dem/engine --json` for the answer's kind (the scalar calls of impactfit.code; array calls run
+ *    the kernel "code").
  *
  * The kernels (one point each) and the parallel loop are shared with the Octave MEX functions:
  * bindings/kernels.h. Adding a vectorised function is one entry in KERNELS[] there with its point
@@ -83,6 +82,81 @@ static int opt_transition(PyObject *d, const char *key, const impactfit_transiti
   return 0;
 }
 
+/* a sequence of numbers (or one number) into a setting */
+static int setting_values(PyObject *val, impactfit_code_setting *s) {
+  PyObject *seq = PySequence_Check(val) ? PySequence_Fast(val, "") : NULL;
+  if (!seq) {
+    PyErr_Clear();
+    double x = PyFloat_AsDouble(val);
+    if (x == -1.0 && PyErr_Occurred()) {
+      PyErr_Format(PyExc_TypeError, "setting %s: expected a number or a sequence of numbers", s->name);
+      return -1;
+    }
+    s->count = 1;
+    s->values[0] = x;
+    return 0;
+  }
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  if (n < 1 || n > 2 * IMPACTFIT_CODE_MAX_VALUES) {
+    Py_DECREF(seq);
+    PyErr_Format(PyExc_ValueError, "setting %s takes 1 to %d values (got %zd)", s->name, 2 * IMPACTFIT_CODE_MAX_VALUES,
+                 n);
+    return -1;
+  }
+  s->count = (int)n;
+  for (Py_ssize_t i = 0; i < n; i++) {
+    double x = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
+    if (x == -1.0 && PyErr_Occurred()) {
+      Py_DECREF(seq);
+      return -1;
+    }
+    s->values[i] = x;
+  }
+  Py_DECREF(seq);
+  return 0;
+}
+
+/* code: the model (looked up once per call), the request's other options, the settings of several values and the
+ * names of the one-value settings the inputs carry */
+static int parse_code_options(PyObject *d, kopts *o) {
+  const char *code = NULL, *version = NULL, *model = NULL, *option = NULL, *integrator = NULL;
+  impactfit_code_request *q = &o->code;
+  int points = 0;
+  if (opt_str(d, "code", &code) || opt_str(d, "version", &version) || opt_str(d, "model", &model) ||
+      opt_str(d, "option", &option) || opt_str(d, "integrator", &integrator) || opt_int(d, "limit", &q->clamp) ||
+      opt_int(d, "pair", &q->bodies.pair) || opt_double(d, "v_min", &q->v_min) || opt_double(d, "v_max", &q->v_max) ||
+      opt_int(d, "points", &points) || opt_double(d, "tol", &q->tol) || opt_int(d, "suggest", &q->suggest))
+    return -1;
+  if (!code)
+    return 0;
+  q->points = points > 0 ? (size_t)points : 0;
+  q->version = version;
+  q->integrator = integrator;
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  if (impactfit_code_model_find(code, version, model, option, &q->model, &err)) {
+    PyErr_SetString(PyExc_ValueError, err.message);
+    return -1;
+  }
+  PyObject *settings = PyDict_GetItemString(d, "settings"), *slots = PyDict_GetItemString(d, "slots");
+  PyObject *key, *val;
+  Py_ssize_t pos = 0;
+  while (settings && PyDict_Check(settings) && PyDict_Next(settings, &pos, &key, &val)) {
+    if (o->code_nset == IMPACTFIT_CODE_MAX_INPUTS) {
+      PyErr_SetString(PyExc_ValueError, "code: too many settings");
+      return -1;
+    }
+    impactfit_code_setting *s = &o->code_set[o->code_nset++];
+    memset(s, 0, sizeof *s);
+    if (!(s->name = PyUnicode_AsUTF8(key)) || setting_values(val, s))
+      return -1;
+  }
+  for (Py_ssize_t i = 0; slots && PyTuple_Check(slots) && i < PyTuple_GET_SIZE(slots) && i < CODE_SLOTS; i++)
+    if (!(o->code_slot[i] = PyUnicode_AsUTF8(PyTuple_GET_ITEM(slots, i))))
+      return -1;
+  return 0;
+}
+
 static int parse_options(PyObject *d, kopts *o) {
   kopts_default(o);
   if (!d || d == Py_None)
@@ -92,8 +166,10 @@ static int parse_options(PyObject *d, kopts *o) {
     return -1;
   }
   static const char *const known[] = {
-      "method", "tol",   "max_iter", "surrogate_guess", "transition", "dimensional", "max_contacts", "t_max", "rtol",
-      "series", "which", "code",     "version",         "model",      "damping",     "limit",        "wall",  NULL};
+      "method",     "tol",     "max_iter", "surrogate_guess", "transition", "dimensional", "max_contacts", "t_max",
+      "rtol",       "series",  "which",    "code",            "version",    "model",       "option",       "limit",
+      "pair",       "integrator", "settings", "slots",        "v_min",      "v_max",       "points",       "suggest",
+      NULL};
   PyObject *key, *val;
   Py_ssize_t pos = 0;
   while (PyDict_Next(d, &pos, &key, &val)) {
@@ -123,20 +199,7 @@ static int parse_options(PyObject *d, kopts *o) {
   if (which)
     snprintf(o->which, sizeof o->which, "%s", which);
   o->sim.transition = o->tr;
-  /* dem: the code's model, looked up once per call */
-  const char *code = NULL, *version = NULL, *model = NULL, *damping = NULL;
-  if (opt_str(d, "code", &code) || opt_str(d, "version", &version) || opt_str(d, "model", &model) ||
-      opt_str(d, "damping", &damping) || opt_int(d, "limit", &o->dem_clamp) || opt_int(d, "wall", &o->dem_wall))
-    return -1;
-  if (code || model) {
-    impactfit_error err;
-    impactfit_error_clear(&err);
-    if (impactfit_dem_model_find(code, version, model, damping, &o->dem, &err)) {
-      PyErr_SetString(PyExc_ValueError, err.message);
-      return -1;
-    }
-  }
-  return 0;
+  return parse_code_options(d, o);
 }
 
 /* ---- run --------------------------------------------------------------------------------------- */
@@ -714,111 +777,120 @@ out:
   return ret;
 }
 
-/* ---- dem_text: the texts of one dem point ------------------------------------------------------- */
+/* ---- code: one request to the code registry, a dict with the keys of its JSON ------------------- */
 
-static PyObject *py_dem_text(PyObject *self, PyObject *args) {
+static int put(PyObject *d, const char *key, PyObject *v) {
+  if (!v)
+    return -1;
+  int rc = PyDict_SetItemString(d, key, v);
+  Py_DECREF(v);
+  return rc;
+}
+
+static PyObject *range(double lo, double hi) { return Py_BuildValue("(dd)", lo, hi); }
+
+/* the keys of `impactfit dem/engine --json` for the answer's kind (bindings/kernels.h: code_keys) */
+static int answer_dict(PyObject *d, const impactfit_code_answer *a) {
+  code_strs s = code_strs_of(a);
+  int kind = code_kind(a);
+  for (size_t i = 0; i < N_CODE_KEYS; i++) {
+    const code_key *k = &code_keys[i];
+    if (!(k->kinds & kind))
+      continue;
+    double x[2];
+    const char *str;
+    code_key_get(k, a, &s, x, &str);
+    PyObject *v = k->type == CK_STR   ? PyUnicode_FromString(str)
+                  : k->type == CK_INT ? PyLong_FromLong((long)x[0])
+                  : k->type == CK_RANGE ? range(x[0], x[1])
+                                        : PyFloat_FromDouble(x[0]);
+    if (put(d, k->key, v))
+      return -1;
+  }
+  return 0;
+}
+
+/* the alternative (dem: another model that reaches e) and the speed rows (engines) */
+static int answer_extras(PyObject *d, const impactfit_code_answer *a) {
+  if (!a->stepped && !a->forward && !a->reachable) {
+    const impactfit_code_answer *b = a->alternative;
+    PyObject *alt = b ? Py_BuildValue("{ss,ss,ss,ss,sd,ss,s(dd),ss,ss}", "model", b->model->model, "damping",
+                                      b->model->option, "param", b->model->param, "param_unit", b->model->param_unit,
+                                      "value", b->value, "input", b->input, "e_range", b->e_speed_min, b->e_speed_max,
+                                      "note", b->note, "end", b->end->name)
+                      : (Py_INCREF(Py_None), Py_None);
+    if (put(d, "alternative", alt))
+      return -1;
+  }
+  if (!a->n_range)
+    return 0;
+  PyObject *rows = PyList_New((Py_ssize_t)a->n_range);
+  for (size_t i = 0; rows && i < a->n_range; i++) {
+    const impactfit_code_point *p = &a->range[i];
+    PyObject *row = Py_BuildValue("{sd,sd,sd,sd,sd}", "v", p->v, "e_mean", p->e_mean, "e_min", p->e_min, "e_max",
+                                  p->e_max, "e_continuous", p->e_continuous);
+    if (!row) {
+      Py_CLEAR(rows);
+      break;
+    }
+    PyList_SET_ITEM(rows, (Py_ssize_t)i, row);
+  }
+  return put(d, "range", rows);
+}
+
+/* code_inputs(code, version, model, option): {name: values} of the model's inputs (aliases too) */
+static PyObject *py_code_inputs(PyObject *self, PyObject *args) {
+  const char *code, *version, *model, *option;
+  if (!PyArg_ParseTuple(args, "szzz", &code, &version, &model, &option))
+    return NULL;
+  const impactfit_code_model *md;
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  if (impactfit_code_model_find(code, version, model, option, &md, &err))
+    return PyErr_Format(PyExc_ValueError, "%s", err.message);
+  PyObject *d = PyDict_New();
+  for (int i = 0; d && i < md->n_inputs; i++) {
+    const impactfit_code_input *in = &md->inputs[i];
+    if (put(d, in->name, PyLong_FromLong(in->count)) || (in->alias && put(d, in->alias, PyLong_FromLong(in->count))))
+      Py_CLEAR(d);
+  }
+  return d;
+}
+
+/* code(inputs, options): the inputs of the kernel "code" as floats (NaN: not given) */
+static PyObject *py_code(PyObject *self, PyObject *args) {
   PyObject *in_t, *opt_d;
   if (!PyArg_ParseTuple(args, "O!O", &PyTuple_Type, &in_t, &opt_d))
     return NULL;
-  if (PyTuple_GET_SIZE(in_t) != DEM_N_IN)
-    return PyErr_Format(PyExc_TypeError, "dem_text: expected %d inputs", (int)DEM_N_IN);
-  double in[DEM_N_IN];
-  for (int j = 0; j < DEM_N_IN; j++)
+  if (PyTuple_GET_SIZE(in_t) != CODE_N_IN)
+    return PyErr_Format(PyExc_TypeError, "code: expected %d inputs", (int)CODE_N_IN);
+  double in[CODE_N_IN];
+  for (int j = 0; j < CODE_N_IN; j++)
     if ((in[j] = PyFloat_AsDouble(PyTuple_GET_ITEM(in_t, j))) == -1.0 && PyErr_Occurred())
       return NULL;
   kopts o;
   if (parse_options(opt_d, &o))
     return NULL;
-  char input[1024], note[1024];
-  const impactfit_dem_model *alt;
-  impactfit_dem_answer alt_a;
+  if (!o.code.model)
+    return PyErr_Format(PyExc_ValueError, "code: no code given");
+  impactfit_code_request q;
+  impactfit_code_setting set[IMPACTFIT_CODE_MAX_INPUTS + CODE_SLOTS];
+  code_request(&o, in, &q, set);
+  impactfit_code_answer a;
   impactfit_error err;
   impactfit_error_clear(&err);
   int st;
-  Py_BEGIN_ALLOW_THREADS st = dem_describe(&o, in, input, sizeof input, note, sizeof note, &alt, &alt_a, &err);
-  Py_END_ALLOW_THREADS if (st) return raise_status(st, &err);
-  if (!alt)
-    return Py_BuildValue("{ss,ss,sO}", "input", input, "note", note, "alternative", Py_None);
-  return Py_BuildValue("{ss,ss,s{ss,ss,sd,ss,ss,ss}}", "input", input, "note", note, "alternative", "model", alt->model,
-                       "damping", alt->damping, "value", alt_a.value, "input", alt_a.input, "note", alt_a.note, "end",
-                       alt_a.transition->name);
-}
-
-/* ---- engine: one request to the engine registry ------------------------------------------------ */
-
-/* engine(code, version, model, integrator, dt, e, value, v, plane, r1, m1, r2, m2, settings) -> dict;
- * settings: a dict {name: sequence of floats}. NaN or None: not given. */
-static PyObject *py_engine(PyObject *self, PyObject *args) {
-  const char *code, *version, *model, *integrator;
-  double dt, e, value, v, r1, m1, r2, m2;
-  int plane;
-  PyObject *settings;
-  if (!PyArg_ParseTuple(args, "szzzddddpddddO!", &code, &version, &model, &integrator, &dt, &e, &value, &v, &plane, &r1,
-                        &m1, &r2, &m2, &PyDict_Type, &settings))
-    return NULL;
-  impactfit_error err;
-  impactfit_error_clear(&err);
-  impactfit_engine_request q = impactfit_engine_default_request();
-  int st = impactfit_engine_model_find(code, version, model, &q.model, &err);
-  if (st)
+  Py_BEGIN_ALLOW_THREADS st = impactfit_code_solve(&q, &a, &err);
+  Py_END_ALLOW_THREADS if (st) {
+    impactfit_code_answer_free(&a);
     return raise_status(st, &err);
-  q.integrator = integrator;
-  q.dt = dt;
-  q.e = e;
-  q.value = value;
-  q.v = v;
-  q.bodies.plane = plane;
-  q.bodies.r1 = r1;
-  q.bodies.m1 = m1;
-  q.bodies.r2 = r2;
-  q.bodies.m2 = m2;
-  PyObject *key, *val;
-  Py_ssize_t pos = 0;
-  while (PyDict_Next(settings, &pos, &key, &val)) {
-    if (q.n_settings == IMPACTFIT_ENGINE_MAX_SETTINGS)
-      return PyErr_Format(PyExc_ValueError, "engine: too many settings");
-    impactfit_engine_setting *s = &q.settings[q.n_settings++];
-    if (!(s->name = PyUnicode_AsUTF8(key)))
-      return NULL;
-    PyObject *seq = PySequence_Fast(val, "engine: a setting's value is a number or a sequence of numbers");
-    if (!seq) {
-      PyErr_Clear();
-      double x = PyFloat_AsDouble(val);
-      if (x == -1.0 && PyErr_Occurred())
-        return PyErr_Format(PyExc_TypeError, "engine: setting %s: expected a number or a sequence of numbers", s->name);
-      s->count = 1;
-      s->values[0] = x;
-      continue;
-    }
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    if (n < 1 || n > IMPACTFIT_ENGINE_MAX_VALUES) {
-      Py_DECREF(seq);
-      return PyErr_Format(PyExc_ValueError, "engine: setting %s takes 1 to %d values (got %zd)", s->name,
-                          IMPACTFIT_ENGINE_MAX_VALUES, n);
-    }
-    s->count = (int)n;
-    for (Py_ssize_t i = 0; i < n; i++) {
-      double x = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
-      if (x == -1.0 && PyErr_Occurred()) {
-        Py_DECREF(seq);
-        return NULL;
-      }
-      s->values[i] = x;
-    }
-    Py_DECREF(seq);
   }
-  impactfit_engine_answer a;
-  Py_BEGIN_ALLOW_THREADS st = impactfit_engine_solve(&q, &a, &err);
-  Py_END_ALLOW_THREADS if (st) return raise_status(st, &err);
-  const char *ver = version ? version : impactfit_engine_default_version(q.model->code);
-  return Py_BuildValue("{ss,ss,ss,ss,sd,sd,sd,sd,ss,sd,ss,sd,sd,sd,sd,ss,sd,sd,s(dd),si,s(dd),si,sd,ss,ss,si,ss}",
-                       "code", q.model->code, "version", ver, "model", q.model->model, "integrator", a.integrator, "dt",
-                       a.dt, "v", v, "mass", a.mass, "e_asked", e, "param", q.model->param, "value", a.value, "input",
-                       a.input, "e_mean", a.e_mean, "e_min", a.e_min, "e_max", a.e_max, "e_continuous", a.e_continuous,
-                       "naive", a.naive, "naive_value", a.naive_value, "e_naive", a.e_naive, "e_naive_range",
-                       a.e_naive_min, a.e_naive_max, "reachable", a.reachable, "e_reach_range", a.e_reach_min,
-                       a.e_reach_max, "stable", a.stable, "dt_stable", a.dt_stable, "end", a.end, "note", a.note,
-                       "run_here", q.model->run_here, "source", q.model->source);
+  PyObject *d = PyDict_New();
+  if (d && (answer_dict(d, &a) || answer_extras(d, &a) ||
+            put(d, "kind", PyUnicode_FromString(code_kind_name(&a)))))
+    Py_CLEAR(d);
+  impactfit_code_answer_free(&a);
+  return d;
 }
 
 static PyObject *py_kernels(PyObject *self, PyObject *noargs) {
@@ -841,10 +913,8 @@ static PyMethodDef methods[] = {
     {"sweep", py_sweep, METH_VARARGS, "sweep(path, threads): run a sweep definition into CSV text"},
     {"table", py_table, METH_VARARGS, "table(text, name): parse CSV with the library's reader"},
     {"fit", py_fit, METH_VARARGS, "fit(fit_file, data_csv_or_None, threads): run a fit file"},
-    {"dem_text", py_dem_text, METH_VARARGS, "dem_text(inputs14, options): {input, note, alternative} of one dem point"},
-    {"engine", py_engine, METH_VARARGS,
-     "engine(code, version, model, integrator, dt, e, value, v, plane, r1, m1, r2, "
-     "m2, settings): impactfit_engine_solve"},
+    {"code_inputs", py_code_inputs, METH_VARARGS, "code_inputs(code, version, model, option): {input: values}"},
+    {"code", py_code, METH_VARARGS, "code(inputs20, options): impactfit_code_solve, a dict with the JSON keys"},
     {"kernels", py_kernels, METH_NOARGS, "kernels(): {name: (inputs, outputs)}"},
     {"max_threads", py_max_threads, METH_NOARGS, "OpenMP's omp_get_max_threads()"},
     {"set_numerical_error", py_set_numerical_error, METH_O, "internal: the NumericalError class"},

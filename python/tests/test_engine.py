@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Tests of impactfit.engine (ctest -L python): the same numbers and texts as `impactfit engine ... --json` to
-the last digit, the forward problem at the inverse's value, and clear errors for bad input.
+"""Tests of impactfit.engine (= impactfit.code; ctest -L python): the same numbers and texts as `impactfit engine
+... --json` to the last digit (every key), the forward problem at the inverse's value, arrays, and clear errors for
+bad input.
 Environment (set by ctest): PYTHONPATH=BUILD/python, IMPACTFIT_CLI."""
 import json
 import math
@@ -32,16 +33,24 @@ def same(a, b):
 
 @pytest.mark.parametrize("e,integrator,dt", [(0.3, None, None), (0.7, "rk4", 0.001), (0.5, "euler", 0.0005)])
 def test_same_as_cli(e, integrator, dt):
-    args = ["--code", "mujoco", "--e", repr(e), "--v", "1.5", "--mass", "0.002", "--solref", "0.03,1"]
+    args = ["--code", "mujoco", "--e", repr(e), "--v", "1.5", "--mass", "0.002", "--radius", "0.005", "--solref",
+            "0.03,1"]
     if integrator:
         args += ["--integrator", integrator]
     if dt:
         args += ["--dt", repr(dt)]
     c = cli_engine(*args)
-    p = impactfit.engine("mujoco", e=e, v=1.5, mass=0.002, integrator=integrator, dt=dt,
+    p = impactfit.engine("mujoco", e=e, v=1.5, mass=0.002, radius=0.005, integrator=integrator, dt=dt,
                          settings={"solref": (0.03, 1.0)})
     for k in KEYS:
         assert same(c[k], p[k]), (k, c[k], p[k])
+    assert set(c) <= set(p) and p["kind"] == "steps"
+    for k in ("e_naive_range", "e_reach_range"):
+        assert all(same(a, b) for a, b in zip(c[k], p[k])), k
+    # the same call by name: solref as a keyword
+    q = impactfit.code("mujoco", e=e, v=1.5, mass=0.002, radius=0.005, integrator=integrator, dt=dt,
+                       solref=(0.03, 1.0))
+    assert all(same(p[k], q[k]) for k in KEYS)
 
 
 def test_forward_at_the_inverse():
@@ -50,29 +59,54 @@ def test_forward_at_the_inverse():
     assert abs(f["e_mean"] - 0.4) <= 1e-10
     assert f["e_min"] <= 0.4 <= f["e_max"]
     # the settings as they are: MuJoCo's defaults
-    d = impactfit.engine("mujoco", v=1.0, mass=0.001309)
+    d = impactfit.engine("mujoco", v=1.0, mass=0.001309, radius=0.005)
     assert d["value"] == 1.0 and 0.1 < d["e_mean"] < 0.14
 
 
+def test_arrays():
+    """e as an array: the numbers of each scalar call, element by element"""
+    import numpy as np
+    e = np.array([0.3, 0.5, 0.8])
+    r = impactfit.engine("mujoco", e=e, v=1.0, mass=0.001309, radius=0.005, threads=1)
+    assert r["value"].shape == (3,) and r["reachable"].dtype == np.int64
+    for i in range(3):
+        s = impactfit.engine("mujoco", e=float(e[i]), v=1.0, mass=0.001309, radius=0.005)
+        for k in ("value", "e_mean", "e_min", "e_max", "e_continuous", "dt", "mass", "stable"):
+            assert same(r[k][i], s[k]), (k, i)
+    # a vectorised one-value setting: refsafe on and off
+    f = impactfit.engine("mujoco", v=1.0, mass=0.001309, radius=0.005, solref=(0.002, 1.0), refsafe=[1.0, 0.0])
+    assert f["e_mean"][0] != f["e_mean"][1]
+
+
 def test_two_spheres():
-    p = impactfit.engine("mujoco", e=0.5, v=1.0, mass=0.002, m2=0.006)
-    c = cli_engine("--code", "mujoco", "--e", "0.5", "--v", "1", "--mass", "0.002", "--m2", "0.006")
+    p = impactfit.engine("mujoco", e=0.5, v=1.0, mass=0.002, m2=0.006, radius=0.005)
+    c = cli_engine("--code", "mujoco", "--e", "0.5", "--v", "1", "--mass", "0.002", "--m2", "0.006", "--radius",
+                   "0.005")
     assert p["mass"] == c["mass"] == pytest.approx(0.0015, rel=1e-15)
     assert same(p["value"], c["value"])
 
 
 def test_errors():
-    with pytest.raises(ValueError, match="known engines"):
-        impactfit.engine("mujko", e=0.5, v=1.0, mass=1.0)
+    b = dict(mass=1.0, radius=0.005)
+    with pytest.raises(ValueError, match="unknown code 'mujko'.*did you mean 'mujoco'"):
+        impactfit.engine("mujko", e=0.5, v=1.0, **b)
     with pytest.raises(ValueError, match="its settings: solref"):
-        impactfit.engine("mujoco", e=0.5, v=1.0, mass=1.0, settings={"foo": 1.0})
+        impactfit.engine("mujoco", e=0.5, v=1.0, settings={"foo": 1.0}, **b)
+    with pytest.raises(ValueError, match="did you mean 'solref'"):
+        impactfit.engine("mujoco", e=0.5, v=1.0, solrf=0.02, **b)
     with pytest.raises(ValueError, match="solref takes 2 values"):
-        impactfit.engine("mujoco", e=0.5, v=1.0, mass=1.0, settings={"solref": (0.02,)})
-    with pytest.raises(ValueError, match="v .* is required"):
-        impactfit.engine("mujoco", e=0.5, mass=1.0)
+        impactfit.engine("mujoco", e=0.5, v=1.0, settings={"solref": (0.02,)}, **b)
+    with pytest.raises(ValueError, match="v is required"):
+        impactfit.engine("mujoco", e=0.5, **b)
     with pytest.raises(ValueError, match="mass"):
-        impactfit.engine("mujoco", e=0.5, v=1.0)
+        impactfit.engine("mujoco", e=0.5, v=1.0, radius=0.005)
+    with pytest.raises(ValueError, match="radius"):
+        impactfit.engine("mujoco", e=0.5, v=1.0, mass=1.0)
     with pytest.raises(TypeError):
-        impactfit.engine("mujoco", e="0.5", v=1.0, mass=1.0)
-    with pytest.raises(ValueError, match="integrator"):
-        impactfit.engine("mujoco", e=0.5, v=1.0, mass=1.0, integrator="rk5")
+        impactfit.engine("mujoco", e="0.5", v=1.0, **b)
+    with pytest.raises(TypeError, match="model must be a string"):
+        impactfit.engine("mujoco", 0.5, 1.0, **b)
+    with pytest.raises(ValueError, match="integrator 'rk5'"):
+        impactfit.engine("mujoco", e=0.5, v=1.0, integrator="rk5", **b)
+    with pytest.raises(ValueError, match="refsafe"):
+        impactfit.engine("mujoco", e=0.5, v=1.0, refsafe=2, **b)

@@ -142,8 +142,8 @@ static const char *suggest_option(const char *name, size_t len, const cli_spec *
  * Prints the error and returns CLI_INPUT on unknown, duplicated or malformed options, 0 otherwise;
  * "--help"/"-h" sets *help. */
 static int parse_args(int argc, char **argv, int first, cli_spec *opts, size_t nopts, const char **pos, size_t max_pos,
-                      size_t *npos, int *help) {
-  size_t np = 0;
+                      size_t *npos, int *help, cli_rest *rest, size_t max_rest, size_t *nrest) {
+  size_t np = 0, nr = 0;
   for (size_t i = 0; i < nopts; i++)
     opts[i].seen = 0;
   for (int i = first; i < argc; i++) {
@@ -172,6 +172,15 @@ static int parse_args(int argc, char **argv, int first, cli_spec *opts, size_t n
     for (size_t k = 0; k < nopts; k++)
       if (strlen(opts[k].name) == len && strncmp(opts[k].name, name, len) == 0)
         o = &opts[k];
+    if (!o && rest) { /* the command matches it later */
+      if (nr >= max_rest)
+        return cli_input_error("too many options (at most %zu besides the command's own)", max_rest);
+      const char *val = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
+      if (!val)
+        return cli_input_error("option '--%.*s' needs a value", (int)len, name);
+      rest[nr++] = (cli_rest){.name = name, .len = len, .value = val};
+      continue;
+    }
     if (!o) {
       const char *close = suggest_option(name, len, opts, nopts);
       if (close)
@@ -220,6 +229,8 @@ static int parse_args(int argc, char **argv, int first, cli_spec *opts, size_t n
   }
   if (npos)
     *npos = np;
+  if (nrest)
+    *nrest = nr;
   return 0;
 }
 /* ---- declarative option tables ---- */
@@ -251,8 +262,8 @@ static int spec_check(const cli_spec *s) {
   return 0;
 }
 
-int cli_options(int argc, char **argv, cli_spec *spec, size_t n, const char *help_text, int *help, const char **pos,
-                size_t max_pos, size_t *npos) {
+static int options(int argc, char **argv, cli_spec *spec, size_t n, const char *help_text, int *help, const char **pos,
+                   size_t max_pos, size_t *npos, cli_rest *rest, size_t max_rest, size_t *nrest) {
   for (int i = 2; i < argc; i++) /* --help wins over every other mistake on the line */
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
       if (help)
@@ -261,12 +272,14 @@ int cli_options(int argc, char **argv, cli_spec *spec, size_t n, const char *hel
         spec[k].seen = 0;
       if (npos)
         *npos = 0;
+      if (nrest)
+        *nrest = 0;
       if (help_text)
         fputs(help_text, stdout);
       return CLI_OK;
     }
   int h = 0;
-  int rc = parse_args(argc, argv, 2, spec, n, pos, max_pos, npos, &h);
+  int rc = parse_args(argc, argv, 2, spec, n, pos, max_pos, npos, &h, rest, max_rest, nrest);
   if (help)
     *help = h;
   if (rc)
@@ -280,6 +293,27 @@ int cli_options(int argc, char **argv, cli_spec *spec, size_t n, const char *hel
     if ((rc = spec_check(&spec[i])))
       return rc;
   return 0;
+}
+
+int cli_options(int argc, char **argv, cli_spec *spec, size_t n, const char *help_text, int *help, const char **pos,
+                size_t max_pos, size_t *npos) {
+  return options(argc, argv, spec, n, help_text, help, pos, max_pos, npos, NULL, 0, NULL);
+}
+
+int cli_options_rest(int argc, char **argv, cli_spec *spec, size_t n, const char *help_text, int *help, cli_rest *rest,
+                     size_t max_rest, size_t *nrest) {
+  return options(argc, argv, spec, n, help_text, help, NULL, 0, NULL, rest, max_rest, nrest);
+}
+
+const char *cli_suggest_option(const char *name, size_t len, const cli_spec *opts, size_t nopts,
+                               const char *const *extra, size_t n_extra) {
+  const char *names[256];
+  size_t n = 0;
+  for (size_t k = 0; k < nopts && n < 256; k++)
+    names[n++] = opts[k].name;
+  for (size_t k = 0; k < n_extra && n < 256; k++)
+    names[n++] = extra[k];
+  return cli_suggest(name, len, names, n);
 }
 
 const cli_spec *cli_spec_find(const cli_spec *spec, size_t n, const char *name) {

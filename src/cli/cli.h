@@ -62,6 +62,20 @@ typedef struct cli_spec {
  * Returns 0 or CLI_INPUT (error printed). */
 int cli_options(int argc, char **argv, cli_spec *spec, size_t n, const char *help_text, int *help, const char **pos,
                 size_t max_pos, size_t *npos);
+/* As cli_options, for a command whose options depend on what the user chose (a code's model and its
+ * settings): an option not in spec is no error: "--name value" or "--name=value" goes to rest[0..max_rest)
+ * (name points into argv, len characters long, the value is required), in the order given, for the
+ * command to match once it knows them; no positional arguments. One pass over argv. */
+typedef struct cli_rest {
+  const char *name; /* without the leading "--", not NUL-terminated: len characters */
+  size_t len;
+  const char *value;
+} cli_rest;
+int cli_options_rest(int argc, char **argv, cli_spec *spec, size_t n, const char *help_text, int *help, cli_rest *rest,
+                     size_t max_rest, size_t *nrest);
+/* The option name closest to the mistyped name[0..len) among spec's and extra[0..n_extra), or NULL. */
+const char *cli_suggest_option(const char *name, size_t len, const cli_spec *opts, size_t nopts,
+                               const char *const *extra, size_t n_extra);
 /* 1 when v lies outside [lo, hi] (CLI_LO_OPEN / CLI_HI_OPEN in flags make a side strict; NAN: that
  * side unbounded): the range check of option tables and of grid axes (grid.h). */
 int cli_out_of_range(double v, double lo, double hi, unsigned flags);

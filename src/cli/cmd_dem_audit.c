@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* impactfit dem-audit: the restitution real DEM codes give when e is typed (demcodes.h), and the exact prefactors. */
+/* impactfit dem-audit: the restitution real DEM codes give when e is typed (codes.h), and the exact prefactors. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +12,7 @@
 
 static const char *const help_text = cli_help_dem_audit; /* docs/cli/dem-audit.txt */
 
-static const char *end_text(const impactfit_dem_model *md, int clamp, char *buf, size_t size) {
+static const char *end_text(const impactfit_code_model *md, int clamp, char *buf, size_t size) {
   if (md->clamp_switch)
     snprintf(buf, size, "%s (%s %s)", clamp ? "C" : "A", md->clamp_switch, clamp ? "on" : "off");
   else
@@ -22,22 +22,28 @@ static const char *end_text(const impactfit_dem_model *md, int clamp, char *buf,
 
 /* The JSON objects: the model (M), one clamp setting of it and a listed e (R), and the audit (A). */
 typedef struct row {
-  const char *end;
+  const char *code, *end;
   char sw[128];
   double e, e_real;
+  int run_here;
 } row;
 enum { M, R, A };
-#define OF_M(f) CLI_FIELD_OF(M, #f, impactfit_dem_model, f)
+#define OF_M(f) CLI_FIELD_OF(M, #f, impactfit_code_model, f)
 #define OF_R(key, f) CLI_FIELD_OF(R, key, row, f)
-#define OF_A(f) CLI_FIELD_OF(A, #f, impactfit_dem_audit_result, f)
-static const cli_field model_fields[] = {OF_M(code),       OF_M(versions),     OF_M(model),   OF_M(damping),
-                                         OF_R("end", end), OF_R("switch", sw), OF_M(run_here)};
+#define OF_A(f) CLI_FIELD_OF(A, #f, impactfit_code_audit_result, f)
+static const cli_field model_fields[] = {OF_R("code", code),
+                                         OF_M(versions),
+                                         OF_M(model),
+                                         CLI_FIELD_OF(M, "damping", impactfit_code_model, option),
+                                         OF_R("end", end),
+                                         OF_R("switch", sw),
+                                         OF_R("run_here", run_here)};
 static const cli_field listed_fields[] = {OF_R("e", e), OF_R("e_real", e_real)};
 static const cli_field audited_fields[] = {OF_A(e_max_error), OF_A(e_at_max), OF_A(e_mean_error), OF_A(points),
                                            OF_A(refused)};
 
 /* One object: the model's members, then n more from f. */
-static void print_json(const impactfit_dem_model *md, const row *r, const impactfit_dem_audit_result *a,
+static void print_json(const impactfit_code_model *md, const row *r, const impactfit_code_audit_result *a,
                        const cli_field *f, size_t n) {
   const void *objs[] = {md, r, a};
   cli_json j;
@@ -48,17 +54,25 @@ static void print_json(const impactfit_dem_model *md, const row *r, const impact
 }
 
 /* --e LIST: the real e of each listed e for one model and clamp setting. */
-static int print_listed(const impactfit_dem_model *md, int clamp, const double *es, size_t nes, int json) {
-  impactfit_dem_contact ref = impactfit_dem_reference_contact();
-  row r = {clamp ? "C" : "A", "", NAN, NAN};
+static int print_listed(const impactfit_code_model *md, int clamp, const double *es, size_t nes, int json) {
+  impactfit_code_setting set[IMPACTFIT_CODE_MAX_INPUTS];
+  impactfit_code_request ref = impactfit_code_audit_request(md, set);
+  ref.clamp = clamp;
+  ref.integrator = "continuous";
+  row r = {.code = md->code->name,
+           .end = clamp ? "C" : "A",
+           .sw = "",
+           .e = NAN,
+           .e_real = NAN,
+           .run_here = md->run_min != 0};
   end_text(md, clamp, r.sw, sizeof r.sw);
   if (!json)
-    printf("%s %s%s%s, end %s [%s]%s:\n", md->code, md->model, *md->damping ? " damping " : "", md->damping, r.sw,
-           md->versions, md->run_here ? "" : " (formula only)");
+    printf("%s %s%s%s, end %s [%s]%s:\n", md->code->name, md->model, *md->option ? " damping " : "", md->option, r.sw,
+           md->versions, r.run_here ? "" : " (formula only)");
   for (size_t k = 0; k < nes; k++) {
     impactfit_error e2;
     r.e = es[k];
-    int st = impactfit_dem_forward(md, &ref, clamp, es[k], 1.0, &r.e_real, &e2);
+    int st = impactfit_code_forward(&ref, es[k], 1.0, &r.e_real, &e2);
     if (st && !impactfit_status_is_input_error(st))
       return cli_status_error(st, &e2, "dem-audit");
     if (st)
@@ -74,20 +88,25 @@ static int print_listed(const impactfit_dem_model *md, int clamp, const double *
 }
 
 /* The audit of one model and clamp setting on `points` values of e in [0.01, 0.99]. */
-static int print_audited(const impactfit_dem_model *md, int clamp, int points, int json) {
+static int print_audited(const impactfit_code_model *md, int clamp, int points, int json) {
   impactfit_error err;
   impactfit_error_clear(&err);
-  impactfit_dem_audit_result a;
-  int st = impactfit_dem_model_audit(md, clamp, 0.01, 0.99, (size_t)points, &a, &err);
+  impactfit_code_audit_result a;
+  int st = impactfit_code_audit(md, clamp, 0.01, 0.99, (size_t)points, &a, &err);
   if (st)
     return cli_status_error(st, &err, "dem-audit");
-  row r = {clamp ? "C" : "A", "", NAN, NAN};
+  row r = {.code = md->code->name,
+           .end = clamp ? "C" : "A",
+           .sw = "",
+           .e = NAN,
+           .e_real = NAN,
+           .run_here = md->run_min != 0};
   end_text(md, clamp, r.sw, sizeof r.sw);
   if (json)
     print_json(md, &r, &a, audited_fields, CLI_COUNT(audited_fields));
   else
-    printf("%-9s %-26s %-18s %-26s %12.4g %6.3f %10.4g  %s%s\n", md->code, md->model, md->damping, r.sw, a.e_max_error,
-           a.e_at_max, a.e_mean_error, md->versions, a.refused ? " (refuses e <= 0.05)" : "");
+    printf("%-9s %-26s %-18s %-26s %12.4g %6.3f %10.4g  %s%s\n", md->code->name, md->model, md->option, r.sw,
+           a.e_max_error, a.e_at_max, a.e_mean_error, md->versions, a.refused ? " (refuses e <= 0.05)" : "");
   return 0;
 }
 
@@ -144,8 +163,11 @@ int impactfit_cmd_dem_audit(int argc, char **argv) {
   int rc = cli_options(argc, argv, opts, CLI_COUNT(opts), help_text, &help, NULL, 0, NULL);
   if (rc || help)
     return rc;
-  if (code && !impactfit_dem_default_version(code))
-    return cli_input_error("dem-audit: unknown DEM code '%s' (known: lammps, liggghts, yade, chrono)", code);
+  const impactfit_code *cd = NULL;
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  if (code && impactfit_code_lookup(code, &cd, &err))
+    return cli_status_error(IMPACTFIT_EINVAL, &err, "dem-audit");
   double *es = NULL;
   size_t nes = 0;
   if (elist && (rc = cli_parse_grid("--e", elist, &es, &nes)))
@@ -158,11 +180,11 @@ int impactfit_cmd_dem_audit(int argc, char **argv) {
   if (!rc && !json && !elist)
     printf("%-9s %-26s %-18s %-26s %12s %6s %10s  %s\n", "code", "model", "damping", "contact end", "max|e_real-e|",
            "at e", "mean", "versions");
-  for (size_t i = 0; i < impactfit_dem_model_count() && !rc; i++) {
-    const impactfit_dem_model *md = impactfit_dem_model_at(i);
-    if (!md->takes_e || (code && strcmp(code, md->code)))
+  for (size_t i = 0; i < impactfit_code_model_count() && !rc; i++) {
+    const impactfit_code_model *md = impactfit_code_model_at(i);
+    if (!md->takes_e || md->solver == IMPACTFIT_CODE_SOLVE_MEAN || (cd && cd != md->code))
       continue;
-    int cl[2], ncl = impactfit_dem_model_clamps(md, cl);
+    int cl[2], ncl = impactfit_code_clamps(md, cl);
     for (int t = 0; t < ncl && !rc; t++)
       rc = elist ? print_listed(md, cl[t], es, nes, json) : print_audited(md, cl[t], points, json);
   }

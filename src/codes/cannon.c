@@ -53,6 +53,7 @@
 #include <string.h>
 
 #include "../common/common_impl.h"
+#include "codes_impl.h"
 #include "../law/stepper_impl.h"
 #include "npm_engines_impl.h"
 
@@ -145,12 +146,7 @@ void impactfit__cannon_stepper(impactfit_stepper *st, double M, double dt, int p
   st->p[IMPACTFIT__CANNON_MAXFORCE] = 1e6;
 }
 
-/* ---------------------------------------------------------------- the registry entry (include/impactfit/codes.h)
- * Compiled once the registry of issue 32 is in the library: define IMPACTFIT_CODES_REGISTRY (or remove this
- * #if), add X(cannon) to src/codes/codes.def, drop impactfit__stepper_cannon from src/law/stepper_impl.h's list.
- * Checked to compile against codes.h of registry 8f8070a. */
-#ifdef IMPACTFIT_CODES_REGISTRY
-#include "codes_impl.h"
+/* ---------------------------------------------------------------- the registry entry (include/impactfit/codes.h) */
 
 static const impactfit_code_input cn_inputs[] = {
     {.name = "restitution",
@@ -293,4 +289,3 @@ const impactfit_code impactfit__code_cannon = {
     .models = cn_models,
     .n_models = IMPACTFIT__COUNT(cn_models),
 };
-#endif /* IMPACTFIT_CODES_REGISTRY */

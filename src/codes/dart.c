@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "../common/common_impl.h"
+#include "codes_impl.h"
 #include "dart_impl.h"
 
 /* ---------------------------------------------------------------- the step map */
@@ -208,15 +209,7 @@ void impactfit__dart_note(const impactfit__dart_setup *ds, double restitution1, 
           ds->cfm * (1.0 + r));
 }
 
-/* ---------------------------------------------------------------- the registry entry (codes.h, issue 32)
- *
- * Wiring, once the registry is in main: delete this #ifdef and its #endif, and add X(dart) to
- * src/codes/codes.def (the stepper type then comes from the integrator below instead of
- * src/law/stepper_impl.h's list). Written against include/impactfit/codes.h of branch `registry` (8f8070a). */
-#ifdef IMPACTFIT__CODES_REGISTRY
-#include "impactfit/codes.h"
-
-extern const impactfit_code impactfit__code_dart;
+/* ---------------------------------------------------------------- the registry entry (include/impactfit/codes.h) */
 
 static impactfit__dart_setup dart_setup_of(const impactfit_code_ctx *c) {
   impactfit__dart_setup ds = impactfit__dart_defaults();
@@ -277,7 +270,8 @@ static const impactfit_code_input dart_inputs[] = {
      .help = "DynamicsAspect::setRestitutionCoeff of each shape (DART's default 0; the ground's taken as 1 here and "
              "pasted); the contact takes the product",
      .count = 1,
-     .def = {NAN, 1.0},
+     .def = {NAN},
+     .def_body2 = (const double[]){1.0},
      .per_body = 1,
      .mix = IMPACTFIT_CODE_MIX_PRODUCT},
     {.name = "ERP",
@@ -380,4 +374,3 @@ const impactfit_code impactfit__code_dart = {.name = "dart",
                                              .run_versions = "6.12.1 (Debian 12 libdart-dev)",
                                              .models = dart_models,
                                              .n_models = sizeof dart_models / sizeof dart_models[0]};
-#endif /* IMPACTFIT__CODES_REGISTRY */

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "../common/common_impl.h"
+#include "codes_impl.h"
 #include "../law/stepper_impl.h"
 #include "npm_engines_impl.h"
 
@@ -179,14 +180,8 @@ void impactfit__havok_stepper(impactfit_stepper *st, double M, double dt, double
 }
 
 /* ---------------------------------------------------------------- the registry entry (include/impactfit/codes.h)
- * MEASURED ONLY. Compiled once the registry of issue 32 is in the library: define IMPACTFIT_CODES_REGISTRY (or
- * remove this #if), add X(havok) to src/codes/codes.def, drop impactfit__stepper_havok from
- * src/law/stepper_impl.h's list, and give the registry's stepped inverse a hook for this model: its phase mean is
- * a step function of the typed restitution (7 mantissa bits), so the search on a continuous mean cannot meet the
- * asked e; impactfit__havok_corrected is the inverse (codes.h has no such hook in registry 8f8070a: an optional
- * ops->solve(ctx, e, &value) would do). Checked to compile against codes.h of registry 8f8070a. */
-#ifdef IMPACTFIT_CODES_REGISTRY
-#include "codes_impl.h"
+ * MEASURED ONLY. The phase mean is a step function of the typed restitution (7 mantissa bits), so the search on a
+ * continuous mean cannot meet the asked e: the model's ops->solve is impactfit__havok_corrected. */
 
 static const impactfit_code_input hv_inputs[] = {
     {.name = "restitution",
@@ -246,8 +241,32 @@ static void hv_note(const impactfit_code_ctx *c, double r, impactfit_text *out) 
                                 "leave it at every phase (10 %% below to 8 %% above): not modelled. ");
 }
 
+/* the inverse: the typed restitution whose rounding gives the law's e nearest the asked one (the mean is a step
+ * function of the typed value: impactfit__havok_corrected) */
+static int hv_solve(const impactfit_code_ctx *c, double e, double *value, impactfit_error *err) {
+  double dt = (double)(float)c->dt, g = hv_g(c), law = NAN, v = c->v;
+  double r = impactfit__havok_corrected(e, v, dt, g, &law);
+  if (isnan(r))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT,
+                           "no rebound at all at v = %.6g m/s: the rebound speed q(r)(t(v) - %.4g dt) is not positive "
+                           "at dt = %.6g s",
+                           v, g, dt);
+  if (r >= 1.0 && e > law)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT,
+                           "the largest e Havok gives at v = %.6g m/s and dt = %.6g s is %.6g (restitution 1: the "
+                           "rebound loses %.4g dt)",
+                           v, dt, law, g);
+  if (!(law * v >= 0.1))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT,
+                           "the rebound speed %.6g m/s would be below Havok's 0.1 m/s, where the bodies stay together "
+                           "(e = 0): the smallest e above 0 at v = %.6g m/s is about %.6g",
+                           law * v, v, 0.1 / v);
+  *value = r;
+  return 0;
+}
+
 static const impactfit_code_ops hv_ops = {
-    .build = hv_build, .lo = 1e-4, .hi = 1.0, .naive = hv_naive, .input = hv_input, .note = hv_note};
+    .build = hv_build, .lo = 1e-4, .hi = 1.0, .naive = hv_naive, .input = hv_input, .note = hv_note, .solve = hv_solve};
 
 static const impactfit_code_integrator hv_integrators[] = {
     {.name = "measured",
@@ -318,4 +337,3 @@ const impactfit_code impactfit__code_havok = {
     .models = hv_models,
     .n_models = IMPACTFIT__COUNT(hv_models),
 };
-#endif /* IMPACTFIT_CODES_REGISTRY */

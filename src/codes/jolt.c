@@ -50,6 +50,7 @@
 #include <string.h>
 
 #include "../common/common_impl.h"
+#include "codes_impl.h"
 #include "jolt_impl.h"
 
 /* ---------------------------------------------------------------- the step map */
@@ -359,15 +360,7 @@ void impactfit__jolt_note(const impactfit__jolt_setup *js, double restitution, d
   appendf(buf, size, "Jolt computes in float32: e is r to about 1e-7. ");
 }
 
-/* ---------------------------------------------------------------- the registry entry (codes.h, issue 32)
- *
- * Wiring, once the registry is in main: delete this #ifdef and its #endif, and add X(jolt) to
- * src/codes/codes.def (the stepper types then come from the integrators below instead of
- * src/law/stepper_impl.h's list). Written against include/impactfit/codes.h of branch `registry` (8f8070a). */
-#ifdef IMPACTFIT__CODES_REGISTRY
-#include "impactfit/codes.h"
-
-extern const impactfit_code impactfit__code_jolt;
+/* ---------------------------------------------------------------- the registry entry (include/impactfit/codes.h) */
 
 /* the setup of a resolved request */
 static impactfit__jolt_setup jolt_setup_of(const impactfit_code_ctx *c) {
@@ -433,14 +426,15 @@ static const impactfit_code_input jolt_inputs[] = {
      .unit = "-",
      .help = "BodyCreationSettings::mRestitution of each body (default 0); the contact takes the larger",
      .count = 1,
-     .def = {NAN, 0.0},
+     .def = {NAN},
+     .def_body2 = (const double[]){0.0},
      .per_body = 1,
      .mix = IMPACTFIT_CODE_MIX_MAX},
     {.name = "mLinearDamping",
      .unit = "1/s",
      .help = "BodyCreationSettings::mLinearDamping (default 0.05): v *= 1 - c dt every step; both bodies alike",
      .count = 1,
-     .def = {0.05, 0.05},
+     .def = {0.05},
      .per_body = 1,
      .mix = IMPACTFIT_CODE_MIX_SAME},
     {.name = "mMinVelocityForRestitution",
@@ -578,4 +572,3 @@ const impactfit_code impactfit__code_jolt = {.name = "jolt",
                                              .run_versions = "5.6.0 (npm jolt-physics 1.1.0, WebAssembly)",
                                              .models = jolt_models,
                                              .n_models = sizeof jolt_models / sizeof jolt_models[0]};
-#endif /* IMPACTFIT__CODES_REGISTRY */

@@ -54,6 +54,7 @@
 #include <string.h>
 
 #include "../common/common_impl.h"
+#include "codes_impl.h"
 #include "../law/stepper_impl.h"
 #include "npm_engines_impl.h"
 
@@ -173,12 +174,7 @@ void impactfit__physx_stepper(impactfit_stepper *st, double M, double dt, int pl
   st->p[IMPACTFIT__PHYSX_PLANE] = plane ? 1.0 : 0.0;
 }
 
-/* ---------------------------------------------------------------- the registry entry (include/impactfit/codes.h)
- * Compiled once the registry of issue 32 is in the library: define IMPACTFIT_CODES_REGISTRY (or remove this
- * #if), add X(physx) to src/codes/codes.def, drop impactfit__stepper_physx from src/law/stepper_impl.h's list.
- * Checked to compile against codes.h of registry 8f8070a. */
-#ifdef IMPACTFIT_CODES_REGISTRY
-#include "codes_impl.h"
+/* ---------------------------------------------------------------- the registry entry (include/impactfit/codes.h) */
 
 static const impactfit_code_input px_inputs[] = {
     {.name = "restitution",
@@ -338,4 +334,3 @@ const impactfit_code impactfit__code_physx = {
     .models = px_models,
     .n_models = IMPACTFIT__COUNT(px_models),
 };
-#endif /* IMPACTFIT_CODES_REGISTRY */

@@ -67,9 +67,11 @@
  * at every phase, speed and step whenever the speculative row stops the bodies at the surface (the gap
  * closes within a step that starts inside the prediction distance). */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../common/common_impl.h"
+#include "codes_impl.h"
 #include "../law/stepper_impl.h"
 #include "npm_engines_impl.h"
 
@@ -252,15 +254,7 @@ void impactfit__rapier_stepper(impactfit_stepper *st, double M, double dt, int f
   st->p[IMPACTFIT__RAPIER_DAMPING] = 0.0;
 }
 
-/* ---------------------------------------------------------------- the registry entry (include/impactfit/codes.h)
- * Compiled once the registry of issue 32 is in the library (branch `registry`: codes.h, codes.def): wiring it is
- * defining IMPACTFIT_CODES_REGISTRY (or removing this #if), one line X(rapier) in src/codes/codes.def, and
- * dropping impactfit__stepper_rapier from src/law/stepper_impl.h's list (the registry lists the integrators'
- * step maps itself). Checked to compile against codes.h of registry 8f8070a. */
-#ifdef IMPACTFIT_CODES_REGISTRY
-#include <stdio.h>
-
-#include "codes_impl.h"
+/* ---------------------------------------------------------------- the registry entry (include/impactfit/codes.h) */
 
 static const impactfit_code_input rp_inputs[] = {
     {.name = "restitution",
@@ -418,4 +412,3 @@ const impactfit_code impactfit__code_rapier = {
     .models = rp_models,
     .n_models = IMPACTFIT__COUNT(rp_models),
 };
-#endif /* IMPACTFIT_CODES_REGISTRY */

@@ -393,10 +393,7 @@ static const impactfit_published_method m_lambert = {"lambert", audit_lambert};
 
 /* ---- the data of the entries ---- */
 
-static double xi_tensile(double e) { /* ξ = −ln e/√(π² + ln² e): the half-period inverse (A) */
-  double L = log(e);
-  return -L / sqrt(IMPACTFIT__PI * IMPACTFIT__PI + L * L);
-}
+static double xi_tensile(double e) { return impactfit_kv_damping_ratio(e); } /* the half-period inverse (A) */
 
 static double a_feng(double e, double n) { return sqrt(2.0 * (n + 1.0)) * xi_tensile(e); }
 

@@ -975,6 +975,11 @@ int impactfit_scale_invariant_e(double n, double zeta, const impactfit_transitio
   return impactfit_kv_e(zeta / (n + 1.0), tr, e, err);
 }
 
+double impactfit_kv_damping_ratio(double e) {
+  double L = log(e);
+  return -L / sqrt(IMPACTFIT__PI * IMPACTFIT__PI + L * L);
+}
+
 int impactfit_kv_e(double xi, const impactfit_transition *tr, double *e, impactfit_error *err) {
   if (!(isfinite(xi) && xi >= 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "the damping ratio xi must be a finite number >= 0 (got %.17g)", xi);
@@ -1001,7 +1006,7 @@ int impactfit_scale_invariant_zeta(double n, double e, const impactfit_transitio
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "restitution e must be in (0, 1] (got %.17g)", e);
   double L = log(e), xi;
   if (tr == impactfit_transition_A || tr == impactfit_transition_B) {
-    xi = -L / sqrt(IMPACTFIT__PI * IMPACTFIT__PI + L * L); /* closed form */
+    xi = impactfit_kv_damping_ratio(e); /* closed form */
   } else {
     /* ln e(ξ) decreases monotonically from 0: bisection to the last bit (about 60 steps of a
      * closed form; an allocation-free routine, usable in sweep loops) */

@@ -76,8 +76,9 @@ static int check_params(const impactfit_stepper *st, const impactfit_drop_params
   int s = impactfit_stepper_check(st, err);
   if (s)
     return s;
-  if (st->type->adaptive || !st->type->step)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "drop test: stepper %s takes no fixed steps", st->type->name);
+  if (!st->type || !st->type->step)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "drop test: stepper %s takes no fixed steps",
+                           st->type ? st->type->name : "continuous");
   if (!(st->gravity > 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "drop test: the stepper's gravity must be > 0 (m/s^2) (got %.17g)",
                            st->gravity);

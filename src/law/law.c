@@ -35,6 +35,11 @@
 #include "impactfit/law.h"
 #include "law_impl.h"
 
+/* the type objects have external linkage, under these names, for the code registry's constant tables */
+#define power_type impactfit__law_power_type
+#define approach_type impactfit__law_approach_type
+#define impedance_type impactfit__law_impedance_type
+
 /* ---------------------------------------------------------------- helpers */
 
 static int need_positive(const char *law, const char *name, double x, impactfit_error *err) {
@@ -111,7 +116,7 @@ static double power_scale(const double *p, int i, double mass, double v) {
 static int power_impact(impactfit_law_workspace *ws, const impactfit_law_impact_params *p,
                         impactfit_law_impact_result *res, impactfit_error *err);
 
-static const impactfit_law_type power_type = {
+const impactfit_law_type power_type = {
     .name = "power",
     .summary = "f = k delta^n + c delta^m delta'",
     .n_params = 4,
@@ -160,7 +165,7 @@ static int approach_check(const double *p, impactfit_error *err) {
   return 0;
 }
 
-static const impactfit_law_type approach_type = {
+const impactfit_law_type approach_type = {
     .name = "approach-damper",
     .summary = "f = k delta^n + c delta^m delta' while delta' > 0, k delta^n after",
     .n_params = 4,
@@ -314,7 +319,7 @@ static double imp_scale(const double *p, int i, double mass, double v) {
   return i == I_B ? 2.0 * sqrt(p[I_K]) : NAN;
 }
 
-static const impactfit_law_type impedance_type = {
+const impactfit_law_type impedance_type = {
     .name = "impedance",
     .summary = "f = M s(delta) (B delta' + K d(delta) delta + g), s = d/(d + rscale (1 - d)), d from MuJoCo's solimp",
     .n_params = I_COUNT,

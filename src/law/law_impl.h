@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Internals of src/law (not installed). */
+/* Internals of src/law (not installed): the built-in law type objects by name, for constant tables of
+ * other modules (the code registry's models: src/codes/; law.h's impactfit_law_power and the others point
+ * to them), and the general engine for tests. */
 #ifndef IMPACTFIT_LAW_IMPL_H
 #define IMPACTFIT_LAW_IMPL_H
 
 #include "impactfit/law.h"
+
+extern const impactfit_law_type impactfit__law_power_type;
+extern const impactfit_law_type impactfit__law_impedance_type;
+extern const impactfit_law_type impactfit__law_approach_type;
 
 /* impactfit_law_impact_solve by the general engine of law.h whatever the law's own solver (the
  * `impact` member): the second method tests/test_law.c compares the power law's own solver with. */

@@ -191,7 +191,7 @@ int impactfit__step_continuous_impact(const impactfit_stepper *st, double v, imp
     return IMPACTFIT_EINVAL;
   impactfit_law law;
   const impactfit_transition *end = st->end ? st->end : impactfit_transition_C;
-  if (st->type->needs_law)
+  if (!st->type || st->type->needs_law)
     law = st->law;
   else if (!(st->type->continuous && st->type->continuous(st, &law, &end) == 0))
     return IMPACTFIT_EINVAL;
@@ -336,7 +336,7 @@ int impactfit__phase_stats(const impactfit_stepper *st, double v, impactfit_step
   out->e_min = INFINITY;
   out->e_max = -INFINITY;
   out->e_continuous = NAN;
-  if (st->type->adaptive) {
+  if (!st->type) {
     impactfit_law_impact_result r;
     if ((s = impactfit__step_adaptive_impact(st, v, &r, err)))
       return s;
@@ -448,7 +448,7 @@ static int refine_extreme(phase_ctx *c, double phi0, double sign) {
 /* e_min and e_max refined inside their pieces (the answer's statistics: forward mode, the inverse's answer) */
 int impactfit__step_refine_extremes(const impactfit_stepper *st, double v, impactfit_step_stats *S,
                                     impactfit__family *fam, impactfit_error *err) {
-  if (st->type->adaptive || !(S->e_min <= S->e_max))
+  if (!st->type || !(S->e_min <= S->e_max))
     return 0;
   phase_ctx c = {.st = st, .v = v, .lean = 1, .S = S, .err = err, .fam = fam};
   double pmin = S->phi_min, pmax = S->phi_max;

@@ -284,9 +284,9 @@ static void law_step_B(const impactfit_stepper_type *t, double h, double a, doub
     for (int i = 0; i < 2; i++)
       for (int j = 0; j < 2; j++)
         B[i][j] = G[i][0] * M[0][j] + G[i][1] * M[1][j];
-  } else if (t == &impactfit__stepper_explicit_euler) { /* x' = x + h u, u' = u − h (a x + b u) */
+  } else if (t == impactfit_stepper_explicit_euler) { /* x' = x + h u, u' = u − h (a x + b u) */
     B[0][0] = 0.0, B[0][1] = h, B[1][0] = -h * a, B[1][1] = -h * b;
-  } else if (t == &impactfit__stepper_frozen_force) { /* x' = x + h u − h²(a x + b u)/2 */
+  } else if (t == impactfit_stepper_frozen_force) { /* x' = x + h u − h²(a x + b u)/2 */
     B[0][0] = -0.5 * h * h * a, B[0][1] = h - 0.5 * h * h * b, B[1][0] = -h * a, B[1][1] = -h * b;
   } else { /* euler: u' = u − h (a x + b u), x' = x + h u' */
     B[0][0] = -h * h * a, B[0][1] = h - h * h * b, B[1][0] = -h * a, B[1][1] = -h * b;

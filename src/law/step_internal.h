@@ -60,7 +60,7 @@ void impactfit__family_free(impactfit__family *f);
 int impactfit__step_impact(const impactfit_stepper *st, double v, double phi, int lean, long limit,
                            impactfit__step_hooks *hooks, impactfit_step_impact *out, impactfit_error *err);
 
-/* An adaptive stepper's impact: the law's, solved by law.h (the same at every phase). */
+/* A continuous-time stepper's impact (type NULL): the law's, solved by law.h (the same at every phase). */
 int impactfit__step_adaptive_impact(const impactfit_stepper *st, double v, impactfit_law_impact_result *r,
                                     impactfit_error *err);
 

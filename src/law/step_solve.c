@@ -282,7 +282,7 @@ static double cont_fn(mean_ctx *c, double lnv, double *steps) {
   impactfit_stepper st;
   memset(&st, 0, sizeof st);
   impactfit_law_impact_result r;
-  if (c->build(c->ctx, exp(lnv), &st, NULL) || st.type->adaptive)
+  if (c->build(c->ctx, exp(lnv), &st, NULL) || !st.type)
     return NAN;
   c->cont_solves++;
   if (impactfit__step_continuous_impact(&st, c->v, &r))
@@ -678,7 +678,7 @@ int impactfit_step_max_stable_dt(const impactfit_stepper *st, double v, double *
   int s = impactfit_stepper_check(st, err), ok;
   if (s)
     return s;
-  if (st->type->adaptive) { /* no step to bound */
+  if (!st->type) { /* no step to bound */
     *dt_max = INFINITY;
     return 0;
   }

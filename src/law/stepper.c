@@ -18,6 +18,12 @@
 #include "step_internal.h"
 #include "stepper_impl.h"
 
+/* the built-in type objects have external linkage, under these names (stepper_impl.h) */
+#define euler_type impactfit__stepper_euler_type
+#define rk4_type impactfit__stepper_rk4_type
+#define explicit_euler_type impactfit__stepper_explicit_euler_type
+#define frozen_force_type impactfit__stepper_frozen_force_type
+
 /* ---------------------------------------------------------------- helpers */
 
 double impactfit_step_spectral_radius(double a11, double a12, double a21, double a22) {
@@ -77,7 +83,7 @@ static double euler_amp(const impactfit_stepper *st, double kl, double bl) {
   return impactfit_step_spectral_radius(1.0 - h * h * a, h * (1.0 - h * b), -h * a, 1.0 - h * b);
 }
 
-static const impactfit_stepper_type euler_type = {
+const impactfit_stepper_type euler_type = {
     .name = "euler",
     .summary = "semi-implicit Euler, force from the step's start (MuJoCo mjINT_EULER)",
     .n_params = 0,
@@ -137,7 +143,7 @@ static double rk4_amp(const impactfit_stepper *st, double kl, double bl) {
   return r;
 }
 
-static const impactfit_stepper_type rk4_type = {
+const impactfit_stepper_type rk4_type = {
     .name = "rk4",
     .summary = "classic Runge-Kutta 4, contact detected at every stage (MuJoCo mjINT_RK4)",
     .n_params = 0,
@@ -152,33 +158,83 @@ static const impactfit_stepper_type rk4_type = {
     .affine = impactfit__step_law_affine,
 };
 
-/* ---------------------------------------------------------------- continuous (adaptive) */
+/* ---------------------------------------------------------------- explicit-euler, frozen-force */
 
-static const impactfit_stepper_type continuous_type = {
-    .name = "continuous",
-    .summary = "the law integrated exactly (an engine whose integrator controls its error, e.g. Simbody's)",
-    .n_params = 0,
-    .param_names = NULL,
-    .param_units = NULL,
+/* Forward Euler with the force of the step's start: x' = x + h u, u' = u − h f(x, u)/M (Chrono's
+ * EULER_EXPLICIT_I and _II). */
+static int fe_step(const impactfit_stepper *st, impactfit_step_state *s) {
+  double f = 0.0;
+  int clamped = 0;
+  unsigned sw = 0;
+  s->contact = s->x > 0.0;
+  if (s->contact) {
+    f = impactfit__step_law_force(st, s->x, s->u, &clamped);
+    sw = impactfit__step_law_switches(st, s->x, s->u);
+  }
+  s->x += st->dt * s->u;
+  s->u -= st->dt * f / st->mass;
+  s->f = f;
+  s->branch = (int)((unsigned)clamped | (sw & 0x3fffffffu) << 1);
+  return 0;
+}
+
+/* [x', u'] = [[1, h], [−h a, 1 − h b]] [x, u] with a = kl/M, b = bl/M */
+static double fe_amp(const impactfit_stepper *st, double kl, double bl) {
+  double h = st->dt, a = kl / st->mass, b = bl / st->mass;
+  return impactfit_step_spectral_radius(1.0, h, -h * a, 1.0 - h * b);
+}
+
+/* The exact motion under the force of the step's start, held over the step: x' = x + h u − h² f/(2M),
+ * u' = u − h f/M (Chrono's RUNGE_KUTTA and HEUN, whose stages all see the contact force stored at the
+ * step's start). */
+static int ff_step(const impactfit_stepper *st, impactfit_step_state *s) {
+  double f = 0.0;
+  int clamped = 0;
+  unsigned sw = 0;
+  s->contact = s->x > 0.0;
+  if (s->contact) {
+    f = impactfit__step_law_force(st, s->x, s->u, &clamped);
+    sw = impactfit__step_law_switches(st, s->x, s->u);
+  }
+  double a = -f / st->mass, h = st->dt;
+  s->x += h * s->u + 0.5 * h * h * a;
+  s->u += h * a;
+  s->f = f;
+  s->branch = (int)((unsigned)clamped | (sw & 0x3fffffffu) << 1);
+  return 0;
+}
+
+static double ff_amp(const impactfit_stepper *st, double kl, double bl) {
+  double h = st->dt, a = kl / st->mass, b = bl / st->mass;
+  return impactfit_step_spectral_radius(1.0 - 0.5 * h * h * a, h - 0.5 * h * h * b, -h * a, 1.0 - h * b);
+}
+
+const impactfit_stepper_type explicit_euler_type = {
+    .name = "explicit-euler",
+    .summary = "forward Euler, force from the step's start, position with the old velocity (Chrono EULER_EXPLICIT)",
     .needs_law = 1,
-    .check = NULL,
-    .step = NULL,
-    .reach = NULL,
-    .amplification = NULL,
-    .continuous = NULL,
-    .adaptive = 1,
+    .step = fe_step,
+    .amplification = fe_amp,
+    .affine = impactfit__step_law_affine,
+};
+
+const impactfit_stepper_type frozen_force_type = {
+    .name = "frozen-force",
+    .summary = "the exact motion under the force of the step's start (Chrono RUNGE_KUTTA, HEUN with SMC contacts)",
+    .needs_law = 1,
+    .step = ff_step,
+    .amplification = ff_amp,
+    .affine = impactfit__step_law_affine,
 };
 
 const impactfit_stepper_type *const impactfit_stepper_euler = &euler_type;
 const impactfit_stepper_type *const impactfit_stepper_rk4 = &rk4_type;
-const impactfit_stepper_type *const impactfit_stepper_continuous = &continuous_type;
+const impactfit_stepper_type *const impactfit_stepper_explicit_euler = &explicit_euler_type;
+const impactfit_stepper_type *const impactfit_stepper_frozen_force = &frozen_force_type;
 
-/* the registry: the built-ins, then the engines' (stepper_impl.h) */
-static const impactfit_stepper_type *const stepper_types[] = {&euler_type, &rk4_type, &continuous_type,
-#define X(sym) &sym,
-                                                              IMPACTFIT__ENGINE_STEPPERS(X)
-#undef X
-};
+/* the built-ins (the codes' own step maps are listed by their integrator tables: codes.h) */
+static const impactfit_stepper_type *const stepper_types[] = {&euler_type, &rk4_type, &explicit_euler_type,
+                                                              &frozen_force_type};
 
 size_t impactfit_stepper_type_count(void) { return sizeof stepper_types / sizeof stepper_types[0]; }
 
@@ -202,6 +258,9 @@ impactfit_stepper_type_from_name_in(const char *name, const impactfit_stepper_ty
       return stepper_types[i];
   return NULL;
 }
+
+/* the stepper's name in messages */
+static const char *tname(const impactfit_stepper *st) { return st->type ? st->type->name : "continuous"; }
 
 int impactfit_stepper_param_index(const impactfit_stepper_type *type, const char *name) {
   if (!type || !type->param_names || !name)
@@ -240,41 +299,39 @@ int impactfit_stepper_get(const impactfit_stepper *st, const char *name, double 
 }
 
 int impactfit_stepper_check(const impactfit_stepper *st, impactfit_error *err) {
-  if (!st || !st->type || (!st->type->step && !st->type->adaptive))
+  if (!st || (st->type && !st->type->step))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no stepper given");
   if (!(isfinite(st->mass) && st->mass > 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: mass must be > 0 (kg) (got %.17g)", st->type->name,
-                           st->mass);
-  if (st->type->adaptive && !st->type->needs_law)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: an adaptive stepper needs a law", st->type->name);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: mass must be > 0 (kg) (got %.17g)", tname(st), st->mass);
+  if (!st->type && !st->law.type)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper continuous: continuous time needs a law");
   if (!isfinite(st->gravity))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: gravity must be finite (got %.17g)", st->type->name,
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: gravity must be finite (got %.17g)", tname(st),
                            st->gravity);
-  if (st->type->adaptive && st->gravity != 0.0)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "stepper %s: gravity is not modelled for an adaptive (continuous-time) stepper",
-                           st->type->name);
-  if (!st->type->adaptive && !(isfinite(st->dt) && st->dt > 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: dt must be > 0 (s) (got %.17g)", st->type->name, st->dt);
+  if (!st->type && st->gravity != 0.0)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper continuous: gravity is not modelled in continuous time");
+  if (st->type && !(isfinite(st->dt) && st->dt > 0.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: dt must be > 0 (s) (got %.17g)", tname(st), st->dt);
   if (st->end && st->end != impactfit_transition_A && st->end != impactfit_transition_C)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: the end condition must be A or C (got %s)",
-                           st->type->name, st->end->name);
-  if (st->type->n_params < 0 || st->type->n_params > IMPACTFIT_STEPPER_MAX_PARAMS)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s declares %d parameters (at most %d)", st->type->name,
-                           st->type->n_params, IMPACTFIT_STEPPER_MAX_PARAMS);
-  for (int i = 0; i < st->type->n_params; i++)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: the end condition must be A or C (got %s)", tname(st),
+                           st->end->name);
+  int n_params = st->type ? st->type->n_params : 0;
+  if (n_params < 0 || n_params > IMPACTFIT_STEPPER_MAX_PARAMS)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s declares %d parameters (at most %d)", tname(st), n_params,
+                           IMPACTFIT_STEPPER_MAX_PARAMS);
+  for (int i = 0; i < n_params; i++)
     if (isnan(st->p[i]))
-      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: parameter %s is NaN", st->type->name,
+      return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: parameter %s is NaN", tname(st),
                              st->type->param_names ? st->type->param_names[i] : "?");
   int s;
-  if (st->type->needs_law && (s = impactfit_law_check(&st->law, err)))
+  if ((!st->type || st->type->needs_law) && (s = impactfit_law_check(&st->law, err)))
     return s;
-  return st->type->check ? st->type->check(st, err) : 0;
+  return st->type && st->type->check ? st->type->check(st, err) : 0;
 }
 
 /* ---------------------------------------------------------------- one impact */
 
-/* An adaptive stepper's impact: the law's, solved by law.h (the same at every phase). */
+/* A continuous-time stepper's impact (type NULL): the law's, solved by law.h (the same at every phase). */
 int impactfit__step_adaptive_impact(const impactfit_stepper *st, double v, impactfit_law_impact_result *r,
                                     impactfit_error *err) {
   impactfit_law_impact_params lp = impactfit_law_impact_default_params();
@@ -406,7 +463,7 @@ int impactfit__step_impact(const impactfit_stepper *st, double v, double phi, in
                            impactfit__step_hooks *hooks, impactfit_step_impact *out, impactfit_error *err) {
   memset(out, 0, sizeof *out);
   out->phi = phi;
-  if (st->type->adaptive) {
+  if (!st->type) {
     impactfit_law_impact_result r;
     int s = impactfit__step_adaptive_impact(st, v, &r, err);
     if (s)

@@ -1,31 +1,17 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Internal to the steppers (include/impactfit/stepper.h): the engines' stepper types that the registry
- * lists after the built-ins, and helpers for stepper implementations. */
+/* Internal to the steppers (include/impactfit/stepper.h): the built-in types by name, and helpers for
+ * stepper implementations (the codes' own step maps in src/codes/). */
 #ifndef IMPACTFIT_STEPPER_IMPL_H
 #define IMPACTFIT_STEPPER_IMPL_H
 
 #include "impactfit/stepper.h"
 
-/* The stepper types defined in src/engines/ and src/codes/ (one X(symbol) each, the symbol a const
- * impactfit_stepper_type defined there with external linkage). */
-#define IMPACTFIT__ENGINE_STEPPERS(X)      \
-  X(impactfit__stepper_explicit_euler)     \
-  X(impactfit__stepper_frozen_force)       \
-  X(impactfit__stepper_ode_soft)           \
-  X(impactfit__stepper_ode_quickstep)      \
-  X(impactfit__stepper_bullet_restitution) \
-  X(impactfit__stepper_bullet_stiffness)   \
-  X(impactfit__stepper_cannon)             \
-  X(impactfit__stepper_rapier)             \
-  X(impactfit__stepper_physx)              \
-  X(impactfit__stepper_havok)              \
-  X(impactfit__stepper_jolt)               \
-  X(impactfit__stepper_jolt64)             \
-  X(impactfit__stepper_dart)
-
-#define X(sym) extern const impactfit_stepper_type sym;
-IMPACTFIT__ENGINE_STEPPERS(X)
-#undef X
+/* The built-in type objects by name, for constant tables of other modules (the code registry's integrator
+ * tables: src/codes/); stepper.h's impactfit_stepper_euler and the others point to them. */
+extern const impactfit_stepper_type impactfit__stepper_euler_type;
+extern const impactfit_stepper_type impactfit__stepper_rk4_type;
+extern const impactfit_stepper_type impactfit__stepper_explicit_euler_type;
+extern const impactfit_stepper_type impactfit__stepper_frozen_force_type;
 
 /* The force of st->law at (x, u) with st->end's clamp at zero (C unless st->end is A); *clamped = 1
  * when the clamp acted (clamped may be NULL). */

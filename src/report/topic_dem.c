@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Topic dem: what the DEM codes really give when e is typed, version by version (the registry of
- * include/impactfit/demcodes.h), the damping closed forms of include/impactfit/dem.h when the contact
+ * include/impactfit/codes.h), the damping closed forms of include/impactfit/dem.h when the contact
  * ends at δ = 0 (tensile force allowed) or with the force clamped at zero, and the exact prefactors
  * (generated header dem_damping.h). */
 #include <math.h>
@@ -17,7 +17,7 @@
 static int registry_table(report *r, size_t points) {
   report_md(r,
             "## DEM codes: what typing e really gives, code by code and version by version\n\n"
-            "The registry of include/impactfit/demcodes.h holds, per code, version and model, the normal force "
+            "The registry of include/impactfit/codes.h holds, per code, version and model, the normal force "
             "the code's source computes, F = K δ^n + C δ^m δ', and whether the force is clamped at zero (C) or "
             "may pull at the end (A). For a model that takes the restitution e, the real e does not depend on "
             "the speed, sizes or material; here it is computed for %zu values of e on [0.01, 0.99] (values the "
@@ -30,16 +30,16 @@ static int registry_table(report *r, size_t points) {
   impactfit_error err;
   impactfit_error_clear(&err);
   double yade_to_09 = NAN, yade_at = NAN;
-  for (size_t i = 0; i < impactfit_dem_model_count(); i++) {
-    const impactfit_dem_model *md = impactfit_dem_model_at(i);
-    if (!md->takes_e)
+  for (size_t i = 0; i < impactfit_code_model_count(); i++) {
+    const impactfit_code_model *md = impactfit_code_model_at(i);
+    if (!md->takes_e || md->solver == IMPACTFIT_CODE_SOLVE_MEAN)
       continue;
     int clamps[2];
-    int ncl = impactfit_dem_model_clamps(md, clamps);
+    int ncl = impactfit_code_clamps(md, clamps);
     for (int t = 0; t < ncl; t++) {
       int clamp = clamps[t];
-      impactfit_dem_audit_result a;
-      int st = impactfit_dem_model_audit(md, clamp, 0.01, 0.99, points, &a, &err);
+      impactfit_code_audit_result a;
+      int st = impactfit_code_audit(md, clamp, 0.01, 0.99, points, &a, &err);
       if (st)
         return cli_status_error(st, &err, "dem");
       char end[96];
@@ -47,33 +47,35 @@ static int registry_table(report *r, size_t points) {
         snprintf(end, sizeof end, "%s (`%s` %s)", clamp ? "C" : "A", md->clamp_switch, clamp ? "on" : "off");
       else
         snprintf(end, sizeof end, "%s (always)", clamp ? "C" : "A");
-      report_md(r, "| %s | %s | %s%s%s | %s | %.3g | %.3f | %.3g |\n", md->code, md->versions, md->model,
-                *md->damping ? " " : "", md->damping, end, a.e_max_error, a.e_at_max, a.e_mean_error);
+      report_md(r, "| %s | %s | %s%s%s | %s | %.3g | %.3f | %.3g |\n", md->code->name, md->versions, md->model,
+                *md->option ? " " : "", md->option, end, a.e_max_error, a.e_at_max, a.e_mean_error);
       claim c;
       memset(&c, 0, sizeof c);
       /* ids stay below inih's 50 characters of a section name: the code, the first year of the versions,
        * the model without "granular " */
       const char *mname = strncmp(md->model, "granular ", 9) ? md->model : md->model + 9;
-      snprintf(c.id, sizeof c.id, "%s%ld-%s%s%s-%s", md->code, md->version_min / 10000, mname, *md->damping ? "-" : "",
-               md->damping, clamp ? "C" : "A");
+      /* the first year of a LAMMPS date, the major version of a dotted one */
+      long first = md->version_min / (md->code->version_key == impactfit_code_version_date ? 10000 : 1000000);
+      snprintf(c.id, sizeof c.id, "%s%ld-%s%s%s-%s", md->code->name, first, mname, *md->option ? "-" : "", md->option,
+               clamp ? "C" : "A");
       for (char *q = c.id; *q; q++)
         if (*q == ' ' || *q == '/')
           *q = '_';
-      snprintf(c.source, sizeof c.source, "%s %s", md->code, md->versions);
+      snprintf(c.source, sizeof c.source, "%s %s", md->code->name, md->versions);
       snprintf(c.what, sizeof c.what, "%s %s%s%s, end %s: max |e_real - e| when e is typed (the code intends 0)",
-               md->code, md->model, *md->damping ? " damping " : "", md->damping, clamp ? "C" : "A");
+               md->code->name, md->model, *md->option ? " damping " : "", md->option, clamp ? "C" : "A");
       c.claimed = 0.0;
       c.measured = a.e_max_error;
       c.verdict = a.e_max_error <= 1e-6;
-      snprintf(c.how, sizeof c.how, "%zu values of e on [0.01, 0.99] (%zu refused by the code); registry of demcodes.h",
+      snprintf(c.how, sizeof c.how, "%zu values of e on [0.01, 0.99] (%zu refused by the code); registry of codes.h",
                points, a.refused);
       c.drift_tol = 1e-6;
       c.drift_abs = a.e_max_error < 1e-11 ? 1e-11 : 0.0;
       c.kind = CLAIM_CODE_BEHAVIOUR;
       report_claim(r, &c);
       if (!strcmp(c.id, "yade2023-mindlin-en-C")) { /* the summary: YADE up to e = 0.9 */
-        impactfit_dem_audit_result a9;
-        if (impactfit_dem_model_audit(md, clamp, 0.01, 0.9, 90, &a9, &err) == 0)
+        impactfit_code_audit_result a9;
+        if (impactfit_code_audit(md, clamp, 0.01, 0.9, 90, &a9, &err) == 0)
           yade_to_09 = a9.e_max_error;
         yade_at = a.e_at_max;
       }

@@ -13,15 +13,14 @@
 /* entry.c */
 int impactfit_wasm_command(const char *words);
 void impactfit_wasm_free(char *text);
-/* registry.c: every call of the DEM and engine registries (demcodes.h, engines.h) */
+/* registry.c: every call of the code registry (codes.h) */
 char *impactfit_wasm_registry(void);
 char *impactfit_wasm_lookup(const char *words);
 /* The stepper an engine runs for a request given as "key=value" lines (code, version, model,
  * integrator, dt, v, mass, radius, m2, r2, value, and set=NAME=V1,V2,... per setting), the request's
  * speed in *v. Returns 0 or EINVAL with the registry's message. */
 int impactfit__wasm_engine_stepper(const char *words, impactfit_stepper *st, double *v, impactfit_error *err);
-/* 1 when st takes no fixed steps (an adaptive integrator: the law integrated exactly); the stepper's
- * representation of that is the registry's to say (registry.c) */
+/* 1 when st takes no fixed steps (continuous time: the law integrated exactly; registry.c) */
 int impactfit__wasm_stepper_continuous(const impactfit_stepper *st);
 /* curves.c */
 char *impactfit_wasm_engine_curve(const char *words);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# CLI checks of `impactfit dem`: unknown codes, versions, models and damping options exit 2 with one
-# "impactfit: error:" line that lists what is known; invalid numbers exit 2; the JSON object has the keys
-# the documentation promises; the naive predictions reproduce the restitutions measured in the real codes
+# CLI checks of `impactfit dem` (one command with `impactfit engine`: the default integrator is continuous
+# time): unknown codes, versions, models and damping options exit 2 with one "impactfit: error:" line that
+# lists what is known; a setting the model does not take is refused, naming its settings; invalid numbers
+# exit 2; the JSON object has the keys the documentation promises; the naive predictions reproduce the restitutions measured in the real codes
 # (Debian 12: LAMMPS 29Sep2021, LIGGGHTS 3.8.0, YADE 2023.02a; the issue's table, printed digits);
 # a model that cannot reach e says so (exit 0, reachable 0) and offers another model's line.
 set -u
@@ -11,7 +12,7 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 fail=0
 pass=0
-M=(--E 1e8 --nu 0.3 --radius 0.005 --density 2500 --v 1)
+M=(--E 1e8 --nu 0.3 --radius 0.005 --density 2500 --pair --v 1)
 
 expect() { # expect CODE PATTERN ARGS...: exit CODE; on error one line matching PATTERN
   local want=$1 pat=$2
@@ -39,11 +40,13 @@ expect 2 "cannot read version" --code liggghts --version banana --model hertz "$
 expect 2 "known: 'hertz'" --code liggghts --version 3.8.0 --model hertzz "${M[@]}" --e 0.5
 expect 2 "got 1.5" --code liggghts --model hertz "${M[@]}" --e 1.5
 expect 2 "--e is required" --code liggghts --model hertz "${M[@]}"
-expect 2 "takes the code's stiffness (--kn): --E does not apply" --code lammps --model gran/hooke "${M[@]}" --e 0.5
-expect 2 "give --kn" --code lammps --model gran/hooke --radius 0.005 --density 2500 --v 1 --e 0.5
-expect 2 "--tc does not apply" --code lammps --model gran/hooke --kn 2e4 --tc 1e-3 --radius 0.005 --density 2500 --v 1 --e 0.5
-expect 2 "--vchar does not apply" --code liggghts --model hertz "${M[@]}" --vchar 1 --e 0.5
-expect 2 "the wall is not a body" --code lammps --model gran/hooke --kn 2e4 --wall --r1 0.004 --r2 0.008 --density 2500 --v 1 --e 0.5
+expect 2 "gran/hooke has no setting 'E' (its settings: kn)" --code lammps --model gran/hooke "${M[@]}" --e 0.5
+expect 2 "needs kn" --code lammps --model gran/hooke --radius 0.005 --density 2500 --v 1 --e 0.5
+expect 2 "has no setting 'tc' (its settings: kn)" --code lammps --model gran/hooke --kn 2e4 --tc 1e-3 --radius 0.005 --density 2500 --v 1 --e 0.5
+expect 2 "has no setting 'vchar' (its settings: E, nu)" --code liggghts --model hertz "${M[@]}" --vchar 1 --e 0.5
+expect 2 "--wall: the wall is not a body; --r2, --rho2 and --m2 do not apply" --code lammps --model gran/hooke --kn 2e4 --wall --r1 0.004 --r2 0.008 --density 2500 --v 1 --e 0.5
+expect 2 "give --radius or --r1, not both" --code lammps --model gran/hooke --kn 2e4 --radius 0.004 --r1 0.008 --density 2500 --v 1 --e 0.5
+expect 2 "this model assumes one material" --code liggghts --model hertz --E 1e8,2e8 --nu 0.3 --radius 0.005 --density 2500 --v 1 --e 0.5
 expect 2 "did you mean 'granular hertz/material'" --code lammps --model "granular hertz/materail" --damping tsuji "${M[@]}" --e 0.5
 expect 2 "did you mean 'tsuji'" --code lammps --model "granular hertz/material" --damping tsuij "${M[@]}" --e 0.5
 expect 2 "did you mean 'lammps'" --code lamps --model x "${M[@]}" --e 0.5
@@ -93,28 +96,38 @@ python3 -c 'import json,sys; a=json.load(open(sys.argv[1]))["alternative"]; sys.
 "$BIN" dem --code liggghts --model hertz --limit on "${M[@]}" --e 0.2 --json >"$TMP/out"
 check "liggghts limitForce on e = 0.2 reachable" "$(field reachable)" 0 0
 # the forward mode agrees with the inverse
-"$BIN" dem --code lammps --model gran/hertz/history --kn 7.3e7 --radius 0.005 --density 2500 --v 1.7 --e 0.4 --json >"$TMP/out"
+"$BIN" dem --code lammps --model gran/hertz/history --kn 7.3e7 --radius 0.005 --density 2500 --pair --v 1.7 --e 0.4 --json >"$TMP/out"
 val=$(field value)
-"$BIN" dem --code lammps --model gran/hertz/history --kn 7.3e7 --radius 0.005 --density 2500 --v 1.7 --value "$val" --json >"$TMP/out"
+"$BIN" dem --code lammps --model gran/hertz/history --kn 7.3e7 --radius 0.005 --density 2500 --pair --v 1.7 --value "$val" --json >"$TMP/out"
 check "forward of the inverse" "$(field e_real)" 0.4 1e-9
 
 # the effective mass and radius directly give the same as the bodies they stand for
 M_EFF=$(python3 -c 'import math; m = 4/3*math.pi*0.005**3*2500; print(repr(m/2))')
-"$BIN" dem --code lammps --model gran/hertz/history --kn 7.3e7 --mass "$M_EFF" --reff 0.0025 --v 1.3 --e 0.6 --json >"$TMP/out"
+"$BIN" dem --code lammps --model gran/hertz/history --kn 7.3e7 --meff "$M_EFF" --reff 0.0025 --pair --v 1.3 --e 0.6 --json >"$TMP/out"
 v1=$(field value)
-"$BIN" dem --code lammps --model gran/hertz/history --kn 7.3e7 --radius 0.005 --density 2500 --v 1.3 --e 0.6 --json >"$TMP/out"
-check "--mass --reff against the bodies" "$v1" "$(field value)" "$(awk -v v="$v1" 'BEGIN { print 1e-12 * v }')"
-expect 2 "give both --mass and --reff, or neither" --code lammps --model gran/hooke --kn 2e4 --mass 1 --e 0.5 --v 1
-expect 2 "not both" --code lammps --model gran/hooke --kn 2e4 --mass 1 --reff 0.1 --radius 0.1 --e 0.5 --v 1
+"$BIN" dem --code lammps --model gran/hertz/history --kn 7.3e7 --radius 0.005 --density 2500 --pair --v 1.3 --e 0.6 --json >"$TMP/out"
+check "--meff --reff against the bodies" "$v1" "$(field value)" "$(awk -v v="$v1" 'BEGIN { print 1e-12 * v }')"
+expect 2 "give both meff (the effective mass, kg) and reff" --code lammps --model gran/hooke --kn 2e4 --meff 1 --e 0.5 --v 1
+expect 2 "not both" --code lammps --model gran/hooke --kn 2e4 --meff 1 --reff 0.1 --radius 0.1 --e 0.5 --v 1
+# one bodies convention: a sphere on a wall by default, --mass the sphere's own mass
+"$BIN" dem --code lammps --model gran/hooke --kn 2e4 --radius 0.005 --mass 0.001 --v 1 --e 0.5 --json >"$TMP/out"
+check "the default is a wall: M = --mass" "$(field M)" 0.001 0
+"$BIN" dem --code lammps --model gran/hooke --kn 2e4 --radius 0.005 --mass 0.001 --pair --v 1 --e 0.5 --json >"$TMP/out"
+check "--pair: M = mass/2" "$(field M)" 0.0005 1e-18
 
 # issue 28 finding 1: the note says "exact at every speed (m = (n - 1)/2)" whenever speed_dependent is 0,
 # for two spheres and a wall alike, and a speed range of such a model prints no spread
 for geo in "" "--wall"; do
   for args in "--code lammps --model 'granular hertz/material' --damping tsuji ${M[*]}" \
     "--code liggghts --model hertz ${M[*]}" "--code yade --model mindlin --damping en ${M[*]}" \
-    "--code chrono --model hooke ${M[*]}" "--code lammps --model gran/hooke --kn 2e4 --radius 0.005 --density 2500 --v 1"; do
+    "--code chrono --model hooke ${M[*]}" "--code lammps --model gran/hooke --kn 2e4 --radius 0.005 --density 2500 --pair --v 1"; do
     # shellcheck disable=SC2086
     eval "set -- $args"
+    if [ -n "$geo" ]; then # --wall instead of --pair
+      a=()
+      for x in "$@"; do [ "$x" = --pair ] || a+=("$x"); done
+      set -- "${a[@]}"
+    fi
     "$BIN" dem "$@" $geo --e 0.5 --v-range 0.1,10 >"$TMP/txt" 2>&1
     "$BIN" dem "$@" $geo --e 0.5 --v-range 0.1,10 --json >"$TMP/out" 2>&1
     if grep -q '"speed_dependent":0[,}]' "$TMP/out" && grep -q '^# exact at every speed (m = (n - 1)/2)' "$TMP/txt" &&
@@ -127,7 +140,7 @@ for geo in "" "--wall"; do
   done
 done
 # and a speed-dependent model gives the spread
-"$BIN" dem --code lammps --model gran/hertz/history --kn 7.3e7 --radius 0.005 --density 2500 --e 0.5 --v 1 \
+"$BIN" dem --code lammps --model gran/hertz/history --kn 7.3e7 --radius 0.005 --density 2500 --pair --e 0.5 --v 1 \
   --v-range 0.2,5 >"$TMP/txt"
 grep -q '^# exact at v = 1 m/s only: .* gives e from 0\.[0-9]* to 0\.[0-9]* over v in \[0.2, 5\] m/s' "$TMP/txt" &&
   pass=$((pass + 1)) || { echo "FAIL: speed-dependent note"; cat "$TMP/txt"; fail=$((fail + 1)); }
@@ -138,7 +151,7 @@ if [ -f "$SRC/docs/DEM.md" ]; then
   awk '/^## Quick start/ { q = 1 } q && /^    # lammps 29Sep2021/ { p = 1 } p && /^$/ { exit } p { print substr($0, 5) }' \
     "$SRC/docs/DEM.md" >"$TMP/doc"
   "$BIN" dem --code lammps --model "granular hertz/material" --damping tsuji --E 1e8 --nu 0.3 --radius 0.005 \
-    --density 2500 --e 0.5 --v 1 >"$TMP/txt"
+    --density 2500 --pair --e 0.5 --v 1 >"$TMP/txt"
   [ -s "$TMP/doc" ] && cmp -s "$TMP/doc" "$TMP/txt" && pass=$((pass + 1)) ||
     { echo "FAIL: docs/DEM.md quick start differs from the program:"; diff "$TMP/doc" "$TMP/txt"; fail=$((fail + 1)); }
 fi

@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "impactfit/demcodes.h"
+#include "impactfit/codes.h"
 #include "impactfit/mixing.h"
 
 static const double E[2] = {1e8, 5e8}, NU[2] = {0.3, 0.2}, RHO[2] = {2500, 7800};
@@ -28,22 +28,40 @@ static int failed = 0;
 
 static double asked(int t1, int t2) { return t1 == t2 ? (t1 == 1 ? 0.5 : 0.8) : 0.65; }
 
-static impactfit_dem_contact contact(double Em, double num, int t1, int t2, double r1, double r2) {
-  impactfit_dem_contact c = impactfit_dem_contact_default();
-  c.geometry = IMPACTFIT_DEM_SPHERE_SPHERE;
-  c.E = Em;
-  c.nu = num;
-  c.r1 = r1;
-  c.r2 = r2;
-  c.m1 = impactfit_dem_sphere_mass(r1, RHO[t1 - 1]);
-  c.m2 = impactfit_dem_sphere_mass(r2, RHO[t2 - 1]);
-  return c;
+/* a request of two spheres and the settings it points to (E, nu where the model takes them, kn) */
+typedef struct pair_request {
+  impactfit_code_request q;
+  impactfit_code_setting set[3];
+} pair_request;
+
+static void add_setting(pair_request *r, const char *name, double value) {
+  if (isnan(value) || !impactfit_code_input_find(r->q.model, name))
+    return;
+  r->set[r->q.n_settings++] = (impactfit_code_setting){.name = name, .count = 1, .values = {value}};
 }
 
-static const impactfit_dem_model *model(const char *code, const char *name, const char *damping) {
-  const impactfit_dem_model *md = NULL;
+/* two spheres of types t1, t2 (radii r1, r2, the types' densities) with the material Em, num (NaN: not set) */
+static pair_request contact(const impactfit_code_model *md, double Em, double num, int t1, int t2, double r1,
+                            double r2) {
+  pair_request r;
+  memset(&r, 0, sizeof r);
+  r.q = impactfit_code_request_default();
+  r.q.model = md;
+  r.q.bodies.pair = 1;
+  r.q.bodies.r1 = r1;
+  r.q.bodies.r2 = r2;
+  r.q.bodies.m1 = impactfit_code_sphere_mass(r1, RHO[t1 - 1]);
+  r.q.bodies.m2 = impactfit_code_sphere_mass(r2, RHO[t2 - 1]);
+  r.q.settings = r.set;
+  add_setting(&r, "E", Em);
+  add_setting(&r, "nu", num);
+  return r;
+}
+
+static const impactfit_code_model *model(const char *code, const char *name, const char *damping) {
+  const impactfit_code_model *md = NULL;
   impactfit_error err;
-  if (impactfit_dem_model_find(code, NULL, name, damping, &md, &err)) {
+  if (impactfit_code_model_find(code, NULL, name, damping, &md, &err)) {
     fprintf(stderr, "mixing_cases: %s\n", err.message);
     failed = 1;
   }
@@ -51,33 +69,40 @@ static const impactfit_dem_model *model(const char *code, const char *name, cons
 }
 
 /* the value to type for e at the 5 mm pair of these types with the line's material */
-static double solve(const impactfit_dem_model *md, double Em, double num, int t1, int t2, double e) {
-  impactfit_dem_request rq = impactfit_dem_default_request();
-  rq.model = md;
-  rq.contact = contact(Em, num, t1, t2, 0.005, 0.005);
-  rq.e = e;
-  rq.v = V;
-  rq.v_min = rq.v_max = V;
-  impactfit_dem_answer a;
+static double solve(const impactfit_code_model *md, double Em, double num, int t1, int t2, double e) {
+  pair_request r = contact(md, Em, num, t1, t2, 0.005, 0.005);
+  r.q.settings = r.set;
+  r.q.e = e;
+  r.q.v = V;
+  r.q.v_min = r.q.v_max = V;
+  impactfit_code_answer a;
+  memset(&a, 0, sizeof a);
   impactfit_error err;
-  if (impactfit_dem_solve(NULL, &rq, &a, &err) || !a.reachable) {
-    fprintf(stderr, "mixing_cases: %s %s: %s %s\n", md->model, md->damping, err.message, a.note);
+  double value = NAN;
+  if (impactfit_code_solve(&r.q, &a, &err) || !a.reachable) {
+    fprintf(stderr, "mixing_cases: %s %s: %s %s\n", md->model, md->option, err.message, a.note ? a.note : "");
     failed = 1;
-    return NAN;
-  }
-  return a.value;
+  } else
+    value = a.value;
+  impactfit_code_answer_free(&a);
+  return value;
 }
 
-static double forward(const impactfit_dem_model *md, double Em, double num, int t1, int t2, double r1, double r2,
-                      double value) {
-  impactfit_dem_contact c = contact(Em, num, t1, t2, r1, r2);
+static double forward_request(pair_request *r, double value) {
   double e = NAN;
   impactfit_error err;
-  if (impactfit_dem_forward(md, &c, -1, value, V, &e, &err)) {
+  r->q.settings = r->set;
+  if (impactfit_code_forward(&r->q, value, V, &e, &err)) {
     fprintf(stderr, "mixing_cases: forward: %s\n", err.message);
     failed = 1;
   }
   return e;
+}
+
+static double forward(const impactfit_code_model *md, double Em, double num, int t1, int t2, double r1, double r2,
+                      double value) {
+  pair_request r = contact(md, Em, num, t1, t2, r1, r2);
+  return forward_request(&r, value);
 }
 
 static int first_collision;
@@ -102,9 +127,9 @@ static void lines(const char *const *ls, int n) {
 }
 
 int main(void) {
-  const impactfit_dem_model *tsuji = model("lammps", "granular hertz/material", "tsuji");
-  const impactfit_dem_model *visco = model("lammps", "granular hertz/material", "viscoelastic");
-  const impactfit_dem_model *lig = model("liggghts", "hertz", NULL);
+  const impactfit_code_model *tsuji = model("lammps", "granular hertz/material", "tsuji");
+  const impactfit_code_model *visco = model("lammps", "granular hertz/material", "viscoelastic");
+  const impactfit_code_model *lig = model("liggghts", "hertz", NULL);
   if (failed)
     return 1;
   impactfit_error err;
@@ -147,7 +172,7 @@ int main(void) {
     const char *ls[3] = {"pair_style granular", l1, l2};
     double li[3] = {E[0], c11, NU[0]}, lj[3] = {E[1], c22, NU[1]};
     impactfit_lammps_mixed_pair mp;
-    const impactfit_dem_model *hv = model("lammps", "granular hooke", "velocity");
+    const impactfit_code_model *hv = model("lammps", "granular hooke", "velocity");
     if (!hv || impactfit_lammps_mix("hertz/material", "tsuji", li, lj, &mp, &err)) {
       fprintf(stderr, "mixing_cases: %s\n", err.message);
       return 1;
@@ -155,11 +180,9 @@ int main(void) {
     begin("lammps", "B: tsuji, pair_coeff 1 1 and 2 2 only (LAMMPS mixes 1 2: hooke, velocity damping)", 0);
     lines(ls, 3);
     for (int k = 0; k < 4; k++) {
-      impactfit_dem_contact q = contact(NAN, NAN, 1, 2, RADII[k][0], RADII[k][1]);
-      q.kn = mp.kn;
-      double e = NAN;
-      if (impactfit_dem_forward(hv, &q, -1, mp.eta, V, &e, &err))
-        fprintf(stderr, "mixing_cases: B: %s\n", err.message), failed = 1;
+      pair_request q = contact(hv, NAN, NAN, 1, 2, RADII[k][0], RADII[k][1]);
+      add_setting(&q, "kn", mp.kn);
+      double e = forward_request(&q, mp.eta);
       fprintf(stderr,
               "B: %.0f-%.0f mm: LAMMPS's mixed 1-2 pair (hooke kn %.6g N/m, velocity eta %.6g N s/m) gives "
               "e = %.9f where 0.65 was asked: type the 1 2 line\n",
@@ -186,10 +209,11 @@ int main(void) {
       int t1 = t == 1 ? 2 : 1, t2 = t == 0 ? 1 : 2;
       double Em = t == 0 ? E[0] : t == 1 ? E[1] : E12, nm = t == 0 ? NU[0] : t == 1 ? NU[1] : nu12;
       double val = t == 0 ? h11 : t == 1 ? h22 : h12;
-      impactfit_dem_contact c = contact(Em, nm, t1, t2, 0.005, 0.005);
-      impactfit_dem_spread sp;
-      if (impactfit_dem_forward_spread(visco, &c, -1, val, RHO[t1 - 1], RHO[t2 - 1], 0.002, 0.01, 0.3, 3.0, 5,
-                                       asked(t1, t2), &sp, &err) == 0)
+      pair_request c = contact(visco, Em, nm, t1, t2, 0.005, 0.005);
+      c.q.settings = c.set;
+      impactfit_code_spread sp;
+      if (impactfit_code_forward_spread(&c.q, val, RHO[t1 - 1], RHO[t2 - 1], 0.002, 0.01, 0.3, 3.0, 5, asked(t1, t2),
+                                        &sp, &err) == 0)
         fprintf(stderr,
                 "C: %d-%d eta_n0 %.6g: e from %.4f (r %.0f, %.0f mm, v %.2g m/s) to %.4f (r %.0f, %.0f mm, v %.2g m/s) "
                 "over 2-10 mm and 0.3-3 m/s, worst |e - %.2f| = %.4f: one eta_n0 per type pair cannot be exact; "

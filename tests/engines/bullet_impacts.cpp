@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Bullet 3.24 (Debian's libbullet-dev) as the oracle of impactfit's Bullet entries (src/engines/bullet.c):
+/* Bullet 3.24 (Debian's libbullet-dev) as the oracle of impactfit's Bullet entries (src/codes/bullet.c):
  * sphere–plane (btStaticPlaneShape) and sphere–sphere impacts of btRigidBody spheres in a
  * btDiscreteDynamicsWorld with the default btSequentialImpulseConstraintSolver, no gravity, no friction,
  * stepped as stepSimulation(dt, 1, dt); checked against impactfit's stepper for the same phase
@@ -34,7 +34,7 @@ static int bt_trace = 0; /* > 0: print the first bt_trace steps (debugging) */
 static int bt_substeps = 1;
 
 static double bt_e(const hz_case *c, double value, double phi, int J) {
-  const impactfit_engine_bodies *b = &c->bodies.b;
+  const hz_body_pair *b = &c->bodies.b;
   double h = c->dt, v = c->v;
   btScalar saved_threshold = gContactBreakingThreshold;
   gContactBreakingThreshold = (btScalar)hz_get1(c, "gContactBreakingThreshold", 0.02);
@@ -203,12 +203,12 @@ static void one(hz_case *c, double e, int mean) {
     printf("   ^ %.2f s\n", t);
 }
 static void one_(hz_case *c, double e, int mean) {
-  impactfit_engine_request q;
-  impactfit_engine_answer a;
+  impactfit_code_request q;
+  impactfit_code_answer a;
   impactfit_error err;
   if (hz_request("bullet", c, e, &q))
     return;
-  if (impactfit_engine_solve(&q, &a, &err)) {
+  if (impactfit_code_solve(&q, &a, &err)) {
     fprintf(stderr, "FAIL solve %s: %s\n", c->model, err.message);
     hz_fail++;
     return;
@@ -244,9 +244,8 @@ static void one_(hz_case *c, double e, int mean) {
 #endif
   }
   printf("%-11s %-7s %4.1f %8.2e %4.2f | %11.5g %7.4f | %11.5g %7.4f [%6.4f %6.4f] %7.4f | %8.1e %8.1e\n", c->model,
-         c->bodies.name, c->v, c->dt, e, a.naive_value, a.e_naive, a.reachable ? a.value : NAN,
-         a.reachable ? a.e_mean : NAN, a.reachable ? a.e_min : a.e_reach_min, a.reachable ? a.e_max : a.e_reach_max, em,
-         dn, dc);
+         c->bodies.name, c->v, c->dt, e, a.naive_value, a.e_naive, a.reachable ? a.value : NAN, a.reachable ? a.e : NAN,
+         a.reachable ? a.e_min : a.e_reach_min, a.reachable ? a.e_max : a.e_reach_max, em, dn, dc);
 }
 
 static void header(const char *title) {
@@ -395,11 +394,11 @@ static void resolving(void) {
   for (int bi = 0; bi < 1; bi++)
     for (int k = 0; k < 3; k++) {
       c.bodies = hz_make_bodies(bi);
-      impactfit_engine_request q;
-      impactfit_engine_answer a;
+      impactfit_code_request q;
+      impactfit_code_answer a;
       impactfit_error err;
       hz_request("bullet", &c, es[k], &q);
-      if (impactfit_engine_solve(&q, &a, &err) || !a.reachable) {
+      if (impactfit_code_solve(&q, &a, &err) || !a.reachable) {
         fprintf(stderr, "FAIL resolving solve %s e %g: %s\n", c.bodies.name, es[k], a.note);
         hz_fail++;
         continue;

@@ -17,7 +17,7 @@
 static double G = 9.81, FRICTION = 0.0, ROLLING = 0.0;
 
 static int bt_drop(const hz_case *c, double value, double h, long nsteps, double min_h, int n, double *apex) {
-  const impactfit_engine_bodies *b = &c->bodies.b;
+  const hz_body_pair *b = &c->bodies.b;
   double dt = c->dt;
   btDefaultCollisionConfiguration config;
   btCollisionDispatcher dispatcher(&config);

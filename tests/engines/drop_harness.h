@@ -45,11 +45,11 @@ typedef struct {
 
 static inline int dh_build(const void *ctx, double value, impactfit_stepper *st, impactfit_error *err) {
   const dh_ctx *x = (const dh_ctx *)ctx;
-  impactfit_engine_request q;
+  impactfit_code_request q;
   if (hz_request(x->code, x->c, NAN, &q))
     return IMPACTFIT_EINVAL;
   q.gravity = x->g;
-  return impactfit_engine_stepper(&q, value, st, err);
+  return impactfit_code_stepper(&q, value, st, err);
 }
 
 static inline const char *dh_end(int end) {

@@ -16,15 +16,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "impactfit/engines.h"
+#include "impactfit/codes.h"
 #include "impactfit/stepper.h"
 
 #define HZ_PI 3.14159265358979323846
 
+/* the bodies of a case: a sphere on a plane, or two spheres */
+typedef struct hz_body_pair {
+  int plane;     /* 1: sphere on a fixed plane (r2, m2 unused) */
+  double r1, r2; /* radii, m */
+  double m1, m2; /* masses, kg */
+} hz_body_pair;
+
 /* the bodies: a 5 mm glass sphere (2500 kg/m³) on a plane, two equal ones, and one on an 8 mm one */
 typedef struct hz_bodies {
   const char *name;
-  impactfit_engine_bodies b;
+  hz_body_pair b;
 } hz_bodies;
 
 static inline double hz_sphere_mass(double r) { return 4.0 / 3.0 * HZ_PI * r * r * r * 2500.0; }
@@ -58,17 +65,18 @@ typedef struct hz_case {
   double dt, v;
   hz_bodies bodies;
   int n_settings;
-  impactfit_engine_setting settings[IMPACTFIT_ENGINE_MAX_SETTINGS];
+  impactfit_code_setting settings[IMPACTFIT_CODE_MAX_INPUTS];
 } hz_case;
 
 static inline void hz_set(hz_case *c, const char *name, int count, const double *values) {
-  impactfit_engine_setting *s = NULL;
+  impactfit_code_setting *s = NULL;
   for (int i = 0; i < c->n_settings; i++)
     if (strcmp(c->settings[i].name, name) == 0)
       s = &c->settings[i];
   if (!s)
     s = &c->settings[c->n_settings++];
   s->name = name;
+  s->body = 0;
   s->count = count;
   for (int i = 0; i < count; i++)
     s->values[i] = values[i];
@@ -89,30 +97,36 @@ static inline double hz_get1(const hz_case *c, const char *name, double def) {
   return v ? v[0] : def;
 }
 
-static inline int hz_request(const char *code, const hz_case *c, double e, impactfit_engine_request *q) {
+/* the request of a case (it borrows the case's settings) */
+static inline int hz_request(const char *code, const hz_case *c, double e, impactfit_code_request *q) {
   impactfit_error err;
-  *q = impactfit_engine_default_request();
-  if (impactfit_engine_model_find(code, NULL, c->model, &q->model, &err)) {
+  *q = impactfit_code_request_default();
+  if (impactfit_code_model_find(code, NULL, c->model, NULL, &q->model, &err)) {
     fprintf(stderr, "harness: %s\n", err.message);
     return -1;
   }
-  q->bodies = c->bodies.b;
+  q->bodies.pair = c->bodies.b.plane ? 0 : 1;
+  q->bodies.r1 = c->bodies.b.r1;
+  q->bodies.m1 = c->bodies.b.m1;
+  if (!c->bodies.b.plane) {
+    q->bodies.r2 = c->bodies.b.r2;
+    q->bodies.m2 = c->bodies.b.m2;
+  }
   q->integrator = c->integrator;
   q->dt = c->dt;
   q->v = c->v;
   q->e = e;
-  q->n_settings = c->n_settings;
-  for (int i = 0; i < c->n_settings; i++)
-    q->settings[i] = c->settings[i];
+  q->n_settings = (size_t)c->n_settings;
+  q->settings = c->settings;
   return 0;
 }
 
 static inline int hz_stepper(const char *code, const hz_case *c, double value, impactfit_stepper *st) {
-  impactfit_engine_request q;
+  impactfit_code_request q;
   impactfit_error err;
   if (hz_request(code, c, NAN, &q))
     return -1;
-  if (impactfit_engine_stepper(&q, value, st, &err)) {
+  if (impactfit_code_stepper(&q, value, st, &err)) {
     fprintf(stderr, "harness: %s\n", err.message);
     return -1;
   }
@@ -121,7 +135,7 @@ static inline int hz_stepper(const char *code, const hz_case *c, double value, i
 
 /* J of impactfit's phase convention for this stepper */
 static inline int hz_steps_ahead(const impactfit_stepper *st, double v) {
-  double reach = st->type->reach ? st->type->reach(st, v) : 0.0;
+  double reach = st->type && st->type->reach ? st->type->reach(st, v) : 0.0;
   return 2 + (int)ceil(reach / (v * st->dt));
 }
 

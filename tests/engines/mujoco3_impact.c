@@ -8,7 +8,7 @@
  * (condim 1), a free sphere above a plane or two free spheres (1:1 and 1:4 masses), the sphere placed
  * (J − φ) v dt (J = 2) before the contact acts (dist = margin − gap) at approach speed v; e = −v_after/v once
  * a step leaves the bodies apart, separating, with no force. Checked:
- *  (a) per phase, the engine's e equals impactfit's e(φ) (impactfit_engine_stepper, version 3.3.8, and
+ *  (a) per phase, the engine's e equals impactfit's e(φ) (impactfit_code_stepper, version 3.3.8, and
  *      impactfit_step_impact_at) within 1e-12, for Euler, RK4, implicit and implicitfast, the standard and the
  *      direct solref, the default and a constant solimp, a sphere on a plane and two spheres; the speeds 0.05,
  *      0.5, 1, 2 m/s and the steps 0.002 (MuJoCo's default) and 0.0005 s; phases within 1e-9 of a jump of
@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "impactfit/engines.h"
+#include "impactfit/codes.h"
 #include "node_child.h"
 #include "phase_nodes.h"
 #include "testutil.h"
@@ -128,23 +128,35 @@ static const char *int_name(const char *mjcf) {
                                              : "euler";
 }
 
+/* a request and the settings it points to (Q fixes the pointer after a copy) */
+typedef struct mreq {
+  impactfit_code_request q;
+  impactfit_code_setting settings[IMPACTFIT_CODE_MAX_INPUTS];
+} mreq;
+
+static impactfit_code_request *Q(mreq *r) {
+  r->q.settings = r->settings;
+  return &r->q;
+}
+
 /* the request for a scene: model, bodies, step, integrator, solref and solimp (NULL: MuJoCo's defaults),
  * refsafe (−1: default) */
-static impactfit_engine_request request(const scene *s, const char *model, const double *solref, const double *solimp,
-                                        int refsafe) {
-  impactfit_engine_request rq = impactfit_engine_default_request();
+static mreq request(const scene *s, const char *model, const double *solref, const double *solimp, int refsafe) {
+  mreq rq;
+  memset(&rq, 0, sizeof rq);
+  rq.q = impactfit_code_request_default();
   impactfit_error err;
-  if (impactfit_engine_model_find("mujoco", VERSION, model, &rq.model, &err))
+  if (impactfit_code_model_find("mujoco", VERSION, model, NULL, &rq.q.model, &err))
     fprintf(stderr, NAME ": %s\n", err.message);
-  rq.bodies.plane = s->plane;
-  rq.bodies.r1 = s->r1;
-  rq.bodies.m1 = s->m1;
+  rq.q.bodies.pair = s->plane ? 0 : 1;
+  rq.q.bodies.r1 = s->r1;
+  rq.q.bodies.m1 = s->m1;
   if (!s->plane) {
-    rq.bodies.r2 = s->r2;
-    rq.bodies.m2 = s->m2;
+    rq.q.bodies.r2 = s->r2;
+    rq.q.bodies.m2 = s->m2;
   }
-  rq.dt = s->dt;
-  rq.integrator = int_name(s->integrator);
+  rq.q.dt = s->dt;
+  rq.q.integrator = int_name(s->integrator);
   int n = 0;
   if (solref) {
     rq.settings[n].name = "solref";
@@ -164,7 +176,8 @@ static impactfit_engine_request request(const scene *s, const char *model, const
     rq.settings[n].values[0] = refsafe;
     n++;
   }
-  rq.n_settings = n;
+  rq.q.n_settings = (size_t)n;
+  Q(&rq);
   return rq;
 }
 
@@ -251,10 +264,10 @@ static void agree(const scene *s, const impactfit_stepper *st, double v, const c
 }
 
 /* the engine against impactfit for the request's stepper at `value` */
-static double rule(const char *what, const scene *s, const impactfit_engine_request *rq, double value, double v) {
+static double rule(const char *what, const scene *s, const impactfit_code_request *rq, double value, double v) {
   impactfit_stepper st;
   impactfit_error err;
-  if (impactfit_engine_stepper(rq, value, &st, &err)) {
+  if (impactfit_code_stepper(rq, value, &st, &err)) {
     CHECK(0, "%s: impactfit stepper (%.500s)", what, err.message);
     return NAN;
   }
@@ -289,12 +302,11 @@ static void part_a(void) {
             const double *ref = form ? direct_ref : std_ref;
             snprintf(s.geom, sizeof s.geom, "solref=\"%.17g %.17g\" %s", ref[0], ref[1],
                      imp ? "solimp=\"0.95 0.95 0.001 0.5 2\"" : "");
-            impactfit_engine_request rq = request(&s, form ? "soft contact direct" : "soft contact", ref,
-                                                  imp ? flat : NULL, -1);
-            rq.v = v;
+            mreq rq = request(&s, form ? "soft contact direct" : "soft contact", ref, imp ? flat : NULL, -1);
+            rq.q.v = v;
             impactfit_stepper st;
             impactfit_error err;
-            if (impactfit_engine_stepper(&rq, form ? 40.0 : 0.3, &st, &err)) {
+            if (impactfit_code_stepper(Q(&rq), form ? 40.0 : 0.3, &st, &err)) {
               CHECK(0, "(a) impactfit stepper: %.500s", err.message);
               continue;
             }
@@ -347,14 +359,14 @@ static void inverse_case(int b, const char *integ, double dt, double v, double e
   scene s = scene_make(b, dt, integ);
   int direct = strcmp(model, "soft contact direct") == 0;
   const double dref[2] = {-40000.0, -40.0};
-  impactfit_engine_request rq = request(&s, model, direct ? dref : NULL, NULL, -1);
-  rq.v = v;
-  rq.e = e;
-  impactfit_engine_answer ans;
+  mreq rq = request(&s, model, direct ? dref : NULL, NULL, -1);
+  rq.q.v = v;
+  rq.q.e = e;
+  impactfit_code_answer ans;
   impactfit_error err;
   char what[200];
   snprintf(what, sizeof what, "(b) %s %s %s dt %g v %g e %g", BODY_NAMES[b], model, integ, dt, v, e);
-  if (impactfit_engine_solve(&rq, &ans, &err)) {
+  if (impactfit_code_solve(Q(&rq), &ans, &err)) {
     CHECK(0, "%s: impactfit solves (%.400s)", what, err.message);
     return;
   }
@@ -362,9 +374,10 @@ static void inverse_case(int b, const char *integ, double dt, double v, double e
     printf("    %-60s out of reach: %.200s\n", what, ans.note);
     CHECK(isfinite(ans.e_reach_min) && isfinite(ans.e_reach_max) && (e < ans.e_reach_min || e > ans.e_reach_max),
           "%s: the answer says the reachable means [%g, %g]", what, ans.e_reach_min, ans.e_reach_max);
+    impactfit_code_answer_free(&ans);
     return;
   }
-  rq.e = NAN;
+  rq.q.e = NAN;
   tally naive = {0}, fit = {0};
   /* the naive input as a user types it */
   impactfit_stepper st;
@@ -376,7 +389,7 @@ static void inverse_case(int b, const char *integ, double dt, double v, double e
   char typed[64];
   attr(sn.geom, "solref", typed, sizeof typed);
   double naive_typed = fabs(atof(strchr(typed, ' ') + 1));
-  if (impactfit_engine_stepper(&rq, naive_typed, &st, &err) == 0) {
+  if (impactfit_code_stepper(Q(&rq), naive_typed, &st, &err) == 0) {
     char w2[240];
     snprintf(w2, sizeof w2, "%s naive", what);
     agree(&sn, &st, v, w2, &naive);
@@ -388,8 +401,9 @@ static void inverse_case(int b, const char *integ, double dt, double v, double e
   attr(ans.input, "solref", ref, sizeof ref);
   double pasted = fabs(atof(strchr(ref, ' ') + 1));
   CHECK_REL(pasted, ans.value, 1e-11, "%s: pasted value", what);
-  if (impactfit_engine_stepper(&rq, pasted, &st, &err)) {
+  if (impactfit_code_stepper(Q(&rq), pasted, &st, &err)) {
     CHECK(0, "%s: impactfit stepper", what);
+    impactfit_code_answer_free(&ans);
     return;
   }
   char w3[240];
@@ -403,8 +417,9 @@ static void inverse_case(int b, const char *integ, double dt, double v, double e
     CHECK_ABS(em, e, TOL_MEAN, "%s: the engine's mean e over the phase with impactfit's input", what);
   }
   printf("    %-13s %-9s %-13s %7g %5g %4.1f %12.6g %9.6f %13.9g %9.6f %9.2e %9.2e %4d %5ld%s\n", BODY_NAMES[b],
-         direct ? "direct" : "standard", integ, dt, v, e, ans.naive_value, ans.e_naive, ans.value, ans.e_mean,
+         direct ? "direct" : "standard", integ, dt, v, e, ans.naive_value, ans.e_naive, ans.value, ans.e,
          fmax(naive.max_de, fit.max_de), em - e, pieces, runs, ans.stable ? "" : "  unstable");
+  impactfit_code_answer_free(&ans);
 }
 
 static void part_b(void) {
@@ -457,8 +472,8 @@ static void part_c(void) {
     scene s = scene_make(0, 0.002, "Euler");
     snprintf(s.sphere, sizeof s.sphere, "solref=\"0.02 0.3\"");
     const double mixed[2] = {0.02, 0.65};
-    impactfit_engine_request rq = request(&s, "soft contact", mixed, NULL, -1);
-    double de = rule("(c) solref 0.02 0.3 on the sphere only -> 0.02 0.65 (solmix)", &s, &rq, 0.65, 1.0);
+    mreq rq = request(&s, "soft contact", mixed, NULL, -1);
+    double de = rule("(c) solref 0.02 0.3 on the sphere only -> 0.02 0.65 (solmix)", &s, Q(&rq), 0.65, 1.0);
     CHECK(de <= TOL_PHASE, "(c) solmix");
   }
   /* refsafe: timeconst 0.002 < 2 dt is raised to 0.004 unless the flag is off */
@@ -466,11 +481,11 @@ static void part_c(void) {
     scene s = scene_make(0, 0.002, "Euler");
     snprintf(s.geom, sizeof s.geom, "solref=\"0.002 0.5\"");
     const double sr[2] = {0.002, 0.5};
-    impactfit_engine_request rq = request(&s, "soft contact", sr, NULL, 1);
-    rule("(c) refsafe on: timeconst 0.002 raised to 0.004", &s, &rq, 0.5, 1.0);
+    mreq rq = request(&s, "soft contact", sr, NULL, 1);
+    rule("(c) refsafe on: timeconst 0.002 raised to 0.004", &s, Q(&rq), 0.5, 1.0);
     snprintf(s.flags, sizeof s.flags, "refsafe=\"disable\"");
     rq = request(&s, "soft contact", sr, NULL, 0);
-    rule("(c) refsafe off: timeconst 0.002", &s, &rq, 0.5, 1.0);
+    rule("(c) refsafe off: timeconst 0.002", &s, Q(&rq), 0.5, 1.0);
   }
   /* margin and gap on both geoms: the contact acts at dist < margin - gap with the same law */
   {
@@ -480,11 +495,11 @@ static void part_c(void) {
       snprintf(s.geom, sizeof s.geom, "solref=\"0.02 0.3\" margin=\"0.002\" gap=\"0.0005\"");
       s.offset = 0.0015;
       const double sr[2] = {0.02, 0.3};
-      impactfit_engine_request rq = request(&s, "soft contact", sr, NULL, -1);
+      mreq rq = request(&s, "soft contact", sr, NULL, -1);
       char what[120];
       snprintf(what, sizeof what, "(c) margin 0.002 gap 0.0005 (acts at dist < 0.0015), %s, %s", ints[g],
                BODY_NAMES[g]);
-      rule(what, &s, &rq, 0.3, 1.0);
+      rule(what, &s, Q(&rq), 0.3, 1.0);
     }
   }
   /* implicit and implicitfast are Euler's step map here: the engine's e per phase, at 50 phases */
@@ -513,10 +528,10 @@ int main(int argc, char **argv) {
   printf(NAME ": MuJoCo %s (npm mujoco-js, WebAssembly, mjtNum %lld bytes) through %s\n", version ? version : "?",
          (long long)json_integer_value(json_object_get(hello, "mjtNum")), argv[2]);
   CHECK(version && strcmp(version, VERSION) == 0, "the engine is MuJoCo " VERSION " (got %s)", version ? version : "?");
-  const impactfit_engine_model *md = NULL;
+  const impactfit_code_model *md = NULL;
   impactfit_error err;
-  CHECK(impactfit_engine_model_find("mujoco", VERSION, "soft contact", &md, &err) == 0 && md->run_here &&
-            strcmp(md->versions, VERSION) == 0,
+  CHECK(impactfit_code_model_find("mujoco", VERSION, "soft contact", NULL, &md, &err) == 0 &&
+            impactfit_code_model_run_for(md, VERSION) && strcmp(md->versions, VERSION) == 0,
         "impactfit's entry for " VERSION " is its own and says run here");
   json_decref(hello);
   const char *parts = argc > 3 ? argv[3] : "abc";

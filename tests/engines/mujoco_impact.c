@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* MuJoCo (Debian 12's libmujoco-dev 2.2.2) as the oracle of impactfit's MuJoCo entries
- * (src/engines/mujoco.c, docs/engines/MUJOCO.md).
+ * (src/codes/mujoco.c, docs/engines/MUJOCO.md).
  *
  * Each scene is an MJCF model built in memory (a VFS file): no gravity, frictionless contacts (condim 1),
  * a free sphere above a plane or two free spheres (equal and unequal masses and radii). A run places
  * the bodies (J − φ) v dt (J = 2) before the contact starts (dist = margin − gap) with approach speed v,
  * steps mj_step until a step leaves the bodies apart (dist ≥ margin − gap), separating, with no force,
  * and takes e = −v_after/v_before. Checked:
- *  (a) the engine's e equals impactfit's e(φ) (impactfit_engine_stepper + impactfit_step_impact_at)
+ *  (a) the engine's e equals impactfit's e(φ) (impactfit_code_stepper + impactfit_step_impact_at)
  *      within 1e-6 for sphere-plane and sphere-sphere, three speeds, the default step and a finer one,
  *      Euler, RK4 and implicit, e = 0.1 ... 0.9 with the naive and impactfit's input (pasted from the
  *      answer's MJCF text); φ next to a jump of e(φ) (where rounding picks the side) are skipped;
@@ -25,7 +25,7 @@
 
 #include <mujoco/mujoco.h>
 
-#include "impactfit/engines.h"
+#include "impactfit/codes.h"
 #include "testutil.h"
 
 #define NAME "mujoco_impact"
@@ -175,10 +175,10 @@ static double sim_impact(sim *S, double v, double phi, long *steps_out) {
 
 /* ---------------------------------------------------------------- impactfit's side */
 
-static const impactfit_engine_model *model_of(const char *name) {
-  const impactfit_engine_model *md = NULL;
+static const impactfit_code_model *model_of(const char *name) {
+  const impactfit_code_model *md = NULL;
   impactfit_error err;
-  if (impactfit_engine_model_find("mujoco", "2.2.2", name, &md, &err))
+  if (impactfit_code_model_find("mujoco", "2.2.2", name, NULL, &md, &err))
     fprintf(stderr, NAME ": %s\n", err.message);
   return md;
 }
@@ -187,12 +187,18 @@ static const char *int_name(const char *mjcf) {
   return strcmp(mjcf, "RK4") == 0 ? "rk4" : strcmp(mjcf, "implicit") == 0 ? "implicit" : "euler";
 }
 
-/* the request for a scene: model, bodies, step, integrator, solref (NULL: default), solimp (NULL: default) */
-static impactfit_engine_request request(const scene *s, const char *model, const double *solref, const double *solimp,
-                                        int refsafe) {
-  impactfit_engine_request rq = impactfit_engine_default_request();
+/* the request for a scene: model, bodies, step, integrator, solref (NULL: default), solimp (NULL: default); its
+ * settings live in a ring of the last 8 requests' (the harness holds a few at a time) */
+static impactfit_code_request request(const scene *s, const char *model, const double *solref, const double *solimp,
+                                      int refsafe) {
+  static impactfit_code_setting ring[8][3];
+  static int next = 0;
+  impactfit_code_setting *set = ring[next++ % 8];
+  memset(set, 0, 3 * sizeof *set);
+  impactfit_code_request rq = impactfit_code_request_default();
   rq.model = model_of(model);
-  rq.bodies.plane = s->plane;
+  rq.settings = set;
+  rq.bodies.pair = s->plane ? 0 : 1;
   rq.bodies.r1 = s->r1;
   rq.bodies.m1 = s->m1;
   if (!s->plane) {
@@ -200,27 +206,28 @@ static impactfit_engine_request request(const scene *s, const char *model, const
     rq.bodies.m2 = s->m2;
   }
   rq.dt = s->dt;
+  rq.v = 1.0; /* the scenes' speed (m/s) */
   rq.integrator = int_name(s->integrator);
   int n = 0;
   if (solref) {
-    rq.settings[n].name = "solref";
-    rq.settings[n].count = 2;
-    memcpy(rq.settings[n].values, solref, 2 * sizeof(double));
+    set[n].name = "solref";
+    set[n].count = 2;
+    memcpy(set[n].values, solref, 2 * sizeof(double));
     n++;
   }
   if (solimp) {
-    rq.settings[n].name = "solimp";
-    rq.settings[n].count = 5;
-    memcpy(rq.settings[n].values, solimp, 5 * sizeof(double));
+    set[n].name = "solimp";
+    set[n].count = 5;
+    memcpy(set[n].values, solimp, 5 * sizeof(double));
     n++;
   }
   if (refsafe >= 0) {
-    rq.settings[n].name = "refsafe";
-    rq.settings[n].count = 1;
-    rq.settings[n].values[0] = refsafe;
+    set[n].name = "refsafe";
+    set[n].count = 1;
+    set[n].values[0] = refsafe;
     n++;
   }
-  rq.n_settings = n;
+  rq.n_settings = (size_t)n;
   return rq;
 }
 
@@ -352,14 +359,14 @@ static void part_a(void) {
                                       : scene_spheres(DTS[t], INTEGRATORS[g], BODIES[b].r2, 0.0);
             if (!BODIES[b].plane)
               s.m2 = BODIES[b].m2factor * s.m1;
-            impactfit_engine_request rq = request(&s, "soft contact", NULL, NULL, -1);
+            impactfit_code_request rq = request(&s, "soft contact", NULL, NULL, -1);
             rq.v = v;
             rq.e = e;
-            impactfit_engine_answer ans;
+            impactfit_code_answer ans;
             impactfit_error err;
             char what[200];
             snprintf(what, sizeof what, "%s %s dt %g v %g e %g", BODIES[b].name, INTEGRATORS[g], DTS[t], v, e);
-            if (impactfit_engine_solve(&rq, &ans, &err) || !ans.reachable) {
+            if (impactfit_code_solve(&rq, &ans, &err) || !ans.reachable) {
               CHECK(0, "%s: impactfit solves (%.300s %.300s)", what, err.message, ans.note);
               continue;
             }
@@ -370,7 +377,7 @@ static void part_a(void) {
             char txt[160];
             snprintf(txt, sizeof txt, "solref=\"0.02 %.12g\" solimp=\"0.9 0.95 0.001 0.5 2\"", ans.naive_value);
             snprintf(sn.geom, sizeof sn.geom, "%s", txt);
-            if (impactfit_engine_stepper(&rq, atof(strchr(txt, ' ') + 1), &st, &err) == 0) {
+            if (impactfit_code_stepper(&rq, atof(strchr(txt, ' ') + 1), &st, &err) == 0) {
               char w2[240];
               snprintf(w2, sizeof w2, "%s naive", what);
               agree(&sn, &st, v, w2, &naive);
@@ -383,7 +390,7 @@ static void part_a(void) {
             attr(ans.input, "solref", ref, sizeof ref);
             double pasted = atof(strchr(ref, ' ') + 1);
             CHECK_REL(pasted, ans.value, 1e-11, "%s: pasted dampratio", what);
-            if (impactfit_engine_stepper(&rq, pasted, &st, &err) == 0) {
+            if (impactfit_code_stepper(&rq, pasted, &st, &err) == 0) {
               char w2[240];
               snprintf(w2, sizeof w2, "%s fit", what);
               agree(&sf, &st, v, w2, &fit);
@@ -424,13 +431,13 @@ static void part_b1(void) {
           scene s = BODIES[b].plane ? scene_plane(dts[t], ints[g]) : scene_spheres(dts[t], ints[g], BODIES[b].r2, 0.0);
           if (!BODIES[b].plane)
             s.m2 = BODIES[b].m2factor * s.m1;
-          impactfit_engine_request rq = request(&s, "soft contact", NULL, NULL, -1);
+          impactfit_code_request rq = request(&s, "soft contact", NULL, NULL, -1);
           rq.e = ES[j];
-          impactfit_engine_answer ans;
+          impactfit_code_answer ans;
           impactfit_error err;
           impactfit_stepper st;
-          if (impactfit_engine_solve(&rq, &ans, &err) || !ans.reachable || paste_into(&s, ans.input) ||
-              impactfit_engine_stepper(&rq, ans.value, &st, &err)) {
+          if (impactfit_code_solve(&rq, &ans, &err) || !ans.reachable || paste_into(&s, ans.input) ||
+              impactfit_code_stepper(&rq, ans.value, &st, &err)) {
             CHECK(0, "(b) %s %s dt %g e %g: impactfit solves", BODIES[b].name, ints[g], dts[t], ES[j]);
             continue;
           }
@@ -440,7 +447,7 @@ static void part_b1(void) {
             impactfit_step_impact_at(&st, 1.0, (i + 0.5) / Ns[t], &o, &err);
             rule += o.e / Ns[t];
           }
-          rule -= ans.e_mean;
+          rule -= ans.e;
           double mn, mx, mean = engine_mean(&s, 1.0, Ns[t], &mn, &mx);
           printf("    %-14s %-7s %-7g %5.1f %5d %14.10f %11.2e %12.2e   [%.6f, %.6f]\n", BODIES[b].name, ints[g],
                  dts[t], ES[j], Ns[t], mean, mean - ES[j], rule, mn, mx);
@@ -466,11 +473,11 @@ static void part_b2(void) {
   const double imp[5] = {0.0001, 0.95, 0.001, 0.5, 2.0};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     scene s = scene_plane(cases[i].dt, cases[i].integ);
-    impactfit_engine_request rq = request(&s, "soft contact", NULL, imp, -1);
+    impactfit_code_request rq = request(&s, "soft contact", NULL, imp, -1);
     rq.e = cases[i].e;
-    impactfit_engine_answer ans;
+    impactfit_code_answer ans;
     impactfit_error err;
-    if (impactfit_engine_solve(&rq, &ans, &err) || !ans.reachable || paste_into(&s, ans.input)) {
+    if (impactfit_code_solve(&rq, &ans, &err) || !ans.reachable || paste_into(&s, ans.input)) {
       CHECK(0, "(b) resolving %s e %g: impactfit solves", cases[i].integ, cases[i].e);
       continue;
     }
@@ -500,18 +507,18 @@ static void part_c(void) {
   const char *ints[] = {"Euler", "RK4"};
   for (int g = 0; g < 2; g++) {
     scene s = scene_plane(0.002, ints[g]);
-    impactfit_engine_request rq = request(&s, "soft contact", NULL, NULL, -1);
-    impactfit_engine_answer ans;
+    impactfit_code_request rq = request(&s, "soft contact", NULL, NULL, -1);
+    impactfit_code_answer ans;
     impactfit_error err;
-    if (impactfit_engine_solve(&rq, &ans, &err)) {
+    if (impactfit_code_solve(&rq, &ans, &err)) {
       CHECK(0, "(c) %s: impactfit forward", ints[g]);
       continue;
     }
     double mn, mx, mean = engine_mean(&s, 1.0, 400, &mn, &mx);
     printf("    %-5s dt 0.002: engine mean over 400 phases %.6f, range [%.4f, %.4f]; impactfit mean %.6f "
            "[%.4f, %.4f], continuous %.6f\n",
-           ints[g], mean, mn, mx, ans.e_mean, ans.e_min, ans.e_max, ans.e_continuous);
-    CHECK_ABS(mean, ans.e_mean, 2e-5, "(c) %s defaults: the engine's mean vs impactfit's exact mean", ints[g]);
+           ints[g], mean, mn, mx, ans.e, ans.e_min, ans.e_max, ans.e_continuous);
+    CHECK_ABS(mean, ans.e, 2e-5, "(c) %s defaults: the engine's mean vs impactfit's exact mean", ints[g]);
     CHECK(mn >= ans.e_min - 1e-9 && mx <= ans.e_max + 1e-9 && mn - ans.e_min < 2e-3 && ans.e_max - mx < 2e-3,
           "(c) %s defaults: the engine's range [%.6f, %.6f] lies in and fills impactfit's [%.6f, %.6f]", ints[g], mn,
           mx, ans.e_min, ans.e_max);
@@ -520,11 +527,11 @@ static void part_c(void) {
   for (int k = 0; k < 2; k++) {
     const double v = k ? 2.0 : 0.5;
     scene s = scene_plane(0.002, "Euler");
-    impactfit_engine_request rq = request(&s, "soft contact", NULL, NULL, -1);
+    impactfit_code_request rq = request(&s, "soft contact", NULL, NULL, -1);
     rq.v = v;
-    impactfit_engine_answer ans;
+    impactfit_code_answer ans;
     impactfit_error err;
-    if (impactfit_engine_solve(&rq, &ans, &err))
+    if (impactfit_code_solve(&rq, &ans, &err))
       continue;
     sim S;
     if (sim_open(&S, &s))
@@ -534,17 +541,17 @@ static void part_c(void) {
       sum += sim_impact(&S, v, (i + 0.5) / 400, NULL) / 400;
     sim_close(&S);
     printf("    Euler dt 0.002 at %g m/s: engine mean over 400 phases %.6f; impactfit mean %.6f, continuous %.6f\n", v,
-           sum, ans.e_mean, ans.e_continuous);
-    CHECK_ABS(sum, ans.e_mean, 2e-5, "(c) defaults at %g m/s: the engine's mean vs impactfit's", v);
+           sum, ans.e, ans.e_continuous);
+    CHECK_ABS(sum, ans.e, 2e-5, "(c) defaults at %g m/s: the engine's mean vs impactfit's", v);
   }
   /* the continuous-time value, with the engine at a fine step (the spread is O(dt): mean over 4 phases) */
   {
     scene s = scene_plane(2e-6, "RK4");
-    impactfit_engine_request rq = request(&s, "soft contact", NULL, NULL, -1);
-    impactfit_engine_answer ans;
+    impactfit_code_request rq = request(&s, "soft contact", NULL, NULL, -1);
+    impactfit_code_answer ans;
     impactfit_error err;
     double mn, mx, mean = engine_mean(&s, 1.0, 4, &mn, &mx);
-    if (impactfit_engine_solve(&rq, &ans, &err) == 0) {
+    if (impactfit_code_solve(&rq, &ans, &err) == 0) {
       printf("    RK4 dt 2e-6: engine mean over 4 phases %.6f [%.6f, %.6f]; impactfit continuous-time e %.6f\n", mean,
              mn, mx, ans.e_continuous);
       CHECK_ABS(mean, ans.e_continuous, 1e-4, "(c) the engine at dt 2e-6 vs the continuous-time e");
@@ -555,10 +562,10 @@ static void part_c(void) {
     const double sr[2] = {0.005, 0.1};
     scene s = scene_plane(0.002, "Euler");
     snprintf(s.geom, sizeof s.geom, "solref=\"0.005 0.1\"");
-    impactfit_engine_request rq = request(&s, "soft contact", sr, NULL, -1);
-    impactfit_engine_answer ans;
+    impactfit_code_request rq = request(&s, "soft contact", sr, NULL, -1);
+    impactfit_code_answer ans;
     impactfit_error err;
-    if (impactfit_engine_solve(&rq, &ans, &err)) {
+    if (impactfit_code_solve(&rq, &ans, &err)) {
       CHECK(0, "(c) unstable case: impactfit forward (%.500s)", err.message);
       return;
     }
@@ -574,7 +581,7 @@ static void part_c(void) {
     impactfit_stepper st;
     impactfit_step_stats S1, S2;
     rq.dt = 0.00087;
-    if (impactfit_engine_stepper(&rq, 0.1, &st, &err) == 0 && impactfit_step_phase_stats(&st, 1.0, &S1, &err) == 0) {
+    if (impactfit_code_stepper(&rq, 0.1, &st, &err) == 0 && impactfit_step_phase_stats(&st, 1.0, &S1, &err) == 0) {
       st.dt = 0.00088;
       impactfit_step_phase_stats(&st, 1.0, &S2, &err);
       printf("    spectral radius of the linearised step: %.6f at dt 0.00087, %.6f at 0.00088; e <= 1 at every phase "
@@ -594,6 +601,43 @@ static void part_c(void) {
         CHECK(mx2 <= 1.0, "(c) below the largest stable step the engine's e stays <= 1 (max %g)", mx2);
     }
   }
+  /* issue 34: with refsafe, timeconst is raised to 2 dt at every dt, so the largest stable step is searched with
+   * the step map rebuilt at each dt (it was 0.001824 s, where MuJoCo returns e = 1.306) */
+  {
+    const double sr[2] = {0.003, 1.0};
+    scene s = scene_plane(0.002, "Euler");
+    s.r1 = 0.02;
+    s.m1 = 0.8;
+    snprintf(s.geom, sizeof s.geom, "solref=\"0.003 1\"");
+    impactfit_code_request rq = request(&s, "soft contact", sr, NULL, -1);
+    rq.v = 0.37;
+    rq.e = 0.61;
+    impactfit_code_answer ans;
+    impactfit_error err;
+    if (impactfit_code_solve(&rq, &ans, &err) || !ans.reachable) {
+      CHECK(0, "(c) refsafe case: impactfit solves (%.500s)", err.message);
+      return;
+    }
+    CHECK(!ans.stable && ans.dt_stable > 0.00135 && ans.dt_stable < 0.00142,
+          "(c) refsafe case: unstable at 0.002 s, largest stable step about 0.001388 s (got %g)", ans.dt_stable);
+    char geom[sizeof s.geom];
+    snprintf(geom, sizeof geom, "solref=\"0.003 %.12g\"", ans.value);
+    memcpy(s.geom, geom, sizeof geom);
+    const double f[2] = {0.97, 1.08};
+    for (int k = 0; k < 2; k++) {
+      scene s2 = s;
+      s2.dt = f[k] * ans.dt_stable;
+      double mn2, mx2, mean2 = engine_mean(&s2, 0.37, 200, &mn2, &mx2);
+      printf("    refsafe, solref 0.003 %.6f: at dt = %.2f x the largest stable step %.6g s: engine e over 200 phases "
+             "in [%.4f, %.4f] (mean %.4f)\n",
+             ans.value, f[k], ans.dt_stable, mn2, mx2, mean2);
+      if (k == 0)
+        CHECK(mx2 <= 1.0, "(c) refsafe: below the largest stable step the engine's e stays <= 1 (max %g)", mx2);
+      else
+        CHECK(mx2 > 1.0, "(c) refsafe: above it the engine returns e > 1 (max %g)", mx2);
+    }
+    impactfit_code_answer_free(&ans);
+  }
 }
 
 /* ---------------------------------------------------------------- (d) the source's rules */
@@ -601,10 +645,10 @@ static void part_c(void) {
 /* the engine and impactfit (model, solref, solimp, refsafe as given) agree at every φ of PHIS */
 static double rule(const char *what, const scene *s, const char *model, const double *solref, const double *solimp,
                    int refsafe, double value) {
-  impactfit_engine_request rq = request(s, model, solref, solimp, refsafe);
+  impactfit_code_request rq = request(s, model, solref, solimp, refsafe);
   impactfit_stepper st;
   impactfit_error err;
-  if (impactfit_engine_stepper(&rq, value, &st, &err)) {
+  if (impactfit_code_stepper(&rq, value, &st, &err)) {
     CHECK(0, "(d) %s: impactfit stepper (%.500s)", what, err.message);
     return NAN;
   }
@@ -649,10 +693,10 @@ static void d_solvers(void) {
       const double sr[2] = {0.02, 0.3};
       char what[120];
       snprintf(what, sizeof what, "solver %s, %s", solvers[k], p ? "spheres 1:4" : "sphere-plane");
-      impactfit_engine_request rq = request(&s, "soft contact", sr, NULL, -1);
+      impactfit_code_request rq = request(&s, "soft contact", sr, NULL, -1);
       impactfit_stepper st;
       impactfit_error err;
-      if (impactfit_engine_stepper(&rq, 0.3, &st, &err))
+      if (impactfit_code_stepper(&rq, 0.3, &st, &err))
         continue;
       tally t = {0};
       agree(&s, &st, 1.0, what, &t);
@@ -759,11 +803,11 @@ static void d_pass_through(void) {
   s.r1 = 0.005;
   s.m2 = s.m1;
   sim S;
-  impactfit_engine_request rq = request(&s, "soft contact", NULL, NULL, -1);
+  impactfit_code_request rq = request(&s, "soft contact", NULL, NULL, -1);
   rq.v = 2.0;
-  impactfit_engine_answer ans;
+  impactfit_code_answer ans;
   impactfit_error err;
-  if (sim_open(&S, &s) == 0 && impactfit_engine_solve(&rq, &ans, &err) == 0) {
+  if (sim_open(&S, &s) == 0 && impactfit_code_solve(&rq, &ans, &err) == 0) {
     double e = sim_impact(&S, 2.0, 0.5, NULL);
     printf("    two 5 mm spheres, defaults, 2 m/s: engine %s; impactfit: %.90s...\n",
            isnan(e) ? "the centres cross (they pass through each other)" : "separates", ans.note);

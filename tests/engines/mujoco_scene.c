@@ -4,7 +4,7 @@
  * docs/SCENE.md).
  *
  * The cases are built on impactfit's side here: the MJCF text of the scene, impactfit's input for the asked
- * e (impactfit_engine_solve, impactfit_drop_solve), and what impactfit predicts the engine does (e(φ) at
+ * e (impactfit_code_solve, impactfit_drop_solve), and what impactfit predicts the engine does (e(φ) at
  * the Gauss–Legendre nodes of each smooth piece of e(φ); the bounce heights of a drop test). Then
  *  - `mujoco_scene` runs them in MuJoCo 2.2.2 (Debian 12's libmujoco-dev): a sphere of radius r on a plane,
  *    (1) no gravity, one impact at each node's phase (placed (2 − φ) v dt above the contact, speed v): the
@@ -29,7 +29,7 @@
 
 #include "harness.h"
 #include "impactfit/drop.h"
-#include "impactfit/engines.h"
+#include "impactfit/codes.h"
 #include "testutil.h"
 
 #define NAME "mujoco_scene"
@@ -103,28 +103,41 @@ static const char *int_name(const char *mjcf_name) {
   return strcmp(mjcf_name, "RK4") == 0 ? "rk4" : strcmp(mjcf_name, "implicitfast") == 0 ? "implicitfast" : "euler";
 }
 
-static void set(impactfit_engine_request *rq, const char *name, int count, const double *values) {
-  impactfit_engine_setting *t = &rq->settings[rq->n_settings++];
+/* a request and the settings it points to (Q fixes the pointer after a copy) */
+typedef struct mreq {
+  impactfit_code_request q;
+  impactfit_code_setting set[IMPACTFIT_CODE_MAX_INPUTS];
+} mreq;
+
+static impactfit_code_request *Q(mreq *r) {
+  r->q.settings = r->set;
+  return &r->q;
+}
+
+static void set(mreq *rq, const char *name, int count, const double *values) {
+  impactfit_code_setting *t = &rq->set[rq->q.n_settings++];
   t->name = name;
   t->count = count;
   memcpy(t->values, values, (size_t)count * sizeof(double));
 }
 
-static int request_of(const mscene *s, const char *version, impactfit_engine_request *rq) {
+static int request_of(const mscene *s, const char *version, mreq *rq) {
   impactfit_error err;
-  *rq = impactfit_engine_default_request();
-  if (impactfit_engine_model_find("mujoco", version, s->direct ? "soft contact direct" : "soft contact", &rq->model,
-                                  &err)) {
+  memset(rq, 0, sizeof *rq);
+  rq->q = impactfit_code_request_default();
+  rq->q.settings = rq->set;
+  if (impactfit_code_model_find("mujoco", version, s->direct ? "soft contact direct" : "soft contact", NULL,
+                                &rq->q.model, &err)) {
     fprintf(stderr, NAME ": %s\n", err.message);
     return 1;
   }
-  rq->bodies.plane = 1;
-  rq->bodies.r1 = s->r;
-  rq->bodies.m1 = s->m;
-  rq->dt = s->dt;
-  rq->integrator = int_name(s->integ);
-  rq->v = s->v;
-  rq->gravity = s->g;
+  rq->q.bodies.pair = 0;
+  rq->q.bodies.r1 = s->r;
+  rq->q.bodies.m1 = s->m;
+  rq->q.dt = s->dt;
+  rq->q.integrator = int_name(s->integ);
+  rq->q.v = s->v;
+  rq->q.gravity = s->g;
   double sr[2] = {s->solref[0], s->solref[1]}, cd = s->condim, cn = s->cone;
   if (s->direct)
     sr[1] = -1.0; /* the free value replaces it */
@@ -326,20 +339,20 @@ static int n_phase = 0;
  * answer gives in this scene */
 static void phase_case(const mscene *s, double e) {
   clock_t t0 = clock();
-  impactfit_engine_request rq;
+  mreq rq;
   if (request_of(s, EMIT ? "3.3.8" : NULL, &rq))
     return;
-  rq.e = e;
-  impactfit_engine_answer ans;
+  rq.q.e = e;
+  impactfit_code_answer ans;
   impactfit_error err;
-  if (impactfit_engine_solve(&rq, &ans, &err) || !ans.reachable) {
+  if (impactfit_code_solve(Q(&rq), &ans, &err) || !ans.reachable) {
     CHECK(0, "%s: impactfit solves (%s)", s->name, err.message);
     return;
   }
   impactfit_stepper st;
-  rq.e = NAN;
+  rq.q.e = NAN;
   nodes N;
-  if (impactfit_engine_stepper(&rq, ans.value, &st, &err) || nodes_of(&st, s->v, &N)) {
+  if (impactfit_code_stepper(Q(&rq), ans.value, &st, &err) || nodes_of(&st, s->v, &N)) {
     CHECK(0, "%s: impactfit's stepper and nodes", s->name);
     return;
   }
@@ -370,17 +383,17 @@ static void phase_case(const mscene *s, double e) {
   /* the condim 1 answer (what impactfit gave before), pasted into this scene */
   mscene s1 = *s;
   s1.condim = 1;
-  impactfit_engine_request r1;
-  impactfit_engine_answer a1;
+  mreq r1;
+  impactfit_code_answer a1 = {0};
   double old = NAN;
   if (s->dt >= 5e-4 && request_of(&s1, NULL, &r1) == 0) {
-    r1.e = e;
-    if (impactfit_engine_solve(&r1, &a1, &err) == 0 && a1.reachable) {
+    r1.q.e = e;
+    if (impactfit_code_solve(Q(&r1), &a1, &err) == 0 && a1.reachable) {
       impactfit_stepper s_old;
       nodes N1;
       char x1[4096];
       mjcf(s, a1.value, x1, sizeof x1);
-      if (impactfit_engine_stepper(&rq, a1.value, &s_old, &err) == 0 && nodes_of(&s_old, s->v, &N1) == 0) {
+      if (impactfit_code_stepper(Q(&rq), a1.value, &s_old, &err) == 0 && nodes_of(&s_old, s->v, &N1) == 0) {
         old = 0.0;
         for (int i = 0; i < N1.n; i++)
           old += N1.w[i] * engine_impact(x1, s->r, s->v, s->dt, N1.phi[i]);
@@ -393,6 +406,8 @@ static void phase_case(const mscene *s, double e) {
   worst_mean = fmax(worst_mean, fabs(mean - e));
   CHECK(dmax <= 1e-6, "%s: the engine's e at every node vs impactfit's e(phi) (max |de| %.3g)", s->name, dmax);
   CHECK_ABS(mean, e, 1e-6, "%s: the engine's phase-mean e vs the asked e", s->name);
+  impactfit_code_answer_free(&ans);
+  impactfit_code_answer_free(&a1);
 }
 
 static void part_cones(void) {
@@ -492,23 +507,23 @@ static void part_gravity(void) {
     mscene s = scene_default(nm, "Euler", 0.002);
     s.v = vs[i];
     s.g = 9.81;
-    impactfit_engine_request rq;
-    impactfit_engine_answer ans, a0;
+    mreq rq;
+    impactfit_code_answer ans, a0;
     impactfit_error err;
     if (request_of(&s, NULL, &rq))
       return;
-    rq.e = 0.6;
-    impactfit_engine_request r0 = rq;
-    r0.gravity = 0.0;
+    rq.q.e = 0.6;
+    mreq r0 = rq;
+    r0.q.gravity = 0.0;
     impactfit_stepper st, s0;
     nodes N, N0;
-    if (impactfit_engine_solve(&rq, &ans, &err) || !ans.reachable || impactfit_engine_solve(&r0, &a0, &err)) {
+    if (impactfit_code_solve(Q(&rq), &ans, &err) || !ans.reachable || impactfit_code_solve(Q(&r0), &a0, &err)) {
       CHECK(0, "(3) %s: impactfit solves (%s)", nm, err.message);
       continue;
     }
-    rq.e = NAN;
-    if (impactfit_engine_stepper(&rq, ans.value, &st, &err) || nodes_of(&st, s.v, &N) ||
-        impactfit_engine_stepper(&rq, a0.value, &s0, &err) || nodes_of(&s0, s.v, &N0)) {
+    rq.q.e = NAN;
+    if (impactfit_code_stepper(Q(&rq), ans.value, &st, &err) || nodes_of(&st, s.v, &N) ||
+        impactfit_code_stepper(Q(&rq), a0.value, &s0, &err) || nodes_of(&s0, s.v, &N0)) {
       CHECK(0, "(3) %s: impactfit's stepper (%s)", nm, err.message);
       continue;
     }
@@ -528,6 +543,8 @@ static void part_gravity(void) {
            nm, ans.value, a0.value, mean - 0.6, dmax, N.n, old);
     CHECK(dmax <= 1e-6, "(3) %s: the engine's e at every node vs impactfit's (%.3g)", nm, dmax);
     CHECK_ABS(mean, 0.6, 1e-6, "(3) %s: the engine's phase mean under gravity vs the asked e", nm);
+    impactfit_code_answer_free(&ans);
+    impactfit_code_answer_free(&a0);
   }
 }
 
@@ -544,7 +561,7 @@ typedef struct {
 } dcase;
 
 static int build_of(const void *ctx, double value, impactfit_stepper *st, impactfit_error *err) {
-  return impactfit_engine_stepper((const impactfit_engine_request *)ctx, value, st, err);
+  return impactfit_code_stepper(&((const mreq *)ctx)->q, value, st, err);
 }
 
 static const char *end_name(int end) {
@@ -562,7 +579,7 @@ static double engine_fit(const char *xml, const dcase *c, double h, long nsteps,
 
 static void drop_case(const dcase *c) {
   clock_t t0 = clock();
-  impactfit_engine_request rq;
+  mreq rq;
   if (request_of(&c->s, EMIT ? "3.3.8" : NULL, &rq))
     return;
   impactfit_drop_params p = impactfit_drop_default_params();
@@ -576,19 +593,21 @@ static void drop_case(const dcase *c) {
   double value = c->value;
   impactfit_stepper st;
   if (isnan(c->e)) {
-    if (impactfit_engine_stepper(&rq, value, &st, &err) || impactfit_drop_stats_run(&st, &p, c->samples, &S, &err)) {
+    if (impactfit_code_stepper(Q(&rq), value, &st, &err) || impactfit_drop_stats_run(&st, &p, c->samples, &S, &err)) {
       CHECK(0, "%s: impactfit's drop test (%s)", c->s.name, err.message);
       return;
     }
   } else {
     /* the single impact's answer at the first impact's speed, without gravity, starts the search */
-    impactfit_engine_request r0 = rq;
-    impactfit_engine_answer a0;
-    r0.e = c->e;
-    r0.v = sqrt(2.0 * c->s.g * c->h);
-    r0.gravity = 0.0;
-    double guess = impactfit_engine_solve(&r0, &a0, &err) == 0 && a0.reachable ? a0.value : NAN;
+    mreq r0 = rq;
+    impactfit_code_answer a0;
+    r0.q.e = c->e;
+    r0.q.v = sqrt(2.0 * c->s.g * c->h);
+    r0.q.gravity = 0.0;
+    double guess = impactfit_code_solve(Q(&r0), &a0, &err) == 0 && a0.reachable ? a0.value : NAN;
+    impactfit_code_answer_free(&a0);
     double lo = c->s.direct ? 1e-3 : 1e-3, hi = c->s.direct ? 1e7 : 1e2;
+    Q(&rq);
     int rc = impactfit_drop_solve(build_of, &rq, &p, c->samples, c->e, lo, hi, guess, 1e-9, &value, &S, &err);
     /* in a jump of the mean (of 1/K of a release's jump) the closer side is the answer */
     if (rc && !(rc == IMPACTFIT_ENOCONV && fabs(S.e_mean - c->e) <= 2.0 * S.e_sd / sqrt(S.samples) + 1e-6)) {

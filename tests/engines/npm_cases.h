@@ -48,7 +48,7 @@ static inline double nh_mass(const hz_bodies *b) {
 static inline int nh_engine_e_at(nh_engine *E, const nh_case *c, double value, int J, const double *phis, int n,
                                  double *e, long *steps, double *phi_eff) {
   nc_buf b = {0};
-  const impactfit_engine_bodies *bd = &c->bodies.b;
+  const hz_body_pair *bd = &c->bodies.b;
   nc_printf(&b, "{\"op\": \"impacts\", \"plane\": %d, \"r1\": %.17g, \"m1\": %.17g", bd->plane, bd->r1, bd->m1);
   if (!bd->plane)
     nc_printf(&b, ", \"r2\": %.17g, \"m2\": %.17g", bd->r2, bd->m2);

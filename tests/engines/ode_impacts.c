@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ODE 0.16.2 (Debian's libode-dev, double precision) as the oracle of impactfit's ODE entries
- * (src/engines/ode.c): sphere–plane and sphere–sphere impacts, no gravity, no friction, run the way an
+ * (src/codes/ode.c): sphere–plane and sphere–sphere impacts, no gravity, no friction, run the way an
  * ODE user runs them (dCollide at the step start, one contact joint per contact point, dWorldStep or
  * dWorldQuickStep, the joint group emptied), checked against impactfit's stepper for the same phase
  * (|Δe| ≤ 1e-6), against the asked e (the mean over the phase at the user's step, and every phase at a
@@ -12,7 +12,7 @@
 /* ---------------------------------------------------------------- the engine */
 
 static double ode_e(const hz_case *c, double value, double phi, int J) {
-  const impactfit_engine_bodies *b = &c->bodies.b;
+  const hz_body_pair *b = &c->bodies.b;
   double h = c->dt, v = c->v;
   dWorldID w = dWorldCreate();
   dJointGroupID group = dJointGroupCreate(0);
@@ -162,12 +162,12 @@ static double per_phase(const hz_case *c, double value, const char *what) {
 /* one case and one asked e: solve, naive and corrected against the engine phase by phase, and the
  * engine's mean at the corrected value against the asked e when `mean` */
 static void one(hz_case *c, double e, int mean) {
-  impactfit_engine_request q;
-  impactfit_engine_answer a;
+  impactfit_code_request q;
+  impactfit_code_answer a;
   impactfit_error err;
   if (hz_request("ode", c, e, &q))
     return;
-  if (impactfit_engine_solve(&q, &a, &err)) {
+  if (impactfit_code_solve(&q, &a, &err)) {
     fprintf(stderr, "FAIL solve %s: %s\n", c->model, err.message);
     hz_fail++;
     return;
@@ -200,8 +200,8 @@ static void one(hz_case *c, double e, int mean) {
   }
   printf("%-13s %-9s %-7s %4.1f %7.0e %4.2f | %11.5g %7.4f | %11.5g %7.4f [%6.4f %6.4f] %7.4f | %8.1e %8.1e\n",
          c->model, c->integrator, c->bodies.name, c->v, c->dt, e, a.naive_value, a.e_naive, a.reachable ? a.value : NAN,
-         a.reachable ? a.e_mean : NAN, a.reachable ? a.e_min : a.e_reach_min, a.reachable ? a.e_max : a.e_reach_max, em,
-         dn, dc);
+         a.reachable ? a.e : NAN, a.reachable ? a.e_min : a.e_reach_min, a.reachable ? a.e_max : a.e_reach_max, em, dn,
+         dc);
 }
 
 static void header(const char *title) {
@@ -311,11 +311,11 @@ static void bullets(void) {
              me, prev, 0.0);
     prev = me;
   }
-  impactfit_engine_request q;
-  impactfit_engine_answer a;
+  impactfit_code_request q;
+  impactfit_code_answer a;
   impactfit_error err;
   hz_request("ode", &c, 0.45, &q);
-  impactfit_engine_solve(&q, &a, &err);
+  impactfit_code_solve(&q, &a, &err);
   printf("  asked 0.45: reachable %d, the mean ranges over [%.4f, %.4f]\n", a.reachable, a.e_reach_min, a.e_reach_max);
   hz_check(!a.reachable && a.e_reach_max < 0.4028, "FAIL %s: %.12g %.12g (%.3g %.3g)\n", "0.45 unreachable",
            a.e_reach_max, 0.4028, 0.0);
@@ -339,7 +339,7 @@ static void bullets(void) {
 }
 
 /* check (b): at a resolving step (impactfit's spread of e over the phase below 1e-5) the engine gives the
- * asked e at every phase, with the kd impactfit_engine_solve returns */
+ * asked e at every phase, with the kd impactfit_code_solve returns */
 static void resolving(void) {
   printf("\nresolving step: spring-damper kp = 1e3 N/m, dt 2e-8 s (engine e at two phases against the asked e)\n");
   static const struct {
@@ -355,12 +355,12 @@ static void resolving(void) {
   hz_set1(&c, "kp", 1e3);
   for (int r = 0; r < 4; r++) {
     c.bodies = hz_make_bodies(rs[r].bodies);
-    impactfit_engine_request q;
-    impactfit_engine_answer a;
+    impactfit_code_request q;
+    impactfit_code_answer a;
     impactfit_error err;
     hz_request("ode", &c, rs[r].e, &q);
     q.tol = 1e-9;
-    if (impactfit_engine_solve(&q, &a, &err) || !a.reachable) {
+    if (impactfit_code_solve(&q, &a, &err) || !a.reachable) {
       fprintf(stderr, "FAIL resolving solve: %s\n", err.message);
       hz_fail++;
       continue;
@@ -415,11 +415,11 @@ static void doc_table(void) {
       double bv[2] = {0.0, 0.0};
       hz_set(&c, "bounce", 2, bv);
     }
-    impactfit_engine_request q;
-    impactfit_engine_answer a;
+    impactfit_code_request q;
+    impactfit_code_answer a;
     impactfit_error err;
     hz_request("ode", &c, rows[r].e, &q);
-    if (impactfit_engine_solve(&q, &a, &err)) {
+    if (impactfit_code_solve(&q, &a, &err)) {
       fprintf(stderr, "FAIL table solve: %s\n", err.message);
       hz_fail++;
       continue;
@@ -433,7 +433,7 @@ static void doc_table(void) {
       mc = hz_engine_mean(ode_e, &c, &st, a.value, 2, &engine_runs);
       HZ_CHECK_ABS(mc, rows[r].e, 1e-5, "table: the engine's mean with the corrected input vs the asked e");
       printf("%-13s %-9s %7.0e %4.1f | %-9.4g %9.6f %9.6f | %-9.4g %9.6f %9.6f\n", c.model, c.integrator, c.dt,
-             rows[r].e, a.naive_value, mn, a.e_naive, a.value, mc, a.e_mean);
+             rows[r].e, a.naive_value, mn, a.e_naive, a.value, mc, a.e);
     } else
       printf("%-13s %-9s %7.0e %4.1f | %-9.4g %9.6f %9.6f | unreachable: the mean e ranges over [%.4f, %.4f]\n",
              c.model, c.integrator, c.dt, rows[r].e, a.naive_value, mn, a.e_naive, a.e_reach_min, a.e_reach_max);

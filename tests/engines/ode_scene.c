@@ -19,7 +19,7 @@ static double MU = 0.0; /* surface.mu of the engine's contacts */
 static int APPROX1 = 0; /* 1: dContactApprox1 (the friction pyramid scaled by the normal force) */
 
 static int ode_drop(const hz_case *c, double value, double h, long nsteps, double min_h, int n, double *apex) {
-  const impactfit_engine_bodies *b = &c->bodies.b;
+  const hz_body_pair *b = &c->bodies.b;
   double dt = c->dt;
   dWorldID w = dWorldCreate();
   dWorldSetGravity(w, 0, 0, -G);

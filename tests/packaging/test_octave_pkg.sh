@@ -32,14 +32,14 @@ if grep -q 'No such file' "$WORK/nolib.out"; then echo "FAIL: pkg install compil
 cmake --install "$BUILD" --prefix "$WORK/prefix" >"$WORK/install.log" 2>&1 || { cat "$WORK/install.log"; exit 1; }
 PC=$(dirname "$(find "$WORK/prefix" -name impactfit.pc | head -n 1)")
 cli_copt=$("$CLI" copt --n 1.5 --e 0.7 --k 1e8 --mass 0.05 --v 2 --json | sed -n 's/.*"c_opt":\([-0-9.eE+]*\).*/\1/p')
-cli_eng=$("$CLI" engine --code mujoco --e 0.5 --v 1 --mass 0.001309 --json | sed -n 's/.*"value":\([-0-9.eE+]*\).*/\1/p')
+cli_eng=$("$CLI" engine --code mujoco --e 0.5 --v 1 --mass 0.001309 --radius 0.005 --json | sed -n 's/.*"value":\([-0-9.eE+]*\).*/\1/p')
 cd "$WORK"
 out=$(PKG_CONFIG_PATH="$PC" octave-cli --no-history --no-window-system --eval "
   pkg prefix '$WORK/pkg' '$WORK/pkg'; pkg local_list '$WORK/pkg/list';
   pkg install '$archive'; pkg load impactfit;
   printf('copt %.17g\n', impactfit_copt(1.5, 0.7, 1e8, 0.05, 2));
-  r = impactfit_engine('mujoco', 'e', 0.5, 'v', 1, 'mass', 0.001309); printf('engine %.17g\n', r.value);
-  f = {'impactfit_copt', 'impactfit_zhang_alpha', 'impactfit_simulate', 'impactfit_hc_eps', 'impactfit_dem', 'impactfit_engine'};
+  r = impactfit_engine('mujoco', 'e', 0.5, 'v', 1, 'mass', 0.001309, 'radius', 0.005); printf('engine %.17g\n', r.value);
+  f = {'impactfit_copt', 'impactfit_zhang_alpha', 'impactfit_simulate', 'impactfit_hc_eps', 'impactfit_code', 'impactfit_dem', 'impactfit_engine'};
   for i = 1:numel(f); t = evalc(['help ' f{i}]); printf('help %s %d\n', f{i}, ~isempty(strfind(t, 'Example'))); end
   try; impactfit_copt(1.5, 0.7, 'bogus', 1); catch e; printf('error %s\n', e.identifier); end
   pkg unload impactfit; pkg uninstall impactfit;
@@ -51,7 +51,7 @@ want=$(awk -v x="$cli_copt" 'BEGIN { printf "copt %.17g", x }') # as a double (b
 echo "$out" | grep -qx "$want" || { echo "FAIL: copt from the package, want '$want'"; fail=1; }
 want=$(awk -v x="$cli_eng" 'BEGIN { printf "engine %.17g", x }')
 echo "$out" | grep -qx "$want" || { echo "FAIL: engine from the package, want '$want'"; fail=1; }
-[ "$(echo "$out" | grep -c '^help .* 1$')" = 6 ] || { echo "FAIL: help texts"; fail=1; }
+[ "$(echo "$out" | grep -c '^help .* 1$')" = 7 ] || { echo "FAIL: help texts"; fail=1; }
 echo "$out" | grep -qx "error impactfit:invalidInput" || { echo "FAIL: the error identifier"; fail=1; }
 echo "$out" | grep -qx "left 0" || { echo "FAIL: pkg uninstall left files in $WORK/pkg: $(ls "$WORK/pkg")"; fail=1; }
 [ "$fail" = 0 ] || { cat "$WORK/octave.err"; exit 1; }

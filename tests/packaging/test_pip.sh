@@ -90,8 +90,8 @@ install_in() {
 # 1. Debian's python3 with the system's NumPy
 if install_in system "$PY"; then
   cd "$WORK/elsewhere"
-  cli=$("$CLI" engine --code mujoco --e 0.5 --v 1 --mass 0.001309 --json | "$PY" -c "import json,sys; print(repr(json.load(sys.stdin)['value']))")
-  py=$("$V/python" -c "import impactfit; print(repr(impactfit.engine('mujoco', e=0.5, v=1.0, mass=0.001309)['value']))")
+  cli=$("$CLI" engine --code mujoco --e 0.5 --v 1 --mass 0.001309 --radius 0.005 --json | "$PY" -c "import json,sys; print(repr(json.load(sys.stdin)['value']))")
+  py=$("$V/python" -c "import impactfit; print(repr(impactfit.engine('mujoco', e=0.5, v=1.0, mass=0.001309, radius=0.005)['value']))")
   [ "$cli" = "$py" ] && ok "engine: $py = CLI" || bad "engine: $py, CLI $cli"
   "$V/python" -c "import impactfit, numpy; r = impactfit.copt(1.5, numpy.array([0.3, 0.7])); assert r.shape == (2,)" &&
     ok "arrays through the system's NumPy" || bad "arrays"

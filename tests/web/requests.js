@@ -13,7 +13,7 @@ const DEM_STIFFNESS = {
   tc: ["--tc", "1e-4"],
   kn: { Pa: ["--kn", "1e8"], "N/m": ["--kn", "1000"], "": ["--kn", "1000"] },
 };
-const BODY = ["--v", "1", "--mass", "0.001309"];
+const BODY = ["--v", "1", "--mass", "0.001309", "--radius", "0.005"];
 
 function demBase(m) {
   const w = ["dem", "--code", m.code, "--version", m.first_version, "--model", m.model];
@@ -82,7 +82,7 @@ function requests(registry) {
     const base = engineBase(m);
     for (const integ of m.integrators.split(",").filter((i) => !slow(m, i)))
       add(base.concat(["--integrator", integ, "--e", "0.5"]).concat(BODY), "engine " + m.code);
-    add(base.concat(["--e", "0.2", "--v", "1", "--mass", "0.001309", "--m2", "0.002", "--r2", "0.01"]), "engine " + m.code);
+    add(base.concat(["--e", "0.2", "--v", "1", "--mass", "0.001309", "--radius", "0.005", "--m2", "0.002", "--r2", "0.01"]), "engine " + m.code);
     add(base.concat(BODY), "engine " + m.code); // forward: what the settings as they are give (or the message)
   }
   // bad input: the CLI's message and exit status

@@ -134,10 +134,10 @@ async function main() {
     const w = q.words, at = (k) => (w.indexOf(k) >= 0 ? w[w.indexOf(k) + 1] : "");
     const settings = [];
     for (let k = 0; k < w.length; k++)
-      if (/^--/.test(w[k]) && !["--code", "--version", "--model", "--integrator", "--dt", "--e", "--v", "--mass", "--json"].includes(w[k]))
+      if (/^--/.test(w[k]) && !["--code", "--version", "--model", "--integrator", "--dt", "--e", "--v", "--mass", "--radius", "--json"].includes(w[k]))
         settings.push(w[k].slice(2) + "=" + w[k + 1]);
     const c = api.curve({ code: a.code, version: a.version, model: a.model, integrator: a.integrator, dt: a.dt === null ? "" : String(a.dt),
-      v: at("--v"), mass: at("--mass"), value: String(a.value), settings });
+      v: at("--v"), mass: at("--mass"), radius: at("--radius"), value: String(a.value), settings });
     curves++;
     const span = a.e_max - a.e_min, mean = c.ok ? c.e.reduce((x, y) => x + y, 0) / c.e.length : NaN;
     const bad = !c.ok ? c.error
@@ -152,14 +152,17 @@ async function main() {
   }
   console.log(`  ${curves} engine answers' pictures (e over the phase, the force loop) match the CLI's statistics`);
   const tWasm = Date.now() - t2;
-  // the module's registry is the native program's: as many entries, the same codes, models and versions
+  // the module's registry is the native program's: the same codes, models and versions (the native --list of
+  // dem and of engine, one command, lists every model; the module's two lists are its dem and engine kinds,
+  // Chrono in both: together every model once)
+  const key = (m) => `${m.code}|${m.model}|${m.damping || ""}|${m.versions}`;
+  const mod = [...new Set(reg.dem.map(key).concat(reg.engine.map(key)))].sort();
   for (const kind of ["dem", "engine"]) {
     const n = await runNative(cli, [kind, "--list", "--json"]);
-    const nat = n.out.map((l) => JSON.parse(l)).map((m) => `${m.code}|${m.model}|${m.damping || ""}|${m.versions}`);
-    const mod = reg[kind].map((m) => `${m.code}|${m.model}|${m.damping || ""}|${m.versions}`);
+    const nat = n.out.map((l) => JSON.parse(l)).map(key).sort();
     if (nat.join("\n") !== mod.join("\n")) {
       failed++;
-      console.log(`FAIL: the module lists ${mod.length} ${kind} entries, the native program ${nat.length} (or others)`);
+      console.log(`FAIL: the module lists ${mod.length} entries (dem and engine), the native ${kind} --list ${nat.length} (or others)`);
     }
   }
   // every registry entry answered at least once

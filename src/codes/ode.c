@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The Open Dynamics Engine's contact joint in the engine registry (include/impactfit/engines.h;
+/* The Open Dynamics Engine's contact joint in the code registry (include/impactfit/codes.h;
  * docs/engines/ODE.md): its time step as two steppers (dWorldStep's exact LCP, dWorldQuickStep's
  * SOR-LCP) and three models (ERP/CFM from a spring and a damper, ERP/CFM as typed, the default hard
  * contact with `bounce`).
@@ -32,8 +32,7 @@
 #include <string.h>
 
 #include "../common/common_impl.h"
-#include "../law/stepper_impl.h"
-#include "engines_impl.h"
+#include "blocks_impl.h"
 
 /* ---------------------------------------------------------------- the steppers */
 
@@ -192,12 +191,11 @@ static int ode_continuous(const impactfit_stepper *st, impactfit_law *law, const
   /* a damping ratio above 1e3 is a rigid constraint, not a spring: no continuous law */
   if (c > 2e3 * sqrt(k * st->mass))
     return IMPACTFIT_EINVAL;
-  *law = impactfit_law_power_make(k, 1.0, c, 0.0);
-  *end = impactfit_transition_C;
+  impactfit__row_kv_limit(k, c, law, end);
   return 0;
 }
 
-const impactfit_stepper_type impactfit__stepper_ode_soft = {
+static const impactfit_stepper_type ode_soft = {
     .name = "ode-soft",
     .summary = "ODE 0.16.2 dWorldStep: one contact row with ERP/CFM (backward Euler of clamped k delta + c delta'), "
                "bounce, max_vel, surface layer",
@@ -213,7 +211,7 @@ const impactfit_stepper_type impactfit__stepper_ode_soft = {
     .affine = ode_affine,
 };
 
-const impactfit_stepper_type impactfit__stepper_ode_quickstep = {
+static const impactfit_stepper_type ode_quickstep = {
     .name = "ode-quickstep",
     .summary = "ODE 0.16.2 dWorldQuickStep: as ode-soft, the row solved by `iterations` SOR sweeps (relaxation w) "
                "from zero",
@@ -260,7 +258,7 @@ const impactfit_stepper_type impactfit__stepper_ode_quickstep = {
     }                                                                                                          \
   }
 
-static const impactfit_engine_input kc_inputs[] = {
+static const impactfit_code_input kc_inputs[] = {
     {.name = "kp", .unit = "N/m", .help = "the contact spring k", .count = 1, .def = {NAN}},
     {.name = "kd",
      .unit = "N s/m",
@@ -271,14 +269,14 @@ static const impactfit_engine_input kc_inputs[] = {
     ODE_COMMON_INPUTS,
 };
 
-static const impactfit_engine_input erp_inputs[] = {
+static const impactfit_code_input erp_inputs[] = {
     {.name = "erp", .unit = "-", .help = "surface.soft_erp (dContactSoftERP)", .count = 1, .def = {NAN}},
     {.name = "cfm", .unit = "m/N (s/kg)", .help = "surface.soft_cfm (dContactSoftCFM)", .count = 1, .def = {NAN}},
     ODE_BOUNCE_INPUT,
     ODE_COMMON_INPUTS,
 };
 
-static const impactfit_engine_input bounce_inputs[] = {
+static const impactfit_code_input bounce_inputs[] = {
     {.name = "bounce",
      .unit = "-, m/s",
      .help = "surface.bounce and surface.bounce_vel with dContactBounce",
@@ -298,17 +296,16 @@ static const impactfit_engine_input bounce_inputs[] = {
 };
 
 /* the stepper of the request for erp and cfm */
-static int ode_stepper(const impactfit__engine_ctx *c, double erp, double cfm, double bounce, double bvel,
+static int ode_stepper(const impactfit_code_ctx *c, double erp, double cfm, double bounce, double bvel,
                        impactfit_stepper *st, impactfit_error *err) {
   memset(st, 0, sizeof *st);
-  int quick = strcmp(c->integrator, "quickstep") == 0;
-  st->type = quick ? &impactfit__stepper_ode_quickstep : &impactfit__stepper_ode_soft;
+  st->type = c->integrator->stepper; /* ode-soft (dWorldStep) or ode-quickstep */
   st->end = impactfit_transition_C;
   st->mass = c->M;
   st->dt = c->dt;
   st->gravity = c->req->gravity; /* a sphere on a plane under gravity (drop tests) */
-  const double *mv = impactfit__engine_val(c, "max_vel"), *sl = impactfit__engine_val(c, "surface_layer"),
-               *qs = impactfit__engine_val(c, "quickstep");
+  const double *mv = impactfit_code_value(c, "max_vel"), *sl = impactfit_code_value(c, "surface_layer"),
+               *qs = impactfit_code_value(c, "quickstep");
   st->p[P_ERP] = erp;
   st->p[P_CFM] = cfm;
   st->p[P_BOUNCE] = bounce;
@@ -320,182 +317,161 @@ static int ode_stepper(const impactfit__engine_ctx *c, double erp, double cfm, d
   return impactfit_stepper_check(st, err);
 }
 
-/* the manual's conversion of a spring k and a damper c at step h */
-static void kc_to_erp_cfm(double h, double k, double c, double *erp, double *cfm) {
-  *erp = h * k / (h * k + c);
-  *cfm = 1.0 / (h * k + c);
-}
-
-static int kc_build(const impactfit__engine_ctx *c, double kd, impactfit_stepper *st, impactfit_error *err) {
-  double kp = impactfit__engine_val(c, "kp")[0], erp, cfm;
-  const double *bn = impactfit__engine_val(c, "bounce");
+static int kc_build(const impactfit_code_ctx *c, double kd, impactfit_stepper *st, impactfit_error *err) {
+  double kp = impactfit_code_value(c, "kp")[0], erp, cfm;
+  const double *bn = impactfit_code_value(c, "bounce");
   if (!(kp > 0.0 && isfinite(kp)))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "ode spring-damper: kp must be > 0 (N/m) (got %.17g)", kp);
   if (!(kd >= 0.0 && isfinite(kd)))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "ode spring-damper: kd must be >= 0 (N s/m) (got %.17g)", kd);
-  kc_to_erp_cfm(c->dt, kp, kd, &erp, &cfm);
+  impactfit__row_erp_cfm(c->dt, kp, kd, 0.0, &erp, &cfm); /* the manual's conversion */
   return ode_stepper(c, erp, cfm, bn[0], bn[1], st, err);
 }
 
-static int erp_build(const impactfit__engine_ctx *c, double erp, impactfit_stepper *st, impactfit_error *err) {
+static int erp_build(const impactfit_code_ctx *c, double erp, impactfit_stepper *st, impactfit_error *err) {
   if (erp > 1.0 && erp < 1.0 + 1e-12) /* the end of the search range, exp(log(1)) rounded */
     erp = 1.0;
-  const double *bn = impactfit__engine_val(c, "bounce");
-  return ode_stepper(c, erp, impactfit__engine_val(c, "cfm")[0], bn[0], bn[1], st, err);
+  const double *bn = impactfit_code_value(c, "bounce");
+  return ode_stepper(c, erp, impactfit_code_value(c, "cfm")[0], bn[0], bn[1], st, err);
 }
 
-static int bounce_build(const impactfit__engine_ctx *c, double bounce, impactfit_stepper *st, impactfit_error *err) {
-  const double *bn = impactfit__engine_val(c, "bounce");
+static int bounce_build(const impactfit_code_ctx *c, double bounce, impactfit_stepper *st, impactfit_error *err) {
+  const double *bn = impactfit_code_value(c, "bounce");
   if (!(bn[1] >= 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                            "ode bounce: bounce_vel must be >= 0 (m/s): ODE ignores dContactBounce otherwise (got "
                            "%.17g)",
                            bn[1]);
-  return ode_stepper(c, impactfit__engine_val(c, "erp")[0], impactfit__engine_val(c, "cfm")[0], bounce, bn[1], st, err);
+  return ode_stepper(c, impactfit_code_value(c, "erp")[0], impactfit_code_value(c, "cfm")[0], bounce, bn[1], st, err);
 }
 
-/* the damping ratio of a linear spring-damper whose contact ends at δ = 0 with restitution e */
-static double kv_ratio(double e) {
-  double L = log(e);
-  return -L / sqrt(IMPACTFIT__PI * IMPACTFIT__PI + L * L);
+static int kc_naive(const impactfit_code_ctx *c, double e, double *value, impactfit_text *what, impactfit_error *err) {
+  (void)err;
+  return impactfit__naive_kd(c, e, impactfit_code_value(c, "kp")[0], value, what);
 }
 
-static int kc_naive(const impactfit__engine_ctx *c, double e, impactfit_stepper *st, double *value, char *what,
-                    size_t size, impactfit_error *err) {
-  double kp = impactfit__engine_val(c, "kp")[0];
-  *value = 2.0 * kv_ratio(e) * sqrt(kp * c->M);
-  snprintf(what, size, "kd = 2 sqrt(kp M) (-ln e)/sqrt(pi^2 + ln^2 e) (linear spring-damper, contact to delta = 0)");
-  return kc_build(c, *value, st, err);
-}
-
-static int bounce_naive(const impactfit__engine_ctx *c, double e, impactfit_stepper *st, double *value, char *what,
-                        size_t size, impactfit_error *err) {
+static int bounce_naive(const impactfit_code_ctx *c, double e, double *value, impactfit_text *what,
+                        impactfit_error *err) {
+  (void)c, (void)err;
   *value = e;
-  snprintf(what, size, "bounce = e (ODE's restitution parameter)");
-  return bounce_build(c, e, st, err);
+  impactfit_text_appendf(what, "bounce = e (ODE's restitution parameter)");
+  return 0;
 }
 
 /* the surface flags and fields for the paste text */
-static void surface_text(const impactfit__engine_ctx *c, double erp, double cfm, double bounce, double bvel, int soft,
-                         char *buf, size_t size) {
-  int bounce_on = bvel >= 0.0 && bounce > 0.0, quick = strcmp(c->integrator, "quickstep") == 0;
+static void surface_text(const impactfit_code_ctx *c, double erp, double cfm, double bounce, double bvel, int soft,
+                         impactfit_text *out) {
+  int bounce_on = bvel >= 0.0 && bounce > 0.0, quick = c->integrator->stepper == &ode_quickstep;
   const char *mode = soft ? (bounce_on ? "dContactSoftERP | dContactSoftCFM | dContactBounce"
                                        : "dContactSoftERP | dContactSoftCFM")
                           : (bounce_on ? "dContactBounce" : "0");
-  impactfit__engine_appendf(buf, size, "contact.surface.mode = %s; contact.surface.mu = 0; ", mode);
+  impactfit_text_appendf(out, "contact.surface.mode = %s; contact.surface.mu = 0; ", mode);
   if (soft)
-    impactfit__engine_appendf(buf, size, "contact.surface.soft_erp = %.12g; contact.surface.soft_cfm = %.12g; ", erp,
-                              cfm);
+    impactfit_text_appendf(out, "contact.surface.soft_erp = %.12g; contact.surface.soft_cfm = %.12g; ", erp, cfm);
   if (bounce_on)
-    impactfit__engine_appendf(buf, size, "contact.surface.bounce = %.12g; contact.surface.bounce_vel = %.12g; ", bounce,
-                              bvel);
-  const double *mv = impactfit__engine_val(c, "max_vel"), *sl = impactfit__engine_val(c, "surface_layer");
+    impactfit_text_appendf(out, "contact.surface.bounce = %.12g; contact.surface.bounce_vel = %.12g; ", bounce, bvel);
+  const double *mv = impactfit_code_value(c, "max_vel"), *sl = impactfit_code_value(c, "surface_layer");
   if (isfinite(mv[0]))
-    impactfit__engine_appendf(buf, size, "dWorldSetContactMaxCorrectingVel(world, %.12g); ", mv[0]);
+    impactfit_text_appendf(out, "dWorldSetContactMaxCorrectingVel(world, %.12g); ", mv[0]);
   if (sl[0] > 0.0)
-    impactfit__engine_appendf(buf, size, "dWorldSetContactSurfaceLayer(world, %.12g); ", sl[0]);
+    impactfit_text_appendf(out, "dWorldSetContactSurfaceLayer(world, %.12g); ", sl[0]);
   if (quick) {
-    const double *qs = impactfit__engine_val(c, "quickstep");
-    impactfit__engine_appendf(
-        buf, size, "dWorldSetQuickStepNumIterations(world, %.0f); dWorldSetQuickStepW(world, %.12g); ", qs[0], qs[1]);
+    const double *qs = impactfit_code_value(c, "quickstep");
+    impactfit_text_appendf(out, "dWorldSetQuickStepNumIterations(world, %.0f); dWorldSetQuickStepW(world, %.12g); ",
+                           qs[0], qs[1]);
   }
-  impactfit__engine_appendf(buf, size, "%s(world, %.12g);", quick ? "dWorldQuickStep" : "dWorldStep", c->dt);
+  impactfit_text_appendf(out, "%s(world, %.12g);", quick ? "dWorldQuickStep" : "dWorldStep", c->dt);
 }
 
-static void kc_input(const impactfit__engine_ctx *c, double kd, char *buf, size_t size) {
-  double kp = impactfit__engine_val(c, "kp")[0], erp, cfm;
-  const double *bn = impactfit__engine_val(c, "bounce");
-  kc_to_erp_cfm(c->dt, kp, kd, &erp, &cfm);
-  buf[0] = 0;
-  impactfit__engine_appendf(buf, size, "/* kp = %.12g N/m, kd = %.12g N s/m at h = %.12g s */ ", kp, kd, c->dt);
-  surface_text(c, erp, cfm, bn[0], bn[1], 1, buf, size);
+static void kc_input(const impactfit_code_ctx *c, double kd, impactfit_text *out) {
+  double kp = impactfit_code_value(c, "kp")[0], erp, cfm;
+  const double *bn = impactfit_code_value(c, "bounce");
+  impactfit__row_erp_cfm(c->dt, kp, kd, 0.0, &erp, &cfm); /* the manual's conversion */
+  impactfit_text_appendf(out, "/* kp = %.12g N/m, kd = %.12g N s/m at h = %.12g s */ ", kp, kd, c->dt);
+  surface_text(c, erp, cfm, bn[0], bn[1], 1, out);
 }
 
-static void erp_input(const impactfit__engine_ctx *c, double erp, char *buf, size_t size) {
-  const double *bn = impactfit__engine_val(c, "bounce");
-  buf[0] = 0;
-  surface_text(c, erp, impactfit__engine_val(c, "cfm")[0], bn[0], bn[1], 1, buf, size);
+static void erp_input(const impactfit_code_ctx *c, double erp, impactfit_text *out) {
+  const double *bn = impactfit_code_value(c, "bounce");
+  surface_text(c, erp, impactfit_code_value(c, "cfm")[0], bn[0], bn[1], 1, out);
 }
 
-static void bounce_input(const impactfit__engine_ctx *c, double bounce, char *buf, size_t size) {
-  const double *bn = impactfit__engine_val(c, "bounce");
-  double erp = impactfit__engine_val(c, "erp")[0], cfm = impactfit__engine_val(c, "cfm")[0];
-  buf[0] = 0;
+static void bounce_input(const impactfit_code_ctx *c, double bounce, impactfit_text *out) {
+  const double *bn = impactfit_code_value(c, "bounce");
+  double erp = impactfit_code_value(c, "erp")[0], cfm = impactfit_code_value(c, "cfm")[0];
   int soft = erp != 0.2 || cfm != 1e-10;
-  surface_text(c, erp, cfm, bounce, bn[1], soft, buf, size);
+  surface_text(c, erp, cfm, bounce, bn[1], soft, out);
 }
 
-static void ode_note_common(const impactfit__engine_ctx *c, char *buf, size_t size) {
-  if (strcmp(c->integrator, "quickstep") == 0) {
-    const double *qs = impactfit__engine_val(c, "quickstep");
+static void ode_note_common(const impactfit_code_ctx *c, impactfit_text *out) {
+  if (c->integrator->stepper == &ode_quickstep) {
+    const double *qs = impactfit_code_value(c, "quickstep");
     double r = fabs(1.0 - qs[1]);
-    impactfit__engine_appendf(buf, size,
-                              "quickstep: the SOR sweeps leave a relative error |1 - w|^iterations = %.3g in a step's "
-                              "contact force (modelled exactly). ",
-                              pow(r, qs[0]));
+    impactfit_text_appendf(out,
+                           "quickstep: the SOR sweeps leave a relative error |1 - w|^iterations = %.3g in a step's "
+                           "contact force (modelled exactly). ",
+                           pow(r, qs[0]));
   }
-  impactfit__engine_appendf(buf, size,
-                            "ODE takes the contact's ERP/CFM per contact joint, not per body: M = m1 m2/(m1 + m2) "
-                            "enters "
-                            "through the row (%s). ",
-                            c->req->bodies.plane ? "sphere on a plane: M = m1" : "two spheres");
+  impactfit_text_appendf(out,
+                         "ODE takes the contact's ERP/CFM per contact joint, not per body: M = m1 m2/(m1 + m2) "
+                         "enters "
+                         "through the row (%s). ",
+                         c->wall ? "sphere on a plane: M = m1" : "two spheres");
 }
 
-static void kc_note(const impactfit__engine_ctx *c, double value, char *buf, size_t size) {
-  double kp = impactfit__engine_val(c, "kp")[0];
+static void kc_note(const impactfit_code_ctx *c, double value, impactfit_text *out) {
+  double kp = impactfit_code_value(c, "kp")[0];
   double a = c->dt * c->dt * kp / c->M;
-  impactfit__engine_appendf(buf, size,
-                            "ERP/CFM depend on the step: recompute them when h changes. h^2 k/M = %.4g: backward "
-                            "Euler damps the spring by itself (the largest e any kd gives falls as h^2 k/M grows). ",
-                            a);
+  impactfit_text_appendf(out,
+                         "ERP/CFM depend on the step: recompute them when h changes. h^2 k/M = %.4g: backward "
+                         "Euler damps the spring by itself (the largest e any kd gives falls as h^2 k/M grows). ",
+                         a);
   (void)value;
-  ode_note_common(c, buf, size);
+  ode_note_common(c, out);
 }
 
-static void plain_note(const impactfit__engine_ctx *c, double value, char *buf, size_t size) {
+static void plain_note(const impactfit_code_ctx *c, double value, impactfit_text *out) {
   (void)value;
-  ode_note_common(c, buf, size);
+  ode_note_common(c, out);
 }
 
-static void bounce_note(const impactfit__engine_ctx *c, double value, char *buf, size_t size) {
+static void bounce_note(const impactfit_code_ctx *c, double value, impactfit_text *out) {
   (void)value;
-  const double *bn = impactfit__engine_val(c, "bounce");
-  impactfit__engine_appendf(buf, size,
-                            "bounce acts only in steps whose approach speed exceeds bounce_vel = %g m/s, and only "
-                            "where it asks for more than the ERP correction; without bounce this contact gives "
-                            "e = erp phi (mean erp/2), and with bounce b < erp e = max(erp phi, b) (mean erp/2 + "
-                            "b^2/(2 erp)): no bounce gives a mean below erp/2. ",
-                            bn[1]);
-  ode_note_common(c, buf, size);
+  const double *bn = impactfit_code_value(c, "bounce");
+  impactfit_text_appendf(out,
+                         "bounce acts only in steps whose approach speed exceeds bounce_vel = %g m/s, and only "
+                         "where it asks for more than the ERP correction; without bounce this contact gives "
+                         "e = erp phi (mean erp/2), and with bounce b < erp e = max(erp phi, b) (mean erp/2 + "
+                         "b^2/(2 erp)): no bounce gives a mean below erp/2. ",
+                         bn[1]);
+  ode_note_common(c, out);
 }
 
 /* kd from 1e-6 to 10 times the critical 2 sqrt(kp M): a damping ratio of 10 gives e = 0.0024 in continuous
  * time (clamped Kelvin-Voigt), and beyond it the body creeps out for ages (the impact's steps grow as the
  * ratio squared) */
-static void kc_range(const impactfit__engine_ctx *c, double *lo, double *hi) {
-  double crit = 2.0 * sqrt(impactfit__engine_val(c, "kp")[0] * c->M);
-  *lo = 1e-6 * crit;
-  *hi = 10.0 * crit;
+static void kc_range(const impactfit_code_ctx *c, double *lo, double *hi) {
+  impactfit__range_critical(impactfit_code_value(c, "kp")[0], c->M, 1e-6, 10.0, lo, hi);
 }
 
 /* erp from where the damping ratio of the spring and damper it stands for, (1 - erp)/(2 sqrt(erp M cfm/h)),
  * is about 10 (erp = h/(4 10^2 M cfm)), to 1 */
-static void erp_range(const impactfit__engine_ctx *c, double *lo, double *hi) {
-  double l = c->dt / (4e2 * c->M * impactfit__engine_val(c, "cfm")[0]);
+static void erp_range(const impactfit_code_ctx *c, double *lo, double *hi) {
+  double l = c->dt / (4e2 * c->M * impactfit_code_value(c, "cfm")[0]);
   *lo = isfinite(l) ? fmin(fmax(l, 1e-12), 0.5) : 1e-12;
   *hi = 1.0;
 }
 
-static const impactfit__engine_ops kc_ops = {
+static const impactfit_code_ops kc_ops = {
     .build = kc_build, .lo = 1e-9, .hi = 1e9, .range = kc_range, .naive = kc_naive, .input = kc_input, .note = kc_note};
-static const impactfit__engine_ops erp_ops = {.build = erp_build,
-                                              .lo = 1e-12,
-                                              .hi = 1.0,
-                                              .range = erp_range,
-                                              .naive = NULL,
-                                              .input = erp_input,
-                                              .note = plain_note};
-static const impactfit__engine_ops bounce_ops = {
+static const impactfit_code_ops erp_ops = {.build = erp_build,
+                                           .lo = 1e-12,
+                                           .hi = 1.0,
+                                           .range = erp_range,
+                                           .naive = NULL,
+                                           .input = erp_input,
+                                           .note = plain_note};
+static const impactfit_code_ops bounce_ops = {
     .build = bounce_build, .lo = 1e-6, .hi = 1.0, .naive = bounce_naive, .input = bounce_input, .note = bounce_note};
 
 #define ODE_SOURCE                                                                                            \
@@ -514,77 +490,73 @@ static const impactfit__engine_ops bounce_ops = {
   "start; touching (depth 0) already makes a contact; max_vel caps the ERP correction only (not bounce); the "     \
   "surface layer removes depth from the correction; quickstep starts from zero force each step"
 
-const impactfit_engine_model impactfit__ode_models[] = {
-    {.code = "ode",
-     .model = "spring-damper",
-     .versions = "0.16.2",
-     .version_min = 16002,
-     .version_max = 16002,
-     .param = "kd",
-     .param_unit = "N s/m",
-     .param_input = "kd",
-     .param_index = 0,
-     .law = "a contact row with erp = h kp/(h kp + kd), cfm = 1/(h kp + kd) (the manual's conversion): the impulse "
-            "of a step P = max(0, (erp delta/h + u)/(1/M + cfm/h)), then u <- u - P/M, delta <- delta + h u: backward "
-            "Euler of f = kp delta + kd delta' clamped at f >= 0",
-     .end = "C (the LCP's force is >= 0: the bodies part where it would pull)",
-     .bodies = ODE_BODIES,
-     .source = ODE_SOURCE,
-     .traps = "backward Euler damps by itself: at h^2 kp/M of order 1 no kd reaches a high e (kp = 1e3 N/m, "
-              "M = 1.309 g, h = 1e-3 s: mean e at most 0.4027, measured in ODE); the damping-ratio formula assumes the "
-              "contact "
-              "ends at delta = 0; bounce with a soft contact lowers e; " ODE_COMMON_TRAPS,
-     .integrators = "step,quickstep",
-     .dt_default = 0.0,
-     .run_here = 1,
-     .n_inputs = (int)(sizeof kc_inputs / sizeof kc_inputs[0]),
-     .inputs = kc_inputs,
-     .ops = &kc_ops},
-    {.code = "ode",
-     .model = "erp-cfm",
-     .versions = "0.16.2",
-     .version_min = 16002,
-     .version_max = 16002,
-     .param = "erp",
-     .param_unit = "-",
-     .param_input = "erp",
-     .param_index = 0,
-     .law = "a contact row with soft_erp and soft_cfm as typed: P = max(0, (erp delta/h + u)/(1/M + cfm/h)), "
-            "u <- u - P/M, delta <- delta + h u (a spring kp = erp/(h cfm) and damper kd = (1 - erp)/cfm at this h)",
-     .end = "C (the LCP's force is >= 0)",
-     .bodies = ODE_BODIES,
-     .source = ODE_SOURCE,
-     .traps = "the same erp and cfm are a different spring and damper at another h; " ODE_COMMON_TRAPS,
-     .integrators = "step,quickstep",
-     .dt_default = 0.0,
-     .run_here = 1,
-     .n_inputs = (int)(sizeof erp_inputs / sizeof erp_inputs[0]),
-     .inputs = erp_inputs,
-     .ops = &erp_ops},
-    {.code = "ode",
-     .model = "bounce",
-     .versions = "0.16.2",
-     .version_min = 16002,
-     .version_max = 16002,
-     .param = "bounce",
-     .param_unit = "-",
-     .param_input = "bounce",
-     .param_index = 0,
-     .law = "the default (hard) contact row, erp 0.2 and cfm 1e-10, with dContactBounce: the row asks for the "
-            "separating speed c = max(erp delta/h, bounce u) when u > bounce_vel (else erp delta/h); P = max(0, "
-            "(c + u)/(1/M + cfm/h)); without bounce e = erp phi (0 to 0.2, mean 0.1)",
-     .end = "C (the LCP's force is >= 0)",
-     .bodies = ODE_BODIES,
-     .source = ODE_SOURCE,
-     .traps = "without bounce the default contact gives e = 0.2 phi whatever the materials; bounce is ignored unless "
-              "bounce_vel >= 0 and the approach speed exceeds it; below e = erp/2 the ERP correction, not bounce, "
-              "decides the mean; " ODE_COMMON_TRAPS,
-     .integrators = "step,quickstep",
-     .dt_default = 0.0,
-     .run_here = 1,
-     .n_inputs = (int)(sizeof bounce_inputs / sizeof bounce_inputs[0]),
-     .inputs = bounce_inputs,
-     .ops = &bounce_ops},
+static const impactfit_code_integrator ode_integrators[] = {
+    {.name = "step", .stepper = &ode_soft, .summary = "dWorldStep: the LCP of the contact row solved exactly"},
+    {.name = "quickstep",
+     .stepper = &ode_quickstep,
+     .summary = "dWorldQuickStep: the row solved by SOR sweeps from zero (iterations, w)"},
 };
 
-const size_t impactfit__ode_model_count = sizeof impactfit__ode_models / sizeof impactfit__ode_models[0];
+#define ODE_ENTRY                                                                                                    \
+  .code = &impactfit__code_ode, .option = "", .versions = "0.16.2", .first_version = "0.16.2", .version_min = 16002, \
+  .version_max = 16002, .run_min = 16002, .run_max = 16002, .run_versions = "0.16.2 (Debian 12)", .law = NULL,       \
+  .clamp_default = 1, .integrators = ode_integrators, .n_integrators = IMPACTFIT__COUNT(ode_integrators),            \
+  .dt_default = 0.0, .solver = IMPACTFIT_CODE_SOLVE_MEAN, .bodies = ODE_BODIES, .source = ODE_SOURCE,                \
+  .mixing = "none: the user's near callback sets the contact joint's surface (mu, ERP, CFM, bounce)",                \
+  .assumes = "a frictionless contact (surface.mu = 0), no gravity, a head-on impact",                                \
+  .precision = "float64 (Debian's double build, dDOUBLE)"
+
+static const impactfit_code_model models[] = {
+    IMPACTFIT__ENTRY(ODE_ENTRY, .model = "spring-damper", .param = "kd", .param_unit = "N s/m", .param_input = "kd",
+                     .param_index = 0,
+                     .law_text = "a contact row with erp = h kp/(h kp + kd), cfm = 1/(h kp + kd) (the manual's "
+                                 "conversion): the "
+                                 "impulse "
+                                 "of a step P = max(0, (erp delta/h + u)/(1/M + cfm/h)), then u <- u - P/M, delta <- "
+                                 "delta + h u: "
+                                 "backward "
+                                 "Euler of f = kp delta + kd delta' clamped at f >= 0",
+                     .end = "C (the LCP's force is >= 0: the bodies part where it would pull)",
+                     .traps = "backward Euler damps by itself: at h^2 kp/M of order 1 no kd reaches a high e (kp = 1e3 "
+                              "N/m, "
+                              "M = 1.309 g, h = 1e-3 s: mean e at most 0.4027, measured in ODE); the damping-ratio "
+                              "formula assumes the "
+                              "contact "
+                              "ends at delta = 0; bounce with a soft contact lowers e; " ODE_COMMON_TRAPS,
+                     .n_inputs = IMPACTFIT__COUNT(kc_inputs), .inputs = kc_inputs, .ops = &kc_ops),
+    IMPACTFIT__ENTRY(ODE_ENTRY, .model = "erp-cfm", .param = "erp", .param_unit = "-", .param_input = "erp",
+                     .param_index = 0,
+                     .law_text = "a contact row with soft_erp and soft_cfm as typed: P = max(0, (erp delta/h + u)/(1/M "
+                                 "+ cfm/h)), "
+                                 "u <- u - P/M, delta <- delta + h u (a spring kp = erp/(h cfm) and damper kd = (1 - "
+                                 "erp)/cfm at this "
+                                 "h)",
+                     .end = "C (the LCP's force is >= 0)",
+                     .traps = "the same erp and cfm are a different spring and damper at another h; " ODE_COMMON_TRAPS,
+                     .n_inputs = IMPACTFIT__COUNT(erp_inputs), .inputs = erp_inputs, .ops = &erp_ops),
+    IMPACTFIT__ENTRY(
+        ODE_ENTRY, .model = "bounce", .param = "bounce", .param_unit = "-", .param_input = "bounce", .param_index = 0,
+        .law_text = "the default (hard) contact row, erp 0.2 and cfm 1e-10, with dContactBounce: the row asks for the "
+                    "separating speed c = max(erp delta/h, bounce u) when u > bounce_vel (else erp delta/h); P = "
+                    "max(0, "
+                    "(c + u)/(1/M + cfm/h)); without bounce e = erp phi (0 to 0.2, mean 0.1)",
+        .end = "C (the LCP's force is >= 0)",
+        .traps = "without bounce the default contact gives e = 0.2 phi whatever the materials; bounce is ignored "
+                 "unless "
+                 "bounce_vel >= 0 and the approach speed exceeds it; below e = erp/2 the ERP correction, not bounce, "
+                 "decides the mean; " ODE_COMMON_TRAPS,
+        .n_inputs = IMPACTFIT__COUNT(bounce_inputs), .inputs = bounce_inputs, .ops = &bounce_ops),
+};
+
+const impactfit_code impactfit__code_ode = {
+    .name = "ode",
+    .display = "ODE",
+    .kind = "engine",
+    .default_version = "0.16.2",
+    .version_example = "0.16.2",
+    .version_key = impactfit_code_version_dotted,
+    .model_prefix = NULL,
+    .run_versions = "0.16.2 (Debian 12)",
+    .models = models,
+    .n_models = sizeof models / sizeof models[0],
+};

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Bullet's rigid-body contact in the engine registry (include/impactfit/engines.h;
+/* Bullet's rigid-body contact in the code registry (include/impactfit/codes.h;
  * docs/engines/BULLET.md): its time step as two steppers (restitution on a hard contact row, and
  * the contact stiffness/damping row) and two models.
  *
@@ -50,8 +50,7 @@
 #include <string.h>
 
 #include "../common/common_impl.h"
-#include "../law/stepper_impl.h"
-#include "engines_impl.h"
+#include "blocks_impl.h"
 
 /* ---------------------------------------------------------------- the steppers */
 
@@ -119,11 +118,7 @@ static int bt_check(const impactfit_stepper *st, impactfit_error *err) {
 /* the row's erp and cfm (before the division of cfm by h) */
 static void bt_erp_cfm(const impactfit_stepper *st, double *erp, double *cfm) {
   if (is_stiff(st)) {
-    double denom = st->dt * st->p[Q_A] + st->p[Q_B];
-    if (denom < DBL_EPSILON)
-      denom = DBL_EPSILON;
-    *cfm = 1.0 / denom;
-    *erp = st->dt * st->p[Q_A] / denom;
+    impactfit__row_erp_cfm(st->dt, st->p[Q_A], st->p[Q_B], DBL_EPSILON, erp, cfm);
   } else {
     *erp = st->p[Q_A];
     *cfm = st->p[Q_B];
@@ -334,12 +329,11 @@ static double bt_reach(const impactfit_stepper *st, double v) {
 static int bt_continuous(const impactfit_stepper *st, impactfit_law *law, const impactfit_transition **end) {
   if (!is_stiff(st) || st->p[Q_REST] > 0.0)
     return IMPACTFIT_EINVAL;
-  *law = impactfit_law_power_make(st->p[Q_A], 1.0, st->p[Q_B], 0.0);
-  *end = impactfit_transition_C;
+  impactfit__row_kv_limit(st->p[Q_A], st->p[Q_B], law, end);
   return 0;
 }
 
-const impactfit_stepper_type impactfit__stepper_bullet_restitution = {
+static const impactfit_stepper_type bt_restitution = {
     .name = "bullet-restitution",
     .summary = "Bullet 3.24 sequential impulse, one hard contact row (erp2, cfm) with restitution above the velocity "
                "threshold, rows before touching within the breaking distance, split impulse, warm start",
@@ -355,7 +349,7 @@ const impactfit_stepper_type impactfit__stepper_bullet_restitution = {
     .affine = bt_affine,
 };
 
-const impactfit_stepper_type impactfit__stepper_bullet_stiffness = {
+static const impactfit_stepper_type bt_stiffness = {
     .name = "bullet-stiffness-damping",
     .summary = "Bullet 3.24 sequential impulse with contact stiffness k and damping c (erp = h k/(h k + c), cfm = "
                "1/(h k + c)): backward Euler of clamped Kelvin-Voigt with the rows before touching",
@@ -371,7 +365,7 @@ const impactfit_stepper_type impactfit__stepper_bullet_stiffness = {
     .affine = bt_affine,
 };
 
-static int is_stiff(const impactfit_stepper *st) { return st->type == &impactfit__stepper_bullet_stiffness; }
+static int is_stiff(const impactfit_stepper *st) { return st->type == &bt_stiffness; }
 
 /* ---------------------------------------------------------------- the models */
 
@@ -399,7 +393,7 @@ static int is_stiff(const impactfit_stepper *st) { return st->type == &impactfit
     }                                                                                                                \
   }
 
-static const impactfit_engine_input rest_inputs[] = {
+static const impactfit_code_input rest_inputs[] = {
     {.name = "restitution",
      .unit = "-",
      .help = "the combined restitution: the product of the two bodies' setRestitution values",
@@ -410,7 +404,7 @@ static const impactfit_engine_input rest_inputs[] = {
     BT_SOLVER_INPUTS,
 };
 
-static const impactfit_engine_input stiff_inputs[] = {
+static const impactfit_code_input stiff_inputs[] = {
     {.name = "kp",
      .unit = "N/m",
      .help = "the contact stiffness of setContactStiffnessAndDamping on the sphere",
@@ -435,20 +429,19 @@ static const impactfit_engine_input stiff_inputs[] = {
 };
 
 /* the settings every Bullet stepper shares */
-static int bt_common(const impactfit__engine_ctx *c, const impactfit_stepper_type *type, impactfit_stepper *st) {
+static int bt_common(const impactfit_code_ctx *c, const impactfit_stepper_type *type, impactfit_stepper *st) {
   memset(st, 0, sizeof *st);
   st->type = type;
   st->end = impactfit_transition_C;
   st->mass = c->M;
   st->dt = c->dt;
   st->gravity = c->req->gravity; /* a sphere on a plane under gravity (drop tests) */
-  const impactfit_engine_bodies *b = &c->req->bodies;
-  double rmin = b->plane ? b->r1 : fmin(b->r1, b->r2);
-  st->p[Q_VTHR] = impactfit__engine_val(c, "restitutionVelocityThreshold")[0];
-  st->p[Q_BREAK] = impactfit__engine_val(c, "gContactBreakingThreshold")[0] * sqrt(3.0) * rmin;
-  st->p[Q_PLANE] = b->plane ? 1.0 : 0.0;
-  st->p[Q_COORD] = b->plane ? b->r1 : b->r1 + b->r2;
-  const double *sp = impactfit__engine_val(c, "splitImpulse"), *so = impactfit__engine_val(c, "solver");
+  double rmin = c->wall ? c->r1 : fmin(c->r1, c->r2);
+  st->p[Q_VTHR] = impactfit_code_value(c, "restitutionVelocityThreshold")[0];
+  st->p[Q_BREAK] = impactfit_code_value(c, "gContactBreakingThreshold")[0] * sqrt(3.0) * rmin;
+  st->p[Q_PLANE] = c->wall ? 1.0 : 0.0;
+  st->p[Q_COORD] = c->wall ? c->r1 : c->r1 + c->r2;
+  const double *sp = impactfit_code_value(c, "splitImpulse"), *so = impactfit_code_value(c, "solver");
   st->p[Q_SPLIT] = sp[0];
   st->p[Q_SPLITTHR] = sp[1];
   st->p[Q_ITER] = so[0];
@@ -457,25 +450,25 @@ static int bt_common(const impactfit__engine_ctx *c, const impactfit_stepper_typ
   return 0;
 }
 
-static int rest_build(const impactfit__engine_ctx *c, double restitution, impactfit_stepper *st, impactfit_error *err) {
-  bt_common(c, &impactfit__stepper_bullet_restitution, st);
-  st->p[Q_A] = impactfit__engine_val(c, "erp2")[0];
-  st->p[Q_B] = impactfit__engine_val(c, "globalCfm")[0];
+static int rest_build(const impactfit_code_ctx *c, double restitution, impactfit_stepper *st, impactfit_error *err) {
+  bt_common(c, &bt_restitution, st);
+  st->p[Q_A] = impactfit_code_value(c, "erp2")[0];
+  st->p[Q_B] = impactfit_code_value(c, "globalCfm")[0];
   st->p[Q_REST] = restitution;
   return impactfit_stepper_check(st, err);
 }
 
 /* the combined stiffness and damping of the two bodies (btManifoldResult) */
-static void stiff_combined(const impactfit__engine_ctx *c, double kd, double *k, double *cd) {
-  double kp = impactfit__engine_val(c, "kp")[0];
-  const double *o = impactfit__engine_val(c, "other");
+static void stiff_combined(const impactfit_code_ctx *c, double kd, double *k, double *cd) {
+  double kp = impactfit_code_value(c, "kp")[0];
+  const double *o = impactfit_code_value(c, "other");
   *k = 1.0 / (1.0 / kp + 1.0 / o[0]);
   *cd = kd + o[1];
 }
 
-static int stiff_build(const impactfit__engine_ctx *c, double kd, impactfit_stepper *st, impactfit_error *err) {
-  double kp = impactfit__engine_val(c, "kp")[0];
-  const double *o = impactfit__engine_val(c, "other");
+static int stiff_build(const impactfit_code_ctx *c, double kd, impactfit_stepper *st, impactfit_error *err) {
+  double kp = impactfit_code_value(c, "kp")[0];
+  const double *o = impactfit_code_value(c, "other");
   if (!(kp > 0.0 && isfinite(kp)) || !(o[0] > 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                            "bullet contact stiffness damping: kp and the other body's stiffness must be > 0 (N/m) (got "
@@ -486,124 +479,112 @@ static int stiff_build(const impactfit__engine_ctx *c, double kd, impactfit_step
                            "bullet contact stiffness damping: kd and the other body's damping must be >= 0 (N s/m) "
                            "(got %.17g, %.17g)",
                            kd, o[1]);
-  bt_common(c, &impactfit__stepper_bullet_stiffness, st);
+  bt_common(c, &bt_stiffness, st);
   stiff_combined(c, kd, &st->p[Q_A], &st->p[Q_B]);
-  st->p[Q_REST] = impactfit__engine_val(c, "restitution")[0];
+  st->p[Q_REST] = impactfit_code_value(c, "restitution")[0];
   return impactfit_stepper_check(st, err);
 }
 
-static int rest_naive(const impactfit__engine_ctx *c, double e, impactfit_stepper *st, double *value, char *what,
-                      size_t size, impactfit_error *err) {
+static int rest_naive(const impactfit_code_ctx *c, double e, double *value, impactfit_text *what,
+                      impactfit_error *err) {
+  (void)c, (void)err;
   *value = e;
-  snprintf(what, size, "restitution = e (Bullet's restitution, the product of the two bodies' values)");
-  return rest_build(c, e, st, err);
+  impactfit_text_appendf(what, "restitution = e (Bullet's restitution, the product of the two bodies' values)");
+  return 0;
 }
 
-/* the damping ratio of a linear spring-damper whose contact ends at δ = 0 with restitution e */
-static double kv_ratio(double e) {
-  double L = log(e);
-  return -L / sqrt(IMPACTFIT__PI * IMPACTFIT__PI + L * L);
+static int stiff_naive(const impactfit_code_ctx *c, double e, double *value, impactfit_text *what,
+                       impactfit_error *err) {
+  (void)err;
+  return impactfit__naive_kd(c, e, impactfit_code_value(c, "kp")[0], value, what);
 }
 
-static int stiff_naive(const impactfit__engine_ctx *c, double e, impactfit_stepper *st, double *value, char *what,
-                       size_t size, impactfit_error *err) {
-  double kp = impactfit__engine_val(c, "kp")[0];
-  *value = 2.0 * kv_ratio(e) * sqrt(kp * c->M);
-  snprintf(what, size, "kd = 2 sqrt(kp M) (-ln e)/sqrt(pi^2 + ln^2 e) (linear spring-damper, contact to delta = 0)");
-  return stiff_build(c, *value, st, err);
-}
-
-static void world_text(const impactfit__engine_ctx *c, char *buf, size_t size) {
-  impactfit__engine_appendf(buf, size, "world->stepSimulation(%.12g, 1, %.12g);", c->dt, c->dt);
-  const double *sp = impactfit__engine_val(c, "splitImpulse"), *so = impactfit__engine_val(c, "solver");
+static void world_text(const impactfit_code_ctx *c, impactfit_text *out) {
+  impactfit_text_appendf(out, "world->stepSimulation(%.12g, 1, %.12g);", c->dt, c->dt);
+  const double *sp = impactfit_code_value(c, "splitImpulse"), *so = impactfit_code_value(c, "solver");
   (void)sp;
   (void)so;
 }
 
-static void rest_input(const impactfit__engine_ctx *c, double r, char *buf, size_t size) {
-  buf[0] = 0;
-  if (c->req->bodies.plane)
-    impactfit__engine_appendf(buf, size, "sphere->setRestitution(%.12g); ground->setRestitution(1.0); ", r);
+static void rest_input(const impactfit_code_ctx *c, double r, impactfit_text *out) {
+  if (c->wall)
+    impactfit_text_appendf(out, "sphere->setRestitution(%.12g); ground->setRestitution(1.0); ", r);
   else
-    impactfit__engine_appendf(buf, size, "sphereA->setRestitution(%.12g); sphereB->setRestitution(1.0); ", r);
-  world_text(c, buf, size);
-  impactfit__engine_appendf(buf, size,
-                            "   (PyBullet: p.changeDynamics(sphereId, -1, restitution=%.12g); p.changeDynamics(%s, -1, "
-                            "restitution=1.0))",
-                            r, c->req->bodies.plane ? "planeId" : "otherId");
+    impactfit_text_appendf(out, "sphereA->setRestitution(%.12g); sphereB->setRestitution(1.0); ", r);
+  world_text(c, out);
+  impactfit_text_appendf(out,
+                         "   (PyBullet: p.changeDynamics(sphereId, -1, restitution=%.12g); p.changeDynamics(%s, -1, "
+                         "restitution=1.0))",
+                         r, c->wall ? "planeId" : "otherId");
 }
 
-static void stiff_input(const impactfit__engine_ctx *c, double kd, char *buf, size_t size) {
-  double kp = impactfit__engine_val(c, "kp")[0];
-  buf[0] = 0;
-  impactfit__engine_appendf(buf, size, "%s->setContactStiffnessAndDamping(%.12g, %.12g); ",
-                            c->req->bodies.plane ? "sphere" : "sphereA", kp, kd);
-  world_text(c, buf, size);
-  impactfit__engine_appendf(
-      buf, size, "   (PyBullet: p.changeDynamics(sphereId, -1, contactStiffness=%.12g, contactDamping=%.12g))", kp, kd);
+static void stiff_input(const impactfit_code_ctx *c, double kd, impactfit_text *out) {
+  double kp = impactfit_code_value(c, "kp")[0];
+  impactfit_text_appendf(out, "%s->setContactStiffnessAndDamping(%.12g, %.12g); ", c->wall ? "sphere" : "sphereA", kp,
+                         kd);
+  world_text(c, out);
+  impactfit_text_appendf(
+      out, "   (PyBullet: p.changeDynamics(sphereId, -1, contactStiffness=%.12g, contactDamping=%.12g))", kp, kd);
 }
 
-static void bt_note_common(const impactfit__engine_ctx *c, char *buf, size_t size) {
-  const impactfit_engine_bodies *b = &c->req->bodies;
-  double rmin = b->plane ? b->r1 : fmin(b->r1, b->r2);
-  double thr = impactfit__engine_val(c, "gContactBreakingThreshold")[0] * sqrt(3.0) * rmin;
-  if (b->plane)
-    impactfit__engine_appendf(buf, size,
-                              "The plane's contact exists from a gap of %.4g m (0.02 sqrt(3) r): a row acts before "
-                              "touching whenever the sphere would cross the gap within the step. ",
-                              thr);
+static void bt_note_common(const impactfit_code_ctx *c, impactfit_text *out) {
+  double rmin = c->wall ? c->r1 : fmin(c->r1, c->r2);
+  double thr = impactfit_code_value(c, "gContactBreakingThreshold")[0] * sqrt(3.0) * rmin;
+  if (c->wall)
+    impactfit_text_appendf(out,
+                           "The plane's contact exists from a gap of %.4g m (0.02 sqrt(3) r): a row acts before "
+                           "touching whenever the sphere would cross the gap within the step. ",
+                           thr);
   else
-    impactfit__engine_appendf(buf, size,
-                              "Two spheres get their contact point only when touching; it stays while the gap is below "
-                              "%.4g m. ",
-                              thr);
-  impactfit__engine_appendf(buf, size,
-                            "Step with stepSimulation(dt, 1, dt): the default fixedTimeStep is 1/60 s whatever dt you "
-                            "pass. PyBullet's bodies are btMultiBody (another solver path, default step 1/240 s): its "
-                            "keywords are given, its e was not measured here. ");
+    impactfit_text_appendf(out,
+                           "Two spheres get their contact point only when touching; it stays while the gap is below "
+                           "%.4g m. ",
+                           thr);
+  impactfit_text_appendf(out,
+                         "Step with stepSimulation(dt, 1, dt): the default fixedTimeStep is 1/60 s whatever dt you "
+                         "pass. PyBullet's bodies are btMultiBody (another solver path, default step 1/240 s): its "
+                         "keywords are given, its e was not measured here. ");
 }
 
-static void rest_note(const impactfit__engine_ctx *c, double value, char *buf, size_t size) {
+static void rest_note(const impactfit_code_ctx *c, double value, impactfit_text *out) {
   (void)value;
-  double vt = impactfit__engine_val(c, "restitutionVelocityThreshold")[0];
-  impactfit__engine_appendf(buf, size,
-                            "Bullet multiplies the two bodies' restitutions (the ground's default 0 gives 0): set the "
-                            "other body's to 1. No restitution below the approach speed %g m/s; the ERP correction "
-                            "adds erp2 phi v to the rebound. ",
-                            vt);
-  if (c->req->v < vt)
-    impactfit__engine_appendf(buf, size, "At v = %g m/s < %g m/s restitution never acts. ", c->req->v, vt);
-  bt_note_common(c, buf, size);
+  double vt = impactfit_code_value(c, "restitutionVelocityThreshold")[0];
+  impactfit_text_appendf(out,
+                         "Bullet multiplies the two bodies' restitutions (the ground's default 0 gives 0): set the "
+                         "other body's to 1. No restitution below the approach speed %g m/s; the ERP correction "
+                         "adds erp2 phi v to the rebound. ",
+                         vt);
+  if (c->v < vt)
+    impactfit_text_appendf(out, "At v = %g m/s < %g m/s restitution never acts. ", c->v, vt);
+  bt_note_common(c, out);
 }
 
-static void stiff_note(const impactfit__engine_ctx *c, double value, char *buf, size_t size) {
+static void stiff_note(const impactfit_code_ctx *c, double value, impactfit_text *out) {
   (void)value;
-  const double *o = impactfit__engine_val(c, "other");
-  impactfit__engine_appendf(buf, size,
-                            "Bullet adds the two bodies' contact damping: the other body's %g N s/m (its default 0.1 "
-                            "unless you set it) is added to kd; stiffnesses combine in series. ",
-                            o[1]);
-  bt_note_common(c, buf, size);
+  const double *o = impactfit_code_value(c, "other");
+  impactfit_text_appendf(out,
+                         "Bullet adds the two bodies' contact damping: the other body's %g N s/m (its default 0.1 "
+                         "unless you set it) is added to kd; stiffnesses combine in series. ",
+                         o[1]);
+  bt_note_common(c, out);
 }
 
-static const impactfit__engine_ops rest_ops = {
+static const impactfit_code_ops rest_ops = {
     .build = rest_build, .lo = 1e-6, .hi = 1.0, .naive = rest_naive, .input = rest_input, .note = rest_note};
 /* kd from 1e-6 to 100 times the critical 2 sqrt(k M) of the combined stiffness */
-static void stiff_range(const impactfit__engine_ctx *c, double *lo, double *hi) {
+static void stiff_range(const impactfit_code_ctx *c, double *lo, double *hi) {
   double k, cd;
   stiff_combined(c, 0.0, &k, &cd);
-  double crit = 2.0 * sqrt(k * c->M);
-  *lo = 1e-6 * crit;
-  *hi = 1e2 * crit;
+  impactfit__range_critical(k, c->M, 1e-6, 1e2, lo, hi);
 }
 
-static const impactfit__engine_ops stiff_ops = {.build = stiff_build,
-                                                .lo = 1e-9,
-                                                .hi = 1e9,
-                                                .range = stiff_range,
-                                                .naive = stiff_naive,
-                                                .input = stiff_input,
-                                                .note = stiff_note};
+static const impactfit_code_ops stiff_ops = {.build = stiff_build,
+                                             .lo = 1e-9,
+                                             .hi = 1e9,
+                                             .range = stiff_range,
+                                             .naive = stiff_naive,
+                                             .input = stiff_input,
+                                             .note = stiff_note};
 
 #define BT_SOURCE                                                                                             \
   "Bullet 3.24 src/BulletDynamics/ConstraintSolver/btSequentialImpulseConstraintSolver.cpp:79-101 (row "      \
@@ -618,60 +599,74 @@ static const impactfit__engine_ops stiff_ops = {.build = stiff_build,
   "0.02 sqrt(3) times the smaller radius; restitution is the product of the bodies' values, contact damping their " \
   "sum, contact stiffness 1/(1/k1 + 1/k2)"
 
-const impactfit_engine_model impactfit__bullet_models[] = {
-    {.code = "bullet",
-     .model = "restitution",
-     .versions = "3.24",
-     .version_min = 3024000,
-     .version_max = 3024000,
-     .param = "restitution",
-     .param_unit = "-",
-     .param_input = "restitution",
-     .param_index = 0,
-     .law = "a hard row (erp2 0.2, cfm 0) asking for the separating speed r + erp2 delta/h, r = restitution u when "
-            "u >= the velocity threshold (0.2 m/s), else 0; at a gap g below the breaking distance the row asks for "
-            "r - g/h (acts when the body would cross the gap in this step); impulse P = max(0, ...)/(1/M + cfm/h), "
-            "u <- u - P/M, x <- x + h u",
-     .end = "C (the impulse is >= 0)",
-     .bodies = BT_BODIES,
-     .source = BT_SOURCE,
-     .traps = "three thresholds decide: the velocity threshold (no restitution below 0.2 m/s), the breaking distance "
-              "(rows before touching: at small steps they stop the sphere before contact, e = 0 at h = 1e-4 s for a "
-              "5 mm sphere at 1 m/s), the split-impulse threshold (-0.04 m: shallower penetrations feed the ERP "
-              "correction into the rebound velocity, e = r + 0.2 phi: between two spheres e is never r, whatever h); "
-              "the product rule makes e = 0 when the ground "
-              "keeps its default restitution 0; the default fixedTimeStep is 1/60 s",
-     .integrators = "sequential-impulse",
-     .dt_default = 1.0 / 60.0,
-     .run_here = 1,
-     .n_inputs = (int)(sizeof rest_inputs / sizeof rest_inputs[0]),
-     .inputs = rest_inputs,
-     .ops = &rest_ops},
-    {.code = "bullet",
-     .model = "contact stiffness damping",
-     .versions = "3.24",
-     .version_min = 3024000,
-     .version_max = 3024000,
-     .param = "kd",
-     .param_unit = "N s/m",
-     .param_input = "kd",
-     .param_index = 0,
-     .law = "setContactStiffnessAndDamping(k, c): erp = h k/(h k + c), cfm = 1/(h k + c); impulse P = max(0, (u + "
-            "erp delta/h)/(1/M + cfm/h)) in contact (backward Euler of k delta + c delta' clamped at 0), P = max(0, "
-            "(u - g/h)/(1/M + cfm/h)) at a gap g below the breaking distance; u <- u - P/M, x <- x + h u",
-     .end = "C (the impulse is >= 0)",
-     .bodies = BT_BODIES,
-     .source = BT_SOURCE,
-     .traps = "first order in h (backward Euler plus the rows before touching); the damping-ratio formula for kd "
-              "assumes the contact ends at delta = 0 and gives e = 0.253/0.550/0.902 for 0.1/0.5/0.9 even as h -> 0 "
-              "(the row only pushes: the contact ends where the force falls to zero); the other body's default "
-              "contact damping 0.1 N s/m is added",
-     .integrators = "sequential-impulse",
-     .dt_default = 1.0 / 60.0,
-     .run_here = 1,
-     .n_inputs = (int)(sizeof stiff_inputs / sizeof stiff_inputs[0]),
-     .inputs = stiff_inputs,
-     .ops = &stiff_ops},
+static const impactfit_code_integrator bt_rest_integrators[] = {
+    {.name = "sequential-impulse",
+     .stepper = &bt_restitution,
+     .summary = "btSequentialImpulseConstraintSolver with a hard row (erp2, cfm) and restitution"},
+};
+static const impactfit_code_integrator bt_stiff_integrators[] = {
+    {.name = "sequential-impulse",
+     .stepper = &bt_stiffness,
+     .summary = "btSequentialImpulseConstraintSolver with the contact stiffness and damping row"},
 };
 
-const size_t impactfit__bullet_model_count = sizeof impactfit__bullet_models / sizeof impactfit__bullet_models[0];
+#define BT_ENTRY                                                                                                      \
+  .code = &impactfit__code_bullet, .option = "", .versions = "3.24", .first_version = "3.24", .version_min = 3024000, \
+  .version_max = 3024000, .run_min = 3024000, .run_max = 3024000, .run_versions = "3.24 (Debian 12, bullet-float64)", \
+  .law = NULL, .clamp_default = 1, .dt_default = 1.0 / 60.0, .solver = IMPACTFIT_CODE_SOLVE_MEAN,                     \
+  .end = "C (the impulse is >= 0)", .bodies = BT_BODIES, .source = BT_SOURCE,                                         \
+  .mixing = "restitution: the product of the two bodies' values; contact damping: the sum; contact "                  \
+            "stiffness: 1/(1/k1 + 1/k2) (btManifoldResult.cpp:56-75)",                                                \
+  .assumes = "a frictionless contact, no gravity, a head-on impact through the centres",                              \
+  .precision = "float64 (the double build, pkg-config bullet-float64; Debian's default bullet is float32)"
+
+static const impactfit_code_model models[] = {
+    IMPACTFIT__ENTRY(
+        BT_ENTRY, .model = "restitution", .integrators = bt_rest_integrators,
+        .n_integrators = IMPACTFIT__COUNT(bt_rest_integrators), .param = "restitution", .param_unit = "-",
+        .param_input = "restitution", .param_index = 0,
+        .law_text = "a hard row (erp2 0.2, cfm 0) asking for the separating speed r + erp2 delta/h, r = restitution u "
+                    "when "
+                    "u >= the velocity threshold (0.2 m/s), else 0; at a gap g below the breaking distance the row "
+                    "asks "
+                    "for "
+                    "r - g/h (acts when the body would cross the gap in this step); impulse P = max(0, ...)/(1/M + "
+                    "cfm/h), "
+                    "u <- u - P/M, x <- x + h u",
+        .traps = "three thresholds decide: the velocity threshold (no restitution below 0.2 m/s), the breaking "
+                 "distance "
+                 "(rows before touching: at small steps they stop the sphere before contact, e = 0 at h = 1e-4 s for a "
+                 "5 mm sphere at 1 m/s), the split-impulse threshold (-0.04 m: shallower penetrations feed the ERP "
+                 "correction into the rebound velocity, e = r + 0.2 phi: between two spheres e is never r, whatever "
+                 "h); "
+                 "the product rule makes e = 0 when the ground "
+                 "keeps its default restitution 0; the default fixedTimeStep is 1/60 s",
+        .n_inputs = IMPACTFIT__COUNT(rest_inputs), .inputs = rest_inputs, .ops = &rest_ops),
+    IMPACTFIT__ENTRY(
+        BT_ENTRY, .model = "contact stiffness damping", .integrators = bt_stiff_integrators,
+        .n_integrators = IMPACTFIT__COUNT(bt_stiff_integrators), .param = "kd", .param_unit = "N s/m",
+        .param_input = "kd", .param_index = 0,
+        .law_text = "setContactStiffnessAndDamping(k, c): erp = h k/(h k + c), cfm = 1/(h k + c); impulse P = max(0, "
+                    "(u + "
+                    "erp delta/h)/(1/M + cfm/h)) in contact (backward Euler of k delta + c delta' clamped at 0), P = "
+                    "max(0, "
+                    "(u - g/h)/(1/M + cfm/h)) at a gap g below the breaking distance; u <- u - P/M, x <- x + h u",
+        .traps = "first order in h (backward Euler plus the rows before touching); the damping-ratio formula for kd "
+                 "assumes the contact ends at delta = 0 and gives e = 0.253/0.550/0.902 for 0.1/0.5/0.9 even as h -> 0 "
+                 "(the row only pushes: the contact ends where the force falls to zero); the other body's default "
+                 "contact damping 0.1 N s/m is added",
+        .n_inputs = IMPACTFIT__COUNT(stiff_inputs), .inputs = stiff_inputs, .ops = &stiff_ops),
+};
+
+const impactfit_code impactfit__code_bullet = {
+    .name = "bullet",
+    .display = "Bullet",
+    .kind = "engine",
+    .default_version = "3.24",
+    .version_example = "3.24",
+    .version_key = impactfit_code_version_dotted,
+    .model_prefix = NULL,
+    .run_versions = "3.24 (Debian 12)",
+    .models = models,
+    .n_models = sizeof models / sizeof models[0],
+};

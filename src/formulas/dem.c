@@ -6,25 +6,20 @@
 #include "../common/common_impl.h"
 #include "impactfit/dem.h"
 #include "impactfit/inverse.h"
+#include "dem_impl.h"
 
-static double beta_of(double e) {
-  double L = log(e);
-  return L / sqrt(L * L + IMPACTFIT__PI * IMPACTFIT__PI);
+/* β = ln e/√(ln² e + π²) = −ξ(e) (inverse.h) */
+double impactfit__dem_hertz_beta(double e) { return sqrt(5.0) * impactfit_kv_damping_ratio(e); }
+
+double impactfit__dem_tsuji_poly(double e) {
+  return ((((((4.8218 * e - 18.022) * e + 27.467) * e - 22.348) * e + 11.087) * e - 4.2783) * e + 1.2728);
 }
 
-static double hertz_beta(double e) { return -sqrt(5.0) * beta_of(e); }
-
-static double tsuji(double e) {
-  double p = ((((((4.8218 * e - 18.022) * e + 27.467) * e - 22.348) * e + 11.087) * e - 4.2783) * e + 1.2728);
-  return sqrt(2.0) * p;
-}
+static double tsuji(double e) { return sqrt(2.0) * impactfit__dem_tsuji_poly(e); }
 
 static double flores(double e) { return 8.0 * (1.0 - e) / (5.0 * e); }
 
-static double linear_log(double e) {
-  double L = log(e);
-  return 2.0 * fabs(L) / sqrt(IMPACTFIT__PI * IMPACTFIT__PI + L * L);
-}
+double impactfit__dem_linear_log(double e) { return 2.0 * impactfit_kv_damping_ratio(e); }
 
 static const impactfit_dem_formula formulas[] = {
     {.name = "hertz-beta",
@@ -33,7 +28,7 @@ static const impactfit_dem_formula formulas[] = {
      .n = 1.5,
      .m = 0.25,
      .hunt_crossley = 0,
-     .prefactor = hertz_beta},
+     .prefactor = impactfit__dem_hertz_beta},
     {.name = "tsuji",
      .codes = "LAMMPS granular tsuji, 2Sep2026 on: with sqrt 2 (29Sep2021: without)",
      .expression = "c = sqrt(2) (1.2728 - 4.2783 e + 11.087 e^2 - 22.348 e^3 + 27.467 e^4 - 18.022 e^5 + 4.8218 e^6) "
@@ -55,7 +50,7 @@ static const impactfit_dem_formula formulas[] = {
      .n = 1.0,
      .m = 0.0,
      .hunt_crossley = 0,
-     .prefactor = linear_log},
+     .prefactor = impactfit__dem_linear_log},
 };
 
 size_t impactfit_dem_formula_count(void) { return sizeof formulas / sizeof formulas[0]; }

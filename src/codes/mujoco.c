@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* MuJoCo's soft contact in the engine registry (include/impactfit/engines.h; docs/engines/MUJOCO.md).
+/* MuJoCo's soft contact in the code registry (include/impactfit/codes.h; docs/engines/MUJOCO.md).
  *
  * Read in MuJoCo 2.2.2 (Debian 12's libmujoco-dev; double precision, mjtNum = double) and proven
  * against it by tests/engines/mujoco_impact.c; read in 3.3.8 (npm mujoco-js 0.0.7, the official WebAssembly
@@ -30,7 +30,8 @@
 #include <string.h>
 
 #include "../common/common_impl.h"
-#include "engines_impl.h"
+#include "blocks_impl.h"
+#include "impactfit/inverse.h"
 
 #define MJ_CONE_INPUTS                                                                                            \
   {.name = "condim",                                                                                              \
@@ -56,7 +57,7 @@
     }                                                                                                             \
   }
 
-static const impactfit_engine_input std_inputs[] = {
+static const impactfit_code_input std_inputs[] = {
     {.name = "solref",
      .unit = "s, -",
      .help = "timeconst and dampratio (standard form, both > 0)",
@@ -76,7 +77,7 @@ static const impactfit_engine_input std_inputs[] = {
     MJ_CONE_INPUTS,
 };
 
-static const impactfit_engine_input direct_inputs[] = {
+static const impactfit_code_input direct_inputs[] = {
     {.name = "solref",
      .unit = "N/m/kg, N s/m/kg",
      .help = "-stiffness and -damping (direct form, both < 0), per unit mass",
@@ -103,9 +104,9 @@ static const impactfit_engine_input direct_inputs[] = {
  * engine_core_constraint.c:98-108), impratio at least mjMINVAL. The elliptic cone's tangential rows have
  * jar = 0 (T = 0, N < 0: the bottom zone, 2.2.2 :1580-1588, 3.3.8 :2444-2452), so the normal row keeps its own
  * R: rscale 1, as for condim 1. */
-static double rscale_of(const impactfit__engine_ctx *c) {
-  const double *cd = impactfit__engine_val(c, "condim"), *cone = impactfit__engine_val(c, "cone");
-  const double *fr = impactfit__engine_val(c, "friction"), *ir = impactfit__engine_val(c, "impratio");
+static double rscale_of(const impactfit_code_ctx *c) {
+  const double *cd = impactfit_code_value(c, "condim"), *cone = impactfit_code_value(c, "cone");
+  const double *fr = impactfit_code_value(c, "friction"), *ir = impactfit_code_value(c, "impratio");
   if (!cd || cd[0] == 1.0 || cone[0] != 0.0)
     return 1.0;
   double mu0 = fmax(1e-5, fr[0]);
@@ -114,9 +115,9 @@ static double rscale_of(const impactfit__engine_ctx *c) {
 }
 
 /* condim, cone and impratio as MuJoCo accepts them */
-static int check_cone(const impactfit__engine_ctx *c, impactfit_error *err) {
-  const double *cd = impactfit__engine_val(c, "condim"), *cone = impactfit__engine_val(c, "cone");
-  const double *fr = impactfit__engine_val(c, "friction"), *ir = impactfit__engine_val(c, "impratio");
+static int check_cone(const impactfit_code_ctx *c, impactfit_error *err) {
+  const double *cd = impactfit_code_value(c, "condim"), *cone = impactfit_code_value(c, "cone");
+  const double *fr = impactfit_code_value(c, "friction"), *ir = impactfit_code_value(c, "impratio");
   if (!cd)
     return 0;
   if (!(cd[0] == 1.0 || cd[0] == 3.0 || cd[0] == 4.0 || cd[0] == 6.0))
@@ -137,12 +138,12 @@ static int check_cone(const impactfit__engine_ctx *c, impactfit_error *err) {
 
 /* the law for (timeconst, dampratio) in standard form, or (−k, −b) in direct form, as
  * mj_makeImpedance computes K and B (dwidth clamped to [mjMINIMP, mjMAXIMP], denominators to mjMINVAL) */
-static void law_of(const impactfit__engine_ctx *c, int direct, double r0, double r1, impactfit_law *law) {
-  const double *imp = impactfit__engine_val(c, "solimp");
+static void law_of(const impactfit_code_ctx *c, int direct, double r0, double r1, impactfit_law *law) {
+  const double *imp = impactfit_code_value(c, "solimp");
   double dmax = fmin(0.9999, fmax(0.0001, imp[1]));
   double K, B;
   if (!direct) {
-    const double *rs = impactfit__engine_val(c, "refsafe");
+    const double *rs = impactfit_code_value(c, "refsafe");
     double tc = rs[0] != 0.0 ? fmax(r0, 2.0 * c->dt) : r0;
     K = 1.0 / fmax(1e-15, dmax * dmax * tc * tc * r1 * r1);
     B = 2.0 / fmax(1e-15, dmax * tc);
@@ -161,10 +162,11 @@ static void law_of(const impactfit__engine_ctx *c, int direct, double r0, double
   law->p[9] = c->req->gravity;
 }
 
-/* euler for Euler, implicit and implicitfast (the same step map for this contact), rk4 for RK4 */
-static int stepper_of(const impactfit__engine_ctx *c, const impactfit_law *law, impactfit_stepper *st) {
+/* the integrator's step map (its table: euler for Euler, implicit and implicitfast, the same step map for
+ * this contact; rk4 for RK4) */
+static int stepper_of(const impactfit_code_ctx *c, const impactfit_law *law, impactfit_stepper *st) {
   memset(st, 0, sizeof *st);
-  st->type = strcmp(c->integrator, "rk4") == 0 ? impactfit_stepper_rk4 : impactfit_stepper_euler;
+  st->type = c->integrator->stepper;
   st->law = *law;
   st->end = impactfit_transition_C;
   st->mass = c->M;
@@ -173,8 +175,10 @@ static int stepper_of(const impactfit__engine_ctx *c, const impactfit_law *law, 
   return 0;
 }
 
-static int std_build(const impactfit__engine_ctx *c, double dampratio, impactfit_stepper *st, impactfit_error *err) {
-  const double *sr = impactfit__engine_val(c, "solref");
+static int std_build(const impactfit_code_ctx *c, double dampratio, impactfit_stepper *st, impactfit_error *err) {
+  const double *sr = impactfit_code_value(c, "solref"), *rs = impactfit_code_value(c, "refsafe");
+  if (!(rs[0] == 0.0 || rs[0] == 1.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "mujoco: refsafe is 0 (disabled) or 1 (enabled) (got %.17g)", rs[0]);
   if (!(sr[0] > 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                            "mujoco: solref timeconst must be > 0 in the standard form (got %.17g; the direct form is "
@@ -188,8 +192,8 @@ static int std_build(const impactfit__engine_ctx *c, double dampratio, impactfit
   return stepper_of(c, &law, st);
 }
 
-static int direct_build(const impactfit__engine_ctx *c, double damping, impactfit_stepper *st, impactfit_error *err) {
-  const double *sr = impactfit__engine_val(c, "solref");
+static int direct_build(const impactfit_code_ctx *c, double damping, impactfit_stepper *st, impactfit_error *err) {
+  const double *sr = impactfit_code_value(c, "solref");
   if (!(sr[0] < 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                            "mujoco: solref[0] must be -stiffness < 0 in the direct form (got %.17g)", sr[0]);
@@ -201,119 +205,109 @@ static int direct_build(const impactfit__engine_ctx *c, double damping, impactfi
   return stepper_of(c, &law, st);
 }
 
-/* the damping ratio of a linear spring-damper whose contact ends at δ = 0 with restitution e */
-static double kv_ratio(double e) {
-  double L = log(e);
-  return -L / sqrt(IMPACTFIT__PI * IMPACTFIT__PI + L * L);
+static int std_naive(const impactfit_code_ctx *c, double e, double *value, impactfit_text *what, impactfit_error *err) {
+  (void)c, (void)err;
+  *value = impactfit_kv_damping_ratio(e);
+  impactfit_text_appendf(what, "dampratio = -ln e/sqrt(pi^2 + ln^2 e) (linear spring-damper, contact to delta = 0)");
+  return 0;
 }
 
-static int std_naive(const impactfit__engine_ctx *c, double e, impactfit_stepper *st, double *value, char *what,
-                     size_t size, impactfit_error *err) {
-  *value = kv_ratio(e);
-  snprintf(what, size, "dampratio = -ln e/sqrt(pi^2 + ln^2 e) (linear spring-damper, contact to delta = 0)");
-  return std_build(c, *value, st, err);
-}
-
-static int direct_naive(const impactfit__engine_ctx *c, double e, impactfit_stepper *st, double *value, char *what,
-                        size_t size, impactfit_error *err) {
-  const double *sr = impactfit__engine_val(c, "solref");
-  *value = 2.0 * kv_ratio(e) * sqrt(-sr[0]);
-  snprintf(what, size, "damping = 2 sqrt(stiffness) (-ln e)/sqrt(pi^2 + ln^2 e) (linear spring-damper)");
-  return direct_build(c, *value, st, err);
+static int direct_naive(const impactfit_code_ctx *c, double e, double *value, impactfit_text *what,
+                        impactfit_error *err) {
+  (void)err;
+  const double *sr = impactfit_code_value(c, "solref");
+  *value = 2.0 * impactfit_kv_damping_ratio(e) * sqrt(-sr[0]);
+  impactfit_text_appendf(what, "damping = 2 sqrt(stiffness) (-ln e)/sqrt(pi^2 + ln^2 e) (linear spring-damper)");
+  return 0;
 }
 
 /* <default><geom solref="a b" solimp="..."/></default>, the refsafe flag when it is off, and the
  * Python equivalent: every geom gets the values, so both sides of the contact agree and solmix does not
  * matter */
-static void paste(const impactfit__engine_ctx *c, double r0, double r1, char *buf, size_t size) {
-  const double *imp = impactfit__engine_val(c, "solimp"), *rs = impactfit__engine_val(c, "refsafe");
+static void paste(const impactfit_code_ctx *c, double r0, double r1, impactfit_text *out) {
+  const double *imp = impactfit_code_value(c, "solimp"), *rs = impactfit_code_value(c, "refsafe");
   int off = rs && rs[0] == 0.0;
-  buf[0] = 0;
-  impactfit__engine_appendf(buf, size,
-                            "<default><geom solref=\"%.12g %.12g\" solimp=\"%.12g %.12g %.12g %.12g "
-                            "%.12g\"/></default>",
-                            r0, r1, imp[0], imp[1], imp[2], imp[3], imp[4]);
+  impactfit_text_appendf(out,
+                         "<default><geom solref=\"%.12g %.12g\" solimp=\"%.12g %.12g %.12g %.12g "
+                         "%.12g\"/></default>",
+                         r0, r1, imp[0], imp[1], imp[2], imp[3], imp[4]);
   if (off)
-    impactfit__engine_appendf(buf, size, " <option><flag refsafe=\"disable\"/></option>");
-  impactfit__engine_appendf(buf, size,
-                            "   (Python: model.geom_solref[:] = [%.12g, %.12g]; model.geom_solimp[:] = [%.12g, %.12g, "
-                            "%.12g, %.12g, %.12g]%s)",
-                            r0, r1, imp[0], imp[1], imp[2], imp[3], imp[4],
-                            off ? "; model.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_REFSAFE" : "");
+    impactfit_text_appendf(out, " <option><flag refsafe=\"disable\"/></option>");
+  impactfit_text_appendf(out,
+                         "   (Python: model.geom_solref[:] = [%.12g, %.12g]; model.geom_solimp[:] = [%.12g, %.12g, "
+                         "%.12g, %.12g, %.12g]%s)",
+                         r0, r1, imp[0], imp[1], imp[2], imp[3], imp[4],
+                         off ? "; model.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_REFSAFE" : "");
 }
 
-static void std_input(const impactfit__engine_ctx *c, double dampratio, char *buf, size_t size) {
-  paste(c, impactfit__engine_val(c, "solref")[0], dampratio, buf, size);
+static void std_input(const impactfit_code_ctx *c, double dampratio, impactfit_text *out) {
+  paste(c, impactfit_code_value(c, "solref")[0], dampratio, out);
 }
 
-static void direct_input(const impactfit__engine_ctx *c, double damping, char *buf, size_t size) {
-  paste(c, impactfit__engine_val(c, "solref")[0], -damping, buf, size);
+static void direct_input(const impactfit_code_ctx *c, double damping, impactfit_text *out) {
+  paste(c, impactfit_code_value(c, "solref")[0], -damping, out);
 }
 
-static void common_note(const impactfit__engine_ctx *c, char *buf, size_t size) {
-  const double *imp = impactfit__engine_val(c, "solimp");
+static void common_note(const impactfit_code_ctx *c, impactfit_text *out) {
+  const double *imp = impactfit_code_value(c, "solimp");
   if (imp[0] != imp[1] && imp[2] > 0.0)
-    impactfit__engine_appendf(buf, size,
-                              "With solimp d0 != dwidth the law is not scale-free: e depends on the impact speed. ");
+    impactfit_text_appendf(out, "With solimp d0 != dwidth the law is not scale-free: e depends on the impact speed. ");
   if (imp[0] > 0.0001)
-    impactfit__engine_appendf(buf, size,
-                              "The damping force jumps to M d0 B v at first contact, so a single impact's e depends on "
-                              "where the first contact step falls at first order in dt (e_min..e_max above): only the "
-                              "mean over the phase is exact at any dt. ");
-  impactfit__engine_appendf(buf, size,
-                            "Both geoms must carry these values: MuJoCo mixes two geoms' solref and solimp by solmix "
-                            "(standard solref: weighted mean; direct: the smaller of each), so solref on the sphere "
-                            "alone gives the mean with the plane's default 0.02 1. A <pair> or <option o_solref "
-                            "o_solimp> with <flag override=\"enable\"/> takes the same values. margin and gap only "
-                            "move where the contact starts. ");
+    impactfit_text_appendf(out,
+                           "The damping force jumps to M d0 B v at first contact, so a single impact's e depends on "
+                           "where the first contact step falls at first order in dt (e_min..e_max above): only the "
+                           "mean over the phase is exact at any dt. ");
+  impactfit_text_appendf(out, "Both geoms must carry these values: MuJoCo mixes two geoms' solref and solimp by solmix "
+                              "(standard solref: weighted mean; direct: the smaller of each), so solref on the sphere "
+                              "alone gives the mean with the plane's default 0.02 1. A <pair> or <option o_solref "
+                              "o_solimp> with <flag override=\"enable\"/> takes the same values. margin and gap only "
+                              "move where the contact starts. ");
 }
 
 /* How deep the contact goes (continuous time): MuJoCo's geometry is one-dimensional only while two spheres'
  * centres have not crossed (the normal is the line of centres), and a sphere sinking deeper than its radius
  * is a contact far softer than the bodies. */
-static void depth_note(const impactfit__engine_ctx *c, const impactfit_stepper *st, char *buf, size_t size) {
+static void depth_note(const impactfit_code_ctx *c, const impactfit_stepper *st, impactfit_text *out) {
   impactfit_law_impact_params lp = impactfit_law_impact_default_params();
   lp.law = st->law;
   lp.mass = c->M;
-  lp.v = c->req->v;
+  lp.v = c->v;
   lp.transition = impactfit_transition_C;
   impactfit_law_impact_result r;
   if (impactfit_law_impact_solve(NULL, &lp, &r, NULL) != 0)
     return;
-  const impactfit_engine_bodies *b = &c->req->bodies;
-  if (!b->plane && r.delta_max >= b->r1 + b->r2)
-    impactfit__engine_appendf(buf, size,
-                              "THE SPHERES PASS THROUGH EACH OTHER: the penetration would reach %.3g m (continuous "
-                              "time), more than r1 + r2 = %.3g m; past that MuJoCo's contact normal flips and the e "
-                              "above does not apply (stiffen the contact: a smaller timeconst). ",
-                              r.delta_max, b->r1 + b->r2);
-  else if (r.delta_max > (b->plane ? b->r1 : fmin(b->r1, b->r2)))
-    impactfit__engine_appendf(buf, size, "The penetration reaches %.3g m (continuous time), more than the radius. ",
-                              r.delta_max);
+  if (!c->wall && r.delta_max >= c->r1 + c->r2)
+    impactfit_text_appendf(out,
+                           "THE SPHERES PASS THROUGH EACH OTHER: the penetration would reach %.3g m (continuous "
+                           "time), more than r1 + r2 = %.3g m; past that MuJoCo's contact normal flips and the e "
+                           "above does not apply (stiffen the contact: a smaller timeconst). ",
+                           r.delta_max, c->r1 + c->r2);
+  else if (r.delta_max > (c->wall ? c->r1 : fmin(c->r1, c->r2)))
+    impactfit_text_appendf(out, "The penetration reaches %.3g m (continuous time), more than the radius. ",
+                           r.delta_max);
 }
 
-static void std_note(const impactfit__engine_ctx *c, double value, char *buf, size_t size) {
-  const double *sr = impactfit__engine_val(c, "solref"), *rs = impactfit__engine_val(c, "refsafe");
+static void std_note(const impactfit_code_ctx *c, double value, impactfit_text *out) {
+  const double *sr = impactfit_code_value(c, "solref"), *rs = impactfit_code_value(c, "refsafe");
   if (rs[0] != 0.0 && sr[0] < 2.0 * c->dt)
-    impactfit__engine_appendf(buf, size,
-                              "Refsafe raises timeconst %.6g s to 2 timestep = %.6g s (the law above uses that). ",
-                              sr[0], 2.0 * c->dt);
+    impactfit_text_appendf(out, "Refsafe raises timeconst %.6g s to 2 timestep = %.6g s (the law above uses that). ",
+                           sr[0], 2.0 * c->dt);
   impactfit_stepper st;
   if (isfinite(value) && std_build(c, value, &st, NULL) == 0)
-    depth_note(c, &st, buf, size);
-  common_note(c, buf, size);
+    depth_note(c, &st, out);
+  common_note(c, out);
 }
 
-static void direct_note(const impactfit__engine_ctx *c, double value, char *buf, size_t size) {
+static void direct_note(const impactfit_code_ctx *c, double value, impactfit_text *out) {
   impactfit_stepper st;
   if (isfinite(value) && direct_build(c, value, &st, NULL) == 0)
-    depth_note(c, &st, buf, size);
-  common_note(c, buf, size);
+    depth_note(c, &st, out);
+  common_note(c, out);
 }
 
-static const impactfit__engine_ops std_ops = {
+static const impactfit_code_ops std_ops = {
     .build = std_build, .lo = 1e-4, .hi = 1e3, .naive = std_naive, .input = std_input, .note = std_note};
-static const impactfit__engine_ops direct_ops = {
+static const impactfit_code_ops direct_ops = {
     .build = direct_build, .lo = 1e-6, .hi = 1e9, .naive = direct_naive, .input = direct_input, .note = direct_note};
 
 #define MJ_LAW_STD                                                                                                 \
@@ -410,89 +404,61 @@ static const impactfit__engine_ops direct_ops = {
   "implicit differentiates only smooth forces: for this contact it is Euler; solref set on one geom only is "    \
   "mixed with the other geom's default"
 
-const impactfit_engine_model impactfit__mujoco_models[] = {
-    {.code = "mujoco",
-     .model = "soft contact",
-     .versions = "2.2.2",
-     .version_min = 2002002,
-     .version_max = 2002002,
-     .param = "dampratio",
-     .param_unit = "-",
-     .param_input = "solref",
-     .param_index = 1,
-     .law = MJ_LAW_STD,
-     .end = MJ_END,
-     .bodies = MJ_BODIES,
-     .source = MJ_SOURCE_222,
-     .traps = MJ_TRAPS_COMMON "; the contact exists while dist < margin - gap (none at dist = 0 with margin 0)",
-     .integrators = "euler,rk4,implicit",
-     .dt_default = 0.002,
-     .run_here = 1,
-     .n_inputs = (int)(sizeof std_inputs / sizeof std_inputs[0]),
-     .inputs = std_inputs,
-     .ops = &std_ops},
-    {.code = "mujoco",
-     .model = "soft contact direct",
-     .versions = "2.2.2",
-     .version_min = 2002002,
-     .version_max = 2002002,
-     .param = "damping",
-     .param_unit = "N s/m/kg",
-     .param_input = NULL,
-     .param_index = 0,
-     .law = MJ_LAW_DIRECT,
-     .end = MJ_END,
-     .bodies = MJ_BODIES,
-     .source = MJ_SOURCE_222,
-     .traps = "Refsafe does not apply to the direct form; stiffness and damping are per unit effective mass; "
-              "two geoms' direct solref mix to the smaller (stiffer, more damped) of each; the default solimp "
-              "makes e depend on the speed",
-     .integrators = "euler,rk4,implicit",
-     .dt_default = 0.002,
-     .run_here = 1,
-     .n_inputs = (int)(sizeof direct_inputs / sizeof direct_inputs[0]),
-     .inputs = direct_inputs,
-     .ops = &direct_ops},
-    {.code = "mujoco",
-     .model = "soft contact",
-     .versions = "2.3.0-2.3.7",
-     .version_min = 2003000,
-     .version_max = 2003007,
-     .param = "dampratio",
-     .param_unit = "-",
-     .param_input = "solref",
-     .param_index = 1,
-     .law = MJ_LAW_STD,
-     .end = MJ_END,
-     .bodies = MJ_BODIES,
-     .source = MJ_SOURCE_23,
-     .traps = MJ_TRAPS_COMMON,
-     .integrators = "euler,rk4,implicit",
-     .dt_default = 0.002,
-     .run_here = 0,
-     .n_inputs = (int)(sizeof std_inputs / sizeof std_inputs[0]),
-     .inputs = std_inputs,
-     .ops = &std_ops},
-    {.code = "mujoco",
-     .model = "soft contact direct",
-     .versions = "2.3.0-2.3.7",
-     .version_min = 2003000,
-     .version_max = 2003007,
-     .param = "damping",
-     .param_unit = "N s/m/kg",
-     .param_input = NULL,
-     .param_index = 0,
-     .law = MJ_LAW_DIRECT,
-     .end = MJ_END,
-     .bodies = MJ_BODIES,
-     .source = MJ_SOURCE_23,
-     .traps = "Refsafe does not apply to the direct form; two geoms' direct solref mix to the smaller of each",
-     .integrators = "euler,rk4,implicit",
-     .dt_default = 0.002,
-     .run_here = 0,
-     .n_inputs = (int)(sizeof direct_inputs / sizeof direct_inputs[0]),
-     .inputs = direct_inputs,
-     .ops = &direct_ops},
+/* the integrators: the step map of each (Euler, implicit and implicitfast take the contact force as Euler does) */
+static const impactfit_code_integrator mj_integrators_2[] = {
+    {.name = "euler", .stepper = &impactfit__stepper_euler_type, .summary = "mjINT_EULER: semi-implicit Euler"},
+    {.name = "rk4",
+     .stepper = &impactfit__stepper_rk4_type,
+     .summary = "mjINT_RK4: collision detection at every stage"},
+    {.name = "implicit",
+     .stepper = &impactfit__stepper_euler_type,
+     .summary = "mjINT_IMPLICIT: differentiates the smooth forces only (none here): Euler's step map"},
+};
+static const impactfit_code_integrator mj_integrators_3[] = {
+    {.name = "euler", .stepper = &impactfit__stepper_euler_type, .summary = "mjINT_EULER: semi-implicit Euler"},
+    {.name = "rk4",
+     .stepper = &impactfit__stepper_rk4_type,
+     .summary = "mjINT_RK4: collision detection at every stage"},
+    {.name = "implicit",
+     .stepper = &impactfit__stepper_euler_type,
+     .summary = "mjINT_IMPLICIT: differentiates the smooth forces only (none here): Euler's step map"},
+    {.name = "implicitfast",
+     .stepper = &impactfit__stepper_euler_type,
+     .summary = "mjINT_IMPLICITFAST (3.0 on): Euler's step map for this contact"},
+};
+
+/* the standard form's free parameter is dampratio = solref[1]; law_text: the law as the version computes it */
+#define MJ_STD_LAW(law_text_)                                                                                \
+  .param = "dampratio", .param_unit = "-", .param_input = "solref", .param_index = 1, .law_text = law_text_, \
+  .inputs = std_inputs, .n_inputs = IMPACTFIT__COUNT(std_inputs), .ops = &std_ops
+#define MJ_STD MJ_STD_LAW(MJ_LAW_STD)
+/* the direct form's free parameter is damping = -solref[1] */
+#define MJ_DIRECT_LAW(law_text_)                                                                                \
+  .param = "damping", .param_unit = "N s/m/kg", .param_input = "solref", .param_index = 1, .param_scale = -1.0, \
+  .law_text = law_text_, .inputs = direct_inputs, .n_inputs = IMPACTFIT__COUNT(direct_inputs), .ops = &direct_ops
+#define MJ_DIRECT MJ_DIRECT_LAW(MJ_LAW_DIRECT)
+#define MJ_COMMON                                                                                                    \
+  .code = &impactfit__code_mujoco, .law = &impactfit__law_impedance_type, .clamp_default = 1, .end = MJ_END,         \
+  .bodies = MJ_BODIES, .dt_default = 0.002, .solver = IMPACTFIT_CODE_SOLVE_MEAN,                                     \
+  .mixing = "solmix: the weighted mean of two geoms' standard solref and solimp, the smaller of each direct "        \
+            "solref; a higher priority takes its own (engine_collision_driver.c)",                                   \
+  .assumes = "a head-on impact with no tangential motion (friction acts only through the pyramidal cone's "          \
+             "regulariser: condim, friction, impratio), gravity along the normal as the request gives it (0: none)", \
+  .precision = "float64 (mjtNum)"
+#define MJ_222                                                                                                     \
+  MJ_COMMON, .versions = "2.2.2", .first_version = "2.2.2", .version_min = 2002002, .version_max = 2002002,        \
+             .run_min = 2002002, .run_max = 2002002, .run_versions = "2.2.2 (Debian 12)", .source = MJ_SOURCE_222, \
+             .integrators = mj_integrators_2, .n_integrators = IMPACTFIT__COUNT(mj_integrators_2)
+#define MJ_23                                                                                                     \
+  MJ_COMMON, .versions = "2.3.0-2.3.7", .first_version = "2.3.0", .version_min = 2003000, .version_max = 2003007, \
+             .source = MJ_SOURCE_23, .integrators = mj_integrators_2,                                             \
+             .n_integrators = IMPACTFIT__COUNT(mj_integrators_2)
+/* one 3.x version range (its two models: MJ3_ENTRIES), run here (run_ = 1: its own range) or formula only */
+#define MJ_3(vtext, first, vmin, vmax, src, run_)                                                 \
+  MJ_COMMON, .versions = vtext, .first_version = first, .version_min = vmin, .version_max = vmax, \
+             .run_min = (run_) ? (vmin) : 0, .run_max = (run_) ? (vmax) : 0,                      \
+             .run_versions = (run_) ? vtext " (npm mujoco-js 0.0.7)" : NULL, .source = src,       \
+             .integrators = mj_integrators_3, .n_integrators = IMPACTFIT__COUNT(mj_integrators_3)
 #define MJ3_TRAPS                                                                                                   \
   MJ_TRAPS_COMMON "; implicitfast (new in 3.0) is Euler here too; implicit's midpoint velocity (3.7.0) moves only " \
                   "a free body's rotation (and its translation when its centre of mass is off the body origin)"
@@ -508,44 +474,46 @@ const impactfit_engine_model impactfit__mujoco_models[] = {
   "a model written for 3.8 with a gap now acts earlier)"
 #define MJ_TRAPS_ADHESION \
   "; geom adhesion (3.11.0) adds R adhesion to aref and keeps contacts in the gap: not modelled (keep it 0)"
-
 /* the two models of one 3.x version range */
-#define MJ3_ENTRIES(vtext, vmin, vmax, src, extra, run, lawstd, lawdirect)                                         \
-  {.code = "mujoco",                                                                                               \
-   .model = "soft contact",                                                                                        \
-   .versions = vtext,                                                                                              \
-   .version_min = vmin,                                                                                            \
-   .version_max = vmax,                                                                                            \
-   .param = "dampratio",                                                                                           \
-   .param_unit = "-",                                                                                              \
-   .param_input = "solref",                                                                                        \
-   .param_index = 1,                                                                                               \
-   .law = lawstd,                                                                                                  \
-   .end = MJ_END,                                                                                                  \
-   .bodies = MJ_BODIES,                                                                                            \
-   .source = src,                                                                                                  \
-   .traps = MJ3_TRAPS extra,                                                                                       \
-   .integrators = "euler,rk4,implicit,implicitfast",                                                               \
-   .dt_default = 0.002,                                                                                            \
-   .run_here = run,                                                                                                \
-   .n_inputs = (int)(sizeof std_inputs / sizeof std_inputs[0]),                                                    \
-   .inputs = std_inputs,                                                                                           \
-   .ops = &std_ops},                                                                                               \
-  {                                                                                                                \
-    .code = "mujoco", .model = "soft contact direct", .versions = vtext, .version_min = vmin, .version_max = vmax, \
-    .param = "damping", .param_unit = "N s/m/kg", .param_input = NULL, .param_index = 0, .law = lawdirect,         \
-    .end = MJ_END, .bodies = MJ_BODIES, .source = src, .traps = MJ3_DIRECT_TRAPS extra,                            \
-    .integrators = "euler,rk4,implicit,implicitfast", .dt_default = 0.002, .run_here = run,                        \
-    .n_inputs = (int)(sizeof direct_inputs / sizeof direct_inputs[0]), .inputs = direct_inputs, .ops = &direct_ops \
-  }
+#define MJ3_ENTRIES(vtext, first, vmin, vmax, src, extra, run_, lawstd, lawdirect)                              \
+  IMPACTFIT__ENTRY(MJ_3(vtext, first, vmin, vmax, src, run_), .model = "soft contact", .option = "",            \
+                   MJ_STD_LAW(lawstd), .traps = MJ3_TRAPS extra),                                               \
+      IMPACTFIT__ENTRY(MJ_3(vtext, first, vmin, vmax, src, run_), .model = "soft contact direct", .option = "", \
+                       MJ_DIRECT_LAW(lawdirect), .traps = MJ3_DIRECT_TRAPS extra)
 
-    MJ3_ENTRIES("3.0.0-3.3.7", 3000000, 3003007, MJ_SOURCE_30, MJ_TRAPS_GAP_MAX, 0, MJ_LAW_STD, MJ_LAW_DIRECT),
-    MJ3_ENTRIES("3.3.8", 3003008, 3003008, MJ_SOURCE_338, MJ_TRAPS_GAP_MAX, 1, MJ_LAW_STD, MJ_LAW_DIRECT),
-    MJ3_ENTRIES("3.4.0", 3004000, 3004000, MJ_SOURCE_34, MJ_TRAPS_GAP_MAX, 0, MJ_LAW_STD, MJ_LAW_DIRECT),
-    MJ3_ENTRIES("3.5.0-3.8.1", 3005000, 3008001, MJ_SOURCE_35, MJ_TRAPS_GAP_SUM, 0, MJ_LAW_STD, MJ_LAW_DIRECT),
-    MJ3_ENTRIES("3.9.0-3.10.0", 3009000, 3010000, MJ_SOURCE_39, MJ_TRAPS_GAP_39, 0, MJ_LAW_STD39, MJ_LAW_DIRECT39),
-    MJ3_ENTRIES("3.11.0-3.12.0", 3011000, 3012000, MJ_SOURCE_311, MJ_TRAPS_GAP_39 MJ_TRAPS_ADHESION, 0, MJ_LAW_STD39,
+static const impactfit_code_model models[] = {
+    IMPACTFIT__ENTRY(MJ_222, .model = "soft contact", .option = "", MJ_STD,
+                     .traps = MJ_TRAPS_COMMON "; the contact exists while dist < margin - gap (none at dist = 0 with "
+                                              "margin 0)"),
+    IMPACTFIT__ENTRY(MJ_222, .model = "soft contact direct", .option = "", MJ_DIRECT,
+                     .traps = "Refsafe does not apply to the direct form; stiffness and damping are per unit effective "
+                              "mass; "
+                              "two geoms' direct solref mix to the smaller (stiffer, more damped) of each; the default "
+                              "solimp "
+                              "makes e depend on the speed"),
+    IMPACTFIT__ENTRY(MJ_23, .model = "soft contact", .option = "", MJ_STD, .traps = MJ_TRAPS_COMMON),
+    IMPACTFIT__ENTRY(MJ_23, .model = "soft contact direct", .option = "", MJ_DIRECT,
+                     .traps = "Refsafe does not apply to the direct form; two geoms' direct solref mix to the smaller "
+                              "of each"),
+    MJ3_ENTRIES("3.0.0-3.3.7", "3.0.0", 3000000, 3003007, MJ_SOURCE_30, MJ_TRAPS_GAP_MAX, 0, MJ_LAW_STD, MJ_LAW_DIRECT),
+    MJ3_ENTRIES("3.3.8", "3.3.8", 3003008, 3003008, MJ_SOURCE_338, MJ_TRAPS_GAP_MAX, 1, MJ_LAW_STD, MJ_LAW_DIRECT),
+    MJ3_ENTRIES("3.4.0", "3.4.0", 3004000, 3004000, MJ_SOURCE_34, MJ_TRAPS_GAP_MAX, 0, MJ_LAW_STD, MJ_LAW_DIRECT),
+    MJ3_ENTRIES("3.5.0-3.8.1", "3.5.0", 3005000, 3008001, MJ_SOURCE_35, MJ_TRAPS_GAP_SUM, 0, MJ_LAW_STD, MJ_LAW_DIRECT),
+    MJ3_ENTRIES("3.9.0-3.10.0", "3.9.0", 3009000, 3010000, MJ_SOURCE_39, MJ_TRAPS_GAP_39, 0, MJ_LAW_STD39,
                 MJ_LAW_DIRECT39),
+    MJ3_ENTRIES("3.11.0-3.12.0", "3.11.0", 3011000, 3012000, MJ_SOURCE_311, MJ_TRAPS_GAP_39 MJ_TRAPS_ADHESION, 0,
+                MJ_LAW_STD39, MJ_LAW_DIRECT39),
 };
 
-const size_t impactfit__mujoco_model_count = sizeof impactfit__mujoco_models / sizeof impactfit__mujoco_models[0];
+const impactfit_code impactfit__code_mujoco = {
+    .name = "mujoco",
+    .display = "MuJoCo",
+    .kind = "engine",
+    .default_version = "2.2.2",
+    .version_example = "2.2.2 or 3.1.0",
+    .version_key = impactfit_code_version_dotted,
+    .model_prefix = NULL,
+    .run_versions = "2.2.2 (Debian 12), 3.3.8 (npm mujoco-js 0.0.7)",
+    .models = models,
+    .n_models = sizeof models / sizeof models[0],
+};

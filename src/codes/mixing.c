@@ -126,26 +126,25 @@ int impactfit_lammps_mix(const char *normal_model, const char *damping, const do
 static double logspace(double a, double b, int i, int n) { return n <= 1 ? a : a * pow(b / a, (double)i / (n - 1)); }
 
 /* long: the checks and the box's three loops with the corners */
-int impactfit_dem_forward_spread(const impactfit_dem_model *model, const impactfit_dem_contact *c, int clamp,
-                                 double value, double rho1, double rho2, double r_min, double r_max, double v_min,
-                                 double v_max, int points, double e_target, impactfit_dem_spread *out,
-                                 impactfit_error *err) {
+int impactfit_code_forward_spread(const impactfit_code_request *req, double value, double rho1, double rho2,
+                                  double r_min, double r_max, double v_min, double v_max, int points, double e_target,
+                                  impactfit_code_spread *out, impactfit_error *err) {
   impactfit_error_clear(err);
-  if (!model || !c || !out)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "dem spread: NULL argument");
+  if (!req || !req->model || !out)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "spread: NULL argument");
   memset(out, 0, sizeof *out);
   if (!(r_min > 0.0 && r_max >= r_min && isfinite(r_max)) || !(v_min > 0.0 && v_max >= v_min && isfinite(v_max)))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
-                           "dem spread: expected 0 < r_min <= r_max and 0 < v_min <= v_max (got %.17g..%.17g m, "
+                           "spread: expected 0 < r_min <= r_max and 0 < v_min <= v_max (got %.17g..%.17g m, "
                            "%.17g..%.17g m/s)",
                            r_min, r_max, v_min, v_max);
-  int wall = c->geometry == IMPACTFIT_DEM_SPHERE_WALL;
+  int wall = req->bodies.pair != 1;
   if (!(rho1 > 0.0) || (!wall && !(rho2 > 0.0)))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "dem spread: densities must be > 0 (got %.17g, %.17g)", rho1, rho2);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "spread: densities must be > 0 (got %.17g, %.17g)", rho1, rho2);
   if (points < 1)
     points = 5;
   if (points > 64)
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "dem spread: at most 64 points per axis (got %d)", points);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "spread: at most 64 points per axis (got %d)", points);
   out->e_min = INFINITY;
   out->e_max = -INFINITY;
   out->worst = isnan(e_target) ? NAN : 0.0;
@@ -153,24 +152,28 @@ int impactfit_dem_forward_spread(const impactfit_dem_model *model, const impactf
   for (int a = 0; a < nr; a++)
     for (int b = 0; b < (wall ? 1 : nr); b++)
       for (int k = 0; k < nv; k++) {
-        impactfit_dem_contact q = *c;
-        q.r1 = logspace(r_min, r_max, a, nr);
-        q.r2 = wall ? NAN : logspace(r_min, r_max, b, nr);
-        q.m1 = impactfit_dem_sphere_mass(q.r1, rho1);
-        q.m2 = wall ? NAN : impactfit_dem_sphere_mass(q.r2, rho2);
-        q.R_eff = q.M_eff = NAN;
+        impactfit_code_request q = *req;
+        q.bodies = impactfit_code_bodies_default();
+        q.bodies.pair = wall ? 0 : 1;
+        q.bodies.r1 = logspace(r_min, r_max, a, nr);
+        q.bodies.rho1 = rho1;
+        if (!wall) {
+          q.bodies.r2 = logspace(r_min, r_max, b, nr);
+          q.bodies.rho2 = rho2;
+        }
         double v = logspace(v_min, v_max, k, nv), e;
-        int s = impactfit_dem_forward(model, &q, clamp, value, v, &e, err);
+        int s = impactfit_code_forward(&q, value, v, &e, err);
         if (s)
           return s;
         out->evaluations++;
+        double r1 = q.bodies.r1, r2 = wall ? r1 : q.bodies.r2;
         if (e < out->e_min) {
           out->e_min = e;
-          out->r1_min = q.r1, out->r2_min = wall ? q.r1 : q.r2, out->v_at_min = v;
+          out->r1_min = r1, out->r2_min = r2, out->v_at_min = v;
         }
         if (e > out->e_max) {
           out->e_max = e;
-          out->r1_max = q.r1, out->r2_max = wall ? q.r1 : q.r2, out->v_at_max = v;
+          out->r1_max = r1, out->r2_max = r2, out->v_at_max = v;
         }
         if (!isnan(e_target))
           out->worst = fmax(out->worst, fabs(e - e_target));

@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* r = impactfit_code(code, model, e, v, name, value, ...) or impactfit_code(code, name, value, ...): the exact
+ * input for a code of the registry (DEM codes and engines, include/impactfit/codes.h); help in impactfit_code.m.
+ * impactfit_dem and impactfit_engine are this MEX file under their names (impactfit_dem.c, impactfit_engine.c
+ * include it). A scalar call gives a struct with the keys of `impactfit dem/engine --json` (bindings/kernels.h:
+ * code_keys); an array call runs bindings/kernels.h's kernel `code` over the points (the numeric inputs and the
+ * one-value settings are vectorised: the non-scalar ones must have the same number of elements). */
+#include <strings.h>
+
+#include "impactfit_mex.h"
+
+/* the numeric inputs of the kernel "code" by name (bindings/kernels.h: code_request) */
+static const struct {
+  const char *name, *alias;
+  int in;
+} numeric[] = {{"e", NULL, 0},          {"v", NULL, 1},       {"value", NULL, 2}, {"dt", NULL, 3},
+               {"radius", "r1", 4},     {"r2", NULL, 5},      {"density", "rho1", 6}, {"rho2", NULL, 7},
+               {"mass", "m1", 8},       {"m2", NULL, 9},      {"meff", NULL, 10}, {"reff", NULL, 11}};
+#define N_NUMERIC (sizeof numeric / sizeof numeric[0])
+
+typedef struct args {
+  char code[64], model[128], version[64], option[64], integrator[64];
+  const mxArray *in[CODE_N_IN];
+  const char *given_as[CODE_N_IN];
+  char slot_names[CODE_SLOTS][64];
+  int n_slots, forward;
+  const mxArray *settings, *v_range;
+} args;
+
+static void get_string(const mxArray *a, char *buf, size_t size, const char *what) {
+  if (!mxIsChar(a) || mxGetString(a, buf, (mwSize)size))
+    mex_input_error("%s: expected a string (at most %zu characters)", what, size - 1);
+}
+
+static int get_flag(const mxArray *a, const char *what) {
+  char s[8];
+  if (mxIsChar(a)) {
+    get_string(a, s, sizeof s, what);
+    if (!strcasecmp(s, "on"))
+      return 1;
+    if (!strcasecmp(s, "off"))
+      return 0;
+    mex_input_error("%s: expected 'on', 'off', true or false (got '%s')", what, s);
+  }
+  if ((!mxIsLogical(a) && !mxIsDouble(a)) || mxGetNumberOfElements(a) != 1)
+    mex_input_error("%s: expected 'on', 'off', true or false", what);
+  return mxGetScalar(a) != 0.0;
+}
+
+static void put_numeric(args *A, int j, const mxArray *v, const char *name) {
+  if (A->in[j])
+    mex_input_error("give %s or %s, not both", A->given_as[j], name);
+  A->in[j] = v;
+  A->given_as[j] = name;
+}
+
+/* the options; the string ones first (the model decides how a setting is read) */
+static void read_args(int nrhs, const mxArray *prhs[], args *A, kopts *o) {
+  memset(A, 0, sizeof *A);
+  get_string(prhs[0], A->code, sizeof A->code, "code");
+  int first = 1;
+  /* positional (code, model, e, v, ...): model a string, e and v numbers */
+  if (nrhs >= 4 && mxIsChar(prhs[1]) && !mxIsChar(prhs[2]) && !mxIsChar(prhs[3])) {
+    get_string(prhs[1], A->model, sizeof A->model, "model");
+    A->in[0] = mxGetNumberOfElements(prhs[2]) ? prhs[2] : NULL;
+    A->given_as[0] = "e";
+    A->in[1] = prhs[3];
+    A->given_as[1] = "v";
+    first = 4;
+  }
+  if ((nrhs - first) % 2)
+    mex_input_error("options come in name/value pairs (help %s)", mexFunctionName());
+  int pair = -1, wall = -1;
+  for (int i = first; i < nrhs; i += 2) {
+    char name[64];
+    if (!mxIsChar(prhs[i]) || mxGetString(prhs[i], name, sizeof name))
+      mex_input_error("expected an option name at argument %d", i + 1);
+    const mxArray *v = prhs[i + 1];
+    if (!strcasecmp(name, "model"))
+      get_string(v, A->model, sizeof A->model, "model");
+    else if (!strcasecmp(name, "version"))
+      get_string(v, A->version, sizeof A->version, "version");
+    else if (!strcasecmp(name, "damping") || !strcasecmp(name, "option")) {
+      if (*A->option)
+        mex_input_error("give damping or option, not both");
+      get_string(v, A->option, sizeof A->option, name);
+    } else if (!strcasecmp(name, "integrator"))
+      get_string(v, A->integrator, sizeof A->integrator, "integrator");
+    else if (!strcasecmp(name, "limit"))
+      o->code.clamp = get_flag(v, "limit");
+    else if (!strcasecmp(name, "pair"))
+      pair = get_flag(v, "pair");
+    else if (!strcasecmp(name, "wall") || !strcasecmp(name, "plane"))
+      wall = get_flag(v, name);
+    else if (!strcasecmp(name, "settings")) {
+      if (!mxIsStruct(v) || mxGetNumberOfElements(v) != 1)
+        mex_input_error("'settings' takes a struct, e.g. struct('solref', [0.02 1])");
+      A->settings = v;
+    } else if (!strcasecmp(name, "v_range")) {
+      if (!mxIsDouble(v) || mxGetNumberOfElements(v) != 2)
+        mex_input_error("'v_range' takes [v_min v_max] (m/s)");
+      A->v_range = v;
+    } else if (!strcasecmp(name, "points")) {
+      double p = mex_scalar(v, "points");
+      if (!(p >= 0 && p <= 10000 && p == floor(p)))
+        mex_input_error("points: expected a whole number in 0..10000");
+      o->code.points = (size_t)p;
+    } else {
+      size_t j;
+      for (j = 0; j < N_NUMERIC; j++)
+        if (numeric[j].in == 0 ? !strcmp(name, "e") /* 'E' is Young's modulus */
+                               : !strcasecmp(name, numeric[j].name) ||
+                                     (numeric[j].alias && !strcasecmp(name, numeric[j].alias)))
+          break;
+      if (j < N_NUMERIC) {
+        put_numeric(A, numeric[j].in, v, numeric[j].name);
+      } else { /* a one-value setting of the model (vectorised) */
+        if (A->n_slots == CODE_SLOTS)
+          mex_input_error("at most %d one-value settings by name; give the others in 'settings'", CODE_SLOTS);
+        int k = A->n_slots++;
+        snprintf(A->slot_names[k], sizeof A->slot_names[0], "%s", name);
+        put_numeric(A, CODE_N_FIXED + k, v, A->slot_names[k]);
+      }
+    }
+  }
+  if (pair >= 0 && wall >= 0 && pair == wall)
+    mex_input_error("give pair or wall, not both");
+  o->code.bodies.pair = pair >= 0 ? pair : wall >= 0 ? !wall : -1;
+  if (A->in[0] && A->in[2])
+    mex_input_error("give e (the restitution you want) or 'value' (what you type), not both");
+  if ((A->in[8] || A->in[9]) && (A->in[6] || A->in[7]))
+    mex_input_error("give densities or masses, not both");
+  if (!A->in[1])
+    mex_input_error("v is required (the impact speed, m/s)");
+  A->forward = A->in[2] != NULL;
+}
+
+/* the model, the settings of several values (and one-value settings that are one model input of several
+ * values), the names of the vectorised ones */
+static void read_model(args *A, kopts *o) {
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  impactfit_code_request *q = &o->code;
+  if (impactfit_code_model_find(A->code, *A->version ? A->version : NULL, *A->model ? A->model : NULL,
+                                *A->option ? A->option : NULL, &q->model, &err))
+    mex_input_error("%s", err.message);
+  q->version = *A->version ? A->version : NULL;
+  q->integrator = *A->integrator ? A->integrator : NULL;
+  if (A->v_range) {
+    q->v_min = mxGetPr(A->v_range)[0];
+    q->v_max = mxGetPr(A->v_range)[1];
+  }
+  int nf = A->settings ? mxGetNumberOfFields(A->settings) : 0;
+  if (nf > IMPACTFIT_CODE_MAX_INPUTS)
+    mex_input_error("too many settings");
+  for (int k = 0; k < nf; k++) {
+    const mxArray *f = mxGetFieldByNumber(A->settings, 0, k);
+    const char *name = mxGetFieldNameByNumber(A->settings, k);
+    size_t n = f ? mxGetNumberOfElements(f) : 0;
+    if (!f || !mxIsDouble(f) || mxIsComplex(f) || n < 1 || n > 2 * IMPACTFIT_CODE_MAX_VALUES)
+      mex_input_error("setting '%s' takes 1 to %d real numbers", name, 2 * IMPACTFIT_CODE_MAX_VALUES);
+    impactfit_code_setting *s = &o->code_set[o->code_nset++];
+    memset(s, 0, sizeof *s);
+    s->name = name;
+    s->count = (int)n;
+    memcpy(s->values, mxGetPr(f), n * sizeof(double));
+  }
+  /* a setting by name that is one input of several values ('solref', [0.02 1]): the same for every point */
+  int kept = 0;
+  for (int k = 0; k < A->n_slots; k++) {
+    const mxArray *v = A->in[CODE_N_FIXED + k];
+    const impactfit_code_input *inp = impactfit_code_input_find(q->model, A->slot_names[k]);
+    size_t n = mxGetNumberOfElements(v);
+    if (inp && inp->count > 1) {
+      if (o->code_nset == IMPACTFIT_CODE_MAX_INPUTS)
+        mex_input_error("too many settings");
+      if (!mxIsDouble(v) || mxIsComplex(v) || n < 1 || n > 2 * IMPACTFIT_CODE_MAX_VALUES)
+        mex_input_error("setting '%s' takes 1 to %d real numbers", A->slot_names[k], 2 * IMPACTFIT_CODE_MAX_VALUES);
+      impactfit_code_setting *s = &o->code_set[o->code_nset++];
+      memset(s, 0, sizeof *s);
+      s->name = inp->name;
+      s->count = (int)n;
+      memcpy(s->values, mxGetPr(v), n * sizeof(double));
+      continue;
+    }
+    if (kept != k) {
+      memcpy(A->slot_names[kept], A->slot_names[k], sizeof A->slot_names[0]);
+      A->in[CODE_N_FIXED + kept] = v;
+      A->given_as[CODE_N_FIXED + kept] = A->slot_names[kept];
+    }
+    kept++;
+  }
+  for (int k = kept; k < A->n_slots; k++)
+    A->in[CODE_N_FIXED + k] = NULL;
+  A->n_slots = kept;
+  for (int k = 0; k < A->n_slots; k++)
+    o->code_slot[k] = A->slot_names[k];
+}
+
+static mxArray *range_of(double a, double b) {
+  mxArray *r = mxCreateDoubleMatrix(1, 2, mxREAL);
+  mxGetPr(r)[0] = a;
+  mxGetPr(r)[1] = b;
+  return r;
+}
+
+/* the keys of the answer's kind (code_keys), the alternative, the speed rows, the kind */
+static mxArray *answer_struct(const impactfit_code_answer *a) {
+  code_strs s = code_strs_of(a);
+  int kind = code_kind(a);
+  mxArray *r = mxCreateStructMatrix(1, 1, 0, NULL);
+  for (size_t i = 0; i < N_CODE_KEYS; i++) {
+    const code_key *k = &code_keys[i];
+    if (!(k->kinds & kind))
+      continue;
+    double x[2];
+    const char *str;
+    code_key_get(k, a, &s, x, &str);
+    int f = mxAddField(r, k->key);
+    mxSetFieldByNumber(r, 0, f, k->type == CK_STR     ? mxCreateString(str)
+                                : k->type == CK_RANGE ? range_of(x[0], x[1])
+                                                      : mxCreateDoubleScalar(x[0]));
+  }
+  if (kind == CK_POWER && !a->reachable) {
+    mxArray *alt = mxCreateDoubleMatrix(0, 0, mxREAL);
+    if (a->alternative) {
+      const impactfit_code_answer *b = a->alternative;
+      static const char *const f[] = {"model", "damping", "param", "param_unit", "value", "input", "e_range", "note",
+                                      "end"};
+      mxDestroyArray(alt);
+      alt = mxCreateStructMatrix(1, 1, 9, (const char **)f);
+      mxSetFieldByNumber(alt, 0, 0, mxCreateString(b->model->model));
+      mxSetFieldByNumber(alt, 0, 1, mxCreateString(b->model->option));
+      mxSetFieldByNumber(alt, 0, 2, mxCreateString(b->model->param));
+      mxSetFieldByNumber(alt, 0, 3, mxCreateString(b->model->param_unit));
+      mxSetFieldByNumber(alt, 0, 4, mxCreateDoubleScalar(b->value));
+      mxSetFieldByNumber(alt, 0, 5, mxCreateString(b->input ? b->input : ""));
+      mxSetFieldByNumber(alt, 0, 6, range_of(b->e_speed_min, b->e_speed_max));
+      mxSetFieldByNumber(alt, 0, 7, mxCreateString(b->note ? b->note : ""));
+      mxSetFieldByNumber(alt, 0, 8, mxCreateString(b->end->name));
+    }
+    mxSetFieldByNumber(r, 0, mxAddField(r, "alternative"), alt);
+  }
+  if (a->n_range) {
+    mxArray *rows = mxCreateDoubleMatrix((mwSize)a->n_range, 5, mxREAL);
+    double *p = mxGetPr(rows);
+    for (size_t i = 0; i < a->n_range; i++) {
+      const impactfit_code_point *q = &a->range[i];
+      const double row[5] = {q->v, q->e_mean, q->e_min, q->e_max, q->e_continuous};
+      for (int c = 0; c < 5; c++)
+        p[i + (size_t)c * a->n_range] = row[c];
+    }
+    mxSetFieldByNumber(r, 0, mxAddField(r, "range"), rows);
+  }
+  mxSetFieldByNumber(r, 0, mxAddField(r, "kind"), mxCreateString(code_kind_name(a)));
+  return r;
+}
+
+/* an array call's fields per kind (the numbers of the scalar call's keys; python/impactfit: _CODE_ARRAY) */
+static const struct {
+  const char *field;
+  int out, kinds;
+} array_fields[] = {{"value", CO_value, CK_ALL},
+                    {"e_real", CO_e, CK_FORWARD},
+                    {"e_mean", CO_e, CK_STEPS},
+                    {"e_min", CO_e_min, CK_STEPS},
+                    {"e_max", CO_e_max, CK_STEPS},
+                    {"e_continuous", CO_e_continuous, CK_STEPS},
+                    {"naive_value", CO_naive_value, CK_STEPS},
+                    {"e_naive", CO_e_naive, CK_PS},
+                    {"e_naive_min", CO_e_naive_min, CK_STEPS},
+                    {"e_naive_max", CO_e_naive_max, CK_STEPS},
+                    {"reachable", CO_reachable, CK_PS},
+                    {"e_reach_min", CO_e_reach_min, CK_STEPS},
+                    {"e_reach_max", CO_e_reach_max, CK_STEPS},
+                    {"stable", CO_stable, CK_STEPS},
+                    {"dt_stable", CO_dt_stable, CK_STEPS},
+                    {"dt", CO_dt, CK_STEPS},
+                    {"mass", CO_mass, CK_STEPS},
+                    {"zeta", CO_zeta, CK_POWER},
+                    {"C", CO_C, CK_POWER},
+                    {"K", CO_K, CK_POWER},
+                    {"R", CO_R, CK_PF},
+                    {"M", CO_mass, CK_PF}};
+
+static mxArray *array_struct(mxArray **out, int forward) {
+  int stepped = 0;
+  size_t n = mxGetNumberOfElements(out[CO_stepped]);
+  for (size_t i = 0; i < n; i++)
+    stepped |= mxGetPr(out[CO_stepped])[i] == 1.0;
+  int kind = stepped ? CK_STEPS : forward ? CK_FORWARD : CK_POWER;
+  mxArray *r = mxCreateStructMatrix(1, 1, 0, NULL);
+  for (size_t i = 0; i < sizeof array_fields / sizeof array_fields[0]; i++)
+    if (array_fields[i].kinds & kind)
+      mxSetFieldByNumber(r, 0, mxAddField(r, array_fields[i].field), mxDuplicateArray(out[array_fields[i].out]));
+  for (int k = 0; k < CODE_N_OUT; k++)
+    mxDestroyArray(out[k]);
+  return r;
+}
+
+void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  if (nrhs < 1 || !mxIsChar(prhs[0]))
+    mex_input_error("the first argument is the code's name ('lammps', 'mujoco', ...) (help %s)", mexFunctionName());
+  if (nlhs > 1)
+    mex_input_error("one output (a struct)");
+  kopts o;
+  kopts_default(&o);
+  args A;
+  read_args(nrhs, prhs, &A, &o);
+  read_model(&A, &o);
+  size_t count = 1;
+  int first = -1;
+  for (int j = 0; j < CODE_N_IN; j++) {
+    if (!A.in[j])
+      continue;
+    if (!mxIsDouble(A.in[j]) || mxIsComplex(A.in[j]) || mxIsSparse(A.in[j]))
+      mex_input_error("%s: expected real double values", A.given_as[j]);
+    size_t nel = mxGetNumberOfElements(A.in[j]);
+    if (nel != 1 && first >= 0 && nel != count)
+      mex_input_error("%s has %zu elements, %s has %zu: non-scalar inputs must have the same number of elements",
+                      A.given_as[j], nel, A.given_as[first], count);
+    if (nel != 1 && first < 0) {
+      first = j;
+      count = nel;
+    }
+  }
+  mxArray *filler = mxCreateDoubleScalar(NAN);
+  const mxArray *in[CODE_N_IN];
+  for (int j = 0; j < CODE_N_IN; j++)
+    in[j] = A.in[j] ? A.in[j] : filler;
+  if (count != 1 || first >= 0) {
+    mxArray *out[CODE_N_OUT];
+    mex_kernel("code", CODE_N_IN, in, NULL, 0, &o, out);
+    mxDestroyArray(filler);
+    plhs[0] = array_struct(out, A.forward);
+    return;
+  }
+  /* a scalar call: the whole answer */
+  double x[CODE_N_IN];
+  for (int j = 0; j < CODE_N_IN; j++)
+    x[j] = mxGetScalar(in[j]);
+  mxDestroyArray(filler);
+  impactfit_code_request q;
+  impactfit_code_setting set[IMPACTFIT_CODE_MAX_INPUTS + CODE_SLOTS];
+  code_request(&o, x, &q, set);
+  q.suggest = 1; /* out of reach: another model that reaches e (the CLI's alternative) */
+  impactfit_code_answer a;
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  int st = impactfit_code_solve(&q, &a, &err);
+  if (st) {
+    impactfit_code_answer_free(&a);
+    mexErrMsgIdAndTxt(impactfit_status_is_input_error(st) ? "impactfit:invalidInput" : "impactfit:numericalFailure",
+                      "%s (%s)", err.message, impactfit_status_name(st));
+  }
+  plhs[0] = answer_struct(&a);
+  impactfit_code_answer_free(&a);
+}

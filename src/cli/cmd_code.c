@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* impactfit dem and impactfit engine: one command over the code registry (include/impactfit/codes.h), the
+ * exact input for a DEM code or an engine, in continuous time or at the user's time step. The two names
+ * are the same command (only their help texts and the name in messages differ). One
+ * pass over the options; the model's settings (--solref, --E, ...) are the options the table does not know,
+ * matched to the model's inputs once it is found. --e (or --value) and --v take a value, a list or a range:
+ * the library solves the points (impactfit_code_grid), printed as they come (code_print.c). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli.h"
+#include "code_cli.h"
+#include "help_texts.h" /* generated from docs/cli/COMMAND.txt */
+#include "impactfit/impactfit.h"
+
+enum { CODE_MAX_POINTS = 1000000, CODE_MAX_SETTINGS = 64 };
+
+/* What the options give. */
+typedef struct code_opts {
+  const char *code, *version, *model, *damping, *option, *integrator, *limit, *vrange;
+  const char *s_e, *s_v, *s_value;
+  double dt, radius, r1, r2, density, rho1, rho2, mass, m1, m2, meff, reff;
+  int pair, wall, plane, json, csv, list, brief, points, help;
+} code_opts;
+
+/* "V1,V2,..." into a setting */
+static int parse_setting(const char *what, const char *name, const char *text, impactfit_code_setting *s) {
+  s->name = name;
+  s->body = 0;
+  s->count = 0;
+  for (const char *p = text;;) {
+    if (s->count == 2 * IMPACTFIT_CODE_MAX_VALUES)
+      return cli_input_error("%s: at most %d values (got '%s')", what, 2 * IMPACTFIT_CODE_MAX_VALUES, text);
+    const char *comma = strchr(p, ',');
+    char item[64];
+    size_t len = comma ? (size_t)(comma - p) : strlen(p);
+    if (len == 0 || len >= sizeof item)
+      return cli_input_error("%s: expected numbers separated by commas (got '%s')", what, text);
+    memcpy(item, p, len);
+    item[len] = 0;
+    int rc = cli_parse_double(what, item, &s->values[s->count]);
+    if (rc)
+      return rc;
+    s->count++;
+    if (!comma)
+      return 0;
+    p = comma + 1;
+  }
+}
+
+/* "its settings: a, b" of the model, for messages */
+static void settings_names(const impactfit_code_model *md, impactfit_text *t) {
+  for (int i = 0; i < md->n_inputs; i++)
+    impactfit_text_appendf(t, "%s%s", i ? ", " : "", md->inputs[i].name);
+  if (!md->n_inputs)
+    impactfit_text_appendf(t, "none");
+}
+
+/* an option the table does not know: a setting of the model (--NAME V,... or --set NAME=V,...) */
+static int rest_setting(const char *what, const impactfit_code_model *md, const cli_rest *r, const cli_spec *opts,
+                        size_t nopts, impactfit_code_setting *s) {
+  char name[96], label[112];
+  const char *value = r->value;
+  int set = r->len == 3 && strncmp(r->name, "set", 3) == 0;
+  size_t len = r->len;
+  const char *nm = r->name;
+  if (set) {
+    const char *eq = strchr(r->value, '=');
+    if (!eq)
+      return cli_input_error("%s: --set takes NAME=V1,V2,... (got '%s')", what, r->value);
+    nm = r->value;
+    len = (size_t)(eq - r->value);
+    value = eq + 1;
+  }
+  snprintf(name, sizeof name, "%.*s", (int)(len < 95 ? len : 95), nm);
+  snprintf(label, sizeof label, "--%s", name);
+  const impactfit_code_input *in = impactfit_code_input_find(md, name);
+  if (!in) {
+    const char *names[IMPACTFIT_CODE_MAX_INPUTS];
+    for (int i = 0; i < md->n_inputs; i++)
+      names[i] = md->inputs[i].name;
+    /* the closest of the model's settings, else of the command's options (not the same name in another case:
+     * --E is the material of other models, not --e) */
+    const char *close = cli_suggest(name, len, names, (size_t)md->n_inputs);
+    if (!close && !set && (close = cli_suggest_option(name, len, opts, nopts, NULL, 0)) && strcasecmp(close, name) == 0)
+      close = NULL;
+    impactfit_text list = IMPACTFIT_TEXT_INIT;
+    settings_names(md, &list);
+    int rc = cli_input_error("%s: %s %s has no setting '%s' (its settings: %s)%s%s%s", what, md->code->name, md->model,
+                             name, impactfit_text_str(&list), close ? "; did you mean '--" : "", close ? close : "",
+                             close ? "'?" : "");
+    impactfit_text_free(&list);
+    return rc;
+  }
+  return parse_setting(label, in->name, value, s);
+}
+
+/* ---- the request ---- */
+
+static int check_aliases(const char *what, const cli_spec *opts, size_t n) {
+  static const char *const pairs[][2] = {{"radius", "r1"},      {"density", "rho1"}, {"mass", "m1"},
+                                         {"damping", "option"}, {"wall", "plane"},   {"pair", "wall"},
+                                         {"pair", "plane"}};
+  for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+    if (cli_given(opts, n, pairs[i][0]) && cli_given(opts, n, pairs[i][1]))
+      return cli_input_error("%s: give --%s or --%s, not both", what, pairs[i][0], pairs[i][1]);
+  return 0;
+}
+
+static double either(double a, double b) { return isnan(a) ? b : a; }
+
+static int make_request(const char *what, const code_opts *o, const cli_spec *opts, size_t nopts,
+                        impactfit_code_request *q) {
+  int rc = check_aliases(what, opts, nopts);
+  if (rc)
+    return rc;
+  impactfit_code_bodies *b = &q->bodies;
+  if ((o->wall || o->plane) && !(isnan(o->r2) && isnan(o->rho2) && isnan(o->m2)))
+    return cli_input_error("%s: --%s: the %s is not a body; --r2, --rho2 and --m2 do not apply", what,
+                           o->wall ? "wall" : "plane", o->wall ? "wall" : "plane");
+  b->pair = o->pair ? 1 : (o->wall || o->plane) ? 0 : -1;
+  b->r1 = either(o->radius, o->r1);
+  b->rho1 = either(o->density, o->rho1);
+  b->m1 = either(o->mass, o->m1);
+  b->r2 = o->r2;
+  b->rho2 = o->rho2;
+  b->m2 = o->m2;
+  b->meff = o->meff;
+  b->reff = o->reff;
+  q->version = o->version;
+  q->integrator = o->integrator;
+  q->dt = o->dt;
+  if (o->limit) {
+    static const char *const onoff[] = {"off", "on", "no", "yes", "0", "1"};
+    size_t i = 0, n;
+    if (cli_parse_names(o->limit, onoff, 6, 0, 1, 1, &i, &n))
+      return cli_input_error("%s: --limit takes on or off (got '%s')", what, o->limit);
+    q->clamp = (int)(i % 2);
+  }
+  if (cli_given(opts, nopts, "points") && !o->vrange)
+    return cli_input_error("%s: --points samples the speed range: give --v-range A,B", what);
+  if (o->points < 0 || o->points > 10000)
+    return cli_input_error("%s: --points must be in [1, 10000] (got %d)", what, o->points);
+  q->points = (size_t)o->points;
+  if (!o->vrange)
+    return 0;
+  double *vals = NULL;
+  size_t n;
+  if ((rc = cli_parse_grid("--v-range", o->vrange, &vals, &n)))
+    return rc;
+  if (n != 2)
+    rc = cli_input_error("%s: --v-range takes two speeds A,B in m/s (got %zu values)", what, n);
+  else if (!(vals[0] > 0.0 && vals[0] <= vals[1]))
+    rc = cli_input_error("%s: --v-range A,B needs 0 < A <= B (m/s), got %s", what, o->vrange);
+  else {
+    q->v_min = vals[0];
+    q->v_max = vals[1];
+  }
+  free(vals);
+  return rc;
+}
+
+/* --e (or --value) and --v: values, lists or ranges, every one checked before any output */
+static int parse_points(const char *what, const code_opts *o, double **x, size_t *nx, double **v, size_t *nv) {
+  if (o->s_value && o->s_e)
+    return cli_input_error("%s: give --e (the restitution you want) or --value (what you type), not both", what);
+  if (!o->s_v)
+    return cli_input_error("%s: --v is required (the impact speed, m/s)", what);
+  int rc = 0;
+  if (o->s_e || o->s_value)
+    rc = cli_parse_grid(o->s_e ? "--e" : "--value", o->s_e ? o->s_e : o->s_value, x, nx);
+  if (!rc)
+    rc = cli_parse_grid("--v", o->s_v, v, nv);
+  if (!rc && (double)*nx * (double)*nv > CODE_MAX_POINTS)
+    rc = cli_input_error("%s: the grid has %.0f points (at most 1e6: each point is solved in turn)", what,
+                         (double)*nx * (double)*nv);
+  for (size_t i = 0; !rc && o->s_e && i < *nx; i++)
+    if (!(x[0][i] > 0.0 && x[0][i] < 1.0))
+      rc = cli_input_error("--e: the restitution must be in (0, 1), got %.17g", x[0][i]);
+  for (size_t i = 0; !rc && i < *nv; i++)
+    if (!(v[0][i] > 0.0))
+      rc = cli_input_error("--v: the impact speed must be > 0 (m/s), got %.17g", v[0][i]);
+  return rc;
+}
+
+static int run_points(const char *what, const code_opts *o, impactfit_code_request *q) {
+  if (!o->s_e && !o->s_value && !q->model->param_input)
+    return cli_input_error("%s: --e is required (the restitution you want, 0 < e < 1), or --value to see what a typed "
+                           "value gives",
+                           what);
+  double *x = NULL, *v = NULL, nan_value = NAN;
+  size_t nx = 1, nv = 0;
+  int rc = parse_points(what, o, &x, &nx, &v, &nv);
+  int forward = !o->s_e;
+  const double *xs = x ? x : &nan_value; /* neither --e nor --value: the settings' value */
+  if (!rc) {
+    code_printer p = {.what = what,
+                      .md = q->model,
+                      .json = o->json,
+                      .csv = o->csv,
+                      .table = !o->json && nx * nv > 1,
+                      .forward = forward,
+                      .single = nx * nv == 1};
+    q->suggest = p.single && !o->csv;
+    impactfit_error err;
+    impactfit_error_clear(&err);
+    int st = impactfit_code_grid(q, xs, nx, forward, v, nv, code_print_point, &p, &err);
+    if (p.failed && st == IMPACTFIT_EINTR) /* an invalid point stopped the grid (its message printed) */
+      rc = CLI_INPUT;
+    else
+      rc = ferror(stdout) ? cli_input_error("%s: cannot print the rows", what)
+           : st           ? cli_status_error(st, &err, what)
+           : p.failed     ? CLI_NUMERIC
+                          : CLI_OK;
+  }
+  free(x);
+  free(v);
+  return rc;
+}
+
+/* The model: the code, version, model and option given. */
+static int find_model(const char *what, const code_opts *o, const impactfit_code_model **md, const char **integrator) {
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  int st = impactfit_code_model_find(o->code, o->version, o->model, o->damping ? o->damping : o->option, md, &err);
+  if (st)
+    return cli_status_error(st, &err, what);
+  *integrator = o->integrator;
+  return 0;
+}
+
+static int cmd_code(int argc, char **argv, const char *what, const char *help_text) {
+  code_opts o = {.dt = NAN,
+                 .radius = NAN,
+                 .r1 = NAN,
+                 .r2 = NAN,
+                 .density = NAN,
+                 .rho1 = NAN,
+                 .rho2 = NAN,
+                 .mass = NAN,
+                 .m1 = NAN,
+                 .m2 = NAN,
+                 .meff = NAN,
+                 .reff = NAN,
+                 .points = 0};
+  cli_spec opts[] = {
+      CLI_STR("code", &o.code),
+      CLI_STR("version", &o.version),
+      CLI_STR("model", &o.model),
+      CLI_STR("damping", &o.damping),
+      CLI_STR("option", &o.option),
+      CLI_STR("integrator", &o.integrator),
+      CLI_DBL("dt", &o.dt, 0.0, NAN, CLI_LO_OPEN | CLI_IF_SEEN, "--dt: the time step must be > 0 (s), got %.17g"),
+      CLI_STR("e", &o.s_e),
+      CLI_STR("value", &o.s_value),
+      CLI_STR("v", &o.s_v),
+      CLI_STR("v-range", &o.vrange),
+      CLI_ANYINT("points", &o.points),
+      CLI_STR("limit", &o.limit),
+      CLI_NUM("radius", &o.radius),
+      CLI_NUM("r1", &o.r1),
+      CLI_NUM("r2", &o.r2),
+      CLI_NUM("density", &o.density),
+      CLI_NUM("rho1", &o.rho1),
+      CLI_NUM("rho2", &o.rho2),
+      CLI_NUM("mass", &o.mass),
+      CLI_NUM("m1", &o.m1),
+      CLI_NUM("m2", &o.m2),
+      CLI_NUM("meff", &o.meff),
+      CLI_NUM("reff", &o.reff),
+      CLI_FLAG("pair", &o.pair),
+      CLI_FLAG("wall", &o.wall),
+      CLI_FLAG("plane", &o.plane),
+      CLI_FLAG("json", &o.json),
+      CLI_FLAG("csv", &o.csv),
+      CLI_FLAG("list", &o.list),
+      CLI_FLAG("brief", &o.brief),
+  };
+  const size_t nopts = CLI_COUNT(opts);
+  cli_rest rest[CODE_MAX_SETTINGS];
+  size_t nrest = 0;
+  int rc = cli_options_rest(argc, argv, opts, nopts, help_text, &o.help, rest, CODE_MAX_SETTINGS, &nrest);
+  if (rc || o.help)
+    return rc;
+  if ((rc = cli_json_csv(what, o.json, o.csv)))
+    return rc;
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  const impactfit_code *code = NULL;
+  if (o.code && impactfit_code_lookup(o.code, &code, &err))
+    return cli_status_error(IMPACTFIT_EINVAL, &err, what);
+  if (o.brief && !o.list)
+    return cli_input_error("%s: --brief shortens --list: give --list --brief", what);
+  if (o.list) {
+    if (o.csv || nrest)
+      return cli_input_error("%s: --list prints text or --json (and takes no settings)", what);
+    code_print_list(code, o.json, o.brief);
+    return CLI_OK;
+  }
+  if (!code) {
+    impactfit_text names = IMPACTFIT_TEXT_INIT; /* the codes of src/codes/codes.def */
+    for (size_t i = 0; i < impactfit_code_count(); i++)
+      impactfit_text_appendf(&names, "%s%s", i ? ", " : "", impactfit_code_at(i)->name);
+    rc = cli_input_error("%s: --code is required (%s; --list)", what, impactfit_text_str(&names));
+    impactfit_text_free(&names);
+    return rc;
+  }
+  impactfit_code_request q = impactfit_code_request_default();
+  if ((rc = find_model(what, &o, &q.model, &q.integrator)))
+    return rc;
+  impactfit_code_setting settings[CODE_MAX_SETTINGS];
+  for (size_t i = 0; i < nrest; i++)
+    if ((rc = rest_setting(what, q.model, &rest[i], opts, nopts, &settings[i])))
+      return rc;
+  q.settings = settings;
+  q.n_settings = nrest;
+  const char *integrator = q.integrator;
+  if ((rc = make_request(what, &o, opts, nopts, &q)))
+    return rc;
+  q.integrator = integrator;
+  return run_points(what, &o, &q);
+}
+
+int impactfit_cmd_dem(int argc, char **argv) { return cmd_code(argc, argv, "dem", cli_help_dem); }
+
+int impactfit_cmd_engine(int argc, char **argv) { return cmd_code(argc, argv, "engine", cli_help_engine); }

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Internal to the code registry (include/impactfit/codes.h).
+ *
+ * A code is one file src/codes/<code>.c that defines `const impactfit_code impactfit__code_<code>` (its
+ * name, version parser, default version, its models) and one line X(<code>) in src/codes/codes.def, the
+ * only list of codes: the registry (registry.c) and the build (src/CMakeLists.txt reads the list) take it
+ * from there. The building blocks that several codes share are in blocks_impl.h. */
+#ifndef IMPACTFIT_CODES_IMPL_H
+#define IMPACTFIT_CODES_IMPL_H
+
+#include <stddef.h>
+
+#include "impactfit/codes.h"
+
+#define X(code) extern const impactfit_code impactfit__code_##code;
+#include "codes.def"
+#undef X
+
+/* The number of elements of a static array (the entries' inputs, integrators and models). */
+#define IMPACTFIT__COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+/* One entry of a registry table (a model) whose fields are named, some through the shared groups of an entry file
+ * (LMP_COMMON, MJ_STD, IMPACTFIT__DEM_INPUTS(...), ...), which name theirs: tests/check_initializers.py does not
+ * look into a macro, and this form says the fields are named. */
+#define IMPACTFIT__ENTRY(...) \
+  { __VA_ARGS__ }
+
+/* The message of an unknown name: "unknown WHAT 'name' (known: a, b, c); did you mean 'b'?" into err. */
+int impactfit__unknown_name(const char *what, const char *name, const char *const *names, size_t n,
+                            impactfit_error *err);
+
+/* The model's stepper for the value (ops->build on a zeroed stepper), with the request's gravity checked: EINVAL
+ * when the request has gravity and the model's step map does not apply it (continuous time, a power law, an
+ * engine whose step is modelled without it). Every build of the registry goes through it. */
+int impactfit__build(const impactfit_code_ctx *c, double value, impactfit_stepper *st, impactfit_error *err);
+
+/* The answer's texts from text buffers (each emptied); 0 or ENOMEM. */
+int impactfit__answer_texts(impactfit_code_answer *ans, impactfit_text *naive, impactfit_text *input,
+                            impactfit_text *note, impactfit_error *err);
+
+/* The continuous-time power-law answer (solve_power.c) of a resolved request: inverse when req->e is a
+ * number, else forward. */
+int impactfit__solve_power(const impactfit_code_ctx *c, impactfit_code_answer *ans, impactfit_error *err);
+/* The real e of a continuous-time power-law model's value at speed v (ctx resolved; c->v is not used). */
+int impactfit__power_forward(const impactfit_code_ctx *c, double value, double v, double *e, impactfit_error *err);
+/* 1 when the model's chosen integrator is continuous time and its answer is the power law's by impact.h. */
+int impactfit__is_power(const impactfit_code_ctx *c);
+/* The stepped answer (solve_steps.c) of a resolved request. */
+int impactfit__solve_steps(const impactfit_code_ctx *c, impactfit_code_answer *ans, impactfit_error *err);
+
+#endif

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Bullet 3.24 in the code registry (src/codes/bullet.c; the row derived in docs/engines/BULLET.md; the engine
+ * itself: tests/engines/bullet_impacts.cpp):
+ *  - restitution r on the plane at h = 1e-3 s, v = 1 m/s, 5 mm sphere: with tau = 0.02 √3 r_s/(v h) the breaking
+ *    distance in steps, e(φ) = r + erp2 φ for φ < 1 − tau (one row, its ERP term erp2 φ v h/h in the velocity)
+ *    and r − (1 − φ) above (the gap row of the step before stops the body at the surface; the next step's
+ *    restitution r v minus the ERP-free speed): mean r + erp2 (1 − tau)²/2 − tau²/2, range (r − tau, r + erp2
+ *    (1 − tau)); two spheres (no row before touching): e = r + erp2 φ at any h;
+ *  - contact stiffness and damping, one step in contact with no clamp: the row's impulse (u + erp x/h)/(1/M +
+ *    cfm/h), erp = hk/(hk + c), cfm = 1/(hk + c), is backward Euler of M u' = −k x − c u: u' = (M u − h k x)/(M +
+ *    h c + h² k), x' = x + h u';
+ *  - dt → 0: the stiffness-damping mean tends to law.h's continuous e of clamped Kelvin–Voigt at first order
+ *    (Richardson-extrapolated from three steps). */
+#include "codes_test.h"
+
+static ct_request bullet_request(const char *model, double dt, int plane) {
+  ct_request r = ct_make(ct_find("bullet", NULL, model, NULL));
+  r.q.dt = dt;
+  if (!plane) {
+    r.q.bodies.r2 = CT_R5;
+    r.q.bodies.m2 = CT_M5;
+  }
+  return r;
+}
+
+/* 12. restitution */
+static void test_bullet_restitution(void) {
+  impactfit_error err;
+  impactfit_stepper st;
+  impactfit_step_stats S;
+  ct_request rq = bullet_request("restitution", 1e-3, 1);
+  for (int k = 0; k < 3; k++) {
+    double r = 0.3 + 0.2 * k, tau = 0.02 * sqrt(3.0) * 0.005 / 1e-3;
+    CHECK(impactfit_code_stepper(ct_q(&rq), r, &st, &err) == 0, "bullet: restitution stepper");
+    for (int i = 1; i < 16; i++) {
+      double phi = i / 16.0, want = phi < 1.0 - tau ? r + 0.2 * phi : r - (1.0 - phi);
+      impactfit_step_impact o;
+      CHECK(impactfit_step_impact_at(&st, 1.0, phi, &o, &err) == 0 && fabs(o.e - want) < 1e-12,
+            "bullet: restitution %g, e(%g) = %.15g (closed form %.15g)", r, phi, o.e, want);
+    }
+    CHECK(impactfit_step_phase_stats(&st, 1.0, &S, &err) == 0, "bullet: restitution stats");
+    double mean = r + 0.2 * (1 - tau) * (1 - tau) / 2 - tau * tau / 2;
+    CHECK(fabs(S.e_mean - mean) < 1e-11 && fabs(S.e_min - (r - tau)) < 1e-9 &&
+              fabs(S.e_max - (r + 0.2 * (1 - tau))) < 1e-9,
+          "bullet: restitution %g mean %.15g [%.12g, %.12g] (closed form %.15g [%.12g, %.12g])", r, S.e_mean, S.e_min,
+          S.e_max, mean, r - tau, r + 0.2 * (1 - tau));
+  }
+  /* two spheres: e = r + erp2 phi at h = 1e-4 (no row before touching), mean r + 0.1 */
+  rq = bullet_request("restitution", 1e-4, 0);
+  CHECK(impactfit_code_stepper(ct_q(&rq), 0.5, &st, &err) == 0 && impactfit_step_phase_stats(&st, 1.0, &S, &err) == 0,
+        "bullet: spheres stats");
+  CHECK(fabs(S.e_mean - 0.6) < 1e-11 && fabs(S.e_min - 0.5) < 1e-9 && fabs(S.e_max - 0.7) < 1e-9,
+        "bullet: two spheres, restitution 0.5 at 1e-4: mean %.15g [%.12g, %.12g] (want 0.6 [0.5, 0.7])", S.e_mean,
+        S.e_min, S.e_max);
+  /* the plane at 1e-4: the rows before touching stop the sphere (the e = 0) */
+  rq = bullet_request("restitution", 1e-4, 1);
+  CHECK(impactfit_code_stepper(ct_q(&rq), 0.5, &st, &err) == 0 && impactfit_step_phase_stats(&st, 1.0, &S, &err) == 0 &&
+            S.e_max < 1e-12,
+        "bullet: the plane at 1e-4, restitution 0.5 gives %.3g", S.e_max);
+}
+
+/* 13. one stiffness-damping step is backward Euler */
+static void test_bullet_backward_euler(void) {
+  impactfit_error err;
+  impactfit_stepper st;
+  ct_request rq = bullet_request("contact stiffness damping", 1e-3, 1);
+  ct_set1(&rq, "kp", 1e3);
+  ct_set(&rq, "other", 2, 1e30, 0.0);
+  double c = 0.3;
+  CHECK(impactfit_code_stepper(ct_q(&rq), c, &st, &err) == 0, "bullet: stiffness stepper");
+  double k = 1.0 / (1.0 / 1e3 + 1.0 / 1e30), M = st.mass, h = st.dt;
+  impactfit_step_state s;
+  memset(&s, 0, sizeof s);
+  s.x = 2e-4;
+  s.u = 0.7;
+  s.mem[1] = 1.0; /* an existing point with no impulse: no warm start */
+  double u1 = (M * s.u - h * k * s.x) / (M + h * c + h * h * k), x1 = s.x + h * u1;
+  CHECK(st.type->step(&st, &s) == 0 && fabs(s.u - u1) < 1e-14 && fabs(s.x - x1) < 1e-17,
+        "bullet: one step (%.17g, %.17g), backward Euler (%.17g, %.17g)", s.x, s.u, x1, u1);
+}
+
+/* 14. dt -> 0 */
+static void test_bullet_limit(void) {
+  impactfit_error err;
+  impactfit_stepper st;
+  impactfit_step_stats S;
+  double em[3];
+  for (int i = 0; i < 3; i++) {
+    ct_request rq = bullet_request("contact stiffness damping", 4e-5 / (1 << i), 1);
+    ct_set1(&rq, "kp", 1e3);
+    ct_set(&rq, "other", 2, 1e30, 0.0);
+    CHECK(impactfit_code_stepper(ct_q(&rq), 0.5, &st, &err) == 0 && impactfit_step_phase_stats(&st, 1.0, &S, &err) == 0,
+          "bullet: limit stats");
+    em[i] = S.e_mean;
+  }
+  double ex = (8.0 * em[2] - 6.0 * em[1] + em[0]) / 3.0, d1 = em[1] - S.e_continuous, d2 = em[2] - S.e_continuous;
+  CHECK(fabs(d1 / d2 - 2.0) < 0.1, "bullet: first order in h (%.6g %.6g)", d1, d2);
+  CHECK(fabs(ex - S.e_continuous) < 3e-5, "bullet: the extrapolated mean %.9g is the continuous e %.9g", ex,
+        S.e_continuous);
+}
+
+int main(void) {
+  test_bullet_restitution();
+  test_bullet_backward_euler();
+  test_bullet_limit();
+  return tu_report("test_bullet");
+}
