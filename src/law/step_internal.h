@@ -17,14 +17,6 @@
 enum { STATS_FULL, STATS_NO_CONTINUOUS, STATS_SEARCH, STATS_QUICK, STATS_STABILITY };
 #ifndef QUICK_PHASES
 #define QUICK_PHASES 16
-/* A run of steps of the affine map a taken at once from s (the start of its first step, inside the region):
- * the largest n ≤ n_max whose steps all start inside the region with a margin (the last one at least a step
- * before the first zero of any form, and every force above f_tiny in size), s moved to the start of step n
- * (x, u; the rest of s untouched), *f_max (may be NULL) the largest |force| of those steps. Returns n, 0 when no
- * run of a step or more fits. */
-long impactfit__step_affine_run(const impactfit_step_affine *a, impactfit_step_state *s, long n_max, double f_tiny,
-                                double *f_max);
-
 #endif
 
 /* What an impact tells an observer and lets it shorten (the phase statistics' family of reference impacts,
