@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Every registry model (each code's default version, its default integrator; MuJoCo's rk4 too) x the time
 # steps from the engine's default (1e-4 s where it has none) down to 1e-7 s x forward and inverse (e = 0.5),
-# each one `impactfit engine` process (a 1.309 g sphere on a plane at 1 m/s; a model's required settings
-# given plausible values), timed whole-process (wall and CPU); prints every answer's time and exit code and
+# each one `impactfit engine` process (a 1.309 g sphere of radius 5 mm on a plane at 1 m/s; a model's
+# required settings given plausible values), timed whole-process (wall and CPU); prints every answer's time and exit code and
 # the slowest answer. An answer over TIMEOUT seconds of wall time is stopped and counted at TIMEOUT.
 # usage: bench/run_engine_grid.sh [BUILD_DIR] [TIMEOUT]   (default build-bench, 120 s)
 set -eu
@@ -29,16 +29,19 @@ echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $($X --ver
 printf '%-62s %-8s %-7s %9s %9s %s\n' "code 'model' integrator" dt mode "wall ms" "CPU ms" exit
 for code in $($X engine --list 2>&1 | awk '/^  [a-z]/ && $2 != "dem" {print $1}'); do
   $X engine --list --code "$code" >"$TMP/list" 2>&1 || continue
-  # the default version's entries (the first block of each model name): model, integrators, default dt, required
-  awk -F'\n' 'function out() { if (m != "") printf "%s\t%s\t%s\t%s\n", m, ints, dt, reqs }
+  # the default version's entries (the first block of each model and option): model, option flags (e.g.
+  # "--damping gn"; - for none), integrators, default dt, required settings
+  awk -F'\n' 'function out() { if (m != "") printf "%s\t%s\t%s\t%s\t%s\n", m, opt == "" ? "-" : opt, ints, dt, reqs }
     /^[a-z]+ '"'"'/ { if (keep) out(); match($0, /'"'"'[^'"'"']*'"'"'/); name = substr($0, RSTART + 1, RLENGTH - 2);
-                      keep = !(name in seen); seen[name] = 1; if (keep) { m = name; reqs = "" } else m = "" }
+                      o = substr($0, RSTART + RLENGTH); sub(/  \[.*/, "", o); sub(/^ +/, "", o);
+                      keep = !((name SUBSEP o) in seen); seen[name, o] = 1; if (keep) { m = name; opt = o; reqs = "" } else m = "" }
     keep && /integrators:/ { ints = $0; sub(/.*integrators: /, "", ints); sub(/ .*/, "", ints);
                              dt = "1e-4"; if ($0 ~ /default dt [0-9]/) { dt = $0; sub(/.*default dt /, "", dt); sub(/ s.*/, "", dt) } }
     keep && /^  --/ && /\(required\)/ { r = $0; sub(/^  --/, "", r); sub(/ .*/, "", r); reqs = reqs " " r }
     END { if (keep) out() }' "$TMP/list" >"$TMP/models"
-  while IFS=$'\t' read -r model val dtd req; do
+  while IFS=$'\t' read -r model opt val dtd req; do
     reqs=""
+    [ "$opt" = - ] && opt=""
     for r in $req; do reqs="$reqs --$r $(value_of "$r")"; done
     ints=${val%%,*}
     [ "$code" = mujoco ] && case ,$val, in *,rk4,*) ints="$ints rk4" ;; esac
@@ -48,11 +51,11 @@ for code in $($X engine --list 2>&1 | awk '/^  [a-z]/ && $2 != "dem" {print $1}'
         for mode in forward inverse; do
           extra="" && [ $mode = inverse ] && extra="--e 0.5"
           # shellcheck disable=SC2086
-          /usr/bin/time -f '%e %U %S' -o "$TMP/t" timeout "$LIMIT" "$X" engine --code "$code" --model "$model" \
-            --integrator "$integ" --dt "$dt" --v 1 --mass 0.001309 $reqs $extra >/dev/null 2>&1 && rc=0 || rc=$?
+          /usr/bin/time -f '%e %U %S' -o "$TMP/t" timeout "$LIMIT" "$X" engine --code "$code" --model "$model" $opt \
+            --integrator "$integ" --dt "$dt" --v 1 --mass 0.001309 --radius 0.005 $reqs $extra >/dev/null 2>&1 && rc=0 || rc=$?
           read -r w u s <"$TMP/t" || true
           [ "$rc" = 124 ] && w=$LIMIT
-          printf '%-62s %-8s %-7s %9.0f %9.0f %s\n' "$code '$model' $integ" "$dt" "$mode" "$(awk -v a="${w:-0}" 'BEGIN{print 1e3*a}')" \
+          printf '%-62s %-8s %-7s %9.0f %9.0f %s\n' "$code '$model'${opt:+ $opt} $integ" "$dt" "$mode" "$(awk -v a="${w:-0}" 'BEGIN{print 1e3*a}')" \
             "$(awk -v a="${u:-0}" -v b="${s:-0}" 'BEGIN{print 1e3*(a+b)}')" "$rc$([ "$rc" = 124 ] && echo ' (stopped)')" | tee -a "$TMP/all"
         done
       done

@@ -25,8 +25,8 @@
  * or the side of a knot of the law (its switches) at a state where the force is evaluated: a step's
  * `branch` records all of them (the built-ins: contact, clamp and switch sides of every force
  * evaluation). The phase statistics find those points (the signature of each step sequence) on 66
- * samples of φ and by bisection, to 1e-13 where e jumps and to about 1e-8 where e is continuous and
- * only a derivative jumps (the mean's error from the break's place is below 1e-16 either way), then
+ * samples of φ and by bisection, to 2e-15/|jump| where e jumps and to about √(1e-15/|e'|) where e is continuous
+ * and only a derivative jumps (the mean's error from a break's place is below 1e-15 either way), then
  * integrate e(φ) over each smooth piece with 8-point Gauss–Legendre quadrature on the piece and its
  * halves where they agree to 1e-12 per unit of φ, else adaptively in Sidi's variable t (φ = a + w t⁴(35 −
  * 84t + 70t² − 20t³)), which makes the fractional powers of φ − a at a piece's end smooth (laws with δ^p,
@@ -82,6 +82,22 @@ typedef struct impactfit_step_state {
 
 struct impactfit_stepper;
 
+/* A step that is affine in (x, u) while it keeps one branch (a run of such steps is taken at once, by the
+ * power of the map: impactfit_stepper_type.affine): x' = x + B[0][0] x + B[0][1] u, u' = u + B[1][0] x +
+ * B[1][1] u (B = A − I, the increments kept apart from the identity, so that a power of the map over many
+ * steps is exact to rounding), valid wherever every form G[i][0] x + G[i][1] u + G[i][2] > 0 (i < n_forms)
+ * holds at the step's start: the region where the step takes the branch it takes at the given state, its
+ * contact and branch included. The force (the step's impulse over dt) is F[0] x + F[1] u + F[2] there. */
+typedef struct impactfit_step_affine {
+  double B[2][2];
+  double G[4][3];
+  int n_forms;
+  double F[3];
+  /* where nonzero (B zero, no force): each step adds exactly dx to x and leaves u, as the engine's own coordinate
+   * arithmetic does (a drift on its grid, e.g. Bullet's stored position): n steps are x + n dx, to the bit */
+  double dx;
+} impactfit_step_affine;
+
 /* A stepper's type: a constant object, compared by address. */
 typedef struct impactfit_stepper_type {
   const char *name;               /* "euler", "rk4", ... */
@@ -104,6 +120,11 @@ typedef struct impactfit_stepper_type {
    * st->law (e.g. ODE's ERP/CFM made from a spring and a damper); NULL: none, or st->law. Returns 0
    * with *law and *end set, or a status. */
   int (*continuous)(const struct impactfit_stepper *st, impactfit_law *law, const impactfit_transition **end);
+  /* Optional (NULL: none): 1 with *a when the step from s is affine in (x, u) (impactfit_step_affine) and the
+   * engine's memory s->mem does not enter it (a later step recomputes it: the memory after a run taken at
+   * once is that of its first step); 0 when not (a nonlinear force, gravity, a branch that depends on the
+   * memory). Long runs of such steps are then taken at once (the header comment's fast path). */
+  int (*affine)(const struct impactfit_stepper *st, const impactfit_step_state *s, impactfit_step_affine *a);
 } impactfit_stepper_type;
 
 /* A stepper's settings. A NULL type is continuous time: the code takes no fixed steps (its integrator
@@ -176,6 +197,8 @@ typedef struct impactfit_step_impact {
   long contact_steps; /* steps with a contact */
   uint64_t signature; /* a hash of the sequence of (contact, branch) of the steps whose impulse changed
                          the speed by more than 1e-12 v (the steps that can change e) */
+  long work;          /* the step map's evaluations: the steps computed one by one, and one for each run of
+                         steps taken at once (impactfit_stepper_type.affine; steps − work steps saved) */
 } impactfit_step_impact;
 
 /* Simulates one impact at speed v > 0 and phase φ ∈ (0, 1]. Returns 0, EINVAL, ENOSEP (no end within
@@ -194,7 +217,8 @@ typedef struct impactfit_step_stats {
   int pieces;              /* smooth pieces of e(φ) */
   long impacts;            /* impacts simulated */
   long steps_max;          /* the most steps one impact took */
-  long steps;              /* steps of every impact simulated (the work: tests/test_work.c bounds it) */
+  long steps;              /* the work of every impact simulated (impactfit_step_impact.work: tests/test_work.c
+                              bounds it) */
 } impactfit_step_stats;
 
 /* e(φ) over φ ∈ (0, 1] at speed v (see the header comment). Returns 0 or a status of
@@ -209,13 +233,21 @@ IMPACTFIT_EXPORT int impactfit_step_phase_stats(const impactfit_stepper *st, dou
 typedef int (*impactfit_step_build_fn)(const void *ctx, double value, impactfit_stepper *st, impactfit_error *err);
 
 /* The value in [lo, hi] (0 < lo < hi; searched in ln(value)) whose mean e over the phase equals e to
- * |e_mean − e| ≤ tol (tol 0: 1e-10), at speed v. The search first locates the target on a cheap mean,
- * a 16-phase midpoint rule (within about the largest jump of e(φ)/16 of the mean): from guess (in
- * (lo, hi); NaN or 0: none) it walks by factors of 2 towards the target until that mean crosses it
- * (the mean is monotone in the parameter in the usual case); without a guess, or when the walk turns
- * away, it scans the range on 25 points. At the crossing it takes the exact mean at the secant's root
- * and grows a bracket from there by the secant step (fourfold each time), then refines it with
- * Brent's method (GSL) on the exact mean. When the cheap mean never crosses e, or its crossing holds
+ * |e_mean − e| ≤ tol (tol 0: 1e-10), at speed v; the search aims at tol/10 and stops at tol only where the
+ * mean's own noise or a jump keeps it from getting closer. Where the contact takes 32 steps or more at guess (in
+ * (lo, hi); NaN or 0: none, the middle of the range) and the stepper has a continuous-time law, the search
+ * starts at the continuous-time inverse (the law's e, law.h: walking by factors of 2 from the guess, or on
+ * 25 points, then Brent's method, GSL; the stepped mean tends to it as dt → 0) and follows the secant of the
+ * exact mean from there, the first step with the continuous-time e's slope (no step longer than 4 times the
+ * one before), to the tolerance or to a sign change, which Brent's method (GSL) on the exact mean refines;
+ * where the continuous-time e is monotone and does not reach e, or the secant reaches an end of the range
+ * with the distance to the target shrinking all the way, the exact means at the two ends decide (on the same
+ * side of e: out of reach). Otherwise, or where that does not decide, the search first locates the target on
+ * a cheap mean, a 16-phase midpoint rule (within about the largest jump of e(φ)/16 of the mean): from guess
+ * it walks by factors of 2 towards the target until that mean crosses it (the mean is monotone in the
+ * parameter in the usual case); without a guess, or when the walk turns away, it scans the range on 25
+ * points. At the crossing it takes the exact mean at the secant's root and grows a bracket from there by the
+ * secant step (fourfold each time), then refines it with Brent's method (GSL) on the exact mean. When the cheap mean never crosses e, or its crossing holds
  * no exact bracket, the exact mean decides: on the 25 points, or, when the walk reached a bound with
  * the distance to the target shrinking all the way, at the guess and that bound (the target is then out
  * of reach). A value where the bodies stick counts as e = 0 and one where the step blows up

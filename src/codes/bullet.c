@@ -222,6 +222,104 @@ static int bt_step(const impactfit_stepper *st, impactfit_step_state *s) {
   return 0;
 }
 
+/* The step's affine map (stepper.h: impactfit_step_affine) in contact (x > 0) without gravity, where the warm
+ * start does not enter (sor 1: the first sweep lands on max(0, rhs) whatever the warm start; or no warm start):
+ * with D = 1/(A + cfm/h) and κ = A D, the row asks for erp x/h + (1 + R') u (R' = restitution above the velocity
+ * threshold, else 0); without the split impulse (x below its threshold depth) u' = u − κ max(0, that), x' = x + h
+ * u'; with it (deeper) the push κ erp x leaves the velocity: u' = u − κ max(0, (1 + R') u), x' = x − κ erp x + h u'.
+ * The clamp label's form is erp x/h + (1 + R') u in both (bt_step). The coordinate's rounding (Q_COORD) is not
+ * followed: a run is exact arithmetic. */
+/* The approach through the plane's breaking distance (bt_affine): the row exists, asks for r + u − g/h and is
+ * clamped (the body would not cross the gap g = −x in this step), both labels beyond their bands, no warm start
+ * left: the body drifts on. The stored coordinate z = R − x moves by z ← z − fl(u h), rounded to its grid: within
+ * one binade of z (ulp q) that is a constant δ, the multiple of q nearest fl(u h) (a tie: not taken), and x = R
+ * − z exactly (Sterbenz): x + n δ after n steps, to the bit, once x is on the grid (after a step). */
+static int bt_affine_gap(const impactfit_stepper *st, const impactfit_step_state *s, impactfit_step_affine *a) {
+  const double *p = st->p;
+  double h = st->dt, x = s->x, u = s->u, thr = p[Q_BREAK], R = p[Q_COORD];
+  int rest = p[Q_REST] > 0.0 && u >= p[Q_VTHR];
+  double ru = rest ? 1.0 + p[Q_REST] : 1.0, band = 1e-9 * fmax(thr, h * fabs(u)), z = R - x;
+  if (p[Q_PLANE] == 0.0 || s->mem[1] == 0.0 || s->mem[0] != 0.0 || !(u > 0.0) || !(-x < thr) || !(-x > band) ||
+      u == p[Q_VTHR] || !(-(1.0 - 1e-9) / h * x - ru * (1.0 + 1e-9) * u > 0.0) || !(R > 0.0) ||
+      !(z >= 0.5 * R && z <= 2.0 * R) || x != R - z)
+    return 0;
+  int E;
+  frexp(z, &E); /* z in [2^(E−1), 2^E) */
+  double q = ldexp(1.0, E - 53), d = u * h, M = floor(d / q), r = d - M * q;
+  if (r == 0.5 * q)
+    return 0;
+  memset(a, 0, sizeof *a);
+  a->dx = M * q + (r > 0.5 * q ? q : 0.0);
+  double lo = ldexp(1.0, E - 1);                                   /* z stays in its binade: z − δ ≥ 2^(E−1) */
+  a->G[0][0] = 1.0, a->G[0][2] = thr;                              /* within the breaking distance */
+  a->G[1][0] = -1.0, a->G[1][2] = -band;                           /* a gap beyond the gap label's band */
+  a->G[2][0] = -(1.0 - 1e-9) / h, a->G[2][1] = -ru * (1.0 + 1e-9); /* clamped beyond the clamp label's band */
+  a->G[3][0] = -1.0, a->G[3][2] = R - lo - a->dx;
+  a->n_forms = 4;
+  return a->dx > 0.0;
+}
+
+static int bt_affine(const impactfit_stepper *st, const impactfit_step_state *s, impactfit_step_affine *a) {
+  const double *p = st->p;
+  double h = st->dt, x = s->x, u = s->u, R = p[Q_REST], thr = p[Q_VTHR];
+  int warm = p[Q_PLANE] != 0.0 && p[Q_WARM] != 0.0;
+  if (st->gravity != 0.0 || (warm && p[Q_SOR] != 1.0))
+    return 0;
+  if (x < 0.0)
+    return bt_affine_gap(st, s, a);
+  if (!(x > 0.0))
+    return 0;
+  double erp, cfm;
+  bt_erp_cfm(st, &erp, &cfm);
+  /* the sweeps from 0 (sor 1: the first) leave lam = γ rhs/sor, γ = 1 − (1 − sor)^iterations (each stays > 0) */
+  double g = p[Q_SOR] == 1.0 ? 1.0 : 1.0 - pow(1.0 - p[Q_SOR], p[Q_ITER]);
+  double D = g / (1.0 / st->mass + cfm / h), k = D / st->mass;
+  memset(a, 0, sizeof *a);
+  a->G[0][0] = 1.0; /* penetrating */
+  int n = 1, rest = R > 0.0 && u >= thr, split = p[Q_SPLIT] != 0.0 && -x <= p[Q_SPLITTHR];
+  if (R > 0.0) { /* the side of the velocity threshold */
+    if (u == thr)
+      return 0;
+    a->G[n][1] = rest ? 1.0 : -1.0, a->G[n][2] = rest ? -thr : thr;
+    n++;
+  }
+  if (p[Q_SPLIT] != 0.0) { /* the side of the split threshold */
+    if (-x == p[Q_SPLITTHR])
+      return 0;
+    a->G[n][0] = split ? 1.0 : -1.0, a->G[n][2] = split ? p[Q_SPLITTHR] : -p[Q_SPLITTHR];
+    n++;
+  }
+  double ru = rest ? 1.0 + R : 1.0, lab = erp / h * x + ru * u; /* the clamp label's form */
+  if (lab > 0.0) {
+    a->G[n][0] = erp / h, a->G[n][1] = ru;
+  } else { /* clamped beyond the label's band: u < 0 (no restitution), 1e-9 (|u| + x/h) */
+    if (!(u < 0.0) || !(-lab > 1e-9 * (-u + x / h)))
+      return 0;
+    a->G[n][0] = -(erp + 1e-9) / h, a->G[n][1] = -(1.0 - 1e-9);
+  }
+  n++;
+  double ask = split ? ru * u : lab; /* what the impulse row asks for */
+  int pushes = ask > 0.0;
+  if (split && ask != lab) { /* the impulse row's own side */
+    if (ask == 0.0)
+      return 0;
+    a->G[n][1] = ask > 0.0 ? ru : -ru;
+    n++;
+  }
+  if (!pushes && !(u < 0.0)) /* a clamped row stays clamped only as the body leaves */
+    return 0;
+  a->n_forms = n;
+  double kr = pushes ? k * ru : 0.0; /* u' = u − κ ru u − (unsplit, pushing) κ erp x/h */
+  a->B[1][1] = -kr;
+  a->B[1][0] = pushes && !split ? -k * erp / h : 0.0;
+  a->B[0][0] = h * a->B[1][0] - (split ? k * erp : 0.0);
+  a->B[0][1] = h * (1.0 + a->B[1][1]);
+  /* the force (lam + push)/h */
+  a->F[0] = (pushes && !split ? D * erp / (h * h) : 0.0) + (split ? D * erp / (h * h) : 0.0);
+  a->F[1] = pushes ? D * ru / h : 0.0;
+  return 1;
+}
+
 static double bt_reach(const impactfit_stepper *st, double v) {
   (void)v;
   return st->p[Q_PLANE] != 0.0 ? st->p[Q_BREAK] : 0.0;
@@ -248,6 +346,7 @@ static const impactfit_stepper_type bt_restitution = {
     .reach = bt_reach,
     .amplification = NULL,
     .continuous = bt_continuous,
+    .affine = bt_affine,
 };
 
 static const impactfit_stepper_type bt_stiffness = {
@@ -263,6 +362,7 @@ static const impactfit_stepper_type bt_stiffness = {
     .reach = bt_reach,
     .amplification = NULL,
     .continuous = bt_continuous,
+    .affine = bt_affine,
 };
 
 static int is_stiff(const impactfit_stepper *st) { return st->type == &bt_stiffness; }

@@ -133,6 +133,48 @@ static int ode_step_n(const impactfit_stepper *st, impactfit_step_state *s, int 
 
 static int ode_step(const impactfit_stepper *st, impactfit_step_state *s) { return ode_step_n(st, s, 0, 0.0); }
 
+/* The step's affine map (stepper.h: impactfit_step_affine) in contact (x > 0) without a surface layer, gravity
+ * or an active bounce, below max_vel: the impulse h λ = γ (erp x/h + u)/A, γ = 1 for the exact LCP and
+ * 1 − (1 − w)^iterations for SOR from 0 (every sweep stays positive), or λ = 0 where erp x/h + u < 0 (the flight:
+ * it stays so as x falls). */
+static int ode_affine(const impactfit_stepper *st, const impactfit_step_state *s, impactfit_step_affine *a) {
+  const double *p = st->p;
+  double h = st->dt, x = s->x, u = s->u, erp = p[P_ERP];
+  int bounce = p[P_BVEL] >= 0.0 && p[P_BOUNCE] > 0.0;
+  if (st->gravity != 0.0 || !(x > 0.0) || p[P_LAYER] != 0.0 || (bounce && !(u < p[P_BVEL])))
+    return 0;
+  memset(a, 0, sizeof *a);
+  a->G[0][0] = 1.0; /* in contact */
+  a->n_forms = 1;
+  if (bounce) { /* u < bounce_vel: no bounce */
+    a->G[1][1] = -1.0, a->G[1][2] = p[P_BVEL];
+    a->n_forms = 2;
+  }
+  if (isfinite(p[P_MAXVEL])) { /* erp x/h < max_vel */
+    int i = a->n_forms++;
+    a->G[i][0] = -erp / h, a->G[i][2] = p[P_MAXVEL];
+    if (!(erp / h * x < p[P_MAXVEL]))
+      return 0;
+  }
+  double r = erp / h * x + u;
+  int i = a->n_forms++;
+  if (r < 0.0) { /* the flight: no impulse while erp x/h + u < 0, below the clamp label's band (ode_step_n) */
+    if (!(u < 0.0))
+      return 0;
+    a->G[i][0] = -(1.0 + 1e-9) * erp / h, a->G[i][1] = -(1.0 - 1e-9);
+    a->B[0][1] = h;
+    return 1;
+  }
+  a->G[i][0] = erp / h, a->G[i][1] = 1.0;
+  double A = 1.0 / st->mass + p[P_CFM] / h;
+  double g = st->type->n_params > P_ITER ? 1.0 - pow(1.0 - p[P_W], p[P_ITER]) : 1.0, q = g / (st->mass * A);
+  /* u' = u − q (erp x/h + u), x' = x + h u' */
+  a->B[1][0] = -q * erp / h, a->B[1][1] = -q;
+  a->B[0][0] = -q * erp, a->B[0][1] = h * (1.0 - q);
+  a->F[0] = g * erp / (h * h * A), a->F[1] = g / (h * A);
+  return 1;
+}
+
 static int ode_quick_step(const impactfit_stepper *st, impactfit_step_state *s) {
   return ode_step_n(st, s, (int)st->p[P_ITER], st->p[P_W]);
 }
@@ -166,6 +208,7 @@ static const impactfit_stepper_type ode_soft = {
     .reach = NULL,
     .amplification = NULL,
     .continuous = ode_continuous,
+    .affine = ode_affine,
 };
 
 static const impactfit_stepper_type ode_quickstep = {
@@ -181,6 +224,7 @@ static const impactfit_stepper_type ode_quickstep = {
     .reach = NULL,
     .amplification = NULL,
     .continuous = ode_continuous,
+    .affine = ode_affine,
 };
 
 /* ---------------------------------------------------------------- the models */

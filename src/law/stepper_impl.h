@@ -17,6 +17,12 @@ extern const impactfit_stepper_type impactfit__stepper_frozen_force_type;
  * when the clamp acted (clamped may be NULL). */
 double impactfit__step_law_force(const impactfit_stepper *st, double x, double u, int *clamped);
 
+/* The affine map (stepper.h's impactfit_step_affine) of the step from s of a built-in law stepper (euler,
+ * rk4, explicit-euler, frozen-force: their `affine`) where st->law is linear (the power law with n = 1, m =
+ * 0; the impedance law beyond its width) or the force is clamped and stays so as δ falls (the flight after
+ * the clamp: the power law with n ≥ m, the impedance law without g); 0 elsewhere and under gravity. */
+int impactfit__step_law_affine(const impactfit_stepper *st, const impactfit_step_state *s, impactfit_step_affine *a);
+
 /* The sides of st->law's switches at (x, u): bit i set where switch i is > 0 (0 for a law without
  * switches). A stepper puts them into its step's branch for every state where it evaluates the force,
  * so that e(φ) is smooth between the phase statistics' jumps: the law's knots (where f or its

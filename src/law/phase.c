@@ -1,0 +1,470 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The statistics of e over the phase of the first contact step (include/impactfit/stepper.h): the impacts
+ * at the samples, the jumps of the signature by bisection, the quadrature on every smooth piece, the extremes
+ * refined inside their pieces; the continuous-time impact of a stepper's law. */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_min.h>
+
+#include "../common/common_impl.h"
+#include "impactfit/stepper.h"
+#include "step_internal.h"
+#include "stepper_impl.h"
+
+/* ---------------------------------------------------------------- statistics over the phase */
+
+typedef struct {
+  const impactfit_stepper *st;
+  double v;
+  int lean; /* no linearisation: the inverse's search */
+  impactfit_step_stats *S;
+  impactfit_error *err;
+  int status;
+  int until_unstable;      /* stop at the first impact that shows the step unstable (STATS_STABILITY) */
+  double piece_a, piece_w; /* the smooth piece the quadrature integrates: [piece_a, piece_a + piece_w] */
+  int sidi;                /* 1: in Sidi's variable t (gl8) */
+  impactfit__family *fam;  /* the family of reference impacts (NULL: every impact stepped in full) */
+} phase_ctx;
+
+#define STOP_UNSTABLE 1 /* eval's status when it stopped there (not an error) */
+
+
+static int eval(phase_ctx *c, double phi, double *e, uint64_t *sig) {
+  impactfit_step_impact r;
+  impactfit__family_begin(c->fam);
+  int s = impactfit__step_impact(c->st, c->v, phi, c->lean, STEP_LIMIT, impactfit__family_hooks(c->fam), &r, c->err);
+  if (s == IMPACTFIT_ENOSEP && r.steps >= STEP_LIMIT)
+    s = impactfit__step_limit_verdict(c->st, c->v, c->err);
+  /* the rule of phase_stats' check before stepping, for the modes without it (the inverse's quick means) */
+  if (!s && r.work > STEP_LIMIT / 4 && impactfit__step_limit_verdict(c->st, c->v, c->err) == IMPACTFIT_ENOCONV)
+    s = IMPACTFIT_ENOCONV;
+  if (s) {
+    c->status = s;
+    return s;
+  }
+  impactfit_step_stats *S = c->S;
+  S->impacts++;
+  S->steps += r.work;
+  if (r.steps > S->steps_max)
+    S->steps_max = r.steps;
+  if (r.rho_max > S->rho_max)
+    S->rho_max = r.rho_max;
+  if (r.e < S->e_min) {
+    S->e_min = r.e;
+    S->phi_min = phi;
+  }
+  if (r.e > S->e_max) {
+    S->e_max = r.e;
+    S->phi_max = phi;
+  }
+  *e = r.e;
+  if (sig)
+    *sig = r.signature;
+  if (c->until_unstable && (r.e > 1.0 || r.rho_max > 1.0 + 1e-9)) {
+    c->status = STOP_UNSTABLE;
+    return STOP_UNSTABLE;
+  }
+  return 0;
+}
+
+/* 8-point Gauss–Legendre on [a, b] */
+static const double gl_x[4] = {0.1834346424956498, 0.5255324099163290, 0.7966664774136267, 0.9602898564975363};
+static const double gl_w[4] = {0.3626837833783620, 0.3137066458778873, 0.2223810344533745, 0.1012285362903763};
+
+/* The quadrature of a smooth piece [a, a + w] of e(φ) runs in t ∈ [0, 1] with φ = a + w s(t), s(t) = t⁴(35 − 84t
+ * + 70t² − 20t³), s'(t) = 140 t³(1 − t)³ (Sidi's polynomial transformation): e(φ) has a fractional power of
+ * φ − a at a piece's ends wherever the first or last contact step starts at a penetration → 0 in a law with
+ * δ^p, p < 1 (Chrono's PlainCoulomb and Hertz dampings δ^(1/2) δ', δ^(1/4) δ'), which Gauss–Legendre in φ
+ * integrates to only ~1e-10 (issue 39 item 5: 2.0e-10 off); in t the integrand is smooth (t³ and higher). */
+static double sidi(double t) { return t * t * t * t * (35.0 + t * (-84.0 + t * (70.0 - 20.0 * t))); }
+static double sidi_d(double t) {
+  double u = t * (1.0 - t);
+  return 140.0 * u * u * u;
+}
+
+/* 8-point Gauss–Legendre on [ta, tb] of the piece's integrand in t (φ = a + w t where c->sidi is 0) */
+static int gl8(phase_ctx *c, double ta, double tb, double *out) {
+  double m = 0.5 * (ta + tb), r = 0.5 * (tb - ta), sum = 0.0, e1, e2;
+  for (int i = 0; i < 4; i++) {
+    double t1 = m - r * gl_x[i], t2 = m + r * gl_x[i];
+    double s1 = c->sidi ? sidi(t1) : t1, s2 = c->sidi ? sidi(t2) : t2;
+    if (eval(c, c->piece_a + c->piece_w * s1, &e1, NULL) || eval(c, c->piece_a + c->piece_w * s2, &e2, NULL))
+      return c->status;
+    sum += c->sidi ? gl_w[i] * (e1 * sidi_d(t1) + e2 * sidi_d(t2)) : gl_w[i] * (e1 + e2);
+  }
+  *out = c->piece_w * r * sum;
+  return 0;
+}
+
+static int adapt(phase_ctx *c, double a, double b, double whole, int depth, double *out) {
+  double m = 0.5 * (a + b), l, r;
+  if (gl8(c, a, m, &l) || gl8(c, m, b, &r))
+    return c->status;
+  if (depth >= 10 || fabs(l + r - whole) <= 1e-12 * (b - a) * c->piece_w) {
+    *out = l + r;
+    return 0;
+  }
+  double L2, R2;
+  if (adapt(c, a, m, l, depth + 1, &L2) || adapt(c, m, b, r, depth + 1, &R2))
+    return c->status;
+  *out = L2 + R2;
+  return 0;
+}
+
+/* A piece's integral: Gauss–Legendre in φ on the piece and its halves (24 impacts) where they agree to the
+ * tolerance, as for a smooth e(φ); else adaptively in Sidi's t (a fractional power at an end). */
+static int piece_integral(phase_ctx *c, double a, double b, double *out) {
+  double whole, l, r;
+  c->piece_a = a;
+  c->piece_w = b - a;
+  c->sidi = 0;
+  if (gl8(c, 0.0, 1.0, &whole) || gl8(c, 0.0, 0.5, &l) || gl8(c, 0.5, 1.0, &r))
+    return c->status;
+  if (fabs(l + r - whole) <= 1e-12 * c->piece_w) {
+    *out = l + r;
+    return 0;
+  }
+  c->sidi = 1;
+  if (gl8(c, 0.0, 1.0, &whole))
+    return c->status;
+  return adapt(c, 0.0, 1.0, whole, 0, out);
+}
+
+#define MAX_JUMPS 4096
+
+typedef struct {
+  double at[MAX_JUMPS];
+  int n;
+} jumps;
+
+/* A side of a bracket: the phase, the signature and e there (every e evaluated enters the extremes), and the
+ * slope of e on its piece from the last two points there (NaN: not known yet). */
+typedef struct {
+  double phi, e;
+  uint64_t sig;
+  double slope;
+} side;
+
+/* The jumps of the signature between l and r, by bisection. A change of signature is a point where
+ * e(φ) or one of its derivatives may jump. Placing the break at the bracket's midpoint errs in the
+ * mean by at most (r − l)/2 · (|e(r) − e(l)| + (r − l)(|e_l'| + |e_r'|)) with e_l', e_r' the slopes of the two
+ * pieces (from the last two points on each side; 1 while not known): bisection stops when that is below
+ * 1e-15, or at r − l ≤ 1e-13. A jump J of e is thus located to 2e-15/|J|, a point where only a derivative
+ * jumps (e continuous: a clamp or a knot of the law acting) to about √(1e-15/|e'|), in ~20 evaluations
+ * instead of ~37. */
+static int find_jumps(phase_ctx *c, side l, side r, int depth, jumps *J) {
+  if (l.sig == r.sig)
+    return 0;
+  double w = r.phi - l.phi, sl = isnan(l.slope) ? 1.0 : fabs(l.slope), sr = isnan(r.slope) ? 1.0 : fabs(r.slope);
+  if (w <= 1e-13 || depth > 60 || (w <= 1e-4 && 0.5 * w * (fabs(r.e - l.e) + w * (sl + sr)) <= 1e-15)) {
+    if (J->n < MAX_JUMPS)
+      J->at[J->n++] = 0.5 * (l.phi + r.phi);
+    return 0;
+  }
+  side m = {.phi = 0.5 * (l.phi + r.phi), .slope = NAN};
+  if (eval(c, m.phi, &m.e, &m.sig))
+    return c->status;
+  side ml = m, mr = m; /* m as the right side of [l, m] and the left of [m, r] */
+  if (m.sig == l.sig)
+    ml.slope = mr.slope = (m.e - l.e) / (m.phi - l.phi);
+  if (m.sig == r.sig)
+    mr.slope = ml.slope = (r.e - m.e) / (r.phi - m.phi);
+  if (find_jumps(c, l, ml, depth + 1, J))
+    return c->status;
+  return find_jumps(c, mr, r, depth + 1, J);
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The continuous-time impact of the stepper's law (or of its `continuous` law): 0 with *r, or a status
+ * (EINVAL when it has none). */
+int impactfit__step_continuous_impact(const impactfit_stepper *st, double v, impactfit_law_impact_result *r) {
+  if (st->gravity != 0.0) /* law.h's impact has no gravity */
+    return IMPACTFIT_EINVAL;
+  impactfit_law law;
+  const impactfit_transition *end = st->end ? st->end : impactfit_transition_C;
+  if (!st->type || st->type->needs_law)
+    law = st->law;
+  else if (!(st->type->continuous && st->type->continuous(st, &law, &end) == 0))
+    return IMPACTFIT_EINVAL;
+  impactfit_law_impact_params lp = impactfit_law_impact_default_params();
+  lp.law = law;
+  lp.mass = st->mass;
+  lp.v = v;
+  lp.transition = end;
+  impactfit_error e2;
+  return impactfit_law_impact_solve(NULL, &lp, r, &e2);
+}
+
+/* The continuous-time e (NaN when the stepper has none or the law's engine fails). */
+double impactfit__step_continuous_e(const impactfit_stepper *st, double v) {
+  impactfit_law_impact_result r;
+  return impactfit__step_continuous_impact(st, v, &r) == 0 ? r.e_out : NAN;
+}
+
+/* An impact that ran into the step limit: the bodies stick (ENOSEP, as the message says), unless the
+ * continuous-time contact separates after more than a quarter of the limit's steps, so that the limit and not
+ * the contact ended it: then ENOCONV saying that dt is too small to be stepped through (not a NaN nor a false
+ * "stick"). */
+int impactfit__step_limit_verdict(const impactfit_stepper *st, double v, impactfit_error *err) {
+  impactfit_law_impact_result r;
+  if (impactfit__step_continuous_impact(st, v, &r) != 0 || !(r.t_contact / st->dt > 0.25 * (double)STEP_LIMIT))
+    return IMPACTFIT_ENOSEP;
+  impactfit_error_clear(err);
+  return IMPACTFIT__FAIL(err, IMPACTFIT_ENOCONV,
+                         "stepper %s: dt = %.6g s is too small to step through: the contact lasts %.6g s in continuous "
+                         "time, %.3g steps, beyond the %ld steps one impact is followed for (or the %ld it may compute "
+                         "one by one); as dt -> 0 e tends to the continuous-time e = %.10g (its error is of first "
+                         "order "
+                         "in dt/t_contact = %.2g)",
+                         st->type->name, st->dt, r.t_contact, r.t_contact / st->dt, STEP_LIMIT, STEP_LIMIT / 4, r.e_out,
+                         st->dt / r.t_contact);
+}
+
+/* What phase_stats computes: everything; everything but the continuous-time e (the stability search);
+ * the mean and extremes only, without the linearisation (the inverse's search: stable is then decided
+ * by e ≤ 1 alone); or only the midpoint rule on QUICK_PHASES cells of φ, without the linearisation
+ * (within about the largest jump/QUICK_PHASES of the exact mean: enough to bracket a root cheaply). */
+
+/* The 16-phase midpoint rule (STATS_QUICK) */
+static int quick_mean(phase_ctx *c, int known) {
+  enum { NQ = QUICK_PHASES };
+  impactfit_step_stats *out = c->S;
+  double sum = 0.0, eq;
+  for (int i = 0; i < NQ; i++) {
+    if (eval(c, (i + 0.5) / NQ, &eq, NULL))
+      return c->status;
+    sum += eq;
+  }
+  out->e_mean = sum / NQ;
+  out->pieces = 0;
+  out->stable = (!known || out->rho_max <= 1.0 + 1e-9) && out->e_max <= 1.0;
+  return 0;
+}
+
+/* The slope of e at sample i from its neighbour on the side dir (−1, 1) when that one has the same signature
+ * (NaN: not known) */
+static double sample_slope(const double *phi, const double *e, const uint64_t *sig, int n, int i, int dir) {
+  int j = i + dir;
+  return j >= 0 && j < n && sig[j] == sig[i] ? (e[j] - e[i]) / (phi[j] - phi[i]) : NAN;
+}
+
+/* The samples, the jumps between them and the quadrature on every piece (the other modes) */
+static int pieces_mean(phase_ctx *c, int mode, int known) {
+  impactfit_step_stats *out = c->S;
+  enum { NS = 66 };
+  double phi[NS], e[NS];
+  uint64_t sig[NS];
+  phi[0] = 0x1p-30;
+  for (int i = 1; i < NS - 1; i++)
+    phi[i] = (i - 0.5) / (NS - 2);
+  phi[NS - 1] = 1.0;
+  c->until_unstable = mode == STATS_STABILITY;
+  double e_end;
+  for (int i = 0; i < NS; i++)
+    if (eval(c, phi[i], &e[i], &sig[i]))
+      return c->status == STOP_UNSTABLE ? 0 : c->status;
+  /* e just below φ = 1, for the extremes: the limit φ → 1⁻ may differ from e(1) (Bullet's ERP term erp2 φ v
+   * at a rebound: the supremum R + erp2 is approached there, while e(1) starts the next step's sequence) */
+  if (eval(c, 1.0 - 0x1p-40, &e_end, NULL))
+    return c->status == STOP_UNSTABLE ? 0 : c->status;
+  /* the linearisation (the spectral radius, for `stable`) at these 67 phases only: the bisection's and the
+   * quadrature's impacts shift the same steps by less than 1/64 of a step */
+  c->lean = 1;
+  jumps *J = malloc(sizeof *J);
+  if (!J)
+    return IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOMEM, "stepper: out of memory");
+  J->n = 0;
+  for (int i = 0; i + 1 < NS; i++)
+    if (find_jumps(c, (side){phi[i], e[i], sig[i], sample_slope(phi, e, sig, NS, i, -1)},
+                   (side){phi[i + 1], e[i + 1], sig[i + 1], sample_slope(phi, e, sig, NS, i + 1, 1)}, 0, J)) {
+      free(J);
+      return c->status == STOP_UNSTABLE ? 0 : c->status;
+    }
+  if (mode == STATS_STABILITY) { /* no impact showed the step unstable: the mean is not needed */
+    free(J);
+    out->e_mean = NAN;
+    out->stable = (!known || out->rho_max <= 1.0 + 1e-9) && out->e_max <= 1.0;
+    return 0;
+  }
+  qsort(J->at, (size_t)J->n, sizeof J->at[0], cmp_double);
+  double mean = 0.0, a = 0.0;
+  for (int k = 0; k <= J->n; k++) {
+    double b = k < J->n ? J->at[k] : 1.0;
+    if (b > a) {
+      double part;
+      if (piece_integral(c, a, b, &part)) {
+        free(J);
+        return c->status;
+      }
+      mean += part;
+    }
+    a = b;
+  }
+  out->pieces = J->n + 1;
+  free(J);
+  out->e_mean = mean;
+  out->stable = (!known || out->rho_max <= 1.0 + 1e-9) && out->e_max <= 1.0;
+  return 0;
+}
+
+/* Where one impact's steps computed one by one are at least this many, the family of reference impacts
+ * passes the others over their smooth stretches (step_family.c) */
+#define FAMILY_WORK 500
+
+int impactfit__phase_stats(const impactfit_stepper *st, double v, impactfit_step_stats *out, int mode,
+                           impactfit__family **keep, impactfit_error *err) {
+  if (keep)
+    *keep = NULL;
+  impactfit_error_clear(err);
+  if (!out)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper: NULL result");
+  memset(out, 0, sizeof *out);
+  int s = impactfit_stepper_check(st, err);
+  if (s)
+    return s;
+  if (!(isfinite(v) && v > 0.0))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper: v must be > 0 (m/s) (got %.17g)", v);
+  out->e_min = INFINITY;
+  out->e_max = -INFINITY;
+  out->e_continuous = NAN;
+  if (!st->type) {
+    impactfit_law_impact_result r;
+    if ((s = impactfit__step_adaptive_impact(st, v, &r, err)))
+      return s;
+    out->e_mean = out->e_min = out->e_max = out->e_continuous = r.e_out;
+    out->phi_min = out->phi_max = 1.0;
+    out->stable = 1;
+    out->pieces = 1;
+    out->impacts = 1;
+    out->steps_max = out->steps = r.steps;
+    return 0;
+  }
+  /* a contact that would take more than a quarter of the step limit's work is refused before it is stepped
+   * through: where one impact takes more than 4096 steps computed one by one, the continuous-time contact
+   * decides (a law solve, ~50 us, skipped for the short contacts of the usual steps); where it lasts more than a
+   * quarter of the step limit, the impact is followed to that work (its long runs taken at once) */
+  impactfit_law_impact_result cr;
+  int have_cr = 0;
+  long probe_work = 0;
+  if (mode != STATS_QUICK) {
+    impactfit_step_impact probe;
+    impactfit_error e5;
+    int ps = impactfit__step_impact(st, v, 0.5, 1, 4096, NULL, &probe, &e5);
+    out->impacts++; /* the work counts it */
+    out->steps += probe.work;
+    probe_work = probe.work;
+    if (ps == IMPACTFIT_ENOSEP && probe.work >= 4096) {
+      have_cr = impactfit__step_continuous_impact(st, v, &cr) == 0;
+      if (have_cr && cr.t_contact / st->dt > 0.25 * (double)STEP_LIMIT) {
+        if (cr.t_contact / st->dt > 0.9 * (double)STEP_LIMIT) /* beyond the step limit whatever the work */
+          return impactfit__step_limit_verdict(st, v, err);
+        ps = impactfit__step_impact(st, v, 0.5, 1, STEP_LIMIT / 4, NULL, &probe, &e5);
+        out->impacts++;
+        out->steps += probe.work;
+        probe_work = probe.work;
+        if (ps == IMPACTFIT_ENOSEP)
+          return impactfit__step_limit_verdict(st, v, err);
+      }
+    }
+  }
+  int lean = mode == STATS_SEARCH || mode == STATS_QUICK;
+  phase_ctx c = {.st = st, .v = v, .lean = lean, .S = out, .err = err};
+  int known = !lean && st->type->needs_law && st->type->amplification;
+  if (mode != STATS_QUICK && mode != STATS_STABILITY && probe_work >= FAMILY_WORK &&
+      (s = impactfit__family_build(st, v, lean, out, &c.fam, err)))
+    return s;
+  s = mode == STATS_QUICK ? quick_mean(&c, known) : pieces_mean(&c, mode, known);
+  if (keep && !s)
+    *keep = c.fam;
+  else
+    impactfit__family_free(c.fam);
+  if (!s && mode == STATS_FULL)
+    out->e_continuous = have_cr ? cr.e_out : impactfit__step_continuous_e(st, v);
+  return s;
+}
+
+/* ---------------------------------------------------------------- extremes inside a smooth piece */
+
+typedef struct {
+  phase_ctx *c;
+  double sign; /* +1: the maximum, -1: the minimum */
+} extreme_ctx;
+
+static double extreme_fn(double phi, void *p) {
+  extreme_ctx *x = p;
+  double e;
+  if (x->c->status || eval(x->c, phi, &e, NULL))
+    return 0.0;
+  return -x->sign * e;
+}
+
+/* The phase's e and signature (eval's, so that the extremes see it); 0 or a status. */
+static int eval_sig(phase_ctx *c, double phi, double *e, uint64_t *sig) { return eval(c, phi, e, sig); }
+
+/* The extreme at *phi0 refined where it lies inside a smooth piece (the samples and the quadrature's nodes
+ * leave an interior extremum up to ~1e-8 off: Chrono's Hertz law at dt 1e-5, e_min 5.7e-9 above it): a bracket
+ * of ±1/128 around it, halved until both ends have its signature and lie below (above) it, then Brent's
+ * minimisation (GSL) to 1e-12 in φ; every e evaluated enters the extremes. 0, or a status. */
+static int refine_extreme(phase_ctx *c, double phi0, double sign) {
+  double e0, el, er, w = 1.0 / 128.0;
+  uint64_t s0, sl, sr;
+  if (!(phi0 > 0.0 && phi0 < 1.0) || eval_sig(c, phi0, &e0, &s0))
+    return c->status;
+  for (int k = 0; k < 12; k++, w *= 0.5) {
+    double l = fmax(phi0 - w, 0.5 * phi0), r = fmin(phi0 + w, 0.5 * (phi0 + 1.0));
+    if (eval_sig(c, l, &el, &sl) || eval_sig(c, r, &er, &sr))
+      return c->status;
+    if (sl != s0 || sr != s0)
+      continue; /* a break inside: closer */
+    if (!(sign * e0 > sign * el && sign * e0 > sign * er))
+      return 0; /* monotone here: the extreme is a piece's end, which the samples and bisection hold */
+    gsl_min_fminimizer *m = gsl_min_fminimizer_alloc(gsl_min_fminimizer_brent);
+    if (!m)
+      return IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOMEM, "stepper: out of memory");
+    extreme_ctx x = {c, sign};
+    gsl_function F = {extreme_fn, &x};
+    if (gsl_min_fminimizer_set_with_values(m, &F, phi0, -sign * e0, l, -sign * el, r, -sign * er) == GSL_SUCCESS)
+      for (int it = 0; it < 60 && !c->status; it++) {
+        if (gsl_min_fminimizer_iterate(m) != GSL_SUCCESS)
+          break;
+        if (gsl_min_fminimizer_x_upper(m) - gsl_min_fminimizer_x_lower(m) <= 1e-12)
+          break;
+      }
+    gsl_min_fminimizer_free(m);
+    return c->status;
+  }
+  return 0;
+}
+
+/* e_min and e_max refined inside their pieces (the answer's statistics: forward mode, the inverse's answer) */
+int impactfit__step_refine_extremes(const impactfit_stepper *st, double v, impactfit_step_stats *S,
+                                    impactfit__family *fam, impactfit_error *err) {
+  if (!st->type || !(S->e_min <= S->e_max))
+    return 0;
+  phase_ctx c = {.st = st, .v = v, .lean = 1, .S = S, .err = err, .fam = fam};
+  double pmin = S->phi_min, pmax = S->phi_max;
+  if (refine_extreme(&c, pmax, 1.0) || refine_extreme(&c, pmin, -1.0))
+    return c.status;
+  return 0;
+}
+
+int impactfit_step_phase_stats(const impactfit_stepper *st, double v, impactfit_step_stats *out, impactfit_error *err) {
+  IMPACTFIT__GSL_SCOPE;
+  impactfit__family *fam;
+  int s = impactfit__phase_stats(st, v, out, STATS_FULL, &fam, err);
+  if (!s)
+    s = impactfit__step_refine_extremes(st, v, out, fam, err);
+  impactfit__family_free(fam);
+  if (!s)
+    out->stable = out->stable && out->e_max <= 1.0;
+  return s;
+}
