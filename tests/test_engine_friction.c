@@ -132,7 +132,7 @@ static void one(const impactfit_code_model *md, const char *integrator, int wall
   r.q.integrator = integrator;
   r.q.bodies.pair = wall ? 0 : 1;
   if (!(md->dt_default > 0.0))
-    r.q.dt = strcmp(md->code->name, "chrono") == 0 ? 1e-5 : 1.0 / 240.0;
+    r.q.dt = strcmp(md->code->name, "chrono") == 0 ? 2e-5 : 1.0 / 240.0;
   for (int i = 0; i < md->n_integrators; i++)
     if (strcmp(md->integrators[i].name, integrator) == 0 && !md->integrators[i].stepper)
       r.q.dt = NAN;
