@@ -80,8 +80,8 @@ static void required(const impactfit_code_model *md, ct_request *r) {
   static const struct {
     const char *name;
     double v[2];
-  } req[] = {{"kp", {1e3}}, {"kd", {1.0}}, {"erp", {0.2}}, {"cfm", {1e-5}}, {"restitution", {0.5}},
-             {"solref", {-1000.0, -20.0}}};
+  } req[] = {{"kp", {1e3}},   {"kd", {1.0}},          {"erp", {0.2}},
+             {"cfm", {1e-5}}, {"restitution", {0.5}}, {"solref", {-1000.0, -20.0}}};
   for (int i = 0; i < md->n_inputs; i++)
     if (isnan(md->inputs[i].def[0])) {
       impactfit_code_setting *s = &r->set[r->q.n_settings++];

@@ -18,11 +18,13 @@
 
 /* A friction setting of an engine: its default def_ is the code's own (not read by the normal law; the paste
  * text shows it only when the user types a value). */
-#define IMPACTFIT__IN_FRICTION(name_, help_, def_)                                                                 \
-  {                                                                                                               \
-    .name = name_, .unit = "-",                                                                                   \
+#define IMPACTFIT__IN_FRICTION(name_, help_, def_)                                                                  \
+  {                                                                                                                 \
+    .name = name_, .unit = "-",                                                                                     \
     .help = help_ " (yours: the answer keeps it in the pasted text; the head-on normal response does not read it)", \
-    .count = 1, .def = {def_}                                                                                     \
+    .count = 1, .def = {                                                                                            \
+      def_                                                                                                          \
+    }                                                                                                               \
   }
 
 /* The value of friction input `name` as the paste text shows it: the user's ("%.12g") when given, else the
