@@ -512,6 +512,18 @@ def _one_of(what: str, a: Tuple[str, Any], b: Tuple[str, Any]) -> Any:
     return a[1] if a[1] is not None else b[1]
 
 
+
+def _setting_text(what: str, name: str, text: str) -> Tuple[float, ...]:
+    """The numbers of a setting typed as text: separated by commas or spaces ("0.02 1", "0.02,1")."""
+    items = [t for t in text.replace(",", " ").split()]
+    if not items or text.count(",") >= len(items):
+        raise ValueError("%s: setting %s: expected numbers separated by commas or spaces (got %r)" % (what, name, text))
+    try:
+        return tuple(float(t) for t in items)
+    except ValueError:
+        raise ValueError("%s: setting %s: expected numbers separated by commas or spaces (got %r)"
+                         % (what, name, text)) from None
+
 def code(code: str, model: Optional[str] = None, e: Optional[ArrayLike] = None, v: Optional[ArrayLike] = None, *,
          option: Optional[str] = None, damping: Optional[str] = None, version: Optional[str] = None,
          integrator: Optional[str] = None, dt: Optional[ArrayLike] = None, value: Optional[ArrayLike] = None,
@@ -582,7 +594,11 @@ def code(code: str, model: Optional[str] = None, e: Optional[ArrayLike] = None, 
     if pair is not None and wall is not None and bool(pair) == bool(wall):
         raise ValueError("%s: give pair=True or wall=True, not both" % (what,))
     body2 = pair if pair is not None else (None if wall is None else not wall)
-    settings = dict(settings or {})
+    # a setting typed as the code writes it ("0.02 1", MuJoCo's solref) or as the CLI takes it ("0.02,1"): its numbers
+    # (a str is not iterated as characters)
+    settings = {k: _setting_text(what, k, x) if isinstance(x, str) else x for k, x in dict(settings or {}).items()}
+    for k in [k for k, x in one_value_settings.items() if isinstance(x, str)]:
+        settings[k] = _setting_text(what, k, one_value_settings.pop(k))
     if any(not isinstance(x, _numbers.Real) for x in one_value_settings.values()):
         # a setting of several values given by name (solref=(0.02, 1.0)): the same for every point
         counts = _c.code_inputs(code, version, model, option)

@@ -82,6 +82,11 @@ static int opt_transition(PyObject *d, const char *key, const impactfit_transiti
   return 0;
 }
 
+#define IMPACTFIT__STR2(x) #x
+#define IMPACTFIT__STR(x) IMPACTFIT__STR2(x)
+#define IMPACTFIT_CODE_MAX_VALUES_2 10 /* 2 IMPACTFIT_CODE_MAX_VALUES, as text (checked below) */
+_Static_assert(IMPACTFIT_CODE_MAX_VALUES_2 == 2 * IMPACTFIT_CODE_MAX_VALUES, "the most values of a setting");
+
 /* a sequence of numbers (or one number) into a setting */
 static int setting_values(PyObject *val, impactfit_code_setting *s) {
   PyObject *seq = PySequence_Check(val) ? PySequence_Fast(val, "") : NULL;
@@ -99,8 +104,10 @@ static int setting_values(PyObject *val, impactfit_code_setting *s) {
   Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
   if (n < 1 || n > 2 * IMPACTFIT_CODE_MAX_VALUES) {
     Py_DECREF(seq);
-    PyErr_Format(PyExc_ValueError, "setting %s takes 1 to %d values (got %zd)", s->name, 2 * IMPACTFIT_CODE_MAX_VALUES,
-                 n);
+    /* the count the model takes is the library's message ("solref takes 2 values (got 3)"); here only the most any
+     * setting holds, as the CLI says it */
+    PyErr_Format(PyExc_ValueError, "setting %s: %s (got %zd)", s->name,
+                 n < 1 ? "no values" : "at most " IMPACTFIT__STR(IMPACTFIT_CODE_MAX_VALUES_2) " values", n);
     return -1;
   }
   s->count = (int)n;

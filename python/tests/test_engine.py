@@ -110,3 +110,31 @@ def test_errors():
         impactfit.engine("mujoco", e=0.5, v=1.0, integrator="rk5", **b)
     with pytest.raises(ValueError, match="refsafe"):
         impactfit.engine("mujoco", e=0.5, v=1.0, refsafe=2, **b)
+
+
+def test_settings_as_text():
+    """A setting typed as the code writes it ("0.02 1", MuJoCo's solref) or as the CLI takes it ("0.02,1") is its
+    numbers, not its characters (issue 38 item 7); a wrong count says what the CLI says."""
+    b = dict(r1=0.005, m1=0.001309)
+    want = impactfit.engine("mujoco", e=0.5, v=1.0, settings={"solref": (0.02, 1.0)}, **b)["value"]
+    for text in ("0.02 1", "0.02,1", " 0.02, 1 "):
+        assert impactfit.engine("mujoco", e=0.5, v=1.0, settings={"solref": text}, **b)["value"] == want
+    assert impactfit.engine("mujoco", e=0.5, v=1.0, solref="0.02 1", **b)["value"] == want
+    with pytest.raises(ValueError, match=r"mujoco soft contact: solref takes 2 values \(got 3\)$"):
+        impactfit.engine("mujoco", e=0.5, v=1.0, settings={"solref": "0.02 1 3"}, **b)
+    with pytest.raises(ValueError, match="expected numbers separated by commas or spaces"):
+        impactfit.engine("mujoco", e=0.5, v=1.0, settings={"solref": "0.02 x"}, **b)
+    cli = subprocess.run([CLI, "engine", "--code", "mujoco", "--solref", "0.02 1 3", "--e", "0.5", "--v", "1",
+                          "--radius", "0.005", "--mass", "0.001309"], capture_output=True, text=True)
+    assert cli.returncode == 2 and cli.stderr.strip().endswith("mujoco soft contact: solref takes 2 values (got 3)")
+
+
+def test_friction_kept():
+    """The friction typed comes back in the pasted text; MuJoCo's text carries the settings it was computed for."""
+    b = dict(r1=0.005, m1=0.001309)
+    r = impactfit.engine("mujoco", e=0.5, v=1.0, settings={"friction": (0.5, 0.5, 0.01, 0.001, 0.001)}, impratio=10,
+                         **b)
+    assert 'friction="0.5 0.01 0.001"' in r["input"] and 'impratio="10"' in r["input"]
+    assert "Computed for condim 3, the pyramidal cone, friction 0.5 (the contact's first value) and impratio 10" in r["note"]
+    r = impactfit.engine("ode", model="bounce", e=0.5, v=1.0, dt=0.001, mu=0.25, **b)
+    assert "contact.surface.mu = 0.25;" in r["input"]

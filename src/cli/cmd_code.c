@@ -26,28 +26,38 @@ typedef struct code_opts {
   int pair, wall, plane, json, csv, list, brief, points, help;
 } code_opts;
 
-/* "V1,V2,..." into a setting */
+/* "V1,V2,..." into a setting; spaces separate values too, as the code itself writes them (MuJoCo's solref="0.02 1":
+ * --solref "0.02 1" is --solref 0.02,1) */
 static int parse_setting(const char *what, const char *name, const char *text, impactfit_code_setting *s) {
   s->name = name;
   s->body = 0;
   s->count = 0;
-  for (const char *p = text;;) {
+  const char *p = text + strspn(text, " \t");
+  for (;;) {
     if (s->count == 2 * IMPACTFIT_CODE_MAX_VALUES)
       return cli_input_error("%s: at most %d values (got '%s')", what, 2 * IMPACTFIT_CODE_MAX_VALUES, text);
-    const char *comma = strchr(p, ',');
+    size_t len = strcspn(p, ", \t");
     char item[64];
-    size_t len = comma ? (size_t)(comma - p) : strlen(p);
     if (len == 0 || len >= sizeof item)
-      return cli_input_error("%s: expected numbers separated by commas (got '%s')", what, text);
+      return cli_input_error("%s: expected numbers separated by commas or spaces (got '%s')", what, text);
     memcpy(item, p, len);
     item[len] = 0;
     int rc = cli_parse_double(what, item, &s->values[s->count]);
     if (rc)
       return rc;
     s->count++;
-    if (!comma)
+    p += len;
+    p += strspn(p, " \t");
+    if (*p == ',') {
+      p++;
+      p += strspn(p, " \t");
+      if (!*p)
+        return cli_input_error("%s: expected numbers separated by commas or spaces (got '%s')", what, text);
+    }
+    if (!*p) {
+      cli_warn_decimal_comma(what, text, (size_t)s->count);
       return 0;
-    p = comma + 1;
+    }
   }
 }
 
@@ -96,6 +106,53 @@ static int rest_setting(const char *what, const impactfit_code_model *md, const 
     return rc;
   }
   return parse_setting(label, in->name, value, s);
+}
+
+/* ---- unit slips (warnings, not errors: the value may be meant) ---- */
+
+static void warn_slip(const char *fmt, double x, const char *slip) {
+  fprintf(stderr, "impactfit: warning: ");
+  fprintf(stderr, fmt, x);
+  fprintf(stderr, ": %s\n", slip);
+}
+
+/* values a user almost surely did not mean (docs/SCENE.md "Unit and locale slips"), each with the likely slip */
+static void warn_slips(const impactfit_code_request *q) {
+  const impactfit_code_bodies *b = &q->bodies;
+  const double radii[] = {b->r1, b->r2, b->reff}, rhos[] = {b->rho1, b->rho2};
+  static const char *const rname[] = {"--radius", "--r2", "--reff"}, *const dname[] = {"--density", "--rho2"};
+  char f[64];
+  for (int i = 0; i < 3; i++)
+    if (radii[i] > 1.0) {
+      snprintf(f, sizeof f, "%s %%g m is more than 1 m", rname[i]);
+      warn_slip(f, radii[i], "millimetres typed as metres? (5 mm is 0.005)");
+    }
+  for (int i = 0; i < 2; i++)
+    if (rhos[i] > 0.0 && rhos[i] < 100.0) {
+      snprintf(f, sizeof f, "%s %%g kg/m^3 is below 100 kg/m^3", dname[i]);
+      warn_slip(f, rhos[i], "g/cm^3 typed as kg/m^3? (glass is 2500 kg/m^3, 2.5 g/cm^3)");
+    }
+  const impactfit_code_model *md = q->model;
+  for (size_t k = 0; k < q->n_settings; k++) {
+    const impactfit_code_setting *s = &q->settings[k];
+    const impactfit_code_input *in = impactfit_code_input_find(md, s->name);
+    if (!in)
+      continue;
+    int modulus = strcmp(in->name, "E") == 0 || (in->alias && strcmp(in->alias, "E") == 0);
+    for (int j = 0; modulus && j < s->count; j++)
+      if (s->values[j] > 0.0 && s->values[j] < 1e3) {
+        snprintf(f, sizeof f, "--%s %%g Pa is below 1e3 Pa", s->name);
+        warn_slip(f, s->values[j], "GPa or MPa typed as Pa? (70 GPa is 70e9)");
+      }
+    /* MuJoCo's direct solref is per unit mass: a stiffness m w^2 in N/m typed where w^2 is meant makes the
+     * contact last pi/sqrt(k) */
+    if (strcmp(md->code->name, "mujoco") == 0 && md->param_scale < 0.0 && strcmp(in->name, "solref") == 0 &&
+        s->count >= 1 && s->values[0] < 0.0 && 3.141592653589793 / sqrt(-s->values[0]) > 0.1)
+      warn_slip("--solref: the direct stiffness gives a contact of pi/sqrt(k) = %.3g s",
+                3.141592653589793 / sqrt(-s->values[0]),
+                "the direct form is per unit mass (stiffness/m, damping/m): a stiffness in N/m must be divided by the "
+                "mass");
+  }
 }
 
 /* ---- the request ---- */
@@ -321,6 +378,7 @@ static int cmd_code(int argc, char **argv, const char *what, const char *help_te
   if ((rc = make_request(what, &o, opts, nopts, &q)))
     return rc;
   q.integrator = integrator;
+  warn_slips(&q);
   return run_points(what, &o, &q);
 }
 
