@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import array as _array
 import dataclasses as _dc
+import math as _math
 import numbers as _numbers
 import os as _os
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Union
@@ -522,7 +523,7 @@ def code(code: str, model: Optional[str] = None, e: Optional[ArrayLike] = None, 
          meff: Optional[ArrayLike] = None, reff: Optional[ArrayLike] = None,
          settings: Optional[Dict[str, Any]] = None, v_range: Optional[Tuple[float, float]] = None,
          points: int = 0, suggest: bool = True, threads: int = 0, on_error: str = "raise",
-         **one_value_settings: ArrayLike) -> Dict[str, Any]:
+         gravity: Optional[float] = None, **one_value_settings: ArrayLike) -> Dict[str, Any]:
     """The exact input that makes a real code give the restitution e, head-on (`impactfit dem` and
     `impactfit engine`: one registry of DEM codes and multibody engines; `impactfit dem --list`).
 
@@ -551,6 +552,8 @@ def code(code: str, model: Optional[str] = None, e: Optional[ArrayLike] = None, 
     broadcast with e, v and the bodies; at most 8); settings of several values in settings={name: sequence}
     (e.g. {"solref": (0.02, 1.0), "solimp": (0.9, 0.95, 0.001, 0.5, 2)}; the same for every point).
     v_range=(v_min, v_max), points: the speeds to report over (scalar calls).
+    gravity (m/s^2, >= 0): along the normal, into the contact (a sphere over a plane), taken in every step of the
+    engines whose step applies it (MuJoCo, ODE, Bullet); ValueError for any other model and in continuous time.
 
     Returns, when every number is scalar, a dict with the keys of `impactfit dem/engine ... --json` for the
     answer's kind (plus "kind": "power" (a continuous-time inverse answer), "forward", or "steps" (an
@@ -600,6 +603,11 @@ def code(code: str, model: Optional[str] = None, e: Optional[ArrayLike] = None, 
             options[k] = x
     if v_range is not None:
         options["v_min"], options["v_max"] = (float(x) for x in v_range)
+    if gravity is not None:
+        if not (isinstance(gravity, _numbers.Real) and _math.isfinite(gravity) and gravity >= 0):
+            raise ValueError("%s: gravity: the acceleration into the contact must be >= 0 (m/s^2), got %r"
+                             % (what, gravity))
+        options["gravity"] = float(gravity)
     nums = [e, v, value, dt, r1, r2, rho1, rho2, m1, m2, meff, reff] + list(one_value_settings.values())
     nums += [None] * (len(_CODE_BODIES) + 4 + _CODE_SLOTS - len(nums))
     inputs = tuple(_opt(x) for x in nums)

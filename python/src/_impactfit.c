@@ -125,7 +125,8 @@ static int parse_code_options(PyObject *d, kopts *o) {
   if (opt_str(d, "code", &code) || opt_str(d, "version", &version) || opt_str(d, "model", &model) ||
       opt_str(d, "option", &option) || opt_str(d, "integrator", &integrator) || opt_int(d, "limit", &q->clamp) ||
       opt_int(d, "pair", &q->bodies.pair) || opt_double(d, "v_min", &q->v_min) || opt_double(d, "v_max", &q->v_max) ||
-      opt_int(d, "points", &points) || opt_double(d, "tol", &q->tol) || opt_int(d, "suggest", &q->suggest))
+      opt_int(d, "points", &points) || opt_double(d, "tol", &q->tol) || opt_int(d, "suggest", &q->suggest) ||
+      opt_double(d, "gravity", &q->gravity))
     return -1;
   if (!code)
     return 0;
@@ -169,7 +170,7 @@ static int parse_options(PyObject *d, kopts *o) {
       "method",     "tol",     "max_iter", "surrogate_guess", "transition", "dimensional", "max_contacts", "t_max",
       "rtol",       "series",  "which",    "code",            "version",    "model",       "option",       "limit",
       "pair",       "integrator", "settings", "slots",        "v_min",      "v_max",       "points",       "suggest",
-      NULL};
+      "gravity",    NULL};
   PyObject *key, *val;
   Py_ssize_t pos = 0;
   while (PyDict_Next(d, &pos, &key, &val)) {
