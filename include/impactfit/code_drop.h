@@ -39,12 +39,12 @@ typedef struct impactfit_code_drop_answer {
   const impactfit_code_integrator *integrator;
   double dt, gravity, mass; /* s, m/s², kg (the motion's effective mass) */
   impactfit_drop_params params;
-  int releases;     /* K of the distribution */
-  double e_asked;   /* NaN: forward */
-  int on;           /* IMPACTFIT_CODE_DROP_FORWARD, _RELEASE or _MEAN */
-  int reachable;    /* 1: value gives e_asked (forward: 1) */
-  int jump;         /* 1: e lies in a jump of the fit: value is the side closer to e */
-  double value;     /* the free parameter (NaN when unreachable) */
+  int releases;               /* K of the distribution */
+  double e_asked;             /* NaN: forward */
+  int on;                     /* IMPACTFIT_CODE_DROP_FORWARD, _RELEASE or _MEAN */
+  int reachable;              /* 1: value gives e_asked (forward: 1) */
+  int jump;                   /* 1: e lies in a jump of the fit: value is the side closer to e */
+  double value;               /* the free parameter (NaN when unreachable) */
   impactfit_drop_stats stats; /* at value: the exact release (stats.exact), determined, the distribution */
   char *input;                /* the text to paste ("" when unreachable) */
   char *note;                 /* what the user must know, the most important sentence first */

@@ -119,13 +119,14 @@ static void print_text(const impactfit_code_drop_answer *a) {
   const impactfit_drop_stats *S = &a->stats;
   const impactfit_drop_result *r = &S->exact;
   printf("# %s %s, model '%s', integrator %s, dt = %.6g s, effective mass %.6g kg (sphere over a plane)%s\n",
-         md->code->name, a->version, md->model, a->integrator->name, a->dt, a->mass, a->run_here ? "" : " [formula only]");
-  printf("# drop test: released from rest %.6g m above the plane, gravity %.6g m/s^2; at most %d bounces", a->params.height,
-         a->gravity, a->params.bounces);
+         md->code->name, a->version, md->model, a->integrator->name, a->dt, a->mass,
+         a->run_here ? "" : " [formula only]");
+  printf("# drop test: released from rest %.6g m above the plane, gravity %.6g m/s^2; at most %d bounces",
+         a->params.height, a->gravity, a->params.bounces);
   if (a->params.min_height > 0.0)
     printf(", apexes above %.6g m", a->params.min_height);
   printf("; e read from the %s\n", a->params.reading == IMPACTFIT_DROP_SPEEDS ? "speeds (mean of v_out/v_in)"
-                                                                               : "heights (h_n = e^(2n) h_0 fitted)");
+                                                                              : "heights (h_n = e^(2n) h_0 fitted)");
   if (!a->reachable) {
     printf("# note: %s\n", a->note);
     return;

@@ -129,7 +129,8 @@ static void drop_note(const impactfit_code_drop_answer *ans, impactfit_text *t) 
     impactfit_text_appendf(t, "The sequence ends at the %d bounces asked. ", r->n);
     break;
   case IMPACTFIT_DROP_LOW:
-    impactfit_text_appendf(t, "The sequence ends after %d bounces: the next apex, %.6g m, is below the peak threshold "
+    impactfit_text_appendf(t,
+                           "The sequence ends after %d bounces: the next apex, %.6g m, is below the peak threshold "
                            "%.6g m (not counted). ",
                            r->n, r->low_apex, ans->params.min_height);
     break;
@@ -194,8 +195,7 @@ int impactfit_code_drop(const impactfit_code_request *req, const impactfit_drop_
   if (!(releases >= 0 && releases <= 4096))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "drop test: releases must lie in 1 .. 4096 (got %d)", releases);
   if (!(isfinite(req->gravity) && req->gravity >= 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "drop test: gravity must be >= 0 (m/s^2) (got %.17g)",
-                           req->gravity);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "drop test: gravity must be >= 0 (m/s^2) (got %.17g)", req->gravity);
   if (!(isfinite(p->height) && p->height > 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "drop test: the height must be > 0 (m) (got %.17g)", p->height);
   if (!isnan(req->e) && !(req->e > 0.0 && req->e < 1.0))
