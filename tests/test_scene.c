@@ -43,8 +43,7 @@ static void test_fit(void) {
 
 /* the drop stepped by a loop written here: an impact from the first step with a force to the first step after
  * which the bodies are apart and separating with no force; the apex is the largest gap at a step start between */
-static int loop_apexes_f0(double k, double c, double f0, double M, double h, double g, double H, int n,
-                          double *apex) {
+static int loop_apexes_f0(double k, double c, double f0, double M, double h, double g, double H, int n, double *apex) {
   double x = -H, u = 0.0, top = 0.0;
   int found = 0, in = 0, pending = 0;
   for (long s = 0; s < 10000000L && found < n; s++) {
