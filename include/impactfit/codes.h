@@ -76,7 +76,9 @@
  *     default step picks its continuous-time integrator (Chrono).
  *   - with main's round-4 branches: impactfit_code_input.def_body2, impactfit_code_ops.solve (a closed-form stepped inverse: Havok);
  *     request.gravity implemented where a model's step map applies it (MuJoCo, ODE, Bullet; EINVAL for
- *     every other model and in continuous time). */
+ *     every other model and in continuous time).
+ *   - after faeda7c: impactfit_code_answer.gravity (the request's, echoed; the JSON key "gravity" of a
+ *     stepped answer). */
 #ifndef IMPACTFIT_CODES_H
 #define IMPACTFIT_CODES_H
 
@@ -451,6 +453,7 @@ typedef struct impactfit_code_answer {
   struct impactfit_code_answer *alternative; /* request.suggest and unreachable: another model's answer
                                                 that reaches e (NULL: none); its model in ->model */
   long impacts;                              /* impacts simulated (the stepped answer's cost) */
+  double gravity; /* the request's gravity, m/s² along the normal (0: none; added after faeda7c) */
 } impactfit_code_answer;
 
 /* Solves the request: the inverse when req->e is a number, else forward (req->value, or the free

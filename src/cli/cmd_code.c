@@ -22,8 +22,9 @@ enum { CODE_MAX_POINTS = 1000000, CODE_MAX_SETTINGS = 64 };
 typedef struct code_opts {
   const char *code, *version, *model, *damping, *option, *integrator, *limit, *vrange;
   const char *s_e, *s_v, *s_value;
-  double dt, radius, r1, r2, density, rho1, rho2, mass, m1, m2, meff, reff;
+  double dt, gravity, radius, r1, r2, density, rho1, rho2, mass, m1, m2, meff, reff;
   int pair, wall, plane, json, csv, list, brief, points, help;
+  code_drop_opts drop; /* --drop H: a drop test (code_drop.c) */
 } code_opts;
 
 /* "V1,V2,..." into a setting; spaces separate values too, as the code itself writes them (MuJoCo's solref="0.02 1":
@@ -190,6 +191,7 @@ static int make_request(const char *what, const code_opts *o, const cli_spec *op
   q->version = o->version;
   q->integrator = o->integrator;
   q->dt = o->dt;
+  q->gravity = o->gravity;
   if (o->limit) {
     static const char *const onoff[] = {"off", "on", "no", "yes", "0", "1"};
     size_t i = 0, n;
@@ -278,6 +280,20 @@ static int run_points(const char *what, const code_opts *o, impactfit_code_reque
   return rc;
 }
 
+/* --drop H: one point, no speed (the drop gives each impact its own), no CSV */
+static int run_drop(const char *what, const code_opts *o, const cli_spec *opts, size_t nopts,
+                    impactfit_code_request *q) {
+  static const char *const single[] = {"v", "v-range", "points", "csv"};
+  for (size_t i = 0; i < sizeof single / sizeof single[0]; i++)
+    if (cli_given(opts, nopts, single[i]))
+      return cli_input_error("%s: --drop: --%s does not apply (the drop test gives each impact its own speed; "
+                             "text or --json)",
+                             what, single[i]);
+  if ((o->s_e && strpbrk(o->s_e, ",:")) || (o->s_value && strpbrk(o->s_value, ",:")))
+    return cli_input_error("%s: --drop takes one --e or --value (not a list or range)", what);
+  return code_run_drop(what, &o->drop, o->s_e, o->s_value, o->json, q);
+}
+
 /* The model: the code, version, model and option given. */
 static int find_model(const char *what, const code_opts *o, const impactfit_code_model **md, const char **integrator) {
   impactfit_error err;
@@ -291,6 +307,7 @@ static int find_model(const char *what, const code_opts *o, const impactfit_code
 
 static int cmd_code(int argc, char **argv, const char *what, const char *help_text) {
   code_opts o = {.dt = NAN,
+                 .gravity = 0.0,
                  .radius = NAN,
                  .r1 = NAN,
                  .r2 = NAN,
@@ -302,7 +319,8 @@ static int cmd_code(int argc, char **argv, const char *what, const char *help_te
                  .m2 = NAN,
                  .meff = NAN,
                  .reff = NAN,
-                 .points = 0};
+                 .points = 0,
+                 .drop = {.height = NAN, .bounces = 15, .releases = 16}};
   cli_spec opts[] = {
       CLI_STR("code", &o.code),
       CLI_STR("version", &o.version),
@@ -311,6 +329,8 @@ static int cmd_code(int argc, char **argv, const char *what, const char *help_te
       CLI_STR("option", &o.option),
       CLI_STR("integrator", &o.integrator),
       CLI_DBL("dt", &o.dt, 0.0, NAN, CLI_LO_OPEN | CLI_IF_SEEN, "--dt: the time step must be > 0 (s), got %.17g"),
+      CLI_DBL("gravity", &o.gravity, 0.0, NAN, CLI_IF_SEEN,
+              "--gravity: the acceleration into the contact must be >= 0 (m/s^2), got %.17g"),
       CLI_STR("e", &o.s_e),
       CLI_STR("value", &o.s_value),
       CLI_STR("v", &o.s_v),
@@ -335,6 +355,12 @@ static int cmd_code(int argc, char **argv, const char *what, const char *help_te
       CLI_FLAG("csv", &o.csv),
       CLI_FLAG("list", &o.list),
       CLI_FLAG("brief", &o.brief),
+      CLI_NUM("drop", &o.drop.height),
+      CLI_ANYINT("bounces", &o.drop.bounces),
+      CLI_NUM("peak", &o.drop.peak),
+      CLI_NUM("t-max", &o.drop.t_max),
+      CLI_STR("reading", &o.drop.reading),
+      CLI_ANYINT("releases", &o.drop.releases),
   };
   const size_t nopts = CLI_COUNT(opts);
   cli_rest rest[CODE_MAX_SETTINGS];
@@ -379,6 +405,12 @@ static int cmd_code(int argc, char **argv, const char *what, const char *help_te
     return rc;
   q.integrator = integrator;
   warn_slips(&q);
+  if (cli_given(opts, nopts, "drop"))
+    return run_drop(what, &o, opts, nopts, &q);
+  static const char *const drop_only[] = {"bounces", "peak", "t-max", "reading", "releases"};
+  for (size_t i = 0; i < sizeof drop_only / sizeof drop_only[0]; i++)
+    if (cli_given(opts, nopts, drop_only[i]))
+      return cli_input_error("%s: --%s belongs to a drop test: give --drop HEIGHT", what, drop_only[i]);
   return run_points(what, &o, &q);
 }
 

@@ -313,6 +313,7 @@ static void answer_init(const impactfit_code_ctx *c, impactfit_code_answer *ans)
   ans->v_min = ans->v_max = req->v;
   ans->e_asked = req->e;
   ans->mass = c->M;
+  ans->gravity = req->gravity;
   ans->R = c->R;
   ans->wall = c->wall;
   ans->end = c->clamp ? impactfit_transition_C : impactfit_transition_A;
