@@ -22,6 +22,8 @@ enum { CODE_MAX_POINTS = 1000000, CODE_MAX_SETTINGS = 64 };
 typedef struct code_opts {
   const char *code, *version, *model, *damping, *option, *integrator, *limit, *vrange;
   const char *s_e, *s_v, *s_value;
+  const char *tangential; /* the DEM code's own tangential clause (request.tangential) */
+  double e11, e22;        /* two materials: the 1-1 and 2-2 type pairs' e */
   double dt, gravity, radius, r1, r2, density, rho1, rho2, mass, m1, m2, meff, reff;
   int pair, wall, plane, json, csv, list, brief, points, help;
   code_drop_opts drop; /* --drop H: a drop test (code_drop.c) */
@@ -189,6 +191,9 @@ static int make_request(const char *what, const code_opts *o, const cli_spec *op
   b->meff = o->meff;
   b->reff = o->reff;
   q->version = o->version;
+  q->tangential = o->tangential;
+  q->e11 = o->e11;
+  q->e22 = o->e22;
   q->integrator = o->integrator;
   q->dt = o->dt;
   q->gravity = o->gravity;
@@ -319,6 +324,8 @@ static int cmd_code(int argc, char **argv, const char *what, const char *help_te
                  .m2 = NAN,
                  .meff = NAN,
                  .reff = NAN,
+                 .e11 = NAN,
+                 .e22 = NAN,
                  .points = 0,
                  .drop = {.height = NAN, .bounces = 15, .releases = 16}};
   cli_spec opts[] = {
@@ -337,6 +344,11 @@ static int cmd_code(int argc, char **argv, const char *what, const char *help_te
       CLI_STR("v-range", &o.vrange),
       CLI_ANYINT("points", &o.points),
       CLI_STR("limit", &o.limit),
+      CLI_STR("tangential", &o.tangential),
+      CLI_DBL("e11", &o.e11, 0.0, 1.0, CLI_LO_OPEN | CLI_HI_OPEN | CLI_IF_SEEN,
+              "--e11: the 1-1 pair's e must be in (0, 1), got %.17g"),
+      CLI_DBL("e22", &o.e22, 0.0, 1.0, CLI_LO_OPEN | CLI_HI_OPEN | CLI_IF_SEEN,
+              "--e22: the 2-2 pair's e must be in (0, 1), got %.17g"),
       CLI_NUM("radius", &o.radius),
       CLI_NUM("r1", &o.r1),
       CLI_NUM("r2", &o.r2),
