@@ -77,6 +77,21 @@ void cli_warn_decimal_comma(const char *what, const char *text, size_t count) {
             what, text, (int)a, text, c + 1, (int)a, text, c + 1);
 }
 
+/* A list "A,B" of two bare integers that is more likely a decimal comma than a list of a grid's values: B
+ * written with a leading zero (1,05) or with two digits or more (1,25), or B at least A + 3 (1,5: a grid
+ * of n or k lists neighbours such as 1,2). "0,B" never: 0,1 is the usual pair of switches (--m 0,1). The
+ * settings of a code (--nu 0,3, --E 1,5) warn on every such pair (cli_warn_decimal_comma). */
+static int grid_comma_suspect(const char *s) {
+  size_t a = strspn(s, "0123456789");
+  if (a == 0 || s[a] != ',' || s[0] == '0')
+    return 0;
+  const char *b = s + a + 1;
+  size_t nb = strspn(b, "0123456789");
+  if (nb == 0 || b[nb] != 0)
+    return 0;
+  return b[0] == '0' || nb >= 2 || strtol(b, NULL, 10) >= strtol(s, NULL, 10) + 3;
+}
+
 int cli_parse_grid(const char *what, const char *s, double **values, size_t *count) {
   *values = NULL;
   *count = 0;
@@ -120,7 +135,7 @@ int cli_parse_grid(const char *what, const char *s, double **values, size_t *cou
       break;
     }
     if ((rc = cli_parse_double(what, tok, &(*values)[i])) || !comma) {
-      if (!rc && s[0] != '0') /* "0,1" is the usual list of two switches (--m 0,1), "1,5" rarely a list */
+      if (!rc && i == 1 && grid_comma_suspect(s))
         cli_warn_decimal_comma(what, s, i + 1);
       break;
     }

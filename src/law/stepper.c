@@ -459,6 +459,68 @@ static long run_at_once(const impactfit_stepper *st, const impactfit_step_state 
   return n;
 }
 
+/* At rest after a step from pre (the impact's end, e into out): the step left the state unchanged with no
+ * force, so every later step will (a fixed point of the map: e.g. Bullet's rows stop the body at the surface,
+ * where a speed of 1e-15 m/s no longer moves the stored coordinate): e = 0, or the speed it leaves with; or,
+ * stopped short of the surface by a row that acts before touching, the body creeps with no force so slowly
+ * that it would not close the gap within 1e4 steps: the bodies stick, e = 0 (the rebound when it arrives, if
+ * any, is of the order of a creeping speed below gap/(1e4 dt)); under gravity a body at rest on the contact
+ * keeps a constant force: the same fixed point. */
+static int at_rest(const impactfit_stepper *st, const impactfit_step_state *pre, const impactfit_step_state *s,
+                   double v, impactfit_step_impact *out) {
+  int fixed = s->u == pre->u && s->x == pre->x && memcmp(pre->mem, s->mem, sizeof pre->mem) == 0;
+  int creeps = s->x < 0.0 && s->u > 0.0 && -s->x > 0.01 * (double)STEP_LIMIT * s->u * st->dt;
+  int rests = fixed && st->gravity != 0.0 && s->contact;
+  if (!(rests || (s->f == 0.0 && (fixed || creeps))))
+    return 0;
+  out->e = s->u < 0.0 ? -s->u / v : 0.0;
+  /* one signature for every impact that ends at rest: e is 0 (to rounding) whatever steps led there, so the
+   * phases between two such impacts hold no jump */
+  out->signature = UINT64_C(0x7e);
+  return 1;
+}
+
+/* What pass_run needs of the step just taken. */
+typedef struct pass_ctx {
+  const impactfit_stepper *st;
+  const impactfit_step_state *pre;
+  double v;
+  long left; /* steps left before the limit */
+  int linear;
+  impactfit__step_hooks *hooks;
+  int run;
+  long run_k0, idx;
+  uint64_t sym;
+} pass_ctx;
+
+/* A long run of one symbol after the step into s: the rest of it at once where the step map is affine
+ * (run_at_once), or passed over by the observer (hooks->skip: the family of reference impacts). Returns the
+ * steps passed (0: none), counted into out and the signature. */
+static long pass_run(const pass_ctx *c, impactfit_step_state *s, sig_runs *sig, long *next_try,
+                     impactfit_step_impact *out) {
+  long n = 0;
+  if (sig->n >= *next_try) {
+    n = run_at_once(c->st, c->pre, s, c->v, c->left, c->linear, out);
+    if (n > 0 && c->hooks && c->hooks->jumped)
+      c->hooks->jumped(c->hooks, out->steps, n, c->run);
+    *next_try = 2 * (sig->n + n);
+  }
+  if (n == 0 && c->hooks && c->hooks->skip) {
+    double rho = 0.0;
+    n = c->hooks->skip(c->hooks, c->run, c->run_k0, c->idx, s, c->sym, &rho);
+    n = n < c->left ? n : 0;
+    if (n > 0 && rho > out->rho_max && c->linear)
+      out->rho_max = rho;
+  }
+  if (n > 0) {
+    out->steps += n;
+    out->work++;
+    out->contact_steps += s->contact ? n : 0;
+    runs_add(sig, sig->sym, n);
+  }
+  return n;
+}
+
 int impactfit__step_impact(const impactfit_stepper *st, double v, double phi, int lean, long limit,
                            impactfit__step_hooks *hooks, impactfit_step_impact *out, impactfit_error *err) {
   memset(out, 0, sizeof *out);
@@ -535,45 +597,22 @@ int impactfit__step_impact(const impactfit_stepper *st, double v, double phi, in
         out->signature = sig.h;
         return 0;
       }
-      /* at rest: the step left the state unchanged with no force, so every later step will (a fixed point of
-       * the map: e.g. Bullet's rows stop the body at the surface, where a speed of 1e-15 m/s no longer moves
-       * the stored coordinate): e = 0, or the speed it leaves with */
-      int fixed = s.u == u0 && s.x == x0 && memcmp(pre.mem, s.mem, sizeof pre.mem) == 0;
-      /* or, stopped short of the surface by a row that acts before touching, the body creeps with no force so
-       * slowly that it would not close the gap within 1e4 steps: the bodies stick, e = 0 (the rebound when it
-       * arrives, if any, is of the order of a creeping speed below gap/(1e4 dt)) */
-      int creeps = s.x < 0.0 && s.u > 0.0 && -s.x > 0.01 * (double)STEP_LIMIT * s.u * st->dt;
-      /* (under gravity a body at rest on the contact keeps a constant force: the same fixed point) */
-      int rests = fixed && st->gravity != 0.0 && s.contact;
-      if (rests || (s.f == 0.0 && (fixed || creeps))) {
-        out->e = s.u < 0.0 ? -s.u / v : 0.0;
-        /* one signature for every impact that ends at rest: e is 0 (to rounding) whatever steps led there, so
-         * the phases between two such impacts hold no jump */
-        out->signature = UINT64_C(0x7e);
+      if (at_rest(st, &pre, &s, v, out))
         return 0;
-      }
       /* a long run of one symbol: the rest of it at once where the step map is affine, or passed over by the
        * observer (the family of reference impacts) */
-      long n = 0;
-      if (!tiny && acts && sig.n >= next_try) {
-        n = run_at_once(st, &pre, &s, v, STEP_LIMIT - k - 1, linear, out);
-        if (n > 0 && hooks && hooks->jumped)
-          hooks->jumped(hooks, out->steps, n, run);
-        next_try = 2 * (sig.n + n);
-      }
-      if (n == 0 && !tiny && acts && hooks && hooks->skip) {
-        double rho = 0.0;
-        n = hooks->skip(hooks, run, run_k0, idx, &s, sym, &rho);
-        n = n < STEP_LIMIT - k - 1 ? n : 0;
-        if (n > 0 && rho > out->rho_max && linear)
-          out->rho_max = rho;
-      }
-      if (n > 0) {
-        out->steps += n;
-        out->work++;
-        out->contact_steps += s.contact ? n : 0;
-        runs_add(&sig, sig.sym, n);
-        k += n;
+      if (!tiny && acts) {
+        pass_ctx pc = {.st = st,
+                       .pre = &pre,
+                       .v = v,
+                       .left = STEP_LIMIT - k - 1,
+                       .linear = linear,
+                       .hooks = hooks,
+                       .run = run,
+                       .run_k0 = run_k0,
+                       .idx = idx,
+                       .sym = sym};
+        k += pass_run(&pc, &s, &sig, &next_try, out);
       }
     } else if (s.x > reach + 10.0 * vdt && s.u > 0.0) {
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: the body passed through the contact without a force",
