@@ -191,14 +191,14 @@ static void check_model(const impactfit_code_model *md, int wall, size_t *n_text
 
 /* the detector on round 3's texts: it must fire */
 static void check_detector(void) {
-  static const char *const old[] = {
-      "pair_coeff * * hertz/material 1e8 0.5 0.3 tangential linear_nohistory 0 0 damping tsuji\n",
-      "pair_style gran/hooke 2e4 NULL 12.5 NULL 0.0 0\n",
-      "fix m4 all property/global coefficientFriction peratomtypepair 1 0.0\n",
-      "fix m4 all property/global gammat peratomtypepair 1 0.0\n",
-      "mat = FrictMat(young=1e8, poisson=0.3, density=2500, frictionAngle=0)\n",
-      "mat = ViscElMat(kn=2e4, ks=2e4, cn=1, cs=0, frictionAngle=0.5)\n",
-      "mat1->SetFriction(0);\n"};
+  static const char *const old[] = {"pair_coeff * * hertz/material 1e8 0.5 0.3 tangential linear_nohistory 0 0 damping "
+                                    "tsuji\n",
+                                    "pair_style gran/hooke 2e4 NULL 12.5 NULL 0.0 0\n",
+                                    "fix m4 all property/global coefficientFriction peratomtypepair 1 0.0\n",
+                                    "fix m4 all property/global gammat peratomtypepair 1 0.0\n",
+                                    "mat = FrictMat(young=1e8, poisson=0.3, density=2500, frictionAngle=0)\n",
+                                    "mat = ViscElMat(kn=2e4, ks=2e4, cn=1, cs=0, frictionAngle=0.5)\n",
+                                    "mat1->SetFriction(0);\n"};
   for (size_t i = 0; i < sizeof old / sizeof old[0]; i++)
     CHECK(zero_friction(old[i]), "the detector misses a zero friction in: %s", old[i]);
   CHECK(!zero_friction("pair_coeff * * hertz/material 1e8 0.5 0.3 damping tsuji tangential mindlin NULL 1.0 0.5\n"),
@@ -233,7 +233,8 @@ static void check_two_materials(void) {
   char want[160];
   snprintf(want, sizeof want, "pair_coeff 1 2 hertz/material %.12g %.12g %.12g", E12, a.value, nu12);
   CHECK(strstr(a.input, want) != NULL, "the 1 2 line '%s' is not in:\n%s", want, a.input);
-  CHECK(strstr(a.input, "pair_coeff 1 1 hertz/material 100000000 ") && strstr(a.input, "pair_coeff 2 2 hertz/material 500000000 "),
+  CHECK(strstr(a.input, "pair_coeff 1 1 hertz/material 100000000 ") && strstr(a.input, "pair_coeff 2 2 hertz/material "
+                                                                                       "500000000 "),
         "the 1 1 and 2 2 lines:\n%s", a.input);
   /* each pair's value: a one-material request of that pair gives its asked e (impactfit_code_forward) */
   for (int b = 1; b <= 2; b++) {
