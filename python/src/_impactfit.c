@@ -175,11 +175,10 @@ static int parse_options(PyObject *d, kopts *o) {
     return -1;
   }
   static const char *const known[] = {
-      "method", "tol",    "max_iter", "surrogate_guess", "transition", "dimensional", "max_contacts",
-      "t_max",  "rtol",   "series",   "which",           "code",       "version",     "model",
-      "option", "limit",  "pair",     "integrator",      "settings",   "slots",       "v_min",
-      "v_max",  "points", "suggest",  "gravity",         "tangential", "e11",         "e22",
-      NULL};
+      "method",     "tol",     "max_iter", "surrogate_guess", "transition", "dimensional", "max_contacts", "t_max",
+      "rtol",       "series",  "which",    "code",            "version",    "model",       "option",       "limit",
+      "pair",       "integrator", "settings", "slots",        "v_min",      "v_max",       "points",       "suggest",
+      "gravity",    "tangential", "e11", "e22", NULL};
   PyObject *key, *val;
   Py_ssize_t pos = 0;
   while (PyDict_Next(d, &pos, &key, &val)) {
@@ -810,8 +809,8 @@ static int answer_dict(PyObject *d, const impactfit_code_answer *a) {
     double x[2];
     const char *str;
     code_key_get(k, a, &s, x, &str);
-    PyObject *v = k->type == CK_STR     ? PyUnicode_FromString(str)
-                  : k->type == CK_INT   ? PyLong_FromLong((long)x[0])
+    PyObject *v = k->type == CK_STR   ? PyUnicode_FromString(str)
+                  : k->type == CK_INT ? PyLong_FromLong((long)x[0])
                   : k->type == CK_RANGE ? range(x[0], x[1])
                                         : PyFloat_FromDouble(x[0]);
     if (put(d, k->key, v))
@@ -896,7 +895,8 @@ static PyObject *py_code(PyObject *self, PyObject *args) {
     return raise_status(st, &err);
   }
   PyObject *d = PyDict_New();
-  if (d && (answer_dict(d, &a) || answer_extras(d, &a) || put(d, "kind", PyUnicode_FromString(code_kind_name(&a)))))
+  if (d && (answer_dict(d, &a) || answer_extras(d, &a) ||
+            put(d, "kind", PyUnicode_FromString(code_kind_name(&a)))))
     Py_CLEAR(d);
   impactfit_code_answer_free(&a);
   return d;
@@ -929,13 +929,13 @@ static PyObject *drop_dict(const impactfit_code_drop_answer *a) {
   int ok = a->reachable;
   static const char *const on[] = {"forward", "release", "mean"};
   PyObject *d = PyDict_New();
-  if (!d || put(d, "code", PyUnicode_FromString(a->model->code->name)) ||
-      put(d, "version", PyUnicode_FromString(a->version)) || put(d, "model", PyUnicode_FromString(a->model->model)) ||
+  if (!d ||
+      put(d, "code", PyUnicode_FromString(a->model->code->name)) || put(d, "version", PyUnicode_FromString(a->version)) ||
+      put(d, "model", PyUnicode_FromString(a->model->model)) ||
       put(d, "integrator", PyUnicode_FromString(a->integrator ? a->integrator->name : "")) ||
       put(d, "dt", PyFloat_FromDouble(a->dt)) || put(d, "gravity", PyFloat_FromDouble(a->gravity)) ||
       put(d, "mass", PyFloat_FromDouble(a->mass)) || put(d, "height", PyFloat_FromDouble(a->params.height)) ||
-      put(d, "bounces", PyLong_FromLong(a->params.bounces)) ||
-      put(d, "peak", PyFloat_FromDouble(a->params.min_height)) ||
+      put(d, "bounces", PyLong_FromLong(a->params.bounces)) || put(d, "peak", PyFloat_FromDouble(a->params.min_height)) ||
       put(d, "t_max", PyFloat_FromDouble(a->params.t_max)) ||
       put(d, "reading", PyUnicode_FromString(a->params.reading == IMPACTFIT_DROP_SPEEDS ? "speeds" : "heights")) ||
       put(d, "releases", PyLong_FromLong(a->releases)) || put(d, "e_asked", PyFloat_FromDouble(a->e_asked)) ||
@@ -946,13 +946,11 @@ static PyObject *drop_dict(const impactfit_code_drop_answer *a) {
       put(d, "e_fit", PyFloat_FromDouble(ok ? r->e_fit : NAN)) ||
       put(d, "e_heights", PyFloat_FromDouble(ok ? r->e_heights : NAN)) ||
       put(d, "e_speeds", PyFloat_FromDouble(ok ? r->e_speeds : NAN)) ||
-      put(d, "h0_fit", PyFloat_FromDouble(ok ? r->h0_fit : NAN)) ||
-      put(d, "r2", PyFloat_FromDouble(ok ? r->r2 : NAN)) || put(d, "counted", PyLong_FromLong(ok ? r->n : 0)) ||
-      put(d, "determined", PyLong_FromLong(ok ? S->determined : 0)) ||
+      put(d, "h0_fit", PyFloat_FromDouble(ok ? r->h0_fit : NAN)) || put(d, "r2", PyFloat_FromDouble(ok ? r->r2 : NAN)) ||
+      put(d, "counted", PyLong_FromLong(ok ? r->n : 0)) || put(d, "determined", PyLong_FromLong(ok ? S->determined : 0)) ||
       put(d, "ends", PyUnicode_FromString(ok ? impactfit_drop_end_name(r->end) : "")) ||
       put(d, "low_apex", PyFloat_FromDouble(ok && r->end == IMPACTFIT_DROP_LOW ? r->low_apex : NAN)) ||
-      put(d, "steps", PyLong_FromLong(ok ? r->steps : 0)) ||
-      put(d, "e_mean", PyFloat_FromDouble(ok ? S->e_mean : NAN)) ||
+      put(d, "steps", PyLong_FromLong(ok ? r->steps : 0)) || put(d, "e_mean", PyFloat_FromDouble(ok ? S->e_mean : NAN)) ||
       put(d, "e_sd", PyFloat_FromDouble(ok ? S->e_sd : NAN)) ||
       put(d, "e_range", range(ok ? S->e_min : NAN, ok ? S->e_max : NAN)) ||
       put(d, "n_min", PyLong_FromLong(ok ? S->n_min : 0)) || put(d, "n_max", PyLong_FromLong(ok ? S->n_max : 0)) ||
