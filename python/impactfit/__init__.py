@@ -535,7 +535,8 @@ def code(code: str, model: Optional[str] = None, e: Optional[ArrayLike] = None, 
          meff: Optional[ArrayLike] = None, reff: Optional[ArrayLike] = None,
          settings: Optional[Dict[str, Any]] = None, v_range: Optional[Tuple[float, float]] = None,
          points: int = 0, suggest: bool = True, threads: int = 0, on_error: str = "raise",
-         gravity: Optional[float] = None, **one_value_settings: ArrayLike) -> Dict[str, Any]:
+         gravity: Optional[float] = None, tangential: Optional[str] = None, e11: Optional[float] = None,
+         e22: Optional[float] = None, **one_value_settings: ArrayLike) -> Dict[str, Any]:
     """The exact input that makes a real code give the restitution e, head-on (`impactfit dem` and
     `impactfit engine`: one registry of DEM codes and multibody engines; `impactfit dem --list`).
 
@@ -566,6 +567,11 @@ def code(code: str, model: Optional[str] = None, e: Optional[ArrayLike] = None, 
     v_range=(v_min, v_max), points: the speeds to report over (scalar calls).
     gravity (m/s^2, >= 0): along the normal, into the contact (a sphere over a plane), taken in every step of the
     engines whose step applies it (MuJoCo, ODE, Bullet); ValueError for any other model and in continuous time.
+    tangential: the DEM code's own tangential clause, kept in the pasted line as typed (LAMMPS pair granular's
+    words after `tangential`, "mindlin NULL 1.0 0.5"; LIGGGHTS's, "history"; `impactfit dem --tangential`).
+    Two materials: per-body E and nu as settings={"E": (E1, E2), "nu": (nu1, nu2)} with r2/rho2 (two spheres);
+    e is the 1-2 type pair's e, e11 and e22 the 1-1 and 2-2 pairs' (None: e; `--e11`, `--e22`); the input
+    carries one line per type pair.
 
     Returns, when every number is scalar, a dict with the keys of `impactfit dem/engine ... --json` for the
     answer's kind (plus "kind": "power" (a continuous-time inverse answer), "forward", or "steps" (an
@@ -624,6 +630,15 @@ def code(code: str, model: Optional[str] = None, e: Optional[ArrayLike] = None, 
             raise ValueError("%s: gravity: the acceleration into the contact must be >= 0 (m/s^2), got %r"
                              % (what, gravity))
         options["gravity"] = float(gravity)
+    if tangential is not None:
+        if not isinstance(tangential, str):
+            raise TypeError("%s: tangential must be a string (the code's own tangential clause)" % (what,))
+        options["tangential"] = tangential
+    for k, x in (("e11", e11), ("e22", e22)):
+        if x is not None:
+            if not (isinstance(x, _numbers.Real) and 0 < x < 1):
+                raise ValueError("%s: %s: the %s pair's e must be in (0, 1), got %r" % (what, k, k[1] + "-" + k[2], x))
+            options[k] = float(x)
     nums = [e, v, value, dt, r1, r2, rho1, rho2, m1, m2, meff, reff] + list(one_value_settings.values())
     nums += [None] * (len(_CODE_BODIES) + 4 + _CODE_SLOTS - len(nums))
     inputs = tuple(_opt(x) for x in nums)

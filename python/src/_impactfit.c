@@ -133,7 +133,8 @@ static int parse_code_options(PyObject *d, kopts *o) {
       opt_str(d, "option", &option) || opt_str(d, "integrator", &integrator) || opt_int(d, "limit", &q->clamp) ||
       opt_int(d, "pair", &q->bodies.pair) || opt_double(d, "v_min", &q->v_min) || opt_double(d, "v_max", &q->v_max) ||
       opt_int(d, "points", &points) || opt_double(d, "tol", &q->tol) || opt_int(d, "suggest", &q->suggest) ||
-      opt_double(d, "gravity", &q->gravity))
+      opt_double(d, "gravity", &q->gravity) || opt_str(d, "tangential", &q->tangential) ||
+      opt_double(d, "e11", &q->e11) || opt_double(d, "e22", &q->e22))
     return -1;
   if (!code)
     return 0;
@@ -177,7 +178,7 @@ static int parse_options(PyObject *d, kopts *o) {
       "method",     "tol",     "max_iter", "surrogate_guess", "transition", "dimensional", "max_contacts", "t_max",
       "rtol",       "series",  "which",    "code",            "version",    "model",       "option",       "limit",
       "pair",       "integrator", "settings", "slots",        "v_min",      "v_max",       "points",       "suggest",
-      "gravity",    NULL};
+      "gravity",    "tangential", "e11", "e22", NULL};
   PyObject *key, *val;
   Py_ssize_t pos = 0;
   while (PyDict_Next(d, &pos, &key, &val)) {

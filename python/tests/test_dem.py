@@ -80,6 +80,49 @@ def test_dem_equals_cli(code, model, kw, extra):
             (alt["model"], alt["damping"], alt["value"], alt["input"], alt["note"], alt["end"])
 
 
+# two materials and the user's friction (docs/SCENE.md): e11, e22, tangential and per-body E, nu, as the CLI's
+# --e11, --e22, --tangential, --E E1,E2 --nu NU1,NU2
+SCENE = [
+    ("lammps", "granular hertz/material", dict(damping="tsuji", tangential="mindlin NULL 1.0 0.5"),
+     {"damping": "tsuji", "tangential": "mindlin NULL 1.0 0.5"}),
+    ("lammps", "granular hertz/material", dict(damping="viscoelastic", tangential="linear_history 1e5 0.5 0.4"),
+     {"damping": "viscoelastic", "tangential": "linear_history 1e5 0.5 0.4"}),
+    ("liggghts", "hertz", dict(tangential="history", coefficientFriction=0.5),
+     {"tangential": "history", "coefficientFriction": 0.5}),
+    ("yade", "mindlin", dict(damping="en", frictionAngle=0.4), {"damping": "en", "frictionAngle": 0.4}),
+]
+
+
+@pytest.mark.parametrize("code,model,kw,extra", SCENE)
+def test_dem_two_materials_and_friction_equal_cli(code, model, kw, extra):
+    bodies = dict(r1=0.005, r2=0.004, rho1=2500.0, rho2=7800.0)
+    ref = cli_dem(code, model, e=0.65, v=1.0, e11=0.5, e22=0.8, E="1e8,5e8", nu="0.3,0.2", **bodies, **extra)
+    r = impactfit.dem(code, model, e=0.65, v=1.0, e11=0.5, e22=0.8, settings={"E": (1e8, 5e8), "nu": (0.3, 0.2)},
+                      **bodies, **kw)
+    assert set(ref) <= set(r)
+    for key in ref:
+        x, y = r[key], ref[key]
+        if isinstance(x, tuple):
+            assert len(x) == len(y) and all(same(a, num(b)) for a, b in zip(x, y)), (key, x, y)
+        else:
+            assert x == y or (isinstance(x, float) and same(x, num(y))), (key, x, y)
+    # one line (or matrix entry) per type pair with e11 != e22: the texts differ from a one-pair request's
+    one = impactfit.dem(code, model, e=0.65, v=1.0, settings={"E": (1e8, 5e8), "nu": (0.3, 0.2)}, **bodies, **kw)
+    assert one["input"] != r["input"] and "<yours" not in r["input"]
+    if "tangential" in kw:
+        assert kw["tangential"] in r["input"]
+
+
+def test_dem_scene_errors():
+    with pytest.raises(ValueError, match="e11"):
+        impactfit.dem("lammps", "granular hertz/material", e=0.5, v=1.0, damping="tsuji", e11=1.5, **GLASS)
+    with pytest.raises(TypeError, match="tangential"):
+        impactfit.dem("lammps", "granular hertz/material", e=0.5, v=1.0, damping="tsuji", tangential=3, **GLASS)
+    with pytest.raises(ValueError):  # a first word LAMMPS does not know: the library's EINVAL
+        impactfit.dem("lammps", "granular hertz/material", e=0.5, v=1.0, damping="tsuji", tangential="bogus 1",
+                      **GLASS)
+
+
 def test_dem_unreachable_tsuji_and_its_alternative():
     r = impactfit.dem("lammps", "granular hertz/material", 0.1, 1.0, damping="tsuji", pair=True, **GLASS)
     assert r["reachable"] == 0 and math.isnan(r["value"]) and r["input"] == ""

@@ -1,21 +1,22 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* impactfit's side of the two-material, three-size runs in LAMMPS and LIGGGHTS (tests/dem/run_mixing.py, ctest
- * dem_mixing): writes the scenarios (the lines a user types for every type pair, the collisions and impactfit's e
- * for each) as JSON on stdout, and prints on stderr what the answer says where one value per type pair cannot
- * be exact (the spread over the sizes). Materials: 1 = E 1e8 Pa, ν 0.3, 2500 kg/m³; 2 = E 5e8 Pa, ν 0.2,
- * 7800 kg/m³; radii 2, 5 and 10 mm (each with itself, and 2 against 10 mm), v = 1 m/s; asked e: 1-1 0.5, 2-2
- * 0.8, 1-2 0.65.
- *  A  LAMMPS pair granular hertz/material, damping tsuji, friction kept (tangential mindlin NULL 1.0 0.5): the
- *     three lines 1 1, 2 2, 1 2 with impactfit's values and the 1 2 line's E and ν (impactfit_lammps_pair_material):
- *     every pair and size at its asked e (tsuji is scale-free);
- *  B  the same without the 1 2 line: the mixed pair runs as hooke with velocity damping (impactfit_lammps_mix:
- *     the pair's model choices are never set in 29Sep2021): impactfit predicts its e;
- *  C  damping viscoelastic (LAMMPS's default), one η_n0 per type pair for 5 mm, every pair typed: impactfit's e
- *     for every size (the spread is the answer's "cannot");
- *  D  LIGGGHTS hertz: youngsModulus and poissonsRatio per type, coefficientRestitution per type pair with
- *     impactfit's values, coefficientFriction 0.5 kept: every pair and size at its asked e. */
+ * dem_mixing): asks the registry (impactfit_code_solve) for two materials with friction given and writes the
+ * lines of its answer (answer.input, as a user pastes them), the collisions and impactfit's e for each, as JSON
+ * on stdout; prints on stderr the lines and what the answer says where one value per type pair cannot be exact
+ * (the spread over the sizes). Materials: 1 = E 1e8 Pa, ν 0.3, 2500 kg/m³; 2 = E 5e8 Pa, ν 0.2, 7800 kg/m³;
+ * the request: two 5 mm spheres (body 1 material 1, body 2 material 2), v = 1 m/s, e 0.65 (1-2), e11 0.5,
+ * e22 0.8; the runs: radii 2, 5 and 10 mm (each with itself, and 2 against 10 mm).
+ *  A  LAMMPS pair granular hertz/material, damping tsuji, tangential mindlin NULL 1.0 0.5: the registry's
+ *     pair_coeff 1 1, 2 2, 1 2: every pair and size at its asked e (tsuji is scale-free);
+ *  B  the same lines without the 1 2 line: the mixed pair runs as hooke with velocity damping
+ *     (impactfit_lammps_mix: the pair's model choices are never set in 29Sep2021): impactfit predicts its e;
+ *  C  damping viscoelastic (LAMMPS's default), the registry's one eta_n0 per type pair (exact at 5 mm):
+ *     impactfit's e for every size (the spread is the answer's "cannot");
+ *  D  LIGGGHTS hertz, tangential history, coefficientFriction 0.5: the registry's lines (youngsModulus and
+ *     poissonsRatio per type, coefficientRestitution per type pair): every pair and size at its asked e. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "impactfit/codes.h"
@@ -68,26 +69,6 @@ static const impactfit_code_model *model(const char *code, const char *name, con
   return md;
 }
 
-/* the value to type for e at the 5 mm pair of these types with the line's material */
-static double solve(const impactfit_code_model *md, double Em, double num, int t1, int t2, double e) {
-  pair_request r = contact(md, Em, num, t1, t2, 0.005, 0.005);
-  r.q.settings = r.set;
-  r.q.e = e;
-  r.q.v = V;
-  r.q.v_min = r.q.v_max = V;
-  impactfit_code_answer a;
-  memset(&a, 0, sizeof a);
-  impactfit_error err;
-  double value = NAN;
-  if (impactfit_code_solve(&r.q, &a, &err) || !a.reachable) {
-    fprintf(stderr, "mixing_cases: %s %s: %s %s\n", md->model, md->option, err.message, a.note ? a.note : "");
-    failed = 1;
-  } else
-    value = a.value;
-  impactfit_code_answer_free(&a);
-  return value;
-}
-
 static double forward_request(pair_request *r, double value) {
   double e = NAN;
   impactfit_error err;
@@ -126,59 +107,138 @@ static void lines(const char *const *ls, int n) {
   first_collision = 1;
 }
 
+/* ---------------------------------------------------------------- the registry's own lines */
+
+/* the registry's answer for the two-material request (body 1 = material 1, body 2 = material 2, 5 mm each, 1 m/s,
+ * e 0.65 for 1-2, e11 0.5, e22 0.8, the friction given): its paste text, split into lines (malloc'd, in *text) */
+typedef struct registry_lines {
+  char *text;
+  const char *line[16];
+  int n;
+} registry_lines;
+
+static int answer_lines(const impactfit_code_model *md, const char *tangential, const char *friction_name,
+                        double friction, registry_lines *out) {
+  memset(out, 0, sizeof *out);
+  impactfit_code_setting set[3] = {
+      {.name = "E", .count = 2, .values = {E[0], E[1]}},
+      {.name = "nu", .count = 2, .values = {NU[0], NU[1]}},
+      {.name = friction_name, .count = 1, .values = {friction}},
+  };
+  impactfit_code_request q = impactfit_code_request_default();
+  q.model = md;
+  q.bodies.pair = 1;
+  q.bodies.r1 = q.bodies.r2 = 0.005;
+  q.bodies.rho1 = RHO[0];
+  q.bodies.rho2 = RHO[1];
+  q.settings = set;
+  q.n_settings = friction_name ? 3 : 2;
+  q.tangential = tangential;
+  q.e = asked(1, 2);
+  q.e11 = asked(1, 1);
+  q.e22 = asked(2, 2);
+  q.v = V;
+  impactfit_code_answer a;
+  memset(&a, 0, sizeof a);
+  impactfit_error err;
+  int st = impactfit_code_solve(&q, &a, &err);
+  if (st || !a.reachable || !a.input || strstr(a.input, "<yours")) {
+    fprintf(stderr, "mixing_cases: %s %s: %s %s\n", md->model, md->option ? md->option : "", st ? err.message : "",
+            a.input ? a.input : "(no input)");
+    impactfit_code_answer_free(&a);
+    return failed = 1;
+  }
+  fprintf(stderr, "the registry's lines for %s%s%s:\n%s", md->model, md->option ? " damping " : "",
+          md->option ? md->option : "", a.input);
+  out->text = a.input;
+  a.input = NULL;
+  impactfit_code_answer_free(&a);
+  for (char *p = out->text; *p && out->n < 16;) {
+    char *nl = strchr(p, '\n');
+    if (nl)
+      *nl = '\0';
+    if (*p && *p != '#')
+      out->line[out->n++] = p;
+    if (!nl)
+      break;
+    p = nl + 1;
+  }
+  return 0;
+}
+
+/* the pair_coeff line of types t1 t2 in the registry's lines: its E, value and nu (hertz/material) */
+static int pair_line(const registry_lines *l, int t1, int t2, double *Em, double *val, double *num) {
+  char head[32];
+  snprintf(head, sizeof head, "pair_coeff %d %d hertz/material ", t1, t2);
+  for (int i = 0; i < l->n; i++)
+    if (strncmp(l->line[i], head, strlen(head)) == 0 &&
+        sscanf(l->line[i] + strlen(head), "%lf %lf %lf", Em, val, num) == 3)
+      return 0;
+  fprintf(stderr, "mixing_cases: no line '%s...' in the registry's answer\n", head);
+  return failed = 1;
+}
+
+/* A (every line typed) or C: LAMMPS granular hertz/material, the registry's lines, one collision per type pair
+ * and size; impactfit's own e of each line at each size */
+static void lammps_lines(const impactfit_code_model *md, const registry_lines *l, const char *name, const char *what,
+                         int exact, int first) {
+  begin("lammps", name, first);
+  lines(l->line, l->n);
+  for (int t = 0; t < 3; t++) {
+    int t1 = t == 1 ? 2 : 1, t2 = t == 0 ? 1 : 2; /* t = 0: 1-1, 1: 2-2, 2: 1-2 */
+    double Em, val, nm;
+    if (pair_line(l, t1, t2, &Em, &val, &nm))
+      return;
+    for (int k = 0; k < 4; k++) {
+      double e = forward(md, Em, nm, t1, t2, RADII[k][0], RADII[k][1], val);
+      if (exact && fabs(e - asked(t1, t2)) > 1e-9)
+        fprintf(stderr, "mixing_cases: %d-%d: impactfit's own e %.12g is not the asked %.12g\n", t1, t2, e,
+                asked(t1, t2)),
+            failed = 1;
+      double es = t == 2 ? impactfit_mix_estar(E[0], NU[0], E[1], NU[1])
+                         : E[t1 - 1] / (2 * (1 - NU[t1 - 1] * NU[t1 - 1]));
+      collision(t1, t2, RADII[k], exact ? asked(t1, t2) : e, es, what);
+    }
+  }
+  printf("]}");
+}
+
 int main(void) {
   const impactfit_code_model *tsuji = model("lammps", "granular hertz/material", "tsuji");
   const impactfit_code_model *visco = model("lammps", "granular hertz/material", "viscoelastic");
   const impactfit_code_model *lig = model("liggghts", "hertz", NULL);
+  const impactfit_code_model *hv = model("lammps", "granular hooke", "velocity");
   if (failed)
     return 1;
   impactfit_error err;
-  double E12, nu12;
-  if (impactfit_lammps_pair_material(E[0], NU[0], E[1], NU[1], &E12, &nu12, &err)) {
-    fprintf(stderr, "mixing_cases: %s\n", err.message);
+  registry_lines la, lc, ld;
+  if (answer_lines(tsuji, "mindlin NULL 1.0 0.5", NULL, NAN, &la) ||
+      answer_lines(visco, "mindlin NULL 1.0 0.5", NULL, NAN, &lc) ||
+      answer_lines(lig, "history", "coefficientFriction", 0.5, &ld))
     return 1;
-  }
-  double es[3] = {E[0] / (2 * (1 - NU[0] * NU[0])), E[1] / (2 * (1 - NU[1] * NU[1])),
-                  impactfit_mix_estar(E[0], NU[0], E[1], NU[1])};
   printf("[\n");
-  /* A: tsuji, all three lines */
-  double c11 = solve(tsuji, E[0], NU[0], 1, 1, 0.5), c22 = solve(tsuji, E[1], NU[1], 2, 2, 0.8);
-  double c12 = solve(tsuji, E12, nu12, 1, 2, 0.65);
-  char l1[256], l2[256], l3[256];
-  const char *tang = "tangential mindlin NULL 1.0 0.5 damping tsuji";
-  snprintf(l1, sizeof l1, "pair_coeff 1 1 hertz/material %.12g %.12g %.12g %s", E[0], c11, NU[0], tang);
-  snprintf(l2, sizeof l2, "pair_coeff 2 2 hertz/material %.12g %.12g %.12g %s", E[1], c22, NU[1], tang);
-  snprintf(l3, sizeof l3, "pair_coeff 1 2 hertz/material %.12g %.12g %.12g %s", E12, c12, nu12, tang);
+  /* A: tsuji, the registry's three lines */
+  lammps_lines(tsuji, &la, "A: granular hertz/material tsuji, the registry's pair_coeff 1 1, 2 2 and 1 2",
+               "tsuji, the registry's lines", 1, 1);
+  /* B: the same without the 1 2 line: LAMMPS mixes 1 2 and its pair runs as hooke with velocity damping
+   * (impactfit_lammps_mix) */
   {
-    const char *ls[4] = {"pair_style granular", l1, l2, l3};
-    begin("lammps", "A: granular hertz/material tsuji, pair_coeff 1 1, 2 2 and 1 2 (impactfit's E and nu for 1 2)", 1);
-    lines(ls, 4);
-    for (int t = 0; t < 3; t++)
-      for (int k = 0; k < 4; k++) {
-        int t1 = t == 1 ? 2 : 1, t2 = t == 0 ? 1 : 2;
-        double Em = t == 0 ? E[0] : t == 1 ? E[1] : E12, nm = t == 0 ? NU[0] : t == 1 ? NU[1] : nu12;
-        double val = t == 0 ? c11 : t == 1 ? c22 : c12;
-        double e = forward(tsuji, Em, nm, t1, t2, RADII[k][0], RADII[k][1], val);
-        if (fabs(e - asked(t1, t2)) > 1e-9)
-          fprintf(stderr, "mixing_cases: A %d-%d: impactfit's own e %.12g is not the asked %.12g\n", t1, t2, e,
-                  asked(t1, t2)),
-              failed = 1;
-        collision(t1, t2, RADII[k], asked(t1, t2), es[t], "tsuji, every line typed");
-      }
-    printf("]}");
-  }
-  /* B: tsuji, 1 2 mixed by LAMMPS: its pair runs as hooke with velocity damping (impactfit_lammps_mix) */
-  {
-    const char *ls[3] = {"pair_style granular", l1, l2};
-    double li[3] = {E[0], c11, NU[0]}, lj[3] = {E[1], c22, NU[1]};
+    registry_lines lb = la;
+    lb.n = 0;
+    for (int i = 0; i < la.n; i++)
+      if (strncmp(la.line[i], "pair_coeff 1 2 ", 15) != 0)
+        lb.line[lb.n++] = la.line[i];
+    double li[3], lj[3];
     impactfit_lammps_mixed_pair mp;
-    const impactfit_code_model *hv = model("lammps", "granular hooke", "velocity");
-    if (!hv || impactfit_lammps_mix("hertz/material", "tsuji", li, lj, &mp, &err)) {
-      fprintf(stderr, "mixing_cases: %s\n", err.message);
+    if (lb.n != la.n - 1 || pair_line(&la, 1, 1, &li[0], &li[1], &li[2]) ||
+        pair_line(&la, 2, 2, &lj[0], &lj[1], &lj[2]) ||
+        impactfit_lammps_mix("hertz/material", "tsuji", li, lj, &mp, &err)) {
+      fprintf(stderr, "mixing_cases: B: no 1 2 line to drop, or %s\n", err.message);
       return 1;
     }
-    begin("lammps", "B: tsuji, pair_coeff 1 1 and 2 2 only (LAMMPS mixes 1 2: hooke, velocity damping)", 0);
-    lines(ls, 3);
+    begin("lammps", "B: tsuji, the registry's pair_coeff 1 1 and 2 2 only (LAMMPS mixes 1 2: hooke, velocity damping)",
+          0);
+    lines(lb.line, lb.n);
     for (int k = 0; k < 4; k++) {
       pair_request q = contact(hv, NAN, NAN, 1, 2, RADII[k][0], RADII[k][1]);
       add_setting(&q, "kn", mp.kn);
@@ -193,70 +253,64 @@ int main(void) {
     }
     printf("]}");
   }
-  /* C: viscoelastic, one eta_n0 per type pair (for 5 mm), every pair typed */
-  {
-    double h11 = solve(visco, E[0], NU[0], 1, 1, 0.5), h22 = solve(visco, E[1], NU[1], 2, 2, 0.8);
-    double h12 = solve(visco, E12, nu12, 1, 2, 0.65);
-    char m1[256], m2[256], m3[256];
-    const char *vt = "tangential mindlin NULL 1.0 0.5 damping viscoelastic";
-    snprintf(m1, sizeof m1, "pair_coeff 1 1 hertz/material %.12g %.12g %.12g %s", E[0], h11, NU[0], vt);
-    snprintf(m2, sizeof m2, "pair_coeff 2 2 hertz/material %.12g %.12g %.12g %s", E[1], h22, NU[1], vt);
-    snprintf(m3, sizeof m3, "pair_coeff 1 2 hertz/material %.12g %.12g %.12g %s", E12, h12, nu12, vt);
-    const char *ls[4] = {"pair_style granular", m1, m2, m3};
-    begin("lammps", "C: viscoelastic, one eta_n0 per type pair (exact at 5 mm), every pair typed", 0);
-    lines(ls, 4);
-    for (int t = 0; t < 3; t++) {
-      int t1 = t == 1 ? 2 : 1, t2 = t == 0 ? 1 : 2;
-      double Em = t == 0 ? E[0] : t == 1 ? E[1] : E12, nm = t == 0 ? NU[0] : t == 1 ? NU[1] : nu12;
-      double val = t == 0 ? h11 : t == 1 ? h22 : h12;
-      pair_request c = contact(visco, Em, nm, t1, t2, 0.005, 0.005);
-      c.q.settings = c.set;
-      impactfit_code_spread sp;
-      if (impactfit_code_forward_spread(&c.q, val, RHO[t1 - 1], RHO[t2 - 1], 0.002, 0.01, 0.3, 3.0, 5, asked(t1, t2),
-                                        &sp, &err) == 0)
-        fprintf(stderr,
-                "C: %d-%d eta_n0 %.6g: e from %.4f (r %.0f, %.0f mm, v %.2g m/s) to %.4f (r %.0f, %.0f mm, v %.2g m/s) "
-                "over 2-10 mm and 0.3-3 m/s, worst |e - %.2f| = %.4f: one eta_n0 per type pair cannot be exact; "
-                "damping tsuji can (A)\n",
-                t1, t2, val, sp.e_min, 1e3 * sp.r1_min, 1e3 * sp.r2_min, sp.v_at_min, sp.e_max, 1e3 * sp.r1_max,
-                1e3 * sp.r2_max, sp.v_at_max, asked(t1, t2), sp.worst);
-      for (int k = 0; k < 4; k++) {
-        double e = forward(visco, Em, nm, t1, t2, RADII[k][0], RADII[k][1], val);
-        collision(t1, t2, RADII[k], e, es[t], "viscoelastic, one eta_n0 per pair");
-      }
-    }
-    printf("]}");
+  /* C: viscoelastic, the registry's one eta_n0 per type pair (for 5 mm): e per size as impactfit predicts, and the
+   * spread over 2-10 mm, 0.3-3 m/s */
+  lammps_lines(visco, &lc, "C: viscoelastic, the registry's one eta_n0 per type pair (exact at 5 mm)",
+               "viscoelastic, the registry's lines", 0, 0);
+  for (int t = 0; t < 3; t++) {
+    int t1 = t == 1 ? 2 : 1, t2 = t == 0 ? 1 : 2;
+    double Em, val, nm;
+    if (pair_line(&lc, t1, t2, &Em, &val, &nm))
+      return 1;
+    pair_request c = contact(visco, Em, nm, t1, t2, 0.005, 0.005);
+    c.q.settings = c.set;
+    impactfit_code_spread sp;
+    if (impactfit_code_forward_spread(&c.q, val, RHO[t1 - 1], RHO[t2 - 1], 0.002, 0.01, 0.3, 3.0, 5, asked(t1, t2), &sp,
+                                      &err) == 0)
+      fprintf(stderr,
+              "C: %d-%d eta_n0 %.6g: e from %.4f (r %.0f, %.0f mm, v %.2g m/s) to %.4f (r %.0f, %.0f mm, v %.2g m/s) "
+              "over 2-10 mm and 0.3-3 m/s, worst |e - %.2f| = %.4f: one eta_n0 per type pair cannot be exact; "
+              "damping tsuji can (A)\n",
+              t1, t2, val, sp.e_min, 1e3 * sp.r1_min, 1e3 * sp.r2_min, sp.v_at_min, sp.e_max, 1e3 * sp.r1_max,
+              1e3 * sp.r2_max, sp.v_at_max, asked(t1, t2), sp.worst);
   }
-  /* D: LIGGGHTS hertz with per-type materials and a restitution matrix */
+  /* D: LIGGGHTS hertz, the registry's lines (E and nu per type, the restitution matrix, friction 0.5 kept): every
+   * pair and size at its asked e; impactfit's own e of the matrix at each size */
   {
-    double Eq[3] = {2 * es[0], 2 * es[1], 2 * es[2]}; /* the pair's Yeff as one material with nu = 0 */
-    double d11 = solve(lig, Eq[0], 0.0, 1, 1, 0.5), d22 = solve(lig, Eq[1], 0.0, 2, 2, 0.8);
-    double d12 = solve(lig, Eq[2], 0.0, 1, 2, 0.65);
-    char a[256], b[256], c[256];
-    snprintf(a, sizeof a, "fix m1 all property/global youngsModulus peratomtype %.12g %.12g", E[0], E[1]);
-    snprintf(b, sizeof b, "fix m2 all property/global poissonsRatio peratomtype %.12g %.12g", NU[0], NU[1]);
-    snprintf(c, sizeof c, "fix m3 all property/global coefficientRestitution peratomtypepair 2 %.12g %.12g %.12g %.12g",
-             d11, d12, d12, d22);
-    const char *ls[6] = {a,
-                         b,
-                         c,
-                         "fix m4 all property/global coefficientFriction peratomtypepair 2 0.5 0.5 0.5 0.5",
-                         "pair_style gran model hertz tangential history",
-                         "pair_coeff * *"};
-    begin("liggghts", "D: hertz, coefficientRestitution per type pair (impactfit's values), friction 0.5", 0);
-    lines(ls, 6);
+    double d[4] = {NAN, NAN, NAN, NAN};
+    for (int i = 0; i < ld.n; i++) {
+      const char *m = strstr(ld.line[i], "coefficientRestitution peratomtypepair 2 ");
+      if (m)
+        sscanf(m + strlen("coefficientRestitution peratomtypepair 2 "), "%lf %lf %lf %lf", &d[0], &d[1], &d[2], &d[3]);
+    }
+    if (isnan(d[3]) || d[1] != d[2]) {
+      fprintf(stderr, "mixing_cases: D: no symmetric coefficientRestitution matrix in the registry's lines\n");
+      return 1;
+    }
+    double es[3] = {E[0] / (2 * (1 - NU[0] * NU[0])), E[1] / (2 * (1 - NU[1] * NU[1])),
+                    impactfit_mix_estar(E[0], NU[0], E[1], NU[1])};
+    begin("liggghts",
+          "D: hertz, the registry's lines (per-type E, nu; coefficientRestitution per type pair; "
+          "friction 0.5)",
+          0);
+    lines(ld.line, ld.n);
     for (int t = 0; t < 3; t++)
       for (int k = 0; k < 4; k++) {
         int t1 = t == 1 ? 2 : 1, t2 = t == 0 ? 1 : 2;
-        double e = forward(lig, Eq[t], 0.0, t1, t2, RADII[k][0], RADII[k][1], t == 0 ? d11 : t == 1 ? d22 : d12);
+        double val = t == 0 ? d[0] : t == 1 ? d[3] : d[1];
+        /* the pair's Yeff as one material with nu = 0 */
+        double e = forward(lig, 2 * es[t], 0.0, t1, t2, RADII[k][0], RADII[k][1], val);
         if (fabs(e - asked(t1, t2)) > 1e-9)
           fprintf(stderr, "mixing_cases: D %d-%d: impactfit's own e %.12g is not the asked %.12g\n", t1, t2, e,
                   asked(t1, t2)),
               failed = 1;
-        collision(t1, t2, RADII[k], asked(t1, t2), es[t], "LIGGGHTS, every pair typed");
+        collision(t1, t2, RADII[k], asked(t1, t2), es[t], "LIGGGHTS, the registry's lines");
       }
     printf("]}");
   }
   printf("\n]\n");
+  free(la.text);
+  free(lc.text);
+  free(ld.text);
   return failed;
 }
