@@ -19,9 +19,6 @@ MAX_CC = 60
 EXCEPTIONS = {
     # named data tables: pmccabe reads a table built by a macro call as a function (none is over today)
     "src/codes/lammps.c:IMPACTFIT__DEM_OPS": "a data table (the DEM power-law ops of the entry), not a function",
-    # over the limit on main at ceb18c0 (speed's and the scene's merges: complexity 66, 131 lines); src/law/stepper.c
-    # is speed2's to split (phase.c, step_solve.c): listed until that lands
-    "src/law/stepper.c:impactfit__step_impact": "complexity 66 since main's ceb18c0; to be split with speed2's stepper.c",
 }
 
 
