@@ -38,7 +38,8 @@ void impactfit_code_drop_free(impactfit_code_drop_answer *ans) {
     return;
   free(ans->input);
   free(ans->note);
-  ans->input = ans->note = NULL;
+  free(ans->assumes);
+  ans->input = ans->note = ans->assumes = NULL;
 }
 
 /* the forward value: the request's, or the free parameter's in the settings */
@@ -159,6 +160,8 @@ static int drop_answer(const impactfit_code_request *q, impactfit_code_drop_answ
                            "drop test: %s %s with %s takes no time step (continuous time): a drop test steps the "
                            "code's own step map (MuJoCo, ODE and Bullet apply gravity)",
                            c.model->code->name, c.model->model, c.integrator->name);
+  if (!(ans->assumes = impactfit__assumes(&c, &ans->params, q->gravity)))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory for the drop answer's assumptions");
   ans->integrator = c.integrator;
   ans->dt = c.dt;
   ans->mass = c.M;
