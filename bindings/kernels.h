@@ -357,7 +357,7 @@ static int k_code(void *ws, const kopts *o, const double *in, double *out, impac
 enum { CK_POWER = 1, CK_FORWARD = 2, CK_STEPS = 4, CK_PF = 3, CK_PS = 5, CK_ALL = 7 };
 enum { CK_DOUBLE, CK_INT, CK_STR, CK_RANGE };
 typedef struct code_strs {
-  const char *code, *version, *end, *integrator, *input, *note, *naive;
+  const char *code, *version, *end, *integrator, *input, *note, *naive, *assumes;
   int run_here;
 } code_strs;
 typedef struct code_key {
@@ -391,6 +391,7 @@ static const code_key code_keys[] = {
     CK_A("e_continuous", e_continuous, CK_DOUBLE, CK_STEPS),
     CK_A("e_range", e_speed_min, CK_RANGE, CK_PF),
     CK_S("note", note, CK_STR, CK_PS),
+    CK_S("assumes", assumes, CK_STR, CK_ALL),
     CK_S("naive", naive, CK_STR, CK_STEPS),
     CK_A("naive_value", naive_value, CK_DOUBLE, CK_STEPS),
     CK_A("e_naive", e_naive, CK_DOUBLE, CK_PS),
@@ -427,6 +428,7 @@ static __attribute__((unused)) code_strs code_strs_of(const impactfit_code_answe
                  .input = a->input ? a->input : "",
                  .note = a->note ? a->note : "",
                  .naive = a->naive ? a->naive : "",
+                 .assumes = a->assumes ? a->assumes : "",
                  .run_here = a->run_here};
   return s;
 }

@@ -48,6 +48,7 @@ typedef struct impactfit_code_drop_answer {
   impactfit_drop_stats stats; /* at value: the exact release (stats.exact), determined, the distribution */
   char *input;                /* the text to paste ("" when unreachable) */
   char *note;                 /* what the user must know, the most important sentence first */
+  char *assumes;              /* what the answer assumes (as impactfit_code_answer.assumes; added after ceb18c0) */
 } impactfit_code_drop_answer;
 
 /* The drop test of the request's model (req->v is not used; req->gravity 0 means 9.81). releases 0: 16;

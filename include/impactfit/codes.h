@@ -81,7 +81,9 @@
  *     stepped answer);
  *   - round 4, the scene (docs/SCENE.md): impactfit_code_input.optional (friction and tangential settings
  *     the paste text keeps or marks as the user's), request.tangential, request.e11 and request.e22 (the
- *     type pairs of two materials). */
+ *     type pairs of two materials).
+ *   - after ceb18c0: impactfit_code_answer.assumes (what the answer assumes, built per answer; freed by
+ *     impactfit_code_answer_free); impactfit_code_drop_answer.assumes (code_drop.h). */
 #ifndef IMPACTFIT_CODES_H
 #define IMPACTFIT_CODES_H
 
@@ -470,6 +472,9 @@ typedef struct impactfit_code_answer {
                                                 that reaches e (NULL: none); its model in ->model */
   long impacts;                              /* impacts simulated (the stepped answer's cost) */
   double gravity; /* the request's gravity, m/s² along the normal (0: none; added after faeda7c) */
+  char *assumes;  /* what this answer assumes, "item; item; ...", the items the request breaks first (head-on,
+                     friction, gravity, the bodies, the speed: docs/SCENE.md); malloc'd, freed by
+                     impactfit_code_answer_free (added after ceb18c0) */
 } impactfit_code_answer;
 
 /* Solves the request: the inverse when req->e is a number, else forward (req->value, or the free

@@ -955,6 +955,7 @@ static PyObject *drop_dict(const impactfit_code_drop_answer *a) {
       put(d, "e_range", range(ok ? S->e_min : NAN, ok ? S->e_max : NAN)) ||
       put(d, "n_min", PyLong_FromLong(ok ? S->n_min : 0)) || put(d, "n_max", PyLong_FromLong(ok ? S->n_max : 0)) ||
       put(d, "bounce", drop_bounces(a)) || put(d, "note", PyUnicode_FromString(a->note ? a->note : "")) ||
+      put(d, "assumes", PyUnicode_FromString(a->assumes ? a->assumes : "")) ||
       put(d, "run_here", PyLong_FromLong(a->run_here)) || put(d, "source", PyUnicode_FromString(a->model->source)))
     Py_CLEAR(d);
   return d;

@@ -109,6 +109,7 @@ static void print_json(const impactfit_code_drop_answer *a) {
   }
   fputs("]", stdout);
   cli_json_str(&j, "note", a->note ? a->note : "");
+  cli_json_str(&j, "assumes", a->assumes ? a->assumes : "");
   cli_json_int(&j, "run_here", a->run_here);
   cli_json_str(&j, "source", a->model->source);
   cli_json_end(&j);
@@ -128,7 +129,7 @@ static void print_text(const impactfit_code_drop_answer *a) {
   printf("; e read from the %s\n", a->params.reading == IMPACTFIT_DROP_SPEEDS ? "speeds (mean of v_out/v_in)"
                                                                               : "heights (h_n = e^(2n) h_0 fitted)");
   if (!a->reachable) {
-    printf("# note: %s\n", a->note);
+    printf("# note: %s\n# assumes: %s\n", a->note, a->assumes ? a->assumes : "");
     return;
   }
   if (a->on == IMPACTFIT_CODE_DROP_FORWARD)
@@ -156,6 +157,8 @@ static void print_text(const impactfit_code_drop_answer *a) {
          S->samples, S->e_mean, S->e_sd, S->e_min, S->e_max, S->n_min, S->n_max);
   if (a->note[0])
     printf("# note: %s\n", a->note);
+  if (a->assumes && a->assumes[0])
+    printf("# assumes: %s\n", a->assumes);
 }
 
 int code_run_drop(const char *what, const code_drop_opts *d, const char *s_e, const char *s_value, int json,

@@ -16,7 +16,7 @@
 
 /* The objects of an answer: the model (M), the answer (A) and its strings (S). */
 typedef struct strs {
-  const char *code, *version, *end, *input, *note, *naive, *integrator;
+  const char *code, *version, *end, *input, *note, *naive, *integrator, *assumes;
   int run_here;
 } strs;
 enum { M, A, S };
@@ -28,7 +28,8 @@ enum { M, A, S };
 
 /* continuous time, the inverse: the head, the part an alternative model repeats, the rest */
 static const cli_field power_head[] = {OF_S("code", code),         OF_S("version", version), OF_M(versions),
-                                       OF_S("run_here", run_here), OF_A("e_asked", e_asked), OF_A("v", v)};
+                                       OF_S("run_here", run_here), OF_A("e_asked", e_asked), OF_A("v", v),
+                                       OF_S("assumes", assumes)};
 static const cli_field power_alt[] = {OF_M(model),
                                       DAMPING,
                                       OF_M(param),
@@ -68,6 +69,7 @@ static const cli_field power_forward[] = {OF_S("code", code),
                                           OF_S("end", end),
                                           OF_A("R", R),
                                           OF_A("M", mass),
+                                          OF_S("assumes", assumes),
                                           OF_M(source)};
 /* the step map */
 static const cli_field steps_fields[] = {OF_S("code", code),
@@ -96,6 +98,7 @@ static const cli_field steps_fields[] = {OF_S("code", code),
                                          OF_A("gravity", gravity),
                                          OF_S("end", end),
                                          OF_S("note", note),
+                                         OF_S("assumes", assumes),
                                          OF_S("run_here", run_here),
                                          OF_M(source)};
 #define ROW(f) CLI_FIELD(impactfit_code_point, f)
@@ -109,6 +112,7 @@ static strs strings_of(const impactfit_code_answer *a) {
             .note = a->note ? a->note : "",
             .naive = a->naive ? a->naive : "",
             .integrator = a->integrator->name,
+            .assumes = a->assumes ? a->assumes : "",
             .run_here = a->run_here};
   return s;
 }
@@ -410,6 +414,8 @@ int code_print_point(void *ctx, size_t index, const impactfit_code_request *q, d
     print_power_forward_text(a);
   else
     print_power_text(a);
+  if (!p->json && !p->table && !p->csv && a->assumes && a->assumes[0])
+    printf("# assumes: %s\n", a->assumes);
   fflush(stdout);
   return ferror(stdout) != 0;
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "impactfit/codes.h"
+#include "impactfit/drop.h"
 
 #define X(code) extern const impactfit_code impactfit__code_##code;
 #include "codes.def"
@@ -46,5 +47,9 @@ int impactfit__power_forward(const impactfit_code_ctx *c, double value, double v
 int impactfit__is_power(const impactfit_code_ctx *c);
 /* The stepped answer (solve_steps.c) of a resolved request. */
 int impactfit__solve_steps(const impactfit_code_ctx *c, impactfit_code_answer *ans, impactfit_error *err);
+
+/* What the answer of a resolved request assumes (assumes.c; docs/SCENE.md): malloc'd text, NULL when out of
+ * memory. drop: a drop test's parameters (NULL: a single impact); gravity: the gravity the answer takes. */
+char *impactfit__assumes(const impactfit_code_ctx *c, const impactfit_drop_params *drop, double gravity);
 
 #endif

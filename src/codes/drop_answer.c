@@ -38,7 +38,8 @@ void impactfit_code_drop_free(impactfit_code_drop_answer *ans) {
     return;
   free(ans->input);
   free(ans->note);
-  ans->input = ans->note = NULL;
+  free(ans->assumes);
+  ans->input = ans->note = ans->assumes = NULL;
 }
 
 /* the forward value: the request's, or the free parameter's in the settings */
@@ -149,7 +150,7 @@ static void drop_note(const impactfit_code_drop_answer *ans, impactfit_text *t) 
 }
 
 static int drop_answer(const impactfit_code_request *q, impactfit_code_drop_answer *ans, impactfit_text *head,
-                       impactfit_text *input, impactfit_error *err) {
+                       impactfit_text *body, impactfit_text *input, impactfit_error *err) {
   impactfit_code_ctx c;
   int s = impactfit_code_resolve(q, &c, err);
   if (s)
@@ -159,6 +160,8 @@ static int drop_answer(const impactfit_code_request *q, impactfit_code_drop_answ
                            "drop test: %s %s with %s takes no time step (continuous time): a drop test steps the "
                            "code's own step map (MuJoCo, ODE and Bullet apply gravity)",
                            c.model->code->name, c.model->model, c.integrator->name);
+  if (!(ans->assumes = impactfit__assumes(&c, &ans->params, q->gravity)))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory for the drop answer's assumptions");
   ans->integrator = c.integrator;
   ans->dt = c.dt;
   ans->mass = c.M;
@@ -177,9 +180,9 @@ static int drop_answer(const impactfit_code_request *q, impactfit_code_drop_answ
       (s = impactfit_drop_stats_run(&st, &ans->params, ans->releases, &ans->stats, err)))
     return s;
   c.model->ops->input(&c, ans->value, input);
-  drop_note(ans, head);
+  drop_note(ans, body);
   if (c.model->ops->note)
-    c.model->ops->note(&c, ans->value, head);
+    c.model->ops->note(&c, ans->value, body);
   return 0;
 }
 
@@ -214,14 +217,19 @@ int impactfit_code_drop(const impactfit_code_request *req, const impactfit_drop_
   ans->params = *p;
   ans->releases = releases > 0 ? releases : DROP_RELEASES;
   ans->e_asked = req->e;
-  impactfit_text head = IMPACTFIT_TEXT_INIT, input = IMPACTFIT_TEXT_INIT;
+  impactfit_text head = IMPACTFIT_TEXT_INIT, input = IMPACTFIT_TEXT_INIT, body = IMPACTFIT_TEXT_INIT;
+  int s = drop_answer(&q, ans, &head, &body, &input, err);
+  /* the most important first: NOT REACHABLE or IN A JUMP (head), then formula only, then the rest */
   if (!ans->run_here)
     impactfit_text_appendf(&head, "Formula only: %s %s was read from its source (%s), not run here. ",
                            req->model->code->name, req->model->versions, req->model->source);
-  int s = drop_answer(&q, ans, &head, &input, err);
+  if (body.len)
+    impactfit_text_appendf(&head, "%s", body.s);
+  int body_failed = body.failed;
+  impactfit_text_free(&body);
   if (head.len && head.s[head.len - 1] == ' ')
     head.s[--head.len] = '\0';
-  int failed = head.failed || input.failed;
+  int failed = head.failed || input.failed || body_failed;
   ans->note = impactfit_text_take(&head);
   ans->input = impactfit_text_take(&input);
   if (!s && (failed || !ans->note || !ans->input))

@@ -298,7 +298,7 @@ static void common_note(const impactfit_code_ctx *c, impactfit_text *out) {
   if (imp[0] > 0.0001)
     impactfit_text_appendf(out,
                            "The damping force jumps to M d0 B v at first contact, so a single impact's e depends on "
-                           "where the first contact step falls at first order in dt (e_min..e_max above): only the "
+                           "where the first contact step falls at first order in dt (its spread over the phase): only the "
                            "mean over the phase is exact at any dt. ");
   impactfit_text_appendf(out, "Both geoms must carry these values: MuJoCo mixes two geoms' solref and solimp by solmix "
                               "(standard solref: weighted mean; direct: the smaller of each), so solref on the sphere "

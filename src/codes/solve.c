@@ -280,6 +280,8 @@ void impactfit_code_answer_free(impactfit_code_answer *ans) {
   free(ans->input);
   free(ans->note);
   free(ans->range);
+  free(ans->assumes);
+  ans->assumes = NULL;
   if (ans->alternative) {
     impactfit_code_answer_free(ans->alternative);
     free(ans->alternative);
@@ -346,6 +348,8 @@ int impactfit_code_solve(const impactfit_code_request *req, impactfit_code_answe
   if (!st) {
     answer_init(c, ans);
     st = impactfit__is_power(c) ? impactfit__solve_power(c, ans, err) : impactfit__solve_steps(c, ans, err);
+    if (!st && !(ans->assumes = impactfit__assumes(c, NULL, req->gravity)))
+      st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory for the answer's assumptions");
   }
   free(c);
   return st;
