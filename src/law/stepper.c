@@ -459,6 +459,58 @@ static long run_at_once(const impactfit_stepper *st, const impactfit_step_state 
   return n;
 }
 
+/* After an acting step from pre that left s: 1 when the impact ended there (out->e and out->signature set). */
+static int impact_ended(const impactfit_stepper *st, double v, const impactfit_step_state *pre,
+                        const impactfit_step_state *s, sig_runs *sig, impactfit_step_impact *out) {
+  if (s->x <= 0.0 && s->u < 0.0 && s->f == 0.0) {
+    out->e = -s->u / v;
+    runs_flush(sig);
+    out->signature = sig->h;
+    return 1;
+  }
+  /* at rest: the step left the state unchanged with no force, so every later step will (a fixed point of
+   * the map: e.g. Bullet's rows stop the body at the surface, where a speed of 1e-15 m/s no longer moves
+   * the stored coordinate): e = 0, or the speed it leaves with */
+  int fixed = s->u == pre->u && s->x == pre->x && memcmp(pre->mem, s->mem, sizeof pre->mem) == 0;
+  /* or, stopped short of the surface by a row that acts before touching, the body creeps with no force so
+   * slowly that it would not close the gap within 1e4 steps: the bodies stick, e = 0 (the rebound when it
+   * arrives, if any, is of the order of a creeping speed below gap/(1e4 dt)) */
+  int creeps = s->x < 0.0 && s->u > 0.0 && -s->x > 0.01 * (double)STEP_LIMIT * s->u * st->dt;
+  /* (under gravity a body at rest on the contact keeps a constant force: the same fixed point) */
+  int rests = fixed && st->gravity != 0.0 && s->contact;
+  if (rests || (s->f == 0.0 && (fixed || creeps))) {
+    out->e = s->u < 0.0 ? -s->u / v : 0.0;
+    /* one signature for every impact that ends at rest: e is 0 (to rounding) whatever steps led there, so
+     * the phases between two such impacts hold no jump */
+    out->signature = UINT64_C(0x7e);
+    return 1;
+  }
+  return 0;
+}
+
+/* After step k (index idx, in run `run` from run_k0, symbol sym; sig_n steps of the symbol so far) from pre that
+ * left s: the rest of a long run of one symbol at once where the step map is affine, or passed over by the
+ * observer (the family of reference impacts). Returns the steps taken (s moved past them), 0 when none. */
+static long run_ahead(const impactfit_stepper *st, double v, const impactfit_step_state *pre, impactfit_step_state *s,
+                      long k, long idx, int run, long run_k0, uint64_t sym, int linear, long sig_n, long *next_try,
+                      impactfit__step_hooks *hooks, impactfit_step_impact *out) {
+  long n = 0;
+  if (sig_n >= *next_try) {
+    n = run_at_once(st, pre, s, v, STEP_LIMIT - k - 1, linear, out);
+    if (n > 0 && hooks && hooks->jumped)
+      hooks->jumped(hooks, out->steps, n, run);
+    *next_try = 2 * (sig_n + n);
+  }
+  if (n == 0 && hooks && hooks->skip) {
+    double rho = 0.0;
+    n = hooks->skip(hooks, run, run_k0, idx, s, sym, &rho);
+    n = n < STEP_LIMIT - k - 1 ? n : 0;
+    if (n > 0 && rho > out->rho_max && linear)
+      out->rho_max = rho;
+  }
+  return n;
+}
+
 int impactfit__step_impact(const impactfit_stepper *st, double v, double phi, int lean, long limit,
                            impactfit__step_hooks *hooks, impactfit_step_impact *out, impactfit_error *err) {
   memset(out, 0, sizeof *out);
@@ -529,45 +581,13 @@ int impactfit__step_impact(const impactfit_stepper *st, double v, double phi, in
       }
       if (hooks && hooks->stepped)
         hooks->stepped(hooks, idx, &pre, &s, sym, run);
-      if (s.x <= 0.0 && s.u < 0.0 && s.f == 0.0) {
-        out->e = -s.u / v;
-        runs_flush(&sig);
-        out->signature = sig.h;
+      if (impact_ended(st, v, &pre, &s, &sig, out))
         return 0;
-      }
-      /* at rest: the step left the state unchanged with no force, so every later step will (a fixed point of
-       * the map: e.g. Bullet's rows stop the body at the surface, where a speed of 1e-15 m/s no longer moves
-       * the stored coordinate): e = 0, or the speed it leaves with */
-      int fixed = s.u == u0 && s.x == x0 && memcmp(pre.mem, s.mem, sizeof pre.mem) == 0;
-      /* or, stopped short of the surface by a row that acts before touching, the body creeps with no force so
-       * slowly that it would not close the gap within 1e4 steps: the bodies stick, e = 0 (the rebound when it
-       * arrives, if any, is of the order of a creeping speed below gap/(1e4 dt)) */
-      int creeps = s.x < 0.0 && s.u > 0.0 && -s.x > 0.01 * (double)STEP_LIMIT * s.u * st->dt;
-      /* (under gravity a body at rest on the contact keeps a constant force: the same fixed point) */
-      int rests = fixed && st->gravity != 0.0 && s.contact;
-      if (rests || (s.f == 0.0 && (fixed || creeps))) {
-        out->e = s.u < 0.0 ? -s.u / v : 0.0;
-        /* one signature for every impact that ends at rest: e is 0 (to rounding) whatever steps led there, so
-         * the phases between two such impacts hold no jump */
-        out->signature = UINT64_C(0x7e);
-        return 0;
-      }
       /* a long run of one symbol: the rest of it at once where the step map is affine, or passed over by the
        * observer (the family of reference impacts) */
-      long n = 0;
-      if (!tiny && acts && sig.n >= next_try) {
-        n = run_at_once(st, &pre, &s, v, STEP_LIMIT - k - 1, linear, out);
-        if (n > 0 && hooks && hooks->jumped)
-          hooks->jumped(hooks, out->steps, n, run);
-        next_try = 2 * (sig.n + n);
-      }
-      if (n == 0 && !tiny && acts && hooks && hooks->skip) {
-        double rho = 0.0;
-        n = hooks->skip(hooks, run, run_k0, idx, &s, sym, &rho);
-        n = n < STEP_LIMIT - k - 1 ? n : 0;
-        if (n > 0 && rho > out->rho_max && linear)
-          out->rho_max = rho;
-      }
+      long n = !tiny && acts
+                   ? run_ahead(st, v, &pre, &s, k, idx, run, run_k0, sym, linear, sig.n, &next_try, hooks, out)
+                   : 0;
       if (n > 0) {
         out->steps += n;
         out->work++;
