@@ -399,6 +399,7 @@ static const code_key code_keys[] = {
     CK_A("e_reach_range", e_reach_min, CK_RANGE, CK_STEPS),
     CK_A("stable", stable, CK_INT, CK_STEPS),
     CK_A("dt_stable", dt_stable, CK_DOUBLE, CK_STEPS),
+    CK_A("gravity", gravity, CK_DOUBLE, CK_STEPS),
     CK_A("speed_dependent", speed_dependent, CK_INT, CK_PF),
     CK_S("end", end, CK_STR, CK_ALL),
     CK_M("n", n, CK_DOUBLE, CK_POWER),

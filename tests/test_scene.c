@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "impactfit/code_drop.h"
 #include "impactfit/codes.h"
 #include "impactfit/drop.h"
 #include "impactfit/law.h"
@@ -42,11 +43,11 @@ static void test_fit(void) {
 
 /* the drop stepped by a loop written here: an impact from the first step with a force to the first step after
  * which the bodies are apart and separating with no force; the apex is the largest gap at a step start between */
-static int loop_apexes(double k, double c, double M, double h, double g, double H, int n, double *apex) {
+static int loop_apexes_f0(double k, double c, double f0, double M, double h, double g, double H, int n, double *apex) {
   double x = -H, u = 0.0, top = 0.0;
   int found = 0, in = 0, pending = 0;
   for (long s = 0; s < 10000000L && found < n; s++) {
-    double f = x > 0.0 ? fmax(0.0, k * x + c * u) : 0.0;
+    double f = x > 0.0 ? fmax(0.0, k * x + c * u + f0) : 0.0;
     u += h * (g - f / M);
     x += h * u;
     if (!in && f != 0.0) {
@@ -66,6 +67,10 @@ static int loop_apexes(double k, double c, double M, double h, double g, double 
     }
   }
   return found;
+}
+
+static int loop_apexes(double k, double c, double M, double h, double g, double H, int n, double *apex) {
+  return loop_apexes_f0(k, c, 0.0, M, h, g, H, n, apex);
 }
 
 static void test_drop_loop(void) {
@@ -251,10 +256,76 @@ static void test_mixing(void) {
   }
 }
 
+
+/* the registry's drop answer (impactfit_code_drop: what `impactfit engine --drop` and impactfit.drop print) on
+ * MuJoCo's soft contact with a constant impedance (solimp d0 = dwidth = 0.9, condim 1): the law is then
+ * f = M d (B u + K d x + g) with B = 2/(dwidth timeconst), K = 1/(dwidth^2 timeconst^2 dampratio^2), and
+ * MuJoCo's Euler u += h (g - f/M), x += h u: the loop above with k = M d^2 K, c = M d B, f0 = M d g */
+static void test_code_drop(void) {
+  const impactfit_code_model *md = NULL;
+  impactfit_error err;
+  int s = impactfit_code_model_find("mujoco", NULL, "soft contact", NULL, &md, &err);
+  CHECK(s == 0, "mujoco entry: %s", err.message);
+  if (!md)
+    return;
+  impactfit_code_setting set[2] = {{.name = "solimp", .count = 5, .values = {0.9, 0.9, 0.001, 0.5, 2}},
+                                   {.name = "condim", .count = 1, .values = {1}}};
+  impactfit_code_request q = impactfit_code_request_default();
+  q.model = md;
+  q.settings = set;
+  q.n_settings = 2;
+  q.bodies.pair = 0;
+  q.bodies.r1 = 0.1;
+  q.bodies.m1 = 0.5;
+  q.dt = 0.002;
+  q.e = 0.75;
+  impactfit_drop_params p = impactfit_drop_default_params();
+  p.bounces = 8;
+  p.min_height = 0.002;
+  impactfit_code_drop_answer a;
+  s = impactfit_code_drop(&q, &p, 8, &a, &err);
+  CHECK(s == 0 && a.reachable && a.gravity == 9.81, "code drop: %s", err.message);
+  if (s == 0 && a.reachable) {
+    const impactfit_drop_result *R = &a.stats.exact;
+    double d = 0.9, tc = 0.02, M = 0.5, B = 2.0 / (d * tc), K = 1.0 / (d * d * tc * tc * a.value * a.value);
+    double ap[IMPACTFIT_DROP_MAX_BOUNCES];
+    int n = loop_apexes_f0(M * d * d * K, M * d * B, M * d * 9.81, M, 0.002, 9.81, 1.0, R->n, ap);
+    CHECK(n == R->n && R->n >= 3, "the loop counts the answer's %d bounces (%d)", R->n, n);
+    /* the loop's arithmetic differs from the stepper's by rounding only: the first apex within 1e-12, the
+     * determined ones within drop.h's 1e-6 (the later ones are the chaotic sequence's own draw: 2.3e-8 at the 6th
+     * apex, 1.5e-5 at the 8th here) */
+    CHECK(a.stats.determined >= 2 && a.stats.determined < R->n, "code drop: %d of %d bounces determined",
+          a.stats.determined, R->n);
+    CHECK_REL(R->b[0].apex, ap[0], 1e-12, "code drop: the first apex against the loop written here");
+    for (int i = 0; i < n && i < a.stats.determined; i++)
+      CHECK_REL(R->b[i].apex, ap[i], 1e-6, "code drop: determined apex %d against the loop written here", i + 1);
+    double h[IMPACTFIT_DROP_MAX_BOUNCES + 1] = {1.0};
+    for (int i = 0; i < R->n; i++)
+      h[i + 1] = R->b[i].apex;
+    CHECK_REL(R->e_fit, impactfit_drop_fit_heights(h, R->n, NULL, NULL), 1e-14, "code drop: the fit of its apexes");
+    double want = a.on == IMPACTFIT_CODE_DROP_RELEASE ? R->e_fit : a.stats.e_mean;
+    CHECK_ABS(want, 0.75, a.jump ? 0.01 : 1e-9, "code drop: the fit it was solved on is the asked e (on %d)", a.on);
+    CHECK(strstr(a.input, "solref=\"0.02 ") != NULL, "code drop: the paste text: %s", a.input);
+  }
+  impactfit_code_drop_free(&a);
+  /* a model that does not model gravity, a continuous-time integrator, bad parameters */
+  s = impactfit_code_model_find("dart", NULL, NULL, NULL, &md, &err);
+  q.model = md;
+  q.n_settings = 0;
+  s = impactfit_code_drop(&q, &p, 8, &a, &err);
+  CHECK(s == IMPACTFIT_EINVAL && strstr(err.message, "does not model gravity"), "dart: %s", err.message);
+  impactfit_code_drop_free(&a);
+  p.height = -1.0;
+  s = impactfit_code_drop(&q, &p, 8, &a, &err);
+  CHECK(s == IMPACTFIT_EINVAL && strstr(err.message, "height"), "height -1: %s", err.message);
+  impactfit_code_drop_free(&a);
+}
+
 int main(void) {
   test_fit();
   test_drop_loop();
   test_drop_solve();
+  test_code_drop();
   test_gravity_impact();
   test_impedance_cone();
   test_mixing();

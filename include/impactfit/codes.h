@@ -76,7 +76,12 @@
  *     default step picks its continuous-time integrator (Chrono).
  *   - with main's round-4 branches: impactfit_code_input.def_body2, impactfit_code_ops.solve (a closed-form stepped inverse: Havok);
  *     request.gravity implemented where a model's step map applies it (MuJoCo, ODE, Bullet; EINVAL for
- *     every other model and in continuous time). */
+ *     every other model and in continuous time).
+ *   - after faeda7c: impactfit_code_answer.gravity (the request's, echoed; the JSON key "gravity" of a
+ *     stepped answer);
+ *   - round 4, the scene (docs/SCENE.md): impactfit_code_input.optional (friction and tangential settings
+ *     the paste text keeps or marks as the user's), request.tangential, request.e11 and request.e22 (the
+ *     type pairs of two materials). */
 #ifndef IMPACTFIT_CODES_H
 #define IMPACTFIT_CODES_H
 
@@ -169,6 +174,10 @@ typedef struct impactfit_code_input {
                               (a ground left at the code's default while body 1's value is solved for:
                               DART's restitutionCoeff 1, Jolt's mRestitution 0); NULL: def for both bodies
                               (added after 8f8070a) */
+  int optional;            /* 1: a NaN default means "the user's own, not given": the model does not need it
+                              (a friction or tangential setting, which a head-on normal law does not read) and
+                              its paste text carries a marked placeholder "<yours: ...>" where it is not given
+                              (added in round 4's scene work) */
 } impactfit_code_input;
 
 /* One integrator of a model: the code's name for it and the step map that models it. */
@@ -395,6 +404,15 @@ typedef struct impactfit_code_request {
                              Bullet's steps); EINVAL for a model that does not, and in continuous time */
   int suggest;            /* 1: when e is out of reach, look for another model of the same code and
                              versions that reaches it (answer.alternative) */
+  /* added in round 4's scene work (docs/SCENE.md): */
+  const char *tangential; /* the DEM code's own tangential clause, kept in the paste text as typed: LAMMPS
+                             pair granular's words after `tangential` ("mindlin NULL 1.0 0.5", rolling and
+                             twisting clauses may follow), LIGGGHTS's after `tangential` ("history"); NULL: a
+                             marked placeholder (the head-on normal law does not depend on it). EINVAL for a
+                             first word the code does not know, and for a model without such a clause */
+  double e11, e22;        /* two materials (DEM codes): the asked e of the type pairs 1-1 (two body-1 spheres)
+                             and 2-2 (two body-2 spheres); e is the 1-2 pair's (body 1 on body 2). NaN: e for
+                             that pair too. Used by the paste texts that carry one line per type pair */
 } impactfit_code_request;
 
 /* A request with nothing given: model NULL, bodies default, every number NaN, clamp -1, gravity 0. */
@@ -451,6 +469,7 @@ typedef struct impactfit_code_answer {
   struct impactfit_code_answer *alternative; /* request.suggest and unreachable: another model's answer
                                                 that reaches e (NULL: none); its model in ->model */
   long impacts;                              /* impacts simulated (the stepped answer's cost) */
+  double gravity; /* the request's gravity, m/s² along the normal (0: none; added after faeda7c) */
 } impactfit_code_answer;
 
 /* Solves the request: the inverse when req->e is a number, else forward (req->value, or the free

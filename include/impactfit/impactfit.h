@@ -23,6 +23,7 @@
 #include "impactfit/stepper.h"
 #include "impactfit/codes.h"
 #include "impactfit/drop.h"
+#include "impactfit/code_drop.h"
 #include "impactfit/mixing.h"
 #include "impactfit/version.h"
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import array as _array
 import dataclasses as _dc
+import math as _math
 import numbers as _numbers
 import os as _os
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Union
@@ -42,7 +43,7 @@ from . import _impactfit as _c
 __all__ = [
     "NumericalError", "copt", "zhang_alpha", "zhang_lambda", "simulate", "SimulateResult", "hc_eps",
     "impact_time", "identify_hc", "identify", "copt_surrogate", "zhang_surrogate", "dtau_surrogate",
-    "rh_eps_refit", "code", "dem", "engine", "sweep", "fit", "library_version", "__version__",
+    "rh_eps_refit", "code", "dem", "engine", "drop", "sweep", "fit", "library_version", "__version__",
 ]
 
 library_version: str = _c.library_version
@@ -512,6 +513,18 @@ def _one_of(what: str, a: Tuple[str, Any], b: Tuple[str, Any]) -> Any:
     return a[1] if a[1] is not None else b[1]
 
 
+
+def _setting_text(what: str, name: str, text: str) -> Tuple[float, ...]:
+    """The numbers of a setting typed as text: separated by commas or spaces ("0.02 1", "0.02,1")."""
+    items = [t for t in text.replace(",", " ").split()]
+    if not items or text.count(",") >= len(items):
+        raise ValueError("%s: setting %s: expected numbers separated by commas or spaces (got %r)" % (what, name, text))
+    try:
+        return tuple(float(t) for t in items)
+    except ValueError:
+        raise ValueError("%s: setting %s: expected numbers separated by commas or spaces (got %r)"
+                         % (what, name, text)) from None
+
 def code(code: str, model: Optional[str] = None, e: Optional[ArrayLike] = None, v: Optional[ArrayLike] = None, *,
          option: Optional[str] = None, damping: Optional[str] = None, version: Optional[str] = None,
          integrator: Optional[str] = None, dt: Optional[ArrayLike] = None, value: Optional[ArrayLike] = None,
@@ -522,7 +535,7 @@ def code(code: str, model: Optional[str] = None, e: Optional[ArrayLike] = None, 
          meff: Optional[ArrayLike] = None, reff: Optional[ArrayLike] = None,
          settings: Optional[Dict[str, Any]] = None, v_range: Optional[Tuple[float, float]] = None,
          points: int = 0, suggest: bool = True, threads: int = 0, on_error: str = "raise",
-         **one_value_settings: ArrayLike) -> Dict[str, Any]:
+         gravity: Optional[float] = None, **one_value_settings: ArrayLike) -> Dict[str, Any]:
     """The exact input that makes a real code give the restitution e, head-on (`impactfit dem` and
     `impactfit engine`: one registry of DEM codes and multibody engines; `impactfit dem --list`).
 
@@ -551,6 +564,8 @@ def code(code: str, model: Optional[str] = None, e: Optional[ArrayLike] = None, 
     broadcast with e, v and the bodies; at most 8); settings of several values in settings={name: sequence}
     (e.g. {"solref": (0.02, 1.0), "solimp": (0.9, 0.95, 0.001, 0.5, 2)}; the same for every point).
     v_range=(v_min, v_max), points: the speeds to report over (scalar calls).
+    gravity (m/s^2, >= 0): along the normal, into the contact (a sphere over a plane), taken in every step of the
+    engines whose step applies it (MuJoCo, ODE, Bullet); ValueError for any other model and in continuous time.
 
     Returns, when every number is scalar, a dict with the keys of `impactfit dem/engine ... --json` for the
     answer's kind (plus "kind": "power" (a continuous-time inverse answer), "forward", or "steps" (an
@@ -582,7 +597,11 @@ def code(code: str, model: Optional[str] = None, e: Optional[ArrayLike] = None, 
     if pair is not None and wall is not None and bool(pair) == bool(wall):
         raise ValueError("%s: give pair=True or wall=True, not both" % (what,))
     body2 = pair if pair is not None else (None if wall is None else not wall)
-    settings = dict(settings or {})
+    # a setting typed as the code writes it ("0.02 1", MuJoCo's solref) or as the CLI takes it ("0.02,1"): its numbers
+    # (a str is not iterated as characters)
+    settings = {k: _setting_text(what, k, x) if isinstance(x, str) else x for k, x in dict(settings or {}).items()}
+    for k in [k for k, x in one_value_settings.items() if isinstance(x, str)]:
+        settings[k] = _setting_text(what, k, one_value_settings.pop(k))
     if any(not isinstance(x, _numbers.Real) for x in one_value_settings.values()):
         # a setting of several values given by name (solref=(0.02, 1.0)): the same for every point
         counts = _c.code_inputs(code, version, model, option)
@@ -600,6 +619,11 @@ def code(code: str, model: Optional[str] = None, e: Optional[ArrayLike] = None, 
             options[k] = x
     if v_range is not None:
         options["v_min"], options["v_max"] = (float(x) for x in v_range)
+    if gravity is not None:
+        if not (isinstance(gravity, _numbers.Real) and _math.isfinite(gravity) and gravity >= 0):
+            raise ValueError("%s: gravity: the acceleration into the contact must be >= 0 (m/s^2), got %r"
+                             % (what, gravity))
+        options["gravity"] = float(gravity)
     nums = [e, v, value, dt, r1, r2, rho1, rho2, m1, m2, meff, reff] + list(one_value_settings.values())
     nums += [None] * (len(_CODE_BODIES) + 4 + _CODE_SLOTS - len(nums))
     inputs = tuple(_opt(x) for x in nums)
@@ -616,6 +640,68 @@ def code(code: str, model: Optional[str] = None, e: Optional[ArrayLike] = None, 
     stepped = bool((r["stepped"] == 1).any())
     kind = "steps" if stepped else "forward" if value is not None else "power"
     return {k: r[c] for k, c in _CODE_ARRAY[kind]}
+
+
+def drop(code: str, model: Optional[str] = None, *, e: Optional[float] = None, value: Optional[float] = None,
+         height: float = 1.0, bounces: int = 15, peak: float = 0.0, reading: str = "heights", releases: int = 16,
+         t_max: float = 0.0, gravity: Optional[float] = None, option: Optional[str] = None,
+         version: Optional[str] = None, integrator: Optional[str] = None, dt: Optional[float] = None,
+         radius: Optional[float] = None, density: Optional[float] = None, mass: Optional[float] = None,
+         meff: Optional[float] = None, reff: Optional[float] = None, settings: Optional[Dict[str, Any]] = None,
+         **one_value_settings: float) -> Dict[str, Any]:
+    """A drop test on one registry entry (`impactfit engine --drop HEIGHT`): the ball released from rest at
+    `height` (m) above a plane under `gravity` (m/s^2; None: 9.81), stepped through every impact and flight with
+    the code's own step map at dt (MuJoCo, ODE, Bullet; any other model raises ValueError).
+
+    bounces: apexes to count (1..256); peak: an apex below it (m) ends the sequence uncounted; reading:
+    "heights" (ln h_n on n fitted, h_0 the release height: e = exp(slope/2)) or "speeds" (the mean of
+    v_out/v_in); releases: the fit's distribution over that many releases spread over one step of the first
+    impact's travel; t_max: the simulated time (s; 0: no bound). e: the fitted e to solve for (on the release
+    when its whole sequence is determined, else on the mean over the releases: "solved_on"); value: the free
+    parameter's value instead (neither: the settings' own). The bodies, settings, model, option, version,
+    integrator and dt as in impactfit.code (one sphere on the plane; scalars only).
+
+    Returns a dict with the keys of `impactfit engine --drop H --json`: the sequence in "bounce" (n, apex,
+    t_apex, v_in, v_out, phase, first_step, contact_steps, determined), "determined", "counted", "ends"
+    (counted, low, rest, time), "e_fit" (this release's), "e_mean", "e_sd", "e_range" (over the releases),
+    "value", "input" (the text to paste), "note".
+
+    >>> d = impactfit.drop("mujoco", e=0.75, mass=0.5, radius=0.1, dt=1e-4, peak=0.002,
+    ...                    settings={"solimp": (0.0001, 0.95, 0.001, 0.5, 2)})
+    >>> d["solved_on"], d["e_fit"]   # ('release', 0.75...)"""
+    what = "drop"
+    if e is not None and value is not None:
+        raise ValueError("%s: give e (the fitted e you want) or value (what you type), not both" % (what,))
+    if reading not in ("heights", "speeds"):
+        raise ValueError("%s: reading takes 'heights' or 'speeds', got %r" % (what, reading))
+    if not (isinstance(height, _numbers.Real) and _math.isfinite(height) and height > 0):
+        raise ValueError("%s: height: the release height must be > 0 (m), got %r" % (what, height))
+    if not (isinstance(bounces, int) and 1 <= bounces <= 256):
+        raise ValueError("%s: bounces must be an integer in [1, 256], got %r" % (what, bounces))
+    if not (isinstance(releases, int) and 1 <= releases <= 4096):
+        raise ValueError("%s: releases must be an integer in [1, 4096], got %r" % (what, releases))
+    if not (isinstance(peak, _numbers.Real) and 0 <= peak < height):
+        raise ValueError("%s: peak: the apex threshold must be >= 0 and below the height (m), got %r" % (what, peak))
+    if not (isinstance(t_max, _numbers.Real) and _math.isfinite(t_max) and t_max >= 0):
+        raise ValueError("%s: t_max must be >= 0 (s), got %r" % (what, t_max))
+    if len(one_value_settings) > _CODE_SLOTS:
+        raise ValueError("%s: at most %d one-value settings as keywords" % (what, _CODE_SLOTS))
+    options: Dict[str, Any] = {"code": code, "pair": 0, "suggest": 0, "slots": tuple(one_value_settings),
+                               "settings": dict(settings or {})}
+    for k, x in (("model", model), ("option", option), ("version", version), ("integrator", integrator)):
+        if x is not None:
+            options[k] = x
+    if gravity is not None:
+        if not (isinstance(gravity, _numbers.Real) and _math.isfinite(gravity) and gravity >= 0):
+            raise ValueError("%s: gravity: the acceleration into the contact must be >= 0 (m/s^2), got %r"
+                             % (what, gravity))
+        options["gravity"] = float(gravity)
+    nums = [e, None, value, dt, radius, None, density, None, mass, None, meff, reff]
+    nums += [float(x) for x in one_value_settings.values()]
+    nums += [None] * (len(_CODE_BODIES) + 4 + _CODE_SLOTS - len(nums))
+    inputs = tuple(float(_opt(x)) for x in nums)
+    return _c.code_drop(inputs, options, (float(height), bounces, float(peak), float(t_max),
+                                          1 if reading == "speeds" else 0, releases))
 
 
 dem = code

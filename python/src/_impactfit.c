@@ -82,6 +82,11 @@ static int opt_transition(PyObject *d, const char *key, const impactfit_transiti
   return 0;
 }
 
+#define IMPACTFIT__STR2(x) #x
+#define IMPACTFIT__STR(x) IMPACTFIT__STR2(x)
+#define IMPACTFIT_CODE_MAX_VALUES_2 10 /* 2 IMPACTFIT_CODE_MAX_VALUES, as text (checked below) */
+_Static_assert(IMPACTFIT_CODE_MAX_VALUES_2 == 2 * IMPACTFIT_CODE_MAX_VALUES, "the most values of a setting");
+
 /* a sequence of numbers (or one number) into a setting */
 static int setting_values(PyObject *val, impactfit_code_setting *s) {
   PyObject *seq = PySequence_Check(val) ? PySequence_Fast(val, "") : NULL;
@@ -99,8 +104,10 @@ static int setting_values(PyObject *val, impactfit_code_setting *s) {
   Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
   if (n < 1 || n > 2 * IMPACTFIT_CODE_MAX_VALUES) {
     Py_DECREF(seq);
-    PyErr_Format(PyExc_ValueError, "setting %s takes 1 to %d values (got %zd)", s->name, 2 * IMPACTFIT_CODE_MAX_VALUES,
-                 n);
+    /* the count the model takes is the library's message ("solref takes 2 values (got 3)"); here only the most any
+     * setting holds, as the CLI says it */
+    PyErr_Format(PyExc_ValueError, "setting %s: %s (got %zd)", s->name,
+                 n < 1 ? "no values" : "at most " IMPACTFIT__STR(IMPACTFIT_CODE_MAX_VALUES_2) " values", n);
     return -1;
   }
   s->count = (int)n;
@@ -125,7 +132,8 @@ static int parse_code_options(PyObject *d, kopts *o) {
   if (opt_str(d, "code", &code) || opt_str(d, "version", &version) || opt_str(d, "model", &model) ||
       opt_str(d, "option", &option) || opt_str(d, "integrator", &integrator) || opt_int(d, "limit", &q->clamp) ||
       opt_int(d, "pair", &q->bodies.pair) || opt_double(d, "v_min", &q->v_min) || opt_double(d, "v_max", &q->v_max) ||
-      opt_int(d, "points", &points) || opt_double(d, "tol", &q->tol) || opt_int(d, "suggest", &q->suggest))
+      opt_int(d, "points", &points) || opt_double(d, "tol", &q->tol) || opt_int(d, "suggest", &q->suggest) ||
+      opt_double(d, "gravity", &q->gravity))
     return -1;
   if (!code)
     return 0;
@@ -169,7 +177,7 @@ static int parse_options(PyObject *d, kopts *o) {
       "method",     "tol",     "max_iter", "surrogate_guess", "transition", "dimensional", "max_contacts", "t_max",
       "rtol",       "series",  "which",    "code",            "version",    "model",       "option",       "limit",
       "pair",       "integrator", "settings", "slots",        "v_min",      "v_max",       "points",       "suggest",
-      NULL};
+      "gravity",    NULL};
   PyObject *key, *val;
   Py_ssize_t pos = 0;
   while (PyDict_Next(d, &pos, &key, &val)) {
@@ -893,6 +901,100 @@ static PyObject *py_code(PyObject *self, PyObject *args) {
   return d;
 }
 
+
+/* code_drop(inputs, options, (height, bounces, peak, t_max, reading, releases)): impactfit_code_drop, a dict with
+ * the keys of `impactfit engine --drop H --json` (src/cli/code_drop.c) */
+static PyObject *drop_bounces(const impactfit_code_drop_answer *a) {
+  const impactfit_drop_result *r = &a->stats.exact;
+  int n = a->reachable ? r->n : 0;
+  PyObject *rows = PyList_New(n);
+  for (int i = 0; rows && i < n; i++) {
+    const impactfit_drop_bounce *b = &r->b[i];
+    PyObject *row = Py_BuildValue("{si,sd,sd,sd,sd,sd,sl,sl,si}", "n", i + 1, "apex", b->apex, "t_apex", b->t_apex,
+                                  "v_in", b->v_in, "v_out", b->v_out, "phase", b->phase, "first_step", b->first_step,
+                                  "contact_steps", b->contact_steps, "determined", i < a->stats.determined);
+    if (!row) {
+      Py_CLEAR(rows);
+      break;
+    }
+    PyList_SET_ITEM(rows, i, row);
+  }
+  return rows;
+}
+
+static PyObject *drop_dict(const impactfit_code_drop_answer *a) {
+  const impactfit_drop_stats *S = &a->stats;
+  const impactfit_drop_result *r = &S->exact;
+  int ok = a->reachable;
+  static const char *const on[] = {"forward", "release", "mean"};
+  PyObject *d = PyDict_New();
+  if (!d ||
+      put(d, "code", PyUnicode_FromString(a->model->code->name)) || put(d, "version", PyUnicode_FromString(a->version)) ||
+      put(d, "model", PyUnicode_FromString(a->model->model)) ||
+      put(d, "integrator", PyUnicode_FromString(a->integrator ? a->integrator->name : "")) ||
+      put(d, "dt", PyFloat_FromDouble(a->dt)) || put(d, "gravity", PyFloat_FromDouble(a->gravity)) ||
+      put(d, "mass", PyFloat_FromDouble(a->mass)) || put(d, "height", PyFloat_FromDouble(a->params.height)) ||
+      put(d, "bounces", PyLong_FromLong(a->params.bounces)) || put(d, "peak", PyFloat_FromDouble(a->params.min_height)) ||
+      put(d, "t_max", PyFloat_FromDouble(a->params.t_max)) ||
+      put(d, "reading", PyUnicode_FromString(a->params.reading == IMPACTFIT_DROP_SPEEDS ? "speeds" : "heights")) ||
+      put(d, "releases", PyLong_FromLong(a->releases)) || put(d, "e_asked", PyFloat_FromDouble(a->e_asked)) ||
+      put(d, "solved_on", PyUnicode_FromString(on[a->on >= 0 && a->on <= 2 ? a->on : 0])) ||
+      put(d, "reachable", PyLong_FromLong(a->reachable)) || put(d, "jump", PyLong_FromLong(a->jump)) ||
+      put(d, "param", PyUnicode_FromString(a->model->param)) || put(d, "value", PyFloat_FromDouble(a->value)) ||
+      put(d, "input", PyUnicode_FromString(a->input ? a->input : "")) ||
+      put(d, "e_fit", PyFloat_FromDouble(ok ? r->e_fit : NAN)) ||
+      put(d, "e_heights", PyFloat_FromDouble(ok ? r->e_heights : NAN)) ||
+      put(d, "e_speeds", PyFloat_FromDouble(ok ? r->e_speeds : NAN)) ||
+      put(d, "h0_fit", PyFloat_FromDouble(ok ? r->h0_fit : NAN)) || put(d, "r2", PyFloat_FromDouble(ok ? r->r2 : NAN)) ||
+      put(d, "counted", PyLong_FromLong(ok ? r->n : 0)) || put(d, "determined", PyLong_FromLong(ok ? S->determined : 0)) ||
+      put(d, "ends", PyUnicode_FromString(ok ? impactfit_drop_end_name(r->end) : "")) ||
+      put(d, "low_apex", PyFloat_FromDouble(ok && r->end == IMPACTFIT_DROP_LOW ? r->low_apex : NAN)) ||
+      put(d, "steps", PyLong_FromLong(ok ? r->steps : 0)) || put(d, "e_mean", PyFloat_FromDouble(ok ? S->e_mean : NAN)) ||
+      put(d, "e_sd", PyFloat_FromDouble(ok ? S->e_sd : NAN)) ||
+      put(d, "e_range", range(ok ? S->e_min : NAN, ok ? S->e_max : NAN)) ||
+      put(d, "n_min", PyLong_FromLong(ok ? S->n_min : 0)) || put(d, "n_max", PyLong_FromLong(ok ? S->n_max : 0)) ||
+      put(d, "bounce", drop_bounces(a)) || put(d, "note", PyUnicode_FromString(a->note ? a->note : "")) ||
+      put(d, "run_here", PyLong_FromLong(a->run_here)) || put(d, "source", PyUnicode_FromString(a->model->source)))
+    Py_CLEAR(d);
+  return d;
+}
+
+static PyObject *py_code_drop(PyObject *self, PyObject *args) {
+  PyObject *in_t, *opt_d;
+  impactfit_drop_params p = impactfit_drop_default_params();
+  int reading = 0, releases = 0;
+  if (!PyArg_ParseTuple(args, "O!O(diddii)", &PyTuple_Type, &in_t, &opt_d, &p.height, &p.bounces, &p.min_height,
+                        &p.t_max, &reading, &releases))
+    return NULL;
+  p.reading = reading ? IMPACTFIT_DROP_SPEEDS : IMPACTFIT_DROP_HEIGHTS;
+  if (PyTuple_GET_SIZE(in_t) != CODE_N_IN)
+    return PyErr_Format(PyExc_TypeError, "code_drop: expected %d inputs", (int)CODE_N_IN);
+  double in[CODE_N_IN];
+  for (int j = 0; j < CODE_N_IN; j++)
+    if ((in[j] = PyFloat_AsDouble(PyTuple_GET_ITEM(in_t, j))) == -1.0 && PyErr_Occurred())
+      return NULL;
+  kopts o;
+  if (parse_options(opt_d, &o))
+    return NULL;
+  if (!o.code.model)
+    return PyErr_Format(PyExc_ValueError, "drop: no code given");
+  impactfit_code_request q;
+  impactfit_code_setting set[IMPACTFIT_CODE_MAX_INPUTS + CODE_SLOTS];
+  code_request(&o, in, &q, set);
+  impactfit_code_drop_answer a;
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  int st;
+  Py_BEGIN_ALLOW_THREADS st = impactfit_code_drop(&q, &p, releases, &a, &err);
+  Py_END_ALLOW_THREADS if (st) {
+    impactfit_code_drop_free(&a);
+    return raise_status(st, &err);
+  }
+  PyObject *d = drop_dict(&a);
+  impactfit_code_drop_free(&a);
+  return d;
+}
+
 static PyObject *py_kernels(PyObject *self, PyObject *noargs) {
   PyObject *d = PyDict_New();
   for (size_t i = 0; d && i < N_KERNELS; i++) {
@@ -915,6 +1017,8 @@ static PyMethodDef methods[] = {
     {"fit", py_fit, METH_VARARGS, "fit(fit_file, data_csv_or_None, threads): run a fit file"},
     {"code_inputs", py_code_inputs, METH_VARARGS, "code_inputs(code, version, model, option): {input: values}"},
     {"code", py_code, METH_VARARGS, "code(inputs20, options): impactfit_code_solve, a dict with the JSON keys"},
+    {"code_drop", py_code_drop, METH_VARARGS,
+     "code_drop(inputs20, options, (height, bounces, peak, t_max, reading, releases)): impactfit_code_drop"},
     {"kernels", py_kernels, METH_NOARGS, "kernels(): {name: (inputs, outputs)}"},
     {"max_threads", py_max_threads, METH_NOARGS, "OpenMP's omp_get_max_threads()"},
     {"set_numerical_error", py_set_numerical_error, METH_O, "internal: the NumericalError class"},

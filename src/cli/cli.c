@@ -67,11 +67,24 @@ int cli_parse_range(const char *what, const char *s, double *a, double *b, long 
   return rc;
 }
 
+void cli_warn_decimal_comma(const char *what, const char *text, size_t count) {
+  const char *c = strchr(text, ',');
+  if (count != 2 || !c || strchr(c + 1, ','))
+    return;
+  size_t a = strspn(text, "0123456789"), b = strspn(c + 1, "0123456789");
+  if (a > 0 && text + a == c && b > 0 && c[1 + b] == 0)
+    fprintf(stderr, "impactfit: warning: %s %s is read as two values (%.*s and %s): a decimal comma? write %.*s.%s\n",
+            what, text, (int)a, text, c + 1, (int)a, text, c + 1);
+}
+
 int cli_parse_grid(const char *what, const char *s, double **values, size_t *count) {
   *values = NULL;
   *count = 0;
   if (!s || !*s)
     return cli_input_error("%s: expected a value, a list a,b,c or a range start:stop:count", what);
+  const char *sp = strpbrk(s, " \t");
+  if (sp && sp > s && sp[strspn(sp, " \t")] && strspn(s, " \t") == 0) /* "0.3 0.5": a list typed with spaces */
+    return cli_input_error("%s: use commas between values (got '%s'; a list is a,b,c)", what, s);
   if (strchr(s, ':')) {
     double a, b;
     long n;
@@ -106,8 +119,11 @@ int cli_parse_grid(const char *what, const char *s, double **values, size_t *cou
       rc = cli_input_error("%s: empty item in the list '%s'", what, s);
       break;
     }
-    if ((rc = cli_parse_double(what, tok, &(*values)[i])) || !comma)
+    if ((rc = cli_parse_double(what, tok, &(*values)[i])) || !comma) {
+      if (!rc && s[0] != '0') /* "0,1" is the usual list of two switches (--m 0,1), "1,5" rarely a list */
+        cli_warn_decimal_comma(what, s, i + 1);
       break;
+    }
     tok = comma + 1;
   }
   free(copy);

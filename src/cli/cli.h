@@ -113,6 +113,8 @@ int cli_parse_names(const char *s, const char *const *names, size_t n, int allow
 /* A value, a comma list "a,b,c" or a linear range "start:stop:count" (count ≥ 1).
  * Allocates *values (free with free()). Returns 0 or CLI_INPUT (error printed). */
 int cli_parse_grid(const char *what, const char *s, double **values, size_t *count);
+/* "impactfit: warning: ..." on stderr when a list of `count` values is "1,5": a decimal comma read as a list */
+void cli_warn_decimal_comma(const char *what, const char *text, size_t count);
 /* The range "start:stop:count" alone (count 1..1e8; count 1 needs start = stop): 0 or CLI_INPUT. */
 int cli_parse_range(const char *what, const char *s, double *a, double *b, long *n);
 

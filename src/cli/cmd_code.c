@@ -22,32 +22,45 @@ enum { CODE_MAX_POINTS = 1000000, CODE_MAX_SETTINGS = 64 };
 typedef struct code_opts {
   const char *code, *version, *model, *damping, *option, *integrator, *limit, *vrange;
   const char *s_e, *s_v, *s_value;
-  double dt, radius, r1, r2, density, rho1, rho2, mass, m1, m2, meff, reff;
+  const char *tangential; /* the DEM code's own tangential clause (request.tangential) */
+  double e11, e22;        /* two materials: the 1-1 and 2-2 type pairs' e */
+  double dt, gravity, radius, r1, r2, density, rho1, rho2, mass, m1, m2, meff, reff;
   int pair, wall, plane, json, csv, list, brief, points, help;
+  code_drop_opts drop; /* --drop H: a drop test (code_drop.c) */
 } code_opts;
 
-/* "V1,V2,..." into a setting */
+/* "V1,V2,..." into a setting; spaces separate values too, as the code itself writes them (MuJoCo's solref="0.02 1":
+ * --solref "0.02 1" is --solref 0.02,1) */
 static int parse_setting(const char *what, const char *name, const char *text, impactfit_code_setting *s) {
   s->name = name;
   s->body = 0;
   s->count = 0;
-  for (const char *p = text;;) {
+  const char *p = text + strspn(text, " \t");
+  for (;;) {
     if (s->count == 2 * IMPACTFIT_CODE_MAX_VALUES)
       return cli_input_error("%s: at most %d values (got '%s')", what, 2 * IMPACTFIT_CODE_MAX_VALUES, text);
-    const char *comma = strchr(p, ',');
+    size_t len = strcspn(p, ", \t");
     char item[64];
-    size_t len = comma ? (size_t)(comma - p) : strlen(p);
     if (len == 0 || len >= sizeof item)
-      return cli_input_error("%s: expected numbers separated by commas (got '%s')", what, text);
+      return cli_input_error("%s: expected numbers separated by commas or spaces (got '%s')", what, text);
     memcpy(item, p, len);
     item[len] = 0;
     int rc = cli_parse_double(what, item, &s->values[s->count]);
     if (rc)
       return rc;
     s->count++;
-    if (!comma)
+    p += len;
+    p += strspn(p, " \t");
+    if (*p == ',') {
+      p++;
+      p += strspn(p, " \t");
+      if (!*p)
+        return cli_input_error("%s: expected numbers separated by commas or spaces (got '%s')", what, text);
+    }
+    if (!*p) {
+      cli_warn_decimal_comma(what, text, (size_t)s->count);
       return 0;
-    p = comma + 1;
+    }
   }
 }
 
@@ -98,6 +111,53 @@ static int rest_setting(const char *what, const impactfit_code_model *md, const 
   return parse_setting(label, in->name, value, s);
 }
 
+/* ---- unit slips (warnings, not errors: the value may be meant) ---- */
+
+static void warn_slip(const char *fmt, double x, const char *slip) {
+  fprintf(stderr, "impactfit: warning: ");
+  fprintf(stderr, fmt, x);
+  fprintf(stderr, ": %s\n", slip);
+}
+
+/* values a user almost surely did not mean (docs/SCENE.md "Unit and locale slips"), each with the likely slip */
+static void warn_slips(const impactfit_code_request *q) {
+  const impactfit_code_bodies *b = &q->bodies;
+  const double radii[] = {b->r1, b->r2, b->reff}, rhos[] = {b->rho1, b->rho2};
+  static const char *const rname[] = {"--radius", "--r2", "--reff"}, *const dname[] = {"--density", "--rho2"};
+  char f[64];
+  for (int i = 0; i < 3; i++)
+    if (radii[i] > 1.0) {
+      snprintf(f, sizeof f, "%s %%g m is more than 1 m", rname[i]);
+      warn_slip(f, radii[i], "millimetres typed as metres? (5 mm is 0.005)");
+    }
+  for (int i = 0; i < 2; i++)
+    if (rhos[i] > 0.0 && rhos[i] < 100.0) {
+      snprintf(f, sizeof f, "%s %%g kg/m^3 is below 100 kg/m^3", dname[i]);
+      warn_slip(f, rhos[i], "g/cm^3 typed as kg/m^3? (glass is 2500 kg/m^3, 2.5 g/cm^3)");
+    }
+  const impactfit_code_model *md = q->model;
+  for (size_t k = 0; k < q->n_settings; k++) {
+    const impactfit_code_setting *s = &q->settings[k];
+    const impactfit_code_input *in = impactfit_code_input_find(md, s->name);
+    if (!in)
+      continue;
+    int modulus = strcmp(in->name, "E") == 0 || (in->alias && strcmp(in->alias, "E") == 0);
+    for (int j = 0; modulus && j < s->count; j++)
+      if (s->values[j] > 0.0 && s->values[j] < 1e3) {
+        snprintf(f, sizeof f, "--%s %%g Pa is below 1e3 Pa", s->name);
+        warn_slip(f, s->values[j], "GPa or MPa typed as Pa? (70 GPa is 70e9)");
+      }
+    /* MuJoCo's direct solref is per unit mass: a stiffness m w^2 in N/m typed where w^2 is meant makes the
+     * contact last pi/sqrt(k) */
+    if (strcmp(md->code->name, "mujoco") == 0 && md->param_scale < 0.0 && strcmp(in->name, "solref") == 0 &&
+        s->count >= 1 && s->values[0] < 0.0 && 3.141592653589793 / sqrt(-s->values[0]) > 0.1)
+      warn_slip("--solref: the direct stiffness gives a contact of pi/sqrt(k) = %.3g s",
+                3.141592653589793 / sqrt(-s->values[0]),
+                "the direct form is per unit mass (stiffness/m, damping/m): a stiffness in N/m must be divided by the "
+                "mass");
+  }
+}
+
 /* ---- the request ---- */
 
 static int check_aliases(const char *what, const cli_spec *opts, size_t n) {
@@ -131,8 +191,12 @@ static int make_request(const char *what, const code_opts *o, const cli_spec *op
   b->meff = o->meff;
   b->reff = o->reff;
   q->version = o->version;
+  q->tangential = o->tangential;
+  q->e11 = o->e11;
+  q->e22 = o->e22;
   q->integrator = o->integrator;
   q->dt = o->dt;
+  q->gravity = o->gravity;
   if (o->limit) {
     static const char *const onoff[] = {"off", "on", "no", "yes", "0", "1"};
     size_t i = 0, n;
@@ -221,6 +285,20 @@ static int run_points(const char *what, const code_opts *o, impactfit_code_reque
   return rc;
 }
 
+/* --drop H: one point, no speed (the drop gives each impact its own), no CSV */
+static int run_drop(const char *what, const code_opts *o, const cli_spec *opts, size_t nopts,
+                    impactfit_code_request *q) {
+  static const char *const single[] = {"v", "v-range", "points", "csv"};
+  for (size_t i = 0; i < sizeof single / sizeof single[0]; i++)
+    if (cli_given(opts, nopts, single[i]))
+      return cli_input_error("%s: --drop: --%s does not apply (the drop test gives each impact its own speed; "
+                             "text or --json)",
+                             what, single[i]);
+  if ((o->s_e && strpbrk(o->s_e, ",:")) || (o->s_value && strpbrk(o->s_value, ",:")))
+    return cli_input_error("%s: --drop takes one --e or --value (not a list or range)", what);
+  return code_run_drop(what, &o->drop, o->s_e, o->s_value, o->json, q);
+}
+
 /* The model: the code, version, model and option given. */
 static int find_model(const char *what, const code_opts *o, const impactfit_code_model **md, const char **integrator) {
   impactfit_error err;
@@ -234,6 +312,7 @@ static int find_model(const char *what, const code_opts *o, const impactfit_code
 
 static int cmd_code(int argc, char **argv, const char *what, const char *help_text) {
   code_opts o = {.dt = NAN,
+                 .gravity = 0.0,
                  .radius = NAN,
                  .r1 = NAN,
                  .r2 = NAN,
@@ -245,7 +324,10 @@ static int cmd_code(int argc, char **argv, const char *what, const char *help_te
                  .m2 = NAN,
                  .meff = NAN,
                  .reff = NAN,
-                 .points = 0};
+                 .e11 = NAN,
+                 .e22 = NAN,
+                 .points = 0,
+                 .drop = {.height = NAN, .bounces = 15, .releases = 16}};
   cli_spec opts[] = {
       CLI_STR("code", &o.code),
       CLI_STR("version", &o.version),
@@ -254,12 +336,19 @@ static int cmd_code(int argc, char **argv, const char *what, const char *help_te
       CLI_STR("option", &o.option),
       CLI_STR("integrator", &o.integrator),
       CLI_DBL("dt", &o.dt, 0.0, NAN, CLI_LO_OPEN | CLI_IF_SEEN, "--dt: the time step must be > 0 (s), got %.17g"),
+      CLI_DBL("gravity", &o.gravity, 0.0, NAN, CLI_IF_SEEN,
+              "--gravity: the acceleration into the contact must be >= 0 (m/s^2), got %.17g"),
       CLI_STR("e", &o.s_e),
       CLI_STR("value", &o.s_value),
       CLI_STR("v", &o.s_v),
       CLI_STR("v-range", &o.vrange),
       CLI_ANYINT("points", &o.points),
       CLI_STR("limit", &o.limit),
+      CLI_STR("tangential", &o.tangential),
+      CLI_DBL("e11", &o.e11, 0.0, 1.0, CLI_LO_OPEN | CLI_HI_OPEN | CLI_IF_SEEN,
+              "--e11: the 1-1 pair's e must be in (0, 1), got %.17g"),
+      CLI_DBL("e22", &o.e22, 0.0, 1.0, CLI_LO_OPEN | CLI_HI_OPEN | CLI_IF_SEEN,
+              "--e22: the 2-2 pair's e must be in (0, 1), got %.17g"),
       CLI_NUM("radius", &o.radius),
       CLI_NUM("r1", &o.r1),
       CLI_NUM("r2", &o.r2),
@@ -278,6 +367,12 @@ static int cmd_code(int argc, char **argv, const char *what, const char *help_te
       CLI_FLAG("csv", &o.csv),
       CLI_FLAG("list", &o.list),
       CLI_FLAG("brief", &o.brief),
+      CLI_NUM("drop", &o.drop.height),
+      CLI_ANYINT("bounces", &o.drop.bounces),
+      CLI_NUM("peak", &o.drop.peak),
+      CLI_NUM("t-max", &o.drop.t_max),
+      CLI_STR("reading", &o.drop.reading),
+      CLI_ANYINT("releases", &o.drop.releases),
   };
   const size_t nopts = CLI_COUNT(opts);
   cli_rest rest[CODE_MAX_SETTINGS];
@@ -321,6 +416,13 @@ static int cmd_code(int argc, char **argv, const char *what, const char *help_te
   if ((rc = make_request(what, &o, opts, nopts, &q)))
     return rc;
   q.integrator = integrator;
+  warn_slips(&q);
+  if (cli_given(opts, nopts, "drop"))
+    return run_drop(what, &o, opts, nopts, &q);
+  static const char *const drop_only[] = {"bounces", "peak", "t-max", "reading", "releases"};
+  for (size_t i = 0; i < sizeof drop_only / sizeof drop_only[0]; i++)
+    if (cli_given(opts, nopts, drop_only[i]))
+      return cli_input_error("%s: --%s belongs to a drop test: give --drop HEIGHT", what, drop_only[i]);
   return run_points(what, &o, &q);
 }
 

@@ -26,4 +26,15 @@ int code_print_point(void *ctx, size_t index, const impactfit_code_request *q, d
  * one JSON object per model. */
 void code_print_list(const impactfit_code *code, int json, int brief);
 
+/* --drop H and its options (code_drop.c): a drop test on the request's model. */
+typedef struct code_drop_opts {
+  double height, peak, t_max; /* m, m, s */
+  int bounces, releases;
+  const char *reading; /* "heights" (NULL) or "speeds" */
+} code_drop_opts;
+
+/* The drop test of q's model: --e (one value) or --value (or the settings' own), text or JSON. */
+int code_run_drop(const char *what, const code_drop_opts *d, const char *s_e, const char *s_value, int json,
+                  impactfit_code_request *q);
+
 #endif

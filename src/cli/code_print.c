@@ -93,6 +93,7 @@ static const cli_field steps_fields[] = {OF_S("code", code),
                                          OF_A_RANGE("e_reach_range", e_reach_min),
                                          OF_A("stable", stable),
                                          OF_A("dt_stable", dt_stable),
+                                         OF_A("gravity", gravity),
                                          OF_S("end", end),
                                          OF_S("note", note),
                                          OF_S("run_here", run_here),
@@ -269,6 +270,8 @@ static void print_steps_text(const impactfit_code_answer *a) {
   printf("# %s %s, model '%s', integrator %s, dt = %s, v = %.6g m/s, effective mass %.6g kg (%s)%s\n", md->code->name,
          a->version, md->model, a->integrator->name, step, a->v, a->mass, a->wall ? "sphere on a plane" : "two spheres",
          a->run_here ? "" : " [formula only]");
+  if (a->gravity != 0.0)
+    printf("# gravity %.6g m/s^2 along the normal, into the contact (taken in every step)\n", a->gravity);
   printf("# law: %s; end: %s\n", md->law_text, md->end);
   if (adaptive)
     printf("# the integrator controls its error: e is the law's continuous-time e (at the accuracy the note names)\n");

@@ -67,8 +67,27 @@ typedef enum impactfit__dem_damping {
 typedef struct impactfit__dem_law {
   impactfit__dem_stiffness stiffness;
   impactfit__dem_damping damping;
-  double (*conv)(double p); /* IMPACTFIT__DA_CONV_SQRTMK: the code's conversion of its parameter */
+  double (*conv)(double p);      /* IMPACTFIT__DA_CONV_SQRTMK: the code's conversion of its parameter */
+  const char *const *tangential; /* the first words the code's tangential clause takes (NULL-terminated; NULL:
+                                    the model has no clause: request.tangential is refused) */
 } impactfit__dem_law;
+
+/* A number of an optional input as the paste text shows it: the value ("%.10g") when the user gave it, else
+ * the placeholder "<yours: what>"; appended to out. */
+void impactfit__dem_optional(const impactfit_code_ctx *c, const char *name, const char *what, impactfit_text *out);
+/* 1 when the two bodies' materials differ (per-body E or nu with two values that are not the same). */
+int impactfit__dem_two_materials(const impactfit_code_ctx *c);
+/* The contact's E* (Pa) of the model's E and nu (the two bodies' materials: impactfit_mix_estar). */
+double impactfit__dem_estar(const impactfit_code_ctx *c);
+/* The note every DEM model with tangential settings carries: which of them are the user's placeholders and
+ * that the head-on normal law does not depend on them. `names`: the model's words for them. */
+void impactfit__dem_note_tangential(const impactfit_code_ctx *c, const char *names, impactfit_text *out);
+
+/* 1 when the paste text carries one line per type pair: two spheres of two materials, or e11 or e22 asked. */
+int impactfit__dem_pairs(const impactfit_code_ctx *c);
+/* The free parameter of the type pair b-b (b = 1 or 2: two body-b spheres of body b's material, size and
+ * mass) for the request's e11 (e22; NaN: its e); in forward mode the typed value. *out NaN when out of reach. */
+int impactfit__dem_pair_value(const impactfit_code_ctx *c, int b, double value, double *out, impactfit_error *err);
 
 /* The stepper (continuous time, the power law with K and C of the model's kinds) for the parameter p. */
 int impactfit__dem_build(const impactfit_code_ctx *c, double p, impactfit_stepper *st, impactfit_error *err);
@@ -77,26 +96,42 @@ int impactfit__dem_naive(const impactfit_code_ctx *c, double e, double *value, i
                          impactfit_error *err);
 
 /* The ops of a DEM model: its law's kinds, its paste text and its note (NULL: none). */
-#define IMPACTFIT__DEM_OPS(name, st_, da_, conv_, input_, note_)                                  \
-  static const impactfit__dem_law name##_law = {.stiffness = st_, .damping = da_, .conv = conv_}; \
-  static const impactfit_code_ops name = {.build = impactfit__dem_build,                          \
-                                          .lo = 1e-12,                                            \
-                                          .hi = 1.0,                                              \
-                                          .naive = impactfit__dem_naive,                          \
-                                          .input = input_,                                        \
-                                          .note = note_,                                          \
+#define IMPACTFIT__DEM_OPS(name, st_, da_, conv_, input_, note_) \
+  IMPACTFIT__DEM_OPS_T(name, st_, da_, conv_, input_, note_, NULL)
+/* The same for a model with a tangential clause (tang_: its first words, NULL-terminated). */
+#define IMPACTFIT__DEM_OPS_T(name, st_, da_, conv_, input_, note_, tang_)                                              \
+  static const impactfit__dem_law name##_law = {.stiffness = st_, .damping = da_, .conv = conv_, .tangential = tang_}; \
+  static const impactfit_code_ops name = {.build = impactfit__dem_build,                                               \
+                                          .lo = 1e-12,                                                                 \
+                                          .hi = 1.0,                                                                   \
+                                          .naive = impactfit__dem_naive,                                               \
+                                          .input = input_,                                                             \
+                                          .note = note_,                                                               \
                                           .data = &name##_law};
 
 /* The settings DEM models take (the historical `impactfit dem` options). */
-#define IMPACTFIT__IN_E                                                                                          \
-  {                                                                                                              \
-    .name = "E", .unit = "Pa", .help = "Young's modulus of the bodies (and the wall): one material", .count = 1, \
-    .def = {NAN}, .per_body = 1, .mix = IMPACTFIT_CODE_MIX_SAME                                                  \
+#define IMPACTFIT__IN_E                                                                                        \
+  {                                                                                                            \
+    .name = "E", .unit = "Pa",                                                                                 \
+    .help = "Young's modulus: one value for both bodies (and the wall), or body 1's,body 2's (two materials: " \
+            "E* = 1/((1 - nu1^2)/E1 + (1 - nu2^2)/E2))",                                                       \
+    .count = 1, .def = {NAN}, .per_body = 1, .mix = IMPACTFIT_CODE_MIX_OWN                                     \
   }
-#define IMPACTFIT__IN_NU                                                                                         \
-  {                                                                                                              \
-    .name = "nu", .unit = "-", .help = "Poisson's ratio of the bodies (and the wall): one material", .count = 1, \
-    .def = {NAN}, .per_body = 1, .mix = IMPACTFIT_CODE_MIX_SAME                                                  \
+#define IMPACTFIT__IN_NU                                                                   \
+  {                                                                                        \
+    .name = "nu", .unit = "-",                                                             \
+    .help = "Poisson's ratio: one value for both bodies (and the wall), or body 1's,body " \
+            "2's",                                                                         \
+    .count = 1, .def = {NAN}, .per_body = 1, .mix = IMPACTFIT_CODE_MIX_OWN                 \
+  }
+/* A friction or tangential setting the normal law does not read: the user's own, kept in the paste text, a
+ * marked placeholder there when not given (impactfit_code_input.optional). */
+#define IMPACTFIT__IN_TANGENTIAL(name_, unit_, help_)                                \
+  {                                                                                  \
+    .name = name_, .unit = unit_,                                                    \
+    .help = help_ " (yours: kept in the pasted line; a head-on normal law does not " \
+                  "read it)",                                                        \
+    .count = 1, .def = {NAN}, .optional = 1                                          \
   }
 #define IMPACTFIT__IN_KN(unit_)                                                                              \
   {                                                                                                          \

@@ -51,6 +51,7 @@
 
 #include "../common/common_impl.h"
 #include "blocks_impl.h"
+#include "friction_impl.h"
 
 /* ---------------------------------------------------------------- the steppers */
 
@@ -370,11 +371,12 @@ static int is_stiff(const impactfit_stepper *st) { return st->type == &bt_stiffn
 /* ---------------------------------------------------------------- the models */
 
 #define BT_SOLVER_INPUTS                                                                                             \
-  {.name = "restitutionVelocityThreshold",                                                                           \
-   .unit = "m/s",                                                                                                    \
-   .help = "btContactSolverInfo::m_restitutionVelocityThreshold: no restitution below this approach speed",          \
-   .count = 1,                                                                                                       \
-   .def = {0.2}},                                                                                                    \
+  IMPACTFIT__IN_FRICTION("friction", "setFriction on the sphere (Bullet's default 0.5; two bodies' multiply)", 0.5), \
+      {.name = "restitutionVelocityThreshold",                                                                       \
+       .unit = "m/s",                                                                                                \
+       .help = "btContactSolverInfo::m_restitutionVelocityThreshold: no restitution below this approach speed",      \
+       .count = 1,                                                                                                   \
+       .def = {0.2}},                                                                                                \
       {.name = "splitImpulse",                                                                                       \
        .unit = "0/1, m",                                                                                             \
        .help = "m_splitImpulse and m_splitImpulsePenetrationThreshold (the push acts below this negative distance)", \
@@ -506,25 +508,39 @@ static void world_text(const impactfit_code_ctx *c, impactfit_text *out) {
   (void)so;
 }
 
+/* the user's friction, when typed, on the sphere (C++ and PyBullet); nothing otherwise: yours stays */
+static void bt_friction(const impactfit_code_ctx *c, int python, impactfit_text *out) {
+  if (!impactfit__friction_given(c, "friction"))
+    return;
+  double f = impactfit_code_value(c, "friction")[0];
+  if (python)
+    impactfit_text_appendf(out, ", lateralFriction=%.12g", f);
+  else
+    impactfit_text_appendf(out, "%s->setFriction(%.12g); ", c->wall ? "sphere" : "sphereA", f);
+}
+
 static void rest_input(const impactfit_code_ctx *c, double r, impactfit_text *out) {
   if (c->wall)
     impactfit_text_appendf(out, "sphere->setRestitution(%.12g); ground->setRestitution(1.0); ", r);
   else
     impactfit_text_appendf(out, "sphereA->setRestitution(%.12g); sphereB->setRestitution(1.0); ", r);
+  bt_friction(c, 0, out);
   world_text(c, out);
-  impactfit_text_appendf(out,
-                         "   (PyBullet: p.changeDynamics(sphereId, -1, restitution=%.12g); p.changeDynamics(%s, -1, "
-                         "restitution=1.0))",
-                         r, c->wall ? "planeId" : "otherId");
+  impactfit_text_appendf(out, "   (PyBullet: p.changeDynamics(sphereId, -1, restitution=%.12g", r);
+  bt_friction(c, 1, out);
+  impactfit_text_appendf(out, "); p.changeDynamics(%s, -1, restitution=1.0))", c->wall ? "planeId" : "otherId");
 }
 
 static void stiff_input(const impactfit_code_ctx *c, double kd, impactfit_text *out) {
   double kp = impactfit_code_value(c, "kp")[0];
   impactfit_text_appendf(out, "%s->setContactStiffnessAndDamping(%.12g, %.12g); ", c->wall ? "sphere" : "sphereA", kp,
                          kd);
+  bt_friction(c, 0, out);
   world_text(c, out);
   impactfit_text_appendf(
-      out, "   (PyBullet: p.changeDynamics(sphereId, -1, contactStiffness=%.12g, contactDamping=%.12g))", kp, kd);
+      out, "   (PyBullet: p.changeDynamics(sphereId, -1, contactStiffness=%.12g, contactDamping=%.12g", kp, kd);
+  bt_friction(c, 1, out);
+  impactfit_text_appendf(out, "))");
 }
 
 static void bt_note_common(const impactfit_code_ctx *c, impactfit_text *out) {
@@ -544,6 +560,10 @@ static void bt_note_common(const impactfit_code_ctx *c, impactfit_text *out) {
                          "Step with stepSimulation(dt, 1, dt): the default fixedTimeStep is 1/60 s whatever dt you "
                          "pass. PyBullet's bodies are btMultiBody (another solver path, default step 1/240 s): its "
                          "keywords are given, its e was not measured here. ");
+  impactfit__friction_note(c, "setFriction",
+                           "measured in Bullet 3.24: friction 0.5 and 1, rolling friction 0.1 give the same bounce "
+                           "heights bit for bit, tests/engines/bullet_scene.cpp",
+                           out);
 }
 
 static void rest_note(const impactfit_code_ctx *c, double value, impactfit_text *out) {
@@ -617,7 +637,8 @@ static const impactfit_code_integrator bt_stiff_integrators[] = {
   .end = "C (the impulse is >= 0)", .bodies = BT_BODIES, .source = BT_SOURCE,                                         \
   .mixing = "restitution: the product of the two bodies' values; contact damping: the sum; contact "                  \
             "stiffness: 1/(1/k1 + 1/k2) (btManifoldResult.cpp:56-75)",                                                \
-  .assumes = "a frictionless contact, no gravity, a head-on impact through the centres",                              \
+  .assumes = "a head-on impact through the centres with no tangential motion (friction is yours: measured, it does "  \
+             "not change the normal response), gravity along the normal as the request gives it (0: none)",           \
   .precision = "float64 (the double build, pkg-config bullet-float64; Debian's default bullet is float32)"
 
 static const impactfit_code_model models[] = {

@@ -56,6 +56,7 @@
 #include "codes_impl.h"
 #include "../law/stepper_impl.h"
 #include "npm_engines_impl.h"
+#include "friction_impl.h"
 
 static const char *const cannon_names[IMPACTFIT__CANNON_NPARAMS] = {
     "restitution", "contactEquationStiffness", "contactEquationRelaxation", "linearDamping", "plane", "maxForce"};
@@ -170,6 +171,8 @@ static const impactfit_code_input cn_inputs[] = {
      .help = "Body.linearDamping of the dynamic bodies: v *= (1 - d)^dt each step",
      .count = 1,
      .def = {0.01}},
+    IMPACTFIT__IN_FRICTION("friction", "the sphere's Material friction (cannon-es: -1, the ContactMaterial's 0.3)",
+                           0.3),
 };
 
 static int cn_build(const impactfit_code_ctx *c, double r, impactfit_stepper *st, impactfit_error *err) {
@@ -189,11 +192,13 @@ static int cn_naive(const impactfit_code_ctx *c, double e, double *value, impact
 }
 
 static void cn_input(const impactfit_code_ctx *c, double r, impactfit_text *out) {
+  impactfit_text_appendf(out, "sphere.material = new CANNON.Material({restitution: %.12g", r);
+  if (impactfit__friction_given(c, "friction")) /* yours, as typed */
+    impactfit_text_appendf(out, ", friction: %.12g", impactfit_code_value(c, "friction")[0]);
   impactfit_text_appendf(out,
-                         "sphere.material = new CANNON.Material({restitution: %.12g}); %s.material = new "
-                         "CANNON.Material({restitution: 1}); world.step(%.12g)   (the product of the two is the "
-                         "contact's restitution)",
-                         r, c->wall ? "ground" : "otherSphere", c->dt);
+                         "}); %s.material = new CANNON.Material({restitution: 1}); world.step(%.12g)   (the product of "
+                         "the two is the contact's restitution)",
+                         c->wall ? "ground" : "otherSphere", c->dt);
 }
 
 static void cn_note(const impactfit_code_ctx *c, double r, impactfit_text *out) {
@@ -211,8 +216,15 @@ static void cn_note(const impactfit_code_ctx *c, double r, impactfit_text *out) 
                            c->v * c->dt);
 }
 
+
+/* the note, then the friction settings (yours) */
+static void cn_note_all(const impactfit_code_ctx *c, double r, impactfit_text *out) {
+  cn_note(c, r, out);
+  impactfit__friction_note(c, "Material friction", NULL, out);
+}
+
 static const impactfit_code_ops cn_ops = {
-    .build = cn_build, .lo = 1e-6, .hi = 4.0, .naive = cn_naive, .input = cn_input, .note = cn_note};
+    .build = cn_build, .lo = 1e-6, .hi = 4.0, .naive = cn_naive, .input = cn_input, .note = cn_note_all};
 
 static const impactfit_code_integrator cn_integrators[] = {
     {.name = "gs",

@@ -162,12 +162,20 @@ static const char *const ch_types[] = {"EULER_IMPLICIT_LINEARIZED",
     }                                                                                                                  \
   }
 
-static const impactfit_code_input in_hertz[] = {IN_E, IN_NU, IN_CR, IN_MW, IN_R};
-static const impactfit_code_input in_hooke[] = {IN_E, IN_NU, IN_CR, IN_MW, IN_R, IN_V};
-static const impactfit_code_input in_coulomb[] = {IN_E, IN_NU, IN_CR, IN_MW};
-static const impactfit_code_input in_hertz_kn[] = {IN_KN("N/m^2.5"), IN_GN("1/(m^1.5 s)"), IN_MW, IN_R};
-static const impactfit_code_input in_hooke_kn[] = {IN_KN("N/m"), IN_GN("1/s"), IN_MW};
-static const impactfit_code_input in_coulomb_kn[] = {IN_KN("N/m^1.5"), IN_GN("N s/m^1.5"), IN_MW};
+/* the materials' friction (SetFriction; Chrono's composite takes the smaller): yours, kept in the pasted lines */
+#define IN_MU                                                                                                         \
+  {                                                                                                                   \
+    .name = "friction", .unit = "-",                                                                                  \
+    .help = "SetFriction of one or each material (the composite takes the smaller; yours: kept in the pasted lines; " \
+            "a head-on normal law does not read it)",                                                                 \
+    .count = 1, .def = {NAN}, .per_body = 1, .mix = IMPACTFIT_CODE_MIX_MIN, .optional = 1                             \
+  }
+static const impactfit_code_input in_hertz[] = {IN_E, IN_NU, IN_CR, IN_MW, IN_R, IN_MU};
+static const impactfit_code_input in_hooke[] = {IN_E, IN_NU, IN_CR, IN_MW, IN_R, IN_V, IN_MU};
+static const impactfit_code_input in_coulomb[] = {IN_E, IN_NU, IN_CR, IN_MW, IN_MU};
+static const impactfit_code_input in_hertz_kn[] = {IN_KN("N/m^2.5"), IN_GN("1/(m^1.5 s)"), IN_MW, IN_R, IN_MU};
+static const impactfit_code_input in_hooke_kn[] = {IN_KN("N/m"), IN_GN("1/s"), IN_MW, IN_MU};
+static const impactfit_code_input in_coulomb_kn[] = {IN_KN("N/m^1.5"), IN_GN("N s/m^1.5"), IN_MW, IN_MU};
 
 /* ---------------------------------------------------------------- the law */
 
@@ -192,7 +200,14 @@ static int check_inputs(const impactfit_code_ctx *c, impactfit_error *err) {
   for (int i = 0; i < md->n_inputs; i++) {
     const impactfit_code_input *in = &md->inputs[i];
     if (strcmp(in->name, "restitution") == 0 || strcmp(in->name, "gn") == 0)
-      continue; /* the free parameter: checked by the build */
+      continue;         /* the free parameter: checked by the build */
+    if (in->optional) { /* the user's friction: not read by the normal law, but not negative */
+      for (int b = 1; b <= 2; b++)
+        if (impactfit_code_given(c, in->name) && !(impactfit_code_body_value(c, in->name, b)[0] >= 0.0))
+          return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "chrono %s: %s must be >= 0 (got %.17g)", md->model, in->name,
+                                 impactfit_code_body_value(c, in->name, b)[0]);
+      continue;
+    }
     int poisson = strcmp(in->name, "poisson_ratio") == 0;
     for (int b = 1; b <= (in->per_body ? 2 : 1); b++) {
       double x = impactfit_code_body_value(c, in->name, b)[0];
@@ -319,6 +334,11 @@ static void input(const impactfit_code_ctx *c, double p, impactfit_text *out) {
     impactfit_text_appendf(out, "mat1->SetKn(%.9g); mat1->SetGn(%.9g);\nmat2->SetKn(%.9g); mat2->SetGn(%.9g);\n", kn, p,
                            kn, p);
   }
+  for (int b = 1; b <= 2; b++)
+    if (impactfit_code_given(c, "friction"))
+      impactfit_text_appendf(out, "mat%d->SetFriction(%.9g);\n", b, impactfit_code_body_value(c, "friction", b)[0]);
+    else
+      impactfit_text_appendf(out, "mat%d->SetFriction(<yours>);  // and SetRollingFriction, SetSpinningFriction\n", b);
   const double *R = impactfit_code_value(c, "eff_radius");
   if (R && R[0] != 0.1)
     impactfit_text_appendf(out,
@@ -371,6 +391,16 @@ static void note(const impactfit_code_ctx *c, double p, impactfit_text *out) {
     impactfit_text_appendf(out, "Flores is not implemented: Chrono 6.0.0 on computes Hooke (5.0.x: no normal force). ");
   impactfit_text_appendf(out, "The contact force is computed once per step, at the collision detection of the step's "
                               "start. ");
+  if (impactfit_code_given(c, "friction"))
+    impactfit_text_appendf(out, "Your friction is kept (the composite takes the smaller of the two materials'); the "
+                                "head-on normal law does not depend on it. ");
+  else
+    impactfit_text_appendf(out, "Friction is yours (SetFriction(<yours>) in the lines): the head-on normal law does "
+                                "not depend on it. ");
+  if (f->mat && isfinite(c->req->e) && (isfinite(c->req->e11) || isfinite(c->req->e22)))
+    impactfit_text_appendf(out, "Chrono gives an unlike pair min(cr1, cr2) of the two materials' restitutions: a "
+                                "restitution per type pair (e11, e22 and e) needs a custom "
+                                "ChContactMaterialCompositionStrategy. ");
 }
 
 /* ---------------------------------------------------------------- the models */
@@ -420,7 +450,8 @@ CH_OPS(o_coulomb_kn, CH_COULOMB, 0, "PlainCoulomb", NULL)
     .solver = (mat_) ? IMPACTFIT_CODE_SOLVE_CONVERSION : IMPACTFIT_CODE_SOLVE_DAMPER, .param = param_,                \
     .param_unit = unit_, .param_input = param_, .param_index = 0, .takes_e = mat_, .ops = ops_, .law_text = law_,     \
     .end = CH_END, .bodies = CH_BODIES, .mixing = CH_MIXING, .traps = traps_,                                         \
-    .assumes = "a head-on impact, no friction, no gravity, no adhesion",                                              \
+    .assumes = "a head-on impact (no tangential motion: the friction, yours, does not enter the normal law), no "     \
+               "gravity, no adhesion",                                                                                \
     .precision = "float material properties and composites (ChContactMaterialSMC), double dynamics", .source = CH_SRC \
   }
 

@@ -33,6 +33,7 @@
 #include "codes_impl.h"
 #include "../law/stepper_impl.h"
 #include "npm_engines_impl.h"
+#include "friction_impl.h"
 
 static const char *const havok_names[IMPACTFIT__HAVOK_NPARAMS] = {"restitution", "gravity", "rebound_threshold",
                                                                   "quantize"};
@@ -195,6 +196,8 @@ static const impactfit_code_input hv_inputs[] = {
      .help = "the magnitude of HP_World_SetGravity (0: the rebound still loses 9.81 dt: measured)",
      .count = 1,
      .def = {0.0}},
+    IMPACTFIT__IN_FRICTION("staticFriction", "the sphere's material staticFriction (Havok's default 0.5)", 0.5),
+    IMPACTFIT__IN_FRICTION("dynamicFriction", "the sphere's material dynamicFriction (Havok's default 0.5)", 0.5),
 };
 
 static double hv_g(const impactfit_code_ctx *c) {
@@ -217,12 +220,20 @@ static int hv_naive(const impactfit_code_ctx *c, double e, double *value, impact
 }
 
 static void hv_input(const impactfit_code_ctx *c, double r, impactfit_text *out) {
+  impactfit_text_appendf(out, "HK.HP_Shape_SetMaterial(sphereShape, [");
+  impactfit__friction_value(c, "staticFriction", out); /* yours: the material array needs them */
+  impactfit_text_appendf(out, ", ");
+  impactfit__friction_value(c, "dynamicFriction", out);
   impactfit_text_appendf(out,
-                         "HK.HP_Shape_SetMaterial(sphereShape, [0.5, 0.5, %.12g, HK.MaterialCombine.GEOMETRIC_MEAN, "
-                         "HK.MaterialCombine.MAXIMUM]); HK.HP_World_Step(world, %.12g)   (Babylon.js: "
-                         "shape.material = {restitution: %.12g, restitutionCombine: "
-                         "PhysicsMaterialCombineMode.MAXIMUM})",
+                         ", %.12g, HK.MaterialCombine.GEOMETRIC_MEAN, HK.MaterialCombine.MAXIMUM]); "
+                         "HK.HP_World_Step(world, %.12g)   (Babylon.js: shape.material = {restitution: %.12g, "
+                         "restitutionCombine: PhysicsMaterialCombineMode.MAXIMUM",
                          r, c->dt, r);
+  if (impactfit__friction_given(c, "staticFriction"))
+    impactfit_text_appendf(out, ", staticFriction: %.12g", impactfit_code_value(c, "staticFriction")[0]);
+  if (impactfit__friction_given(c, "dynamicFriction"))
+    impactfit_text_appendf(out, ", friction: %.12g", impactfit_code_value(c, "dynamicFriction")[0]);
+  impactfit_text_appendf(out, "})");
 }
 
 static void hv_note(const impactfit_code_ctx *c, double r, impactfit_text *out) {
@@ -265,8 +276,20 @@ static int hv_solve(const impactfit_code_ctx *c, double e, double *value, impact
   return 0;
 }
 
-static const impactfit_code_ops hv_ops = {
-    .build = hv_build, .lo = 1e-4, .hi = 1.0, .naive = hv_naive, .input = hv_input, .note = hv_note, .solve = hv_solve};
+
+/* the note, then the friction settings (yours) */
+static void hv_note_all(const impactfit_code_ctx *c, double r, impactfit_text *out) {
+  hv_note(c, r, out);
+  impactfit__friction_note(c, "staticFriction, dynamicFriction", NULL, out);
+}
+
+static const impactfit_code_ops hv_ops = {.build = hv_build,
+                                          .lo = 1e-4,
+                                          .hi = 1.0,
+                                          .naive = hv_naive,
+                                          .input = hv_input,
+                                          .note = hv_note_all,
+                                          .solve = hv_solve};
 
 static const impactfit_code_integrator hv_integrators[] = {
     {.name = "measured",

@@ -52,6 +52,7 @@
 #include "../common/common_impl.h"
 #include "codes_impl.h"
 #include "jolt_impl.h"
+#include "friction_impl.h"
 
 /* ---------------------------------------------------------------- the step map */
 
@@ -403,6 +404,11 @@ static void jolt_entry_input(const impactfit_code_ctx *c, double value, impactfi
   char buf[512];
   impactfit__jolt_input(&js, value, buf, sizeof buf);
   impactfit_text_appendf(out, "%s", buf);
+  if (impactfit__friction_given(c, "mFriction")) /* yours, as typed */
+    impactfit_text_appendf(out,
+                           "   friction as you typed it: settings.mFriction = %.9gf; (JavaScript: settings.mFriction = "
+                           "%.9g;)",
+                           impactfit_code_value(c, "mFriction")[0], impactfit_code_value(c, "mFriction")[0]);
 }
 
 static void jolt_entry_note(const impactfit_code_ctx *c, double value, impactfit_text *out) {
@@ -410,6 +416,7 @@ static void jolt_entry_note(const impactfit_code_ctx *c, double value, impactfit
   char buf[2048] = "";
   impactfit__jolt_note(&js, value, c->v, buf, sizeof buf);
   impactfit_text_appendf(out, "%s", buf);
+  impactfit__friction_note(c, "mFriction", NULL, out);
 }
 
 static const impactfit_code_ops jolt_ops = {.build = jolt_entry_build,
@@ -472,6 +479,10 @@ static const impactfit_code_input jolt_inputs[] = {
      .help = "PhysicsSettings: warm start the contact impulses (default 1)",
      .count = 1,
      .def = {1.0}},
+    IMPACTFIT__IN_FRICTION("mFriction",
+                           "BodyCreationSettings::mFriction of the sphere (Jolt's default 0.2; two bodies: sqrt(f1 "
+                           "f2))",
+                           0.2),
 };
 
 static const impactfit_code_integrator jolt_integrators[] = {

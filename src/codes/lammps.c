@@ -12,6 +12,7 @@
 
 #include "../formulas/dem_impl.h"
 #include "blocks_impl.h"
+#include "impactfit/mixing.h"
 
 /* ---------------------------------------------------------------- conversions of e */
 
@@ -27,17 +28,59 @@ static double conv_linear_log(double e) { return impactfit__dem_linear_log(e); }
 
 /* ---------------------------------------------------------------- input texts */
 
-static void in_granular(const impactfit_code_ctx *c, double p, impactfit_text *out) {
+/* the first words of pair granular's tangential clause (its tangential models in 29Sep2021) */
+static const char *const tangential_granular[] = {
+    "linear_nohistory", "linear_history", "mindlin", "mindlin_rescale", "mindlin/force", "mindlin_rescale/force", NULL};
+#define TANGENTIAL_YOURS \
+  "<yours: linear_history KT XGAMMAT MU | mindlin NULL XGAMMAT MU | ... (and rolling, twisting): not set here>"
+
+/* one pair_coeff's coefficients: the normal model and its values, the damping, the user's tangential clause */
+static void granular_args(const impactfit_code_ctx *c, double E_or_kn, double p, double nu, impactfit_text *args) {
   const impactfit_code_model *md = c->model;
   const char *normal = md->model + strlen("granular ");
-  impactfit_text args = IMPACTFIT_TEXT_INIT;
   if (impactfit_code_input_find(md, "E"))
-    impactfit_text_appendf(&args, "%s %.10g %.12g %.10g tangential linear_nohistory 0 0 damping %s%s", normal,
-                           impactfit_code_value(c, "E")[0], p, impactfit_code_value(c, "nu")[0], md->option,
-                           c->clamp ? " limit_damping" : "");
+    impactfit_text_appendf(args, "%s %.12g %.12g %.12g", normal, E_or_kn, p, nu);
   else
-    impactfit_text_appendf(&args, "%s %.10g %.12g tangential linear_nohistory 0 0 damping %s%s", normal,
-                           impactfit_code_value(c, "kn")[0], p, md->option, c->clamp ? " limit_damping" : "");
+    impactfit_text_appendf(args, "%s %.10g %.12g", normal, E_or_kn, p);
+  impactfit_text_appendf(args, " damping %s%s tangential %s", md->option, c->clamp ? " limit_damping" : "",
+                         c->req && c->req->tangential ? c->req->tangential : TANGENTIAL_YOURS);
+}
+
+/* two materials, or a restitution per type pair: pair_coeff 1 1, 2 2 and 1 2 (29Sep2021 leaves a pair without its
+ * own line broken: mixing.h); the 1 2 line's E and nu make LAMMPS's E* and G* the two materials' */
+static void in_granular_pairs(const impactfit_code_ctx *c, double p, impactfit_text *out) {
+  int mat = impactfit_code_input_find(c->model, "E") != NULL;
+  impactfit_text_appendf(out, "pair_style granular\n");
+  for (int b = 1; b <= 2; b++) {
+    double pb;
+    impactfit_text args = IMPACTFIT_TEXT_INIT;
+    impactfit__dem_pair_value(c, b, p, &pb, NULL);
+    granular_args(c, mat ? impactfit_code_body_value(c, "E", b)[0] : impactfit_code_value(c, "kn")[0], pb,
+                  mat ? impactfit_code_body_value(c, "nu", b)[0] : NAN, &args);
+    impactfit_text_appendf(out, "pair_coeff %d %d %s\n", b, b, impactfit_text_str(&args));
+    impactfit_text_free(&args);
+  }
+  double E12 = NAN, nu12 = NAN;
+  if (mat)
+    impactfit_lammps_pair_material(impactfit_code_body_value(c, "E", 1)[0], impactfit_code_body_value(c, "nu", 1)[0],
+                                   impactfit_code_body_value(c, "E", 2)[0], impactfit_code_body_value(c, "nu", 2)[0],
+                                   &E12, &nu12, NULL);
+  impactfit_text args = IMPACTFIT_TEXT_INIT;
+  granular_args(c, mat ? E12 : impactfit_code_value(c, "kn")[0], p, nu12, &args);
+  impactfit_text_appendf(out, "pair_coeff 1 2 %s\n", impactfit_text_str(&args));
+  impactfit_text_free(&args);
+}
+
+static void in_granular(const impactfit_code_ctx *c, double p, impactfit_text *out) {
+  if (impactfit__dem_pairs(c)) {
+    in_granular_pairs(c, p, out);
+    return;
+  }
+  const impactfit_code_model *md = c->model;
+  int mat = impactfit_code_input_find(md, "E") != NULL;
+  impactfit_text args = IMPACTFIT_TEXT_INIT;
+  granular_args(c, impactfit_code_value(c, mat ? "E" : "kn")[0], p, mat ? impactfit_code_value(c, "nu")[0] : NAN,
+                &args);
   impactfit_text_appendf(out, "pair_style granular\npair_coeff * * %s\n", impactfit_text_str(&args));
   if (c->wall)
     impactfit_text_appendf(out, "fix wall all wall/gran granular %s zplane 0.0 NULL\n", impactfit_text_str(&args));
@@ -45,11 +88,25 @@ static void in_granular(const impactfit_code_ctx *c, double p, impactfit_text *o
 }
 
 static void in_gran(const impactfit_code_ctx *c, double p, impactfit_text *out) {
-  /* pair_style gran/... Kn Kt gamma_n gamma_t xmu dampflag [limit_damping] */
+  /* pair_style gran/... Kn Kt gamma_n gamma_t xmu dampflag [limit_damping]; Kt, gamma_t NULL: LAMMPS's own
+   * 2/7 Kn and 1/2 gamma_n (pair_gran_hooke_history.cpp settings) */
   const impactfit_code_model *md = c->model;
   impactfit_text args = IMPACTFIT_TEXT_INIT;
-  impactfit_text_appendf(&args, "%.10g NULL %.12g NULL 0.0 0%s", impactfit_code_value(c, "kn")[0], p,
-                         c->clamp ? " limit_damping" : "");
+  impactfit_text_appendf(&args, "%.10g ", impactfit_code_value(c, "kn")[0]);
+  if (impactfit_code_given(c, "Kt"))
+    impactfit__dem_optional(c, "Kt", "", &args);
+  else
+    impactfit_text_appendf(&args, "NULL");
+  impactfit_text_appendf(&args, " %.12g ", p);
+  if (impactfit_code_given(c, "gamma_t"))
+    impactfit__dem_optional(c, "gamma_t", "", &args);
+  else
+    impactfit_text_appendf(&args, "NULL");
+  impactfit_text_appendf(&args, " ");
+  impactfit__dem_optional(c, "xmu", "xmu", &args);
+  impactfit_text_appendf(&args, " ");
+  impactfit__dem_optional(c, "dampflag", "dampflag 0 or 1", &args);
+  impactfit_text_appendf(&args, "%s", c->clamp ? " limit_damping" : "");
   impactfit_text_appendf(out, "pair_style %s %s\npair_coeff * *\n", md->model, impactfit_text_str(&args));
   if (c->wall)
     impactfit_text_appendf(out, "fix wall all wall/gran %s %s zplane 0.0 NULL\n", md->model + strlen("gran/"),
@@ -57,9 +114,37 @@ static void in_gran(const impactfit_code_ctx *c, double p, impactfit_text *out) 
   impactfit_text_free(&args);
 }
 
+/* the note of every granular entry: the tangential clause, and the type pairs of two materials */
+static void note_granular(const impactfit_code_ctx *c, double p, impactfit_text *out) {
+  (void)p;
+  impactfit__dem_note_tangential(c, "the tangential clause, rolling, twisting", out);
+  if (impactfit__dem_pairs(c))
+    impactfit_text_appendf(out,
+                           "; one pair_coeff per type pair (1: body 1's material, 2: body 2's): in 29Sep2021 a pair "
+                           "without its own line runs with model choices init_one never sets (hooke, velocity "
+                           "damping in Debian's build: e near 1), and the 1 2 line's E and nu make LAMMPS's E* and "
+                           "G* those of the two materials (impactfit_lammps_pair_material), as `tangential mindlin "
+                           "NULL ...` needs");
+}
+
+static void note_gran(const impactfit_code_ctx *c, double p, impactfit_text *out) {
+  (void)p;
+  impactfit__dem_note_tangential(c, "Kt, gamma_t, xmu, dampflag; Kt and gamma_t NULL: LAMMPS's 2/7 Kn, 1/2 gamma_n",
+                                 out);
+}
+
+/* pair_style gran/...'s own tangential settings */
+#define IN_GRAN_T(kt_unit_, gt_unit_)                                                                    \
+  IMPACTFIT__IN_TANGENTIAL("Kt", kt_unit_, "pair_style gran/... Kt (not given: NULL, LAMMPS's 2/7 Kn)"), \
+      IMPACTFIT__IN_TANGENTIAL("gamma_t", gt_unit_, "gamma_t (not given: NULL, LAMMPS's 1/2 gamma_n)"),  \
+      IMPACTFIT__IN_TANGENTIAL("xmu", "-", "the friction coefficient xmu"),                              \
+      IMPACTFIT__IN_TANGENTIAL("dampflag", "-", "dampflag: 0 or 1 (tangential damping off or on)")
+static const impactfit_code_input in_gran_hooke[] = {IMPACTFIT__IN_KN("N/m"), IN_GRAN_T("N/m", "1/s")};
+static const impactfit_code_input in_gran_hertz[] = {IMPACTFIT__IN_KN("Pa"), IN_GRAN_T("Pa", "1/(m s)")};
+
 /* 29Sep2021's fix wall/gran converts the tsuji e again at every run command */
 static void note_wall_tsuji(const impactfit_code_ctx *c, double p, impactfit_text *out) {
-  (void)p;
+  note_granular(c, p, out);
   if (c->wall)
     impactfit_text_appendf(out, "; LAMMPS 29Sep2021 fix wall/gran applies the tsuji conversion again at every run "
                                 "command (fix_wall_gran.cpp:535-539): use one run, or damping velocity with the "
@@ -69,28 +154,43 @@ static void note_wall_tsuji(const impactfit_code_ctx *c, double p, impactfit_tex
 /* ---------------------------------------------------------------- the models */
 
 #define HM_WALL IMPACTFIT__ST_HERTZ_MAT_LWALL
-IMPACTFIT__DEM_OPS(o_hm_vel, HM_WALL, IMPACTFIT__DA_CONST, NULL, in_granular, NULL)
-IMPACTFIT__DEM_OPS(o_hm_mv, HM_WALL, IMPACTFIT__DA_MASS, NULL, in_granular, NULL)
-IMPACTFIT__DEM_OPS(o_hm_ve, HM_WALL, IMPACTFIT__DA_MASS_SQRTR, NULL, in_granular, NULL)
-IMPACTFIT__DEM_OPS(o_hm_ts, HM_WALL, IMPACTFIT__DA_CONV_SQRTMK, conv_tsuji, in_granular, note_wall_tsuji)
-IMPACTFIT__DEM_OPS(o_h_vel, IMPACTFIT__ST_HERTZ_KN, IMPACTFIT__DA_CONST, NULL, in_granular, NULL)
-IMPACTFIT__DEM_OPS(o_h_mv, IMPACTFIT__ST_HERTZ_KN, IMPACTFIT__DA_MASS, NULL, in_granular, NULL)
-IMPACTFIT__DEM_OPS(o_h_ve, IMPACTFIT__ST_HERTZ_KN, IMPACTFIT__DA_MASS_SQRTR, NULL, in_granular, NULL)
-IMPACTFIT__DEM_OPS(o_h_ts, IMPACTFIT__ST_HERTZ_KN, IMPACTFIT__DA_CONV_SQRTMK, conv_tsuji, in_granular, note_wall_tsuji)
-IMPACTFIT__DEM_OPS(o_k_vel, IMPACTFIT__ST_LINEAR_KN, IMPACTFIT__DA_CONST, NULL, in_granular, NULL)
-IMPACTFIT__DEM_OPS(o_k_mv, IMPACTFIT__ST_LINEAR_KN, IMPACTFIT__DA_MASS, NULL, in_granular, NULL)
-IMPACTFIT__DEM_OPS(o_k_ve, IMPACTFIT__ST_LINEAR_KN, IMPACTFIT__DA_MASS_SQRTR, NULL, in_granular, NULL)
-IMPACTFIT__DEM_OPS(o_k_ts, IMPACTFIT__ST_LINEAR_KN, IMPACTFIT__DA_CONV_SQRTMK, conv_tsuji, in_granular, note_wall_tsuji)
+IMPACTFIT__DEM_OPS_T(o_hm_vel, HM_WALL, IMPACTFIT__DA_CONST, NULL, in_granular, note_granular, tangential_granular)
+IMPACTFIT__DEM_OPS_T(o_hm_mv, HM_WALL, IMPACTFIT__DA_MASS, NULL, in_granular, note_granular, tangential_granular)
+IMPACTFIT__DEM_OPS_T(o_hm_ve, HM_WALL, IMPACTFIT__DA_MASS_SQRTR, NULL, in_granular, note_granular, tangential_granular)
+IMPACTFIT__DEM_OPS_T(o_hm_ts, HM_WALL, IMPACTFIT__DA_CONV_SQRTMK, conv_tsuji, in_granular, note_wall_tsuji,
+                     tangential_granular)
+IMPACTFIT__DEM_OPS_T(o_h_vel, IMPACTFIT__ST_HERTZ_KN, IMPACTFIT__DA_CONST, NULL, in_granular, note_granular,
+                     tangential_granular)
+IMPACTFIT__DEM_OPS_T(o_h_mv, IMPACTFIT__ST_HERTZ_KN, IMPACTFIT__DA_MASS, NULL, in_granular, note_granular,
+                     tangential_granular)
+IMPACTFIT__DEM_OPS_T(o_h_ve, IMPACTFIT__ST_HERTZ_KN, IMPACTFIT__DA_MASS_SQRTR, NULL, in_granular, note_granular,
+                     tangential_granular)
+IMPACTFIT__DEM_OPS_T(o_h_ts, IMPACTFIT__ST_HERTZ_KN, IMPACTFIT__DA_CONV_SQRTMK, conv_tsuji, in_granular,
+                     note_wall_tsuji, tangential_granular)
+IMPACTFIT__DEM_OPS_T(o_k_vel, IMPACTFIT__ST_LINEAR_KN, IMPACTFIT__DA_CONST, NULL, in_granular, note_granular,
+                     tangential_granular)
+IMPACTFIT__DEM_OPS_T(o_k_mv, IMPACTFIT__ST_LINEAR_KN, IMPACTFIT__DA_MASS, NULL, in_granular, note_granular,
+                     tangential_granular)
+IMPACTFIT__DEM_OPS_T(o_k_ve, IMPACTFIT__ST_LINEAR_KN, IMPACTFIT__DA_MASS_SQRTR, NULL, in_granular, note_granular,
+                     tangential_granular)
+IMPACTFIT__DEM_OPS_T(o_k_ts, IMPACTFIT__ST_LINEAR_KN, IMPACTFIT__DA_CONV_SQRTMK, conv_tsuji, in_granular,
+                     note_wall_tsuji, tangential_granular)
 /* later LAMMPS (formula only) */
-IMPACTFIT__DEM_OPS(o_hm_ts2, IMPACTFIT__ST_HERTZ_MAT, IMPACTFIT__DA_CONV_SQRTMK, conv_tsuji_sqrt2, in_granular, NULL)
-IMPACTFIT__DEM_OPS(o_h_ts2, IMPACTFIT__ST_HERTZ_KN, IMPACTFIT__DA_CONV_SQRTMK, conv_tsuji_sqrt2, in_granular, NULL)
-IMPACTFIT__DEM_OPS(o_k_ts2, IMPACTFIT__ST_LINEAR_KN, IMPACTFIT__DA_CONV_SQRTMK, conv_tsuji_sqrt2, in_granular, NULL)
-IMPACTFIT__DEM_OPS(o_hm_cr, IMPACTFIT__ST_HERTZ_MAT, IMPACTFIT__DA_CONV_SQRTMK, conv_hertz_beta, in_granular, NULL)
-IMPACTFIT__DEM_OPS(o_h_cr, IMPACTFIT__ST_HERTZ_KN, IMPACTFIT__DA_CONV_SQRTMK, conv_hertz_beta, in_granular, NULL)
-IMPACTFIT__DEM_OPS(o_k_cr, IMPACTFIT__ST_LINEAR_KN, IMPACTFIT__DA_CONV_SQRTMK, conv_linear_log, in_granular, NULL)
+IMPACTFIT__DEM_OPS_T(o_hm_ts2, IMPACTFIT__ST_HERTZ_MAT, IMPACTFIT__DA_CONV_SQRTMK, conv_tsuji_sqrt2, in_granular,
+                     note_granular, tangential_granular)
+IMPACTFIT__DEM_OPS_T(o_h_ts2, IMPACTFIT__ST_HERTZ_KN, IMPACTFIT__DA_CONV_SQRTMK, conv_tsuji_sqrt2, in_granular,
+                     note_granular, tangential_granular)
+IMPACTFIT__DEM_OPS_T(o_k_ts2, IMPACTFIT__ST_LINEAR_KN, IMPACTFIT__DA_CONV_SQRTMK, conv_tsuji_sqrt2, in_granular,
+                     note_granular, tangential_granular)
+IMPACTFIT__DEM_OPS_T(o_hm_cr, IMPACTFIT__ST_HERTZ_MAT, IMPACTFIT__DA_CONV_SQRTMK, conv_hertz_beta, in_granular,
+                     note_granular, tangential_granular)
+IMPACTFIT__DEM_OPS_T(o_h_cr, IMPACTFIT__ST_HERTZ_KN, IMPACTFIT__DA_CONV_SQRTMK, conv_hertz_beta, in_granular,
+                     note_granular, tangential_granular)
+IMPACTFIT__DEM_OPS_T(o_k_cr, IMPACTFIT__ST_LINEAR_KN, IMPACTFIT__DA_CONV_SQRTMK, conv_linear_log, in_granular,
+                     note_granular, tangential_granular)
 /* pair_style gran/... */
-IMPACTFIT__DEM_OPS(o_gran_hooke, IMPACTFIT__ST_LINEAR_KN, IMPACTFIT__DA_MASS, NULL, in_gran, NULL)
-IMPACTFIT__DEM_OPS(o_gran_hertz, IMPACTFIT__ST_HERTZ_KN, IMPACTFIT__DA_MASS_SQRTR, NULL, in_gran, NULL)
+IMPACTFIT__DEM_OPS(o_gran_hooke, IMPACTFIT__ST_LINEAR_KN, IMPACTFIT__DA_MASS, NULL, in_gran, note_gran)
+IMPACTFIT__DEM_OPS(o_gran_hertz, IMPACTFIT__ST_HERTZ_KN, IMPACTFIT__DA_MASS_SQRTR, NULL, in_gran, note_gran)
 
 #define LMP_V0 20210929L /* stable 29 Sep 2021 ... */
 #define LMP_V1 20220106L /* ... update 2 (Debian 12: 20220106.git7586adbb6a) */
@@ -112,8 +212,12 @@ IMPACTFIT__DEM_OPS(o_gran_hertz, IMPACTFIT__ST_HERTZ_KN, IMPACTFIT__DA_MASS_SQRT
   .code = &impactfit__code_lammps, .clamp_default = 0, .clamp_switch = "limit_damping",                           \
   .end = "A (the force may pull until delta = 0); C (clamped at zero: the bodies part there) with limit_damping", \
   .bodies = "R = r1 r2/(r1 + r2), M = m1 m2/(m1 + m2); a fix wall/gran wall: R = r1, M = m1",                     \
-  .mixing = "one material: pair_coeff * * for every pair of types (two materials are not modelled here yet)",     \
-  .assumes = "a head-on impact, no friction (tangential linear_nohistory 0 0, xmu 0), no gravity, one material",  \
+  .mixing = "one material: pair_coeff * *; two (--E E1,E2 --nu NU1,NU2) or a restitution per type pair (e11, "    \
+            "e22): pair_coeff 1 1, 2 2 and 1 2, the 1 2 line with E12, nu12 of impactfit_lammps_pair_material "   \
+            "(E* = 1/((1 - nu1^2)/E1 + (1 - nu2^2)/E2), pair_granular.cpp:1780-1794); a type pair without its "   \
+            "own line is broken in 29Sep2021 (init_one, :1198-1241: mixing.h)",                                   \
+  .assumes = "a head-on impact (no tangential motion: the friction and tangential settings, yours, do not enter " \
+             "the normal law), no gravity, the bodies' materials as given",                                       \
   .precision = "float64 (LAMMPS computes in double precision)"
 /* One group of entries per version range: a range runs from the first version whose source was read to the
  * version whose source changes the force law (version_max: the day before it); run_min .. run_max are the
@@ -136,7 +240,7 @@ IMPACTFIT__DEM_OPS(o_gran_hertz, IMPACTFIT__ST_HERTZ_KN, IMPACTFIT__DA_MASS_SQRT
   IMPACTFIT__ENTRY(LMP_COMMON, .versions = "29Sep2021", .first_version = "29Sep2021", .version_min = LMP_V0,   \
                    .version_max = LMP_V1, .run_versions = "29Sep2021 update 2 (Debian 12)", .run_min = LMP_V0, \
                    .run_max = LMP_V1, .param = "gamma_n", .solver = IMPACTFIT_CODE_SOLVE_DAMPER,               \
-                   IMPACTFIT__DEM_INPUTS(impactfit__dem_in_kn_nm), __VA_ARGS__)
+                   IMPACTFIT__DEM_INPUTS(in_gran_hooke), __VA_ARGS__)
 #define LAMMPS_COEFF_RESTITUTION(...)                                                                                  \
   IMPACTFIT__ENTRY(LMP_COMMON, .versions = "17Apr2024 and later", .first_version = "17Apr2024", .version_min = LMP_CR, \
                    .version_max = 0,                                                                                   \
@@ -198,8 +302,8 @@ static const impactfit_code_model models[] = {
     IMPACTFIT__ENTRY(LMP_COMMON, .versions = "29Sep2021", .first_version = "29Sep2021", .version_min = LMP_V0,
                      .version_max = LMP_V1, .run_versions = "29Sep2021 update 2 (Debian 12)", .run_min = LMP_V0,
                      .run_max = LMP_V1, .param = "gamma_n", .solver = IMPACTFIT_CODE_SOLVE_DAMPER,
-                     IMPACTFIT__DEM_INPUTS(impactfit__dem_in_kn_pa), .model = "gran/hertz/history", .option = "",
-                     .n = 1.5, .m = 0.5, .param_unit = "1/(m s)",
+                     IMPACTFIT__DEM_INPUTS(in_gran_hertz), .model = "gran/hertz/history", .option = "", .n = 1.5,
+                     .m = 0.5, .param_unit = "1/(m s)",
                      .law_text = "F = sqrt(R delta) (kn delta + M gamma_n delta') (kn in Pa): K = kn sqrt(R), C = M "
                                  "gamma_n sqrt(R)",
                      .source = "src/GRANULAR/pair_gran_hertz_history.cpp:175-185, fix_wall_gran.cpp:1018-1023 "

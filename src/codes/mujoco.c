@@ -221,23 +221,65 @@ static int direct_naive(const impactfit_code_ctx *c, double e, double *value, im
   return 0;
 }
 
-/* <default><geom solref="a b" solimp="..."/></default>, the refsafe flag when it is off, and the
- * Python equivalent: every geom gets the values, so both sides of the contact agree and solmix does not
- * matter */
+/* <default><geom condim friction solref solimp/></default> (or a <pair> for 5 friction values a geom cannot
+ * give), <option cone impratio> with the refsafe flag when it is off, and the Python equivalent: every geom
+ * gets the values, so both sides of the contact agree and solmix does not matter; the contact settings the
+ * answer was computed for are always written (the pyramidal cone's normal force depends on them) */
 static void paste(const impactfit_code_ctx *c, double r0, double r1, impactfit_text *out) {
   const double *imp = impactfit_code_value(c, "solimp"), *rs = impactfit_code_value(c, "refsafe");
-  int off = rs && rs[0] == 0.0;
-  impactfit_text_appendf(out,
-                         "<default><geom solref=\"%.12g %.12g\" solimp=\"%.12g %.12g %.12g %.12g "
-                         "%.12g\"/></default>",
-                         r0, r1, imp[0], imp[1], imp[2], imp[3], imp[4]);
-  if (off)
-    impactfit_text_appendf(out, " <option><flag refsafe=\"disable\"/></option>");
-  impactfit_text_appendf(out,
-                         "   (Python: model.geom_solref[:] = [%.12g, %.12g]; model.geom_solimp[:] = [%.12g, %.12g, "
-                         "%.12g, %.12g, %.12g]%s)",
-                         r0, r1, imp[0], imp[1], imp[2], imp[3], imp[4],
+  const double *cd = impactfit_code_value(c, "condim"), *cone = impactfit_code_value(c, "cone");
+  const double *fr = impactfit_code_value(c, "friction"), *ir = impactfit_code_value(c, "impratio");
+  int off = rs && rs[0] == 0.0, pair = fr[0] != fr[1] || fr[3] != fr[4];
+  const char *cone_name = cone[0] != 0.0 ? "elliptic" : "pyramidal";
+  if (pair)
+    impactfit_text_appendf(out,
+                           "<contact><pair geom1=\"sphere\" geom2=\"ground\" condim=\"%.0f\" friction=\"%.12g %.12g "
+                           "%.12g "
+                           "%.12g %.12g\" solref=\"%.12g %.12g\" solimp=\"%.12g %.12g %.12g %.12g %.12g\"/></contact>",
+                           cd[0], fr[0], fr[1], fr[2], fr[3], fr[4], r0, r1, imp[0], imp[1], imp[2], imp[3], imp[4]);
+  else
+    impactfit_text_appendf(out,
+                           "<default><geom condim=\"%.0f\" friction=\"%.12g %.12g %.12g\" solref=\"%.12g %.12g\" "
+                           "solimp=\"%.12g %.12g %.12g %.12g %.12g\"/></default>",
+                           cd[0], fr[0], fr[2], fr[3], r0, r1, imp[0], imp[1], imp[2], imp[3], imp[4]);
+  impactfit_text_appendf(out, " <option cone=\"%s\" impratio=\"%.12g\"%s", cone_name, ir[0],
+                         off ? "><flag refsafe=\"disable\"/></option>" : "/>");
+  if (pair)
+    impactfit_text_appendf(out,
+                           "   (Python: the <pair> above in the MJCF; model.pair_solref[:] = [%.12g, %.12g]; "
+                           "model.pair_solimp[:] = [%.12g, %.12g, %.12g, %.12g, %.12g]",
+                           r0, r1, imp[0], imp[1], imp[2], imp[3], imp[4]);
+  else
+    impactfit_text_appendf(out,
+                           "   (Python: model.geom_condim[:] = %.0f; model.geom_friction[:] = [%.12g, %.12g, %.12g]; "
+                           "model.geom_solref[:] = [%.12g, %.12g]; model.geom_solimp[:] = [%.12g, %.12g, %.12g, %.12g, "
+                           "%.12g]",
+                           cd[0], fr[0], fr[2], fr[3], r0, r1, imp[0], imp[1], imp[2], imp[3], imp[4]);
+  impactfit_text_appendf(out, "; model.opt.cone = mujoco.mjtCone.mjCONE_%s; model.opt.impratio = %.12g%s)",
+                         cone[0] != 0.0 ? "ELLIPTIC" : "PYRAMIDAL", ir[0],
                          off ? "; model.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_REFSAFE" : "");
+}
+
+/* the first sentence of every MuJoCo note: the contact settings the answer is for, the user's or the defaults */
+static void cone_note(const impactfit_code_ctx *c, impactfit_text *out) {
+  const double *cd = impactfit_code_value(c, "condim"), *cone = impactfit_code_value(c, "cone");
+  const double *fr = impactfit_code_value(c, "friction"), *ir = impactfit_code_value(c, "impratio");
+  int any = impactfit_code_given(c, "condim") || impactfit_code_given(c, "cone") ||
+            impactfit_code_given(c, "friction") || impactfit_code_given(c, "impratio");
+  impactfit_text_appendf(out,
+                         "Computed for condim %.0f, the %s cone, friction %.12g (the contact's first value) and "
+                         "impratio %.12g (%s). ",
+                         cd[0], cone[0] != 0.0 ? "elliptic" : "pyramidal", fr[0], ir[0],
+                         any ? "your settings, MuJoCo's defaults for the rest" : "MuJoCo's defaults");
+  if (cd[0] != 1.0 && cone[0] == 0.0)
+    impactfit_text_appendf(out,
+                           "With the pyramidal cone the friction and impratio change the normal force (rscale %.9g "
+                           "in the law above): keep the pasted condim, friction and impratio, or ask again for "
+                           "yours. ",
+                           rscale_of(c));
+  else
+    impactfit_text_appendf(out, "With %s the friction and impratio do not enter the normal force. ",
+                           cd[0] == 1.0 ? "condim 1" : "the elliptic cone");
 }
 
 static void std_input(const impactfit_code_ctx *c, double dampratio, impactfit_text *out) {
@@ -250,6 +292,7 @@ static void direct_input(const impactfit_code_ctx *c, double damping, impactfit_
 
 static void common_note(const impactfit_code_ctx *c, impactfit_text *out) {
   const double *imp = impactfit_code_value(c, "solimp");
+  cone_note(c, out);
   if (imp[0] != imp[1] && imp[2] > 0.0)
     impactfit_text_appendf(out, "With solimp d0 != dwidth the law is not scale-free: e depends on the impact speed. ");
   if (imp[0] > 0.0001)

@@ -33,6 +33,7 @@
 
 #include "../common/common_impl.h"
 #include "blocks_impl.h"
+#include "friction_impl.h"
 
 /* ---------------------------------------------------------------- the steppers */
 
@@ -238,24 +239,25 @@ static const impactfit_stepper_type ode_quickstep = {
       0.0                                                                                                           \
     }                                                                                                               \
   }
-#define ODE_COMMON_INPUTS                                                                                      \
-  {.name = "max_vel",                                                                                          \
-   .unit = "m/s",                                                                                              \
-   .help = "dWorldSetContactMaxCorrectingVel (default: no cap)",                                               \
-   .count = 1,                                                                                                 \
-   .def = {INFINITY}},                                                                                         \
-      {.name = "surface_layer",                                                                                \
-       .unit = "m",                                                                                            \
-       .help = "dWorldSetContactSurfaceLayer: the depth that is not corrected",                                \
-       .count = 1,                                                                                             \
-       .def = {0.0}},                                                                                          \
-  {                                                                                                            \
-    .name = "quickstep", .unit = "-, -",                                                                       \
-    .help = "dWorldSetQuickStepNumIterations and dWorldSetQuickStepW (integrator quickstep only)", .count = 2, \
-    .def = {                                                                                                   \
-      20.0,                                                                                                    \
-      1.3                                                                                                      \
-    }                                                                                                          \
+#define ODE_COMMON_INPUTS                                                                                        \
+  IMPACTFIT__IN_FRICTION("mu", "contact.surface.mu (ODE has no default: your near callback sets it)", INFINITY), \
+      {.name = "max_vel",                                                                                        \
+       .unit = "m/s",                                                                                            \
+       .help = "dWorldSetContactMaxCorrectingVel (default: no cap)",                                             \
+       .count = 1,                                                                                               \
+       .def = {INFINITY}},                                                                                       \
+      {.name = "surface_layer",                                                                                  \
+       .unit = "m",                                                                                              \
+       .help = "dWorldSetContactSurfaceLayer: the depth that is not corrected",                                  \
+       .count = 1,                                                                                               \
+       .def = {0.0}},                                                                                            \
+  {                                                                                                              \
+    .name = "quickstep", .unit = "-, -",                                                                         \
+    .help = "dWorldSetQuickStepNumIterations and dWorldSetQuickStepW (integrator quickstep only)", .count = 2,   \
+    .def = {                                                                                                     \
+      20.0,                                                                                                      \
+      1.3                                                                                                        \
+    }                                                                                                            \
   }
 
 static const impactfit_code_input kc_inputs[] = {
@@ -365,7 +367,9 @@ static void surface_text(const impactfit_code_ctx *c, double erp, double cfm, do
   const char *mode = soft ? (bounce_on ? "dContactSoftERP | dContactSoftCFM | dContactBounce"
                                        : "dContactSoftERP | dContactSoftCFM")
                           : (bounce_on ? "dContactBounce" : "0");
-  impactfit_text_appendf(out, "contact.surface.mode = %s; contact.surface.mu = 0; ", mode);
+  impactfit_text_appendf(out, "contact.surface.mode = %s; contact.surface.mu = ", mode);
+  impactfit__friction_value(c, "mu", out); /* yours: never a silent 0 (docs/SCENE.md) */
+  impactfit_text_appendf(out, "; ");
   if (soft)
     impactfit_text_appendf(out, "contact.surface.soft_erp = %.12g; contact.surface.soft_cfm = %.12g; ", erp, cfm);
   if (bounce_on)
@@ -404,6 +408,10 @@ static void bounce_input(const impactfit_code_ctx *c, double bounce, impactfit_t
 }
 
 static void ode_note_common(const impactfit_code_ctx *c, impactfit_text *out) {
+  impactfit__friction_note(c, "contact.surface.mu",
+                           "measured in ODE 0.16.2: mu 0, 0.5, 1 and dInfinity, with the friction box or "
+                           "dContactApprox1, give the same bounce heights bit for bit, tests/engines/ode_scene.c",
+                           out);
   if (c->integrator->stepper == &ode_quickstep) {
     const double *qs = impactfit_code_value(c, "quickstep");
     double r = fabs(1.0 - qs[1]);
@@ -503,7 +511,8 @@ static const impactfit_code_integrator ode_integrators[] = {
   .clamp_default = 1, .integrators = ode_integrators, .n_integrators = IMPACTFIT__COUNT(ode_integrators),            \
   .dt_default = 0.0, .solver = IMPACTFIT_CODE_SOLVE_MEAN, .bodies = ODE_BODIES, .source = ODE_SOURCE,                \
   .mixing = "none: the user's near callback sets the contact joint's surface (mu, ERP, CFM, bounce)",                \
-  .assumes = "a frictionless contact (surface.mu = 0), no gravity, a head-on impact",                                \
+  .assumes = "a head-on impact with no tangential motion (surface.mu is yours: measured, it does not change the "    \
+             "normal response), gravity along the normal as the request gives it (0: none)",                         \
   .precision = "float64 (Debian's double build, dDOUBLE)"
 
 static const impactfit_code_model models[] = {

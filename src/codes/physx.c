@@ -57,6 +57,7 @@
 #include "codes_impl.h"
 #include "../law/stepper_impl.h"
 #include "npm_engines_impl.h"
+#include "friction_impl.h"
 
 static const char *const physx_names[IMPACTFIT__PHYSX_NPARAMS] = {
     "restitution", "bounceThresholdVelocity", "contact_distance", "rest_distance", "maxDepenetrationVelocity", "plane"};
@@ -200,6 +201,10 @@ static const impactfit_code_input px_inputs[] = {
      .help = "PxRigidBody maxDepenetrationVelocity (not exposed by @cocos/physx)",
      .count = 1,
      .def = {1e32}},
+    IMPACTFIT__IN_FRICTION("staticFriction",
+                           "createMaterial's staticFriction of the sphere's material (PhysX has no default)", 0.6),
+    IMPACTFIT__IN_FRICTION("dynamicFriction",
+                           "createMaterial's dynamicFriction of the sphere's material (PhysX has no default)", 0.6),
 };
 
 static int px_build(const impactfit_code_ctx *c, double r, impactfit_stepper *st, impactfit_error *err) {
@@ -219,10 +224,13 @@ static int px_naive(const impactfit_code_ctx *c, double e, double *value, impact
 }
 
 static void px_input(const impactfit_code_ctx *c, double r, impactfit_text *out) {
+  impactfit_text_appendf(out, "const m = physics.createMaterial(");
+  impactfit__friction_value(c, "staticFriction", out); /* yours: createMaterial needs them, never a silent value */
+  impactfit_text_appendf(out, ", ");
+  impactfit__friction_value(c, "dynamicFriction", out);
   impactfit_text_appendf(out,
-                         "const m = physics.createMaterial(0.6, 0.6, %.12g); m.setRestitutionCombineMode(PhysX."
-                         "PxCombineMode.eMAX);   // the sphere's shape; scene.simulate(%.12g, true); "
-                         "scene.fetchResults(true)",
+                         ", %.12g); m.setRestitutionCombineMode(PhysX.PxCombineMode.eMAX);   // the sphere's shape; "
+                         "scene.simulate(%.12g, true); scene.fetchResults(true)",
                          r, c->dt);
 }
 
@@ -243,8 +251,15 @@ static void px_note(const impactfit_code_ctx *c, double r, impactfit_text *out) 
   (void)r;
 }
 
+
+/* the note, then the friction settings (yours) */
+static void px_note_all(const impactfit_code_ctx *c, double r, impactfit_text *out) {
+  px_note(c, r, out);
+  impactfit__friction_note(c, "staticFriction, dynamicFriction", NULL, out);
+}
+
 static const impactfit_code_ops px_ops = {
-    .build = px_build, .lo = 1e-6, .hi = 1.0, .naive = px_naive, .input = px_input, .note = px_note};
+    .build = px_build, .lo = 1e-6, .hi = 1.0, .naive = px_naive, .input = px_input, .note = px_note_all};
 
 static const impactfit_code_integrator px_integrators[] = {
     {.name = "pgs",

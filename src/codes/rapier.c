@@ -74,6 +74,7 @@
 #include "codes_impl.h"
 #include "../law/stepper_impl.h"
 #include "npm_engines_impl.h"
+#include "friction_impl.h"
 
 static const char *const rapier_names[IMPACTFIT__RAPIER_NPARAMS] = {"restitution",
                                                                     "substeps",
@@ -279,6 +280,8 @@ static const impactfit_code_input rp_inputs[] = {
      .help = "RigidBodyDesc.setLinearDamping of the sphere(s): v/(1 + dt d) per step",
      .count = 1,
      .def = {0.0}},
+    IMPACTFIT__IN_FRICTION("friction", "ColliderDesc.setFriction of the sphere (Rapier's default 0.5; rule Average)",
+                           0.5),
 };
 
 static int rp_build(const impactfit_code_ctx *c, double r, impactfit_stepper *st, impactfit_error *err) {
@@ -303,9 +306,12 @@ static int rp_naive(const impactfit_code_ctx *c, double e, double *value, impact
 static void rp_input(const impactfit_code_ctx *c, double r, impactfit_text *out) {
   impactfit_text_appendf(out,
                          "world.timestep = %.12g; RAPIER.ColliderDesc.ball(%.12g).setRestitution(%.12g)"
-                         ".setRestitutionCombineRule(RAPIER.CoefficientCombineRule.Max)   (the %s keeps its default 0: "
-                         "Max gives %.12g)",
-                         c->dt, c->r1, r, c->wall ? "ground" : "other sphere", r);
+                         ".setRestitutionCombineRule(RAPIER.CoefficientCombineRule.Max)",
+                         c->dt, c->r1, r);
+  if (impactfit__friction_given(c, "friction")) /* yours, as typed */
+    impactfit_text_appendf(out, ".setFriction(%.12g)", impactfit_code_value(c, "friction")[0]);
+  impactfit_text_appendf(out, "   (the %s keeps its default 0: Max gives %.12g)", c->wall ? "ground" : "other sphere",
+                         r);
 }
 
 static void rp_note(const impactfit_code_ctx *c, double r, impactfit_text *out) {
@@ -328,8 +334,15 @@ static void rp_note(const impactfit_code_ctx *c, double r, impactfit_text *out) 
                                 "happen. ");
 }
 
+
+/* the note, then the friction settings (yours) */
+static void rp_note_all(const impactfit_code_ctx *c, double r, impactfit_text *out) {
+  rp_note(c, r, out);
+  impactfit__friction_note(c, "setFriction", NULL, out);
+}
+
 static const impactfit_code_ops rp_ops = {
-    .build = rp_build, .lo = 1e-6, .hi = 1.0, .naive = rp_naive, .input = rp_input, .note = rp_note};
+    .build = rp_build, .lo = 1e-6, .hi = 1.0, .naive = rp_naive, .input = rp_input, .note = rp_note_all};
 
 static const impactfit_code_integrator rp_integrators[] = {
     {.name = "soft-step",

@@ -28,6 +28,7 @@
 
 #include "../common/common_impl.h"
 #include "blocks_impl.h"
+#include "friction_impl.h"
 
 static const impactfit_code_input hc_inputs[] = {
     {.name = "stiffness",
@@ -48,6 +49,12 @@ static const impactfit_code_input hc_inputs[] = {
      .help = "the integrator's accuracy (Integrator::setAccuracy; Simbody's default 1e-3); enters the note",
      .count = 1,
      .def = {1e-3}},
+    IMPACTFIT__IN_FRICTION("staticFriction",
+                           "the setBodyParameters static friction of both surfaces (Simbody's default 0)", 0.0),
+    IMPACTFIT__IN_FRICTION("dynamicFriction",
+                           "the setBodyParameters dynamic friction of both surfaces (Simbody's default 0)", 0.0),
+    IMPACTFIT__IN_FRICTION("viscousFriction",
+                           "the setBodyParameters viscous friction of both surfaces (Simbody's default 0)", 0.0),
 };
 
 static const impactfit_code_input cc_inputs[] = {
@@ -69,6 +76,12 @@ static const impactfit_code_input cc_inputs[] = {
      .help = "the integrator's accuracy (Integrator::setAccuracy; Simbody's default 1e-3); enters the note",
      .count = 1,
      .def = {1e-3}},
+    IMPACTFIT__IN_FRICTION("staticFriction",
+                           "the ContactMaterial static friction of both surfaces (Simbody's default 0)", 0.0),
+    IMPACTFIT__IN_FRICTION("dynamicFriction",
+                           "the ContactMaterial dynamic friction of both surfaces (Simbody's default 0)", 0.0),
+    IMPACTFIT__IN_FRICTION("viscousFriction",
+                           "the ContactMaterial viscous friction of both surfaces (Simbody's default 0)", 0.0),
 };
 
 /* The combined stiffness k (Pa^(2/3)) of the two surfaces: each stiffness raised to 2/3, in series. */
@@ -115,22 +128,35 @@ static int naive(const impactfit_code_ctx *c, double e, double *value, impactfit
   return 0;
 }
 
+/* the three friction arguments, the user's or placeholders (never a silent 0) */
+static void sb_frictions(const impactfit_code_ctx *c, impactfit_text *out) {
+  static const char *const names[] = {"staticFriction", "dynamicFriction", "viscousFriction"};
+  for (int i = 0; i < 3; i++) {
+    impactfit_text_appendf(out, ", ");
+    impactfit__friction_value(c, names[i], out);
+  }
+}
+
 static void hc_input(const impactfit_code_ctx *c, double diss, impactfit_text *out) {
   double s[2] = {impactfit_code_body_value(c, "stiffness", 1)[0], impactfit_code_body_value(c, "stiffness", 2)[0]};
+  impactfit_text_appendf(out, "hc.setBodyParameters(ContactSurfaceIndex(0), %.12g, %.12g", s[0], diss);
+  sb_frictions(c, out);
+  impactfit_text_appendf(out, ");  // the sphere\nhc.setBodyParameters(ContactSurfaceIndex(1), %.12g, %.12g", s[1],
+                         diss);
+  sb_frictions(c, out);
   impactfit_text_appendf(out,
-                         "hc.setBodyParameters(ContactSurfaceIndex(0), %.12g, %.12g, 0, 0, 0);  // the sphere\n"
-                         "hc.setBodyParameters(ContactSurfaceIndex(1), %.12g, %.12g, 0, 0, 0);  // the %s\n"
-                         "(OpenSim, the same law, formula only: force.setStiffness(%.12g); "
+                         ");  // the %s\n(OpenSim, the same law, formula only: force.setStiffness(%.12g); "
                          "force.setDissipation(%.12g);)",
-                         s[0], diss, s[1], diss, c->wall ? "plane" : "other sphere", s[0], diss);
+                         c->wall ? "plane" : "other sphere", s[0], diss);
 }
 
 static void cc_input(const impactfit_code_ctx *c, double diss, impactfit_text *out) {
   double s[2] = {impactfit_code_body_value(c, "stiffness", 1)[0], impactfit_code_body_value(c, "stiffness", 2)[0]};
-  impactfit_text_appendf(out,
-                         "ContactMaterial(%.12g, %.12g, 0, 0, 0)  // the sphere's ContactSurface\n"
-                         "ContactMaterial(%.12g, %.12g, 0, 0, 0)  // the %s's ContactSurface",
-                         s[0], diss, s[1], diss, c->wall ? "half space" : "other sphere");
+  impactfit_text_appendf(out, "ContactMaterial(%.12g, %.12g", s[0], diss);
+  sb_frictions(c, out);
+  impactfit_text_appendf(out, ")  // the sphere's ContactSurface\nContactMaterial(%.12g, %.12g", s[1], diss);
+  sb_frictions(c, out);
+  impactfit_text_appendf(out, ")  // the %s's ContactSurface", c->wall ? "half space" : "other sphere");
 }
 
 /* Simbody's error-controlled integrators: no step map (continuous time) */
@@ -148,6 +174,7 @@ static const impactfit_code_integrator sb_integrators[] = {
 static void note(const impactfit_code_ctx *c, double diss, impactfit_text *out) {
   impactfit_text_appendf(out, "e depends on dissipation*v only (Hunt-Crossley, m = n); give both surfaces this "
                               "dissipation. ");
+  impactfit__friction_note(c, "staticFriction, dynamicFriction, viscousFriction", NULL, out);
   impactfit_stepper st;
   impactfit_law_impact_params lp = impactfit_law_impact_default_params();
   impactfit_law_impact_result r;
@@ -208,16 +235,18 @@ static const impactfit_code_ops cc_ops = {
   "accuracy 1e-3 e is off by up to 0.24; without a maximum step two spheres can pass through each other and "       \
   "RungeKuttaFeldberg returns e = 1/(1.5 c v)"
 
-#define SB_ENTRY                                                                                                     \
-  .code = &impactfit__code_simbody, .option = "", .versions = "3.7", .first_version = "3.7", .version_min = 3007000, \
-  .version_max = 3007000, .run_min = 3007000, .run_max = 3007000, .run_versions = "3.7 (Debian 12)",                 \
-  .law = &impactfit__law_power_type, .n = 1.5, .m = 1.5, .clamp_default = 1, .integrators = sb_integrators,          \
-  .n_integrators = IMPACTFIT__COUNT(sb_integrators), .dt_default = 0.0, .solver = IMPACTFIT_CODE_SOLVE_MEAN,         \
-  .param = "dissipation", .param_unit = "s/m", .param_input = "dissipation", .param_index = 0,                       \
-  .end = "C (no force where f <= 0: the bodies part there)", .bodies = SB_BODIES,                                    \
-  .mixing = "k = k1 k2/(k1 + k2) of ki = stiffness_i^(2/3), c = (c1 k2 + c2 k1)/(k1 + k2) "                          \
-            "(HuntCrossleyForce.cpp:101-171, CompliantContactSubsystem.cpp:750-766)",                                \
-  .traps = SB_TRAPS, .assumes = "a frictionless contact (no friction parameters), no gravity, a head-on impact",     \
+#define SB_ENTRY                                                                                                      \
+  .code = &impactfit__code_simbody, .option = "", .versions = "3.7", .first_version = "3.7", .version_min = 3007000,  \
+  .version_max = 3007000, .run_min = 3007000, .run_max = 3007000, .run_versions = "3.7 (Debian 12)",                  \
+  .law = &impactfit__law_power_type, .n = 1.5, .m = 1.5, .clamp_default = 1, .integrators = sb_integrators,           \
+  .n_integrators = IMPACTFIT__COUNT(sb_integrators), .dt_default = 0.0, .solver = IMPACTFIT_CODE_SOLVE_MEAN,          \
+  .param = "dissipation", .param_unit = "s/m", .param_input = "dissipation", .param_index = 0,                        \
+  .end = "C (no force where f <= 0: the bodies part there)", .bodies = SB_BODIES,                                     \
+  .mixing = "k = k1 k2/(k1 + k2) of ki = stiffness_i^(2/3), c = (c1 k2 + c2 k1)/(k1 + k2) "                           \
+            "(HuntCrossleyForce.cpp:101-171, CompliantContactSubsystem.cpp:750-766)",                                 \
+  .traps = SB_TRAPS,                                                                                                  \
+  .assumes = "a head-on impact with no tangential slip (the frictions are yours: with no slip they carry no force), " \
+             "no gravity",                                                                                            \
   .precision = "float64"
 
 static const impactfit_code_model models[] = {

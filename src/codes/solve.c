@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "../common/common_impl.h"
+#include "blocks_impl.h"
 #include "codes_impl.h"
 
 impactfit_code_request impactfit_code_request_default(void) {
@@ -16,6 +17,7 @@ impactfit_code_request impactfit_code_request_default(void) {
   memset(&r, 0, sizeof r);
   r.bodies = impactfit_code_bodies_default();
   r.dt = r.e = r.value = r.v = r.v_min = r.v_max = NAN;
+  r.e11 = r.e22 = NAN;
   r.clamp = -1;
   return r;
 }
@@ -179,7 +181,7 @@ static int resolve_settings(const impactfit_code_request *req, impactfit_code_ct
       if (isnan(*x) && in->default_v)
         return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s %s needs %s (%s) or the impact speed v (m/s)", md->code->name,
                                md->model, in->name, in->help);
-      if (isnan(*x) && !is_free_slot(md, i, j % in->count))
+      if (isnan(*x) && !in->optional && !is_free_slot(md, i, j % in->count))
         return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s %s needs %s (%s)", md->code->name, md->model, in->name,
                                in->help);
     }
@@ -252,6 +254,11 @@ int impactfit_code_resolve(const impactfit_code_request *req, impactfit_code_ctx
 
 int impactfit__build(const impactfit_code_ctx *c, double value, impactfit_stepper *st, impactfit_error *err) {
   memset(st, 0, sizeof *st);
+  if (c->req->tangential && c->model->ops->build != impactfit__dem_build) /* the DEM build checks its own clause */
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "%s %s has no tangential clause (its friction settings, if any, are inputs: --list shows "
+                           "them)",
+                           c->model->code->name, c->model->model);
   int s = c->model->ops->build(c, value, st, err);
   if (s)
     return s;
@@ -313,6 +320,7 @@ static void answer_init(const impactfit_code_ctx *c, impactfit_code_answer *ans)
   ans->v_min = ans->v_max = req->v;
   ans->e_asked = req->e;
   ans->mass = c->M;
+  ans->gravity = req->gravity;
   ans->R = c->R;
   ans->wall = c->wall;
   ans->end = c->clamp ? impactfit_transition_C : impactfit_transition_A;

@@ -410,7 +410,7 @@ static int settings_for(const impactfit_code_model *o, const impactfit_code_requ
 /* 1 when an input of o without a default is not among set[0..n): o cannot be asked with what the user gave */
 static int missing(const impactfit_code_model *o, const impactfit_code_setting *set, int n) {
   for (int i = 0; i < o->n_inputs; i++) {
-    if (!isnan(o->inputs[i].def[0]) || o->inputs[i].default_v)
+    if (!isnan(o->inputs[i].def[0]) || o->inputs[i].default_v || o->inputs[i].optional)
       continue;
     int have = 0;
     for (int k = 0; k < n && !have; k++)

@@ -366,6 +366,12 @@ int impactfit__solve_steps(const impactfit_code_ctx *c, impactfit_code_answer *a
   if (!ans->run_here)
     impactfit_text_appendf(&head, "Formula only: %s %s was read from its source (%s), not run here. ", md->code->name,
                            md->versions, md->source);
+  if (c->req->gravity != 0.0)
+    impactfit_text_appendf(&head,
+                           "Gravity taken: %.6g m/s^2 along the normal, into the contact, in every step (a sphere "
+                           "over a plane); the speeds are read at the step states (v at the start of the first "
+                           "contact step). ",
+                           c->req->gravity);
   impactfit_text_appendf(&head, "%s", impactfit_text_str(&tail));
   impactfit_text_free(&tail);
   if (head.len && head.s[head.len - 1] == ' ')

@@ -40,13 +40,16 @@ expect 2 "cannot read version" --code liggghts --version banana --model hertz "$
 expect 2 "known: 'hertz'" --code liggghts --version 3.8.0 --model hertzz "${M[@]}" --e 0.5
 expect 2 "got 1.5" --code liggghts --model hertz "${M[@]}" --e 1.5
 expect 2 "--e is required" --code liggghts --model hertz "${M[@]}"
-expect 2 "gran/hooke has no setting 'E' (its settings: kn)" --code lammps --model gran/hooke "${M[@]}" --e 0.5
+expect 2 "gran/hooke has no setting 'E' (its settings: kn, Kt, gamma_t, xmu, dampflag)" --code lammps --model gran/hooke "${M[@]}" --e 0.5
 expect 2 "needs kn" --code lammps --model gran/hooke --radius 0.005 --density 2500 --v 1 --e 0.5
-expect 2 "has no setting 'tc' (its settings: kn)" --code lammps --model gran/hooke --kn 2e4 --tc 1e-3 --radius 0.005 --density 2500 --v 1 --e 0.5
-expect 2 "has no setting 'vchar' (its settings: E, nu)" --code liggghts --model hertz "${M[@]}" --vchar 1 --e 0.5
+expect 2 "has no setting 'tc' (its settings: kn, Kt, gamma_t, xmu, dampflag)" --code lammps --model gran/hooke --kn 2e4 --tc 1e-3 --radius 0.005 --density 2500 --v 1 --e 0.5
+expect 2 "has no setting 'vchar' (its settings: E, nu, coefficientFriction)" --code liggghts --model hertz "${M[@]}" --vchar 1 --e 0.5
 expect 2 "--wall: the wall is not a body; --r2, --rho2 and --m2 do not apply" --code lammps --model gran/hooke --kn 2e4 --wall --r1 0.004 --r2 0.008 --density 2500 --v 1 --e 0.5
 expect 2 "give --radius or --r1, not both" --code lammps --model gran/hooke --kn 2e4 --radius 0.004 --r1 0.008 --density 2500 --v 1 --e 0.5
-expect 2 "this model assumes one material" --code liggghts --model hertz --E 1e8,2e8 --nu 0.3 --radius 0.005 --density 2500 --v 1 --e 0.5
+expect 2 "fix wall/gran takes one material" --code lammps --model hertz/material --damping tsuji --E 1e8,2e8 --nu 0.3 --radius 0.005 --density 2500 --v 1 --e 0.5
+expect 2 "unknown tangential model 'bogus'" --code lammps --model hertz/material --damping tsuji --E 1e8 --nu 0.3 --radius 0.005 --density 2500 --v 1 --e 0.5 --tangential "bogus 1 2"
+expect 2 "has no tangential clause" --code yade --model mindlin --damping en --E 1e8 --nu 0.3 --radius 0.005 --density 2500 --v 1 --e 0.5 --tangential history
+expect 2 "--e11: the 1-1 pair's e must be in (0, 1)" --code lammps --model hertz/material --damping tsuji --E 1e8 --nu 0.3 --radius 0.005 --density 2500 --v 1 --e 0.5 --e11 1.5
 expect 2 "did you mean 'granular hertz/material'" --code lammps --model "granular hertz/materail" --damping tsuji "${M[@]}" --e 0.5
 expect 2 "did you mean 'tsuji'" --code lammps --model "granular hertz/material" --damping tsuij "${M[@]}" --e 0.5
 expect 2 "did you mean 'lammps'" --code lamps --model x "${M[@]}" --e 0.5
@@ -151,7 +154,7 @@ if [ -f "$SRC/docs/DEM.md" ]; then
   awk '/^## Quick start/ { q = 1 } q && /^    # lammps 29Sep2021/ { p = 1 } p && /^$/ { exit } p { print substr($0, 5) }' \
     "$SRC/docs/DEM.md" >"$TMP/doc"
   "$BIN" dem --code lammps --model "granular hertz/material" --damping tsuji --E 1e8 --nu 0.3 --radius 0.005 \
-    --density 2500 --pair --e 0.5 --v 1 >"$TMP/txt"
+    --density 2500 --pair --e 0.5 --v 1 --tangential "mindlin NULL 1.0 0.5" >"$TMP/txt"
   [ -s "$TMP/doc" ] && cmp -s "$TMP/doc" "$TMP/txt" && pass=$((pass + 1)) ||
     { echo "FAIL: docs/DEM.md quick start differs from the program:"; diff "$TMP/doc" "$TMP/txt"; fail=$((fail + 1)); }
 fi

@@ -31,6 +31,7 @@ With IMPACTFIT_PROGRESS_FD=N in the environment, lines "step TOTAL UNIT WHAT" (a
 """
 import argparse
 import json
+import re
 import math
 import os
 import concurrent.futures
@@ -95,6 +96,28 @@ def stiffness_args(m):
     return ["--E", repr(E_MAT), "--nu", repr(NU)]
 
 
+def friction_args(m):
+    """The user's friction and tangential settings (docs/SCENE.md): real, non-zero ones, so that the run shows the
+    head-on normal law does not depend on them (the registry's text keeps them in the pasted lines)."""
+    code, model, damping = m["code"], m["model"], m["damping"]
+    if code == "lammps" and model.startswith("granular "):
+        return ["--tangential", "linear_history 1000 0.5 0.5"]
+    if code == "lammps":
+        return ["--xmu", "0.5", "--dampflag", "1"]
+    if code == "liggghts":
+        a = ["--tangential", "history", "--coefficientFriction", "0.5"]
+        if m["kn_unit"]:
+            a += ["--kt", "7.3e7" if m["kn_unit"] == "Pa" else "2e4",
+                  "--gammat_abs" if damping == "absolute_damping" else "--gammat", "0.5"]
+        return a
+    if code == "yade":
+        a = ["--frictionAngle", "0.5"]
+        if model == "viscel":
+            a += ["--et", "0.5"] if damping == "en" else ["--ks", "4e4", "--cs", "0.1"]
+        return a
+    return []
+
+
 def geom_args(g):
     a = ["--r1", repr(g["r1"]), "--rho1", repr(g["rho1"])]
     if g["geometry"] == "sphere-wall":
@@ -115,7 +138,7 @@ def model_args(m, limit):
         a += ["--damping", m["damping"]]
     if limit is not None:
         a += ["--limit", "on" if limit else "off"]
-    return a + stiffness_args(m)
+    return a + stiffness_args(m) + friction_args(m)
 
 
 def todo_of(m, full):
@@ -155,7 +178,10 @@ def build(binary, models, full, what=""):
                     if src is None:
                         cases.append((label + " [corrected]", None, e, "unreachable: " + ans["note"], {}))
                         continue
-                rc = dict(GEOMS[g], code=m["code"], E=E_MAT, nu=NU, v=v, input=src["input"])
+                text = src["input"]
+                if src is not ans:  # another model: its own friction settings are the user's to fill in
+                    text = re.sub(r"<yours: [^>]*>", "0.5", text)
+                rc = dict(GEOMS[g], code=m["code"], E=E_MAT, nu=NU, v=v, input=text)
                 meta = dict(code=m["code"], model=m["model"], damping=m["damping"], takes_e=m["takes_e"],
                             limit="default" if limit is None else ("on" if limit else "off"), geometry=g, v=v,
                             e_asked=e)
