@@ -242,7 +242,11 @@ static int parse_points(const char *what, const code_opts *o, double **x, size_t
     rc = cli_input_error("%s: the grid has %.0f points (at most 1e6: each point is solved in turn)", what,
                          (double)*nx * (double)*nv);
   for (size_t i = 0; !rc && o->s_e && i < *nx; i++)
-    if (!(x[0][i] > 0.0 && x[0][i] < 1.0))
+    if (x[0][i] == 1.0) /* copt gives c = 0 for e = 1; a code's answer is a setting at its step (issue 38) */
+      rc = cli_input_error("--e: e = 1 is the undamped contact, not a value to solve for here: give the setting "
+                           "you would type with --value (forward) to see what the code gives it (copt --e 1 prints "
+                           "c = 0, the power law's own)");
+    else if (!(x[0][i] > 0.0 && x[0][i] < 1.0))
       rc = cli_input_error("--e: the restitution must be in (0, 1), got %.17g", x[0][i]);
   for (size_t i = 0; !rc && i < *nv; i++)
     if (!(v[0][i] > 0.0))

@@ -305,6 +305,9 @@ static void common_note(const impactfit_code_ctx *c, impactfit_text *out) {
                               "alone gives the mean with the plane's default 0.02 1. A <pair> or <option o_solref "
                               "o_solimp> with <flag override=\"enable\"/> takes the same values. margin and gap only "
                               "move where the contact starts. ");
+  impactfit_text_appendf(out, "The answer does not depend on the mass or the radius given (the soft contact sets the "
+                              "bodies' relative acceleration, M cancels; the same value to rounding for any mass, "
+                              "radius or second body): they are asked for as every code's request asks them. ");
 }
 
 /* How deep the contact goes (continuous time): MuJoCo's geometry is one-dimensional only while two spheres'
