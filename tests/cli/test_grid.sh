@@ -66,6 +66,10 @@ for cmd in "$COPT" "$ZHANG" "$ITIME" "$SIMU"; do
   # shellcheck disable=SC2086
   "$BIN" $cmd $fmt --threads 2 >"$TMP/full.csv" 2>"$TMP/err" || { ko "$name full run"; cat "$TMP/err"; }
   # ---- SIGINT once the first block is printed, then --from ----
+  # the previous command's files go first: bash truncates them in the child, which a loaded machine may run
+  # after wait_event has already found the old rows (and a SIGINT before the run's handler is ignored: a
+  # background job of a non-interactive shell starts with SIGINT ignored)
+  rm -f "$TMP/part.csv" "$TMP/err"
   # shellcheck disable=SC2086
   IMPACTFIT_TEST_HOLD_AFTER=1 "$BIN" $cmd $fmt --threads 2 >"$TMP/part.csv" 2>"$TMP/err" &
   pid=$!

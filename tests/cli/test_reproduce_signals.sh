@@ -17,6 +17,7 @@ fail=0
 # a signal after the topic's work, while the report is still in its temporary folder (the run holds
 # there, IMPACTFIT_TEST_HOLD_AFTER=1, and the signal goes once stderr says the topic is done)
 for sig in INT TERM; do
+  rm -f "$TMP/sigerr" # the last run's stderr first: the child truncates it, maybe after wait_event read it (test_grid.sh)
   IMPACTFIT_TEST_HOLD_AFTER=1 "$BIN" reproduce --quick --topic hc-formulas --src "$SRC" --out "$TMP/sig$sig" \
     >/dev/null 2>"$TMP/sigerr" &
   pid=$!
