@@ -458,7 +458,8 @@ typedef struct impactfit_code_answer {
                                           (N s m^-(m+1)) and the scaled damping ζ at v; NaN otherwise */
   double e_reach_min, e_reach_max; /* stepped inverse, unreachable: the means met over the search range */
   int stable;                      /* stepped: 0 when the step is unstable at dt; continuous: 1 */
-  double dt_stable;                /* the largest stable step, s (inf: unconditionally; NaN: not computed) */
+  double dt_stable;                /* the largest stable step, s (inf: unconditionally; 0: none, unstable at
+                                          every step; NaN: not computed) */
   /* the input users usually type for e (NaN: the model has none) */
   double naive_value;
   double e_naive;                  /* its e at v (stepped: the mean) */

@@ -267,7 +267,14 @@ static int value_stats(const impactfit_code_ctx *c, impactfit_code_answer *ans, 
     if (st.type && isfinite(dtm) && depends_on_dt(c, ans->value, &st, 0.5 * c->dt))
       dtm = stable_dt_rebuilt(c, ans->value, dtm, &ans->impacts);
     ans->dt_stable = dtm;
-    if (!(S->rho_max <= 1.0 + 1e-9) || !isfinite(ans->e_max))
+    if (isfinite(dtm) && dtm <= 1e-9 * c->dt) { /* the search's floor: no step of any use is stable (issue 34) */
+      ans->dt_stable = 0.0;
+      impactfit_text_appendf(head,
+                             "UNSTABLE AT EVERY STEP: single impacts return e > 1 (up to %.4g) at dt = %g s and at "
+                             "every smaller step tried, down to %.3g s: no time step makes this setting stable; e "
+                             "from an impact is meaningless here. ",
+                             ans->e_max, c->dt, dtm);
+    } else if (!(S->rho_max <= 1.0 + 1e-9) || !isfinite(ans->e_max))
       impactfit_text_appendf(head,
                              "UNSTABLE: the step map grows during the contact (spectral radius %.4g > 1) at dt = %g s; "
                              "the largest step at which this contact neither grows nor returns e > 1 is %.4g s; e from "

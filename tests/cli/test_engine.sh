@@ -101,6 +101,13 @@ fi
 # MuJoCo's direct form in forward mode: the damping from its solref (it used to need --value)
 "$BIN" engine --code mujoco --model "soft contact direct" --solref -10000,-30 "${B[@]}" --json >"$TMP/dj"
 check_file() { python3 -c "import json,sys; d=json.load(open('$2')); sys.exit(0 if ($1) else 1)" && pass=$((pass + 1)) || { echo "FAIL: $3: $(head -c 600 "$2")"; fail=$((fail + 1)); }; }
+# Bullet's restitution between two spheres at e 0.97 (issue 34): e > 1 at every step, so no bound is given;
+# the same setting at dt 1e-6 (a thousand times smaller) still returns e > 1
+BS=(--code bullet --v 2.2 --mass 0.0042 --radius 0.003 --m2 0.8 --r2 0.02 --json)
+"$BIN" engine "${BS[@]}" --dt 1e-3 --e 0.97 >"$TMP/bs1"
+check_file "d['stable'] == 0 and d['dt_stable'] == 0 and d['note'].startswith('UNSTABLE AT EVERY STEP')" "$TMP/bs1" "Bullet two spheres e 0.97: unstable at every step"
+"$BIN" engine "${BS[@]}" --dt 1e-6 --value 0.87 >"$TMP/bs2"
+check_file "d['e_max'] > 1.0 and d['dt_stable'] == 0" "$TMP/bs2" "Bullet two spheres at dt 1e-6: e > 1 still"
 check_file "d['value'] == 30 and d['e_mean'] is not None" "$TMP/dj" "the direct form's forward mode"
 # an e that no input reaches at this step is stated with the reachable means, exit 0, and no value to
 # type (ODE with kp 1000 at dt 1e-3 gives at most e = 0.403; MuJoCo's dampratio reaches every e, so the
