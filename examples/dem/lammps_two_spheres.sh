@@ -11,8 +11,9 @@ LMP=${3:-lmp}
 command -v "$LMP" >/dev/null || { echo "lammps_two_spheres.sh: SKIPPED: $LMP not installed (bash scripts/deps.sh dem)"; exit 77; }
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-# the lines to paste, for LAMMPS 29 Sep 2021 pair_style granular hertz/material with damping tsuji
-"$BIN" dem --code lammps --model "granular hertz/material" --damping tsuji \
+# the lines to paste, for LAMMPS 29 Sep 2021 pair_style granular hertz/material with damping tsuji; the
+# tangential clause is the user's own (here Mindlin's, friction 0.5): impactfit keeps it in the line
+"$BIN" dem --code lammps --model "granular hertz/material" --damping tsuji --tangential "mindlin NULL 1.0 0.5" \
   --E 1e8 --nu 0.3 --radius 0.005 --density 2500 --pair --e "$E" --v 1 --json >"$TMP/dem.json"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["input"] if d["reachable"] else d["alternative"]["input"], end="")' \
   "$TMP/dem.json" >"$TMP/pair.lmp"

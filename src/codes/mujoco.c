@@ -296,10 +296,11 @@ static void common_note(const impactfit_code_ctx *c, impactfit_text *out) {
   if (imp[0] != imp[1] && imp[2] > 0.0)
     impactfit_text_appendf(out, "With solimp d0 != dwidth the law is not scale-free: e depends on the impact speed. ");
   if (imp[0] > 0.0001)
-    impactfit_text_appendf(out,
-                           "The damping force jumps to M d0 B v at first contact, so a single impact's e depends on "
-                           "where the first contact step falls at first order in dt (its spread over the phase): only the "
-                           "mean over the phase is exact at any dt. ");
+    impactfit_text_appendf(out, "The damping force jumps to M d0 B v at first contact, so a single impact's e depends "
+                                "on "
+                                "where the first contact step falls at first order in dt (its spread over the phase): "
+                                "only the "
+                                "mean over the phase is exact at any dt. ");
   impactfit_text_appendf(out, "Both geoms must carry these values: MuJoCo mixes two geoms' solref and solimp by solmix "
                               "(standard solref: weighted mean; direct: the smaller of each), so solref on the sphere "
                               "alone gives the mean with the plane's default 0.02 1. A <pair> or <option o_solref "
