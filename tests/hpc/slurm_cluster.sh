@@ -131,4 +131,12 @@ until [ "$(sinfo -h -n "$host" -o %t 2>/dev/null)" = idle ]; do
   fi
   sleep 0.1
 done
+# SLURM_CLUSTER_OWNER=PID (the test): the cluster stops when that process is gone, also when it was killed
+# with SIGKILL (ctest's timeout), whose EXIT trap cannot run: the daemons would outlive it
+if [ -n "${SLURM_CLUSTER_OWNER:-}" ]; then
+  (
+    while kill -0 "$SLURM_CLUSTER_OWNER" 2>/dev/null; do sleep 1; done
+    stop
+  ) </dev/null >/dev/null 2>&1 &
+fi
 echo "slurm_cluster: up ($dir/slurm.conf)"

@@ -31,6 +31,7 @@ cleanup() {
   rm -rf "$T"
 }
 trap cleanup EXIT
+trap 'exit 143' TERM
 fail=0
 pass=0
 ok() { pass=$((pass + 1)); }
@@ -42,7 +43,7 @@ ko() {
 # a free pair of ports for the daemons
 port=$((20000 + $$ % 20000))
 while ss -ltn 2>/dev/null | grep -Eq ":($port|$((port + 1))) "; do port=$((port + 2)); done
-SLURM_TEST_PORT=$port bash "$here/slurm_cluster.sh" start "$T/cluster"
+SLURM_CLUSTER_OWNER=$$ SLURM_TEST_PORT=$port bash "$here/slurm_cluster.sh" start "$T/cluster"
 rc=$?
 [ $rc = 0 ] || exit $rc # 77: SKIP with its reason
 export SLURM_CONF=$T/cluster/slurm.conf
