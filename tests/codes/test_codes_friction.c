@@ -5,6 +5,7 @@
  * law does not depend on it; a typed value (and a typed tangential clause) comes back in the text; a typed 0
  * does too. The zero detector is itself checked on the texts of round 3 (it must fire there). Two materials: the
  * LAMMPS lines per type pair carry impactfit_lammps_pair_material's E12, nu12 and each pair's own value. */
+#define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
