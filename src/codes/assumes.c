@@ -141,5 +141,7 @@ char *impactfit__assumes(const impactfit_code_ctx *c, const impactfit_drop_param
                            drop->height, sqrt(2.0 * gravity * drop->height));
   else if (!range)
     impactfit_text_appendf(&t, "; the impact speed %.6g m/s (one speed)", req->v);
+  if (c->model->precision && *c->model->precision) /* the arithmetic the answer models (issue 34: Bullet's builds) */
+    impactfit_text_appendf(&t, "; arithmetic: %s", c->model->precision);
   return impactfit_text_take(&t);
 }

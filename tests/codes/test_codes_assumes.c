@@ -86,6 +86,11 @@ static void check_model(const impactfit_code_model *md, int wall, int *n_gravity
     CHECK(wall == a.wall, "%s: wall %d asked, %d answered", what, wall, a.wall);
     CHECK(has(a.assumes, "one material") && !has(a.assumes, "two materials"), "%s: materials: %s", what, a.assumes);
     CHECK(has(a.assumes, "the impact speed 1 m/s (one speed)"), "%s: the speed: %s", what, a.assumes);
+    if (a.model->precision && *a.model->precision) { /* the arithmetic modelled (Bullet: float32 or float64) */
+      char want[512];
+      snprintf(want, sizeof want, "arithmetic: %s", a.model->precision);
+      CHECK(has(a.assumes, want), "%s: the precision: %s", what, a.assumes);
+    }
     if (mujoco)
       CHECK(has(a.assumes, "condim 3, the pyramidal cone, friction 1, impratio 1"), "%s: MuJoCo's contact: %s", what,
             a.assumes);
