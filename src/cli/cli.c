@@ -89,7 +89,7 @@ static int grid_comma_suspect(const char *s) {
   size_t nb = strspn(b, "0123456789");
   if (nb == 0 || b[nb] != 0)
     return 0;
-  return b[0] == '0' || nb >= 2 || strtol(b, NULL, 10) >= strtol(s, NULL, 10) + 3;
+  return b[0] == '0' || nb >= 2 || (a == 1 && b[0] - s[0] >= 3); /* B one digit: A must be one too */
 }
 
 int cli_parse_grid(const char *what, const char *s, double **values, size_t *count) {
