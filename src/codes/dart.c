@@ -341,9 +341,9 @@ static const impactfit_code_model dart_models[] = {
      .clamp_default = 1,
      .clamp_switch = NULL,
      .inputs = dart_inputs,
-     .n_inputs = (int)(sizeof dart_inputs / sizeof dart_inputs[0]),
+     .n_inputs = IMPACTFIT__COUNT(dart_inputs),
      .integrators = dart_integrators,
-     .n_integrators = (int)(sizeof dart_integrators / sizeof dart_integrators[0]),
+     .n_integrators = IMPACTFIT__COUNT(dart_integrators),
      .dt_default = 0.001,
      .solver = IMPACTFIT_CODE_SOLVE_MEAN,
      .param = "restitutionCoeff",
@@ -375,7 +375,7 @@ static const impactfit_code_model dart_models[] = {
                "ConstraintSolver.cpp:62-79, :528-533; BoxedLcpConstraintSolver.cpp:147-310; World.cpp:67, :167-206; "
                "collision/dart/DARTCollide.cpp:1177-1369; dynamics/ShapeFrame.cpp:56-66",
      .sources = dart_sources,
-     .n_sources = (int)(sizeof dart_sources / sizeof dart_sources[0])},
+     .n_sources = IMPACTFIT__COUNT(dart_sources)},
 };
 
 const impactfit_code impactfit__code_dart = {.name = "dart",

@@ -532,9 +532,9 @@ static const impactfit_code_model jolt_models[] = {
      .clamp_default = 1,
      .clamp_switch = NULL,
      .inputs = jolt_inputs,
-     .n_inputs = (int)(sizeof jolt_inputs / sizeof jolt_inputs[0]),
+     .n_inputs = IMPACTFIT__COUNT(jolt_inputs),
      .integrators = jolt_integrators,
-     .n_integrators = (int)(sizeof jolt_integrators / sizeof jolt_integrators[0]),
+     .n_integrators = IMPACTFIT__COUNT(jolt_integrators),
      .dt_default = 1.0 / 60.0,
      .solver = IMPACTFIT_CODE_SOLVE_MEAN,
      .param = "restitution",
@@ -570,7 +570,7 @@ static const impactfit_code_model jolt_models[] = {
                "MotionProperties.inl:143; the restitution rule read the same at v5.0.0-v5.5.0 (their gravity term "
                "differs: none here)",
      .sources = jolt_sources,
-     .n_sources = (int)(sizeof jolt_sources / sizeof jolt_sources[0])},
+     .n_sources = IMPACTFIT__COUNT(jolt_sources)},
 };
 
 const impactfit_code impactfit__code_jolt = {.name = "jolt",
