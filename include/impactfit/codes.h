@@ -83,7 +83,10 @@
  *     the paste text keeps or marks as the user's), request.tangential, request.e11 and request.e22 (the
  *     type pairs of two materials).
  *   - after ceb18c0: impactfit_code_answer.assumes (what the answer assumes, built per answer; freed by
- *     impactfit_code_answer_free); impactfit_code_drop_answer.assumes (code_drop.h). */
+ *     impactfit_code_answer_free); impactfit_code_drop_answer.assumes (code_drop.h).
+ *   - after 593f6d0 (issue 33, sizes): request.r_min, r_max (a size range); impactfit_code_spread (moved here
+ *     from mixing.h, unchanged); answer.has_spread, r_min, r_max, spread, spread_exact, exact_model, exact_other (the answer
+ *     over the user's ranges of sizes and speeds, and another model of the code exact over them). */
 #ifndef IMPACTFIT_CODES_H
 #define IMPACTFIT_CODES_H
 
@@ -415,10 +418,29 @@ typedef struct impactfit_code_request {
   double e11, e22;        /* two materials (DEM codes): the asked e of the type pairs 1-1 (two body-1 spheres)
                              and 2-2 (two body-2 spheres); e is the 1-2 pair's (body 1 on body 2). NaN: e for
                              that pair too. Used by the paste texts that carry one line per type pair */
+  /* added after 593f6d0 (issue 33): */
+  double r_min, r_max; /* a size range, m (NaN, NaN: the design size alone): the answer's value is still solved
+                          at the bodies' radii (the design size); the answer then gives e over every radius in
+                          [r_min, r_max] (both spheres of a pair, each over the range; the sphere on a wall) and
+                          every speed of [v_min, v_max] (answer.spread), the masses following the sizes at the
+                          bodies' densities (given, or those of the design masses). A continuous-time answer
+                          with a speed range and no size range gets the spread over the speeds too. points
+                          (2 .. 64; 0: 5) is then the points per axis of the box */
 } impactfit_code_request;
 
 /* A request with nothing given: model NULL, bodies default, every number NaN, clamp -1, gravity 0. */
 IMPACTFIT_EXPORT impactfit_code_request impactfit_code_request_default(void);
+
+/* The restitution one value gives over a box of sizes and speeds (impactfit_code_forward_spread in mixing.h,
+ * answer.spread): both radii over [r_min, r_max] (log-spaced points; on a wall, r1 only), speeds over
+ * [v_min, v_max] (log-spaced), every point impactfit_code_forward's e. */
+typedef struct impactfit_code_spread {
+  double e_min, e_max;                                       /* over the box */
+  double r1_min, r2_min, v_at_min, r1_max, r2_max, v_at_max; /* where */
+  double e_corner[8]; /* e at (r1, r2, v) ∈ {min, max}³ (index: bit 0 r1, bit 1 r2, bit 2 v; a wall: r2 = r1) */
+  double worst;       /* the largest |e − e_target| (NaN when e_target is NaN) */
+  long evaluations;
+} impactfit_code_spread;
 
 /* e at one speed of a speed range (stepped answers). */
 typedef struct impactfit_code_point {
@@ -476,6 +498,21 @@ typedef struct impactfit_code_answer {
   char *assumes;  /* what this answer assumes, "item; item; ...", the items the request breaks first (head-on,
                      friction, gravity, the bodies, the speed: docs/SCENE.md); malloc'd, freed by
                      impactfit_code_answer_free (added after ceb18c0) */
+  /* the answer over the user's ranges (request.r_min, r_max; added after 593f6d0, issue 33) */
+  int has_spread;               /* 1: spread holds e of `value` over the box r_min .. r_max × v_min .. v_max */
+  double r_min, r_max;          /* the size range of the box, m (NaN, NaN: none, a speed range alone) */
+  int spread_points;            /* points per axis */
+  impactfit_code_spread spread; /* worst: the largest |e − e_asked| (NaN in forward mode) */
+  int spread_exact;             /* 1: e_max − e_min <= 1e-9 over the box (measured at every point, not assumed) */
+  struct impactfit_code_answer *exact_model; /* not spread_exact (inverse, request.suggest): another model of the
+                                                same code and versions whose one value gives e_asked over the
+                                                whole box (its own spread measured: spread_exact 1), solved for
+                                                the request; NULL: none */
+  const impactfit_code_model *exact_other;   /* no exact_model with the request's inputs: a restitution-taking
+                                              model of the code, for the answer's version, that is exact over
+                                              the box with other inputs (measured with its reference settings,
+                                              impactfit_code_audit_request: e of it does not depend on them);
+                                              NULL: none */
 } impactfit_code_answer;
 
 /* Solves the request: the inverse when req->e is a number, else forward (req->value, or the free

@@ -76,14 +76,7 @@ IMPACTFIT_EXPORT int impactfit_lammps_mix(const char *normal_model, const char *
  * dt) from req; two spheres when req->bodies.pair is 1, else a sphere on a wall (the bodies' sizes and masses
  * of req are replaced). Every point is impactfit_code_forward's e (the exact e in continuous time, the phase
  * mean at a step). */
-typedef struct impactfit_code_spread {
-  double e_min, e_max;                                       /* over the box */
-  double r1_min, r2_min, v_at_min, r1_max, r2_max, v_at_max; /* where */
-  double e_corner[8]; /* e at (r1, r2, v) ∈ {min, max}³ (index: bit 0 r1, bit 1 r2, bit 2 v; a wall: r2 = r1) */
-  double worst;       /* the largest |e − e_target| (NaN when e_target is NaN) */
-  long evaluations;
-} impactfit_code_spread;
-
+/* (impactfit_code_spread is in codes.h.) */
 IMPACTFIT_EXPORT int impactfit_code_forward_spread(const impactfit_code_request *req, double value, double rho1,
                                                    double rho2, double r_min, double r_max, double v_min, double v_max,
                                                    int points, double e_target, impactfit_code_spread *out,

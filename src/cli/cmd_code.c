@@ -20,11 +20,12 @@ enum { CODE_MAX_POINTS = 1000000, CODE_MAX_SETTINGS = 64 };
 
 /* What the options give. */
 typedef struct code_opts {
-  const char *code, *version, *model, *damping, *option, *integrator, *limit, *vrange;
+  const char *code, *version, *model, *damping, *option, *integrator, *limit, *vrange, *rrange;
+  const char *s_radius, *s_r1, *s_r2; /* the radii: one number each (a range is --radius-range) */
   const char *s_e, *s_v, *s_value;
   const char *tangential; /* the DEM code's own tangential clause (request.tangential) */
   double e11, e22;        /* two materials: the 1-1 and 2-2 type pairs' e */
-  double dt, gravity, radius, r1, r2, density, rho1, rho2, mass, m1, m2, meff, reff;
+  double dt, gravity, density, rho1, rho2, mass, m1, m2, meff, reff;
   int pair, wall, plane, json, csv, list, brief, points, help;
   code_drop_opts drop; /* --drop H: a drop test (code_drop.c) */
 } code_opts;
@@ -172,20 +173,58 @@ static int check_aliases(const char *what, const cli_spec *opts, size_t n) {
 
 static double either(double a, double b) { return isnan(a) ? b : a; }
 
+/* --v-range, --radius-range: "A,B" with 0 < A <= B into lo, hi (nothing when not given) */
+static int parse_range(const char *what, const char *name, const char *things, const char *unit, const char *text,
+                       double *lo, double *hi) {
+  if (!text)
+    return 0;
+  double *vals = NULL;
+  size_t n;
+  int rc = cli_parse_grid(name, text, &vals, &n);
+  if (rc)
+    return rc;
+  if (n != 2)
+    rc = cli_input_error("%s: %s takes two %s A,B in %s (got %zu values)", what, name, things, unit, n);
+  else if (!(vals[0] > 0.0 && vals[0] <= vals[1]))
+    rc = cli_input_error("%s: %s A,B needs 0 < A <= B (%s), got %s", what, name, unit, text);
+  else {
+    *lo = vals[0];
+    *hi = vals[1];
+  }
+  free(vals);
+  return rc;
+}
+
+/* --radius, --r1, --r2: one number (m); "A:B" is a size range, which is --radius-range A,B */
+static int parse_radius(const char *what, const char *name, const char *text, double *out) {
+  if (!text)
+    return 0;
+  const char *colon = strchr(text, ':');
+  if (colon && !strchr(colon + 1, ':'))
+    return cli_input_error("%s: --%s takes one radius (m), the design size the value is solved at; for a size range "
+                           "give --radius-range A,B as well (e.g. --radius 0.005 --radius-range 0.002,0.01, got '%s')",
+                           what, name, text);
+  return cli_parse_double(name[1] == '2' ? "--r2" : name[1] == '1' ? "--r1" : "--radius", text, out);
+}
+
 static int make_request(const char *what, const code_opts *o, const cli_spec *opts, size_t nopts,
                         impactfit_code_request *q) {
   int rc = check_aliases(what, opts, nopts);
   if (rc)
     return rc;
   impactfit_code_bodies *b = &q->bodies;
-  if ((o->wall || o->plane) && !(isnan(o->r2) && isnan(o->rho2) && isnan(o->m2)))
+  if ((o->wall || o->plane) && !(!o->s_r2 && isnan(o->rho2) && isnan(o->m2)))
     return cli_input_error("%s: --%s: the %s is not a body; --r2, --rho2 and --m2 do not apply", what,
                            o->wall ? "wall" : "plane", o->wall ? "wall" : "plane");
   b->pair = o->pair ? 1 : (o->wall || o->plane) ? 0 : -1;
-  b->r1 = either(o->radius, o->r1);
+  double radius = NAN, r1 = NAN, r2 = NAN;
+  if ((rc = parse_radius(what, "radius", o->s_radius, &radius)) || (rc = parse_radius(what, "r1", o->s_r1, &r1)) ||
+      (rc = parse_radius(what, "r2", o->s_r2, &r2)))
+    return rc;
+  b->r1 = either(radius, r1);
   b->rho1 = either(o->density, o->rho1);
   b->m1 = either(o->mass, o->m1);
-  b->r2 = o->r2;
+  b->r2 = r2;
   b->rho2 = o->rho2;
   b->m2 = o->m2;
   b->meff = o->meff;
@@ -204,27 +243,21 @@ static int make_request(const char *what, const code_opts *o, const cli_spec *op
       return cli_input_error("%s: --limit takes on or off (got '%s')", what, o->limit);
     q->clamp = (int)(i % 2);
   }
-  if (cli_given(opts, nopts, "points") && !o->vrange)
-    return cli_input_error("%s: --points samples the speed range: give --v-range A,B", what);
+  if (cli_given(opts, nopts, "points") && !o->vrange && !o->rrange)
+    return cli_input_error("%s: --points samples the ranges: give --v-range A,B or --radius-range A,B", what);
   if (o->points < 0 || o->points > 10000)
     return cli_input_error("%s: --points must be in [1, 10000] (got %d)", what, o->points);
+  if (o->rrange && (o->points == 1 || o->points > 64))
+    return cli_input_error("%s: --points with --radius-range is the points per axis of the box: 2 to 64 (got %d)", what,
+                           o->points);
   q->points = (size_t)o->points;
-  if (!o->vrange)
-    return 0;
-  double *vals = NULL;
-  size_t n;
-  if ((rc = cli_parse_grid("--v-range", o->vrange, &vals, &n)))
+  if (o->rrange && (!isnan(o->meff) || !isnan(o->reff)))
+    return cli_input_error("%s: --radius-range varies the spheres' sizes: give --radius and --density (or --mass), "
+                           "not --meff and --reff",
+                           what);
+  if ((rc = parse_range(what, "--v-range", "speeds", "m/s", o->vrange, &q->v_min, &q->v_max)))
     return rc;
-  if (n != 2)
-    rc = cli_input_error("%s: --v-range takes two speeds A,B in m/s (got %zu values)", what, n);
-  else if (!(vals[0] > 0.0 && vals[0] <= vals[1]))
-    rc = cli_input_error("%s: --v-range A,B needs 0 < A <= B (m/s), got %s", what, o->vrange);
-  else {
-    q->v_min = vals[0];
-    q->v_max = vals[1];
-  }
-  free(vals);
-  return rc;
+  return parse_range(what, "--radius-range", "radii", "m", o->rrange, &q->r_min, &q->r_max);
 }
 
 /* --e (or --value) and --v: values, lists or ranges, every one checked before any output */
@@ -233,6 +266,12 @@ static int parse_points(const char *what, const code_opts *o, double **x, size_t
     return cli_input_error("%s: give --e (the restitution you want) or --value (what you type), not both", what);
   if (!o->s_v)
     return cli_input_error("%s: --v is required (the impact speed, m/s)", what);
+  const char *colon = strchr(o->s_v, ':');
+  if (colon && !strchr(colon + 1, ':'))
+    return cli_input_error("--v: '%s' is not a speed: --v takes the design speed (a list or start:stop:count solves "
+                           "each point); for the e one value gives over a speed range give --v-range A,B as well "
+                           "(e.g. --v 1 --v-range 0.1,3)",
+                           o->s_v);
   int rc = 0;
   if (o->s_e || o->s_value)
     rc = cli_parse_grid(o->s_e ? "--e" : "--value", o->s_e ? o->s_e : o->s_value, x, nx);
@@ -292,7 +331,7 @@ static int run_points(const char *what, const code_opts *o, impactfit_code_reque
 /* --drop H: one point, no speed (the drop gives each impact its own), no CSV */
 static int run_drop(const char *what, const code_opts *o, const cli_spec *opts, size_t nopts,
                     impactfit_code_request *q) {
-  static const char *const single[] = {"v", "v-range", "points", "csv"};
+  static const char *const single[] = {"v", "v-range", "radius-range", "points", "csv"};
   for (size_t i = 0; i < sizeof single / sizeof single[0]; i++)
     if (cli_given(opts, nopts, single[i]))
       return cli_input_error("%s: --drop: --%s does not apply (the drop test gives each impact its own speed; "
@@ -317,9 +356,6 @@ static int find_model(const char *what, const code_opts *o, const impactfit_code
 static int cmd_code(int argc, char **argv, const char *what, const char *help_text) {
   code_opts o = {.dt = NAN,
                  .gravity = 0.0,
-                 .radius = NAN,
-                 .r1 = NAN,
-                 .r2 = NAN,
                  .density = NAN,
                  .rho1 = NAN,
                  .rho2 = NAN,
@@ -353,9 +389,10 @@ static int cmd_code(int argc, char **argv, const char *what, const char *help_te
               "--e11: the 1-1 pair's e must be in (0, 1), got %.17g"),
       CLI_DBL("e22", &o.e22, 0.0, 1.0, CLI_LO_OPEN | CLI_HI_OPEN | CLI_IF_SEEN,
               "--e22: the 2-2 pair's e must be in (0, 1), got %.17g"),
-      CLI_NUM("radius", &o.radius),
-      CLI_NUM("r1", &o.r1),
-      CLI_NUM("r2", &o.r2),
+      CLI_STR("radius", &o.s_radius),
+      CLI_STR("r1", &o.s_r1),
+      CLI_STR("r2", &o.s_r2),
+      CLI_STR("radius-range", &o.rrange),
       CLI_NUM("density", &o.density),
       CLI_NUM("rho1", &o.rho1),
       CLI_NUM("rho2", &o.rho2),

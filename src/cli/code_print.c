@@ -117,36 +117,186 @@ static strs strings_of(const impactfit_code_answer *a) {
   return s;
 }
 
+static const char *option_sep(const impactfit_code_model *md, const char *sep) { return *md->option ? sep : ""; }
+
+/* "key": with the comma of the object's members */
+static void json_key(cli_json *j, const char *key) {
+  fprintf(j->f, "%s\"%s\":", j->first ? "" : ",", key);
+  j->first = 0;
+}
+
+/* the axes of the box that are ranges: bit 0 r1, bit 1 r2 (two spheres), bit 2 v */
+static int spread_axes(const impactfit_code_answer *a) {
+  int sizes = isfinite(a->r_min) && a->r_min < a->r_max;
+  return (sizes ? 1 : 0) | (sizes && !a->wall ? 2 : 0) | (a->v_min < a->v_max ? 4 : 0);
+}
+
+/* the corner i's radii and speed */
+static void corner_at(const impactfit_code_answer *a, int i, double *r1, double *r2, double *v) {
+  if (isfinite(a->r_min)) {
+    *r1 = (i & 1) ? a->r_max : a->r_min;
+    *r2 = a->wall ? *r1 : (i & 2) ? a->r_max : a->r_min;
+  } else { /* the design radii, every point's */
+    *r1 = a->spread.r1_min;
+    *r2 = a->spread.r2_min;
+  }
+  *v = (i & 4) ? a->v_max : a->v_min;
+}
+
+/* "spread": the answer over the ranges (codes.h: answer.spread); "exact_model": the model exact over them */
+static void json_spread(cli_json *j, const impactfit_code_answer *a) {
+  const impactfit_code_spread *sp = &a->spread;
+  json_key(j, "spread");
+  cli_json o;
+  cli_json_begin(&o, j->f);
+  if (isfinite(a->r_min))
+    cli_json_range(&o, "r_range", a->r_min, a->r_max);
+  else
+    cli_json_num(&o, "r_range", NAN);
+  cli_json_range(&o, "v_range", a->v_min, a->v_max);
+  cli_json_str(&o, "bodies", a->wall ? "the sphere on the wall" : "each sphere");
+  cli_json_int(&o, "points", a->spread_points);
+  cli_json_int(&o, "evaluations", sp->evaluations);
+  cli_json_num(&o, "e_min", sp->e_min);
+  cli_json_num(&o, "e_max", sp->e_max);
+  json_key(&o, "where");
+  fprintf(j->f, "{\"e_min\":[");
+  double at[2][3] = {{sp->r1_min, sp->r2_min, sp->v_at_min}, {sp->r1_max, sp->r2_max, sp->v_at_max}};
+  char b[IMPACTFIT_SHORTEST_SIZE];
+  for (int k = 0; k < 2; k++) {
+    for (int i = 0; i < 3; i++)
+      fprintf(j->f, "%s%s", i ? "," : "", impactfit_format_shortest(at[k][i], b));
+    fprintf(j->f, "]%s", k ? "}" : ",\"e_max\":[");
+  }
+  json_key(&o, "corners");
+  fputc('[', j->f);
+  int axes = spread_axes(a), first = 1;
+  for (int i = 0; i < 8; i++) {
+    if (i & ~axes)
+      continue;
+    double r1, r2, v;
+    corner_at(a, i, &r1, &r2, &v);
+    cli_json c;
+    fputs(first ? "" : ",", j->f);
+    first = 0;
+    cli_json_begin(&c, j->f);
+    cli_json_num(&c, "r1", r1);
+    cli_json_num(&c, "r2", r2);
+    cli_json_num(&c, "v", v);
+    cli_json_num(&c, "e", sp->e_corner[i]);
+    fputc('}', j->f);
+  }
+  fputc(']', j->f);
+  cli_json_num(&o, "worst", sp->worst);
+  cli_json_int(&o, "exact", a->spread_exact);
+  fputc('}', j->f);
+  if (a->spread_exact || a->forward)
+    return;
+  json_key(j, "exact_model");
+  const impactfit_code_answer *x = a->exact_model;
+  if (!x) {
+    fputs("null", j->f);
+    json_key(j, "exact_other");
+    if (!a->exact_other) {
+      fputs("null", j->f);
+      return;
+    }
+    cli_json m;
+    cli_json_begin(&m, j->f);
+    cli_json_str(&m, "model", a->exact_other->model);
+    cli_json_str(&m, "damping", a->exact_other->option);
+    cli_json_str(&m, "param", a->exact_other->param);
+    fputc('}', j->f);
+    return;
+  }
+  cli_json m;
+  cli_json_begin(&m, j->f);
+  cli_json_str(&m, "model", x->model->model);
+  cli_json_str(&m, "damping", x->model->option);
+  cli_json_str(&m, "param", x->model->param);
+  cli_json_num(&m, "value", x->value);
+  cli_json_str(&m, "input", x->input);
+  cli_json_str(&m, "end", x->end->name);
+  cli_json_range(&m, "e_range", x->spread.e_min, x->spread.e_max);
+  cli_json_num(&m, "worst", x->spread.worst);
+  cli_json_str(&m, "note", x->note);
+  fputc('}', j->f);
+}
+
 static void print_json(const impactfit_code_answer *a) {
   strs s = strings_of(a);
   const void *objs[] = {a->model, a, &s};
-  if (a->stepped) {
-    cli_json_object_of(stdout, objs, steps_fields, CLI_COUNT(steps_fields));
-    for (size_t i = 0; i < a->n_range; i++)
-      cli_json_object_of(stdout, (const void *const[]){&a->range[i]}, row_fields, CLI_COUNT(row_fields));
-    return;
-  }
-  if (a->forward) {
-    cli_json_object_of(stdout, objs, power_forward, CLI_COUNT(power_forward));
-    return;
-  }
   cli_json j;
   cli_json_begin(&j, stdout);
-  cli_json_fields_of(&j, objs, power_head, CLI_COUNT(power_head));
-  cli_json_fields_of(&j, objs, power_alt, CLI_COUNT(power_alt));
-  cli_json_fields_of(&j, objs, power_tail, CLI_COUNT(power_tail));
-  if (a->alternative) {
-    const impactfit_code_answer *b = a->alternative;
-    strs t = strings_of(b);
-    const void *alt_objs[] = {b->model, b, &t};
-    fprintf(stdout, ",\"alternative\":");
-    cli_json ja;
-    cli_json_begin(&ja, stdout);
-    cli_json_fields_of(&ja, alt_objs, power_alt, CLI_COUNT(power_alt));
-    cli_json_fields_of(&ja, alt_objs, power_end, CLI_COUNT(power_end));
-    fputs("}", stdout);
+  if (a->stepped) {
+    cli_json_fields_of(&j, objs, steps_fields, CLI_COUNT(steps_fields));
+  } else if (a->forward) {
+    cli_json_fields_of(&j, objs, power_forward, CLI_COUNT(power_forward));
+  } else {
+    cli_json_fields_of(&j, objs, power_head, CLI_COUNT(power_head));
+    cli_json_fields_of(&j, objs, power_alt, CLI_COUNT(power_alt));
+    cli_json_fields_of(&j, objs, power_tail, CLI_COUNT(power_tail));
+    if (a->alternative) {
+      const impactfit_code_answer *b = a->alternative;
+      strs t = strings_of(b);
+      const void *alt_objs[] = {b->model, b, &t};
+      fprintf(stdout, ",\"alternative\":");
+      cli_json ja;
+      cli_json_begin(&ja, stdout);
+      cli_json_fields_of(&ja, alt_objs, power_alt, CLI_COUNT(power_alt));
+      cli_json_fields_of(&ja, alt_objs, power_end, CLI_COUNT(power_end));
+      fputs("}", stdout);
+    }
   }
+  if (a->has_spread)
+    json_spread(&j, a);
   cli_json_end(&j);
+  for (size_t i = 0; a->stepped && i < a->n_range; i++)
+    cli_json_object_of(stdout, (const void *const[]){&a->range[i]}, row_fields, CLI_COUNT(row_fields));
+}
+
+/* the text of the spread: where e is smallest and largest, the corners, and the model exact over the ranges */
+static void print_spread_text(const impactfit_code_answer *a) {
+  if (!a->has_spread)
+    return;
+  const impactfit_code_spread *sp = &a->spread;
+  printf("#   over the ranges (%d points per axis, %ld impacts): e from %.10f (r1 %.6g, r2 %.6g m, v %.6g m/s) to "
+         "%.10f (r1 %.6g, r2 %.6g m, v %.6g m/s)",
+         a->spread_points, sp->evaluations, sp->e_min, sp->r1_min, sp->r2_min, sp->v_at_min, sp->e_max, sp->r1_max,
+         sp->r2_max, sp->v_at_max);
+  if (!isnan(sp->worst))
+    printf("; worst |e - %.6g| = %.3g", a->e_asked, sp->worst);
+  printf("\n#   corners (r1, r2 m; v m/s):");
+  int axes = spread_axes(a);
+  for (int i = 0, n = 0; i < 8; i++) {
+    if (i & ~axes)
+      continue;
+    double r1, r2, v;
+    corner_at(a, i, &r1, &r2, &v);
+    printf("%s (%.6g, %.6g; %.6g) e = %.10f", n++ ? "," : "", r1, r2, v, sp->e_corner[i]);
+  }
+  printf("\n");
+  const impactfit_code_answer *x = a->exact_model;
+  if (a->spread_exact || a->forward)
+    return;
+  if (!x && a->exact_other) {
+    const impactfit_code_model *o = a->exact_other;
+    printf("# no model of %s with these inputs gives e = %.6g over the ranges; %s %s%s%s does with its own inputs "
+           "(its %s; ask: impactfit dem --code %s --model \"%s\"%s%s ...)\n",
+           a->model->code->name, a->e_asked, o->code->name, o->model, option_sep(o, " damping "), o->option, o->param,
+           o->code->name, o->model, option_sep(o, " --damping "), o->option);
+    return;
+  }
+  if (!x) {
+    printf("# no other model of %s gives e = %.6g over the ranges\n", a->model->code->name, a->e_asked);
+    return;
+  }
+  const impactfit_code_model *o = x->model;
+  printf("# exact over the ranges: %s %s%s%s%s: type %s = %.12g:\n%s", o->code->name, o->model,
+         option_sep(o, " damping "), o->option, x->end == impactfit_transition_C ? " (force clamped)" : "", o->param,
+         x->value, x->input);
+  printf("#   it gives e from %.10f to %.10f over the ranges (%ld impacts)\n", x->spread.e_min, x->spread.e_max,
+         x->spread.evaluations);
 }
 
 /* ---- continuous time: the report ---- */
@@ -154,8 +304,6 @@ static void print_json(const impactfit_code_answer *a) {
 static const char *end_text(const impactfit_transition *tr) {
   return tr == impactfit_transition_C ? "force clamped at zero (C)" : "tensile until d = 0 (A)";
 }
-
-static const char *option_sep(const impactfit_code_model *md, const char *sep) { return *md->option ? sep : ""; }
 
 /* the line naming the code, version and model, and where its force law comes from */
 static void print_heading(const impactfit_code_answer *a) {
@@ -194,6 +342,7 @@ static void print_power_text(const impactfit_code_answer *a) {
   if (a->reachable) {
     printf("# to get e = %s type %s = %.12g:\n%s", e, md->param, a->value, a->input);
     printf("# %s\n", a->note);
+    print_spread_text(a);
   } else if (b) {
     const impactfit_code_model *o = b->model;
     printf("# %s\n", a->note);
@@ -215,6 +364,7 @@ static void print_power_forward_text(const impactfit_code_answer *a) {
   if (a->speed_dependent && a->v_min < a->v_max)
     printf("#   over v in [%.6g, %.6g] m/s: e from %.10f to %.10f\n", a->v_min, a->v_max, a->e_speed_min,
            a->e_speed_max);
+  print_spread_text(a);
 }
 
 /* ---- the step map: the report ---- */
@@ -296,6 +446,7 @@ static void print_steps_text(const impactfit_code_answer *a) {
   }
   if (a->stable && a->note[0])
     printf("# note: %s\n", a->note);
+  print_spread_text(a);
   for (size_t i = 0; i < a->n_range; i++) {
     const impactfit_code_point *p = &a->range[i];
     printf("#   at v = %-10.6g m/s: e = %.6f (one impact %.6f to %.6f)", p->v, p->e_mean, p->e_min, p->e_max);

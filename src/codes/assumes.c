@@ -112,6 +112,13 @@ char *impactfit__assumes(const impactfit_code_ctx *c, const impactfit_drop_param
     sep(&t);
     impactfit_text_appendf(&t, "two materials (the bodies' %s differ: the code's mixing rule)", mat);
   }
+  if (!drop && isfinite(req->r_min) && isfinite(req->r_max)) {
+    sep(&t);
+    impactfit_text_appendf(&t,
+                           "a size range %.6g .. %.6g m (%s; the value solved at the design size, the masses "
+                           "following the sizes at the bodies' densities)",
+                           req->r_min, req->r_max, c->wall ? "the sphere" : "each sphere");
+  }
   if (range) {
     sep(&t);
     impactfit_text_appendf(&t, "a speed range %.6g .. %.6g m/s (design speed %.6g m/s)", req->v_min, req->v_max,

@@ -52,4 +52,18 @@ int impactfit__solve_steps(const impactfit_code_ctx *c, impactfit_code_answer *a
  * memory. drop: a drop test's parameters (NULL: a single impact); gravity: the gravity the answer takes. */
 char *impactfit__assumes(const impactfit_code_ctx *c, const impactfit_drop_params *drop, double gravity);
 
+/* The answer over the user's ranges (spread.c). impactfit__has_range: 1 when the request asks for it (a size
+ * range; for a continuous-time answer (power 1) a speed range too). impactfit__spread_of: answer.spread of the
+ * value over the box (has_spread, r_min, r_max, spread_points, spread_exact set); EINVAL for an invalid range or
+ * bodies without radii. impactfit__spread_sentence: the note's sentence on it (and on answer.exact_model). */
+int impactfit__has_range(const impactfit_code_request *q, int power);
+int impactfit__spread_of(const impactfit_code_ctx *c, impactfit_code_answer *ans, double value, impactfit_error *err);
+void impactfit__spread_sentence(const impactfit_code_ctx *c, const impactfit_code_answer *a, impactfit_text *t);
+/* e of value over the box r1 ∈ [box[0], box[1]], r2 ∈ [box[2], box[3]] (two spheres: req->bodies.pair 1; a
+ * wall: r1 only), v ∈ [box[4], box[5]], log-spaced points per axis (mixing.c: impactfit_code_forward_spread is
+ * this with one range for both radii). */
+int impactfit__forward_box(const impactfit_code_request *req, double value, double rho1, double rho2,
+                           const double box[6], int points, double e_target, impactfit_code_spread *out,
+                           impactfit_error *err);
+
 #endif

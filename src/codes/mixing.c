@@ -8,6 +8,7 @@
 #include <gsl/gsl_roots.h>
 
 #include "../common/common_impl.h"
+#include "codes_impl.h"
 #include "impactfit/mixing.h"
 
 static int material_ok(double E, double nu) { return isfinite(E) && E > 0.0 && nu > -1.0 && nu < 0.5; }
@@ -125,7 +126,6 @@ int impactfit_lammps_mix(const char *normal_model, const char *damping, const do
 
 static double logspace(double a, double b, int i, int n) { return n <= 1 ? a : a * pow(b / a, (double)i / (n - 1)); }
 
-/* long: the checks and the box's three loops with the corners */
 int impactfit_code_forward_spread(const impactfit_code_request *req, double value, double rho1, double rho2,
                                   double r_min, double r_max, double v_min, double v_max, int points, double e_target,
                                   impactfit_code_spread *out, impactfit_error *err) {
@@ -133,12 +133,28 @@ int impactfit_code_forward_spread(const impactfit_code_request *req, double valu
   if (!req || !req->model || !out)
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "spread: NULL argument");
   memset(out, 0, sizeof *out);
-  if (!(r_min > 0.0 && r_max >= r_min && isfinite(r_max)) || !(v_min > 0.0 && v_max >= v_min && isfinite(v_max)))
+  const double box[6] = {r_min, r_max, r_min, r_max, v_min, v_max};
+  return impactfit__forward_box(req, value, rho1, rho2, box, points, e_target, out, err);
+}
+
+/* which end of its axis point i of n is: 0 the first, 1 the last, -1 inside (a one-point axis is both ends) */
+static int end_of(int i, int n) { return i == 0 ? 0 : i == n - 1 ? 1 : -1; }
+
+static int is_end(int which, int want, int n) { return n == 1 || which == want; }
+
+/* long: the checks and the box's three loops with the corners */
+int impactfit__forward_box(const impactfit_code_request *req, double value, double rho1, double rho2,
+                           const double box[6], int points, double e_target, impactfit_code_spread *out,
+                           impactfit_error *err) {
+  double r_min = box[0], r_max = box[1], r2_min = box[2], r2_max = box[3], v_min = box[4], v_max = box[5];
+  memset(out, 0, sizeof *out);
+  int wall = req->bodies.pair != 1;
+  if (!(r_min > 0.0 && r_max >= r_min && isfinite(r_max)) || !(v_min > 0.0 && v_max >= v_min && isfinite(v_max)) ||
+      (!wall && !(r2_min > 0.0 && r2_max >= r2_min && isfinite(r2_max))))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                            "spread: expected 0 < r_min <= r_max and 0 < v_min <= v_max (got %.17g..%.17g m, "
-                           "%.17g..%.17g m/s)",
-                           r_min, r_max, v_min, v_max);
-  int wall = req->bodies.pair != 1;
+                           "%.17g..%.17g m, %.17g..%.17g m/s)",
+                           r_min, r_max, r2_min, r2_max, v_min, v_max);
   if (!(rho1 > 0.0) || (!wall && !(rho2 > 0.0)))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "spread: densities must be > 0 (got %.17g, %.17g)", rho1, rho2);
   if (points < 1)
@@ -148,9 +164,10 @@ int impactfit_code_forward_spread(const impactfit_code_request *req, double valu
   out->e_min = INFINITY;
   out->e_max = -INFINITY;
   out->worst = isnan(e_target) ? NAN : 0.0;
-  int nr = r_min == r_max ? 1 : points, nv = v_min == v_max ? 1 : points;
+  int nr = r_min == r_max ? 1 : points, nr2 = wall ? 1 : r2_min == r2_max ? 1 : points;
+  int nv = v_min == v_max ? 1 : points;
   for (int a = 0; a < nr; a++)
-    for (int b = 0; b < (wall ? 1 : nr); b++)
+    for (int b = 0; b < nr2; b++)
       for (int k = 0; k < nv; k++) {
         impactfit_code_request q = *req;
         q.bodies = impactfit_code_bodies_default();
@@ -158,7 +175,7 @@ int impactfit_code_forward_spread(const impactfit_code_request *req, double valu
         q.bodies.r1 = logspace(r_min, r_max, a, nr);
         q.bodies.rho1 = rho1;
         if (!wall) {
-          q.bodies.r2 = logspace(r_min, r_max, b, nr);
+          q.bodies.r2 = logspace(r2_min, r2_max, b, nr2);
           q.bodies.rho2 = rho2;
         }
         double v = logspace(v_min, v_max, k, nv), e;
@@ -177,13 +194,11 @@ int impactfit_code_forward_spread(const impactfit_code_request *req, double valu
         }
         if (!isnan(e_target))
           out->worst = fmax(out->worst, fabs(e - e_target));
-        int ca = a == 0 ? 0 : a == nr - 1 ? 1 : -1, cb = wall ? ca : b == 0 ? 0 : b == nr - 1 ? 1 : -1;
-        int ck = k == 0 ? 0 : k == nv - 1 ? 1 : -1;
+        int ca = end_of(a, nr), cb = wall ? ca : end_of(b, nr2), ck = end_of(k, nv);
         /* corners (a range of one value is both of its ends) */
         for (int i = 0; i < 8; i++) {
-          int want_a = i & 1, want_b = (i >> 1) & 1, want_k = (i >> 2) & 1;
-          int ha = nr == 1 || ca == want_a, hb = (wall ? ha : (nr == 1 || cb == want_b)), hk = nv == 1 || ck == want_k;
-          if (ha && hb && hk)
+          int ha = is_end(ca, i & 1, nr), hb = wall ? ha : is_end(cb, (i >> 1) & 1, nr2);
+          if (ha && hb && is_end(ck, (i >> 2) & 1, nv))
             out->e_corner[i] = e;
         }
       }

@@ -18,6 +18,7 @@ impactfit_code_request impactfit_code_request_default(void) {
   r.bodies = impactfit_code_bodies_default();
   r.dt = r.e = r.value = r.v = r.v_min = r.v_max = NAN;
   r.e11 = r.e22 = NAN;
+  r.r_min = r.r_max = NAN;
   r.clamp = -1;
   return r;
 }
@@ -286,6 +287,11 @@ void impactfit_code_answer_free(impactfit_code_answer *ans) {
     impactfit_code_answer_free(ans->alternative);
     free(ans->alternative);
   }
+  if (ans->exact_model) {
+    impactfit_code_answer_free(ans->exact_model);
+    free(ans->exact_model);
+  }
+  ans->exact_model = NULL;
   ans->naive = ans->input = ans->note = NULL;
   ans->range = NULL;
   ans->n_range = 0;
@@ -331,6 +337,28 @@ static void answer_init(const impactfit_code_ctx *c, impactfit_code_answer *ans)
   ans->e_reach_min = ans->e_reach_max = ans->dt_stable = NAN;
   ans->naive_value = ans->e_naive = ans->e_naive_min = ans->e_naive_max = NAN;
   ans->stable = 1;
+  ans->r_min = ans->r_max = NAN;
+}
+
+/* a stepped answer with a size range: the spread of its value over the box, a sentence of the note */
+static int steps_spread(const impactfit_code_ctx *c, impactfit_code_answer *ans, impactfit_error *err) {
+  if (!ans->stepped || !impactfit__has_range(c->req, 0) || !ans->reachable || !ans->stable || isnan(ans->value))
+    return 0;
+  int st = impactfit__spread_of(c, ans, ans->value, err);
+  if (st)
+    return st;
+  impactfit_text t = IMPACTFIT_TEXT_INIT;
+  impactfit_text_appendf(&t, "%s%s", ans->note ? ans->note : "", ans->note && *ans->note ? "; " : "");
+  impactfit__spread_sentence(c, ans, &t);
+  int failed = t.failed;
+  char *s = impactfit_text_take(&t);
+  if (failed || !s) {
+    free(s);
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory for the answer's note");
+  }
+  free(ans->note);
+  ans->note = s;
+  return 0;
 }
 
 int impactfit_code_solve(const impactfit_code_request *req, impactfit_code_answer *ans, impactfit_error *err) {
@@ -348,6 +376,8 @@ int impactfit_code_solve(const impactfit_code_request *req, impactfit_code_answe
   if (!st) {
     answer_init(c, ans);
     st = impactfit__is_power(c) ? impactfit__solve_power(c, ans, err) : impactfit__solve_steps(c, ans, err);
+    if (!st)
+      st = steps_spread(c, ans, err);
     if (!st && !(ans->assumes = impactfit__assumes(c, NULL, req->gravity)))
       st = IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory for the answer's assumptions");
   }

@@ -26,6 +26,8 @@ typedef struct power_law {
   int invariant; /* m = (n − 1)/2 */
 } power_law;
 
+static int suggest(const impactfit_code_ctx *c, impactfit_code_answer *ans, int over_ranges);
+
 static int scale_invariant(double n, double m) { return fabs(m - 0.5 * (n - 1.0)) < 1e-12; }
 
 /* the law of the model for the parameter p */
@@ -277,7 +279,20 @@ static int solve_value(impactfit_inverse_workspace *ws, const impactfit_code_ctx
 static void exact_note(const impactfit_code_ctx *c, const power_law *L, const impactfit_code_answer *ans,
                        impactfit_text *note) {
   const impactfit_code_model *md = c->model;
-  if (L->invariant)
+  if (ans->has_spread && (L->invariant || isfinite(ans->r_min))) {
+    impactfit__spread_sentence(c, ans, note); /* the ranges' answer, measured */
+    if (L->invariant && ans->spread_exact)
+      impactfit_text_appendf(note, " (m = (n - 1)/2: this model's damping is scale-invariant)");
+  } else if (ans->has_spread) {
+    impactfit_text_appendf(note,
+                           "exact at v = %.6g m/s only: with this model (n = %g, m = %g) one %s gives e from %.6g to "
+                           "%.6g over v in [%.6g, %.6g] m/s",
+                           c->v, md->n, md->m, md->param, ans->e_speed_min, ans->e_speed_max, ans->v_min, ans->v_max);
+    if (ans->exact_model)
+      impactfit_text_appendf(note, "; exact over them: %s %s%s%s with %s = %.12g", ans->exact_model->model->code->name,
+                             ans->exact_model->model->model, *ans->exact_model->model->option ? " damping " : "",
+                             ans->exact_model->model->option, ans->exact_model->model->param, ans->exact_model->value);
+  } else if (L->invariant)
     impactfit_text_appendf(note, "exact at every speed (m = (n - 1)/2): this model's damping is scale-invariant, so e "
                                  "does not depend on v, K or M");
   else if (ans->v_min == ans->v_max)
@@ -330,6 +345,8 @@ static int forward_answer(const impactfit_code_ctx *c, impactfit_code_answer *an
     return st;
   ans->value = value;
   ans->reachable = 1;
+  if (impactfit__has_range(c->req, 1) && (st = impactfit__spread_of(c, ans, value, err)))
+    return st;
   ans->e_min = ans->e_max = ans->e_continuous = ans->e;
   ans->speed_dependent = !L.invariant;
   ans->K = L.K;
@@ -371,6 +388,12 @@ static int inverse_answer(const impactfit_code_ctx *c, impactfit_code_answer *an
       (st = impactfit__power_forward(c, ans->value, c->v, &ans->e, err)))
     goto done;
   ans->e_min = ans->e_max = ans->e_continuous = ans->e;
+  if (impactfit__has_range(c->req, 1)) {
+    if ((st = impactfit__spread_of(c, ans, ans->value, err)))
+      goto done;
+    if (!ans->spread_exact && c->req->suggest && (st = suggest(c, ans, 1)))
+      goto done;
+  }
   md->ops->input(c, ans->value, input);
   exact_note(c, &L, ans, note);
   model_note(c, ans->value, note);
@@ -379,8 +402,6 @@ done:
   impactfit_inverse_free(ws);
   return st;
 }
-
-static int suggest(const impactfit_code_ctx *c, impactfit_code_answer *ans);
 
 int impactfit__solve_power(const impactfit_code_ctx *c, impactfit_code_answer *ans, impactfit_error *err) {
   double tol = 1e-10;
@@ -391,7 +412,7 @@ int impactfit__solve_power(const impactfit_code_ctx *c, impactfit_code_answer *a
   impactfit_text naive = IMPACTFIT_TEXT_INIT, input = IMPACTFIT_TEXT_INIT, note = IMPACTFIT_TEXT_INIT;
   st = ans->forward ? forward_answer(c, ans, npts, &input, err) : inverse_answer(c, ans, tol, npts, &input, &note, err);
   if (!st && !ans->forward && !ans->reachable && c->req->suggest)
-    st = suggest(c, ans);
+    st = suggest(c, ans, 0);
   int s2 = impactfit__answer_texts(ans, &naive, &input, &note, err);
   return st ? st : s2;
 }
@@ -437,28 +458,72 @@ static double kn_for(const impactfit_code_model *o, double K0, double R0) {
   }
 }
 
+/* No model with the request's inputs is exact over the ranges: the first restitution-taking, scale-invariant
+ * model of the code for the answer's version that is, measured over the request's box with that model's own
+ * reference settings (impactfit_code_audit_request: its material or stiffness; e of these models does not
+ * depend on them), in ans->exact_other. */
+static void exact_other(const impactfit_code_ctx *c, impactfit_code_answer *ans, long key) {
+  const impactfit_code *code = c->model->code;
+  impactfit_code_setting set[IMPACTFIT_CODE_MAX_INPUTS];
+  for (size_t k = 0; k < 2 * code->n_models; k++) { /* the same law's exponent n first */
+    const impactfit_code_model *o = &code->models[k % code->n_models];
+    if ((k < code->n_models) != (o->n == c->model->n))
+      continue;
+    if (o == c->model || !o->takes_e || !scale_invariant(o->n, o->m) ||
+        !impactfit_version_in_range(key, o->version_min, o->version_max))
+      continue;
+    impactfit_code_request ref = impactfit_code_audit_request(o, set);
+    impactfit_code_request q = *c->req;
+    q.model = o;
+    q.settings = ref.settings;
+    q.n_settings = ref.n_settings;
+    q.suggest = 0;
+    q.integrator = NULL;
+    q.clamp = -1;
+    q.tangential = NULL;
+    impactfit_code_answer alt;
+    impactfit_error e2;
+    int ok = impactfit_code_solve(&q, &alt, &e2) == 0 && alt.reachable && alt.has_spread && alt.spread_exact;
+    impactfit_code_answer_free(&alt);
+    if (ok) {
+      ans->exact_other = o;
+      return;
+    }
+  }
+}
+
 /* Another model of the same code and version range that reaches the asked e with the inputs the request
  * carries: models exact at every speed first. Four passes: invariant models with the clamp as asked, then
  * with the code's switch turned the other way (the same model included), then the speed-dependent ones
- * alike. Sets ans->alternative (NULL when none). */
-static int suggest(const impactfit_code_ctx *c, impactfit_code_answer *ans) {
+ * alike. Sets ans->alternative (NULL when none). over_ranges: the model is for the request's ranges (sizes,
+ * speeds): the two invariant passes only, the first whose own spread over the box is exact, in
+ * ans->exact_model. */
+static int suggest(const impactfit_code_ctx *c, impactfit_code_answer *ans, int over_ranges) {
   const impactfit_code_model *md = c->model;
   const impactfit_code *code = md->code;
   int asked = c->clamp;
   power_law L0; /* the requested model's stiffness, so that a model taking kn can be offered the same spring */
   double K0 = law_at(c, md->takes_e ? c->req->e : 1.0, &L0, NULL) == 0 ? L0.K : NAN;
   impactfit_code_setting set[IMPACTFIT_CODE_MAX_INPUTS + 1];
-  for (int pass = 0; pass < 4; pass++)
+  long key = code->version_key(ans->version);
+  for (int pass = 0; pass < (over_ranges ? 2 : 4); pass++)
     for (size_t i = 0; i < code->n_models; i++) {
       const impactfit_code_model *o = &code->models[i];
       int flipped = pass & 1, want_invariant = pass < 2;
       /* another model of the code that holds for every version md holds for */
       int covers = (o->version_min == 0 || (md->version_min && o->version_min <= md->version_min)) &&
                    (o->version_max == 0 || (md->version_max && o->version_max >= md->version_max));
-      if ((o == md && !flipped) || !covers || scale_invariant(o->n, o->m) != want_invariant)
+      if (over_ranges) /* for the user's version (the answer's): the model to type instead in the same run */
+        covers = impactfit_version_in_range(key, o->version_min, o->version_max);
+      if ((o == md && !flipped) || !covers || scale_invariant(o->n, o->m) != want_invariant ||
+          (over_ranges && o->n != md->n))
         continue;
       impactfit_code_setting *q_set = set + 1;
       int n = settings_for(o, c->req, q_set);
+      for (int k = 0; over_ranges && isfinite(K0) && k < n; k++) /* the user's spring in o's own kn */
+        if (strcmp(q_set[k].name, "kn") == 0 && q_set[k].body == 0 && q_set[k].count == 1 &&
+            isfinite(kn_for(o, K0, L0.R)) && isfinite(kn_for(md, K0, L0.R)))
+          q_set[k].values[0] = kn_for(o, K0, L0.R);
       if (missing(o, q_set, n) && o->n == md->n && isfinite(K0) && !impactfit_code_given(c, "kn")) {
         double kn = kn_for(o, K0, L0.R);
         if (isfinite(kn)) {
@@ -482,13 +547,16 @@ static int suggest(const impactfit_code_ctx *c, impactfit_code_answer *ans) {
       if (!alt)
         return 0;
       impactfit_error e2;
-      if (impactfit_code_solve(&q, alt, &e2) == 0 && alt->reachable && !alt->stepped) {
-        ans->alternative = alt;
+      if (impactfit_code_solve(&q, alt, &e2) == 0 && alt->reachable && !alt->stepped &&
+          (!over_ranges || (alt->has_spread && alt->spread_exact))) {
+        *(over_ranges ? &ans->exact_model : &ans->alternative) = alt;
         return 0;
       }
       impactfit_code_answer_free(alt);
       free(alt);
     }
+  if (over_ranges)
+    exact_other(c, ans, key);
   return 0;
 }
 
