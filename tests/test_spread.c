@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The answer over the user's ranges (codes.h: request.r_min, r_max; answer.spread, exact_model, exact_other):
+ *  1. LAMMPS granular hooke, damping velocity, a sphere on a wall, end A: the damped oscillator's closed form
+ *     e = exp(−π ζ/√(1 − ζ²)), ζ = η/(2 √(k m)), m = 4/3 π r³ ρ, at the corners and at every grid point of
+ *     the box (e does not depend on v for this law: the speed axis must not change it); e_min, e_max, where,
+ *     worst from the closed form; the model exact over the ranges is granular hooke damping tsuji with the
+ *     same kn, its one value giving the asked e at every corner by independent forward solves;
+ *  2. gran/hertz/history, two spheres: every one of the 5 × 5 × 5 points solved here by impactfit_code_forward
+ *     with its own bodies: the corners, e_min, e_max, where and worst are those of these solves exactly; the
+ *     box's corners are its extremes (e is monotone in r1, r2 and v here: checked on the grid), the asked e
+ *     lies inside, and the exact model (granular hertz damping tsuji, the same spring) gives it at the corners;
+ *  3. scale-invariant models (LIGGGHTS hertz, YADE Mindlin en, Chrono hertz): exact over the ranges, the
+ *     spread below 1e-12, measured at every point; no exact_model;
+ *  4. a model whose code has no exact model with the user's inputs (LIGGGHTS hertz/stiffness with kn): the
+ *     model named (exact_other: liggghts hertz), measured exact over the box with its own reference settings;
+ *  5. a stepped engine (MuJoCo, a wall, one speed): the corners are the forward phase means at those radii;
+ *  6. invalid ranges: EINVAL with a message. */
+#include <math.h>
+#include <string.h>
+
+#include "codes/codes_test.h"
+#include "impactfit/impactfit.h"
+#include "testutil.h"
+
+static double sphere_mass(double r, double rho) { return 4.0 / 3.0 * M_PI * r * r * r * rho; }
+
+/* e of value for md at a wall or pair of radii r1, r2 and speed v, the bodies set up here */
+static double forward_at(const ct_request *base, double value, int wall, double r1, double r2, double rho, double v) {
+  ct_request r = *base;
+  ct_q(&r);
+  r.q.bodies = impactfit_code_bodies_default();
+  r.q.bodies.pair = wall ? 0 : 1;
+  r.q.bodies.r1 = r1;
+  r.q.bodies.rho1 = rho;
+  if (!wall) {
+    r.q.bodies.r2 = r2;
+    r.q.bodies.rho2 = rho;
+  }
+  r.q.r_min = r.q.r_max = NAN;
+  double e = NAN;
+  impactfit_error err;
+  int s = impactfit_code_forward(&r.q, value, v, &e, &err);
+  CHECK(s == 0, "forward at r1 %g r2 %g v %g: %s", r1, r2, v, err.message);
+  return e;
+}
+
+static int solve(ct_request *r, impactfit_code_answer *a) {
+  impactfit_error err;
+  ct_q(r);
+  int s = impactfit_code_solve(&r->q, a, &err);
+  CHECK(s == 0, "solve %s %s: %s", r->q.model->code->name, r->q.model->model, err.message);
+  return s;
+}
+
+static double logspace(double a, double b, int i, int n) { return a * pow(b / a, (double)i / (n - 1)); }
+
+/* 1. the damped linear oscillator */
+static double oscillator_e(double eta, double k, double m) {
+  double z = eta / (2.0 * sqrt(k * m));
+  return exp(-M_PI * z / sqrt(1.0 - z * z));
+}
+
+static void check_hooke_closed_form(void) {
+  const double kn = 2e4, rho = 2500.0, lo = 0.002, hi = 0.01;
+  ct_request r = ct_make(ct_find("lammps", NULL, "granular hooke", "velocity"));
+  r.q.bodies.pair = 0;
+  r.q.bodies.m1 = NAN;
+  r.q.bodies.rho1 = rho;
+  ct_set1(&r, "kn", kn);
+  r.q.e = 0.5;
+  r.q.suggest = 1;
+  r.q.r_min = lo;
+  r.q.r_max = hi;
+  r.q.v_min = 0.5;
+  r.q.v_max = 2.0;
+  impactfit_code_answer a;
+  if (solve(&r, &a)) {
+    impactfit_code_answer_free(&a);
+    return;
+  }
+  CHECK(a.end == impactfit_transition_A, "granular hooke without limit_damping: end A");
+  CHECK_REL(oscillator_e(a.value, kn, sphere_mass(0.005, rho)), 0.5, 1e-9, "the design point's closed form");
+  CHECK(a.has_spread && !a.spread_exact && a.spread_points == 5 && a.spread.evaluations == 25,
+        "a wall: 5 radii x 5 speeds, not exact (%d %d %d %ld)", a.has_spread, a.spread_exact, a.spread_points,
+        a.spread.evaluations);
+  double e_lo = oscillator_e(a.value, kn, sphere_mass(lo, rho)), e_hi = oscillator_e(a.value, kn, sphere_mass(hi, rho));
+  for (int i = 0; i < 8; i++) /* a wall: r2 = r1 (bit 1 follows bit 0) */
+    if (((i >> 1) & 1) == (i & 1))
+      CHECK_REL(a.spread.e_corner[i], (i & 1) ? e_hi : e_lo, 1e-9, "corner %d against the closed form", i);
+  CHECK_REL(a.spread.e_min, e_lo, 1e-9, "e_min: the smallest sphere");
+  CHECK_REL(a.spread.e_max, e_hi, 1e-9, "e_max: the largest sphere");
+  CHECK(a.spread.r1_min == lo && a.spread.r1_max == hi, "where: r %g, %g", a.spread.r1_min, a.spread.r1_max);
+  CHECK_REL(a.spread.worst, fmax(0.5 - e_lo, e_hi - 0.5), 1e-9, "worst");
+  for (int i = 0; i < 5; i++) { /* interior radii: inside [e_min, e_max] and the closed form's */
+    double rr = logspace(lo, hi, i, 5), e = forward_at(&r, a.value, 1, rr, rr, rho, 1.3);
+    CHECK_REL(e, oscillator_e(a.value, kn, sphere_mass(rr, rho)), 1e-9, "r %g: forward against the closed form", rr);
+    CHECK(e >= a.spread.e_min - 1e-15 && e <= a.spread.e_max + 1e-15, "r %g inside the spread", rr);
+  }
+  const impactfit_code_answer *x = a.exact_model;
+  CHECK(x && strcmp(x->model->model, "granular hooke") == 0 && strcmp(x->model->option, "tsuji") == 0 &&
+            x->spread_exact && x->has_spread,
+        "the exact model: granular hooke damping tsuji (%s)", x ? x->model->model : "none");
+  if (x) {
+    CHECK(strstr(x->input, "hooke 20000 ") != NULL, "the same spring in its line: %s", x->input);
+    ct_request t = r;
+    t.q.model = x->model;
+    ct_q(&t);
+    for (int i = 0; i < 2; i++)
+      for (int k = 0; k < 2; k++)
+        CHECK_ABS(forward_at(&t, x->value, 1, i ? hi : lo, 0, rho, k ? 2.0 : 0.5), 0.5, 1e-9,
+                  "tsuji's value at corner r %g v %g", i ? hi : lo, k ? 2.0 : 0.5);
+  }
+  CHECK(strstr(a.note, "exact at r = 0.005 m, v = 1 m/s only") && strstr(a.note, "exact over them: lammps granular "
+                                                                                  "hooke damping tsuji"),
+        "the note: %s", a.note);
+  impactfit_code_answer_free(&a);
+}
+
+/* 2. gran/hertz/history, two spheres: every point of the box */
+static void check_hertz_history_box(void) {
+  const double rho = 2500.0, lo = 0.002, hi = 0.01, vlo = 0.2, vhi = 5.0;
+  ct_request r = ct_make(ct_find("lammps", NULL, "gran/hertz/history", NULL));
+  r.q.bodies.pair = 1;
+  r.q.bodies.m1 = NAN;
+  r.q.bodies.rho1 = rho;
+  ct_set1(&r, "kn", 7.3e7);
+  r.q.e = 0.5;
+  r.q.suggest = 1;
+  r.q.r_min = lo;
+  r.q.r_max = hi;
+  r.q.v_min = vlo;
+  r.q.v_max = vhi;
+  impactfit_code_answer a;
+  if (solve(&r, &a)) {
+    impactfit_code_answer_free(&a);
+    return;
+  }
+  CHECK(a.has_spread && a.spread.evaluations == 125 && !a.spread_exact, "5 x 5 x 5 points, not exact");
+  double emin = INFINITY, emax = -INFINITY, worst = 0.0, wmin[3] = {0}, wmax[3] = {0};
+  int monotone = 1;
+  double grid[5][5][5];
+  for (int i = 0; i < 5; i++)
+    for (int j = 0; j < 5; j++)
+      for (int k = 0; k < 5; k++) {
+        double r1 = logspace(lo, hi, i, 5), r2 = logspace(lo, hi, j, 5), v = logspace(vlo, vhi, k, 5);
+        double e = grid[i][j][k] = forward_at(&r, a.value, 0, r1, r2, rho, v);
+        if (e < emin)
+          emin = e, wmin[0] = r1, wmin[1] = r2, wmin[2] = v;
+        if (e > emax)
+          emax = e, wmax[0] = r1, wmax[1] = r2, wmax[2] = v;
+        worst = fmax(worst, fabs(e - 0.5));
+        if ((i && e > grid[i - 1][j][k]) || (j && e > grid[i][j - 1][k]) || (k && e > grid[i][j][k - 1]))
+          monotone = 0;
+      }
+  CHECK(a.spread.e_min == emin && a.spread.e_max == emax && a.spread.worst == worst,
+        "the extremes and worst are the grid's: %.17g %.17g %.17g vs %.17g %.17g %.17g", a.spread.e_min, a.spread.e_max,
+        a.spread.worst, emin, emax, worst);
+  CHECK(a.spread.r1_min == wmin[0] && a.spread.r2_min == wmin[1] && a.spread.v_at_min == wmin[2] &&
+            a.spread.r1_max == wmax[0] && a.spread.r2_max == wmax[1] && a.spread.v_at_max == wmax[2],
+        "where the extremes are");
+  for (int c = 0; c < 8; c++)
+    CHECK(a.spread.e_corner[c] == grid[(c & 1) * 4][((c >> 1) & 1) * 4][((c >> 2) & 1) * 4], "corner %d", c);
+  CHECK(monotone, "e decreases with r1, r2 and v on the grid (gamma_n fixed: more mass, more speed, more damping)");
+  CHECK(emax == a.spread.e_corner[0] && emin == a.spread.e_corner[7], "the extremes are corners");
+  CHECK(emin < 0.5 && emax > 0.5 && emin < 0.02 && emax > 0.9, "the asked e inside, a wide spread: %g .. %g", emin,
+        emax);
+  const impactfit_code_answer *x = a.exact_model;
+  CHECK(x && strcmp(x->model->model, "granular hertz") == 0 && strcmp(x->model->option, "tsuji") == 0,
+        "exact model: granular hertz tsuji");
+  if (x) {
+    ct_request t = r;
+    t.q.model = x->model;
+    ct_q(&t);
+    for (int c = 0; c < 8; c++)
+      CHECK_ABS(forward_at(&t, x->value, 0, c & 1 ? hi : lo, c & 2 ? hi : lo, rho, c & 4 ? vhi : vlo), 0.5, 1e-9,
+                "tsuji at corner %d", c);
+    CHECK(x->spread.worst < 1e-12, "its own worst %.3g", x->spread.worst);
+  }
+  impactfit_code_answer_free(&a);
+}
+
+/* 3. scale-invariant models: exact over the ranges, measured */
+static void check_invariant(void) {
+  static const struct {
+    const char *code, *model, *option;
+  } cases[] = {{"liggghts", "hertz", NULL}, {"yade", "mindlin", "en"}, {"chrono", "hertz", NULL}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    ct_request r = ct_dem(ct_find(cases[i].code, NULL, cases[i].model, cases[i].option), 0);
+    r.q.e = 0.6;
+    r.q.suggest = 1;
+    r.q.r_min = 0.001;
+    r.q.r_max = 0.02;
+    r.q.v_min = 0.1;
+    r.q.v_max = 3.0;
+    r.q.points = 3;
+    impactfit_code_answer a;
+    if (solve(&r, &a) == 0) {
+      CHECK(a.has_spread && a.spread_exact && a.spread.evaluations == 27 && !a.exact_model && !a.exact_other,
+            "%s %s: exact over the box, 27 points", cases[i].code, cases[i].model);
+      CHECK(a.spread.e_max - a.spread.e_min < 1e-12 && a.spread.worst < 1e-12, "%s: spread %.3g, worst %.3g",
+            cases[i].code, a.spread.e_max - a.spread.e_min, a.spread.worst);
+      CHECK_ABS(forward_at(&r, a.value, 0, 0.001, 0.02, 2500.0, 3.0), 0.6, 1e-12, "%s: an independent corner",
+                cases[i].code);
+      CHECK(strstr(a.note, "exact over the ranges") != NULL, "%s: the note says so: %s", cases[i].code, a.note);
+    }
+    impactfit_code_answer_free(&a);
+  }
+}
+
+/* 4. no exact model with the user's inputs: one named */
+static void check_exact_other(void) {
+  ct_request r = ct_dem(ct_find("liggghts", NULL, "hertz/stiffness", NULL), 0);
+  ct_set1(&r, "kn", 1e6);
+  r.q.e = 0.5;
+  r.q.suggest = 1;
+  r.q.r_min = 0.002;
+  r.q.r_max = 0.01;
+  impactfit_code_answer a;
+  if (solve(&r, &a) == 0) {
+    CHECK(a.has_spread && !a.spread_exact && !a.exact_model && a.exact_other &&
+              strcmp(a.exact_other->model, "hertz") == 0,
+          "liggghts hertz/stiffness: liggghts hertz named (%s)", a.exact_other ? a.exact_other->model : "none");
+    CHECK(strstr(a.note, "liggghts hertz is") != NULL, "the note names it: %s", a.note);
+  }
+  impactfit_code_answer_free(&a);
+}
+
+/* 5. a stepped engine */
+static void check_stepped(void) {
+  ct_request r = ct_make(ct_find("mujoco", "2.2.2", NULL, NULL));
+  r.q.bodies.m1 = NAN;
+  r.q.bodies.rho1 = 2500.0;
+  r.q.e = 0.5;
+  r.q.r_min = 0.002;
+  r.q.r_max = 0.01;
+  r.q.points = 2;
+  impactfit_code_answer a;
+  if (solve(&r, &a) == 0) {
+    CHECK(a.stepped && a.has_spread && a.spread.evaluations == 2, "mujoco: 2 radii");
+    CHECK(a.spread.e_corner[0] == forward_at(&r, a.value, 1, 0.002, 0, 2500.0, 1.0) &&
+              a.spread.e_corner[3] == forward_at(&r, a.value, 1, 0.01, 0, 2500.0, 1.0),
+          "the corners are the phase means at those radii");
+    CHECK(strstr(a.note, "over r in [0.002, 0.01] m") != NULL, "the note: %s", a.note);
+  }
+  impactfit_code_answer_free(&a);
+}
+
+/* 6. invalid ranges */
+static void check_errors(void) {
+  const impactfit_code_model *md = ct_find("lammps", NULL, "granular hooke", "velocity");
+  static const double bad[][2] = {{0.01, 0.002}, {NAN, 0.01}, {0.0, 0.01}, {0.002, INFINITY}};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    ct_request r = ct_dem(md, 1);
+    r.q.e = 0.5;
+    r.q.r_min = bad[i][0];
+    r.q.r_max = bad[i][1];
+    impactfit_code_answer a;
+    impactfit_error err;
+    int s = impactfit_code_solve(ct_q(&r), &a, &err);
+    CHECK(s == IMPACTFIT_EINVAL && strstr(err.message, "size range"), "range %g..%g: %d %s", bad[i][0], bad[i][1], s,
+          err.message);
+    impactfit_code_answer_free(&a);
+  }
+  ct_request r = ct_dem(md, 1);
+  r.q.e = 0.5;
+  r.q.r_min = 0.002;
+  r.q.r_max = 0.01;
+  r.q.points = 65;
+  impactfit_code_answer a;
+  impactfit_error err;
+  CHECK(impactfit_code_solve(ct_q(&r), &a, &err) == IMPACTFIT_EINVAL, "65 points per axis refused");
+  impactfit_code_answer_free(&a);
+  r.q.points = 0;
+  r.q.bodies = impactfit_code_bodies_default();
+  r.q.bodies.meff = 0.001;
+  r.q.bodies.reff = 0.003;
+  CHECK(impactfit_code_solve(ct_q(&r), &a, &err) == IMPACTFIT_EINVAL && strstr(err.message, "radii"),
+        "meff and reff refused: %s", err.message);
+  impactfit_code_answer_free(&a);
+}
+
+int main(void) {
+  check_hooke_closed_form();
+  check_hertz_history_box();
+  check_invariant();
+  check_exact_other();
+  check_stepped();
+  check_errors();
+  return tu_report("test_spread");
+}
