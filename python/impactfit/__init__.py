@@ -534,7 +534,7 @@ def code(code: str, model: Optional[str] = None, e: Optional[ArrayLike] = None, 
          mass: Optional[ArrayLike] = None, m1: Optional[ArrayLike] = None, m2: Optional[ArrayLike] = None,
          meff: Optional[ArrayLike] = None, reff: Optional[ArrayLike] = None,
          settings: Optional[Dict[str, Any]] = None, v_range: Optional[Tuple[float, float]] = None,
-         points: int = 0, suggest: bool = True, threads: int = 0, on_error: str = "raise",
+         radius_range: Optional[Tuple[float, float]] = None, points: int = 0, suggest: bool = True, threads: int = 0, on_error: str = "raise",
          gravity: Optional[float] = None, tangential: Optional[str] = None, e11: Optional[float] = None,
          e22: Optional[float] = None, **one_value_settings: ArrayLike) -> Dict[str, Any]:
     """The exact input that makes a real code give the restitution e, head-on (`impactfit dem` and
@@ -565,6 +565,14 @@ def code(code: str, model: Optional[str] = None, e: Optional[ArrayLike] = None, 
     broadcast with e, v and the bodies; at most 8); settings of several values in settings={name: sequence}
     (e.g. {"solref": (0.02, 1.0), "solimp": (0.9, 0.95, 0.001, 0.5, 2)}; the same for every point).
     v_range=(v_min, v_max), points: the speeds to report over (scalar calls).
+    radius_range=(r_min, r_max): a size range (m; scalar calls; `--radius-range`): the value is solved at the
+    design radius (radius, r2), and the answer's "spread" gives the e it makes over every radius in the range
+    (each sphere of a pair, the sphere on a wall) and every speed of v_range (a continuous-time answer gets it for
+    v_range alone too): "r_range", "v_range", "points" per axis (points: 2..64, default 5), "evaluations",
+    "e_min", "e_max", "where" (r1, r2, v of each), "corners" (r1, r2, v, e), "worst" (the largest |e - e asked|), "exact"
+    (1: e_max - e_min <= 1e-9, measured); when not exact, "exact_model" (another model of the code whose one value
+    is exact over the ranges, with its "input", or None) and, without one, "exact_other" (a model exact over them
+    with its own inputs).
     gravity (m/s^2, >= 0): along the normal, into the contact (a sphere over a plane), taken in every step of the
     engines whose step applies it (MuJoCo, ODE, Bullet); ValueError for any other model and in continuous time.
     tangential: the DEM code's own tangential clause, kept in the pasted line as typed (LAMMPS pair granular's
@@ -625,6 +633,15 @@ def code(code: str, model: Optional[str] = None, e: Optional[ArrayLike] = None, 
             options[k] = x
     if v_range is not None:
         options["v_min"], options["v_max"] = (float(x) for x in v_range)
+    if radius_range is not None:
+        rr = tuple(float(x) for x in radius_range)
+        if len(rr) != 2 or not (0 < rr[0] <= rr[1] < _math.inf):
+            raise ValueError("%s: radius_range: expected (r_min, r_max) with 0 < r_min <= r_max (m), got %r"
+                             % (what, radius_range))
+        if meff is not None or reff is not None:
+            raise ValueError("%s: radius_range varies the spheres' sizes: give radius and density (or mass), not meff "
+                             "and reff" % (what,))
+        options["r_min"], options["r_max"] = rr
     if gravity is not None:
         if not (isinstance(gravity, _numbers.Real) and _math.isfinite(gravity) and gravity >= 0):
             raise ValueError("%s: gravity: the acceleration into the contact must be >= 0 (m/s^2), got %r"

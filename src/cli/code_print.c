@@ -257,7 +257,7 @@ static void print_json(const impactfit_code_answer *a) {
 
 /* the text of the spread: where e is smallest and largest, the corners, and the model exact over the ranges */
 static void print_spread_text(const impactfit_code_answer *a) {
-  if (!a->has_spread)
+  if (!a->has_spread || (!isfinite(a->r_min) && a->spread_exact)) /* a speed range alone: "exact at every speed" */
     return;
   const impactfit_code_spread *sp = &a->spread;
   printf("#   over the ranges (%d points per axis, %ld impacts): e from %.10f (r1 %.6g, r2 %.6g m, v %.6g m/s) to "

@@ -279,11 +279,11 @@ static int solve_value(impactfit_inverse_workspace *ws, const impactfit_code_ctx
 static void exact_note(const impactfit_code_ctx *c, const power_law *L, const impactfit_code_answer *ans,
                        impactfit_text *note) {
   const impactfit_code_model *md = c->model;
-  if (ans->has_spread && (L->invariant || isfinite(ans->r_min))) {
+  if (ans->has_spread && isfinite(ans->r_min)) {
     impactfit__spread_sentence(c, ans, note); /* the ranges' answer, measured */
     if (L->invariant && ans->spread_exact)
       impactfit_text_appendf(note, " (m = (n - 1)/2: this model's damping is scale-invariant)");
-  } else if (ans->has_spread) {
+  } else if (ans->has_spread && !L->invariant) {
     impactfit_text_appendf(note,
                            "exact at v = %.6g m/s only: with this model (n = %g, m = %g) one %s gives e from %.6g to "
                            "%.6g over v in [%.6g, %.6g] m/s",
