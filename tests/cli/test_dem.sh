@@ -56,6 +56,17 @@ expect 2 "did you mean 'lammps'" --code lamps --model x "${M[@]}" --e 0.5
 expect 2 "always clamps" --code yade --model mindlin --damping en --limit off "${M[@]}" --e 0.5
 expect 2 "on or off" --code lammps --model gran/hooke --kn 2e4 --limit maybe --radius 0.005 --density 2500 --v 1 --e 0.5
 expect 2 "v-range" --code liggghts --model hertz "${M[@]}" --e 0.5 --v-range 1
+# a size range (--radius-range A,B; the issue's --radius A:B and --v A:B name the range options)
+HK=(--code lammps --model "granular hooke" --damping velocity --kn 2e4 --density 2500 --e 0.5)
+expect 2 "for a size range give --radius-range A,B as well" "${HK[@]}" --radius 0.002:0.01 --v 1
+expect 2 "for a size range give --radius-range A,B as well" "${HK[@]}" --radius 0.005 --r2 0.002:0.01 --v 1
+expect 2 "give --v-range A,B as well (e.g. --v 1 --v-range 0.1,3)" "${HK[@]}" --radius 0.005 --v 0.1:3
+expect 2 "--radius-range A,B needs 0 < A <= B (m), got 0.01,0.002" "${HK[@]}" --radius 0.005 --v 1 --radius-range 0.01,0.002
+expect 2 "--radius-range takes two radii A,B in m (got 1 values)" "${HK[@]}" --radius 0.005 --v 1 --radius-range 0.002
+expect 2 "--radius-range: expected" "${HK[@]}" --radius 0.005 --v 1 --radius-range 0.002,x
+expect 2 "not --meff and --reff" --code lammps --model "granular hooke" --damping velocity --kn 2e4 --meff 0.001 --reff 0.003 --e 0.5 --v 1 --radius-range 0.002,0.01
+expect 2 "points per axis of the box: 2 to 64 (got 65)" "${HK[@]}" --radius 0.005 --v 1 --radius-range 0.002,0.01 --points 65
+expect 2 "--drop: --radius-range does not apply" --code mujoco --mass 0.001309 --radius 0.005 --e 0.5 --drop 1 --radius-range 0.002,0.01
 expect 0 "" --list
 expect 0 "" --code liggghts --model hertz "${M[@]}" --e 0.5
 
@@ -158,6 +169,41 @@ if [ -f "$SRC/docs/DEM.md" ]; then
   [ -s "$TMP/doc" ] && cmp -s "$TMP/doc" "$TMP/txt" && pass=$((pass + 1)) ||
     { echo "FAIL: docs/DEM.md quick start differs from the program:"; diff "$TMP/doc" "$TMP/txt"; fail=$((fail + 1)); }
 fi
+
+# the JSON spread against independent forward solves of the CLI (--value at each corner's bodies and speed) and,
+# for granular hooke with constant damping on a wall (end A), the damped oscillator's closed form
+"$BIN" dem "${HK[@]}" --radius 0.005 --v 1 --radius-range 0.002,0.01 --v-range 0.5,2 --json >"$TMP/sp" 2>&1
+if python3 - "$BIN" "$TMP/sp" <<'PY'
+import json, math, subprocess, sys
+b, a = sys.argv[1], json.load(open(sys.argv[2]))
+sp, x = a["spread"], a["exact_model"]
+ok = sp["r_range"] == [0.002, 0.01] and sp["v_range"] == [0.5, 2] and sp["evaluations"] == 25 and sp["exact"] == 0
+ok = ok and x["model"] == "granular hooke" and x["damping"] == "tsuji" and abs(x["e_range"][0] - 0.5) < 1e-12
+def fwd(model, damping, value, r, v):
+    o = subprocess.run([b, "dem", "--code", "lammps", "--model", model, "--damping", damping, "--kn", "2e4",
+                        "--density", "2500", "--radius", repr(r), "--v", repr(v), "--value", repr(value), "--json"],
+                       capture_output=True, text=True, check=True).stdout
+    return json.loads(o)["e_real"]
+es = []
+for c in sp["corners"]:
+    e = fwd("granular hooke", "velocity", a["value"], c["r1"], c["v"])
+    m = 4 / 3 * math.pi * c["r1"] ** 3 * 2500
+    z = a["value"] / (2 * math.sqrt(2e4 * m))
+    ok = ok and abs(e - c["e"]) < 1e-12 and abs(math.exp(-math.pi * z / math.sqrt(1 - z * z)) - c["e"]) < 1e-9
+    ok = ok and abs(fwd("granular hooke", "tsuji", x["value"], c["r1"], c["v"]) - 0.5) < 1e-9
+    es.append(e)
+ok = ok and len(es) == 4 and abs(sp["e_min"] - min(es)) < 1e-15 and abs(sp["e_max"] - max(es)) < 1e-15
+ok = ok and abs(sp["worst"] - max(abs(e - 0.5) for e in es)) < 1e-15 and sp["where"]["e_min"][0] == 0.002
+sys.exit(0 if ok else 1)
+PY
+then pass=$((pass + 1)); else echo "FAIL: the JSON spread against forward solves"; cat "$TMP/sp"; fail=$((fail + 1)); fi
+"$BIN" dem "${HK[@]}" --radius 0.005 --v 1 --radius-range 0.002,0.01 >"$TMP/txt" 2>&1
+grep -q '^# exact at r = 0.005 m, v = 1 m/s only: one eta_n0 gives e from 0.006066 to 0.786623 over r in \[0.002, 0.01\] m (the sphere)' "$TMP/txt" &&
+  grep -q '^# exact over the ranges: lammps granular hooke damping tsuji: type e = ' "$TMP/txt" &&
+  grep -q '^pair_coeff \* \* hooke 20000 [0-9.]* damping tsuji' "$TMP/txt" &&
+  grep -q '^#   corners (r1, r2 m; v m/s): (0.002, 0.002; 1) e = 0.0060661415, (0.01, 0.01; 1) e = 0.7866229077$' "$TMP/txt" &&
+  grep -q '^# assumes: a size range 0.002 .. 0.01 m' "$TMP/txt" && pass=$((pass + 1)) ||
+  { echo "FAIL: the size range's text"; cat "$TMP/txt"; fail=$((fail + 1)); }
 
 echo "test_dem.sh: $pass passed, $fail failed"
 [ "$fail" = 0 ]
