@@ -223,3 +223,49 @@ def test_dem_note_speed_independent():
             assert r["note"].startswith("exact at every speed (m = (n - 1)/2)"), (code, model, wall, r["note"])
     r = impactfit.dem("lammps", "gran/hertz/history", 0.5, 1.0, kn=7.3e7, radius=0.005, density=2500.0)
     assert r["note"].startswith("exact at v = 1 m/s only"), r["note"]
+
+
+def _same_json(a, b, path=""):
+    """a Python value equals the CLI's JSON value: numbers bit for bit (None is NaN), tuples as lists"""
+    if isinstance(b, dict):
+        assert isinstance(a, dict) and sorted(a) == sorted(b), (path, sorted(a), sorted(b))
+        for k in b:
+            _same_json(a[k], b[k], path + "." + k)
+    elif isinstance(b, list):
+        assert len(a) == len(b), path
+        for i, (x, y) in enumerate(zip(a, b)):
+            _same_json(x, y, "%s[%d]" % (path, i))
+    elif isinstance(b, (int, float)) or b is None:
+        assert same(num(a), num(b)), (path, a, b)
+    else:
+        assert a == b, (path, a, b)
+
+
+@pytest.mark.parametrize("code,model,kw", [
+    ("lammps", "gran/hertz/history", dict(kn=7.3e7, radius=0.005, density=2500.0, pair=True)),   # an exact model
+    ("liggghts", "hertz/stiffness", dict(kn=1e6, radius=0.005, density=2500.0, pair=True)),     # one named
+    ("liggghts", "hertz", dict(pair=True, **GLASS)),                                            # exact itself
+])
+def test_dem_radius_range_equals_cli(code, model, kw):
+    """radius_range=(a, b) with v_range: the spread, exact_model and exact_other keys of `--json`, value for value;
+    the spread's corners are the forward e at those bodies (Python's own forward calls)"""
+    r = impactfit.dem(code, model, 0.5, 1.0, radius_range=(0.002, 0.01), v_range=(0.2, 5.0), **kw)
+    cli_kw = {k: x for k, x in kw.items() if k != "pair"}
+    c = cli_dem(code, model, e=0.5, v=1.0, pair=True, **{"radius-range": "0.002,0.01", "v-range": "0.2,5"}, **cli_kw)
+    for k in ("spread", "exact_model", "exact_other", "note", "value"):
+        assert (k in r) == (k in c), k
+        if k in c:
+            _same_json(r[k], c[k], k)
+    sp = r["spread"]
+    assert sp["evaluations"] == 125 and len(sp["corners"]) == 8
+    base = {k: x for k, x in kw.items() if k not in ("radius", "pair")}
+    for corner in sp["corners"][::3]:
+        f = impactfit.dem(code, model, value=r["value"], v=corner["v"], r1=corner["r1"], r2=corner["r2"],
+                          rho2=base.get("density"), **base)
+        assert abs(f["e_real"] - corner["e"]) < 1e-12, (corner, f["e_real"])
+    if sp["exact"]:
+        assert sp["e_max"] - sp["e_min"] < 1e-12 and "exact_model" not in r
+    else:
+        assert abs(sp["worst"] - max(abs(x["e"] - 0.5) for x in sp["corners"])) < 1e-12 or sp["worst"] > 0.3
+    with pytest.raises(ValueError, match="radius_range"):
+        impactfit.dem(code, model, 0.5, 1.0, radius_range=(0.01, 0.002), **kw)
