@@ -111,7 +111,7 @@ static void check_hooke_closed_form(void) {
                   "tsuji's value at corner r %g v %g", i ? hi : lo, k ? 2.0 : 0.5);
   }
   CHECK(strstr(a.note, "exact at r = 0.005 m, v = 1 m/s only") && strstr(a.note, "exact over them: lammps granular "
-                                                                                  "hooke damping tsuji"),
+                                                                                 "hooke damping tsuji"),
         "the note: %s", a.note);
   impactfit_code_answer_free(&a);
 }

@@ -36,8 +36,7 @@ static int box_points(const impactfit_code_request *q, int sizes, int *points, i
   return 0;
 }
 
-int impactfit__spread_of(const impactfit_code_ctx *c, impactfit_code_answer *ans, double value,
-                         impactfit_error *err) {
+int impactfit__spread_of(const impactfit_code_ctx *c, impactfit_code_answer *ans, double value, impactfit_error *err) {
   const impactfit_code_request *req = c->req;
   int sizes = !(isnan(req->r_min) && isnan(req->r_max));
   if (sizes && !(isfinite(req->r_min) && isfinite(req->r_max) && req->r_min > 0.0 && req->r_min <= req->r_max))
@@ -89,8 +88,8 @@ int impactfit__spread_of(const impactfit_code_ctx *c, impactfit_code_answer *ans
 /* "r in [a, b] m (both spheres) and v in [c, d] m/s", the box as a phrase */
 static void box_text(const impactfit_code_answer *a, impactfit_text *t) {
   if (isfinite(a->r_min))
-    impactfit_text_appendf(t, "r in [%.6g, %.6g] m (%s)%s", a->r_min, a->r_max,
-                           a->wall ? "the sphere" : "each sphere", a->v_min < a->v_max ? " and " : "");
+    impactfit_text_appendf(t, "r in [%.6g, %.6g] m (%s)%s", a->r_min, a->r_max, a->wall ? "the sphere" : "each sphere",
+                           a->v_min < a->v_max ? " and " : "");
   if (a->v_min < a->v_max)
     impactfit_text_appendf(t, "v in [%.6g, %.6g] m/s", a->v_min, a->v_max);
   if (!isfinite(a->r_min) && !(a->v_min < a->v_max))
@@ -133,10 +132,10 @@ void impactfit__spread_sentence(const impactfit_code_ctx *c, const impactfit_cod
                            x->spread.e_min, x->spread.e_max);
   } else if (a->exact_other) {
     const impactfit_code_model *o = a->exact_other;
-    impactfit_text_appendf(t, "; no model of %s with these inputs is exact over them; %s %s%s%s is (its %s, with its "
-                              "own inputs: ask impactfit for that model)",
-                           md->code->name, o->code->name, o->model, *o->option ? " damping " : "", o->option,
-                           o->param);
+    impactfit_text_appendf(t,
+                           "; no model of %s with these inputs is exact over them; %s %s%s%s is (its %s, with its "
+                           "own inputs: ask impactfit for that model)",
+                           md->code->name, o->code->name, o->model, *o->option ? " damping " : "", o->option, o->param);
   } else if (!a->forward && c->req->suggest) {
     impactfit_text_appendf(t, "; no other model of %s is exact over them", md->code->name);
   }
