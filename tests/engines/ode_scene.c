@@ -151,6 +151,27 @@ int main(void) {
     MU = 0.0;
     APPROX1 = 0;
   }
+  /* (3) the registry's drop answer */
+  dh_registry_header("(3) the registry's drop answer (impactfit_code_drop, the request `impactfit engine --code ode "
+                     "--drop 1 "
+                     "--peak 0.002 --e E` builds),\n    its value into the engine: (1)'s drop");
+  int exact = 0;
+  for (int m = 0; m < 2; m++) /* the hard contact with bounce at dt 1e-2 and 1e-3 */
+    for (int i = 0; i < 3; i++) {
+      dh_case b = drop_case("bounce", m ? 1e-3 : 1e-2, es[i]);
+      exact += dh_registry(&b, ode_drop, NULL) == 1;
+    }
+  for (int i = 0; i < 3; i++) { /* the spring-damper: solved on the mean (its apexes are not determined to the end) */
+    dh_case d = drop_case("spring-damper", i == 2 ? 1e-4 : 1e-3, es[i]);
+    dh_registry(&d, ode_drop, NULL);
+  }
+  {
+    dh_case b = drop_case("bounce", 1e-2, 0.75); /* no peak threshold (the CLI's default): the sequence ends at rest */
+    b.min_h = 0.0;
+    exact += dh_registry(&b, ode_drop, NULL) == 1;
+  }
+  printf("    %d cases solved on the release give the asked e within 1e-4 in the engine\n", exact);
+  HZ_CHECK_ABS((double)exact, 7.0, 0.0, "ODE: the registry's drop answers whose fit is the asked e in the engine");
   dCloseODE();
   if (hz_fail) {
     fprintf(stderr, "ode_scene: %d of %d checks failed\n", hz_fail, hz_checks);
