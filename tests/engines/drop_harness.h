@@ -4,7 +4,7 @@
  * distribution over releases, impactfit_drop_stats_run), the user's fit, and the checks. The harness supplies
  * the engine's drop: the sphere released from rest at the gap h over a plane under gravity, the apexes (local
  * maxima of the gap at the step starts above min_h) it gives in nsteps steps, at most n, converting the value
- * to the engine's inputs with its own code. C and C++. */
+ * to the engine's inputs with its own code; dh_registry puts the registry's drop answer into it. C and C++. */
 #ifndef IMPACTFIT_TESTS_ENGINES_DROP_HARNESS_H
 #define IMPACTFIT_TESTS_ENGINES_DROP_HARNESS_H
 

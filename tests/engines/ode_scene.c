@@ -9,7 +9,9 @@
  *  (2) Friction: the same drops with surface.mu = 0.5, 1 and dInfinity (two friction rows, box limits, and with
  *      dContactApprox1: the pyramid scaled by the normal force) give the apexes of mu = 0 bit for bit: head-on
  *      with no tangential motion the friction rows' right-hand side is 0 and J_t M⁻¹ J_nᵀ = 0 for a sphere (the
- *      contact point on the line through its centre), so their force is 0 and the normal row is unchanged. */
+ *      contact point on the line through its centre), so their force is 0 and the normal row is unchanged.
+ *  (3) The registry's drop answer (impactfit_code_drop, drop_harness.h's dh_registry) into (1)'s drop: the bounce
+ *      model at dt 1e-2 and 1e-3, the spring-damper (solved on the mean), one case without a peak threshold. */
 #include <ode/ode.h>
 
 #include "drop_harness.h"
