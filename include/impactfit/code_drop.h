@@ -7,7 +7,9 @@
  * time bound, reading). The stepper is the entry's build op (the same one a single impact's answer steps),
  * with the request's gravity (9.81 m/s² when the request gives none): the drop is stepped by drop.h's
  * impactfit_drop_run; impactfit_drop_stats_run gives the determined bounces and the fit's distribution
- * over `releases` releases spread over one step of the first impact's travel.
+ * over `releases` releases spread over one step of the first impact's travel. The ball rests (drop.h's
+ * rest_steps, when p->rest_steps is 0) when one impact lasts longer than the first fall's flight, 2 √(2 h/g)
+ * (at least 100 steps).
  *
  * The inverse (req->e a number): the value whose fit of the exact release equals e
  * (impactfit_drop_solve with samples 0) when that release's whole sequence is determined (then the user's

@@ -13,7 +13,9 @@
  * The state is stepper.h's: x = −gap (m), u = the approach speed (m/s). The run starts at rest with the
  * gap `height`. An impact begins at the first step that applies a force (f ≠ 0) and ends at the first
  * step after which the bodies are apart (x ≤ 0), separating (u < 0), with no force: stepper.h's end of one
- * impact. v_in is u at the start of the impact's first step, v_out = −u after its last one. The flight
+ * impact; or, when a step without force starts apart and separating but ends approaching again (a rebound
+ * slower than g dt: a flight of one step), at the step before it. v_in is u at the start of the impact's
+ * first step, v_out = −u after its last one. The flight
  * after impact n has apex h_n: the largest gap at a step start (the positions a simulation reports after
  * each step) before the next impact. h_0 is the release height. The sequence ends when `bounces` apexes
  * are counted, when an apex is below `min_height` (a peak finder's threshold: it is not counted), when an

@@ -13,9 +13,9 @@
 static const struct {
   const char *name, *alias;
   int in;
-} numeric[] = {{"e", NULL, 0},          {"v", NULL, 1},       {"value", NULL, 2}, {"dt", NULL, 3},
-               {"radius", "r1", 4},     {"r2", NULL, 5},      {"density", "rho1", 6}, {"rho2", NULL, 7},
-               {"mass", "m1", 8},       {"m2", NULL, 9},      {"meff", NULL, 10}, {"reff", NULL, 11}};
+} numeric[] = {{"e", NULL, 0},      {"v", NULL, 1},  {"value", NULL, 2},     {"dt", NULL, 3},
+               {"radius", "r1", 4}, {"r2", NULL, 5}, {"density", "rho1", 6}, {"rho2", NULL, 7},
+               {"mass", "m1", 8},   {"m2", NULL, 9}, {"meff", NULL, 10},     {"reff", NULL, 11}};
 #define N_NUMERIC (sizeof numeric / sizeof numeric[0])
 
 typedef struct args {
@@ -25,6 +25,9 @@ typedef struct args {
   char slot_names[CODE_SLOTS][64];
   int n_slots, forward;
   const mxArray *settings, *v_range;
+  /* impactfit_drop (IMPACTFIT_MEX_DROP): the drop test's parameters */
+  impactfit_drop_params drop;
+  int releases, drop_given;
 } args;
 
 static void get_string(const mxArray *a, char *buf, size_t size, const char *what) {
@@ -54,9 +57,53 @@ static void put_numeric(args *A, int j, const mxArray *v, const char *name) {
   A->given_as[j] = name;
 }
 
+/* a drop test's option (1 when name is one): impactfit_drop's height, bounces, peak, reading, releases, t_max */
+static int drop_option(args *A, const char *name, const mxArray *v) {
+  impactfit_drop_params *p = &A->drop;
+  if (!strcasecmp(name, "height")) {
+    p->height = mex_scalar(v, "height");
+    if (!(isfinite(p->height) && p->height > 0.0))
+      mex_input_error("height: the release height must be > 0 (m), got %.17g", p->height);
+  } else if (!strcasecmp(name, "bounces")) {
+    double n = mex_scalar(v, "bounces");
+    if (!(n >= 1 && n <= IMPACTFIT_DROP_MAX_BOUNCES && n == floor(n)))
+      mex_input_error("bounces must be a whole number in [1, %d], got %.17g", IMPACTFIT_DROP_MAX_BOUNCES, n);
+    p->bounces = (int)n;
+  } else if (!strcasecmp(name, "peak")) {
+    p->min_height = mex_scalar(v, "peak");
+    if (!(p->min_height >= 0.0 && isfinite(p->min_height)))
+      mex_input_error("peak: the apex threshold must be >= 0 (m), got %.17g", p->min_height);
+  } else if (!strcasecmp(name, "t_max")) {
+    p->t_max = mex_scalar(v, "t_max");
+    if (!(p->t_max >= 0.0 && isfinite(p->t_max)))
+      mex_input_error("t_max must be >= 0 (s; 0: no bound), got %.17g", p->t_max);
+  } else if (!strcasecmp(name, "releases")) {
+    double n = mex_scalar(v, "releases");
+    if (!(n >= 1 && n <= 4096 && n == floor(n)))
+      mex_input_error("releases must be a whole number in [1, 4096], got %.17g", n);
+    A->releases = (int)n;
+  } else if (!strcasecmp(name, "reading")) {
+    char r[16];
+    get_string(v, r, sizeof r, "reading");
+    if (!strcasecmp(r, "heights"))
+      p->reading = IMPACTFIT_DROP_HEIGHTS;
+    else if (!strcasecmp(r, "speeds"))
+      p->reading = IMPACTFIT_DROP_SPEEDS;
+    else
+      mex_input_error("reading takes 'heights' (h_n = e^(2n) h_0 fitted) or 'speeds' (the mean of v_out/v_in), got "
+                      "'%s'",
+                      r);
+  } else {
+    return 0;
+  }
+  return 1;
+}
+
 /* the options; the string ones first (the model decides how a setting is read) */
 static void read_args(int nrhs, const mxArray *prhs[], args *A, kopts *o) {
   memset(A, 0, sizeof *A);
+  A->drop = impactfit_drop_default_params();
+  A->releases = 16;
   get_string(prhs[0], A->code, sizeof A->code, "code");
   int first = 1;
   /* positional (code, model, e, v, ...): model a string, e and v numbers */
@@ -100,6 +147,12 @@ static void read_args(int nrhs, const mxArray *prhs[], args *A, kopts *o) {
       if (!mxIsDouble(v) || mxGetNumberOfElements(v) != 2)
         mex_input_error("'v_range' takes [v_min v_max] (m/s)");
       A->v_range = v;
+    } else if (!strcasecmp(name, "gravity")) {
+      o->code.gravity = mex_scalar(v, "gravity");
+      if (!(isfinite(o->code.gravity) && o->code.gravity >= 0.0))
+        mex_input_error("gravity: the acceleration into the contact must be >= 0 (m/s^2), got %.17g", o->code.gravity);
+    } else if (drop_option(A, name, v)) {
+      A->drop_given = 1;
     } else if (!strcasecmp(name, "points")) {
       double p = mex_scalar(v, "points");
       if (!(p >= 0 && p <= 10000 && p == floor(p)))
@@ -108,9 +161,9 @@ static void read_args(int nrhs, const mxArray *prhs[], args *A, kopts *o) {
     } else {
       size_t j;
       for (j = 0; j < N_NUMERIC; j++)
-        if (numeric[j].in == 0 ? !strcmp(name, "e") /* 'E' is Young's modulus */
-                               : !strcasecmp(name, numeric[j].name) ||
-                                     (numeric[j].alias && !strcasecmp(name, numeric[j].alias)))
+        if (numeric[j].in == 0
+                ? !strcmp(name, "e") /* 'E' is Young's modulus */
+                : !strcasecmp(name, numeric[j].name) || (numeric[j].alias && !strcasecmp(name, numeric[j].alias)))
           break;
       if (j < N_NUMERIC) {
         put_numeric(A, numeric[j].in, v, numeric[j].name);
@@ -130,8 +183,15 @@ static void read_args(int nrhs, const mxArray *prhs[], args *A, kopts *o) {
     mex_input_error("give e (the restitution you want) or 'value' (what you type), not both");
   if ((A->in[8] || A->in[9]) && (A->in[6] || A->in[7]))
     mex_input_error("give densities or masses, not both");
+#ifdef IMPACTFIT_MEX_DROP
+  if (A->in[1])
+    mex_input_error("a drop test takes no v: the first impact's speed is the fall's from 'height'");
+#else
+  if (A->drop_given)
+    mex_input_error("height, bounces, peak, reading, releases and t_max are impactfit_drop's options");
   if (!A->in[1])
     mex_input_error("v is required (the impact speed, m/s)");
+#endif
   A->forward = A->in[2] != NULL;
 }
 
@@ -217,16 +277,17 @@ static mxArray *answer_struct(const impactfit_code_answer *a) {
     const char *str;
     code_key_get(k, a, &s, x, &str);
     int f = mxAddField(r, k->key);
-    mxSetFieldByNumber(r, 0, f, k->type == CK_STR     ? mxCreateString(str)
-                                : k->type == CK_RANGE ? range_of(x[0], x[1])
-                                                      : mxCreateDoubleScalar(x[0]));
+    mxSetFieldByNumber(r, 0, f,
+                       k->type == CK_STR     ? mxCreateString(str)
+                       : k->type == CK_RANGE ? range_of(x[0], x[1])
+                                             : mxCreateDoubleScalar(x[0]));
   }
   if (kind == CK_POWER && !a->reachable) {
     mxArray *alt = mxCreateDoubleMatrix(0, 0, mxREAL);
     if (a->alternative) {
       const impactfit_code_answer *b = a->alternative;
-      static const char *const f[] = {"model", "damping", "param", "param_unit", "value", "input", "e_range", "note",
-                                      "end"};
+      static const char *const f[] = {"model", "damping", "param", "param_unit", "value",
+                                      "input", "e_range", "note",  "end"};
       mxDestroyArray(alt);
       alt = mxCreateStructMatrix(1, 1, 9, (const char **)f);
       mxSetFieldByNumber(alt, 0, 0, mxCreateString(b->model->model));
@@ -298,6 +359,114 @@ static mxArray *array_struct(mxArray **out, int forward) {
   return r;
 }
 
+#ifdef IMPACTFIT_MEX_DROP
+static void put_num(mxArray *r, const char *key, double x) {
+  mxSetFieldByNumber(r, 0, mxAddField(r, key), mxCreateDoubleScalar(x));
+}
+
+static void put_str(mxArray *r, const char *key, const char *x) {
+  mxSetFieldByNumber(r, 0, mxAddField(r, key), mxCreateString(x ? x : ""));
+}
+
+/* the keys of `impactfit engine --drop H --json` (src/cli/code_drop.c), the bounces as a struct array */
+static mxArray *drop_struct(const impactfit_code_drop_answer *a) {
+  const impactfit_drop_stats *S = &a->stats;
+  const impactfit_drop_result *r = &S->exact;
+  static const char *const on[] = {"forward", "release", "mean"};
+  int ok = a->reachable;
+  mxArray *d = mxCreateStructMatrix(1, 1, 0, NULL);
+  put_str(d, "code", a->model->code->name);
+  put_str(d, "version", a->version);
+  put_str(d, "model", a->model->model);
+  put_str(d, "integrator", a->integrator ? a->integrator->name : "");
+  put_num(d, "dt", a->dt);
+  put_num(d, "gravity", a->gravity);
+  put_num(d, "mass", a->mass);
+  put_num(d, "height", a->params.height);
+  put_num(d, "bounces", a->params.bounces);
+  put_num(d, "peak", a->params.min_height);
+  put_num(d, "t_max", a->params.t_max);
+  put_str(d, "reading", a->params.reading == IMPACTFIT_DROP_SPEEDS ? "speeds" : "heights");
+  put_num(d, "releases", a->releases);
+  put_num(d, "e_asked", a->e_asked);
+  put_str(d, "solved_on", on[a->on >= 0 && a->on <= 2 ? a->on : 0]);
+  put_num(d, "reachable", a->reachable);
+  put_num(d, "jump", a->jump);
+  put_str(d, "param", a->model->param);
+  put_num(d, "value", a->value);
+  put_str(d, "input", a->input);
+  put_num(d, "e_fit", ok ? r->e_fit : NAN);
+  put_num(d, "e_heights", ok ? r->e_heights : NAN);
+  put_num(d, "e_speeds", ok ? r->e_speeds : NAN);
+  put_num(d, "h0_fit", ok ? r->h0_fit : NAN);
+  put_num(d, "r2", ok ? r->r2 : NAN);
+  put_num(d, "counted", ok ? r->n : 0);
+  put_num(d, "determined", ok ? S->determined : 0);
+  put_str(d, "ends", ok ? impactfit_drop_end_name(r->end) : "");
+  put_num(d, "low_apex", ok && r->end == IMPACTFIT_DROP_LOW ? r->low_apex : NAN);
+  put_num(d, "steps", ok ? (double)r->steps : 0);
+  put_num(d, "e_mean", ok ? S->e_mean : NAN);
+  put_num(d, "e_sd", ok ? S->e_sd : NAN);
+  mxSetFieldByNumber(d, 0, mxAddField(d, "e_range"), range_of(ok ? S->e_min : NAN, ok ? S->e_max : NAN));
+  put_num(d, "n_min", ok ? S->n_min : 0);
+  put_num(d, "n_max", ok ? S->n_max : 0);
+  static const char *const bf[] = {"n",     "apex",       "t_apex",        "v_in",      "v_out",
+                                   "phase", "first_step", "contact_steps", "determined"};
+  int n = ok ? r->n : 0;
+  mxArray *b = mxCreateStructMatrix(1, (mwSize)n, 9, (const char **)bf);
+  for (int i = 0; i < n; i++) {
+    const impactfit_drop_bounce *x = &r->b[i];
+    const double row[9] = {i + 1,
+                           x->apex,
+                           x->t_apex,
+                           x->v_in,
+                           x->v_out,
+                           x->phase,
+                           (double)x->first_step,
+                           (double)x->contact_steps,
+                           i < S->determined};
+    for (int k = 0; k < 9; k++)
+      mxSetFieldByNumber(b, (mwIndex)i, k, mxCreateDoubleScalar(row[k]));
+  }
+  mxSetFieldByNumber(d, 0, mxAddField(d, "bounce"), b);
+  put_str(d, "note", a->note);
+  put_str(d, "assumes", a->assumes);
+  put_num(d, "run_here", a->run_here);
+  put_str(d, "source", a->model->source);
+  return d;
+}
+
+/* impactfit_drop: one drop test (scalars only) */
+static mxArray *drop_call(args *A, kopts *o) {
+  double x[CODE_N_IN];
+  for (int j = 0; j < CODE_N_IN; j++) {
+    if (A->in[j] && (!mxIsDouble(A->in[j]) || mxIsComplex(A->in[j]) || mxGetNumberOfElements(A->in[j]) != 1))
+      mex_input_error("%s: a drop test takes real scalars", A->given_as[j]);
+    x[j] = A->in[j] ? mxGetScalar(A->in[j]) : NAN;
+  }
+  if (!(A->drop.min_height < A->drop.height))
+    mex_input_error("peak: the apex threshold must be below the release height (got %.17g >= %.17g)",
+                    A->drop.min_height, A->drop.height);
+  impactfit_code_request q;
+  impactfit_code_setting set[IMPACTFIT_CODE_MAX_INPUTS + CODE_SLOTS];
+  code_request(o, x, &q, set);
+  if (q.bodies.pair < 0)
+    q.bodies.pair = 0; /* a sphere on the plane */
+  impactfit_code_drop_answer a;
+  impactfit_error err;
+  impactfit_error_clear(&err);
+  int st = impactfit_code_drop(&q, &A->drop, A->releases, &a, &err);
+  if (st) {
+    impactfit_code_drop_free(&a);
+    mexErrMsgIdAndTxt(impactfit_status_is_input_error(st) ? "impactfit:invalidInput" : "impactfit:numericalFailure",
+                      "%s (%s)", err.message, impactfit_status_name(st));
+  }
+  mxArray *d = drop_struct(&a);
+  impactfit_code_drop_free(&a);
+  return d;
+}
+#endif
+
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   if (nrhs < 1 || !mxIsChar(prhs[0]))
     mex_input_error("the first argument is the code's name ('lammps', 'mujoco', ...) (help %s)", mexFunctionName());
@@ -308,6 +477,10 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   args A;
   read_args(nrhs, prhs, &A, &o);
   read_model(&A, &o);
+#ifdef IMPACTFIT_MEX_DROP
+  plhs[0] = drop_call(&A, &o);
+  return;
+#endif
   size_t count = 1;
   int first = -1;
   for (int j = 0; j < CODE_N_IN; j++) {

@@ -249,9 +249,53 @@ function failures = run_tests(cli)
   check(strcmp(error_id(@() impactfit_engine('mujoco', 'e', 0.5, 'v', 1, 'radius', 0.005)), 'impactfit:invalidInput'), ...
         'engine: no mass: impactfit:invalidInput');
 
+  printf('impactfit_drop\n');
+  % the drop test against the CLI's --json (another front end over impactfit_code_drop, printed with %.17g)
+  dargs = {'model', 'bounce', 'mass', 0.5, 'radius', 0.1, 'dt', 0.01, 'bounce', [0.5 0.1], 'peak', 0.002};
+  [st, out] = system([cli ' engine --code ode --model bounce --e 0.75 --mass 0.5 --radius 0.1 --dt 0.01 ' ...
+                      '--bounce 0.5,0.1 --drop 1 --peak 0.002 --json']);
+  check(st == 0, 'impactfit engine --drop --json runs');
+  j = jsondecode(out);
+  d = impactfit_drop('ode', 'e', 0.75, dargs{:});
+  keys = {'value', 'e_fit', 'e_heights', 'e_speeds', 'h0_fit', 'r2', 'counted', 'determined', 'steps', 'e_mean', ...
+          'e_sd', 'e_range', 'n_min', 'n_max', 'low_apex', 'dt', 'mass', 'gravity', 'height', 'peak', 'releases'};
+  for i = 1:numel(keys) % within 2 ulp: Octave 7's jsondecode misrounds some 17-digit decimals by one ulp
+    a = d.(keys{i})(:);
+    b = j.(keys{i})(:);
+    check(isequal(size(a), size(b)) && all(abs(a - b) <= 2 * eps(abs(b))), ['drop ' keys{i} ' = CLI to the last digit']);
+  end
+  check(strcmp(d.input, j.input) && strcmp(d.note, j.note) && strcmp(d.ends, j.ends) && ...
+        strcmp(d.solved_on, j.solved_on) && strcmp(d.assumes, j.assumes), 'drop input, note, ends, solved_on = CLI');
+  check(numel(d.bounce) == d.counted && all(abs([d.bounce.apex] - [j.bounce.apex]) <= 2 * eps([j.bounce.apex])) && ...
+        all(abs([d.bounce.v_out] - [j.bounce.v_out]) <= 2 * eps([j.bounce.v_out])) && ...
+        isequal([d.bounce.contact_steps], [j.bounce.contact_steps]), 'drop: every bounce = CLI');
+  % the user's fit recomputed here from the apexes (ln h_n on n, h_0 the release): the answer's e_fit, e = 0.75
+  n = (0:d.counted)';
+  c = polyfit(n, log([d.height; [d.bounce.apex]']), 1);
+  check(abs(exp(c(1) / 2) - d.e_fit) <= 1e-12, 'drop: the fit of the apexes, done here, = e_fit');
+  check(strcmp(d.solved_on, 'release') && abs(d.e_fit - 0.75) <= 1e-9 && d.counted >= 5, ...
+        'drop: solved on the release, its fit is the asked 0.75');
+  f = impactfit_drop('ode', 'value', d.value, dargs{:});
+  check(strcmp(f.solved_on, 'forward') && f.e_fit == d.e_fit && isnan(f.e_asked), 'drop: the forward call at the value');
+  m = impactfit_drop('bullet', 'e', 0.9, 'mass', 0.5, 'radius', 0.1, 'peak', 0.002);
+  [st, out] = system([cli ' engine --code bullet --e 0.9 --mass 0.5 --radius 0.1 --drop 1 --peak 0.002 --json']);
+  j = jsondecode(out);
+  % (0.9 lies in a jump of the mean fit there: the side closer to e, 0.90036)
+  check(st == 0 && strcmp(m.solved_on, 'mean') && abs(m.value - j.value) <= 2 * eps(j.value) && ...
+        abs(m.e_mean - j.e_mean) <= 2 * eps(j.e_mean) && m.jump == j.jump && abs(m.e_mean - 0.9) <= 1e-3 && ...
+        m.determined < m.counted, 'drop: Bullet at its 1/60 s, solved on the mean = CLI');
+  check(strcmp(error_id(@() impactfit_drop('ode', 'e', 0.75, 'v', 1, dargs{:})), 'impactfit:invalidInput'), ...
+        'drop: a v: impactfit:invalidInput');
+  check(strcmp(error_id(@() impactfit_drop('ode', 'e', 0.75, 'reading', 'apex', dargs{:})), 'impactfit:invalidInput'), ...
+        'drop: an unknown reading: impactfit:invalidInput');
+  check(strcmp(error_id(@() impactfit_drop('ode', 'e', 0.75, 'mass', 0.5, 'radius', 0.1, 'model', 'bounce')), ...
+        'impactfit:invalidInput'), 'drop: no dt for ODE: impactfit:invalidInput');
+  check(strcmp(error_id(@() impactfit_engine('ode', 'e', 0.75, 'v', 1, 'height', 1, dargs{:})), ...
+        'impactfit:invalidInput'), 'engine: a drop option: impactfit:invalidInput');
+
   printf('help texts\n');
   names = {'impactfit_copt', 'impactfit_zhang_alpha', 'impactfit_simulate', 'impactfit_hc_eps', 'impactfit_code', ...
-           'impactfit_dem', 'impactfit_engine'};
+           'impactfit_dem', 'impactfit_engine', 'impactfit_drop'};
   for i = 1:numel(names)
     t = evalc(['help ' names{i}]);
     check(~isempty(strfind(t, 'Example')), ['help ' names{i}]);

@@ -139,7 +139,7 @@ static void drop_note(const impactfit_code_drop_answer *ans, impactfit_text *t) 
     impactfit_text_appendf(t,
                            "The ball comes to rest after %d bounces: an impact did not end within %ld steps (the "
                            "code's soft contact holds it under gravity, or its threshold stops the restitution). ",
-                           r->n, ans->params.rest_steps > 0 ? ans->params.rest_steps : 100000L);
+                           r->n, ans->params.rest_steps);
     break;
   default:
     impactfit_text_appendf(t, "The sequence ends at the time bound after %d bounces. ", r->n);
@@ -164,6 +164,8 @@ static int drop_answer(const impactfit_code_request *q, impactfit_code_drop_answ
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory for the drop answer's assumptions");
   ans->integrator = c.integrator;
   ans->dt = c.dt;
+  if (ans->params.rest_steps == 0) /* the ball rests when one impact outlasts the first fall's flight, 2 sqrt(2 h/g) */
+    ans->params.rest_steps = (long)fmax(100.0, ceil(2.0 * sqrt(2.0 * ans->params.height / q->gravity) / c.dt));
   ans->mass = c.M;
   ans->on = IMPACTFIT_CODE_DROP_FORWARD;
   if (isnan(q->e)) {

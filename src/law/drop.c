@@ -167,6 +167,16 @@ int impactfit_drop_run(const impactfit_stepper *st, const impactfit_drop_params 
         cur.v_out = -x.u;
         apex = -x.x;
         t_apex = (k + 1) * st->dt;
+      } else if (x.f == 0.0 && pre.x <= 0.0 && pre.u < 0.0) {
+        /* a flight whose apex is this step's start (apart, separating, approaching again by its end: a rebound
+         * below g dt, as ODE's dContactBounce gives above bounce_vel): the impact ended at the step before; the
+         * next force begins the next one (a peak finder sees the apex) */
+        in_impact = 0;
+        pending = 1;
+        cur.contact_steps--;
+        cur.v_out = -pre.u;
+        apex = fmax(-pre.x, -x.x);
+        t_apex = (-pre.x >= -x.x ? k : k + 1) * st->dt;
       } else if (cur.contact_steps > rest) {
         res->end = IMPACTFIT_DROP_REST;
         done = 1;

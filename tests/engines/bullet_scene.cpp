@@ -9,7 +9,9 @@
  *      1e4 N/m, dt 1e-3),
  *      impactfit's input for e = 0.75, 0.5, 0.9 (drop_harness.h's checks).
  *  (2) Friction: the same drop with setFriction 0.5 and 1 and setRollingFriction 0.1 on both bodies gives the
- *      apexes of friction 0 bit for bit (head-on, no tangential motion: the friction rows' impulses are 0). */
+ *      apexes of friction 0 bit for bit (head-on, no tangential motion: the friction rows' impulses are 0).
+ *  (3) The registry's drop answer (impactfit_code_drop, drop_harness.h's dh_registry) into (1)'s drop: restitution
+ *      at the default 1/60 s and 1/240 s, contact stiffness and damping at 1e-3 and 1e-4. */
 #include <btBulletDynamicsCommon.h>
 
 #include "drop_harness.h"
@@ -135,6 +137,28 @@ int main(void) {
     }
     FRICTION = ROLLING = 0.0;
   }
+  /* (3) the registry's drop answer */
+  dh_registry_header("(3) the registry's drop answer (impactfit_code_drop, the request `impactfit engine --code bullet "
+                     "--drop 1 --peak 0.002 --e E` builds),\n    its value into the engine: (1)'s drop");
+  int exact = 0;
+  const double er[4] = {0.75, 0.5, 0.6, 0.9};
+  for (int i = 0; i < 4; i++) { /* the restitution model at Bullet's default step 1/60 s */
+    dh_case d = drop_case("restitution", 1.0 / 60, er[i]);
+    exact += dh_registry(&d, bt_drop, nullptr) == 1;
+  }
+  {
+    dh_case d = drop_case("restitution", 1.0 / 240, 0.75); /* 3 bounces determined: solved on the mean */
+    dh_registry(&d, bt_drop, nullptr);
+  }
+  const double ek[5] = {0.75, 0.5, 0.6, 0.8, 0.9};
+  for (int i = 0; i < 5; i++) { /* the soft contact: kp 1e4 at dt 1e-3 (e up to 0.76), 1e5 at 1e-4 */
+    dh_case d = drop_case("contact stiffness damping", i < 3 ? 1e-3 : 1e-4, ek[i]);
+    if (i >= 3)
+      hz_set1(&d.c, "kp", 1e5);
+    exact += dh_registry(&d, bt_drop, nullptr) == 1;
+  }
+  printf("    %d cases solved on the release give the asked e within 1e-4 in the engine\n", exact);
+  HZ_CHECK_ABS((double)exact, 6.0, 0.0, "Bullet: the registry's drop answers whose fit is the asked e in the engine");
   if (hz_fail) {
     fprintf(stderr, "bullet_scene: %d of %d checks failed\n", hz_fail, hz_checks);
     return 1;

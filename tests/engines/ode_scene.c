@@ -9,7 +9,9 @@
  *  (2) Friction: the same drops with surface.mu = 0.5, 1 and dInfinity (two friction rows, box limits, and with
  *      dContactApprox1: the pyramid scaled by the normal force) give the apexes of mu = 0 bit for bit: head-on
  *      with no tangential motion the friction rows' right-hand side is 0 and J_t M⁻¹ J_nᵀ = 0 for a sphere (the
- *      contact point on the line through its centre), so their force is 0 and the normal row is unchanged. */
+ *      contact point on the line through its centre), so their force is 0 and the normal row is unchanged.
+ *  (3) The registry's drop answer (impactfit_code_drop, drop_harness.h's dh_registry) into (1)'s drop: the bounce
+ *      model at dt 1e-2 and 1e-3, the spring-damper (solved on the mean), one case without a peak threshold. */
 #include <ode/ode.h>
 
 #include "drop_harness.h"
@@ -151,6 +153,27 @@ int main(void) {
     MU = 0.0;
     APPROX1 = 0;
   }
+  /* (3) the registry's drop answer */
+  dh_registry_header("(3) the registry's drop answer (impactfit_code_drop, the request `impactfit engine --code ode "
+                     "--drop 1 "
+                     "--peak 0.002 --e E` builds),\n    its value into the engine: (1)'s drop");
+  int exact = 0;
+  for (int m = 0; m < 2; m++) /* the hard contact with bounce at dt 1e-2 and 1e-3 */
+    for (int i = 0; i < 3; i++) {
+      dh_case b = drop_case("bounce", m ? 1e-3 : 1e-2, es[i]);
+      exact += dh_registry(&b, ode_drop, NULL) == 1;
+    }
+  for (int i = 0; i < 3; i++) { /* the spring-damper: solved on the mean (its apexes are not determined to the end) */
+    dh_case d = drop_case("spring-damper", i == 2 ? 1e-4 : 1e-3, es[i]);
+    dh_registry(&d, ode_drop, NULL);
+  }
+  {
+    dh_case b = drop_case("bounce", 1e-2, 0.75); /* no peak threshold (the CLI's default): the sequence ends at rest */
+    b.min_h = 0.0;
+    exact += dh_registry(&b, ode_drop, NULL) == 1;
+  }
+  printf("    %d cases solved on the release give the asked e within 1e-4 in the engine\n", exact);
+  HZ_CHECK_ABS((double)exact, 7.0, 0.0, "ODE: the registry's drop answers whose fit is the asked e in the engine");
   dCloseODE();
   if (hz_fail) {
     fprintf(stderr, "ode_scene: %d of %d checks failed\n", hz_fail, hz_checks);
