@@ -230,8 +230,8 @@ static int jolt_affine(const impactfit_stepper *st, const impactfit_step_state *
     return 0;
   memset(a, 0, sizeof *a);
   a->G[0][0] = 1.0, a->G[0][2] = p[IMPACTFIT__JOLT_SPEC] * (1.0 - 1e-9); /* the row exists */
-  a->G[1][0] = -1.0, a->G[1][1] = -h * d * (1.0 + 1e-9);                   /* the bias exceeds d u */
-  a->G[2][1] = 1.0, a->G[2][2] = -2e-6 * s->mem[1] / d;                    /* beyond the at-rest residue */
+  a->G[1][0] = -1.0, a->G[1][1] = -h * d * (1.0 + 1e-9);                 /* the bias exceeds d u */
+  a->G[2][1] = 1.0, a->G[2][2] = -2e-6 * s->mem[1] / d;                  /* beyond the at-rest residue */
   a->n_forms = 3;
   for (int i = 0; i < 3; i++)
     if (!(a->G[i][0] * x + a->G[i][1] * u + a->G[i][2] > 0.0))

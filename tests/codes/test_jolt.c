@@ -107,11 +107,11 @@ static void test_jolt_approach(void) {
               continue;
             double d = fabs(a.e - b.e);
             worst = d > worst ? d : worst;
-            CHECK(d <= 1e-13, "jolt approach: dt %g c %g v %g pair %d phi %g: e %.17g at once, %.17g stepped",
-                  dts[id], cs[ic], vs[iv], pair, phi, a.e, b.e);
+            CHECK(d <= 1e-13, "jolt approach: dt %g c %g v %g pair %d phi %g: e %.17g at once, %.17g stepped", dts[id],
+                  cs[ic], vs[iv], pair, phi, a.e, b.e);
             CHECK(a.steps == b.steps && a.contact_steps == b.contact_steps && a.signature == b.signature,
-                  "jolt approach: dt %g phi %g: steps %ld/%ld, contact %ld/%ld, signatures %s", dts[id], phi,
-                  a.steps, b.steps, a.contact_steps, b.contact_steps, a.signature == b.signature ? "equal" : "differ");
+                  "jolt approach: dt %g phi %g: steps %ld/%ld, contact %ld/%ld, signatures %s", dts[id], phi, a.steps,
+                  b.steps, a.contact_steps, b.contact_steps, a.signature == b.signature ? "equal" : "differ");
             CHECK(a.work < b.work || b.steps < 16, "jolt approach: dt %g: work %ld at once, %ld stepped", dts[id],
                   a.work, b.work);
           }
