@@ -53,7 +53,6 @@ for code in $($X engine --list 2>&1 | awk '/^  [a-z]/ && $2 != "dem" {print $1}'
       for dt in $dtd 1e-5 1e-6 1e-7; do
         for mode in forward inverse; do
           extra="" && [ $mode = inverse ] && extra="--e 0.5"
-          # shellcheck disable=SC2086
           nreq=$((${nreq:-0} + 1))
           out=/dev/null
           if [ -n "${OUT_DIR:-}" ]; then
@@ -61,6 +60,7 @@ for code in $($X engine --list 2>&1 | awk '/^  [a-z]/ && $2 != "dem" {print $1}'
             extra="$extra --json"
             printf '%s\n' "$code '$model'${opt:+ $opt} $integ $dt $mode" >"${out%.json}.req"
           fi
+          # shellcheck disable=SC2086
           /usr/bin/time -f '%e %U %S' -o "$TMP/t" timeout "$LIMIT" "$X" engine --code "$code" --model "$model" $opt \
             --integrator "$integ" --dt "$dt" --v 1 --mass 0.001309 --radius 0.005 $reqs $extra >"$out" 2>&1 && rc=0 || rc=$?
           read -r w u s <"$TMP/t" || true
