@@ -6,6 +6,8 @@
 # required settings given plausible values), timed whole-process (wall and CPU); prints every answer's time and exit code and
 # the slowest answer. An answer over TIMEOUT seconds of wall time is stopped and counted at TIMEOUT.
 # usage: bench/run_engine_grid.sh [BUILD_DIR] [TIMEOUT]   (default build-bench, 120 s)
+# With OUT_DIR set, every answer's output (--json) is kept there, one file a request (NNN.json, the request in
+# NNN.req): two runs' answers compare with bench/engine_grid_diff.py.
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${1:-build-bench}
@@ -16,6 +18,7 @@ if [ ! -x "$BUILD/src/cli/impactfit" ]; then
   cmake --build "$BUILD" --target impactfit_cli >/dev/null
 fi
 X="$BUILD/src/cli/impactfit"
+[ -n "${OUT_DIR:-}" ] && mkdir -p "$OUT_DIR"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 # a model's required settings (--list says "(required)"): plausible values
@@ -50,9 +53,16 @@ for code in $($X engine --list 2>&1 | awk '/^  [a-z]/ && $2 != "dem" {print $1}'
       for dt in $dtd 1e-5 1e-6 1e-7; do
         for mode in forward inverse; do
           extra="" && [ $mode = inverse ] && extra="--e 0.5"
+          nreq=$((${nreq:-0} + 1))
+          out=/dev/null
+          if [ -n "${OUT_DIR:-}" ]; then
+            out=$(printf '%s/%03d.json' "$OUT_DIR" "$nreq")
+            extra="$extra --json"
+            printf '%s\n' "$code '$model'${opt:+ $opt} $integ $dt $mode" >"${out%.json}.req"
+          fi
           # shellcheck disable=SC2086
           /usr/bin/time -f '%e %U %S' -o "$TMP/t" timeout "$LIMIT" "$X" engine --code "$code" --model "$model" $opt \
-            --integrator "$integ" --dt "$dt" --v 1 --mass 0.001309 --radius 0.005 $reqs $extra >/dev/null 2>&1 && rc=0 || rc=$?
+            --integrator "$integ" --dt "$dt" --v 1 --mass 0.001309 --radius 0.005 $reqs $extra >"$out" 2>&1 && rc=0 || rc=$?
           read -r w u s <"$TMP/t" || true
           [ "$rc" = 124 ] && w=$LIMIT
           printf '%-62s %-8s %-7s %9.0f %9.0f %s\n' "$code '$model'${opt:+ $opt} $integ" "$dt" "$mode" "$(awk -v a="${w:-0}" 'BEGIN{print 1e3*a}')" \

@@ -33,6 +33,11 @@
 /* at a step far below the contact time (the family of reference impacts, the affine runs, the continuous-time
  * inverse's start, whose first exact mean is the answer's) */
 #define MJ_RK4_SMALL 73838.0, 853.0, 85286.0
+/* step-map evaluations (the free approach before the engine acts included) in the phase statistics and the
+ * inverse: Rapier's (its prediction distance) at 1e-6 s and 1 m/s */
+#define RAPIER_EVALS 1818.0, 10657.0
+/* Jolt's (the double map: the approach through its speculative distance) at 1e-5 s and 2 m/s */
+#define JOLT_EVALS 2030.0, 16788.0
 
 /* The sum of a column of a problem's grid (axes "a" linear and "b" linear), with the point count. */
 static double grid_sum(const char *problem, const char *col, const char *a, double a0, double a1, size_t na,
@@ -136,12 +141,72 @@ static void stepper_work(const char *code, const char *model, const char *integr
   budget(what, (double)S.steps, 1.0, solve_steps);
 }
 
+/* Rapier's step map counted: its type with the step wrapped (every evaluation, also the free approach's before the
+ * engine acts, which the impacts' steps and work leave out) */
+static struct {
+  const impactfit_stepper_type *type;
+  impactfit_stepper_type counting;
+  double evals;
+} counted;
+
+static int counted_step(const impactfit_stepper *st, impactfit_step_state *s) {
+  counted.evals++;
+  return counted.type->step(st, s);
+}
+
+static int build_counted(const void *ctx, double value, impactfit_stepper *st, impactfit_error *err) {
+  int rc = build(ctx, value, st, err);
+  if (rc == 0) {
+    counted.type = st->type;
+    counted.counting = *st->type;
+    counted.counting.step = counted_step;
+    st->type = &counted.counting;
+  }
+  return rc;
+}
+
+static void step_evals(const char *code, const char *model, double dt, double v, double value, double lo, double hi,
+                       double stats_evals, double solve_evals) {
+  const impactfit_code_model *md;
+  impactfit_error err;
+  if (impactfit_code_model_find(code, NULL, model, NULL, &md, &err)) {
+    CHECK(0, "%s %s: %s", code, model, err.message);
+    return;
+  }
+  build_ctx c = {.rq = impactfit_code_request_default()};
+  c.rq.model = md;
+  c.rq.dt = dt;
+  c.rq.v = v;
+  c.rq.bodies.m1 = 0.001309;
+  c.rq.bodies.r1 = 0.005;
+  impactfit_stepper st;
+  impactfit_step_stats S;
+  char what[200];
+  counted.evals = 0.0;
+  if (build_counted(&c, value, &st, &err) || impactfit_step_phase_stats(&st, v, &S, &err)) {
+    CHECK(0, "%s %s: %s", code, model, err.message);
+    return;
+  }
+  snprintf(what, sizeof what, "%s '%s' dt %g v %g: stats, step-map evaluations", code, model, dt, v);
+  budget(what, counted.evals, 1.0, stats_evals);
+  double x;
+  counted.evals = 0.0;
+  if (impactfit_step_solve_mean(build_counted, &c, v, 0.5, lo, hi, NAN, 1e-10, &x, &S, &err)) {
+    CHECK(0, "%s %s inverse: %s", code, model, err.message);
+    return;
+  }
+  snprintf(what, sizeof what, "%s '%s' dt %g v %g: inverse, step-map evaluations", code, model, dt, v);
+  budget(what, counted.evals, 1.0, solve_evals);
+}
+
 static void engines(void) {
   stepper_work("mujoco", "soft contact", "euler", 0.002, 1.0, 1e-3, 10.0, MJ_EULER);
   stepper_work("mujoco", "soft contact", "rk4", 3e-5, 1.0, 1e-3, 10.0, MJ_RK4);
   stepper_work("chrono", "Hertz", "euler-implicit-linearized", 1e-5, 0.4, 1e-3, 1.0, CHRONO);
   stepper_work("bullet", "restitution", "sequential-impulse", 1.0 / 240.0, 0.5, 1e-3, 1.0, BULLET);
   stepper_work("mujoco", "soft contact", "rk4", 1e-6, 1.0, 1e-3, 10.0, MJ_RK4_SMALL);
+  step_evals("rapier", "restitution", 1e-6, 1.0, 0.5, 1e-6, 1.0, RAPIER_EVALS);
+  step_evals("jolt", "contact", 1e-5, 2.0, 0.5, 1e-6, 2.0, JOLT_EVALS);
 }
 
 int main(void) {

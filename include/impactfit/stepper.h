@@ -123,7 +123,8 @@ typedef struct impactfit_stepper_type {
   /* Optional (NULL: none): 1 with *a when the step from s is affine in (x, u) (impactfit_step_affine) and the
    * engine's memory s->mem does not enter it (a later step recomputes it: the memory after a run taken at
    * once is that of its first step); 0 when not (a nonlinear force, gravity, a branch that depends on the
-   * memory). Long runs of such steps are then taken at once (the header comment's fast path). */
+   * memory). Long runs of such steps are then taken at once (the header comment's fast path), and so is a long
+   * free approach before the engine acts (a map with no force there: a predictive contact's reach). */
   int (*affine)(const struct impactfit_stepper *st, const impactfit_step_state *s, impactfit_step_affine *a);
 } impactfit_stepper_type;
 

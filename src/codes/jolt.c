@@ -143,6 +143,9 @@ static int jolt_step_fp(const impactfit_stepper *st, impactfit_step_state *s, jo
   if (s->mem[1] == 0.0) { /* the first step: the bodies where the state puts them; mem[1] keeps the approach speed */
     s->mem[2] = rnd(fp, p[IMPACTFIT__JOLT_COORD] - s->x);
     s->mem[1] = fabs(s->u) > 0.0 ? fabs(s->u) : 1.0;
+  } else if (!fp.f32 && s->x != s->mem[3]) {
+    /* a run of steps taken at once (jolt_affine, double only) moved x past the coordinate kept in mem[2] */
+    s->mem[2] = p[IMPACTFIT__JOLT_COORD] - s->x;
   }
   double y = s->mem[2], w = rnd(fp, -s->u); /* y1 − y2, v1 − v2 */
   double pen = rnd(fp, coord - y);
@@ -207,8 +210,35 @@ static int jolt_step_fp(const impactfit_stepper *st, impactfit_step_state *s, jo
   s->mem[2] = y;
   s->u = -w;
   s->x = p[IMPACTFIT__JOLT_COORD] - y;
+  s->mem[3] = s->x; /* the x this step left (a later step tells a run taken at once by it) */
   s->f = row ? lam / st->dt : 0.0;
   return 0;
+}
+
+/* The double step's affine map (stepper.h: impactfit_step_affine) on the approach through the speculative
+ * distance: the row exists (x > −spec), no warm-start impulse is left, and the speculative bias −x/h exceeds the
+ * damped approach speed d u (d = 1 − c h): no restitution branch (it needs d u > −x/h), no impulse, no position
+ * step (x < 0), not the at-rest residue (d u above 1e-6 of the approach speed). Then u' = d u and x' = x + h d u
+ * with no force; the coordinate y = coord − x the step keeps in mem[2] is recomputed from x by the next step
+ * (mem[3]). The float32 step has none: its roundings are the engine's. */
+static int jolt_affine(const impactfit_stepper *st, const impactfit_step_state *s, impactfit_step_affine *a) {
+  const double *p = st->p;
+  double h = st->dt, x = s->x, u = s->u;
+  double d = 1.0 - p[IMPACTFIT__JOLT_DAMP] * h;
+  if (st->gravity != 0.0 || s->mem[0] != 0.0 || s->mem[1] == 0.0 || !(u > 0.0) || !(d > 0.0) || !(x < 0.0) ||
+      s->x != s->mem[3])
+    return 0;
+  memset(a, 0, sizeof *a);
+  a->G[0][0] = 1.0, a->G[0][2] = p[IMPACTFIT__JOLT_SPEC] * (1.0 - 1e-9); /* the row exists */
+  a->G[1][0] = -1.0, a->G[1][1] = -h * d * (1.0 + 1e-9);                 /* the bias exceeds d u */
+  a->G[2][1] = 1.0, a->G[2][2] = -2e-6 * s->mem[1] / d;                  /* beyond the at-rest residue */
+  a->n_forms = 3;
+  for (int i = 0; i < 3; i++)
+    if (!(a->G[i][0] * x + a->G[i][1] * u + a->G[i][2] > 0.0))
+      return 0;
+  a->B[0][1] = h * d;
+  a->B[1][1] = d - 1.0;
+  return 1;
 }
 
 static int jolt_step32(const impactfit_stepper *st, impactfit_step_state *s) {
@@ -254,6 +284,7 @@ const impactfit_stepper_type impactfit__stepper_jolt64 = {
     .reach = jolt_reach,
     .amplification = NULL,
     .continuous = NULL,
+    .affine = jolt_affine,
 };
 
 /* ---------------------------------------------------------------- the entry's operations */

@@ -217,6 +217,34 @@ static int rapier_step(const impactfit_stepper *st, impactfit_step_state *s) {
   return 0;
 }
 
+/* The step's affine map (stepper.h: impactfit_step_affine) in the free approach: no warm-start impulse left (the
+ * memory zero), approaching, and either no point (the gap at or beyond the prediction distance) or a point whose
+ * rows ask for nothing (a gap of dt u or more at the step's start: every substep's speculative row max(dist, 0)/h
+ * is at least the approach speed, so its impulse is 0). The substeps then add h u each (x' = x + dt u in exact
+ * arithmetic) and the damping scales u once: a drift with no force, the memory staying 0. The region's form is the
+ * smaller of the two gaps (u falls under the damping: the bound dt u only grows looser). */
+static int rapier_affine(const impactfit_stepper *st, const impactfit_step_state *s, impactfit_step_affine *a) {
+  const double *p = st->p;
+  double dt = st->dt, x = s->x, u = s->u, pd = p[IMPACTFIT__RAPIER_PREDICTION];
+  if (st->gravity != 0.0 || s->mem[0] != 0.0 || s->mem[1] != 0.0 || !(u > 0.0) || !(x < 0.0))
+    return 0;
+  memset(a, 0, sizeof *a);
+  if (dt * u <= pd)
+    a->G[0][0] = -1.0, a->G[0][1] = -dt * (1.0 + 1e-9);
+  else
+    a->G[0][0] = -1.0, a->G[0][2] = -pd * (1.0 + 1e-9);
+  a->n_forms = 1;
+  if (!(a->G[0][0] * x + a->G[0][1] * u + a->G[0][2] > 0.0))
+    return 0;
+  /* the step's own rounded factor (rapier_step's damp): n steps are its n-th power to rounding, not that of the
+   * exact 1/(1 + dt c) (whose half-ulp difference grows n-fold); damp − 1 is exact (Sterbenz) */
+  double damp = 1.0 / (1.0 + dt * p[IMPACTFIT__RAPIER_DAMPING]);
+  double nsub = p[IMPACTFIT__RAPIER_SUBSTEPS];
+  a->B[0][1] = nsub * (dt / nsub); /* the substeps' h each */
+  a->B[1][1] = damp - 1.0;
+  return 1;
+}
+
 static double rapier_reach(const impactfit_stepper *st, double v) {
   (void)v;
   return st->p[IMPACTFIT__RAPIER_PREDICTION];
@@ -237,6 +265,7 @@ const impactfit_stepper_type impactfit__stepper_rapier = {
     .reach = rapier_reach,
     .amplification = NULL,
     .continuous = NULL,
+    .affine = rapier_affine,
 };
 
 void impactfit__rapier_stepper(impactfit_stepper *st, double M, double dt, int fixed, double restitution) {

@@ -459,6 +459,18 @@ static long run_at_once(const impactfit_stepper *st, const impactfit_step_state 
   return n;
 }
 
+/* The free flight before the engine acts (the step from pre left s without a force or contact): its rest at once
+ * where the step map is affine there (a predictive contact's reach of many steps, e.g. Rapier's prediction
+ * distance): the steps taken, 0 when none. */
+static long flight_at_once(const impactfit_stepper *st, const impactfit_step_state *pre, impactfit_step_state *s,
+                           double v, long n_max) {
+  impactfit_step_affine a;
+  if (!st->type->affine || !st->type->affine(st, pre, &a) || a.F[0] != 0.0 || a.F[1] != 0.0 || a.F[2] != 0.0)
+    return 0;
+  long n = impactfit__step_affine_run(&a, s, n_max, 1e-12 * v * st->mass / st->dt, NULL);
+  return n > 0 ? n : 0;
+}
+
 /* At rest after a step from pre (the impact's end, e into out): the step left the state unchanged with no
  * force, so every later step will (a fixed point of the map: e.g. Bullet's rows stop the body at the surface,
  * where a speed of 1e-15 m/s no longer moves the stored coordinate): e = 0, or the speed it leaves with; or,
@@ -617,6 +629,12 @@ int impactfit__step_impact(const impactfit_stepper *st, double v, double phi, in
     } else if (s.x > reach + 10.0 * vdt && s.u > 0.0) {
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: the body passed through the contact without a force",
                              st->type->name);
+    } else if (k + 1 == next_try) {
+      /* a long approach before the engine acts (a predictive contact's reach of many steps): the rest of the free
+       * flight at once where the step map is affine there (tried after RUN_MIN steps, then at doubling lengths);
+       * not counted as steps (none acted) */
+      k += flight_at_once(st, &pre, &s, v, STEP_LIMIT - k - 1);
+      next_try = 2 * (k + 1);
     }
   }
   /* the marks of this end (phase_stats tells a sticking contact from a too small dt): the steps at the step

@@ -74,8 +74,52 @@ static void rapier_registry(void) {
   impactfit_code_answer_free(&a);
 }
 
+/* The free approach through the prediction distance taken at once (the type's affine map: x + dt u, u/(1 + dt c)
+ * a step) against the same step map computed one by one (the type without it): at every phase e within 1e-13
+ * (the rounding of a closed-form power against that of 2e4 additions), the same steps from the first that acted,
+ * contact steps and signature; with and without linear damping (whose flight loss enters e), a plane and a pair,
+ * at the default step and far below it (2e4 steps of approach). */
+static void rapier_flight(void) {
+  impactfit_stepper_type plain = impactfit__stepper_rapier;
+  plain.affine = NULL;
+  static const double dts[3] = {1.0 / 60.0, 1e-4, 1e-6}, rs[2] = {0.3, 0.8}, vs[2] = {1.0, 0.37}, cs[2] = {0.0, 2.0};
+  double worst = 0.0;
+  for (int id = 0; id < 3; id++)
+    for (int ir = 0; ir < 2; ir++)
+      for (int iv = 0; iv < 2; iv++)
+        for (int ic = 0; ic < 2; ic++) {
+          impactfit_stepper fast, slow;
+          impactfit__rapier_stepper(&fast, ic ? 0.5 * M : M, dts[id], !ic, rs[ir]);
+          fast.p[IMPACTFIT__RAPIER_DAMPING] = cs[ic];
+          slow = fast;
+          slow.type = &plain;
+          for (int i = 0; i < 5; i++) {
+            double phi = (i + 0.5) / 5.0 + 0.013 * id;
+            impactfit_step_impact a, b;
+            impactfit_error err;
+            int sa = impactfit_step_impact_at(&fast, vs[iv], phi, &a, &err);
+            int sb = sa ? 1 : impactfit_step_impact_at(&slow, vs[iv], phi, &b, &err);
+            CHECK(sa == 0 && sb == 0, "rapier flight: dt %g phi %g: %s", dts[id], phi, err.message);
+            if (sa || sb)
+              continue;
+            double d = fabs(a.e - b.e);
+            worst = d > worst ? d : worst;
+            CHECK(d <= 1e-13, "rapier flight: dt %g r %g v %g c %g phi %g: e %.17g at once, %.17g stepped", dts[id],
+                  rs[ir], vs[iv], cs[ic], phi, a.e, b.e);
+            CHECK(a.steps == b.steps && a.contact_steps == b.contact_steps && a.signature == b.signature,
+                  "rapier flight: dt %g phi %g: steps %ld/%ld, contact %ld/%ld, signatures %s", dts[id], phi, a.steps,
+                  b.steps, a.contact_steps, b.contact_steps, a.signature == b.signature ? "equal" : "differ");
+            if (ic)
+              CHECK(a.e < rs[ir] * (1.0 - 0.5 * 0.02 / vs[iv] * cs[ic] * 0.5),
+                    "rapier flight: the damping's flight loss enters e (got %.17g)", a.e);
+          }
+        }
+  printf("test_rapier: the approach at once against stepped: e within %.3g\n", worst);
+}
+
 int main(void) {
   rapier();
+  rapier_flight();
   rapier_registry();
   return tu_report("test_rapier");
 }
