@@ -462,7 +462,9 @@ typedef struct contact_state {
 
 enum { PH_PRE, PH_COMP, PH_REST };
 
-static int seg_state(impactfit_impact_workspace *ws, seg *sg, double s, double y[NY]) {
+/* The state at s inside a segment; with_work = 0: y[2] (the damping work, which no event function
+ * reads) is not computed in a series piece (NAN), as the event location needs it. */
+static int seg_state_w(impactfit_impact_workspace *ws, seg *sg, double s, double y[NY], int with_work) {
   impactfit__series *ser = ws->ser;
   switch (sg->kind) {
   case SEG_STEP: {
@@ -482,10 +484,10 @@ static int seg_state(impactfit_impact_workspace *ws, seg *sg, double s, double y
   }
   case SEG_START: {
     double x, xd, w;
-    impactfit__series_eval(ser, &sg->pt, s, &x, &xd, &w, NULL, NULL);
+    impactfit__series_eval(ser, &sg->pt, s, &x, &xd, with_work ? &w : NULL, NULL, NULL);
     y[0] = x;
     y[1] = xd;
-    y[2] = sg->w_acc + w;
+    y[2] = with_work ? sg->w_acc + w : NAN;
     y[3] = NAN;
     return GSL_SUCCESS;
   }
@@ -496,7 +498,7 @@ static int seg_state(impactfit_impact_workspace *ws, seg *sg, double s, double y
     if (sigma < 0.0)
       sigma = 0.0;
     double X, Xs, W;
-    impactfit__series_eval(ser, &sg->pt, sigma, &X, &Xs, &W, NULL, NULL);
+    impactfit__series_eval(ser, &sg->pt, sigma, &X, &Xs, with_work ? &W : NULL, NULL, NULL);
     if (sg->kind == SEG_END) {
       y[0] = X;
       y[1] = -Xs;
@@ -504,11 +506,15 @@ static int seg_state(impactfit_impact_workspace *ws, seg *sg, double s, double y
       y[0] = -X;
       y[1] = Xs;
     }
-    y[2] = sg->w_acc + (sg->wser1 - W);
+    y[2] = with_work ? sg->w_acc + (sg->wser1 - W) : NAN;
     y[3] = NAN;
     return GSL_SUCCESS;
   }
   }
+}
+
+static int seg_state(impactfit_impact_workspace *ws, seg *sg, double s, double y[NY]) {
+  return seg_state_w(ws, sg, s, y, 1);
 }
 
 typedef struct root_ctx {
@@ -522,7 +528,7 @@ typedef struct root_ctx {
 static double root_fn(double s, void *params) {
   root_ctx *rc = params;
   double y[NY];
-  int st = seg_state(rc->ws, rc->sg, s, y);
+  int st = seg_state_w(rc->ws, rc->sg, s, y, 0);
   if (st) {
     rc->status = st;
     return 0.0;
@@ -547,7 +553,7 @@ static int locate_newton(impactfit_impact_workspace *ws, seg *sg, int ev, double
   double eps = 4.0 * DBL_EPSILON * (fabs(sg->t0) + fabs(b));
   for (int it = 0; it < 100; it++) {
     double y[NY];
-    if (seg_state(ws, sg, s, y))
+    if (seg_state_w(ws, sg, s, y, 0))
       return IMPACTFIT_ENONFINITE;
     double g = event_value(S, ev, y);
     if (g == 0.0)
