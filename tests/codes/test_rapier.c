@@ -117,8 +117,27 @@ static void rapier_flight(void) {
   printf("test_rapier: the approach at once against stepped: e within %.3g\n", worst);
 }
 
+/* An approach of more than 1e6 steps (0.1 m/s at dt 1e-7 s: 2e6 steps in the prediction distance), refused once
+ * ("the engine acts 0.02 m before touching"): taken at once, e = r at every phase (the closed form, no damping);
+ * the type without its affine map still says why it cannot step it one by one */
+static void rapier_long_flight(void) {
+  impactfit_stepper_type plain = impactfit__stepper_rapier;
+  plain.affine = NULL;
+  impactfit_stepper st;
+  impactfit__rapier_stepper(&st, 0.1, 1e-7, 1, 0.5);
+  for (int i = 0; i < 3; i++)
+    CLOSE(e_at(&st, 0.1, 0.2 + 0.3 * i), 0.5, 1e-12, "rapier: e = r after 2e6 steps of approach");
+  st.type = &plain;
+  impactfit_step_impact o;
+  impactfit_error err;
+  int rc = impactfit_step_impact_at(&st, 0.1, 0.5, &o, &err);
+  CHECK(rc == IMPACTFIT_EINVAL && strstr(err.message, "no affine approach"), "rapier: stepped one by one: %s",
+        rc ? err.message : "ok");
+}
+
 int main(void) {
   rapier();
+  rapier_long_flight();
   rapier_flight();
   rapier_registry();
   return tu_report("test_rapier");

@@ -171,6 +171,20 @@ static void traps(nh_engine *E) {
       printf("  restitution %-5g %-7s: mean e %.7f (|engine - impactfit| %.1e)\n", r, c.bodies.name, S.e_mean, d);
     }
   pass_through(E);
+  /* a long approach: 0.1 m/s at dt 1e-5 s spends 2e4 steps in the prediction distance with a contact point and
+   * no impulse, more than the 1e4 steps of the creep rule (taken at once by the model; the model's flight of
+   * 2e6 steps at 1e-7 s, once refused, is checked against the closed form e = r in test_rapier: the engine
+   * would take 40 s for it; at 1e-6 s, 2e5 steps a phase, it agrees within 4.5e-8, 7.6 s in node) */
+  cur.given = "max";
+  c.bodies = hz_make_bodies(0);
+  c.v = 0.1;
+  c.dt = 1e-5;
+  cur.awake = 1;
+  set_fields(&c);
+  static const double long_phases[2] = {0.2910, 0.7330};
+  double dl = nh_per_phase(E, &c, 0.5, long_phases, 2, "long approach");
+  printf("  restitution 0.5 at 0.1 m/s, dt 1e-5 s (2e4 steps of approach): |engine - impactfit| %.1e\n", dl);
+  cur.awake = 0;
   /* penetrating contacts: prediction distance 0.002 m, so that the first contact step starts inside the body;
    * the soft row (30 Hz, or 60 Hz against the fixed plane; ζ = 10) and its bias then act */
   cur.prediction = 0.002;

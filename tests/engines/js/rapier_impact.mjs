@@ -17,8 +17,10 @@
 //   For each phase phi the sphere starts (J - phi) v dt from touching, approaching at v (a second sphere at
 //   rest). world.step() until a step leaves the bodies apart (gap >= 0), separating and with no impulse on
 //   the pair (impactfit's end of an impact), or at rest (no impulse, the state unchanged), or creeping
-//   (no impulse, a gap the speed would not close within 1e4 steps: e = 0). Answers e = the separating
-//   speed / v (null: the centres of two spheres crossed, or no end within 200000 steps), the steps, and the
+//   (no impulse after an impulse slowed the body, a gap the speed would not close within 1e4 steps: e = 0;
+//   a body no impulse touched is still approaching through the prediction distance). Answers e = the
+//   separating speed / v (null: the centres of two spheres crossed, or no end within J + 200000 steps), the
+//   steps, and the
 //   gap (with the engine's float32 radii) at the start of the first step that changed the velocity and that
 //   step's index (gact, kact: the phase the engine's own float32 position has there).
 // The first line says {"ready": true, "version": RAPIER.version()} or {"skip": reason}.
@@ -80,8 +82,8 @@ function impacts(q) {
     const s1 = world.createCollider(c1, body);
     const gap = () => body.translation().z - other.translation().z - Rf;
     const vrel = () => body.linvel().z - other.linvel().z; // > 0: separating
-    let out = null, k = 0, acting = false, ga = null, ka = null;
-    for (; k < 200000; k++) {
+    let out = null, k = 0, acting = false, pushed = false, ga = null, ka = null;
+    for (; k < q.J + 200000; k++) {
       const g0 = gap(), u0 = vrel();
       world.step();
       let points = 0, impulse = 0;
@@ -95,13 +97,14 @@ function impacts(q) {
         ka = k;
       }
       acting = acting || points > 0 || impulse !== 0;
+      pushed = pushed || impulse !== 0;
       if (!q.plane && g <= -R) break; // the centres crossed
       if (!acting) continue;
       if (g >= 0 && u > 0 && impulse === 0) {
         out = u / q.v;
         break;
       }
-      if (impulse === 0 && ((g === g0 && u === u0) || (g > 0 && u < 0 && g > 1e4 * -u * q.dt))) {
+      if (impulse === 0 && ((g === g0 && u === u0) || (pushed && g > 0 && u < 0 && g > 1e4 * -u * q.dt))) {
         out = u > 0 ? u / q.v : 0;
         break;
       }
