@@ -439,7 +439,12 @@ typedef struct impactfit_code_spread {
   double r1_min, r2_min, v_at_min, r1_max, r2_max, v_at_max; /* where */
   double e_corner[8]; /* e at (r1, r2, v) ∈ {min, max}³ (index: bit 0 r1, bit 1 r2, bit 2 v; a wall: r2 = r1) */
   double worst;       /* the largest |e − e_target| (NaN when e_target is NaN) */
-  long evaluations;
+  long evaluations;   /* the grid's points */
+  /* e_min, e_max (and where, worst) are the extremes between the grid's points too in continuous time: a bounded
+   * local search (NLopt BOBYQA) from every grid point that is a local extreme among its neighbours, over the cells
+   * around it (within ~1e-12 of the true extreme where e is smooth; a stepped answer's phase means are the grid's);
+   * its points (0: none run, e.g. a box already exact within 1e-9): */
+  long search_evaluations;
 } impactfit_code_spread;
 
 /* e at one speed of a speed range (stepped answers). */
