@@ -20,7 +20,9 @@
  *     effective radius, so e is not monotone in r1 at r2 = r_max; the 5-point grid's smallest e is a corner,
  *     the true one at r1 ~ 9.34 mm: the refined e_min against a dense scan (4001 radii, solved here) polished by
  *     GSL's Brent minimiser, within 1e-12; a 41 x 41 scan of (r1, r2) and a scan of v find nothing below it; the
- *     corners are the grid's. */
+ *     corners are the grid's;
+ *  8. body 2's own size range (request.r2_min, r2_max): the corners at body 2's radii, an interior smallest e
+ *     with one material (r1 2-10 mm against r2 1-1.5 mm), the note, the errors. */
 #include <math.h>
 #include <string.h>
 
@@ -397,6 +399,69 @@ static void check_interior_extreme(void) {
   impactfit_code_answer_free(&a);
 }
 
+/* 8. body 2's own size range (request.r2_min, r2_max): one material, r1 2-10 mm, r2 1-1.5 mm, mass_velocity */
+static void check_r2_range(void) {
+  const double rho = 2500.0, lo = 0.002, hi = 0.01, lo2 = 0.001, hi2 = 0.0015, vlo = 0.2, vhi = 5.0;
+  ct_request r = ct_dem(ct_find("lammps", NULL, "granular hertz/material", "mass_velocity"), 0);
+  r.q.bodies.pair = 1;
+  r.q.bodies.r2 = 0.0012;
+  r.q.bodies.rho2 = rho;
+  r.q.e = 0.5;
+  r.q.suggest = 1;
+  r.q.r_min = lo;
+  r.q.r_max = hi;
+  r.q.r2_min = lo2;
+  r.q.r2_max = hi2;
+  r.q.v_min = vlo;
+  r.q.v_max = vhi;
+  impactfit_code_answer a;
+  if (solve(&r, &a)) {
+    impactfit_code_answer_free(&a);
+    return;
+  }
+  const impactfit_code_spread *sp = &a.spread;
+  CHECK(a.r2_min == lo2 && a.r2_max == hi2 && a.r_min == lo && a.r_max == hi, "the answer's two ranges");
+  double grid_min = INFINITY;
+  for (int c = 0; c < 8; c++)
+    CHECK_ABS(sp->e_corner[c],
+              forward_rho(&r, a.value, c & 1 ? hi : lo, c & 2 ? hi2 : lo2, rho, rho, c & 4 ? vhi : vlo), 1e-15,
+              "corner %d at body 2's own radii", c);
+  for (int i = 0; i < 5; i++)
+    for (int j = 0; j < 5; j++)
+      grid_min = fmin(grid_min,
+                      forward_rho(&r, a.value, logspace(lo, hi, i, 5), logspace(lo2, hi2, j, 5), rho, rho, vlo));
+  CHECK(sp->r2_min == hi2 && sp->v_at_min == vlo && sp->r1_min > lo && sp->r1_min < hi && sp->e_min < grid_min - 1e-6,
+        "one material: the smallest e at r1 %.6g inside (r2 %g), %.3g below the grid's", sp->r1_min, sp->r2_min,
+        grid_min - sp->e_min);
+  double dense = INFINITY;
+  for (int i = 0; i <= 400; i++)
+    dense = fmin(dense, forward_rho(&r, a.value, logspace(lo, hi, i, 401), hi2, rho, rho, vlo));
+  CHECK(sp->e_min <= dense + 1e-15 && dense - sp->e_min < 1e-6, "e_min %.12f against a 401-radius scan's %.12f",
+        sp->e_min, dense);
+  CHECK(strstr(a.note, "r1 in [0.002, 0.01] m, r2 in [0.001, 0.0015] m") != NULL, "the note names both ranges: %s",
+        a.note);
+  CHECK(a.exact_model && a.exact_model->spread_exact, "the exact model over the same box");
+  impactfit_code_answer_free(&a);
+  /* errors: a wall; no range of body 1; an empty range */
+  const double bad[3][4] = {{lo, hi, lo2, hi2}, {NAN, NAN, lo2, hi2}, {lo, hi, hi2, lo2}};
+  for (int k = 0; k < 3; k++) {
+    ct_request b = r;
+    b.q.bodies.pair = k == 0 ? 0 : 1;
+    if (k == 0)
+      b.q.bodies.r2 = b.q.bodies.rho2 = NAN;
+    b.q.r_min = bad[k][0];
+    b.q.r_max = bad[k][1];
+    b.q.r2_min = bad[k][2];
+    b.q.r2_max = bad[k][3];
+    ct_q(&b);
+    impactfit_error err;
+    int st = impactfit_code_solve(&b.q, &a, &err);
+    CHECK(st == IMPACTFIT_EINVAL && strstr(err.message, "body 2's size range"), "r2 range case %d: EINVAL (%s)", k,
+          err.message);
+    impactfit_code_answer_free(&a);
+  }
+}
+
 int main(void) {
   check_hooke_closed_form();
   check_hertz_history_box();
@@ -405,5 +470,6 @@ int main(void) {
   check_stepped();
   check_errors();
   check_interior_extreme();
+  check_r2_range();
   return tu_report("test_spread");
 }

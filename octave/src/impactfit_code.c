@@ -24,7 +24,7 @@ typedef struct args {
   const char *given_as[CODE_N_IN];
   char slot_names[CODE_SLOTS][64];
   int n_slots, forward;
-  const mxArray *settings, *v_range, *r_range;
+  const mxArray *settings, *v_range, *r_range, *r2_range;
 } args;
 
 static void get_string(const mxArray *a, char *buf, size_t size, const char *what) {
@@ -105,6 +105,11 @@ static void read_args(int nrhs, const mxArray *prhs[], args *A, kopts *o) {
           !(mxGetPr(v)[0] > 0.0 && mxGetPr(v)[0] <= mxGetPr(v)[1] && isfinite(mxGetPr(v)[1])))
         mex_input_error("'radius_range' takes [r_min r_max] (m) with 0 < r_min <= r_max");
       A->r_range = v;
+    } else if (!strcasecmp(name, "r2_range")) {
+      if (!mxIsDouble(v) || mxIsComplex(v) || mxGetNumberOfElements(v) != 2 ||
+          !(mxGetPr(v)[0] > 0.0 && mxGetPr(v)[0] <= mxGetPr(v)[1] && isfinite(mxGetPr(v)[1])))
+        mex_input_error("'r2_range' takes [r2_min r2_max] (m) with 0 < r2_min <= r2_max");
+      A->r2_range = v;
     } else if (!strcasecmp(name, "points")) {
       double p = mex_scalar(v, "points");
       if (!(p >= 0 && p <= 10000 && p == floor(p)))
@@ -137,6 +142,8 @@ static void read_args(int nrhs, const mxArray *prhs[], args *A, kopts *o) {
     mex_input_error("give densities or masses, not both");
   if (!A->in[1])
     mex_input_error("v is required (the impact speed, m/s)");
+  if (A->r2_range && !A->r_range)
+    mex_input_error("'r2_range' is body 2's own size range: give 'radius_range' for body 1 as well");
   if (A->r_range && (A->in[10] || A->in[11]))
     mex_input_error("radius_range varies the spheres' sizes: give radius and density (or mass), not meff and reff");
   A->forward = A->in[2] != NULL;
@@ -160,6 +167,10 @@ static void read_model(args *A, kopts *o) {
   if (A->r_range) {
     q->r_min = mxGetPr(A->r_range)[0];
     q->r_max = mxGetPr(A->r_range)[1];
+  }
+  if (A->r2_range) {
+    q->r2_min = mxGetPr(A->r2_range)[0];
+    q->r2_max = mxGetPr(A->r2_range)[1];
   }
   int nf = A->settings ? mxGetNumberOfFields(A->settings) : 0;
   if (nf > IMPACTFIT_CODE_MAX_INPUTS)
@@ -221,8 +232,8 @@ static mxArray *range_of(double a, double b) {
  * exact */
 static mxArray *spread_struct(const impactfit_code_answer *a) {
   const impactfit_code_spread *sp = &a->spread;
-  int sizes = isfinite(a->r_min) && a->r_min < a->r_max;
-  int axes = (sizes ? 1 : 0) | (sizes && !a->wall ? 2 : 0) | (a->v_min < a->v_max ? 4 : 0), n = 0;
+  int sizes = isfinite(a->r_min) && a->r_min < a->r_max, sizes2 = !a->wall && isfinite(a->r2_min) && a->r2_min < a->r2_max;
+  int axes = (sizes ? 1 : 0) | (sizes2 ? 2 : 0) | (a->v_min < a->v_max ? 4 : 0), n = 0;
   for (int i = 0; i < 8; i++)
     n += !(i & ~axes);
   static const char *const cf[] = {"r1", "r2", "v", "e"};
@@ -231,7 +242,7 @@ static mxArray *spread_struct(const impactfit_code_answer *a) {
     if (i & ~axes)
       continue;
     double r1 = isfinite(a->r_min) ? ((i & 1) ? a->r_max : a->r_min) : sp->r1_min;
-    double r2 = isfinite(a->r_min) ? (a->wall ? r1 : (i & 2) ? a->r_max : a->r_min) : sp->r2_min;
+    double r2 = isfinite(a->r_min) ? (a->wall ? r1 : (i & 2) ? a->r2_max : a->r2_min) : sp->r2_min;
     const double c[4] = {r1, r2, (i & 4) ? a->v_max : a->v_min, sp->e_corner[i]};
     for (int f = 0; f < 4; f++)
       mxSetFieldByNumber(corners, (mwIndex)k, f, mxCreateDoubleScalar(c[f]));
@@ -246,9 +257,11 @@ static mxArray *spread_struct(const impactfit_code_answer *a) {
     mxSetFieldByNumber(where, 0, w, x);
   }
   static const char *const f[] = {"r_range", "v_range", "bodies", "points", "evaluations", "e_min",
-                                  "e_max",   "where",   "corners", "worst", "exact"};
-  mxArray *r = mxCreateStructMatrix(1, 1, 11, (const char **)f);
+                                  "e_max",   "where",   "corners", "worst", "exact", "r2_range"};
+  mxArray *r = mxCreateStructMatrix(1, 1, 12, (const char **)f);
   mxSetFieldByNumber(r, 0, 0, isfinite(a->r_min) ? range_of(a->r_min, a->r_max) : mxCreateDoubleMatrix(0, 0, mxREAL));
+  mxSetFieldByNumber(r, 0, 11,
+                     isfinite(a->r2_min) ? range_of(a->r2_min, a->r2_max) : mxCreateDoubleMatrix(0, 0, mxREAL));
   mxSetFieldByNumber(r, 0, 1, range_of(a->v_min, a->v_max));
   mxSetFieldByNumber(r, 0, 2, mxCreateString(a->wall ? "the sphere on the wall" : "each sphere"));
   mxSetFieldByNumber(r, 0, 3, mxCreateDoubleScalar(a->spread_points));

@@ -233,7 +233,7 @@ function failures = run_tests(cli)
   end
   function x = spread_numbers(s)
     % the same numbers of the MEX struct's spread, in the JSON's order
-    x = [s.r_range s.v_range s.points s.evaluations s.e_min s.e_max s.where.e_min s.where.e_max];
+    x = [s.r_range s.r2_range s.v_range s.points s.evaluations s.e_min s.e_max s.where.e_min s.where.e_max];
     for c = s.corners
       x = [x c.r1 c.r2 c.v c.e];
     end
@@ -267,7 +267,7 @@ function failures = run_tests(cli)
   [st, out] = system([cli ' dem ' hh_cli ' --e 0.5 --v 1 --v-range 0.2,5 --json']);
   xs = spread_numbers(r.spread);
   xj = json_numbers(out, 'spread', 'exact_model');
-  check(st == 0 && isempty(r.spread.r_range) && numel(r.spread.corners) == 2 && isequaln([NaN xs], xj), ...
+  check(st == 0 && isempty(r.spread.r_range) && numel(r.spread.corners) == 2 && isequaln([NaN NaN xs], xj), ...
         'v_range alone: the spread over the speeds = --json''s (r_range [] for null)');
   % a scale-invariant model: exact over the ranges, no exact_model key
   r = impactfit_dem('lammps', 'granular hertz/material', 0.5, 1, 'damping', 'tsuji', 'pair', true, glass{:}, ...
@@ -280,6 +280,20 @@ function failures = run_tests(cli)
         'radius_range', [0.002 0.01])), 'impactfit:invalidInput'), 'radius_range in an array call: impactfit:invalidInput');
   check(strcmp(error_id(@() impactfit_dem('lammps', 'gran/hertz/history', 0.5, 1, 'kn', 7.3e7, 'meff', 1e-3, ...
         'reff', 0.0025, 'radius_range', [0.002 0.01])), 'impactfit:invalidInput'), 'radius_range with meff, reff: impactfit:invalidInput');
+  % body 2's own size range: r2_range = --r2-range
+  mv = {'damping', 'mass_velocity', 'E', 1e8, 'nu', 0.3, 'r1', 0.005, 'r2', 0.0012, 'density', 2500};
+  r = impactfit_dem('lammps', 'granular hertz/material', 0.5, 1, mv{:}, 'radius_range', [0.002 0.01], ...
+                    'r2_range', [0.001 0.0015], 'v_range', [0.2 5]);
+  [st, out] = system([cli ' dem --code lammps --model ''granular hertz/material'' --damping mass_velocity --E 1e8 ' ...
+                      '--nu 0.3 --r1 0.005 --r2 0.0012 --density 2500 --e 0.5 --v 1 --radius-range 0.002,0.01 ' ...
+                      '--r2-range 0.001,0.0015 --v-range 0.2,5 --json']);
+  xs = spread_numbers(r.spread);
+  xj = json_numbers(out, 'spread', 'exact_model');
+  check(st == 0 && isequal(r.spread.r2_range, [0.001 0.0015]) && isequal(xs, xj) && ...
+        isequal(unique([r.spread.corners.r2]), [0.001 0.0015]), ...
+        sprintf('r2_range: the spread''s %d numbers = --r2-range --json''s', numel(xj)));
+  check(strcmp(error_id(@() impactfit_dem('lammps', 'granular hertz/material', 0.5, 1, mv{:}, ...
+        'r2_range', [0.001 0.0015])), 'impactfit:invalidInput'), 'r2_range without radius_range: impactfit:invalidInput');
 
   printf('impactfit_engine\n');
   [st, out] = system([cli ' engine --code mujoco --e 0.5 --v 1.5 --mass 0.002 --radius 0.005 --solref 0.03,1 --integrator rk4 --dt 0.001 --json']);

@@ -59,8 +59,8 @@ static double objective(unsigned dim, const double *x, double *grad, void *data)
   R->status = impactfit__box_point(R->req, R->value, R->rho1, R->rho2, at[0], at[1], at[2], &e, R->err);
   if (R->status || !isfinite(e)) {
     if (!R->status)
-      R->status = IMPACTFIT__FAIL(R->err, IMPACTFIT_ENONFINITE, "spread: e is not finite at r1 %.17g, r2 %.17g m, v %.17g",
-                                  at[0], at[1], at[2]);
+      R->status = IMPACTFIT__FAIL(R->err, IMPACTFIT_ENONFINITE,
+                                  "spread: e is not finite at r1 %.17g, r2 %.17g m, v %.17g", at[0], at[1], at[2]);
     return HUGE_VAL;
   }
   if (R->sign * e < R->sign * R->best_e) {
@@ -172,8 +172,14 @@ int impactfit__refine_box(const impactfit_code_request *req, double value, doubl
                           impactfit_code_spread *out, impactfit_error *err) {
   if (out->e_max - out->e_min <= REFINE_FLAT || !continuous(req, rho1, rho2, box))
     return 0;
-  refine R = {.req = req, .value = value, .rho1 = rho1, .rho2 = rho2, .box = box, .n = n,
-              .wall = req->bodies.pair != 1, .err = err};
+  refine R = {.req = req,
+              .value = value,
+              .rho1 = rho1,
+              .rho2 = rho2,
+              .box = box,
+              .n = n,
+              .wall = req->bodies.pair != 1,
+              .err = err};
   for (int d = 0; d < 3; d++)
     if (n[d] > 1)
       R.axis[R.n_axes++] = d;
