@@ -34,6 +34,17 @@
 %     ('solref', [0.02 1]); or 'settings', struct('solref', [0.02 1], 'E', [7e10 2e11]) (a per-body
 %     setting's values for both bodies)
 %     'v_range', [VMIN VMAX], 'points', N   the speeds to report over (scalar calls)
+%     'radius_range', [RMIN RMAX]   a size range (m; scalar calls; the CLI's --radius-range): the
+%                        value is solved at the design radius; R.spread gives the e it makes over
+%                        every radius in the range (each sphere of a pair, the sphere on a wall) and
+%                        every speed of v_range: r_range, v_range, bodies, points (per axis, 2..64,
+%                        default 5), evaluations, e_min, e_max, where.e_min and where.e_max ([r1 r2
+%                        v]), corners (a struct array r1, r2, v, e), worst (largest |e - E|), exact
+%                        (1: e_max - e_min <= 1e-9, measured); when not exact, R.exact_model (another
+%                        model of the code exact over the ranges: model, damping, param, value,
+%                        input, end, e_range, worst, note; or []) and, without one, R.exact_other
+%                        (model, damping, param of a model exact with its own inputs; or []). A
+%                        continuous-time answer with v_range alone gets R.spread too (r_range [])
 %
 %   The numeric inputs (E, V, 'value', 'dt', the bodies and the one-value settings) are vectorised:
 %   the non-scalar ones must have the same number of elements; the fields take the shape of the

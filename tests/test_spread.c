@@ -14,9 +14,20 @@
  *  4. a model whose code has no exact model with the user's inputs (LIGGGHTS hertz/stiffness with kn): the
  *     model named (exact_other: liggghts hertz), measured exact over the box with its own reference settings;
  *  5. a stepped engine (MuJoCo, a wall, one speed): the corners are the forward phase means at those radii;
- *  6. invalid ranges: EINVAL with a message. */
+ *  6. invalid ranges: EINVAL with a message;
+ *  7. an extreme between the grid's points: LAMMPS granular hertz/material damping mass_velocity, two spheres,
+ *     steel (7800 kg/m³) on wood (600 kg/m³): the damping grows with the effective mass and falls with the
+ *     effective radius, so e is not monotone in r1 at r2 = r_max; the 5-point grid's smallest e is a corner,
+ *     the true one at r1 ~ 9.34 mm: the refined e_min against a dense scan (4001 radii, solved here) polished by
+ *     GSL's Brent minimiser, within 1e-12; a 41 x 41 scan of (r1, r2) and a scan of v find nothing below it; the
+ *     corners are the grid's;
+ *  8. body 2's own size range (request.r2_min, r2_max): the corners at body 2's radii, an interior smallest e
+ *     with one material (r1 2-10 mm against r2 1-1.5 mm), the note, the errors. */
 #include <math.h>
 #include <string.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_min.h>
 
 #include "codes/codes_test.h"
 #include "impactfit/impactfit.h"
@@ -162,6 +173,9 @@ static void check_hertz_history_box(void) {
     CHECK(a.spread.e_corner[c] == grid[(c & 1) * 4][((c >> 1) & 1) * 4][((c >> 2) & 1) * 4], "corner %d", c);
   CHECK(monotone, "e decreases with r1, r2 and v on the grid (gamma_n fixed: more mass, more speed, more damping)");
   CHECK(emax == a.spread.e_corner[0] && emin == a.spread.e_corner[7], "the extremes are corners");
+  CHECK(a.spread.search_evaluations > 0 && a.spread.search_evaluations < 2000,
+        "the local searches ran from the corners (%ld points) and kept the corners' e to the bit",
+        a.spread.search_evaluations);
   CHECK(emin < 0.5 && emax > 0.5 && emin < 0.02 && emax > 0.9, "the asked e inside, a wide spread: %g .. %g", emin,
         emax);
   const impactfit_code_answer *x = a.exact_model;
@@ -236,7 +250,8 @@ static void check_stepped(void) {
   r.q.points = 2;
   impactfit_code_answer a;
   if (solve(&r, &a) == 0) {
-    CHECK(a.stepped && a.has_spread && a.spread.evaluations == 2, "mujoco: 2 radii");
+    CHECK(a.stepped && a.has_spread && a.spread.evaluations == 2 && a.spread.search_evaluations == 0,
+          "mujoco: 2 radii, no local search (phase means)");
     CHECK(a.spread.e_corner[0] == forward_at(&r, a.value, 1, 0.002, 0, 2500.0, 1.0) &&
               a.spread.e_corner[3] == forward_at(&r, a.value, 1, 0.01, 0, 2500.0, 1.0),
           "the corners are the phase means at those radii");
@@ -279,6 +294,174 @@ static void check_errors(void) {
   impactfit_code_answer_free(&a);
 }
 
+/* 7. an extreme between the grid's points */
+static double forward_rho(const ct_request *base, double value, double r1, double r2, double rho1, double rho2,
+                          double v) {
+  ct_request r = *base;
+  ct_q(&r);
+  r.q.bodies = impactfit_code_bodies_default();
+  r.q.bodies.pair = 1;
+  r.q.bodies.r1 = r1;
+  r.q.bodies.rho1 = rho1;
+  r.q.bodies.r2 = r2;
+  r.q.bodies.rho2 = rho2;
+  r.q.r_min = r.q.r_max = NAN;
+  double e = NAN;
+  impactfit_error err;
+  int s = impactfit_code_forward(&r.q, value, v, &e, &err);
+  CHECK(s == 0, "forward at r1 %g r2 %g v %g: %s", r1, r2, v, err.message);
+  return e;
+}
+
+/* e along r1 (its log) at a fixed r2 and v: GSL's minimiser's function */
+typedef struct edge_fn {
+  const ct_request *r;
+  double value, r2, rho1, rho2, v;
+} edge_fn;
+
+static double edge_e(double x, void *p) {
+  const edge_fn *E = p;
+  return forward_rho(E->r, E->value, exp(x), E->r2, E->rho1, E->rho2, E->v);
+}
+
+static void check_interior_extreme(void) {
+  const double rho1 = 7800.0, rho2 = 600.0, lo = 0.002, hi = 0.01, vlo = 0.2, vhi = 5.0;
+  ct_request r = ct_dem(ct_find("lammps", NULL, "granular hertz/material", "mass_velocity"), 0);
+  r.q.bodies.pair = 1;
+  r.q.bodies.r2 = 0.005;
+  r.q.bodies.rho1 = rho1;
+  r.q.bodies.rho2 = rho2;
+  r.q.e = 0.5;
+  r.q.r_min = lo;
+  r.q.r_max = hi;
+  r.q.v_min = vlo;
+  r.q.v_max = vhi;
+  impactfit_code_answer a;
+  if (solve(&r, &a)) {
+    impactfit_code_answer_free(&a);
+    return;
+  }
+  const impactfit_code_spread *sp = &a.spread;
+  /* the grid alone: its smallest e is the corner (10, 10 mm, 0.2 m/s) */
+  double grid_min = INFINITY;
+  for (int i = 0; i < 5; i++)
+    for (int j = 0; j < 5; j++)
+      for (int k = 0; k < 5; k++)
+        grid_min = fmin(grid_min, forward_rho(&r, a.value, logspace(lo, hi, i, 5), logspace(lo, hi, j, 5), rho1, rho2,
+                                              logspace(vlo, vhi, k, 5)));
+  double corner = forward_rho(&r, a.value, hi, hi, rho1, rho2, vlo);
+  CHECK(grid_min == corner && sp->e_corner[3] == corner, "the grid's smallest e is the corner (%.12f)", corner);
+  CHECK(sp->e_min < grid_min - 1e-4, "the refined e_min %.12f is below the grid's %.12f", sp->e_min, grid_min);
+  CHECK(sp->r2_min == hi && sp->v_at_min == vlo && sp->r1_min > logspace(lo, hi, 3, 5) && sp->r1_min < hi,
+        "where: r1 %.6g inside the last cell, r2 %g, v %g", sp->r1_min, sp->r2_min, sp->v_at_min);
+  /* a dense scan of r1 at (r2 = r_max, v = v_min), then GSL's Brent minimiser in the scan's bracket (a second
+   * method: the library searches with NLopt's BOBYQA) */
+  edge_fn E = {.r = &r, .value = a.value, .r2 = hi, .rho1 = rho1, .rho2 = rho2, .v = vlo};
+  int best = 0;
+  double dense = INFINITY;
+  for (int i = 0; i <= 4000; i++) {
+    double e = edge_e(log(logspace(lo, hi, i, 4001)), &E);
+    if (e < dense)
+      dense = e, best = i;
+  }
+  CHECK(best > 0 && best < 4000, "the dense scan's smallest e is inside (point %d of 4001)", best);
+  double x = log(logspace(lo, hi, best, 4001)), brent = dense;
+  gsl_function F = {.function = edge_e, .params = &E};
+  gsl_min_fminimizer *m = gsl_min_fminimizer_alloc(gsl_min_fminimizer_brent);
+  if (m && best > 0 && best < 4000 &&
+      gsl_min_fminimizer_set(m, &F, x, log(logspace(lo, hi, best - 1, 4001)), log(logspace(lo, hi, best + 1, 4001))) ==
+          GSL_SUCCESS) {
+    for (int it = 0; it < 200; it++) {
+      gsl_min_fminimizer_iterate(m);
+      if (gsl_min_test_interval(gsl_min_fminimizer_x_lower(m), gsl_min_fminimizer_x_upper(m), 1e-12, 0) == GSL_SUCCESS)
+        break;
+    }
+    brent = gsl_min_fminimizer_f_minimum(m);
+    x = gsl_min_fminimizer_x_minimum(m);
+  }
+  gsl_min_fminimizer_free(m);
+  CHECK(brent <= dense && fabs(sp->e_min - brent) <= 1e-12,
+        "e_min %.15f against GSL Brent's %.15f (at r1 %.9g; the scan's %.15f): within 1e-12", sp->e_min, brent, exp(x),
+        dense);
+  CHECK_REL(sp->r1_min, exp(x), 1e-5, "where against Brent's");
+  CHECK_ABS(forward_rho(&r, a.value, sp->r1_min, sp->r2_min, rho1, rho2, sp->v_at_min), sp->e_min, 1e-15,
+            "e_min is e at its where");
+  /* nothing lower elsewhere: (r1, r2) at v_min, and v along the edge */
+  double other = INFINITY;
+  for (int i = 0; i <= 40; i++)
+    for (int j = 0; j <= 40; j++)
+      other = fmin(other, forward_rho(&r, a.value, logspace(lo, hi, i, 41), logspace(lo, hi, j, 41), rho1, rho2, vlo));
+  for (int k = 0; k <= 40; k++)
+    other = fmin(other, forward_rho(&r, a.value, sp->r1_min, hi, rho1, rho2, logspace(vlo, vhi, k, 41)));
+  CHECK(other >= sp->e_min - 1e-15, "a 41 x 41 scan and a speed scan: nothing below e_min (%.15f >= %.15f)", other,
+        sp->e_min);
+  CHECK_ABS(sp->worst, fmax(0.5 - sp->e_min, sp->e_max - 0.5), 1e-15, "worst takes the refined extreme");
+  impactfit_code_answer_free(&a);
+}
+
+/* 8. body 2's own size range (request.r2_min, r2_max): one material, r1 2-10 mm, r2 1-1.5 mm, mass_velocity */
+static void check_r2_range(void) {
+  const double rho = 2500.0, lo = 0.002, hi = 0.01, lo2 = 0.001, hi2 = 0.0015, vlo = 0.2, vhi = 5.0;
+  ct_request r = ct_dem(ct_find("lammps", NULL, "granular hertz/material", "mass_velocity"), 0);
+  r.q.bodies.pair = 1;
+  r.q.bodies.r2 = 0.0012;
+  r.q.bodies.rho2 = rho;
+  r.q.e = 0.5;
+  r.q.suggest = 1;
+  r.q.r_min = lo;
+  r.q.r_max = hi;
+  r.q.r2_min = lo2;
+  r.q.r2_max = hi2;
+  r.q.v_min = vlo;
+  r.q.v_max = vhi;
+  impactfit_code_answer a;
+  if (solve(&r, &a)) {
+    impactfit_code_answer_free(&a);
+    return;
+  }
+  const impactfit_code_spread *sp = &a.spread;
+  CHECK(a.r2_min == lo2 && a.r2_max == hi2 && a.r_min == lo && a.r_max == hi, "the answer's two ranges");
+  double grid_min = INFINITY;
+  for (int c = 0; c < 8; c++)
+    CHECK_ABS(sp->e_corner[c],
+              forward_rho(&r, a.value, c & 1 ? hi : lo, c & 2 ? hi2 : lo2, rho, rho, c & 4 ? vhi : vlo), 1e-15,
+              "corner %d at body 2's own radii", c);
+  for (int i = 0; i < 5; i++)
+    for (int j = 0; j < 5; j++)
+      grid_min = fmin(grid_min,
+                      forward_rho(&r, a.value, logspace(lo, hi, i, 5), logspace(lo2, hi2, j, 5), rho, rho, vlo));
+  CHECK(sp->r2_min == hi2 && sp->v_at_min == vlo && sp->r1_min > lo && sp->r1_min < hi && sp->e_min < grid_min - 1e-6,
+        "one material: the smallest e at r1 %.6g inside (r2 %g), %.3g below the grid's", sp->r1_min, sp->r2_min,
+        grid_min - sp->e_min);
+  double dense = INFINITY;
+  for (int i = 0; i <= 400; i++)
+    dense = fmin(dense, forward_rho(&r, a.value, logspace(lo, hi, i, 401), hi2, rho, rho, vlo));
+  CHECK(sp->e_min <= dense + 1e-15 && dense - sp->e_min < 1e-6, "e_min %.12f against a 401-radius scan's %.12f",
+        sp->e_min, dense);
+  CHECK(strstr(a.note, "r1 in [0.002, 0.01] m, r2 in [0.001, 0.0015] m") != NULL, "the note names both ranges: %s",
+        a.note);
+  CHECK(a.exact_model && a.exact_model->spread_exact, "the exact model over the same box");
+  impactfit_code_answer_free(&a);
+  /* errors: a wall; no range of body 1; an empty range */
+  const double bad[3][4] = {{lo, hi, lo2, hi2}, {NAN, NAN, lo2, hi2}, {lo, hi, hi2, lo2}};
+  for (int k = 0; k < 3; k++) {
+    ct_request b = r;
+    b.q.bodies.pair = k == 0 ? 0 : 1;
+    if (k == 0)
+      b.q.bodies.r2 = b.q.bodies.rho2 = NAN;
+    b.q.r_min = bad[k][0];
+    b.q.r_max = bad[k][1];
+    b.q.r2_min = bad[k][2];
+    b.q.r2_max = bad[k][3];
+    ct_q(&b);
+    impactfit_error err;
+    int st = impactfit_code_solve(&b.q, &a, &err);
+    CHECK(st == IMPACTFIT_EINVAL && strstr(err.message, "body 2's size range"), "r2 range case %d: EINVAL (%s)", k,
+          err.message);
+    impactfit_code_answer_free(&a);
+  }
+}
+
 int main(void) {
   check_hooke_closed_form();
   check_hertz_history_box();
@@ -286,5 +469,7 @@ int main(void) {
   check_exact_other();
   check_stepped();
   check_errors();
+  check_interior_extreme();
+  check_r2_range();
   return tu_report("test_spread");
 }

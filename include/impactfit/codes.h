@@ -419,13 +419,16 @@ typedef struct impactfit_code_request {
                              and 2-2 (two body-2 spheres); e is the 1-2 pair's (body 1 on body 2). NaN: e for
                              that pair too. Used by the paste texts that carry one line per type pair */
   /* added after 593f6d0 (issue 33): */
-  double r_min, r_max; /* a size range, m (NaN, NaN: the design size alone): the answer's value is still solved
+  double r_min, r_max;   /* a size range, m (NaN, NaN: the design size alone): the answer's value is still solved
                           at the bodies' radii (the design size); the answer then gives e over every radius in
                           [r_min, r_max] (both spheres of a pair, each over the range; the sphere on a wall) and
                           every speed of [v_min, v_max] (answer.spread), the masses following the sizes at the
                           bodies' densities (given, or those of the design masses). A continuous-time answer
                           with a speed range and no size range gets the spread over the speeds too. points
                           (2 .. 64; 0: 5) is then the points per axis of the box */
+  double r2_min, r2_max; /* two spheres with a size range: body 2's own range, m (NaN, NaN: r_min .. r_max, the one
+                            range for both); EINVAL on a wall, and without r_min, r_max (r_min = r_max holds body 1
+                            at one size) */
 } impactfit_code_request;
 
 /* A request with nothing given: model NULL, bodies default, every number NaN, clamp -1, gravity 0. */
@@ -439,7 +442,12 @@ typedef struct impactfit_code_spread {
   double r1_min, r2_min, v_at_min, r1_max, r2_max, v_at_max; /* where */
   double e_corner[8]; /* e at (r1, r2, v) ∈ {min, max}³ (index: bit 0 r1, bit 1 r2, bit 2 v; a wall: r2 = r1) */
   double worst;       /* the largest |e − e_target| (NaN when e_target is NaN) */
-  long evaluations;
+  long evaluations;   /* the grid's points */
+  /* e_min, e_max (and where, worst) are the extremes between the grid's points too in continuous time: a bounded
+   * local search (NLopt BOBYQA) from every grid point that is a local extreme among its neighbours, over the cells
+   * around it (within ~1e-12 of the true extreme where e is smooth; a stepped answer's phase means are the grid's);
+   * its points (0: none run, e.g. a box already exact within 1e-9): */
+  long search_evaluations;
 } impactfit_code_spread;
 
 /* e at one speed of a speed range (stepped answers). */
@@ -501,6 +509,7 @@ typedef struct impactfit_code_answer {
   /* the answer over the user's ranges (request.r_min, r_max; added after 593f6d0, issue 33) */
   int has_spread;               /* 1: spread holds e of `value` over the box r_min .. r_max × v_min .. v_max */
   double r_min, r_max;          /* the size range of the box, m (NaN, NaN: none, a speed range alone) */
+  double r2_min, r2_max;        /* body 2's (two spheres; r_min, r_max without request.r2_min; NaN: none) */
   int spread_points;            /* points per axis */
   impactfit_code_spread spread; /* worst: the largest |e − e_asked| (NaN in forward mode) */
   int spread_exact;             /* 1: e_max − e_min <= 1e-9 over the box (measured at every point, not assumed) */

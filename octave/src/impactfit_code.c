@@ -24,7 +24,7 @@ typedef struct args {
   const char *given_as[CODE_N_IN];
   char slot_names[CODE_SLOTS][64];
   int n_slots, forward;
-  const mxArray *settings, *v_range;
+  const mxArray *settings, *v_range, *r_range, *r2_range;
   /* impactfit_drop (IMPACTFIT_MEX_DROP): the drop test's parameters */
   impactfit_drop_params drop;
   int releases, drop_given;
@@ -153,6 +153,16 @@ static void read_args(int nrhs, const mxArray *prhs[], args *A, kopts *o) {
         mex_input_error("gravity: the acceleration into the contact must be >= 0 (m/s^2), got %.17g", o->code.gravity);
     } else if (drop_option(A, name, v)) {
       A->drop_given = 1;
+    } else if (!strcasecmp(name, "radius_range")) {
+      if (!mxIsDouble(v) || mxIsComplex(v) || mxGetNumberOfElements(v) != 2 ||
+          !(mxGetPr(v)[0] > 0.0 && mxGetPr(v)[0] <= mxGetPr(v)[1] && isfinite(mxGetPr(v)[1])))
+        mex_input_error("'radius_range' takes [r_min r_max] (m) with 0 < r_min <= r_max");
+      A->r_range = v;
+    } else if (!strcasecmp(name, "r2_range")) {
+      if (!mxIsDouble(v) || mxIsComplex(v) || mxGetNumberOfElements(v) != 2 ||
+          !(mxGetPr(v)[0] > 0.0 && mxGetPr(v)[0] <= mxGetPr(v)[1] && isfinite(mxGetPr(v)[1])))
+        mex_input_error("'r2_range' takes [r2_min r2_max] (m) with 0 < r2_min <= r2_max");
+      A->r2_range = v;
     } else if (!strcasecmp(name, "points")) {
       double p = mex_scalar(v, "points");
       if (!(p >= 0 && p <= 10000 && p == floor(p)))
@@ -186,12 +196,18 @@ static void read_args(int nrhs, const mxArray *prhs[], args *A, kopts *o) {
 #ifdef IMPACTFIT_MEX_DROP
   if (A->in[1])
     mex_input_error("a drop test takes no v: the first impact's speed is the fall's from 'height'");
+  if (A->r_range || A->r2_range || A->v_range)
+    mex_input_error("a drop test is one ball of one size: radius_range, r2_range and v_range do not apply");
 #else
   if (A->drop_given)
     mex_input_error("height, bounces, peak, reading, releases and t_max are impactfit_drop's options");
   if (!A->in[1])
     mex_input_error("v is required (the impact speed, m/s)");
 #endif
+  if (A->r2_range && !A->r_range)
+    mex_input_error("'r2_range' is body 2's own size range: give 'radius_range' for body 1 as well");
+  if (A->r_range && (A->in[10] || A->in[11]))
+    mex_input_error("radius_range varies the spheres' sizes: give radius and density (or mass), not meff and reff");
   A->forward = A->in[2] != NULL;
 }
 
@@ -209,6 +225,14 @@ static void read_model(args *A, kopts *o) {
   if (A->v_range) {
     q->v_min = mxGetPr(A->v_range)[0];
     q->v_max = mxGetPr(A->v_range)[1];
+  }
+  if (A->r_range) {
+    q->r_min = mxGetPr(A->r_range)[0];
+    q->r_max = mxGetPr(A->r_range)[1];
+  }
+  if (A->r2_range) {
+    q->r2_min = mxGetPr(A->r2_range)[0];
+    q->r2_max = mxGetPr(A->r2_range)[1];
   }
   int nf = A->settings ? mxGetNumberOfFields(A->settings) : 0;
   if (nf > IMPACTFIT_CODE_MAX_INPUTS)
@@ -264,6 +288,89 @@ static mxArray *range_of(double a, double b) {
   return r;
 }
 
+/* "spread": the answer over the ranges, the fields of `--json`'s spread (src/cli/code_print.c: json_spread):
+ * r_range ([] without a size range), v_range, bodies, points, evaluations, e_min, e_max, where (e_min, e_max:
+ * [r1 r2 v] each), corners (a struct array r1, r2, v, e over the axes that are ranges), worst (NaN: forward),
+ * exact */
+static mxArray *spread_struct(const impactfit_code_answer *a) {
+  const impactfit_code_spread *sp = &a->spread;
+  int sizes = isfinite(a->r_min) && a->r_min < a->r_max, sizes2 = !a->wall && isfinite(a->r2_min) && a->r2_min < a->r2_max;
+  int axes = (sizes ? 1 : 0) | (sizes2 ? 2 : 0) | (a->v_min < a->v_max ? 4 : 0), n = 0;
+  for (int i = 0; i < 8; i++)
+    n += !(i & ~axes);
+  static const char *const cf[] = {"r1", "r2", "v", "e"};
+  mxArray *corners = mxCreateStructMatrix(1, (mwSize)n, 4, (const char **)cf);
+  for (int i = 0, k = 0; i < 8; i++) {
+    if (i & ~axes)
+      continue;
+    double r1 = isfinite(a->r_min) ? ((i & 1) ? a->r_max : a->r_min) : sp->r1_min;
+    double r2 = isfinite(a->r_min) ? (a->wall ? r1 : (i & 2) ? a->r2_max : a->r2_min) : sp->r2_min;
+    const double c[4] = {r1, r2, (i & 4) ? a->v_max : a->v_min, sp->e_corner[i]};
+    for (int f = 0; f < 4; f++)
+      mxSetFieldByNumber(corners, (mwIndex)k, f, mxCreateDoubleScalar(c[f]));
+    k++;
+  }
+  static const char *const wf[] = {"e_min", "e_max"};
+  mxArray *where = mxCreateStructMatrix(1, 1, 2, (const char **)wf);
+  const double at[2][3] = {{sp->r1_min, sp->r2_min, sp->v_at_min}, {sp->r1_max, sp->r2_max, sp->v_at_max}};
+  for (int w = 0; w < 2; w++) {
+    mxArray *x = mxCreateDoubleMatrix(1, 3, mxREAL);
+    memcpy(mxGetPr(x), at[w], sizeof at[w]);
+    mxSetFieldByNumber(where, 0, w, x);
+  }
+  static const char *const f[] = {"r_range", "v_range", "bodies", "points", "evaluations", "e_min",
+                                  "e_max",   "where",   "corners", "worst", "exact", "r2_range"};
+  mxArray *r = mxCreateStructMatrix(1, 1, 12, (const char **)f);
+  mxSetFieldByNumber(r, 0, 0, isfinite(a->r_min) ? range_of(a->r_min, a->r_max) : mxCreateDoubleMatrix(0, 0, mxREAL));
+  mxSetFieldByNumber(r, 0, 11,
+                     isfinite(a->r2_min) ? range_of(a->r2_min, a->r2_max) : mxCreateDoubleMatrix(0, 0, mxREAL));
+  mxSetFieldByNumber(r, 0, 1, range_of(a->v_min, a->v_max));
+  mxSetFieldByNumber(r, 0, 2, mxCreateString(a->wall ? "the sphere on the wall" : "each sphere"));
+  mxSetFieldByNumber(r, 0, 3, mxCreateDoubleScalar(a->spread_points));
+  mxSetFieldByNumber(r, 0, 4, mxCreateDoubleScalar((double)sp->evaluations));
+  mxSetFieldByNumber(r, 0, 5, mxCreateDoubleScalar(sp->e_min));
+  mxSetFieldByNumber(r, 0, 6, mxCreateDoubleScalar(sp->e_max));
+  mxSetFieldByNumber(r, 0, 7, where);
+  mxSetFieldByNumber(r, 0, 8, corners);
+  mxSetFieldByNumber(r, 0, 9, mxCreateDoubleScalar(sp->worst));
+  mxSetFieldByNumber(r, 0, 10, mxCreateDoubleScalar(a->spread_exact));
+  return r;
+}
+
+/* "exact_model" (a struct, or [] when none) and, without one, "exact_other" (a struct or []): as `--json` */
+static void add_exact(mxArray *r, const impactfit_code_answer *a) {
+  const impactfit_code_answer *x = a->exact_model;
+  mxArray *m = mxCreateDoubleMatrix(0, 0, mxREAL);
+  if (x) {
+    static const char *const f[] = {"model", "damping", "param", "value", "input", "end", "e_range", "worst", "note"};
+    mxDestroyArray(m);
+    m = mxCreateStructMatrix(1, 1, 9, (const char **)f);
+    mxSetFieldByNumber(m, 0, 0, mxCreateString(x->model->model));
+    mxSetFieldByNumber(m, 0, 1, mxCreateString(x->model->option));
+    mxSetFieldByNumber(m, 0, 2, mxCreateString(x->model->param));
+    mxSetFieldByNumber(m, 0, 3, mxCreateDoubleScalar(x->value));
+    mxSetFieldByNumber(m, 0, 4, mxCreateString(x->input ? x->input : ""));
+    mxSetFieldByNumber(m, 0, 5, mxCreateString(x->end->name));
+    mxSetFieldByNumber(m, 0, 6, range_of(x->spread.e_min, x->spread.e_max));
+    mxSetFieldByNumber(m, 0, 7, mxCreateDoubleScalar(x->spread.worst));
+    mxSetFieldByNumber(m, 0, 8, mxCreateString(x->note ? x->note : ""));
+  }
+  mxSetFieldByNumber(r, 0, mxAddField(r, "exact_model"), m);
+  if (x)
+    return;
+  const impactfit_code_model *o = a->exact_other;
+  mxArray *other = mxCreateDoubleMatrix(0, 0, mxREAL);
+  if (o) {
+    static const char *const f[] = {"model", "damping", "param"};
+    mxDestroyArray(other);
+    other = mxCreateStructMatrix(1, 1, 3, (const char **)f);
+    mxSetFieldByNumber(other, 0, 0, mxCreateString(o->model));
+    mxSetFieldByNumber(other, 0, 1, mxCreateString(o->option));
+    mxSetFieldByNumber(other, 0, 2, mxCreateString(o->param));
+  }
+  mxSetFieldByNumber(r, 0, mxAddField(r, "exact_other"), other);
+}
+
 /* the keys of the answer's kind (code_keys), the alternative, the speed rows, the kind */
 static mxArray *answer_struct(const impactfit_code_answer *a) {
   code_strs s = code_strs_of(a);
@@ -301,6 +408,11 @@ static mxArray *answer_struct(const impactfit_code_answer *a) {
       mxSetFieldByNumber(alt, 0, 8, mxCreateString(b->end->name));
     }
     mxSetFieldByNumber(r, 0, mxAddField(r, "alternative"), alt);
+  }
+  if (a->has_spread) {
+    mxSetFieldByNumber(r, 0, mxAddField(r, "spread"), spread_struct(a));
+    if (!a->spread_exact && !a->forward)
+      add_exact(r, a);
   }
   if (a->n_range) {
     mxArray *rows = mxCreateDoubleMatrix((mwSize)a->n_range, 5, mxREAL);
@@ -502,6 +614,8 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   for (int j = 0; j < CODE_N_IN; j++)
     in[j] = A.in[j] ? A.in[j] : filler;
   if (count != 1 || first >= 0) {
+    if (A.r_range)
+      mex_input_error("radius_range: scalar calls only (the spread is one struct per answer)");
     mxArray *out[CODE_N_OUT];
     mex_kernel("code", CODE_N_IN, in, NULL, 0, &o, out);
     mxDestroyArray(filler);

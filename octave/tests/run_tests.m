@@ -221,6 +221,80 @@ function failures = run_tests(cli)
     check(strncmp(r.note, 'exact at every speed (m = (n - 1)/2)', 36), ['r.note, wall ' wall{1} ': ' r.note]);
   end
 
+  % issue 33: the answer over sizes and speeds (radius_range, v_range) equals `impactfit dem --json`'s spread,
+  % exact_model, exact_other number by number (the JSON's numbers re-read with str2double)
+  function x = json_numbers(out, from, to)
+    % every number (and null: NaN) of the JSON text between the keys FROM and TO, in order
+    i = strfind(out, ['"' from '":']);
+    k = strfind(out(i:end), ['"' to '":']);
+    sub = out(i:i + k(1) - 2);
+    t = regexp(sub, '[:\[,](-?[0-9][0-9.eE+-]*|null)', 'tokens');
+    x = cellfun(@(c) str2double(c{1}), t);
+  end
+  function x = spread_numbers(s)
+    % the same numbers of the MEX struct's spread, in the JSON's order
+    x = [s.r_range s.r2_range s.v_range s.points s.evaluations s.e_min s.e_max s.where.e_min s.where.e_max];
+    for c = s.corners
+      x = [x c.r1 c.r2 c.v c.e];
+    end
+    x = [x s.worst s.exact];
+  end
+  hh = {'kn', 7.3e7, 'radius', 0.005, 'density', 2500, 'pair', true};
+  hh_cli = '--code lammps --model gran/hertz/history --kn 7.3e7 --radius 0.005 --density 2500 --pair';
+  r = impactfit_dem('lammps', 'gran/hertz/history', 0.5, 1, hh{:}, 'v_range', [0.2 5], 'radius_range', [0.002 0.01]);
+  [st, out] = system([cli ' dem ' hh_cli ' --e 0.5 --v 1 --v-range 0.2,5 --radius-range 0.002,0.01 --json']);
+  j = jsondecode(out);
+  xs = spread_numbers(r.spread);
+  xj = json_numbers(out, 'spread', 'exact_model');
+  check(st == 0 && numel(r.spread.corners) == 8 && isequal(xs, xj) && strcmp(r.spread.bodies, j.spread.bodies), ...
+        sprintf('radius_range: the spread''s %d numbers (8 corners) = --json''s to the last digit', numel(xj)));
+  x = r.exact_model;
+  xm = [x.value x.e_range x.worst];
+  tok = regexp(out, '"exact_model":\{[^{}]*?"value":(-?[0-9.eE+-]+)', 'tokens', 'once');
+  tr = regexp(out, '"exact_model":\{[^{}]*?"e_range":\[(-?[0-9.eE+-]+),(-?[0-9.eE+-]+)\],"worst":(-?[0-9.eE+-]+)', ...
+              'tokens', 'once');
+  check(~isempty(tok) && ~isempty(tr) && isequal(xm, str2double([tok(:); tr(:)])') && strcmp(x.model, j.exact_model.model) && ...
+        strcmp(x.damping, j.exact_model.damping) && strcmp(x.input, j.exact_model.input) && ...
+        strcmp(x.note, j.exact_model.note) && ~isfield(r, 'exact_other'), ...
+        sprintf('radius_range: exact_model %s %s e = %.12g = --json''s', x.model, x.damping, x.value));
+  c = r.spread.corners(8);
+  f = impactfit_dem('lammps', 'gran/hertz/history', [], c.v, 'value', r.value, 'kn', 7.3e7, 'radius', c.r1, ...
+                    'density', 2500, 'pair', true);
+  check(abs(f.e_real - c.e) <= 1e-12 && c.r1 == 0.01 && c.v == 5, ...
+        sprintf('the corner (10 mm, 5 m/s) e %.12g = a forward call there (%.12g)', c.e, f.e_real));
+  % a speed range alone: the spread over the speeds, r_range [] (null in --json)
+  r = impactfit_dem('lammps', 'gran/hertz/history', 0.5, 1, hh{:}, 'v_range', [0.2 5]);
+  [st, out] = system([cli ' dem ' hh_cli ' --e 0.5 --v 1 --v-range 0.2,5 --json']);
+  xs = spread_numbers(r.spread);
+  xj = json_numbers(out, 'spread', 'exact_model');
+  check(st == 0 && isempty(r.spread.r_range) && numel(r.spread.corners) == 2 && isequaln([NaN NaN xs], xj), ...
+        'v_range alone: the spread over the speeds = --json''s (r_range [] for null)');
+  % a scale-invariant model: exact over the ranges, no exact_model key
+  r = impactfit_dem('lammps', 'granular hertz/material', 0.5, 1, 'damping', 'tsuji', 'pair', true, glass{:}, ...
+                    'v_range', [0.3 3], 'radius_range', [0.002 0.01]);
+  check(r.spread.exact == 1 && r.spread.e_max - r.spread.e_min <= 1e-9 && ~isfield(r, 'exact_model'), ...
+        sprintf('tsuji over the ranges: exact (e %.12f .. %.12f)', r.spread.e_min, r.spread.e_max));
+  check(strcmp(error_id(@() impactfit_dem('lammps', 'gran/hertz/history', 0.5, 1, hh{:}, 'radius_range', [0.01 0.002])), ...
+        'impactfit:invalidInput'), 'radius_range [0.01 0.002]: impactfit:invalidInput');
+  check(strcmp(error_id(@() impactfit_dem('lammps', 'gran/hertz/history', [0.5 0.6], 1, hh{:}, ...
+        'radius_range', [0.002 0.01])), 'impactfit:invalidInput'), 'radius_range in an array call: impactfit:invalidInput');
+  check(strcmp(error_id(@() impactfit_dem('lammps', 'gran/hertz/history', 0.5, 1, 'kn', 7.3e7, 'meff', 1e-3, ...
+        'reff', 0.0025, 'radius_range', [0.002 0.01])), 'impactfit:invalidInput'), 'radius_range with meff, reff: impactfit:invalidInput');
+  % body 2's own size range: r2_range = --r2-range
+  mv = {'damping', 'mass_velocity', 'E', 1e8, 'nu', 0.3, 'r1', 0.005, 'r2', 0.0012, 'density', 2500};
+  r = impactfit_dem('lammps', 'granular hertz/material', 0.5, 1, mv{:}, 'radius_range', [0.002 0.01], ...
+                    'r2_range', [0.001 0.0015], 'v_range', [0.2 5]);
+  [st, out] = system([cli ' dem --code lammps --model ''granular hertz/material'' --damping mass_velocity --E 1e8 ' ...
+                      '--nu 0.3 --r1 0.005 --r2 0.0012 --density 2500 --e 0.5 --v 1 --radius-range 0.002,0.01 ' ...
+                      '--r2-range 0.001,0.0015 --v-range 0.2,5 --json']);
+  xs = spread_numbers(r.spread);
+  xj = json_numbers(out, 'spread', 'exact_model');
+  check(st == 0 && isequal(r.spread.r2_range, [0.001 0.0015]) && isequal(xs, xj) && ...
+        isequal(unique([r.spread.corners.r2]), [0.001 0.0015]), ...
+        sprintf('r2_range: the spread''s %d numbers = --r2-range --json''s', numel(xj)));
+  check(strcmp(error_id(@() impactfit_dem('lammps', 'granular hertz/material', 0.5, 1, mv{:}, ...
+        'r2_range', [0.001 0.0015])), 'impactfit:invalidInput'), 'r2_range without radius_range: impactfit:invalidInput');
+
   printf('impactfit_engine\n');
   [st, out] = system([cli ' engine --code mujoco --e 0.5 --v 1.5 --mass 0.002 --radius 0.005 --solref 0.03,1 --integrator rk4 --dt 0.001 --json']);
   check(st == 0, 'impactfit engine --json runs');

@@ -534,7 +534,7 @@ def code(code: str, model: Optional[str] = None, e: Optional[ArrayLike] = None, 
          mass: Optional[ArrayLike] = None, m1: Optional[ArrayLike] = None, m2: Optional[ArrayLike] = None,
          meff: Optional[ArrayLike] = None, reff: Optional[ArrayLike] = None,
          settings: Optional[Dict[str, Any]] = None, v_range: Optional[Tuple[float, float]] = None,
-         radius_range: Optional[Tuple[float, float]] = None, points: int = 0, suggest: bool = True, threads: int = 0, on_error: str = "raise",
+         radius_range: Optional[Tuple[float, float]] = None, r2_range: Optional[Tuple[float, float]] = None, points: int = 0, suggest: bool = True, threads: int = 0, on_error: str = "raise",
          gravity: Optional[float] = None, tangential: Optional[str] = None, e11: Optional[float] = None,
          e22: Optional[float] = None, **one_value_settings: ArrayLike) -> Dict[str, Any]:
     """The exact input that makes a real code give the restitution e, head-on (`impactfit dem` and
@@ -573,6 +573,8 @@ def code(code: str, model: Optional[str] = None, e: Optional[ArrayLike] = None, 
     (1: e_max - e_min <= 1e-9, measured); when not exact, "exact_model" (another model of the code whose one value
     is exact over the ranges, with its "input", or None) and, without one, "exact_other" (a model exact over them
     with its own inputs).
+    r2_range=(r2_min, r2_max): two spheres: body 2's own size range (`--r2-range`; with radius_range for body 1,
+    r_min = r_max holding it at one size); the spread then has "r2_range" (None: the one range for both).
     gravity (m/s^2, >= 0): along the normal, into the contact (a sphere over a plane), taken in every step of the
     engines whose step applies it (MuJoCo, ODE, Bullet); ValueError for any other model and in continuous time.
     tangential: the DEM code's own tangential clause, kept in the pasted line as typed (LAMMPS pair granular's
@@ -642,6 +644,15 @@ def code(code: str, model: Optional[str] = None, e: Optional[ArrayLike] = None, 
             raise ValueError("%s: radius_range varies the spheres' sizes: give radius and density (or mass), not meff "
                              "and reff" % (what,))
         options["r_min"], options["r_max"] = rr
+    if r2_range is not None:
+        rr2 = tuple(float(x) for x in r2_range)
+        if len(rr2) != 2 or not (0 < rr2[0] <= rr2[1] < _math.inf):
+            raise ValueError("%s: r2_range: expected (r2_min, r2_max) with 0 < r2_min <= r2_max (m), got %r"
+                             % (what, r2_range))
+        if radius_range is None:
+            raise ValueError("%s: r2_range is body 2's own size range: give radius_range for body 1 as well "
+                             "(r_min = r_max holds it at one size)" % (what,))
+        options["r2_min"], options["r2_max"] = rr2
     if gravity is not None:
         if not (isinstance(gravity, _numbers.Real) and _math.isfinite(gravity) and gravity >= 0):
             raise ValueError("%s: gravity: the acceleration into the contact must be >= 0 (m/s^2), got %r"

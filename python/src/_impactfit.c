@@ -132,7 +132,7 @@ static int parse_code_options(PyObject *d, kopts *o) {
   if (opt_str(d, "code", &code) || opt_str(d, "version", &version) || opt_str(d, "model", &model) ||
       opt_str(d, "option", &option) || opt_str(d, "integrator", &integrator) || opt_int(d, "limit", &q->clamp) ||
       opt_int(d, "pair", &q->bodies.pair) || opt_double(d, "v_min", &q->v_min) || opt_double(d, "v_max", &q->v_max) ||
-      opt_double(d, "r_min", &q->r_min) || opt_double(d, "r_max", &q->r_max) || opt_int(d, "points", &points) || opt_double(d, "tol", &q->tol) || opt_int(d, "suggest", &q->suggest) ||
+      opt_double(d, "r_min", &q->r_min) || opt_double(d, "r_max", &q->r_max) || opt_double(d, "r2_min", &q->r2_min) || opt_double(d, "r2_max", &q->r2_max) || opt_int(d, "points", &points) || opt_double(d, "tol", &q->tol) || opt_int(d, "suggest", &q->suggest) ||
       opt_double(d, "gravity", &q->gravity) || opt_str(d, "tangential", &q->tangential) ||
       opt_double(d, "e11", &q->e11) || opt_double(d, "e22", &q->e22))
     return -1;
@@ -178,7 +178,7 @@ static int parse_options(PyObject *d, kopts *o) {
       "method",     "tol",     "max_iter", "surrogate_guess", "transition", "dimensional", "max_contacts", "t_max",
       "rtol",       "series",  "which",    "code",            "version",    "model",       "option",       "limit",
       "pair",       "integrator", "settings", "slots",        "v_min",      "v_max",       "points",       "suggest",
-      "gravity",    "tangential", "e11", "e22", "r_min", "r_max", NULL};
+      "gravity",    "tangential", "e11", "e22", "r_min", "r_max", "r2_min", "r2_max", NULL};
   PyObject *key, *val;
   Py_ssize_t pos = 0;
   while (PyDict_Next(d, &pos, &key, &val)) {
@@ -822,14 +822,14 @@ static int answer_dict(PyObject *d, const impactfit_code_answer *a) {
 /* the answer over the ranges: the keys of `--json`'s "spread" (src/cli/code_print.c) */
 static PyObject *spread_dict(const impactfit_code_answer *a) {
   const impactfit_code_spread *sp = &a->spread;
-  int sizes = isfinite(a->r_min) && a->r_min < a->r_max;
-  int axes = (sizes ? 1 : 0) | (sizes && !a->wall ? 2 : 0) | (a->v_min < a->v_max ? 4 : 0);
+  int sizes = isfinite(a->r_min) && a->r_min < a->r_max, sizes2 = !a->wall && isfinite(a->r2_min) && a->r2_min < a->r2_max;
+  int axes = (sizes ? 1 : 0) | (sizes2 ? 2 : 0) | (a->v_min < a->v_max ? 4 : 0);
   PyObject *corners = PyList_New(0);
   for (int i = 0; corners && i < 8; i++) {
     if (i & ~axes)
       continue;
     double r1 = isfinite(a->r_min) ? ((i & 1) ? a->r_max : a->r_min) : sp->r1_min;
-    double r2 = isfinite(a->r_min) ? (a->wall ? r1 : (i & 2) ? a->r_max : a->r_min) : sp->r2_min;
+    double r2 = isfinite(a->r_min) ? (a->wall ? r1 : (i & 2) ? a->r2_max : a->r2_min) : sp->r2_min;
     PyObject *c = Py_BuildValue("{sd,sd,sd,sd}", "r1", r1, "r2", r2, "v", (i & 4) ? a->v_max : a->v_min, "e",
                                 sp->e_corner[i]);
     if (!c || PyList_Append(corners, c)) {
@@ -842,8 +842,9 @@ static PyObject *spread_dict(const impactfit_code_answer *a) {
   if (!corners)
     return NULL;
   PyObject *rr = isfinite(a->r_min) ? Py_BuildValue("(dd)", a->r_min, a->r_max) : (Py_INCREF(Py_None), Py_None);
+  PyObject *rr2 = isfinite(a->r2_min) ? Py_BuildValue("(dd)", a->r2_min, a->r2_max) : (Py_INCREF(Py_None), Py_None);
   PyObject *worst = isnan(sp->worst) ? (Py_INCREF(Py_None), Py_None) : PyFloat_FromDouble(sp->worst);
-  return Py_BuildValue("{sN,s(dd),ss,si,sl,sd,sd,s{s(ddd),s(ddd)},sN,sN,si}", "r_range", rr, "v_range", a->v_min,
+  return Py_BuildValue("{sN,sN,s(dd),ss,si,sl,sd,sd,s{s(ddd),s(ddd)},sN,sN,si}", "r_range", rr, "r2_range", rr2, "v_range", a->v_min,
                        a->v_max, "bodies", a->wall ? "the sphere on the wall" : "each sphere", "points",
                        a->spread_points, "evaluations", sp->evaluations, "e_min", sp->e_min, "e_max", sp->e_max,
                        "where", "e_min", sp->r1_min, sp->r2_min, sp->v_at_min, "e_max", sp->r1_max, sp->r2_max,

@@ -269,3 +269,27 @@ def test_dem_radius_range_equals_cli(code, model, kw):
         assert abs(sp["worst"] - max(abs(x["e"] - 0.5) for x in sp["corners"])) < 1e-12 or sp["worst"] > 0.3
     with pytest.raises(ValueError, match="radius_range"):
         impactfit.dem(code, model, 0.5, 1.0, radius_range=(0.01, 0.002), **kw)
+
+
+def test_dem_r2_range_equals_cli():
+    """r2_range: body 2's own size range; the spread (with "r2_range") and exact_model equal `--r2-range --json`'s;
+    the corners carry body 2's radii and are the forward e there; r2_range alone is refused"""
+    kw = dict(E=1e8, nu=0.3, density=2500.0)
+    r = impactfit.dem("lammps", "granular hertz/material", 0.5, 1.0, damping="mass_velocity", r1=0.005, r2=0.0012,
+                      rho2=2500.0, radius_range=(0.002, 0.01), r2_range=(0.001, 0.0015), v_range=(0.2, 5.0), **kw)
+    c = cli_dem("lammps", "granular hertz/material", e=0.5, v=1.0, damping="mass_velocity", r1=0.005, r2=0.0012,
+                **{"radius-range": "0.002,0.01", "r2-range": "0.001,0.0015", "v-range": "0.2,5"}, **kw)
+    for k in ("spread", "exact_model", "note", "value"):
+        _same_json(r[k], c[k], k)
+    sp = r["spread"]
+    assert tuple(sp["r2_range"]) == (0.001, 0.0015) and len(sp["corners"]) == 8
+    assert {x["r2"] for x in sp["corners"]} == {0.001, 0.0015}
+    for corner in sp["corners"][::3]:
+        f = impactfit.dem("lammps", "granular hertz/material", value=r["value"], v=corner["v"], damping="mass_velocity",
+                          r1=corner["r1"], r2=corner["r2"], rho2=2500.0, **kw)
+        assert abs(f["e_real"] - corner["e"]) < 1e-12, (corner, f["e_real"])
+    # the smallest e lies inside r1's range (found between the grid's points), below every corner
+    assert 0.002 < sp["where"]["e_min"][0] < 0.01 and sp["e_min"] < min(x["e"] for x in sp["corners"]) - 1e-3
+    with pytest.raises(ValueError, match="r2_range"):
+        impactfit.dem("lammps", "granular hertz/material", 0.5, 1.0, damping="mass_velocity", r1=0.005, r2=0.0012,
+                      rho2=2500.0, r2_range=(0.001, 0.0015), **kw)

@@ -20,7 +20,7 @@ enum { CODE_MAX_POINTS = 1000000, CODE_MAX_SETTINGS = 64 };
 
 /* What the options give. */
 typedef struct code_opts {
-  const char *code, *version, *model, *damping, *option, *integrator, *limit, *vrange, *rrange;
+  const char *code, *version, *model, *damping, *option, *integrator, *limit, *vrange, *rrange, *r2range;
   const char *s_radius, *s_r1, *s_r2; /* the radii: one number each (a range is --radius-range) */
   const char *s_e, *s_v, *s_value;
   const char *tangential; /* the DEM code's own tangential clause (request.tangential) */
@@ -251,11 +251,19 @@ static int make_request(const char *what, const code_opts *o, const cli_spec *op
     return cli_input_error("%s: --points with --radius-range is the points per axis of the box: 2 to 64 (got %d)", what,
                            o->points);
   q->points = (size_t)o->points;
+  if (o->r2range && !o->rrange)
+    return cli_input_error("%s: --r2-range is body 2's own size range: give --radius-range A,B for body 1 as well "
+                           "(A = B holds body 1 at one size)",
+                           what);
+  if (o->r2range && (o->wall || o->plane))
+    return cli_input_error("%s: --r2-range: the %s is not a body", what, o->wall ? "wall" : "plane");
   if (o->rrange && (!isnan(o->meff) || !isnan(o->reff)))
     return cli_input_error("%s: --radius-range varies the spheres' sizes: give --radius and --density (or --mass), "
                            "not --meff and --reff",
                            what);
   if ((rc = parse_range(what, "--v-range", "speeds", "m/s", o->vrange, &q->v_min, &q->v_max)))
+    return rc;
+  if ((rc = parse_range(what, "--r2-range", "radii", "m", o->r2range, &q->r2_min, &q->r2_max)))
     return rc;
   return parse_range(what, "--radius-range", "radii", "m", o->rrange, &q->r_min, &q->r_max);
 }
@@ -331,7 +339,7 @@ static int run_points(const char *what, const code_opts *o, impactfit_code_reque
 /* --drop H: one point, no speed (the drop gives each impact its own), no CSV */
 static int run_drop(const char *what, const code_opts *o, const cli_spec *opts, size_t nopts,
                     impactfit_code_request *q) {
-  static const char *const single[] = {"v", "v-range", "radius-range", "points", "csv"};
+  static const char *const single[] = {"v", "v-range", "radius-range", "r2-range", "points", "csv"};
   for (size_t i = 0; i < sizeof single / sizeof single[0]; i++)
     if (cli_given(opts, nopts, single[i]))
       return cli_input_error("%s: --drop: --%s does not apply (the drop test gives each impact its own speed; "
@@ -393,6 +401,7 @@ static int cmd_code(int argc, char **argv, const char *what, const char *help_te
       CLI_STR("r1", &o.s_r1),
       CLI_STR("r2", &o.s_r2),
       CLI_STR("radius-range", &o.rrange),
+      CLI_STR("r2-range", &o.r2range),
       CLI_NUM("density", &o.density),
       CLI_NUM("rho1", &o.rho1),
       CLI_NUM("rho2", &o.rho2),

@@ -127,15 +127,16 @@ static void json_key(cli_json *j, const char *key) {
 
 /* the axes of the box that are ranges: bit 0 r1, bit 1 r2 (two spheres), bit 2 v */
 static int spread_axes(const impactfit_code_answer *a) {
-  int sizes = isfinite(a->r_min) && a->r_min < a->r_max;
-  return (sizes ? 1 : 0) | (sizes && !a->wall ? 2 : 0) | (a->v_min < a->v_max ? 4 : 0);
+  int sizes = isfinite(a->r_min) && a->r_min < a->r_max,
+      sizes2 = !a->wall && isfinite(a->r2_min) && a->r2_min < a->r2_max;
+  return (sizes ? 1 : 0) | (sizes2 ? 2 : 0) | (a->v_min < a->v_max ? 4 : 0);
 }
 
 /* the corner i's radii and speed */
 static void corner_at(const impactfit_code_answer *a, int i, double *r1, double *r2, double *v) {
   if (isfinite(a->r_min)) {
     *r1 = (i & 1) ? a->r_max : a->r_min;
-    *r2 = a->wall ? *r1 : (i & 2) ? a->r_max : a->r_min;
+    *r2 = a->wall ? *r1 : (i & 2) ? a->r2_max : a->r2_min;
   } else { /* the design radii, every point's */
     *r1 = a->spread.r1_min;
     *r2 = a->spread.r2_min;
@@ -153,6 +154,10 @@ static void json_spread(cli_json *j, const impactfit_code_answer *a) {
     cli_json_range(&o, "r_range", a->r_min, a->r_max);
   else
     cli_json_num(&o, "r_range", NAN);
+  if (isfinite(a->r2_min))
+    cli_json_range(&o, "r2_range", a->r2_min, a->r2_max);
+  else
+    cli_json_num(&o, "r2_range", NAN);
   cli_json_range(&o, "v_range", a->v_min, a->v_max);
   cli_json_str(&o, "bodies", a->wall ? "the sphere on the wall" : "each sphere");
   cli_json_int(&o, "points", a->spread_points);

@@ -65,5 +65,16 @@ void impactfit__spread_sentence(const impactfit_code_ctx *c, const impactfit_cod
 int impactfit__forward_box(const impactfit_code_request *req, double value, double rho1, double rho2,
                            const double box[6], int points, double e_target, impactfit_code_spread *out,
                            impactfit_error *err);
+/* e at one point of such a box (r2 ignored on a wall) */
+int impactfit__box_point(const impactfit_code_request *req, double value, double rho1, double rho2, double r1,
+                         double r2, double v, double *e, impactfit_error *err);
+/* The box's extremes between its grid points (spread_refine.c): from every point of the grid (n[0] x n[1] x n[2]
+ * values of e, r1-major) that is a local extreme among its neighbours, a bounded local search (NLopt) over the
+ * grid cells around it; out's e_min, e_max, where and worst take what it finds (the corners stay the grid's);
+ * out->search_evaluations counts its points. Continuous-time answers only (a phase mean at a step is left as the grid
+ * has it), and not when the grid's spread is already at or below 1e-9. */
+int impactfit__refine_box(const impactfit_code_request *req, double value, double rho1, double rho2,
+                          const double box[6], const int n[3], const double *grid, double e_target,
+                          impactfit_code_spread *out, impactfit_error *err);
 
 #endif

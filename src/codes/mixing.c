@@ -2,6 +2,7 @@
 /* Two materials and size distributions in the DEM codes (include/impactfit/mixing.h): the codes' mixing rules for
  * unlike pairs, LAMMPS's explicit type-pair material, and the restitution over a box of sizes and speeds. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_errno.h>
@@ -142,7 +143,44 @@ static int end_of(int i, int n) { return i == 0 ? 0 : i == n - 1 ? 1 : -1; }
 
 static int is_end(int which, int want, int n) { return n == 1 || which == want; }
 
-/* long: the checks and the box's three loops with the corners */
+/* e at one point of the box: r1, r2 (a wall: r1 only), v, the masses from the densities */
+int impactfit__box_point(const impactfit_code_request *req, double value, double rho1, double rho2, double r1,
+                         double r2, double v, double *e, impactfit_error *err) {
+  int wall = req->bodies.pair != 1;
+  impactfit_code_request q = *req;
+  q.bodies = impactfit_code_bodies_default();
+  q.bodies.pair = wall ? 0 : 1;
+  q.bodies.r1 = r1;
+  q.bodies.rho1 = rho1;
+  if (!wall) {
+    q.bodies.r2 = r2;
+    q.bodies.rho2 = rho2;
+  }
+  return impactfit_code_forward(&q, value, v, e, err);
+}
+
+/* where the grid's point (a, b, k) and e go into the spread: the extremes, the worst, the corners */
+static void grid_point(impactfit_code_spread *out, const int n[3], int wall, const int ijk[3], const double at[3],
+                       double e, double e_target) {
+  if (e < out->e_min) {
+    out->e_min = e;
+    out->r1_min = at[0], out->r2_min = at[1], out->v_at_min = at[2];
+  }
+  if (e > out->e_max) {
+    out->e_max = e;
+    out->r1_max = at[0], out->r2_max = at[1], out->v_at_max = at[2];
+  }
+  if (!isnan(e_target))
+    out->worst = fmax(out->worst, fabs(e - e_target));
+  int ca = end_of(ijk[0], n[0]), cb = wall ? ca : end_of(ijk[1], n[1]), ck = end_of(ijk[2], n[2]);
+  /* corners (a range of one value is both of its ends) */
+  for (int i = 0; i < 8; i++) {
+    int ha = is_end(ca, i & 1, n[0]), hb = wall ? ha : is_end(cb, (i >> 1) & 1, n[1]);
+    if (ha && hb && is_end(ck, (i >> 2) & 1, n[2]))
+      out->e_corner[i] = e;
+  }
+}
+
 int impactfit__forward_box(const impactfit_code_request *req, double value, double rho1, double rho2,
                            const double box[6], int points, double e_target, impactfit_code_spread *out,
                            impactfit_error *err) {
@@ -164,43 +202,27 @@ int impactfit__forward_box(const impactfit_code_request *req, double value, doub
   out->e_min = INFINITY;
   out->e_max = -INFINITY;
   out->worst = isnan(e_target) ? NAN : 0.0;
-  int nr = r_min == r_max ? 1 : points, nr2 = wall ? 1 : r2_min == r2_max ? 1 : points;
-  int nv = v_min == v_max ? 1 : points;
-  for (int a = 0; a < nr; a++)
-    for (int b = 0; b < nr2; b++)
-      for (int k = 0; k < nv; k++) {
-        impactfit_code_request q = *req;
-        q.bodies = impactfit_code_bodies_default();
-        q.bodies.pair = wall ? 0 : 1;
-        q.bodies.r1 = logspace(r_min, r_max, a, nr);
-        q.bodies.rho1 = rho1;
-        if (!wall) {
-          q.bodies.r2 = logspace(r2_min, r2_max, b, nr2);
-          q.bodies.rho2 = rho2;
-        }
-        double v = logspace(v_min, v_max, k, nv), e;
-        int s = impactfit_code_forward(&q, value, v, &e, err);
-        if (s)
+  const int n[3] = {r_min == r_max ? 1 : points, wall ? 1 : r2_min == r2_max ? 1 : points, v_min == v_max ? 1 : points};
+  double *grid = malloc((size_t)n[0] * (size_t)n[1] * (size_t)n[2] * sizeof *grid);
+  if (!grid)
+    return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "out of memory");
+  for (int a = 0; a < n[0]; a++)
+    for (int b = 0; b < n[1]; b++)
+      for (int k = 0; k < n[2]; k++) {
+        const int ijk[3] = {a, b, k};
+        double r1 = logspace(r_min, r_max, a, n[0]), r2 = wall ? r1 : logspace(r2_min, r2_max, b, n[1]);
+        const double at[3] = {r1, r2, logspace(v_min, v_max, k, n[2])};
+        double e;
+        int s = impactfit__box_point(req, value, rho1, rho2, r1, r2, at[2], &e, err);
+        if (s) {
+          free(grid);
           return s;
+        }
         out->evaluations++;
-        double r1 = q.bodies.r1, r2 = wall ? r1 : q.bodies.r2;
-        if (e < out->e_min) {
-          out->e_min = e;
-          out->r1_min = r1, out->r2_min = r2, out->v_at_min = v;
-        }
-        if (e > out->e_max) {
-          out->e_max = e;
-          out->r1_max = r1, out->r2_max = r2, out->v_at_max = v;
-        }
-        if (!isnan(e_target))
-          out->worst = fmax(out->worst, fabs(e - e_target));
-        int ca = end_of(a, nr), cb = wall ? ca : end_of(b, nr2), ck = end_of(k, nv);
-        /* corners (a range of one value is both of its ends) */
-        for (int i = 0; i < 8; i++) {
-          int ha = is_end(ca, i & 1, nr), hb = wall ? ha : is_end(cb, (i >> 1) & 1, nr2);
-          if (ha && hb && is_end(ck, (i >> 2) & 1, nv))
-            out->e_corner[i] = e;
-        }
+        grid[((size_t)a * (size_t)n[1] + (size_t)b) * (size_t)n[2] + (size_t)k] = e;
+        grid_point(out, n, wall, ijk, at, e, e_target);
       }
-  return 0;
+  int s = impactfit__refine_box(req, value, rho1, rho2, box, n, grid, e_target, out, err);
+  free(grid);
+  return s;
 }

@@ -19,6 +19,7 @@ impactfit_code_request impactfit_code_request_default(void) {
   r.dt = r.e = r.value = r.v = r.v_min = r.v_max = NAN;
   r.e11 = r.e22 = NAN;
   r.r_min = r.r_max = NAN;
+  r.r2_min = r.r2_max = NAN;
   r.clamp = -1;
   return r;
 }
@@ -338,6 +339,7 @@ static void answer_init(const impactfit_code_ctx *c, impactfit_code_answer *ans)
   ans->naive_value = ans->e_naive = ans->e_naive_min = ans->e_naive_max = NAN;
   ans->stable = 1;
   ans->r_min = ans->r_max = NAN;
+  ans->r2_min = ans->r2_max = NAN;
 }
 
 /* a stepped answer with a size range: the spread of its value over the box, a sentence of the note */

@@ -42,11 +42,21 @@ int impactfit__spread_of(const impactfit_code_ctx *c, impactfit_code_answer *ans
   if (sizes && !(isfinite(req->r_min) && isfinite(req->r_max) && req->r_min > 0.0 && req->r_min <= req->r_max))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "size range [%.17g, %.17g] m must satisfy 0 < r_min <= r_max",
                            req->r_min, req->r_max);
+  int own2 = !(isnan(req->r2_min) && isnan(req->r2_max));
+  if (own2 && (c->wall || !sizes))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "body 2's size range (r2_min, r2_max) is for two spheres with a size range of body 1 "
+                           "(r_min, r_max; r_min = r_max holds body 1 at one size)%s",
+                           c->wall ? ": body 2 is a wall here" : "");
+  if (own2 && !(isfinite(req->r2_min) && isfinite(req->r2_max) && req->r2_min > 0.0 && req->r2_min <= req->r2_max))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
+                           "body 2's size range [%.17g, %.17g] m must satisfy 0 < r2_min <= r2_max", req->r2_min,
+                           req->r2_max);
   if (!(isfinite(c->r1) && isfinite(c->m1)) || (!c->wall && !(isfinite(c->r2) && isfinite(c->m2))))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL,
                            "a size range needs the bodies' radii and densities or masses (radius, density; not meff "
                            "and reff)");
-  int points;
+  int points = 0;
   int st = box_points(req, sizes, &points, err);
   if (st)
     return st;
@@ -68,11 +78,11 @@ int impactfit__spread_of(const impactfit_code_ctx *c, impactfit_code_answer *ans
   q.settings = set;
   q.n_settings = n;
   q.bodies.pair = c->wall ? 0 : 1;
-  q.r_min = q.r_max = NAN;
+  q.r_min = q.r_max = q.r2_min = q.r2_max = NAN;
   /* the box: the size range for both radii (a wall: the sphere's); a speed range alone keeps the design radii */
   double box[6] = {sizes ? req->r_min : c->r1, sizes ? req->r_max : c->r1, 0.0, 0.0, ans->v_min, ans->v_max};
-  box[2] = sizes ? req->r_min : c->wall ? c->r1 : c->r2;
-  box[3] = sizes ? req->r_max : box[2];
+  box[2] = own2 ? req->r2_min : sizes ? req->r_min : c->wall ? c->r1 : c->r2;
+  box[3] = own2 ? req->r2_max : sizes ? req->r_max : box[2];
   st = impactfit__forward_box(&q, value, rho1, rho2, box, points, ans->e_asked, &ans->spread, err);
   free(set);
   if (st)
@@ -80,6 +90,8 @@ int impactfit__spread_of(const impactfit_code_ctx *c, impactfit_code_answer *ans
   ans->has_spread = 1;
   ans->r_min = sizes ? req->r_min : NAN;
   ans->r_max = sizes ? req->r_max : NAN;
+  ans->r2_min = sizes && !c->wall ? box[2] : NAN;
+  ans->r2_max = sizes && !c->wall ? box[3] : NAN;
   ans->spread_points = points;
   ans->spread_exact = ans->spread.e_max - ans->spread.e_min <= SPREAD_EXACT;
   return 0;
@@ -87,7 +99,10 @@ int impactfit__spread_of(const impactfit_code_ctx *c, impactfit_code_answer *ans
 
 /* "r in [a, b] m (both spheres) and v in [c, d] m/s", the box as a phrase */
 static void box_text(const impactfit_code_answer *a, impactfit_text *t) {
-  if (isfinite(a->r_min))
+  if (isfinite(a->r_min) && isfinite(a->r2_min) && (a->r2_min != a->r_min || a->r2_max != a->r_max))
+    impactfit_text_appendf(t, "r1 in [%.6g, %.6g] m, r2 in [%.6g, %.6g] m%s", a->r_min, a->r_max, a->r2_min, a->r2_max,
+                           a->v_min < a->v_max ? " and " : "");
+  else if (isfinite(a->r_min))
     impactfit_text_appendf(t, "r in [%.6g, %.6g] m (%s)%s", a->r_min, a->r_max, a->wall ? "the sphere" : "each sphere",
                            a->v_min < a->v_max ? " and " : "");
   if (a->v_min < a->v_max)

@@ -66,6 +66,10 @@ expect 2 "--radius-range takes two radii A,B in m (got 1 values)" "${HK[@]}" --r
 expect 2 "--radius-range: expected" "${HK[@]}" --radius 0.005 --v 1 --radius-range 0.002,x
 expect 2 "not --meff and --reff" --code lammps --model "granular hooke" --damping velocity --kn 2e4 --meff 0.001 --reff 0.003 --e 0.5 --v 1 --radius-range 0.002,0.01
 expect 2 "points per axis of the box: 2 to 64 (got 65)" "${HK[@]}" --radius 0.005 --v 1 --radius-range 0.002,0.01 --points 65
+expect 2 "give --radius-range A,B for body 1 as well" "${HK[@]}" --radius 0.005 --pair --v 1 --r2-range 0.001,0.002
+expect 2 "--r2-range: the wall is not a body" "${HK[@]}" --radius 0.005 --wall --v 1 --radius-range 0.002,0.01 --r2-range 0.001,0.002
+expect 2 "body 2's size range (r2_min, r2_max) is for two spheres" "${HK[@]}" --radius 0.005 --v 1 --radius-range 0.002,0.01 --r2-range 0.001,0.002
+expect 2 "--r2-range A,B needs 0 < A <= B (m)" "${HK[@]}" --radius 0.005 --pair --v 1 --radius-range 0.002,0.01 --r2-range 0.002,0.001
 expect 2 "--drop: --radius-range does not apply" --code mujoco --mass 0.001309 --radius 0.005 --e 0.5 --drop 1 --radius-range 0.002,0.01
 expect 0 "" --list
 expect 0 "" --code liggghts --model hertz "${M[@]}" --e 0.5

@@ -13,7 +13,10 @@
  *  C  damping viscoelastic (LAMMPS's default), the registry's one eta_n0 per type pair (exact at 5 mm):
  *     impactfit's e for every size (the spread is the answer's "cannot");
  *  D  LIGGGHTS hertz, tangential history, coefficientFriction 0.5: the registry's lines (youngsModulus and
- *     poissonsRatio per type, coefficientRestitution per type pair): every pair and size at its asked e. */
+ *     poissonsRatio per type, coefficientRestitution per type pair): every pair and size at its asked e;
+ *  E  the answer over sizes and speeds (request.r_min, r_max, v_min, v_max): LAMMPS gran/hertz/history's line at
+ *     the 8 corners of 2-10 mm x 0.2-5 m/s, each at the e of answer.spread.e_corner;
+ *  F  the same answer's exact_model line (granular hertz damping tsuji) at those corners: the asked e. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,6 +120,22 @@ typedef struct registry_lines {
   int n;
 } registry_lines;
 
+/* split a paste text (malloc'd) into its non-comment lines */
+static void split_lines(char *text, registry_lines *out) {
+  memset(out, 0, sizeof *out);
+  out->text = text;
+  for (char *p = text; *p && out->n < 16;) {
+    char *nl = strchr(p, '\n');
+    if (nl)
+      *nl = '\0';
+    if (*p && *p != '#')
+      out->line[out->n++] = p;
+    if (!nl)
+      break;
+    p = nl + 1;
+  }
+}
+
 static int answer_lines(const impactfit_code_model *md, const char *tangential, const char *friction_name,
                         double friction, registry_lines *out) {
   memset(out, 0, sizeof *out);
@@ -150,19 +169,9 @@ static int answer_lines(const impactfit_code_model *md, const char *tangential, 
   }
   fprintf(stderr, "the registry's lines for %s%s%s:\n%s", md->model, md->option ? " damping " : "",
           md->option ? md->option : "", a.input);
-  out->text = a.input;
+  split_lines(a.input, out);
   a.input = NULL;
   impactfit_code_answer_free(&a);
-  for (char *p = out->text; *p && out->n < 16;) {
-    char *nl = strchr(p, '\n');
-    if (nl)
-      *nl = '\0';
-    if (*p && *p != '#')
-      out->line[out->n++] = p;
-    if (!nl)
-      break;
-    p = nl + 1;
-  }
   return 0;
 }
 
@@ -201,6 +210,107 @@ static void lammps_lines(const impactfit_code_model *md, const registry_lines *l
     }
   }
   printf("]}");
+}
+
+/* ---------------------------------------------------------------- the answer over sizes and speeds */
+
+/* the tangential clause typed where the paste text leaves the user's placeholder ("tangential <yours: ...>") */
+static char *with_tangential(const char *input, const char *clause) {
+  const char *p = strstr(input, "tangential <yours:");
+  size_t n = strlen(input) + strlen(clause) + 16;
+  char *out = malloc(n);
+  if (!out)
+    return NULL;
+  if (!p) {
+    snprintf(out, n, "%s", input);
+    return out;
+  }
+  const char *eol = strchr(p, '\n');
+  snprintf(out, n, "%.*stangential %s%s", (int)(p - input), input, clause, eol ? eol : "");
+  return out;
+}
+
+/* one collision per corner of the answer's box (answer.spread.e_corner's order: bit 0 r1, bit 1 r2, bit 2 v), each
+ * expecting e (the corner's e, or the asked e for an exact model) */
+static void corner_collisions(const impactfit_code_answer *a, const double *e, const char *what) {
+  for (int i = 0; i < 8; i++) {
+    double r[2] = {i & 1 ? a->r_max : a->r_min, i & 2 ? a->r_max : a->r_min}, v = i & 4 ? a->v_max : a->v_min;
+    printf("%s{\"t1\":1,\"t2\":1,\"r1\":%.17g,\"r2\":%.17g,\"v\":%.17g,\"e\":%.17g,\"tol\":2e-6,\"estar\":%.17g,"
+           "\"what\":\"%s\"}",
+           first_collision ? "" : ",", r[0], r[1], v, e ? e[i] : a->e_asked, E[0] / (2 * (1 - NU[0] * NU[0])), what);
+    first_collision = 0;
+  }
+}
+
+/* E, F: LAMMPS gran/hertz/history (kn 7.3e7 Pa, xmu 0.5, dampflag 1), two 5 mm spheres of material 1, e 0.5 at
+ * 1 m/s, over radii 2 .. 10 mm and speeds 0.2 .. 5 m/s (impactfit_code_solve with a size and a speed range):
+ *  E  the registry's gran/hertz/history line, run at the box's 8 corners: e as answer.spread.e_corner says;
+ *  F  the answer's exact_model line (granular hertz damping tsuji, the tangential clause typed), at the same
+ *     corners: the asked 0.5. */
+static int spread_scenarios(void) {
+  const impactfit_code_model *md = model("lammps", "gran/hertz/history", NULL);
+  if (!md)
+    return 1;
+  impactfit_code_setting set[3] = {
+      {.name = "kn", .count = 1, .values = {7.3e7}},
+      {.name = "xmu", .count = 1, .values = {0.5}},
+      {.name = "dampflag", .count = 1, .values = {1}},
+  };
+  impactfit_code_request q = impactfit_code_request_default();
+  q.model = md;
+  q.bodies.pair = 1;
+  q.bodies.r1 = q.bodies.r2 = 0.005;
+  q.bodies.rho1 = q.bodies.rho2 = RHO[0];
+  q.settings = set;
+  q.n_settings = 3;
+  q.e = 0.5;
+  q.v = V;
+  q.v_min = 0.2;
+  q.v_max = 5.0;
+  q.r_min = 0.002;
+  q.r_max = 0.01;
+  q.suggest = 1;
+  impactfit_code_answer a;
+  memset(&a, 0, sizeof a);
+  impactfit_error err;
+  int st = impactfit_code_solve(&q, &a, &err);
+  const impactfit_code_answer *x = st ? NULL : a.exact_model;
+  if (st || !a.reachable || !a.has_spread || a.spread_exact || !a.input || strstr(a.input, "<yours") || !x ||
+      !x->input || !x->has_spread || !x->spread_exact) {
+    fprintf(stderr, "mixing_cases: E: %s %s\n",
+            st ? err.message : "no spread or no exact_model:", a.input ? a.input : "");
+    impactfit_code_answer_free(&a);
+    return 1;
+  }
+  for (int i = 0; i < 8; i++) /* the library's exact model at its own corners */
+    if (fabs(x->spread.e_corner[i] - q.e) > 1e-9) {
+      fprintf(stderr, "mixing_cases: F: the exact model's corner %d gives e %.12g, not %.12g\n", i,
+              x->spread.e_corner[i], q.e);
+      failed = 1;
+    }
+  fprintf(stderr, "E: gran/hertz/history over 2-10 mm, 0.2-5 m/s: e from %.6f to %.6f; exact model %s %s: %s",
+          a.spread.e_min, a.spread.e_max, x->model->model, x->model->option, x->input);
+  registry_lines le, lf;
+  split_lines(a.input, &le);
+  a.input = NULL;
+  char *typed = with_tangential(x->input, "linear_nohistory 1.0 0.5");
+  if (!typed) {
+    impactfit_code_answer_free(&a);
+    return 1;
+  }
+  split_lines(typed, &lf);
+  begin("lammps", "E: gran/hertz/history, the registry's line, at the corners of 2-10 mm x 0.2-5 m/s", 0);
+  lines(le.line, le.n);
+  corner_collisions(&a, a.spread.e_corner, "gran/hertz/history, spread corner");
+  printf("]}");
+  begin("lammps", "F: the answer's exact_model line (granular hertz tsuji) at the same corners", 0);
+  lines(lf.line, lf.n);
+  corner_collisions(&a, NULL, "exact_model, asked e");
+  printf("]}");
+  free(le.text);
+  free(lf.text);
+  impactfit_code_answer_free(&a);
+  return 0;
 }
 
 int main(void) {
@@ -308,6 +418,8 @@ int main(void) {
       }
     printf("]}");
   }
+  if (spread_scenarios())
+    return 1;
   printf("\n]\n");
   free(la.text);
   free(lc.text);

@@ -137,8 +137,9 @@ def main():
             for c, e in zip(sc["collisions"], got):
                 ok = abs(e - c["e"]) <= c["tol"]
                 bad += not ok
-                print("  %-46s types %d-%d r %5.1f %5.1f mm: %s e %.9f, impactfit %.9f (|diff| %.1e, tol %.0e)" % (
-                    c["what"], c["t1"], c["t2"], 1e3 * c["r1"], 1e3 * c["r2"], "OK  " if ok else "FAIL", e, c["e"],
+                print("  %-46s types %d-%d r %5.1f %5.1f mm v %4.2g m/s: %s e %.9f, impactfit %.9f (|diff| %.1e, "
+                      "tol %.0e)" % (c["what"], c["t1"], c["t2"], 1e3 * c["r1"], 1e3 * c["r2"], c["v"],
+                                     "OK  " if ok else "FAIL", e, c["e"],
                     abs(e - c["e"]), c["tol"]))
     finally:
         if not a.keep:
