@@ -249,6 +249,51 @@ static int jolt_affine(const impactfit_stepper *st, const impactfit_step_state *
   return 1;
 }
 
+/* The approach through the speculative distance where the damping rounds every step (jolt_affine refuses it):
+ * the steps of jolt_step_fp's branch with a row, no warm-start impulse, the speculative bias (B_SPEC) at least the
+ * approach speed (no impulse, no restitution), no position step and above the at-rest residue, in the same
+ * arithmetic without the per-step bookkeeping (stepper.h: run); stops before the first step that leaves it. */
+static long jolt_run_fp(const impactfit_stepper *st, impactfit_step_state *s, long n_max, jolt_fp fp) {
+  const double *p = st->p;
+  if (s->mem[0] != 0.0 || s->mem[1] == 0.0 || s->branch != B_SPEC || !s->contact || s->x != s->mem[3])
+    return 0;
+  double h = rnd(fp, st->dt), coord = rnd(fp, p[IMPACTFIT__JOLT_COORD]), spec = rnd(fp, p[IMPACTFIT__JOLT_SPEC]);
+  double damp = f32(1.0 - f32(f32(p[IMPACTFIT__JOLT_DAMP]) * f32(st->dt)));
+  damp = damp > 0.0 ? damp : 0.0;
+  double r = rnd(fp, p[IMPACTFIT__JOLT_REST]), vmin = rnd(fp, p[IMPACTFIT__JOLT_VMIN]);
+  double rest = 1e-6 * s->mem[1], y = s->mem[2], w = rnd(fp, -s->u), slop = rnd(fp, p[IMPACTFIT__JOLT_SLOP]);
+  int psteps = p[IMPACTFIT__JOLT_PSTEPS] > 0.0;
+  long n = 0;
+  for (; n < n_max; n++) {
+    double pen = rnd(fp, coord - y);
+    if (!(pen > -spec) || !(w < 0.0)) /* the row; approaching (the damping rounds only then in the double map) */
+      break;
+    double wd = f32(w * damp), bias = rnd(fp, -pen / h);
+    if (!(bias > 0.0) || (r > 0.0 && wd < -vmin && wd < -bias) || rnd(fp, -wd - bias) > 0.0 || fabs(wd) <= rest)
+      break; /* no speculative bias, the restitution branch, an impulse, or the at-rest residue */
+    double yn = rnd(fp, y + rnd(fp, wd * h));
+    if ((!(rnd(fp, -rnd(fp, coord - yn) + slop) >= 0.0) && psteps) || (yn == y && wd == w))
+      break; /* a position step (never at a gap), or a step that changes nothing (the caller's at-rest end) */
+    w = wd;
+    y = yn;
+  }
+  if (n > 0) {
+    s->mem[2] = y;
+    s->u = -w;
+    s->x = p[IMPACTFIT__JOLT_COORD] - y;
+    s->mem[3] = s->x;
+  }
+  return n;
+}
+
+static long jolt_run32(const impactfit_stepper *st, impactfit_step_state *s, long n_max) {
+  return jolt_run_fp(st, s, n_max, (jolt_fp){.f32 = 1});
+}
+
+static long jolt_run64(const impactfit_stepper *st, impactfit_step_state *s, long n_max) {
+  return jolt_run_fp(st, s, n_max, (jolt_fp){.f32 = 0});
+}
+
 static int jolt_step32(const impactfit_stepper *st, impactfit_step_state *s) {
   return jolt_step_fp(st, s, (jolt_fp){.f32 = 1});
 }
@@ -277,6 +322,7 @@ const impactfit_stepper_type impactfit__stepper_jolt = {
     .reach = jolt_reach,
     .amplification = NULL,
     .continuous = NULL,
+    .run = jolt_run32,
 };
 
 const impactfit_stepper_type impactfit__stepper_jolt64 = {
@@ -293,6 +339,7 @@ const impactfit_stepper_type impactfit__stepper_jolt64 = {
     .amplification = NULL,
     .continuous = NULL,
     .affine = jolt_affine,
+    .run = jolt_run64,
 };
 
 /* ---------------------------------------------------------------- the entry's operations */
