@@ -6,6 +6,8 @@
 # required settings given plausible values), timed whole-process (wall and CPU); prints every answer's time and exit code and
 # the slowest answer. An answer over TIMEOUT seconds of wall time is stopped and counted at TIMEOUT.
 # usage: bench/run_engine_grid.sh [BUILD_DIR] [TIMEOUT]   (default build-bench, 120 s)
+# SPEEDS (default "1"): the approach speeds (m/s), e.g. SPEEDS="0.1 1 1.5 5"; 1.5 m/s is above Jolt's 1 m/s
+# restitution threshold, 5 above PhysX's 2 m/s.
 # With OUT_DIR set, every answer's output (--json) is kept there, one file a request (NNN.json, the request in
 # NNN.req): two runs' answers compare with bench/engine_grid_diff.py.
 set -eu
@@ -24,7 +26,7 @@ trap 'rm -rf "$TMP"' EXIT
 # a model's required settings (--list says "(required)"): plausible values
 value_of() {
   case $1 in
-  kp) echo 1000 ;; kd) echo 1 ;; erp) echo 0.2 ;; cfm) echo 1e-5 ;; restitution) echo 0.5 ;;
+  kp) echo 1000 ;; kd) echo 1 ;; erp) echo 0.2 ;; cfm) echo 1e-5 ;; restitution) echo 0.5 ;; mRestitution) echo 0.5,0 ;;
   solref) echo -1000,-20 ;; bounce) echo 0.5,0.1 ;; *) echo 1 ;;
   esac
 }
@@ -51,6 +53,7 @@ for code in $($X engine --list 2>&1 | awk '/^  [a-z]/ && $2 != "dem" {print $1}'
     [ "$code" = simbody ] && continue # adaptive integrators: no step (the continuous-time law)
     for integ in $ints; do
       for dt in $dtd 1e-5 1e-6 1e-7; do
+        for v in ${SPEEDS:-1}; do
         for mode in forward inverse; do
           extra="" && [ $mode = inverse ] && extra="--e 0.5"
           nreq=$((${nreq:-0} + 1))
@@ -58,15 +61,16 @@ for code in $($X engine --list 2>&1 | awk '/^  [a-z]/ && $2 != "dem" {print $1}'
           if [ -n "${OUT_DIR:-}" ]; then
             out=$(printf '%s/%03d.json' "$OUT_DIR" "$nreq")
             extra="$extra --json"
-            printf '%s\n' "$code '$model'${opt:+ $opt} $integ $dt $mode" >"${out%.json}.req"
+            printf '%s\n' "$code '$model'${opt:+ $opt} $integ $dt $mode${SPEEDS:+ v $v}" >"${out%.json}.req"
           fi
           # shellcheck disable=SC2086
           /usr/bin/time -f '%e %U %S' -o "$TMP/t" timeout "$LIMIT" "$X" engine --code "$code" --model "$model" $opt \
-            --integrator "$integ" --dt "$dt" --v 1 --mass 0.001309 --radius 0.005 $reqs $extra >"$out" 2>&1 && rc=0 || rc=$?
+            --integrator "$integ" --dt "$dt" --v "$v" --mass 0.001309 --radius 0.005 $reqs $extra >"$out" 2>&1 && rc=0 || rc=$?
           read -r w u s <"$TMP/t" || true
           [ "$rc" = 124 ] && w=$LIMIT
-          printf '%-62s %-8s %-7s %9.0f %9.0f %s\n' "$code '$model'${opt:+ $opt} $integ" "$dt" "$mode" "$(awk -v a="${w:-0}" 'BEGIN{print 1e3*a}')" \
+          printf '%-62s %-8s %-7s %9.0f %9.0f %s\n' "$code '$model'${opt:+ $opt} $integ${SPEEDS:+ v $v}" "$dt" "$mode" "$(awk -v a="${w:-0}" 'BEGIN{print 1e3*a}')" \
             "$(awk -v a="${u:-0}" -v b="${s:-0}" 'BEGIN{print 1e3*(a+b)}')" "$rc$([ "$rc" = 124 ] && echo ' (stopped)')" | tee -a "$TMP/all"
+        done
         done
       done
     done

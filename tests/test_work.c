@@ -36,8 +36,13 @@
 /* step-map evaluations (the free approach before the engine acts included) in the phase statistics and the
  * inverse: Rapier's (its prediction distance) at 1e-6 s and 1 m/s */
 #define RAPIER_EVALS 1818.0, 10657.0
-/* Jolt's (the double map: the approach through its speculative distance) at 1e-5 s and 2 m/s */
-#define JOLT_EVALS 2030.0, 16788.0
+/* Jolt's (the double map: the approach through its speculative distance) at 1e-5 s and 2 m/s, where the damped
+ * velocity is rounded to float every step as the engine stores it: the approach by the type's run (stepper.h);
+ * at 1e-7 s, where the float damping factor is 1, by its affine map */
+#define JOLT_EVALS 1764.0, 14416.0
+#define JOLT_EVALS_SMALL 1374.0, 12992.0
+/* PhysX's (the approach through its contact distance of 0.04 m: 1.3e4 steps at 3 m/s) at 1e-6 s and 3 m/s */
+#define PHYSX_EVALS 2516.0, 18136.0
 
 /* The sum of a column of a problem's grid (axes "a" linear and "b" linear), with the point count. */
 static double grid_sum(const char *problem, const char *col, const char *a, double a0, double a1, size_t na,
@@ -207,6 +212,8 @@ static void engines(void) {
   stepper_work("mujoco", "soft contact", "rk4", 1e-6, 1.0, 1e-3, 10.0, MJ_RK4_SMALL);
   step_evals("rapier", "restitution", 1e-6, 1.0, 0.5, 1e-6, 1.0, RAPIER_EVALS);
   step_evals("jolt", "contact", 1e-5, 2.0, 0.5, 1e-6, 2.0, JOLT_EVALS);
+  step_evals("jolt", "contact", 1e-7, 2.0, 0.5, 1e-6, 2.0, JOLT_EVALS_SMALL);
+  step_evals("physx", "restitution", 1e-6, 3.0, 0.5, 1e-6, 1.0, PHYSX_EVALS);
 }
 
 int main(void) {

@@ -126,6 +126,11 @@ typedef struct impactfit_stepper_type {
    * memory). Long runs of such steps are then taken at once (the header comment's fast path), and so is a long
    * free approach before the engine acts (a map with no force there: a predictive contact's reach). */
   int (*affine)(const struct impactfit_stepper *st, const impactfit_step_state *s, impactfit_step_affine *a);
+  /* Optional (NULL: none): where `affine` refuses (a step that rounds as the engine does), up to n_max further
+   * steps from s (the state a step just left) that keep that step's branch and contact with no force, taken by the
+   * type's own arithmetic without the generic per-step bookkeeping, each exactly as `step` would take it; stops
+   * before the first step that would leave them. Returns the steps taken (s advanced by them). */
+  long (*run)(const struct impactfit_stepper *st, impactfit_step_state *s, long n_max);
 } impactfit_stepper_type;
 
 /* A stepper's settings. A NULL type is continuous time: the code takes no fixed steps (its integrator

@@ -36,7 +36,8 @@
  * up to v h before touching), and below 1 m/s the speculative row stops the bodies at the surface: e = 0.
  * Everything is float32 (positions, velocities, masses, r); the step below does its arithmetic in float in
  * the source's order (bit for bit for a sphere on a plane; two spheres' velocities and positions are kept as
- * relative ones, to about 1e-7 in e), and the same map in double for the inverse. Bodies that stop against
+ * relative ones, to about 1e-7 in e), and the same map in double for the inverse (but for the damped approach
+ * velocity, which it rounds to float as the engine stores it: Jolt's velocities are float in every build). Bodies that stop against
  * each other (below 1 m/s) end at rest once a step without an impulse leaves them within 1e-6 of the approach
  * speed (the engine's float32 residue then decays by the damping, or the bodies sleep: e = 0 either way).
  *
@@ -111,6 +112,7 @@ typedef struct {
 } jolt_fp;
 
 static double rnd(jolt_fp fp, double x) { return fp.f32 ? (double)(float)x : x; }
+static double f32(double x) { return (double)(float)x; }
 
 /* ContactConstraintPart::SolveVelocityConstraint for the normal row with lower limit 0: the accumulated impulse
  * *lam, the approach speed *jv = n·(v1 − v2) (v1 −= (δ invm1) n, v2 += (δ invm2) n take δ invm1 and δ invm2 off
@@ -154,10 +156,15 @@ static int jolt_step_fp(const impactfit_stepper *st, impactfit_step_state *s, jo
   s->branch = 0;
   s->contact = row;
   if (row) {
-    /* ApplyForceTorqueAndDragInternal: v *= max(0, 1 − c h) on every dynamic body */
-    double damp = rnd(fp, 1.0 - rnd(fp, rnd(fp, p[IMPACTFIT__JOLT_DAMP]) * h));
+    /* ApplyForceTorqueAndDragInternal: v *= max(0, 1 − c h) on every dynamic body, in float in both maps: the
+     * engine's velocities are float even in its double-precision build (Vec3 mLinearVelocity, float
+     * mLinearDamping: MotionProperties.h:291, :301, MotionProperties.inl:143 at 3b47ec39; :263, :273, :146 at
+     * v5.5.0), so the damped velocity is stored as float each step (the exact 1 − c h misses the engine's
+     * rounded product by 2e-4 in e at 1e-6 s; at 1e-7 s the float factor is 1); the double map rounds it only
+     * while the bodies approach (the rebound's rounding, half a float ulp of e, would make e a staircase in r) */
+    double damp = f32(1.0 - f32(f32(p[IMPACTFIT__JOLT_DAMP]) * f32(st->dt)));
     damp = damp > 0.0 ? damp : 0.0;
-    w = rnd(fp, w * damp);
+    w = fp.f32 || w < 0.0 ? f32(w * damp) : w * damp;
     /* CalculateNonPenetrationConstraintProperties: vn = (v2 − v1)·n with n = −y */
     double nv = w;
     double spec_bias = rnd(fp, -pen / h);
@@ -216,17 +223,19 @@ static int jolt_step_fp(const impactfit_stepper *st, impactfit_step_state *s, jo
 }
 
 /* The double step's affine map (stepper.h: impactfit_step_affine) on the approach through the speculative
- * distance: the row exists (x > −spec), no warm-start impulse is left, and the speculative bias −x/h exceeds the
- * damped approach speed d u (d = 1 − c h): no restitution branch (it needs d u > −x/h), no impulse, no position
- * step (x < 0), not the at-rest residue (d u above 1e-6 of the approach speed). Then u' = d u and x' = x + h d u
- * with no force; the coordinate y = coord − x the step keeps in mem[2] is recomputed from x by the next step
- * (mem[3]). The float32 step has none: its roundings are the engine's. */
+ * distance where the float damping factor d = fl(1 − c h) is 1 (c h below 2^-25: the default damping below
+ * 6e-7 s) and u is a float (stored so by the last step): the row exists (x > −spec), no warm-start impulse is
+ * left, and the speculative bias −x/h exceeds the approach speed u: no restitution branch (it needs u > −x/h), no
+ * impulse, no position step (x < 0), not the at-rest residue (u above 1e-6 of the approach speed). Then u' = u and
+ * x' = x + h u with no force; the coordinate y = coord − x the step keeps in mem[2] is recomputed from x by the
+ * next step (mem[3]). Where d < 1 the float product rounds every step (not affine): stepped. The float32 step has
+ * none: its roundings are the engine's. */
 static int jolt_affine(const impactfit_stepper *st, const impactfit_step_state *s, impactfit_step_affine *a) {
   const double *p = st->p;
   double h = st->dt, x = s->x, u = s->u;
-  double d = 1.0 - p[IMPACTFIT__JOLT_DAMP] * h;
-  if (st->gravity != 0.0 || s->mem[0] != 0.0 || s->mem[1] == 0.0 || !(u > 0.0) || !(d > 0.0) || !(x < 0.0) ||
-      s->x != s->mem[3])
+  double d = f32(1.0 - f32(f32(p[IMPACTFIT__JOLT_DAMP]) * f32(h)));
+  if (st->gravity != 0.0 || s->mem[0] != 0.0 || s->mem[1] == 0.0 || !(u > 0.0) || d != 1.0 || u != f32(u) ||
+      !(x < 0.0) || s->x != s->mem[3])
     return 0;
   memset(a, 0, sizeof *a);
   a->G[0][0] = 1.0, a->G[0][2] = p[IMPACTFIT__JOLT_SPEC] * (1.0 - 1e-9); /* the row exists */
@@ -236,9 +245,53 @@ static int jolt_affine(const impactfit_stepper *st, const impactfit_step_state *
   for (int i = 0; i < 3; i++)
     if (!(a->G[i][0] * x + a->G[i][1] * u + a->G[i][2] > 0.0))
       return 0;
-  a->B[0][1] = h * d;
-  a->B[1][1] = d - 1.0;
+  a->B[0][1] = h; /* d = 1: u' = u */
   return 1;
+}
+
+/* The approach through the speculative distance where the damping rounds every step (jolt_affine refuses it):
+ * the steps of jolt_step_fp's branch with a row, no warm-start impulse, the speculative bias (B_SPEC) at least the
+ * approach speed (no impulse, no restitution), no position step and above the at-rest residue, in the same
+ * arithmetic without the per-step bookkeeping (stepper.h: run); stops before the first step that leaves it. */
+static long jolt_run_fp(const impactfit_stepper *st, impactfit_step_state *s, long n_max, jolt_fp fp) {
+  const double *p = st->p;
+  if (s->mem[0] != 0.0 || s->mem[1] == 0.0 || s->branch != B_SPEC || !s->contact || s->x != s->mem[3])
+    return 0;
+  double h = rnd(fp, st->dt), coord = rnd(fp, p[IMPACTFIT__JOLT_COORD]), spec = rnd(fp, p[IMPACTFIT__JOLT_SPEC]);
+  double damp = f32(1.0 - f32(f32(p[IMPACTFIT__JOLT_DAMP]) * f32(st->dt)));
+  damp = damp > 0.0 ? damp : 0.0;
+  double r = rnd(fp, p[IMPACTFIT__JOLT_REST]), vmin = rnd(fp, p[IMPACTFIT__JOLT_VMIN]);
+  double rest = 1e-6 * s->mem[1], y = s->mem[2], w = rnd(fp, -s->u), slop = rnd(fp, p[IMPACTFIT__JOLT_SLOP]);
+  int psteps = p[IMPACTFIT__JOLT_PSTEPS] > 0.0;
+  long n = 0;
+  for (; n < n_max; n++) {
+    double pen = rnd(fp, coord - y);
+    if (!(pen > -spec) || !(w < 0.0)) /* the row; approaching (the damping rounds only then in the double map) */
+      break;
+    double wd = f32(w * damp), bias = rnd(fp, -pen / h);
+    if (!(bias > 0.0) || (r > 0.0 && wd < -vmin && wd < -bias) || rnd(fp, -wd - bias) > 0.0 || fabs(wd) <= rest)
+      break; /* no speculative bias, the restitution branch, an impulse, or the at-rest residue */
+    double yn = rnd(fp, y + rnd(fp, wd * h));
+    if ((!(rnd(fp, -rnd(fp, coord - yn) + slop) >= 0.0) && psteps) || (yn == y && wd == w))
+      break; /* a position step (never at a gap), or a step that changes nothing (the caller's at-rest end) */
+    w = wd;
+    y = yn;
+  }
+  if (n > 0) {
+    s->mem[2] = y;
+    s->u = -w;
+    s->x = p[IMPACTFIT__JOLT_COORD] - y;
+    s->mem[3] = s->x;
+  }
+  return n;
+}
+
+static long jolt_run32(const impactfit_stepper *st, impactfit_step_state *s, long n_max) {
+  return jolt_run_fp(st, s, n_max, (jolt_fp){.f32 = 1});
+}
+
+static long jolt_run64(const impactfit_stepper *st, impactfit_step_state *s, long n_max) {
+  return jolt_run_fp(st, s, n_max, (jolt_fp){.f32 = 0});
 }
 
 static int jolt_step32(const impactfit_stepper *st, impactfit_step_state *s) {
@@ -269,6 +322,7 @@ const impactfit_stepper_type impactfit__stepper_jolt = {
     .reach = jolt_reach,
     .amplification = NULL,
     .continuous = NULL,
+    .run = jolt_run32,
 };
 
 const impactfit_stepper_type impactfit__stepper_jolt64 = {
@@ -285,6 +339,7 @@ const impactfit_stepper_type impactfit__stepper_jolt64 = {
     .amplification = NULL,
     .continuous = NULL,
     .affine = jolt_affine,
+    .run = jolt_run64,
 };
 
 /* ---------------------------------------------------------------- the entry's operations */
@@ -389,7 +444,14 @@ void impactfit__jolt_note(const impactfit__jolt_setup *js, double restitution, d
             "speculative distance (%.3g m): without a contact in the step before, the centres cross (use "
             "EMotionQuality::LinearCast or a smaller step). ",
             v * js->dt, js->spec + js->r1 + js->r2);
-  appendf(buf, size, "Jolt computes in float32: e is r to about 1e-7. ");
+  if (js->damping != 0.0)
+    appendf(buf, size,
+            "Jolt computes in float32 (its velocities are float even in a double-precision build): the damped "
+            "velocity is rounded to float every step, which at a small dt is not (1 - c h)^n (at 1e-7 s the float "
+            "factor is 1: no damping at all); the model rounds it as the engine does: e is the engine's to about "
+            "1e-6. ");
+  else
+    appendf(buf, size, "Jolt computes in float32: e is r to about 1e-7. ");
 }
 
 /* ---------------------------------------------------------------- the registry entry (include/impactfit/codes.h) */
@@ -520,7 +582,8 @@ static const impactfit_code_integrator jolt_integrators[] = {
     {.name = "euler",
      .stepper = &impactfit__stepper_jolt64,
      .summary = "PhysicsSystem::Update with one collision step: symplectic Euler, Jolt's contact row; modelled in "
-                "double (the engine's float32 rounds e by about 1e-7)"},
+                "double with the damped approach velocity rounded to float every step as the engine stores it "
+                "(e within about 1e-6 of the engine's, continuous in the restitution)"},
     {.name = "euler-float32",
      .stepper = &impactfit__stepper_jolt,
      .summary = "the same in float32 as the engine computes it, bit for bit on a plane (forward answers; an inverse "
@@ -593,7 +656,8 @@ static const impactfit_code_model jolt_models[] = {
               "(Discrete motion quality)",
      .assumes = "frictionless (or no tangential motion), no gravity, head-on through the centres, one collision step "
                 "per update, Discrete motion quality, no sleeping during the impact",
-     .precision = "float32 engine; the default integrator models it in double, euler-float32 bit for bit",
+     .precision = "float32 engine; the default integrator models it in double with the engine's float rounding of "
+                  "the damped velocity (per phase within 1.3e-7 of the engine at 1e-6 s), euler-float32 bit for bit",
      .source = "JoltPhysics.js 1.1.0 CMakeLists.txt:109 (v5.6.0); JoltPhysics 3b47ec39 (2026-06-30, before v5.6.0's "
                "tag): ContactConstraintManager.cpp:40-134, :1684-1761, :1883-1935, ContactConstraintPart.h:112-237, "
                "ContactConstraintManager.h:555, PhysicsSystem.cpp:352-558, :1530-1536, :1644-1682, :2664-2669, "

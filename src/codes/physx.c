@@ -139,6 +139,28 @@ static int physx_step(const impactfit_stepper *st, impactfit_step_state *s) {
   return 0;
 }
 
+/* The step's affine map (stepper.h: impactfit_step_affine) on the approach through the contact distance: a
+ * point exists (the gap at most the contact distance), approaching (u > 0), and the bias 0.8 pen/dt is at least
+ * the approach speed (pen = gap − rest distance ≥ 1.25 u dt): both iterations' impulses are max(0, M (u − 0.8
+ * pen/dt)) = 0 and there is no bounce (it needs u > pen/dt), so x' = x + dt u and u' = u with no force; the gap
+ * stays above the at-rest rule's 1e-12 m. The margins (1e-9 relative) keep the region inside the branch. */
+static int physx_affine(const impactfit_stepper *st, const impactfit_step_state *s, impactfit_step_affine *a) {
+  const double *p = st->p;
+  double dt = st->dt, x = s->x, u = s->u, cd = p[IMPACTFIT__PHYSX_CONTACT], rest = p[IMPACTFIT__PHYSX_REST];
+  if (st->gravity != 0.0 || !(u > 0.0) || !(x < 0.0) || !(cd > 0.0))
+    return 0;
+  memset(a, 0, sizeof *a);
+  a->G[0][0] = 1.0, a->G[0][2] = cd * (1.0 - 1e-9);                                                  /* a point */
+  a->G[1][0] = -1.0, a->G[1][1] = -1.25 * dt * (1.0 + 1e-9), a->G[1][2] = -rest - 1e-9 * fabs(rest); /* F = 0 */
+  a->G[2][0] = -1.0, a->G[2][2] = -2e-12; /* not the at-rest end */
+  a->n_forms = 3;
+  for (int i = 0; i < 3; i++)
+    if (!(a->G[i][0] * x + a->G[i][1] * u + a->G[i][2] > 0.0))
+      return 0;
+  a->B[0][1] = dt;
+  return 1;
+}
+
 static double physx_reach(const impactfit_stepper *st, double v) {
   (void)v;
   return st->p[IMPACTFIT__PHYSX_CONTACT];
@@ -159,6 +181,7 @@ const impactfit_stepper_type impactfit__stepper_physx = {
     .reach = physx_reach,
     .amplification = NULL,
     .continuous = NULL,
+    .affine = physx_affine,
 };
 
 void impactfit__physx_stepper(impactfit_stepper *st, double M, double dt, int plane, double restitution) {

@@ -443,8 +443,10 @@ static void linearise(const impactfit_stepper *st, double x0, double u0, double 
 static long run_at_once(const impactfit_stepper *st, const impactfit_step_state *pre, impactfit_step_state *s, double v,
                         long n_max, int linear, impactfit_step_impact *out) {
   impactfit_step_affine a;
-  if (!st->type->affine || !st->type->affine(st, pre, &a))
-    return 0;
+  if (!st->type->affine || !st->type->affine(st, pre, &a)) {
+    long n = st->type->run && s->f == 0.0 ? st->type->run(st, s, n_max) : 0;
+    return n > 0 ? n : 0;
+  }
   double fm = 0.0;
   long n = impactfit__step_affine_run(&a, s, n_max, 1e-12 * v * st->mass / st->dt, &fm);
   if (n <= 0)

@@ -19,7 +19,8 @@
 //   For each phase phi the sphere starts (J - phi) v dt from touching, approaching at v (a second sphere at
 //   rest). World.step(dt) until a step leaves the bodies apart (gap >= 0), separating and applied no
 //   impulse (every contact equation's multiplier 0: impactfit's end of an impact), or at rest (no impulse,
-//   the state unchanged), or creeping (no impulse, a gap the speed would not close within 1e4 steps: e = 0).
+//   the state unchanged), or creeping (no impulse after an impulse slowed the body, a gap the speed would not
+//   close within 1e4 steps: e = 0; a body no impulse touched is still approaching).
 //   Answers e = the separating speed / v (null: the centres of two spheres crossed, or no end within
 //   1e6 steps) and the steps taken.
 // The first line says {"ready": true, "version": ...} or {"skip": reason}.
@@ -85,7 +86,7 @@ function impacts(q) {
     s1.velocity.set(0, 0, -q.v);
     const gap = () => s1.position.z - s2.position.z - R;
     const vrel = () => s1.velocity.z - s2.velocity.z; // > 0: separating
-    let out = null, k = 0, acting = false;
+    let out = null, k = 0, acting = false, pushed = false;
     for (; k < 1000000; k++) {
       const g0 = gap(), u0 = vrel();
       world.step(q.dt);
@@ -93,13 +94,14 @@ function impacts(q) {
       for (const c of world.contacts) impulse += Math.abs(c.multiplier);
       const g = gap(), u = vrel();
       acting = acting || world.contacts.length > 0 || impulse !== 0;
+      pushed = pushed || impulse !== 0;
       if (!q.plane && g <= -R) break; // the centres crossed
       if (!acting) continue;
       if (g >= 0 && u > 0 && impulse === 0) {
         out = u / q.v;
         break;
       }
-      if (impulse === 0 && ((g === g0 && u === u0) || (g > 0 && u < 0 && g > 1e4 * -u * q.dt))) {
+      if (impulse === 0 && ((g === g0 && u === u0) || (pushed && g > 0 && u < 0 && g > 1e4 * -u * q.dt))) {
         out = u > 0 ? u / q.v : 0;
         break;
       }

@@ -19,8 +19,8 @@
 //   rest). HP_World_Step until a step leaves the bodies apart (gap >= 0), separating and without a change of
 //   their relative velocity beyond float32 rounding (|du| <= 4e-7 |u|: Havok's stored velocity alternates by
 //   an ulp between steps), or at rest (the gap unchanged, no change of velocity), or creeping (a gap the speed
-//   would not close within 1e4 steps: e = 0). Answers e = the separating speed / v (null: the centres of two
-//   spheres crossed, or no end within 200000 steps), the steps, and the gap (with the float32 radii) at the
+//   would not close within 1e4 steps, after a change of velocity: e = 0). Answers e = the separating speed / v
+//   (null: the centres of two spheres crossed, or no end within J + 200000 steps), the steps, and the gap (with the float32 radii) at the
 //   start of the first step that changed the velocity and that step's index (gact, kact).
 // The first line says {"ready": true, "version": "1.3.14"} or {"skip": reason}.
 import { createInterface } from 'node:readline';
@@ -87,7 +87,7 @@ function impacts(q) {
     const gap = () => y(b) - (q.plane ? 0 : y(other)) - Rf;
     const vrel = () => vy(b) - (q.plane ? 0 : vy(other)); // > 0: separating
     let out = null, k = 0, acting = false, ga = null, ka = null;
-    for (; k < 200000; k++) {
+    for (; k < q.J + 200000; k++) {
       const g0 = gap(), u0 = vrel();
       H.HP_World_Step(world, q.dt);
       const g = gap(), u = vrel();
