@@ -794,7 +794,7 @@ int impactfit_inverse_solve(impactfit_inverse_workspace *ws, const impactfit_inv
  * nodes coincide. */
 static int lagrange(const double *hx, const double *hy, int k, double x, double *y_out, double *dy_out) {
   double y = 0.0, dy = 0.0;
-  for (int i = 0; i < k; i++) { /* Lagrange basis and its derivative */
+  for (int i = 0; i < k; i++) { /* Lagrange basis and its derivative (dy_out NULL: the value only, the same doubles) */
     double li = 1.0, dli = 0.0;
     for (int j = 0; j < k; j++) {
       if (j == i)
@@ -802,14 +802,16 @@ static int lagrange(const double *hx, const double *hy, int k, double x, double 
       double den = hx[i] - hx[j];
       if (den == 0.0)
         return 0;
-      dli = dli * (x - hx[j]) / den + li / den;
+      if (dy_out)
+        dli = dli * (x - hx[j]) / den + li / den;
       li *= (x - hx[j]) / den;
     }
     y += li * hy[i];
     dy += dli * hy[i];
   }
   *y_out = y;
-  *dy_out = dy;
+  if (dy_out)
+    *dy_out = dy;
   return 1;
 }
 
@@ -828,15 +830,17 @@ static int extrapolate(const double *ht, const double *hr, const double *hy, int
     return 0;
   int upper = (e > 0.5), in_r = upper;
   double t = log(e), r = log1p(-e), y, dy;
-  if (upper && k >= 3) {
-    double yr, dyr, yr1, yt, dyt, yt1, d;
-    if (lagrange(hr, hy, k, r, &yr, &dyr) && lagrange(hr + 1, hy + 1, k - 1, r, &yr1, &d) &&
-        lagrange(ht, hy, k, t, &yt, &dyt) && lagrange(ht + 1, hy + 1, k - 1, t, &yt1, &d) &&
-        fabs(yt - yt1) < fabs(yr - yr1))
-      in_r = 0;
-  }
   if (!lagrange(in_r ? hr : ht, hy, k, in_r ? r : t, &y, &dy))
     return 0;
+  if (upper && k >= 3) { /* y, dy: in r so far; the polynomials without the oldest point: values only */
+    double yr1, yt, dyt, yt1;
+    if (lagrange(hr + 1, hy + 1, k - 1, r, &yr1, NULL) && lagrange(ht, hy, k, t, &yt, &dyt) &&
+        lagrange(ht + 1, hy + 1, k - 1, t, &yt1, NULL) && fabs(yt - yt1) < fabs(y - yr1)) {
+      in_r = 0;
+      y = yt;
+      dy = dyt;
+    }
+  }
   *zeta = exp(y) * (1.0 - e);
   /* the slope of g: g = r_target − r_out above e = 1/2, t_out − t_target below */
   double dr_du, dt_du;
