@@ -90,7 +90,7 @@ struct impactfit_inverse_workspace {
   /* the loose stage (evaluate): simulations predicted to miss the tolerance run at loose_rtol */
   double loose_rtol;
   int loose_next;
-  int loose_used; /* a simulation of this pass ran at loose_rtol */
+  int loose_used;    /* a simulation of this pass ran at loose_rtol */
   int trusted_start; /* the search's start is a close guess (a continuation's, the surrogate's, a caller's) */
   long rhs;
   int extra_evals; /* simulations of earlier passes and verifications of this point */
