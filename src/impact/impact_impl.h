@@ -31,6 +31,7 @@ struct impactfit_impact_workspace {
   gsl_odeiv2_control *control;
   gsl_odeiv2_evolve *evolve, *evolve4;
   gsl_root_fsolver *brent;
+  size_t arr_term; /* try_arrival: the top term that set the last series radius (a cheap bound, series.h) */
   gsl_odeiv2_system gsys, gsys4;
   impactfit__sys sys;
   impactfit__series *ser2; /* without γ terms */

@@ -231,6 +231,28 @@ static double radius_rule(const impactfit__series *s, const impactfit__series_po
  * margin that the full rule selects before them leaves log(r) above every one of them, which is the
  * same as starting them from r = ∞. */
 double impactfit__series_radius(const impactfit__series *s, const impactfit__series_point *pt, double tol) {
+  return impactfit__series_radius_arg(s, pt, tol, NULL);
+}
+
+double impactfit__series_radius_bound(const impactfit__series *s, const impactfit__series_point *pt, double tol,
+                                      size_t term) {
+  if (term >= s->ntop)
+    return INFINITY;
+  int a = s->top[term];
+  int j = s->j[a], l = s->l[a], q = s->q[a];
+  if (s->c[a] == 0.0 || (l > 0 && pt->g[1] == 0.0) || (q > 0 && pt->g[2] == 0.0))
+    return INFINITY;
+  double lgsum = (j ? j * log(fabs(pt->g[0])) : 0.0) + (l ? l * log(fabs(pt->g[1])) : 0.0) +
+                 (q ? q * log(fabs(pt->g[2])) : 0.0);
+  double e = j * (s->n + 1.0) + l * (s->m + 1.0) + q;
+  double lt = (log(tol) - s->ltop[term] - lgsum) / e;
+  return exp(lt + 2e-9 * (1.0 + fabs(lt)));
+}
+
+double impactfit__series_radius_arg(const impactfit__series *s, const impactfit__series_point *pt, double tol,
+                                    size_t *term) {
+  if (term)
+    *term = 0;
   double alpha = s->n + 1.0, beta = s->m + 1.0;
   double lg[3] = {log(fabs(pt->g[0])), pt->g[1] != 0.0 ? log(fabs(pt->g[1])) : 0.0,
                   pt->g[2] != 0.0 ? log(fabs(pt->g[2])) : 0.0};
@@ -262,6 +284,8 @@ double impactfit__series_radius(const impactfit__series *s, const impactfit__ser
     if (lt[t] <= lmin + margin && lt[t] < lr) {
       r = exp(lt[t]);
       lr = log(r);
+      if (term)
+        *term = t;
     }
   return r;
 }

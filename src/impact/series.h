@@ -65,6 +65,15 @@ void impactfit__series_point_set(impactfit__series_point *pt, const impactfit__s
 
 /* Largest τ at which every term of the highest degree (times 1 + e_a) is below tol. */
 double impactfit__series_radius(const impactfit__series *s, const impactfit__series_point *pt, double tol);
+/* The same radius, with the index of the top term that set it (0 for series beyond the engine's). */
+double impactfit__series_radius_arg(const impactfit__series *s, const impactfit__series_point *pt, double tol,
+                                    size_t *term);
+/* An upper bound on impactfit__series_radius from the top term `term` alone (the radius is exp of the
+ * smallest term's ln τ, chosen within a margin of 1e-9 (1 + |ln τ|)): exp of this term's ln τ plus
+ * twice that margin. INFINITY or NaN where the term gives no bound. Costs one to three logarithms and
+ * an exp instead of a pass over every top term. */
+double impactfit__series_radius_bound(const impactfit__series *s, const impactfit__series_point *pt, double tol,
+                                      size_t term);
 
 /* Evaluates x, x' and the damping work W = |ζ| ∫_0^τ x^m x'^2 at τ ≥ 0; any output may be NULL.
  * Also returns, in dx_dw and dxd_dw (if non-NULL), the derivatives of x and x' with respect to w. */

@@ -23,7 +23,7 @@
 
 #define NOSEP_G (-50.0) /* g for a simulation without separation: e_out "below e^-50 e" */
 #define MAX_EVALS 512   /* simulations recorded per point */
-#define HISTORY 6       /* points used by the continuation (quintic extrapolation) */
+#define HISTORY 8       /* points used by the continuation (degree-7 extrapolation) */
 /* Time bound of the simulations: 0, the engine's own default 1e4 max(1, ζ) δ_m0/v, the same as a
  * forward simulation, so that the inverse path never sees a "no separation" that `simulate` would
  * not. A fixed bound (200 δ_m0/v until 0.0.x) cut short the slow creep to δ = 0 of strongly damped
@@ -87,6 +87,11 @@ struct impactfit_inverse_workspace {
   int upper; /* e > 1/2: g in terms of 1 − e */
   double one_minus_target, ln_one_minus;
   int max_iter, n_evals, converged, best;
+  /* the loose stage (evaluate): simulations predicted to miss the tolerance run at loose_rtol */
+  double loose_rtol;
+  int loose_next;
+  int loose_used;    /* a simulation of this pass ran at loose_rtol */
+  int trusted_start; /* the search's start is a close guess (a continuation's, the surrogate's, a caller's) */
   long rhs;
   int extra_evals; /* simulations of earlier passes and verifications of this point */
   long extra_rhs;
@@ -190,7 +195,17 @@ static int within_tol(const impactfit_inverse_workspace *ws, const evaluation *e
                    : fabs(ev->e_out - ws->target) <= tol * ws->target;
 }
 
-/* A simulation for the root search, cached: the same u is never simulated twice. */
+/* Below this |g| the next simulation of a search is expected to meet the tolerance (the secant and
+ * Newton steps converge superlinearly), and runs at the tight tolerance. */
+#define G_TIGHT 1e-5
+
+/* A simulation for the root search, cached: the same u is never simulated twice. The loose stage
+ * (issue 34): a simulation that is expected to miss the tolerance (the first of a point searched
+ * from a closed-form guess, and any after one that missed by more than G_TIGHT) only steers the
+ * search, so it runs at loose_rtol (a tenth of tol: its g is then accurate to a twentieth of tol,
+ * sim_rtol); where it lands within tol anyway, the same u is simulated again at the tight tolerance,
+ * and only that simulation can be accepted. So the accepted simulation, the one reported, is always
+ * at the search's own tolerance (never looser than the engine's default). */
 static const evaluation *evaluate(impactfit_inverse_workspace *ws, double u) {
   for (int i = 0; i < ws->n_evals; i++)
     if (ws->evals[i].u == u)
@@ -200,8 +215,14 @@ static const evaluation *evaluate(impactfit_inverse_workspace *ws, double u) {
   evaluation *ev = &ws->evals[ws->n_evals];
   impactfit_error e2;
   long rhs = 0;
-  int st = simulate(ws, u, ws->base.rtol, ev, &rhs, &e2);
+  int loose = ws->loose_next && ws->loose_rtol > ws->base.rtol;
+  ws->loose_used |= loose;
+  int st = simulate(ws, u, loose ? ws->loose_rtol : ws->base.rtol, ev, &rhs, &e2);
   ws->rhs += rhs;
+  if (!st && loose && ev->separated && within_tol(ws, ev, ws->tol)) {
+    st = simulate(ws, u, ws->base.rtol, ev, &rhs, &e2);
+    ws->rhs += rhs;
+  }
   if (st) {
     ws->status = st;
     if (ws->err)
@@ -209,6 +230,7 @@ static const evaluation *evaluate(impactfit_inverse_workspace *ws, double u) {
     return NULL;
   }
   ws->n_evals++;
+  ws->loose_next = !(ev->separated && fabs(ev->g) <= G_TIGHT);
   /* accepted within 0.9 tol: the simulation's own error (≤ 0.05 tol, sim_rtol) must fit too */
   if (ev->separated && within_tol(ws, ev, ACCEPT * ws->tol)) {
     ws->converged = 1;
@@ -484,12 +506,18 @@ static method_fn method_of(const impactfit_root_method *m) {
  * no longer be byte-identical; surrogate_guess = 0 gives results that do not depend on the
  * committed header, and impactfit_surrogate_build uses it (the surrogate does not start from
  * itself). */
-static double guess_zeta(double n, double m, double e, const impactfit_transition *tr, int surrogate) {
+static double guess_zeta(double n, double m, double e, const impactfit_transition *tr, int surrogate,
+                         int *from_surrogate) {
   double K = 0.5 * (n + 1.0);
+  if (from_surrogate)
+    *from_surrogate = 0;
   if (surrogate && m == 0.0 && (tr == impactfit_transition_C || tr == impactfit_transition_D)) {
     double z;
-    if (!impactfit_committed_copt_zeta(n, e, &z, NULL) && z > 0.0) /* outside its box: EINVAL; e = 1: 0 */
+    if (!impactfit_committed_copt_zeta(n, e, &z, NULL) && z > 0.0) { /* outside its box: EINVAL; e = 1: 0 */
+      if (from_surrogate)
+        *from_surrogate = 1;
       return z;
+    }
   }
   if (m == n) {
     double a = 1.381, b = 0.451, p = a * (exp(-b * e) - exp(-b));
@@ -545,7 +573,28 @@ static int run_method(impactfit_inverse_workspace *ws, const impactfit_inverse_p
   ws->err = err;
   ws->beyond_msg[0] = '\0';
   ws->nosep_msg[0] = '\0';
+  ws->loose_next = !ws->trusted_start || p->method == impactfit_root_bisect; /* bisection ignores every guess */
+  ws->loose_used = 0;
   int r = method_of(p->method)(ws, u0, slope);
+  if (!ws->status && !(r == 0 && ws->converged) && ws->loose_used) {
+    /* A search steered by loose simulations that fails may fail because of them: where e_out is so
+     * steep that only a few doubles of ζ meet the tolerance (under A near the critical damping), a
+     * loose e_out can put both sides of the final bracket outside it. Before saying that no damping
+     * does, the search is repeated from the same start with every simulation at the tight tolerance
+     * (its cost counts in the point's work); converged points are not affected. */
+    ws->extra_evals += ws->n_evals;
+    ws->extra_rhs += ws->rhs;
+    ws->n_evals = 0;
+    ws->converged = 0;
+    ws->best = -1;
+    ws->rhs = 0;
+    ws->beyond_msg[0] = '\0';
+    ws->nosep_msg[0] = '\0';
+    double loose = ws->loose_rtol;
+    ws->loose_rtol = 0.0; /* evaluate: never loose */
+    r = method_of(p->method)(ws, u0, slope);
+    ws->loose_rtol = loose;
+  }
   if (ws->status)
     return ws->status;
   if (r == 0 && ws->converged)
@@ -612,6 +661,11 @@ static int run_method(impactfit_inverse_workspace *ws, const impactfit_inverse_p
  * e = 1e-3 and 150 at 1e-4 — and, under A and B with m < n, near the critical damping where e_out
  * falls steeply to 0 (2000 at e = 1.6e-4, n = 1.5, m = 0). So rtol = tol/10 where K is small, tighter
  * below e = 0.05, and a verification (verify_best) where K is large or not known. */
+static double loose_rtol(double tol, double e) {
+  double r = (e >= 0.05) ? 0.1 * tol : 1e-2 * tol * fmin(1.0, fmax(0.1, e / 1e-3));
+  return r < 1e-15 ? 1e-15 : (r > 1e-10 ? 1e-10 : r);
+}
+
 static double sim_rtol(double tol, double e) {
   double r = (e >= 0.05) ? 0.1 * tol : 1e-2 * tol * fmin(1.0, fmax(0.1, e / 1e-3));
   /* never looser than the engine's default (impactfit_impact_default_params: 1e-13), so that the
@@ -665,6 +719,7 @@ static int search(impactfit_inverse_workspace *ws, const impactfit_inverse_param
     ws->extra_evals += ws->n_evals;
     ws->extra_rhs += ws->rhs;
     ws->base.rtol = fine_rtol;
+    ws->trusted_start = 1; /* from the accepted damping */
     if ((st = run_method(ws, p, best->u, slope, what, err)))
       return st;
   }
@@ -710,8 +765,12 @@ static int solve_point(impactfit_inverse_workspace *ws, const impactfit_inverse_
   ws->base.t_max = SIM_T_MAX;
   ws->u_unit = 0.0;
   set_target(ws, e, p->tol, p->max_iter);
-  double z0 = (zeta_guess > 0.0 && isfinite(zeta_guess)) ? zeta_guess
-                                                         : guess_zeta(p->n, p->m, e, p->transition, p->surrogate_guess);
+  int sur = 0;
+  double z0 = (zeta_guess > 0.0 && isfinite(zeta_guess))
+                  ? zeta_guess
+                  : guess_zeta(p->n, p->m, e, p->transition, p->surrogate_guess, &sur);
+  ws->trusted_start = sur || (zeta_guess > 0.0 && isfinite(zeta_guess));
+  ws->loose_rtol = loose_rtol(p->tol, e);
   if (!(z0 > 0.0) || !isfinite(z0))
     z0 = 1.0;
   if (!(slope < 0.0)) /* d ln e_out / d ln ζ: ≈ ln e for light damping, O(−1) for heavy */
@@ -731,18 +790,11 @@ int impactfit_inverse_solve(impactfit_inverse_workspace *ws, const impactfit_inv
   return solve_point(ws, p, e, zeta_guess, 0.0, res, err);
 }
 
-/* Continuation: y = ln ζ − ln(1 − e) as a polynomial through the last solved points, in t = ln e for
- * e ≤ 1/2 and in r = ln(1 − e) above (ζ ∝ e^(−p) as e → 0; as e → 1, y has terms (1 − e)^p with
- * non-integer p, smooth in r but not in t: see surrogate.h). Returns the predicted ζ and the slope
- * dg/du of the solver's function g (u = ln ζ) there. */
-static int extrapolate(const double *ht, const double *hr, const double *hy, int k, double e, double *zeta,
-                       double *slope) {
-  if (k < 2 || !(e < 1.0))
-    return 0;
-  int upper = (e > 0.5);
-  const double *hx = upper ? hr : ht;
-  double x = upper ? log1p(-e) : log(e), y = 0.0, dy = 0.0;
-  for (int i = 0; i < k; i++) { /* Lagrange basis and its derivative */
+/* The Lagrange polynomial through (hx[i], hy[i]), i < k, at x: its value and derivative. 0 when two
+ * nodes coincide. */
+static int lagrange(const double *hx, const double *hy, int k, double x, double *y_out, double *dy_out) {
+  double y = 0.0, dy = 0.0;
+  for (int i = 0; i < k; i++) { /* Lagrange basis and its derivative (dy_out NULL: the value only, the same doubles) */
     double li = 1.0, dli = 0.0;
     for (int j = 0; j < k; j++) {
       if (j == i)
@@ -750,19 +802,57 @@ static int extrapolate(const double *ht, const double *hr, const double *hy, int
       double den = hx[i] - hx[j];
       if (den == 0.0)
         return 0;
-      dli = dli * (x - hx[j]) / den + li / den;
+      if (dy_out)
+        dli = dli * (x - hx[j]) / den + li / den;
       li *= (x - hx[j]) / den;
     }
     y += li * hy[i];
     dy += dli * hy[i];
   }
-  *zeta = exp(y) * (1.0 - e);
-  if (upper) { /* r = u − y(r): dr/du = 1/(1 + y'); g = r_target − r_out, dg/du = −dr/du */
-    *slope = (1.0 + dy != 0.0) ? -1.0 / (1.0 + dy) : 0.0;
-  } else { /* u = y(t) + ln(1 − e^t): du/dt = y' − e/(1 − e); g = t_out − t_target, dg/du = dt/du */
-    double du_dt = dy - e / (1.0 - e);
-    *slope = (du_dt != 0.0) ? 1.0 / du_dt : 0.0;
+  *y_out = y;
+  if (dy_out)
+    *dy_out = dy;
+  return 1;
+}
+
+/* Continuation: y = ln ζ − ln(1 − e) as a polynomial through the last solved points, in t = ln e or
+ * in r = ln(1 − e) (ζ ∝ e^(−p) as e → 0, a logarithmic singularity of y(r) at r = 0; as e → 1, y has
+ * terms (1 − e)^p with non-integer p, smooth in r but not in t: see surrogate.h). Near e = 1/2 neither
+ * is always the better: zhang-alpha's n = 1.5, m = 0.25 on a step of 0.008 in e misses by 1e-8 in r
+ * and 1e-13 in t at e = 0.5–0.65, copt's m = 0 near e = 0.99 the other way. So above e = 1/2, with
+ * three or more points, the variable is the one whose polynomial moves less when its oldest point is
+ * dropped (the estimate of the extrapolation's error); below it is t, as before. The choice depends
+ * on the run's own points only. Returns the predicted ζ and the slope dg/du of the solver's function
+ * g (u = ln ζ) there. */
+static int extrapolate(const double *ht, const double *hr, const double *hy, int k, double e, double *zeta,
+                       double *slope) {
+  if (k < 2 || !(e < 1.0))
+    return 0;
+  int upper = (e > 0.5), in_r = upper;
+  double t = log(e), r = log1p(-e), y, dy;
+  if (!lagrange(in_r ? hr : ht, hy, k, in_r ? r : t, &y, &dy))
+    return 0;
+  if (upper && k >= 3) { /* y, dy: in r so far; the polynomials without the oldest point: values only */
+    double yr1, yt, dyt, yt1;
+    if (lagrange(hr + 1, hy + 1, k - 1, r, &yr1, NULL) && lagrange(ht, hy, k, t, &yt, &dyt) &&
+        lagrange(ht + 1, hy + 1, k - 1, t, &yt1, NULL) && fabs(yt - yt1) < fabs(y - yr1)) {
+      in_r = 0;
+      y = yt;
+      dy = dyt;
+    }
   }
+  *zeta = exp(y) * (1.0 - e);
+  /* the slope of g: g = r_target − r_out above e = 1/2, t_out − t_target below */
+  double dr_du, dt_du;
+  if (in_r) { /* r = u − y(r): dr/du = 1/(1 + y') */
+    dr_du = (1.0 + dy != 0.0) ? 1.0 / (1.0 + dy) : 0.0;
+    dt_du = dr_du * (-(1.0 - e) / e); /* dt/dr = −(1 − e)/e */
+  } else {                            /* u = y(t) + ln(1 − e^t): du/dt = y' − e/(1 − e) */
+    double du_dt = dy - e / (1.0 - e);
+    dt_du = (du_dt != 0.0) ? 1.0 / du_dt : 0.0;
+    dr_du = dt_du * (-e / (1.0 - e)); /* dr/dt = −e/(1 − e) */
+  }
+  *slope = upper ? -dr_du : dt_du;
   return isfinite(*zeta) && *zeta > 0.0;
 }
 
@@ -895,8 +985,11 @@ int impactfit_copt_solve(impactfit_inverse_workspace *ws, const impactfit_invers
   ws->base.t_max = SIM_T_MAX;
   set_target(ws, e, q.tol, q.max_iter);
   double c0, c1;
-  if ((st = impactfit_copt_from_zeta(q.n, guess_zeta(q.n, 0.0, e, q.transition, q.surrogate_guess), k, mass, v, &c0,
-                                     err)) ||
+  int sur = 0;
+  double z0 = guess_zeta(q.n, 0.0, e, q.transition, q.surrogate_guess, &sur);
+  ws->trusted_start = sur;
+  ws->loose_rtol = loose_rtol(q.tol, e);
+  if ((st = impactfit_copt_from_zeta(q.n, z0, k, mass, v, &c0, err)) ||
       (st = impactfit_copt_from_zeta(q.n, 1.0, k, mass, v, &c1, err)))
     return st;
   ws->u_unit = log(c1);

@@ -25,701 +25,701 @@
  *   objective: absolute residuals f - y, nonlinear least squares
  *   n = 1:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.5365599169848079  +- 0.000251 (standard error)
- *     beta     = -0.41388765102138192  +- 6e-05 (standard error)
+ *     alpha    = 1.5365599169868771  +- 0.000251 (standard error)
+ *     beta     = -0.41388765102089325  +- 6e-05 (standard error)
  *     correlation:  +1.000000 +0.999500
  *                  +0.999500 +1.000000
  *     chi^2 = 8.49978e-07, rms residual = 3.76381e-05, max |f - y| = 0.000120299, max |f - y|/|y| = 0.00102744
  *   n = 1.0101010101010102:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.5383236266536766  +- 0.000181 (standard error)
- *     beta     = -0.41224365970238647  +- 4.32e-05 (standard error)
+ *     alpha    = 1.5383236266556219  +- 0.000181 (standard error)
+ *     beta     = -0.41224365970193078  +- 4.32e-05 (standard error)
  *     correlation:  +1.000000 +0.999503
  *                  +0.999503 +1.000000
  *     chi^2 = 4.37608e-07, rms residual = 2.70064e-05, max |f - y| = 9.30422e-05, max |f - y|/|y| = 0.000449071
  *   n = 1.0202020202020201:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.5402040109147574  +- 0.000116 (standard error)
- *     beta     = -0.41059722522696984  +- 2.75e-05 (standard error)
+ *     alpha    = 1.5402040111311737  +- 0.000116 (standard error)
+ *     beta     = -0.41059722517574176  +- 2.75e-05 (standard error)
  *     correlation:  +1.000000 +0.999507
  *                  +0.999507 +1.000000
  *     chi^2 = 1.76252e-07, rms residual = 1.71392e-05, max |f - y| = 6.61482e-05, max |f - y|/|y| = 0.000243355
  *   n = 1.0303030303030303:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.5421999034715141  +- 6.91e-05 (standard error)
- *     beta     = -0.40894843228620531  +- 1.63e-05 (standard error)
+ *     alpha    = 1.5421999034727221  +- 6.91e-05 (standard error)
+ *     beta     = -0.4089484322859317  +- 1.63e-05 (standard error)
  *     correlation:  +1.000000 +0.999511
  *                  +0.999511 +1.000000
  *     chi^2 = 6.14914e-08, rms residual = 1.01235e-05, max |f - y| = 3.96137e-05, max |f - y|/|y| = 0.000888612
  *   n = 1.0404040404040404:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.5443101841792506  +- 8.39e-05 (standard error)
- *     beta     = -0.40729736746316375  +- 1.97e-05 (standard error)
+ *     alpha    = 1.5443101841795652  +- 8.39e-05 (standard error)
+ *     beta     = -0.40729736746310352  +- 1.97e-05 (standard error)
  *     correlation:  +1.000000 +0.999514
  *                  +0.999514 +1.000000
  *     chi^2 = 8.89548e-08, rms residual = 1.21761e-05, max |f - y| = 2.41184e-05, max |f - y|/|y| = 0.00154011
  *   n = 1.0505050505050506:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.5465337800814436  +- 0.000143 (standard error)
- *     beta     = -0.40564411850293269  +- 3.34e-05 (standard error)
+ *     alpha    = 1.5465337800817598  +- 0.000143 (standard error)
+ *     beta     = -0.40564411850287491  +- 3.34e-05 (standard error)
  *     correlation:  +1.000000 +0.999518
  *                  +0.999518 +1.000000
  *     chi^2 = 2.54321e-07, rms residual = 2.0588e-05, max |f - y| = 3.91155e-05, max |f - y|/|y| = 0.00219763
  *   n = 1.0606060606060606:
- *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 1.5488696663333614  +- 0.000213 (standard error)
- *     beta     = -0.40398877364401603  +- 4.94e-05 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 12 iterations
+ *     alpha    = 1.5488696663392405  +- 0.000213 (standard error)
+ *     beta     = -0.40398877364267038  +- 4.94e-05 (standard error)
  *     correlation:  +1.000000 +0.999521
  *                  +0.999521 +1.000000
  *     chi^2 = 5.53323e-07, rms residual = 3.03678e-05, max |f - y| = 5.44359e-05, max |f - y|/|y| = 0.00286091
  *   n = 1.0707070707070707:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.5513168600415683  +- 0.000286 (standard error)
- *     beta     = -0.4023314226252544  +- 6.6e-05 (standard error)
+ *     alpha    = 1.5513168600412666  +- 0.000286 (standard error)
+ *     beta     = -0.40233142262534333  +- 6.6e-05 (standard error)
  *     correlation:  +1.000000 +0.999525
  *                  +0.999525 +1.000000
  *     chi^2 = 9.81758e-07, rms residual = 4.04508e-05, max |f - y| = 6.98208e-05, max |f - y|/|y| = 0.00352975
  *   n = 1.0808080808080809:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.5538744246029759  +- 0.00036 (standard error)
- *     beta     = -0.40067215526438055  +- 8.28e-05 (standard error)
+ *     alpha    = 1.5538744246039971  +- 0.00036 (standard error)
+ *     beta     = -0.40067215526416688  +- 8.28e-05 (standard error)
  *     correlation:  +1.000000 +0.999529
  *                  +0.999529 +1.000000
  *     chi^2 = 1.53549e-06, rms residual = 5.0588e-05, max |f - y| = 8.78033e-05, max |f - y|/|y| = 0.00420391
  *   n = 1.0909090909090908:
  *     600 points; GSL multifit_nlinear lm, 14 iterations
- *     alpha    = 1.556541466253039  +- 0.000436 (standard error)
- *     beta     = -0.39901106187569035  +- 9.96e-05 (standard error)
+ *     alpha    = 1.5565414662515313  +- 0.000436 (standard error)
+ *     beta     = -0.39901106187605778  +- 9.96e-05 (standard error)
  *     correlation:  +1.000000 +0.999532
  *                  +0.999532 +1.000000
  *     chi^2 = 2.21044e-06, rms residual = 6.06965e-05, max |f - y| = 0.000112264, max |f - y|/|y| = 0.00488318
  *   n = 1.101010101010101:
  *     600 points; GSL multifit_nlinear lm, 14 iterations
- *     alpha    = 1.5593171336653986  +- 0.000513 (standard error)
- *     beta     = -0.39734823299585115  +- 0.000116 (standard error)
+ *     alpha    = 1.559317133663833  +- 0.000513 (standard error)
+ *     beta     = -0.39734823299623262  +- 0.000116 (standard error)
  *     correlation:  +1.000000 +0.999536
  *                  +0.999536 +1.000000
  *     chi^2 = 3.00261e-06, rms residual = 7.07414e-05, max |f - y| = 0.000136393, max |f - y|/|y| = 0.00556735
  *   n = 1.1111111111111112:
  *     600 points; GSL multifit_nlinear lm, 14 iterations
- *     alpha    = 1.5622006171461562  +- 0.00059 (standard error)
- *     beta     = -0.39568375922379989  +- 0.000133 (standard error)
+ *     alpha    = 1.5622006171430791  +- 0.00059 (standard error)
+ *     beta     = -0.39568375922452342  +- 0.000133 (standard error)
  *     correlation:  +1.000000 +0.999540
  *                  +0.999540 +1.000000
  *     chi^2 = 3.90808e-06, rms residual = 8.07061e-05, max |f - y| = 0.000160194, max |f - y|/|y| = 0.00625622
  *   n = 1.1212121212121211:
- *     600 points; GSL multifit_nlinear lm, 14 iterations
- *     alpha    = 1.5651911477850711  +- 0.000668 (standard error)
- *     beta     = -0.39401773108875954  +- 0.00015 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 15 iterations
+ *     alpha    = 1.5651911478517557  +- 0.000668 (standard error)
+ *     beta     = -0.39401773107380661  +- 0.00015 (standard error)
  *     correlation:  +1.000000 +0.999543
  *                  +0.999543 +1.000000
  *     chi^2 = 4.923e-06, rms residual = 9.05814e-05, max |f - y| = 0.000183673, max |f - y|/|y| = 0.00694958
  *   n = 1.1313131313131313:
  *     600 points; GSL multifit_nlinear lm, 14 iterations
- *     alpha    = 1.5682879966723251  +- 0.000746 (standard error)
- *     beta     = -0.39235023892065723  +- 0.000167 (standard error)
+ *     alpha    = 1.5682879966700265  +- 0.000746 (standard error)
+ *     beta     = -0.39235023892120185  +- 0.000167 (standard error)
  *     correlation:  +1.000000 +0.999547
  *                  +0.999547 +1.000000
  *     chi^2 = 6.04359e-06, rms residual = 0.000100363, max |f - y| = 0.000206833, max |f - y|/|y| = 0.00764724
  *   n = 1.1414141414141414:
  *     600 points; GSL multifit_nlinear lm, 14 iterations
- *     alpha    = 1.5714904741194384  +- 0.000825 (standard error)
- *     beta     = -0.39068137273614384  +- 0.000183 (standard error)
+ *     alpha    = 1.5714904741108746  +- 0.000825 (standard error)
+ *     beta     = -0.39068137273807835  +- 0.000183 (standard error)
  *     correlation:  +1.000000 +0.999550
  *                  +0.999550 +1.000000
  *     chi^2 = 7.26617e-06, rms residual = 0.000110047, max |f - y| = 0.000229678, max |f - y|/|y| = 0.00834901
  *   n = 1.1515151515151516:
  *     600 points; GSL multifit_nlinear lm, 14 iterations
- *     alpha    = 1.5747979288857148  +- 0.000905 (standard error)
- *     beta     = -0.38901122213895956  +- 0.0002 (standard error)
+ *     alpha    = 1.5747979288819924  +- 0.000905 (standard error)
+ *     beta     = -0.38901122213981709  +- 0.0002 (standard error)
  *     correlation:  +1.000000 +0.999554
  *                  +0.999554 +1.000000
  *     chi^2 = 8.58712e-06, rms residual = 0.000119632, max |f - y| = 0.000252213, max |f - y|/|y| = 0.00905469
  *   n = 1.1616161616161615:
- *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 1.5782097475068184  +- 0.000986 (standard error)
- *     beta     = -0.38733987621253885  +- 0.000216 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 14 iterations
+ *     alpha    = 1.5782097475029357  +- 0.000986 (standard error)
+ *     beta     = -0.38733987621342403  +- 0.000216 (standard error)
  *     correlation:  +1.000000 +0.999557
  *                  +0.999557 +1.000000
  *     chi^2 = 1.00029e-05, rms residual = 0.000129118, max |f - y| = 0.000274442, max |f - y|/|y| = 0.00976412
  *   n = 1.1717171717171717:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.5817253535353559  +- 0.00107 (standard error)
- *     beta     = -0.38566742344635108  +- 0.000233 (standard error)
+ *     alpha    = 1.5817253535324449  +- 0.00107 (standard error)
+ *     beta     = -0.38566742344701699  +- 0.000233 (standard error)
  *     correlation:  +1.000000 +0.999561
  *                  +0.999561 +1.000000
  *     chi^2 = 1.15101e-05, rms residual = 0.000138504, max |f - y| = 0.000296368, max |f - y|/|y| = 0.0104771
  *   n = 1.1818181818181819:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.5853442068971353  +- 0.00115 (standard error)
- *     beta     = -0.38399395165012618  +- 0.000249 (standard error)
+ *     alpha    = 1.5853442068947687  +- 0.00115 (standard error)
+ *     beta     = -0.38399395165066863  +- 0.000249 (standard error)
  *     correlation:  +1.000000 +0.999564
  *                  +0.999564 +1.000000
  *     chi^2 = 1.31053e-05, rms residual = 0.000147791, max |f - y| = 0.000317997, max |f - y|/|y| = 0.0111935
  *   n = 1.1919191919191918:
- *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.5890658032268099  +- 0.00123 (standard error)
- *     beta     = -0.38231954788555789  +- 0.000265 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 13 iterations
+ *     alpha    = 1.589065803224079  +- 0.00123 (standard error)
+ *     beta     = -0.38231954788617512  +- 0.000265 (standard error)
  *     correlation:  +1.000000 +0.999568
  *                  +0.999568 +1.000000
  *     chi^2 = 1.47852e-05, rms residual = 0.000156977, max |f - y| = 0.000339332, max |f - y|/|y| = 0.0119131
  *   n = 1.202020202020202:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.5928896732423259  +- 0.00131 (standard error)
- *     beta     = -0.38064429840175673  +- 0.000281 (standard error)
+ *     alpha    = 1.5928896737385168  +- 0.00131 (standard error)
+ *     beta     = -0.38064429829554902  +- 0.000281 (standard error)
  *     correlation:  +1.000000 +0.999571
  *                  +0.999571 +1.000000
  *     chi^2 = 1.65466e-05, rms residual = 0.000166065, max |f - y| = 0.000360377, max |f - y|/|y| = 0.0126357
  *   n = 1.2121212121212122:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.5968153821396702  +- 0.0014 (standard error)
- *     beta     = -0.37896828857797049  +- 0.000297 (standard error)
+ *     alpha    = 1.5968153821371698  +- 0.0014 (standard error)
+ *     beta     = -0.37896828857853043  +- 0.000297 (standard error)
  *     correlation:  +1.000000 +0.999575
  *                  +0.999575 +1.000000
  *     chi^2 = 1.83864e-05, rms residual = 0.000175054, max |f - y| = 0.000381136, max |f - y|/|y| = 0.0133613
  *   n = 1.2222222222222223:
  *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 1.6008425290116064  +- 0.00148 (standard error)
- *     beta     = -0.3772916028722339  +- 0.000313 (standard error)
+ *     alpha    = 1.6008425290467596  +- 0.00148 (standard error)
+ *     beta     = -0.37729160286483115  +- 0.000313 (standard error)
  *     correlation:  +1.000000 +0.999578
  *                  +0.999578 +1.000000
  *     chi^2 = 2.03015e-05, rms residual = 0.000183945, max |f - y| = 0.000401614, max |f - y|/|y| = 0.0140896
  *   n = 1.2323232323232323:
- *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6049707462914213  +- 0.00157 (standard error)
- *     beta     = -0.37561432477523815  +- 0.000329 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 14 iterations
+ *     alpha    = 1.6049707462937921  +- 0.00157 (standard error)
+ *     beta     = -0.37561432477476886  +- 0.000329 (standard error)
  *     correlation:  +1.000000 +0.999582
  *                  +0.999582 +1.000000
  *     chi^2 = 2.2289e-05, rms residual = 0.000192739, max |f - y| = 0.000421815, max |f - y|/|y| = 0.0148204
  *   n = 1.2424242424242424:
- *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 1.6091996992203514  +- 0.00165 (standard error)
- *     beta     = -0.37393653676924798  +- 0.000345 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 12 iterations
+ *     alpha    = 1.6091996992144209  +- 0.00165 (standard error)
+ *     beta     = -0.37393653677051408  +- 0.000345 (standard error)
  *     correlation:  +1.000000 +0.999585
  *                  +0.999585 +1.000000
  *     chi^2 = 2.4346e-05, rms residual = 0.000201436, max |f - y| = 0.000441742, max |f - y|/|y| = 0.0155537
  *   n = 1.2525252525252526:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6135290853232866  +- 0.00174 (standard error)
- *     beta     = -0.37225832029481487  +- 0.00036 (standard error)
+ *     alpha    = 1.6135290853192941  +- 0.00174 (standard error)
+ *     beta     = -0.37225832029567441  +- 0.00036 (standard error)
  *     correlation:  +1.000000 +0.999589
  *                  +0.999589 +1.000000
  *     chi^2 = 2.64696e-05, rms residual = 0.000210038, max |f - y| = 0.000461399, max |f - y|/|y| = 0.0162893
  *   n = 1.2626262626262625:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6179586341950747  +- 0.00183 (standard error)
- *     beta     = -0.37057975566251045  +- 0.000376 (standard error)
+ *     alpha    = 1.6179586341908008  +- 0.00183 (standard error)
+ *     beta     = -0.37057975566342488  +- 0.000376 (standard error)
  *     correlation:  +1.000000 +0.999592
  *                  +0.999592 +1.000000
  *     chi^2 = 2.86571e-05, rms residual = 0.000218545, max |f - y| = 0.000480791, max |f - y|/|y| = 0.0170271
  *   n = 1.2727272727272727:
- *     600 points; GSL multifit_nlinear lm, 14 iterations
- *     alpha    = 1.6224881058539942  +- 0.00191 (standard error)
- *     beta     = -0.36890092226845811  +- 0.000391 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 13 iterations
+ *     alpha    = 1.6224881058759879  +- 0.00191 (standard error)
+ *     beta     = -0.36890092226399607  +- 0.000391 (standard error)
  *     correlation:  +1.000000 +0.999596
  *                  +0.999596 +1.000000
  *     chi^2 = 3.09059e-05, rms residual = 0.000226958, max |f - y| = 0.000499921, max |f - y|/|y| = 0.0177669
  *   n = 1.2828282828282829:
- *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6271172925353086  +- 0.002 (standard error)
- *     beta     = -0.36722189810986394  +- 0.000407 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 13 iterations
+ *     alpha    = 1.6271172923745094  +- 0.002 (standard error)
+ *     beta     = -0.36722189814253503  +- 0.000407 (standard error)
  *     correlation:  +1.000000 +0.999599
  *                  +0.999599 +1.000000
  *     chi^2 = 3.32133e-05, rms residual = 0.000235277, max |f - y| = 0.000518792, max |f - y|/|y| = 0.0185085
  *   n = 1.2929292929292928:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6318460158139423  +- 0.00209 (standard error)
- *     beta     = -0.36554276026876831  +- 0.000422 (standard error)
+ *     alpha    = 1.6318460158101131  +- 0.00209 (standard error)
+ *     beta     = -0.365542760269572  +- 0.000422 (standard error)
  *     correlation:  +1.000000 +0.999603
  *                  +0.999603 +1.000000
  *     chi^2 = 3.55768e-05, rms residual = 0.000243505, max |f - y| = 0.00053741, max |f - y|/|y| = 0.0192519
  *   n = 1.303030303030303:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6366741282086992  +- 0.00218 (standard error)
- *     beta     = -0.36386358448555978  +- 0.000437 (standard error)
+ *     alpha    = 1.6366741282049835  +- 0.00218 (standard error)
+ *     beta     = -0.36386358448633443  +- 0.000437 (standard error)
  *     correlation:  +1.000000 +0.999606
  *                  +0.999606 +1.000000
  *     chi^2 = 3.7994e-05, rms residual = 0.000251641, max |f - y| = 0.000555777, max |f - y|/|y| = 0.0199969
  *   n = 1.3131313131313131:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6416015113856213  +- 0.00227 (standard error)
- *     beta     = -0.36218444543245515  +- 0.000452 (standard error)
+ *     alpha    = 1.6416015113820941  +- 0.00227 (standard error)
+ *     beta     = -0.36218444543318651  +- 0.000452 (standard error)
  *     correlation:  +1.000000 +0.999609
  *                  +0.999609 +1.000000
  *     chi^2 = 4.04626e-05, rms residual = 0.000259687, max |f - y| = 0.000573898, max |f - y|/|y| = 0.0207433
  *   n = 1.3232323232323233:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.646628076504995  +- 0.00237 (standard error)
- *     beta     = -0.36050541655881568  +- 0.000467 (standard error)
+ *     alpha    = 1.6466280765038672  +- 0.00237 (standard error)
+ *     beta     = -0.36050541655905605  +- 0.000467 (standard error)
  *     correlation:  +1.000000 +0.999613
  *                  +0.999613 +1.000000
  *     chi^2 = 4.29801e-05, rms residual = 0.000267644, max |f - y| = 0.000591775, max |f - y|/|y| = 0.0214912
  *   n = 1.3333333333333333:
- *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 1.6517537637596986  +- 0.00246 (standard error)
- *     beta     = -0.35882657010738739  +- 0.000482 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 12 iterations
+ *     alpha    = 1.6517537637268251  +- 0.00246 (standard error)
+ *     beta     = -0.35882657011383307  +- 0.000482 (standard error)
  *     correlation:  +1.000000 +0.999616
  *                  +0.999616 +1.000000
  *     chi^2 = 4.55443e-05, rms residual = 0.000275513, max |f - y| = 0.000609413, max |f - y|/|y| = 0.0222403
  *   n = 1.3434343434343434:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6569785418867093  +- 0.00255 (standard error)
- *     beta     = -0.35714797714093993  +- 0.000496 (standard error)
+ *     alpha    = 1.6569785418886327  +- 0.00255 (standard error)
+ *     beta     = -0.35714797714057245  +- 0.000496 (standard error)
  *     correlation:  +1.000000 +0.999619
  *                  +0.999619 +1.000000
  *     chi^2 = 4.81531e-05, rms residual = 0.000283294, max |f - y| = 0.000626815, max |f - y|/|y| = 0.0229905
  *   n = 1.3535353535353536:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6623024082138751  +- 0.00265 (standard error)
- *     beta     = -0.35546970747008705  +- 0.000511 (standard error)
+ *     alpha    = 1.662302408215796  +- 0.00265 (standard error)
+ *     beta     = -0.35546970746972267  +- 0.000511 (standard error)
  *     correlation:  +1.000000 +0.999623
  *                  +0.999623 +1.000000
  *     chi^2 = 5.08044e-05, rms residual = 0.000290988, max |f - y| = 0.000643985, max |f - y|/|y| = 0.0237418
  *   n = 1.3636363636363638:
- *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6677253880358469  +- 0.00274 (standard error)
- *     beta     = -0.3537918297182972  +- 0.000525 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 13 iterations
+ *     alpha    = 1.6677253880386866  +- 0.00274 (standard error)
+ *     beta     = -0.35379182971775941  +- 0.000525 (standard error)
  *     correlation:  +1.000000 +0.999626
  *                  +0.999626 +1.000000
  *     chi^2 = 5.34961e-05, rms residual = 0.000298597, max |f - y| = 0.000660925, max |f - y|/|y| = 0.0244939
  *   n = 1.3737373737373737:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6732475345293545  +- 0.00284 (standard error)
- *     beta     = -0.35211441128684229  +- 0.00054 (standard error)
+ *     alpha    = 1.673247534537504  +- 0.00284 (standard error)
+ *     beta     = -0.35211441128529991  +- 0.00054 (standard error)
  *     correlation:  +1.000000 +0.999629
  *                  +0.999629 +1.000000
  *     chi^2 = 5.62262e-05, rms residual = 0.000306121, max |f - y| = 0.00067764, max |f - y|/|y| = 0.0252469
  *   n = 1.3838383838383839:
- *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 1.678868928538876  +- 0.00294 (standard error)
- *     beta     = -0.35043751835094383  +- 0.000554 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 12 iterations
+ *     alpha    = 1.6788689284773055  +- 0.00294 (standard error)
+ *     beta     = -0.3504375183625662  +- 0.000554 (standard error)
  *     correlation:  +1.000000 +0.999633
  *                  +0.999633 +1.000000
  *     chi^2 = 5.89928e-05, rms residual = 0.000313562, max |f - y| = 0.000694132, max |f - y|/|y| = 0.0260006
  *   n = 1.393939393939394:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 1.6845896780448788  +- 0.00303 (standard error)
- *     beta     = -0.34876121592059484  +- 0.000568 (standard error)
+ *     alpha    = 1.6845896780468725  +- 0.00303 (standard error)
+ *     beta     = -0.34876121592022774  +- 0.000568 (standard error)
  *     correlation:  +1.000000 +0.999636
  *                  +0.999636 +1.000000
  *     chi^2 = 6.17939e-05, rms residual = 0.00032092, max |f - y| = 0.000710406, max |f - y|/|y| = 0.0267548
  *   n = 1.404040404040404:
- *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.6904099185958337  +- 0.00313 (standard error)
- *     beta     = -0.34708556772446586  +- 0.000582 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 13 iterations
+ *     alpha    = 1.6904099212633348  +- 0.00313 (standard error)
+ *     beta     = -0.34708556722894757  +- 0.000582 (standard error)
  *     correlation:  +1.000000 +0.999639
  *                  +0.999639 +1.000000
  *     chi^2 = 6.46279e-05, rms residual = 0.000328197, max |f - y| = 0.000726464, max |f - y|/|y| = 0.0275096
  *   n = 1.4141414141414141:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.6963298124664592  +- 0.00323 (standard error)
- *     beta     = -0.34541063633873714  +- 0.000596 (standard error)
+ *     alpha    = 1.6963298124659096  +- 0.00323 (standard error)
+ *     beta     = -0.34541063633884433  +- 0.000596 (standard error)
  *     correlation:  +1.000000 +0.999642
  *                  +0.999642 +1.000000
  *     chi^2 = 6.74929e-05, rms residual = 0.000335393, max |f - y| = 0.00074231, max |f - y|/|y| = 0.0282647
  *   n = 1.4242424242424243:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.7023495488521563  +- 0.00334 (standard error)
- *     beta     = -0.34373648312518601  +- 0.00061 (standard error)
+ *     alpha    = 1.7023495488541951  +- 0.00334 (standard error)
+ *     beta     = -0.34373648312481919  +- 0.00061 (standard error)
  *     correlation:  +1.000000 +0.999646
  *                  +0.999646 +1.000000
  *     chi^2 = 7.03873e-05, rms residual = 0.000342509, max |f - y| = 0.000757946, max |f - y|/|y| = 0.0290202
  *   n = 1.4343434343434343:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.708469343628255  +- 0.00344 (standard error)
- *     beta     = -0.34206316825564465  +- 0.000624 (standard error)
+ *     alpha    = 1.7084693439341574  +- 0.00344 (standard error)
+ *     beta     = -0.34206316820017046  +- 0.000624 (standard error)
  *     correlation:  +1.000000 +0.999649
  *                  +0.999649 +1.000000
  *     chi^2 = 7.33093e-05, rms residual = 0.000349546, max |f - y| = 0.000773376, max |f - y|/|y| = 0.0297759
  *   n = 1.4444444444444444:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.7146894393145671  +- 0.00354 (standard error)
- *     beta     = -0.34039075070284291  +- 0.000637 (standard error)
+ *     alpha    = 1.7146894392209375  +- 0.00354 (standard error)
+ *     beta     = -0.34039075071969149  +- 0.000637 (standard error)
  *     correlation:  +1.000000 +0.999652
  *                  +0.999652 +1.000000
  *     chi^2 = 7.62574e-05, rms residual = 0.000356505, max |f - y| = 0.000788603, max |f - y|/|y| = 0.0305317
  *   n = 1.4545454545454546:
- *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.7210101044955188  +- 0.00365 (standard error)
- *     beta     = -0.33871928833320558  +- 0.000651 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 12 iterations
+ *     alpha    = 1.721010104517259  +- 0.00365 (standard error)
+ *     beta     = -0.33871928832933096  +- 0.000651 (standard error)
  *     correlation:  +1.000000 +0.999655
  *                  +0.999655 +1.000000
  *     chi^2 = 7.923e-05, rms residual = 0.000363387, max |f - y| = 0.00080363, max |f - y|/|y| = 0.0312875
  *   n = 1.4646464646464645:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.7274316346759409  +- 0.00375 (standard error)
- *     beta     = -0.33704883774533795  +- 0.000664 (standard error)
+ *     alpha    = 1.7274316346780134  +- 0.00375 (standard error)
+ *     beta     = -0.33704883774497685  +- 0.000664 (standard error)
  *     correlation:  +1.000000 +0.999658
  *                  +0.999658 +1.000000
  *     chi^2 = 8.22257e-05, rms residual = 0.000370193, max |f - y| = 0.00081846, max |f - y|/|y| = 0.0320433
  *   n = 1.4747474747474747:
- *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.7339543614398127  +- 0.00386 (standard error)
- *     beta     = -0.33537945266247859  +- 0.000678 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 12 iterations
+ *     alpha    = 1.7339543512771516  +- 0.00386 (standard error)
+ *     beta     = -0.33537945444695771  +- 0.000678 (standard error)
  *     correlation:  +1.000000 +0.999662
  *                  +0.999662 +1.000000
  *     chi^2 = 8.5243e-05, rms residual = 0.000376924, max |f - y| = 0.000833096, max |f - y|/|y| = 0.0327989
  *   n = 1.4848484848484849:
- *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.7405786019026319  +- 0.00397 (standard error)
- *     beta     = -0.33371119280632167  +- 0.000691 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 12 iterations
+ *     alpha    = 1.7405786025168024  +- 0.00397 (standard error)
+ *     beta     = -0.33371119269938215  +- 0.000691 (standard error)
  *     correlation:  +1.000000 +0.999665
  *                  +0.999665 +1.000000
  *     chi^2 = 8.82804e-05, rms residual = 0.00038358, max |f - y| = 0.000847541, max |f - y|/|y| = 0.0335543
  *   n = 1.494949494949495:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.7473047605007948  +- 0.00408 (standard error)
- *     beta     = -0.33204410602781315  +- 0.000704 (standard error)
+ *     alpha    = 1.7473047605029135  +- 0.00408 (standard error)
+ *     beta     = -0.33204410602745293  +- 0.000704 (standard error)
  *     correlation:  +1.000000 +0.999668
  *                  +0.999668 +1.000000
  *     chi^2 = 9.13366e-05, rms residual = 0.000390164, max |f - y| = 0.000861797, max |f - y|/|y| = 0.0343095
  *   n = 1.5050505050505052:
- *     600 points; GSL multifit_nlinear lm, 10 iterations
- *     alpha    = 1.7541332270339471  +- 0.00419 (standard error)
- *     beta     = -0.33037824621715567  +- 0.000717 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 11 iterations
+ *     alpha    = 1.7541332280047093  +- 0.00419 (standard error)
+ *     beta     = -0.33037824605094457  +- 0.000717 (standard error)
  *     correlation:  +1.000000 +0.999671
  *                  +0.999671 +1.000000
  *     chi^2 = 9.44104e-05, rms residual = 0.000396674, max |f - y| = 0.000875867, max |f - y|/|y| = 0.0350642
  *   n = 1.5151515151515151:
  *     600 points; GSL multifit_nlinear lm, 10 iterations
- *     alpha    = 1.7610644276203773  +- 0.0043 (standard error)
- *     beta     = -0.32871366436702287  +- 0.00073 (standard error)
+ *     alpha    = 1.7610644276251466  +- 0.0043 (standard error)
+ *     beta     = -0.32871366436621863  +- 0.00073 (standard error)
  *     correlation:  +1.000000 +0.999674
  *                  +0.999674 +1.000000
  *     chi^2 = 9.75003e-05, rms residual = 0.000403114, max |f - y| = 0.000889755, max |f - y|/|y| = 0.0358186
  *   n = 1.5252525252525253:
  *     600 points; GSL multifit_nlinear lm, 10 iterations
- *     alpha    = 1.7680988145075953  +- 0.00441 (standard error)
- *     beta     = -0.32705041037556093  +- 0.000743 (standard error)
+ *     alpha    = 1.7680988145092607  +- 0.00441 (standard error)
+ *     beta     = -0.32705041037528604  +- 0.000743 (standard error)
  *     correlation:  +1.000000 +0.999677
  *                  +0.999677 +1.000000
  *     chi^2 = 0.000100605, rms residual = 0.000409482, max |f - y| = 0.000903463, max |f - y|/|y| = 0.0365724
  *   n = 1.5353535353535355:
- *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 1.7752368660940856  +- 0.00453 (standard error)
- *     beta     = -0.32538853305964222  +- 0.000756 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 10 iterations
+ *     alpha    = 1.7752368661385869  +- 0.00453 (standard error)
+ *     beta     = -0.32538853305222309  +- 0.000756 (standard error)
  *     correlation:  +1.000000 +0.999680
  *                  +0.999680 +1.000000
  *     chi^2 = 0.000103724, rms residual = 0.00041578, max |f - y| = 0.000916993, max |f - y|/|y| = 0.0373256
  *   n = 1.5454545454545454:
  *     600 points; GSL multifit_nlinear lm, 10 iterations
- *     alpha    = 1.7824790869714999  +- 0.00465 (standard error)
- *     beta     = -0.32372808016776355  +- 0.000768 (standard error)
+ *     alpha    = 1.7824790869731415  +- 0.00465 (standard error)
+ *     beta     = -0.32372808016749738  +- 0.000768 (standard error)
  *     correlation:  +1.000000 +0.999683
  *                  +0.999683 +1.000000
  *     chi^2 = 0.000106855, rms residual = 0.00042201, max |f - y| = 0.000930349, max |f - y|/|y| = 0.0380781
  *   n = 1.5555555555555556:
  *     600 points; GSL multifit_nlinear lm, 10 iterations
- *     alpha    = 1.789826008020903  +- 0.00476 (standard error)
- *     beta     = -0.32206909838706627  +- 0.000781 (standard error)
+ *     alpha    = 1.7898260079770543  +- 0.00476 (standard error)
+ *     beta     = -0.32206909839426173  +- 0.000781 (standard error)
  *     correlation:  +1.000000 +0.999686
  *                  +0.999686 +1.000000
  *     chi^2 = 0.000109998, rms residual = 0.000428171, max |f - y| = 0.000943532, max |f - y|/|y| = 0.03883
  *   n = 1.5656565656565657:
  *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.7972781862581833  +- 0.00488 (standard error)
- *     beta     = -0.32041163339437195  +- 0.000793 (standard error)
+ *     alpha    = 1.7972781877129387  +- 0.00488 (standard error)
+ *     beta     = -0.32041163315795557  +- 0.000793 (standard error)
  *     correlation:  +1.000000 +0.999689
  *                  +0.999689 +1.000000
  *     chi^2 = 0.000113152, rms residual = 0.000434265, max |f - y| = 0.000956545, max |f - y|/|y| = 0.039581
  *   n = 1.5757575757575757:
  *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.8048362058390008  +- 0.005 (standard error)
- *     beta     = -0.31875572972131644  +- 0.000806 (standard error)
+ *     alpha    = 1.8048362053830467  +- 0.005 (standard error)
+ *     beta     = -0.31875572979475564  +- 0.000806 (standard error)
  *     correlation:  +1.000000 +0.999692
  *                  +0.999692 +1.000000
  *     chi^2 = 0.000116315, rms residual = 0.000440293, max |f - y| = 0.000969391, max |f - y|/|y| = 0.0403312
  *   n = 1.5858585858585859:
  *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.8125006755699116  +- 0.00512 (standard error)
- *     beta     = -0.31710143118788919  +- 0.000818 (standard error)
+ *     alpha    = 1.812500675411193  +- 0.00512 (standard error)
+ *     beta     = -0.3171014312132247  +- 0.000818 (standard error)
  *     correlation:  +1.000000 +0.999695
  *                  +0.999695 +1.000000
  *     chi^2 = 0.000119486, rms residual = 0.000446254, max |f - y| = 0.000982073, max |f - y|/|y| = 0.0410805
  *   n = 1.595959595959596:
  *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.8202722330394918  +- 0.00525 (standard error)
- *     beta     = -0.31544878026911999  +- 0.00083 (standard error)
+ *     alpha    = 1.8202722330417394  +- 0.00525 (standard error)
+ *     beta     = -0.31544878026876971  +- 0.00083 (standard error)
  *     correlation:  +1.000000 +0.999698
  *                  +0.999698 +1.000000
  *     chi^2 = 0.000122664, rms residual = 0.000452151, max |f - y| = 0.000994592, max |f - y|/|y| = 0.0418288
  *   n = 1.606060606060606:
- *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.8281515417358221  +- 0.00537 (standard error)
- *     beta     = -0.31379781859844474  +- 0.000842 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 11 iterations
+ *     alpha    = 1.828151541750892  +- 0.00537 (standard error)
+ *     beta     = -0.31379781859608707  +- 0.000842 (standard error)
  *     correlation:  +1.000000 +0.999701
  *                  +0.999701 +1.000000
  *     chi^2 = 0.00012585, rms residual = 0.000457984, max |f - y| = 0.00100695, max |f - y|/|y| = 0.0425761
  *   n = 1.6161616161616161:
  *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.8361392918818518  +- 0.0055 (standard error)
- *     beta     = -0.31214858687017422  +- 0.000854 (standard error)
+ *     alpha    = 1.8361392918841561  +- 0.0055 (standard error)
+ *     beta     = -0.31214858686982122  +- 0.000854 (standard error)
  *     correlation:  +1.000000 +0.999704
  *                  +0.999704 +1.000000
  *     chi^2 = 0.00012904, rms residual = 0.000463753, max |f - y| = 0.00101915, max |f - y|/|y| = 0.0433223
  *   n = 1.6262626262626263:
  *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.8442362009515121  +- 0.00563 (standard error)
- *     beta     = -0.31050112479962549  +- 0.000866 (standard error)
+ *     alpha    = 1.8442362009537987  +- 0.00563 (standard error)
+ *     beta     = -0.31050112479927872  +- 0.000866 (standard error)
  *     correlation:  +1.000000 +0.999707
  *                  +0.999707 +1.000000
  *     chi^2 = 0.000132236, rms residual = 0.00046946, max |f - y| = 0.0010312, max |f - y|/|y| = 0.0440673
  *   n = 1.6363636363636362:
  *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.8524430136950738  +- 0.00576 (standard error)
- *     beta     = -0.30885547116358741  +- 0.000878 (standard error)
+ *     alpha    = 1.8524430148052735  +- 0.00576 (standard error)
+ *     beta     = -0.30885547099429794  +- 0.000878 (standard error)
  *     correlation:  +1.000000 +0.999710
  *                  +0.999710 +1.000000
  *     chi^2 = 0.000135435, rms residual = 0.000475106, max |f - y| = 0.00104309, max |f - y|/|y| = 0.0448112
  *   n = 1.6464646464646466:
  *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.8607605023462295  +- 0.00589 (standard error)
- *     beta     = -0.30721166381449572  +- 0.000889 (standard error)
+ *     alpha    = 1.8607605023497631  +- 0.00589 (standard error)
+ *     beta     = -0.30721166381396681  +- 0.000889 (standard error)
  *     correlation:  +1.000000 +0.999713
  *                  +0.999713 +1.000000
  *     chi^2 = 0.000138638, rms residual = 0.00048069, max |f - y| = 0.00105483, max |f - y|/|y| = 0.0455538
  *   n = 1.6565656565656566:
  *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.8691894668367086  +- 0.00602 (standard error)
- *     beta     = -0.30556973969602941  +- 0.000901 (standard error)
+ *     alpha    = 1.8691894668399545  +- 0.00602 (standard error)
+ *     beta     = -0.30556973969554896  +- 0.000901 (standard error)
  *     correlation:  +1.000000 +0.999716
  *                  +0.999716 +1.000000
  *     chi^2 = 0.000141842, rms residual = 0.000486214, max |f - y| = 0.00106643, max |f - y|/|y| = 0.0462951
  *   n = 1.6666666666666665:
  *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.8777307350382353  +- 0.00615 (standard error)
- *     beta     = -0.30392973485709829  +- 0.000912 (standard error)
+ *     alpha    = 1.8777307350405967  +- 0.00615 (standard error)
+ *     beta     = -0.30392973485675323  +- 0.000912 (standard error)
  *     correlation:  +1.000000 +0.999719
  *                  +0.999719 +1.000000
  *     chi^2 = 0.000145048, rms residual = 0.000491678, max |f - y| = 0.00107788, max |f - y|/|y| = 0.047035
  *   n = 1.6767676767676769:
  *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.8863851630158681  +- 0.00629 (standard error)
- *     beta     = -0.30229168446667798  +- 0.000924 (standard error)
+ *     alpha    = 1.8863851630185873  +- 0.00629 (standard error)
+ *     beta     = -0.30229168446628368  +- 0.000924 (standard error)
  *     correlation:  +1.000000 +0.999722
  *                  +0.999722 +1.000000
  *     chi^2 = 0.000148255, rms residual = 0.000497083, max |f - y| = 0.00108918, max |f - y|/|y| = 0.0477736
  *   n = 1.6868686868686869:
  *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.8951536353739427  +- 0.00643 (standard error)
- *     beta     = -0.30065562281763147  +- 0.000935 (standard error)
+ *     alpha    = 1.8951536353764746  +- 0.00643 (standard error)
+ *     beta     = -0.30065562281727032  +- 0.000935 (standard error)
  *     correlation:  +1.000000 +0.999724
  *                  +0.999724 +1.000000
  *     chi^2 = 0.000151462, rms residual = 0.000502431, max |f - y| = 0.00110034, max |f - y|/|y| = 0.0485107
  *   n = 1.696969696969697:
- *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.9040370651757705  +- 0.00657 (standard error)
- *     beta     = -0.29902158339501128  +- 0.000946 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 9 iterations
+ *     alpha    = 1.9040370650625247  +- 0.00657 (standard error)
+ *     beta     = -0.2990215834113315  +- 0.000946 (standard error)
  *     correlation:  +1.000000 +0.999727
  *                  +0.999727 +1.000000
  *     chi^2 = 0.000154669, rms residual = 0.000507721, max |f - y| = 0.00111136, max |f - y|/|y| = 0.0492463
  *   n = 1.7070707070707072:
  *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.913036394989059  +- 0.00671 (standard error)
- *     beta     = -0.29738959878311816  +- 0.000957 (standard error)
+ *     alpha    = 1.9130363949956846  +- 0.00671 (standard error)
+ *     beta     = -0.29738959878217786  +- 0.000957 (standard error)
  *     correlation:  +1.000000 +0.999730
  *                  +0.999730 +1.000000
  *     chi^2 = 0.000157874, rms residual = 0.000512955, max |f - y| = 0.00112224, max |f - y|/|y| = 0.0499803
  *   n = 1.7171717171717171:
- *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.9221525964846888  +- 0.00685 (standard error)
- *     beta     = -0.29575970078555097  +- 0.000968 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 8 iterations
+ *     alpha    = 1.9221525958732195  +- 0.00685 (standard error)
+ *     beta     = -0.295759700871919  +- 0.000968 (standard error)
  *     correlation:  +1.000000 +0.999733
  *                  +0.999733 +1.000000
  *     chi^2 = 0.000161077, rms residual = 0.000518132, max |f - y| = 0.00113299, max |f - y|/|y| = 0.0507128
  *   n = 1.7272727272727273:
  *     600 points; GSL multifit_nlinear lm, 8 iterations
- *     alpha    = 1.93138667112703  +- 0.007 (standard error)
- *     beta     = -0.29413192038894687  +- 0.000979 (standard error)
+ *     alpha    = 1.9313866711296062  +- 0.007 (standard error)
+ *     beta     = -0.29413192038859132  +- 0.000979 (standard error)
  *     correlation:  +1.000000 +0.999736
  *                  +0.999736 +1.000000
  *     chi^2 = 0.000164277, rms residual = 0.000523255, max |f - y| = 0.0011436, max |f - y|/|y| = 0.0514437
  *   n = 1.7373737373737375:
  *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.9407396491614517  +- 0.00715 (standard error)
- *     beta     = -0.29250628796791728  +- 0.00099 (standard error)
+ *     alpha    = 1.9407396504776191  +- 0.00715 (standard error)
+ *     beta     = -0.29250628778562243  +- 0.00099 (standard error)
  *     correlation:  +1.000000 +0.999738
  *                  +0.999738 +1.000000
  *     chi^2 = 0.000167475, rms residual = 0.000528323, max |f - y| = 0.00115408, max |f - y|/|y| = 0.052173
  *   n = 1.7474747474747474:
  *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.9502125958704606  +- 0.0073 (standard error)
- *     beta     = -0.29088283248434038  +- 0.001 (standard error)
+ *     alpha    = 1.9502125965731369  +- 0.0073 (standard error)
+ *     beta     = -0.29088283238797197  +- 0.001 (standard error)
  *     correlation:  +1.000000 +0.999741
  *                  +0.999741 +1.000000
  *     chi^2 = 0.000170669, rms residual = 0.000533336, max |f - y| = 0.00116443, max |f - y|/|y| = 0.0529005
  *   n = 1.7575757575757576:
  *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.9598066023216594  +- 0.00745 (standard error)
- *     beta     = -0.28926158284287679  +- 0.00101 (standard error)
+ *     alpha    = 1.9598066023242924  +- 0.00745 (standard error)
+ *     beta     = -0.28926158284252401  +- 0.00101 (standard error)
  *     correlation:  +1.000000 +0.999744
  *                  +0.999744 +1.000000
  *     chi^2 = 0.000173858, rms residual = 0.000538297, max |f - y| = 0.00117465, max |f - y|/|y| = 0.0536263
  *   n = 1.7676767676767677:
  *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.969522791944901  +- 0.0076 (standard error)
- *     beta     = -0.28764256704234842  +- 0.00102 (standard error)
+ *     alpha    = 1.9695227919476288  +- 0.0076 (standard error)
+ *     beta     = -0.28764256704198654  +- 0.00102 (standard error)
  *     correlation:  +1.000000 +0.999747
  *                  +0.999747 +1.000000
  *     chi^2 = 0.000177043, rms residual = 0.000543205, max |f - y| = 0.00118474, max |f - y|/|y| = 0.0543503
  *   n = 1.7777777777777777:
- *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.9793623212225948  +- 0.00776 (standard error)
- *     beta     = -0.28602581216315293  +- 0.00103 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 10 iterations
+ *     alpha    = 1.9793623213723224  +- 0.00776 (standard error)
+ *     beta     = -0.28602581214325062  +- 0.00103 (standard error)
  *     correlation:  +1.000000 +0.999749
  *                  +0.999749 +1.000000
  *     chi^2 = 0.000180223, rms residual = 0.000548061, max |f - y| = 0.00119471, max |f - y|/|y| = 0.0550725
  *   n = 1.7878787878787878:
  *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.9893263787727204  +- 0.00792 (standard error)
- *     beta     = -0.2844113445710631  +- 0.00104 (standard error)
+ *     alpha    = 1.989326378774124  +- 0.00792 (standard error)
+ *     beta     = -0.28441134457088296  +- 0.00104 (standard error)
  *     correlation:  +1.000000 +0.999752
  *                  +0.999752 +1.000000
  *     chi^2 = 0.000183397, rms residual = 0.000552866, max |f - y| = 0.00120456, max |f - y|/|y| = 0.0557929
  *   n = 1.797979797979798:
- *     600 points; GSL multifit_nlinear lm, 9 iterations
- *     alpha    = 1.9994161801164174  +- 0.00808 (standard error)
- *     beta     = -0.28279919067442266  +- 0.00105 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 10 iterations
+ *     alpha    = 1.9994161849354746  +- 0.00808 (standard error)
+ *     beta     = -0.28279919004642073  +- 0.00105 (standard error)
  *     correlation:  +1.000000 +0.999755
  *                  +0.999755 +1.000000
  *     chi^2 = 0.000186564, rms residual = 0.00055762, max |f - y| = 0.00121428, max |f - y|/|y| = 0.0565114
  *   n = 1.808080808080808:
  *     600 points; GSL multifit_nlinear lm, 10 iterations
- *     alpha    = 2.0096329938469482  +- 0.00824 (standard error)
- *     beta     = -0.28118937358811047  +- 0.00106 (standard error)
+ *     alpha    = 2.0096329938496793  +- 0.00824 (standard error)
+ *     beta     = -0.28118937358776269  +- 0.00106 (standard error)
  *     correlation:  +1.000000 +0.999757
  *                  +0.999757 +1.000000
  *     chi^2 = 0.000189725, rms residual = 0.000562324, max |f - y| = 0.00122388, max |f - y|/|y| = 0.057228
  *   n = 1.8181818181818183:
  *     600 points; GSL multifit_nlinear lm, 10 iterations
- *     alpha    = 2.0199780932159035  +- 0.00841 (standard error)
- *     beta     = -0.27958191952590611  +- 0.00107 (standard error)
+ *     alpha    = 2.0199780932187501  +- 0.00841 (standard error)
+ *     beta     = -0.27958191952554734  +- 0.00107 (standard error)
  *     correlation:  +1.000000 +0.999760
  *                  +0.999760 +1.000000
  *     chi^2 = 0.000192879, rms residual = 0.000566979, max |f - y| = 0.00123337, max |f - y|/|y| = 0.0579426
  *   n = 1.8282828282828283:
  *     600 points; GSL multifit_nlinear lm, 10 iterations
- *     alpha    = 2.0304528049736783  +- 0.00858 (standard error)
- *     beta     = -0.27797685151910895  +- 0.00108 (standard error)
+ *     alpha    = 2.0304528049761368  +- 0.00858 (standard error)
+ *     beta     = -0.2779768515188028  +- 0.00108 (standard error)
  *     correlation:  +1.000000 +0.999763
  *                  +0.999763 +1.000000
  *     chi^2 = 0.000196025, rms residual = 0.000571584, max |f - y| = 0.00124274, max |f - y|/|y| = 0.0586553
  *   n = 1.8383838383838382:
  *     600 points; GSL multifit_nlinear lm, 10 iterations
- *     alpha    = 2.0410584858700971  +- 0.00875 (standard error)
- *     beta     = -0.2763741925654733  +- 0.00109 (standard error)
+ *     alpha    = 2.0410584850383091  +- 0.00875 (standard error)
+ *     beta     = -0.27637419266943508  +- 0.00109 (standard error)
  *     correlation:  +1.000000 +0.999765
  *                  +0.999765 +1.000000
  *     chi^2 = 0.000199164, rms residual = 0.000576142, max |f - y| = 0.00125199, max |f - y|/|y| = 0.059366
  *   n = 1.8484848484848486:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 2.0517965275375154  +- 0.00892 (standard error)
- *     beta     = -0.27477396507881197  +- 0.0011 (standard error)
+ *     alpha    = 2.0517965280579884  +- 0.00892 (standard error)
+ *     beta     = -0.27477396501442608  +- 0.0011 (standard error)
  *     correlation:  +1.000000 +0.999768
  *                  +0.999768 +1.000000
  *     chi^2 = 0.000202294, rms residual = 0.000580651, max |f - y| = 0.00126113, max |f - y|/|y| = 0.0600747
  *   n = 1.8585858585858586:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 2.062668357562115  +- 0.0091 (standard error)
- *     beta     = -0.27317619084188549  +- 0.00111 (standard error)
+ *     alpha    = 2.0626683597043658  +- 0.0091 (standard error)
+ *     beta     = -0.27317619057967019  +- 0.00111 (standard error)
  *     correlation:  +1.000000 +0.999770
  *                  +0.999770 +1.000000
  *     chi^2 = 0.000205415, rms residual = 0.000585114, max |f - y| = 0.00127016, max |f - y|/|y| = 0.0607813
  *   n = 1.8686868686868687:
- *     600 points; GSL multifit_nlinear lm, 10 iterations
- *     alpha    = 2.0736754056885478  +- 0.00928 (standard error)
- *     beta     = -0.27158089518531869  +- 0.00112 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 11 iterations
+ *     alpha    = 2.0736754456360491  +- 0.00928 (standard error)
+ *     beta     = -0.2715808903503929  +- 0.00112 (standard error)
  *     correlation:  +1.000000 +0.999773
  *                  +0.999773 +1.000000
  *     chi^2 = 0.000208527, rms residual = 0.00058953, max |f - y| = 0.00127908, max |f - y|/|y| = 0.0614858
  *   n = 1.8787878787878789:
- *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 2.0848192879691982  +- 0.00946 (standard error)
- *     beta     = -0.26998808480720532  +- 0.00113 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 11 iterations
+ *     alpha    = 2.0848192879956704  +- 0.00946 (standard error)
+ *     beta     = -0.26998808480403835  +- 0.00113 (standard error)
  *     correlation:  +1.000000 +0.999775
  *                  +0.999775 +1.000000
  *     chi^2 = 0.00021163, rms residual = 0.0005939, max |f - y| = 0.00128789, max |f - y|/|y| = 0.0621883
  *   n = 1.8888888888888888:
  *     600 points; GSL multifit_nlinear lm, 11 iterations
- *     alpha    = 2.0961014270363871  +- 0.00964 (standard error)
- *     beta     = -0.26839779380523704  +- 0.00114 (standard error)
+ *     alpha    = 2.0961014270392839  +- 0.00964 (standard error)
+ *     beta     = -0.26839779380489814  +- 0.00114 (standard error)
  *     correlation:  +1.000000 +0.999778
  *                  +0.999778 +1.000000
  *     chi^2 = 0.000214724, rms residual = 0.000598225, max |f - y| = 0.0012966, max |f - y|/|y| = 0.0628886
  *   n = 1.898989898989899:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 2.1075234414270265  +- 0.00983 (standard error)
- *     beta     = -0.26681003666686504  +- 0.00115 (standard error)
+ *     alpha    = 2.1075234414281612  +- 0.00983 (standard error)
+ *     beta     = -0.26681003666673642  +- 0.00115 (standard error)
  *     correlation:  +1.000000 +0.999780
  *                  +0.999780 +1.000000
  *     chi^2 = 0.000217807, rms residual = 0.000602504, max |f - y| = 0.00130519, max |f - y|/|y| = 0.0635867
  *   n = 1.9090909090909092:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 2.119086949597373  +- 0.01 (standard error)
- *     beta     = -0.26522483208820585  +- 0.00116 (standard error)
+ *     alpha    = 2.1190869496007765  +- 0.01 (standard error)
+ *     beta     = -0.2652248320878155  +- 0.00116 (standard error)
  *     correlation:  +1.000000 +0.999783
  *                  +0.999783 +1.000000
  *     chi^2 = 0.00022088, rms residual = 0.00060674, max |f - y| = 0.00131369, max |f - y|/|y| = 0.0642827
  *   n = 1.9191919191919191:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 2.1307936101166858  +- 0.0102 (standard error)
- *     beta     = -0.26364219821367713  +- 0.00117 (standard error)
+ *     alpha    = 2.130793610119651  +- 0.0102 (standard error)
+ *     beta     = -0.26364219821334139  +- 0.00117 (standard error)
  *     correlation:  +1.000000 +0.999785
  *                  +0.999785 +1.000000
  *     chi^2 = 0.000223942, rms residual = 0.000610931, max |f - y| = 0.00132208, max |f - y|/|y| = 0.0649765
  *   n = 1.9292929292929293:
  *     600 points; GSL multifit_nlinear lm, 12 iterations
- *     alpha    = 2.1426451225758232  +- 0.0104 (standard error)
- *     beta     = -0.26206215263344884  +- 0.00118 (standard error)
+ *     alpha    = 2.1426451224385263  +- 0.0104 (standard error)
+ *     beta     = -0.26206215264900762  +- 0.00118 (standard error)
  *     correlation:  +1.000000 +0.999788
  *                  +0.999788 +1.000000
  *     chi^2 = 0.000226994, rms residual = 0.000615079, max |f - y| = 0.00133037, max |f - y|/|y| = 0.065668
  *   n = 1.9393939393939394:
- *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 2.1546432281276773  +- 0.0106 (standard error)
- *     beta     = -0.26048471242633331  +- 0.00119 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 12 iterations
+ *     alpha    = 2.1546432284242871  +- 0.0106 (standard error)
+ *     beta     = -0.26048471239307402  +- 0.00119 (standard error)
  *     correlation:  +1.000000 +0.999790
  *                  +0.999790 +1.000000
  *     chi^2 = 0.000230034, rms residual = 0.000619185, max |f - y| = 0.00133856, max |f - y|/|y| = 0.0663573
  *   n = 1.9494949494949494:
- *     600 points; GSL multifit_nlinear lm, 14 iterations
- *     alpha    = 2.1667897094589459  +- 0.0108 (standard error)
- *     beta     = -0.25890989426672145  +- 0.0012 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 13 iterations
+ *     alpha    = 2.1667897118169956  +- 0.0108 (standard error)
+ *     beta     = -0.25890989400525238  +- 0.0012 (standard error)
  *     correlation:  +1.000000 +0.999793
  *                  +0.999793 +1.000000
  *     chi^2 = 0.000233063, rms residual = 0.000623248, max |f - y| = 0.00134665, max |f - y|/|y| = 0.0670444
  *   n = 1.9595959595959596:
  *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 2.179086400499517  +- 0.011 (standard error)
- *     beta     = -0.25733771346055784  +- 0.00121 (standard error)
+ *     alpha    = 2.1790864005005464  +- 0.011 (standard error)
+ *     beta     = -0.25733771346044898  +- 0.00121 (standard error)
  *     correlation:  +1.000000 +0.999795
  *                  +0.999795 +1.000000
  *     chi^2 = 0.00023608, rms residual = 0.000627269, max |f - y| = 0.00135464, max |f - y|/|y| = 0.0677291
  *   n = 1.9696969696969697:
  *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 2.1915351667590031  +- 0.0112 (standard error)
- *     beta     = -0.25576818623428316  +- 0.00122 (standard error)
+ *     alpha    = 2.1915351666379403  +- 0.0112 (standard error)
+ *     beta     = -0.25576818624740799  +- 0.00122 (standard error)
  *     correlation:  +1.000000 +0.999797
  *                  +0.999797 +1.000000
  *     chi^2 = 0.000239086, rms residual = 0.00063125, max |f - y| = 0.00136254, max |f - y|/|y| = 0.0684116
  *   n = 1.9797979797979797:
  *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 2.2041379283289455  +- 0.0114 (standard error)
- *     beta     = -0.25420132730179795  +- 0.00123 (standard error)
+ *     alpha    = 2.2041379283320897  +- 0.0114 (standard error)
+ *     beta     = -0.25420132730146511  +- 0.00123 (standard error)
  *     correlation:  +1.000000 +0.999800
  *                  +0.999800 +1.000000
  *     chi^2 = 0.000242079, rms residual = 0.000635189, max |f - y| = 0.00137034, max |f - y|/|y| = 0.0690918
  *   n = 1.9898989898989901:
  *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 2.2168966494027269  +- 0.0116 (standard error)
- *     beta     = -0.25263715114547902  +- 0.00123 (standard error)
+ *     alpha    = 2.2168966494054181  +- 0.0116 (standard error)
+ *     beta     = -0.25263715114519791  +- 0.00123 (standard error)
  *     correlation:  +1.000000 +0.999802
  *                  +0.999802 +1.000000
  *     chi^2 = 0.00024506, rms residual = 0.000639088, max |f - y| = 0.00137805, max |f - y|/|y| = 0.0697696
  *   n = 2:
- *     600 points; GSL multifit_nlinear lm, 13 iterations
- *     alpha    = 2.2298133405651419  +- 0.0119 (standard error)
- *     beta     = -0.25107567187858626  +- 0.00124 (standard error)
+ *     600 points; GSL multifit_nlinear lm, 15 iterations
+ *     alpha    = 2.2298133409558551  +- 0.0119 (standard error)
+ *     beta     = -0.25107567183772234  +- 0.00124 (standard error)
  *     correlation:  +1.000000 +0.999804
  *                  +0.999804 +1.000000
  *     chi^2 = 0.000248029, rms residual = 0.000642947, max |f - y| = 0.00138566, max |f - y|/|y| = 0.0704451
@@ -728,25 +728,25 @@
  *   data the table of stage per_n; 100 rows used
  *   objective: absolute residuals f - y, linear least squares
  *     100 points; linear least squares (GSL wlinear, SVD)
- *     a0       = 2.2018183182725859  +- 0.000711 (standard error)
- *     a1       = -1.8810309853264267  +- 0.00198 (standard error)
- *     a2       = 1.7087896118559458  +- 0.00204 (standard error)
- *     a3       = -0.6054377697291099  +- 0.000919 (standard error)
- *     a4       = 0.11239870273495964  +- 0.000153 (standard error)
+ *     a0       = 2.2018178085590838  +- 0.000711 (standard error)
+ *     a1       = -1.881029524464082  +- 0.00198 (standard error)
+ *     a2       = 1.708788071633826  +- 0.00204 (standard error)
+ *     a3       = -0.60543706212648285  +- 0.000919 (standard error)
+ *     a4       = 0.11239858325881805  +- 0.000153 (standard error)
  *     correlation:  +1.000000 -0.998943 +0.995872 -0.991001 +0.984595
  *                  -0.998943 +1.000000 -0.998983 +0.996058 -0.991463
  *                  +0.995872 -0.998983 +1.000000 -0.999038 +0.996296
  *                  -0.991001 +0.996058 -0.999038 +1.000000 -0.999103
  *                  +0.984595 -0.991463 +0.996296 -0.999103 +1.000000
- *     chi^2 = 5.44568e-09, rms residual = 7.37948e-06, max |f - y| = 2.20392e-05, max |f - y|/|y| = 1.43432e-05
+ *     chi^2 = 5.44535e-09, rms residual = 7.37926e-06, max |f - y| = 2.20401e-05, max |f - y|/|y| = 1.43438e-05
  *
  * Stage beta: beta = a x^b + c with x = n
  *   data the table of stage per_n; 100 rows used
  *   objective: absolute residuals f - y, nonlinear least squares
  *     100 points; GSL multifit_nlinear lm, 11 iterations
- *     a        = 0.18647567234411883  +- 0.00127 (standard error)
- *     b        = 0.90933238910289704  +- 0.00457 (standard error)
- *     c        = -0.60086884394933426  +- 0.00132 (standard error)
+ *     a        = 0.18647566937493337  +- 0.00127 (standard error)
+ *     b        = 0.90933240084733991  +- 0.00457 (standard error)
+ *     c        = -0.60086884093805037  +- 0.00132 (standard error)
  *     correlation:  +1.000000 -0.998231 -0.999620
  *                  -0.998231 +1.000000 +0.996464
  *                  -0.999620 +0.996464 +1.000000
@@ -789,243 +789,243 @@ static const double impactfit_poursina2020_per_n_n[100] = {
     1.9696969696969697, 1.9797979797979797, 1.9898989898989901, 2,
 };
 static const double impactfit_poursina2020_per_n_alpha[100] = {
-    1.5365599169848079, 1.5383236266536766, 1.5402040109147574, 1.5421999034715141,
-    1.5443101841792506, 1.5465337800814436, 1.5488696663333614, 1.5513168600415683,
-    1.5538744246029759, 1.556541466253039, 1.5593171336653986, 1.5622006171461562,
-    1.5651911477850711, 1.5682879966723251, 1.5714904741194384, 1.5747979288857148,
-    1.5782097475068184, 1.5817253535353559, 1.5853442068971353, 1.5890658032268099,
-    1.5928896732423259, 1.5968153821396702, 1.6008425290116064, 1.6049707462914213,
-    1.6091996992203514, 1.6135290853232866, 1.6179586341950747, 1.6224881058539942,
-    1.6271172925353086, 1.6318460158139423, 1.6366741282086992, 1.6416015113856213,
-    1.646628076504995, 1.6517537637596986, 1.6569785418867093, 1.6623024082138751,
-    1.6677253880358469, 1.6732475345293545, 1.678868928538876, 1.6845896780448788,
-    1.6904099185958337, 1.6963298124664592, 1.7023495488521563, 1.708469343628255,
-    1.7146894393145671, 1.7210101044955188, 1.7274316346759409, 1.7339543614398127,
-    1.7405786019026319, 1.7473047605007948, 1.7541332270339471, 1.7610644276203773,
-    1.7680988145075953, 1.7752368660940856, 1.7824790869714999, 1.789826008020903,
-    1.7972781862581833, 1.8048362058390008, 1.8125006755699116, 1.8202722330394918,
-    1.8281515417358221, 1.8361392918818518, 1.8442362009515121, 1.8524430136950738,
-    1.8607605023462295, 1.8691894668367086, 1.8777307350382353, 1.8863851630158681,
-    1.8951536353739427, 1.9040370651757705, 1.913036394989059, 1.9221525964846888,
-    1.93138667112703, 1.9407396491614517, 1.9502125958704606, 1.9598066023216594,
-    1.969522791944901, 1.9793623212225948, 1.9893263787727204, 1.9994161801164174,
-    2.0096329938469482, 2.0199780932159035, 2.0304528049736783, 2.0410584858700971,
-    2.0517965275375154, 2.062668357562115, 2.0736754056885478, 2.0848192879691982,
-    2.0961014270363871, 2.1075234414270265, 2.119086949597373, 2.1307936101166858,
-    2.1426451225758232, 2.1546432281276773, 2.1667897094589459, 2.179086400499517,
-    2.1915351667590031, 2.2041379283289455, 2.2168966494027269, 2.2298133405651419,
+    1.5365599169868771, 1.5383236266556219, 1.5402040111311737, 1.5421999034727221,
+    1.5443101841795652, 1.5465337800817598, 1.5488696663392405, 1.5513168600412666,
+    1.5538744246039971, 1.5565414662515313, 1.559317133663833, 1.5622006171430791,
+    1.5651911478517557, 1.5682879966700265, 1.5714904741108746, 1.5747979288819924,
+    1.5782097475029357, 1.5817253535324449, 1.5853442068947687, 1.589065803224079,
+    1.5928896737385168, 1.5968153821371698, 1.6008425290467596, 1.6049707462937921,
+    1.6091996992144209, 1.6135290853192941, 1.6179586341908008, 1.6224881058759879,
+    1.6271172923745094, 1.6318460158101131, 1.6366741282049835, 1.6416015113820941,
+    1.6466280765038672, 1.6517537637268251, 1.6569785418886327, 1.662302408215796,
+    1.6677253880386866, 1.673247534537504, 1.6788689284773055, 1.6845896780468725,
+    1.6904099212633348, 1.6963298124659096, 1.7023495488541951, 1.7084693439341574,
+    1.7146894392209375, 1.721010104517259, 1.7274316346780134, 1.7339543512771516,
+    1.7405786025168024, 1.7473047605029135, 1.7541332280047093, 1.7610644276251466,
+    1.7680988145092607, 1.7752368661385869, 1.7824790869731415, 1.7898260079770543,
+    1.7972781877129387, 1.8048362053830467, 1.812500675411193, 1.8202722330417394,
+    1.828151541750892, 1.8361392918841561, 1.8442362009537987, 1.8524430148052735,
+    1.8607605023497631, 1.8691894668399545, 1.8777307350405967, 1.8863851630185873,
+    1.8951536353764746, 1.9040370650625247, 1.9130363949956846, 1.9221525958732195,
+    1.9313866711296062, 1.9407396504776191, 1.9502125965731369, 1.9598066023242924,
+    1.9695227919476288, 1.9793623213723224, 1.989326378774124, 1.9994161849354746,
+    2.0096329938496793, 2.0199780932187501, 2.0304528049761368, 2.0410584850383091,
+    2.0517965280579884, 2.0626683597043658, 2.0736754456360491, 2.0848192879956704,
+    2.0961014270392839, 2.1075234414281612, 2.1190869496007765, 2.130793610119651,
+    2.1426451224385263, 2.1546432284242871, 2.1667897118169956, 2.1790864005005464,
+    2.1915351666379403, 2.2041379283320897, 2.2168966494054181, 2.2298133409558551,
 };
 static const double impactfit_poursina2020_per_n_beta[100] = {
-    -0.41388765102138192, -0.41224365970238647, -0.41059722522696984, -0.40894843228620531,
-    -0.40729736746316375, -0.40564411850293269, -0.40398877364401603, -0.4023314226252544,
-    -0.40067215526438055, -0.39901106187569035, -0.39734823299585115, -0.39568375922379989,
-    -0.39401773108875954, -0.39235023892065723, -0.39068137273614384, -0.38901122213895956,
-    -0.38733987621253885, -0.38566742344635108, -0.38399395165012618, -0.38231954788555789,
-    -0.38064429840175673, -0.37896828857797049, -0.3772916028722339, -0.37561432477523815,
-    -0.37393653676924798, -0.37225832029481487, -0.37057975566251045, -0.36890092226845811,
-    -0.36722189810986394, -0.36554276026876831, -0.36386358448555978, -0.36218444543245515,
-    -0.36050541655881568, -0.35882657010738739, -0.35714797714093993, -0.35546970747008705,
-    -0.3537918297182972, -0.35211441128684229, -0.35043751835094383, -0.34876121592059484,
-    -0.34708556772446586, -0.34541063633873714, -0.34373648312518601, -0.34206316825564465,
-    -0.34039075070284291, -0.33871928833320558, -0.33704883774533795, -0.33537945266247859,
-    -0.33371119280632167, -0.33204410602781315, -0.33037824621715567, -0.32871366436702287,
-    -0.32705041037556093, -0.32538853305964222, -0.32372808016776355, -0.32206909838706627,
-    -0.32041163339437195, -0.31875572972131644, -0.31710143118788919, -0.31544878026911999,
-    -0.31379781859844474, -0.31214858687017422, -0.31050112479962549, -0.30885547116358741,
-    -0.30721166381449572, -0.30556973969602941, -0.30392973485709829, -0.30229168446667798,
-    -0.30065562281763147, -0.29902158339501128, -0.29738959878311816, -0.29575970078555097,
-    -0.29413192038894687, -0.29250628796791728, -0.29088283248434038, -0.28926158284287679,
-    -0.28764256704234842, -0.28602581216315293, -0.2844113445710631, -0.28279919067442266,
-    -0.28118937358811047, -0.27958191952590611, -0.27797685151910895, -0.2763741925654733,
-    -0.27477396507881197, -0.27317619084188549, -0.27158089518531869, -0.26998808480720532,
-    -0.26839779380523704, -0.26681003666686504, -0.26522483208820585, -0.26364219821367713,
-    -0.26206215263344884, -0.26048471242633331, -0.25890989426672145, -0.25733771346055784,
-    -0.25576818623428316, -0.25420132730179795, -0.25263715114547902, -0.25107567187858626,
+    -0.41388765102089325, -0.41224365970193078, -0.41059722517574176, -0.4089484322859317,
+    -0.40729736746310352, -0.40564411850287491, -0.40398877364267038, -0.40233142262534333,
+    -0.40067215526416688, -0.39901106187605778, -0.39734823299623262, -0.39568375922452342,
+    -0.39401773107380661, -0.39235023892120185, -0.39068137273807835, -0.38901122213981709,
+    -0.38733987621342403, -0.38566742344701699, -0.38399395165066863, -0.38231954788617512,
+    -0.38064429829554902, -0.37896828857853043, -0.37729160286483115, -0.37561432477476886,
+    -0.37393653677051408, -0.37225832029567441, -0.37057975566342488, -0.36890092226399607,
+    -0.36722189814253503, -0.365542760269572, -0.36386358448633443, -0.36218444543318651,
+    -0.36050541655905605, -0.35882657011383307, -0.35714797714057245, -0.35546970746972267,
+    -0.35379182971775941, -0.35211441128529991, -0.3504375183625662, -0.34876121592022774,
+    -0.34708556722894757, -0.34541063633884433, -0.34373648312481919, -0.34206316820017046,
+    -0.34039075071969149, -0.33871928832933096, -0.33704883774497685, -0.33537945444695771,
+    -0.33371119269938215, -0.33204410602745293, -0.33037824605094457, -0.32871366436621863,
+    -0.32705041037528604, -0.32538853305222309, -0.32372808016749738, -0.32206909839426173,
+    -0.32041163315795557, -0.31875572979475564, -0.3171014312132247, -0.31544878026876971,
+    -0.31379781859608707, -0.31214858686982122, -0.31050112479927872, -0.30885547099429794,
+    -0.30721166381396681, -0.30556973969554896, -0.30392973485675323, -0.30229168446628368,
+    -0.30065562281727032, -0.2990215834113315, -0.29738959878217786, -0.295759700871919,
+    -0.29413192038859132, -0.29250628778562243, -0.29088283238797197, -0.28926158284252401,
+    -0.28764256704198654, -0.28602581214325062, -0.28441134457088296, -0.28279919004642073,
+    -0.28118937358776269, -0.27958191952554734, -0.2779768515188028, -0.27637419266943508,
+    -0.27477396501442608, -0.27317619057967019, -0.2715808903503929, -0.26998808480403835,
+    -0.26839779380489814, -0.26681003666673642, -0.2652248320878155, -0.26364219821334139,
+    -0.26206215264900762, -0.26048471239307402, -0.25890989400525238, -0.25733771346044898,
+    -0.25576818624740799, -0.25420132730146511, -0.25263715114519791, -0.25107567183772234,
 };
 /* standard errors of alpha, beta for each group */
 static const double impactfit_poursina2020_per_n_se[100][2] = {
-    {0.00025084760712916254, 5.9955733927957868e-05},
-    {0.00018146290490369437, 4.3170692833004416e-05},
-    {0.00011611005357756457, 2.749222356669148e-05},
-    {6.9149217491857177e-05, 1.6293902618485717e-05},
-    {8.3861158955572584e-05, 1.9663275719041102e-05},
-    {0.00014298218818600209, 3.3357530749859521e-05},
-    {0.00021267420380921491, 4.9363270080127243e-05},
-    {0.00028568066721917066, 6.596411271642664e-05},
-    {0.00036030784985550517, 8.275598016468679e-05},
-    {0.00043599439349017527, 9.9601705859889267e-05},
-    {0.00051250884720734752, 0.00011644189325960011},
-    {0.00058974274953992717, 0.00013324616377712284},
-    {0.00066764185672533245, 0.00014999695471946199},
-    {0.00074617891159210531, 0.00016668310240069566},
-    {0.00082534140163003072, 0.00018329695545902445},
-    {0.00090512549970263117, 0.00019983294412691184},
-    {0.00098553282948048225, 0.00021628681463059491},
-    {0.0010665686299324675, 0.0002326551930479505},
-    {0.0011482406600033036, 0.00024893532344092204},
-    {0.0012305585166363555, 0.00026512490334075489},
-    {0.0013135331945811554, 0.00028122197618147079},
-    {0.0013971767933991682, 0.00029722485841640172},
-    {0.0014815023171171867, 0.00031313208847618258},
-    {0.0015665235341267316, 0.00032894238993749048},
-    {0.0016522548772635011, 0.00034465464417916645},
-    {0.001738711371377954, 0.00036026786954368499},
-    {0.0018259085807715016, 0.00037578120506433774},
-    {0.0019138625674190524, 0.00039119389744986677},
-    {0.0020025898663189297, 0.00040650529048833769},
-    {0.0020921074585462996, 0.00042171481619679354},
-    {0.002182432759528364, 0.00043682198736311504},
-    {0.0022735836041259368, 0.00045182639110573922},
-    {0.0023655782399710943, 0.00046672768327745648},
-    {0.0024584353216798175, 0.00048152558351833663},
-    {0.002552173907108277, 0.00049621987084438781},
-    {0.0026468134568765735, 0.00051081037968233049},
-    {0.0027423738335367021, 0.00052529699626196601},
-    {0.0028388753035261298, 0.00053967965533126066},
-    {0.0029363385398685922, 0.00055395833713174538},
-    {0.0030347846248001023, 0.00056813306460428445},
-    {0.0031342350563525905, 0.00058220390080748828},
-    {0.0032347117515742116, 0.00059617094649992231},
-    {0.003336237053812312, 0.0006100343378955571},
-    {0.0034388337392155339, 0.00062379424455661519},
-    {0.0035425250245481061, 0.00063745086741775147},
-    {0.0036473345734841307, 0.00065100443692281808},
-    {0.0037532865089108924, 0.00066445521128592939},
-    {0.0038604054605164287, 0.00067780347495333452},
-    {0.0039687163664382779, 0.0006910495364342256},
-    {0.0040782449031791452, 0.00070419372805772683},
-    {0.004189017076541731, 0.00071723640334867293},
-    {0.0043010594429976927, 0.00073017793632157988},
-    {0.0044143990796109865, 0.00074301872010687909},
-    {0.0045290635964807553, 0.00075575916576424364},
-    {0.0046450811497308403, 0.00076839970115734802},
-    {0.0047624804552115945, 0.00078094076988580803},
-    {0.0048812908014125396, 0.00079338283026770466},
-    {0.0050015420686550177, 0.00080572635438783558},
-    {0.005123264730972809, 0.00081797182714816574},
-    {0.0052464898922852318, 0.00083011974544987971},
-    {0.0053712492872678205, 0.00084217061732684974},
-    {0.0054975753015007768, 0.00085412496116797404},
-    {0.0056255009907280988, 0.00086598330497367909},
-    {0.0057550600980076708, 0.00087774618564255601},
-    {0.0058862870723470212, 0.00088941414829495709},
-    {0.0060192170879179484, 0.00090098774562941337},
-    {0.0061538860639816654, 0.00091246753731075495},
-    {0.0062903306854485766, 0.00092385408938783025},
-    {0.006428588424621128, 0.00093514797374354315},
-    {0.0065686975607425922, 0.00094634976755189268},
-    {0.006710697207475959, 0.00095746005280383871},
-    {0.0068546273316853713, 0.00096847941580974033},
-    {0.007000528779871491, 0.00097940844675361693},
-    {0.0071484432937755898, 0.0009902477392428658},
-    {0.0072984135766058856, 0.0010009978899813983},
-    {0.0074504832537176172, 0.0010116594982442634},
-    {0.0076046969418158599, 0.0010222331655938203},
-    {0.0077611002799323611, 0.0010327194955317605},
-    {0.0079197399493944522, 0.001043119093144788},
-    {0.0080806636610381306, 0.0010534325647077395},
-    {0.0082439203805693383, 0.0010636605177405177},
-    {0.0084095599909612545, 0.0010738035600369692},
-    {0.0085776336915534841, 0.001083862300068738},
-    {0.0087481938507100298, 0.0010938373463905378},
-    {0.008921294073963585, 0.0011037293074548698},
-    {0.0090969892446884637, 0.0011135387913866076},
-    {0.0092753352734612667, 0.0011232664052891739},
-    {0.0094563906795926689, 0.0011329127575629254},
-    {0.0096402134400848903, 0.0011424784528724957},
-    {0.0098268642820745697, 0.0011519640956852025},
-    {0.010016405095739409, 0.0011613702898275776},
-    {0.010208899297169852, 0.0011706976372318891},
-    {0.010404411879938191, 0.0011799467381864836},
-    {0.010603009461325768, 0.0011891181911815405},
-    {0.010804760324452106, 0.0011982125927559768},
-    {0.011009734553920634, 0.0012072305374852392},
-    {0.011218003896438799, 0.0012161726175716142},
-    {0.011429642024346423, 0.0012250394230297508},
-    {0.011644724486179942, 0.0012338315414168327},
-    {0.011863328778297445, 0.0012425495577456048},
+    {0.00025084760721099883, 5.9955733947374702e-05},
+    {0.00018146290496932367, 4.317069284852126e-05},
+    {0.00011611005362512734, 2.7492223571068787e-05},
+    {6.9149217353314951e-05, 1.6293902585818116e-05},
+    {8.3861158676714714e-05, 1.96632756536496e-05},
+    {0.00014298218790710911, 3.3357530684783138e-05},
+    {0.00021267420352925819, 4.9363270014814823e-05},
+    {0.00028568066693696297, 6.5964112651290267e-05},
+    {0.00036030784956965083, 8.2755980098937952e-05},
+    {0.00043599439319074709, 9.9601705791662945e-05},
+    {0.00051250884688929302, 0.00011644189318755394},
+    {0.00058974274921139321, 0.0001332461637033721},
+    {0.00066764185643611242, 0.0001499969546430519},
+    {0.00074617891124368024, 0.00016668310232331393},
+    {0.00082534140126324913, 0.00018329695537937156},
+    {0.00090512549931849704, 0.00019983294404296632},
+    {0.00098553282910893657, 0.00021628681455002546},
+    {0.001066568629571689, 0.00023265519297003732},
+    {0.0011482406596495273, 0.00024893532336490944},
+    {0.0012305585162860769, 0.00026512490326612432},
+    {0.0013135331949840326, 0.00028122197611031688},
+    {0.0013971767930480506, 0.00029722485834256555},
+    {0.0014815023168264858, 0.00031313208840239151},
+    {0.0015665235337753913, 0.00032894238986286246},
+    {0.0016522548768875332, 0.00034465464410305253},
+    {0.0017387113709790413, 0.00036026786946266197},
+    {0.0018259085803486363, 0.00037578120497913067},
+    {0.0019138625670550892, 0.00039119389736594389},
+    {0.0020025898655494554, 0.00040650529040463262},
+    {0.0020921074581347968, 0.00042171481611566393},
+    {0.0021824327591190547, 0.00043682198728301494},
+    {0.002273583603719436, 0.00045182639102674224},
+    {0.0023655782396636966, 0.00046672768321740594},
+    {0.0024584353213781707, 0.0004815255834765891},
+    {0.0025521739069030531, 0.00049621987080345398},
+    {0.002646813456670471, 0.0005108103796414938},
+    {0.0027423738333321526, 0.00052529699622117399},
+    {0.0028388753033369309, 0.00053967965529053889},
+    {0.0029363385394544704, 0.00055395833709044129},
+    {0.0030347846245898534, 0.00056813306456371252},
+    {0.0031342350652618384, 0.00058220390079611966},
+    {0.0032347117513529967, 0.00059617094645951041},
+    {0.0033362370535988876, 0.00061003433785521545},
+    {0.0034388337401310039, 0.00062379424451984859},
+    {0.0035425250239670752, 0.0006374508673764464},
+    {0.0036473345733441594, 0.00065100443688289721},
+    {0.0037532865086927583, 0.00066445521124587376},
+    {0.0038604054184191885, 0.00067780347479057604},
+    {0.0039687163688006235, 0.00069104953640168533},
+    {0.0040782449029574189, 0.00070419372801789812},
+    {0.0041890170806032183, 0.0007172364033208458},
+    {0.004301059442784398, 0.00073017793628177697},
+    {0.0044143990793823066, 0.00074301872006712314},
+    {0.0045290635964530205, 0.00075575916572506296},
+    {0.00464508114949954, 0.00076839970111780358},
+    {0.004762480454753101, 0.00078094076984557687},
+    {0.004881290808504953, 0.00079338283024722278},
+    {0.0050015420660637234, 0.0008057263543424383},
+    {0.0051232647298921005, 0.00081797182710660068},
+    {0.005246489892048142, 0.00083011974541050387},
+    {0.0053712492870993571, 0.00084217061728774202},
+    {0.0054975753012609244, 0.00085412496112875942},
+    {0.0056255009904857519, 0.00086598330493441666},
+    {0.0057550601041712716, 0.00087774618561848553},
+    {0.0058862870721088367, 0.00088941414825588591},
+    {0.0060192170876757602, 0.00090098774559030554},
+    {0.0061538860637326978, 0.00091246753727174665},
+    {0.00629033068520046, 0.000923854089348959},
+    {0.0064285884243503802, 0.00093514797370188312},
+    {0.0065686975597239947, 0.00094634976750860764},
+    {0.0067106972072277999, 0.00095746005276234791},
+    {0.0068546273273202571, 0.00096847941575969008},
+    {0.0070005287795920929, 0.00097940844671213926},
+    {0.0071484433025351879, 0.00099024773921985664},
+    {0.0072984135812203697, 0.0010009978899499143},
+    {0.0074504832534313644, 0.0010116594982029024},
+    {0.0076046969415278646, 0.0010222331655525179},
+    {0.0077611002807201806, 0.0010327194954925624},
+    {0.0079197399490919963, 0.0010431190931036122},
+    {0.0080806636971912857, 0.0010534325647339703},
+    {0.0082439203802713284, 0.0010636605176994149},
+    {0.0084095599906612185, 0.0010738035599958753},
+    {0.0085776336912483236, 0.0010838623000277694},
+    {0.0087481938436975142, 0.0010938373463380412},
+    {0.0089212940778795203, 0.0011037293074212984},
+    {0.0090969892620918723, 0.0011135387913760498},
+    {0.0092753356085096151, 0.0011232664057997754},
+    {0.0094563906794775422, 0.0011329127575224955},
+    {0.0096402134397661713, 0.0011424784528318137},
+    {0.0098268642817376656, 0.0011519640956445757},
+    {0.010016405095419591, 0.0011613702897870525},
+    {0.010208899296841385, 0.0011706976371912189},
+    {0.010404411878326402, 0.0011799467381440429},
+    {0.010603009463713261, 0.0011891181911452115},
+    {0.01080476034623376, 0.0011982125927480929},
+    {0.011009734553562201, 0.0012072305374448958},
+    {0.011218003894898968, 0.00121617261752965},
+    {0.011429642024000783, 0.0012250394229894668},
+    {0.011644724485826307, 0.0012338315413765904},
+    {0.0118633287818309, 0.0012425495577104277},
 };
 /* rms residual, max |f - y| and max |f - y|/|y| for each group */
 static const double impactfit_poursina2020_per_n_rms[100] = {
-    3.7638136736696552e-05, 2.7006430951099756e-05, 1.7139227421704014e-05, 1.0123523094232681e-05,
-    1.2176127472163494e-05, 2.0588045901512477e-05, 3.0367835044679175e-05, 4.0450759853481548e-05,
-    5.0587985723519311e-05, 6.0696470840355233e-05, 7.074143151858232e-05, 8.0706056703452693e-05,
-    9.0581444972106923e-05, 0.00010036261975002949, 0.00011004673714944609, 0.00011963219806239649,
-    0.00012911817334934492, 0.00013850433365801901, 0.00014779068749814315, 0.00015697747980100853,
-    0.00016606512586959227, 0.00017505416688880094, 0.00018394523901841717, 0.00019273905132630596,
-    0.00020143636962567275, 0.00021003800436155944, 0.00021854480133777382, 0.00022695763447759217,
-    0.00023527740007219148, 0.00024350501213527085, 0.00025164139859807673, 0.00025968749814965253,
-    0.00026764425758484038, 0.00027551262955274137, 0.00028329357063018796, 0.00029098803966000174,
-    0.00029859699630559048, 0.00030612139979169489, 0.00031356220779650388, 0.00032092037547669849,
-    0.00032819685460594596, 0.00033539259281056144, 0.0003425085328926992, 0.00034954561222830352,
-    0.00035650476223157414, 0.00036338690787940414, 0.00037019296728883191, 0.00037692385134228148,
-    0.00038358046335517352, 0.00039016369878320536, 0.00039667444496469526, 0.00040311358089385334,
-    0.00040948197702399698, 0.00041578049509680696, 0.000422009987996029, 0.00042817129962299664,
-    0.00043426526479239811, 0.00044029270914654894, 0.00044625444908661163, 0.00045215129171920557,
-    0.00045798403481744026, 0.00046375346679491871, 0.00046946036669159212, 0.00047510550417064601,
-    0.00048068963952543675, 0.00048621352369563291, 0.00049167789829174084, 0.00049708349562732591,
-    0.0005024310387597438, 0.00050772124152985529, 0.0005129548086224402, 0.00051813243561716672,
-    0.00052325480905161901, 0.00052832260648725518, 0.0005333364965795812, 0.00053829713915149238,
-    0.00054320518527013392, 0.00054806127732642698, 0.00055286604911726099, 0.00055762012592990625,
-    0.00056232412462844342, 0.00056697865374192062, 0.00057158431355406811, 0.00057614169619434475,
-    0.00058065138572991086, 0.00058511395825884571, 0.00058952998200383804, 0.00059390001740661593,
-    0.00059822461743651713, 0.0006025043268317275, 0.00060673968347407141, 0.00061093121763244873,
-    0.0006150794522711186, 0.00061918490314487144, 0.00062324807889424549, 0.00062726948114017671,
-    0.00063124960457857119, 0.0006351889370740906, 0.00063908795975379943, 0.00064294714709996713,
+    3.7638136748884698e-05, 2.7006430960806042e-05, 1.7139227424347353e-05, 1.0123523073936037e-05,
+    1.2176127431671308e-05, 2.0588045861348725e-05, 3.0367835004496708e-05, 4.0450759813540624e-05,
+    5.0587985683329617e-05, 6.0696470798785763e-05, 7.0741431474820451e-05, 8.0706056658794921e-05,
+    9.058144492583579e-05, 0.00010036261970344893, 0.00011004673710165415, 0.00011963219801216351,
+    0.00012911817330127104, 0.00013850433361165711, 0.00014779068745303343, 0.00015697747975684058,
+    0.00016606512582583344, 0.00017505416684533462, 0.00018394523897494945, 0.00019273905128258759,
+    0.00020143636958122748, 0.00021003800431436206, 0.00021854480128826123, 0.00022695763442882511,
+    0.00023527740002453088, 0.00024350501208846758, 0.00025164139855197358, 0.00025968749810429439,
+    0.00026764425755042341, 0.00027551262952903518, 0.00028329357060681007, 0.00029098803963673622,
+    0.00029859699628239164, 0.0003061213997685637, 0.00031356220777349641, 0.00032092037545378008,
+    0.00032819685458314562, 0.0003353925927878377, 0.00034250853287004252, 0.00034954561220576713,
+    0.00035650476220908383, 0.00036338690785698099, 0.00037019296726650667, 0.00037692385132001647,
+    0.00038358046333296505, 0.00039016369876112769, 0.00039667444494261418, 0.00040311358087184962,
+    0.0004094819770020833, 0.00041578049507494619, 0.00042200998797431232, 0.00042817129960126077,
+    0.00043426526477077863, 0.00044029270912500839, 0.00044625444906508382, 0.00045215129169775029,
+    0.00045798403479606841, 0.00046375346677361723, 0.00046946036667030479, 0.00047510550414944406,
+    0.000480689639504296, 0.00048621352367451341, 0.00049167789827071577, 0.00049708349560639864,
+    0.00050243103873735579, 0.00050772124150749427, 0.00051295480860017557, 0.0005181324355949447,
+    0.00052325480902944718, 0.00052832260646511447, 0.00053333649655753221, 0.00053829713912948254,
+    0.0005432051852481617, 0.00054806127730453987, 0.00055286604909542624, 0.00055762012590809199,
+    0.00056232412460669606, 0.00056697865372022118, 0.00057158431353244857, 0.00057614169617281477,
+    0.00058065138570839107, 0.00058511395823739509, 0.00058952998198246007, 0.00059390001738524078,
+    0.00059822461741520583, 0.00060250432681048147, 0.00060673968345288545, 0.00061093121761120748,
+    0.00061507945224996928, 0.00061918490312382296, 0.0006232480788732099, 0.00062726948111921127,
+    0.00063124960455765899, 0.00063518893705320539, 0.00063908795973295271, 0.00064294714707917083,
 };
 static const double impactfit_poursina2020_per_n_max_abs[100] = {
-    0.00012029923745771054, 9.3042167944923371e-05, 6.6148217341410742e-05, 3.9613704360785817e-05,
-    2.4118398847999822e-05, 3.9115491837743432e-05, 5.4435948512801535e-05, 6.9820764118738721e-05,
-    8.7803301340394491e-05, 0.00011226370864025892, 0.00013639271359622285, 0.00016019448950099768,
-    0.00018367322565282507, 0.00020683312016067656, 0.00022967837367748878, 0.0002522131839838293,
-    0.00027444173997792642, 0.00029636821775791411, 0.0003179967758707436, 0.00033933155158916151,
-    0.00036037665738286595, 0.00038113617777002506, 0.00040161416652439996, 0.00042181464411550351,
-    0.00044174159545629088, 0.00046139896808172765, 0.00048079066677975124, 0.0004999205675010332,
-    0.00051879248673802891, 0.00053741021234587905, 0.00055577747662294286, 0.00057389797363782691,
-    0.00059177534947407739, 0.00060941320324048309, 0.00062681508869533165, 0.00064398450964264775,
-    0.00066092492391656155, 0.00067763974105994329, 0.00069413232194959207, 0.00071040598240368347,
-    0.0007264639858144406, 0.00074230955093335105, 0.00075794584783039909, 0.00077337599918747557,
-    0.0007886030795168919, 0.00080363012054718297, 0.00081846010119412949, 0.00083309584939639247,
-    0.0008475405820586035, 0.00086179681700448985, 0.0008758674629519847, 0.00088975527520773756,
-    0.00090346296512955337, 0.0009169932006375392, 0.00093034860669605202, 0.00094353176544392792,
-    0.00095654521895527367, 0.00096939146091590267, 0.00098207296205610195, 0.0009945921322963569,
-    0.0010069513503536687, 0.0010191529575748204, 0.0010311992553294624, 0.0010430925070989971,
-    0.00105483493902081, 0.0010664287405129924, 0.0010778760648092467, 0.0010891790295426418,
-    0.0011003397166825524, 0.0011113601762446912, 0.00112224242058101, 0.0011329884311140903,
-    0.0011436001559390618, 0.001154079521425655, 0.0011644283856080406, 0.001174648616328211,
-    0.0011847420419787147, 0.0011947104503476913, 0.0012045556003835722, 0.0012142792648530687,
-    0.0012238830402244716, 0.0012333687104287838, 0.0012427378888969498, 0.0012519921976636983,
-    0.0012611332358075655, 0.0012701625765038083, 0.0012790819999671799, 0.0012878922540664473,
-    0.0012965956274624824, 0.0013051933213916178, 0.0013136867797589602, 0.0013220774241946565,
-    0.0013303666532943348, 0.0013385558448373303, 0.0013466463615860458, 0.0013546394968161346,
-    0.0013625366030867725, 0.0013703389549282186, 0.0013780478208689217, 0.0013856644553528197,
+    0.00012029923721501579, 9.3042167854884283e-05, 6.6148220931983026e-05, 3.9613704723828747e-05,
+    2.4118398805089702e-05, 3.9115491810751135e-05, 5.4435948508464727e-05, 6.9820764095222809e-05,
+    8.7803299793853817e-05, 0.00011226370687666964, 0.00013639271148968568, 0.00016019448713777695,
+    0.00018367322192935909, 0.00020683311740565813, 0.00022967837081511178, 0.00025221318068457954,
+    0.00027444173700041929, 0.00029636821498602028, 0.00031799677324817477, 0.0003393315490757276,
+    0.00036037664800248059, 0.00038113617530732835, 0.00040161416353956536, 0.00042181464152424297,
+    0.0004417415927647772, 0.00046139896506192102, 0.00048079066344741683, 0.00049992056391912065,
+    0.00051879248564101754, 0.00053741020933828487, 0.00055577747369583985, 0.0005738979707943237,
+    0.00059177534665000309, 0.00060941320365526241, 0.00062681508868245306, 0.00064398450963021325,
+    0.00066092492389324686, 0.00067763974097567736, 0.0006941323226800078, 0.00071040598239069386,
+    0.0007264639552587715, 0.00074230955094944928, 0.00075794584781763152, 0.00077337599581706051,
+    0.00078860308054695683, 0.00080363012032047543, 0.00081846010118202805, 0.00083309595803471304,
+    0.00084754057557889784, 0.0008617968169918333, 0.00087586745291468038, 0.00088975527516876873,
+    0.00090346296512255897, 0.00091699320020266484, 0.00093034860668861352, 0.0009435317658839093,
+    0.00095654520488941408, 0.00096939146527164066, 0.00098207296355434792, 0.00099459213228458854,
+    0.0010069513502231064, 0.0010191529575633851, 0.0010311992553180271, 0.0010430924971674971,
+    0.0010548349389981615, 0.0010664287404938966, 0.0010778760647980334, 0.0010891790295283199,
+    0.0011003397166745588, 0.0011113601772078097, 0.0011222424205350467, 0.0011329884361026554,
+    0.0011436001559274045, 0.0011540795108805346, 0.0011644283800229527, 0.0011746486163165537,
+    0.0011847420419670573, 0.0011947104492371352, 0.001204555600382351, 0.0012142792290944504,
+    0.0012238830402128142, 0.0012333687104170155, 0.001242737888888068, 0.0012519922035439945,
+    0.0012611332321322832, 0.0012701625615267886, 0.0012790817293583112, 0.0012878922538939186,
+    0.0012965956274523238, 0.0013051933213931166, 0.0013136867797444718, 0.0013220774241844979,
+    0.0013303666541517045, 0.0013385558429635513, 0.0013466463468542189, 0.0013546394968184661,
+    0.0013625366038270692, 0.001370338954918171, 0.0013780478208611502, 0.0013856644531780038,
 };
 static const double impactfit_poursina2020_per_n_max_rel[100] = {
-    0.0010274371002778578, 0.00044907083075968862, 0.00024335471746531938, 0.0008886116555783146,
-    0.0015401147862145763, 0.0021976256989651617, 0.0028609119323090579, 0.0035297464587510071,
-    0.0042039079224608054, 0.0048831803204978878, 0.0055673529043539028, 0.0062562200567199142,
-    0.0069495811643993568, 0.0076472404975649159, 0.0083490070942703921, 0.0090546946435698071,
-    0.0097641213777771175, 0.010477109960155018, 0.011193487382633672, 0.011913084862186932,
-    0.012635737742232842, 0.013361285393468134, 0.014089571121717324, 0.014820442072951752,
-    0.015553749148708112, 0.016289346910779615, 0.017027093521374055, 0.017766850578024924,
-    0.018508483180905137, 0.01925185969368114, 0.019996851797036173, 0.020743334321272761,
-    0.021491185221161935, 0.022240285493352392, 0.022990519099785629, 0.023741772918624008,
-    0.024493936658484892, 0.02524690280318348, 0.026000566552250491, 0.026754825740119708,
-    0.027509580812244139, 0.028264734730017754, 0.029020192934205147, 0.029775863283574424,
-    0.030531656004961518, 0.031287483615939332, 0.032043260924545666, 0.032798905483886545,
-    0.033554334775668646, 0.03430947174407474, 0.035064239060689659, 0.035818562265042514,
-    0.036572368584904813, 0.037325587267585947, 0.03807814944360003, 0.038829988088095485,
-    0.03958103796866428, 0.040331235649633763, 0.041080519322293216, 0.041828828971642293,
-    0.042576106181844826, 0.043322294136627006, 0.044067337602180616, 0.044811182879461259,
-    0.045553777774276119, 0.046295071560495969, 0.047035014949099438, 0.047773560056478474,
-    0.048510660372346671, 0.049246270718977692, 0.049980347247980346, 0.050712847381858703,
-    0.05144372980038605, 0.052172954351121452, 0.052900482279403166, 0.053626275779562409,
-    0.054350298237378733, 0.055072514217548517, 0.055792889373946122, 0.056511390188996993,
-    0.057227985018082947, 0.057942642033061327, 0.058655331202749683, 0.059366023273704056,
-    0.060074689926147298, 0.060781303768312589, 0.061485836986637933, 0.062188268430107954,
-    0.062888568848597171, 0.063586715937014981, 0.064282686687285179, 0.064976458898488909,
-    0.065668011166178139, 0.066357322848690545, 0.067044374021975064, 0.067729145771793911,
-    0.068411619453145542, 0.069091777445966479, 0.06976960274207282, 0.070445078969358574,
+    0.0010274371029144762, 0.00044907085114030985, 0.00024335473078652685, 0.00088861165271425491,
+    0.0015401147832635003, 0.0021976256965050588, 0.0028609119296783541, 0.0035297464555013496,
+    0.0042039079191927911, 0.0048831803164800427, 0.0055673529005111173, 0.0062562200520273024,
+    0.0069495811640375073, 0.0076472404919306972, 0.0083490070884194249, 0.0090546946374653881,
+    0.0097641213703934613, 0.010477109951239818, 0.011193487371421174, 0.011913084848952918,
+    0.012635737763422457, 0.013361285376727044, 0.014089571096569683, 0.014820442047356625,
+    0.015553749129736321, 0.016289346898482764, 0.017027093509712109, 0.017766850570149411,
+    0.018508483162959988, 0.019251859684120631, 0.019996851789046016, 0.020743334314349503,
+    0.021491185214652785, 0.022240285485614523, 0.022990519094166995, 0.023741772913398958,
+    0.02449393665348458, 0.025246902798967265, 0.026000566544575096, 0.026754825735397388,
+    0.027509580961910297, 0.028264734725178386, 0.029020192929626452, 0.029775863296320176,
+    0.030531655995565423, 0.031287483612967071, 0.032043260920918915, 0.032798904922922006,
+    0.033554334804880952, 0.034309471740626749, 0.035064239112573482, 0.035818562261017553,
+    0.036572368581404745, 0.037325587266083246, 0.038078149439444306, 0.038829988082525531,
+    0.03958103803899695, 0.040331235622400659, 0.04108051931097239, 0.041828828967903228,
+    0.04257610617901577, 0.043322294133747288, 0.044067337599246449, 0.044811182929877742,
+    0.045553777771152652, 0.046295071557228049, 0.047035014946184568, 0.047773560052959442,
+    0.048510660369541769, 0.049246270710056148, 0.04998034724488086, 0.050712847351675958,
+    0.051443729797623607, 0.05217295440502772, 0.052900482306456331, 0.053626275775993437,
+    0.054350298234765781, 0.055072514221104714, 0.055792889370665455, 0.056511390385666105,
+    0.057227985014618801, 0.057942642029659756, 0.058655331200066496, 0.059366023238235428,
+    0.06007468994309028, 0.060781303848764887, 0.061485838532864642, 0.062188268428272714,
+    0.062888568846154222, 0.063586715933675902, 0.064282686684115145, 0.064976458896064293,
+    0.06566801115787177, 0.066357322856034989, 0.067044374102555079, 0.067729145769390764,
+    0.068411619445726254, 0.069091777443547608, 0.069769602739409187, 0.070445078979833362,
 };
 /* c_opt for group group_index (n = impactfit_poursina2020_per_n_n[group_index], 0 <= group_index < 100) on 0.45000000000000001 <= e <= 1 (the data fitted); NaN outside */
 static inline double impactfit_poursina2020_per_n(size_t group_index, double e) {
@@ -1035,20 +1035,20 @@ static inline double impactfit_poursina2020_per_n(size_t group_index, double e) 
 }
 
 /* stage alpha */
-static const double impactfit_poursina2020_alpha_a0 = 2.2018183182725859;
-static const double impactfit_poursina2020_alpha_a1 = -1.8810309853264267;
-static const double impactfit_poursina2020_alpha_a2 = 1.7087896118559458;
-static const double impactfit_poursina2020_alpha_a3 = -0.6054377697291099;
-static const double impactfit_poursina2020_alpha_a4 = 0.11239870273495964;
+static const double impactfit_poursina2020_alpha_a0 = 2.2018178085590838;
+static const double impactfit_poursina2020_alpha_a1 = -1.881029524464082;
+static const double impactfit_poursina2020_alpha_a2 = 1.708788071633826;
+static const double impactfit_poursina2020_alpha_a3 = -0.60543706212648285;
+static const double impactfit_poursina2020_alpha_a4 = 0.11239858325881805;
 /* standard errors of a0, a1, a2, a3, a4 */
 static const double impactfit_poursina2020_alpha_se[5] = {
-    0.0007109477347697564, 0.0019815831673503505, 0.0020390752420167283, 0.00091858005883090836,
-    0.00015295933484636584,
+    0.00071092679384628847, 0.0019815247999353867, 0.0020390151811761066, 0.00091855300210961881,
+    0.00015295482943820704,
 };
 /* rms residual, max |f - y| and max |f - y|/|y| */
-static const double impactfit_poursina2020_alpha_rms = 7.3794821991070062e-06;
-static const double impactfit_poursina2020_alpha_max_abs = 2.2039176853061448e-05;
-static const double impactfit_poursina2020_alpha_max_rel = 1.4343193916127223e-05;
+static const double impactfit_poursina2020_alpha_rms = 7.3792648368954033e-06;
+static const double impactfit_poursina2020_alpha_max_abs = 2.2040125714051229e-05;
+static const double impactfit_poursina2020_alpha_max_rel = 1.4343811439042933e-05;
 /* alpha(n) on 1 <= n <= 2 (the data fitted); NaN outside */
 static inline double impactfit_poursina2020_alpha(double n) {
   if (!(n >= 1 && n <= 2))
@@ -1057,15 +1057,15 @@ static inline double impactfit_poursina2020_alpha(double n) {
 }
 
 /* stage beta */
-static const double impactfit_poursina2020_beta_a = 0.18647567234411883;
-static const double impactfit_poursina2020_beta_b = 0.90933238910289704;
-static const double impactfit_poursina2020_beta_c = -0.60086884394933426;
+static const double impactfit_poursina2020_beta_a = 0.18647566937493337;
+static const double impactfit_poursina2020_beta_b = 0.90933240084733991;
+static const double impactfit_poursina2020_beta_c = -0.60086884093805037;
 /* standard errors of a, b, c */
-static const double impactfit_poursina2020_beta_se[3] = {0.0012733030727427677, 0.0045724811807457784, 0.0013210922457381391};
+static const double impactfit_poursina2020_beta_se[3] = {0.001273303113606827, 0.0045724814425804668, 0.0013210922893822151};
 /* rms residual, max |f - y| and max |f - y|/|y| */
-static const double impactfit_poursina2020_beta_rms = 0.00019080354944048239;
-static const double impactfit_poursina2020_beta_max_abs = 0.00050552058383351861;
-static const double impactfit_poursina2020_beta_max_rel = 0.0017564080644059616;
+static const double impactfit_poursina2020_beta_rms = 0.00019080356059686038;
+static const double impactfit_poursina2020_beta_max_abs = 0.00050552054222374743;
+static const double impactfit_poursina2020_beta_max_rel = 0.0017564090400648599;
 /* beta(n) on 1 <= n <= 2 (the data fitted); NaN outside */
 static inline double impactfit_poursina2020_beta(double n) {
   if (!(n >= 1 && n <= 2))

@@ -41,10 +41,10 @@
  *   data the sweep; 99 rows used (where m = 2)
  *   objective: absolute residuals f - y, linear least squares
  *     99 points; linear least squares (GSL wlinear, SVD)
- *     a0       = 0.89115999708575444  +- 0.0134 (standard error)
- *     a1       = 1.1675518488514824  +- 0.116 (standard error)
- *     a2       = -2.723099520853113  +- 0.268 (standard error)
- *     a3       = 1.6581510285162553  +- 0.176 (standard error)
+ *     a0       = 0.89115999708589033  +- 0.0134 (standard error)
+ *     a1       = 1.1675518488494858  +- 0.116 (standard error)
+ *     a2       = -2.7230995208471351  +- 0.268 (standard error)
+ *     a3       = 1.6581510285120593  +- 0.176 (standard error)
  *     correlation:  +1.000000 -0.874573 +0.758539 -0.676324
  *                  -0.874573 +1.000000 -0.969336 +0.918857
  *                  +0.758539 -0.969336 +1.000000 -0.986298
@@ -55,10 +55,10 @@
  *   data the sweep; 99 rows used (where m = 1.5)
  *   objective: absolute residuals f - y, nonlinear least squares
  *     99 points; GSL multifit_nlinear lm, 9 iterations
- *     a        = 0.61380603674164824  +- 0.00859 (standard error)
- *     b        = -3.6176723068227794  +- 0.0712 (standard error)
- *     c        = 0.90729291869897299  +- 0.00949 (standard error)
- *     d        = 0.083617728077065037  +- 0.00996 (standard error)
+ *     a        = 0.61380603674139256  +- 0.00859 (standard error)
+ *     b        = -3.6176723068285987  +- 0.0712 (standard error)
+ *     c        = 0.9072929186993578  +- 0.00949 (standard error)
+ *     d        = 0.083617728076908218  +- 0.00996 (standard error)
  *     correlation:  +1.000000 +0.927358 -0.984808 +0.987121
  *                  +0.927358 +1.000000 -0.972496 +0.951583
  *                  -0.984808 -0.972496 +1.000000 -0.995380
@@ -68,11 +68,11 @@
  * Stage m1_0: alpha = a exp(b x) + c exp(d x) with x = e
  *   data the sweep; 99 rows used (where m = 1)
  *   objective: absolute residuals f - y, nonlinear least squares
- *     99 points; GSL multifit_nlinear lm, 11 iterations
- *     a        = -0.046465466536818489  +- 0.00336 (standard error)
- *     b        = -19.478762159841892  +- 2.32 (standard error)
- *     c        = 1.1409387383735647  +- 0.00103 (standard error)
- *     d        = -0.082018941636720286  +- 0.00142 (standard error)
+ *     99 points; GSL multifit_nlinear lm, 13 iterations
+ *     a        = -0.046465466566256379  +- 0.00336 (standard error)
+ *     b        = -19.478762193337307  +- 2.32 (standard error)
+ *     c        = 1.1409387383643022  +- 0.00103 (standard error)
+ *     d        = -0.082018941625133596  +- 0.00142 (standard error)
  *     correlation:  +1.000000 +0.604316 +0.003840 +0.014672
  *                  +0.604316 +1.000000 +0.626834 -0.559712
  *                  +0.003840 +0.626834 +1.000000 -0.934387
@@ -83,10 +83,10 @@
  *   data the sweep; 99 rows used (where m = 0.65)
  *   objective: absolute residuals f - y, nonlinear least squares
  *     99 points; GSL multifit_nlinear lm, 15 iterations
- *     a        = -0.16908422346414034  +- 0.00331 (standard error)
- *     b        = -4.1395372389373257  +- 0.125 (standard error)
- *     c        = 1.0894990791467827  +- 0.00372 (standard error)
- *     d        = 0.025162252774209738  +- 0.00346 (standard error)
+ *     a        = -0.16908422347635221  +- 0.00331 (standard error)
+ *     b        = -4.1395372385271276  +- 0.125 (standard error)
+ *     c        = 1.0894990791603689  +- 0.00372 (standard error)
+ *     d        = 0.025162252761991601  +- 0.00346 (standard error)
  *     correlation:  +1.000000 -0.891215 -0.972358 +0.976050
  *                  -0.891215 +1.000000 +0.964131 -0.939158
  *                  -0.972358 +0.964131 +1.000000 -0.994174
@@ -96,11 +96,11 @@
  * Stage m0_5: alpha = a exp(b x) + c exp(d x) with x = e
  *   data the sweep; 99 rows used (where m = 0.5)
  *   objective: absolute residuals f - y, nonlinear least squares
- *     99 points; GSL multifit_nlinear lm, 14 iterations
- *     a        = -0.1990804299682998  +- 0.00508 (standard error)
- *     b        = -3.6760962893402538  +- 0.134 (standard error)
- *     c        = 1.0580449896830304  +- 0.00563 (standard error)
- *     d        = 0.079378799245329382  +- 0.00511 (standard error)
+ *     99 points; GSL multifit_nlinear lm, 13 iterations
+ *     a        = -0.19908042874742179  +- 0.00508 (standard error)
+ *     b        = -3.6760963242858096  +- 0.134 (standard error)
+ *     c        = 1.05804498825844  +- 0.00563 (standard error)
+ *     d        = 0.079378800508612346  +- 0.00511 (standard error)
  *     correlation:  +1.000000 -0.923564 -0.983588 +0.986063
  *                  -0.923564 +1.000000 +0.971561 -0.950185
  *                  -0.983588 +0.971561 +1.000000 -0.995253
@@ -111,10 +111,10 @@
  *   data the sweep; 99 rows used (where m = 0.25)
  *   objective: absolute residuals f - y, nonlinear least squares
  *     99 points; GSL multifit_nlinear lm, 13 iterations
- *     a        = -0.17532547067387977  +- 0.00252 (standard error)
- *     b        = -4.3639330407924204  +- 0.116 (standard error)
- *     c        = 0.94745584816945516  +- 0.00291 (standard error)
- *     d        = 0.22238498641866605  +- 0.00323 (standard error)
+ *     a        = -0.17532547063326268  +- 0.00252 (standard error)
+ *     b        = -4.3639330431004382  +- 0.116 (standard error)
+ *     c        = 0.94745584811472994  +- 0.00291 (standard error)
+ *     d        = 0.22238498647754176  +- 0.00323 (standard error)
  *     correlation:  +1.000000 -0.826247 -0.943641 +0.950454
  *                  -0.826247 +1.000000 +0.953974 -0.926228
  *                  -0.943641 +0.953974 +1.000000 -0.993446
@@ -125,10 +125,10 @@
  *   data the sweep; 99 rows used (where m = 2)
  *   objective: relative residuals (f - y)/y, linear least squares
  *     99 points; linear least squares (GSL wlinear, SVD)
- *     a0       = 0.86031293141150555  +- 0.0137 (standard error)
- *     a1       = 1.3691212923734746  +- 0.122 (standard error)
- *     a2       = -3.0926255295797569  +- 0.288 (standard error)
- *     a3       = 1.8613486759892526  +- 0.191 (standard error)
+ *     a0       = 0.86031293141162024  +- 0.0137 (standard error)
+ *     a1       = 1.3691212923715512  +- 0.122 (standard error)
+ *     a2       = -3.0926255295738705  +- 0.288 (standard error)
+ *     a3       = 1.8613486759850901  +- 0.191 (standard error)
  *     correlation:  +1.000000 -0.845867 +0.719348 -0.635436
  *                  -0.845867 +1.000000 -0.967854 +0.916373
  *                  +0.719348 -0.967854 +1.000000 -0.986185
@@ -139,10 +139,10 @@
  *   data the sweep; 99 rows used (where m = 1.5)
  *   objective: relative residuals (f - y)/y, nonlinear least squares
  *     99 points; GSL multifit_nlinear lm, 9 iterations
- *     a        = 0.60244810036985386  +- 0.00672 (standard error)
- *     b        = -3.7391324782476207  +- 0.0645 (standard error)
- *     c        = 0.92134879309734596  +- 0.00764 (standard error)
- *     d        = 0.069511720069895921  +- 0.00793 (standard error)
+ *     a        = 0.60244810037059027  +- 0.00672 (standard error)
+ *     b        = -3.7391324782446809  +- 0.0645 (standard error)
+ *     c        = 0.92134879309659412  +- 0.00764 (standard error)
+ *     d        = 0.06951172007091351  +- 0.00793 (standard error)
  *     correlation:  +1.000000 +0.898925 -0.972105 +0.977133
  *                  +0.898925 +1.000000 -0.969904 +0.948636
  *                  -0.972105 -0.969904 +1.000000 -0.995525
@@ -152,11 +152,11 @@
  * Stage m1_0_rel: alpha = a exp(b x) + c exp(d x) with x = e
  *   data the sweep; 99 rows used (where m = 1)
  *   objective: relative residuals (f - y)/y, nonlinear least squares
- *     99 points; GSL multifit_nlinear lm, 9 iterations
- *     a        = -0.046335058485863112  +- 0.00349 (standard error)
- *     b        = -19.745866888393579  +- 2.44 (standard error)
- *     c        = 1.1406931602690717  +- 0.00104 (standard error)
- *     d        = -0.081685285727194662  +- 0.00142 (standard error)
+ *     99 points; GSL multifit_nlinear lm, 10 iterations
+ *     a        = -0.046335060375332152  +- 0.00349 (standard error)
+ *     b        = -19.745869026521458  +- 2.44 (standard error)
+ *     c        = 1.140693159716613  +- 0.00104 (standard error)
+ *     d        = -0.081685285056268958  +- 0.00142 (standard error)
  *     correlation:  +1.000000 +0.610651 +0.004734 +0.012586
  *                  +0.610651 +1.000000 +0.617469 -0.553322
  *                  +0.004734 +0.617469 +1.000000 -0.935620
@@ -166,11 +166,11 @@
  * Stage m0_65_rel: alpha = a exp(b x) + c exp(d x) with x = e
  *   data the sweep; 99 rows used (where m = 0.65)
  *   objective: relative residuals (f - y)/y, nonlinear least squares
- *     99 points; GSL multifit_nlinear lm, 14 iterations
- *     a        = -0.16636617602824563  +- 0.00327 (standard error)
- *     b        = -4.2736024231571497  +- 0.13 (standard error)
- *     c        = 1.0859647778982382  +- 0.00367 (standard error)
- *     d        = 0.028350965390687183  +- 0.00349 (standard error)
+ *     99 points; GSL multifit_nlinear lm, 12 iterations
+ *     a        = -0.16636617445363958  +- 0.00327 (standard error)
+ *     b        = -4.2736024936764423  +- 0.13 (standard error)
+ *     c        = 1.085964775988093  +- 0.00367 (standard error)
+ *     d        = 0.02835096715915179  +- 0.00349 (standard error)
  *     correlation:  +1.000000 -0.890189 -0.973332 +0.976204
  *                  -0.890189 +1.000000 +0.962008 -0.935523
  *                  -0.973332 +0.962008 +1.000000 -0.993536
@@ -181,10 +181,10 @@
  *   data the sweep; 99 rows used (where m = 0.5)
  *   objective: relative residuals (f - y)/y, nonlinear least squares
  *     99 points; GSL multifit_nlinear lm, 16 iterations
- *     a        = -0.19252247457455371  +- 0.0048 (standard error)
- *     b        = -3.8880270876354439  +- 0.14 (standard error)
- *     c        = 1.0501298559868562  +- 0.00529 (standard error)
- *     d        = 0.086485870700486203  +- 0.00503 (standard error)
+ *     a        = -0.19252247274698783  +- 0.0048 (standard error)
+ *     b        = -3.8880271411975635  +- 0.14 (standard error)
+ *     c        = 1.0501298539211659  +- 0.00529 (standard error)
+ *     d        = 0.086485872643825554  +- 0.00503 (standard error)
  *     correlation:  +1.000000 -0.918659 -0.983252 +0.984970
  *                  -0.918659 +1.000000 +0.968395 -0.944670
  *                  -0.983252 +0.968395 +1.000000 -0.994382
@@ -194,11 +194,11 @@
  * Stage m0_25_rel: alpha = a exp(b x) + c exp(d x) with x = e
  *   data the sweep; 99 rows used (where m = 0.25)
  *   objective: relative residuals (f - y)/y, nonlinear least squares
- *     99 points; GSL multifit_nlinear lm, 13 iterations
- *     a        = -0.17100112965286116  +- 0.00258 (standard error)
- *     b        = -4.6247429561180757  +- 0.126 (standard error)
- *     c        = 0.94154439849944005  +- 0.00294 (standard error)
- *     d        = 0.22887922560868657  +- 0.00342 (standard error)
+ *     99 points; GSL multifit_nlinear lm, 14 iterations
+ *     a        = -0.1710011296541239  +- 0.00258 (standard error)
+ *     b        = -4.6247429560064406  +- 0.126 (standard error)
+ *     c        = 0.94154439850114591  +- 0.00294 (standard error)
+ *     d        = 0.22887922560711921  +- 0.00342 (standard error)
  *     correlation:  +1.000000 -0.834562 -0.951782 +0.956160
  *                  -0.834562 +1.000000 +0.950332 -0.919135
  *                  -0.951782 +0.950332 +1.000000 -0.991791
@@ -219,10 +219,10 @@
  *   data the sweep; 99 rows used (where m = 2)
  *   objective: absolute residuals f - y, linear least squares
  *     99 points; linear least squares (GSL wlinear, SVD)
- *     a0       = 0.89115999708575444  +- 0.0134 (standard error)
- *     a1       = 1.1675518488514824  +- 0.116 (standard error)
- *     a2       = -2.723099520853113  +- 0.268 (standard error)
- *     a3       = 1.6581510285162553  +- 0.176 (standard error)
+ *     a0       = 0.89115999708589033  +- 0.0134 (standard error)
+ *     a1       = 1.1675518488494858  +- 0.116 (standard error)
+ *     a2       = -2.7230995208471351  +- 0.268 (standard error)
+ *     a3       = 1.6581510285120593  +- 0.176 (standard error)
  *     correlation:  +1.000000 -0.874573 +0.758539 -0.676324
  *                  -0.874573 +1.000000 -0.969336 +0.918857
  *                  +0.758539 -0.969336 +1.000000 -0.986298
@@ -233,10 +233,10 @@
  *   data the sweep; 99 rows used (where m = 1.5)
  *   objective: absolute residuals f - y, nonlinear least squares
  *     99 points; GSL multifit_nlinear lm, 9 iterations
- *     a        = 0.61380603674164824  +- 0.00859 (standard error)
- *     b        = -3.6176723068227794  +- 0.0712 (standard error)
- *     c        = 0.90729291869897299  +- 0.00949 (standard error)
- *     d        = 0.083617728077065037  +- 0.00996 (standard error)
+ *     a        = 0.61380603674139256  +- 0.00859 (standard error)
+ *     b        = -3.6176723068285987  +- 0.0712 (standard error)
+ *     c        = 0.9072929186993578  +- 0.00949 (standard error)
+ *     d        = 0.083617728076908218  +- 0.00996 (standard error)
  *     correlation:  +1.000000 +0.927358 -0.984808 +0.987121
  *                  +0.927358 +1.000000 -0.972496 +0.951583
  *                  -0.984808 -0.972496 +1.000000 -0.995380
@@ -246,11 +246,11 @@
  * Stage m1_0: alpha = a exp(b x) + c exp(d x) with x = e
  *   data the sweep; 99 rows used (where m = 1)
  *   objective: absolute residuals f - y, nonlinear least squares
- *     99 points; GSL multifit_nlinear lm, 15 iterations
- *     a        = 1.5931976681324684  +- 0.029 (standard error)
- *     b        = -13.945362637140139  +- 0.491 (standard error)
- *     c        = 1.2697753561438923  +- 0.0146 (standard error)
- *     d        = -0.21777264171616298  +- 0.0175 (standard error)
+ *     99 points; GSL multifit_nlinear lm, 14 iterations
+ *     a        = 1.59319766877452  +- 0.029 (standard error)
+ *     b        = -13.945362665327846  +- 0.491 (standard error)
+ *     c        = 1.2697753567797423  +- 0.0146 (standard error)
+ *     d        = -0.21777264241101366  +- 0.0175 (standard error)
  *     correlation:  +1.000000 -0.408242 -0.138104 +0.157569
  *                  -0.408242 +1.000000 -0.732589 +0.662189
  *                  -0.138104 -0.732589 +1.000000 -0.950757
@@ -260,11 +260,11 @@
  * Stage m0_65: alpha = a exp(b x) + c exp(d x) with x = e
  *   data the sweep; 99 rows used (where m = 0.65)
  *   objective: absolute residuals f - y, nonlinear least squares
- *     99 points; GSL multifit_nlinear lm, 18 iterations
- *     a        = 2.9332145371594112  +- 0.072 (standard error)
- *     b        = -22.451954674950944  +- 0.878 (standard error)
- *     c        = 1.4195829072895927  +- 0.0204 (standard error)
- *     d        = -0.31010897862171238  +- 0.0239 (standard error)
+ *     99 points; GSL multifit_nlinear lm, 20 iterations
+ *     a        = 2.933214537159484  +- 0.072 (standard error)
+ *     b        = -22.451954675403933  +- 0.878 (standard error)
+ *     c        = 1.4195829072881834  +- 0.0204 (standard error)
+ *     d        = -0.31010897862036191  +- 0.0239 (standard error)
  *     correlation:  +1.000000 -0.632025 +0.021657 -0.001287
  *                  -0.632025 +1.000000 -0.610685 +0.536541
  *                  +0.021657 -0.610685 +1.000000 -0.922232
@@ -274,11 +274,11 @@
  * Stage m0_5: alpha = a exp(b x) + c exp(d x) with x = e
  *   data the sweep; 99 rows used (where m = 0.5)
  *   objective: absolute residuals f - y, nonlinear least squares
- *     99 points; GSL multifit_nlinear lm, 20 iterations
- *     a        = 3.4635328702242174  +- 0.0931 (standard error)
- *     b        = -25.946659447139805  +- 1.05 (standard error)
- *     c        = 1.4694937190623545  +- 0.0223 (standard error)
- *     d        = -0.33104517141225709  +- 0.0258 (standard error)
+ *     99 points; GSL multifit_nlinear lm, 19 iterations
+ *     a        = 3.4635328679946511  +- 0.0931 (standard error)
+ *     b        = -25.946659408750971  +- 1.05 (standard error)
+ *     c        = 1.4694937185637358  +- 0.0223 (standard error)
+ *     d        = -0.33104517089897334  +- 0.0258 (standard error)
  *     correlation:  +1.000000 -0.676215 +0.051032 -0.030087
  *                  -0.676215 +1.000000 -0.575516 +0.502166
  *                  +0.051032 -0.575516 +1.000000 -0.914006
@@ -288,11 +288,11 @@
  * Stage m0_25: alpha = a exp(b x) + c exp(d x) with x = e
  *   data the sweep; 99 rows used (where m = 0.25)
  *   objective: absolute residuals f - y, nonlinear least squares
- *     99 points; GSL multifit_nlinear lm, 21 iterations
- *     a        = 3.5690054888307934  +- 0.102 (standard error)
- *     b        = -27.887639283149468  +- 1.17 (standard error)
- *     c        = 1.5078702735820977  +- 0.0222 (standard error)
- *     d        = -0.31777900230920475  +- 0.0251 (standard error)
+ *     99 points; GSL multifit_nlinear lm, 18 iterations
+ *     a        = 3.5690054725690388  +- 0.102 (standard error)
+ *     b        = -27.887639008845998  +- 1.17 (standard error)
+ *     c        = 1.5078702704958857  +- 0.0222 (standard error)
+ *     d        = -0.31777899920514741  +- 0.0251 (standard error)
  *     correlation:  +1.000000 -0.697251 +0.064393 -0.043334
  *                  -0.697251 +1.000000 -0.556339 +0.484503
  *                  +0.064393 -0.556339 +1.000000 -0.910670
@@ -303,10 +303,10 @@
  *   data the sweep; 99 rows used (where m = 2)
  *   objective: relative residuals (f - y)/y, linear least squares
  *     99 points; linear least squares (GSL wlinear, SVD)
- *     a0       = 0.86031293141150555  +- 0.0137 (standard error)
- *     a1       = 1.3691212923734746  +- 0.122 (standard error)
- *     a2       = -3.0926255295797569  +- 0.288 (standard error)
- *     a3       = 1.8613486759892526  +- 0.191 (standard error)
+ *     a0       = 0.86031293141162024  +- 0.0137 (standard error)
+ *     a1       = 1.3691212923715512  +- 0.122 (standard error)
+ *     a2       = -3.0926255295738705  +- 0.288 (standard error)
+ *     a3       = 1.8613486759850901  +- 0.191 (standard error)
  *     correlation:  +1.000000 -0.845867 +0.719348 -0.635436
  *                  -0.845867 +1.000000 -0.967854 +0.916373
  *                  +0.719348 -0.967854 +1.000000 -0.986185
@@ -317,10 +317,10 @@
  *   data the sweep; 99 rows used (where m = 1.5)
  *   objective: relative residuals (f - y)/y, nonlinear least squares
  *     99 points; GSL multifit_nlinear lm, 9 iterations
- *     a        = 0.60244810036985386  +- 0.00672 (standard error)
- *     b        = -3.7391324782476207  +- 0.0645 (standard error)
- *     c        = 0.92134879309734596  +- 0.00764 (standard error)
- *     d        = 0.069511720069895921  +- 0.00793 (standard error)
+ *     a        = 0.60244810037059027  +- 0.00672 (standard error)
+ *     b        = -3.7391324782446809  +- 0.0645 (standard error)
+ *     c        = 0.92134879309659412  +- 0.00764 (standard error)
+ *     d        = 0.06951172007091351  +- 0.00793 (standard error)
  *     correlation:  +1.000000 +0.898925 -0.972105 +0.977133
  *                  +0.898925 +1.000000 -0.969904 +0.948636
  *                  -0.972105 -0.969904 +1.000000 -0.995525
@@ -331,10 +331,10 @@
  *   data the sweep; 99 rows used (where m = 1)
  *   objective: relative residuals (f - y)/y, nonlinear least squares
  *     99 points; GSL multifit_nlinear lm, 15 iterations
- *     a        = 1.4692062533021419  +- 0.0297 (standard error)
- *     b        = -11.227758351004574  +- 0.361 (standard error)
- *     c        = 1.212071140358528  +- 0.0113 (standard error)
- *     d        = -0.1560589337684648  +- 0.0131 (standard error)
+ *     a        = 1.4692062533023142  +- 0.0297 (standard error)
+ *     b        = -11.227758350999313  +- 0.361 (standard error)
+ *     c        = 1.2120711403581954  +- 0.0113 (standard error)
+ *     d        = -0.15605893376795527  +- 0.0131 (standard error)
  *     correlation:  +1.000000 -0.543218 +0.048433 -0.017069
  *                  -0.543218 +1.000000 -0.762503 +0.704310
  *                  +0.048433 -0.762503 +1.000000 -0.968872
@@ -344,11 +344,11 @@
  * Stage m0_65_rel: alpha = a exp(b x) + c exp(d x) with x = e
  *   data the sweep; 99 rows used (where m = 0.65)
  *   objective: relative residuals (f - y)/y, nonlinear least squares
- *     99 points; GSL multifit_nlinear lm, 21 iterations
- *     a        = 2.3722612366599312  +- 0.0768 (standard error)
- *     b        = -15.598324635723971  +- 0.612 (standard error)
- *     c        = 1.3196379637984499  +- 0.0149 (standard error)
- *     d        = -0.20712336649397656  +- 0.0168 (standard error)
+ *     99 points; GSL multifit_nlinear lm, 20 iterations
+ *     a        = 2.372261237949024  +- 0.0768 (standard error)
+ *     b        = -15.598324650438359  +- 0.612 (standard error)
+ *     c        = 1.3196379640400271  +- 0.0149 (standard error)
+ *     d        = -0.20712336674317333  +- 0.0168 (standard error)
  *     correlation:  +1.000000 -0.708269 +0.162888 -0.132474
  *                  -0.708269 +1.000000 -0.653821 +0.593618
  *                  +0.162888 -0.653821 +1.000000 -0.953854
@@ -358,11 +358,11 @@
  * Stage m0_5_rel: alpha = a exp(b x) + c exp(d x) with x = e
  *   data the sweep; 99 rows used (where m = 0.5)
  *   objective: relative residuals (f - y)/y, nonlinear least squares
- *     99 points; GSL multifit_nlinear lm, 19 iterations
- *     a        = 2.6526192451729393  +- 0.0975 (standard error)
- *     b        = -17.083322055547658  +- 0.717 (standard error)
- *     c        = 1.3561985637474285  +- 0.016 (standard error)
- *     d        = -0.21621241988545023  +- 0.0178 (standard error)
+ *     99 points; GSL multifit_nlinear lm, 22 iterations
+ *     a        = 2.6526192170082075  +- 0.0975 (standard error)
+ *     b        = -17.083321770046879  +- 0.717 (standard error)
+ *     c        = 1.3561985596498183  +- 0.016 (standard error)
+ *     d        = -0.21621241572831587  +- 0.0178 (standard error)
  *     correlation:  +1.000000 -0.734944 +0.175789 -0.145838
  *                  -0.734944 +1.000000 -0.623885 +0.564157
  *                  +0.175789 -0.623885 +1.000000 -0.949553
@@ -372,11 +372,11 @@
  * Stage m0_25_rel: alpha = a exp(b x) + c exp(d x) with x = e
  *   data the sweep; 99 rows used (where m = 0.25)
  *   objective: relative residuals (f - y)/y, nonlinear least squares
- *     99 points; GSL multifit_nlinear lm, 22 iterations
- *     a        = 2.6775048478378456  +- 0.104 (standard error)
- *     b        = -18.088601142278588  +- 0.792 (standard error)
- *     c        = 1.3979271621193921  +- 0.016 (standard error)
- *     d        = -0.20883430804321174  +- 0.0174 (standard error)
+ *     99 points; GSL multifit_nlinear lm, 23 iterations
+ *     a        = 2.6775048450672085  +- 0.104 (standard error)
+ *     b        = -18.088601113684895  +- 0.792 (standard error)
+ *     c        = 1.3979271617571971  +- 0.016 (standard error)
+ *     d        = -0.20883430768429465  +- 0.0174 (standard error)
  *     correlation:  +1.000000 -0.744348 +0.175748 -0.146424
  *                  -0.744348 +1.000000 -0.606789 +0.547292
  *                  +0.175748 -0.606789 +1.000000 -0.946514
@@ -391,16 +391,16 @@
 
 
 /* stage m2_0 */
-static const double impactfit_zhang2021_c_m2_0_a0 = 0.89115999708575444;
-static const double impactfit_zhang2021_c_m2_0_a1 = 1.1675518488514824;
-static const double impactfit_zhang2021_c_m2_0_a2 = -2.723099520853113;
-static const double impactfit_zhang2021_c_m2_0_a3 = 1.6581510285162553;
+static const double impactfit_zhang2021_c_m2_0_a0 = 0.89115999708589033;
+static const double impactfit_zhang2021_c_m2_0_a1 = 1.1675518488494858;
+static const double impactfit_zhang2021_c_m2_0_a2 = -2.7230995208471351;
+static const double impactfit_zhang2021_c_m2_0_a3 = 1.6581510285120593;
 /* standard errors of a0, a1, a2, a3 */
-static const double impactfit_zhang2021_c_m2_0_se[4] = {0.013420422038795884, 0.11564142604309646, 0.26798623259669924, 0.17620957154399844};
+static const double impactfit_zhang2021_c_m2_0_se[4] = {0.013420422038817784, 0.11564142604328516, 0.26798623259713655, 0.17620957154428596};
 /* rms residual, max |f - y| and max |f - y|/|y| */
-static const double impactfit_zhang2021_c_m2_0_rms = 0.031470785032892502;
-static const double impactfit_zhang2021_c_m2_0_max_abs = 0.18671394246123207;
-static const double impactfit_zhang2021_c_m2_0_max_rel = 0.26082796976642975;
+static const double impactfit_zhang2021_c_m2_0_rms = 0.031470785032943857;
+static const double impactfit_zhang2021_c_m2_0_max_abs = 0.18671394246134865;
+static const double impactfit_zhang2021_c_m2_0_max_rel = 0.26082796976659256;
 /* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_c_m2_0(double e) {
   if (!(e >= 0.01 && e <= 0.98999999999999999))
@@ -409,16 +409,16 @@ static inline double impactfit_zhang2021_c_m2_0(double e) {
 }
 
 /* stage m1_5 */
-static const double impactfit_zhang2021_c_m1_5_a = 0.61380603674164824;
-static const double impactfit_zhang2021_c_m1_5_b = -3.6176723068227794;
-static const double impactfit_zhang2021_c_m1_5_c = 0.90729291869897299;
-static const double impactfit_zhang2021_c_m1_5_d = 0.083617728077065037;
+static const double impactfit_zhang2021_c_m1_5_a = 0.61380603674139256;
+static const double impactfit_zhang2021_c_m1_5_b = -3.6176723068285987;
+static const double impactfit_zhang2021_c_m1_5_c = 0.9072929186993578;
+static const double impactfit_zhang2021_c_m1_5_d = 0.083617728076908218;
 /* standard errors of a, b, c, d */
-static const double impactfit_zhang2021_c_m1_5_se[4] = {0.0085886228236117714, 0.071239942351137134, 0.009485436217838164, 0.0099648443077273111};
+static const double impactfit_zhang2021_c_m1_5_se[4] = {0.0085886228236365623, 0.071239942351586996, 0.0094854362178681557, 0.0099648443077624115};
 /* rms residual, max |f - y| and max |f - y|/|y| */
-static const double impactfit_zhang2021_c_m1_5_rms = 0.003346742978447015;
-static const double impactfit_zhang2021_c_m1_5_max_abs = 0.015049300280406186;
-static const double impactfit_zhang2021_c_m1_5_max_rel = 0.010134208943034469;
+static const double impactfit_zhang2021_c_m1_5_rms = 0.0033467429784687858;
+static const double impactfit_zhang2021_c_m1_5_max_abs = 0.015049300280508771;
+static const double impactfit_zhang2021_c_m1_5_max_rel = 0.010134208943103551;
 /* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_c_m1_5(double e) {
   if (!(e >= 0.01 && e <= 0.98999999999999999))
@@ -427,16 +427,16 @@ static inline double impactfit_zhang2021_c_m1_5(double e) {
 }
 
 /* stage m1_0 */
-static const double impactfit_zhang2021_c_m1_0_a = -0.046465466536818489;
-static const double impactfit_zhang2021_c_m1_0_b = -19.478762159841892;
-static const double impactfit_zhang2021_c_m1_0_c = 1.1409387383735647;
-static const double impactfit_zhang2021_c_m1_0_d = -0.082018941636720286;
+static const double impactfit_zhang2021_c_m1_0_a = -0.046465466566256379;
+static const double impactfit_zhang2021_c_m1_0_b = -19.478762193337307;
+static const double impactfit_zhang2021_c_m1_0_c = 1.1409387383643022;
+static const double impactfit_zhang2021_c_m1_0_d = -0.082018941625133596;
 /* standard errors of a, b, c, d */
-static const double impactfit_zhang2021_c_m1_0_se[4] = {0.003355964899763393, 2.3164903315355061, 0.0010274869224731898, 0.0014151393970459002};
+static const double impactfit_zhang2021_c_m1_0_se[4] = {0.0033559649038295328, 2.316490335281661, 0.0010274869215329892, 0.0014151393960636232};
 /* rms residual, max |f - y| and max |f - y|/|y| */
-static const double impactfit_zhang2021_c_m1_0_rms = 0.0030228468448299192;
-static const double impactfit_zhang2021_c_m1_0_max_abs = 0.0092638438736054596;
-static const double impactfit_zhang2021_c_m1_0_max_rel = 0.0087294179850925559;
+static const double impactfit_zhang2021_c_m1_0_rms = 0.0030228468447639251;
+static const double impactfit_zhang2021_c_m1_0_max_abs = 0.0092638438700787251;
+static const double impactfit_zhang2021_c_m1_0_max_rel = 0.0087294179817692767;
 /* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_c_m1_0(double e) {
   if (!(e >= 0.01 && e <= 0.98999999999999999))
@@ -445,16 +445,16 @@ static inline double impactfit_zhang2021_c_m1_0(double e) {
 }
 
 /* stage m0_65 */
-static const double impactfit_zhang2021_c_m0_65_a = -0.16908422346414034;
-static const double impactfit_zhang2021_c_m0_65_b = -4.1395372389373257;
-static const double impactfit_zhang2021_c_m0_65_c = 1.0894990791467827;
-static const double impactfit_zhang2021_c_m0_65_d = 0.025162252774209738;
+static const double impactfit_zhang2021_c_m0_65_a = -0.16908422347635221;
+static const double impactfit_zhang2021_c_m0_65_b = -4.1395372385271276;
+static const double impactfit_zhang2021_c_m0_65_c = 1.0894990791603689;
+static const double impactfit_zhang2021_c_m0_65_d = 0.025162252761991601;
 /* standard errors of a, b, c, d */
-static const double impactfit_zhang2021_c_m0_65_se[4] = {0.0033069520321458773, 0.12505394275981302, 0.0037246029822337926, 0.0034627509245936925};
+static const double impactfit_zhang2021_c_m0_65_se[4] = {0.0033069520330442654, 0.12505394275875756, 0.0037246029831744347, 0.0034627509252591572};
 /* rms residual, max |f - y| and max |f - y|/|y| */
-static const double impactfit_zhang2021_c_m0_65_rms = 0.0016482646541210158;
-static const double impactfit_zhang2021_c_m0_65_max_abs = 0.0085723103120564081;
-static const double impactfit_zhang2021_c_m0_65_max_rel = 0.009328140266451795;
+static const double impactfit_zhang2021_c_m0_65_rms = 0.0016482646541697357;
+static const double impactfit_zhang2021_c_m0_65_max_abs = 0.008572310313130771;
+static const double impactfit_zhang2021_c_m0_65_max_rel = 0.0093281402676208859;
 /* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_c_m0_65(double e) {
   if (!(e >= 0.01 && e <= 0.98999999999999999))
@@ -463,16 +463,16 @@ static inline double impactfit_zhang2021_c_m0_65(double e) {
 }
 
 /* stage m0_5 */
-static const double impactfit_zhang2021_c_m0_5_a = -0.1990804299682998;
-static const double impactfit_zhang2021_c_m0_5_b = -3.6760962893402538;
-static const double impactfit_zhang2021_c_m0_5_c = 1.0580449896830304;
-static const double impactfit_zhang2021_c_m0_5_d = 0.079378799245329382;
+static const double impactfit_zhang2021_c_m0_5_a = -0.19908042874742179;
+static const double impactfit_zhang2021_c_m0_5_b = -3.6760963242858096;
+static const double impactfit_zhang2021_c_m0_5_c = 1.05804498825844;
+static const double impactfit_zhang2021_c_m0_5_d = 0.079378800508612346;
 /* standard errors of a, b, c, d */
-static const double impactfit_zhang2021_c_m0_5_se[4] = {0.0050834500349637895, 0.1337348405331317, 0.0056285921009633522, 0.0051089564359492997};
+static const double impactfit_zhang2021_c_m0_5_se[4] = {0.0050834499133133489, 0.13373484075047706, 0.0056285919767505048, 0.0051089563546529073};
 /* rms residual, max |f - y| and max |f - y|/|y| */
-static const double impactfit_zhang2021_c_m0_5_rms = 0.0020466778669407607;
-static const double impactfit_zhang2021_c_m0_5_max_abs = 0.010144732362730724;
-static const double impactfit_zhang2021_c_m0_5_max_rel = 0.011839628036269751;
+static const double impactfit_zhang2021_c_m0_5_rms = 0.0020466778670127669;
+static const double impactfit_zhang2021_c_m0_5_max_abs = 0.0101447321942566;
+static const double impactfit_zhang2021_c_m0_5_max_rel = 0.011839627839648401;
 /* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_c_m0_5(double e) {
   if (!(e >= 0.01 && e <= 0.98999999999999999))
@@ -481,16 +481,16 @@ static inline double impactfit_zhang2021_c_m0_5(double e) {
 }
 
 /* stage m0_25 */
-static const double impactfit_zhang2021_c_m0_25_a = -0.17532547067387977;
-static const double impactfit_zhang2021_c_m0_25_b = -4.3639330407924204;
-static const double impactfit_zhang2021_c_m0_25_c = 0.94745584816945516;
-static const double impactfit_zhang2021_c_m0_25_d = 0.22238498641866605;
+static const double impactfit_zhang2021_c_m0_25_a = -0.17532547063326268;
+static const double impactfit_zhang2021_c_m0_25_b = -4.3639330431004382;
+static const double impactfit_zhang2021_c_m0_25_c = 0.94745584811472994;
+static const double impactfit_zhang2021_c_m0_25_d = 0.22238498647754176;
 /* standard errors of a, b, c, d */
-static const double impactfit_zhang2021_c_m0_25_se[4] = {0.0025235627462397814, 0.11608502911266201, 0.002913774380826825, 0.0032260635872393716};
+static const double impactfit_zhang2021_c_m0_25_se[4] = {0.0025235627432734302, 0.11608502912701742, 0.0029137743776145399, 0.0032260635845991806};
 /* rms residual, max |f - y| and max |f - y|/|y| */
-static const double impactfit_zhang2021_c_m0_25_rms = 0.0017545176531029887;
-static const double impactfit_zhang2021_c_m0_25_max_abs = 0.0094057025235034786;
-static const double impactfit_zhang2021_c_m0_25_max_rel = 0.012178495524668933;
+static const double impactfit_zhang2021_c_m0_25_rms = 0.0017545176530802831;
+static const double impactfit_zhang2021_c_m0_25_max_abs = 0.0094057025119721471;
+static const double impactfit_zhang2021_c_m0_25_max_rel = 0.012178495509738175;
 /* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_c_m0_25(double e) {
   if (!(e >= 0.01 && e <= 0.98999999999999999))
@@ -499,16 +499,16 @@ static inline double impactfit_zhang2021_c_m0_25(double e) {
 }
 
 /* stage m2_0_rel */
-static const double impactfit_zhang2021_c_m2_0_rel_a0 = 0.86031293141150555;
-static const double impactfit_zhang2021_c_m2_0_rel_a1 = 1.3691212923734746;
-static const double impactfit_zhang2021_c_m2_0_rel_a2 = -3.0926255295797569;
-static const double impactfit_zhang2021_c_m2_0_rel_a3 = 1.8613486759892526;
+static const double impactfit_zhang2021_c_m2_0_rel_a0 = 0.86031293141162024;
+static const double impactfit_zhang2021_c_m2_0_rel_a1 = 1.3691212923715512;
+static const double impactfit_zhang2021_c_m2_0_rel_a2 = -3.0926255295738705;
+static const double impactfit_zhang2021_c_m2_0_rel_a3 = 1.8613486759850901;
 /* standard errors of a0, a1, a2, a3 */
-static const double impactfit_zhang2021_c_m2_0_rel_se[4] = {0.013670320306593072, 0.12217596460910631, 0.28829787827037545, 0.19093333343466887};
+static const double impactfit_zhang2021_c_m2_0_rel_se[4] = {0.01367032030661278, 0.1221759646092879, 0.28829787827081316, 0.1909333334349603};
 /* rms residual, max |f - y| and max |f - y|/|y| */
-static const double impactfit_zhang2021_c_m2_0_rel_rms = 0.036085276476925554;
-static const double impactfit_zhang2021_c_m2_0_rel_max_abs = 0.15784582181897799;
-static const double impactfit_zhang2021_c_m2_0_rel_max_rel = 0.22050096901416996;
+static const double impactfit_zhang2021_c_m2_0_rel_rms = 0.036085276476977395;
+static const double impactfit_zhang2021_c_m2_0_rel_max_abs = 0.15784582181907403;
+static const double impactfit_zhang2021_c_m2_0_rel_max_rel = 0.2205009690143041;
 /* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_c_m2_0_rel(double e) {
   if (!(e >= 0.01 && e <= 0.98999999999999999))
@@ -517,16 +517,16 @@ static inline double impactfit_zhang2021_c_m2_0_rel(double e) {
 }
 
 /* stage m1_5_rel */
-static const double impactfit_zhang2021_c_m1_5_rel_a = 0.60244810036985386;
-static const double impactfit_zhang2021_c_m1_5_rel_b = -3.7391324782476207;
-static const double impactfit_zhang2021_c_m1_5_rel_c = 0.92134879309734596;
-static const double impactfit_zhang2021_c_m1_5_rel_d = 0.069511720069895921;
+static const double impactfit_zhang2021_c_m1_5_rel_a = 0.60244810037059027;
+static const double impactfit_zhang2021_c_m1_5_rel_b = -3.7391324782446809;
+static const double impactfit_zhang2021_c_m1_5_rel_c = 0.92134879309659412;
+static const double impactfit_zhang2021_c_m1_5_rel_d = 0.06951172007091351;
 /* standard errors of a, b, c, d */
-static const double impactfit_zhang2021_c_m1_5_rel_se[4] = {0.0067182918131477691, 0.064487695985342028, 0.0076444376844864784, 0.0079282110250852474};
+static const double impactfit_zhang2021_c_m1_5_rel_se[4] = {0.0067182918132123416, 0.064487695985826918, 0.0076444376845595631, 0.0079282110251651383};
 /* rms residual, max |f - y| and max |f - y|/|y| */
-static const double impactfit_zhang2021_c_m1_5_rel_rms = 0.0025631919697274804;
-static const double impactfit_zhang2021_c_m1_5_rel_max_abs = 0.017327173278163688;
-static const double impactfit_zhang2021_c_m1_5_rel_max_rel = 0.011668130153645581;
+static const double impactfit_zhang2021_c_m1_5_rel_rms = 0.0025631919697504382;
+static const double impactfit_zhang2021_c_m1_5_rel_max_abs = 0.017327173278147256;
+static const double impactfit_zhang2021_c_m1_5_rel_max_rel = 0.011668130153634517;
 /* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_c_m1_5_rel(double e) {
   if (!(e >= 0.01 && e <= 0.98999999999999999))
@@ -535,16 +535,16 @@ static inline double impactfit_zhang2021_c_m1_5_rel(double e) {
 }
 
 /* stage m1_0_rel */
-static const double impactfit_zhang2021_c_m1_0_rel_a = -0.046335058485863112;
-static const double impactfit_zhang2021_c_m1_0_rel_b = -19.745866888393579;
-static const double impactfit_zhang2021_c_m1_0_rel_c = 1.1406931602690717;
-static const double impactfit_zhang2021_c_m1_0_rel_d = -0.081685285727194662;
+static const double impactfit_zhang2021_c_m1_0_rel_a = -0.046335060375332152;
+static const double impactfit_zhang2021_c_m1_0_rel_b = -19.745869026521458;
+static const double impactfit_zhang2021_c_m1_0_rel_c = 1.140693159716613;
+static const double impactfit_zhang2021_c_m1_0_rel_d = -0.081685285056268958;
 /* standard errors of a, b, c, d */
-static const double impactfit_zhang2021_c_m1_0_rel_se[4] = {0.0034903500796293497, 2.4415146929000855, 0.0010442995160722655, 0.0014237579506290582};
+static const double impactfit_zhang2021_c_m1_0_rel_se[4] = {0.0034903503513558985, 2.441514945729752, 0.0010442994596084722, 0.0014237578921008917};
 /* rms residual, max |f - y| and max |f - y|/|y| */
-static const double impactfit_zhang2021_c_m1_0_rel_rms = 0.0028081324833065858;
-static const double impactfit_zhang2021_c_m1_0_rel_max_abs = 0.0091428049206674356;
-static const double impactfit_zhang2021_c_m1_0_rel_max_rel = 0.0086153617005642284;
+static const double impactfit_zhang2021_c_m1_0_rel_rms = 0.0028081324832448292;
+static const double impactfit_zhang2021_c_m1_0_rel_max_abs = 0.009142804731400167;
+static const double impactfit_zhang2021_c_m1_0_rel_max_rel = 0.0086153615222156806;
 /* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_c_m1_0_rel(double e) {
   if (!(e >= 0.01 && e <= 0.98999999999999999))
@@ -553,16 +553,16 @@ static inline double impactfit_zhang2021_c_m1_0_rel(double e) {
 }
 
 /* stage m0_65_rel */
-static const double impactfit_zhang2021_c_m0_65_rel_a = -0.16636617602824563;
-static const double impactfit_zhang2021_c_m0_65_rel_b = -4.2736024231571497;
-static const double impactfit_zhang2021_c_m0_65_rel_c = 1.0859647778982382;
-static const double impactfit_zhang2021_c_m0_65_rel_d = 0.028350965390687183;
+static const double impactfit_zhang2021_c_m0_65_rel_a = -0.16636617445363958;
+static const double impactfit_zhang2021_c_m0_65_rel_b = -4.2736024936764423;
+static const double impactfit_zhang2021_c_m0_65_rel_c = 1.085964775988093;
+static const double impactfit_zhang2021_c_m0_65_rel_d = 0.02835096715915179;
 /* standard errors of a, b, c, d */
-static const double impactfit_zhang2021_c_m0_65_rel_se[4] = {0.0032747816930906838, 0.12981349625935135, 0.0036676640931343186, 0.003494881891414948};
+static const double impactfit_zhang2021_c_m0_65_rel_se[4] = {0.0032747815652903627, 0.12981349682963755, 0.0036676639607075533, 0.0034948817987497621};
 /* rms residual, max |f - y| and max |f - y|/|y| */
-static const double impactfit_zhang2021_c_m0_65_rel_rms = 0.0016453582123991816;
-static const double impactfit_zhang2021_c_m0_65_rel_max_abs = 0.00789343848035573;
-static const double impactfit_zhang2021_c_m0_65_rel_max_rel = 0.0085894115645590782;
+static const double impactfit_zhang2021_c_m0_65_rel_rms = 0.0016453582124593016;
+static const double impactfit_zhang2021_c_m0_65_rel_max_abs = 0.0078934382100226408;
+static const double impactfit_zhang2021_c_m0_65_rel_max_rel = 0.0085894112703904252;
 /* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_c_m0_65_rel(double e) {
   if (!(e >= 0.01 && e <= 0.98999999999999999))
@@ -571,16 +571,16 @@ static inline double impactfit_zhang2021_c_m0_65_rel(double e) {
 }
 
 /* stage m0_5_rel */
-static const double impactfit_zhang2021_c_m0_5_rel_a = -0.19252247457455371;
-static const double impactfit_zhang2021_c_m0_5_rel_b = -3.8880270876354439;
-static const double impactfit_zhang2021_c_m0_5_rel_c = 1.0501298559868562;
-static const double impactfit_zhang2021_c_m0_5_rel_d = 0.086485870700486203;
+static const double impactfit_zhang2021_c_m0_5_rel_a = -0.19252247274698783;
+static const double impactfit_zhang2021_c_m0_5_rel_b = -3.8880271411975635;
+static const double impactfit_zhang2021_c_m0_5_rel_c = 1.0501298539211659;
+static const double impactfit_zhang2021_c_m0_5_rel_d = 0.086485872643825554;
 /* standard errors of a, b, c, d */
-static const double impactfit_zhang2021_c_m0_5_rel_se[4] = {0.004799282103153682, 0.13959440881196294, 0.0052922598462945203, 0.0050254650923276991};
+static const double impactfit_zhang2021_c_m0_5_rel_se[4] = {0.0047992819415194699, 0.13959440931546083, 0.0052922596811180956, 0.0050254649795496353};
 /* rms residual, max |f - y| and max |f - y|/|y| */
-static const double impactfit_zhang2021_c_m0_5_rel_rms = 0.002098622086556241;
-static const double impactfit_zhang2021_c_m0_5_rel_max_abs = 0.0090121358793868733;
-static const double impactfit_zhang2021_c_m0_5_rel_max_rel = 0.01051780695725916;
+static const double impactfit_zhang2021_c_m0_5_rel_rms = 0.0020986220866232048;
+static const double impactfit_zhang2021_c_m0_5_rel_max_abs = 0.0090121356893946292;
+static const double impactfit_zhang2021_c_m0_5_rel_max_rel = 0.010517806735524627;
 /* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_c_m0_5_rel(double e) {
   if (!(e >= 0.01 && e <= 0.98999999999999999))
@@ -589,16 +589,16 @@ static inline double impactfit_zhang2021_c_m0_5_rel(double e) {
 }
 
 /* stage m0_25_rel */
-static const double impactfit_zhang2021_c_m0_25_rel_a = -0.17100112965286116;
-static const double impactfit_zhang2021_c_m0_25_rel_b = -4.6247429561180757;
-static const double impactfit_zhang2021_c_m0_25_rel_c = 0.94154439849944005;
-static const double impactfit_zhang2021_c_m0_25_rel_d = 0.22887922560868657;
+static const double impactfit_zhang2021_c_m0_25_rel_a = -0.1710011296541239;
+static const double impactfit_zhang2021_c_m0_25_rel_b = -4.6247429560064406;
+static const double impactfit_zhang2021_c_m0_25_rel_c = 0.94154439850114591;
+static const double impactfit_zhang2021_c_m0_25_rel_d = 0.22887922560711921;
 /* standard errors of a, b, c, d */
-static const double impactfit_zhang2021_c_m0_25_rel_se[4] = {0.0025835117946135856, 0.12610114325970925, 0.0029398677017281223, 0.0034155252463975092};
+static const double impactfit_zhang2021_c_m0_25_rel_se[4] = {0.0025835117947300775, 0.12610114325854724, 0.0029398677018518584, 0.0034155252465005209};
 /* rms residual, max |f - y| and max |f - y|/|y| */
-static const double impactfit_zhang2021_c_m0_25_rel_rms = 0.0019523090624438532;
-static const double impactfit_zhang2021_c_m0_25_rel_max_abs = 0.0081084519318220805;
-static const double impactfit_zhang2021_c_m0_25_rel_max_rel = 0.010498816576106853;
+static const double impactfit_zhang2021_c_m0_25_rel_rms = 0.0019523090624343489;
+static const double impactfit_zhang2021_c_m0_25_rel_max_abs = 0.0081084519321291681;
+static const double impactfit_zhang2021_c_m0_25_rel_max_rel = 0.010498816576504469;
 /* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_c_m0_25_rel(double e) {
   if (!(e >= 0.01 && e <= 0.98999999999999999))
@@ -607,16 +607,16 @@ static inline double impactfit_zhang2021_c_m0_25_rel(double e) {
 }
 
 /* stage m2_0 */
-static const double impactfit_zhang2021_a_m2_0_a0 = 0.89115999708575444;
-static const double impactfit_zhang2021_a_m2_0_a1 = 1.1675518488514824;
-static const double impactfit_zhang2021_a_m2_0_a2 = -2.723099520853113;
-static const double impactfit_zhang2021_a_m2_0_a3 = 1.6581510285162553;
+static const double impactfit_zhang2021_a_m2_0_a0 = 0.89115999708589033;
+static const double impactfit_zhang2021_a_m2_0_a1 = 1.1675518488494858;
+static const double impactfit_zhang2021_a_m2_0_a2 = -2.7230995208471351;
+static const double impactfit_zhang2021_a_m2_0_a3 = 1.6581510285120593;
 /* standard errors of a0, a1, a2, a3 */
-static const double impactfit_zhang2021_a_m2_0_se[4] = {0.013420422038795884, 0.11564142604309646, 0.26798623259669924, 0.17620957154399844};
+static const double impactfit_zhang2021_a_m2_0_se[4] = {0.013420422038817784, 0.11564142604328516, 0.26798623259713655, 0.17620957154428596};
 /* rms residual, max |f - y| and max |f - y|/|y| */
-static const double impactfit_zhang2021_a_m2_0_rms = 0.031470785032892502;
-static const double impactfit_zhang2021_a_m2_0_max_abs = 0.18671394246123207;
-static const double impactfit_zhang2021_a_m2_0_max_rel = 0.26082796976642975;
+static const double impactfit_zhang2021_a_m2_0_rms = 0.031470785032943857;
+static const double impactfit_zhang2021_a_m2_0_max_abs = 0.18671394246134865;
+static const double impactfit_zhang2021_a_m2_0_max_rel = 0.26082796976659256;
 /* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_a_m2_0(double e) {
   if (!(e >= 0.01 && e <= 0.98999999999999999))
@@ -625,16 +625,16 @@ static inline double impactfit_zhang2021_a_m2_0(double e) {
 }
 
 /* stage m1_5 */
-static const double impactfit_zhang2021_a_m1_5_a = 0.61380603674164824;
-static const double impactfit_zhang2021_a_m1_5_b = -3.6176723068227794;
-static const double impactfit_zhang2021_a_m1_5_c = 0.90729291869897299;
-static const double impactfit_zhang2021_a_m1_5_d = 0.083617728077065037;
+static const double impactfit_zhang2021_a_m1_5_a = 0.61380603674139256;
+static const double impactfit_zhang2021_a_m1_5_b = -3.6176723068285987;
+static const double impactfit_zhang2021_a_m1_5_c = 0.9072929186993578;
+static const double impactfit_zhang2021_a_m1_5_d = 0.083617728076908218;
 /* standard errors of a, b, c, d */
-static const double impactfit_zhang2021_a_m1_5_se[4] = {0.0085886228236117714, 0.071239942351137134, 0.009485436217838164, 0.0099648443077273111};
+static const double impactfit_zhang2021_a_m1_5_se[4] = {0.0085886228236365623, 0.071239942351586996, 0.0094854362178681557, 0.0099648443077624115};
 /* rms residual, max |f - y| and max |f - y|/|y| */
-static const double impactfit_zhang2021_a_m1_5_rms = 0.003346742978447015;
-static const double impactfit_zhang2021_a_m1_5_max_abs = 0.015049300280406186;
-static const double impactfit_zhang2021_a_m1_5_max_rel = 0.010134208943034469;
+static const double impactfit_zhang2021_a_m1_5_rms = 0.0033467429784687858;
+static const double impactfit_zhang2021_a_m1_5_max_abs = 0.015049300280508771;
+static const double impactfit_zhang2021_a_m1_5_max_rel = 0.010134208943103551;
 /* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_a_m1_5(double e) {
   if (!(e >= 0.01 && e <= 0.98999999999999999))
@@ -643,16 +643,16 @@ static inline double impactfit_zhang2021_a_m1_5(double e) {
 }
 
 /* stage m1_0 */
-static const double impactfit_zhang2021_a_m1_0_a = 1.5931976681324684;
-static const double impactfit_zhang2021_a_m1_0_b = -13.945362637140139;
-static const double impactfit_zhang2021_a_m1_0_c = 1.2697753561438923;
-static const double impactfit_zhang2021_a_m1_0_d = -0.21777264171616298;
+static const double impactfit_zhang2021_a_m1_0_a = 1.59319766877452;
+static const double impactfit_zhang2021_a_m1_0_b = -13.945362665327846;
+static const double impactfit_zhang2021_a_m1_0_c = 1.2697753567797423;
+static const double impactfit_zhang2021_a_m1_0_d = -0.21777264241101366;
 /* standard errors of a, b, c, d */
-static const double impactfit_zhang2021_a_m1_0_se[4] = {0.029000723533063721, 0.49115186937238375, 0.014634856650083176, 0.017506224655737493};
+static const double impactfit_zhang2021_a_m1_0_se[4] = {0.029000723566929957, 0.49115187031533319, 0.014634856631781747, 0.01750622463335668};
 /* rms residual, max |f - y| and max |f - y|/|y| */
-static const double impactfit_zhang2021_a_m1_0_rms = 0.032438365102779684;
-static const double impactfit_zhang2021_a_m1_0_max_abs = 0.18527186603876;
-static const double impactfit_zhang2021_a_m1_0_max_rel = 0.065280211731690158;
+static const double impactfit_zhang2021_a_m1_0_rms = 0.032438365102785832;
+static const double impactfit_zhang2021_a_m1_0_max_abs = 0.18527186524524897;
+static const double impactfit_zhang2021_a_m1_0_max_rel = 0.065280211452097961;
 /* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_a_m1_0(double e) {
   if (!(e >= 0.01 && e <= 0.98999999999999999))
@@ -661,16 +661,16 @@ static inline double impactfit_zhang2021_a_m1_0(double e) {
 }
 
 /* stage m0_65 */
-static const double impactfit_zhang2021_a_m0_65_a = 2.9332145371594112;
-static const double impactfit_zhang2021_a_m0_65_b = -22.451954674950944;
-static const double impactfit_zhang2021_a_m0_65_c = 1.4195829072895927;
-static const double impactfit_zhang2021_a_m0_65_d = -0.31010897862171238;
+static const double impactfit_zhang2021_a_m0_65_a = 2.933214537159484;
+static const double impactfit_zhang2021_a_m0_65_b = -22.451954675403933;
+static const double impactfit_zhang2021_a_m0_65_c = 1.4195829072881834;
+static const double impactfit_zhang2021_a_m0_65_d = -0.31010897862036191;
 /* standard errors of a, b, c, d */
-static const double impactfit_zhang2021_a_m0_65_se[4] = {0.072003150183985024, 0.87826207176878679, 0.020445397989096996, 0.023903635164764226};
+static const double impactfit_zhang2021_a_m0_65_se[4] = {0.07200315018513935, 0.87826207179357407, 0.02044539798890261, 0.023903635164616431};
 /* rms residual, max |f - y| and max |f - y|/|y| */
-static const double impactfit_zhang2021_a_m0_65_rms = 0.058394524404152992;
-static const double impactfit_zhang2021_a_m0_65_max_abs = 0.27244859390959952;
-static const double impactfit_zhang2021_a_m0_65_max_rel = 0.067588656685641679;
+static const double impactfit_zhang2021_a_m0_65_rms = 0.058394524404193855;
+static const double impactfit_zhang2021_a_m0_65_max_abs = 0.27244859392154197;
+static const double impactfit_zhang2021_a_m0_65_max_rel = 0.067588656688604351;
 /* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_a_m0_65(double e) {
   if (!(e >= 0.01 && e <= 0.98999999999999999))
@@ -679,16 +679,16 @@ static inline double impactfit_zhang2021_a_m0_65(double e) {
 }
 
 /* stage m0_5 */
-static const double impactfit_zhang2021_a_m0_5_a = 3.4635328702242174;
-static const double impactfit_zhang2021_a_m0_5_b = -25.946659447139805;
-static const double impactfit_zhang2021_a_m0_5_c = 1.4694937190623545;
-static const double impactfit_zhang2021_a_m0_5_d = -0.33104517141225709;
+static const double impactfit_zhang2021_a_m0_5_a = 3.4635328679946511;
+static const double impactfit_zhang2021_a_m0_5_b = -25.946659408750971;
+static const double impactfit_zhang2021_a_m0_5_c = 1.4694937185637358;
+static const double impactfit_zhang2021_a_m0_5_d = -0.33104517089897334;
 /* standard errors of a, b, c, d */
-static const double impactfit_zhang2021_a_m0_5_se[4] = {0.093146518963919803, 1.0546028304435044, 0.022338486104073855, 0.025763899604122224};
+static const double impactfit_zhang2021_a_m0_5_se[4] = {0.093146518852213187, 1.0546028288313598, 0.022338486113004236, 0.025763899616481466};
 /* rms residual, max |f - y| and max |f - y|/|y| */
-static const double impactfit_zhang2021_a_m0_5_rms = 0.0674320039796662;
-static const double impactfit_zhang2021_a_m0_5_max_abs = 0.29290745796416484;
-static const double impactfit_zhang2021_a_m0_5_max_rel = 0.075398837382951292;
+static const double impactfit_zhang2021_a_m0_5_rms = 0.06743200397969272;
+static const double impactfit_zhang2021_a_m0_5_max_abs = 0.29290745914790151;
+static const double impactfit_zhang2021_a_m0_5_max_rel = 0.075398837501770455;
 /* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_a_m0_5(double e) {
   if (!(e >= 0.01 && e <= 0.98999999999999999))
@@ -697,16 +697,16 @@ static inline double impactfit_zhang2021_a_m0_5(double e) {
 }
 
 /* stage m0_25 */
-static const double impactfit_zhang2021_a_m0_25_a = 3.5690054888307934;
-static const double impactfit_zhang2021_a_m0_25_b = -27.887639283149468;
-static const double impactfit_zhang2021_a_m0_25_c = 1.5078702735820977;
-static const double impactfit_zhang2021_a_m0_25_d = -0.31777900230920475;
+static const double impactfit_zhang2021_a_m0_25_a = 3.5690054725690388;
+static const double impactfit_zhang2021_a_m0_25_b = -27.887639008845998;
+static const double impactfit_zhang2021_a_m0_25_c = 1.5078702704958857;
+static const double impactfit_zhang2021_a_m0_25_d = -0.31777899920514741;
 /* standard errors of a, b, c, d */
-static const double impactfit_zhang2021_a_m0_25_se[4] = {0.10153035949675947, 1.166330910855516, 0.022185904687084989, 0.025067160388852396};
+static const double impactfit_zhang2021_a_m0_25_se[4] = {0.10153035865932515, 1.1663308989760517, 0.022185904742138232, 0.025067160462367125};
 /* rms residual, max |f - y| and max |f - y|/|y| */
-static const double impactfit_zhang2021_a_m0_25_rms = 0.069253839342220458;
-static const double impactfit_zhang2021_a_m0_25_max_abs = 0.29057427141195902;
-static const double impactfit_zhang2021_a_m0_25_max_rel = 0.077972477644859872;
+static const double impactfit_zhang2021_a_m0_25_rms = 0.069253839342247298;
+static const double impactfit_zhang2021_a_m0_25_max_abs = 0.29057427933854019;
+static const double impactfit_zhang2021_a_m0_25_max_rel = 0.077972478623730232;
 /* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_a_m0_25(double e) {
   if (!(e >= 0.01 && e <= 0.98999999999999999))
@@ -715,16 +715,16 @@ static inline double impactfit_zhang2021_a_m0_25(double e) {
 }
 
 /* stage m2_0_rel */
-static const double impactfit_zhang2021_a_m2_0_rel_a0 = 0.86031293141150555;
-static const double impactfit_zhang2021_a_m2_0_rel_a1 = 1.3691212923734746;
-static const double impactfit_zhang2021_a_m2_0_rel_a2 = -3.0926255295797569;
-static const double impactfit_zhang2021_a_m2_0_rel_a3 = 1.8613486759892526;
+static const double impactfit_zhang2021_a_m2_0_rel_a0 = 0.86031293141162024;
+static const double impactfit_zhang2021_a_m2_0_rel_a1 = 1.3691212923715512;
+static const double impactfit_zhang2021_a_m2_0_rel_a2 = -3.0926255295738705;
+static const double impactfit_zhang2021_a_m2_0_rel_a3 = 1.8613486759850901;
 /* standard errors of a0, a1, a2, a3 */
-static const double impactfit_zhang2021_a_m2_0_rel_se[4] = {0.013670320306593072, 0.12217596460910631, 0.28829787827037545, 0.19093333343466887};
+static const double impactfit_zhang2021_a_m2_0_rel_se[4] = {0.01367032030661278, 0.1221759646092879, 0.28829787827081316, 0.1909333334349603};
 /* rms residual, max |f - y| and max |f - y|/|y| */
-static const double impactfit_zhang2021_a_m2_0_rel_rms = 0.036085276476925554;
-static const double impactfit_zhang2021_a_m2_0_rel_max_abs = 0.15784582181897799;
-static const double impactfit_zhang2021_a_m2_0_rel_max_rel = 0.22050096901416996;
+static const double impactfit_zhang2021_a_m2_0_rel_rms = 0.036085276476977395;
+static const double impactfit_zhang2021_a_m2_0_rel_max_abs = 0.15784582181907403;
+static const double impactfit_zhang2021_a_m2_0_rel_max_rel = 0.2205009690143041;
 /* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_a_m2_0_rel(double e) {
   if (!(e >= 0.01 && e <= 0.98999999999999999))
@@ -733,16 +733,16 @@ static inline double impactfit_zhang2021_a_m2_0_rel(double e) {
 }
 
 /* stage m1_5_rel */
-static const double impactfit_zhang2021_a_m1_5_rel_a = 0.60244810036985386;
-static const double impactfit_zhang2021_a_m1_5_rel_b = -3.7391324782476207;
-static const double impactfit_zhang2021_a_m1_5_rel_c = 0.92134879309734596;
-static const double impactfit_zhang2021_a_m1_5_rel_d = 0.069511720069895921;
+static const double impactfit_zhang2021_a_m1_5_rel_a = 0.60244810037059027;
+static const double impactfit_zhang2021_a_m1_5_rel_b = -3.7391324782446809;
+static const double impactfit_zhang2021_a_m1_5_rel_c = 0.92134879309659412;
+static const double impactfit_zhang2021_a_m1_5_rel_d = 0.06951172007091351;
 /* standard errors of a, b, c, d */
-static const double impactfit_zhang2021_a_m1_5_rel_se[4] = {0.0067182918131477691, 0.064487695985342028, 0.0076444376844864784, 0.0079282110250852474};
+static const double impactfit_zhang2021_a_m1_5_rel_se[4] = {0.0067182918132123416, 0.064487695985826918, 0.0076444376845595631, 0.0079282110251651383};
 /* rms residual, max |f - y| and max |f - y|/|y| */
-static const double impactfit_zhang2021_a_m1_5_rel_rms = 0.0025631919697274804;
-static const double impactfit_zhang2021_a_m1_5_rel_max_abs = 0.017327173278163688;
-static const double impactfit_zhang2021_a_m1_5_rel_max_rel = 0.011668130153645581;
+static const double impactfit_zhang2021_a_m1_5_rel_rms = 0.0025631919697504382;
+static const double impactfit_zhang2021_a_m1_5_rel_max_abs = 0.017327173278147256;
+static const double impactfit_zhang2021_a_m1_5_rel_max_rel = 0.011668130153634517;
 /* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_a_m1_5_rel(double e) {
   if (!(e >= 0.01 && e <= 0.98999999999999999))
@@ -751,16 +751,16 @@ static inline double impactfit_zhang2021_a_m1_5_rel(double e) {
 }
 
 /* stage m1_0_rel */
-static const double impactfit_zhang2021_a_m1_0_rel_a = 1.4692062533021419;
-static const double impactfit_zhang2021_a_m1_0_rel_b = -11.227758351004574;
-static const double impactfit_zhang2021_a_m1_0_rel_c = 1.212071140358528;
-static const double impactfit_zhang2021_a_m1_0_rel_d = -0.1560589337684648;
+static const double impactfit_zhang2021_a_m1_0_rel_a = 1.4692062533023142;
+static const double impactfit_zhang2021_a_m1_0_rel_b = -11.227758350999313;
+static const double impactfit_zhang2021_a_m1_0_rel_c = 1.2120711403581954;
+static const double impactfit_zhang2021_a_m1_0_rel_d = -0.15605893376795527;
 /* standard errors of a, b, c, d */
-static const double impactfit_zhang2021_a_m1_0_rel_se[4] = {0.029697608141105666, 0.36075430395424851, 0.011340289642852214, 0.013082662737643478};
+static const double impactfit_zhang2021_a_m1_0_rel_se[4] = {0.029697608141071568, 0.36075430395371666, 0.011340289642845391, 0.013082662737637741};
 /* rms residual, max |f - y| and max |f - y|/|y| */
-static const double impactfit_zhang2021_a_m1_0_rel_rms = 0.017601605263256059;
-static const double impactfit_zhang2021_a_m1_0_rel_max_abs = 0.3147495688527755;
-static const double impactfit_zhang2021_a_m1_0_rel_max_rel = 0.11090144951025017;
+static const double impactfit_zhang2021_a_m1_0_rel_rms = 0.017601605263242229;
+static const double impactfit_zhang2021_a_m1_0_rel_max_abs = 0.31474956885287853;
+static const double impactfit_zhang2021_a_m1_0_rel_max_rel = 0.11090144951028648;
 /* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_a_m1_0_rel(double e) {
   if (!(e >= 0.01 && e <= 0.98999999999999999))
@@ -769,16 +769,16 @@ static inline double impactfit_zhang2021_a_m1_0_rel(double e) {
 }
 
 /* stage m0_65_rel */
-static const double impactfit_zhang2021_a_m0_65_rel_a = 2.3722612366599312;
-static const double impactfit_zhang2021_a_m0_65_rel_b = -15.598324635723971;
-static const double impactfit_zhang2021_a_m0_65_rel_c = 1.3196379637984499;
-static const double impactfit_zhang2021_a_m0_65_rel_d = -0.20712336649397656;
+static const double impactfit_zhang2021_a_m0_65_rel_a = 2.372261237949024;
+static const double impactfit_zhang2021_a_m0_65_rel_b = -15.598324650438359;
+static const double impactfit_zhang2021_a_m0_65_rel_c = 1.3196379640400271;
+static const double impactfit_zhang2021_a_m0_65_rel_d = -0.20712336674317333;
 /* standard errors of a, b, c, d */
-static const double impactfit_zhang2021_a_m0_65_rel_se[4] = {0.076774859059244319, 0.61180188515599443, 0.01490922363254002, 0.016811157192160597};
+static const double impactfit_zhang2021_a_m0_65_rel_se[4] = {0.076774859123824965, 0.61180188566246652, 0.014909223624929718, 0.016811157183369053};
 /* rms residual, max |f - y| and max |f - y|/|y| */
-static const double impactfit_zhang2021_a_m0_65_rel_rms = 0.027926538215551532;
-static const double impactfit_zhang2021_a_m0_65_rel_max_abs = 0.68442962377341221;
-static const double impactfit_zhang2021_a_m0_65_rel_max_rel = 0.16979232009563378;
+static const double impactfit_zhang2021_a_m0_65_rel_rms = 0.027926538215558103;
+static const double impactfit_zhang2021_a_m0_65_rel_max_abs = 0.68442962273135244;
+static const double impactfit_zhang2021_a_m0_65_rel_max_rel = 0.16979231983712109;
 /* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_a_m0_65_rel(double e) {
   if (!(e >= 0.01 && e <= 0.98999999999999999))
@@ -787,16 +787,16 @@ static inline double impactfit_zhang2021_a_m0_65_rel(double e) {
 }
 
 /* stage m0_5_rel */
-static const double impactfit_zhang2021_a_m0_5_rel_a = 2.6526192451729393;
-static const double impactfit_zhang2021_a_m0_5_rel_b = -17.083322055547658;
-static const double impactfit_zhang2021_a_m0_5_rel_c = 1.3561985637474285;
-static const double impactfit_zhang2021_a_m0_5_rel_d = -0.21621241988545023;
+static const double impactfit_zhang2021_a_m0_5_rel_a = 2.6526192170082075;
+static const double impactfit_zhang2021_a_m0_5_rel_b = -17.083321770046879;
+static const double impactfit_zhang2021_a_m0_5_rel_c = 1.3561985596498183;
+static const double impactfit_zhang2021_a_m0_5_rel_d = -0.21621241572831587;
 /* standard errors of a, b, c, d */
-static const double impactfit_zhang2021_a_m0_5_rel_se[4] = {0.097452446395206671, 0.7173180580253582, 0.016006211633484851, 0.017814015729898935};
+static const double impactfit_zhang2021_a_m0_5_rel_se[4] = {0.09745244489362094, 0.71731804741669403, 0.01600621176184279, 0.017814015877130791};
 /* rms residual, max |f - y| and max |f - y|/|y| */
-static const double impactfit_zhang2021_a_m0_5_rel_rms = 0.030983300672382742;
-static const double impactfit_zhang2021_a_m0_5_rel_max_abs = 0.84020483207992536;
-static const double impactfit_zhang2021_a_m0_5_rel_max_rel = 0.18968253255470277;
+static const double impactfit_zhang2021_a_m0_5_rel_rms = 0.030983300672387002;
+static const double impactfit_zhang2021_a_m0_5_rel_max_abs = 0.84020485347026952;
+static const double impactfit_zhang2021_a_m0_5_rel_max_rel = 0.18968253738373314;
 /* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_a_m0_5_rel(double e) {
   if (!(e >= 0.01 && e <= 0.98999999999999999))
@@ -805,16 +805,16 @@ static inline double impactfit_zhang2021_a_m0_5_rel(double e) {
 }
 
 /* stage m0_25_rel */
-static const double impactfit_zhang2021_a_m0_25_rel_a = 2.6775048478378456;
-static const double impactfit_zhang2021_a_m0_25_rel_b = -18.088601142278588;
-static const double impactfit_zhang2021_a_m0_25_rel_c = 1.3979271621193921;
-static const double impactfit_zhang2021_a_m0_25_rel_d = -0.20883430804321174;
+static const double impactfit_zhang2021_a_m0_25_rel_a = 2.6775048450672085;
+static const double impactfit_zhang2021_a_m0_25_rel_b = -18.088601113684895;
+static const double impactfit_zhang2021_a_m0_25_rel_c = 1.3979271617571971;
+static const double impactfit_zhang2021_a_m0_25_rel_d = -0.20883430768429465;
 /* standard errors of a, b, c, d */
-static const double impactfit_zhang2021_a_m0_25_rel_se[4] = {0.10423105139269846, 0.7917209715014154, 0.016011096341093344, 0.017442556834538742};
+static const double impactfit_zhang2021_a_m0_25_rel_se[4] = {0.10423105123929001, 0.79172097038591616, 0.01601109635248071, 0.017442556847162793};
 /* rms residual, max |f - y| and max |f - y|/|y| */
-static const double impactfit_zhang2021_a_m0_25_rel_rms = 0.031259630917958602;
-static const double impactfit_zhang2021_a_m0_25_rel_max_abs = 0.8646190309183801;
-static const double impactfit_zhang2021_a_m0_25_rel_max_rel = 0.19239026515191304;
+static const double impactfit_zhang2021_a_m0_25_rel_rms = 0.031259630917952683;
+static const double impactfit_zhang2021_a_m0_25_rel_max_abs = 0.86461903294807918;
+static const double impactfit_zhang2021_a_m0_25_rel_max_rel = 0.19239026560355049;
 /* alpha(e) on 0.01 <= e <= 0.98999999999999999 (the data fitted); NaN outside */
 static inline double impactfit_zhang2021_a_m0_25_rel(double e) {
   if (!(e >= 0.01 && e <= 0.98999999999999999))
@@ -834,62 +834,62 @@ static const double impactfit_zhang2021_stage_m[12] = {
 };
 static const double impactfit_zhang2021_const[2][12][4] = {
     {
-        {0.89115999708575444, 1.1675518488514824, -2.723099520853113, 1.6581510285162553},
-        {0.61380603674164824, -3.6176723068227794, 0.90729291869897299, 0.083617728077065037},
-        {-0.046465466536818489, -19.478762159841892, 1.1409387383735647, -0.082018941636720286},
-        {-0.16908422346414034, -4.1395372389373257, 1.0894990791467827, 0.025162252774209738},
-        {-0.1990804299682998, -3.6760962893402538, 1.0580449896830304, 0.079378799245329382},
-        {-0.17532547067387977, -4.3639330407924204, 0.94745584816945516, 0.22238498641866605},
-        {0.86031293141150555, 1.3691212923734746, -3.0926255295797569, 1.8613486759892526},
-        {0.60244810036985386, -3.7391324782476207, 0.92134879309734596, 0.069511720069895921},
-        {-0.046335058485863112, -19.745866888393579, 1.1406931602690717, -0.081685285727194662},
-        {-0.16636617602824563, -4.2736024231571497, 1.0859647778982382, 0.028350965390687183},
-        {-0.19252247457455371, -3.8880270876354439, 1.0501298559868562, 0.086485870700486203},
-        {-0.17100112965286116, -4.6247429561180757, 0.94154439849944005, 0.22887922560868657},
+        {0.89115999708589033, 1.1675518488494858, -2.7230995208471351, 1.6581510285120593},
+        {0.61380603674139256, -3.6176723068285987, 0.9072929186993578, 0.083617728076908218},
+        {-0.046465466566256379, -19.478762193337307, 1.1409387383643022, -0.082018941625133596},
+        {-0.16908422347635221, -4.1395372385271276, 1.0894990791603689, 0.025162252761991601},
+        {-0.19908042874742179, -3.6760963242858096, 1.05804498825844, 0.079378800508612346},
+        {-0.17532547063326268, -4.3639330431004382, 0.94745584811472994, 0.22238498647754176},
+        {0.86031293141162024, 1.3691212923715512, -3.0926255295738705, 1.8613486759850901},
+        {0.60244810037059027, -3.7391324782446809, 0.92134879309659412, 0.06951172007091351},
+        {-0.046335060375332152, -19.745869026521458, 1.140693159716613, -0.081685285056268958},
+        {-0.16636617445363958, -4.2736024936764423, 1.085964775988093, 0.02835096715915179},
+        {-0.19252247274698783, -3.8880271411975635, 1.0501298539211659, 0.086485872643825554},
+        {-0.1710011296541239, -4.6247429560064406, 0.94154439850114591, 0.22887922560711921},
     },
     {
-        {0.89115999708575444, 1.1675518488514824, -2.723099520853113, 1.6581510285162553},
-        {0.61380603674164824, -3.6176723068227794, 0.90729291869897299, 0.083617728077065037},
-        {1.5931976681324684, -13.945362637140139, 1.2697753561438923, -0.21777264171616298},
-        {2.9332145371594112, -22.451954674950944, 1.4195829072895927, -0.31010897862171238},
-        {3.4635328702242174, -25.946659447139805, 1.4694937190623545, -0.33104517141225709},
-        {3.5690054888307934, -27.887639283149468, 1.5078702735820977, -0.31777900230920475},
-        {0.86031293141150555, 1.3691212923734746, -3.0926255295797569, 1.8613486759892526},
-        {0.60244810036985386, -3.7391324782476207, 0.92134879309734596, 0.069511720069895921},
-        {1.4692062533021419, -11.227758351004574, 1.212071140358528, -0.1560589337684648},
-        {2.3722612366599312, -15.598324635723971, 1.3196379637984499, -0.20712336649397656},
-        {2.6526192451729393, -17.083322055547658, 1.3561985637474285, -0.21621241988545023},
-        {2.6775048478378456, -18.088601142278588, 1.3979271621193921, -0.20883430804321174},
+        {0.89115999708589033, 1.1675518488494858, -2.7230995208471351, 1.6581510285120593},
+        {0.61380603674139256, -3.6176723068285987, 0.9072929186993578, 0.083617728076908218},
+        {1.59319766877452, -13.945362665327846, 1.2697753567797423, -0.21777264241101366},
+        {2.933214537159484, -22.451954675403933, 1.4195829072881834, -0.31010897862036191},
+        {3.4635328679946511, -25.946659408750971, 1.4694937185637358, -0.33104517089897334},
+        {3.5690054725690388, -27.887639008845998, 1.5078702704958857, -0.31777899920514741},
+        {0.86031293141162024, 1.3691212923715512, -3.0926255295738705, 1.8613486759850901},
+        {0.60244810037059027, -3.7391324782446809, 0.92134879309659412, 0.06951172007091351},
+        {1.4692062533023142, -11.227758350999313, 1.2120711403581954, -0.15605893376795527},
+        {2.372261237949024, -15.598324650438359, 1.3196379640400271, -0.20712336674317333},
+        {2.6526192170082075, -17.083321770046879, 1.3561985596498183, -0.21621241572831587},
+        {2.6775048450672085, -18.088601113684895, 1.3979271617571971, -0.20883430768429465},
     },
 };
 static const double impactfit_zhang2021_se[2][12][4] = {
     {
-        {0.013420422038795884, 0.11564142604309646, 0.26798623259669924, 0.17620957154399844},
-        {0.0085886228236117714, 0.071239942351137134, 0.009485436217838164, 0.0099648443077273111},
-        {0.003355964899763393, 2.3164903315355061, 0.0010274869224731898, 0.0014151393970459002},
-        {0.0033069520321458773, 0.12505394275981302, 0.0037246029822337926, 0.0034627509245936925},
-        {0.0050834500349637895, 0.1337348405331317, 0.0056285921009633522, 0.0051089564359492997},
-        {0.0025235627462397814, 0.11608502911266201, 0.002913774380826825, 0.0032260635872393716},
-        {0.013670320306593072, 0.12217596460910631, 0.28829787827037545, 0.19093333343466887},
-        {0.0067182918131477691, 0.064487695985342028, 0.0076444376844864784, 0.0079282110250852474},
-        {0.0034903500796293497, 2.4415146929000855, 0.0010442995160722655, 0.0014237579506290582},
-        {0.0032747816930906838, 0.12981349625935135, 0.0036676640931343186, 0.003494881891414948},
-        {0.004799282103153682, 0.13959440881196294, 0.0052922598462945203, 0.0050254650923276991},
-        {0.0025835117946135856, 0.12610114325970925, 0.0029398677017281223, 0.0034155252463975092},
+        {0.013420422038817784, 0.11564142604328516, 0.26798623259713655, 0.17620957154428596},
+        {0.0085886228236365623, 0.071239942351586996, 0.0094854362178681557, 0.0099648443077624115},
+        {0.0033559649038295328, 2.316490335281661, 0.0010274869215329892, 0.0014151393960636232},
+        {0.0033069520330442654, 0.12505394275875756, 0.0037246029831744347, 0.0034627509252591572},
+        {0.0050834499133133489, 0.13373484075047706, 0.0056285919767505048, 0.0051089563546529073},
+        {0.0025235627432734302, 0.11608502912701742, 0.0029137743776145399, 0.0032260635845991806},
+        {0.01367032030661278, 0.1221759646092879, 0.28829787827081316, 0.1909333334349603},
+        {0.0067182918132123416, 0.064487695985826918, 0.0076444376845595631, 0.0079282110251651383},
+        {0.0034903503513558985, 2.441514945729752, 0.0010442994596084722, 0.0014237578921008917},
+        {0.0032747815652903627, 0.12981349682963755, 0.0036676639607075533, 0.0034948817987497621},
+        {0.0047992819415194699, 0.13959440931546083, 0.0052922596811180956, 0.0050254649795496353},
+        {0.0025835117947300775, 0.12610114325854724, 0.0029398677018518584, 0.0034155252465005209},
     },
     {
-        {0.013420422038795884, 0.11564142604309646, 0.26798623259669924, 0.17620957154399844},
-        {0.0085886228236117714, 0.071239942351137134, 0.009485436217838164, 0.0099648443077273111},
-        {0.029000723533063721, 0.49115186937238375, 0.014634856650083176, 0.017506224655737493},
-        {0.072003150183985024, 0.87826207176878679, 0.020445397989096996, 0.023903635164764226},
-        {0.093146518963919803, 1.0546028304435044, 0.022338486104073855, 0.025763899604122224},
-        {0.10153035949675947, 1.166330910855516, 0.022185904687084989, 0.025067160388852396},
-        {0.013670320306593072, 0.12217596460910631, 0.28829787827037545, 0.19093333343466887},
-        {0.0067182918131477691, 0.064487695985342028, 0.0076444376844864784, 0.0079282110250852474},
-        {0.029697608141105666, 0.36075430395424851, 0.011340289642852214, 0.013082662737643478},
-        {0.076774859059244319, 0.61180188515599443, 0.01490922363254002, 0.016811157192160597},
-        {0.097452446395206671, 0.7173180580253582, 0.016006211633484851, 0.017814015729898935},
-        {0.10423105139269846, 0.7917209715014154, 0.016011096341093344, 0.017442556834538742},
+        {0.013420422038817784, 0.11564142604328516, 0.26798623259713655, 0.17620957154428596},
+        {0.0085886228236365623, 0.071239942351586996, 0.0094854362178681557, 0.0099648443077624115},
+        {0.029000723566929957, 0.49115187031533319, 0.014634856631781747, 0.01750622463335668},
+        {0.07200315018513935, 0.87826207179357407, 0.02044539798890261, 0.023903635164616431},
+        {0.093146518852213187, 1.0546028288313598, 0.022338486113004236, 0.025763899616481466},
+        {0.10153035865932515, 1.1663308989760517, 0.022185904742138232, 0.025067160462367125},
+        {0.01367032030661278, 0.1221759646092879, 0.28829787827081316, 0.1909333334349603},
+        {0.0067182918132123416, 0.064487695985826918, 0.0076444376845595631, 0.0079282110251651383},
+        {0.029697608141071568, 0.36075430395371666, 0.011340289642845391, 0.013082662737637741},
+        {0.076774859123824965, 0.61180188566246652, 0.014909223624929718, 0.016811157183369053},
+        {0.09745244489362094, 0.71731804741669403, 0.01600621176184279, 0.017814015877130791},
+        {0.10423105123929001, 0.79172097038591616, 0.01601109635248071, 0.017442556847162793},
     },
 };
 
