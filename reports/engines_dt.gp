@@ -26,7 +26,7 @@ set xlabel 'time step dt (s)'
 set ylabel 'restitution of the naive input for e = 0.5'
 set key inside left bottom
 set yrange [0:1]
-plot 0.5 w lines lc 'black' dt 3 t 'asked', 'engines_dt.dat' index 0 u 1:3:4 w filledcurves fs transparent solid 0.2 lc 1 notitle, '' index 0 u 1:2 w lines lw 2 lc 1 t 'mujoco soft contact', 'engines_dt.dat' index 1 u 1:3:4 w filledcurves fs transparent solid 0.2 lc 2 notitle, '' index 1 u 1:2 w lines lw 2 lc 2 t 'simbody HuntCrossleyForce', 'engines_dt.dat' index 2 u 1:3:4 w filledcurves fs transparent solid 0.2 lc 3 notitle, '' index 2 u 1:2 w lines lw 2 lc 3 t 'ode bounce', 'engines_dt.dat' index 3 u 1:3:4 w filledcurves fs transparent solid 0.2 lc 4 notitle, '' index 3 u 1:2 w lines lw 2 lc 4 t 'bullet restitution', 'engines_dt.dat' index 4 u 1:3:4 w filledcurves fs transparent solid 0.2 lc 5 notitle, '' index 4 u 1:2 w lines lw 2 lc 5 t 'chrono Hertz'
+plot 0.5 w lines lc 'black' dt 3 t 'asked', 'engines_dt.dat' index 0 u 1:3:4 w filledcurves fs transparent solid 0.2 lc 1 notitle, '' index 0 u 1:2 w lines lw 2 lc 1 t 'mujoco soft contact', 'engines_dt.dat' index 1 u 1:3:4 w filledcurves fs transparent solid 0.2 lc 2 notitle, '' index 1 u 1:2 w lines lw 2 lc 2 t 'simbody HuntCrossleyForce', 'engines_dt.dat' index 2 u 1:3:4 w filledcurves fs transparent solid 0.2 lc 3 notitle, '' index 2 u 1:2 w lines lw 2 lc 3 t 'ode bounce', 'engines_dt.dat' index 3 u 1:3:4 w filledcurves fs transparent solid 0.2 lc 4 notitle, '' index 3 u 1:2 w lines lw 2 lc 4 t 'bullet restitution', 'engines_dt.dat' index 4 u 1:3:4 w filledcurves fs transparent solid 0.2 lc 5 notitle, '' index 4 u 1:2 w lines lw 2 lc 5 t 'chrono hertz'
 set terminal pngcairo size 1025,650 enhanced font 'sans,11'
 set output 'engines_dt.png'
 replot
