@@ -90,7 +90,8 @@ static int unreachable_ends(const impactfit_code_ctx *c, impactfit_code_answer *
 }
 
 /* The model's own inverse (ops->solve) and the phase statistics of its value, as impactfit_step_solve_mean gives
- * them: 0, ENOROOT (S->e_min > S->e_max: no range met) or a status. */
+ * them: 0, ENOROOT (S->e_min > S->e_max: no range met), 1 (the model leaves this request to the search on the
+ * phase mean) or a status. */
 static int model_solve(const impactfit_code_ctx *c, double *value, impactfit_step_stats *S, impactfit_error *err) {
   S->e_min = INFINITY;
   S->e_max = -INFINITY;
@@ -111,8 +112,9 @@ static int inverse_value(const impactfit_code_ctx *c, impactfit_code_answer *ans
   if (ops->range)
     ops->range(c, &lo, &hi);
   impactfit_error e2;
-  int s = ops->solve ? model_solve(c, &value, S, &e2)
-                     : impactfit_step_solve_mean(build_cb, c, c->v, c->req->e, lo, hi, guess, tol, &value, S, &e2);
+  int s = ops->solve ? model_solve(c, &value, S, &e2) : 1; /* 1: the model has no answer of its own here */
+  if (s == 1)
+    s = impactfit_step_solve_mean(build_cb, c, c->v, c->req->e, lo, hi, guess, tol, &value, S, &e2);
   if (s == IMPACTFIT_ENOROOT) {
     ans->reachable = 0;
     ans->e_reach_min = S->e_min <= S->e_max ? S->e_min : NAN;
