@@ -519,15 +519,16 @@ static void jolt_entry_note(const impactfit_code_ctx *c, double value, impactfit
  * nothing speeds it up again, so the step map and every phase's e are the same for every mRestitution (e = 0:
  * the speculative contact stops the bodies at the surface, the row found before they touch: v dt at most the
  * speculative distance). No value reaches an e in (0, 1): ENOROOT at once, without the search on the phase mean
- * (whose every mean is that one e); the answer then states the means at the range's ends as before. Above it,
+ * (whose every mean is that one e), *value NaN: the answer states the naive value's mean as the means at the
+ * range's ends, in the same words as before, without stepping them. Above it,
  * or where the approach through the speculative distance takes more than half the phase statistics' step limit
  * (1e6 steps: an end's statistics could fail, and the answer would lose the ends' means): 1, the search. */
 static int jolt_entry_solve(const impactfit_code_ctx *c, double e, double *value, impactfit_error *err) {
   impactfit__jolt_setup js = jolt_setup_of(c);
-  (void)value;
   if (!(c->req->gravity == 0.0 && c->v * (1.0 + 1e-6) <= js.vmin && c->v * js.dt <= js.spec &&
         js.spec <= 5e5 * c->v * js.dt))
     return 1;
+  *value = NAN;
   return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT,
                          "below mMinVelocityForRestitution = %.6g m/s no value of mRestitution gives a mean e of "
                          "%.6g: the bodies stop at the surface (e = 0) whatever it is",
