@@ -256,8 +256,10 @@ typedef struct impactfit_code_ops {
    * phase mean is not continuous in the free parameter (Havok's: a step function of the typed restitution,
    * which the search on the mean cannot meet): sets *value, the value whose mean comes nearest e (the answer
    * then gives that value's statistics: its e may differ from the asked one by the code's own rounding).
-   * Returns 0, IMPACTFIT_ENOROOT with a message when no value reaches e, or a status. NULL: the search on
-   * the phase mean (impactfit_step_solve_mean). */
+   * Returns 0, IMPACTFIT_ENOROOT with a message when no value reaches e (*value set to NaN: no value changes
+   * the step map at this request, so the naive value's phase statistics stand for every value's), 1 when the
+   * model has no answer of its own for this request (the search on the phase mean then runs), or a status.
+   * NULL: the search on the phase mean (impactfit_step_solve_mean). */
   int (*solve)(const impactfit_code_ctx *c, double e, double *value, impactfit_error *err);
 } impactfit_code_ops;
 

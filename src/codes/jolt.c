@@ -512,6 +512,29 @@ static void jolt_entry_note(const impactfit_code_ctx *c, double value, impactfit
   impactfit__friction_note(c, "mFriction", NULL, out);
 }
 
+/* The inverse below the restitution threshold (ops->solve): where the impact speed is at most
+ * mMinVelocityForRestitution (with a margin of 1e-6 for the float rounding of a speed that is not a float), the
+ * restitution branch never runs: the damping (a factor <= 1, rounded to the nearest float, which cannot exceed a
+ * float speed) and the impulses (>= 0, towards the speculative stop) only slow the approach, and with no gravity
+ * nothing speeds it up again, so the step map and every phase's e are the same for every mRestitution (e = 0:
+ * the speculative contact stops the bodies at the surface, the row found before they touch: v dt at most the
+ * speculative distance). No value reaches an e in (0, 1): ENOROOT at once, without the search on the phase mean
+ * (whose every mean is that one e), *value NaN: the answer states the naive value's mean as the means at the
+ * range's ends, in the same words as before, without stepping them. Above it,
+ * or where the approach through the speculative distance takes more than half the phase statistics' step limit
+ * (1e6 steps: an end's statistics could fail, and the answer would lose the ends' means): 1, the search. */
+static int jolt_entry_solve(const impactfit_code_ctx *c, double e, double *value, impactfit_error *err) {
+  impactfit__jolt_setup js = jolt_setup_of(c);
+  if (!(c->req->gravity == 0.0 && c->v * (1.0 + 1e-6) <= js.vmin && c->v * js.dt <= js.spec &&
+        js.spec <= 5e5 * c->v * js.dt))
+    return 1;
+  *value = NAN;
+  return IMPACTFIT__FAIL(err, IMPACTFIT_ENOROOT,
+                         "below mMinVelocityForRestitution = %.6g m/s no value of mRestitution gives a mean e of "
+                         "%.6g: the bodies stop at the surface (e = 0) whatever it is",
+                         js.vmin, e);
+}
+
 static const impactfit_code_ops jolt_ops = {.build = jolt_entry_build,
                                             .lo = 1e-6,
                                             .hi = 2.0,
@@ -519,7 +542,8 @@ static const impactfit_code_ops jolt_ops = {.build = jolt_entry_build,
                                             .naive = jolt_entry_naive,
                                             .input = jolt_entry_input,
                                             .note = jolt_entry_note,
-                                            .data = NULL};
+                                            .data = NULL,
+                                            .solve = jolt_entry_solve};
 
 static const impactfit_code_input jolt_inputs[] = {
     {.name = "mRestitution",

@@ -34,7 +34,7 @@ static int forward_value(const impactfit_code_ctx *c, double *value, impactfit_e
 
 /* what the naive input gives (its value is the search's guess) */
 static int naive_answer(const impactfit_code_ctx *c, impactfit_code_answer *ans, impactfit_text *naive, double *guess,
-                        impactfit_error *err) {
+                        impactfit_step_stats *Nout, impactfit_error *err) {
   const impactfit_code_ops *ops = c->model->ops;
   double nv = NAN;
   if (!ops->naive)
@@ -54,6 +54,7 @@ static int naive_answer(const impactfit_code_ctx *c, impactfit_code_answer *ans,
     ans->e_naive_min = N.e_min;
     ans->e_naive_max = N.e_max;
     ans->impacts += N.impacts;
+    *Nout = N;
   }
   return 0;
 }
@@ -61,9 +62,10 @@ static int naive_answer(const impactfit_code_ctx *c, impactfit_code_answer *ans,
 /* An unreachable e: the means at both ends of the search range widen the reachable range (the search stops
  * where its cheap means tell it e is out of reach, so the range it met can stop short of the ends), and the
  * step's stability is the one at the end whose mean comes nearest the asked e (the value a user would be
- * left with). Returns 1 when an end's mean was computed. */
+ * left with). `same` (not NULL): every value's statistics are these (the model's solve said the value does not
+ * change the step map), taken for both ends without stepping. Returns 1 when an end's mean was computed. */
 static int unreachable_ends(const impactfit_code_ctx *c, impactfit_code_answer *ans, double lo, double hi,
-                            long *impacts) {
+                            const impactfit_step_stats *same, long *impacts) {
   const double ends[2] = {lo, hi};
   double nearest = INFINITY;
   int any = 0;
@@ -72,9 +74,12 @@ static int unreachable_ends(const impactfit_code_ctx *c, impactfit_code_answer *
     impactfit_stepper st;
     impactfit_step_stats E;
     impactfit_error e6;
-    if (build_cb(c, ends[k], &st, &e6) || impactfit_step_phase_stats(&st, c->v, &E, &e6))
+    if (same)
+      E = *same;
+    else if (build_cb(c, ends[k], &st, &e6) || impactfit_step_phase_stats(&st, c->v, &E, &e6))
       continue;
-    *impacts += E.impacts;
+    else
+      *impacts += E.impacts;
     if (!isfinite(E.e_mean))
       continue;
     any = 1;
@@ -90,7 +95,8 @@ static int unreachable_ends(const impactfit_code_ctx *c, impactfit_code_answer *
 }
 
 /* The model's own inverse (ops->solve) and the phase statistics of its value, as impactfit_step_solve_mean gives
- * them: 0, ENOROOT (S->e_min > S->e_max: no range met) or a status. */
+ * them: 0, ENOROOT (S->e_min > S->e_max: no range met; *value NaN: no value changes the step map), 1 (the
+ * model leaves this request to the search on the phase mean) or a status. */
 static int model_solve(const impactfit_code_ctx *c, double *value, impactfit_step_stats *S, impactfit_error *err) {
   S->e_min = INFINITY;
   S->e_max = -INFINITY;
@@ -104,21 +110,25 @@ static int model_solve(const impactfit_code_ctx *c, double *value, impactfit_ste
 }
 
 /* the inverse on the phase mean; an unreachable e is stated in head (the note's first sentence) */
-static int inverse_value(const impactfit_code_ctx *c, impactfit_code_answer *ans, double guess, impactfit_step_stats *S,
-                         impactfit_text *head, impactfit_error *err) {
+static int inverse_value(const impactfit_code_ctx *c, impactfit_code_answer *ans, double guess,
+                         const impactfit_step_stats *N, impactfit_step_stats *S, impactfit_text *head,
+                         impactfit_error *err) {
   const impactfit_code_ops *ops = c->model->ops;
-  double tol = c->req->tol > 0.0 ? c->req->tol : 1e-10, value, lo = ops->lo, hi = ops->hi;
+  double tol = c->req->tol > 0.0 ? c->req->tol : 1e-10, value = 0.0, lo = ops->lo, hi = ops->hi;
   if (ops->range)
     ops->range(c, &lo, &hi);
   impactfit_error e2;
-  int s = ops->solve ? model_solve(c, &value, S, &e2)
-                     : impactfit_step_solve_mean(build_cb, c, c->v, c->req->e, lo, hi, guess, tol, &value, S, &e2);
+  int s = ops->solve ? model_solve(c, &value, S, &e2) : 1; /* 1: the model has no answer of its own here */
+  if (s == 1)
+    s = impactfit_step_solve_mean(build_cb, c, c->v, c->req->e, lo, hi, guess, tol, &value, S, &e2);
   if (s == IMPACTFIT_ENOROOT) {
     ans->reachable = 0;
     ans->e_reach_min = S->e_min <= S->e_max ? S->e_min : NAN;
     ans->e_reach_max = S->e_min <= S->e_max ? S->e_max : NAN;
     long impacts = S->impacts;
-    int widened = unreachable_ends(c, ans, lo, hi, &impacts);
+    /* the model's ENOROOT with a NaN value: every value's statistics are the naive value's, where computed */
+    const impactfit_step_stats *same = ops->solve && isnan(value) && N && N->impacts > 0 ? N : NULL;
+    int widened = unreachable_ends(c, ans, lo, hi, same, &impacts);
     S->impacts = impacts;
     impactfit_text why = IMPACTFIT_TEXT_INIT;
     char e_asked[IMPACTFIT_SHORTEST_SIZE];
@@ -345,8 +355,10 @@ static int solve_steps(const impactfit_code_ctx *c, impactfit_code_answer *ans, 
   impactfit_step_stats S;
   memset(&S, 0, sizeof S);
   double guess = NAN;
+  impactfit_step_stats N;
+  memset(&N, 0, sizeof N); /* the naive value's statistics (impacts 0: not computed) */
   if (!ans->forward &&
-      ((s = naive_answer(c, ans, naive, &guess, err)) || (s = inverse_value(c, ans, guess, &S, head, err))))
+      ((s = naive_answer(c, ans, naive, &guess, &N, err)) || (s = inverse_value(c, ans, guess, &N, &S, head, err))))
     return s;
   if (ans->forward)
     ans->reachable = 1;

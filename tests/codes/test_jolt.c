@@ -157,9 +157,83 @@ static void test_jolt_approach(void) {
   CHECK(saved32 > 100000, "jolt float32: the runs take the approach (saved %ld)", saved32);
 }
 
+static int req_build(const void *ctx, double value, impactfit_stepper *st, impactfit_error *err) {
+  return impactfit_code_stepper((const impactfit_code_request *)ctx, value, st, err);
+}
+
+/* At or below mMinVelocityForRestitution the registry's inverse answers NOT REACHABLE without the search on the
+ * phase mean (jolt.c: jolt_entry_solve). Against the plain search on the same request (impactfit_step_solve_mean
+ * over [1e-6, 2]: ENOROOT, every mean met 0) and the phase statistics at restitutions across that range (all 0:
+ * the step map does not depend on r there), on a plane and a pair, the default threshold and a threshold that is
+ * not a float (0.1 m/s at 0.0999999 m/s: the float rounding of the speed stays below it), both step maps; the
+ * answer states the ends' means [0, 0] in the same words as before, and costs the naive value's phase statistics
+ * alone (they stand for the ends'), not the search's */
+static void test_jolt_below_threshold(void) {
+  static const struct {
+    int pair, f64;
+    double vmin, v, dt;
+  } cs[] = {{0, 0, 1.0, 0.1, 1e-4}, {1, 0, 1.0, 0.5, 1e-4}, {0, 1, 0.1, 0.0999999, 1e-4}, {1, 1, 1.0, 0.999, 1e-5}};
+  for (size_t k = 0; k < sizeof cs / sizeof cs[0]; k++) {
+    ct_request r = ct_make(ct_find("jolt", NULL, NULL, NULL));
+    if (cs[k].pair) {
+      r.q.bodies.r2 = CT_R5;
+      r.q.bodies.m2 = CT_M5;
+    }
+    if (!cs[k].f64)
+      r.q.integrator = "euler-float32";
+    ct_set1(&r, "mMinVelocityForRestitution", cs[k].vmin);
+    r.q.v = cs[k].v;
+    r.q.dt = cs[k].dt;
+    r.q.e = 0.5;
+    impactfit_error err;
+    impactfit_step_stats S, P;
+    double x = NAN;
+    int s = impactfit_step_solve_mean(req_build, ct_q(&r), r.q.v, 0.5, 1e-6, 2.0, 0.5, 1e-10, &x, &S, &err);
+    CHECK(s == IMPACTFIT_ENOROOT && S.e_min == 0.0 && S.e_max == 0.0,
+          "jolt below threshold %zu: the search: %d [%g, %g]", k, s, S.e_min, S.e_max);
+    long one = -1;
+    static const double rs[] = {1e-6, 0.01, 0.5, 0.97, 2.0};
+    for (size_t i = 0; i < sizeof rs / sizeof rs[0]; i++) {
+      impactfit_stepper st;
+      s = impactfit_code_stepper(ct_q(&r), rs[i], &st, &err) || impactfit_step_phase_stats(&st, r.q.v, &P, &err);
+      CHECK(s == 0 && P.e_mean == 0.0 && P.e_min == 0.0 && P.e_max == 0.0, "jolt below threshold %zu: r %g: e %g", k,
+            rs[i], s ? NAN : P.e_mean);
+      one = i == 0 ? P.impacts : one;
+      CHECK(P.impacts == one, "jolt below threshold %zu: r %g: %ld impacts, not %ld", k, rs[i], P.impacts, one);
+    }
+    impactfit_code_answer a;
+    memset(&a, 0, sizeof a);
+    s = ct_solve(&r, &a, &err);
+    CHECK(s == 0 && !a.reachable && a.e_reach_min == 0.0 && a.e_reach_max == 0.0 &&
+              strstr(a.note, "NOT REACHABLE at dt = ") == a.note &&
+              strstr(a.note, "no value in [1e-06, 2] gives a mean e of 0.5 at this step: the means range over [0, "
+                             "0]. "),
+          "jolt below threshold %zu: %s", k, s ? err.message : a.note);
+    CHECK(s == 0 && a.impacts == one, "jolt below threshold %zu: the answer's cost %ld impacts, not %ld", k,
+          s ? -1L : a.impacts, one);
+    impactfit_code_answer_free(&a);
+  }
+  /* where the approach takes more than half the step limit (2e6 steps at 0.1 m/s and 1e-7 s: no end's statistics
+   * can be computed), the search on the phase mean answers as before: the means it found */
+  ct_request r = ct_make(ct_find("jolt", NULL, NULL, NULL));
+  r.q.v = 0.1;
+  r.q.dt = 1e-7;
+  r.q.e = 0.5;
+  impactfit_code_answer a;
+  impactfit_error err;
+  memset(&a, 0, sizeof a);
+  int s = ct_solve(&r, &a, &err);
+  CHECK(s == 0 && !a.reachable && a.e_reach_min == 0.0 && a.e_reach_max == 0.0 &&
+            strstr(a.note, "no value in [1e-06, 2] gives a mean e of 0.5 at this step: the means found range over "
+                           "[0, 0]. ") == a.note + strlen("NOT REACHABLE at dt = 1e-07 s with euler: "),
+        "jolt below threshold at 1e-7 s: %s", s ? err.message : a.note);
+  impactfit_code_answer_free(&a);
+}
+
 int main(void) {
   test_jolt_map();
   test_jolt_approach();
   test_jolt_registry();
+  test_jolt_below_threshold();
   return tu_report("test_jolt");
 }
