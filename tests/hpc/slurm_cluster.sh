@@ -135,7 +135,7 @@ done
 # with SIGKILL (ctest's timeout), whose EXIT trap cannot run: the daemons would outlive it
 if [ -n "${SLURM_CLUSTER_OWNER:-}" ]; then
   (
-    while kill -0 "$SLURM_CLUSTER_OWNER" 2>/dev/null; do sleep 1; done
+    tail --pid="$SLURM_CLUSTER_OWNER" -f /dev/null # returns when the owner is gone
     stop
   ) </dev/null >/dev/null 2>&1 &
 fi
