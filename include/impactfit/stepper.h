@@ -257,7 +257,9 @@ typedef int (*impactfit_step_build_fn)(const void *ctx, double value, impactfit_
  * no exact bracket, the exact mean decides: on the 25 points, or, when the walk reached a bound with
  * the distance to the target shrinking all the way, at the guess and that bound (the target is then out
  * of reach). A value where the bodies stick counts as e = 0 and one where the step blows up
- * (ENONFINITE) as e = +∞; a target that lies only across such a jump gives ENOCONV naming it. Returns 0
+ * (ENONFINITE) as e = +∞; a target that lies only across such a jump gives ENOCONV naming it, and so
+ * does one across a jump of the mean between two values (an engine's threshold): then, where both sides'
+ * means were computed, stats->e_min and e_max are those two means (e between them; e_mean NaN). Returns 0
  * with *value and *stats (the phase statistics at *value, with the continuous-time e; stats->impacts
  * and stats->steps count every impact and step the search simulated), or ENOROOT with the range of the exact means met in the
  * message (and in stats->e_min and e_max), or a status of the build or of the phase statistics. */

@@ -119,8 +119,31 @@ static int inverse_value(const impactfit_code_ctx *c, impactfit_code_answer *ans
     ops->range(c, &lo, &hi);
   impactfit_error e2;
   int s = ops->solve ? model_solve(c, &value, S, &e2) : 1; /* 1: the model has no answer of its own here */
-  if (s == 1)
+  if (s == 1) {
+    S->e_min = S->e_max = NAN;
     s = impactfit_step_solve_mean(build_cb, c, c->v, c->req->e, lo, hi, guess, tol, &value, S, &e2);
+  }
+  if (s == IMPACTFIT_ENOCONV && S->e_min < c->req->e && c->req->e < S->e_max) {
+    /* across a jump of the mean (an engine's threshold, e.g. DART's restitution only where r v > 0.1 m/s):
+     * out of reach, the means at the range's ends stated (the reachable means are two ranges, not one: no
+     * e_reach_range) */
+    ans->reachable = 0;
+    long impacts = S->impacts;
+    ans->e_reach_min = ans->e_reach_max = NAN;
+    int ends = unreachable_ends(c, ans, lo, hi, NULL, &impacts);
+    const char *why = strncmp(e2.message, "stepper inverse: ", 17) == 0 ? e2.message + 17 : e2.message;
+    impactfit_text_appendf(head,
+                           "NOT REACHABLE at dt = %g s with %s: %s: no value gives a mean e between the jump's "
+                           "two sides",
+                           c->dt, c->integrator->name, why);
+    if (ends)
+      impactfit_text_appendf(head, "; the means at the search range's ends (%.6g and %.6g) span [%.6g, %.6g]", lo, hi,
+                             ans->e_reach_min, ans->e_reach_max);
+    impactfit_text_appendf(head, ". ");
+    ans->e_reach_min = ans->e_reach_max = NAN;
+    ans->impacts += impacts;
+    return 0;
+  }
   if (s == IMPACTFIT_ENOROOT) {
     ans->reachable = 0;
     ans->e_reach_min = S->e_min <= S->e_max ? S->e_min : NAN;
@@ -369,8 +392,8 @@ static int solve_steps(const impactfit_code_ctx *c, impactfit_code_answer *ans, 
   }
   if ((s = speed_rows(c, ans, err)))
     return s;
-  if (md->ops->note)
-    md->ops->note(c, ans->value, tail);
+  if (md->ops->note) /* an unreachable e has no value: the note speaks of the naive one (where there is one) */
+    md->ops->note(c, ans->reachable || isnan(ans->naive_value) ? ans->value : ans->naive_value, tail);
   return 0;
 }
 

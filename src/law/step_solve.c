@@ -37,7 +37,9 @@ typedef struct {
   double cache_x[MEAN_CACHE], cache_g[MEAN_CACHE];
   int cache_mode[MEAN_CACHE];
   impactfit_step_stats cache_S[MEAN_CACHE];
-  int S_mode;             /* the mode c->S was computed in */
+  int S_mode;     /* the mode c->S was computed in */
+  double jump[4]; /* refine's failure across a jump: the bracket's ends' ln(value) and means */
+  int jumped;
   impactfit__family *fam; /* the family of reference impacts of the last evaluation with the linearisation */
   double fam_x;           /* its ln(value) */
 } mean_ctx;
@@ -117,6 +119,7 @@ static int refine(mean_ctx *c, double xa, double xb, double tol, double *x) {
   gsl_function F = {mean_fn, c};
   gsl_root_fsolver_set(rs, &F, xa, xb);
   int conv = 0;
+  double l = xa, u = xb;
   for (int it = 0; it < 200 && !c->status; it++) {
     if (gsl_root_fsolver_iterate(rs) != GSL_SUCCESS || c->status)
       break;
@@ -130,7 +133,7 @@ static int refine(mean_ctx *c, double xa, double xb, double tol, double *x) {
       conv = 1;
       break;
     }
-    double l = gsl_root_fsolver_x_lower(rs), u = gsl_root_fsolver_x_upper(rs);
+    l = gsl_root_fsolver_x_lower(rs), u = gsl_root_fsolver_x_upper(rs);
     if (u - l <= 4.0 * DBL_EPSILON * fmax(1.0, fabs(u)))
       break;
   }
@@ -141,11 +144,23 @@ static int refine(mean_ctx *c, double xa, double xb, double tol, double *x) {
     *x = xbest;
     conv = 1;
   }
-  if (!conv)
+  if (conv)
+    return 0;
+  /* the means on the jump's two sides (the bracket's ends, met before: from the cache) */
+  double gl = mean_fn(l, c), gu = mean_fn(u, c);
+  if (c->status)
+    return c->status;
+  if (gl != UNSTABLE && gu != UNSTABLE && (gl > 0.0) != (gu > 0.0)) {
+    c->jumped = 1;
+    c->jump[0] = l, c->jump[1] = u, c->jump[2] = gl + c->e, c->jump[3] = gu + c->e;
     return IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOCONV,
-                           "stepper inverse: the mean e jumps across %.17g near the value %.17g (not reached to %.3g)",
-                           c->e, exp(*x), tol);
-  return 0;
+                           "stepper inverse: the mean e jumps across %.17g near the value %.17g, from %.9g to %.9g "
+                           "(not reached to %.3g)",
+                           c->e, exp(*x), gl + c->e, gu + c->e, tol);
+  }
+  return IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOCONV,
+                         "stepper inverse: the mean e jumps across %.17g near the value %.17g (not reached to %.3g)",
+                         c->e, exp(*x), tol);
 }
 
 /* An exact bracket of the root near x0, stepping towards it by the secant estimate from the slope k of
@@ -614,6 +629,14 @@ static int solve_mean(mean_ctx *cp, double lo, double hi, double guess, double t
     } else {
       c.mode = STATS_NO_CONTINUOUS; /* Brent's points near the root, with the linearisation: the answer's */
       int s = refine(&c, xa, xb, tol, &x);
+      if (s == IMPACTFIT_ENOCONV && c.jumped && stats) { /* the jump's sides (stepper.h) */
+        memset(stats, 0, sizeof *stats);
+        stats->e_min = fmin(c.jump[2], c.jump[3]);
+        stats->e_max = fmax(c.jump[2], c.jump[3]);
+        stats->e_mean = stats->e_continuous = NAN;
+        stats->impacts = c.impacts;
+        stats->steps = c.steps;
+      }
       if (s)
         RETURN(s);
     }

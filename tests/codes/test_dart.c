@@ -85,14 +85,27 @@ static void test_dart_registry(void) {
   r.set[r.q.n_settings - 1].body = 2; /* the ground's alone */
   CHECK(ct_solve(&r, &a, &err) == 0 && a.reachable, "dart: ground 0.5: %s", err.message);
   CHECK_REL(a.value, 2.0 * (0.5 * (1.0 + CFM) + CFM), 1e-10, "dart: the product with the ground's 0.5");
-  /* out of reach: at 0.15 m/s r must exceed 0.1/0.15 to bounce, so the means jump from <= 0.0067 to 0.667: the
-   * stepped inverse finds the jump and says so (a numerical failure naming the value where the mean jumps) */
-  ct_request u = ct_make(ct_find("dart", NULL, NULL, NULL));
-  u.q.e = 0.5;
-  u.q.v = 0.15;
-  int s = ct_solve(&u, &a, &err);
-  CHECK(s == IMPACTFIT_ENOCONV && strstr(err.message, "jumps across 0.5") && strstr(err.message, "0.66666"),
-        "dart: e 0.5 at 0.15 m/s across the threshold's jump: %d %s", s, err.message);
+  /* out of reach: at 0.15 m/s r must exceed 0.1/0.15 to bounce, so the means jump from <= maxERV/v = 0.0067
+   * (the correction's speed) to (0.1/0.15 - CFM)/(1 + CFM) = 0.666660: the stepped inverse finds the jump and the
+   * answer says NOT REACHABLE first, with the jump's two sides (no single reachable range, no value); at 0.1
+   * m/s only r > 1 bounces, e > 0.99998 */
+  static const double vs[2] = {0.15, 0.1};
+  for (int k = 0; k < 2; k++) {
+    ct_request u = ct_make(ct_find("dart", NULL, NULL, NULL));
+    u.q.e = 0.5;
+    u.q.v = vs[k];
+    int s = ct_solve(&u, &a, &err);
+    const char *j = s ? NULL : strstr(a.note, "jumps across 0.5 near the value ");
+    double at = NAN, below = NAN, above = NAN;
+    CHECK(s == 0 && !a.reachable && strstr(a.note, "NOT REACHABLE at dt = 0.001 s with euler: ") == a.note && j &&
+              sscanf(j, "jumps across 0.5 near the value %lf, from %lf to %lf", &at, &below, &above) == 3,
+          "dart: e 0.5 at %g m/s across the threshold's jump: %d %s", vs[k], s, s ? err.message : a.note);
+    double rj = 0.1 / vs[k];
+    CHECK_REL(at, rj, 1e-9, "dart: the jump at r v = 0.1 m/s (%g m/s)", vs[k]);
+    CHECK(below >= 0.0 && below <= 1e-3 / vs[k] * (1.0 + 1e-12), "dart: below the jump e %.9g <= maxERV/v", below);
+    CHECK_REL(above, (rj - CFM) / (1.0 + CFM), 1e-8, "dart: above the jump e = (r - CFM)/(1 + CFM) (%g m/s)", vs[k]);
+    CHECK(isnan(a.e_reach_min) && isnan(a.e_reach_max) && !a.input[0], "dart: no reachable range, no paste text");
+  }
   impactfit_code_answer_free(&a);
 }
 

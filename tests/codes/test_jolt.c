@@ -213,8 +213,9 @@ static void test_jolt_below_threshold(void) {
           s ? -1L : a.impacts, one);
     impactfit_code_answer_free(&a);
   }
-  /* where the approach takes more than half the step limit (2e6 steps at 0.1 m/s and 1e-7 s: no end's statistics
-   * can be computed), the search on the phase mean answers as before: the means it found */
+  /* an approach through the speculative distance longer than the step limit (2e6 steps at 0.1 m/s and 1e-7 s)
+   * is taken at once with no force and not counted against the limit: the phase statistics exist, the same
+   * answer as at the larger steps */
   ct_request r = ct_make(ct_find("jolt", NULL, NULL, NULL));
   r.q.v = 0.1;
   r.q.dt = 1e-7;
@@ -224,8 +225,8 @@ static void test_jolt_below_threshold(void) {
   memset(&a, 0, sizeof a);
   int s = ct_solve(&r, &a, &err);
   CHECK(s == 0 && !a.reachable && a.e_reach_min == 0.0 && a.e_reach_max == 0.0 &&
-            strstr(a.note, "no value in [1e-06, 2] gives a mean e of 0.5 at this step: the means found range over "
-                           "[0, 0]. ") == a.note + strlen("NOT REACHABLE at dt = 1e-07 s with euler: "),
+            strstr(a.note, "no value in [1e-06, 2] gives a mean e of 0.5 at this step: the means range over [0, "
+                           "0]. ") == a.note + strlen("NOT REACHABLE at dt = 1e-07 s with euler: "),
         "jolt below threshold at 1e-7 s: %s", s ? err.message : a.note);
   impactfit_code_answer_free(&a);
 }
