@@ -520,10 +520,17 @@ static int suggest(const impactfit_code_ctx *c, impactfit_code_answer *ans, int 
         continue;
       impactfit_code_setting *q_set = set + 1;
       int n = settings_for(o, c->req, q_set);
-      for (int k = 0; over_ranges && isfinite(K0) && k < n; k++) /* the user's spring in o's own kn */
+      /* the user's kn in o's own kn: the same spring where the law's exponent is the same; else the same number
+       * in o's unit (said in the alternative's note: kn_moved) */
+      int kn_moved = 0;
+      for (int k = 0; isfinite(K0) && k < n; k++)
         if (strcmp(q_set[k].name, "kn") == 0 && q_set[k].body == 0 && q_set[k].count == 1 &&
-            isfinite(kn_for(o, K0, L0.R)) && isfinite(kn_for(md, K0, L0.R)))
-          q_set[k].values[0] = kn_for(o, K0, L0.R);
+            isfinite(kn_for(o, K0, L0.R)) && isfinite(kn_for(md, K0, L0.R))) {
+          if (over_ranges || o->n == md->n)
+            q_set[k].values[0] = kn_for(o, K0, L0.R);
+          else
+            kn_moved = k + 1;
+        }
       if (missing(o, q_set, n) && o->n == md->n && isfinite(K0) && !impactfit_code_given(c, "kn")) {
         double kn = kn_for(o, K0, L0.R);
         if (isfinite(kn)) {
@@ -549,6 +556,16 @@ static int suggest(const impactfit_code_ctx *c, impactfit_code_answer *ans, int 
       impactfit_error e2;
       if (impactfit_code_solve(&q, alt, &e2) == 0 && alt->reachable && !alt->stepped &&
           (!over_ranges || (alt->has_spread && alt->spread_exact))) {
+        const impactfit_code_input *ko = impactfit_code_input_find(o, "kn"), *km = impactfit_code_input_find(md, "kn");
+        if (kn_moved && ko && km) {
+          impactfit_text t = IMPACTFIT_TEXT_INIT;
+          impactfit_text_appendf(&t,
+                                 "kn = %.12g is your number in this model's unit (%s): not the same spring as your "
+                                 "kn in %s (a force law of another power); %s goes with it. %s",
+                                 q_set[kn_moved - 1].values[0], ko->unit, km->unit, o->param, alt->note);
+          free(alt->note);
+          alt->note = impactfit_text_take(&t);
+        }
         *(over_ranges ? &ans->exact_model : &ans->alternative) = alt;
         return 0;
       }

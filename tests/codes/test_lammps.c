@@ -195,7 +195,32 @@ static void check_speed_range(void) {
   impactfit_code_answer_free(&f);
 }
 
+/* An e out of the model's reach: the other model suggested takes the user's kn. granular hertz's kn (Pa, K = kn
+ * sqrt(R)) and granular hooke's (N/m) are not the same spring: the number is kept in the other unit and the
+ * alternative's note says so first; its answer reaches the asked e with that kn (its own forward) */
+static void check_suggest_kn(void) {
+  ct_request r = ct_dem(ct_find("lammps", NULL, "granular hertz", "tsuji"), 1);
+  r.q.e = 0.01;
+  r.q.v = 1.0;
+  r.q.suggest = 1;
+  impactfit_code_answer a;
+  memset(&a, 0, sizeof a);
+  impactfit_error err;
+  CHECK(ct_solve(&r, &a, &err) == 0 && !a.reachable && a.alternative, "lammps hertz tsuji e 0.01: %s", err.message);
+  const impactfit_code_answer *b = a.alternative;
+  if (b) {
+    CHECK(!strcmp(b->model->model, "granular hooke") && strstr(b->input, "hooke 200000 ") &&
+              strstr(b->note, "kn = 200000 is your number in this model's unit (N/m): not the same spring as your "
+                              "kn in Pa") == b->note,
+          "lammps: the hooke alternative keeps kn 2e5 and says it is another spring: %s | %s", b->model->model,
+          b->note);
+    CHECK_ABS(b->e, 0.01, 1e-9, "lammps: the alternative reaches e");
+  }
+  impactfit_code_answer_free(&a);
+}
+
 int main(void) {
+  check_suggest_kn();
   check_linear_closed_forms();
   check_tsuji();
   check_versions();
