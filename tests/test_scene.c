@@ -356,6 +356,30 @@ static void test_code_drop(void) {
     CHECK(strstr(a.input, "solref=\"0.02 ") != NULL, "code drop: the paste text: %s", a.input);
   }
   impactfit_code_drop_free(&a);
+  /* a sequence that ends at rest names the speed of the impact that rested: ODE's bounce acts only above
+   * bounce_vel = 0.1 m/s, and the last rebound (the speed that impact came in at) is below it */
+  s = impactfit_code_model_find("ode", NULL, "bounce", NULL, &md, &err);
+  impactfit_code_setting ob = {.name = "bounce", .count = 2, .values = {0.5, 0.1}};
+  impactfit_code_request qo = q;
+  qo.model = md;
+  qo.settings = &ob;
+  qo.n_settings = 1;
+  qo.bodies.r1 = 0.005;
+  qo.bodies.m1 = 0.001309;
+  qo.dt = 0.01;
+  qo.e = 0.5;
+  impactfit_drop_params po = impactfit_drop_default_params();
+  s = s ? s : impactfit_code_drop(&qo, &po, 8, &a, &err);
+  CHECK(s == 0 && a.reachable, "ode drop: %s", err.message);
+  if (s == 0 && a.reachable) {
+    const impactfit_drop_result *R = &a.stats.exact;
+    char want[96];
+    snprintf(want, sizeof want, "that impact came in at about %.6g m/s", R->n ? R->b[R->n - 1].v_out : NAN);
+    CHECK(R->end == IMPACTFIT_DROP_REST && R->n >= 2 && R->b[R->n - 1].v_out < 0.1 && R->b[R->n - 2].v_out > 0.1 &&
+              strstr(a.note, want),
+          "ode drop: rests after the last rebound below bounce_vel (end %d, %d bounces): %s", R->end, R->n, a.note);
+  }
+  impactfit_code_drop_free(&a);
   /* a model that does not model gravity, a continuous-time integrator, bad parameters */
   s = impactfit_code_model_find("dart", NULL, NULL, NULL, &md, &err);
   q.model = md;

@@ -138,8 +138,15 @@ static void drop_note(const impactfit_code_drop_answer *ans, impactfit_text *t) 
   case IMPACTFIT_DROP_REST:
     impactfit_text_appendf(t,
                            "The ball comes to rest after %d bounces: an impact did not end within %ld steps (the "
-                           "code's soft contact holds it under gravity, or its threshold stops the restitution). ",
+                           "code's soft contact holds it under gravity, or its threshold stops the restitution",
                            r->n, ans->params.rest_steps);
+    /* the speed of the impact that rests: the last rebound's, back after a free flight */
+    if (r->n > 0)
+      impactfit_text_appendf(t,
+                             "; that impact came in at about %.6g m/s (the last rebound's speed), to compare "
+                             "with the code's restitution threshold where it has one",
+                             r->b[r->n - 1].v_out);
+    impactfit_text_appendf(t, "). ");
     break;
   default:
     impactfit_text_appendf(t, "The sequence ends at the time bound after %d bounces. ", r->n);
