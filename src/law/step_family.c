@@ -11,23 +11,22 @@
  * section; its own last states give its s and η, and it resumes at Y = Σ_j ℓ_j(η) P_j(s_j + m), m steps
  * after its crossing (ℓ_j: the Lagrange polynomials on the references' labels η_j, cubic, quartic where the check
  * asks for it; the states at one time after the crossing are smooth in the label), near the stretch's end; it
- * steps on from there (the
- * stretch's end, the clamp, the exit). Where a stretch starts at a singular point of the law (δ^m with m < 1 at
- * δ = 0) the section waits until every reference's leave-one-out interpolation error is below 1e-15 of the
- * state's scale. The check impact at φ = 1/2, stepped in full, is also the last node; passed through the family of
- * the other nodes (a leave-one-out: a polynomial one degree below the family's, so its error is a cautious
- * estimate of the family's) it must agree with itself stepped in full to CHECK_TOL (times √(steps/1e4) beyond 1e4
- * steps: the stepped e's own rounding) with the same signature. Where it does not, one node more is recorded and
- * the check repeated, up to NODES (the check then cubic, the family quartic), else the family is not used.
- * (MuJoCo's rk4 soft contact at dt 1e-5, v 0.1, contacts of 1.4e3-8.1e3 steps: the check's quadratic is 1.3-1.8e-13
- * off, its cubic 2-9e-15; the stepped e and e through the 4- and the 5-node family are all within 2e-15 of the
- * same map stepped in __float128 (tests/test_family.c): the quadratic's error failed the check, not the
- * stepping's rounding.) The other nodes are chosen among 32 phases stepped to the check impact's first section
- * by their labels, each the farthest in label from those chosen before (the check impact's first; the label is a
- * closed curve in φ, φ → 0 and φ = 1 nearly the same trajectory one step apart, so fixed phases can coincide in
- * label); one node where the labels agree to rounding (then φ = 1/4 is the check, stepped in full and through
- * it). The nodes are stepped without the linearisation: each stretch's spectral radius is taken from the nodes'
- * recorded states (every 4th). */
+ * steps on from there (the stretch's end, the clamp, the exit). Where a stretch starts at a singular point of the
+ * law (δ^m with m < 1 at δ = 0) the section waits until every reference's leave-one-out interpolation error is
+ * below 1e-15 of the state's scale. The check impact at φ = 1/2, stepped in full, is also the last node; passed
+ * through the family of the other nodes (a leave-one-out: a polynomial one degree below the family's, so its error
+ * is a cautious estimate of the family's) it must agree with itself stepped in full to CHECK_TOL (times
+ * √(steps/1e4) beyond 1e4 steps: the stepped e's own rounding) with the same signature. Where it does not, one node
+ * more is recorded and the check repeated, up to NODES (the check then cubic, the family quartic), else the family
+ * is not used. (MuJoCo's soft contact at dt 1e-5, rk4 and Euler, 0.1 and 0.3 m/s, contacts of 1.4e3-8.1e3 steps:
+ * the check's quadratic is 1.3e-13 to 1.2e-12 off, its cubic at most 1.4e-14; the stepped e and e through the 4-
+ * and the 5-node families are all within 2.3e-15 of the same map stepped in __float128 (tests/test_family.c): the
+ * quadratic's error failed the check, not the stepping's rounding.) The other nodes are chosen among 32 phases
+ * stepped to the check impact's first section by their labels, each the farthest in label from those chosen before
+ * (the check impact's first; the label is a closed curve in φ, φ → 0 and φ = 1 nearly the same trajectory one step
+ * apart, so fixed phases can coincide in label); one node where the labels agree to rounding (then φ = 1/4 is the
+ * check, stepped in full and through it). The nodes are stepped without the linearisation: each stretch's spectral
+ * radius is taken from the nodes' recorded states (every 4th). */
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -43,6 +42,10 @@
 #define MAX_RUNS 64   /* runs of an impact the family follows */
 #define P 8           /* points of the interpolation in t */
 #define RUN_LONG 64   /* the stretch must be at least this many steps beyond the match and before the end */
+/* the shortest run a stretch of the family can be: its section's crossings must leave 2 RUN_LONG steps before its end
+ * (4 RUN_LONG before: MuJoCo's rk4 at dt 1e-5 s and 0.3 m/s crosses each half of the impedance's width in 167
+ * steps, which were stepped in every impact, 328 of its 982 steps computed one by one; now 168) */
+#define SEG_MIN (2 * RUN_LONG)
 #define INTERP_TOL 1e-15
 #define CHECK_TOL 1e-13
 
@@ -376,7 +379,7 @@ static int family_segments(impactfit__family *f) {
   f->n_segs = 0;
   for (int r = 0; r < f->ref[0].n_runs; r++) {
     const frun *q0 = &f->ref[0].run[r];
-    if (q0->jumped || q0->n < 4 * RUN_LONG || f->n_segs == MAX_RUNS)
+    if (q0->jumped || q0->n < SEG_MIN || f->n_segs == MAX_RUNS)
       continue;
     fseg *g = &f->seg[f->n_segs];
     memset(g, 0, sizeof *g);
@@ -385,7 +388,7 @@ static int family_segments(impactfit__family *f) {
     int ok = 1;
     for (int j = 0; j < f->nodes && ok; j++) {
       const frun *q = run_near(&f->ref[j], q0->sym, q0->k0);
-      long from = q && !q->jumped && q->n >= 4 * RUN_LONG ? smooth_from(q, xs, us) : -1;
+      long from = q && !q->jumped && q->n >= SEG_MIN ? smooth_from(q, xs, us) : -1;
       ok = from >= 0;
       ksec = from + 8 > ksec ? from + 8 : ksec;
       if (ok)
@@ -446,7 +449,7 @@ static int choose_nodes(impactfit__family *f, const impactfit_stepper *st, doubl
   long from = -1, saved = 0;
   for (int r = 0; r < a->n_runs && r1 < 0; r++) {
     const frun *q = &a->run[r];
-    if (!q->jumped && q->n >= 4 * RUN_LONG && (from = smooth_from(q, xs, us)) >= 0)
+    if (!q->jumped && q->n >= SEG_MIN && (from = smooth_from(q, xs, us)) >= 0)
       r1 = r;
     else
       saved += q->saved;
