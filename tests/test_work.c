@@ -34,6 +34,14 @@
 /* at a step far below the contact time (the family of reference impacts, the affine runs, the continuous-time
  * inverse's start, whose first exact mean is the answer's) */
 #define MJ_RK4_SMALL 73838.0, 853.0, 85286.0
+/* at 0.1 m/s and dt 1e-5 s (contacts of 1.4e3-8.1e3 steps), where the family's first check (its quadratic in the
+ * label) was off by 1.3-1.8e-13 and every phase was stepped in full: the family takes a fifth node (step_family.c);
+ * stepped in full the counts were 3503136 steps, and 848 impacts and 1142497 steps (the family's 4 more impacts) */
+#define MJ_RK4_SLOW 90700.0, 852.0, 48469.0
+/* the same at 0.3 m/s (the stats at dampratio 1 without the family: its contact is short but for its affine runs),
+ * where the impedance's width is crossed in runs of 167 steps, now stretches of the family (from 128 steps, were 256):
+ * the inverse's steps were 1773230 (1908 impacts) */
+#define MJ_RK4_SLOW3 349936.0, 1912.0, 304126.0
 /* step-map evaluations (the free approach before the engine acts included) in the phase statistics and the
  * inverse: Rapier's (its prediction distance) at 1e-6 s and 1 m/s */
 #define RAPIER_EVALS 1818.0, 10657.0
@@ -112,7 +120,7 @@ static int build(const void *ctx, double value, impactfit_stepper *st, impactfit
 
 /* The phase statistics at `value` and the inverse on the mean for e = 0.5 (no guess: the 25-point scan):
  * impacts and steps. */
-static void stepper_work(const char *code, const char *model, const char *integrator, double dt, double value,
+static void stepper_work(const char *code, const char *model, const char *integrator, double dt, double v, double value,
                          double lo, double hi, double stats_steps, double solve_impacts, double solve_steps) {
   const impactfit_code_model *md;
   impactfit_error err;
@@ -124,26 +132,28 @@ static void stepper_work(const char *code, const char *model, const char *integr
   c.rq.model = md;
   c.rq.integrator = integrator;
   c.rq.dt = dt;
-  c.rq.v = 1.0;
+  c.rq.v = v;
   c.rq.bodies.m1 = 0.001309;
   c.rq.bodies.r1 = 0.005;
   impactfit_stepper st;
   impactfit_step_stats S;
-  char what[200];
-  if (build(&c, value, &st, &err) || impactfit_step_phase_stats(&st, 1.0, &S, &err)) {
+  char what[200], at[40] = "";
+  if (v != 1.0)
+    snprintf(at, sizeof at, " v %g", v);
+  if (build(&c, value, &st, &err) || impactfit_step_phase_stats(&st, v, &S, &err)) {
     CHECK(0, "%s %s: %s", code, model, err.message);
     return;
   }
-  snprintf(what, sizeof what, "%s '%s' %s dt %g: stats, steps", code, model, integrator, dt);
+  snprintf(what, sizeof what, "%s '%s' %s dt %g%s: stats, steps", code, model, integrator, dt, at);
   budget(what, (double)S.steps, 1.0, stats_steps);
   double x;
-  if (impactfit_step_solve_mean(build, &c, 1.0, 0.5, lo, hi, NAN, 1e-10, &x, &S, &err)) {
+  if (impactfit_step_solve_mean(build, &c, v, 0.5, lo, hi, NAN, 1e-10, &x, &S, &err)) {
     CHECK(0, "%s %s inverse: %s", code, model, err.message);
     return;
   }
-  snprintf(what, sizeof what, "%s '%s' %s dt %g: inverse, impacts", code, model, integrator, dt);
+  snprintf(what, sizeof what, "%s '%s' %s dt %g%s: inverse, impacts", code, model, integrator, dt, at);
   budget(what, (double)S.impacts, 1.0, solve_impacts);
-  snprintf(what, sizeof what, "%s '%s' %s dt %g: inverse, steps", code, model, integrator, dt);
+  snprintf(what, sizeof what, "%s '%s' %s dt %g%s: inverse, steps", code, model, integrator, dt, at);
   budget(what, (double)S.steps, 1.0, solve_steps);
 }
 
@@ -206,11 +216,13 @@ static void step_evals(const char *code, const char *model, double dt, double v,
 }
 
 static void engines(void) {
-  stepper_work("mujoco", "soft contact", "euler", 0.002, 1.0, 1e-3, 10.0, MJ_EULER);
-  stepper_work("mujoco", "soft contact", "rk4", 3e-5, 1.0, 1e-3, 10.0, MJ_RK4);
-  stepper_work("chrono", "Hertz", "euler-implicit-linearized", 1e-5, 0.4, 1e-3, 1.0, CHRONO);
-  stepper_work("bullet", "restitution", "sequential-impulse", 1.0 / 240.0, 0.5, 1e-3, 1.0, BULLET);
-  stepper_work("mujoco", "soft contact", "rk4", 1e-6, 1.0, 1e-3, 10.0, MJ_RK4_SMALL);
+  stepper_work("mujoco", "soft contact", "euler", 0.002, 1.0, 1.0, 1e-3, 10.0, MJ_EULER);
+  stepper_work("mujoco", "soft contact", "rk4", 3e-5, 1.0, 1.0, 1e-3, 10.0, MJ_RK4);
+  stepper_work("chrono", "Hertz", "euler-implicit-linearized", 1e-5, 1.0, 0.4, 1e-3, 1.0, CHRONO);
+  stepper_work("bullet", "restitution", "sequential-impulse", 1.0 / 240.0, 1.0, 0.5, 1e-3, 1.0, BULLET);
+  stepper_work("mujoco", "soft contact", "rk4", 1e-6, 1.0, 1.0, 1e-3, 10.0, MJ_RK4_SMALL);
+  stepper_work("mujoco", "soft contact", "rk4", 1e-5, 0.1, 1.0, 1e-3, 10.0, MJ_RK4_SLOW);
+  stepper_work("mujoco", "soft contact", "rk4", 1e-5, 0.3, 1.0, 1e-3, 10.0, MJ_RK4_SLOW3);
   step_evals("rapier", "restitution", 1e-6, 1.0, 0.5, 1e-6, 1.0, RAPIER_EVALS);
   step_evals("jolt", "contact", 1e-5, 2.0, 0.5, 1e-6, 2.0, JOLT_EVALS);
   step_evals("jolt", "contact", 1e-7, 2.0, 0.5, 1e-6, 2.0, JOLT_EVALS_SMALL);

@@ -9,18 +9,24 @@
  * coordinates scaled by the largest |x| and |u|), gives every trajectory that crosses it a crossing time s and
  * a label η (its coordinate along the section). Every other impact is stepped until it has crossed the
  * section; its own last states give its s and η, and it resumes at Y = Σ_j ℓ_j(η) P_j(s_j + m), m steps
- * after its crossing (ℓ_j: the Lagrange polynomials on the references' labels η_j, cubic; the states at one
- * time after the crossing are smooth in the label), near the stretch's end; it steps on from there (the
- * stretch's end, the clamp, the exit). Where a stretch starts at a singular point of the law (δ^m with m < 1 at
- * δ = 0) the section waits until every reference's leave-one-out interpolation error is below 1e-15 of the
- * state's scale. The check impact at φ = 1/2, stepped in full, is also the last node; it must agree to CHECK_TOL
- * (times √(steps/1e4) beyond 1e4 steps: the stepped e's own rounding) with the same signature when passed
- * through the family of the other three, else the family is not used. Those three are chosen among 32 phases
- * stepped to the check impact's first section by their labels, each the farthest in label from those chosen
- * before (the check impact's first; the label is a closed curve in φ, φ → 0 and φ = 1 nearly the same
- * trajectory one step apart, so fixed phases can coincide in label); one node where the labels agree to
- * rounding (then φ = 1/4 is the check, stepped in full and through it). The nodes are stepped without the
- * linearisation: each stretch's spectral radius is taken from the nodes' recorded states (every 4th). */
+ * after its crossing (ℓ_j: the Lagrange polynomials on the references' labels η_j, cubic, quartic where the check
+ * asks for it; the states at one time after the crossing are smooth in the label), near the stretch's end; it
+ * steps on from there (the stretch's end, the clamp, the exit). Where a stretch starts at a singular point of the
+ * law (δ^m with m < 1 at δ = 0) the section waits until every reference's leave-one-out interpolation error is
+ * below 1e-15 of the state's scale. The check impact at φ = 1/2, stepped in full, is also the last node; passed
+ * through the family of the other nodes (a leave-one-out: a polynomial one degree below the family's, so its error
+ * is a cautious estimate of the family's) it must agree with itself stepped in full to CHECK_TOL (times
+ * √(steps/1e4) beyond 1e4 steps: the stepped e's own rounding) with the same signature. Where it does not, one node
+ * more is recorded and the check repeated, up to NODES (the check then cubic, the family quartic), else the family
+ * is not used. (MuJoCo's soft contact at dt 1e-5, rk4 and Euler, 0.1 and 0.3 m/s, contacts of 1.4e3-8.1e3 steps:
+ * the check's quadratic is 1.3e-13 to 1.2e-12 off, its cubic at most 1.4e-14; the stepped e and e through the 4-
+ * and the 5-node families are all within 2.3e-15 of the same map stepped in __float128 (tests/test_family.c): the
+ * quadratic's error failed the check, not the stepping's rounding.) The other nodes are chosen among 32 phases
+ * stepped to the check impact's first section by their labels, each the farthest in label from those chosen before
+ * (the check impact's first; the label is a closed curve in φ, φ → 0 and φ = 1 nearly the same trajectory one step
+ * apart, so fixed phases can coincide in label); one node where the labels agree to rounding (then φ = 1/4 is the
+ * check, stepped in full and through it). The nodes are stepped without the linearisation: each stretch's spectral
+ * radius is taken from the nodes' recorded states (every 4th). */
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -31,10 +37,15 @@
 #include "impactfit/stepper.h"
 #include "step_internal.h"
 
-#define NODES 4     /* the reference impacts: cubic in λ */
-#define MAX_RUNS 64 /* runs of an impact the family follows */
-#define P 8         /* points of the interpolation in t */
-#define RUN_LONG 64 /* the stretch must be at least this many steps beyond the match and before the end */
+#define NODES 5       /* the most reference impacts (the family is a polynomial of degree nodes − 1 in λ) */
+#define NODES_FIRST 4 /* the first family's: cubic */
+#define MAX_RUNS 64   /* runs of an impact the family follows */
+#define P 8           /* points of the interpolation in t */
+#define RUN_LONG 64   /* the stretch must be at least this many steps beyond the match and before the end */
+/* the shortest run a stretch of the family can be: its section's crossings must leave 2 RUN_LONG steps before its end
+ * (4 RUN_LONG before: MuJoCo's rk4 at dt 1e-5 s and 0.3 m/s crosses each half of the impedance's width in 167
+ * steps, which were stepped in every impact, 328 of its 982 steps computed one by one; now 168) */
+#define SEG_MIN (2 * RUN_LONG)
 #define INTERP_TOL 1e-15
 #define CHECK_TOL 1e-13
 
@@ -70,7 +81,7 @@ struct impactfit__family {
   const impactfit_stepper *st;
   int lean;            /* no linearisation: no spectral radius of the stretches */
   fref ref[NODES + 1]; /* the nodes, then the check impact (φ = 1/2) */
-  int nodes;           /* NODES, or 1 where every phase's label is the same to rounding */
+  int nodes;           /* NODES_FIRST to NODES, or 1 where every phase's label is the same to rounding */
   fseg seg[MAX_RUNS];
   int n_segs;
   double xs, us; /* the scales of x and u */
@@ -368,7 +379,7 @@ static int family_segments(impactfit__family *f) {
   f->n_segs = 0;
   for (int r = 0; r < f->ref[0].n_runs; r++) {
     const frun *q0 = &f->ref[0].run[r];
-    if (q0->jumped || q0->n < 4 * RUN_LONG || f->n_segs == MAX_RUNS)
+    if (q0->jumped || q0->n < SEG_MIN || f->n_segs == MAX_RUNS)
       continue;
     fseg *g = &f->seg[f->n_segs];
     memset(g, 0, sizeof *g);
@@ -377,7 +388,7 @@ static int family_segments(impactfit__family *f) {
     int ok = 1;
     for (int j = 0; j < f->nodes && ok; j++) {
       const frun *q = run_near(&f->ref[j], q0->sym, q0->k0);
-      long from = q && !q->jumped && q->n >= 4 * RUN_LONG ? smooth_from(q, xs, us) : -1;
+      long from = q && !q->jumped && q->n >= SEG_MIN ? smooth_from(q, xs, us) : -1;
       ok = from >= 0;
       ksec = from + 8 > ksec ? from + 8 : ksec;
       if (ok)
@@ -424,9 +435,9 @@ static int record(impactfit__family *f, fref *r, const impactfit_stepper *st, do
 }
 
 /* The labels of SURVEY phases at the section of the check impact's first stretch, and the nodes chosen among
- * them: NODES - 1 phases, each the farthest in label from the check impact's (0) and those chosen before (the
- * ends of the labels' range first); 1 where the labels agree to rounding (one node: the check impact). 0 when
- * no section or labels. */
+ * them: NODES - 1 phases in the order chosen, each the farthest in label from the check impact's (0) and those
+ * chosen before (the ends of the labels' range first; the family of k nodes takes the first k − 1 and the check
+ * impact); 1 where the labels agree to rounding (one node: the check impact). 0 when no section or labels. */
 #define SURVEY 32
 static int choose_nodes(impactfit__family *f, const impactfit_stepper *st, double v, int lean, impactfit_step_stats *S,
                         double phis[NODES]) {
@@ -438,7 +449,7 @@ static int choose_nodes(impactfit__family *f, const impactfit_stepper *st, doubl
   long from = -1, saved = 0;
   for (int r = 0; r < a->n_runs && r1 < 0; r++) {
     const frun *q = &a->run[r];
-    if (!q->jumped && q->n >= 4 * RUN_LONG && (from = smooth_from(q, xs, us)) >= 0)
+    if (!q->jumped && q->n >= SEG_MIN && (from = smooth_from(q, xs, us)) >= 0)
       r1 = r;
     else
       saved += q->saved;
@@ -488,6 +499,34 @@ static int choose_nodes(impactfit__family *f, const impactfit_stepper *st, doubl
   return NODES;
 }
 
+/* The check: the impact at pcheck passed through the family of the first f->nodes nodes (the check impact itself
+ * excluded where it is the last of them: excl) against full, the same impact stepped in full; 1 when they agree
+ * (the same signature, e within the tolerance, the family passed over some steps), 0 when not, -1 when the impact
+ * failed */
+static int family_check(impactfit__family *f, const impactfit_stepper *st, double v, double pcheck, int excl,
+                        const impactfit_step_impact *full, impactfit_step_stats *S) {
+  impactfit_step_impact fast;
+  impactfit_error e3;
+  f->nodes -= excl;
+  f->matched = 0;
+  impactfit__family_begin(f);
+  int s2 = impactfit__step_impact(st, v, pcheck, 1, STEP_LIMIT, &f->hooks, &fast, &e3);
+  f->nodes += excl;
+  S->impacts++;
+  S->steps += fast.work;
+  /* the stepped e's own rounding grows like the square root of the steps: the tolerance with it beyond 1e4 */
+  double tol = CHECK_TOL * fmax(1.0, sqrt((double)full->steps / 1e4));
+  if (s2)
+    return -1;
+  return fabs(full->e - fast.e) <= tol && full->signature == fast.signature && f->matched;
+}
+
+static void fref_swap(fref *a, fref *b) {
+  fref t = *a;
+  *a = *b;
+  *b = t;
+}
+
 int impactfit__family_build(const impactfit_stepper *st, double v, int lean, impactfit_step_stats *S,
                             impactfit__family **out, impactfit_error *err) {
   *out = NULL;
@@ -498,52 +537,48 @@ int impactfit__family_build(const impactfit_stepper *st, double v, int lean, imp
   f->st = st;
   f->lean = lean;
   impactfit_step_impact full, r;
-  double phis[NODES], pcheck = 0.5;
+  double phis[NODES];
+  int n = 0, ok = 0;
   /* the check impact (φ = 1/2, the last node), then the other nodes chosen by their labels */
-  if (record(f, &f->ref[NODES], st, v, 0.5, S, &full) || !(f->nodes = choose_nodes(f, st, v, lean, S, phis))) {
-    impactfit__family_free(f);
-    return 0; /* the impacts themselves say what is wrong, stepped one by one */
-  }
-  fref a = f->ref[NODES];
-  f->ref[NODES] = f->ref[f->nodes - 1];
-  f->ref[f->nodes - 1] = a; /* the check impact is the last node */
-  for (int j = 0; j + 1 < f->nodes; j++)
-    if (record(f, &f->ref[j], st, v, phis[j], S, &r)) {
-      impactfit__family_free(f);
-      return 0;
-    }
-  if (!family_segments(f)) {
-    impactfit__family_free(f);
-    return 0;
-  }
-  /* the check: φ = 1/2 through the family of the other nodes (one node: φ = 1/4, stepped in full too) */
-  if (f->nodes == 1) {
-    pcheck = 0.25;
-    impactfit_error e4;
-    int s1 = impactfit__step_impact(st, v, pcheck, 1, STEP_LIMIT, NULL, &full, &e4);
-    S->impacts++;
-    S->steps += full.work;
-    if (s1) {
-      impactfit__family_free(f);
-      return 0;
+  if (record(f, &f->ref[NODES], st, v, 0.5, S, &full) || !(n = choose_nodes(f, st, v, lean, S, phis)))
+    goto refused; /* the impacts themselves say what is wrong, stepped one by one */
+  if (n == 1) {   /* one node: φ = 1/4 the check, stepped in full and through it */
+    f->nodes = 1;
+    fref_swap(&f->ref[0], &f->ref[NODES]);
+    if (family_segments(f)) {
+      impactfit_error e4;
+      int s1 = impactfit__step_impact(st, v, 0.25, 1, STEP_LIMIT, NULL, &full, &e4);
+      S->impacts++;
+      S->steps += full.work;
+      ok = !s1 && family_check(f, st, v, 0.25, 0, &full, S) == 1;
     }
   } else {
-    f->nodes--;
+    f->nodes = NODES_FIRST;
+    fref_swap(&f->ref[NODES_FIRST - 1], &f->ref[NODES]); /* the check impact is the last node */
+    for (int j = 0; j + 1 < f->nodes; j++)
+      if (record(f, &f->ref[j], st, v, phis[j], S, &r))
+        goto refused;
+    /* the check through the family of the other nodes; where it is off (the family one degree below the one used:
+     * a cautious estimate of its error), one node more, up to NODES */
+    for (;;) {
+      if (!family_segments(f))
+        break;
+      int c = family_check(f, st, v, 0.5, 1, &full, S);
+      if (c == 1)
+        ok = 1;
+      if (c != 0 || f->nodes == NODES)
+        break;
+      fref_swap(&f->ref[f->nodes - 1], &f->ref[f->nodes]); /* the check moves up; the new node takes its place */
+      if (record(f, &f->ref[f->nodes - 1], st, v, phis[f->nodes - 1], S, &r))
+        break;
+      f->nodes++;
+    }
   }
-  impactfit_step_impact fast;
-  impactfit_error e3;
-  impactfit__family_begin(f);
-  int s2 = impactfit__step_impact(st, v, pcheck, 1, STEP_LIMIT, &f->hooks, &fast, &e3);
-  S->impacts++;
-  S->steps += fast.work;
-  if (pcheck == 0.5)
-    f->nodes++;
-  /* the stepped e's own rounding grows like the square root of the steps: the tolerance with it beyond 1e4 */
-  double tol = CHECK_TOL * fmax(1.0, sqrt((double)full.steps / 1e4));
-  if (s2 || !(fabs(full.e - fast.e) <= tol) || full.signature != fast.signature || !f->matched) {
-    impactfit__family_free(f);
+  if (ok) {
+    *out = f;
     return 0;
   }
-  *out = f;
+refused:
+  impactfit__family_free(f);
   return 0;
 }
