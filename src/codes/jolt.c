@@ -401,151 +401,201 @@ static jolt_u128 sup_last(const jolt_sup *u, jolt_u128 hi, jolt_u128 cap) {
 #define JOLT_JUMP_MIN 32
 
 /* What a run of the approach did (impactfit__jolt_run) */
-static void work_add(impactfit__jolt_work *wk, long plain, long jumps, long ties, long refused) {
+static void work_add(impactfit__jolt_work *wk, long plain, long jumps, int tie, long refused) {
   if (wk) {
     wk->plain += plain;
     wk->jumps += jumps;
-    wk->ties += ties;
+    wk->ties_travel += tie == 1;
+    wk->ties_sum += tie == 2;
     wk->refused += refused;
   }
+}
+
+/* A run's grids (the header comment above): the speed M 2^E falling by R a step, h = H 2^Eh, y = Y0 2^Ey, the
+ * travel's progression P0 − k B rounded s bits off and t bits below y's grid; the run's bound n_hi from M's and P's
+ * binades and R's range, and Y's thresholds ymin (Y_n) and yend (Y_(n−1)); w1 = |w_1|. */
+typedef struct jolt_grid {
+  int p, E, Eh, Ey, s, t;
+  uint64_t M, H, Y0, ymin, yend;
+  jolt_u128 R, n_hi, P0, B;
+  double w1;
+} jolt_grid;
+
+/* The damping's step of M (R, constant while M J stays within half of R 2^F) and M's bounds: 1 with g->R and
+ * g->n_hi, 0 when no run; *next 1 where M d rounds by a tie */
+static int grid_damping(double d, uint64_t mrest, jolt_grid *g, long *next) {
+  uint64_t M = g->M;
+  if (d == 1.0)
+    return M >= mrest;
+  int F = 23 - ilogb(d); /* d = D 2^-F, D of 24 bits */
+  if (F > 60)
+    return 0;
+  jolt_u128 D = (jolt_u128)(d * p2(F)), J = (JOLT_ONE << F) - D, r0 = (jolt_u128)M * J, half = JOLT_ONE << (F - 1);
+  if ((r0 & ((JOLT_ONE << F) - 1)) == half) { /* M d rounds by a tie: one by one */
+    *next = 1;
+    return 0;
+  }
+  jolt_u128 R = (r0 + half) >> F;
+  if (R == 0 || R >= M)
+    return 0;
+  /* R stays while the step's M has M J > R 2^F − 2^(F−1); M_n in its binade (the exact M d above its foot), above
+   * the at-rest residue */
+  jolt_u128 mmin = ((R << F) - half) / J + 1, mlo = (UINT64_C(1) << 23) + 1;
+  mlo = mrest > mlo ? mrest : mlo;
+  if (mmin > M || mlo > M - R)
+    return 0;
+  jolt_u128 a1 = (M - mmin) / R + 1, a2 = (M - mlo) / R;
+  g->R = R;
+  g->n_hi = a1 < g->n_hi ? a1 : g->n_hi;
+  g->n_hi = a2 < g->n_hi ? a2 : g->n_hi;
+  return 1;
+}
+
+/* The grids of a run from (w, y) of up to n_max steps: 1 with *g, 0 when no run is taken from there (*next: the
+ * steps to take one by one first) */
+static int grid_of(const jolt_approach *ap, double w, double y, long n_max, jolt_grid *g, long *next) {
+  const int p = ap->fp.f32 ? 24 : 53;
+  double mw = -w, h = ap->h, d = ap->damp;
+  *next = 16;
+  if (f32(mw) != mw) { /* the speed not yet a float (the run's first step rounds it) */
+    *next = 1;
+    return 0;
+  }
+  if (!(mw >= 0x1p-100 && mw <= 0x1p100 && y >= 0x1p-900 && y <= 0x1p100 && h >= 0x1p-200 && h <= 0x1p20 &&
+        ap->coord >= 0x1p-900 && ap->coord <= 0x1p100 && d > 0.0 && d <= 1.0 && n_max >= 2 && n_max <= (1L << 40)))
+    return 0;
+  *g = (jolt_grid){.p = p, .E = ilogb(mw) - 23, .Eh = ilogb(h) - (p - 1), .Ey = ilogb(y) - (p - 1)};
+  g->M = (uint64_t)(mw * p2(-g->E));
+  g->H = (uint64_t)(h * p2(-g->Eh));
+  g->Y0 = (uint64_t)(y * p2(-g->Ey));
+  g->ymin = (UINT64_C(1) << (p - 1)) + 1; /* Y stays in its binade (the exact sum above its foot) */
+  g->n_hi = (jolt_u128)n_max;
+  double rm = floor(ap->rest * p2(-g->E)) + 1.0; /* |w_n| above the at-rest residue: M_n >= rm */
+  if (g->Y0 <= g->ymin || !grid_damping(d, rm > 0.0 ? (uint64_t)rm : 0, g, next))
+    return 0;
+  /* the travel: P_k = M_k H rounded to p bits (its binade that of P_1 through P_n) */
+  g->P0 = (jolt_u128)g->M * g->H;
+  g->B = g->R * g->H;
+  int b = bits128(g->P0 - g->B);
+  g->s = b - p;
+  g->t = g->Ey - (g->s + g->E + g->Eh);
+  if (g->s < 1 || g->t > 62 - g->s || g->t < -60)
+    return 0;
+  if (g->R > 0) {
+    jolt_u128 mfoot = ((JOLT_ONE << (b - 1)) + g->H - 1) / g->H; /* M_n H >= 2^(b−1) */
+    if (mfoot > g->M - g->R)
+      return 0;
+    jolt_u128 a3 = (g->M - mfoot) / g->R;
+    g->n_hi = a3 < g->n_hi ? a3 : g->n_hi;
+  }
+  if (g->n_hi < JOLT_JUMP_MIN) { /* a short run (a large damping: R changes every few steps): one by one */
+    *next = g->n_hi > 16 ? (long)g->n_hi : 16;
+    return 0;
+  }
+  /* y_(n−1) >= coord + |w_1| h (1 + margin): the last step's bias at least |w_1| */
+  g->w1 = (double)(g->M - (uint64_t)g->R) * p2(g->E);
+  double yend = ap->coord + g->w1 * h * (ap->fp.f32 ? 1.0 + 1e-6 : 1.0 + 1e-12);
+  yend += 4.0 * p2(ilogb(yend) - (p - 1));
+  double ye = ceil(yend * p2(-g->Ey));
+  if (!(ye < (double)g->Y0))
+    return 0;
+  g->yend = ye > (double)g->ymin ? (uint64_t)ye : g->ymin;
+  return 1;
+}
+
+/* A run's end: its length n and Y after n − 1 and n steps, and after the first (tie: 1 where a tie of the travel
+ * ended it, 2 one of the sum, or the sum's ties run through without damping) */
+typedef struct jolt_end {
+  jolt_u128 n, Yn, Yn1, Y1;
+  int tie;
+} jolt_end;
+
+/* Without damping (R = 0): one travel every step (the machine's product), one decrement of Y. 1 with *e, 0 when
+ * no run (*next). */
+static int run_const(const jolt_approach *ap, const jolt_grid *g, double mw, jolt_end *e, long *next) {
+  double a = rnd(ap->fp, mw * ap->h);
+  jolt_u128 A = (jolt_u128)(a * p2(-(g->s + g->E + g->Eh))), Dc;
+  int t = g->t;
+  e->tie = 0;
+  if (t <= 0)
+    Dc = A << -t;
+  else {
+    jolt_u128 q = A >> t, rem = A & ((JOLT_ONE << t) - 1), half = JOLT_ONE << (t - 1);
+    if (rem != half)
+      Dc = rem > half ? q + 1 : q;
+    else if (g->Y0 & 1) { /* a tie of the sum rounds to even: once Y is even it stays so */
+      *next = 1;
+      return 0;
+    } else {
+      Dc = q + (q & 1);
+      e->tie = 2;
+    }
+  }
+  if (Dc == 0 || g->Y0 - g->ymin < Dc)
+    return 0;
+  jolt_u128 c1 = (g->Y0 - g->ymin) / Dc, c2 = (g->Y0 - g->yend) / Dc + 1, n = c1 < c2 ? c1 : c2;
+  e->n = n < g->n_hi ? n : g->n_hi;
+  e->Yn = g->Y0 - e->n * Dc;
+  e->Yn1 = e->Yn + Dc;
+  e->Y1 = g->Y0 - Dc;
+  return e->n >= JOLT_JUMP_MIN;
+}
+
+/* With damping (R > 0): the decrements' upper bound gives the run's length within Y's thresholds, the first tie
+ * ends it before, and Y_n is a floor sum. 1 with *e, 0 when no run (*next 1: a tie at the first step). */
+static int run_progression(const jolt_grid *g, jolt_end *e, long *next) {
+  int s = g->s, t = g->t, st = s + (t > 0 ? t : 0);
+  jolt_u128 m = JOLT_ONE << st, B = g->B, X0 = g->P0 + (JOLT_ONE << (s - 1)) + (t > 0 ? JOLT_ONE << (st - 1) : 0);
+  jolt_sup u = {.X0 = X0, .B = B, .shift = st, .scale = t < 0 ? -t : 0};
+  jolt_u128 j1 = sup_last(&u, g->n_hi, g->Y0 - g->ymin), j2 = sup_last(&u, g->n_hi, g->Y0 - g->yend) + 1;
+  jolt_u128 n = j1 < j2 ? j1 : j2;
+  e->tie = 0;
+  if (n < JOLT_JUMP_MIN)
+    return 0;
+  jolt_u128 kp = first_in(g->P0, B, UINT64_C(1) << s, UINT64_C(1) << (s - 1), 1, n); /* P_k a tie of p bits */
+  jolt_u128 ka = t > 0 ? first_in(g->P0 + (JOLT_ONE << (s - 1)), B, (uint64_t)m, UINT64_C(1) << (st - 1),
+                                  UINT64_C(1) << s, n)
+                       : n + 1; /* A_k a tie of y's grid */
+  jolt_u128 k = kp < ka ? kp : ka;
+  if (k <= n) {
+    n = k - 1;
+    *next = 1;
+    e->tie = kp < ka ? 1 : 2;
+    if (n == 0)
+      return 0;
+  }
+  jolt_u128 Xn = X0 - n * B, S = floor_sum(n, m, B, Xn) << u.scale;
+  if (S > g->Y0 - g->ymin)
+    return 0;
+  e->n = n;
+  e->Yn = g->Y0 - S;
+  e->Yn1 = e->Yn + ((Xn / m) << u.scale);
+  e->Y1 = g->Y0 - (((X0 - B) / m) << u.scale);
+  return 1;
 }
 
 /* Up to n_max steps of the approach from (*w, *y) at once (the header comment above): the steps taken, 0 when none;
  * *next: the steps to take one by one before the next try (1: a tie) */
 static long approach_jump(const jolt_approach *ap, double *w, double *y, long n_max, long *next,
                           impactfit__jolt_work *wk) {
-  const int p = ap->fp.f32 ? 24 : 53;
-  double mw = -*w, y0 = *y, h = ap->h, d = ap->damp;
-  *next = 16;
-  if (f32(mw) != mw) { /* the speed not yet a float (the run's first step rounds it) */
-    *next = 1;
+  jolt_grid g;
+  jolt_end e = {0};
+  if (!grid_of(ap, *w, *y, n_max, &g, next))
+    return 0;
+  int ok = g.R == 0 ? run_const(ap, &g, -*w, &e, next) : run_progression(&g, &e, next);
+  if (!ok) {
+    work_add(wk, 0, 0, e.tie, 0);
     return 0;
   }
-  if (!(mw >= 0x1p-100 && mw <= 0x1p100 && y0 >= 0x1p-900 && y0 <= 0x1p100 && h >= 0x1p-200 && h <= 0x1p20 &&
-        ap->coord >= 0x1p-900 && ap->coord <= 0x1p100 && d > 0.0 && d <= 1.0 && n_max >= 2 && n_max <= (1L << 40)))
-    return 0;
-  int E = ilogb(mw) - 23, Eh = ilogb(h) - (p - 1), Ey = ilogb(y0) - (p - 1);
-  uint64_t M = (uint64_t)(mw * p2(-E)), H = (uint64_t)(h * p2(-Eh)), Y0 = (uint64_t)(y0 * p2(-Ey));
-  const uint64_t ymin = (UINT64_C(1) << (p - 1)) + 1; /* Y stays in its binade (the exact sum above its foot) */
-  if (Y0 <= ymin)
-    return 0;
-  jolt_u128 R = 0, n_hi = (jolt_u128)n_max;
-  /* |w_n| above the at-rest residue: M_n >= mrest */
-  double rm = floor(ap->rest * p2(-E)) + 1.0;
-  uint64_t mrest = rm > 0.0 ? (uint64_t)rm : 0;
-  if (d < 1.0) {
-    int F = 23 - ilogb(d); /* d = D 2^-F, D of 24 bits */
-    if (F > 60)
-      return 0;
-    jolt_u128 D = (jolt_u128)(d * p2(F)), J = (JOLT_ONE << F) - D, r0 = (jolt_u128)M * J, half = JOLT_ONE << (F - 1);
-    if ((r0 & ((JOLT_ONE << F) - 1)) == half) { /* M d rounds by a tie: one by one */
-      *next = 1;
-      return 0;
-    }
-    R = (r0 + half) >> F;
-    if (R == 0 || R >= M)
-      return 0;
-    /* R stays while the step's M has M J > R 2^F − 2^(F−1); M_n in its binade (the exact M d above its foot),
-     * above the at-rest residue */
-    jolt_u128 mmin = ((R << F) - half) / J + 1, mlo = (UINT64_C(1) << 23) + 1;
-    mlo = mrest > mlo ? mrest : mlo;
-    if (mmin > M || mlo > M - R)
-      return 0;
-    jolt_u128 a1 = (M - mmin) / R + 1, a2 = (M - mlo) / R;
-    n_hi = a1 < n_hi ? a1 : n_hi;
-    n_hi = a2 < n_hi ? a2 : n_hi;
-  } else if (M < mrest)
-    return 0;
-  /* the travel: P_k = M_k H rounded to p bits (its binade that of P_1 through P_n) */
-  jolt_u128 P0 = (jolt_u128)M * H, B = R * H;
-  int b = bits128(P0 - B), s = b - p, t = Ey - (s + E + Eh);
-  if (s < 1 || t > 62 - s || t < -60)
-    return 0;
-  if (R > 0) {
-    jolt_u128 foot = JOLT_ONE << (b - 1), mfoot = (foot + H - 1) / H; /* M_n H >= 2^(b−1) */
-    if (mfoot > M - R)
-      return 0;
-    jolt_u128 a3 = (M - mfoot) / R;
-    n_hi = a3 < n_hi ? a3 : n_hi;
-  }
-  if (n_hi < JOLT_JUMP_MIN) { /* a short run (a large damping: R changes every few steps): one by one */
-    *next = n_hi > 16 ? (long)n_hi : 16;
-    return 0;
-  }
-  /* y's thresholds: Y_n >= ymin; y_(n−1) >= coord + |w_1| h (1 + margin): the last step's bias at least |w_1| */
-  double w1 = (double)(M - (uint64_t)R) * p2(E);
-  double yend = ap->coord + w1 * h * (ap->fp.f32 ? 1.0 + 1e-6 : 1.0 + 1e-12);
-  yend += 4.0 * p2(ilogb(yend) - (p - 1));
-  double ye = ceil(yend * p2(-Ey));
-  if (!(ye < (double)Y0))
-    return 0;
-  uint64_t Yend = ye > (double)ymin ? (uint64_t)ye : ymin;
-  jolt_u128 n = 0, Yn, Yn1, Y1;
-  long ties = 0;
-  if (R == 0) {
-    /* one travel A every step (the machine's product), one decrement of Y */
-    double a = rnd(ap->fp, mw * h);
-    jolt_u128 A = (jolt_u128)(a * p2(-(s + E + Eh))), Dc;
-    if (t <= 0)
-      Dc = A << -t;
-    else {
-      jolt_u128 q = A >> t, rem = A & ((JOLT_ONE << t) - 1), half = JOLT_ONE << (t - 1);
-      if (rem != half)
-        Dc = rem > half ? q + 1 : q;
-      else if (Y0 & 1) { /* a tie of the sum rounds to even: once Y is even it stays so */
-        *next = 1;
-        return 0;
-      } else
-        Dc = q + (q & 1), ties = 1;
-    }
-    if (Dc == 0 || Y0 - ymin < Dc)
-      return 0;
-    jolt_u128 c1 = (Y0 - ymin) / Dc, c2 = (Y0 - Yend) / Dc + 1;
-    n = c1 < c2 ? c1 : c2;
-    n = n < n_hi ? n : n_hi;
-    if (n < JOLT_JUMP_MIN)
-      return 0;
-    Yn = Y0 - n * Dc;
-    Yn1 = Yn + Dc;
-    Y1 = Y0 - Dc;
-  } else {
-    /* the decrements' upper bound gives the run's length within Y's thresholds; then the first tie */
-    int st = s + (t > 0 ? t : 0);
-    jolt_u128 m = JOLT_ONE << st, X0 = P0 + (JOLT_ONE << (s - 1)) + (t > 0 ? JOLT_ONE << (st - 1) : 0);
-    jolt_sup u = {.X0 = X0, .B = B, .shift = st, .scale = t < 0 ? -t : 0};
-    jolt_u128 j1 = sup_last(&u, n_hi, Y0 - ymin), j2 = sup_last(&u, n_hi, Y0 - Yend) + 1;
-    n = j1 < j2 ? j1 : j2;
-    if (n < JOLT_JUMP_MIN)
-      return 0;
-    jolt_u128 kp = first_in(P0, B, UINT64_C(1) << s, UINT64_C(1) << (s - 1), 1, n); /* P_k a tie of p bits */
-    jolt_u128 ka = t > 0 ? first_in(P0 + (JOLT_ONE << (s - 1)), B, (uint64_t)m, UINT64_C(1) << (st - 1),
-                                    UINT64_C(1) << s, n)
-                         : n + 1; /* A_k a tie of y's grid */
-    jolt_u128 k = kp < ka ? kp : ka;
-    if (k <= n) {
-      n = k - 1;
-      *next = 1;
-      ties = 1;
-      if (n == 0) {
-        work_add(wk, 0, 0, 1, 0);
-        return 0;
-      }
-    }
-    jolt_u128 Xn = X0 - n * B, Dn = (Xn / m) << u.scale;
-    jolt_u128 S = floor_sum(n, m, B, Xn) << u.scale;
-    if (S > Y0 - ymin)
-      return 0;
-    Yn = Y0 - S;
-    Yn1 = Yn + Dn;
-    Y1 = Y0 - (((X0 - B) / m) << u.scale);
-  }
-  if (n == 0)
-    return 0;
   /* the first and the last step again, by approach_step */
-  double bias, ws = *w, ys = *y, wt = -(double)(M - (uint64_t)(R * (n - 1))) * p2(E), yt = (double)Yn1 * p2(Ey);
-  double wn = -(double)(M - (uint64_t)(R * n)) * p2(E), yn = (double)Yn * p2(Ey);
-  int ok = approach_step(ap, &ws, &ys, &bias) && ws == -w1 && ys == (double)Y1 * p2(Ey);
-  ok = ok && approach_step(ap, &wt, &yt, &bias) && wt == wn && yt == yn && bias >= w1;
+  jolt_u128 n = e.n;
+  double bias, ws = *w, ys = *y, wt = -(double)(g.M - (uint64_t)(g.R * (n - 1))) * p2(g.E);
+  double yt = (double)e.Yn1 * p2(g.Ey), wn = -(double)(g.M - (uint64_t)(g.R * n)) * p2(g.E);
+  double yn = (double)e.Yn * p2(g.Ey);
+  if (!approach_step(ap, &ws, &ys, &bias)) /* the approach ends here: the caller's step says so */
+    return 0;
+  ok = ws == -g.w1 && ys == (double)e.Y1 * p2(g.Ey);
+  ok = ok && approach_step(ap, &wt, &yt, &bias) && wt == wn && yt == yn && bias >= g.w1;
   if (!ok) {
     work_add(wk, 0, 0, 0, 1);
     return 0;
@@ -554,7 +604,7 @@ static long approach_jump(const jolt_approach *ap, double *w, double *y, long n_
   *y = yn;
   if (*next == 16)
     *next = 0;
-  work_add(wk, 0, 1, ties, 0);
+  work_add(wk, 0, 1, e.tie, 0);
   return (long)n;
 }
 

@@ -34,10 +34,11 @@ extern const impactfit_stepper_type impactfit__stepper_jolt;
 extern const impactfit_stepper_type impactfit__stepper_jolt64;
 
 /* The work of a run of the approach (impactfit__jolt_run): the steps taken one by one, the runs taken at once,
- * the ties of a rounding the runs stopped at (or, without damping, ran through by the parity rule), the runs
- * refused because their first or last step did not agree with the step map to the bit (none: a defect). */
+ * the ties the runs stopped at (of the travel's rounding fl(w h); of the sum's, y + fl(w h), or without damping its
+ * ties run through by the parity rule), the runs refused because their first or last step did not agree with the
+ * step map to the bit (none: a defect). */
 typedef struct impactfit__jolt_work {
-  long plain, jumps, ties, refused;
+  long plain, jumps, ties_travel, ties_sum, refused;
 } impactfit__jolt_work;
 
 /* The stepper types' `run` (stepper.h) on the approach through the speculative distance: up to n_max steps from
