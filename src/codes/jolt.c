@@ -1029,6 +1029,7 @@ static const impactfit_code_model jolt_models[] = {
      .param_index = 0,
      .param_scale = 0.0,
      .param_floor = 0.0,
+     .param_takes_zero = 1, /* the engine's default restitution is 0 (docs/engines) */
      .takes_e = 0,
      .ops = &jolt_ops,
      .law_text = "a hard contact row from mSpeculativeContactDistance apart: bias r vn when the normal speed vn "

@@ -415,6 +415,7 @@ static const impactfit_code_model rp_models[] = {
      .param_unit = "-",
      .param_input = "restitution",
      .param_index = 0,
+     .param_takes_zero = 1, /* the engine's default restitution is 0 (docs/engines) */
      .takes_e = 0,
      .ops = &rp_ops,
      .law_text = "a point while the gap is below the prediction distance (0.02 m); per substep (dt/4): warm start, "
