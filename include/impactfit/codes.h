@@ -303,6 +303,8 @@ typedef struct impactfit_code_model {
   int param_index;         /* its position in that setting's values */
   double param_scale;      /* the setting holds param_scale × value (MuJoCo's direct solref: −1); 0: 1 */
   double param_floor;      /* the code refuses a value <= param_floor (LIGGGHTS: e <= 0.05); 0: none */
+  int param_takes_zero;    /* 1: the code takes the value 0 (a restitution of 0, the engine's default: no bounce
+                              asked), which forward mode then answers; 0: a value must be > 0 */
   int takes_e;             /* 1: the free parameter is a restitution the code converts (typing e is the
                               naive input; impactfit dem-audit audits it) */
   const impactfit_code_ops *ops;

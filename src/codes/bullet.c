@@ -645,7 +645,7 @@ static const impactfit_code_model models[] = {
     IMPACTFIT__ENTRY(
         BT_ENTRY, .model = "restitution", .integrators = bt_rest_integrators,
         .n_integrators = IMPACTFIT__COUNT(bt_rest_integrators), .param = "restitution", .param_unit = "-",
-        .param_input = "restitution", .param_index = 0,
+        .param_input = "restitution", .param_index = 0, .param_takes_zero = 1,
         .law_text = "a hard row (erp2 0.2, cfm 0) asking for the separating speed r + erp2 delta/h, r = restitution u "
                     "when "
                     "u >= the velocity threshold (0.2 m/s), else 0; at a gap g below the breaking distance the row "

@@ -266,6 +266,7 @@ static const impactfit_code_model cn_models[] = {
      .param_unit = "-",
      .param_input = "restitution",
      .param_index = 0,
+     .param_takes_zero = 1, /* the engine's default restitution is 0 (docs/engines) */
      .takes_e = 0,
      .ops = &cn_ops,
      .law_text = "SPOOK: a = 4/(h(1 + 4d)), b = 4d/(1 + 4d), eps = 4/(h^2 k (1 + 4d)); while the bodies touch, "

@@ -325,6 +325,7 @@ static const impactfit_code_model hv_models[] = {
      .param_unit = "-",
      .param_input = "restitution",
      .param_index = 0,
+     .param_takes_zero = 1, /* the engine's default restitution is 0 (docs/engines) */
      .takes_e = 0,
      .ops = &hv_ops,
      .law_text = "MEASURED ONLY: the step that would close the gap stops the bodies at the surface; the next leaves "

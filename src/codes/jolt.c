@@ -47,6 +47,7 @@
  * on the body only in those steps). */
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -251,32 +252,403 @@ static int jolt_affine(const impactfit_stepper *st, const impactfit_step_state *
 
 /* The approach through the speculative distance where the damping rounds every step (jolt_affine refuses it):
  * the steps of jolt_step_fp's branch with a row, no warm-start impulse, the speculative bias (B_SPEC) at least the
- * approach speed (no impulse, no restitution), no position step and above the at-rest residue, in the same
- * arithmetic without the per-step bookkeeping (stepper.h: run); stops before the first step that leaves it. */
-static long jolt_run_fp(const impactfit_stepper *st, impactfit_step_state *s, long n_max, jolt_fp fp) {
+ * approach speed (no impulse, no restitution), no position step and above the at-rest residue. Its constants in
+ * the map's precision: */
+typedef struct jolt_approach {
+  jolt_fp fp;
+  double h, coord, spec, damp, r, vmin, rest, slop;
+  int psteps;
+} jolt_approach;
+
+/* One step of the approach from (*w, *y) (w = v1 − v2 < 0, y = y1 − y2), in jolt_step_fp's arithmetic: 1 with
+ * (*w, *y) advanced and *bias the step's speculative bias, 0 (nothing changed) where the step leaves the approach
+ * (no row, no speculative bias, the restitution branch, an impulse, the at-rest residue, a position step, or a
+ * step that changes nothing: the caller's at-rest end). */
+static int approach_step(const jolt_approach *a, double *w, double *y, double *bias_out) {
+  jolt_fp fp = a->fp;
+  double pen = rnd(fp, a->coord - *y);
+  if (!(pen > -a->spec) || !(*w < 0.0)) /* the row; approaching (the damping rounds only then in the double map) */
+    return 0;
+  double wd = f32(*w * a->damp), bias = rnd(fp, -pen / a->h);
+  if (!(bias > 0.0) || (a->r > 0.0 && wd < -a->vmin && wd < -bias) || rnd(fp, -wd - bias) > 0.0 || fabs(wd) <= a->rest)
+    return 0;
+  double yn = rnd(fp, *y + rnd(fp, wd * a->h));
+  if ((!(rnd(fp, -rnd(fp, a->coord - yn) + a->slop) >= 0.0) && a->psteps) || (yn == *y && wd == *w))
+    return 0;
+  *w = wd;
+  *y = yn;
+  *bias_out = bias;
+  return 1;
+}
+
+/* Runs of the approach taken at once, exactly (approach_jump). Every quantity of a step is on a fixed grid while
+ * it stays in its binade: the speed |w| = M 2^E (M an integer of 24 bits), h = H 2^Eh, the step's travel
+ * |fl(w h)| = A 2^(s+E+Eh) and y = Y 2^Ey (integers of p bits, p = 24 in float32, 53 in double), the damping
+ * factor d = 1 − J 2^-F. While M stays in its binade and the rounding of M d is not a tie, fl(M d) = M − R with
+ * R = round(M J 2^-F) constant over a range of M: M_k = M_0 − k R. Then the travel's exact product P_k = M_k H is
+ * an arithmetic progression; rounded to p bits (s = bits(P) − p, one binade of P) and added to y (t = Ey − s − E −
+ * Eh bits below y's grid), y's step is Y_k = Y_(k−1) − D_k with D_k = floor((P_k + 2^(s−1) + 2^(s+t−1)) / 2^(s+t))
+ * (the two roundings to nearest of the same progression nest into one floor), as long as neither rounding is a
+ * tie (a tie of P rounds to even by P itself, a tie of the sum by Y's parity: the run stops before either) and Y
+ * stays in its binade; for t ≤ 0 the sum is exact, D_k = 2^−t floor((P_k + 2^(s−1)) / 2^s). The sum of such
+ * floors over n steps is a floor sum (floor_sum: Euclid's algorithm, O(log) operations), the first tie the first
+ * term of the progression modulo 2^(s+t) in an interval (first_hit). Without damping (d = 1: R = 0) the travel
+ * is one constant and so is D_k, but at a tie of the sum, which rounds to even: once Y is even it stays so, each
+ * step taking D = q + (q mod 2) (q = the travel's whole units of y's grid). Every condition of approach_step is
+ * monotone along the run (y falls, pen and the bias fall, |w| falls) but the one against an impulse, |w_k| ≤
+ * bias_k, where both fall: the run keeps the bias of its last step at least |w_1|, the largest |w| of the run. The
+ * run's first and last steps are taken again by approach_step from the computed states (they must agree to the
+ * bit: a run that does not is refused). */
+typedef unsigned __int128 jolt_u128;
+#define JOLT_ONE ((jolt_u128)1)
+
+/* sum_{i < n} floor((a i + b) / m), m > 0 (a n + b and the sum below 2^127) */
+static jolt_u128 floor_sum(jolt_u128 n, jolt_u128 m, jolt_u128 a, jolt_u128 b) {
+  jolt_u128 sum = 0;
+  for (;;) {
+    if (a >= m) {
+      sum += (n * (n - 1) / 2) * (a / m);
+      a %= m;
+    }
+    if (b >= m) {
+      sum += n * (b / m);
+      b %= m;
+    }
+    jolt_u128 top = a * n + b;
+    if (top < m)
+      return sum;
+    n = top / m;
+    b = top % m;
+    jolt_u128 t = m;
+    m = a;
+    a = t;
+  }
+}
+
+/* The least x >= 0 with l <= (a x) mod m <= r (0 <= l <= r < m <= 2^62), JOLT_NONE when none. Where x = ceil(l/a)
+ * misses, x belongs to the least y = floor(a x / m) whose [m y + l, m y + r] holds a multiple of a, which is the same
+ * problem for (m mod a, a) (Euclid's steps). */
+#define JOLT_NONE UINT64_MAX
+static uint64_t first_hit(uint64_t a, uint64_t m, uint64_t l, uint64_t r) {
+  if (l == 0)
+    return 0;
+  a %= m;
+  if (a == 0)
+    return JOLT_NONE;
+  uint64_t x = l / a + (l % a != 0);
+  if (a * x <= r) /* a x < l + a < 2^63 */
+    return x;
+  uint64_t y = first_hit(m % a, a, a - r % a, a - l % a);
+  return y == JOLT_NONE ? JOLT_NONE : (uint64_t)(((jolt_u128)m * y + l + a - 1) / a);
+}
+
+/* The first k in [1, n] with (X0 − k B) mod m in [L, L + w − 1] (1 <= w, L + w <= m <= 2^62, X0 >= n B), n + 1
+ * when none */
+static jolt_u128 first_in(jolt_u128 X0, jolt_u128 B, uint64_t m, uint64_t L, uint64_t w, jolt_u128 n) {
+  uint64_t a = (uint64_t)((m - B % m) % m), c1 = (uint64_t)((X0 - B) % m); /* the step modulo m, X_1 mod m */
+  uint64_t lo = (L + m - c1) % m, hi = lo + (w - 1), x = hi < m ? first_hit(a, m, lo, hi) : 0; /* wrapped: holds 0 */
+  return x == JOLT_NONE || x >= n ? n + 1 : (jolt_u128)x + 1;
+}
+
+/* 2^e (|e| <= 1022): the runs' scalings by a power of two, exact where the product is a normal double */
+static double p2(int e) {
+  uint64_t bits = (uint64_t)(e + 1023) << 52;
+  double x;
+  memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
+static int bits128(jolt_u128 x) {
+  uint64_t hi = (uint64_t)(x >> 64), lo = (uint64_t)x;
+  return hi ? 128 - __builtin_clzll(hi) : lo ? 64 - __builtin_clzll(lo) : 0;
+}
+
+/* The travel's upper bound over the first j steps of a run, and the largest j in [0, hi] it keeps below a cap */
+typedef struct {
+  jolt_u128 X0, B;
+  int shift, scale;
+} jolt_sup;
+
+/* an upper bound of the sum of D_k over k = 1..j: floor(sum X_k / m) 2^scale (D_k <= X_k / m 2^scale) */
+static jolt_u128 sup_at(const jolt_sup *u, jolt_u128 j) {
+  return ((j * u->X0 - u->B * (j * (j + 1) / 2)) >> u->shift) << u->scale;
+}
+
+static jolt_u128 sup_last(const jolt_sup *u, jolt_u128 hi, jolt_u128 cap) {
+  if (sup_at(u, hi) <= cap)
+    return hi;
+  /* the root of the continuous bound (B j^2 / 2 − (X0 − B / 2) j + cap m = 0), then the integer's neighbours */
+  double X = (double)u->X0, B = (double)u->B, C = (double)cap * p2(u->shift - u->scale), c = X - 0.5 * B;
+  double disc = c * c - 2.0 * B * C, x = disc > 0.0 ? 2.0 * C / (c + sqrt(disc)) : (double)hi;
+  jolt_u128 lo = 0, k = x >= (double)hi ? hi - 1 : x > 0.0 ? (jolt_u128)x : 0;
+  if (sup_at(u, k) <= cap) {
+    if (sup_at(u, k + 1) > cap)
+      return k;
+    lo = k + 1;
+  } else
+    hi = k - 1;     /* k > 0: sup_at(0) = 0 */
+  while (lo < hi) { /* the estimate missed (never seen): bisection */
+    jolt_u128 mid = lo + (hi - lo + 1) / 2;
+    if (sup_at(u, mid) <= cap)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+/* the shortest run taken at once (a shorter one costs more than its steps one by one) */
+#define JOLT_JUMP_MIN 32
+
+/* What a run of the approach did (impactfit__jolt_run) */
+static void work_add(impactfit__jolt_work *wk, long plain, long jumps, int tie, long refused) {
+  if (wk) {
+    wk->plain += plain;
+    wk->jumps += jumps;
+    wk->ties_travel += tie == 1;
+    wk->ties_sum += tie == 2;
+    wk->refused += refused;
+  }
+}
+
+/* A run's grids (the header comment above): the speed M 2^E falling by R a step, h = H 2^Eh, y = Y0 2^Ey, the
+ * travel's progression P0 − k B rounded s bits off and t bits below y's grid; the run's bound n_hi from M's and P's
+ * binades and R's range, and Y's thresholds ymin (Y_n) and yend (Y_(n−1)); w1 = |w_1|. */
+typedef struct jolt_grid {
+  int p, E, Eh, Ey, s, t;
+  uint64_t M, H, Y0, ymin, yend;
+  jolt_u128 R, n_hi, P0, B;
+  double w1;
+} jolt_grid;
+
+/* The damping's step of M (R, constant while M J stays within half of R 2^F) and M's bounds: 1 with g->R and
+ * g->n_hi, 0 when no run; *next 1 where M d rounds by a tie */
+static int grid_damping(double d, uint64_t mrest, jolt_grid *g, long *next) {
+  uint64_t M = g->M;
+  if (d == 1.0)
+    return M >= mrest;
+  int F = 23 - ilogb(d); /* d = D 2^-F, D of 24 bits */
+  if (F > 60)
+    return 0;
+  jolt_u128 D = (jolt_u128)(d * p2(F)), J = (JOLT_ONE << F) - D, r0 = (jolt_u128)M * J, half = JOLT_ONE << (F - 1);
+  if ((r0 & ((JOLT_ONE << F) - 1)) == half) { /* M d rounds by a tie: one by one */
+    *next = 1;
+    return 0;
+  }
+  jolt_u128 R = (r0 + half) >> F;
+  if (R == 0 || R >= M)
+    return 0;
+  /* R stays while the step's M has M J > R 2^F − 2^(F−1); M_n in its binade (the exact M d above its foot), above
+   * the at-rest residue */
+  jolt_u128 mmin = ((R << F) - half) / J + 1, mlo = (UINT64_C(1) << 23) + 1;
+  mlo = mrest > mlo ? mrest : mlo;
+  if (mmin > M || mlo > M - R)
+    return 0;
+  jolt_u128 a1 = (M - mmin) / R + 1, a2 = (M - mlo) / R;
+  g->R = R;
+  g->n_hi = a1 < g->n_hi ? a1 : g->n_hi;
+  g->n_hi = a2 < g->n_hi ? a2 : g->n_hi;
+  return 1;
+}
+
+/* The grids of a run from (w, y) of up to n_max steps: 1 with *g, 0 when no run is taken from there (*next: the
+ * steps to take one by one first) */
+static int grid_of(const jolt_approach *ap, double w, double y, long n_max, jolt_grid *g, long *next) {
+  const int p = ap->fp.f32 ? 24 : 53;
+  double mw = -w, h = ap->h, d = ap->damp;
+  *next = 16;
+  if (f32(mw) != mw) { /* the speed not yet a float (the run's first step rounds it) */
+    *next = 1;
+    return 0;
+  }
+  if (!(mw >= 0x1p-100 && mw <= 0x1p100 && y >= 0x1p-900 && y <= 0x1p100 && h >= 0x1p-200 && h <= 0x1p20 &&
+        ap->coord >= 0x1p-900 && ap->coord <= 0x1p100 && d > 0.0 && d <= 1.0 && n_max >= 2 && n_max <= (1L << 40)))
+    return 0;
+  *g = (jolt_grid){.p = p, .E = ilogb(mw) - 23, .Eh = ilogb(h) - (p - 1), .Ey = ilogb(y) - (p - 1)};
+  g->M = (uint64_t)(mw * p2(-g->E));
+  g->H = (uint64_t)(h * p2(-g->Eh));
+  g->Y0 = (uint64_t)(y * p2(-g->Ey));
+  g->ymin = (UINT64_C(1) << (p - 1)) + 1; /* Y stays in its binade (the exact sum above its foot) */
+  g->n_hi = (jolt_u128)n_max;
+  double rm = floor(ap->rest * p2(-g->E)) + 1.0; /* |w_n| above the at-rest residue: M_n >= rm */
+  if (g->Y0 <= g->ymin || !grid_damping(d, rm > 0.0 ? (uint64_t)rm : 0, g, next))
+    return 0;
+  /* the travel: P_k = M_k H rounded to p bits (its binade that of P_1 through P_n) */
+  g->P0 = (jolt_u128)g->M * g->H;
+  g->B = g->R * g->H;
+  int b = bits128(g->P0 - g->B);
+  g->s = b - p;
+  g->t = g->Ey - (g->s + g->E + g->Eh);
+  if (g->s < 1 || g->t > 62 - g->s || g->t < -60)
+    return 0;
+  if (g->R > 0) {
+    jolt_u128 mfoot = ((JOLT_ONE << (b - 1)) + g->H - 1) / g->H; /* M_n H >= 2^(b−1) */
+    if (mfoot > g->M - g->R)
+      return 0;
+    jolt_u128 a3 = (g->M - mfoot) / g->R;
+    g->n_hi = a3 < g->n_hi ? a3 : g->n_hi;
+  }
+  if (g->n_hi < JOLT_JUMP_MIN) { /* a short run (a large damping: R changes every few steps): one by one */
+    *next = g->n_hi > 16 ? (long)g->n_hi : 16;
+    return 0;
+  }
+  /* y_(n−1) >= coord + |w_1| h (1 + margin): the last step's bias at least |w_1| */
+  g->w1 = (double)(g->M - (uint64_t)g->R) * p2(g->E);
+  double yend = ap->coord + g->w1 * h * (ap->fp.f32 ? 1.0 + 1e-6 : 1.0 + 1e-12);
+  yend += 4.0 * p2(ilogb(yend) - (p - 1));
+  double ye = ceil(yend * p2(-g->Ey));
+  if (!(ye < (double)g->Y0))
+    return 0;
+  g->yend = ye > (double)g->ymin ? (uint64_t)ye : g->ymin;
+  return 1;
+}
+
+/* A run's end: its length n and Y after n − 1 and n steps, and after the first (tie: 1 where a tie of the travel
+ * ended it, 2 one of the sum, or the sum's ties run through without damping) */
+typedef struct jolt_end {
+  jolt_u128 n, Yn, Yn1, Y1;
+  int tie;
+} jolt_end;
+
+/* Without damping (R = 0): one travel every step (the machine's product), one decrement of Y. 1 with *e, 0 when
+ * no run (*next). */
+static int run_const(const jolt_approach *ap, const jolt_grid *g, double mw, jolt_end *e, long *next) {
+  double a = rnd(ap->fp, mw * ap->h);
+  jolt_u128 A = (jolt_u128)(a * p2(-(g->s + g->E + g->Eh))), Dc;
+  int t = g->t;
+  e->tie = 0;
+  if (t <= 0)
+    Dc = A << -t;
+  else {
+    jolt_u128 q = A >> t, rem = A & ((JOLT_ONE << t) - 1), half = JOLT_ONE << (t - 1);
+    if (rem != half)
+      Dc = rem > half ? q + 1 : q;
+    else if (g->Y0 & 1) { /* a tie of the sum rounds to even: once Y is even it stays so */
+      *next = 1;
+      return 0;
+    } else {
+      Dc = q + (q & 1);
+      e->tie = 2;
+    }
+  }
+  if (Dc == 0 || g->Y0 - g->ymin < Dc)
+    return 0;
+  jolt_u128 c1 = (g->Y0 - g->ymin) / Dc, c2 = (g->Y0 - g->yend) / Dc + 1, n = c1 < c2 ? c1 : c2;
+  e->n = n < g->n_hi ? n : g->n_hi;
+  e->Yn = g->Y0 - e->n * Dc;
+  e->Yn1 = e->Yn + Dc;
+  e->Y1 = g->Y0 - Dc;
+  return e->n >= JOLT_JUMP_MIN;
+}
+
+/* With damping (R > 0): the decrements' upper bound gives the run's length within Y's thresholds, the first tie
+ * ends it before, and Y_n is a floor sum. 1 with *e, 0 when no run (*next 1: a tie at the first step). */
+static int run_progression(const jolt_grid *g, jolt_end *e, long *next) {
+  int s = g->s, t = g->t, st = s + (t > 0 ? t : 0);
+  jolt_u128 m = JOLT_ONE << st, B = g->B, X0 = g->P0 + (JOLT_ONE << (s - 1)) + (t > 0 ? JOLT_ONE << (st - 1) : 0);
+  jolt_sup u = {.X0 = X0, .B = B, .shift = st, .scale = t < 0 ? -t : 0};
+  jolt_u128 j1 = sup_last(&u, g->n_hi, g->Y0 - g->ymin), j2 = sup_last(&u, g->n_hi, g->Y0 - g->yend) + 1;
+  jolt_u128 n = j1 < j2 ? j1 : j2;
+  e->tie = 0;
+  if (n < JOLT_JUMP_MIN)
+    return 0;
+  jolt_u128 kp = first_in(g->P0, B, UINT64_C(1) << s, UINT64_C(1) << (s - 1), 1, n); /* P_k a tie of p bits */
+  jolt_u128 ka = t > 0 ? first_in(g->P0 + (JOLT_ONE << (s - 1)), B, (uint64_t)m, UINT64_C(1) << (st - 1),
+                                  UINT64_C(1) << s, n)
+                       : n + 1; /* A_k a tie of y's grid */
+  jolt_u128 k = kp < ka ? kp : ka;
+  if (k <= n) {
+    n = k - 1;
+    *next = 1;
+    e->tie = kp < ka ? 1 : 2;
+    if (n == 0)
+      return 0;
+  }
+  jolt_u128 Xn = X0 - n * B, S = floor_sum(n, m, B, Xn) << u.scale;
+  if (S > g->Y0 - g->ymin)
+    return 0;
+  e->n = n;
+  e->Yn = g->Y0 - S;
+  e->Yn1 = e->Yn + ((Xn / m) << u.scale);
+  e->Y1 = g->Y0 - (((X0 - B) / m) << u.scale);
+  return 1;
+}
+
+/* Up to n_max steps of the approach from (*w, *y) at once (the header comment above): the steps taken, 0 when none;
+ * *next: the steps to take one by one before the next try (1: a tie) */
+static long approach_jump(const jolt_approach *ap, double *w, double *y, long n_max, long *next,
+                          impactfit__jolt_work *wk) {
+  jolt_grid g;
+  jolt_end e = {0};
+  if (!grid_of(ap, *w, *y, n_max, &g, next))
+    return 0;
+  int ok = g.R == 0 ? run_const(ap, &g, -*w, &e, next) : run_progression(&g, &e, next);
+  if (!ok) {
+    work_add(wk, 0, 0, e.tie, 0);
+    return 0;
+  }
+  /* the first and the last step again, by approach_step */
+  jolt_u128 n = e.n;
+  double bias, ws = *w, ys = *y, wt = -(double)(g.M - (uint64_t)(g.R * (n - 1))) * p2(g.E);
+  double yt = (double)e.Yn1 * p2(g.Ey), wn = -(double)(g.M - (uint64_t)(g.R * n)) * p2(g.E);
+  double yn = (double)e.Yn * p2(g.Ey);
+  if (!approach_step(ap, &ws, &ys, &bias)) /* the approach ends here: the caller's step says so */
+    return 0;
+  ok = ws == -g.w1 && ys == (double)e.Y1 * p2(g.Ey);
+  ok = ok && approach_step(ap, &wt, &yt, &bias) && wt == wn && yt == yn && bias >= g.w1;
+  if (!ok) {
+    work_add(wk, 0, 0, 0, 1);
+    return 0;
+  }
+  *w = wn;
+  *y = yn;
+  if (*next == 16)
+    *next = 0;
+  work_add(wk, 0, 1, e.tie, 0);
+  return (long)n;
+}
+
+/* The run from (*w, *y): jumps where approach_jump takes them (jump 1), else one step at a time */
+static long approach_run(const jolt_approach *ap, double *w, double *y, long n_max, int jump,
+                         impactfit__jolt_work *wk) {
+  long n = 0, next = 0, plain = 0;
+  double bias;
+  while (n < n_max) {
+    if (jump && next == 0) {
+      long k = approach_jump(ap, w, y, n_max - n, &next, wk);
+      n += k;
+      if (k > 0)
+        continue;
+    }
+    if (!approach_step(ap, w, y, &bias))
+      break;
+    n++;
+    plain++;
+    next -= next > 0;
+  }
+  work_add(wk, plain, 0, 0, 0);
+  return n;
+}
+
+long impactfit__jolt_run(const impactfit_stepper *st, impactfit_step_state *s, long n_max, int jump,
+                         impactfit__jolt_work *work) {
   const double *p = st->p;
+  jolt_fp fp = {.f32 = st->type == &impactfit__stepper_jolt};
   if (s->mem[0] != 0.0 || s->mem[1] == 0.0 || s->branch != B_SPEC || !s->contact || s->x != s->mem[3])
     return 0;
-  double h = rnd(fp, st->dt), coord = rnd(fp, p[IMPACTFIT__JOLT_COORD]), spec = rnd(fp, p[IMPACTFIT__JOLT_SPEC]);
   double damp = f32(1.0 - f32(f32(p[IMPACTFIT__JOLT_DAMP]) * f32(st->dt)));
-  damp = damp > 0.0 ? damp : 0.0;
-  double r = rnd(fp, p[IMPACTFIT__JOLT_REST]), vmin = rnd(fp, p[IMPACTFIT__JOLT_VMIN]);
-  double rest = 1e-6 * s->mem[1], y = s->mem[2], w = rnd(fp, -s->u), slop = rnd(fp, p[IMPACTFIT__JOLT_SLOP]);
-  int psteps = p[IMPACTFIT__JOLT_PSTEPS] > 0.0;
-  long n = 0;
-  for (; n < n_max; n++) {
-    double pen = rnd(fp, coord - y);
-    if (!(pen > -spec) || !(w < 0.0)) /* the row; approaching (the damping rounds only then in the double map) */
-      break;
-    double wd = f32(w * damp), bias = rnd(fp, -pen / h);
-    if (!(bias > 0.0) || (r > 0.0 && wd < -vmin && wd < -bias) || rnd(fp, -wd - bias) > 0.0 || fabs(wd) <= rest)
-      break; /* no speculative bias, the restitution branch, an impulse, or the at-rest residue */
-    double yn = rnd(fp, y + rnd(fp, wd * h));
-    if ((!(rnd(fp, -rnd(fp, coord - yn) + slop) >= 0.0) && psteps) || (yn == y && wd == w))
-      break; /* a position step (never at a gap), or a step that changes nothing (the caller's at-rest end) */
-    w = wd;
-    y = yn;
-  }
+  jolt_approach ap = {.fp = fp,
+                      .h = rnd(fp, st->dt),
+                      .coord = rnd(fp, p[IMPACTFIT__JOLT_COORD]),
+                      .spec = rnd(fp, p[IMPACTFIT__JOLT_SPEC]),
+                      .damp = damp > 0.0 ? damp : 0.0,
+                      .r = rnd(fp, p[IMPACTFIT__JOLT_REST]),
+                      .vmin = rnd(fp, p[IMPACTFIT__JOLT_VMIN]),
+                      .rest = 1e-6 * s->mem[1],
+                      .slop = rnd(fp, p[IMPACTFIT__JOLT_SLOP]),
+                      .psteps = p[IMPACTFIT__JOLT_PSTEPS] > 0.0};
+  double y = s->mem[2], w = rnd(fp, -s->u);
+  long n = approach_run(&ap, &w, &y, n_max, jump, work);
   if (n > 0) {
     s->mem[2] = y;
     s->u = -w;
@@ -286,12 +658,8 @@ static long jolt_run_fp(const impactfit_stepper *st, impactfit_step_state *s, lo
   return n;
 }
 
-static long jolt_run32(const impactfit_stepper *st, impactfit_step_state *s, long n_max) {
-  return jolt_run_fp(st, s, n_max, (jolt_fp){.f32 = 1});
-}
-
-static long jolt_run64(const impactfit_stepper *st, impactfit_step_state *s, long n_max) {
-  return jolt_run_fp(st, s, n_max, (jolt_fp){.f32 = 0});
+static long jolt_run(const impactfit_stepper *st, impactfit_step_state *s, long n_max) {
+  return impactfit__jolt_run(st, s, n_max, 1, NULL);
 }
 
 static int jolt_step32(const impactfit_stepper *st, impactfit_step_state *s) {
@@ -322,7 +690,7 @@ const impactfit_stepper_type impactfit__stepper_jolt = {
     .reach = jolt_reach,
     .amplification = NULL,
     .continuous = NULL,
-    .run = jolt_run32,
+    .run = jolt_run,
 };
 
 const impactfit_stepper_type impactfit__stepper_jolt64 = {
@@ -339,7 +707,7 @@ const impactfit_stepper_type impactfit__stepper_jolt64 = {
     .amplification = NULL,
     .continuous = NULL,
     .affine = jolt_affine,
-    .run = jolt_run64,
+    .run = jolt_run,
 };
 
 /* ---------------------------------------------------------------- the entry's operations */
@@ -661,6 +1029,7 @@ static const impactfit_code_model jolt_models[] = {
      .param_index = 0,
      .param_scale = 0.0,
      .param_floor = 0.0,
+     .param_takes_zero = 1, /* the engine's default restitution is 0 (docs/engines) */
      .takes_e = 0,
      .ops = &jolt_ops,
      .law_text = "a hard contact row from mSpeculativeContactDistance apart: bias r vn when the normal speed vn "

@@ -33,6 +33,20 @@ enum {
 extern const impactfit_stepper_type impactfit__stepper_jolt;
 extern const impactfit_stepper_type impactfit__stepper_jolt64;
 
+/* The work of a run of the approach (impactfit__jolt_run): the steps taken one by one, the runs taken at once,
+ * the ties the runs stopped at (of the travel's rounding fl(w h); of the sum's, y + fl(w h), or without damping its
+ * ties run through by the parity rule), the runs refused because their first or last step did not agree with the
+ * step map to the bit (none: a defect). */
+typedef struct impactfit__jolt_work {
+  long plain, jumps, ties_travel, ties_sum, refused;
+} impactfit__jolt_work;
+
+/* The stepper types' `run` (stepper.h) on the approach through the speculative distance: up to n_max steps from
+ * s, exactly as the step map takes them; jump 1 takes runs of them at once by the rounding grids' integer
+ * arithmetic (jolt.c), 0 steps one by one (the reference); the work into *work when not NULL. */
+long impactfit__jolt_run(const impactfit_stepper *st, impactfit_step_state *s, long n_max, int jump,
+                         impactfit__jolt_work *work);
+
 /* The settings of a Jolt contact as the user has them. */
 typedef struct impactfit__jolt_setup {
   double restitution2; /* body 2's mRestitution (the plane's; default 0): the contact takes the larger */

@@ -545,6 +545,7 @@ static const impactfit_code_model models[] = {
                      .n_inputs = IMPACTFIT__COUNT(erp_inputs), .inputs = erp_inputs, .ops = &erp_ops),
     IMPACTFIT__ENTRY(
         ODE_ENTRY, .model = "bounce", .param = "bounce", .param_unit = "-", .param_input = "bounce", .param_index = 0,
+        .param_takes_zero = 1,
         .law_text = "the default (hard) contact row, erp 0.2 and cfm 1e-10, with dContactBounce: the row asks for the "
                     "separating speed c = max(erp delta/h, bounce u) when u > bounce_vel (else erp delta/h); P = "
                     "max(0, "

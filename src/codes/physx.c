@@ -334,6 +334,7 @@ static const impactfit_code_model px_models[] = {
      .param_unit = "-",
      .param_input = "restitution",
      .param_index = 0,
+     .param_takes_zero = 1, /* the engine's default restitution is 0 (docs/engines) */
      .takes_e = 0,
      .ops = &px_ops,
      .law_text = "a point while the gap is at most the contact distance (the shapes' contactOffsets, 0.04 m); bounce "

@@ -27,8 +27,9 @@ static int forward_value(const impactfit_code_ctx *c, double *value, impactfit_e
     if (isnan(*value))
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "give the asked e or the value of %s", md->param);
   }
-  if (!(isfinite(*value) && *value > 0.0))
-    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s must be > 0 (got %.17g)", md->param, *value);
+  if (!(isfinite(*value) && (*value > 0.0 || (*value == 0.0 && md->param_takes_zero))))
+    return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s must be %s 0 (got %.17g)", md->param,
+                           md->param_takes_zero ? ">=" : ">", *value);
   return 0;
 }
 

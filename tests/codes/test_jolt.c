@@ -6,6 +6,9 @@
  * speculative row stops the bodies at the surface, e = 0; mLinearDamping c scales the rebound by 1 − c dt per
  * step with a row (so e lies in [r (1 − c dt)^2, r]); the float32 integrator agrees with the double one to
  * float32's resolution; the registry's inverse gives r = e without damping and says NOT REACHABLE below 1 m/s. */
+#include <stdint.h>
+#include <stdlib.h>
+
 #include "codes/jolt_impl.h"
 #include "codes_test.h"
 
@@ -157,6 +160,172 @@ static void test_jolt_approach(void) {
   CHECK(saved32 > 100000, "jolt float32: the runs take the approach (saved %ld)", saved32);
 }
 
+/* One start state of the approach through the speculative distance (the state the step with the speculative bias
+ * leaves: jolt.c's run takes over from there), its run taken at once (impactfit__jolt_run, jump 1) and one step at a
+ * time (jump 0, the step map's own arithmetic): the steps, the speed, the coordinate and the stepper's memory to the
+ * bit. Returns the steps; the binades the run crossed into *crossed (bit 0 the speed's, bit 1 y's). */
+typedef struct run_case {
+  int f32;
+  double dt, damping, coord, spec, v, y, u; /* u: the speed at the start (v: the approach speed, the at-rest scale) */
+  long n_max;
+} run_case;
+
+static long run_both(const run_case *c, impactfit__jolt_work *wk, int *crossed) {
+  impactfit__jolt_setup js = impactfit__jolt_defaults();
+  js.dt = c->dt;
+  js.damping = c->damping;
+  js.r1 = c->coord;
+  js.spec = c->spec;
+  impactfit_stepper st;
+  impactfit_error err;
+  CHECK(impactfit__jolt_build(&js, 0.5, c->f32, &st, &err) == 0, "jolt run: build: %s", err.message);
+  impactfit_step_state s0 = {.u = c->u, .x = c->coord - c->y, .contact = 1, .branch = 2 /* B_SPEC */};
+  s0.mem[1] = c->v;
+  s0.mem[2] = c->y;
+  s0.mem[3] = s0.x;
+  impactfit_step_state a = s0, b = s0;
+  long na = impactfit__jolt_run(&st, &a, c->n_max, 1, wk), nb = impactfit__jolt_run(&st, &b, c->n_max, 0, NULL);
+  CHECK(na == nb && a.u == b.u && a.x == b.x && memcmp(a.mem, b.mem, sizeof a.mem) == 0,
+        "jolt run: f32 %d dt %.17g c %g coord %g spec %g u %.17g y %.17g: %ld steps at once, %ld one by one; u "
+        "%.17g / %.17g, y %.17g / %.17g",
+        c->f32, c->dt, c->damping, c->coord, c->spec, c->u, c->y, na, nb, a.u, b.u, a.mem[2], b.mem[2]);
+  *crossed = (ilogb(a.u) != ilogb(s0.u)) | (ilogb(a.mem[2]) != ilogb(s0.mem[2])) << 1;
+  return nb;
+}
+
+static uint64_t xs_next(uint64_t *x) {
+  *x ^= *x << 13;
+  *x ^= *x >> 7;
+  *x ^= *x << 17;
+  return *x;
+}
+
+static double xs_unit(uint64_t *x) { return (double)(xs_next(x) >> 11) * 0x1p-53; }
+
+/* The approach's runs taken at once (jolt.c: integer arithmetic on the rounding grids: floor sums between ties of a
+ * rounding, single steps at ties and binade crossings) against the same steps one by one, to the bit: start states
+ * over both maps, the default step down to 1e-7 s, damping 0 to 30 1/s (R = 0 to about 1500 float ulps of the speed a
+ * step), coordinates at and between binades, speeds across powers of two; and states built to meet each kind of tie:
+ * no damping with the travel half a unit of y's grid every step (float32: h = 2^-20, |w| = 1537 2^-10, y on the float
+ * grid of 2^-29; double: h = 2^-10, |w| = (2^23 + 1) 2^-44, y on 2^-53; y's first unit odd and even: the sum rounds to
+ * even, then at the same decrement), and steps whose travel w h rounds by a tie every 4096 (float32, h = 4095 2^-32)
+ * or 2048 steps (double, h = (2^40 − 1) 2^-60; 51 in the two approaches). No run may be refused (its first and last step, taken again by the
+ * step map, agree), and every kind of tie and binade crossing must occur. */
+static void test_jolt_run_exact(void) {
+  static const double dts[] = {1.0 / 60.0, 1e-3, 1e-4, 1e-5, 3e-6, 1e-6, 7e-7, 6e-7, 5e-7, 1e-7};
+  static const double cs[] = {0.0, 0.05, 0.05, 0.5, 3.0, 30.0};
+  static const double coords[] = {0.005, 0.015625, 0.0078125, 0.03, 0.5};
+  uint64_t x = UINT64_C(88172645463325252);
+  impactfit__jolt_work wk = {0};
+  long steps = 0, cases = 0;
+  int crossed = 0, any_w = 0, any_y = 0;
+  for (int k = 0; k < 360; k++) {
+    run_case c = {.f32 = k & 1,
+                  .dt = dts[xs_next(&x) % 10],
+                  .damping = cs[xs_next(&x) % 6],
+                  .coord = coords[xs_next(&x) % 5],
+                  .spec = xs_unit(&x) < 0.5 ? 0.02 : 0.001 + 0.05 * xs_unit(&x)};
+    double v = exp(log(0.05) + xs_unit(&x) * log(100.0));
+    if (k % 4 == 2) /* just above a power of two: the speed's binade crossed within the approach */
+      v = ldexp(1.0 + 1e-3 * xs_unit(&x), ilogb(v));
+    c.v = v;
+    c.u = (float)v;
+    c.y = c.coord + c.spec * xs_unit(&x);
+    c.y = c.f32 ? (float)c.y : c.y;
+    /* at most 3e5 steps one by one a case (the reference's cost) */
+    c.n_max = (long)fmin(3e5, 0.2 * c.spec / (v * c.dt) + 10.0);
+    steps += run_both(&c, &wk, &crossed);
+    any_w |= crossed & 1;
+    any_y |= crossed & 2;
+    cases++;
+  }
+  impactfit__jolt_work rnd = wk;
+  /* the ties built by hand */
+  for (int odd = 0; odd < 2; odd++) {
+    run_case c32 = {.f32 = 1, .dt = 0x1p-20, .coord = 0.01, .spec = 0.02, .v = 1.5, .u = 1537 * 0x1p-10};
+    c32.y = 0x1p-6 + (4096 + odd) * 0x1p-29; /* Y's first unit odd or even */
+    c32.n_max = 100000;
+    steps += run_both(&c32, &wk, &crossed);
+    run_case c64 = {.dt = 0x1p-10, .coord = 0.5, .spec = 0.3, .u = (0x1p23 + 1) * 0x1p-44};
+    c64.v = c64.u;
+    c64.y = 0.75 + (4096 + odd) * 0x1p-53;
+    c64.n_max = 100000;
+    steps += run_both(&c64, &wk, &crossed);
+    cases += 2;
+  }
+  impactfit__jolt_work flat = wk;
+  for (int f32 = 0; f32 < 2; f32++) {
+    run_case c = {.f32 = f32,
+                  .dt = f32 ? 4095 * 0x1p-32 : (0x1p40 - 1) * 0x1p-60,
+                  .damping = 0.05,
+                  .coord = 0.005,
+                  .spec = 0.02,
+                  .v = 0.3,
+                  .u = (float)0.3,
+                  .y = f32 ? (float)0.0249 : 0.0249,
+                  .n_max = 100000};
+    steps += run_both(&c, &wk, &crossed);
+    cases++;
+  }
+  /* a tie of the travel whose rounding to even leaves the sum a tie (float32: |w| = M 2^-25 with M = 10483712 at
+   * the 200th step, A = fl(w h) / 2^-45 even and 2^9 mod 2^10, y in [2^-12, 2^-11): t = 10 bits below y's grid): the
+   * run must stop there (rounding the travel up would round the sum up, the step map's rounds it by Y's parity) */
+  for (int k = 0; k < 4; k++) {
+    run_case c = {.f32 = 1,
+                  .dt = 4095 * 0x1p-32,
+                  .damping = 0.05,
+                  .coord = 0x1p-12,
+                  .spec = 2.5e-4,
+                  .v = 0.3125,
+                  .u = (10483712 + 200) * 0x1p-25,
+                  .y = (float)4.5e-4 + k * 0x1p-35,
+                  .n_max = 100000};
+    steps += run_both(&c, &wk, &crossed);
+    cases++;
+  }
+  printf("test_jolt: the approach's runs at once against one by one: %ld cases, %ld steps to the bit in %ld steps one "
+         "by one and %ld runs; ties met: %ld of the sum in the random cases, %ld without damping, %ld of the travel "
+         "built; binades crossed: speed %d, y %d\n",
+         cases, steps, wk.plain, wk.jumps, rnd.ties_sum, flat.ties_sum - rnd.ties_sum,
+         wk.ties_travel - flat.ties_travel, any_w, any_y);
+  CHECK(wk.refused == 0, "jolt run: %ld runs refused (their first or last step disagreed with the step map)",
+        wk.refused);
+  CHECK(rnd.ties_sum >= 10 && flat.ties_sum - rnd.ties_sum >= 4 && wk.ties_travel - flat.ties_travel >= 40 && any_w &&
+            any_y,
+        "jolt run: every kind of tie and crossing met (sum %ld, without damping %ld, travel %ld; speed %d, y %d)",
+        rnd.ties_sum, flat.ties_sum - rnd.ties_sum, wk.ties_travel - flat.ties_travel, any_w, any_y);
+  CHECK(wk.plain + wk.jumps < steps / 100, "jolt run: the work %ld + %ld of %ld steps", wk.plain, wk.jumps, steps);
+}
+
+/* The work of the approach at the default damping (the float damping factor rounds every step: no affine run), a
+ * 5 mm sphere from the far end of the speculative distance to its bounce or stop, at the steps DEM users run: the
+ * steps exactly those of the map one by one (2e5 at 1e-6 s and 0.1 m/s), the work (steps one by one and runs at once)
+ * within a budget of 48 where it was every step (before the runs at once: the whole cost of every Jolt answer at
+ * these steps, 94 ms of CPU for one inverse) */
+static void test_jolt_run_work(void) {
+  static const double cs[][2] = {{1e-6, 0.1}, {1e-6, 1.0}, {6e-7, 0.1}, {1e-5, 0.1}, {1e-6, 1.5}};
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++)
+    for (int f32 = 0; f32 < 2; f32++) {
+      double dt = cs[i][0], v = cs[i][1];
+      run_case c = {.f32 = f32,
+                    .dt = dt,
+                    .damping = 0.05,
+                    .coord = 0.005,
+                    .spec = 0.02,
+                    .v = v,
+                    .u = (float)v,
+                    .y = 0.005 + 0.02 - 1e-7,
+                    .n_max = 1000000};
+      c.y = f32 ? (float)c.y : c.y;
+      impactfit__jolt_work wk = {0};
+      int crossed;
+      long n = run_both(&c, &wk, &crossed);
+      CHECK(n >= 0.02 / (v * dt) && n < 0.021 / (v * dt) && wk.plain + wk.jumps <= 48 && wk.refused == 0,
+            "jolt run work: dt %g v %g f32 %d: %ld steps in %ld one by one and %ld runs (budget 48)", dt, v, f32, n,
+            wk.plain, wk.jumps);
+    }
+}
+
 static int req_build(const void *ctx, double value, impactfit_stepper *st, impactfit_error *err) {
   return impactfit_code_stepper((const impactfit_code_request *)ctx, value, st, err);
 }
@@ -234,6 +403,8 @@ static void test_jolt_below_threshold(void) {
 int main(void) {
   test_jolt_map();
   test_jolt_approach();
+  test_jolt_run_exact();
+  test_jolt_run_work();
   test_jolt_registry();
   test_jolt_below_threshold();
   return tu_report("test_jolt");

@@ -357,11 +357,66 @@ static void check_settings(void) {
   impactfit_code_answer_free(&a);
 }
 
+/* A restitution of 0 (the engines' default, a value they take: docs/engines/) in forward mode, where the model says
+ * so (param_takes_zero): the answer is the step map's at 0, continuous with it at 1e-12 (within 1e-9, the value read
+ * from the settings as the CLI does), and the closed form where the map has one: no restitution row at 0 (Jolt above
+ * its 1 m/s threshold and below, PhysX above its 2 m/s, Havok: e = 0 exactly); cannon-es
+ * keeps its constraint's own rebound, 0.136 at the default step and 1 m/s (CANNON.md: measured in the engine); a
+ * parameter that must stay positive (MuJoCo's dampratio) is still refused at 0 */
+static void check_forward_zero(void) {
+  static const struct {
+    const char *code, *model, *input;
+    double v, dt, e_max; /* dt 0: the model's default; e_max: the closed form's bound of every phase (NaN: none) */
+    int count;
+    double second; /* the input's second value (ODE's bounce_vel) */
+  } cs[] = {{"jolt", NULL, "mRestitution", 2.0, 0.0, 0.0, 1, 0.0},
+            {"jolt", NULL, "mRestitution", 0.5, 1e-6, 0.0, 1, 0.0},
+            {"physx", NULL, "restitution", 3.0, 0.0, 0.0, 1, 0.0},
+            {"havok", NULL, "restitution", 3.0, 0.0, 0.0, 1, 0.0},
+            {"cannon", NULL, "restitution", 1.0, 0.0, NAN, 1, 0.0},
+            {"bullet", "restitution", "restitution", 1.0, 0.0, NAN, 1, 0.0},
+            {"ode", "bounce", "bounce", 1.0, 0.01, NAN, 2, 0.1}};
+  impactfit_code_answer a;
+  impactfit_error err;
+  memset(&a, 0, sizeof a);
+  for (size_t k = 0; k < sizeof cs / sizeof cs[0]; k++) {
+    double e[2] = {NAN, NAN};
+    for (int i = 0; i < 2; i++) {
+      ct_request r = ct_make(ct_find(cs[k].code, NULL, cs[k].model, NULL));
+      CHECK(r.q.model->param_takes_zero, "%s: takes a restitution of 0", cs[k].code);
+      r.q.v = cs[k].v;
+      if (cs[k].dt > 0.0)
+        r.q.dt = cs[k].dt;
+      if (cs[k].count == 2)
+        ct_set(&r, cs[k].input, 2, i ? 1e-12 : 0.0, cs[k].second);
+      else
+        ct_set1(&r, cs[k].input, i ? 1e-12 : 0.0);
+      int s = ct_solve(&r, &a, &err);
+      CHECK(s == 0 && a.value == (i ? 1e-12 : 0.0), "%s at %g: %s", cs[k].code, i ? 1e-12 : 0.0, s ? err.message : "");
+      e[i] = s ? NAN : a.e;
+      if (s == 0 && i == 0 && !isnan(cs[k].e_max))
+        CHECK(a.e >= 0.0 && a.e_min >= 0.0 && a.e_max <= cs[k].e_max, "%s at 0, %g m/s: e %.17g in [%g, %g]",
+              cs[k].code, cs[k].v, a.e, a.e_min, a.e_max);
+    }
+    CHECK_ABS(e[0], e[1], 1e-9, "%s: e at restitution 0 and 1e-12", cs[k].code);
+    if (strcmp(cs[k].code, "cannon") == 0)
+      CHECK_ABS(e[0], 0.136, 5e-4, "cannon at restitution 0: the engine's 0.136");
+  }
+  ct_request r = ct_make(ct_find("mujoco", NULL, NULL, NULL));
+  CHECK(!r.q.model->param_takes_zero && !ct_find("rapier", NULL, NULL, NULL)->param_takes_zero,
+        "mujoco: dampratio 0 refused; rapier: 0 refused until its statistics are fast there");
+  r.q.value = 0.0;
+  CHECK(ct_solve(&r, &a, &err) == IMPACTFIT_EINVAL && strstr(err.message, "must be > 0"), "mujoco at 0: %s",
+        err.message);
+  impactfit_code_answer_free(&a);
+}
+
 int main(void) {
   check_codes();
   check_bodies();
   check_settings();
   check_every_power_model();
   check_notes();
+  check_forward_zero();
   return tu_report("test_registry");
 }
