@@ -14,6 +14,8 @@ typedef struct impactfit__sys {
   double n, m, K, zeta, gamma;
   double hscale; /* the end phase's fourth state is h / hscale, h = f/|x|^m (impact.c, "the end phase") */
   long nevals;
+  int n_kind, m_kind;              /* how |x|^n and |x|^m are computed (impact.c, powers()), set with n and m */
+  double memo_x, memo_pn, memo_pm; /* |x|^n and |x|^m of the last right-hand side's x (NaN: none) */
 } impactfit__sys;
 
 typedef struct impactfit__sample_hook {
