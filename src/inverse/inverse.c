@@ -20,6 +20,7 @@
 #include "impactfit/committed.h"
 #include "impactfit/formulas.h"
 #include "impactfit/inverse.h"
+#include "inverse_impl.h"
 
 #define NOSEP_G (-50.0) /* g for a simulation without separation: e_out "below e^-50 e" */
 #define MAX_EVALS 512   /* simulations recorded per point */
@@ -961,8 +962,11 @@ int impactfit_lambda_from_zeta(double n, double m, double zeta, double k, double
   IMPACTFIT__GSL_SCOPE;
   double dm;
   int st = scales(n, m, k, mass, v, &dm, err);
-  if (st)
-    return st;
+  return st ? st : impactfit__lambda_from_dm(m, zeta, mass, v, dm, lambda, err);
+}
+
+int impactfit__lambda_from_dm(double m, double zeta, double mass, double v, double dm, double *lambda,
+                              impactfit_error *err) {
   if (!(isfinite(zeta) && zeta >= 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "zeta must be a finite number >= 0 (got %.17g)", zeta);
   /* ζ = c δ_m0^(m+1)/(mass v) */
