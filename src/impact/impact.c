@@ -1048,14 +1048,16 @@ static int try_arrival(impactfit_impact_workspace *ws, double t, const double y[
   if (!(xi > 0.0) || !(s1 > 0.0))
     return 0;
   double zr = -S->zeta, gr = mirrored ? -S->gamma : S->gamma;
-  impactfit__series_point pt;
-  impactfit__series_point_set(&pt, ser, S->K, zr, gr, s1);
   double sig = xi / s1, w = s1;
   /* Tried after every restitution step, and far from x = 0 it fails: a bound from the term that set
-   * the last radius (at least the radius) proves most failures at a fraction of the radius's cost. The
-   * same test as below, so the same outcome; a NaN bound proves nothing. */
-  if (sig >= 0.5 * impactfit__series_radius_bound(ser, &pt, SERIES_TOL, ws->arr_term))
+   * the last radius (at least the radius) proves most failures at a fraction of the radius's cost,
+   * from ln w and ln σ alone (series.h). The same test as below, so the same outcome; a bound that
+   * proves nothing leaves it to the test. */
+  if (impactfit__series_beyond_bound(ser, ws->arr_log[0], ws->arr_log[1], ws->arr_log[2], log(w), ws->arr_log[3],
+                                     log(sig) - log(0.5), ws->arr_term))
     return 0;
+  impactfit__series_point pt;
+  impactfit__series_point_set(&pt, ser, S->K, zr, gr, s1);
   double R = impactfit__series_radius_arg(ser, &pt, SERIES_TOL, &ws->arr_term);
   if (!(sig < 0.5 * R))
     return 0;
@@ -1543,6 +1545,10 @@ static int solve(impactfit_impact_workspace *ws, const impactfit_impact_params *
                            "transition B is undefined for m = n when c v > k: the extended element "
                            "force is positive at every negative penetration");
   ws->ser = (gamma > 0.0) ? ws->ser3 : ws->ser2;
+  ws->arr_log[0] = log(S->K); /* try_arrival's logarithms of the point's constants */
+  ws->arr_log[1] = log(fabs(zeta));
+  ws->arr_log[2] = log(fabs(gamma));
+  ws->arr_log[3] = log(SERIES_TOL);
   impactfit__series_set(ws->ser, p->n, p->m);
   if ((st = set_tolerance(ws, p->rtol)))
     return IMPACTFIT__FAIL(err, st, "cannot set the integrator tolerance %g", p->rtol);

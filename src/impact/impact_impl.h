@@ -33,7 +33,8 @@ struct impactfit_impact_workspace {
   gsl_odeiv2_control *control;
   gsl_odeiv2_evolve *evolve, *evolve4;
   gsl_root_fsolver *brent;
-  size_t arr_term; /* try_arrival: the top term that set the last series radius (a cheap bound, series.h) */
+  size_t arr_term;   /* try_arrival: the top term that set the last series radius (a cheap bound, series.h) */
+  double arr_log[4]; /* try_arrival: ln K, ln zeta, ln gamma, ln of the series tolerance (set by a solve) */
   gsl_odeiv2_system gsys, gsys4;
   impactfit__sys sys;
   impactfit__series *ser2; /* without γ terms */
