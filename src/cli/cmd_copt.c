@@ -42,6 +42,13 @@ static void copt_derive(const cli_table *t, const cli_grid_row *r, double *x) {
   impactfit_copt_from_zeta(r->in[IN_N], r->out[OUT_ZETA], r->in[IN_K], r->in[IN_MASS], r->in[IN_V], &x[0], NULL);
 }
 
+/* without --dimensional the problem's c_opt is that c already: impactfit_copt_from_zeta of the same
+ * arguments (prob_copt.c), the same double */
+static void copt_derive_scaled(const cli_table *t, const cli_grid_row *r, double *x) {
+  (void)t;
+  x[0] = r->out[OUT_C_OPT];
+}
+
 typedef struct copt_opts {
   double k, mass, v;
 } copt_opts;
@@ -116,7 +123,7 @@ int impactfit_cmd_copt(int argc, char **argv) {
                  .csv = csv,
                  .nwhere = 2,
                  .str = {rm->name},
-                 .derive = copt_derive};
+                 .derive = dimensional ? copt_derive : copt_derive_scaled};
   return cli_grid_main(rc, "copt", "copt", set, CLI_COUNT(set), ax, nax, &go, argc, argv, cli_table_header,
                        cli_table_row, &t);
 }

@@ -76,38 +76,46 @@ static void to_decimal(int q, uint64_t c, int dk, uint64_t *f, int *k10) {
   *f = vb < twice || (vb == twice && (s & 1) == 0) ? s : t;
 }
 
-/* f 10^e in the notation %.17g chooses, with the fewest digits: fixed for decimal exponents -4 <= x < 17 */
+/* "00" "01" ... "99": the digits written two at a time */
+static const char two_digits[201] =
+    "0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849"
+    "5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
+
+/* f 10^e (f > 0) in the notation %.17g chooses, with the fewest digits: fixed for decimal exponents
+ * -4 <= x < 17 */
 static char *render(int negative, uint64_t f, int e, char *buf) {
-  char digits[24];
-  int nd = 0;
   while (f % 10 == 0) {
     f /= 10;
     e++;
   }
-  for (uint64_t r = f; r; r /= 10)
-    digits[nd++] = (char)('0' + r % 10);
-  for (int i = 0; i < nd / 2; i++) { /* most significant first */
-    char tmp = digits[i];
-    digits[i] = digits[nd - 1 - i];
-    digits[nd - 1 - i] = tmp;
-  }
+  char tmp[24], *digits = tmp + sizeof tmp; /* most significant first, written from the right */
+  for (; f >= 100; f /= 100)
+    memcpy(digits -= 2, two_digits + 2 * (f % 100), 2);
+  if (f >= 10)
+    memcpy(digits -= 2, two_digits + 2 * f, 2);
+  else
+    *--digits = (char)('0' + f);
+  int nd = (int)(tmp + sizeof tmp - digits);
   int x = e + nd - 1, at = 0;
   if (negative)
     buf[at++] = '-';
   if (x >= -4 && x < 17) {
     if (x < 0) { /* 0.000ddd */
-      buf[at++] = '0';
-      buf[at++] = '.';
-      for (int k = -1; k > x; k--)
-        buf[at++] = '0';
+      memcpy(buf + at, "0.000", (size_t)(1 - x));
+      at += 1 - x;
       memcpy(buf + at, digits, (size_t)nd);
       at += nd;
-    } else { /* ddd.ddd, or ddd000 when the integer part is longer than the digits */
-      for (int k = 0; k < nd || k <= x; k++) {
-        if (k == x + 1)
-          buf[at++] = '.';
-        buf[at++] = k < nd ? digits[k] : '0';
-      }
+    } else if (x + 1 >= nd) { /* ddd000: the integer part is at least as long as the digits */
+      memcpy(buf + at, digits, (size_t)nd);
+      at += nd;
+      memset(buf + at, '0', (size_t)(x + 1 - nd));
+      at += x + 1 - nd;
+    } else { /* ddd.ddd */
+      memcpy(buf + at, digits, (size_t)x + 1);
+      at += x + 1;
+      buf[at++] = '.';
+      memcpy(buf + at, digits + x + 1, (size_t)(nd - x - 1));
+      at += nd - x - 1;
     }
   } else { /* d.ddde±XX */
     buf[at++] = digits[0];
@@ -121,8 +129,8 @@ static char *render(int negative, uint64_t f, int e, char *buf) {
     int ax = x < 0 ? -x : x;
     if (ax >= 100)
       buf[at++] = (char)('0' + ax / 100);
-    buf[at++] = (char)('0' + ax / 10 % 10);
-    buf[at++] = (char)('0' + ax % 10);
+    memcpy(buf + at, two_digits + 2 * (ax % 100), 2);
+    at += 2;
   }
   buf[at] = '\0';
   return buf;

@@ -14,6 +14,8 @@ typedef struct impactfit__sys {
   double n, m, K, zeta, gamma;
   double hscale; /* the end phase's fourth state is h / hscale, h = f/|x|^m (impact.c, "the end phase") */
   long nevals;
+  int n_kind, m_kind;              /* how |x|^n and |x|^m are computed (impact.c, powers()), set with n and m */
+  double memo_x, memo_pn, memo_pm; /* |x|^n and |x|^m of the last right-hand side's x (NaN: none) */
 } impactfit__sys;
 
 typedef struct impactfit__sample_hook {
@@ -31,7 +33,8 @@ struct impactfit_impact_workspace {
   gsl_odeiv2_control *control;
   gsl_odeiv2_evolve *evolve, *evolve4;
   gsl_root_fsolver *brent;
-  size_t arr_term; /* try_arrival: the top term that set the last series radius (a cheap bound, series.h) */
+  size_t arr_term;   /* try_arrival: the top term that set the last series radius (a cheap bound, series.h) */
+  double arr_log[4]; /* try_arrival: ln K, ln zeta, ln gamma, ln of the series tolerance (set by a solve) */
   gsl_odeiv2_system gsys, gsys4;
   impactfit__sys sys;
   impactfit__series *ser2; /* without γ terms */

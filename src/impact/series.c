@@ -234,19 +234,23 @@ double impactfit__series_radius(const impactfit__series *s, const impactfit__ser
   return impactfit__series_radius_arg(s, pt, tol, NULL);
 }
 
-double impactfit__series_radius_bound(const impactfit__series *s, const impactfit__series_point *pt, double tol,
-                                      size_t term) {
+int impactfit__series_beyond_bound(const impactfit__series *s, double lk, double lz, double lg, double lw, double ltol,
+                                   double lx, size_t term) {
   if (term >= s->ntop)
-    return INFINITY;
+    return 0;
   int a = s->top[term];
   int j = s->j[a], l = s->l[a], q = s->q[a];
-  if (s->c[a] == 0.0 || (l > 0 && pt->g[1] == 0.0) || (q > 0 && pt->g[2] == 0.0))
-    return INFINITY;
-  double lgsum = (j ? j * log(fabs(pt->g[0])) : 0.0) + (l ? l * log(fabs(pt->g[1])) : 0.0) +
-                 (q ? q * log(fabs(pt->g[2])) : 0.0);
+  /* no bound from a zero term or a zero g (ln = -inf), as the radius skips those terms */
+  if (s->c[a] == 0.0 || (l > 0 && !(lz > -INFINITY)) || (q > 0 && !(lg > -INFINITY)))
+    return 0;
+  double l0 = lk + (s->n - 1.0) * lw, l1 = lz + s->m * lw, l2 = lg - lw;
+  /* ln g within the normal doubles (an underflowing g is 0 to the bound, an overflowing one inf) */
+  if ((j && !(fabs(l0) < 700.0)) || (l && !(fabs(l1) < 700.0)) || (q && !(fabs(l2) < 700.0)))
+    return 0;
+  double lgsum = (j ? j * l0 : 0.0) + (l ? l * l1 : 0.0) + (q ? q * l2 : 0.0);
   double e = j * (s->n + 1.0) + l * (s->m + 1.0) + q;
-  double lt = (log(tol) - s->ltop[term] - lgsum) / e;
-  return exp(lt + 2e-9 * (1.0 + fabs(lt)));
+  double lt = (ltol - s->ltop[term] - lgsum) / e;
+  return lx >= lt + 4e-9 * (1.0 + fabs(lt));
 }
 
 double impactfit__series_radius_arg(const impactfit__series *s, const impactfit__series_point *pt, double tol,

@@ -68,12 +68,17 @@ double impactfit__series_radius(const impactfit__series *s, const impactfit__ser
 /* The same radius, with the index of the top term that set it (0 for series beyond the engine's). */
 double impactfit__series_radius_arg(const impactfit__series *s, const impactfit__series_point *pt, double tol,
                                     size_t *term);
-/* An upper bound on impactfit__series_radius from the top term `term` alone (the radius is exp of the
- * smallest term's ln τ, chosen within a margin of 1e-9 (1 + |ln τ|)): exp of this term's ln τ plus
- * twice that margin. INFINITY or NaN where the term gives no bound. Costs one to three logarithms and
- * an exp instead of a pass over every top term. */
-double impactfit__series_radius_bound(const impactfit__series *s, const impactfit__series_point *pt, double tol,
-                                      size_t term);
+/* 1 when x (> 0) is at least an upper bound on impactfit__series_radius of the point
+ * impactfit__series_point_set(K, zeta, gamma, w) would set, from the top term `term` alone: the radius
+ * is exp of the smallest term's ln τ, chosen within a margin of 1e-9 (1 + |ln τ|), so exp of this
+ * term's ln τ plus four times that margin bounds it, and the margin covers the rounding of computing
+ * the point's ln g from lk = ln K, lz = ln|zeta|, lg = ln|gamma|, lw = ln w (no pow) and comparing
+ * lx = ln x (ltol = ln tol). 0 where nothing is proved (the term gives no bound, a g outside the
+ * normal doubles, a NaN). So 1 implies x >= the radius, and a caller that tests x against the radius
+ * (or a fraction of it, scaled into lx) reaches the same decision at two logarithms (ln w, ln x)
+ * instead of a pass over every top term. */
+int impactfit__series_beyond_bound(const impactfit__series *s, double lk, double lz, double lg, double lw, double ltol,
+                                   double lx, size_t term);
 
 /* Evaluates x, x' and the damping work W = |ζ| ∫_0^τ x^m x'^2 at τ ≥ 0; any output may be NULL.
  * Also returns, in dx_dw and dxd_dw (if non-NULL), the derivatives of x and x' with respect to w. */

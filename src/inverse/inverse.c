@@ -20,6 +20,7 @@
 #include "impactfit/committed.h"
 #include "impactfit/formulas.h"
 #include "impactfit/inverse.h"
+#include "inverse_impl.h"
 
 #define NOSEP_G (-50.0) /* g for a simulation without separation: e_out "below e^-50 e" */
 #define MAX_EVALS 512   /* simulations recorded per point */
@@ -790,29 +791,65 @@ int impactfit_inverse_solve(impactfit_inverse_workspace *ws, const impactfit_inv
   return solve_point(ws, p, e, zeta_guess, 0.0, res, err);
 }
 
-/* The Lagrange polynomial through (hx[i], hy[i]), i < k, at x: its value and derivative. 0 when two
- * nodes coincide. */
-static int lagrange(const double *hx, const double *hy, int k, double x, double *y_out, double *dy_out) {
-  double y = 0.0, dy = 0.0;
-  for (int i = 0; i < k; i++) { /* Lagrange basis and its derivative (dy_out NULL: the value only, the same doubles) */
-    double li = 1.0, dli = 0.0;
-    for (int j = 0; j < k; j++) {
-      if (j == i)
-        continue;
+/* The Lagrange polynomial through (hx[i], hy[i]), i < k, at x: the differences x − hx[j], hx[i] − hx[j]
+ * and the basis factors q[i][j] = (x − hx[j])/(hx[i] − hx[j]) computed once, shared by the polynomial
+ * through all k points, the one without the oldest (index 0) and the derivative. Each is evaluated as
+ * the product of its factors in the order of j, so every value is the same double as one basis
+ * evaluation per polynomial gave. */
+typedef struct {
+  int k;
+  double d[HISTORY];            /* x − hx[j] */
+  double den[HISTORY][HISTORY]; /* hx[i] − hx[j] */
+  double q[HISTORY][HISTORY];   /* d[j] / den[i][j] */
+} lagrange_basis;
+
+/* 0 when two nodes coincide */
+static int basis_set(lagrange_basis *b, const double *hx, int k, double x) {
+  b->k = k;
+  for (int j = 0; j < k; j++)
+    b->d[j] = x - hx[j];
+  for (int i = 0; i < k; i++)
+    for (int j = i + 1; j < k; j++) {
       double den = hx[i] - hx[j];
       if (den == 0.0)
         return 0;
-      if (dy_out)
-        dli = dli * (x - hx[j]) / den + li / den;
-      li *= (x - hx[j]) / den;
+      b->den[i][j] = den;
+      b->den[j][i] = -den; /* hx[j] − hx[i], exactly */
     }
+  for (int i = 0; i < k; i++)
+    for (int j = 0; j < k; j++)
+      if (j != i)
+        b->q[i][j] = b->d[j] / b->den[i][j];
+  return 1;
+}
+
+/* the polynomial through the nodes o..k−1 at x */
+static double basis_value(const lagrange_basis *b, const double *hy, int o) {
+  double y = 0.0;
+  for (int i = o; i < b->k; i++) {
+    double li = 1.0;
+    for (int j = o; j < b->k; j++)
+      if (j != i)
+        li *= b->q[i][j];
     y += li * hy[i];
+  }
+  return y;
+}
+
+/* the derivative of the polynomial through all k nodes at x */
+static double basis_slope(const lagrange_basis *b, const double *hy) {
+  double dy = 0.0;
+  for (int i = 0; i < b->k; i++) {
+    double li = 1.0, dli = 0.0;
+    for (int j = 0; j < b->k; j++) {
+      if (j == i)
+        continue;
+      dli = dli * b->d[j] / b->den[i][j] + li / b->den[i][j];
+      li *= b->q[i][j];
+    }
     dy += dli * hy[i];
   }
-  *y_out = y;
-  if (dy_out)
-    *dy_out = dy;
-  return 1;
+  return dy;
 }
 
 /* Continuation: y = ln ζ − ln(1 − e) as a polynomial through the last solved points, in t = ln e or
@@ -829,18 +866,20 @@ static int extrapolate(const double *ht, const double *hr, const double *hy, int
   if (k < 2 || !(e < 1.0))
     return 0;
   int upper = (e > 0.5), in_r = upper;
-  double t = log(e), r = log1p(-e), y, dy;
-  if (!lagrange(in_r ? hr : ht, hy, k, in_r ? r : t, &y, &dy))
+  double t = log(e), r = log1p(-e), y;
+  lagrange_basis br, bt, *b = in_r ? &br : &bt;
+  if (!basis_set(b, in_r ? hr : ht, k, in_r ? r : t))
     return 0;
-  if (upper && k >= 3) { /* y, dy: in r so far; the polynomials without the oldest point: values only */
-    double yr1, yt, dyt, yt1;
-    if (lagrange(hr + 1, hy + 1, k - 1, r, &yr1, NULL) && lagrange(ht, hy, k, t, &yt, &dyt) &&
-        lagrange(ht + 1, hy + 1, k - 1, t, &yt1, NULL) && fabs(yt - yt1) < fabs(y - yr1)) {
+  y = basis_value(b, hy, 0);
+  if (upper && k >= 3 && basis_set(&bt, ht, k, t)) { /* y: in r so far; the polynomials without the oldest point */
+    double yt = basis_value(&bt, hy, 0);
+    if (fabs(yt - basis_value(&bt, hy, 1)) < fabs(y - basis_value(&br, hy, 1))) {
       in_r = 0;
       y = yt;
-      dy = dyt;
+      b = &bt;
     }
   }
+  double dy = basis_slope(b, hy); /* of the chosen variable only */
   *zeta = exp(y) * (1.0 - e);
   /* the slope of g: g = r_target − r_out above e = 1/2, t_out − t_target below */
   double dr_du, dt_du;
@@ -923,8 +962,11 @@ int impactfit_lambda_from_zeta(double n, double m, double zeta, double k, double
   IMPACTFIT__GSL_SCOPE;
   double dm;
   int st = scales(n, m, k, mass, v, &dm, err);
-  if (st)
-    return st;
+  return st ? st : impactfit__lambda_from_dm(m, zeta, mass, v, dm, lambda, err);
+}
+
+int impactfit__lambda_from_dm(double m, double zeta, double mass, double v, double dm, double *lambda,
+                              impactfit_error *err) {
   if (!(isfinite(zeta) && zeta >= 0.0))
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "zeta must be a finite number >= 0 (got %.17g)", zeta);
   /* ζ = c δ_m0^(m+1)/(mass v) */

@@ -22,6 +22,7 @@
 #include "../common/common_impl.h"
 #include "impactfit/inverse.h"
 #include "../sweep/problems.h"
+#include "inverse_impl.h"
 
 enum { P_N, P_E, P_K, P_MASS, P_V, P_TOL, P_MAXIT, P_COUNT };
 
@@ -61,6 +62,9 @@ typedef struct state {
   int have_last;
   double last_key[4];
   impactfit_inverse_result last;
+  /* scaled_out: delta_m0 of the last (n, k, mass, v) (constant along a run of e) */
+  int have_dm;
+  double dm_key[4], dm;
   /* a run along e: targets, results, statuses; grown to the run length on the first long run
    * (then reused: at most one allocation per thread and sweep) */
   double *targets;
@@ -114,18 +118,26 @@ static void set_params(state *s, const double *in) {
 
 /* The outputs of a scaled solution in the units of point `in`, computed with the same operations
  * as impactfit_copt_solve (so that the values are the same doubles). */
-static int scaled_out(const impactfit_inverse_result *r, const double *in, double *out, impactfit_error *err) {
-  impactfit_impact_params q = impactfit_impact_default_params();
-  q.n = in[P_N];
-  q.m = 0.0;
-  q.k = in[P_K];
-  q.mass = in[P_MASS];
-  q.v = in[P_V];
-  q.c = 0.0;
-  double dm, c;
-  int st = impactfit_impact_scales(&q, &dm, NULL, NULL, NULL, NULL, err);
-  if (!st)
-    st = impactfit_copt_from_zeta(in[P_N], r->zeta, in[P_K], in[P_MASS], in[P_V], &c, err);
+static int scaled_out(state *s, const impactfit_inverse_result *r, const double *in, double *out,
+                      impactfit_error *err) {
+  double key[4] = {in[P_N], in[P_K], in[P_MASS], in[P_V]}, c;
+  if (!(s->have_dm && memcmp(key, s->dm_key, sizeof key) == 0)) { /* delta_m0 as impactfit_copt_from_zeta has it */
+    impactfit_impact_params q = impactfit_impact_default_params();
+    q.n = in[P_N];
+    q.m = 0.0;
+    q.k = in[P_K];
+    q.mass = in[P_MASS];
+    q.v = in[P_V];
+    q.c = 0.0;
+    s->have_dm = 0;
+    int st = impactfit_impact_scales(&q, &s->dm, NULL, NULL, NULL, NULL, err);
+    if (st)
+      return st;
+    memcpy(s->dm_key, key, sizeof key);
+    s->have_dm = 1;
+  }
+  double dm = s->dm;
+  int st = impactfit__lambda_from_dm(0.0, r->zeta, in[P_MASS], in[P_V], dm, &c, err);
   if (st)
     return st;
   double T = dm / in[P_V];
@@ -174,7 +186,7 @@ static int solve(void *vs, const double *in, double *out, long *rhs_evals, impac
     memcpy(s->last_key, key, sizeof key);
     s->have_last = 1;
   }
-  return scaled_out(&s->last, in, out, err);
+  return scaled_out(s, &s->last, in, out, err);
 }
 
 static int grow(state *s, size_t count) {
@@ -229,10 +241,10 @@ static int solve_run(void *vs, size_t count, const double *in, double *out, long
       status[i] = impactfit_inverse_solve(s->ws, &s->p, pi[P_E], 0.0, &r, &errs[i]);
       rhs_evals[i] += r.rhs_evals;
       if (!status[i])
-        status[i] = scaled_out(&r, pi, out + i * no, &errs[i]);
+        status[i] = scaled_out(s, &r, pi, out + i * no, &errs[i]);
       continue;
     }
-    status[i] = scaled_out(&s->results[i], pi, out + i * no, &errs[i]);
+    status[i] = scaled_out(s, &s->results[i], pi, out + i * no, &errs[i]);
   }
   s->have_last = 0;
   return 0;

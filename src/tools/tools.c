@@ -45,8 +45,11 @@ void cli_json_begin(cli_json *j, FILE *f) {
 
 static void json_key(cli_json *j, const char *key) { /* key NULL: an array element */
   fputs(j->first ? "" : ",", j->f);
-  if (key)
-    fprintf(j->f, "\"%s\":", key);
+  if (key) { /* fputs, not fprintf: a grid's JSON line has a dozen keys */
+    fputc('"', j->f);
+    fputs(key, j->f);
+    fputs("\":", j->f);
+  }
   j->first = 0;
 }
 
