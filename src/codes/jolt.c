@@ -462,7 +462,7 @@ static int grid_of(const jolt_approach *ap, double w, double y, long n_max, jolt
     return 0;
   }
   if (!(mw >= 0x1p-100 && mw <= 0x1p100 && y >= 0x1p-900 && y <= 0x1p100 && h >= 0x1p-200 && h <= 0x1p20 &&
-        ap->coord >= 0x1p-900 && ap->coord <= 0x1p100 && d > 0.0 && d <= 1.0 && n_max >= 2 && n_max <= (1L << 40)))
+        ap->coord >= 0x1p-900 && ap->coord <= 0x1p100 && d > 0.0 && d <= 1.0 && n_max >= 2 && (double)n_max <= 0x1p40))
     return 0;
   *g = (jolt_grid){.p = p, .E = ilogb(mw) - 23, .Eh = ilogb(h) - (p - 1), .Ey = ilogb(y) - (p - 1)};
   g->M = (uint64_t)(mw * p2(-g->E));
