@@ -477,7 +477,7 @@ static int solve_nlopt(impactfit_inverse_workspace *ws, double u0, double slope)
     return 0;
   if (ws->status)
     return -1;
-  return getenv("NOFALLBACK") ? -1 : bisect_recorded(ws);
+  return bisect_recorded(ws);
 }
 
 typedef int (*method_fn)(impactfit_inverse_workspace *, double, double);

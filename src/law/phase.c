@@ -29,6 +29,7 @@ typedef struct {
   double piece_a, piece_w; /* the smooth piece the quadrature integrates: [piece_a, piece_a + piece_w] */
   int sidi;                /* 1: in Sidi's variable t (gl8) */
   impactfit__family *fam;  /* the family of reference impacts (NULL: every impact stepped in full) */
+  int gl4_off;             /* a piece's 4-point rules disagreed: the other pieces start with the 8-point rules */
 } phase_ctx;
 
 #define STOP_UNSTABLE 1 /* eval's status when it stopped there (not an error) */
@@ -87,6 +88,23 @@ static double sidi_d(double t) {
   return 140.0 * u * u * u;
 }
 
+/* 4-point Gauss–Legendre */
+static const double g4_x[2] = {0.3399810435848563, 0.8611363115940526};
+static const double g4_w[2] = {0.6521451548625461, 0.3478548451374538};
+
+/* 4-point Gauss–Legendre on [ta, tb] of the piece's integrand in φ = a + w t */
+static int gl4(phase_ctx *c, double ta, double tb, double *out) {
+  double m = 0.5 * (ta + tb), r = 0.5 * (tb - ta), sum = 0.0, e1, e2;
+  for (int i = 0; i < 2; i++) {
+    if (eval(c, c->piece_a + c->piece_w * (m - r * g4_x[i]), &e1, NULL) ||
+        eval(c, c->piece_a + c->piece_w * (m + r * g4_x[i]), &e2, NULL))
+      return c->status;
+    sum += g4_w[i] * (e1 + e2);
+  }
+  *out = c->piece_w * r * sum;
+  return 0;
+}
+
 /* 8-point Gauss–Legendre on [ta, tb] of the piece's integrand in t (φ = a + w t where c->sidi is 0) */
 static int gl8(phase_ctx *c, double ta, double tb, double *out) {
   double m = 0.5 * (ta + tb), r = 0.5 * (tb - ta), sum = 0.0, e1, e2;
@@ -116,13 +134,29 @@ static int adapt(phase_ctx *c, double a, double b, double whole, int depth, doub
   return 0;
 }
 
-/* A piece's integral: Gauss–Legendre in φ on the piece and its halves (24 impacts) where they agree to the
- * tolerance, as for a smooth e(φ); else adaptively in Sidi's t (a fractional power at an end). */
+/* A piece's integral: Gauss–Legendre in φ on the piece and its halves, 4 points each (12 impacts) where they
+ * agree to GL4_TOL, else 8 points each (24 impacts) where they agree to 1e-12, as for a smooth e(φ); else
+ * adaptively in Sidi's t (a fractional power at an end). The halves' sum is kept, its error about the
+ * disagreement over 2^8 − 1 (4 points) or 2^16 − 1 (8 points): below 4e-17 of the piece's width either way.
+ * Once the 4-point rules disagree on a piece (a fractional power at its ends, as Chrono's dampings have at
+ * every piece) the other pieces of the statistics start with the 8-point rules. The 4-point rules take a
+ * quarter of the phases' impacts off where e(φ) has many smooth pieces (MuJoCo's rk4 at dt 1e-5 s, 15 pieces:
+ * 643 → 463 impacts). */
+#define GL4_TOL 1e-14
 static int piece_integral(phase_ctx *c, double a, double b, double *out) {
   double whole, l, r;
   c->piece_a = a;
   c->piece_w = b - a;
   c->sidi = 0;
+  if (!c->gl4_off) {
+    if (gl4(c, 0.0, 1.0, &whole) || gl4(c, 0.0, 0.5, &l) || gl4(c, 0.5, 1.0, &r))
+      return c->status;
+    if (fabs(l + r - whole) <= GL4_TOL * c->piece_w) {
+      *out = l + r;
+      return 0;
+    }
+    c->gl4_off = 1;
+  }
   if (gl8(c, 0.0, 1.0, &whole) || gl8(c, 0.0, 0.5, &l) || gl8(c, 0.5, 1.0, &r))
     return c->status;
   if (fabs(l + r - whole) <= 1e-12 * c->piece_w) {
