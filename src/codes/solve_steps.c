@@ -5,12 +5,14 @@
  * continuous-time integrator without the power-law solver (Simbody's) comes here too: its stepper has a NULL
  * type, and every phase gives the law's e. */
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/common_impl.h"
 #include "codes_impl.h"
+#include "../law/step_internal.h"
 
 static int build_cb(const void *ctx, double value, impactfit_stepper *st, impactfit_error *err) {
   return impactfit__build(ctx, value, st, err);
@@ -33,9 +35,9 @@ static int forward_value(const impactfit_code_ctx *c, double *value, impactfit_e
   return 0;
 }
 
-/* what the naive input gives (its value is the search's guess) */
+/* what the naive input gives (its value is the search's guess): the value now, its statistics by naive_stats */
 static int naive_answer(const impactfit_code_ctx *c, impactfit_code_answer *ans, impactfit_text *naive, double *guess,
-                        impactfit_step_stats *Nout, impactfit_error *err) {
+                        impactfit_error *err) {
   const impactfit_code_ops *ops = c->model->ops;
   double nv = NAN;
   if (!ops->naive)
@@ -47,17 +49,37 @@ static int naive_answer(const impactfit_code_ctx *c, impactfit_code_answer *ans,
     return 0;
   ans->naive_value = nv;
   *guess = nv;
-  impactfit_stepper ns;
-  impactfit_step_stats N;
-  impactfit_error e4;
-  if (build_cb(c, nv, &ns, &e4) == 0 && impactfit_step_phase_stats(&ns, c->v, &N, &e4) == 0) {
-    ans->e_naive = N.e_mean;
-    ans->e_naive_min = N.e_min;
-    ans->e_naive_max = N.e_max;
-    ans->impacts += N.impacts;
-    *Nout = N;
-  }
   return 0;
+}
+
+/* The naive value's statistics into *N (impacts 0: not computed; a failure leaves them out of the answer) */
+static void naive_stats(const impactfit_code_ctx *c, double nv, impactfit_step_stats *N) {
+  impactfit_stepper ns;
+  impactfit_error e4;
+  if (isnan(nv) || build_cb(c, nv, &ns, &e4) || impactfit_step_phase_stats(&ns, c->v, N, &e4))
+    memset(N, 0, sizeof *N);
+}
+
+static void naive_taken(impactfit_code_answer *ans, const impactfit_step_stats *N) {
+  if (N->impacts == 0)
+    return;
+  ans->e_naive = N->e_mean;
+  ans->e_naive_min = N->e_min;
+  ans->e_naive_max = N->e_max;
+  ans->impacts += N->impacts;
+}
+
+/* Where the naive value's contact takes at least this many steps (its continuous-time contact over dt), its
+ * statistics are computed on a second thread while the inverse searches (the two share nothing; an answer of
+ * some milliseconds at least, where a team's start costs some 0.1 ms) */
+#define NAIVE_PARALLEL_STEPS 2000.0
+
+static int naive_beside(const impactfit_code_ctx *c, double nv) {
+  impactfit_stepper ns;
+  impactfit_error e4;
+  impactfit_law_impact_result r;
+  return !c->model->ops->solve && !isnan(nv) && build_cb(c, nv, &ns, &e4) == 0 && ns.type &&
+         impactfit__step_continuous_impact(&ns, c->v, &r) == 0 && r.t_contact / ns.dt >= NAIVE_PARALLEL_STEPS;
 }
 
 /* An unreachable e: the means at both ends of the search range widen the reachable range (the search stops
@@ -381,9 +403,28 @@ static int solve_steps(const impactfit_code_ctx *c, impactfit_code_answer *ans, 
   double guess = NAN;
   impactfit_step_stats N;
   memset(&N, 0, sizeof N); /* the naive value's statistics (impacts 0: not computed) */
-  if (!ans->forward &&
-      ((s = naive_answer(c, ans, naive, &guess, &N, err)) || (s = inverse_value(c, ans, guess, &N, &S, head, err))))
-    return s;
+  if (!ans->forward) {
+    if ((s = naive_answer(c, ans, naive, &guess, err)))
+      return s;
+    if (naive_beside(c, ans->naive_value)) {
+      /* the naive value's statistics beside the search (the search needs them only for a model's own solve):
+       * the same numbers as one after the other, on one thread or two (OMP_NUM_THREADS=1: one) */
+#pragma omp parallel sections num_threads(omp_get_max_threads() < 2 ? 1 : 2)
+      {
+#pragma omp section
+        naive_stats(c, ans->naive_value, &N);
+#pragma omp section
+        s = inverse_value(c, ans, guess, NULL, &S, head, err);
+      }
+      naive_taken(ans, &N);
+    } else {
+      naive_stats(c, ans->naive_value, &N);
+      naive_taken(ans, &N);
+      s = inverse_value(c, ans, guess, &N, &S, head, err);
+    }
+    if (s)
+      return s;
+  }
   if (ans->forward)
     ans->reachable = 1;
   if (ans->reachable) {

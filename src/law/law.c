@@ -220,7 +220,10 @@ static double imp_pow(double x, double p) { return p == 2.0 ? x * x : p == 1.0 ?
 static double imp_clamp(double v, double lo, double hi) { return v > hi ? hi : v >= lo ? v : lo; }
 static double imp_atleast(double v, double lo) { return v >= lo ? v : lo; }
 
-double impactfit_law_impedance_d(const double s[5], double delta, double *dd) {
+/* impactfit_law_impedance_d's body, inlined into the law's force (the exported function itself cannot be: a
+ * shared library's exported symbol may be interposed, so every stage of a MuJoCo contact's step called it
+ * through the PLT, a quarter of a contact's stepping at small dt) */
+static inline double imp_d(const double s[5], double delta, double *dd) {
   /* the solimp values as MuJoCo enforces them (getsolparam) */
   double d0 = imp_clamp(s[0], IMP_MIN, IMP_MAX), dw = imp_clamp(s[1], IMP_MIN, IMP_MAX);
   double width = imp_atleast(s[2], 0.0), mid = imp_clamp(s[3], IMP_MIN, IMP_MAX), pw = imp_atleast(s[4], 1.0);
@@ -251,6 +254,8 @@ double impactfit_law_impedance_d(const double s[5], double delta, double *dd) {
   return d0 + y * (dw - d0);
 }
 
+double impactfit_law_impedance_d(const double s[5], double delta, double *dd) { return imp_d(s, delta, dd); }
+
 /* Every finite solimp value is accepted and used as MuJoCo uses it: getsolparam clamps d0, dwidth and
  * midpoint to [mjMINIMP, mjMAXIMP] = [0.0001, 0.9999], width to >= 0 and power to >= 1 before any use
  * (MuJoCo 2.2.2 src/engine/engine_core_constraint.c:1023-1028; the same lines in 3.0.0 :1271-1276 and
@@ -279,7 +284,7 @@ static int imp_check(const double *p, impactfit_error *err) {
  * solver's 1/(A + R) times A, R = rscale (1 − d)/d A); for rscale = 1, s = d */
 static double imp_force(const double *p, double delta, double rate, double *fd, double *fr) {
   double dd;
-  double d = impactfit_law_impedance_d(p + I_D0, delta, &dd);
+  double d = imp_d(p + I_D0, delta, &dd);
   double M = p[I_M], B = p[I_B], K = p[I_K], rs = p[I_RS];
   double a = B * rate + K * d * delta + p[I_G];
   double den = d + rs * (1.0 - d), s = rs == 1.0 ? d : d / den;

@@ -30,6 +30,7 @@
 #include <float.h>
 #include <limits.h>
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -521,6 +522,50 @@ static int family_check(impactfit__family *f, const impactfit_stepper *st, doubl
   return fabs(full->e - fast.e) <= tol && full->signature == fast.signature && f->matched;
 }
 
+/* Where the check impact took at least this much work, the first family's other nodes are recorded on the threads
+ * of an OpenMP team (impacts of some milliseconds each) */
+#define PAR_RECORD_WORK 20000
+
+/* The first family's nodes but the check impact (ref[0 .. nodes − 2] at phis): one after the other, or where the
+ * impacts are long on an OpenMP team, each through a family of its own whose hooks record into the node (the
+ * recording touches nothing else), the counts then taken in the nodes' order up to the first that failed, as one
+ * after the other. 0, or 1 when a node failed or could not be recorded. */
+static int record_nodes(impactfit__family *f, const impactfit_stepper *st, double v, const double *phis, long work,
+                        impactfit_step_stats *S) {
+  enum { N = NODES_FIRST - 1 };
+  impactfit_step_impact r;
+  impactfit__family *sh[N] = {NULL};
+  int par = work >= PAR_RECORD_WORK && !omp_in_parallel() && omp_get_max_threads() >= 2, ok = par;
+  for (int j = 0; j < N && ok; j++)
+    ok = (sh[j] = calloc(1, sizeof *sh[j])) != NULL;
+  if (!ok) {
+    for (int j = 0; j < N; j++)
+      free(sh[j]);
+    for (int j = 0; j < N; j++)
+      if (record(f, &f->ref[j], st, v, phis[j], S, &r))
+        return 1;
+    return 0;
+  }
+  impactfit_step_stats L[N];
+  int bad[N];
+  memset(L, 0, sizeof L);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(2)
+  for (int j = 0; j < N; j++) {
+    impactfit_step_impact o;
+    sh[j]->hooks = f->hooks;
+    bad[j] = record(sh[j], &f->ref[j], st, v, phis[j], &L[j], &o);
+  }
+  int failed = 0;
+  for (int j = 0; j < N && !failed; j++) {
+    S->impacts += L[j].impacts;
+    S->steps += L[j].steps;
+    failed = bad[j];
+  }
+  for (int j = 0; j < N; j++)
+    free(sh[j]);
+  return failed;
+}
+
 static void fref_swap(fref *a, fref *b) {
   fref t = *a;
   *a = *b;
@@ -555,9 +600,8 @@ int impactfit__family_build(const impactfit_stepper *st, double v, int lean, imp
   } else {
     f->nodes = NODES_FIRST;
     fref_swap(&f->ref[NODES_FIRST - 1], &f->ref[NODES]); /* the check impact is the last node */
-    for (int j = 0; j + 1 < f->nodes; j++)
-      if (record(f, &f->ref[j], st, v, phis[j], S, &r))
-        goto refused;
+    if (record_nodes(f, st, v, phis, full.work, S))
+      goto refused;
     /* the check through the family of the other nodes; where it is off (the family one degree below the one used:
      * a cautious estimate of its error), one node more, up to NODES */
     for (;;) {
