@@ -10,6 +10,9 @@
 # restitution threshold, 5 above PhysX's 2 m/s.
 # With OUT_DIR set, every answer's output (--json) is kept there, one file a request (NNN.json, the request in
 # NNN.req): two runs' answers compare with bench/engine_grid_diff.py.
+# PEER (a path to another build's impactfit, e.g. an earlier commit's): each request is run REPEAT times (default
+# 3) by the peer and by this build in turn, and the medians of both are printed (peer wall, peer CPU, then this
+# build's), so that a machine whose speed drifts during the run moves both; the summary gives both totals.
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${1:-build-bench}
@@ -31,7 +34,11 @@ value_of() {
   esac
 }
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $($X --version 2>/dev/null | head -1)"
-printf '%-62s %-8s %-7s %9s %9s %s\n' "code 'model' integrator" dt mode "wall ms" "CPU ms" exit
+if [ -n "${PEER:-}" ]; then
+  printf '%-62s %-8s %-7s %9s %9s %9s %9s\n' "code 'model' integrator" dt mode "peer wall" "peer CPU" "wall ms" "CPU ms"
+else
+  printf '%-62s %-8s %-7s %9s %9s %s\n' "code 'model' integrator" dt mode "wall ms" "CPU ms" exit
+fi
 for code in $($X engine --list 2>&1 | awk '/^  [a-z]/ && $2 != "dem" {print $1}'); do
   $X engine --list --code "$code" >"$TMP/list" 2>&1 || continue
   # the default version's entries (the first block of each model and option): model, option flags (e.g.
@@ -63,6 +70,23 @@ for code in $($X engine --list 2>&1 | awk '/^  [a-z]/ && $2 != "dem" {print $1}'
             extra="$extra --json"
             printf '%s\n' "$code '$model'${opt:+ $opt} $integ $dt $mode${SPEEDS:+ v $v}" >"${out%.json}.req"
           fi
+          if [ -n "${PEER:-}" ]; then
+            # the peer and this build in turn, REPEAT times; the medians (ms) of each
+            : >"$TMP/ab"
+            for _ in $(seq "${REPEAT:-3}"); do
+              for b in peer self; do
+                bin=$X && [ $b = peer ] && bin=$PEER
+                # shellcheck disable=SC2086
+                /usr/bin/time -f "$b %e %U %S" -a -o "$TMP/ab" timeout "$LIMIT" "$bin" engine --code "$code" --model "$model" \
+                  $opt --integrator "$integ" --dt "$dt" --v "$v" --mass 0.001309 --radius 0.005 $reqs $extra >/dev/null 2>&1 || true
+              done
+            done
+            med() { awk -v b="$1" -v k="$2" '$1 == b {print (k == "w" ? $2 : $3 + $4) * 1000}' "$TMP/ab" | sort -g |
+              awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+            printf '%-62s %-8s %-7s %9.0f %9.0f %9.0f %9.0f\n' "$code '$model'${opt:+ $opt} $integ${SPEEDS:+ v $v}" "$dt" "$mode" \
+              "$(med peer w)" "$(med peer c)" "$(med self w)" "$(med self c)" | tee -a "$TMP/peer"
+            continue
+          fi
           # shellcheck disable=SC2086
           /usr/bin/time -f '%e %U %S' -o "$TMP/t" timeout "$LIMIT" "$X" engine --code "$code" --model "$model" $opt \
             --integrator "$integ" --dt "$dt" --v "$v" --mass 0.001309 --radius 0.005 $reqs $extra >"$out" 2>&1 && rc=0 || rc=$?
@@ -76,6 +100,14 @@ for code in $($X engine --list 2>&1 | awk '/^  [a-z]/ && $2 != "dem" {print $1}'
     done
   done <"$TMP/models"
 done
+if [ -n "${PEER:-}" ]; then
+  # columns from the end: the peer's wall and CPU ms, this build's wall and CPU ms
+  awk '{pw += $(NF - 3); pc += $(NF - 2); w += $(NF - 1); c += $NF; n++
+        if ($(NF - 3) > 50) po++; if ($(NF - 1) > 50) o++; if ($(NF - 3) > pm) pm = $(NF - 3); if ($(NF - 1) > m) m = $(NF - 1) }
+       END { printf "answers: %d; peer: wall %.1f s, CPU %.1f s, %d over 50 ms wall, slowest %g ms; this build: wall %.1f s, CPU %.1f s, %d over 50 ms wall, slowest %g ms\n",
+             n, pw / 1e3, pc / 1e3, po, pm, w / 1e3, c / 1e3, o, m }' "$TMP/peer"
+  exit 0
+fi
 # columns from the end: wall ms, CPU ms, exit (and "(stopped)")
 echo "slowest answer (wall):"
 awk '{n = NF; if ($n == "(stopped)") n--; print $(n - 2) "\t" $0}' "$TMP/all" | sort -g -r | head -1 | cut -f2-
