@@ -27,7 +27,7 @@ typedef struct {
   int status;
   int until_unstable;      /* stop at the first impact that shows the step unstable (STATS_STABILITY) */
   double piece_a, piece_w; /* the smooth piece the quadrature integrates: [piece_a, piece_a + piece_w] */
-  int sidi;                /* 1: in Sidi's variable t (gl8) */
+  int sidi;                /* 1: in Sidi's variable t (gl) */
   impactfit__family *fam;  /* the family of reference impacts (NULL: every impact stepped in full) */
   int gl4_off;             /* a piece's 4-point rules disagreed: the other pieces start with the 8-point rules */
 } phase_ctx;
@@ -92,28 +92,22 @@ static double sidi_d(double t) {
 static const double g4_x[2] = {0.3399810435848563, 0.8611363115940526};
 static const double g4_w[2] = {0.6521451548625461, 0.3478548451374538};
 
-/* 4-point Gauss–Legendre on [ta, tb] of the piece's integrand in φ = a + w t */
-static int gl4(phase_ctx *c, double ta, double tb, double *out) {
-  double m = 0.5 * (ta + tb), r = 0.5 * (tb - ta), sum = 0.0, e1, e2;
-  for (int i = 0; i < 2; i++) {
-    if (eval(c, c->piece_a + c->piece_w * (m - r * g4_x[i]), &e1, NULL) ||
-        eval(c, c->piece_a + c->piece_w * (m + r * g4_x[i]), &e2, NULL))
-      return c->status;
-    sum += g4_w[i] * (e1 + e2);
-  }
-  *out = c->piece_w * r * sum;
-  return 0;
-}
+/* a Gauss–Legendre rule: its nodes ±x[i] on [−1, 1] and weights w[i], i < half */
+typedef struct {
+  int half;
+  const double *x, *w;
+} gl_rule;
+static const gl_rule GL4 = {2, g4_x, g4_w}, GL8 = {4, gl_x, gl_w};
 
-/* 8-point Gauss–Legendre on [ta, tb] of the piece's integrand in t (φ = a + w t where c->sidi is 0) */
-static int gl8(phase_ctx *c, double ta, double tb, double *out) {
+/* The rule q on [ta, tb] of the piece's integrand in t (φ = a + w t where c->sidi is 0) */
+static int gl(phase_ctx *c, const gl_rule *q, double ta, double tb, double *out) {
   double m = 0.5 * (ta + tb), r = 0.5 * (tb - ta), sum = 0.0, e1, e2;
-  for (int i = 0; i < 4; i++) {
-    double t1 = m - r * gl_x[i], t2 = m + r * gl_x[i];
+  for (int i = 0; i < q->half; i++) {
+    double t1 = m - r * q->x[i], t2 = m + r * q->x[i];
     double s1 = c->sidi ? sidi(t1) : t1, s2 = c->sidi ? sidi(t2) : t2;
     if (eval(c, c->piece_a + c->piece_w * s1, &e1, NULL) || eval(c, c->piece_a + c->piece_w * s2, &e2, NULL))
       return c->status;
-    sum += c->sidi ? gl_w[i] * (e1 * sidi_d(t1) + e2 * sidi_d(t2)) : gl_w[i] * (e1 + e2);
+    sum += c->sidi ? q->w[i] * (e1 * sidi_d(t1) + e2 * sidi_d(t2)) : q->w[i] * (e1 + e2);
   }
   *out = c->piece_w * r * sum;
   return 0;
@@ -121,7 +115,7 @@ static int gl8(phase_ctx *c, double ta, double tb, double *out) {
 
 static int adapt(phase_ctx *c, double a, double b, double whole, int depth, double *out) {
   double m = 0.5 * (a + b), l, r;
-  if (gl8(c, a, m, &l) || gl8(c, m, b, &r))
+  if (gl(c, &GL8, a, m, &l) || gl(c, &GL8, m, b, &r))
     return c->status;
   if (depth >= 10 || fabs(l + r - whole) <= 1e-12 * (b - a) * c->piece_w) {
     *out = l + r;
@@ -149,7 +143,7 @@ static int piece_integral(phase_ctx *c, double a, double b, double *out) {
   c->piece_w = b - a;
   c->sidi = 0;
   if (!c->gl4_off) {
-    if (gl4(c, 0.0, 1.0, &whole) || gl4(c, 0.0, 0.5, &l) || gl4(c, 0.5, 1.0, &r))
+    if (gl(c, &GL4, 0.0, 1.0, &whole) || gl(c, &GL4, 0.0, 0.5, &l) || gl(c, &GL4, 0.5, 1.0, &r))
       return c->status;
     if (fabs(l + r - whole) <= GL4_TOL * c->piece_w) {
       *out = l + r;
@@ -157,14 +151,14 @@ static int piece_integral(phase_ctx *c, double a, double b, double *out) {
     }
     c->gl4_off = 1;
   }
-  if (gl8(c, 0.0, 1.0, &whole) || gl8(c, 0.0, 0.5, &l) || gl8(c, 0.5, 1.0, &r))
+  if (gl(c, &GL8, 0.0, 1.0, &whole) || gl(c, &GL8, 0.0, 0.5, &l) || gl(c, &GL8, 0.5, 1.0, &r))
     return c->status;
   if (fabs(l + r - whole) <= 1e-12 * c->piece_w) {
     *out = l + r;
     return 0;
   }
   c->sidi = 1;
-  if (gl8(c, 0.0, 1.0, &whole))
+  if (gl(c, &GL8, 0.0, 1.0, &whole))
     return c->status;
   return adapt(c, 0.0, 1.0, whole, 0, out);
 }
