@@ -256,9 +256,61 @@ static void family_case(const fcase *fc, int long_mean) {
   }
 }
 
+/* rk4's long runs taken at once by the law's flow (src/law/stepper.c, rk4_flow_run: impacts no family observes),
+ * against the same map stepped in __float128 at 4 phases: the flow is taken (the work a tenth of the steps or less),
+ * the signature and steps are the stepped map's, e within 1e-14 */
+typedef struct {
+  double dt, v, dampratio;
+} flow_case;
+
+static const flow_case flow_cases[] = {
+    {1e-7, 0.1, 0.2559564478273982}, /* the inverse's answer for e = 0.5 at 1e-7 s: 1.4e5 steps, inside the width */
+    {1e-7, 1.0, 0.25},               /* 1 m/s: beyond the width, the run stops at both knots (1.4e4 steps) */
+    {1e-6, 0.3, 0.25},               /* 1e-6 s at 0.3 m/s */
+};
+
+static void flow_case_run(const flow_case *fc) {
+  const impactfit_code_model *md;
+  impactfit_error err;
+  impactfit_code_request rq = impactfit_code_request_default();
+  impactfit_stepper st;
+  if (impactfit_code_model_find("mujoco", NULL, "soft contact", NULL, &md, &err)) {
+    CHECK(0, "mujoco: %s", err.message);
+    return;
+  }
+  rq.model = md, rq.integrator = "rk4", rq.dt = fc->dt, rq.v = fc->v;
+  rq.bodies.m1 = 0.001309, rq.bodies.r1 = 0.005;
+  if (impactfit_code_stepper(&rq, fc->dampratio, &st, &err)) {
+    CHECK(0, "rk4: stepper: %s", err.message);
+    return;
+  }
+  const double *p = st.law.p;
+  qlaw L = {.M = p[0], .B = p[1], .K = p[2], .d0 = p[3], .dw = p[4], .width = p[5], .mid = p[6], .rk4 = 1};
+  double worst = 0.0;
+  long work = 0, steps = 0;
+  for (int i = 0; i < 4; i++) {
+    double phi = (i + 0.3) / 4.0;
+    impactfit_step_impact a;
+    uint64_t sig;
+    int s1 = impactfit__step_impact(&st, fc->v, phi, 0, STEP_LIMIT, NULL, &a, &err);
+    double eq = q_impact(&L, fc->dt, fc->v, phi, &sig, &steps);
+    CHECK(s1 == 0 && a.steps == steps && a.work <= steps / 10,
+          "flow dt %g v %g phase %g: taken (work %ld of %ld steps; __float128 %ld steps)", fc->dt, fc->v, phi, a.work,
+          a.steps, steps);
+    CHECK_ABS(a.e, eq, 1e-14, "flow dt %g v %g phase %g: e against __float128", fc->dt, fc->v, phi);
+    worst = fmax(worst, fabs(a.e - eq));
+    work += a.work;
+  }
+  printf("test_family: rk4 by the flow, dt %g v %g, %ld steps: e - e(__float128) at 4 phases %.2e, work per impact "
+         "%ld\n",
+         fc->dt, fc->v, steps, worst, work / 4);
+}
+
 int main(int argc, char **argv) {
   int long_mean = argc > 1 && !strcmp(argv[1], "--mean");
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     family_case(&cases[i], long_mean);
+  for (size_t i = 0; i < sizeof flow_cases / sizeof flow_cases[0]; i++)
+    flow_case_run(&flow_cases[i]);
   return tu_report("test_family");
 }

@@ -46,6 +46,10 @@
  * where the impedance's width is crossed in runs of 167 steps, now stretches of the family (from 128 steps, were 256):
  * the inverse's steps were 1773230 (1908 impacts) */
 #define MJ_RK4_SLOW3 257702.0, 1400.0, 222893.0
+/* at 0.1 m/s and dt 1e-7 s (contacts of 1.7e5-4e5 steps), where rk4's long runs are taken at once by the law's
+ * flow (src/law/stepper.c, rk4_flow_run; each 4 of its force evaluations counted as a step): before it, the phase
+ * statistics at dampratio 1 were refused (4e5 steps, more than the 250000 an impact may compute one by one) */
+#define MJ_RK4_FLOW 227909.0, 288.0, 91742.0
 /* step-map evaluations (the free approach before the engine acts included) in the phase statistics and the
  * inverse: Rapier's (its prediction distance) at 1e-6 s and 1 m/s */
 #define RAPIER_EVALS 2462.0, 10158.0
@@ -227,6 +231,7 @@ static void engines(void) {
   stepper_work("mujoco", "soft contact", "rk4", 1e-6, 1.0, 1.0, 1e-3, 10.0, MJ_RK4_SMALL);
   stepper_work("mujoco", "soft contact", "rk4", 1e-5, 0.1, 1.0, 1e-3, 10.0, MJ_RK4_SLOW);
   stepper_work("mujoco", "soft contact", "rk4", 1e-5, 0.3, 1.0, 1e-3, 10.0, MJ_RK4_SLOW3);
+  stepper_work("mujoco", "soft contact", "rk4", 1e-7, 0.1, 1.0, 1e-3, 10.0, MJ_RK4_FLOW);
   step_evals("rapier", "restitution", 1e-6, 1.0, 0.5, 1e-6, 1.0, RAPIER_EVALS);
   step_evals("jolt", "contact", 1e-5, 2.0, 0.5, 1e-6, 2.0, JOLT_EVALS);
   step_evals("jolt", "contact", 1e-7, 2.0, 0.5, 1e-6, 2.0, JOLT_EVALS_SMALL);

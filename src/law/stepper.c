@@ -11,6 +11,7 @@
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_min.h>
+#include <gsl/gsl_odeiv2.h>
 #include <gsl/gsl_roots.h>
 
 #include "../common/common_impl.h"
@@ -434,6 +435,183 @@ static void linearise(const impactfit_stepper *st, double x0, double u0, double 
   }
 }
 
+/* ---------------------------------------------------------------- rk4's long smooth runs by the flow */
+
+/* A run of one symbol of rk4 keeps every stage of its steps on one side of the contact, the clamp and each of the
+ * law's switches (rk4_acc's codes): the force is smooth along it, and the step map over n steps is the law's flow
+ * over n dt to rk4's global error, at most about n times its local error at dt. Where that bound is below 1e-16 of
+ * the state's scale (steps of 1e-6 s and below on MuJoCo's soft contact at 0.1 m/s: the local error about
+ * 1e-31), the run is taken at once by the flow, integrated by GSL's rk8pd to 1e-15 of the scale, up to FLOW_MARGIN
+ * steps before the first state where a stage would see another symbol; the steps from there are stepped as
+ * before (the run's end, the knot, the exit). The local error is estimated from steps of H = 4^j dt ≫ dt, one
+ * step of H against two of H/2 (the difference 15/16 of the local error at H, which scales as H⁵), at the first H
+ * where the difference stands above rounding. Each four evaluations of the flow's force count as one step of the
+ * work (as rk4's step takes four). */
+#define FLOW_MIN 512     /* the fewest steps worth taking by the flow */
+#define FLOW_MARGIN 16   /* steps left before the first state of another symbol the flow finds */
+#define FLOW_POINTS 2048 /* the flow's accepted steps followed */
+#define FLOW_TOL 1e-15   /* rk8pd's tolerance on x/xs and u/v */
+
+typedef struct {
+  const impactfit_stepper *st;
+  double xs, us;
+  unsigned long code; /* the run's stage code */
+  int off;            /* a stage evaluation saw another code */
+  long evals;
+} flow_ctx;
+
+static unsigned long stage_code(const impactfit_stepper *st, double x, double u) {
+  unsigned long c = 0;
+  (void)rk4_acc(st, x, u, &c);
+  return c;
+}
+
+static int flow_rhs(double t, const double y[], double dydt[], void *p) {
+  (void)t;
+  flow_ctx *c = p;
+  unsigned long code = 0;
+  double u = y[1] * c->us, a = rk4_acc(c->st, y[0] * c->xs, u, &code);
+  c->evals++;
+  c->off |= code != c->code;
+  dydt[0] = u / c->xs;
+  dydt[1] = a / c->us;
+  return isfinite(a) ? GSL_SUCCESS : GSL_EBADFUNC;
+}
+
+/* rk4's local error at dt from s, relative to (xs, us); INFINITY where even a step of 16 dt leaves the run */
+static double rk4_local_error(const impactfit_stepper *st, const impactfit_step_state *s, double xs, double us) {
+  impactfit_stepper big = *st;
+  double est = INFINITY;
+  for (int j = 2; j <= 12; j++) {
+    double H = ldexp(st->dt, 2 * j);
+    impactfit_step_state a = *s, b = *s;
+    big.dt = H;
+    rk4_step(&big, &a);
+    big.dt = 0.5 * H;
+    rk4_step(&big, &b);
+    int left = b.branch != s->branch;
+    rk4_step(&big, &b);
+    if (left || a.branch != s->branch || b.branch != s->branch)
+      return est; /* the last H inside the run: its difference (below 1e-11) bounds the local error */
+    double d = 16.0 / 15.0 * (fabs(a.x - b.x) / xs + fabs(a.u - b.u) / us);
+    est = fmax(d, 1e-11) * ldexp(1.0, -10 * j);
+    if (d > 1e-11)
+      break;
+  }
+  return est;
+}
+
+/* The flow over the steps of the run from s (the state a step of the run just left): the steps taken (s
+ * advanced by them), 0 when not taken (another stepper, a short run, too large a local error) */
+static long rk4_flow_run(const impactfit_stepper *st, impactfit_step_state *s, double v, long n_max, int linear,
+                         impactfit_step_impact *out) {
+  if (st->type != &rk4_type || n_max < FLOW_MIN + FLOW_MARGIN)
+    return 0;
+  unsigned long b = stage_code(st, s->x, s->u), b4 = b << 24 | b << 16 | b << 8 | b;
+  if (!(b & 1u) || (int)((b4 ^ (b4 >> 31)) & 0x7fffffffUL) != s->branch)
+    return 0;
+  double L = st->law.type->length_scale ? st->law.type->length_scale(st->law.p, st->mass, v) : 0.0;
+  double xs = fmax(fabs(s->x), isfinite(L) ? L : 0.0), us = v, dt = st->dt;
+  if (!(xs > 0.0))
+    return 0;
+  double n_ok = 1e-17 / rk4_local_error(st, s, xs, us); /* 10 n × the local error ≤ 1e-16 */
+  long n_lim = n_max - FLOW_MARGIN;
+  if (n_ok < (double)n_lim)
+    n_lim = (long)n_ok;
+  if (!(n_lim >= FLOW_MIN))
+    return 0;
+  IMPACTFIT__GSL_SCOPE;
+  gsl_odeiv2_step *gs = gsl_odeiv2_step_alloc(gsl_odeiv2_step_rk8pd, 2);
+  gsl_odeiv2_control *gc = gsl_odeiv2_control_standard_new(FLOW_TOL, FLOW_TOL, 1.0, 0.0);
+  gsl_odeiv2_evolve *ge = gsl_odeiv2_evolve_alloc(2);
+  double(*pt)[3] = malloc(FLOW_POINTS * sizeof *pt);
+  long n = 0;
+  if (!gs || !gc || !ge || !pt)
+    goto done;
+  flow_ctx c = {.st = st, .xs = xs, .us = us, .code = b};
+  gsl_odeiv2_system sys = {flow_rhs, NULL, 2, &c};
+  /* the longest step an eighth of the time the law's length takes at v: a switch crossed and crossed back within
+   * one step is not missed (every stage is checked too) */
+  double t = 0.0, y[2] = {s->x / xs, s->u / us}, h = 16.0 * dt, hmax = 0.125 * xs / us;
+  double t_end = (double)n_lim * dt, ta = t_end, tb = -1.0;
+  int np = 0;
+  pt[np][0] = t, pt[np][1] = y[0], pt[np][2] = y[1], np++;
+  while (t < t_end) {
+    double t0 = t, y0[2] = {y[0], y[1]};
+    c.off = 0;
+    h = fmin(h, hmax);
+    if (gsl_odeiv2_evolve_apply(ge, gc, gs, &sys, &t, t_end, &h, y) != GSL_SUCCESS || np == FLOW_POINTS)
+      goto done;
+    int off = stage_code(st, y[0] * xs, y[1] * us) != b;
+    if (!off && c.off) { /* a stage of a rejected trial step may have reached past the symbol: the step accepted
+                            taken again alone, its own stages checked */
+      double y1[2] = {y0[0], y0[1]}, yerr[2];
+      c.off = 0;
+      gsl_odeiv2_step_reset(gs);
+      off = gsl_odeiv2_step_apply(gs, t0, t - t0, y1, yerr, NULL, NULL, &sys) != GSL_SUCCESS || c.off;
+    }
+    if (off) { /* another symbol within (t0, t] */
+      ta = t0, tb = t, y[0] = y0[0], y[1] = y0[1];
+      break;
+    }
+    pt[np][0] = t, pt[np][1] = y[0], pt[np][2] = y[1], np++;
+  }
+  /* the bracket narrowed to 4 steps by single rk8pd steps from its start (each shorter than the step accepted) */
+  while (tb > 0.0 && tb - ta > 4.0 * dt) {
+    double m = 0.5 * (ta + tb), ym[2] = {y[0], y[1]}, yerr[2];
+    c.off = 0;
+    gsl_odeiv2_step_reset(gs);
+    if (gsl_odeiv2_step_apply(gs, ta, m - ta, ym, yerr, NULL, NULL, &sys) != GSL_SUCCESS)
+      goto done;
+    if (c.off || stage_code(st, ym[0] * xs, ym[1] * us) != b)
+      tb = m;
+    else {
+      if (np == FLOW_POINTS)
+        goto done;
+      ta = m, y[0] = ym[0], y[1] = ym[1];
+      pt[np][0] = ta, pt[np][1] = y[0], pt[np][2] = y[1], np++;
+    }
+  }
+  long k = (long)floor(ta / dt) - (tb > 0.0 ? FLOW_MARGIN : 0);
+  if (k < FLOW_MIN)
+    goto done;
+  double T = (double)k * dt;
+  int i = np - 1;
+  while (i > 0 && pt[i][0] > T)
+    i--;
+  double yT[2] = {pt[i][1], pt[i][2]}, yerr[2];
+  if (T > pt[i][0]) {
+    gsl_odeiv2_step_reset(gs);
+    if (gsl_odeiv2_step_apply(gs, pt[i][0], T - pt[i][0], yT, yerr, NULL, NULL, &sys) != GSL_SUCCESS)
+      goto done;
+  }
+  if (!(isfinite(yT[0]) && isfinite(yT[1])) || stage_code(st, yT[0] * xs, yT[1] * us) != b)
+    goto done;
+  for (int j = 0; j <= i; j++) {
+    double x = pt[j][1] * xs, u = pt[j][2] * us;
+    if (linear)
+      linearise(st, x, u, v * dt, out);
+    double f = impactfit__step_law_force(st, x, u, NULL);
+    if (fabs(f) > out->f_max)
+      out->f_max = fabs(f);
+  }
+  s->x = yT[0] * xs;
+  s->u = yT[1] * us;
+  s->f = impactfit__step_law_force(st, s->x, s->u, NULL);
+  s->contact = 1;
+  out->work += c.evals / 4;
+  n = k;
+done:
+  free(pt);
+  if (ge)
+    gsl_odeiv2_evolve_free(ge);
+  if (gc)
+    gsl_odeiv2_control_free(gc);
+  if (gs)
+    gsl_odeiv2_step_free(gs);
+  return n;
+}
+
 /* Steps of one symbol in a row before a run is taken at once (the step map's `affine`), and the factor by which
  * a run that could not be taken grows before the next try */
 #define RUN_MIN 8
@@ -441,11 +619,15 @@ static void linearise(const impactfit_stepper *st, double x0, double u0, double 
 /* After a step from pre that left s with a run of *run steps of one symbol: the run continued at once where the
  * step map is affine there (its steps, force and linearisation into out). Returns the steps taken, 0 when none. */
 static long run_at_once(const impactfit_stepper *st, const impactfit_step_state *pre, impactfit_step_state *s, double v,
-                        long n_max, long n_free, int linear, impactfit_step_impact *out, int *free) {
+                        long n_max, long n_free, int linear, int *flow, impactfit_step_impact *out, int *free) {
   impactfit_step_affine a;
   *free = 0;
+  int by_flow = *flow;
+  *flow = 0;
   if (!st->type->affine || !st->type->affine(st, pre, &a)) {
     long n = st->type->run && s->f == 0.0 ? st->type->run(st, s, n_max) : 0;
+    if (n <= 0 && by_flow)
+      *flow = (n = rk4_flow_run(st, s, v, n_max, linear, out)) > 0;
     return n > 0 ? n : 0;
   }
   /* a run with no force (a predictive contact's point on the approach, e.g. PhysX's speculative distance of
@@ -524,10 +706,13 @@ static long pass_run(const pass_ctx *c, impactfit_step_state *s, sig_runs *sig, 
   long n = 0;
   *free = 0;
   if (sig->n >= *next_try) {
-    n = run_at_once(c->st, c->pre, s, c->v, c->left, c->left_free, c->linear, out, free);
+    /* the flow only for an impact no family observes (its references are stepped, its members passed over) */
+    int flow = !c->hooks;
+    n = run_at_once(c->st, c->pre, s, c->v, c->left, c->left_free, c->linear, &flow, out, free);
     if (n > 0 && c->hooks && c->hooks->jumped)
       c->hooks->jumped(c->hooks, out->steps, n, c->run);
-    *next_try = 2 * (sig->n + n);
+    /* the flow stops short of the run's end only where its local error bounds the steps: tried again soon */
+    *next_try = flow && n > 0 ? sig->n + n + RUN_MIN : 2 * (sig->n + n);
   }
   if (n == 0 && c->hooks && c->hooks->skip) {
     double rho = 0.0;
