@@ -12,7 +12,8 @@
 # NNN.req): two runs' answers compare with bench/engine_grid_diff.py.
 # PEER (a path to another build's impactfit, e.g. an earlier commit's): each request is run REPEAT times (default
 # 3) by the peer and by this build in turn, and the medians of both are printed (peer wall, peer CPU, then this
-# build's), so that a machine whose speed drifts during the run moves both; the summary gives both totals.
+# build's), so that a machine whose speed drifts during the run moves both; the summary gives both totals. With
+# OUT_DIR too, this build's answers are kept there (its last run of each request).
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${1:-build-bench}
@@ -75,10 +76,10 @@ for code in $($X engine --list 2>&1 | awk '/^  [a-z]/ && $2 != "dem" {print $1}'
             : >"$TMP/ab"
             for _ in $(seq "${REPEAT:-3}"); do
               for b in peer self; do
-                bin=$X && [ $b = peer ] && bin=$PEER
+                bin=$X && keep=$out && [ $b = peer ] && bin=$PEER && keep=/dev/null
                 # shellcheck disable=SC2086
                 /usr/bin/time -f "$b %e %U %S" -a -o "$TMP/ab" timeout "$LIMIT" "$bin" engine --code "$code" --model "$model" \
-                  $opt --integrator "$integ" --dt "$dt" --v "$v" --mass 0.001309 --radius 0.005 $reqs $extra >/dev/null 2>&1 || true
+                  $opt --integrator "$integ" --dt "$dt" --v "$v" --mass 0.001309 --radius 0.005 $reqs $extra >"$keep" 2>&1 || true
               done
             done
             med() { awk -v b="$1" -v k="$2" '$1 == b {print (k == "w" ? $2 : $3 + $4) * 1000}' "$TMP/ab" | sort -g |

@@ -47,10 +47,11 @@
  * src/law/step_fast.c), (2) the stepper is rk4 and its local error at dt, estimated from steps of 4^j dt, bounds
  * the error of the whole run by 1e-16 of the state's scale (steps of 1e-6 s and below on MuJoCo's soft contact
  * at 0.1 m/s): the run is the law's own flow, integrated by GSL's rk8pd to 1e-15, to 16 steps before the first
- * state where a stage would see another symbol, then stepped (tests/test_family.c: within 4.4e-16 of the same
- * map stepped in __float128 over contacts of 1.6e4-1.7e5 steps), or (3) the phase statistics' family of
- * reference impacts passes the other phases over its stretches (src/law/step_family.c), for the impacts (2)
- * does not cover: steps and signatures stay those of the stepped map.
+ * state where a stage would see another symbol, then stepped, for runs of 4096 steps or more
+ * (tests/test_family.c: within 3.7e-15 of the same map stepped in __float128 over contacts of 1.6e4-1.7e5
+ * steps), or (3) the phase statistics' family of reference impacts passes the other phases over its stretches
+ * (src/law/step_family.c), unless (2) took the check impact's runs with 100 times fewer steps' work than their
+ * steps (the family's references are stepped in full): steps and signatures stay those of the stepped map.
  *
  * Stability: the spectral radius of the step map linearised about each contact step's state (with
  * the law's ∂f/∂δ and ∂f/∂δ', for steppers that say how: `amplification`; in a step that starts within

@@ -347,6 +347,7 @@ static int pieces_mean(phase_ctx *c, int mode, int known) {
 /* Where one impact's steps computed one by one are at least this many, the family of reference impacts
  * passes the others over their smooth stretches (step_family.c) */
 #define FAMILY_WORK 500
+#define FLOW_FAMILY 100
 
 int impactfit__phase_stats(const impactfit_stepper *st, double v, impactfit_step_stats *out, int mode,
                            impactfit__family **keep, impactfit_error *err) {
@@ -382,11 +383,11 @@ int impactfit__phase_stats(const impactfit_stepper *st, double v, impactfit_step
    * quarter of the step limit, the impact is followed to that work (its long runs taken at once) */
   impactfit_law_impact_result cr;
   int have_cr = 0;
-  long probe_work = 0;
+  long probe_work = 0, flowed = 0;
   if (mode != STATS_QUICK) {
     impactfit_step_impact probe;
     impactfit_error e5;
-    int ps = impactfit__step_impact(st, v, 0.5, 1, 4096, NULL, &probe, &e5);
+    int ps = impactfit__step_impact_flowed(st, v, 0.5, 1, 4096, NULL, &probe, &flowed, &e5);
     out->impacts++; /* the work counts it */
     out->steps += probe.work;
     probe_work = probe.work;
@@ -395,7 +396,7 @@ int impactfit__phase_stats(const impactfit_stepper *st, double v, impactfit_step
       if (have_cr && cr.t_contact / st->dt > 0.25 * (double)STEP_LIMIT) {
         if (cr.t_contact / st->dt > 0.9 * (double)STEP_LIMIT) /* beyond the step limit whatever the work */
           return impactfit__step_limit_verdict(st, v, err);
-        ps = impactfit__step_impact(st, v, 0.5, 1, STEP_LIMIT / 4, NULL, &probe, &e5);
+        ps = impactfit__step_impact_flowed(st, v, 0.5, 1, STEP_LIMIT / 4, NULL, &probe, &flowed, &e5);
         out->impacts++;
         out->steps += probe.work;
         probe_work = probe.work;
@@ -407,7 +408,12 @@ int impactfit__phase_stats(const impactfit_stepper *st, double v, impactfit_step
   int lean = mode == STATS_SEARCH || mode == STATS_QUICK;
   phase_ctx c = {.st = st, .v = v, .lean = lean, .S = out, .err = err};
   int known = !lean && st->type->needs_law && st->type->amplification;
-  if (mode != STATS_QUICK && mode != STATS_STABILITY && probe_work >= FAMILY_WORK &&
+  /* where rk4's flow took the check impact's long runs (stepper.c), every impact takes them so, no family: its
+   * references would be stepped in full (5 of them against some 300 impacts at the probe's work), so not where
+   * the flow took fewer than FLOW_FAMILY times the probe's work (MuJoCo rk4 at 1e-6 s and 0.1 m/s: 1.2e4 steps for
+   * about 300 steps' work: the family 20-30 ms, the flow 40-50 ms; at 1e-7 s 1.4e5 steps: 130 against 30 ms) */
+  int by_flow = flowed >= FLOW_FAMILY * probe_work;
+  if (mode != STATS_QUICK && mode != STATS_STABILITY && probe_work >= FAMILY_WORK && !by_flow &&
       (s = impactfit__family_build(st, v, lean, out, &c.fam, err)))
     return s;
   s = mode == STATS_QUICK ? quick_mean(&c, known) : pieces_mean(&c, mode, known);

@@ -51,6 +51,10 @@ void impactfit__family_free(impactfit__family *f);
  * without the linearisation (the spectral radius); hooks NULL or an observer. No check of the settings. */
 int impactfit__step_impact(const impactfit_stepper *st, double v, double phi, int lean, long limit,
                            impactfit__step_hooks *hooks, impactfit_step_impact *out, impactfit_error *err);
+/* The same, with *flowed (NULL: not asked) the steps of rk4's runs taken by the law's flow (stepper.c) */
+int impactfit__step_impact_flowed(const impactfit_stepper *st, double v, double phi, int lean, long limit,
+                                  impactfit__step_hooks *hooks, impactfit_step_impact *out, long *flowed,
+                                  impactfit_error *err);
 
 /* A continuous-time stepper's impact (type NULL): the law's, solved by law.h (the same at every phase). */
 int impactfit__step_adaptive_impact(const impactfit_stepper *st, double v, impactfit_law_impact_result *r,

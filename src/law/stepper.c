@@ -447,7 +447,7 @@ static void linearise(const impactfit_stepper *st, double x0, double u0, double 
  * step of H against two of H/2 (the difference 15/16 of the local error at H, which scales as H⁵), at the first H
  * where the difference stands above rounding. Each four evaluations of the flow's force count as one step of the
  * work (as rk4's step takes four). */
-#define FLOW_MIN 512     /* the fewest steps worth taking by the flow */
+#define FLOW_MIN 4096    /* the fewest steps worth taking by the flow (it costs 100-300 steps' work) */
 #define FLOW_MARGIN 16   /* steps left before the first state of another symbol the flow finds */
 #define FLOW_POINTS 2048 /* the flow's accepted steps followed */
 #define FLOW_TOL 1e-15   /* rk8pd's tolerance on x/xs and u/v */
@@ -695,6 +695,7 @@ typedef struct pass_ctx {
   int run;
   long run_k0, idx;
   uint64_t sym;
+  long *flowed; /* the steps taken by the flow, added to */
 } pass_ctx;
 
 /* A long run of one symbol after the step into s: the rest of it at once where the step map is affine
@@ -713,6 +714,8 @@ static long pass_run(const pass_ctx *c, impactfit_step_state *s, sig_runs *sig, 
       c->hooks->jumped(c->hooks, out->steps, n, c->run);
     /* the flow stops short of the run's end only where its local error bounds the steps: tried again soon */
     *next_try = flow && n > 0 ? sig->n + n + RUN_MIN : 2 * (sig->n + n);
+    if (flow && n > 0)
+      *c->flowed += n;
   }
   if (n == 0 && c->hooks && c->hooks->skip) {
     double rho = 0.0;
@@ -743,6 +746,16 @@ static int approach_too_long(const impactfit_stepper *st, double reach, double J
 
 int impactfit__step_impact(const impactfit_stepper *st, double v, double phi, int lean, long limit,
                            impactfit__step_hooks *hooks, impactfit_step_impact *out, impactfit_error *err) {
+  return impactfit__step_impact_flowed(st, v, phi, lean, limit, hooks, out, NULL, err);
+}
+
+int impactfit__step_impact_flowed(const impactfit_stepper *st, double v, double phi, int lean, long limit,
+                                  impactfit__step_hooks *hooks, impactfit_step_impact *out, long *flowed,
+                                  impactfit_error *err) {
+  long flowed_here = 0;
+  if (!flowed)
+    flowed = &flowed_here;
+  *flowed = 0;
   memset(out, 0, sizeof *out);
   out->phi = phi;
   if (!st->type) {
@@ -834,7 +847,8 @@ int impactfit__step_impact(const impactfit_stepper *st, double v, double phi, in
                        .run = run,
                        .run_k0 = run_k0,
                        .idx = idx,
-                       .sym = sym};
+                       .sym = sym,
+                       .flowed = flowed};
         int free;
         long n = pass_run(&pc, &s, &sig, &next_try, out, &free);
         k += free ? 0 : n;
