@@ -347,7 +347,7 @@ static int pieces_mean(phase_ctx *c, int mode, int known) {
 /* Where one impact's steps computed one by one are at least this many, the family of reference impacts
  * passes the others over their smooth stretches (step_family.c) */
 #define FAMILY_WORK 500
-#define FLOW_FAMILY 100
+#define FLOW_FAMILY 200
 
 int impactfit__phase_stats(const impactfit_stepper *st, double v, impactfit_step_stats *out, int mode,
                            impactfit__family **keep, impactfit_error *err) {
@@ -410,10 +410,13 @@ int impactfit__phase_stats(const impactfit_stepper *st, double v, impactfit_step
   int known = !lean && st->type->needs_law && st->type->amplification;
   /* where rk4's flow took the check impact's long runs (stepper.c), every impact takes them so, no family: its
    * references would be stepped in full (5 of them against some 300 impacts at the probe's work), so not where
-   * the flow took fewer than FLOW_FAMILY times the probe's work (MuJoCo rk4 at 1e-6 s and 0.1 m/s: 1.2e4 steps for
-   * about 300 steps' work: the family 20-30 ms, the flow 40-50 ms; at 1e-7 s 1.4e5 steps: 130 against 30 ms) */
+   * the flow took fewer than FLOW_FAMILY times the probe's work, and then the family is chosen on the work the
+   * probe would have taken stepped (MuJoCo rk4 at 0.1 m/s: at 1e-6 s the flow took 91 times its work, and the
+   * family takes 355 M instructions where the flow took 459 M; at 1e-7 s 264-856 times, the flow 20-40 ms where
+   * the family took 90-120) */
   int by_flow = flowed >= FLOW_FAMILY * probe_work;
-  if (mode != STATS_QUICK && mode != STATS_STABILITY && probe_work >= FAMILY_WORK && !by_flow &&
+  long stepped_work = probe_work + flowed; /* the probe's work with its runs stepped */
+  if (mode != STATS_QUICK && mode != STATS_STABILITY && stepped_work >= FAMILY_WORK && !by_flow &&
       (s = impactfit__family_build(st, v, lean, out, &c.fam, err)))
     return s;
   s = mode == STATS_QUICK ? quick_mean(&c, known) : pieces_mean(&c, mode, known);
