@@ -183,21 +183,29 @@ static const fcase cases[] = {
     {"euler", 1e-5, 0.1, 1.0, 0.13766661429001414},
 };
 
-static void family_case(const fcase *fc, int long_mean) {
+/* MuJoCo's soft contact under `integrator` at dt for a 1.309 g sphere at v with the given dampratio: 0 with *st */
+static int mujoco_stepper(const char *integrator, double dt, double v, double dampratio, impactfit_stepper *st) {
   const impactfit_code_model *md;
   impactfit_error err;
   impactfit_code_request rq = impactfit_code_request_default();
-  impactfit_stepper st;
   if (impactfit_code_model_find("mujoco", NULL, "soft contact", NULL, &md, &err)) {
     CHECK(0, "mujoco: %s", err.message);
-    return;
+    return 1;
   }
-  rq.model = md, rq.integrator = fc->integrator, rq.dt = fc->dt, rq.v = fc->v;
+  rq.model = md, rq.integrator = integrator, rq.dt = dt, rq.v = v;
   rq.bodies.m1 = 0.001309, rq.bodies.r1 = 0.005;
-  if (impactfit_code_stepper(&rq, fc->dampratio, &st, &err)) {
-    CHECK(0, "%s: stepper: %s", fc->integrator, err.message);
-    return;
+  if (impactfit_code_stepper(&rq, dampratio, st, &err)) {
+    CHECK(0, "%s: stepper: %s", integrator, err.message);
+    return 1;
   }
+  return 0;
+}
+
+static void family_case(const fcase *fc, int long_mean) {
+  impactfit_error err;
+  impactfit_stepper st;
+  if (mujoco_stepper(fc->integrator, fc->dt, fc->v, fc->dampratio, &st))
+    return;
   double v = fc->v, dt = fc->dt, p[10];
   for (int i = 0; i < 10; i++)
     p[i] = st.law.p[i];
@@ -270,20 +278,10 @@ static const flow_case flow_cases[] = {
 };
 
 static void flow_case_run(const flow_case *fc) {
-  const impactfit_code_model *md;
   impactfit_error err;
-  impactfit_code_request rq = impactfit_code_request_default();
   impactfit_stepper st;
-  if (impactfit_code_model_find("mujoco", NULL, "soft contact", NULL, &md, &err)) {
-    CHECK(0, "mujoco: %s", err.message);
+  if (mujoco_stepper("rk4", fc->dt, fc->v, fc->dampratio, &st))
     return;
-  }
-  rq.model = md, rq.integrator = "rk4", rq.dt = fc->dt, rq.v = fc->v;
-  rq.bodies.m1 = 0.001309, rq.bodies.r1 = 0.005;
-  if (impactfit_code_stepper(&rq, fc->dampratio, &st, &err)) {
-    CHECK(0, "rk4: stepper: %s", err.message);
-    return;
-  }
   const double *p = st.law.p;
   qlaw L = {.M = p[0], .B = p[1], .K = p[2], .d0 = p[3], .dw = p[4], .width = p[5], .mid = p[6], .rk4 = 1};
   double worst = 0.0;
