@@ -113,6 +113,9 @@ static double rk4_acc(const impactfit_stepper *st, double x, double u, unsigned 
   return st->gravity != 0.0 ? st->gravity - f / st->mass : -f / st->mass;
 }
 
+/* a step's branch from its four stages' codes (stage 1 in the top byte), folded into 31 bits */
+static int rk4_branch(unsigned long code) { return (int)((code ^ (code >> 31)) & 0x7fffffffUL); }
+
 static int rk4_step(const impactfit_stepper *st, impactfit_step_state *s) {
   double h = st->dt, x = s->x, u = s->u;
   unsigned long code = 0;
@@ -125,8 +128,7 @@ static int rk4_step(const impactfit_stepper *st, impactfit_step_state *s) {
   s->contact = (code & 0x01010101UL) != 0;
   /* the contact's mean force over the step (gravity's impulse taken out) */
   s->f = !s->contact ? 0.0 : st->gravity != 0.0 ? st->mass * ((u - s->u) / h + st->gravity) : st->mass * (u - s->u) / h;
-  /* the four stages' codes (stage 1 in the top byte), folded into 31 bits */
-  s->branch = (int)((code ^ (code >> 31)) & 0x7fffffffUL);
+  s->branch = rk4_branch(code);
   return 0;
 }
 
@@ -508,7 +510,7 @@ static long rk4_flow_run(const impactfit_stepper *st, impactfit_step_state *s, d
   if (st->type != &rk4_type || n_max < FLOW_MIN + FLOW_MARGIN)
     return 0;
   unsigned long b = stage_code(st, s->x, s->u), b4 = b << 24 | b << 16 | b << 8 | b;
-  if (!(b & 1u) || (int)((b4 ^ (b4 >> 31)) & 0x7fffffffUL) != s->branch)
+  if (!(b & 1u) || rk4_branch(b4) != s->branch)
     return 0;
   double L = st->law.type->length_scale ? st->law.type->length_scale(st->law.p, st->mass, v) : 0.0;
   double xs = fmax(fabs(s->x), isfinite(L) ? L : 0.0), us = v, dt = st->dt;
