@@ -264,26 +264,36 @@ static void family_case(const fcase *fc, int long_mean) {
   }
 }
 
-/* rk4's long runs taken at once by the law's flow (src/law/stepper.c, rk4_flow_run: impacts no family observes),
- * against the same map stepped in __float128 at 4 phases: the flow is taken (the work at most `work` of the steps),
- * the steps are the stepped map's, e within 1e-14 */
+/* rk4's and Euler's long runs taken at once by the flow (src/law/stepper.c, flow_run: rk4 by the law's own field,
+ * Euler by its modified field), against the same map stepped in __float128 at 4 phases: the flow is taken (the work
+ * at most `work` of the steps), the steps are the stepped map's, e within 1e-14 */
 typedef struct {
+  const char *integrator;
   double dt, v, dampratio, work;
 } flow_case;
 
 static const flow_case flow_cases[] = {
-    {1e-7, 0.1, 0.2559564478273982, 0.01}, /* the inverse's answer for e = 0.5 at 1e-7 s: 1.7e5 steps, in the width */
-    {1e-7, 1.0, 0.25, 0.01},               /* 1 m/s: the run stops at the knots and goes on after them */
-    {1e-6, 0.3, 0.25, 0.7}, /* 1e-6 s at 0.3 m/s: 1.6e4 steps, the runs of 4096 steps or more by the flow */
+    {"rk4", 1e-7, 0.1, 0.2559564478273982, 0.01}, /* the inverse's answer for e = 0.5 at 1e-7 s: 1.7e5 steps */
+    {"rk4", 1e-7, 1.0, 0.25, 0.01},               /* 1 m/s: the run stops at the knots and goes on after them */
+    {"rk4", 1e-6, 0.3, 0.25, 0.7}, /* 1e-6 s at 0.3 m/s: 1.6e4 steps, the runs of 4096 steps or more by the flow */
+    {"euler", 1e-7, 0.1, 0.2559558335785886, 0.05}, /* Euler's answer for e = 0.5 at 1e-7 s: 1.7e5 steps */
+    {"euler", 1e-7, 1.0, 0.25, 0.05},               /* 1 m/s: through the impedance's knots */
 };
 
 static void flow_case_run(const flow_case *fc) {
   impactfit_error err;
   impactfit_stepper st;
-  if (mujoco_stepper("rk4", fc->dt, fc->v, fc->dampratio, &st))
+  if (mujoco_stepper(fc->integrator, fc->dt, fc->v, fc->dampratio, &st))
     return;
   const double *p = st.law.p;
-  qlaw L = {.M = p[0], .B = p[1], .K = p[2], .d0 = p[3], .dw = p[4], .width = p[5], .mid = p[6], .rk4 = 1};
+  qlaw L = {.M = p[0],
+            .B = p[1],
+            .K = p[2],
+            .d0 = p[3],
+            .dw = p[4],
+            .width = p[5],
+            .mid = p[6],
+            .rk4 = !strcmp(fc->integrator, "rk4")};
   double worst = 0.0;
   long work = 0, steps = 0;
   for (int i = 0; i < 4; i++) {
@@ -293,15 +303,15 @@ static void flow_case_run(const flow_case *fc) {
     int s1 = impactfit__step_impact(&st, fc->v, phi, 0, STEP_LIMIT, NULL, &a, &err);
     double eq = q_impact(&L, fc->dt, fc->v, phi, &sig, &steps);
     CHECK(s1 == 0 && a.steps == steps && (double)a.work <= fc->work * (double)steps,
-          "flow dt %g v %g phase %g: taken (work %ld of %ld steps; __float128 %ld steps)", fc->dt, fc->v, phi, a.work,
-          a.steps, steps);
-    CHECK_ABS(a.e, eq, 1e-14, "flow dt %g v %g phase %g: e against __float128", fc->dt, fc->v, phi);
+          "flow %s dt %g v %g phase %g: taken (work %ld of %ld steps; __float128 %ld steps)", fc->integrator, fc->dt,
+          fc->v, phi, a.work, a.steps, steps);
+    CHECK_ABS(a.e, eq, 1e-14, "flow %s dt %g v %g phase %g: e against __float128", fc->integrator, fc->dt, fc->v, phi);
     worst = fmax(worst, fabs(a.e - eq));
     work += a.work;
   }
-  printf("test_family: rk4 by the flow, dt %g v %g, %ld steps: e - e(__float128) at 4 phases %.2e, work per impact "
+  printf("test_family: %s by the flow, dt %g v %g, %ld steps: e - e(__float128) at 4 phases %.2e, work per impact "
          "%ld\n",
-         fc->dt, fc->v, steps, worst, work / 4);
+         fc->integrator, fc->dt, fc->v, steps, worst, work / 4);
 }
 
 int main(int argc, char **argv) {

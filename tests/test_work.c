@@ -50,6 +50,11 @@
  * flow (src/law/stepper.c, rk4_flow_run; each 4 of its force evaluations counted as a step): before it, the phase
  * statistics at dampratio 1 were refused (4e5 steps, more than the 250000 an impact may compute one by one) */
 #define MJ_RK4_FLOW 227909.0, 288.0, 91742.0
+/* Euler's at 0.1 m/s and dt 1e-7 s, where its long runs are taken by its modified field's flow (stepper.c, flow_run;
+ * each evaluation of the field, three of the law, counted as three steps), the family's references too but for
+ * their sections and ends: before it the phase statistics at dampratio 1 were refused (4e5 steps), and at the
+ * inverse's answer they took 577581 steps (the references stepped in full) */
+#define MJ_EULER_FLOW 56188.0, 403.0, 61305.0
 /* step-map evaluations (the free approach before the engine acts included) in the phase statistics and the
  * inverse: Rapier's (its prediction distance) at 1e-6 s and 1 m/s */
 #define RAPIER_EVALS 2462.0, 10158.0
@@ -232,6 +237,7 @@ static void engines(void) {
   stepper_work("mujoco", "soft contact", "rk4", 1e-5, 0.1, 1.0, 1e-3, 10.0, MJ_RK4_SLOW);
   stepper_work("mujoco", "soft contact", "rk4", 1e-5, 0.3, 1.0, 1e-3, 10.0, MJ_RK4_SLOW3);
   stepper_work("mujoco", "soft contact", "rk4", 1e-7, 0.1, 1.0, 1e-3, 10.0, MJ_RK4_FLOW);
+  stepper_work("mujoco", "soft contact", "euler", 1e-7, 0.1, 1.0, 1e-3, 10.0, MJ_EULER_FLOW);
   step_evals("rapier", "restitution", 1e-6, 1.0, 0.5, 1e-6, 1.0, RAPIER_EVALS);
   step_evals("jolt", "contact", 1e-5, 2.0, 0.5, 1e-6, 2.0, JOLT_EVALS);
   step_evals("jolt", "contact", 1e-7, 2.0, 0.5, 1e-6, 2.0, JOLT_EVALS_SMALL);

@@ -44,14 +44,15 @@
  *
  * The fast path of long contacts: an impact's cost does not grow with the steps of its long runs of one symbol
  * (a step's contact and branch) where (1) the step map is affine there (`affine`: n steps by the map's power,
- * src/law/step_fast.c), (2) the stepper is rk4 and its local error at dt, estimated from steps of 4^j dt, bounds
- * the error of the whole run by 1e-16 of the state's scale (steps of 1e-6 s and below on MuJoCo's soft contact
- * at 0.1 m/s): the run is the law's own flow, integrated by GSL's rk8pd to 1e-15, to 16 steps before the first
- * state where a stage would see another symbol, then stepped, for runs of 4096 steps or more
- * (tests/test_family.c: within 3.7e-15 of the same map stepped in __float128 over contacts of 1.6e4-1.7e5
- * steps), or (3) the phase statistics' family of reference impacts passes the other phases over its stretches
- * (src/law/step_family.c), unless (2) took the check impact's runs with 100 times fewer steps' work than their
- * steps (the family's references are stepped in full): steps and signatures stay those of the stepped map.
+ * src/law/step_fast.c), (2) the stepper is rk4 or Euler and its local error at dt, estimated from steps of 4^j dt,
+ * bounds the error of the whole run by 1e-16 of the state's scale (rk4: steps of 1e-6 s and below on MuJoCo's
+ * soft contact at 0.1 m/s; Euler: 1e-7 s): the run is the flow of the law's own field (rk4) or of Euler's modified
+ * field (docs/ARCHITECTURE.md), integrated by GSL's rk8pd to 1e-15, to 16 steps before the first state where an
+ * evaluation would see another symbol, then stepped, for runs of 4096 steps or more (tests/test_family.c: within
+ * 3.7e-15 of the same map stepped in __float128 over contacts of 1.6e4-1.7e5 steps), or (3) the phase statistics'
+ * family of reference impacts passes the other phases over its stretches (src/law/step_family.c; its references'
+ * runs taken by (2) but for their heads and last steps), unless (2) took the check impact's runs with 200 times
+ * fewer steps' work than their steps: steps and signatures stay those of the stepped map.
  *
  * Stability: the spectral radius of the step map linearised about each contact step's state (with
  * the law's ∂f/∂δ and ∂f/∂δ', for steppers that say how: `amplification`; in a step that starts within

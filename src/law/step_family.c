@@ -55,9 +55,21 @@ typedef struct {
   long k0, n;    /* first step, steps */
   int jumped;    /* steps taken at once: its states are not kept */
   long saved;    /* the steps its runs taken at once saved (each counts one in the work) */
-  double *x, *u; /* the state at the start of step i at [i − k0], k0 ≤ i ≤ k0 + n (runs not taken at once) */
+  double *x, *u; /* the state at the start of step i at [at(i)], k0 ≤ i ≤ k0 + n (runs not taken at once) */
   long cap;
+  long gap_a, miss; /* the run's middle taken by the flow: the states at k0 + gap_a + 1 .. k0 + gap_a + miss not kept */
+  double gap_rho;   /* the largest spectral radius at the flow's points (0: none) */
 } frun;
+
+/* The place of the state at the start of step i in q's arrays, -1 where it is not kept */
+static long at(const frun *q, long i) {
+  long k = i - q->k0;
+  if (k < 0 || k > q->n)
+    return -1;
+  if (q->miss && k > q->gap_a)
+    k = k > q->gap_a + q->miss ? k - q->miss : -1;
+  return k < q->cap ? k : -1;
+}
 
 typedef struct {
   int n_runs, broken;
@@ -99,6 +111,11 @@ static int run_put(frun *q, long i, double x, double u) {
   long k = i - q->k0;
   if (k < 0)
     return 1;
+  if (q->miss && k > q->gap_a) {
+    if (k <= q->gap_a + q->miss)
+      return 0;
+    k -= q->miss;
+  }
   if (k >= q->cap) {
     long cap = q->cap ? 2 * q->cap : 1024;
     while (cap <= k)
@@ -144,6 +161,24 @@ static void on_stepped(impactfit__step_hooks *h, long k, const impactfit_step_st
   q->n = k + 1 - q->k0;
   if (!q->jumped && (!run_put(q, k, pre->x, pre->u) || !run_put(q, k + 1, s->x, s->u)))
     r->broken = 1;
+}
+
+/* The middle of a run taken by the flow (may_flow allowed it): its states are not kept, the head's and the tail's
+ * are */
+static void on_flowed(impactfit__step_hooks *h, long k, long n, int run, double rho) {
+  impactfit__family *f = (impactfit__family *)h;
+  fref *r = f->rec;
+  if (!r || r->broken)
+    return;
+  if (run < 0 || run >= r->n_runs || r->run[run].miss || k - r->run[run].k0 != r->run[run].n) {
+    r->broken = 1;
+    return;
+  }
+  frun *q = &r->run[run];
+  q->gap_a = k - q->k0;
+  q->miss = n - 1;
+  q->gap_rho = rho;
+  q->n = k + n - q->k0;
 }
 
 static void on_jumped(impactfit__step_hooks *h, long k, long n, int run) {
@@ -197,9 +232,10 @@ static int interp(const impactfit__family *f, const frun *r, double t, double y[
     long m = m0 + i;
     double x, u;
     if (r) {
-      if (m < r->k0 || m > r->k0 + r->n || m - r->k0 >= r->cap)
+      long p = at(r, m);
+      if (p < 0)
         return 0;
-      x = r->x[m - r->k0], u = r->u[m - r->k0];
+      x = r->x[p], u = r->u[p];
     } else {
       int q = (int)(m % RING);
       if (m < 0 || f->ring_k[q] != m)
@@ -240,14 +276,22 @@ static long smooth_from(const frun *q, double xs, double us) {
   static const double w[P] = {-1.0 / 70.0, 8.0 / 70.0,   -28.0 / 70.0, 56.0 / 70.0,
                               56.0 / 70.0, -28.0 / 70.0, 8.0 / 70.0,   -1.0 / 70.0};
   long good = 0;
-  for (long i = 4; i + 4 <= q->n && i + 4 < q->cap; i++) { /* i predicted from i − 4 .. i − 1, i + 1 .. i + 4 */
+  for (long i = 4; i + 4 <= q->n; i++) { /* i predicted from i − 4 .. i − 1, i + 1 .. i + 4 */
     double px = 0.0, pu = 0.0;
-    for (int k = 0; k < P; k++) {
-      long m = i - 4 + k + (k >= 4);
-      px += w[k] * q->x[m];
-      pu += w[k] * q->u[m];
+    long pi = at(q, q->k0 + i);
+    int kept = pi >= 0;
+    for (int k = 0; k < P && kept; k++) {
+      long p = at(q, q->k0 + i - 4 + k + (k >= 4));
+      kept = p >= 0;
+      if (kept)
+        px += w[k] * q->x[p], pu += w[k] * q->u[p];
     }
-    if (fabs(px - q->x[i]) <= INTERP_TOL * xs && fabs(pu - q->u[i]) <= INTERP_TOL * us) {
+    if (!kept && q->miss && i <= q->gap_a + q->miss + 4) { /* over the flow's gap: its tail next */
+      good = 0;
+      i = i > q->gap_a ? q->gap_a + q->miss + 4 : i;
+      continue;
+    }
+    if (kept && fabs(px - q->x[pi]) <= INTERP_TOL * xs && fabs(pu - q->u[pi]) <= INTERP_TOL * us) {
       if (++good >= 9)
         return q->k0 + i - 8;
     } else {
@@ -313,6 +357,27 @@ static long on_skip(impactfit__step_hooks *h, int run, long k0, long k, impactfi
   return ke - t0;
 }
 
+/* A reference's run may be taken by the flow from step k on (include/impactfit/stepper.h's fast path of long
+ * contacts) once its kept states are smooth (smooth_from, in the run's own scales) FLOW_HEAD steps before k: the
+ * sections lie there, and the landings in the FLOW_MARGIN steps the flow leaves stepped before the run's end.
+ * Never while matching (the members are passed over the stretches by the family). */
+#define FLOW_HEAD 256
+static int may_flow(impactfit__step_hooks *h, int run, long k0, long k) {
+  impactfit__family *f = (impactfit__family *)h;
+  const fref *r = f->rec;
+  if (!r || r->broken || run < 0 || run >= r->n_runs)
+    return 0;
+  const frun *q = &r->run[run];
+  if (q->jumped || q->miss || q->k0 != k0 || k - k0 < SEG_MIN + FLOW_HEAD)
+    return 0;
+  double xs = 0.0, us = 0.0;
+  for (long i = 0; i < q->cap && i <= q->n; i++)
+    if (isfinite(q->x[i]))
+      xs = fmax(xs, fabs(q->x[i])), us = fmax(us, fabs(q->u[i]));
+  long from = xs > 0.0 && us > 0.0 ? smooth_from(q, xs, us) : -1;
+  return from >= 0 && k - from >= FLOW_HEAD;
+}
+
 void impactfit__family_begin(impactfit__family *f) {
   if (!f)
     return;
@@ -346,10 +411,15 @@ static double stretch_rho(const impactfit__family *f, const fseg *g) {
   double r = 0.0;
   for (int j = 0; j < f->nodes; j++) {
     const frun *q = g->q[j];
+    if (q->miss && q->k0 + q->gap_a + q->miss >= g->k_sec && q->k0 + q->gap_a < g->k_last[j])
+      r = fmax(r, q->gap_rho); /* the flow's points inside the stretch */
     for (long i = g->k_sec; i <= g->k_last[j]; i += 4) {
-      long m = i - q->k0;
-      if (m < 0 || m >= q->cap)
+      long m = at(q, i);
+      if (m < 0) {
+        if (q->miss && i > q->k0 + q->gap_a) /* the gap passed over */
+          i += (q->k0 + q->gap_a + q->miss - i) / 4 * 4;
         continue;
+      }
       double fd, fr, x = q->x[m], u = q->u[m];
       double fo = st->law.type->force(st->law.p, x, u, &fd, &fr);
       if (x > 0.0 && (fo >= 0.0 || st->end == impactfit_transition_A) && isfinite(fd) && isfinite(fr))
@@ -578,7 +648,8 @@ int impactfit__family_build(const impactfit_stepper *st, double v, int lean, imp
   impactfit__family *f = calloc(1, sizeof *f);
   if (!f)
     return IMPACTFIT__FAIL(err, IMPACTFIT_ENOMEM, "stepper: out of memory");
-  f->hooks = (impactfit__step_hooks){.stepped = on_stepped, .jumped = on_jumped, .skip = on_skip};
+  f->hooks = (impactfit__step_hooks){
+      .stepped = on_stepped, .jumped = on_jumped, .skip = on_skip, .may_flow = may_flow, .flowed = on_flowed};
   f->st = st;
   f->lean = lean;
   impactfit_step_impact full, r;

@@ -33,6 +33,12 @@ struct impactfit__step_hooks {
    * k_e > k + 1 of the same run; returns k_e − k − 1, the steps passed over (0: none), with *rho the largest
    * spectral radius over them (0: unknown) */
   long (*skip)(impactfit__step_hooks *h, int run, long k0, long k, impactfit_step_state *s, uint64_t sym, double *rho);
+  /* after step k of run `run` (its first step k0): 1 where its rest may be taken by the flow (stepper.c; NULL: never
+   * for an observed impact) */
+  int (*may_flow)(impactfit__step_hooks *h, int run, long k0, long k);
+  /* steps k .. k + n − 1 of run `run` taken by the flow (rho: the largest spectral radius at its points, 0 where not
+   * known); the state at the start of k + n is the next `stepped`'s pre */
+  void (*flowed)(impactfit__step_hooks *h, long k, long n, int run, double rho);
 };
 
 /* The phase statistics' family of reference impacts (step_family.c): built at a step far below the contact
@@ -51,7 +57,7 @@ void impactfit__family_free(impactfit__family *f);
  * without the linearisation (the spectral radius); hooks NULL or an observer. No check of the settings. */
 int impactfit__step_impact(const impactfit_stepper *st, double v, double phi, int lean, long limit,
                            impactfit__step_hooks *hooks, impactfit_step_impact *out, impactfit_error *err);
-/* The same, with *flowed (NULL: not asked) the steps of rk4's runs taken by the law's flow (stepper.c) */
+/* The same, with *flowed (NULL: not asked) the steps of rk4's and Euler's runs taken by the flow (stepper.c) */
 int impactfit__step_impact_flowed(const impactfit_stepper *st, double v, double phi, int lean, long limit,
                                   impactfit__step_hooks *hooks, impactfit_step_impact *out, long *flowed,
                                   impactfit_error *err);

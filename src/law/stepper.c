@@ -437,18 +437,28 @@ static void linearise(const impactfit_stepper *st, double x0, double u0, double 
   }
 }
 
-/* ---------------------------------------------------------------- rk4's long smooth runs by the flow */
+/* ---------------------------------------------------------------- long smooth runs by the flow */
 
-/* A run of one symbol of rk4 keeps every stage of its steps on one side of the contact, the clamp and each of the
- * law's switches (rk4_acc's codes): the force is smooth along it, and the step map over n steps is the law's flow
- * over n dt to rk4's global error, at most about n times its local error at dt. Where that bound is below 1e-16 of
- * the state's scale (steps of 1e-6 s and below on MuJoCo's soft contact at 0.1 m/s: the local error about
- * 1e-31), the run is taken at once by the flow, integrated by GSL's rk8pd to 1e-15 of the scale, up to FLOW_MARGIN
- * steps before the first state where a stage would see another symbol; the steps from there are stepped as
- * before (the run's end, the knot, the exit). The local error is estimated from steps of H = 4^j dt ≫ dt, one
- * step of H against two of H/2 (the difference 15/16 of the local error at H, which scales as H⁵), at the first H
- * where the difference stands above rounding. Each four evaluations of the flow's force count as one step of the
- * work (as rk4's step takes four). */
+/* A run of one symbol keeps every evaluation of the force in its steps on one side of the contact, the clamp and
+ * each of the law's switches (rk4: every stage, rk4_acc's codes; Euler: the step's start): the force is smooth
+ * along it, and the step map over n steps is the flow of a field over n dt, to the method's error, at most about n
+ * times its local error at dt.
+ * - rk4: the law's own field (x, u)' = (u, a): rk4 is of order 4, its local error about dt⁵.
+ * - Euler (u += dt a(x, u), then x += dt u): its steps are, to dt⁴ a step, the flow of the modified field
+ *   (x, u)' = (u, a) + dt (a/2, −D/2) + dt² (−D/6, S/12 + a_u D/3 − a a_x/6), D = a_x u + a_u a (a's derivative along
+ *   (u, a)) and S = a_xx u² + 2 a_xu u a + a_uu a² (its second): the map's Taylor series matched to dt³
+ *   (docs/ARCHITECTURE.md). a_x and a_u are the law's own derivatives; S is the forward difference of D's gradient
+ *   along (u, a) over dt/16 (its term is dt² times the field: an error of 1e-6 relative in S is below 1e-17 at the
+ *   steps where the flow is taken).
+ * Where n times the local error is below 1e-16 of the state's scale (steps of 1e-6 s and below on MuJoCo's soft
+ * contact at 0.1 m/s for rk4, the local error about 1e-31; of 1e-7 s for Euler), the run is taken at once by that
+ * flow, integrated by GSL's rk8pd to 1e-15 of the scale, up to FLOW_MARGIN steps before the first state where an
+ * evaluation would see another symbol; the steps from there are stepped as before (the run's end, the knot, the
+ * exit). The local error is estimated from steps of H = 4^j dt ≫ dt at the first H where the difference stands
+ * above rounding: rk4's one step of H against two of H/2 (the difference 15/16 of the local error at H, which scales
+ * as H⁵); Euler's 8 steps of H against the modified field's flow (with dt = H) over 8 H (8 local errors, which scale
+ * as H⁴). The work counts the force's evaluations as the step does: rk4 four a step, Euler one (two for each
+ * evaluation of the modified field). */
 #define FLOW_MIN 4096    /* the fewest steps worth taking by the flow (it costs 100-300 steps' work) */
 #define FLOW_MARGIN 16   /* steps left before the first state of another symbol the flow finds */
 #define FLOW_POINTS 2048 /* the flow's accepted steps followed */
@@ -457,8 +467,9 @@ static void linearise(const impactfit_stepper *st, double x0, double u0, double 
 typedef struct {
   const impactfit_stepper *st;
   double xs, us;
+  double h;           /* Euler's modified field for steps of h (0: the law's own field, rk4's) */
   unsigned long code; /* the run's stage code */
-  int off;            /* a stage evaluation saw another code */
+  int off;            /* an evaluation saw another code */
   long evals;
 } flow_ctx;
 
@@ -468,16 +479,59 @@ static unsigned long stage_code(const impactfit_stepper *st, double x, double u)
   return c;
 }
 
+/* The acceleration at (x, u) and its derivatives in x and u (the clamp's side: none), the stage's code into *code;
+ * 0 where the law's derivatives are not finite */
+static int acc_grad(const impactfit_stepper *st, double x, double u, double g[3], unsigned long *code) {
+  double fd = 0.0, fr = 0.0, f = st->law.type->force(st->law.p, x, u, &fd, &fr);
+  *code = stage_code(st, x, u);
+  if (!(*code & 1u)) /* no contact: gravity alone */
+    f = fd = fr = 0.0;
+  else if (st->end != impactfit_transition_A && f < 0.0)
+    f = fd = fr = 0.0;
+  g[0] = st->gravity - f / st->mass, g[1] = -fd / st->mass, g[2] = -fr / st->mass;
+  return isfinite(g[0]) && isfinite(g[1]) && isfinite(g[2]);
+}
+
+/* The field at (x, u) (h = 0: the law's own; else Euler's modified field for steps of h, the gradient's derivative
+ * along (u, a) by a forward difference over eps): (x', u') into d; 0 where not finite. *code: the code of (x, u);
+ * *off set where the difference's point sees another. */
+static int flow_field(const impactfit_stepper *st, double h, double eps, double x, double u, double d[2],
+                      unsigned long *code, int *off) {
+  double g[3], g2[3];
+  if (h == 0.0) {
+    *code = 0;
+    d[0] = u, d[1] = rk4_acc(st, x, u, code);
+    return isfinite(d[1]);
+  }
+  unsigned long c2, c3;
+  double g3[3];
+  if (!acc_grad(st, x, u, g, code) || !acc_grad(st, x + eps * u, u + eps * g[0], g2, &c2) ||
+      !acc_grad(st, x - eps * u, u - eps * g[0], g3, &c3))
+    return 0;
+  *off |= c2 != *code || c3 != *code;
+  double a = g[0], ax = g[1], au = g[2], D = ax * u + au * a;
+  /* (a_xx u + a_xu a, a_xu u + a_uu a): the central difference */
+  double Tx = (g2[1] - g3[1]) / (2.0 * eps), Tu = (g2[2] - g3[2]) / (2.0 * eps), S = Tx * u + Tu * a;
+  double f2x = -D / 6.0, f2u = S / 12.0 + au * D / 3.0 - a * ax / 6.0;
+  double f3x = (au * D - a * ax) / 12.0;
+  double f3u = -au * (S + a * Tu) / 12.0 - ax * u * Tu / 12.0 + a * Tx / 12.0 - au * au * D / 4.0 + u * ax * ax / 12.0 +
+               a * au * ax / 6.0;
+  d[0] = u + h * (0.5 * a + h * (f2x + h * f3x));
+  d[1] = a + h * (-0.5 * D + h * (f2u + h * f3u));
+  return isfinite(d[0]) && isfinite(d[1]);
+}
+
 static int flow_rhs(double t, const double y[], double dydt[], void *p) {
   (void)t;
   flow_ctx *c = p;
   unsigned long code = 0;
-  double u = y[1] * c->us, a = rk4_acc(c->st, y[0] * c->xs, u, &code);
+  double d[2] = {0.0, 0.0};
+  int ok = flow_field(c->st, c->h, 1e-5 * c->xs / c->us, y[0] * c->xs, y[1] * c->us, d, &code, &c->off);
   c->evals++;
   c->off |= code != c->code;
-  dydt[0] = u / c->xs;
-  dydt[1] = a / c->us;
-  return isfinite(a) ? GSL_SUCCESS : GSL_EBADFUNC;
+  dydt[0] = d[0] / c->xs;
+  dydt[1] = d[1] / c->us;
+  return ok ? GSL_SUCCESS : GSL_EBADFUNC;
 }
 
 /* rk4's local error at dt from s, relative to (xs, us); INFINITY where even a step of 16 dt leaves the run */
@@ -503,34 +557,81 @@ static double rk4_local_error(const impactfit_stepper *st, const impactfit_step_
   return est;
 }
 
+#define EULER_PROBE 8 /* the steps of H Euler's local error is estimated over */
+
+/* Euler's local error at dt from s (against the modified field's flow), relative to (xs, us); INFINITY where even 8
+ * steps of 16 dt leave the run or the flow fails. The flow over 8 H by rk8pd to 1e-15 (its work into *evals). */
+static double euler_local_error(const impactfit_stepper *st, const impactfit_step_state *s, double xs, double us,
+                                gsl_odeiv2_evolve *ge, gsl_odeiv2_control *gc, gsl_odeiv2_step *gs, long *evals) {
+  impactfit_stepper big = *st;
+  double est = INFINITY;
+  unsigned long b = stage_code(st, s->x, s->u);
+  for (int j = 2; j <= 12; j++) {
+    double H = ldexp(st->dt, 2 * j);
+    impactfit_step_state a = *s;
+    big.dt = H;
+    int left = 0;
+    for (int i = 0; i < EULER_PROBE && !left; i++) {
+      left = stage_code(st, a.x, a.u) != b;
+      euler_step(&big, &a);
+    }
+    flow_ctx c = {.st = st, .xs = xs, .us = us, .h = H, .code = b};
+    gsl_odeiv2_system sys = {flow_rhs, NULL, 2, &c};
+    double t = 0.0, T = EULER_PROBE * H, hh = T, y[2] = {s->x / xs, s->u / us};
+    gsl_odeiv2_evolve_reset(ge);
+    gsl_odeiv2_step_reset(gs);
+    for (int it = 0; t < T && !left; it++) /* another symbol seen, or a flow that will not end: no estimate */
+      left = c.off || it == 256 || gsl_odeiv2_evolve_apply(ge, gc, gs, &sys, &t, T, &hh, y) != GSL_SUCCESS;
+    *evals += c.evals;
+    if (left || c.off || stage_code(st, a.x, a.u) != b)
+      return est; /* the last H inside the run: its difference (below 1e-11) bounds the local error */
+    double d = (fabs(a.x / xs - y[0]) + fabs(a.u / us - y[1])) / EULER_PROBE;
+    est = fmax(d, 1e-11) * ldexp(1.0, -10 * j);
+    if (d > 1e-11)
+      break;
+  }
+  return est;
+}
+
 /* The flow over the steps of the run from s (the state a step of the run just left): the steps taken (s
  * advanced by them), 0 when not taken (another stepper, a short run, too large a local error) */
-static long rk4_flow_run(const impactfit_stepper *st, impactfit_step_state *s, double v, long n_max, int linear,
-                         impactfit_step_impact *out) {
-  if (st->type != &rk4_type || n_max < FLOW_MIN + FLOW_MARGIN)
+static long flow_run(const impactfit_stepper *st, impactfit_step_state *s, double v, long n_max, int linear,
+                     double *rho, impactfit_step_impact *out) {
+  int euler = st->type == &euler_type;
+  if ((!euler && st->type != &rk4_type) || n_max < FLOW_MIN + FLOW_MARGIN)
     return 0;
+  /* the step into s of the run's symbol: rk4's four stages, Euler's one at its start */
   unsigned long b = stage_code(st, s->x, s->u), b4 = b << 24 | b << 16 | b << 8 | b;
-  if (!(b & 1u) || rk4_branch(b4) != s->branch)
+  if (!(b & 1u) || (euler ? (int)(b >> 1) : rk4_branch(b4)) != s->branch)
     return 0;
   double L = st->law.type->length_scale ? st->law.type->length_scale(st->law.p, st->mass, v) : 0.0;
   double xs = fmax(fabs(s->x), isfinite(L) ? L : 0.0), us = v, dt = st->dt;
   if (!(xs > 0.0))
     return 0;
-  double n_ok = 1e-17 / rk4_local_error(st, s, xs, us); /* 10 n × the local error ≤ 1e-16 */
-  long n_lim = n_max - FLOW_MARGIN;
-  if (n_ok < (double)n_lim)
-    n_lim = (long)n_ok;
-  if (!(n_lim >= FLOW_MIN))
+  /* Euler's local error is about (ω dt)⁵ (ω² = |a_x|, plus |a_u|): no estimate where that is beyond 1e-19 (the
+   * flow would need it below 1e-21 to take FLOW_MIN steps: MuJoCo's soft contact at 0.1 m/s, 1e-6 s: 3e-19) */
+  double g[3];
+  unsigned long cg;
+  if (euler && !(acc_grad(st, s->x, s->u, g, &cg) && pow((sqrt(fabs(g[1])) + fabs(g[2])) * dt, 5) <= 1e-19))
     return 0;
   IMPACTFIT__GSL_SCOPE;
   gsl_odeiv2_step *gs = gsl_odeiv2_step_alloc(gsl_odeiv2_step_rk8pd, 2);
   gsl_odeiv2_control *gc = gsl_odeiv2_control_standard_new(FLOW_TOL, FLOW_TOL, 1.0, 0.0);
   gsl_odeiv2_evolve *ge = gsl_odeiv2_evolve_alloc(2);
   double(*pt)[3] = malloc(FLOW_POINTS * sizeof *pt);
-  long n = 0;
+  long n = 0, probe = 0;
   if (!gs || !gc || !ge || !pt)
     goto done;
-  flow_ctx c = {.st = st, .xs = xs, .us = us, .code = b};
+  double n_ok = 1e-17 / (euler ? euler_local_error(st, s, xs, us, ge, gc, gs, &probe)
+                               : rk4_local_error(st, s, xs, us)); /* 10 n × the local error ≤ 1e-16 */
+  long n_lim = n_max - FLOW_MARGIN;
+  if (n_ok < (double)n_lim)
+    n_lim = (long)n_ok;
+  if (!(n_lim >= FLOW_MIN))
+    goto done;
+  gsl_odeiv2_evolve_reset(ge);
+  gsl_odeiv2_step_reset(gs);
+  flow_ctx c = {.st = st, .xs = xs, .us = us, .h = euler ? dt : 0.0, .code = b};
   gsl_odeiv2_system sys = {flow_rhs, NULL, 2, &c};
   /* the longest step an eighth of the time the law's length takes at v: a switch crossed and crossed back within
    * one step is not missed (every stage is checked too) */
@@ -589,19 +690,24 @@ static long rk4_flow_run(const impactfit_stepper *st, impactfit_step_state *s, d
   }
   if (!(isfinite(yT[0]) && isfinite(yT[1])) || stage_code(st, yT[0] * xs, yT[1] * us) != b)
     goto done;
+  impactfit_step_impact lin = {.rho_max = 0.0};
   for (int j = 0; j <= i; j++) {
     double x = pt[j][1] * xs, u = pt[j][2] * us;
-    if (linear)
-      linearise(st, x, u, v * dt, out);
+    if (linear || rho)
+      linearise(st, x, u, v * dt, &lin);
     double f = impactfit__step_law_force(st, x, u, NULL);
     if (fabs(f) > out->f_max)
       out->f_max = fabs(f);
   }
+  if (linear && lin.rho_max > out->rho_max)
+    out->rho_max = lin.rho_max;
+  if (rho)
+    *rho = lin.rho_max;
   s->x = yT[0] * xs;
   s->u = yT[1] * us;
   s->f = impactfit__step_law_force(st, s->x, s->u, NULL);
   s->contact = 1;
-  out->work += c.evals / 4;
+  out->work += euler ? 3 * (c.evals + probe) : c.evals / 4;
   n = k;
 done:
   free(pt);
@@ -621,7 +727,8 @@ done:
 /* After a step from pre that left s with a run of *run steps of one symbol: the run continued at once where the
  * step map is affine there (its steps, force and linearisation into out). Returns the steps taken, 0 when none. */
 static long run_at_once(const impactfit_stepper *st, const impactfit_step_state *pre, impactfit_step_state *s, double v,
-                        long n_max, long n_free, int linear, int *flow, impactfit_step_impact *out, int *free) {
+                        long n_max, long n_free, int linear, int *flow, double *flow_rho, impactfit_step_impact *out,
+                        int *free) {
   impactfit_step_affine a;
   *free = 0;
   int by_flow = *flow;
@@ -629,7 +736,7 @@ static long run_at_once(const impactfit_stepper *st, const impactfit_step_state 
   if (!st->type->affine || !st->type->affine(st, pre, &a)) {
     long n = st->type->run && s->f == 0.0 ? st->type->run(st, s, n_max) : 0;
     if (n <= 0 && by_flow)
-      *flow = (n = rk4_flow_run(st, s, v, n_max, linear, out)) > 0;
+      *flow = (n = flow_run(st, s, v, n_max, linear, flow_rho, out)) > 0;
     return n > 0 ? n : 0;
   }
   /* a run with no force (a predictive contact's point on the approach, e.g. PhysX's speculative distance of
@@ -709,10 +816,14 @@ static long pass_run(const pass_ctx *c, impactfit_step_state *s, sig_runs *sig, 
   long n = 0;
   *free = 0;
   if (sig->n >= *next_try) {
-    /* the flow only for an impact no family observes (its references are stepped, its members passed over) */
-    int flow = !c->hooks;
-    n = run_at_once(c->st, c->pre, s, c->v, c->left, c->left_free, c->linear, &flow, out, free);
-    if (n > 0 && c->hooks && c->hooks->jumped)
+    /* the flow for an impact no family observes, or where the observer allows it (a family's reference once its
+     * section's states are kept; its members are passed over) */
+    int flow = !c->hooks || (c->hooks->may_flow && c->hooks->may_flow(c->hooks, c->run, c->run_k0, c->idx));
+    double rho = 0.0;
+    n = run_at_once(c->st, c->pre, s, c->v, c->left, c->left_free, c->linear, &flow, c->hooks ? &rho : NULL, out, free);
+    if (n > 0 && c->hooks && flow && c->hooks->flowed)
+      c->hooks->flowed(c->hooks, out->steps, n, c->run, rho);
+    else if (n > 0 && c->hooks && c->hooks->jumped)
       c->hooks->jumped(c->hooks, out->steps, n, c->run);
     /* the flow stops short of the run's end only where its local error bounds the steps: tried again soon */
     *next_try = flow && n > 0 ? sig->n + n + RUN_MIN : 2 * (sig->n + n);
