@@ -467,9 +467,11 @@ static void linearise(const impactfit_stepper *st, double x0, double u0, double 
 typedef struct {
   const impactfit_stepper *st;
   double xs, us;
-  double h;           /* Euler's modified field for steps of h (0: the law's own field, rk4's) */
-  unsigned long code; /* the run's stage code */
-  int off;            /* an evaluation saw another code */
+  double h;               /* Euler's modified field for steps of h (0: the law's own field, rk4's) */
+  unsigned long code;     /* the run's stage code */
+  int off;                /* an evaluation saw another code */
+  double t_off;           /* the earliest time an evaluation saw it (INFINITY: none) */
+  unsigned long code_off; /* the code it saw there */
   long evals;
 } flow_ctx;
 
@@ -522,13 +524,16 @@ static int flow_field(const impactfit_stepper *st, double h, double eps, double 
 }
 
 static int flow_rhs(double t, const double y[], double dydt[], void *p) {
-  (void)t;
   flow_ctx *c = p;
   unsigned long code = 0;
   double d[2] = {0.0, 0.0};
-  int ok = flow_field(c->st, c->h, 1e-5 * c->xs / c->us, y[0] * c->xs, y[1] * c->us, d, &code, &c->off);
+  int off = 0, ok = flow_field(c->st, c->h, 1e-5 * c->xs / c->us, y[0] * c->xs, y[1] * c->us, d, &code, &off);
   c->evals++;
-  c->off |= code != c->code;
+  if (off || code != c->code) {
+    c->off = 1;
+    if (t < c->t_off)
+      c->t_off = t, c->code_off = code;
+  }
   dydt[0] = d[0] / c->xs;
   dydt[1] = d[1] / c->us;
   return ok ? GSL_SUCCESS : GSL_EBADFUNC;
@@ -575,7 +580,7 @@ static double euler_local_error(const impactfit_stepper *st, const impactfit_ste
       left = stage_code(st, a.x, a.u) != b;
       euler_step(&big, &a);
     }
-    flow_ctx c = {.st = st, .xs = xs, .us = us, .h = H, .code = b};
+    flow_ctx c = {.st = st, .xs = xs, .us = us, .h = H, .code = b, .t_off = INFINITY};
     gsl_odeiv2_system sys = {flow_rhs, NULL, 2, &c};
     double t = 0.0, T = EULER_PROBE * H, hh = T, y[2] = {s->x / xs, s->u / us};
     gsl_odeiv2_evolve_reset(ge);
@@ -591,6 +596,196 @@ static double euler_local_error(const impactfit_stepper *st, const impactfit_ste
       break;
   }
   return est;
+}
+
+/* The functions whose signs stage_code's bits are (rk4_acc): 0 the penetration, 1 the force (the clamp's side),
+ * 2.. the law's switches; NaN where not defined */
+static int n_switch_fns(const impactfit_stepper *st) {
+  const impactfit_law_type *t = st->law.type;
+  return 2 + (t->switch_value ? (t->n_switches < 6 ? t->n_switches : 6) : 0);
+}
+
+static double switch_fn(const impactfit_stepper *st, int i, double x, double u) {
+  if (i == 0)
+    return x;
+  if (i == 1)
+    return st->end != impactfit_transition_A ? st->law.type->force(st->law.p, x, u, NULL, NULL) : NAN;
+  return st->law.type->switch_value(st->law.p, i - 2, x, u);
+}
+
+/* The one switching function that changed sign from (xa, ua) to (xb, ub), both finite at the two: its index, -1
+ * where none or more than one did */
+static int flipped_switch(const impactfit_stepper *st, double xa, double ua, double xb, double ub) {
+  int j = -1;
+  for (int i = 0; i < n_switch_fns(st); i++) {
+    double ga = switch_fn(st, i, xa, ua), gb = switch_fn(st, i, xb, ub);
+    if (isfinite(ga) && isfinite(gb) && (ga > 0.0) != (gb > 0.0)) {
+      if (j >= 0)
+        return -1;
+      j = i;
+    }
+  }
+  return j;
+}
+
+/* The switching function whose sign made code differ from the run's code b (switch_fn's index; the contact's
+ * where that differs): -1 where none does */
+static int off_switch(const impactfit_stepper *st, unsigned long b, unsigned long code) {
+  unsigned long d = (b ^ code) & 0xffUL;
+  for (int i = 0; i < n_switch_fns(st); i++)
+    if (d >> i & 1UL)
+      return i;
+  return -1;
+}
+
+/* The walk of the flow along a run (flow_run): GSL's objects, the system and its context, the scales, the run's
+ * code, and the points accepted (pt[i] = (t, x/xs, u/us), np of them) */
+typedef struct {
+  const impactfit_stepper *st;
+  gsl_odeiv2_evolve *ge;
+  gsl_odeiv2_control *gc;
+  gsl_odeiv2_step *gs;
+  gsl_odeiv2_system *sys;
+  flow_ctx *c;
+  double xs, us, dt;
+  unsigned long b;
+  double (*pt)[3];
+  int np;
+} flow_walk;
+
+/* one rk8pd step from (t, y) to m into ym: 0 in the run's symbol (every stage too), 1 not, -1 where GSL failed */
+static int walk_step(flow_walk *w, double t, double m, const double y[2], double ym[2]) {
+  double yerr[2];
+  ym[0] = y[0], ym[1] = y[1];
+  w->c->off = 0;
+  gsl_odeiv2_step_reset(w->gs);
+  if (gsl_odeiv2_step_apply(w->gs, t, m - t, ym, yerr, NULL, NULL, w->sys) != GSL_SUCCESS)
+    return -1;
+  return w->c->off || stage_code(w->st, ym[0] * w->xs, ym[1] * w->us) != w->b;
+}
+
+/* (t, y) kept as a point of the walk: 0, or -1 when the points are full */
+static int walk_keep(flow_walk *w, double t, const double y[2]) {
+  if (w->np == FLOW_POINTS)
+    return -1;
+  w->pt[w->np][0] = t, w->pt[w->np][1] = y[0], w->pt[w->np][2] = y[1];
+  w->np++;
+  return 0;
+}
+
+/* After the step accepted to (t, y) from t0, a rejected trial that crossed a switch after t (its code code_off):
+ * the crossing approached by single steps, each aimed 2 steps short of the root of that switch's function on the
+ * secant through the last two points (4 steps on where the root is that close), none longer than the step
+ * accepted, instead of the controller's tries (each crossing the switch, rejected, shorter: 13 evaluations each).
+ * 1 with the bracket [*ta, *tb] (the state past it in yo), 0 where the walk goes on from (*t, y), -1 on failure. */
+static int walk_approach(flow_walk *w, double t0, double *t, double y[2], double t_end, double *ta, double *tb,
+                         double yo[2]) {
+  const impactfit_stepper *st = w->st;
+  int sw = off_switch(st, w->b, w->c->code_off);
+  double hl = *t - t0, dt = w->dt;
+  for (int it = 0; sw >= 0 && it < 8 && *t < t_end; it++) {
+    const double *p = w->pt[w->np - 2];
+    double ga = switch_fn(st, sw, p[1] * w->xs, p[2] * w->us), gb = switch_fn(st, sw, y[0] * w->xs, y[1] * w->us);
+    if (!(isfinite(ga) && isfinite(gb) && ga != gb))
+      return 0;
+    double r = *t + (*t - p[0]) * gb / (ga - gb), ym[2];
+    if (!(r > *t))
+      return 0; /* not approaching it */
+    double m = fmin(fmin(r - *t <= 3.0 * dt ? *t + 4.0 * dt : r - 2.0 * dt, *t + hl), t_end);
+    int off = walk_step(w, *t, m, y, ym);
+    if (off < 0)
+      return -1;
+    if (off) {
+      *ta = *t, *tb = m, yo[0] = ym[0], yo[1] = ym[1];
+      return 1;
+    }
+    *t = m, y[0] = ym[0], y[1] = ym[1];
+    if (walk_keep(w, *t, y))
+      return -1;
+  }
+  return 0;
+}
+
+/* The bracket [*ta, tb] of the switch (y at *ta; yo past it) narrowed to 4 steps by single rk8pd steps from its
+ * start (each shorter than the step accepted): where one switching function changed sign across it, each point 2
+ * steps before the secant's root of that function, or 4 steps after the start once the root is that close (fewer
+ * steps than bisection's halvings of a long bracket); else, or when a point does not move the bracket as the
+ * function says, bisection. 0, or -1 on failure. */
+static int walk_narrow(flow_walk *w, double *ta, double tb, double y[2], const double yo[2]) {
+  const impactfit_stepper *st = w->st;
+  double xs = w->xs, us = w->us, dt = w->dt;
+  int sw = flipped_switch(st, y[0] * xs, y[1] * us, yo[0] * xs, yo[1] * us);
+  double ga = sw >= 0 ? switch_fn(st, sw, y[0] * xs, y[1] * us) : NAN;
+  double gb = sw >= 0 ? switch_fn(st, sw, yo[0] * xs, yo[1] * us) : NAN;
+  for (int it = 0; tb - *ta > 4.0 * dt; it++) {
+    double m = 0.5 * (*ta + tb), ym[2];
+    if (sw >= 0 && it < 12) {
+      double r = *ta + (tb - *ta) * ga / (ga - gb);
+      m = r - *ta <= 3.0 * dt ? *ta + 4.0 * dt : r - 2.0 * dt;
+      m = fmin(fmax(m, *ta + dt), tb - dt);
+    }
+    int off = walk_step(w, *ta, m, y, ym);
+    if (off < 0)
+      return -1;
+    double gm = sw >= 0 ? switch_fn(st, sw, ym[0] * xs, ym[1] * us) : NAN;
+    if (off) {
+      tb = m;
+      if (sw >= 0 && (gm > 0.0) == (ga > 0.0))
+        sw = -1; /* off before that function's root: another switch, or a stage's */
+      gb = gm;
+    } else {
+      *ta = m, y[0] = ym[0], y[1] = ym[1];
+      if (sw >= 0 && (gm > 0.0) != (ga > 0.0))
+        sw = -1;
+      ga = gm;
+      if (walk_keep(w, *ta, y))
+        return -1;
+    }
+    if (sw >= 0 && !(isfinite(ga) && isfinite(gb) && ga != gb))
+      sw = -1;
+  }
+  return 0;
+}
+
+/* The walk from (0, y) to t_end by rk8pd's accepted steps (none longer than hmax), stopped at the first switch:
+ * *ta the last time known inside the run (y the state there), *tb the bracket's end past the switch (-1: none, *ta
+ * = t_end). 0, or -1 where GSL failed or the points are full. */
+static int walk(flow_walk *w, double hmax, double t_end, double y[2], double *ta, double *tb) {
+  flow_ctx *c = w->c;
+  const impactfit_stepper *st = w->st;
+  double t = 0.0, h = 16.0 * w->dt, yo[2] = {NAN, NAN};
+  *ta = t_end, *tb = -1.0;
+  w->np = 0;
+  walk_keep(w, t, y);
+  while (t < t_end) {
+    double t0 = t, y0[2] = {y[0], y[1]}, y1[2];
+    c->off = 0;
+    c->t_off = INFINITY;
+    h = fmin(h, hmax);
+    if (gsl_odeiv2_evolve_apply(w->ge, w->gc, w->gs, w->sys, &t, t_end, &h, y) != GSL_SUCCESS)
+      return -1;
+    int off = stage_code(st, y[0] * w->xs, y[1] * w->us) != w->b;
+    /* a stage at or before t saw another symbol: that of a rejected trial, or of the step accepted, which is taken
+     * again alone, its own stages checked (a stage after t is a rejected trial's) */
+    if (!off && c->off && c->t_off <= t && (off = walk_step(w, t0, t, y0, y1)) < 0)
+      return -1;
+    if (off) { /* another symbol within (t0, t] */
+      *ta = t0, *tb = t, yo[0] = y[0], yo[1] = y[1], y[0] = y0[0], y[1] = y0[1];
+      break;
+    }
+    if (walk_keep(w, t, y))
+      return -1;
+    if (c->off && c->t_off > t) {
+      int r = walk_approach(w, t0, &t, y, t_end, ta, tb, yo);
+      if (r < 0)
+        return -1;
+      if (r)
+        break;
+      gsl_odeiv2_step_reset(w->gs);
+      h = fmin(h, t - t0);
+    }
+  }
+  return *tb > 0.0 ? walk_narrow(w, ta, *tb, y, yo) : 0;
 }
 
 /* The flow over the steps of the run from s (the state a step of the run just left): the steps taken (s
@@ -631,50 +826,16 @@ static long flow_run(const impactfit_stepper *st, impactfit_step_state *s, doubl
     goto done;
   gsl_odeiv2_evolve_reset(ge);
   gsl_odeiv2_step_reset(gs);
-  flow_ctx c = {.st = st, .xs = xs, .us = us, .h = euler ? dt : 0.0, .code = b};
+  flow_ctx c = {.st = st, .xs = xs, .us = us, .h = euler ? dt : 0.0, .code = b, .t_off = INFINITY};
   gsl_odeiv2_system sys = {flow_rhs, NULL, 2, &c};
+  flow_walk w = {
+      .st = st, .ge = ge, .gc = gc, .gs = gs, .sys = &sys, .c = &c, .xs = xs, .us = us, .dt = dt, .b = b, .pt = pt};
   /* the longest step an eighth of the time the law's length takes at v: a switch crossed and crossed back within
    * one step is not missed (every stage is checked too) */
-  double t = 0.0, y[2] = {s->x / xs, s->u / us}, h = 16.0 * dt, hmax = 0.125 * xs / us;
-  double t_end = (double)n_lim * dt, ta = t_end, tb = -1.0;
-  int np = 0;
-  pt[np][0] = t, pt[np][1] = y[0], pt[np][2] = y[1], np++;
-  while (t < t_end) {
-    double t0 = t, y0[2] = {y[0], y[1]};
-    c.off = 0;
-    h = fmin(h, hmax);
-    if (gsl_odeiv2_evolve_apply(ge, gc, gs, &sys, &t, t_end, &h, y) != GSL_SUCCESS || np == FLOW_POINTS)
-      goto done;
-    int off = stage_code(st, y[0] * xs, y[1] * us) != b;
-    if (!off && c.off) { /* a stage of a rejected trial step may have reached past the symbol: the step accepted
-                            taken again alone, its own stages checked */
-      double y1[2] = {y0[0], y0[1]}, yerr[2];
-      c.off = 0;
-      gsl_odeiv2_step_reset(gs);
-      off = gsl_odeiv2_step_apply(gs, t0, t - t0, y1, yerr, NULL, NULL, &sys) != GSL_SUCCESS || c.off;
-    }
-    if (off) { /* another symbol within (t0, t] */
-      ta = t0, tb = t, y[0] = y0[0], y[1] = y0[1];
-      break;
-    }
-    pt[np][0] = t, pt[np][1] = y[0], pt[np][2] = y[1], np++;
-  }
-  /* the bracket narrowed to 4 steps by single rk8pd steps from its start (each shorter than the step accepted) */
-  while (tb > 0.0 && tb - ta > 4.0 * dt) {
-    double m = 0.5 * (ta + tb), ym[2] = {y[0], y[1]}, yerr[2];
-    c.off = 0;
-    gsl_odeiv2_step_reset(gs);
-    if (gsl_odeiv2_step_apply(gs, ta, m - ta, ym, yerr, NULL, NULL, &sys) != GSL_SUCCESS)
-      goto done;
-    if (c.off || stage_code(st, ym[0] * xs, ym[1] * us) != b)
-      tb = m;
-    else {
-      if (np == FLOW_POINTS)
-        goto done;
-      ta = m, y[0] = ym[0], y[1] = ym[1];
-      pt[np][0] = ta, pt[np][1] = y[0], pt[np][2] = y[1], np++;
-    }
-  }
+  double y[2] = {s->x / xs, s->u / us}, ta, tb;
+  if (walk(&w, 0.125 * xs / us, (double)n_lim * dt, y, &ta, &tb))
+    goto done;
+  int np = w.np;
   long k = (long)floor(ta / dt) - (tb > 0.0 ? FLOW_MARGIN : 0);
   if (k < FLOW_MIN)
     goto done;
