@@ -7,11 +7,22 @@
 # the CPU (the wall time on a shared machine includes other users' load; CPU is the repeatable figure). Then
 # SciPy's time per c_opt point (bench/scipy_copt.py: DOP853 + brentq on 20 of the grid's points) in the same
 # run, against the tree's copt grid per point. A slowdown shows as a ratio above 1.
-# usage: bench/run_release.sh [TAG] [ROUNDS]
+# usage: bench/run_release.sh [TAG] [ROUNDS]   (r2 and r3 are found by their commits where the tags were not fetched)
 set -eu
 cd "$(dirname "$0")/.."
 TAG=${1:-r2}
 ROUNDS=${2:-5}
+# the release tags' commits, for a clone that did not fetch the tags
+if ! git rev-parse -q --verify "$TAG^{commit}" >/dev/null; then
+  case $TAG in
+  r2) TAG=6a7ce28 ;;
+  r3) TAG=835c476 ;;
+  *)
+    echo "bench/run_release.sh: error: '$TAG' is not a tag or commit of this repository" >&2
+    exit 2
+    ;;
+  esac
+fi
 bash scripts/deps.sh build bench >/dev/null
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
