@@ -267,6 +267,28 @@ static void test_ode_unreachable(void) {
         a.e_reach_min, a.e_reach_max);
   CHECK(a.stable == 1, "ODE's step is stable: stable = %d on an unreachable answer", a.stable);
   CHECK(strncmp(a.note, "NOT REACHABLE", 13) == 0 && !*a.input, "said first, nothing to paste: %.80s", a.note);
+  /* the range against a scan of the search range (kd from 1e-6 to 10 times critical, 2 sqrt(kp M); M the sphere's
+   * mass on the fixed wall), its ends included: 121 forward answers' means, log-uniform in kd. The answer's range
+   * holds every mean of the scan (to rounding) and is within 1e-4 of the scan's extremes */
+  double crit = 2.0 * sqrt(1000.0 * CT_M5), lo = 1e-6 * crit, hi = 10.0 * crit, smin = INFINITY, smax = -INFINITY;
+  r.q.e = NAN;
+  int bad = 0;
+  for (int i = 0; i <= 120; i++) {
+    impactfit_code_answer f = {0};
+    r.q.value = i == 120 ? hi : lo * pow(hi / lo, i / 120.0);
+    if (ct_solve(&r, &f, &err) || !isfinite(f.e))
+      bad++;
+    else
+      smin = fmin(smin, f.e), smax = fmax(smax, f.e);
+    impactfit_code_answer_free(&f);
+  }
+  CHECK(bad == 0, "the scan's forward answers: %d failed", bad);
+  CHECK(a.e_reach_min <= smin + 1e-12 && smin - a.e_reach_min <= 1e-4, "e_reach_min %.10g vs the scan's %.10g",
+        a.e_reach_min, smin);
+  CHECK(a.e_reach_max >= smax - 1e-12 && a.e_reach_max - smax <= 1e-4, "e_reach_max %.10g vs the scan's %.10g",
+        a.e_reach_max, smax);
+  printf("test_ode: kp 1e3 dt 1e-3: e_reach_range [%.10g, %.10g], the scan's [%.10g, %.10g]\n", a.e_reach_min,
+         a.e_reach_max, smin, smax);
   impactfit_code_answer_free(&a);
 }
 
