@@ -61,6 +61,12 @@
 /* step-map evaluations (the free approach before the engine acts included) in the phase statistics and the
  * inverse: Rapier's (its prediction distance) at 1e-6 s and 1 m/s */
 #define RAPIER_EVALS 2462.0, 10158.0
+/* Rapier's default restitution 0 at its default step 1/60 s, 1.5 and 5 m/s: the contact ends at a rounding-level
+ * speed (e ~ 1e-16), every phase through another sequence of branches. The phase statistics' impacts (the flat rule
+ * of phase.c's find_jumps; the extremes refined included): 276 and 696; before it (0 refused, 1e-300 asked) 2.26e6
+ * at 1.5 m/s (35 s), the bisection stopped at 4096 jumps */
+#define RAPIER_ZERO_IMPACTS 282.0
+#define RAPIER_ZERO5_IMPACTS 710.0
 /* Jolt's (the double map: the approach through its speculative distance) at 1e-5 s and 2 m/s, where the damped
  * velocity is rounded to float every step as the engine stores it: the approach by the type's run (stepper.h);
  * at 1e-7 s, where the float damping factor is 1, by its affine map */
@@ -231,6 +237,35 @@ static void step_evals(const char *code, const char *model, double dt, double v,
   budget(what, counted.evals, 1.0, solve_evals);
 }
 
+/* the phase statistics' impacts at value, and their mean and largest e within e_abs of 0 */
+static void stats_impacts(const char *code, const char *model, double dt, double v, double value, double e_abs,
+                          double limit) {
+  const impactfit_code_model *md;
+  impactfit_error err;
+  if (impactfit_code_model_find(code, NULL, model, NULL, &md, &err)) {
+    CHECK(0, "%s %s: %s", code, model, err.message);
+    return;
+  }
+  build_ctx c = {.rq = impactfit_code_request_default()};
+  c.rq.model = md;
+  c.rq.dt = dt;
+  c.rq.v = v;
+  c.rq.bodies.m1 = 0.001309;
+  c.rq.bodies.r1 = 0.005;
+  impactfit_stepper st;
+  impactfit_step_stats S;
+  char what[200];
+  if (build(&c, value, &st, &err) || impactfit_step_phase_stats(&st, v, &S, &err)) {
+    CHECK(0, "%s %s: %s", code, model, err.message);
+    return;
+  }
+  CHECK(fabs(S.e_mean) <= e_abs && fabs(S.e_max) <= e_abs && S.e_min >= 0.0,
+        "%s '%s' dt %g v %g value %g: e %g in [%g, %g], all within %g of 0", code, model, dt, v, value, S.e_mean,
+        S.e_min, S.e_max, e_abs);
+  snprintf(what, sizeof what, "%s '%s' dt %g v %g value %g: stats, impacts", code, model, dt, v, value);
+  budget(what, (double)S.impacts, 1.0, limit);
+}
+
 static void engines(void) {
   stepper_work("mujoco", "soft contact", "euler", 0.002, 1.0, 1.0, 1e-3, 10.0, MJ_EULER);
   stepper_work("mujoco", "soft contact", "rk4", 3e-5, 1.0, 1.0, 1e-3, 10.0, MJ_RK4);
@@ -242,6 +277,8 @@ static void engines(void) {
   stepper_work("mujoco", "soft contact", "rk4", 1e-7, 0.1, 1.0, 1e-3, 10.0, MJ_RK4_FLOW);
   stepper_work("mujoco", "soft contact", "euler", 1e-7, 0.1, 1.0, 1e-3, 10.0, MJ_EULER_FLOW);
   step_evals("rapier", "restitution", 1e-6, 1.0, 0.5, 1e-6, 1.0, RAPIER_EVALS);
+  stats_impacts("rapier", "restitution", 1.0 / 60.0, 1.5, 0.0, 1e-15, RAPIER_ZERO_IMPACTS);
+  stats_impacts("rapier", "restitution", 1.0 / 60.0, 5.0, 0.0, 1e-15, RAPIER_ZERO5_IMPACTS);
   step_evals("jolt", "contact", 1e-5, 2.0, 0.5, 1e-6, 2.0, JOLT_EVALS);
   step_evals("jolt", "contact", 1e-7, 2.0, 0.5, 1e-6, 2.0, JOLT_EVALS_SMALL);
   step_evals("physx", "restitution", 1e-6, 3.0, 0.5, 1e-6, 1.0, PHYSX_EVALS);

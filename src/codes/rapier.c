@@ -415,9 +415,7 @@ static const impactfit_code_model rp_models[] = {
      .param_unit = "-",
      .param_input = "restitution",
      .param_index = 0,
-     /* Rapier's default restitution is 0, but at 0 and 1.5 m/s or more the phase statistics run over a minute (as
-      * at 1e-300 before): forward mode keeps refusing 0 until they are fast there */
-     .param_takes_zero = 0,
+     .param_takes_zero = 1, /* the engine's default restitution is 0 (collider.rs:686-700) */
      .takes_e = 0,
      .ops = &rp_ops,
      .law_text = "a point while the gap is below the prediction distance (0.02 m); per substep (dt/4): warm start, "
