@@ -352,6 +352,7 @@ static const impactfit_code_model dart_models[] = {
      .param_index = 0,
      .param_scale = 0.0,
      .param_floor = 0.0,
+     .param_takes_zero = 1, /* a shape's default restitution is 0 (dynamics/ShapeFrame.cpp:56-66) */
      .takes_e = 0,
      .ops = &dart_ops,
      .law_text = "one LCP row from penetration >= 0: b = approach speed + max(r b if r b > 0.1 m/s, min(ERP depth/dt, "

@@ -106,6 +106,22 @@ static void test_dart_registry(void) {
     CHECK_REL(above, (rj - CFM) / (1.0 + CFM), 1e-8, "dart: above the jump e = (r - CFM)/(1 + CFM) (%g m/s)", vs[k]);
     CHECK(isnan(a.e_reach_min) && isnan(a.e_reach_max) && !a.input[0], "dart: no reachable range, no paste text");
   }
+  /* forward at the shape's default restitution 0 (no bounce below the threshold: r b = 0): the same answer as at
+   * 1e-300, e = maxERV/v where the correction pushes the sphere out, 0 where the step's contact ends at rest */
+  impactfit_code_answer z, t;
+  memset(&z, 0, sizeof z);
+  memset(&t, 0, sizeof t);
+  ct_request f = ct_make(ct_find("dart", NULL, NULL, NULL));
+  f.q.v = 1.0;
+  f.q.value = 0.0;
+  int s0 = ct_solve(&f, &z, &err);
+  CHECK(s0 == 0, "dart: forward at restitution 0: %s", s0 ? err.message : "");
+  f.q.value = 1e-300;
+  CHECK(ct_solve(&f, &t, &err) == 0 && s0 == 0 && z.e == t.e && z.e_min == t.e_min && z.e_max == t.e_max,
+        "dart: restitution 0 as 1e-300: e %.17g [%g, %g] vs %.17g", z.e, z.e_min, z.e_max, t.e);
+  CHECK(s0 == 0 && z.e_max <= 1e-3 * (1.0 + 1e-12) && z.e_min >= 0.0, "dart: restitution 0: e within [0, maxERV/v]");
+  impactfit_code_answer_free(&z);
+  impactfit_code_answer_free(&t);
   impactfit_code_answer_free(&a);
 }
 
