@@ -35,7 +35,14 @@
  * p < 1: the first or last contact step starts at a penetration → 0), so the mean over a uniformly
  * distributed φ is exact to about 1e-13 and a continuous function of the stepper's parameters (the
  * inverse solves for it). Jumps closer together than 1/66 in φ whose signatures agree at the samples would
- * be missed. e_min and e_max are the extremes of every e evaluated, e(1 − 2^-40) included (the limit φ →
+ * be missed. Two degenerate cases take other rules: where every sample's e lies within 1e-14 of the others
+ * (an engine's restitution 0, whose contact ends at a rounding-level speed, each phase through another
+ * sequence of branches), an unknown slope is the samples' spread over their spacing and a bracket's
+ * bisection stops at any width once its bound on the mean's error is below 1e-17; where the signature
+ * changes between at least 3/4 of the samples' neighbours (DART's push-out at maxERV, whose number of
+ * steps changes with φ while e stays linear or constant), or the bisection finds more than 4096 changes,
+ * the breaks are placed by e alone: a bracket is split at its midpoint until e there lies on the chord of
+ * its ends to 1e-15. e_min and e_max are the extremes of every e evaluated, e(1 − 2^-40) included (the limit φ →
  * 1⁻ of an e that rises to the end of the step). tests/test_stepper.c compares the mean with a
  * 40000-point midpoint rule, tests/codes/test_mujoco.c with GSL's adaptive quadrature on pieces found from
  * e's values (MuJoCo's law: within 3.5e-14), tests/test_engine_edges.c with qags on pieces bisected on the

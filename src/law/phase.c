@@ -212,6 +212,29 @@ static int find_jumps(phase_ctx *c, side l, side r, int depth, jumps *J) {
   return find_jumps(c, mr, r, depth + 1, J);
 }
 
+/* The breaks of e(φ) between l and r where the signature changes almost everywhere (pieces_mean's dense case: every
+ * phase's contact takes another sequence of branches while e stays smooth or even constant across most of them, as
+ * DART's push-out at maxERV, whose number of steps changes with φ): by e alone, each bracket split at its midpoint
+ * until e there is on the chord of its ends to 1e-15 (no break: e linear across, which the pieces' rules then
+ * integrate exactly), a break placed where the chord's area error is below 1e-15 (w ≤ 1e-4, or w ≤ 1e-13). */
+static int find_kinks(phase_ctx *c, side l, side r, int depth, jumps *J) {
+  double w = r.phi - l.phi;
+  side m = {.phi = 0.5 * (l.phi + r.phi), .slope = NAN};
+  if (eval(c, m.phi, &m.e, &m.sig))
+    return c->status;
+  double dev = fabs(m.e - 0.5 * (l.e + r.e));
+  if (dev <= 1e-15)
+    return 0;
+  if (w <= 1e-13 || depth > 60 || (w <= 1e-4 && dev * w <= 1e-15)) {
+    if (J->n < MAX_JUMPS)
+      J->at[J->n++] = m.phi;
+    return 0;
+  }
+  if (find_kinks(c, l, m, depth + 1, J))
+    return c->status;
+  return find_kinks(c, m, r, depth + 1, J);
+}
+
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
@@ -291,6 +314,7 @@ static double sample_slope(const double *phi, const double *e, const uint64_t *s
 }
 
 #define FLAT 1e-14
+#define DENSE 0.75
 
 /* The samples, the jumps between them and the quadrature on every piece (the other modes) */
 static int pieces_mean(phase_ctx *c, int mode, int known) {
@@ -321,16 +345,27 @@ static int pieces_mean(phase_ctx *c, int mode, int known) {
   for (int i = 0; i < NS; i++)
     lo = fmin(lo, e[i]), hi = fmax(hi, e[i]);
   c->flat = hi - lo <= FLAT ? fmax(hi - lo, DBL_MIN) : 0.0;
+  /* the signature changing between at least DENSE of the samples' neighbours: the breaks by e alone (find_kinks) */
+  int changes = 0;
+  for (int i = 0; i + 1 < NS; i++)
+    changes += sig[i] != sig[i + 1];
+  int dense = c->flat == 0.0 && changes >= DENSE * (NS - 1);
   jumps *J = malloc(sizeof *J);
   if (!J)
     return IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOMEM, "stepper: out of memory");
+again:
   J->n = 0;
   for (int i = 0; i + 1 < NS; i++)
-    if (find_jumps(c, (side){phi[i], e[i], sig[i], sample_slope(phi, e, sig, NS, i, -1)},
-                   (side){phi[i + 1], e[i + 1], sig[i + 1], sample_slope(phi, e, sig, NS, i + 1, 1)}, 0, J)) {
+    if (dense ? find_kinks(c, (side){phi[i], e[i], sig[i], NAN}, (side){phi[i + 1], e[i + 1], sig[i + 1], NAN}, 0, J)
+              : find_jumps(c, (side){phi[i], e[i], sig[i], sample_slope(phi, e, sig, NS, i, -1)},
+                           (side){phi[i + 1], e[i + 1], sig[i + 1], sample_slope(phi, e, sig, NS, i + 1, 1)}, 0, J)) {
       free(J);
       return c->status == STOP_UNSTABLE ? 0 : c->status;
     }
+  if (J->n == MAX_JUMPS && !dense) { /* more changes than the jumps kept: the pieces would hold some of them */
+    dense = 1;
+    goto again;
+  }
   if (mode == STATS_STABILITY) { /* no impact showed the step unstable: the mean is not needed */
     free(J);
     out->e_mean = NAN;
