@@ -299,6 +299,21 @@ static void part_d() {
   printf("    sphere 0.8 on a ground of 0.5: impactfit e %.9f = (0.4 - CFM)/(1 + CFM), engine per phase within %.1e\n",
          stats.e_mean, dprod);
   CHECK_ABS(stats.e_mean, (0.4 - 1e-5) / (1.0 + 1e-5), 1e-15, "(d) the product of the coefficients");
+  /* both shapes at the default coefficient 0, at 1 and 5 m/s: no bounce, the correction pushes the sphere out (e up
+   * to maxERV/v, its number of steps changing with the phase), per phase as impactfit's map */
+  impactfit__dart_setup d0 = ds;
+  d0.restitution2 = 0.0;
+  for (double vz : {1.0, 5.0}) {
+    char what[80];
+    snprintf(what, sizeof what, "(d) both coefficients 0, %g m/s", vz);
+    double dz = agree(S, d0, 0.0, vz, what);
+    impactfit__dart_build(&d0, 0.0, &st, &err);
+    int sz = impactfit_step_phase_stats(&st, vz, &stats, &err);
+    CHECK(sz == 0 && stats.e_max <= 1e-3 / vz * (1.0 + 1e-12), "%s: impactfit's e within maxERV/v", what);
+    printf("    both coefficients 0 at %g m/s: impactfit mean e %.12g (at most maxERV/v), engine per phase within "
+           "%.1e\n",
+           vz, stats.e_mean, dz);
+  }
   /* the threshold: r v = 0.1 does not bounce, 0.1001 does */
   double below = engine_e(S, 0.1, 1.0, 1.0, 0.5), above = engine_e(S, 0.1001, 1.0, 1.0, 0.5);
   printf("    coefficient 0.1 at 1 m/s (r v = 0.1): e %.6g; 0.1001: e %.9f\n", below, above);
