@@ -7,7 +7,8 @@
 # the slowest answer. An answer over TIMEOUT seconds of wall time is stopped and counted at TIMEOUT.
 # usage: bench/run_engine_grid.sh [BUILD_DIR] [TIMEOUT]   (default build-bench, 120 s)
 # SPEEDS (default "1"): the approach speeds (m/s), e.g. SPEEDS="0.1 1 1.5 5"; 1.5 m/s is above Jolt's 1 m/s
-# restitution threshold, 5 above PhysX's 2 m/s.
+# restitution threshold, 5 above PhysX's 2 m/s. ES (default "0.5"): the asked e of the inverses, e.g.
+# ES="0.05 0.5 0.95" (the mode column then says "e 0.05", ...).
 # With OUT_DIR set, every answer's output (--json) is kept there, one file a request (NNN.json, the request in
 # NNN.req): two runs' answers compare with bench/engine_grid_diff.py.
 # PEER (a path to another build's impactfit, e.g. an earlier commit's): each request is run REPEAT times (default
@@ -62,8 +63,9 @@ for code in $($X engine --list 2>&1 | awk '/^  [a-z]/ && $2 != "dem" {print $1}'
     for integ in $ints; do
       for dt in $dtd 1e-5 1e-6 1e-7; do
         for v in ${SPEEDS:-1}; do
-        for mode in forward inverse; do
-          extra="" && [ $mode = inverse ] && extra="--e 0.5"
+        for m in forward $(for e in ${ES:-0.5}; do echo "inverse:$e"; done); do
+          mode=${m%%:*} extra=""
+          [ $mode = inverse ] && extra="--e ${m#*:}" && [ -n "${ES:-}" ] && mode="e ${m#*:}"
           nreq=$((${nreq:-0} + 1))
           out=/dev/null
           if [ -n "${OUT_DIR:-}" ]; then

@@ -889,7 +889,7 @@ done:
  * step map is affine there (its steps, force and linearisation into out). Returns the steps taken, 0 when none. */
 static long run_at_once(const impactfit_stepper *st, const impactfit_step_state *pre, impactfit_step_state *s, double v,
                         long n_max, long n_free, int linear, int *flow, double *flow_rho, impactfit_step_impact *out,
-                        int *free) {
+                        int *free, int *cut) {
   impactfit_step_affine a;
   *free = 0;
   int by_flow = *flow;
@@ -908,6 +908,7 @@ static long run_at_once(const impactfit_stepper *st, const impactfit_step_state 
   long n = impactfit__step_affine_run(&a, s, *free ? n_free : n_max, 1e-12 * v * st->mass / st->dt, &fm);
   if (n <= 0)
     return 0;
+  *cut = n == (*free ? n_free : n_max); /* stopped by the limit, not by the region's end */
   if (fm > out->f_max)
     out->f_max = fm;
   if (linear && s->contact && (a.F[0] != 0.0 || a.F[1] != 0.0)) {
@@ -981,13 +982,17 @@ static long pass_run(const pass_ctx *c, impactfit_step_state *s, sig_runs *sig, 
      * section's states are kept; its members are passed over) */
     int flow = !c->hooks || (c->hooks->may_flow && c->hooks->may_flow(c->hooks, c->run, c->run_k0, c->idx));
     double rho = 0.0;
-    n = run_at_once(c->st, c->pre, s, c->v, c->left, c->left_free, c->linear, &flow, c->hooks ? &rho : NULL, out, free);
+    int cut = 0;
+    n = run_at_once(c->st, c->pre, s, c->v, c->left, c->left_free, c->linear, &flow, c->hooks ? &rho : NULL, out, free,
+                    &cut);
     if (n > 0 && c->hooks && flow && c->hooks->flowed)
       c->hooks->flowed(c->hooks, out->steps, n, c->run, rho);
     else if (n > 0 && c->hooks && c->hooks->jumped)
       c->hooks->jumped(c->hooks, out->steps, n, c->run);
-    /* the flow stops short of the run's end only where its local error bounds the steps: tried again soon */
-    *next_try = flow && n > 0 ? sig->n + n + RUN_MIN : 2 * (sig->n + n);
+    /* the flow stops short of the run's end only where its local error bounds the steps, an affine run where the
+     * steps it may take end (a run without force: 1e6 steps a call): tried again soon (MuJoCo's direct model at
+     * 1e-7 s, 5 m/s and damping 123: a clamped flight of 1.19e6 steps, its last 1.9e5 stepped one by one) */
+    *next_try = (flow || cut) && n > 0 ? sig->n + n + RUN_MIN : 2 * (sig->n + n);
     if (flow && n > 0)
       *c->flowed += n;
   }
