@@ -51,7 +51,7 @@
  *
  * The fast path of long contacts: an impact's cost does not grow with the steps of its long runs of one symbol
  * (a step's contact and branch) where (1) the step map is affine there (`affine`: n steps by the map's power,
- * src/law/step_fast.c), (2) the stepper is rk4 or Euler and its local error at dt, estimated from steps of 4^j dt,
+ * src/law/step_fast.c; a run without force 1e6 steps a call, the next call at once), (2) the stepper is rk4 or Euler and its local error at dt, estimated from steps of 4^j dt,
  * bounds the error of the whole run by 1e-16 of the state's scale (rk4: steps of 1e-6 s and below on MuJoCo's
  * soft contact at 0.1 m/s; Euler: 1e-7 s): the run is the flow of the law's own field (rk4) or of Euler's modified
  * field (docs/ARCHITECTURE.md), integrated by GSL's rk8pd to 1e-15, to 16 steps before the first state where an
