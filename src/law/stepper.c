@@ -682,13 +682,15 @@ static int walk_approach(flow_walk *w, double t0, double *t, double y[2], double
                          double yo[2]) {
   const impactfit_stepper *st = w->st;
   int sw = off_switch(st, w->b, w->c->code_off);
-  double hl = *t - t0, dt = w->dt;
-  for (int it = 0; sw >= 0 && it < 8 && *t < t_end; it++) {
-    const double *p = w->pt[w->np - 2];
-    double ga = switch_fn(st, sw, p[1] * w->xs, p[2] * w->us), gb = switch_fn(st, sw, y[0] * w->xs, y[1] * w->us);
-    if (!(isfinite(ga) && isfinite(gb) && ga != gb))
+  if (sw < 0)
+    return 0;
+  double hl = *t - t0, dt = w->dt, tp = t0,
+         gp = switch_fn(st, sw, w->pt[w->np - 2][1] * w->xs, w->pt[w->np - 2][2] * w->us);
+  for (int it = 0; it < 8 && *t < t_end; it++) {
+    double gb = switch_fn(st, sw, y[0] * w->xs, y[1] * w->us);
+    if (!(isfinite(gp) && isfinite(gb) && gp != gb))
       return 0;
-    double r = *t + (*t - p[0]) * gb / (ga - gb), ym[2];
+    double r = *t + (*t - tp) * gb / (gp - gb), ym[2];
     if (!(r > *t))
       return 0; /* not approaching it */
     double m = fmin(fmin(r - *t <= 3.0 * dt ? *t + 4.0 * dt : r - 2.0 * dt, *t + hl), t_end);
@@ -699,6 +701,7 @@ static int walk_approach(flow_walk *w, double t0, double *t, double y[2], double
       *ta = *t, *tb = m, yo[0] = ym[0], yo[1] = ym[1];
       return 1;
     }
+    tp = *t, gp = gb; /* the secant's older point: the one just left */
     *t = m, y[0] = ym[0], y[1] = ym[1];
     if (walk_keep(w, *t, y))
       return -1;
