@@ -140,9 +140,11 @@ static int build(const void *ctx, double value, impactfit_stepper *st, impactfit
   return impactfit_code_stepper(&((const build_ctx *)ctx)->rq, value, st, err);
 }
 
-/* The request for code's model (its default version; integrator NULL: its default) at dt and v: the 1.309 g sphere
- * of radius 5 mm on a wall. 0, or 1 with the failure checked. */
-static int request_for(const char *code, const char *model, const char *integrator, double dt, double v, build_ctx *c) {
+/* The phase statistics of code's model (its default version; integrator NULL: its default) at dt, v and value, the
+ * stepper built by fn from *c, the request: the 1.309 g sphere of radius 5 mm on a wall. 0, or 1 with the failure
+ * checked. */
+static int stats_at(const char *code, const char *model, const char *integrator, double dt, double v, double value,
+                    impactfit_step_build_fn fn, build_ctx *c, impactfit_step_stats *S) {
   const impactfit_code_model *md;
   impactfit_error err;
   if (impactfit_code_model_find(code, NULL, model, NULL, &md, &err)) {
@@ -156,6 +158,11 @@ static int request_for(const char *code, const char *model, const char *integrat
   c->rq.v = v;
   c->rq.bodies.m1 = 0.001309;
   c->rq.bodies.r1 = 0.005;
+  impactfit_stepper st;
+  if (fn(c, value, &st, &err) || impactfit_step_phase_stats(&st, v, S, &err)) {
+    CHECK(0, "%s %s: %s", code, model, err.message);
+    return 1;
+  }
   return 0;
 }
 
@@ -165,17 +172,12 @@ static void stepper_work(const char *code, const char *model, const char *integr
                          double lo, double hi, double stats_steps, double solve_impacts, double solve_steps) {
   impactfit_error err;
   build_ctx c;
-  if (request_for(code, model, integrator, dt, v, &c))
-    return;
-  impactfit_stepper st;
   impactfit_step_stats S;
+  if (stats_at(code, model, integrator, dt, v, value, build, &c, &S))
+    return;
   char what[200], at[40] = "";
   if (v != 1.0)
     snprintf(at, sizeof at, " v %g", v);
-  if (build(&c, value, &st, &err) || impactfit_step_phase_stats(&st, v, &S, &err)) {
-    CHECK(0, "%s %s: %s", code, model, err.message);
-    return;
-  }
   snprintf(what, sizeof what, "%s '%s' %s dt %g%s: stats, steps", code, model, integrator, dt, at);
   budget(what, (double)S.steps, 1.0, stats_steps);
   double x;
@@ -217,16 +219,11 @@ static void step_evals(const char *code, const char *model, double dt, double v,
                        double stats_evals, double solve_evals) {
   impactfit_error err;
   build_ctx c;
-  if (request_for(code, model, NULL, dt, v, &c))
-    return;
-  impactfit_stepper st;
   impactfit_step_stats S;
-  char what[200];
   counted.evals = 0.0;
-  if (build_counted(&c, value, &st, &err) || impactfit_step_phase_stats(&st, v, &S, &err)) {
-    CHECK(0, "%s %s: %s", code, model, err.message);
+  if (stats_at(code, model, NULL, dt, v, value, build_counted, &c, &S))
     return;
-  }
+  char what[200];
   snprintf(what, sizeof what, "%s '%s' dt %g v %g: stats, step-map evaluations", code, model, dt, v);
   budget(what, counted.evals, 1.0, stats_evals);
   double x;
@@ -275,17 +272,11 @@ static void direct_flight_work(void) {
 /* the phase statistics' impacts at value, and their mean and largest e within e_abs of 0 */
 static void stats_impacts(const char *code, const char *model, double dt, double v, double value, double e_abs,
                           double limit) {
-  impactfit_error err;
   build_ctx c;
-  if (request_for(code, model, NULL, dt, v, &c))
-    return;
-  impactfit_stepper st;
   impactfit_step_stats S;
-  char what[200];
-  if (build(&c, value, &st, &err) || impactfit_step_phase_stats(&st, v, &S, &err)) {
-    CHECK(0, "%s %s: %s", code, model, err.message);
+  if (stats_at(code, model, NULL, dt, v, value, build, &c, &S))
     return;
-  }
+  char what[200];
   CHECK(fabs(S.e_mean) <= e_abs && fabs(S.e_max) <= e_abs && S.e_min >= 0.0,
         "%s '%s' dt %g v %g value %g: e %g in [%g, %g], all within %g of 0", code, model, dt, v, value, S.e_mean,
         S.e_min, S.e_max, e_abs);
