@@ -12,6 +12,7 @@
  *  - dt → 0: the stiffness-damping mean tends to law.h's continuous e of clamped Kelvin–Voigt at first order
  *    (Richardson-extrapolated from three steps). */
 #include "codes_test.h"
+#include "law/step_internal.h"
 
 static ct_request bullet_request(const char *model, double dt, int plane) {
   ct_request r = ct_make(ct_find("bullet", NULL, model, NULL));
@@ -99,9 +100,60 @@ static void test_bullet_limit(void) {
         S.e_continuous);
 }
 
+/* 15. An overdamped contact (stiffness 1000, damping 229 at dt 1e-7 s: erp 4.4e-7) ends in a drift out of 2.3e6
+ * steps with the impulse clamped to 0, the clamp label's band, 1e-9 (|u| + x/h), keeping the label unset for its
+ * first ~5000 steps. In that band the step map is a drift, taken at once (bt_affine) up to the band's end: from a
+ * state a third of the way in, the run's end against the same steps one by one (u the same to the bit, x within
+ * the coordinate's rounding, ulp(R) a step; every step without force and with the first one's branch), and the
+ * label set within 3 steps of it. At 0.1 m/s one impact's work is at most 100 steps (it was 5277: the band's steps
+ * and the drift after them were computed one by one). */
+static void test_bullet_band_drift(void) {
+  impactfit_error err;
+  impactfit_stepper st;
+  ct_request rq = bullet_request("contact stiffness damping", 1e-7, 1);
+  ct_set1(&rq, "kp", 1e3);
+  ct_set(&rq, "other", 2, 1e30, 0.0);
+  double c = 228.823, k = 1.0 / (1.0 / 1e3 + 1.0 / 1e30), h = 1e-7, erp = h * k / (h * k + c);
+  CHECK(impactfit_code_stepper(ct_q(&rq), c, &st, &err) == 0, "bullet: stiffness stepper: %s", err.message);
+  impactfit_step_state pre, s;
+  memset(&pre, 0, sizeof pre);
+  pre.x = 5.7e-7;
+  pre.u = -erp / h * pre.x * (1.0 + 1e-3); /* -lab = 1e-3 erp x/h: 0.44 of the band */
+  pre.mem[1] = 1.0;                        /* an existing point with no impulse */
+  s = pre;
+  CHECK(st.type->step(&st, &s) == 0 && s.f == 0.0 && s.u == pre.u, "bullet band drift: the first step: f %g", s.f);
+  impactfit_step_affine A;
+  impactfit_step_state run = s;
+  long n = st.type->affine(&st, &pre, &A)
+               ? impactfit__step_affine_run(&A, &run, 1000000, 1e-12 * 0.1 * st.mass / h, NULL)
+               : 0;
+  CHECK(n > 2000, "bullet band drift: the run in the band took %ld steps (want > 2000)", n);
+  int branch = s.branch, same = 1;
+  for (long i = 0; i < n; i++)
+    same &= st.type->step(&st, &s) == 0 && s.f == 0.0 && s.branch == branch;
+  double R = 2.0 * 0.005, ulp = nextafter(R, 1.0) - R;
+  CHECK(same && s.u == run.u && fabs(s.x - run.x) <= (double)n * ulp,
+        "bullet band drift: %ld steps: x %.17g, u %.17g one by one, x %.17g, u %.17g at once (%s)", n, s.x, s.u, run.x,
+        run.u, same ? "each without force, one branch" : "a step with force or another branch");
+  int flipped = 0;
+  for (int i = 0; i < 3 && !flipped; i++) {
+    CHECK(st.type->step(&st, &run) == 0, "bullet band drift: step");
+    flipped = run.branch != branch;
+  }
+  CHECK(flipped, "bullet band drift: the run stopped more than 3 steps short of the band's end");
+  rq = bullet_request("contact stiffness damping", 1e-7, 1);
+  ct_set1(&rq, "kp", 1e3);
+  impactfit_step_impact o;
+  CHECK(impactfit_code_stepper(ct_q(&rq), c, &st, &err) == 0 && impactfit_step_impact_at(&st, 0.1, 0.5, &o, &err) == 0,
+        "bullet band drift: impact: %s", err.message);
+  CHECK(o.steps > 2000000 && o.work <= 100 && o.e > 2e-5 && o.e < 3e-5,
+        "bullet band drift: %ld steps, work %ld (at most 100), e %.17g", o.steps, o.work, o.e);
+}
+
 int main(void) {
   test_bullet_restitution();
   test_bullet_backward_euler();
   test_bullet_limit();
+  test_bullet_band_drift();
   return tu_report("test_bullet");
 }
