@@ -236,6 +236,7 @@ static inline double imp_d(const double s[5], double delta, double *dd) {
     return dw;
   if (x <= 0.0)
     return d0;
+  /* y, and its slope yp only where it is asked for (the force alone: every stage of a step) */
   double y, yp;
   if (pw == 1.0) {
     y = x;
@@ -243,11 +244,11 @@ static inline double imp_d(const double s[5], double delta, double *dd) {
   } else if (x <= mid) {
     double a = 1.0 / imp_pow(mid, pw - 1.0);
     y = a * imp_pow(x, pw);
-    yp = pw * a * imp_pow(x, pw - 1.0);
+    yp = dd ? pw * a * imp_pow(x, pw - 1.0) : 0.0;
   } else {
     double b = 1.0 / imp_pow(1.0 - mid, pw - 1.0);
     y = 1.0 - b * imp_pow(1.0 - x, pw);
-    yp = pw * b * imp_pow(1.0 - x, pw - 1.0);
+    yp = dd ? pw * b * imp_pow(1.0 - x, pw - 1.0) : 0.0;
   }
   if (dd)
     *dd = yp * (delta < 0.0 ? -1.0 : 1.0) * (dw - d0) / width;
@@ -283,8 +284,8 @@ static int imp_check(const double *p, impactfit_error *err) {
 /* f = M s(δ) a(δ, δ') with a = B δ' + K d δ + g (MuJoCo's aref − a0) and s = d/(d + rscale (1 − d)) (the
  * solver's 1/(A + R) times A, R = rscale (1 − d)/d A); for rscale = 1, s = d */
 static double imp_force(const double *p, double delta, double rate, double *fd, double *fr) {
-  double dd;
-  double d = imp_d(p + I_D0, delta, &dd);
+  double dd = 0.0;
+  double d = imp_d(p + I_D0, delta, fd ? &dd : NULL);
   double M = p[I_M], B = p[I_B], K = p[I_K], rs = p[I_RS];
   double a = B * rate + K * d * delta + p[I_G];
   double den = d + rs * (1.0 - d), s = rs == 1.0 ? d : d / den;
@@ -304,6 +305,26 @@ static double imp_switch(const double *p, int i, double delta, double rate) {
   double width = imp_atleast(p[I_W], 0.0);
   double mid = imp_clamp(p[I_MID], IMP_MIN, IMP_MAX);
   return i == 0 ? delta - width : delta - mid * width;
+}
+
+/* the switches through the law's type (a function of its own: the impedance's path then needs no frame) */
+static unsigned switch_bits_of_type(const impactfit_law *law, double delta, double rate) {
+  const impactfit_law_type *t = law->type;
+  unsigned bits = 0;
+  if (!t->switch_value)
+    return 0;
+  for (int i = 0; i < t->n_switches && i < IMPACTFIT_LAW_MAX_SWITCHES; i++)
+    if (t->switch_value(law->p, i, delta, rate) > 0.0)
+      bits |= 1u << i;
+  return bits;
+}
+
+unsigned impactfit__law_switch_bits(const impactfit_law *law, double delta, double rate) {
+  if (law->type != &impedance_type)
+    return switch_bits_of_type(law, delta, rate);
+  /* imp_switch's two values */
+  double width = imp_atleast(law->p[I_W], 0.0), mid = imp_clamp(law->p[I_MID], IMP_MIN, IMP_MAX);
+  return (delta - width > 0.0 ? 1u : 0u) | (delta - mid * width > 0.0 ? 2u : 0u);
 }
 
 /* The undamped penetration of the stiffest part of the law: ½ v² = ½ K dwidth² L² (dwidth as MuJoCo clamps it). */

@@ -16,6 +16,7 @@
 
 #include "../common/common_impl.h"
 #include "impactfit/stepper.h"
+#include "law_impl.h"
 #include "step_internal.h"
 #include "stepper_impl.h"
 
@@ -47,14 +48,7 @@ double impactfit__step_law_force(const impactfit_stepper *st, double x, double u
 }
 
 unsigned impactfit__step_law_switches(const impactfit_stepper *st, double x, double u) {
-  const impactfit_law_type *t = st->law.type;
-  unsigned bits = 0;
-  if (!t->switch_value)
-    return 0;
-  for (int i = 0; i < t->n_switches && i < IMPACTFIT_LAW_MAX_SWITCHES; i++)
-    if (t->switch_value(st->law.p, i, x, u) > 0.0)
-      bits |= 1u << i;
-  return bits;
+  return impactfit__law_switch_bits(&st->law, x, u);
 }
 
 /* ---------------------------------------------------------------- euler */
