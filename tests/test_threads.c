@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* An engine answer is the same to the bit on one thread and on two (issue 34): where a contact takes thousands of
  * steps, the naive value's phase statistics run beside the inverse's search (src/codes/solve_steps.c) and the
- * first family's reference impacts are recorded on a team (src/law/step_family.c); both take their counts in the
- * order one thread does. Each answer's numbers, texts and work count are compared between OMP_NUM_THREADS 1 and 2
+ * first family's reference impacts are recorded on a team (src/law/step_family.c), and without a family the phase
+ * statistics' impacts are stepped on a team (src/law/phase.c's jobs); all take their counts in the order one thread
+ * does. Each answer's numbers, texts and work count are compared between OMP_NUM_THREADS 1 and 2
  * (omp_set_num_threads), on requests that take each of the two paths. */
 #include <math.h>
 #include <omp.h>
@@ -17,13 +18,13 @@ static int same_double(double a, double b) { return memcmp(&a, &b, sizeof a) == 
 
 static int same_text(const char *a, const char *b) { return (!a && !b) || (a && b && strcmp(a, b) == 0); }
 
-static void answer_at(const char *integrator, double dt, double v, double e, double value, int threads,
-                      impactfit_code_answer *ans) {
+static void answer_at(const char *code, const char *model, const char *integrator, double dt, double v, double e,
+                      double value, int threads, impactfit_code_answer *ans) {
   const impactfit_code_model *md;
   impactfit_error err;
   memset(ans, 0, sizeof *ans);
-  if (impactfit_code_model_find("mujoco", NULL, "soft contact", NULL, &md, &err)) {
-    CHECK(0, "mujoco: %s", err.message);
+  if (impactfit_code_model_find(code, NULL, model, NULL, &md, &err)) {
+    CHECK(0, "%s: %s", code, err.message);
     return;
   }
   impactfit_code_request rq = impactfit_code_request_default();
@@ -37,13 +38,14 @@ static void answer_at(const char *integrator, double dt, double v, double e, dou
   rq.bodies.r1 = 0.005;
   omp_set_num_threads(threads);
   int s = impactfit_code_solve(&rq, ans, &err);
-  CHECK(s == 0, "mujoco %s dt %g v %g on %d threads: %s", integrator, dt, v, threads, err.message);
+  CHECK(s == 0, "%s %s dt %g v %g on %d threads: %s", code, integrator ? integrator : "", dt, v, threads, err.message);
 }
 
-static void compare(const char *what, const char *integrator, double dt, double v, double e, double value) {
+static void compare_code(const char *what, const char *code, const char *model, const char *integrator, double dt,
+                         double v, double e, double value) {
   impactfit_code_answer a, b;
-  answer_at(integrator, dt, v, e, value, 1, &a);
-  answer_at(integrator, dt, v, e, value, 2, &b);
+  answer_at(code, model, integrator, dt, v, e, value, 1, &a);
+  answer_at(code, model, integrator, dt, v, e, value, 2, &b);
   const double x[][2] = {{a.value, b.value},
                          {a.e, b.e},
                          {a.e_min, b.e_min},
@@ -62,11 +64,24 @@ static void compare(const char *what, const char *integrator, double dt, double 
   impactfit_code_answer_free(&b);
 }
 
+static void compare(const char *what, const char *integrator, double dt, double v, double e, double value) {
+  compare_code(what, "mujoco", "soft contact", integrator, dt, v, e, value);
+}
+
 int main(void) {
   /* the naive value's statistics beside the search: a 0.04 s contact at 1e-6 s */
   compare("rk4 dt 1e-6 v 1 inverse", "rk4", 1e-6, 1.0, 0.5, NAN);
   /* the family's nodes recorded on a team: its check impact's work 40188 steps (>= 20000) */
   compare("rk4 dt 1e-6 v 0.1 forward", "rk4", 1e-6, 0.1, NAN, 1.0);
   compare("euler dt 1e-6 v 0.1 forward", "euler", 1e-6, 0.1, NAN, 1.0);
+  /* the statistics' impacts on a team where no family is built (src/law/phase.c's jobs): 451 steps' work an impact,
+   * in the inverse beside the naive value's (tasks of two sections) and alone (a team of its own), the pieces by
+   * their 4-point rules */
+  compare("rk4 dt 1e-6 v 5 inverse", "rk4", 1e-6, 5.0, 0.95, NAN);
+  compare("rk4 dt 1e-6 v 5 forward", "rk4", 1e-6, 5.0, NAN, 0.0166800153836);
+  /* the same with the 4-point rules off from the first piece (Chrono's Hertz damping, a fractional power at every
+   * piece's ends: the 8-point rules on the team), 285 steps' work an impact */
+  compare_code("chrono Hertz dt 1e-5 v 1 inverse", "chrono", "Hertz", NULL, 1e-5, 1.0, 0.5, NAN);
+  compare_code("chrono Hertz dt 1e-5 v 1 forward", "chrono", "Hertz", NULL, 1e-5, 1.0, NAN, 0.5);
   return tu_report("test_threads");
 }

@@ -300,7 +300,9 @@ void impactfit__series_eval(const impactfit__series *s, const impactfit__series_
   double u1[64], u2[64], u3[64];
   double alpha = s->n + 1.0, beta = s->m + 1.0;
   double lt = (tau > 0.0) ? log(tau) : -INFINITY;
-  double v1 = pt->g[0] * exp(alpha * lt), v2 = pt->g[1] * exp(beta * lt), v3 = pt->g[2] * tau;
+  /* τ^(m+1) once (the work's factor too), and τ^(n+1) from it where m = n (the same doubles) */
+  double tb = exp(beta * lt), ta = alpha == beta ? tb : exp(alpha * lt);
+  double v1 = pt->g[0] * ta, v2 = pt->g[1] * tb, v3 = pt->g[2] * tau;
   u1[0] = u2[0] = u3[0] = 1.0;
   for (int i = 1; i <= N; i++) {
     u1[i] = u1[i - 1] * v1;
@@ -352,6 +354,6 @@ void impactfit__series_eval(const impactfit__series *s, const impactfit__series_
   if (work) {
     /* W = |ζ| w^(m+2) τ^(m+1) Σ s_a u^a / (m+1+e_a) */
     double wm = (s->m == 0.0) ? 1.0 : pow(w, s->m);
-    *work = pt->zeta_abs * wm * w * w * exp(beta * lt) * sw;
+    *work = pt->zeta_abs * wm * w * w * tb * sw;
   }
 }

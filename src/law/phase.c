@@ -10,6 +10,7 @@
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_min.h>
+#include <omp.h>
 
 #include "../common/common_impl.h"
 #include "impactfit/stepper.h"
@@ -31,10 +32,50 @@ typedef struct {
   impactfit__family *fam;  /* the family of reference impacts (NULL: every impact stepped in full) */
   int gl4_off;             /* a piece's 4-point rules disagreed: the other pieces start with the 8-point rules */
   double flat;             /* > 0: every sample's e within FLAT of the others, this their spread (find_jumps) */
+  struct eval_log *log;    /* a job's impacts, kept for the accounting in order (run_jobs; NULL: accounted at once) */
+  int par;                 /* the jobs may run on the threads of an OpenMP team (no family: nothing shared) */
 } phase_ctx;
+
+/* One job's impacts in the order it computed them, accounted into the statistics in the jobs' order (run_jobs) */
+typedef struct {
+  double phi;
+  impactfit_step_impact r;
+} eval_rec;
+typedef struct eval_log {
+  eval_rec *rec;
+  int n, cap;
+} eval_log;
 
 #define STOP_UNSTABLE 1 /* eval's status when it stopped there (not an error) */
 
+
+/* one impact into the statistics: its work and the extremes (the first phase that reached one keeps it) */
+static void account(impactfit_step_stats *S, double phi, const impactfit_step_impact *r) {
+  S->impacts++;
+  S->steps += r->work;
+  if (r->steps > S->steps_max)
+    S->steps_max = r->steps;
+  if (r->rho_max > S->rho_max)
+    S->rho_max = r->rho_max;
+  if (r->e < S->e_min) {
+    S->e_min = r->e;
+    S->phi_min = phi;
+  }
+  if (r->e > S->e_max) {
+    S->e_max = r->e;
+    S->phi_max = phi;
+  }
+}
+
+static int log_grow(eval_log *L) {
+  int cap = L->cap ? 2 * L->cap : 32;
+  eval_rec *n = realloc(L->rec, (size_t)cap * sizeof *n);
+  if (!n)
+    return 0;
+  L->rec = n;
+  L->cap = cap;
+  return 1;
+}
 
 static int eval(phase_ctx *c, double phi, double *e, uint64_t *sig) {
   impactfit_step_impact r;
@@ -49,20 +90,13 @@ static int eval(phase_ctx *c, double phi, double *e, uint64_t *sig) {
     c->status = s;
     return s;
   }
-  impactfit_step_stats *S = c->S;
-  S->impacts++;
-  S->steps += r.work;
-  if (r.steps > S->steps_max)
-    S->steps_max = r.steps;
-  if (r.rho_max > S->rho_max)
-    S->rho_max = r.rho_max;
-  if (r.e < S->e_min) {
-    S->e_min = r.e;
-    S->phi_min = phi;
-  }
-  if (r.e > S->e_max) {
-    S->e_max = r.e;
-    S->phi_max = phi;
+  if (!c->log) {
+    account(c->S, phi, &r);
+  } else if (c->log->n < c->log->cap || log_grow(c->log)) {
+    c->log->rec[c->log->n++] = (eval_rec){phi, r};
+  } else {
+    c->status = IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOMEM, "stepper: out of memory");
+    return c->status;
   }
   *e = r.e;
   if (sig)
@@ -166,10 +200,27 @@ static int piece_integral(phase_ctx *c, double a, double b, double *out) {
 
 #define MAX_JUMPS 4096
 
+/* the breaks found (at most MAX_JUMPS: the rest are dropped, as pieces_mean's dense case needs to know) */
 typedef struct {
-  double at[MAX_JUMPS];
-  int n;
+  double *at;
+  int n, cap;
 } jumps;
+
+/* x into J: 0, or ENOMEM (c's status) */
+static int jumps_add(phase_ctx *c, jumps *J, double x) {
+  if (J->n >= MAX_JUMPS)
+    return 0;
+  if (J->n == J->cap) {
+    int cap = J->cap ? 2 * J->cap : 16;
+    double *n = realloc(J->at, (size_t)cap * sizeof *n);
+    if (!n)
+      return c->status = IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOMEM, "stepper: out of memory");
+    J->at = n;
+    J->cap = cap;
+  }
+  J->at[J->n++] = x;
+  return 0;
+}
 
 /* A side of a bracket: the phase, the signature and e there (every e evaluated enters the extremes), and the
  * slope of e on its piece from the last two points there (NaN: not known yet). */
@@ -195,9 +246,7 @@ static int find_jumps(phase_ctx *c, side l, side r, int depth, jumps *J) {
   double w = r.phi - l.phi, sl = isnan(l.slope) ? s0 : fabs(l.slope), sr = isnan(r.slope) ? s0 : fabs(r.slope);
   double bound = 0.5 * w * (fabs(r.e - l.e) + w * (sl + sr));
   if (w <= 1e-13 || depth > 60 || (w <= 1e-4 && bound <= 1e-15) || (c->flat > 0.0 && bound <= 1e-17)) {
-    if (J->n < MAX_JUMPS)
-      J->at[J->n++] = 0.5 * (l.phi + r.phi);
-    return 0;
+    return jumps_add(c, J, 0.5 * (l.phi + r.phi));
   }
   side m = {.phi = 0.5 * (l.phi + r.phi), .slope = NAN};
   if (eval(c, m.phi, &m.e, &m.sig))
@@ -226,9 +275,7 @@ static int find_kinks(phase_ctx *c, side l, side r, int depth, jumps *J) {
   if (dev <= 1e-15)
     return 0;
   if (w <= 1e-13 || depth > 60 || (w <= 1e-4 && dev * w <= 1e-15)) {
-    if (J->n < MAX_JUMPS)
-      J->at[J->n++] = m.phi;
-    return 0;
+    return jumps_add(c, J, m.phi);
   }
   if (find_kinks(c, l, m, depth + 1, J))
     return c->status;
@@ -316,86 +363,288 @@ static double sample_slope(const double *phi, const double *e, const uint64_t *s
 #define FLAT 1e-14
 #define DENSE 0.75
 
+/* ---------------------------------------------------------------- jobs: the impacts on an OpenMP team */
+
+/* A job of the statistics (a sample, a bracket's bisection, a piece's rule): its impacts through t, a copy of the
+ * context; returns 0 or t's status */
+typedef int (*job_fn)(phase_ctx *t, int i, void *arg);
+
+typedef struct {
+  eval_log log;
+  int status;
+  impactfit_error err;
+} job_out;
+
+static void job_run(const phase_ctx *c, job_fn f, void *arg, int i, job_out *o) {
+  phase_ctx t = *c;
+  t.log = &o->log;
+  t.err = &o->err;
+  t.status = 0;
+  t.S = NULL;
+  impactfit_error_clear(&o->err);
+  int s = f(&t, i, arg);
+  o->status = s ? s : t.status;
+}
+
+/* job o's impacts into the statistics in the order it computed them, then its status (a failure's message into
+ * c->err): 0 or the status */
+static int job_replay(phase_ctx *c, const job_out *o) {
+  for (int k = 0; k < o->log.n; k++)
+    account(c->S, o->log.rec[k].phi, &o->log.rec[k].r);
+  if (o->status) {
+    c->status = o->status;
+    if (o->status != STOP_UNSTABLE && c->err)
+      *c->err = o->err;
+  }
+  return o->status;
+}
+
+/* jobs i0 .. i1 − 1 on the threads of an OpenMP team, each into o[i] (the team the caller runs in, or one of two
+ * threads; one job on the caller's thread) */
+static void jobs_compute(const phase_ctx *c, int i0, int i1, job_fn f, void *arg, job_out *o) {
+  if (i1 - i0 == 1) {
+    job_run(c, f, arg, i0, &o[i0]);
+  } else if (omp_in_parallel()) {
+#pragma omp taskloop grainsize(1)
+    for (int i = i0; i < i1; i++)
+      job_run(c, f, arg, i, &o[i]);
+  } else {
+#pragma omp parallel num_threads(2)
+#pragma omp single
+#pragma omp taskloop grainsize(1)
+    for (int i = i0; i < i1; i++)
+      job_run(c, f, arg, i, &o[i]);
+  }
+}
+
+static void jobs_free(job_out *o, int n) {
+  if (o)
+    for (int i = 0; i < n; i++)
+      free(o[i].log.rec);
+  free(o);
+}
+
+/* Jobs 0 .. n − 1 accounted in their order up to the first that fails (its status returned): one after the other,
+ * or where c->par on a team, each into its own log, then accounted in the same order, so that every statistic
+ * and count is the one of the jobs one after the other (the later jobs' impacts after a failure are left out) */
+static int run_jobs(phase_ctx *c, int n, job_fn f, void *arg) {
+  if (!c->par || n < 2) {
+    for (int i = 0; i < n; i++) {
+      int s = f(c, i, arg);
+      if (s)
+        return s;
+    }
+    return 0;
+  }
+  job_out *o = calloc((size_t)n, sizeof *o);
+  if (!o)
+    return c->status = IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOMEM, "stepper: out of memory");
+  int s = 0;
+  jobs_compute(c, 0, n, f, arg, o);
+  for (int i = 0; i < n && !s; i++)
+    s = job_replay(c, &o[i]);
+  jobs_free(o, n);
+  return s;
+}
+
+/* ---------------------------------------------------------------- the samples, the breaks, the pieces */
+
+enum { NS = 66 }; /* the samples */
+
+typedef struct {
+  double phi[NS], e[NS], e_end;
+  uint64_t sig[NS];
+  int dense;
+  jumps J[NS - 1]; /* the breaks between samples i and i + 1 */
+} samples;
+
+/* job i: sample i, or (i = NS) e just below φ = 1 */
+static int sample_job(phase_ctx *t, int i, void *arg) {
+  samples *X = arg;
+  return i < NS ? eval(t, X->phi[i], &X->e[i], &X->sig[i]) : eval(t, 1.0 - 0x1p-40, &X->e_end, NULL);
+}
+
+/* job i: the breaks between samples i and i + 1 */
+static int breaks_job(phase_ctx *t, int i, void *arg) {
+  samples *X = arg;
+  const double *phi = X->phi, *e = X->e;
+  const uint64_t *sig = X->sig;
+  X->J[i].n = 0;
+  if (X->dense)
+    return find_kinks(t, (side){phi[i], e[i], sig[i], NAN}, (side){phi[i + 1], e[i + 1], sig[i + 1], NAN}, 0, &X->J[i]);
+  return find_jumps(t, (side){phi[i], e[i], sig[i], sample_slope(phi, e, sig, NS, i, -1)},
+                    (side){phi[i + 1], e[i + 1], sig[i + 1], sample_slope(phi, e, sig, NS, i + 1, 1)}, 0, &X->J[i]);
+}
+
+/* The breaks of every sample interval into J (sorted), the first MAX_JUMPS in the intervals' order */
+static int gather_breaks(phase_ctx *c, samples *X, jumps *J) {
+  J->n = 0;
+  for (int i = 0; i + 1 < NS; i++)
+    for (int k = 0; k < X->J[i].n; k++)
+      if (jumps_add(c, J, X->J[i].at[k]))
+        return c->status;
+  qsort(J->at, (size_t)J->n, sizeof J->at[0], cmp_double);
+  return 0;
+}
+
+/* the pieces between the breaks: [a_k, b_k], k < K */
+typedef struct {
+  const double *at; /* the breaks */
+  int K;
+  double *part; /* each piece's integral */
+  int *gl4;     /* each piece's 4-point rules agreed (job_gl4) */
+} pieces;
+
+static double piece_a(const pieces *P, int k) { return k ? P->at[k - 1] : 0.0; }
+static double piece_b(const pieces *P, int k) { return k < P->K - 1 ? P->at[k] : 1.0; }
+
+/* job k: piece k's 4-point rules (piece_integral's first stage) */
+static int gl4_job(phase_ctx *t, int k, void *arg) {
+  pieces *P = arg;
+  double whole, l, r;
+  t->piece_a = piece_a(P, k);
+  t->piece_w = piece_b(P, k) - t->piece_a;
+  t->sidi = 0;
+  if (!(t->piece_w > 0.0)) { /* two breaks at one phase: no piece (piece_integral's loop leaves it out) */
+    P->gl4[k] = 1;
+    P->part[k] = 0.0;
+    return 0;
+  }
+  if (gl(t, &GL4, 0.0, 1.0, &whole) || gl(t, &GL4, 0.0, 0.5, &l) || gl(t, &GL4, 0.5, 1.0, &r))
+    return t->status;
+  P->gl4[k] = fabs(l + r - whole) <= GL4_TOL * t->piece_w;
+  P->part[k] = l + r;
+  return 0;
+}
+
+/* job k: piece k's integral from its 8-point rules on (piece_integral once the 4-point rules are off) */
+static int gl8_job(phase_ctx *t, int k, void *arg) {
+  pieces *P = arg;
+  t->gl4_off = 1;
+  P->part[k] = 0.0;
+  return piece_b(P, k) > piece_a(P, k) ? piece_integral(t, piece_a(P, k), piece_b(P, k), &P->part[k]) : 0;
+}
+
+/* The pieces' integrals on a team (c->par), as piece_integral one piece after the other: the first piece alone;
+ * where its 4-point rules agree the others' 4-point rules together, up to the first piece where they disagree (its
+ * 8-point rules next, and every later piece's from the 8-point rules, the 4-point impacts of those left out), else
+ * every piece's 8-point rules together. 0, or a status. */
+static int pieces_par(phase_ctx *c, pieces *P) {
+  int K = P->K, s = 0, f = 0;
+  job_out *o4 = calloc((size_t)K, sizeof *o4), *o8 = calloc((size_t)K, sizeof *o8);
+  if (!o4 || !o8) {
+    jobs_free(o4, 0), jobs_free(o8, 0);
+    return c->status = IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOMEM, "stepper: out of memory");
+  }
+  if (!c->gl4_off) {
+    jobs_compute(c, 0, 1, gl4_job, P, o4);
+    if ((s = job_replay(c, &o4[0])))
+      goto done;
+    if (P->gl4[0])
+      jobs_compute(c, 1, K, gl4_job, P, o4);
+    for (f = P->gl4[0]; f < K && o4[f].status == 0 && P->gl4[f]; f++)
+      if ((s = job_replay(c, &o4[f])))
+        goto done;
+    if (f < K && f > 0 && (s = job_replay(c, &o4[f]))) /* its failure, or its rules' disagreement */
+      goto done;
+    if (f < K)
+      c->gl4_off = 1;
+  }
+  if (f < K)
+    jobs_compute(c, f, K, gl8_job, P, o8);
+  for (int k = f; k < K && !s; k++)
+    s = job_replay(c, &o8[k]);
+done:
+  jobs_free(o4, K);
+  jobs_free(o8, K);
+  return s;
+}
+
+/* The mean: the pieces' integrals in their order */
+static int pieces_integral(phase_ctx *c, const jumps *J, double *mean) {
+  int K = J->n + 1;
+  double *part = calloc((size_t)K, sizeof *part);
+  int *g4 = calloc((size_t)K, sizeof *g4), s = 0;
+  pieces P = {J->at, K, part, g4};
+  if (!part || !g4) {
+    s = c->status = IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOMEM, "stepper: out of memory");
+  } else if (c->par && K > 1) {
+    s = pieces_par(c, &P);
+  } else {
+    for (int k = 0; k < K && !s; k++)
+      s = piece_b(&P, k) > piece_a(&P, k) ? piece_integral(c, piece_a(&P, k), piece_b(&P, k), &part[k]) : 0;
+  }
+  *mean = 0.0;
+  for (int k = 0; k < K && !s; k++)
+    *mean += piece_b(&P, k) > piece_a(&P, k) ? part[k] : 0.0;
+  free(part);
+  free(g4);
+  return s;
+}
+
 /* The samples, the jumps between them and the quadrature on every piece (the other modes) */
 static int pieces_mean(phase_ctx *c, int mode, int known) {
   impactfit_step_stats *out = c->S;
-  enum { NS = 66 };
-  double phi[NS], e[NS];
-  uint64_t sig[NS];
-  phi[0] = 0x1p-30;
+  samples *X = calloc(1, sizeof *X);
+  jumps J = {0};
+  int s = 0;
+  if (!X)
+    return IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOMEM, "stepper: out of memory");
+  X->phi[0] = 0x1p-30;
   for (int i = 1; i < NS - 1; i++)
-    phi[i] = (i - 0.5) / (NS - 2);
-  phi[NS - 1] = 1.0;
+    X->phi[i] = (i - 0.5) / (NS - 2);
+  X->phi[NS - 1] = 1.0;
   c->until_unstable = mode == STATS_STABILITY;
-  double e_end;
-  for (int i = 0; i < NS; i++)
-    if (eval(c, phi[i], &e[i], &sig[i]))
-      return c->status == STOP_UNSTABLE ? 0 : c->status;
-  /* e just below φ = 1, for the extremes: the limit φ → 1⁻ may differ from e(1) (Bullet's ERP term erp2 φ v
-   * at a rebound: the supremum R + erp2 is approached there, while e(1) starts the next step's sequence) */
-  if (eval(c, 1.0 - 0x1p-40, &e_end, NULL))
-    return c->status == STOP_UNSTABLE ? 0 : c->status;
+  /* the samples, and e just below φ = 1, for the extremes: the limit φ → 1⁻ may differ from e(1) (Bullet's ERP term
+   * erp2 φ v at a rebound: the supremum R + erp2 is approached there, while e(1) starts the next step's sequence) */
+  if ((s = run_jobs(c, NS + 1, sample_job, X)))
+    goto done;
   /* the linearisation (the spectral radius, for `stable`) at these 67 phases only: the bisection's and the
    * quadrature's impacts shift the same steps by less than 1/64 of a step */
   c->lean = 1;
   /* e flat to FLAT over every sample (a restitution of 0 in an engine whose contact then ends at a rounding-level
    * speed, e ~ 1e-16, each phase through another sequence of branches: Rapier at 1/60 s and 1.5 m/s, where the
    * bisection to 1e-4 of every change found 4096 and took 2.3e6 impacts, 35 s): find_jumps' rule for it */
-  double lo = e_end, hi = e_end;
+  double lo = X->e_end, hi = X->e_end;
   for (int i = 0; i < NS; i++)
-    lo = fmin(lo, e[i]), hi = fmax(hi, e[i]);
+    lo = fmin(lo, X->e[i]), hi = fmax(hi, X->e[i]);
   c->flat = hi - lo <= FLAT ? fmax(hi - lo, DBL_MIN) : 0.0;
   /* the signature changing between at least DENSE of the samples' neighbours: the breaks by e alone (find_kinks) */
   int changes = 0;
   for (int i = 0; i + 1 < NS; i++)
-    changes += sig[i] != sig[i + 1];
-  int dense = c->flat == 0.0 && changes >= DENSE * (NS - 1);
-  jumps *J = malloc(sizeof *J);
-  if (!J)
-    return IMPACTFIT__FAIL(c->err, IMPACTFIT_ENOMEM, "stepper: out of memory");
-again:
-  J->n = 0;
-  for (int i = 0; i + 1 < NS; i++)
-    if (dense ? find_kinks(c, (side){phi[i], e[i], sig[i], NAN}, (side){phi[i + 1], e[i + 1], sig[i + 1], NAN}, 0, J)
-              : find_jumps(c, (side){phi[i], e[i], sig[i], sample_slope(phi, e, sig, NS, i, -1)},
-                           (side){phi[i + 1], e[i + 1], sig[i + 1], sample_slope(phi, e, sig, NS, i + 1, 1)}, 0, J)) {
-      free(J);
-      return c->status == STOP_UNSTABLE ? 0 : c->status;
-    }
-  if (J->n == MAX_JUMPS && !dense) { /* more changes than the jumps kept: the pieces would hold some of them */
-    dense = 1;
-    goto again;
+    changes += X->sig[i] != X->sig[i + 1];
+  X->dense = c->flat == 0.0 && changes >= DENSE * (NS - 1);
+  if ((s = run_jobs(c, NS - 1, breaks_job, X)) || (s = gather_breaks(c, X, &J)))
+    goto done;
+  if (J.n == MAX_JUMPS && !X->dense) { /* more changes than the jumps kept: the pieces would hold some of them */
+    X->dense = 1;
+    if ((s = run_jobs(c, NS - 1, breaks_job, X)) || (s = gather_breaks(c, X, &J)))
+      goto done;
   }
   if (mode == STATS_STABILITY) { /* no impact showed the step unstable: the mean is not needed */
-    free(J);
     out->e_mean = NAN;
-    out->stable = (!known || out->rho_max <= 1.0 + 1e-9) && out->e_max <= 1.0;
-    return 0;
+  } else {
+    double mean;
+    if ((s = pieces_integral(c, &J, &mean)))
+      goto done;
+    out->pieces = J.n + 1;
+    out->e_mean = mean;
   }
-  qsort(J->at, (size_t)J->n, sizeof J->at[0], cmp_double);
-  double mean = 0.0, a = 0.0;
-  for (int k = 0; k <= J->n; k++) {
-    double b = k < J->n ? J->at[k] : 1.0;
-    if (b > a) {
-      double part;
-      if (piece_integral(c, a, b, &part)) {
-        free(J);
-        return c->status;
-      }
-      mean += part;
-    }
-    a = b;
-  }
-  out->pieces = J->n + 1;
-  free(J);
-  out->e_mean = mean;
   out->stable = (!known || out->rho_max <= 1.0 + 1e-9) && out->e_max <= 1.0;
-  return 0;
+done:
+  for (int i = 0; i + 1 < NS; i++)
+    free(X->J[i].at);
+  free(X);
+  free(J.at);
+  return s == STOP_UNSTABLE ? 0 : s;
 }
 
 /* Where one impact's steps computed one by one are at least this many, the family of reference impacts
  * passes the others over their smooth stretches (step_family.c) */
 #define FAMILY_WORK 500
+/* Where the check impact's work (its runs stepped) is at least this many steps (some 20 us) and no family is built,
+ * the statistics' impacts are stepped on the threads of an OpenMP team */
+#define PAR_WORK 256
 #define FLOW_FAMILY 200
 
 int impactfit__phase_stats(const impactfit_stepper *st, double v, impactfit_step_stats *out, int mode,
@@ -468,6 +717,9 @@ int impactfit__phase_stats(const impactfit_stepper *st, double v, impactfit_step
   if (mode != STATS_QUICK && mode != STATS_STABILITY && stepped_work >= FAMILY_WORK && !by_flow &&
       (s = impactfit__family_build(st, v, lean, out, &c.fam, err)))
     return s;
+  /* without a family nothing is shared between impacts: a team's threads may step them (every statistic and count
+   * the same as one after the other) where an impact is worth a task */
+  c.par = !c.fam && stepped_work >= PAR_WORK && omp_get_max_threads() >= 2;
   s = mode == STATS_QUICK ? quick_mean(&c, known) : pieces_mean(&c, mode, known);
   if (keep && !s)
     *keep = c.fam;
