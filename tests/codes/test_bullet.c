@@ -24,6 +24,15 @@ static ct_request bullet_request(const char *model, double dt, int plane) {
   return r;
 }
 
+/* contact stiffness and damping on the plane at dt with kp 1000, the plane's own stiffness 1e30 and damping 0 (the
+ * sphere's alone act) */
+static ct_request stiff_request(double dt) {
+  ct_request r = bullet_request("contact stiffness damping", dt, 1);
+  ct_set1(&r, "kp", 1e3);
+  ct_set(&r, "other", 2, 1e30, 0.0);
+  return r;
+}
+
 /* 12. restitution */
 static void test_bullet_restitution(void) {
   impactfit_error err;
@@ -64,9 +73,7 @@ static void test_bullet_restitution(void) {
 static void test_bullet_backward_euler(void) {
   impactfit_error err;
   impactfit_stepper st;
-  ct_request rq = bullet_request("contact stiffness damping", 1e-3, 1);
-  ct_set1(&rq, "kp", 1e3);
-  ct_set(&rq, "other", 2, 1e30, 0.0);
+  ct_request rq = stiff_request(1e-3);
   double c = 0.3;
   CHECK(impactfit_code_stepper(ct_q(&rq), c, &st, &err) == 0, "bullet: stiffness stepper");
   double k = 1.0 / (1.0 / 1e3 + 1.0 / 1e30), M = st.mass, h = st.dt;
@@ -87,9 +94,7 @@ static void test_bullet_limit(void) {
   impactfit_step_stats S;
   double em[3];
   for (int i = 0; i < 3; i++) {
-    ct_request rq = bullet_request("contact stiffness damping", 4e-5 / (1 << i), 1);
-    ct_set1(&rq, "kp", 1e3);
-    ct_set(&rq, "other", 2, 1e30, 0.0);
+    ct_request rq = stiff_request(4e-5 / (1 << i));
     CHECK(impactfit_code_stepper(ct_q(&rq), 0.5, &st, &err) == 0 && impactfit_step_phase_stats(&st, 1.0, &S, &err) == 0,
           "bullet: limit stats");
     em[i] = S.e_mean;
@@ -110,9 +115,7 @@ static void test_bullet_limit(void) {
 static void test_bullet_band_drift(void) {
   impactfit_error err;
   impactfit_stepper st;
-  ct_request rq = bullet_request("contact stiffness damping", 1e-7, 1);
-  ct_set1(&rq, "kp", 1e3);
-  ct_set(&rq, "other", 2, 1e30, 0.0);
+  ct_request rq = stiff_request(1e-7);
   double c = 228.823, k = 1.0 / (1.0 / 1e3 + 1.0 / 1e30), h = 1e-7, erp = h * k / (h * k + c);
   CHECK(impactfit_code_stepper(ct_q(&rq), c, &st, &err) == 0, "bullet: stiffness stepper: %s", err.message);
   impactfit_step_state pre, s;
