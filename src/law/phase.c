@@ -642,11 +642,15 @@ done:
 /* Where one impact's steps computed one by one are at least this many, the family of reference impacts
  * passes the others over their smooth stretches (step_family.c) */
 #define FAMILY_WORK 500
-/* Where the check impact's work (its runs stepped) is at least this many steps and no family is built, the
- * statistics' impacts are stepped on the threads of an OpenMP team: a statistics of 300 impacts or more then takes
- * some 10 ms, against a team's first start of 3-6 ms on the 2-core machines here (Chrono's PlainCoulomb at 1e-5 s
- * and 0.1 m/s, 309 steps' work, answered in 11 ms on one thread and in 16 ms on two at 256) */
-#define PAR_WORK 400
+/* Where no family is built and the check impact took at least this long, the statistics' impacts are stepped on the
+ * threads of an OpenMP team: a statistics of 300 impacts or more then takes 8 ms or more, against a team's first
+ * start of 3-6 ms on the 2-core machines here, and each of its parallel regions keeps the other thread spinning for
+ * a while. A choice by time and not by work, as a step's cost differs 10-fold between steppers (MuJoCo's rk4 at 1e-6
+ * s and 5 m/s, 451 steps' work: 40 us, 76.5 -> 36 ms wall; DART's at 1 m/s, 501 steps, 5 us: on a team its 31
+ * statistics took 40 ms wall as before and 70 ms of CPU instead of 40; Chrono's PlainCoulomb at 1e-5 s and 0.1 m/s,
+ * 309 steps: 16 ms on a team against 11 ms on one thread). The numbers are the same either way (the jobs). */
+#define PAR_SECONDS 25e-6
+int impactfit__phase_team = 0;
 #define FLOW_FAMILY 200
 
 int impactfit__phase_stats(const impactfit_stepper *st, double v, impactfit_step_stats *out, int mode,
@@ -684,10 +688,13 @@ int impactfit__phase_stats(const impactfit_stepper *st, double v, impactfit_step
   impactfit_law_impact_result cr;
   int have_cr = 0;
   long probe_work = 0, flowed = 0;
+  double probe_seconds = 0.0;
   if (mode != STATS_QUICK) {
     impactfit_step_impact probe;
     impactfit_error e5;
+    double t0 = omp_get_wtime();
     int ps = impactfit__step_impact_flowed(st, v, 0.5, 1, 4096, NULL, &probe, &flowed, &e5);
+    probe_seconds = omp_get_wtime() - t0;
     out->impacts++; /* the work counts it */
     out->steps += probe.work;
     probe_work = probe.work;
@@ -721,7 +728,8 @@ int impactfit__phase_stats(const impactfit_stepper *st, double v, impactfit_step
     return s;
   /* without a family nothing is shared between impacts: a team's threads may step them (every statistic and count
    * the same as one after the other) where an impact is worth a task */
-  c.par = !c.fam && stepped_work >= PAR_WORK && omp_get_max_threads() >= 2;
+  c.par = !c.fam && omp_get_max_threads() >= 2 && mode != STATS_QUICK &&
+          (impactfit__phase_team > 0 || (impactfit__phase_team == 0 && probe_seconds >= PAR_SECONDS));
   s = mode == STATS_QUICK ? quick_mean(&c, known) : pieces_mean(&c, mode, known);
   if (keep && !s)
     *keep = c.fam;

@@ -66,6 +66,11 @@ int impactfit__step_impact_flowed(const impactfit_stepper *st, double v, double 
 int impactfit__step_adaptive_impact(const impactfit_stepper *st, double v, impactfit_law_impact_result *r,
                                     impactfit_error *err);
 
+/* Whether the phase statistics step their impacts on an OpenMP team where no family is built: 0 (the default)
+ * where the check impact took 25 us or more, 1 always, -1 never (tests/test_threads.c puts requests on the team's
+ * path whatever the machine's speed; the numbers are the same on every path) */
+extern int impactfit__phase_team;
+
 /* The phase statistics in one of the modes above; keep (NULL: none) receives the family of reference impacts
  * the statistics used (NULL when none), for the refinement of the extremes (impactfit__family_free). */
 int impactfit__phase_stats(const impactfit_stepper *st, double v, impactfit_step_stats *out, int mode,
