@@ -22,7 +22,7 @@
 #                $(nproc) at a time
 #   bindings     the Python package and the MEX functions as installed by cmake --install
 #   doc          the API reference (Doxygen, warnings are errors): build-test/doc/html/index.html
-#   tsan         build-tsan/: the sweep runner's tests under ThreadSanitizer (clang, libomp, Archer);
+#   tsan         build-tsan/: the sweep runner's and the engine answers' threads (test_threads) under ThreadSanitizer (clang, libomp, Archer);
 #                with packaging in the same run, it starts in the background beside packaging
 #   asan         build-asan/ (clang, ASan + UBSan, every report fatal; libFuzzer's coverage too): the
 #                tests that exercise the code of outside input and of memory handling (scripts/asan.sh)
@@ -179,7 +179,7 @@ s_bindings() { run bash scripts/test_bindings_install.sh build-test; }
 s_doc() { run cmake --build build-test --target doc; }
 tsan_commands() {
   run quiet env CC=clang cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPACTFIT_TSAN=ON
-  run cmake --build build-tsan -j"$jobs" --target test_sweep tsan_canary
+  run cmake --build build-tsan -j"$jobs" --target test_sweep test_threads tsan_canary
   run in_dir build-tsan ctest --output-on-failure -L tsan
 }
 s_tsan() {
