@@ -307,8 +307,9 @@ void impactfit__series_eval(const impactfit__series *s, const impactfit__series_
   for (int i = 1; i <= N; i++) {
     u1[i] = u1[i - 1] * v1;
     u2[i] = u2[i - 1] * v2;
-    u3[i] = u3[i - 1] * v3;
   }
+  for (int i = 1; i <= s->qmax; i++) /* the γ terms' powers (none without gravity: q = 0) */
+    u3[i] = u3[i - 1] * v3;
   double sx = 0.0, sxd = 0.0, sw = 0.0, sdx = 0.0, sdxd = 0.0;
   int deriv = (dx_dw || dxd_dw);
   /* Sum from the highest degree down so that the small terms are added first. The common cases
