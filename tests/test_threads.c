@@ -76,11 +76,12 @@ int main(void) {
   compare("rk4 dt 1e-6 v 0.1 forward", "rk4", 1e-6, 0.1, NAN, 1.0);
   compare("euler dt 1e-6 v 0.1 forward", "euler", 1e-6, 0.1, NAN, 1.0);
   /* the statistics' impacts on a team where no family is built (src/law/phase.c's jobs; on that path whatever the
-   * machine's speed): 451 steps' work an impact, in the inverse beside the naive value's (tasks of two sections) and
-   * alone (a team of its own), the pieces by their 4-point rules (and in one statistics of the inverse, a piece whose
-   * 4-point rules disagree after 22 that agree) */
+   * machine's speed): 451 steps' work an impact, the pieces by their 4-point rules (and in one statistics of the
+   * inverse, a piece whose 4-point rules disagree after 22 that agree); in the inverse beside the naive value's
+   * statistics (tasks of two sections, the flow's contacts of 1.7e5 steps at 1e-7 s) */
   impactfit__phase_team = 1;
   compare("rk4 dt 1e-6 v 5 inverse", "rk4", 1e-6, 5.0, 0.95, NAN);
+  compare("rk4 dt 1e-7 v 0.1 inverse", "rk4", 1e-7, 0.1, 0.05, NAN);
   compare("rk4 dt 1e-6 v 5 forward", "rk4", 1e-6, 5.0, NAN, 0.0166800153836);
   /* the same with the 4-point rules off from the first piece (Chrono's PlainCoulomb damping, a fractional power at
    * every piece's ends: the 8-point rules on the team) */

@@ -71,9 +71,11 @@ static void naive_taken(impactfit_code_answer *ans, const impactfit_step_stats *
 
 /* Where the naive value's contact takes at least this many steps (its continuous-time contact over dt), its
  * statistics are computed on a second thread while the inverse searches (the two share nothing; an answer of
- * some milliseconds at least, where a team's start costs some 0.1 ms: MuJoCo's rk4 at 1e-6 s and 5 m/s, a contact
- * of 1050 steps, takes 22 ms for the naive value's statistics, 26 % of the answer, which waited for it at 2000) */
-#define NAIVE_PARALLEL_STEPS 500.0
+ * some milliseconds at least: a team's first start costs 3-6 ms on the 2-core machines here. At 500 the answers of
+ * contacts of 500-2000 steps paid it for little: MuJoCo rk4 at 1e-5 s and 5 m/s 9.9 -> 14.5 ms, the 704-answer grid
+ * 1.04 -> 1.14 s of CPU; MuJoCo rk4 at 1e-6 s and 5 m/s, 1050 steps, whose statistics take 22 ms each, has its
+ * impacts on a team instead: phase.c) */
+#define NAIVE_PARALLEL_STEPS 2000.0
 
 static int naive_beside(const impactfit_code_ctx *c, double nv) {
   impactfit_stepper ns;
