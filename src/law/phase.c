@@ -483,7 +483,8 @@ static int gather_breaks(phase_ctx *c, samples *X, jumps *J) {
     for (int k = 0; k < X->J[i].n; k++)
       if (jumps_add(c, J, X->J[i].at[k]))
         return c->status;
-  qsort(J->at, (size_t)J->n, sizeof J->at[0], cmp_double);
+  if (J->n > 1) /* (no breaks: J->at is still NULL, which qsort may not be given) */
+    qsort(J->at, (size_t)J->n, sizeof J->at[0], cmp_double);
   return 0;
 }
 
