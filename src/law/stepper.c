@@ -891,7 +891,7 @@ done:
  * step map is affine there (its steps, force and linearisation into out). Returns the steps taken, 0 when none. */
 static long run_at_once(const impactfit_stepper *st, const impactfit_step_state *pre, impactfit_step_state *s, double v,
                         long n_max, long n_free, int linear, int *flow, double *flow_rho, impactfit_step_impact *out,
-                        int *free, int *cut) {
+                        int *free) {
   impactfit_step_affine a;
   *free = 0;
   int by_flow = *flow;
@@ -910,7 +910,6 @@ static long run_at_once(const impactfit_stepper *st, const impactfit_step_state 
   long n = impactfit__step_affine_run(&a, s, *free ? n_free : n_max, 1e-12 * v * st->mass / st->dt, &fm);
   if (n <= 0)
     return 0;
-  *cut = n == (*free ? n_free : n_max); /* stopped by the limit, not by the region's end */
   if (fm > out->f_max)
     out->f_max = fm;
   if (linear && s->contact && (a.F[0] != 0.0 || a.F[1] != 0.0)) {
@@ -933,6 +932,13 @@ static long flight_at_once(const impactfit_stepper *st, const impactfit_step_sta
   return n > 0 ? n : 0;
 }
 
+/* the settled rule of at_rest */
+static int settled(const impactfit_stepper *st, const impactfit_step_state *pre, const impactfit_step_state *s,
+                   double v, int pushed) {
+  return pushed && s->x > 0.0 && s->f == 0.0 && pre->f == 0.0 && s->u == pre->u && s->u <= 0.0 && -s->u <= 1e-12 * v &&
+         st->gravity == 0.0;
+}
+
 /* At rest after a step from pre (the impact's end, e into out): the step left the state unchanged with no
  * force, so every later step will (a fixed point of the map: e.g. Bullet's rows stop the body at the surface,
  * where a speed of 1e-15 m/s no longer moves the stored coordinate): e = 0, or the speed it leaves with; or,
@@ -946,15 +952,8 @@ static long flight_at_once(const impactfit_stepper *st, const impactfit_step_sta
  * level (at most 1e-12 v): a contact that corrects only the position (Rapier's soft row, whose relax solve takes
  * back the speed it gave: with restitution 0 a penetration of 3e-37 m decays by 3e-4 a step at dt 1e-4 s, 1.3e5
  * steps to the surface, 1.3e7 at 1e-5 s, beyond the step limit, while the speed stays at 1.7e-52 m/s): e is that
- * speed's. */
-static int settled(const impactfit_stepper *st, const impactfit_step_state *pre, const impactfit_step_state *s,
-                   double v, int pushed) {
-  return pushed && s->x > 0.0 && s->f == 0.0 && pre->f == 0.0 && s->u == pre->u && s->u <= 0.0 && -s->u <= 1e-12 * v &&
-         st->gravity == 0.0;
-}
-
-/* (k: the step's index; the settled state, which lasts, is asked at every 64th step only: its test was 8 % of an
- * answer whose steps are cheap, DART's at 1e-6 s) */
+ * speed's. The settled state lasts: it is asked at every 64th step k only (its test was 8 % of an answer whose steps
+ * are cheap, DART's at 1e-6 s). */
 static int at_rest(const impactfit_stepper *st, const impactfit_step_state *pre, const impactfit_step_state *s,
                    double v, int pushed, long k, impactfit_step_impact *out) {
   int fixed = s->u == pre->u && s->x == pre->x && memcmp(pre->mem, s->mem, sizeof pre->mem) == 0;
@@ -997,9 +996,7 @@ static long pass_run(const pass_ctx *c, impactfit_step_state *s, sig_runs *sig, 
      * section's states are kept; its members are passed over) */
     int flow = !c->hooks || (c->hooks->may_flow && c->hooks->may_flow(c->hooks, c->run, c->run_k0, c->idx));
     double rho = 0.0;
-    int cut = 0;
-    n = run_at_once(c->st, c->pre, s, c->v, c->left, c->left_free, c->linear, &flow, c->hooks ? &rho : NULL, out, free,
-                    &cut);
+    n = run_at_once(c->st, c->pre, s, c->v, c->left, c->left_free, c->linear, &flow, c->hooks ? &rho : NULL, out, free);
     if (n > 0 && c->hooks && flow && c->hooks->flowed)
       c->hooks->flowed(c->hooks, out->steps, n, c->run, rho);
     else if (n > 0 && c->hooks && c->hooks->jumped)
