@@ -172,20 +172,33 @@ static int adapt(phase_ctx *c, double a, double b, double whole, int depth, doub
  * quarter of the phases' impacts off where e(φ) has many smooth pieces (MuJoCo's rk4 at dt 1e-5 s, 15 pieces:
  * 643 → 463 impacts). */
 #define GL4_TOL 1e-14
-static int piece_integral(phase_ctx *c, double a, double b, double *out) {
+/* The 4-point rules on the piece [a, b] (the piece set into c): 0 with *out the halves' sum and *agree whether they
+ * agree with the whole's to GL4_TOL, or a status */
+static int gl4_rules(phase_ctx *c, double a, double b, double *out, int *agree) {
   double whole, l, r;
   c->piece_a = a;
   c->piece_w = b - a;
   c->sidi = 0;
+  if (gl(c, &GL4, 0.0, 1.0, &whole) || gl(c, &GL4, 0.0, 0.5, &l) || gl(c, &GL4, 0.5, 1.0, &r))
+    return c->status;
+  *agree = fabs(l + r - whole) <= GL4_TOL * c->piece_w;
+  *out = l + r;
+  return 0;
+}
+
+static int piece_integral(phase_ctx *c, double a, double b, double *out) {
+  double whole, l, r;
   if (!c->gl4_off) {
-    if (gl(c, &GL4, 0.0, 1.0, &whole) || gl(c, &GL4, 0.0, 0.5, &l) || gl(c, &GL4, 0.5, 1.0, &r))
+    int agree;
+    if (gl4_rules(c, a, b, out, &agree))
       return c->status;
-    if (fabs(l + r - whole) <= GL4_TOL * c->piece_w) {
-      *out = l + r;
+    if (agree)
       return 0;
-    }
     c->gl4_off = 1;
   }
+  c->piece_a = a;
+  c->piece_w = b - a;
+  c->sidi = 0;
   if (gl(c, &GL8, 0.0, 1.0, &whole) || gl(c, &GL8, 0.0, 0.5, &l) || gl(c, &GL8, 0.5, 1.0, &r))
     return c->status;
   if (fabs(l + r - whole) <= 1e-12 * c->piece_w) {
@@ -502,20 +515,13 @@ static double piece_b(const pieces *P, int k) { return k < P->K - 1 ? P->at[k] :
 /* job k: piece k's 4-point rules (piece_integral's first stage) */
 static int gl4_job(phase_ctx *t, int k, void *arg) {
   pieces *P = arg;
-  double whole, l, r;
-  t->piece_a = piece_a(P, k);
-  t->piece_w = piece_b(P, k) - t->piece_a;
-  t->sidi = 0;
-  if (!(t->piece_w > 0.0)) { /* two breaks at one phase: no piece (piece_integral's loop leaves it out) */
+  double a = piece_a(P, k), b = piece_b(P, k);
+  if (!(b > a)) { /* two breaks at one phase: no piece (piece_integral's loop leaves it out) */
     P->gl4[k] = 1;
     P->part[k] = 0.0;
     return 0;
   }
-  if (gl(t, &GL4, 0.0, 1.0, &whole) || gl(t, &GL4, 0.0, 0.5, &l) || gl(t, &GL4, 0.5, 1.0, &r))
-    return t->status;
-  P->gl4[k] = fabs(l + r - whole) <= GL4_TOL * t->piece_w;
-  P->part[k] = l + r;
-  return 0;
+  return gl4_rules(t, a, b, &P->part[k], &P->gl4[k]);
 }
 
 /* job k: piece k's integral from its 8-point rules on (piece_integral once the 4-point rules are off) */
