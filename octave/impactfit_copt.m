@@ -19,7 +19,8 @@
 %
 %   ZETA is the scaled damping (C = ZETA*MASS*V/delta_m0, delta_m0 = ((N+1)*MASS*V^2/(2*K))^(1/(N+1))),
 %   E_OUT the restitution of the simulation with C, DELTA_SEP the penetration at separation (m),
-%   T_CONTACT the contact duration (s).
+%   T_CONTACT the contact duration (s). With at most two outputs, C and ZETA are the same doubles, found
+%   with less work (no simulation at the engine's tolerance for an E_OUT not asked for).
 %
 %   Vectorised: non-scalar arguments must have the same number of elements (the outputs take the
 %   shape of the first); scalars are expanded. The elements are solved in parallel (OpenMP; set

@@ -17,7 +17,7 @@
 %
 %   LAMBDA_STAR is their scaled damping 3(1-E)(M+1)/(4 ALPHA), ZETA impactfit's scaled damping,
 %   E_OUT the simulated restitution. Vectorised as IMPACTFIT_COPT; the same values as
-%   `impactfit zhang-alpha --json`. Under 'A' with M < N and strong damping no alpha exists: error
+%   `impactfit zhang-alpha --json` (with at most four outputs found with less work, as IMPACTFIT_COPT). Under 'A' with M < N and strong damping no alpha exists: error
 %   impactfit:numericalFailure.
 %
 %   Example:  [a, lam] = impactfit_zhang_alpha(1.5, 0.25, 0.5, 1e8, 0.05, 2)

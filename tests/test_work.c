@@ -25,6 +25,12 @@
 #define COPT_SIMS 6624.0
 #define ZHANG_RHS 235860.0
 #define SIM_RHS 479431.0
+/* damping_only (inverse.h): the full search and the damping-only one on the same 3600 points (per point 1271.34 and
+ * 1050.20), and Python's copt(n, e) on every 10th point of the issue's 60 000 (214.65 per point; the full search
+ * 322.79, round 2 214.07) */
+#define DAMPING_FULL_RHS 4576827.0
+#define DAMPING_ONLY_RHS 3780733.0
+#define COPT_ONLY_RHS 1287894.0
 /* phase statistics' steps at the value; the inverse's impacts and steps (the extremes refined inside their pieces
  * included): the measured counts + 2 %, lowered where issue 34's speedups lowered them. The pieces' 4-point
  * Gauss-Legendre rules (src/law/phase.c) took MuJoCo's counts down by 14-35 % and raised two: Chrono's Hertz law
@@ -118,6 +124,71 @@ done:
 static void budget(const char *what, double count, double per, double limit) {
   printf("test_work: %-58s %12.2f (total %.0f, budget %.0f)\n", what, count / per, count, limit);
   CHECK(isfinite(count) && count <= limit, "%s: %.0f beyond the budget %.0f", what, count, limit);
+}
+
+/* damping_only (inverse.h): the same ζ as the full search, to the bit, over n x e x tol for (m, transition,
+ * method) cases on both sides of its rule (copt's m = 0 under C, Hunt-Crossley's m = n under A and D, m = 1/2, e
+ * from 0.02: below 0.05 the rule is off), and its work per point against the full search's, added to *full, *only. */
+static void damping_only_case(double m, const impactfit_transition *tr, const impactfit_root_method *method, long *full,
+                              long *only, int *points) {
+  static const double tols[] = {1e-6, 1e-8, 1e-10};
+  impactfit_inverse_workspace *ws = impactfit_inverse_alloc();
+  for (int i = 0; i <= 4; i++)
+    for (int j = 0; j < 60; j++)
+      for (int k = 0; k < 3; k++) {
+        impactfit_inverse_params p = impactfit_inverse_default_params();
+        p.n = 1.0 + 0.25 * i;
+        p.m = m < 0.0 ? p.n : m;
+        p.transition = tr;
+        p.method = method;
+        p.tol = tols[k];
+        double e = 0.02 + 0.97 * j / 59.0;
+        impactfit_inverse_result a, b;
+        impactfit_error err;
+        int sa = impactfit_inverse_solve(ws, &p, e, 0.0, &a, &err);
+        p.damping_only = 1;
+        int sb = impactfit_inverse_solve(ws, &p, e, 0.0, &b, &err);
+        CHECK(sa == 0 && sb == 0 && a.zeta == b.zeta && isnan(b.e_out) && !isnan(a.e_out),
+              "damping_only, n %g m %g %s %s tol %g e %.17g: zeta %.17g vs %.17g (status %d %d)", p.n, p.m, tr->name,
+              method->name, p.tol, e, a.zeta, b.zeta, sa, sb);
+        *full += a.rhs_evals;
+        *only += b.rhs_evals;
+        ++*points;
+      }
+  impactfit_inverse_free(ws);
+}
+
+static void damping_only(void) {
+  long full = 0, only = 0;
+  int n = 0;
+  damping_only_case(0.0, impactfit_transition_C, impactfit_root_fast, &full, &only, &n);
+  damping_only_case(-1.0, impactfit_transition_A, impactfit_root_fast, &full, &only, &n);
+  damping_only_case(-1.0, impactfit_transition_D, impactfit_root_fast, &full, &only, &n);
+  damping_only_case(0.5, impactfit_transition_C, impactfit_root_fast, &full, &only, &n);
+  budget("damping_only, 3600 points: RHS per point, the full search", (double)full, n, DAMPING_FULL_RHS);
+  budget("damping_only, the same points: RHS per point, damping only", (double)only, n, DAMPING_ONLY_RHS);
+  /* bisect and nlopt: no loose tries (inverse.c, search), the same work and the same ζ */
+  long f2 = 0, o2 = 0;
+  n = 0;
+  damping_only_case(0.5, impactfit_transition_C, impactfit_root_bisect, &f2, &o2, &n);
+  damping_only_case(-1.0, impactfit_transition_D, impactfit_root_nlopt, &f2, &o2, &n);
+  CHECK(f2 == o2, "damping_only, bisect and nlopt: RHS %ld vs %ld", f2, o2);
+  /* Python's copt(n, e) without full: the 60 000 points of the issue's table, every 10th */
+  impactfit_inverse_workspace *ws = impactfit_inverse_alloc();
+  long r = 0, cnt = 0;
+  for (int i = 0; i < 60000; i += 10) {
+    impactfit_inverse_params p = impactfit_inverse_default_params();
+    p.n = 1.0 + (i / 600) / 99.0;
+    p.damping_only = 1;
+    impactfit_copt_result c;
+    impactfit_error err;
+    CHECK(impactfit_copt_solve(ws, &p, 0.45 + 0.54 * (i % 600) / 599.0, 1.0, 1.0, 1.0, 0, &c, &err) == 0, "%s",
+          err.message);
+    r += c.rhs_evals;
+    cnt++;
+  }
+  impactfit_inverse_free(ws);
+  budget("copt damping only, 6000 of 100 n x 600 e: RHS per point", (double)r, (double)cnt, COPT_ONLY_RHS);
 }
 
 static void core(void) {
@@ -305,6 +376,7 @@ static void engines(void) {
 
 int main(void) {
   core();
+  damping_only();
   engines();
   return tu_report("test_work");
 }

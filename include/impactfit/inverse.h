@@ -57,7 +57,11 @@
  * The three give the same root (within tol) or the same failure: tests/test_truth.c holds them to
  * that on a 490-point grid of zhang-alpha's box and a 98-point grid of copt's.
  * All three stop as soon as a simulated e_out is within 0.9 tol of e and return that simulation's
- * values (the finer one where the result was verified).
+ * values (the finer one where the result was verified). With damping_only (fast, where no
+ * verification is needed) a simulation at the loose tolerance within 0.8 tol also stops it: the
+ * tight simulation of the same damping would have stopped it (the error model above), so the
+ * damping is the one returned without damping_only; tests/test_work.c holds them equal to the bit
+ * on 3600 points (n, m, e, tol, conditions A, C, D) and counts the work.
  */
 #ifndef IMPACTFIT_INVERSE_H
 #define IMPACTFIT_INVERSE_H
@@ -93,6 +97,15 @@ typedef struct impactfit_inverse_params {
                                              (impactfit_committed_copt_zeta) where it applies (m = 0,
                                              C); 0: from the closed forms only (results then do not
                                              depend on the committed header) */
+  int damping_only;                       /* 0 (default): the result reports the accepted simulation (e_out
+                                             at the engine's default tolerance, what `simulate` gives);
+                                             1: the caller uses the damping only, and the result's e_out,
+                                             x_sep, t_contact (copt: e_out, delta_sep, t_contact) are NaN.
+                                             The damping is the same double as with 0; the search may
+                                             accept a simulation at its loose tolerance (tol/10) that
+                                             lies within 0.8 tol, where the error model shows that the
+                                             tight one would be accepted too (inverse.c, DAMPING_ONLY_ACCEPT):
+                                             about two thirds of the work per point of a copt grid */
 } impactfit_inverse_params;
 
 IMPACTFIT_EXPORT impactfit_inverse_params impactfit_inverse_default_params(void);

@@ -206,9 +206,12 @@ def copt(n: ArrayLike, e: ArrayLike, k: Optional[ArrayLike] = None, mass: Option
     Returns c_opt in N*s/m, or with full=True a dict with c_opt (N*s/m), zeta (scaled, dimensionless),
     e_out (restitution of the simulation with c_opt: what simulate() gives for it within the engine's accuracy), delta_sep (penetration at separation, m), t_contact
     (contact duration, s), iterations and rhs_evals. Same values as `impactfit copt --json`.
+    Without full, c_opt is the same double, found with less work (the library's damping_only: no
+    simulation at the engine's default tolerance for an e_out nobody reads; inverse.h).
     """
     r = _run("copt", (n, e, _opt(k), _opt(mass), _opt(v)), _COPT_OUT,
-             {"method": method, "tol": float(tol), "dimensional": int(bool(dimensional))}, threads, on_error,
+             {"method": method, "tol": float(tol), "dimensional": int(bool(dimensional)),
+              "damping_only": int(not full)}, threads, on_error,
              ints=("iterations", "rhs_evals"))
     return r if full else r["c_opt"]
 
@@ -234,10 +237,11 @@ def zhang_alpha(n: ArrayLike, m: ArrayLike, e: ArrayLike, k: Optional[ArrayLike]
 
     Returns alpha, or with full=True a dict with alpha, lambda_star (their scaled damping), zeta, e_out,
     lambda (NaN without k, mass, v), iterations, rhs_evals. Same values as `impactfit zhang-alpha --json`.
+    Without full, alpha is the same double, found with less work (as copt).
     """
     r = _run("zhang_alpha", (n, m, e, _opt(k), _opt(mass), _opt(v)), _ZHANG_OUT,
-             {"method": method, "tol": float(tol), "transition": transition}, threads, on_error,
-             ints=("iterations", "rhs_evals"))
+             {"method": method, "tol": float(tol), "transition": transition, "damping_only": int(not full)},
+             threads, on_error, ints=("iterations", "rhs_evals"))
     return r if full else r["alpha"]
 
 
@@ -245,9 +249,11 @@ def zhang_lambda(n: ArrayLike, m: ArrayLike, e: ArrayLike, k: ArrayLike, mass: A
                  transition: str = "C", method: str = "fast", tol: float = 1e-10, threads: int = 0,
                  on_error: str = "raise") -> FloatOrArray:
     """The damping lambda (N*s/m^(m+1)) of f = k d^n + lambda d^m d' that gives restitution e exactly:
-    zhang_alpha(..., full=True)["lambda"]. k in N/m^n, mass in kg, v in m/s; see zhang_alpha."""
-    return zhang_alpha(n, m, e, k, mass, v, transition=transition, method=method, tol=tol, full=True,
-                       threads=threads, on_error=on_error)["lambda"]
+    zhang_alpha(..., full=True)["lambda"] (the same doubles, found with zhang_alpha's work without full).
+    k in N/m^n, mass in kg, v in m/s; see zhang_alpha."""
+    return _run("zhang_alpha", (n, m, e, _opt(k), _opt(mass), _opt(v)), _ZHANG_OUT,
+                {"method": method, "tol": float(tol), "transition": transition, "damping_only": 1}, threads,
+                on_error, ints=("iterations", "rhs_evals"))["lambda"]
 
 
 # ---- one impact ------------------------------------------------------------------------------------

@@ -178,7 +178,7 @@ static int parse_options(PyObject *d, kopts *o) {
       "method",     "tol",     "max_iter", "surrogate_guess", "transition", "dimensional", "max_contacts", "t_max",
       "rtol",       "series",  "which",    "code",            "version",    "model",       "option",       "limit",
       "pair",       "integrator", "settings", "slots",        "v_min",      "v_max",       "points",       "suggest",
-      "gravity",    "tangential", "e11", "e22", "r_min", "r_max", "r2_min", "r2_max", NULL};
+      "gravity",    "tangential", "e11", "e22", "r_min", "r_max", "r2_min", "r2_max", "damping_only", NULL};
   PyObject *key, *val;
   Py_ssize_t pos = 0;
   while (PyDict_Next(d, &pos, &key, &val)) {
@@ -193,7 +193,7 @@ static int parse_options(PyObject *d, kopts *o) {
   }
   const char *method = NULL, *which = NULL;
   if (opt_str(d, "method", &method) || opt_double(d, "tol", &o->inv.tol) || opt_int(d, "max_iter", &o->inv.max_iter) ||
-      opt_int(d, "surrogate_guess", &o->inv.surrogate_guess) || opt_transition(d, "transition", &o->tr) ||
+      opt_int(d, "surrogate_guess", &o->inv.surrogate_guess) || opt_int(d, "damping_only", &o->inv.damping_only) || opt_transition(d, "transition", &o->tr) ||
       opt_int(d, "dimensional", &o->dimensional) || opt_int(d, "max_contacts", &o->sim.max_contacts) ||
       opt_double(d, "t_max", &o->sim.t_max) || opt_double(d, "rtol", &o->sim.rtol) ||
       opt_int(d, "series", &o->sim.series) || opt_str(d, "which", &which))

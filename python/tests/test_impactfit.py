@@ -50,6 +50,18 @@ def test_copt_equals_cli(n, e, k, mass, v, method):
     assert impactfit.copt(n=n, e=e, k=k, mass=mass, v=v, method=method) == ref["c_opt"]
 
 
+@pytest.mark.parametrize("dimensional", [False, True])
+def test_copt_damping_only_same_values(dimensional):
+    # without full, the library's damping_only: the same c_opt (and alpha) to the bit, with less work
+    n = np.repeat(np.linspace(1.0, 2.0, 11), 120)
+    e = np.tile(np.linspace(0.05, 0.999, 120), 11)
+    full = impactfit.copt(n, e, 1e8, 0.05, 2.0, dimensional=dimensional, full=True)
+    assert np.array_equal(impactfit.copt(n, e, 1e8, 0.05, 2.0, dimensional=dimensional), full["c_opt"])
+    m = np.linspace(0.0, 1.5, 1320)
+    a = impactfit.zhang_alpha(1.5, m, e, full=True)
+    assert np.array_equal(impactfit.zhang_alpha(1.5, m, e), a["alpha"])
+
+
 def test_copt_dimensional_equals_cli():
     ref = cli_json("copt", "--n", "1.5", "--e", "0.4", "--k", "1e8", "--mass", "0.05", "--v", "2", "--dimensional")[0]
     r = impactfit.copt(1.5, 0.4, 1e8, 0.05, 2, dimensional=True, full=True)
