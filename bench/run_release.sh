@@ -6,7 +6,9 @@
 # whole process, and prints the median wall and CPU (user + system) seconds of each and the ratio tree/tag of
 # the CPU (the wall time on a shared machine includes other users' load; CPU is the repeatable figure). Then
 # SciPy's time per c_opt point (bench/scipy_copt.py: DOP853 + brentq on 20 of the grid's points) in the same
-# run, against the tree's copt grid per point. A slowdown shows as a ratio above 1.
+# run, against the tree's copt grid per point. A slowdown shows as a ratio above 1. Where /usr/bin/python3 has
+# NumPy, also the 60 000 copt points through each build's Python package (bench/python_copt.py: best of 3 CPU
+# of the call, no text output), ROUNDS times alternately, and the median.
 # usage: bench/run_release.sh [TAG] [ROUNDS]   (r2 and r3 are found by their commits where the tags were not fetched)
 set -eu
 cd "$(dirname "$0")/.."
@@ -28,12 +30,21 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 mkdir -p "$TMP/src"
 git archive "$TAG" | tar -x -m -C "$TMP/src"
-opts=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPACTFIT_PYTHON=OFF -DIMPACTFIT_OCTAVE=OFF
+opts=(--no-warn-unused-cli -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPACTFIT_PYTHON=OFF -DIMPACTFIT_OCTAVE=OFF
   -DIMPACTFIT_ENGINE_TESTS=OFF -DIMPACTFIT_BENCH=OFF)
 cmake -S "$TMP/src" -B "$TMP/build-tag" "${opts[@]}" >/dev/null
 cmake --build "$TMP/build-tag" --target impactfit_cli >/dev/null 2>&1 || cmake --build "$TMP/build-tag" >/dev/null
 cmake -S . -B build-bench "${opts[@]}" >/dev/null
 cmake --build build-bench --target impactfit_cli >/dev/null
+# the Python packages, each in a build of its own (build-bench stays without Python for the other benchmarks)
+PY=0
+if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+  pyopts=("${opts[@]/-DIMPACTFIT_PYTHON=OFF/-DIMPACTFIT_PYTHON=ON}" -DPython3_EXECUTABLE=/usr/bin/python3)
+  cmake -S "$TMP/src" -B "$TMP/py-tag" "${pyopts[@]}" >/dev/null &&
+    cmake --build "$TMP/py-tag" --target impactfit_python impactfit_python_files >/dev/null &&
+    cmake -S . -B build-bench-py "${pyopts[@]}" >/dev/null &&
+    cmake --build build-bench-py --target impactfit_python impactfit_python_files >/dev/null && PY=1
+fi
 OLD="$TMP/build-tag/src/cli/impactfit"
 NEW="build-bench/src/cli/impactfit"
 requests=(
@@ -60,6 +71,18 @@ for r in "${requests[@]}"; do
   printf '%-70s %7.3f/%-8.3f %7.3f/%-8.3f %7.2f\n' "$r" "$ow" "$oc" "$nw" "$nc" "$(awk -v a="$nc" -v b="$oc" 'BEGIN {print a / b}')"
   case $r in copt*) cp "$TMP/out.new" "$TMP/copt.csv" && copt_cpu=$nc ;; esac
 done
+if [ $PY = 1 ]; then
+  : >"$TMP/old" && : >"$TMP/new"
+  for _ in $(seq "$ROUNDS"); do
+    /usr/bin/python3 bench/python_copt.py "$TMP/py-tag/python" >>"$TMP/old"
+    /usr/bin/python3 bench/python_copt.py build-bench-py/python >>"$TMP/new"
+  done
+  oc=$(median <"$TMP/old") nc=$(median <"$TMP/new")
+  printf '%-70s %7s/%-8.3f %7s/%-8.3f %7.2f\n' "Python impactfit.copt(n=..., e=...), the same 60 000 points" - "$oc" - "$nc" \
+    "$(awk -v a="$nc" -v b="$oc" 'BEGIN {print a / b}')"
+else
+  echo "Python row skipped: /usr/bin/python3 has no NumPy (scripts/deps.sh python)"
+fi
 # the RHS evaluations per point of the copt grid (deterministic)
 for side in old new; do
   bin=$OLD && [ $side = new ] && bin=$NEW
