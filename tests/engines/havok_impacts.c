@@ -267,14 +267,5 @@ int main(int argc, char **argv) {
          "%.3g, largest |engine mean - asked e| %.3g (Havok's rounding of the restitution and the band), largest "
          "law - engine mean %.3g (the band), %.2f s of CPU here and %.2f s in node\n",
          E.runs, E.requests, E.worst, E.worst_mean, E.worst_shift, cpu_self, cpu_node);
-  if (status != 0) {
-    fprintf(stderr, "havok_impacts: the node script exited with %d\n", status);
-    return 1;
-  }
-  if (hz_fail) {
-    fprintf(stderr, "havok_impacts: %d of %d checks failed\n", hz_fail, hz_checks);
-    return 1;
-  }
-  printf("havok_impacts: all %d checks passed\n", hz_checks);
-  return 0;
+  return nh_end("havok_impacts", status);
 }

@@ -206,4 +206,43 @@ static inline void nh_require(int ok, const char *what, double a, double b) {
   }
 }
 
+/* The table of a sweep of asked e: its header, and one row (the naive input's statistics N, the corrected value r
+ * with its statistics S, the naive and corrected per-phase differences dn, dc). With mean, the engine's mean at r
+ * first, checked against e within 1e-5 (Rapier, PhysX and cannon-es alike; each run prints the largest
+ * difference it saw). */
+static inline void nh_header(const char *title) {
+  printf("\n%s\n%-7s %4s %8s %4s | %7s %15s | %11s %7s %15s %10s | %8s %8s\n", title, "bodies", "v", "dt", "e",
+         "e_naive", "[min max]", "corrected", "e_mean", "[min max]", "engine", "dnaive", "dcorr");
+}
+
+static inline void nh_corrected_row(nh_engine *E, const nh_case *c, double e, const impactfit_step_stats *N, double r,
+                                    const impactfit_step_stats *S, int mean, double dn, double dc) {
+  double em = NAN;
+  if (mean) {
+    em = nh_engine_mean(E, c, r, 1);
+    char buf[700], w[640];
+    nh_what(c, "the engine's mean at the corrected restitution", w, sizeof w);
+    snprintf(buf, sizeof buf, "%s e %g", w, e);
+    HZ_CHECK_ABS(em, e, 1e-5, buf);
+    if (isfinite(em))
+      E->worst_mean = fmax(E->worst_mean, fabs(em - e));
+  }
+  printf("%-7s %4.2f %8.2e %4.2f | %7.4f [%6.4f %6.4f] | %11.8f %7.4f [%6.4f %6.4f] %10.7f | %8.1e %8.1e\n",
+         c->bodies.name, c->v, c->dt, e, N->e_mean, N->e_min, N->e_max, r, S->e_mean, S->e_min, S->e_max, em, dn, dc);
+}
+
+/* The end of a harness: the node script's exit status and the checks; the process's exit code */
+static inline int nh_end(const char *prog, int status) {
+  if (status != 0) {
+    fprintf(stderr, "%s: the node script exited with %d\n", prog, status);
+    return 1;
+  }
+  if (hz_fail) {
+    fprintf(stderr, "%s: %d of %d checks failed\n", prog, hz_fail, hz_checks);
+    return 1;
+  }
+  printf("%s: all %d checks passed\n", prog, hz_checks);
+  return 0;
+}
+
 #endif

@@ -56,7 +56,7 @@ static const double asked[5] = {0.1, 0.3, 0.5, 0.7, 0.9};
 static void one(nh_engine *E, nh_case *c, double e, int mean) {
   impactfit_step_stats S, N;
   impactfit_error err;
-  double r = NAN, em = NAN;
+  double r = NAN;
   /* the naive input: e typed on the sphere's collider, the ground's default restitution (0, Average) */
   cur.given = "sphere-only";
   set_fields(c);
@@ -72,22 +72,7 @@ static void one(nh_engine *E, nh_case *c, double e, int mean) {
     return;
   }
   double dc = nh_per_phase(E, c, r, phases, 5, "corrected");
-  if (mean) {
-    em = nh_engine_mean(E, c, r, 1);
-    char buf[700], w[640];
-    nh_what(c, "the engine's mean at the corrected restitution", w, sizeof w);
-    snprintf(buf, sizeof buf, "%s e %g", w, e);
-    HZ_CHECK_ABS(em, e, 1e-5, buf);
-    if (isfinite(em))
-      E->worst_mean = fmax(E->worst_mean, fabs(em - e));
-  }
-  printf("%-7s %4.2f %8.2e %4.2f | %7.4f [%6.4f %6.4f] | %11.8f %7.4f [%6.4f %6.4f] %10.7f | %8.1e %8.1e\n",
-         c->bodies.name, c->v, c->dt, e, N.e_mean, N.e_min, N.e_max, r, S.e_mean, S.e_min, S.e_max, em, dn, dc);
-}
-
-static void header(const char *title) {
-  printf("\n%s\n%-7s %4s %8s %4s | %7s %15s | %11s %7s %15s %10s | %8s %8s\n", title, "bodies", "v", "dt", "e",
-         "e_naive", "[min max]", "corrected", "e_mean", "[min max]", "engine", "dnaive", "dcorr");
+  nh_corrected_row(E, c, e, &N, r, &S, mean, dn, dc);
 }
 
 static void sweep(nh_engine *E, int mean_every) {
@@ -252,8 +237,8 @@ int main(int argc, char **argv) {
   json_t *hello = nc_start_or_skip(&E.child, "rapier_impacts", argc, argv);
   printf("rapier_impacts: Rapier %s under node\n", json_string_value(json_object_get(hello, "version")));
   json_decref(hello);
-  header("restitution (naive: e on the sphere, the ground's default 0 and rule Average; corrected: the sphere's "
-         "restitution with CoefficientCombineRule.Max)");
+  nh_header("restitution (naive: e on the sphere, the ground's default 0 and rule Average; corrected: the sphere's "
+            "restitution with CoefficientCombineRule.Max)");
   sweep(&E, 3);
   traps(&E);
   int status = nc_stop(&E.child);
@@ -262,14 +247,5 @@ int main(int argc, char **argv) {
   printf("\nrapier_impacts: %ld engine impacts in %ld requests, largest |e_engine - e_impactfit| per phase %.3g, "
          "largest |engine mean - asked e| %.3g, %.2f s of CPU here and %.2f s in node\n",
          E.runs, E.requests, E.worst, E.worst_mean, cpu_self, cpu_node);
-  if (status != 0) {
-    fprintf(stderr, "rapier_impacts: the node script exited with %d\n", status);
-    return 1;
-  }
-  if (hz_fail) {
-    fprintf(stderr, "rapier_impacts: %d of %d checks failed\n", hz_fail, hz_checks);
-    return 1;
-  }
-  printf("rapier_impacts: all %d checks passed\n", hz_checks);
-  return 0;
+  return nh_end("rapier_impacts", status);
 }
