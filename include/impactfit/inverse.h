@@ -57,11 +57,11 @@
  * The three give the same root (within tol) or the same failure: tests/test_truth.c holds them to
  * that on a 490-point grid of zhang-alpha's box and a 98-point grid of copt's.
  * All three stop as soon as a simulated e_out is within 0.9 tol of e and return that simulation's
- * values (the finer one where the result was verified). With damping_only (fast, where no
- * verification is needed) a simulation at the loose tolerance within 0.8 tol also stops it: the
+ * values (the finer one where the result was verified). With damping_only (fast, conditions C and D,
+ * where no verification is needed) a simulation at the loose tolerance within 0.8 tol also stops it: the
  * tight simulation of the same damping would have stopped it (the error model above), so the
  * damping is the one returned without damping_only; tests/test_work.c holds them equal to the bit
- * on 3600 points (n, m, e, tol, conditions A, C, D) and counts the work.
+ * on 2700 points (n, m, e, tol; C and D) and counts the work.
  */
 #ifndef IMPACTFIT_INVERSE_H
 #define IMPACTFIT_INVERSE_H
