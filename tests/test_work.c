@@ -174,6 +174,24 @@ static void damping_only(void) {
   damping_only_case(-1.0, impactfit_transition_D, impactfit_root_nlopt, &f2, &o2, &n);
   damping_only_case(-1.0, impactfit_transition_A, impactfit_root_fast, &f2, &o2, &n);
   CHECK(f2 == o2, "damping_only, bisect, nlopt and A: RHS %ld vs %ld", f2, o2);
+  /* the continuation reads every point's e_out: impactfit_inverse_solve_run ignores damping_only */
+  {
+    enum { NR = 40 };
+    double es[NR];
+    impactfit_inverse_result ra[NR], rb[NR];
+    for (int j = 0; j < NR; j++)
+      es[j] = 0.3 + 0.6 * j / (NR - 1.0);
+    impactfit_inverse_workspace *w = impactfit_inverse_alloc();
+    impactfit_inverse_params p = impactfit_inverse_default_params();
+    int sa = impactfit_inverse_solve_run(w, &p, es, NR, ra, NULL, NULL);
+    p.damping_only = 1;
+    int sb = impactfit_inverse_solve_run(w, &p, es, NR, rb, NULL, NULL);
+    int same = sa == 0 && sb == 0;
+    for (int j = 0; j < NR; j++)
+      same &= ra[j].zeta == rb[j].zeta && ra[j].e_out == rb[j].e_out && ra[j].rhs_evals == rb[j].rhs_evals;
+    CHECK(same, "damping_only: impactfit_inverse_solve_run's 40 points as without it (status %d %d)", sa, sb);
+    impactfit_inverse_free(w);
+  }
   /* Python's copt(n, e) without full: the 60 000 points of the table, every 10th */
   impactfit_inverse_workspace *ws = impactfit_inverse_alloc();
   long r = 0, cnt = 0;

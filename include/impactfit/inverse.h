@@ -105,7 +105,9 @@ typedef struct impactfit_inverse_params {
                                              accept a simulation at its loose tolerance (tol/10) that
                                              lies within 0.8 tol, where the error model shows that the
                                              tight one would be accepted too (inverse.c, DAMPING_ONLY_ACCEPT):
-                                             about two thirds of the work per point of a copt grid */
+                                             about two thirds of the work per point of a copt grid.
+                                             impactfit_inverse_solve_run ignores it (its continuation
+                                             reads every point's e_out) */
 } impactfit_inverse_params;
 
 IMPACTFIT_EXPORT impactfit_inverse_params impactfit_inverse_default_params(void);

@@ -203,13 +203,6 @@ static int within_tol(const impactfit_inverse_workspace *ws, const evaluation *e
  * Newton steps converge superlinearly), and runs at the tight tolerance. */
 #define G_TIGHT 1e-5
 
-/* A simulation for the root search, cached: the same u is never simulated twice. The loose stage
- * (issue 34): a simulation that is expected to miss the tolerance (the first of a point searched
- * from a closed-form guess, and any after one that missed by more than G_TIGHT) only steers the
- * search, so it runs at loose_rtol (a tenth of tol: its g is then accurate to a twentieth of tol,
- * sim_rtol); where it lands within tol anyway, the same u is simulated again at the tight tolerance,
- * and only that simulation can be accepted. So the accepted simulation, the one reported, is always
- * at the search's own tolerance (never looser than the engine's default). */
 /* damping_only (inverse.h): a loose simulation within this fraction of tol ends the search without
  * the tight one. Its e_out is within 0.05 tol of the exact value under C and D where needs_verification()
  * is false (sim_rtol's error model), and the tight one within 0.005 tol, so the tight simulation of the same
@@ -218,6 +211,13 @@ static int within_tol(const impactfit_inverse_workspace *ws, const evaluation *e
  * tight tolerance and the search goes on as the full one, from the same doubles. */
 #define DAMPING_ONLY_ACCEPT (ACCEPT - 0.1)
 
+/* A simulation for the root search, cached: the same u is never simulated twice. The loose stage
+ * (issue 34): a simulation that is expected to miss the tolerance (the first of a point searched
+ * from a closed-form guess, and any after one that missed by more than G_TIGHT) only steers the
+ * search, so it runs at loose_rtol (a tenth of tol: its g is then accurate to a twentieth of tol,
+ * sim_rtol); where it lands within tol anyway, the same u is simulated again at the tight tolerance,
+ * and only that simulation can be accepted. So the accepted simulation, the one reported, is always
+ * at the search's own tolerance (never looser than the engine's default). */
 static const evaluation *evaluate(impactfit_inverse_workspace *ws, double u) {
   for (int i = 0; i < ws->n_evals; i++)
     if (ws->evals[i].u == u)
@@ -711,7 +711,7 @@ static int search(impactfit_inverse_workspace *ws, const impactfit_inverse_param
   ws->damping_only_asked = p->damping_only;
   /* fast only: its Newton and secant steps from a close guess land within the tolerance as a rule, while
    * bisection's and BOBYQA's first simulations predicted close (G_TIGHT) mostly do not, and a try that
-   * misses costs a loose simulation (3600 points of test_work: +2 % and +4 % for them at tol 1e-10). C and D
+   * misses costs a loose simulation (tried on test_work's points at tol 1e-10: +2 % and +4 % for them). C and D
    * only, where the error model's K ≤ 0.5 was measured on both sides of e = 1/2: under A with m > n near e = 1
    * a loose e_out was off by more (n 1.18, m 1.63, e 0.9998, tol 8.4e-11: another ζ, 1.1e-10 apart, of 3000
    * random points over n, m, e, tol and A-D) */
@@ -929,6 +929,12 @@ int impactfit_inverse_solve_run(impactfit_inverse_workspace *ws, const impactfit
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "no workspace, targets or results given");
   double ht[HISTORY], hr[HISTORY], hy[HISTORY];
   int k = 0, first = 0;
+  impactfit_inverse_params q;
+  if (p) { /* NULL: each point says so */
+    q = *p;
+    q.damping_only = 0; /* the continuation reads every point's e_out (inverse.h) */
+    p = &q;
+  }
   for (size_t i = 0; i < count; i++) {
     double zg = 0.0, slope = 0.0;
     int upper = (e[i] > 0.5);
