@@ -239,10 +239,14 @@ def zhang_alpha(n: ArrayLike, m: ArrayLike, e: ArrayLike, k: Optional[ArrayLike]
     lambda (NaN without k, mass, v), iterations, rhs_evals. Same values as `impactfit zhang-alpha --json`.
     Without full, alpha is the same double, found with less work (as copt).
     """
-    r = _run("zhang_alpha", (n, m, e, _opt(k), _opt(mass), _opt(v)), _ZHANG_OUT,
-             {"method": method, "tol": float(tol), "transition": transition, "damping_only": int(not full)},
-             threads, on_error, ints=("iterations", "rhs_evals"))
+    r = _zhang(n, m, e, k, mass, v, transition, method, tol, threads, on_error, damping_only=not full)
     return r if full else r["alpha"]
+
+
+def _zhang(n, m, e, k, mass, v, transition, method, tol, threads, on_error, damping_only):
+    return _run("zhang_alpha", (n, m, e, _opt(k), _opt(mass), _opt(v)), _ZHANG_OUT,
+                {"method": method, "tol": float(tol), "transition": transition, "damping_only": int(damping_only)},
+                threads, on_error, ints=("iterations", "rhs_evals"))
 
 
 def zhang_lambda(n: ArrayLike, m: ArrayLike, e: ArrayLike, k: ArrayLike, mass: ArrayLike, v: ArrayLike, *,
@@ -251,9 +255,7 @@ def zhang_lambda(n: ArrayLike, m: ArrayLike, e: ArrayLike, k: ArrayLike, mass: A
     """The damping lambda (N*s/m^(m+1)) of f = k d^n + lambda d^m d' that gives restitution e exactly:
     zhang_alpha(..., full=True)["lambda"] (the same doubles, found with zhang_alpha's work without full).
     k in N/m^n, mass in kg, v in m/s; see zhang_alpha."""
-    return _run("zhang_alpha", (n, m, e, _opt(k), _opt(mass), _opt(v)), _ZHANG_OUT,
-                {"method": method, "tol": float(tol), "transition": transition, "damping_only": 1}, threads,
-                on_error, ints=("iterations", "rhs_evals"))["lambda"]
+    return _zhang(n, m, e, k, mass, v, transition, method, tol, threads, on_error, damping_only=True)["lambda"]
 
 
 # ---- one impact ------------------------------------------------------------------------------------
