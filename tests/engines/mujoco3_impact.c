@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "impactfit/codes.h"
+#include "mjcf_paste.h"
 #include "node_child.h"
 #include "phase_nodes.h"
 #include "testutil.h"
@@ -182,42 +183,9 @@ static mreq request(const scene *s, const char *model, const double *solref, con
 }
 
 /* impactfit's e at φ (NaN on failure); *jump = 1 when e(φ ± 1e-9) differ by more than 1e-7 */
-static double predict(const impactfit_stepper *st, double v, double phi, int *jump) {
-  impactfit_step_impact o, lo, hi;
-  impactfit_error err;
-  if (impactfit_step_impact_at(st, v, phi, &o, &err) || impactfit_step_impact_at(st, v, phi - 1e-9, &lo, &err) ||
-      impactfit_step_impact_at(st, v, fmin(1.0, phi + 1e-9), &hi, &err)) {
-    fprintf(stderr, NAME ": impactfit: %s\n", err.message);
-    return NAN;
-  }
-  *jump = fabs(hi.e - lo.e) > 1e-7;
-  return o.e;
-}
-
-/* copies attribute `name="..."` of an answer's MJCF text into buf (as name="..."); 0 when found */
-static int attr(const char *text, const char *name, char *buf, size_t size) {
-  char key[64];
-  snprintf(key, sizeof key, "%s=\"", name);
-  const char *p = strstr(text, key);
-  if (!p)
-    return 1;
-  const char *q = strchr(p + strlen(key), '"');
-  if (!q || (size_t)(q - p + 2) > size)
-    return 1;
-  memcpy(buf, p, (size_t)(q - p + 1));
-  buf[q - p + 1] = 0;
-  return 0;
-}
-
-/* the scene's geom defaults from the text impactfit says to paste */
+/* the scene's geom defaults and flags from the text impactfit says to paste (mjcf_paste.h) */
 static int paste_into(scene *s, const char *input) {
-  char a[256], b[256];
-  if (attr(input, "solref", a, sizeof a) || attr(input, "solimp", b, sizeof b))
-    return 1;
-  snprintf(s->geom, sizeof s->geom, "%s %s", a, b);
-  if (strstr(input, "refsafe=\"disable\""))
-    snprintf(s->flags, sizeof s->flags, "refsafe=\"disable\"");
-  return 0;
+  return mjcf_paste(input, s->geom, sizeof s->geom, s->flags, sizeof s->flags);
 }
 
 /* ---------------------------------------------------------------- per-phase agreement */
@@ -249,7 +217,7 @@ static void agree(const scene *s, const impactfit_stepper *st, double v, const c
   g_steps += steps;
   for (int i = 0; i < NPHI; i++) {
     int jump = 0;
-    double want = predict(st, v, PHIS[i], &jump);
+    double want = mj_predict(st, v, PHIS[i], &jump, NAME);
     if (jump) {
       t->jumps++;
       continue;
@@ -387,7 +355,7 @@ static void inverse_case(int b, const char *integ, double dt, double v, double e
   else
     snprintf(sn.geom, sizeof sn.geom, "solref=\"0.02 %.12g\"", ans.naive_value);
   char typed[64];
-  attr(sn.geom, "solref", typed, sizeof typed);
+  mjcf_attr(sn.geom, "solref", typed, sizeof typed);
   double naive_typed = fabs(atof(strchr(typed, ' ') + 1));
   if (impactfit_code_stepper(Q(&rq), naive_typed, &st, &err) == 0) {
     char w2[240];
@@ -398,7 +366,7 @@ static void inverse_case(int b, const char *integ, double dt, double v, double e
   scene sf = s;
   CHECK(paste_into(&sf, ans.input) == 0, "%s: the answer's input has solref and solimp: %.500s", what, ans.input);
   char ref[64];
-  attr(ans.input, "solref", ref, sizeof ref);
+  mjcf_attr(ans.input, "solref", ref, sizeof ref);
   double pasted = fabs(atof(strchr(ref, ' ') + 1));
   CHECK_REL(pasted, ans.value, 1e-11, "%s: pasted value", what);
   if (impactfit_code_stepper(Q(&rq), pasted, &st, &err)) {

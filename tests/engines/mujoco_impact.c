@@ -29,6 +29,7 @@
 #include <mujoco/mujoco.h>
 
 #include "impactfit/codes.h"
+#include "mjcf_paste.h"
 #include "testutil.h"
 
 #define NAME "mujoco_impact"
@@ -235,42 +236,9 @@ static impactfit_code_request request(const scene *s, const char *model, const d
 }
 
 /* impactfit's e at φ (NaN on failure); *jump = 1 when e(φ ± 1e-9) differ by more than 1e-7 */
-static double predict(const impactfit_stepper *st, double v, double phi, int *jump) {
-  impactfit_step_impact o, lo, hi;
-  impactfit_error err;
-  if (impactfit_step_impact_at(st, v, phi, &o, &err) || impactfit_step_impact_at(st, v, phi - 1e-9, &lo, &err) ||
-      impactfit_step_impact_at(st, v, phi + 1e-9, &hi, &err)) {
-    fprintf(stderr, NAME ": impactfit: %s\n", err.message);
-    return NAN;
-  }
-  *jump = fabs(hi.e - lo.e) > 1e-7;
-  return o.e;
-}
-
-/* copies attribute `name="..."` of an answer's MJCF text into buf (as name="..."); 0 when found */
-static int attr(const char *text, const char *name, char *buf, size_t size) {
-  char key[64];
-  snprintf(key, sizeof key, "%s=\"", name);
-  const char *p = strstr(text, key);
-  if (!p)
-    return 1;
-  const char *q = strchr(p + strlen(key), '"');
-  if (!q || (size_t)(q - p + 2) > size)
-    return 1;
-  memcpy(buf, p, (size_t)(q - p + 1));
-  buf[q - p + 1] = 0;
-  return 0;
-}
-
-/* the scene's geom defaults from the text impactfit says to paste */
+/* the scene's geom defaults and flags from the text impactfit says to paste (mjcf_paste.h) */
 static int paste_into(scene *s, const char *input) {
-  char a[256], b[256];
-  if (attr(input, "solref", a, sizeof a) || attr(input, "solimp", b, sizeof b))
-    return 1;
-  snprintf(s->geom, sizeof s->geom, "%s %s", a, b);
-  if (strstr(input, "refsafe=\"disable\""))
-    snprintf(s->flags, sizeof s->flags, "refsafe=\"disable\"");
-  return 0;
+  return mjcf_paste(input, s->geom, sizeof s->geom, s->flags, sizeof s->flags);
 }
 
 /* ---------------------------------------------------------------- per-φ agreement */
@@ -293,7 +261,7 @@ static void agree(const scene *s, const impactfit_stepper *st, double v, const c
   }
   for (size_t i = 0; i < NPHI; i++) {
     int jump = 0;
-    double want = predict(st, v, PHIS[i], &jump);
+    double want = mj_predict(st, v, PHIS[i], &jump, NAME);
     double got = sim_impact(&S, v, PHIS[i], NULL);
     t->sims++;
     if (jump) {
@@ -390,7 +358,7 @@ static void part_a(void) {
             CHECK(paste_into(&sf, ans.input) == 0, "%s: the answer's input has solref and solimp: %.500s", what,
                   ans.input);
             char ref[64];
-            attr(ans.input, "solref", ref, sizeof ref);
+            mjcf_attr(ans.input, "solref", ref, sizeof ref);
             double pasted = atof(strchr(ref, ' ') + 1);
             CHECK_REL(pasted, ans.value, 1e-11, "%s: pasted dampratio", what);
             if (impactfit_code_stepper(&rq, pasted, &st, &err) == 0) {
@@ -868,7 +836,7 @@ static void flow_case(const char *mjcf, long ratio) {
   }
   CHECK(paste_into(&s, ans.input) == 0, "(f) %s: the answer's input has solref and solimp: %.500s", mjcf, ans.input);
   char ref[64];
-  attr(ans.input, "solref", ref, sizeof ref);
+  mjcf_attr(ans.input, "solref", ref, sizeof ref);
   double pasted = atof(strchr(ref, ' ') + 1);
   impactfit_stepper st;
   rq.e = NAN;
