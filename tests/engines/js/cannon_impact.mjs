@@ -24,7 +24,7 @@
 //   Answers e = the separating speed / v (null: the centres of two spheres crossed, or no end within
 //   1e6 steps) and the steps taken.
 // The first line says {"ready": true, "version": ...} or {"skip": reason}.
-import { createInterface } from 'node:readline';
+import { serve } from './serve.mjs';
 import { createRequire } from 'node:module';
 
 let CANNON, version;
@@ -112,16 +112,4 @@ function impacts(q) {
   return { e, steps };
 }
 
-const ops = { impacts };
-for await (const line of createInterface({ input: process.stdin })) {
-  if (!line.trim()) continue;
-  let answer;
-  try {
-    const q = JSON.parse(line);
-    if (!ops[q.op]) throw new Error(`unknown op ${q.op}`);
-    answer = ops[q.op](q);
-  } catch (err) {
-    answer = { error: String(err && err.message ? err.message : err) };
-  }
-  process.stdout.write(JSON.stringify(answer) + '\n');
-}
+await serve({ impacts });

@@ -23,7 +23,7 @@
 //   (null: the centres of two spheres crossed, or no end within J + 200000 steps), the steps, and the gap (with the float32 radii) at the
 //   start of the first step that changed the velocity and that step's index (gact, kact).
 // The first line says {"ready": true, "version": "1.3.14"} or {"skip": reason}.
-import { createInterface } from 'node:readline';
+import { serve } from './serve.mjs';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -120,16 +120,4 @@ function impacts(q) {
   return { e, steps, gact, kact };
 }
 
-const ops = { impacts };
-for await (const line of createInterface({ input: process.stdin })) {
-  if (!line.trim()) continue;
-  let answer;
-  try {
-    const q = JSON.parse(line);
-    if (!ops[q.op]) throw new Error(`unknown op ${q.op}`);
-    answer = ops[q.op](q);
-  } catch (err) {
-    answer = { error: String(err && err.message ? err.message : err) };
-  }
-  process.stdout.write(JSON.stringify(answer) + '\n');
-}
+await serve({ impacts });

@@ -15,7 +15,7 @@
 //     one collision step, until a step leaves the bodies apart (gap >= 0), separating, with no impulse (the
 //     velocities only damped), or at rest against each other; e = (v1 - v2 along +y after)/v and the steps.
 // The first line says {"ready": true, "version": ...} or {"skip": reason}.
-import { createInterface } from 'node:readline';
+import { serve } from './serve.mjs';
 
 let J;
 try {
@@ -135,16 +135,4 @@ function impacts(q) {
   return { e, steps };
 }
 
-const ops = { defaults, impacts };
-for await (const line of createInterface({ input: process.stdin })) {
-  if (!line.trim()) continue;
-  let answer;
-  try {
-    const q = JSON.parse(line);
-    if (!ops[q.op]) throw new Error(`unknown op ${q.op}`);
-    answer = ops[q.op](q);
-  } catch (err) {
-    answer = { error: String(err && err.message ? err.message : err) };
-  }
-  process.stdout.write(JSON.stringify(answer) + '\n');
-}
+await serve({ defaults, impacts });

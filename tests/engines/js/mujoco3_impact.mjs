@@ -15,7 +15,7 @@
 //   {"op": "contacts", "xml": MJCF, "plane", "r1", "r2", "dists": [...]}: mj_forward with the surfaces
 //     dist apart: the number of contacts and of constraint rows for each.
 // The first line says {"ready": true, "version": mj_versionString()} or {"skip": reason}.
-import { createInterface } from 'node:readline';
+import { serve } from './serve.mjs';
 
 let mj;
 try {
@@ -111,16 +111,4 @@ function contacts(q) {
   return { ncon, nefc };
 }
 
-const ops = { impacts, contacts };
-for await (const line of createInterface({ input: process.stdin })) {
-  if (!line.trim()) continue;
-  let answer;
-  try {
-    const q = JSON.parse(line);
-    if (!ops[q.op]) throw new Error(`unknown op ${q.op}`);
-    answer = ops[q.op](q);
-  } catch (err) {
-    answer = { error: String(err && err.message ? err.message : err) };
-  }
-  process.stdout.write(JSON.stringify(answer) + '\n');
-}
+await serve({ impacts, contacts });

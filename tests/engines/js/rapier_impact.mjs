@@ -24,7 +24,7 @@
 //   gap (with the engine's float32 radii) at the start of the first step that changed the velocity and that
 //   step's index (gact, kact: the phase the engine's own float32 position has there).
 // The first line says {"ready": true, "version": RAPIER.version()} or {"skip": reason}.
-import { createInterface } from 'node:readline';
+import { serve } from './serve.mjs';
 import v8 from 'node:v8';
 
 // Liftoff only: the 3 MB WebAssembly is not recompiled by TurboFan (that costs about 1.4 s of CPU per run,
@@ -118,16 +118,4 @@ function impacts(q) {
   return { e, steps, gact, kact };
 }
 
-const ops = { impacts };
-for await (const line of createInterface({ input: process.stdin })) {
-  if (!line.trim()) continue;
-  let answer;
-  try {
-    const q = JSON.parse(line);
-    if (!ops[q.op]) throw new Error(`unknown op ${q.op}`);
-    answer = ops[q.op](q);
-  } catch (err) {
-    answer = { error: String(err && err.message ? err.message : err) };
-  }
-  process.stdout.write(JSON.stringify(answer) + '\n');
-}
+await serve({ impacts });
