@@ -480,7 +480,10 @@ typedef struct impactfit_code_answer {
   double R;                        /* the effective radius of the bodies, m */
   int wall;                        /* 1: body 2 was a fixed wall or plane; 0: two spheres */
   const impactfit_transition *end; /* A or C */
-  int reachable;                   /* 1: `value` gives e_asked (inverse); forward: 1 */
+  int reachable;                   /* 1: `value` gives e_asked (inverse; within the request's tol), or, for a
+                                          model whose mean moves in steps of the value (Havok's restitution of 7
+                                          mantissa bits), the nearest step: e says which, and the note's first
+                                          sentence (NEAREST) says so; forward: 1 */
   double value;                    /* the free parameter: solved or given (NaN when unreachable) */
   /* what the value gives at v */
   double e;                        /* continuous: the exact e; stepped: the mean over the phase */

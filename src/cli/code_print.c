@@ -407,7 +407,11 @@ static void print_steps_inverse(const impactfit_code_answer *a, int adaptive) {
            a->naive);
   if (!a->reachable)
     return;
-  printf("# to get e = %.6g%s type %s = %.12g:\n", a->e_asked, adaptive ? "" : " at this dt", md->param, a->value);
+  if (!(fabs(a->e - a->e_asked) <= 1e-9)) /* a mean that moves in steps of the value (the note's NEAREST) */
+    printf("# no %s gives e = %.6g%s; for the nearest, %.10f, type %s = %.12g:\n", md->param, a->e_asked,
+           adaptive ? "" : " at this dt", a->e, md->param, a->value);
+  else
+    printf("# to get e = %.6g%s type %s = %.12g:\n", a->e_asked, adaptive ? "" : " at this dt", md->param, a->value);
   print_input(a);
   if (adaptive)
     printf("#   it gives e = %.10f\n", a->e);

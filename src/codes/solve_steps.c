@@ -207,6 +207,14 @@ static int inverse_value(const impactfit_code_ctx *c, impactfit_code_answer *ans
   } else {
     ans->reachable = 1;
     ans->value = value;
+    if (!(fabs(S->e_mean - c->req->e) <= tol)) { /* a model's own inverse on a mean that moves in steps: the nearest */
+      char e_asked[IMPACTFIT_SHORTEST_SIZE];
+      impactfit_format_shortest(c->req->e, e_asked);
+      impactfit_text_appendf(head,
+                             "NEAREST at dt = %g s: no %s gives a mean e of %s, the mean moves in steps with it; the "
+                             "nearest is %.10f, %.2g from the asked e. ",
+                             c->dt, c->model->param, e_asked, S->e_mean, fabs(S->e_mean - c->req->e));
+    }
   }
   ans->impacts += S->impacts; /* the search's cost */
   return 0;
