@@ -947,21 +947,27 @@ static int settled(const impactfit_stepper *st, const impactfit_step_state *pre,
  * close the gap within 1e4 steps: the bodies stick, e = 0 (the rebound when it arrives, if any, is of the order
  * of a creeping speed below gap/(1e4 dt)); a body that no impulse has slowed is still on its approach, however
  * far the row reaches (Jolt's speculative distance of 0.02 m is 1.3e4 steps of 1.5 m/s at dt = 1e-6 s); under
- * gravity a body at rest on the contact keeps a constant force: the same fixed point. Settled: in penetration after
+ * gravity a body at rest on the contact keeps a constant force: the same fixed point, or a cycle of two states
+ * (back, the state before pre: Bullet's rows under gravity alternate a speed of 0 and -2^-66 m/s at the surface,
+ * the step limit's 1e6 steps a phase before). Settled: in penetration after
  * an impulse slowed the body, two steps in a row without force left the speed as it was, leaving at a rounding
  * level (at most 1e-12 v): a contact that corrects only the position (Rapier's soft row, whose relax solve takes
  * back the speed it gave: with restitution 0 a penetration of 3e-37 m decays by 3e-4 a step at dt 1e-4 s, 1.3e5
  * steps to the surface, 1.3e7 at 1e-5 s, beyond the step limit, while the speed stays at 1.7e-52 m/s): e is that
  * speed's. The settled state lasts: it is asked at every 64th step k only (its test was 8 % of an answer whose steps
  * are cheap, DART's at 1e-6 s). */
-static int at_rest(const impactfit_stepper *st, const impactfit_step_state *pre, const impactfit_step_state *s,
-                   double v, int pushed, long k, impactfit_step_impact *out) {
-  int fixed = s->u == pre->u && s->x == pre->x && memcmp(pre->mem, s->mem, sizeof pre->mem) == 0;
+static int same_state(const impactfit_step_state *a, const impactfit_step_state *b) {
+  return a->u == b->u && a->x == b->x && memcmp(a->mem, b->mem, sizeof a->mem) == 0;
+}
+
+static int at_rest(const impactfit_stepper *st, const impactfit_step_state *pre, const impactfit_step_state *back,
+                   const impactfit_step_state *s, double v, int pushed, long k, impactfit_step_impact *out) {
+  int fixed = same_state(pre, s);
   int creeps = pushed && s->x < 0.0 && s->u > 0.0 && -s->x > 0.01 * (double)STEP_LIMIT * s->u * st->dt;
-  int rests = fixed && st->gravity != 0.0 && s->contact;
+  int rests = st->gravity != 0.0 && s->contact && (fixed || (back && same_state(back, s)));
   if (!(rests || (s->f == 0.0 && (fixed || creeps))) && ((k & 63) != 0 || !settled(st, pre, s, v, pushed)))
     return 0;
-  out->e = s->u < 0.0 ? -s->u / v : 0.0;
+  out->e = s->u < 0.0 && !rests ? -s->u / v : 0.0; /* resting on the contact: no rebound (a cycle's -2^-66 m/s) */
   /* one signature for every impact that ends at rest: e is 0 (to rounding) whatever steps led there, so the
    * phases between two such impacts hold no jump */
   out->signature = UINT64_C(0x7e);
@@ -1081,6 +1087,8 @@ int impactfit__step_impact_flowed(const impactfit_stepper *st, double v, double 
   long next_try = RUN_MIN; /* the run's length at which it is next taken at once */
   int run = -1;            /* the run of the last step with a symbol, and its first step */
   long run_k0 = 0;
+  impactfit_step_state back; /* the state one step before pre (have_back: the last step was one step) */
+  int have_back = 0;
   for (long k = 0; k < STEP_LIMIT && out->work < limit; k++) {
     impactfit_step_state pre = s;
     double x0 = s.x, u0 = s.u;
@@ -1126,8 +1134,10 @@ int impactfit__step_impact_flowed(const impactfit_stepper *st, double v, double 
         out->signature = sig.h;
         return 0;
       }
-      if (at_rest(st, &pre, &s, v, pushed, k, out))
+      if (at_rest(st, &pre, have_back ? &back : NULL, &s, v, pushed, k, out))
         return 0;
+      back = pre;
+      have_back = 1;
       /* a long run of one symbol: the rest of it at once where the step map is affine, or passed over by the
        * observer (the family of reference impacts) */
       if (!tiny && acts) {
@@ -1146,6 +1156,7 @@ int impactfit__step_impact_flowed(const impactfit_stepper *st, double v, double 
         int free;
         long n = pass_run(&pc, &s, &sig, &next_try, out, &free);
         k += free ? 0 : n;
+        have_back = n == 0;
       }
     } else if (s.x > reach + 10.0 * vdt && s.u > 0.0) {
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: the body passed through the contact without a force",

@@ -153,7 +153,44 @@ static void test_bullet_band_drift(void) {
         "bullet band drift: %ld steps, work %ld (at most 100), e %.17g", o.steps, o.work, o.e);
 }
 
+/* 16. a drop under gravity that the rows before touching stop (1e-5 s, 1 m/s, the plane): the body comes to rest
+ * at the surface, where Bullet's rows alternate two states (a speed of 0 and -2^-66 m/s); the impact ends there
+ * with e = 0 (at_rest), not after the step limit's 1e6 steps a phase (4.1 s for the answer before). The truth:
+ * 2e5 more steps of the map, one by one, never leave the surface. */
+static void test_bullet_gravity_rest(void) {
+  impactfit_error err;
+  impactfit_stepper st;
+  ct_request rq = bullet_request("restitution", 1e-5, 1);
+  rq.q.gravity = 9.81;
+  rq.q.bodies.m1 = 0.001309; /* the request that took 4.1 s (CT_M5 = 0.00130900 reaches a fixed point instead) */
+  CHECK(impactfit_code_stepper(ct_q(&rq), 0.5, &st, &err) == 0, "bullet gravity: stepper: %s", err.message);
+  impactfit_step_impact o;
+  int rc = impactfit_step_impact_at(&st, 1.0, 0.3, &o, &err);
+  CHECK(rc == 0 && o.e == 0.0 && o.work <= 2000,
+        "bullet gravity: at rest: status %d, e %.3g, work %ld (at most 2000): %s", rc, o.e, o.work,
+        rc ? err.message : "");
+  impactfit_step_state s;
+  memset(&s, 0, sizeof s);
+  s.x = -(1.0 - 0.3) * 1e-5 - 1e-3;
+  s.u = 1.0;
+  double umax = 0.0, xmin = 0.0;
+  int ok = 1;
+  for (long k = 0; k < 200000 && ok; k++) {
+    ok = st.type->step(&st, &s) == 0;
+    if (k > 1000) {
+      umax = fmax(umax, fabs(s.u));
+      xmin = fmin(xmin, s.x);
+    }
+  }
+  CHECK(ok && umax <= 1e-15 && xmin >= 0.0, "bullet gravity: stepped on, |u| up to %.3g, x down to %.3g (want 0)", umax,
+        xmin);
+  impactfit_step_stats S;
+  CHECK(impactfit_step_phase_stats(&st, 1.0, &S, &err) == 0 && S.e_max == 0.0,
+        "bullet gravity: the phase statistics: e up to %.3g: %s", S.e_max, err.message);
+}
+
 int main(void) {
+  test_bullet_gravity_rest();
   test_bullet_restitution();
   test_bullet_backward_euler();
   test_bullet_limit();
