@@ -112,6 +112,19 @@ def test_errors():
         impactfit.engine("mujoco", e=0.5, v=1.0, refsafe=2, **b)
 
 
+def test_infinite_default():
+    """An infinity where the setting's default is infinite (ODE's mu = dInfinity, max_vel: no cap) is that default;
+    anywhere else it is refused as the CLI refuses it."""
+    b = dict(r1=0.005, m1=0.001309, dt=1e-4, kp=1000.0, kd=1.0)
+    want = impactfit.engine("ode", e=0.5, v=1.0, **b)
+    got = impactfit.engine("ode", e=0.5, v=1.0, settings={"mu": math.inf, "max_vel": math.inf}, **b)
+    assert (got["value"], got["e_mean"]) == (want["value"], want["e_mean"])
+    with pytest.raises(ValueError, match="ode spring-damper: mu value 1 is not a finite number"):
+        impactfit.engine("ode", e=0.5, v=1.0, settings={"mu": -math.inf}, **b)
+    with pytest.raises(ValueError, match="ode spring-damper: kd value 1 is not a finite number"):
+        impactfit.engine("ode", e=0.5, v=1.0, **dict(b, kd=math.inf))
+
+
 def test_settings_as_text():
     """A setting typed as the code writes it ("0.02 1", MuJoCo's solref) or as the CLI takes it ("0.02,1") is its
     numbers, not its characters (issue 38 item 7); a wrong count says what the CLI says."""

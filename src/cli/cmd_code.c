@@ -46,9 +46,15 @@ static int parse_setting(const char *what, const char *name, const char *text, i
       return cli_input_error("%s: expected numbers separated by commas or spaces (got '%s')", what, text);
     memcpy(item, p, len);
     item[len] = 0;
-    int rc = cli_parse_double(what, item, &s->values[s->count]);
-    if (rc)
-      return rc;
+    /* inf: where the setting's default is infinite (--list prints it so; the library refuses it elsewhere) */
+    const char *w = item + (item[0] == '+' || item[0] == '-');
+    if (strcasecmp(w, "inf") == 0 || strcasecmp(w, "infinity") == 0)
+      s->values[s->count] = item[0] == '-' ? -INFINITY : INFINITY;
+    else {
+      int rc = cli_parse_double(what, item, &s->values[s->count]);
+      if (rc)
+        return rc;
+    }
     s->count++;
     p += len;
     p += strspn(p, " \t");

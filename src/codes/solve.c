@@ -96,10 +96,13 @@ static int apply_setting(impactfit_code_ctx *c, const impactfit_code_setting *se
     return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s %s: %s takes %d value%s (got %d)", md->code->name, md->model,
                            in->name, n, n > 1 ? "s" : "", set->count);
   }
-  for (int j = 0; j < set->count; j++)
-    if (!isfinite(set->values[j]))
+  for (int j = 0; j < set->count; j++) {
+    /* an infinity where the default is that infinity (ODE's mu = dInfinity, max_vel: no cap) */
+    double x = set->values[j], d = in->def[j % n];
+    if (!isfinite(x) && !(isinf(x) && isinf(d) && signbit(x) == signbit(d)))
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "%s %s: %s value %d is not a finite number", md->code->name,
                              md->model, in->name, j + 1);
+  }
   double *dst = c->values_[k];
   if (set->body == 2)
     dst += n;

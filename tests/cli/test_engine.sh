@@ -38,6 +38,19 @@ expect 2 "unknown mujoco model 'foo' (known: 'soft contact'" --code mujoco --mod
 expect 2 "9.9.9 is not among them.*give the version 3.11.0" --code mujoco --version 9.9.9 --e 0.5 "${B[@]}"
 expect 2 "has no integrator 'rk5' (known: euler,rk4,implicit); did you mean 'rk4'" --code mujoco --integrator rk5 --e 0.5 "${B[@]}"
 expect 2 "solref takes 2 values (got 1)" --code mujoco --solref 0.02 --e 0.5 "${B[@]}"
+# inf where the default is infinite (ODE's mu = dInfinity, max_vel: no cap; --list prints them so), nowhere else
+O=(--code ode --kp 1000 --kd 1 --dt 1e-4 --e 0.5 "${B[@]}" --json)
+expect 2 "ode spring-damper: kp value 1 is not a finite number" --code ode --kp inf --kd 1 --dt 1e-4 --e 0.5 "${B[@]}"
+expect 2 "ode spring-damper: mu value 1 is not a finite number" "${O[@]}" --mu -inf
+expect 2 "--mu: expected a finite number, got 'nan'" "${O[@]}" --mu nan
+"$BIN" engine "${O[@]}" | jq -c '[.value, .e_mean, .e_min, .e_max]' >"$TMP/inf0"
+expect 0 "" "${O[@]}" --mu inf --max_vel Infinity
+if jq -c '[.value, .e_mean, .e_min, .e_max]' "$TMP/out" | cmp -s - "$TMP/inf0" && [ -s "$TMP/inf0" ]; then
+  pass=$((pass + 1))
+else
+  echo "FAIL: ode --mu inf --max_vel Infinity: not the answer of the defaults ($(cat "$TMP/inf0"))"
+  fail=$((fail + 1))
+fi
 expect 2 "has no setting 'foo' (its settings: solref, solimp" --code mujoco --set foo=1 --e 0.5 "${B[@]}"
 expect 2 "has no setting 'solrf' (its settings: solref, solimp, refsafe, condim, cone, friction, impratio); did you mean '--solref'" --code mujoco --solrf 0.02,1 --e 0.5 "${B[@]}"
 expect 2 "ode spring-damper has no setting 'erp' (its settings: kp, kd" --code ode --erp 0.2 --dt 1e-3 --e 0.5 "${B[@]}"
