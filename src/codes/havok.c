@@ -191,9 +191,10 @@ static const impactfit_code_input hv_inputs[] = {
              "restitution 0, GEOMETRIC_MEAN); Havok rounds it to 7 mantissa bits",
      .count = 1,
      .def = {NAN}},
-    {.name = "gravity",
+    {.name = "worldGravity",
      .unit = "m/s^2",
-     .help = "the magnitude of HP_World_SetGravity (0: the rebound still loses 9.81 dt: measured)",
+     .help = "the magnitude of HP_World_SetGravity as the rebound takes it (0: the rebound still loses 9.81 dt: "
+             "measured); not --gravity, a drop's approach under gravity, which this model does not take",
      .count = 1,
      .def = {0.0}},
     IMPACTFIT__IN_FRICTION("staticFriction", "the sphere's material staticFriction (Havok's default 0.5)", 0.5),
@@ -201,7 +202,7 @@ static const impactfit_code_input hv_inputs[] = {
 };
 
 static double hv_g(const impactfit_code_ctx *c) {
-  double g = impactfit_code_value(c, "gravity")[0];
+  double g = impactfit_code_value(c, "worldGravity")[0];
   return g == 0.0 ? 9.81 : g;
 }
 

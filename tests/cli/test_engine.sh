@@ -38,6 +38,17 @@ expect 2 "unknown mujoco model 'foo' (known: 'soft contact'" --code mujoco --mod
 expect 2 "9.9.9 is not among them.*give the version 3.11.0" --code mujoco --version 9.9.9 --e 0.5 "${B[@]}"
 expect 2 "has no integrator 'rk5' (known: euler,rk4,implicit); did you mean 'rk4'" --code mujoco --integrator rk5 --e 0.5 "${B[@]}"
 expect 2 "solref takes 2 values (got 1)" --code mujoco --solref 0.02 --e 0.5 "${B[@]}"
+# no model's setting is named as an option of the command (Havok's world gravity was --gravity, which is the drop's)
+"$BIN" engine --help | grep -oE '^ +--[a-z0-9-]+' | tr -d ' ' | sort -u >"$TMP/opts"
+for c in $("$BIN" engine --list | awk '/^  [a-z]/ {print $1}'); do
+  "$BIN" engine --list --code "$c" | grep -oE '^  --[A-Za-z0-9_]+' | tr -d ' '
+done | sort -u >"$TMP/sets"
+if [ -s "$TMP/sets" ] && [ "$(comm -12 "$TMP/opts" "$TMP/sets" | grep -cv -e '^--solref$' -e '^--solimp$' -e '^--refsafe$')" = 0 ]; then
+  pass=$((pass + 1))
+else
+  echo "FAIL: settings named as the command's options: $(comm -12 "$TMP/opts" "$TMP/sets" | tr '\n' ' ')"
+  fail=$((fail + 1))
+fi
 # inf where the default is infinite (ODE's mu = dInfinity, max_vel: no cap; --list prints them so), nowhere else
 O=(--code ode --kp 1000 --kd 1 --dt 1e-4 --e 0.5 "${B[@]}" --json)
 expect 2 "ode spring-damper: kp value 1 is not a finite number" --code ode --kp inf --kd 1 --dt 1e-4 --e 0.5 "${B[@]}"
