@@ -117,6 +117,10 @@ typedef struct impactfit_step_affine {
   /* where nonzero (B zero, no force): each step adds exactly dx to x and leaves u, as the engine's own coordinate
    * arithmetic does (a drift on its grid, e.g. Bullet's stored position): n steps are x + n dx, to the bit */
   double dx;
+  /* under gravity (a constant acceleration in every step): the map's fixed point, the state it leaves unchanged
+   * (the body at rest on the contact): x' − X[0] = (x − X[0]) + B[0][0] (x − X[0]) + B[0][1] (u − X[1]), and so
+   * for u; (0, 0) without gravity. The forms and the force stay in (x, u). */
+  double X[2];
 } impactfit_step_affine;
 
 /* A stepper's type: a constant object, compared by address. */

@@ -134,15 +134,16 @@ static int ode_step_n(const impactfit_stepper *st, impactfit_step_state *s, int 
 
 static int ode_step(const impactfit_stepper *st, impactfit_step_state *s) { return ode_step_n(st, s, 0, 0.0); }
 
-/* The step's affine map (stepper.h: impactfit_step_affine) in contact (x > 0) without a surface layer, gravity
- * or an active bounce, below max_vel: the impulse h λ = γ (erp x/h + u)/A, γ = 1 for the exact LCP and
+/* The step's affine map (stepper.h: impactfit_step_affine) in contact (x > 0) without a surface layer or an
+ * active bounce, below max_vel: the impulse h λ = γ (erp x/h + u + g h)/A, γ = 1 for the exact LCP and
  * 1 − (1 − w)^iterations for SOR from 0 (every sweep stays positive), or λ = 0 where erp x/h + u < 0 (the flight:
- * it stays so as x falls). */
+ * it stays so as x falls; under gravity it does not: not affine). Under gravity g (ode_step_n) u' = u − q (erp x/h
+ * + u) + g h (1 − q), x' = x + h u': the fixed point u = 0, x = g h² (1 − q)/(q erp), the body at rest on the row. */
 static int ode_affine(const impactfit_stepper *st, const impactfit_step_state *s, impactfit_step_affine *a) {
   const double *p = st->p;
-  double h = st->dt, x = s->x, u = s->u, erp = p[P_ERP];
+  double h = st->dt, x = s->x, u = s->u, erp = p[P_ERP], gh = st->gravity * h;
   int bounce = p[P_BVEL] >= 0.0 && p[P_BOUNCE] > 0.0;
-  if (st->gravity != 0.0 || !(x > 0.0) || p[P_LAYER] != 0.0 || (bounce && !(u < p[P_BVEL])))
+  if (!(x > 0.0) || p[P_LAYER] != 0.0 || (bounce && !(u < p[P_BVEL])))
     return 0;
   memset(a, 0, sizeof *a);
   a->G[0][0] = 1.0; /* in contact */
@@ -159,20 +160,25 @@ static int ode_affine(const impactfit_stepper *st, const impactfit_step_state *s
   }
   double r = erp / h * x + u;
   int i = a->n_forms++;
-  if (r < 0.0) { /* the flight: no impulse while erp x/h + u < 0, below the clamp label's band (ode_step_n) */
-    if (!(u < 0.0))
+  if (r + gh < 0.0) { /* the flight: no impulse while erp x/h + u < 0, below the clamp label's band (ode_step_n) */
+    if (!(u < 0.0) || gh != 0.0)
       return 0;
     a->G[i][0] = -(1.0 + 1e-9) * erp / h, a->G[i][1] = -(1.0 - 1e-9);
     a->B[0][1] = h;
     return 1;
   }
-  a->G[i][0] = erp / h, a->G[i][1] = 1.0;
+  a->G[i][0] = erp / h, a->G[i][1] = 1.0, a->G[i][2] = gh;
   double A = 1.0 / st->mass + p[P_CFM] / h;
   double g = st->type->n_params > P_ITER ? 1.0 - pow(1.0 - p[P_W], p[P_ITER]) : 1.0, q = g / (st->mass * A);
-  /* u' = u − q (erp x/h + u), x' = x + h u' */
+  /* u' = u − q (erp x/h + u) (+ g h (1 − q)), x' = x + h u' */
   a->B[1][0] = -q * erp / h, a->B[1][1] = -q;
   a->B[0][0] = -q * erp, a->B[0][1] = h * (1.0 - q);
-  a->F[0] = g * erp / (h * h * A), a->F[1] = g / (h * A);
+  a->F[0] = g * erp / (h * h * A), a->F[1] = g / (h * A), a->F[2] = g * gh / (h * A);
+  if (gh != 0.0) {
+    if (!(q > 0.0 && erp > 0.0))
+      return 0;
+    a->X[0] = gh * h * (1.0 - q) / (q * erp);
+  }
   return 1;
 }
 

@@ -162,6 +162,40 @@ static double form_max(const form *f, double T) {
 
 /* ---------------------------------------------------------------- a run taken at once */
 
+/* After a run of n steps under gravity (a: forms and force shifted to the fixed point; y, By the start's deviation
+ * from it): 1 when the body rests there for good: the map contracts (its eigenvalues inside the unit circle), the
+ * fixed point lies inside every form with the force above zero there, and
+ *  - not oscillating: the run went the whole n_max (no form reached), and no form dips to zero later (each is its
+ *    value at the fixed point plus two decaying exponentials: at most one critical point, checked beyond n_max);
+ *  - oscillating (a run stops at half a period): the deviation left is below a relative 1e-15 of the fixed point's
+ *    distance to every form. */
+static int affine_rests(const impactfit_step_affine *a, const apow *P, const double y[2], const double By[2], long n,
+                        long n_max) {
+  if (!(P->osc ? P->m < 0.0 : P->m + P->zeta < 0.0) || (!P->osc && n != n_max))
+    return 0;
+  double al, be;
+  apow_coef(P, (double)n, &al, &be);
+  double d[2] = {al * y[0] + be * By[0], al * y[1] + be * By[1]};
+  for (int i = 0; i <= a->n_forms; i++) {
+    const double *G = i < a->n_forms ? a->G[i] : a->F;
+    if (i == a->n_forms && G[0] == 0.0 && G[1] == 0.0 && G[2] == 0.0)
+      break;
+    if (!(G[2] > 0.0)) /* the fixed point (y = 0) outside the form, or no force there */
+      return 0;
+    if (P->osc) {
+      if (!(fabs(G[0] * d[0]) + fabs(G[1] * d[1]) <= 1e-15 * G[2]))
+        return 0;
+    } else {
+      form f;
+      form_init(&f, P, G, y, By);
+      double tc = form_crit(&f, INFINITY);
+      if (!isnan(tc) && tc > (double)n && !(form_g(&f, tc) > 0.0))
+        return 0;
+    }
+  }
+  return 1;
+}
+
 /* A drift of exactly dx a step (impactfit_step_affine.dx): every form is linear in the step */
 static long drift_run(const impactfit_step_affine *a, impactfit_step_state *s, long n_max, double *f_max) {
   double tz = (double)n_max + 2.0;
@@ -184,12 +218,30 @@ static long drift_run(const impactfit_step_affine *a, impactfit_step_state *s, l
 
 long impactfit__step_affine_run(const impactfit_step_affine *a, impactfit_step_state *s, long n_max, double f_tiny,
                                 double *f_max) {
-  if (a->dx != 0.0)
-    return n_max >= 1 && a->n_forms >= 0 && a->n_forms <= 4 ? drift_run(a, s, n_max, f_max) : 0;
+  return impactfit__step_affine_run_at(a, s, n_max, f_tiny, f_max, NULL);
+}
+
+/* The forms and the force in the coordinates y = (x, u) − X of the map's fixed point (a copy of a) */
+static void affine_shifted(const impactfit_step_affine *a, impactfit_step_affine *b) {
+  *b = *a;
+  for (int i = 0; i < a->n_forms; i++)
+    b->G[i][2] += a->G[i][0] * a->X[0] + a->G[i][1] * a->X[1];
+  b->F[2] += a->F[0] * a->X[0] + a->F[1] * a->X[1];
+}
+
+long impactfit__step_affine_run_at(const impactfit_step_affine *a0, impactfit_step_state *s, long n_max, double f_tiny,
+                                   double *f_max, int *rests) {
+  if (rests)
+    *rests = 0;
+  if (a0->dx != 0.0)
+    return n_max >= 1 && a0->n_forms >= 0 && a0->n_forms <= 4 ? drift_run(a0, s, n_max, f_max) : 0;
   apow P;
-  if (n_max < 1 || a->n_forms < 0 || a->n_forms > 4 || !apow_init(&P, a->B))
+  if (n_max < 1 || a0->n_forms < 0 || a0->n_forms > 4 || !apow_init(&P, a0->B))
     return 0;
-  double y[2] = {s->x, s->u}, By[2] = {a->B[0][0] * y[0] + a->B[0][1] * y[1], a->B[1][0] * y[0] + a->B[1][1] * y[1]};
+  impactfit_step_affine sa, *a = &sa;
+  affine_shifted(a0, &sa);
+  double y[2] = {s->x - a0->X[0], s->u - a0->X[1]};
+  double By[2] = {a->B[0][0] * y[0] + a->B[0][1] * y[1], a->B[1][0] * y[0] + a->B[1][1] * y[1]};
   /* within half a period every form has at most one critical point */
   double T = (double)n_max;
   if (P.osc)
@@ -226,8 +278,10 @@ long impactfit__step_affine_run(const impactfit_step_affine *a, impactfit_step_s
   }
   double al, be;
   apow_coef(&P, (double)n, &al, &be);
-  s->x = al * y[0] + be * By[0];
-  s->u = al * y[1] + be * By[1];
+  s->x = al * y[0] + be * By[0] + a0->X[0];
+  s->u = al * y[1] + be * By[1] + a0->X[1];
+  if (rests && (a0->X[0] != 0.0 || a0->X[1] != 0.0))
+    *rests = affine_rests(a, &P, y, By, n, n_max);
   return n;
 }
 
@@ -236,12 +290,13 @@ long impactfit__step_affine_run(const impactfit_step_affine *a, impactfit_step_s
 /* The law's force at (x, u) when it is linear there, f = kl x + bl u, with the bounds in x of that region
  * (the knots of the law around x): 1, or 0 when it is not linear at x. *persist: 1 when a clamped force (f < 0)
  * stays clamped while x falls at the constant u (the flight after the clamp). */
-static int law_linear(const impactfit_law *law, double x, double *kl, double *bl, double *x_lo, double *x_hi,
-                      int *persist) {
+static int law_linear(const impactfit_law *law, double x, double *kl, double *bl, double *f0, double *x_lo,
+                      double *x_hi, int *persist) {
   const impactfit_law_type *t = law->type;
   const double *p = law->p;
   *x_lo = 0.0;
   *x_hi = INFINITY;
+  *kl = *bl = *f0 = 0.0;
   if (t == impactfit_law_power) { /* k, n, c, m */
     *persist = p[1] >= p[3] && p[2] >= 0.0 && p[0] > 0.0;
     *kl = p[0];
@@ -263,7 +318,8 @@ static int law_linear(const impactfit_law *law, double x, double *kl, double *bl
     double s = p[8] == 1.0 ? d : d / (d + p[8] * (1.0 - d));
     *kl = p[0] * s * p[2] * d;
     *bl = p[0] * s * p[1];
-    return (width <= 1e-15 || x > width) && p[9] == 0.0;
+    *f0 = p[0] * s * p[9]; /* M s g: MuJoCo's reference acceleration takes gravity's (-a0) */
+    return width <= 1e-15 || x > width;
   }
   *persist = 0;
   return 0;
@@ -294,11 +350,15 @@ static void law_step_B(const impactfit_stepper_type *t, double h, double a, doub
 }
 
 int impactfit__step_law_affine(const impactfit_stepper *st, const impactfit_step_state *s, impactfit_step_affine *a) {
-  double x = s->x, u = s->u, kl, bl, x_lo, x_hi;
+  double x = s->x, u = s->u, kl, bl, f0, x_lo, x_hi, g = st->gravity;
   int persist;
-  if (st->gravity != 0.0 || !(x > 0.0) || !st->type->needs_law)
+  /* under gravity euler's and rk4's (the steppers that take it: a constant acceleration in every stage) */
+  if (!(x > 0.0) || !st->type->needs_law ||
+      (g != 0.0 && st->type != impactfit_stepper_euler && st->type != impactfit_stepper_rk4))
     return 0;
-  int linear = law_linear(&st->law, x, &kl, &bl, &x_lo, &x_hi, &persist);
+  int linear = law_linear(&st->law, x, &kl, &bl, &f0, &x_lo, &x_hi, &persist);
+  if (f0 != 0.0 && g == 0.0)
+    return 0;
   int clampable = st->end != impactfit_transition_A;
   double f = st->law.type->force(st->law.p, x, u, NULL, NULL), h = st->dt;
   memset(a, 0, sizeof *a);
@@ -309,21 +369,26 @@ int impactfit__step_law_affine(const impactfit_stepper *st, const impactfit_step
     a->G[1][0] = -1.0, a->G[1][2] = x_hi;
     a->n_forms = 2;
   }
-  if (clampable && f < 0.0) { /* the flight after the clamp: no force, x falls at u */
-    if (!persist || !(u < 0.0))
+  if (clampable && f < 0.0) { /* the flight after the clamp: no force, x falls at u (under gravity: not affine) */
+    if (!persist || !(u < 0.0) || g != 0.0)
       return 0;
     a->B[0][1] = h;
     return 1;
   }
-  if (!linear || !(fabs(f - (kl * x + bl * u)) <= 1e-12 * (fabs(kl * x) + fabs(bl * u))))
+  if (!linear || !(fabs(f - (kl * x + bl * u + f0)) <= 1e-12 * (fabs(kl * x) + fabs(bl * u) + fabs(f0))))
     return 0;
+  if (g != 0.0) { /* the fixed point: the equilibrium of x'' = g − (kl x + bl u + f0)/M, which every stage keeps */
+    if (!(kl > 0.0))
+      return 0;
+    a->X[0] = (st->mass * g - f0) / kl;
+  }
   law_step_B(st->type, h, kl / st->mass, bl / st->mass, a->B);
   /* the clamp's side (the caller adds the force's level) */
   double sg = f >= 0.0 ? 1.0 : -1.0;
   if (clampable) {
     int i = a->n_forms++;
-    a->G[i][0] = sg * kl, a->G[i][1] = sg * bl;
+    a->G[i][0] = sg * kl, a->G[i][1] = sg * bl, a->G[i][2] = sg * f0;
   }
-  a->F[0] = kl, a->F[1] = bl;
+  a->F[0] = kl, a->F[1] = bl, a->F[2] = f0;
   return 1;
 }

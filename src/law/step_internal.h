@@ -96,5 +96,9 @@ int impactfit__step_limit_verdict(const impactfit_stepper *st, double v, impactf
  * run of a step or more fits. */
 long impactfit__step_affine_run(const impactfit_step_affine *a, impactfit_step_state *s, long n_max, double f_tiny,
                                 double *f_max);
+/* The same, and under gravity (a->X, the map's fixed point, not 0) *rests (may be NULL) 1 when the body rests on
+ * the contact for good after the run (the map contracts to its fixed point inside the region: step_fast.c) */
+long impactfit__step_affine_run_at(const impactfit_step_affine *a, impactfit_step_state *s, long n_max, double f_tiny,
+                                   double *f_max, int *rests);
 
 #endif

@@ -891,9 +891,11 @@ done:
  * step map is affine there (its steps, force and linearisation into out). Returns the steps taken, 0 when none. */
 static long run_at_once(const impactfit_stepper *st, const impactfit_step_state *pre, impactfit_step_state *s, double v,
                         long n_max, long n_free, int linear, int *flow, double *flow_rho, impactfit_step_impact *out,
-                        int *free) {
+                        int *free, int *rests) {
   impactfit_step_affine a;
+  memset(&a, 0, sizeof a); /* a type that fills no fixed point: X = 0 (no gravity) */
   *free = 0;
+  *rests = 0;
   int by_flow = *flow;
   *flow = 0;
   if (!st->type->affine || !st->type->affine(st, pre, &a)) {
@@ -907,7 +909,7 @@ static long run_at_once(const impactfit_stepper *st, const impactfit_step_state 
    * limit (n_free, as the free flight before the engine acts) */
   *free = a.F[0] == 0.0 && a.F[1] == 0.0 && a.F[2] == 0.0;
   double fm = 0.0;
-  long n = impactfit__step_affine_run(&a, s, *free ? n_free : n_max, 1e-12 * v * st->mass / st->dt, &fm);
+  long n = impactfit__step_affine_run_at(&a, s, *free ? n_free : n_max, 1e-12 * v * st->mass / st->dt, &fm, rests);
   if (n <= 0)
     return 0;
   if (fm > out->f_max)
@@ -926,6 +928,7 @@ static long run_at_once(const impactfit_stepper *st, const impactfit_step_state 
 static long flight_at_once(const impactfit_stepper *st, const impactfit_step_state *pre, impactfit_step_state *s,
                            double v, long n_max) {
   impactfit_step_affine a;
+  memset(&a, 0, sizeof a);
   if (!st->type->affine || !st->type->affine(st, pre, &a) || a.F[0] != 0.0 || a.F[1] != 0.0 || a.F[2] != 0.0)
     return 0;
   long n = impactfit__step_affine_run(&a, s, n_max, 1e-12 * v * st->mass / st->dt, NULL);
@@ -987,6 +990,7 @@ typedef struct pass_ctx {
   long run_k0, idx;
   uint64_t sym;
   long *flowed; /* the steps taken by the flow, added to */
+  int *rests;   /* set when a run under gravity left the body at rest on the contact for good */
 } pass_ctx;
 
 /* A long run of one symbol after the step into s: the rest of it at once where the step map is affine
@@ -1002,7 +1006,8 @@ static long pass_run(const pass_ctx *c, impactfit_step_state *s, sig_runs *sig, 
      * section's states are kept; its members are passed over) */
     int flow = !c->hooks || (c->hooks->may_flow && c->hooks->may_flow(c->hooks, c->run, c->run_k0, c->idx));
     double rho = 0.0;
-    n = run_at_once(c->st, c->pre, s, c->v, c->left, c->left_free, c->linear, &flow, c->hooks ? &rho : NULL, out, free);
+    n = run_at_once(c->st, c->pre, s, c->v, c->left, c->left_free, c->linear, &flow, c->hooks ? &rho : NULL, out, free,
+                    c->rests);
     if (n > 0 && c->hooks && flow && c->hooks->flowed)
       c->hooks->flowed(c->hooks, out->steps, n, c->run, rho);
     else if (n > 0 && c->hooks && c->hooks->jumped)
@@ -1141,6 +1146,7 @@ int impactfit__step_impact_flowed(const impactfit_stepper *st, double v, double 
       /* a long run of one symbol: the rest of it at once where the step map is affine, or passed over by the
        * observer (the family of reference impacts) */
       if (!tiny && acts) {
+        int free, rests = 0;
         pass_ctx pc = {.st = st,
                        .pre = &pre,
                        .v = v,
@@ -1152,11 +1158,16 @@ int impactfit__step_impact_flowed(const impactfit_stepper *st, double v, double 
                        .run_k0 = run_k0,
                        .idx = idx,
                        .sym = sym,
-                       .flowed = flowed};
-        int free;
+                       .flowed = flowed,
+                       .rests = &rests};
         long n = pass_run(&pc, &s, &sig, &next_try, out, &free);
         k += free ? 0 : n;
         have_back = n == 0;
+        if (rests) { /* at rest on the contact for good (the affine map's fixed point, gravity): no rebound */
+          out->e = 0.0;
+          out->signature = UINT64_C(0x7e);
+          return 0;
+        }
       }
     } else if (s.x > reach + 10.0 * vdt && s.u > 0.0) {
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: the body passed through the contact without a force",

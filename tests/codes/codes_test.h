@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "impactfit/impactfit.h"
+#include "law/step_internal.h"
 #include "testutil.h"
 
 #define CT_R5 0.005
@@ -103,6 +104,25 @@ static inline double ct_forward(ct_request *r, int clamp, double p, double v) {
 static inline int ct_solve(ct_request *r, impactfit_code_answer *a, impactfit_error *err) {
   impactfit_code_answer_free(a);
   return impactfit_code_solve(ct_q(r), a, err);
+}
+
+/* Under gravity (the affine map with its fixed point, stepper.h): from a state inside the contact, the run of the
+ * step's affine map taken at once (impactfit__step_affine_run) against the same steps one by one; the steps it took
+ * into *n. The largest relative difference of x and u (to the scale of the state), or NaN when the map refused. */
+static inline double ct_affine_vs_steps(const impactfit_stepper *st, impactfit_step_state s0, long n_max, long *n) {
+  impactfit_step_affine a;
+  memset(&a, 0, sizeof a);
+  *n = 0;
+  if (!st->type->affine || !st->type->affine(st, &s0, &a))
+    return NAN;
+  impactfit_step_state run = s0, one = s0;
+  *n = impactfit__step_affine_run(&a, &run, n_max, 0.0, NULL);
+  double sx = 0.0, su = 0.0;
+  for (long k = 0; k < *n; k++) {
+    st->type->step(st, &one);
+    sx = fmax(sx, fabs(one.x)), su = fmax(su, fabs(one.u));
+  }
+  return *n > 0 ? fmax(fabs(run.x - one.x) / sx, fabs(run.u - one.u) / su) : NAN;
 }
 
 #endif

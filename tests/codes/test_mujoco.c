@@ -196,7 +196,34 @@ static void test_refsafe_stable_dt(void) {
   impactfit_code_answer_free(&a);
 }
 
+/* Under gravity (drop tests): in the impedance's linear region (beyond its width) a run of euler's and rk4's steps
+ * is taken at once by the affine map about its fixed point, the equilibrium of x'' = g - f/M (the law's force M s
+ * (B u + K d x + g) with MuJoCo's gravity term), and agrees with the same steps one by one */
+static void test_gravity_runs(void) {
+  static const char *const integrators[2] = {"euler", "rk4"};
+  static const double hs[2] = {1e-4, 1e-6};
+  for (int i = 0; i < 2; i++)
+    for (int j = 0; j < 2; j++) {
+      ct_request rq = mujoco_request("soft contact direct", integrators[i], hs[j]);
+      ct_set(&rq, "solref", 2, -1000.0, -20.0);
+      rq.q.gravity = 9.81;
+      impactfit_stepper st;
+      impactfit_error err;
+      CHECK(impactfit_code_stepper(ct_q(&rq), 20.0, &st, &err) == 0, "mujoco gravity: stepper: %s", err.message);
+      impactfit_step_state s0;
+      memset(&s0, 0, sizeof s0);
+      s0.x = 5e-3, s0.u = 0.3; /* beyond the default width 0.001 m */
+      long n;
+      double d = ct_affine_vs_steps(&st, s0, 2000, &n);
+      CHECK(n >= 50 && d <= 1e-12,
+            "mujoco gravity %s h %g: %ld steps at once, off the steps by %.3g (want 50 or more, "
+            "within 1e-12)",
+            integrators[i], hs[j], n, d);
+    }
+}
+
 int main(void) {
+  test_gravity_runs();
   test_refsafe_stable_dt();
   test_limit();
   test_mean_qags("euler", 0.002, 1.0);
