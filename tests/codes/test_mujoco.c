@@ -222,7 +222,31 @@ static void test_gravity_runs(void) {
     }
 }
 
+/* Under gravity a contact longer than the steps one impact is followed for is said so (ENOCONV), not read as a
+ * sticking body: MuJoCo's direct model at stiffness 1000 and 1e-7 s (contacts of more than 1e6 steps) was answered
+ * with a damping of 1.6e7, where the step's own overshoot gave the asked mean (16.16 without gravity) */
+static void test_gravity_too_long(void) {
+  ct_request rq = mujoco_request("soft contact direct", "rk4", 1e-7);
+  ct_set(&rq, "solref", 2, -1000.0, -20.0);
+  rq.q.gravity = 9.81;
+  impactfit_stepper st;
+  impactfit_error err;
+  impactfit_step_impact o;
+  CHECK(impactfit_code_stepper(ct_q(&rq), 16.16, &st, &err) == 0, "mujoco gravity, long: stepper: %s", err.message);
+  int rc = impactfit_step_impact_at(&st, 1.0, 0.3, &o, &err);
+  CHECK(rc == IMPACTFIT_ENOCONV && strstr(err.message, "too small to step through under gravity"),
+        "mujoco gravity, long: status %d: %s", rc, err.message);
+  impactfit_code_answer a;
+  memset(&a, 0, sizeof a);
+  rq.q.e = 0.5;
+  rc = ct_solve(&rq, &a, &err);
+  CHECK(rc == IMPACTFIT_ENOCONV, "mujoco gravity, long: the answer's status %d (value %.6g): %s", rc, a.value,
+        rc ? err.message : a.note);
+  impactfit_code_answer_free(&a);
+}
+
 int main(void) {
+  test_gravity_too_long();
   test_gravity_runs();
   test_refsafe_stable_dt();
   test_limit();
