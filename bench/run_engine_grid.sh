@@ -9,6 +9,8 @@
 # SPEEDS (default "1"): the approach speeds (m/s), e.g. SPEEDS="0.1 1 1.5 5"; 1.5 m/s is above Jolt's 1 m/s
 # restitution threshold, 5 above PhysX's 2 m/s. ES (default "0.5"): the asked e of the inverses, e.g.
 # ES="0.05 0.5 0.95" (the mode column then says "e 0.05", ...).
+# GRAVITY (default unset): every request with --gravity GRAVITY (m/s^2, a drop test's; the models that do not take
+# it refuse with exit 2, printed as such and left out of the totals of answers).
 # With OUT_DIR set, every answer's output (--json) is kept there, one file a request (NNN.json, the request in
 # NNN.req): two runs' answers compare with bench/engine_grid_diff.py.
 # PEER (a path to another build's impactfit, e.g. an earlier commit's): each request is run REPEAT times (default
@@ -64,8 +66,8 @@ for code in $($X engine --list 2>&1 | awk '/^  [a-z]/ && $2 != "dem" {print $1}'
       for dt in $dtd 1e-5 1e-6 1e-7; do
         for v in ${SPEEDS:-1}; do
         for m in forward $(for e in ${ES:-0.5}; do echo "inverse:$e"; done); do
-          mode=${m%%:*} extra=""
-          [ $mode = inverse ] && extra="--e ${m#*:}" && [ -n "${ES:-}" ] && mode="e ${m#*:}"
+          mode=${m%%:*} extra="${GRAVITY:+--gravity $GRAVITY}"
+          [ $mode = inverse ] && extra="$extra --e ${m#*:}" && [ -n "${ES:-}" ] && mode="e ${m#*:}"
           nreq=$((${nreq:-0} + 1))
           out=/dev/null
           if [ -n "${OUT_DIR:-}" ]; then
@@ -110,6 +112,10 @@ if [ -n "${PEER:-}" ]; then
        END { printf "answers: %d; peer: wall %.1f s, CPU %.1f s, %d over 50 ms wall, slowest %g ms; this build: wall %.1f s, CPU %.1f s, %d over 50 ms wall, slowest %g ms\n",
              n, pw / 1e3, pc / 1e3, po, pm, w / 1e3, c / 1e3, o, m }' "$TMP/peer"
   exit 0
+fi
+if [ -n "${GRAVITY:-}" ]; then # the models that refuse gravity: out of the totals
+  awk '$NF != 2' "$TMP/all" >"$TMP/all2" && echo "refused gravity (exit 2): $(($(wc -l <"$TMP/all") - $(wc -l <"$TMP/all2")))"
+  mv "$TMP/all2" "$TMP/all"
 fi
 # columns from the end: wall ms, CPU ms, exit (and "(stopped)")
 echo "slowest answer (wall):"
