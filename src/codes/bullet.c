@@ -260,12 +260,53 @@ static int bt_affine_gap(const impactfit_stepper *st, const impactfit_step_state
   return a->dx > 0.0;
 }
 
+/* Under gravity g (bt_step: the row's velocity takes g h, and so does the body's): in contact, without the split
+ * impulse, the row pushing beyond its label's band, u' = u − κ (erp x/h + ru u + g h) + g h, x' = x + h u' (the
+ * coordinate's rounding not followed, as bt_affine): the fixed point u = 0, x = g h² (1 − κ)/(κ erp), the body at
+ * rest on the row. Elsewhere under gravity (the clamp, its band, the split impulse, the gap): stepped. */
+static int bt_affine_gravity(const impactfit_stepper *st, const impactfit_step_state *s, impactfit_step_affine *a) {
+  const double *p = st->p;
+  double h = st->dt, x = s->x, u = s->u, R = p[Q_REST], thr = p[Q_VTHR], gh = st->gravity * h;
+  if (!(x > 0.0) || (p[Q_SPLIT] != 0.0 && -x <= p[Q_SPLITTHR]) || (R > 0.0 && u == thr))
+    return 0;
+  double erp, cfm;
+  bt_erp_cfm(st, &erp, &cfm);
+  double g = p[Q_SOR] == 1.0 ? 1.0 : 1.0 - pow(1.0 - p[Q_SOR], p[Q_ITER]);
+  double D = g / (1.0 / st->mass + cfm / h), k = D / st->mass;
+  int rest = R > 0.0 && u >= thr;
+  double ru = rest ? 1.0 + R : 1.0, lab = erp / h * x + ru * u + gh;
+  if (!(lab > 1e-9 * (fabs(u) + x / h + fabs(gh))) || !(k > 0.0) || !(erp > 0.0))
+    return 0;
+  memset(a, 0, sizeof *a);
+  a->G[0][0] = 1.0; /* penetrating */
+  int n = 1;
+  if (R > 0.0) { /* the side of the velocity threshold */
+    a->G[n][1] = rest ? 1.0 : -1.0, a->G[n][2] = rest ? -thr : thr;
+    n++;
+  }
+  if (p[Q_SPLIT] != 0.0) { /* shallower than the split threshold */
+    a->G[n][0] = -1.0, a->G[n][2] = -p[Q_SPLITTHR];
+    n++;
+  }
+  a->G[n][0] = erp / h, a->G[n][1] = ru, a->G[n][2] = gh; /* the row pushes */
+  a->n_forms = n + 1;
+  a->B[1][1] = -k * ru;
+  a->B[1][0] = -k * erp / h;
+  a->B[0][0] = h * a->B[1][0];
+  a->B[0][1] = h * (1.0 + a->B[1][1]);
+  a->F[0] = D * erp / (h * h), a->F[1] = D * ru / h, a->F[2] = D * st->gravity;
+  a->X[0] = gh * h * (1.0 - k) / (k * erp);
+  return 1;
+}
+
 static int bt_affine(const impactfit_stepper *st, const impactfit_step_state *s, impactfit_step_affine *a) {
   const double *p = st->p;
   double h = st->dt, x = s->x, u = s->u, R = p[Q_REST], thr = p[Q_VTHR];
   int warm = p[Q_PLANE] != 0.0 && p[Q_WARM] != 0.0;
-  if (st->gravity != 0.0 || (warm && p[Q_SOR] != 1.0))
+  if (warm && p[Q_SOR] != 1.0)
     return 0;
+  if (st->gravity != 0.0)
+    return bt_affine_gravity(st, s, a);
   if (x < 0.0)
     return bt_affine_gap(st, s, a);
   if (!(x > 0.0))

@@ -189,7 +189,30 @@ static void test_bullet_gravity_rest(void) {
         "bullet gravity: the phase statistics: e up to %.3g: %s", S.e_max, err.message);
 }
 
+/* 17. under gravity, the contact stiffness and damping's row pushing (no split impulse): a run at once about the
+ * map's fixed point (x = g h^2 (1 - kappa)/(kappa erp)) against the same steps one by one */
+static void test_bullet_gravity_runs(void) {
+  static const double hs[2] = {1e-4, 1e-6};
+  for (int j = 0; j < 2; j++) {
+    ct_request rq = stiff_request(hs[j]);
+    rq.q.gravity = 9.81;
+    impactfit_stepper st;
+    impactfit_error err;
+    CHECK(impactfit_code_stepper(ct_q(&rq), 1.0, &st, &err) == 0, "bullet gravity runs: stepper: %s", err.message);
+    impactfit_step_state s0;
+    memset(&s0, 0, sizeof s0);
+    s0.x = 2e-3, s0.u = 0.1, s0.mem[1] = 1.0; /* in contact, an existing point, the row pushing */
+    long n;
+    double d = ct_affine_vs_steps(&st, s0, 2000, &n);
+    CHECK(n >= 10 && d <= 1e-12,
+          "bullet gravity h %g: %ld steps at once, off the steps by %.3g (want 10 or more, within "
+          "1e-12)",
+          hs[j], n, d);
+  }
+}
+
 int main(void) {
+  test_bullet_gravity_runs();
   test_bullet_gravity_rest();
   test_bullet_restitution();
   test_bullet_backward_euler();
