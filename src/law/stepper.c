@@ -951,8 +951,8 @@ static int settled(const impactfit_stepper *st, const impactfit_step_state *pre,
  * of a creeping speed below gap/(1e4 dt)); a body that no impulse has slowed is still on its approach, however
  * far the row reaches (Jolt's speculative distance of 0.02 m is 1.3e4 steps of 1.5 m/s at dt = 1e-6 s); under
  * gravity a body at rest on the contact keeps a constant force: the same fixed point, or a cycle of two states
- * (back, the state before pre: Bullet's rows under gravity alternate a speed of 0 and -2^-66 m/s at the surface,
- * the step limit's 1e6 steps a phase before). Settled: in penetration after
+ * (rest_cycle: Bullet's rows under gravity alternate a speed of 0 and -2^-66 m/s at the surface, the step limit's
+ * 1e6 steps a phase before). Settled: in penetration after
  * an impulse slowed the body, two steps in a row without force left the speed as it was, leaving at a rounding
  * level (at most 1e-12 v): a contact that corrects only the position (Rapier's soft row, whose relax solve takes
  * back the speed it gave: with restitution 0 a penetration of 3e-37 m decays by 3e-4 a step at dt 1e-4 s, 1.3e5
@@ -963,16 +963,26 @@ static int same_state(const impactfit_step_state *a, const impactfit_step_state 
   return a->u == b->u && a->x == b->x && memcmp(a->mem, b->mem, sizeof a->mem) == 0;
 }
 
-static int at_rest(const impactfit_stepper *st, const impactfit_step_state *pre, const impactfit_step_state *back,
-                   const impactfit_step_state *s, double v, int pushed, long k, impactfit_step_impact *out) {
+static int at_rest(const impactfit_stepper *st, const impactfit_step_state *pre, const impactfit_step_state *s,
+                   double v, int pushed, long k, impactfit_step_impact *out) {
   int fixed = same_state(pre, s);
   int creeps = pushed && s->x < 0.0 && s->u > 0.0 && -s->x > 0.01 * (double)STEP_LIMIT * s->u * st->dt;
-  int rests = st->gravity != 0.0 && s->contact && (fixed || (back && same_state(back, s)));
+  int rests = fixed && st->gravity != 0.0 && s->contact;
   if (!(rests || (s->f == 0.0 && (fixed || creeps))) && ((k & 63) != 0 || !settled(st, pre, s, v, pushed)))
     return 0;
   out->e = s->u < 0.0 && !rests ? -s->u / v : 0.0; /* resting on the contact: no rebound (a cycle's -2^-66 m/s) */
   /* one signature for every impact that ends at rest: e is 0 (to rounding) whatever steps led there, so the
    * phases between two such impacts hold no jump */
+  out->signature = UINT64_C(0x7e);
+  return 1;
+}
+
+/* Under gravity, at rest on the contact in a cycle of two states (back: the state one step before pre; see
+ * at_rest): e = 0 */
+static int rest_cycle(const impactfit_step_state *back, const impactfit_step_state *s, impactfit_step_impact *out) {
+  if (!(s->contact && same_state(back, s)))
+    return 0;
+  out->e = 0.0;
   out->signature = UINT64_C(0x7e);
   return 1;
 }
@@ -1092,8 +1102,8 @@ int impactfit__step_impact_flowed(const impactfit_stepper *st, double v, double 
   long next_try = RUN_MIN; /* the run's length at which it is next taken at once */
   int run = -1;            /* the run of the last step with a symbol, and its first step */
   long run_k0 = 0;
-  impactfit_step_state back; /* the state one step before pre (have_back: the last step was one step) */
-  int have_back = 0;
+  impactfit_step_state back; /* under gravity: the state one step before pre (have_back: the last step was one) */
+  int have_back = 0, grav = st->gravity != 0.0;
   for (long k = 0; k < STEP_LIMIT && out->work < limit; k++) {
     impactfit_step_state pre = s;
     double x0 = s.x, u0 = s.u;
@@ -1139,10 +1149,9 @@ int impactfit__step_impact_flowed(const impactfit_stepper *st, double v, double 
         out->signature = sig.h;
         return 0;
       }
-      if (at_rest(st, &pre, have_back ? &back : NULL, &s, v, pushed, k, out))
+      if (at_rest(st, &pre, &s, v, pushed, k, out))
         return 0;
-      back = pre;
-      have_back = 1;
+      long ran = 0;
       /* a long run of one symbol: the rest of it at once where the step map is affine, or passed over by the
        * observer (the family of reference impacts) */
       if (!tiny && acts) {
@@ -1162,12 +1171,18 @@ int impactfit__step_impact_flowed(const impactfit_stepper *st, double v, double 
                        .rests = &rests};
         long n = pass_run(&pc, &s, &sig, &next_try, out, &free);
         k += free ? 0 : n;
-        have_back = n == 0;
+        ran = n;
         if (rests) { /* at rest on the contact for good (the affine map's fixed point, gravity): no rebound */
           out->e = 0.0;
           out->signature = UINT64_C(0x7e);
           return 0;
         }
+      }
+      if (grav) { /* under gravity only (the loop without it stays as it was): the cycle of two states at rest */
+        if (!ran && have_back && rest_cycle(&back, &s, out))
+          return 0;
+        back = pre;
+        have_back = !ran;
       }
     } else if (s.x > reach + 10.0 * vdt && s.u > 0.0) {
       return IMPACTFIT__FAIL(err, IMPACTFIT_EINVAL, "stepper %s: the body passed through the contact without a force",
