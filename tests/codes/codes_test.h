@@ -106,13 +106,25 @@ static inline int ct_solve(ct_request *r, impactfit_code_answer *a, impactfit_er
   return impactfit_code_solve(ct_q(r), a, err);
 }
 
-/* Under gravity (the affine map with its fixed point, stepper.h): from a state inside the contact, the run of the
- * step's affine map taken at once (impactfit__step_affine_run) against the same steps one by one; the steps it took
- * into *n. The largest relative difference of x and u (to the scale of the state), or NaN when the map refused. */
-static inline double ct_affine_vs_steps(const impactfit_stepper *st, impactfit_step_state s0, long n_max, long *n) {
+/* Under gravity 9.81 m/s^2 (the affine map with its fixed point, stepper.h): the request's stepper at value, from
+ * the state (x, u, mem[1] = point) inside the contact, the run of the step's affine map taken at once
+ * (impactfit__step_affine_run) against the same steps one by one; the steps it took into *n. The largest relative
+ * difference of x and u (to the scale of the state), or NaN when the map refused (a failed stepper: a check). */
+static inline double ct_gravity_run(ct_request *rq, double value, double x, double u, double point, long n_max,
+                                    long *n) {
+  impactfit_stepper stp, *st = &stp;
+  impactfit_error err;
+  *n = 0;
+  rq->q.gravity = 9.81;
+  if (impactfit_code_stepper(ct_q(rq), value, st, &err)) {
+    CHECK(0, "gravity run: stepper: %s", err.message);
+    return NAN;
+  }
+  impactfit_step_state s0;
+  memset(&s0, 0, sizeof s0);
+  s0.x = x, s0.u = u, s0.mem[1] = point;
   impactfit_step_affine a;
   memset(&a, 0, sizeof a);
-  *n = 0;
   if (!st->type->affine || !st->type->affine(st, &s0, &a))
     return NAN;
   impactfit_step_state run = s0, one = s0;

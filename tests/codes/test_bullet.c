@@ -195,15 +195,8 @@ static void test_bullet_gravity_runs(void) {
   static const double hs[2] = {1e-4, 1e-6};
   for (int j = 0; j < 2; j++) {
     ct_request rq = stiff_request(hs[j]);
-    rq.q.gravity = 9.81;
-    impactfit_stepper st;
-    impactfit_error err;
-    CHECK(impactfit_code_stepper(ct_q(&rq), 1.0, &st, &err) == 0, "bullet gravity runs: stepper: %s", err.message);
-    impactfit_step_state s0;
-    memset(&s0, 0, sizeof s0);
-    s0.x = 2e-3, s0.u = 0.1, s0.mem[1] = 1.0; /* in contact, an existing point, the row pushing */
-    long n;
-    double d = ct_affine_vs_steps(&st, s0, 2000, &n);
+    long n; /* in contact, an existing point, the row pushing */
+    double d = ct_gravity_run(&rq, 1.0, 2e-3, 0.1, 1.0, 2000, &n);
     CHECK(n >= 10 && d <= 1e-12,
           "bullet gravity h %g: %ld steps at once, off the steps by %.3g (want 10 or more, within "
           "1e-12)",

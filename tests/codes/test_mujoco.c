@@ -206,15 +206,8 @@ static void test_gravity_runs(void) {
     for (int j = 0; j < 2; j++) {
       ct_request rq = mujoco_request("soft contact direct", integrators[i], hs[j]);
       ct_set(&rq, "solref", 2, -1000.0, -20.0);
-      rq.q.gravity = 9.81;
-      impactfit_stepper st;
-      impactfit_error err;
-      CHECK(impactfit_code_stepper(ct_q(&rq), 20.0, &st, &err) == 0, "mujoco gravity: stepper: %s", err.message);
-      impactfit_step_state s0;
-      memset(&s0, 0, sizeof s0);
-      s0.x = 5e-3, s0.u = 0.3; /* beyond the default width 0.001 m */
-      long n;
-      double d = ct_affine_vs_steps(&st, s0, 2000, &n);
+      long n; /* beyond the default width 0.001 m */
+      double d = ct_gravity_run(&rq, 20.0, 5e-3, 0.3, 0.0, 2000, &n);
       CHECK(n >= 50 && d <= 1e-12,
             "mujoco gravity %s h %g: %ld steps at once, off the steps by %.3g (want 50 or more, "
             "within 1e-12)",

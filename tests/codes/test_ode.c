@@ -302,15 +302,8 @@ static void test_ode_gravity_runs(void) {
     for (int j = 0; j < 2; j++) {
       ct_request rq = ode_request("spring-damper", NULL, hs[j]);
       ct_set1(&rq, "kp", 1e3);
-      rq.q.gravity = 9.81;
-      impactfit_stepper st;
-      impactfit_error err;
-      CHECK(impactfit_code_stepper(ct_q(&rq), kds[i], &st, &err) == 0, "ode gravity: stepper: %s", err.message);
-      impactfit_step_state s0;
-      memset(&s0, 0, sizeof s0);
-      s0.x = 2e-3, s0.u = 0.3; /* in contact, the row pushing */
-      long n;
-      double d = ct_affine_vs_steps(&st, s0, 400, &n);
+      long n; /* in contact, the row pushing */
+      double d = ct_gravity_run(&rq, kds[i], 2e-3, 0.3, 0.0, 400, &n);
       /* at 1e-3 s the map of kd 1 and 5 is refused (none at once), as without gravity */
       int want = j == 1 || i == 2;
       CHECK(want ? n >= 50 && d <= 1e-12 : n == 0,
