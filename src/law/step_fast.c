@@ -287,9 +287,9 @@ long impactfit__step_affine_run_at(const impactfit_step_affine *a0, impactfit_st
 
 /* ---------------------------------------------------------------- the built-in law steppers */
 
-/* The law's force at (x, u) when it is linear there, f = kl x + bl u, with the bounds in x of that region
- * (the knots of the law around x): 1, or 0 when it is not linear at x. *persist: 1 when a clamped force (f < 0)
- * stays clamped while x falls at the constant u (the flight after the clamp). */
+/* The law's force at (x, u) when it is linear there, f = kl x + bl u + f0 (f0: the impedance's gravity term M s g),
+ * with the bounds in x of that region (the knots of the law around x): 1, or 0 when it is not linear at x.
+ * *persist: 1 when a clamped force (f < 0) stays clamped while x falls at the constant u (the flight after the clamp). */
 static int law_linear(const impactfit_law *law, double x, double *kl, double *bl, double *f0, double *x_lo,
                       double *x_hi, int *persist) {
   const impactfit_law_type *t = law->type;
