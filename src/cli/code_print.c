@@ -407,7 +407,7 @@ static void print_steps_inverse(const impactfit_code_answer *a, int adaptive) {
            a->naive);
   if (!a->reachable)
     return;
-  if (!(fabs(a->e - a->e_asked) <= 1e-9)) /* a mean that moves in steps of the value (the note's NEAREST) */
+  if (a->note && strncmp(a->note, "NEAREST", 7) == 0) /* a mean moving in steps of the value: the note says so */
     printf("# no %s gives e = %.6g%s; for the nearest, %.10f, type %s = %.12g:\n", md->param, a->e_asked,
            adaptive ? "" : " at this dt", a->e, md->param, a->value);
   else
